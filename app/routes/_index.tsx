@@ -1,0 +1,3 @@
+export default function Index() {
+  return <h1 className="text-2xl font-bold">Console</h1>;
+}

@@ -1,0 +1,35 @@
+/**
+ * Access decisions from the local replica: resolve the presented credential to a user, collect that
+ * user's keys for this door (direct e-keys and keys of the door's groups) and let the core decide.
+ */
+import { decide as coreDecide } from './core.js'
+
+/**
+ * @param {import('../store/replica.js').Replica} replica
+ * @param {string} deviceId
+ * @param {{type: 'user'|'fob'|'phone', id: string}} credential
+ * @param {number} now
+ */
+export function decideAccess (replica, deviceId, credential, now) {
+  const device = replica.get('device', deviceId)
+  if (!device || device.active === false) return deny('This door is not enabled')
+  const user = resolveUser(replica, credential)
+  if (!user) return deny('Unknown credential')
+  if (user.active === false) return { ...deny('User is deactivated'), userId: user.id }
+  if (user.companyId && device.companyId && user.companyId !== device.companyId) return { ...deny('No key for this door'), userId: user.id }
+  const keys = [
+    ...(replica.index.ekeysByDeviceUser.get(deviceId + '\0' + user.id) ?? []).map((k) => ({ id: k.id, kind: 'ekey', window: k.window })),
+    ...(device.groupIds ?? []).flatMap((g) => (replica.index.groupKeysByGroupUser.get(g + '\0' + user.id) ?? [])
+      .map((k) => ({ id: k.id, kind: 'group', window: k.window })))
+  ]
+  return { ...coreDecide(keys, now, { lang: user.lang }), userId: user.id }
+}
+
+function resolveUser (replica, { type, id }) {
+  if (type === 'user') return replica.get('user', id)
+  if (type === 'fob') return replica.index.userByFob.get(id)
+  if (type === 'phone') return replica.index.userByPhoneKey.get(id)
+  return undefined
+}
+
+const deny = (reason) => ({ allowed: false, key: null, reason, userId: null })

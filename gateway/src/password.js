@@ -1,0 +1,74 @@
+/**
+ * Board secret hashes. The stored string records its algorithm and parameters so the console can
+ * raise the cost later without breaking boards already provisioned:
+ *   pbkdf2-sha256$i=100000$<salt b64>$<hash b64>   (what the Worker can compute: PBKDF2 is capped there)
+ *   scrypt$N=16384,r=8,p=1$<salt b64>$<hash b64>
+ */
+import { pbkdf2, scrypt, randomBytes, timingSafeEqual, createHash } from 'node:crypto'
+import { promisify } from 'node:util'
+
+const pbkdf2Async = promisify(pbkdf2)
+const scryptAsync = promisify(scrypt)
+
+/** @param {string} text */
+function parseParams (text) {
+  return Object.fromEntries(text.split(',').map((kv) => {
+    const [k, v] = kv.split('=')
+    return [k, Number(v)]
+  }))
+}
+
+/**
+ * @param {string} password
+ * @param {{algorithm?: 'pbkdf2-sha256'|'scrypt', iterations?: number}} [opts]
+ */
+export async function hashSecret (password, { algorithm = 'pbkdf2-sha256', iterations = 100_000 } = {}) {
+  const salt = randomBytes(16)
+  if (algorithm === 'scrypt') {
+    const hash = await scryptAsync(password, salt, 32, { N: 16384, r: 8, p: 1 })
+    return `scrypt$N=16384,r=8,p=1$${salt.toString('base64')}$${hash.toString('base64')}`
+  }
+  const hash = await pbkdf2Async(password, salt, iterations, 32, 'sha256')
+  return `pbkdf2-sha256$i=${iterations}$${salt.toString('base64')}$${hash.toString('base64')}`
+}
+
+/**
+ * @param {string|Buffer} password
+ * @param {string} stored
+ * @returns {Promise<boolean>} false for a wrong password or an unreadable hash
+ */
+export async function verifySecret (password, stored) {
+  const [algorithm, paramText, saltB64, hashB64] = String(stored).split('$')
+  if (!paramText || !saltB64 || !hashB64) return false
+  const params = parseParams(paramText)
+  const salt = Buffer.from(saltB64, 'base64')
+  const expected = Buffer.from(hashB64, 'base64')
+  let actual
+  if (algorithm === 'pbkdf2-sha256' && params.i > 0 && params.i <= 10_000_000) {
+    actual = await pbkdf2Async(password, salt, params.i, expected.length, 'sha256')
+  } else if (algorithm === 'scrypt' && params.N > 1 && params.r > 0 && params.p > 0) {
+    actual = await scryptAsync(password, salt, expected.length, { N: params.N, r: params.r, p: params.p, maxmem: 256 * params.N * params.r + 1024 * 1024 })
+  } else {
+    return false
+  }
+  return actual.length === expected.length && timingSafeEqual(actual, expected)
+}
+
+/**
+ * Remembers successful verifications so a reconnect storm does not cost one slow hash per board.
+ * Keyed by board, stored hash and a fast digest of the password, so a changed secret or hash misses.
+ */
+export class VerifiedCache {
+  #ok = new Map()
+  constructor (max = 100_000) { this.max = max }
+  /** @param {string} user @param {string} stored @param {string|Buffer} password */
+  key (user, stored, password) {
+    return user + '\0' + stored + '\0' + createHash('sha256').update(password).digest('base64')
+  }
+
+  has (k) { return this.#ok.has(k) }
+  add (k) {
+    if (this.#ok.size >= this.max) this.#ok.delete(this.#ok.keys().next().value)
+    this.#ok.set(k, true)
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * The durable event queue between boards and the Worker.
+ *
+ * events.log holds `{seq, event}` lines; delivered.json holds the highest seq the Worker accepted.
+ * Events leave the queue strictly in seq order, so one number says what is done. Once everything is
+ * delivered the log is emptied; the seq counter lives on in delivered.json.
+ */
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { AppendLog, replaceFile } from './append-log.js'
+
+/**
+ * @typedef {{id: string, deviceId: string, type: string, at: number, receivedAt: number, data: object}} GatewayEvent
+ */
+
+export class EventQueue {
+  /** @type {{seq: number, event: GatewayEvent}[]} */ #pending = []
+  #ids = new Set()
+  #nextSeq = 1
+  #delivered = 0
+  #writing = 0
+
+  /** @param {string} dir */
+  constructor (dir) {
+    this.log = new AppendLog(join(dir, 'events.log'))
+    this.deliveredPath = join(dir, 'delivered.json')
+  }
+
+  async open () {
+    try {
+      this.#delivered = JSON.parse(await readFile(this.deliveredPath, 'utf8')).seq
+    } catch (e) { if (e.code !== 'ENOENT') throw e }
+    for (const rec of await this.log.open()) {
+      if (rec.seq > this.#delivered) this.#keep(rec)
+    }
+    this.#nextSeq = Math.max(this.#delivered, this.#pending.at(-1)?.seq ?? 0) + 1
+    return this
+  }
+
+  #keep (rec) {
+    this.#pending.push(rec)
+    this.#ids.add(rec.event.id)
+  }
+
+  /** Number of events not yet accepted by the Worker. */
+  get length () { return this.#pending.length }
+
+  /**
+   * Stores an event durably. An id already waiting in the queue is not stored twice.
+   * @param {GatewayEvent} event
+   * @returns {Promise<boolean>} false when it was a duplicate of a queued event
+   */
+  async push (event) {
+    if (this.#ids.has(event.id)) return false
+    const rec = { seq: this.#nextSeq++, event }
+    this.#ids.add(event.id)
+    this.#writing++
+    try {
+      await this.log.append(rec)
+    } catch (e) {
+      this.#ids.delete(event.id)
+      throw e
+    } finally {
+      this.#writing--
+    }
+    // Visible to the forwarder only once durable, so nothing is sent that a crash could forget.
+    this.#insertInOrder(rec)
+    return true
+  }
+
+  #insertInOrder (rec) {
+    let i = this.#pending.length
+    while (i > 0 && this.#pending[i - 1].seq > rec.seq) i--
+    this.#pending.splice(i, 0, rec)
+  }
+
+  /** @param {number} max @returns {{seq: number, event: GatewayEvent}[]} the oldest undelivered events */
+  peek (max) { return this.#pending.slice(0, max) }
+
+  /** Marks every event up to and including `seq` as delivered. */
+  async ack (seq) {
+    await replaceFile(this.deliveredPath, JSON.stringify({ seq }))
+    this.#delivered = seq
+    while (this.#pending.length > 0 && this.#pending[0].seq <= seq) {
+      this.#ids.delete(this.#pending.shift().event.id)
+    }
+    if (this.#pending.length === 0 && this.log.size > 0) {
+      await this.log.rewrite([], () => this.#pending.length === 0 && this.#writing === 0)
+    }
+  }
+
+  close () { return this.log.close() }
+}
