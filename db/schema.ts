@@ -1,0 +1,705 @@
+/**
+ * The whole product's data model (both spec parts). Conventions:
+ * - instants are epoch milliseconds (`integer`), calendar dates `YYYY-MM-DD`, wall times `HH:mm`;
+ * - booleans are 0/1 integers (`mode: "boolean"`);
+ * - every tenant-owned row carries `company_id`, and every list the spec filters has an index.
+ */
+import { sql } from "drizzle-orm";
+import {
+  index,
+  integer,
+  primaryKey,
+  real,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
+
+const now = sql`(cast(unixepoch('subsecond') * 1000 as integer))`;
+const bool = (name: string) => integer(name, { mode: "boolean" }).notNull().default(false);
+const createdAt = () => integer("created_at").notNull().default(now);
+const updatedAt = () => integer("updated_at").notNull().default(now);
+
+// ---------------------------------------------------------------- reference data
+
+/** Permission modules a role can grant (seeded by a migration). */
+export const permissionModules = sqliteTable("permission_modules", {
+  key: text("key").primaryKey(),
+  title: text("title").notNull(),
+  sortOrder: integer("sort_order").notNull(),
+});
+
+/** IANA time zones offered in pickers (seeded by a migration). */
+export const timeZones = sqliteTable("time_zones", {
+  id: integer("id").primaryKey(),
+  name: text("name").notNull().unique(),
+  label: text("label").notNull(),
+});
+
+/** The catalogue of activity names the log and alerts use (seeded by a migration). */
+export const activityTypes = sqliteTable("activity_types", {
+  id: integer("id").primaryKey(),
+  name: text("name").notNull().unique(),
+  /** App, Sentinel, Device or Admin: the spec's operation types. */
+  type: text("type").notNull(),
+  /** Three 0/1 characters: created-by users, target users, devices required by an alert. */
+  alertConditions: text("alert_conditions").notNull().default("000"),
+  firstSectionInfo: text("first_section_info").notNull().default(""),
+  detailsSectionInfo: text("details_section_info").notNull().default(""),
+});
+
+// ---------------------------------------------------------------- companies and people
+
+export const companies = sqliteTable(
+  "companies",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** The 4-character company ID people type at sign-in; stored upper case. */
+    code: text("code").notNull(),
+    name: text("name").notNull(),
+    type: text("type", { enum: ["ec", "var", "oem", "root"] }).notNull(),
+    parentId: integer("parent_id"),
+    discountPercentage: real("discount_percentage").notNull().default(0),
+    pocFirstName: text("poc_first_name").notNull().default(""),
+    pocLastName: text("poc_last_name").notNull().default(""),
+    pocEmail: text("poc_email").notNull().default(""),
+    pocCountryCode: text("poc_country_code").notNull().default("001"),
+    pocPhoneNumber: text("poc_phone_number").notNull().default(""),
+    nextBillingDate: text("next_billing_date"),
+    isDeactive: bool("is_deactive"),
+    deletedAt: integer("deleted_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("companies_code_uq").on(t.code),
+    index("companies_parent_idx").on(t.parentId, t.name),
+    uniqueIndex("companies_name_email_uq").on(t.name, t.pocEmail),
+  ],
+);
+
+export const roles = sqliteTable(
+  "roles",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    companyId: integer("company_id").notNull(),
+    title: text("role_title").notNull(),
+    description: text("role_description").notNull().default(""),
+    permissionAll: bool("permission_all"),
+    permissionAdd: bool("permission_add"),
+    permissionModify: bool("permission_modify"),
+    permissionView: bool("permission_view"),
+    permissionDelete: bool("permission_delete"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("roles_company_title_uq").on(t.companyId, t.title)],
+);
+
+export const roleModules = sqliteTable(
+  "role_modules",
+  {
+    roleId: integer("role_id").notNull(),
+    companyId: integer("company_id").notNull(),
+    moduleKey: text("module_key").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.roleId, t.moduleKey] })],
+);
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    companyId: integer("company_id").notNull(),
+    roleId: integer("role_id"),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    displayName: text("display_name").notNull(),
+    /** Stored lower case; sign-in and uniqueness compare case-insensitively. */
+    email: text("email").notNull(),
+    countryCode: text("country_code").notNull().default("001"),
+    /** Digits only. */
+    phoneNumber: text("phone_number").notNull().default(""),
+    notes: text("notes").notNull().default(""),
+    isSentinel: bool("is_sentinel"),
+    isSuperAdmin: bool("is_super_admin"),
+    isInstaller: bool("is_installer"),
+    isFob: bool("is_fob"),
+    isInactive: bool("is_inactive"),
+    isSoInterrupt: integer("is_so_interrupt", { mode: "boolean" }).notNull().default(true),
+    isFlagged: bool("is_flagged"),
+    supportTicketId: integer("support_ticket_id"),
+    accountSetupPending: bool("account_setup_pending"),
+    /** `algorithm$params$salt$hash`; null until the invite is accepted. */
+    passwordHash: text("password_hash"),
+    passwordChangedAt: integer("password_changed_at"),
+    /** The phone bound to a single-device login; "forget device" clears it. */
+    boundDeviceId: text("bound_device_id"),
+    lastActivityAt: integer("last_activity_at"),
+    deletedAt: integer("deleted_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("users_company_email_uq").on(t.companyId, t.email).where(sql`deleted_at is null`),
+    index("users_company_phone_idx").on(t.companyId, t.phoneNumber),
+    index("users_company_name_idx").on(t.companyId, t.isInactive, t.displayName),
+    index("users_company_activity_idx").on(t.companyId, t.lastActivityAt),
+    index("users_role_idx").on(t.roleId),
+  ],
+);
+
+/** Server-side sessions for the console (cookie) and the admin API (token). */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    /** SHA-256 of the secret the client holds; the secret itself is never stored. */
+    id: text("id").primaryKey(),
+    userId: integer("user_id").notNull(),
+    companyId: integer("company_id").notNull(),
+    kind: text("kind", { enum: ["web", "api"] }).notNull(),
+    createdAt: createdAt(),
+    lastSeenAt: integer("last_seen_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    ip: text("ip").notNull().default(""),
+    userAgent: text("user_agent").notNull().default(""),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expiry_idx").on(t.expiresAt)],
+);
+
+/** Failed sign-in counters, per account and per client address. */
+export const loginThrottles = sqliteTable("login_throttles", {
+  key: text("key").primaryKey(),
+  failures: integer("failures").notNull().default(0),
+  windowStart: integer("window_start").notNull(),
+  lockedUntil: integer("locked_until"),
+});
+
+export const passwordResetTokens = sqliteTable(
+  "password_reset_tokens",
+  {
+    id: text("id").primaryKey(),
+    userId: integer("user_id").notNull(),
+    companyId: integer("company_id").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    usedAt: integer("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("password_reset_user_idx").on(t.userId)],
+);
+
+export const twoFactorCodes = sqliteTable(
+  "two_factor_codes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id").notNull(),
+    companyId: integer("company_id").notNull(),
+    codeHash: text("code_hash").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    expiresAt: integer("expires_at").notNull(),
+    usedAt: integer("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("two_factor_user_idx").on(t.userId, t.createdAt)],
+);
+
+export const companySettings = sqliteTable("company_settings", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  companyId: integer("company_id").notNull().unique(),
+  isMultiPhoneLogin: bool("is_multi_phone_login"),
+  offlineReconnectHours: integer("offline_reconect").notNull().default(24),
+  scheduleOpen: bool("schedule_open"),
+  fpi: bool("fpi"),
+  defaultTimeZoneId: integer("default_time_zone_id"),
+  ekeyDurationHours: integer("ekey_duration").notNull().default(24),
+  defaultCountryCode: text("default_country_code").notNull().default("001"),
+  /** Months between forced password changes; 0 means never. */
+  passwordExpiryMonths: integer("password_expiry_duration").notNull().default(0),
+  isForceFirmwareUpdate: bool("is_force_firmware_update"),
+  allowedFirmware: text("allowed_firmware", { enum: ["All Users", "Installer Only"] }).notNull().default("All Users"),
+  biometricSecurity: bool("biometric_security"),
+  require2fa: bool("require_2fa"),
+  passwordResetSecurity: text("password_reset_security", { enum: ["email", "text", "admin"] }).notNull().default("email"),
+  passwordResetSecondaryAction: text("password_reset_secondary_action", { enum: ["nothing", "alert", "flag"] })
+    .notNull()
+    .default("nothing"),
+  passwordResetPhone: text("password_reset_phone").notNull().default(""),
+  updatedAt: updatedAt(),
+});
+
+/** Weekly scheduled-open rows, day 0 = Monday. */
+export const scheduleOpenDays = sqliteTable(
+  "schedule_open_days",
+  {
+    companyId: integer("company_id").notNull(),
+    day: integer("day").notNull(),
+    openWholeDay: bool("open_whole_day"),
+    openTime: text("open_time").notNull().default(""),
+    closeTime: text("close_time").notNull().default(""),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.day] })],
+);
+
+export const scheduleOpenExceptions = sqliteTable(
+  "schedule_open_exceptions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    companyId: integer("company_id").notNull(),
+    date: text("date").notNull(),
+    openWholeDay: bool("open_whole_day"),
+    openTime: text("open_time").notNull().default(""),
+    closeTime: text("close_time").notNull().default(""),
+  },
+  (t) => [uniqueIndex("schedule_open_exceptions_uq").on(t.companyId, t.date)],
+);
+
+export const fobProgrammers = sqliteTable(
+  "fob_programmers",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    companyId: integer("company_id").notNull(),
+    displayName: text("display_name").notNull(),
+    isAssigned: bool("is_assigned"),
+  },
+  (t) => [index("fob_programmers_company_idx").on(t.companyId, t.isAssigned)],
+);
+
+export const mailerConfigs = sqliteTable("mailer_configs", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  /** Null is the platform's default mailer. */
+  companyId: integer("company_id").unique(),
+  hostName: text("host_name").notNull(),
+  port: integer("port_name").notNull(),
+  userName: text("user_name").notNull(),
+  userPassword: text("user_password").notNull(),
+  updatedAt: updatedAt(),
+});
+
+export const companyRequests = sqliteTable(
+  "company_requests",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** The reseller that asked. */
+    companyId: integer("company_id").notNull(),
+    pocUserId: integer("poc_user_id").notNull(),
+    companyName: text("company_name").notNull(),
+    companyType: text("company_type", { enum: ["ec", "var", "oem"] }).notNull().default("ec"),
+    billingTerm: integer("billing_term").notNull(),
+    pocFirstName: text("poc_first_name").notNull().default(""),
+    pocLastName: text("poc_last_name").notNull().default(""),
+    pocEmail: text("poc_email").notNull().default(""),
+    pocCountryCode: text("poc_country_code").notNull().default("001"),
+    pocPhoneNumber: text("poc_phone_number").notNull().default(""),
+    status: text("status", { enum: ["pending", "accepted", "rejected"] }).notNull().default("pending"),
+    createdCompanyId: integer("created_company_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("company_requests_status_idx").on(t.status, t.createdAt)],
+);
+
+// ---------------------------------------------------------------- devices and access
+
+export const deviceTypes = sqliteTable("device_types", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  deviceCode: text("device_code").notNull().unique(),
+  deviceType: text("device_type").notNull(),
+  createdAt: createdAt(),
+});
+
+export const devices = sqliteTable(
+  "devices",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    companyId: integer("company_id").notNull(),
+    deviceTypeId: integer("device_type_id"),
+    fullName: text("full_name").notNull().default(""),
+    displayName: text("display_name").notNull().default(""),
+    serialNumber: text("serial_number").notNull(),
+    serialFront: text("serial_front").notNull().default(""),
+    serialBack: text("serial_back").notNull().default(""),
+    hardwareId: text("hardware_id").notNull().default(""),
+    status: text("status", { enum: ["stock", "unconfigured", "configured", "retired"] }).notNull().default("configured"),
+    startDate: text("start_date"),
+    shippingDate: text("shipping_date"),
+    subscriptionTerm: integer("subscription_term"),
+    lockType: text("lock_type").notNull().default(""),
+    relockTrigger: text("relock_trigger").notNull().default("Timer"),
+    relockTimer: integer("relock_timer"),
+    triggerMode: text("trigger_mode").notNull().default(""),
+    manualLock: bool("manual_lock"),
+    sleepMode: bool("sleep_mode"),
+    sleepTime: integer("sleep_time"),
+    bluetoothPowerLevel: integer("bluetooth_power_level").notNull().default(3),
+    dnortTime: integer("dnort_time"),
+    lowBattery: bool("low_battery"),
+    scheduleOpen: bool("schedule_open"),
+    sensor1OpenName: text("sensor1_open_name").notNull().default(""),
+    sensor1CloseName: text("sensor1_close_name").notNull().default(""),
+    sensor2OpenName: text("sensor2_open_name").notNull().default(""),
+    sensor2CloseName: text("sensor2_close_name").notNull().default(""),
+    lastLatitude: real("last_latitude"),
+    lastLongitude: real("last_longitude"),
+    lastLocationAt: integer("last_location_at"),
+    installedAt: integer("installed_at"),
+    lastActivityAt: integer("last_activity_at"),
+    /** MQTT credentials of the access board: `algorithm$params$salt$hash`. */
+    boardSecretHash: text("board_secret_hash"),
+    firmwareVersion: text("firmware_version"),
+    deletedAt: integer("deleted_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("devices_serial_uq").on(t.serialNumber),
+    index("devices_company_name_idx").on(t.companyId, t.fullName),
+    index("devices_company_created_idx").on(t.companyId, t.createdAt),
+    index("devices_company_status_idx").on(t.companyId, t.status),
+  ],
+);
+
+export const deviceGroups = sqliteTable(
+  "device_groups",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    companyId: integer("company_id").notNull(),
+    fullName: text("full_name").notNull(),
+    displayName: text("display_name").notNull(),
+    description: text("description").notNull().default(""),
+    schMonday: bool("sch_monday"),
+    schTuesday: bool("sch_tuesday"),
+    schWednesday: bool("sch_wednesday"),
+    schThursday: bool("sch_thursday"),
+    schFriday: bool("sch_friday"),
+    schSaturday: bool("sch_saturday"),
+    schSunday: bool("sch_sunday"),
+    startAt: text("start_at"),
+    endAt: text("end_at"),
+    isAllDay: bool("is_all_day"),
+    timeZoneId: integer("time_zone_id"),
+    /** 1 and 2 are active, 3 is deactivated. */
+    status: integer("status").notNull().default(1),
+    deletedAt: integer("deleted_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("device_groups_company_idx").on(t.companyId, t.status, t.fullName)],
+);
+
+export const deviceGroupMembers = sqliteTable(
+  "device_group_members",
+  {
+    groupId: integer("group_id").notNull(),
+    deviceId: integer("device_id").notNull(),
+    companyId: integer("company_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.groupId, t.deviceId] }), index("device_group_members_device_idx").on(t.deviceId)],
+);
+
+/** A user's e-key on one device, or on a device group (is_group). */
+export const ekeyAssignments = sqliteTable(
+  "ekey_assignments",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    companyId: integer("company_id").notNull(),
+    userId: integer("user_id").notNull(),
+    isGroup: bool("is_group"),
+    deviceId: integer("device_id"),
+    groupId: integer("group_id"),
+    accessType: text("access_type", { enum: ["full_access", "custom_access", "one_time_access"] }).notNull(),
+    /** '2' for one-time keys, '1' otherwise (the spec's assign status). */
+    status: text("status").notNull().default("1"),
+    startDate: text("start_date"),
+    endDate: text("end_date"),
+    startTime: text("start_time"),
+    endTime: text("end_time"),
+    /** Seven 0/1 characters, Monday first. */
+    scheduleDays: text("schedule_days").notNull().default("1111111"),
+    isNeverEnd: bool("is_never_end"),
+    isAllDay: bool("is_all_day"),
+    timeZoneId: integer("time_zone_id"),
+    fobDeviceId: text("fob_device_id"),
+    usedAt: integer("used_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("ekeys_user_idx").on(t.companyId, t.userId),
+    index("ekeys_device_idx").on(t.deviceId),
+    index("ekeys_group_idx").on(t.groupId),
+  ],
+);
+
+// ---------------------------------------------------------------- activity, alerts, support
+
+export const activityLogs = sqliteTable(
+  "activity_logs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    companyId: integer("company_id").notNull(),
+    /** Set by boards and the gateway so re-sent events are stored once. */
+    eventId: text("event_id"),
+    activityTypeId: integer("activity_type_id").notNull(),
+    operationType: text("operation_type", { enum: ["Sentinel", "App", "Device", "Admin"] }).notNull(),
+    createdByUserId: integer("created_by_user_id"),
+    targetUserId: integer("target_user_id"),
+    targetDeviceId: integer("target_device_id"),
+    targetDeviceGroupId: integer("target_device_group_id"),
+    summary: text("summary").notNull().default(""),
+    detailsJson: text("details_json").notNull().default("{}"),
+    gpsLocation: text("gps_location"),
+    activityTimestamp: integer("activity_timestamp").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("activity_event_uq").on(t.eventId),
+    index("activity_company_ts_idx").on(t.companyId, t.activityTimestamp),
+    index("activity_company_op_ts_idx").on(t.companyId, t.operationType, t.activityTimestamp),
+    index("activity_user_ts_idx").on(t.companyId, t.targetUserId, t.activityTimestamp),
+    index("activity_creator_ts_idx").on(t.companyId, t.createdByUserId, t.activityTimestamp),
+    index("activity_device_ts_idx").on(t.companyId, t.targetDeviceId, t.activityTimestamp),
+    index("activity_group_ts_idx").on(t.companyId, t.targetDeviceGroupId, t.activityTimestamp),
+    index("activity_type_ts_idx").on(t.companyId, t.activityTypeId, t.activityTimestamp),
+  ],
+);
+
+export const activityNotes = sqliteTable(
+  "activity_notes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    companyId: integer("company_id").notNull(),
+    activityId: integer("activity_id").notNull(),
+    userId: integer("user_id").notNull(),
+    note: text("note_description").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("activity_notes_activity_idx").on(t.activityId, t.createdAt)],
+);
+
+export const alerts = sqliteTable(
+  "alerts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    companyId: integer("company_id").notNull(),
+    name: text("name").notNull(),
+    activityTypeId: integer("activity_type_id").notNull(),
+    schedule: text("schedule", { enum: ["any", "custom"] }).notNull().default("any"),
+    startDate: text("start_date"),
+    endDate: text("end_date"),
+    isNeverEnd: bool("is_never_end"),
+    days: text("days").notNull().default("1111111"),
+    isAllDay: bool("is_all_day"),
+    startTime: text("start_time"),
+    endTime: text("end_time"),
+    timeZoneId: integer("time_zone_id"),
+    lastActivityId: integer("last_activity_id"),
+    lastRunAt: integer("last_run_at"),
+    deletedAt: integer("deleted_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("alerts_company_idx").on(t.companyId, t.name), index("alerts_activity_idx").on(t.companyId, t.activityTypeId)],
+);
+
+/** Who or what an alert watches: created-by users, target users or devices (null ref = any). */
+export const alertTargets = sqliteTable(
+  "alert_targets",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    alertId: integer("alert_id").notNull(),
+    companyId: integer("company_id").notNull(),
+    kind: text("kind", { enum: ["created_by", "target_user", "device"] }).notNull(),
+    refId: integer("ref_id"),
+  },
+  (t) => [index("alert_targets_alert_idx").on(t.alertId)],
+);
+
+export const alertRecipients = sqliteTable(
+  "alert_recipients",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    alertId: integer("alert_id").notNull(),
+    companyId: integer("company_id").notNull(),
+    userId: integer("user_id"),
+    email: text("email").notNull(),
+  },
+  (t) => [index("alert_recipients_alert_idx").on(t.alertId)],
+);
+
+export const supportTickets = sqliteTable(
+  "support_tickets",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    companyId: integer("company_id").notNull(),
+    ticketNumber: text("ticket_number").notNull(),
+    userId: integer("user_id").notNull(),
+    brand: text("brand").notNull().default(""),
+    phoneModel: text("phone_model").notNull().default(""),
+    softwareVersion: text("software_version").notNull().default(""),
+    appVersion: text("app_version").notNull().default(""),
+    ticketMode: integer("ticket_mode").notNull().default(1),
+    bluetoothStatus: text("bluetooth_status").notNull().default("On"),
+    bluetoothPermission: integer("bluetooth_permission").notNull().default(1),
+    locationPermission: integer("location_permission").notNull().default(1),
+    latitude: real("latitude"),
+    longitude: real("longitude"),
+    sentinelDateTime: integer("sentinel_date_time"),
+    reportingDateTime: integer("reporting_date_time"),
+    devicesDetails: text("devices_details").notNull().default("{}"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("support_tickets_number_uq").on(t.ticketNumber), index("support_tickets_company_idx").on(t.companyId, t.createdAt)],
+);
+
+export const supportTicketNotes = sqliteTable(
+  "support_ticket_notes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    companyId: integer("company_id").notNull(),
+    ticketId: integer("ticket_id").notNull(),
+    userId: integer("user_id").notNull(),
+    note: text("note_description").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("support_ticket_notes_ticket_idx").on(t.ticketId, t.createdAt)],
+);
+
+export const faqs = sqliteTable("faqs", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  /** Null: shown to every company. */
+  companyId: integer("company_id"),
+  language: text("language", { enum: ["en", "es"] }).notNull().default("en"),
+  question: text("question").notNull(),
+  answer: text("answer").notNull(),
+  sortOrder: integer("sort_order").notNull().default(0),
+});
+
+// ---------------------------------------------------------------- firmware, billing, stock
+
+export const firmwareReleases = sqliteTable(
+  "firmware_releases",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** The platform company that published it. */
+    companyId: integer("company_id").notNull(),
+    deviceTypeId: integer("device_type_id"),
+    version: text("version").notNull(),
+    versionDescription: text("version_description").notNull().default(""),
+    r2Key: text("r2_key").notNull(),
+    fileName: text("file_name").notNull(),
+    size: integer("size").notNull(),
+    sha256: text("sha256").notNull(),
+    isActive: bool("is_active"),
+    deletedAt: integer("deleted_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("firmware_type_idx").on(t.deviceTypeId, t.isActive)],
+);
+
+/** Each board's download and install progress, as reported through the gateway. */
+export const firmwareProgress = sqliteTable(
+  "firmware_progress",
+  {
+    deviceId: integer("device_id").notNull(),
+    releaseId: integer("release_id").notNull(),
+    companyId: integer("company_id").notNull(),
+    blocksDone: integer("blocks_done").notNull().default(0),
+    blocksTotal: integer("blocks_total").notNull().default(0),
+    state: text("state", { enum: ["offered", "downloading", "verified", "installed", "failed"] }).notNull(),
+    detail: text("detail").notNull().default(""),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.deviceId, t.releaseId] }), index("firmware_progress_release_idx").on(t.releaseId)],
+);
+
+export const invoices = sqliteTable(
+  "invoices",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** The issuing (bill-to) company. */
+    companyId: integer("company_id").notNull(),
+    customerCompanyId: integer("customer_company_id").notNull(),
+    invoiceNum: text("invoice_num").notNull(),
+    dueDate: text("due_date").notNull(),
+    notes: text("notes").notNull().default(""),
+    /** Money in cents. */
+    amountCents: integer("amount").notNull().default(0),
+    discountCents: integer("discount").notNull().default(0),
+    shippingCents: integer("shipping").notNull().default(0),
+    taxCents: integer("tax").notNull().default(0),
+    totalCents: integer("total").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("invoices_num_uq").on(t.companyId, t.invoiceNum),
+    index("invoices_customer_idx").on(t.customerCompanyId, t.createdAt),
+  ],
+);
+
+export const invoiceLineItems = sqliteTable(
+  "invoice_line_items",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    invoiceId: integer("invoice_id").notNull(),
+    companyId: integer("company_id").notNull(),
+    name: text("name").notNull(),
+    description: text("desc").notNull(),
+    qty: integer("qty").notNull(),
+    priceCents: integer("price").notNull(),
+    discountPercent: real("discount").notNull().default(0),
+    pricePerCents: integer("price_per").notNull(),
+    totalCents: integer("total").notNull(),
+  },
+  (t) => [index("invoice_lines_invoice_idx").on(t.invoiceId)],
+);
+
+export const deviceTransfers = sqliteTable(
+  "device_transfers",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    companyId: integer("company_id").notNull(),
+    toCompanyId: integer("to_company_id").notNull(),
+    status: text("status", { enum: ["stock", "unconfigured"] }).notNull(),
+    shippingDate: text("shipping_date"),
+    subscriptionTerm: integer("subscription_term"),
+    createdByUserId: integer("created_by_user_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("device_transfers_company_idx").on(t.companyId, t.createdAt)],
+);
+
+export const deviceTransferItems = sqliteTable(
+  "device_transfer_items",
+  {
+    transferId: integer("transfer_id").notNull(),
+    deviceId: integer("device_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.transferId, t.deviceId] })],
+);
+
+// ---------------------------------------------------------------- gateway
+
+/** Registered gateways; each authenticates to the Worker with its own secret. */
+export const gateways = sqliteTable("gateways", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull().unique(),
+  secretHash: text("secret_hash").notNull(),
+  lastSeenAt: integer("last_seen_at"),
+  createdAt: createdAt(),
+});
+
+/**
+ * The change feed gateways follow: one row per change to anything a gateway mirrors
+ * (devices, board credentials, keys, groups, scheduled-open hours, firmware). `seq` is the cursor.
+ */
+export const gatewayChanges = sqliteTable(
+  "gateway_changes",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    companyId: integer("company_id").notNull(),
+    entity: text("entity").notNull(),
+    entityId: integer("entity_id").notNull(),
+    op: text("op", { enum: ["upsert", "delete"] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("gateway_changes_entity_idx").on(t.entity, t.entityId)],
+);

@@ -1,0 +1,68 @@
+/**
+ * Scheduled-open state for boards (PROTOCOL.md "scheduled-open state"). Each company's window is
+ * evaluated on a timer and re-published (retained) to the company's boards whenever `open` changes.
+ * First-person-in: the first authorized entry inside today's hours sets `firstEntryAt`, which opens
+ * the door for the rest of the day's opening.
+ */
+import { isOpen } from './core.js'
+
+export class ScheduledOpen {
+  /** @type {Map<string, string>} last published state per board, to publish only changes */
+  #last = new Map()
+  #timer = null
+
+  /**
+   * @param {{replica: import('../store/replica.js').Replica,
+   *   publishRetained: (topicName: string, boardId: string, msg: object|null) => Promise<void>,
+   *   recordEvent: (boardId: string, event: object) => Promise<unknown>,
+   *   log: import('../log.js').Logger, intervalMs?: number}} opts
+   */
+  constructor ({ replica, publishRetained, recordEvent, log, intervalMs = 15_000 }) {
+    Object.assign(this, { replica, publishRetained, recordEvent, log, intervalMs })
+  }
+
+  start () {
+    this.#timer = setInterval(() => this.refreshAll().catch((e) => this.log.error('schedule refresh failed', { error: e.message })), this.intervalMs)
+    this.#timer.unref()
+    return this
+  }
+
+  stop () { clearInterval(this.#timer) }
+
+  /** Publishes every board's state that changed since the last call. */
+  async refreshAll (now = Date.now()) {
+    for (const device of this.replica.all('device')) await this.refresh(device.id, now)
+  }
+
+  async refresh (deviceId, now = Date.now()) {
+    const device = this.replica.get('device', deviceId)
+    const schedule = device && this.replica.index.scheduleByCompany.get(device.companyId)
+    let msg = null
+    if (schedule) {
+      let open = false
+      try { open = isOpen(schedule.window, now) } catch (e) { this.log.warn('invalid scheduled-open window', { companyId: device.companyId, error: e.message }) }
+      msg = { v: 1, open, fpi: Boolean(schedule.window.fpi), firstEntryAt: schedule.window.firstEntryAt ?? null, window: schedule.window }
+    }
+    const key = JSON.stringify(msg)
+    if (this.#last.get(deviceId) === key) return
+    this.#last.set(deviceId, key)
+    await this.publishRetained('schedule', deviceId, msg && { ...msg, at: now })
+  }
+
+  /**
+   * Called on every granted access. Inside today's hours with first-person-in still waiting, this
+   * entry is the first one: record it locally, tell the console, and open the company's doors.
+   */
+  async onGranted (deviceId, now) {
+    const device = this.replica.get('device', deviceId)
+    const schedule = device && this.replica.index.scheduleByCompany.get(device.companyId)
+    if (!schedule?.window.fpi) return
+    try {
+      if (isOpen(schedule.window, now) || !isOpen({ ...schedule.window, fpi: false }, now)) return
+    } catch { return }
+    const window = { ...schedule.window, firstEntryAt: now }
+    await this.replica.applyLocal({ type: 'scheduledOpen', op: 'upsert', id: schedule.id, data: { ...schedule, window } })
+    await this.recordEvent(deviceId, { id: `fpi.${schedule.id}.${now}`, type: 'schedule.firstEntry', at: now, data: { scheduledOpenId: schedule.id, companyId: device.companyId, firstEntryAt: now } })
+    for (const d of this.replica.index.devicesByCompany.get(device.companyId) ?? []) await this.refresh(d.id, now)
+  }
+}

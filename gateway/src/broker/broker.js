@@ -1,0 +1,63 @@
+/**
+ * The embedded aedes broker and its listeners. With a Redis URL, messages travel between gateway
+ * instances over mqemitter-redis and sessions/retained messages live in aedes-persistence-redis, so
+ * a board may connect to any instance.
+ */
+import { createServer } from 'node:net'
+import { createServer as createHttpServer } from 'node:http'
+import { createRequire } from 'node:module'
+import { Aedes } from 'aedes'
+import { WebSocketServer, createWebSocketStream } from 'ws'
+
+const require = createRequire(import.meta.url)
+
+/**
+ * @param {{id: string, redisUrl?: string, maxTopicLevels: number}} opts
+ */
+export async function createAedes ({ id, redisUrl, maxTopicLevels }) {
+  const opts = { id, maxTopicLevels, heartbeatInterval: 60_000, drainTimeout: 10_000, concurrency: 1000 }
+  if (redisUrl) {
+    const MQEmitterRedis = require('mqemitter-redis')
+    const RedisPersistence = require('aedes-persistence-redis/asyncPersistence.js')
+    opts.mq = MQEmitterRedis({ connectionString: redisUrl })
+    opts.persistence = new RedisPersistence({ ...redisOptions(redisUrl) })
+  }
+  return Aedes.createBroker(opts)
+}
+
+/** @param {string} url */
+function redisOptions (url) {
+  const u = new URL(url)
+  return { host: u.hostname, port: Number(u.port || 6379), password: u.password || undefined, db: Number(u.pathname.slice(1) || 0) }
+}
+
+/**
+ * Starts the TCP and WebSocket listeners. Nagle is off: without it every request/response waits
+ * ~40 ms for the peer's delayed ACK.
+ * @param {import('aedes').default} aedes
+ * @param {{host: string, mqttPort: number, wsPort?: number|null}} opts
+ */
+export async function listen (aedes, { host, mqttPort, wsPort }) {
+  const tcp = createServer({ noDelay: true }, aedes.handle)
+  await new Promise((resolve, reject) => tcp.once('error', reject).listen(mqttPort, host, resolve))
+  let http = null
+  if (wsPort != null) {
+    http = createHttpServer()
+    const wss = new WebSocketServer({ server: http })
+    wss.on('connection', (ws, req) => {
+      req.socket.setNoDelay(true)
+      aedes.handle(createWebSocketStream(ws), req)
+    })
+    await new Promise((resolve, reject) => http.once('error', reject).listen(wsPort, host, resolve))
+  }
+  return {
+    mqttPort: tcp.address().port,
+    wsPort: http ? http.address().port : null,
+    async close () {
+      await Promise.all([tcp, http].filter(Boolean).map((s) => new Promise((resolve) => {
+        s.close(() => resolve())
+        s.closeAllConnections?.()
+      })))
+    }
+  }
+}

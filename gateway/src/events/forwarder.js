@@ -1,0 +1,62 @@
+/**
+ * Delivers the durable event queue to the Worker in batches, oldest first. An event leaves the queue
+ * only after the Worker accepted its batch; the Worker de-duplicates by event id, so a batch resent
+ * after a crash between "accepted" and "acked locally" creates no second row.
+ */
+import { backoff } from '../util/backoff.js'
+
+export class Forwarder {
+  #stopped = false
+  #wake = null
+  #idle = false
+  #running = null
+  failures = 0
+  delivered = 0
+
+  /**
+   * @param {{queue: import('../store/event-queue.js').EventQueue, worker: import('../sync/worker-client.js').WorkerClient,
+   *   gatewayId: string, log: import('../log.js').Logger, batchSize?: number, idleMs?: number}} opts
+   */
+  constructor ({ queue, worker, gatewayId, log, batchSize = 500, idleMs = 1000 }) {
+    Object.assign(this, { queue, worker, gatewayId, log, batchSize, idleMs })
+  }
+
+  start () { this.#running = this.#loop(); return this }
+
+  /** Called after each push so delivery starts without waiting for the idle timer. */
+  poke () { if (this.#idle) this.#wake?.() }
+
+  async #loop () {
+    while (!this.#stopped) {
+      const batch = this.queue.peek(this.batchSize)
+      let waitMs = this.idleMs
+      if (batch.length > 0) {
+        try {
+          await this.worker.postEvents(this.gatewayId, batch.map((r) => r.event))
+          await this.queue.ack(batch.at(-1).seq)
+          this.delivered += batch.length
+          this.failures = 0
+          continue
+        } catch (e) {
+          this.failures++
+          waitMs = backoff(this.failures)
+          this.log.warn('event delivery failed, will retry', { error: e.message, queued: this.queue.length, retryInMs: waitMs })
+        }
+      }
+      if (this.#stopped) break
+      this.#idle = batch.length === 0 // while backing off, new events must not hurry a retry
+      await new Promise((resolve) => {
+        const t = setTimeout(resolve, waitMs)
+        this.#wake = () => { clearTimeout(t); resolve() }
+      })
+      this.#wake = null
+      this.#idle = false
+    }
+  }
+
+  async stop () {
+    this.#stopped = true
+    this.#wake?.()
+    await this.#running
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * Firmware offers, block serving and per-board progress (PROTOCOL.md "firmware").
+ *
+ * The active release of a device type is offered (retained) to every board of that type. A board asks
+ * for blocks with a bitmap of what it still lacks; only blocks whose bit is set are ever sent, so a
+ * resumed download never receives a finished block again. Progress is reported to the console as
+ * `firmware.progress` events at every 10 % step, with ids that make a repeat harmless.
+ */
+export const BLOCK_SIZE = 4096
+
+/** Block frame of PROTOCOL.md: [1][index u32 BE][id length u8][id][bytes]. */
+export function encodeBlock (releaseId, index, bytes) {
+  const id = Buffer.from(releaseId)
+  const head = Buffer.alloc(6)
+  head[0] = 1
+  head.writeUInt32BE(index, 1)
+  head[5] = id.length
+  return Buffer.concat([head, id, bytes])
+}
+
+/** @param {Buffer} frame */
+export function decodeBlock (frame) {
+  if (frame.length < 6 || frame[0] !== 1) return null
+  const n = frame[5]
+  return { index: frame.readUInt32BE(1), releaseId: frame.subarray(6, 6 + n).toString(), bytes: frame.subarray(6 + n) }
+}
+
+export class FirmwareDelivery {
+  /** @type {Map<string, {releaseId: string, step: number, received: number, blocks: number}>} */ progress = new Map()
+  /** blocks sent per board and release, for tests and metrics */
+  sent = new Map()
+
+  /**
+   * @param {{replica: import('../store/replica.js').Replica, images: import('./image-cache.js').ImageCache,
+   *   publishRetained: (topicName: string, boardId: string, msg: object|null) => Promise<void>,
+   *   recordEvent: (boardId: string, event: {id: string, type: string, at: number, data: object}) => Promise<unknown>,
+   *   log: import('../log.js').Logger, blockSize?: number}} opts
+   */
+  constructor ({ replica, images, publishRetained, recordEvent, log, blockSize = BLOCK_SIZE }) {
+    Object.assign(this, { replica, images, publishRetained, recordEvent, log, blockSize })
+  }
+
+  /** The release a board should run, or undefined. */
+  releaseFor (deviceId) {
+    const device = this.replica.get('device', deviceId)
+    return device ? this.replica.index.activeFirmwareByType.get(device.deviceType) : undefined
+  }
+
+  /** Publishes (or clears) the retained offer of one board. */
+  async offer (deviceId) {
+    const release = this.releaseFor(deviceId)
+    if (!release) return this.publishRetained('fw/offer', deviceId, null)
+    const img = await this.images.get(release)
+    if (!img) return // not available yet: the previous offer stays, the next sync tries again
+    await this.publishRetained('fw/offer', deviceId, {
+      v: 1,
+      releaseId: release.id,
+      version: release.version,
+      size: release.size,
+      sha256: release.sha256,
+      blockSize: this.blockSize,
+      blocks: Math.ceil(release.size / this.blockSize)
+    })
+  }
+
+  /**
+   * Answers a block request. Returns the frames to send, or throws ProtocolError-worthy codes.
+   * @param {string} boardId
+   * @param {{releaseId: string, missing: Buffer, max: number}} req
+   * @returns {Buffer[]|{error: string, message: string}}
+   */
+  blocksFor (boardId, req) {
+    const release = this.releaseFor(boardId)
+    const img = release && release.id === req.releaseId ? this.images.loaded(release.id) : undefined
+    if (!img) return { error: 'unknown_release', message: `release ${req.releaseId} is not offered to this board` }
+    const blocks = Math.ceil(img.length / this.blockSize)
+    if (req.missing.length !== Math.ceil(blocks / 8)) {
+      return { error: 'bad_payload', message: `missing must be a bitmap of ${blocks} bits (${Math.ceil(blocks / 8)} bytes)` }
+    }
+    const frames = []
+    let lacking = 0
+    for (let i = 0; i < blocks; i++) {
+      if (!(req.missing[i >> 3] & (1 << (i & 7)))) continue
+      lacking++
+      if (frames.length < req.max) {
+        frames.push(encodeBlock(release.id, i, img.subarray(i * this.blockSize, Math.min(img.length, (i + 1) * this.blockSize))))
+      }
+    }
+    const key = boardId + '\0' + release.id
+    this.sent.set(key, (this.sent.get(key) ?? 0) + frames.length)
+    this.noteProgress(boardId, release, blocks - lacking, blocks)
+    return frames
+  }
+
+  /** Records progress and emits a console event when it crosses a 10 % step. */
+  noteProgress (boardId, release, received, blocks) {
+    const step = Math.floor(received * 10 / blocks)
+    const prev = this.progress.get(boardId)
+    const prevStep = prev?.releaseId === release.id ? prev.step : -1
+    this.progress.set(boardId, { releaseId: release.id, step: Math.max(step, prevStep), received, blocks })
+    if (step <= prevStep) return
+    this.recordEvent(boardId, {
+      id: `fwp.${release.id}.${step * 10}`,
+      type: 'firmware.progress',
+      at: Date.now(),
+      data: { releaseId: release.id, version: release.version, received, blocks, percent: step * 10 }
+    }).catch((e) => this.log.error('could not record firmware progress', { boardId, error: e.message }))
+  }
+}

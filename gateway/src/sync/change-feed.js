@@ -1,0 +1,68 @@
+/**
+ * Follows the Worker's change feed into the replica. The cursor is stored with each applied page,
+ * so after any downtime the feed resumes exactly where it stopped. A 410 means the Worker no longer
+ * has history back to our cursor: start over from a full snapshot (`reset`).
+ */
+import { backoff } from '../util/backoff.js'
+
+export class ChangeFeed {
+  #stopped = false
+  #wake = null
+  #running = null
+  synced = false
+
+  /**
+   * @param {{replica: import('../store/replica.js').Replica, worker: import('./worker-client.js').WorkerClient,
+   *   log: import('../log.js').Logger, intervalMs?: number, pageSize?: number}} opts
+   */
+  constructor ({ replica, worker, log, intervalMs = 5000, pageSize = 500 }) {
+    Object.assign(this, { replica, worker, log, intervalMs, pageSize })
+  }
+
+  start () { this.#running = this.#loop(); return this }
+
+  /** Ask for a sync now instead of at the next interval. */
+  poke () { this.#wake?.() }
+
+  /** Fetches pages until the feed says there is no more. */
+  async syncOnce () {
+    for (;;) {
+      let page
+      try {
+        page = await this.worker.changes(this.replica.cursor, this.pageSize)
+      } catch (e) {
+        if (e.status !== 410) throw e
+        this.log.warn('cursor expired, resyncing from a snapshot', { cursor: this.replica.cursor })
+        page = await this.worker.changes(null, this.pageSize)
+      }
+      if (page.changes.length > 0 || page.cursor !== this.replica.cursor || page.reset) await this.replica.applyPage(page)
+      if (!page.more) break
+    }
+    this.synced = true
+  }
+
+  async #loop () {
+    let failures = 0
+    while (!this.#stopped) {
+      try {
+        await this.syncOnce()
+        failures = 0
+      } catch (e) {
+        failures++
+        this.log.warn('change feed unavailable', { error: e.message, failures })
+      }
+      if (this.#stopped) break
+      await new Promise((resolve) => {
+        const t = setTimeout(resolve, failures ? backoff(failures) : this.intervalMs)
+        this.#wake = () => { clearTimeout(t); resolve() }
+      })
+    }
+  }
+
+  async stop () {
+    this.#stopped = true
+    this.#wake?.()
+    await this.#running
+  }
+}
+

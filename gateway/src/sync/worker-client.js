@@ -1,0 +1,60 @@
+/**
+ * HTTP client for the Worker's gateway API (docs/gateway-api.md). Every call carries the gateway
+ * secret; every call has a timeout so a hung Worker looks like a down one.
+ */
+export class WorkerError extends Error {
+  constructor (message, status) { super(message); this.status = status }
+}
+
+export class WorkerClient {
+  /** @param {{url: string, secret: string, gatewayId: string, timeoutMs?: number}} opts */
+  constructor ({ url, secret, gatewayId, timeoutMs = 15_000 }) {
+    this.base = url.replace(/\/+$/, '')
+    this.headers = { authorization: `Bearer ${secret}`, 'x-gateway-id': gatewayId }
+    this.timeoutMs = timeoutMs
+  }
+
+  async #call (path, init = {}) {
+    const res = await fetch(this.base + path, {
+      ...init,
+      headers: { ...this.headers, ...init.headers },
+      signal: AbortSignal.timeout(this.timeoutMs)
+    })
+    if (!res.ok) {
+      const body = await res.text().catch(() => '')
+      throw new WorkerError(`${init.method ?? 'GET'} ${path}: ${res.status} ${body.slice(0, 200)}`, res.status)
+    }
+    return res
+  }
+
+  /**
+   * @param {string|null} cursor
+   * @param {number} limit
+   * @returns {Promise<{v: 1, changes: import('../store/replica.js').Change[], cursor: string, more: boolean, reset?: boolean}>}
+   */
+  async changes (cursor, limit) {
+    const q = new URLSearchParams({ limit: String(limit) })
+    if (cursor != null) q.set('cursor', cursor)
+    return (await this.#call(`/api/gateway/changes?${q}`)).json()
+  }
+
+  /**
+   * @param {string} gatewayId
+   * @param {import('../store/event-queue.js').GatewayEvent[]} events
+   * @returns {Promise<{accepted: number, duplicates: number}>}
+   */
+  async postEvents (gatewayId, events) {
+    const res = await this.#call('/api/gateway/events', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ v: 1, gatewayId, events })
+    })
+    return res.json()
+  }
+
+  /** @param {string} releaseId @returns {Promise<Buffer>} */
+  async firmware (releaseId) {
+    const res = await this.#call(`/api/gateway/firmware/${encodeURIComponent(releaseId)}`)
+    return Buffer.from(await res.arrayBuffer())
+  }
+}
