@@ -18,9 +18,9 @@ const HORIZON_MS: i64 = 5 * 366 * DAY_MS;
 /// use access_window::Window;
 /// let w = Window::from_json(r#"{"kind":"group","tz":"Europe/Berlin","days":[true,true,true,true,true,false,false],
 ///     "allDay":false,"startTime":"22:00","endTime":"06:00"}"#).unwrap();
-/// assert!(w.is_open(1_767_394_800_000));  // Fri 2026-01-02 23:00 Berlin
-/// assert!(w.is_open(1_767_420_000_000));  // Sat 06:00 minus… no: Sat 2026-01-03 05:00 Berlin, Friday's night
-/// assert!(!w.is_open(1_767_423_600_000)); // Sat 06:00 Berlin: half-open end
+/// assert!(w.is_open(1_767_391_200_000));  // Fri 2026-01-02 23:00 Berlin
+/// assert!(w.is_open(1_767_412_800_000));  // Sat 05:00 Berlin: Friday's night goes on
+/// assert!(!w.is_open(1_767_416_400_000)); // Sat 06:00 Berlin: the end is excluded
 /// ```
 #[derive(Clone, Debug)]
 pub struct Window {

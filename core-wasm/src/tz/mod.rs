@@ -104,7 +104,7 @@ impl Zone {
     /// use access_window::Zone;
     /// let london = Zone::get("Europe/London").unwrap();
     /// // From 2040-06-01 the next change is 2040-10-28T01:00:00Z, back to GMT.
-    /// assert_eq!(london.next_change(2_222_208_000_000), Some((2_234_912_400_000, 0)));
+    /// assert_eq!(london.next_change(2_222_121_600_000), Some((2_234_998_800_000, 0)));
     /// ```
     pub fn next_change(&self, t: i64) -> Option<(i64, i32)> {
         let n = self.changes.partition_point(|&(at, _)| at <= t);
