@@ -1,0 +1,177 @@
+/**
+ * A simulated access board speaking PROTOCOL.md over a real MQTT connection. Used by the `board`
+ * CLI, the tests and the benchmark.
+ */
+import { createHash, randomBytes } from 'node:crypto'
+import { EventEmitter, once } from 'node:events'
+import mqtt from 'mqtt'
+import { decodeBlock } from '../src/firmware/delivery.js'
+
+export class SimBoard extends EventEmitter {
+  #pendingAccess = new Map()
+  #corr = 0
+  #eventSeq = 0
+  /** blocks received per index, to prove nothing finished was sent again */
+  blockHits = new Map()
+  installed = null
+  /** @type {Map<string, any>} last retained/down message per topic name */
+  last = new Map()
+
+  /**
+   * @param {{url: string, id: string, password: string, fw?: string, deviceType?: string, clean?: boolean,
+   *   subscribe?: string[], connectTimeoutMs?: number}} opts
+   */
+  constructor ({ url, id, password, fw = '1.0.0', deviceType, clean = false, subscribe, connectTimeoutMs = 10_000 }) {
+    super()
+    Object.assign(this, { url, id, password, fw, deviceType, clean, connectTimeoutMs })
+    this.subscriptions = subscribe ?? ['access/res', 'config', 'schedule', 'cmd', 'fw/offer', 'fw/block', 'error'].map((n) => `boards/${id}/${n}`)
+    this.bootId = randomBytes(4).toString('hex')
+  }
+
+  /** Connects; rejects on a refused CONNACK or a timeout. */
+  async connect () {
+    this.client = mqtt.connect(this.url, {
+      clientId: this.id,
+      username: this.id,
+      password: this.password,
+      clean: this.clean,
+      reconnectPeriod: 0,
+      connectTimeout: this.connectTimeoutMs,
+      keepalive: 30,
+      will: { topic: `boards/${this.id}/status`, payload: JSON.stringify({ v: 1, online: false }), qos: 1, retain: true }
+    })
+    this.client.on('message', (t, payload) => this.#onMessage(t, payload))
+    await new Promise((resolve, reject) => {
+      this.client.once('connect', resolve)
+      this.client.once('error', reject)
+      this.client.once('close', () => reject(new Error('connection closed before CONNACK')))
+    })
+    this.client.on('error', (e) => this.emit('mqtt-error', e))
+    if (this.subscriptions.length) {
+      const granted = await this.client.subscribeAsync(Object.fromEntries(this.subscriptions.map((topic) => [topic, { qos: 1 }])))
+      this.granted = granted
+    }
+    await this.publish('status', { v: 1, online: true, fw: this.fw, ...(this.deviceType ? { deviceType: this.deviceType } : {}) }, { qos: 1, retain: true })
+    return this
+  }
+
+  #onMessage (t, payload) {
+    const name = t.slice(`boards/${this.id}/`.length)
+    if (name === 'fw/block') return this.emit('block', payload)
+    let msg = null
+    if (payload.length) try { msg = JSON.parse(payload) } catch { msg = { unparsable: payload.toString() } }
+    this.last.set(name, msg)
+    if (name === 'access/res' && this.#pendingAccess.has(msg.corr)) {
+      this.#pendingAccess.get(msg.corr)(msg)
+      this.#pendingAccess.delete(msg.corr)
+    }
+    this.emit(name, msg)
+    this.emit('message', name, msg)
+  }
+
+  /** Publishes a JSON (or raw) payload to one of this board's up topics; resolves on PUBACK for QoS 1. */
+  publish (name, msg, { qos = 1, retain = false, topicOverride } = {}) {
+    const payload = Buffer.isBuffer(msg) || typeof msg === 'string' ? msg : JSON.stringify(msg)
+    return this.client.publishAsync(topicOverride ?? `boards/${this.id}/${name}`, payload, { qos, retain })
+  }
+
+  /**
+   * Asks whether a credential may open now.
+   * @param {{type: 'user'|'fob'|'phone', id: string}} credential
+   * @returns {Promise<{allowed: boolean, key: any, reason: string, corr: string}>}
+   */
+  requestAccess (credential, { corr = `${this.bootId}-${++this.#corr}`, timeoutMs = 5000, qos = 1 } = {}) {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => { this.#pendingAccess.delete(corr); reject(new Error(`access request ${corr} timed out`)) }, timeoutMs)
+      this.#pendingAccess.set(corr, (msg) => { clearTimeout(timer); resolve(msg) })
+      this.publish('access/req', { v: 1, corr, credential, at: Date.now() }, { qos }).catch(reject)
+    })
+  }
+
+  /** Sends one event; resolves when the gateway has stored it (PUBACK). */
+  sendEvent (type, data = {}, { id = `${this.bootId}.${++this.#eventSeq}` } = {}) {
+    return this.publish('events', { v: 1, id, type, at: Date.now(), data }).then(() => id)
+  }
+
+  /** Waits for the next message on a down topic (or returns the retained one already seen). */
+  async next (name, { timeoutMs = 5000, fresh = false } = {}) {
+    if (!fresh && this.last.has(name)) return this.last.get(name)
+    const [msg] = await once(this, name, { signal: AbortSignal.timeout(timeoutMs) })
+    return msg
+  }
+
+  /**
+   * Downloads the offered firmware with bitmap block requests.
+   * @param {{offer: any, image?: Buffer[], missing?: Uint8Array, max?: number, stopAfterBlocks?: number,
+   *   corruptBlock?: number, idleMs?: number}} opts
+   *   stopAfterBlocks: disconnect abruptly after receiving this many blocks (an interruption);
+   *   corruptBlock: flip a byte of this block when it arrives.
+   * @returns {Promise<{done: boolean, ok?: boolean, error?: string, parts: Buffer[], missing: Uint8Array}>}
+   */
+  async download ({ offer, parts = [], missing, max = 32, stopAfterBlocks = Infinity, corruptBlock = -1, idleMs = 2000 }) {
+    missing ??= fullBitmap(offer.blocks)
+    let got = 0
+    let outstanding = 0
+    let lastRequestAt = 0
+    const request = () => {
+      outstanding = Math.min(max, countBits(missing))
+      lastRequestAt = Date.now()
+      return this.publish('fw/req', { v: 1, releaseId: offer.releaseId, missing: Buffer.from(missing).toString('base64'), max })
+    }
+    const finished = new Promise((resolve, reject) => {
+      const onBlock = (frame) => {
+        const b = decodeBlock(frame)
+        if (!b || b.releaseId !== offer.releaseId) return
+        this.blockHits.set(b.index, (this.blockHits.get(b.index) ?? 0) + 1)
+        if (!(missing[b.index >> 3] & (1 << (b.index & 7)))) return
+        let bytes = Buffer.from(b.bytes)
+        if (b.index === corruptBlock) bytes[0] ^= 0xff
+        parts[b.index] = bytes
+        missing[b.index >> 3] &= ~(1 << (b.index & 7))
+        got++
+        outstanding--
+        if (got >= stopAfterBlocks) {
+          cleanup()
+          this.client.stream.destroy() // abrupt: like power loss or a dropped radio link
+          return resolve({ done: false })
+        }
+        if (countBits(missing) === 0) { cleanup(); return resolve({ done: true }) }
+        if (outstanding <= 0) request().catch(reject)
+      }
+      const idle = setInterval(() => { if (Date.now() - lastRequestAt > idleMs) request().catch(() => {}) }, idleMs / 2)
+      const cleanup = () => { this.off('block', onBlock); clearInterval(idle) }
+      this.on('block', onBlock)
+      request().catch((e) => { cleanup(); reject(e) })
+    })
+    const r = await finished
+    if (!r.done) return { done: false, parts, missing }
+    const image = Buffer.concat(parts)
+    const sha = createHash('sha256').update(image).digest('hex')
+    const ok = sha === offer.sha256
+    const error = ok ? undefined : 'sha256_mismatch'
+    if (ok) this.installed = offer.version
+    await this.publish('fw/progress', { v: 1, releaseId: offer.releaseId, received: offer.blocks, blocks: offer.blocks }, { qos: 0 })
+    await this.publish('fw/result', { v: 1, id: `fwr.${offer.releaseId}.${this.bootId}`, releaseId: offer.releaseId, ok, ...(error ? { error } : {}) })
+    return { done: true, ok, error, parts, missing }
+  }
+
+  async close () {
+    if (!this.client) return
+    await this.client.endAsync(false).catch(() => {})
+  }
+
+  /** Drops the connection without DISCONNECT, so the will fires and the session is kept. */
+  kill () { this.client?.stream?.destroy(); this.client?.end(true) }
+}
+
+export function fullBitmap (blocks) {
+  const m = new Uint8Array(Math.ceil(blocks / 8))
+  for (let i = 0; i < blocks; i++) m[i >> 3] |= 1 << (i & 7)
+  return m
+}
+
+function countBits (m) {
+  let n = 0
+  for (const byte of m) for (let b = byte; b; b &= b - 1) n++
+  return n
+}

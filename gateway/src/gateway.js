@@ -1,0 +1,226 @@
+/**
+ * The gateway: embedded broker + synced replica + durable event queue + firmware delivery.
+ * `createGateway(opts)` starts everything and returns a handle whose `close()` stops it cleanly.
+ */
+import { join } from 'node:path'
+import { hostname } from 'node:os'
+import { createLogger } from './log.js'
+import { createAedes, listen } from './broker/broker.js'
+import { defaultHooks } from './broker/hooks.js'
+import { parseTopic, topic } from './protocol/topics.js'
+import { Replica } from './store/replica.js'
+import { EventQueue } from './store/event-queue.js'
+import { WorkerClient } from './sync/worker-client.js'
+import { ChangeFeed } from './sync/change-feed.js'
+import { Forwarder } from './events/forwarder.js'
+import { ImageCache } from './firmware/image-cache.js'
+import { FirmwareDelivery } from './firmware/delivery.js'
+import { ScheduledOpen } from './access/scheduled-open.js'
+import { Inbound } from './inbound.js'
+
+const IDENTITY = Symbol('identity')
+const CRED_HASH = Symbol('credentialHash')
+
+/**
+ * @typedef {object} GatewayOptions
+ * @property {string} dataDir
+ * @property {string} workerUrl
+ * @property {string} gatewaySecret
+ * @property {string} [gatewayId]       stable name of this instance (event source, broker id)
+ * @property {string} [host]            listen address, default 127.0.0.1
+ * @property {number} [mqttPort]        default 1883 (0 picks a free port)
+ * @property {number|null} [wsPort]     default 8883; null disables WebSocket
+ * @property {string} [redisUrl]        cluster mode when set
+ * @property {number} [maxPayload]      bytes, default 65536
+ * @property {number} [maxTopicLevels]  default 8
+ * @property {number} [syncIntervalMs]  change-feed poll interval, default 5000
+ * @property {number} [scheduleIntervalMs] scheduled-open re-evaluation, default 15000
+ * @property {Partial<typeof defaultHooks>} [hooks]
+ */
+
+/** @param {GatewayOptions} opts */
+export async function createGateway (opts) {
+  const gw = new Gateway(opts)
+  await gw.start()
+  return gw
+}
+
+const definedOnly = (o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined))
+
+export class Gateway {
+  /** @param {GatewayOptions} opts */
+  constructor (opts) {
+    this.opts = { host: '127.0.0.1', mqttPort: 1883, wsPort: 8883, maxPayload: 65536, maxTopicLevels: 8, gatewayId: `gw-${hostname()}`, ...definedOnly(opts) }
+    this.gatewaySecret = this.opts.gatewaySecret
+    this.hooks = { ...defaultHooks, ...opts.hooks }
+    this.log = createLogger('gateway', { gw: this.opts.gatewayId })
+    this.replica = new Replica(join(this.opts.dataDir, 'replica'))
+    this.queue = new EventQueue(join(this.opts.dataDir, 'events'))
+    this.worker = new WorkerClient({ url: this.opts.workerUrl, secret: this.opts.gatewaySecret, gatewayId: this.opts.gatewayId })
+    this.inbound = new Inbound(this)
+    const publishRetained = (name, boardId, msg) => this.publishRetained(name, boardId, msg)
+    const recordEvent = (boardId, ev) => this.recordEvent(boardId, ev)
+    this.firmware = new FirmwareDelivery({
+      replica: this.replica,
+      images: new ImageCache({ dir: join(this.opts.dataDir, 'firmware'), worker: this.worker, log: this.log }),
+      publishRetained,
+      recordEvent,
+      log: this.log
+    })
+    this.schedule = new ScheduledOpen({ replica: this.replica, publishRetained, recordEvent, log: this.log, intervalMs: this.opts.scheduleIntervalMs })
+  }
+
+  async start () {
+    await this.replica.open()
+    await this.queue.open()
+    this.aedes = await createAedes({ id: this.opts.gatewayId, redisUrl: this.opts.redisUrl, maxTopicLevels: this.opts.maxTopicLevels })
+    this.#installHooks(this.aedes)
+    this.listeners = await listen(this.aedes, this.opts)
+    this.forwarder = new Forwarder({ queue: this.queue, worker: this.worker, gatewayId: this.opts.gatewayId, log: this.log }).start()
+    this.feed = new ChangeFeed({ replica: this.replica, worker: this.worker, log: this.log, intervalMs: this.opts.syncIntervalMs })
+    this.replica.onChange((changes, reset) => this.#onReplicaChange(changes, reset).catch((e) => this.log.error('applying change failed', { error: e.message })))
+    await this.#republishAll()
+    this.feed.start()
+    this.schedule.start()
+    this.log.info('gateway started', { mqttPort: this.listeners.mqttPort, wsPort: this.listeners.wsPort, cluster: Boolean(this.opts.redisUrl), cursor: this.replica.cursor, queued: this.queue.length })
+  }
+
+  get mqttPort () { return this.listeners.mqttPort }
+  get wsPort () { return this.listeners.wsPort }
+
+  #installHooks (aedes) {
+    aedes.authenticate = (client, username, password, cb) => {
+      this.hooks.authenticate({ clientId: client.id, username, password }, this).then((identity) => {
+        if (!identity) {
+          this.log.warn('connection refused', { clientId: client.id, username })
+          return cb(Object.assign(new Error('bad user name or password'), { returnCode: 4 }), false)
+        }
+        client[IDENTITY] = identity
+        if (identity.role === 'board') client[CRED_HASH] = this.replica.get('boardCredential', identity.boardId)?.hash
+        cb(null, true)
+      }, (e) => {
+        this.log.error('authenticate hook failed', { clientId: client.id, error: e.message })
+        cb(Object.assign(new Error('server unavailable'), { returnCode: 3 }), false)
+      })
+    }
+    aedes.authorizePublish = (client, packet, cb) => {
+      if (!client) return cb(null) // the broker's own will handling of a client already gone
+      const identity = client[IDENTITY]
+      if (!identity || !this.hooks.authorizePublish(identity, packet.topic)) {
+        this.log.warn('publish refused', { clientId: client.id, topic: packet.topic })
+        return cb(new Error('publish not authorized'))
+      }
+      if (packet.payload.length > this.opts.maxPayload) {
+        this.log.warn('payload too large', { clientId: client.id, topic: packet.topic, bytes: packet.payload.length })
+        return cb(new Error('payload too large'))
+      }
+      if (identity.role !== 'board') return cb(null)
+      packet.retain = packet.retain && parseTopic(packet.topic).name === 'status'
+      this.inbound.handle(client, identity.boardId, parseTopic(packet.topic).name, packet).then(() => cb(null), (e) => {
+        this.log.error('could not handle board message', { clientId: client.id, topic: packet.topic, error: e.message })
+        cb(e)
+      })
+    }
+    aedes.authorizeSubscribe = (client, sub, cb) => {
+      const ok = client[IDENTITY] && this.hooks.authorizeSubscribe(client[IDENTITY], sub.topic)
+      if (!ok) this.log.warn('subscription refused', { clientId: client.id, topic: sub.topic })
+      cb(null, ok ? sub : null)
+    }
+    // Defence in depth: whatever the subscription, a board never receives another board's messages.
+    aedes.authorizeForward = (client, packet) => {
+      const identity = client[IDENTITY]
+      if (identity?.role !== 'board') return packet
+      return parseTopic(packet.topic)?.boardId === identity.boardId ? packet : null
+    }
+    aedes.on('clientError', (client, err) => this.log.warn('client error', { clientId: client?.id, error: err.message }))
+    aedes.on('connectionError', (client, err) => this.log.warn('connection error', { clientId: client?.id, error: err.message }))
+  }
+
+  /**
+   * Stores a board (or gateway-made) event durably and wakes the forwarder.
+   * @param {string} boardId
+   * @param {{id: string, type: string, at: number, data: object}} ev  id unique per board
+   */
+  async recordEvent (boardId, ev) {
+    const stored = await this.queue.push({ id: `${boardId}/${ev.id}`, deviceId: boardId, type: ev.type, at: ev.at, receivedAt: Date.now(), gatewayId: this.opts.gatewayId, data: ev.data ?? {} })
+    this.forwarder?.poke()
+    return stored
+  }
+
+  /** A granted access spends a one-time key and may be today's first person in. */
+  async onGranted (boardId, key, now) {
+    if (key?.kind === 'ekey') {
+      const ekey = this.replica.get('ekey', key.id)
+      if (ekey?.window?.access === 'oneTime') {
+        await this.replica.applyLocal({ type: 'ekey', op: 'upsert', id: ekey.id, data: { ...ekey, window: { ...ekey.window, used: true } } })
+      }
+    }
+    await this.schedule.onGranted(boardId, now)
+  }
+
+  /** @param {string} name @param {string} boardId @param {object|null} msg null clears the retained message */
+  publishRetained (name, boardId, msg) {
+    return this.#publish({ topic: topic(boardId, name), payload: msg ? JSON.stringify(msg) : '', qos: 1, retain: true })
+  }
+
+  /** Sends a command to a board, wherever in the cluster it is connected. */
+  sendCommand (boardId, cmd) {
+    return this.#publish({ topic: topic(boardId, 'cmd'), payload: JSON.stringify({ v: 1, ...cmd }), qos: 1, retain: false })
+  }
+
+  #publish ({ topic, payload, qos, retain }) {
+    return new Promise((resolve, reject) => this.aedes.publish({ cmd: 'publish', topic, payload: Buffer.from(payload), qos, retain, dup: false }, (err) => err ? reject(err) : resolve()))
+  }
+
+  async #publishDevice (deviceId) {
+    const d = this.replica.get('device', deviceId)
+    if (!d) return this.publishRetained('config', deviceId, null)
+    await this.publishRetained('config', deviceId, { v: 1, deviceId: d.id, name: d.name, deviceType: d.deviceType, companyId: d.companyId, tz: d.tz, unlockMs: d.unlockMs ?? 5000 })
+    await this.schedule.refresh(deviceId)
+    await this.firmware.offer(deviceId)
+  }
+
+  async #republishAll () {
+    for (const d of this.replica.all('device')) await this.#publishDevice(d.id)
+  }
+
+  async #onReplicaChange (changes, reset) {
+    if (reset) return this.#republishAll()
+    const devices = new Set()
+    for (const c of changes) {
+      if (c.type === 'device') {
+        devices.add(c.id)
+        if (c.op === 'delete' || c.data?.active === false) this.#disconnect(c.id, 'device removed or deactivated')
+      } else if (c.type === 'boardCredential') {
+        const client = this.aedes.clients[c.id]
+        if (client && client[CRED_HASH] !== this.replica.get('boardCredential', c.id)?.hash) this.#disconnect(c.id, 'credential changed')
+      } else if (c.type === 'scheduledOpen') {
+        if (c.op === 'delete') await this.schedule.refreshAll()
+        for (const d of this.replica.index.devicesByCompany.get(c.data?.companyId) ?? []) await this.schedule.refresh(d.id)
+      } else if (c.type === 'firmware') {
+        for (const d of this.replica.all('device')) if (c.op === 'delete' || d.deviceType === c.data?.deviceType) devices.add(d.id)
+      }
+    }
+    for (const id of devices) await this.#publishDevice(id)
+  }
+
+  #disconnect (boardId, why) {
+    const client = this.aedes.clients[boardId]
+    if (!client) return
+    this.log.info('disconnecting board', { boardId, why })
+    client.close()
+  }
+
+  /** Runs the change feed until it is caught up (tests, startup scripts). */
+  syncNow () { return this.feed.syncOnce() }
+
+  async close () {
+    this.schedule.stop()
+    await this.feed?.stop()
+    await this.forwarder?.stop()
+    await new Promise((resolve) => this.aedes.close(resolve))
+    await this.listeners?.close()
+    await this.queue.close()
+    await this.replica.close()
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * Everything a board publishes lands here (called from authorizePublish, i.e. before aedes sends the
+ * PUBACK). The returned promise settles when the message is safely handled: for events that means
+ * written to the durable queue, so the PUBACK is the board's proof of storage. Bad payloads are
+ * answered on the board's error topic and change nothing; only a storage failure rejects, which
+ * closes the connection without PUBACK so the board resends.
+ */
+import * as validate from './protocol/validate.js'
+import { ProtocolError } from './protocol/validate.js'
+import { topic } from './protocol/topics.js'
+import { decideAccess } from './access/decide.js'
+
+const RECENT_DECISIONS = 20_000
+
+export class Inbound {
+  /** answers by board + corr, so a retried request gets the same answer and one activity row */
+  #recent = new Map()
+  /** @type {Map<string, object>} last status per board connected here */
+  status = new Map()
+
+  /** @param {import('./gateway.js').Gateway} gw */
+  constructor (gw) { this.gw = gw }
+
+  /**
+   * @param {import('aedes').Client} client
+   * @param {string} boardId
+   * @param {string} name topic below boards/{id}/
+   * @param {{topic: string, payload: Buffer}} packet
+   */
+  async handle (client, boardId, name, packet) {
+    try {
+      const msg = validate.parseJson(packet.payload)
+      switch (name) {
+        case 'access/req': return await this.#access(client, boardId, validate.accessRequest(msg))
+        case 'events': return await this.gw.recordEvent(boardId, validate.event(msg))
+        case 'status': this.status.set(boardId, validate.status(msg)); return
+        case 'fw/req': return this.#blocks(client, boardId, validate.blockRequest(msg))
+        case 'fw/progress': return this.#progress(boardId, validate.progress(msg))
+        case 'fw/result': return await this.#result(boardId, validate.result(msg))
+        default: throw new ProtocolError('unknown_topic', `boards/{id}/${name} is not a topic a board publishes to`)
+      }
+    } catch (e) {
+      if (!(e instanceof ProtocolError)) throw e
+      this.gw.log.warn('bad message from board', { boardId, topic: packet.topic, code: e.code, error: e.message })
+      this.sendError(client, boardId, { code: e.code, message: e.message, topic: packet.topic, corr: e.corr })
+    }
+  }
+
+  sendError (client, boardId, err) {
+    const msg = { v: 1, ...err }
+    if (msg.corr === undefined) delete msg.corr
+    client.publish({ cmd: 'publish', topic: topic(boardId, 'error'), payload: Buffer.from(JSON.stringify(msg)), qos: 0, retain: false, dup: false })
+  }
+
+  async #access (client, boardId, req) {
+    const key = boardId + '\0' + req.corr
+    let answer = this.#recent.get(key)
+    const first = !answer
+    const now = Date.now()
+    if (first) {
+      let d
+      try {
+        d = decideAccess(this.gw.replica, boardId, req.credential, now)
+      } catch (e) {
+        this.gw.log.error('access decision failed', { boardId, error: e.message })
+        d = { allowed: false, key: null, reason: 'Key data is invalid', userId: null }
+      }
+      answer = { v: 1, corr: req.corr, allowed: d.allowed, key: d.key, reason: d.reason, at: now, userId: d.userId }
+      this.#recent.set(key, answer)
+      if (this.#recent.size > RECENT_DECISIONS) this.#recent.delete(this.#recent.keys().next().value)
+    }
+    const { userId, ...response } = answer
+    client.publish({ cmd: 'publish', topic: topic(boardId, 'access/res'), payload: Buffer.from(JSON.stringify(response)), qos: 0, retain: false, dup: false })
+    if (!first) return
+    if (answer.allowed) await this.gw.onGranted(boardId, answer.key, now)
+    await this.gw.recordEvent(boardId, {
+      id: `acc.${req.corr}`,
+      type: answer.allowed ? 'access.granted' : 'access.denied',
+      at: req.at ?? now,
+      data: { credential: req.credential, userId, keyId: answer.key?.id ?? null, keyKind: answer.key?.kind ?? null, reason: answer.reason, corr: req.corr }
+    })
+  }
+
+  #blocks (client, boardId, req) {
+    const frames = this.gw.firmware.blocksFor(boardId, req)
+    if (!Array.isArray(frames)) throw new ProtocolError(frames.error, frames.message)
+    const t = topic(boardId, 'fw/block')
+    for (const payload of frames) client.publish({ cmd: 'publish', topic: t, payload, qos: 0, retain: false, dup: false })
+  }
+
+  #progress (boardId, msg) {
+    const release = this.gw.firmware.releaseFor(boardId)
+    if (!release || release.id !== msg.releaseId) throw new ProtocolError('unknown_release', `release ${msg.releaseId} is not offered to this board`)
+    this.gw.firmware.noteProgress(boardId, release, msg.received, msg.blocks)
+  }
+
+  async #result (boardId, msg) {
+    await this.gw.recordEvent(boardId, {
+      id: msg.id,
+      type: 'firmware.result',
+      at: Date.now(),
+      data: { releaseId: msg.releaseId, ok: msg.ok, ...(msg.error ? { error: msg.error } : {}) }
+    })
+  }
+}

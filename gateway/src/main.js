@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+/**
+ * Starts the gateway from the environment:
+ *   MQTT_PORT (1883), WS_PORT (8883, "off" disables), HOST (127.0.0.1), WORKER_URL (http://127.0.0.1:8787),
+ *   GATEWAY_SECRET (required), GATEWAY_ID (gw-<hostname>), DATA_DIR (gateway/data),
+ *   REDIS_URL (optional: cluster mode), SYNC_INTERVAL_MS (5000), LOG_LEVEL (info).
+ */
+import { fileURLToPath } from 'node:url'
+import { createGateway } from './gateway.js'
+
+const env = process.env
+if (!env.GATEWAY_SECRET) {
+  process.stderr.write('GATEWAY_SECRET is required (the secret the Worker expects in Authorization: Bearer …)\n')
+  process.exit(2)
+}
+
+const gw = await createGateway({
+  host: env.HOST ?? '127.0.0.1',
+  mqttPort: Number(env.MQTT_PORT ?? 1883),
+  wsPort: env.WS_PORT === 'off' ? null : Number(env.WS_PORT ?? 8883),
+  workerUrl: env.WORKER_URL ?? 'http://127.0.0.1:8787',
+  gatewaySecret: env.GATEWAY_SECRET,
+  gatewayId: env.GATEWAY_ID,
+  dataDir: env.DATA_DIR ?? fileURLToPath(new URL('../data', import.meta.url)),
+  redisUrl: env.REDIS_URL || undefined,
+  syncIntervalMs: env.SYNC_INTERVAL_MS ? Number(env.SYNC_INTERVAL_MS) : undefined
+})
+
+// Machine-readable readiness line for scripts and tests that spawn the gateway.
+process.stdout.write(JSON.stringify({ ready: true, mqttPort: gw.mqttPort, wsPort: gw.wsPort }) + '\n')
+
+let closing = false
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, async () => {
+    if (closing) return
+    closing = true
+    await gw.close()
+    process.exit(0)
+  })
+}

@@ -1,0 +1,131 @@
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import mqtt from 'mqtt'
+import { WorkerContractDouble } from './support/worker-contract-double.js'
+import { SECRET, boardHash, tempDir, removeDir, provisionBoard, board, startGateway, until } from './support/fixtures.js'
+
+let worker, gw, dir
+before(async () => {
+  worker = await new WorkerContractDouble({ secret: SECRET }).listen()
+  await provisionBoard(worker, 'b1')
+  await provisionBoard(worker, 'b2')
+  worker.change('device', 'upsert', 'b3', { id: 'b3', companyId: 'ACME', deviceType: 'AB-200', active: false })
+  worker.change('boardCredential', 'upsert', 'b3', { deviceId: 'b3', hash: await boardHash() })
+  dir = await tempDir()
+  gw = await startGateway(worker, dir)
+})
+after(async () => {
+  await gw.close()
+  await worker.close()
+  await removeDir(dir)
+})
+
+/** SUBACK return codes, including refusals (mqtt.js turns a 128 into an error). */
+function subscribeCodes (client, topics) {
+  return new Promise((resolve) => {
+    const onPacket = (p) => { if (p.cmd === 'suback') { client.off('packetreceive', onPacket); resolve(p.granted) } }
+    client.on('packetreceive', onPacket)
+    client.subscribe(topics, () => {})
+  })
+}
+
+const refused = (b) => b.connect().then(() => { b.close(); return false }, (e) => e)
+
+test('a board with its own credentials connects and gets its retained config', async () => {
+  const b1 = await board(gw, 'b1').connect()
+  const config = await b1.next('config')
+  assert.equal(config.deviceId, 'b1')
+  assert.equal(config.v, 1)
+  await b1.close()
+})
+
+test('wrong password, unknown board, mismatched client id and deactivated device are refused', async () => {
+  for (const b of [
+    board(gw, 'b1', { password: 'wrong' }),
+    board(gw, 'nobody'),
+    board(gw, 'b3')
+  ]) {
+    const err = await refused(b)
+    assert.ok(err instanceof Error, `${b.id} must be refused`)
+    assert.match(err.message, /Bad username or password|Connection refused|closed/i)
+  }
+  const c = mqtt.connect(`mqtt://127.0.0.1:${gw.mqttPort}`, { clientId: 'b2', username: 'b1', password: 'board-secret', reconnectPeriod: 0 })
+  const err = await new Promise((resolve) => { c.once('connect', () => resolve(null)); c.once('error', resolve) })
+  c.end(true)
+  assert.ok(err, 'client id must equal username')
+})
+
+test('a board cannot subscribe to another board, $SYS or everything', async () => {
+  const b1 = await board(gw, 'b1', { subscribe: [] }).connect()
+  const granted = await subscribeCodes(b1.client, {
+    'boards/b2/cmd': { qos: 1 },
+    'boards/+/cmd': { qos: 1 },
+    '#': { qos: 1 },
+    '$SYS/#': { qos: 0 },
+    'boards/b1/cmd': { qos: 1 }
+  })
+  assert.deepEqual(granted, [128, 128, 128, 128, 1])
+  await b1.close()
+})
+
+test('a board cannot read what is sent to another board', async () => {
+  const b1 = await board(gw, 'b1').connect()
+  const b2 = await board(gw, 'b2').connect()
+  const seenByB1 = []
+  b1.client.on('message', (t) => { if (t.includes('/b2/')) seenByB1.push(t) })
+  const cmd = b2.next('cmd', { fresh: true })
+  await gw.sendCommand('b2', { id: 'c1', cmd: 'ping' })
+  assert.equal((await cmd).id, 'c1')
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  assert.deepEqual(seenByB1, [])
+  await b1.close()
+  await b2.close()
+})
+
+test('publishing to another board\'s topic or a down topic closes the connection and reaches nobody', async () => {
+  const b2 = await board(gw, 'b2').connect()
+  let b2Got = 0
+  b2.on('cmd', () => b2Got++)
+  for (const topicOverride of ['boards/b2/cmd', 'boards/b1/access/res', '$SYS/x', 'elsewhere']) {
+    const b1 = await board(gw, 'b1', { subscribe: [] }).connect()
+    const closed = new Promise((resolve) => b1.client.once('close', resolve))
+    b1.publish('x', { v: 1, id: 'c9', cmd: 'unlock' }, { qos: 1, topicOverride }).catch(() => {})
+    await closed
+    b1.kill()
+  }
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  assert.equal(b2Got, 0)
+  await b2.close()
+})
+
+test('the operator (gateway secret) may send commands; a board may not pose as operator', async () => {
+  const b2 = await board(gw, 'b2').connect()
+  const op = await mqtt.connectAsync(`mqtt://127.0.0.1:${gw.mqttPort}`, { clientId: 'op1', username: 'operator', password: SECRET, reconnectPeriod: 0 })
+  const cmd = b2.next('cmd', { fresh: true })
+  await op.publishAsync('boards/b2/cmd', JSON.stringify({ v: 1, id: 'c2', cmd: 'unlock' }), { qos: 1 })
+  assert.equal((await cmd).id, 'c2')
+  await op.endAsync()
+  const fake = board(gw, 'operator', { password: 'board-secret' })
+  assert.ok(await refused(fake))
+  await b2.close()
+})
+
+test('WebSocket listener serves tools with the same rules', async () => {
+  const c = await mqtt.connectAsync(`ws://127.0.0.1:${gw.wsPort}`, { clientId: 'b1', username: 'b1', password: 'board-secret', reconnectPeriod: 0, clean: true })
+  const granted = await subscribeCodes(c, { 'boards/b2/#': { qos: 1 }, 'boards/b1/config': { qos: 1 } })
+  assert.deepEqual(granted, [128, 1])
+  await c.endAsync()
+})
+
+test('a too-deep topic or an oversized payload closes the connection; the gateway keeps serving', async () => {
+  for (const [t, payload] of [['boards/b1/events/a/b/c/d/e/f/g', '{}'], ['boards/b1/events', Buffer.alloc(70_000, 0x20)]]) {
+    const b1 = await board(gw, 'b1', { subscribe: [] }).connect()
+    const closed = new Promise((resolve) => b1.client.once('close', resolve))
+    b1.publish('x', payload, { qos: 1, topicOverride: t }).catch(() => {})
+    await closed
+    b1.kill()
+  }
+  const b1 = await board(gw, 'b1').connect()
+  await until(() => b1.last.has('config'))
+  await b1.close()
+})

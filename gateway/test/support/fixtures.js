@@ -1,0 +1,73 @@
+/** Shared test setup: a contract double, provisioned boards, a gateway in-process or as a child. */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { spawn } from 'node:child_process'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+import { hashSecret } from '../../src/password.js'
+import { createGateway } from '../../src/gateway.js'
+import { SimBoard } from '../../sim/sim-board.js'
+
+export const SECRET = 'test-gateway-secret'
+export const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url))
+
+export const tempDir = (prefix = 'gw-test-') => mkdtemp(join(tmpdir(), prefix))
+export const removeDir = (dir) => rm(dir, { recursive: true, force: true })
+
+/** The same low-cost hash for every test board: the parameters are recorded in the hash itself. */
+let cachedHash
+export async function boardHash () {
+  cachedHash ??= await hashSecret('board-secret', { iterations: 1000 })
+  return cachedHash
+}
+
+/**
+ * Adds a device, its board credential and a user with an always-valid e-key to the double's feed.
+ * @param {import('./worker-contract-double.js').WorkerContractDouble} worker
+ */
+export async function provisionBoard (worker, id, { companyId = 'ACME', deviceType = 'AB-200', groupIds = [] } = {}) {
+  worker.change('device', 'upsert', id, { id, companyId, name: `Door ${id}`, deviceType, tz: 'Europe/Berlin', groupIds, active: true })
+  worker.change('boardCredential', 'upsert', id, { deviceId: id, hash: await boardHash() })
+}
+
+/** @param {{mqttPort: number}} gw */
+export function board (gw, id, opts = {}) {
+  return new SimBoard({ url: `mqtt://127.0.0.1:${gw.mqttPort}`, id, password: 'board-secret', ...opts })
+}
+
+/** In-process gateway on free ports, synced once before it is returned. */
+export async function startGateway (worker, dataDir, opts = {}) {
+  const gw = await createGateway({ dataDir, workerUrl: worker.url, gatewaySecret: SECRET, mqttPort: 0, wsPort: 0, syncIntervalMs: 200, gatewayId: 'gw-test', ...opts })
+  await gw.syncNow()
+  return gw
+}
+
+/**
+ * The gateway as a child process (for SIGKILL). Resolves once it printed its readiness line.
+ * @returns {Promise<{proc: import('node:child_process').ChildProcess, mqttPort: number, exited: Promise<number|null>}>}
+ */
+export async function spawnGateway (env) {
+  const proc = spawn(process.execPath, [MAIN], {
+    env: { ...process.env, GATEWAY_SECRET: SECRET, WS_PORT: 'off', LOG_LEVEL: 'error', ...env },
+    stdio: ['ignore', 'pipe', 'inherit']
+  })
+  const exited = new Promise((resolve) => proc.once('exit', (code) => resolve(code)))
+  const lines = createInterface({ input: proc.stdout })
+  const ready = await new Promise((resolve, reject) => {
+    lines.once('line', (l) => resolve(JSON.parse(l)))
+    proc.once('exit', (code) => reject(new Error(`gateway exited early with ${code}`)))
+  })
+  return { proc, mqttPort: ready.mqttPort, exited }
+}
+
+/** Polls `fn` until it returns truthy, or fails after `timeoutMs`. */
+export async function until (fn, { timeoutMs = 10_000, stepMs = 25, what = 'condition' } = {}) {
+  const end = Date.now() + timeoutMs
+  for (;;) {
+    const v = await fn()
+    if (v) return v
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, stepMs))
+  }
+}
