@@ -30,6 +30,14 @@ impl Op {
     }
 }
 
+/// [`call`] by operation number, as the C ABI passes it.
+pub fn call_number(op: u32, input: &str) -> String {
+    match Op::from_u32(op) {
+        Some(op) => call(op, input),
+        None => format!(r#"{{"error":{}}}"#, Error::new("op.unknown", "", format!("unknown operation {}", op)).to_json()),
+    }
+}
+
 /// Runs one operation on a JSON request and returns the JSON answer; failures come back as
 /// `{"error":{"code","field","message"}}`, never as a panic.
 ///

@@ -3,7 +3,7 @@
 //! Strings travel as UTF-8 `(ptr, len)`. Answers to `aw_call` are left in a module-owned buffer
 //! read through `aw_result_ptr` until the next call. Compiled windows are small integer handles.
 
-use crate::api::{call, Op};
+use crate::api::call_number;
 use crate::instant::from_f64;
 use crate::Window;
 
@@ -40,10 +40,7 @@ pub unsafe extern "C" fn aw_free(ptr: *mut u8, len: usize) {
 #[no_mangle]
 pub unsafe extern "C" fn aw_call(op: u32, ptr: *const u8, len: usize) -> usize {
     let text = input(ptr, len);
-    set_result(match Op::from_u32(op) {
-        Some(op) => call(op, text),
-        None => format!(r#"{{"error":{{"code":"op.unknown","field":"","message":"unknown operation {}"}}}}"#, op),
-    })
+    set_result(call_number(op, text))
 }
 
 #[no_mangle]

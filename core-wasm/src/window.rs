@@ -381,9 +381,11 @@ impl<'a> Fields<'a> {
         }
     }
 
-    fn time(&mut self, name: &str, missing: &'static str, invalid: &'static str) -> Option<i64> {
+    /// A time `HH:mm`; absent, null or empty is `missing`, and `when` says when it is required.
+    fn time(&mut self, name: &str, missing: &'static str, invalid: &'static str, when: &str) -> Option<i64> {
         match self.v.get(name) {
-            None | Some(Value::Null) => self.fail(missing, name, format!("{} is required unless allDay is true", name)),
+            None | Some(Value::Null) => self.fail(missing, name, format!("{} is required {}", name, when)),
+            Some(Value::Str(s)) if s.is_empty() => self.fail(missing, name, format!("{} is required {}", name, when)),
             Some(Value::Str(s)) => match parse_time(s) {
                 Some(m) => Some(m),
                 None => self.fail(invalid, name, format!("{} must be a time HH:mm from 00:00 to 23:59, got {}", name, json::quote(s))),
@@ -410,8 +412,8 @@ impl<'a> Fields<'a> {
         let times = match self.bool_field("allDay", "allDay.missing", "allDay.invalid") {
             Some(true) => Some(None),
             Some(false) => {
-                let s = self.time("startTime", "startTime.missing", "startTime.invalid");
-                let e = self.time("endTime", "endTime.missing", "endTime.invalid");
+                let s = self.time("startTime", "startTime.missing", "startTime.invalid", "unless allDay is true");
+                let e = self.time("endTime", "endTime.missing", "endTime.invalid", "unless allDay is true");
                 match (s, e) {
                     (Some(s), Some(e)) if s == e => self.fail(
                         "endTime.equalsStart",
@@ -533,8 +535,8 @@ impl<'a> Fields<'a> {
                 match (empty(row.get("openTime")), empty(row.get("closeTime"))) {
                     (true, true) => Some(DayRule::Open(0, DAY_MS)),
                     _ => {
-                        let o = f.time("openTime", "openTime.missing", "openTime.invalid");
-                        let c = f.time("closeTime", "closeTime.missing", "closeTime.invalid");
+                        let o = f.time("openTime", "openTime.missing", "openTime.invalid", "when closeTime is set");
+                        let c = f.time("closeTime", "closeTime.missing", "closeTime.invalid", "when openTime is set");
                         match (o, c) {
                             (Some(o), Some(c)) if c <= o => f.fail(
                                 "closeTime.notAfterOpen",
