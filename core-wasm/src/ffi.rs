@@ -4,6 +4,7 @@
 //! read through `aw_result_ptr` until the next call. Compiled windows are small integer handles.
 
 use crate::api::call_number;
+use std::alloc::{alloc, dealloc, Layout};
 use crate::instant::from_f64;
 use crate::Window;
 
@@ -21,19 +22,21 @@ unsafe fn input<'a>(ptr: *const u8, len: usize) -> &'a str {
     std::str::from_utf8(std::slice::from_raw_parts(ptr, len)).unwrap_or("\u{0}")
 }
 
-/// Allocates `len` bytes for the host to write into.
+/// Allocates `len` bytes, 8-aligned so the host can place f64 arrays there.
 #[no_mangle]
 pub extern "C" fn aw_alloc(len: usize) -> *mut u8 {
-    let mut v = Vec::<u8>::with_capacity(len.max(1));
-    let p = v.as_mut_ptr();
-    std::mem::forget(v);
-    p
+    match Layout::from_size_align(len.max(1), 8) {
+        Ok(layout) => unsafe { alloc(layout) },
+        Err(_) => std::ptr::null_mut(),
+    }
 }
 
 /// Frees memory from `aw_alloc` with the same `len`.
 #[no_mangle]
 pub unsafe extern "C" fn aw_free(ptr: *mut u8, len: usize) {
-    drop(Vec::from_raw_parts(ptr, 0, len.max(1)));
+    if let Ok(layout) = Layout::from_size_align(len.max(1), 8) {
+        dealloc(ptr, layout);
+    }
 }
 
 /// Runs operation `op` on the JSON at `(ptr, len)`; returns the answer's length.
@@ -48,8 +51,8 @@ pub unsafe extern "C" fn aw_result_ptr() -> *const u8 {
     RESULT.as_ptr()
 }
 
-/// Compiles the window JSON at `(ptr, len)`; returns a handle > 0, or 0 with
-/// `{"errors":[…]}` as the result.
+/// Compiles the window JSON at `(ptr, len)`; returns a handle > 0, or 0 when the window is
+/// invalid (the `validate` operation says why).
 #[no_mangle]
 pub unsafe extern "C" fn aw_compile(ptr: *const u8, len: usize) -> u32 {
     match Window::from_json(input(ptr, len)) {
@@ -59,14 +62,9 @@ pub unsafe extern "C" fn aw_compile(ptr: *const u8, len: usize) -> u32 {
                 HANDLES.len() - 1
             });
             HANDLES[slot] = Some(w);
-            set_result(String::new());
             slot as u32 + 1
         }
-        Err(errors) => {
-            let list: Vec<String> = errors.iter().map(|e| e.to_json()).collect();
-            set_result(format!(r#"{{"errors":[{}]}}"#, list.join(",")));
-            0
-        }
+        Err(_) => 0,
     }
 }
 

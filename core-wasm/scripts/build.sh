@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Builds pkg/core.wasm byte-for-byte reproducibly with Debian's rustc (1.63) and wasm-opt.
+# Installs the toolchain with apt when it is missing (see DESIGN.md §3).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ ! -d /usr/lib/rustlib/wasm32-unknown-unknown ] || ! command -v wasm-opt >/dev/null || [ ! -x /usr/bin/cargo ]; then
+  echo "installing the Debian Rust/WASM toolchain" >&2
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=300 \
+    rustc cargo libstd-rust-dev-wasm32 lld binaryen >/dev/null
+fi
+
+if command -v rustup >/dev/null; then
+  rustup toolchain list | grep -q '^debian' || rustup toolchain link debian /usr
+  cargo=(cargo +debian)
+else
+  cargo=(/usr/bin/cargo)
+fi
+
+# Paths of this checkout and of the user's cargo home must not end up in the module.
+export RUSTFLAGS="--remap-path-prefix=$PWD=/core-wasm --remap-path-prefix=${CARGO_HOME:-$HOME/.cargo}=/cargo"
+export SOURCE_DATE_EPOCH=0
+"${cargo[@]}" build --quiet --locked --release --lib --target wasm32-unknown-unknown
+
+mkdir -p pkg
+wasm-opt -O3 --strip-debug --strip-producers --enable-sign-ext --enable-mutable-globals \
+  target/wasm32-unknown-unknown/release/access_window.wasm -o pkg/core.wasm
+echo "pkg/core.wasm: $(wc -c <pkg/core.wasm) bytes, sha256 $(sha256sum pkg/core.wasm | cut -c1-16)"
