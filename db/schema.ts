@@ -703,3 +703,22 @@ export const gatewayChanges = sqliteTable(
   },
   (t) => [index("gateway_changes_entity_idx").on(t.entity, t.entityId)],
 );
+
+// ---------------------------------------------------------------- mail
+
+/** Mail waiting for SMTP delivery; written in the same batch as the change that sends it. */
+export const mailOutbox = sqliteTable(
+  "mail_outbox",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    companyId: integer("company_id").notNull(),
+    toAddress: text("to_address").notNull(),
+    subject: text("subject").notNull(),
+    body: text("body").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    sentAt: integer("sent_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("mail_outbox_pending_idx").on(t.sentAt, t.createdAt)],
+);

@@ -11,6 +11,15 @@ import { topic } from './protocol/topics.js'
 import { decideAccess } from './access/decide.js'
 
 const RECENT_DECISIONS = 20_000
+const noop = () => {}
+
+/**
+ * QoS 0 straight to the board's own connection: answers need no routing (nor, in a cluster, a trip
+ * through Redis), and a lost answer is retried by the board.
+ */
+function sendDirect (client, t, payload) {
+  client.publish({ cmd: 'publish', topic: t, payload, qos: 0, retain: false, dup: false }, noop)
+}
 
 export class Inbound {
   /** answers by board + corr, so a retried request gets the same answer and one activity row */
@@ -49,7 +58,7 @@ export class Inbound {
   sendError (client, boardId, err) {
     const msg = { v: 1, ...err }
     if (msg.corr === undefined) delete msg.corr
-    client.publish({ cmd: 'publish', topic: topic(boardId, 'error'), payload: Buffer.from(JSON.stringify(msg)), qos: 0, retain: false, dup: false })
+    sendDirect(client, topic(boardId, 'error'), Buffer.from(JSON.stringify(msg)))
   }
 
   async #access (client, boardId, req) {
@@ -70,7 +79,7 @@ export class Inbound {
       if (this.#recent.size > RECENT_DECISIONS) this.#recent.delete(this.#recent.keys().next().value)
     }
     const { userId, ...response } = answer
-    client.publish({ cmd: 'publish', topic: topic(boardId, 'access/res'), payload: Buffer.from(JSON.stringify(response)), qos: 0, retain: false, dup: false })
+    sendDirect(client, topic(boardId, 'access/res'), Buffer.from(JSON.stringify(response)))
     if (!first) return
     if (answer.allowed) await this.gw.onGranted(boardId, answer.key, now)
     await this.gw.recordEvent(boardId, {
@@ -85,7 +94,7 @@ export class Inbound {
     const frames = this.gw.firmware.blocksFor(boardId, req)
     if (!Array.isArray(frames)) throw new ProtocolError(frames.error, frames.message)
     const t = topic(boardId, 'fw/block')
-    for (const payload of frames) client.publish({ cmd: 'publish', topic: t, payload, qos: 0, retain: false, dup: false })
+    for (const payload of frames) sendDirect(client, t, payload)
   }
 
   #progress (boardId, msg) {

@@ -1,0 +1,54 @@
+import { z } from "zod";
+
+/** Shared by the sign-in form (client checks) and the service (server checks). */
+export const companyCode = z
+  .string({ required_error: "Company ID is required to have 4 digits" })
+  .trim()
+  .length(4, "Company ID is required to have 4 digits")
+  .transform((s) => s.toUpperCase());
+
+export const loginSchema = z.object({
+  companyId: companyCode,
+  userName: z.string({ required_error: "Email or Phone Number is required" }).trim().min(1, "Email or Phone Number is required"),
+  password: z.string({ required_error: "Password is required" }).min(1, "Password is required"),
+  language: z.enum(["en", "es"]).optional(),
+});
+export type LoginInput = z.infer<typeof loginSchema>;
+
+export const twoFactorSchema = z.object({
+  companyId: companyCode,
+  userName: z.string({ required_error: "User name is required" }).trim().min(1, "User name is required"),
+  code: z.string({ required_error: "The code must have 6 characters" }).trim().length(6, "The code must have 6 characters"),
+});
+
+const newPassword = z.string({ required_error: "New password is required" }).min(1, "New password is required");
+
+export const resetExpiredPasswordSchema = z.object({
+  companyId: companyCode,
+  userName: z.string({ required_error: "User name is required" }).trim().min(1, "User name is required"),
+  currentPassword: z.string({ required_error: "Current password is required" }).min(1, "Current password is required"),
+  newPassword,
+  confirmPassword: z.string({ required_error: "Confirm password is required" }).min(1, "Confirm password is required"),
+});
+
+export const changePasswordSchema = z.object({
+  currentPassword: z.string({ required_error: "Current password is required" }).min(1, "Current password is required"),
+  newPassword,
+  confirmPassword: z.string({ required_error: "Confirm password is required" }).min(1, "Confirm password is required"),
+});
+
+export const forgotPasswordSchema = z.object({
+  companyId: companyCode,
+  userName: z.string({ required_error: "Email or user name is required" }).trim().min(1, "Email or user name is required"),
+});
+
+export const webResetPasswordSchema = z
+  .object({
+    uid: z.string().min(1),
+    password: newPassword,
+    confirmPassword: z.string().optional(),
+  })
+  .refine((v) => v.confirmPassword === undefined || v.confirmPassword === v.password, {
+    message: "The two passwords must match",
+    path: ["confirmPassword"],
+  });

@@ -1,0 +1,290 @@
+/**
+ * Sign-in, second factor, password changes and sign-out: the one implementation behind the
+ * console pages and the admin API (`/user/login`, `/user/twoFactorAuthenticate`, ...).
+ */
+import { and, desc, eq, isNull, or } from "drizzle-orm";
+import type { z } from "zod";
+import type {
+  changePasswordSchema,
+  forgotPasswordSchema,
+  LoginInput,
+  resetExpiredPasswordSchema,
+  twoFactorSchema,
+  webResetPasswordSchema,
+} from "~/schemas/auth";
+import { activityInsert } from "~/utils/activity.server";
+import type { Auth } from "~/utils/auth.server";
+import { schema, type Db } from "~/utils/db.server";
+import { ServiceError } from "~/utils/errors.server";
+import { hashPassword, needsRehash, passwordMeetsRules, verifyPassword } from "~/utils/password.server";
+import { createSession, deleteSession, type SessionKind } from "~/utils/session.server";
+import { randomToken, sha256Hex } from "~/utils/tokens.server";
+import { assertNotThrottled, clearFailures, recordFailure, throttleKeys } from "./throttle.server";
+import { clientIp } from "~/utils/session.server";
+
+export const MSG = {
+  badCredentials: "Incorrect Company ID, Username, or Password",
+  deactivated: "Your account has been de-activated",
+  flagged: "account has been locked due to suspicious activity",
+  noConsole: "You do not have permission to log in to the console",
+  expired: "Your password has expired, please reset it",
+  twoFactor: "Two Factor Authentication is required to login",
+  badCurrent: "Incorrect Current Password",
+  mismatch: "The password confirmation does not match",
+  weak: "The password does not meet the password rules",
+  badCompanyOrEmail: "Invalid Company ID or Email",
+  badCode: "The code is invalid or has expired",
+  badLink: "This reset link is invalid or has expired",
+} as const;
+
+const TWO_FACTOR_TTL_MS = 5 * 60 * 1000;
+const TWO_FACTOR_MAX_ATTEMPTS = 5;
+const RESET_LINK_TTL_MS = 60 * 60 * 1000;
+const MONTH_MS = 30 * 24 * 60 * 60 * 1000;
+
+export type LoginPayload = {
+  dispay_name: string;
+  id: number;
+  role_id: number | null;
+  comp_id: number;
+  company_type: string;
+  e_mail: string;
+  company: { company_name: string; company_id: string };
+};
+export type LoginResult = { token: string; sessionId: string; payload: LoginPayload; message: string };
+type CallContext = { request: Request; kind: SessionKind; now: number };
+
+type Account = { user: typeof schema.users.$inferSelect; company: typeof schema.companies.$inferSelect };
+
+/** Finds a live user by company code and email or phone (both case- and format-insensitive). */
+export async function findAccount(db: Db, companyCode: string, userName: string): Promise<Account | null> {
+  const name = userName.trim().toLowerCase();
+  const digits = name.replace(/\D/g, "");
+  const byPhone = digits.length >= 7 && !name.includes("@");
+  const rows = await db
+    .select({ user: schema.users, company: schema.companies })
+    .from(schema.users)
+    .innerJoin(schema.companies, eq(schema.companies.id, schema.users.companyId))
+    .where(
+      and(
+        eq(schema.companies.code, companyCode.toUpperCase()),
+        isNull(schema.companies.deletedAt),
+        isNull(schema.users.deletedAt),
+        byPhone ? or(eq(schema.users.phoneNumber, digits), eq(schema.users.email, name)) : eq(schema.users.email, name),
+      ),
+    )
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+function loginPayload({ user, company }: Account): LoginPayload {
+  return {
+    dispay_name: user.displayName,
+    id: user.id,
+    role_id: user.roleId,
+    comp_id: company.id,
+    company_type: company.type,
+    e_mail: user.email,
+    company: { company_name: company.name, company_id: company.code },
+  };
+}
+
+async function settingsOf(db: Db, companyId: number) {
+  return db.query.companySettings.findFirst({ where: eq(schema.companySettings.companyId, companyId) });
+}
+
+/** The checks that apply after the password is known to be right, in the spec's order. */
+async function assertMaySignIn(db: Db, account: Account, now: number): Promise<void> {
+  const { user, company } = account;
+  if (user.isInactive || company.isDeactive) throw new ServiceError(401, MSG.deactivated, { errorCode: "deactivated" });
+  if (user.isFlagged) throw new ServiceError(401, MSG.flagged, { errorCode: "flagged" });
+  if (!user.isSentinel && !user.isSuperAdmin) throw new ServiceError(401, MSG.noConsole, { errorCode: "no-console" });
+  const settings = await settingsOf(db, company.id);
+  const months = settings?.passwordExpiryMonths ?? 0;
+  const changed = user.passwordChangedAt ?? user.createdAt;
+  if (months > 0 && changed + months * MONTH_MS < now) {
+    throw new ServiceError(401, MSG.expired, { errorCode: "password-expired" });
+  }
+}
+
+async function startSession(db: Db, account: Account, ctx: CallContext, message: string): Promise<LoginResult> {
+  const { user, company } = account;
+  const session = await createSession(db, { userId: user.id, companyId: company.id, kind: ctx.kind, request: ctx.request, now: ctx.now });
+  await db.batch([
+    db.update(schema.users).set({ lastActivityAt: ctx.now }).where(eq(schema.users.id, user.id)),
+    activityInsert(db, {
+      companyId: company.id,
+      name: "User Logs In",
+      createdByUserId: user.id,
+      targetUserId: user.id,
+      summary: `${user.displayName} signed in to the ${ctx.kind === "web" ? "console" : "admin API"}`,
+      at: ctx.now,
+    }),
+  ]);
+  return { token: session.token, sessionId: session.id, payload: loginPayload(account), message };
+}
+
+export async function login(db: Db, input: LoginInput, ctx: CallContext): Promise<LoginResult> {
+  const keys = throttleKeys(input.companyId, input.userName, clientIp(ctx.request));
+  await assertNotThrottled(db, [keys.account, keys.client], ctx.now);
+  const account = await findAccount(db, input.companyId, input.userName);
+  if (!account || !(await verifyPassword(input.password, account.user.passwordHash))) {
+    await recordFailure(db, keys, ctx.now);
+    throw new ServiceError(401, MSG.badCredentials, { errorCode: "bad-credentials" });
+  }
+  await clearFailures(db, keys.account);
+  await assertMaySignIn(db, account, ctx.now);
+  if (needsRehash(account.user.passwordHash!)) {
+    await db.update(schema.users).set({ passwordHash: await hashPassword(input.password) }).where(eq(schema.users.id, account.user.id));
+  }
+  const settings = await settingsOf(db, account.company.id);
+  if (settings?.require2fa) {
+    await issueTwoFactorCode(db, account, ctx.now);
+    const phone = account.user.phoneNumber;
+    throw new ServiceError(402, MSG.twoFactor, {
+      errorCode: "2fa-required",
+      payload: { phoneNumber: phone ? `***-***-${phone.slice(-4)}` : "", e_mail: account.user.email },
+    });
+  }
+  return startSession(db, account, ctx, "Login successful");
+}
+
+async function issueTwoFactorCode(db: Db, { user, company }: Account, now: number): Promise<void> {
+  const code = String(crypto.getRandomValues(new Uint32Array(1))[0] % 1_000_000).padStart(6, "0");
+  await db.batch([
+    db.insert(schema.twoFactorCodes).values({
+      userId: user.id,
+      companyId: company.id,
+      codeHash: await sha256Hex(`${user.id}:${code}`),
+      expiresAt: now + TWO_FACTOR_TTL_MS,
+      createdAt: now,
+    }),
+    db.insert(schema.mailOutbox).values({
+      companyId: company.id,
+      toAddress: user.email,
+      subject: "Your sign-in code",
+      body: `Your sign-in code is ${code}. It is valid for 5 minutes.`,
+      createdAt: now,
+    }),
+  ]);
+}
+
+export async function twoFactorAuthenticate(db: Db, input: z.infer<typeof twoFactorSchema>, ctx: CallContext): Promise<LoginResult> {
+  const keys = throttleKeys(input.companyId, input.userName, clientIp(ctx.request));
+  await assertNotThrottled(db, [keys.account, keys.client], ctx.now);
+  const account = await findAccount(db, input.companyId, input.userName);
+  const latest = account
+    ? await db.query.twoFactorCodes.findFirst({
+        where: and(eq(schema.twoFactorCodes.userId, account.user.id), isNull(schema.twoFactorCodes.usedAt)),
+        orderBy: desc(schema.twoFactorCodes.createdAt),
+      })
+    : undefined;
+  const valid =
+    account &&
+    latest &&
+    latest.expiresAt > ctx.now &&
+    latest.attempts < TWO_FACTOR_MAX_ATTEMPTS &&
+    latest.codeHash === (await sha256Hex(`${account.user.id}:${input.code}`));
+  if (!account || !latest || !valid) {
+    if (latest) await db.update(schema.twoFactorCodes).set({ attempts: latest.attempts + 1 }).where(eq(schema.twoFactorCodes.id, latest.id));
+    await recordFailure(db, keys, ctx.now);
+    throw new ServiceError(401, MSG.badCode, { errorCode: "bad-code" });
+  }
+  await db.update(schema.twoFactorCodes).set({ usedAt: ctx.now }).where(eq(schema.twoFactorCodes.id, latest.id));
+  await assertMaySignIn(db, account, ctx.now);
+  return startSession(db, account, ctx, "Login successful");
+}
+
+function assertNewPassword(newPassword: string, confirm: string | undefined) {
+  if (confirm !== undefined && newPassword !== confirm) {
+    throw new ServiceError(400, MSG.mismatch, { fieldErrors: { confirmPassword: [MSG.mismatch] } });
+  }
+  if (!passwordMeetsRules(newPassword)) throw new ServiceError(400, MSG.weak, { fieldErrors: { newPassword: [MSG.weak] } });
+}
+
+async function setPassword(db: Db, account: { id: number; companyId: number }, password: string, now: number, by: number) {
+  await db.batch([
+    db.update(schema.users).set({ passwordHash: await hashPassword(password), passwordChangedAt: now, accountSetupPending: false, updatedAt: now }).where(eq(schema.users.id, account.id)),
+    activityInsert(db, { companyId: account.companyId, name: "Password Changed", createdByUserId: by, targetUserId: account.id, at: now }),
+  ]);
+}
+
+export async function resetExpiredPassword(db: Db, input: z.infer<typeof resetExpiredPasswordSchema>, ctx: CallContext) {
+  const keys = throttleKeys(input.companyId, input.userName, clientIp(ctx.request));
+  await assertNotThrottled(db, [keys.account, keys.client], ctx.now);
+  const account = await findAccount(db, input.companyId, input.userName);
+  if (!account || !(await verifyPassword(input.currentPassword, account.user.passwordHash))) {
+    await recordFailure(db, keys, ctx.now);
+    throw new ServiceError(401, MSG.badCurrent, { errorCode: "bad-current", fieldErrors: { currentPassword: [MSG.badCurrent] } });
+  }
+  assertNewPassword(input.newPassword, input.confirmPassword);
+  await setPassword(db, account.user, input.newPassword, ctx.now, account.user.id);
+  return { message: "Password reset successfully" };
+}
+
+export async function changePassword(db: Db, auth: Auth, input: z.infer<typeof changePasswordSchema>, now: number) {
+  const user = await db.query.users.findFirst({ where: eq(schema.users.id, auth.user.id) });
+  if (!user || !(await verifyPassword(input.currentPassword, user.passwordHash))) {
+    throw new ServiceError(400, MSG.badCurrent, { fieldErrors: { currentPassword: [MSG.badCurrent] } });
+  }
+  assertNewPassword(input.newPassword, input.confirmPassword);
+  await setPassword(db, user, input.newPassword, now, auth.user.id);
+  return { message: "Password changed successfully" };
+}
+
+/** Always answers the same way for unknown accounts, so the form cannot be used to probe for users. */
+export async function webForgotPassword(db: Db, input: z.infer<typeof forgotPasswordSchema>, ctx: { origin: string; now: number }) {
+  const account = await findAccount(db, input.companyId, input.userName);
+  const message = "If the account exists, a reset link has been sent to its email";
+  if (!account || account.user.isInactive) return { message };
+  await queueResetLink(db, account.user, ctx);
+  return { message };
+}
+
+export async function queueResetLink(db: Db, user: { id: number; companyId: number; email: string }, ctx: { origin: string; now: number }) {
+  const token = randomToken();
+  await db.batch([
+    db.insert(schema.passwordResetTokens).values({
+      id: await sha256Hex(token),
+      userId: user.id,
+      companyId: user.companyId,
+      expiresAt: ctx.now + RESET_LINK_TTL_MS,
+      createdAt: ctx.now,
+    }),
+    db.insert(schema.mailOutbox).values({
+      companyId: user.companyId,
+      toAddress: user.email,
+      subject: "Reset your password",
+      body: `Open this link within an hour to choose a new password: ${ctx.origin}/resetPassword/${token}`,
+      createdAt: ctx.now,
+    }),
+  ]);
+}
+
+export async function webResetPassword(db: Db, input: z.infer<typeof webResetPasswordSchema>, now: number) {
+  const row = await db.query.passwordResetTokens.findFirst({ where: eq(schema.passwordResetTokens.id, await sha256Hex(input.uid)) });
+  if (!row || row.usedAt != null || row.expiresAt <= now) throw new ServiceError(400, MSG.badLink, { errorCode: "bad-link" });
+  assertNewPassword(input.password, input.confirmPassword);
+  const user = await db.query.users.findFirst({ where: eq(schema.users.id, row.userId) });
+  if (!user) throw new ServiceError(400, MSG.badLink, { errorCode: "bad-link" });
+  await db.update(schema.passwordResetTokens).set({ usedAt: now }).where(eq(schema.passwordResetTokens.id, row.id));
+  await setPassword(db, user, input.password, now, user.id);
+  return { message: "Password reset successfully", hasWebAccess: user.isSentinel || user.isSuperAdmin };
+}
+
+/** Ends the session; the 'User Logs Out' entry is written only by the call that actually ended it. */
+export async function logout(db: Db, auth: Auth, now: number, reason: "user" | "idle" = "user"): Promise<boolean> {
+  const ended = await deleteSession(db, auth.session.id);
+  if (ended) {
+    await activityInsert(db, {
+      companyId: auth.company.id,
+      name: "User Logs Out",
+      createdByUserId: auth.user.id,
+      targetUserId: auth.user.id,
+      summary: reason === "idle" ? `${auth.user.displayName} was signed out after inactivity` : `${auth.user.displayName} signed out`,
+      details: { reason },
+      at: now,
+    });
+  }
+  return ended;
+}

@@ -1,0 +1,39 @@
+/**
+ * Audit entries. `activityInsert` returns an unexecuted statement so callers put it in the same
+ * D1 batch as the change it records: the change and its audit row land together or not at all.
+ */
+import { sql } from "drizzle-orm";
+import { schema, type Db } from "./db.server";
+
+export type ActivityEntry = {
+  companyId: number;
+  /** A name from the activity catalogue (db/migrations/0001_reference_data.sql). */
+  name: string;
+  operationType?: "Sentinel" | "App" | "Device" | "Admin";
+  createdByUserId?: number | null;
+  targetUserId?: number | null;
+  targetDeviceId?: number | null;
+  targetDeviceGroupId?: number | null;
+  summary?: string;
+  details?: Record<string, unknown>;
+  gpsLocation?: string | null;
+  eventId?: string | null;
+  at?: number;
+};
+
+export function activityInsert(db: Db, e: ActivityEntry) {
+  return db.insert(schema.activityLogs).values({
+    companyId: e.companyId,
+    activityTypeId: sql`(select id from activity_types where name = ${e.name})`,
+    operationType: e.operationType ?? "Admin",
+    createdByUserId: e.createdByUserId ?? null,
+    targetUserId: e.targetUserId ?? null,
+    targetDeviceId: e.targetDeviceId ?? null,
+    targetDeviceGroupId: e.targetDeviceGroupId ?? null,
+    summary: e.summary ?? "",
+    detailsJson: JSON.stringify(e.details ?? {}),
+    gpsLocation: e.gpsLocation ?? null,
+    eventId: e.eventId ?? null,
+    activityTimestamp: e.at ?? Date.now(),
+  });
+}

@@ -1,0 +1,20 @@
+/**
+ * The one error the service layer throws. Pages turn it into form errors or a toast; the admin
+ * API turns it into `{message, payload}` with this status. Anything else is a bug (500).
+ */
+export class ServiceError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 422 | 429,
+    message: string,
+    readonly details: { errorCode?: string; fieldErrors?: Record<string, string[]>; payload?: unknown } = {},
+  ) {
+    super(message);
+  }
+}
+
+export const notFound = (what = "Not found"): never => {
+  throw new ServiceError(404, what);
+};
+export const forbidden = (what = "You do not have permission to do this"): never => {
+  throw new ServiceError(403, what);
+};

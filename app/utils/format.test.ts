@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import {
+  formatDate,
+  formatDateTime,
+  formatDateTimeSeconds,
+  formatMoney,
+  formatPhone,
+  formatTicketTime,
+} from "./format";
+
+// 2026-01-05T14:03:09Z
+const jan5 = Date.UTC(2026, 0, 5, 14, 3, 9);
+// 2026-03-08T07:30:00Z: 1 minute before US DST starts in New York (02:00 local → 03:00)
+const beforeDst = Date.UTC(2026, 2, 8, 6, 59);
+const afterDst = Date.UTC(2026, 2, 8, 7, 0);
+
+describe("date formatting", () => {
+  it.each([
+    ["UTC", jan5, "01/05/2026", "01/05/2026 14:03", "01/05/2026 14:03:09", "January 05, 2026, 14:03:09"],
+    ["America/New_York", jan5, "01/05/2026", "01/05/2026 09:03", "01/05/2026 09:03:09", "January 05, 2026, 09:03:09"],
+    ["Asia/Tokyo", Date.UTC(2026, 11, 31, 15, 0, 0), "01/01/2027", "01/01/2027 00:00", "01/01/2027 00:00:00", "January 01, 2027, 00:00:00"],
+    ["America/New_York", beforeDst, "03/08/2026", "03/08/2026 01:59", "03/08/2026 01:59:00", "March 08, 2026, 01:59:00"],
+    ["America/New_York", afterDst, "03/08/2026", "03/08/2026 03:00", "03/08/2026 03:00:00", "March 08, 2026, 03:00:00"],
+    ["Asia/Kolkata", Date.UTC(2026, 5, 30, 18, 45), "07/01/2026", "07/01/2026 00:15", "07/01/2026 00:15:00", "July 01, 2026, 00:15:00"],
+  ])("%s %d", (zone, ms, date, dateTime, dateTimeSeconds, ticket) => {
+    expect(formatDate(ms, zone)).toBe(date);
+    expect(formatDateTime(ms, zone)).toBe(dateTime);
+    expect(formatDateTimeSeconds(ms, zone)).toBe(dateTimeSeconds);
+    expect(formatTicketTime(ms, zone)).toBe(ticket);
+  });
+
+  it("defaults to UTC and accepts Date objects", () => {
+    expect(formatDateTime(new Date(jan5))).toBe("01/05/2026 14:03");
+  });
+
+  it("renders midnight as 00, not 24", () => {
+    expect(formatDateTime(Date.UTC(2026, 0, 5))).toBe("01/05/2026 00:00");
+  });
+
+  it.each([null, undefined, Number.NaN, new Date("nope")])("returns an empty string for %s", (value) => {
+    expect(formatDate(value)).toBe("");
+    expect(formatTicketTime(value)).toBe("");
+  });
+});
+
+describe("formatPhone", () => {
+  it.each([
+    ["001", "5551234567", "+1 555-123-4567"],
+    ["1", "555-123-4567", "+1 555-123-4567"],
+    [44, "2071234567", "+44 207-123-4567"],
+    ["052", "55123456789", "+52 551-234-56789"],
+    ["001", "55512", "+1 555-12"],
+    ["", "5551234567", "555-123-4567"],
+    [null, null, ""],
+    ["001", "", "+1"],
+  ])("(%s, %s) → %s", (country, digits, expected) => {
+    expect(formatPhone(country, digits)).toBe(expected);
+  });
+});
+
+describe("formatMoney", () => {
+  it.each([
+    [123450, "$1,234.50"],
+    [0, "$0.00"],
+    [5, "$0.05"],
+    [-5, "-$0.05"],
+    [100000000, "$1,000,000.00"],
+  ])("%d cents → %s", (cents, expected) => {
+    expect(formatMoney(cents)).toBe(expected);
+  });
+
+  it("returns an empty string for missing values", () => {
+    expect(formatMoney(null)).toBe("");
+    expect(formatMoney(Number.NaN)).toBe("");
+  });
+});

@@ -1,0 +1,134 @@
+/**
+ * Permissions as the spec's getUserPermissions payload: action flags plus one flag per module.
+ * Shared by server guards and the UI, so what is hidden and what is refused never disagree.
+ * `permission_all` grants every action inside the modules a role has; it does not add modules.
+ */
+export const MODULES = [
+  "users",
+  "devices",
+  "device_group",
+  "activity",
+  "support",
+  "company_settings",
+  "change_password",
+  "company",
+  "role",
+  "deviceType",
+  "var_panel",
+  "billing_portal",
+] as const;
+export type ModuleKey = (typeof MODULES)[number];
+export type Action = "view" | "add" | "modify" | "delete";
+
+export type Permissions = {
+  permission_all: boolean;
+  permission_add: boolean;
+  permission_modifly: boolean;
+  permission_delete: boolean;
+  permission_view: boolean;
+} & Record<ModuleKey, boolean>;
+
+export const NO_PERMISSIONS: Permissions = Object.freeze({
+  permission_all: false,
+  permission_add: false,
+  permission_modifly: false,
+  permission_delete: false,
+  permission_view: false,
+  ...Object.fromEntries(MODULES.map((m) => [m, false])),
+}) as Permissions;
+
+const ACTION_FLAG = {
+  add: "permission_add",
+  modify: "permission_modifly",
+  delete: "permission_delete",
+} as const;
+
+export function canAct(p: Permissions, action: Action): boolean {
+  if (action === "view") return true;
+  return p.permission_all || p[ACTION_FLAG[action]];
+}
+
+/** May the holder use `module` (any of `modules`) for `action`? */
+export function can(p: Permissions, modules: ModuleKey | readonly ModuleKey[], action: Action = "view"): boolean {
+  const list = typeof modules === "string" ? [modules] : modules;
+  return list.some((m) => p[m]) && canAct(p, action);
+}
+
+/** The spec's route table (part 2 §2): a route exists only for holders of one of its modules. */
+export const ROUTE_MODULES: Record<string, readonly ModuleKey[]> = {
+  "/support": ["support"],
+  "/supportTicketDetails": ["support", "company"],
+  "/supportTicketGPSDetails": ["support", "company"],
+  "/adminSupport": ["company"],
+  "/company": ["company"],
+  "/ota": ["company"],
+  "/addota": ["company"],
+  "/addCompany": ["company"],
+  "/modifyCompany": ["company"],
+  "/companyRelatedDevices": ["company"],
+  "/companyRelatedInvoices": ["company"],
+  "/companyRelatedInvoiceDetail": ["company"],
+  "/activity": ["activity"],
+  "/activityDetails": ["activity"],
+  "/alerts": ["activity"],
+  "/addAlert": ["activity"],
+  "/modifyAlert": ["activity"],
+  "/companySettings": ["company_settings"],
+  "/setFobProgrammers": ["company_settings"],
+  "/scheduleOpen": ["company_settings"],
+  "/deviceGroups": ["device_group"],
+  "/addDeviceGroup": ["device_group"],
+  "/modifyDeviceGroup": ["device_group"],
+  "/devices": ["devices"],
+  "/deviceDetails": ["devices"],
+  "/users": ["users"],
+  "/adduser": ["users"],
+  "/addUser": ["users"],
+  "/modifyUser": ["users"],
+  "/companyMailerSetting": ["company", "users"],
+  "/viewCompanyRequests": ["company", "users"],
+  "/deviceType": ["deviceType", "company"],
+  "/addDeviceType": ["deviceType", "company"],
+  "/modifyDeviceType": ["deviceType", "company"],
+  "/changePassword": ["change_password"],
+  "/varPanel": ["var_panel"],
+  "/viewDeviceStock": ["var_panel"],
+  "/newCompanyRequest": ["var_panel"],
+  "/deviceTransfer": ["var_panel"],
+  "/billingPortal": ["billing_portal"],
+  "/invoiceDetails": ["billing_portal"],
+  "/createCustomerInvoice": ["billing_portal"],
+  "/role": ["role"],
+  "/addRole": ["role"],
+  "/modifyRole": ["role"],
+  "/assignRole": ["role"],
+};
+
+export type CompanyType = "ec" | "var" | "oem" | "root";
+
+/** VAR Panel needs the module and a reseller or root company (part 1 §6). */
+export const canUseVarPanel = (p: Permissions, type: CompanyType) => p.var_panel && (type === "var" || type === "root");
+
+export type NavItem = { key: string; to: string; modules: readonly ModuleKey[] };
+
+/** Header icons and home tiles: the company module gets the platform set, everyone else the company set. */
+export function navItems(p: Permissions): NavItem[] {
+  if (p.company) {
+    return [
+      { key: "company", to: "/company", modules: ["company"] },
+      { key: "ota", to: "/ota", modules: ["company"] },
+      { key: "deviceType", to: "/deviceType", modules: ["company"] },
+      { key: "adminSupport", to: "/adminSupport", modules: ["company"] },
+    ];
+  }
+  const all: NavItem[] = [
+    { key: "users", to: "/users", modules: ["users"] },
+    { key: "devices", to: "/devices", modules: ["devices"] },
+    { key: "deviceGroups", to: "/deviceGroups", modules: ["device_group"] },
+    { key: "activity", to: "/activity", modules: ["activity"] },
+    { key: "alerts", to: "/alerts", modules: ["activity"] },
+    { key: "support", to: "/support", modules: ["support"] },
+    { key: "companySettings", to: "/companySettings", modules: ["company_settings"] },
+  ];
+  return all.filter((i) => can(p, i.modules));
+}

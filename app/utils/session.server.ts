@@ -1,0 +1,99 @@
+/**
+ * Server-side sessions in D1. The client holds a random token (cookie for the console, bearer
+ * token for the admin API); D1 stores only its SHA-256. Console sessions end after the idle
+ * limit (the client's 9-minute idle plus its 60-second warning) and after an absolute lifetime.
+ */
+import { createCookie } from "@remix-run/cloudflare";
+import { and, eq, lt } from "drizzle-orm";
+import { schema, type Db } from "./db.server";
+import { randomToken, sha256Hex } from "./tokens.server";
+
+export const ABSOLUTE_LIFETIME_MS = 12 * 60 * 60 * 1000;
+/** Writes to last_seen_at are skipped when the previous one is this recent. */
+const TOUCH_INTERVAL_MS = 15_000;
+
+export type SessionKind = "web" | "api";
+
+export function idleLimits(env: Env) {
+  const idle = Number(env.IDLE_TIMEOUT_MS) || 540_000;
+  const warning = Number(env.IDLE_WARNING_MS) || 60_000;
+  return { idle, warning, serverLimit: idle + warning };
+}
+
+export const isProduction = (env: Env) => (env.ENVIRONMENT as string) === "production";
+
+export function sessionCookie(env: Env) {
+  return createCookie("__session", {
+    httpOnly: true,
+    sameSite: "lax",
+    path: "/",
+    secure: isProduction(env),
+  });
+}
+
+export async function readSessionToken(request: Request, env: Env): Promise<string | null> {
+  const value = await sessionCookie(env).parse(request.headers.get("Cookie"));
+  return typeof value === "string" && value.length > 0 ? value : null;
+}
+
+/** Reads an admin API token: `Authorization: <token>` or `Authorization: Bearer <token>`. */
+export function readBearerToken(request: Request): string | null {
+  const header = request.headers.get("Authorization")?.trim();
+  if (!header) return null;
+  const token = header.toLowerCase().startsWith("bearer ") ? header.slice(7).trim() : header;
+  return token || null;
+}
+
+export function clientIp(request: Request): string {
+  return request.headers.get("CF-Connecting-IP") ?? request.headers.get("X-Forwarded-For")?.split(",")[0]?.trim() ?? "local";
+}
+
+export async function createSession(
+  db: Db,
+  args: { userId: number; companyId: number; kind: SessionKind; request: Request; now: number },
+): Promise<{ token: string; id: string }> {
+  const token = randomToken();
+  const id = await sha256Hex(token);
+  await db.insert(schema.sessions).values({
+    id,
+    userId: args.userId,
+    companyId: args.companyId,
+    kind: args.kind,
+    createdAt: args.now,
+    lastSeenAt: args.now,
+    expiresAt: args.now + ABSOLUTE_LIFETIME_MS,
+    ip: clientIp(args.request),
+    userAgent: (args.request.headers.get("User-Agent") ?? "").slice(0, 200),
+  });
+  return { token, id };
+}
+
+export type SessionRow = typeof schema.sessions.$inferSelect;
+
+/** The live session for a token, or null when unknown, expired or idle too long (then it is deleted). */
+export async function findLiveSession(db: Db, env: Env, token: string, now: number): Promise<SessionRow | null> {
+  const id = await sha256Hex(token);
+  const row = await db.query.sessions.findFirst({ where: eq(schema.sessions.id, id) });
+  if (!row) return null;
+  const idleExpired = row.kind === "web" && now - row.lastSeenAt > idleLimits(env).serverLimit;
+  if (row.expiresAt <= now || idleExpired) {
+    await db.delete(schema.sessions).where(eq(schema.sessions.id, id));
+    return null;
+  }
+  return row;
+}
+
+export async function touchSession(db: Db, row: SessionRow, now: number): Promise<void> {
+  if (now - row.lastSeenAt < TOUCH_INTERVAL_MS) return;
+  await db.update(schema.sessions).set({ lastSeenAt: now }).where(eq(schema.sessions.id, row.id));
+}
+
+/** Deletes the session; returns whether it still existed (so a logout is recorded once). */
+export async function deleteSession(db: Db, id: string): Promise<boolean> {
+  const gone = await db.delete(schema.sessions).where(eq(schema.sessions.id, id)).returning({ id: schema.sessions.id });
+  return gone.length > 0;
+}
+
+export async function deleteExpiredSessions(db: Db, now: number): Promise<void> {
+  await db.delete(schema.sessions).where(and(lt(schema.sessions.expiresAt, now)));
+}
