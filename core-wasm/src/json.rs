@@ -26,7 +26,7 @@ impl Value {
         match self {
             Value::Null => "null".into(),
             Value::Bool(b) => b.to_string(),
-            Value::Num(n) => format!("number {}", n),
+            Value::Num(n) => format!("number {}", number(*n)),
             Value::Str(s) => quote(s),
             Value::Arr(a) => format!("an array of {}", a.len()),
             Value::Obj(_) => "an object".into(),
@@ -236,6 +236,15 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// A number as JSON text: integers plainly, others in the shortest form that reads back the same.
+fn number(n: f64) -> String {
+    if n.fract() == 0.0 && n.abs() < 1e21 {
+        format!("{}", n)
+    } else {
+        format!("{:?}", n)
+    }
+}
+
 /// Quotes a string as a JSON string literal.
 ///
 /// ```
@@ -266,7 +275,7 @@ pub fn write(v: &Value) -> String {
     match v {
         Value::Null => "null".into(),
         Value::Bool(b) => b.to_string(),
-        Value::Num(n) => format!("{}", n),
+        Value::Num(n) => number(*n),
         Value::Str(s) => quote(s),
         Value::Arr(a) => format!("[{}]", a.iter().map(write).collect::<Vec<_>>().join(",")),
         Value::Obj(m) => format!(
