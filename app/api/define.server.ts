@@ -1,0 +1,48 @@
+/**
+ * The admin API is a table of endpoints. Each declares its method, path (relative to its base),
+ * zod schemas and handler; the dispatcher validates, authenticates and wraps the envelope, and
+ * the OpenAPI document is generated from the same table, so docs and checks cannot drift.
+ */
+import type { z, ZodTypeAny } from "zod";
+import type { Auth } from "~/utils/auth.server";
+import type { Db } from "~/utils/db.server";
+
+export type Method = "GET" | "POST" | "PUT" | "DELETE";
+
+export type ApiContext<Q = unknown, B = unknown> = {
+  request: Request;
+  env: Env;
+  db: Db;
+  /** Present on every endpoint whose `auth` is "token". */
+  auth: Auth;
+  query: Q;
+  body: B;
+  now: number;
+  waitUntil: (p: Promise<unknown>) => void;
+};
+
+export type ApiResult = {
+  message?: string;
+  payload?: unknown;
+  /** Extra top-level fields some spec calls return beside the envelope (token, groupKeys, ...). */
+  extra?: Record<string, unknown>;
+};
+
+export type Endpoint<Q extends ZodTypeAny = ZodTypeAny, B extends ZodTypeAny = ZodTypeAny> = {
+  method: Method;
+  path: string;
+  summary: string;
+  tag: string;
+  auth: "public" | "token";
+  query?: Q;
+  body?: B;
+  /** Body is multipart/form-data (file uploads); `body` then validates the text fields. */
+  multipart?: boolean;
+  response?: ZodTypeAny;
+  handler: (ctx: ApiContext<z.infer<Q>, z.infer<B>>) => Promise<ApiResult>;
+};
+
+/** Keeps each endpoint's handler typed by its own schemas inside a heterogeneous table. */
+export function endpoint<Q extends ZodTypeAny, B extends ZodTypeAny>(e: Endpoint<Q, B>): Endpoint {
+  return e as unknown as Endpoint;
+}

@@ -1,0 +1,123 @@
+import { and, eq } from "drizzle-orm";
+import { z } from "zod";
+import {
+  changePasswordSchema,
+  forgotPasswordSchema,
+  loginSchema,
+  resetExpiredPasswordSchema,
+  twoFactorSchema,
+  webResetPasswordSchema,
+} from "~/schemas/auth";
+import * as authService from "~/services/auth.server";
+import { loadPermissions } from "~/utils/auth.server";
+import { schema } from "~/utils/db.server";
+import { ServiceError } from "~/utils/errors.server";
+import { endpoint } from "../define.server";
+
+const loginPayload = z.object({
+  dispay_name: z.string(),
+  id: z.number(),
+  role_id: z.number().nullable(),
+  comp_id: z.number(),
+  company_type: z.string(),
+  e_mail: z.string(),
+  company: z.object({ company_name: z.string(), company_id: z.string() }),
+});
+
+export const authEndpoints = [
+  endpoint({
+    method: "POST",
+    path: "/user/login",
+    tag: "Session",
+    summary: "Sign in; returns a token for the Authorization header. 401 bad credentials or state, 402 second factor required, 429 throttled.",
+    auth: "public",
+    body: loginSchema,
+    response: z.object({ token: z.string(), payload: loginPayload, message: z.string() }),
+    async handler({ db, body, request, now }) {
+      const r = await authService.login(db, body, { request, kind: "api", now });
+      return { message: r.message, payload: r.payload, extra: { token: r.token } };
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/user/twoFactorAuthenticate",
+    tag: "Session",
+    summary: "Completes a sign-in that required a second factor.",
+    auth: "public",
+    body: twoFactorSchema,
+    async handler({ db, body, request, now }) {
+      const r = await authService.twoFactorAuthenticate(db, body, { request, kind: "api", now });
+      return { message: r.message, payload: r.payload, extra: { token: r.token, msg: r.message } };
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/user/resetExpiredPassword",
+    tag: "Session",
+    summary: "Replaces an expired password.",
+    auth: "public",
+    body: resetExpiredPasswordSchema,
+    async handler({ db, body, request, now }) {
+      return authService.resetExpiredPassword(db, body, { request, kind: "api", now });
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/user/webForgotPassword",
+    tag: "Session",
+    summary: "Sends a password reset link (same answer whether or not the account exists).",
+    auth: "public",
+    body: forgotPasswordSchema,
+    async handler({ db, body, request, now }) {
+      return authService.webForgotPassword(db, body, { origin: new URL(request.url).origin, now });
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/user/webReSetPassword",
+    tag: "Session",
+    summary: "Sets a new password from a reset link id (uid).",
+    auth: "public",
+    body: webResetPasswordSchema,
+    async handler({ db, body, now }) {
+      const r = await authService.webResetPassword(db, body, now);
+      return { message: r.message, extra: { hasWebAccess: r.hasWebAccess } };
+    },
+  }),
+  endpoint({
+    method: "PUT",
+    path: "/user/resetPassword",
+    tag: "Session",
+    summary: "Changes the caller's password.",
+    auth: "token",
+    body: changePasswordSchema,
+    async handler({ db, auth, body, now }) {
+      if (!auth.permissions.change_password) throw new ServiceError(403, "You do not have permission to do this");
+      return authService.changePassword(db, auth, body, now);
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/user/logout",
+    tag: "Session",
+    summary: "Ends the caller's session (records 'User Logs Out' once).",
+    auth: "token",
+    async handler({ db, auth, now }) {
+      await authService.logout(db, auth, now);
+      return { message: "Logged out" };
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/user/getUserPermissions",
+    tag: "Session",
+    summary: "The permission details of a role of the caller's company.",
+    auth: "token",
+    query: z.object({ roleId: z.coerce.number({ invalid_type_error: "roleId must be a number" }).int() }),
+    async handler({ db, auth, query }) {
+      const role = await db.query.roles.findFirst({ where: and(eq(schema.roles.id, query.roleId), eq(schema.roles.companyId, auth.company.id)) });
+      if (!role) throw new ServiceError(404, "Role not found");
+      return { payload: await loadPermissions(db, role.id) };
+    },
+  }),
+];

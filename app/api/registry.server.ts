@@ -1,0 +1,18 @@
+/**
+ * Every admin API call, by feature. A feature adds its table here; the dispatcher and the
+ * OpenAPI document both read this list.
+ */
+import type { Endpoint } from "./define.server";
+import { auditEndpoints } from "./endpoints/audit.server";
+import { authEndpoints } from "./endpoints/auth.server";
+import { referenceEndpoints } from "./endpoints/reference.server";
+
+export const ADMIN_BASE = "/api/admin";
+export const USER_BASE = "/api/user";
+
+export const adminEndpoints: readonly Endpoint[] = [
+  ...authEndpoints,
+  ...referenceEndpoints,
+];
+
+export const userEndpoints: readonly Endpoint[] = auditEndpoints;
