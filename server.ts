@@ -1,9 +1,13 @@
 import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
 // The Remix server build is produced by `remix vite:build` before wrangler bundles this entry.
 import * as build from "./build/server";
+// Workers only instantiate precompiled modules; wrangler turns this import into one.
+import coreModule from "./core-wasm/pkg/core.wasm";
+import { createCore } from "./core-wasm/pkg/index.js";
 import { getLoadContext } from "./load-context";
 
 const handleRemixRequest = createRequestHandler(build as unknown as ServerBuild);
+const core = createCore(coreModule);
 
 export default {
   async fetch(request, env, ctx) {
@@ -16,6 +20,7 @@ export default {
           caches: caches as never,
           env,
         },
+        core,
       },
     });
     return handleRemixRequest(request, loadContext);

@@ -4,6 +4,7 @@
  * the OpenAPI document is generated from the same table, so docs and checks cannot drift.
  */
 import type { z, ZodTypeAny } from "zod";
+import type { Core } from "../../core-wasm/pkg/index.js";
 import type { Auth } from "~/utils/auth.server";
 import type { Db } from "~/utils/db.server";
 
@@ -13,6 +14,7 @@ export type ApiContext<Q = unknown, B = unknown> = {
   request: Request;
   env: Env;
   db: Db;
+  core: Core;
   /** Present on every endpoint whose `auth` is "token". */
   auth: Auth;
   query: Q;

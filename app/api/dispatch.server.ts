@@ -77,6 +77,7 @@ export async function dispatch(request: Request, context: AppLoadContext, base: 
       request,
       env,
       db,
+      core: context.core,
       auth: auth!,
       query,
       body,
