@@ -147,15 +147,16 @@ export class Gateway {
     return stored
   }
 
-  /** A granted access spends a one-time key and may be today's first person in. */
-  async onGranted (boardId, key, now) {
-    if (key?.kind === 'ekey') {
-      const ekey = this.replica.get('ekey', key.id)
-      if (ekey?.window?.access === 'oneTime') {
-        await this.replica.applyLocal({ type: 'ekey', op: 'upsert', id: ekey.id, data: { ...ekey, window: { ...ekey.window, used: true } } })
-      }
-    }
-    await this.schedule.onGranted(boardId, now)
+  /**
+   * A granted access spends a one-time key and may be today's first person in. Must be called
+   * synchronously after the decision: the key is spent in memory before this returns a promise.
+   */
+  onGranted (boardId, key, now) {
+    const ekey = key?.kind === 'ekey' ? this.replica.get('ekey', key.id) : undefined
+    const spent = ekey?.window?.access === 'oneTime'
+      ? this.replica.applyLocal({ type: 'ekey', op: 'upsert', id: ekey.id, data: { ...ekey, window: { ...ekey.window, used: true } } })
+      : undefined
+    return Promise.all([spent, this.schedule.onGranted(boardId, now)])
   }
 
   /** @param {string} name @param {string} boardId @param {object|null} msg null clears the retained message */

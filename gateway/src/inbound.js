@@ -78,10 +78,11 @@ export class Inbound {
       this.#recent.set(key, answer)
       if (this.#recent.size > RECENT_DECISIONS) this.#recent.delete(this.#recent.keys().next().value)
     }
+    const granted = first && answer.allowed ? this.gw.onGranted(boardId, answer.key, now) : null
     const { userId, ...response } = answer
     sendDirect(client, topic(boardId, 'access/res'), Buffer.from(JSON.stringify(response)))
     if (!first) return
-    if (answer.allowed) await this.gw.onGranted(boardId, answer.key, now)
+    await granted
     await this.gw.recordEvent(boardId, {
       id: `acc.${req.corr}`,
       type: answer.allowed ? 'access.granted' : 'access.denied',

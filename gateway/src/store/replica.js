@@ -59,11 +59,16 @@ export class Replica {
 
   /**
    * Records a fact learned locally before the console confirms it (a one-time key spent, a
-   * first-person-in entry), so a gateway restart does not forget it.
+   * first-person-in entry), so a gateway restart does not forget it. Visible at once — a second
+   * request racing the disk write must already see the key as spent — and durable when resolved.
    * @param {Change} change
    */
   async applyLocal (change) {
-    await this.applyPage({ cursor: this.cursor, changes: [change] })
+    const rec = { cursor: this.cursor, reset: false, changes: [change] }
+    this.#applyInMemory(rec)
+    this.index.rebuild(this.tables)
+    await this.log.append(rec)
+    for (const fn of this.#listeners) fn(rec.changes, false)
   }
 
   #applyInMemory (rec) {
