@@ -1,0 +1,183 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { THROTTLE } from "~/services/throttle.server";
+import { api, db, DEMO, login, resetThrottles, schema } from "./helpers";
+
+afterEach(resetThrottles);
+import { eq } from "drizzle-orm";
+
+const LOGIN = "/api/admin/user/login";
+
+describe("POST /user/login", () => {
+  it("returns token, payload and message in the envelope", async () => {
+    const r = await api(null, "POST", LOGIN, { ...DEMO.acme, companyId: "acme", userName: "ADMIN@acme.example", language: "en" });
+    expect(r.status).toBe(200);
+    expect(r.body.message).toBe("Login successful");
+    expect(typeof r.body.token).toBe("string");
+    expect(r.body.payload).toMatchObject({
+      dispay_name: "Admin, Alice",
+      role_id: 3,
+      comp_id: 3,
+      company_type: "ec",
+      e_mail: "admin@acme.example",
+      company: { company_name: "Acme Corporation", company_id: "ACME" },
+    });
+  });
+
+  it("refuses bad credentials with 401 and the spec's message", async () => {
+    const r = await api(null, "POST", LOGIN, { ...DEMO.acme, password: "wrong" });
+    expect(r.status).toBe(401);
+    expect(r.body.message).toBe("Incorrect Company ID, Username, or Password");
+    const unknownCompany = await api(null, "POST", LOGIN, { ...DEMO.acme, companyId: "ZZZZ" });
+    expect(unknownCompany.status).toBe(401);
+  });
+
+  it("validates the body with 400 and field messages", async () => {
+    const short = await api(null, "POST", LOGIN, { companyId: "AC", userName: "a", password: "b" });
+    expect(short.status).toBe(400);
+    expect(short.body.message).toContain("Company ID is required to have 4 digits");
+    const missing = await api(null, "POST", LOGIN, { companyId: "ACME", password: "b" });
+    expect(missing.status).toBe(400);
+    expect(missing.body.errors.userName).toEqual(["Email or Phone Number is required"]);
+  });
+
+  it("answers malformed JSON with 400 and a message, never a 500", async () => {
+    const r = await api(null, "POST", LOGIN, "{not json");
+    expect(r.status).toBe(400);
+    expect(r.body.message).toBe("Malformed JSON body");
+  });
+
+  it("reports a de-activated account and a flagged account", async () => {
+    const d = db();
+    await d.update(schema.users).set({ isInactive: true }).where(eq(schema.users.email, "auditor@acme.example"));
+    const r = await api(null, "POST", LOGIN, DEMO.auditor);
+    expect(r.status).toBe(401);
+    expect(r.body.message).toBe("Your account has been de-activated");
+    await d.update(schema.users).set({ isInactive: false, isFlagged: true }).where(eq(schema.users.email, "auditor@acme.example"));
+    const flagged = await api(null, "POST", LOGIN, DEMO.auditor);
+    expect(flagged.body.message).toBe("account has been locked due to suspicious activity");
+    await d.update(schema.users).set({ isFlagged: false }).where(eq(schema.users.email, "auditor@acme.example"));
+  });
+
+  it("reports an expired password with its error code", async () => {
+    await db().update(schema.companySettings).set({ passwordExpiryMonths: 1 }).where(eq(schema.companySettings.companyId, 4));
+    await db().update(schema.users).set({ passwordChangedAt: Date.now() - 90 * 24 * 3600_000 }).where(eq(schema.users.email, "admin@beta.example"));
+    const r = await api(null, "POST", LOGIN, DEMO.beta);
+    expect(r.status).toBe(401);
+    expect(r.body).toMatchObject({ message: "Your password has expired, please reset it", errorCode: "password-expired" });
+    const reset = await api(null, "POST", "/api/admin/user/resetExpiredPassword", {
+      companyId: "BETA", userName: DEMO.beta.userName, currentPassword: DEMO.beta.password, newPassword: "Beta#Fresh2026", confirmPassword: "Beta#Other2026",
+    });
+    expect(reset.status).toBe(400);
+    expect(reset.body.message).toBe("The password confirmation does not match");
+    const ok = await api(null, "POST", "/api/admin/user/resetExpiredPassword", {
+      companyId: "BETA", userName: DEMO.beta.userName, currentPassword: DEMO.beta.password, newPassword: DEMO.beta.password, confirmPassword: DEMO.beta.password,
+    });
+    expect(ok.status).toBe(200);
+    expect((await api(null, "POST", LOGIN, DEMO.beta)).status).toBe(200);
+  });
+
+  it("asks for the second factor with 402 when the company requires it", async () => {
+    await db().update(schema.companySettings).set({ require2fa: true }).where(eq(schema.companySettings.companyId, 2));
+    const r = await api(null, "POST", LOGIN, DEMO.var);
+    expect(r.status).toBe(402);
+    expect(r.body).toMatchObject({ message: "Two Factor Authentication is required to login", errorCode: "2fa-required" });
+    expect(r.body.payload.phoneNumber).toMatch(/\*\*\*-\*\*\*-\d{4}/);
+    const mail = await db().select().from(schema.mailOutbox).where(eq(schema.mailOutbox.toAddress, "var@reseller.example"));
+    const code = mail.at(-1)!.body.match(/\b(\d{6})\b/)![1];
+    const wrong = await api(null, "POST", "/api/admin/user/twoFactorAuthenticate", { companyId: "RSL1", userName: DEMO.var.userName, code: code === "000000" ? "111111" : "000000" });
+    expect(wrong.status).toBe(401);
+    const ok = await api(null, "POST", "/api/admin/user/twoFactorAuthenticate", { companyId: "RSL1", userName: DEMO.var.userName, code });
+    expect(ok.status).toBe(200);
+    expect(typeof ok.body.token).toBe("string");
+    await db().update(schema.companySettings).set({ require2fa: false }).where(eq(schema.companySettings.companyId, 2));
+  });
+
+  it("throttles repeated failures per account with 429 and a clear message", async () => {
+    for (let i = 0; i < THROTTLE.maxAccountFailures; i++) {
+      expect((await api(null, "POST", LOGIN, { ...DEMO.acme, password: `bad-${i}` })).status).toBe(401);
+    }
+    const locked = await api(null, "POST", LOGIN, DEMO.acme);
+    expect(locked.status).toBe(429);
+    expect(locked.body.message).toMatch(/Too many failed sign-in attempts\. Try again in \d+ minutes?\./);
+    // Another account from another client is not affected.
+    const other = await api(null, "POST", LOGIN, DEMO.beta, { "CF-Connecting-IP": "203.0.113.9" });
+    expect(other.status).toBe(200);
+  });
+
+  it("throttles a client that sprays many accounts", async () => {
+    const ip = { "CF-Connecting-IP": "198.51.100.7" };
+    for (let i = 0; i < THROTTLE.maxClientFailures; i++) {
+      await api(null, "POST", LOGIN, { companyId: "ACME", userName: `nobody${i}@acme.example`, password: "x" }, ip);
+    }
+    const r = await api(null, "POST", LOGIN, DEMO.beta, ip);
+    expect(r.status).toBe(429);
+  });
+});
+
+describe("token use", () => {
+  it("accepts the token bare and as Bearer", async () => {
+    const token = await login("acme");
+    const bare = await api(token, "GET", "/api/admin/user/getAllTimeZone");
+    expect(bare.status).toBe(200);
+    expect(bare.body.payload.length).toBeGreaterThan(400);
+    expect(bare.body.payload[0]).toHaveProperty("full_time_zone");
+    const bearer = await api(`Bearer ${token}`, "GET", "/api/admin/user/getUserPermissions?roleId=3");
+    expect(bearer.status).toBe(200);
+    expect(bearer.body.payload).toMatchObject({ permission_all: true, users: true, company: false });
+  });
+
+  it("refuses a missing, wrong or logged-out token with 401", async () => {
+    expect((await api(null, "GET", "/api/admin/user/getAllTimeZone")).status).toBe(401);
+    const wrong = await api("nope", "GET", "/api/admin/user/getAllTimeZone");
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.message).toBe("Access Denied. Error Code 90");
+    const token = await login("acme");
+    expect((await api(token, "POST", "/api/admin/user/logout")).status).toBe(200);
+    expect((await api(token, "GET", "/api/admin/user/getAllTimeZone")).status).toBe(401);
+  });
+
+  it("refuses an id header that does not match the token's user", async () => {
+    const token = await login("acme");
+    expect((await api(token, "GET", "/api/admin/user/getAllTimeZone", undefined, { id: "3" })).status).toBe(200);
+    expect((await api(token, "GET", "/api/admin/user/getAllTimeZone", undefined, { id: "4" })).status).toBe(401);
+  });
+
+  it("hides other companies' roles (404) and checks permissions (403)", async () => {
+    const token = await login("acme");
+    expect((await api(token, "GET", "/api/admin/user/getUserPermissions?roleId=5")).status).toBe(404);
+    // BETA's admin role has no change_password-less variant; take the module away to see the 403.
+    await db().delete(schema.roleModules).where(eq(schema.roleModules.roleId, 5));
+    const beta = await login("beta");
+    const r = await api(beta, "PUT", "/api/admin/user/resetPassword", { currentPassword: "x", newPassword: "y", confirmPassword: "y" });
+    expect(r.status).toBe(403);
+  });
+
+  it("answers unknown paths with JSON 404 and wrong methods with 405", async () => {
+    const r = await api(null, "GET", "/api/admin/user/noSuchCall");
+    expect(r.status).toBe(404);
+    expect(r.body.message).toContain("/api/admin/user/noSuchCall");
+    expect((await api(null, "GET", "/api/admin/user/login")).status).toBe(405);
+    expect((await api(null, "GET", "/api/elsewhere")).status).toBe(404);
+  });
+});
+
+describe("audit calls", () => {
+  it("records 'User Logs Out' through /api/user/createActivityLog", async () => {
+    const token = await login("acme");
+    const r = await api(token, "POST", "/api/user/createActivityLog", { operation_type: "Admin", summary: "idle", activity_description: "User Logs Out" });
+    expect(r.status).toBe(200);
+    const bad = await api(token, "POST", "/api/user/createActivityLog", { activity_description: "Not An Activity" });
+    expect(bad.status).toBe(400);
+    const foreignDevice = await api(token, "POST", "/api/user/createActivityLog", { activity_description: "User Logs Out", device_id: 13 });
+    expect(foreignDevice.status).toBe(404);
+  });
+});
+
+describe("OpenAPI", () => {
+  it("publishes every registered call", async () => {
+    const r = await api(null, "GET", "/api/openapi.json");
+    expect(r.status).toBe(200);
+    expect(r.body.paths["/api/admin/user/login"].post).toBeDefined();
+    expect(r.body.paths["/api/user/createActivityLog"].post).toBeDefined();
+  });
+});

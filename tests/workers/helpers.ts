@@ -1,0 +1,61 @@
+import { env, SELF } from "cloudflare:test";
+import { drizzle } from "drizzle-orm/d1";
+import * as schema from "../../db/schema";
+
+export const ORIGIN = "https://console.test";
+
+/** Demo logins (db/seed/demo.ts). */
+export const DEMO = {
+  root: { companyId: "ROOT", userName: "root@example.com", password: "Root#Demo2026" },
+  var: { companyId: "RSL1", userName: "var@reseller.example", password: "Var#Demo2026" },
+  acme: { companyId: "ACME", userName: "admin@acme.example", password: "Acme#Demo2026" },
+  beta: { companyId: "BETA", userName: "admin@beta.example", password: "Beta#Demo2026" },
+  auditor: { companyId: "ACME", userName: "auditor@acme.example", password: "Audit#Demo2026" },
+} as const;
+export type DemoLogin = keyof typeof DEMO;
+
+/** Drizzle over the test D1, for asserting what a call changed. */
+export const db = () => drizzle(env.DB, { schema });
+export { schema };
+
+export type ApiResponse<T = any> = { status: number; body: T & { message?: string; payload?: any } };
+
+/** Calls the Worker: `api(token, "POST", "/api/admin/user/addUser", {...})`. A string body is sent as is. */
+export async function api<T = any>(
+  token: string | null,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<ApiResponse<T>> {
+  const init: RequestInit = { method, headers: { ...headers } };
+  if (token) (init.headers as Record<string, string>).Authorization = token;
+  if (body !== undefined) {
+    if (body instanceof FormData) init.body = body;
+    else {
+      (init.headers as Record<string, string>)["Content-Type"] = "application/json";
+      init.body = typeof body === "string" ? body : JSON.stringify(body);
+    }
+  }
+  const res = await SELF.fetch(ORIGIN + path, init);
+  const text = await res.text();
+  let parsed: any = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* non-JSON answers stay text, so a test can assert on them */
+  }
+  return { status: res.status, body: parsed };
+}
+
+/** Signs in through the admin API and returns the token. */
+export async function login(who: DemoLogin): Promise<string> {
+  const r = await api(null, "POST", "/api/admin/user/login", DEMO[who]);
+  if (r.status !== 200) throw new Error(`login ${who} failed: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.token as string;
+}
+
+/** Forgets failed sign-ins, so a throttling test does not lock out the tests after it. */
+export async function resetThrottles(): Promise<void> {
+  await env.DB.prepare("delete from login_throttles").run();
+}

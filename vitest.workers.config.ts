@@ -1,0 +1,30 @@
+/**
+ * Workers integration tests: the real Worker (server.ts → Remix build) in workerd with a real D1
+ * (migrations + demo seed) and R2. Run `remix vite:build` first; `npm run test:workers` does.
+ */
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import tsconfigPaths from "vite-tsconfig-paths";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  plugins: [
+    tsconfigPaths(),
+    cloudflareTest(async () => ({
+      main: "./server.ts",
+      wrangler: { configPath: "./wrangler.toml" },
+      miniflare: {
+        bindings: {
+          TEST_MIGRATIONS: await readD1Migrations("./db/migrations"),
+          GATEWAY_SECRET: "test-gateway-secret",
+          ENVIRONMENT: "test",
+        },
+      },
+    })),
+  ],
+  test: {
+    include: ["tests/workers/**/*.test.ts"],
+    setupFiles: ["./tests/workers/setup.ts"],
+    testTimeout: 30_000,
+    deps: { optimizer: { ssr: { enabled: true, include: ["@remix-run/cloudflare", "@remix-run/server-runtime", "remix-auth", "remix-auth-form", "cookie"] } } },
+  },
+});
