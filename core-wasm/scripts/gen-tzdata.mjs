@@ -141,12 +141,13 @@ function parsePosix(s, name) {
 }
 
 function encodeZone(z) {
-  // Only offset changes matter to the engine: drop transitions that change the name or isdst alone.
+  // Only offset changes matter to the engine: drop transitions that change the name or isdst alone,
+  // except the last one, where the POSIX rule takes over.
   const times = [];
   const offs = [];
   let prev = z.initial;
   z.times.forEach((t, k) => {
-    if (z.offsets[k] !== prev) {
+    if (z.offsets[k] !== prev || k === z.times.length - 1) {
       times.push(t);
       offs.push(z.offsets[k]);
       prev = z.offsets[k];

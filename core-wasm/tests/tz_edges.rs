@@ -48,6 +48,9 @@ const TRANSITIONS: &[(&str, &str, i32, i32)] = &[
     ("Antarctica/Troll", "2040-03-25T01:00:00Z", 0, 2 * H),
     ("Antarctica/Troll", "2040-10-28T01:00:00Z", 2 * H, 0),
     ("Asia/Kathmandu", "1985-12-31T18:30:00Z", 5 * H + 30 * M, 5 * H + 45 * M),
+    // Ojinaga's last listed change (2022-10-30, MDT to CST) keeps -6 although its US Central rule
+    // alone would read CDT until 2022-11-06: the rule takes over only at its next transition.
+    ("America/Ojinaga", "2023-03-12T08:00:00Z", -6 * H, -5 * H),
 ];
 
 #[test]

@@ -84,12 +84,15 @@ impl Zone {
     /// UTC offset in seconds at the instant `t` (epoch milliseconds).
     pub fn offset_at(&self, t: i64) -> i32 {
         let n = self.changes.partition_point(|&(at, _)| at <= t);
-        if n == 0 {
+        if self.changes.is_empty() {
+            self.rule_offset(t, i64::MIN, self.initial)
+        } else if n == 0 {
             self.initial
         } else if n < self.changes.len() {
             self.changes[n - 1].1
         } else {
-            self.rule_offset(t, self.changes[n - 1].1)
+            let (at, off) = self.changes[n - 1];
+            self.rule_offset(t, at, off)
         }
     }
 
@@ -156,17 +159,28 @@ impl Zone {
         }
     }
 
-    fn rule_offset(&self, t: i64, last: i32) -> i32 {
+    /// The offset after the last explicit change `(last_at, last)`: that of the latest rule
+    /// transition between it and `t`, or the last change's own while there is none yet (as tzcode
+    /// reads slim TZif files, where the rule may disagree just after the last change).
+    fn rule_offset(&self, t: i64, last_at: i64, last: i32) -> i32 {
         match self.rule {
             Rule::Last => last,
             Rule::Fixed(off) => off,
             Rule::Dst { std, dst, .. } => {
-                let (s, e) = self.rule_bounds(year_of(t + std as i64 * 1000));
-                let in_dst = if s < e { s <= t && t < e } else { t < e || s <= t };
-                if in_dst {
-                    dst
-                } else {
-                    std
+                let latest = |year: i64| {
+                    let (s, e) = self.rule_bounds(year);
+                    // On a tie (a rule that keeps DST all year) the start wins.
+                    match (s <= t, e <= t) {
+                        (true, true) if s >= e => Some((s, dst)),
+                        (_, true) => Some((e, std)),
+                        (true, false) => Some((s, dst)),
+                        (false, false) => None,
+                    }
+                };
+                let year = year_of(t + std as i64 * 1000);
+                match latest(year).or_else(|| latest(year - 1)) {
+                    Some((at, off)) if at > last_at => off,
+                    _ => last,
                 }
             }
         }
