@@ -5,7 +5,10 @@
 import type { Endpoint } from "./define.server";
 import { auditEndpoints } from "./endpoints/audit.server";
 import { authEndpoints } from "./endpoints/auth.server";
+import { deviceGroupEndpoints } from "./endpoints/device-groups.server";
+import { deviceEndpoints } from "./endpoints/devices.server";
 import { referenceEndpoints } from "./endpoints/reference.server";
+import { usersEndpoints } from "./endpoints/users.server";
 
 export const ADMIN_BASE = "/api/admin";
 export const USER_BASE = "/api/user";
@@ -13,6 +16,9 @@ export const USER_BASE = "/api/user";
 export const adminEndpoints: readonly Endpoint[] = [
   ...authEndpoints,
   ...referenceEndpoints,
+  ...deviceEndpoints,
+  ...deviceGroupEndpoints,
+  ...usersEndpoints,
 ];
 
 export const userEndpoints: readonly Endpoint[] = auditEndpoints;

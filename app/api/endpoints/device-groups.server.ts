@@ -1,0 +1,131 @@
+import { z } from "zod";
+import { createDeviceGroupSchema, modifyDeviceGroupSchema } from "~/schemas/device-groups";
+import * as groups from "~/services/device-groups.server";
+import type { DeviceOption, GroupRow } from "~/services/device-groups.server";
+import { endpoint } from "../define.server";
+
+const id = z.coerce.number({ invalid_type_error: "id must be a number" }).int().positive();
+const bit = (v: boolean) => (v ? "1" : "0");
+
+/** A group in the spec's names (part 1 §3). */
+export function groupPayload(r: GroupRow) {
+  return {
+    id: r.id,
+    full_name: r.fullName,
+    display_name: r.displayName,
+    description: r.description,
+    sch_monday: r.schMonday,
+    sch_tuesday: r.schTuesday,
+    sch_wednesday: r.schWednesday,
+    sch_thursday: r.schThursday,
+    sch_friday: r.schFriday,
+    sch_saturday: r.schSaturday,
+    sch_sunday: r.schSunday,
+    start_at: r.startAt,
+    end_at: r.endAt,
+    is_all_day: bit(r.isAllDay),
+    time_zone_id: r.timeZoneId,
+    time_zone: r.timeZoneId == null ? null : { id: r.timeZoneId, full_time_zone: r.timeZoneLabel, name: r.timeZoneName },
+    status: r.status,
+  };
+}
+
+const devicePayload = (x: DeviceOption) => ({ id: x.id, full_name: x.fullName, display_name: x.displayName, serial_number: x.serialNumber });
+
+const groupShape = z.object({
+  id: z.number(),
+  full_name: z.string(),
+  display_name: z.string(),
+  description: z.string(),
+  sch_monday: z.boolean(),
+  sch_tuesday: z.boolean(),
+  sch_wednesday: z.boolean(),
+  sch_thursday: z.boolean(),
+  sch_friday: z.boolean(),
+  sch_saturday: z.boolean(),
+  sch_sunday: z.boolean(),
+  start_at: z.string().nullable(),
+  end_at: z.string().nullable(),
+  is_all_day: z.enum(["1", "0"]),
+  time_zone_id: z.number().nullable(),
+  time_zone: z.object({ id: z.number(), full_time_zone: z.string().nullable(), name: z.string().nullable() }).nullable(),
+  status: z.number(),
+});
+const deviceShape = z.object({ id: z.number(), full_name: z.string(), display_name: z.string(), serial_number: z.string() });
+
+export const deviceGroupEndpoints = [
+  endpoint({
+    method: "GET",
+    path: "/deviceGroup/getDeviceGroups",
+    tag: "Device groups",
+    summary: "Every device group of the caller's company (inactive ones have status 3).",
+    auth: "token",
+    response: z.object({ message: z.string(), payload: z.array(groupShape) }),
+    async handler({ db, auth }) {
+      return { payload: (await groups.allDeviceGroups(db, auth)).map(groupPayload) };
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/deviceGroup/getDeviceGroupDetails",
+    tag: "Device groups",
+    summary: "One group with the devices in it (deviceDetails). 404 outside the caller's company.",
+    auth: "token",
+    query: z.object({ id }),
+    response: z.object({ message: z.string(), payload: groupShape.extend({ deviceDetails: z.array(deviceShape) }) }),
+    async handler({ db, auth, query }) {
+      const { group, devices } = await groups.getDeviceGroupDetails(db, auth, query.id);
+      return { payload: { ...groupPayload(group), deviceDetails: devices.map(devicePayload) } };
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/deviceGroup/getAvailableDevices",
+    tag: "Device groups",
+    summary: "The company's devices not in the group (every device without groupId).",
+    auth: "token",
+    query: z.object({ groupId: id.optional() }),
+    response: z.object({ message: z.string(), payload: z.array(deviceShape) }),
+    async handler({ db, auth, query }) {
+      return { payload: (await groups.getAvailableDevices(db, auth, query.groupId)).map(devicePayload) };
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/deviceGroup/createDeviceGroup",
+    tag: "Device groups",
+    summary: "Creates a group with its devices (available_devices: device ids). Needs the add right.",
+    auth: "token",
+    body: createDeviceGroupSchema,
+    response: z.object({ message: z.string(), payload: z.object({ id: z.number() }) }),
+    async handler({ db, auth, body, now, core }) {
+      const newId = await groups.createDeviceGroup(db, auth, body, now, core);
+      return { message: "Device Group Created", payload: { id: newId } };
+    },
+  }),
+  endpoint({
+    method: "PUT",
+    path: "/deviceGroup/modifyDeviceGroup",
+    tag: "Device groups",
+    summary: "Saves a group; status 3 deactivates it (logged as de-activated). Needs the modify right.",
+    auth: "token",
+    body: modifyDeviceGroupSchema,
+    response: z.object({ message: z.string(), payload: z.object({ id: z.number(), status: z.number() }) }),
+    async handler({ db, auth, body, now, core }) {
+      const r = await groups.modifyDeviceGroup(db, auth, body, now, core);
+      return { message: r.message, payload: { id: body.id, status: r.status } };
+    },
+  }),
+  endpoint({
+    method: "DELETE",
+    path: "/user/deleteDeviceGroup",
+    tag: "Device groups",
+    summary: "Removes a group, its memberships and the e-keys given on it. Needs the delete right.",
+    auth: "token",
+    query: z.object({ id }),
+    async handler({ db, auth, query, now }) {
+      await groups.deleteDeviceGroup(db, auth, query.id, now);
+      return { message: "Removed Device Group" };
+    },
+  }),
+];

@@ -1,0 +1,227 @@
+/**
+ * Device groups: list, details, available devices, create, modify (including deactivate) and
+ * delete. Pages and the admin API both call these; permissions and tenant scope are checked here.
+ */
+import { and, asc, count, desc, eq, inArray, isNull, ne, notInArray, sql, type SQL } from "drizzle-orm";
+import type { Core, Days } from "../../core-wasm/pkg/index.js";
+import { chunkedInserts } from "../../db/seed/batch";
+import { WEEKDAY_FIELDS, type CreateDeviceGroupInput, type ModifyDeviceGroupInput } from "~/schemas/device-groups";
+import { activityInsert } from "~/utils/activity.server";
+import { assertCan, type Auth } from "~/utils/auth.server";
+import { schema, type Db } from "~/utils/db.server";
+import { notFound, ServiceError } from "~/utils/errors.server";
+import { liveInCompany } from "~/utils/tenant.server";
+
+const { deviceGroups: g, deviceGroupMembers: m, devices: d, timeZones: tz } = schema;
+const MODULE = "device_group";
+export const DEACTIVATED = 3;
+
+export const GROUP_SORTS = ["fullName", "displayName", "startAt", "endAt", "timeZone", "status"] as const;
+const sortColumn = {
+  fullName: g.fullName,
+  displayName: g.displayName,
+  startAt: g.startAt,
+  endAt: g.endAt,
+  timeZone: tz.label,
+  status: g.status,
+} satisfies Record<(typeof GROUP_SORTS)[number], unknown>;
+
+const groupColumns = {
+  id: g.id,
+  fullName: g.fullName,
+  displayName: g.displayName,
+  description: g.description,
+  schMonday: g.schMonday,
+  schTuesday: g.schTuesday,
+  schWednesday: g.schWednesday,
+  schThursday: g.schThursday,
+  schFriday: g.schFriday,
+  schSaturday: g.schSaturday,
+  schSunday: g.schSunday,
+  startAt: g.startAt,
+  endAt: g.endAt,
+  isAllDay: g.isAllDay,
+  timeZoneId: g.timeZoneId,
+  timeZoneName: tz.name,
+  timeZoneLabel: tz.label,
+  status: g.status,
+};
+
+export const isActiveStatus = (status: number) => status === 1 || status === 2;
+
+export type ListGroupsOptions = { offset: number; pageSize: number; sort: { key: string; desc: boolean }; hideInactive: boolean };
+
+export async function listDeviceGroups(db: Db, auth: Auth, o: ListGroupsOptions) {
+  assertCan(auth, MODULE);
+  const where = liveInCompany(g, auth, o.hideInactive ? ne(g.status, DEACTIVATED) : undefined);
+  const column = sortColumn[o.sort.key as keyof typeof sortColumn] ?? g.fullName;
+  const [rows, [{ total }]] = await db.batch([
+    db
+      .select(groupColumns)
+      .from(g)
+      .leftJoin(tz, eq(tz.id, g.timeZoneId))
+      .where(where)
+      .orderBy(o.sort.desc ? desc(column) : asc(column), asc(g.id))
+      .limit(o.pageSize)
+      .offset(o.offset),
+    db.select({ total: count() }).from(g).where(where),
+  ]);
+  return { rows, total };
+}
+
+/** Every live group of the company (the API's getDeviceGroups). */
+export async function allDeviceGroups(db: Db, auth: Auth) {
+  assertCan(auth, MODULE);
+  return db.select(groupColumns).from(g).leftJoin(tz, eq(tz.id, g.timeZoneId)).where(liveInCompany(g, auth)).orderBy(asc(g.fullName), asc(g.id));
+}
+
+async function findGroup(db: Db, auth: Auth, id: number) {
+  const [row] = await db.select(groupColumns).from(g).leftJoin(tz, eq(tz.id, g.timeZoneId)).where(liveInCompany(g, auth, eq(g.id, id))).limit(1);
+  return row ?? notFound("Device group not found");
+}
+export type GroupRow = Awaited<ReturnType<typeof findGroup>>;
+
+const deviceOption = { id: d.id, fullName: d.fullName, displayName: d.displayName, serialNumber: d.serialNumber };
+export type DeviceOption = { id: number; fullName: string; displayName: string; serialNumber: string };
+
+export async function getDeviceGroupDetails(db: Db, auth: Auth, id: number) {
+  assertCan(auth, MODULE);
+  const group = await findGroup(db, auth, id);
+  const devices = await db
+    .select(deviceOption)
+    .from(m)
+    .innerJoin(d, and(eq(d.id, m.deviceId), isNull(d.deletedAt)))
+    .where(and(eq(m.groupId, id), eq(m.companyId, auth.company.id)))
+    .orderBy(asc(d.fullName), asc(d.id));
+  return { group, devices };
+}
+
+/** The company's devices not in `groupId` (all of them without a group). */
+export async function getAvailableDevices(db: Db, auth: Auth, groupId?: number): Promise<DeviceOption[]> {
+  assertCan(auth, MODULE);
+  if (groupId != null) await findGroup(db, auth, groupId);
+  const members = db.select({ id: m.deviceId }).from(m).where(eq(m.groupId, groupId ?? -1));
+  return db
+    .select(deviceOption)
+    .from(d)
+    .where(liveInCompany(d, auth, notInArray(d.id, members)))
+    .orderBy(asc(d.fullName), asc(d.id));
+}
+
+type GroupInput = CreateDeviceGroupInput | ModifyDeviceGroupInput;
+
+/** Looks up the zone and checks the schedule through the core, so errors match the gateway's. */
+async function checkSchedule(db: Db, core: Core, input: GroupInput, zoneId: number | null) {
+  const zone = zoneId == null ? undefined : await db.query.timeZones.findFirst({ where: eq(tz.id, zoneId) });
+  if (!zone) throw new ServiceError(400, "Time zone is required", { fieldErrors: { time_zone_id: ["Time zone is required"] } });
+  const errors = core.validate({
+    kind: "group",
+    tz: zone.name,
+    days: WEEKDAY_FIELDS.map((f) => input[f]) as Days,
+    allDay: input.is_all_day,
+    startTime: input.start_at || null,
+    endTime: input.end_at || null,
+  });
+  if (errors.length === 0) return;
+  const wire: Record<string, string> = { startTime: "start_at", endTime: "end_at", tz: "time_zone_id", days: "days", allDay: "is_all_day" };
+  const fieldErrors: Record<string, string[]> = {};
+  for (const e of errors) (fieldErrors[wire[e.field] ?? e.field ?? "_"] ??= []).push(e.message);
+  throw new ServiceError(400, errors[0].message, { fieldErrors, errorCode: errors[0].code });
+}
+
+/** Every id must be a live device of the caller's company; otherwise 404 and nothing changes. */
+async function checkDevices(db: Db, auth: Auth, ids: number[]): Promise<number[]> {
+  const unique = [...new Set(ids)];
+  const found = await db.select({ id: d.id }).from(d).where(liveInCompany(d, auth, inArray(d.id, unique)));
+  if (found.length !== unique.length) notFound("This device does not belong to your company");
+  return unique;
+}
+
+const groupValues = (input: GroupInput) => ({
+  fullName: input.full_name,
+  displayName: input.display_name,
+  description: input.description,
+  schMonday: input.sch_monday,
+  schTuesday: input.sch_tuesday,
+  schWednesday: input.sch_wednesday,
+  schThursday: input.sch_thursday,
+  schFriday: input.sch_friday,
+  schSaturday: input.sch_saturday,
+  schSunday: input.sch_sunday,
+  startAt: input.start_at || null,
+  endAt: input.end_at || null,
+  isAllDay: input.is_all_day,
+});
+
+function memberInserts(db: Db, companyId: number, groupId: number | SQL, deviceIds: number[]) {
+  return chunkedInserts(db, m, deviceIds.map((deviceId) => ({ groupId: groupId as number, deviceId, companyId })));
+}
+
+export async function createDeviceGroup(db: Db, auth: Auth, input: CreateDeviceGroupInput, now: number, core: Core): Promise<number> {
+  assertCan(auth, MODULE, "add");
+  await checkSchedule(db, core, input, input.time_zone_id ?? null);
+  const deviceIds = await checkDevices(db, auth, input.available_devices);
+  const companyId = auth.company.id;
+  // Inside one batch nothing else writes, so the newest group id is the row just inserted.
+  const newId = sql`(select max(id) from device_groups)`;
+  const results = await db.batch([
+    db.insert(g).values({ ...groupValues(input), companyId, timeZoneId: input.time_zone_id!, status: 1, createdAt: now, updatedAt: now }),
+    ...memberInserts(db, companyId, newId, deviceIds),
+    activityInsert(db, { companyId, name: "Device Group Created", createdByUserId: auth.user.id, targetDeviceGroupId: newId as unknown as number, summary: input.full_name, at: now }),
+    db.insert(schema.gatewayChanges).values({ companyId, entity: "group", entityId: newId as unknown as number, op: "upsert", createdAt: now }),
+    db.select({ id: sql<number>`max(id)` }).from(g),
+  ]);
+  const last = results[results.length - 1] as { id: number }[];
+  return last[0].id;
+}
+
+/** Saves the form; the deactivate toggle sets status 3 and clearing it returns to 1 (spec §4). */
+export async function modifyDeviceGroup(
+  db: Db,
+  auth: Auth,
+  input: ModifyDeviceGroupInput,
+  now: number,
+  core: Core,
+): Promise<{ status: number; message: string }> {
+  assertCan(auth, MODULE, "modify");
+  const current = await findGroup(db, auth, input.id);
+  const zoneId = input.time_zone_id ?? current.timeZoneId;
+  await checkSchedule(db, core, input, zoneId);
+  const deviceIds = await checkDevices(db, auth, input.available_devices);
+  const status = input.status === DEACTIVATED ? DEACTIVATED : input.status ?? (current.status === DEACTIVATED ? 1 : current.status);
+  const name = status === DEACTIVATED ? "Device Group De-Activated" : "Device Group Modified";
+  const companyId = auth.company.id;
+  await db.batch([
+    db.update(g).set({ ...groupValues(input), timeZoneId: zoneId, status, updatedAt: now }).where(liveInCompany(g, auth, eq(g.id, input.id))),
+    db.delete(m).where(and(eq(m.groupId, input.id), eq(m.companyId, companyId))),
+    ...memberInserts(db, companyId, input.id, deviceIds),
+    activityInsert(db, { companyId, name, createdByUserId: auth.user.id, targetDeviceGroupId: input.id, summary: input.full_name, at: now }),
+    db.insert(schema.gatewayChanges).values({ companyId, entity: "group", entityId: input.id, op: "upsert", createdAt: now }),
+  ]);
+  return { status, message: status === DEACTIVATED ? "Device Group De-Activated" : "Device Group Modified" };
+}
+
+/** Soft-deletes the group and drops its memberships and the e-keys given on it. */
+export async function deleteDeviceGroup(db: Db, auth: Auth, id: number, now: number): Promise<void> {
+  assertCan(auth, MODULE, "delete");
+  const group = await findGroup(db, auth, id);
+  const companyId = auth.company.id;
+  const ekeys = schema.ekeyAssignments;
+  await db.batch([
+    db.update(g).set({ deletedAt: now, updatedAt: now }).where(liveInCompany(g, auth, eq(g.id, id))),
+    db.delete(m).where(and(eq(m.groupId, id), eq(m.companyId, companyId))),
+    db.delete(ekeys).where(and(eq(ekeys.companyId, companyId), eq(ekeys.isGroup, true), eq(ekeys.groupId, id))),
+    activityInsert(db, { companyId, name: "Removed Device Group", createdByUserId: auth.user.id, targetDeviceGroupId: id, summary: group.fullName, at: now }),
+    db.insert(schema.gatewayChanges).values({ companyId, entity: "group", entityId: id, op: "delete", createdAt: now }),
+  ]);
+}
+
+/** Default zone of the add form (company settings). */
+export async function defaultTimeZoneId(db: Db, auth: Auth): Promise<number | null> {
+  const row = await db.query.companySettings.findFirst({ where: eq(schema.companySettings.companyId, auth.company.id) });
+  return row?.defaultTimeZoneId ?? null;
+}
+
+export async function timeZoneOptions(db: Db) {
+  return db.select({ id: tz.id, name: tz.name, label: tz.label }).from(tz).orderBy(asc(tz.label));
+}
