@@ -1,0 +1,203 @@
+import { z } from "zod";
+import { assignBody, entryIdQuery, getEkeysQuery, userIdQuery } from "~/schemas/ekeys";
+import { addUserBody, flaggedUserBody, fromApiBody, idQuery, modifyUserBody, userIdBody } from "~/schemas/users";
+import * as ekeys from "~/services/ekeys.server";
+import * as users from "~/services/users.server";
+import { endpoint } from "../define.server";
+
+const flagQuery = z.union([z.boolean(), z.enum(["true", "false", "1", "0"])]).transform((v) => v === true || v === "true" || v === "1");
+
+const userListRow = z.object({
+  id: z.number(),
+  dispay_name: z.string(),
+  e_mail: z.string(),
+  phone_number: z.string(),
+  country_code: z.string(),
+  role_id: z.number().nullable(),
+  comp_id: z.number(),
+  company: z.object({ company_name: z.string(), company_id: z.string() }),
+  company_type: z.string(),
+  is_installer: z.boolean(),
+  is_sentinel: z.boolean(),
+  is_inactive: z.boolean(),
+  isSOInterrupt: z.boolean(),
+  isSuperAdmin: z.boolean(),
+  lastActivity: z.number().nullable(),
+});
+
+const message = z.object({ message: z.string() });
+const origin = (request: Request) => new URL(request.url).origin;
+const tag = "Users";
+
+export const usersEndpoints = [
+  endpoint({
+    method: "GET",
+    path: "/user/getAllUsers",
+    tag,
+    summary: "The company's users (inactive ones only with includeInactive=true), sorted by display name.",
+    auth: "token",
+    query: z.object({ includeInactive: flagQuery.default("false") }),
+    response: z.object({ payload: z.array(userListRow) }),
+    async handler({ db, auth, query }) {
+      const { rows } = await users.listUsers(db, auth, { includeInactive: query.includeInactive });
+      return { payload: rows };
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/user/getUserDetails",
+    tag,
+    summary: "One user in the form shape (404 outside the caller's company).",
+    auth: "token",
+    query: idQuery,
+    async handler({ db, auth, query }) {
+      return { payload: await users.getUserDetails(db, auth, query.id) };
+    },
+  }),
+  endpoint({
+    method: "DELETE",
+    path: "/user/deleteUser",
+    tag,
+    summary: "Removes a user and their e-keys ('Removed User').",
+    auth: "token",
+    query: idQuery,
+    response: message,
+    async handler({ db, auth, query, now }) {
+      return users.deleteUser(db, auth, query.id, now);
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/user/addUser",
+    tag,
+    summary: "Creates a user ('User Created'); flags are '1'/'0'. 400 field errors, 422 duplicate email or phone.",
+    auth: "token",
+    body: addUserBody,
+    response: z.object({ message: z.string(), payload: z.object({ id: z.number() }) }),
+    async handler({ db, auth, body, now }) {
+      const r = await users.addUser(db, auth, fromApiBody(body), now);
+      return { message: r.message, payload: { id: r.id } };
+    },
+  }),
+  endpoint({
+    method: "PUT",
+    path: "/user/modifyUserDetails",
+    tag,
+    summary: "Saves a user's form ('User Modified').",
+    auth: "token",
+    body: modifyUserBody,
+    response: message,
+    async handler({ db, auth, body, now }) {
+      return users.modifyUser(db, auth, body.userId, fromApiBody(body), now);
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/user/flaggedUser",
+    tag,
+    summary: "Approves (is_flagged '0', 'Account Approved') or flags an account.",
+    auth: "token",
+    body: flaggedUserBody,
+    response: message,
+    async handler({ db, auth, body, now }) {
+      return users.setFlagged(db, auth, body, now);
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/user/resendInviteMail",
+    tag,
+    summary: "Queues the invitation mail again (only while account setup is pending).",
+    auth: "token",
+    body: userIdBody,
+    response: message,
+    async handler({ db, auth, body, now, request }) {
+      return users.resendInvite(db, auth, body.userId, { origin: origin(request), now });
+    },
+  }),
+  endpoint({
+    method: "DELETE",
+    path: "/user/forgetDevice",
+    tag,
+    summary: "Unbinds the user's phone from single-device login.",
+    auth: "token",
+    query: idQuery,
+    response: message,
+    async handler({ db, auth, query, now }) {
+      return users.forgetDevice(db, auth, query.id, now);
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/user/sendResetLink",
+    tag,
+    summary: "Queues a password reset link (only when password reset security is admin).",
+    auth: "token",
+    body: userIdBody,
+    response: message,
+    async handler({ db, auth, body, now, request }) {
+      return users.sendResetLink(db, auth, body.userId, { origin: origin(request), now });
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/user/getAssignedEkeys",
+    tag,
+    summary: "The user's e-key entries (payload) and the devices reached through their groups (groupKeys).",
+    auth: "token",
+    query: userIdQuery,
+    async handler({ db, auth, core, query, now }) {
+      const { today } = await ekeys.companyToday(db, auth, core, now);
+      const r = await ekeys.getAssignedEkeys(db, auth, query.userId, today);
+      return { payload: r.payload, extra: { groupKeys: r.groupKeys } };
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/user/getEkeys",
+    tag,
+    summary: "Devices (type=device) or active device groups (type=group) that can be assigned.",
+    auth: "token",
+    query: getEkeysQuery,
+    async handler({ db, auth, query }) {
+      return { payload: await ekeys.getEkeys(db, auth, query.type, query.userId) };
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/user/assignKeyToUser",
+    tag,
+    summary: "Assigns a device or group key, or modifies entry entryId; the window is validated by the access-window core.",
+    auth: "token",
+    body: assignBody,
+    response: message,
+    async handler({ db, auth, core, body, now }) {
+      const r = await ekeys.assignKey(db, auth, core, body, now);
+      return { message: r.message, payload: { entryId: r.entryId } };
+    },
+  }),
+  endpoint({
+    method: "DELETE",
+    path: "/user/deleteAssignedEkey",
+    tag,
+    summary: "Removes a device key entry (422 when unknown).",
+    auth: "token",
+    query: entryIdQuery,
+    response: message,
+    async handler({ db, auth, query, now }) {
+      return ekeys.removeKey(db, auth, query.entryId, "device", now);
+    },
+  }),
+  endpoint({
+    method: "DELETE",
+    path: "/user/deleteAssignedGroup",
+    tag,
+    summary: "Removes a group key entry (422 when unknown).",
+    auth: "token",
+    query: entryIdQuery,
+    response: message,
+    async handler({ db, auth, query, now }) {
+      return ekeys.removeKey(db, auth, query.entryId, "group", now);
+    },
+  }),
+];

@@ -1,0 +1,131 @@
+import { z } from "zod";
+import type { Days, EKeyWindow, ValidationError } from "../../core-wasm/pkg/index.js";
+
+/**
+ * E-key assignment (spec part 1 §3 assign payload, §4 state rules, §5 validation). The form, the
+ * service and the admin API build the same access window (DESIGN §4.1) with `toWindow` and let the
+ * core validate it; `windowErrors` maps the core's codes to the spec's messages.
+ */
+export const ACCESS_TYPES = ["full_access", "custom_access", "one_time_access"] as const;
+export type AccessType = (typeof ACCESS_TYPES)[number];
+
+export const MSG = {
+  keyRequired: "Please select an eKey or group",
+  startDate: "Start date is required or invalid",
+  endDate: "End date is required or invalid",
+  times: "Start and End time are required",
+  zone: "Time zone is required",
+  days: "Please select at least one day",
+  assigned: "eKeys/Groups Assigned successfully",
+  modified: "eKeys Modified successfully",
+  removed: "ekey removed successfully",
+  notFound: "eKey not found",
+  notYourDevice: "This device does not belong to your company",
+} as const;
+
+const flag = z
+  .union([z.boolean(), z.enum(["1", "0", "true", "false"]), z.literal(1), z.literal(0)])
+  .transform((v) => v === true || v === 1 || v === "1" || v === "true");
+
+/** Seven booleans Monday first, or the stored form: seven 0/1 characters. */
+const scheduleDays = z
+  .union([z.array(z.union([z.boolean(), z.literal(0), z.literal(1)])).length(7), z.string().regex(/^[01]{7}$/)])
+  .transform((v) => (typeof v === "string" ? [...v].map((c) => c === "1") : v.map(Boolean)) as Days);
+
+const optionalText = z
+  .string()
+  .nullish()
+  .transform((s) => (s ? s.trim() : null) || null);
+
+/** `HH:mm` or `HH:mm:ss` → `HH:mm`. */
+const time = optionalText.transform((s) => (s && /^\d{2}:\d{2}(:\d{2})?$/.test(s) ? s.slice(0, 5) : s));
+
+/** POST /user/assignKeyToUser body (spec names). */
+export const assignBody = z.object({
+  userId: z.coerce.number({ invalid_type_error: "userId is required" }).int().positive("userId is required"),
+  eKey: z.union([z.string(), z.number()]).nullish().transform((v) => (v === "" || v == null ? null : Number(v))),
+  type: z.enum(["device", "group"]).default("device"),
+  status: z.union([z.string(), z.number()]).nullish(),
+  FOBDeviceId: z.union([z.string(), z.number()]).nullish().transform((v) => (v == null || v === "" ? null : String(v))),
+  startDate: optionalText,
+  startTime: time,
+  endDate: optionalText,
+  endTime: time,
+  accessType: z.enum(ACCESS_TYPES).default("full_access"),
+  isNeverEnd: flag.default(true),
+  isAllDay: flag.default(true),
+  entryId: z.union([z.string(), z.number()]).nullish().transform((v) => (v === "" || v == null ? null : Number(v))),
+  scheduleDays: scheduleDays.default("1111111"),
+  zone: z.union([z.string(), z.number()]).nullish().transform((v) => (v === "" || v == null ? null : Number(v))),
+});
+export type AssignInput = z.output<typeof assignBody>;
+
+/** The schedule part of an assignment, as stored and as the form holds it. */
+export type Schedule = {
+  accessType: AccessType;
+  startDate: string | null;
+  endDate: string | null;
+  startTime: string | null;
+  endTime: string | null;
+  days: Days;
+  isNeverEnd: boolean;
+  isAllDay: boolean;
+};
+
+/**
+ * The access window of an assignment. Required-but-missing values are passed as "" so the core
+ * reports them (a null start date would otherwise mean "no lower bound").
+ */
+export function toWindow(s: Schedule, tz: string | null, used = false): EKeyWindow {
+  if (s.accessType === "full_access") return { kind: "ekey", access: "full", tz: tz || "UTC" };
+  return {
+    kind: "ekey",
+    access: s.accessType === "one_time_access" ? "oneTime" : "custom",
+    tz: tz ?? "",
+    startDate: s.startDate ?? "",
+    endDate: s.isNeverEnd ? null : (s.endDate ?? ""),
+    days: s.days,
+    allDay: s.isAllDay,
+    startTime: s.isAllDay ? null : (s.startTime ?? ""),
+    endTime: s.isAllDay ? null : (s.endTime ?? ""),
+    used,
+  };
+}
+
+const FIELD_MESSAGE: Record<string, keyof typeof MSG> = {
+  startDate: "startDate",
+  endDate: "endDate",
+  startTime: "times",
+  endTime: "times",
+  tz: "zone",
+  days: "days",
+};
+
+/** Core validation errors → the spec's messages by form field (`zone` for the time zone). */
+export function windowErrors(errors: ValidationError[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const e of errors) {
+    const key = FIELD_MESSAGE[e.field.split(/[.[]/)[0]];
+    if (!key) continue;
+    const field = key === "zone" ? "zone" : key === "times" ? "startTime" : e.field;
+    if (!out[field]?.includes(MSG[key])) (out[field] ??= []).push(MSG[key]);
+  }
+  return out;
+}
+
+export const daysToText = (d: readonly boolean[]) => d.map((b) => (b ? "1" : "0")).join("");
+export const textToDays = (s: string | null | undefined) => [...(s ?? "1111111").padEnd(7, "0").slice(0, 7)].map((c) => c === "1") as Days;
+
+export const ALL_DAYS: Days = [true, true, true, true, true, true, true];
+
+/** §4: custom and one-time start today, all days, never ends, all day; full clears the schedule. */
+export function scheduleForAccess(accessType: AccessType, today: string): Schedule {
+  if (accessType === "full_access")
+    return { accessType, startDate: null, endDate: null, startTime: null, endTime: null, days: ALL_DAYS, isNeverEnd: true, isAllDay: true };
+  return { accessType, startDate: today, endDate: null, startTime: null, endTime: null, days: ALL_DAYS, isNeverEnd: true, isAllDay: true };
+}
+
+/** Checked by the service, which answers 422 for a malformed or unknown entry (spec §7). */
+export const entryIdQuery = z.object({ entryId: z.string().optional() });
+export const userIdQuery = z.object({ userId: z.coerce.number({ invalid_type_error: "userId must be a number" }).int().positive() });
+export const getEkeysQuery = userIdQuery.extend({ type: z.enum(["device", "group"]).default("device") });

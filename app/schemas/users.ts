@@ -1,0 +1,88 @@
+import { z } from "zod";
+
+/**
+ * The add/modify user form (spec part 1 §5), shared by the form, the service and the admin API.
+ * Messages are the spec's English texts; the console translates them in the `users` namespace.
+ */
+const required = (label: string) =>
+  z.string({ required_error: `${label} is required`, invalid_type_error: `${label} is required` }).trim().min(1, `${label} is required`);
+
+/** Digits only; the form's mask 999-999-9999 adds dashes that are dropped here. */
+const digits = (s: string) => s.replace(/\D/g, "");
+
+export const userFormSchema = z.object({
+  firstName: required("First name"),
+  lastName: required("Last name"),
+  displayName: required("Display name"),
+  email: required("Email").pipe(z.string().email("Email is invalid")).transform((s) => s.toLowerCase()),
+  countryCode: required("Country code").pipe(z.string().regex(/^\d{1,3}$/, "Country code is invalid")),
+  cell: required("Cell")
+    .transform(digits)
+    .pipe(z.string().min(10, "Cell number is invalid").max(15, "Cell number is invalid")),
+  userNotes: z.string().trim().max(2000).default(""),
+  isSentinel: z.boolean().default(false),
+  isSuperAdmin: z.boolean().default(false),
+  isInstaller: z.boolean().default(false),
+  isFob: z.boolean().default(false),
+  isInactive: z.boolean().default(false),
+  isSOInterrupt: z.boolean().default(true),
+});
+export type UserForm = z.input<typeof userFormSchema>;
+export type UserInput = z.output<typeof userFormSchema>;
+
+/** The admin API's '1'/'0' flags (booleans and "true"/"false" are accepted too). */
+const flag = z
+  .union([z.boolean(), z.enum(["1", "0", "true", "false"]), z.literal(1), z.literal(0)])
+  .transform((v) => v === true || v === 1 || v === "1" || v === "true");
+
+/** POST /user/addUser body, spec names (phoneNumer sic). Field checks happen in `userFormSchema`. */
+export const addUserBody = z.object({
+  firstName: z.string().optional(),
+  lastName: z.string().optional(),
+  displayName: z.string().optional(),
+  emailId: z.string().optional(),
+  countryCode: z.string().optional(),
+  phoneNumer: z.string().optional(),
+  userNotes: z.string().optional(),
+  isSentinel: flag.optional(),
+  isSuperAdmin: flag.optional(),
+  isInstaller: flag.optional(),
+  isFob: flag.optional(),
+  isInactive: flag.optional(),
+  isSOInterrupt: flag.optional(),
+});
+export const modifyUserBody = addUserBody.extend({ userId: z.coerce.number().int().positive("userId is required") });
+
+/** Spec body → form input (the service validates it with `userFormSchema`). */
+export function fromApiBody(b: z.infer<typeof addUserBody>): UserForm {
+  return {
+    firstName: b.firstName ?? "",
+    lastName: b.lastName ?? "",
+    displayName: b.displayName ?? "",
+    email: b.emailId ?? "",
+    countryCode: b.countryCode ?? "",
+    cell: b.phoneNumer ?? "",
+    userNotes: b.userNotes ?? "",
+    isSentinel: b.isSentinel ?? false,
+    isSuperAdmin: b.isSuperAdmin ?? false,
+    isInstaller: b.isInstaller ?? false,
+    isFob: b.isFob ?? false,
+    isInactive: b.isInactive ?? false,
+    isSOInterrupt: b.isSOInterrupt ?? true,
+  };
+}
+
+/** 'last, first', filled in when the first name loses focus. */
+export const autoDisplayName = (first: string, last: string) => [last.trim(), first.trim()].filter(Boolean).join(", ");
+
+/** Super admin implies sentinel web management (spec §4). */
+export function applyPrivilegeRules<T extends { isSuperAdmin: boolean; isSentinel: boolean }>(v: T): T {
+  return v.isSuperAdmin ? { ...v, isSentinel: true } : v;
+}
+
+export const idQuery = z.object({ id: z.coerce.number({ invalid_type_error: "id must be a number" }).int().positive("id is required") });
+export const userIdBody = z.object({ userId: z.coerce.number({ invalid_type_error: "userId must be a number" }).int().positive("userId is required") });
+export const flaggedUserBody = userIdBody.extend({
+  is_flagged: z.union([z.string(), z.number(), z.boolean()]).transform((v) => v === true || v === 1 || v === "1"),
+  support_ticket_id: z.union([z.string(), z.number()]).nullish(),
+});

@@ -1,0 +1,291 @@
+/**
+ * E-key assignments of a user (spec part 1 §3 eKey assignment, §4 rules, §7 assign/list/remove).
+ * Every window is validated by the core before it is stored; every change is mirrored to the
+ * gateways through `gateway_changes` and audited in the same batch.
+ */
+import { and, asc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
+import type { Core } from "../../core-wasm/pkg/index.js";
+import { MSG, textToDays, daysToText, toWindow, windowErrors, type AssignInput, type Schedule } from "~/schemas/ekeys";
+import { activityInsert } from "~/utils/activity.server";
+import { assertCan, type Auth } from "~/utils/auth.server";
+import { schema, type Db } from "~/utils/db.server";
+import { notFound, ServiceError } from "~/utils/errors.server";
+import { inCompany, liveInCompany } from "~/utils/tenant.server";
+
+const k = schema.ekeyAssignments;
+const d = schema.devices;
+const g = schema.deviceGroups;
+const tz = schema.timeZones;
+
+async function assertUser(db: Db, auth: Auth, userId: number) {
+  const user = await db.query.users.findFirst({ where: liveInCompany(schema.users, auth, eq(schema.users.id, userId)) });
+  return user ?? notFound("The provided user is invalid");
+}
+
+const groupDays = (row: typeof g.$inferSelect) =>
+  [row.schMonday, row.schTuesday, row.schWednesday, row.schThursday, row.schFriday, row.schSaturday, row.schSunday] as Schedule["days"];
+
+/** The company's day in its default zone, `YYYY-MM-DD` (the default start date of §4). */
+export async function companyToday(db: Db, auth: Auth, core: Core, now: number): Promise<{ today: string; zone: { id: number; name: string } | null }> {
+  const rows = await db
+    .select({ id: tz.id, name: tz.name })
+    .from(schema.companySettings)
+    .innerJoin(tz, eq(tz.id, schema.companySettings.defaultTimeZoneId))
+    .where(eq(schema.companySettings.companyId, auth.company.id))
+    .limit(1);
+  const zone = rows[0] ?? null;
+  return { today: core.formatLocal(now, zone?.name ?? "UTC").slice(0, 10), zone };
+}
+
+/** A simple state for the list's status column. */
+function statusOf(row: typeof k.$inferSelect, today: string): { title: string; img: string } {
+  const title =
+    row.accessType === "one_time_access" && row.usedAt != null
+      ? "Used"
+      : row.endDate && !row.isNeverEnd && row.endDate < today
+        ? "Expired"
+        : row.startDate && row.startDate > today
+          ? "Pending"
+          : "Active";
+  return { title, img: title.toLowerCase() };
+}
+
+export type AssignedEkey = Awaited<ReturnType<typeof getAssignedEkeys>>["payload"][number];
+
+/** GET /user/getAssignedEkeys: the user's entries (payload) and the devices reached through groups (groupKeys). */
+export async function getAssignedEkeys(db: Db, auth: Auth, userId: number, today: string) {
+  assertCan(auth, "users");
+  await assertUser(db, auth, userId);
+  const groupTz = sql<string | null>`(select name from time_zones where id = ${g.timeZoneId})`;
+  const rows = await db
+    .select({ key: k, device: { id: d.id, full_name: d.fullName }, group: g, zone: tz.name, groupZone: groupTz })
+    .from(k)
+    .leftJoin(d, eq(d.id, k.deviceId))
+    .leftJoin(g, eq(g.id, k.groupId))
+    .leftJoin(tz, eq(tz.id, k.timeZoneId))
+    .where(inCompany(k, auth, eq(k.userId, userId)))
+    .orderBy(asc(k.id));
+  const payload = rows.map(({ key, device, group, zone, groupZone }) => {
+    const days = textToDays(key.scheduleDays);
+    return {
+      entry_id: key.id,
+      is_group: key.isGroup,
+      ekeyDetails: key.isGroup || !device ? null : device,
+      deviceGroup: group ? { id: group.id, full_name: group.fullName } : null,
+      ekeyStatus: statusOf(key, today),
+      access_type: key.accessType,
+      status: key.status,
+      start_date: key.startDate,
+      end_date: key.endDate,
+      start_time: key.startTime,
+      end_time: key.endTime,
+      schedule_days: days,
+      is_never_end: key.isNeverEnd,
+      is_all_day: key.isAllDay,
+      time_zone_id: key.timeZoneId,
+      time_zone: zone ?? groupZone,
+      FOBDeviceId: key.fobDeviceId,
+      used: key.usedAt != null,
+      group_id: group?.id ?? null,
+      group_name: group?.fullName ?? null,
+      ...(group && {
+        sch_monday: group.schMonday,
+        sch_tuesday: group.schTuesday,
+        sch_wednesday: group.schWednesday,
+        sch_thursday: group.schThursday,
+        sch_friday: group.schFriday,
+        sch_saturday: group.schSaturday,
+        sch_sunday: group.schSunday,
+        start_at: group.startAt,
+        end_at: group.endAt,
+        group_is_all_day: group.isAllDay,
+        group_time_zone_id: group.timeZoneId,
+      }),
+    };
+  });
+  const groupIds = payload.filter((p) => p.is_group && p.group_id).map((p) => p.group_id!);
+  const groupKeys = groupIds.length
+    ? await db
+        .select({ group_id: schema.deviceGroupMembers.groupId, id: d.id, full_name: d.fullName })
+        .from(schema.deviceGroupMembers)
+        .innerJoin(d, eq(d.id, schema.deviceGroupMembers.deviceId))
+        .where(and(eq(schema.deviceGroupMembers.companyId, auth.company.id), inArray(schema.deviceGroupMembers.groupId, groupIds), isNull(d.deletedAt)))
+        .orderBy(asc(d.fullName))
+    : [];
+  return { payload, groupKeys };
+}
+
+/** GET /user/getEkeys: devices (configured) or groups (active) that can be assigned. */
+export async function getEkeys(db: Db, auth: Auth, type: "device" | "group", userId: number) {
+  assertCan(auth, "users");
+  await assertUser(db, auth, userId);
+  if (type === "device") {
+    return db
+      .select({ id: d.id, full_name: d.fullName, display_name: d.displayName })
+      .from(d)
+      .where(liveInCompany(d, auth, eq(d.status, "configured")))
+      .orderBy(asc(d.fullName));
+  }
+  const rows = await db
+    .select({ group: g, zone: tz.name })
+    .from(g)
+    .leftJoin(tz, eq(tz.id, g.timeZoneId))
+    .where(liveInCompany(g, auth, ne(g.status, 3)))
+    .orderBy(asc(g.fullName));
+  return rows.map(({ group, zone }) => ({
+    id: group.id,
+    full_name: group.fullName,
+    display_name: group.displayName,
+    sch_monday: group.schMonday,
+    sch_tuesday: group.schTuesday,
+    sch_wednesday: group.schWednesday,
+    sch_thursday: group.schThursday,
+    sch_friday: group.schFriday,
+    sch_saturday: group.schSaturday,
+    sch_sunday: group.schSunday,
+    start_at: group.startAt,
+    end_at: group.endAt,
+    is_all_day: group.isAllDay,
+    time_zone_id: group.timeZoneId,
+    time_zone: zone,
+  }));
+}
+
+/** Time zones for the picker, and the company default (spec: the picker defaults to it). */
+export async function timeZoneOptions(db: Db) {
+  return db.select({ id: tz.id, name: tz.name, label: tz.label }).from(tz).orderBy(asc(tz.name));
+}
+
+function invalid(fieldErrors: Record<string, string[]>): never {
+  throw new ServiceError(400, Object.values(fieldErrors)[0][0], { fieldErrors });
+}
+
+/** POST /user/assignKeyToUser: a new entry, or the entry `entryId` modified. */
+export async function assignKey(db: Db, auth: Auth, core: Core, input: AssignInput, now: number): Promise<{ message: string; entryId: number }> {
+  assertCan(auth, "users", input.entryId ? "modify" : "add");
+  const user = await assertUser(db, auth, input.userId);
+  const existing = input.entryId ? await findEntry(db, auth, input.entryId) : null;
+  if (existing && existing.userId !== user.id) throw new ServiceError(422, MSG.notFound);
+  if (input.eKey == null) invalid({ eKey: [MSG.keyRequired] });
+
+  const { today } = await companyToday(db, auth, core, now);
+  let schedule: Schedule;
+  let zone: { id: number; name: string } | null = null;
+  let target: { deviceId: number | null; groupId: number | null; label: string };
+  if (input.type === "group") {
+    // §4: a group forces custom access with the group's own schedule, never ending.
+    const group = (await db.query.deviceGroups.findFirst({ where: liveInCompany(g, auth, eq(g.id, input.eKey)) })) ?? notFound("Device group not found");
+    zone = group.timeZoneId ? ((await db.query.timeZones.findFirst({ where: eq(tz.id, group.timeZoneId) })) ?? null) : null;
+    schedule = {
+      accessType: "custom_access",
+      startDate: input.startDate ?? today,
+      endDate: null,
+      startTime: group.isAllDay ? null : group.startAt,
+      endTime: group.isAllDay ? null : group.endAt,
+      days: groupDays(group),
+      isNeverEnd: true,
+      isAllDay: group.isAllDay,
+    };
+    target = { deviceId: null, groupId: group.id, label: group.fullName };
+  } else {
+    const device = (await db.query.devices.findFirst({ where: liveInCompany(d, auth, eq(d.id, input.eKey)) })) ?? notFound(MSG.notYourDevice);
+    const full = input.accessType === "full_access";
+    if (!full && input.zone != null) zone = (await db.query.timeZones.findFirst({ where: eq(tz.id, input.zone) })) ?? null;
+    schedule = full
+      ? { accessType: "full_access", startDate: null, endDate: null, startTime: null, endTime: null, days: [true, true, true, true, true, true, true], isNeverEnd: true, isAllDay: true }
+      : {
+          accessType: input.accessType,
+          startDate: input.startDate,
+          endDate: input.isNeverEnd ? null : input.endDate,
+          startTime: input.isAllDay ? null : input.startTime,
+          endTime: input.isAllDay ? null : input.endTime,
+          days: input.scheduleDays,
+          isNeverEnd: input.isNeverEnd,
+          isAllDay: input.isAllDay,
+        };
+    target = { deviceId: device.id, groupId: null, label: device.fullName };
+  }
+
+  const errors = windowErrors(core.validate(toWindow(schedule, zone?.name ?? null)));
+  if (Object.keys(errors).length) invalid(errors);
+
+  const values = {
+    isGroup: input.type === "group",
+    deviceId: target.deviceId,
+    groupId: target.groupId,
+    accessType: schedule.accessType,
+    status: schedule.accessType === "one_time_access" ? "2" : "1",
+    startDate: schedule.startDate,
+    endDate: schedule.endDate,
+    startTime: schedule.startTime,
+    endTime: schedule.endTime,
+    scheduleDays: daysToText(schedule.days),
+    isNeverEnd: schedule.isNeverEnd,
+    isAllDay: schedule.isAllDay,
+    timeZoneId: schedule.accessType === "full_access" ? null : (zone?.id ?? null),
+    fobDeviceId: input.FOBDeviceId,
+    updatedAt: now,
+  };
+  const audit = {
+    companyId: auth.company.id,
+    createdByUserId: auth.user.id,
+    targetUserId: user.id,
+    targetDeviceId: target.deviceId,
+    targetDeviceGroupId: target.groupId,
+    summary: `${target.label}: ${schedule.accessType}`,
+    at: now,
+  };
+  if (existing) {
+    await db.batch([
+      db.update(k).set({ ...values, usedAt: null }).where(inCompany(k, auth, eq(k.id, existing.id))),
+      db.insert(schema.gatewayChanges).values({ companyId: auth.company.id, entity: "ekey", entityId: existing.id, op: "upsert", createdAt: now }),
+      activityInsert(db, { ...audit, name: "eKey Modified" }),
+    ]);
+    return { message: MSG.modified, entryId: existing.id };
+  }
+  const [inserted] = await db.batch([
+    db.insert(k).values({ ...values, companyId: auth.company.id, userId: user.id, createdAt: now }).returning({ id: k.id }),
+    db.insert(schema.gatewayChanges).values({
+      companyId: auth.company.id,
+      entity: "ekey",
+      // The new id is unknown inside the batch: it is the last row inserted for this user.
+      entityId: sql`(select max(id) from ekey_assignments where company_id = ${auth.company.id} and user_id = ${user.id})` as unknown as number,
+      op: "upsert",
+      createdAt: now,
+    }),
+    activityInsert(db, { ...audit, name: "eKey Assigned" }),
+  ]);
+  return { message: MSG.assigned, entryId: inserted[0].id };
+}
+
+/** An entry of the caller's company; another company's entry is a 404, an unknown one a 422 (spec §7). */
+async function findEntry(db: Db, auth: Auth, entryId: number) {
+  const row = await db.query.ekeyAssignments.findFirst({ where: eq(k.id, entryId) });
+  if (!row) throw new ServiceError(422, MSG.notFound);
+  if (row.companyId !== auth.company.id) notFound(MSG.notFound);
+  return row;
+}
+
+/** DELETE /user/deleteAssignedEkey and /user/deleteAssignedGroup. */
+export async function removeKey(db: Db, auth: Auth, rawEntryId: string | undefined, kind: "device" | "group", now: number): Promise<{ message: string }> {
+  assertCan(auth, "users", "delete");
+  const entryId = Number(rawEntryId);
+  if (!rawEntryId || !Number.isInteger(entryId) || entryId <= 0) throw new ServiceError(422, MSG.notFound);
+  const row = await findEntry(db, auth, entryId);
+  if (row.isGroup !== (kind === "group")) throw new ServiceError(422, MSG.notFound);
+  await db.batch([
+    db.delete(k).where(inCompany(k, auth, eq(k.id, row.id))),
+    db.insert(schema.gatewayChanges).values({ companyId: auth.company.id, entity: "ekey", entityId: row.id, op: "delete", createdAt: now }),
+    activityInsert(db, {
+      companyId: auth.company.id,
+      name: "eKey Removed",
+      createdByUserId: auth.user.id,
+      targetUserId: row.userId,
+      targetDeviceId: row.deviceId,
+      targetDeviceGroupId: row.groupId,
+      summary: row.accessType,
+      at: now,
+    }),
+  ]);
+  return { message: MSG.removed };
+}

@@ -1,0 +1,296 @@
+/**
+ * Users of a company (spec part 1 §2 Users, §3, §4, §7 `user/*`). Pages and the admin API both
+ * call these functions; each checks the caller's right and scopes by company itself.
+ */
+import { and, asc, count, desc, eq, ne, sql, type SQL } from "drizzle-orm";
+import { userFormSchema, applyPrivilegeRules, type UserForm, type UserInput } from "~/schemas/users";
+import { queueResetLink } from "~/services/auth.server";
+import { activityInsert } from "~/utils/activity.server";
+import { assertCan, type Auth } from "~/utils/auth.server";
+import { schema, type Db } from "~/utils/db.server";
+import { notFound, ServiceError } from "~/utils/errors.server";
+import { liveInCompany } from "~/utils/tenant.server";
+
+const u = schema.users;
+
+export const USER_MSG = {
+  created: "User Created",
+  modified: "User Modified",
+  removed: "Removed User",
+  approved: "Account Approved",
+  resetSent: "Password Reset Link Sent",
+  inviteResent: "Invite Resent",
+  deviceForgotten: "Device Forgotten",
+  emailTaken: "This email already exists in this company",
+  phoneTaken: "This phone number already exists in this company",
+  notFound: "The provided user is invalid",
+  selfDelete: "You cannot remove your own account",
+  resetNotAllowed: "Reset links are sent by the admin only when the company's password reset security is admin",
+  notPending: "This user has already completed account setup",
+} as const;
+
+/** Sortable list columns → SQL columns (each list query uses an index on company_id first). */
+export const USER_SORTS = {
+  displayName: u.displayName,
+  email: u.email,
+  phone: u.phoneNumber,
+  isSOInterrupt: u.isSoInterrupt,
+  isInstaller: u.isInstaller,
+  isSentinel: u.isSentinel,
+  isSuperAdmin: u.isSuperAdmin,
+  active: u.isInactive,
+  lastActivity: u.lastActivityAt,
+} as const;
+export type UserSort = keyof typeof USER_SORTS;
+
+export type UserListRow = {
+  id: number;
+  dispay_name: string;
+  e_mail: string;
+  phone_number: string;
+  country_code: string;
+  role_id: number | null;
+  comp_id: number;
+  company: { company_name: string; company_id: string };
+  company_type: string;
+  is_installer: boolean;
+  is_sentinel: boolean;
+  is_inactive: boolean;
+  isSOInterrupt: boolean;
+  isSuperAdmin: boolean;
+  lastActivity: number | null;
+};
+
+const listColumns = {
+  id: u.id,
+  dispay_name: u.displayName,
+  e_mail: u.email,
+  phone_number: u.phoneNumber,
+  country_code: u.countryCode,
+  role_id: u.roleId,
+  comp_id: u.companyId,
+  is_installer: u.isInstaller,
+  is_sentinel: u.isSentinel,
+  is_inactive: u.isInactive,
+  isSOInterrupt: u.isSoInterrupt,
+  isSuperAdmin: u.isSuperAdmin,
+  lastActivity: u.lastActivityAt,
+};
+
+export type ListUsersOptions = {
+  includeInactive: boolean;
+  sort?: { key: string; desc: boolean };
+  /** Omitted: every row (the admin API's getAllUsers). */
+  page?: { offset: number; limit: number };
+};
+
+/** One page and the total in a single D1 round trip. */
+export async function listUsers(db: Db, auth: Auth, opts: ListUsersOptions): Promise<{ rows: UserListRow[]; total: number }> {
+  assertCan(auth, "users");
+  const where = liveInCompany(u, auth, opts.includeInactive ? undefined : eq(u.isInactive, false));
+  const sortKey: UserSort = opts.sort && opts.sort.key in USER_SORTS ? (opts.sort.key as UserSort) : "displayName";
+  const dir = opts.sort?.desc ? desc : asc;
+  const order = [dir(USER_SORTS[sortKey]), asc(u.id)];
+  const base = db.select(listColumns).from(u).where(where).orderBy(...order);
+  const pageQuery = opts.page ? base.limit(opts.page.limit).offset(opts.page.offset) : base;
+  const [rows, totals] = await db.batch([pageQuery, db.select({ n: count() }).from(u).where(where)]);
+  const company = { company_name: auth.company.name, company_id: auth.company.code };
+  return { rows: rows.map((r) => ({ ...r, company, company_type: auth.company.type })), total: totals[0]?.n ?? 0 };
+}
+
+export type UserDetails = Awaited<ReturnType<typeof getUserDetails>>;
+
+/** The modify form's shape (spec §3 user form shape) plus what the header buttons need. */
+export async function getUserDetails(db: Db, auth: Auth, id: number) {
+  assertCan(auth, "users");
+  const user = await findUser(db, auth, id);
+  const settings = await db.query.companySettings.findFirst({ where: eq(schema.companySettings.companyId, auth.company.id) });
+  return {
+    id: user.id,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    displayName: user.displayName,
+    email: user.email,
+    countryCode: user.countryCode,
+    cell: user.phoneNumber,
+    user_notes: user.notes,
+    isSentinel: user.isSentinel,
+    isSuperAdmin: user.isSuperAdmin,
+    isInstaller: user.isInstaller,
+    isFob: user.isFob,
+    isInactive: user.isInactive,
+    isSOInterrupt: user.isSoInterrupt,
+    company: { company_name: auth.company.name, company_id: auth.company.code },
+    is_flagged: user.isFlagged ? "1" : "0",
+    support_ticket_id: user.supportTicketId,
+    accountSetupPending: user.accountSetupPending,
+    lastActivity: user.lastActivityAt,
+    // What the page's header buttons depend on (spec §2 modify user).
+    is_multi_phone_login: settings?.isMultiPhoneLogin ?? false,
+    password_reset_security: settings?.passwordResetSecurity ?? "email",
+  };
+}
+
+async function findUser(db: Db, auth: Auth, id: number) {
+  if (!Number.isInteger(id) || id <= 0) notFound(USER_MSG.notFound);
+  const user = await db.query.users.findFirst({ where: liveInCompany(u, auth, eq(u.id, id)) });
+  return user ?? notFound(USER_MSG.notFound);
+}
+
+/** Validates with the form schema; throws 400 with field errors (first message as the message). */
+export function parseUserForm(input: UserForm): UserInput {
+  const r = userFormSchema.safeParse(input);
+  if (r.success) return applyPrivilegeRules(r.data);
+  const fieldErrors: Record<string, string[]> = {};
+  for (const issue of r.error.issues) (fieldErrors[String(issue.path[0])] ??= []).push(issue.message);
+  throw new ServiceError(400, r.error.issues[0].message, { fieldErrors });
+}
+
+async function assertUnique(db: Db, auth: Auth, v: UserInput, exceptId?: number) {
+  const other = (col: SQL) => liveInCompany(u, auth, col, exceptId ? ne(u.id, exceptId) : undefined);
+  const [email, phone] = await db.batch([
+    db.select({ id: u.id }).from(u).where(other(eq(u.email, v.email))).limit(1),
+    db.select({ id: u.id }).from(u).where(other(eq(u.phoneNumber, v.cell))).limit(1),
+  ]);
+  if (email.length) throw new ServiceError(422, USER_MSG.emailTaken, { fieldErrors: { email: [USER_MSG.emailTaken] } });
+  if (phone.length) throw new ServiceError(422, USER_MSG.phoneTaken, { fieldErrors: { cell: [USER_MSG.phoneTaken] } });
+}
+
+const columnsOf = (v: UserInput) => ({
+  firstName: v.firstName,
+  lastName: v.lastName,
+  displayName: v.displayName,
+  email: v.email,
+  countryCode: v.countryCode,
+  phoneNumber: v.cell,
+  notes: v.userNotes,
+  isSentinel: v.isSentinel,
+  isSuperAdmin: v.isSuperAdmin,
+  isInstaller: v.isInstaller,
+  isFob: v.isFob,
+  isInactive: v.isInactive,
+  isSoInterrupt: v.isSOInterrupt,
+});
+
+/** Only a super admin may grant or remove super admin (spec §6). */
+function assertMayChangeSuperAdmin(auth: Auth, before: boolean, after: boolean) {
+  if (before !== after && !auth.user.isSuperAdmin) throw new ServiceError(403, "Only a super admin can add or remove super admins");
+}
+
+export async function addUser(db: Db, auth: Auth, input: UserForm, now: number): Promise<{ id: number; message: string }> {
+  assertCan(auth, "users", "add");
+  const v = parseUserForm(input);
+  assertMayChangeSuperAdmin(auth, false, v.isSuperAdmin);
+  await assertUnique(db, auth, v);
+  const [inserted] = await db.batch([
+    db
+      .insert(u)
+      .values({ ...columnsOf(v), companyId: auth.company.id, accountSetupPending: true, createdAt: now, updatedAt: now })
+      .returning({ id: u.id }),
+    activityInsert(db, {
+      companyId: auth.company.id,
+      name: "User Created",
+      createdByUserId: auth.user.id,
+      // The new id is unknown inside the batch; the live email is unique per company, so look it up there.
+      targetUserId: sql`(select id from users where company_id = ${auth.company.id} and email = ${v.email} and deleted_at is null)` as unknown as number,
+      summary: `${v.displayName} (${v.email})`,
+      at: now,
+    }),
+  ]);
+  return { id: inserted[0].id, message: USER_MSG.created };
+}
+
+export async function modifyUser(db: Db, auth: Auth, id: number, input: UserForm, now: number): Promise<{ message: string }> {
+  assertCan(auth, "users", "modify");
+  const before = await findUser(db, auth, id);
+  const v = parseUserForm(input);
+  assertMayChangeSuperAdmin(auth, before.isSuperAdmin, v.isSuperAdmin);
+  await assertUnique(db, auth, v, id);
+  await db.batch([
+    db.update(u).set({ ...columnsOf(v), updatedAt: now }).where(liveInCompany(u, auth, eq(u.id, id))),
+    activityInsert(db, { companyId: auth.company.id, name: "User Modified", createdByUserId: auth.user.id, targetUserId: id, summary: v.displayName, at: now }),
+  ]);
+  return { message: USER_MSG.modified };
+}
+
+/** Soft delete: history keeps the name; the user's keys and sessions go with it. */
+export async function deleteUser(db: Db, auth: Auth, id: number, now: number): Promise<{ message: string }> {
+  assertCan(auth, "users", "delete");
+  const user = await findUser(db, auth, id);
+  if (user.id === auth.user.id) throw new ServiceError(422, USER_MSG.selfDelete);
+  const keys = await db
+    .select({ id: schema.ekeyAssignments.id })
+    .from(schema.ekeyAssignments)
+    .where(and(eq(schema.ekeyAssignments.companyId, auth.company.id), eq(schema.ekeyAssignments.userId, id)));
+  await db.batch([
+    db.update(u).set({ deletedAt: now, updatedAt: now }).where(liveInCompany(u, auth, eq(u.id, id))),
+    db.delete(schema.ekeyAssignments).where(and(eq(schema.ekeyAssignments.companyId, auth.company.id), eq(schema.ekeyAssignments.userId, id))),
+    db.delete(schema.sessions).where(eq(schema.sessions.userId, id)),
+    ...keys.map((k) => db.insert(schema.gatewayChanges).values({ companyId: auth.company.id, entity: "ekey", entityId: k.id, op: "delete", createdAt: now })),
+    activityInsert(db, { companyId: auth.company.id, name: "Removed User", createdByUserId: auth.user.id, targetUserId: id, summary: user.displayName, at: now }),
+  ]);
+  return { message: USER_MSG.removed };
+}
+
+/** Banner 'approve' (is_flagged 0) or flag again; approving is audited. */
+export async function setFlagged(
+  db: Db,
+  auth: Auth,
+  input: { userId: number; is_flagged: boolean; support_ticket_id?: string | number | null },
+  now: number,
+): Promise<{ message: string }> {
+  assertCan(auth, "users", "modify");
+  const user = await findUser(db, auth, input.userId);
+  const ticket = input.support_ticket_id == null || input.support_ticket_id === "" ? user.supportTicketId : Number(input.support_ticket_id);
+  const update = db
+    .update(u)
+    .set({ isFlagged: input.is_flagged, supportTicketId: Number.isFinite(ticket) ? ticket : user.supportTicketId, updatedAt: now })
+    .where(liveInCompany(u, auth, eq(u.id, user.id)));
+  if (input.is_flagged) {
+    await update;
+    return { message: "Account flagged" };
+  }
+  await db.batch([
+    update,
+    activityInsert(db, { companyId: auth.company.id, name: "Account Approved", createdByUserId: auth.user.id, targetUserId: user.id, summary: user.displayName, at: now }),
+  ]);
+  return { message: USER_MSG.approved };
+}
+
+export async function resendInvite(db: Db, auth: Auth, userId: number, ctx: { origin: string; now: number }): Promise<{ message: string }> {
+  assertCan(auth, "users", "modify");
+  const user = await findUser(db, auth, userId);
+  if (!user.accountSetupPending) throw new ServiceError(422, USER_MSG.notPending);
+  await db.batch([
+    db.insert(schema.mailOutbox).values({
+      companyId: auth.company.id,
+      toAddress: user.email,
+      subject: `You are invited to the ${auth.company.name} console`,
+      body: `Company ID: ${auth.company.code}. Open ${ctx.origin}/forgotPassword to choose your password.`,
+      createdAt: ctx.now,
+    }),
+    activityInsert(db, { companyId: auth.company.id, name: "Invite Resent", createdByUserId: auth.user.id, targetUserId: user.id, summary: user.email, at: ctx.now }),
+  ]);
+  return { message: USER_MSG.inviteResent };
+}
+
+export async function forgetDevice(db: Db, auth: Auth, userId: number, now: number): Promise<{ message: string }> {
+  assertCan(auth, "users", "modify");
+  const user = await findUser(db, auth, userId);
+  await db.batch([
+    db.update(u).set({ boundDeviceId: null, updatedAt: now }).where(liveInCompany(u, auth, eq(u.id, user.id))),
+    activityInsert(db, { companyId: auth.company.id, name: "Device Forgotten", createdByUserId: auth.user.id, targetUserId: user.id, summary: user.displayName, at: now }),
+  ]);
+  return { message: USER_MSG.deviceForgotten };
+}
+
+/** Only when the company's reset security is admin (spec §2); the link itself is queued by the auth service. */
+export async function sendResetLink(db: Db, auth: Auth, userId: number, ctx: { origin: string; now: number }): Promise<{ message: string }> {
+  assertCan(auth, "users", "modify");
+  const user = await findUser(db, auth, userId);
+  const settings = await db.query.companySettings.findFirst({ where: eq(schema.companySettings.companyId, auth.company.id) });
+  if (settings?.passwordResetSecurity !== "admin") throw new ServiceError(422, USER_MSG.resetNotAllowed);
+  await queueResetLink(db, user, ctx);
+  await activityInsert(db, { companyId: auth.company.id, name: "Password Reset Link Sent", createdByUserId: auth.user.id, targetUserId: user.id, summary: user.email, at: ctx.now });
+  return { message: USER_MSG.resetSent };
+}
