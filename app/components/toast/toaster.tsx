@@ -40,6 +40,11 @@ export function Toaster({ toast: serverToast, closeLabel = "Close", regionLabel 
         <ToastPrimitive.Root
           key={active.id}
           type={active.type === "error" ? "foreground" : "background"}
+          // Radix announces the text once through its own live region; the visible toast keeps the
+          // status role for lookup but stays silent so it is not read twice.
+          role="status"
+          aria-live="off"
+          aria-atomic="true"
           onOpenChange={(open) => {
             if (!open) dismiss();
           }}

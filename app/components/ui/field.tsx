@@ -60,7 +60,7 @@ export function Field({ label, children, hint, error, id, required, orientation 
   );
 
   return (
-    <div className={cn("grid gap-1.5", className)}>
+    <div className={cn("grid content-start gap-1.5", className)}>
       {orientation === "horizontal" ? (
         <div className="flex items-center gap-2">
           {control}
