@@ -1,0 +1,299 @@
+/**
+ * Board events delivered by gateways (`POST /api/gateway/events`) become activity rows.
+ *
+ * Idempotent by event id: rows go in with `ON CONFLICT (event_id) DO NOTHING RETURNING`, so a batch
+ * re-sent after a gateway crash creates nothing twice and the answer still counts it as delivered.
+ * The company always comes from the device record, never from the payload. An event the Worker
+ * cannot place (unknown device, malformed entry, type without a catalogue name) is reported in
+ * `rejected` instead of failing the batch: one poison event must not block the gateway's queue.
+ * Device state (last activity, battery, location, firmware) is updated in the same D1 batch with
+ * statements that are safe to run again.
+ */
+import { eq, inArray, sql } from "drizzle-orm";
+import { activityInsert } from "~/utils/activity.server";
+import { schema, type Db } from "~/utils/db.server";
+import { ServiceError } from "~/utils/errors.server";
+
+export const MAX_EVENTS = 1000;
+
+export type GatewayEvent = { id: string; deviceId: string; type: string; at: number; data: Record<string, unknown> };
+export type IngestResult = { accepted: number; duplicates: number; rejected: { id: unknown; reason: string }[] };
+
+type Device = { id: number; companyId: number; fullName: string };
+type Mapped = { name: string; summary: string; targetUserId?: number | null; gps?: string };
+
+const num = (x: unknown) => (typeof x === "number" && Number.isFinite(x) ? x : undefined);
+const sensorNumber = (name: unknown) => (/2/.test(String(name)) ? 2 : 1);
+
+/** Gateway event type → activity catalogue name (db/migrations/0001_reference_data.sql). */
+function mapEvent(e: GatewayEvent, device: Device): Mapped | string {
+  const d = e.data;
+  const door = device.fullName || `device ${device.id}`;
+  switch (e.type) {
+    case "access.granted":
+    case "access.denied": {
+      const granted = e.type === "access.granted";
+      const reason = typeof d.reason === "string" ? d.reason : "";
+      return { name: granted ? "Access Granted" : "Access Denied", summary: `${granted ? "Access granted" : "Access denied"} at ${door}${reason ? `: ${reason}` : ""}` };
+    }
+    case "door.opened":
+      return { name: "Door Opened", summary: `${door} opened` };
+    case "door.closed":
+      return { name: "Door Closed", summary: `${door} closed` };
+    case "door.forced":
+      return { name: "Door Forced Open", summary: `${door} forced open` };
+    case "door.heldOpen":
+      return { name: "Door Held Open", summary: `${door} held open` };
+    case "sensor": {
+      const n = sensorNumber(d.name);
+      const open = Boolean(d.value);
+      return { name: `Sensor ${n} ${open ? "Open" : "Closed"}`, summary: `Sensor ${n} ${open ? "open" : "closed"} at ${door}` };
+    }
+    case "battery": {
+      const percent = num(d.percent);
+      if (percent === undefined) return "battery events need data.percent";
+      return { name: percent < LOW_BATTERY ? "Low Battery" : "Battery Good", summary: `Battery at ${percent}% on ${door}` };
+    }
+    case "location": {
+      const lat = num(d.lat);
+      const lon = num(d.lon);
+      if (lat === undefined || lon === undefined) return "location events need data.lat and data.lon";
+      return { name: "Location Reported", summary: `${door} reported its location`, gps: `${lat},${lon}` };
+    }
+    case "tamper":
+      return { name: "Tamper Detected", summary: `Tamper ${d.state === "closed" ? "cleared" : "detected"} on ${door}` };
+    case "firmware.progress":
+      return { name: "Firmware Progress", summary: `Firmware ${String(d.version ?? "")} download at ${num(d.percent) ?? 0}% on ${door}` };
+    case "firmware.result":
+      return d.ok === true
+        ? { name: "Firmware Installed", summary: `Firmware installed on ${door}` }
+        : { name: "Firmware Failed", summary: `Firmware failed on ${door}${typeof d.error === "string" ? `: ${d.error}` : ""}` };
+    default:
+      return `event type ${e.type} is not recorded`;
+  }
+}
+
+const LOW_BATTERY = 20;
+const ID = /^[\x21-\x7e]{1,200}$/;
+
+/** Checks the envelope; a bad one is a 400 (the gateway logs it), entries are checked one by one. */
+export function parseBatch(body: unknown): unknown[] {
+  const b = body as { v?: unknown; events?: unknown };
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new ServiceError(400, "body must be a JSON object");
+  if (b.v !== 1) throw new ServiceError(400, "v must be 1");
+  if (!Array.isArray(b.events)) throw new ServiceError(400, "events must be an array");
+  if (b.events.length > MAX_EVENTS) throw new ServiceError(400, `at most ${MAX_EVENTS} events per batch`);
+  return b.events;
+}
+
+function checkEvent(x: unknown): GatewayEvent | string {
+  const e = x as Partial<GatewayEvent>;
+  if (typeof x !== "object" || x === null) return "event must be an object";
+  if (typeof e.id !== "string" || !ID.test(e.id)) return "id must be 1-200 printable characters";
+  if (typeof e.deviceId !== "string" || !/^\d{1,15}$/.test(e.deviceId)) return "unknown device";
+  if (typeof e.type !== "string") return "type must be a string";
+  if (!Number.isSafeInteger(e.at) || (e.at as number) <= 0) return "at must be epoch milliseconds";
+  const data = e.data ?? {};
+  if (typeof data !== "object" || data === null || Array.isArray(data)) return "data must be an object";
+  return { id: e.id, deviceId: e.deviceId, type: e.type, at: e.at as number, data: data as Record<string, unknown> };
+}
+
+/** Activity rows per insert statement: 12 bound columns each, under D1's 100 parameters. */
+const ROWS_PER_INSERT = 8;
+
+export async function ingestEvents(db: Db, rawEvents: unknown[], now: number): Promise<IngestResult> {
+  const rejected: IngestResult["rejected"] = [];
+  const events: GatewayEvent[] = [];
+  const seen = new Set<string>();
+  let duplicates = 0;
+  for (const raw of rawEvents) {
+    const e = checkEvent(raw);
+    if (typeof e === "string") rejected.push({ id: (raw as { id?: unknown })?.id ?? null, reason: e });
+    else if (seen.has(e.id)) duplicates++; // the same id twice in one batch
+    else {
+      seen.add(e.id);
+      events.push(e);
+    }
+  }
+
+  const deviceIds = [...new Set(events.map((e) => Number(e.deviceId)))];
+  const devices = new Map<number, Device>();
+  for (let i = 0; i < deviceIds.length; i += 90) {
+    const part = deviceIds.slice(i, i + 90);
+    const rows = await db
+      .select({ id: schema.devices.id, companyId: schema.devices.companyId, fullName: schema.devices.fullName })
+      .from(schema.devices)
+      .where(inArray(schema.devices.id, part));
+    for (const r of rows) devices.set(r.id, r);
+  }
+  const users = await companyOfUsers(db, events);
+
+  const rows: Parameters<typeof activityInsert>[1][] = [];
+  const state = new DeviceState();
+  for (const e of events) {
+    const device = devices.get(Number(e.deviceId));
+    if (!device) {
+      rejected.push({ id: e.id, reason: "unknown device" });
+      continue;
+    }
+    const m = mapEvent(e, device);
+    if (typeof m === "string") {
+      rejected.push({ id: e.id, reason: m });
+      continue;
+    }
+    const userId = Number(e.data.userId);
+    const targetUserId = users.get(userId) === device.companyId ? userId : null;
+    rows.push({
+      companyId: device.companyId,
+      name: m.name,
+      operationType: "Device",
+      createdByUserId: targetUserId,
+      targetUserId,
+      targetDeviceId: device.id,
+      summary: m.summary,
+      details: { ...e.data, type: e.type, receivedAt: now },
+      gpsLocation: m.gps ?? null,
+      eventId: e.id,
+      at: e.at,
+    });
+    state.note(e, device);
+  }
+
+  if (rows.length === 0) return { accepted: 0, duplicates, rejected };
+  const inserts = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    inserts.push(activityInsertMany(db, rows.slice(i, i + ROWS_PER_INSERT)));
+  }
+  const results = await db.batch([...inserts, ...state.statements(db, now)] as unknown as [never, ...never[]]);
+  let accepted = 0;
+  for (let i = 0; i < inserts.length; i++) accepted += (results[i] as unknown[]).length;
+  return { accepted, duplicates: duplicates + rows.length - accepted, rejected };
+}
+
+/** Several activity rows in one statement, skipping ids already stored. */
+function activityInsertMany(db: Db, entries: Parameters<typeof activityInsert>[1][]) {
+  const t = schema.activityLogs;
+  return db
+    .insert(t)
+    .values(
+      entries.map((e) => ({
+        companyId: e.companyId,
+        activityTypeId: sql`(select id from activity_types where name = ${e.name})`,
+        operationType: e.operationType ?? "Device",
+        createdByUserId: e.createdByUserId ?? null,
+        targetUserId: e.targetUserId ?? null,
+        targetDeviceId: e.targetDeviceId ?? null,
+        summary: e.summary ?? "",
+        detailsJson: JSON.stringify(e.details ?? {}),
+        gpsLocation: e.gpsLocation ?? null,
+        eventId: e.eventId ?? null,
+        activityTimestamp: e.at ?? Date.now(),
+      })),
+    )
+    .onConflictDoNothing({ target: t.eventId })
+    .returning({ id: t.id });
+}
+
+/** The companies of users named in access events, so a user id is only linked inside its own company. */
+async function companyOfUsers(db: Db, events: GatewayEvent[]): Promise<Map<number, number>> {
+  const ids = [...new Set(events.map((e) => Number(e.data.userId)).filter((n) => Number.isSafeInteger(n) && n > 0))];
+  const out = new Map<number, number>();
+  for (let i = 0; i < ids.length; i += 90) {
+    const rows = await db
+      .select({ id: schema.users.id, companyId: schema.users.companyId })
+      .from(schema.users)
+      .where(inArray(schema.users.id, ids.slice(i, i + 90)));
+    for (const r of rows) out.set(r.id, r.companyId);
+  }
+  return out;
+}
+
+type Progress = { deviceId: number; companyId: number; releaseId: number; done: number; total: number; state: "downloading" | "installed" | "failed"; detail: string };
+
+/** The latest device facts in a batch, written with statements that are harmless to repeat. */
+class DeviceState {
+  lastAt = new Map<number, number>();
+  battery = new Map<number, { at: number; low: boolean }>();
+  location = new Map<number, { at: number; lat: number; lon: number }>();
+  progress = new Map<string, Progress>();
+  installed = new Map<number, number>();
+
+  note(e: GatewayEvent, device: Device) {
+    const id = device.id;
+    this.lastAt.set(id, Math.max(this.lastAt.get(id) ?? 0, e.at));
+    const d = e.data;
+    if (e.type === "battery" && (this.battery.get(id)?.at ?? 0) <= e.at) this.battery.set(id, { at: e.at, low: (num(d.percent) ?? 100) < LOW_BATTERY });
+    if (e.type === "location" && (this.location.get(id)?.at ?? 0) <= e.at) this.location.set(id, { at: e.at, lat: num(d.lat)!, lon: num(d.lon)! });
+    const releaseId = Number(d.releaseId);
+    if (!Number.isSafeInteger(releaseId) || releaseId <= 0) return;
+    const key = `${id}:${releaseId}`;
+    const prev = this.progress.get(key);
+    if (e.type === "firmware.progress" && prev?.state !== "installed") {
+      this.progress.set(key, {
+        deviceId: id,
+        companyId: device.companyId,
+        releaseId,
+        done: Math.max(0, Math.trunc(num(d.received) ?? 0)),
+        total: Math.max(0, Math.trunc(num(d.blocks) ?? 0)),
+        state: "downloading",
+        detail: "",
+      });
+    }
+    if (e.type === "firmware.result") {
+      const ok = d.ok === true;
+      this.progress.set(key, {
+        deviceId: id,
+        companyId: device.companyId,
+        releaseId,
+        done: prev?.total ?? 0,
+        total: prev?.total ?? 0,
+        state: ok ? "installed" : "failed",
+        detail: typeof d.error === "string" ? d.error.slice(0, 200) : "",
+      });
+      if (ok) this.installed.set(id, releaseId);
+    }
+  }
+
+  statements(db: Db, now: number) {
+    const d = schema.devices;
+    const out: unknown[] = [];
+    for (const [id, at] of this.lastAt) {
+      out.push(db.update(d).set({ lastActivityAt: sql`max(coalesce(${d.lastActivityAt}, 0), ${at})` }).where(eq(d.id, id)));
+    }
+    for (const [id, b] of this.battery) out.push(db.update(d).set({ lowBattery: b.low }).where(eq(d.id, id)));
+    for (const [id, l] of this.location) {
+      out.push(
+        db
+          .update(d)
+          .set({ lastLatitude: l.lat, lastLongitude: l.lon, lastLocationAt: l.at })
+          .where(sql`${d.id} = ${id} and coalesce(${d.lastLocationAt}, 0) <= ${l.at}`),
+      );
+    }
+    const p = schema.firmwareProgress;
+    for (const x of this.progress.values()) {
+      // A finished install is final; a later progress report (a re-sent batch) does not undo it.
+      const total = x.total ? x.total : sql`${p.blocksTotal}`;
+      const done = x.state === "downloading" ? x.done : sql`${p.blocksTotal}`;
+      out.push(
+        db
+          .insert(p)
+          .values({ deviceId: x.deviceId, releaseId: x.releaseId, companyId: x.companyId, blocksDone: x.done, blocksTotal: x.total, state: x.state, detail: x.detail, updatedAt: now })
+          .onConflictDoUpdate({
+            target: [p.deviceId, p.releaseId],
+            set: { blocksDone: done, blocksTotal: total, state: x.state, detail: x.detail, updatedAt: now },
+            setWhere: x.state === "downloading" ? sql`${p.state} != 'installed'` : undefined,
+          }),
+      );
+    }
+    for (const [id, releaseId] of this.installed) {
+      const f = schema.firmwareReleases;
+      out.push(
+        db
+          .update(d)
+          .set({ firmwareVersion: sql`coalesce((select ${f.version} from ${f} where ${f.id} = ${releaseId}), ${d.firmwareVersion})` })
+          .where(eq(d.id, id)),
+      );
+    }
+    return out;
+  }
+}

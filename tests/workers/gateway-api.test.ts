@@ -1,0 +1,216 @@
+import { env, SELF } from "cloudflare:test";
+import { eq, like } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { seedGateway } from "../../db/seed/gateway";
+import { db, ORIGIN, schema } from "./helpers";
+
+const SECRET = env.GATEWAY_SECRET;
+
+async function gw(method: string, path: string, body?: unknown, secret: string | null = SECRET) {
+  const headers: Record<string, string> = {};
+  if (secret !== null) headers.Authorization = `Bearer ${secret}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const res = await SELF.fetch(ORIGIN + path, { method, headers, body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body) });
+  return res;
+}
+const gwJson = async (method: string, path: string, body?: unknown, secret?: string | null) => {
+  const res = await gw(method, path, body, secret);
+  return { status: res.status, body: (await res.json()) as any };
+};
+
+const byType = (changes: { type: string }[], type: string) => changes.filter((c) => c.type === type);
+
+beforeAll(async () => {
+  await seedGateway(db(), { GATEWAY_SECRET: SECRET });
+});
+
+describe("gateway auth", () => {
+  it("refuses a missing or wrong secret with 401 JSON", async () => {
+    for (const secret of [null, "wrong-secret", ""]) {
+      const r = await gwJson("GET", "/api/gateway/changes", undefined, secret);
+      expect(r.status).toBe(401);
+      expect(r.body.error).toBe("unauthorized");
+    }
+    expect((await gwJson("POST", "/api/gateway/events", { v: 1, events: [] }, "nope")).status).toBe(401);
+    expect((await gwJson("GET", "/api/gateway/firmware/1", undefined, null)).status).toBe(401);
+  });
+
+  it("answers unknown paths and wrong methods with JSON 404/405", async () => {
+    expect((await gwJson("GET", "/api/gateway/nothing")).status).toBe(404);
+    expect((await gwJson("POST", "/api/gateway/changes", {})).status).toBe(405);
+  });
+});
+
+describe("change feed", () => {
+  it("starts with a snapshot of every mirrored entity", async () => {
+    const r = await gwJson("GET", "/api/gateway/changes?limit=500");
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ v: 1, reset: true, more: false });
+    const devices = byType(r.body.changes, "device");
+    const acmeDoor = devices.find((d: any) => d.id === "1");
+    expect(acmeDoor.data).toMatchObject({ id: "1", companyId: "ACME", name: "Main Entrance", deviceType: "AB-100", tz: "Europe/Madrid", active: true });
+    expect(acmeDoor.data.groupIds).toEqual(expect.arrayContaining(["1", "2"]));
+    const cred = byType(r.body.changes, "boardCredential").find((c: any) => c.id === "1");
+    expect(cred.data.hash).toMatch(/^pbkdf2-sha256\$i=\d+\$/);
+    const ekey = byType(r.body.changes, "ekey")[0];
+    expect(ekey.data.window).toMatchObject({ kind: "ekey", access: expect.stringMatching(/full|custom|oneTime/) });
+    expect(ekey.data.userLabel).toBeTruthy();
+    const groupKey = byType(r.body.changes, "groupKey")[0];
+    expect(groupKey.data.window.kind).toBe("group");
+    const so = byType(r.body.changes, "scheduledOpen");
+    expect(so).toHaveLength(1);
+    expect(so[0].data).toMatchObject({ companyId: "ACME", window: { kind: "scheduledOpen", tz: "Europe/Madrid", fpi: true } });
+    expect(so[0].data.window.week).toHaveLength(7);
+    expect(byType(r.body.changes, "user").length).toBeGreaterThan(0);
+  });
+
+  it("sends a changed key after the cursor, then nothing more", async () => {
+    const first = await gwJson("GET", "/api/gateway/changes");
+    const cursor = first.body.cursor;
+    const [key] = await db().select().from(schema.ekeyAssignments).where(eq(schema.ekeyAssignments.isGroup, false)).limit(1);
+    await db().batch([
+      db().update(schema.ekeyAssignments).set({ endDate: "2027-01-31", isNeverEnd: false, accessType: "custom_access", isAllDay: true }).where(eq(schema.ekeyAssignments.id, key.id)),
+      db().insert(schema.gatewayChanges).values({ companyId: key.companyId, entity: "ekey", entityId: key.id, op: "upsert" }),
+    ]);
+    const next = await gwJson("GET", `/api/gateway/changes?cursor=${cursor}`);
+    expect(next.status).toBe(200);
+    expect(next.body.reset).toBeUndefined();
+    expect(Number(next.body.cursor)).toBeGreaterThan(Number(cursor));
+    expect(next.body.changes).toEqual([
+      expect.objectContaining({ type: "ekey", op: "upsert", id: String(key.id), data: expect.objectContaining({ window: expect.objectContaining({ endDate: "2027-01-31" }) }) }),
+    ]);
+    const after = await gwJson("GET", `/api/gateway/changes?cursor=${next.body.cursor}`);
+    expect(after.body).toMatchObject({ changes: [], cursor: next.body.cursor, more: false });
+  });
+
+  it("pages with `more` and sends tombstones for removed rows", async () => {
+    const start = (await gwJson("GET", "/api/gateway/changes")).body.cursor;
+    await db().insert(schema.gatewayChanges).values([
+      { companyId: 3, entity: "ekey", entityId: 999_999, op: "delete" },
+      { companyId: 3, entity: "firmware", entityId: 888_888, op: "delete" },
+    ]);
+    const p1 = await gwJson("GET", `/api/gateway/changes?cursor=${start}&limit=1`);
+    expect(p1.body.more).toBe(true);
+    expect(p1.body.changes).toEqual(expect.arrayContaining([{ type: "ekey", op: "delete", id: "999999" }]));
+    const p2 = await gwJson("GET", `/api/gateway/changes?cursor=${p1.body.cursor}&limit=1`);
+    expect(p2.body).toMatchObject({ more: false, changes: [{ type: "firmware", op: "delete", id: "888888" }] });
+  });
+
+  it("refuses malformed cursors with 400 and unknown future ones with 410", async () => {
+    expect((await gwJson("GET", "/api/gateway/changes?cursor=abc")).status).toBe(400);
+    expect((await gwJson("GET", "/api/gateway/changes?limit=0")).status).toBe(400);
+    const r = await gwJson("GET", "/api/gateway/changes?cursor=99999999");
+    expect(r.status).toBe(410);
+    expect(r.body.error).toBe("cursor_expired");
+  });
+});
+
+describe("event ingestion", () => {
+  const batch = (ids: string[], deviceId = "1") => ({
+    v: 1,
+    gatewayId: "gw-test",
+    events: ids.map((id, i) => ({ id: `${deviceId}/${id}`, deviceId, type: i % 2 ? "door.closed" : "door.opened", at: 1_790_000_000_000 + i, receivedAt: 1_790_000_000_500, data: {} })),
+  });
+  const rowsFor = (prefix: string) => db().select().from(schema.activityLogs).where(like(schema.activityLogs.eventId, `${prefix}%`));
+
+  it("stores a batch once, however often it is sent", async () => {
+    const body = batch(["idem-1", "idem-2", "idem-3"]);
+    const first = await gwJson("POST", "/api/gateway/events", body);
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ accepted: 3, duplicates: 0, rejected: [] });
+    const again = await gwJson("POST", "/api/gateway/events", body);
+    expect(again.body).toMatchObject({ accepted: 0, duplicates: 3 });
+    const rows = await rowsFor("1/idem-");
+    expect(rows).toHaveLength(3);
+    expect(rows.every((r) => r.companyId === 3 && r.targetDeviceId === 1 && r.operationType === "Device")).toBe(true);
+  });
+
+  it("takes the company from the device and maps types to the activity catalogue", async () => {
+    const events = [
+      { id: "13/map-1", deviceId: "13", type: "access.granted", at: 1_800_000_001_000, data: { userId: "4", keyId: "1", reason: "Full access" } },
+      { id: "13/map-2", deviceId: "13", type: "battery", at: 1_800_000_002_000, data: { percent: 9 } },
+      { id: "13/map-3", deviceId: "13", type: "location", at: 1_800_000_003_000, data: { lat: 52.5, lon: 13.4 } },
+      { id: "13/map-4", deviceId: "13", type: "sensor", at: 1_800_000_004_000, data: { name: "sensor2", value: 1 }, companyId: 3 },
+    ];
+    const r = await gwJson("POST", "/api/gateway/events", { v: 1, events });
+    expect(r.body).toMatchObject({ accepted: 4, duplicates: 0 });
+    const rows = await db()
+      .select({ eventId: schema.activityLogs.eventId, companyId: schema.activityLogs.companyId, name: schema.activityTypes.name, user: schema.activityLogs.targetUserId })
+      .from(schema.activityLogs)
+      .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
+      .where(like(schema.activityLogs.eventId, "13/map-%"));
+    expect(Object.fromEntries(rows.map((x) => [x.eventId, x.name]))).toEqual({
+      "13/map-1": "Access Granted",
+      "13/map-2": "Low Battery",
+      "13/map-3": "Location Reported",
+      "13/map-4": "Sensor 2 Open",
+    });
+    expect(rows.every((x) => x.companyId === 4)).toBe(true); // device 13 is BETA's, whatever the payload says
+    expect(rows.find((x) => x.eventId === "13/map-1")?.user).toBe(4);
+    const [device] = await db().select().from(schema.devices).where(eq(schema.devices.id, 13));
+    expect(device).toMatchObject({ lowBattery: true, lastLatitude: 52.5, lastLongitude: 13.4, lastActivityAt: 1_800_000_004_000 });
+  });
+
+  it("rejects unknown devices and bad entries per event, and bad envelopes with 400", async () => {
+    const r = await gwJson("POST", "/api/gateway/events", {
+      v: 1,
+      events: [
+        { id: "x/1", deviceId: "424242", type: "door.opened", at: 1_790_000_000_000, data: {} },
+        { id: "x/2", deviceId: "1", type: "door.opened", at: "yesterday" },
+        { id: "1/ok-after-bad", deviceId: "1", type: "door.opened", at: 1_790_000_000_000 },
+      ],
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.accepted).toBe(1);
+    expect(r.body.rejected).toEqual([
+      { id: "x/2", reason: expect.any(String) },
+      { id: "x/1", reason: "unknown device" },
+    ]);
+    for (const bad of ["not json", "[]", JSON.stringify({ v: 2, events: [] }), JSON.stringify({ v: 1, events: "x" })]) {
+      const res = await gwJson("POST", "/api/gateway/events", bad);
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBeTruthy();
+    }
+  });
+
+  it("records firmware progress and the install result", async () => {
+    const [release] = await db()
+      .insert(schema.firmwareReleases)
+      .values({ companyId: 1, deviceTypeId: 1, version: "9.1", r2Key: "firmware/none.zip", fileName: "x.zip", size: 100, sha256: "0".repeat(64) })
+      .returning();
+    const rid = String(release.id);
+    const progress = (n: number) => ({ id: `2/fwp.${rid}.${n}`, deviceId: "2", type: "firmware.progress", at: 1_790_000_010_000 + n, data: { releaseId: rid, version: "9.1", received: n, blocks: 10, percent: n * 10 } });
+    await gwJson("POST", "/api/gateway/events", { v: 1, events: [progress(3), progress(5)] });
+    let [p] = await db().select().from(schema.firmwareProgress).where(eq(schema.firmwareProgress.releaseId, release.id));
+    expect(p).toMatchObject({ deviceId: 2, companyId: 3, blocksDone: 5, blocksTotal: 10, state: "downloading" });
+    await gwJson("POST", "/api/gateway/events", { v: 1, events: [{ id: "2/fwr-1", deviceId: "2", type: "firmware.result", at: 1_790_000_020_000, data: { releaseId: rid, ok: true } }] });
+    // a re-sent older batch does not undo the install
+    await gwJson("POST", "/api/gateway/events", { v: 1, events: [progress(3)] });
+    [p] = await db().select().from(schema.firmwareProgress).where(eq(schema.firmwareProgress.releaseId, release.id));
+    expect(p).toMatchObject({ state: "installed", blocksDone: 10 });
+    const [device] = await db().select().from(schema.devices).where(eq(schema.devices.id, 2));
+    expect(device.firmwareVersion).toBe("9.1");
+  });
+});
+
+describe("firmware download", () => {
+  it("streams the R2 object whose bytes match the release's sha256", async () => {
+    const bytes = new TextEncoder().encode("PK\u0003\u0004 firmware image bytes ".repeat(50));
+    const sha = [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
+    await env.FIRMWARE.put(`firmware/${sha}.zip`, bytes);
+    const [release] = await db()
+      .insert(schema.firmwareReleases)
+      .values({ companyId: 1, deviceTypeId: 1, version: "9.2", r2Key: `firmware/${sha}.zip`, fileName: "fw.zip", size: bytes.length, sha256: sha })
+      .returning();
+    const res = await gw("GET", `/api/gateway/firmware/${release.id}`);
+    expect(res.status).toBe(200);
+    const got = new Uint8Array(await res.arrayBuffer());
+    expect(got.length).toBe(bytes.length);
+    const gotSha = [...new Uint8Array(await crypto.subtle.digest("SHA-256", got))].map((b) => b.toString(16).padStart(2, "0")).join("");
+    expect(gotSha).toBe(sha);
+    expect(res.headers.get("X-Firmware-Sha256")).toBe(sha);
+    const missing = await gw("GET", "/api/gateway/firmware/777777");
+    expect(missing.status).toBe(404);
+    await missing.body?.cancel();
+  });
+});
