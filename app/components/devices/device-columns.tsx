@@ -1,0 +1,52 @@
+import { Link } from "@remix-run/react";
+import type { ColumnDef } from "@tanstack/react-table";
+import type { TFunction } from "i18next";
+import { formatDateTime } from "~/utils/format";
+import { LockIcon } from "./device-icons";
+
+export type DeviceListRow = {
+  id: number;
+  fullName: string;
+  displayName: string;
+  serialNumber: string;
+  createdAt: number;
+  lastActivityAt: number | null;
+};
+
+/** /devices columns (spec part 1 §2): the icon opens details, last activity opens that device's activity. */
+export function deviceColumns(t: TFunction): ColumnDef<DeviceListRow>[] {
+  return [
+    {
+      id: "icon",
+      header: () => <span className="sr-only">{t("col.icon")}</span>,
+      meta: { className: "w-12" },
+      cell: ({ row }) => (
+        <Link
+          to={`/deviceDetails?id=${row.original.id}`}
+          aria-label={t("openDetails", { name: row.original.fullName })}
+          className="inline-flex size-8 items-center justify-center rounded-md text-primary hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+        >
+          <LockIcon className="size-4" />
+        </Link>
+      ),
+    },
+    { id: "fullName", accessorKey: "fullName", header: t("col.fullName"), enableSorting: true },
+    { id: "displayName", accessorKey: "displayName", header: t("col.displayName"), enableSorting: true },
+    { id: "serialNumber", accessorKey: "serialNumber", header: t("col.serialNumber"), enableSorting: true },
+    { id: "createdAt", accessorKey: "createdAt", header: t("col.createdAt"), enableSorting: true, cell: ({ row }) => formatDateTime(row.original.createdAt) },
+    {
+      id: "lastActivity",
+      accessorKey: "lastActivityAt",
+      header: t("col.lastActivity"),
+      enableSorting: true,
+      cell: ({ row }) =>
+        row.original.lastActivityAt == null ? (
+          "-"
+        ) : (
+          <Link to={`/activity?id=${row.original.id}&type=Device`} className="text-primary underline-offset-4 hover:underline">
+            {formatDateTime(row.original.lastActivityAt)}
+          </Link>
+        ),
+    },
+  ];
+}

@@ -1,0 +1,46 @@
+import type { TFunction } from "i18next";
+import type { DeviceDetails } from "~/services/devices.server";
+import { formatDate, formatDateTime } from "~/utils/format";
+import type { DetailItem } from "./detail-list";
+
+type Device = DeviceDetails["device"];
+
+/** The device's fields in the spec's order, with its conditional rules (part 1 §2). */
+export function deviceSettingItems(t: TFunction, device: Device, deviceType: string, scheduledOpen: boolean, fpi: boolean): DetailItem[] {
+  const yesNo = (v: boolean) => (v ? t("yes") : t("no"));
+  const seconds = (v: number | null) => (v == null ? "" : t("details.seconds", { count: v }));
+  const timer = device.relockTrigger === "Timer";
+  const items: (DetailItem | false)[] = [
+    { key: "fullName", label: t("details.fullName"), value: device.fullName },
+    { key: "displayName", label: t("details.displayName"), value: device.displayName },
+    { key: "installedAt", label: t("details.installedAt"), value: formatDate(device.installedAt) },
+    { key: "serialNumber", label: t("details.serialNumber"), value: device.serialNumber },
+    { key: "hardwareId", label: t("details.hardwareId"), value: device.hardwareId },
+    { key: "deviceType", label: t("details.deviceType"), value: deviceType },
+    { key: "lockType", label: t("details.lockType"), value: device.lockType },
+    { key: "relockTrigger", label: t("details.relockTrigger"), value: device.relockTrigger },
+    timer
+      ? { key: "relockTime", label: t("details.relockTime"), value: seconds(device.relockTimer) }
+      : { key: "triggerMode", label: t("details.triggerMode"), value: device.triggerMode },
+    { key: "manualUnlock", label: t("details.manualUnlock"), value: yesNo(device.manualLock) },
+    device.sleepMode && device.sleepTime != null && { key: "sleepTime", label: t("details.sleepTime"), value: seconds(device.sleepTime) },
+    { key: "bluetoothPower", label: t("details.bluetoothPower"), value: device.bluetoothPowerLevel },
+    !timer && { key: "dnortTime", label: t("details.dnortTime"), value: seconds(device.dnortTime) },
+    { key: "battery", label: t("details.battery"), value: device.lowBattery ? t("details.batteryLow") : t("details.batteryGood") },
+    {
+      key: "location",
+      label: t("details.location"),
+      value:
+        device.lastLatitude == null || device.lastLongitude == null
+          ? t("details.noLocation")
+          : t("details.locationAt", { lat: device.lastLatitude.toFixed(5), lng: device.lastLongitude.toFixed(5), at: formatDateTime(device.lastLocationAt) }),
+    },
+    { key: "scheduledOpen", label: t("details.scheduledOpen"), value: yesNo(scheduledOpen) },
+    scheduledOpen && { key: "fpi", label: t("details.fpi"), value: yesNo(fpi) },
+    { key: "sensor1Open", label: t("details.sensor1Open"), value: device.sensor1OpenName },
+    { key: "sensor1Close", label: t("details.sensor1Close"), value: device.sensor1CloseName },
+    { key: "sensor2Open", label: t("details.sensor2Open"), value: device.sensor2OpenName },
+    { key: "sensor2Close", label: t("details.sensor2Close"), value: device.sensor2CloseName },
+  ];
+  return items.filter((i): i is DetailItem => i !== false);
+}
