@@ -7,6 +7,7 @@ import { auditEndpoints } from "./endpoints/audit.server";
 import { authEndpoints } from "./endpoints/auth.server";
 import { deviceGroupEndpoints } from "./endpoints/device-groups.server";
 import { deviceEndpoints } from "./endpoints/devices.server";
+import { otaEndpoints } from "./endpoints/ota.server";
 import { referenceEndpoints } from "./endpoints/reference.server";
 import { usersEndpoints } from "./endpoints/users.server";
 
@@ -19,6 +20,7 @@ export const adminEndpoints: readonly Endpoint[] = [
   ...deviceEndpoints,
   ...deviceGroupEndpoints,
   ...usersEndpoints,
+  ...otaEndpoints,
 ];
 
 export const userEndpoints: readonly Endpoint[] = auditEndpoints;

@@ -1,0 +1,88 @@
+/**
+ * Firmware (OTA) calls of the part 2 spec: POST /ota/addota (multipart), /ota/getallota,
+ * /ota/deleteota, /ota/activeota. All need the `company` module (403 otherwise).
+ */
+import { z } from "zod";
+import { addOtaSchema, otaIdSchema } from "~/schemas/firmware";
+import { activateRelease, createRelease, deleteRelease, listReleases, type ReleaseRow } from "~/services/firmware.server";
+import { endpoint } from "../define.server";
+
+const otaRecord = z.object({
+  id: z.number(),
+  version: z.number(),
+  version_label: z.string(),
+  version_description: z.string(),
+  zip_files: z.string(),
+  device_type: z.string().nullable(),
+  size: z.number(),
+  sha256: z.string(),
+  is_active: z.boolean(),
+  createdAt: z.string(),
+});
+
+const toRecord = (r: ReleaseRow): z.infer<typeof otaRecord> => ({
+  id: r.id,
+  version: Number(r.version),
+  version_label: r.version,
+  version_description: r.versionDescription,
+  zip_files: r.fileName,
+  device_type: r.deviceType,
+  size: r.size,
+  sha256: r.sha256,
+  is_active: r.isActive,
+  createdAt: new Date(r.createdAt).toISOString(),
+});
+
+export const otaEndpoints = [
+  endpoint({
+    method: "POST",
+    path: "/ota/addota",
+    tag: "Firmware",
+    summary: "Uploads a firmware zip into R2 (size and SHA-256 computed by the Worker) and records the release, inactive.",
+    auth: "token",
+    multipart: true,
+    body: addOtaSchema,
+    response: z.object({ message: z.string(), payload: z.object({ id: z.number(), size: z.number(), sha256: z.string() }) }),
+    async handler({ db, env, auth, body, now }) {
+      const payload = await createRelease(db, env.FIRMWARE, auth, body, now);
+      return { message: "OTA added successfully", payload };
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/ota/getallota",
+    tag: "Firmware",
+    summary: "Every firmware release, newest first (company_id is sent empty by the console and ignored).",
+    auth: "token",
+    body: z.object({ company_id: z.union([z.string(), z.number()]).optional(), page: z.coerce.number().int().positive().optional() }),
+    response: z.object({ payload: z.array(otaRecord), total: z.number() }),
+    async handler({ db, auth, body }) {
+      const { rows, total } = await listReleases(db, auth, body.page ? { page: body.page } : { pageSize: 1000 });
+      return { payload: rows.map(toRecord), extra: { total } };
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/ota/deleteota",
+    tag: "Firmware",
+    summary: "Removes a release; gateways stop offering it.",
+    auth: "token",
+    body: otaIdSchema,
+    async handler({ db, env, auth, body, now }) {
+      await deleteRelease(db, env.FIRMWARE, auth, body.id, now);
+      return { message: "OTA deleted successfully" };
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/ota/activeota",
+    tag: "Firmware",
+    summary: "Makes a release the active one of its device type (the others of that type become inactive).",
+    auth: "token",
+    body: otaIdSchema,
+    async handler({ db, auth, body, now }) {
+      await activateRelease(db, auth, body.id, now);
+      return { message: "OTA activated successfully" };
+    },
+  }),
+];
