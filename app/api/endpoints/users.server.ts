@@ -63,7 +63,7 @@ export const usersEndpoints = [
     query: idQuery,
     response: message,
     async handler({ db, auth, query, now }) {
-      return users.deleteUser(db, auth, query.id, now);
+      return await users.deleteUser(db, auth, query.id, now);
     },
   }),
   endpoint({
@@ -88,7 +88,7 @@ export const usersEndpoints = [
     body: modifyUserBody,
     response: message,
     async handler({ db, auth, body, now }) {
-      return users.modifyUser(db, auth, body.userId, fromApiBody(body), now);
+      return await users.modifyUser(db, auth, body.userId, fromApiBody(body), now);
     },
   }),
   endpoint({
@@ -100,7 +100,7 @@ export const usersEndpoints = [
     body: flaggedUserBody,
     response: message,
     async handler({ db, auth, body, now }) {
-      return users.setFlagged(db, auth, body, now);
+      return await users.setFlagged(db, auth, body, now);
     },
   }),
   endpoint({
@@ -112,7 +112,7 @@ export const usersEndpoints = [
     body: userIdBody,
     response: message,
     async handler({ db, auth, body, now, request }) {
-      return users.resendInvite(db, auth, body.userId, { origin: origin(request), now });
+      return await users.resendInvite(db, auth, body.userId, { origin: origin(request), now });
     },
   }),
   endpoint({
@@ -124,7 +124,7 @@ export const usersEndpoints = [
     query: idQuery,
     response: message,
     async handler({ db, auth, query, now }) {
-      return users.forgetDevice(db, auth, query.id, now);
+      return await users.forgetDevice(db, auth, query.id, now);
     },
   }),
   endpoint({
@@ -136,7 +136,7 @@ export const usersEndpoints = [
     body: userIdBody,
     response: message,
     async handler({ db, auth, body, now, request }) {
-      return users.sendResetLink(db, auth, body.userId, { origin: origin(request), now });
+      return await users.sendResetLink(db, auth, body.userId, { origin: origin(request), now });
     },
   }),
   endpoint({
@@ -185,7 +185,7 @@ export const usersEndpoints = [
     query: entryIdQuery,
     response: message,
     async handler({ db, auth, query, now }) {
-      return ekeys.removeKey(db, auth, query.entryId, "device", now);
+      return await ekeys.removeKey(db, auth, query.entryId, "device", now);
     },
   }),
   endpoint({
@@ -197,7 +197,7 @@ export const usersEndpoints = [
     query: entryIdQuery,
     response: message,
     async handler({ db, auth, query, now }) {
-      return ekeys.removeKey(db, auth, query.entryId, "group", now);
+      return await ekeys.removeKey(db, auth, query.entryId, "group", now);
     },
   }),
 ];

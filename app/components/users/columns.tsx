@@ -1,0 +1,104 @@
+import { Link } from "@remix-run/react";
+import type { ColumnDef } from "@tanstack/react-table";
+import type { TFunction } from "i18next";
+import { ConfirmDialog } from "~/components/confirm-dialog";
+import { Button } from "~/components/ui/button";
+import { CheckIcon } from "~/components/ui/icons";
+import { formatDateTime, formatPhone } from "~/utils/format";
+import { TrashIcon, UserIcon } from "./icons";
+
+/** A /users grid row (the service's list shape, spec names). */
+export type UserRow = {
+  id: number;
+  dispay_name: string;
+  e_mail: string;
+  phone_number: string;
+  country_code: string;
+  is_installer: boolean;
+  is_sentinel: boolean;
+  is_inactive: boolean;
+  isSOInterrupt: boolean;
+  isSuperAdmin: boolean;
+  lastActivity: number | null;
+};
+
+const Flag = ({ on, t }: { on: boolean; t: TFunction }) =>
+  on ? <CheckIcon className="size-4 text-primary" aria-label={t("yes")} /> : <span className="sr-only">{t("no")}</span>;
+
+/** Columns of /users (spec part 1 §2); sortable ids match `USER_SORTS`. */
+export function userColumns(t: TFunction, opts: { canDelete: boolean; timeZone: string }): ColumnDef<UserRow>[] {
+  const cols: ColumnDef<UserRow>[] = [
+    {
+      id: "details",
+      header: () => <span className="sr-only">{t("col.details")}</span>,
+      meta: { className: "w-10" },
+      cell: ({ row }) => (
+        <Link to={`/modifyUser?id=${row.original.id}`} aria-label={t("openUser", { name: row.original.dispay_name })} className="text-muted-foreground hover:text-foreground">
+          <UserIcon />
+        </Link>
+      ),
+    },
+    { id: "displayName", accessorKey: "dispay_name", header: t("col.displayName"), enableSorting: true },
+    {
+      id: "email",
+      accessorKey: "e_mail",
+      header: t("col.email"),
+      enableSorting: true,
+      cell: ({ row }) => (
+        <a href={`mailto:${row.original.e_mail}`} className="text-primary hover:underline">
+          {row.original.e_mail}
+        </a>
+      ),
+    },
+    {
+      id: "phone",
+      accessorKey: "phone_number",
+      header: t("col.phone"),
+      enableSorting: true,
+      meta: { className: "whitespace-nowrap" },
+      cell: ({ row }) => formatPhone(row.original.country_code, row.original.phone_number),
+    },
+    { id: "isSOInterrupt", accessorKey: "isSOInterrupt", header: t("col.soInterrupt"), enableSorting: true, cell: ({ row }) => <Flag on={row.original.isSOInterrupt} t={t} /> },
+    { id: "isInstaller", accessorKey: "is_installer", header: t("col.installer"), enableSorting: true, cell: ({ row }) => <Flag on={row.original.is_installer} t={t} /> },
+    { id: "isSentinel", accessorKey: "is_sentinel", header: t("col.sentinel"), enableSorting: true, cell: ({ row }) => <Flag on={row.original.is_sentinel} t={t} /> },
+    { id: "isSuperAdmin", accessorKey: "isSuperAdmin", header: t("col.superAdmin"), enableSorting: true, cell: ({ row }) => <Flag on={row.original.isSuperAdmin} t={t} /> },
+    { id: "active", accessorKey: "is_inactive", header: t("col.active"), enableSorting: true, cell: ({ row }) => <Flag on={!row.original.is_inactive} t={t} /> },
+    {
+      id: "lastActivity",
+      accessorKey: "lastActivity",
+      header: t("col.lastActivity"),
+      enableSorting: true,
+      meta: { className: "whitespace-nowrap" },
+      cell: ({ row }) =>
+        row.original.lastActivity ? (
+          <Link to={`/activity?id=${row.original.id}&type=User`} className="text-primary hover:underline">
+            {formatDateTime(row.original.lastActivity, opts.timeZone)}
+          </Link>
+        ) : (
+          "-"
+        ),
+    },
+  ];
+  if (opts.canDelete)
+    cols.push({
+      id: "delete",
+      header: () => <span className="sr-only">{t("col.delete")}</span>,
+      meta: { className: "w-12" },
+      cell: ({ row }) => (
+        <ConfirmDialog
+          trigger={
+            <Button variant="ghost" size="icon-sm" aria-label={t("deleteUser", { name: row.original.dispay_name })}>
+              <TrashIcon />
+            </Button>
+          }
+          title={t("deleteTitle")}
+          description={t("deleteDescription", { name: row.original.dispay_name })}
+          fields={{ intent: "delete", id: row.original.id }}
+          confirmLabel={t("delete")}
+          cancelLabel={t("cancel")}
+          destructive
+        />
+      ),
+    });
+  return cols;
+}

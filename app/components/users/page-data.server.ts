@@ -1,0 +1,31 @@
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import type { PanelData } from "~/components/ekeys/types";
+import { companyToday, getAssignedEkeys, getEkeys, timeZoneOptions } from "~/services/ekeys.server";
+import type { Auth } from "~/utils/auth.server";
+import { getDb, nowMs } from "~/utils/db.server";
+import { can } from "~/utils/permissions";
+
+/** Everything the e-key panel needs; `userId` null gives the empty, disabled preview of /addUser. */
+export async function loadPanelData(context: AppLoadContext, auth: Auth, userId: number | null): Promise<PanelData> {
+  const db = getDb(context);
+  const now = nowMs();
+  const { today, zone } = await companyToday(db, auth, context.core, now);
+  const [assigned, devices, groups, zones] = userId
+    ? await Promise.all([getAssignedEkeys(db, auth, userId, today), getEkeys(db, auth, "device", userId), getEkeys(db, auth, "group", userId), timeZoneOptions(db)])
+    : [{ payload: [] }, [], [], []];
+  return {
+    userId,
+    keys: assigned.payload,
+    devices,
+    groups: groups as PanelData["groups"],
+    zones,
+    defaultZoneId: zone?.id ?? null,
+    today,
+    now,
+    can: {
+      add: can(auth.permissions, "users", "add"),
+      modify: can(auth.permissions, "users", "modify"),
+      delete: can(auth.permissions, "users", "delete"),
+    },
+  };
+}

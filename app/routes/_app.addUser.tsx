@@ -1,0 +1,55 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { EkeyPanel } from "~/components/ekeys/ekey-panel";
+import { Button } from "~/components/ui/button";
+import { PageHeader } from "~/components/ui/page-header";
+import { loadPanelData } from "~/components/users/page-data.server";
+import { EMPTY_USER, UserForm, userFormFromData } from "~/components/users/user-form";
+import { getFixedT, getLanguage } from "~/i18n/i18next.server";
+import { translateMessage } from "~/i18n/messages";
+import { addUser } from "~/services/users.server";
+import { requireModule } from "~/utils/auth.server";
+import { getDb, nowMs } from "~/utils/db.server";
+import { ServiceError } from "~/utils/errors.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Add User" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const auth = await requireModule(request, context, "users", "add");
+  return { panel: await loadPanelData(context, auth, null) };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const auth = await requireModule(request, context, "users", "add");
+  const form = await request.formData();
+  try {
+    const r = await addUser(getDb(context), auth, userFormFromData(form), nowMs());
+    const t = await getFixedT(await getLanguage(request), "users");
+    return redirectWithToast(`/modifyUser?id=${r.id}`, { type: "success", message: translateMessage(t, r.message, "users") }, context.cloudflare.env);
+  } catch (e) {
+    if (e instanceof ServiceError && e.status !== 403) return { message: e.message, errors: e.details.fieldErrors ?? {} };
+    throw e;
+  }
+}
+
+export default function AddUserPage() {
+  const { panel } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const { t } = useTranslation("users");
+  return (
+    <div className="grid gap-6">
+      <PageHeader
+        title={t("addTitle")}
+        actions={
+          <Button asChild variant="outline">
+            <Link to="/users">{t("backToUsers")}</Link>
+          </Button>
+        }
+      />
+      <UserForm initial={EMPTY_USER} errors={result?.errors} />
+      <EkeyPanel data={panel} disabled />
+    </div>
+  );
+}

@@ -1,0 +1,198 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { redirect } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useMemo } from "react";
+import { useTranslation } from "react-i18next";
+import { ConfirmDialog } from "~/components/confirm-dialog";
+import { EkeyPanel } from "~/components/ekeys/ekey-panel";
+import { Alert, AlertDescription, AlertTitle } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
+import { PageHeader } from "~/components/ui/page-header";
+import { TrashIcon } from "~/components/users/icons";
+import { loadPanelData } from "~/components/users/page-data.server";
+import { UserForm, userFormFromData, type UserFormValues } from "~/components/users/user-form";
+import { getFixedT, getLanguage } from "~/i18n/i18next.server";
+import { translateMessage } from "~/i18n/messages";
+import { assignBody } from "~/schemas/ekeys";
+import { assignKey, removeKey } from "~/services/ekeys.server";
+import * as users from "~/services/users.server";
+import { requireModule } from "~/utils/auth.server";
+import { getDb, nowMs } from "~/utils/db.server";
+import { ServiceError } from "~/utils/errors.server";
+import type { Action } from "~/utils/permissions";
+import { can } from "~/utils/permissions";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Modify User" }];
+
+const idOf = (request: Request) => Number(new URL(request.url).searchParams.get("id"));
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const auth = await requireModule(request, context, "users");
+  const id = idOf(request);
+  // Without an id (or with one of another company) the page goes back to the list.
+  if (!Number.isInteger(id) || id <= 0) throw redirect("/users");
+  try {
+    const user = await users.getUserDetails(getDb(context), auth, id);
+    return {
+      user,
+      panel: await loadPanelData(context, auth, id),
+      can: { modify: can(auth.permissions, "users", "modify"), delete: can(auth.permissions, "users", "delete") },
+      isSelf: id === auth.user.id,
+    };
+  } catch (e) {
+    if (e instanceof ServiceError && e.status === 404) throw redirect("/users");
+    throw e;
+  }
+}
+
+/** The right each intent needs (the services check it again). */
+const INTENT_RIGHT: Record<string, Action> = {
+  save: "modify",
+  approve: "modify",
+  forgetDevice: "modify",
+  sendResetLink: "modify",
+  resendInvite: "modify",
+  assign: "view",
+  delete: "delete",
+  removeKey: "delete",
+};
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await request.formData();
+  const intent = String(form.get("intent"));
+  const auth = await requireModule(request, context, "users", INTENT_RIGHT[intent] ?? "modify");
+  const db = getDb(context);
+  const env = context.cloudflare.env;
+  const id = idOf(request);
+  const now = nowMs();
+  const ctx = { origin: new URL(request.url).origin, now };
+  const t = await getFixedT(await getLanguage(request), "users");
+  const here = `/modifyUser?id=${id}`;
+  const done = (message: string, to = here) => redirectWithToast(to, { type: "success", message: translateMessage(t, message, "users") }, env);
+  try {
+    switch (intent) {
+      case "save":
+        return done((await users.modifyUser(db, auth, id, userFormFromData(form), now)).message);
+      case "delete":
+        return done((await users.deleteUser(db, auth, id, now)).message, "/users");
+      case "approve":
+        return done((await users.setFlagged(db, auth, { userId: id, is_flagged: false }, now)).message);
+      case "forgetDevice":
+        return done((await users.forgetDevice(db, auth, id, now)).message);
+      case "sendResetLink":
+        return done((await users.sendResetLink(db, auth, id, ctx)).message);
+      case "resendInvite":
+        return done((await users.resendInvite(db, auth, id, ctx)).message);
+      case "assign": {
+        const parsed = assignBody.safeParse({ ...JSON.parse(String(form.get("payload") ?? "{}")), userId: id });
+        if (!parsed.success) return { ok: false, message: parsed.error.issues[0].message, fieldErrors: {} };
+        const r = await assignKey(db, auth, context.core, parsed.data, now);
+        return { ok: true, message: r.message };
+      }
+      case "removeKey": {
+        const r = await removeKey(db, auth, String(form.get("entryId")), form.get("kind") === "group" ? "group" : "device", now);
+        return done(r.message);
+      }
+      default:
+        throw new Response("Unknown intent", { status: 400 });
+    }
+  } catch (e) {
+    if (!(e instanceof ServiceError)) throw e;
+    if (e.status === 404) throw redirect("/users");
+    if (intent === "save" || intent === "assign") return { ok: false, message: e.message, fieldErrors: e.details.fieldErrors ?? {} };
+    return redirectWithToast(here, { type: "error", message: translateMessage(t, e.message, "users") }, env);
+  }
+}
+
+function ActionButton({ intent, children }: { intent: string; children: React.ReactNode }) {
+  const navigation = useNavigation();
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value={intent} />
+      <Button type="submit" variant="outline" size="sm" loading={navigation.formData?.get("intent") === intent}>
+        {children}
+      </Button>
+    </Form>
+  );
+}
+
+export default function ModifyUserPage() {
+  const { user, panel, can, isSelf } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const { t } = useTranslation("users");
+  const initial = useMemo<UserFormValues>(
+    () => ({
+      firstName: user.firstName,
+      lastName: user.lastName,
+      displayName: user.displayName,
+      email: user.email,
+      countryCode: user.countryCode,
+      cell: user.cell,
+      userNotes: user.user_notes,
+      isSOInterrupt: user.isSOInterrupt,
+      isInstaller: user.isInstaller,
+      isSentinel: user.isSentinel,
+      isSuperAdmin: user.isSuperAdmin,
+      isFob: user.isFob,
+      isInactive: user.isInactive,
+    }),
+    [user],
+  );
+  const formErrors = result && !result.ok && "fieldErrors" in result ? result.fieldErrors : undefined;
+
+  return (
+    <div className="grid gap-6">
+      {user.is_flagged === "1" && (
+        <Alert
+          variant="destructive"
+          actions={
+            can.modify && (
+              <div className="flex gap-2">
+                <ActionButton intent="approve">{t("approve")}</ActionButton>
+                {user.support_ticket_id != null && (
+                  <Button asChild variant="outline" size="sm">
+                    <Link to={`/supportTicketDetails?id=${user.support_ticket_id}`}>{t("openTicket")}</Link>
+                  </Button>
+                )}
+              </div>
+            )
+          }
+        >
+          <AlertTitle>{t("flaggedTitle")}</AlertTitle>
+          <AlertDescription>{t("flaggedText")}</AlertDescription>
+        </Alert>
+      )}
+      <PageHeader
+        title={user.displayName || t("modifyTitle")}
+        actions={
+          <>
+            {can.modify && !user.is_multi_phone_login && <ActionButton intent="forgetDevice">{t("forgetDevice")}</ActionButton>}
+            {can.modify && user.password_reset_security === "admin" && <ActionButton intent="sendResetLink">{t("sendResetLink")}</ActionButton>}
+            {can.modify && user.accountSetupPending && <ActionButton intent="resendInvite">{t("resendInvite")}</ActionButton>}
+            {can.delete && !isSelf && (
+              <ConfirmDialog
+                trigger={
+                  <Button variant="outline" size="sm" aria-label={t("deleteUser", { name: user.displayName })}>
+                    <TrashIcon /> {t("delete")}
+                  </Button>
+                }
+                title={t("deleteTitle")}
+                description={t("deleteDescription", { name: user.displayName })}
+                fields={{ intent: "delete" }}
+                confirmLabel={t("delete")}
+                cancelLabel={t("cancel")}
+                destructive
+              />
+            )}
+            <Button asChild variant="ghost" size="sm">
+              <Link to="/users">{t("backToUsers")}</Link>
+            </Button>
+          </>
+        }
+      />
+      <UserForm key={user.id} initial={initial} errors={formErrors} disabled={!can.modify} />
+      <EkeyPanel key={`ekeys-${user.id}`} data={panel} />
+    </div>
+  );
+}
