@@ -1,17 +1,40 @@
-import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "@remix-run/react";
+import { data, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { LoadingOverlay } from "~/components/loading-overlay";
+import { clearToastCookieHeader, readToastCookie } from "~/components/toast/toast";
+import { Toaster } from "~/components/toast/toaster";
+import { buttonVariants } from "~/components/ui/button";
+import { getLanguage } from "~/i18n/i18next.server";
+import { isProduction } from "~/utils/session.server";
 import "./tailwind.css";
 
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const lng = await getLanguage(request);
+  const toast = readToastCookie(request.headers.get("Cookie"));
+  const headers = toast ? { "Set-Cookie": clearToastCookieHeader({ secure: isProduction(context.cloudflare.env) }) } : undefined;
+  return data({ lng, toast }, { headers });
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
+  const root = useRouteLoaderData<typeof loader>("root");
+  const { t } = useTranslation("common");
   return (
-    <html lang="en">
+    <html lang={root?.lng ?? "en"}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{t("appName")}</title>
         <Meta />
         <Links />
       </head>
-      <body>
+      <body className="min-h-screen bg-background text-foreground antialiased">
+        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-[100] focus:rounded focus:bg-card focus:p-2">
+          {t("skipToContent")}
+        </a>
         {children}
+        <Toaster toast={root?.toast} closeLabel={t("close")} regionLabel={t("notifications")} />
+        <LoadingOverlay label={t("loading")} />
         <ScrollRestoration />
         <Scripts />
       </body>
@@ -21,4 +44,22 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App() {
   return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const { t } = useTranslation("common");
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const key = status === 403 ? "forbidden" : status === 404 ? "notFound" : "serverError";
+  if (!isRouteErrorResponse(error)) console.error(error);
+  return (
+    <main id="main" className="mx-auto flex min-h-[60vh] max-w-lg flex-col items-center justify-center gap-4 p-6 text-center">
+      <p className="text-6xl font-bold text-primary">{status}</p>
+      <h1 className="text-2xl font-semibold">{t(`${key}.title`)}</h1>
+      <p className="text-muted-foreground">{t(`${key}.body`)}</p>
+      <Link to="/" className={buttonVariants()}>
+        {t("backHome")}
+      </Link>
+    </main>
+  );
 }

@@ -4,7 +4,8 @@ import { getPlatformProxy } from "wrangler";
 import * as schema from "../db/schema";
 import { DEMO_LOGINS, seedDemo } from "../db/seed/demo";
 
-const proxy = await getPlatformProxy<Env>({ persist: true });
+// PERSIST_TO selects another local state directory (the e2e and bench servers use their own).
+const proxy = await getPlatformProxy<Env>({ persist: process.env.PERSIST_TO ? { path: process.env.PERSIST_TO } : true });
 try {
   const seeded = await seedDemo(drizzle(proxy.env.DB, { schema }));
   console.log(seeded ? "Seeded demo data." : "Database already has data; demo seed skipped.");

@@ -1,0 +1,110 @@
+import { Form, NavLink, useLocation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from "~/components/ui/dropdown-menu";
+import { ChevronDownIcon } from "~/components/ui/icons";
+import type { ShellData } from "~/routes/_app";
+import { cn } from "~/utils/cn";
+import { NAV_ICONS } from "./nav-icons";
+
+/** Header: the icon bar the user's modules allow, and the top-bar menu (spec part 1 §2, header and menus). */
+export function AppHeader({ data }: { data: ShellData }) {
+  const { t } = useTranslation("common");
+  const location = useLocation();
+  const items = [{ key: "home", to: "/" }, ...data.nav];
+  const other = data.lng === "en" ? "es" : "en";
+  const back = location.pathname + location.search;
+  return (
+    <header className="sticky top-0 z-40 border-b border-border bg-card/95 backdrop-blur">
+      <div className="mx-auto flex h-14 max-w-7xl items-center gap-4 px-4 sm:px-6">
+        <NavLink to="/" className="mr-2 flex items-center gap-2 font-semibold text-primary">
+          <span aria-hidden="true" className="grid size-7 place-items-center rounded-md bg-primary text-sm text-primary-foreground">K</span>
+          <span className="hidden sm:inline">{t("appName")}</span>
+        </NavLink>
+        <nav aria-label={t("mainNavigation")} className="flex flex-1 items-center gap-1 overflow-x-auto">
+          {items.map((item) => {
+            const Icon = NAV_ICONS[item.key];
+            return (
+              <NavLink
+                key={item.key}
+                to={item.to}
+                end={item.to === "/"}
+                title={t(`nav.${item.key}`)}
+                data-testid={`nav-${item.key}`}
+                className={({ isActive }) =>
+                  cn(
+                    "flex items-center gap-1.5 rounded-md px-2.5 py-1.5 text-sm text-muted-foreground hover:bg-muted hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring",
+                    isActive && "bg-muted font-medium text-foreground",
+                  )
+                }
+              >
+                {Icon && <Icon className="size-5" />}
+                <span className="hidden lg:inline">{t(`nav.${item.key}`)}</span>
+              </NavLink>
+            );
+          })}
+        </nav>
+        <DropdownMenu>
+          <DropdownMenuTrigger
+            className="flex items-center gap-2 rounded-md px-2 py-1.5 text-sm hover:bg-muted focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+            data-testid="user-menu"
+          >
+            <span className="max-w-40 truncate font-medium">{data.user.displayName}</span>
+            <ChevronDownIcon className="size-4" />
+          </DropdownMenuTrigger>
+          <DropdownMenuContent align="end" className="w-64">
+            <DropdownMenuLabel className="space-y-0.5">
+              <span className="block text-xs text-muted-foreground">{data.company.name}</span>
+              <span className="block">{data.user.displayName}</span>
+              <span className="block text-xs font-normal text-muted-foreground">{data.user.email}</span>
+            </DropdownMenuLabel>
+            <DropdownMenuSeparator />
+            {data.menu.accountDetails && (
+              <DropdownMenuItem asChild>
+                <NavLink to={`/modifyUser?id=${data.user.id}`}>{t("menu.accountDetails")}</NavLink>
+              </DropdownMenuItem>
+            )}
+            {data.menu.changePassword && (
+              <DropdownMenuItem asChild>
+                <NavLink to="/changePassword">{t("menu.changePassword")}</NavLink>
+              </DropdownMenuItem>
+            )}
+            <Form method="post" action="/resources/language">
+              <input type="hidden" name="lng" value={other} />
+              <input type="hidden" name="redirectTo" value={back} />
+              <DropdownMenuItem asChild>
+                <button type="submit" className="w-full" data-testid="switch-language">
+                  {t("menu.language", { lng: other === "es" ? "Español" : "English" })}
+                </button>
+              </DropdownMenuItem>
+            </Form>
+            {data.menu.varPanel && (
+              <DropdownMenuItem asChild>
+                <NavLink to="/varPanel">{t("menu.varPanel")}</NavLink>
+              </DropdownMenuItem>
+            )}
+            {data.menu.billingPortal && (
+              <DropdownMenuItem asChild>
+                <NavLink to="/billingPortal">{t("menu.billingPortal")}</NavLink>
+              </DropdownMenuItem>
+            )}
+            <DropdownMenuSeparator />
+            <Form method="post" action="/logout">
+              <DropdownMenuItem asChild>
+                <button type="submit" className="w-full" data-testid="logout">
+                  {t("menu.logout")}
+                </button>
+              </DropdownMenuItem>
+            </Form>
+          </DropdownMenuContent>
+        </DropdownMenu>
+      </div>
+    </header>
+  );
+}

@@ -1,3 +1,0 @@
-export default function Index() {
-  return <h1 className="text-2xl font-bold">Console</h1>;
-}

@@ -1,0 +1,124 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import { AuthCard } from "~/components/auth/auth-card";
+import { PasswordInput } from "~/components/auth/password-input";
+import { toast } from "~/components/toast/toast-store";
+import { Button } from "~/components/ui/button";
+import { Field } from "~/components/ui/field";
+import { Input } from "~/components/ui/input";
+import { getLanguage, languageCookie } from "~/i18n/i18next.server";
+import { translateMessage } from "~/i18n/messages";
+import { loginSchema } from "~/schemas/auth";
+import { login, MSG } from "~/services/auth.server";
+import { requireAnonymous } from "~/utils/auth.server";
+import { getDb, nowMs } from "~/utils/db.server";
+import { ServiceError } from "~/utils/errors.server";
+import { safeRedirect } from "~/utils/redirect";
+import { readRemembered, rememberCompany } from "~/utils/remembered-companies.server";
+import { deleteSession, readSessionToken, sessionCookie } from "~/utils/session.server";
+import { redirectWithToast } from "~/utils/toast.server";
+import { sha256Hex } from "~/utils/tokens.server";
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireAnonymous(request, context);
+  return { lng: await getLanguage(request), remembered: await readRemembered(request) };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await request.formData();
+  const submission = parseWithZod(form, { schema: loginSchema });
+  if (submission.status !== "success") return data({ result: submission.reply(), message: null }, { status: 400 });
+  const env = context.cloudflare.env;
+  const db = getDb(context);
+  const input = submission.value;
+  const who = new URLSearchParams({ username: input.userName, companyCode: input.companyId }).toString();
+  try {
+    const r = await login(db, input, { request, kind: "web", now: nowMs() });
+    // Rotate: a session the browser already held is ended, the new one replaces it.
+    const previous = await readSessionToken(request, env);
+    if (previous) await deleteSession(db, await sha256Hex(previous));
+    const headers = new Headers();
+    headers.append("Set-Cookie", await sessionCookie(env).serialize(r.token));
+    headers.append("Set-Cookie", await rememberCompany(request, r.payload.company.company_name, r.payload.company.company_id));
+    if (input.language) headers.append("Set-Cookie", await languageCookie.serialize(input.language));
+    return redirect(safeRedirect(new URL(request.url).searchParams.get("redirectTo")), { headers });
+  } catch (e) {
+    if (!(e instanceof ServiceError)) throw e;
+    if (e.details.errorCode === "password-expired") return redirectWithToast(`/ResetExpiredPassword?${who}`, { type: "info", message: MSG.expired }, env);
+    if (e.details.errorCode === "2fa-required") return redirectWithToast(`/twoFactorAuthentication?${who}`, { type: "info", message: MSG.twoFactor }, env);
+    return data({ result: submission.reply({ hideFields: ["password"] }), message: e.message }, { status: e.status });
+  }
+}
+
+export default function Login() {
+  const { lng, remembered } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as { result?: SubmissionResult<string[]>; message?: string | null } | undefined;
+  const { t } = useTranslation("auth");
+  const navigation = useNavigation();
+  const [params] = useSearchParams();
+  const [form, fields] = useForm({
+    id: "login",
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(loginSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
+  });
+  const companies = Object.entries(remembered);
+  const err = (e?: string[]) => (e?.[0] ? translateMessage(t, e[0], "auth") : undefined);
+
+  useEffect(() => {
+    if (actionData?.message) toast({ type: "error", message: translateMessage(t, actionData.message, "auth") });
+  }, [actionData, t]);
+
+  return (
+    <AuthCard title={t("signIn")} lng={lng}>
+      <Form method="post" {...getFormProps(form)} action={`/login${params.get("redirectTo") ? `?redirectTo=${encodeURIComponent(params.get("redirectTo")!)}` : ""}`} className="space-y-4" noValidate>
+        {actionData?.message && (
+          <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm text-destructive">
+            {translateMessage(t, actionData.message, "auth")}
+          </p>
+        )}
+        <Field label={t("companyId")} error={err(fields.companyId.errors)} hint={companies.length ? t("companyHint") : undefined}>
+          <Input
+            {...getInputProps(fields.companyId, { type: "text" })}
+            maxLength={4}
+            autoComplete="organization"
+            list="remembered-companies"
+            className="uppercase"
+            autoFocus
+          />
+        </Field>
+        <datalist id="remembered-companies">
+          {companies.map(([name, code]) => (
+            <option key={code} value={code}>
+              {name}
+            </option>
+          ))}
+        </datalist>
+        <Field label={t("userName")} error={err(fields.userName.errors)}>
+          <Input {...getInputProps(fields.userName, { type: "text" })} autoComplete="username" />
+        </Field>
+        <Field label={t("password")} error={err(fields.password.errors)}>
+          <PasswordInput {...getInputProps(fields.password, { type: "password" })} autoComplete="current-password" />
+        </Field>
+        <input type="hidden" name="language" value={lng} />
+        <Button type="submit" className="w-full" loading={navigation.state === "submitting"}>
+          {t("login")}
+        </Button>
+        <div className="flex items-center justify-between text-sm">
+          <Link to="/forgotPassword" className="text-primary hover:underline">
+            {t("forgotPassword")}
+          </Link>
+          <Link to="/terms" className="text-muted-foreground hover:underline">
+            {t("terms")}
+          </Link>
+        </div>
+      </Form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Serves the built console on local D1/R2 kept in STATE_DIR (default .wrangler/state), migrating
+# and seeding it first. Extra arguments go to `wrangler dev` (e.g. --var IDLE_TIMEOUT_MS:5000).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export WRANGLER_SEND_METRICS=false CI=${CI:-true}
+PORT=${PORT:-8787}
+STATE_DIR=${STATE_DIR:-.wrangler/state}
+npx wrangler d1 migrations apply DB --local --persist-to "$STATE_DIR" >/dev/null
+PERSIST_TO="$STATE_DIR/v3" npx tsx scripts/seed-local.ts
+exec npx wrangler dev --ip 127.0.0.1 --port "$PORT" --persist-to "$STATE_DIR" --show-interactive-dev-session=false "$@"

@@ -1,0 +1,31 @@
+import { test as base, expect, type Page } from "@playwright/test";
+
+/** Demo logins (db/seed/demo.ts). */
+export const DEMO = {
+  root: { companyId: "ROOT", userName: "root@example.com", password: "Root#Demo2026" },
+  var: { companyId: "RSL1", userName: "var@reseller.example", password: "Var#Demo2026" },
+  acme: { companyId: "ACME", userName: "admin@acme.example", password: "Acme#Demo2026" },
+  beta: { companyId: "BETA", userName: "admin@beta.example", password: "Beta#Demo2026" },
+  auditor: { companyId: "ACME", userName: "auditor@acme.example", password: "Audit#Demo2026" },
+} as const;
+export type DemoLogin = keyof typeof DEMO;
+
+/**
+ * Signs in by posting the login form from the page's own request context (no clicking), so the
+ * session cookie lands in the browser. `lang` sets the stored language first.
+ */
+export async function signIn(page: Page, who: DemoLogin, lang: "en" | "es" = "en"): Promise<void> {
+  await page.context().addCookies([{ name: "lng", value: lang, url: baseUrl() }]);
+  const res = await page.request.post("/login", { form: { ...DEMO[who], intent: "login" }, maxRedirects: 0 });
+  expect(res.status(), `sign-in as ${who}`).toBe(302);
+}
+
+const baseUrl = () => test.info().project.use.baseURL as string;
+
+export const test = base.extend<{ loginAs: (who: DemoLogin, lang?: "en" | "es") => Promise<void> }>({
+  loginAs: async ({ page }, use) => {
+    await use((who, lang) => signIn(page, who, lang));
+  },
+});
+
+export { expect };
