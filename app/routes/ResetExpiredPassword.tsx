@@ -1,0 +1,68 @@
+import { getFormProps, getInputProps } from "@conform-to/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { AuthCard } from "~/components/auth/auth-card";
+import { PasswordInput } from "~/components/auth/password-input";
+import { PasswordRules } from "~/components/auth/password-rules";
+import { useAuthForm } from "~/components/auth/use-auth-form";
+import { Button } from "~/components/ui/button";
+import { Field } from "~/components/ui/field";
+import { Input } from "~/components/ui/input";
+import { getLanguage } from "~/i18n/i18next.server";
+import { resetExpiredPasswordSchema } from "~/schemas/auth";
+import { resetExpiredPassword } from "~/services/auth.server";
+import { formAction } from "~/utils/auth-action.server";
+import { getDb, nowMs } from "~/utils/db.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  return { lng: await getLanguage(request), username: url.searchParams.get("username") ?? "", companyCode: url.searchParams.get("companyCode") ?? "" };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  return formAction(
+    request,
+    resetExpiredPasswordSchema,
+    async (input) => {
+      const r = await resetExpiredPassword(getDb(context), input, { request, kind: "web", now: nowMs() });
+      return redirectWithToast("/login", { type: "success", message: r.message }, context.cloudflare.env);
+    },
+    ["currentPassword", "newPassword", "confirmPassword"],
+  );
+}
+
+export default function ResetExpired() {
+  const { lng, username, companyCode } = useLoaderData<typeof loader>();
+  const { form, fields, err, formError, t } = useAuthForm("reset-expired", resetExpiredPasswordSchema);
+  const busy = useNavigation().state === "submitting";
+  return (
+    <AuthCard title={t("resetExpired")} lng={lng}>
+      <Form method="post" {...getFormProps(form)} className="space-y-4" noValidate>
+        {formError && <p role="alert" className="rounded-md bg-destructive/10 px-3 py-2 text-sm text-destructive">{formError}</p>}
+        <Field label={t("companyId")} error={err(fields.companyId.errors)}>
+          <Input {...getInputProps(fields.companyId, { type: "text" })} defaultValue={companyCode} readOnly={Boolean(companyCode)} />
+        </Field>
+        <Field label={t("userName")} error={err(fields.userName.errors)}>
+          <Input {...getInputProps(fields.userName, { type: "text" })} defaultValue={username} readOnly={Boolean(username)} />
+        </Field>
+        <Field label={t("currentPassword")} error={err(fields.currentPassword.errors)}>
+          <PasswordInput {...getInputProps(fields.currentPassword, { type: "password" })} autoComplete="current-password" />
+        </Field>
+        <Field label={t("newPassword")} error={err(fields.newPassword.errors)}>
+          <PasswordInput {...getInputProps(fields.newPassword, { type: "password" })} autoComplete="new-password" />
+        </Field>
+        <Field label={t("confirmPassword")} error={err(fields.confirmPassword.errors)}>
+          <PasswordInput {...getInputProps(fields.confirmPassword, { type: "password" })} autoComplete="new-password" />
+        </Field>
+        <PasswordRules />
+        <Button type="submit" className="w-full" loading={busy}>
+          {t("submit")}
+        </Button>
+        <Link to="/login" className="block text-center text-sm text-primary hover:underline">
+          {t("backToLogin")}
+        </Link>
+      </Form>
+    </AuthCard>
+  );
+}

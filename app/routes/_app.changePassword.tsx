@@ -1,0 +1,58 @@
+import { getFormProps, getInputProps } from "@conform-to/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Form, useNavigation } from "@remix-run/react";
+import { PasswordInput } from "~/components/auth/password-input";
+import { PasswordRules } from "~/components/auth/password-rules";
+import { useAuthForm } from "~/components/auth/use-auth-form";
+import { Button } from "~/components/ui/button";
+import { Field } from "~/components/ui/field";
+import { changePasswordSchema } from "~/schemas/auth";
+import { changePassword } from "~/services/auth.server";
+import { formAction } from "~/utils/auth-action.server";
+import { requireModule } from "~/utils/auth.server";
+import { getDb, nowMs } from "~/utils/db.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireModule(request, context, "change_password");
+  return null;
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const auth = await requireModule(request, context, "change_password");
+  return formAction(
+    request,
+    changePasswordSchema,
+    async (input) => {
+      const r = await changePassword(getDb(context), auth, input, nowMs());
+      return redirectWithToast("/", { type: "success", message: r.message }, context.cloudflare.env);
+    },
+    ["currentPassword", "newPassword", "confirmPassword"],
+  );
+}
+
+export default function ChangePassword() {
+  const { form, fields, err, formError, t } = useAuthForm("change-password", changePasswordSchema);
+  const busy = useNavigation().state === "submitting";
+  return (
+    <div className="mx-auto max-w-md space-y-4">
+      <h1 className="text-2xl font-semibold">{t("changePasswordTitle")}</h1>
+      <Form method="post" {...getFormProps(form)} className="space-y-4 rounded-xl border border-border bg-card p-6" noValidate>
+        {formError && <p role="alert" className="rounded-md bg-destructive/10 px-3 py-2 text-sm text-destructive">{formError}</p>}
+        <Field label={t("currentPassword")} error={err(fields.currentPassword.errors)}>
+          <PasswordInput {...getInputProps(fields.currentPassword, { type: "password" })} autoComplete="current-password" />
+        </Field>
+        <Field label={t("newPassword")} error={err(fields.newPassword.errors)}>
+          <PasswordInput {...getInputProps(fields.newPassword, { type: "password" })} autoComplete="new-password" />
+        </Field>
+        <Field label={t("confirmPassword")} error={err(fields.confirmPassword.errors)}>
+          <PasswordInput {...getInputProps(fields.confirmPassword, { type: "password" })} autoComplete="new-password" />
+        </Field>
+        <PasswordRules />
+        <Button type="submit" loading={busy}>
+          {t("submit")}
+        </Button>
+      </Form>
+    </div>
+  );
+}

@@ -1,0 +1,52 @@
+import { getFormProps, getInputProps } from "@conform-to/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { AuthCard } from "~/components/auth/auth-card";
+import { useAuthForm } from "~/components/auth/use-auth-form";
+import { Button } from "~/components/ui/button";
+import { Field } from "~/components/ui/field";
+import { Input } from "~/components/ui/input";
+import { getLanguage } from "~/i18n/i18next.server";
+import { forgotPasswordSchema } from "~/schemas/auth";
+import { webForgotPassword } from "~/services/auth.server";
+import { formAction } from "~/utils/auth-action.server";
+import { requireAnonymous } from "~/utils/auth.server";
+import { getDb, nowMs } from "~/utils/db.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireAnonymous(request, context);
+  return { lng: await getLanguage(request) };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  return formAction(request, forgotPasswordSchema, async (input) => {
+    const r = await webForgotPassword(getDb(context), input, { origin: new URL(request.url).origin, now: nowMs() });
+    return redirectWithToast("/login", { type: "success", message: r.message }, context.cloudflare.env);
+  });
+}
+
+export default function ForgotPassword() {
+  const { lng } = useLoaderData<typeof loader>();
+  const { form, fields, err, t } = useAuthForm("forgot", forgotPasswordSchema);
+  const busy = useNavigation().state === "submitting";
+  return (
+    <AuthCard title={t("forgotTitle")} lng={lng}>
+      <p className="mb-4 text-sm text-muted-foreground">{t("forgotBody")}</p>
+      <Form method="post" {...getFormProps(form)} className="space-y-4" noValidate>
+        <Field label={t("companyId")} error={err(fields.companyId.errors)}>
+          <Input {...getInputProps(fields.companyId, { type: "text" })} maxLength={4} className="uppercase" autoFocus />
+        </Field>
+        <Field label={t("userName")} error={err(fields.userName.errors)}>
+          <Input {...getInputProps(fields.userName, { type: "text" })} />
+        </Field>
+        <Button type="submit" className="w-full" loading={busy}>
+          {t("sendLink")}
+        </Button>
+        <Link to="/login" className="block text-center text-sm text-primary hover:underline">
+          {t("backToLogin")}
+        </Link>
+      </Form>
+    </AuthCard>
+  );
+}

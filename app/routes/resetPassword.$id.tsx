@@ -1,0 +1,65 @@
+import { getFormProps, getInputProps } from "@conform-to/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { z } from "zod";
+import { AuthCard } from "~/components/auth/auth-card";
+import { PasswordInput } from "~/components/auth/password-input";
+import { PasswordRules } from "~/components/auth/password-rules";
+import { useAuthForm } from "~/components/auth/use-auth-form";
+import { Button } from "~/components/ui/button";
+import { Field } from "~/components/ui/field";
+import { getLanguage } from "~/i18n/i18next.server";
+import { webResetPassword } from "~/services/auth.server";
+import { formAction } from "~/utils/auth-action.server";
+import { getDb, nowMs } from "~/utils/db.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+/** The form's own fields; the link id comes from the URL. */
+const schema = z
+  .object({
+    password: z.string({ required_error: "New password is required" }).min(1, "New password is required"),
+    confirmPassword: z.string({ required_error: "Confirm password is required" }).min(1, "Confirm password is required"),
+  })
+  .refine((v) => v.password === v.confirmPassword, { message: "The two passwords must match", path: ["confirmPassword"] });
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  return { lng: await getLanguage(request) };
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  return formAction(
+    request,
+    schema,
+    async (input) => {
+      const r = await webResetPassword(getDb(context), { uid: params.id ?? "", ...input }, nowMs());
+      return redirectWithToast("/login", { type: "success", message: r.message }, context.cloudflare.env);
+    },
+    ["password", "confirmPassword"],
+  );
+}
+
+export default function ResetPassword() {
+  const { lng } = useLoaderData<typeof loader>();
+  const { form, fields, err, formError, t } = useAuthForm("reset", schema);
+  const busy = useNavigation().state === "submitting";
+  return (
+    <AuthCard title={t("resetTitle")} lng={lng}>
+      <Form method="post" {...getFormProps(form)} className="space-y-4" noValidate>
+        {formError && <p role="alert" className="rounded-md bg-destructive/10 px-3 py-2 text-sm text-destructive">{formError}</p>}
+        <Field label={t("newPassword")} error={err(fields.password.errors)}>
+          <PasswordInput {...getInputProps(fields.password, { type: "password" })} autoComplete="new-password" autoFocus />
+        </Field>
+        <Field label={t("confirmPassword")} error={err(fields.confirmPassword.errors)}>
+          <PasswordInput {...getInputProps(fields.confirmPassword, { type: "password" })} autoComplete="new-password" />
+        </Field>
+        <PasswordRules />
+        <Button type="submit" className="w-full" loading={busy}>
+          {t("submit")}
+        </Button>
+        <Link to="/login" className="block text-center text-sm text-primary hover:underline">
+          {t("backToLogin")}
+        </Link>
+      </Form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,61 @@
+import { getFormProps, getInputProps } from "@conform-to/react";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { AuthCard } from "~/components/auth/auth-card";
+import { useAuthForm } from "~/components/auth/use-auth-form";
+import { Button } from "~/components/ui/button";
+import { Field } from "~/components/ui/field";
+import { Input } from "~/components/ui/input";
+import { getLanguage } from "~/i18n/i18next.server";
+import { twoFactorSchema } from "~/schemas/auth";
+import { twoFactorAuthenticate } from "~/services/auth.server";
+import { formAction } from "~/utils/auth-action.server";
+import { requireAnonymous } from "~/utils/auth.server";
+import { getDb, nowMs } from "~/utils/db.server";
+import { rememberCompany } from "~/utils/remembered-companies.server";
+import { sessionCookie } from "~/utils/session.server";
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireAnonymous(request, context);
+  const url = new URL(request.url);
+  return { lng: await getLanguage(request), username: url.searchParams.get("username") ?? "", companyCode: url.searchParams.get("companyCode") ?? "" };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  return formAction(request, twoFactorSchema, async (input) => {
+    const r = await twoFactorAuthenticate(getDb(context), input, { request, kind: "web", now: nowMs() });
+    const headers = new Headers();
+    headers.append("Set-Cookie", await sessionCookie(context.cloudflare.env).serialize(r.token));
+    headers.append("Set-Cookie", await rememberCompany(request, r.payload.company.company_name, r.payload.company.company_id));
+    return redirect("/", { headers });
+  });
+}
+
+export default function TwoFactor() {
+  const { lng, username, companyCode } = useLoaderData<typeof loader>();
+  const { form, fields, err, formError, t } = useAuthForm("two-factor", twoFactorSchema);
+  const busy = useNavigation().state === "submitting";
+  return (
+    <AuthCard title={t("twoFactorTitle")} lng={lng}>
+      <p className="mb-4 text-sm text-muted-foreground">{t("twoFactorBody")}</p>
+      <Form method="post" {...getFormProps(form)} className="space-y-4" noValidate>
+        {formError && <p role="alert" className="rounded-md bg-destructive/10 px-3 py-2 text-sm text-destructive">{formError}</p>}
+        <Field label={t("companyId")} error={err(fields.companyId.errors)}>
+          <Input {...getInputProps(fields.companyId, { type: "text" })} defaultValue={companyCode} maxLength={4} className="uppercase" />
+        </Field>
+        <Field label={t("userName")} error={err(fields.userName.errors)}>
+          <Input {...getInputProps(fields.userName, { type: "text" })} defaultValue={username} />
+        </Field>
+        <Field label={t("code")} error={err(fields.code.errors)}>
+          <Input {...getInputProps(fields.code, { type: "text" })} inputMode="numeric" autoComplete="one-time-code" maxLength={6} autoFocus />
+        </Field>
+        <Button type="submit" className="w-full" loading={busy}>
+          {t("verify")}
+        </Button>
+        <Link to="/login" className="block text-center text-sm text-primary hover:underline">
+          {t("backToLogin")}
+        </Link>
+      </Form>
+    </AuthCard>
+  );
+}
