@@ -49,7 +49,7 @@ import { nextSort, pageCount, tableSearch, type TableParams } from "./params";
 declare module "@tanstack/react-table" {
   // Type parameters must match TanStack's declaration to merge.
   interface ColumnMeta<TData extends RowData, TValue> {
-    /** Classes for this column's header and body cells, e.g. "w-12 text-right". */
+    /** Classes for this column's header and body cells, e.g. "w-12 text-right"; cells don't wrap unless given "whitespace-normal". */
     className?: string;
   }
 }
@@ -114,8 +114,10 @@ export function DataTable<TData>({
   const rows = table.getRowModel().rows;
 
   return (
-    <div className={cn("grid gap-3", className)}>
-      <div className="overflow-x-auto rounded-lg border bg-card" aria-busy={pending || undefined}>
+    // min-w-0 lets the table scroll inside its own box instead of widening a grid or flex parent;
+    // `relative` keeps absolutely positioned sr-only text inside that box.
+    <div className={cn("grid min-w-0 gap-3", className)}>
+      <div className="relative min-w-0 overflow-x-auto rounded-lg border bg-card" aria-busy={pending || undefined}>
         <table className={cn("w-full caption-bottom text-sm transition-opacity", pending && "opacity-60")}>
           <caption className="sr-only">{caption}</caption>
           <thead className="bg-muted/60">
@@ -220,7 +222,7 @@ function BodyRow<TData>({ row, onRowClick }: { row: Row<TData>; onRowClick?: (ro
       }
     >
       {row.getVisibleCells().map((cell) => (
-        <td key={cell.id} className={cn("px-3 py-2.5 align-middle", cell.column.columnDef.meta?.className)}>
+        <td key={cell.id} className={cn("px-3 py-2.5 align-middle whitespace-nowrap", cell.column.columnDef.meta?.className)}>
           {flexRender(cell.column.columnDef.cell, cell.getContext())}
         </td>
       ))}
