@@ -42,7 +42,7 @@ export class SimBoard extends EventEmitter {
     })
     this.client.on('message', (t, payload) => this.#onMessage(t, payload))
     await new Promise((resolve, reject) => {
-      this.client.once('connect', resolve)
+      this.client.once('connect', (connack) => { this.sessionPresent = connack.sessionPresent; resolve() })
       this.client.once('error', reject)
       this.client.once('close', () => reject(new Error('connection closed before CONNACK')))
     })

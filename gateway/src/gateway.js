@@ -220,6 +220,7 @@ export class Gateway {
     await this.feed?.stop()
     await this.forwarder?.stop()
     await new Promise((resolve) => this.aedes.close(resolve))
+    if (this.opts.redisUrl) await this.aedes.persistence.destroy() // aedes closes its mq, not its persistence
     await this.listeners?.close()
     await this.queue.close()
     await this.replica.close()

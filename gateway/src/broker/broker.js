@@ -6,6 +6,7 @@
 import { createServer } from 'node:net'
 import { createServer as createHttpServer } from 'node:http'
 import { createRequire } from 'node:module'
+import { Readable } from 'node:stream'
 import { Aedes } from 'aedes'
 import { WebSocketServer, createWebSocketStream } from 'ws'
 
@@ -21,6 +22,19 @@ export async function createAedes ({ id, redisUrl, maxTopicLevels }) {
     const RedisPersistence = require('aedes-persistence-redis/asyncPersistence.js')
     opts.mq = MQEmitterRedis({ connectionString: redisUrl })
     opts.persistence = new RedisPersistence({ ...redisOptions(redisUrl) })
+    // aedes 1.2 pipes the retained messages of a SUBSCRIBE as a Node stream; aedes-persistence-redis 12
+    // answers with an async iterable, which left every SUBSCRIBE without its SUBACK.
+    const retained = opts.persistence.createRetainedStreamCombi.bind(opts.persistence)
+    opts.persistence.createRetainedStreamCombi = (patterns) => Readable.from(retained(patterns))
+    // aedes stores a SUBSCRIBE's whole topic list once per topic, concurrently; the Redis persistence
+    // then waits for its cluster broadcast under one key per call, so with two or more topics the
+    // waits overwrite each other and the SUBACK never comes. One store per SUBSCRIBE packet instead.
+    const addSubscriptions = opts.persistence.addSubscriptions.bind(opts.persistence)
+    const storing = new WeakMap()
+    opts.persistence.addSubscriptions = (client, subs) => {
+      if (!storing.has(subs)) storing.set(subs, addSubscriptions(client, subs))
+      return storing.get(subs)
+    }
   }
   return Aedes.createBroker(opts)
 }

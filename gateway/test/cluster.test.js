@@ -1,0 +1,84 @@
+/**
+ * Two gateway instances sharing Debian's redis-server (mqemitter-redis + aedes-persistence-redis):
+ * a board may connect to either, messages cross instances, sessions outlive an instance.
+ */
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import mqtt from 'mqtt'
+import { WorkerContractDouble } from './support/worker-contract-double.js'
+import { SECRET, tempDir, removeDir, provisionBoard, board, startGateway, until } from './support/fixtures.js'
+import { startRedis } from './support/processes.js'
+
+let redis, worker, a, b, dirA, dirB
+const start = (dir, id, mqttPort = 0) => startGateway(worker, dir, { redisUrl: redis.url, gatewayId: id, mqttPort })
+
+before(async () => {
+  redis = await startRedis()
+  worker = await new WorkerContractDouble({ secret: SECRET }).listen()
+  await provisionBoard(worker, 'c1')
+  await provisionBoard(worker, 'c2')
+  dirA = await tempDir()
+  dirB = await tempDir()
+  a = await start(dirA, 'gw-a')
+  b = await start(dirB, 'gw-b')
+})
+after(async () => {
+  await a?.close()
+  await b?.close()
+  await worker.close()
+  await redis.stop()
+  await removeDir(dirA)
+  await removeDir(dirB)
+})
+
+test('a command published through one instance reaches a board on the other', async () => {
+  const c1 = await board(b, 'c1').connect()
+  const viaGateway = c1.next('cmd', { fresh: true })
+  await a.sendCommand('c1', { id: 'x1', cmd: 'unlock' })
+  assert.equal((await viaGateway).id, 'x1')
+
+  const op = await mqtt.connectAsync(`mqtt://127.0.0.1:${a.mqttPort}`, { clientId: 'op', username: 'operator', password: SECRET, reconnectPeriod: 0 })
+  const viaOperator = c1.next('cmd', { fresh: true })
+  await op.publishAsync('boards/c1/cmd', JSON.stringify({ v: 1, id: 'x2', cmd: 'ping' }), { qos: 1 })
+  assert.equal((await viaOperator).id, 'x2')
+  await op.endAsync()
+  await c1.close()
+})
+
+test('retained configuration is the same on both instances', async () => {
+  const onA = await board(a, 'c2').connect()
+  assert.equal((await onA.next('config')).deviceId, 'c2')
+  await onA.close()
+  const onB = await board(b, 'c2').connect()
+  assert.equal((await onB.next('config')).deviceId, 'c2')
+  await onB.close()
+})
+
+test('a persistent session survives an instance restart: subscriptions kept, queued commands delivered', async () => {
+  const first = await board(a, 'c2').connect()
+  first.kill() // gone without DISCONNECT; the session (clean=false) stays in Redis
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  const port = a.mqttPort
+  await a.close()
+  a = null
+  await b.sendCommand('c2', { id: 'while-away', cmd: 'unlock' }) // queued for the offline session
+  a = await start(dirA, 'gw-a', port)
+  const back = board(a, 'c2', { subscribe: [] }) // does not subscribe again: the session must have it
+  const cmd = new Promise((resolve) => back.once('cmd', resolve))
+  await back.connect()
+  assert.equal(back.sessionPresent, true)
+  assert.equal((await cmd).id, 'while-away')
+  await back.close()
+})
+
+test('events from boards on either instance reach the Worker once', async () => {
+  const onA = await board(a, 'c1').connect()
+  const onB = await board(b, 'c2').connect()
+  await onA.sendEvent('tamper', { state: 'opened' }, { id: 'ta-1' })
+  await onB.sendEvent('tamper', { state: 'opened' }, { id: 'tb-1' })
+  await until(() => worker.rows.has('c1/ta-1') && worker.rows.has('c2/tb-1'), { what: 'rows' })
+  assert.equal(worker.rows.get('c1/ta-1').gatewayId, 'gw-a')
+  assert.equal(worker.rows.get('c2/tb-1').gatewayId, 'gw-b')
+  await onA.close()
+  await onB.close()
+})

@@ -1,0 +1,45 @@
+/** Debian's redis-server and mosquitto as foreground child processes on 127.0.0.1, for tests and the bench. */
+import { spawn } from 'node:child_process'
+import { createServer } from 'node:net'
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { tmpdir } from 'node:os'
+
+export async function freePort () {
+  const s = createServer()
+  await new Promise((resolve) => s.listen(0, '127.0.0.1', resolve))
+  const { port } = s.address()
+  await new Promise((resolve) => s.close(resolve))
+  return port
+}
+
+/** Spawns `cmd` and resolves once a line of its output matches `ready`. */
+function startUntil (cmd, args, ready) {
+  const proc = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+  const exited = new Promise((resolve) => proc.once('exit', resolve))
+  return new Promise((resolve, reject) => {
+    let out = ''
+    const onData = (d) => {
+      out += d
+      if (ready.test(out)) resolve({ proc, stop: () => { proc.kill('SIGTERM'); return exited } })
+    }
+    proc.stdout.on('data', onData)
+    proc.stderr.on('data', onData)
+    proc.once('error', reject)
+    proc.once('exit', (code) => reject(new Error(`${cmd} exited with ${code}: ${out.slice(-500)}`)))
+  })
+}
+
+export async function startRedis () {
+  const port = await freePort()
+  const r = await startUntil('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], /Ready to accept connections/)
+  return { ...r, url: `redis://127.0.0.1:${port}` }
+}
+
+export async function startMosquitto () {
+  const port = await freePort()
+  const conf = join(tmpdir(), `mosquitto-${port}.conf`)
+  await writeFile(conf, `listener ${port} 127.0.0.1\nallow_anonymous true\npersistence false\nmax_queued_messages 100000\nset_tcp_nodelay true\n`)
+  const r = await startUntil('mosquitto', ['-c', conf, '-v'], /running|Opening ipv4 listen socket/)
+  return { ...r, url: `mqtt://127.0.0.1:${port}` }
+}
