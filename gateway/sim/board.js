@@ -1,0 +1,105 @@
+#!/usr/bin/env node
+/**
+ * Board simulator CLI: `npm run board -- --id dev_1 --password … [action options]`.
+ * Run with --help for the options.
+ */
+import { parseArgs } from 'node:util'
+import { SimBoard } from './sim-board.js'
+
+const HELP = `Simulated access board (PROTOCOL.md v1) over a real MQTT connection.
+
+usage: npm run board -- --id <board id> --password <board secret> [options]
+
+connection
+  --url <mqtt url>        broker address (default mqtt://127.0.0.1:1883, or ws://… for WebSocket)
+  --fw <version>          installed firmware version reported in status (default 1.0.0)
+  --clean                 clean session (default: persistent session, as real boards use)
+
+actions (any combination; they run in this order)
+  --access <type:id>      ask for access, e.g. user:u1, fob:F-100, phone:P-1 (repeatable)
+  --event <type[:json]>   send an event, e.g. door.opened or 'battery:{"percent":40}' (repeatable)
+  --events <n>            send n sensor events as fast as the PUBACKs allow
+  --firmware              download the offered firmware, verify SHA-256, report the result
+  --interrupt <n,n,…>     cut the connection after each of these many blocks, then resume
+  --corrupt <block>       flip a byte of this block when it arrives (the install must be refused)
+  --listen <seconds>      stay connected and print what arrives (config, schedule, commands)
+
+  --help                  this text
+
+Output is one JSON line per result on stdout.`
+
+const { values: o } = parseArgs({
+  options: {
+    url: { type: 'string', default: 'mqtt://127.0.0.1:1883' },
+    id: { type: 'string' },
+    password: { type: 'string' },
+    fw: { type: 'string', default: '1.0.0' },
+    clean: { type: 'boolean', default: false },
+    access: { type: 'string', multiple: true, default: [] },
+    event: { type: 'string', multiple: true, default: [] },
+    events: { type: 'string' },
+    firmware: { type: 'boolean', default: false },
+    interrupt: { type: 'string' },
+    corrupt: { type: 'string' },
+    listen: { type: 'string' },
+    help: { type: 'boolean', default: false }
+  }
+})
+
+if (o.help || !o.id || !o.password) {
+  process.stdout.write(HELP + '\n')
+  process.exit(o.help ? 0 : 2)
+}
+
+const out = (x) => process.stdout.write(JSON.stringify(x) + '\n')
+const make = () => new SimBoard({ url: o.url, id: o.id, password: o.password, fw: o.fw, clean: o.clean })
+
+let board = await make().connect()
+out({ connected: o.id, sessionPresent: board.sessionPresent })
+
+for (const a of o.access) {
+  const [type, ...rest] = a.split(':')
+  const res = await board.requestAccess({ type, id: rest.join(':') })
+  out({ access: a, allowed: res.allowed, key: res.key, reason: res.reason })
+}
+
+for (const e of o.event) {
+  const i = e.indexOf(':')
+  const type = i < 0 ? e : e.slice(0, i)
+  const data = i < 0 ? {} : JSON.parse(e.slice(i + 1))
+  out({ event: type, id: await board.sendEvent(type, data), stored: true })
+}
+
+if (o.events) {
+  const n = Number(o.events)
+  const t0 = performance.now()
+  for (let i = 0; i < n; i++) await board.sendEvent('sensor', { name: 'sim', value: i })
+  const s = (performance.now() - t0) / 1000
+  out({ events: n, seconds: +s.toFixed(3), perSecond: Math.round(n / s) })
+}
+
+if (o.firmware) {
+  const offer = await board.next('fw/offer', { timeoutMs: 10_000 }).catch(() => null)
+  if (!offer) {
+    out({ firmware: 'no offer' })
+  } else {
+    const cuts = o.interrupt ? o.interrupt.split(',').map(Number) : []
+    let state = { parts: [], missing: undefined }
+    const t0 = performance.now()
+    for (const stopAfterBlocks of cuts) {
+      state = await board.download({ offer, ...state, stopAfterBlocks })
+      out({ firmware: offer.releaseId, interruptedAfterBlocks: stopAfterBlocks })
+      board.kill()
+      board = await make().connect()
+    }
+    const r = await board.download({ offer, ...state, corruptBlock: o.corrupt === undefined ? -1 : Number(o.corrupt) })
+    out({ firmware: offer.releaseId, version: offer.version, ok: r.ok, error: r.error, seconds: +((performance.now() - t0) / 1000).toFixed(3) })
+  }
+}
+
+if (o.listen) {
+  board.on('message', (name, msg) => out({ topic: name, msg }))
+  await new Promise((resolve) => setTimeout(resolve, Number(o.listen) * 1000))
+}
+
+await board.close()
