@@ -40,8 +40,10 @@ pub fn parse_instant(v: &Value, field: &'static str) -> Result<i64, Error> {
 
 /// Epoch milliseconds from a JavaScript number: integral and within the `Date` range.
 pub fn from_f64(n: f64) -> Option<i64> {
-    if n.is_finite() && n.fract() == 0.0 && n.abs() <= MAX_MS as f64 {
-        Some(n as i64)
+    // `as` saturates and maps NaN to 0, so the round trip rejects fractions, NaN and infinities.
+    let t = n as i64;
+    if t as f64 == n && t.abs() <= MAX_MS {
+        Some(t)
     } else {
         None
     }

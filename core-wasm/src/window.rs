@@ -1,6 +1,6 @@
 //! Access windows: parsing with validation, evaluation at an instant, and occurrences.
 
-use crate::civil::{format_date, format_minutes, parse_date, parse_time, weekday, DAY_MS};
+use crate::civil::{format_date, format_minutes, parse_date, parse_time, split_day, weekday, DAY_MS};
 use crate::error::Error;
 use crate::instant::parse_instant;
 use crate::json::{self, Value};
@@ -191,9 +191,7 @@ impl Window {
             Schedule::Always => true,
             Schedule::Never => false,
             Schedule::Weekly(w) => {
-                let local = self.zone.to_local(t);
-                let day = local.div_euclid(DAY_MS);
-                let tod = local - day * DAY_MS;
+                let (day, tod) = split_day(self.zone.to_local(t));
                 match w.times {
                     None => w.allowed(day),
                     Some((s, e)) if s < e => s <= tod && tod < e && w.allowed(day),
@@ -201,9 +199,7 @@ impl Window {
                 }
             }
             Schedule::Scheduled(s) => {
-                let local = self.zone.to_local(t);
-                let day = local.div_euclid(DAY_MS);
-                let tod = local - day * DAY_MS;
+                let (day, tod) = split_day(self.zone.to_local(t));
                 let inside = match s.rule(day) {
                     DayRule::Open(open, close) => open <= tod && tod < close,
                     DayRule::Closed => false,

@@ -4,6 +4,9 @@ use super::{Rule, RuleDay, Zone};
 
 static TZDATA: &[u8] = include_bytes!("tzdata.bin");
 
+/// Rule transitions are listed explicitly up to this year (about 70 entries for a zone with DST).
+const EXPAND_UNTIL_YEAR: i64 = 2060;
+
 struct Reader<'a> {
     b: &'a [u8],
     i: usize,
@@ -114,7 +117,10 @@ pub(super) fn load(name: &str) -> Option<Zone> {
             Rule::Dst { std, dst, start, start_time, end, end_time }
         }
     };
-    Some(Zone { name: name.to_string(), initial, changes, rule })
+    let mut zone = Zone { name: name.to_string(), initial, changes, index: Vec::new(), rule };
+    zone.expand_rule(EXPAND_UNTIL_YEAR);
+    zone.build_index();
+    Some(zone)
 }
 
 fn rule_day(r: &mut Reader) -> (RuleDay, i32) {

@@ -23,8 +23,14 @@ pub struct Zone {
     initial: i32,
     /// Instants (ms) at which the offset changes, ascending, with the offset from then on.
     changes: Vec<(i64, i32)>,
+    /// `index[b]` counts the changes before `b << BUCKET_SHIFT` ms, for `b` from 1970 on: a lookup
+    /// starts there and steps over the one or two changes of its bucket instead of bisecting.
+    index: Vec<u32>,
     rule: Rule,
 }
+
+/// Buckets of 2^35 ms (about 398 days).
+const BUCKET_SHIFT: u32 = 35;
 
 /// What holds after the last explicit change.
 #[derive(Clone, Copy, Debug)]
@@ -83,7 +89,7 @@ impl Zone {
 
     /// UTC offset in seconds at the instant `t` (epoch milliseconds).
     pub fn offset_at(&self, t: i64) -> i32 {
-        let n = self.changes.partition_point(|&(at, _)| at <= t);
+        let n = self.changes_until(t);
         if self.changes.is_empty() {
             self.rule_offset(t, i64::MIN, self.initial)
         } else if n == 0 {
@@ -94,6 +100,28 @@ impl Zone {
             let (at, off) = self.changes[n - 1];
             self.rule_offset(t, at, off)
         }
+    }
+
+    /// How many changes happen at or before `t`.
+    #[inline]
+    fn changes_until(&self, t: i64) -> usize {
+        match self.index.get((t >> BUCKET_SHIFT) as usize) {
+            Some(&start) if t >= 0 => {
+                let mut n = start as usize;
+                while n < self.changes.len() && self.changes[n].0 <= t {
+                    n += 1;
+                }
+                n
+            }
+            _ => self.changes.partition_point(|&(at, _)| at <= t),
+        }
+    }
+
+    /// Builds `index` over the listed changes (call after they are final).
+    fn build_index(&mut self) {
+        let end = self.changes.last().map_or(0, |&(at, _)| at);
+        let buckets = if end > 0 { (end >> BUCKET_SHIFT) as usize + 1 } else { 0 };
+        self.index = (0..buckets).map(|b| self.changes.partition_point(|&(at, _)| at < (b as i64) << BUCKET_SHIFT) as u32).collect();
     }
 
     /// The local date-time at `t`, as milliseconds since 1970-01-01T00:00 local.
@@ -110,7 +138,7 @@ impl Zone {
     /// assert_eq!(london.next_change(2_222_121_600_000), Some((2_234_998_800_000, 0)));
     /// ```
     pub fn next_change(&self, t: i64) -> Option<(i64, i32)> {
-        let n = self.changes.partition_point(|&(at, _)| at <= t);
+        let n = self.changes_until(t);
         if n < self.changes.len() {
             return Some(self.changes[n]);
         }
@@ -162,6 +190,29 @@ impl Zone {
     /// The offset after the last explicit change `(last_at, last)`: that of the latest rule
     /// transition between it and `t`, or the last change's own while there is none yet (as tzcode
     /// reads slim TZif files, where the rule may disagree just after the last change).
+    /// Appends the rule's transitions up to the end of `until_year`, so that offsets in the years
+    /// that matter come from one binary search; later instants still use [`Zone::rule_offset`].
+    fn expand_rule(&mut self, until_year: i64) {
+        let (std, dst) = match self.rule {
+            Rule::Dst { std, dst, .. } => (std, dst),
+            _ => return,
+        };
+        let (mut last_at, mut current) = self.changes.last().copied().unwrap_or((i64::MIN, self.initial));
+        let first_year = if last_at == i64::MIN { 1970 } else { year_of(last_at + std as i64 * 1000) - 1 };
+        for year in first_year..=until_year {
+            let (s, e) = self.rule_bounds(year);
+            // End before start on a tie, so that a rule keeping DST all year stays in DST.
+            let pair = if s < e { [(s, dst), (e, std)] } else { [(e, std), (s, dst)] };
+            for &(at, off) in &pair {
+                if at > last_at && off != current {
+                    self.changes.push((at, off));
+                    last_at = at;
+                    current = off;
+                }
+            }
+        }
+    }
+
     fn rule_offset(&self, t: i64, last_at: i64, last: i32) -> i32 {
         match self.rule {
             Rule::Last => last,
