@@ -8,6 +8,9 @@ import { z } from "zod";
 export const WEEKDAY_FIELDS = ["sch_monday", "sch_tuesday", "sch_wednesday", "sch_thursday", "sch_friday", "sch_saturday", "sch_sunday"] as const;
 export type WeekdayField = (typeof WEEKDAY_FIELDS)[number];
 
+/** Device-group status 3: deactivated (1 and 2 are active). */
+export const DEACTIVATED = 3;
+
 export const GROUP_MESSAGES = {
   displayName: "Display name is required",
   fullName: "Full name is required",
@@ -53,6 +56,8 @@ const base = z.object({
   is_all_day: flag,
   time_zone_id: optionalId,
   available_devices: deviceIds,
+  /** 1 or 2 active, 3 deactivated. Absent means active: 1 on create; on modify 3 returns to 1 and 1 or 2 is kept. */
+  status: z.preprocess((v) => (v === "" || v == null ? undefined : v), z.coerce.number().int().min(1).max(3).optional()),
 });
 
 type Base = z.infer<typeof base>;
@@ -72,11 +77,7 @@ const clearTimes = <T extends Base>(v: T): T => (v.is_all_day ? { ...v, start_at
 export const createDeviceGroupSchema = base.superRefine((v, ctx) => checkGroup(v, ctx, true)).transform(clearTimes);
 
 export const modifyDeviceGroupSchema = base
-  .extend({
-    id: z.coerce.number().int().positive(),
-    /** 1 or 2 active, 3 deactivated; absent keeps the current status. */
-    status: z.preprocess((v) => (v === "" || v == null ? undefined : v), z.coerce.number().int().min(1).max(3).optional()),
-  })
+  .extend({ id: z.coerce.number().int().positive() })
   .superRefine((v, ctx) => checkGroup(v, ctx, false))
   .transform(clearTimes);
 

@@ -5,7 +5,7 @@
 import { and, asc, count, desc, eq, inArray, isNull, ne, notInArray, sql, type SQL } from "drizzle-orm";
 import type { Core, Days } from "../../core-wasm/pkg/index.js";
 import { chunkedInserts } from "../../db/seed/batch";
-import { WEEKDAY_FIELDS, type CreateDeviceGroupInput, type ModifyDeviceGroupInput } from "~/schemas/device-groups";
+import { DEACTIVATED, WEEKDAY_FIELDS, type CreateDeviceGroupInput, type ModifyDeviceGroupInput } from "~/schemas/device-groups";
 import { activityInsert } from "~/utils/activity.server";
 import { assertCan, type Auth } from "~/utils/auth.server";
 import { schema, type Db } from "~/utils/db.server";
@@ -14,7 +14,6 @@ import { liveInCompany } from "~/utils/tenant.server";
 
 const { deviceGroups: g, deviceGroupMembers: m, devices: d, timeZones: tz } = schema;
 const MODULE = "device_group";
-export const DEACTIVATED = 3;
 
 export const GROUP_SORTS = ["fullName", "displayName", "startAt", "endAt", "timeZone", "status"] as const;
 const sortColumn = {
@@ -46,8 +45,6 @@ const groupColumns = {
   timeZoneLabel: tz.label,
   status: g.status,
 };
-
-export const isActiveStatus = (status: number) => status === 1 || status === 2;
 
 export type ListGroupsOptions = { offset: number; pageSize: number; sort: { key: string; desc: boolean }; hideInactive: boolean };
 
@@ -165,7 +162,7 @@ export async function createDeviceGroup(db: Db, auth: Auth, input: CreateDeviceG
   // Inside one batch nothing else writes, so the newest group id is the row just inserted.
   const newId = sql`(select max(id) from device_groups)`;
   const results = await db.batch([
-    db.insert(g).values({ ...groupValues(input), companyId, timeZoneId: input.time_zone_id!, status: 1, createdAt: now, updatedAt: now }),
+    db.insert(g).values({ ...groupValues(input), companyId, timeZoneId: input.time_zone_id!, status: input.status ?? 1, createdAt: now, updatedAt: now }),
     ...memberInserts(db, companyId, newId, deviceIds),
     activityInsert(db, { companyId, name: "Device Group Created", createdByUserId: auth.user.id, targetDeviceGroupId: newId as unknown as number, summary: input.full_name, at: now }),
     db.insert(schema.gatewayChanges).values({ companyId, entity: "group", entityId: newId as unknown as number, op: "upsert", createdAt: now }),

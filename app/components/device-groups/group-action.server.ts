@@ -1,0 +1,42 @@
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { getFixedT, getLanguage } from "~/i18n/i18next.server";
+import { translateMessage } from "~/i18n/messages";
+import { createDeviceGroupSchema, modifyDeviceGroupSchema } from "~/schemas/device-groups";
+import { createDeviceGroup, modifyDeviceGroup } from "~/services/device-groups.server";
+import type { Auth } from "~/utils/auth.server";
+import { getDb, nowMs } from "~/utils/db.server";
+import { ServiceError } from "~/utils/errors.server";
+import { redirectWithToast } from "~/utils/toast.server";
+import { groupFormToWire, issuesByField } from "./form-data";
+
+export type GroupActionData = { errors: Record<string, string[]>; message?: string };
+
+/**
+ * The add and modify actions: validate with the shared schema, save through the service, then
+ * redirect with a translated toast; failures come back as field errors (status 400/404/403).
+ */
+export async function saveGroupForm(request: Request, context: AppLoadContext, auth: Auth, mode: "add" | "modify") {
+  const form = await request.formData();
+  const wire = groupFormToWire(form);
+  const t = await getFixedT(await getLanguage(request), "groups");
+  const env = context.cloudflare.env;
+  const db = getDb(context);
+  try {
+    if (mode === "add") {
+      const parsed = createDeviceGroupSchema.safeParse(wire);
+      if (!parsed.success) return Response.json({ errors: issuesByField(parsed.error.issues) } satisfies GroupActionData, { status: 400 });
+      await createDeviceGroup(db, auth, parsed.data, nowMs(), context.core);
+      const to = form.get("intent") === "another" ? "/addDeviceGroup" : "/deviceGroups";
+      return redirectWithToast(to, { type: "success", message: t("toast.created") }, env);
+    }
+    const parsed = modifyDeviceGroupSchema.safeParse(wire);
+    if (!parsed.success) return Response.json({ errors: issuesByField(parsed.error.issues) } satisfies GroupActionData, { status: 400 });
+    const r = await modifyDeviceGroup(db, auth, parsed.data, nowMs(), context.core);
+    return redirectWithToast("/deviceGroups", { type: "success", message: t(r.status === 3 ? "toast.deactivated" : "toast.modified") }, env);
+  } catch (err) {
+    if (!(err instanceof ServiceError)) throw err;
+    const errors = err.details.fieldErrors ?? { _: [err.message] };
+    const translated = Object.fromEntries(Object.entries(errors).map(([k, v]) => [k, v.map((m) => translateMessage(t, m, "groups"))]));
+    return Response.json({ errors: translated } satisfies GroupActionData, { status: err.status });
+  }
+}

@@ -1,0 +1,76 @@
+import { Link } from "@remix-run/react";
+import type { ColumnDef } from "@tanstack/react-table";
+import type { TFunction } from "i18next";
+import { ConfirmDialog } from "~/components/confirm-dialog";
+import { CircleCheckIcon, CircleOffIcon, TrashIcon } from "~/components/devices/device-icons";
+import { Button } from "~/components/ui/button";
+import { CheckIcon } from "~/components/ui/icons";
+import type { GroupRow } from "~/services/device-groups.server";
+import { WEEKDAY_FIELDS } from "~/schemas/device-groups";
+
+const DAY_KEYS = ["schMonday", "schTuesday", "schWednesday", "schThursday", "schFriday", "schSaturday", "schSunday"] as const satisfies readonly (keyof GroupRow)[];
+
+/** /deviceGroups columns (spec part 1 §2): the status icon opens modify; delete asks first. */
+export function groupColumns(t: TFunction, canDelete: boolean): ColumnDef<GroupRow>[] {
+  const columns: ColumnDef<GroupRow>[] = [
+    {
+      id: "status",
+      accessorKey: "status",
+      header: t("col.status"),
+      enableSorting: true,
+      meta: { className: "w-16" },
+      cell: ({ row }) => {
+        const active = row.original.status === 1 || row.original.status === 2;
+        const Icon = active ? CircleCheckIcon : CircleOffIcon;
+        return (
+          <Link
+            to={`/modifyDeviceGroup?id=${row.original.id}`}
+            aria-label={t(active ? "active" : "inactive", { name: row.original.fullName })}
+            data-status={active ? "active" : "inactive"}
+            className="inline-flex size-8 items-center justify-center rounded-md hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+          >
+            <Icon className={active ? "size-4 text-green-600" : "size-4 text-muted-foreground"} />
+          </Link>
+        );
+      },
+    },
+    { id: "fullName", accessorKey: "fullName", header: t("col.fullName"), enableSorting: true },
+    { id: "displayName", accessorKey: "displayName", header: t("col.displayName"), enableSorting: true },
+    ...DAY_KEYS.map(
+      (key, i): ColumnDef<GroupRow> => ({
+        id: WEEKDAY_FIELDS[i],
+        header: () => <abbr title={t(`day.${i}`)} className="no-underline">{t(`day.short.${i}`)}</abbr>,
+        meta: { className: "w-12 text-center" },
+        cell: ({ row }) =>
+          row.original[key] ? <CheckIcon className="mx-auto size-4" aria-label={t("yes")} aria-hidden={false} role="img" /> : <span className="sr-only">{t("no")}</span>,
+      }),
+    ),
+    { id: "startAt", accessorKey: "startAt", header: t("col.start"), enableSorting: true, cell: ({ row }) => (row.original.isAllDay ? t("allDay") : row.original.startAt ?? "-") },
+    { id: "endAt", accessorKey: "endAt", header: t("col.end"), enableSorting: true, cell: ({ row }) => (row.original.isAllDay ? t("allDay") : row.original.endAt ?? "-") },
+    { id: "timeZone", accessorKey: "timeZoneLabel", header: t("col.timeZone"), enableSorting: true, cell: ({ row }) => row.original.timeZoneLabel ?? "-" },
+  ];
+  if (!canDelete) return columns;
+  return [
+    ...columns,
+    {
+      id: "delete",
+      header: () => <span className="sr-only">{t("col.delete")}</span>,
+      meta: { className: "w-12" },
+      cell: ({ row }) => (
+        <ConfirmDialog
+          trigger={
+            <Button variant="ghost" size="icon-sm" aria-label={t("delete.label", { name: row.original.fullName })}>
+              <TrashIcon />
+            </Button>
+          }
+          title={t("delete.title")}
+          description={t("delete.description", { name: row.original.fullName })}
+          fields={{ intent: "delete", id: row.original.id }}
+          confirmLabel={t("delete.confirm")}
+          cancelLabel={t("cancel")}
+          destructive
+        />
+      ),
+    },
+  ];
+}

@@ -1,0 +1,171 @@
+import { Form, Link, useNavigation } from "@remix-run/react";
+import { useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { Button } from "~/components/ui/button";
+import { Checkbox } from "~/components/ui/checkbox";
+import { Field } from "~/components/ui/field";
+import { Input } from "~/components/ui/input";
+import { Label } from "~/components/ui/label";
+import { NativeSelect } from "~/components/ui/native-select";
+import { Switch } from "~/components/ui/switch";
+import { Textarea } from "~/components/ui/textarea";
+import { translateMessage } from "~/i18n/messages";
+import { createDeviceGroupSchema, modifyDeviceGroupSchema, WEEKDAY_FIELDS } from "~/schemas/device-groups";
+import type { DeviceOption } from "~/services/device-groups.server";
+import { DeviceTransfer } from "./device-transfer";
+import { groupFormToWire, issuesByField } from "./form-data";
+
+export type GroupFormValues = {
+  id?: number;
+  displayName: string;
+  fullName: string;
+  description: string;
+  days: boolean[];
+  startAt: string;
+  endAt: string;
+  isAllDay: boolean;
+  timeZoneId: number | null;
+  deactivated: boolean;
+};
+
+type Props = {
+  mode: "add" | "modify";
+  values: GroupFormValues;
+  zones: { id: number; label: string }[];
+  available: DeviceOption[];
+  inGroup: DeviceOption[];
+  serverErrors?: Record<string, string[]>;
+};
+
+/** The add and modify device-group form (spec part 1 §2); checked in the browser and again on the server. */
+export function GroupForm({ mode, values, zones, available: initialAvailable, inGroup: initialInGroup, serverErrors }: Props) {
+  const { t } = useTranslation("groups");
+  const navigation = useNavigation();
+  const [allDay, setAllDay] = useState(values.isAllDay);
+  const [times, setTimes] = useState({ start: values.startAt, end: values.endAt });
+  const [available, setAvailable] = useState(initialAvailable);
+  const [inGroup, setInGroup] = useState(initialInGroup);
+  const [clientErrors, setClientErrors] = useState<Record<string, string[]> | null>(null);
+  const errors = clientErrors ?? serverErrors ?? {};
+  const error = (field: string) => (errors[field]?.[0] ? translateMessage(t, errors[field][0], "groups") : undefined);
+  const busy = navigation.state === "submitting";
+
+  const move = (device: DeviceOption, toGroup: boolean) => {
+    const byName = (a: DeviceOption, b: DeviceOption) => a.fullName.localeCompare(b.fullName) || a.id - b.id;
+    if (toGroup) {
+      setAvailable((list) => list.filter((d) => d.id !== device.id));
+      setInGroup((list) => [...list, device].sort(byName));
+    } else {
+      setInGroup((list) => list.filter((d) => d.id !== device.id));
+      setAvailable((list) => [...list, device].sort(byName));
+    }
+  };
+
+  const checkBeforeSubmit = (event: FormEvent<HTMLFormElement>) => {
+    const wire = groupFormToWire(new FormData(event.currentTarget));
+    const result = (mode === "add" ? createDeviceGroupSchema : modifyDeviceGroupSchema).safeParse(wire);
+    if (result.success) return setClientErrors(null);
+    event.preventDefault();
+    setClientErrors(issuesByField(result.error.issues));
+  };
+
+  return (
+    <Form method="post" noValidate onSubmit={checkBeforeSubmit} className="grid gap-6">
+      {values.id != null && <input type="hidden" name="id" value={values.id} />}
+      <div className="grid gap-4 md:grid-cols-2">
+        <Field label={t("form.displayName")} error={error("display_name")} required>
+          <Input name="display_name" defaultValue={values.displayName} maxLength={100} />
+        </Field>
+        <Field label={t("form.fullName")} error={error("full_name")} required>
+          <Input name="full_name" defaultValue={values.fullName} maxLength={100} />
+        </Field>
+        <Field label={t("form.description")} className="md:col-span-2">
+          <Textarea name="description" defaultValue={values.description} rows={3} />
+        </Field>
+      </div>
+
+      <fieldset className="grid gap-4 md:grid-cols-4">
+        <Field label={t("form.allDay")} orientation="horizontal" className="self-end pb-2">
+          <Checkbox
+            name="is_all_day"
+            value="1"
+            checked={allDay}
+            onCheckedChange={(on) => {
+              setAllDay(on === true);
+              if (on === true) setTimes({ start: "", end: "" });
+            }}
+          />
+        </Field>
+        <Field label={t("form.startAt")} error={error("start_at")} required={!allDay}>
+          <Input type="time" name="start_at" value={times.start} disabled={allDay} onChange={(e) => setTimes((x) => ({ ...x, start: e.target.value }))} />
+        </Field>
+        <Field label={t("form.endAt")} error={error("end_at")} required={!allDay}>
+          <Input type="time" name="end_at" value={times.end} disabled={allDay} onChange={(e) => setTimes((x) => ({ ...x, end: e.target.value }))} />
+        </Field>
+        <Field label={t("form.timeZone")} error={error("time_zone_id")} required={mode === "add"}>
+          <NativeSelect name="time_zone_id" defaultValue={values.timeZoneId ?? ""}>
+            <option value="">{t("form.chooseZone")}</option>
+            {zones.map((z) => (
+              <option key={z.id} value={z.id}>
+                {z.label}
+              </option>
+            ))}
+          </NativeSelect>
+        </Field>
+      </fieldset>
+
+      <fieldset className="grid gap-2" aria-describedby={error("days") ? "days-error" : undefined}>
+        <legend className="mb-2 text-sm font-medium">
+          {t("form.days")}
+          <span className="ml-0.5 text-destructive" aria-hidden="true">
+            *
+          </span>
+        </legend>
+        <div className="flex flex-wrap gap-4">
+          {WEEKDAY_FIELDS.map((day, i) => (
+            <div key={day} className="flex items-center gap-2">
+              <Checkbox id={day} name={day} value="1" defaultChecked={values.days[i]} />
+              <Label htmlFor={day}>{t(`day.${i}`)}</Label>
+            </div>
+          ))}
+        </div>
+        {error("days") && (
+          <p id="days-error" className="text-xs font-medium text-destructive">
+            {error("days")}
+          </p>
+        )}
+      </fieldset>
+
+      <div className="flex items-center gap-2">
+        <Switch id="deactivate" name="deactivate" value="1" defaultChecked={values.deactivated} />
+        <Label htmlFor="deactivate">{t("form.deactivate")}</Label>
+      </div>
+
+      <DeviceTransfer available={available} inGroup={inGroup} onMove={move} error={error("available_devices")} />
+
+      {errors._ && <p className="text-sm font-medium text-destructive">{error("_")}</p>}
+
+      <div className="flex flex-wrap gap-3">
+        {mode === "add" ? (
+          <>
+            <Button type="submit" name="intent" value="another" variant="outline" loading={busy && navigation.formData?.get("intent") === "another"}>
+              {t("form.addAnother")}
+            </Button>
+            <Button type="submit" name="intent" value="return" loading={busy && navigation.formData?.get("intent") === "return"}>
+              {t("form.addReturn")}
+            </Button>
+          </>
+        ) : (
+          <>
+            <Button type="submit" name="intent" value="save" loading={busy}>
+              {t("form.save")}
+            </Button>
+            <Button asChild variant="outline">
+              <Link to="/deviceGroups">{t("form.cancel")}</Link>
+            </Button>
+          </>
+        )}
+      </div>
+    </Form>
+  );
+}

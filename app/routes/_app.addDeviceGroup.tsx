@@ -1,0 +1,52 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import type { GroupActionData } from "~/components/device-groups/group-action.server";
+import { saveGroupForm } from "~/components/device-groups/group-action.server";
+import { GroupForm } from "~/components/device-groups/group-form";
+import { PageHeader } from "~/components/ui/page-header";
+import { defaultTimeZoneId, getAvailableDevices, timeZoneOptions } from "~/services/device-groups.server";
+import { requireModule } from "~/utils/auth.server";
+import { getDb, nowMs } from "~/utils/db.server";
+
+export const meta: MetaFunction = () => [{ title: "Add device group" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const auth = await requireModule(request, context, "device_group", "add");
+  const db = getDb(context);
+  const [zones, zoneId, available] = await Promise.all([timeZoneOptions(db), defaultTimeZoneId(db, auth), getAvailableDevices(db, auth)]);
+  // A new key after each save remounts the form, so 'add and create another' starts empty.
+  return { zones, zoneId, available, formKey: nowMs() };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const auth = await requireModule(request, context, "device_group", "add");
+  return saveGroupForm(request, context, auth, "add");
+}
+
+export default function AddDeviceGroup() {
+  const { zones, zoneId, available, formKey } = useLoaderData<typeof loader>();
+  const actionData = useActionData<GroupActionData>();
+  const { t } = useTranslation("groups");
+  return (
+    <div>
+      <PageHeader
+        title={t("addTitle")}
+        actions={
+          <Link to="/deviceGroups" className="text-sm text-primary underline-offset-4 hover:underline">
+            {t("title")}
+          </Link>
+        }
+      />
+      <GroupForm
+        key={formKey}
+        mode="add"
+        zones={zones}
+        available={available}
+        inGroup={[]}
+        serverErrors={actionData?.errors}
+        values={{ displayName: "", fullName: "", description: "", days: Array(7).fill(false), startAt: "", endAt: "", isAllDay: false, timeZoneId: zoneId, deactivated: false }}
+      />
+    </div>
+  );
+}

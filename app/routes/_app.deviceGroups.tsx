@@ -1,0 +1,99 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Link, useLoaderData, useNavigate, useRouteLoaderData, useSearchParams } from "@remix-run/react";
+import { useMemo } from "react";
+import { useTranslation } from "react-i18next";
+import { DataTable } from "~/components/data-table/data-table";
+import { parseTableParams } from "~/components/data-table/params";
+import { groupColumns } from "~/components/device-groups/group-columns";
+import { Button } from "~/components/ui/button";
+import { EmptyState } from "~/components/ui/empty-state";
+import { Label } from "~/components/ui/label";
+import { PageHeader } from "~/components/ui/page-header";
+import { Switch } from "~/components/ui/switch";
+import { getFixedT, getLanguage } from "~/i18n/i18next.server";
+import { translateMessage } from "~/i18n/messages";
+import { deleteDeviceGroup, GROUP_SORTS, listDeviceGroups } from "~/services/device-groups.server";
+import { requireModule } from "~/utils/auth.server";
+import { getDb, nowMs } from "~/utils/db.server";
+import { ServiceError } from "~/utils/errors.server";
+import { can } from "~/utils/permissions";
+import { redirectWithToast } from "~/utils/toast.server";
+import type { ShellData } from "./_app";
+
+export const meta: MetaFunction = () => [{ title: "Device groups" }];
+
+const HIDE_INACTIVE = "hideInactive";
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const auth = await requireModule(request, context, "device_group");
+  const url = new URL(request.url);
+  const params = parseTableParams(url, { defaultSort: "fullName", sortable: GROUP_SORTS });
+  const hideInactive = url.searchParams.get(HIDE_INACTIVE) === "1";
+  const { rows, total } = await listDeviceGroups(getDb(context), auth, { ...params, hideInactive });
+  return { rows, total, params, hideInactive };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const auth = await requireModule(request, context, "device_group", "delete");
+  const form = await request.formData();
+  const url = new URL(request.url);
+  const back = url.pathname + url.search;
+  const t = await getFixedT(await getLanguage(request), "groups");
+  try {
+    await deleteDeviceGroup(getDb(context), auth, Number(form.get("id")), nowMs());
+    return redirectWithToast(back, { type: "success", message: t("toast.removed") }, context.cloudflare.env);
+  } catch (err) {
+    if (!(err instanceof ServiceError)) throw err;
+    return redirectWithToast(back, { type: "error", message: translateMessage(t, err.message, "groups") }, context.cloudflare.env);
+  }
+}
+
+export default function DeviceGroups() {
+  const { rows, total, params, hideInactive } = useLoaderData<typeof loader>();
+  const shell = useRouteLoaderData<ShellData>("routes/_app");
+  const { t } = useTranslation("groups");
+  const [searchParams] = useSearchParams();
+  const navigate = useNavigate();
+  const permissions = shell?.permissions;
+  const canAdd = !!permissions && can(permissions, "device_group", "add");
+  const canDelete = !!permissions && can(permissions, "device_group", "delete");
+  const columns = useMemo(() => groupColumns(t, canDelete), [t, canDelete]);
+
+  const toggleHideInactive = (on: boolean) => {
+    const next = new URLSearchParams(searchParams);
+    if (on) next.set(HIDE_INACTIVE, "1");
+    else next.delete(HIDE_INACTIVE);
+    next.delete("page");
+    navigate({ search: next.toString() ? `?${next}` : "" }, { preventScrollReset: true });
+  };
+
+  return (
+    <div>
+      <PageHeader
+        title={t("title")}
+        actions={
+          <>
+            <div className="flex items-center gap-2">
+              <Switch id="hide-inactive" checked={hideInactive} onCheckedChange={toggleHideInactive} />
+              <Label htmlFor="hide-inactive">{t("hideInactive")}</Label>
+            </div>
+            {canAdd && (
+              <Button asChild>
+                <Link to="/addDeviceGroup">{t("add")}</Link>
+              </Button>
+            )}
+          </>
+        }
+      />
+      <DataTable
+        columns={columns}
+        data={rows}
+        total={total}
+        params={params}
+        caption={t("caption")}
+        getRowId={(g) => String(g.id)}
+        emptyState={<EmptyState title={t("empty")} />}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import type { GroupActionData } from "~/components/device-groups/group-action.server";
+import { saveGroupForm } from "~/components/device-groups/group-action.server";
+import { GroupForm } from "~/components/device-groups/group-form";
+import { PageHeader } from "~/components/ui/page-header";
+import { DEACTIVATED } from "~/schemas/device-groups";
+import { getAvailableDevices, getDeviceGroupDetails, timeZoneOptions } from "~/services/device-groups.server";
+import { requireModule } from "~/utils/auth.server";
+import { getDb } from "~/utils/db.server";
+import { ServiceError } from "~/utils/errors.server";
+
+export const meta: MetaFunction = () => [{ title: "Modify device group" }];
+
+/** Without an id, or with another company's, back to the list. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const auth = await requireModule(request, context, "device_group");
+  const id = Number(new URL(request.url).searchParams.get("id"));
+  if (!Number.isInteger(id) || id <= 0) throw redirect("/deviceGroups");
+  const db = getDb(context);
+  try {
+    const [details, available, zones] = await Promise.all([getDeviceGroupDetails(db, auth, id), getAvailableDevices(db, auth, id), timeZoneOptions(db)]);
+    return { ...details, available, zones };
+  } catch (err) {
+    if (err instanceof ServiceError && err.status === 404) throw redirect("/deviceGroups");
+    throw err;
+  }
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const auth = await requireModule(request, context, "device_group", "modify");
+  return saveGroupForm(request, context, auth, "modify");
+}
+
+export default function ModifyDeviceGroup() {
+  const { group, devices, available, zones } = useLoaderData<typeof loader>();
+  const actionData = useActionData<GroupActionData>();
+  const { t } = useTranslation("groups");
+  const days = [group.schMonday, group.schTuesday, group.schWednesday, group.schThursday, group.schFriday, group.schSaturday, group.schSunday];
+  return (
+    <div>
+      <PageHeader title={t("modifyTitle")} description={group.fullName} />
+      <GroupForm
+        key={group.id}
+        mode="modify"
+        zones={zones}
+        available={available}
+        inGroup={devices}
+        serverErrors={actionData?.errors}
+        values={{
+          id: group.id,
+          displayName: group.displayName,
+          fullName: group.fullName,
+          description: group.description,
+          days,
+          startAt: group.startAt ?? "",
+          endAt: group.endAt ?? "",
+          isAllDay: group.isAllDay,
+          timeZoneId: group.timeZoneId,
+          deactivated: group.status === DEACTIVATED,
+        }}
+      />
+    </div>
+  );
+}
