@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { seedGateway } from "../../db/seed/gateway";
 import { db, ORIGIN, schema } from "./helpers";
 
-const SECRET = env.GATEWAY_SECRET;
+const SECRET = String(env.GATEWAY_SECRET);
 
 async function gw(method: string, path: string, body?: unknown, secret: string | null = SECRET) {
   const headers: Record<string, string> = {};
@@ -13,12 +13,12 @@ async function gw(method: string, path: string, body?: unknown, secret: string |
   const res = await SELF.fetch(ORIGIN + path, { method, headers, body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body) });
   return res;
 }
-const gwJson = async (method: string, path: string, body?: unknown, secret?: string | null) => {
+const gwJson = async (method: string, path: string, body?: unknown, secret: string | null = SECRET) => {
   const res = await gw(method, path, body, secret);
   return { status: res.status, body: (await res.json()) as any };
 };
 
-const byType = (changes: { type: string }[], type: string) => changes.filter((c) => c.type === type);
+const byType = (changes: any[], type: string): any[] => changes.filter((c) => c.type === type);
 
 beforeAll(async () => {
   await seedGateway(db(), { GATEWAY_SECRET: SECRET });
