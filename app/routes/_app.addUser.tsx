@@ -16,6 +16,10 @@ import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Add User" }];
 
+// Routes match case-insensitively, so this page also answers the spec's /adduser.
+
+type Failure = { message: string; errors: Record<string, string[]> };
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "users", "add");
   return { panel: await loadPanelData(context, auth, null) };
@@ -29,14 +33,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const t = await getFixedT(await getLanguage(request), "users");
     return redirectWithToast(`/modifyUser?id=${r.id}`, { type: "success", message: translateMessage(t, r.message, "users") }, context.cloudflare.env);
   } catch (e) {
-    if (e instanceof ServiceError && e.status !== 403) return { message: e.message, errors: e.details.fieldErrors ?? {} };
+    if (e instanceof ServiceError && e.status !== 403) return { message: e.message, errors: e.details.fieldErrors ?? {} } satisfies Failure;
     throw e;
   }
 }
 
 export default function AddUserPage() {
   const { panel } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+  const result = useActionData<Failure>();
   const { t } = useTranslation("users");
   return (
     <div className="grid gap-6">
@@ -48,7 +52,7 @@ export default function AddUserPage() {
           </Button>
         }
       />
-      <UserForm initial={EMPTY_USER} errors={result?.errors} />
+      <UserForm initial={EMPTY_USER} errors={result?.errors} message={result?.message} />
       <EkeyPanel data={panel} disabled />
     </div>
   );

@@ -25,6 +25,9 @@ import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Modify User" }];
 
+/** What the action returns instead of redirecting: the form's and the e-key panel's outcome. */
+type ActionResult = { ok: boolean; message: string; fieldErrors?: Record<string, string[]> };
+
 const idOf = (request: Request) => Number(new URL(request.url).searchParams.get("id"));
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -119,7 +122,7 @@ function ActionButton({ intent, children }: { intent: string; children: React.Re
 
 export default function ModifyUserPage() {
   const { user, panel, can, isSelf } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+  const result = useActionData<ActionResult>();
   const { t } = useTranslation("users");
   const initial = useMemo<UserFormValues>(
     () => ({
@@ -139,7 +142,7 @@ export default function ModifyUserPage() {
     }),
     [user],
   );
-  const formErrors = result && !result.ok && "fieldErrors" in result ? result.fieldErrors : undefined;
+  const formErrors = result && !result.ok ? result.fieldErrors : undefined;
 
   return (
     <div className="grid gap-6">
@@ -191,7 +194,7 @@ export default function ModifyUserPage() {
           </>
         }
       />
-      <UserForm key={user.id} initial={initial} errors={formErrors} disabled={!can.modify} />
+      <UserForm key={user.id} initial={initial} errors={formErrors} message={result && !result.ok ? result.message : undefined} disabled={!can.modify} />
       <EkeyPanel key={`ekeys-${user.id}`} data={panel} />
     </div>
   );

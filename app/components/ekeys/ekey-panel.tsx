@@ -242,7 +242,7 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
         )}
       </fieldset>
 
-      {!disabled && core && draft.eKey != null && (Object.keys(clientErrors).length ? <p className="text-sm text-muted-foreground">{t("previewInvalid")}</p> : <EkeyPreview core={core} window={window} label={label} now={data.now} />)}
+      {!disabled && core && draft.eKey != null && (Object.keys(clientErrors).length ? <p className="text-sm text-muted-foreground">{t("previewInvalid")}</p> : <EkeyPreview core={core} window={window} label={label} />)}
     </section>
   );
 }

@@ -26,8 +26,10 @@ function dstCrossings(core: Core, intervals: Interval[], tz: string) {
  * a warning when a DST change falls inside a window, and the 'why / when next' answer for a moment
  * the admin picks (`core.decide`).
  */
-export function EkeyPreview({ core, window, label, now }: { core: Core; window: EKeyWindow; label: string; now: number }) {
+export function EkeyPreview({ core, window, label }: { core: Core; window: EKeyWindow; label: string }) {
   const { t, i18n } = useTranslation("users");
+  // Rendered only in the browser (the core loads there), so the viewer's clock is the reference.
+  const [now] = useState(() => Date.now());
   const lng = i18n.language === "es" ? "es" : "en";
   const mine = browserZone();
   const intervals = useMemo(() => core.occurrences(window, now, now + 7 * DAY_MS), [core, window, now]);

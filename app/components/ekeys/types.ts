@@ -28,6 +28,5 @@ export type PanelData = {
   zones: ZoneOption[];
   defaultZoneId: number | null;
   today: string;
-  now: number;
   can: { add: boolean; modify: boolean; delete: boolean };
 };

@@ -21,7 +21,6 @@ export async function loadPanelData(context: AppLoadContext, auth: Auth, userId:
     zones,
     defaultZoneId: zone?.id ?? null,
     today,
-    now,
     can: {
       add: can(auth.permissions, "users", "add"),
       modify: can(auth.permissions, "users", "modify"),

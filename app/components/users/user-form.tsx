@@ -45,7 +45,8 @@ export const EMPTY_USER: UserFormValues = {
 
 const TEXT_FIELDS = ["firstName", "lastName", "displayName", "email", "countryCode", "cell"] as const;
 const PRIVILEGES = ["isSOInterrupt", "isInstaller", "isSentinel", "isSuperAdmin"] as const;
-const PERMISSION_HELP = "https://support.google.com/a/answer/172176";
+// The spec links to external permission help without giving its address; the support FAQs hold it here.
+const PERMISSION_HELP = "/support?tab=faqs";
 
 /** 5551234567 → 555-123-4567 (the spec's mask 999-999-9999); longer numbers keep their tail. */
 const maskCell = (v: string) => {
@@ -60,10 +61,13 @@ const maskCell = (v: string) => {
 export function UserForm({
   initial,
   errors: serverErrors,
+  message,
   disabled = false,
 }: {
   initial: UserFormValues;
   errors?: Record<string, string[]>;
+  /** A server refusal that names no field (e.g. a missing right). */
+  message?: string;
   disabled?: boolean;
 }) {
   const { t } = useTranslation("users");
@@ -135,6 +139,11 @@ export function UserForm({
         <input type="hidden" name="isFob" value={values.isFob ? "1" : "0"} />
       </fieldset>
 
+      {message && Object.keys(errors).length === 0 && (
+        <p role="alert" className="text-sm text-destructive">
+          {translateMessage(t, message, "users")}
+        </p>
+      )}
       <div className="flex flex-wrap items-center justify-between gap-4">
         <div className="flex items-center gap-2">
           <Switch id="user-isInactive" checked={values.isInactive} disabled={disabled} onCheckedChange={(c) => set("isInactive", c)} />
