@@ -5,6 +5,7 @@ import { LoadingOverlay } from "~/components/loading-overlay";
 import { clearToastCookieHeader, readToastCookie } from "~/components/toast/toast";
 import { Toaster } from "~/components/toast/toaster";
 import { buttonVariants } from "~/components/ui/button";
+import { TooltipProvider } from "~/components/ui/tooltip";
 import { getLanguage } from "~/i18n/i18next.server";
 import { isProduction } from "~/utils/session.server";
 import "./tailwind.css";
@@ -15,6 +16,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const headers = toast ? { "Set-Cookie": clearToastCookieHeader({ secure: isProduction(context.cloudflare.env) }) } : undefined;
   return data({ lng, toast }, { headers });
 }
+
+/** The toast cookie can be set by any redirect, so the root loader (cheap: cookies only) always runs. */
+export const shouldRevalidate = () => true;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");
@@ -32,7 +36,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-[100] focus:rounded focus:bg-card focus:p-2">
           {t("skipToContent")}
         </a>
-        {children}
+        <TooltipProvider>{children}</TooltipProvider>
         <Toaster toast={root?.toast} closeLabel={t("close")} regionLabel={t("notifications")} />
         <LoadingOverlay label={t("loading")} />
         <ScrollRestoration />

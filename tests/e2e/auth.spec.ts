@@ -1,0 +1,164 @@
+import { E2E_IDLE_PORT } from "../../playwright.config";
+import { DEMO, expect, test } from "./fixtures";
+
+test.describe("sign-in", () => {
+  test("checks the form before sending and shows the server's failure message", async ({ page }) => {
+    await page.goto("/login");
+    await page.getByLabel("Company ID").fill("AC");
+    await page.getByRole("button", { name: "Log in" }).click();
+    await expect(page.getByText("Company ID is required to have 4 digits")).toBeVisible();
+    await expect(page.getByText("Email or Phone Number is required")).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/);
+
+    await page.getByLabel("Company ID").fill("acme");
+    await page.getByLabel("Email or phone").fill("admin@acme.example");
+    await page.getByLabel("Password", { exact: true }).fill("wrong-password");
+    await page.getByRole("button", { name: "Log in" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "Incorrect Company ID, Username, or Password" })).toBeVisible();
+  });
+
+  test("shows and hides the password", async ({ page }) => {
+    await page.goto("/login");
+    const password = page.getByLabel("Password", { exact: true });
+    await password.fill("secret");
+    await expect(password).toHaveAttribute("type", "password");
+    await page.getByRole("button", { name: "Show password" }).click();
+    await expect(password).toHaveAttribute("type", "text");
+  });
+
+  test("signs in through the form, remembers the company and sends a signed-in user away from /login", async ({ page }) => {
+    await page.goto("/login");
+    await page.getByLabel("Company ID").fill(DEMO.beta.companyId);
+    await page.getByLabel("Email or phone").fill(DEMO.beta.userName);
+    await page.getByLabel("Password", { exact: true }).fill(DEMO.beta.password);
+    await page.getByRole("button", { name: "Log in" }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await page.goto("/login");
+    await expect(page).toHaveURL(/\/$/);
+    await page.getByTestId("user-menu").click();
+    await page.getByTestId("logout").click();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.locator("#remembered-companies option[value=BETA]")).toHaveCount(1);
+  });
+});
+
+test.describe("home tiles by role", () => {
+  const companyTiles = ["users", "devices", "deviceGroups", "activity", "alerts", "support", "companySettings"];
+  const platformTiles = ["company", "ota", "deviceType", "adminSupport"];
+
+  for (const who of ["acme", "beta", "var"] as const) {
+    test(`${who} admin sees the seven company tiles`, async ({ page, loginAs }) => {
+      await loginAs(who);
+      await page.goto("/");
+      for (const key of companyTiles) await expect(page.getByTestId(`tile-${key}`)).toBeVisible();
+      for (const key of platformTiles) await expect(page.getByTestId(`tile-${key}`)).toHaveCount(0);
+    });
+  }
+
+  test("root admin (company module) sees the platform tiles and reduced icon bar", async ({ page, loginAs }) => {
+    await loginAs("root");
+    await page.goto("/");
+    for (const key of platformTiles) await expect(page.getByTestId(`tile-${key}`)).toBeVisible();
+    for (const key of companyTiles) await expect(page.getByTestId(`tile-${key}`)).toHaveCount(0);
+    await expect(page.getByTestId("nav-users")).toHaveCount(0);
+  });
+
+  test("the auditor sees only what the role grants", async ({ page, loginAs }) => {
+    await loginAs("auditor");
+    await page.goto("/");
+    await expect(page.getByTestId("tile-devices")).toBeVisible();
+    await expect(page.getByTestId("tile-activity")).toBeVisible();
+    await expect(page.getByTestId("tile-users")).toHaveCount(0);
+  });
+
+  test("menu items follow permissions: VAR Panel for the reseller only", async ({ page, loginAs }) => {
+    await loginAs("var");
+    await page.goto("/");
+    await page.getByTestId("user-menu").click();
+    await expect(page.getByRole("menuitem", { name: "VAR Panel" })).toBeVisible();
+    await expect(page.getByRole("menuitem", { name: "Billing Portal" })).toBeVisible();
+    await page.keyboard.press("Escape");
+  });
+});
+
+test.describe("permissions on the server", () => {
+  test("a forbidden page answers 403 with the access-denied page", async ({ page, loginAs }) => {
+    await loginAs("auditor");
+    const res = await page.goto("/changePassword");
+    expect(res?.status()).toBe(200); // the auditor holds change_password
+    await loginAs("acme");
+    const forbidden = await page.goto("/company");
+    expect(forbidden?.status()).toBe(403);
+    await expect(page.getByRole("heading", { name: "Access denied" })).toBeVisible();
+  });
+
+  test("the API refuses a call the role lacks with JSON 403", async ({ page, request }) => {
+    const login = await request.post("/api/admin/user/login", { data: DEMO.beta });
+    const { token } = await login.json();
+    await request.post("/api/admin/user/logout", { headers: { Authorization: token } });
+    const after = await request.get("/api/admin/user/getAllTimeZone", { headers: { Authorization: token } });
+    expect(after.status()).toBe(401);
+    const root = await (await request.post("/api/admin/user/login", { data: DEMO.root })).json();
+    const r = await request.put("/api/admin/user/resetPassword", {
+      headers: { Authorization: `Bearer ${root.token}` },
+      data: { currentPassword: "x", newPassword: "y", confirmPassword: "y" },
+    });
+    expect(r.status()).toBe(400); // root holds change_password: the call reaches validation
+    void page;
+  });
+
+  test("without a session every console page sends the browser to /login", async ({ page }) => {
+    await page.goto("/users");
+    await expect(page).toHaveURL(/\/login\?redirectTo=%2Fusers$/);
+  });
+});
+
+test.describe("language", () => {
+  test("switches to Spanish and back, and the choice survives logout", async ({ page, loginAs }) => {
+    await loginAs("acme");
+    await page.goto("/");
+    await expect(page.getByTestId("tile-users")).toHaveText("Users");
+    await page.getByTestId("user-menu").click();
+    await page.getByTestId("switch-language").click();
+    await expect(page.getByTestId("tile-users")).toHaveText("Usuarios");
+    await expect(page.locator("html")).toHaveAttribute("lang", "es");
+    await page.getByTestId("user-menu").click();
+    await page.getByTestId("logout").click();
+    await expect(page.getByRole("heading", { name: "Iniciar sesión" })).toBeVisible();
+    await page.getByTestId("language-select").selectOption("en");
+    await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
+  });
+});
+
+test.describe("session end", () => {
+  test("logout sends the next page to /login", async ({ page, loginAs }) => {
+    await loginAs("acme");
+    await page.goto("/");
+    await page.getByTestId("user-menu").click();
+    await page.getByTestId("logout").click();
+    await expect(page).toHaveURL(/\/login$/);
+    await page.goto("/");
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test("idle countdown, Continue Session, then logout at timeout across tabs", async ({ browser }) => {
+    const base = `http://127.0.0.1:${E2E_IDLE_PORT}`;
+    const context = await browser.newContext({ baseURL: base });
+    const page = await context.newPage();
+    const login = await page.request.post("/login", { form: { ...DEMO.acme }, maxRedirects: 0 });
+    expect(login.status()).toBe(302);
+    await page.goto("/");
+    const second = await context.newPage();
+    await second.goto("/");
+    // Idle 4 s, warning 3 s (the idle server's settings).
+    await expect(page.getByTestId("idle-countdown")).toBeVisible({ timeout: 8_000 });
+    await expect(page.getByTestId("idle-countdown")).toContainText(/logged out in [1-3] seconds/);
+    await page.getByTestId("continue-session").click();
+    await expect(page.getByTestId("idle-countdown")).toBeHidden();
+    await expect(page).toHaveURL(/\/login$/, { timeout: 15_000 });
+    await expect(second).toHaveURL(/\/login$/, { timeout: 5_000 });
+    await page.goto("/");
+    await expect(page).toHaveURL(/\/login$/);
+    await context.close();
+  });
+});
