@@ -41,12 +41,12 @@ export class SimBoard extends EventEmitter {
       will: { topic: `boards/${this.id}/status`, payload: JSON.stringify({ v: 1, online: false }), qos: 1, retain: true }
     })
     this.client.on('message', (t, payload) => this.#onMessage(t, payload))
+    this.client.on('error', (e) => this.emit('mqtt-error', e))
     await new Promise((resolve, reject) => {
       this.client.once('connect', (connack) => { this.sessionPresent = connack.sessionPresent; resolve() })
       this.client.once('error', reject)
       this.client.once('close', () => reject(new Error('connection closed before CONNACK')))
     })
-    this.client.on('error', (e) => this.emit('mqtt-error', e))
     if (this.subscriptions.length) {
       const granted = await this.client.subscribeAsync(Object.fromEntries(this.subscriptions.map((topic) => [topic, { qos: 1 }])))
       this.granted = granted

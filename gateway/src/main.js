@@ -26,6 +26,9 @@ const gw = await createGateway({
   syncIntervalMs: env.SYNC_INTERVAL_MS ? Number(env.SYNC_INTERVAL_MS) : undefined
 })
 
+// Ready means caught up with the console when it is reachable; without it, decisions use the stored copy.
+await gw.syncNow().catch((e) => gw.log.warn('initial sync failed, serving from the stored copy', { error: e.message }))
+
 // Machine-readable readiness line for scripts and tests that spawn the gateway.
 process.stdout.write(JSON.stringify({ ready: true, mqttPort: gw.mqttPort, wsPort: gw.wsPort }) + '\n')
 

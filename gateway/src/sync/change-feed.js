@@ -9,6 +9,7 @@ export class ChangeFeed {
   #stopped = false
   #wake = null
   #running = null
+  #chain = Promise.resolve()
   synced = false
 
   /**
@@ -24,8 +25,14 @@ export class ChangeFeed {
   /** Ask for a sync now instead of at the next interval. */
   poke () { this.#wake?.() }
 
-  /** Fetches pages until the feed says there is no more. */
-  async syncOnce () {
+  /** Fetches pages until the feed says there is no more. Calls queue up, so pages apply once, in order. */
+  syncOnce () {
+    const run = this.#chain.then(() => this.#sync())
+    this.#chain = run.catch(() => {})
+    return run
+  }
+
+  async #sync () {
     for (;;) {
       let page
       try {

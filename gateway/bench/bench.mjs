@@ -1,0 +1,174 @@
+/**
+ * npm run bench:gateway — one run, figures and ratios, loopback only, every loop bounded.
+ *
+ *  1. 1,000 connected simulated boards; access decisions offered at 2,000/s for 5 s: latency p50/p99.
+ *  2. Maximum decision rate (closed loop, 100 outstanding) against the same request/echo round trip
+ *     relayed by Debian's mosquitto to an echo process, measured in this run.
+ *  3. 100 boards downloading a 1 MB image at once: total MB/s and the slowest board's time.
+ *
+ * The gateway runs as its own process (as in production); the boards share this process.
+ */
+import { randomBytes } from 'node:crypto'
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { createInterface } from 'node:readline'
+import mqtt from 'mqtt'
+import { WorkerContractDouble } from '../test/support/worker-contract-double.js'
+import { SECRET, tempDir, removeDir, spawnGateway } from '../test/support/fixtures.js'
+import { startMosquitto } from '../test/support/processes.js'
+import { hashSecret } from '../src/password.js'
+import { SimBoard } from '../sim/sim-board.js'
+
+const BOARDS = 1000
+const OFFERED_RATE = 2000
+const OFFERED_SECONDS = 5
+const MAX_RATE_SECONDS = 3
+const OUTSTANDING = 100
+const FW_BOARDS = 100
+const FW_SIZE = 1024 * 1024
+
+const say = (s) => process.stdout.write(s + '\n')
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]
+const ms = (x) => x.toFixed(2) + ' ms'
+
+async function inBatches (items, size, fn) {
+  const out = []
+  for (let i = 0; i < items.length; i += size) out.push(...await Promise.all(items.slice(i, i + size).map(fn)))
+  return out
+}
+
+/** Sends requests at a fixed offered rate (open loop) and returns sorted latencies. */
+async function openLoop (send, count, rate) {
+  const latencies = []
+  const pending = []
+  const t0 = performance.now()
+  for (let i = 0; i < count; i++) {
+    const due = t0 + (i * 1000) / rate
+    const wait = due - performance.now()
+    if (wait > 1) await sleep(wait)
+    const start = performance.now()
+    pending.push(send(i).then(() => latencies.push(performance.now() - start)))
+  }
+  await Promise.all(pending)
+  return { latencies: latencies.sort((a, b) => a - b), seconds: (performance.now() - t0) / 1000 }
+}
+
+/** Keeps `outstanding` requests in flight for `seconds`; returns completed requests per second. */
+async function closedLoop (send, outstanding, seconds) {
+  let done = 0
+  let i = 0
+  const end = performance.now() + seconds * 1000
+  const t0 = performance.now()
+  await Promise.all(Array.from({ length: outstanding }, async () => {
+    while (performance.now() < end) {
+      await send(i++)
+      done++
+    }
+  }))
+  return done / ((performance.now() - t0) / 1000)
+}
+
+async function gatewayFigures (worker, dir) {
+  const gw = await spawnGateway({ DATA_DIR: dir, WORKER_URL: worker.url, MQTT_PORT: '0', SYNC_INTERVAL_MS: '1000', GATEWAY_ID: 'gw-bench' })
+  try {
+    const url = `mqtt://127.0.0.1:${gw.mqttPort}`
+    const ids = Array.from({ length: BOARDS }, (_, i) => `bench-${i}`)
+    const t0 = performance.now()
+    const boards = await inBatches(ids, 50, (id) => new SimBoard({ url, id, password: 'bench-secret', subscribe: [`boards/${id}/access/res`, `boards/${id}/fw/offer`, `boards/${id}/fw/block`], connectTimeoutMs: 60_000 }).connect())
+    say(`connected ${boards.length} boards in ${((performance.now() - t0) / 1000).toFixed(1)} s (each secret checked once with PBKDF2-SHA256, 100,000 iterations)`)
+    const ask = (i) => boards[i % BOARDS].requestAccess({ type: 'fob', id: `F-${i % BOARDS}` }, { timeoutMs: 30_000 })
+    for (let i = 0; i < BOARDS; i++) { const r = await ask(i); if (!r.allowed) throw new Error(`bench key refused: ${r.reason}`) }
+
+    const open = await openLoop(ask, OFFERED_RATE * OFFERED_SECONDS, OFFERED_RATE)
+    const maxRate = await closedLoop(ask, OUTSTANDING, MAX_RATE_SECONDS)
+
+    const fwBoards = boards.slice(0, FW_BOARDS)
+    const offers = await Promise.all(fwBoards.map((b) => b.next('fw/offer', { timeoutMs: 30_000 })))
+    const f0 = performance.now()
+    const times = await Promise.all(fwBoards.map(async (b, i) => {
+      const r = await b.download({ offer: offers[i] })
+      if (!r.ok) throw new Error(`firmware download failed on ${b.id}`)
+      return (performance.now() - f0) / 1000
+    }))
+    const fwSeconds = (performance.now() - f0) / 1000
+    await inBatches(boards, 100, (b) => b.close())
+    return { open, maxRate, fwSeconds, slowest: Math.max(...times) }
+  } finally {
+    gw.proc.kill('SIGTERM')
+    await gw.exited
+  }
+}
+
+async function mosquittoFigures () {
+  const broker = await startMosquitto()
+  const echo = spawn(process.execPath, [fileURLToPath(new URL('./echo-responder.mjs', import.meta.url)), broker.url], { stdio: ['ignore', 'pipe', 'inherit'] })
+  try {
+    await new Promise((resolve) => createInterface({ input: echo.stdout }).once('line', resolve))
+    const clients = await inBatches(Array.from({ length: BOARDS }, (_, i) => i), 100, async (i) => {
+      const c = await mqtt.connectAsync(broker.url, { clientId: `req-${i}`, clean: true, reconnectPeriod: 0 })
+      const waiting = new Map()
+      c.on('message', (_t, payload) => {
+        const corr = JSON.parse(payload).corr
+        waiting.get(corr)?.()
+        waiting.delete(corr)
+      })
+      await c.subscribeAsync(`bench/${i}/res`, { qos: 1 })
+      let n = 0
+      return (credential) => new Promise((resolve) => {
+        const corr = `${i}-${++n}`
+        waiting.set(corr, resolve)
+        c.publish(`bench/${i}/req`, JSON.stringify({ v: 1, corr, credential, at: Date.now() }), { qos: 1 })
+      }).then(() => c)
+    })
+    const ask = (i) => clients[i % BOARDS]({ type: 'fob', id: `F-${i % BOARDS}` })
+    for (let i = 0; i < BOARDS; i++) await ask(i)
+    const open = await openLoop(ask, OFFERED_RATE * OFFERED_SECONDS, OFFERED_RATE)
+    const maxRate = await closedLoop(ask, OUTSTANDING, MAX_RATE_SECONDS)
+    await inBatches(clients, 100, async (f) => (await f({ type: 'fob', id: 'x' })).endAsync())
+    return { open, maxRate }
+  } finally {
+    echo.kill('SIGTERM')
+    await broker.stop()
+  }
+}
+
+async function provision (worker) {
+  const hash = await hashSecret('bench-secret')
+  const always = { kind: 'ekey', access: 'full', tz: 'Europe/Berlin', startDate: '2026-01-01', endDate: null, days: [true, true, true, true, true, true, true], allDay: true, startTime: null, endTime: null, used: false }
+  const weekdays = { kind: 'ekey', access: 'custom', tz: 'America/New_York', startDate: '2026-01-01', endDate: null, days: [true, true, true, true, true, false, false], allDay: false, startTime: '08:00', endTime: '17:30', used: false }
+  for (let i = 0; i < BOARDS; i++) {
+    const id = `bench-${i}`
+    worker.change('device', 'upsert', id, { id, companyId: 'BENCH', name: id, deviceType: 'AB-200', tz: 'Europe/Berlin', groupIds: [], active: true })
+    worker.change('boardCredential', 'upsert', id, { deviceId: id, hash })
+    worker.change('user', 'upsert', `u-${i}`, { id: `u-${i}`, companyId: 'BENCH', active: true, fobs: [`F-${i}`] })
+    // a closed key first, so every decision evaluates two windows in their own zones
+    worker.change('ekey', 'upsert', `kw-${i}`, { id: `kw-${i}`, deviceId: id, userId: `u-${i}`, window: weekdays })
+    worker.change('ekey', 'upsert', `ka-${i}`, { id: `ka-${i}`, deviceId: id, userId: `u-${i}`, window: always })
+  }
+  worker.addFirmware({ id: 'fw-bench', deviceType: 'AB-200', version: '9.9.9', bytes: randomBytes(FW_SIZE) })
+}
+
+const worker = await new WorkerContractDouble({ secret: SECRET }).listen()
+const dir = await tempDir('gw-bench-')
+try {
+  await provision(worker)
+  say(`gateway bench: ${BOARDS} boards, loopback, ${new Date().toISOString()}`)
+  const g = await gatewayFigures(worker, dir)
+  const m = await mosquittoFigures()
+  const L = g.open.latencies
+  const M = m.open.latencies
+  const ratio = g.maxRate / m.maxRate
+  say('')
+  say(`access decisions offered at ${OFFERED_RATE}/s for ${OFFERED_SECONDS} s (${L.length} requests over ${BOARDS} connected boards, achieved ${(L.length / g.open.seconds).toFixed(0)}/s)`)
+  say(`  gateway   p50 ${ms(pct(L, 0.5))}  p99 ${ms(pct(L, 0.99))}  max ${ms(L.at(-1))}   target p99 < 10 ms: ${pct(L, 0.99) < 10 ? 'met' : 'NOT met'}`)
+  say(`  mosquitto request/echo  p50 ${ms(pct(M, 0.5))}  p99 ${ms(pct(M, 0.99))}  max ${ms(M.at(-1))}`)
+  say(`maximum rate, ${OUTSTANDING} requests outstanding, ${MAX_RATE_SECONDS} s`)
+  say(`  gateway decisions ${g.maxRate.toFixed(0)}/s   mosquitto request/echo ${m.maxRate.toFixed(0)}/s   ratio ${ratio.toFixed(2)}x (aim >= 0.8x: ${ratio >= 0.8 ? 'met' : 'NOT met'})`)
+  say(`firmware: ${FW_BOARDS} boards downloading ${FW_SIZE / 1048576} MB at once`)
+  say(`  total ${(FW_BOARDS * FW_SIZE / 1048576 / g.fwSeconds).toFixed(1)} MB/s in ${g.fwSeconds.toFixed(2)} s; slowest board ${g.slowest.toFixed(2)} s`)
+  say(`activity rows written by the decisions and downloads: ${worker.rows.size}`)
+} finally {
+  await worker.close()
+  await removeDir(dir)
+}
