@@ -1,0 +1,58 @@
+import { expect, test } from "./fixtures";
+
+const zipBytes = () => Buffer.concat([Buffer.from("PK\u0003\u0004"), Buffer.alloc(64 * 1024, 7)]);
+
+test.describe("firmware (OTA)", () => {
+  test("root uploads a zip, sees it on /ota, makes it active and deletes it", async ({ page, loginAs }) => {
+    await loginAs("root");
+    await page.goto("/ota");
+    await expect(page.getByRole("heading", { name: "OTA" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Firmware progress" })).toBeVisible();
+
+    await page.getByRole("link", { name: "Add" }).click();
+    await expect(page).toHaveURL(/\/addota$/);
+    await page.getByRole("button", { name: "Upload" }).click();
+    await expect(page.getByText("Required version")).toBeVisible();
+    await expect(page.getByText("Required file")).toBeVisible();
+
+    const version = `7${Date.now() % 100000}`;
+    await page.getByLabel("Version").fill(version);
+    await page.getByLabel("Zip file").setInputFiles({ name: "board-fw.zip", mimeType: "application/zip", buffer: zipBytes() });
+    await page.getByLabel("Device type").selectOption({ label: "AB-100 · Access Board" });
+    await page.getByLabel("Description").fill("End-to-end upload");
+    await page.getByRole("button", { name: "Upload" }).click();
+
+    await expect(page).toHaveURL(/\/ota$/);
+    await expect(page.getByText("OTA added successfully", { exact: true })).toBeVisible();
+    const row = page.locator("tbody tr", { hasText: version });
+    await expect(row).toContainText("End-to-end upload");
+    await expect(row).toContainText("AB-100");
+    await expect(row).toContainText("64.0 KB");
+    await expect(row).toContainText(/\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/);
+    await expect(row).toContainText("Inactive");
+
+    await row.getByRole("button", { name: "Make active" }).click();
+    const activate = page.getByRole("alertdialog");
+    await expect(activate).toContainText("Make this version active?");
+    await activate.getByRole("button", { name: "Make active" }).click();
+    await expect(page.getByText("OTA activated successfully", { exact: true })).toBeVisible();
+    await expect(row).toContainText("Active");
+    await expect(row.getByRole("button", { name: "Make active" })).toHaveCount(0);
+
+    await row.getByRole("button", { name: `Delete ${version}` }).click();
+    const confirm = page.getByRole("alertdialog");
+    await expect(confirm).toContainText("Delete this version?");
+    await confirm.getByRole("button", { name: "Cancel", exact: true }).first().click();
+    await expect(row).toBeVisible();
+    await row.getByRole("button", { name: `Delete ${version}` }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
+    await expect(page.getByText("OTA deleted successfully", { exact: true })).toBeVisible();
+    await expect(page.locator("tbody tr", { hasText: version })).toHaveCount(0);
+  });
+
+  test("a company admin without the company module cannot open /ota", async ({ page, loginAs }) => {
+    await loginAs("acme");
+    const res = await page.goto("/ota");
+    expect(res?.status()).toBe(403);
+  });
+});
