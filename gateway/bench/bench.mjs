@@ -9,8 +9,10 @@
  * The gateway runs as its own process (as in production); the boards share this process.
  */
 import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { loadavg, cpus } from 'node:os'
 import { createInterface } from 'node:readline'
 import mqtt from 'mqtt'
 import { WorkerContractDouble } from '../test/support/worker-contract-double.js'
@@ -28,6 +30,11 @@ const FW_BOARDS = 100
 const FW_SIZE = 1024 * 1024
 
 const say = (s) => process.stdout.write(s + '\n')
+/** CPU seconds a process has used so far (Linux /proc), to show where the time goes. */
+const cpuSeconds = (pid) => {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  return (Number(f[11]) + Number(f[12])) / 100
+}
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]
 const ms = (x) => x.toFixed(2) + ' ms'
@@ -80,7 +87,9 @@ async function gatewayFigures (worker, dir) {
     const ask = (i) => boards[i % BOARDS].requestAccess({ type: 'fob', id: `F-${i % BOARDS}` }, { timeoutMs: 30_000 })
     for (let i = 0; i < BOARDS; i++) { const r = await ask(i); if (!r.allowed) throw new Error(`bench key refused: ${r.reason}`) }
 
+    const cpu0 = [cpuSeconds(gw.proc.pid), cpuSeconds(process.pid)]
     const open = await openLoop(ask, OFFERED_RATE * OFFERED_SECONDS, OFFERED_RATE)
+    open.cpu = [cpuSeconds(gw.proc.pid) - cpu0[0], cpuSeconds(process.pid) - cpu0[1]]
     const maxRate = await closedLoop(ask, OUTSTANDING, MAX_RATE_SECONDS)
 
     const fwBoards = boards.slice(0, FW_BOARDS)
@@ -162,6 +171,7 @@ try {
   say('')
   say(`access decisions offered at ${OFFERED_RATE}/s for ${OFFERED_SECONDS} s (${L.length} requests over ${BOARDS} connected boards, achieved ${(L.length / g.open.seconds).toFixed(0)}/s)`)
   say(`  gateway   p50 ${ms(pct(L, 0.5))}  p99 ${ms(pct(L, 0.99))}  max ${ms(L.at(-1))}   target p99 < 10 ms: ${pct(L, 0.99) < 10 ? 'met' : 'NOT met'}`)
+  say(`  CPU during that phase: gateway process ${g.open.cpu[0].toFixed(2)} s, boards + Worker double process ${g.open.cpu[1].toFixed(2)} s of ${g.open.seconds.toFixed(2)} s wall; machine load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores`)
   say(`  mosquitto request/echo  p50 ${ms(pct(M, 0.5))}  p99 ${ms(pct(M, 0.99))}  max ${ms(M.at(-1))}`)
   say(`maximum rate, ${OUTSTANDING} requests outstanding, ${MAX_RATE_SECONDS} s`)
   say(`  gateway decisions ${g.maxRate.toFixed(0)}/s   mosquitto request/echo ${m.maxRate.toFixed(0)}/s   ratio ${ratio.toFixed(2)}x (aim >= 0.8x: ${ratio >= 0.8 ? 'met' : 'NOT met'})`)

@@ -3,23 +3,31 @@
  * process) SIGKILLed halfway through, restarted; the Worker comes back and the gateway is SIGKILLed
  * again in the middle of delivery. The Worker end must then hold exactly 10,000 rows.
  *
- * The Worker end is the contract test double (support/worker-contract-double.js), which implements
- * docs/gateway-api.md with de-duplication by event id and counts rows. To run this against the real
- * console Worker, replace `startWorkerEnd` with one that provisions the boards there, counts activity
- * rows by event id, and stops/starts the Worker.
+ * The Worker end is, by default, the contract test double (support/worker-contract-double.js), which
+ * implements docs/gateway-api.md with de-duplication by event id and counts rows. To run the same test
+ * against the real console Worker, set WORKER_END to a module exporting `startWorkerEnd()` that returns
+ * the same interface as `startDoubleEnd` below: `url`, `provision(boardId)` (a device whose board
+ * secret is 'board-secret'), `rows()` (activity rows of this run), `duplicatesRefused()`, `stop()`
+ * and `start()` (stop and start the Worker).
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { WorkerContractDouble } from './support/worker-contract-double.js'
 import { SECRET, tempDir, removeDir, provisionBoard, spawnGateway, until } from './support/fixtures.js'
 import { SimBoard } from '../sim/sim-board.js'
+import { pathToFileURL } from 'node:url'
+import { resolve } from 'node:path'
 
 const BOARDS = 10
 const PER_BOARD = 1000
 const TOTAL = BOARDS * PER_BOARD
 const WINDOW = 25 // events in flight per board
 
-async function startWorkerEnd () {
+const startWorkerEnd = process.env.WORKER_END
+  ? (await import(pathToFileURL(resolve(process.env.WORKER_END)).href)).startWorkerEnd
+  : startDoubleEnd
+
+async function startDoubleEnd () {
   const worker = await new WorkerContractDouble({ secret: SECRET }).listen()
   const port = Number(new URL(worker.url).port)
   return {
