@@ -111,9 +111,11 @@ pub fn when_text(t: i64, now: i64, w: &Window, lang: Lang) -> String {
 /// ```
 pub fn reason(w: &Window, now: i64, lang: Lang) -> String {
     let sched = schedule_text(w, lang);
+    if matches!(w.kind(), Kind::EKeyFull | Kind::AlertAny) {
+        return sched;
+    }
     if w.is_open(now) {
         return match w.next_change(now) {
-            _ if matches!(w.kind(), Kind::EKeyFull | Kind::AlertAny) => sched,
             Some(t) => format!("{} {}; {} {}", lang.pick("within", "dentro de"), sched, lang.pick("closes", "cierra"), when_text(t, now, w, lang)),
             None => format!("{} {}", lang.pick("within", "dentro de"), sched),
         };
