@@ -77,7 +77,8 @@ test("factories: module, bytes and async", async () => {
   const fromModule = createCore(new WebAssembly.Module(bytes));
   const fromBytes = createCore(bytes);
   const fromAsync = await loadCore(bytes);
-  for (const c of [fromModule, fromBytes, fromAsync]) assert.equal(c.isOpen(evals[2].window, evals[2].at), evals[2].open);
+  const fromResponse = await loadCore(Promise.resolve(new Response(bytes, { headers: { "content-type": "application/wasm" } })));
+  for (const c of [fromModule, fromBytes, fromAsync, fromResponse]) assert.equal(c.isOpen(evals[2].window, evals[2].at), evals[2].open);
   assert.throws(() => createCore("core.wasm"), TypeError);
 });
 
