@@ -1,12 +1,12 @@
 //! JSON-in, JSON-out operations: what the WASM boundary and the CLI expose.
 
+use crate::civil::DAY_MS;
 use crate::describe::{reason, Lang};
 use crate::error::Error;
 use crate::instant::{format_local, parse_instant};
 use crate::json::{self, quote, Value};
 use crate::tz::{tzdata_version, zone_names, Zone};
 use crate::window::{Window, MAX_RANGE_DAYS};
-use crate::civil::DAY_MS;
 
 /// Operation numbers of the C ABI's `aw_call`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,7 +53,9 @@ pub fn call(op: Op, input: &str) -> String {
         Op::Validate => Ok(validate(input)),
         _ => match json::parse(input) {
             Err(e) => Err(Error::new("json.invalid", "", format!("invalid JSON: {}", e))),
-            Ok(v) if !matches!(v, Value::Obj(_)) => Err(Error::new("json.invalid", "", format!("expected a JSON object, got {}", v.describe()))),
+            Ok(v) if !matches!(v, Value::Obj(_)) => {
+                Err(Error::new("json.invalid", "", format!("expected a JSON object, got {}", v.describe())))
+            }
             Ok(v) => match op {
                 Op::Eval => eval(&v),
                 Op::Occurrences => occurrences(&v),
@@ -100,7 +102,11 @@ fn occurrences(v: &Value) -> Result<String, Error> {
         return Err(Error::new("to.beforeFrom", "to", format!("to ({}) is before from ({})", to, from)));
     }
     if to - from > MAX_RANGE_DAYS * DAY_MS {
-        return Err(Error::new("to.rangeTooLong", "to", format!("the range is {} days; at most {} are allowed", (to - from) / DAY_MS, MAX_RANGE_DAYS)));
+        return Err(Error::new(
+            "to.rangeTooLong",
+            "to",
+            format!("the range is {} days; at most {} are allowed", (to - from) / DAY_MS, MAX_RANGE_DAYS),
+        ));
     }
     let list: Vec<String> = w.occurrences(from, to).iter().map(|(s, e)| format!("[{},{}]", s, e)).collect();
     Ok(format!(r#"{{"occurrences":[{}]}}"#, list.join(",")))
@@ -150,7 +156,9 @@ fn decide(v: &Value) -> Result<String, Error> {
     let at = instant(v, "at")?;
     let lang = match v.get("lang") {
         None | Some(Value::Null) => Lang::En,
-        Some(Value::Str(s)) => Lang::parse(s).ok_or_else(|| Error::new("lang.invalid", "lang", format!("lang must be \"en\" or \"es\", got {}", quote(s))))?,
+        Some(Value::Str(s)) => {
+            Lang::parse(s).ok_or_else(|| Error::new("lang.invalid", "lang", format!("lang must be \"en\" or \"es\", got {}", quote(s))))?
+        }
         Some(other) => return Err(Error::new("lang.invalid", "lang", format!("lang must be \"en\" or \"es\", got {}", other.describe()))),
     };
     let keys = match v.get("keys") {
@@ -168,7 +176,15 @@ fn decide(v: &Value) -> Result<String, Error> {
     // (key, window or its first error)
     let parsed: Vec<(&Value, Result<Window, Error>)> = keys
         .iter()
-        .map(|k| (k, k.get("window").map_or_else(|| Err(Error::new("window.invalid", "window", "window is required")), |w| Window::from_value(w).map_err(|mut e| e.remove(0)))))
+        .map(|k| {
+            (
+                k,
+                k.get("window").map_or_else(
+                    || Err(Error::new("window.invalid", "window", "window is required")),
+                    |w| Window::from_value(w).map_err(|mut e| e.remove(0)),
+                ),
+            )
+        })
         .collect();
     if let Some((k, Ok(w))) = parsed.iter().find(|(_, w)| w.as_ref().map_or(false, |w| w.is_open(at))) {
         return Ok(format!(
@@ -178,10 +194,8 @@ fn decide(v: &Value) -> Result<String, Error> {
             opt(w.next_change(at))
         ));
     }
-    let soonest = parsed
-        .iter()
-        .filter_map(|(k, w)| w.as_ref().ok().and_then(|w| w.next_open(at).map(|t| (t, *k, w))))
-        .min_by_key(|&(t, _, _)| t);
+    let soonest =
+        parsed.iter().filter_map(|(k, w)| w.as_ref().ok().and_then(|w| w.next_open(at).map(|t| (t, *k, w)))).min_by_key(|&(t, _, _)| t);
     let (key, text, next) = match soonest {
         Some((t, k, w)) => (key_json(k), reason(w, at, lang), Some(t)),
         None => match parsed.iter().find(|(_, w)| w.is_ok()).or_else(|| parsed.first()) {
@@ -190,7 +204,11 @@ fn decide(v: &Value) -> Result<String, Error> {
                 let head = if lang == Lang::Es { "ventana no válida" } else { "invalid window" };
                 (key_json(k), format!("{}: {}", head, e.message()), None)
             }
-            None => ("null".into(), (if lang == Lang::Es { "ninguna llave para esta puerta" } else { "no key for this door" }).to_string(), None),
+            None => (
+                "null".into(),
+                (if lang == Lang::Es { "ninguna llave para esta puerta" } else { "no key for this door" }).to_string(),
+                None,
+            ),
         },
     };
     Ok(format!(r#"{{"allowed":false,"key":{},"reason":{},"until":null,"nextOpen":{}}}"#, key, quote(&text), opt(next)))

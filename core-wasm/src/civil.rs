@@ -127,13 +127,7 @@ pub(crate) fn digits(b: &[u8]) -> Option<u32> {
     if b.is_empty() {
         return None;
     }
-    b.iter().try_fold(0u32, |acc, &c| {
-        if c.is_ascii_digit() {
-            Some(acc * 10 + (c - b'0') as u32)
-        } else {
-            None
-        }
-    })
+    b.iter().try_fold(0u32, |acc, &c| if c.is_ascii_digit() { Some(acc * 10 + (c - b'0') as u32) } else { None })
 }
 
 /// Formats a day number as `YYYY-MM-DD`.

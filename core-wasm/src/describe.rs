@@ -116,7 +116,9 @@ pub fn reason(w: &Window, now: i64, lang: Lang) -> String {
     }
     if w.is_open(now) {
         return match w.next_change(now) {
-            Some(t) => format!("{} {}; {} {}", lang.pick("within", "dentro de"), sched, lang.pick("closes", "cierra"), when_text(t, now, w, lang)),
+            Some(t) => {
+                format!("{} {}; {} {}", lang.pick("within", "dentro de"), sched, lang.pick("closes", "cierra"), when_text(t, now, w, lang))
+            }
             None => format!("{} {}", lang.pick("within", "dentro de"), sched),
         };
     }

@@ -4,9 +4,9 @@
 //! read through `aw_result_ptr` until the next call. Compiled windows are small integer handles.
 
 use crate::api::call_number;
-use std::alloc::{alloc, dealloc, Layout};
 use crate::instant::from_f64;
 use crate::Window;
+use std::alloc::{alloc, dealloc, Layout};
 
 // The module is single-threaded: these are only touched from the exported functions below.
 static mut RESULT: Vec<u8> = Vec::new();

@@ -30,11 +30,7 @@ pub fn parse_instant(v: &Value, field: &'static str) -> Result<i64, Error> {
         _ => None,
     };
     parsed.ok_or_else(|| {
-        Error::new(
-            code,
-            field,
-            format!("{} must be epoch milliseconds or an ISO-8601 instant with an offset, got {}", field, v.describe()),
-        )
+        Error::new(code, field, format!("{} must be epoch milliseconds or an ISO-8601 instant with an offset, got {}", field, v.describe()))
     })
 }
 
@@ -84,7 +80,7 @@ fn parse_iso(s: &str) -> Option<i64> {
     }
     let offset = match &b[i..] {
         [b'Z'] | [b'z'] => 0,
-        [sign @ (b'+' | b'-'), hh @ .., ] if hh.len() == 5 && hh[2] == b':' => {
+        [sign @ (b'+' | b'-'), hh @ ..] if hh.len() == 5 && hh[2] == b':' => {
             let (oh, om) = (digits(&hh[0..2])? as i64, digits(&hh[3..5])? as i64);
             if oh > 23 || om > 59 {
                 return None;

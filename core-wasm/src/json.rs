@@ -278,9 +278,6 @@ pub fn write(v: &Value) -> String {
         Value::Num(n) => number(*n),
         Value::Str(s) => quote(s),
         Value::Arr(a) => format!("[{}]", a.iter().map(write).collect::<Vec<_>>().join(",")),
-        Value::Obj(m) => format!(
-            "{{{}}}",
-            m.iter().map(|(k, v)| format!("{}:{}", quote(k), write(v))).collect::<Vec<_>>().join(",")
-        ),
+        Value::Obj(m) => format!("{{{}}}", m.iter().map(|(k, v)| format!("{}:{}", quote(k), write(v))).collect::<Vec<_>>().join(",")),
     }
 }

@@ -77,9 +77,7 @@ pub(crate) struct Scheduled {
 
 impl Weekly {
     fn allowed(&self, day: i64) -> bool {
-        self.days[weekday(day)]
-            && self.start_date.map_or(true, |s| day >= s)
-            && self.end_date.map_or(true, |e| day <= e)
+        self.days[weekday(day)] && self.start_date.map_or(true, |s| day >= s) && self.end_date.map_or(true, |e| day <= e)
     }
 
     /// Local `[start, end)` of the occurrence starting on `day`, if there is one.
@@ -136,14 +134,20 @@ impl Window {
                 Some("full") => Some(Kind::EKeyFull),
                 Some("custom") => Some(Kind::EKeyCustom),
                 Some("oneTime") => p.bool_field("used", "used.missing", "used.invalid").map(|used| Kind::EKeyOneTime { used }),
-                Some(other) => p.fail("access.invalid", "access", format!("access must be \"full\", \"custom\" or \"oneTime\", got {}", json::quote(other))),
+                Some(other) => p.fail(
+                    "access.invalid",
+                    "access",
+                    format!("access must be \"full\", \"custom\" or \"oneTime\", got {}", json::quote(other)),
+                ),
                 None => None,
             },
             Some("group") => Some(Kind::Group),
             Some("alert") => match p.str_field("schedule", "schedule.missing", "schedule.invalid") {
                 Some("any") => Some(Kind::AlertAny),
                 Some("custom") => Some(Kind::AlertCustom),
-                Some(other) => p.fail("schedule.invalid", "schedule", format!("schedule must be \"any\" or \"custom\", got {}", json::quote(other))),
+                Some(other) => {
+                    p.fail("schedule.invalid", "schedule", format!("schedule must be \"any\" or \"custom\", got {}", json::quote(other)))
+                }
                 None => None,
             },
             Some("scheduledOpen") => Some(Kind::ScheduledOpen),

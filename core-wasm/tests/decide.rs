@@ -10,7 +10,10 @@ fn decide(keys: &str, at: &str, lang: &str) -> String {
 }
 
 fn keys() -> String {
-    format!(r#"[{{"id":"k1","label":"Office e-key","window":{}}},{{"id":7,"label":"Night shift","window":{}}}]"#, BERLIN_OFFICE, NIGHT_GROUP)
+    format!(
+        r#"[{{"id":"k1","label":"Office e-key","window":{}}},{{"id":7,"label":"Night shift","window":{}}}]"#,
+        BERLIN_OFFICE, NIGHT_GROUP
+    )
 }
 
 #[test]
@@ -58,10 +61,16 @@ fn key_states() {
     let used = BERLIN_OFFICE.replace(r#""custom""#, r#""oneTime""#).replace(r#""used":false"#, r#""used":true"#);
     assert!(decide(&single(&used), "2026-03-16T08:00:00Z", "en").contains(r#""reason":"one-time key already used""#));
     let full = r#"{"kind":"ekey","access":"full","tz":"UTC"}"#;
-    assert_eq!(decide(&single(full), "2026-03-16T08:00:00Z", "es"), r#"{"allowed":true,"key":{"id":"a","label":"A"},"reason":"acceso total","until":null,"nextOpen":null}"#);
+    assert_eq!(
+        decide(&single(full), "2026-03-16T08:00:00Z", "es"),
+        r#"{"allowed":true,"key":{"id":"a","label":"A"},"reason":"acceso total","until":null,"nextOpen":null}"#
+    );
     let invalid = decide(&single(r#"{"kind":"group","tz":"Nowhere"}"#), "2026-03-16T08:00:00Z", "en");
     assert!(invalid.contains(r#""reason":"invalid window: unknown time zone \"Nowhere\"""#), "{}", invalid);
-    assert_eq!(decide("[]", "2026-03-16T08:00:00Z", "en"), r#"{"allowed":false,"key":null,"reason":"no key for this door","until":null,"nextOpen":null}"#);
+    assert_eq!(
+        decide("[]", "2026-03-16T08:00:00Z", "en"),
+        r#"{"allowed":false,"key":null,"reason":"no key for this door","until":null,"nextOpen":null}"#
+    );
 }
 
 #[test]
@@ -73,7 +82,8 @@ fn eval_and_occurrences_lines() {
         call(Op::Eval, "not json"),
         r#"{"error":{"code":"json.invalid","field":"","message":"invalid JSON: invalid literal at byte 0"}}"#
     );
-    let occ = call(Op::Occurrences, &format!(r#"{{"window":{},"from":"2026-03-16T00:00:00Z","to":"2026-03-18T00:00:00Z"}}"#, BERLIN_OFFICE));
+    let occ =
+        call(Op::Occurrences, &format!(r#"{{"window":{},"from":"2026-03-16T00:00:00Z","to":"2026-03-18T00:00:00Z"}}"#, BERLIN_OFFICE));
     assert_eq!(occ, r#"{"occurrences":[[1773644400000,1773678600000],[1773730800000,1773765000000]]}"#);
     let next = call(Op::NextChange, &format!(r#"{{"window":{},"at":"2026-03-16T08:00:00Z"}}"#, BERLIN_OFFICE));
     assert_eq!(next, r#"{"open":true,"nextChange":1773678600000,"nextOpen":1773730800000}"#);

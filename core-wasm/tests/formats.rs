@@ -50,7 +50,10 @@ fn local_times() {
 #[test]
 fn json() {
     let v = parse(r#" {"a": [1, -2.5e3, true, false, null], "s": "\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00"} "#).unwrap();
-    assert_eq!(v.get("a"), Some(&Value::Arr(vec![Value::Num(1.0), Value::Num(-2500.0), Value::Bool(true), Value::Bool(false), Value::Null])));
+    assert_eq!(
+        v.get("a"),
+        Some(&Value::Arr(vec![Value::Num(1.0), Value::Num(-2500.0), Value::Bool(true), Value::Bool(false), Value::Null]))
+    );
     assert_eq!(v.get("s"), Some(&Value::Str("\"\\/\u{8}\u{c}\n\r\té😀".into())));
     assert_eq!(write(&v), r#"{"a":[1,-2500,true,false,null],"s":"\"\\/\u0008\u000c\n\r\té😀"}"#);
     for bad in ["", "{", "[1,]", r#"{"a" 1}"#, "01x", "tru", r#""\x""#, r#""\ud83d\u0041""#, "\"\u{1}\"", "1 2", &"[".repeat(100)] {

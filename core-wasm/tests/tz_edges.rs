@@ -108,9 +108,17 @@ fn local_times_in_gaps_and_folds() {
             "2026-03-08T02:30:00Z",
             Local::Gap { before: ms("2026-03-08T07:30:00Z"), after: ms("2026-03-08T06:30:00Z"), transition: ms("2026-03-08T07:00:00Z") },
         ),
-        ("America/New_York", "2026-11-01T01:30:00Z", Local::Fold { earlier: ms("2026-11-01T05:30:00Z"), later: ms("2026-11-01T06:30:00Z") }),
+        (
+            "America/New_York",
+            "2026-11-01T01:30:00Z",
+            Local::Fold { earlier: ms("2026-11-01T05:30:00Z"), later: ms("2026-11-01T06:30:00Z") },
+        ),
         ("Europe/Dublin", "2026-10-25T01:30:00Z", Local::Fold { earlier: ms("2026-10-25T00:30:00Z"), later: ms("2026-10-25T01:30:00Z") }),
-        ("Australia/Lord_Howe", "2026-04-05T01:45:00Z", Local::Fold { earlier: ms("2026-04-04T14:45:00Z"), later: ms("2026-04-04T15:15:00Z") }),
+        (
+            "Australia/Lord_Howe",
+            "2026-04-05T01:45:00Z",
+            Local::Fold { earlier: ms("2026-04-04T14:45:00Z"), later: ms("2026-04-04T15:15:00Z") },
+        ),
         (
             "Australia/Lord_Howe",
             "2026-10-04T02:15:00Z",

@@ -13,7 +13,12 @@ fn ekey(fields: &str) -> String {
 
 fn scheduled(row: &str, extra: &str) -> String {
     let ok = r#"{"openWholeDay":true,"openTime":"08:00","closeTime":"18:00"}"#;
-    format!(r#"{{"kind":"scheduledOpen","tz":"UTC","fpi":false,"firstEntryAt":null,"week":[{},{o},{o},{o},{o},{o},{o}]{}}}"#, row, extra, o = ok)
+    format!(
+        r#"{{"kind":"scheduledOpen","tz":"UTC","fpi":false,"firstEntryAt":null,"week":[{},{o},{o},{o},{o},{o},{o}]{}}}"#,
+        row,
+        extra,
+        o = ok
+    )
 }
 
 /// (window JSON, expected code, expected field)
@@ -47,14 +52,25 @@ fn window_cases() -> Vec<(String, &'static str, &'static str)> {
         (replace(r#""17:30""#, r#""08:00""#), "endTime.equalsStart", "endTime"),
         (scheduled(r#"{"openWholeDay":false}"#, "").replace(r#""fpi":false,"#, ""), "fpi.missing", "fpi"),
         (scheduled(r#"{"openWholeDay":false}"#, "").replace(r#""fpi":false"#, r#""fpi":"yes""#), "fpi.invalid", "fpi"),
-        (scheduled(r#"{"openWholeDay":false}"#, "").replace(r#""firstEntryAt":null"#, r#""firstEntryAt":"yesterday""#), "firstEntryAt.invalid", "firstEntryAt"),
+        (
+            scheduled(r#"{"openWholeDay":false}"#, "").replace(r#""firstEntryAt":null"#, r#""firstEntryAt":"yesterday""#),
+            "firstEntryAt.invalid",
+            "firstEntryAt",
+        ),
         (r#"{"kind":"scheduledOpen","tz":"UTC","fpi":false}"#.into(), "week.missing", "week"),
         (r#"{"kind":"scheduledOpen","tz":"UTC","fpi":false,"week":[]}"#.into(), "week.invalid", "week"),
         (scheduled(r#"{"openWholeDay":false}"#, r#","exceptions":{}"#), "exceptions.invalid", "exceptions"),
         (scheduled(r#"{"openWholeDay":false}"#, r#","exceptions":[{"openWholeDay":false}]"#), "date.missing", "exceptions[0].date"),
-        (scheduled(r#"{"openWholeDay":false}"#, r#","exceptions":[{"date":"2026-12-32","openWholeDay":false}]"#), "date.invalid", "exceptions[0].date"),
         (
-            scheduled(r#"{"openWholeDay":false}"#, r#","exceptions":[{"date":"2026-12-25","openWholeDay":false},{"date":"2026-12-25","openWholeDay":false}]"#),
+            scheduled(r#"{"openWholeDay":false}"#, r#","exceptions":[{"date":"2026-12-32","openWholeDay":false}]"#),
+            "date.invalid",
+            "exceptions[0].date",
+        ),
+        (
+            scheduled(
+                r#"{"openWholeDay":false}"#,
+                r#","exceptions":[{"date":"2026-12-25","openWholeDay":false},{"date":"2026-12-25","openWholeDay":false}]"#,
+            ),
             "date.duplicate",
             "exceptions[1].date",
         ),

@@ -52,10 +52,16 @@ fn gap_and_fold_windows() {
     assert!(!gap.is_open(ms("2026-03-08T07:00:00Z")));
     // 01:00-02:00 happens twice on the fall-back night: two hours in a row.
     let fold = group("America/New_York", EVERY_DAY, r#""allDay":false,"startTime":"01:00","endTime":"02:00""#);
-    assert_eq!(hours(&fold, "2026-11-01T04:00:00Z", "2026-11-02T04:00:00Z"), vec![(ms("2026-11-01T05:00:00Z"), ms("2026-11-01T07:00:00Z"))]);
+    assert_eq!(
+        hours(&fold, "2026-11-01T04:00:00Z", "2026-11-02T04:00:00Z"),
+        vec![(ms("2026-11-01T05:00:00Z"), ms("2026-11-01T07:00:00Z"))]
+    );
     // Chatham's gap is 02:45-03:45; a 03:00-04:00 window keeps only 03:45-04:00.
     let chatham = group("Pacific/Chatham", EVERY_DAY, r#""allDay":false,"startTime":"03:00","endTime":"04:00""#);
-    assert_eq!(hours(&chatham, "2026-09-26T10:00:00Z", "2026-09-26T16:00:00Z"), vec![(ms("2026-09-26T14:00:00Z"), ms("2026-09-26T14:15:00Z"))]);
+    assert_eq!(
+        hours(&chatham, "2026-09-26T10:00:00Z", "2026-09-26T16:00:00Z"),
+        vec![(ms("2026-09-26T14:00:00Z"), ms("2026-09-26T14:15:00Z"))]
+    );
 }
 
 #[test]
@@ -65,9 +71,9 @@ fn all_day_lengths_on_transition_days() {
     let table = [
         ("America/New_York", "2026-03-08T05:00:00Z", "2026-03-09T04:00:00Z"), // 23 h
         ("America/New_York", "2026-11-01T04:00:00Z", "2026-11-02T05:00:00Z"), // 25 h
-        ("Europe/Dublin", "2026-10-24T23:00:00Z", "2026-10-26T00:00:00Z"),     // 25 h (IST to GMT)
+        ("Europe/Dublin", "2026-10-24T23:00:00Z", "2026-10-26T00:00:00Z"),    // 25 h (IST to GMT)
         ("Australia/Lord_Howe", "2026-04-04T13:00:00Z", "2026-04-05T13:30:00Z"), // 24.5 h
-        ("Antarctica/Troll", "2026-03-29T00:00:00Z", "2026-03-29T22:00:00Z"),  // 22 h
+        ("Antarctica/Troll", "2026-03-29T00:00:00Z", "2026-03-29T22:00:00Z"), // 22 h
         ("America/Sao_Paulo", "2026-11-01T03:00:00Z", "2026-11-02T03:00:00Z"), // no DST any more
     ];
     for (tz, start, end) in table {
@@ -110,8 +116,12 @@ fn kinds() {
     let one_time = r#"{"kind":"ekey","access":"oneTime","tz":"UTC","startDate":"2026-05-01","endDate":null,"days":[true,true,true,true,true,true,true],"allDay":true,"used":USED}"#;
     assert!(open(&one_time.replace("USED", "false")));
     assert!(!open(&one_time.replace("USED", "true")));
-    assert!(open(r#"{"kind":"alert","schedule":"custom","tz":"UTC","startDate":null,"endDate":null,"days":[false,true,false,false,false,false,false],"allDay":true,"startTime":null,"endTime":null}"#));
-    assert!(!open(r#"{"kind":"alert","schedule":"custom","tz":"UTC","startDate":null,"endDate":null,"days":[true,false,false,false,false,false,false],"allDay":true}"#));
+    assert!(open(
+        r#"{"kind":"alert","schedule":"custom","tz":"UTC","startDate":null,"endDate":null,"days":[false,true,false,false,false,false,false],"allDay":true,"startTime":null,"endTime":null}"#
+    ));
+    assert!(!open(
+        r#"{"kind":"alert","schedule":"custom","tz":"UTC","startDate":null,"endDate":null,"days":[true,false,false,false,false,false,false],"allDay":true}"#
+    ));
 }
 
 fn scheduled(first_entry: &str) -> Window {
@@ -139,16 +149,16 @@ fn scheduled_open() {
         ("2026-12-25T10:00:00Z", false), // Fri, closed by exception
         ("2026-12-26T08:59:59Z", false), // Sat exception 10:00-12:00
         ("2026-12-26T09:00:00Z", true),
-        ("2026-12-27T22:59:59Z", true), // Sun whole day
+        ("2026-12-27T22:59:59Z", true),  // Sun whole day
         ("2026-12-19T12:00:00Z", false), // a normal Saturday: closed
     ];
     for (at, open) in table {
         assert_eq!(w.is_open(ms(at)), open, "{}", at);
     }
-    assert_eq!(w.occurrences(ms("2026-12-27T00:00:00Z"), ms("2026-12-29T00:00:00Z")), vec![
-        (ms("2026-12-27T00:00:00Z"), ms("2026-12-27T23:00:00Z")),
-        (ms("2026-12-28T07:00:00Z"), ms("2026-12-28T17:00:00Z")),
-    ]);
+    assert_eq!(
+        w.occurrences(ms("2026-12-27T00:00:00Z"), ms("2026-12-29T00:00:00Z")),
+        vec![(ms("2026-12-27T00:00:00Z"), ms("2026-12-27T23:00:00Z")), (ms("2026-12-28T07:00:00Z"), ms("2026-12-28T17:00:00Z")),]
+    );
 }
 
 #[test]
@@ -170,7 +180,10 @@ fn first_person_in() {
     for (at, open) in table {
         assert_eq!(w.is_open(ms(at)), open, "{}", at);
     }
-    assert_eq!(w.occurrences(ms("2026-12-20T00:00:00Z"), ms("2026-12-24T00:00:00Z")), vec![(ms("2026-12-21T08:15:00Z"), ms("2026-12-21T17:00:00Z"))]);
+    assert_eq!(
+        w.occurrences(ms("2026-12-20T00:00:00Z"), ms("2026-12-24T00:00:00Z")),
+        vec![(ms("2026-12-21T08:15:00Z"), ms("2026-12-21T17:00:00Z"))]
+    );
     // An entry before opening time does not release the day.
     let early = scheduled("1797836400000"); // 2026-12-21T07:00:00Z = 08:00 Madrid: exactly at opening
     assert!(early.is_open(ms("2026-12-21T12:00:00Z")));

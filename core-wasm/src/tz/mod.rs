@@ -38,7 +38,14 @@ enum Rule {
     /// The last offset forever.
     Last,
     Fixed(i32),
-    Dst { std: i32, dst: i32, start: RuleDay, start_time: i32, end: RuleDay, end_time: i32 },
+    Dst {
+        std: i32,
+        dst: i32,
+        start: RuleDay,
+        start_time: i32,
+        end: RuleDay,
+        end_time: i32,
+    },
 }
 
 #[derive(Clone, Copy, Debug)]
