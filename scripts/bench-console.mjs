@@ -1,0 +1,133 @@
+// Measures the server-rendered list pages at scale (issue 4: p95 <= 150 ms with 10,000 users,
+// 5,000 devices and 1,000 groups in one company). Seeds a fresh local D1 in its own directory
+// (the demo database is left alone), serves the built console with `wrangler dev` on a free
+// loopback port, signs in as the ACME admin and times GETs against a baseline from the same run.
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 100);
+const WARMUP = 10;
+const TARGET_P95_MS = 150;
+const BASELINE = "/api/openapi.json";
+const PAGES = [
+  "/users",
+  "/users?page=200",
+  "/users?sort=-lastActivity",
+  "/devices",
+  "/devices?page=150",
+  "/devices?sort=-lastActivity",
+  "/devices?sort=serialNumber&page=40",
+  "/deviceGroups",
+  "/deviceGroups?page=30",
+  "/deviceGroups?hideInactive=1&sort=timeZone",
+];
+const ACME = { companyId: "ACME", userName: "admin@acme.example", password: "Acme#Demo2026", intent: "login" };
+
+const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true" };
+const run = (cmd, args, extra = {}) => execFileSync(cmd, args, { stdio: ["ignore", "inherit", "inherit"], env: { ...env, ...extra } });
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitUntilUp(origin, child) {
+  for (let i = 0; i < 240; i++) {
+    if (child.exitCode !== null) throw new Error("wrangler dev exited early");
+    try {
+      if ((await fetch(`${origin}/login`)).ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    await sleep(500);
+  }
+  throw new Error("wrangler dev did not answer within 120 s");
+}
+
+async function signIn(origin) {
+  const res = await fetch(`${origin}/login`, { method: "POST", body: new URLSearchParams(ACME), redirect: "manual" });
+  const cookies = res.headers.getSetCookie().map((c) => c.split(";")[0]);
+  if (res.status !== 302 || cookies.length === 0) throw new Error(`sign-in failed with ${res.status}`);
+  return cookies.join("; ");
+}
+
+async function time(origin, path, cookie) {
+  const started = performance.now();
+  const res = await fetch(origin + path, { headers: { cookie }, redirect: "manual" });
+  await res.arrayBuffer();
+  return { ms: performance.now() - started, status: res.status };
+}
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+async function measure(origin, path, cookie) {
+  for (let i = 0; i < WARMUP; i++) await time(origin, path, cookie);
+  const samples = [];
+  let status = 0;
+  for (let i = 0; i < ROUNDS; i++) {
+    const r = await time(origin, path, cookie);
+    samples.push(r.ms);
+    status = r.status;
+  }
+  samples.sort((a, b) => a - b);
+  return { path, status, p50: percentile(samples, 50), p95: percentile(samples, 95), p99: percentile(samples, 99) };
+}
+
+const dir = mkdtempSync(join(tmpdir(), "bench-console-"));
+let server;
+try {
+  if (!existsSync("build/server/index.js")) run("npx", ["remix", "vite:build"]);
+  console.log(`Seeding a fresh local D1 in ${dir} ...`);
+  run("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", dir]);
+  run("npx", ["tsx", "scripts/seed-local.ts"], { PERSIST_TO: join(dir, "v3") });
+  run("npx", ["tsx", "scripts/seed-scale.ts"], { PERSIST_TO: join(dir, "v3") });
+
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  server = spawn("npx", ["wrangler", "dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", dir, "--show-interactive-dev-session=false"], {
+    env,
+    stdio: "ignore",
+    detached: true,
+  });
+  await waitUntilUp(origin, server);
+  const cookie = await signIn(origin);
+
+  console.log(`\n${ROUNDS} sequential GETs per URL after ${WARMUP} warm-up requests (ms, time to full body):\n`);
+  const baseline = await measure(origin, BASELINE, cookie);
+  const results = [];
+  for (const path of PAGES) results.push(await measure(origin, path, cookie));
+
+  const row = (r, ratio) =>
+    `${r.path.padEnd(44)} ${String(r.status).padStart(6)} ${r.p50.toFixed(1).padStart(8)} ${r.p95.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${ratio.padStart(10)}`;
+  console.log(`${"URL".padEnd(44)} ${"status".padStart(6)} ${"p50".padStart(8)} ${"p95".padStart(8)} ${"p99".padStart(8)} ${"p95/base".padStart(10)}`);
+  console.log(row(baseline, "baseline"));
+  for (const r of results) console.log(row(r, `${(r.p95 / baseline.p95).toFixed(2)}x`));
+
+  const failed = results.filter((r) => r.status !== 200 || r.p95 > TARGET_P95_MS);
+  console.log(
+    failed.length === 0
+      ? `\nAll list pages answered 200 with p95 <= ${TARGET_P95_MS} ms.`
+      : `\nOver target or not 200: ${failed.map((r) => `${r.path} (${r.status}, p95 ${r.p95.toFixed(1)} ms)`).join(", ")}`,
+  );
+  process.exitCode = failed.length === 0 ? 0 : 1;
+} finally {
+  if (server?.pid) {
+    try {
+      process.kill(-server.pid, "SIGTERM");
+    } catch {
+      /* already gone */
+    }
+  }
+  await sleep(500);
+  rmSync(dir, { recursive: true, force: true });
+}
