@@ -328,7 +328,7 @@ export function parseFeedQuery(url: URL): { cursor: number; limit: number } {
 
 export async function readFeed(db: Db, { cursor, limit }: { cursor: number; limit: number }): Promise<FeedPage> {
   const c = schema.gatewayChanges;
-  const [[head]] = await db.batch([db.select({ seq: max(c.seq) }).from(c)]);
+  const [head] = await db.select({ seq: max(c.seq) }).from(c);
   const last = head?.seq ?? 0;
   // The snapshot's cursor is read first: a change racing the snapshot is sent again next page.
   const ref = await loadReference(db);

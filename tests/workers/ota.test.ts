@@ -97,3 +97,13 @@ describe("getallota, activeota, deleteota", () => {
     expect((await api(root, "POST", "/api/admin/ota/activeota", "{not json")).status).toBe(400);
   });
 });
+
+describe("OpenAPI", () => {
+  it("documents the OTA calls, addota as multipart", async () => {
+    const r = await api(null, "GET", "/api/openapi.json");
+    expect(r.status).toBe(200);
+    const addota = r.body.paths["/api/admin/ota/addota"]?.post;
+    expect(addota?.requestBody?.content?.["multipart/form-data"]).toBeTruthy();
+    for (const p of ["getallota", "deleteota", "activeota"]) expect(r.body.paths[`/api/admin/ota/${p}`]?.post).toBeTruthy();
+  });
+});
