@@ -14,7 +14,7 @@ export function AuthCard({ title, lng, children }: { title: string; lng: string;
             <span aria-hidden="true" className="grid size-8 place-items-center rounded-md bg-primary text-primary-foreground">K</span>
             {t("common:appName")}
           </p>
-          <Form method="post" action="/resources/language" className="flex items-center gap-2">
+          <Form method="post" action="/resources/language" reloadDocument className="flex items-center gap-2">
             <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
             <label htmlFor="language" className="text-sm text-muted-foreground">
               {t("language")}

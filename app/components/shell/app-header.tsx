@@ -1,4 +1,4 @@
-import { Form, NavLink, useLocation } from "@remix-run/react";
+import { NavLink, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import {
   DropdownMenu,
@@ -12,11 +12,16 @@ import { ChevronDownIcon } from "~/components/ui/icons";
 import type { ShellData } from "~/routes/_app";
 import { cn } from "~/utils/cn";
 import { NAV_ICONS } from "./nav-icons";
+import { postAndReload } from "./post-and-reload";
 
-/** Header: the icon bar the user's modules allow, and the top-bar menu (spec part 1 §2, header and menus). */
+/**
+ * Header: the icon bar the user's modules allow, and the top-bar menu (spec part 1 §2, header and menus).
+ * Menu actions post a real form: the menu unmounts on select, taking any inner <form> with it.
+ */
 export function AppHeader({ data }: { data: ShellData }) {
   const { t } = useTranslation("common");
   const location = useLocation();
+
   const items = [{ key: "home", to: "/" }, ...data.nav];
   const other = data.lng === "en" ? "es" : "en";
   const back = location.pathname + location.search;
@@ -75,15 +80,12 @@ export function AppHeader({ data }: { data: ShellData }) {
                 <NavLink to="/changePassword">{t("menu.changePassword")}</NavLink>
               </DropdownMenuItem>
             )}
-            <Form method="post" action="/resources/language">
-              <input type="hidden" name="lng" value={other} />
-              <input type="hidden" name="redirectTo" value={back} />
-              <DropdownMenuItem asChild>
-                <button type="submit" className="w-full" data-testid="switch-language">
-                  {t("menu.language", { lng: other === "es" ? "Español" : "English" })}
-                </button>
-              </DropdownMenuItem>
-            </Form>
+            <DropdownMenuItem
+              data-testid="switch-language"
+              onSelect={() => postAndReload("/resources/language", { lng: other, redirectTo: back })}
+            >
+              {t("menu.language", { lng: other === "es" ? "Español" : "English" })}
+            </DropdownMenuItem>
             {data.menu.varPanel && (
               <DropdownMenuItem asChild>
                 <NavLink to="/varPanel">{t("menu.varPanel")}</NavLink>
@@ -95,13 +97,9 @@ export function AppHeader({ data }: { data: ShellData }) {
               </DropdownMenuItem>
             )}
             <DropdownMenuSeparator />
-            <Form method="post" action="/logout">
-              <DropdownMenuItem asChild>
-                <button type="submit" className="w-full" data-testid="logout">
-                  {t("menu.logout")}
-                </button>
-              </DropdownMenuItem>
-            </Form>
+            <DropdownMenuItem data-testid="logout" onSelect={() => postAndReload("/logout")}>
+              {t("menu.logout")}
+            </DropdownMenuItem>
           </DropdownMenuContent>
         </DropdownMenu>
       </div>
