@@ -315,13 +315,14 @@ export class CursorExpired extends Error {
   }
 }
 
-/** Parses `?cursor=&limit=`; a malformed value is a 400, a cursor past the feed's end a 410. */
+/** Parses `?cursor=&limit=`; a bad limit is a 400, a cursor that is unreadable or past the feed's end a 410. */
 export function parseFeedQuery(url: URL): { cursor: number; limit: number } {
   const rawCursor = url.searchParams.get("cursor");
   const rawLimit = url.searchParams.get("limit");
   const cursor = rawCursor == null || rawCursor === "" ? 0 : Number(rawCursor);
   const limit = rawLimit == null || rawLimit === "" ? 500 : Number(rawLimit);
-  if (!Number.isSafeInteger(cursor) || cursor < 0) throw new ServiceError(400, "cursor must be a non-negative integer");
+  // An unreadable cursor is answered like an expired one (the gateway's contract): it resyncs from a snapshot.
+  if (!Number.isSafeInteger(cursor) || cursor < 0) throw new CursorExpired();
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw new ServiceError(400, `limit must be an integer from 1 to ${MAX_LIMIT}`);
   return { cursor, limit };
 }

@@ -96,12 +96,14 @@ describe("change feed", () => {
     expect(p2.body).toMatchObject({ more: false, changes: [{ type: "firmware", op: "delete", id: "888888" }] });
   });
 
-  it("refuses malformed cursors with 400 and unknown future ones with 410", async () => {
-    expect((await gwJson("GET", "/api/gateway/changes?cursor=abc")).status).toBe(400);
+  it("answers a bad limit with 400 and unreadable or future cursors with 410 (the gateway then resyncs)", async () => {
     expect((await gwJson("GET", "/api/gateway/changes?limit=0")).status).toBe(400);
-    const r = await gwJson("GET", "/api/gateway/changes?cursor=99999999");
-    expect(r.status).toBe(410);
-    expect(r.body.error).toBe("cursor_expired");
+    expect((await gwJson("GET", "/api/gateway/changes?limit=abc")).status).toBe(400);
+    for (const cursor of ["abc", "-1", "99999999"]) {
+      const r = await gwJson("GET", `/api/gateway/changes?cursor=${cursor}`);
+      expect(r.status).toBe(410);
+      expect(r.body.error).toBe("cursor_expired");
+    }
   });
 });
 
