@@ -1,0 +1,135 @@
+import { expect, test } from "./fixtures";
+
+// Demo data: ACME has groups 1-4 (4, Weekend Crew, is deactivated) and devices 1-12;
+// its company settings default to Europe/Madrid. Group 5 belongs to BETA.
+
+test.describe("device groups", () => {
+  test("list: status icons, weekdays, hide inactive, add button", async ({ page, loginAs }) => {
+    await loginAs("acme");
+    await page.goto("/deviceGroups");
+    const table = page.getByRole("table", { name: "Device groups of the company" });
+    await expect(table.locator("tbody tr")).toHaveCount(4);
+    await expect(table.getByRole("link", { name: "Inactive: open Weekend Crew" })).toBeVisible();
+    await expect(table.getByRole("link", { name: "Active: open Office Hours" })).toBeVisible();
+    const office = table.locator("tbody tr", { hasText: "Office Hours" });
+    await expect(office).toContainText("08:00");
+    await expect(office).toContainText("Europe/Madrid");
+    await expect(office.getByRole("img", { name: "Yes" })).toHaveCount(5);
+
+    await page.getByRole("switch", { name: "Hide inactive" }).click();
+    await expect(page).toHaveURL(/hideInactive=1/);
+    await expect(table.locator("tbody tr")).toHaveCount(3);
+    await expect(page.getByRole("link", { name: "Add device group" })).toBeVisible();
+  });
+
+  test("add: validation, all day, moving lists, create another, then return", async ({ page, loginAs }) => {
+    await loginAs("acme");
+    await page.goto("/addDeviceGroup");
+    await expect(page.getByLabel("Time zone")).toHaveValue(/\d+/);
+    await expect(page.getByLabel("Time zone").locator("option:checked")).toHaveText("Europe/Madrid");
+
+    await page.getByRole("button", { name: "Add and return to device groups" }).click();
+    await expect(page.getByText("Display name is required")).toBeVisible();
+    await expect(page.getByText("Full name is required")).toBeVisible();
+    await expect(page.getByText("Please select at least one day")).toBeVisible();
+    await expect(page.getByText("Please select at least one device")).toBeVisible();
+    await expect(page.getByText("Start and End time are required")).toBeVisible();
+
+    await page.getByLabel("Display name").fill("Cleaners");
+    await page.getByLabel("Full name").fill("Cleaning Crew");
+    await page.getByLabel("Start time").fill("06:00");
+    await page.getByRole("checkbox", { name: "All day" }).click();
+    await expect(page.getByLabel("Start time")).toBeDisabled();
+    await expect(page.getByLabel("Start time")).toHaveValue("");
+    await page.getByRole("checkbox", { name: "Monday" }).click();
+
+    const available = page.getByTestId("available-devices");
+    await available.getByRole("button", { name: /Main Entrance/ }).click();
+    await available.getByRole("button", { name: /Archive/ }).focus();
+    await page.keyboard.press("Enter");
+    const inGroup = page.getByTestId("group-devices");
+    await expect(inGroup.getByRole("button")).toHaveCount(2);
+    await inGroup.getByRole("button", { name: /Archive/ }).click();
+    await expect(inGroup.getByRole("button")).toHaveCount(1);
+
+    await page.getByRole("button", { name: "Add and create another" }).click();
+    await expect(page.getByText("Device Group Created", { exact: true })).toBeVisible();
+    await expect(page).toHaveURL(/\/addDeviceGroup$/);
+    await expect(page.getByLabel("Display name")).toHaveValue("");
+    await expect(page.getByTestId("group-devices")).toHaveCount(0);
+    await expect(available.getByRole("button")).toHaveCount(12);
+
+    await page.getByLabel("Display name").fill("Guards");
+    await page.getByLabel("Full name").fill("Guard Rounds");
+    await page.getByLabel("Start time").fill("22:00");
+    await page.getByLabel("End time").fill("06:00");
+    await page.getByRole("checkbox", { name: "Sunday" }).click();
+    await available.getByRole("button", { name: /Garage/ }).click();
+    await page.getByRole("button", { name: "Add and return to device groups" }).click();
+    await expect(page).toHaveURL(/\/deviceGroups$/);
+    const table = page.getByRole("table", { name: "Device groups of the company" });
+    await expect(table.locator("tbody tr", { hasText: "Guard Rounds" })).toContainText("22:00");
+    await expect(table.locator("tbody tr", { hasText: "Cleaning Crew" })).toContainText("All day");
+  });
+
+  test("modify: load by id, save, deactivate and cancel", async ({ page, loginAs }) => {
+    await loginAs("acme");
+    await page.goto("/deviceGroups");
+    await page.getByRole("link", { name: "Active: open Labs" }).click();
+    await expect(page).toHaveURL(/\/modifyDeviceGroup\?id=3$/);
+    await expect(page.getByLabel("Full name")).toHaveValue("Labs");
+    await expect(page.getByRole("checkbox", { name: "All day" })).toBeChecked();
+    await expect(page.getByTestId("group-devices").getByRole("button")).toHaveCount(3);
+
+    await page.getByLabel("Full name").fill("Labs and Workshops");
+    await page.getByRole("switch", { name: "Deactivate" }).click();
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page).toHaveURL(/\/deviceGroups$/);
+    await expect(page.getByText("Device Group De-Activated", { exact: true })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Inactive: open Labs and Workshops" })).toBeVisible();
+
+    await page.goto("/modifyDeviceGroup?id=3");
+    await page.getByRole("switch", { name: "Deactivate" }).click();
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByRole("link", { name: "Active: open Labs and Workshops" })).toBeVisible();
+
+    await page.goto("/modifyDeviceGroup?id=3");
+    await page.getByRole("link", { name: "Cancel and return" }).click();
+    await expect(page).toHaveURL(/\/deviceGroups$/);
+
+    await page.goto("/modifyDeviceGroup?id=5");
+    await expect(page).toHaveURL(/\/deviceGroups$/);
+  });
+
+  test("delete asks for confirmation", async ({ page, loginAs }) => {
+    await loginAs("acme");
+    await page.goto("/deviceGroups");
+    const table = page.getByRole("table", { name: "Device groups of the company" });
+    await table.getByRole("button", { name: "Delete Weekend Crew" }).click();
+    const dialog = page.getByRole("alertdialog");
+    await expect(dialog).toContainText("Weekend Crew");
+    await dialog.locator("form").getByRole("button", { name: "Cancel" }).click();
+    await expect(table.locator("tbody tr", { hasText: "Weekend Crew" })).toHaveCount(1);
+
+    await table.getByRole("button", { name: "Delete Weekend Crew" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
+    await expect(page.getByText("Removed Device Group", { exact: true })).toBeVisible();
+    await expect(table.locator("tbody tr", { hasText: "Weekend Crew" })).toHaveCount(0);
+  });
+
+  test("a role without the device_group module is refused", async ({ page, loginAs }) => {
+    await loginAs("auditor");
+    const res = await page.goto("/deviceGroups");
+    expect(res?.status()).toBe(403);
+  });
+
+  test("in Spanish: labels and validation messages", async ({ page, loginAs }) => {
+    await loginAs("acme", "es");
+    await page.goto("/addDeviceGroup?lng=es");
+    await expect(page.getByRole("heading", { level: 1, name: "Añadir grupo de dispositivos" })).toBeVisible();
+    await page.getByRole("button", { name: "Añadir y volver a grupos de dispositivos" }).click();
+    await expect(page.getByText("El nombre visible es obligatorio")).toBeVisible();
+    await expect(page.getByText("Seleccione al menos un día")).toBeVisible();
+    await expect(page.getByText("Seleccione al menos un dispositivo")).toBeVisible();
+  });
+});

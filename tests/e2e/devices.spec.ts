@@ -1,0 +1,87 @@
+import { expect, test } from "./fixtures";
+
+// Demo data: ACME has devices 1-12; 1 is scheduled open (Timer re-lock), 3 re-locks on door
+// close, 7 has a low coin-cell battery; 13 belongs to BETA.
+
+test.describe("devices", () => {
+  test("grid: columns, sorting, details and activity links", async ({ page, loginAs }) => {
+    await loginAs("acme");
+    await page.goto("/devices");
+    await expect(page.getByRole("heading", { level: 1, name: "Devices" })).toBeVisible();
+    const table = page.getByRole("table", { name: "Devices of the company" });
+    for (const name of ["Full name", "Display name", "Serial number", "Date added", "Last activity"]) {
+      await expect(table.getByRole("columnheader", { name })).toBeVisible();
+    }
+    await expect(table.locator("tbody tr")).toHaveCount(12);
+    await expect(table.locator("tbody tr").first()).toContainText("Archive");
+
+    await table.getByRole("link", { name: "Serial number" }).click();
+    await expect(page).toHaveURL(/sort=serialNumber/);
+    await expect(table.locator("tbody tr").first()).toContainText("SN-100001");
+    await expect(table.locator("tbody tr").first()).toContainText(/\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/);
+
+    const activity = table.locator("tbody tr").first().getByRole("link", { name: /\d{2}\/\d{2}\/\d{4}/ });
+    await expect(activity).toHaveAttribute("href", "/activity?id=1&type=Device");
+
+    await table.getByRole("link", { name: "Open details of Main Entrance" }).click();
+    await expect(page).toHaveURL(/\/deviceDetails\?id=1$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Main Entrance" })).toBeVisible();
+  });
+
+  test("details of a scheduled-open Timer device", async ({ page, loginAs }) => {
+    await loginAs("acme");
+    await page.goto("/deviceDetails?id=1");
+    await expect(page.getByTestId("detail-serialNumber")).toContainText("SN-100001");
+    await expect(page.getByTestId("detail-relockTime")).toContainText("5 seconds");
+    await expect(page.getByTestId("detail-triggerMode")).toHaveCount(0);
+    await expect(page.getByTestId("detail-dnortTime")).toHaveCount(0);
+    await expect(page.getByTestId("detail-battery")).toContainText("Good");
+    await expect(page.getByTestId("detail-scheduledOpen")).toContainText("Yes");
+    await expect(page.getByTestId("detail-fpi")).toContainText("Yes");
+    await expect(page.getByTestId("detail-day-0")).toContainText("08:00 - 18:00");
+    await expect(page.getByTestId("detail-day-6")).toContainText("Closed");
+    await expect(page.getByTestId("exceptions")).toContainText("2026-12-25");
+    await expect(page.getByTestId("low-battery")).toHaveCount(0);
+    await expect(page.getByTestId("key-holders").getByRole("link", { name: "Admin, Alice" })).toHaveAttribute("href", "/modifyUser?id=3");
+    await expect(page.getByTestId("device-groups").getByRole("link", { name: "Office Hours" })).toHaveAttribute("href", "/modifyDeviceGroup?id=1");
+  });
+
+  test("details of a door-close device and the low-battery banner", async ({ page, loginAs }) => {
+    await loginAs("acme");
+    await page.goto("/deviceDetails?id=3");
+    await expect(page.getByTestId("detail-triggerMode")).toContainText("Sensor 1");
+    await expect(page.getByTestId("detail-dnortTime")).toContainText("10 seconds");
+    await expect(page.getByTestId("detail-relockTime")).toHaveCount(0);
+    await expect(page.getByTestId("detail-scheduledOpen")).toContainText("No");
+    await expect(page.getByTestId("detail-fpi")).toHaveCount(0);
+    await expect(page.getByTestId("exceptions")).toHaveCount(0);
+
+    await page.goto("/deviceDetails?id=7");
+    await expect(page.getByRole("alert").filter({ hasText: "coin cell battery is low" })).toBeVisible();
+    await expect(page.getByTestId("detail-battery")).toContainText("Low");
+  });
+
+  test("without an id or with another company's device it returns to the list", async ({ page, loginAs }) => {
+    await loginAs("acme");
+    await page.goto("/deviceDetails");
+    await expect(page).toHaveURL(/\/devices$/);
+    await page.goto("/deviceDetails?id=13");
+    await expect(page).toHaveURL(/\/devices$/);
+  });
+
+  test("a read-only role sees devices", async ({ page, loginAs }) => {
+    await loginAs("auditor");
+    await page.goto("/deviceDetails?id=1");
+    await expect(page.getByRole("heading", { level: 1, name: "Main Entrance" })).toBeVisible();
+  });
+
+  test("in Spanish", async ({ page, loginAs }) => {
+    await loginAs("acme", "es");
+    await page.goto("/devices?lng=es");
+    await expect(page.getByRole("heading", { level: 1, name: "Dispositivos" })).toBeVisible();
+    await expect(page.getByRole("columnheader", { name: "Número de serie" })).toBeVisible();
+    await page.goto("/deviceDetails?id=7&lng=es");
+    await expect(page.getByRole("alert").filter({ hasText: "la batería de botón está baja" })).toBeVisible();
+    await expect(page.getByTestId("detail-battery")).toContainText("Baja");
+  });
+});
