@@ -3,14 +3,18 @@ import { drizzle } from "drizzle-orm/d1";
 import { getPlatformProxy } from "wrangler";
 import * as schema from "../db/schema";
 import { DEMO_LOGINS, seedDemo } from "../db/seed/demo";
+import { DEMO_BOARD_PASSWORD, seedGateway } from "../db/seed/gateway";
 
 // PERSIST_TO selects another local state directory (the e2e and bench servers use their own).
 const proxy = await getPlatformProxy<Env>({ persist: process.env.PERSIST_TO ? { path: process.env.PERSIST_TO } : true });
 try {
-  const seeded = await seedDemo(drizzle(proxy.env.DB, { schema }));
+  const db = drizzle(proxy.env.DB, { schema });
+  const seeded = await seedDemo(db);
+  if (seeded) await seedGateway(db, { GATEWAY_SECRET: process.env.GATEWAY_SECRET });
   console.log(seeded ? "Seeded demo data." : "Database already has data; demo seed skipped.");
   console.log("\nDemo logins (company ID / user / password):");
   for (const l of DEMO_LOGINS) console.log(`  ${l.company}  ${l.user.padEnd(24)} ${l.password.padEnd(16)} ${l.who}`);
+  console.log(`\nDemo boards: MQTT user = device id (ACME 1-12, BETA 13-16), password ${DEMO_BOARD_PASSWORD}`);
 } finally {
   await proxy.dispose();
 }

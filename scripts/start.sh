@@ -21,13 +21,16 @@ pids+=($!)
 for _ in $(seq 1 90); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/login" && break; sleep 1; done
 
 if [ -f gateway/src/main.js ]; then
+  mkdir -p gateway/data
   WORKER_URL="http://127.0.0.1:$PORT" MQTT_PORT=$MQTT_PORT node gateway/src/main.js &
   pids+=($!)
   sleep 2
-  if [ -f gateway/sim/demo-boards.js ]; then
-    node gateway/sim/demo-boards.js --url "mqtt://127.0.0.1:$MQTT_PORT" &
+  # Three simulated ACME boards (device ids 1-3) that report a door event and stay connected.
+  for id in 1 2 3; do
+    node gateway/sim/board.js --id "$id" --password "Board#Demo2026" --url "mqtt://127.0.0.1:$MQTT_PORT" \
+      --event door.opened --listen 86400 > "gateway/data/board-$id.log" 2>&1 &
     pids+=($!)
-  fi
+  done
 fi
 
 cat <<MSG
