@@ -102,8 +102,9 @@ export class SimBoard extends EventEmitter {
 
   /**
    * Downloads the offered firmware with bitmap block requests.
-   * @param {{offer: any, image?: Buffer[], missing?: Uint8Array, max?: number, stopAfterBlocks?: number,
+   * @param {{offer: any, parts?: Buffer[], missing?: Uint8Array, max?: number, stopAfterBlocks?: number,
    *   corruptBlock?: number, idleMs?: number}} opts
+   *   parts/missing: what an earlier, interrupted call returned, to resume;
    *   stopAfterBlocks: disconnect abruptly after receiving this many blocks (an interruption);
    *   corruptBlock: flip a byte of this block when it arrives.
    * @returns {Promise<{done: boolean, ok?: boolean, error?: string, parts: Buffer[], missing: Uint8Array}>}

@@ -24,8 +24,6 @@ function sendDirect (client, t, payload) {
 export class Inbound {
   /** answers by board + corr, so a retried request gets the same answer and one activity row */
   #recent = new Map()
-  /** @type {Map<string, object>} last status per board connected here */
-  status = new Map()
 
   /** @param {import('./gateway.js').Gateway} gw */
   constructor (gw) { this.gw = gw }
@@ -39,10 +37,11 @@ export class Inbound {
   async handle (client, boardId, name, packet) {
     try {
       const msg = validate.parseJson(packet.payload)
+      if (!this.gw.replica.get('device', boardId)) throw new ProtocolError('unknown_board', 'this board is not in the gateway\'s copy of the console records')
       switch (name) {
         case 'access/req': return await this.#access(client, boardId, validate.accessRequest(msg))
         case 'events': return await this.gw.recordEvent(boardId, validate.event(msg))
-        case 'status': this.status.set(boardId, validate.status(msg)); return
+        case 'status': validate.status(msg); return
         case 'fw/req': return this.#blocks(client, boardId, validate.blockRequest(msg))
         case 'fw/progress': return this.#progress(boardId, validate.progress(msg))
         case 'fw/result': return await this.#result(boardId, validate.result(msg))

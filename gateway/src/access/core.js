@@ -22,8 +22,14 @@ function compiledOf (window) {
   return compiled.get(window)
 }
 
-/** @param {any} window @param {number} at */
-export const isOpen = (window, at) => core.isOpen(window, at)
+/**
+ * @param {any} window @param {number} at
+ * @throws {Error} with the core's error code when the window is invalid
+ */
+export function isOpen (window, at) {
+  const c = compiledOf(window)
+  return c ? c.isOpen(at) : core.isOpen(window, at)
+}
 
 /**
  * The core's decision over a user's keys for one door, in the order given.

@@ -17,6 +17,10 @@ export class WorkerContractDouble {
   /** @type {Map<string, Buffer>} */ firmware = new Map()
   duplicates = 0
   requests = { changes: 0, events: 0, firmware: 0 }
+  /** cursors the gateway asked with, in order (null: no cursor) */
+  cursorsSeen = []
+  /** changes before this seq are "pruned": older cursors get 410 */
+  oldestKept = 0
   /** while true every call answers 503, as a Worker that is down */
   down = false
 
@@ -53,11 +57,16 @@ export class WorkerContractDouble {
       this.requests.changes++
       const limit = Math.min(Number(url.searchParams.get('limit') ?? 500), 1000)
       const cursor = url.searchParams.get('cursor')
-      const from = cursor == null ? 0 : Number(cursor)
-      if (!Number.isInteger(from) || from < 0 || from > this.changes.length) return send(res, 410, { error: 'cursor_expired' })
+      this.cursorsSeen.push(cursor)
+      // Cursors are seqs; "s<n>" marks a position inside a snapshot, which stays valid after pruning.
+      // The snapshot replays the whole log here, which yields the live state just the same.
+      const snapshot = cursor == null || cursor.startsWith('s')
+      const from = cursor == null ? 0 : Number(snapshot ? cursor.slice(1) : cursor)
+      if (!Number.isInteger(from) || from > this.changes.length || (!snapshot && from < this.oldestKept)) return send(res, 410, { error: 'cursor_expired' })
       const page = this.changes.slice(from, from + limit)
       const next = from + page.length
-      return send(res, 200, { v: 1, changes: page, cursor: String(next), more: next < this.changes.length, ...(cursor == null ? { reset: true } : {}) })
+      const more = next < this.changes.length
+      return send(res, 200, { v: 1, changes: page, cursor: snapshot && more ? `s${next}` : String(next), more, ...(cursor == null ? { reset: true } : {}) })
     }
     if (req.method === 'POST' && url.pathname === '/api/gateway/events') {
       this.requests.events++
