@@ -71,13 +71,14 @@ export class AppendLog {
 
   /**
    * Atomically replaces the whole file with `records` (compaction): written beside, synced, renamed.
-   * Appends wait meanwhile. `stillWanted` is asked once no write is running; false skips the rewrite.
-   * @param {any[]} records
-   * @param {() => boolean} [stillWanted]
+   * Appends wait meanwhile. A function is called once no write is running, so it sees every record
+   * already on disk; returning null skips the rewrite.
+   * @param {any[] | (() => any[] | null)} recordsOrFn
    */
-  async rewrite (records, stillWanted = () => true) {
+  async rewrite (recordsOrFn) {
     while (this.#flushing) await new Promise((resolve) => setImmediate(resolve))
-    if (!stillWanted()) return
+    const records = typeof recordsOrFn === 'function' ? recordsOrFn() : recordsOrFn
+    if (!records) return
     this.#flushing = true
     try {
       const tmp = this.path + '.tmp'

@@ -3,7 +3,8 @@
  *
  * events.log holds `{seq, event}` lines; delivered.json holds the highest seq the Worker accepted.
  * Events leave the queue strictly in seq order, so one number says what is done. Once everything is
- * delivered the log is emptied; the seq counter lives on in delivered.json.
+ * delivered the log is emptied; the seq counter lives on in delivered.json. During a long outage the
+ * log is also compacted to the undelivered events once it passes `compactBytes`.
  */
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -19,9 +20,11 @@ export class EventQueue {
   #nextSeq = 1
   #delivered = 0
   #writing = 0
+  #compactedSize = 0
 
-  /** @param {string} dir */
-  constructor (dir) {
+  /** @param {string} dir @param {{compactBytes?: number}} [opts] */
+  constructor (dir, { compactBytes = 64 * 1024 * 1024 } = {}) {
+    this.compactBytes = compactBytes
     this.log = new AppendLog(join(dir, 'events.log'))
     this.deliveredPath = join(dir, 'delivered.json')
   }
@@ -84,8 +87,12 @@ export class EventQueue {
     while (this.#pending.length > 0 && this.#pending[0].seq <= seq) {
       this.#ids.delete(this.#pending.shift().event.id)
     }
-    if (this.#pending.length === 0 && this.log.size > 0) {
-      await this.log.rewrite([], () => this.#pending.length === 0 && this.#writing === 0)
+    const drained = this.#pending.length === 0 && this.log.size > 0
+    const bloated = this.log.size > Math.max(this.compactBytes, 2 * this.#compactedSize)
+    if (drained || bloated) {
+      // Only when no push is between "written" and "visible in #pending", or its line would be dropped.
+      await this.log.rewrite(() => this.#writing === 0 ? [...this.#pending] : null)
+      this.#compactedSize = this.log.size
     }
   }
 
