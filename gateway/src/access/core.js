@@ -32,6 +32,14 @@ export function isOpen (window, at) {
 }
 
 /**
+ * When `isOpen` next flips (epoch ms), or null; null too for an invalid window.
+ * @param {any} window @param {number} at
+ */
+export function nextChange (window, at) {
+  return compiledOf(window)?.nextChange(at).nextChange ?? null
+}
+
+/**
  * The core's decision over a user's keys for one door, in the order given.
  * @param {{id: string, kind: 'ekey'|'group', label?: string, window: any}[]} keys
  * @param {number} at

@@ -1,10 +1,11 @@
 /**
  * Scheduled-open state for boards (PROTOCOL.md "scheduled-open state"). Each company's window is
- * evaluated on a timer and re-published (retained) to the company's boards whenever `open` changes.
+ * re-evaluated at its next change as the core computes it (so doors open on the minute), and at least
+ * every `intervalMs`; the state is re-published (retained) to the company's boards when it changes.
  * First-person-in: the first authorized entry inside today's hours sets `firstEntryAt`, which opens
  * the door for the rest of the day's opening.
  */
-import { isOpen } from './core.js'
+import { isOpen, nextChange } from './core.js'
 
 export class ScheduledOpen {
   /** @type {Map<string, string>} last published state per board, to publish only changes */
@@ -22,12 +23,24 @@ export class ScheduledOpen {
   }
 
   start () {
-    this.#timer = setInterval(() => this.refreshAll().catch((e) => this.log.error('schedule refresh failed', { error: e.message })), this.intervalMs)
-    this.#timer.unref()
+    this.#schedule(Date.now())
     return this
   }
 
-  stop () { clearInterval(this.#timer) }
+  #schedule (now) {
+    let next = now + this.intervalMs
+    for (const s of this.replica.index.scheduleByCompany.values()) next = Math.min(next, nextChange(s.window, now) ?? next)
+    this.#timer = setTimeout(async () => {
+      await this.refreshAll().catch((e) => this.log.error('schedule refresh failed', { error: e.message }))
+      if (this.#timer) this.#schedule(Date.now())
+    }, Math.max(10, next - now + 5))
+    this.#timer.unref()
+  }
+
+  stop () {
+    clearTimeout(this.#timer)
+    this.#timer = null
+  }
 
   /** Publishes every board's state that changed since the last call. */
   async refreshAll (now = Date.now()) {
