@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole core test suite: reproducible WASM build, native Rust tests, then the Node tests
-# (package API, CLI, differential against Intl and zdump) on the committed pkg/.
+# (package API, CLI, differential against Intl and zdump, Chromium when installed) on the committed pkg/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,4 +15,5 @@ else
 fi
 
 echo "== node tests"
+npm ci --prefix . --no-audit --no-fund --loglevel=error # playwright-core for the browser test
 node --test tests/node/
