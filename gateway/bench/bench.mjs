@@ -10,6 +10,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { loadavg, cpus } from 'node:os'
@@ -77,7 +78,7 @@ async function closedLoop (send, outstanding, seconds) {
 }
 
 async function gatewayFigures (worker, dir) {
-  const gw = await spawnGateway({ DATA_DIR: dir, WORKER_URL: worker.url, MQTT_PORT: '0', SYNC_INTERVAL_MS: '1000', GATEWAY_ID: 'gw-bench' })
+  const gw = await spawnGateway({ DATA_DIR: dir, WORKER_URL: worker.url, MQTT_PORT: '0', SYNC_INTERVAL_MS: '1000', GATEWAY_ID: 'gw-bench', STATS_INTERVAL_MS: '1000' })
   try {
     const url = `mqtt://127.0.0.1:${gw.mqttPort}`
     const ids = Array.from({ length: BOARDS }, (_, i) => `bench-${i}`)
@@ -87,9 +88,25 @@ async function gatewayFigures (worker, dir) {
     const ask = (i) => boards[i % BOARDS].requestAccess({ type: 'fob', id: `F-${i % BOARDS}` }, { timeoutMs: 30_000 })
     for (let i = 0; i < BOARDS; i++) { const r = await ask(i); if (!r.allowed) throw new Error(`bench key refused: ${r.reason}`) }
 
+    // The gateway's own view, per second: time spent deciding and how long its event loop lagged.
+    const operator = await mqtt.connectAsync(url, { clientId: 'bench-operator', username: 'operator', password: SECRET, reconnectPeriod: 0 })
+    const gatewayStats = []
+    operator.on('message', (_t, payload) => gatewayStats.push(JSON.parse(payload)))
+    await operator.subscribeAsync('$SYS/gw-bench/gateway/stats', { qos: 0 })
     const cpu0 = [cpuSeconds(gw.proc.pid), cpuSeconds(process.pid)]
+    const eld = monitorEventLoopDelay({ resolution: 5 })
+    eld.enable()
     const open = await openLoop(ask, OFFERED_RATE * OFFERED_SECONDS, OFFERED_RATE)
+    eld.disable()
     open.cpu = [cpuSeconds(gw.proc.pid) - cpu0[0], cpuSeconds(process.pid) - cpu0[1]]
+    open.eld = { p99: eld.percentile(99) / 1e6, max: eld.max / 1e6 }
+    await operator.endAsync()
+    const busy = gatewayStats.filter((st) => st.decisions.count > 0)
+    open.gateway = {
+      decideP99Us: Math.max(...busy.map((st) => st.decisions.p99Us)),
+      loopP99Ms: Math.max(...busy.map((st) => st.eventLoopDelay.p99Ms)),
+      loopMaxMs: Math.max(...busy.map((st) => st.eventLoopDelay.maxMs))
+    }
     const maxRate = await closedLoop(ask, OUTSTANDING, MAX_RATE_SECONDS)
 
     const fwBoards = boards.slice(0, FW_BOARDS)
@@ -172,6 +189,8 @@ try {
   say(`access decisions offered at ${OFFERED_RATE}/s for ${OFFERED_SECONDS} s (${L.length} requests over ${BOARDS} connected boards, achieved ${(L.length / g.open.seconds).toFixed(0)}/s)`)
   say(`  gateway   p50 ${ms(pct(L, 0.5))}  p99 ${ms(pct(L, 0.99))}  max ${ms(L.at(-1))}   target p99 < 10 ms: ${pct(L, 0.99) < 10 ? 'met' : 'NOT met'}`)
   say(`  CPU during that phase: gateway process ${g.open.cpu[0].toFixed(2)} s, boards + Worker double process ${g.open.cpu[1].toFixed(2)} s of ${g.open.seconds.toFixed(2)} s wall; machine load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores`)
+  say(`  inside the gateway (worst second): decision handling p99 ${(g.open.gateway.decideP99Us / 1000).toFixed(2)} ms; event-loop delay p99 ${ms(g.open.gateway.loopP99Ms)}, max ${ms(g.open.gateway.loopMaxMs)}`)
+  say(`  event-loop delay of the boards' process meanwhile: p99 ${ms(g.open.eld.p99)}, max ${ms(g.open.eld.max)} (delays here add to every latency above)`)
   say(`  mosquitto request/echo  p50 ${ms(pct(M, 0.5))}  p99 ${ms(pct(M, 0.99))}  max ${ms(M.at(-1))}`)
   say(`maximum rate, ${OUTSTANDING} requests outstanding, ${MAX_RATE_SECONDS} s`)
   say(`  gateway decisions ${g.maxRate.toFixed(0)}/s   mosquitto request/echo ${m.maxRate.toFixed(0)}/s   ratio ${ratio.toFixed(2)}x (aim >= 0.8x: ${ratio >= 0.8 ? 'met' : 'NOT met'})`)

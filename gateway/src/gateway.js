@@ -17,6 +17,7 @@ import { ImageCache } from './firmware/image-cache.js'
 import { FirmwareDelivery } from './firmware/delivery.js'
 import { ScheduledOpen } from './access/scheduled-open.js'
 import { Inbound } from './inbound.js'
+import { Stats } from './stats.js'
 
 const IDENTITY = Symbol('identity')
 const CRED_HASH = Symbol('credentialHash')
@@ -35,6 +36,7 @@ const CRED_HASH = Symbol('credentialHash')
  * @property {number} [maxTopicLevels]  default 8
  * @property {number} [syncIntervalMs]  change-feed poll interval, default 5000
  * @property {number} [scheduleIntervalMs] scheduled-open re-evaluation, default 15000
+ * @property {number} [statsIntervalMs] how often `$SYS/{gatewayId}/gateway/stats` is published, default 10000
  * @property {Partial<typeof defaultHooks>} [hooks]
  */
 
@@ -50,7 +52,7 @@ const definedOnly = (o) => Object.fromEntries(Object.entries(o).filter(([, v]) =
 export class Gateway {
   /** @param {GatewayOptions} opts */
   constructor (opts) {
-    this.opts = { host: '127.0.0.1', mqttPort: 1883, wsPort: 8883, maxPayload: 65536, maxTopicLevels: 8, gatewayId: `gw-${hostname()}`, ...definedOnly(opts) }
+    this.opts = { host: '127.0.0.1', mqttPort: 1883, wsPort: 8883, maxPayload: 65536, maxTopicLevels: 8, statsIntervalMs: 10_000, gatewayId: `gw-${hostname()}`, ...definedOnly(opts) }
     this.gatewaySecret = this.opts.gatewaySecret
     this.hooks = { ...defaultHooks, ...opts.hooks }
     this.log = createLogger('gateway', { gw: this.opts.gatewayId })
@@ -67,6 +69,7 @@ export class Gateway {
       recordEvent,
       log: this.log
     })
+    this.stats = new Stats(this, this.opts.statsIntervalMs)
     this.schedule = new ScheduledOpen({ replica: this.replica, publishRetained, recordEvent, log: this.log, intervalMs: this.opts.scheduleIntervalMs })
   }
 
@@ -82,6 +85,7 @@ export class Gateway {
     await this.#republishAll()
     this.feed.start()
     this.schedule.start()
+    this.stats.start()
     this.log.info('gateway started', { mqttPort: this.listeners.mqttPort, wsPort: this.listeners.wsPort, cluster: Boolean(this.opts.redisUrl), cursor: this.replica.cursor, queued: this.queue.length })
   }
 
@@ -216,6 +220,7 @@ export class Gateway {
   syncNow () { return this.feed.syncOnce() }
 
   async close () {
+    this.stats.stop()
     this.schedule.stop()
     await this.feed?.stop()
     await this.forwarder?.stop()

@@ -61,6 +61,7 @@ export class Inbound {
   }
 
   async #access (client, boardId, req) {
+    const t0 = performance.now()
     const key = boardId + '\0' + req.corr
     let answer = this.#recent.get(key)
     const first = !answer
@@ -80,6 +81,7 @@ export class Inbound {
     const granted = first && answer.allowed ? this.gw.onGranted(boardId, answer.key, now) : null
     const { userId, ...response } = answer
     sendDirect(client, topic(boardId, 'access/res'), Buffer.from(JSON.stringify(response)))
+    this.gw.stats.decision(performance.now() - t0)
     if (!first) return
     await granted
     await this.gw.recordEvent(boardId, {

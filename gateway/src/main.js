@@ -3,7 +3,7 @@
  * Starts the gateway from the environment:
  *   MQTT_PORT (1883), WS_PORT (8883, "off" disables), HOST (127.0.0.1), WORKER_URL (http://127.0.0.1:8787),
  *   GATEWAY_SECRET (required), GATEWAY_ID (gw-<hostname>), DATA_DIR (gateway/data),
- *   REDIS_URL (optional: cluster mode), SYNC_INTERVAL_MS (5000), LOG_LEVEL (info).
+ *   REDIS_URL (optional: cluster mode), SYNC_INTERVAL_MS (5000), STATS_INTERVAL_MS (10000), LOG_LEVEL (info).
  */
 import { fileURLToPath } from 'node:url'
 import { createGateway } from './gateway.js'
@@ -23,7 +23,8 @@ const gw = await createGateway({
   gatewayId: env.GATEWAY_ID,
   dataDir: env.DATA_DIR ?? fileURLToPath(new URL('../data', import.meta.url)),
   redisUrl: env.REDIS_URL || undefined,
-  syncIntervalMs: env.SYNC_INTERVAL_MS ? Number(env.SYNC_INTERVAL_MS) : undefined
+  syncIntervalMs: env.SYNC_INTERVAL_MS ? Number(env.SYNC_INTERVAL_MS) : undefined,
+  statsIntervalMs: env.STATS_INTERVAL_MS ? Number(env.STATS_INTERVAL_MS) : undefined
 })
 
 // Ready means caught up with the console when it is reachable; without it, decisions use the stored copy.

@@ -104,6 +104,13 @@ test('the operator (gateway secret) may send commands; a board may not pose as o
   const cmd = b2.next('cmd', { fresh: true })
   await op.publishAsync('boards/b2/cmd', JSON.stringify({ v: 1, id: 'c2', cmd: 'unlock' }), { qos: 1 })
   assert.equal((await cmd).id, 'c2')
+  // The operator reads the gateway's figures on $SYS, which boards cannot.
+  const stats = new Promise((resolve) => op.once('message', (_t, p) => resolve(JSON.parse(p))))
+  await op.subscribeAsync('$SYS/gw-test/gateway/stats', { qos: 0 })
+  const s = await stats
+  assert.equal(s.v, 1)
+  assert.ok(s.boards >= 2)
+  assert.equal(typeof s.events.queued, 'number')
   await op.endAsync()
   const fake = board(gw, 'operator', { password: 'board-secret' })
   assert.ok(await refused(fake))

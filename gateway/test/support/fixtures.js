@@ -38,7 +38,7 @@ export function board (gw, id, opts = {}) {
 
 /** In-process gateway on free ports, synced once before it is returned. */
 export async function startGateway (worker, dataDir, opts = {}) {
-  const gw = await createGateway({ dataDir, workerUrl: worker.url, gatewaySecret: SECRET, mqttPort: 0, wsPort: 0, syncIntervalMs: 200, gatewayId: 'gw-test', ...opts })
+  const gw = await createGateway({ dataDir, workerUrl: worker.url, gatewaySecret: SECRET, mqttPort: 0, wsPort: 0, syncIntervalMs: 200, statsIntervalMs: 200, gatewayId: 'gw-test', ...opts })
   await gw.syncNow()
   return gw
 }
