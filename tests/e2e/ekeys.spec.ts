@@ -1,0 +1,113 @@
+import { expect, test } from "./fixtures";
+
+// Demo user 10: an ACME staff member (db/seed/demo.ts).
+const USER = 10;
+
+test.describe("e-key assignment panel", () => {
+  test.beforeEach(async ({ loginAs }) => loginAs("acme"));
+
+  test("custom key: spec defaults, core validation, preview, assign, modify and remove", async ({ page }) => {
+    await page.goto(`/modifyUser?id=${USER}`);
+    const panel = page.getByRole("region", { name: "E-keys" });
+    await expect(panel.getByRole("button", { name: "Assign" })).toBeVisible();
+
+    // Nothing selected: the key is required.
+    await panel.getByRole("button", { name: "Assign" }).click();
+    await expect(panel.getByText("Please select an eKey or group")).toBeVisible();
+
+    await panel.locator("#ekey-key").selectOption({ index: 1 });
+    await panel.getByRole("radio", { name: "Custom" }).check();
+    // §4 defaults: start today, all days, never ends, all day.
+    await expect(panel.locator("#ekey-startDate")).not.toHaveValue("");
+    await expect(panel.getByRole("checkbox", { name: "Never expires" })).toBeChecked();
+    await expect(panel.getByRole("checkbox", { name: "All day" })).toBeChecked();
+    await expect(panel.locator("#ekey-startTime")).toBeDisabled();
+    await expect(page.getByTestId("ekey-preview")).toBeVisible();
+
+    // Times required once all day is off; the core's error maps to the spec's message.
+    await panel.getByRole("checkbox", { name: "All day" }).click();
+    await panel.getByRole("button", { name: "Assign" }).click();
+    await expect(panel.getByText("Start and End time are required")).toBeVisible();
+    await panel.locator("#ekey-startTime").fill("08:00");
+    await panel.locator("#ekey-endTime").fill("17:30");
+    await expect(panel.locator("#ekey-startTime")).toHaveAttribute("step", "300");
+    for (const day of ["Sat", "Sun"]) await panel.getByRole("checkbox", { name: day, exact: true }).click();
+
+    const preview = page.getByTestId("ekey-preview");
+    await expect(preview).toContainText("Key's zone (Europe/Madrid)");
+    await expect(preview).toContainText("Your zone");
+    await expect(preview.locator("li").first()).toContainText("08:00");
+    await preview.getByRole("button", { name: "Check" }).click();
+    await expect(page.getByTestId("ekey-why")).toContainText(/Opens|Does not open/);
+
+    await panel.getByRole("button", { name: "Assign" }).click();
+    await expect(page.getByText("eKeys/Groups Assigned successfully").first()).toBeVisible();
+
+    // Selecting the new entry enters modify mode; selecting it again leaves it.
+    const entry = panel.getByRole("button", { name: /Custom · .*08:00–17:30/ }).last();
+    await entry.click();
+    await expect(panel.getByRole("button", { name: "Modify" })).toBeVisible();
+    await entry.click();
+    await expect(panel.getByRole("button", { name: "Assign" })).toBeVisible();
+
+    await entry.click();
+    await panel.getByRole("checkbox", { name: "Never expires" }).click();
+    await panel.locator("#ekey-endDate").fill("2030-12-31");
+    await panel.getByRole("button", { name: "Modify" }).click();
+    await expect(page.getByText("eKeys Modified successfully").first()).toBeVisible();
+
+    const row = panel.locator("li", { hasText: "2030-12-31" });
+    await row.getByRole("button", { name: /^Remove / }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Remove" }).click();
+    await expect(page.getByText("ekey removed successfully").first()).toBeVisible();
+    await expect(panel.locator("li", { hasText: "2030-12-31" })).toHaveCount(0);
+  });
+
+  test("full access clears the schedule; a group forces custom with the group's schedule", async ({ page }) => {
+    await page.goto(`/modifyUser?id=${USER}`);
+    const panel = page.getByRole("region", { name: "E-keys" });
+    await panel.locator("#ekey-key").selectOption({ index: 1 });
+    await panel.getByRole("radio", { name: "One-time" }).check();
+    await expect(panel.locator("#ekey-startDate")).toBeVisible();
+    await panel.getByRole("radio", { name: "Full" }).check();
+    await expect(panel.locator("#ekey-startDate")).toHaveCount(0);
+    await expect(page.getByTestId("ekey-preview")).toContainText("Full access: always open");
+
+    await panel.getByRole("radio", { name: "Device group" }).check();
+    await panel.locator("#ekey-key").selectOption({ label: "Office Hours" });
+    await expect(panel.getByRole("radio", { name: "Custom" })).toBeChecked();
+    await expect(panel.getByRole("radio", { name: "Full" })).toBeDisabled();
+    await expect(panel.locator("#ekey-startTime")).toHaveValue("08:00");
+    await expect(panel.locator("#ekey-endTime")).toHaveValue("18:00");
+    await expect(panel.getByRole("checkbox", { name: "Never expires" })).toBeChecked();
+    await panel.getByRole("button", { name: "Assign" }).click();
+    await expect(page.getByText("eKeys/Groups Assigned successfully").first()).toBeVisible();
+    await expect(panel.locator("li", { hasText: "Office Hours" }).first()).toBeVisible();
+  });
+
+  test("warns when a window crosses a daylight-saving change, in the key's zone", async ({ page }) => {
+    // The preview runs on the viewer's clock: three days before Europe/Madrid springs forward (2027-03-28).
+    await page.clock.setFixedTime(new Date("2027-03-25T10:00:00Z"));
+    await page.goto(`/modifyUser?id=${USER}`);
+    const panel = page.getByRole("region", { name: "E-keys" });
+    await panel.locator("#ekey-key").selectOption({ index: 1 });
+    await panel.getByRole("radio", { name: "Custom" }).check();
+    const preview = page.getByTestId("ekey-preview");
+    await expect(preview.getByText(/daylight-saving change in Europe\/Madrid/)).toBeVisible();
+
+    // A daytime window never contains the 02:00 switch: no warning.
+    await panel.getByRole("checkbox", { name: "All day" }).click();
+    await panel.locator("#ekey-startTime").fill("09:00");
+    await panel.locator("#ekey-endTime").fill("17:00");
+    await expect(preview).toContainText("09:00 →");
+    await expect(preview.getByText(/daylight-saving change/)).toHaveCount(0);
+  });
+});
+
+test("e-key panel in Spanish", async ({ page, loginAs }) => {
+  await loginAs("acme", "es");
+  await page.goto(`/modifyUser?id=${USER}`);
+  const panel = page.getByRole("region", { name: "Llaves electrónicas" });
+  await panel.getByRole("button", { name: "Asignar" }).click();
+  await expect(panel.getByText("Seleccione una llave electrónica o un grupo")).toBeVisible();
+});

@@ -1,0 +1,149 @@
+import { expect, test } from "./fixtures";
+
+const unique = () => Math.random().toString(36).slice(2, 8);
+
+test.describe("users (English)", () => {
+  test.beforeEach(async ({ loginAs }) => loginAs("acme"));
+
+  test("the grid pages 25 rows, sorts on the server and hides inactive users by default", async ({ page }) => {
+    await page.goto("/users");
+    await expect(page.getByRole("heading", { name: "Users" })).toBeVisible();
+    const rows = page.locator("tbody tr");
+    await expect(rows).toHaveCount(25);
+    await expect(page.getByRole("switch", { name: "Hide inactive" })).toBeChecked();
+    await expect(page.getByRole("link", { name: "admin@acme.example" })).toHaveAttribute("href", "mailto:admin@acme.example");
+    await expect(page.getByRole("link", { name: "Add User" })).toBeVisible();
+
+    await page.getByRole("link", { name: "Email" }).click();
+    await expect(page).toHaveURL(/sort=email/);
+
+    await page.getByRole("switch", { name: "Hide inactive" }).click();
+    await expect(page).toHaveURL(/hideInactive=0/);
+    await expect(page.getByRole("switch", { name: "Hide inactive" })).not.toBeChecked();
+
+    await page.goto("/users?sort=displayName");
+    await rows.first().click();
+    await expect(page).toHaveURL(/\/modifyUser\?id=\d+/);
+  });
+
+  test("last activity links to the user's activity", async ({ page }) => {
+    await page.goto("/users");
+    const admin = page.locator("tbody tr", { hasText: "admin@acme.example" });
+    await expect(admin.getByRole("link", { name: /\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/ })).toHaveAttribute("href", "/activity?id=3&type=User");
+  });
+
+  test("add user: validation, display name auto-fill, super admin turns on web management, then modify page", async ({ page }) => {
+    await page.goto("/adduser");
+    await expect(page.getByRole("heading", { name: "Add User" })).toBeVisible();
+    await expect(page.getByRole("region", { name: "E-keys" })).toBeVisible();
+    await expect(page.getByText("E-keys can be assigned once the user is saved.").first()).toBeVisible();
+    await expect(page.getByRole("checkbox", { name: "Scheduled open interrupt" })).toBeChecked();
+
+    // Empty save: every required field reports the spec's message.
+    await page.getByLabel("Email").fill("x");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByText("First name is required").first()).toBeVisible();
+    await expect(page.getByText("Email is invalid").first()).toBeVisible();
+    await page.getByLabel("Cell").fill("555123");
+    await page.getByLabel("Country code").fill("12a");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByText("Cell number is invalid").first()).toBeVisible();
+    await expect(page.getByText("Country code is invalid").first()).toBeVisible();
+
+    const id = unique();
+    await page.getByLabel("Last name").fill("Quintero");
+    await page.getByLabel("First name").fill("Paula");
+    await page.getByLabel("First name").blur();
+    await expect(page.getByLabel("Display name")).toHaveValue("Quintero, Paula");
+    await page.getByLabel("Email").fill(`paula.${id}@acme.example`);
+    await page.getByLabel("Country code").fill("1");
+    await page.getByLabel("Cell").fill(`555${String(Date.now()).slice(-7)}`);
+    await expect(page.getByLabel("Cell")).toHaveValue(/^\d{3}-\d{3}-\d{4}$/);
+    await page.getByRole("checkbox", { name: "Super admin" }).click();
+    await expect(page.getByRole("checkbox", { name: "Sentinel web management" })).toBeChecked();
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page).toHaveURL(/\/modifyUser\?id=\d+/);
+    await expect(page.getByText("User Created").first()).toBeVisible();
+    await expect(page.getByRole("button", { name: "Resend invite" })).toBeVisible();
+  });
+
+  test("duplicate email is refused with the spec's message", async ({ page }) => {
+    await page.goto("/addUser");
+    await page.getByLabel("Last name").fill("Copy");
+    await page.getByLabel("First name").fill("Cat");
+    await page.getByLabel("First name").blur();
+    await page.getByLabel("Email").fill("admin@acme.example");
+    await page.getByLabel("Cell").fill("5559990001");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByText("This email already exists in this company").first()).toBeVisible();
+  });
+
+  test("modify: save is disabled until a field changes, then saves", async ({ page }) => {
+    await page.goto("/modifyUser?id=6");
+    const save = page.getByRole("button", { name: "Save" });
+    await expect(save).toBeDisabled();
+    await page.getByLabel("Notes").fill(`note ${unique()}`);
+    await expect(save).toBeEnabled();
+    await save.click();
+    await expect(page.getByText("User Modified").first()).toBeVisible();
+    await expect(save).toBeDisabled();
+  });
+
+  test("flagged banner approves the account; header buttons follow the company settings", async ({ page }) => {
+    await page.goto("/modifyUser?id=13");
+    await expect(page.getByText("This account is locked due to suspicious activity").first()).toBeVisible();
+    // ACME: reset security is admin, multi-phone login off.
+    await expect(page.getByRole("button", { name: "Send reset link" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Forget device" })).toBeVisible();
+    await page.getByRole("button", { name: "Approve account" }).click();
+    await expect(page.getByText("Account Approved").first()).toBeVisible();
+    await expect(page.getByText("This account is locked due to suspicious activity")).toHaveCount(0);
+
+    await page.getByRole("button", { name: "Send reset link" }).click();
+    await expect(page.getByText("Password Reset Link Sent").first()).toBeVisible();
+    await page.getByRole("button", { name: "Forget device" }).click();
+    await expect(page.getByText("Device Forgotten").first()).toBeVisible();
+  });
+
+  test("delete from the modify page asks first, then returns to the list", async ({ page }) => {
+    await page.goto("/addUser");
+    await page.getByLabel("Last name").fill("Temp");
+    await page.getByLabel("First name").fill("Tina");
+    await page.getByLabel("First name").blur();
+    await page.getByLabel("Email").fill(`tina.${unique()}@acme.example`);
+    await page.getByLabel("Cell").fill(`556${String(Date.now()).slice(-7)}`);
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page).toHaveURL(/\/modifyUser\?id=\d+/);
+    await page.getByRole("button", { name: "Delete Temp, Tina" }).click();
+    await expect(page.getByRole("dialog")).toContainText("Delete user?");
+    await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
+    await expect(page).toHaveURL(/\/users$/);
+    await expect(page.getByText("Removed User").first()).toBeVisible();
+  });
+
+  test("missing or foreign ids go back to the list", async ({ page }) => {
+    await page.goto("/modifyUser");
+    await expect(page).toHaveURL(/\/users$/);
+    await page.goto("/modifyUser?id=4"); // BETA's admin
+    await expect(page).toHaveURL(/\/users$/);
+  });
+});
+
+test("a role without the users module gets no users pages", async ({ page, loginAs }) => {
+  await loginAs("auditor");
+  const res = await page.goto("/users");
+  expect(res?.status()).toBe(403);
+});
+
+test("users in Spanish: grid, validation messages and the add form", async ({ page, loginAs }) => {
+  await loginAs("acme", "es");
+  await page.goto("/users");
+  await expect(page.getByRole("heading", { name: "Usuarios" })).toBeVisible();
+  await expect(page.getByRole("switch", { name: "Ocultar inactivos" })).toBeChecked();
+  await page.getByRole("link", { name: "Añadir usuario" }).click();
+  await expect(page.getByRole("heading", { name: "Añadir usuario" })).toBeVisible();
+  await page.getByLabel("Correo").fill("mal");
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expect(page.getByText("El nombre es obligatorio").first()).toBeVisible();
+  await expect(page.getByText("El correo no es válido").first()).toBeVisible();
+});
