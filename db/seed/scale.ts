@@ -1,18 +1,23 @@
 /**
  * Scale data for one company: 10,000 users, 5,000 devices and 1,000 groups with memberships
  * and e-keys, for measuring the list pages (`npm run bench:console`). Ids continue after the
- * highest existing ones; rows go in multi-row inserts sized to D1's 100-parameter limit
- * (drizzle binds column defaults too, so the size follows the table's column count).
+ * highest existing ones. Each table is one `INSERT ... SELECT` over a generated series, so the
+ * whole set is a single D1 batch of six statements (only computed integers are inlined).
  */
 import { count, like, max } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import * as schema from "../schema";
-import { chunkedInserts, runBatches } from "./batch";
 
-type Db = DrizzleD1Database<typeof schema>;
+type Db = DrizzleD1Database<typeof schema> & { $client: D1Database };
 
 export const SCALE = { users: 10_000, devices: 5_000, groups: 1_000, devicesPerGroup: 5 } as const;
 const SERIAL_PREFIX = "SCALE-";
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+
+/** `WITH RECURSIVE n(i)` counting 0..size-1, followed by `body` (an INSERT ... SELECT ... FROM n). */
+const series = (size: number, body: string) => `with recursive n(i) as (select 0 union all select i + 1 from n where i < ${size - 1}) ${body}`;
+
 async function nextId(db: Db, table: typeof schema.users | typeof schema.devices | typeof schema.deviceGroups) {
   const [row] = await db.select({ n: max(table.id) }).from(table);
   return (row.n ?? 0) + 1;
@@ -23,66 +28,61 @@ export async function seedScale(db: Db, companyId: number, now = Date.now()): Pr
   const [done] = await db.select({ n: count() }).from(schema.devices).where(like(schema.devices.serialNumber, `${SERIAL_PREFIX}%`));
   if (done.n > 0) return false;
   const zone = await db.query.timeZones.findFirst({ where: (t, { eq }) => eq(t.name, "Europe/Madrid") });
-  const day = 86_400_000;
-  const [firstUser, firstDevice, firstGroup] = await Promise.all([nextId(db, schema.users), nextId(db, schema.devices), nextId(db, schema.deviceGroups)]);
+  const zoneId = zone?.id ?? "null";
+  const [user0, device0, group0] = await Promise.all([nextId(db, schema.users), nextId(db, schema.devices), nextId(db, schema.deviceGroups)]);
+  const { users, devices, groups, devicesPerGroup } = SCALE;
 
-  const users = Array.from({ length: SCALE.users }, (_, i) => ({
-    id: firstUser + i,
-    companyId,
-    firstName: `First${i}`,
-    lastName: `Last${String(i).padStart(5, "0")}`,
-    displayName: `Last${String(i).padStart(5, "0")}, First${i}`,
-    email: `scale.user.${i}@scale.example`,
-    phoneNumber: String(6000000000 + i),
-    isInactive: i % 10 === 9,
-    lastActivityAt: i % 3 === 0 ? now - (i % 500) * 3_600_000 : null,
-    createdAt: now - (i % 700) * day,
-  }));
-  const devices = Array.from({ length: SCALE.devices }, (_, i) => ({
-    id: firstDevice + i,
-    companyId,
-    deviceTypeId: 1,
-    fullName: `Door ${String(i).padStart(4, "0")}`,
-    displayName: `D${i}`,
-    serialNumber: `${SERIAL_PREFIX}${String(i).padStart(6, "0")}`,
-    scheduleOpen: i % 4 === 0,
-    lastActivityAt: i % 2 === 0 ? now - (i % 300) * 3_600_000 : null,
-    createdAt: now - (i % 900) * day,
-  }));
-  const groups = Array.from({ length: SCALE.groups }, (_, i) => ({
-    id: firstGroup + i,
-    companyId,
-    fullName: `Group ${String(i).padStart(4, "0")}`,
-    displayName: `G${i}`,
-    schMonday: true,
-    schTuesday: true,
-    schWednesday: true,
-    schThursday: true,
-    schFriday: true,
-    schSaturday: i % 2 === 0,
-    isAllDay: i % 5 === 0,
-    startAt: i % 5 === 0 ? null : "08:00",
-    endAt: i % 5 === 0 ? null : "18:00",
-    timeZoneId: zone?.id ?? null,
-    status: i % 7 === 6 ? 3 : 1,
-    createdAt: now - (i % 400) * day,
-  }));
-  const members = groups.flatMap((g, i) =>
-    Array.from({ length: SCALE.devicesPerGroup }, (_, j) => ({ groupId: g.id, deviceId: firstDevice + ((i * SCALE.devicesPerGroup + j) % SCALE.devices), companyId })),
-  );
-  // Every other user holds a device key; every tenth also a group key.
-  const keys = users.flatMap((u, i) => [
-    ...(i % 2 === 0 ? [{ companyId, userId: u.id, deviceId: firstDevice + (i % SCALE.devices), accessType: "full_access" as const, isNeverEnd: true, isAllDay: true }] : []),
-    ...(i % 10 === 0 ? [{ companyId, userId: u.id, isGroup: true, groupId: firstGroup + (i % SCALE.groups), accessType: "custom_access" as const, startDate: "2026-01-01", isNeverEnd: true, isAllDay: true, timeZoneId: zone?.id ?? null }] : []),
+  const d1 = db.$client;
+  await d1.batch([
+    d1.prepare(
+      series(
+        users,
+        `insert into users (id, company_id, first_name, last_name, display_name, email, phone_number, is_inactive, last_activity_at, created_at)
+            select ${user0} + i, ${companyId}, 'First' || i, printf('Last%05d', i), printf('Last%05d, First%d', i, i), 'scale.user.' || i || '@scale.example',
+                   cast(6000000000 + i as text), i % 10 = 9, case when i % 3 = 0 then ${now} - (i % 500) * ${HOUR} end, ${now} - (i % 700) * ${DAY} from n`,
+      ),
+    ),
+    d1.prepare(
+      series(
+        devices,
+        `insert into devices (id, company_id, device_type_id, full_name, display_name, serial_number, schedule_open, last_activity_at, created_at)
+            select ${device0} + i, ${companyId}, 1, printf('Door %04d', i), 'D' || i, printf('${SERIAL_PREFIX}%06d', i), i % 4 = 0,
+                   case when i % 2 = 0 then ${now} - (i % 300) * ${HOUR} end, ${now} - (i % 900) * ${DAY} from n`,
+      ),
+    ),
+    d1.prepare(
+      series(
+        groups,
+        `insert into device_groups (id, company_id, full_name, display_name, sch_monday, sch_tuesday, sch_wednesday, sch_thursday, sch_friday, sch_saturday,
+                                       is_all_day, start_at, end_at, time_zone_id, status, created_at)
+            select ${group0} + i, ${companyId}, printf('Group %04d', i), 'G' || i, 1, 1, 1, 1, 1, i % 2 = 0, i % 5 = 0,
+                   case when i % 5 <> 0 then '08:00' end, case when i % 5 <> 0 then '18:00' end, ${zoneId}, case when i % 7 = 6 then 3 else 1 end,
+                   ${now} - (i % 400) * ${DAY} from n`,
+      ),
+    ),
+    // Group g holds devices g*5 .. g*5+4.
+    d1.prepare(
+      series(
+        groups * devicesPerGroup,
+        `insert into device_group_members (group_id, device_id, company_id)
+            select ${group0} + i / ${devicesPerGroup}, ${device0} + i % ${devices}, ${companyId} from n`,
+      ),
+    ),
+    // Every other user holds a device key; every tenth also a group key.
+    d1.prepare(
+      series(
+        users,
+        `insert into ekey_assignments (company_id, user_id, device_id, access_type, is_never_end, is_all_day)
+            select ${companyId}, ${user0} + i, ${device0} + i % ${devices}, 'full_access', 1, 1 from n where i % 2 = 0`,
+      ),
+    ),
+    d1.prepare(
+      series(
+        users,
+        `insert into ekey_assignments (company_id, user_id, is_group, group_id, access_type, start_date, is_never_end, is_all_day, time_zone_id)
+            select ${companyId}, ${user0} + i, 1, ${group0} + i % ${groups}, 'custom_access', '2026-01-01', 1, 1, ${zoneId} from n where i % 10 = 0`,
+      ),
+    ),
   ]);
-
-  await runBatches(db, [
-    ...chunkedInserts(db, schema.users, users),
-    ...chunkedInserts(db, schema.devices, devices),
-    ...chunkedInserts(db, schema.deviceGroups, groups),
-    ...chunkedInserts(db, schema.deviceGroupMembers, members),
-    ...chunkedInserts(db, schema.ekeyAssignments, keys.filter((k) => !("isGroup" in k))),
-    ...chunkedInserts(db, schema.ekeyAssignments, keys.filter((k) => "isGroup" in k)),
-  ], 100);
   return true;
 }
