@@ -1,4 +1,11 @@
+import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
+
+/** Stores the language the way the header's switch does (the signed cookie the server reads). */
+async function chooseLanguage(page: Page, lng: "en" | "es") {
+  const res = await page.request.post("/resources/language", { form: { lng, redirectTo: "/" }, maxRedirects: 0 });
+  expect(res.status()).toBe(302);
+}
 
 // Demo user 10: an ACME staff member (db/seed/demo.ts).
 const USER = 10;
@@ -51,16 +58,18 @@ test.describe("e-key assignment panel", () => {
     await expect(panel.getByRole("button", { name: "Assign" })).toBeVisible();
 
     await entry.click();
+    // A distinct end date per run identifies this entry in the list.
+    const end = `20${30 + Math.floor(Math.random() * 60)}-12-31`;
     await panel.getByRole("checkbox", { name: "Never expires" }).click();
-    await panel.locator("#ekey-endDate").fill("2030-12-31");
+    await panel.locator("#ekey-endDate").fill(end);
     await panel.getByRole("button", { name: "Modify" }).click();
     await expect(page.getByText("eKeys Modified successfully").first()).toBeVisible();
 
-    const row = panel.locator("li", { hasText: "2030-12-31" });
+    const row = panel.locator("li", { hasText: end });
     await row.getByRole("button", { name: /^Remove / }).click();
-    await page.getByRole("dialog").getByRole("button", { name: "Remove" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Remove" }).click();
     await expect(page.getByText("ekey removed successfully").first()).toBeVisible();
-    await expect(panel.locator("li", { hasText: "2030-12-31" })).toHaveCount(0);
+    await expect(panel.locator("li", { hasText: end })).toHaveCount(0);
   });
 
   test("full access clears the schedule; a group forces custom with the group's schedule", async ({ page }) => {
@@ -105,7 +114,8 @@ test.describe("e-key assignment panel", () => {
 });
 
 test("e-key panel in Spanish", async ({ page, loginAs }) => {
-  await loginAs("acme", "es");
+  await loginAs("acme");
+  await chooseLanguage(page, "es");
   await page.goto(`/modifyUser?id=${USER}`);
   const panel = page.getByRole("region", { name: "Llaves electrónicas" });
   await panel.getByRole("button", { name: "Asignar" }).click();

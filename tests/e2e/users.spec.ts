@@ -1,4 +1,11 @@
+import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
+
+/** Stores the language the way the header's switch does (the signed cookie the server reads). */
+async function chooseLanguage(page: Page, lng: "en" | "es") {
+  const res = await page.request.post("/resources/language", { form: { lng, redirectTo: "/" }, maxRedirects: 0 });
+  expect(res.status()).toBe(302);
+}
 
 const unique = () => Math.random().toString(36).slice(2, 8);
 
@@ -90,6 +97,12 @@ test.describe("users (English)", () => {
   });
 
   test("flagged banner approves the account; header buttons follow the company settings", async ({ page }) => {
+    // Flag the account through the admin API first, so the test does not depend on earlier runs.
+    const login = await page.request.post("/api/admin/user/login", { data: { companyId: "ACME", userName: "admin@acme.example", password: "Acme#Demo2026" } });
+    const { token } = await login.json();
+    const flagged = await page.request.post("/api/admin/user/flaggedUser", { headers: { Authorization: token }, data: { userId: 13, is_flagged: "1" } });
+    expect(flagged.status()).toBe(200);
+
     await page.goto("/modifyUser?id=13");
     await expect(page.getByText("This account is locked due to suspicious activity").first()).toBeVisible();
     // ACME: reset security is admin, multi-phone login off.
@@ -115,8 +128,8 @@ test.describe("users (English)", () => {
     await page.getByRole("button", { name: "Save" }).click();
     await expect(page).toHaveURL(/\/modifyUser\?id=\d+/);
     await page.getByRole("button", { name: "Delete Temp, Tina" }).click();
-    await expect(page.getByRole("dialog")).toContainText("Delete user?");
-    await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
+    await expect(page.getByRole("alertdialog")).toContainText("Delete user?");
+    await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
     await expect(page).toHaveURL(/\/users$/);
     await expect(page.getByText("Removed User").first()).toBeVisible();
   });
@@ -136,7 +149,8 @@ test("a role without the users module gets no users pages", async ({ page, login
 });
 
 test("users in Spanish: grid, validation messages and the add form", async ({ page, loginAs }) => {
-  await loginAs("acme", "es");
+  await loginAs("acme");
+  await chooseLanguage(page, "es");
   await page.goto("/users");
   await expect(page.getByRole("heading", { name: "Usuarios" })).toBeVisible();
   await expect(page.getByRole("switch", { name: "Ocultar inactivos" })).toBeChecked();
