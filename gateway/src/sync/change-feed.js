@@ -10,7 +10,6 @@ export class ChangeFeed {
   #wake = null
   #running = null
   #chain = Promise.resolve()
-  synced = false
 
   /**
    * @param {{replica: import('../store/replica.js').Replica, worker: import('./worker-client.js').WorkerClient,
@@ -21,9 +20,6 @@ export class ChangeFeed {
   }
 
   start () { this.#running = this.#loop(); return this }
-
-  /** Ask for a sync now instead of at the next interval. */
-  poke () { this.#wake?.() }
 
   /** Fetches pages until the feed says there is no more. Calls queue up, so pages apply once, in order. */
   syncOnce () {
@@ -45,7 +41,6 @@ export class ChangeFeed {
       if (page.changes.length > 0 || page.cursor !== this.replica.cursor || page.reset) await this.replica.applyPage(page)
       if (!page.more) break
     }
-    this.synced = true
   }
 
   async #loop () {
