@@ -46,13 +46,31 @@ function redisOptions (url) {
 }
 
 /**
+ * Refuses an MQTT packet as soon as its header announces more than `maxBytes`, before the rest is
+ * buffered: aedes itself would accept frames of up to 256 MB. This reaches into the packet parser
+ * aedes gives each client (mqtt-packet's length step), so it is checked by the ACL tests.
+ */
+function limitFrames (client, maxBytes) {
+  const parser = client._parser
+  const parseLength = parser._parseLength
+  parser._parseLength = function () {
+    const done = parseLength.call(this)
+    if (done && this.packet.length > maxBytes) this._emitError(new Error(`packet of ${this.packet.length} bytes exceeds ${maxBytes}`))
+    return done
+  }
+  return client
+}
+
+/**
  * Starts the TCP and WebSocket listeners. Nagle is off: without it every request/response waits
  * ~40 ms for the peer's delayed ACK.
  * @param {import('aedes').default} aedes
- * @param {{host: string, mqttPort: number, wsPort?: number|null}} opts
+ * @param {{host: string, mqttPort: number, wsPort?: number|null, maxPayload: number}} opts
  */
-export async function listen (aedes, { host, mqttPort, wsPort }) {
-  const tcp = createServer({ noDelay: true }, aedes.handle)
+export async function listen (aedes, { host, mqttPort, wsPort, maxPayload }) {
+  // room for the fixed header's variable part, topic and message id around the largest payload
+  const handle = (conn, req) => limitFrames(aedes.handle(conn, req), maxPayload + 1024)
+  const tcp = createServer({ noDelay: true }, handle)
   await new Promise((resolve, reject) => tcp.once('error', reject).listen(mqttPort, host, resolve))
   let http = null
   if (wsPort != null) {
@@ -60,7 +78,7 @@ export async function listen (aedes, { host, mqttPort, wsPort }) {
     const wss = new WebSocketServer({ server: http })
     wss.on('connection', (ws, req) => {
       req.socket.setNoDelay(true)
-      aedes.handle(createWebSocketStream(ws), req)
+      handle(createWebSocketStream(ws), req)
     })
     await new Promise((resolve, reject) => http.once('error', reject).listen(wsPort, host, resolve))
   }
