@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
-import { spawn } from 'node:child_process'
+import { spawn, execFileSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { loadavg, cpus } from 'node:os'
 import { createInterface } from 'node:readline'
@@ -175,6 +175,7 @@ async function provision (worker) {
   worker.addFirmware({ id: 'fw-bench', deviceType: 'AB-200', version: '9.9.9', bytes: randomBytes(FW_SIZE) })
 }
 
+execFileSync('bash', [fileURLToPath(new URL('../scripts/ensure-services.sh', import.meta.url))], { stdio: 'inherit' })
 const worker = await new WorkerContractDouble({ secret: SECRET }).listen()
 const dir = await tempDir('gw-bench-')
 try {

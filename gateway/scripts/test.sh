@@ -4,19 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-missing=()
-command -v redis-server >/dev/null || missing+=(redis-server)
-command -v mosquitto >/dev/null && [ -x "$(command -v mosquitto)" ] || missing+=(mosquitto)
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "installing ${missing[*]}"
-  if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
-# Debian's packages start system services; the tests run their own on free ports instead.
-PATH="$PATH:/usr/sbin"
-
-[ -d ../core-wasm/pkg ] || { echo "core-wasm/pkg is missing: the gateway decides access with it" >&2; exit 1; }
-npm ci --prefix . --no-audit --no-fund --loglevel=error
+bash scripts/ensure-services.sh
+[ -f ../core-wasm/pkg/node.js ] || { echo "core-wasm/pkg/node.js is missing: the gateway decides access with it" >&2; exit 1; }
+npm ci --no-audit --no-fund --loglevel=error
 
 LOG_LEVEL="${LOG_LEVEL:-error}" exec node --test --test-concurrency=1 --test-timeout=300000 test/*.test.js

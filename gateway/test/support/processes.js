@@ -4,6 +4,12 @@ import { createServer } from 'node:net'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
+import { existsSync } from 'node:fs'
+
+// Debian puts mosquitto in /usr/sbin, which a non-root PATH often lacks.
+const binary = (name, ...dirs) => dirs.map((d) => `${d}/${name}`).find((p) => existsSync(p)) ?? name
+const REDIS = binary('redis-server', '/usr/bin', '/usr/sbin')
+const MOSQUITTO = binary('mosquitto', '/usr/sbin', '/usr/bin')
 
 export async function freePort () {
   const s = createServer()
@@ -32,7 +38,7 @@ function startUntil (cmd, args, ready) {
 
 export async function startRedis () {
   const port = await freePort()
-  const r = await startUntil('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], /Ready to accept connections/)
+  const r = await startUntil(REDIS, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], /Ready to accept connections/)
   return { ...r, url: `redis://127.0.0.1:${port}` }
 }
 
@@ -40,6 +46,6 @@ export async function startMosquitto () {
   const port = await freePort()
   const conf = join(tmpdir(), `mosquitto-${port}.conf`)
   await writeFile(conf, `listener ${port} 127.0.0.1\nallow_anonymous true\npersistence false\nmax_queued_messages 100000\nset_tcp_nodelay true\n`)
-  const r = await startUntil('mosquitto', ['-c', conf, '-v'], /running|Opening ipv4 listen socket/)
+  const r = await startUntil(MOSQUITTO, ['-c', conf, '-v'], /running|Opening ipv4 listen socket/)
   return { ...r, url: `mqtt://127.0.0.1:${port}` }
 }
