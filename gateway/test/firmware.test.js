@@ -54,8 +54,10 @@ test('a download interrupted three times completes, and no finished block is eve
   assert.ok(sent >= 256 && sent <= 256 + 3 * 32, `blocks sent ${sent}: at most the ones lost in flight at each cut are sent again`)
   await until(() => worker.rows.get('f1/fwr.fw-200.' + b.bootId), { what: 'result event' })
   assert.equal(worker.rows.get('f1/fwr.fw-200.' + b.bootId).data.ok, true)
-  await until(() => worker.rows.has('f1/fwp.fw-200.100'), { what: '100 % progress event' })
-  const percents = [...worker.rows.values()].filter((e) => e.deviceId === 'f1' && e.type === 'firmware.progress').map((e) => e.data.percent)
+  const progress = () => [...worker.rows.values()].filter((e) => e.deviceId === 'f1' && e.type === 'firmware.progress')
+  await until(() => progress().some((e) => e.data.percent === 100), { what: '100 % progress event' })
+  assert.equal(new Set(progress().map((e) => e.data.attempt)).size, 1, 'a resumed download is one attempt')
+  const percents = progress().map((e) => e.data.percent)
   percents.sort((a, c) => a - c)
   assert.equal(percents[0], 0)
   assert.equal(percents.at(-1), 100)
@@ -74,6 +76,10 @@ test('a corrupted block fails the SHA-256 check: the board refuses to install an
   const id = 'f2/fwr.fw-200.' + b.bootId
   await until(() => worker.rows.get(id), { what: 'failed result event' })
   assert.deepEqual(worker.rows.get(id).data, { releaseId: 'fw-200', ok: false, error: 'sha256_mismatch' })
+  // The board starts over: a second attempt, reported from 0 % again.
+  const again = await b.download({ offer })
+  assert.equal(again.ok, true)
+  await until(() => [...worker.rows.values()].filter((e) => e.deviceId === 'f2' && e.type === 'firmware.progress' && e.data.percent === 100).length === 2, { what: 'second attempt reported' })
   await b.close()
 })
 

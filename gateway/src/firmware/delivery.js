@@ -4,7 +4,7 @@
  * The active release of a device type is offered (retained) to every board of that type. A board asks
  * for blocks with a bitmap of what it still lacks; only blocks whose bit is set are ever sent, so a
  * resumed download never receives a finished block again. Progress is reported to the console as
- * `firmware.progress` events at every 10 % step, with ids that make a repeat harmless.
+ * `firmware.progress` events at every 10 % step reached, with ids that make a repeat harmless.
  */
 export const BLOCK_SIZE = 4096
 
@@ -26,7 +26,7 @@ export function decodeBlock (frame) {
 }
 
 export class FirmwareDelivery {
-  /** @type {Map<string, {releaseId: string, step: number, received: number, blocks: number}>} */ progress = new Map()
+  /** @type {Map<string, {releaseId: string, attempt: number, step: number, received: number, blocks: number}>} */ progress = new Map()
   /** blocks sent per board and release, for tests and metrics */
   sent = new Map()
 
@@ -92,18 +92,24 @@ export class FirmwareDelivery {
     return frames
   }
 
-  /** Records progress and emits a console event when it crosses a 10 % step. */
+  /**
+   * Records progress and emits a console event when it reaches a new 10 % step. A download that starts
+   * over (after a failed install, or one this gateway has not seen before) is a new attempt, named by
+   * its start time, so its steps are reported again.
+   */
   noteProgress (boardId, release, received, blocks) {
     const step = Math.floor(received * 10 / blocks)
-    const prev = this.progress.get(boardId)
-    const prevStep = prev?.releaseId === release.id ? prev.step : -1
-    this.progress.set(boardId, { releaseId: release.id, step: Math.max(step, prevStep), received, blocks })
-    if (step <= prevStep) return
+    let p = this.progress.get(boardId)
+    if (!p || p.releaseId !== release.id || (received === 0 && p.step > 0)) {
+      p = { releaseId: release.id, attempt: Date.now(), step: -1 }
+    }
+    this.progress.set(boardId, { ...p, step: Math.max(step, p.step), received, blocks })
+    if (step <= p.step) return
     this.recordEvent(boardId, {
-      id: `fwp.${release.id}.${step * 10}`,
+      id: `fwp.${release.id}.${p.attempt}.${step * 10}`,
       type: 'firmware.progress',
       at: Date.now(),
-      data: { releaseId: release.id, version: release.version, received, blocks, percent: step * 10 }
+      data: { releaseId: release.id, version: release.version, attempt: p.attempt, received, blocks, percent: step * 10 }
     }).catch((e) => this.log.error('could not record firmware progress', { boardId, error: e.message }))
   }
 }
