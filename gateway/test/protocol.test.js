@@ -37,6 +37,7 @@ const BAD = {
     ['{"v":1,"credential":{"type":"user","id":"u1"}}', 'bad_payload'],
     ['{"v":1,"corr":"a","credential":{"type":"palm","id":"u1"}}', 'bad_payload'],
     ['{"v":1,"corr":"a","credential":{"type":"user","id":""}}', 'bad_payload'],
+    ['{"v":1,"corr":"a/b c","credential":{"type":"user","id":"u1"}}', 'bad_payload'],
     ['{"v":1,"corr":"a","credential":{"type":"user","id":"u1"},"at":"yesterday"}', 'bad_payload']
   ],
   events: [

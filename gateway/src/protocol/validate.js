@@ -32,7 +32,7 @@ export function parseJson (payload) {
 }
 
 export function accessRequest (m) {
-  if (typeof m.corr !== 'string' || m.corr.length < 1 || m.corr.length > 64) bad('corr must be a string of 1-64 characters')
+  if (typeof m.corr !== 'string' || !ID.test(m.corr)) bad('corr must match [A-Za-z0-9._:-]{1,64}')
   if (!isObj(m.credential)) bad('credential must be an object', m.corr)
   if (!CREDENTIAL_TYPES.has(m.credential.type)) bad('credential.type must be one of user, fob, phone', m.corr)
   if (typeof m.credential.id !== 'string' || m.credential.id.length < 1 || m.credential.id.length > 128) bad('credential.id must be a string of 1-128 characters', m.corr)
