@@ -72,10 +72,17 @@ export async function authFromToken(db: Db, env: Env, token: string, now = nowMs
   };
 }
 
-export async function getAuth(request: Request, context: AppLoadContext): Promise<Auth | null> {
-  const env = context.cloudflare.env;
-  const token = await readSessionToken(request, env);
-  return token ? authFromToken(getDb(context), env, token) : null;
+/** The shell's loader and the page's loader run for the same request: resolve the session once. */
+const perRequest = new WeakMap<Request, Promise<Auth | null>>();
+
+export function getAuth(request: Request, context: AppLoadContext): Promise<Auth | null> {
+  let auth = perRequest.get(request);
+  if (!auth) {
+    const env = context.cloudflare.env;
+    auth = readSessionToken(request, env).then((token) => (token ? authFromToken(getDb(context), env, token) : null));
+    perRequest.set(request, auth);
+  }
+  return auth;
 }
 
 /** Clears the cookie and sends the browser to /login, remembering where it was going. */

@@ -15,12 +15,12 @@ export type DemoLogin = keyof typeof DEMO;
  * session cookie lands in the browser. `lang` sets the stored language first.
  */
 export async function signIn(page: Page, who: DemoLogin, lang: "en" | "es" = "en"): Promise<void> {
-  await page.context().addCookies([{ name: "lng", value: lang, url: baseUrl() }]);
+  // The language is stored the way the console stores it: through its own endpoint.
+  await page.request.post("/resources/language", { form: { lng: lang, redirectTo: "/" }, maxRedirects: 0 });
   const res = await page.request.post("/login", { form: { ...DEMO[who], intent: "login" }, maxRedirects: 0 });
   expect(res.status(), `sign-in as ${who}`).toBe(302);
 }
 
-const baseUrl = () => test.info().project.use.baseURL as string;
 
 export const test = base.extend<{ loginAs: (who: DemoLogin, lang?: "en" | "es") => Promise<void> }>({
   loginAs: async ({ page }, use) => {
