@@ -6,9 +6,9 @@
  * The Worker end is, by default, the contract test double (support/worker-contract-double.js), which
  * implements docs/gateway-api.md with de-duplication by event id and counts rows. To run the same test
  * against the real console Worker, set WORKER_END to a module exporting `startWorkerEnd()` that returns
- * the same interface as `startDoubleEnd` below: `url`, `provision(boardId)` (a device whose board
- * secret is 'board-secret'), `rows()` (activity rows of this run), `duplicatesRefused()`, `stop()`
- * and `start()` (stop and start the Worker).
+ * the same interface as `startDoubleEnd` below: `url`, `boardIds(n)` (provisions n boards whose secret
+ * is 'board-secret' and returns their ids), `rows()` (activity rows of this run, may be async),
+ * `duplicatesRefused()`, `stop()` / `start()` (stop and start the Worker) and optionally `dispose()`.
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -32,7 +32,11 @@ async function startDoubleEnd () {
   const port = Number(new URL(worker.url).port)
   return {
     url: worker.url,
-    provision: (id) => provisionBoard(worker, id),
+    async boardIds (n) {
+      const ids = Array.from({ length: n }, (_, i) => `dur-${i}`)
+      for (const id of ids) await provisionBoard(worker, id)
+      return ids
+    },
     rows: () => worker.rows.size,
     duplicatesRefused: () => worker.duplicates,
     stop: () => worker.close(),
@@ -71,8 +75,7 @@ test(`${TOTAL} events survive a stopped Worker and two SIGKILLs, delivered exact
   const dir = await tempDir('gw-durability-')
   let gw
   try {
-    const ids = Array.from({ length: BOARDS }, (_, i) => `dur-${i}`)
-    for (const id of ids) await worker.provision(id)
+    const ids = await worker.boardIds(BOARDS)
     const env = { DATA_DIR: dir, WORKER_URL: worker.url, MQTT_PORT: '0', SYNC_INTERVAL_MS: '200', GATEWAY_ID: 'gw-durability' }
     gw = await spawnGateway(env)
     // The gateway learns its boards from the feed, then the Worker goes away.
@@ -92,23 +95,23 @@ test(`${TOTAL} events survive a stopped Worker and two SIGKILLs, delivered exact
     gw = await spawnGateway({ ...env, MQTT_PORT: String(port) })
     await boards
     assert.equal(stats.acked, TOTAL)
-    assert.equal(worker.rows(), 0, 'the Worker was down the whole time')
+    assert.equal(await worker.rows(), 0, 'the Worker was down the whole time')
 
     await worker.start()
-    await until(() => worker.rows() >= TOTAL / 3, { timeoutMs: 60_000, what: 'delivery to start', stepMs: 2 })
+    await until(async () => await worker.rows() >= TOTAL / 3, { timeoutMs: 60_000, what: 'delivery to start', stepMs: 2 })
     gw.proc.kill('SIGKILL')
     await gw.exited
-    const rowsAtSecondKill = worker.rows()
+    const rowsAtSecondKill = await worker.rows()
     gw = await spawnGateway({ ...env, MQTT_PORT: String(port) })
-    await until(() => worker.rows() >= TOTAL, { timeoutMs: 60_000, what: 'all rows' })
+    await until(async () => await worker.rows() >= TOTAL, { timeoutMs: 120_000, what: 'all rows', stepMs: 250 })
     await new Promise((resolve) => setTimeout(resolve, 1500)) // anything doubled would show up now
 
-    assert.equal(worker.rows(), TOTAL)
+    assert.equal(await worker.rows(), TOTAL)
     t.diagnostic(`acked at first kill ${ackedAtKill}, board reconnects ${stats.reconnects}, rows at second kill ${rowsAtSecondKill}, duplicates refused by the Worker ${worker.duplicatesRefused()}`)
   } finally {
     gw?.proc.kill('SIGKILL')
     await gw?.exited
-    await worker.stop().catch(() => {})
+    await (worker.dispose ?? worker.stop)().catch(() => {})
     await removeDir(dir)
   }
 })
