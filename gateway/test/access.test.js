@@ -97,6 +97,11 @@ test('scheduled open with first person in: locked until the first grant, then op
   assert.equal(state.open, true)
   assert.ok(state.firstEntryAt > Date.parse('2026-01-01'))
   await until(() => [...worker.rows.values()].some((r) => r.type === 'schedule.firstEntry'), { what: 'first entry event' })
+  // A door opted out of scheduled open gets no schedule at all.
+  const cleared = b2.next('schedule', { fresh: true })
+  worker.change('device', 'upsert', 'b2', { id: 'b2', companyId: 'ACME', name: 'Door b2', deviceType: 'AB-200', tz: 'Europe/Berlin', groupIds: [], active: true, scheduleOpen: false })
+  await gw.syncNow()
+  assert.equal(await cleared, null)
   await b2.close()
 })
 

@@ -47,9 +47,14 @@ export class ScheduledOpen {
     for (const device of this.replica.all('device')) await this.refresh(device.id, now)
   }
 
+  /** The company schedule a door follows, unless the door is opted out (`scheduleOpen: false`). */
+  #scheduleOf (device) {
+    return device && device.scheduleOpen !== false ? this.replica.index.scheduleByCompany.get(device.companyId) : undefined
+  }
+
   async refresh (deviceId, now = Date.now()) {
     const device = this.replica.get('device', deviceId)
-    const schedule = device && this.replica.index.scheduleByCompany.get(device.companyId)
+    const schedule = this.#scheduleOf(device)
     let msg = null
     if (schedule) {
       let open = false
@@ -68,7 +73,7 @@ export class ScheduledOpen {
    */
   async onGranted (deviceId, now) {
     const device = this.replica.get('device', deviceId)
-    const schedule = device && this.replica.index.scheduleByCompany.get(device.companyId)
+    const schedule = this.#scheduleOf(device)
     if (!schedule?.window.fpi) return
     try {
       if (isOpen(schedule.window, now) || !isOpen({ ...schedule.window, fpi: false }, now)) return
