@@ -18,9 +18,9 @@ export function decideAccess (replica, deviceId, credential, now) {
   if (user.active === false) return { ...deny('User is deactivated'), userId: user.id }
   if (user.companyId && device.companyId && user.companyId !== device.companyId) return { ...deny('No key for this door'), userId: user.id }
   const keys = [
-    ...(replica.index.ekeysByDeviceUser.get(deviceId + '\0' + user.id) ?? []).map((k) => ({ id: k.id, kind: 'ekey', window: k.window })),
+    ...(replica.index.ekeysByDeviceUser.get(deviceId + '\0' + user.id) ?? []).map((k) => ({ id: k.id, kind: 'ekey', label: k.label, window: k.window })),
     ...(device.groupIds ?? []).flatMap((g) => (replica.index.groupKeysByGroupUser.get(g + '\0' + user.id) ?? [])
-      .map((k) => ({ id: k.id, kind: 'group', window: k.window })))
+      .map((k) => ({ id: k.id, kind: 'group', label: k.label, window: k.window })))
   ]
   return { ...coreDecide(keys, now, { lang: user.lang }), userId: user.id }
 }
