@@ -41,7 +41,7 @@ export class WorkerClient {
   /**
    * @param {string} gatewayId
    * @param {import('../store/event-queue.js').GatewayEvent[]} events
-   * @returns {Promise<{accepted: number, duplicates: number}>}
+   * @returns {Promise<{accepted: number, duplicates: number, rejected?: {id: string, reason: string}[]}>}
    */
   async postEvents (gatewayId, events) {
     const res = await this.#call('/api/gateway/events', {
