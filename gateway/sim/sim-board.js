@@ -19,11 +19,11 @@ export class SimBoard extends EventEmitter {
 
   /**
    * @param {{url: string, id: string, password: string, fw?: string, deviceType?: string, clean?: boolean,
-   *   subscribe?: string[], connectTimeoutMs?: number}} opts
+   *   subscribe?: string[], connectTimeoutMs?: number, ca?: string|Buffer}} opts  ca: trusted certificate for mqtts://
    */
-  constructor ({ url, id, password, fw = '1.0.0', deviceType, clean = false, subscribe, connectTimeoutMs = 10_000 }) {
+  constructor ({ url, id, password, fw = '1.0.0', deviceType, clean = false, subscribe, connectTimeoutMs = 10_000, ca }) {
     super()
-    Object.assign(this, { url, id, password, fw, deviceType, clean, connectTimeoutMs })
+    Object.assign(this, { url, id, password, fw, deviceType, clean, connectTimeoutMs, ca })
     this.subscriptions = subscribe ?? ['access/res', 'config', 'schedule', 'cmd', 'fw/offer', 'fw/block', 'error'].map((n) => `boards/${id}/${n}`)
     this.bootId = randomBytes(4).toString('hex')
   }
@@ -38,6 +38,7 @@ export class SimBoard extends EventEmitter {
       reconnectPeriod: 0,
       connectTimeout: this.connectTimeoutMs,
       keepalive: 30,
+      ...(this.ca ? { ca: this.ca } : {}),
       will: { topic: `boards/${this.id}/status`, payload: JSON.stringify({ v: 1, online: false }), qos: 1, retain: true }
     })
     this.client.on('message', (t, payload) => this.#onMessage(t, payload))

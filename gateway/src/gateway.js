@@ -31,6 +31,7 @@ const CRED_HASH = Symbol('credentialHash')
  * @property {string} [host]            listen address, default 127.0.0.1
  * @property {number} [mqttPort]        default 1883 (0 picks a free port)
  * @property {number|null} [wsPort]     default 8883; null disables WebSocket
+ * @property {{cert: string|Buffer, key: string|Buffer, port: number}} [tls] MQTT over TLS as well
  * @property {string} [redisUrl]        cluster mode when set
  * @property {number} [maxPayload]      bytes, default 65536
  * @property {number} [maxTopicLevels]  default 8
@@ -86,11 +87,12 @@ export class Gateway {
     this.feed.start()
     this.schedule.start()
     this.stats.start()
-    this.log.info('gateway started', { mqttPort: this.listeners.mqttPort, wsPort: this.listeners.wsPort, cluster: Boolean(this.opts.redisUrl), cursor: this.replica.cursor, queued: this.queue.length })
+    this.log.info('gateway started', { mqttPort: this.listeners.mqttPort, mqttsPort: this.listeners.mqttsPort, wsPort: this.listeners.wsPort, cluster: Boolean(this.opts.redisUrl), cursor: this.replica.cursor, queued: this.queue.length })
   }
 
   get mqttPort () { return this.listeners.mqttPort }
   get wsPort () { return this.listeners.wsPort }
+  get mqttsPort () { return this.listeners.mqttsPort }
 
   #installHooks (aedes) {
     aedes.authenticate = (client, username, password, cb) => {

@@ -3,9 +3,10 @@
  * Starts the gateway from the environment:
  *   MQTT_PORT (1883), WS_PORT (8883, "off" disables), HOST (127.0.0.1), WORKER_URL (http://127.0.0.1:8787),
  *   GATEWAY_SECRET (required), GATEWAY_ID (gw-<hostname>), DATA_DIR (gateway/data),
- *   REDIS_URL (optional: cluster mode), SYNC_INTERVAL_MS (5000), STATS_INTERVAL_MS (10000), LOG_LEVEL (info).
+ *   TLS_CERT + TLS_KEY (PEM files: MQTT over TLS on MQTTS_PORT, 8884), REDIS_URL (optional: cluster mode), SYNC_INTERVAL_MS (5000), STATS_INTERVAL_MS (10000), LOG_LEVEL (info).
  */
 import { fileURLToPath } from 'node:url'
+import { readFileSync } from 'node:fs'
 import { createGateway } from './gateway.js'
 
 const env = process.env
@@ -22,6 +23,9 @@ const gw = await createGateway({
   gatewaySecret: env.GATEWAY_SECRET,
   gatewayId: env.GATEWAY_ID,
   dataDir: env.DATA_DIR ?? fileURLToPath(new URL('../data', import.meta.url)),
+  tls: env.TLS_CERT && env.TLS_KEY
+    ? { cert: readFileSync(env.TLS_CERT), key: readFileSync(env.TLS_KEY), port: Number(env.MQTTS_PORT ?? 8884) }
+    : undefined,
   redisUrl: env.REDIS_URL || undefined,
   syncIntervalMs: env.SYNC_INTERVAL_MS ? Number(env.SYNC_INTERVAL_MS) : undefined,
   statsIntervalMs: env.STATS_INTERVAL_MS ? Number(env.STATS_INTERVAL_MS) : undefined
@@ -31,7 +35,7 @@ const gw = await createGateway({
 await gw.syncNow().catch((e) => gw.log.warn('initial sync failed, serving from the stored copy', { error: e.message }))
 
 // Machine-readable readiness line for scripts and tests that spawn the gateway.
-process.stdout.write(JSON.stringify({ ready: true, mqttPort: gw.mqttPort, wsPort: gw.wsPort }) + '\n')
+process.stdout.write(JSON.stringify({ ready: true, mqttPort: gw.mqttPort, mqttsPort: gw.mqttsPort, wsPort: gw.wsPort }) + '\n')
 
 let closing = false
 for (const sig of ['SIGINT', 'SIGTERM']) {

@@ -1,6 +1,9 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import mqtt from 'mqtt'
+import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { WorkerContractDouble } from './support/worker-contract-double.js'
 import { SECRET, boardHash, tempDir, removeDir, provisionBoard, board, startGateway, until } from './support/fixtures.js'
 
@@ -135,4 +138,24 @@ test('a too-deep topic or an oversized payload closes the connection; the gatewa
   const b1 = await board(gw, 'b1').connect()
   await until(() => b1.last.has('config'))
   await b1.close()
+})
+
+test('MQTT over TLS: the same boards, the same rules', async () => {
+  const tlsDir = await tempDir('gw-tls-')
+  try {
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
+      '-keyout', join(tlsDir, 'key.pem'), '-out', join(tlsDir, 'cert.pem')], { stdio: 'ignore' })
+    const cert = readFileSync(join(tlsDir, 'cert.pem'))
+    const secure = await startGateway(worker, join(tlsDir, 'data'), { tls: { cert, key: readFileSync(join(tlsDir, 'key.pem')), port: 0 }, wsPort: null })
+    try {
+      const b1 = await board(secure, 'b1', { url: `mqtts://127.0.0.1:${secure.mqttsPort}`, ca: cert }).connect()
+      assert.equal((await b1.next('config')).deviceId, 'b1')
+      await b1.close()
+      assert.ok(await refused(board(secure, 'b1', { url: `mqtts://127.0.0.1:${secure.mqttsPort}`, ca: cert, password: 'wrong' })))
+    } finally {
+      await secure.close()
+    }
+  } finally {
+    await removeDir(tlsDir)
+  }
 })

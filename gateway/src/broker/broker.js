@@ -4,6 +4,7 @@
  * a board may connect to any instance.
  */
 import { createServer } from 'node:net'
+import { createServer as createTlsServer } from 'node:tls'
 import { createServer as createHttpServer } from 'node:http'
 import { createRequire } from 'node:module'
 import { Readable } from 'node:stream'
@@ -65,13 +66,21 @@ function limitFrames (client, maxBytes) {
  * Starts the TCP and WebSocket listeners. Nagle is off: without it every request/response waits
  * ~40 ms for the peer's delayed ACK.
  * @param {import('aedes').default} aedes
- * @param {{host: string, mqttPort: number, wsPort?: number|null, maxPayload: number}} opts
+ * With a certificate, MQTT over TLS listens too (boards send their secret in CONNECT, so anything
+ * beyond a trusted local network should use it).
+ * @param {{host: string, mqttPort: number, wsPort?: number|null, maxPayload: number,
+ *   tls?: {cert: string|Buffer, key: string|Buffer, port: number}}} opts
  */
-export async function listen (aedes, { host, mqttPort, wsPort, maxPayload }) {
+export async function listen (aedes, { host, mqttPort, wsPort, maxPayload, tls }) {
   // room for the fixed header's variable part, topic and message id around the largest payload
   const handle = (conn, req) => limitFrames(aedes.handle(conn, req), maxPayload + 1024)
   const tcp = createServer({ noDelay: true }, handle)
   await new Promise((resolve, reject) => tcp.once('error', reject).listen(mqttPort, host, resolve))
+  let secure = null
+  if (tls) {
+    secure = createTlsServer({ cert: tls.cert, key: tls.key }, (socket) => { socket.setNoDelay(true); handle(socket) })
+    await new Promise((resolve, reject) => secure.once('error', reject).listen(tls.port, host, resolve))
+  }
   let http = null
   if (wsPort != null) {
     http = createHttpServer()
@@ -85,8 +94,9 @@ export async function listen (aedes, { host, mqttPort, wsPort, maxPayload }) {
   return {
     mqttPort: tcp.address().port,
     wsPort: http ? http.address().port : null,
+    mqttsPort: secure ? secure.address().port : null,
     async close () {
-      await Promise.all([tcp, http].filter(Boolean).map((s) => new Promise((resolve) => {
+      await Promise.all([tcp, secure, http].filter(Boolean).map((s) => new Promise((resolve) => {
         s.close(() => resolve())
         s.closeAllConnections?.()
       })))
