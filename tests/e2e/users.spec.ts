@@ -134,6 +134,24 @@ test.describe("users (English)", () => {
     await expect(page.getByText("Removed User").first()).toBeVisible();
   });
 
+  test("the grid's delete cell asks first and removes the user", async ({ page }) => {
+    const login = await page.request.post("/api/admin/user/login", { data: { companyId: "ACME", userName: "admin@acme.example", password: "Acme#Demo2026" } });
+    const { token } = await login.json();
+    const name = `Aaa${unique()}`;
+    const created = await page.request.post("/api/admin/user/addUser", {
+      headers: { Authorization: token },
+      data: { firstName: "Gina", lastName: name, displayName: `${name}, Gina`, emailId: `${name}@acme.example`, countryCode: "1", phoneNumer: `557${String(Date.now()).slice(-7)}` },
+    });
+    expect(created.status()).toBe(200);
+
+    await page.goto("/users");
+    await page.getByRole("button", { name: `Delete ${name}, Gina` }).click();
+    await expect(page.getByRole("alertdialog")).toContainText(`“${name}, Gina” and their e-keys will be removed.`);
+    await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
+    await expect(page.getByText("Removed User").first()).toBeVisible();
+    await expect(page.getByRole("cell", { name: `${name}, Gina` })).toHaveCount(0);
+  });
+
   test("missing or foreign ids go back to the list", async ({ page }) => {
     await page.goto("/modifyUser");
     await expect(page).toHaveURL(/\/users$/);
