@@ -52,6 +52,7 @@ export type LoginPayload = {
   company: { company_name: string; company_id: string };
 };
 export type LoginResult = { token: string; sessionId: string; payload: LoginPayload; message: string };
+type BatchItem = Parameters<Db["batch"]>[0][number];
 type CallContext = { request: Request; kind: SessionKind; now: number };
 
 type Account = { user: typeof schema.users.$inferSelect; company: typeof schema.companies.$inferSelect };
@@ -241,7 +242,13 @@ export async function webForgotPassword(db: Db, input: z.infer<typeof forgotPass
   return { message };
 }
 
-export async function queueResetLink(db: Db, user: { id: number; companyId: number; email: string }, ctx: { origin: string; now: number }) {
+/** Queues a reset link; `alongside` (e.g. the audit entry of the caller) lands in the same batch. */
+export async function queueResetLink(
+  db: Db,
+  user: { id: number; companyId: number; email: string },
+  ctx: { origin: string; now: number },
+  alongside: BatchItem[] = [],
+) {
   const token = randomToken();
   await db.batch([
     db.insert(schema.passwordResetTokens).values({
@@ -258,6 +265,7 @@ export async function queueResetLink(db: Db, user: { id: number; companyId: numb
       body: `Open this link within an hour to choose a new password: ${ctx.origin}/resetPassword/${token}`,
       createdAt: ctx.now,
     }),
+    ...alongside,
   ]);
 }
 

@@ -290,7 +290,8 @@ export async function sendResetLink(db: Db, auth: Auth, userId: number, ctx: { o
   const user = await findUser(db, auth, userId);
   const settings = await db.query.companySettings.findFirst({ where: eq(schema.companySettings.companyId, auth.company.id) });
   if (settings?.passwordResetSecurity !== "admin") throw new ServiceError(422, USER_MSG.resetNotAllowed);
-  await queueResetLink(db, user, ctx);
-  await activityInsert(db, { companyId: auth.company.id, name: "Password Reset Link Sent", createdByUserId: auth.user.id, targetUserId: user.id, summary: user.email, at: ctx.now });
+  await queueResetLink(db, user, ctx, [
+    activityInsert(db, { companyId: auth.company.id, name: "Password Reset Link Sent", createdByUserId: auth.user.id, targetUserId: user.id, summary: user.email, at: ctx.now }),
+  ]);
   return { message: USER_MSG.resetSent };
 }
