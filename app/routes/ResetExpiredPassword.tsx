@@ -1,11 +1,11 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { AuthCard } from "~/components/auth/auth-card";
+import { FormAlert, SubmitAndBack } from "~/components/auth/form-parts";
 import { PasswordInput } from "~/components/auth/password-input";
 import { PasswordRules } from "~/components/auth/password-rules";
 import { useAuthForm } from "~/components/auth/use-auth-form";
-import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { getLanguage } from "~/i18n/i18next.server";
@@ -39,7 +39,7 @@ export default function ResetExpired() {
   return (
     <AuthCard title={t("resetExpired")} lng={lng}>
       <Form method="post" {...getFormProps(form)} className="space-y-4" noValidate>
-        {formError && <p role="alert" className="rounded-md bg-destructive/10 px-3 py-2 text-sm text-destructive">{formError}</p>}
+        <FormAlert message={formError} />
         <Field label={t("companyId")} error={err(fields.companyId.errors)}>
           <Input {...getInputProps(fields.companyId, { type: "text" })} defaultValue={companyCode} readOnly={Boolean(companyCode)} />
         </Field>
@@ -56,12 +56,7 @@ export default function ResetExpired() {
           <PasswordInput {...getInputProps(fields.confirmPassword, { type: "password" })} autoComplete="new-password" />
         </Field>
         <PasswordRules />
-        <Button type="submit" className="w-full" loading={busy}>
-          {t("submit")}
-        </Button>
-        <Link to="/login" className="block text-center text-sm text-primary hover:underline">
-          {t("backToLogin")}
-        </Link>
+        <SubmitAndBack label={t("submit")} busy={busy} />
       </Form>
     </AuthCard>
   );

@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useNavigation } from "@remix-run/react";
+import { FormAlert } from "~/components/auth/form-parts";
 import { PasswordInput } from "~/components/auth/password-input";
 import { PasswordRules } from "~/components/auth/password-rules";
 import { useAuthForm } from "~/components/auth/use-auth-form";
@@ -38,7 +39,7 @@ export default function ChangePassword() {
     <div className="mx-auto max-w-md space-y-4">
       <h1 className="text-2xl font-semibold">{t("changePasswordTitle")}</h1>
       <Form method="post" {...getFormProps(form)} className="space-y-4 rounded-xl border border-border bg-card p-6" noValidate>
-        {formError && <p role="alert" className="rounded-md bg-destructive/10 px-3 py-2 text-sm text-destructive">{formError}</p>}
+        <FormAlert message={formError} />
         <Field label={t("currentPassword")} error={err(fields.currentPassword.errors)}>
           <PasswordInput {...getInputProps(fields.currentPassword, { type: "password" })} autoComplete="current-password" />
         </Field>

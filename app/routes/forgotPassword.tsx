@@ -1,9 +1,9 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { AuthCard } from "~/components/auth/auth-card";
+import { SubmitAndBack } from "~/components/auth/form-parts";
 import { useAuthForm } from "~/components/auth/use-auth-form";
-import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { getLanguage } from "~/i18n/i18next.server";
@@ -40,12 +40,7 @@ export default function ForgotPassword() {
         <Field label={t("userName")} error={err(fields.userName.errors)}>
           <Input {...getInputProps(fields.userName, { type: "text" })} />
         </Field>
-        <Button type="submit" className="w-full" loading={busy}>
-          {t("sendLink")}
-        </Button>
-        <Link to="/login" className="block text-center text-sm text-primary hover:underline">
-          {t("backToLogin")}
-        </Link>
+        <SubmitAndBack label={t("sendLink")} busy={busy} />
       </Form>
     </AuthCard>
   );

@@ -5,6 +5,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParam
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "~/components/auth/auth-card";
+import { FormAlert } from "~/components/auth/form-parts";
 import { PasswordInput } from "~/components/auth/password-input";
 import { toast } from "~/components/toast/toast-store";
 import { Button } from "~/components/ui/button";
@@ -78,11 +79,7 @@ export default function Login() {
   return (
     <AuthCard title={t("signIn")} lng={lng}>
       <Form method="post" {...getFormProps(form)} action={`/login${params.get("redirectTo") ? `?redirectTo=${encodeURIComponent(params.get("redirectTo")!)}` : ""}`} className="space-y-4" noValidate>
-        {actionData?.message && (
-          <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm text-destructive">
-            {translateMessage(t, actionData.message, "auth")}
-          </p>
-        )}
+        <FormAlert message={actionData?.message ? translateMessage(t, actionData.message, "auth") : null} />
         <Field label={t("companyId")} error={err(fields.companyId.errors)} hint={companies.length ? t("companyHint") : undefined}>
           <Input
             {...getInputProps(fields.companyId, { type: "text" })}

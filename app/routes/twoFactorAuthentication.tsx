@@ -1,9 +1,9 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { AuthCard } from "~/components/auth/auth-card";
+import { FormAlert, SubmitAndBack } from "~/components/auth/form-parts";
 import { useAuthForm } from "~/components/auth/use-auth-form";
-import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { getLanguage } from "~/i18n/i18next.server";
@@ -39,7 +39,7 @@ export default function TwoFactor() {
     <AuthCard title={t("twoFactorTitle")} lng={lng}>
       <p className="mb-4 text-sm text-muted-foreground">{t("twoFactorBody")}</p>
       <Form method="post" {...getFormProps(form)} className="space-y-4" noValidate>
-        {formError && <p role="alert" className="rounded-md bg-destructive/10 px-3 py-2 text-sm text-destructive">{formError}</p>}
+        <FormAlert message={formError} />
         <Field label={t("companyId")} error={err(fields.companyId.errors)}>
           <Input {...getInputProps(fields.companyId, { type: "text" })} defaultValue={companyCode} maxLength={4} className="uppercase" />
         </Field>
@@ -49,12 +49,7 @@ export default function TwoFactor() {
         <Field label={t("code")} error={err(fields.code.errors)}>
           <Input {...getInputProps(fields.code, { type: "text" })} inputMode="numeric" autoComplete="one-time-code" maxLength={6} autoFocus />
         </Field>
-        <Button type="submit" className="w-full" loading={busy}>
-          {t("verify")}
-        </Button>
-        <Link to="/login" className="block text-center text-sm text-primary hover:underline">
-          {t("backToLogin")}
-        </Link>
+        <SubmitAndBack label={t("verify")} busy={busy} />
       </Form>
     </AuthCard>
   );

@@ -1,14 +1,7 @@
 import { test as base, expect, type Page } from "@playwright/test";
+import { DEMO, type DemoLogin } from "../demo-logins";
 
-/** Demo logins (db/seed/demo.ts). */
-export const DEMO = {
-  root: { companyId: "ROOT", userName: "root@example.com", password: "Root#Demo2026" },
-  var: { companyId: "RSL1", userName: "var@reseller.example", password: "Var#Demo2026" },
-  acme: { companyId: "ACME", userName: "admin@acme.example", password: "Acme#Demo2026" },
-  beta: { companyId: "BETA", userName: "admin@beta.example", password: "Beta#Demo2026" },
-  auditor: { companyId: "ACME", userName: "auditor@acme.example", password: "Audit#Demo2026" },
-} as const;
-export type DemoLogin = keyof typeof DEMO;
+export { DEMO, type DemoLogin };
 
 /**
  * Signs in by posting the login form from the page's own request context (no clicking), so the
