@@ -37,7 +37,30 @@ export async function createAedes ({ id, redisUrl, maxTopicLevels }) {
       return storing.get(subs)
     }
   }
-  return Aedes.createBroker(opts)
+  const aedes = await Aedes.createBroker(opts)
+  if (!redisUrl) indexRetained(aedes.persistence)
+  return aedes
+}
+
+/**
+ * The in-memory persistence answers every SUBSCRIBE by testing *all* retained messages against the
+ * filter — with three retained topics per board, 1,000 boards subscribing cost millions of matches.
+ * Boards subscribe to exact topics, so those are answered from a topic index; wildcard filters still
+ * take the full scan. (The Redis persistence already looks exact topics up directly.)
+ */
+function indexRetained (persistence) {
+  /** @type {Map<string, object>} */
+  const byTopic = new Map()
+  const store = persistence.storeRetained.bind(persistence)
+  persistence.storeRetained = async (packet) => {
+    await store(packet)
+    if (packet.payload.length === 0) byTopic.delete(packet.topic)
+    else byTopic.set(packet.topic, { cmd: 'publish', topic: packet.topic, payload: packet.payload, qos: packet.qos, retain: true })
+  }
+  const scan = persistence.createRetainedStreamCombi.bind(persistence)
+  persistence.createRetainedStreamCombi = (patterns) => patterns.some((p) => p.includes('+') || p.includes('#'))
+    ? scan(patterns)
+    : Readable.from(patterns.map((p) => byTopic.get(p)).filter(Boolean))
 }
 
 /** @param {string} url */

@@ -15,10 +15,11 @@ export class Forwarder {
 
   /**
    * @param {{queue: import('../store/event-queue.js').EventQueue, worker: import('../sync/worker-client.js').WorkerClient,
-   *   gatewayId: string, log: import('../log.js').Logger, batchSize?: number, idleMs?: number}} opts
+   *   gatewayId: string, log: import('../log.js').Logger, batchSize?: number, idleMs?: number, lingerMs?: number}} opts
+   *   lingerMs: how long a part-full batch waits for company, so a steady trickle becomes few requests
    */
-  constructor ({ queue, worker, gatewayId, log, batchSize = 500, idleMs = 1000 }) {
-    Object.assign(this, { queue, worker, gatewayId, log, batchSize, idleMs })
+  constructor ({ queue, worker, gatewayId, log, batchSize = 500, idleMs = 1000, lingerMs = 50 }) {
+    Object.assign(this, { queue, worker, gatewayId, log, batchSize, idleMs, lingerMs })
   }
 
   start () { this.#running = this.#loop(); return this }
@@ -28,6 +29,9 @@ export class Forwarder {
 
   async #loop () {
     while (!this.#stopped) {
+      if (this.queue.length > 0 && this.queue.length < this.batchSize && this.failures === 0) {
+        await new Promise((resolve) => setTimeout(resolve, this.lingerMs))
+      }
       const batch = this.queue.peek(this.batchSize)
       let waitMs = this.idleMs
       if (batch.length > 0) {

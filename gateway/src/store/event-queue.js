@@ -1,14 +1,15 @@
 /**
  * The durable event queue between boards and the Worker.
  *
- * events.log holds `{seq, event}` lines; delivered.json holds the highest seq the Worker accepted.
+ * events.log holds `{seq, event}` lines (synced before the board's PUBACK); delivered.json holds the
+ * highest seq the Worker accepted.
  * Events leave the queue strictly in seq order, so one number says what is done. Once everything is
  * delivered the log is emptied; the seq counter lives on in delivered.json. During a long outage the
  * log is also compacted to the undelivered events once it passes `compactBytes`.
  */
-import { readFile } from 'node:fs/promises'
+import { readFile, writeFile, rename } from 'node:fs/promises'
 import { join } from 'node:path'
-import { AppendLog, replaceFile } from './append-log.js'
+import { AppendLog } from './append-log.js'
 
 /**
  * @typedef {{id: string, deviceId: string, type: string, at: number, receivedAt: number, data: object}} GatewayEvent
@@ -32,7 +33,10 @@ export class EventQueue {
   async open () {
     try {
       this.#delivered = JSON.parse(await readFile(this.deliveredPath, 'utf8')).seq
-    } catch (e) { if (e.code !== 'ENOENT') throw e }
+    } catch {
+      // Missing, or torn by a power loss (it is not synced): everything in the log is sent again,
+      // and the Worker drops what it already has.
+    }
     for (const rec of await this.log.open()) {
       if (rec.seq > this.#delivered) this.#keep(rec)
     }
@@ -82,7 +86,10 @@ export class EventQueue {
 
   /** Marks every event up to and including `seq` as delivered. */
   async ack (seq) {
-    await replaceFile(this.deliveredPath, JSON.stringify({ seq }))
+    // Not synced on purpose: losing this only means resending events the Worker de-duplicates,
+    // and two fsyncs per batch would cost more than the whole batch.
+    await writeFile(this.deliveredPath + '.tmp', JSON.stringify({ seq }))
+    await rename(this.deliveredPath + '.tmp', this.deliveredPath)
     this.#delivered = seq
     while (this.#pending.length > 0 && this.#pending[0].seq <= seq) {
       this.#ids.delete(this.#pending.shift().event.id)
