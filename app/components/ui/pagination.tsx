@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { pageCount, pageRange } from "~/components/data-table/params";
@@ -17,16 +18,6 @@ export interface PaginationLabels {
   page: (page: number, pages: number) => string;
 }
 
-export const defaultPaginationLabels: PaginationLabels = {
-  navigation: "Pagination",
-  first: "First page",
-  previous: "Previous page",
-  next: "Next page",
-  last: "Last page",
-  range: (from, to, total) => `${from}–${to} of ${total}`,
-  page: (page, pages) => `Page ${page} of ${pages}`,
-};
-
 export interface PaginationProps {
   /** Current page, 1-based. */
   page: number;
@@ -43,7 +34,17 @@ export interface PaginationProps {
  * hydration and opens in a new tab; unavailable steps are marked `aria-disabled`.
  */
 export function Pagination({ page, pageSize, total, hrefForPage, labels, className }: PaginationProps) {
-  const text = { ...defaultPaginationLabels, ...labels };
+  const { t } = useTranslation("common");
+  const translated: PaginationLabels = {
+    navigation: t("pager.navigation"),
+    first: t("pager.first"),
+    previous: t("pager.previous"),
+    next: t("pager.next"),
+    last: t("pager.last"),
+    range: (from, to, total) => t("pager.range", { from, to, total }),
+    page: (page, pages) => t("pager.page", { page, pages }),
+  };
+  const text = { ...translated, ...labels };
   const pages = pageCount(total, pageSize);
   const { from, to } = pageRange(page, pageSize, total);
 
