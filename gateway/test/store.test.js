@@ -37,7 +37,7 @@ test('the event queue keeps order and ids across reopen, skips queued duplicates
 
     q = await new EventQueue(dir).open()
     assert.equal(q.length, 40)
-    assert.deepEqual(q.peek(1)[0].event, ev(60))
+    assert.deepEqual(JSON.parse(q.peek(1)[0].json), ev(60))
     await q.push(ev(100))
     assert.ok(q.peek(100).at(-1).seq > 100, 'seq numbers never go back')
     await q.ack(q.peek(100).at(-1).seq)

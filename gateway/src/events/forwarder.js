@@ -36,7 +36,7 @@ export class Forwarder {
       let waitMs = this.idleMs
       if (batch.length > 0) {
         try {
-          const res = await this.worker.postEvents(this.gatewayId, batch.map((r) => r.event))
+          const res = await this.worker.postEvents(this.gatewayId, batch.map((r) => r.json))
           if (res?.rejected?.length) this.log.warn('events rejected by the Worker', { rejected: res.rejected.slice(0, 20), count: res.rejected.length })
           await this.queue.ack(batch.at(-1).seq)
           this.delivered += batch.length

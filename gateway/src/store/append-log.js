@@ -44,9 +44,12 @@ export class AppendLog {
   get size () { return this.#size }
 
   /** @param {any} record @returns {Promise<void>} resolves once durable */
-  append (record) {
+  append (record) { return this.appendLine(JSON.stringify(record)) }
+
+  /** @param {string} json one record already serialized (no newline) @returns {Promise<void>} */
+  appendLine (json) {
     return new Promise((resolve, reject) => {
-      this.#pending.push({ line: JSON.stringify(record) + '\n', resolve, reject })
+      this.#pending.push({ line: json + '\n', resolve, reject })
       if (!this.#flushing) this.#flush()
     })
   }
@@ -70,19 +73,19 @@ export class AppendLog {
   }
 
   /**
-   * Atomically replaces the whole file with `records` (compaction): written beside, synced, renamed.
-   * Appends wait meanwhile. A function is called once no write is running, so it sees every record
-   * already on disk; returning null skips the rewrite.
-   * @param {any[] | (() => any[] | null)} recordsOrFn
+   * Atomically replaces the whole file with these serialized records (compaction): written beside,
+   * synced, renamed. Appends wait meanwhile. A function is called once no write is running, so it sees
+   * every record already on disk; returning null skips the rewrite.
+   * @param {string[] | (() => string[] | null)} linesOrFn
    */
-  async rewrite (recordsOrFn) {
+  async rewrite (linesOrFn) {
     while (this.#flushing) await new Promise((resolve) => setImmediate(resolve))
-    const records = typeof recordsOrFn === 'function' ? recordsOrFn() : recordsOrFn
-    if (!records) return
+    const lines = typeof linesOrFn === 'function' ? linesOrFn() : linesOrFn
+    if (!lines) return
     this.#flushing = true
     try {
       const tmp = this.path + '.tmp'
-      const text = records.map((r) => JSON.stringify(r) + '\n').join('')
+      const text = lines.map((l) => l + '\n').join('')
       await writeDurably(tmp, text)
       await this.#fh.close()
       await rename(tmp, this.path)

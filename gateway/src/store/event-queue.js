@@ -13,10 +13,15 @@ import { AppendLog } from './append-log.js'
 
 /**
  * @typedef {{id: string, deviceId: string, type: string, at: number, receivedAt: number, data: object}} GatewayEvent
+ * @typedef {{seq: number, id: string, json: string}} QueuedEvent  json: the event as sent to the Worker
  */
 
+// Queued events are kept serialized: one string instead of an object graph per event is less for the
+// garbage collector to copy, and the forwarder sends the strings as they are.
+const lineOf = (rec) => `{"seq":${rec.seq},"event":${rec.json}}`
+
 export class EventQueue {
-  /** @type {{seq: number, event: GatewayEvent}[]} */ #pending = []
+  /** @type {QueuedEvent[]} */ #pending = []
   #ids = new Set()
   #nextSeq = 1
   #delivered = 0
@@ -37,8 +42,8 @@ export class EventQueue {
       // Missing, or torn by a power loss (it is not synced): everything in the log is sent again,
       // and the Worker drops what it already has.
     }
-    for (const rec of await this.log.open()) {
-      if (rec.seq > this.#delivered) this.#keep(rec)
+    for (const { seq, event } of await this.log.open()) {
+      if (seq > this.#delivered) this.#keep({ seq, id: event.id, json: JSON.stringify(event) })
     }
     this.#nextSeq = Math.max(this.#delivered, this.#pending.at(-1)?.seq ?? 0) + 1
     return this
@@ -46,7 +51,7 @@ export class EventQueue {
 
   #keep (rec) {
     this.#pending.push(rec)
-    this.#ids.add(rec.event.id)
+    this.#ids.add(rec.id)
   }
 
   /** Number of events not yet accepted by the Worker. */
@@ -59,11 +64,11 @@ export class EventQueue {
    */
   async push (event) {
     if (this.#ids.has(event.id)) return false
-    const rec = { seq: this.#nextSeq++, event }
+    const rec = { seq: this.#nextSeq++, id: event.id, json: JSON.stringify(event) }
     this.#ids.add(event.id)
     this.#writing++
     try {
-      await this.log.append(rec)
+      await this.log.appendLine(lineOf(rec))
     } catch (e) {
       this.#ids.delete(event.id)
       throw e
@@ -81,7 +86,7 @@ export class EventQueue {
     this.#pending.splice(i, 0, rec)
   }
 
-  /** @param {number} max @returns {{seq: number, event: GatewayEvent}[]} the oldest undelivered events */
+  /** @param {number} max @returns {QueuedEvent[]} the oldest undelivered events */
   peek (max) { return this.#pending.slice(0, max) }
 
   /** Marks every event up to and including `seq` as delivered. */
@@ -91,14 +96,14 @@ export class EventQueue {
     await writeFile(this.deliveredPath + '.tmp', JSON.stringify({ seq }))
     await rename(this.deliveredPath + '.tmp', this.deliveredPath)
     this.#delivered = seq
-    while (this.#pending.length > 0 && this.#pending[0].seq <= seq) {
-      this.#ids.delete(this.#pending.shift().event.id)
-    }
+    let done = 0
+    while (done < this.#pending.length && this.#pending[done].seq <= seq) done++
+    for (const rec of this.#pending.splice(0, done)) this.#ids.delete(rec.id)
     const drained = this.#pending.length === 0 && this.log.size > 0
     const bloated = this.log.size > Math.max(this.compactBytes, 2 * this.#compactedSize)
     if (drained || bloated) {
       // Only when no push is between "written" and "visible in #pending", or its line would be dropped.
-      await this.log.rewrite(() => this.#writing === 0 ? [...this.#pending] : null)
+      await this.log.rewrite(() => this.#writing === 0 ? this.#pending.map(lineOf) : null)
       this.#compactedSize = this.log.size
     }
   }

@@ -40,14 +40,14 @@ export class WorkerClient {
 
   /**
    * @param {string} gatewayId
-   * @param {import('../store/event-queue.js').GatewayEvent[]} events
+   * @param {string[]} events  each event already serialized as JSON
    * @returns {Promise<{accepted: number, duplicates: number, rejected?: {id: string, reason: string}[]}>}
    */
   async postEvents (gatewayId, events) {
     const res = await this.#call('/api/gateway/events', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ v: 1, gatewayId, events })
+      body: `{"v":1,"gatewayId":${JSON.stringify(gatewayId)},"events":[${events.join(',')}]}`
     })
     return res.json()
   }
