@@ -63,32 +63,33 @@ export class Inbound {
   async #access (client, boardId, req) {
     const t0 = performance.now()
     const key = boardId + '\0' + req.corr
-    let answer = this.#recent.get(key)
-    const first = !answer
-    const now = Date.now()
-    if (first) {
-      let d
-      try {
-        d = decideAccess(this.gw.replica, boardId, req.credential, now)
-      } catch (e) {
-        this.gw.log.error('access decision failed', { boardId, error: e.message })
-        d = { allowed: false, key: null, reason: 'Key data is invalid', userId: null }
-      }
-      answer = { v: 1, corr: req.corr, allowed: d.allowed, key: d.key, reason: d.reason, at: now, userId: d.userId }
-      this.#recent.set(key, answer)
-      if (this.#recent.size > RECENT_DECISIONS) this.#recent.delete(this.#recent.keys().next().value)
+    const res = topic(boardId, 'access/res')
+    const earlier = this.#recent.get(key)
+    if (earlier) {
+      sendDirect(client, res, earlier)
+      return
     }
-    const granted = first && answer.allowed ? this.gw.onGranted(boardId, answer.key, now) : null
-    const { userId, ...response } = answer
-    sendDirect(client, topic(boardId, 'access/res'), Buffer.from(JSON.stringify(response)))
+    const now = Date.now()
+    let d
+    try {
+      d = decideAccess(this.gw.replica, boardId, req.credential, now)
+    } catch (e) {
+      this.gw.log.error('access decision failed', { boardId, error: e.message })
+      d = { allowed: false, key: null, reason: 'Key data is invalid', userId: null }
+    }
+    const granted = d.allowed ? this.gw.onGranted(boardId, d.key, now) : null
+    // Kept serialized: a retry gets the same bytes, and one buffer per entry is light on the GC.
+    const payload = Buffer.from(JSON.stringify({ v: 1, corr: req.corr, allowed: d.allowed, key: d.key, reason: d.reason, at: now }))
+    this.#recent.set(key, payload)
+    if (this.#recent.size > RECENT_DECISIONS) this.#recent.delete(this.#recent.keys().next().value)
+    sendDirect(client, res, payload)
     this.gw.stats.decision(performance.now() - t0)
-    if (!first) return
     await granted
     await this.gw.recordEvent(boardId, {
       id: `acc.${req.corr}`,
-      type: answer.allowed ? 'access.granted' : 'access.denied',
+      type: d.allowed ? 'access.granted' : 'access.denied',
       at: req.at ?? now,
-      data: { credential: req.credential, userId, keyId: answer.key?.id ?? null, keyKind: answer.key?.kind ?? null, reason: answer.reason, corr: req.corr }
+      data: { credential: req.credential, userId: d.userId, keyId: d.key?.id ?? null, keyKind: d.key?.kind ?? null, reason: d.reason, corr: req.corr }
     })
   }
 
