@@ -37,6 +37,7 @@ const CRED_HASH = Symbol('credentialHash')
  * @property {number} [maxTopicLevels]  default 8
  * @property {number} [syncIntervalMs]  change-feed poll interval, default 5000
  * @property {number} [scheduleIntervalMs] scheduled-open re-evaluation, default 15000
+ * @property {number} [firmwareRetryMs] first wait before fetching an unavailable image again, default 30000
  * @property {number} [statsIntervalMs] how often `$SYS/{gatewayId}/gateway/stats` is published, default 10000
  * @property {Partial<typeof defaultHooks>} [hooks]
  */
@@ -68,7 +69,8 @@ export class Gateway {
       images: new ImageCache({ dir: join(this.opts.dataDir, 'firmware'), worker: this.worker, log: this.log }),
       publishRetained,
       recordEvent,
-      log: this.log
+      log: this.log,
+      retryMs: this.opts.firmwareRetryMs
     })
     this.stats = new Stats(this, this.opts.statsIntervalMs)
     this.schedule = new ScheduledOpen({ replica: this.replica, publishRetained, recordEvent, log: this.log, intervalMs: this.opts.scheduleIntervalMs })
@@ -223,6 +225,7 @@ export class Gateway {
 
   async close () {
     this.stats.stop()
+    this.firmware.stop()
     this.schedule.stop()
     await this.feed?.stop()
     await this.forwarder?.stop()

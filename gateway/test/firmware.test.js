@@ -17,7 +17,7 @@ before(async () => {
   // A release whose bytes in storage do not match its recorded hash.
   worker.addFirmware({ id: 'fw-300', deviceType: 'AB-300', version: '3.0.0', bytes: randomBytes(5000), sha256: createHash('sha256').update('something else').digest('hex') })
   dir = await tempDir()
-  gw = await startGateway(worker, dir)
+  gw = await startGateway(worker, dir, { firmwareRetryMs: 200 })
 })
 after(async () => {
   await gw.close()
@@ -93,6 +93,21 @@ test('an image whose hash does not match its release is refused by the gateway: 
   const err = b.next('error', { fresh: true })
   await b.publish('fw/req', { v: 1, releaseId: 'fw-300', missing: Buffer.alloc(1, 0xff).toString('base64'), max: 4 })
   assert.equal((await err).code, 'unknown_release')
+  await b.close()
+})
+
+test('an image the Worker cannot serve yet is fetched again later and then offered, without a new change', async () => {
+  const bytes = randomBytes(9000)
+  worker.addFirmware({ id: 'fw-400', deviceType: 'AB-400', version: '4.0.0', bytes })
+  worker.firmware.delete('fw-400') // the record is in the feed, the bytes are not in storage yet
+  await provisionBoard(worker, 'f4', { deviceType: 'AB-400' })
+  await gw.syncNow()
+  const b = await board(gw, 'f4').connect()
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  assert.equal(b.last.get('fw/offer') ?? null, null)
+  worker.firmware.set('fw-400', bytes)
+  const offer = await until(() => b.last.get('fw/offer'), { what: 'offer after the retry', timeoutMs: 5000 })
+  assert.equal(offer.releaseId, 'fw-400')
   await b.close()
 })
 

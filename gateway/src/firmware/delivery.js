@@ -29,15 +29,18 @@ export class FirmwareDelivery {
   /** @type {Map<string, {releaseId: string, attempt: number, step: number, received: number, blocks: number}>} */ progress = new Map()
   /** blocks sent per board and release, for tests and metrics */
   sent = new Map()
+  /** @type {Map<string, {timer: NodeJS.Timeout, attempt: number}>} releases whose image could not be had yet */
+  #retries = new Map()
 
   /**
    * @param {{replica: import('../store/replica.js').Replica, images: import('./image-cache.js').ImageCache,
    *   publishRetained: (topicName: string, boardId: string, msg: object|null) => Promise<void>,
    *   recordEvent: (boardId: string, event: {id: string, type: string, at: number, data: object}) => Promise<unknown>,
-   *   log: import('../log.js').Logger, blockSize?: number}} opts
+   *   log: import('../log.js').Logger, blockSize?: number, retryMs?: number}} opts
+   *   retryMs: first wait before trying again to fetch an image that could not be had (doubles, ≤ 10 min)
    */
-  constructor ({ replica, images, publishRetained, recordEvent, log, blockSize = BLOCK_SIZE }) {
-    Object.assign(this, { replica, images, publishRetained, recordEvent, log, blockSize })
+  constructor ({ replica, images, publishRetained, recordEvent, log, blockSize = BLOCK_SIZE, retryMs = 30_000 }) {
+    Object.assign(this, { replica, images, publishRetained, recordEvent, log, blockSize, retryMs })
   }
 
   /** The release a board should run, or undefined. */
@@ -51,7 +54,8 @@ export class FirmwareDelivery {
     const release = this.releaseFor(deviceId)
     if (!release) return this.publishRetained('fw/offer', deviceId, null)
     const img = await this.images.get(release)
-    if (!img) return // not available yet: the previous offer stays, the next sync tries again
+    if (!img) return this.#retryLater(release) // the previous offer stays meanwhile
+    this.#retries.delete(release.id)
     await this.publishRetained('fw/offer', deviceId, {
       v: 1,
       releaseId: release.id,
@@ -61,6 +65,25 @@ export class FirmwareDelivery {
       blockSize: this.blockSize,
       blocks: Math.ceil(release.size / this.blockSize)
     })
+  }
+
+  /** Offers the release again to every board of its type once the image may be available. */
+  #retryLater (release) {
+    const r = this.#retries.get(release.id) ?? { timer: null, attempt: 0 }
+    if (r.timer) return
+    r.attempt++
+    r.timer = setTimeout(async () => {
+      r.timer = null
+      for (const d of this.replica.all('device')) {
+        if (d.deviceType === release.deviceType) await this.offer(d.id).catch((e) => this.log.error('firmware offer failed', { deviceId: d.id, error: e.message }))
+      }
+    }, Math.min(this.retryMs * 2 ** (r.attempt - 1), 600_000))
+    r.timer.unref()
+    this.#retries.set(release.id, r)
+  }
+
+  stop () {
+    for (const r of this.#retries.values()) clearTimeout(r.timer)
   }
 
   /**
