@@ -14,6 +14,8 @@ connection
   --url <mqtt url>        broker address (default mqtt://127.0.0.1:1883, or ws://… for WebSocket)
   --fw <version>          installed firmware version reported in status (default 1.0.0)
   --clean                 clean session (default: persistent session, as real boards use)
+  --wait <seconds>        keep retrying the connection this long, like a board waiting for its
+                          gateway (default 30)
 
 actions (any combination; they run in this order)
   --access <type:id>      ask for access, e.g. user:u1, fob:F-100, phone:P-1 (repeatable)
@@ -23,6 +25,7 @@ actions (any combination; they run in this order)
   --interrupt <n,n,…>     cut the connection after each of these many blocks, then resume
   --corrupt <block>       flip a byte of this block when it arrives (the install must be refused)
   --listen <seconds>      stay connected and print what arrives (config, schedule, commands)
+  --every <seconds>       while listening, repeat the --access and --event actions at this period
 
   --help                  this text
 
@@ -42,6 +45,8 @@ const { values: o } = parseArgs({
     interrupt: { type: 'string' },
     corrupt: { type: 'string' },
     listen: { type: 'string' },
+    every: { type: 'string' },
+    wait: { type: 'string', default: '30' },
     help: { type: 'boolean', default: false }
   }
 })
@@ -54,21 +59,42 @@ if (o.help || !o.id || !o.password) {
 const out = (x) => process.stdout.write(JSON.stringify(x) + '\n')
 const make = () => new SimBoard({ url: o.url, id: o.id, password: o.password, fw: o.fw, clean: o.clean })
 
-let board = await make().connect()
+/** Connects, retrying while the gateway is not up yet or does not know this board yet. */
+async function connect () {
+  const until = Date.now() + Number(o.wait) * 1000
+  for (;;) {
+    const b = make()
+    try {
+      return await b.connect()
+    } catch (e) {
+      b.kill()
+      if (Date.now() > until) throw e
+      out({ waiting: o.id, error: e.message })
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+    }
+  }
+}
+
+let board = await connect().catch((e) => {
+  out({ error: e.message })
+  process.exit(1)
+})
 out({ connected: o.id, sessionPresent: board.sessionPresent })
 
-for (const a of o.access) {
-  const [type, ...rest] = a.split(':')
-  const res = await board.requestAccess({ type, id: rest.join(':') })
-  out({ access: a, allowed: res.allowed, key: res.key, reason: res.reason })
+async function actions () {
+  for (const a of o.access) {
+    const [type, ...rest] = a.split(':')
+    const res = await board.requestAccess({ type, id: rest.join(':') })
+    out({ access: a, allowed: res.allowed, key: res.key, reason: res.reason })
+  }
+  for (const e of o.event) {
+    const i = e.indexOf(':')
+    const type = i < 0 ? e : e.slice(0, i)
+    const data = i < 0 ? {} : JSON.parse(e.slice(i + 1))
+    out({ event: type, id: await board.sendEvent(type, data), stored: true })
+  }
 }
-
-for (const e of o.event) {
-  const i = e.indexOf(':')
-  const type = i < 0 ? e : e.slice(0, i)
-  const data = i < 0 ? {} : JSON.parse(e.slice(i + 1))
-  out({ event: type, id: await board.sendEvent(type, data), stored: true })
-}
+await actions()
 
 if (o.events) {
   const n = Number(o.events)
@@ -90,7 +116,7 @@ if (o.firmware) {
       state = await board.download({ offer, ...state, stopAfterBlocks })
       out({ firmware: offer.releaseId, interruptedAfterBlocks: stopAfterBlocks })
       board.kill()
-      board = await make().connect()
+      board = await connect()
     }
     const r = await board.download({ offer, ...state, corruptBlock: o.corrupt === undefined ? -1 : Number(o.corrupt) })
     out({ firmware: offer.releaseId, version: offer.version, ok: r.ok, error: r.error, seconds: +((performance.now() - t0) / 1000).toFixed(3) })
@@ -99,7 +125,9 @@ if (o.firmware) {
 
 if (o.listen) {
   board.on('message', (name, msg) => out({ topic: name, msg }))
+  const repeat = o.every ? setInterval(() => actions().catch((e) => out({ error: e.message })), Number(o.every) * 1000) : null
   await new Promise((resolve) => setTimeout(resolve, Number(o.listen) * 1000))
+  clearInterval(repeat)
 }
 
 await board.close()
