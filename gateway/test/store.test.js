@@ -30,6 +30,9 @@ test('the event queue keeps order and ids across reopen, skips queued duplicates
     let q = await new EventQueue(dir, { compactBytes: 2000 }).open()
     for (let i = 0; i < 100; i++) await q.push(ev(i))
     assert.equal(await q.push(ev(5)), false, 'an id still queued is not stored twice')
+    const one = q.peek(1)[0].bytes + 1
+    assert.equal(q.peek(100, one * 10).length, 10, 'batches are cut by size')
+    assert.equal(q.peek(100, 1).length, 1, 'but always carry at least one event')
     const sizeBefore = q.log.size
     await q.ack(q.peek(60).at(-1).seq)
     assert.ok(q.log.size < sizeBefore / 2, 'delivered events were compacted away')

@@ -5,6 +5,9 @@
  */
 import { backoff } from '../util/backoff.js'
 
+/** The Worker accepts bodies up to 2 MB (docs/gateway-api.md). */
+const MAX_BATCH_BYTES = 1_500_000
+
 export class Forwarder {
   #stopped = false
   #wake = null
@@ -32,7 +35,7 @@ export class Forwarder {
       if (this.queue.length > 0 && this.queue.length < this.batchSize && this.failures === 0) {
         await new Promise((resolve) => setTimeout(resolve, this.lingerMs))
       }
-      const batch = this.queue.peek(this.batchSize)
+      const batch = this.queue.peek(this.batchSize, MAX_BATCH_BYTES)
       let waitMs = this.idleMs
       if (batch.length > 0) {
         try {

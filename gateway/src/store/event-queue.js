@@ -13,12 +13,16 @@ import { AppendLog } from './append-log.js'
 
 /**
  * @typedef {{id: string, deviceId: string, type: string, at: number, receivedAt: number, data: object}} GatewayEvent
- * @typedef {{seq: number, id: string, json: string}} QueuedEvent  json: the event as sent to the Worker
+ * @typedef {{seq: number, id: string, json: string, bytes: number}} QueuedEvent  json: the event as sent to the Worker
  */
 
 // Queued events are kept serialized: one string instead of an object graph per event is less for the
 // garbage collector to copy, and the forwarder sends the strings as they are.
 const lineOf = (rec) => `{"seq":${rec.seq},"event":${rec.json}}`
+const queued = (seq, event) => {
+  const json = JSON.stringify(event)
+  return { seq, id: event.id, json, bytes: Buffer.byteLength(json) }
+}
 
 export class EventQueue {
   /** @type {QueuedEvent[]} */ #pending = []
@@ -43,7 +47,7 @@ export class EventQueue {
       // and the Worker drops what it already has.
     }
     for (const { seq, event } of await this.log.open()) {
-      if (seq > this.#delivered) this.#keep({ seq, id: event.id, json: JSON.stringify(event) })
+      if (seq > this.#delivered) this.#keep(queued(seq, event))
     }
     this.#nextSeq = Math.max(this.#delivered, this.#pending.at(-1)?.seq ?? 0) + 1
     return this
@@ -64,7 +68,7 @@ export class EventQueue {
    */
   async push (event) {
     if (this.#ids.has(event.id)) return false
-    const rec = { seq: this.#nextSeq++, id: event.id, json: JSON.stringify(event) }
+    const rec = queued(this.#nextSeq++, event)
     this.#ids.add(event.id)
     this.#writing++
     try {
@@ -86,8 +90,20 @@ export class EventQueue {
     this.#pending.splice(i, 0, rec)
   }
 
-  /** @param {number} max @returns {QueuedEvent[]} the oldest undelivered events */
-  peek (max) { return this.#pending.slice(0, max) }
+  /**
+   * The oldest undelivered events: at most `max`, and no more than `maxBytes` of JSON (at least one).
+   * @param {number} max @param {number} [maxBytes] @returns {QueuedEvent[]}
+   */
+  peek (max, maxBytes = Infinity) {
+    let n = 0
+    let bytes = 0
+    while (n < max && n < this.#pending.length) {
+      bytes += this.#pending[n].bytes + 1
+      if (n > 0 && bytes > maxBytes) break
+      n++
+    }
+    return this.#pending.slice(0, n)
+  }
 
   /** Marks every event up to and including `seq` as delivered. */
   async ack (seq) {
