@@ -53,6 +53,9 @@ export async function spawnGateway (env) {
     stdio: ['ignore', 'pipe', 'inherit']
   })
   const exited = new Promise((resolve) => proc.once('exit', (code) => resolve(code)))
+  const orphanGuard = () => proc.kill('SIGKILL')
+  process.once('exit', orphanGuard)
+  exited.then(() => process.off('exit', orphanGuard))
   const lines = createInterface({ input: proc.stdout })
   const ready = await new Promise((resolve, reject) => {
     lines.once('line', (l) => resolve(JSON.parse(l)))

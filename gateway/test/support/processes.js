@@ -23,6 +23,10 @@ export async function freePort () {
 function startUntil (cmd, args, ready) {
   const proc = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] })
   const exited = new Promise((resolve) => proc.once('exit', resolve))
+  // A test that fails or is cut short must not leave a server behind.
+  const orphanGuard = () => proc.kill('SIGKILL')
+  process.once('exit', orphanGuard)
+  exited.then(() => process.off('exit', orphanGuard))
   return new Promise((resolve, reject) => {
     let out = ''
     const onData = (d) => {
