@@ -22,6 +22,9 @@ suite "console unit" npx vitest run -c vitest.unit.config.ts
 suite "console workers integration (D1)" npx vitest run -c vitest.workers.config.ts
 [ -f core-wasm/scripts/test.sh ] && suite "access-window core" bash core-wasm/scripts/test.sh
 [ -f gateway/scripts/test.sh ] && suite "gateway" bash gateway/scripts/test.sh
+# The gateway's durability test again, with the built console Worker and its D1 as the receiving end.
+suite "gateway durability against the console Worker" env WORKER_END=tests/gateway/real-worker-end.mjs LOG_LEVEL=error \
+  node --test --test-timeout=570000 gateway/test/durability.test.js
 suite "end to end (Chromium)" npx playwright test
 suite "deploy dry run" npx wrangler deploy --dry-run --outdir .tmp/deploy
 
