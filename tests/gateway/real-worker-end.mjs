@@ -6,7 +6,7 @@
  */
 import { execFile, spawn } from 'node:child_process'
 import { pbkdf2Sync, randomBytes } from 'node:crypto'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
@@ -34,6 +34,7 @@ async function d1 (dir, sql) {
 }
 
 export async function startWorkerEnd () {
+  await mkdir(`${ROOT}/.tmp`, { recursive: true })
   const dir = await mkdtemp(`${ROOT}/.tmp/worker-end-`)
   const port = await freePort()
   await run('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', dir], { cwd: ROOT, env })
