@@ -28,9 +28,17 @@ function boardHash (password) {
   return `pbkdf2-sha256$i=1000$${salt.toString('base64')}$${hash.toString('base64')}`
 }
 
+/** One statement on the Worker's local D1. `wrangler dev` holds the same SQLite file, so a busy database is retried. */
 async function d1 (dir, sql) {
-  const { stdout } = await run('npx', ['wrangler', 'd1', 'execute', 'DB', '--local', '--persist-to', dir, '--json', '--command', sql], { cwd: ROOT, env, maxBuffer: 1 << 24 })
-  return JSON.parse(stdout)[0].results
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const { stdout } = await run('npx', ['wrangler', 'd1', 'execute', 'DB', '--local', '--persist-to', dir, '--json', '--command', sql], { cwd: ROOT, env, maxBuffer: 1 << 24 })
+      return JSON.parse(stdout)[0].results
+    } catch (err) {
+      if (attempt >= 20 || !/SQLITE_BUSY|database is locked/.test(String(err.stdout ?? '') + String(err.stderr ?? '') + err.message)) throw err
+      await new Promise((resolve) => setTimeout(resolve, 250))
+    }
+  }
 }
 
 export async function startWorkerEnd () {
