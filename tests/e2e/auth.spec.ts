@@ -124,6 +124,8 @@ test.describe("language", () => {
     await page.getByTestId("user-menu").click();
     await page.getByTestId("logout").click();
     await expect(page.getByRole("heading", { name: "Iniciar sesión" })).toBeVisible();
+    // The select submits on change once the page is interactive (a button does it without scripts).
+    await page.waitForLoadState("networkidle");
     await page.getByTestId("language-select").selectOption("en");
     await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
   });
