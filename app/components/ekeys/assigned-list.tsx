@@ -43,7 +43,7 @@ export function AssignedList({
                 {t(k.access_type)} · {k.access_type === "full_access" ? t("always") : `${k.start_date ?? ""}${k.is_never_end ? " →" : ` → ${k.end_date ?? ""}`} · ${days} · ${k.is_all_day ? t("allDay") : `${k.start_time}–${k.end_time}`} · ${k.time_zone ?? ""}`}
               </span>
             </button>
-            <Badge variant="outline">{k.ekeyStatus.title}</Badge>
+            <Badge variant="outline">{t(`ekeyStatus.${k.ekeyStatus.img}`, { defaultValue: k.ekeyStatus.title })}</Badge>
             {canDelete && (
               <ConfirmDialog
                 trigger={
