@@ -38,7 +38,7 @@ export function DeviceTransfer({ available, inGroup, onMove, error }: Props) {
 
 function DeviceList({ id, title, empty, devices, onPick, invalid }: { id: string; title: string; empty: string; devices: DeviceOption[]; onPick: (d: DeviceOption) => void; invalid?: boolean }) {
   return (
-    <section aria-labelledby={`${id}-title`} className={cn("grid gap-2 rounded-lg border p-3", invalid && "border-destructive")}>
+    <section aria-labelledby={`${id}-title`} className={cn("grid content-start gap-2 rounded-lg border p-3", invalid && "border-destructive")}>
       <h3 id={`${id}-title`} className="text-sm font-semibold">
         {title} <span className="font-normal text-muted-foreground">({devices.length})</span>
       </h3>
