@@ -4,6 +4,7 @@ import * as build from "./build/server";
 // Workers only instantiate precompiled modules; wrangler turns this import into one.
 import coreModule from "./core-wasm/pkg/core.wasm";
 import { createCore } from "./core-wasm/pkg/index.js";
+import { drainOutbox } from "./app/services/mail/outbox.server";
 import { getLoadContext } from "./load-context";
 
 const handleRemixRequest = createRequestHandler(build as unknown as ServerBuild);
@@ -24,5 +25,9 @@ export default {
       },
     });
     return handleRemixRequest(request, loadContext);
+  },
+  // The cron trigger (wrangler.toml) retries mail that a request's own delivery could not send.
+  async scheduled(_controller, env, ctx) {
+    ctx.waitUntil(drainOutbox(env, { limit: 50 }));
   },
 } satisfies ExportedHandler<Env>;

@@ -27,5 +27,6 @@ export default defineConfig({
   ],
   ssr: { resolve: { conditions: ["workerd", "worker", "browser"] } },
   resolve: { mainFields: ["browser", "module", "main"] },
-  build: { minify: true },
+  // cloudflare:sockets (SMTP) is a Workers built-in that the runtime provides.
+  build: { minify: true, rollupOptions: { external: ["cloudflare:sockets"] } },
 });

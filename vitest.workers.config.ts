@@ -24,6 +24,8 @@ export default defineConfig({
   test: {
     include: ["tests/workers/**/*.test.ts"],
     setupFiles: ["./tests/workers/setup.ts"],
+    // A real SMTP server on 127.0.0.1 for tests/workers/mail.test.ts.
+    globalSetup: ["./tests/workers/smtp-global-setup.ts"],
     testTimeout: 30_000,
     deps: { optimizer: { ssr: { enabled: true, include: ["@remix-run/cloudflare", "@remix-run/server-runtime", "remix-auth", "remix-auth-form", "cookie"] } } },
   },

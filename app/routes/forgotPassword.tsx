@@ -9,6 +9,7 @@ import { Input } from "~/components/ui/input";
 import { getLanguage } from "~/i18n/i18next.server";
 import { forgotPasswordSchema } from "~/schemas/auth";
 import { webForgotPassword } from "~/services/auth.server";
+import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import { formAction } from "~/utils/auth-action.server";
 import { requireAnonymous } from "~/utils/auth.server";
 import { getDb, nowMs } from "~/utils/db.server";
@@ -22,6 +23,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   return formAction(request, forgotPasswordSchema, async (input) => {
     const r = await webForgotPassword(getDb(context), input, { origin: new URL(request.url).origin, now: nowMs() });
+    deliverQueuedMail(context.cloudflare.env, context.cloudflare.ctx.waitUntil);
     return redirectWithToast("/login", { type: "success", message: r.message }, context.cloudflare.env);
   });
 }

@@ -15,6 +15,7 @@ import { getLanguage, languageCookie } from "~/i18n/i18next.server";
 import { translateMessage } from "~/i18n/messages";
 import { loginSchema } from "~/schemas/auth";
 import { login, MSG } from "~/services/auth.server";
+import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import { requireAnonymous } from "~/utils/auth.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
@@ -50,7 +51,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } catch (e) {
     if (!(e instanceof ServiceError)) throw e;
     if (e.details.errorCode === "password-expired") return redirectWithToast(`/ResetExpiredPassword?${who}`, { type: "info", message: MSG.expired }, env);
-    if (e.details.errorCode === "2fa-required") return redirectWithToast(`/twoFactorAuthentication?${who}`, { type: "info", message: MSG.twoFactor }, env);
+    if (e.details.errorCode === "2fa-required") {
+      deliverQueuedMail(env, context.cloudflare.ctx.waitUntil);
+      return redirectWithToast(`/twoFactorAuthentication?${who}`, { type: "info", message: MSG.twoFactor }, env);
+    }
     return data({ result: submission.reply({ hideFields: ["password"] }), message: e.message }, { status: e.status });
   }
 }

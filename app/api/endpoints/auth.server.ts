@@ -9,6 +9,7 @@ import {
   webResetPasswordSchema,
 } from "~/schemas/auth";
 import * as authService from "~/services/auth.server";
+import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import { loadPermissions } from "~/utils/auth.server";
 import { schema } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
@@ -33,9 +34,15 @@ export const authEndpoints = [
     auth: "public",
     body: loginSchema,
     response: z.object({ token: z.string(), payload: loginPayload, message: z.string() }),
-    async handler({ db, body, request, now }) {
-      const r = await authService.login(db, body, { request, kind: "api", now });
-      return { message: r.message, payload: r.payload, extra: { token: r.token } };
+    async handler({ db, env, body, request, now, waitUntil }) {
+      try {
+        const r = await authService.login(db, body, { request, kind: "api", now });
+        return { message: r.message, payload: r.payload, extra: { token: r.token } };
+      } catch (e) {
+        // The 402 answer has just queued the sign-in code.
+        if (e instanceof ServiceError && e.details.errorCode === "2fa-required") deliverQueuedMail(env, waitUntil);
+        throw e;
+      }
     },
   }),
   endpoint({
@@ -68,8 +75,10 @@ export const authEndpoints = [
     summary: "Sends a password reset link (same answer whether or not the account exists).",
     auth: "public",
     body: forgotPasswordSchema,
-    async handler({ db, body, request, now }) {
-      return authService.webForgotPassword(db, body, { origin: new URL(request.url).origin, now });
+    async handler({ db, env, body, request, now, waitUntil }) {
+      const r = await authService.webForgotPassword(db, body, { origin: new URL(request.url).origin, now });
+      deliverQueuedMail(env, waitUntil);
+      return r;
     },
   }),
   endpoint({

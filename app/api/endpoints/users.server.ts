@@ -2,6 +2,7 @@ import { z } from "zod";
 import { assignBody, entryIdQuery, getEkeysQuery, userIdQuery } from "~/schemas/ekeys";
 import { addUserBody, flaggedUserBody, fromApiBody, idQuery, modifyUserBody, userIdBody } from "~/schemas/users";
 import * as ekeys from "~/services/ekeys.server";
+import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import * as users from "~/services/users.server";
 import { endpoint } from "../define.server";
 
@@ -111,8 +112,10 @@ export const usersEndpoints = [
     auth: "token",
     body: userIdBody,
     response: message,
-    async handler({ db, auth, body, now, request }) {
-      return await users.resendInvite(db, auth, body.userId, { origin: origin(request), now });
+    async handler({ db, env, auth, body, now, request, waitUntil }) {
+      const r = await users.resendInvite(db, auth, body.userId, { origin: origin(request), now });
+      deliverQueuedMail(env, waitUntil);
+      return r;
     },
   }),
   endpoint({
@@ -135,8 +138,10 @@ export const usersEndpoints = [
     auth: "token",
     body: userIdBody,
     response: message,
-    async handler({ db, auth, body, now, request }) {
-      return await users.sendResetLink(db, auth, body.userId, { origin: origin(request), now });
+    async handler({ db, env, auth, body, now, request, waitUntil }) {
+      const r = await users.sendResetLink(db, auth, body.userId, { origin: origin(request), now });
+      deliverQueuedMail(env, waitUntil);
+      return r;
     },
   }),
   endpoint({

@@ -1,0 +1,93 @@
+/**
+ * Delivers the mail outbox. Services queue mail in the same D1 batch as the change that sends it;
+ * this drains it right after such a request (waitUntil) and every minute from the cron trigger,
+ * which also retries failures with a backoff.
+ */
+import { and, asc, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { dbFromEnv, schema, type Db } from "../../utils/db.server";
+import { assertAddress, buildMessage, InvalidAddressError, parseMailbox } from "./message.server";
+import { sendMail, SmtpError, type SmtpServer } from "./smtp.server";
+
+export type MailEnv = { DB: D1Database; MAIL_FROM?: string };
+
+export const MAX_ATTEMPTS = 6;
+/** Earliest start of attempt n+1, counted from when the mail was queued: now, 1 min, 5 min, 15 min, 1 h, 4 h. */
+const RETRY_AFTER_MS = [0, 60_000, 300_000, 900_000, 3_600_000, 14_400_000];
+const DEFAULT_FROM = "Keyless Access <no-reply@keyless.example>";
+
+const o = schema.mailOutbox;
+const mc = schema.mailerConfigs;
+
+/** The company's own mailer, else the platform default (company_id null). */
+async function mailerFor(db: Db, companyId: number) {
+  const rows = await db.select().from(mc).where(or(eq(mc.companyId, companyId), isNull(mc.companyId)));
+  const row = rows.find((r) => r.companyId === companyId) ?? rows.find((r) => r.companyId === null);
+  if (!row) throw new SmtpError("no mailer is configured (neither the company's nor the platform default)");
+  return row;
+}
+
+export async function drainOutbox(env: MailEnv, { limit = 20, now = Date.now() } = {}): Promise<{ sent: number; failed: number }> {
+  const db = dbFromEnv(env);
+  const from = parseMailbox(env.MAIL_FROM || DEFAULT_FROM);
+  assertAddress(from.address);
+  const domain = from.address.split("@")[1];
+  const due = sql`${o.createdAt} + (case ${o.attempts} ${sql.join(
+    RETRY_AFTER_MS.map((ms, n) => sql`when ${n} then ${ms}`),
+    sql` `,
+  )} end) <= ${now}`;
+  const rows = await db
+    .select()
+    .from(o)
+    .where(and(isNull(o.sentAt), lt(o.attempts, MAX_ATTEMPTS), due))
+    .orderBy(asc(o.createdAt), asc(o.id))
+    .limit(limit);
+
+  const mailers = new Map<number, Promise<SmtpServer>>();
+  let sent = 0;
+  let failed = 0;
+  for (const row of rows) {
+    // Claim the row first: a drain running beside this one (cron and a request) then skips it.
+    const claimed = await db
+      .update(o)
+      .set({ attempts: row.attempts + 1 })
+      .where(and(eq(o.id, row.id), eq(o.attempts, row.attempts), isNull(o.sentAt)))
+      .returning({ id: o.id });
+    if (!claimed.length) continue;
+    try {
+      if (!mailers.has(row.companyId)) {
+        mailers.set(
+          row.companyId,
+          mailerFor(db, row.companyId).then((m) => ({ host: m.hostName, port: m.port, user: m.userName, password: m.userPassword, heloName: domain })),
+        );
+      }
+      const server = await mailers.get(row.companyId)!;
+      const data = buildMessage({
+        from,
+        to: row.toAddress,
+        subject: row.subject,
+        body: row.body,
+        date: new Date(),
+        messageId: `${crypto.randomUUID()}@${domain}`,
+      });
+      await sendMail(server, { from: from.address, to: row.toAddress, data });
+      await db.update(o).set({ sentAt: Date.now(), lastError: null }).where(eq(o.id, row.id));
+      sent++;
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      // A refusal of this very message (or an unusable address) will not change: stop retrying it.
+      const permanent = (e instanceof SmtpError && e.permanent) || e instanceof InvalidAddressError;
+      await db
+        .update(o)
+        .set({ lastError: message.slice(0, 500), ...(permanent ? { attempts: MAX_ATTEMPTS } : {}) })
+        .where(eq(o.id, row.id));
+      console.warn(`mail ${row.id} not delivered: ${message}`);
+      failed++;
+    }
+  }
+  return { sent, failed };
+}
+
+/** Sends what a request just queued without delaying its answer; the cron trigger retries failures. */
+export function deliverQueuedMail(env: MailEnv, waitUntil: (p: Promise<unknown>) => void): void {
+  waitUntil(drainOutbox(env, { limit: 10 }).catch((e) => console.error("mail delivery failed", e)));
+}

@@ -1,0 +1,161 @@
+/**
+ * Mail delivery end to end: requests queue mail, the Worker delivers it over cloudflare:sockets to
+ * a real SMTP server on 127.0.0.1 (tests/workers/smtp-global-setup.ts), failures stay queued.
+ */
+import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
+import { eq, isNull } from "drizzle-orm";
+import { beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import worker from "../../server";
+import { drainOutbox, MAX_ATTEMPTS } from "../../app/services/mail/outbox.server";
+import type { ReceivedMail } from "./smtp-global-setup";
+import { api, db, DEMO, schema } from "./helpers";
+
+const inboxUrl = inject("smtpInbox");
+const outbox = schema.mailOutbox;
+
+const inbox = async (): Promise<ReceivedMail[]> => (await fetch(inboxUrl)).json();
+
+async function waitForMail(count = 1): Promise<ReceivedMail[]> {
+  for (let i = 0; i < 100; i++) {
+    const mail = await inbox();
+    if (mail.length >= count) return mail;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("the SMTP server received nothing");
+}
+
+/** The Worker's cron entry point, as the trigger in wrangler.toml calls it. */
+async function runCron() {
+  const ctx = createExecutionContext();
+  await worker.scheduled!(createScheduledController({ cron: "* * * * *" }), env, ctx);
+  await waitOnExecutionContext(ctx);
+}
+
+// Independent of the code under test: RFC 2047 B-words and quoted-printable, decoded by hand.
+const bytesToText = (bytes: number[]) => new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(bytes));
+function parse(raw: string) {
+  const split = raw.indexOf("\r\n\r\n");
+  const head = raw.slice(0, split).replace(/\r\n(?=[ \t])/g, "");
+  const header = (name: string) => new RegExp(`^${name}: (.*)$`, "mi").exec(head)?.[1] ?? "";
+  const decodeWords = (v: string) =>
+    v.replace(/\?=\s+=\?/g, "?==?").replace(/=\?UTF-8\?B\?([^?]*)\?=/gi, (_, b64: string) => bytesToText(Array.from(atob(b64), (c) => c.charCodeAt(0))));
+  const qp = raw.slice(split + 4).replace(/=\r\n/g, "");
+  const bytes: number[] = [];
+  for (let i = 0; i < qp.length; i++) {
+    if (qp[i] === "=") {
+      bytes.push(parseInt(qp.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else bytes.push(qp.charCodeAt(i));
+  }
+  return { head, header, subject: decodeWords(header("Subject")), body: bytesToText(bytes) };
+}
+
+async function setMailerPort(port: number) {
+  await db().update(schema.mailerConfigs).set({ hostName: "127.0.0.1", port }).where(isNull(schema.mailerConfigs.companyId));
+}
+
+async function companyId(code: string) {
+  return (await db().query.companies.findFirst({ where: eq(schema.companies.code, code) }))!.id;
+}
+
+beforeAll(() => setMailerPort(inject("smtpPort")));
+
+beforeEach(async () => {
+  await db().delete(outbox);
+  await fetch(inboxUrl, { method: "DELETE" });
+});
+
+describe("mail delivery", () => {
+  it("sends the sign-in code right after a 2FA login, and the code signs in", async () => {
+    const acme = await companyId("ACME");
+    await db().update(schema.companySettings).set({ require2fa: true }).where(eq(schema.companySettings.companyId, acme));
+    try {
+      expect((await api(null, "POST", "/api/admin/user/login", DEMO.acme)).status).toBe(402);
+      const [mail] = await waitForMail();
+      expect(mail.to).toEqual([DEMO.acme.userName]);
+      expect(mail.from).toBe("no-reply@keyless.example");
+      expect(mail.user).toBe("console"); // signed in with the mailer's credentials
+      const { header, subject, body } = parse(mail.raw);
+      expect(subject).toBe("Your sign-in code");
+      expect(header("To")).toBe(DEMO.acme.userName);
+      expect(header("From")).toBe("Keyless Access <no-reply@keyless.example>");
+      expect(header("Date")).toMatch(/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} \+0000$/);
+      expect(header("Message-ID")).toMatch(/^<[0-9a-f-]{36}@keyless\.example>$/);
+      expect(header("MIME-Version")).toBe("1.0");
+      expect(header("Content-Type")).toBe("text/plain; charset=utf-8");
+      const code = /\b(\d{6})\b/.exec(body)![1];
+      const ok = await api(null, "POST", "/api/admin/user/twoFactorAuthenticate", { companyId: "ACME", userName: DEMO.acme.userName, code });
+      expect(ok.status).toBe(200);
+      const [row] = await db().select().from(outbox);
+      expect(row).toMatchObject({ attempts: 1, lastError: null });
+      expect(row.sentAt).toEqual(expect.any(Number));
+    } finally {
+      await db().update(schema.companySettings).set({ require2fa: false }).where(eq(schema.companySettings.companyId, acme));
+    }
+  });
+
+  it("sends the reset link of a forgotten password", async () => {
+    const r = await api(null, "POST", "/api/admin/user/webForgotPassword", { companyId: "BETA", userName: DEMO.beta.userName });
+    expect(r.status).toBe(200);
+    const [mail] = await waitForMail();
+    expect(mail.to).toEqual([DEMO.beta.userName]);
+    const { subject, body } = parse(mail.raw);
+    expect(subject).toBe("Reset your password");
+    expect(body).toMatch(/https:\/\/console\.test\/resetPassword\/[A-Za-z0-9_-]{20,}/);
+  });
+
+  it("keeps refused mail unsent with the server's answer, and stops retrying a refused recipient", async () => {
+    await db().insert(outbox).values({ companyId: await companyId("ACME"), toAddress: "nobody@refused.example", subject: "Hello", body: "Hi" });
+    await runCron();
+    const [row] = await db().select().from(outbox);
+    expect(row.sentAt).toBeNull();
+    expect(row.lastError).toMatch(/RCPT TO refused: 550/);
+    expect(row.attempts).toBe(MAX_ATTEMPTS); // a 5xx for the recipient will not change on a retry
+    expect(await inbox()).toEqual([]);
+  });
+
+  it("retries a failed delivery with a backoff; the company's own mailer comes before the default", async () => {
+    const acme = await companyId("ACME");
+    await db().insert(schema.mailerConfigs).values({ companyId: acme, hostName: "127.0.0.1", port: inject("smtpPort"), userName: "console", userPassword: "wrong" });
+    const queuedAt = Date.now();
+    await db().insert(outbox).values({ companyId: acme, toAddress: "admin@acme.example", subject: "Hello", body: "Hi", createdAt: queuedAt });
+    expect(await drainOutbox(env, { now: queuedAt })).toEqual({ sent: 0, failed: 1 });
+    let [row] = await db().select().from(outbox);
+    expect(row).toMatchObject({ attempts: 1, sentAt: null });
+    expect(row.lastError).toMatch(/AUTH PLAIN refused: 535/);
+    expect(await drainOutbox(env, { now: queuedAt + 30_000 })).toEqual({ sent: 0, failed: 0 }); // not due yet
+    await db().delete(schema.mailerConfigs).where(eq(schema.mailerConfigs.companyId, acme));
+    expect(await drainOutbox(env, { now: queuedAt + 61_000 })).toEqual({ sent: 1, failed: 0 });
+    [row] = await db().select().from(outbox);
+    expect(row).toMatchObject({ attempts: 2, lastError: null });
+    expect((await inbox()).map((m) => m.to)).toEqual([["admin@acme.example"]]);
+  });
+
+  it("counts an unreachable server as a failed attempt", async () => {
+    await setMailerPort(1); // nothing listens there
+    try {
+      await db().insert(outbox).values({ companyId: await companyId("ACME"), toAddress: "admin@acme.example", subject: "Hello", body: "Hi" });
+      await runCron();
+      const [row] = await db().select().from(outbox);
+      expect(row).toMatchObject({ attempts: 1, sentAt: null });
+      expect(row.lastError).toBeTruthy();
+    } finally {
+      await setMailerPort(inject("smtpPort"));
+    }
+  });
+
+  it("encodes a non-ASCII subject and body, long lines and leading dots so they arrive intact", async () => {
+    const subject = "Código de acceso — señal ✓ 日本語のテキストはここにあります、長い件名";
+    const body = ["Hola, aquí está tu código: 123456 ✓", ".una línea que empieza con punto", ".", "x".repeat(200), "espacio al final   ", "fin"].join("\n");
+    await db().insert(outbox).values({ companyId: await companyId("ACME"), toAddress: "admin@acme.example", subject, body });
+    await runCron();
+    const [mail] = await waitForMail();
+    const parsed = parse(mail.raw);
+    expect(parsed.subject).toBe(subject);
+    expect(parsed.body).toBe(body.replace(/\n/g, "\r\n") + "\r\n");
+    expect(parsed.header("Content-Transfer-Encoding")).toBe("quoted-printable");
+    expect(mail.raw).not.toMatch(/[^\r]\n/); // CRLF only
+    expect(mail.raw).not.toMatch(/[^\x00-\x7f]/); // 7-bit on the wire
+    for (const line of mail.raw.split("\r\n")) expect(line.length).toBeLessThanOrEqual(78);
+  });
+});
