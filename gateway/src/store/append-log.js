@@ -1,6 +1,9 @@
 /**
  * A crash-safe append-only JSON-lines file with group commit: every append resolves only after its
  * line is on disk (fdatasync), and appends that arrive while a sync is running share the next one.
+ * With `syncIntervalMs`, syncs start at most that often: under steady load many appends share one
+ * fdatasync (each costs 0.1–0.2 ms of CPU on the development machine), while
+ * an append after a quiet spell is still synced at once.
  * A torn last line (the process died mid-write) is dropped on open: nobody was told it was stored.
  */
 import { open, readFile, rename, mkdir } from 'node:fs/promises'
@@ -9,11 +12,15 @@ import { dirname } from 'node:path'
 export class AppendLog {
   /** @type {import('node:fs/promises').FileHandle} */ #fh
   /** @type {{line: string, resolve: () => void, reject: (e: Error) => void}[]} */ #pending = []
-  #flushing = false
+  /** @type {Promise<void>|null} the running flush or rewrite */ #busy = null
   #size = 0
+  #lastSyncAt = -Infinity
 
-  /** @param {string} path */
-  constructor (path) { this.path = path }
+  /** @param {string} path @param {{syncIntervalMs?: number}} [opts] */
+  constructor (path, { syncIntervalMs = 0 } = {}) {
+    this.path = path
+    this.syncIntervalMs = syncIntervalMs
+  }
 
   /**
    * Opens the file and returns the records already in it, in order.
@@ -50,13 +57,15 @@ export class AppendLog {
   appendLine (json) {
     return new Promise((resolve, reject) => {
       this.#pending.push({ line: json + '\n', resolve, reject })
-      if (!this.#flushing) this.#flush()
+      this.#busy ??= this.#flush()
     })
   }
 
   async #flush () {
-    this.#flushing = true
     while (this.#pending.length > 0) {
+      const wait = this.#lastSyncAt + this.syncIntervalMs - performance.now()
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
+      this.#lastSyncAt = performance.now()
       const batch = this.#pending
       this.#pending = []
       try {
@@ -69,37 +78,53 @@ export class AppendLog {
         for (const p of batch) p.reject(e)
       }
     }
-    this.#flushing = false
+    this.#busy = null
+  }
+
+  /** Until no write, sync or rewrite is running. */
+  async #idle () {
+    while (this.#busy) await this.#busy.catch(() => {})
   }
 
   /**
    * Atomically replaces the whole file with these serialized records (compaction): written beside,
    * synced, renamed. Appends wait meanwhile. A function is called once no write is running, so it sees
    * every record already on disk; returning null skips the rewrite.
+   * An empty list truncates in place without a sync: callers pass one only when every record is safe
+   * elsewhere (delivered, or in a synced snapshot), so a crash that undoes it brings back only records
+   * that are harmless to read again.
    * @param {string[] | (() => string[] | null)} linesOrFn
    */
   async rewrite (linesOrFn) {
-    while (this.#flushing) await new Promise((resolve) => setImmediate(resolve))
+    await this.#idle()
     const lines = typeof linesOrFn === 'function' ? linesOrFn() : linesOrFn
     if (!lines) return
-    this.#flushing = true
+    this.#busy = this.#replace(lines)
     try {
-      const tmp = this.path + '.tmp'
-      const text = lines.map((l) => l + '\n').join('')
-      await writeDurably(tmp, text)
-      await this.#fh.close()
-      await rename(tmp, this.path)
-      await syncDir(dirname(this.path))
-      this.#fh = await open(this.path, 'a+')
-      this.#size = Buffer.byteLength(text)
+      await this.#busy
     } finally {
-      this.#flushing = false
-      if (this.#pending.length > 0) this.#flush()
+      this.#busy = this.#pending.length > 0 ? this.#flush() : null
     }
   }
 
+  async #replace (lines) {
+    if (lines.length === 0) {
+      await this.#fh.truncate(0)
+      this.#size = 0
+      return
+    }
+    const tmp = this.path + '.tmp'
+    const text = lines.map((l) => l + '\n').join('')
+    await writeDurably(tmp, text)
+    await this.#fh.close()
+    await rename(tmp, this.path)
+    await syncDir(dirname(this.path))
+    this.#fh = await open(this.path, 'a+')
+    this.#size = Buffer.byteLength(text)
+  }
+
   async close () {
-    while (this.#flushing) await new Promise((resolve) => setImmediate(resolve))
+    await this.#idle()
     await this.#fh?.close()
   }
 }
