@@ -42,6 +42,8 @@ class Conversation {
   private writer!: WritableStreamDefaultWriter<Uint8Array>;
   private decoder = new TextDecoder();
   private buffer = "";
+  /** What the dialogue was doing, to name it when the runtime throws a bare error (e.g. an untrusted certificate). */
+  stage = "the connection";
 
   constructor(
     private socket: Socket,
@@ -67,7 +69,8 @@ class Conversation {
     this.buffer = "";
     this.decoder = new TextDecoder();
     this.attach();
-    await withTimeout(this.socket.opened, this.timeoutMs, "the TLS handshake");
+    this.stage = "the TLS handshake";
+    await withTimeout(this.socket.opened, this.timeoutMs, this.stage);
   }
 
   private async readLine(what: string): Promise<string> {
@@ -85,6 +88,7 @@ class Conversation {
   }
 
   async reply(what: string): Promise<Reply> {
+    this.stage = what;
     const lines: string[] = [];
     for (;;) {
       const line = await this.readLine(what);
@@ -96,6 +100,7 @@ class Conversation {
   }
 
   async write(text: string, what: string) {
+    this.stage = what;
     await withTimeout(this.writer.write(encoder.encode(text)), this.timeoutMs, `sending ${what}`);
   }
 
@@ -116,9 +121,9 @@ class Conversation {
 }
 
 /** EHLO (HELO for very old servers); returns the extensions keyed by upper-case keyword. */
-async function hello(c: Conversation, name: string): Promise<Map<string, string>> {
-  await c.write(`EHLO ${name}${CRLF}`, "EHLO");
-  const reply = await c.reply("EHLO");
+async function hello(c: Conversation, name: string, what = "EHLO"): Promise<Map<string, string>> {
+  await c.write(`EHLO ${name}${CRLF}`, what);
+  const reply = await c.reply(what);
   if (reply.code !== 250) {
     await c.command(`HELO ${name}`, [250], "HELO");
     return new Map();
@@ -146,19 +151,25 @@ async function authenticate(c: Conversation, extensions: Map<string, string>, se
 /** Delivers one message; `data` is the full RFC 5322 message with CRLF line ends. */
 export async function sendMail(server: SmtpServer, envelope: Envelope): Promise<void> {
   const timeoutMs = server.timeoutMs ?? 15_000;
-  const socket = connect({ hostname: server.host, port: server.port }, { secureTransport: server.port === 465 ? "on" : "starttls", allowHalfOpen: false });
+  const failure = (stage: string, e: unknown) =>
+    e instanceof SmtpError ? e : new SmtpError(`${server.host}:${server.port} failed during ${stage}: ${e instanceof Error ? e.message : e}`);
+  let socket: Socket;
+  try {
+    socket = connect({ hostname: server.host, port: server.port }, { secureTransport: server.port === 465 ? "on" : "starttls", allowHalfOpen: false });
+  } catch (e) {
+    throw failure("the connection", e); // e.g. a port the platform does not allow
+  }
   const c = new Conversation(socket, timeoutMs);
   try {
-    await withTimeout(socket.opened, timeoutMs, `a connection to ${server.host}:${server.port}`).catch((e) => {
-      throw e instanceof SmtpError ? e : new SmtpError(`cannot connect to ${server.host}:${server.port}: ${e instanceof Error ? e.message : e}`);
-    });
+    await withTimeout(socket.opened, timeoutMs, `a connection to ${server.host}:${server.port}`);
     await c.command(null, [220], "the greeting");
     let extensions = await hello(c, server.heloName);
     if (!c.secure) {
       if (extensions.has("STARTTLS")) {
         await c.command("STARTTLS", [220], "STARTTLS");
         await c.upgrade();
-        extensions = await hello(c, server.heloName);
+        // workerd reports a failed handshake (e.g. an untrusted certificate) only at the first read or write.
+        extensions = await hello(c, server.heloName, "EHLO over TLS");
       } else if (!isLoopback(server.host)) {
         throw new SmtpError(`${server.host} does not offer STARTTLS; mail and credentials are not sent in clear text`);
       }
@@ -171,6 +182,8 @@ export async function sendMail(server: SmtpServer, envelope: Envelope): Promise<
     await c.command(`${dotStuff(data)}.`, [250], "the message", true);
     // The message is accepted; a failed QUIT must not turn it into a retry (and a duplicate).
     await c.command("QUIT", [221], "QUIT").catch(() => {});
+  } catch (e) {
+    throw failure(c.stage, e);
   } finally {
     c.close();
   }
