@@ -12,7 +12,6 @@ export type Envelope = { from: string; to: string; data: string };
 export class SmtpError extends Error {
   constructor(
     message: string,
-    readonly code?: number,
     /** The server refused this very message (recipient or content): retrying cannot help. */
     readonly permanent = false,
   ) {
@@ -83,6 +82,7 @@ class Conversation {
       }
       const { value, done } = await withTimeout(this.reader.read(), this.timeoutMs, what);
       if (done) throw new SmtpError(`the server closed the connection while we waited for ${what}`);
+      if (this.buffer.length > 65_536) throw new SmtpError(`the reply to ${what} has no line end`); // not an SMTP server
       this.buffer += this.decoder.decode(value, { stream: true });
     }
   }
@@ -110,7 +110,7 @@ class Conversation {
     const reply = await this.reply(what);
     if (!expect.includes(reply.code)) {
       const permanent = permanentOn5xx && reply.code >= 500;
-      throw new SmtpError(`${what} refused: ${reply.code} ${reply.lines.join(" ").slice(0, 300)}`, reply.code, permanent);
+      throw new SmtpError(`${what} refused: ${reply.code} ${reply.lines.join(" ").slice(0, 300)}`, permanent);
     }
     return reply;
   }
