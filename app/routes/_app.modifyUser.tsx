@@ -15,6 +15,7 @@ import { getFixedT, getLanguage } from "~/i18n/i18next.server";
 import { translateMessage } from "~/i18n/messages";
 import { assignBody } from "~/schemas/ekeys";
 import { assignKey, removeKey } from "~/services/ekeys.server";
+import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import * as users from "~/services/users.server";
 import { requireModule } from "~/utils/auth.server";
 import { getDb, nowMs } from "~/utils/db.server";
@@ -83,10 +84,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
         return done((await users.setFlagged(db, auth, { userId: id, is_flagged: false }, now)).message);
       case "forgetDevice":
         return done((await users.forgetDevice(db, auth, id, now)).message);
-      case "sendResetLink":
-        return done((await users.sendResetLink(db, auth, id, ctx)).message);
-      case "resendInvite":
-        return done((await users.resendInvite(db, auth, id, ctx)).message);
+      case "sendResetLink": {
+        const r = await users.sendResetLink(db, auth, id, ctx);
+        deliverQueuedMail(context.cloudflare.env, (p) => context.cloudflare.ctx.waitUntil(p));
+        return done(r.message);
+      }
+      case "resendInvite": {
+        const r = await users.resendInvite(db, auth, id, ctx);
+        deliverQueuedMail(context.cloudflare.env, (p) => context.cloudflare.ctx.waitUntil(p));
+        return done(r.message);
+      }
       case "assign": {
         const parsed = assignBody.safeParse({ ...JSON.parse(String(form.get("payload") ?? "{}")), userId: id });
         if (!parsed.success) return { ok: false, message: parsed.error.issues[0].message, fieldErrors: {} };
