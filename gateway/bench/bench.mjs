@@ -6,20 +6,18 @@
  *     relayed by Debian's mosquitto to an echo process, measured in this run.
  *  3. 100 boards downloading a 1 MB image at once: total MB/s and the slowest board's time.
  *
- * The gateway runs as its own process (as in production); the boards share this process.
+ * The gateway runs as its own process (as in production), and so does the Worker end (the contract
+ * test double, bench/worker-end.mjs); the boards share this process.
  */
-import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
-import { spawn, execFileSync } from 'node:child_process'
+import { spawn, fork, execFileSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { loadavg, cpus } from 'node:os'
 import { createInterface } from 'node:readline'
 import mqtt from 'mqtt'
-import { WorkerContractDouble } from '../test/support/worker-contract-double.js'
 import { SECRET, tempDir, removeDir, spawnGateway } from '../test/support/fixtures.js'
 import { startMosquitto } from '../test/support/processes.js'
-import { hashSecret } from '../src/password.js'
 import { SimBoard } from '../sim/sim-board.js'
 
 const BOARDS = 1000
@@ -93,12 +91,12 @@ async function gatewayFigures (worker, dir) {
     const gatewayStats = []
     operator.on('message', (_t, payload) => gatewayStats.push(JSON.parse(payload)))
     await operator.subscribeAsync('$SYS/gw-bench/gateway/stats', { qos: 0 })
-    const cpu0 = [cpuSeconds(gw.proc.pid), cpuSeconds(process.pid)]
+    const cpu0 = [cpuSeconds(gw.proc.pid), cpuSeconds(process.pid), cpuSeconds(worker.pid)]
     const eld = monitorEventLoopDelay({ resolution: 5 })
     eld.enable()
     const open = await openLoop(ask, OFFERED_RATE * OFFERED_SECONDS, OFFERED_RATE)
     eld.disable()
-    open.cpu = [cpuSeconds(gw.proc.pid) - cpu0[0], cpuSeconds(process.pid) - cpu0[1]]
+    open.cpu = [cpuSeconds(gw.proc.pid) - cpu0[0], cpuSeconds(process.pid) - cpu0[1], cpuSeconds(worker.pid) - cpu0[2]]
     open.eld = { p99: eld.percentile(99) / 1e6, max: eld.max / 1e6 }
     await operator.endAsync()
     const busy = gatewayStats.filter((st) => st.decisions.count > 0)
@@ -159,27 +157,27 @@ async function mosquittoFigures () {
   }
 }
 
-async function provision (worker) {
-  const hash = await hashSecret('bench-secret')
-  const always = { kind: 'ekey', access: 'full', tz: 'Europe/Berlin', startDate: '2026-01-01', endDate: null, days: [true, true, true, true, true, true, true], allDay: true, startTime: null, endTime: null, used: false }
-  const weekdays = { kind: 'ekey', access: 'custom', tz: 'America/New_York', startDate: '2026-01-01', endDate: null, days: [true, true, true, true, true, false, false], allDay: false, startTime: '08:00', endTime: '17:30', used: false }
-  for (let i = 0; i < BOARDS; i++) {
-    const id = `bench-${i}`
-    worker.change('device', 'upsert', id, { id, companyId: 'BENCH', name: id, deviceType: 'AB-200', tz: 'Europe/Berlin', groupIds: [], active: true })
-    worker.change('boardCredential', 'upsert', id, { deviceId: id, hash })
-    worker.change('user', 'upsert', `u-${i}`, { id: `u-${i}`, companyId: 'BENCH', active: true, fobs: [`F-${i}`] })
-    // a closed key first, so every decision evaluates two windows in their own zones
-    worker.change('ekey', 'upsert', `kw-${i}`, { id: `kw-${i}`, deviceId: id, userId: `u-${i}`, window: weekdays })
-    worker.change('ekey', 'upsert', `ka-${i}`, { id: `ka-${i}`, deviceId: id, userId: `u-${i}`, window: always })
+/** Forks the Worker end (bench/worker-end.mjs) and waits until it listens. */
+async function startWorkerEnd () {
+  const proc = fork(fileURLToPath(new URL('./worker-end.mjs', import.meta.url)), [String(BOARDS), String(FW_SIZE)])
+  const exited = new Promise((resolve) => proc.once('exit', resolve))
+  const next = () => new Promise((resolve, reject) => {
+    proc.once('message', resolve)
+    proc.once('exit', (code) => reject(new Error(`Worker end exited with ${code}`)))
+  })
+  const { url } = await next()
+  return {
+    url,
+    pid: proc.pid,
+    async rows () { proc.send('rows'); return (await next()).rows },
+    close () { proc.disconnect(); return exited }
   }
-  worker.addFirmware({ id: 'fw-bench', deviceType: 'AB-200', version: '9.9.9', bytes: randomBytes(FW_SIZE) })
 }
 
 execFileSync('bash', [fileURLToPath(new URL('../scripts/ensure-services.sh', import.meta.url))], { stdio: 'inherit' })
-const worker = await new WorkerContractDouble({ secret: SECRET }).listen()
+const worker = await startWorkerEnd()
 const dir = await tempDir('gw-bench-')
 try {
-  await provision(worker)
   say(`gateway bench: ${BOARDS} boards, loopback, ${new Date().toISOString()}`)
   const g = await gatewayFigures(worker, dir)
   const m = await mosquittoFigures()
@@ -189,7 +187,7 @@ try {
   say('')
   say(`access decisions offered at ${OFFERED_RATE}/s for ${OFFERED_SECONDS} s (${L.length} requests over ${BOARDS} connected boards, achieved ${(L.length / g.open.seconds).toFixed(0)}/s)`)
   say(`  gateway   p50 ${ms(pct(L, 0.5))}  p99 ${ms(pct(L, 0.99))}  max ${ms(L.at(-1))}   target p99 < 10 ms: ${pct(L, 0.99) < 10 ? 'met' : 'NOT met'}`)
-  say(`  CPU during that phase: gateway process ${g.open.cpu[0].toFixed(2)} s, boards + Worker double process ${g.open.cpu[1].toFixed(2)} s of ${g.open.seconds.toFixed(2)} s wall; machine load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores`)
+  say(`  CPU during that phase: gateway process ${g.open.cpu[0].toFixed(2)} s, boards' process ${g.open.cpu[1].toFixed(2)} s, Worker end ${g.open.cpu[2].toFixed(2)} s of ${g.open.seconds.toFixed(2)} s wall; machine load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores`)
   say(`  inside the gateway (worst second): decision handling p99 ${(g.open.gateway.decideP99Us / 1000).toFixed(2)} ms; event-loop delay p99 ${ms(g.open.gateway.loopP99Ms)}, max ${ms(g.open.gateway.loopMaxMs)}`)
   say(`  event-loop delay of the boards' process meanwhile: p99 ${ms(g.open.eld.p99)}, max ${ms(g.open.eld.max)} (delays here add to every latency above)`)
   say(`  mosquitto request/echo  p50 ${ms(pct(M, 0.5))}  p99 ${ms(pct(M, 0.99))}  max ${ms(M.at(-1))}`)
@@ -197,7 +195,7 @@ try {
   say(`  gateway decisions ${g.maxRate.toFixed(0)}/s   mosquitto request/echo ${m.maxRate.toFixed(0)}/s   ratio ${ratio.toFixed(2)}x (aim >= 0.8x: ${ratio >= 0.8 ? 'met' : 'NOT met'})`)
   say(`firmware: ${FW_BOARDS} boards downloading ${FW_SIZE / 1048576} MB at once`)
   say(`  total ${(FW_BOARDS * FW_SIZE / 1048576 / g.fwSeconds).toFixed(1)} MB/s in ${g.fwSeconds.toFixed(2)} s; slowest board ${g.slowest.toFixed(2)} s`)
-  say(`activity rows written by the decisions and downloads: ${worker.rows.size}`)
+  say(`activity rows written by the decisions and downloads: ${await worker.rows()}`)
 } finally {
   await worker.close()
   await removeDir(dir)

@@ -2,8 +2,8 @@
  * A crash-safe append-only JSON-lines file with group commit: every append resolves only after its
  * line is on disk (fdatasync), and appends that arrive while a sync is running share the next one.
  * With `syncIntervalMs`, syncs start at most that often: under steady load many appends share one
- * fdatasync (each costs 0.1–0.2 ms of CPU on the development machine), while
- * an append after a quiet spell is still synced at once.
+ * fdatasync (each costs 0.1–0.2 ms of CPU on the development machine), while an append after a quiet
+ * spell is still synced at once.
  * A torn last line (the process died mid-write) is dropped on open: nobody was told it was stored.
  */
 import { open, readFile, rename, mkdir } from 'node:fs/promises'
@@ -81,11 +81,6 @@ export class AppendLog {
     this.#busy = null
   }
 
-  /** Until no write, sync or rewrite is running. */
-  async #idle () {
-    while (this.#busy) await this.#busy.catch(() => {})
-  }
-
   /**
    * Atomically replaces the whole file with these serialized records (compaction): written beside,
    * synced, renamed. Appends wait meanwhile. A function is called once no write is running, so it sees
@@ -96,7 +91,8 @@ export class AppendLog {
    * @param {string[] | (() => string[] | null)} linesOrFn
    */
   async rewrite (linesOrFn) {
-    await this.#idle()
+    // checked and taken with no await in between, so no flush can start in the gap
+    while (this.#busy) await this.#busy.catch(() => {})
     const lines = typeof linesOrFn === 'function' ? linesOrFn() : linesOrFn
     if (!lines) return
     this.#busy = this.#replace(lines)
@@ -124,7 +120,7 @@ export class AppendLog {
   }
 
   async close () {
-    await this.#idle()
+    while (this.#busy) await this.#busy.catch(() => {})
     await this.#fh?.close()
   }
 }

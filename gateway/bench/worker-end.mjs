@@ -1,0 +1,35 @@
+/**
+ * The bench's Worker end in its own process (`fork`ed by bench.mjs): the contract test double,
+ * provisioned with the bench's boards, users, keys and firmware image. In production the console Worker
+ * runs elsewhere; inside the boards' process its batch handling would add to every measured latency.
+ * IPC: sends `{url}` once listening; answers `'rows'` with `{rows}`; exits on disconnect.
+ */
+import { randomBytes } from 'node:crypto'
+import { WorkerContractDouble } from '../test/support/worker-contract-double.js'
+import { SECRET } from '../test/support/fixtures.js'
+import { hashSecret } from '../src/password.js'
+
+const [boards, fwSize] = process.argv.slice(2).map(Number)
+
+async function provision (worker) {
+  const hash = await hashSecret('bench-secret')
+  const always = { kind: 'ekey', access: 'full', tz: 'Europe/Berlin', startDate: '2026-01-01', endDate: null, days: [true, true, true, true, true, true, true], allDay: true, startTime: null, endTime: null, used: false }
+  const weekdays = { kind: 'ekey', access: 'custom', tz: 'America/New_York', startDate: '2026-01-01', endDate: null, days: [true, true, true, true, true, false, false], allDay: false, startTime: '08:00', endTime: '17:30', used: false }
+  for (let i = 0; i < boards; i++) {
+    const id = `bench-${i}`
+    worker.change('device', 'upsert', id, { id, companyId: 'BENCH', name: id, deviceType: 'AB-200', tz: 'Europe/Berlin', groupIds: [], active: true })
+    worker.change('boardCredential', 'upsert', id, { deviceId: id, hash })
+    worker.change('user', 'upsert', `u-${i}`, { id: `u-${i}`, companyId: 'BENCH', active: true, fobs: [`F-${i}`] })
+    // a closed key first, so every decision evaluates two windows in their own zones
+    worker.change('ekey', 'upsert', `kw-${i}`, { id: `kw-${i}`, deviceId: id, userId: `u-${i}`, window: weekdays })
+    worker.change('ekey', 'upsert', `ka-${i}`, { id: `ka-${i}`, deviceId: id, userId: `u-${i}`, window: always })
+  }
+  worker.addFirmware({ id: 'fw-bench', deviceType: 'AB-200', version: '9.9.9', bytes: randomBytes(fwSize) })
+}
+
+const worker = new WorkerContractDouble({ secret: SECRET })
+await provision(worker)
+await worker.listen()
+process.on('message', (m) => { if (m === 'rows') process.send({ rows: worker.rows.size }) })
+process.on('disconnect', () => worker.close().then(() => process.exit(0)))
+process.send({ url: worker.url })
