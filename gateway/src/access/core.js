@@ -23,6 +23,17 @@ function compiledOf (window) {
 }
 
 /**
+ * The core's answer for an open window, per window object and language, reused while it cannot change:
+ * the window stays open until the core's `until`, and its reason names only the schedule and that
+ * closing time, which is written as weekday + time while it is under a week away (STABLE_TEXT_MS keeps
+ * a day's margin for zone offset changes). A full `decide` costs ~25 µs and was the largest single
+ * cost of a decision; every request is still checked with the compiled window first.
+ * @type {WeakMap<object, Partial<Record<'en'|'es', {from: number, until: number|null, reason: string}>>>}
+ */
+const openAnswers = new WeakMap()
+const STABLE_TEXT_MS = 5 * 86_400_000
+
+/**
  * @param {any} window @param {number} at
  * @throws {Error} with the core's error code when the window is invalid
  */
@@ -47,12 +58,21 @@ export function nextChange (window, at) {
  * @returns {{allowed: boolean, key: {id: string, kind: string}|null, reason: string}}
  */
 export function decide (keys, at, opts = {}) {
+  const lang = opts.lang === 'es' ? 'es' : 'en'
   // The first open key is the one the core would pick; asking the core about that key alone gives
   // the same decision and reason without evaluating the closed ones' next openings.
   const opener = keys.find((k) => compiledOf(k.window)?.isOpen(at))
+  const known = opener && openAnswers.get(opener.window)?.[lang]
+  if (known && at >= known.from && (known.until === null || at < known.until)) {
+    return { allowed: true, key: { id: opener.id, kind: opener.kind }, reason: known.reason }
+  }
   const asked = opener ? [opener] : keys
   // Positions, not ids: e-key and group-key ids live in separate tables and may collide.
-  const d = core.decide(asked.map((k, i) => ({ id: i, label: k.label ?? k.id, window: k.window })), at, { lang: opts.lang === 'es' ? 'es' : 'en' })
+  const d = core.decide(asked.map((k, i) => ({ id: i, label: k.label ?? k.id, window: k.window })), at, { lang })
   const key = d.allowed && d.key ? asked[d.key.id] : null
-  return { allowed: Boolean(d.allowed), key: key ? { id: key.id, kind: key.kind } : null, reason: String(d.reason ?? '') }
+  const reason = String(d.reason ?? '')
+  if (opener && d.allowed && (d.until == null || d.until - at < STABLE_TEXT_MS)) {
+    openAnswers.set(opener.window, { ...openAnswers.get(opener.window), [lang]: { from: at, until: d.until ?? null, reason } })
+  }
+  return { allowed: Boolean(d.allowed), key: key ? { id: key.id, kind: key.kind } : null, reason }
 }
