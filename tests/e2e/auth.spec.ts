@@ -117,10 +117,13 @@ test.describe("language", () => {
     await loginAs("acme");
     await page.goto("/");
     await expect(page.getByTestId("tile-users")).toHaveText("Users");
+    await page.waitForLoadState("networkidle");
     await page.getByTestId("user-menu").click();
     await page.getByTestId("switch-language").click();
     await expect(page.getByTestId("tile-users")).toHaveText("Usuarios");
     await expect(page.locator("html")).toHaveAttribute("lang", "es");
+    // The switch reloads the whole page: wait until its menu is interactive again.
+    await page.waitForLoadState("networkidle");
     await page.getByTestId("user-menu").click();
     await page.getByTestId("logout").click();
     await expect(page.getByRole("heading", { name: "Iniciar sesión" })).toBeVisible();
