@@ -1,9 +1,8 @@
 import { Link } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
 import type { TFunction } from "i18next";
-import { ConfirmDialog } from "~/components/confirm-dialog";
-import { CircleCheckIcon, CircleOffIcon, TrashIcon } from "~/components/devices/device-icons";
-import { Button } from "~/components/ui/button";
+import { deleteColumn } from "~/components/data-table/delete-column";
+import { CircleCheckIcon, CircleOffIcon } from "~/components/devices/device-icons";
 import { CheckIcon } from "~/components/ui/icons";
 import type { GroupRow } from "~/services/device-groups.server";
 import { WEEKDAY_FIELDS } from "~/schemas/device-groups";
@@ -52,25 +51,13 @@ export function groupColumns(t: TFunction, canDelete: boolean): ColumnDef<GroupR
   if (!canDelete) return columns;
   return [
     ...columns,
-    {
-      id: "delete",
-      header: () => <span className="sr-only">{t("col.delete")}</span>,
-      meta: { className: "w-12" },
-      cell: ({ row }) => (
-        <ConfirmDialog
-          trigger={
-            <Button variant="ghost" size="icon-sm" aria-label={t("delete.label", { name: row.original.fullName })}>
-              <TrashIcon />
-            </Button>
-          }
-          title={t("delete.title")}
-          description={t("delete.description", { name: row.original.fullName })}
-          fields={{ intent: "delete", id: row.original.id }}
-          confirmLabel={t("delete.confirm")}
-          cancelLabel={t("cancel")}
-          destructive
-        />
-      ),
-    },
+    deleteColumn<GroupRow>({
+      header: t("col.delete"),
+      label: (g) => t("delete.label", { name: g.fullName }),
+      title: t("delete.title"),
+      description: (g) => t("delete.description", { name: g.fullName }),
+      confirm: t("delete.confirm"),
+      cancel: t("cancel"),
+    }),
   ];
 }

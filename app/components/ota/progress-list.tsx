@@ -1,24 +1,12 @@
 import type { TFunction } from "i18next";
 import { Badge } from "~/components/ui/badge";
+import type { ProgressRow } from "~/services/firmware.server";
 import { formatDateTime } from "~/utils/format";
-
-export type ProgressListRow = {
-  deviceId: number;
-  deviceName: string;
-  company: string;
-  releaseId: number;
-  version: string;
-  blocksDone: number;
-  blocksTotal: number;
-  state: string;
-  detail: string;
-  updatedAt: number;
-};
 
 const STATE_VARIANT = { installed: "success", failed: "destructive", downloading: "secondary", verified: "secondary", offered: "outline" } as const;
 
 /** One progress bar per board and release, from what the boards reported through the gateway. */
-export function ProgressList({ rows, t }: { rows: ProgressListRow[]; t: TFunction }) {
+export function ProgressList({ rows, t }: { rows: ProgressRow[]; t: TFunction }) {
   if (rows.length === 0) return <p className="p-4 text-center text-sm text-muted-foreground">{t("progressEmpty")}</p>;
   return (
     <ul className="grid gap-3" aria-label={t("progressCaption")}>

@@ -1,11 +1,10 @@
 import { Link } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
 import type { TFunction } from "i18next";
-import { ConfirmDialog } from "~/components/confirm-dialog";
-import { Button } from "~/components/ui/button";
+import { deleteColumn } from "~/components/data-table/delete-column";
 import { CheckIcon } from "~/components/ui/icons";
 import { formatDateTime, formatPhone } from "~/utils/format";
-import { TrashIcon, UserIcon } from "./icons";
+import { UserIcon } from "./icons";
 
 /** A /users grid row (the service's list shape, spec names). */
 export type UserRow = {
@@ -80,25 +79,15 @@ export function userColumns(t: TFunction, opts: { canDelete: boolean; timeZone: 
     },
   ];
   if (opts.canDelete)
-    cols.push({
-      id: "delete",
-      header: () => <span className="sr-only">{t("col.delete")}</span>,
-      meta: { className: "w-12" },
-      cell: ({ row }) => (
-        <ConfirmDialog
-          trigger={
-            <Button variant="ghost" size="icon-sm" aria-label={t("deleteUser", { name: row.original.dispay_name })}>
-              <TrashIcon />
-            </Button>
-          }
-          title={t("deleteTitle")}
-          description={t("deleteDescription", { name: row.original.dispay_name })}
-          fields={{ intent: "delete", id: row.original.id }}
-          confirmLabel={t("delete")}
-          cancelLabel={t("cancel")}
-          destructive
-        />
-      ),
-    });
+    cols.push(
+      deleteColumn<UserRow>({
+        header: t("col.delete"),
+        label: (u) => t("deleteUser", { name: u.dispay_name }),
+        title: t("deleteTitle"),
+        description: (u) => t("deleteDescription", { name: u.dispay_name }),
+        confirm: t("delete"),
+        cancel: t("cancel"),
+      }),
+    );
   return cols;
 }
