@@ -19,6 +19,7 @@ import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import { requireAnonymous } from "~/utils/auth.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
+import { pageMessage } from "~/utils/page-message.server";
 import { safeRedirect } from "~/utils/redirect";
 import { readRemembered, rememberCompany } from "~/utils/remembered-companies.server";
 import { deleteSession, readSessionToken, sessionCookie } from "~/utils/session.server";
@@ -55,7 +56,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       deliverQueuedMail(env, context.cloudflare.ctx.waitUntil);
       return redirectWithToast(`/twoFactorAuthentication?${who}`, { type: "info", message: MSG.twoFactor }, env);
     }
-    return data({ result: submission.reply({ hideFields: ["password"] }), message: e.message }, { status: e.status });
+    return data({ result: submission.reply({ hideFields: ["password"] }), message: await pageMessage(request, e) }, { status: e.status });
   }
 }
 

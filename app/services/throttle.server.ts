@@ -25,6 +25,7 @@ export async function assertNotThrottled(db: Db, keys: string[], now: number): P
     const minutes = Math.ceil((until - now) / 60_000);
     throw new ServiceError(429, `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`, {
       errorCode: "throttled",
+      payload: { minutes },
     });
   }
 }

@@ -2,6 +2,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { data } from "@remix-run/cloudflare";
 import type { z, ZodTypeAny } from "zod";
 import { ServiceError } from "./errors.server";
+import { pageMessage } from "./page-message.server";
 
 /**
  * Runs a form action: validates with the form's zod schema, calls `run`, and turns a
@@ -20,6 +21,6 @@ export async function formAction<S extends ZodTypeAny>(
   } catch (e) {
     if (!(e instanceof ServiceError)) throw e;
     const fieldErrors = e.details.fieldErrors;
-    return data({ result: submission.reply({ fieldErrors, hideFields }), message: e.message }, { status: e.status });
+    return data({ result: submission.reply({ fieldErrors, hideFields }), message: await pageMessage(request, e) }, { status: e.status });
   }
 }

@@ -17,6 +17,20 @@ test.describe("sign-in", () => {
     await expect(page.getByRole("alert").filter({ hasText: "Incorrect Company ID, Username, or Password" })).toBeVisible();
   });
 
+  test("throttles repeated failures with a translated message", async ({ page }) => {
+    // A throwaway account name: throttling is per account, so no other test's login is affected.
+    const attempt = { companyId: "ACME", userName: "throttle-probe@acme.example", password: "wrong" };
+    for (let i = 0; i < 5; i++) await page.request.post("/login", { form: attempt, maxRedirects: 0 });
+    await page.request.post("/resources/language", { form: { lng: "es", redirectTo: "/login" }, maxRedirects: 0 });
+    await page.goto("/login");
+    await page.getByLabel("ID de empresa").fill(attempt.companyId);
+    await page.getByLabel("Correo electrónico o teléfono").fill(attempt.userName);
+    await page.getByLabel("Contraseña", { exact: true }).fill(attempt.password);
+    await page.getByRole("button", { name: "Entrar" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: /Demasiados intentos fallidos\. Inténtelo de nuevo en \d+ minutos?\./ })).toBeVisible();
+    await page.request.post("/resources/language", { form: { lng: "en", redirectTo: "/login" }, maxRedirects: 0 });
+  });
+
   test("shows and hides the password", async ({ page }) => {
     await page.goto("/login");
     const password = page.getByLabel("Password", { exact: true });
