@@ -89,15 +89,7 @@ export async function getAssignedEkeys(db: Db, auth: Auth, userId: number, today
       group_id: group?.id ?? null,
       group_name: group?.fullName ?? null,
       ...(group && {
-        sch_monday: group.schMonday,
-        sch_tuesday: group.schTuesday,
-        sch_wednesday: group.schWednesday,
-        sch_thursday: group.schThursday,
-        sch_friday: group.schFriday,
-        sch_saturday: group.schSaturday,
-        sch_sunday: group.schSunday,
-        start_at: group.startAt,
-        end_at: group.endAt,
+        ...groupSchedule(group),
         group_is_all_day: group.isAllDay,
         group_time_zone_id: group.timeZoneId,
       }),
@@ -113,6 +105,21 @@ export async function getAssignedEkeys(db: Db, auth: Auth, userId: number, today
         .orderBy(asc(d.fullName))
     : [];
   return { payload, groupKeys };
+}
+
+/** A group's weekly schedule under the spec's wire names. */
+function groupSchedule(group: typeof g.$inferSelect) {
+  return {
+    sch_monday: group.schMonday,
+    sch_tuesday: group.schTuesday,
+    sch_wednesday: group.schWednesday,
+    sch_thursday: group.schThursday,
+    sch_friday: group.schFriday,
+    sch_saturday: group.schSaturday,
+    sch_sunday: group.schSunday,
+    start_at: group.startAt,
+    end_at: group.endAt,
+  };
 }
 
 /** GET /user/getEkeys: devices (configured) or groups (active) that can be assigned. */
@@ -136,15 +143,7 @@ export async function getEkeys(db: Db, auth: Auth, type: "device" | "group", use
     id: group.id,
     full_name: group.fullName,
     display_name: group.displayName,
-    sch_monday: group.schMonday,
-    sch_tuesday: group.schTuesday,
-    sch_wednesday: group.schWednesday,
-    sch_thursday: group.schThursday,
-    sch_friday: group.schFriday,
-    sch_saturday: group.schSaturday,
-    sch_sunday: group.schSunday,
-    start_at: group.startAt,
-    end_at: group.endAt,
+    ...groupSchedule(group),
     is_all_day: group.isAllDay,
     time_zone_id: group.timeZoneId,
     time_zone: zone,
