@@ -4,7 +4,7 @@ import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { AuthCard } from "~/components/auth/auth-card";
 import { FormAlert, SubmitAndBack } from "~/components/auth/form-parts";
 import { PasswordInput } from "~/components/auth/password-input";
-import { PasswordRules } from "~/components/auth/password-rules";
+import { NewPasswordFields } from "~/components/auth/new-password-fields";
 import { useAuthForm } from "~/components/auth/use-auth-form";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
@@ -49,13 +49,7 @@ export default function ResetExpired() {
         <Field label={t("currentPassword")} error={err(fields.currentPassword.errors)}>
           <PasswordInput {...getInputProps(fields.currentPassword, { type: "password" })} autoComplete="current-password" />
         </Field>
-        <Field label={t("newPassword")} error={err(fields.newPassword.errors)}>
-          <PasswordInput {...getInputProps(fields.newPassword, { type: "password" })} autoComplete="new-password" />
-        </Field>
-        <Field label={t("confirmPassword")} error={err(fields.confirmPassword.errors)}>
-          <PasswordInput {...getInputProps(fields.confirmPassword, { type: "password" })} autoComplete="new-password" />
-        </Field>
-        <PasswordRules />
+        <NewPasswordFields password={fields.newPassword} confirm={fields.confirmPassword} err={err} />
         <SubmitAndBack label={t("submit")} busy={busy} />
       </Form>
     </AuthCard>

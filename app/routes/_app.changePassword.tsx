@@ -3,7 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudfla
 import { Form, useNavigation } from "@remix-run/react";
 import { FormAlert } from "~/components/auth/form-parts";
 import { PasswordInput } from "~/components/auth/password-input";
-import { PasswordRules } from "~/components/auth/password-rules";
+import { NewPasswordFields } from "~/components/auth/new-password-fields";
 import { useAuthForm } from "~/components/auth/use-auth-form";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
@@ -43,13 +43,7 @@ export default function ChangePassword() {
         <Field label={t("currentPassword")} error={err(fields.currentPassword.errors)}>
           <PasswordInput {...getInputProps(fields.currentPassword, { type: "password" })} autoComplete="current-password" />
         </Field>
-        <Field label={t("newPassword")} error={err(fields.newPassword.errors)}>
-          <PasswordInput {...getInputProps(fields.newPassword, { type: "password" })} autoComplete="new-password" />
-        </Field>
-        <Field label={t("confirmPassword")} error={err(fields.confirmPassword.errors)}>
-          <PasswordInput {...getInputProps(fields.confirmPassword, { type: "password" })} autoComplete="new-password" />
-        </Field>
-        <PasswordRules />
+        <NewPasswordFields password={fields.newPassword} confirm={fields.confirmPassword} err={err} />
         <Button type="submit" loading={busy}>
           {t("submit")}
         </Button>

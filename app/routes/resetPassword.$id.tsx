@@ -1,13 +1,11 @@
-import { getFormProps, getInputProps } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { AuthCard } from "~/components/auth/auth-card";
 import { FormAlert, SubmitAndBack } from "~/components/auth/form-parts";
-import { PasswordInput } from "~/components/auth/password-input";
-import { PasswordRules } from "~/components/auth/password-rules";
+import { NewPasswordFields } from "~/components/auth/new-password-fields";
 import { useAuthForm } from "~/components/auth/use-auth-form";
-import { Field } from "~/components/ui/field";
 import { getLanguage } from "~/i18n/i18next.server";
 import { webResetPassword } from "~/services/auth.server";
 import { formAction } from "~/utils/auth-action.server";
@@ -46,13 +44,7 @@ export default function ResetPassword() {
     <AuthCard title={t("resetTitle")} lng={lng}>
       <Form method="post" {...getFormProps(form)} className="space-y-4" noValidate>
         <FormAlert message={formError} />
-        <Field label={t("newPassword")} error={err(fields.password.errors)}>
-          <PasswordInput {...getInputProps(fields.password, { type: "password" })} autoComplete="new-password" autoFocus />
-        </Field>
-        <Field label={t("confirmPassword")} error={err(fields.confirmPassword.errors)}>
-          <PasswordInput {...getInputProps(fields.confirmPassword, { type: "password" })} autoComplete="new-password" />
-        </Field>
-        <PasswordRules />
+        <NewPasswordFields password={fields.password} confirm={fields.confirmPassword} err={err} autoFocus />
         <SubmitAndBack label={t("submit")} busy={busy} />
       </Form>
     </AuthCard>

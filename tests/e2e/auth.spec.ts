@@ -126,6 +126,28 @@ test.describe("permissions on the server", () => {
   });
 });
 
+test.describe("passwords", () => {
+  test("change password shows the rules and refuses a wrong current password", async ({ page, loginAs }) => {
+    await loginAs("auditor");
+    await page.goto("/changePassword");
+    await expect(page.getByText("8 or more characters")).toBeVisible();
+    await page.getByLabel("Current password").fill("not-my-password");
+    await page.getByLabel("New password").fill("Fresh#Pass2026");
+    await page.getByLabel("Confirm password").fill("Fresh#Pass2026");
+    await page.getByRole("button", { name: "Submit" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "Incorrect Current Password" })).toBeVisible();
+  });
+
+  test("the reset and expired-reset screens ask for the new password twice", async ({ page }) => {
+    for (const url of ["/resetPassword/unknown-link", "/ResetExpiredPassword?username=a%40b.example&companyCode=ACME"]) {
+      await page.goto(url);
+      await expect(page.getByLabel("New password", { exact: true })).toBeVisible();
+      await expect(page.getByLabel("Confirm password", { exact: true })).toBeVisible();
+      await expect(page.getByText("a special character: # ? ! @ $ % ^ & * _ -")).toBeVisible();
+    }
+  });
+});
+
 test.describe("language", () => {
   test("switches to Spanish and back, and the choice survives logout", async ({ page, loginAs }) => {
     await loginAs("acme");

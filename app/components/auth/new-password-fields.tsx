@@ -1,0 +1,31 @@
+import { getInputProps, type FieldMetadata } from "@conform-to/react";
+import { useTranslation } from "react-i18next";
+import { Field } from "~/components/ui/field";
+import { PasswordInput } from "./password-input";
+import { PasswordRules } from "./password-rules";
+
+/** New password, its confirmation and the rules they must meet (reset, expired reset, change). */
+export function NewPasswordFields({
+  password,
+  confirm,
+  err,
+  autoFocus,
+}: {
+  password: FieldMetadata<any, any, string[]>;
+  confirm: FieldMetadata<any, any, string[]>;
+  err: (errors?: string[]) => string | undefined;
+  autoFocus?: boolean;
+}) {
+  const { t } = useTranslation("auth");
+  return (
+    <>
+      <Field label={t("newPassword")} error={err(password.errors)}>
+        <PasswordInput {...getInputProps(password, { type: "password" })} autoComplete="new-password" autoFocus={autoFocus} />
+      </Field>
+      <Field label={t("confirmPassword")} error={err(confirm.errors)}>
+        <PasswordInput {...getInputProps(confirm, { type: "password" })} autoComplete="new-password" />
+      </Field>
+      <PasswordRules />
+    </>
+  );
+}
