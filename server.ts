@@ -5,6 +5,8 @@ import * as build from "./build/server";
 import coreModule from "./core-wasm/pkg/core.wasm";
 import { createCore } from "./core-wasm/pkg/index.js";
 import { drainOutbox } from "./app/services/mail/outbox.server";
+import { dbFromEnv } from "./app/utils/db.server";
+import { deleteExpiredSessions } from "./app/utils/session.server";
 import { getLoadContext } from "./load-context";
 
 const handleRemixRequest = createRequestHandler(build as unknown as ServerBuild);
@@ -29,5 +31,6 @@ export default {
   // The cron trigger (wrangler.toml) retries mail that a request's own delivery could not send.
   async scheduled(_controller, env, ctx) {
     ctx.waitUntil(drainOutbox(env, { limit: 50 }));
+    ctx.waitUntil(deleteExpiredSessions(dbFromEnv(env), env, Date.now()));
   },
 } satisfies ExportedHandler<Env>;

@@ -4,7 +4,7 @@
  * limit (the client's 9-minute idle plus its 60-second warning) and after an absolute lifetime.
  */
 import { createCookie } from "@remix-run/cloudflare";
-import { and, eq, lt } from "drizzle-orm";
+import { and, eq, lt, or } from "drizzle-orm";
 import { schema, type Db } from "./db.server";
 import { randomToken, sha256Hex } from "./tokens.server";
 
@@ -94,6 +94,10 @@ export async function deleteSession(db: Db, id: string): Promise<boolean> {
   return gone.length > 0;
 }
 
-export async function deleteExpiredSessions(db: Db, now: number): Promise<void> {
-  await db.delete(schema.sessions).where(and(lt(schema.sessions.expiresAt, now)));
+/** Purges sessions past their lifetime or, for the console, past the idle limit (run by the cron). */
+export async function deleteExpiredSessions(db: Db, env: Env, now: number): Promise<void> {
+  const s = schema.sessions;
+  await db
+    .delete(s)
+    .where(or(lt(s.expiresAt, now), and(eq(s.kind, "web"), lt(s.lastSeenAt, now - idleLimits(env).serverLimit))));
 }
