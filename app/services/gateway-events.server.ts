@@ -5,7 +5,8 @@
  * re-sent after a gateway crash creates nothing twice and the answer still counts it as delivered.
  * The company always comes from the device record, never from the payload. An event the Worker
  * cannot place (unknown device, malformed entry, type without a catalogue name) is reported in
- * `rejected` instead of failing the batch: one poison event must not block the gateway's queue.
+ * `rejected` instead of failing the batch: one poison event must not block the gateway's queue (the
+ * gateway keeps it in its dead-letter file and offers it again later).
  * Device state (last activity, battery, location, firmware) is updated in the same D1 batch with
  * statements that are safe to run again.
  */
@@ -64,6 +65,16 @@ function mapEvent(e: GatewayEvent, device: Device): Mapped | string {
       return { name: "Tamper Detected", summary: `Tamper ${d.state === "closed" ? "cleared" : "detected"} on ${door}` };
     case "firmware.progress":
       return { name: "Firmware Progress", summary: `Firmware ${String(d.version ?? "")} download at ${num(d.percent) ?? 0}% on ${door}` };
+    case "command.result": {
+      // `cmd` is the id the command was sent with (PROTOCOL.md); the board may say why it failed.
+      const cmd = typeof d.cmd === "string" ? d.cmd : "";
+      if (!cmd || typeof d.ok !== "boolean") return "command.result events need data.cmd and data.ok";
+      return d.ok
+        ? { name: "Command Succeeded", summary: `Command ${cmd} succeeded on ${door}` }
+        : { name: "Command Failed", summary: `Command ${cmd} failed on ${door}${typeof d.error === "string" ? `: ${d.error.slice(0, 200)}` : ""}` };
+    }
+    case "schedule.firstEntry":
+      return { name: "Scheduled Open Started", summary: `Scheduled open started at ${door}: first person in` };
     case "firmware.result":
       return d.ok === true
         ? { name: "Firmware Installed", summary: `Firmware installed on ${door}` }

@@ -1,5 +1,5 @@
 import { env, SELF } from "cloudflare:test";
-import { eq, like } from "drizzle-orm";
+import { eq, inArray, like } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedGateway } from "../../db/seed/gateway";
 import { db, ORIGIN, schema } from "./helpers";
@@ -151,6 +151,28 @@ describe("event ingestion", () => {
     expect(rows.find((x) => x.eventId === "13/map-1")?.user).toBe(4);
     const [device] = await db().select().from(schema.devices).where(eq(schema.devices.id, 13));
     expect(device).toMatchObject({ lowBattery: true, lastLatitude: 52.5, lastLongitude: 13.4, lastActivityAt: 1_800_000_004_000 });
+  });
+
+  it("records a board's command result and a first-person-in entry as one named activity row each", async () => {
+    const events = [
+      { id: "1/cmd-ok", deviceId: "1", type: "command.result", at: 1_800_000_010_000, data: { cmd: "cmd_8", ok: true } },
+      { id: "1/cmd-fail", deviceId: "1", type: "command.result", at: 1_800_000_011_000, data: { cmd: "cmd_9", ok: false, error: "motor jammed" } },
+      { id: "1/fpi.1.1800000012000", deviceId: "1", type: "schedule.firstEntry", at: 1_800_000_012_000, data: { scheduledOpenId: "1", companyId: "ACME", firstEntryAt: 1_800_000_012_000 } },
+    ];
+    const first = await gwJson("POST", "/api/gateway/events", { v: 1, events });
+    expect(first.body).toEqual({ accepted: 3, duplicates: 0, rejected: [] });
+    expect((await gwJson("POST", "/api/gateway/events", { v: 1, events })).body).toEqual({ accepted: 0, duplicates: 3, rejected: [] });
+    const rows = await db()
+      .select({ eventId: schema.activityLogs.eventId, name: schema.activityTypes.name, summary: schema.activityLogs.summary, device: schema.activityLogs.targetDeviceId, details: schema.activityLogs.detailsJson })
+      .from(schema.activityLogs)
+      .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
+      .where(inArray(schema.activityLogs.eventId, events.map((e) => e.id)));
+    expect(rows).toHaveLength(3);
+    const byId = Object.fromEntries(rows.map((r) => [r.eventId, r]));
+    expect(byId["1/cmd-ok"]).toMatchObject({ name: "Command Succeeded", summary: "Command cmd_8 succeeded on Main Entrance", device: 1 });
+    expect(byId["1/cmd-fail"]).toMatchObject({ name: "Command Failed", summary: "Command cmd_9 failed on Main Entrance: motor jammed" });
+    expect(JSON.parse(byId["1/cmd-fail"].details)).toMatchObject({ type: "command.result", cmd: "cmd_9", ok: false });
+    expect(byId["1/fpi.1.1800000012000"]).toMatchObject({ name: "Scheduled Open Started" });
   });
 
   it("rejects unknown devices and bad entries per event, and bad envelopes with 400", async () => {
