@@ -82,7 +82,7 @@ export class Gateway {
     this.aedes = await createAedes({ id: this.opts.gatewayId, redisUrl: this.opts.redisUrl, maxTopicLevels: this.opts.maxTopicLevels })
     this.#installHooks(this.aedes)
     this.listeners = await listen(this.aedes, this.opts)
-    this.forwarder = new Forwarder({ queue: this.queue, worker: this.worker, gatewayId: this.opts.gatewayId, log: this.log }).start()
+    this.forwarder = new Forwarder({ queue: this.queue, worker: this.worker, gatewayId: this.opts.gatewayId, log: this.log, dataDir: this.opts.dataDir }).start()
     this.feed = new ChangeFeed({ replica: this.replica, worker: this.worker, log: this.log, intervalMs: this.opts.syncIntervalMs })
     this.replica.onChange((changes, reset) => this.#onReplicaChange(changes, reset).catch((e) => this.log.error('applying change failed', { error: e.message })))
     await this.#republishAll()

@@ -2,7 +2,9 @@
  * Operational figures, published retained on `$SYS/{gatewayId}/gateway/stats` every interval (only the
  * operator login may read `$SYS`). Decision times are measured inside the gateway, from the request
  * reaching the access handler to the answer being handed to the connection, over the last interval;
- * the event-loop delay shows how long work waited before it could run at all.
+ * the event-loop delay shows how long work waited before it could run at all. `events.deadLettered`
+ * counts events the Worker rejected and has not stored since (in `events/rejected.jsonl`), of which
+ * `awaitingRetry` will be offered again.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 
@@ -38,6 +40,7 @@ export class Stats {
 
   #publish () {
     const d = Array.from(this.#durations.subarray(0, Math.min(this.#n, SAMPLES))).sort((a, b) => a - b)
+    const dead = this.gw.forwarder.deadLetter
     const at = (p) => d.length ? +(d[Math.min(d.length - 1, Math.floor(d.length * p))] * 1000).toFixed(0) : null
     const msg = {
       v: 1,
@@ -45,7 +48,7 @@ export class Stats {
       boards: Object.keys(this.gw.aedes.clients).length,
       decisions: { count: this.#count, p50Us: at(0.5), p99Us: at(0.99), maxUs: d.length ? +(d.at(-1) * 1000).toFixed(0) : null },
       eventLoopDelay: { p99Ms: +(this.#loop.percentile(99) / 1e6).toFixed(2), maxMs: +(this.#loop.max / 1e6).toFixed(2) },
-      events: { queued: this.gw.queue.length, delivered: this.gw.forwarder.delivered, deliveryFailures: this.gw.forwarder.failures },
+      events: { queued: this.gw.queue.length, delivered: this.gw.forwarder.delivered, deliveryFailures: this.gw.forwarder.failures, deadLettered: dead.held, awaitingRetry: dead.awaitingRetry },
       cursor: this.gw.replica.cursor
     }
     this.#n = 0

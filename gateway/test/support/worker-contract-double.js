@@ -1,7 +1,8 @@
 /**
  * CONTRACT TEST DOUBLE of the console Worker's gateway API (docs/gateway-api.md). It is not the
  * console: it implements just the contract — change feed with cursors, idempotent event ingestion
- * de-duplicated by event id, firmware download — so the gateway's tests have a real HTTP peer.
+ * de-duplicated by event id with the console's per-event rejections, firmware download — so the
+ * gateway's tests have a real HTTP peer.
  * Tests that only need the events contract can point at the real Worker instead via WORKER_URL.
  *
  * Run standalone: `node test/support/worker-contract-double.js --port 8787 --secret s`.
@@ -10,6 +11,10 @@ import { createServer } from 'node:http'
 import { createHash } from 'node:crypto'
 import { parseArgs } from 'node:util'
 import { fileURLToPath } from 'node:url'
+
+/** Event types the console turns into activity rows (docs/gateway-api.md, "Event types"). */
+export const RECORDED_TYPES = ['door.opened', 'door.closed', 'door.forced', 'door.heldOpen', 'sensor', 'battery', 'location', 'tamper',
+  'command.result', 'access.granted', 'access.denied', 'schedule.firstEntry', 'firmware.progress', 'firmware.result']
 
 export class WorkerContractDouble {
   /** @type {{seq: number, type: string, op: string, id: string, data?: any}[]} */ changes = []
@@ -23,12 +28,20 @@ export class WorkerContractDouble {
   oldestKept = 0
   /** while true every call answers 503, as a Worker that is down */
   down = false
+  /**
+   * Devices the console has a row for: every device ever announced on the feed (the console removes
+   * devices softly, so events of a removed one are still recorded).
+   */
+  devices = new Set()
+  /** event types with an activity name; remove one to play a console from before it had one */
+  recordedTypes = new Set(RECORDED_TYPES)
 
   /** @param {{secret: string}} opts */
   constructor ({ secret }) { this.secret = secret }
 
   /** Appends a change to the feed, the way the console would when a record is written. */
   change (type, op, id, data) {
+    if (type === 'device' && op === 'upsert') this.devices.add(id)
     this.changes.push({ seq: this.changes.length + 1, type, op, id, ...(op === 'upsert' ? { data } : {}) })
   }
 
@@ -72,18 +85,7 @@ export class WorkerContractDouble {
       this.requests.events++
       const body = JSON.parse(await readBody(req))
       if (body.v !== 1 || !Array.isArray(body.events) || body.events.length > 1000) return send(res, 400, { error: 'bad_batch' })
-      let accepted = 0
-      let duplicates = 0
-      for (const ev of body.events) {
-        if (typeof ev.id !== 'string' || typeof ev.deviceId !== 'string' || typeof ev.type !== 'string') return send(res, 400, { error: 'bad_event' })
-      }
-      for (const ev of body.events) {
-        if (this.rows.has(ev.id)) { duplicates++; continue }
-        this.rows.set(ev.id, ev)
-        accepted++
-      }
-      this.duplicates += duplicates
-      return send(res, 200, { accepted, duplicates })
+      return send(res, 200, this.#ingest(body.events))
     }
     const fw = url.pathname.match(/^\/api\/gateway\/firmware\/([^/]+)$/)
     if (req.method === 'GET' && fw) {
@@ -95,6 +97,59 @@ export class WorkerContractDouble {
     }
     send(res, 404, { error: 'not_found' })
   }
+
+  /**
+   * The console's rules (app/services/gateway-events.server.ts), reasons word for word: entries are
+   * checked one by one and a bad one is reported in `rejected` without failing the batch.
+   */
+  #ingest (events) {
+    const rejected = []
+    const valid = []
+    const seen = new Set()
+    let duplicates = 0
+    for (const ev of events) {
+      const reason = envelopeProblem(ev)
+      if (reason) rejected.push({ id: ev?.id ?? null, reason })
+      else if (seen.has(ev.id)) duplicates++
+      else {
+        seen.add(ev.id)
+        valid.push(ev)
+      }
+    }
+    let accepted = 0
+    for (const ev of valid) {
+      const reason = this.devices.has(ev.deviceId) ? this.#mappingProblem(ev) : 'unknown device'
+      if (reason) rejected.push({ id: ev.id, reason })
+      else if (this.rows.has(ev.id)) duplicates++
+      else {
+        this.rows.set(ev.id, ev)
+        accepted++
+      }
+    }
+    this.duplicates += duplicates
+    return { accepted, duplicates, rejected }
+  }
+
+  #mappingProblem ({ type, data = {} }) {
+    if (!this.recordedTypes.has(type)) return `event type ${type} is not recorded`
+    const num = (x) => typeof x === 'number' && Number.isFinite(x)
+    if (type === 'battery' && !num(data.percent)) return 'battery events need data.percent'
+    if (type === 'location' && !(num(data.lat) && num(data.lon))) return 'location events need data.lat and data.lon'
+    if (type === 'command.result' && !(typeof data.cmd === 'string' && data.cmd && typeof data.ok === 'boolean')) return 'command.result events need data.cmd and data.ok'
+    return null
+  }
+}
+
+/** The console's per-entry checks, in its order. */
+function envelopeProblem (ev) {
+  if (typeof ev !== 'object' || ev === null) return 'event must be an object'
+  if (typeof ev.id !== 'string' || !/^[\x21-\x7e]{1,200}$/.test(ev.id)) return 'id must be 1-200 printable characters'
+  if (typeof ev.deviceId !== 'string') return 'unknown device'
+  if (typeof ev.type !== 'string') return 'type must be a string'
+  if (!Number.isSafeInteger(ev.at) || ev.at <= 0) return 'at must be epoch milliseconds'
+  const data = ev.data ?? {}
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return 'data must be an object'
+  return null
 }
 
 function send (res, status, body) {
