@@ -1,10 +1,11 @@
 /**
  * npm run bench:gateway — one run, figures and ratios, loopback only, every loop bounded.
  *
- *  1. 1,000 connected simulated boards; access decisions offered at 2,000/s for 5 s: latency p50/p99.
+ *  1. 1,000 connected boards; access decisions offered at 2,000/s for 5 s: latency p50/p99.
  *  2. Maximum decision rate (closed loop, 100 outstanding) against the same request/echo round trip
- *     relayed by Debian's mosquitto to an echo process, measured in this run.
- *  3. 100 boards downloading a 1 MB image at once: total MB/s and the slowest board's time.
+ *     relayed by Debian's mosquitto to an echo process, measured in this run. Both sides use the same
+ *     request client (bench/requester.mjs), so only the server differs.
+ *  3. 100 simulated boards downloading a 1 MB image at once: total MB/s and the slowest board's time.
  *
  * The gateway runs as its own process (as in production), and so does the Worker end (the contract
  * test double, bench/worker-end.mjs); the boards share this process.
@@ -19,6 +20,7 @@ import mqtt from 'mqtt'
 import { SECRET, tempDir, removeDir, spawnGateway } from '../test/support/fixtures.js'
 import { startMosquitto } from '../test/support/processes.js'
 import { SimBoard } from '../sim/sim-board.js'
+import { connectRequester } from './requester.mjs'
 
 const BOARDS = 1000
 const OFFERED_RATE = 2000
@@ -79,11 +81,11 @@ async function gatewayFigures (worker, dir) {
   const gw = await spawnGateway({ DATA_DIR: dir, WORKER_URL: worker.url, MQTT_PORT: '0', SYNC_INTERVAL_MS: '1000', GATEWAY_ID: 'gw-bench', STATS_INTERVAL_MS: '1000' })
   try {
     const url = `mqtt://127.0.0.1:${gw.mqttPort}`
-    const ids = Array.from({ length: BOARDS }, (_, i) => `bench-${i}`)
     const t0 = performance.now()
-    const boards = await inBatches(ids, 50, (id) => new SimBoard({ url, id, password: 'bench-secret', subscribe: [`boards/${id}/access/res`, `boards/${id}/fw/offer`, `boards/${id}/fw/block`], connectTimeoutMs: 60_000 }).connect())
+    const boards = await inBatches(Array.from({ length: BOARDS }, (_, i) => `bench-${i}`), 50, (id) =>
+      connectRequester(url, { clientId: id, username: id, password: 'bench-secret', clean: false }, { request: `boards/${id}/access/req`, response: `boards/${id}/access/res` }))
     say(`connected ${boards.length} boards in ${((performance.now() - t0) / 1000).toFixed(1)} s (each secret checked once with PBKDF2-SHA256, 100,000 iterations)`)
-    const ask = (i) => boards[i % BOARDS].requestAccess({ type: 'fob', id: `F-${i % BOARDS}` }, { timeoutMs: 30_000 })
+    const ask = (i) => boards[i % BOARDS].ask({ type: 'fob', id: `F-${i % BOARDS}` })
     for (let i = 0; i < BOARDS; i++) { const r = await ask(i); if (!r.allowed) throw new Error(`bench key refused: ${r.reason}`) }
 
     // The gateway's own view, per second: time spent deciding and how long its event loop lagged.
@@ -105,9 +107,15 @@ async function gatewayFigures (worker, dir) {
       loopP99Ms: Math.max(...busy.map((st) => st.eventLoopDelay.p99Ms)),
       loopMaxMs: Math.max(...busy.map((st) => st.eventLoopDelay.maxMs))
     }
+    const maxCpu0 = [cpuSeconds(gw.proc.pid), cpuSeconds(process.pid), cpuSeconds(worker.pid)]
     const maxRate = await closedLoop(ask, OUTSTANDING, MAX_RATE_SECONDS)
+    const maxCpu = [cpuSeconds(gw.proc.pid) - maxCpu0[0], cpuSeconds(process.pid) - maxCpu0[1], cpuSeconds(worker.pid) - maxCpu0[2]]
 
-    const fwBoards = boards.slice(0, FW_BOARDS)
+    await inBatches(boards, 100, (b) => b.close())
+
+    // Full simulated boards for the download (their secrets are already verified, so this is quick).
+    const fwBoards = await inBatches(Array.from({ length: FW_BOARDS }, (_, i) => `bench-${i}`), 50, (id) =>
+      new SimBoard({ url, id, password: 'bench-secret', subscribe: [`boards/${id}/fw/offer`, `boards/${id}/fw/block`], connectTimeoutMs: 60_000 }).connect())
     const offers = await Promise.all(fwBoards.map((b) => b.next('fw/offer', { timeoutMs: 30_000 })))
     const f0 = performance.now()
     const times = await Promise.all(fwBoards.map(async (b, i) => {
@@ -116,8 +124,8 @@ async function gatewayFigures (worker, dir) {
       return (performance.now() - f0) / 1000
     }))
     const fwSeconds = (performance.now() - f0) / 1000
-    await inBatches(boards, 100, (b) => b.close())
-    return { open, maxRate, fwSeconds, slowest: Math.max(...times) }
+    await inBatches(fwBoards, 100, (b) => b.close())
+    return { open, maxRate, maxCpu, fwSeconds, slowest: Math.max(...times) }
   } finally {
     gw.proc.kill('SIGTERM')
     await gw.exited
@@ -129,28 +137,16 @@ async function mosquittoFigures () {
   const echo = spawn(process.execPath, [fileURLToPath(new URL('./echo-responder.mjs', import.meta.url)), broker.url], { stdio: ['ignore', 'pipe', 'inherit'] })
   try {
     await new Promise((resolve) => createInterface({ input: echo.stdout }).once('line', resolve))
-    const clients = await inBatches(Array.from({ length: BOARDS }, (_, i) => i), 100, async (i) => {
-      const c = await mqtt.connectAsync(broker.url, { clientId: `req-${i}`, clean: true, reconnectPeriod: 0 })
-      const waiting = new Map()
-      c.on('message', (_t, payload) => {
-        const corr = JSON.parse(payload).corr
-        waiting.get(corr)?.()
-        waiting.delete(corr)
-      })
-      await c.subscribeAsync(`bench/${i}/res`, { qos: 1 })
-      let n = 0
-      return (credential) => new Promise((resolve) => {
-        const corr = `${i}-${++n}`
-        waiting.set(corr, resolve)
-        c.publish(`bench/${i}/req`, JSON.stringify({ v: 1, corr, credential, at: Date.now() }), { qos: 1 })
-      }).then(() => c)
-    })
-    const ask = (i) => clients[i % BOARDS]({ type: 'fob', id: `F-${i % BOARDS}` })
+    const clients = await inBatches(Array.from({ length: BOARDS }, (_, i) => i), 100, (i) =>
+      connectRequester(broker.url, { clientId: `req-${i}`, clean: true }, { request: `bench/${i}/req`, response: `bench/${i}/res` }))
+    const ask = (i) => clients[i % BOARDS].ask({ type: 'fob', id: `F-${i % BOARDS}` })
     for (let i = 0; i < BOARDS; i++) await ask(i)
     const open = await openLoop(ask, OFFERED_RATE * OFFERED_SECONDS, OFFERED_RATE)
+    const maxCpu0 = [cpuSeconds(broker.proc.pid), cpuSeconds(echo.pid), cpuSeconds(process.pid)]
     const maxRate = await closedLoop(ask, OUTSTANDING, MAX_RATE_SECONDS)
-    await inBatches(clients, 100, async (f) => (await f({ type: 'fob', id: 'x' })).endAsync())
-    return { open, maxRate }
+    const maxCpu = [cpuSeconds(broker.proc.pid) - maxCpu0[0], cpuSeconds(echo.pid) - maxCpu0[1], cpuSeconds(process.pid) - maxCpu0[2]]
+    await inBatches(clients, 100, (c) => c.close())
+    return { open, maxRate, maxCpu }
   } finally {
     echo.kill('SIGTERM')
     await broker.stop()
@@ -193,6 +189,7 @@ try {
   say(`  mosquitto request/echo  p50 ${ms(pct(M, 0.5))}  p99 ${ms(pct(M, 0.99))}  max ${ms(M.at(-1))}`)
   say(`maximum rate, ${OUTSTANDING} requests outstanding, ${MAX_RATE_SECONDS} s`)
   say(`  gateway decisions ${g.maxRate.toFixed(0)}/s   mosquitto request/echo ${m.maxRate.toFixed(0)}/s   ratio ${ratio.toFixed(2)}x (aim >= 0.8x: ${ratio >= 0.8 ? 'met' : 'NOT met'})`)
+  say(`  CPU meanwhile (s of ${MAX_RATE_SECONDS} s): gateway ${g.maxCpu[0].toFixed(2)}, boards' process ${g.maxCpu[1].toFixed(2)}, Worker end ${g.maxCpu[2].toFixed(2)} | mosquitto ${m.maxCpu[0].toFixed(2)}, echo process ${m.maxCpu[1].toFixed(2)}, requesters' process ${m.maxCpu[2].toFixed(2)}`)
   say(`firmware: ${FW_BOARDS} boards downloading ${FW_SIZE / 1048576} MB at once`)
   say(`  total ${(FW_BOARDS * FW_SIZE / 1048576 / g.fwSeconds).toFixed(1)} MB/s in ${g.fwSeconds.toFixed(2)} s; slowest board ${g.slowest.toFixed(2)} s`)
   say(`activity rows written by the decisions and downloads: ${await worker.rows()}`)
