@@ -4,6 +4,7 @@ import * as build from "./build/server";
 // Workers only instantiate precompiled modules; wrangler turns this import into one.
 import coreModule from "./core-wasm/pkg/core.wasm";
 import { createCore } from "./core-wasm/pkg/index.js";
+import { pruneFeed } from "./app/services/gateway-feed.server";
 import { drainOutbox } from "./app/services/mail/outbox.server";
 import { dbFromEnv } from "./app/utils/db.server";
 import { deleteExpiredSessions } from "./app/utils/session.server";
@@ -28,9 +29,12 @@ export default {
     });
     return handleRemixRequest(request, loadContext);
   },
-  // The cron trigger (wrangler.toml) retries mail that a request's own delivery could not send.
+  // The cron trigger (wrangler.toml) retries mail that a request's own delivery could not send,
+  // and drops what has outlived its use: dead sessions, gateway changes past their retention.
   async scheduled(_controller, env, ctx) {
+    const db = dbFromEnv(env);
     ctx.waitUntil(drainOutbox(env, { limit: 50 }));
-    ctx.waitUntil(deleteExpiredSessions(dbFromEnv(env), env, Date.now()));
+    ctx.waitUntil(deleteExpiredSessions(db, env, Date.now()));
+    ctx.waitUntil(pruneFeed(db, Date.now()));
   },
 } satisfies ExportedHandler<Env>;

@@ -73,7 +73,7 @@ async function handle(request: Request, context: LoaderFunctionArgs["context"], 
       },
     });
   } catch (err) {
-    if (err instanceof CursorExpired) return json(410, { message: "The cursor is past the feed's history; start again without one", error: "cursor_expired" });
+    if (err instanceof CursorExpired) return json(410, { message: "The feed no longer has history at this cursor; start again without one", error: "cursor_expired" });
     if (err instanceof ServiceError) return json(err.status, { message: err.message, error: "bad_request" });
     console.error(err);
     return json(500, { message: "Something went wrong on our side. Please try again." });

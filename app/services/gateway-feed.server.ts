@@ -1,35 +1,51 @@
 /**
- * The change feed gateways follow (`GET /api/gateway/changes`). `gateway_changes.seq` is the cursor;
- * each page names the console entities that changed after it and carries their *current* state in
- * the gateway's entity types (gateway/src/store/replica.js): device, boardCredential, user, ekey,
- * groupKey, scheduledOpen, firmware. Gone rows become `delete` tombstones. Without a cursor (or
- * cursor 0) the answer is a full snapshot with `reset: true`.
+ * The change feed gateways follow (`GET /api/gateway/changes`, docs/gateway-api.md). Each change
+ * carries the *current* state of a console record in the gateway's entity types
+ * (gateway/src/store/replica.js): company, device, boardCredential, user, ekey, groupKey,
+ * scheduledOpen, firmware. Gone rows become `delete` tombstones.
+ *
+ * Without a cursor the answer is a snapshot, paged: the first page has `reset: true`, the cursor
+ * `s<head>.<section>.<after id>` walks the current rows section by section in id order (so every row
+ * comes exactly once however long the paging takes), and the last page hands out `<head>`, the feed
+ * position read when the snapshot began, so whatever changed meanwhile follows incrementally.
+ * After that `gateway_changes.seq` is the cursor.
  *
  * Console entity names in `gateway_changes.entity` (what services insert) and what they expand to:
+ *   company       → company {id: code, active} + the company's devices and scheduled-open
+ *                   (entityId = companies.id). Whatever changes a company's `isDeactive` or
+ *                   `deletedAt` must insert it: users of an inactive company are denied at the door
+ *                   through it, without re-sending every user.
  *   device        → device + boardCredential          (entityId = devices.id)
  *   ekey          → ekey or groupKey                  (entityId = ekey_assignments.id)
  *   group         → the group's keys + every device of its company (membership lives on devices)
  *   user          → user (+ that user's keys, whose labels and company follow the user)
  *   scheduledOpen → scheduledOpen of that company     (entityId = companies.id)
  *   firmware      → firmware                          (entityId = firmware_releases.id)
+ *
+ * `gateway_changes` keeps changes for FEED_RETENTION_MS (pruned by the cron); a cursor older than
+ * the oldest kept change is answered 410 and the gateway starts over from a snapshot.
  */
-import { and, asc, eq, gt, inArray, isNull, max, ne, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNull, lt, max, min, ne, sql, type SQL } from "drizzle-orm";
+import type { AnySQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 
 export type FeedChange = { type: string; op: "upsert" | "delete"; id: string; data?: Record<string, unknown> };
-export type FeedPage = { v: 1; changes: FeedChange[]; cursor: string; more: boolean; reset?: boolean };
+export type FeedPage = { v: 1; changes: FeedChange[]; cursor: string; more: boolean; reset?: true };
 
-export const FEED_ENTITIES = ["device", "ekey", "group", "user", "scheduledOpen", "firmware"] as const;
+export const FEED_ENTITIES = ["company", "device", "ekey", "group", "user", "scheduledOpen", "firmware"] as const;
+/**
+ * Page size (`?limit=`): `gateway_changes` rows per incremental page, console rows per snapshot
+ * page. Either way a response stays bounded (one console row is at most a few changes).
+ */
+const DEFAULT_LIMIT = 500;
 const MAX_LIMIT = 1000;
+/** How long `gateway_changes` keeps a change; a gateway away for longer resyncs from a snapshot. */
+export const FEED_RETENTION_MS = 7 * 24 * 3600_000;
 /** D1 binds at most 100 parameters per statement; `IN (...)` lists are cut below that. */
 const IN_CHUNK = 90;
 
-const ALL = null;
-type Ids = number[] | typeof ALL;
-
-async function chunked<T>(ids: Ids, query: (part: number[] | null) => Promise<T[]>): Promise<T[]> {
-  if (ids === ALL) return query(null);
+async function chunked<T>(ids: number[], query: (part: number[]) => Promise<T[]>): Promise<T[]> {
   const out: T[] = [];
   for (let i = 0; i < ids.length; i += IN_CHUNK) out.push(...(await query(ids.slice(i, i + IN_CHUNK))));
   return out;
@@ -61,11 +77,9 @@ type Ref = Awaited<ReturnType<typeof loadReference>>;
 
 const tombstone = (type: string, id: number | string): FeedChange => ({ type, op: "delete", id: String(id) });
 
-async function deviceChanges(db: Db, ref: Ref, ids: Ids): Promise<FeedChange[]> {
+async function deviceChanges(db: Db, ref: Ref, ids: number[]): Promise<FeedChange[]> {
   const d = schema.devices;
-  const rows = await chunked(ids, (part) =>
-    db.select().from(d).where(part ? inArray(d.id, part) : isNull(d.deletedAt)),
-  );
+  const rows = await chunked(ids, (part) => db.select().from(d).where(inArray(d.id, part)));
   const m = schema.deviceGroupMembers;
   const g = schema.deviceGroups;
   const liveIds = rows.filter((r) => r.deletedAt == null).map((r) => r.id);
@@ -74,14 +88,14 @@ async function deviceChanges(db: Db, ref: Ref, ids: Ids): Promise<FeedChange[]> 
       .select({ deviceId: m.deviceId, groupId: m.groupId })
       .from(m)
       .innerJoin(g, eq(g.id, m.groupId))
-      .where(and(inArray(m.deviceId, part!), isNull(g.deletedAt), ne(g.status, 3))),
+      .where(and(inArray(m.deviceId, part), isNull(g.deletedAt), ne(g.status, 3))),
   );
   const groupsOf = new Map<number, string[]>();
   for (const x of memberships) groupsOf.set(x.deviceId, [...(groupsOf.get(x.deviceId) ?? []), String(x.groupId)]);
 
   const out: FeedChange[] = [];
   const found = new Set(rows.map((r) => r.id));
-  for (const id of ids ?? []) if (!found.has(id)) out.push(tombstone("device", id), tombstone("boardCredential", id));
+  for (const id of ids) if (!found.has(id)) out.push(tombstone("device", id), tombstone("boardCredential", id));
   for (const r of rows) {
     const company = ref.company.get(r.companyId);
     if (r.deletedAt != null || !company) {
@@ -117,25 +131,26 @@ const ACCESS = { full_access: "full", custom_access: "custom", one_time_access: 
 const days = (mask: string) => Array.from({ length: 7 }, (_, i) => mask[i] === "1");
 
 /** E-keys as access windows (DESIGN §4.1); group keys carry their group's schedule. */
-async function keyChanges(db: Db, ref: Ref, filter: { ids?: Ids; groupIds?: number[]; userIds?: number[] }): Promise<FeedChange[]> {
+async function keyChanges(db: Db, ref: Ref, filter: { ids: number[] } | { groupIds: number[] } | { userIds: number[] }): Promise<FeedChange[]> {
   const k = schema.ekeyAssignments;
-  const rows = filter.groupIds
-    ? await chunked(filter.groupIds, (part) => db.select().from(k).where(and(eq(k.isGroup, true), inArray(k.groupId, part!))))
-    : filter.userIds
-      ? await chunked(filter.userIds, (part) => db.select().from(k).where(inArray(k.userId, part!)))
-      : await chunked(filter.ids ?? ALL, (part) => db.select().from(k).where(part ? inArray(k.id, part) : undefined));
+  const rows =
+    "groupIds" in filter
+      ? await chunked(filter.groupIds, (part) => db.select().from(k).where(and(eq(k.isGroup, true), inArray(k.groupId, part))))
+      : "userIds" in filter
+        ? await chunked(filter.userIds, (part) => db.select().from(k).where(inArray(k.userId, part)))
+        : await chunked(filter.ids, (part) => db.select().from(k).where(inArray(k.id, part)));
   const userIds = [...new Set(rows.map((r) => r.userId))];
   const groupIds = [...new Set(rows.filter((r) => r.isGroup && r.groupId != null).map((r) => r.groupId!))];
   const users = await chunked(userIds, (part) =>
-    db.select({ id: schema.users.id, label: schema.users.displayName, deletedAt: schema.users.deletedAt }).from(schema.users).where(inArray(schema.users.id, part!)),
+    db.select({ id: schema.users.id, label: schema.users.displayName, deletedAt: schema.users.deletedAt }).from(schema.users).where(inArray(schema.users.id, part)),
   );
-  const groups = await chunked(groupIds, (part) => db.select().from(schema.deviceGroups).where(inArray(schema.deviceGroups.id, part!)));
+  const groups = await chunked(groupIds, (part) => db.select().from(schema.deviceGroups).where(inArray(schema.deviceGroups.id, part)));
   const userById = new Map(users.map((u) => [u.id, u]));
   const groupById = new Map(groups.map((g) => [g.id, g]));
 
   const out: FeedChange[] = [];
   const found = new Set(rows.map((r) => r.id));
-  for (const id of filter.ids ?? []) if (!found.has(id)) out.push(tombstone("ekey", id), tombstone("groupKey", id));
+  if ("ids" in filter) for (const id of filter.ids) if (!found.has(id)) out.push(tombstone("ekey", id), tombstone("groupKey", id));
   for (const r of rows) {
     const user = userById.get(r.userId);
     const company = ref.company.get(r.companyId);
@@ -180,20 +195,20 @@ async function keyChanges(db: Db, ref: Ref, filter: { ids?: Ids; groupIds?: numb
   return out;
 }
 
-async function userChanges(db: Db, ref: Ref, ids: Ids): Promise<FeedChange[]> {
+async function userChanges(db: Db, ref: Ref, ids: number[]): Promise<FeedChange[]> {
   const u = schema.users;
-  const rows = await chunked(ids, (part) => db.select().from(u).where(part ? inArray(u.id, part) : isNull(u.deletedAt)));
+  const rows = await chunked(ids, (part) => db.select().from(u).where(inArray(u.id, part)));
   const k = schema.ekeyAssignments;
   const fobs = await chunked(
     rows.map((r) => r.id),
-    (part) => db.selectDistinct({ userId: k.userId, fob: k.fobDeviceId }).from(k).where(and(inArray(k.userId, part!), ne(k.fobDeviceId, ""))),
+    (part) => db.selectDistinct({ userId: k.userId, fob: k.fobDeviceId }).from(k).where(and(inArray(k.userId, part), ne(k.fobDeviceId, ""))),
   );
   const fobsOf = new Map<number, string[]>();
   for (const f of fobs) if (f.fob) fobsOf.set(f.userId, [...(fobsOf.get(f.userId) ?? []), f.fob]);
 
   const out: FeedChange[] = [];
   const found = new Set(rows.map((r) => r.id));
-  for (const id of ids ?? []) if (!found.has(id)) out.push(tombstone("user", id));
+  for (const id of ids) if (!found.has(id)) out.push(tombstone("user", id));
   for (const r of rows) {
     const company = ref.company.get(r.companyId);
     if (r.deletedAt != null || !company) {
@@ -219,21 +234,20 @@ async function userChanges(db: Db, ref: Ref, ids: Ids): Promise<FeedChange[]> {
 
 const CLOSED = { openWholeDay: false, openTime: "", closeTime: "" };
 
-/** One scheduled-open window per company that has scheduled open switched on. */
-async function scheduleChanges(db: Db, ref: Ref, companyIds: Ids): Promise<FeedChange[]> {
-  const ids = companyIds ?? [...ref.company.keys()];
+/** One scheduled-open window per live company that has scheduled open switched on; a deactivated company's doors are not held open. */
+async function scheduleChanges(db: Db, ref: Ref, ids: number[]): Promise<FeedChange[]> {
   const [dayRows, exceptionRows] = await Promise.all([
-    chunked(ids, (part) => db.select().from(schema.scheduleOpenDays).where(inArray(schema.scheduleOpenDays.companyId, part!))),
+    chunked(ids, (part) => db.select().from(schema.scheduleOpenDays).where(inArray(schema.scheduleOpenDays.companyId, part))),
     chunked(ids, (part) =>
-      db.select().from(schema.scheduleOpenExceptions).where(inArray(schema.scheduleOpenExceptions.companyId, part!)).orderBy(asc(schema.scheduleOpenExceptions.date)),
+      db.select().from(schema.scheduleOpenExceptions).where(inArray(schema.scheduleOpenExceptions.companyId, part)).orderBy(asc(schema.scheduleOpenExceptions.date)),
     ),
   ]);
   const out: FeedChange[] = [];
   for (const companyId of ids) {
     const settings = ref.settingsByCompany.get(companyId);
     const company = ref.company.get(companyId);
-    if (!settings?.scheduleOpen || !company) {
-      if (companyIds !== ALL) out.push(tombstone("scheduledOpen", companyId));
+    if (!settings?.scheduleOpen || !company?.live) {
+      out.push(tombstone("scheduledOpen", companyId));
       continue;
     }
     const week = Array.from({ length: 7 }, (_, day) => {
@@ -257,12 +271,12 @@ async function scheduleChanges(db: Db, ref: Ref, companyIds: Ids): Promise<FeedC
   return out;
 }
 
-async function firmwareChanges(db: Db, ref: Ref, ids: Ids): Promise<FeedChange[]> {
+async function firmwareChanges(db: Db, ref: Ref, ids: number[]): Promise<FeedChange[]> {
   const f = schema.firmwareReleases;
-  const rows = await chunked(ids, (part) => db.select().from(f).where(part ? inArray(f.id, part) : isNull(f.deletedAt)));
+  const rows = await chunked(ids, (part) => db.select().from(f).where(inArray(f.id, part)));
   const out: FeedChange[] = [];
   const found = new Set(rows.map((r) => r.id));
-  for (const id of ids ?? []) if (!found.has(id)) out.push(tombstone("firmware", id));
+  for (const id of ids) if (!found.has(id)) out.push(tombstone("firmware", id));
   for (const r of rows) {
     if (r.deletedAt != null) {
       out.push(tombstone("firmware", r.id));
@@ -286,80 +300,155 @@ async function firmwareChanges(db: Db, ref: Ref, ids: Ids): Promise<FeedChange[]
   return out;
 }
 
-async function companyDeviceIds(db: Db, groupIds: number[]): Promise<number[]> {
+/** A company as gateways see it: its code (what devices and users name) and whether it is live. */
+function companyChanges(ref: Ref, ids: number[]): FeedChange[] {
+  return ids.flatMap((id) => {
+    const company = ref.company.get(id);
+    // Companies are only ever soft-deleted, so a company change always finds its row.
+    return company ? [{ type: "company", op: "upsert" as const, id: company.code, data: { id: company.code, active: company.live } }] : [];
+  });
+}
+
+async function groupCompanyIds(db: Db, groupIds: number[]): Promise<number[]> {
   const g = schema.deviceGroups;
-  const companies = await chunked(groupIds, (part) => db.selectDistinct({ companyId: g.companyId }).from(g).where(inArray(g.id, part!)));
+  const rows = await chunked(groupIds, (part) => db.selectDistinct({ companyId: g.companyId }).from(g).where(inArray(g.id, part)));
+  return rows.map((r) => r.companyId);
+}
+
+async function companyDeviceIds(db: Db, companyIds: number[]): Promise<number[]> {
   const d = schema.devices;
-  const rows = await chunked(
-    companies.map((c) => c.companyId),
-    (part) => db.select({ id: d.id }).from(d).where(and(inArray(d.companyId, part!), isNull(d.deletedAt))),
-  );
+  const rows = await chunked(companyIds, (part) => db.select({ id: d.id }).from(d).where(and(inArray(d.companyId, part), isNull(d.deletedAt))));
   return rows.map((r) => r.id);
 }
 
-async function snapshot(db: Db, ref: Ref, cursor: number): Promise<FeedPage> {
-  const changes = [
-    ...(await deviceChanges(db, ref, ALL)),
-    ...(await userChanges(db, ref, ALL)),
-    ...(await keyChanges(db, ref, {})),
-    ...(await scheduleChanges(db, ref, ALL)),
-    ...(await firmwareChanges(db, ref, ALL)),
-  ];
-  return { v: 1, changes, cursor: String(cursor), more: false, reset: true };
+/** Up to `n` ids of `table` after `after`, in id order: one step of a snapshot section. */
+async function idsAfter(db: Db, table: SQLiteTable, id: AnySQLiteColumn, after: number, n: number, where?: SQL): Promise<number[]> {
+  const rows = await db.select({ id }).from(table).where(and(gt(id, after), where)).orderBy(asc(id)).limit(n);
+  return rows.map((r) => Number(r.id));
 }
 
-/** The feed has no history at this cursor (e.g. the database was rebuilt): the gateway restarts from a snapshot. */
+type Section = {
+  name: string;
+  ids: (db: Db, after: number, n: number) => Promise<number[]>;
+  build: (db: Db, ref: Ref, ids: number[]) => Promise<FeedChange[]>;
+};
+
+/** The snapshot, in the order it is paged. Companies come first, so a page of users never precedes their company. */
+const SECTIONS: Section[] = [
+  { name: "company", ids: (db, after, n) => idsAfter(db, schema.companies, schema.companies.id, after, n), build: async (_db, ref, ids) => companyChanges(ref, ids) },
+  { name: "device", ids: (db, after, n) => idsAfter(db, schema.devices, schema.devices.id, after, n, isNull(schema.devices.deletedAt)), build: deviceChanges },
+  { name: "user", ids: (db, after, n) => idsAfter(db, schema.users, schema.users.id, after, n, isNull(schema.users.deletedAt)), build: userChanges },
+  { name: "key", ids: (db, after, n) => idsAfter(db, schema.ekeyAssignments, schema.ekeyAssignments.id, after, n), build: (db, ref, ids) => keyChanges(db, ref, { ids }) },
+  {
+    name: "scheduledOpen",
+    ids: (db, after, n) => idsAfter(db, schema.companySettings, schema.companySettings.companyId, after, n, eq(schema.companySettings.scheduleOpen, true)),
+    build: scheduleChanges,
+  },
+  { name: "firmware", ids: (db, after, n) => idsAfter(db, schema.firmwareReleases, schema.firmwareReleases.id, after, n, isNull(schema.firmwareReleases.deletedAt)), build: firmwareChanges },
+];
+
+/** Where a snapshot's paging stands: the feed head when it began, and the last row sent of a section. */
+type SnapshotAt = { head: number; section: number; after: number };
+const SNAPSHOT_CURSOR = /^s(\d+)\.([A-Za-z]+)\.(\d+)$/;
+
+/** Fills a page with up to `limit` rows, section after section, from where the cursor stands. */
+async function snapshotPage(db: Db, at: SnapshotAt, limit: number, first: boolean): Promise<FeedPage> {
+  const ref = await loadReference(db);
+  const changes: FeedChange[] = [];
+  let room = limit;
+  for (let i = at.section; i < SECTIONS.length; i++) {
+    const section = SECTIONS[i];
+    const ids = await section.ids(db, i === at.section ? at.after : 0, room);
+    if (ids.length > 0) changes.push(...(await section.build(db, ref, ids)));
+    room -= ids.length;
+    if (room === 0) return { v: 1, changes, cursor: `s${at.head}.${section.name}.${ids.at(-1)}`, more: true, ...(first ? { reset: true as const } : {}) };
+  }
+  return { v: 1, changes, cursor: String(at.head), more: false, ...(first ? { reset: true as const } : {}) };
+}
+
+async function changesAfter(db: Db, cursor: number, limit: number): Promise<FeedPage> {
+  const c = schema.gatewayChanges;
+  // One batch is one transaction: a prune cannot slip in between the history check and the read.
+  const [[kept], rows] = await db.batch([
+    db.select({ oldest: min(c.seq), newest: max(c.seq) }).from(c),
+    db.select({ seq: c.seq, entity: c.entity, entityId: c.entityId }).from(c).where(gt(c.seq, cursor)).orderBy(asc(c.seq)).limit(limit + 1),
+  ]);
+  // Past the newest change (a rebuilt database) or short of the oldest kept one (pruned): history is missing.
+  if (cursor > (kept?.newest ?? 0) || cursor < (kept?.oldest ?? 1) - 1) throw new CursorExpired();
+  const more = rows.length > limit;
+  const page = rows.slice(0, limit);
+  const next = page.at(-1)?.seq ?? cursor;
+
+  const ref = await loadReference(db);
+  const idsOf = (entity: string) => [...new Set(page.filter((r) => r.entity === entity).map((r) => r.entityId))];
+  const companies = idsOf("company");
+  const groups = idsOf("group");
+  const users = idsOf("user");
+  const deviceCompanies = [...new Set([...companies, ...(groups.length ? await groupCompanyIds(db, groups) : [])])];
+  const devices = [...new Set([...idsOf("device"), ...(deviceCompanies.length ? await companyDeviceIds(db, deviceCompanies) : [])])];
+  const schedules = [...new Set([...idsOf("scheduledOpen"), ...companies])];
+  const changes = [
+    ...companyChanges(ref, companies),
+    ...(devices.length ? await deviceChanges(db, ref, devices) : []),
+    ...(users.length ? await userChanges(db, ref, users) : []),
+    ...(idsOf("ekey").length ? await keyChanges(db, ref, { ids: idsOf("ekey") }) : []),
+    ...(groups.length ? await keyChanges(db, ref, { groupIds: groups }) : []),
+    ...(users.length ? await keyChanges(db, ref, { userIds: users }) : []),
+    ...(schedules.length ? await scheduleChanges(db, ref, schedules) : []),
+    ...(idsOf("firmware").length ? await firmwareChanges(db, ref, idsOf("firmware")) : []),
+  ];
+  return { v: 1, changes, cursor: String(next), more };
+}
+
+/** The feed has no history at this cursor (pruned, or the database was rebuilt): the gateway restarts from a snapshot. */
 export class CursorExpired extends Error {
   constructor() {
     super("cursor_expired");
   }
 }
 
-/** Parses `?cursor=&limit=`; a bad limit is a 400, a cursor that is unreadable or past the feed's end a 410. */
-export function parseFeedQuery(url: URL): { cursor: number; limit: number } {
-  const rawCursor = url.searchParams.get("cursor");
+export type FeedQuery = { from: { seq: number } | { snapshot: SnapshotAt } | "start"; limit: number };
+
+/** Parses `?cursor=&limit=`; a bad limit is a 400, an unreadable cursor a 410 (the gateway then resyncs). */
+export function parseFeedQuery(url: URL): FeedQuery {
+  const rawCursor = url.searchParams.get("cursor") ?? "";
   const rawLimit = url.searchParams.get("limit");
-  const cursor = rawCursor == null || rawCursor === "" ? 0 : Number(rawCursor);
-  const limit = rawLimit == null || rawLimit === "" ? 500 : Number(rawLimit);
-  // An unreadable cursor is answered like an expired one (the gateway's contract): it resyncs from a snapshot.
-  if (!Number.isSafeInteger(cursor) || cursor < 0) throw new CursorExpired();
+  const limit = rawLimit == null || rawLimit === "" ? DEFAULT_LIMIT : Number(rawLimit);
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw new ServiceError(400, `limit must be an integer from 1 to ${MAX_LIMIT}`);
-  return { cursor, limit };
+  if (rawCursor === "" || rawCursor === "0") return { from: "start", limit };
+  const snap = rawCursor.match(SNAPSHOT_CURSOR);
+  if (snap) {
+    const section = SECTIONS.findIndex((s) => s.name === snap[2]);
+    const [head, after] = [Number(snap[1]), Number(snap[3])];
+    if (section < 0 || !Number.isSafeInteger(head) || !Number.isSafeInteger(after)) throw new CursorExpired();
+    return { from: { snapshot: { head, section, after } }, limit };
+  }
+  const seq = Number(rawCursor);
+  if (!/^\d+$/.test(rawCursor) || !Number.isSafeInteger(seq)) throw new CursorExpired();
+  return { from: { seq }, limit };
 }
 
-export async function readFeed(db: Db, { cursor, limit }: { cursor: number; limit: number }): Promise<FeedPage> {
+export async function readFeed(db: Db, { from, limit }: FeedQuery): Promise<FeedPage> {
+  if (from === "start") {
+    // The head is read before any row: a change racing the snapshot is sent again after it.
+    const [head] = await db.select({ seq: max(schema.gatewayChanges.seq) }).from(schema.gatewayChanges);
+    return snapshotPage(db, { head: head?.seq ?? 0, section: 0, after: 0 }, limit, true);
+  }
+  if ("snapshot" in from) return snapshotPage(db, from.snapshot, limit, false);
+  return changesAfter(db, from.seq, limit);
+}
+
+/**
+ * Deletes changes older than FEED_RETENTION_MS, but never the newest one: it is the position a
+ * snapshot hands out, and an empty feed could not tell a caught-up cursor from a stale one.
+ * Changes are pruned oldest first, so the oldest kept `seq` tells which cursors still have history.
+ */
+export async function pruneFeed(db: Db, now: number): Promise<void> {
   const c = schema.gatewayChanges;
-  const [head] = await db.select({ seq: max(c.seq) }).from(c);
-  const last = head?.seq ?? 0;
-  // The snapshot's cursor is read first: a change racing the snapshot is sent again next page.
-  const ref = await loadReference(db);
-  if (cursor === 0) return snapshot(db, ref, last);
-  if (cursor > last) throw new CursorExpired();
-
-  const rows = await db
-    .select({ seq: c.seq, entity: c.entity, entityId: c.entityId })
-    .from(c)
-    .where(gt(c.seq, cursor))
-    .orderBy(asc(c.seq))
-    .limit(limit + 1);
-  const more = rows.length > limit;
-  const page = rows.slice(0, limit);
-  const next = page.at(-1)?.seq ?? cursor;
-
-  const idsOf = (entity: string) => [...new Set(page.filter((r) => r.entity === entity).map((r) => r.entityId))];
-  const groups = idsOf("group");
-  const users = idsOf("user");
-  const devices = [...new Set([...idsOf("device"), ...(groups.length ? await companyDeviceIds(db, groups) : [])])];
-  const changes = [
-    ...(devices.length ? await deviceChanges(db, ref, devices) : []),
-    ...(users.length ? await userChanges(db, ref, users) : []),
-    ...(idsOf("ekey").length ? await keyChanges(db, ref, { ids: idsOf("ekey") }) : []),
-    ...(groups.length ? await keyChanges(db, ref, { groupIds: groups }) : []),
-    ...(users.length ? await keyChanges(db, ref, { userIds: users }) : []),
-    ...(idsOf("scheduledOpen").length ? await scheduleChanges(db, ref, idsOf("scheduledOpen")) : []),
-    ...(idsOf("firmware").length ? await firmwareChanges(db, ref, idsOf("firmware")) : []),
-  ];
-  return { v: 1, changes, cursor: String(next), more };
+  const firstKept = sql`coalesce(
+    (select ${c.seq} from ${c} where ${c.createdAt} >= ${now - FEED_RETENTION_MS} order by ${c.seq} limit 1),
+    (select max(${c.seq}) from ${c}))`;
+  await db.delete(c).where(lt(c.seq, firstKept));
 }
 
 /** The `gateway_changes` row a service puts in the batch of any change a gateway mirrors. */
