@@ -41,7 +41,9 @@ export type Endpoint<Q extends ZodTypeAny = ZodTypeAny, B extends ZodTypeAny = Z
   /** Body is multipart/form-data (file uploads); `body` then validates the text fields. */
   multipart?: boolean;
   response?: ZodTypeAny;
-  handler: (ctx: ApiContext<z.infer<Q>, z.infer<B>>) => Promise<ApiResult>;
+  /** The answer is a file (its media type), returned by the handler as a Response instead of the envelope. */
+  file?: string;
+  handler: (ctx: ApiContext<z.infer<Q>, z.infer<B>>) => Promise<ApiResult | Response>;
 };
 
 /** Keeps each endpoint's handler typed by its own schemas inside a heterogeneous table. */

@@ -84,6 +84,7 @@ export async function dispatch(request: Request, context: AppLoadContext, base: 
       now,
       waitUntil: (p) => context.cloudflare.ctx.waitUntil(p),
     });
+    if (result instanceof Response) return result;
     return json(200, { message: result.message ?? "Success", payload: result.payload ?? null, ...result.extra });
   } catch (err) {
     if (err instanceof ServiceError) {

@@ -30,7 +30,9 @@ export function openApiDocument() {
         }),
       },
       responses: {
-        200: { description: "Success", content: { "application/json": { schema: e.response ?? envelope } } },
+        200: e.file
+          ? { description: "The file", content: { [e.file]: { schema: { type: "string", format: "binary" } } } }
+          : { description: "Success", content: { "application/json": { schema: e.response ?? envelope } } },
         400: { description: "Invalid request", content: { "application/json": { schema: failure } } },
         ...(e.auth === "token" && {
           401: { description: "Missing or expired token", content: { "application/json": { schema: failure } } },

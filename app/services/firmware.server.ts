@@ -190,6 +190,23 @@ export async function listProgress(db: Db, auth: Auth, { releaseId, limit = 200 
 }
 
 /** The stored image of a live release, for the gateway's download; null when there is none. */
+/** The uploaded zip as an attachment, for people with the firmware screens' right (404 when gone). */
+export async function releaseDownload(db: Db, bucket: R2Bucket, auth: Auth, id: number): Promise<Response> {
+  assertCan(auth, "company");
+  const found = await releaseObject(db, bucket, id);
+  if (!found) throw notFound("No such firmware release");
+  const name = found.release.fileName || `firmware-${found.release.version}.zip`;
+  return new Response(found.object.body, {
+    headers: {
+      "Content-Type": "application/zip",
+      "Content-Length": String(found.release.size),
+      "Content-Disposition": `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+      "X-Firmware-Sha256": found.release.sha256,
+      "Cache-Control": "private, no-store",
+    },
+  });
+}
+
 export async function releaseObject(db: Db, bucket: R2Bucket, id: number) {
   const [row] = await db.select().from(f).where(and(eq(f.id, id), isNull(f.deletedAt)));
   if (!row) return null;

@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { expect, test } from "./fixtures";
 
 const zipBytes = () => Buffer.concat([Buffer.from("PK\u0003\u0004"), Buffer.alloc(64 * 1024, 7)]);
@@ -31,6 +32,12 @@ test.describe("firmware (OTA)", () => {
     await expect(row).toContainText(/\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/);
     await expect(row).toContainText("Inactive");
 
+    const downloading = page.waitForEvent("download");
+    await row.getByRole("link", { name: `Download the zip of version ${version}` }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe("board-fw.zip");
+    expect((await readFile((await download.path())!)).equals(zipBytes())).toBe(true);
+
     await row.getByRole("button", { name: "Make active" }).click();
     const activate = page.getByRole("alertdialog");
     await expect(activate).toContainText("Make this version active?");
@@ -50,9 +57,10 @@ test.describe("firmware (OTA)", () => {
     await expect(page.locator("tbody tr", { hasText: version })).toHaveCount(0);
   });
 
-  test("a company admin without the company module cannot open /ota", async ({ page, loginAs }) => {
+  test("a company admin without the company module cannot open /ota or download a zip", async ({ page, loginAs }) => {
     await loginAs("acme");
     const res = await page.goto("/ota");
     expect(res?.status()).toBe(403);
+    expect((await page.request.get("/resources/ota/1/download")).status()).toBe(403);
   });
 });

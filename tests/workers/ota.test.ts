@@ -1,7 +1,7 @@
-import { env } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, db, login, schema } from "./helpers";
+import { api, db, login, ORIGIN, schema } from "./helpers";
 
 let root: string;
 let acme: string;
@@ -72,7 +72,8 @@ describe("getallota, activeota, deleteota", () => {
     const list = await api(root, "POST", "/api/admin/ota/getallota", { company_id: "" });
     expect(list.status).toBe(200);
     const rec = list.body.payload.find((x: any) => x.id === b);
-    expect(rec).toMatchObject({ version: 4.1, version_label: "4.1", device_type: "MB-50", is_active: false, zip_files: "fw.zip" });
+    expect(rec).toMatchObject({ version: 4.1, version_label: "4.1", device_type: "MB-50", is_active: false, file_name: "fw.zip" });
+    expect(rec.zip_files).toBe(`${ORIGIN}/api/admin/ota/download?id=${b}`);
     expect(rec.createdAt).toMatch(/^\d{4}-\d\d-\d\dT/);
 
     expect((await api(root, "POST", "/api/admin/ota/activeota", { id: a })).body.message).toBe("OTA activated successfully");
@@ -98,6 +99,29 @@ describe("getallota, activeota, deleteota", () => {
   });
 });
 
+describe("GET /ota/download (the zip_files link)", () => {
+  it("returns the uploaded zip byte for byte as an attachment", async () => {
+    const file = zip("download me", "placa añadida v5.zip");
+    const id = (await upload(root, { version: "5.0", zip_file: file })).body.payload.id;
+    const link = (await api(root, "POST", "/api/admin/ota/getallota", { company_id: "" })).body.payload.find((x: any) => x.id === id).zip_files;
+    const res = await SELF.fetch(link, { headers: { Authorization: root } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toBe("application/zip");
+    expect(res.headers.get("Content-Disposition")).toBe(`attachment; filename="placa a_adida v5.zip"; filename*=UTF-8''${encodeURIComponent("placa añadida v5.zip")}`);
+    expect(new Uint8Array(await res.arrayBuffer())).toEqual(new Uint8Array(await file.arrayBuffer()));
+  });
+
+  it("needs a token and the company module; unknown or removed releases are 404", async () => {
+    const id = (await upload(root, { version: "5.1", zip_file: zip("gone") })).body.payload.id;
+    expect((await api(null, "GET", `/api/admin/ota/download?id=${id}`)).status).toBe(401);
+    expect((await api(acme, "GET", `/api/admin/ota/download?id=${id}`)).status).toBe(403);
+    expect((await api(root, "GET", "/api/admin/ota/download?id=987654")).status).toBe(404);
+    expect((await api(root, "GET", "/api/admin/ota/download?id=abc")).status).toBe(400);
+    await api(root, "POST", "/api/admin/ota/deleteota", { id });
+    expect((await api(root, "GET", `/api/admin/ota/download?id=${id}`)).status).toBe(404);
+  });
+});
+
 describe("OpenAPI", () => {
   it("documents the OTA calls, addota as multipart", async () => {
     const r = await api(null, "GET", "/api/openapi.json");
@@ -105,5 +129,6 @@ describe("OpenAPI", () => {
     const addota = r.body.paths["/api/admin/ota/addota"]?.post;
     expect(addota?.requestBody?.content?.["multipart/form-data"]).toBeTruthy();
     for (const p of ["getallota", "deleteota", "activeota"]) expect(r.body.paths[`/api/admin/ota/${p}`]?.post).toBeTruthy();
+    expect(r.body.paths["/api/admin/ota/download"]?.get?.responses?.["200"]?.content?.["application/zip"]).toBeTruthy();
   });
 });

@@ -1,10 +1,11 @@
 /**
  * Firmware (OTA) calls of the part 2 spec: POST /ota/addota (multipart), /ota/getallota,
- * /ota/deleteota, /ota/activeota. All need the `company` module (403 otherwise).
+ * /ota/deleteota, /ota/activeota, and GET /ota/download, the link each record's `zip_files` holds.
+ * All need the `company` module (403 otherwise).
  */
 import { z } from "zod";
 import { addOtaSchema, otaIdSchema } from "~/schemas/firmware";
-import { activateRelease, createRelease, deleteRelease, listReleases, type ReleaseRow } from "~/services/firmware.server";
+import { activateRelease, createRelease, deleteRelease, listReleases, releaseDownload, type ReleaseRow } from "~/services/firmware.server";
 import { endpoint } from "../define.server";
 
 const otaRecord = z.object({
@@ -12,7 +13,8 @@ const otaRecord = z.object({
   version: z.number(),
   version_label: z.string(),
   version_description: z.string(),
-  zip_files: z.string(),
+  zip_files: z.string().url(),
+  file_name: z.string(),
   device_type: z.string().nullable(),
   size: z.number(),
   sha256: z.string(),
@@ -20,12 +22,16 @@ const otaRecord = z.object({
   createdAt: z.string(),
 });
 
-const toRecord = (r: ReleaseRow): z.infer<typeof otaRecord> => ({
+/** The download call of this API, absolute so a client can follow it as it is (with its token). */
+const downloadLink = (request: Request, id: number) => new URL(`/api/admin/ota/download?id=${id}`, request.url).href;
+
+const toRecord = (request: Request, r: ReleaseRow): z.infer<typeof otaRecord> => ({
   id: r.id,
   version: Number(r.version),
   version_label: r.version,
   version_description: r.versionDescription,
-  zip_files: r.fileName,
+  zip_files: downloadLink(request, r.id),
+  file_name: r.fileName,
   device_type: r.deviceType,
   size: r.size,
   sha256: r.sha256,
@@ -56,9 +62,21 @@ export const otaEndpoints = [
     auth: "token",
     body: z.object({ company_id: z.union([z.string(), z.number()]).optional(), page: z.coerce.number().int().positive().optional() }),
     response: z.object({ payload: z.array(otaRecord), total: z.number() }),
-    async handler({ db, auth, body }) {
+    async handler({ request, db, auth, body }) {
       const { rows, total } = await listReleases(db, auth, body.page ? { page: body.page } : { pageSize: 1000 });
-      return { payload: rows.map(toRecord), extra: { total } };
+      return { payload: rows.map((r) => toRecord(request, r)), extra: { total } };
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/ota/download",
+    tag: "Firmware",
+    summary: "The uploaded zip of a release, as an attachment (the link in each record's zip_files).",
+    auth: "token",
+    file: "application/zip",
+    query: otaIdSchema,
+    async handler({ db, env, auth, query }) {
+      return await releaseDownload(db, env.FIRMWARE, auth, query.id);
     },
   }),
   endpoint({

@@ -9,6 +9,7 @@ export type ReleaseListRow = {
   id: number;
   version: string;
   versionDescription: string;
+  fileName: string;
   deviceType: string | null;
   size: number;
   sha256: string;
@@ -29,6 +30,15 @@ export function releaseColumns(t: TFunction, can: { modify: boolean; remove: boo
     { accessorKey: "versionDescription", header: t("description"), cell: ({ row }) => row.original.versionDescription || "-" },
     { accessorKey: "deviceType", header: t("deviceType"), cell: ({ row }) => row.original.deviceType ?? "-" },
     { accessorKey: "size", header: t("size"), cell: ({ row }) => formatBytes(row.original.size), meta: { className: "whitespace-nowrap" } },
+    {
+      accessorKey: "fileName",
+      header: t("file"),
+      cell: ({ row }) => (
+        <a className="text-primary underline-offset-4 hover:underline" href={`/resources/ota/${row.original.id}/download`} download aria-label={t("downloadVersion", { version: row.original.version })}>
+          {row.original.fileName || t("download")}
+        </a>
+      ),
+    },
     {
       accessorKey: "sha256",
       header: t("sha256"),
