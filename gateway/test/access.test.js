@@ -54,6 +54,19 @@ test('decisions for user id, fob and phone key, direct and group keys', async ()
   await b2.close()
 })
 
+test('a deactivated company denies its users at every door until it is reactivated', async () => {
+  worker.change('company', 'upsert', 'ACME', { id: 'ACME', active: false })
+  await gw.syncNow()
+  for (const credential of [{ type: 'user', id: 'u1' }, { type: 'fob', id: 'F-2' }]) {
+    const res = await b1.requestAccess(credential)
+    assert.equal(res.allowed, false, JSON.stringify(credential))
+    assert.equal(res.reason, 'Company is deactivated')
+  }
+  worker.change('company', 'upsert', 'ACME', { id: 'ACME', active: true })
+  await gw.syncNow()
+  assert.equal((await b1.requestAccess({ type: 'user', id: 'u1' })).allowed, true)
+})
+
 test('grants and denials become activity events, one per request even when retried', async () => {
   const duplicatesBefore = worker.duplicates
   const first = await b1.requestAccess({ type: 'user', id: 'u1' }, { corr: 'retry-1' })

@@ -1,6 +1,7 @@
 /**
  * Access decisions from the local replica: resolve the presented credential to a user, collect that
  * user's keys for this door (direct e-keys and keys of the door's groups) and let the core decide.
+ * A deactivated company denies everything of it, whatever its user and device records still say.
  */
 import { decide as coreDecide } from './core.js'
 
@@ -12,9 +13,12 @@ import { decide as coreDecide } from './core.js'
  */
 export function decideAccess (replica, deviceId, credential, now) {
   const device = replica.get('device', deviceId)
-  if (!device || device.active === false) return deny('This door is not enabled')
+  if (!device) return deny('This door is not enabled')
+  if (!companyActive(replica, device.companyId)) return deny('Company is deactivated')
+  if (device.active === false) return deny('This door is not enabled')
   const user = resolveUser(replica, credential)
   if (!user) return deny('Unknown credential')
+  if (!companyActive(replica, user.companyId)) return { ...deny('Company is deactivated'), userId: user.id }
   if (user.active === false) return { ...deny('User is deactivated'), userId: user.id }
   if (user.companyId && device.companyId && user.companyId !== device.companyId) return { ...deny('No key for this door'), userId: user.id }
   const keys = [
@@ -24,6 +28,9 @@ export function decideAccess (replica, deviceId, credential, now) {
   ]
   return { ...coreDecide(keys, now, { lang: user.lang }), userId: user.id }
 }
+
+/** Only a company record saying so makes a company inactive: a copy synced before companies were in the feed has none. */
+const companyActive = (replica, companyId) => replica.get('company', companyId)?.active !== false
 
 function resolveUser (replica, { type, id }) {
   if (type === 'user') return replica.get('user', id)

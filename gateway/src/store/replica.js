@@ -1,9 +1,10 @@
 /**
  * The gateway's synced copy of the console's records, plus the change-feed cursor.
  *
- * Each applied feed page is one durable line `{cursor, reset, changes}` in replica.log, so a page is
- * applied whole or not at all and the cursor never runs ahead of the data. When the log grows past
- * `compactBytes` the current state becomes replica.snapshot.json and the log starts over.
+ * Each applied feed page (a whole snapshot counts as one) is one durable line `{cursor, reset,
+ * changes}` in replica.log, so a page is applied whole or not at all and the cursor never runs ahead
+ * of the data. When the log grows past `compactBytes` the current state becomes replica.snapshot.json
+ * and the log starts over.
  *
  * Entity types and shapes are those of docs/gateway-api.md.
  */
@@ -11,7 +12,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { AppendLog, replaceFile } from './append-log.js'
 
-export const ENTITY_TYPES = ['device', 'boardCredential', 'user', 'ekey', 'groupKey', 'scheduledOpen', 'firmware']
+export const ENTITY_TYPES = ['company', 'device', 'boardCredential', 'user', 'ekey', 'groupKey', 'scheduledOpen', 'firmware']
 
 /** @typedef {{seq?: number, type: string, op: 'upsert'|'delete', id: string, data?: any}} Change */
 

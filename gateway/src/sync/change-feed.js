@@ -2,6 +2,9 @@
  * Follows the Worker's change feed into the replica. The cursor is stored with each applied page,
  * so after any downtime the feed resumes exactly where it stopped. A 410 means the Worker no longer
  * has history back to our cursor: start over from a full snapshot (`reset`).
+ *
+ * A snapshot comes in pages too. They are gathered and applied as one reset once the last is in, so
+ * decisions never run on half a snapshot, and a snapshot cut short leaves the previous copy in place.
  */
 import { backoff } from '../util/backoff.js'
 
@@ -29,16 +32,28 @@ export class ChangeFeed {
   }
 
   async #sync () {
+    let cursor = this.replica.cursor
+    /** @type {import('../store/replica.js').Change[]|null} the changes of a snapshot being paged */
+    let snapshot = null
     for (;;) {
       let page
       try {
-        page = await this.worker.changes(this.replica.cursor, this.pageSize)
+        page = await this.worker.changes(cursor, this.pageSize)
       } catch (e) {
         if (e.status !== 410) throw e
-        this.log.warn('cursor expired, resyncing from a snapshot', { cursor: this.replica.cursor })
+        this.log.warn('cursor expired, resyncing from a snapshot', { cursor })
         page = await this.worker.changes(null, this.pageSize)
       }
-      if (page.changes.length > 0 || page.cursor !== this.replica.cursor || page.reset) await this.replica.applyPage(page)
+      cursor = page.cursor
+      if (page.reset) snapshot = []
+      if (snapshot) {
+        for (const c of page.changes) snapshot.push(c)
+        if (page.more) continue
+        await this.replica.applyPage({ cursor, reset: true, changes: snapshot })
+        snapshot = null
+        continue // what changed while the snapshot was paged follows from its cursor
+      }
+      if (page.changes.length > 0 || cursor !== this.replica.cursor) await this.replica.applyPage(page)
       if (!page.more) break
     }
   }

@@ -24,7 +24,7 @@ export class WorkerContractDouble {
   requests = { changes: 0, events: 0, firmware: 0 }
   /** cursors the gateway asked with, in order (null: no cursor) */
   cursorsSeen = []
-  /** changes before this seq are "pruned": older cursors get 410 */
+  /** seq of the oldest change still kept, as after the Worker's pruning: a cursor short of `oldestKept - 1` gets 410 */
   oldestKept = 0
   /** while true every call answers 503, as a Worker that is down */
   down = false
@@ -75,7 +75,7 @@ export class WorkerContractDouble {
       // The snapshot replays the whole log here, which yields the live state just the same.
       const snapshot = cursor == null || cursor.startsWith('s')
       const from = cursor == null ? 0 : Number(snapshot ? cursor.slice(1) : cursor)
-      if (!Number.isInteger(from) || from > this.changes.length || (!snapshot && from < this.oldestKept)) return send(res, 410, { error: 'cursor_expired' })
+      if (!Number.isInteger(from) || from > this.changes.length || (!snapshot && from < this.oldestKept - 1)) return send(res, 410, { error: 'cursor_expired' })
       const page = this.changes.slice(from, from + limit)
       const next = from + page.length
       const more = next < this.changes.length
