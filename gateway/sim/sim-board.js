@@ -16,6 +16,11 @@ export class SimBoard extends EventEmitter {
   installed = null
   /** @type {Map<string, any>} last retained/down message per topic name */
   last = new Map()
+  /**
+   * ids of the commands already carried out: QoS 1 may deliver a command again, and a repeated one is
+   * acknowledged but not carried out twice (emitted as 'cmd-duplicate', not 'cmd').
+   */
+  commandIds = new Set()
 
   /**
    * @param {{url: string, id: string, password: string, fw?: string, deviceType?: string, clean?: boolean,
@@ -61,6 +66,10 @@ export class SimBoard extends EventEmitter {
     if (name === 'fw/block') return this.emit('block', payload)
     let msg = null
     if (payload.length) try { msg = JSON.parse(payload) } catch { msg = { unparsable: payload.toString() } }
+    if (name === 'cmd' && typeof msg?.id === 'string') {
+      if (this.commandIds.has(msg.id)) return this.emit('cmd-duplicate', msg)
+      this.commandIds.add(msg.id)
+    }
     this.last.set(name, msg)
     if (name === 'access/res' && this.#pendingAccess.has(msg.corr)) {
       this.#pendingAccess.get(msg.corr)(msg)

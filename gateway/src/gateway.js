@@ -17,6 +17,7 @@ import { ImageCache } from './firmware/image-cache.js'
 import { FirmwareDelivery } from './firmware/delivery.js'
 import { ScheduledOpen } from './access/scheduled-open.js'
 import { Inbound } from './inbound.js'
+import { CommandOutbox } from './commands/outbox.js'
 import { Stats } from './stats.js'
 
 const IDENTITY = Symbol('identity')
@@ -60,6 +61,8 @@ export class Gateway {
     this.log = createLogger('gateway', { gw: this.opts.gatewayId })
     this.replica = new Replica(join(this.opts.dataDir, 'replica'))
     this.queue = new EventQueue(join(this.opts.dataDir, 'events'))
+    // In cluster mode aedes-persistence-redis already keeps queued commands across restarts.
+    this.commands = this.opts.redisUrl ? null : new CommandOutbox(join(this.opts.dataDir, 'commands'), { log: this.log })
     this.worker = new WorkerClient({ url: this.opts.workerUrl, secret: this.opts.gatewaySecret, gatewayId: this.opts.gatewayId })
     this.inbound = new Inbound(this)
     const publishRetained = (name, boardId, msg) => this.publishRetained(name, boardId, msg)
@@ -79,8 +82,10 @@ export class Gateway {
   async start () {
     await this.replica.open()
     await this.queue.open()
+    await this.commands?.open()
     this.aedes = await createAedes({ id: this.opts.gatewayId, redisUrl: this.opts.redisUrl, maxTopicLevels: this.opts.maxTopicLevels })
     this.#installHooks(this.aedes)
+    this.commands?.attach(this.aedes, (client) => client[IDENTITY]?.role === 'board')
     this.listeners = await listen(this.aedes, this.opts)
     this.forwarder = new Forwarder({ queue: this.queue, worker: this.worker, gatewayId: this.opts.gatewayId, log: this.log, dataDir: this.opts.dataDir }).start()
     this.feed = new ChangeFeed({ replica: this.replica, worker: this.worker, log: this.log, intervalMs: this.opts.syncIntervalMs })
@@ -122,6 +127,14 @@ export class Gateway {
         this.log.warn('payload too large', { clientId: client.id, topic: packet.topic, bytes: packet.payload.length })
         return cb(new Error('payload too large'))
       }
+      const t = parseTopic(packet.topic)
+      if (this.commands && t?.name === 'cmd' && packet.qos > 0) {
+        // on disk before aedes sends the PUBACK, like board events (decision 0101)
+        return this.commands.add(t.boardId, packet.payload).then(() => cb(null), (e) => {
+          this.log.warn('command refused', { clientId: client.id, topic: packet.topic, error: e.message })
+          cb(e)
+        })
+      }
       if (identity.role !== 'board') return cb(null)
       packet.retain = packet.retain && parseTopic(packet.topic).name === 'status'
       this.inbound.handle(client, identity.boardId, parseTopic(packet.topic).name, packet).then(() => cb(null), (e) => {
@@ -138,7 +151,8 @@ export class Gateway {
     aedes.authorizeForward = (client, packet) => {
       const identity = client[IDENTITY]
       if (identity?.role !== 'board') return packet
-      return parseTopic(packet.topic)?.boardId === identity.boardId ? packet : null
+      if (parseTopic(packet.topic)?.boardId !== identity.boardId) return null
+      return this.commands?.withheld(identity.boardId, packet) ? null : packet
     }
     aedes.on('clientError', (client, err) => this.log.warn('client error', { clientId: client?.id, error: err.message }))
     aedes.on('connectionError', (client, err) => this.log.warn('connection error', { clientId: client?.id, error: err.message }))
@@ -172,9 +186,11 @@ export class Gateway {
     return this.#publish({ topic: topic(boardId, name), payload: msg ? JSON.stringify(msg) : '', qos: 1, retain: true })
   }
 
-  /** Sends a command to a board, wherever in the cluster it is connected. */
-  sendCommand (boardId, cmd) {
-    return this.#publish({ topic: topic(boardId, 'cmd'), payload: JSON.stringify({ v: 1, ...cmd }), qos: 1, retain: false })
+  /** Sends a command to a board, wherever in the cluster it is connected; stored first without Redis. */
+  async sendCommand (boardId, cmd) {
+    const payload = JSON.stringify({ v: 1, ...cmd })
+    await this.commands?.add(boardId, payload)
+    return this.#publish({ topic: topic(boardId, 'cmd'), payload, qos: 1, retain: false })
   }
 
   #publish ({ topic, payload, qos, retain }) {
@@ -233,6 +249,7 @@ export class Gateway {
     if (this.opts.redisUrl) await this.aedes.persistence.destroy() // aedes closes its mq, not its persistence
     await this.listeners?.close()
     await this.queue.close()
+    await this.commands?.close()
     await this.replica.close()
   }
 }

@@ -1,0 +1,140 @@
+/**
+ * Commands for offline boards outlive the gateway (single-instance mode, no Redis): the gateway runs as
+ * a child process and is SIGKILLed while it holds them; the operator and the boards are real MQTT
+ * clients. Every board's deliveries are counted at the MQTT level, duplicates included.
+ */
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import mqtt from 'mqtt'
+import { WorkerContractDouble } from './support/worker-contract-double.js'
+import { SECRET, tempDir, removeDir, provisionBoard, board, spawnGateway, startGateway, until } from './support/fixtures.js'
+import { COMMANDS_PER_BOARD } from '../src/commands/outbox.js'
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
+let worker, dir, env, gw
+
+before(async () => {
+  worker = await new WorkerContractDouble({ secret: SECRET }).listen()
+  for (const id of ['k1', 'k2', 'k3', 'k4', 'k5', 'k6']) await provisionBoard(worker, id)
+  dir = await tempDir('gw-commands-')
+  env = { DATA_DIR: dir, WORKER_URL: worker.url, MQTT_PORT: '0', SYNC_INTERVAL_MS: '200', GATEWAY_ID: 'gw-commands' }
+  gw = await spawnGateway(env)
+})
+after(async () => {
+  gw?.proc.kill('SIGKILL')
+  await gw?.exited
+  await worker.close()
+  await removeDir(dir)
+})
+
+async function killAndRestart () {
+  gw.proc.kill('SIGKILL')
+  await gw.exited
+  gw = await spawnGateway({ ...env, MQTT_PORT: String(gw.mqttPort) })
+}
+
+const operator = () => mqtt.connectAsync(`mqtt://127.0.0.1:${gw.mqttPort}`, { clientId: 'op', username: 'operator', password: SECRET, reconnectPeriod: 0 })
+
+/** Publishes commands as the operator; resolves once the gateway acknowledged every one (PUBACK). */
+async function publish (boardId, ...cmds) {
+  const op = await operator()
+  for (const c of cmds) await op.publishAsync(`boards/${boardId}/cmd`, JSON.stringify({ v: 1, cmd: 'unlock', ...c }), { qos: 1 })
+  await op.endAsync()
+}
+
+/** A board that leaves a persistent session behind: connected, subscribed, then gone without DISCONNECT. */
+async function leaveSession (id) {
+  const b = await board(gw, id).connect()
+  b.kill()
+  await sleep(100)
+}
+
+/**
+ * Connects a board and returns the command ids it receives, repeats included. A marker command sent
+ * after the board subscribed closes the list: anything the gateway holds for the board arrives first.
+ */
+async function receive (id, marker) {
+  const got = []
+  const b = board(gw, id)
+  b.on('cmd', (m) => got.push(m.id))
+  b.on('cmd-duplicate', (m) => got.push(m.id))
+  await b.connect()
+  await publish(id, { id: marker, cmd: 'ping' })
+  await until(() => got.includes(marker), { what: `marker ${marker}` })
+  await sleep(300) // a late repeat would show up now, and the board's PUBACKs reach the gateway's disk
+  await b.close()
+  return { got, sessionPresent: b.sessionPresent }
+}
+
+test('a command for an offline board survives a SIGKILL, arrives once, and not again after the next restart', async () => {
+  await leaveSession('k1')
+  await publish('k1', { id: 'u-1' })
+  await killAndRestart()
+
+  const first = await receive('k1', 'm-1')
+  assert.equal(first.sessionPresent, false, 'the restart ended the in-memory session')
+  assert.deepEqual(first.got, ['u-1', 'm-1'])
+
+  await killAndRestart()
+  assert.deepEqual((await receive('k1', 'm-2')).got, ['m-2'], 'acknowledged commands are not delivered again')
+})
+
+test('an expired command is not delivered after a restart; an unexpired one beside it is', async () => {
+  await leaveSession('k2')
+  const expiresAt = Date.now() + 1000
+  await publish('k2', { id: 'e-1', expiresAt }, { id: 'e-keep', cmd: 'lock' })
+  await killAndRestart()
+  await until(() => Date.now() > expiresAt + 100, { what: 'expiry' })
+  assert.deepEqual((await receive('k2', 'm-3')).got, ['e-keep', 'm-3'])
+})
+
+test("without a restart the broker's session delivers once, and withholds what expired meanwhile", async () => {
+  await leaveSession('k3')
+  await publish('k3', { id: 'c-1' }, { id: 'c-late', expiresAt: Date.now() + 300 }, { id: 'c-stale', expiresAt: Date.now() - 1 })
+  await sleep(500)
+  const r = await receive('k3', 'm-4')
+  assert.equal(r.sessionPresent, true)
+  assert.deepEqual(r.got, ['c-1', 'm-4'])
+})
+
+test('a command for a board that never connected since the restart is delivered when it subscribes', async () => {
+  await killAndRestart()
+  await publish('k4', { id: 'n-1', cmd: 'reboot' })
+  assert.deepEqual((await receive('k4', 'm-5')).got, ['n-1', 'm-5'])
+})
+
+test(`at most ${COMMANDS_PER_BOARD} outstanding commands per board: one more is refused without PUBACK`, async () => {
+  const op = await operator()
+  const ids = Array.from({ length: COMMANDS_PER_BOARD }, (_, i) => `q-${i}`)
+  await Promise.all(ids.map((id) => op.publishAsync('boards/k5/cmd', JSON.stringify({ v: 1, id, cmd: 'ping' }), { qos: 1 })))
+  const outcome = await new Promise((resolve) => {
+    op.once('close', () => resolve('connection closed'))
+    op.publish('boards/k5/cmd', JSON.stringify({ v: 1, id: 'q-over', cmd: 'ping' }), { qos: 1 }, (err) => { if (!err) resolve('acknowledged') })
+  })
+  assert.equal(outcome, 'connection closed')
+  op.end(true)
+
+  await killAndRestart()
+  assert.deepEqual((await receive('k5', 'm-6')).got, [...ids, 'm-6'])
+})
+
+test('gw.sendCommand stores the command too', async () => {
+  const own = await tempDir('gw-commands-inproc-')
+  let inproc = await startGateway(worker, own)
+  try {
+    await inproc.sendCommand('k6', { id: 's-1', cmd: 'reboot' })
+    await inproc.close()
+    inproc = await startGateway(worker, own)
+    const got = []
+    const b = board(inproc, 'k6')
+    b.on('cmd', (m) => got.push(m.id))
+    await b.connect()
+    await until(() => got.length > 0, { what: 'the stored command' })
+    assert.deepEqual(got, ['s-1'])
+    await b.close()
+  } finally {
+    await inproc.close()
+    await removeDir(own)
+  }
+})
