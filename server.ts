@@ -6,6 +6,7 @@ import coreModule from "./core-wasm/pkg/core.wasm";
 import { createCore } from "./core-wasm/pkg/index.js";
 import { pruneFeed } from "./app/services/gateway-feed.server";
 import { drainOutbox } from "./app/services/mail/outbox.server";
+import { purgeSignInLeftovers } from "./app/services/sign-in-purge.server";
 import { dbFromEnv } from "./app/utils/db.server";
 import { deleteExpiredSessions } from "./app/utils/session.server";
 import { getLoadContext } from "./load-context";
@@ -36,5 +37,6 @@ export default {
     ctx.waitUntil(drainOutbox(env, { limit: 50 }));
     ctx.waitUntil(deleteExpiredSessions(db, env, Date.now()));
     ctx.waitUntil(pruneFeed(db, Date.now()));
+    ctx.waitUntil(purgeSignInLeftovers(db, Date.now()));
   },
 } satisfies ExportedHandler<Env>;

@@ -1,0 +1,17 @@
+/**
+ * Sign-in leftovers that can no longer matter: expired reset links and second-factor codes (used or
+ * not; their use is in the activity log), and throttle counters whose window and lock have both passed.
+ * Run by the every-minute cron, so these tables stay the size of current activity.
+ */
+import { and, isNull, lt, or } from "drizzle-orm";
+import { schema, type Db } from "~/utils/db.server";
+import { THROTTLE } from "./throttle.server";
+
+export async function purgeSignInLeftovers(db: Db, now: number): Promise<void> {
+  const t = schema.loginThrottles;
+  await db.batch([
+    db.delete(schema.passwordResetTokens).where(lt(schema.passwordResetTokens.expiresAt, now)),
+    db.delete(schema.twoFactorCodes).where(lt(schema.twoFactorCodes.expiresAt, now)),
+    db.delete(t).where(and(lt(t.windowStart, now - THROTTLE.windowMs), or(isNull(t.lockedUntil), lt(t.lockedUntil, now)))),
+  ]);
+}
