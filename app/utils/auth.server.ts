@@ -4,11 +4,12 @@
  * pages enforce the same rules.
  */
 import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { getDb, nowMs, schema, type Db } from "./db.server";
 import { ServiceError } from "./errors.server";
 import { can, MODULES, NO_PERMISSIONS, type Action, type CompanyType, type ModuleKey, type Permissions } from "./permissions";
-import { deleteSession, findLiveSession, readSessionToken, sessionCookie, touchSession, type SessionRow } from "./session.server";
+import { deleteSession, readSessionToken, sessionCookie, sessionIsOver, touchSession, type SessionRow } from "./session.server";
+import { sha256Hex } from "./tokens.server";
 
 export type AuthUser = Pick<
   typeof schema.users.$inferSelect,
@@ -17,42 +18,60 @@ export type AuthUser = Pick<
 export type AuthCompany = { id: number; code: string; name: string; type: CompanyType; parentId: number | null };
 export type Auth = { session: SessionRow; user: AuthUser; company: AuthCompany; permissions: Permissions };
 
+type RoleRow = typeof schema.roles.$inferSelect;
+
+function permissionsOf(role: RoleRow | null, moduleKeys: string[]): Permissions {
+  if (!role) return { ...NO_PERMISSIONS };
+  const granted = new Set(moduleKeys);
+  return {
+    permission_all: role.permissionAll,
+    permission_add: role.permissionAdd,
+    permission_modifly: role.permissionModify,
+    permission_delete: role.permissionDelete,
+    permission_view: role.permissionView,
+    ...(Object.fromEntries(MODULES.map((m) => [m, granted.has(m)])) as Record<ModuleKey, boolean>),
+  };
+}
+
 export async function loadPermissions(db: Db, roleId: number | null): Promise<Permissions> {
   if (roleId == null) return { ...NO_PERMISSIONS };
   const [role, modules] = await db.batch([
     db.select().from(schema.roles).where(eq(schema.roles.id, roleId)).limit(1),
     db.select({ key: schema.roleModules.moduleKey }).from(schema.roleModules).where(eq(schema.roleModules.roleId, roleId)),
   ]);
-  const r = role[0];
-  if (!r) return { ...NO_PERMISSIONS };
-  const granted = new Set(modules.map((m) => m.key));
-  return {
-    permission_all: r.permissionAll,
-    permission_add: r.permissionAdd,
-    permission_modifly: r.permissionModify,
-    permission_delete: r.permissionDelete,
-    permission_view: r.permissionView,
-    ...(Object.fromEntries(MODULES.map((m) => [m, granted.has(m)])) as Record<ModuleKey, boolean>),
-  };
+  return permissionsOf(role[0] ?? null, modules.map((m) => m.key));
 }
 
-/** Resolves a session token to its caller; null when the session is gone or the user may no longer sign in. */
+/**
+ * Resolves a session token to its caller; null when the session is gone or the user may no longer sign in.
+ * One query: the session with its user, company, role and the role's modules. (Not a D1 batch: batched
+ * results come back keyed by column name, so the joined tables' same-named columns would collide.)
+ */
 export async function authFromToken(db: Db, env: Env, token: string, now = nowMs()): Promise<Auth | null> {
-  const session = await findLiveSession(db, env, token, now);
-  if (!session) return null;
+  const id = await sha256Hex(token);
+  const { sessions: s, users: u, companies: c, roles: r, roleModules: m } = schema;
   const rows = await db
-    .select({ user: schema.users, company: schema.companies })
-    .from(schema.users)
-    .innerJoin(schema.companies, eq(schema.companies.id, schema.users.companyId))
-    .where(eq(schema.users.id, session.userId))
+    .select({
+      session: s,
+      user: u,
+      company: c,
+      role: r,
+      modules: sql<string>`(select json_group_array(${m.moduleKey}) from ${m} where ${m.roleId} = ${u.roleId})`,
+    })
+    .from(s)
+    .leftJoin(u, eq(u.id, s.userId))
+    .leftJoin(c, eq(c.id, u.companyId))
+    .leftJoin(r, eq(r.id, u.roleId))
+    .where(eq(s.id, id))
     .limit(1);
   const row = rows[0];
-  if (!row || row.user.isInactive || row.user.deletedAt != null || row.company.isDeactive || row.company.deletedAt != null) {
+  if (!row) return null;
+  const { session, user, company, role, modules } = row;
+  if (sessionIsOver(session, env, now) || !user || !company || user.isInactive || user.deletedAt != null || company.isDeactive || company.deletedAt != null) {
     await deleteSession(db, session.id);
     return null;
   }
   await touchSession(db, session, now);
-  const { user, company } = row;
   return {
     session,
     user: {
@@ -68,7 +87,7 @@ export async function authFromToken(db: Db, env: Env, token: string, now = nowMs
       isSentinel: user.isSentinel,
     },
     company: { id: company.id, code: company.code, name: company.name, type: company.type, parentId: company.parentId },
-    permissions: await loadPermissions(db, user.roleId),
+    permissions: permissionsOf(role, JSON.parse(modules ?? "[]") as string[]),
   };
 }
 

@@ -71,16 +71,9 @@ export async function createSession(
 export type SessionRow = typeof schema.sessions.$inferSelect;
 
 /** The live session for a token, or null when unknown, expired or idle too long (then it is deleted). */
-export async function findLiveSession(db: Db, env: Env, token: string, now: number): Promise<SessionRow | null> {
-  const id = await sha256Hex(token);
-  const row = await db.query.sessions.findFirst({ where: eq(schema.sessions.id, id) });
-  if (!row) return null;
-  const idleExpired = row.kind === "web" && now - row.lastSeenAt > idleLimits(env).serverLimit;
-  if (row.expiresAt <= now || idleExpired) {
-    await db.delete(schema.sessions).where(eq(schema.sessions.id, id));
-    return null;
-  }
-  return row;
+/** Past its lifetime, or (console sessions) untouched for longer than the idle limit. */
+export function sessionIsOver(row: SessionRow, env: Env, now: number): boolean {
+  return row.expiresAt <= now || (row.kind === "web" && now - row.lastSeenAt > idleLimits(env).serverLimit);
 }
 
 export async function touchSession(db: Db, row: SessionRow, now: number): Promise<void> {
