@@ -173,7 +173,8 @@ async function keyChanges(db: Db, ref: Ref, filter: { ids: number[] } | { groupI
         startTime: g.isAllDay ? null : g.startAt,
         endTime: g.isAllDay ? null : g.endAt,
       };
-      out.push({ type: "groupKey", op: "upsert", id: String(r.id), data: { ...base, groupId: String(g.id), window } });
+      // The group's window has no dates (DESIGN §4.1): the assignment's start date travels beside it.
+      out.push({ type: "groupKey", op: "upsert", id: String(r.id), data: { ...base, groupId: String(g.id), startDate: r.startDate ?? null, window } });
       continue;
     }
     const access = ACCESS[r.accessType];

@@ -21,6 +21,11 @@ before(async () => {
   worker.change('ekey', 'upsert', 'k-once', { id: 'k-once', deviceId: 'b1', userId: 'u4', window: ekey({ access: 'oneTime', startDate: '2020-01-01' }) })
   worker.change('ekey', 'upsert', 'k-u3', { id: 'k-u3', deviceId: 'b1', userId: 'u3', window: ekey() })
   worker.change('groupKey', 'upsert', 'gk-1', { id: 'gk-1', groupId: 'g1', userId: 'u2', window: { kind: 'group', tz: 'UTC', days: ALL_DAYS, allDay: true, startTime: null, endTime: null } })
+  // group keys whose assignment starts later, and one that has started
+  worker.change('user', 'upsert', 'u5', { id: 'u5', companyId: 'ACME', active: true, fobs: ['F-5'] })
+  worker.change('user', 'upsert', 'u6', { id: 'u6', companyId: 'ACME', active: true, fobs: ['F-6'] })
+  worker.change('groupKey', 'upsert', 'gk-later', { id: 'gk-later', groupId: 'g1', userId: 'u5', startDate: '2099-01-05', window: { kind: 'group', tz: 'UTC', days: ALL_DAYS, allDay: true, startTime: null, endTime: null } })
+  worker.change('groupKey', 'upsert', 'gk-started', { id: 'gk-started', groupId: 'g1', userId: 'u6', startDate: '2020-01-01', window: { kind: 'group', tz: 'UTC', days: ALL_DAYS, allDay: true, startTime: null, endTime: null } })
   // open every day, first person in: locked until the first authorized entry
   worker.change('scheduledOpen', 'upsert', 'so-acme', { id: 'so-acme', companyId: 'ACME', window: { kind: 'scheduledOpen', tz: 'UTC', fpi: true, firstEntryAt: null, week: wholeWeek({ openWholeDay: true, openTime: '', closeTime: '' }), exceptions: [] } })
   dir = await tempDir()
@@ -32,6 +37,15 @@ after(async () => {
   await gw.close()
   await worker.close()
   await removeDir(dir)
+})
+
+test('a group key opens from its assignment\'s start date, not before', async () => {
+  const later = await b1.requestAccess({ type: 'fob', id: 'F-5' })
+  assert.equal(later.allowed, false)
+  assert.match(later.reason, /not valid before 2099-01-05/)
+  const started = await b1.requestAccess({ type: 'fob', id: 'F-6' })
+  assert.equal(started.allowed, true, started.reason)
+  assert.deepEqual({ id: started.key.id, kind: started.key.kind }, { id: 'gk-started', kind: 'group' })
 })
 
 test('decisions for user id, fob and phone key, direct and group keys', async () => {

@@ -57,6 +57,8 @@ describe("change feed", () => {
     expect(ekey.data.userLabel).toBeTruthy();
     const groupKey = byType(r.body.changes, "groupKey")[0];
     expect(groupKey.data.window.kind).toBe("group");
+    const [groupRow] = await db().select().from(schema.ekeyAssignments).where(eq(schema.ekeyAssignments.id, Number(groupKey.id)));
+    expect(groupKey.data.startDate).toBe(groupRow.startDate); // the window has no dates; the assignment's start travels beside it
     const so = byType(r.body.changes, "scheduledOpen");
     expect(so).toHaveLength(1);
     expect(so[0].data).toMatchObject({ companyId: "ACME", window: { kind: "scheduledOpen", tz: "Europe/Madrid", fpi: true } });

@@ -24,9 +24,23 @@ export function decideAccess (replica, deviceId, credential, now) {
   const keys = [
     ...(replica.index.ekeysByDeviceUser.get(deviceId + '\0' + user.id) ?? []).map((k) => ({ id: k.id, kind: 'ekey', label: k.label, window: k.window })),
     ...(device.groupIds ?? []).flatMap((g) => (replica.index.groupKeysByGroupUser.get(g + '\0' + user.id) ?? [])
-      .map((k) => ({ id: k.id, kind: 'group', label: k.label, window: k.window })))
+      .map((k) => ({ id: k.id, kind: 'group', label: k.label, window: groupKeyWindow(k) })))
   ]
   return { ...coreDecide(keys, now, { lang: user.lang }), userId: user.id }
+}
+
+/** The dated window of each group key with a start date, per replica record (the core caches by window object). */
+const dated = new WeakMap()
+
+/**
+ * A group's window has no dates (DESIGN §4.1), but its assignment starts on a date. Until then the key
+ * is the same weekly window as a never-ending custom e-key from that date, which the core evaluates
+ * with the usual reason ("not valid before …; next opens …").
+ */
+function groupKeyWindow (k) {
+  if (!k.startDate) return k.window
+  if (!dated.has(k)) dated.set(k, { ...k.window, kind: 'ekey', access: 'custom', startDate: k.startDate, endDate: null, used: false })
+  return dated.get(k)
 }
 
 /** Only a company record saying so makes a company inactive: a copy synced before companies were in the feed has none. */
