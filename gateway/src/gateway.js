@@ -18,6 +18,7 @@ import { FirmwareDelivery } from './firmware/delivery.js'
 import { ScheduledOpen } from './access/scheduled-open.js'
 import { Inbound } from './inbound.js'
 import { CommandOutbox } from './commands/outbox.js'
+import { pastDeadline, withDeadline } from './commands/deadline.js'
 import { Stats } from './stats.js'
 
 const IDENTITY = Symbol('identity')
@@ -128,12 +129,14 @@ export class Gateway {
         return cb(new Error('payload too large'))
       }
       const t = parseTopic(packet.topic)
-      if (this.commands && t?.name === 'cmd' && packet.qos > 0) {
-        // on disk before aedes sends the PUBACK, like board events (decision 0101)
-        return this.commands.add(t.boardId, packet.payload).then(() => cb(null), (e) => {
+      if (t?.name === 'cmd' && packet.qos > 0) {
+        const refuse = (e) => {
           this.log.warn('command refused', { clientId: client.id, topic: packet.topic, error: e.message })
           cb(e)
-        })
+        }
+        // on disk before aedes sends the PUBACK, like board events (decision 0101)
+        if (this.commands) return this.commands.add(t.boardId, packet.payload).then(() => cb(null), refuse)
+        try { packet.payload = withDeadline(packet.payload) } catch (e) { return refuse(e) }
       }
       if (identity.role !== 'board') return cb(null)
       packet.retain = packet.retain && parseTopic(packet.topic).name === 'status'
@@ -152,7 +155,11 @@ export class Gateway {
       const identity = client[IDENTITY]
       if (identity?.role !== 'board') return packet
       if (parseTopic(packet.topic)?.boardId !== identity.boardId) return null
-      return this.commands?.withheld(identity.boardId, packet) ? null : packet
+      if (this.commands ? this.commands.withheld(identity.boardId, packet) : pastDeadline(packet)) {
+        if (!this.commands) this.log.warn('command expired', { boardId: identity.boardId, topic: packet.topic })
+        return null
+      }
+      return packet
     }
     aedes.on('clientError', (client, err) => this.log.warn('client error', { clientId: client?.id, error: err.message }))
     aedes.on('connectionError', (client, err) => this.log.warn('connection error', { clientId: client?.id, error: err.message }))
@@ -186,10 +193,14 @@ export class Gateway {
     return this.#publish({ topic: topic(boardId, name), payload: msg ? JSON.stringify(msg) : '', qos: 1, retain: true })
   }
 
-  /** Sends a command to a board, wherever in the cluster it is connected; stored first without Redis. */
+  /**
+   * Sends a command to a board, wherever in the cluster it is connected: without Redis it is stored in
+   * the outbox first, with Redis its deadline is written into it.
+   */
   async sendCommand (boardId, cmd) {
-    const payload = JSON.stringify({ v: 1, ...cmd })
-    await this.commands?.add(boardId, payload)
+    let payload = JSON.stringify({ v: 1, ...cmd })
+    if (this.commands) await this.commands.add(boardId, payload)
+    else payload = withDeadline(payload)
     return this.#publish({ topic: topic(boardId, 'cmd'), payload, qos: 1, retain: false })
   }
 

@@ -9,6 +9,8 @@ import { WorkerContractDouble } from './support/worker-contract-double.js'
 import { SECRET, tempDir, removeDir, provisionBoard, board, startGateway, until } from './support/fixtures.js'
 import { startRedis } from './support/processes.js'
 
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
 let redis, worker, a, b, dirA, dirB
 const start = (dir, id, mqttPort = 0) => startGateway(worker, dir, { redisUrl: redis.url, gatewayId: id, mqttPort })
 
@@ -68,6 +70,31 @@ test('a persistent session survives an instance restart: subscriptions kept, que
   await back.connect()
   assert.equal(back.sessionPresent, true)
   assert.equal((await cmd).id, 'while-away')
+  await back.close()
+})
+
+test('a queued command past its deadline is withheld by every instance; one within it is delivered', async () => {
+  const first = await board(a, 'c1').connect()
+  first.kill() // offline with its session (and cmd subscription) kept in Redis
+  await sleep(100)
+  const op = await mqtt.connectAsync(`mqtt://127.0.0.1:${b.mqttPort}`, { clientId: 'op-deadline', username: 'operator', password: SECRET, reconnectPeriod: 0 })
+  await op.publishAsync('boards/c1/cmd', JSON.stringify({ v: 1, id: 'stale', cmd: 'unlock', expiresAt: Date.now() + 300 }), { qos: 1 })
+  await op.publishAsync('boards/c1/cmd', JSON.stringify({ v: 1, id: 'fresh', cmd: 'ping' }), { qos: 1 })
+  await op.endAsync()
+  await b.sendCommand('c1', { id: 'fresh-2', cmd: 'ping' })
+  await sleep(600)
+
+  const acceptedBefore = Date.now()
+  const back = board(a, 'c1', { subscribe: [] }) // the session in Redis has the subscription
+  const got = []
+  back.on('cmd', (m) => got.push(m))
+  await back.connect()
+  await until(() => got.length === 2, { what: 'the commands within their deadline' })
+  await sleep(300)
+  assert.deepEqual(got.map((m) => m.id), ['fresh', 'fresh-2'], 'the stale unlock is not delivered')
+  for (const m of got) {
+    assert.ok(m.expiresAt > acceptedBefore && m.expiresAt <= acceptedBefore + 5 * 60_000, 'a deadline 5 minutes after acceptance was written in')
+  }
   await back.close()
 })
 

@@ -36,7 +36,7 @@ const COMMAND_ID = /^[A-Za-z0-9._:-]{1,64}$/
  */
 
 /** @param {Buffer|string} payload @returns {{id: string, cmd?: string, expiresAt?: number}} */
-function parseCommand (payload) {
+export function parseCommand (payload) {
   const msg = parseJson(Buffer.from(payload))
   if (typeof msg.id !== 'string' || !COMMAND_ID.test(msg.id)) throw new Error('command id must match [A-Za-z0-9._:-]{1,64}')
   if (msg.expiresAt !== undefined && !Number.isSafeInteger(msg.expiresAt)) throw new Error('expiresAt must be epoch milliseconds')
