@@ -7,10 +7,10 @@
  * cannot place (unknown device, malformed entry, type without a catalogue name) is reported in
  * `rejected` instead of failing the batch: one poison event must not block the gateway's queue (the
  * gateway keeps it in its dead-letter file and offers it again later).
- * Device state (last activity, battery, location, firmware) is updated in the same D1 batch with
- * statements that are safe to run again.
+ * Device state (last activity, battery, location, firmware) and one-time keys a gateway spent are
+ * updated in the same D1 batch with statements that are safe to run again.
  */
-import { eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { activityInsert } from "~/utils/activity.server";
 import { schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
@@ -228,11 +228,17 @@ class DeviceState {
   location = new Map<number, { at: number; lat: number; lon: number }>();
   progress = new Map<string, Progress>();
   installed = new Map<number, number>();
+  /** e-keys that opened a door, by key id: a one-time key among them is used from then on */
+  opened = new Map<number, { at: number; companyId: number }>();
 
   note(e: GatewayEvent, device: Device) {
     const id = device.id;
     this.lastAt.set(id, Math.max(this.lastAt.get(id) ?? 0, e.at));
     const d = e.data;
+    const keyId = Number(d.keyId);
+    if (e.type === "access.granted" && d.keyKind === "ekey" && Number.isSafeInteger(keyId) && keyId > 0 && !this.opened.has(keyId)) {
+      this.opened.set(keyId, { at: e.at, companyId: device.companyId });
+    }
     if (e.type === "battery" && (this.battery.get(id)?.at ?? 0) <= e.at) this.battery.set(id, { at: e.at, low: (num(d.percent) ?? 100) < LOW_BATTERY });
     if (e.type === "location" && (this.location.get(id)?.at ?? 0) <= e.at) this.location.set(id, { at: e.at, lat: num(d.lat)!, lon: num(d.lon)! });
     const releaseId = Number(d.releaseId);
@@ -295,6 +301,18 @@ class DeviceState {
             setWhere: x.state === "downloading" ? sql`${p.state} != 'installed'` : undefined,
           }),
       );
+    }
+    // The gateway spends a one-time key itself; recording it here shows it as used in the console and,
+    // through the feed, to every other gateway (whose copy would otherwise still let it open once more).
+    const k = schema.ekeyAssignments;
+    for (const [keyId, o] of this.opened) {
+      const unusedOneTime = and(eq(k.id, keyId), eq(k.companyId, o.companyId), eq(k.accessType, "one_time_access"), isNull(k.usedAt));
+      // The feed change only when the key is one still to spend (null seq: SQLite numbers the row).
+      const change = db
+        .select({ seq: sql<number>`null`.as("seq"), companyId: k.companyId, entity: sql<string>`'ekey'`.as("entity"), entityId: k.id, op: sql<"upsert">`'upsert'`.as("op"), createdAt: sql<number>`${now}`.as("created_at") })
+        .from(k)
+        .where(unusedOneTime);
+      out.push(db.insert(schema.gatewayChanges).select(change), db.update(k).set({ usedAt: o.at, updatedAt: now }).where(unusedOneTime));
     }
     for (const [id, releaseId] of this.installed) {
       const f = schema.firmwareReleases;

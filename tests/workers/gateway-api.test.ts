@@ -177,6 +177,36 @@ describe("event ingestion", () => {
     expect(byId["1/fpi.1.1800000012000"]).toMatchObject({ name: "Scheduled Open Started" });
   });
 
+  it("marks a one-time key a gateway spent as used, in the console and in the feed, once", async () => {
+    const k = schema.ekeyAssignments;
+    const base = { companyId: 3, userId: 3, isGroup: false, deviceId: 1, startDate: "2026-01-01", isNeverEnd: true, isAllDay: true };
+    const [once, full, beta] = await db()
+      .insert(k)
+      .values([
+        { ...base, accessType: "one_time_access", status: "2" },
+        { ...base, accessType: "full_access" },
+        { ...base, companyId: 4, accessType: "one_time_access", status: "2" }, // another company's key id on an ACME door
+      ])
+      .returning({ id: k.id });
+    const cursor = (await gwJson("GET", "/api/gateway/changes")).body.cursor;
+    const granted = (key: number, n: number) => ({ id: `1/acc.once-${key}-${n}`, deviceId: "1", type: "access.granted", at: 1_800_000_020_000 + n, data: { keyId: String(key), keyKind: "ekey", userId: "3", reason: "" } });
+    const events = [granted(once.id, 1), granted(full.id, 2), granted(beta.id, 3)];
+    expect((await gwJson("POST", "/api/gateway/events", { v: 1, events })).body).toMatchObject({ accepted: 3 });
+    const usedAt = async (id: number) => (await db().select({ usedAt: k.usedAt }).from(k).where(eq(k.id, id)))[0].usedAt;
+    expect(await usedAt(once.id)).toBe(1_800_000_020_001);
+    expect(await usedAt(full.id)).toBeNull();
+    expect(await usedAt(beta.id)).toBeNull();
+    const feed = await gwJson("GET", `/api/gateway/changes?cursor=${cursor}`);
+    const keys = byType(feed.body.changes, "ekey");
+    expect(keys.map((c: any) => c.id)).toEqual([String(once.id)]);
+    expect(keys[0].data.window.used).toBe(true);
+
+    // a later grant of the same key (re-sent batch, or another gateway) changes nothing more
+    await gwJson("POST", "/api/gateway/events", { v: 1, events: [granted(once.id, 4)] });
+    expect(await usedAt(once.id)).toBe(1_800_000_020_001);
+    expect(byType((await gwJson("GET", `/api/gateway/changes?cursor=${feed.body.cursor}`)).body.changes, "ekey")).toHaveLength(0);
+  });
+
   it("rejects unknown devices and bad entries per event, and bad envelopes with 400", async () => {
     const r = await gwJson("POST", "/api/gateway/events", {
       v: 1,
