@@ -3,12 +3,14 @@
  * OpenAPI document both read this list.
  */
 import type { Endpoint } from "./define.server";
+import { activityEndpoints } from "./endpoints/activity.server";
 import { auditEndpoints } from "./endpoints/audit.server";
 import { authEndpoints } from "./endpoints/auth.server";
 import { deviceGroupEndpoints } from "./endpoints/device-groups.server";
 import { deviceEndpoints } from "./endpoints/devices.server";
 import { otaEndpoints } from "./endpoints/ota.server";
 import { referenceEndpoints } from "./endpoints/reference.server";
+import { settingsEndpoints } from "./endpoints/settings.server";
 import { usersEndpoints } from "./endpoints/users.server";
 
 export const ADMIN_BASE = "/api/admin";
@@ -21,6 +23,8 @@ export const adminEndpoints: readonly Endpoint[] = [
   ...deviceGroupEndpoints,
   ...usersEndpoints,
   ...otaEndpoints,
+  ...settingsEndpoints,
+  ...activityEndpoints,
 ];
 
 export const userEndpoints: readonly Endpoint[] = auditEndpoints;

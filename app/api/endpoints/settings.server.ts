@@ -1,0 +1,133 @@
+import { z } from "zod";
+import { companySettingsSchema, fobProgrammersSchema, scheduleOpenSchema, SETTINGS_MESSAGES } from "~/schemas/settings";
+import * as fobs from "~/services/fob-programmers.server";
+import * as scheduled from "~/services/scheduled-open.server";
+import * as settings from "~/services/settings.server";
+import type { FobProgrammer } from "~/services/fob-programmers.server";
+import type { ScheduleOpen } from "~/services/scheduled-open.server";
+import type { SettingsRow } from "~/services/settings.server";
+import { endpoint } from "../define.server";
+
+const bit = (v: boolean) => (v ? "1" : "0");
+const flagShape = z.enum(["1", "0"]);
+
+/** The settings in the spec's names (part 1 §3); flags are '1'/'0' as the spec stores them. */
+function settingsPayload(s: SettingsRow | null, schedule: ScheduleOpen, assigned: FobProgrammer[]) {
+  return {
+    id: s?.id ?? null,
+    company_id: s?.companyId ?? null,
+    is_multi_phone_login: bit(!!s?.isMultiPhoneLogin),
+    offline_reconect: s?.offlineReconnectHours ?? 24,
+    schedule_open: bit(!!s?.scheduleOpen),
+    fpi: bit(!!s?.fpi),
+    default_time_zone_id: s?.defaultTimeZoneId ?? null,
+    ekey_duration: s?.ekeyDurationHours ?? 24,
+    default_country_code: s?.defaultCountryCode ?? "001",
+    password_expiry_duration: s?.passwordExpiryMonths ?? 0,
+    is_force_firmware_update: bit(!!s?.isForceFirmwareUpdate),
+    allowed_firmware: s?.allowedFirmware ?? "All Users",
+    biometric_security: bit(!!s?.biometricSecurity),
+    require_2fa: bit(!!s?.require2fa),
+    password_reset_security: s?.passwordResetSecurity ?? "email",
+    password_reset_secondary_action: s?.passwordResetSecondaryAction ?? "nothing",
+    password_reset_phone: s?.passwordResetPhone ?? "",
+    schedule_opens: schedule.week.map((d) => ({ scheduleDay: d.day, openWholeDay: d.openWholeDay, openTime: d.openTime, closeTime: d.closeTime })),
+    schedule_exceptions: schedule.exceptions.map((e) => ({ id: e.id, exceptionDate: e.date, openWholeDay: e.openWholeDay, openTime: e.openTime, closeTime: e.closeTime })),
+    fob_programmers: assigned.map(programmerPayload),
+  };
+}
+
+const programmerPayload = (p: FobProgrammer) => ({ id: p.id, display_name: p.displayName });
+const programmerShape = z.object({ id: z.number(), display_name: z.string() });
+const dayShape = z.object({ scheduleDay: z.number(), openWholeDay: z.boolean(), openTime: z.string(), closeTime: z.string() });
+
+const settingsShape = z.object({
+  id: z.number().nullable(),
+  company_id: z.number().nullable(),
+  is_multi_phone_login: flagShape,
+  offline_reconect: z.number(),
+  schedule_open: flagShape,
+  fpi: flagShape,
+  default_time_zone_id: z.number().nullable(),
+  ekey_duration: z.number(),
+  default_country_code: z.string(),
+  password_expiry_duration: z.number(),
+  is_force_firmware_update: flagShape,
+  allowed_firmware: z.string(),
+  biometric_security: flagShape,
+  require_2fa: flagShape,
+  password_reset_security: z.string(),
+  password_reset_secondary_action: z.string(),
+  password_reset_phone: z.string(),
+  schedule_opens: z.array(dayShape),
+  schedule_exceptions: z.array(dayShape.omit({ scheduleDay: true }).extend({ id: z.number(), exceptionDate: z.string() })),
+  fob_programmers: z.array(programmerShape),
+});
+
+export const settingsEndpoints = [
+  endpoint({
+    method: "GET",
+    path: "/settings/getCompanySettings",
+    tag: "Company settings",
+    summary:
+      "The caller's company settings with its scheduled-open rows (scheduleDay 0 = Monday … 6 = Sunday), exceptions and assigned fob programmers. Before the first save id is null and the values are the defaults.",
+    auth: "token",
+    response: z.object({ message: z.string(), payload: settingsShape }),
+    async handler({ db, auth }) {
+      const [row, schedule, programmers] = await Promise.all([settings.getCompanySettings(db, auth), scheduled.getScheduleOpen(db, auth), fobs.getFobProgrammers(db, auth)]);
+      return { payload: settingsPayload(row, schedule, programmers.assigned) };
+    },
+  }),
+  endpoint({
+    method: "PUT",
+    path: "/settings/modifyCompanySettings",
+    tag: "Company settings",
+    summary:
+      "Saves the settings object. password_reset_secondary_action is kept only for the text mode and password_reset_phone (10+ digits, required) only for admin. The first save also creates a closed seven-day schedule and one closed exception dated today. Needs the modify right.",
+    auth: "token",
+    body: companySettingsSchema,
+    response: z.object({ message: z.string(), payload: z.object({ id: z.number(), is_force_firmware_update: z.boolean() }) }),
+    async handler({ db, auth, body, now, core }) {
+      const { settings: saved } = await settings.modifyCompanySettings(db, auth, body, now, core);
+      return { message: SETTINGS_MESSAGES.updated, payload: { id: saved.id, is_force_firmware_update: saved.isForceFirmwareUpdate } };
+    },
+  }),
+  endpoint({
+    method: "PUT",
+    path: "/settings/modifyScheduleOpen",
+    tag: "Company settings",
+    summary:
+      "Replaces the scheduled-open hours: fpi, schedule_opens (seven rows {scheduleDay 0-6, openWholeDay, openTime, closeTime}; open with empty times is the whole day) and schedule_exceptions ({exceptionDate YYYY-MM-DD, openWholeDay, openTime, closeTime}). Checked by the access-window core; 409 before the settings are first saved. Needs the modify right.",
+    auth: "token",
+    body: scheduleOpenSchema,
+    async handler({ db, auth, body, now, core }) {
+      await scheduled.saveScheduleOpen(db, auth, body, now, core);
+      return { message: SETTINGS_MESSAGES.scheduleChanged };
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/settings/getFobProgrammers",
+    tag: "Company settings",
+    summary: "The company's fob programmers: available_programmers and assigned_programmers.",
+    auth: "token",
+    response: z.object({ message: z.string(), payload: z.object({ available_programmers: z.array(programmerShape), assigned_programmers: z.array(programmerShape) }) }),
+    async handler({ db, auth }) {
+      const lists = await fobs.getFobProgrammers(db, auth);
+      return { payload: { available_programmers: lists.available.map(programmerPayload), assigned_programmers: lists.assigned.map(programmerPayload) } };
+    },
+  }),
+  endpoint({
+    method: "PUT",
+    path: "/settings/modifyFobProgrammers",
+    tag: "Company settings",
+    summary:
+      "Saves the fob programmers (the spec does not show this path): fob_programmers lists the ids of the assigned ones; every other programmer of the company becomes available. 404 for an id outside the caller's company. Needs the modify right.",
+    auth: "token",
+    body: fobProgrammersSchema,
+    async handler({ db, auth, body, now }) {
+      await fobs.saveFobProgrammers(db, auth, body, now);
+      return { message: SETTINGS_MESSAGES.fobsChanged };
+    },
+  }),
+];

@@ -1,0 +1,160 @@
+/**
+ * Company settings, scheduled-open hours and fob programmers (spec part 1 §2, §3, §4), in the
+ * spec's wire names so the pages, the services and the admin API share one schema per form.
+ * Scheduled-open times and dates are checked by the service through the access-window core.
+ */
+import { z } from "zod";
+import type { ScheduledOpenWindow, ValidationError } from "../../core-wasm/pkg/index.js";
+
+export const SETTINGS_MESSAGES = {
+  hours: "Choose from 1 to 24 hours",
+  timeZone: "Time zone is required",
+  countryCode: "Country code must be 1 to 3 digits",
+  phone: "Contact phone must have at least 10 digits",
+  expiry: "Choose a password change interval",
+  updated: "Company Settings Updated",
+  scheduleChanged: "Default Scheduled Open Changed",
+  fobsChanged: "Changed Fob Programmers",
+  settingsFirst: "Save the company settings first",
+  week: "The schedule needs one row for each day, Monday to Sunday",
+  closeAfterOpen: "Close time must be after open time",
+  bothTimes: "Open and close times are both required",
+  time: "Time must be HH:mm",
+  date: "Exception date is required or invalid",
+  duplicateDate: "Only one exception per date",
+  programmerNotFound: "Fob programmer not found",
+} as const;
+
+/** Months between forced password changes (Never, every month, 3, 6 months, every year). */
+export const PASSWORD_EXPIRY_MONTHS = [0, 1, 3, 6, 12] as const;
+export const FIRMWARE_CHOICES = ["All Users", "Installer Only"] as const;
+export const RESET_METHODS = ["email", "text", "admin"] as const;
+export const SECONDARY_ACTIONS = ["nothing", "alert", "flag"] as const;
+export const MAX_EXCEPTIONS = 366;
+
+/** The spec's '1'/'0', JSON booleans and HTML checkbox values; absent is off. */
+const flag = z.preprocess((v) => v === true || v === 1 || v === "1" || v === "true" || v === "on", z.boolean());
+/** The same, but absent keeps the stored value (fields the settings page does not show). */
+const optionalFlag = z.preprocess((v) => (v === undefined || v === "" ? undefined : v === true || v === 1 || v === "1" || v === "true" || v === "on"), z.boolean().optional());
+
+const hours = z.coerce.number({ invalid_type_error: SETTINGS_MESSAGES.hours }).int(SETTINGS_MESSAGES.hours).min(1, SETTINGS_MESSAGES.hours).max(24, SETTINGS_MESSAGES.hours);
+
+export const companySettingsSchema = z
+  .object({
+    is_multi_phone_login: flag,
+    offline_reconect: hours,
+    schedule_open: flag,
+    default_time_zone_id: z.coerce.number({ required_error: SETTINGS_MESSAGES.timeZone, invalid_type_error: SETTINGS_MESSAGES.timeZone }).int().positive(SETTINGS_MESSAGES.timeZone),
+    ekey_duration: hours,
+    default_country_code: z.string({ required_error: SETTINGS_MESSAGES.countryCode }).trim().regex(/^\d{1,3}$/, SETTINGS_MESSAGES.countryCode),
+    allowed_firmware: z.enum(FIRMWARE_CHOICES).default("All Users"),
+    is_force_firmware_update: optionalFlag,
+    fpi: optionalFlag,
+    password_expiry_duration: z.coerce
+      .number({ invalid_type_error: SETTINGS_MESSAGES.expiry })
+      .refine((n) => (PASSWORD_EXPIRY_MONTHS as readonly number[]).includes(n), SETTINGS_MESSAGES.expiry),
+    biometric_security: flag,
+    require_2fa: flag,
+    password_reset_security: z.enum(RESET_METHODS).default("email"),
+    password_reset_secondary_action: z.enum(SECONDARY_ACTIONS).default("nothing"),
+    password_reset_phone: z.string().trim().default(""),
+  })
+  .superRefine((v, ctx) => {
+    if (v.password_reset_security === "admin" && v.password_reset_phone.replace(/\D/g, "").length < 10) {
+      ctx.addIssue({ code: "custom", path: ["password_reset_phone"], message: SETTINGS_MESSAGES.phone });
+    }
+  })
+  // The extra field belongs to its mode only (text: secondary action, admin: contact phone).
+  .transform((v) => ({
+    ...v,
+    password_reset_secondary_action: v.password_reset_security === "text" ? v.password_reset_secondary_action : ("nothing" as const),
+    password_reset_phone: v.password_reset_security === "admin" ? v.password_reset_phone.replace(/\D/g, "") : "",
+  }));
+export type CompanySettingsInput = z.infer<typeof companySettingsSchema>;
+
+/** `HH:mm` (a trailing `:ss` is dropped); anything else reaches the core, which names the problem. */
+const time = z.preprocess((v) => (typeof v === "string" ? v.trim().replace(/^(\d{2}:\d{2}):\d{2}$/, "$1") : v == null ? "" : v), z.string());
+
+const dayRow = z.object({
+  /** 0 = Monday … 6 = Sunday. */
+  scheduleDay: z.coerce.number().int().min(0).max(6),
+  openWholeDay: flag,
+  openTime: time,
+  closeTime: time,
+});
+const exceptionRow = z.object({
+  exceptionDate: z.preprocess((v) => (v == null ? "" : v), z.string().trim()),
+  openWholeDay: flag,
+  openTime: time,
+  closeTime: time,
+});
+export type ScheduleDayInput = z.infer<typeof dayRow>;
+export type ScheduleExceptionInput = z.infer<typeof exceptionRow>;
+
+/** Unchecking a day (or an exception) clears its times (spec §4). */
+const clearUnchecked = <T extends { openWholeDay: boolean; openTime: string; closeTime: string }>(r: T): T =>
+  r.openWholeDay ? r : { ...r, openTime: "", closeTime: "" };
+
+export const scheduleOpenSchema = z
+  .object({
+    fpi: flag,
+    schedule_opens: z.array(dayRow, { required_error: SETTINGS_MESSAGES.week }),
+    schedule_exceptions: z.array(exceptionRow).max(MAX_EXCEPTIONS).default([]),
+  })
+  .superRefine((v, ctx) => {
+    const days = new Set(v.schedule_opens.map((d) => d.scheduleDay));
+    if (v.schedule_opens.length !== 7 || days.size !== 7) ctx.addIssue({ code: "custom", path: ["schedule_opens"], message: SETTINGS_MESSAGES.week });
+  })
+  .transform((v) => ({
+    fpi: v.fpi,
+    schedule_opens: [...v.schedule_opens].sort((a, b) => a.scheduleDay - b.scheduleDay).map(clearUnchecked),
+    schedule_exceptions: v.schedule_exceptions.map(clearUnchecked),
+  }));
+export type ScheduleOpenInput = z.infer<typeof scheduleOpenSchema>;
+
+/** The assigned programmers' ids; every other programmer of the company becomes available. */
+export const fobProgrammersSchema = z.object({
+  fob_programmers: z.array(z.coerce.number().int().positive()).max(500).default([]),
+});
+export type FobProgrammersInput = z.infer<typeof fobProgrammersSchema>;
+
+/** Field-error keys of the schedule form: `schedule_opens.2.closeTime`, `schedule_exceptions.0.exceptionDate`. */
+export const scheduleErrorKey = (path: (string | number)[]) => path.join(".");
+
+/** The access window the core validates and the gateways evaluate (DESIGN §4.1). */
+export function scheduleWindow(input: ScheduleOpenInput, tz: string): ScheduledOpenWindow {
+  return {
+    kind: "scheduledOpen",
+    tz,
+    fpi: input.fpi,
+    firstEntryAt: null,
+    week: input.schedule_opens.map(({ openWholeDay, openTime, closeTime }) => ({ openWholeDay, openTime, closeTime })),
+    exceptions: input.schedule_exceptions.map((e) => ({ date: e.exceptionDate, openWholeDay: e.openWholeDay, openTime: e.openTime, closeTime: e.closeTime })),
+  };
+}
+
+const CORE_MESSAGE: Record<string, string> = {
+  "closeTime.notAfterOpen": SETTINGS_MESSAGES.closeAfterOpen,
+  "openTime.missing": SETTINGS_MESSAGES.bothTimes,
+  "closeTime.missing": SETTINGS_MESSAGES.bothTimes,
+  "openTime.invalid": SETTINGS_MESSAGES.time,
+  "closeTime.invalid": SETTINGS_MESSAGES.time,
+  "date.missing": SETTINGS_MESSAGES.date,
+  "date.invalid": SETTINGS_MESSAGES.date,
+  "date.duplicate": SETTINGS_MESSAGES.duplicateDate,
+  "week.invalid": SETTINGS_MESSAGES.week,
+  "week.missing": SETTINGS_MESSAGES.week,
+};
+const CORE_FIELD: Record<string, string> = { week: "schedule_opens", exceptions: "schedule_exceptions", date: "exceptionDate" };
+
+/** Core errors (`week[2].closeTime`, `exceptions[0].date`) → form keys with the console's messages. */
+export function scheduleErrors(errors: ValidationError[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const e of errors) {
+    const path = e.field.split(/[.[\]]+/).filter(Boolean).map((p) => CORE_FIELD[p] ?? p);
+    const key = path.length ? path.join(".") : "_";
+    const message = CORE_MESSAGE[e.code] ?? e.message;
+    if (!out[key]?.includes(message)) (out[key] ??= []).push(message);
+  }
+  return out;
+}

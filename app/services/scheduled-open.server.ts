@@ -1,0 +1,76 @@
+/**
+ * The company's scheduled-open hours (spec part 1 §2 /scheduleOpen): FPI, the weekly rows and
+ * the exceptions. Validated by the access-window core, the same module the gateways evaluate
+ * the hours with, and sent to them through the change feed in the same batch as the save.
+ */
+import { asc, eq } from "drizzle-orm";
+import type { Core } from "../../core-wasm/pkg/index.js";
+import { chunkedInserts } from "../../db/seed/batch";
+import { scheduleErrors, scheduleWindow, SETTINGS_MESSAGES, type ScheduleOpenInput } from "~/schemas/settings";
+import { activityInsert } from "~/utils/activity.server";
+import { assertCan, type Auth } from "~/utils/auth.server";
+import { schema, type Db } from "~/utils/db.server";
+import { ServiceError } from "~/utils/errors.server";
+import { feedChange } from "./gateway-feed.server";
+import { findSettings, SETTINGS_MODULE } from "./settings.server";
+
+const { companySettings: cs, scheduleOpenDays: days, scheduleOpenExceptions: exceptions, timeZones: tz } = schema;
+
+const CLOSED = { openWholeDay: false, openTime: "", closeTime: "" };
+
+export type ScheduleOpen = {
+  /** False before the first settings save: there is nothing to schedule yet. */
+  hasSettings: boolean;
+  scheduleOpen: boolean;
+  fpi: boolean;
+  week: { day: number; openWholeDay: boolean; openTime: string; closeTime: string }[];
+  exceptions: { id: number; date: string; openWholeDay: boolean; openTime: string; closeTime: string }[];
+};
+
+export async function getScheduleOpen(db: Db, auth: Auth): Promise<ScheduleOpen> {
+  assertCan(auth, SETTINGS_MODULE);
+  const companyId = auth.company.id;
+  const [settings, week, rows] = await db.batch([
+    db.select({ scheduleOpen: cs.scheduleOpen, fpi: cs.fpi }).from(cs).where(eq(cs.companyId, companyId)),
+    db.select().from(days).where(eq(days.companyId, companyId)).orderBy(asc(days.day)),
+    db.select().from(exceptions).where(eq(exceptions.companyId, companyId)).orderBy(asc(exceptions.date)),
+  ]);
+  return {
+    hasSettings: settings.length > 0,
+    scheduleOpen: !!settings[0]?.scheduleOpen,
+    fpi: !!settings[0]?.fpi,
+    week: Array.from({ length: 7 }, (_, day) => {
+      const row = week.find((r) => r.day === day);
+      return { day, ...(row ? { openWholeDay: row.openWholeDay, openTime: row.openTime, closeTime: row.closeTime } : CLOSED) };
+    }),
+    exceptions: rows.map((e) => ({ id: e.id, date: e.date, openWholeDay: e.openWholeDay, openTime: e.openTime, closeTime: e.closeTime })),
+  };
+}
+
+/** Replaces the weekly rows and the exceptions, saves FPI, and tells the gateways. */
+export async function saveScheduleOpen(db: Db, auth: Auth, input: ScheduleOpenInput, now: number, core: Core): Promise<void> {
+  assertCan(auth, SETTINGS_MODULE, "modify");
+  const companyId = auth.company.id;
+  const settings = await findSettings(db, companyId);
+  if (!settings) throw new ServiceError(409, SETTINGS_MESSAGES.settingsFirst);
+  const zone = settings.defaultTimeZoneId == null ? undefined : await db.query.timeZones.findFirst({ where: eq(tz.id, settings.defaultTimeZoneId) });
+  const errors = core.validate(scheduleWindow(input, zone?.name ?? "UTC"));
+  if (errors.length) {
+    const fieldErrors = scheduleErrors(errors);
+    throw new ServiceError(400, Object.values(fieldErrors)[0][0], { fieldErrors, errorCode: errors[0].code });
+  }
+
+  await db.batch([
+    db.update(cs).set({ fpi: input.fpi, updatedAt: now }).where(eq(cs.companyId, companyId)),
+    db.delete(days).where(eq(days.companyId, companyId)),
+    db.insert(days).values(input.schedule_opens.map((d) => ({ companyId, day: d.scheduleDay, openWholeDay: d.openWholeDay, openTime: d.openTime, closeTime: d.closeTime }))),
+    db.delete(exceptions).where(eq(exceptions.companyId, companyId)),
+    ...chunkedInserts(
+      db,
+      exceptions,
+      input.schedule_exceptions.map((e) => ({ companyId, date: e.exceptionDate, openWholeDay: e.openWholeDay, openTime: e.openTime, closeTime: e.closeTime })),
+    ),
+    activityInsert(db, { companyId, name: SETTINGS_MESSAGES.scheduleChanged, createdByUserId: auth.user.id, summary: auth.company.name, at: now }),
+    feedChange(db, { companyId, entity: "scheduledOpen", entityId: companyId, op: "upsert" }),
+  ]);
+}

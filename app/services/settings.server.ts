@@ -1,0 +1,94 @@
+/**
+ * Company settings (spec part 1 §2 /companySettings): read and save the caller's own company's
+ * row. Scheduled-open hours and fob programmers have their own files beside this one.
+ */
+import { eq } from "drizzle-orm";
+import type { Core } from "../../core-wasm/pkg/index.js";
+import { SETTINGS_MESSAGES, type CompanySettingsInput } from "~/schemas/settings";
+import { activityInsert } from "~/utils/activity.server";
+import { assertCan, type Auth } from "~/utils/auth.server";
+import { schema, type Db } from "~/utils/db.server";
+import { ServiceError } from "~/utils/errors.server";
+import { feedChange } from "./gateway-feed.server";
+
+const { companySettings: cs, timeZones: tz, scheduleOpenDays: days, scheduleOpenExceptions: exceptions } = schema;
+export const SETTINGS_MODULE = "company_settings";
+
+export type SettingsRow = typeof cs.$inferSelect;
+
+export async function findSettings(db: Db, companyId: number): Promise<SettingsRow | null> {
+  return (await db.query.companySettings.findFirst({ where: eq(cs.companyId, companyId) })) ?? null;
+}
+
+/** The stored settings, or null before the first save (the page then shows defaults). */
+export async function getCompanySettings(db: Db, auth: Auth): Promise<SettingsRow | null> {
+  assertCan(auth, SETTINGS_MODULE);
+  return findSettings(db, auth.company.id);
+}
+
+const columns = (input: CompanySettingsInput) => ({
+  isMultiPhoneLogin: input.is_multi_phone_login,
+  offlineReconnectHours: input.offline_reconect,
+  scheduleOpen: input.schedule_open,
+  defaultTimeZoneId: input.default_time_zone_id,
+  ekeyDurationHours: input.ekey_duration,
+  defaultCountryCode: input.default_country_code,
+  passwordExpiryMonths: input.password_expiry_duration,
+  allowedFirmware: input.allowed_firmware,
+  biometricSecurity: input.biometric_security,
+  require2fa: input.require_2fa,
+  passwordResetSecurity: input.password_reset_security,
+  passwordResetSecondaryAction: input.password_reset_secondary_action,
+  passwordResetPhone: input.password_reset_phone,
+  ...(input.is_force_firmware_update === undefined ? {} : { isForceFirmwareUpdate: input.is_force_firmware_update }),
+  ...(input.fpi === undefined ? {} : { fpi: input.fpi }),
+});
+
+/**
+ * Saves the settings. The first save (no row yet) also creates the default schedule the spec
+ * sends with it: seven closed days and one exception dated today in the company's zone, also
+ * closed, so the automatic save never unlocks a door (DESIGN §5). Whatever the gateways mirror
+ * (the zone devices and hours are evaluated in, the scheduled-open flag, FPI) goes on the feed.
+ */
+export async function modifyCompanySettings(db: Db, auth: Auth, input: CompanySettingsInput, now: number, core: Core) {
+  assertCan(auth, SETTINGS_MODULE, "modify");
+  const companyId = auth.company.id;
+  const zone = await db.query.timeZones.findFirst({ where: eq(tz.id, input.default_time_zone_id) });
+  if (!zone) {
+    throw new ServiceError(400, SETTINGS_MESSAGES.timeZone, { fieldErrors: { default_time_zone_id: [SETTINGS_MESSAGES.timeZone] } });
+  }
+  const current = await findSettings(db, companyId);
+  const values = columns(input);
+  const first = current == null;
+  const zoneChanged = current?.defaultTimeZoneId !== values.defaultTimeZoneId;
+  const scheduleChanged = first || current.scheduleOpen !== values.scheduleOpen || (values.fpi !== undefined && current.fpi !== values.fpi);
+
+  const statements = [
+    db
+      .insert(cs)
+      .values({ companyId, ...values, updatedAt: now })
+      .onConflictDoUpdate({ target: cs.companyId, set: { ...values, updatedAt: now } }),
+    ...(first
+      ? [
+          db
+            .insert(days)
+            .values([0, 1, 2, 3, 4, 5, 6].map((day) => ({ companyId, day, openWholeDay: false, openTime: "", closeTime: "" })))
+            .onConflictDoNothing(),
+          db
+            .insert(exceptions)
+            .values({ companyId, date: core.formatLocal(now, zone.name).slice(0, 10), openWholeDay: false, openTime: "", closeTime: "" })
+            .onConflictDoNothing(),
+        ]
+      : []),
+    activityInsert(db, { companyId, name: SETTINGS_MESSAGES.updated, createdByUserId: auth.user.id, summary: auth.company.name, at: now }),
+    // A company change re-sends its devices (their zone) and its scheduled-open window.
+    ...(zoneChanged
+      ? [feedChange(db, { companyId, entity: "company", entityId: companyId, op: "upsert" })]
+      : scheduleChanged
+        ? [feedChange(db, { companyId, entity: "scheduledOpen", entityId: companyId, op: "upsert" })]
+        : []),
+  ];
+  await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
+  const saved = (await findSettings(db, companyId))!;
+  return { settings: saved, created: first };
+}

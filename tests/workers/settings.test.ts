@@ -1,0 +1,270 @@
+import { env, SELF } from "cloudflare:test";
+import { and, desc, eq, max } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { api, db, login, ORIGIN, schema } from "./helpers";
+
+const BASE = "/api/admin/settings";
+const ACME = 3;
+const BETA = 4;
+
+let acme: string;
+let beta: string;
+let auditor: string;
+let madrid: number;
+let berlin: number;
+let acmeAdmin: number;
+
+const CLOSED = { openWholeDay: false, openTime: "", closeTime: "" };
+const week = (monday = CLOSED) => [0, 1, 2, 3, 4, 5, 6].map((scheduleDay) => ({ scheduleDay, ...(scheduleDay === 0 ? monday : CLOSED) }));
+
+const validSettings = () => ({
+  is_multi_phone_login: "0",
+  offline_reconect: 12,
+  schedule_open: "1",
+  default_time_zone_id: madrid,
+  ekey_duration: 8,
+  default_country_code: "001",
+  allowed_firmware: "Installer Only",
+  password_expiry_duration: 3,
+  biometric_security: "1",
+  require_2fa: "0",
+  password_reset_security: "admin",
+  password_reset_secondary_action: "flag",
+  password_reset_phone: "555-000-0003",
+});
+
+/** Audit rows of `name` written for a company, newest first. */
+const audits = (companyId: number, name: string) =>
+  db()
+    .select({ id: schema.activityLogs.id, by: schema.activityLogs.createdByUserId, summary: schema.activityLogs.summary })
+    .from(schema.activityLogs)
+    .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
+    .where(and(eq(schema.activityLogs.companyId, companyId), eq(schema.activityTypes.name, name)))
+    .orderBy(desc(schema.activityLogs.id));
+
+const feedHead = async () => (await db().select({ seq: max(schema.gatewayChanges.seq) }).from(schema.gatewayChanges))[0].seq ?? 0;
+
+/** What a gateway following the feed receives after `cursor`. */
+async function feedAfter(cursor: number) {
+  const res = await SELF.fetch(`${ORIGIN}/api/gateway/changes?cursor=${cursor}`, { headers: { Authorization: `Bearer ${env.GATEWAY_SECRET}` } });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { changes: { type: string; op: string; id: string; data?: any }[] }).changes;
+}
+
+beforeAll(async () => {
+  [acme, beta, auditor] = await Promise.all([login("acme"), login("beta"), login("auditor")]);
+  const zones = await db().select().from(schema.timeZones);
+  madrid = zones.find((z) => z.name === "Europe/Madrid")!.id;
+  berlin = zones.find((z) => z.name === "Europe/Berlin")!.id;
+  acmeAdmin = (await db().query.users.findFirst({ where: eq(schema.users.email, "admin@acme.example") }))!.id;
+});
+
+describe("GET /settings/getCompanySettings", () => {
+  it("returns the caller's own settings with the schedule and assigned programmers", async () => {
+    const r = await api(acme, "GET", `${BASE}/getCompanySettings`);
+    expect(r.status).toBe(200);
+    expect(r.body.payload).toMatchObject({
+      company_id: ACME,
+      schedule_open: "1",
+      fpi: "1",
+      default_time_zone_id: madrid,
+      password_reset_security: "admin",
+      password_reset_phone: "5550000003",
+      fob_programmers: [{ display_name: "Reception Programmer" }],
+    });
+    expect(r.body.payload.schedule_opens).toHaveLength(7);
+    expect(r.body.payload.schedule_opens[0]).toEqual({ scheduleDay: 0, openWholeDay: true, openTime: "08:00", closeTime: "18:00" });
+    expect(r.body.payload.schedule_exceptions.map((e: { exceptionDate: string }) => e.exceptionDate)).toEqual(["2026-12-25", "2026-12-31"]);
+
+    const b = await api(beta, "GET", `${BASE}/getCompanySettings`);
+    expect(b.body.payload).toMatchObject({ company_id: BETA, default_time_zone_id: berlin, schedule_open: "0", fob_programmers: [] });
+  });
+});
+
+describe("PUT /settings/modifyCompanySettings", () => {
+  it("rejects invalid values with field errors and changes nothing", async () => {
+    const before = await db().query.companySettings.findFirst({ where: eq(schema.companySettings.companyId, ACME) });
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ offline_reconect: 0 }, "offline_reconect", "Choose from 1 to 24 hours"],
+      [{ ekey_duration: 25 }, "ekey_duration", "Choose from 1 to 24 hours"],
+      [{ default_country_code: "12a4" }, "default_country_code", "Country code must be 1 to 3 digits"],
+      [{ password_expiry_duration: 2 }, "password_expiry_duration", "Choose a password change interval"],
+      [{ password_reset_phone: "555" }, "password_reset_phone", "Contact phone must have at least 10 digits"],
+      [{ password_reset_security: "pigeon" }, "password_reset_security", ""],
+      [{ default_time_zone_id: 999_999 }, "default_time_zone_id", "Time zone is required"],
+    ];
+    for (const [patch, field, message] of cases) {
+      const r = await api(acme, "PUT", `${BASE}/modifyCompanySettings`, { ...validSettings(), ...patch });
+      expect(r.status, field).toBe(400);
+      expect(Object.keys(r.body.errors), field).toContain(field);
+      if (message) expect(r.body.errors[field]).toContain(message);
+    }
+    const after = await db().query.companySettings.findFirst({ where: eq(schema.companySettings.companyId, ACME) });
+    expect(after).toEqual(before);
+  });
+
+  it("saves, keeps only the extra field of the chosen mode, and writes the audit row", async () => {
+    const r = await api(acme, "PUT", `${BASE}/modifyCompanySettings`, { ...validSettings(), is_force_firmware_update: "1" });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ message: "Company Settings Updated", payload: { is_force_firmware_update: true } });
+    const row = await db().query.companySettings.findFirst({ where: eq(schema.companySettings.companyId, ACME) });
+    expect(row).toMatchObject({
+      offlineReconnectHours: 12,
+      ekeyDurationHours: 8,
+      allowedFirmware: "Installer Only",
+      passwordExpiryMonths: 3,
+      biometricSecurity: true,
+      passwordResetSecurity: "admin",
+      passwordResetSecondaryAction: "nothing",
+      passwordResetPhone: "5550000003",
+      isForceFirmwareUpdate: true,
+    });
+    expect((await audits(ACME, "Company Settings Updated"))[0]).toMatchObject({ by: acmeAdmin });
+
+    const text = await api(acme, "PUT", `${BASE}/modifyCompanySettings`, { ...validSettings(), password_reset_security: "text", password_reset_secondary_action: "alert" });
+    expect(text.status).toBe(200);
+    const row2 = await db().query.companySettings.findFirst({ where: eq(schema.companySettings.companyId, ACME) });
+    expect(row2).toMatchObject({ passwordResetSecurity: "text", passwordResetSecondaryAction: "alert", passwordResetPhone: "", isForceFirmwareUpdate: true });
+  });
+
+  it("switching scheduled open off sends the gateways a tombstone for the company's window", async () => {
+    const cursor = await feedHead();
+    expect((await api(acme, "PUT", `${BASE}/modifyCompanySettings`, { ...validSettings(), schedule_open: "0" })).status).toBe(200);
+    expect(await feedAfter(cursor)).toContainEqual({ type: "scheduledOpen", op: "delete", id: String(ACME) });
+    const back = await feedHead();
+    expect((await api(acme, "PUT", `${BASE}/modifyCompanySettings`, validSettings())).status).toBe(200);
+    expect((await feedAfter(back)).find((c) => c.type === "scheduledOpen")).toMatchObject({ op: "upsert", id: String(ACME) });
+  });
+
+  it("the first save (no settings row) creates a closed week and one closed exception dated today", async () => {
+    const d = db();
+    await d.delete(schema.companySettings).where(eq(schema.companySettings.companyId, BETA));
+    await d.delete(schema.scheduleOpenDays).where(eq(schema.scheduleOpenDays.companyId, BETA));
+    await d.delete(schema.scheduleOpenExceptions).where(eq(schema.scheduleOpenExceptions.companyId, BETA));
+    const empty = await api(beta, "GET", `${BASE}/getCompanySettings`);
+    expect(empty.body.payload.id).toBeNull();
+    expect((await api(beta, "PUT", `${BASE}/modifyScheduleOpen`, { fpi: "0", schedule_opens: week() })).status).toBe(409);
+
+    const r = await api(beta, "PUT", `${BASE}/modifyCompanySettings`, { ...validSettings(), default_time_zone_id: berlin, password_reset_security: "email" });
+    expect(r.status).toBe(200);
+    const days = await d.select().from(schema.scheduleOpenDays).where(eq(schema.scheduleOpenDays.companyId, BETA));
+    expect(days.map((x) => x.day).sort()).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(days.every((x) => !x.openWholeDay && x.openTime === "" && x.closeTime === "")).toBe(true);
+    const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Berlin" }).format(new Date());
+    const exceptions = await d.select().from(schema.scheduleOpenExceptions).where(eq(schema.scheduleOpenExceptions.companyId, BETA));
+    expect(exceptions).toEqual([expect.objectContaining({ date: today, openWholeDay: false })]);
+
+    // A second save keeps the schedule as it is.
+    await d.update(schema.scheduleOpenDays).set({ openWholeDay: true }).where(and(eq(schema.scheduleOpenDays.companyId, BETA), eq(schema.scheduleOpenDays.day, 2)));
+    expect((await api(beta, "PUT", `${BASE}/modifyCompanySettings`, { ...validSettings(), default_time_zone_id: berlin, password_reset_security: "email" })).status).toBe(200);
+    const wednesday = await d.select().from(schema.scheduleOpenDays).where(and(eq(schema.scheduleOpenDays.companyId, BETA), eq(schema.scheduleOpenDays.day, 2)));
+    expect(wednesday[0].openWholeDay).toBe(true);
+    expect(await d.select().from(schema.scheduleOpenExceptions).where(eq(schema.scheduleOpenExceptions.companyId, BETA))).toHaveLength(1);
+  });
+});
+
+describe("PUT /settings/modifyScheduleOpen", () => {
+  it("rejects bad times and dates through the core, naming the row", async () => {
+    const bad = await api(acme, "PUT", `${BASE}/modifyScheduleOpen`, {
+      fpi: "0",
+      schedule_opens: week({ openWholeDay: true, openTime: "18:00", closeTime: "08:00" }),
+      schedule_exceptions: [
+        { exceptionDate: "2027-02-30", openWholeDay: false },
+        { exceptionDate: "2027-03-01", openWholeDay: true, openTime: "10:00", closeTime: "" },
+      ],
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual({
+      "schedule_opens.0.closeTime": ["Close time must be after open time"],
+      "schedule_exceptions.0.exceptionDate": ["Exception date is required or invalid"],
+      "schedule_exceptions.1.closeTime": ["Open and close times are both required"],
+    });
+    expect(bad.body.errorCode).toBe("closeTime.notAfterOpen");
+    const sixDays = await api(acme, "PUT", `${BASE}/modifyScheduleOpen`, { fpi: "0", schedule_opens: week().slice(1) });
+    expect(sixDays.status).toBe(400);
+    expect(sixDays.body.errors.schedule_opens).toContain("The schedule needs one row for each day, Monday to Sunday");
+  });
+
+  it("saves the rows, clears unchecked times, audits, and the gateway feed carries the new window", async () => {
+    const cursor = await feedHead();
+    const r = await api(acme, "PUT", `${BASE}/modifyScheduleOpen`, {
+      fpi: false,
+      schedule_opens: [
+        ...week({ openWholeDay: true, openTime: "07:30:00", closeTime: "19:00" }).slice(0, 6),
+        { scheduleDay: 6, openWholeDay: false, openTime: "09:00", closeTime: "10:00" },
+      ],
+      schedule_exceptions: [{ exceptionDate: "2027-01-06", openWholeDay: true, openTime: "", closeTime: "" }],
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.message).toBe("Default Scheduled Open Changed");
+
+    const days = await db().select().from(schema.scheduleOpenDays).where(eq(schema.scheduleOpenDays.companyId, ACME));
+    expect(days.find((x) => x.day === 0)).toMatchObject({ openWholeDay: true, openTime: "07:30", closeTime: "19:00" });
+    expect(days.find((x) => x.day === 6)).toMatchObject({ openWholeDay: false, openTime: "", closeTime: "" });
+    const exceptions = await db().select().from(schema.scheduleOpenExceptions).where(eq(schema.scheduleOpenExceptions.companyId, ACME));
+    expect(exceptions).toEqual([expect.objectContaining({ date: "2027-01-06", openWholeDay: true })]);
+    expect((await db().query.companySettings.findFirst({ where: eq(schema.companySettings.companyId, ACME) }))!.fpi).toBe(false);
+    expect((await audits(ACME, "Default Scheduled Open Changed"))[0]).toMatchObject({ by: acmeAdmin });
+
+    const change = (await feedAfter(cursor)).find((c) => c.type === "scheduledOpen");
+    expect(change).toMatchObject({ op: "upsert", id: String(ACME), data: { companyId: "ACME" } });
+    expect(change!.data.window).toEqual({
+      kind: "scheduledOpen",
+      tz: "Europe/Madrid",
+      fpi: false,
+      firstEntryAt: null,
+      week: [{ openWholeDay: true, openTime: "07:30", closeTime: "19:00" }, ...Array(6).fill(CLOSED)],
+      exceptions: [{ date: "2027-01-06", openWholeDay: true, openTime: "", closeTime: "" }],
+    });
+  });
+});
+
+describe("fob programmers", () => {
+  it("lists available and assigned, moves them on save, and audits", async () => {
+    const before = await api(acme, "GET", `${BASE}/getFobProgrammers`);
+    expect(before.status).toBe(200);
+    expect(before.body.payload.assigned_programmers.map((p: { display_name: string }) => p.display_name)).toEqual(["Reception Programmer"]);
+    expect(before.body.payload.available_programmers.map((p: { display_name: string }) => p.display_name)).toEqual(["Facilities Programmer", "Security Desk Programmer"]);
+    const facilities = before.body.payload.available_programmers[0].id;
+
+    const r = await api(acme, "PUT", `${BASE}/modifyFobProgrammers`, { fob_programmers: [facilities] });
+    expect(r.status).toBe(200);
+    expect(r.body.message).toBe("Changed Fob Programmers");
+    const after = await api(acme, "GET", `${BASE}/getFobProgrammers`);
+    expect(after.body.payload.assigned_programmers).toEqual([{ id: facilities, display_name: "Facilities Programmer" }]);
+    expect(after.body.payload.available_programmers).toHaveLength(2);
+    expect((await audits(ACME, "Changed Fob Programmers"))[0]).toMatchObject({ by: acmeAdmin, summary: "Facilities Programmer" });
+  });
+
+  it("refuses another company's programmer with 404 and changes nothing", async () => {
+    const [lab] = await db().select().from(schema.fobProgrammers).where(eq(schema.fobProgrammers.companyId, BETA));
+    const before = await db().select().from(schema.fobProgrammers).orderBy(schema.fobProgrammers.id);
+    const r = await api(acme, "PUT", `${BASE}/modifyFobProgrammers`, { fob_programmers: [lab.id] });
+    expect(r.status).toBe(404);
+    expect(await db().select().from(schema.fobProgrammers).orderBy(schema.fobProgrammers.id)).toEqual(before);
+  });
+});
+
+describe("tenant isolation and permissions", () => {
+  it("a save touches only the caller's company", async () => {
+    const acmeBefore = await db().query.companySettings.findFirst({ where: eq(schema.companySettings.companyId, ACME) });
+    const acmeDays = await db().select().from(schema.scheduleOpenDays).where(eq(schema.scheduleOpenDays.companyId, ACME));
+    expect((await api(beta, "PUT", `${BASE}/modifyCompanySettings`, { ...validSettings(), offline_reconect: 3, default_time_zone_id: berlin })).status).toBe(200);
+    expect((await api(beta, "PUT", `${BASE}/modifyScheduleOpen`, { fpi: "1", schedule_opens: week({ openWholeDay: true, openTime: "", closeTime: "" }) })).status).toBe(200);
+    expect(await db().query.companySettings.findFirst({ where: eq(schema.companySettings.companyId, ACME) })).toEqual(acmeBefore);
+    expect(await db().select().from(schema.scheduleOpenDays).where(eq(schema.scheduleOpenDays.companyId, ACME))).toEqual(acmeDays);
+    expect((await api(acme, "GET", `${BASE}/getCompanySettings`)).body.payload.offline_reconect).not.toBe(3);
+  });
+
+  it("a role without the company_settings module gets 403 on every call", async () => {
+    const calls: [string, string, unknown?][] = [
+      ["GET", "getCompanySettings"],
+      ["PUT", "modifyCompanySettings", validSettings()],
+      ["PUT", "modifyScheduleOpen", { fpi: "0", schedule_opens: week() }],
+      ["GET", "getFobProgrammers"],
+      ["PUT", "modifyFobProgrammers", { fob_programmers: [] }],
+    ];
+    for (const [method, path, body] of calls) expect((await api(auditor, method, `${BASE}/${path}`, body)).status, path).toBe(403);
+    expect((await api(null, "GET", `${BASE}/getCompanySettings`)).status).toBe(401);
+  });
+});
