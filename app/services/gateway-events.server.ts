@@ -7,13 +7,15 @@
  * cannot place (unknown device, malformed entry, type without a catalogue name) is reported in
  * `rejected` instead of failing the batch: one poison event must not block the gateway's queue (the
  * gateway keeps it in its dead-letter file and offers it again later).
- * Device state (last activity, battery, location, firmware) and one-time keys a gateway spent are
- * updated in the same D1 batch with statements that are safe to run again.
+ * Device state (last activity, battery, location, firmware), one-time keys a gateway spent and a
+ * company's first person in (sent on to every gateway) are updated in the same D1 batch with
+ * statements that are safe to run again.
  */
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { activityInsert } from "~/utils/activity.server";
 import { schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
+import { feedChange } from "./gateway-feed.server";
 
 export const MAX_EVENTS = 1000;
 
@@ -230,12 +232,15 @@ class DeviceState {
   installed = new Map<number, number>();
   /** e-keys that opened a door, by key id: a one-time key among them is used from then on */
   opened = new Map<number, { at: number; companyId: number }>();
+  /** companies whose first person in was recorded: their scheduled-open window goes to every gateway */
+  firstEntry = new Set<number>();
 
   note(e: GatewayEvent, device: Device) {
     const id = device.id;
     this.lastAt.set(id, Math.max(this.lastAt.get(id) ?? 0, e.at));
     const d = e.data;
     const keyId = Number(d.keyId);
+    if (e.type === "schedule.firstEntry") this.firstEntry.add(device.companyId);
     if (e.type === "access.granted" && d.keyKind === "ekey" && Number.isSafeInteger(keyId) && keyId > 0 && !this.opened.has(keyId)) {
       this.opened.set(keyId, { at: e.at, companyId: device.companyId });
     }
@@ -314,6 +319,7 @@ class DeviceState {
         .where(unusedOneTime);
       out.push(db.insert(schema.gatewayChanges).select(change), db.update(k).set({ usedAt: o.at, updatedAt: now }).where(unusedOneTime));
     }
+    for (const companyId of this.firstEntry) out.push(feedChange(db, { companyId, entity: "scheduledOpen", entityId: companyId, op: "upsert" }));
     for (const [id, releaseId] of this.installed) {
       const f = schema.firmwareReleases;
       out.push(

@@ -235,14 +235,27 @@ async function userChanges(db: Db, ref: Ref, ids: number[]): Promise<FeedChange[
 
 const CLOSED = { openWholeDay: false, openTime: "", closeTime: "" };
 
-/** One scheduled-open window per live company that has scheduled open switched on; a deactivated company's doors are not held open. */
+/**
+ * One scheduled-open window per live company that has scheduled open switched on; a deactivated company's
+ * doors are not held open. `firstEntryAt` is the company's latest first-person-in entry (its 'Scheduled
+ * Open Started' activity, from whichever gateway saw it): the core only counts it on its own local day.
+ */
 async function scheduleChanges(db: Db, ref: Ref, ids: number[]): Promise<FeedChange[]> {
-  const [dayRows, exceptionRows] = await Promise.all([
+  const a = schema.activityLogs;
+  const [dayRows, exceptionRows, firstEntries] = await Promise.all([
     chunked(ids, (part) => db.select().from(schema.scheduleOpenDays).where(inArray(schema.scheduleOpenDays.companyId, part))),
     chunked(ids, (part) =>
       db.select().from(schema.scheduleOpenExceptions).where(inArray(schema.scheduleOpenExceptions.companyId, part)).orderBy(asc(schema.scheduleOpenExceptions.date)),
     ),
+    chunked(ids, (part) =>
+      db
+        .select({ companyId: a.companyId, at: sql<number>`max(${a.activityTimestamp})` })
+        .from(a)
+        .where(and(inArray(a.companyId, part!), eq(a.activityTypeId, sql`(select id from activity_types where name = 'Scheduled Open Started')`)))
+        .groupBy(a.companyId),
+    ),
   ]);
+  const firstEntryOf = new Map(firstEntries.map((r) => [r.companyId, r.at]));
   const out: FeedChange[] = [];
   for (const companyId of ids) {
     const settings = ref.settingsByCompany.get(companyId);
@@ -265,7 +278,7 @@ async function scheduleChanges(db: Db, ref: Ref, ids: number[]): Promise<FeedCha
       data: {
         id: String(companyId),
         companyId: company.code,
-        window: { kind: "scheduledOpen", tz: ref.tzFor(companyId), fpi: settings.fpi, firstEntryAt: null, week, exceptions },
+        window: { kind: "scheduledOpen", tz: ref.tzFor(companyId), fpi: settings.fpi, firstEntryAt: firstEntryOf.get(companyId) ?? null, week, exceptions },
       },
     });
   }

@@ -177,6 +177,19 @@ describe("event ingestion", () => {
     expect(byId["1/fpi.1.1800000012000"]).toMatchObject({ name: "Scheduled Open Started" });
   });
 
+  it("sends a company's first person in, seen by one gateway, to every gateway with its scheduled-open window", async () => {
+    const cursor = (await gwJson("GET", "/api/gateway/changes")).body.cursor;
+    const at = 1_800_000_030_000;
+    const events = [{ id: `2/fpi.1.${at}`, deviceId: "2", type: "schedule.firstEntry", at, data: { scheduledOpenId: "3", companyId: "ACME", firstEntryAt: at } }];
+    expect((await gwJson("POST", "/api/gateway/events", { v: 1, events })).body).toMatchObject({ accepted: 1 });
+    const schedules = byType((await gwJson("GET", `/api/gateway/changes?cursor=${cursor}`)).body.changes, "scheduledOpen");
+    expect(schedules).toHaveLength(1);
+    expect(schedules[0].data).toMatchObject({ companyId: "ACME", window: { fpi: true, firstEntryAt: at } });
+    // a snapshot carries it too, so a gateway that resyncs does not lock the doors again
+    const snapshot = byType((await gwJson("GET", "/api/gateway/changes?limit=1000")).body.changes, "scheduledOpen");
+    expect(snapshot.find((c: any) => c.data.companyId === "ACME").data.window.firstEntryAt).toBe(at);
+  });
+
   it("marks a one-time key a gateway spent as used, in the console and in the feed, once", async () => {
     const k = schema.ekeyAssignments;
     const base = { companyId: 3, userId: 3, isGroup: false, deviceId: 1, startDate: "2026-01-01", isNeverEnd: true, isAllDay: true };
