@@ -1,0 +1,101 @@
+import { z } from "zod";
+import { activityFilterSchema, activityNoteSchema } from "~/schemas/activity";
+import * as activity from "~/services/activity.server";
+import { endpoint } from "../define.server";
+
+const tag = "Activity";
+const idQuery = z.object({ id: z.coerce.number({ invalid_type_error: "id must be a number" }).int().positive() });
+
+const named = z.object({ id: z.number(), dispay_name: z.string() }).nullable();
+const activityRow = z.object({
+  id: z.number(),
+  activity_timestamp: z.number().describe("epoch milliseconds"),
+  activity: z.object({ name: z.string(), type: z.string(), alert_conditions: z.string(), first_section_info: z.string(), details_section_info: z.string() }),
+  activity_name: z.string().describe("the name as shown: sensor activities take the device's custom sensor name"),
+  details_json: z.record(z.unknown()),
+  target_device: z
+    .object({
+      id: z.number(),
+      display_name: z.string(),
+      full_name: z.string(),
+      sensor1_open_name: z.string(),
+      sensor1_close_name: z.string(),
+      sensor2_open_name: z.string(),
+      sensor2_close_name: z.string(),
+    })
+    .nullable(),
+  target_device_group: z.object({ id: z.number(), full_name: z.string(), display_name: z.string() }).nullable(),
+  created_by_user: named,
+  target_user: named,
+  created_by_user_id: z.number().nullable(),
+  target_user_id: z.number().nullable(),
+  target_device_id: z.number().nullable(),
+  target_device_group_id: z.number().nullable(),
+  operation_type: z.string(),
+  summary: z.string(),
+  gps_location: z.string().nullable(),
+});
+const note = z.object({ id: z.number(), createdAt: z.number(), User: z.object({ dispay_name: z.string() }), note_description: z.string() });
+
+export const activityEndpoints = [
+  endpoint({
+    method: "POST",
+    path: "/user/activityLogs",
+    tag,
+    summary:
+      "One page (0-based, default 100 rows) of the company's activity log. Dates are whole days and times a daily window, both in `tz` (default: the company's zone); id+type filters by Triggered By, User, Device or Device Group; sort is a column name, '-' for descending (default '-date').",
+    auth: "token",
+    body: activityFilterSchema,
+    response: z.object({ payload: z.object({ rows: z.array(activityRow), total: z.number(), page: z.number(), pageSize: z.number(), tz: z.string() }) }),
+    async handler({ db, auth, core, body }) {
+      return { payload: await activity.listActivity(db, auth, body, core) };
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/user/activityReport",
+    tag,
+    summary: `The filtered log as CSV text (every page, at most ${activity.REPORT_LIMIT} rows; save it as ${activity.REPORT_FILE}).`,
+    auth: "token",
+    body: activityFilterSchema,
+    response: z.object({ payload: z.string() }),
+    async handler({ db, auth, core, body }) {
+      return { payload: await activity.activityReport(db, auth, body, core) };
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/user/createActivityLogNotes",
+    tag,
+    summary: "Adds a note to activity `id` (needs the add right). 400 when the note is empty, 404 outside the caller's company.",
+    auth: "token",
+    body: activityNoteSchema,
+    response: z.object({ message: z.string(), payload: z.object({ id: z.number() }) }),
+    async handler({ db, auth, body, now }) {
+      const r = await activity.addNote(db, auth, body, now);
+      return { message: r.message, payload: { id: r.id } };
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/user/getActivityLogNotes",
+    tag,
+    summary: "The notes of activity `id`, oldest first (404 outside the caller's company).",
+    auth: "token",
+    query: idQuery,
+    response: z.object({ payload: z.array(note) }),
+    async handler({ db, auth, query }) {
+      return { payload: await activity.listNotes(db, auth, query.id) };
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/user/getActivityOptions",
+    tag,
+    summary: "Picker options: activity names with their type, and the company's users, devices and device groups.",
+    auth: "token",
+    async handler({ db, auth }) {
+      return { payload: await activity.getActivityOptions(db, auth) };
+    },
+  }),
+];

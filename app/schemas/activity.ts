@@ -1,0 +1,94 @@
+/**
+ * The activity log's filter payload and note form (spec part 1 §3 "Activity filter payload",
+ * §4 "Activity filter", §5 "Notes"), shared by the pages, the service and the admin API.
+ * The page carries the same names in its URL (with a 1-based `page`, like every grid).
+ */
+import { z } from "zod";
+
+/** The spec's log types; 'Admin' is the operation type of console changes, so it can be filtered too. */
+export const OPERATION_TYPES = ["All", "Sentinel", "App", "Device", "Admin"] as const;
+export type OperationType = (typeof OPERATION_TYPES)[number];
+
+/** What a clicked Triggered By, User, Device or Device Group cell filters by (with its id). */
+export const FILTER_TYPES = ["Triggered By", "User", "Device", "Device Group"] as const;
+export type FilterType = (typeof FILTER_TYPES)[number];
+
+export const ACTIVITY_SORTS = ["date", "activity", "trigger", "triggeredBy", "user", "device", "deviceGroup"] as const;
+export const DEFAULT_ACTIVITY_SORT = "-date";
+/** Spec §9: the activity log's default page size. */
+export const ACTIVITY_PAGE_SIZE = 100;
+
+export const ACTIVITY_MESSAGES = {
+  dates: "Both the from and to dates are required",
+  times: "Both the from and to times are required",
+  dateOrder: "The from date must not be after the to date",
+  date: "Dates must be YYYY-MM-DD",
+  time: "Times must be HH:mm",
+  idType: "An id needs a type and a type needs an id",
+  note: "Note is required",
+} as const;
+
+const blank = (v: unknown) => (v === "" || v == null ? undefined : v);
+
+const date = z.preprocess(
+  blank,
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, ACTIVITY_MESSAGES.date)
+    .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), ACTIVITY_MESSAGES.date)
+    .optional(),
+);
+
+/** HH:mm; the spec sends times as HH:mm:00, so trailing seconds are dropped. */
+const time = z.preprocess(
+  (v) => (typeof v === "string" ? blank(v.trim().replace(/^(\d{2}:\d{2}):\d{2}$/, "$1")) : blank(v)),
+  z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, ACTIVITY_MESSAGES.time).optional(),
+);
+
+export const activityFilterSchema = z
+  .object({
+    filterOperationType: z.preprocess(blank, z.enum(OPERATION_TYPES).default("All")),
+    filterFromDate: date,
+    filterToDate: date,
+    filterFromTime: time,
+    filterToTime: time,
+    id: z.preprocess(blank, z.coerce.number().int().positive().optional()),
+    type: z.preprocess(blank, z.enum(FILTER_TYPES).optional()),
+    /** An activity name from getActivityOptions: only rows of that activity. */
+    additionalFilter: z.preprocess(blank, z.string().trim().max(100).optional()),
+    /** A column of ACTIVITY_SORTS, "-" prefix for descending; unknown values fall back to "-date". */
+    sort: z.preprocess(blank, z.string().max(20).default(DEFAULT_ACTIVITY_SORT)),
+    /** 0-based, as the spec's payload. */
+    page: z.preprocess(blank, z.coerce.number().int().min(0).max(1_000_000).default(0)),
+    pageSize: z.preprocess(blank, z.coerce.number().int().min(1).max(ACTIVITY_PAGE_SIZE).default(ACTIVITY_PAGE_SIZE)),
+    /** IANA zone the dates and times mean; the company's zone when absent. */
+    tz: z.preprocess(blank, z.string().max(64).optional()),
+  })
+  .superRefine((v, ctx) => {
+    if (!v.filterFromDate !== !v.filterToDate) ctx.addIssue({ code: "custom", path: [v.filterFromDate ? "filterToDate" : "filterFromDate"], message: ACTIVITY_MESSAGES.dates });
+    if (!v.filterFromTime !== !v.filterToTime) ctx.addIssue({ code: "custom", path: [v.filterFromTime ? "filterToTime" : "filterFromTime"], message: ACTIVITY_MESSAGES.times });
+    if (v.filterFromDate && v.filterToDate && v.filterFromDate > v.filterToDate) ctx.addIssue({ code: "custom", path: ["filterToDate"], message: ACTIVITY_MESSAGES.dateOrder });
+    if ((v.id === undefined) !== (v.type === undefined)) ctx.addIssue({ code: "custom", path: ["id"], message: ACTIVITY_MESSAGES.idType });
+  });
+export type ActivityFilterInput = z.input<typeof activityFilterSchema>;
+export type ActivityFilter = z.output<typeof activityFilterSchema>;
+
+/** §4: Filter is enabled only with both dates or both times set. */
+export const canApplyFilter = (v: { filterFromDate?: string; filterToDate?: string; filterFromTime?: string; filterToTime?: string }) =>
+  (!!v.filterFromDate && !!v.filterToDate) || (!!v.filterFromTime && !!v.filterToTime);
+
+/** §4: Remove filter is enabled when any filter is set. */
+export const hasAnyFilter = (v: Partial<ActivityFilter>) =>
+  !!(v.filterFromDate || v.filterToDate || v.filterFromTime || v.filterToTime || v.id || v.type || v.additionalFilter) ||
+  (v.filterOperationType !== undefined && v.filterOperationType !== "All");
+
+/** createActivityLogNotes body and the details page's add-note form: the activity id and the note. */
+export const activityNoteSchema = z.object({
+  id: z.coerce.number().int().positive(),
+  note_description: z
+    .string({ required_error: ACTIVITY_MESSAGES.note, invalid_type_error: ACTIVITY_MESSAGES.note })
+    .trim()
+    .min(1, ACTIVITY_MESSAGES.note)
+    .max(2000),
+});
+export type ActivityNoteInput = z.infer<typeof activityNoteSchema>;

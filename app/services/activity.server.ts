@@ -1,0 +1,400 @@
+/**
+ * The activity log (spec part 1 §2 "Activity log", §3, §4, §7 `user/activity*`): the filtered,
+ * sorted, paged list, the CSV report, one entry with its notes, and the filter pickers' options.
+ * Every query is scoped to the caller's company; another company's entry is a 404.
+ */
+import { and, asc, count, desc, eq, gte, lt, max, min, sql, type SQL } from "drizzle-orm";
+import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { AlertWindow, Core, Interval } from "../../core-wasm/pkg/index.js";
+import { formatActivityTime } from "~/components/activity/format";
+import {
+  ACTIVITY_SORTS,
+  activityFilterSchema,
+  activityNoteSchema,
+  DEFAULT_ACTIVITY_SORT,
+  type ActivityFilter,
+  type ActivityFilterInput,
+  type FilterType,
+} from "~/schemas/activity";
+import { parseSort } from "~/components/data-table/params";
+import { assertCan, type Auth } from "~/utils/auth.server";
+import { schema, type Db } from "~/utils/db.server";
+import { notFound, ServiceError } from "~/utils/errors.server";
+import { inCompany, liveInCompany } from "~/utils/tenant.server";
+
+const { activityLogs: l, activityTypes: at, devices: d, deviceGroups: g, activityNotes: n, users: u } = schema;
+const creator = alias(u, "creator");
+const target = alias(u, "target");
+const MODULE = "activity";
+
+/** The report is one bounded query; a larger export needs a narrower filter. */
+export const REPORT_LIMIT = 10_000;
+const NOTES_LIMIT = 500;
+const OPTIONS_LIMIT = 1000;
+const DAY = 86_400_000;
+/** The access-window core expands at most 10,000 days. */
+const MAX_DAYS = 10_000;
+
+export const ACTIVITY_MSG = {
+  notFound: "Activity not found",
+  noteAdded: "Note added",
+} as const;
+
+/** Activity names whose text a device can rename (its custom sensor names, spec §3). */
+const SENSOR_NAMES = {
+  "Sensor 1 Open": "sensor1_open_name",
+  "Sensor 1 Closed": "sensor1_close_name",
+  "Sensor 2 Open": "sensor2_open_name",
+  "Sensor 2 Closed": "sensor2_close_name",
+} as const;
+
+export type ActivityRow = {
+  id: number;
+  activity_timestamp: number;
+  activity: { name: string; type: string; alert_conditions: string; first_section_info: string; details_section_info: string };
+  /** The activity name as shown: a sensor activity takes the device's custom sensor name. */
+  activity_name: string;
+  details_json: Record<string, unknown>;
+  target_device: {
+    id: number;
+    display_name: string;
+    full_name: string;
+    sensor1_open_name: string;
+    sensor1_close_name: string;
+    sensor2_open_name: string;
+    sensor2_close_name: string;
+  } | null;
+  target_device_group: { id: number; full_name: string; display_name: string } | null;
+  created_by_user: { id: number; dispay_name: string } | null;
+  target_user: { id: number; dispay_name: string } | null;
+  created_by_user_id: number | null;
+  target_user_id: number | null;
+  target_device_id: number | null;
+  target_device_group_id: number | null;
+  operation_type: string;
+  summary: string;
+  gps_location: string | null;
+};
+
+const rowColumns = {
+  id: l.id,
+  ts: l.activityTimestamp,
+  operationType: l.operationType,
+  summary: l.summary,
+  detailsJson: l.detailsJson,
+  gps: l.gpsLocation,
+  createdById: l.createdByUserId,
+  targetUserId: l.targetUserId,
+  deviceId: l.targetDeviceId,
+  groupId: l.targetDeviceGroupId,
+  name: at.name,
+  type: at.type,
+  conditions: at.alertConditions,
+  first: at.firstSectionInfo,
+  details: at.detailsSectionInfo,
+  creatorName: creator.displayName,
+  targetName: target.displayName,
+  deviceName: d.displayName,
+  deviceFullName: d.fullName,
+  s1o: d.sensor1OpenName,
+  s1c: d.sensor1CloseName,
+  s2o: d.sensor2OpenName,
+  s2c: d.sensor2CloseName,
+  groupFullName: g.fullName,
+  groupDisplayName: g.displayName,
+};
+type Flat = { [K in keyof typeof rowColumns]: (typeof rowColumns)[K]["_"]["data"] | null };
+
+function parseDetails(text: string | null): Record<string, unknown> {
+  try {
+    const v = JSON.parse(text ?? "{}");
+    return v && typeof v === "object" && !Array.isArray(v) ? v : {};
+  } catch {
+    return {};
+  }
+}
+
+function shape(r: Flat): ActivityRow {
+  const device =
+    r.deviceId != null && r.deviceName != null
+      ? {
+          id: r.deviceId,
+          display_name: r.deviceName,
+          full_name: r.deviceFullName ?? "",
+          sensor1_open_name: r.s1o ?? "",
+          sensor1_close_name: r.s1c ?? "",
+          sensor2_open_name: r.s2o ?? "",
+          sensor2_close_name: r.s2c ?? "",
+        }
+      : null;
+  const name = r.name ?? "";
+  const sensorField = SENSOR_NAMES[name as keyof typeof SENSOR_NAMES];
+  return {
+    id: r.id!,
+    activity_timestamp: r.ts!,
+    activity: { name, type: r.type ?? "", alert_conditions: r.conditions ?? "000", first_section_info: r.first ?? "", details_section_info: r.details ?? "" },
+    activity_name: (sensorField && device?.[sensorField]) || name,
+    details_json: parseDetails(r.detailsJson),
+    target_device: device,
+    target_device_group: r.groupId != null && r.groupFullName != null ? { id: r.groupId, full_name: r.groupFullName, display_name: r.groupDisplayName ?? "" } : null,
+    created_by_user: r.createdById != null && r.creatorName != null ? { id: r.createdById, dispay_name: r.creatorName } : null,
+    target_user: r.targetUserId != null && r.targetName != null ? { id: r.targetUserId, dispay_name: r.targetName } : null,
+    created_by_user_id: r.createdById,
+    target_user_id: r.targetUserId,
+    target_device_id: r.deviceId,
+    target_device_group_id: r.groupId,
+    operation_type: r.operationType ?? "",
+    summary: r.summary ?? "",
+    gps_location: r.gps,
+  };
+}
+
+/** The log joined with the names it shows; history keeps names of removed users and devices. */
+const joined = (db: Db) =>
+  db
+    .select(rowColumns)
+    .from(l)
+    .innerJoin(at, eq(at.id, l.activityTypeId))
+    .leftJoin(creator, eq(creator.id, l.createdByUserId))
+    .leftJoin(target, eq(target.id, l.targetUserId))
+    .leftJoin(d, eq(d.id, l.targetDeviceId))
+    .leftJoin(g, eq(g.id, l.targetDeviceGroupId));
+
+const SORT_COLUMNS = {
+  date: l.activityTimestamp,
+  activity: at.name,
+  trigger: l.operationType,
+  triggeredBy: creator.displayName,
+  user: target.displayName,
+  device: d.displayName,
+  deviceGroup: g.fullName,
+} as const;
+
+function orderOf(sortText: string) {
+  const parsed = parseSort(sortText);
+  const s = parsed && (ACTIVITY_SORTS as readonly string[]).includes(parsed.key) ? parsed : parseSort(DEFAULT_ACTIVITY_SORT)!;
+  const dir = s.desc ? desc : asc;
+  // Newest first within equal values, and the id keeps pages stable.
+  return s.key === "date" ? [dir(l.activityTimestamp), dir(l.id)] : [dir(SORT_COLUMNS[s.key as keyof typeof SORT_COLUMNS]), desc(l.activityTimestamp), desc(l.id)];
+}
+
+const ID_COLUMNS: Record<FilterType, SQLiteColumn> = {
+  "Triggered By": l.createdByUserId,
+  User: l.targetUserId,
+  Device: l.targetDeviceId,
+  "Device Group": l.targetDeviceGroupId,
+};
+
+export function parseFilter(input: ActivityFilterInput): ActivityFilter {
+  const r = activityFilterSchema.safeParse(input);
+  if (r.success) return r.data;
+  const fieldErrors: Record<string, string[]> = {};
+  for (const issue of r.error.issues) (fieldErrors[String(issue.path[0] ?? "_")] ??= []).push(issue.message);
+  throw new ServiceError(400, r.error.issues[0].message, { fieldErrors });
+}
+
+/** The caller's zone for dates and times: the payload's `tz`, else the company's default zone, else UTC. */
+export async function zoneFor(db: Db, auth: Auth, core: Core, tz: string | undefined): Promise<string> {
+  if (tz) {
+    try {
+      core.offsetAt(0, tz);
+      return tz;
+    } catch {
+      throw new ServiceError(400, `Unknown time zone ${tz}`, { fieldErrors: { tz: [`Unknown time zone ${tz}`] } });
+    }
+  }
+  const [row] = await db
+    .select({ name: schema.timeZones.name })
+    .from(schema.companySettings)
+    .innerJoin(schema.timeZones, eq(schema.timeZones.id, schema.companySettings.defaultTimeZoneId))
+    .where(eq(schema.companySettings.companyId, auth.company.id))
+    .limit(1);
+  return row?.name ?? "UTC";
+}
+
+/**
+ * The date and time filters as UTC intervals, expanded by the access-window core: dates are
+ * whole local days, times a daily local window (overnight when the end is before the start),
+ * both together that window on those days. Times alone cover the span of the company's log.
+ */
+async function timeIntervals(db: Db, auth: Auth, core: Core, f: ActivityFilter, tz: string): Promise<Interval[] | null> {
+  if (!f.filterFromDate && !f.filterFromTime) return null;
+  let from: number;
+  let to: number;
+  if (f.filterFromDate && f.filterToDate) {
+    from = Date.parse(`${f.filterFromDate}T00:00:00Z`) - 2 * DAY;
+    to = Date.parse(`${f.filterToDate}T00:00:00Z`) + 3 * DAY;
+  } else {
+    const [span] = await db.select({ first: min(l.activityTimestamp), last: max(l.activityTimestamp) }).from(l).where(inCompany(l, auth));
+    if (span?.first == null || span.last == null) return [];
+    to = span.last + 2 * DAY;
+    from = Math.max(span.first - 2 * DAY, to - (MAX_DAYS - 1) * DAY);
+  }
+  if (to - from > MAX_DAYS * DAY) throw new ServiceError(400, `A date range can span at most ${MAX_DAYS - 5} days`);
+  const window: AlertWindow = {
+    kind: "alert",
+    schedule: "custom",
+    tz,
+    startDate: f.filterFromDate ?? null,
+    endDate: f.filterToDate ?? null,
+    days: [true, true, true, true, true, true, true],
+    allDay: !f.filterFromTime,
+    startTime: f.filterFromTime ?? null,
+    endTime: f.filterToTime ?? null,
+  };
+  const problems = core.validate(window);
+  if (problems.length) throw new ServiceError(400, problems[0].message);
+  return core.occurrences(window, from, to);
+}
+
+/** One interval is an index range; many go in as one JSON parameter, each still an index range on (company, time). */
+function inIntervals(auth: Auth, intervals: Interval[]): SQL {
+  if (intervals.length === 0) return sql`0`;
+  if (intervals.length === 1) return and(gte(l.activityTimestamp, intervals[0][0]), lt(l.activityTimestamp, intervals[0][1]))!;
+  return sql`${l.id} in (select x.id from json_each(${JSON.stringify(intervals)}) w join activity_logs x
+    on x.company_id = ${auth.company.id} and x.activity_timestamp >= json_extract(w.value, '$[0]') and x.activity_timestamp < json_extract(w.value, '$[1]'))`;
+}
+
+async function whereOf(db: Db, auth: Auth, core: Core, f: ActivityFilter, tz: string): Promise<SQL> {
+  const intervals = await timeIntervals(db, auth, core, f, tz);
+  return inCompany(
+    l,
+    auth,
+    f.filterOperationType !== "All" ? eq(l.operationType, f.filterOperationType) : undefined,
+    f.type && f.id ? eq(ID_COLUMNS[f.type], f.id) : undefined,
+    f.additionalFilter ? sql`${l.activityTypeId} = (select id from activity_types where name = ${f.additionalFilter})` : undefined,
+    intervals ? inIntervals(auth, intervals) : undefined,
+  );
+}
+
+export type ActivityPage = { rows: ActivityRow[]; total: number; page: number; pageSize: number; tz: string };
+
+/** One page (0-based) and the total; the two queries run side by side. */
+export async function listActivity(db: Db, auth: Auth, input: ActivityFilterInput, core: Core): Promise<ActivityPage> {
+  assertCan(auth, MODULE);
+  const f = parseFilter(input);
+  const tz = await zoneFor(db, auth, core, f.tz);
+  const where = await whereOf(db, auth, core, f, tz);
+  const [rows, [{ total }]] = await Promise.all([
+    joined(db).where(where).orderBy(...orderOf(f.sort)).limit(f.pageSize).offset(f.page * f.pageSize),
+    db.select({ total: count() }).from(l).where(where),
+  ]);
+  return { rows: (rows as Flat[]).map(shape), total, page: f.page, pageSize: f.pageSize, tz };
+}
+
+export const REPORT_FILE = "activity_report.csv";
+const REPORT_COLUMNS = ["Date", "Activity", "Trigger", "Triggered By", "User", "Device", "Device Group", "Summary", "GPS Location"];
+
+/**
+ * RFC 4180 quoting; a cell a spreadsheet would run as a formula (=, +, -, @, tab, CR) gets a
+ * leading apostrophe so it stays text.
+ */
+export function csvCell(value: unknown): string {
+  let s = value == null ? "" : String(value);
+  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** The filtered log (every page, up to REPORT_LIMIT rows) as CSV, times in the filter's zone. */
+export async function activityReport(db: Db, auth: Auth, input: ActivityFilterInput, core: Core): Promise<string> {
+  assertCan(auth, MODULE);
+  const f = parseFilter(input);
+  const tz = await zoneFor(db, auth, core, f.tz);
+  const where = await whereOf(db, auth, core, f, tz);
+  const rows = ((await joined(db).where(where).orderBy(...orderOf(f.sort)).limit(REPORT_LIMIT)) as Flat[]).map(shape);
+  const lines = [REPORT_COLUMNS.join(",")];
+  for (const r of rows) {
+    lines.push(
+      [
+        formatActivityTime(r.activity_timestamp, tz),
+        r.activity_name,
+        r.operation_type,
+        r.created_by_user?.dispay_name,
+        r.target_user?.dispay_name,
+        r.target_device?.display_name,
+        r.target_device_group?.full_name,
+        r.summary,
+        r.gps_location,
+      ]
+        .map(csvCell)
+        .join(","),
+    );
+  }
+  return lines.join("\r\n") + "\r\n";
+}
+
+async function findActivity(db: Db, auth: Auth, id: number): Promise<ActivityRow> {
+  if (!Number.isSafeInteger(id) || id <= 0) notFound(ACTIVITY_MSG.notFound);
+  const [row] = await joined(db).where(inCompany(l, auth, eq(l.id, id))).limit(1);
+  return row ? shape(row as Flat) : notFound(ACTIVITY_MSG.notFound);
+}
+
+export type ActivityNote = { id: number; createdAt: number; User: { dispay_name: string }; note_description: string };
+
+const notesOf = (db: Db, auth: Auth, activityId: number) =>
+  db
+    .select({ id: n.id, createdAt: n.createdAt, author: u.displayName, note: n.note })
+    .from(n)
+    .leftJoin(u, eq(u.id, n.userId))
+    .where(inCompany(n, auth, eq(n.activityId, activityId)))
+    .orderBy(asc(n.createdAt), asc(n.id))
+    .limit(NOTES_LIMIT)
+    .then((rows) => rows.map((r): ActivityNote => ({ id: r.id, createdAt: r.createdAt, User: { dispay_name: r.author ?? "" }, note_description: r.note })));
+
+/** /activityDetails: the entry and its notes (404 outside the caller's company). */
+export async function getActivity(db: Db, auth: Auth, id: number): Promise<{ row: ActivityRow; notes: ActivityNote[] }> {
+  assertCan(auth, MODULE);
+  const [row, notes] = await Promise.all([findActivity(db, auth, id), notesOf(db, auth, id)]);
+  return { row, notes };
+}
+
+export async function listNotes(db: Db, auth: Auth, activityId: number): Promise<ActivityNote[]> {
+  assertCan(auth, MODULE);
+  await findActivity(db, auth, activityId);
+  return notesOf(db, auth, activityId);
+}
+
+/** Adding a note is an addition to the log, so it needs the add right (a read-only role only reads notes). */
+export async function addNote(db: Db, auth: Auth, input: unknown, now: number): Promise<{ message: string; id: number }> {
+  assertCan(auth, MODULE, "add");
+  const r = activityNoteSchema.safeParse(input);
+  if (!r.success) {
+    const fieldErrors: Record<string, string[]> = {};
+    for (const issue of r.error.issues) (fieldErrors[String(issue.path[0])] ??= []).push(issue.message);
+    throw new ServiceError(400, r.error.issues[0].message, { fieldErrors });
+  }
+  await findActivity(db, auth, r.data.id);
+  const [note] = await db
+    .insert(n)
+    .values({ companyId: auth.company.id, activityId: r.data.id, userId: auth.user.id, note: r.data.note_description, createdAt: now })
+    .returning({ id: n.id });
+  return { message: ACTIVITY_MSG.noteAdded, id: note.id };
+}
+
+/** Picker options (spec §3): activities with their type, and the company's users, devices and groups. */
+export async function getActivityOptions(db: Db, auth: Auth) {
+  assertCan(auth, MODULE);
+  const [activities, users, devices, groups] = await db.batch([
+    db.select({ id: at.id, name: at.name, type: at.type, alert_conditions: at.alertConditions }).from(at).orderBy(asc(at.name)),
+    db.select({ id: u.id, name: u.displayName, e_mail: u.email }).from(u).where(liveInCompany(u, auth)).orderBy(asc(u.displayName), asc(u.id)).limit(OPTIONS_LIMIT),
+    db.select({ id: d.id, name: d.displayName }).from(d).where(liveInCompany(d, auth)).orderBy(asc(d.displayName), asc(d.id)).limit(OPTIONS_LIMIT),
+    db.select({ id: g.id, name: g.fullName }).from(g).where(liveInCompany(g, auth)).orderBy(asc(g.fullName), asc(g.id)).limit(OPTIONS_LIMIT),
+  ]);
+  return {
+    activities,
+    users: users.map((x) => ({ ...x, type: "User" as const })),
+    devices: devices.map((x) => ({ ...x, type: "Device" as const })),
+    deviceGroups: groups.map((x) => ({ ...x, type: "Device Group" as const })),
+  };
+}
+
+/** The name behind an id+type filter, for the page's filter chip; null when not the caller's. */
+export async function filterTargetName(db: Db, auth: Auth, type: FilterType, id: number): Promise<string | null> {
+  const [row] =
+    type === "Device"
+      ? await db.select({ name: d.displayName }).from(d).where(inCompany(d, auth, eq(d.id, id))).limit(1)
+      : type === "Device Group"
+        ? await db.select({ name: g.fullName }).from(g).where(inCompany(g, auth, eq(g.id, id))).limit(1)
+        : await db.select({ name: u.displayName }).from(u).where(inCompany(u, auth, eq(u.id, id))).limit(1);
+  return row?.name ?? null;
+}
