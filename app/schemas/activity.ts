@@ -77,11 +77,6 @@ export type ActivityFilter = z.output<typeof activityFilterSchema>;
 export const canApplyFilter = (v: { filterFromDate?: string; filterToDate?: string; filterFromTime?: string; filterToTime?: string }) =>
   (!!v.filterFromDate && !!v.filterToDate) || (!!v.filterFromTime && !!v.filterToTime);
 
-/** §4: Remove filter is enabled when any filter is set. */
-export const hasAnyFilter = (v: Partial<ActivityFilter>) =>
-  !!(v.filterFromDate || v.filterToDate || v.filterFromTime || v.filterToTime || v.id || v.type || v.additionalFilter) ||
-  (v.filterOperationType !== undefined && v.filterOperationType !== "All");
-
 /** createActivityLogNotes body and the details page's add-note form: the activity id and the note. */
 export const activityNoteSchema = z.object({
   id: z.coerce.number().int().positive(),
@@ -92,3 +87,19 @@ export const activityNoteSchema = z.object({
     .max(2000),
 });
 export type ActivityNoteInput = z.infer<typeof activityNoteSchema>;
+
+/** The filter's URL search params on /activity (page, pageSize and sort belong to the grid). */
+export const FILTER_PARAMS = ["filterOperationType", "filterFromDate", "filterToDate", "filterFromTime", "filterToTime", "id", "type", "additionalFilter"] as const;
+
+/** §4: Remove filter is enabled when any filter is set. */
+export const hasAnyFilter = (v: Partial<Record<(typeof FILTER_PARAMS)[number], unknown>>) =>
+  FILTER_PARAMS.some((k) => (k === "filterOperationType" ? v[k] != null && v[k] !== "All" : !!v[k]));
+
+export function filterFromSearch(search: URLSearchParams): Partial<Record<(typeof FILTER_PARAMS)[number], string>> {
+  const out: Partial<Record<(typeof FILTER_PARAMS)[number], string>> = {};
+  for (const key of FILTER_PARAMS) {
+    const v = search.get(key);
+    if (v) out[key] = v;
+  }
+  return out;
+}

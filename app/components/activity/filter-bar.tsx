@@ -1,0 +1,108 @@
+import { Form, Link, useSubmit } from "@remix-run/react";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Button } from "~/components/ui/button";
+import { Field } from "~/components/ui/field";
+import { Input } from "~/components/ui/input";
+import { NativeSelect } from "~/components/ui/native-select";
+import { canApplyFilter, OPERATION_TYPES } from "~/schemas/activity";
+
+type Values = { filterFromDate: string; filterToDate: string; filterFromTime: string; filterToTime: string };
+
+/**
+ * Date and time range, operation type, Filter, Remove filter and Download report (spec part 1
+ * §2, §4). A GET form, so the filter lives in the URL; the id/type filter of a clicked cell and
+ * the sort ride along as hidden fields. Remount it (key) when the URL changes.
+ */
+export function FilterBar({
+  current,
+  anyFilter,
+  reportHref,
+}: {
+  /** The filter params in the URL now. */
+  current: Record<string, string | undefined>;
+  anyFilter: boolean;
+  reportHref: string;
+}) {
+  const { t } = useTranslation("activity");
+  const submit = useSubmit();
+  const [values, setValues] = useState<Values>({
+    filterFromDate: current.filterFromDate ?? "",
+    filterToDate: current.filterToDate ?? "",
+    filterFromTime: current.filterFromTime ?? "",
+    filterToTime: current.filterToTime ?? "",
+  });
+  const set = (key: keyof Values) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [key]: e.target.value }));
+  const hidden = (["id", "type", "additionalFilter", "sort"] as const).filter((k) => current[k]);
+
+  return (
+    <Form
+      method="get"
+      className="grid gap-3 rounded-lg border bg-card p-4"
+      aria-label={t("filters")}
+      onSubmit={(e) => {
+        // Empty fields stay out of the URL.
+        e.preventDefault();
+        const next = new URLSearchParams();
+        for (const [k, v] of new FormData(e.currentTarget)) if (typeof v === "string" && v && !(k === "filterOperationType" && v === "All")) next.set(k, v);
+        submit(next, { method: "get", preventScrollReset: true });
+      }}
+    >
+      <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
+        <Field label={t("fromDate")}>
+          <Input type="date" name="filterFromDate" value={values.filterFromDate} onChange={set("filterFromDate")} max={values.filterToDate || undefined} />
+        </Field>
+        <Field label={t("toDate")}>
+          <Input type="date" name="filterToDate" value={values.filterToDate} onChange={set("filterToDate")} min={values.filterFromDate || undefined} />
+        </Field>
+        <Field label={t("fromTime")}>
+          <Input type="time" name="filterFromTime" value={values.filterFromTime} onChange={set("filterFromTime")} />
+        </Field>
+        <Field label={t("toTime")}>
+          <Input type="time" name="filterToTime" value={values.filterToTime} onChange={set("filterToTime")} />
+        </Field>
+        <Field label={t("operationType")}>
+          {/* Changing the type applies at once, with the filter already in the URL. */}
+          <NativeSelect
+            name="filterOperationType"
+            defaultValue={current.filterOperationType ?? "All"}
+            onChange={(e) => {
+              const next = new URLSearchParams(Object.entries(current).filter((kv): kv is [string, string] => !!kv[1]));
+              if (e.target.value === "All") next.delete("filterOperationType");
+              else next.set("filterOperationType", e.target.value);
+              submit(next, { method: "get", preventScrollReset: true });
+            }}
+          >
+            {OPERATION_TYPES.map((op) => (
+              <option key={op} value={op}>
+                {t(`op.${op}`)}
+              </option>
+            ))}
+          </NativeSelect>
+        </Field>
+      </div>
+      {hidden.map((k) => (
+        <input key={k} type="hidden" name={k} value={current[k]} />
+      ))}
+      <div className="flex flex-wrap items-center gap-2">
+        <Button type="submit" disabled={!canApplyFilter(values)}>
+          {t("filter")}
+        </Button>
+        {anyFilter ? (
+          <Button asChild variant="outline">
+            <Link to="/activity">{t("removeFilter")}</Link>
+          </Button>
+        ) : (
+          <Button type="button" variant="outline" disabled>
+            {t("removeFilter")}
+          </Button>
+        )}
+        <Button asChild variant="secondary" className="sm:ml-auto">
+          <a href={reportHref} download="activity_report.csv">
+            {t("download")}
+          </a>
+        </Button>
+      </div>
+    </Form>
+  );
+}

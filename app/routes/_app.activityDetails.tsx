@@ -1,0 +1,158 @@
+import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { formatActivityTime } from "~/components/activity/format";
+import { DetailList, type DetailItem } from "~/components/devices/detail-list";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
+import { EmptyState } from "~/components/ui/empty-state";
+import { Field } from "~/components/ui/field";
+import { PageHeader } from "~/components/ui/page-header";
+import { Textarea } from "~/components/ui/textarea";
+import { getFixedT, getLanguage } from "~/i18n/i18next.server";
+import { translateMessage } from "~/i18n/messages";
+import { activityNoteSchema } from "~/schemas/activity";
+import { addNote, getActivity, zoneFor } from "~/services/activity.server";
+import { requireModule } from "~/utils/auth.server";
+import { getDb, nowMs } from "~/utils/db.server";
+import { ServiceError } from "~/utils/errors.server";
+import { can } from "~/utils/permissions";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.row.activity_name ?? "Activity" }];
+
+/** Without an id, or with one that is not the company's, back to the list (spec part 1 §2). */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const auth = await requireModule(request, context, "activity");
+  const id = Number(new URL(request.url).searchParams.get("id"));
+  if (!Number.isSafeInteger(id) || id <= 0) throw redirect("/activity");
+  const db = getDb(context);
+  try {
+    const [{ row, notes }, tz] = await Promise.all([getActivity(db, auth, id), zoneFor(db, auth, context.core, undefined)]);
+    return {
+      row: { ...row, when: formatActivityTime(row.activity_timestamp, tz) },
+      notes: notes.map((n) => ({ ...n, when: formatActivityTime(n.createdAt, tz) })),
+      canAddNote: can(auth.permissions, "activity", "add"),
+    };
+  } catch (e) {
+    if (e instanceof ServiceError && e.status === 404) throw redirect("/activity");
+    throw e;
+  }
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const auth = await requireModule(request, context, "activity", "add");
+  const submission = parseWithZod(await request.formData(), { schema: activityNoteSchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  const t = await getFixedT(await getLanguage(request), "activity");
+  try {
+    const r = await addNote(getDb(context), auth, submission.value, nowMs());
+    const to = `/activityDetails?id=${submission.value.id}`;
+    return redirectWithToast(to, { type: "success", message: translateMessage(t, r.message, "activity") }, context.cloudflare.env);
+  } catch (e) {
+    if (!(e instanceof ServiceError)) throw e;
+    if (e.status === 404) throw redirect("/activity");
+    return data({ result: submission.reply({ formErrors: [translateMessage(t, e.message, "activity")] }) }, { status: e.status });
+  }
+}
+
+export default function ActivityDetailsPage() {
+  const { row, notes, canAddNote } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("activity");
+  const none = (v: string | null | undefined) => v || "-";
+  const first: DetailItem[] = [
+    { key: "date", label: t("col.date"), value: row.when },
+    { key: "trigger", label: t("col.trigger"), value: t(`op.${row.operation_type}`) },
+    { key: "triggeredBy", label: t("col.triggeredBy"), value: none(row.created_by_user?.dispay_name) },
+    { key: "user", label: t("col.user"), value: none(row.target_user?.dispay_name) },
+    { key: "device", label: t("col.device"), value: none(row.target_device?.display_name) },
+    { key: "deviceGroup", label: t("col.deviceGroup"), value: none(row.target_device_group?.full_name) },
+  ];
+  const details: DetailItem[] = [
+    { key: "summary", label: t("col.summary"), value: none(row.summary) },
+    ...(row.gps_location ? [{ key: "gps", label: t("gps"), value: row.gps_location }] : []),
+    ...Object.entries(row.details_json).map(([k, v]) => ({ key: `json-${k}`, label: k, value: typeof v === "object" ? JSON.stringify(v) : String(v) })),
+  ];
+  return (
+    <div className="grid gap-5">
+      <PageHeader
+        title={row.activity_name}
+        actions={
+          <Link to="/activity" className="text-sm text-primary underline-offset-4 hover:underline">
+            {t("back")}
+          </Link>
+        }
+        className="pb-0"
+      />
+      <Card>
+        <CardHeader>
+          <CardTitle>{t("firstSection")}</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <DetailList items={first} />
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle>{t("detailsSection")}</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <DetailList items={details} />
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle>{t("notes")}</CardTitle>
+        </CardHeader>
+        <CardContent className="grid gap-4">
+          {notes.length === 0 ? (
+            <EmptyState title={t("noNotes")} className="py-4" />
+          ) : (
+            <ul className="grid gap-3" data-testid="notes">
+              {notes.map((n) => (
+                <li key={n.id} className="grid gap-0.5 border-b pb-3 last:border-b-0 last:pb-0">
+                  <p className="text-xs text-muted-foreground">
+                    <span className="tabular-nums">{n.when}</span> · <span>{n.User.dispay_name}</span>
+                  </p>
+                  <p className="text-sm whitespace-pre-wrap break-words">{n.note_description}</p>
+                </li>
+              ))}
+            </ul>
+          )}
+          {canAddNote && <NoteForm key={notes.length} id={row.id} />}
+        </CardContent>
+      </Card>
+    </div>
+  );
+}
+
+/** The add-note box; the same schema checks it here and on the server. */
+function NoteForm({ id }: { id: number }) {
+  const { t } = useTranslation("activity");
+  const actionData = useActionData<typeof action>() as { result?: SubmissionResult<string[]> } | undefined;
+  const busy = useNavigation().state === "submitting";
+  const [form, fields] = useForm({
+    id: "add-note",
+    lastResult: busy ? undefined : actionData?.result,
+    constraint: getZodConstraint(activityNoteSchema),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: activityNoteSchema }),
+  });
+  const error = fields.note_description.errors?.[0] ?? form.errors?.[0];
+  return (
+    <Form method="post" {...getFormProps(form)} className="grid gap-3" noValidate>
+      <input type="hidden" name="id" value={id} />
+      <Field label={t("addNote")} error={error ? translateMessage(t, error, "activity") : undefined} required>
+        <Textarea {...getTextareaProps(fields.note_description)} rows={3} maxLength={2000} />
+      </Field>
+      <div>
+        <Button type="submit" loading={busy}>
+          {t("saveNote")}
+        </Button>
+      </div>
+    </Form>
+  );
+}
