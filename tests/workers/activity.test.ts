@@ -240,3 +240,14 @@ describe("GET /user/getActivityOptions", () => {
     expect(p.devices[0].type).toBe("Device");
   });
 });
+
+describe("OpenAPI", () => {
+  it("documents the five activity calls", async () => {
+    const r = await api(null, "GET", "/api/openapi.json");
+    expect(r.status).toBe(200);
+    for (const path of ["/user/activityLogs", "/user/activityReport", "/user/createActivityLogNotes", "/user/getActivityLogNotes", "/user/getActivityOptions"]) {
+      expect(Object.keys(r.body.paths)).toContain(`${BASE}${path}`);
+    }
+    expect(JSON.stringify(r.body.paths[`${BASE}/user/activityLogs`])).toContain("filterOperationType");
+  });
+});
