@@ -36,7 +36,7 @@ test.describe("users (English)", () => {
   test("last activity links to the user's activity", async ({ page }) => {
     await page.goto("/users");
     const admin = page.locator("tbody tr", { hasText: "admin@acme.example" });
-    await expect(admin.getByRole("link", { name: /\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/ })).toHaveAttribute("href", "/activity?id=3&type=User");
+    await expect(admin.getByRole("link", { name: /\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/ })).toHaveAttribute("href", "/activity?id=3&type=Triggered+By");
   });
 
   test("add user: validation, display name auto-fill, super admin turns on web management, then modify page", async ({ page }) => {

@@ -70,7 +70,7 @@ export function userColumns(t: TFunction, opts: { canDelete: boolean; timeZone: 
       meta: { className: "whitespace-nowrap" },
       cell: ({ row }) =>
         row.original.lastActivity ? (
-          <Link to={`/activity?id=${row.original.id}&type=User`} className="text-primary hover:underline">
+          <Link to={`/activity?id=${row.original.id}&type=Triggered+By`} className="text-primary hover:underline">
             {formatDateTime(row.original.lastActivity, opts.timeZone)}
           </Link>
         ) : (
