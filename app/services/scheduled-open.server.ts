@@ -23,6 +23,8 @@ export type ScheduleOpen = {
   hasSettings: boolean;
   scheduleOpen: boolean;
   fpi: boolean;
+  /** The company's default zone, which the hours are kept in. */
+  tz: string;
   week: { day: number; openWholeDay: boolean; openTime: string; closeTime: string }[];
   exceptions: { id: number; date: string; openWholeDay: boolean; openTime: string; closeTime: string }[];
 };
@@ -31,7 +33,7 @@ export async function getScheduleOpen(db: Db, auth: Auth): Promise<ScheduleOpen>
   assertCan(auth, SETTINGS_MODULE);
   const companyId = auth.company.id;
   const [settings, week, rows] = await db.batch([
-    db.select({ scheduleOpen: cs.scheduleOpen, fpi: cs.fpi }).from(cs).where(eq(cs.companyId, companyId)),
+    db.select({ scheduleOpen: cs.scheduleOpen, fpi: cs.fpi, tz: tz.name }).from(cs).leftJoin(tz, eq(tz.id, cs.defaultTimeZoneId)).where(eq(cs.companyId, companyId)),
     db.select().from(days).where(eq(days.companyId, companyId)).orderBy(asc(days.day)),
     db.select().from(exceptions).where(eq(exceptions.companyId, companyId)).orderBy(asc(exceptions.date)),
   ]);
@@ -39,6 +41,7 @@ export async function getScheduleOpen(db: Db, auth: Auth): Promise<ScheduleOpen>
     hasSettings: settings.length > 0,
     scheduleOpen: !!settings[0]?.scheduleOpen,
     fpi: !!settings[0]?.fpi,
+    tz: settings[0]?.tz ?? "UTC",
     week: Array.from({ length: 7 }, (_, day) => {
       const row = week.find((r) => r.day === day);
       return { day, ...(row ? { openWholeDay: row.openWholeDay, openTime: row.openTime, closeTime: row.closeTime } : CLOSED) };

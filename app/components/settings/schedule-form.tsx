@@ -1,0 +1,235 @@
+import { Link, useNavigation, useSubmit } from "@remix-run/react";
+import { useId, useMemo, useRef, useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { FormAlert } from "~/components/auth/form-parts";
+import { useCore } from "~/components/ekeys/use-core";
+import { TrashIcon } from "~/components/users/icons";
+import { Button } from "~/components/ui/button";
+import { Checkbox } from "~/components/ui/checkbox";
+import { Input } from "~/components/ui/input";
+import { Switch } from "~/components/ui/switch";
+import { Label } from "~/components/ui/label";
+import { translateMessage } from "~/i18n/messages";
+import { scheduleErrorKey, scheduleErrors, scheduleOpenSchema, scheduleWindow } from "~/schemas/settings";
+import type { ScheduleOpen } from "~/services/scheduled-open.server";
+import { ConfirmButton } from "./confirm-button";
+
+type Row = { openWholeDay: boolean; openTime: string; closeTime: string };
+type ExceptionRow = Row & { key: number; exceptionDate: string };
+
+/**
+ * The /scheduleOpen form (spec part 1 §2, §4): FPI, Monday to Sunday and the exceptions. Checked
+ * in the browser with the shared schema and the access-window core (the gateways' own rules),
+ * then posted as JSON; the server checks the same again.
+ */
+export function ScheduleForm({ data, serverErrors }: { data: ScheduleOpen; serverErrors?: Record<string, string[]> }) {
+  const { t } = useTranslation("settings");
+  const core = useCore();
+  const submit = useSubmit();
+  const busy = useNavigation().state === "submitting";
+  const nextKey = useRef(data.exceptions.length);
+  const [fpi, setFpi] = useState(data.fpi);
+  const [week, setWeek] = useState<Row[]>(data.week.map(({ openWholeDay, openTime, closeTime }) => ({ openWholeDay, openTime, closeTime })));
+  const [exceptions, setExceptions] = useState<ExceptionRow[]>(
+    data.exceptions.map((e, key) => ({ key, exceptionDate: e.date, openWholeDay: e.openWholeDay, openTime: e.openTime, closeTime: e.closeTime })),
+  );
+  const [attempted, setAttempted] = useState(false);
+  const [staleServerErrors, setStaleServerErrors] = useState<Record<string, string[]> | undefined>(undefined);
+
+  const wire = {
+    fpi,
+    schedule_opens: week.map((r, scheduleDay) => ({ scheduleDay, ...r })),
+    schedule_exceptions: exceptions.map(({ key: _key, ...e }) => e),
+  };
+  const clientErrors = useMemo(() => {
+    const parsed = scheduleOpenSchema.safeParse(wire);
+    if (!parsed.success) {
+      const out: Record<string, string[]> = {};
+      for (const i of parsed.error.issues) (out[scheduleErrorKey(i.path)] ??= []).push(i.message);
+      return out;
+    }
+    return core ? scheduleErrors(core.validate(scheduleWindow(parsed.data, data.tz))) : {};
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [fpi, week, exceptions, core, data.tz]);
+  const errors = { ...(attempted ? clientErrors : {}), ...(serverErrors !== staleServerErrors ? serverErrors : {}) };
+  const err = (key: string) => (errors[key]?.[0] ? translateMessage(t, errors[key][0], "settings") : undefined);
+
+  const edited = () => setStaleServerErrors(serverErrors);
+  const setDay = (i: number, patch: Partial<Row>) => {
+    edited();
+    setWeek((rows) => rows.map((r, j) => (j === i ? clear({ ...r, ...patch }) : r)));
+  };
+  const setException = (key: number, patch: Partial<ExceptionRow>) => {
+    edited();
+    setExceptions((rows) => rows.map((r) => (r.key === key ? clear({ ...r, ...patch }) : r)));
+  };
+  const addException = () => {
+    edited();
+    // New exceptions start with whole day on and an empty date (spec §4).
+    setExceptions((rows) => [...rows, { key: nextKey.current++, exceptionDate: "", openWholeDay: true, openTime: "", closeTime: "" }]);
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    setAttempted(true);
+    edited();
+    if (Object.keys(clientErrors).length) return;
+    submit(wire, { method: "post", encType: "application/json" });
+  };
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="grid gap-6">
+      <FormAlert message={attempted && Object.keys(errors).length ? t("schedule.fixErrors") : err("_")} />
+      <div className="grid gap-1">
+        <div className="flex items-center gap-2">
+          <Switch id="fpi" checked={fpi} onCheckedChange={(on) => (edited(), setFpi(on))} aria-describedby="fpi-hint" />
+          <Label htmlFor="fpi">{t("schedule.fpi")}</Label>
+        </div>
+        <p id="fpi-hint" className="text-xs text-muted-foreground">
+          {t("schedule.fpiHint")}
+        </p>
+      </div>
+
+      <section aria-labelledby="week-title" className="grid gap-2">
+        <h2 id="week-title" className="text-lg font-semibold">
+          {t("schedule.week")}
+        </h2>
+        {err("schedule_opens") && <p className="text-xs font-medium text-destructive">{err("schedule_opens")}</p>}
+        <table className="w-full max-w-2xl text-sm" data-testid="week">
+          <thead>
+            <tr className="text-left text-muted-foreground">
+              <th className="py-1 font-medium">{t("schedule.day")}</th>
+              <th className="py-1 font-medium">{t("schedule.open")}</th>
+              <th className="py-1 font-medium">{t("schedule.openTime")}</th>
+              <th className="py-1 font-medium">{t("schedule.closeTime")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {week.map((row, i) => {
+              const day = t(`day.${i}`);
+              return (
+                <tr key={i} className="border-t align-top">
+                  <th scope="row" className="py-2 pr-3 text-left font-medium">
+                    {day}
+                  </th>
+                  <td className="py-2 pr-3">
+                    <Checkbox checked={row.openWholeDay} onCheckedChange={(on) => setDay(i, { openWholeDay: on === true })} aria-label={t("schedule.openDay", { day })} className="mt-2.5" />
+                  </td>
+                  <TimeCell label={t("schedule.openTimeOf", { day })} value={row.openTime} disabled={!row.openWholeDay} error={err(`schedule_opens.${i}.openTime`)} onChange={(v) => setDay(i, { openTime: v })} />
+                  <TimeCell label={t("schedule.closeTimeOf", { day })} value={row.closeTime} disabled={!row.openWholeDay} error={err(`schedule_opens.${i}.closeTime`)} onChange={(v) => setDay(i, { closeTime: v })} />
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </section>
+
+      <section aria-labelledby="exceptions-title" className="grid gap-2">
+        <h2 id="exceptions-title" className="text-lg font-semibold">
+          {t("schedule.exceptions")}
+        </h2>
+        <p className="text-xs text-muted-foreground">{t("schedule.exceptionsHint")}</p>
+        {exceptions.length === 0 ? (
+          <p className="text-sm text-muted-foreground">{t("schedule.noExceptions")}</p>
+        ) : (
+          <table className="w-full max-w-3xl text-sm" data-testid="exceptions">
+            <thead>
+              <tr className="text-left text-muted-foreground">
+                <th className="py-1 font-medium">{t("schedule.date")}</th>
+                <th className="py-1 font-medium">{t("schedule.open")}</th>
+                <th className="py-1 font-medium">{t("schedule.openTime")}</th>
+                <th className="py-1 font-medium">{t("schedule.closeTime")}</th>
+                <th className="py-1" />
+              </tr>
+            </thead>
+            <tbody>
+              {exceptions.map((row, i) => {
+                const n = i + 1;
+                const at = `schedule_exceptions.${i}`;
+                return (
+                  <tr key={row.key} className="border-t align-top">
+                    <td className="py-2 pr-3">
+                      <Input
+                        type="date"
+                        value={row.exceptionDate}
+                        onChange={(e) => setException(row.key, { exceptionDate: e.target.value })}
+                        aria-label={t("schedule.dateOf", { n })}
+                        aria-invalid={err(`${at}.exceptionDate`) ? true : undefined}
+                        aria-describedby={err(`${at}.exceptionDate`) ? `${at}-date-error` : undefined}
+                      />
+                      {err(`${at}.exceptionDate`) && (
+                        <p id={`${at}-date-error`} className="mt-1 text-xs font-medium text-destructive">
+                          {err(`${at}.exceptionDate`)}
+                        </p>
+                      )}
+                    </td>
+                    <td className="py-2 pr-3">
+                      <Checkbox checked={row.openWholeDay} onCheckedChange={(on) => setException(row.key, { openWholeDay: on === true })} aria-label={t("schedule.openOf", { n })} className="mt-2.5" />
+                    </td>
+                    <TimeCell label={t("schedule.openTimeOfException", { n })} value={row.openTime} disabled={!row.openWholeDay} error={err(`${at}.openTime`)} onChange={(v) => setException(row.key, { openTime: v })} />
+                    <TimeCell label={t("schedule.closeTimeOfException", { n })} value={row.closeTime} disabled={!row.openWholeDay} error={err(`${at}.closeTime`)} onChange={(v) => setException(row.key, { closeTime: v })} />
+                    <td className="py-2">
+                      <ConfirmButton
+                        trigger={
+                          <Button type="button" variant="ghost" size="icon-sm" aria-label={t("schedule.delete", { n })}>
+                            <TrashIcon />
+                          </Button>
+                        }
+                        title={t("schedule.deleteTitle")}
+                        description={row.exceptionDate ? t("schedule.deleteDescription", { date: row.exceptionDate }) : t("schedule.deleteUndated")}
+                        confirmLabel={t("schedule.deleteConfirm")}
+                        cancelLabel={t("cancel")}
+                        onConfirm={() => {
+                          edited();
+                          setExceptions((rows) => rows.filter((r) => r.key !== row.key));
+                        }}
+                      />
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        )}
+        <Button type="button" variant="outline" size="sm" className="w-fit" onClick={addException}>
+          {t("schedule.add")}
+        </Button>
+      </section>
+
+      <div className="flex flex-wrap gap-3">
+        <Button type="submit" loading={busy}>
+          {t("schedule.submit")}
+        </Button>
+        <Button asChild variant="outline">
+          <Link to="/companySettings">{t("back")}</Link>
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** Unchecking a day or an exception clears its times (spec §4). */
+const clear = <T extends Row>(r: T): T => (r.openWholeDay ? r : { ...r, openTime: "", closeTime: "" });
+
+function TimeCell({ label, value, disabled, error, onChange }: { label: string; value: string; disabled: boolean; error?: string; onChange: (v: string) => void }) {
+  const id = useId();
+  return (
+    <td className="py-2 pr-3">
+      <Input
+        type="time"
+        step={300}
+        value={value}
+        disabled={disabled}
+        onChange={(e) => onChange(e.target.value)}
+        aria-label={label}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+      />
+      {error && (
+        <p id={`${id}-error`} className="mt-1 text-xs font-medium text-destructive">
+          {error}
+        </p>
+      )}
+    </td>
+  );
+}

@@ -1,0 +1,175 @@
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { useState, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { FormAlert } from "~/components/auth/form-parts";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
+import { Field } from "~/components/ui/field";
+import { Input } from "~/components/ui/input";
+import { NativeSelect } from "~/components/ui/native-select";
+import { Switch } from "~/components/ui/switch";
+import { translateMessage } from "~/i18n/messages";
+import { companySettingsSchema, FIRMWARE_CHOICES, PASSWORD_EXPIRY_MONTHS, RESET_METHODS, SECONDARY_ACTIONS } from "~/schemas/settings";
+import type { SettingsRow } from "~/services/settings.server";
+
+export type SettingsActionData = { result?: SubmissionResult<string[]> } | undefined;
+
+type Props = { settings: SettingsRow | null; zones: { id: number; label: string }[]; canModify: boolean };
+
+const HOURS = Array.from({ length: 24 }, (_, i) => i + 1);
+
+/** The /companySettings form (spec part 1 §2); conform + the shared zod schema in the browser and on the server. */
+export function SettingsForm({ settings: s, zones, canModify }: Props) {
+  const { t } = useTranslation("settings");
+  const actionData = useActionData<SettingsActionData>();
+  const busy = useNavigation().state === "submitting";
+  const [mode, setMode] = useState(s?.passwordResetSecurity ?? "email");
+  const [form, fields] = useForm({
+    id: "company-settings",
+    lastResult: actionData?.result,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: companySettingsSchema }),
+  });
+  const err = (e?: string[]) => (e?.[0] ? translateMessage(t, e[0], "settings") : undefined);
+
+  const toggle = (name: keyof typeof fields, label: string, on: boolean, hint?: ReactNode) => (
+    <Field label={label} hint={hint} orientation="horizontal">
+      <Switch name={fields[name].name} value="1" defaultChecked={on} disabled={!canModify} />
+    </Field>
+  );
+  const hourOptions = HOURS.map((h) => (
+    <option key={h} value={h}>
+      {t("hours", { count: h })}
+    </option>
+  ));
+
+  return (
+    <Form method="post" {...getFormProps(form)} className="grid gap-6">
+      <FormAlert message={err(form.errors)} />
+      <fieldset disabled={!canModify} className="contents">
+        <Card>
+          <CardHeader>
+            <CardTitle>{t("section.access")}</CardTitle>
+          </CardHeader>
+          <CardContent className="grid gap-5 md:grid-cols-2">
+            {toggle("is_multi_phone_login", t("multiPhoneLogin"), !!s?.isMultiPhoneLogin, t("multiPhoneLoginHint"))}
+            <div className="grid content-start gap-2">
+              {toggle("schedule_open", t("scheduleOpen"), !!s?.scheduleOpen, s ? t("scheduleOpenHint") : t("scheduleOpenSaveFirst"))}
+              {s ? (
+                <Button asChild variant="outline" size="sm" className="w-fit">
+                  <Link to="/scheduleOpen" aria-label={t("scheduleOpenSetLabel")}>
+                    {t("scheduleOpenSet")}
+                  </Link>
+                </Button>
+              ) : (
+                <Button type="button" variant="outline" size="sm" className="w-fit" disabled aria-label={t("scheduleOpenSetLabel")}>
+                  {t("scheduleOpenSet")}
+                </Button>
+              )}
+            </div>
+            <Field label={t("offlineReconnect")} error={err(fields.offline_reconect.errors)}>
+              <NativeSelect name={fields.offline_reconect.name} defaultValue={s?.offlineReconnectHours ?? 24}>
+                {hourOptions}
+              </NativeSelect>
+            </Field>
+            <Field label={t("ekeyDuration")} error={err(fields.ekey_duration.errors)}>
+              <NativeSelect name={fields.ekey_duration.name} defaultValue={s?.ekeyDurationHours ?? 24}>
+                {hourOptions}
+              </NativeSelect>
+            </Field>
+            <Field label={t("timeZone")} error={err(fields.default_time_zone_id.errors)} required>
+              <NativeSelect name={fields.default_time_zone_id.name} defaultValue={s?.defaultTimeZoneId ?? ""}>
+                <option value="">{t("chooseZone")}</option>
+                {zones.map((z) => (
+                  <option key={z.id} value={z.id}>
+                    {z.label}
+                  </option>
+                ))}
+              </NativeSelect>
+            </Field>
+            <Field label={t("countryCode")} error={err(fields.default_country_code.errors)} required>
+              <Input name={fields.default_country_code.name} defaultValue={s?.defaultCountryCode ?? "001"} inputMode="numeric" maxLength={3} className="w-24" />
+            </Field>
+            <Field label={t("allowedFirmware")} error={err(fields.allowed_firmware.errors)}>
+              <NativeSelect name={fields.allowed_firmware.name} defaultValue={s?.allowedFirmware ?? "All Users"}>
+                {FIRMWARE_CHOICES.map((f) => (
+                  <option key={f} value={f}>
+                    {t(`firmware.${f}`)}
+                  </option>
+                ))}
+              </NativeSelect>
+            </Field>
+            <Button asChild variant="outline" size="sm" className="w-fit self-end">
+              <Link to="/setFobProgrammers">{t("fobProgrammers")}</Link>
+            </Button>
+          </CardContent>
+        </Card>
+
+        <Card>
+          <CardHeader>
+            <CardTitle>{t("section.security")}</CardTitle>
+          </CardHeader>
+          <CardContent className="grid gap-5 md:grid-cols-2">
+            <Field label={t("passwordExpiry")} error={err(fields.password_expiry_duration.errors)}>
+              <NativeSelect name={fields.password_expiry_duration.name} defaultValue={s?.passwordExpiryMonths ?? 0}>
+                {PASSWORD_EXPIRY_MONTHS.map((m) => (
+                  <option key={m} value={m}>
+                    {t(`expiry.${m}`)}
+                  </option>
+                ))}
+              </NativeSelect>
+            </Field>
+            <div className="grid content-start gap-4">
+              {toggle("biometric_security", t("biometric"), !!s?.biometricSecurity)}
+              {toggle("require_2fa", t("twoFactor"), !!s?.require2fa)}
+            </div>
+          </CardContent>
+        </Card>
+
+        <Card>
+          <CardHeader>
+            <CardTitle>{t("section.passwordReset")}</CardTitle>
+          </CardHeader>
+          <CardContent className="grid gap-5 md:grid-cols-2">
+            <Field label={t("resetMode")} error={err(fields.password_reset_security.errors)}>
+              <NativeSelect name={fields.password_reset_security.name} value={mode} onChange={(e) => setMode(e.target.value as typeof mode)}>
+                {RESET_METHODS.map((m) => (
+                  <option key={m} value={m}>
+                    {t(`reset.${m}`)}
+                  </option>
+                ))}
+              </NativeSelect>
+            </Field>
+            {mode === "text" && (
+              <Field label={t("secondaryAction")} error={err(fields.password_reset_secondary_action.errors)}>
+                <NativeSelect name={fields.password_reset_secondary_action.name} defaultValue={s?.passwordResetSecondaryAction ?? "nothing"}>
+                  {SECONDARY_ACTIONS.map((a) => (
+                    <option key={a} value={a}>
+                      {t(`secondary.${a}`)}
+                    </option>
+                  ))}
+                </NativeSelect>
+              </Field>
+            )}
+            {mode === "admin" && (
+              <Field label={t("resetPhone")} hint={t("resetPhoneHint")} error={err(fields.password_reset_phone.errors)} required>
+                <Input name={fields.password_reset_phone.name} type="tel" autoComplete="tel" defaultValue={s?.passwordResetPhone ?? ""} />
+              </Field>
+            )}
+          </CardContent>
+        </Card>
+      </fieldset>
+
+      {canModify && (
+        <div>
+          <Button type="submit" loading={busy}>
+            {t("save")}
+          </Button>
+        </div>
+      )}
+    </Form>
+  );
+}

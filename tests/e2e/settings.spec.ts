@@ -1,0 +1,135 @@
+import { expect, test } from "./fixtures";
+
+// Demo data: ACME has settings (Europe/Madrid, scheduled open on, FPI on, reset by super admin
+// with contact phone 5550000003), Monday to Friday open 08:00-18:00, exceptions on 2026-12-25 and
+// 2026-12-31, and three fob programmers of which Reception Programmer is assigned. Device 1 has
+// scheduled open. Later specs sign in to ACME and rely on the admin reset mode, so neither the
+// reset mode nor two-factor sign-in is changed here.
+
+test.describe("company settings", () => {
+  test("shows the mode's extra field, checks input, and saves", async ({ page, loginAs }) => {
+    await loginAs("acme");
+    await page.goto("/companySettings");
+    await expect(page.getByRole("heading", { name: "Company settings" })).toBeVisible();
+    await expect(page.getByLabel("Default time zone").locator("option:checked")).toHaveText("Europe/Madrid");
+    await expect(page.getByRole("switch", { name: "Scheduled open" })).toBeChecked();
+    await expect(page.getByRole("link", { name: "Set scheduled open hours" })).toBeVisible();
+
+    const mode = page.getByLabel("Password reset security");
+    await expect(mode.locator("option:checked")).toHaveText("Super admin approval");
+    await expect(page.getByLabel("Contact phone")).toHaveValue("5550000003");
+    await mode.selectOption("text");
+    await expect(page.getByLabel("Contact phone")).toHaveCount(0);
+    await expect(page.getByLabel("Secondary action")).toBeVisible();
+    await mode.selectOption("admin");
+
+    await page.getByLabel("Contact phone").fill("555");
+    await page.getByLabel("Default phone country code").fill("12a");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByText("Contact phone must have at least 10 digits")).toBeVisible();
+    await expect(page.getByText("Country code must be 1 to 3 digits")).toBeVisible();
+
+    await page.getByLabel("Contact phone").fill("555-000-0003");
+    await page.getByLabel("Default phone country code").fill("034");
+    await page.getByLabel("Temporary e-key duration (hours)").selectOption("8");
+    await page.getByRole("switch", { name: "Require biometric authentication" }).click();
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByText("Company Settings Updated", { exact: true })).toBeVisible();
+
+    await page.reload();
+    await expect(page.getByLabel("Temporary e-key duration (hours)")).toHaveValue("8");
+    await expect(page.getByLabel("Default phone country code")).toHaveValue("034");
+    await expect(page.getByRole("switch", { name: "Require biometric authentication" })).toBeChecked();
+    await expect(page.getByLabel("Contact phone")).toHaveValue("5550000003");
+  });
+
+  test("scheduled open: Monday's hours and a new exception reach the device details", async ({ page, loginAs }) => {
+    await loginAs("acme");
+    await page.goto("/companySettings");
+    await page.getByRole("link", { name: "Set scheduled open hours" }).click();
+    await expect(page).toHaveURL(/\/scheduleOpen$/);
+    await expect(page.getByRole("checkbox", { name: "Open on Monday" })).toBeChecked();
+
+    // Unchecking a day disables and clears its times.
+    const saturday = page.getByRole("checkbox", { name: "Open on Saturday" });
+    await saturday.click();
+    await page.getByLabel("Open time, Saturday").fill("10:00");
+    await saturday.click();
+    await expect(page.getByLabel("Open time, Saturday")).toBeDisabled();
+    await expect(page.getByLabel("Open time, Saturday")).toHaveValue("");
+
+    await page.getByLabel("Open time, Monday").fill("07:00");
+    await page.getByLabel("Close time, Monday").fill("06:30");
+    await page.getByRole("button", { name: "Add exception" }).click();
+    await page.getByRole("button", { name: "Submit" }).click();
+    await expect(page.getByText("Close time must be after open time")).toBeVisible();
+    await expect(page.getByText("Exception date is required or invalid")).toBeVisible();
+
+    await page.getByLabel("Close time, Monday").fill("19:00");
+    await page.getByLabel("Exception 3 date").fill("2027-01-06");
+    await page.getByRole("checkbox", { name: "Exception 3 open" }).click();
+    await expect(page.getByLabel("Exception 3 open time")).toBeDisabled();
+
+    // Deleting asks first; Escape cancels and keeps the row.
+    await page.getByRole("button", { name: "Delete exception 1" }).click();
+    const dialog = page.getByRole("alertdialog");
+    await expect(dialog).toContainText("2026-12-25");
+    await page.keyboard.press("Escape");
+    await expect(dialog).toHaveCount(0);
+    await expect(page.getByTestId("exceptions").locator("tbody tr")).toHaveCount(3);
+    await page.getByRole("button", { name: "Delete exception 1" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
+    await expect(page.getByTestId("exceptions").locator("tbody tr")).toHaveCount(2);
+
+    await page.getByRole("button", { name: "Submit" }).click();
+    await expect(page.getByText("Default Scheduled Open Changed", { exact: true })).toBeVisible();
+    await page.reload();
+    await expect(page.getByLabel("Open time, Monday")).toHaveValue("07:00");
+    await expect(page.getByLabel("Close time, Monday")).toHaveValue("19:00");
+    await expect(page.getByLabel("Exception 1 date")).toHaveValue("2026-12-31");
+    await expect(page.getByLabel("Exception 2 date")).toHaveValue("2027-01-06");
+
+    await page.goto("/deviceDetails?id=1");
+    await expect(page.getByText("07:00")).toBeVisible();
+    await expect(page.getByTestId("exceptions")).toContainText("2027-01-06");
+    await expect(page.getByTestId("exceptions")).not.toContainText("2026-12-25");
+  });
+
+  test("fob programmers: entries move across with click and keyboard, then save", async ({ page, loginAs }) => {
+    await loginAs("acme");
+    await page.goto("/setFobProgrammers");
+    const available = page.getByTestId("available-programmers");
+    const assigned = page.getByTestId("assigned-programmers");
+    await expect(assigned.getByRole("button")).toHaveText(["Reception Programmer"]);
+
+    await assigned.getByRole("button", { name: "Reception Programmer" }).click();
+    await expect(page.getByText("No assigned programmers")).toBeVisible();
+    await available.getByRole("button", { name: "Facilities Programmer" }).click();
+    await available.getByRole("button", { name: "Security Desk Programmer" }).focus();
+    await page.keyboard.press("Enter");
+    await expect(assigned.getByRole("button")).toHaveText(["Facilities Programmer", "Security Desk Programmer"]);
+
+    await page.getByRole("button", { name: "Submit" }).click();
+    await expect(page.getByText("Changed Fob Programmers", { exact: true })).toBeVisible();
+    await page.reload();
+    await expect(page.getByTestId("assigned-programmers").getByRole("button")).toHaveText(["Facilities Programmer", "Security Desk Programmer"]);
+    await expect(page.getByTestId("available-programmers").getByRole("button")).toHaveText(["Reception Programmer"]);
+  });
+
+  test("Spanish texts", async ({ page, loginAs }) => {
+    await loginAs("acme", "es");
+    await page.goto("/companySettings");
+    await expect(page.getByRole("heading", { name: "Configuración de la empresa" })).toBeVisible();
+    await expect(page.getByLabel("Zona horaria predeterminada")).toBeVisible();
+    await page.goto("/scheduleOpen");
+    await expect(page.getByRole("checkbox", { name: "Abrir el lunes" })).toBeVisible();
+    await page.goto("/setFobProgrammers");
+    await expect(page.getByRole("heading", { name: "Programadores disponibles" })).toBeVisible();
+  });
+
+  test("a role without the module is refused", async ({ page, loginAs }) => {
+    await loginAs("auditor");
+    const res = await page.goto("/companySettings");
+    expect(res?.status()).toBe(403);
+  });
+});
