@@ -136,6 +136,15 @@ describe("PUT /settings/modifyCompanySettings", () => {
     expect((await feedAfter(back)).find((c) => c.type === "scheduledOpen")).toMatchObject({ op: "upsert", id: String(ACME) });
   });
 
+  it("a new default zone re-sends the company's devices and hours in that zone", async () => {
+    const cursor = await feedHead();
+    expect((await api(acme, "PUT", `${BASE}/modifyCompanySettings`, { ...validSettings(), default_time_zone_id: berlin })).status).toBe(200);
+    const changes = await feedAfter(cursor);
+    expect(changes.find((c) => c.type === "device" && c.id === "1")?.data.tz).toBe("Europe/Berlin");
+    expect(changes.find((c) => c.type === "scheduledOpen" && c.id === String(ACME))?.data.window.tz).toBe("Europe/Berlin");
+    expect((await api(acme, "PUT", `${BASE}/modifyCompanySettings`, validSettings())).status).toBe(200);
+  });
+
   it("the first save (no settings row) creates a closed week and one closed exception dated today", async () => {
     const d = db();
     await d.delete(schema.companySettings).where(eq(schema.companySettings.companyId, BETA));
@@ -266,5 +275,16 @@ describe("tenant isolation and permissions", () => {
     ];
     for (const [method, path, body] of calls) expect((await api(auditor, method, `${BASE}/${path}`, body)).status, path).toBe(403);
     expect((await api(null, "GET", `${BASE}/getCompanySettings`)).status).toBe(401);
+  });
+});
+
+describe("OpenAPI", () => {
+  it("documents the settings calls with the fob-programmer save path", async () => {
+    const r = await api(null, "GET", "/api/openapi.json");
+    expect(r.status).toBe(200);
+    for (const path of ["getCompanySettings", "modifyCompanySettings", "modifyScheduleOpen", "getFobProgrammers", "modifyFobProgrammers"]) {
+      expect(Object.keys(r.body.paths)).toContain(`${BASE}/${path}`);
+    }
+    expect(JSON.stringify(r.body.paths[`${BASE}/modifyFobProgrammers`])).toContain("fob_programmers");
   });
 });
