@@ -63,7 +63,7 @@ export async function modifyCompanySettings(db: Db, auth: Auth, input: CompanySe
   const zoneChanged = current?.defaultTimeZoneId !== values.defaultTimeZoneId;
   const scheduleChanged = first || current.scheduleOpen !== values.scheduleOpen || (values.fpi !== undefined && current.fpi !== values.fpi);
 
-  const statements = [
+  await db.batch([
     db
       .insert(cs)
       .values({ companyId, ...values, updatedAt: now })
@@ -87,8 +87,6 @@ export async function modifyCompanySettings(db: Db, auth: Auth, input: CompanySe
       : scheduleChanged
         ? [feedChange(db, { companyId, entity: "scheduledOpen", entityId: companyId, op: "upsert" })]
         : []),
-  ];
-  await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
-  const saved = (await findSettings(db, companyId))!;
-  return { settings: saved, created: first };
+  ]);
+  return (await findSettings(db, companyId))!;
 }

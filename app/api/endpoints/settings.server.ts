@@ -88,7 +88,7 @@ export const settingsEndpoints = [
     body: companySettingsSchema,
     response: z.object({ message: z.string(), payload: z.object({ id: z.number(), is_force_firmware_update: z.boolean() }) }),
     async handler({ db, auth, body, now, core }) {
-      const { settings: saved } = await settings.modifyCompanySettings(db, auth, body, now, core);
+      const saved = await settings.modifyCompanySettings(db, auth, body, now, core);
       return { message: SETTINGS_MESSAGES.updated, payload: { id: saved.id, is_force_firmware_update: saved.isForceFirmwareUpdate } };
     },
   }),

@@ -36,11 +36,10 @@ export function ScheduleForm({ data, serverErrors }: { data: ScheduleOpen; serve
   const [attempted, setAttempted] = useState(false);
   const [staleServerErrors, setStaleServerErrors] = useState<Record<string, string[]> | undefined>(undefined);
 
-  const wire = {
-    fpi,
-    schedule_opens: week.map((r, scheduleDay) => ({ scheduleDay, ...r })),
-    schedule_exceptions: exceptions.map(({ key: _key, ...e }) => e),
-  };
+  const wire = useMemo(
+    () => ({ fpi, schedule_opens: week.map((r, scheduleDay) => ({ scheduleDay, ...r })), schedule_exceptions: exceptions.map(({ key: _key, ...e }) => e) }),
+    [fpi, week, exceptions],
+  );
   const clientErrors = useMemo(() => {
     const parsed = scheduleOpenSchema.safeParse(wire);
     if (!parsed.success) {
@@ -49,8 +48,7 @@ export function ScheduleForm({ data, serverErrors }: { data: ScheduleOpen; serve
       return out;
     }
     return core ? scheduleErrors(core.validate(scheduleWindow(parsed.data, data.tz))) : {};
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [fpi, week, exceptions, core, data.tz]);
+  }, [wire, core, data.tz]);
   const errors = { ...(attempted ? clientErrors : {}), ...(serverErrors !== staleServerErrors ? serverErrors : {}) };
   const err = (key: string) => (errors[key]?.[0] ? translateMessage(t, errors[key][0], "settings") : undefined);
 
@@ -79,7 +77,7 @@ export function ScheduleForm({ data, serverErrors }: { data: ScheduleOpen; serve
 
   return (
     <form onSubmit={onSubmit} noValidate className="grid gap-6">
-      <FormAlert message={attempted && Object.keys(errors).length ? t("schedule.fixErrors") : err("_")} />
+      <FormAlert message={err("_") ?? (Object.keys(errors).length ? t("schedule.fixErrors") : undefined)} />
       <div className="grid gap-1">
         <div className="flex items-center gap-2">
           <Switch id="fpi" checked={fpi} onCheckedChange={(on) => (edited(), setFpi(on))} aria-describedby="fpi-hint" />
