@@ -48,6 +48,11 @@ export default function ScheduleOpenPage() {
   return (
     <div className="max-w-4xl">
       <PageHeader title={t("schedule.title")} description={t("schedule.description")} />
+      {schedule.hasSettings && !schedule.scheduleOpen && (
+        <p role="note" className="mb-4 rounded-md border px-3 py-2 text-sm text-muted-foreground">
+          {t("schedule.off")}
+        </p>
+      )}
       {schedule.hasSettings ? (
         <ScheduleForm key={JSON.stringify(schedule)} data={schedule} serverErrors={actionData?.errors} />
       ) : (

@@ -127,6 +127,13 @@ test.describe("company settings", () => {
     await expect(page.getByRole("heading", { name: "Programadores disponibles" })).toBeVisible();
   });
 
+  test("a company with scheduled open off is told the hours do not apply yet", async ({ page, loginAs }) => {
+    await loginAs("beta");
+    await page.goto("/scheduleOpen");
+    await expect(page.getByRole("note")).toHaveText(/Scheduled open is switched off/);
+    await expect(page.getByRole("checkbox", { name: "Open on Monday" })).not.toBeChecked();
+  });
+
   test("a role without the module is refused", async ({ page, loginAs }) => {
     await loginAs("auditor");
     const res = await page.goto("/companySettings");
