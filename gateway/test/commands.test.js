@@ -36,10 +36,15 @@ async function killAndRestart () {
 
 const operator = () => mqtt.connectAsync(`mqtt://127.0.0.1:${gw.mqttPort}`, { clientId: 'op', username: 'operator', password: SECRET, reconnectPeriod: 0 })
 
-/** Publishes commands as the operator; resolves once the gateway acknowledged every one (PUBACK). */
+/**
+ * Publishes commands as the operator; resolves once the gateway acknowledged every one (PUBACK). A refused
+ * command closes the connection, which leaves mqtt.js waiting for ever: that fails here instead.
+ */
 async function publish (boardId, ...cmds) {
   const op = await operator()
-  for (const c of cmds) await op.publishAsync(`boards/${boardId}/cmd`, JSON.stringify({ v: 1, cmd: 'unlock', ...c }), { qos: 1 })
+  const closed = new Promise((resolve, reject) => op.once('close', () => reject(new Error(`the gateway closed the operator's connection: a command for ${boardId} was refused`))))
+  for (const c of cmds) await Promise.race([op.publishAsync(`boards/${boardId}/cmd`, JSON.stringify({ v: 1, cmd: 'unlock', ...c }), { qos: 1 }), closed])
+  closed.catch(() => {})
   await op.endAsync()
 }
 
@@ -54,12 +59,17 @@ async function leaveSession (id) {
  * Connects a board and returns the command ids it receives, repeats included. A marker command sent
  * after the board subscribed closes the list: anything the gateway holds for the board arrives first.
  */
-async function receive (id, marker) {
+async function receive (id, marker, { held = 0 } = {}) {
   const got = []
   const b = board(gw, id)
   b.on('cmd', (m) => got.push(m.id))
   b.on('cmd-duplicate', (m) => got.push(m.id))
   await b.connect()
+  if (held > 0) {
+    // A board at its limit takes no new command until it has acknowledged the ones it holds.
+    await until(() => got.length >= held, { what: `the ${held} held commands` })
+    await sleep(300)
+  }
   await publish(id, { id: marker, cmd: 'ping' })
   await until(() => got.includes(marker), { what: `marker ${marker}` })
   await sleep(300) // a late repeat would show up now, and the board's PUBACKs reach the gateway's disk
@@ -116,7 +126,7 @@ test(`at most ${COMMANDS_PER_BOARD} outstanding commands per board: one more is 
   op.end(true)
 
   await killAndRestart()
-  assert.deepEqual((await receive('k5', 'm-6')).got, [...ids, 'm-6'])
+  assert.deepEqual((await receive('k5', 'm-6', { held: ids.length })).got, [...ids, 'm-6'])
 })
 
 test('gw.sendCommand stores the command too', async () => {
