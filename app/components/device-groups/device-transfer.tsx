@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
+import { PickList } from "~/components/ui/pick-list";
 import type { DeviceOption } from "~/services/device-groups.server";
-import { cn } from "~/utils/cn";
 
 type Props = {
   available: DeviceOption[];
@@ -21,8 +21,12 @@ export function DeviceTransfer({ available, inGroup, onMove, error }: Props) {
         {t("form.moveHint")}
       </p>
       <div className="grid gap-4 md:grid-cols-2">
-        <DeviceList id="available-devices" title={t("form.available")} empty={t("form.noneAvailable")} devices={available} onPick={(d) => onMove(d, true)} />
-        <DeviceList id="group-devices" title={t("form.inGroup")} empty={t("form.noneInGroup")} devices={inGroup} onPick={(d) => onMove(d, false)} invalid={!!error} />
+        <PickList id="available-devices" title={t("form.available")} empty={t("form.noneAvailable")} items={available} onPick={(d) => onMove(d, true)} describedBy="device-move-hint">
+          {deviceLabel}
+        </PickList>
+        <PickList id="group-devices" title={t("form.inGroup")} empty={t("form.noneInGroup")} items={inGroup} onPick={(d) => onMove(d, false)} describedBy="device-move-hint" invalid={!!error}>
+          {deviceLabel}
+        </PickList>
       </div>
       {inGroup.map((d) => (
         <input key={d.id} type="hidden" name="available_devices" value={d.id} />
@@ -36,30 +40,9 @@ export function DeviceTransfer({ available, inGroup, onMove, error }: Props) {
   );
 }
 
-function DeviceList({ id, title, empty, devices, onPick, invalid }: { id: string; title: string; empty: string; devices: DeviceOption[]; onPick: (d: DeviceOption) => void; invalid?: boolean }) {
-  return (
-    <section aria-labelledby={`${id}-title`} className={cn("grid content-start gap-2 rounded-lg border p-3", invalid && "border-destructive")}>
-      <h3 id={`${id}-title`} className="text-sm font-semibold">
-        {title} <span className="font-normal text-muted-foreground">({devices.length})</span>
-      </h3>
-      {devices.length === 0 ? (
-        <p className="text-sm text-muted-foreground">{empty}</p>
-      ) : (
-        <ul className="max-h-64 overflow-y-auto" data-testid={id} aria-describedby="device-move-hint">
-          {devices.map((d) => (
-            <li key={d.id}>
-              <button
-                type="button"
-                onClick={() => onPick(d)}
-                className="w-full rounded-md px-2 py-1.5 text-left text-sm hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-              >
-                {d.fullName}
-                <span className="ml-2 text-xs text-muted-foreground">{d.serialNumber}</span>
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
-  );
-}
+const deviceLabel = (d: DeviceOption) => (
+  <>
+    {d.fullName}
+    <span className="ml-2 text-xs text-muted-foreground">{d.serialNumber}</span>
+  </>
+);
