@@ -1,12 +1,12 @@
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
+import { ZoneSelect } from "~/components/zone-select";
 import { Button } from "~/components/ui/button";
 import { Checkbox } from "~/components/ui/checkbox";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
-import { NativeSelect } from "~/components/ui/native-select";
 import { Switch } from "~/components/ui/switch";
 import { Textarea } from "~/components/ui/textarea";
 import { translateMessage } from "~/i18n/messages";
@@ -103,14 +103,7 @@ export function GroupForm({ mode, values, zones, available: initialAvailable, in
           <Input type="time" name="end_at" value={times.end} disabled={allDay} onChange={(e) => setTimes((x) => ({ ...x, end: e.target.value }))} />
         </Field>
         <Field label={t("form.timeZone")} error={error("time_zone_id")} required={mode === "add"}>
-          <NativeSelect name="time_zone_id" defaultValue={values.timeZoneId ?? ""}>
-            <option value="">{t("form.chooseZone")}</option>
-            {zones.map((z) => (
-              <option key={z.id} value={z.id}>
-                {z.label}
-              </option>
-            ))}
-          </NativeSelect>
+          <ZoneSelect zones={zones} placeholder={t("form.chooseZone")} name="time_zone_id" defaultValue={values.timeZoneId ?? ""} />
         </Field>
       </fieldset>
 

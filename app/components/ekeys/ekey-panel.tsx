@@ -1,6 +1,7 @@
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { ZoneSelect } from "~/components/zone-select";
 import { toast } from "~/components/toast/toast-store";
 import { Button } from "~/components/ui/button";
 import { Checkbox } from "~/components/ui/checkbox";
@@ -221,14 +222,14 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
               <Input id="ekey-endTime" type="time" step={300} value={s.endTime ?? ""} disabled={locked || s.isAllDay} onChange={(e) => patchSchedule({ endTime: e.target.value || null })} />
             </Field>
             <Field label={t("timeZone")} error={err("zone")} className="sm:col-span-2">
-              <NativeSelect id="ekey-zone" value={draft.zoneId ?? ""} disabled={locked} onChange={(e) => update({ zoneId: e.target.value ? Number(e.target.value) : null })}>
-                <option value="">{t("selectKey")}</option>
-                {data.zones.map((z) => (
-                  <option key={z.id} value={z.id}>
-                    {z.label}
-                  </option>
-                ))}
-              </NativeSelect>
+              <ZoneSelect
+                id="ekey-zone"
+                zones={data.zones}
+                placeholder={t("selectKey")}
+                value={draft.zoneId ?? ""}
+                disabled={locked}
+                onChange={(e) => update({ zoneId: e.target.value ? Number(e.target.value) : null })}
+              />
             </Field>
           </div>
         )}

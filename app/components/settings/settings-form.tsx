@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { ZoneSelect } from "~/components/zone-select";
 import { FormAlert } from "~/components/auth/form-parts";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
@@ -81,14 +82,7 @@ export function SettingsForm({ settings: s, zones, canModify }: Props) {
               </NativeSelect>
             </Field>
             <Field label={t("timeZone")} error={err(fields.default_time_zone_id.errors)} required>
-              <NativeSelect name={fields.default_time_zone_id.name} defaultValue={s?.defaultTimeZoneId ?? ""}>
-                <option value="">{t("chooseZone")}</option>
-                {zones.map((z) => (
-                  <option key={z.id} value={z.id}>
-                    {z.label}
-                  </option>
-                ))}
-              </NativeSelect>
+              <ZoneSelect zones={zones} placeholder={t("chooseZone")} name={fields.default_time_zone_id.name} defaultValue={s?.defaultTimeZoneId ?? ""} />
             </Field>
             <Field label={t("countryCode")} error={err(fields.default_country_code.errors)} required>
               <Input name={fields.default_country_code.name} defaultValue={s?.defaultCountryCode ?? "001"} inputMode="numeric" maxLength={3} className="w-24" />
