@@ -139,8 +139,8 @@ export class Gateway {
         try { packet.payload = withDeadline(packet.payload) } catch (e) { return refuse(e) }
       }
       if (identity.role !== 'board') return cb(null)
-      packet.retain = packet.retain && parseTopic(packet.topic).name === 'status'
-      this.inbound.handle(client, identity.boardId, parseTopic(packet.topic).name, packet).then(() => cb(null), (e) => {
+      packet.retain = packet.retain && t.name === 'status'
+      this.inbound.handle(client, identity.boardId, t.name, packet).then(() => cb(null), (e) => {
         this.log.error('could not handle board message', { clientId: client.id, topic: packet.topic, error: e.message })
         cb(e)
       })
