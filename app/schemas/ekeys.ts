@@ -21,6 +21,7 @@ export const MSG = {
   removed: "ekey removed successfully",
   notFound: "eKey not found",
   notYourDevice: "This device does not belong to your company",
+  fobTaken: "This fob number is already given to another user in this company",
 } as const;
 
 const flag = z

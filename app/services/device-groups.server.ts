@@ -165,7 +165,6 @@ export async function createDeviceGroup(db: Db, auth: Auth, input: CreateDeviceG
     db.insert(g).values({ ...groupValues(input), companyId, timeZoneId: input.time_zone_id!, status: input.status ?? 1, createdAt: now, updatedAt: now }),
     ...memberInserts(db, companyId, newId, deviceIds),
     activityInsert(db, { companyId, name: "Device Group Created", createdByUserId: auth.user.id, targetDeviceGroupId: newId as unknown as number, summary: input.full_name, at: now }),
-    db.insert(schema.gatewayChanges).values({ companyId, entity: "group", entityId: newId as unknown as number, op: "upsert", createdAt: now }),
     db.select({ id: sql<number>`max(id)` }).from(g),
   ]);
   const last = results[results.length - 1] as { id: number }[];
@@ -193,7 +192,6 @@ export async function modifyDeviceGroup(
     db.delete(m).where(and(eq(m.groupId, input.id), eq(m.companyId, companyId))),
     ...memberInserts(db, companyId, input.id, deviceIds),
     activityInsert(db, { companyId, name, createdByUserId: auth.user.id, targetDeviceGroupId: input.id, summary: input.full_name, at: now }),
-    db.insert(schema.gatewayChanges).values({ companyId, entity: "group", entityId: input.id, op: "upsert", createdAt: now }),
   ]);
   return { status, message: status === DEACTIVATED ? "Device Group De-Activated" : "Device Group Modified" };
 }
@@ -209,7 +207,6 @@ export async function deleteDeviceGroup(db: Db, auth: Auth, id: number, now: num
     db.delete(m).where(and(eq(m.groupId, id), eq(m.companyId, companyId))),
     db.delete(ekeys).where(and(eq(ekeys.companyId, companyId), eq(ekeys.isGroup, true), eq(ekeys.groupId, id))),
     activityInsert(db, { companyId, name: "Removed Device Group", createdByUserId: auth.user.id, targetDeviceGroupId: id, summary: group.fullName, at: now }),
-    db.insert(schema.gatewayChanges).values({ companyId, entity: "group", entityId: id, op: "delete", createdAt: now }),
   ]);
 }
 

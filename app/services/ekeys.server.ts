@@ -207,6 +207,8 @@ export async function assignKey(db: Db, auth: Auth, core: Core, input: AssignInp
 
   const errors = windowErrors(core.validate(toWindow(schedule, zone?.name ?? null)));
   if (Object.keys(errors).length) invalid(errors);
+  const fob = input.FOBDeviceId?.trim() || null;
+  if (fob) await assertFobFree(db, auth, fob, user.id);
 
   const values = {
     isGroup: input.type === "group",
@@ -222,7 +224,7 @@ export async function assignKey(db: Db, auth: Auth, core: Core, input: AssignInp
     isNeverEnd: schedule.isNeverEnd,
     isAllDay: schedule.isAllDay,
     timeZoneId: schedule.accessType === "full_access" ? null : (zone?.id ?? null),
-    fobDeviceId: input.FOBDeviceId,
+    fobDeviceId: fob,
     updatedAt: now,
   };
   const audit = {
@@ -235,26 +237,40 @@ export async function assignKey(db: Db, auth: Auth, core: Core, input: AssignInp
     at: now,
   };
   if (existing) {
-    await db.batch([
+    await fobSafe(db.batch([
       db.update(k).set({ ...values, usedAt: null }).where(inCompany(k, auth, eq(k.id, existing.id))),
-      db.insert(schema.gatewayChanges).values({ companyId: auth.company.id, entity: "ekey", entityId: existing.id, op: "upsert", createdAt: now }),
       activityInsert(db, { ...audit, name: "eKey Modified" }),
-    ]);
+    ]));
     return { message: MSG.modified, entryId: existing.id };
   }
-  const [inserted] = await db.batch([
+  const [inserted] = await fobSafe(db.batch([
     db.insert(k).values({ ...values, companyId: auth.company.id, userId: user.id, createdAt: now }).returning({ id: k.id }),
-    db.insert(schema.gatewayChanges).values({
-      companyId: auth.company.id,
-      entity: "ekey",
-      // The new id is unknown inside the batch: it is the last row inserted for this user.
-      entityId: sql`(select max(id) from ekey_assignments where company_id = ${auth.company.id} and user_id = ${user.id})` as unknown as number,
-      op: "upsert",
-      createdAt: now,
-    }),
     activityInsert(db, { ...audit, name: "eKey Assigned" }),
-  ]);
+  ]));
   return { message: MSG.assigned, entryId: inserted[0].id };
+}
+
+/**
+ * A fob number identifies one person at the company's doors, so it may ride on several keys of one
+ * user but never on another user's (docs/decisions/0017-fobs-bound-to-keys.md).
+ */
+async function assertFobFree(db: Db, auth: Auth, fob: string, userId: number) {
+  const taken = await db
+    .select({ id: k.id })
+    .from(k)
+    .where(and(eq(k.companyId, auth.company.id), eq(k.fobDeviceId, fob), ne(k.userId, userId)))
+    .limit(1);
+  if (taken.length) throw new ServiceError(422, MSG.fobTaken, { fieldErrors: { FOBDeviceId: [MSG.fobTaken] } });
+}
+
+/** The database refuses a taken fob too (a concurrent assignment): the same clear answer. */
+async function fobSafe<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (e) {
+    if (String((e as Error)?.message).includes("fob_taken")) throw new ServiceError(422, MSG.fobTaken, { fieldErrors: { FOBDeviceId: [MSG.fobTaken] } });
+    throw e;
+  }
 }
 
 /** An entry of the caller's company; another company's entry is a 404, an unknown one a 422 (spec §7). */
@@ -274,7 +290,6 @@ export async function removeKey(db: Db, auth: Auth, rawEntryId: string | undefin
   if (row.isGroup !== (kind === "group")) throw new ServiceError(422, MSG.notFound);
   await db.batch([
     db.delete(k).where(inCompany(k, auth, eq(k.id, row.id))),
-    db.insert(schema.gatewayChanges).values({ companyId: auth.company.id, entity: "ekey", entityId: row.id, op: "delete", createdAt: now }),
     activityInsert(db, {
       companyId: auth.company.id,
       name: "eKey Removed",

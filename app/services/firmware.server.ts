@@ -10,7 +10,6 @@ import { activityInsert } from "~/utils/activity.server";
 import { assertCan, type Auth } from "~/utils/auth.server";
 import { schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
-import { feedChange } from "./gateway-feed.server";
 
 const f = schema.firmwareReleases;
 
@@ -90,7 +89,6 @@ export async function createRelease(db: Db, bucket: R2Bucket, auth: Auth, input:
         createdAt: now,
       })
       .returning({ id: f.id }),
-    feedChange(db, { companyId: auth.company.id, entity: "firmware", entityId: sql`last_insert_rowid()`, op: "upsert" }),
     activityInsert(db, {
       companyId: auth.company.id,
       name: "Firmware Uploaded",
@@ -117,7 +115,6 @@ export async function activateRelease(db: Db, auth: Auth, id: number, now: numbe
   await db.batch([
     db.update(f).set({ isActive: false }).where(and(sameType, eq(f.isActive, true), ne(f.id, id))),
     db.update(f).set({ isActive: true }).where(eq(f.id, id)),
-    ...[id, ...others.map((o) => o.id)].map((entityId) => feedChange(db, { companyId: release.companyId, entity: "firmware", entityId, op: "upsert" })),
     activityInsert(db, {
       companyId: auth.company.id,
       name: "Firmware Activated",
@@ -135,7 +132,6 @@ export async function deleteRelease(db: Db, bucket: R2Bucket, auth: Auth, id: nu
   const release = await liveRelease(db, id);
   await db.batch([
     db.update(f).set({ deletedAt: now, isActive: false }).where(eq(f.id, id)),
-    feedChange(db, { companyId: release.companyId, entity: "firmware", entityId: id, op: "delete" }),
     activityInsert(db, {
       companyId: auth.company.id,
       name: "Firmware Removed",

@@ -15,7 +15,6 @@ import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { activityInsert } from "~/utils/activity.server";
 import { schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
-import { feedChange } from "./gateway-feed.server";
 
 export const MAX_EVENTS = 1000;
 
@@ -232,15 +231,12 @@ class DeviceState {
   installed = new Map<number, number>();
   /** e-keys that opened a door, by key id: a one-time key among them is used from then on */
   opened = new Map<number, { at: number; companyId: number }>();
-  /** companies whose first person in was recorded: their scheduled-open window goes to every gateway */
-  firstEntry = new Set<number>();
 
   note(e: GatewayEvent, device: Device) {
     const id = device.id;
     this.lastAt.set(id, Math.max(this.lastAt.get(id) ?? 0, e.at));
     const d = e.data;
     const keyId = Number(d.keyId);
-    if (e.type === "schedule.firstEntry") this.firstEntry.add(device.companyId);
     if (e.type === "access.granted" && d.keyKind === "ekey" && Number.isSafeInteger(keyId) && keyId > 0 && !this.opened.has(keyId)) {
       this.opened.set(keyId, { at: e.at, companyId: device.companyId });
     }
@@ -312,14 +308,8 @@ class DeviceState {
     const k = schema.ekeyAssignments;
     for (const [keyId, o] of this.opened) {
       const unusedOneTime = and(eq(k.id, keyId), eq(k.companyId, o.companyId), eq(k.accessType, "one_time_access"), isNull(k.usedAt));
-      // The feed change only when the key is one still to spend (null seq: SQLite numbers the row).
-      const change = db
-        .select({ seq: sql<number>`null`.as("seq"), companyId: k.companyId, entity: sql<string>`'ekey'`.as("entity"), entityId: k.id, op: sql<"upsert">`'upsert'`.as("op"), createdAt: sql<number>`${now}`.as("created_at") })
-        .from(k)
-        .where(unusedOneTime);
-      out.push(db.insert(schema.gatewayChanges).select(change), db.update(k).set({ usedAt: o.at, updatedAt: now }).where(unusedOneTime));
+      out.push(db.update(k).set({ usedAt: o.at, updatedAt: now }).where(unusedOneTime));
     }
-    for (const companyId of this.firstEntry) out.push(feedChange(db, { companyId, entity: "scheduledOpen", entityId: companyId, op: "upsert" }));
     for (const [id, releaseId] of this.installed) {
       const f = schema.firmwareReleases;
       out.push(

@@ -10,17 +10,18 @@
  * position read when the snapshot began, so whatever changed meanwhile follows incrementally.
  * After that `gateway_changes.seq` is the cursor.
  *
- * Console entity names in `gateway_changes.entity` (what services insert) and what they expand to:
- *   company       → company {id: code, active} + the company's devices and scheduled-open
- *                   (entityId = companies.id). Whatever changes a company's `isDeactive` or
- *                   `deletedAt` must insert it: users of an inactive company are denied at the door
- *                   through it, without re-sending every user.
- *   device        → device + boardCredential          (entityId = devices.id)
- *   ekey          → ekey or groupKey                  (entityId = ekey_assignments.id)
+ * Console entity names in `gateway_changes.entity` and what they expand to. The rows are written by
+ * database triggers (db/migrations/0005_door_feed_triggers.sql) in the same statement as the change
+ * itself, so no code path can change what a door decides without telling the gateways:
+ *   company       → company {id: code, active} + the company's devices, keys and scheduled-open
+ *                   (entityId = companies.id; companies, and the settings doors follow)
+ *   device        → device + boardCredential          (entityId = devices.id; devices, group members)
+ *   ekey          → ekey or groupKey, with its fob    (entityId = ekey_assignments.id)
  *   group         → the group's keys + every device of its company (membership lives on devices)
  *   user          → user (+ that user's keys, whose labels and company follow the user)
- *   scheduledOpen → scheduledOpen of that company     (entityId = companies.id)
+ *   scheduledOpen → scheduledOpen of that company     (entityId = companies.id; hours, first entries)
  *   firmware      → firmware                          (entityId = firmware_releases.id)
+ *   deviceType    → the devices and releases of that type, which carry its code
  *
  * `gateway_changes` keeps changes for FEED_RETENTION_MS (pruned by the cron); a cursor older than
  * the oldest kept change is answered 410 and the gateway starts over from a snapshot.
@@ -33,7 +34,9 @@ import { ServiceError } from "~/utils/errors.server";
 export type FeedChange = { type: string; op: "upsert" | "delete"; id: string; data?: Record<string, unknown> };
 export type FeedPage = { v: 1; changes: FeedChange[]; cursor: string; more: boolean; reset?: true };
 
-export const FEED_ENTITIES = ["company", "device", "ekey", "group", "user", "scheduledOpen", "firmware"] as const;
+/** What `gateway_changes.entity` may name; the triggers of db/migrations/0005_door_feed_triggers.sql write them. */
+export const FEED_ENTITIES = ["company", "device", "ekey", "group", "user", "scheduledOpen", "firmware", "deviceType"] as const;
+export type FeedEntity = (typeof FEED_ENTITIES)[number];
 /**
  * Page size (`?limit=`): `gateway_changes` rows per incremental page, console rows per snapshot
  * page. Either way a response stays bounded (one console row is at most a few changes).
@@ -113,7 +116,9 @@ async function deviceChanges(db: Db, ref: Ref, ids: number[]): Promise<FeedChang
         deviceType: r.deviceTypeId == null ? null : (ref.typeCode.get(r.deviceTypeId) ?? null),
         tz: ref.tzFor(r.companyId),
         groupIds: groupsOf.get(r.id) ?? [],
-        active: company.live && r.status !== "retired" && r.status !== "stock",
+        // The company's own record carries whether it is live: a door saved while its company was
+        // deactivated must not stay shut once the company is back.
+        active: r.status !== "retired" && r.status !== "stock",
         scheduleOpen: r.scheduleOpen,
         ...(r.relockTimer ? { unlockMs: r.relockTimer * 1000 } : {}),
       },
@@ -131,14 +136,18 @@ const ACCESS = { full_access: "full", custom_access: "custom", one_time_access: 
 const days = (mask: string) => Array.from({ length: 7 }, (_, i) => mask[i] === "1");
 
 /** E-keys as access windows (DESIGN §4.1); group keys carry their group's schedule. */
-async function keyChanges(db: Db, ref: Ref, filter: { ids: number[] } | { groupIds: number[] } | { userIds: number[] }): Promise<FeedChange[]> {
+type KeyFilter = { ids: number[] } | { groupIds: number[] } | { userIds: number[] } | { companyIds: number[] };
+
+async function keyChanges(db: Db, ref: Ref, filter: KeyFilter): Promise<FeedChange[]> {
   const k = schema.ekeyAssignments;
   const rows =
     "groupIds" in filter
       ? await chunked(filter.groupIds, (part) => db.select().from(k).where(and(eq(k.isGroup, true), inArray(k.groupId, part))))
       : "userIds" in filter
         ? await chunked(filter.userIds, (part) => db.select().from(k).where(inArray(k.userId, part)))
-        : await chunked(filter.ids, (part) => db.select().from(k).where(inArray(k.id, part)));
+        : "companyIds" in filter
+          ? await chunked(filter.companyIds, (part) => db.select().from(k).where(inArray(k.companyId, part)))
+          : await chunked(filter.ids, (part) => db.select().from(k).where(inArray(k.id, part)));
   const userIds = [...new Set(rows.map((r) => r.userId))];
   const groupIds = [...new Set(rows.filter((r) => r.isGroup && r.groupId != null).map((r) => r.groupId!))];
   const users = await chunked(userIds, (part) =>
@@ -154,7 +163,8 @@ async function keyChanges(db: Db, ref: Ref, filter: { ids: number[] } | { groupI
   for (const r of rows) {
     const user = userById.get(r.userId);
     const company = ref.company.get(r.companyId);
-    const base = { id: String(r.id), userId: String(r.userId), userLabel: user?.label ?? "", companyId: company?.code };
+    // A fob is a credential of this key alone (docs/decisions/0017-fobs-bound-to-keys.md).
+    const base = { id: String(r.id), userId: String(r.userId), userLabel: user?.label ?? "", companyId: company?.code, fob: r.fobDeviceId || null };
     if (!user || user.deletedAt != null || !company) {
       out.push(tombstone(r.isGroup ? "groupKey" : "ekey", r.id));
       continue;
@@ -199,13 +209,6 @@ async function keyChanges(db: Db, ref: Ref, filter: { ids: number[] } | { groupI
 async function userChanges(db: Db, ref: Ref, ids: number[]): Promise<FeedChange[]> {
   const u = schema.users;
   const rows = await chunked(ids, (part) => db.select().from(u).where(inArray(u.id, part)));
-  const k = schema.ekeyAssignments;
-  const fobs = await chunked(
-    rows.map((r) => r.id),
-    (part) => db.selectDistinct({ userId: k.userId, fob: k.fobDeviceId }).from(k).where(and(inArray(k.userId, part), ne(k.fobDeviceId, ""))),
-  );
-  const fobsOf = new Map<number, string[]>();
-  for (const f of fobs) if (f.fob) fobsOf.set(f.userId, [...(fobsOf.get(f.userId) ?? []), f.fob]);
 
   const out: FeedChange[] = [];
   const found = new Set(rows.map((r) => r.id));
@@ -224,8 +227,7 @@ async function userChanges(db: Db, ref: Ref, ids: number[]): Promise<FeedChange[
         id: String(r.id),
         companyId: company.code,
         label: r.displayName,
-        active: company.live && !r.isInactive,
-        fobs: fobsOf.get(r.id) ?? [],
+        active: !r.isInactive,
         phoneKeys: r.boundDeviceId ? [r.boundDeviceId] : [],
       },
     });
@@ -335,6 +337,18 @@ async function companyDeviceIds(db: Db, companyIds: number[]): Promise<number[]>
   return rows.map((r) => r.id);
 }
 
+async function typeDeviceIds(db: Db, typeIds: number[]): Promise<number[]> {
+  const d = schema.devices;
+  const rows = await chunked(typeIds, (part) => db.select({ id: d.id }).from(d).where(and(inArray(d.deviceTypeId, part), isNull(d.deletedAt))));
+  return rows.map((r) => r.id);
+}
+
+async function typeFirmwareIds(db: Db, typeIds: number[]): Promise<number[]> {
+  const f = schema.firmwareReleases;
+  const rows = await chunked(typeIds, (part) => db.select({ id: f.id }).from(f).where(and(inArray(f.deviceTypeId, part), isNull(f.deletedAt))));
+  return rows.map((r) => r.id);
+}
+
 /** Up to `n` ids of `table` after `after`, in id order: one step of a snapshot section. */
 async function idsAfter(db: Db, table: SQLiteTable, id: AnySQLiteColumn, after: number, n: number, where?: SQL): Promise<number[]> {
   const rows = await db.select({ id }).from(table).where(and(gt(id, after), where)).orderBy(asc(id)).limit(n);
@@ -398,8 +412,16 @@ async function changesAfter(db: Db, cursor: number, limit: number): Promise<Feed
   const companies = idsOf("company");
   const groups = idsOf("group");
   const users = idsOf("user");
+  const types = idsOf("deviceType");
   const deviceCompanies = [...new Set([...companies, ...(groups.length ? await groupCompanyIds(db, groups) : [])])];
-  const devices = [...new Set([...idsOf("device"), ...(deviceCompanies.length ? await companyDeviceIds(db, deviceCompanies) : [])])];
+  const devices = [
+    ...new Set([
+      ...idsOf("device"),
+      ...(deviceCompanies.length ? await companyDeviceIds(db, deviceCompanies) : []),
+      ...(types.length ? await typeDeviceIds(db, types) : []),
+    ]),
+  ];
+  const firmware = [...new Set([...idsOf("firmware"), ...(types.length ? await typeFirmwareIds(db, types) : [])])];
   const schedules = [...new Set([...idsOf("scheduledOpen"), ...companies])];
   const changes = [
     ...companyChanges(ref, companies),
@@ -408,8 +430,10 @@ async function changesAfter(db: Db, cursor: number, limit: number): Promise<Feed
     ...(idsOf("ekey").length ? await keyChanges(db, ref, { ids: idsOf("ekey") }) : []),
     ...(groups.length ? await keyChanges(db, ref, { groupIds: groups }) : []),
     ...(users.length ? await keyChanges(db, ref, { userIds: users }) : []),
+    // A key without a zone of its own follows the company's default zone.
+    ...(companies.length ? await keyChanges(db, ref, { companyIds: companies }) : []),
     ...(schedules.length ? await scheduleChanges(db, ref, schedules) : []),
-    ...(idsOf("firmware").length ? await firmwareChanges(db, ref, idsOf("firmware")) : []),
+    ...(firmware.length ? await firmwareChanges(db, ref, firmware) : []),
   ];
   return { v: 1, changes, cursor: String(next), more };
 }
@@ -463,9 +487,4 @@ export async function pruneFeed(db: Db, now: number): Promise<void> {
     (select ${c.seq} from ${c} where ${c.createdAt} >= ${now - FEED_RETENTION_MS} order by ${c.seq} limit 1),
     (select max(${c.seq}) from ${c}))`;
   await db.delete(c).where(lt(c.seq, firstKept));
-}
-
-/** The `gateway_changes` row a service puts in the batch of any change a gateway mirrors. */
-export function feedChange(db: Db, row: { companyId: number; entity: (typeof FEED_ENTITIES)[number]; entityId: number | SQL; op: "upsert" | "delete" }) {
-  return db.insert(schema.gatewayChanges).values(row);
 }

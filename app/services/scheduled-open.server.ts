@@ -11,7 +11,6 @@ import { activityInsert } from "~/utils/activity.server";
 import { assertCan, type Auth } from "~/utils/auth.server";
 import { schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
-import { feedChange } from "./gateway-feed.server";
 import { findSettings, SETTINGS_MODULE } from "./settings.server";
 
 const { companySettings: cs, scheduleOpenDays: days, scheduleOpenExceptions: exceptions, timeZones: tz } = schema;
@@ -74,6 +73,5 @@ export async function saveScheduleOpen(db: Db, auth: Auth, input: ScheduleOpenIn
       input.schedule_exceptions.map((e) => ({ companyId, date: e.exceptionDate, openWholeDay: e.openWholeDay, openTime: e.openTime, closeTime: e.closeTime })),
     ),
     activityInsert(db, { companyId, name: SETTINGS_MESSAGES.scheduleChanged, createdByUserId: auth.user.id, summary: auth.company.name, at: now }),
-    feedChange(db, { companyId, entity: "scheduledOpen", entityId: companyId, op: "upsert" }),
   ]);
 }

@@ -9,7 +9,6 @@ import { activityInsert } from "~/utils/activity.server";
 import { assertCan, type Auth } from "~/utils/auth.server";
 import { schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
-import { feedChange } from "./gateway-feed.server";
 
 const { companySettings: cs, timeZones: tz, scheduleOpenDays: days, scheduleOpenExceptions: exceptions } = schema;
 export const SETTINGS_MODULE = "company_settings";
@@ -60,8 +59,6 @@ export async function modifyCompanySettings(db: Db, auth: Auth, input: CompanySe
   const current = await findSettings(db, companyId);
   const values = columns(input);
   const first = current == null;
-  const zoneChanged = current?.defaultTimeZoneId !== values.defaultTimeZoneId;
-  const scheduleChanged = first || current.scheduleOpen !== values.scheduleOpen || (values.fpi !== undefined && current.fpi !== values.fpi);
 
   await db.batch([
     db
@@ -81,12 +78,6 @@ export async function modifyCompanySettings(db: Db, auth: Auth, input: CompanySe
         ]
       : []),
     activityInsert(db, { companyId, name: SETTINGS_MESSAGES.updated, createdByUserId: auth.user.id, summary: auth.company.name, at: now }),
-    // A company change re-sends its devices (their zone) and its scheduled-open window.
-    ...(zoneChanged
-      ? [feedChange(db, { companyId, entity: "company", entityId: companyId, op: "upsert" })]
-      : scheduleChanged
-        ? [feedChange(db, { companyId, entity: "scheduledOpen", entityId: companyId, op: "upsert" })]
-        : []),
   ]);
   return (await findSettings(db, companyId))!;
 }

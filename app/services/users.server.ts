@@ -5,7 +5,6 @@
 import { and, asc, count, desc, eq, ne, sql, type SQL } from "drizzle-orm";
 import { userFormSchema, applyPrivilegeRules, type UserForm, type UserInput } from "~/schemas/users";
 import { queueResetLink } from "~/services/auth.server";
-import { feedChange } from "~/services/gateway-feed.server";
 import { activityInsert } from "~/utils/activity.server";
 import { assertCan, type Auth } from "~/utils/auth.server";
 import { schema, type Db } from "~/utils/db.server";
@@ -210,8 +209,6 @@ export async function modifyUser(db: Db, auth: Auth, id: number, input: UserForm
   await db.batch([
     db.update(u).set({ ...columnsOf(v), updatedAt: now }).where(liveInCompany(u, auth, eq(u.id, id))),
     activityInsert(db, { companyId: auth.company.id, name: "User Modified", createdByUserId: auth.user.id, targetUserId: id, summary: v.displayName, at: now }),
-    // Gateways must learn at once when a user is deactivated (their doors stop opening offline too).
-    feedChange(db, { companyId: auth.company.id, entity: "user", entityId: id, op: "upsert" }),
   ]);
   return { message: USER_MSG.modified };
 }
@@ -229,8 +226,6 @@ export async function deleteUser(db: Db, auth: Auth, id: number, now: number): P
     db.update(u).set({ deletedAt: now, updatedAt: now }).where(liveInCompany(u, auth, eq(u.id, id))),
     db.delete(schema.ekeyAssignments).where(and(eq(schema.ekeyAssignments.companyId, auth.company.id), eq(schema.ekeyAssignments.userId, id))),
     db.delete(schema.sessions).where(eq(schema.sessions.userId, id)),
-    ...keys.map((k) => feedChange(db, { companyId: auth.company.id, entity: "ekey", entityId: k.id, op: "delete" })),
-    feedChange(db, { companyId: auth.company.id, entity: "user", entityId: id, op: "delete" }),
     activityInsert(db, { companyId: auth.company.id, name: "Removed User", createdByUserId: auth.user.id, targetUserId: id, summary: user.displayName, at: now }),
   ]);
   return { message: USER_MSG.removed };

@@ -42,7 +42,5 @@ export async function seedGateway(db: DrizzleD1Database<typeof schema>, env: { G
   await db.batch([
     db.insert(schema.gateways).values({ name: DEMO_GATEWAY.name, secretHash }).onConflictDoUpdate({ target: schema.gateways.name, set: { secretHash } }),
     db.update(d).set({ boardSecretHash: boardHash }).where(and(inArray(d.companyId, companies), isNull(d.boardSecretHash), isNull(d.deletedAt))),
-    // Gateways already following the feed learn the new credentials.
-    ...pending.map((p) => db.insert(schema.gatewayChanges).values({ companyId: p.companyId, entity: "device", entityId: p.id, op: "upsert" })),
   ]);
 }

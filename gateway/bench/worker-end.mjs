@@ -19,10 +19,10 @@ async function provision (worker) {
     const id = `bench-${i}`
     worker.change('device', 'upsert', id, { id, companyId: 'BENCH', name: id, deviceType: 'AB-200', tz: 'Europe/Berlin', groupIds: [], active: true })
     worker.change('boardCredential', 'upsert', id, { deviceId: id, hash })
-    worker.change('user', 'upsert', `u-${i}`, { id: `u-${i}`, companyId: 'BENCH', active: true, fobs: [`F-${i}`] })
+    worker.change('user', 'upsert', `u-${i}`, { id: `u-${i}`, companyId: 'BENCH', active: true })
     // a closed key first, so every decision evaluates two windows in their own zones
-    worker.change('ekey', 'upsert', `kw-${i}`, { id: `kw-${i}`, deviceId: id, userId: `u-${i}`, window: weekdays })
-    worker.change('ekey', 'upsert', `ka-${i}`, { id: `ka-${i}`, deviceId: id, userId: `u-${i}`, window: always })
+    worker.change('ekey', 'upsert', `kw-${i}`, { id: `kw-${i}`, deviceId: id, userId: `u-${i}`, fob: `F-${i}`, window: weekdays })
+    worker.change('ekey', 'upsert', `ka-${i}`, { id: `ka-${i}`, deviceId: id, userId: `u-${i}`, fob: `F-${i}`, window: always })
   }
   worker.addFirmware({ id: 'fw-bench', deviceType: 'AB-200', version: '9.9.9', bytes: randomBytes(fwSize) })
 }

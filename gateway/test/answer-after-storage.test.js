@@ -14,8 +14,8 @@ let worker, gw, dir
 before(async () => {
   worker = await new WorkerContractDouble({ secret: SECRET }).listen()
   await provisionBoard(worker, 'b1')
-  worker.change('user', 'upsert', 'u1', { id: 'u1', companyId: 'ACME', active: true, fobs: ['F-1'] })
-  worker.change('ekey', 'upsert', 'k1', { id: 'k1', deviceId: 'b1', userId: 'u1', window: always })
+  worker.change('user', 'upsert', 'u1', { id: 'u1', companyId: 'ACME', active: true })
+  worker.change('ekey', 'upsert', 'k1', { id: 'k1', deviceId: 'b1', userId: 'u1', fob: 'F-1', window: always })
   dir = await tempDir()
   gw = await startGateway(worker, dir)
 })

@@ -7,8 +7,8 @@ let worker, gw, dir, b1
 before(async () => {
   worker = await new WorkerContractDouble({ secret: SECRET }).listen()
   await provisionBoard(worker, 'b1')
-  worker.change('user', 'upsert', 'u1', { id: 'u1', companyId: 'ACME', active: true, fobs: ['F-100'], phoneKeys: ['P-1'] })
-  worker.change('ekey', 'upsert', 'k1', { id: 'k1', deviceId: 'b1', userId: 'u1', window: { kind: 'ekey', access: 'full', tz: 'Europe/Berlin', startDate: '2026-01-01', endDate: null, days: [true, true, true, true, true, true, true], allDay: true, startTime: null, endTime: null, used: false } })
+  worker.change('user', 'upsert', 'u1', { id: 'u1', companyId: 'ACME', active: true, phoneKeys: ['P-1'] })
+  worker.change('ekey', 'upsert', 'k1', { id: 'k1', deviceId: 'b1', userId: 'u1', fob: 'F-100', window: { kind: 'ekey', access: 'full', tz: 'Europe/Berlin', startDate: '2026-01-01', endDate: null, days: [true, true, true, true, true, true, true], allDay: true, startTime: null, endTime: null, used: false } })
   worker.addFirmware({ id: 'fw1', deviceType: 'AB-200', version: '2.0.0', bytes: Buffer.alloc(10_000, 7) })
   dir = await tempDir()
   gw = await startGateway(worker, dir)

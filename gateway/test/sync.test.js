@@ -13,14 +13,14 @@ test('the change feed resumes from the stored cursor, pages through, and restart
   const dir = await tempDir()
   try {
     await provisionBoard(worker, 's1')
-    for (let i = 0; i < 1200; i++) worker.change('user', 'upsert', `u${i}`, { id: `u${i}`, companyId: 'ACME', active: true, fobs: [`F${i}`] })
+    for (let i = 0; i < 1200; i++) worker.change('user', 'upsert', `u${i}`, { id: `u${i}`, companyId: 'ACME', active: true })
     let gw = await startGateway(worker, dir)
     assert.equal(gw.replica.all('user').length, 1200, 'three pages of 500 applied')
     assert.equal(gw.replica.cursor, String(worker.changes.length))
     await gw.close()
 
     // While the gateway is down: a key is added, a user is removed.
-    worker.change('ekey', 'upsert', 'k1', { id: 'k1', deviceId: 's1', userId: 'u7', window: ALWAYS })
+    worker.change('ekey', 'upsert', 'k1', { id: 'k1', deviceId: 's1', userId: 'u7', fob: 'F7', window: ALWAYS })
     worker.change('user', 'delete', 'u8')
     worker.cursorsSeen.length = 0
     gw = await startGateway(worker, dir)
@@ -76,8 +76,8 @@ test('a snapshot in several pages replaces the copy at once; one cut short leave
   const dir = await tempDir()
   try {
     await provisionBoard(worker, 's3')
-    worker.change('user', 'upsert', 'old', { id: 'old', companyId: 'ACME', active: true, fobs: ['F-old'] })
-    worker.change('ekey', 'upsert', 'k-old', { id: 'k-old', deviceId: 's3', userId: 'old', window: ALWAYS })
+    worker.change('user', 'upsert', 'old', { id: 'old', companyId: 'ACME', active: true })
+    worker.change('ekey', 'upsert', 'k-old', { id: 'k-old', deviceId: 's3', userId: 'old', fob: 'F-old', window: ALWAYS })
     const gw = await startGateway(worker, dir)
     const opensForOld = () => decideAccess(gw.replica, 's3', { type: 'fob', id: 'F-old' }, Date.now()).allowed
     assert.equal(opensForOld(), true)
@@ -94,7 +94,7 @@ test('a snapshot in several pages replaces the copy at once; one cut short leave
     const cursorBefore = gw.replica.cursor
     // History pruned past our cursor: 410, then a snapshot of three pages without 'old'.
     worker.change('user', 'delete', 'old')
-    for (let i = 0; i < 1200; i++) worker.change('user', 'upsert', `n${i}`, { id: `n${i}`, companyId: 'ACME', active: true, fobs: [`N${i}`] })
+    for (let i = 0; i < 1200; i++) worker.change('user', 'upsert', `n${i}`, { id: `n${i}`, companyId: 'ACME', active: true })
     worker.oldestKept = worker.changes.length
 
     await assert.rejects(gw.syncNow(), /503/)
@@ -121,8 +121,8 @@ test("a deactivated company's users are denied after one sync, and still with th
   try {
     await provisionBoard(worker, 's4')
     worker.change('company', 'upsert', 'ACME', { id: 'ACME', active: true })
-    worker.change('user', 'upsert', 'u1', { id: 'u1', companyId: 'ACME', active: true, fobs: ['F1'] })
-    worker.change('ekey', 'upsert', 'k1', { id: 'k1', deviceId: 's4', userId: 'u1', window: ALWAYS })
+    worker.change('user', 'upsert', 'u1', { id: 'u1', companyId: 'ACME', active: true })
+    worker.change('ekey', 'upsert', 'k1', { id: 'k1', deviceId: 's4', userId: 'u1', fob: 'F1', window: ALWAYS })
     let gw = await startGateway(worker, dir)
     let b = await board(gw, 's4').connect()
     assert.equal((await b.requestAccess({ type: 'fob', id: 'F1' })).allowed, true)

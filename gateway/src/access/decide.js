@@ -1,7 +1,11 @@
 /**
- * Access decisions from the local replica: resolve the presented credential to a user, collect that
- * user's keys for this door (direct e-keys and keys of the door's groups) and let the core decide.
- * A deactivated company denies everything of it, whatever its user and device records still say.
+ * Access decisions from the local replica: resolve the presented credential to a user within the
+ * door's company, collect that user's keys for this door (direct e-keys and keys of the door's groups)
+ * and let the core decide. A deactivated company denies everything of it, whatever its user and device
+ * records still say. A fob opens only with the keys it was given on (docs/decisions/0017-fobs-bound-to-keys.md).
+ *
+ * The console evaluates the same rules from its own tables (app/services/door-decision.server.ts);
+ * tests/door-path/differential.test.mjs checks that the two never disagree.
  */
 import { decide as coreDecide } from './core.js'
 
@@ -16,16 +20,14 @@ export function decideAccess (replica, deviceId, credential, now) {
   if (!device) return deny('This door is not enabled')
   if (!companyActive(replica, device.companyId)) return deny('Company is deactivated')
   if (device.active === false) return deny('This door is not enabled')
-  const user = resolveUser(replica, credential)
+  const { user, fobKeys } = resolve(replica, device.companyId, credential)
   if (!user) return deny('Unknown credential')
-  if (!companyActive(replica, user.companyId)) return { ...deny('Company is deactivated'), userId: user.id }
   if (user.active === false) return { ...deny('User is deactivated'), userId: user.id }
-  if (user.companyId && device.companyId && user.companyId !== device.companyId) return { ...deny('No key for this door'), userId: user.id }
   const keys = [
-    ...(replica.index.ekeysByDeviceUser.get(deviceId + '\0' + user.id) ?? []).map((k) => ({ id: k.id, kind: 'ekey', label: k.label, window: k.window })),
+    ...(replica.index.ekeysByDeviceUser.get(deviceId + '\0' + user.id) ?? []).map((k) => ({ id: k.id, kind: 'ekey', label: k.label, window: k.window, fob: k.fob })),
     ...(device.groupIds ?? []).flatMap((g) => (replica.index.groupKeysByGroupUser.get(g + '\0' + user.id) ?? [])
-      .map((k) => ({ id: k.id, kind: 'group', label: k.label, window: groupKeyWindow(k) })))
-  ]
+      .map((k) => ({ id: k.id, kind: 'group', label: k.label, window: groupKeyWindow(k), fob: k.fob })))
+  ].filter((k) => !fobKeys || k.fob === credential.id)
   return { ...coreDecide(keys, now, { lang: user.lang }), userId: user.id }
 }
 
@@ -33,9 +35,9 @@ export function decideAccess (replica, deviceId, credential, now) {
 const dated = new WeakMap()
 
 /**
- * A group's window has no dates (DESIGN §4.1), but its assignment starts on a date. Until then the key
- * is the same weekly window as a never-ending custom e-key from that date, which the core evaluates
- * with the usual reason ("not valid before …; next opens …").
+ * A group's window has no dates, but its assignment starts on a date. Until then the key is the same
+ * weekly window as a never-ending custom e-key from that date, which the core evaluates with the
+ * usual reason ("not valid before …; next opens …").
  */
 function groupKeyWindow (k) {
   if (!k.startDate) return k.window
@@ -46,11 +48,18 @@ function groupKeyWindow (k) {
 /** Only a company record saying so makes a company inactive: a copy synced before companies were in the feed has none. */
 const companyActive = (replica, companyId) => replica.get('company', companyId)?.active !== false
 
-function resolveUser (replica, { type, id }) {
-  if (type === 'user') return replica.get('user', id)
-  if (type === 'fob') return replica.index.userByFob.get(id)
-  if (type === 'phone') return replica.index.userByPhoneKey.get(id)
-  return undefined
+/**
+ * The user a credential names at a door of `companyId`, or none. A fob names the user of the keys it
+ * rides on (one user per fob number within a company), and only those keys count.
+ */
+function resolve (replica, companyId, { type, id }) {
+  if (type === 'fob') {
+    const found = replica.index.keysByFob.get(companyId + '\0' + id)
+    const user = found && replica.get('user', found[0].key.userId)
+    return { user: user?.companyId === companyId ? user : undefined, fobKeys: true }
+  }
+  const user = type === 'user' ? replica.get('user', id) : type === 'phone' ? replica.index.userByPhoneKey.get(companyId + '\0' + id) : undefined
+  return { user: user?.companyId === companyId ? user : undefined, fobKeys: false }
 }
 
 const deny = (reason) => ({ allowed: false, key: null, reason, userId: null })

@@ -118,11 +118,20 @@ function mergeLocalFacts (before, after, type) {
 class Indexes {
   /** @param {Map<string, Map<string, any>>} tables */
   rebuild (tables) {
-    this.userByFob = new Map()
+    // Credentials are looked up within the door's company: another company's numbers never collide.
     this.userByPhoneKey = new Map()
     for (const u of tables.get('user').values()) {
-      for (const f of u.fobs ?? []) this.userByFob.set(String(f), u)
-      for (const p of u.phoneKeys ?? []) this.userByPhoneKey.set(String(p), u)
+      for (const p of u.phoneKeys ?? []) this.userByPhoneKey.set(u.companyId + '\0' + p, u)
+    }
+    this.keysByFob = new Map()
+    for (const type of ['ekey', 'groupKey']) {
+      for (const k of tables.get(type).values()) {
+        if (!k.fob) continue
+        // The key's user says which company the fob belongs to: the same record decisions check.
+        const at = tables.get('user').get(k.userId)?.companyId + '\0' + k.fob
+        if (!this.keysByFob.has(at)) this.keysByFob.set(at, [])
+        this.keysByFob.get(at).push({ type, key: k })
+      }
     }
     this.ekeysByDeviceUser = groupBy(tables.get('ekey').values(), (k) => k.deviceId + '\0' + k.userId)
     this.groupKeysByGroupUser = groupBy(tables.get('groupKey').values(), (k) => k.groupId + '\0' + k.userId)
