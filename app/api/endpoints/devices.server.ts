@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { decideAtDoors, MAX_CHECKS } from "~/services/door-decision.server";
 import { getDeviceDetails, getLastReportedLocation, scheduleText, WEEKDAYS, type DeviceDetails } from "~/services/devices.server";
 import { endpoint } from "../define.server";
 
@@ -47,6 +48,35 @@ function devicePayload(x: DeviceDetails) {
   };
 }
 
+const instant = z.union([
+  z.number().int().min(0).max(8_640_000_000_000_000),
+  z
+    .string()
+    .max(40)
+    .refine((v) => Number.isFinite(Date.parse(v)), "at must be epoch milliseconds or an ISO-8601 instant"),
+]);
+const accessChecks = z.object({
+  checks: z
+    .array(
+      z.object({
+        deviceId: z.coerce.number().int().positive(),
+        credential: z.object({ type: z.enum(["user", "fob", "phone"]), id: z.coerce.string().min(1).max(128) }),
+        at: instant,
+      }),
+    )
+    .min(1)
+    .max(MAX_CHECKS),
+  language: z.string().max(8).optional(),
+});
+const decisionShape = z.object({
+  allowed: z.boolean(),
+  key: z.object({ id: z.string(), kind: z.enum(["ekey", "group"]) }).nullable(),
+  reason: z.string(),
+  nextOpen: z.number().nullable(),
+  userId: z.string().nullable(),
+  scheduledOpen: z.boolean(),
+});
+
 const locationShape = z.object({ latitude: z.number().nullable(), longitude: z.number().nullable(), reportedAt: z.number().nullable() });
 
 export const deviceEndpoints = [
@@ -71,6 +101,21 @@ export const deviceEndpoints = [
     response: z.object({ message: z.string(), payload: locationShape }),
     async handler({ db, auth, query }) {
       return { payload: await getLastReportedLocation(db, auth, query.deviceId) };
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/device/checkAccess",
+    tag: "Devices",
+    summary:
+      "Would these credentials open these doors at these instants, and why (or when they next open)? Decided from the console's own records with the same rules and core as the gateways. Up to 500 checks; a door outside the caller's company is not enabled.",
+    auth: "token",
+    body: accessChecks,
+    response: z.object({ message: z.string(), payload: z.array(decisionShape) }),
+    async handler({ db, core, auth, body }) {
+      const checks = body.checks.map((c) => ({ ...c, at: typeof c.at === "number" ? c.at : Date.parse(c.at) }));
+      const lang = /^es/i.test(body.language ?? "") ? "es" : "en";
+      return { payload: await decideAtDoors(db, core, auth, checks, lang) };
     },
   }),
 ];

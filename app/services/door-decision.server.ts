@@ -1,0 +1,167 @@
+/**
+ * The console's own answer to "would this credential open this door at this instant, and why": read
+ * from the console's tables (not from the change feed), with the windows built as the e-key form and
+ * its preview build them, and decided by the same core the gateways run. The rules, in order:
+ *   1. an unknown or deleted door is not enabled;
+ *   2. a deactivated or deleted company opens none of its doors;
+ *   3. a door in stock or retired is not enabled;
+ *   4. the credential names a user of the door's company (a user id, a phone bound to the user, or a
+ *      fob given with one of the user's keys), else it is unknown;
+ *   5. a deactivated user is refused;
+ *   6. the core decides over the user's keys for the door: e-keys on it and keys of its live groups;
+ *      a fob counts only the keys it was given with.
+ * The gateway applies the same rules to its copy (gateway/src/access/decide.js), and
+ * tests/door-path/differential.test.mjs checks that both answer alike after every kind of change.
+ */
+import { and, eq, inArray, isNull, max, ne } from "drizzle-orm";
+import type { AccessWindow, Core, EKeyWindow, GroupWindow, ScheduledOpenWindow } from "../../core-wasm/pkg/index.js";
+import { textToDays, toWindow, type AccessType } from "~/schemas/ekeys";
+import { assertCan, type Auth } from "~/utils/auth.server";
+import { schema, type Db } from "~/utils/db.server";
+
+export type Credential = { type: "user" | "fob" | "phone"; id: string };
+export type AccessCheck = { deviceId: number; credential: Credential; at: number };
+export type DoorDecision = {
+  allowed: boolean;
+  key: { id: string; kind: "ekey" | "group" } | null;
+  reason: string;
+  /** When a closed key opens next (epoch ms), as the core worked it out; null when never or unknown. */
+  nextOpen: number | null;
+  userId: string | null;
+  /** Whether the door is held open by the company's scheduled-open hours at that instant. */
+  scheduledOpen: boolean;
+};
+
+/** Most checks one call answers: a page of doors × credentials × instants. */
+export const MAX_CHECKS = 500;
+
+const GROUP_DEACTIVATED = 3;
+type KeyRow = typeof schema.ekeyAssignments.$inferSelect;
+type GroupRow = typeof schema.deviceGroups.$inferSelect;
+
+/** Everything of one company a decision reads, loaded once per call. */
+async function loadCompany(db: Db, companyId: number) {
+  const s = schema;
+  const [[company], [settings], devices, members, groups, users, keys, zones, dayRows, exceptionRows, [firstEntry]] = await db.batch([
+    db.select({ live: isNull(s.companies.deletedAt), off: s.companies.isDeactive }).from(s.companies).where(eq(s.companies.id, companyId)),
+    db.select().from(s.companySettings).where(eq(s.companySettings.companyId, companyId)),
+    db.select().from(s.devices).where(and(eq(s.devices.companyId, companyId), isNull(s.devices.deletedAt))),
+    db.select().from(s.deviceGroupMembers).where(eq(s.deviceGroupMembers.companyId, companyId)),
+    db.select().from(s.deviceGroups).where(and(eq(s.deviceGroups.companyId, companyId), isNull(s.deviceGroups.deletedAt), ne(s.deviceGroups.status, GROUP_DEACTIVATED))),
+    db.select().from(s.users).where(and(eq(s.users.companyId, companyId), isNull(s.users.deletedAt))),
+    db.select().from(s.ekeyAssignments).where(eq(s.ekeyAssignments.companyId, companyId)),
+    db.select({ id: s.timeZones.id, name: s.timeZones.name }).from(s.timeZones),
+    db.select().from(s.scheduleOpenDays).where(eq(s.scheduleOpenDays.companyId, companyId)),
+    db.select().from(s.scheduleOpenExceptions).where(eq(s.scheduleOpenExceptions.companyId, companyId)),
+    db
+      .select({ at: max(s.activityLogs.activityTimestamp) })
+      .from(s.activityLogs)
+      .innerJoin(s.activityTypes, eq(s.activityTypes.id, s.activityLogs.activityTypeId))
+      .where(and(eq(s.activityLogs.companyId, companyId), inArray(s.activityTypes.name, ["Scheduled Open Started"]))),
+  ]);
+  const zone = new Map(zones.map((z) => [z.id, z.name]));
+  const defaultZone = (settings?.defaultTimeZoneId != null && zone.get(settings.defaultTimeZoneId)) || "UTC";
+  const zoneOf = (id: number | null) => (id != null && zone.get(id)) || defaultZone;
+  const liveGroups = new Map(groups.map((g) => [g.id, g]));
+  const groupsOfDevice = new Map<number, number[]>();
+  for (const m of members) if (liveGroups.has(m.groupId)) groupsOfDevice.set(m.deviceId, [...(groupsOfDevice.get(m.deviceId) ?? []), m.groupId]);
+
+  let schedule: ScheduledOpenWindow | null = null;
+  if (settings?.scheduleOpen) {
+    const closed = { openWholeDay: false, openTime: "", closeTime: "" };
+    schedule = {
+      kind: "scheduledOpen",
+      tz: defaultZone,
+      fpi: settings.fpi,
+      firstEntryAt: firstEntry?.at ?? null,
+      week: Array.from({ length: 7 }, (_, day) => {
+        const row = dayRows.find((r) => r.day === day);
+        return row ? { openWholeDay: row.openWholeDay, openTime: row.openTime, closeTime: row.closeTime } : closed;
+      }),
+      exceptions: exceptionRows.map((e) => ({ date: e.date, openWholeDay: e.openWholeDay, openTime: e.openTime, closeTime: e.closeTime })),
+    };
+  }
+  return {
+    live: Boolean(company?.live) && !company?.off,
+    devices: new Map(devices.map((d) => [d.id, d])),
+    users: new Map(users.map((u) => [u.id, u])),
+    keys,
+    liveGroups,
+    groupsOfDevice,
+    zoneOf,
+    schedule,
+  };
+}
+type CompanyState = Awaited<ReturnType<typeof loadCompany>>;
+
+/** An e-key's window exactly as the e-key form and its preview build it. */
+function ekeyWindow(k: KeyRow, state: CompanyState): EKeyWindow {
+  const schedule = {
+    accessType: k.accessType as AccessType,
+    startDate: k.startDate,
+    endDate: k.endDate,
+    startTime: k.startTime,
+    endTime: k.endTime,
+    days: textToDays(k.scheduleDays),
+    isNeverEnd: k.isNeverEnd,
+    isAllDay: k.isAllDay,
+  };
+  return toWindow(schedule, state.zoneOf(k.timeZoneId), k.usedAt != null);
+}
+
+/** A group key: the group's weekly window, from the assignment's start date when it has one. */
+function groupKeyWindow(k: KeyRow, g: GroupRow, state: CompanyState): AccessWindow {
+  const days = [g.schMonday, g.schTuesday, g.schWednesday, g.schThursday, g.schFriday, g.schSaturday, g.schSunday] as GroupWindow["days"];
+  const times = { allDay: g.isAllDay, startTime: g.isAllDay ? null : g.startAt, endTime: g.isAllDay ? null : g.endAt };
+  const tz = state.zoneOf(g.timeZoneId);
+  if (!k.startDate) return { kind: "group", tz, days, ...times };
+  return { kind: "ekey", access: "custom", tz, startDate: k.startDate, endDate: null, days, ...times, used: false };
+}
+
+function resolveUser(state: CompanyState, { type, id }: Credential) {
+  if (type === "user") return { user: /^\d+$/.test(id) ? state.users.get(Number(id)) : undefined };
+  if (type === "phone") return { user: [...state.users.values()].find((u) => u.boundDeviceId === id) };
+  const owner = state.keys.find((k) => k.fobDeviceId === id);
+  return { user: owner ? state.users.get(owner.userId) : undefined, fob: id };
+}
+
+function decideOne(core: Core, state: CompanyState, check: AccessCheck, lang: "en" | "es"): DoorDecision {
+  const device = state.devices.get(check.deviceId);
+  const scheduledOpen = Boolean(device?.scheduleOpen && state.live && state.schedule && core.isOpen(state.schedule, check.at));
+  const deny = (reason: string, userId: string | null = null): DoorDecision => ({ allowed: false, key: null, reason, nextOpen: null, userId, scheduledOpen });
+  if (!device) return deny("This door is not enabled");
+  if (!state.live) return deny("Company is deactivated");
+  if (device.status === "retired" || device.status === "stock") return deny("This door is not enabled");
+  const { user, fob } = resolveUser(state, check.credential);
+  if (!user) return deny("Unknown credential");
+  if (user.isInactive) return deny("User is deactivated", String(user.id));
+  const groups = new Set(state.groupsOfDevice.get(device.id) ?? []);
+  const mine = state.keys.filter((k) => k.userId === user.id && (fob === undefined || k.fobDeviceId === fob));
+  const keys = [
+    ...mine.filter((k) => !k.isGroup && k.deviceId === device.id).map((k) => ({ id: String(k.id), kind: "ekey" as const, window: ekeyWindow(k, state) })),
+    ...mine
+      .filter((k) => k.isGroup && k.groupId != null && groups.has(k.groupId))
+      .map((k) => ({ id: String(k.id), kind: "group" as const, window: groupKeyWindow(k, state.liveGroups.get(k.groupId!)!, state) })),
+  ];
+  const d = core.decide(
+    keys.map((k, i) => ({ id: i, label: k.id, window: k.window })),
+    check.at,
+    { lang },
+  );
+  const key = d.allowed && d.key ? keys[Number(d.key.id)] : undefined;
+  return {
+    allowed: Boolean(d.allowed),
+    key: key ? { id: key.id, kind: key.kind } : null,
+    reason: String(d.reason ?? ""),
+    nextOpen: d.allowed ? null : (d.nextOpen ?? null),
+    userId: String(user.id),
+    scheduledOpen,
+  };
+}
+
+/** Decides each check at a door of the caller's company; a door of another company is "not enabled". */
+export async function decideAtDoors(db: Db, core: Core, auth: Auth, checks: AccessCheck[], lang: "en" | "es" = "en"): Promise<DoorDecision[]> {
+  assertCan(auth, "devices");
+  const state = await loadCompany(db, auth.company.id);
+  return checks.map((c) => decideOne(core, state, c, lang));
+}
