@@ -127,11 +127,12 @@ function resolveUser(state: CompanyState, { type, id }: Credential) {
 
 function decideOne(core: Core, state: CompanyState, check: AccessCheck, lang: "en" | "es"): DoorDecision {
   const device = state.devices.get(check.deviceId);
-  const scheduledOpen = Boolean(device?.scheduleOpen && state.live && state.schedule && core.isOpen(state.schedule, check.at));
+  const inService = device != null && device.status !== "retired" && device.status !== "stock";
+  const scheduledOpen = Boolean(inService && device.scheduleOpen && state.live && state.schedule && core.isOpen(state.schedule, check.at));
   const deny = (reason: string, userId: string | null = null): DoorDecision => ({ allowed: false, key: null, reason, nextOpen: null, userId, scheduledOpen });
   if (!device) return deny("This door is not enabled");
   if (!state.live) return deny("Company is deactivated");
-  if (device.status === "retired" || device.status === "stock") return deny("This door is not enabled");
+  if (!inService) return deny("This door is not enabled");
   const { user, fob } = resolveUser(state, check.credential);
   if (!user) return deny("Unknown credential");
   if (user.isInactive) return deny("User is deactivated", String(user.id));

@@ -82,6 +82,8 @@ export async function startWorkerEnd () {
       return ids.map(String)
     },
     provision: async () => {},
+    /** One SQL statement on the Worker's D1, for changes no console call makes yet. */
+    sql: (statement) => d1(dir, statement),
     rows: async () => (await d1(dir, `select count(*) n from activity_logs where event_id like '%-e%'`))[0].n,
     duplicatesRefused: () => 'not counted (the Worker answers them as duplicates)',
     start,

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, db, login, schema } from "./helpers";
 
@@ -111,7 +111,12 @@ describe("POST /deviceGroup/createDeviceGroup", () => {
     expect(row).toMatchObject({ companyId: 3, fullName: "Loading Dock Crew", schMonday: true, schWednesday: false, startAt: "07:00", status: 1 });
     expect(await members(id)).toEqual([2, 3]);
     expect(await activities(id)).toEqual([{ name: "Device Group Created" }]);
-    expect(await gatewayOps(id)).toEqual([{ op: "upsert" }]);
+    // A new group holds no keys yet: its doors, which now name it, are what gateways must learn.
+    const doorChanges = await db()
+      .select({ id: schema.gatewayChanges.entityId })
+      .from(schema.gatewayChanges)
+      .where(and(eq(schema.gatewayChanges.entity, "device"), inArray(schema.gatewayChanges.entityId, [2, 3])));
+    expect(new Set(doorChanges.map((c) => c.id))).toEqual(new Set([2, 3]));
   });
 
   it("clears the times of an all-day group", async () => {

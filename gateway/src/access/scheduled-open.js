@@ -7,6 +7,16 @@
  */
 import { isOpen, nextChange } from './core.js'
 
+/**
+ * The company schedule a door follows: none for a door opted out (`scheduleOpen: false`) or not in
+ * service (`active: false`, in stock or retired). The console applies the same rule.
+ * @param {import('../store/replica.js').Replica} replica
+ * @param {any} device
+ */
+export function scheduleOfDoor (replica, device) {
+  return device && device.active !== false && device.scheduleOpen !== false ? replica.index.scheduleByCompany.get(device.companyId) : undefined
+}
+
 export class ScheduledOpen {
   /** @type {Map<string, string>} last published state per board, to publish only changes */
   #last = new Map()
@@ -47,10 +57,7 @@ export class ScheduledOpen {
     for (const device of this.replica.all('device')) await this.refresh(device.id, now)
   }
 
-  /** The company schedule a door follows, unless the door is opted out (`scheduleOpen: false`). */
-  #scheduleOf (device) {
-    return device && device.scheduleOpen !== false ? this.replica.index.scheduleByCompany.get(device.companyId) : undefined
-  }
+  #scheduleOf (device) { return scheduleOfDoor(this.replica, device) }
 
   async refresh (deviceId, now = Date.now()) {
     const device = this.replica.get('device', deviceId)
