@@ -252,7 +252,7 @@ export async function assignKey(db: Db, auth: Auth, core: Core, input: AssignInp
 
 /**
  * A fob number identifies one person at the company's doors, so it may ride on several keys of one
- * user but never on another user's (docs/decisions/0017-fobs-bound-to-keys.md).
+ * user but never on another user's (docs/decisions/0031-fobs-bound-to-keys.md).
  */
 async function assertFobFree(db: Db, auth: Auth, fob: string, userId: number) {
   const taken = await db

@@ -163,7 +163,7 @@ async function keyChanges(db: Db, ref: Ref, filter: KeyFilter): Promise<FeedChan
   for (const r of rows) {
     const user = userById.get(r.userId);
     const company = ref.company.get(r.companyId);
-    // A fob is a credential of this key alone (docs/decisions/0017-fobs-bound-to-keys.md).
+    // A fob is a credential of this key alone (docs/decisions/0031-fobs-bound-to-keys.md).
     const base = { id: String(r.id), userId: String(r.userId), userLabel: user?.label ?? "", companyId: company?.code, fob: r.fobDeviceId || null };
     if (!user || user.deletedAt != null || !company) {
       out.push(tombstone(r.isGroup ? "groupKey" : "ekey", r.id));

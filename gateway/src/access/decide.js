@@ -2,7 +2,7 @@
  * Access decisions from the local replica: resolve the presented credential to a user within the
  * door's company, collect that user's keys for this door (direct e-keys and keys of the door's groups)
  * and let the core decide. A deactivated company denies everything of it, whatever its user and device
- * records still say. A fob opens only with the keys it was given on (docs/decisions/0017-fobs-bound-to-keys.md).
+ * records still say. A fob opens only with the keys it was given on (docs/decisions/0031-fobs-bound-to-keys.md).
  *
  * The console evaluates the same rules from its own tables (app/services/door-decision.server.ts);
  * tests/door-path/differential.test.mjs checks that the two never disagree.
