@@ -9,7 +9,7 @@ import { drainOutbox } from "./app/services/mail/outbox.server";
 import { purgeSignInLeftovers } from "./app/services/sign-in-purge.server";
 import { dbFromEnv } from "./app/utils/db.server";
 import { deleteExpiredSessions } from "./app/utils/session.server";
-import { limitBody, refuseCrossSite, withSecurityHeaders } from "./app/utils/http.server";
+import { limitBody, refuseCrossSite, withHost, withSecurityHeaders } from "./app/utils/http.server";
 import { getLoadContext } from "./load-context";
 
 const handleRemixRequest = createRequestHandler(build as unknown as ServerBuild);
@@ -20,7 +20,7 @@ export default {
     // Before anything parses the request: its size, and (console actions) where it comes from.
     const limited = await limitBody(incoming);
     if (limited instanceof Response) return withSecurityHeaders(limited, env);
-    const request = limited;
+    const request = withHost(limited);
     const crossSite = refuseCrossSite(request);
     if (crossSite) return withSecurityHeaders(crossSite, env);
     const loadContext = getLoadContext({

@@ -25,7 +25,9 @@ export const THROTTLE = {
   maxClientFailures: 30,
   /** Failures against one account (all clients) before new clients are slowed down. */
   accountSlowAfter: 10,
-  /** The delay doubles from one second with each further failure, up to this. */
+  /** The first delay; it doubles with each further failure ... */
+  accountBaseDelayMs: 5_000,
+  /** ... up to this. */
   accountMaxDelayMs: 60_000,
   /** How long a client that signed in successfully stays exempt from the account-wide delay. */
   knownClientMs: 30 * 24 * 60 * 60 * 1000,
@@ -95,9 +97,9 @@ export async function recordFailure(db: Db, keys: ThrottleKeys, now: number): Pr
   const fresh = sql`${t.windowStart} >= ${windowStart}`;
   const failures = sql`case when ${fresh} then ${t.failures} + 1 else 1 end`;
   const hardLock = (max: number) => sql`case when ${fresh} and ${t.failures} + 1 >= ${max} then ${now + THROTTLE.lockMs} else ${t.lockedUntil} end`;
-  // 1 s, 2 s, 4 s ... from the threshold on, capped.
+  // 5 s, 10 s, 20 s ... from the threshold on, capped.
   const over = sql`(${t.failures} + 1 - ${THROTTLE.accountSlowAfter})`;
-  const delay = sql`min(${THROTTLE.accountMaxDelayMs}, 1000 * (1 << min(16, ${over})))`;
+  const delay = sql`min(${THROTTLE.accountMaxDelayMs}, ${THROTTLE.accountBaseDelayMs} * (1 << min(16, ${over})))`;
   const slowDown = sql`case when ${fresh} and ${over} >= 0 then ${now} + ${delay} else ${t.lockedUntil} end`;
   const upsert = (key: string, lockedUntil: ReturnType<typeof sql>) =>
     db

@@ -61,6 +61,14 @@ export async function limitBody(request: Request): Promise<Request | Response> {
   return new Request(request, { body });
 }
 
+/** Remix compares `Origin` with `Host`; a request without a Host header (never from a browser) gets the URL's. */
+export function withHost(request: Request): Request {
+  if (request.headers.get("Host")) return request;
+  const headers = new Headers(request.headers);
+  headers.set("Host", new URL(request.url).host);
+  return new Request(request, { headers });
+}
+
 /**
  * Console actions (pages and resource routes, everything outside /api) refuse a cross-site request
  * with 403 before Remix sees it (Remix's own check would answer 500).
