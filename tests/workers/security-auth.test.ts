@@ -189,7 +189,8 @@ describe("redirects stay on the console", () => {
 describe("sign-out and cross-site requests", () => {
   it("a cross-site POST to /logout ends nothing and clears no cookie", async () => {
     const { cookie } = await pageLogin("acme");
-    for (const headers of [{ Origin: "https://evil.example" }, { Origin: "null" }, { "Sec-Fetch-Site": "cross-site" }, {}]) {
+    const attempts: Record<string, string>[] = [{ Origin: "https://evil.example" }, { Origin: "null" }, { "Sec-Fetch-Site": "cross-site" }, {}];
+    for (const headers of attempts) {
       const res = await page(cookie, "/logout", { method: "POST", body: new URLSearchParams(), headers });
       expect(res.status, JSON.stringify(headers)).toBe(403);
       expect(res.headers.getSetCookie().some((c) => c.startsWith("__session="))).toBe(false);
