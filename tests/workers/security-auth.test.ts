@@ -4,9 +4,10 @@
  * safe redirects, sign-out from the console only, the cross-site refusal, reset mails, and the
  * security headers of every kind of answer.
  */
-import { env, SELF } from "cloudflare:test";
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
+import worker from "../../server";
 import { languageCookie } from "~/i18n/i18next.server";
 import { THROTTLE } from "~/services/throttle.server";
 import { withSecurityHeaders } from "~/utils/http.server";
@@ -15,6 +16,8 @@ import { api, db, DEMO, login, ORIGIN, resetThrottles, schema } from "./helpers"
 afterEach(resetThrottles);
 
 const LOGIN = "/api/admin/user/login";
+/** Browsers always send Host; Remix compares it with Origin. */
+const HOST = new URL(ORIGIN).host;
 const ACME_ADMIN = 3;
 const ip = (n: string) => ({ "CF-Connecting-IP": n });
 
@@ -23,7 +26,7 @@ async function pageLogin(who: keyof typeof DEMO, redirectTo?: string): Promise<{
   const res = await SELF.fetch(`${ORIGIN}/login${redirectTo === undefined ? "" : `?redirectTo=${encodeURIComponent(redirectTo)}`}`, {
     method: "POST",
     body: new URLSearchParams({ companyId: DEMO[who].companyId, userName: DEMO[who].userName, password: DEMO[who].password }),
-    headers: { Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded" },
+    headers: { Host: HOST, Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded" },
     redirect: "manual",
   });
   expect(res.status, await res.clone().text()).toBe(302);
@@ -32,7 +35,7 @@ async function pageLogin(who: keyof typeof DEMO, redirectTo?: string): Promise<{
 }
 
 const page = (cookie: string, path: string, init: RequestInit = {}) =>
-  SELF.fetch(ORIGIN + path, { redirect: "manual", ...init, headers: { Cookie: cookie, ...(init.headers as Record<string, string>) } });
+  SELF.fetch(ORIGIN + path, { redirect: "manual", ...init, headers: { Host: HOST, Cookie: cookie, ...(init.headers as Record<string, string>) } });
 
 describe("sign-in throttle on the resolved account", () => {
   it("counts every spelling of one phone number against the same account", async () => {
@@ -78,7 +81,7 @@ describe("sign-in throttle on the resolved account", () => {
     const res = await SELF.fetch(`${ORIGIN}/login`, {
       method: "POST",
       body: new URLSearchParams({ ...DEMO.beta, language: "es" }),
-      headers: { Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded", Cookie: (await languageCookie.serialize("es")).split(";")[0], ...ip("198.51.100.77") },
+      headers: { Host: HOST, Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded", Cookie: (await languageCookie.serialize("es")).split(";")[0], ...ip("198.51.100.77") },
     });
     expect(res.status).toBe(429);
     expect(await res.text()).toMatch(/Esta cuenta ha tenido muchos intentos fallidos de inicio de sesi\u00f3n/);
@@ -177,7 +180,7 @@ describe("redirects stay on the console", () => {
       const res = await SELF.fetch(`${ORIGIN}/resources/language`, {
         method: "POST",
         body: new URLSearchParams({ lng: "es", redirectTo: to }),
-        headers: { Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded" },
+        headers: { Host: HOST, Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded" },
         redirect: "manual",
       });
       expect(res.status).toBe(302);
@@ -316,11 +319,20 @@ describe("response headers", () => {
     await loginPage.body?.cancel();
   });
 
-  it("adds HSTS only in production", () => {
-    const production = withSecurityHeaders(new Response("x"), { ...env, ENVIRONMENT: "production" } as unknown as Env);
+  it("adds HSTS only in production", async () => {
+    // The Worker's own entry point, with the production configuration.
+    const call = async (vars: Record<string, string>) => {
+      const ctx = createExecutionContext();
+      const res = await worker.fetch!(new Request(`${ORIGIN}/login`) as never, { ...env, ...vars } as never, ctx);
+      await waitOnExecutionContext(ctx);
+      await res.body?.cancel();
+      return res;
+    };
+    const production = await call({ ENVIRONMENT: "production" });
+    show("GET /login with ENVIRONMENT=production", production);
     expect(production.headers.get("Strict-Transport-Security")).toMatch(/^max-age=\d{8,}; includeSubDomains$/);
-    const local = withSecurityHeaders(new Response("x"), env as unknown as Env);
-    expect(local.headers.get("Strict-Transport-Security")).toBeNull();
+    expect((await call({})).headers.get("Strict-Transport-Security")).toBeNull();
+    expect(withSecurityHeaders(new Response("x"), { ...env, ENVIRONMENT: "production" } as unknown as Env).headers.get("Strict-Transport-Security")).toBeTruthy();
   });
 });
 
@@ -338,7 +350,7 @@ describe("body-size limit before parsing", () => {
     });
     const streamed = await SELF.fetch(ORIGIN + LOGIN, { method: "POST", body: stream, headers: { "Content-Type": "application/json" }, duplex: "half" } as RequestInit);
     expect(streamed.status).toBe(413);
-    const form = await SELF.fetch(`${ORIGIN}/login`, { method: "POST", body: new URLSearchParams({ companyId: "x".repeat(2 * 1024 * 1024) }), headers: { Origin: ORIGIN } });
+    const form = await SELF.fetch(`${ORIGIN}/login`, { method: "POST", body: new URLSearchParams({ companyId: "x".repeat(2 * 1024 * 1024) }), headers: { Host: HOST, Origin: ORIGIN } });
     expect(form.status).toBe(413);
     // A normal sign-in still passes.
     expect((await api(null, "POST", LOGIN, DEMO.acme)).status).toBe(200);

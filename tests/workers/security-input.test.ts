@@ -9,6 +9,8 @@ import { chunkedInserts } from "../../db/seed/batch";
 import { api, db, DEMO, login, ORIGIN, resetThrottles, schema } from "./helpers";
 
 const BASE = "/api/admin";
+/** Browsers always send Host; Remix compares it with Origin. */
+const HOST = new URL(ORIGIN).host;
 const ACME = 3;
 const ACME_ADMIN = 3; // super admin
 const AUDITOR = 5;
@@ -25,7 +27,7 @@ async function pageCookie(who: keyof typeof DEMO): Promise<string> {
   const res = await SELF.fetch(`${ORIGIN}/login`, {
     method: "POST",
     body: new URLSearchParams({ companyId: DEMO[who].companyId, userName: DEMO[who].userName, password: DEMO[who].password }),
-    headers: { Origin: ORIGIN },
+    headers: { Host: HOST, Origin: ORIGIN },
     redirect: "manual",
   });
   expect(res.status).toBe(302);
@@ -33,7 +35,7 @@ async function pageCookie(who: keyof typeof DEMO): Promise<string> {
 }
 
 const pagePost = (cookie: string, path: string, form: URLSearchParams) =>
-  SELF.fetch(ORIGIN + path, { method: "POST", body: form, headers: { Cookie: cookie, Origin: ORIGIN }, redirect: "manual" });
+  SELF.fetch(ORIGIN + path, { method: "POST", body: form, headers: { Host: HOST, Cookie: cookie, Origin: ORIGIN }, redirect: "manual" });
 
 const formOf = (p: Record<string, unknown>, userId: number) => ({
   userId,
