@@ -311,3 +311,45 @@ describe("bad input is a clear 4xx that stores nothing", () => {
     await data.body?.cancel();
   });
 });
+
+describe("no input produces a 5xx", () => {
+  it("every admin API call answers malformed bodies and queries with a 4xx", async () => {
+    const { adminEndpoints, ADMIN_BASE, userEndpoints, USER_BASE } = await import("~/api/registry.server");
+    const root = await login("root");
+    const weird: unknown[] = [
+      null,
+      [],
+      "text",
+      42,
+      { id: "abc", userId: "abc", page: 1e300, entryId: "abc", company_id: {}, available_devices: "x", fob_programmers: [1e300] },
+      { id: -1, userId: 1.5, page: -5, limit: "NaN", sort: { $ne: 1 }, startDate: "2026-13-45", tz: "Mars/Olympus", from: "x", to: "y" },
+      { id: 9_007_199_254_740_993, userId: [], roleId: null, type: 7, zone: "x", scheduleDays: "1234567", status: "9" },
+    ];
+    const queries = ["?id=abc", "?id=1e300", "?id=-1&userId=x&groupId=%00", "?roleId=&type=%E0%A4%A", "?page=1e300&limit=-1"];
+    const failures: string[] = [];
+    const tables: [string, typeof adminEndpoints][] = [
+      [ADMIN_BASE, adminEndpoints],
+      [USER_BASE, userEndpoints],
+    ];
+    for (const [base, table] of tables) {
+      for (const e of table) {
+        // Sign-out ends the token; the public sign-in calls are covered by security-auth.test.ts.
+        if (e.path === "/user/logout" || e.auth === "public") continue;
+        for (const token of [e.path.startsWith("/ota/") ? root : acme]) {
+          if (e.method === "GET" || e.method === "DELETE") {
+            for (const q of queries) {
+              const r = await api(token, e.method, `${base}${e.path}${q}`);
+              if (r.status >= 500) failures.push(`${e.method} ${e.path}${q} -> ${r.status} ${JSON.stringify(r.body).slice(0, 120)}`);
+            }
+          } else {
+            for (const body of weird) {
+              const r = await api(token, e.method, `${base}${e.path}`, JSON.stringify(body));
+              if (r.status >= 500) failures.push(`${e.method} ${e.path} ${JSON.stringify(body).slice(0, 60)} -> ${r.status} ${JSON.stringify(r.body).slice(0, 120)}`);
+            }
+          }
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 180_000);
+});
