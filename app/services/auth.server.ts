@@ -279,11 +279,11 @@ export async function changePassword(db: Db, auth: Auth, input: z.infer<typeof c
   return { message: "Password changed successfully" };
 }
 
-/** Always answers the same way for unknown accounts, so the form cannot be used to probe for users. */
 /** Reset mails: at most this many per account, and requests per client, in the throttle window. */
 export const RESET_MAIL_LIMIT = { perAccount: 3, perClient: 10 } as const;
 export const RESET_THROTTLED = "Too many reset requests. Try again later.";
 
+/** Always answers the same way for unknown accounts, so the form cannot be used to probe for users. */
 export async function webForgotPassword(db: Db, input: z.infer<typeof forgotPasswordSchema>, ctx: { origin: string; ip: string; now: number }) {
   // Per client: answered openly (it says nothing about any account).
   if (await overRateLimit(db, `reset:ip:${ctx.ip}`, RESET_MAIL_LIMIT.perClient, THROTTLE.windowMs, ctx.now)) {
