@@ -9,13 +9,20 @@ import { drainOutbox } from "./app/services/mail/outbox.server";
 import { purgeSignInLeftovers } from "./app/services/sign-in-purge.server";
 import { dbFromEnv } from "./app/utils/db.server";
 import { deleteExpiredSessions } from "./app/utils/session.server";
+import { limitBody, refuseCrossSite, withHost, withSecurityHeaders } from "./app/utils/http.server";
 import { getLoadContext } from "./load-context";
 
 const handleRemixRequest = createRequestHandler(build as unknown as ServerBuild);
 const core = createCore(coreModule);
 
 export default {
-  async fetch(request, env, ctx) {
+  async fetch(incoming, env, ctx) {
+    // Before anything parses the request: its size, and (console actions) where it comes from.
+    const limited = await limitBody(incoming);
+    if (limited instanceof Response) return withSecurityHeaders(limited, env);
+    const request = withHost(limited);
+    const crossSite = refuseCrossSite(request);
+    if (crossSite) return withSecurityHeaders(crossSite, env);
     const loadContext = getLoadContext({
       request,
       context: {
@@ -28,7 +35,7 @@ export default {
         core,
       },
     });
-    return handleRemixRequest(request, loadContext);
+    return withSecurityHeaders(await handleRemixRequest(request, loadContext), env);
   },
   // The cron trigger (wrangler.toml) retries mail that a request's own delivery could not send,
   // and drops what has outlived its use: dead sessions, gateway changes past their retention.

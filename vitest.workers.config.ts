@@ -17,6 +17,8 @@ export default defineConfig({
           TEST_MIGRATIONS: await readD1Migrations("./db/migrations"),
           GATEWAY_SECRET: "test-gateway-secret",
           ENVIRONMENT: "test",
+          // Links in mail are built from this, never from the request's Host.
+          PUBLIC_ORIGIN: "https://console.test",
         },
       },
     })),

@@ -10,6 +10,7 @@ declare namespace Cloudflare {
 		ENVIRONMENT: "development";
 		IDLE_TIMEOUT_MS: "540000";
 		IDLE_WARNING_MS: "60000";
+		PUBLIC_ORIGIN: string;
 	}
 }
 interface Env extends Cloudflare.Env {}

@@ -6,22 +6,33 @@ import { renderToReadableStream } from "react-dom/server";
 import { I18nextProvider, initReactI18next } from "react-i18next";
 import { i18nConfig } from "./i18n/config";
 import { getLanguage } from "./i18n/i18next.server";
+import { pageCsp } from "./utils/http.server";
+import { NonceProvider } from "./utils/nonce";
+
+/** A fresh random nonce for this page's scripts (base64 of 16 bytes). */
+function newNonce(): string {
+  return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
+}
 
 export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
-  _loadContext: AppLoadContext,
+  loadContext: AppLoadContext,
 ) {
+  const nonce = newNonce();
   const i18n = createInstance();
   await i18n.use(initReactI18next).init({ ...i18nConfig, lng: await getLanguage(request) });
 
   const body = await renderToReadableStream(
-    <I18nextProvider i18n={i18n}>
-      <RemixServer context={remixContext} url={request.url} />
-    </I18nextProvider>,
+    <NonceProvider value={nonce}>
+      <I18nextProvider i18n={i18n}>
+        <RemixServer context={remixContext} url={request.url} nonce={nonce} />
+      </I18nextProvider>
+    </NonceProvider>,
     {
+      nonce,
       signal: request.signal,
       onError(error: unknown) {
         console.error(error);
@@ -33,5 +44,6 @@ export default async function handleRequest(
   responseHeaders.set("Content-Type", "text/html");
   responseHeaders.set("X-Frame-Options", "DENY");
   responseHeaders.set("Referrer-Policy", "same-origin");
+  responseHeaders.set("Content-Security-Policy", pageCsp(nonce, loadContext.cloudflare.env));
   return new Response(body, { headers: responseHeaders, status: responseStatusCode });
 }

@@ -7,6 +7,7 @@ import { Toaster } from "~/components/toast/toaster";
 import { buttonVariants } from "~/components/ui/button";
 import { TooltipProvider } from "~/components/ui/tooltip";
 import { getLanguage } from "~/i18n/i18next.server";
+import { useNonce } from "~/utils/nonce";
 import { isProduction } from "~/utils/session.server";
 import "./tailwind.css";
 
@@ -23,6 +24,7 @@ export const shouldRevalidate = () => true;
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");
   const { t } = useTranslation("common");
+  const nonce = useNonce();
   return (
     <html lang={root?.lng ?? "en"}>
       <head>
@@ -40,8 +42,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <TooltipProvider>{children}</TooltipProvider>
         <Toaster toast={root?.toast} closeLabel={t("close")} regionLabel={t("notifications")} />
         <LoadingOverlay label={t("loading")} />
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { redirect } from "@remix-run/cloudflare";
+import { data, redirect } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
@@ -20,6 +20,7 @@ import * as users from "~/services/users.server";
 import { requireModule } from "~/utils/auth.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
+import { publicOrigin } from "~/utils/origin.server";
 import type { Action } from "~/utils/permissions";
 import { can } from "~/utils/permissions";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -62,6 +63,16 @@ const INTENT_RIGHT: Record<string, Action> = {
   removeKey: "delete",
 };
 
+/** The e-key panel's JSON payload; null when it is not a JSON object. */
+function parseJsonObject(value: FormDataEntryValue | null): Record<string, unknown> | null {
+  try {
+    const v: unknown = JSON.parse(typeof value === "string" ? value : "{}");
+    return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData();
   const intent = String(form.get("intent"));
@@ -70,7 +81,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const env = context.cloudflare.env;
   const id = idOf(request);
   const now = nowMs();
-  const ctx = { origin: new URL(request.url).origin, now };
+  const ctx = { origin: publicOrigin(env, request), now };
   const t = await getFixedT(await getLanguage(request), "users");
   const here = `/modifyUser?id=${id}`;
   const done = (message: string, to = here) => redirectWithToast(to, { type: "success", message: translateMessage(t, message, "users") }, env);
@@ -95,7 +106,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
         return done(r.message);
       }
       case "assign": {
-        const parsed = assignBody.safeParse({ ...JSON.parse(String(form.get("payload") ?? "{}")), userId: id });
+        const payload = parseJsonObject(form.get("payload"));
+        if (!payload) return data({ ok: false, message: "Malformed payload", fieldErrors: {} }, { status: 400 });
+        const parsed = assignBody.safeParse({ ...payload, userId: id });
         if (!parsed.success) return { ok: false, message: parsed.error.issues[0].message, fieldErrors: {} };
         const r = await assignKey(db, auth, context.core, parsed.data, now);
         return { ok: true, message: r.message };

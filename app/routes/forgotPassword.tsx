@@ -13,6 +13,8 @@ import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import { formAction } from "~/utils/auth-action.server";
 import { requireAnonymous } from "~/utils/auth.server";
 import { getDb, nowMs } from "~/utils/db.server";
+import { publicOrigin } from "~/utils/origin.server";
+import { clientIp } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -22,7 +24,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   return formAction(request, forgotPasswordSchema, async (input) => {
-    const r = await webForgotPassword(getDb(context), input, { origin: new URL(request.url).origin, now: nowMs() });
+    const r = await webForgotPassword(getDb(context), input, { origin: publicOrigin(context.cloudflare.env, request), ip: clientIp(request), now: nowMs() });
     deliverQueuedMail(context.cloudflare.env, context.cloudflare.ctx.waitUntil);
     return redirectWithToast("/login", { type: "success", message: r.message }, context.cloudflare.env);
   });

@@ -2,10 +2,24 @@ import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { logout } from "~/services/auth.server";
 import { getAuth } from "~/utils/auth.server";
 import { getDb, nowMs } from "~/utils/db.server";
+import { isCrossSite } from "~/utils/origin.server";
 import { sessionCookie } from "~/utils/session.server";
 
-/** Ends the session (recording 'User Logs Out' once) and clears the cookie; the language cookie stays. */
+/**
+ * Whether the browser says the request comes from the console itself. A sign-out is only taken from
+ * the console's own pages: browsers send `Origin` (and `Sec-Fetch-Site`) with every POST, so a request
+ * with neither is not one of ours, and a cross-site one cannot end (or clear the cookie of) a session.
+ */
+function fromOwnPage(request: Request): boolean {
+  const hasOrigin = request.headers.get("Origin") !== null;
+  const site = request.headers.get("Sec-Fetch-Site");
+  if (!hasOrigin && site !== "same-origin") return false;
+  return !isCrossSite(request);
+}
+
+/** Ends the session (recording 'User Logs Out' once) and clears the cookie; the language cookie stays. POST only. */
 export async function action({ request, context }: ActionFunctionArgs) {
+  if (!fromOwnPage(request)) return new Response("Sign-out is only accepted from the console's own pages", { status: 403 });
   const form = await request.formData();
   const reason = form.get("reason") === "idle" ? "idle" : "user";
   const auth = await getAuth(request, context);
@@ -15,4 +29,5 @@ export async function action({ request, context }: ActionFunctionArgs) {
   });
 }
 
+/** A link or an image cannot sign anyone out. */
 export const loader = () => redirect("/");

@@ -2,16 +2,38 @@ import { z } from "zod";
 
 /** Shared by the sign-in form (client checks) and the service (server checks). */
 export const companyCode = z
-  .string({ required_error: "Company ID is required to have 4 digits" })
+  .string({ required_error: "Company ID is required to have 4 digits", invalid_type_error: "Company ID is required to have 4 digits" })
   .trim()
   .length(4, "Company ID is required to have 4 digits")
   .transform((s) => s.toUpperCase());
 
+/** Numbers sent where text is expected (a phone number, a numeric company ID) are read as text. */
+const asText = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? String(v) : v);
+
+/**
+ * The spec names the languages `En` and `Es`; any case, and a region suffix (`en-US`), are accepted.
+ * An empty value means "not given".
+ */
+export const languageField = z.preprocess(
+  (v) => (typeof v === "string" ? v.trim().toLowerCase().split(/[-_]/)[0] || undefined : v ?? undefined),
+  z.enum(["en", "es"], { errorMap: () => ({ message: "language must be En or Es" }) }).optional(),
+);
+
 export const loginSchema = z.object({
-  companyId: companyCode,
-  userName: z.string({ required_error: "Email or Phone Number is required" }).trim().min(1, "Email or Phone Number is required"),
-  password: z.string({ required_error: "Password is required" }).min(1, "Password is required"),
-  language: z.enum(["en", "es"]).optional(),
+  companyId: z.preprocess(asText, companyCode),
+  userName: z.preprocess(
+    asText,
+    z
+      .string({ required_error: "Email or Phone Number is required", invalid_type_error: "Email or Phone Number is required" })
+      .trim()
+      .min(1, "Email or Phone Number is required")
+      .max(254, "Email or Phone Number is too long"),
+  ),
+  password: z
+    .string({ required_error: "Password is required", invalid_type_error: "Password is required" })
+    .min(1, "Password is required")
+    .max(256, "Password is too long"),
+  language: languageField,
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 

@@ -4,6 +4,7 @@
  * knows (equal times, unknown zone) are checked by the service through the core.
  */
 import { z } from "zod";
+import { freeText, NAME_MAX, nameText } from "./text";
 
 export const WEEKDAY_FIELDS = ["sch_monday", "sch_tuesday", "sch_wednesday", "sch_thursday", "sch_friday", "sch_saturday", "sch_sunday"] as const;
 export type WeekdayField = (typeof WEEKDAY_FIELDS)[number];
@@ -41,9 +42,9 @@ const deviceIds = z.preprocess((v) => {
 }, z.array(z.coerce.number().int().positive()));
 
 const base = z.object({
-  display_name: z.string({ required_error: GROUP_MESSAGES.displayName }).trim().min(1, GROUP_MESSAGES.displayName).max(100),
-  full_name: z.string({ required_error: GROUP_MESSAGES.fullName }).trim().min(1, GROUP_MESSAGES.fullName).max(100),
-  description: z.string().max(1000).optional().default(""),
+  display_name: nameText("Display name", NAME_MAX, GROUP_MESSAGES.displayName),
+  full_name: nameText("Full name", NAME_MAX, GROUP_MESSAGES.fullName),
+  description: freeText("Description", 1000).optional().default(""),
   sch_monday: flag,
   sch_tuesday: flag,
   sch_wednesday: flag,

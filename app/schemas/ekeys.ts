@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FOB_NUMBER_MAX } from "./text";
 import type { Days, EKeyWindow, ValidationError } from "../../core-wasm/pkg/index.js";
 
 /**
@@ -22,6 +23,7 @@ export const MSG = {
   notFound: "eKey not found",
   notYourDevice: "This device does not belong to your company",
   fobTaken: "This fob number is already given to another user in this company",
+  fobNumber: `The fob number may have at most ${FOB_NUMBER_MAX} letters, digits, spaces, '-', '_', '.' or ':'`,
 } as const;
 
 const flag = z
@@ -32,6 +34,21 @@ const flag = z
 const scheduleDays = z
   .union([z.array(z.union([z.boolean(), z.literal(0), z.literal(1)])).length(7), z.string().regex(/^[01]{7}$/)])
   .transform((v) => (typeof v === "string" ? [...v].map((c) => c === "1") : v.map(Boolean)) as Days);
+
+/** An optional record id: empty or absent is null; anything else must be a positive whole number (400 otherwise). */
+const optionalId = (name: string) =>
+  z
+    .union([z.string(), z.number()], { invalid_type_error: `${name} must be a number` })
+    .nullish()
+    .transform((v, ctx) => {
+      if (v == null || (typeof v === "string" && v.trim() === "")) return null;
+      const n = typeof v === "number" ? v : /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
+      if (!Number.isSafeInteger(n) || n <= 0) {
+        ctx.addIssue({ code: "custom", message: `${name} must be a positive whole number` });
+        return z.NEVER;
+      }
+      return n;
+    });
 
 const optionalText = z
   .string()
@@ -44,10 +61,15 @@ const time = optionalText.transform((s) => (s && /^\d{2}:\d{2}(:\d{2})?$/.test(s
 /** POST /user/assignKeyToUser body (spec names). */
 export const assignBody = z.object({
   userId: z.coerce.number({ invalid_type_error: "userId is required" }).int().positive("userId is required"),
-  eKey: z.union([z.string(), z.number()]).nullish().transform((v) => (v === "" || v == null ? null : Number(v))),
+  eKey: optionalId("eKey"),
   type: z.enum(["device", "group"]).default("device"),
   status: z.union([z.string(), z.number()]).nullish(),
-  FOBDeviceId: z.union([z.string(), z.number()]).nullish().transform((v) => (v == null || v === "" ? null : String(v))),
+  FOBDeviceId: z
+    .union([z.string(), z.number()])
+    .nullish()
+    .transform((v) => (v == null ? "" : String(v).trim()))
+    .pipe(z.string().max(FOB_NUMBER_MAX, MSG.fobNumber).regex(/^[A-Za-z0-9 _.:-]*$/, MSG.fobNumber))
+    .transform((v) => v || null),
   startDate: optionalText,
   startTime: time,
   endDate: optionalText,
@@ -55,9 +77,9 @@ export const assignBody = z.object({
   accessType: z.enum(ACCESS_TYPES).default("full_access"),
   isNeverEnd: flag.default(true),
   isAllDay: flag.default(true),
-  entryId: z.union([z.string(), z.number()]).nullish().transform((v) => (v === "" || v == null ? null : Number(v))),
+  entryId: optionalId("entryId"),
   scheduleDays: scheduleDays.default("1111111"),
-  zone: z.union([z.string(), z.number()]).nullish().transform((v) => (v === "" || v == null ? null : Number(v))),
+  zone: optionalId("zone"),
 });
 export type AssignInput = z.output<typeof assignBody>;
 

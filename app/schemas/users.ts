@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { freeText, nameText } from "./text";
 
 /**
  * The add/modify user form (spec part 1 §5), shared by the form, the service and the admin API.
@@ -11,15 +12,15 @@ const required = (label: string) =>
 const digits = (s: string) => s.replace(/\D/g, "");
 
 export const userFormSchema = z.object({
-  firstName: required("First name"),
-  lastName: required("Last name"),
-  displayName: required("Display name"),
-  email: required("Email").pipe(z.string().email("Email is invalid")).transform((s) => s.toLowerCase()),
+  firstName: nameText("First name"),
+  lastName: nameText("Last name"),
+  displayName: nameText("Display name"),
+  email: required("Email").pipe(z.string().max(254, "Email is invalid").email("Email is invalid")).transform((s) => s.toLowerCase()),
   countryCode: required("Country code").pipe(z.string().regex(/^\d{1,3}$/, "Country code is invalid")),
   cell: required("Cell")
     .transform(digits)
     .pipe(z.string().min(10, "Cell number is invalid").max(15, "Cell number is invalid")),
-  userNotes: z.string().trim().max(2000).default(""),
+  userNotes: z.string().trim().pipe(freeText("Notes", 2000)).default(""),
   isSentinel: z.boolean().default(false),
   isSuperAdmin: z.boolean().default(false),
   isInstaller: z.boolean().default(false),

@@ -2,7 +2,7 @@
  * Sign-in, second factor, password changes and sign-out: the one implementation behind the
  * console pages and the admin API (`/user/login`, `/user/twoFactorAuthenticate`, ...).
  */
-import { and, desc, eq, isNull, or } from "drizzle-orm";
+import { and, desc, eq, isNull, ne, or } from "drizzle-orm";
 import type { z } from "zod";
 import type {
   changePasswordSchema,
@@ -19,7 +19,7 @@ import { ServiceError } from "~/utils/errors.server";
 import { hashPassword, needsRehash, passwordMeetsRules, verifyPassword } from "~/utils/password.server";
 import { createSession, deleteSession, type SessionKind } from "~/utils/session.server";
 import { randomToken, sha256Hex } from "~/utils/tokens.server";
-import { assertNotThrottled, clearFailures, recordFailure, throttleKeys } from "./throttle.server";
+import { assertNotThrottled, overRateLimit, recordFailure, recordSuccess, THROTTLE, throttleKeys, type ThrottleKeys } from "./throttle.server";
 import { clientIp } from "~/utils/session.server";
 
 export const MSG = {
@@ -56,6 +56,42 @@ type BatchItem = Parameters<Db["batch"]>[0][number];
 type CallContext = { request: Request; kind: SessionKind; now: number };
 
 type Account = { user: typeof schema.users.$inferSelect; company: typeof schema.companies.$inferSelect };
+
+/**
+ * A valid hash of a random password, verified when no account matched (or it has no password yet),
+ * so an unknown account costs the same time as a wrong password and timing reveals nothing.
+ */
+const DUMMY_HASH = "pbkdf2-sha256$100000$6h6E1550B8YQ0bhCNP2eJg$5SRHXihtsNMCHGBRTIeL5QAS8r0eHhgEmL/muLaCH8o";
+
+/** Verifies the password of `account`, or a dummy one when there is no account, in the same time. */
+async function passwordMatches(account: Account | null, password: string): Promise<boolean> {
+  const stored = account?.user.passwordHash;
+  const ok = await verifyPassword(password, stored || DUMMY_HASH);
+  return Boolean(account && stored && ok);
+}
+
+/** The throttle keys of a sign-in: on the resolved account, or on the normalised identifier when none matched. */
+function keysFor(account: Account | null, input: { companyId: string; userName: string }, request: Request): ThrottleKeys {
+  const ip = clientIp(request);
+  return throttleKeys(account ? { userId: account.user.id } : { companyCode: input.companyId, userName: input.userName }, ip);
+}
+
+/** Counts a failed attempt; when the account starts being slowed down, its owner is told by e-mail once. */
+async function failedAttempt(db: Db, account: Account | null, keys: ThrottleKeys, now: number): Promise<void> {
+  const failures = await recordFailure(db, keys, now);
+  if (account && failures === THROTTLE.accountSlowAfter) {
+    await db.insert(schema.mailOutbox).values({
+      companyId: account.company.id,
+      toAddress: account.user.email,
+      subject: "Failed sign-in attempts on your account",
+      body:
+        `There were ${failures} failed sign-in attempts on your ${account.company.code} account in the last ${THROTTLE.windowMs / 60_000} minutes. ` +
+        "Devices you have signed in from before are not affected; other devices must now wait between tries. " +
+        "If these attempts were not yours, reset your password.",
+      createdAt: now,
+    });
+  }
+}
 
 /** Finds a live user by company code and email or phone (both case- and format-insensitive). */
 export async function findAccount(db: Db, companyCode: string, userName: string): Promise<Account | null> {
@@ -126,14 +162,14 @@ async function startSession(db: Db, account: Account, ctx: CallContext, message:
 }
 
 export async function login(db: Db, input: LoginInput, ctx: CallContext): Promise<LoginResult> {
-  const keys = throttleKeys(input.companyId, input.userName, clientIp(ctx.request));
-  await assertNotThrottled(db, [keys.account, keys.client], ctx.now);
   const account = await findAccount(db, input.companyId, input.userName);
-  if (!account || !(await verifyPassword(input.password, account.user.passwordHash))) {
-    await recordFailure(db, keys, ctx.now);
+  const keys = keysFor(account, input, ctx.request);
+  await assertNotThrottled(db, keys, ctx.now);
+  if (!(await passwordMatches(account, input.password)) || !account) {
+    await failedAttempt(db, account, keys, ctx.now);
     throw new ServiceError(401, MSG.badCredentials, { errorCode: "bad-credentials" });
   }
-  await clearFailures(db, keys.account);
+  await recordSuccess(db, keys, ctx.now);
   await assertMaySignIn(db, account, ctx.now);
   if (needsRehash(account.user.passwordHash!)) {
     await db.update(schema.users).set({ passwordHash: await hashPassword(input.password) }).where(eq(schema.users.id, account.user.id));
@@ -171,9 +207,9 @@ async function issueTwoFactorCode(db: Db, { user, company }: Account, now: numbe
 }
 
 export async function twoFactorAuthenticate(db: Db, input: z.infer<typeof twoFactorSchema>, ctx: CallContext): Promise<LoginResult> {
-  const keys = throttleKeys(input.companyId, input.userName, clientIp(ctx.request));
-  await assertNotThrottled(db, [keys.account, keys.client], ctx.now);
   const account = await findAccount(db, input.companyId, input.userName);
+  const keys = keysFor(account, input, ctx.request);
+  await assertNotThrottled(db, keys, ctx.now);
   const latest = account
     ? await db.query.twoFactorCodes.findFirst({
         where: and(eq(schema.twoFactorCodes.userId, account.user.id), isNull(schema.twoFactorCodes.usedAt)),
@@ -188,7 +224,7 @@ export async function twoFactorAuthenticate(db: Db, input: z.infer<typeof twoFac
     latest.codeHash === (await sha256Hex(`${account.user.id}:${input.code}`));
   if (!account || !latest || !valid) {
     if (latest) await db.update(schema.twoFactorCodes).set({ attempts: latest.attempts + 1 }).where(eq(schema.twoFactorCodes.id, latest.id));
-    await recordFailure(db, keys, ctx.now);
+    await failedAttempt(db, account ?? null, keys, ctx.now);
     throw new ServiceError(401, MSG.badCode, { errorCode: "bad-code" });
   }
   await db.update(schema.twoFactorCodes).set({ usedAt: ctx.now }).where(eq(schema.twoFactorCodes.id, latest.id));
@@ -203,22 +239,32 @@ function assertNewPassword(newPassword: string, confirm: string | undefined) {
   if (!passwordMeetsRules(newPassword)) throw new ServiceError(400, MSG.weak, { fieldErrors: { newPassword: [MSG.weak] } });
 }
 
-async function setPassword(db: Db, account: { id: number; companyId: number }, password: string, now: number, by: number) {
+/**
+ * Sets a new password and ends everything the old one opened: every other session and API token of
+ * the account, its unused reset links and sign-in codes. `keepSessionId` is the caller's own session
+ * (a change from the console or the API keeps the one that made it).
+ */
+async function setPassword(db: Db, account: { id: number; companyId: number }, password: string, now: number, by: number, keepSessionId?: string) {
+  const s = schema.sessions;
   await db.batch([
     db.update(schema.users).set({ passwordHash: await hashPassword(password), passwordChangedAt: now, accountSetupPending: false, updatedAt: now }).where(eq(schema.users.id, account.id)),
+    db.delete(s).where(and(eq(s.userId, account.id), keepSessionId ? ne(s.id, keepSessionId) : undefined)),
+    db.delete(schema.passwordResetTokens).where(eq(schema.passwordResetTokens.userId, account.id)),
+    db.delete(schema.twoFactorCodes).where(eq(schema.twoFactorCodes.userId, account.id)),
     activityInsert(db, { companyId: account.companyId, name: "Password Changed", createdByUserId: by, targetUserId: account.id, at: now }),
   ]);
 }
 
 export async function resetExpiredPassword(db: Db, input: z.infer<typeof resetExpiredPasswordSchema>, ctx: CallContext) {
-  const keys = throttleKeys(input.companyId, input.userName, clientIp(ctx.request));
-  await assertNotThrottled(db, [keys.account, keys.client], ctx.now);
   const account = await findAccount(db, input.companyId, input.userName);
-  if (!account || !(await verifyPassword(input.currentPassword, account.user.passwordHash))) {
-    await recordFailure(db, keys, ctx.now);
+  const keys = keysFor(account, input, ctx.request);
+  await assertNotThrottled(db, keys, ctx.now);
+  if (!(await passwordMatches(account, input.currentPassword)) || !account) {
+    await failedAttempt(db, account, keys, ctx.now);
     throw new ServiceError(401, MSG.badCurrent, { errorCode: "bad-current", fieldErrors: { currentPassword: [MSG.badCurrent] } });
   }
   assertNewPassword(input.newPassword, input.confirmPassword);
+  await recordSuccess(db, keys, ctx.now);
   await setPassword(db, account.user, input.newPassword, ctx.now, account.user.id);
   return { message: "Password reset successfully" };
 }
@@ -229,15 +275,25 @@ export async function changePassword(db: Db, auth: Auth, input: z.infer<typeof c
     throw new ServiceError(400, MSG.badCurrent, { fieldErrors: { currentPassword: [MSG.badCurrent] } });
   }
   assertNewPassword(input.newPassword, input.confirmPassword);
-  await setPassword(db, user, input.newPassword, now, auth.user.id);
+  await setPassword(db, user, input.newPassword, now, auth.user.id, auth.session.id);
   return { message: "Password changed successfully" };
 }
 
+/** Reset mails: at most this many per account, and requests per client, in the throttle window. */
+export const RESET_MAIL_LIMIT = { perAccount: 3, perClient: 10 } as const;
+export const RESET_THROTTLED = "Too many reset requests. Try again later.";
+
 /** Always answers the same way for unknown accounts, so the form cannot be used to probe for users. */
-export async function webForgotPassword(db: Db, input: z.infer<typeof forgotPasswordSchema>, ctx: { origin: string; now: number }) {
+export async function webForgotPassword(db: Db, input: z.infer<typeof forgotPasswordSchema>, ctx: { origin: string; ip: string; now: number }) {
+  // Per client: answered openly (it says nothing about any account).
+  if (await overRateLimit(db, `reset:ip:${ctx.ip}`, RESET_MAIL_LIMIT.perClient, THROTTLE.windowMs, ctx.now)) {
+    throw new ServiceError(429, RESET_THROTTLED, { errorCode: "reset-throttled" });
+  }
   const account = await findAccount(db, input.companyId, input.userName);
   const message = "If the account exists, a reset link has been sent to its email";
   if (!account || account.user.isInactive) return { message };
+  // Per account: further requests are answered the same way but send nothing (no mail bombing).
+  if (await overRateLimit(db, `reset:user:${account.user.id}`, RESET_MAIL_LIMIT.perAccount, THROTTLE.windowMs, ctx.now)) return { message };
   await queueResetLink(db, account.user, ctx);
   return { message };
 }
@@ -275,7 +331,6 @@ export async function webResetPassword(db: Db, input: z.infer<typeof webResetPas
   assertNewPassword(input.password, input.confirmPassword);
   const user = await db.query.users.findFirst({ where: eq(schema.users.id, row.userId) });
   if (!user) throw new ServiceError(400, MSG.badLink, { errorCode: "bad-link" });
-  await db.update(schema.passwordResetTokens).set({ usedAt: now }).where(eq(schema.passwordResetTokens.id, row.id));
   await setPassword(db, user, input.password, now, user.id);
   return { message: "Password reset successfully", hasWebAccess: user.isSentinel || user.isSuperAdmin };
 }

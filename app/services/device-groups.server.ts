@@ -8,7 +8,7 @@ import { chunkedInserts } from "../../db/seed/batch";
 import { DEACTIVATED, WEEKDAY_FIELDS, type CreateDeviceGroupInput, type ModifyDeviceGroupInput } from "~/schemas/device-groups";
 import { activityInsert } from "~/utils/activity.server";
 import { assertCan, type Auth } from "~/utils/auth.server";
-import { schema, type Db } from "~/utils/db.server";
+import { inChunks, schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
 import { liveInCompany } from "~/utils/tenant.server";
 
@@ -129,7 +129,7 @@ async function checkSchedule(db: Db, core: Core, input: GroupInput, zoneId: numb
 /** Every id must be a live device of the caller's company; otherwise 404 and nothing changes. */
 async function checkDevices(db: Db, auth: Auth, ids: number[]): Promise<number[]> {
   const unique = [...new Set(ids)];
-  const found = await db.select({ id: d.id }).from(d).where(liveInCompany(d, auth, inArray(d.id, unique)));
+  const found = await inChunks(unique, (part) => db.select({ id: d.id }).from(d).where(liveInCompany(d, auth, inArray(d.id, part))));
   if (found.length !== unique.length) notFound("This device does not belong to your company");
   return unique;
 }

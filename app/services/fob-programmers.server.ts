@@ -2,11 +2,11 @@
  * Fob programmers (spec part 1 §2 /setFobProgrammers): the company's programmers split into
  * available and assigned; a save names the assigned ones and every other one becomes available.
  */
-import { and, asc, eq, inArray, not } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import { SETTINGS_MESSAGES, type FobProgrammersInput } from "~/schemas/settings";
 import { activityInsert } from "~/utils/activity.server";
 import { assertCan, type Auth } from "~/utils/auth.server";
-import { schema, type Db } from "~/utils/db.server";
+import { chunks, inChunks, schema, type Db } from "~/utils/db.server";
 import { notFound } from "~/utils/errors.server";
 import { inCompany } from "~/utils/tenant.server";
 import { SETTINGS_MODULE } from "./settings.server";
@@ -26,13 +26,13 @@ export async function getFobProgrammers(db: Db, auth: Auth): Promise<{ available
 export async function saveFobProgrammers(db: Db, auth: Auth, input: FobProgrammersInput, now: number): Promise<void> {
   assertCan(auth, SETTINGS_MODULE, "modify");
   const ids = [...new Set(input.fob_programmers)];
-  const found = ids.length ? await db.select({ name: p.displayName }).from(p).where(inCompany(p, auth, inArray(p.id, ids))) : [];
+  // Any number of ids: each IN list is cut to D1's parameter limit (IN_CHUNK).
+  const found = await inChunks(ids, (part) => db.select({ name: p.displayName }).from(p).where(inCompany(p, auth, inArray(p.id, part))));
   if (found.length !== ids.length) notFound(SETTINGS_MESSAGES.programmerNotFound);
   const companyId = auth.company.id;
-  const assigned = ids.length ? inArray(p.id, ids) : undefined;
   await db.batch([
-    db.update(p).set({ isAssigned: false }).where(inCompany(p, auth, assigned && not(assigned))),
-    ...(assigned ? [db.update(p).set({ isAssigned: true }).where(and(eq(p.companyId, companyId), assigned))] : []),
+    db.update(p).set({ isAssigned: false }).where(inCompany(p, auth)),
+    ...chunks(ids).map((part) => db.update(p).set({ isAssigned: true }).where(and(eq(p.companyId, companyId), inArray(p.id, part)))),
     activityInsert(db, { companyId, name: SETTINGS_MESSAGES.fobsChanged, createdByUserId: auth.user.id, summary: found.map((f) => f.name).join(", "), at: now }),
   ]);
 }

@@ -13,7 +13,7 @@
  */
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { activityInsert } from "~/utils/activity.server";
-import { schema, type Db } from "~/utils/db.server";
+import { IN_CHUNK, schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 
 export const MAX_EVENTS = 1000;
@@ -130,8 +130,8 @@ export async function ingestEvents(db: Db, rawEvents: unknown[], now: number): P
 
   const deviceIds = [...new Set(events.map((e) => Number(e.deviceId)))];
   const devices = new Map<number, Device>();
-  for (let i = 0; i < deviceIds.length; i += 90) {
-    const part = deviceIds.slice(i, i + 90);
+  for (let i = 0; i < deviceIds.length; i += IN_CHUNK) {
+    const part = deviceIds.slice(i, i + IN_CHUNK);
     const rows = await db
       .select({ id: schema.devices.id, companyId: schema.devices.companyId, fullName: schema.devices.fullName })
       .from(schema.devices)
@@ -210,11 +210,11 @@ function activityInsertMany(db: Db, entries: Parameters<typeof activityInsert>[1
 async function companyOfUsers(db: Db, events: GatewayEvent[]): Promise<Map<number, number>> {
   const ids = [...new Set(events.map((e) => Number(e.data.userId)).filter((n) => Number.isSafeInteger(n) && n > 0))];
   const out = new Map<number, number>();
-  for (let i = 0; i < ids.length; i += 90) {
+  for (let i = 0; i < ids.length; i += IN_CHUNK) {
     const rows = await db
       .select({ id: schema.users.id, companyId: schema.users.companyId })
       .from(schema.users)
-      .where(inArray(schema.users.id, ids.slice(i, i + 90)));
+      .where(inArray(schema.users.id, ids.slice(i, i + IN_CHUNK)));
     for (const r of rows) out.set(r.id, r.companyId);
   }
   return out;

@@ -28,7 +28,7 @@
  */
 import { and, asc, eq, gt, inArray, isNull, lt, max, min, ne, sql, type SQL } from "drizzle-orm";
 import type { AnySQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { schema, type Db } from "~/utils/db.server";
+import { IN_CHUNK, schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 
 export type FeedChange = { type: string; op: "upsert" | "delete"; id: string; data?: Record<string, unknown> };
@@ -45,8 +45,6 @@ const DEFAULT_LIMIT = 500;
 const MAX_LIMIT = 1000;
 /** How long `gateway_changes` keeps a change; a gateway away for longer resyncs from a snapshot. */
 export const FEED_RETENTION_MS = 7 * 24 * 3600_000;
-/** D1 binds at most 100 parameters per statement; `IN (...)` lists are cut below that. */
-const IN_CHUNK = 90;
 
 async function chunked<T>(ids: number[], query: (part: number[]) => Promise<T[]>): Promise<T[]> {
   const out: T[] = [];

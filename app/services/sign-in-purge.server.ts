@@ -5,7 +5,11 @@
  */
 import { and, isNull, lt, or } from "drizzle-orm";
 import { schema, type Db } from "~/utils/db.server";
+import { redactStaleSecrets } from "./mail/outbox.server";
 import { THROTTLE } from "./throttle.server";
+
+/** Reset links live an hour; after that no queued mail needs its secret. */
+const SECRET_LIFETIME_MS = 60 * 60 * 1000;
 
 export async function purgeSignInLeftovers(db: Db, now: number): Promise<void> {
   const t = schema.loginThrottles;
@@ -14,4 +18,5 @@ export async function purgeSignInLeftovers(db: Db, now: number): Promise<void> {
     db.delete(schema.twoFactorCodes).where(lt(schema.twoFactorCodes.expiresAt, now)),
     db.delete(t).where(and(lt(t.windowStart, now - THROTTLE.windowMs), or(isNull(t.lockedUntil), lt(t.lockedUntil, now)))),
   ]);
+  await redactStaleSecrets(db, now - SECRET_LIFETIME_MS);
 }

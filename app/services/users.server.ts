@@ -27,6 +27,7 @@ export const USER_MSG = {
   selfDelete: "You cannot remove your own account",
   resetNotAllowed: "Reset links are sent by the admin only when the company's password reset security is admin",
   notPending: "This user has already completed account setup",
+  superAdminOnly: "Only a super admin can change a super admin",
 } as const;
 
 /** Sortable list columns → SQL columns (each list query uses an index on company_id first). */
@@ -177,6 +178,15 @@ function assertMayChangeSuperAdmin(auth: Auth, before: boolean, after: boolean) 
   if (before !== after && !auth.user.isSuperAdmin) throw new ServiceError(403, "Only a super admin can add or remove super admins");
 }
 
+/**
+ * Only a super admin may change a super admin's account: its e-mail (where reset links go), its
+ * state (deactivate, flag, delete), its sign-in device and its reset links. Otherwise a user
+ * manager could take over an account stronger than their own.
+ */
+function assertMayTouch(auth: Auth, target: { isSuperAdmin: boolean }) {
+  if (target.isSuperAdmin && !auth.user.isSuperAdmin) throw new ServiceError(403, USER_MSG.superAdminOnly);
+}
+
 export async function addUser(db: Db, auth: Auth, input: UserForm, now: number): Promise<{ id: number; message: string }> {
   assertCan(auth, "users", "add");
   const v = parseUserForm(input);
@@ -203,6 +213,7 @@ export async function addUser(db: Db, auth: Auth, input: UserForm, now: number):
 export async function modifyUser(db: Db, auth: Auth, id: number, input: UserForm, now: number): Promise<{ message: string }> {
   assertCan(auth, "users", "modify");
   const before = await findUser(db, auth, id);
+  assertMayTouch(auth, before);
   const v = parseUserForm(input);
   assertMayChangeSuperAdmin(auth, before.isSuperAdmin, v.isSuperAdmin);
   await assertUnique(db, auth, v, id);
@@ -217,6 +228,7 @@ export async function modifyUser(db: Db, auth: Auth, id: number, input: UserForm
 export async function deleteUser(db: Db, auth: Auth, id: number, now: number): Promise<{ message: string }> {
   assertCan(auth, "users", "delete");
   const user = await findUser(db, auth, id);
+  assertMayTouch(auth, user);
   if (user.id === auth.user.id) throw new ServiceError(422, USER_MSG.selfDelete);
   const keys = await db
     .select({ id: schema.ekeyAssignments.id })
@@ -240,6 +252,7 @@ export async function setFlagged(
 ): Promise<{ message: string }> {
   assertCan(auth, "users", "modify");
   const user = await findUser(db, auth, input.userId);
+  assertMayTouch(auth, user);
   const ticket = input.support_ticket_id == null || input.support_ticket_id === "" ? user.supportTicketId : Number(input.support_ticket_id);
   const update = db
     .update(u)
@@ -259,6 +272,7 @@ export async function setFlagged(
 export async function resendInvite(db: Db, auth: Auth, userId: number, ctx: { origin: string; now: number }): Promise<{ message: string }> {
   assertCan(auth, "users", "modify");
   const user = await findUser(db, auth, userId);
+  assertMayTouch(auth, user);
   if (!user.accountSetupPending) throw new ServiceError(422, USER_MSG.notPending);
   await db.batch([
     db.insert(schema.mailOutbox).values({
@@ -276,6 +290,7 @@ export async function resendInvite(db: Db, auth: Auth, userId: number, ctx: { or
 export async function forgetDevice(db: Db, auth: Auth, userId: number, now: number): Promise<{ message: string }> {
   assertCan(auth, "users", "modify");
   const user = await findUser(db, auth, userId);
+  assertMayTouch(auth, user);
   await db.batch([
     db.update(u).set({ boundDeviceId: null, updatedAt: now }).where(liveInCompany(u, auth, eq(u.id, user.id))),
     activityInsert(db, { companyId: auth.company.id, name: "Device Forgotten", createdByUserId: auth.user.id, targetUserId: user.id, summary: user.displayName, at: now }),
@@ -287,6 +302,7 @@ export async function forgetDevice(db: Db, auth: Auth, userId: number, now: numb
 export async function sendResetLink(db: Db, auth: Auth, userId: number, ctx: { origin: string; now: number }): Promise<{ message: string }> {
   assertCan(auth, "users", "modify");
   const user = await findUser(db, auth, userId);
+  assertMayTouch(auth, user);
   const settings = await db.query.companySettings.findFirst({ where: eq(schema.companySettings.companyId, auth.company.id) });
   if (settings?.passwordResetSecurity !== "admin") throw new ServiceError(422, USER_MSG.resetNotAllowed);
   await queueResetLink(db, user, ctx, [

@@ -23,3 +23,25 @@ export function getDb(context: AppLoadContext): Db {
 
 /** Milliseconds since the epoch; the one clock the server code reads. */
 export const nowMs = () => Date.now();
+
+/** D1 binds at most 100 parameters per statement. */
+export const D1_MAX_PARAMS = 100;
+/**
+ * How many ids one `IN (...)` list may carry: below D1's limit, leaving room for the few other
+ * parameters of the statement (company scope, flags).
+ */
+export const IN_CHUNK = 90;
+
+/** Cuts a list into parts of at most `size` (IN_CHUNK by default). */
+export function chunks<T>(list: readonly T[], size = IN_CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
+
+/** Runs `query` once per part of `ids` (see IN_CHUNK) and concatenates the rows. */
+export async function inChunks<I, T>(ids: readonly I[], query: (part: I[]) => Promise<T[]>): Promise<T[]> {
+  const out: T[] = [];
+  for (const part of chunks(ids)) out.push(...(await query(part)));
+  return out;
+}

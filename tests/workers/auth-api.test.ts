@@ -92,8 +92,8 @@ describe("POST /user/login", () => {
     await db().update(schema.companySettings).set({ require2fa: false }).where(eq(schema.companySettings.companyId, 2));
   });
 
-  it("throttles repeated failures per account with 429 and a clear message", async () => {
-    for (let i = 0; i < THROTTLE.maxAccountFailures; i++) {
+  it("throttles repeated failures of one client against one account with 429 and a clear message", async () => {
+    for (let i = 0; i < THROTTLE.maxAccountClientFailures; i++) {
       expect((await api(null, "POST", LOGIN, { ...DEMO.acme, password: `bad-${i}` })).status).toBe(401);
     }
     const locked = await api(null, "POST", LOGIN, DEMO.acme);

@@ -159,3 +159,41 @@ describe("mail delivery", () => {
     for (const line of mail.raw.split("\r\n")) expect(line.length).toBeLessThanOrEqual(78);
   });
 });
+
+describe("secrets in the outbox", () => {
+  it("a delivered reset link and sign-in code are not kept in mail_outbox", async () => {
+    const r = await api(null, "POST", "/api/admin/user/webForgotPassword", { companyId: "BETA", userName: DEMO.beta.userName }, { "CF-Connecting-IP": "192.0.2.201" });
+    expect(r.status).toBe(200);
+    const [mail] = await waitForMail();
+    const token = /\/resetPassword\/([A-Za-z0-9_-]{20,})/.exec(parse(mail.raw).body)![1];
+    await drainOutbox(env); // whichever drain sent it has finished writing
+    const rows = await db().select().from(outbox);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].sentAt).toEqual(expect.any(Number));
+    expect(rows[0].body).not.toContain(token);
+    expect(rows[0].body).toContain("/resetPassword/[removed after delivery]");
+    // The link itself still works: only the copy in the outbox is gone.
+    const reset = await api(null, "POST", "/api/admin/user/webReSetPassword", { uid: token, password: DEMO.beta.password, confirmPassword: DEMO.beta.password });
+    expect(reset.status).toBe(200);
+  });
+
+  it("undelivered mail loses its secrets once they have expired", async () => {
+    const acme = await companyId("ACME");
+    await setMailerPort(1); // nothing listens there
+    try {
+      const old = Date.now() - 2 * 3600_000;
+      await db().insert(outbox).values([
+        { companyId: acme, toAddress: "admin@acme.example", subject: "Reset your password", body: "Open https://console.test/resetPassword/SECRETtoken_123456789 now", createdAt: old },
+        { companyId: acme, toAddress: "admin@acme.example", subject: "Your sign-in code", body: "Your sign-in code is 654321. It is valid for 5 minutes.", createdAt: old },
+        { companyId: acme, toAddress: "admin@acme.example", subject: "Fresh", body: "Open https://console.test/resetPassword/FRESHtoken_123456789 now" },
+      ]);
+      await runCron();
+      const bodies = (await db().select().from(outbox).orderBy(outbox.id)).map((o) => o.body);
+      expect(bodies[0]).not.toContain("SECRETtoken");
+      expect(bodies[1]).not.toContain("654321");
+      expect(bodies[2]).toContain("FRESHtoken"); // still needed for its retries
+    } finally {
+      await setMailerPort(inject("smtpPort"));
+    }
+  });
+});

@@ -13,6 +13,8 @@ import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import { loadPermissions } from "~/utils/auth.server";
 import { schema } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
+import { publicOrigin } from "~/utils/origin.server";
+import { clientIp } from "~/utils/session.server";
 import { endpoint } from "../define.server";
 
 const loginPayload = z.object({
@@ -76,7 +78,7 @@ export const authEndpoints = [
     auth: "public",
     body: forgotPasswordSchema,
     async handler({ db, env, body, request, now, waitUntil }) {
-      const r = await authService.webForgotPassword(db, body, { origin: new URL(request.url).origin, now });
+      const r = await authService.webForgotPassword(db, body, { origin: publicOrigin(env, request), ip: clientIp(request), now });
       deliverQueuedMail(env, waitUntil);
       return r;
     },

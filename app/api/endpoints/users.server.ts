@@ -4,6 +4,7 @@ import { addUserBody, flaggedUserBody, fromApiBody, idQuery, modifyUserBody, use
 import * as ekeys from "~/services/ekeys.server";
 import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import * as users from "~/services/users.server";
+import { publicOrigin } from "~/utils/origin.server";
 import { endpoint } from "../define.server";
 
 const flagQuery = z.union([z.boolean(), z.enum(["true", "false", "1", "0"])]).transform((v) => v === true || v === "true" || v === "1");
@@ -27,7 +28,7 @@ const userListRow = z.object({
 });
 
 const message = z.object({ message: z.string() });
-const origin = (request: Request) => new URL(request.url).origin;
+const origin = (env: Env, request: Request) => publicOrigin(env, request);
 const tag = "Users";
 
 export const usersEndpoints = [
@@ -113,7 +114,7 @@ export const usersEndpoints = [
     body: userIdBody,
     response: message,
     async handler({ db, env, auth, body, now, request, waitUntil }) {
-      const r = await users.resendInvite(db, auth, body.userId, { origin: origin(request), now });
+      const r = await users.resendInvite(db, auth, body.userId, { origin: origin(env, request), now });
       deliverQueuedMail(env, waitUntil);
       return r;
     },
@@ -139,7 +140,7 @@ export const usersEndpoints = [
     body: userIdBody,
     response: message,
     async handler({ db, env, auth, body, now, request, waitUntil }) {
-      const r = await users.sendResetLink(db, auth, body.userId, { origin: origin(request), now });
+      const r = await users.sendResetLink(db, auth, body.userId, { origin: origin(env, request), now });
       deliverQueuedMail(env, waitUntil);
       return r;
     },

@@ -16,6 +16,20 @@ const RETRY_AFTER_MS = [0, 60_000, 300_000, 900_000, 3_600_000, 14_400_000];
 const DEFAULT_FROM = "Keyless Access <no-reply@keyless.example>";
 
 const o = schema.mailOutbox;
+
+/**
+ * Secrets some mails carry (reset links, sign-in codes). The outbox keeps them only until the mail
+ * is delivered or given up; then the body keeps its text with the secret removed.
+ */
+const SECRETS: [RegExp, string][] = [
+  [/(\/resetPassword\/)[A-Za-z0-9_-]+/g, "$1[removed after delivery]"],
+  [/(sign-in code is )\d{4,8}/g, "$1[removed after delivery]"],
+];
+export const REDACTED = "[removed after delivery]";
+
+export function redactSecrets(body: string): string {
+  return SECRETS.reduce((text, [pattern, replacement]) => text.replace(pattern, replacement), body);
+}
 const mc = schema.mailerConfigs;
 
 /** The company's own mailer, else the platform default (company_id null). */
@@ -70,7 +84,7 @@ export async function drainOutbox(env: MailEnv, { limit = 20, now = Date.now() }
         messageId: `${crypto.randomUUID()}@${domain}`,
       });
       await sendMail(server, { from: from.address, to: row.toAddress, data });
-      await db.update(o).set({ sentAt: Date.now(), lastError: null }).where(eq(o.id, row.id));
+      await db.update(o).set({ sentAt: Date.now(), lastError: null, body: redactSecrets(row.body) }).where(eq(o.id, row.id));
       sent++;
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
@@ -78,13 +92,27 @@ export async function drainOutbox(env: MailEnv, { limit = 20, now = Date.now() }
       const permanent = (e instanceof SmtpError && e.permanent) || e instanceof InvalidAddressError;
       await db
         .update(o)
-        .set({ lastError: message.slice(0, 500), ...(permanent ? { attempts: MAX_ATTEMPTS } : {}) })
+        .set({ lastError: message.slice(0, 500), ...(permanent || row.attempts + 1 >= MAX_ATTEMPTS ? { attempts: MAX_ATTEMPTS, body: redactSecrets(row.body) } : {}) })
         .where(eq(o.id, row.id));
       console.warn(`mail ${row.id} not delivered: ${message}`);
       failed++;
     }
   }
   return { sent, failed };
+}
+
+/**
+ * Mail still waiting after its secrets have expired (reset links live an hour, sign-in codes five
+ * minutes) no longer needs them: the cron removes them (`purgeSignInLeftovers`).
+ */
+export async function redactStaleSecrets(db: Db, olderThan: number): Promise<void> {
+  const rows = await db
+    .select({ id: o.id, body: o.body })
+    .from(o)
+    .where(and(lt(o.createdAt, olderThan), sql`${o.body} not like ${`%${REDACTED}%`}`, or(sql`${o.body} like '%/resetPassword/%'`, sql`${o.body} like '%sign-in code is %'`)))
+    .limit(200);
+  const changed = rows.map((r) => ({ id: r.id, body: redactSecrets(r.body) })).filter((r, i) => r.body !== rows[i].body);
+  if (changed.length) await db.batch(changed.map((r) => db.update(o).set({ body: r.body }).where(eq(o.id, r.id))) as never);
 }
 
 /** Sends what a request just queued without delaying its answer; the cron trigger retries failures. */

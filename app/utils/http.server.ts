@@ -1,0 +1,114 @@
+/**
+ * What every answer of the Worker gets, and what every request must pass before anything parses it:
+ * a body-size limit, the cross-site refusal for console actions, and the security headers
+ * (`nosniff`, HSTS in production, `Cache-Control: no-store`, a CSP where the page set none).
+ */
+import { isCrossSite } from "./origin.server";
+import { isProduction } from "./session.server";
+
+const MiB = 1024 * 1024;
+
+/** JSON and form bodies; larger only where uploads need it (firmware zips up to 25 MB, gateway event batches). */
+export const BODY_LIMITS = {
+  default: 1 * MiB,
+  upload: 26 * MiB,
+  gateway: 8 * MiB,
+} as const;
+
+export function bodyLimitFor(pathname: string): number {
+  if (/^\/api\/admin\/ota\/addota\/?$/.test(pathname) || /^\/addota(\.data)?\/?$/.test(pathname)) return BODY_LIMITS.upload;
+  if (pathname.startsWith("/api/gateway/")) return BODY_LIMITS.gateway;
+  return BODY_LIMITS.default;
+}
+
+const refuse = (status: number, message: string) =>
+  new Response(JSON.stringify({ message }), { status, headers: { "Content-Type": "application/json; charset=utf-8" } });
+
+/**
+ * The request with its body capped, or the refusal (413) when the body is larger than the path allows.
+ * A declared Content-Length is checked first; a body without one is read up to the limit.
+ */
+export async function limitBody(request: Request): Promise<Request | Response> {
+  if (request.method === "GET" || request.method === "HEAD" || !request.body) return request;
+  const limit = bodyLimitFor(new URL(request.url).pathname);
+  const tooLarge = () => refuse(413, `The request body is larger than ${Math.round((limit / MiB) * 10) / 10} MiB`);
+  const declared = request.headers.get("Content-Length");
+  if (declared !== null) {
+    const n = Number(declared);
+    if (!Number.isFinite(n) || n < 0) return refuse(400, "Invalid Content-Length");
+    if (n > limit) return tooLarge();
+    return request;
+  }
+  const reader = request.body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return tooLarge();
+    }
+    parts.push(value);
+  }
+  const body = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    body.set(p, at);
+    at += p.byteLength;
+  }
+  return new Request(request, { body });
+}
+
+/** Remix compares `Origin` with `Host`; a request without a Host header (never from a browser) gets the URL's. */
+export function withHost(request: Request): Request {
+  if (request.headers.get("Host")) return request;
+  const headers = new Headers(request.headers);
+  headers.set("Host", new URL(request.url).host);
+  return new Request(request, { headers });
+}
+
+/**
+ * Console actions (pages and resource routes, everything outside /api) refuse a cross-site request
+ * with 403 before Remix sees it (Remix's own check would answer 500).
+ */
+export function refuseCrossSite(request: Request): Response | null {
+  if (["GET", "HEAD", "OPTIONS"].includes(request.method)) return null;
+  if (new URL(request.url).pathname.startsWith("/api/")) return null;
+  return isCrossSite(request) ? refuse(403, "Cross-site request refused") : null;
+}
+
+/** A CSP for answers that are not pages (JSON, CSV, zip): nothing may run or load from them. */
+export const DATA_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+/** The page CSP (entry.server): scripts only from this origin or carrying this request's nonce. */
+export function pageCsp(nonce: string, env: Env): string {
+  const dev = (env.ENVIRONMENT as string) === "development";
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}'`,
+    // Radix and the toasts position elements with inline style attributes.
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    `connect-src 'self'${dev ? " ws: wss:" : ""}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+/** Adds the headers every answer carries. Signed-in pages, `.data`, downloads and API answers are never stored. */
+export function withSecurityHeaders(response: Response, env: Env): Response {
+  if (response.status === 101 || (response as { webSocket?: unknown }).webSocket) return response;
+  const out = new Response(response.body, response);
+  const h = out.headers;
+  h.set("X-Content-Type-Options", "nosniff");
+  h.set("Cache-Control", "no-store");
+  if (!h.has("Referrer-Policy")) h.set("Referrer-Policy", "same-origin");
+  if (!h.has("Content-Security-Policy")) h.set("Content-Security-Policy", DATA_CSP);
+  if (isProduction(env)) h.set("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
+  return out;
+}
