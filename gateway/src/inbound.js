@@ -52,7 +52,7 @@ export class Inbound {
       switch (name) {
         case 'access/req': return await this.#access(client, boardId, validate.accessRequest(msg))
         case 'events': return await this.gw.recordEvent(boardId, validate.event(msg))
-        case 'status': validate.status(msg); return
+        case 'status': return await this.gw.firmware.noteStatus(boardId, validate.status(msg), client)
         case 'fw/req': return this.#blocks(client, boardId, validate.blockRequest(msg))
         case 'fw/progress': return this.#progress(boardId, validate.progress(msg))
         case 'fw/result': return await this.#result(boardId, validate.result(msg))
