@@ -2,6 +2,8 @@
  * Access decisions from the local replica: resolve the presented credential to a user, collect that
  * user's keys for this door (direct e-keys and keys of the door's groups) and let the core decide.
  * A deactivated company denies everything of it, whatever its user and device records still say.
+ * Every denial carries a stable `code` (PROTOCOL.md, "Denial codes") beside its human `reason`, and
+ * `nextOpen` (epoch ms or null) when one of the user's keys opens later.
  */
 import { decide as coreDecide } from './core.js'
 
@@ -13,14 +15,14 @@ import { decide as coreDecide } from './core.js'
  */
 export function decideAccess (replica, deviceId, credential, now) {
   const device = replica.get('device', deviceId)
-  if (!device) return deny('This door is not enabled')
-  if (!companyActive(replica, device.companyId)) return deny('Company is deactivated')
-  if (device.active === false) return deny('This door is not enabled')
+  if (!device) return deny('door_disabled', 'This door is not enabled')
+  if (!companyActive(replica, device.companyId)) return deny('company_inactive', 'Company is deactivated')
+  if (device.active === false) return deny('door_disabled', 'This door is not enabled')
   const user = resolveUser(replica, credential)
-  if (!user) return deny('Unknown credential')
-  if (!companyActive(replica, user.companyId)) return { ...deny('Company is deactivated'), userId: user.id }
-  if (user.active === false) return { ...deny('User is deactivated'), userId: user.id }
-  if (user.companyId && device.companyId && user.companyId !== device.companyId) return { ...deny('No key for this door'), userId: user.id }
+  if (!user) return deny('unknown_credential', 'Unknown credential')
+  if (!companyActive(replica, user.companyId)) return { ...deny('company_inactive', 'Company is deactivated'), userId: user.id }
+  if (user.active === false) return { ...deny('user_inactive', 'User is deactivated'), userId: user.id }
+  if (user.companyId && device.companyId && user.companyId !== device.companyId) return { ...deny('no_key', 'No key for this door'), userId: user.id }
   const keys = [
     ...(replica.index.ekeysByDeviceUser.get(deviceId + '\0' + user.id) ?? []).map((k) => ({ id: k.id, kind: 'ekey', label: k.label, window: k.window })),
     ...(device.groupIds ?? []).flatMap((g) => (replica.index.groupKeysByGroupUser.get(g + '\0' + user.id) ?? [])
@@ -53,4 +55,5 @@ function resolveUser (replica, { type, id }) {
   return undefined
 }
 
-const deny = (reason) => ({ allowed: false, key: null, reason, userId: null })
+/** A denial before any key is looked at; `code` is one of PROTOCOL.md's denial codes. */
+const deny = (code, reason) => ({ allowed: false, key: null, code, reason, nextOpen: null, userId: null })

@@ -9,6 +9,8 @@
  * resumed download never receives a finished block again. Progress is reported to the console as
  * `firmware.progress` events at every 10 % step reached, with ids that make a repeat harmless.
  */
+import { gatewayEventId } from '../events/ids.js'
+
 export const BLOCK_SIZE = 4096
 
 /** Block frame of PROTOCOL.md: [1][index u32 BE][id length u8][id][bytes]. */
@@ -172,7 +174,7 @@ export class FirmwareDelivery {
     this.progress.set(boardId, { ...p, step: Math.max(step, p.step), received, blocks })
     if (step <= p.step) return
     this.recordEvent(boardId, {
-      id: `fwp.${release.id}.${p.attempt}.${step * 10}`,
+      id: gatewayEventId(`fwp.${release.id}.${p.attempt}.${step * 10}`),
       type: 'firmware.progress',
       at: Date.now(),
       data: { releaseId: release.id, version: release.version, attempt: p.attempt, received, blocks, percent: step * 10 }
