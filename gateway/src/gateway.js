@@ -22,6 +22,9 @@ import { CommandOutbox } from './commands/outbox.js'
 import { pastDeadline, withDeadline } from './commands/deadline.js'
 import { Stats } from './stats.js'
 
+/** PROTOCOL.md's revision of version 1, told to boards in their configuration. */
+export const PROTOCOL_REVISION = 2
+
 const IDENTITY = Symbol('identity')
 const CRED_HASH = Symbol('credentialHash')
 
@@ -245,7 +248,7 @@ export class Gateway {
   async #publishDevice (deviceId) {
     const d = this.replica.get('device', deviceId)
     if (!d) return this.publishRetained('config', deviceId, null)
-    await this.publishRetained('config', deviceId, { v: 1, deviceId: d.id, name: d.name, deviceType: d.deviceType, companyId: d.companyId, tz: d.tz, unlockMs: d.unlockMs ?? 5000 })
+    await this.publishRetained('config', deviceId, { v: 1, rev: PROTOCOL_REVISION, deviceId: d.id, name: d.name, deviceType: d.deviceType, companyId: d.companyId, tz: d.tz, unlockMs: d.unlockMs ?? 5000 })
     await this.schedule.refresh(deviceId)
     await this.firmware.offer(deviceId)
   }
