@@ -75,18 +75,32 @@ async function goodConnect (port, id, password) {
   return performance.now() - t0
 }
 
-/** Sequential good connects, one new board id each, `n` of them; sorted latencies. */
-export async function quietConnects (port, ids, password, n) {
-  const out = []
-  for (let i = 0; i < n; i++) out.push(await goodConnect(port, ids[i % ids.length], password))
-  return out.sort((a, b) => a - b)
+/**
+ * Good connects started every `intervalMs` (at most `maxOutstanding` under way, each a new board id),
+ * `n` of them; sorted latencies. Open loop, so one slow connect does not thin out the samples.
+ */
+export async function quietConnects (port, ids, password, n, { intervalMs = 5, maxOutstanding = 4 } = {}) {
+  return sample(port, ids, password, () => false, n, intervalMs, maxOutstanding)
 }
 
-/** Good connects one after another for as long as `storm` runs (at least `min`); sorted latencies. */
-export async function connectsDuring (storm, port, ids, password, min = 20) {
+/** The same, started only while `storm` runs; sorted latencies and the storm's result. */
+export async function connectsDuring (storm, port, ids, password, { intervalMs = 5, maxOutstanding = 4 } = {}) {
   let over = false
   const result = storm.then((r) => { over = true; return r })
+  const latencies = await sample(port, ids, password, () => over, Infinity, intervalMs, maxOutstanding)
+  return { latencies, storm: await result }
+}
+
+async function sample (port, ids, password, stop, n, intervalMs, maxOutstanding) {
   const out = []
-  for (let i = 0; !over || out.length < min; i++) out.push(await goodConnect(port, ids[i % ids.length], password))
-  return { latencies: out.sort((a, b) => a - b), storm: await result }
+  const running = new Set()
+  for (let i = 0; i < n && !stop(); i++) {
+    while (running.size >= maxOutstanding) await Promise.race(running)
+    if (stop()) break
+    const p = goodConnect(port, ids[i % ids.length], password).then((ms) => { out.push(ms); running.delete(p) })
+    running.add(p)
+    await new Promise((resolve) => setTimeout(resolve, intervalMs))
+  }
+  await Promise.all(running)
+  return out.sort((a, b) => a - b)
 }
