@@ -26,7 +26,7 @@ export function newBoardSecret(): string {
  * The stored form of a board secret.
  * @param salt 16 random bytes unless given (fixed only in tests, for known vectors)
  */
-export async function hashBoardSecret(secret: string, salt: Uint8Array = crypto.getRandomValues(new Uint8Array(16))): Promise<string> {
+export async function hashBoardSecret(secret: string, salt: Uint8Array<ArrayBuffer> = crypto.getRandomValues(new Uint8Array(16))): Promise<string> {
   const key = await crypto.subtle.importKey("raw", salt, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, enc.encode(secret)));
   return `${BOARD_SECRET_ALGORITHM}$${b64(salt)}$${b64(mac)}`;
