@@ -170,7 +170,16 @@ const summary = (sorted) => `p50 ${ms(pct(sorted, 0.5))}  p99 ${ms(pct(sorted, 0
  * same DATA_DIR, so it decides from its stored copy and has verified no secret yet, as after a restart.
  */
 async function authFigures (worker, dir) {
-  const env = { DATA_DIR: dir, WORKER_URL: worker.url, MQTT_PORT: '0', SYNC_INTERVAL_MS: '60000', GATEWAY_ID: 'gw-bench-auth', STATS_INTERVAL_MS: '60000' }
+  const env = { DATA_DIR: dir, WORKER_URL: worker.url, MQTT_PORT: '0', SYNC_INTERVAL_MS: '60000', GATEWAY_ID: 'gw-bench-auth', STATS_INTERVAL_MS: '250' }
+  /** Waits until the gateway has let every board go: thousands of disconnects would stall the next measurement. */
+  const settled = async (gw) => {
+    const operator = await mqtt.connectAsync(`mqtt://127.0.0.1:${gw.mqttPort}`, { clientId: 'bench-operator', username: 'operator', password: SECRET, reconnectPeriod: 0 })
+    await new Promise((resolve) => {
+      operator.on('message', (_t, payload) => { if (JSON.parse(payload).boards <= 1) resolve() })
+      operator.subscribe('$SYS/gw-bench-auth/gateway/stats')
+    })
+    await operator.endAsync()
+  }
   const stop = async (gw) => { gw.proc.kill('SIGTERM'); await gw.exited }
   await stop(await spawnGateway(env))
   const out = {}
@@ -181,6 +190,7 @@ async function authFigures (worker, dir) {
   try {
     let cpu0 = cpuSeconds(gw.proc.pid)
     out.reconnect = { seconds: await reconnectStorm(gw.mqttPort, rc, 'bench-secret'), cpu: cpuSeconds(gw.proc.pid) - cpu0 }
+    await settled(gw)
     out.quiet = await quietConnects(gw.mqttPort, rc, 'bench-secret', QUIET_CONNECTS)
     cpu0 = cpuSeconds(gw.proc.pid)
     out.oneAddress = await connectsDuring(badConnectStorm(gw.mqttPort, rc, { count: STORM }), gw.mqttPort, rc.slice(5000), 'bench-secret')
@@ -199,6 +209,7 @@ async function authFigures (worker, dir) {
     const pb = ids('pb', 0, PBKDF2_BOARDS)
     let cpu0 = cpuSeconds(gw.proc.pid)
     out.pbReconnect = { seconds: await reconnectStorm(gw.mqttPort, pb.slice(0, PBKDF2_RECONNECT), 'bench-secret'), cpu: cpuSeconds(gw.proc.pid) - cpu0 }
+    await settled(gw)
     out.pbQuiet = await quietConnects(gw.mqttPort, pb.slice(PBKDF2_RECONNECT, PBKDF2_RECONNECT + 40), 'bench-secret', 40)
     cpu0 = cpuSeconds(gw.proc.pid)
     out.pbStorm = await connectsDuring(badConnectStorm(gw.mqttPort, pb, { count: STORM }), gw.mqttPort, pb.slice(PBKDF2_RECONNECT + 40), 'bench-secret')
