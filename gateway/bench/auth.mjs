@@ -5,6 +5,8 @@
  * other loopback addresses (127.0.0.2, 127.0.1.x) than the good board's (127.0.0.1).
  */
 import mqttPacket from 'mqtt-packet'
+import { fork } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 import { rawConnect } from '../test/support/raw-connect.js'
 
 const DOWN = ['access/res', 'config', 'schedule', 'cmd', 'fw/offer', 'fw/block', 'error']
@@ -65,6 +67,20 @@ export async function badConnectStorm (port, ids, { count = 1000, inFlight = 100
     }
   }))
   return { codes, seconds: (performance.now() - t0) / 1000 }
+}
+
+/**
+ * `badConnectStorm` in a child process (bench/storm.mjs), started once that process is up: resolves
+ * with `{run}`, and `run()` starts the storm and resolves with its result.
+ */
+export async function prepareStorm (port, ids, opts = {}) {
+  const child = fork(fileURLToPath(new URL('./storm.mjs', import.meta.url)))
+  const exited = new Promise((resolve, reject) => child.once('exit', (code) => reject(new Error(`storm process exited with ${code}`))))
+  exited.catch(() => {})
+  await Promise.race([new Promise((resolve) => child.once('message', resolve)), exited])
+  return {
+    run: () => Promise.race([new Promise((resolve) => { child.once('message', resolve); child.send({ port, ids, ...opts }) }), exited])
+  }
 }
 
 /** One good board's CONNECT → CONNACK time in ms, on a new connection from 127.0.0.1. */
