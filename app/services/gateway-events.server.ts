@@ -27,6 +27,23 @@ type Mapped = { name: string; summary: string; targetUserId?: number | null; gps
 const num = (x: unknown) => (typeof x === "number" && Number.isFinite(x) ? x : undefined);
 const sensorNumber = (name: unknown) => (/2/.test(String(name)) ? 2 : 1);
 
+/**
+ * Sensor events (gateway/PROTOCOL.md): `sensor.contact` `{input: 1|2, state: "open"|"closed"}` is a
+ * contact input and becomes "Sensor N Open/Closed"; `sensor.measurement` `{name, value, unit?}` is a
+ * reading and becomes "Sensor Reading". Version 1's `sensor` is a contact only when it says so
+ * (`state`, or a boolean `value`); a number is a reading, as the protocol's example always meant.
+ */
+function contact(n: number, open: boolean, door: string): Mapped {
+  return { name: `Sensor ${n} ${open ? "Open" : "Closed"}`, summary: `Sensor ${n} ${open ? "open" : "closed"} at ${door}` };
+}
+
+function reading(d: Record<string, unknown>, door: string): Mapped | string {
+  const value = num(d.value);
+  if (typeof d.name !== "string" || !d.name || value === undefined) return "sensor.measurement events need data.name and a numeric data.value";
+  const unit = typeof d.unit === "string" && d.unit ? ` ${d.unit.slice(0, 16)}` : "";
+  return { name: "Sensor Reading", summary: `${d.name.slice(0, 64)} ${value}${unit} at ${door}` };
+}
+
 /** Gateway event type → activity catalogue name (db/migrations/0001_reference_data.sql). */
 function mapEvent(e: GatewayEvent, device: Device): Mapped | string {
   const d = e.data;
@@ -46,10 +63,16 @@ function mapEvent(e: GatewayEvent, device: Device): Mapped | string {
       return { name: "Door Forced Open", summary: `${door} forced open` };
     case "door.heldOpen":
       return { name: "Door Held Open", summary: `${door} held open` };
+    case "sensor.contact": {
+      if ((d.input !== 1 && d.input !== 2) || (d.state !== "open" && d.state !== "closed")) return "sensor.contact events need data.input (1 or 2) and data.state";
+      return contact(d.input, d.state === "open", door);
+    }
+    case "sensor.measurement":
+      return reading(d, door);
     case "sensor": {
-      const n = sensorNumber(d.name);
-      const open = Boolean(d.value);
-      return { name: `Sensor ${n} ${open ? "Open" : "Closed"}`, summary: `Sensor ${n} ${open ? "open" : "closed"} at ${door}` };
+      if (d.state === "open" || d.state === "closed") return contact(sensorNumber(d.name), d.state === "open", door);
+      if (typeof d.value === "boolean") return contact(sensorNumber(d.name), d.value, door);
+      return reading(d, door);
     }
     case "battery": {
       const percent = num(d.percent);

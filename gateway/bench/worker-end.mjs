@@ -9,7 +9,23 @@ import { WorkerContractDouble } from '../test/support/worker-contract-double.js'
 import { SECRET } from '../test/support/fixtures.js'
 import { hashSecret } from '../src/password.js'
 
-const [boards, fwSize] = process.argv.slice(2).map(Number)
+const [boards, fwSize, reconnectBoards = 0, pbkdf2Boards = 0] = process.argv.slice(2).map(Number)
+
+/**
+ * Boards for the authentication figures: `rc-<i>` with the console's hmac-sha256 hash, `pb-<i>` with
+ * the earlier PBKDF2-SHA256 at 100,000 iterations (one hash string shared: the gateway's cache is
+ * keyed by board, so each board still costs one PBKDF2 after a restart).
+ */
+async function provisionAuth (worker) {
+  const hmac = await hashSecret('bench-secret')
+  const pbkdf2 = await hashSecret('bench-secret', { algorithm: 'pbkdf2-sha256', iterations: 100_000 })
+  const board = (id, hash) => {
+    worker.change('device', 'upsert', id, { id, companyId: 'AUTH', name: id, deviceType: 'AB-100', tz: 'UTC', groupIds: [], active: true })
+    worker.change('boardCredential', 'upsert', id, { deviceId: id, hash })
+  }
+  for (let i = 0; i < reconnectBoards; i++) board(`rc-${i}`, hmac)
+  for (let i = 0; i < pbkdf2Boards; i++) board(`pb-${i}`, pbkdf2)
+}
 
 async function provision (worker) {
   const hash = await hashSecret('bench-secret')
@@ -29,6 +45,7 @@ async function provision (worker) {
 
 const worker = new WorkerContractDouble({ secret: SECRET })
 await provision(worker)
+await provisionAuth(worker)
 await worker.listen()
 process.on('message', (m) => { if (m === 'rows') process.send({ rows: worker.rows.size }) })
 process.on('disconnect', () => worker.close().then(() => process.exit(0)))

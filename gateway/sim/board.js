@@ -20,7 +20,7 @@ connection
 actions (any combination; they run in this order)
   --access <type:id>      ask for access, e.g. user:u1, fob:F-100, phone:P-1 (repeatable)
   --event <type[:json]>   send an event, e.g. door.opened or 'battery:{"percent":40}' (repeatable)
-  --events <n>            send n sensor events as fast as the PUBACKs allow
+  --events <n>            send n sensor readings as fast as the PUBACKs allow
   --firmware              download the offered firmware, verify SHA-256, report the result
   --interrupt <n,n,…>     cut the connection after each of these many blocks, then resume
   --corrupt <block>       flip a byte of this block when it arrives (the install must be refused)
@@ -85,7 +85,7 @@ async function actions () {
   for (const a of o.access) {
     const [type, ...rest] = a.split(':')
     const res = await board.requestAccess({ type, id: rest.join(':') })
-    out({ access: a, allowed: res.allowed, key: res.key, reason: res.reason })
+    out({ access: a, allowed: res.allowed, key: res.key, ...(res.allowed ? {} : { code: res.code, nextOpen: res.nextOpen }), reason: res.reason })
   }
   for (const e of o.event) {
     const i = e.indexOf(':')
@@ -99,7 +99,7 @@ await actions()
 if (o.events) {
   const n = Number(o.events)
   const t0 = performance.now()
-  for (let i = 0; i < n; i++) await board.sendEvent('sensor', { name: 'sim', value: i })
+  for (let i = 0; i < n; i++) await board.sendEvent('sensor.measurement', { name: 'sim', value: i })
   const s = (performance.now() - t0) / 1000
   out({ events: n, seconds: +s.toFixed(3), perSecond: Math.round(n / s) })
 }

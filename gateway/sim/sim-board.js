@@ -53,12 +53,18 @@ export class SimBoard extends EventEmitter {
       this.client.once('error', reject)
       this.client.once('close', () => reject(new Error('connection closed before CONNACK')))
     })
+    // Status first, subscriptions after its PUBACK (PROTOCOL.md, "Connection"): by then the gateway
+    // has matched its firmware offer to the version reported here.
+    await this.publishStatus()
     if (this.subscriptions.length) {
       const granted = await this.client.subscribeAsync(Object.fromEntries(this.subscriptions.map((topic) => [topic, { qos: 1 }])))
       this.granted = granted
     }
-    await this.publish('status', { v: 1, online: true, fw: this.fw, ...(this.deviceType ? { deviceType: this.deviceType } : {}) }, { qos: 1, retain: true })
     return this
+  }
+
+  publishStatus () {
+    return this.publish('status', { v: 1, online: true, fw: this.fw, ...(this.deviceType ? { deviceType: this.deviceType } : {}) }, { qos: 1, retain: true })
   }
 
   #onMessage (t, payload) {
@@ -163,6 +169,11 @@ export class SimBoard extends EventEmitter {
     if (ok) this.installed = offer.version
     await this.publish('fw/progress', { v: 1, releaseId: offer.releaseId, received: offer.blocks, blocks: offer.blocks }, { qos: 0 })
     await this.publish('fw/result', { v: 1, id: `fwr.${offer.releaseId}.${this.bootId}`, releaseId: offer.releaseId, ok, ...(error ? { error } : {}) })
+    if (ok) {
+      // A real board restarts into the new image here; it then reports the version it runs.
+      this.fw = offer.version
+      await this.publishStatus()
+    }
     return { done: true, ok, error, parts, missing }
   }
 

@@ -7,6 +7,7 @@ import { hostname } from 'node:os'
 import { createLogger } from './log.js'
 import { createAedes, listen } from './broker/broker.js'
 import { defaultHooks } from './broker/hooks.js'
+import { ConnectBackoff } from './broker/connect-backoff.js'
 import { parseTopic, topic } from './protocol/topics.js'
 import { Replica } from './store/replica.js'
 import { EventQueue } from './store/event-queue.js'
@@ -20,6 +21,9 @@ import { Inbound } from './inbound.js'
 import { CommandOutbox } from './commands/outbox.js'
 import { pastDeadline, withDeadline } from './commands/deadline.js'
 import { Stats } from './stats.js'
+
+/** PROTOCOL.md's revision of version 1, told to boards in their configuration. */
+export const PROTOCOL_REVISION = 2
 
 const IDENTITY = Symbol('identity')
 const CRED_HASH = Symbol('credentialHash')
@@ -42,6 +46,9 @@ const CRED_HASH = Symbol('credentialHash')
  * @property {number} [firmwareRetryMs] first wait before fetching an unavailable image again, default 30000
  * @property {number} [statsIntervalMs] how often `$SYS/{gatewayId}/gateway/stats` is published, default 10000
  * @property {Partial<typeof defaultHooks>} [hooks]
+ * @property {false|Partial<import('./broker/connect-backoff.js').DEFAULT_BACKOFF>} [connectBackoff]
+ *   back-off for failed CONNECTs per address and board id (default on; false only for measurements)
+ * @property {() => number} [clock]     the back-off's clock (tests)
  */
 
 /** @param {GatewayOptions} opts */
@@ -51,6 +58,9 @@ export async function createGateway (opts) {
   return gw
 }
 
+/** The client's source address (TCP, TLS or the WebSocket's HTTP request). */
+const remoteAddress = (client) => client.conn?.remoteAddress ?? client.req?.socket?.remoteAddress
+
 const definedOnly = (o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined))
 
 export class Gateway {
@@ -59,6 +69,7 @@ export class Gateway {
     this.opts = { host: '127.0.0.1', mqttPort: 1883, wsPort: 8883, maxPayload: 65536, maxTopicLevels: 8, statsIntervalMs: 10_000, gatewayId: `gw-${hostname()}`, ...definedOnly(opts) }
     this.gatewaySecret = this.opts.gatewaySecret
     this.hooks = { ...defaultHooks, ...opts.hooks }
+    this.backoff = this.opts.connectBackoff === false ? null : new ConnectBackoff(this.opts.connectBackoff || {}, this.opts.clock)
     this.log = createLogger('gateway', { gw: this.opts.gatewayId })
     this.replica = new Replica(join(this.opts.dataDir, 'replica'))
     this.queue = new EventQueue(join(this.opts.dataDir, 'events'))
@@ -104,11 +115,20 @@ export class Gateway {
 
   #installHooks (aedes) {
     aedes.authenticate = (client, username, password, cb) => {
+      const address = remoteAddress(client)
+      const name = typeof username === 'string' && username.length <= 64 ? username : undefined
+      const wait = this.backoff?.check(address, name)
+      if (wait) {
+        this.log.debug('connection refused: back-off after failed attempts', { clientId: client.id, username: name, address, waitMs: wait })
+        return cb(Object.assign(new Error('server unavailable'), { returnCode: 3 }), false)
+      }
       this.hooks.authenticate({ clientId: client.id, username, password }, this).then((identity) => {
         if (!identity) {
-          this.log.warn('connection refused', { clientId: client.id, username })
+          this.backoff?.failed(address, name)
+          this.log.warn('connection refused', { clientId: client.id, username: name, address })
           return cb(Object.assign(new Error('bad user name or password'), { returnCode: 4 }), false)
         }
+        this.backoff?.succeeded(name)
         client[IDENTITY] = identity
         if (identity.role === 'board') client[CRED_HASH] = this.replica.get('boardCredential', identity.boardId)?.hash
         cb(null, true)
@@ -161,6 +181,10 @@ export class Gateway {
       }
       return packet
     }
+    aedes.on('clientDisconnect', (client) => {
+      const identity = client[IDENTITY]
+      if (identity?.role === 'board') this.firmware.forget(identity.boardId, client)
+    })
     aedes.on('clientError', (client, err) => this.log.warn('client error', { clientId: client?.id, error: err.message }))
     aedes.on('connectionError', (client, err) => this.log.warn('connection error', { clientId: client?.id, error: err.message }))
   }
@@ -170,8 +194,21 @@ export class Gateway {
    * @param {string} boardId
    * @param {{id: string, type: string, at: number, data: object}} ev  id unique per board
    */
-  async recordEvent (boardId, ev) {
-    const stored = await this.queue.push({ id: `${boardId}/${ev.id}`, deviceId: boardId, type: ev.type, at: ev.at, receivedAt: Date.now(), gatewayId: this.opts.gatewayId, data: ev.data ?? {} })
+  recordEvent (boardId, ev) {
+    return this.storeEvent(this.prepareEvent(boardId, ev))
+  }
+
+  /**
+   * The queue record of an event, serialized: throws when it cannot be, before anything is answered.
+   * `ev.id` is the board's event id, or a gateway id from `gatewayEventId` (src/events/ids.js).
+   */
+  prepareEvent (boardId, ev) {
+    return EventQueue.prepare({ id: `${boardId}/${ev.id}`, deviceId: boardId, type: ev.type, at: ev.at, receivedAt: Date.now(), gatewayId: this.opts.gatewayId, data: ev.data ?? {} })
+  }
+
+  /** Stores a prepared event durably and wakes the forwarder. */
+  async storeEvent (prepared) {
+    const stored = await this.queue.pushPrepared(prepared)
     this.forwarder?.poke()
     return stored
   }
@@ -211,7 +248,7 @@ export class Gateway {
   async #publishDevice (deviceId) {
     const d = this.replica.get('device', deviceId)
     if (!d) return this.publishRetained('config', deviceId, null)
-    await this.publishRetained('config', deviceId, { v: 1, deviceId: d.id, name: d.name, deviceType: d.deviceType, companyId: d.companyId, tz: d.tz, unlockMs: d.unlockMs ?? 5000 })
+    await this.publishRetained('config', deviceId, { v: 1, rev: PROTOCOL_REVISION, deviceId: d.id, name: d.name, deviceType: d.deviceType, companyId: d.companyId, tz: d.tz, unlockMs: d.unlockMs ?? 5000 })
     await this.schedule.refresh(deviceId)
     await this.firmware.offer(deviceId)
   }

@@ -9,6 +9,7 @@ import * as validate from './protocol/validate.js'
 import { ProtocolError } from './protocol/validate.js'
 import { topic } from './protocol/topics.js'
 import { decideAccess } from './access/decide.js'
+import { gatewayEventId } from './events/ids.js'
 import mqttPacket from 'mqtt-packet'
 
 const { writeToStream } = mqttPacket
@@ -52,7 +53,7 @@ export class Inbound {
       switch (name) {
         case 'access/req': return await this.#access(client, boardId, validate.accessRequest(msg))
         case 'events': return await this.gw.recordEvent(boardId, validate.event(msg))
-        case 'status': validate.status(msg); return
+        case 'status': return await this.gw.firmware.noteStatus(boardId, validate.status(msg), client)
         case 'fw/req': return this.#blocks(client, boardId, validate.blockRequest(msg))
         case 'fw/progress': return this.#progress(boardId, validate.progress(msg))
         case 'fw/result': return await this.#result(boardId, validate.result(msg))
@@ -75,6 +76,8 @@ export class Inbound {
    * The answer goes out at once; the request's PUBACK waits until the decision's activity event is
    * stored. If storing fails the connection closes without PUBACK, the board resends the same `corr`,
    * gets the same answer again and the store is retried, so the decision is recorded exactly once.
+   * The record is serialized before the answer is sent: no decision leaves without a record that can
+   * be stored. It holds only the request's known fields (validate.accessRequest).
    */
   async #access (client, boardId, req) {
     const t0 = performance.now()
@@ -91,18 +94,23 @@ export class Inbound {
       d = decideAccess(this.gw.replica, boardId, req.credential, now)
     } catch (e) {
       this.gw.log.error('access decision failed', { boardId, error: e.message })
-      d = { allowed: false, key: null, reason: 'Key data is invalid', userId: null }
+      d = { allowed: false, key: null, code: 'invalid_key', reason: 'Key data is invalid', nextOpen: null, userId: null }
     }
+    const nextOpen = d.allowed ? undefined : d.nextOpen == null ? null : new Date(d.nextOpen).toISOString()
+    const record = this.gw.prepareEvent(boardId, {
+      id: gatewayEventId(`acc.${req.corr}`),
+      type: d.allowed ? 'access.granted' : 'access.denied',
+      at: req.at ?? now,
+      data: { credential: req.credential, userId: d.userId, keyId: d.key?.id ?? null, keyKind: d.key?.kind ?? null, ...(d.allowed ? {} : { code: d.code, nextOpen }), reason: d.reason, corr: req.corr }
+    })
+    const answer = d.allowed
+      ? { v: 1, corr: req.corr, allowed: true, key: d.key, reason: d.reason, at: now }
+      : { v: 1, corr: req.corr, allowed: false, key: null, code: d.code, reason: d.reason, nextOpen, at: now }
     const entry = {
       // Kept serialized: a retry gets the same bytes, and one buffer per entry is light on the GC.
-      payload: Buffer.from(JSON.stringify({ v: 1, corr: req.corr, allowed: d.allowed, key: d.key, reason: d.reason, at: now })),
+      payload: Buffer.from(JSON.stringify(answer)),
       granted: d.allowed ? this.gw.onGranted(boardId, d.key, now) : null,
-      event: {
-        id: `acc.${req.corr}`,
-        type: d.allowed ? 'access.granted' : 'access.denied',
-        at: req.at ?? now,
-        data: { credential: req.credential, userId: d.userId, keyId: d.key?.id ?? null, keyKind: d.key?.kind ?? null, reason: d.reason, corr: req.corr }
-      },
+      record,
       storing: null
     }
     this.#remember(key, entry)
@@ -113,13 +121,13 @@ export class Inbound {
 
   /** Stores a remembered decision's event unless that is done; concurrent attempts share one store. */
   async #persist (boardId, entry) {
-    if (!entry.event) return
+    if (!entry.record) return
     entry.storing ??= (async () => {
       const granted = entry.granted
       entry.granted = null // a failed spend is not awaited again on the retry
       await granted
-      await this.gw.recordEvent(boardId, entry.event)
-      entry.event = null
+      await this.gw.storeEvent(entry.record)
+      entry.record = null
     })().finally(() => { entry.storing = null })
     await entry.storing
   }

@@ -27,13 +27,13 @@ after(async () => {
 
 /** Holds every event the gateway stores until `release()`; `fail()` makes the held ones fail instead. */
 function holdStorage () {
-  const push = gw.queue.push.bind(gw.queue)
+  const push = gw.queue.pushPrepared.bind(gw.queue)
   const held = []
-  gw.queue.push = (event) => new Promise((resolve, reject) => held.push({ go: () => push(event).then(resolve, reject), fail: () => reject(new Error('disk full')) }))
+  gw.queue.pushPrepared = (event) => new Promise((resolve, reject) => held.push({ go: () => push(event).then(resolve, reject), fail: () => reject(new Error('disk full')) }))
   return {
     held,
-    release () { gw.queue.push = push; for (const h of held.splice(0)) h.go() },
-    fail () { gw.queue.push = push; for (const h of held.splice(0)) h.fail() }
+    release () { gw.queue.pushPrepared = push; for (const h of held.splice(0)) h.go() },
+    fail () { gw.queue.pushPrepared = push; for (const h of held.splice(0)) h.fail() }
   }
 }
 
@@ -50,7 +50,7 @@ test('the answer does not wait for storage; the PUBACK does', async () => {
     assert.equal(acked, false, 'no PUBACK before the event is stored')
     storage.release()
     await until(() => acked, { what: 'the PUBACK' })
-    assert.ok(recorded('b1/acc.held-1'))
+    assert.ok(recorded('b1/gw/acc.held-1'))
   } finally {
     storage.release()
     await b1.close()
@@ -66,21 +66,21 @@ test('when the event cannot be stored, the resent request gets the same answer a
   storage.fail()
   await closed // no PUBACK: the gateway drops the connection so the board resends
   b1.kill()
-  assert.equal(queued('b1/acc.lost-1'), 0)
+  assert.equal(queued('b1/gw/acc.lost-1'), 0)
 
   const again = await board(gw, 'b1').connect()
   const stores = []
-  const push = gw.queue.push.bind(gw.queue)
-  gw.queue.push = async (event) => { const stored = await push(event); if (stored) stores.push(event.id); return stored }
+  const push = gw.queue.pushPrepared.bind(gw.queue)
+  gw.queue.pushPrepared = async (event) => { const stored = await push(event); if (stored) stores.push(event.id); return stored }
   try {
     const res = await again.requestAccess({ type: 'fob', id: 'F-1' }, { corr: 'lost-1' })
     assert.deepEqual(res, first, 'the same answer, not a second decision')
-    await until(() => recorded('b1/acc.lost-1'), { what: 'the resent decision to be stored' })
+    await until(() => recorded('b1/gw/acc.lost-1'), { what: 'the resent decision to be stored' })
     assert.deepEqual(await again.requestAccess({ type: 'fob', id: 'F-1' }, { corr: 'lost-1' }), first)
     await sleep(100)
-    assert.deepEqual(stores, ['b1/acc.lost-1'], 'stored once, not again for the second resend')
+    assert.deepEqual(stores, ['b1/gw/acc.lost-1'], 'stored once, not again for the second resend')
   } finally {
-    gw.queue.push = push
+    gw.queue.pushPrepared = push
     await again.close()
   }
 })

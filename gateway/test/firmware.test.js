@@ -52,6 +52,9 @@ test('a download interrupted three times completes, and no finished block is eve
   assert.deepEqual([...hits.values()].filter((n) => n > 1), [], 'no block arrived twice')
   const sent = gw.firmware.sent.get('f1\0fw-200')
   assert.ok(sent >= 256 && sent <= 256 + 3 * 32, `blocks sent ${sent}: at most the ones lost in flight at each cut are sent again`)
+  // Installed: the board restarted into 2.0.0 and said so, and the gateway withdrew the offer.
+  await until(() => gw.firmware.installedOn('f1') === '2.0.0', { what: 'status after install' })
+  assert.equal(await retainedOffer('f1'), null)
   await until(() => worker.rows.get('f1/fwr.fw-200.' + b.bootId), { what: 'result event' })
   assert.equal(worker.rows.get('f1/fwr.fw-200.' + b.bootId).data.ok, true)
   const progress = () => [...worker.rows.values()].filter((e) => e.deviceId === 'f1' && e.type === 'firmware.progress')
@@ -63,6 +66,48 @@ test('a download interrupted three times completes, and no finished block is eve
   assert.equal(percents.at(-1), 100)
   assert.equal(new Set(percents).size, percents.length, 'one event per 10 % step reached')
   await b.close()
+})
+
+/** The retained offer the broker holds for a board (what a subscription would receive), or null. */
+async function retainedOffer (boardId) {
+  const found = []
+  for await (const p of gw.aedes.persistence.createRetainedStreamCombi([`boards/${boardId}/fw/offer`])) found.push(p)
+  return found.length && found[0].payload.length ? JSON.parse(found[0].payload) : null
+}
+
+test('a board is never offered the version it reports as installed, so it does not install it again', async () => {
+  await provisionBoard(worker, 'f5')
+  await provisionBoard(worker, 'f6')
+  await gw.syncNow()
+  // Already on the release: no offer, neither retained nor delivered.
+  const current = await board(gw, 'f5', { fw: '2.0.0' }).connect()
+  assert.equal(await retainedOffer('f5'), null)
+  await until(() => current.last.has('config'), { what: 'config' })
+  await current.publishStatus() // a round trip after the retained messages of the subscription
+  assert.equal(current.last.get('fw/offer') ?? null, null)
+  await current.close()
+  // On an older version: offered; once it runs the release, the offer is withdrawn.
+  let old = await board(gw, 'f6', { fw: '1.0.0' }).connect()
+  const offer = await old.next('fw/offer')
+  assert.equal(offer.version, '2.0.0')
+  const withdrawn = old.next('fw/offer', { fresh: true, timeoutMs: 10_000 })
+  assert.equal((await old.download({ offer })).ok, true)
+  assert.equal(await withdrawn, null)
+  assert.equal(await retainedOffer('f6'), null)
+  old.kill()
+  // Back after the restart into the new image, with a new session too: still nothing offered.
+  for (const clean of [false, true]) {
+    old = await board(gw, 'f6', { fw: '2.0.0', clean }).connect()
+    await until(() => old.last.has('config'), { what: 'config' })
+    await old.publishStatus()
+    assert.equal(old.last.get('fw/offer') ?? null, null, `clean session ${clean}`)
+    assert.equal(await retainedOffer('f6'), null)
+    await old.close()
+  }
+  // A board that reports an older version again (a rollback) is offered the release again.
+  const rolledBack = await board(gw, 'f6', { fw: '1.9.0' }).connect()
+  assert.equal((await rolledBack.next('fw/offer')).version, '2.0.0')
+  await rolledBack.close()
 })
 
 test('a corrupted block fails the SHA-256 check: the board refuses to install and reports it', async () => {

@@ -102,3 +102,39 @@ test('after all that, a good request still works', async () => {
   assert.equal(res.allowed, true)
   assert.equal(res.key.id, 'k1')
 })
+
+test('a payload nested 20,000 levels deep (under 64 KiB) is refused before anything is answered or stored', async () => {
+  const deep = '['.repeat(20_000) + ']'.repeat(20_000)
+  let answered = false
+  const onAnswer = (m) => { if (m?.corr === 'deep-1') answered = true }
+  b1.on('access/res', onAnswer)
+  try {
+    const request = `{"v":1,"corr":"deep-1","credential":{"type":"fob","id":"F-100","x":${deep}}}`
+    assert.ok(Buffer.byteLength(request) < 65536)
+    const err = await errorFor('access/req', request)
+    assert.deepEqual({ code: err.code, corr: err.corr }, { code: 'bad_payload', corr: 'deep-1' })
+    assert.match(err.message, /deeper than 8 levels/)
+    const evErr = await errorFor('events', `{"v":1,"id":"deep-ev","type":"door.opened","at":1767340800000,"data":{"x":${deep}}}`)
+    assert.equal(evErr.code, 'bad_payload')
+    // (other tests' records may still be on their way; these two must not exist anywhere)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const stored = (id) => gw.queue.peek(1_000_000).some((e) => e.id === id) || worker.rows.has(id)
+    assert.equal(stored('b1/gw/acc.deep-1'), false, 'no record of the refused request')
+    assert.equal(stored('b1/deep-ev'), false, 'the refused event is not stored')
+    assert.equal(answered, false, 'no decision without its record')
+    assert.ok(b1.client.connected)
+  } finally {
+    b1.off('access/res', onAnswer)
+  }
+})
+
+test('a decision\'s record keeps only the request\'s known fields, and the queue keeps flowing', async () => {
+  const answer = b1.next('access/res', { fresh: true })
+  await b1.publish('access/req', { v: 1, corr: 'extra-1', credential: { type: 'fob', id: 'F-100', pin: '1234', nested: { a: [1, 2] } }, at: 1767340800000, note: 'x' })
+  assert.equal((await answer).allowed, true)
+  await until(() => worker.rows.has('b1/gw/acc.extra-1'), { what: 'decision row' })
+  const row = worker.rows.get('b1/gw/acc.extra-1')
+  assert.deepEqual(row.data.credential, { type: 'fob', id: 'F-100' })
+  assert.equal(row.at, 1767340800000)
+  await until(() => gw.queue.length === 0, { what: 'an empty queue' })
+})

@@ -51,7 +51,7 @@ describe("change feed", () => {
     expect(acmeDoor.data).toMatchObject({ id: "1", companyId: "ACME", name: "Main Entrance", deviceType: "AB-100", tz: "Europe/Madrid", active: true });
     expect(acmeDoor.data.groupIds).toEqual(expect.arrayContaining(["1", "2"]));
     const cred = byType(r.body.changes, "boardCredential").find((c: any) => c.id === "1");
-    expect(cred.data.hash).toMatch(/^pbkdf2-sha256\$i=\d+\$/);
+    expect(cred.data.hash).toMatch(/^hmac-sha256\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/);
     const ekey = byType(r.body.changes, "ekey")[0];
     expect(ekey.data.window).toMatchObject({ kind: "ekey", access: expect.stringMatching(/full|custom|oneTime/) });
     expect(ekey.data.userLabel).toBeTruthy();
@@ -134,7 +134,7 @@ describe("event ingestion", () => {
       { id: "13/map-1", deviceId: "13", type: "access.granted", at: 1_800_000_001_000, data: { userId: "4", keyId: "1", reason: "Full access" } },
       { id: "13/map-2", deviceId: "13", type: "battery", at: 1_800_000_002_000, data: { percent: 9 } },
       { id: "13/map-3", deviceId: "13", type: "location", at: 1_800_000_003_000, data: { lat: 52.5, lon: 13.4 } },
-      { id: "13/map-4", deviceId: "13", type: "sensor", at: 1_800_000_004_000, data: { name: "sensor2", value: 1 }, companyId: 3 },
+      { id: "13/map-4", deviceId: "13", type: "sensor.contact", at: 1_800_000_004_000, data: { input: 2, state: "open" }, companyId: 3 },
     ];
     const r = await gwJson("POST", "/api/gateway/events", { v: 1, events });
     expect(r.body).toMatchObject({ accepted: 4, duplicates: 0 });
@@ -153,6 +153,31 @@ describe("event ingestion", () => {
     expect(rows.find((x) => x.eventId === "13/map-1")?.user).toBe(4);
     const [device] = await db().select().from(schema.devices).where(eq(schema.devices.id, 13));
     expect(device).toMatchObject({ lowBattery: true, lastLatitude: 52.5, lastLongitude: 13.4, lastActivityAt: 1_800_000_004_000 });
+  });
+
+  it("logs a sensor measurement as a reading, never as a contact opening", async () => {
+    const events = [
+      { id: "1/gw/sen-m", deviceId: "1", type: "sensor.measurement", at: 1_800_000_020_000, data: { name: "temp", value: 21.5, unit: "C" } },
+      { id: "1/sen-c1", deviceId: "1", type: "sensor.contact", at: 1_800_000_021_000, data: { input: 1, state: "closed" } },
+      // version 1's sensor event: a number is a reading (the protocol's own example), a state is a contact
+      { id: "1/sen-v1-temp", deviceId: "1", type: "sensor", at: 1_800_000_022_000, data: { name: "temp", value: 21.5, unit: "C" } },
+      { id: "1/sen-v1-contact", deviceId: "1", type: "sensor", at: 1_800_000_023_000, data: { name: "sensor2", state: "open" } },
+      { id: "1/sen-bad", deviceId: "1", type: "sensor.contact", at: 1_800_000_024_000, data: { input: 3, state: "open" } },
+    ];
+    const r = await gwJson("POST", "/api/gateway/events", { v: 1, events });
+    expect(r.body).toEqual({ accepted: 4, duplicates: 0, rejected: [{ id: "1/sen-bad", reason: "sensor.contact events need data.input (1 or 2) and data.state" }] });
+    const rows = await db()
+      .select({ eventId: schema.activityLogs.eventId, name: schema.activityTypes.name, summary: schema.activityLogs.summary })
+      .from(schema.activityLogs)
+      .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
+      .where(inArray(schema.activityLogs.eventId, events.map((e) => e.id)));
+    const byId = Object.fromEntries(rows.map((x) => [x.eventId, { name: x.name, summary: x.summary }]));
+    expect(byId).toEqual({
+      "1/gw/sen-m": { name: "Sensor Reading", summary: "temp 21.5 C at Main Entrance" },
+      "1/sen-c1": { name: "Sensor 1 Closed", summary: "Sensor 1 closed at Main Entrance" },
+      "1/sen-v1-temp": { name: "Sensor Reading", summary: "temp 21.5 C at Main Entrance" },
+      "1/sen-v1-contact": { name: "Sensor 2 Open", summary: "Sensor 2 open at Main Entrance" },
+    });
   });
 
   it("records a board's command result and a first-person-in entry as one named activity row each", async () => {

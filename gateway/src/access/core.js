@@ -51,11 +51,28 @@ export function nextChange (window, at) {
 }
 
 /**
+ * The stable code of a denial by the core (PROTOCOL.md, "Denial codes"), from the key the core's
+ * reason is about: the one that opens soonest, or the first one when none opens again.
+ * @param {{window: any}|null} about @param {number} at @param {number|null} nextOpen
+ */
+function denialCode (about, at, nextOpen) {
+  if (!about) return 'no_key'
+  const w = about.window
+  if (!compiledOf(w)) return 'invalid_key'
+  if (w.kind === 'ekey' && w.access === 'oneTime' && w.used) return 'key_used'
+  const today = w.startDate || w.endDate ? core.formatLocal(at, w.tz).slice(0, 10) : ''
+  if (w.startDate && today < w.startDate) return 'not_yet_valid'
+  if (nextOpen == null && w.endDate && today > w.endDate) return 'expired'
+  return 'outside_schedule'
+}
+
+/**
  * The core's decision over a user's keys for one door, in the order given.
  * @param {{id: string, kind: 'ekey'|'group', label?: string, window: any}[]} keys
  * @param {number} at
  * @param {{lang?: string}} [opts]
- * @returns {{allowed: boolean, key: {id: string, kind: string}|null, reason: string}}
+ * @returns {{allowed: boolean, key: {id: string, kind: string}|null, reason: string, code: string|null, nextOpen: number|null}}
+ *   code and nextOpen (epoch ms, null when nothing opens within five years) only say something when denied
  */
 export function decide (keys, at, opts = {}) {
   const lang = opts.lang === 'es' ? 'es' : 'en'
@@ -64,7 +81,7 @@ export function decide (keys, at, opts = {}) {
   const opener = keys.find((k) => compiledOf(k.window)?.isOpen(at))
   const known = opener && openAnswers.get(opener.window)?.[lang]
   if (known && at >= known.from && (known.until === null || at < known.until)) {
-    return { allowed: true, key: { id: opener.id, kind: opener.kind }, reason: known.reason }
+    return { allowed: true, key: { id: opener.id, kind: opener.kind }, reason: known.reason, code: null, nextOpen: null }
   }
   const asked = opener ? [opener] : keys
   // Positions, not ids: e-key and group-key ids live in separate tables and may collide.
@@ -74,5 +91,7 @@ export function decide (keys, at, opts = {}) {
   if (opener && d.allowed && (d.until == null || d.until - at < STABLE_TEXT_MS)) {
     openAnswers.set(opener.window, { ...openAnswers.get(opener.window), [lang]: { from: at, until: d.until ?? null, reason } })
   }
-  return { allowed: Boolean(d.allowed), key: key ? { id: key.id, kind: key.kind } : null, reason }
+  if (d.allowed) return { allowed: true, key: key ? { id: key.id, kind: key.kind } : null, reason, code: null, nextOpen: null }
+  const nextOpen = d.nextOpen ?? null
+  return { allowed: false, key: null, reason, code: denialCode(d.key ? asked[d.key.id] : null, at, nextOpen), nextOpen }
 }

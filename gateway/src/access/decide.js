@@ -3,6 +3,8 @@
  * door's company, collect that user's keys for this door (direct e-keys and keys of the door's groups)
  * and let the core decide. A deactivated company denies everything of it, whatever its user and device
  * records still say. A fob opens only with the keys it was given on (docs/decisions/0031-fobs-bound-to-keys.md).
+ * Every denial carries a stable `code` (PROTOCOL.md, "Denial codes") beside its human `reason`, and
+ * `nextOpen` (epoch ms or null) when one of the user's keys opens later.
  *
  * The console evaluates the same rules from its own tables (app/services/door-decision.server.ts);
  * tests/door-path/differential.test.mjs checks that the two never disagree.
@@ -17,12 +19,12 @@ import { decide as coreDecide } from './core.js'
  */
 export function decideAccess (replica, deviceId, credential, now) {
   const device = replica.get('device', deviceId)
-  if (!device) return deny('This door is not enabled')
-  if (!companyActive(replica, device.companyId)) return deny('Company is deactivated')
-  if (device.active === false) return deny('This door is not enabled')
+  if (!device) return deny('door_disabled', 'This door is not enabled')
+  if (!companyActive(replica, device.companyId)) return deny('company_inactive', 'Company is deactivated')
+  if (device.active === false) return deny('door_disabled', 'This door is not enabled')
   const { user, fobKeys } = resolve(replica, device.companyId, credential)
-  if (!user) return deny('Unknown credential')
-  if (user.active === false) return { ...deny('User is deactivated'), userId: user.id }
+  if (!user) return deny('unknown_credential', 'Unknown credential')
+  if (user.active === false) return { ...deny('user_inactive', 'User is deactivated'), userId: user.id }
   const keys = [
     ...(replica.index.ekeysByDeviceUser.get(deviceId + '\0' + user.id) ?? []).map((k) => ({ id: k.id, kind: 'ekey', label: k.label, window: k.window, fob: k.fob })),
     ...(device.groupIds ?? []).flatMap((g) => (replica.index.groupKeysByGroupUser.get(g + '\0' + user.id) ?? [])
@@ -62,4 +64,5 @@ function resolve (replica, companyId, { type, id }) {
   return { user: user?.companyId === companyId ? user : undefined, fobKeys: false }
 }
 
-const deny = (reason) => ({ allowed: false, key: null, reason, userId: null })
+/** A denial before any key is looked at; `code` is one of PROTOCOL.md's denial codes. */
+const deny = (code, reason) => ({ allowed: false, key: null, code, reason, nextOpen: null, userId: null })

@@ -6,6 +6,7 @@
  * the door for the rest of the day's opening.
  */
 import { isOpen, nextChange } from './core.js'
+import { gatewayEventId } from '../events/ids.js'
 
 /**
  * The company schedule a door follows: none for a door opted out (`scheduleOpen: false`) or not in
@@ -87,7 +88,7 @@ export class ScheduledOpen {
     } catch { return }
     const window = { ...schedule.window, firstEntryAt: now }
     await this.replica.applyLocal({ type: 'scheduledOpen', op: 'upsert', id: schedule.id, data: { ...schedule, window } })
-    await this.recordEvent(deviceId, { id: `fpi.${schedule.id}.${now}`, type: 'schedule.firstEntry', at: now, data: { scheduledOpenId: schedule.id, companyId: device.companyId, firstEntryAt: now } })
+    await this.recordEvent(deviceId, { id: gatewayEventId(`fpi.${schedule.id}.${now}`), type: 'schedule.firstEntry', at: now, data: { scheduledOpenId: schedule.id, companyId: device.companyId, firstEntryAt: now } })
     for (const d of this.replica.index.devicesByCompany.get(device.companyId) ?? []) await this.refresh(d.id, now)
   }
 }

@@ -10,12 +10,15 @@
  *   (MQTT 3.1.1 cannot refuse a PUBLISH any other way).
  * - `authorizeSubscribe(identity, topicFilter)` → boolean, synchronous. False grants QoS 128.
  *
+ * Failed CONNECTs are throttled around whichever hook runs (src/broker/connect-backoff.js): a
+ * refusal counts against the client's address and the username it gave.
+ *
  * Defaults: boards authenticate with username = client id = board id and the secret whose hash the
  * console issued; the operator (tools, the console's command path) with username `operator` and the
  * gateway secret. Boards touch only their own topics; nobody but the operator sees `$SYS`.
  */
 import { timingSafeEqual, createHash } from 'node:crypto'
-import { verifySecret, VerifiedCache } from '../password.js'
+import { verifySecret, verifyFast, isFastHash, VerifiedCache } from '../password.js'
 import { UP, DOWN, isBoardId, parseTopic } from '../protocol/topics.js'
 
 /** @typedef {{role: 'board', boardId: string} | {role: 'operator'}} Identity */
@@ -38,10 +41,15 @@ export async function defaultAuthenticate ({ clientId, username, password }, gw)
   const device = gw.replica.get('device', username)
   const cred = gw.replica.get('boardCredential', username)
   if (!device || device.active === false || !cred?.hash) return null
-  const key = verified.key(username, cred.hash, password)
-  if (!verified.has(key)) {
-    if (!await verifySecret(password, cred.hash)) return null
-    verified.add(key)
+  if (isFastHash(cred.hash)) {
+    // HMAC-SHA256 (decision 0110): cheaper to check than to look up in a cache
+    if (!verifyFast(password, cred.hash)) return null
+  } else {
+    const key = verified.key(username, cred.hash, password)
+    if (!verified.has(key)) {
+      if (!await verifySecret(password, cred.hash)) return null
+      verified.add(key)
+    }
   }
   return { role: 'board', boardId: username }
 }

@@ -1,11 +1,16 @@
 /**
  * Firmware offers, block serving and per-board progress (PROTOCOL.md "firmware").
  *
- * The active release of a device type is offered (retained) to every board of that type. A board asks
+ * The active release of a device type is offered (retained) to each board of that type once the board
+ * has reported, in its `status` on this connection, a firmware version other than the release's: a
+ * board is never offered the version it runs, so it does not install it again and again. Until its
+ * status arrives the gateway leaves the board's offer as it is. A board asks
  * for blocks with a bitmap of what it still lacks; only blocks whose bit is set are ever sent, so a
  * resumed download never receives a finished block again. Progress is reported to the console as
  * `firmware.progress` events at every 10 % step reached, with ids that make a repeat harmless.
  */
+import { gatewayEventId } from '../events/ids.js'
+
 export const BLOCK_SIZE = 4096
 
 /** Block frame of PROTOCOL.md: [1][index u32 BE][id length u8][id][bytes]. */
@@ -31,6 +36,12 @@ export class FirmwareDelivery {
   sent = new Map()
   /** @type {Map<string, {timer: NodeJS.Timeout, attempt: number}>} releases whose image could not be had yet */
   #retries = new Map()
+  /**
+   * What each connected board reported in its latest `status`: its installed version (null when the
+   * status named none) and the connection it came on, so a stale disconnect does not forget a newer one.
+   * @type {Map<string, {fw: string|null, client: object}>}
+   */
+  #installed = new Map()
 
   /**
    * @param {{replica: import('../store/replica.js').Replica, images: import('./image-cache.js').ImageCache,
@@ -49,10 +60,44 @@ export class FirmwareDelivery {
     return device ? this.replica.index.activeFirmwareByType.get(device.deviceType) : undefined
   }
 
-  /** Publishes (or clears) the retained offer of one board. */
+  /**
+   * A board's `status`: remembers its installed version and offers (or withdraws) the release. The
+   * promise settles once the retained offer is updated, so a board that subscribes after the PUBACK of
+   * its status (PROTOCOL.md, "Connection") never sees an offer of the version it runs.
+   * @param {string} boardId @param {{online: boolean, fw?: string}} status @param {object} client
+   */
+  async noteStatus (boardId, status, client) {
+    if (!status.online) return
+    this.#installed.set(boardId, { fw: status.fw ?? null, client })
+    const release = this.releaseFor(boardId)
+    const offering = this.offer(boardId)
+    // An image still to be fetched from the console must not hold up the status's PUBACK: its offer
+    // follows on the board's subscription once the image is verified.
+    if (release && release.version !== status.fw && !this.images.loaded(release.id)) {
+      return void offering.catch((e) => this.log.error('firmware offer failed', { deviceId: boardId, error: e.message }))
+    }
+    await offering
+  }
+
+  /** The board's connection closed: what it reported is no longer known here. */
+  forget (boardId, client) {
+    if (this.#installed.get(boardId)?.client === client) this.#installed.delete(boardId)
+  }
+
+  /** The version a board reported on its current connection: a string, null (none named) or undefined (no status yet). */
+  installedOn (boardId) { return this.#installed.get(boardId)?.fw }
+
+  /**
+   * Publishes, clears or leaves the retained offer of one board: cleared when its type has no active
+   * release or the board reported that release's version; left alone while the board has not reported
+   * a version on this gateway (another instance of a cluster may be serving it).
+   */
   async offer (deviceId) {
     const release = this.releaseFor(deviceId)
     if (!release) return this.publishRetained('fw/offer', deviceId, null)
+    const reported = this.#installed.get(deviceId)
+    if (!reported) return
+    if (reported.fw === release.version) return this.publishRetained('fw/offer', deviceId, null)
     const img = await this.images.get(release)
     if (!img) return this.#retryLater(release) // the previous offer stays meanwhile
     this.#retries.delete(release.id)
@@ -129,7 +174,7 @@ export class FirmwareDelivery {
     this.progress.set(boardId, { ...p, step: Math.max(step, p.step), received, blocks })
     if (step <= p.step) return
     this.recordEvent(boardId, {
-      id: `fwp.${release.id}.${p.attempt}.${step * 10}`,
+      id: gatewayEventId(`fwp.${release.id}.${p.attempt}.${step * 10}`),
       type: 'firmware.progress',
       at: Date.now(),
       data: { releaseId: release.id, version: release.version, attempt: p.attempt, received, blocks, percent: step * 10 }

@@ -12,14 +12,33 @@ export class ProtocolError extends Error {
 }
 
 const ID = /^[A-Za-z0-9._:-]{1,64}$/
-export const EVENT_TYPES = new Set(['door.opened', 'door.closed', 'door.forced', 'door.heldOpen', 'sensor', 'battery', 'location', 'tamper', 'command.result'])
+/** Board event types (PROTOCOL.md "event"); `sensor` is version 1's first form, read as a measurement. */
+export const EVENT_TYPES = new Set(['door.opened', 'door.closed', 'door.forced', 'door.heldOpen', 'sensor.contact', 'sensor.measurement', 'sensor', 'battery', 'location', 'tamper', 'command.result'])
 const CREDENTIAL_TYPES = new Set(['user', 'fob', 'phone'])
+/** Deepest nesting of objects and arrays in an up payload (the message itself is level 1). */
+export const MAX_DEPTH = 8
+export const MAX_CREDENTIAL_ID = 128
 
 const bad = (message, corr) => { throw new ProtocolError('bad_payload', message, corr) }
 const isObj = (x) => typeof x === 'object' && x !== null && !Array.isArray(x)
 const isNum = (x) => typeof x === 'number' && Number.isFinite(x)
 const isTime = (x) => Number.isSafeInteger(x) && x > 0
 const optional = (x, check) => x === undefined || check(x)
+const isText = (max) => (x) => typeof x === 'string' && x.length >= 1 && x.length <= max
+
+/** Whether `root` nests objects/arrays deeper than `max` levels; iterative, so any depth is safe to ask. */
+function deeperThan (root, max) {
+  const stack = [root, 1]
+  while (stack.length) {
+    const depth = stack.pop()
+    const v = stack.pop()
+    if (depth > max) return true
+    for (const x of Array.isArray(v) ? v : Object.values(v)) {
+      if (typeof x === 'object' && x !== null) stack.push(x, depth + 1)
+    }
+  }
+  return false
+}
 
 /** @param {Buffer} payload */
 export function parseJson (payload) {
@@ -27,36 +46,62 @@ export function parseJson (payload) {
   try { msg = JSON.parse(payload.toString('utf8')) } catch { throw new ProtocolError('bad_json', 'payload is not JSON') }
   if (!isObj(msg)) throw new ProtocolError('bad_json', 'payload must be a JSON object')
   const corr = typeof msg.corr === 'string' ? msg.corr : undefined
+  // Checked before anything looks inside: a payload nested thousands deep would overflow the stack
+  // of whatever serializes it later (the event store), so it must never get that far.
+  if (deeperThan(msg, MAX_DEPTH)) bad(`payload nests objects and arrays deeper than ${MAX_DEPTH} levels`, corr)
   if (msg.v !== 1) throw new ProtocolError('unsupported_version', `v must be 1, got ${JSON.stringify(msg.v)}`, corr)
   return msg
 }
 
+/**
+ * @returns {{corr: string, credential: {type: string, id: string}, at?: number}} only the known
+ *   fields: the decision's record stores exactly these
+ */
 export function accessRequest (m) {
   if (typeof m.corr !== 'string' || !ID.test(m.corr)) bad('corr must match [A-Za-z0-9._:-]{1,64}')
   if (!isObj(m.credential)) bad('credential must be an object', m.corr)
   if (!CREDENTIAL_TYPES.has(m.credential.type)) bad('credential.type must be one of user, fob, phone', m.corr)
-  if (typeof m.credential.id !== 'string' || m.credential.id.length < 1 || m.credential.id.length > 128) bad('credential.id must be a string of 1-128 characters', m.corr)
+  if (!isText(MAX_CREDENTIAL_ID)(m.credential.id)) bad(`credential.id must be a string of 1-${MAX_CREDENTIAL_ID} characters`, m.corr)
   if (!optional(m.at, isTime)) bad('at must be epoch milliseconds', m.corr)
-  return m
+  return { corr: m.corr, credential: { type: m.credential.type, id: m.credential.id }, ...(m.at !== undefined ? { at: m.at } : {}) }
 }
 
+/**
+ * The data fields each event type may carry: `[field, check, required]`. Only these are stored;
+ * anything else a board sends is dropped (boards may add fields, the gateway keeps what it knows).
+ */
+const door = [['durationMs', (x) => isNum(x) && x >= 0, false]]
+const measurement = [['name', (x) => typeof x === 'string' && ID.test(x) && x.length <= 32, true], ['value', isNum, true], ['unit', isText(16), false]]
 const EVENT_DATA = {
-  sensor: (d) => typeof d.name === 'string' && isNum(d.value),
-  battery: (d) => isNum(d.percent) && d.percent >= 0 && d.percent <= 100,
-  location: (d) => isNum(d.lat) && isNum(d.lon) && Math.abs(d.lat) <= 90 && Math.abs(d.lon) <= 180,
-  tamper: (d) => d.state === 'opened' || d.state === 'closed',
-  'command.result': (d) => typeof d.cmd === 'string' && typeof d.ok === 'boolean'
+  'door.opened': door,
+  'door.closed': door,
+  'door.forced': door,
+  'door.heldOpen': door,
+  'sensor.contact': [['input', (x) => x === 1 || x === 2, true], ['state', (x) => x === 'open' || x === 'closed', true]],
+  'sensor.measurement': measurement,
+  sensor: measurement,
+  battery: [['percent', (x) => isNum(x) && x >= 0 && x <= 100, true], ['volts', (x) => isNum(x) && x >= 0, false]],
+  location: [['lat', (x) => isNum(x) && Math.abs(x) <= 90, true], ['lon', (x) => isNum(x) && Math.abs(x) <= 180, true], ['accuracy', (x) => isNum(x) && x >= 0, false]],
+  tamper: [['state', (x) => x === 'opened' || x === 'closed', true]],
+  'command.result': [['cmd', (x) => typeof x === 'string' && ID.test(x), true], ['ok', (x) => typeof x === 'boolean', true], ['error', isText(200), false]]
 }
 
+/** @returns {{id: string, type: string, at: number, data: object}} the known fields only */
 export function event (m) {
   if (typeof m.id !== 'string' || !ID.test(m.id)) bad('id must match [A-Za-z0-9._:-]{1,64}')
   if (!EVENT_TYPES.has(m.type)) bad(`type must be one of ${[...EVENT_TYPES].join(', ')}`)
   if (!isTime(m.at)) bad('at must be epoch milliseconds')
-  const data = m.data ?? {}
-  if (!isObj(data)) bad('data must be an object')
-  const check = EVENT_DATA[m.type]
-  if (check && !check(data)) bad(`data does not fit event type ${m.type}`)
-  return { ...m, data }
+  const given = m.data ?? {}
+  if (!isObj(given)) bad('data must be an object')
+  const data = {}
+  for (const [field, check, required] of EVENT_DATA[m.type]) {
+    const x = given[field]
+    if (x === undefined && !required) continue
+    if (!check(x)) bad(`data.${field} does not fit event type ${m.type}`)
+    data[field] = x
+  }
+  // Version 1's `sensor` carried a measurement (`{"name":"temp","value":21.5}`): it is one.
+  return { id: m.id, type: m.type === 'sensor' ? 'sensor.measurement' : m.type, at: m.at, data }
 }
 
 export function status (m) {

@@ -69,14 +69,33 @@ export class EventQueue {
    * @returns {Promise<boolean>} false when it was a duplicate of a queued event
    */
   async push (event) {
-    if (this.#ids.has(event.id)) return false
-    const rec = queued(this.#nextSeq++, event)
-    this.#ids.add(event.id)
+    return this.pushPrepared(EventQueue.prepare(event))
+  }
+
+  /**
+   * Serializes an event for the queue. Throws when it cannot be (which validation rules out): callers
+   * that answer a board do this first, so nothing is answered whose record could not be stored.
+   * @param {GatewayEvent} event @returns {{id: string, json: string, bytes: number}}
+   */
+  static prepare (event) {
+    const json = JSON.stringify(event)
+    return { id: event.id, json, bytes: Buffer.byteLength(json) }
+  }
+
+  /**
+   * Stores a prepared event durably. An id already waiting in the queue is not stored twice.
+   * @param {{id: string, json: string, bytes: number}} prepared
+   * @returns {Promise<boolean>} false when it was a duplicate of a queued event
+   */
+  async pushPrepared (prepared) {
+    if (this.#ids.has(prepared.id)) return false
+    const rec = { seq: this.#nextSeq++, ...prepared }
+    this.#ids.add(rec.id)
     this.#writing++
     try {
       await this.log.appendLine(lineOf(rec))
     } catch (e) {
-      this.#ids.delete(event.id)
+      this.#ids.delete(rec.id)
       throw e
     } finally {
       this.#writing--

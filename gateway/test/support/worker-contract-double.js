@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util'
 import { fileURLToPath } from 'node:url'
 
 /** Event types the console turns into activity rows (docs/gateway-api.md, "Event types"). */
-export const RECORDED_TYPES = ['door.opened', 'door.closed', 'door.forced', 'door.heldOpen', 'sensor', 'battery', 'location', 'tamper',
+export const RECORDED_TYPES = ['door.opened', 'door.closed', 'door.forced', 'door.heldOpen', 'sensor', 'sensor.contact', 'sensor.measurement', 'battery', 'location', 'tamper',
   'command.result', 'access.granted', 'access.denied', 'schedule.firstEntry', 'firmware.progress', 'firmware.result']
 
 export class WorkerContractDouble {
@@ -136,6 +136,8 @@ export class WorkerContractDouble {
     if (type === 'battery' && !num(data.percent)) return 'battery events need data.percent'
     if (type === 'location' && !(num(data.lat) && num(data.lon))) return 'location events need data.lat and data.lon'
     if (type === 'command.result' && !(typeof data.cmd === 'string' && data.cmd && typeof data.ok === 'boolean')) return 'command.result events need data.cmd and data.ok'
+    if (type === 'sensor.contact' && !((data.input === 1 || data.input === 2) && (data.state === 'open' || data.state === 'closed'))) return 'sensor.contact events need data.input (1 or 2) and data.state'
+    if (type === 'sensor.measurement' && !(typeof data.name === 'string' && data.name && num(data.value))) return 'sensor.measurement events need data.name and a numeric data.value'
     return null
   }
 }
