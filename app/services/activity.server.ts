@@ -17,7 +17,7 @@ import {
   type FilterType,
 } from "~/schemas/activity";
 import { parseSort } from "~/components/data-table/params";
-import { assertCan, type Auth } from "~/utils/auth.server";
+import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
 import { inCompany, liveInCompany } from "~/utils/tenant.server";

@@ -6,8 +6,8 @@
 import { and, asc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { Core } from "../../core-wasm/pkg/index.js";
 import { MSG, textToDays, daysToText, toWindow, windowErrors, type AssignInput, type Schedule } from "~/schemas/ekeys";
-import { activityInsert } from "~/utils/activity.server";
-import { assertCan, type Auth } from "~/utils/auth.server";
+import { activityInsert } from "~/utils/activity-insert.server";
+import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
 import { inCompany, liveInCompany } from "~/utils/tenant.server";

@@ -4,8 +4,8 @@
  */
 import { and, asc, eq, inArray, not } from "drizzle-orm";
 import { SETTINGS_MESSAGES, type FobProgrammersInput } from "~/schemas/settings";
-import { activityInsert } from "~/utils/activity.server";
-import { assertCan, type Auth } from "~/utils/auth.server";
+import { activityInsert } from "~/utils/activity-insert.server";
+import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { notFound } from "~/utils/errors.server";
 import { inCompany } from "~/utils/tenant.server";

@@ -12,7 +12,7 @@
  * statements that are safe to run again.
  */
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import { activityInsert } from "~/utils/activity.server";
+import { activityInsert } from "~/utils/activity-insert.server";
 import { schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { feedChange } from "./gateway-feed.server";

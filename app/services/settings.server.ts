@@ -5,8 +5,8 @@
 import { eq } from "drizzle-orm";
 import type { Core } from "../../core-wasm/pkg/index.js";
 import { SETTINGS_MESSAGES, type CompanySettingsInput } from "~/schemas/settings";
-import { activityInsert } from "~/utils/activity.server";
-import { assertCan, type Auth } from "~/utils/auth.server";
+import { activityInsert } from "~/utils/activity-insert.server";
+import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { feedChange } from "./gateway-feed.server";

@@ -1,7 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { companyCode } from "~/schemas/auth";
-import { activityInsert } from "~/utils/activity.server";
+import { activityInsert } from "~/utils/activity-insert.server";
 import { schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { endpoint } from "../define.server";
