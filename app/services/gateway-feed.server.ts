@@ -29,9 +29,9 @@ import { and, asc, eq, gt, inArray, isNull, lt, max, min, ne, sql, type SQL } fr
 import type { AnySQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
+import type { FeedChange, FeedPage } from "../../gateway/src/protocol/wire";
 
-export type FeedChange = { type: string; op: "upsert" | "delete"; id: string; data?: Record<string, unknown> };
-export type FeedPage = { v: 1; changes: FeedChange[]; cursor: string; more: boolean; reset?: true };
+export type { FeedChange, FeedPage };
 
 export const FEED_ENTITIES = ["company", "device", "ekey", "group", "user", "scheduledOpen", "firmware"] as const;
 /**

@@ -91,7 +91,7 @@ async function gatewayFigures (worker, dir) {
     // The gateway's own view, per second: time spent deciding and how long its event loop lagged.
     const operator = await mqtt.connectAsync(url, { clientId: 'bench-operator', username: 'operator', password: SECRET, reconnectPeriod: 0 })
     const gatewayStats = []
-    operator.on('message', (_t, payload) => gatewayStats.push(JSON.parse(payload)))
+    operator.on('message', (_t, payload) => gatewayStats.push(JSON.parse(payload.toString())))
     await operator.subscribeAsync('$SYS/gw-bench/gateway/stats', { qos: 0 })
     const cpu0 = [cpuSeconds(gw.proc.pid), cpuSeconds(process.pid), cpuSeconds(worker.pid)]
     const eld = monitorEventLoopDelay({ resolution: 5 })

@@ -8,6 +8,7 @@ import { pbkdf2, scrypt, randomBytes, timingSafeEqual, createHash } from 'node:c
 import { promisify } from 'node:util'
 
 const pbkdf2Async = promisify(pbkdf2)
+/** @type {(password: import('node:crypto').BinaryLike, salt: Buffer, keylen: number, options: import('node:crypto').ScryptOptions) => Promise<Buffer>} */
 const scryptAsync = promisify(scrypt)
 
 /** @param {string} text */
