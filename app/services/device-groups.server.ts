@@ -172,7 +172,7 @@ export async function createDeviceGroup(db: Db, auth: Auth, input: CreateDeviceG
   return last[0].id;
 }
 
-/** Saves the form; the deactivate toggle sets status 3 and clearing it returns to 1 (spec §4). */
+/** Saves the form; the deactivate toggle sets status 3 and clearing it returns to 1 (docs/ARCHITECTURE.md §7.2). */
 export async function modifyDeviceGroup(
   db: Db,
   auth: Auth,

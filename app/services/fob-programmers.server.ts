@@ -1,5 +1,5 @@
 /**
- * Fob programmers (spec part 1 §2 /setFobProgrammers): the company's programmers split into
+ * Fob programmers (docs/ARCHITECTURE.md §7.1, /setFobProgrammers): the company's programmers split into
  * available and assigned; a save names the assigned ones and every other one becomes available.
  */
 import { and, asc, eq, inArray, not } from "drizzle-orm";

@@ -130,7 +130,7 @@ async function deviceChanges(db: Db, ref: Ref, ids: number[]): Promise<FeedChang
 const ACCESS = { full_access: "full", custom_access: "custom", one_time_access: "oneTime" } as const;
 const days = (mask: string) => Array.from({ length: 7 }, (_, i) => mask[i] === "1");
 
-/** E-keys as access windows (DESIGN §4.1); group keys carry their group's schedule. */
+/** E-keys as access windows (docs/ARCHITECTURE.md §5); group keys carry their group's schedule. */
 async function keyChanges(db: Db, ref: Ref, filter: { ids: number[] } | { groupIds: number[] } | { userIds: number[] }): Promise<FeedChange[]> {
   const k = schema.ekeyAssignments;
   const rows =
@@ -173,7 +173,7 @@ async function keyChanges(db: Db, ref: Ref, filter: { ids: number[] } | { groupI
         startTime: g.isAllDay ? null : g.startAt,
         endTime: g.isAllDay ? null : g.endAt,
       };
-      // The group's window has no dates (DESIGN §4.1): the assignment's start date travels beside it.
+      // The group's window has no dates (docs/ARCHITECTURE.md §5): the assignment's start date travels beside it.
       out.push({ type: "groupKey", op: "upsert", id: String(r.id), data: { ...base, groupId: String(g.id), startDate: r.startDate ?? null, window } });
       continue;
     }

@@ -1,5 +1,5 @@
 /**
- * The company's scheduled-open hours (spec part 1 §2 /scheduleOpen): FPI, the weekly rows and
+ * The company's scheduled-open hours (docs/ARCHITECTURE.md §5.2 and §7.2, /scheduleOpen): FPI, the weekly rows and
  * the exceptions. Validated by the access-window core, the same module the gateways evaluate
  * the hours with, and sent to them through the change feed in the same batch as the save.
  */

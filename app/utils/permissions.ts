@@ -56,7 +56,7 @@ export function can(p: Permissions, modules: ModuleKey | readonly ModuleKey[], a
 
 export type CompanyType = "ec" | "var" | "oem" | "root";
 
-/** VAR Panel needs the module and a reseller or root company (part 1 §6). */
+/** VAR Panel needs the module and a reseller or root company (docs/ARCHITECTURE.md §3). */
 export const canUseVarPanel = (p: Permissions, type: CompanyType) => p.var_panel && (type === "var" || type === "root");
 
 export type NavItem = { key: string; to: string; modules: readonly ModuleKey[] };
