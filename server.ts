@@ -1,5 +1,7 @@
 import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
-// The Remix server build is produced by `remix vite:build` before wrangler bundles this entry.
+// The Remix server build is produced by `remix vite:build` before wrangler bundles this entry. It is
+// absent from a fresh clone, so the type check must not need it; its type is asserted below.
+// @ts-ignore -- resolved only after a build
 import * as build from "./build/server";
 // Workers only instantiate precompiled modules; wrangler turns this import into one.
 import coreModule from "./core-wasm/pkg/core.wasm";

@@ -1,4 +1,4 @@
-import { data, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { LoadingOverlay } from "~/components/loading-overlay";
@@ -6,6 +6,7 @@ import { clearToastCookieHeader, readToastCookie } from "~/components/toast/toas
 import { Toaster } from "~/components/toast/toaster";
 import { buttonVariants } from "~/components/ui/button";
 import { TooltipProvider } from "~/components/ui/tooltip";
+import { fallbackLanguage, resources } from "~/i18n/config";
 import { getLanguage } from "~/i18n/i18next.server";
 import { useNonce } from "~/utils/nonce";
 import { isProduction } from "~/utils/session.server";
@@ -17,6 +18,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const headers = toast ? { "Set-Cookie": clearToastCookieHeader({ secure: isProduction(context.cloudflare.env) }) } : undefined;
   return data({ lng, toast }, { headers });
 }
+
+/**
+ * The console's name is the title of every page that has no `meta` of its own: Remix renders the
+ * deepest route's meta, and a route without one inherits its parent's. A literal <title> in the
+ * layout would come first in the document and hide every page's title.
+ */
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: resources[data?.lng ?? fallbackLanguage]?.common?.appName ?? resources[fallbackLanguage].common.appName }];
 
 /** The toast cookie can be set by any redirect, so the root loader (cheap: cookies only) always runs. */
 export const shouldRevalidate = () => true;
@@ -30,7 +38,6 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{t("appName")}</title>
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <Meta />
         <Links />

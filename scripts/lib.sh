@@ -27,3 +27,10 @@ build_console() {
   echo "Building the console ..."
   npx remix vite:build >/dev/null
 }
+
+# rustfmt over the core crate, read-only. rustup's default toolchain when there is one, else
+# Debian's cargo with Debian's rustfmt (installed when missing).
+core_fmt_check() {
+  if ! cargo fmt --version >/dev/null 2>&1; then apt_install rustfmt rustfmt cargo || return 1; fi
+  cargo fmt --check --manifest-path core-wasm/Cargo.toml
+}

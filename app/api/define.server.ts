@@ -5,7 +5,7 @@
  */
 import type { z, ZodTypeAny } from "zod";
 import type { Core } from "../../core-wasm/pkg/index.js";
-import type { Auth } from "~/utils/auth.server";
+import type { Auth } from "~/utils/auth-guards.server";
 import type { Db } from "~/utils/db.server";
 
 export type Method = "GET" | "POST" | "PUT" | "DELETE";

@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { ZodError, type ZodTypeAny } from "zod";
-import { authFromToken } from "~/utils/auth.server";
+import type { ZodError, ZodTypeAny } from "zod";
+import { authFromToken } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { readBearerToken } from "~/utils/session.server";

@@ -4,7 +4,7 @@ import { Spinner } from "~/components/ui/spinner";
 
 /** Navigations faster than this never show the overlay, so quick pages don't flash. */
 const SHOW_DELAY_MS = 150;
-/** Spec §9: the loader shows about one second; after that a thin top bar keeps reporting progress without blocking. */
+/** docs/ARCHITECTURE.md §7.3: the loader shows about one second; after that a thin top bar keeps reporting progress without blocking. */
 const OVERLAY_MAX_MS = 1000;
 
 type Phase = "idle" | "overlay" | "bar";

@@ -14,7 +14,7 @@ import { getFixedT, getLanguage } from "~/i18n/i18next.server";
 import { translateMessage } from "~/i18n/messages";
 import { ACTIVITY_PAGE_SIZE, ACTIVITY_SORTS, DEFAULT_ACTIVITY_SORT, FILTER_TYPES, filterFromSearch, hasAnyFilter, type FilterType } from "~/schemas/activity";
 import { filterTargetName, listActivity, type ActivityPage } from "~/services/activity.server";
-import { requireModule } from "~/utils/auth.server";
+import { requireModule } from "~/utils/auth-guards.server";
 import { getDb } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 

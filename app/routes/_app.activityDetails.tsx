@@ -15,7 +15,7 @@ import { getFixedT, getLanguage } from "~/i18n/i18next.server";
 import { translateMessage } from "~/i18n/messages";
 import { activityNoteSchema } from "~/schemas/activity";
 import { addNote, getActivity, zoneFor } from "~/services/activity.server";
-import { requireModule } from "~/utils/auth.server";
+import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { can } from "~/utils/permissions";
@@ -23,7 +23,7 @@ import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.row.activity_name ?? "Activity" }];
 
-/** Without an id, or with one that is not the company's, back to the list (spec part 1 §2). */
+/** Without an id, or with one that is not the company's, back to the list (docs/ARCHITECTURE.md §7.1). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "activity");
   const id = Number(new URL(request.url).searchParams.get("id"));

@@ -6,7 +6,7 @@ import { saveGroupForm } from "~/components/device-groups/group-action.server";
 import { GroupForm } from "~/components/device-groups/group-form";
 import { PageHeader } from "~/components/ui/page-header";
 import { defaultTimeZoneId, getAvailableDevices, timeZoneOptions } from "~/services/device-groups.server";
-import { requireModule } from "~/utils/auth.server";
+import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 
 export const meta: MetaFunction = () => [{ title: "Add device group" }];

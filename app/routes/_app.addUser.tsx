@@ -9,7 +9,7 @@ import { EMPTY_USER, UserForm, userFormFromData } from "~/components/users/user-
 import { getFixedT, getLanguage } from "~/i18n/i18next.server";
 import { translateMessage } from "~/i18n/messages";
 import { addUser } from "~/services/users.server";
-import { requireModule } from "~/utils/auth.server";
+import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { redirectWithToast } from "~/utils/toast.server";

@@ -5,7 +5,7 @@ import { UPLOAD_HEADER, UploadForm } from "~/components/ota/upload-form";
 import { PageHeader } from "~/components/ui/page-header";
 import { addOtaSchema } from "~/schemas/firmware";
 import { createRelease, listDeviceTypes } from "~/services/firmware.server";
-import { requireModule } from "~/utils/auth.server";
+import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { redirectWithToast } from "~/utils/toast.server";

@@ -10,7 +10,7 @@ import { Field } from "~/components/ui/field";
 import { changePasswordSchema } from "~/schemas/auth";
 import { changePassword } from "~/services/auth.server";
 import { formAction } from "~/utils/auth-action.server";
-import { requireModule } from "~/utils/auth.server";
+import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { redirectWithToast } from "~/utils/toast.server";
 

@@ -9,7 +9,7 @@ import { translateMessage } from "~/i18n/messages";
 import { companySettingsSchema, SETTINGS_MESSAGES } from "~/schemas/settings";
 import { timeZoneOptions } from "~/services/device-groups.server";
 import { getCompanySettings, modifyCompanySettings } from "~/services/settings.server";
-import { requireModule } from "~/utils/auth.server";
+import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { can } from "~/utils/permissions";

@@ -9,7 +9,7 @@ import { Alert, AlertTitle } from "~/components/ui/alert";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { PageHeader } from "~/components/ui/page-header";
 import { getDeviceDetails } from "~/services/devices.server";
-import { requireModule } from "~/utils/auth.server";
+import { requireModule } from "~/utils/auth-guards.server";
 import { getDb } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 

@@ -13,7 +13,7 @@ import { Switch } from "~/components/ui/switch";
 import { getFixedT, getLanguage } from "~/i18n/i18next.server";
 import { translateMessage } from "~/i18n/messages";
 import { deleteDeviceGroup, GROUP_SORTS, listDeviceGroups } from "~/services/device-groups.server";
-import { requireModule } from "~/utils/auth.server";
+import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { can } from "~/utils/permissions";

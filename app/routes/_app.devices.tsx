@@ -8,7 +8,7 @@ import { deviceColumns } from "~/components/devices/device-columns";
 import { EmptyState } from "~/components/ui/empty-state";
 import { PageHeader } from "~/components/ui/page-header";
 import { DEVICE_SORTS, listDevices } from "~/services/devices.server";
-import { requireModule } from "~/utils/auth.server";
+import { requireModule } from "~/utils/auth-guards.server";
 import { getDb } from "~/utils/db.server";
 
 export const meta: MetaFunction = () => [{ title: "Devices" }];

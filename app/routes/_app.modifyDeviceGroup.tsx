@@ -7,7 +7,7 @@ import { GroupForm } from "~/components/device-groups/group-form";
 import { PageHeader } from "~/components/ui/page-header";
 import { DEACTIVATED } from "~/schemas/device-groups";
 import { getAvailableDevices, getDeviceGroupDetails, timeZoneOptions } from "~/services/device-groups.server";
-import { requireModule } from "~/utils/auth.server";
+import { requireModule } from "~/utils/auth-guards.server";
 import { getDb } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 

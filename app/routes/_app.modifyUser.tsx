@@ -17,7 +17,7 @@ import { assignBody } from "~/schemas/ekeys";
 import { assignKey, removeKey } from "~/services/ekeys.server";
 import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import * as users from "~/services/users.server";
-import { requireModule } from "~/utils/auth.server";
+import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { publicOrigin } from "~/utils/origin.server";

@@ -11,7 +11,7 @@ import { EmptyState } from "~/components/ui/empty-state";
 import { PageHeader } from "~/components/ui/page-header";
 import { otaIdSchema } from "~/schemas/firmware";
 import { activateRelease, deleteRelease, listProgress, listReleases, OTA_PAGE_SIZE } from "~/services/firmware.server";
-import { requireModule } from "~/utils/auth.server";
+import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { can } from "~/utils/permissions";

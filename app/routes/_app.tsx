@@ -4,7 +4,7 @@ import { BusyMain } from "~/components/loading-overlay";
 import { AppHeader } from "~/components/shell/app-header";
 import { IdleGuard } from "~/components/shell/idle-guard";
 import { getLanguage } from "~/i18n/i18next.server";
-import { requireAuth } from "~/utils/auth.server";
+import { requireAuth } from "~/utils/auth-guards.server";
 import { canUseVarPanel, navItems } from "~/utils/permissions";
 import { idleLimits } from "~/utils/session.server";
 

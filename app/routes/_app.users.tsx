@@ -14,7 +14,7 @@ import { getFixedT, getLanguage } from "~/i18n/i18next.server";
 import { translateMessage } from "~/i18n/messages";
 import { companyToday } from "~/services/ekeys.server";
 import { deleteUser, listUsers, USER_SORTS } from "~/services/users.server";
-import { requireModule } from "~/utils/auth.server";
+import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { can } from "~/utils/permissions";

@@ -11,7 +11,7 @@ import { forgotPasswordSchema } from "~/schemas/auth";
 import { webForgotPassword } from "~/services/auth.server";
 import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import { formAction } from "~/utils/auth-action.server";
-import { requireAnonymous } from "~/utils/auth.server";
+import { requireAnonymous } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { publicOrigin } from "~/utils/origin.server";
 import { clientIp } from "~/utils/session.server";

@@ -16,7 +16,7 @@ import { translateMessage } from "~/i18n/messages";
 import { loginSchema } from "~/schemas/auth";
 import { login, MSG } from "~/services/auth.server";
 import { deliverQueuedMail } from "~/services/mail/outbox.server";
-import { requireAnonymous } from "~/utils/auth.server";
+import { requireAnonymous } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { pageMessage } from "~/utils/page-message.server";

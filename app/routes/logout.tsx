@@ -1,6 +1,6 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { logout } from "~/services/auth.server";
-import { getAuth } from "~/utils/auth.server";
+import { getAuth } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { isCrossSite } from "~/utils/origin.server";
 import { sessionCookie } from "~/utils/session.server";

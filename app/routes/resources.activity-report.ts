@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { filterFromSearch } from "~/schemas/activity";
 import { activityReport, REPORT_FILE } from "~/services/activity.server";
-import { requireModule } from "~/utils/auth.server";
+import { requireModule } from "~/utils/auth-guards.server";
 import { getDb } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 

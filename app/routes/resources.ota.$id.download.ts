@@ -1,7 +1,7 @@
 import { type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { otaIdSchema } from "~/schemas/firmware";
 import { releaseDownload } from "~/services/firmware.server";
-import { requireModule } from "~/utils/auth.server";
+import { requireModule } from "~/utils/auth-guards.server";
 import { getDb } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 

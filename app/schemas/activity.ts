@@ -1,6 +1,6 @@
 /**
- * The activity log's filter payload and note form (spec part 1 §3 "Activity filter payload",
- * §4 "Activity filter", §5 "Notes"), shared by the pages, the service and the admin API.
+ * The activity log's filter payload and note form (docs/ARCHITECTURE.md §8, the activity filter payload;
+ * §7.2, the activity filter and notes), shared by the pages, the service and the admin API.
  * The page carries the same names in its URL (with a 1-based `page`, like every grid).
  */
 import { z } from "zod";
@@ -15,7 +15,7 @@ export type FilterType = (typeof FILTER_TYPES)[number];
 
 export const ACTIVITY_SORTS = ["date", "activity", "trigger", "triggeredBy", "user", "device", "deviceGroup"] as const;
 export const DEFAULT_ACTIVITY_SORT = "-date";
-/** Spec §9: the activity log's default page size. */
+/** The activity log's default page size (docs/ARCHITECTURE.md §7.3). */
 export const ACTIVITY_PAGE_SIZE = 100;
 
 export const ACTIVITY_MESSAGES = {
@@ -73,7 +73,7 @@ export const activityFilterSchema = z
 export type ActivityFilterInput = z.input<typeof activityFilterSchema>;
 export type ActivityFilter = z.output<typeof activityFilterSchema>;
 
-/** §4: Filter is enabled only with both dates or both times set. */
+/** docs/ARCHITECTURE.md §7.2: Filter is enabled only with both dates or both times set. */
 export const canApplyFilter = (v: { filterFromDate?: string; filterToDate?: string; filterFromTime?: string; filterToTime?: string }) =>
   (!!v.filterFromDate && !!v.filterToDate) || (!!v.filterFromTime && !!v.filterToTime);
 
@@ -91,7 +91,7 @@ export type ActivityNoteInput = z.infer<typeof activityNoteSchema>;
 /** The filter's URL search params on /activity (page, pageSize and sort belong to the grid). */
 export const FILTER_PARAMS = ["filterOperationType", "filterFromDate", "filterToDate", "filterFromTime", "filterToTime", "id", "type", "additionalFilter"] as const;
 
-/** §4: Remove filter is enabled when any filter is set. */
+/** docs/ARCHITECTURE.md §7.2: Remove filter is enabled when any filter is set. */
 export const hasAnyFilter = (v: Partial<Record<(typeof FILTER_PARAMS)[number], unknown>>) =>
   FILTER_PARAMS.some((k) => (k === "filterOperationType" ? v[k] != null && v[k] !== "All" : !!v[k]));
 

@@ -1,5 +1,5 @@
 /**
- * The device-group form (spec part 1 §5), in the spec's wire names so the page form, the
+ * The device-group form (docs/ARCHITECTURE.md §7.2), in the spec's wire names so the page form, the
  * service and the admin API share one schema. Schedule rules the access-window core also
  * knows (equal times, unknown zone) are checked by the service through the core.
  */
@@ -72,7 +72,7 @@ function checkGroup(v: Base, ctx: z.RefinementCtx, requireZone: boolean) {
   if (v.available_devices.length === 0) ctx.addIssue({ code: "custom", path: ["available_devices"], message: GROUP_MESSAGES.devices });
 }
 
-/** All day clears both times (spec §4). */
+/** All day clears both times (docs/ARCHITECTURE.md §7.2). */
 const clearTimes = <T extends Base>(v: T): T => (v.is_all_day ? { ...v, start_at: "", end_at: "" } : v);
 
 export const createDeviceGroupSchema = base.superRefine((v, ctx) => checkGroup(v, ctx, true)).transform(clearTimes);

@@ -3,8 +3,8 @@ import { FOB_NUMBER_MAX } from "./text";
 import type { Days, EKeyWindow, ValidationError } from "../../core-wasm/pkg/index.js";
 
 /**
- * E-key assignment (spec part 1 §3 assign payload, §4 state rules, §5 validation). The form, the
- * service and the admin API build the same access window (DESIGN §4.1) with `toWindow` and let the
+ * E-key assignment (docs/ARCHITECTURE.md §7.2 for the rules, §8 for the assign payload). The form, the
+ * service and the admin API build the same access window (docs/ARCHITECTURE.md §5) with `toWindow` and let the
  * core validate it; `windowErrors` maps the core's codes to the spec's messages.
  */
 export const ACCESS_TYPES = ["full_access", "custom_access", "one_time_access"] as const;
@@ -141,14 +141,14 @@ export const textToDays = (s: string | null | undefined) => [...(s ?? "1111111")
 
 export const ALL_DAYS: Days = [true, true, true, true, true, true, true];
 
-/** §4: custom and one-time start today, all days, never ends, all day; full clears the schedule. */
+/** docs/ARCHITECTURE.md §7.2: custom and one-time start today, all days, never ends, all day; full clears the schedule. */
 export function scheduleForAccess(accessType: AccessType, today: string): Schedule {
   if (accessType === "full_access")
     return { accessType, startDate: null, endDate: null, startTime: null, endTime: null, days: ALL_DAYS, isNeverEnd: true, isAllDay: true };
   return { accessType, startDate: today, endDate: null, startTime: null, endTime: null, days: ALL_DAYS, isNeverEnd: true, isAllDay: true };
 }
 
-/** Checked by the service, which answers 422 for a malformed or unknown entry (spec §7). */
+/** Checked by the service, which answers 422 for a malformed or unknown entry (docs/ARCHITECTURE.md §7.2). */
 export const entryIdQuery = z.object({ entryId: z.string().optional() });
 export const userIdQuery = z.object({ userId: z.coerce.number({ invalid_type_error: "userId must be a number" }).int().positive() });
 export const getEkeysQuery = userIdQuery.extend({ type: z.enum(["device", "group"]).default("device") });

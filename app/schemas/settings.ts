@@ -1,5 +1,5 @@
 /**
- * Company settings, scheduled-open hours and fob programmers (spec part 1 §2, §3, §4), in the
+ * Company settings, scheduled-open hours and fob programmers (docs/ARCHITECTURE.md §7.2 and §8), in the
  * spec's wire names so the pages, the services and the admin API share one schema per form.
  * Scheduled-open times and dates are checked by the service through the access-window core.
  */
@@ -91,7 +91,7 @@ const exceptionRow = z.object({
 export type ScheduleDayInput = z.infer<typeof dayRow>;
 export type ScheduleExceptionInput = z.infer<typeof exceptionRow>;
 
-/** Unchecking a day (or an exception) clears its times (spec §4). */
+/** Unchecking a day (or an exception) clears its times (docs/ARCHITECTURE.md §7.2). */
 const clearUnchecked = <T extends { openWholeDay: boolean; openTime: string; closeTime: string }>(r: T): T =>
   r.openWholeDay ? r : { ...r, openTime: "", closeTime: "" };
 
@@ -121,7 +121,7 @@ export type FobProgrammersInput = z.infer<typeof fobProgrammersSchema>;
 /** Field-error keys of the schedule form: `schedule_opens.2.closeTime`, `schedule_exceptions.0.exceptionDate`. */
 export const scheduleErrorKey = (path: (string | number)[]) => path.join(".");
 
-/** The access window the core validates and the gateways evaluate (DESIGN §4.1). */
+/** The access window the core validates and the gateways evaluate (docs/ARCHITECTURE.md §5). */
 export function scheduleWindow(input: ScheduleOpenInput, tz: string): ScheduledOpenWindow {
   return {
     kind: "scheduledOpen",

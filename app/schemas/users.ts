@@ -2,7 +2,7 @@ import { z } from "zod";
 import { freeText, nameText } from "./text";
 
 /**
- * The add/modify user form (spec part 1 §5), shared by the form, the service and the admin API.
+ * The add/modify user form (docs/ARCHITECTURE.md §7.2), shared by the form, the service and the admin API.
  * Messages are the spec's English texts; the console translates them in the `users` namespace.
  */
 const required = (label: string) =>
@@ -76,7 +76,7 @@ export function fromApiBody(b: z.infer<typeof addUserBody>): UserForm {
 /** 'last, first', filled in when the first name loses focus. */
 export const autoDisplayName = (first: string, last: string) => [last.trim(), first.trim()].filter(Boolean).join(", ");
 
-/** Super admin implies sentinel web management (spec §4). */
+/** Super admin implies sentinel web management (docs/ARCHITECTURE.md §3). */
 export function applyPrivilegeRules<T extends { isSuperAdmin: boolean; isSentinel: boolean }>(v: T): T {
   return v.isSuperAdmin ? { ...v, isSentinel: true } : v;
 }

@@ -1,5 +1,5 @@
 /**
- * The activity log (spec part 1 §2 "Activity log", §3, §4, §7 `user/activity*`): the filtered,
+ * The activity log (docs/ARCHITECTURE.md §7.1 and §7.2; API calls `user/activity*`, §8): the filtered,
  * sorted, paged list, the CSV report, one entry with its notes, and the filter pickers' options.
  * Every query is scoped to the caller's company; another company's entry is a 404.
  */
@@ -17,7 +17,7 @@ import {
   type FilterType,
 } from "~/schemas/activity";
 import { parseSort } from "~/components/data-table/params";
-import { assertCan, type Auth } from "~/utils/auth.server";
+import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
 import { inCompany, liveInCompany } from "~/utils/tenant.server";
@@ -40,7 +40,7 @@ export const ACTIVITY_MSG = {
   noteAdded: "Note added",
 } as const;
 
-/** Activity names whose text a device can rename (its custom sensor names, spec §3). */
+/** Activity names whose text a device can rename (its custom sensor names, docs/ARCHITECTURE.md §8). */
 const SENSOR_NAMES = {
   "Sensor 1 Open": "sensor1_open_name",
   "Sensor 1 Closed": "sensor1_close_name",
@@ -372,7 +372,7 @@ export async function addNote(db: Db, auth: Auth, input: unknown, now: number): 
   return { message: ACTIVITY_MSG.noteAdded, id: note.id };
 }
 
-/** Picker options (spec §3): activities with their type, and the company's users, devices and groups. */
+/** Picker options (docs/ARCHITECTURE.md §8): activities with their type, and the company's users, devices and groups. */
 export async function getActivityOptions(db: Db, auth: Auth) {
   assertCan(auth, MODULE);
   const [activities, users, devices, groups] = await db.batch([

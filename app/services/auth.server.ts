@@ -12,8 +12,8 @@ import type {
   twoFactorSchema,
   webResetPasswordSchema,
 } from "~/schemas/auth";
-import { activityInsert } from "~/utils/activity.server";
-import type { Auth } from "~/utils/auth.server";
+import { activityInsert } from "~/utils/activity-insert.server";
+import type { Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { hashPassword, needsRehash, passwordMeetsRules, verifyPassword } from "~/utils/password.server";

@@ -6,8 +6,8 @@ import { and, asc, count, desc, eq, inArray, isNull, ne, notInArray, sql, type S
 import type { Core, Days } from "../../core-wasm/pkg/index.js";
 import { chunkedInserts } from "../../db/seed/batch";
 import { DEACTIVATED, WEEKDAY_FIELDS, type CreateDeviceGroupInput, type ModifyDeviceGroupInput } from "~/schemas/device-groups";
-import { activityInsert } from "~/utils/activity.server";
-import { assertCan, type Auth } from "~/utils/auth.server";
+import { activityInsert } from "~/utils/activity-insert.server";
+import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { inChunks, schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
 import { liveInCompany } from "~/utils/tenant.server";
@@ -171,7 +171,7 @@ export async function createDeviceGroup(db: Db, auth: Auth, input: CreateDeviceG
   return last[0].id;
 }
 
-/** Saves the form; the deactivate toggle sets status 3 and clearing it returns to 1 (spec §4). */
+/** Saves the form; the deactivate toggle sets status 3 and clearing it returns to 1 (docs/ARCHITECTURE.md §7.2). */
 export async function modifyDeviceGroup(
   db: Db,
   auth: Auth,

@@ -3,7 +3,7 @@
  * company's scheduled-open hours, and the last reported location.
  */
 import { and, asc, count, desc, eq, inArray, isNull, or } from "drizzle-orm";
-import { assertCan, type Auth } from "~/utils/auth.server";
+import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { notFound } from "~/utils/errors.server";
 import { liveInCompany } from "~/utils/tenant.server";

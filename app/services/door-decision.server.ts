@@ -16,7 +16,7 @@
 import { and, eq, inArray, isNull, max, ne } from "drizzle-orm";
 import type { AccessWindow, Core, EKeyWindow, GroupWindow, ScheduledOpenWindow } from "../../core-wasm/pkg/index.js";
 import { textToDays, toWindow, type AccessType } from "~/schemas/ekeys";
-import { assertCan, type Auth } from "~/utils/auth.server";
+import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 
 export type Credential = { type: "user" | "fob" | "phone"; id: string };

@@ -1,13 +1,13 @@
 /**
- * E-key assignments of a user (spec part 1 §3 eKey assignment, §4 rules, §7 assign/list/remove).
+ * E-key assignments of a user (docs/ARCHITECTURE.md §7.2; API calls assign/list/remove, §8).
  * Every window is validated by the core before it is stored; every change is mirrored to the
  * gateways through `gateway_changes` and audited in the same batch.
  */
 import { and, asc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { Core } from "../../core-wasm/pkg/index.js";
 import { MSG, textToDays, daysToText, toWindow, windowErrors, type AssignInput, type Schedule } from "~/schemas/ekeys";
-import { activityInsert } from "~/utils/activity.server";
-import { assertCan, type Auth } from "~/utils/auth.server";
+import { activityInsert } from "~/utils/activity-insert.server";
+import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
 import { inCompany, liveInCompany } from "~/utils/tenant.server";
@@ -25,7 +25,7 @@ async function assertUser(db: Db, auth: Auth, userId: number) {
 const groupDays = (row: typeof g.$inferSelect) =>
   [row.schMonday, row.schTuesday, row.schWednesday, row.schThursday, row.schFriday, row.schSaturday, row.schSunday] as Schedule["days"];
 
-/** The company's day in its default zone, `YYYY-MM-DD` (the default start date of §4). */
+/** The company's day in its default zone, `YYYY-MM-DD` (the default start date, docs/ARCHITECTURE.md §7.2). */
 export async function companyToday(db: Db, auth: Auth, core: Core, now: number): Promise<{ today: string; zone: { id: number; name: string } | null }> {
   const rows = await db
     .select({ id: tz.id, name: tz.name })
@@ -172,7 +172,7 @@ export async function assignKey(db: Db, auth: Auth, core: Core, input: AssignInp
   let zone: { id: number; name: string } | null = null;
   let target: { deviceId: number | null; groupId: number | null; label: string };
   if (input.type === "group") {
-    // §4: a group forces custom access with the group's own schedule, never ending.
+    // docs/ARCHITECTURE.md §7.2: a group forces custom access with the group's own schedule, never ending.
     const group = (await db.query.deviceGroups.findFirst({ where: liveInCompany(g, auth, eq(g.id, input.eKey)) })) ?? notFound("Device group not found");
     zone = group.timeZoneId ? ((await db.query.timeZones.findFirst({ where: eq(tz.id, group.timeZoneId) })) ?? null) : null;
     schedule = {
@@ -273,7 +273,7 @@ async function fobSafe<T>(write: Promise<T>): Promise<T> {
   }
 }
 
-/** An entry of the caller's company; another company's entry is a 404, an unknown one a 422 (spec §7). */
+/** An entry of the caller's company; another company's entry is a 404, an unknown one a 422 (docs/ARCHITECTURE.md §7.2). */
 async function findEntry(db: Db, auth: Auth, entryId: number) {
   const row = await db.query.ekeyAssignments.findFirst({ where: eq(k.id, entryId) });
   if (!row) throw new ServiceError(422, MSG.notFound);

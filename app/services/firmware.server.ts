@@ -6,8 +6,8 @@
  */
 import { and, asc, count, desc, eq, isNull, ne, sql } from "drizzle-orm";
 import type { AddOtaInput } from "~/schemas/firmware";
-import { activityInsert } from "~/utils/activity.server";
-import { assertCan, type Auth } from "~/utils/auth.server";
+import { activityInsert } from "~/utils/activity-insert.server";
+import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
 

@@ -1,11 +1,11 @@
 /**
- * Fob programmers (spec part 1 §2 /setFobProgrammers): the company's programmers split into
+ * Fob programmers (docs/ARCHITECTURE.md §7.1, /setFobProgrammers): the company's programmers split into
  * available and assigned; a save names the assigned ones and every other one becomes available.
  */
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { SETTINGS_MESSAGES, type FobProgrammersInput } from "~/schemas/settings";
-import { activityInsert } from "~/utils/activity.server";
-import { assertCan, type Auth } from "~/utils/auth.server";
+import { activityInsert } from "~/utils/activity-insert.server";
+import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { chunks, inChunks, schema, type Db } from "~/utils/db.server";
 import { notFound } from "~/utils/errors.server";
 import { inCompany } from "~/utils/tenant.server";

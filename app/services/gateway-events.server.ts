@@ -12,14 +12,16 @@
  * statements that are safe to run again.
  */
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import { activityInsert } from "~/utils/activity.server";
+import type { activityInsert } from "~/utils/activity-insert.server";
 import { IN_CHUNK, schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
+import type { EventBatchResult, WireEvent } from "../../gateway/src/protocol/wire";
 
 export const MAX_EVENTS = 1000;
 
-export type GatewayEvent = { id: string; deviceId: string; type: string; at: number; data: Record<string, unknown> };
-export type IngestResult = { accepted: number; duplicates: number; rejected: { id: unknown; reason: string }[] };
+/** A checked event: the wire event's fields the console records. */
+export type GatewayEvent = Pick<WireEvent, "id" | "deviceId" | "type" | "at" | "data">;
+export type IngestResult = Required<EventBatchResult>;
 
 type Device = { id: number; companyId: number; fullName: string };
 type Mapped = { name: string; summary: string; targetUserId?: number | null; gps?: string };
@@ -110,6 +112,8 @@ function mapEvent(e: GatewayEvent, device: Device): Mapped | string {
 
 const LOW_BATTERY = 20;
 const ID = /^[\x21-\x7e]{1,200}$/;
+/** The id a rejected entry is reported under: its own when it is a string, else null. */
+const idOf = (raw: unknown) => (typeof (raw as { id?: unknown })?.id === "string" ? (raw as { id: string }).id : null);
 
 /** Checks the envelope; a bad one is a 400 (the gateway logs it), entries are checked one by one. */
 export function parseBatch(body: unknown): unknown[] {
@@ -143,7 +147,7 @@ export async function ingestEvents(db: Db, rawEvents: unknown[], now: number): P
   let duplicates = 0;
   for (const raw of rawEvents) {
     const e = checkEvent(raw);
-    if (typeof e === "string") rejected.push({ id: (raw as { id?: unknown })?.id ?? null, reason: e });
+    if (typeof e === "string") rejected.push({ id: idOf(raw), reason: e });
     else if (seen.has(e.id)) duplicates++; // the same id twice in one batch
     else {
       seen.add(e.id);

@@ -30,9 +30,9 @@ import { and, asc, eq, gt, inArray, isNull, lt, max, min, ne, sql, type SQL } fr
 import type { AnySQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { IN_CHUNK, schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
+import type { FeedChange, FeedPage } from "../../gateway/src/protocol/wire";
 
-export type FeedChange = { type: string; op: "upsert" | "delete"; id: string; data?: Record<string, unknown> };
-export type FeedPage = { v: 1; changes: FeedChange[]; cursor: string; more: boolean; reset?: true };
+export type { FeedChange, FeedPage };
 
 /** What `gateway_changes.entity` may name; the triggers of db/migrations/0005_door_feed_triggers.sql write them. */
 export const FEED_ENTITIES = ["company", "device", "ekey", "group", "user", "scheduledOpen", "firmware", "deviceType"] as const;
@@ -133,7 +133,7 @@ async function deviceChanges(db: Db, ref: Ref, ids: number[]): Promise<FeedChang
 const ACCESS = { full_access: "full", custom_access: "custom", one_time_access: "oneTime" } as const;
 const days = (mask: string) => Array.from({ length: 7 }, (_, i) => mask[i] === "1");
 
-/** E-keys as access windows (DESIGN §4.1); group keys carry their group's schedule. */
+/** E-keys as access windows (docs/ARCHITECTURE.md §5); group keys carry their group's schedule. */
 type KeyFilter = { ids: number[] } | { groupIds: number[] } | { userIds: number[] } | { companyIds: number[] };
 
 async function keyChanges(db: Db, ref: Ref, filter: KeyFilter): Promise<FeedChange[]> {
@@ -181,7 +181,7 @@ async function keyChanges(db: Db, ref: Ref, filter: KeyFilter): Promise<FeedChan
         startTime: g.isAllDay ? null : g.startAt,
         endTime: g.isAllDay ? null : g.endAt,
       };
-      // The group's window has no dates (DESIGN §4.1): the assignment's start date travels beside it.
+      // The group's window has no dates (docs/ARCHITECTURE.md §5): the assignment's start date travels beside it.
       out.push({ type: "groupKey", op: "upsert", id: String(r.id), data: { ...base, groupId: String(g.id), startDate: r.startDate ?? null, window } });
       continue;
     }

@@ -1,5 +1,5 @@
 /**
- * The company's scheduled-open hours (spec part 1 §2 /scheduleOpen): FPI, the weekly rows and
+ * The company's scheduled-open hours (docs/ARCHITECTURE.md §5.2 and §7.2, /scheduleOpen): FPI, the weekly rows and
  * the exceptions. Validated by the access-window core, the same module the gateways evaluate
  * the hours with, and sent to them through the change feed in the same batch as the save.
  */
@@ -7,8 +7,8 @@ import { asc, eq } from "drizzle-orm";
 import type { Core } from "../../core-wasm/pkg/index.js";
 import { chunkedInserts } from "../../db/seed/batch";
 import { scheduleErrors, scheduleWindow, SETTINGS_MESSAGES, type ScheduleOpenInput } from "~/schemas/settings";
-import { activityInsert } from "~/utils/activity.server";
-import { assertCan, type Auth } from "~/utils/auth.server";
+import { activityInsert } from "~/utils/activity-insert.server";
+import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { findSettings, SETTINGS_MODULE } from "./settings.server";

@@ -1,12 +1,12 @@
 /**
- * Company settings (spec part 1 §2 /companySettings): read and save the caller's own company's
+ * Company settings (docs/ARCHITECTURE.md §7.1, /companySettings): read and save the caller's own company's
  * row. Scheduled-open hours and fob programmers have their own files beside this one.
  */
 import { eq } from "drizzle-orm";
 import type { Core } from "../../core-wasm/pkg/index.js";
 import { SETTINGS_MESSAGES, type CompanySettingsInput } from "~/schemas/settings";
-import { activityInsert } from "~/utils/activity.server";
-import { assertCan, type Auth } from "~/utils/auth.server";
+import { activityInsert } from "~/utils/activity-insert.server";
+import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 
@@ -46,7 +46,7 @@ const columns = (input: CompanySettingsInput) => ({
 /**
  * Saves the settings. The first save (no row yet) also creates the default schedule the spec
  * sends with it: seven closed days and one exception dated today in the company's zone, also
- * closed, so the automatic save never unlocks a door (DESIGN §5). Whatever the gateways mirror
+ * closed, so the automatic save never unlocks a door (docs/ARCHITECTURE.md §7.2). Whatever the gateways mirror
  * (the zone devices and hours are evaluated in, the scheduled-open flag, FPI) goes on the feed.
  */
 export async function modifyCompanySettings(db: Db, auth: Auth, input: CompanySettingsInput, now: number, core: Core) {

@@ -1,12 +1,12 @@
 /**
- * Users of a company (spec part 1 §2 Users, §3, §4, §7 `user/*`). Pages and the admin API both
+ * Users of a company (docs/ARCHITECTURE.md §7.2; API calls `user/*`, §8). Pages and the admin API both
  * call these functions; each checks the caller's right and scopes by company itself.
  */
 import { and, asc, count, desc, eq, ne, sql, type SQL } from "drizzle-orm";
 import { userFormSchema, applyPrivilegeRules, type UserForm, type UserInput } from "~/schemas/users";
 import { queueResetLink } from "~/services/auth.server";
-import { activityInsert } from "~/utils/activity.server";
-import { assertCan, type Auth } from "~/utils/auth.server";
+import { activityInsert } from "~/utils/activity-insert.server";
+import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
 import { liveInCompany } from "~/utils/tenant.server";
@@ -101,7 +101,7 @@ export async function listUsers(db: Db, auth: Auth, opts: ListUsersOptions): Pro
 
 export type UserDetails = Awaited<ReturnType<typeof getUserDetails>>;
 
-/** The modify form's shape (spec §3 user form shape) plus what the header buttons need. */
+/** The modify form's shape (docs/ARCHITECTURE.md §8, the user form's names) plus what the header buttons need. */
 export async function getUserDetails(db: Db, auth: Auth, id: number) {
   assertCan(auth, "users");
   const user = await findUser(db, auth, id);
@@ -126,7 +126,7 @@ export async function getUserDetails(db: Db, auth: Auth, id: number) {
     support_ticket_id: user.supportTicketId,
     accountSetupPending: user.accountSetupPending,
     lastActivity: user.lastActivityAt,
-    // What the page's header buttons depend on (spec §2 modify user).
+    // What the page's header buttons depend on (docs/ARCHITECTURE.md §7.1, modify user).
     is_multi_phone_login: settings?.isMultiPhoneLogin ?? false,
     password_reset_security: settings?.passwordResetSecurity ?? "email",
   };
@@ -173,7 +173,7 @@ const columnsOf = (v: UserInput) => ({
   isSoInterrupt: v.isSOInterrupt,
 });
 
-/** Only a super admin may grant or remove super admin (spec §6). */
+/** Only a super admin may grant or remove super admin (docs/ARCHITECTURE.md §3). */
 function assertMayChangeSuperAdmin(auth: Auth, before: boolean, after: boolean) {
   if (before !== after && !auth.user.isSuperAdmin) throw new ServiceError(403, "Only a super admin can add or remove super admins");
 }
@@ -298,7 +298,7 @@ export async function forgetDevice(db: Db, auth: Auth, userId: number, now: numb
   return { message: USER_MSG.deviceForgotten };
 }
 
-/** Only when the company's reset security is admin (spec §2); the link itself is queued by the auth service. */
+/** Only when the company's reset security is admin (docs/ARCHITECTURE.md §7.2); the link itself is queued by the auth service. */
 export async function sendResetLink(db: Db, auth: Auth, userId: number, ctx: { origin: string; now: number }): Promise<{ message: string }> {
   assertCan(auth, "users", "modify");
   const user = await findUser(db, auth, userId);

@@ -54,59 +54,9 @@ export function can(p: Permissions, modules: ModuleKey | readonly ModuleKey[], a
   return list.some((m) => p[m]) && canAct(p, action);
 }
 
-/** The spec's route table (part 2 §2): a route exists only for holders of one of its modules. */
-export const ROUTE_MODULES: Record<string, readonly ModuleKey[]> = {
-  "/support": ["support"],
-  "/supportTicketDetails": ["support", "company"],
-  "/supportTicketGPSDetails": ["support", "company"],
-  "/adminSupport": ["company"],
-  "/company": ["company"],
-  "/ota": ["company"],
-  "/addota": ["company"],
-  "/addCompany": ["company"],
-  "/modifyCompany": ["company"],
-  "/companyRelatedDevices": ["company"],
-  "/companyRelatedInvoices": ["company"],
-  "/companyRelatedInvoiceDetail": ["company"],
-  "/activity": ["activity"],
-  "/activityDetails": ["activity"],
-  "/alerts": ["activity"],
-  "/addAlert": ["activity"],
-  "/modifyAlert": ["activity"],
-  "/companySettings": ["company_settings"],
-  "/setFobProgrammers": ["company_settings"],
-  "/scheduleOpen": ["company_settings"],
-  "/deviceGroups": ["device_group"],
-  "/addDeviceGroup": ["device_group"],
-  "/modifyDeviceGroup": ["device_group"],
-  "/devices": ["devices"],
-  "/deviceDetails": ["devices"],
-  "/users": ["users"],
-  "/adduser": ["users"],
-  "/addUser": ["users"],
-  "/modifyUser": ["users"],
-  "/companyMailerSetting": ["company", "users"],
-  "/viewCompanyRequests": ["company", "users"],
-  "/deviceType": ["deviceType", "company"],
-  "/addDeviceType": ["deviceType", "company"],
-  "/modifyDeviceType": ["deviceType", "company"],
-  "/changePassword": ["change_password"],
-  "/varPanel": ["var_panel"],
-  "/viewDeviceStock": ["var_panel"],
-  "/newCompanyRequest": ["var_panel"],
-  "/deviceTransfer": ["var_panel"],
-  "/billingPortal": ["billing_portal"],
-  "/invoiceDetails": ["billing_portal"],
-  "/createCustomerInvoice": ["billing_portal"],
-  "/role": ["role"],
-  "/addRole": ["role"],
-  "/modifyRole": ["role"],
-  "/assignRole": ["role"],
-};
-
 export type CompanyType = "ec" | "var" | "oem" | "root";
 
-/** VAR Panel needs the module and a reseller or root company (part 1 §6). */
+/** VAR Panel needs the module and a reseller or root company (docs/ARCHITECTURE.md §3). */
 export const canUseVarPanel = (p: Permissions, type: CompanyType) => p.var_panel && (type === "var" || type === "root");
 
 export type NavItem = { key: string; to: string; modules: readonly ModuleKey[] };

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// access-window CLI (DESIGN.md §4.1): JSON lines in, JSON lines out, one answer per input line.
+// access-window CLI (docs/ARCHITECTURE.md §5): JSON lines in, JSON lines out, one answer per input line.
 //   eval         {"window": W, "at": ms|ISO}           -> {"open": bool, "local": "…"} | {"error": {…}}
 //   occurrences  {"window": W, "from": …, "to": …}      -> {"occurrences": [[startMs, endMs], …]} | {"error": {…}}
 //   version      prints the tzdata version

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds pkg/core.wasm byte-for-byte reproducibly with Debian's rustc (1.63) and wasm-opt.
-# Installs the toolchain with apt when it is missing (see DESIGN.md §3).
+# Installs the toolchain with apt when it is missing (see docs/ARCHITECTURE.md §10).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

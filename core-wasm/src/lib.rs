@@ -1,7 +1,7 @@
 //! Access windows for keyless doors, evaluated in IANA time zones with exact DST semantics.
 //!
 //! A window (an e-key, a group key, an alert schedule or a door's scheduled opening hours) is
-//! JSON, described in DESIGN.md §4.1. An instant is inside when its local date-time in the
+//! JSON, described in docs/ARCHITECTURE.md §5. An instant is inside when its local date-time in the
 //! window's zone lies in one of the window's occurrences. The crate has no clock: every
 //! instant is passed in, as epoch milliseconds.
 //!

@@ -12,7 +12,7 @@ pub const MAX_RANGE_DAYS: i64 = 10_000;
 /// How far `next_change` looks ahead.
 const HORIZON_MS: i64 = 5 * 366 * DAY_MS;
 
-/// A validated access window, ready to evaluate (see DESIGN.md §4.1 for the JSON).
+/// A validated access window, ready to evaluate (see docs/ARCHITECTURE.md §5 for the JSON).
 ///
 /// ```
 /// use access_window::Window;

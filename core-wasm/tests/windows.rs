@@ -1,4 +1,4 @@
-//! Window semantics (DESIGN.md §4.1) at DST edges, overnight, and at date-range edges.
+//! Window semantics (docs/ARCHITECTURE.md §5.2) at DST edges, overnight, and at date-range edges.
 
 mod common;
 use access_window::Window;

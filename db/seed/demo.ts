@@ -1,5 +1,5 @@
 /**
- * Demo data (DESIGN.md §4.4): four companies with users, devices, groups, e-keys, activity,
+ * Demo data (docs/ARCHITECTURE.md §9): four companies with users, devices, groups, e-keys, activity,
  * alerts, tickets, invoices and stock, enough to make every screen meaningful. Deterministic
  * (seeded PRNG), so tests can rely on it. Runs only on an empty database.
  */

@@ -30,7 +30,7 @@ export async function reconnectBoard (port, id, password) {
   // a board acknowledges the retained QoS 1 messages its subscription brings
   parser.on('packet', (p) => { if (p.cmd === 'publish' && p.qos === 1) socket.write(mqttPacket.generate({ cmd: 'puback', messageId: p.messageId })) })
   const acked = nextPacket(parser, 'puback')
-  socket.write(mqttPacket.generate({ cmd: 'publish', topic: `boards/${id}/status`, payload: Buffer.from(JSON.stringify({ v: 1, online: true, fw: '9.9.9' })), qos: 1, retain: true, messageId: 1 }))
+  socket.write(mqttPacket.generate({ cmd: 'publish', topic: `boards/${id}/status`, payload: Buffer.from(JSON.stringify({ v: 1, online: true, fw: '9.9.9' })), qos: 1, retain: true, dup: false, messageId: 1 }))
   await acked
   const subacked = nextPacket(parser, 'suback')
   socket.write(mqttPacket.generate({ cmd: 'subscribe', messageId: 2, subscriptions: DOWN.map((n) => ({ topic: `boards/${id}/${n}`, qos: 1 })) }))

@@ -100,7 +100,7 @@ async function gatewayFigures (worker, dir) {
     // The gateway's own view, per second: time spent deciding and how long its event loop lagged.
     const operator = await mqtt.connectAsync(url, { clientId: 'bench-operator', username: 'operator', password: SECRET, reconnectPeriod: 0 })
     const gatewayStats = []
-    operator.on('message', (_t, payload) => gatewayStats.push(JSON.parse(payload)))
+    operator.on('message', (_t, payload) => gatewayStats.push(JSON.parse(payload.toString())))
     await operator.subscribeAsync('$SYS/gw-bench/gateway/stats', { qos: 0 })
     const cpu0 = [cpuSeconds(gw.proc.pid), cpuSeconds(process.pid), cpuSeconds(worker.pid)]
     const eld = monitorEventLoopDelay({ resolution: 5 })
@@ -175,7 +175,7 @@ async function authFigures (worker, dir) {
   const settled = async (gw) => {
     const operator = await mqtt.connectAsync(`mqtt://127.0.0.1:${gw.mqttPort}`, { clientId: 'bench-operator', username: 'operator', password: SECRET, reconnectPeriod: 0 })
     await new Promise((resolve) => {
-      operator.on('message', (_t, payload) => { if (JSON.parse(payload).boards <= 1) resolve() })
+      operator.on('message', (_t, payload) => { if (JSON.parse(payload.toString()).boards <= 1) resolve() })
       operator.subscribe('$SYS/gw-bench-auth/gateway/stats')
     })
     await operator.endAsync()

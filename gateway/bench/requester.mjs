@@ -16,7 +16,7 @@ export async function connectRequester (url, identity, topics) {
   const client = await mqtt.connectAsync(url, { ...identity, reconnectPeriod: 0, connectTimeout: 60_000 })
   const waiting = new Map()
   client.on('message', (_t, payload) => {
-    const msg = JSON.parse(payload)
+    const msg = JSON.parse(payload.toString())
     waiting.get(msg.corr)?.(msg)
     waiting.delete(msg.corr)
   })

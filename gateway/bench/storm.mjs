@@ -7,6 +7,6 @@
 import { badConnectStorm } from './auth.mjs'
 
 process.send('ready')
-process.once('message', async ({ port, ids, ...opts }) => {
+process.once('message', async (/** @type {any} */ { port, ids, ...opts }) => {
   process.send(await badConnectStorm(port, ids, opts), () => process.exit(0))
 })

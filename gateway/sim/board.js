@@ -84,7 +84,7 @@ out({ connected: o.id, sessionPresent: board.sessionPresent })
 async function actions () {
   for (const a of o.access) {
     const [type, ...rest] = a.split(':')
-    const res = await board.requestAccess({ type, id: rest.join(':') })
+    const res = await board.requestAccess({ type: /** @type {'user'|'fob'|'phone'} */ (type), id: rest.join(':') })
     out({ access: a, allowed: res.allowed, key: res.key, ...(res.allowed ? {} : { code: res.code, nextOpen: res.nextOpen }), reason: res.reason })
   }
   for (const e of o.event) {

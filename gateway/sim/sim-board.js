@@ -28,7 +28,14 @@ export class SimBoard extends EventEmitter {
    */
   constructor ({ url, id, password, fw = '1.0.0', deviceType, clean = false, subscribe, connectTimeoutMs = 10_000, ca }) {
     super()
-    Object.assign(this, { url, id, password, fw, deviceType, clean, connectTimeoutMs, ca })
+    this.url = url
+    this.id = id
+    this.password = password
+    this.fw = fw
+    this.deviceType = deviceType
+    this.clean = clean
+    this.connectTimeoutMs = connectTimeoutMs
+    this.ca = ca
     this.subscriptions = subscribe ?? ['access/res', 'config', 'schedule', 'cmd', 'fw/offer', 'fw/block', 'error'].map((n) => `boards/${id}/${n}`)
     this.bootId = randomBytes(4).toString('hex')
   }
@@ -85,7 +92,11 @@ export class SimBoard extends EventEmitter {
     this.emit('message', name, msg)
   }
 
-  /** Publishes a JSON (or raw) payload to one of this board's up topics; resolves on PUBACK for QoS 1. */
+  /**
+   * Publishes a JSON (or raw) payload to one of this board's up topics; resolves on PUBACK for QoS 1.
+   * @param {string} name @param {any} msg
+   * @param {{qos?: 0|1|2, retain?: boolean, topicOverride?: string}} [opts] topicOverride: any topic (ACL tests)
+   */
   publish (name, msg, { qos = 1, retain = false, topicOverride } = {}) {
     const payload = Buffer.isBuffer(msg) || typeof msg === 'string' ? msg : JSON.stringify(msg)
     return this.client.publishAsync(topicOverride ?? `boards/${this.id}/${name}`, payload, { qos, retain })
@@ -94,7 +105,8 @@ export class SimBoard extends EventEmitter {
   /**
    * Asks whether a credential may open now.
    * @param {{type: 'user'|'fob'|'phone', id: string}} credential
-   * @returns {Promise<{allowed: boolean, key: any, reason: string, corr: string}>}
+   * @param {{corr?: string, timeoutMs?: number, qos?: 0|1|2}} [opts]
+   * @returns {Promise<{allowed: boolean, key: any, reason: string, corr: string, code?: string|null, nextOpen?: string|null}>}
    */
   requestAccess (credential, { corr = `${this.bootId}-${++this.#corr}`, timeoutMs = 5000, qos = 1 } = {}) {
     return new Promise((resolve, reject) => {

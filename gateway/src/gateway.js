@@ -66,7 +66,8 @@ const definedOnly = (o) => Object.fromEntries(Object.entries(o).filter(([, v]) =
 export class Gateway {
   /** @param {GatewayOptions} opts */
   constructor (opts) {
-    this.opts = { host: '127.0.0.1', mqttPort: 1883, wsPort: 8883, maxPayload: 65536, maxTopicLevels: 8, statsIntervalMs: 10_000, gatewayId: `gw-${hostname()}`, ...definedOnly(opts) }
+    /** @type {GatewayOptions & Required<Pick<GatewayOptions, 'host'|'mqttPort'|'maxPayload'|'maxTopicLevels'|'statsIntervalMs'|'gatewayId'>>} */
+    this.opts = { host: '127.0.0.1', mqttPort: 1883, wsPort: 8883, maxPayload: 65536, maxTopicLevels: 8, statsIntervalMs: 10_000, gatewayId: `gw-${hostname()}`, .../** @type {GatewayOptions} */ (definedOnly(opts)) }
     this.gatewaySecret = this.opts.gatewaySecret
     this.hooks = { ...defaultHooks, ...opts.hooks }
     this.backoff = this.opts.connectBackoff === false ? null : new ConnectBackoff(this.opts.connectBackoff || {}, this.opts.clock)
@@ -235,6 +236,7 @@ export class Gateway {
    * the outbox first, with Redis its deadline is written into it.
    */
   async sendCommand (boardId, cmd) {
+    /** @type {string|Buffer} */
     let payload = JSON.stringify({ v: 1, ...cmd })
     if (this.commands) await this.commands.add(boardId, payload)
     else payload = withDeadline(payload)
@@ -293,7 +295,7 @@ export class Gateway {
     this.schedule.stop()
     await this.feed?.stop()
     await this.forwarder?.stop()
-    await new Promise((resolve) => this.aedes.close(resolve))
+    await new Promise((resolve) => this.aedes.close(() => resolve()))
     if (this.opts.redisUrl) await this.aedes.persistence.destroy() // aedes closes its mq, not its persistence
     await this.listeners?.close()
     await this.queue.close()

@@ -15,6 +15,7 @@ import { pbkdf2, scrypt, randomBytes, timingSafeEqual, createHash, createHmac } 
 import { promisify } from 'node:util'
 
 const pbkdf2Async = promisify(pbkdf2)
+/** @type {(password: import('node:crypto').BinaryLike, salt: Buffer, keylen: number, options: import('node:crypto').ScryptOptions) => Promise<Buffer>} */
 const scryptAsync = promisify(scrypt)
 
 export const HMAC_ALGORITHM = 'hmac-sha256'

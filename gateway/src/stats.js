@@ -18,7 +18,10 @@ export class Stats {
   #loop = monitorEventLoopDelay({ resolution: 5 })
 
   /** @param {import('./gateway.js').Gateway} gw @param {number} intervalMs */
-  constructor (gw, intervalMs) { Object.assign(this, { gw, intervalMs }) }
+  constructor (gw, intervalMs) {
+    this.gw = gw
+    this.intervalMs = intervalMs
+  }
 
   /** @param {number} ms */
   decision (ms) {

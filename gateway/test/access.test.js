@@ -206,7 +206,7 @@ test('scheduled open with first person in: locked until the first grant, then op
 
 test('a deactivated device is disconnected and refused at the next sync', async () => {
   const b2 = await board(gw, 'b2').connect()
-  const closed = new Promise((resolve) => b2.client.once('close', resolve))
+  const closed = new Promise((resolve) => b2.client.once('close', () => resolve()))
   worker.change('device', 'upsert', 'b2', { id: 'b2', companyId: 'ACME', deviceType: 'AB-200', active: false })
   await gw.syncNow()
   await closed

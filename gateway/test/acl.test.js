@@ -92,7 +92,7 @@ test('publishing to another board\'s topic or a down topic closes the connection
   b2.on('cmd', () => b2Got++)
   for (const topicOverride of ['boards/b2/cmd', 'boards/b1/access/res', '$SYS/x', 'elsewhere']) {
     const b1 = await board(gw, 'b1', { subscribe: [] }).connect()
-    const closed = new Promise((resolve) => b1.client.once('close', resolve))
+    const closed = new Promise((resolve) => b1.client.once('close', () => resolve()))
     b1.publish('x', { v: 1, id: 'c9', cmd: 'unlock' }, { qos: 1, topicOverride }).catch(() => {})
     await closed
     b1.kill()
@@ -109,7 +109,7 @@ test('the operator (gateway secret) may send commands; a board may not pose as o
   await op.publishAsync('boards/b2/cmd', JSON.stringify({ v: 1, id: 'c2', cmd: 'unlock' }), { qos: 1 })
   assert.equal((await cmd).id, 'c2')
   // The operator reads the gateway's figures on $SYS, which boards cannot.
-  const stats = new Promise((resolve) => op.once('message', (_t, p) => resolve(JSON.parse(p))))
+  const stats = new Promise((resolve) => op.once('message', (_t, p) => resolve(JSON.parse(p.toString()))))
   await op.subscribeAsync('$SYS/gw-test/gateway/stats', { qos: 0 })
   const s = await stats
   assert.equal(s.v, 1)
@@ -129,9 +129,11 @@ test('WebSocket listener serves tools with the same rules', async () => {
 })
 
 test('a too-deep topic or an oversized payload closes the connection; the gateway keeps serving', async () => {
-  for (const [t, payload] of [['boards/b1/events/a/b/c/d/e/f/g', '{}'], ['boards/b1/events', Buffer.alloc(66_000, 0x20)], ['boards/b1/events', Buffer.alloc(8 * 1024 * 1024, 0x20)]]) {
+  /** @type {[string, string|Buffer][]} */
+  const cases = [['boards/b1/events/a/b/c/d/e/f/g', '{}'], ['boards/b1/events', Buffer.alloc(66_000, 0x20)], ['boards/b1/events', Buffer.alloc(8 * 1024 * 1024, 0x20)]]
+  for (const [t, payload] of cases) {
     const b1 = await board(gw, 'b1', { subscribe: [] }).connect()
-    const closed = new Promise((resolve) => b1.client.once('close', resolve))
+    const closed = new Promise((resolve) => b1.client.once('close', () => resolve()))
     b1.publish('x', payload, { qos: 1, topicOverride: t }).catch(() => {})
     await closed
     b1.kill()

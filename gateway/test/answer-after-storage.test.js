@@ -60,7 +60,7 @@ test('the answer does not wait for storage; the PUBACK does', async () => {
 test('when the event cannot be stored, the resent request gets the same answer and is recorded once', async () => {
   const b1 = await board(gw, 'b1').connect()
   const storage = holdStorage()
-  const closed = new Promise((resolve) => b1.client.once('close', resolve))
+  const closed = new Promise((resolve) => b1.client.once('close', () => resolve()))
   const first = await b1.requestAccess({ type: 'fob', id: 'F-1' }, { corr: 'lost-1' })
   await until(() => storage.held.length === 1, { what: 'the decision to be stored' })
   storage.fail()

@@ -46,7 +46,7 @@ async function sendMixedBatch (worker, b) {
 async function statsAfter (port, gatewayId, since) {
   const op = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { clientId: `op-${since}`, username: 'operator', password: SECRET, reconnectPeriod: 0 })
   try {
-    const fresh = new Promise((resolve) => op.on('message', (_t, p) => { const s = JSON.parse(p); if (s.at > since) resolve(s) }))
+    const fresh = new Promise((resolve) => op.on('message', (_t, p) => { const s = JSON.parse(p.toString()); if (s.at > since) resolve(s) }))
     await op.subscribeAsync(`$SYS/${gatewayId}/gateway/stats`, { qos: 0 })
     return await fresh
   } finally {

@@ -24,7 +24,7 @@ test.describe("e-key assignment panel", () => {
 
     await panel.locator("#ekey-key").selectOption({ index: 1 });
     await panel.getByRole("radio", { name: "Custom" }).check();
-    // §4 defaults: start today, all days, never ends, all day.
+    // docs/ARCHITECTURE.md §7.2 defaults: start today, all days, never ends, all day.
     await expect(panel.locator("#ekey-startDate")).not.toHaveValue("");
     await expect(panel.getByRole("checkbox", { name: "Never expires" })).toBeChecked();
     await expect(panel.getByRole("checkbox", { name: "All day" })).toBeChecked();

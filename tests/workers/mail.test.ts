@@ -155,6 +155,7 @@ describe("mail delivery", () => {
     expect(parsed.body).toBe(body.replace(/\n/g, "\r\n") + "\r\n");
     expect(parsed.header("Content-Transfer-Encoding")).toBe("quoted-printable");
     expect(mail.raw).not.toMatch(/[^\r]\n/); // CRLF only
+    // eslint-disable-next-line no-control-regex -- any byte outside 7-bit ASCII
     expect(mail.raw).not.toMatch(/[^\x00-\x7f]/); // 7-bit on the wire
     for (const line of mail.raw.split("\r\n")) expect(line.length).toBeLessThanOrEqual(78);
   });

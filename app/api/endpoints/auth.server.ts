@@ -10,7 +10,7 @@ import {
 } from "~/schemas/auth";
 import * as authService from "~/services/auth.server";
 import { deliverQueuedMail } from "~/services/mail/outbox.server";
-import { loadPermissions } from "~/utils/auth.server";
+import { loadPermissions } from "~/utils/auth-guards.server";
 import { schema } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { publicOrigin } from "~/utils/origin.server";

@@ -7,7 +7,7 @@ import { endpoint } from "../define.server";
 const id = z.coerce.number({ invalid_type_error: "id must be a number" }).int().positive();
 const bit = (v: boolean) => (v ? "1" : "0");
 
-/** A group in the spec's names (part 1 §3). */
+/** A group in the spec's names (docs/ARCHITECTURE.md §8). */
 export function groupPayload(r: GroupRow) {
   return {
     id: r.id,

@@ -5,7 +5,7 @@ import { endpoint } from "../define.server";
 
 const deviceId = z.object({ deviceId: z.coerce.number({ invalid_type_error: "deviceId must be a number" }).int().positive() });
 
-/** The spec's device fields (part 1 §3); schedule and exceptions only matter when scheduled open. */
+/** The spec's device fields (docs/ARCHITECTURE.md §8); schedule and exceptions only matter when scheduled open. */
 function devicePayload(x: DeviceDetails) {
   const v = x.device;
   return {

@@ -11,7 +11,7 @@ import { endpoint } from "../define.server";
 const bit = (v: boolean) => (v ? "1" : "0");
 const flagShape = z.enum(["1", "0"]);
 
-/** The settings in the spec's names (part 1 §3); flags are '1'/'0' as the spec stores them. */
+/** The settings in the spec's names (docs/ARCHITECTURE.md §8; decision 0017); flags are '1'/'0' as the spec stores them. */
 function settingsPayload(s: SettingsRow | null, schedule: ScheduleOpen, assigned: FobProgrammer[]) {
   return {
     id: s?.id ?? null,

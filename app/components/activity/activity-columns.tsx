@@ -12,7 +12,7 @@ export type FilterHref = (changes: Record<string, string | null>) => string;
 
 const linkClass = "text-primary underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring rounded-sm";
 
-/** A cell that narrows the log to the thing it names (spec part 1 §2: clicking a cell filters). */
+/** A cell that narrows the log to the thing it names (docs/ARCHITECTURE.md §7.1: clicking a cell filters). */
 function FilterCell({ to, label, text }: { to: string; label: string; text: string }) {
   return (
     <Link to={to} aria-label={label} className={linkClass} preventScrollReset>

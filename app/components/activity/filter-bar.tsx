@@ -10,8 +10,8 @@ import { canApplyFilter, OPERATION_TYPES } from "~/schemas/activity";
 type Values = { filterFromDate: string; filterToDate: string; filterFromTime: string; filterToTime: string };
 
 /**
- * Date and time range, operation type, Filter, Remove filter and Download report (spec part 1
- * §2, §4). A GET form, so the filter lives in the URL; the id/type filter of a clicked cell and
+ * Date and time range, operation type, Filter, Remove filter and Download report
+ * (docs/ARCHITECTURE.md §7.1, §7.2). A GET form, so the filter lives in the URL; the id/type filter of a clicked cell and
  * the sort ride along as hidden fields. Remount it (key) when the URL changes.
  */
 export function FilterBar({

@@ -1,5 +1,5 @@
 /**
- * Activity timestamps: local time in a zone with its abbreviation (spec part 1 §9), e.g.
+ * Activity timestamps: local time in a zone with its abbreviation (docs/ARCHITECTURE.md §7.3), e.g.
  * "11/20/2026 13:00:05 CET". Loaders format them, so the page shows the server's text as is.
  */
 import { formatDateTimeSeconds } from "~/utils/format";

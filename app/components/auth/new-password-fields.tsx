@@ -11,8 +11,10 @@ export function NewPasswordFields({
   err,
   autoFocus,
 }: {
+  /* eslint-disable @typescript-eslint/no-explicit-any -- fields of any form whose values include these two */
   password: FieldMetadata<any, any, string[]>;
   confirm: FieldMetadata<any, any, string[]>;
+  /* eslint-enable @typescript-eslint/no-explicit-any */
   err: (errors?: string[]) => string | undefined;
   autoFocus?: boolean;
 }) {

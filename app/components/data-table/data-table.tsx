@@ -47,7 +47,8 @@ import { cn } from "~/utils/cn";
 import { nextSort, pageCount, tableSearch, type TableParams } from "./params";
 
 declare module "@tanstack/react-table" {
-  // Type parameters must match TanStack's declaration to merge.
+  // Type parameters must match TanStack's declaration to merge, used or not.
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
   interface ColumnMeta<TData extends RowData, TValue> {
     /** Classes for this column's header and body cells, e.g. "w-12 text-right"; cells don't wrap unless given "whitespace-normal". */
     className?: string;
@@ -56,6 +57,7 @@ declare module "@tanstack/react-table" {
 
 export interface DataTableProps<TData> {
   // TValue differs per column, so the array can only be typed loosely (as in TanStack's own examples).
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each column has its own value type
   columns: ColumnDef<TData, any>[];
   /** The rows of the current page only. */
   data: TData[];

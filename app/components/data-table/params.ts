@@ -13,7 +13,7 @@ export const PAGE_PARAM = "page";
 export const PAGE_SIZE_PARAM = "pageSize";
 export const SORT_PARAM = "sort";
 
-/** Spec §9: grids show 25 rows per page. */
+/** Grids show 25 rows per page (docs/ARCHITECTURE.md §7.3). */
 export const DEFAULT_PAGE_SIZE = 25;
 const DEFAULT_MAX_PAGE_SIZE = 100;
 

@@ -3,7 +3,7 @@ import { getFixedT, getLanguage } from "~/i18n/i18next.server";
 import { translateMessage } from "~/i18n/messages";
 import { createDeviceGroupSchema, modifyDeviceGroupSchema } from "~/schemas/device-groups";
 import { createDeviceGroup, modifyDeviceGroup } from "~/services/device-groups.server";
-import type { Auth } from "~/utils/auth.server";
+import type { Auth } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { redirectWithToast } from "~/utils/toast.server";

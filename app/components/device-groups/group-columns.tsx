@@ -9,7 +9,7 @@ import { WEEKDAY_FIELDS } from "~/schemas/device-groups";
 
 const DAY_KEYS = ["schMonday", "schTuesday", "schWednesday", "schThursday", "schFriday", "schSaturday", "schSunday"] as const satisfies readonly (keyof GroupRow)[];
 
-/** /deviceGroups columns (spec part 1 §2): the status icon opens modify; delete asks first. */
+/** /deviceGroups columns (docs/ARCHITECTURE.md §7.1): the status icon opens modify; delete asks first. */
 export function groupColumns(t: TFunction, canDelete: boolean): ColumnDef<GroupRow>[] {
   const columns: ColumnDef<GroupRow>[] = [
     {

@@ -37,7 +37,7 @@ type Props = {
   serverErrors?: Record<string, string[]>;
 };
 
-/** The add and modify device-group form (spec part 1 §2); checked in the browser and again on the server. */
+/** The add and modify device-group form (docs/ARCHITECTURE.md §7.2); checked in the browser and again on the server. */
 export function GroupForm({ mode, values, zones, available: initialAvailable, inGroup: initialInGroup, serverErrors }: Props) {
   const { t } = useTranslation("groups");
   const navigation = useNavigation();

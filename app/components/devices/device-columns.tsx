@@ -13,7 +13,7 @@ export type DeviceListRow = {
   lastActivityAt: number | null;
 };
 
-/** /devices columns (spec part 1 §2): the icon opens details, last activity opens that device's activity. */
+/** /devices columns (docs/ARCHITECTURE.md §7.1): the icon opens details, last activity opens that device's activity. */
 export function deviceColumns(t: TFunction): ColumnDef<DeviceListRow>[] {
   return [
     {

@@ -5,7 +5,7 @@ import type { DetailItem } from "./detail-list";
 
 type Device = DeviceDetails["device"];
 
-/** The device's fields in the spec's order, with its conditional rules (part 1 §2). */
+/** The device's fields in the spec's order, with its conditional rules (docs/ARCHITECTURE.md §7.1). */
 export function deviceSettingItems(t: TFunction, device: Device, deviceType: string, scheduledOpen: boolean, fpi: boolean): DetailItem[] {
   const yesNo = (v: boolean) => (v ? t("yes") : t("no"));
   const seconds = (v: number | null) => (v == null ? "" : t("details.seconds", { count: v }));

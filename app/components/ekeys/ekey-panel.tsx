@@ -32,7 +32,7 @@ const groupSchedule = (g: GroupOption, today: string): Schedule => ({
 });
 
 /**
- * The key assignment panel of /modifyUser (spec part 1 §2, §4). Every edit is validated and
+ * The key assignment panel of /modifyUser (docs/ARCHITECTURE.md §7.2). Every edit is validated and
  * previewed by the core in the browser; the server validates the same window again on assign.
  * With `disabled` (on /addUser) it is a read-only preview.
  */
@@ -100,7 +100,7 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
   const chooseKey = (value: string) => {
     const id = value ? Number(value) : null;
     const g = draft.type === "group" ? data.groups.find((x) => x.id === id) : undefined;
-    // §4: a group forces custom access with the group's schedule, never ending.
+    // docs/ARCHITECTURE.md §7.2: a group forces custom access with the group's schedule, never ending.
     if (g) update({ eKey: id, schedule: groupSchedule(g, data.today), zoneId: g.time_zone_id });
     else update({ eKey: id });
   };

@@ -18,7 +18,7 @@ type Row = { openWholeDay: boolean; openTime: string; closeTime: string };
 type ExceptionRow = Row & { key: number; exceptionDate: string };
 
 /**
- * The /scheduleOpen form (spec part 1 §2, §4): FPI, Monday to Sunday and the exceptions. Checked
+ * The /scheduleOpen form (docs/ARCHITECTURE.md §7.2): FPI, Monday to Sunday and the exceptions. Checked
  * in the browser with the shared schema and the access-window core (the gateways' own rules),
  * then posted as JSON; the server checks the same again.
  */
@@ -63,7 +63,7 @@ export function ScheduleForm({ data, serverErrors }: { data: ScheduleOpen; serve
   };
   const addException = () => {
     edited();
-    // New exceptions start with whole day on and an empty date (spec §4).
+    // New exceptions start with whole day on and an empty date (docs/ARCHITECTURE.md §7.2).
     setExceptions((rows) => [...rows, { key: nextKey.current++, exceptionDate: "", openWholeDay: true, openTime: "", closeTime: "" }]);
   };
 
@@ -206,7 +206,7 @@ export function ScheduleForm({ data, serverErrors }: { data: ScheduleOpen; serve
   );
 }
 
-/** Unchecking a day or an exception clears its times (spec §4). */
+/** Unchecking a day or an exception clears its times (docs/ARCHITECTURE.md §7.2). */
 const clear = <T extends Row>(r: T): T => (r.openWholeDay ? r : { ...r, openTime: "", closeTime: "" });
 
 function TimeCell({ label, value, disabled, error, onChange }: { label: string; value: string; disabled: boolean; error?: string; onChange: (v: string) => void }) {

@@ -21,7 +21,7 @@ type Props = { settings: SettingsRow | null; zones: { id: number; label: string 
 
 const HOURS = Array.from({ length: 24 }, (_, i) => i + 1);
 
-/** The /companySettings form (spec part 1 §2); conform + the shared zod schema in the browser and on the server. */
+/** The /companySettings form (docs/ARCHITECTURE.md §7.1); conform + the shared zod schema in the browser and on the server. */
 export function SettingsForm({ settings: s, zones, canModify }: Props) {
   const { t } = useTranslation("settings");
   const actionData = useActionData<SettingsActionData>();

@@ -15,7 +15,7 @@ import { NAV_ICONS } from "./nav-icons";
 import { postAndReload } from "./post-and-reload";
 
 /**
- * Header: the icon bar the user's modules allow, and the top-bar menu (spec part 1 §2, header and menus).
+ * Header: the icon bar the user's modules allow, and the top-bar menu (docs/ARCHITECTURE.md §3 and §7.1).
  * Menu actions post a real form: the menu unmounts on select, taking any inner <form> with it.
  */
 export function AppHeader({ data }: { data: ShellData }) {

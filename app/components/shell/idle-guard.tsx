@@ -11,7 +11,7 @@ const RECORD_EVERY_MS = 1_000;
 const KEEPALIVE_EVERY_MS = 60_000;
 
 /**
- * Idle protection (spec part 1 §4): after `idleMs` without activity in any tab, a dialog counts
+ * Idle protection (docs/ARCHITECTURE.md §4): after `idleMs` without activity in any tab, a dialog counts
  * down `warningMs`; Continue Session resumes, and at zero one tab signs the user out ('User Logs
  * Out' is recorded by the server) while the others follow. The server enforces the same limit.
  */

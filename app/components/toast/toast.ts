@@ -22,7 +22,7 @@ export interface ToastMessage {
   message: string;
 }
 
-/** How long a toast stays up (spec §9: toasts disappear after 5 s). */
+/** How long a toast stays up (docs/ARCHITECTURE.md §7.3: toasts disappear after 5 s). */
 export const TOAST_DURATION_MS = 5000;
 export const TOAST_COOKIE_NAME = "toast";
 /** Long enough to survive one redirect, short enough not to resurface later. */

@@ -24,7 +24,7 @@ export type UserRow = {
 const Flag = ({ on, t }: { on: boolean; t: TFunction }) =>
   on ? <CheckIcon className="size-4 text-primary" aria-label={t("yes")} /> : <span className="sr-only">{t("no")}</span>;
 
-/** Columns of /users (spec part 1 §2); sortable ids match `USER_SORTS`. */
+/** Columns of /users (docs/ARCHITECTURE.md §7.1); sortable ids match `USER_SORTS`. */
 export function userColumns(t: TFunction, opts: { canDelete: boolean; timeZone: string }): ColumnDef<UserRow>[] {
   const cols: ColumnDef<UserRow>[] = [
     {

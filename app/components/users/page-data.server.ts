@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import type { PanelData } from "~/components/ekeys/types";
 import { companyToday, getAssignedEkeys, getEkeys, timeZoneOptions } from "~/services/ekeys.server";
-import type { Auth } from "~/utils/auth.server";
+import type { Auth } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { can } from "~/utils/permissions";
 

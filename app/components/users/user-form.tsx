@@ -81,7 +81,7 @@ export function UserForm({
   const dirty = (Object.keys(initial) as (keyof UserFormValues)[]).some((k) => values[k] !== initial[k]);
   const set = <K extends keyof UserFormValues>(key: K, value: UserFormValues[K]) => {
     setValues((v) => applyPrivilegeRules({ ...v, [key]: value }));
-    // Typing in a field clears its error (spec §5).
+    // Typing in a field clears its error (docs/ARCHITECTURE.md §7.2).
     setErrors(({ [key]: _, ...rest }) => rest);
   };
 

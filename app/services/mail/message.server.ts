@@ -48,7 +48,7 @@ export function encodeHeaderWord(text: string): string {
 
 function formatMailbox({ name, address }: Mailbox): string {
   if (!name) return address;
-  const display = isPrintableAscii(name) && /[()<>\[\]:;@\\,."]/.test(name) ? `"${name.replace(/["\\]/g, "\\$&")}"` : encodeHeaderWord(name);
+  const display = isPrintableAscii(name) && /[()<>[\]:;@\\,."]/.test(name) ? `"${name.replace(/["\\]/g, "\\$&")}"` : encodeHeaderWord(name);
   return `${display} <${address}>`;
 }
 

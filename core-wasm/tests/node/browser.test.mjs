@@ -42,7 +42,7 @@ test("loadCore in Chromium answers the fixture like Node", { skip }, async () =>
   try {
     const tab = await browser.newPage();
     await tab.goto(`http://127.0.0.1:${server.address().port}/`);
-    const results = await tab.waitForFunction(() => window.results, null, { timeout: 20_000 }).then((h) => h.jsonValue());
+    const results = await tab.waitForFunction(() => globalThis.results, null, { timeout: 20_000 }).then((h) => h.jsonValue());
     const fixture = JSON.parse(readFileSync(join(root, "tests/fixtures/cases.json"), "utf8"));
     fixture.evals.forEach((c, i) => assert.deepEqual(results[i], { open: c.open, local: c.local }, c.name));
   } finally {

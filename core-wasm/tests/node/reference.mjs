@@ -1,4 +1,4 @@
-// An independent implementation of the window semantics (DESIGN.md §4.1) on Intl.DateTimeFormat,
+// An independent implementation of the window semantics (docs/ARCHITECTURE.md §5) on Intl.DateTimeFormat,
 // i.e. on Node's own ICU time-zone data. Used only by the differential test.
 
 const formatters = new Map();

@@ -37,9 +37,9 @@ export function decideAccess (replica, deviceId, credential, now) {
 const dated = new WeakMap()
 
 /**
- * A group's window has no dates, but its assignment starts on a date. Until then the key is the same
- * weekly window as a never-ending custom e-key from that date, which the core evaluates with the
- * usual reason ("not valid before …; next opens …").
+ * A group's window has no dates (docs/ARCHITECTURE.md §5.2), but its assignment starts on a date. Until then the key
+ * is the same weekly window as a never-ending custom e-key from that date, which the core evaluates
+ * with the usual reason ("not valid before …; next opens …").
  */
 function groupKeyWindow (k) {
   if (!k.startDate) return k.window

@@ -30,7 +30,11 @@ export class ScheduledOpen {
    *   log: import('../log.js').Logger, intervalMs?: number}} opts
    */
   constructor ({ replica, publishRetained, recordEvent, log, intervalMs = 15_000 }) {
-    Object.assign(this, { replica, publishRetained, recordEvent, log, intervalMs })
+    this.replica = replica
+    this.publishRetained = publishRetained
+    this.recordEvent = recordEvent
+    this.log = log
+    this.intervalMs = intervalMs
   }
 
   start () {

@@ -88,7 +88,7 @@ function limitFrames (client, maxBytes) {
 /**
  * Starts the TCP and WebSocket listeners. Nagle is off: without it every request/response waits
  * ~40 ms for the peer's delayed ACK.
- * @param {import('aedes').default} aedes
+ * @param {import('aedes').Aedes} aedes
  * With a certificate, MQTT over TLS listens too (boards send their secret in CONNECT, so anything
  * beyond a trusted local network should use it).
  * @param {{host: string, mqttPort: number, wsPort?: number|null, maxPayload: number,
@@ -98,7 +98,7 @@ export async function listen (aedes, { host, mqttPort, wsPort, maxPayload, tls }
   // room for the fixed header's variable part, topic and message id around the largest payload
   const handle = (conn, req) => limitFrames(aedes.handle(conn, req), maxPayload + 1024)
   const tcp = createServer({ noDelay: true }, handle)
-  await new Promise((resolve, reject) => tcp.once('error', reject).listen(mqttPort, host, resolve))
+  await new Promise((resolve, reject) => tcp.once('error', reject).listen(mqttPort, host, () => resolve()))
   let secure = null
   if (tls) {
     secure = createTlsServer({ cert: tls.cert, key: tls.key }, (socket) => { socket.setNoDelay(true); handle(socket) })
@@ -115,14 +115,17 @@ export async function listen (aedes, { host, mqttPort, wsPort, maxPayload, tls }
     await new Promise((resolve, reject) => http.once('error', reject).listen(wsPort, host, resolve))
   }
   return {
-    mqttPort: tcp.address().port,
-    wsPort: http ? http.address().port : null,
-    mqttsPort: secure ? secure.address().port : null,
+    mqttPort: port(tcp),
+    wsPort: http ? port(http) : null,
+    mqttsPort: secure ? port(secure) : null,
     async close () {
       await Promise.all([tcp, secure, http].filter(Boolean).map((s) => new Promise((resolve) => {
         s.close(() => resolve())
-        s.closeAllConnections?.()
+        if ('closeAllConnections' in s) /** @type {import('node:http').Server} */ (s).closeAllConnections()
       })))
     }
   }
 }
+
+/** @param {import('node:net').Server} server a listening server */
+const port = (server) => /** @type {import('node:net').AddressInfo} */ (server.address()).port

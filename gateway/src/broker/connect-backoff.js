@@ -21,8 +21,13 @@ class Tracker {
   /** @type {Map<string, {failures: number, last: number, until: number}>} */
   #entries = new Map()
 
+  /** @param {{free: number, baseMs: number, maxMs: number}} limits @param {number} forgetMs @param {number} maxEntries */
   constructor ({ free, baseMs, maxMs }, forgetMs, maxEntries) {
-    Object.assign(this, { free, baseMs, maxMs, forgetMs, maxEntries })
+    this.free = free
+    this.baseMs = baseMs
+    this.maxMs = maxMs
+    this.forgetMs = forgetMs
+    this.maxEntries = maxEntries
   }
 
   /** ms left to wait for `key`, 0 when it may try */

@@ -69,7 +69,11 @@ export class CommandOutbox {
    * @param {{log: import('../log.js').Logger, ttlMs?: number, maxAgeMs?: number, maxPerBoard?: number, sweepMs?: number}} opts
    */
   constructor (dir, { log, ttlMs = COMMAND_TTL_MS, maxAgeMs = COMMAND_MAX_AGE_MS, maxPerBoard = COMMANDS_PER_BOARD, sweepMs = SWEEP_MS }) {
-    Object.assign(this, { log, ttlMs, maxAgeMs, maxPerBoard, sweepMs })
+    this.log = log
+    this.ttlMs = ttlMs
+    this.maxAgeMs = maxAgeMs
+    this.maxPerBoard = maxPerBoard
+    this.sweepMs = sweepMs
     this.file = new AppendLog(join(dir, 'commands.log'))
   }
 
@@ -87,7 +91,7 @@ export class CommandOutbox {
 
   /**
    * Follows the broker: sessions that start afresh, cmd subscriptions, and the boards' PUBACKs.
-   * @param {import('aedes').default} aedes
+   * @param {import('aedes').Aedes} aedes
    * @param {(client: any) => boolean} isBoard  true for a client authenticated as the board of its id
    */
   attach (aedes, isBoard) {

@@ -29,7 +29,13 @@ export class Forwarder {
    *   lingerMs: how long a part-full batch waits for company, so a steady trickle becomes few requests
    */
   constructor ({ queue, worker, gatewayId, log, dataDir, retryAfterMs, batchSize = 500, idleMs = 1000, lingerMs = 50 }) {
-    Object.assign(this, { queue, worker, gatewayId, log, batchSize, idleMs, lingerMs })
+    this.queue = queue
+    this.worker = worker
+    this.gatewayId = gatewayId
+    this.log = log
+    this.batchSize = batchSize
+    this.idleMs = idleMs
+    this.lingerMs = lingerMs
     this.deadLetter = new DeadLetter(join(dataDir, 'events', 'rejected.jsonl'), { retryAfterMs })
   }
 

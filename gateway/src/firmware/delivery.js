@@ -51,7 +51,13 @@ export class FirmwareDelivery {
    *   retryMs: first wait before trying again to fetch an image that could not be had (doubles, ≤ 10 min)
    */
   constructor ({ replica, images, publishRetained, recordEvent, log, blockSize = BLOCK_SIZE, retryMs = 30_000 }) {
-    Object.assign(this, { replica, images, publishRetained, recordEvent, log, blockSize, retryMs })
+    this.replica = replica
+    this.images = images
+    this.publishRetained = publishRetained
+    this.recordEvent = recordEvent
+    this.log = log
+    this.blockSize = blockSize
+    this.retryMs = retryMs
   }
 
   /** The release a board should run, or undefined. */
@@ -169,7 +175,7 @@ export class FirmwareDelivery {
     const step = Math.floor(received * 10 / blocks)
     let p = this.progress.get(boardId)
     if (!p || p.releaseId !== release.id || (received === 0 && p.step > 0)) {
-      p = { releaseId: release.id, attempt: Date.now(), step: -1 }
+      p = { releaseId: release.id, attempt: Date.now(), step: -1, received, blocks }
     }
     this.progress.set(boardId, { ...p, step: Math.max(step, p.step), received, blocks })
     if (step <= p.step) return

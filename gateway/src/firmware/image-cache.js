@@ -15,7 +15,11 @@ export class ImageCache {
   /** @type {Map<string, Buffer>} */ #ready = new Map()
 
   /** @param {{dir: string, worker: import('../sync/worker-client.js').WorkerClient, log: import('../log.js').Logger}} opts */
-  constructor ({ dir, worker, log }) { Object.assign(this, { dir, worker, log }) }
+  constructor ({ dir, worker, log }) {
+    this.dir = dir
+    this.worker = worker
+    this.log = log
+  }
 
   /**
    * @param {{id: string, size: number, sha256: string}} release

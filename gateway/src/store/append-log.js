@@ -129,7 +129,7 @@ export class AppendLog {
 export async function writeDurably (path, data) {
   const fh = await open(path, 'w')
   try {
-    await fh.write(data)
+    await (typeof data === 'string' ? fh.write(data) : fh.write(data))
     await fh.datasync()
   } finally {
     await fh.close()

@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { AppendLog } from './append-log.js'
 
 /**
- * @typedef {{id: string, deviceId: string, type: string, at: number, receivedAt: number, data: object}} GatewayEvent
+ * @typedef {import('../protocol/wire.js').WireEvent} GatewayEvent
  * @typedef {{seq: number, id: string, json: string, bytes: number}} QueuedEvent  json: the event as sent to the Worker
  */
 

@@ -14,7 +14,7 @@ import { AppendLog, replaceFile } from './append-log.js'
 
 export const ENTITY_TYPES = ['company', 'device', 'boardCredential', 'user', 'ekey', 'groupKey', 'scheduledOpen', 'firmware']
 
-/** @typedef {{seq?: number, type: string, op: 'upsert'|'delete', id: string, data?: any}} Change */
+/** @typedef {import('../protocol/wire.js').FeedChange<any>} Change */
 
 export class Replica {
   /** @type {Map<string, Map<string, any>>} */ tables = new Map(ENTITY_TYPES.map((t) => [t, new Map()]))

@@ -19,7 +19,11 @@ export class ChangeFeed {
    *   log: import('../log.js').Logger, intervalMs?: number, pageSize?: number}} opts
    */
   constructor ({ replica, worker, log, intervalMs = 5000, pageSize = 500 }) {
-    Object.assign(this, { replica, worker, log, intervalMs, pageSize })
+    this.replica = replica
+    this.worker = worker
+    this.log = log
+    this.intervalMs = intervalMs
+    this.pageSize = pageSize
   }
 
   start () { this.#running = this.#loop(); return this }

@@ -30,18 +30,18 @@ export class WorkerClient {
   /**
    * @param {string|null} cursor
    * @param {number} limit
-   * @returns {Promise<{v: 1, changes: import('../store/replica.js').Change[], cursor: string, more: boolean, reset?: boolean}>}
+   * @returns {Promise<import('../protocol/wire.js').FeedPage>}
    */
   async changes (cursor, limit) {
     const q = new URLSearchParams({ limit: String(limit) })
     if (cursor != null) q.set('cursor', cursor)
-    return (await this.#call(`/api/gateway/changes?${q}`)).json()
+    return /** @type {Promise<import('../protocol/wire.js').FeedPage>} */ ((await this.#call(`/api/gateway/changes?${q}`)).json())
   }
 
   /**
    * @param {string} gatewayId
    * @param {string[]} events  each event already serialized as JSON
-   * @returns {Promise<{accepted: number, duplicates: number, rejected?: {id: string, reason: string}[]}>}
+   * @returns {Promise<import('../protocol/wire.js').EventBatchResult>}
    */
   async postEvents (gatewayId, events) {
     const res = await this.#call('/api/gateway/events', {
@@ -49,7 +49,7 @@ export class WorkerClient {
       headers: { 'content-type': 'application/json' },
       body: `{"v":1,"gatewayId":${JSON.stringify(gatewayId)},"events":[${events.join(',')}]}`
     })
-    return res.json()
+    return /** @type {Promise<import('../protocol/wire.js').EventBatchResult>} */ (res.json())
   }
 
   /** @param {string} releaseId @returns {Promise<Buffer>} */

@@ -13,8 +13,8 @@ const MOSQUITTO = binary('mosquitto', '/usr/sbin', '/usr/bin')
 
 export async function freePort () {
   const s = createServer()
-  await new Promise((resolve) => s.listen(0, '127.0.0.1', resolve))
-  const { port } = s.address()
+  await new Promise((resolve) => s.listen(0, '127.0.0.1', () => resolve()))
+  const { port } = /** @type {import('node:net').AddressInfo} */ (s.address())
   await new Promise((resolve) => s.close(resolve))
   return port
 }

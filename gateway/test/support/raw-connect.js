@@ -27,7 +27,7 @@ export function rawConnect ({ port, localAddress, clientId, username = clientId,
     }
     const timer = setTimeout(() => { socket.destroy(); if (!done) { done = true; reject(new Error(`no CONNACK for ${clientId} within ${timeoutMs} ms`)) } }, timeoutMs)
     parser.on('packet', (p) => { if (p.cmd === 'connack') finish(p.returnCode) })
-    socket.on('data', (d) => parser.parse(d))
+    socket.on('data', (d) => parser.parse(Buffer.from(d)))
     socket.on('error', () => finish('closed'))
     socket.on('close', () => finish('closed'))
     socket.on('connect', () => {

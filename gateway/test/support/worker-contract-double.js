@@ -46,6 +46,7 @@ export class WorkerContractDouble {
   }
 
   /** Stores a firmware image and publishes its release record through the feed. */
+  /** @param {{id: string, deviceType: string, version: string, bytes: Buffer, active?: boolean, sha256?: string}} release sha256: a wrong one to test refusal */
   addFirmware ({ id, deviceType, version, bytes, active = true, sha256 }) {
     this.firmware.set(id, bytes)
     this.change('firmware', 'upsert', id, { id, deviceType, version, size: bytes.length, sha256: sha256 ?? createHash('sha256').update(bytes).digest('hex'), active })
@@ -53,8 +54,8 @@ export class WorkerContractDouble {
 
   async listen (port = 0, host = '127.0.0.1') {
     this.server = createServer((req, res) => this.#handle(req, res).catch((e) => send(res, 500, { error: e.message })))
-    await new Promise((resolve) => this.server.listen(port, host, resolve))
-    this.url = `http://${host}:${this.server.address().port}`
+    await new Promise((resolve) => this.server.listen(port, host, () => resolve()))
+    this.url = `http://${host}:${(/** @type {import('node:net').AddressInfo} */ (this.server.address())).port}`
     return this
   }
 
@@ -130,6 +131,7 @@ export class WorkerContractDouble {
     return { accepted, duplicates, rejected }
   }
 
+  /** @param {{type: string, data?: Record<string, any>}} event */
   #mappingProblem ({ type, data = {} }) {
     if (!this.recordedTypes.has(type)) return `event type ${type} is not recorded`
     const num = (x) => typeof x === 'number' && Number.isFinite(x)

@@ -1,0 +1,179 @@
+/**
+ * The console ↔ gateway wire types (docs/gateway-api.md), declared once for both sides.
+ *
+ * The gateway refers to them from JSDoc (`import('../protocol/wire.js').FeedPage`), the console with
+ * type-only imports (`import type { FeedPage } from "../../gateway/src/protocol/wire"`). Nothing here
+ * exists at run time, so neither side bundles the other's code.
+ *
+ * Version 1: additive fields may appear and must be ignored by the receiving side.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Change feed: GET /api/gateway/changes?cursor=&limit=
+// ---------------------------------------------------------------------------------------------
+
+/** Record types the feed carries (the gateway ignores types it does not know). */
+export type FeedRecordType = 'company' | 'device' | 'boardCredential' | 'user' | 'ekey' | 'groupKey' | 'scheduledOpen' | 'firmware'
+
+/**
+ * One change: an `upsert` carries the whole current record in `data`, a `delete` carries no data.
+ * `type` stays `string` on the wire so a newer console can add types an older gateway skips.
+ */
+export type FeedChange<T = Record<string, unknown>> = {
+  seq?: number
+  type: FeedRecordType | (string & {})
+  op: 'upsert' | 'delete'
+  id: string
+  data?: T
+}
+
+/**
+ * One page of the feed. `reset` marks the first page of a snapshot (the gateway replaces its copy
+ * once the last page is in); `more` asks for the next page at once; `cursor` is opaque.
+ */
+export type FeedPage = {
+  v: 1
+  changes: FeedChange[]
+  cursor: string
+  more: boolean
+  reset?: boolean
+}
+
+/** A customer company; `id` is its company code. */
+export type CompanyRecord = { id: string; active: boolean }
+
+/** An access board. `scheduleOpen: false` takes the door out of its company's scheduled-open hours. */
+export type DeviceRecord = {
+  id: string
+  companyId: string
+  name: string
+  deviceType: string
+  tz: string
+  groupIds: string[]
+  active: boolean
+  scheduleOpen?: boolean
+  unlockMs?: number
+}
+
+/** A board's MQTT secret as a self-describing hash (`pbkdf2-sha256$i=…$salt$hash` or `scrypt$N=…,r=…,p=…$salt$hash`). */
+export type BoardCredentialRecord = { deviceId: string; hash: string }
+
+/** A person who can present credentials at boards. */
+export type UserRecord = { id: string; companyId: string; active: boolean; lang?: string; fobs: string[]; phoneKeys: string[] }
+
+/** Days are seven booleans, Monday first; dates `YYYY-MM-DD`, times `HH:mm`, `tz` an IANA name. */
+type Days = [boolean, boolean, boolean, boolean, boolean, boolean, boolean] | boolean[]
+
+export type EkeyWindow = {
+  kind: 'ekey'
+  access: 'full' | 'custom' | 'oneTime'
+  tz: string
+  startDate?: string | null
+  endDate?: string | null
+  days?: Days
+  allDay?: boolean
+  startTime?: string | null
+  endTime?: string | null
+  used?: boolean
+}
+
+export type GroupWindow = { kind: 'group'; tz: string; days: Days; allDay: boolean; startTime?: string | null; endTime?: string | null }
+
+export type ScheduledOpenDay = { openWholeDay: boolean; openTime: string; closeTime: string }
+
+export type ScheduledOpenWindow = {
+  kind: 'scheduledOpen'
+  tz: string
+  fpi: boolean
+  firstEntryAt: number | string | null
+  week: ScheduledOpenDay[]
+  exceptions: (ScheduledOpenDay & { date: string })[]
+}
+
+/** A direct key of one user for one device. */
+export type EkeyRecord = { id: string; deviceId: string; userId: string; label: string; window: EkeyWindow }
+
+/** A user's key for a device group; `startDate` (local to the window's zone, or null) is its first day. */
+export type GroupKeyRecord = { id: string; groupId: string; userId: string; label: string; startDate: string | null; window: GroupWindow }
+
+/** A company's scheduled-open hours (one per company). */
+export type ScheduledOpenRecord = { id: string; companyId: string; window: ScheduledOpenWindow }
+
+/** A firmware release; at most one is `active` per device type. */
+export type FirmwareRecord = { id: string; deviceType: string; version: string; size: number; sha256: string; active: boolean; description?: string }
+
+// ---------------------------------------------------------------------------------------------
+// Event ingestion: POST /api/gateway/events
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * An event as the gateway stores and sends it. `id` is `<deviceId>/<board's event id>`, unique
+ * across gateways, so a resent event is stored once. `at` is when it happened (board clock for board
+ * events), `receivedAt` when the gateway stored it, both epoch milliseconds.
+ */
+export type WireEvent = {
+  id: string
+  deviceId: string
+  type: EventType | (string & {})
+  at: number
+  receivedAt?: number
+  gatewayId?: string
+  data: Record<string, unknown>
+}
+
+export type EventType =
+  | 'door.opened'
+  | 'door.closed'
+  | 'door.forced'
+  | 'door.heldOpen'
+  | 'sensor'
+  | 'battery'
+  | 'location'
+  | 'tamper'
+  | 'command.result'
+  | 'access.granted'
+  | 'access.denied'
+  | 'schedule.firstEntry'
+  | 'firmware.progress'
+  | 'firmware.result'
+
+/** The request body: at most 1000 events and 2 MB. */
+export type EventBatch = { v: 1; gatewayId: string; events: WireEvent[] }
+
+/**
+ * The answer: new rows, ids already stored, and the events the console cannot place (the gateway keeps
+ * those in its dead-letter file). A rejected entry without a string id is reported with `id: null`.
+ */
+export type EventBatchResult = { accepted: number; duplicates: number; rejected?: { id: string | null; reason: string }[] }
+
+// ---------------------------------------------------------------------------------------------
+// Access decisions (the data of `access.granted` / `access.denied` events)
+// ---------------------------------------------------------------------------------------------
+
+/** What a board presented: the app's user id, a fob number or a phone key. */
+export type Credential = { type: 'user' | 'fob' | 'phone'; id: string }
+
+/** The key kinds a decision can name. */
+export type KeyKind = 'ekey' | 'group'
+
+/**
+ * An access decision as recorded. `keyKind: "ekey"` with a one-time key tells the console the key is
+ * spent; `corr` ties the event to the board's request.
+ */
+export type AccessDecisionData = {
+  credential: Credential
+  userId: string | null
+  keyId: string | null
+  keyKind: KeyKind | null
+  reason: string
+  corr?: string
+}
+
+/** `schedule.firstEntry`: the company's first authorized entry inside its scheduled-open hours. */
+export type FirstEntryData = { scheduledOpenId: string; companyId: string; firstEntryAt: number }
+
+/** `firmware.progress`, sent at each 10 % step a board reaches. */
+export type FirmwareProgressData = { releaseId: string; version: string; attempt: number; received: number; blocks: number; percent: number }
+
+/** `firmware.result`, sent by the board after it verified (or failed to verify) the image. */
+export type FirmwareResultData = { releaseId: string; ok: boolean; error?: string }
