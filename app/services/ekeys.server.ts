@@ -1,7 +1,7 @@
 /**
  * E-key assignments of a user (docs/ARCHITECTURE.md §7.2; API calls assign/list/remove, §8).
  * Every window is validated by the core before it is stored; every change is mirrored to the
- * gateways through `gateway_changes` and audited in the same batch.
+ * gateways through the change feed (written by the database, decision 0030) and audited in the same batch.
  */
 import { and, asc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { Core } from "../../core-wasm/pkg/index.js";

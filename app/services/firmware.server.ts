@@ -2,9 +2,9 @@
  * Firmware (OTA) releases: upload into R2, make active per device type, remove, and each board's
  * delivery progress. Releases are platform-wide (every company's boards of a type run the same
  * image), so the guard is the `company` module rather than a tenant filter. Every change writes its
- * audit row and a `gateway_changes` row in the same D1 batch, so gateways pick it up.
+ * audit row in the same D1 batch; the database adds the feed row gateways follow (decision 0030).
  */
-import { and, asc, count, desc, eq, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, isNull, ne } from "drizzle-orm";
 import type { AddOtaInput } from "~/schemas/firmware";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";

@@ -230,10 +230,6 @@ export async function deleteUser(db: Db, auth: Auth, id: number, now: number): P
   const user = await findUser(db, auth, id);
   assertMayTouch(auth, user);
   if (user.id === auth.user.id) throw new ServiceError(422, USER_MSG.selfDelete);
-  const keys = await db
-    .select({ id: schema.ekeyAssignments.id })
-    .from(schema.ekeyAssignments)
-    .where(and(eq(schema.ekeyAssignments.companyId, auth.company.id), eq(schema.ekeyAssignments.userId, id)));
   await db.batch([
     db.update(u).set({ deletedAt: now, updatedAt: now }).where(liveInCompany(u, auth, eq(u.id, id))),
     db.delete(schema.ekeyAssignments).where(and(eq(schema.ekeyAssignments.companyId, auth.company.id), eq(schema.ekeyAssignments.userId, id))),

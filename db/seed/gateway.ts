@@ -28,10 +28,6 @@ export async function seedGateway(db: DrizzleD1Database<typeof schema>, env: { G
   const boardHash = await hashBoardSecret(DEMO_BOARD_PASSWORD);
   const companies = [DEMO_IDS.companies.ACME, DEMO_IDS.companies.BETA];
   const d = schema.devices;
-  const pending = await db
-    .select({ id: d.id, companyId: d.companyId })
-    .from(d)
-    .where(and(inArray(d.companyId, companies), isNull(d.boardSecretHash), isNull(d.deletedAt)));
   await db.batch([
     db.insert(schema.gateways).values({ name: DEMO_GATEWAY.name, secretHash }).onConflictDoUpdate({ target: schema.gateways.name, set: { secretHash } }),
     db.update(d).set({ boardSecretHash: boardHash }).where(and(inArray(d.companyId, companies), isNull(d.boardSecretHash), isNull(d.deletedAt))),
