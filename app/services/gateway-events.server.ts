@@ -13,7 +13,7 @@
  */
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { activityInsert } from "~/utils/activity.server";
-import { schema, type Db } from "~/utils/db.server";
+import { nowMs, schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { feedChange } from "./gateway-feed.server";
 
@@ -200,7 +200,7 @@ function activityInsertMany(db: Db, entries: Parameters<typeof activityInsert>[1
         detailsJson: JSON.stringify(e.details ?? {}),
         gpsLocation: e.gpsLocation ?? null,
         eventId: e.eventId ?? null,
-        activityTimestamp: e.at ?? Date.now(),
+        activityTimestamp: e.at ?? nowMs(),
       })),
     )
     .onConflictDoNothing({ target: t.eventId })

@@ -1,5 +1,5 @@
 import { E2E_IDLE_PORT } from "../../playwright.config";
-import { DEMO, expect, test } from "./fixtures";
+import { DEMO, expect, test, useRunClock } from "./fixtures";
 
 test.describe("sign-in", () => {
   test("checks the form before sending and shows the server's failure message", async ({ page }) => {
@@ -184,6 +184,7 @@ test.describe("session end", () => {
   test("idle countdown, Continue Session, then logout at timeout across tabs", async ({ browser }) => {
     const base = `http://127.0.0.1:${E2E_IDLE_PORT}`;
     const context = await browser.newContext({ baseURL: base });
+    await useRunClock(context);
     const page = await context.newPage();
     const login = await page.request.post("/login", { form: { ...DEMO.acme }, maxRedirects: 0 });
     expect(login.status()).toBe(302);
