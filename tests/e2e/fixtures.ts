@@ -1,4 +1,4 @@
-import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
 import { E2E_CLOCK_OFFSET_MS } from "../../playwright.config";
 import { DEMO, type DemoLogin } from "../demo-logins";
 
@@ -28,6 +28,70 @@ export async function signIn(page: Page, who: DemoLogin, lang: "en" | "es" = "en
   await page.request.post("/resources/language", { form: { lng: lang, redirectTo: "/" }, maxRedirects: 0 });
   const res = await page.request.post("/login", { form: { ...DEMO[who], intent: "login" }, maxRedirects: 0 });
   expect(res.status(), `sign-in as ${who}`).toBe(302);
+}
+
+/** A short random tag that makes names created by one test unique across runs and retries. */
+export const unique = (): string => Math.random().toString(36).slice(2, 8);
+
+/**
+ * The admin API as a demo admin, for arranging the data a test needs (users, groups, settings)
+ * instead of relying on seed rows other specs may have changed.
+ */
+export async function adminApi(request: APIRequestContext, who: DemoLogin = "acme") {
+  const login = await request.post("/api/admin/user/login", { data: DEMO[who] });
+  expect(login.status(), `API sign-in as ${who}`).toBe(200);
+  const { token } = (await login.json()) as { token: string };
+  const headers = { Authorization: token };
+  const call = async <T = any>(method: "GET" | "POST" | "PUT" | "DELETE", path: string, data?: unknown): Promise<T> => {
+    const res = await request.fetch(`/api/admin${path}`, { method, headers, data });
+    expect(res.status(), `${method} ${path}: ${await res.text()}`).toBe(200);
+    return (await res.json()) as T;
+  };
+  return {
+    token,
+    call,
+    /** A new active console user; returns its id and display name ("Last, First"). */
+    async createUser(first = "Erin", last = `Test${unique()}`): Promise<{ id: number; displayName: string }> {
+      const displayName = `${last}, ${first}`;
+      const phone = `55${String(Date.now()).slice(-6)}${Math.floor(Math.random() * 100).toString().padStart(2, "0")}`;
+      const r = await call<{ payload: { id: number } }>("POST", "/user/addUser", {
+        firstName: first,
+        lastName: last,
+        displayName,
+        emailId: `${last.toLowerCase()}.${unique()}@acme.example`,
+        countryCode: "1",
+        phoneNumer: phone,
+      });
+      return { id: r.payload.id, displayName };
+    },
+    /** Id of an IANA zone in the console's zone table. */
+    async zoneId(name: string): Promise<number> {
+      const r = await call<{ payload: { id: number; name: string }[] }>("GET", "/user/getAllTimeZone");
+      const zone = r.payload.find((z) => z.name === name);
+      if (!zone) throw new Error(`no zone ${name}`);
+      return zone.id;
+    },
+    /**
+     * A new device group of the company's first `deviceCount` devices, Monday to Friday 08:00-18:00
+     * in Europe/Madrid unless `over` says otherwise; `status: 3` makes it inactive.
+     */
+    async createGroup(name: string, over: Record<string, unknown> = {}, deviceCount = 1): Promise<{ id: number }> {
+      const devices = await call<{ payload: { id: number }[] }>("GET", "/deviceGroup/getAvailableDevices");
+      const weekdays = { sch_monday: "1", sch_tuesday: "1", sch_wednesday: "1", sch_thursday: "1", sch_friday: "1", sch_saturday: "0", sch_sunday: "0" };
+      const r = await call<{ payload: { id: number } }>("POST", "/deviceGroup/createDeviceGroup", {
+        display_name: name,
+        full_name: name,
+        ...weekdays,
+        start_at: "08:00",
+        end_at: "18:00",
+        is_all_day: "0",
+        time_zone_id: await this.zoneId("Europe/Madrid"),
+        available_devices: devices.payload.slice(0, deviceCount).map((d) => d.id),
+        ...over,
+      });
+      return r.payload;
+    },
+  };
 }
 
 export const test = base.extend<{ loginAs: (who: DemoLogin, lang?: "en" | "es") => Promise<void> }>({
