@@ -11,7 +11,11 @@
  */
 export type ClockEnv = { ENVIRONMENT?: unknown; TEST_CLOCK_OFFSET_MS?: unknown };
 
-let offsetMs = 0;
+// Kept on the global object: the Worker entry (server.ts) and the Remix server build each bundle
+// their own copy of this module, and both must read the same clock.
+const OFFSET = Symbol.for("keyless-access.clock-offset-ms");
+type ClockGlobal = typeof globalThis & { [OFFSET]?: number };
+const clockGlobal = globalThis as ClockGlobal;
 
 /** The offset `env` asks for, or 0 when the environment may not shift the clock. */
 export function clockOffsetFor(env: ClockEnv): number {
@@ -24,8 +28,8 @@ export function clockOffsetFor(env: ClockEnv): number {
 
 /** Called by the Worker's entry (server.ts) for each request and cron run; env is fixed per deployment. */
 export function configureClock(env: ClockEnv): void {
-  offsetMs = clockOffsetFor(env);
+  clockGlobal[OFFSET] = clockOffsetFor(env);
 }
 
 /** Milliseconds since the epoch; the one clock the server code reads. */
-export const nowMs = (): number => Date.now() + offsetMs;
+export const nowMs = (): number => Date.now() + (clockGlobal[OFFSET] ?? 0);
