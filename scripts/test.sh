@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # One command: install everything the tests need (npm packages, Debian's Chromium, Redis,
 # Mosquitto, the Rust-to-WASM toolchain through the components' own scripts) and run every suite:
-# unit, Workers integration against D1, the access-window core, the gateway, Playwright end to end,
-# and a deploy dry run.
+# unit, Workers integration against D1, the access-window core, the gateway, Playwright end to end
+# (at the real time and at two fixed instants), the start script's port checks, and a deploy dry run.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -25,7 +25,14 @@ suite "console workers integration (D1)" npx vitest run -c vitest.workers.config
 # The gateway's durability test again, with the built console Worker and its D1 as the receiving end.
 suite "gateway durability against the console Worker" env WORKER_END=tests/gateway/real-worker-end.mjs LOG_LEVEL=error \
   node --test --test-timeout=570000 gateway/test/durability.test.js
-suite "end to end (Chromium)" npx playwright test
+# End to end three times: at the real time, then as if it were two fixed instants (the Worker's clock
+# and the browser's, see docs/decisions/0015-test-clock.md): a Monday inside working hours, and the
+# Sunday night Europe/Madrid springs forward (02:00 becomes 03:00 half an hour into the run). Each run
+# picks its own free ports. Retries are off (E2E_RETRIES is a local opt-in only).
+suite "end to end (Chromium), real time" npx playwright test
+suite "end to end at Mon 2026-11-23 17:20 Europe/Madrid" env E2E_NOW=2026-11-23T17:20:00+01:00 npx playwright test
+suite "end to end at Sun 2027-03-28 01:30 Europe/Madrid (DST)" env E2E_NOW=2027-03-28T01:30:00+01:00 npx playwright test
+suite "npm start: busy ports" node --test tests/scripts/start.test.mjs
 suite "deploy dry run" npx wrangler deploy --dry-run --outdir .tmp/deploy
 
 echo

@@ -72,6 +72,42 @@ export async function adminApi(request: APIRequestContext, who: DemoLogin = "acm
       return zone.id;
     },
     /**
+     * Puts the company's settings, scheduled-open hours and fob programmers back to the demo data's
+     * (db/seed/demo.ts: Europe/Madrid, scheduled open with FPI, admin reset with phone 5550000003,
+     * Monday to Friday 08:00-18:00, closed on 2026-12-25, 08:00-13:00 on 2026-12-31, Reception
+     * Programmer assigned), whatever another test or an earlier run changed. ACME only.
+     */
+    async resetAcmeSettings(): Promise<void> {
+      const { payload: current } = await call<{ payload: Record<string, unknown> }>("GET", "/settings/getCompanySettings");
+      const keep = ["is_multi_phone_login", "offline_reconect", "ekey_duration", "password_expiry_duration", "allowed_firmware", "require_2fa", "default_country_code"];
+      await call("PUT", "/settings/modifyCompanySettings", {
+        ...Object.fromEntries(keep.map((k) => [k, current[k]])),
+        default_country_code: "001",
+        ekey_duration: 24,
+        biometric_security: "0",
+        schedule_open: "1",
+        fpi: "1",
+        default_time_zone_id: await this.zoneId("Europe/Madrid"),
+        password_reset_security: "admin",
+        password_reset_phone: "5550000003",
+      });
+      const weekday = (d: number) => (d < 5 ? { openWholeDay: true, openTime: "08:00", closeTime: "18:00" } : { openWholeDay: false, openTime: "", closeTime: "" });
+      await call("PUT", "/settings/modifyScheduleOpen", {
+        fpi: "1",
+        schedule_opens: [0, 1, 2, 3, 4, 5, 6].map((d) => ({ scheduleDay: d, ...weekday(d) })),
+        schedule_exceptions: [
+          { exceptionDate: "2026-12-25", openWholeDay: false, openTime: "", closeTime: "" },
+          { exceptionDate: "2026-12-31", openWholeDay: true, openTime: "08:00", closeTime: "13:00" },
+        ],
+      });
+      const fobs = await call<{ payload: { available_programmers: { id: number; display_name: string }[]; assigned_programmers: { id: number; display_name: string }[] } }>(
+        "GET",
+        "/settings/getFobProgrammers",
+      );
+      const reception = [...fobs.payload.available_programmers, ...fobs.payload.assigned_programmers].find((p) => p.display_name === "Reception Programmer");
+      await call("PUT", "/settings/modifyFobProgrammers", { fob_programmers: reception ? [reception.id] : [] });
+    },
+    /**
      * A new device group of the company's first `deviceCount` devices, Monday to Friday 08:00-18:00
      * in Europe/Madrid unless `over` says otherwise; `status: 3` makes it inactive.
      */
