@@ -17,6 +17,8 @@ export default defineConfig({
           TEST_MIGRATIONS: await readD1Migrations("./db/migrations"),
           GATEWAY_SECRET: "test-gateway-secret",
           ENVIRONMENT: "test",
+          // WORKERS_NOW=<ISO instant> runs the suite as if it started then (docs/decisions/0015-test-clock.md).
+          TEST_CLOCK_OFFSET_MS: String(process.env.WORKERS_NOW ? Date.parse(process.env.WORKERS_NOW) - Date.now() : 0),
         },
       },
     })),
