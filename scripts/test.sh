@@ -20,6 +20,10 @@ suite() {
 
 suite "console unit" npx vitest run -c vitest.unit.config.ts
 suite "console workers integration (D1)" npx vitest run -c vitest.workers.config.ts
+# Again with the Worker's clock on the Sunday night Europe/Madrid springs forward, months after the
+# demo data's dates (docs/decisions/0015-test-clock.md).
+suite "console workers integration at Sun 2027-03-28 01:30 Europe/Madrid" env WORKERS_NOW=2027-03-28T01:30:00+01:00 \
+  npx vitest run -c vitest.workers.config.ts
 [ -f core-wasm/scripts/test.sh ] && suite "access-window core" bash core-wasm/scripts/test.sh
 [ -f gateway/scripts/test.sh ] && suite "gateway" bash gateway/scripts/test.sh
 # The gateway's durability test again, with the built console Worker and its D1 as the receiving end.
