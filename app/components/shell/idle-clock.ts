@@ -23,19 +23,11 @@ export function openChannel(onMessage: (m: SessionMessage) => void): { post: (m:
   return { post: (m) => channel.postMessage(m), close: () => channel.close() };
 }
 
-/**
- * Runs `fn` in exactly one tab: Web Locks elect the leader; without them, every tab may try (the
- * server records one logout). Resolves to whether this tab ran it.
- */
-export async function asLeader(fn: () => Promise<void>): Promise<boolean> {
+/** Runs `fn` in exactly one tab: Web Locks elect the leader; without them, every tab may try (the server records one logout). */
+export async function asLeader(fn: () => Promise<void>): Promise<void> {
   const locks = (navigator as Navigator & { locks?: LockManager }).locks;
-  if (!locks) {
-    await fn();
-    return true;
-  }
-  return locks.request("console.idle-logout", { ifAvailable: true }, async (lock) => {
-    if (!lock) return false;
-    await fn();
-    return true;
+  if (!locks) return fn();
+  await locks.request("console.idle-logout", { ifAvailable: true }, async (lock) => {
+    if (lock) await fn();
   });
 }

@@ -9,8 +9,6 @@ const ACTIVITY_EVENTS = ["pointerdown", "keydown", "wheel", "touchstart", "mouse
 /** Local activity is recorded at most this often, and the server session is kept alive at most this often. */
 const RECORD_EVERY_MS = 1_000;
 const KEEPALIVE_EVERY_MS = 60_000;
-/** How long a tab that is not the leader waits for the leader's "logged-out" before leaving anyway. */
-const FOLLOWER_WAIT_MS = 5_000;
 
 /**
  * Idle protection (spec part 1 §4): after `idleMs` without activity in any tab, a dialog counts
@@ -31,14 +29,11 @@ export function IdleGuard({ idleMs, warningMs }: { idleMs: number; warningMs: nu
   const signOut = useCallback(async () => {
     if (loggingOut.current) return;
     loggingOut.current = true;
-    const led = await asLeader(async () => {
+    await asLeader(async () => {
       await fetch("/logout", { method: "POST", body: new URLSearchParams({ reason: "idle" }), redirect: "manual" });
       channel.current?.post({ type: "logged-out" });
     });
-    // Another tab is logging out: its "logged-out" message sends this one to /login. Going there
-    // before that logout reached the server would be redirected back to a signed-in page.
-    if (led) goToLogin();
-    else window.setTimeout(goToLogin, FOLLOWER_WAIT_MS);
+    goToLogin();
   }, [goToLogin]);
 
   const touch = useCallback(
