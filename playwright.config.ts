@@ -77,5 +77,5 @@ export default defineConfig({
       args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
     },
   },
-  webServer: [server(E2E_PORT), server(E2E_IDLE_PORT, "--var IDLE_TIMEOUT_MS:4000 --var IDLE_WARNING_MS:3000")],
+  webServer: [server(E2E_PORT), server(E2E_IDLE_PORT, "--var IDLE_TIMEOUT_MS:4000 --var IDLE_WARNING_MS:8000")],
 });
