@@ -37,9 +37,18 @@ build_console
 
 pids=()
 declare -A part_of=()
+# Each part runs in its own process group (setsid), so stopping it also stops what it started
+# (wrangler's workerd, for example).
 cleanup() {
   trap - EXIT INT TERM
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do kill -TERM -- "-$p" 2>/dev/null || true; done
+  for _ in 1 2 3 4 5; do
+    local alive=0
+    for p in "${pids[@]}"; do kill -0 -- "-$p" 2>/dev/null && alive=1; done
+    [ "$alive" = 0 ] && break
+    sleep 1
+  done
+  for p in "${pids[@]}"; do kill -KILL -- "-$p" 2>/dev/null || true; done
   wait 2>/dev/null || true
 }
 trap cleanup EXIT
@@ -48,7 +57,7 @@ trap 'exit 130' INT TERM
 start_part() {
   # start_part <name> <command...>: runs a part in the background and remembers its name.
   local name=$1; shift
-  "$@" &
+  setsid "$@" &
   pids+=($!)
   part_of[$!]=$name
 }
