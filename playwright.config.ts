@@ -1,40 +1,81 @@
+import { execFileSync } from "node:child_process";
 import { defineConfig } from "@playwright/test";
 
 /**
  * End-to-end tests in Debian's Chromium against the built Worker under `wrangler dev`, each server
  * on its own freshly seeded local D1. The second server has a short idle timeout for the idle tests.
+ *
+ * Environment (all optional):
+ * - `E2E_PORT`, `E2E_IDLE_PORT`: the two servers' ports; free ports are picked when unset, so two
+ *   runs, or a run beside `npm start`, do not collide.
+ * - `E2E_NOW`: an ISO-8601 instant (`2026-11-23T17:20:00+01:00`). The whole run happens as if it
+ *   started then: the Worker's clock is shifted by the same offset (`TEST_CLOCK_OFFSET_MS`, honoured
+ *   only with `ENVIRONMENT=test`, see docs/decisions/0015-test-clock.md) and every page's clock is
+ *   installed at the shifted time by the fixtures (tests/e2e/fixtures.ts). Time keeps passing on both.
+ * - `E2E_TZ`: the browser's time zone (default America/New_York, on purpose neither the machine's
+ *   nor the demo company's).
+ * - `E2E_RETRIES`: retries are off unless this is set (a local opt-in; CI never sets it).
+ *
+ * The main process resolves these once and writes them back to `process.env`, so the worker
+ * processes (which load this file again) see the same ports and the same offset.
  */
-export const E2E_PORT = 8801;
-export const E2E_IDLE_PORT = 8802;
+function freePort(): number {
+  const script = "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
+  return Number(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" }));
+}
+
+function resolvedEnv(name: string, make: () => string): string {
+  const v = process.env[name];
+  if (v !== undefined && v !== "") return v;
+  const made = make();
+  process.env[name] = made;
+  return made;
+}
+
+export const E2E_PORT = Number(resolvedEnv("E2E_PORT", () => String(freePort())));
+export const E2E_IDLE_PORT = Number(resolvedEnv("E2E_IDLE_PORT", () => String(freePort())));
+
+/** Milliseconds the run is shifted by (0: the real time). */
+export const E2E_CLOCK_OFFSET_MS = Number(
+  resolvedEnv("E2E_CLOCK_OFFSET_MS", () => {
+    const at = process.env.E2E_NOW;
+    if (!at) return "0";
+    const ms = Date.parse(at);
+    if (!Number.isFinite(ms)) throw new Error(`E2E_NOW is not an ISO-8601 instant: ${at}`);
+    return String(ms - Date.now());
+  }),
+);
+
+const E2E_TZ = resolvedEnv("E2E_TZ", () => "America/New_York");
+const retries = Number(process.env.E2E_RETRIES ?? 0);
+
+// Each run keeps its servers' state in its own folder, named after its port.
+const server = (port: number, extra = "") => ({
+  command:
+    `rm -rf .tmp/e2e-${port} && STATE_DIR=.tmp/e2e-${port} PORT=${port} bash scripts/serve-local.sh ` +
+    `--var ENVIRONMENT:test --var TEST_CLOCK_OFFSET_MS:${E2E_CLOCK_OFFSET_MS} ${extra}`.trim(),
+  url: `http://127.0.0.1:${port}/login`,
+  timeout: 120_000,
+  reuseExistingServer: false,
+});
 
 export default defineConfig({
   testDir: "tests/e2e",
+  globalTeardown: "./tests/e2e/global-teardown.ts",
   fullyParallel: false,
   workers: 1,
-  retries: process.env.CI ? 1 : 0,
+  retries,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [["list"]],
   use: {
     baseURL: `http://127.0.0.1:${E2E_PORT}`,
+    timezoneId: E2E_TZ,
     trace: "retain-on-failure",
     launchOptions: {
       executablePath: "/usr/bin/chromium",
       args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
     },
   },
-  webServer: [
-    {
-      command: `rm -rf .tmp/e2e && STATE_DIR=.tmp/e2e PORT=${E2E_PORT} bash scripts/serve-local.sh`,
-      url: `http://127.0.0.1:${E2E_PORT}/login`,
-      timeout: 120_000,
-      reuseExistingServer: false,
-    },
-    {
-      command: `rm -rf .tmp/e2e-idle && STATE_DIR=.tmp/e2e-idle PORT=${E2E_IDLE_PORT} bash scripts/serve-local.sh --var IDLE_TIMEOUT_MS:4000 --var IDLE_WARNING_MS:3000`,
-      url: `http://127.0.0.1:${E2E_IDLE_PORT}/login`,
-      timeout: 120_000,
-      reuseExistingServer: false,
-    },
-  ],
+  webServer: [server(E2E_PORT), server(E2E_IDLE_PORT, "--var IDLE_TIMEOUT_MS:4000 --var IDLE_WARNING_MS:8000")],
 });

@@ -9,6 +9,7 @@ import { createCore } from "./core-wasm/pkg/index.js";
 import { pruneFeed } from "./app/services/gateway-feed.server";
 import { drainOutbox } from "./app/services/mail/outbox.server";
 import { purgeSignInLeftovers } from "./app/services/sign-in-purge.server";
+import { configureClock, nowMs } from "./app/utils/clock.server";
 import { dbFromEnv } from "./app/utils/db.server";
 import { deleteExpiredSessions } from "./app/utils/session.server";
 import { limitBody, refuseCrossSite, withHost, withSecurityHeaders } from "./app/utils/http.server";
@@ -19,6 +20,7 @@ const core = createCore(coreModule);
 
 export default {
   async fetch(incoming, env, ctx) {
+    configureClock(env);
     // Before anything parses the request: its size, and (console actions) where it comes from.
     const limited = await limitBody(incoming);
     if (limited instanceof Response) return withSecurityHeaders(limited, env);
@@ -42,10 +44,12 @@ export default {
   // The cron trigger (wrangler.toml) retries mail that a request's own delivery could not send,
   // and drops what has outlived its use: dead sessions, gateway changes past their retention.
   async scheduled(_controller, env, ctx) {
+    configureClock(env);
     const db = dbFromEnv(env);
-    ctx.waitUntil(drainOutbox(env, { limit: 50 }));
-    ctx.waitUntil(deleteExpiredSessions(db, env, Date.now()));
-    ctx.waitUntil(pruneFeed(db, Date.now()));
-    ctx.waitUntil(purgeSignInLeftovers(db, Date.now()));
+    const now = nowMs();
+    ctx.waitUntil(drainOutbox(env, { limit: 50, now }));
+    ctx.waitUntil(deleteExpiredSessions(db, env, now));
+    ctx.waitUntil(pruneFeed(db, now));
+    ctx.waitUntil(purgeSignInLeftovers(db, now));
   },
 } satisfies ExportedHandler<Env>;

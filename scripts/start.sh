@@ -1,43 +1,113 @@
 #!/usr/bin/env bash
 # One command: install, migrate and seed local D1, build, and run the console, the gateway and a
 # few simulated boards on this machine. Ctrl-C stops everything.
+#
+# Ports (environment): PORT (console, 8787), MQTT_PORT (gateway MQTT, 1883), WS_PORT (gateway MQTT
+# over WebSocket, 8883, "off" disables). A busy port, or any part that fails to start or stops,
+# stops everything with a message naming the part, and the command exits non-zero.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
+
+PORT=${PORT:-8787}
+MQTT_PORT=${MQTT_PORT:-1883}
+WS_PORT=${WS_PORT:-8883}
+export GATEWAY_SECRET=${GATEWAY_SECRET:-local-gateway-secret}
+
+fail() {
+  echo >&2
+  echo "npm start: $*" >&2
+  exit 1
+}
+
+# Whether nothing listens on 127.0.0.1:<port> (binding it is the only sure test).
+port_free() {
+  node -e "require('net').createServer().once('error', () => process.exit(1)).listen(+process.argv[1], '127.0.0.1', function () { this.close() })" "$1"
+}
+
+for spec in "PORT:$PORT:console" "MQTT_PORT:$MQTT_PORT:gateway MQTT" "WS_PORT:$WS_PORT:gateway WebSocket"; do
+  IFS=: read -r var port part <<<"$spec"
+  [ "$port" = off ] && continue
+  port_free "$port" || fail "port $port for the $part is already in use (another npm start?). Stop what uses it, or choose another port: $var=<port> npm start"
+done
 
 npm_install .
 npm_install gateway
 build_console
 
-PORT=${PORT:-8787}
-MQTT_PORT=${MQTT_PORT:-1883}
-export GATEWAY_SECRET=${GATEWAY_SECRET:-local-gateway-secret}
 pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
-trap cleanup EXIT INT TERM
+declare -A part_of=()
+# Each part runs in its own process group (setsid), so stopping it also stops what it started
+# (wrangler's workerd, for example).
+cleanup() {
+  trap - EXIT INT TERM
+  for p in "${pids[@]}"; do kill -TERM -- "-$p" 2>/dev/null || true; done
+  for _ in 1 2 3 4 5; do
+    local alive=0
+    for p in "${pids[@]}"; do kill -0 -- "-$p" 2>/dev/null && alive=1; done
+    [ "$alive" = 0 ] && break
+    sleep 1
+  done
+  for p in "${pids[@]}"; do kill -KILL -- "-$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
 
-PORT=$PORT bash scripts/serve-local.sh &
-pids+=($!)
-for _ in $(seq 1 90); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/login" && break; sleep 1; done
+start_part() {
+  # start_part <name> <command...>: runs a part in the background and remembers its name.
+  local name=$1; shift
+  setsid "$@" &
+  pids+=($!)
+  part_of[$!]=$name
+}
+
+# Waits until <probe> succeeds while the part's process is alive; fails naming the part otherwise.
+wait_for() {
+  local name=$1 pid=$2 seconds=$3; shift 3
+  for _ in $(seq 1 "$seconds"); do
+    "$@" && return 0
+    if ! kill -0 "$pid" 2>/dev/null; then
+      local code=0
+      wait "$pid" || code=$?
+      fail "the $name failed to start (exit $code; its output is above). Stopping everything."
+    fi
+    sleep 1
+  done
+  fail "the $name did not become ready within $seconds s. Stopping everything."
+}
+
+start_part console env PORT="$PORT" bash scripts/serve-local.sh
+wait_for console "${pids[-1]}" 120 curl -fs -o /dev/null "http://127.0.0.1:$PORT/login"
 
 if [ -f gateway/src/main.js ]; then
   mkdir -p gateway/data
-  WORKER_URL="http://127.0.0.1:$PORT" MQTT_PORT=$MQTT_PORT node gateway/src/main.js &
-  pids+=($!)
-  sleep 2
+  start_part gateway env WORKER_URL="http://127.0.0.1:$PORT" MQTT_PORT="$MQTT_PORT" WS_PORT="$WS_PORT" node gateway/src/main.js
+  wait_for gateway "${pids[-1]}" 30 bash -c "exec 2>/dev/null 3<>/dev/tcp/127.0.0.1/$MQTT_PORT"
   # Three simulated ACME boards (device ids 1-3) that report a door event and stay connected.
   for id in 1 2 3; do
-    node gateway/sim/board.js --id "$id" --password "Board#Demo2026" --url "mqtt://127.0.0.1:$MQTT_PORT" \
-      --event door.opened --listen 86400 > "gateway/data/board-$id.log" 2>&1 &
-    pids+=($!)
+    start_part "simulated board $id" bash -c "exec node gateway/sim/board.js --id $id --password 'Board#Demo2026' --url mqtt://127.0.0.1:$MQTT_PORT \
+      --event door.opened --listen 86400 > gateway/data/board-$id.log 2>&1"
   done
 fi
 
+ws_line="ws://127.0.0.1:$WS_PORT"
+[ "$WS_PORT" = off ] && ws_line="(WebSocket off)"
 cat <<MSG
 
   Console:  http://127.0.0.1:$PORT   (admin API: /api/admin, OpenAPI: /api/openapi.json)
-  Gateway:  mqtt://127.0.0.1:$MQTT_PORT
+  Gateway:  mqtt://127.0.0.1:$MQTT_PORT   $ws_line
   Demo logins are printed above. Ctrl-C stops everything.
 
 MSG
+
+# Everything runs until Ctrl-C; if any part stops on its own, say which and stop the rest.
+set +e
 wait -n "${pids[@]}"
+code=$?
+for p in "${pids[@]}"; do
+  if ! kill -0 "$p" 2>/dev/null; then
+    fail "the ${part_of[$p]} stopped (exit $code; its output is above). Stopping everything."
+  fi
+done
+fail "a part stopped (exit $code). Stopping everything."

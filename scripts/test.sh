@@ -2,7 +2,8 @@
 # One command: install everything the tests need (npm packages, Debian's Chromium, Redis,
 # Mosquitto, the Rust-to-WASM toolchain through the components' own scripts) and run every suite:
 # the gates (console and gateway types, ESLint, Prettier, rustfmt), unit, Workers integration
-# against D1, the access-window core, the gateway, Playwright end to end, and a deploy dry run.
+# against D1, the access-window core, the gateway, the door-path differential test, Playwright end to
+# end (at the real time and at two fixed instants), the start script's port checks, and a deploy dry run.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -37,12 +38,27 @@ build_console || exit 1
 
 suite "console unit" npx vitest run -c vitest.unit.config.ts
 suite "console workers integration (D1)" npx vitest run -c vitest.workers.config.ts
+# Again with the Worker's clock on the Sunday night Europe/Madrid springs forward, months after the
+# demo data's dates (docs/decisions/0015-test-clock.md).
+suite "console workers integration at Sun 2027-03-28 01:30 Europe/Madrid" env WORKERS_NOW=2027-03-28T01:30:00+01:00 \
+  npx vitest run -c vitest.workers.config.ts
 [ -f core-wasm/scripts/test.sh ] && suite "access-window core" bash core-wasm/scripts/test.sh
 [ -f gateway/scripts/test.sh ] && suite "gateway" bash gateway/scripts/test.sh
 # The gateway's durability test again, with the built console Worker and its D1 as the receiving end.
 suite "gateway durability against the console Worker" env WORKER_END=tests/gateway/real-worker-end.mjs LOG_LEVEL=error \
   node --test --test-timeout=570000 gateway/test/durability.test.js
-suite "end to end (Chromium)" npx playwright test
+# The console and the doors never disagree: random admin changes (seeded; DIFF_SEED and DIFF_OPS
+# reproduce a run), a gateway replica following the real feed, every decision compared after each sync.
+suite "door path: console vs gateway decisions (2,000 random changes)" env DIFF_OPS=2000 \
+  node --test --test-timeout=1500000 tests/door-path/differential.test.mjs
+# End to end three times: at the real time, then as if it were two fixed instants (the Worker's clock
+# and the browser's, see docs/decisions/0015-test-clock.md): a Monday inside working hours, and the
+# Sunday night Europe/Madrid springs forward (02:00 becomes 03:00 half an hour into the run). Each run
+# picks its own free ports. Retries are off (E2E_RETRIES is a local opt-in only).
+suite "end to end (Chromium), real time" npx playwright test
+suite "end to end at Mon 2026-11-23 17:20 Europe/Madrid" env E2E_NOW=2026-11-23T17:20:00+01:00 npx playwright test
+suite "end to end at Sun 2027-03-28 01:30 Europe/Madrid (DST)" env E2E_NOW=2027-03-28T01:30:00+01:00 npx playwright test
+suite "npm start: busy ports" node --test tests/scripts/start.test.mjs
 suite "deploy dry run" npx wrangler deploy --dry-run --outdir .tmp/deploy
 
 summary

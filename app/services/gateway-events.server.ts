@@ -13,7 +13,7 @@
  */
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { activityInsert } from "~/utils/activity-insert.server";
-import { IN_CHUNK, schema, type Db } from "~/utils/db.server";
+import { IN_CHUNK, nowMs, schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import type { EventBatchResult, WireEvent } from "../../gateway/src/protocol/wire";
 
@@ -226,7 +226,7 @@ function activityInsertMany(db: Db, entries: Parameters<typeof activityInsert>[1
         detailsJson: JSON.stringify(e.details ?? {}),
         gpsLocation: e.gpsLocation ?? null,
         eventId: e.eventId ?? null,
-        activityTimestamp: e.at ?? Date.now(),
+        activityTimestamp: e.at ?? nowMs(),
       })),
     )
     .onConflictDoNothing({ target: t.eventId })

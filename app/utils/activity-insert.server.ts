@@ -3,7 +3,7 @@
  * D1 batch as the change it records: the change and its audit row land together or not at all.
  */
 import { sql } from "drizzle-orm";
-import { schema, type Db } from "./db.server";
+import { nowMs, schema, type Db } from "./db.server";
 
 export type ActivityEntry = {
   companyId: number;
@@ -34,6 +34,6 @@ export function activityInsert(db: Db, e: ActivityEntry) {
     detailsJson: JSON.stringify(e.details ?? {}),
     gpsLocation: e.gpsLocation ?? null,
     eventId: e.eventId ?? null,
-    activityTimestamp: e.at ?? Date.now(),
+    activityTimestamp: e.at ?? nowMs(),
   });
 }

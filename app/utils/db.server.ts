@@ -21,8 +21,8 @@ export function getDb(context: AppLoadContext): Db {
   return dbFromEnv(context.cloudflare.env);
 }
 
-/** Milliseconds since the epoch; the one clock the server code reads. */
-export const nowMs = () => Date.now();
+/** Milliseconds since the epoch; the one clock the server code reads (see clock.server.ts). */
+export { nowMs } from "./clock.server";
 
 /** D1 binds at most 100 parameters per statement. */
 export const D1_MAX_PARAMS = 100;

@@ -1,24 +1,30 @@
-import { expect, test } from "./fixtures";
+import { adminApi, expect, test, unique } from "./fixtures";
 
-// Demo data: ACME has groups 1-4 (4, Weekend Crew, is deactivated) and devices 1-12;
-// its company settings default to Europe/Madrid. Group 5 belongs to BETA.
+// Demo data: ACME has devices 1-12 and its company settings default to Europe/Madrid; group 5
+// belongs to BETA. Each test creates the groups it changes through the admin API, so no test
+// depends on another spec's changes or on the order the files run in.
 
 test.describe("device groups", () => {
   test("list: status icons, weekdays, hide inactive, add button", async ({ page, loginAs }) => {
+    const tag = unique();
+    const api = await adminApi(page.request);
+    await api.createGroup(`Office ${tag}`); // Monday to Friday 08:00-18:00, Europe/Madrid
+    await api.createGroup(`Weekend ${tag}`, { status: 3, sch_monday: "0", sch_tuesday: "0", sch_wednesday: "0", sch_thursday: "0", sch_friday: "0", sch_saturday: "1", sch_sunday: "1" });
     await loginAs("acme");
     await page.goto("/deviceGroups");
     const table = page.getByRole("table", { name: "Device groups of the company" });
-    await expect(table.locator("tbody tr")).toHaveCount(4);
-    await expect(table.getByRole("link", { name: "Inactive: open Weekend Crew" })).toBeVisible();
-    await expect(table.getByRole("link", { name: "Active: open Office Hours" })).toBeVisible();
-    const office = table.locator("tbody tr", { hasText: "Office Hours" });
+    await expect(table.getByRole("link", { name: `Inactive: open Weekend ${tag}` })).toBeVisible();
+    await expect(table.getByRole("link", { name: `Active: open Office ${tag}` })).toBeVisible();
+    const office = table.locator("tbody tr", { hasText: `Office ${tag}` });
     await expect(office).toContainText("08:00");
     await expect(office).toContainText("Europe/Madrid");
     await expect(office.getByRole("img", { name: "Yes" })).toHaveCount(5);
 
     await page.getByRole("switch", { name: "Hide inactive" }).click();
     await expect(page).toHaveURL(/hideInactive=1/);
-    await expect(table.locator("tbody tr")).toHaveCount(3);
+    await expect(table.locator("tbody tr", { hasText: `Weekend ${tag}` })).toHaveCount(0);
+    await expect(table.locator("tbody tr", { hasText: `Office ${tag}` })).toHaveCount(1);
+    await expect(table.getByRole("link", { name: /^Inactive: / })).toHaveCount(0);
     await expect(page.getByRole("link", { name: "Add device group" })).toBeVisible();
   });
 
@@ -73,27 +79,29 @@ test.describe("device groups", () => {
   });
 
   test("modify: load by id, save, deactivate and cancel", async ({ page, loginAs }) => {
+    const labs = `Labs ${unique()}`;
+    const { id } = await (await adminApi(page.request)).createGroup(labs, { is_all_day: "1", start_at: "", end_at: "" }, 3);
     await loginAs("acme");
     await page.goto("/deviceGroups");
-    await page.getByRole("link", { name: "Active: open Labs" }).click();
-    await expect(page).toHaveURL(/\/modifyDeviceGroup\?id=3$/);
-    await expect(page.getByLabel("Full name")).toHaveValue("Labs");
+    await page.getByRole("link", { name: `Active: open ${labs}` }).click();
+    await expect(page).toHaveURL(new RegExp(`/modifyDeviceGroup\\?id=${id}$`));
+    await expect(page.getByLabel("Full name")).toHaveValue(labs);
     await expect(page.getByRole("checkbox", { name: "All day" })).toBeChecked();
     await expect(page.getByTestId("group-devices").getByRole("button")).toHaveCount(3);
 
-    await page.getByLabel("Full name").fill("Labs and Workshops");
+    await page.getByLabel("Full name").fill(`${labs} and Workshops`);
     await page.getByRole("switch", { name: "Deactivate" }).click();
     await page.getByRole("button", { name: "Save" }).click();
     await expect(page).toHaveURL(/\/deviceGroups$/);
     await expect(page.getByText("Device Group De-Activated", { exact: true })).toBeVisible();
-    await expect(page.getByRole("link", { name: "Inactive: open Labs and Workshops" })).toBeVisible();
+    await expect(page.getByRole("link", { name: `Inactive: open ${labs} and Workshops` })).toBeVisible();
 
-    await page.goto("/modifyDeviceGroup?id=3");
+    await page.goto(`/modifyDeviceGroup?id=${id}`);
     await page.getByRole("switch", { name: "Deactivate" }).click();
     await page.getByRole("button", { name: "Save" }).click();
-    await expect(page.getByRole("link", { name: "Active: open Labs and Workshops" })).toBeVisible();
+    await expect(page.getByRole("link", { name: `Active: open ${labs} and Workshops` })).toBeVisible();
 
-    await page.goto("/modifyDeviceGroup?id=3");
+    await page.goto(`/modifyDeviceGroup?id=${id}`);
     await page.getByRole("link", { name: "Cancel and return" }).click();
     await expect(page).toHaveURL(/\/deviceGroups$/);
 
@@ -102,19 +110,21 @@ test.describe("device groups", () => {
   });
 
   test("delete asks for confirmation", async ({ page, loginAs }) => {
+    const crew = `Crew ${unique()}`;
+    await (await adminApi(page.request)).createGroup(crew, { status: 3 });
     await loginAs("acme");
     await page.goto("/deviceGroups");
     const table = page.getByRole("table", { name: "Device groups of the company" });
-    await table.getByRole("button", { name: "Delete Weekend Crew" }).click();
+    await table.getByRole("button", { name: `Delete ${crew}` }).click();
     const dialog = page.getByRole("alertdialog");
-    await expect(dialog).toContainText("Weekend Crew");
+    await expect(dialog).toContainText(crew);
     await dialog.locator("form").getByRole("button", { name: "Cancel" }).click();
-    await expect(table.locator("tbody tr", { hasText: "Weekend Crew" })).toHaveCount(1);
+    await expect(table.locator("tbody tr", { hasText: crew })).toHaveCount(1);
 
-    await table.getByRole("button", { name: "Delete Weekend Crew" }).click();
+    await table.getByRole("button", { name: `Delete ${crew}` }).click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
     await expect(page.getByText("Removed Device Group", { exact: true })).toBeVisible();
-    await expect(table.locator("tbody tr", { hasText: "Weekend Crew" })).toHaveCount(0);
+    await expect(table.locator("tbody tr", { hasText: crew })).toHaveCount(0);
   });
 
   test("a role without the device_group module is refused", async ({ page, loginAs }) => {

@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures";
+import { adminApi, expect, test } from "./fixtures";
 
 // Demo data: ACME has devices 1-12; 1 is scheduled open (Timer re-lock), 3 re-locks on door
 // close, 7 has a low coin-cell battery; 13 belongs to BETA.
@@ -29,6 +29,8 @@ test.describe("devices", () => {
   });
 
   test("details of a scheduled-open Timer device", async ({ page, loginAs }) => {
+    // The company's hours as the demo data has them, whatever the settings tests changed.
+    await (await adminApi(page.request)).resetAcmeSettings();
     await loginAs("acme");
     await page.goto("/deviceDetails?id=1");
     await expect(page.getByTestId("detail-serialNumber")).toContainText("SN-100001");

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { adminApi, expect, test, unique } from "./fixtures";
 
 /** Stores the language the way the header's switch does (the signed cookie the server reads). */
 async function chooseLanguage(page: Page, lng: "en" | "es") {
@@ -7,11 +7,14 @@ async function chooseLanguage(page: Page, lng: "en" | "es") {
   expect(res.status()).toBe(302);
 }
 
-// Demo user 10: an ACME staff member (db/seed/demo.ts).
-const USER = 10;
+// Each test assigns keys to an ACME user of its own, created through the admin API.
+let USER: number;
 
 test.describe("e-key assignment panel", () => {
-  test.beforeEach(async ({ loginAs }) => loginAs("acme"));
+  test.beforeEach(async ({ loginAs, page }) => {
+    USER = (await (await adminApi(page.request)).createUser("Kim", `Keys${unique()}`)).id;
+    await loginAs("acme");
+  });
 
   test("custom key: spec defaults, core validation, preview, assign, modify and remove", async ({ page }) => {
     await page.goto(`/modifyUser?id=${USER}`);
@@ -43,7 +46,12 @@ test.describe("e-key assignment panel", () => {
     const preview = page.getByTestId("ekey-preview");
     await expect(preview).toContainText("Key's zone (Europe/Madrid)");
     await expect(preview).toContainText("Your zone");
-    await expect(preview.locator("li").first()).toContainText("08:00");
+    // The next 7 days from the viewer's now: the first occurrence may be under way (it then starts
+    // now), but every one ends at 17:30, whole weekdays run 08:00-17:30, and no weekend day appears.
+    const keyZone = preview.locator("ul").first().locator("li");
+    await expect(keyZone.first()).toContainText(/→ \d{4}-\d{2}-\d{2} 17:30$/);
+    await expect(keyZone.filter({ hasText: /^(Mon|Tue|Wed|Thu|Fri) \S+ 08:00 → \S+ 17:30$/ }).first()).toBeVisible();
+    await expect(keyZone.filter({ hasText: /^(Sat|Sun) / })).toHaveCount(0);
     await preview.getByRole("button", { name: "Check" }).click();
     await expect(page.getByTestId("ekey-why")).toContainText(/Opens|Does not open/);
 
@@ -73,6 +81,8 @@ test.describe("e-key assignment panel", () => {
   });
 
   test("full access clears the schedule; a group forces custom with the group's schedule", async ({ page }) => {
+    const group = `Office ${unique()}`;
+    await (await adminApi(page.request)).createGroup(group); // Monday to Friday 08:00-18:00
     await page.goto(`/modifyUser?id=${USER}`);
     const panel = page.getByRole("region", { name: "E-keys" });
     await panel.locator("#ekey-key").selectOption({ index: 1 });
@@ -83,7 +93,7 @@ test.describe("e-key assignment panel", () => {
     await expect(page.getByTestId("ekey-preview")).toContainText("Full access: always open");
 
     await panel.getByRole("radio", { name: "Device group" }).check();
-    await panel.locator("#ekey-key").selectOption({ label: "Office Hours" });
+    await panel.locator("#ekey-key").selectOption({ label: group });
     await expect(panel.getByRole("radio", { name: "Custom" })).toBeChecked();
     await expect(panel.getByRole("radio", { name: "Full" })).toBeDisabled();
     await expect(panel.locator("#ekey-startTime")).toHaveValue("08:00");
@@ -91,7 +101,7 @@ test.describe("e-key assignment panel", () => {
     await expect(panel.getByRole("checkbox", { name: "Never expires" })).toBeChecked();
     await panel.getByRole("button", { name: "Assign" }).click();
     await expect(page.getByText("eKeys/Groups Assigned successfully").first()).toBeVisible();
-    await expect(panel.locator("li", { hasText: "Office Hours" }).first()).toBeVisible();
+    await expect(panel.locator("li", { hasText: group }).first()).toBeVisible();
   });
 
   test("warns when a window crosses a daylight-saving change, in the key's zone", async ({ page }) => {
@@ -114,6 +124,7 @@ test.describe("e-key assignment panel", () => {
 });
 
 test("e-key panel in Spanish", async ({ page, loginAs }) => {
+  USER = (await (await adminApi(page.request)).createUser("Ana", `Llaves${unique()}`)).id;
   await loginAs("acme");
   await chooseLanguage(page, "es");
   await page.goto(`/modifyUser?id=${USER}`);

@@ -1,7 +1,23 @@
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
+import { E2E_CLOCK_OFFSET_MS } from "../../playwright.config";
 import { DEMO, type DemoLogin } from "../demo-logins";
 
 export { DEMO, type DemoLogin };
+
+/**
+ * The run's "now": the real time, shifted when the suite runs at a fixed instant (`E2E_NOW`, see
+ * playwright.config.ts). The Worker under test reads the same shifted clock.
+ */
+export const runNow = (): number => Date.now() + E2E_CLOCK_OFFSET_MS;
+
+/**
+ * Puts the browser on the run's clock: with `E2E_NOW` set, every page of `context` starts at the
+ * shifted time (and time keeps passing); without it the browser keeps the real clock.
+ */
+export async function useRunClock(context: BrowserContext): Promise<void> {
+  if (E2E_CLOCK_OFFSET_MS === 0) return;
+  await context.clock.install({ time: runNow() });
+}
 
 /**
  * Signs in by posting the login form from the page's own request context (no clicking), so the
@@ -14,8 +30,111 @@ export async function signIn(page: Page, who: DemoLogin, lang: "en" | "es" = "en
   expect(res.status(), `sign-in as ${who}`).toBe(302);
 }
 
+/** A short random tag that makes names created by one test unique across runs and retries. */
+export const unique = (): string => Math.random().toString(36).slice(2, 8);
+
+/**
+ * The admin API as a demo admin, for arranging the data a test needs (users, groups, settings)
+ * instead of relying on seed rows other specs may have changed.
+ */
+export async function adminApi(request: APIRequestContext, who: DemoLogin = "acme") {
+  const login = await request.post("/api/admin/user/login", { data: DEMO[who] });
+  expect(login.status(), `API sign-in as ${who}`).toBe(200);
+  const { token } = (await login.json()) as { token: string };
+  const headers = { Authorization: token };
+  const call = async <T = any>(method: "GET" | "POST" | "PUT" | "DELETE", path: string, data?: unknown): Promise<T> => {
+    const res = await request.fetch(`/api/admin${path}`, { method, headers, data });
+    expect(res.status(), `${method} ${path}: ${await res.text()}`).toBe(200);
+    return (await res.json()) as T;
+  };
+  return {
+    token,
+    call,
+    /** A new active console user; returns its id and display name ("Last, First"). */
+    async createUser(first = "Erin", last = `Test${unique()}`): Promise<{ id: number; displayName: string }> {
+      const displayName = `${last}, ${first}`;
+      const phone = `55${String(Date.now()).slice(-6)}${Math.floor(Math.random() * 100).toString().padStart(2, "0")}`;
+      const r = await call<{ payload: { id: number } }>("POST", "/user/addUser", {
+        firstName: first,
+        lastName: last,
+        displayName,
+        emailId: `${last.toLowerCase()}.${unique()}@acme.example`,
+        countryCode: "1",
+        phoneNumer: phone,
+      });
+      return { id: r.payload.id, displayName };
+    },
+    /** Id of an IANA zone in the console's zone table. */
+    async zoneId(name: string): Promise<number> {
+      const r = await call<{ payload: { id: number; name: string }[] }>("GET", "/user/getAllTimeZone");
+      const zone = r.payload.find((z) => z.name === name);
+      if (!zone) throw new Error(`no zone ${name}`);
+      return zone.id;
+    },
+    /**
+     * Puts the company's settings, scheduled-open hours and fob programmers back to the demo data's
+     * (db/seed/demo.ts: Europe/Madrid, scheduled open with FPI, admin reset with phone 5550000003,
+     * Monday to Friday 08:00-18:00, closed on 2026-12-25, 08:00-13:00 on 2026-12-31, Reception
+     * Programmer assigned), whatever another test or an earlier run changed. ACME only.
+     */
+    async resetAcmeSettings(): Promise<void> {
+      const { payload: current } = await call<{ payload: Record<string, unknown> }>("GET", "/settings/getCompanySettings");
+      const keep = ["is_multi_phone_login", "offline_reconect", "ekey_duration", "password_expiry_duration", "allowed_firmware", "require_2fa", "default_country_code"];
+      await call("PUT", "/settings/modifyCompanySettings", {
+        ...Object.fromEntries(keep.map((k) => [k, current[k]])),
+        default_country_code: "001",
+        ekey_duration: 24,
+        biometric_security: "0",
+        schedule_open: "1",
+        fpi: "1",
+        default_time_zone_id: await this.zoneId("Europe/Madrid"),
+        password_reset_security: "admin",
+        password_reset_phone: "5550000003",
+      });
+      const weekday = (d: number) => (d < 5 ? { openWholeDay: true, openTime: "08:00", closeTime: "18:00" } : { openWholeDay: false, openTime: "", closeTime: "" });
+      await call("PUT", "/settings/modifyScheduleOpen", {
+        fpi: "1",
+        schedule_opens: [0, 1, 2, 3, 4, 5, 6].map((d) => ({ scheduleDay: d, ...weekday(d) })),
+        schedule_exceptions: [
+          { exceptionDate: "2026-12-25", openWholeDay: false, openTime: "", closeTime: "" },
+          { exceptionDate: "2026-12-31", openWholeDay: true, openTime: "08:00", closeTime: "13:00" },
+        ],
+      });
+      const fobs = await call<{ payload: { available_programmers: { id: number; display_name: string }[]; assigned_programmers: { id: number; display_name: string }[] } }>(
+        "GET",
+        "/settings/getFobProgrammers",
+      );
+      const reception = [...fobs.payload.available_programmers, ...fobs.payload.assigned_programmers].find((p) => p.display_name === "Reception Programmer");
+      await call("PUT", "/settings/modifyFobProgrammers", { fob_programmers: reception ? [reception.id] : [] });
+    },
+    /**
+     * A new device group of the company's first `deviceCount` devices, Monday to Friday 08:00-18:00
+     * in Europe/Madrid unless `over` says otherwise; `status: 3` makes it inactive.
+     */
+    async createGroup(name: string, over: Record<string, unknown> = {}, deviceCount = 1): Promise<{ id: number }> {
+      const devices = await call<{ payload: { id: number }[] }>("GET", "/deviceGroup/getAvailableDevices");
+      const weekdays = { sch_monday: "1", sch_tuesday: "1", sch_wednesday: "1", sch_thursday: "1", sch_friday: "1", sch_saturday: "0", sch_sunday: "0" };
+      const r = await call<{ payload: { id: number } }>("POST", "/deviceGroup/createDeviceGroup", {
+        display_name: name,
+        full_name: name,
+        ...weekdays,
+        start_at: "08:00",
+        end_at: "18:00",
+        is_all_day: "0",
+        time_zone_id: await this.zoneId("Europe/Madrid"),
+        available_devices: devices.payload.slice(0, deviceCount).map((d) => d.id),
+        ...over,
+      });
+      return r.payload;
+    },
+  };
+}
 
 export const test = base.extend<{ loginAs: (who: DemoLogin, lang?: "en" | "es") => Promise<void> }>({
+  context: async ({ context }, use) => {
+    await useRunClock(context);
+    await use(context);
+  },
   loginAs: async ({ page }, use) => {
     await use((who, lang) => signIn(page, who, lang));
   },

@@ -1,12 +1,15 @@
-import { expect, test } from "./fixtures";
+import { adminApi, expect, test } from "./fixtures";
 
 // Demo data: ACME has settings (Europe/Madrid, scheduled open on, FPI on, reset by super admin
 // with contact phone 5550000003), Monday to Friday open 08:00-18:00, exceptions on 2026-12-25 and
 // 2026-12-31, and three fob programmers of which Reception Programmer is assigned. Device 1 has
-// scheduled open. Later specs sign in to ACME and rely on the admin reset mode, so neither the
-// reset mode nor two-factor sign-in is changed here.
+// scheduled open. Each test first puts those back through the admin API, so it does not depend on
+// an earlier test or run. Other specs sign in to ACME and rely on the admin reset mode, so neither
+// the reset mode nor two-factor sign-in is changed here.
 
 test.describe("company settings", () => {
+  test.beforeEach(async ({ page }) => (await adminApi(page.request)).resetAcmeSettings());
+
   test("shows the mode's extra field, checks input, and saves", async ({ page, loginAs }) => {
     await loginAs("acme");
     await page.goto("/companySettings");

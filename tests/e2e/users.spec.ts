@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { adminApi, expect, test } from "./fixtures";
 
 /** Stores the language the way the header's switch does (the signed cookie the server reads). */
 async function chooseLanguage(page: Page, lng: "en" | "es") {
@@ -86,7 +86,8 @@ test.describe("users (English)", () => {
   });
 
   test("modify: save is disabled until a field changes, then saves", async ({ page }) => {
-    await page.goto("/modifyUser?id=6");
+    const { id } = await (await adminApi(page.request)).createUser("Mo", `Modify${unique()}`);
+    await page.goto(`/modifyUser?id=${id}`);
     const save = page.getByRole("button", { name: "Save" });
     await expect(save).toBeDisabled();
     await page.getByLabel("Notes").fill(`note ${unique()}`);
@@ -97,13 +98,12 @@ test.describe("users (English)", () => {
   });
 
   test("flagged banner approves the account; header buttons follow the company settings", async ({ page }) => {
-    // Flag the account through the admin API first, so the test does not depend on earlier runs.
-    const login = await page.request.post("/api/admin/user/login", { data: { companyId: "ACME", userName: "admin@acme.example", password: "Acme#Demo2026" } });
-    const { token } = await login.json();
-    const flagged = await page.request.post("/api/admin/user/flaggedUser", { headers: { Authorization: token }, data: { userId: 13, is_flagged: "1" } });
-    expect(flagged.status()).toBe(200);
+    // A user of its own, flagged through the admin API, so the test does not depend on earlier runs.
+    const api = await adminApi(page.request);
+    const { id } = await api.createUser("Flo", `Flagged${unique()}`);
+    await api.call("POST", "/user/flaggedUser", { userId: id, is_flagged: "1" });
 
-    await page.goto("/modifyUser?id=13");
+    await page.goto(`/modifyUser?id=${id}`);
     await expect(page.getByText("This account is locked due to suspicious activity").first()).toBeVisible();
     // ACME: reset security is admin, multi-phone login off.
     await expect(page.getByRole("button", { name: "Send reset link" })).toBeVisible();

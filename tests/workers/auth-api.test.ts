@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { THROTTLE } from "~/services/throttle.server";
-import { api, db, DEMO, login, resetThrottles, schema } from "./helpers";
+import { api, db, DEMO, login, resetThrottles, schema, workerNow } from "./helpers";
 
 afterEach(resetThrottles);
 import { eq } from "drizzle-orm";
@@ -60,7 +60,7 @@ describe("POST /user/login", () => {
 
   it("reports an expired password with its error code", async () => {
     await db().update(schema.companySettings).set({ passwordExpiryMonths: 1 }).where(eq(schema.companySettings.companyId, 4));
-    await db().update(schema.users).set({ passwordChangedAt: Date.now() - 90 * 24 * 3600_000 }).where(eq(schema.users.email, "admin@beta.example"));
+    await db().update(schema.users).set({ passwordChangedAt: workerNow() - 90 * 24 * 3600_000 }).where(eq(schema.users.email, "admin@beta.example"));
     const r = await api(null, "POST", LOGIN, DEMO.beta);
     expect(r.status).toBe(401);
     expect(r.body).toMatchObject({ message: "Your password has expired, please reset it", errorCode: "password-expired" });

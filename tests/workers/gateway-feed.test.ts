@@ -1,8 +1,8 @@
 import { createExecutionContext, createScheduledController, env, SELF, waitOnExecutionContext } from "cloudflare:test";
-import { and, eq, isNull, lte, max, min, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, lte, max, min, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import worker from "../../server";
-import { db, ORIGIN, schema } from "./helpers";
+import { db, ORIGIN, schema, workerNow } from "./helpers";
 
 const SECRET = String((env as unknown as { GATEWAY_SECRET: string }).GATEWAY_SECRET);
 type Change = { type: string; op: "upsert" | "delete"; id: string; data?: Record<string, any> };
@@ -115,13 +115,15 @@ describe("company status", () => {
 
 describe("pruning", () => {
   const DAY = 24 * 3600_000;
-  const ageUpTo = (seq: number, ms: number) => db().update(schema.gatewayChanges).set({ createdAt: Date.now() - ms }).where(lte(schema.gatewayChanges.seq, seq));
+  const ageUpTo = (seq: number, ms: number) => db().update(schema.gatewayChanges).set({ createdAt: workerNow() - ms }).where(lte(schema.gatewayChanges.seq, seq));
   const oldestKept = async () => (await db().select({ seq: min(schema.gatewayChanges.seq) }).from(schema.gatewayChanges))[0].seq;
 
   it("drops changes past the retention from the cron, and a cursor short of the oldest kept change gets 410", async () => {
     const [key] = await db().select().from(schema.ekeyAssignments).limit(1);
     const stale = await feedHead();
     for (let i = 0; i < 3; i++) await touchKey(key.id);
+    // Rows get created_at from D1's own clock; put them on the Worker's, which the cron prunes by.
+    await db().update(schema.gatewayChanges).set({ createdAt: workerNow() }).where(gt(schema.gatewayChanges.seq, stale));
     await ageUpTo(stale + 1, 8 * DAY); // the two newest stay inside the retention
 
     await runCron();

@@ -1,12 +1,23 @@
 import { env, SELF } from "cloudflare:test";
 import { drizzle } from "drizzle-orm/d1";
 import * as schema from "../../db/schema";
+import { configureClock, nowMs } from "../../app/utils/clock.server";
 
 export const ORIGIN = "https://console.test";
 
 import { DEMO, type DemoLogin } from "../demo-logins";
 
 export { DEMO, type DemoLogin };
+
+/**
+ * "Now" as the Worker under test reads it. Tests that insert rows relative to now, or compute
+ * today's date, use this instead of Date.now(), so they agree with the Worker when its clock is
+ * shifted (WORKERS_NOW, see vitest.workers.config.ts) and never mix two clocks.
+ */
+export function workerNow(): number {
+  configureClock(env);
+  return nowMs();
+}
 
 /** Drizzle over the test D1, for asserting what a call changed. */
 export const db = () => drizzle(env.DB, { schema });

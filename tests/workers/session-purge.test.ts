@@ -1,7 +1,7 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../../server";
-import { api, db, login, schema } from "./helpers";
+import { api, db, login, schema, workerNow } from "./helpers";
 
 const runCron = async () => {
   const ctx = createExecutionContext();
@@ -13,7 +13,7 @@ const runCron = async () => {
 describe("the cron purges dead sessions", () => {
   it("removes expired and idle console sessions and keeps live ones", async () => {
     const live = await login("acme");
-    const now = Date.now();
+    const now = workerNow();
     const base = { userId: 3, companyId: 3, ip: "", userAgent: "" };
     await db().insert(schema.sessions).values([
       { ...base, id: "expired", kind: "api", createdAt: now - 13 * 3600_000, lastSeenAt: now, expiresAt: now - 1 },
@@ -31,7 +31,7 @@ describe("the cron purges dead sessions", () => {
 
 describe("the cron purges sign-in leftovers", () => {
   it("removes expired reset links, expired second-factor codes and spent throttle counters, and keeps live ones", async () => {
-    const now = Date.now();
+    const now = workerNow();
     const who = { userId: 3, companyId: 3 };
     await db().insert(schema.passwordResetTokens).values([
       { ...who, id: "reset-expired", expiresAt: now - 1 },

@@ -1,7 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import { and, desc, eq, max } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, db, login, ORIGIN, schema } from "./helpers";
+import { api, db, login, ORIGIN, schema, workerNow } from "./helpers";
 
 const BASE = "/api/admin/settings";
 const ACME = 3;
@@ -154,14 +154,18 @@ describe("PUT /settings/modifyCompanySettings", () => {
     expect(empty.body.payload.id).toBeNull();
     expect((await api(beta, "PUT", `${BASE}/modifyScheduleOpen`, { fpi: "0", schedule_opens: week() })).status).toBe(409);
 
+    const berlinDay = (at: number) => new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Berlin" }).format(at);
+    const before = berlinDay(workerNow());
     const r = await api(beta, "PUT", `${BASE}/modifyCompanySettings`, { ...validSettings(), default_time_zone_id: berlin, password_reset_security: "email" });
     expect(r.status).toBe(200);
+    const after = berlinDay(workerNow());
     const days = await d.select().from(schema.scheduleOpenDays).where(eq(schema.scheduleOpenDays.companyId, BETA));
     expect(days.map((x) => x.day).sort()).toEqual([0, 1, 2, 3, 4, 5, 6]);
     expect(days.every((x) => !x.openWholeDay && x.openTime === "" && x.closeTime === "")).toBe(true);
-    const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Berlin" }).format(new Date());
+    // Today in the company's zone on the Worker's clock (either side of a midnight passing meanwhile).
     const exceptions = await d.select().from(schema.scheduleOpenExceptions).where(eq(schema.scheduleOpenExceptions.companyId, BETA));
-    expect(exceptions).toEqual([expect.objectContaining({ date: today, openWholeDay: false })]);
+    expect(exceptions).toEqual([expect.objectContaining({ openWholeDay: false })]);
+    expect([before, after]).toContain(exceptions[0].date);
 
     // A second save keeps the schedule as it is.
     await d.update(schema.scheduleOpenDays).set({ openWholeDay: true }).where(and(eq(schema.scheduleOpenDays.companyId, BETA), eq(schema.scheduleOpenDays.day, 2)));

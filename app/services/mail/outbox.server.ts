@@ -4,7 +4,7 @@
  * which also retries failures with a backoff.
  */
 import { and, asc, eq, isNull, lt, or, sql } from "drizzle-orm";
-import { dbFromEnv, schema, type Db } from "../../utils/db.server";
+import { dbFromEnv, nowMs, schema, type Db } from "../../utils/db.server";
 import { assertAddress, buildMessage, InvalidAddressError, parseMailbox } from "./message.server";
 import { sendMail, SmtpError, type SmtpServer } from "./smtp.server";
 
@@ -40,7 +40,7 @@ async function mailerFor(db: Db, companyId: number) {
   return row;
 }
 
-export async function drainOutbox(env: MailEnv, { limit = 20, now = Date.now() } = {}): Promise<{ sent: number; failed: number }> {
+export async function drainOutbox(env: MailEnv, { limit = 20, now = nowMs() } = {}): Promise<{ sent: number; failed: number }> {
   const db = dbFromEnv(env);
   const from = parseMailbox(env.MAIL_FROM || DEFAULT_FROM);
   assertAddress(from.address);
@@ -84,7 +84,7 @@ export async function drainOutbox(env: MailEnv, { limit = 20, now = Date.now() }
         messageId: `${crypto.randomUUID()}@${domain}`,
       });
       await sendMail(server, { from: from.address, to: row.toAddress, data });
-      await db.update(o).set({ sentAt: Date.now(), lastError: null, body: redactSecrets(row.body) }).where(eq(o.id, row.id));
+      await db.update(o).set({ sentAt: nowMs(), lastError: null, body: redactSecrets(row.body) }).where(eq(o.id, row.id));
       sent++;
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
