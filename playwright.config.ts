@@ -10,7 +10,7 @@ import { defineConfig } from "@playwright/test";
  *   runs, or a run beside `npm start`, do not collide.
  * - `E2E_NOW`: an ISO-8601 instant (`2026-11-23T17:20:00+01:00`). The whole run happens as if it
  *   started then: the Worker's clock is shifted by the same offset (`TEST_CLOCK_OFFSET_MS`, honoured
- *   only with `ENVIRONMENT=test`, see docs/decisions/0015-test-clock.md) and every page's clock is
+ *   only with `ENVIRONMENT=test`, see docs/decisions/0018-test-clock.md) and every page's clock is
  *   installed at the shifted time by the fixtures (tests/e2e/fixtures.ts). Time keeps passing on both.
  * - `E2E_TZ`: the browser's time zone (default America/New_York, on purpose neither the machine's
  *   nor the demo company's).

@@ -19,7 +19,7 @@ export default defineConfig({
           ENVIRONMENT: "test",
           // Links in mail are built from this, never from the request's Host.
           PUBLIC_ORIGIN: "https://console.test",
-          // WORKERS_NOW=<ISO instant> runs the suite as if it started then (docs/decisions/0015-test-clock.md).
+          // WORKERS_NOW=<ISO instant> runs the suite as if it started then (docs/decisions/0018-test-clock.md).
           TEST_CLOCK_OFFSET_MS: String(process.env.WORKERS_NOW ? Date.parse(process.env.WORKERS_NOW) - Date.now() : 0),
         },
       },

@@ -39,7 +39,7 @@ build_console || exit 1
 suite "console unit" npx vitest run -c vitest.unit.config.ts
 suite "console workers integration (D1)" npx vitest run -c vitest.workers.config.ts
 # Again with the Worker's clock on the Sunday night Europe/Madrid springs forward, months after the
-# demo data's dates (docs/decisions/0015-test-clock.md).
+# demo data's dates (docs/decisions/0018-test-clock.md).
 suite "console workers integration at Sun 2027-03-28 01:30 Europe/Madrid" env WORKERS_NOW=2027-03-28T01:30:00+01:00 \
   npx vitest run -c vitest.workers.config.ts
 [ -f core-wasm/scripts/test.sh ] && suite "access-window core" bash core-wasm/scripts/test.sh
@@ -52,7 +52,7 @@ suite "gateway durability against the console Worker" env WORKER_END=tests/gatew
 suite "door path: console vs gateway decisions (2,000 random changes)" env DIFF_OPS=2000 \
   node --test --test-timeout=1500000 tests/door-path/differential.test.mjs
 # End to end three times: at the real time, then as if it were two fixed instants (the Worker's clock
-# and the browser's, see docs/decisions/0015-test-clock.md): a Monday inside working hours, and the
+# and the browser's, see docs/decisions/0018-test-clock.md): a Monday inside working hours, and the
 # Sunday night Europe/Madrid springs forward (02:00 becomes 03:00 half an hour into the run). Each run
 # picks its own free ports. Retries are off (E2E_RETRIES is a local opt-in only).
 suite "end to end (Chromium), real time" npx playwright test

@@ -1,5 +1,5 @@
 /**
- * Sign-in throttling (decision 0016). Counters live in D1 (`login_throttles`), so every Worker
+ * Sign-in throttling (decision 0019). Counters live in D1 (`login_throttles`), so every Worker
  * isolate sees the same numbers. Three counters per failure, each keyed on the resolved account
  * (its user id, so `555-100-0002` and `5551000002#` are the same account), never on how the
  * identifier was typed:

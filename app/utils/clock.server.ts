@@ -1,5 +1,5 @@
 /**
- * The server's one clock (docs/decisions/0015-test-clock.md).
+ * The server's one clock (docs/decisions/0018-test-clock.md).
  *
  * Server code reads the time through `nowMs()` (re-exported by `db.server.ts`) and services take an
  * explicit `now`. Tests of the whole Worker (the end-to-end suite under `wrangler dev`) can shift this

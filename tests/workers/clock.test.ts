@@ -7,7 +7,7 @@ import wranglerToml from "../../wrangler.toml?raw";
 import { DEMO, db, ORIGIN, schema } from "./helpers";
 
 /**
- * The test clock (docs/decisions/0015-test-clock.md): the end-to-end suite shifts the Worker's clock
+ * The test clock (docs/decisions/0018-test-clock.md): the end-to-end suite shifts the Worker's clock
  * with TEST_CLOCK_OFFSET_MS. Only ENVIRONMENT=test honours it; a production Worker reads the real time.
  */
 const YEAR = 365 * 86_400_000;

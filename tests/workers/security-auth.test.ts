@@ -52,7 +52,7 @@ describe("sign-in throttle on the resolved account", () => {
     expect((await api(null, "POST", LOGIN, DEMO.acme)).status).toBe(429);
   });
 
-  it("does not let an attacker lock the owner out (decision 0016)", async () => {
+  it("does not let an attacker lock the owner out (decision 0019)", async () => {
     // The owner has signed in from their own address before.
     expect((await api(null, "POST", LOGIN, DEMO.acme, ip("192.0.2.10"))).status).toBe(200);
     // An attacker guesses from many addresses until the account is slowed down.
