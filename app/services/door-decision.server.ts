@@ -21,8 +21,22 @@ import { schema, type Db } from "~/utils/db.server";
 
 export type Credential = { type: "user" | "fob" | "phone"; id: string };
 export type AccessCheck = { deviceId: number; credential: Credential; at: number };
+/** The machine codes boards receive beside the reason (gateway/PROTOCOL.md, "Denial codes"). */
+export type DenialCode =
+  | "door_disabled"
+  | "company_inactive"
+  | "unknown_credential"
+  | "user_inactive"
+  | "no_key"
+  | "outside_schedule"
+  | "not_yet_valid"
+  | "expired"
+  | "key_used"
+  | "invalid_key";
 export type DoorDecision = {
   allowed: boolean;
+  /** Why not, as a stable code; null when allowed. */
+  code: DenialCode | null;
   key: { id: string; kind: "ekey" | "group" } | null;
   reason: string;
   /** When a closed key opens next (epoch ms), as the core worked it out; null when never or unknown. */
@@ -129,13 +143,21 @@ function decideOne(core: Core, state: CompanyState, check: AccessCheck, lang: "e
   const device = state.devices.get(check.deviceId);
   const inService = device != null && device.status !== "retired" && device.status !== "stock";
   const scheduledOpen = Boolean(inService && device.scheduleOpen && state.live && state.schedule && core.isOpen(state.schedule, check.at));
-  const deny = (reason: string, userId: string | null = null): DoorDecision => ({ allowed: false, key: null, reason, nextOpen: null, userId, scheduledOpen });
-  if (!device) return deny("This door is not enabled");
-  if (!state.live) return deny("Company is deactivated");
-  if (!inService) return deny("This door is not enabled");
+  const deny = (code: DenialCode, reason: string, userId: string | null = null): DoorDecision => ({
+    allowed: false,
+    code,
+    key: null,
+    reason,
+    nextOpen: null,
+    userId,
+    scheduledOpen,
+  });
+  if (!device) return deny("door_disabled", "This door is not enabled");
+  if (!state.live) return deny("company_inactive", "Company is deactivated");
+  if (!inService) return deny("door_disabled", "This door is not enabled");
   const { user, fob } = resolveUser(state, check.credential);
-  if (!user) return deny("Unknown credential");
-  if (user.isInactive) return deny("User is deactivated", String(user.id));
+  if (!user) return deny("unknown_credential", "Unknown credential");
+  if (user.isInactive) return deny("user_inactive", "User is deactivated", String(user.id));
   const groups = new Set(state.groupsOfDevice.get(device.id) ?? []);
   const mine = state.keys.filter((k) => k.userId === user.id && (fob === undefined || k.fobDeviceId === fob));
   const keys = [
@@ -150,14 +172,31 @@ function decideOne(core: Core, state: CompanyState, check: AccessCheck, lang: "e
     { lang },
   );
   const key = d.allowed && d.key ? keys[Number(d.key.id)] : undefined;
+  const about = !d.allowed && d.key ? keys[Number(d.key.id)] : undefined;
   return {
     allowed: Boolean(d.allowed),
+    code: d.allowed ? null : denialCode(core, about?.window, check.at, d.nextOpen ?? null),
     key: key ? { id: key.id, kind: key.kind } : null,
     reason: String(d.reason ?? ""),
     nextOpen: d.allowed ? null : (d.nextOpen ?? null),
     userId: String(user.id),
     scheduledOpen,
   };
+}
+
+/**
+ * The code of a denial by the windows, from the key the core's reason is about (the one that opens
+ * soonest, or the first when none opens again): the same rules as the gateway's.
+ */
+function denialCode(core: Core, about: AccessWindow | undefined, at: number, nextOpen: number | null): DenialCode {
+  if (!about) return "no_key";
+  if (core.validate(about).length) return "invalid_key";
+  if (about.kind !== "ekey") return "outside_schedule";
+  if (about.access === "oneTime" && about.used) return "key_used";
+  const today = about.startDate || about.endDate ? core.formatLocal(at, about.tz).slice(0, 10) : "";
+  if (about.startDate && today < about.startDate) return "not_yet_valid";
+  if (nextOpen == null && about.endDate && today > about.endDate) return "expired";
+  return "outside_schedule";
 }
 
 /** Decides each check at a door of the caller's company; a door of another company is "not enabled". */

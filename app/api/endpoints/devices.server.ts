@@ -70,6 +70,7 @@ const accessChecks = z.object({
 });
 const decisionShape = z.object({
   allowed: z.boolean(),
+  code: z.string().nullable().describe("why not, as a stable code (the boards' denial codes); null when allowed"),
   key: z.object({ id: z.string(), kind: z.enum(["ekey", "group"]) }).nullable(),
   reason: z.string(),
   nextOpen: z.number().nullable(),
