@@ -135,7 +135,8 @@ function groupKeyWindow(k: KeyRow, g: GroupRow, state: CompanyState): AccessWind
 function resolveUser(state: CompanyState, { type, id }: Credential) {
   if (type === "user") return { user: /^\d+$/.test(id) ? state.users.get(Number(id)) : undefined };
   if (type === "phone") return { user: [...state.users.values()].find((u) => u.boundDeviceId === id) };
-  const owner = state.keys.find((k) => k.fobDeviceId === id);
+  // Only keys that can open something carry their fob: a group key of a deactivated group is not one.
+  const owner = state.keys.find((k) => k.fobDeviceId === id && (!k.isGroup || (k.groupId != null && state.liveGroups.has(k.groupId))));
   return { user: owner ? state.users.get(owner.userId) : undefined, fob: id };
 }
 
