@@ -6,6 +6,7 @@ import type { Endpoint } from "./define.server";
 import { activityEndpoints } from "./endpoints/activity.server";
 import { auditEndpoints } from "./endpoints/audit.server";
 import { authEndpoints } from "./endpoints/auth.server";
+import { companyEndpoints } from "./endpoints/companies.server";
 import { deviceGroupEndpoints } from "./endpoints/device-groups.server";
 import { deviceEndpoints } from "./endpoints/devices.server";
 import { otaEndpoints } from "./endpoints/ota.server";
@@ -25,6 +26,7 @@ export const adminEndpoints: readonly Endpoint[] = [
   ...otaEndpoints,
   ...settingsEndpoints,
   ...activityEndpoints,
+  ...companyEndpoints,
 ];
 
 export const userEndpoints: readonly Endpoint[] = auditEndpoints;
