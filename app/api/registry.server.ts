@@ -11,6 +11,7 @@ import { deviceGroupEndpoints } from "./endpoints/device-groups.server";
 import { deviceEndpoints } from "./endpoints/devices.server";
 import { otaEndpoints } from "./endpoints/ota.server";
 import { referenceEndpoints } from "./endpoints/reference.server";
+import { roleEndpoints } from "./endpoints/roles.server";
 import { settingsEndpoints } from "./endpoints/settings.server";
 import { usersEndpoints } from "./endpoints/users.server";
 
@@ -27,6 +28,7 @@ export const adminEndpoints: readonly Endpoint[] = [
   ...settingsEndpoints,
   ...activityEndpoints,
   ...companyEndpoints,
+  ...roleEndpoints,
 ];
 
 export const userEndpoints: readonly Endpoint[] = auditEndpoints;
