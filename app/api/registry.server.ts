@@ -8,6 +8,7 @@ import { auditEndpoints } from "./endpoints/audit.server";
 import { authEndpoints } from "./endpoints/auth.server";
 import { companyEndpoints } from "./endpoints/companies.server";
 import { deviceGroupEndpoints } from "./endpoints/device-groups.server";
+import { deviceTypeEndpoints } from "./endpoints/device-types.server";
 import { deviceEndpoints } from "./endpoints/devices.server";
 import { otaEndpoints } from "./endpoints/ota.server";
 import { referenceEndpoints } from "./endpoints/reference.server";
@@ -29,6 +30,7 @@ export const adminEndpoints: readonly Endpoint[] = [
   ...activityEndpoints,
   ...companyEndpoints,
   ...roleEndpoints,
+  ...deviceTypeEndpoints,
 ];
 
 export const userEndpoints: readonly Endpoint[] = auditEndpoints;
