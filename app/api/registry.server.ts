@@ -7,6 +7,7 @@ import { activityEndpoints } from "./endpoints/activity.server";
 import { auditEndpoints } from "./endpoints/audit.server";
 import { authEndpoints } from "./endpoints/auth.server";
 import { companyEndpoints } from "./endpoints/companies.server";
+import { companyRequestEndpoints } from "./endpoints/company-requests.server";
 import { deviceGroupEndpoints } from "./endpoints/device-groups.server";
 import { deviceTypeEndpoints } from "./endpoints/device-types.server";
 import { deviceEndpoints } from "./endpoints/devices.server";
@@ -31,6 +32,7 @@ export const adminEndpoints: readonly Endpoint[] = [
   ...companyEndpoints,
   ...roleEndpoints,
   ...deviceTypeEndpoints,
+  ...companyRequestEndpoints,
 ];
 
 export const userEndpoints: readonly Endpoint[] = auditEndpoints;

@@ -28,11 +28,11 @@ test("root adds, modifies and deletes a device type; a type in use cannot be del
   await expect(page.getByText("Device type modified successfully", { exact: true })).toBeVisible();
 
   await page.getByRole("button", { name: "Delete Access Board" }).click();
-  await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
   await expect(page.getByText("This device type is in use by devices or firmware and cannot be deleted", { exact: true })).toBeVisible();
 
   await page.getByRole("button", { name: "Delete Keypad Pro" }).click();
-  await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
   await expect(page.getByText("Device type deleted successfully", { exact: true })).toBeVisible();
   await expect(page.locator("tbody tr", { hasText: code })).toHaveCount(0);
 });
