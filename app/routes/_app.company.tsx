@@ -21,7 +21,10 @@ import { redirectWithToast } from "~/utils/toast.server";
 export const meta: MetaFunction = () => [{ title: "Company" }];
 
 /** Extra buttons of the list (spec part 2 §2) whose pages exist. */
-export const COMPANY_LIST_LINKS: { key: string; to: string }[] = [{ key: "viewRequests", to: "/viewCompanyRequests" }];
+export const COMPANY_LIST_LINKS: { key: string; to: string }[] = [
+  { key: "mailerConfig", to: "/companyMailerSetting" },
+  { key: "viewRequests", to: "/viewCompanyRequests" },
+];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "company");
