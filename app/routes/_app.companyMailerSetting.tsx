@@ -73,6 +73,9 @@ export default function MailerSettingPage() {
   const busy = navigation.state !== "idle";
   const initial = { host_name: config.host_name, port_name: config.port_name == null ? "" : String(config.port_name), user_name: config.user_name, user_password: "" };
   const [values, setValues] = useState<Record<string, string>>(initial);
+  // After a save the page reloads its data: the typed password is dropped (it is never sent back).
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  useEffect(() => setValues(initial), [config]);
   const [errors, setErrors] = useState<Record<string, string[]>>(result?.errors ?? {});
   useEffect(() => setErrors(result?.errors ?? {}), [result]);
   const error = (k: string) => errors[k]?.map((m) => translateMessage(t, m, "mailer"));
