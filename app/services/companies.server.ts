@@ -437,3 +437,39 @@ export async function deleteCompany(db: Db, auth: Auth, id: number, now: number)
   ]);
   return { message: COMPANY_MSG.removed };
 }
+
+// ---------------------------------------------------------------- a company's devices
+
+export type CompanyDeviceRow = { id: number; serial_front: string; serial_back: string; serial_number: string; board_type: string; status: string; start_date: string | null; full_name: string };
+
+/**
+ * GET company/getCompanyRelatedDevices (spec part 2 §3 "Company device list"): the devices of one
+ * company in the caller's view, by serial number. 404 outside it.
+ */
+export async function listCompanyDevices(
+  db: Db,
+  auth: Auth,
+  companyId: number,
+  opts: { page?: { offset: number; limit: number } } = {},
+): Promise<{ company: { company_name: string; company_id: string; company_type: string }; details: CompanyDeviceRow[]; total: number }> {
+  assertPlatformCaller(auth, "company");
+  const company = await findVisibleCompany(db, auth, companyId);
+  const d = schema.devices;
+  const where = and(eq(d.companyId, company.id), isNull(d.deletedAt));
+  const base = db
+    .select({
+      id: d.id,
+      serial_front: d.serialFront,
+      serial_back: d.serialBack,
+      serial_number: d.serialNumber,
+      board_type: sql<string>`coalesce((select device_type from device_types where device_types.id = devices.device_type_id), '')`,
+      status: d.status,
+      start_date: d.startDate,
+      full_name: d.fullName,
+    })
+    .from(d)
+    .where(where)
+    .orderBy(asc(d.serialNumber), asc(d.id));
+  const [rows, totals] = await db.batch([opts.page ? base.limit(opts.page.limit).offset(opts.page.offset) : base, db.select({ n: sql<number>`count(*)` }).from(d).where(where)]);
+  return { company: { company_name: company.name, company_id: company.code, company_type: company.type }, details: rows, total: Number(totals[0]?.n ?? 0) };
+}

@@ -12,6 +12,11 @@ test.describe("companies (English)", () => {
     const acme = page.locator("tbody tr", { hasText: "Acme Corporation" });
     await expect(acme).toContainText("ACME");
     await expect(acme).toContainText("+1 555-000-0003");
+    await acme.getByRole("link", { name: "Devices of Acme Corporation" }).click();
+    await expect(page).toHaveURL(/\/companyRelatedDevices\?company_id=3$/);
+    await expect(page.getByRole("heading", { name: "Company Devices" })).toBeVisible();
+    await expect(page.locator("tbody tr")).toHaveCount(12);
+    await page.getByRole("link", { name: "Back to companies" }).click();
 
     await page.getByRole("link", { name: "Add Company" }).click();
     await expect(page.getByRole("heading", { name: "Create a Company" })).toBeVisible();

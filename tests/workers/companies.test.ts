@@ -308,6 +308,19 @@ describe("DELETE /user/deleteCompany", () => {
   });
 });
 
+describe("GET /company/getCompanyRelatedDevices", () => {
+  it("lists a visible company's devices; other callers get 403 or 404", async () => {
+    const r = await api(root, "GET", `${BASE}/company/getCompanyRelatedDevices?company_id=${IDS.BETA}`);
+    expect(r.status).toBe(200);
+    expect(r.body.payload.company).toEqual({ company_name: "Beta Labs", company_id: "BETA", company_type: "ec" });
+    expect(r.body.payload.details).toHaveLength(4);
+    expect(r.body.payload.details[0]).toMatchObject({ status: "configured", board_type: expect.any(String), serial_front: expect.stringMatching(/^SF/) });
+    expect((await api(root, "GET", `${BASE}/company/getCompanyRelatedDevices?company_id=99999`)).status).toBe(404);
+    // var_panel alone does not open the platform's device lists.
+    expect((await api(reseller, "GET", `${BASE}/company/getCompanyRelatedDevices?company_id=${IDS.ACME}`)).status).toBe(403);
+  });
+});
+
 describe("OpenAPI", () => {
   it("documents the company calls", async () => {
     const r = await api(null, "GET", "/api/openapi.json");

@@ -101,6 +101,18 @@ export const companyEndpoints = [
   }),
   endpoint({
     method: "GET",
+    path: "/company/getCompanyRelatedDevices",
+    tag,
+    summary: "The devices of one company in the caller's view: {company, details: [serial_front, serial_back, board_type, status, start_date]}.",
+    auth: "token",
+    query: z.object({ company_id: z.coerce.number({ invalid_type_error: "company_id must be a number" }).int().positive("company_id is required") }),
+    async handler({ db, auth, query }) {
+      const r = await companies.listCompanyDevices(db, auth, query.company_id);
+      return { payload: { company: r.company, details: r.details } };
+    },
+  }),
+  endpoint({
+    method: "GET",
     path: "/company/generateCompanyId",
     tag,
     summary: "A free 4-character company code (upper-case letters except V, and digits) for the company form.",

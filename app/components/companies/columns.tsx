@@ -47,7 +47,17 @@ export function companyColumns(t: TFunction, opts: { canDelete: boolean; canModi
         </a>
       ),
     },
-    { id: "devices", accessorKey: "totalDevices", header: t("col.devices"), enableSorting: true, meta: { className: "text-right" } },
+    {
+      id: "devices",
+      header: t("col.devices"),
+      enableSorting: true,
+      meta: { className: "text-right" },
+      cell: ({ row }) => (
+        <Link to={`/companyRelatedDevices?company_id=${row.original.id}`} className="text-primary hover:underline" aria-label={t("openDevices", { name: row.original.company_name })}>
+          {row.original.totalDevices}
+        </Link>
+      ),
+    },
     { id: "users", accessorKey: "totalUsers", header: t("col.users"), enableSorting: true, meta: { className: "text-right" } },
     { id: "invoices", accessorKey: "totalInvoices", header: t("col.invoices"), enableSorting: true, meta: { className: "text-right" } },
     {
