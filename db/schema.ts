@@ -73,8 +73,11 @@ export const companies = sqliteTable(
   },
   (t) => [
     uniqueIndex("companies_code_uq").on(t.code),
+    /** Codes are unique case-insensitively (0004_platform.sql). */
+    uniqueIndex("companies_code_nocase_uq").on(sql`upper(${t.code})`),
     index("companies_parent_idx").on(t.parentId, t.name),
-    uniqueIndex("companies_name_email_uq").on(t.name, t.pocEmail),
+    /** The name + e-mail pair is unique among live companies, case-insensitively (0004_platform.sql). */
+    uniqueIndex("companies_name_email_uq").on(sql`lower(${t.name})`, sql`lower(${t.pocEmail})`).where(sql`deleted_at is null`),
   ],
 );
 
@@ -292,9 +295,11 @@ export const companyRequests = sqliteTable(
     pocPhoneNumber: text("poc_phone_number").notNull().default(""),
     status: text("status", { enum: ["pending", "accepted", "rejected"] }).notNull().default("pending"),
     createdCompanyId: integer("created_company_id"),
+    decidedAt: integer("decided_at"),
+    decidedByUserId: integer("decided_by_user_id"),
     createdAt: createdAt(),
   },
-  (t) => [index("company_requests_status_idx").on(t.status, t.createdAt)],
+  (t) => [index("company_requests_status_idx").on(t.status, t.createdAt), index("company_requests_company_idx").on(t.companyId, t.createdAt)],
 );
 
 // ---------------------------------------------------------------- devices and access

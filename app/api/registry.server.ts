@@ -6,10 +6,15 @@ import type { Endpoint } from "./define.server";
 import { activityEndpoints } from "./endpoints/activity.server";
 import { auditEndpoints } from "./endpoints/audit.server";
 import { authEndpoints } from "./endpoints/auth.server";
+import { companyEndpoints } from "./endpoints/companies.server";
+import { companyRequestEndpoints } from "./endpoints/company-requests.server";
 import { deviceGroupEndpoints } from "./endpoints/device-groups.server";
+import { deviceTypeEndpoints } from "./endpoints/device-types.server";
 import { deviceEndpoints } from "./endpoints/devices.server";
+import { mailerEndpoints } from "./endpoints/mailer.server";
 import { otaEndpoints } from "./endpoints/ota.server";
 import { referenceEndpoints } from "./endpoints/reference.server";
+import { roleEndpoints } from "./endpoints/roles.server";
 import { settingsEndpoints } from "./endpoints/settings.server";
 import { usersEndpoints } from "./endpoints/users.server";
 
@@ -25,6 +30,11 @@ export const adminEndpoints: readonly Endpoint[] = [
   ...otaEndpoints,
   ...settingsEndpoints,
   ...activityEndpoints,
+  ...companyEndpoints,
+  ...roleEndpoints,
+  ...deviceTypeEndpoints,
+  ...companyRequestEndpoints,
+  ...mailerEndpoints,
 ];
 
 export const userEndpoints: readonly Endpoint[] = auditEndpoints;

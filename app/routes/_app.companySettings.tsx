@@ -1,8 +1,9 @@
 import { parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { SettingsForm, type SettingsActionData } from "~/components/settings/settings-form";
+import { Button } from "~/components/ui/button";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT, getLanguage } from "~/i18n/i18next.server";
 import { translateMessage } from "~/i18n/messages";
@@ -43,7 +44,15 @@ export default function CompanySettings() {
   const { t } = useTranslation("settings");
   return (
     <div className="max-w-4xl">
-      <PageHeader title={t("title")} description={t("description", { company })} />
+      <PageHeader
+        title={t("title")}
+        description={t("description", { company })}
+        actions={
+          <Button asChild variant="outline">
+            <Link to="/companyMailerSetting">{t("mailerConfig")}</Link>
+          </Button>
+        }
+      />
       <SettingsForm key={settings?.updatedAt ?? "new"} settings={settings} zones={zones} canModify={canModify} />
     </div>
   );

@@ -1,8 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Outlet, useLoaderData } from "@remix-run/react";
+import { isRouteErrorResponse, Link, Outlet, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
 import { BusyMain } from "~/components/loading-overlay";
 import { AppHeader } from "~/components/shell/app-header";
 import { IdleGuard } from "~/components/shell/idle-guard";
+import { buttonVariants } from "~/components/ui/button";
 import { getLanguage } from "~/i18n/i18next.server";
 import { requireAuth } from "~/utils/auth-guards.server";
 import { canUseVarPanel, navItems } from "~/utils/permissions";
@@ -40,6 +42,38 @@ export default function AppShell() {
         <Outlet />
       </BusyMain>
       <IdleGuard idleMs={data.idle.idleMs} warningMs={data.idle.warningMs} />
+    </div>
+  );
+}
+
+/**
+ * A page the user may not open (403), or a record that is gone (404), keeps the signed-in shell:
+ * header and menus stay, and the message says what happened, in the user's language.
+ */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const data = useRouteLoaderData<ShellData>("routes/_app");
+  const { t } = useTranslation("common");
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const key = status === 403 ? "forbidden" : status === 404 ? "notFound" : "serverError";
+  if (!isRouteErrorResponse(error)) console.error(error);
+  const body = (
+    <div className="mx-auto flex min-h-[50vh] max-w-lg flex-col items-center justify-center gap-4 text-center" data-testid={`error-${status}`}>
+      <p className="text-6xl font-bold text-primary">{status}</p>
+      <h1 className="text-2xl font-semibold">{t(`${key}.title`)}</h1>
+      <p className="text-muted-foreground">{t(`${key}.body`)}</p>
+      <Link to="/" className={buttonVariants()}>
+        {t("backHome")}
+      </Link>
+    </div>
+  );
+  if (!data) return <main className="p-6">{body}</main>;
+  return (
+    <div className="flex min-h-screen flex-col">
+      <AppHeader data={data} />
+      <main id="main" className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 sm:px-6">
+        {body}
+      </main>
     </div>
   );
 }

@@ -69,6 +69,7 @@ export function navItems(p: Permissions): NavItem[] {
       { key: "ota", to: "/ota", modules: ["company"] },
       { key: "deviceType", to: "/deviceType", modules: ["company"] },
       { key: "adminSupport", to: "/adminSupport", modules: ["company"] },
+      ...(p.role ? [{ key: "role", to: "/role", modules: ["role"] as const }] : []),
     ];
   }
   const all: NavItem[] = [
@@ -79,6 +80,7 @@ export function navItems(p: Permissions): NavItem[] {
     { key: "alerts", to: "/alerts", modules: ["activity"] },
     { key: "support", to: "/support", modules: ["support"] },
     { key: "companySettings", to: "/companySettings", modules: ["company_settings"] },
+    { key: "role", to: "/role", modules: ["role"] },
   ];
   return all.filter((i) => can(p, i.modules));
 }

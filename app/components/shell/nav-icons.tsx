@@ -21,4 +21,5 @@ export const NAV_ICONS: Record<string, (p: P) => JSX.Element> = {
   company: (p) => <Svg {...p}><path d="M3 21V7l7-4v18M10 9h11v12H3" /><path d="M14 13h3M14 17h3" /></Svg>,
   ota: (p) => <Svg {...p}><path d="M12 3v12M7 10l5 5 5-5" /><path d="M4 19h16" /></Svg>,
   deviceType: (p) => <Svg {...p}><rect x="3" y="6" width="18" height="12" rx="2" /><path d="M7 10h.01M11 10h6M7 14h10" /></Svg>,
+  role: (p) => <Svg {...p}><path d="M12 3l7 3v5c0 4.5-3 8.5-7 10-4-1.5-7-5.5-7-10V6z" /><path d="M9 12l2 2 4-4" /></Svg>,
 };

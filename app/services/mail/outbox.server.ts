@@ -6,9 +6,10 @@
 import { and, asc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { dbFromEnv, nowMs, schema, type Db } from "../../utils/db.server";
 import { assertAddress, buildMessage, InvalidAddressError, parseMailbox } from "./message.server";
+import { openPassword } from "./secret.server";
 import { sendMail, SmtpError, type SmtpServer } from "./smtp.server";
 
-export type MailEnv = { DB: D1Database; MAIL_FROM?: string };
+export type MailEnv = { DB: D1Database; MAIL_FROM?: string; MAILER_SECRET?: string; ENVIRONMENT?: string };
 
 export const MAX_ATTEMPTS = 6;
 /** Earliest start of attempt n+1, counted from when the mail was queued: now, 1 min, 5 min, 15 min, 1 h, 4 h. */
@@ -71,7 +72,7 @@ export async function drainOutbox(env: MailEnv, { limit = 20, now = nowMs() } = 
       if (!mailers.has(row.companyId)) {
         mailers.set(
           row.companyId,
-          mailerFor(db, row.companyId).then((m) => ({ host: m.hostName, port: m.port, user: m.userName, password: m.userPassword, heloName: domain })),
+          mailerFor(db, row.companyId).then(async (m) => ({ host: m.hostName, port: m.port, user: m.userName, password: await openPassword(env, m.userPassword), heloName: domain })),
         );
       }
       const server = await mailers.get(row.companyId)!;

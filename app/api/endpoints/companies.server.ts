@@ -1,0 +1,125 @@
+import { z } from "zod";
+import { addCompanyBody, companyIdQuery, updateCompanyBody } from "~/schemas/companies";
+import * as companies from "~/services/companies.server";
+import { deliverQueuedMail } from "~/services/mail/outbox.server";
+import { endpoint } from "../define.server";
+
+const message = z.object({ message: z.string() });
+const origin = (request: Request) => new URL(request.url).origin;
+const tag = "Companies";
+
+const parentShape = z.object({ company_name: z.string(), company_id: z.string(), company_type: z.string() });
+const companyRow = z.object({
+  id: z.number(),
+  company_name: z.string(),
+  company_id: z.string(),
+  company_type: z.string(),
+  full_name: z.string(),
+  poc_e_mail: z.string(),
+  poc_country_code: z.string(),
+  poc_phone_number: z.string(),
+  parent_company: parentShape.nullable(),
+  is_deactive: z.enum(["0", "1"]),
+  totalDevices: z.number(),
+  totalUsers: z.number(),
+  totalInvoices: z.number(),
+});
+
+export const companyEndpoints = [
+  endpoint({
+    method: "POST",
+    path: "/company/addCompany",
+    tag,
+    summary:
+      "Creates a company ('Created Company') with its point of contact as its super admin, who is sent an invite. companyId is the generated 4-character code, parentCompanyId the parent's code (oem: a root company; var and ec: root or var). 400 field errors, 422 code or name+email taken.",
+    auth: "token",
+    body: addCompanyBody,
+    response: z.object({ message: z.string(), payload: z.object({ id: z.number(), company_id: z.string() }) }),
+    async handler({ db, env, auth, body, now, request, waitUntil }) {
+      const r = await companies.addCompany(db, auth, body, { origin: origin(request), now });
+      deliverQueuedMail(env, waitUntil);
+      return { message: r.message, payload: { id: r.id, company_id: r.code } };
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/company/getCompanyDetails",
+    tag,
+    summary: "One company in the spec's shape (404 outside the caller's view: root sees all, a reseller its subtree).",
+    auth: "token",
+    query: companyIdQuery,
+    async handler({ db, auth, query }) {
+      return { payload: await companies.getCompanyDetails(db, auth, query.id) };
+    },
+  }),
+  endpoint({
+    method: "PUT",
+    path: "/company/updateCompany",
+    tag,
+    summary:
+      "Saves a company ('Modified Company'); type, parent and code are locked. isDeactive '1' ends the company's sessions and reaches gateways at once.",
+    auth: "token",
+    body: updateCompanyBody,
+    response: message,
+    async handler({ db, auth, body, now }) {
+      return await companies.updateCompany(db, auth, body, now);
+    },
+  }),
+  endpoint({
+    method: "DELETE",
+    path: "/user/deleteCompany",
+    tag,
+    summary: "Soft-deletes a company ('Removed Company'); 422 while it has child companies or configured devices.",
+    auth: "token",
+    query: companyIdQuery,
+    response: message,
+    async handler({ db, auth, query, now }) {
+      return await companies.deleteCompany(db, auth, query.id, now);
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/company/getAllCompany",
+    tag,
+    summary: "Every company in the caller's view, sorted by name, with device, user and invoice counts.",
+    auth: "token",
+    response: z.object({ payload: z.array(companyRow) }),
+    async handler({ db, auth }) {
+      return { payload: (await companies.listCompanies(db, auth)).rows };
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/company/getCompanyListForDropdown",
+    tag,
+    summary: "Companies that may be a parent (root and var companies in the caller's view), for the company form.",
+    auth: "token",
+    response: z.object({ payload: z.array(parentShape.extend({ id: z.number() })) }),
+    async handler({ db, auth }) {
+      return { payload: await companies.listParentOptions(db, auth) };
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/company/getCompanyRelatedDevices",
+    tag,
+    summary: "The devices of one company in the caller's view: {company, details: [serial_front, serial_back, board_type, status, start_date]}.",
+    auth: "token",
+    query: z.object({ company_id: z.coerce.number({ invalid_type_error: "company_id must be a number" }).int().positive("company_id is required") }),
+    async handler({ db, auth, query }) {
+      const r = await companies.listCompanyDevices(db, auth, query.company_id);
+      return { payload: { company: r.company, details: r.details } };
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/company/generateCompanyId",
+    tag,
+    summary: "A free 4-character company code (upper-case letters except V, and digits) for the company form.",
+    auth: "token",
+    response: z.object({ payload: z.object({ company_id: z.string() }) }),
+    async handler({ db, auth }) {
+      return { payload: { company_id: await companies.freeCompanyCode(db, auth) } };
+    },
+  }),
+];

@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { createCompanyRequestBody, rejectIdQuery, requestIdQuery } from "~/schemas/company-requests";
+import * as requests from "~/services/company-requests.server";
+import { deliverQueuedMail } from "~/services/mail/outbox.server";
+import { endpoint } from "../define.server";
+
+const message = z.object({ message: z.string() });
+const tag = "Company requests";
+
+export const companyRequestEndpoints = [
+  endpoint({
+    method: "POST",
+    path: "/company/createCompanyRequest",
+    tag,
+    summary:
+      "A reseller asks for a customer company ('Company Request Created'): companyName, companyType 'ec', renewalTerm 1 or 3, and the point of contact (POCFirstName, POCLastName, POCEmail, POCCountryCode, POCPhoneNumber). pocID is taken from the token.",
+    auth: "token",
+    body: createCompanyRequestBody,
+    response: z.object({ message: z.string(), payload: z.object({ id: z.number() }) }),
+    async handler({ db, auth, body, now }) {
+      const r = await requests.createCompanyRequest(db, auth, body, now);
+      return { message: r.message, payload: { id: r.id } };
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/company/getCompanyRequest",
+    tag,
+    summary: "Company requests: every one for root, a reseller's own otherwise; pending first.",
+    auth: "token",
+    async handler({ db, auth }) {
+      return { payload: (await requests.listCompanyRequests(db, auth)).rows };
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/company/acceptCompanyRequest",
+    tag,
+    summary: "Root accepts a request: the company is created under the requesting reseller, its point of contact becomes its super admin and is invited; the requester is told.",
+    auth: "token",
+    query: requestIdQuery,
+    response: z.object({ message: z.string(), payload: z.object({ company_id: z.string() }) }),
+    async handler({ db, env, auth, query, now, request, waitUntil }) {
+      const r = await requests.acceptCompanyRequest(db, auth, query.requestId, { origin: new URL(request.url).origin, now });
+      deliverQueuedMail(env, waitUntil);
+      return { message: r.message, payload: { company_id: r.companyId } };
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/company/rejectCompanyRequest",
+    tag,
+    summary: "Root rejects a request; the requester is told by mail.",
+    auth: "token",
+    query: rejectIdQuery,
+    response: message,
+    async handler({ db, env, auth, query, now, waitUntil }) {
+      const r = await requests.rejectCompanyRequest(db, auth, query.id, now);
+      deliverQueuedMail(env, waitUntil);
+      return r;
+    },
+  }),
+];

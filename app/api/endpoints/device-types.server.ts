@@ -1,0 +1,69 @@
+import { z } from "zod";
+import { deviceTypeBody, deviceTypeIdQuery, updateDeviceTypeBody } from "~/schemas/device-types";
+import * as deviceTypes from "~/services/device-types.server";
+import { endpoint } from "../define.server";
+
+const message = z.object({ message: z.string() });
+const tag = "Device types";
+
+export const deviceTypeEndpoints = [
+  endpoint({
+    method: "GET",
+    path: "/deviceType/getAllDeviceTypes",
+    tag,
+    summary: "Every device type, by code, with how many devices use it.",
+    auth: "token",
+    response: z.object({ payload: z.array(z.object({ id: z.number(), device_code: z.string(), device_type: z.string(), devices: z.number(), createdAt: z.number() })) }),
+    async handler({ db, auth }) {
+      return { payload: (await deviceTypes.listDeviceTypes(db, auth)).rows };
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/deviceType/addDeviceType",
+    tag,
+    summary: "Adds a device type ('Device Type Created'); root company only. 400 'Device Code is Required' / 'Device Type is Required', 422 duplicate code.",
+    auth: "token",
+    body: deviceTypeBody,
+    response: message,
+    async handler({ db, auth, body, now }) {
+      return await deviceTypes.addDeviceType(db, auth, body, now);
+    },
+  }),
+  endpoint({
+    method: "PUT",
+    path: "/deviceType/updateDeviceType",
+    tag,
+    summary: "Saves a device type ('Device Type Modified'); root company only.",
+    auth: "token",
+    body: updateDeviceTypeBody,
+    response: message,
+    async handler({ db, auth, body, now }) {
+      return await deviceTypes.updateDeviceType(db, auth, body.id, body, now);
+    },
+  }),
+  endpoint({
+    method: "DELETE",
+    path: "/deviceType/deleteDeviceType",
+    tag,
+    summary: "Deletes a device type ('Removed Device Type'); 422 while devices or firmware use it.",
+    auth: "token",
+    query: deviceTypeIdQuery,
+    response: message,
+    async handler({ db, auth, query, now }) {
+      return await deviceTypes.deleteDeviceType(db, auth, query.id, now);
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/deviceType/getDeviceTypeDetails",
+    tag,
+    summary: "One device type: device_code, device_type.",
+    auth: "token",
+    query: deviceTypeIdQuery,
+    response: z.object({ payload: z.object({ id: z.number(), device_code: z.string(), device_type: z.string() }) }),
+    async handler({ db, auth, query }) {
+      return { payload: await deviceTypes.getDeviceTypeDetails(db, auth, query.id) };
+    },
+  }),
+];

@@ -1,0 +1,130 @@
+import { z } from "zod";
+import { assignRoleBody, getUsersQuery, modifyRoleBody, roleBody, roleIdQuery } from "~/schemas/roles";
+import * as roles from "~/services/roles.server";
+import { MODULES } from "~/utils/permissions";
+import { endpoint } from "../define.server";
+
+const message = z.object({ message: z.string() });
+const tag = "Roles";
+
+const roleShape = z.object({
+  id: z.number(),
+  role_title: z.string(),
+  role_description: z.string(),
+  permission_all: z.boolean(),
+  permission_add: z.boolean(),
+  permission_modifly: z.boolean(),
+  permission_view: z.boolean(),
+  permission_delete: z.boolean(),
+  permission_title: z.string(),
+  permission_description: z.string(),
+  permission_module: z.object(Object.fromEntries(MODULES.map((m) => [m, z.boolean()]))),
+  users: z.number(),
+});
+const roleUser = z.object({
+  id: z.number(),
+  dispay_name: z.string(),
+  e_mail: z.string(),
+  isSuperAdmin: z.boolean(),
+  Role: z.object({ id: z.number(), role_title: z.string() }).nullable(),
+});
+
+export const roleEndpoints = [
+  endpoint({
+    method: "GET",
+    path: "/user/getRoles",
+    tag,
+    summary: "The caller's company's roles with their permission flags and modules.",
+    auth: "token",
+    response: z.object({ payload: z.array(roleShape) }),
+    async handler({ db, auth }) {
+      return { payload: await roles.listRoles(db, auth) };
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/user/getRoleDetails",
+    tag,
+    summary: "One role (404 outside the caller's company).",
+    auth: "token",
+    query: roleIdQuery,
+    response: z.object({ payload: roleShape }),
+    async handler({ db, auth, query }) {
+      return { payload: await roles.getRoleDetails(db, auth, query.id) };
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/user/createRole",
+    tag,
+    summary:
+      "Creates a role ('Role Created'). permission_module is {module: boolean}. 400 'Required role' or the at-least-one-permission message; 403 when it holds a module or action the caller does not.",
+    auth: "token",
+    body: roleBody,
+    response: z.object({ message: z.string(), payload: z.object({ id: z.number() }) }),
+    async handler({ db, auth, body, now }) {
+      const r = await roles.createRole(db, auth, body, now);
+      return { message: r.message, payload: { id: r.id } };
+    },
+  }),
+  endpoint({
+    method: "PUT",
+    path: "/user/modifyRole",
+    tag,
+    summary: "Saves a role ('Role Modified'); neither its current nor its new rights may exceed the caller's.",
+    auth: "token",
+    body: modifyRoleBody,
+    response: message,
+    async handler({ db, auth, body, now }) {
+      return await roles.modifyRole(db, auth, Number(body.id), body, now);
+    },
+  }),
+  endpoint({
+    method: "DELETE",
+    path: "/user/deleteRole",
+    tag,
+    summary: "Deletes a role no user holds ('Role Removed'); 422 while users hold it.",
+    auth: "token",
+    query: roleIdQuery,
+    response: message,
+    async handler({ db, auth, query, now }) {
+      return await roles.deleteRole(db, auth, query.id, now);
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/user/getUsers",
+    tag,
+    summary: "Users without a role, or with type=assigned the users with one (and their Role).",
+    auth: "token",
+    query: getUsersQuery,
+    response: z.object({ payload: z.array(roleUser) }),
+    async handler({ db, auth, query }) {
+      return { payload: await roles.listRoleUsers(db, auth, query.type ?? "unassigned") };
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/user/assignRoleToUser",
+    tag,
+    summary: "Gives a user a role ('Role Assigned'). 400 'Required role' / 'Required user'; 403 escalation or a super admin's role changed by a non-super admin.",
+    auth: "token",
+    body: assignRoleBody,
+    response: message,
+    async handler({ db, auth, body, now }) {
+      return await roles.assignRole(db, auth, body, now);
+    },
+  }),
+  endpoint({
+    method: "DELETE",
+    path: "/user/removeRoleFromUser",
+    tag,
+    summary: "Takes a user's role away (id is the user's id).",
+    auth: "token",
+    query: roleIdQuery,
+    response: message,
+    async handler({ db, auth, query, now }) {
+      return await roles.removeRoleFromUser(db, auth, query.id, now);
+    },
+  }),
+];

@@ -1,0 +1,211 @@
+import { Form, useNavigation } from "@remix-run/react";
+import { useEffect, useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { Alert, AlertDescription } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
+import { Field } from "~/components/ui/field";
+import { Input } from "~/components/ui/input";
+import { NativeSelect } from "~/components/ui/native-select";
+import { Switch } from "~/components/ui/switch";
+import { translateMessage } from "~/i18n/messages";
+import {
+  allowedParentTypes,
+  COMPANY_TYPES,
+  companyCreateSchema,
+  companyUpdateSchema,
+  defaultDiscount,
+  DISCOUNTS,
+  generateCompanyCode,
+  issuesOf,
+} from "~/schemas/companies";
+
+export type CompanyFormValues = {
+  companyType: string;
+  parentCompanyId: string;
+  discountPercentage: string;
+  nextBillingDate: string;
+  companyName: string;
+  POCFirstName: string;
+  POCLastName: string;
+  POCEmail: string;
+  POCCountryCode: string;
+  POCPhoneNumber: string;
+  companyId: string;
+  isDeactive: boolean;
+};
+
+export type ParentChoice = { company_name: string; company_id: string; company_type: string };
+
+export const emptyCompany = (code: string): CompanyFormValues => ({
+  companyType: "",
+  parentCompanyId: "",
+  discountPercentage: "",
+  nextBillingDate: "",
+  companyName: "",
+  POCFirstName: "",
+  POCLastName: "",
+  POCEmail: "",
+  POCCountryCode: "001",
+  POCPhoneNumber: "",
+  companyId: code,
+  isDeactive: false,
+});
+
+/** 5551234567 → 555-123-4567 (mask 999-999-9999). */
+const maskPhone = (v: string) => {
+  const d = v.replace(/\D/g, "");
+  return [d.slice(0, 3), d.slice(3, 6), d.slice(6)].filter(Boolean).join("-");
+};
+
+const TEXT_FIELDS = ["companyName", "POCFirstName", "POCLastName", "POCEmail", "POCCountryCode", "POCPhoneNumber"] as const;
+
+/**
+ * "Create a Company" / "Modify a Company" (spec part 2 §2, §4, §5). On modify the type, parent and
+ * code are locked. Changing the type resets the discount to the type's default and clears a
+ * parent whose type the new type does not allow.
+ */
+export function CompanyForm({
+  mode,
+  initial,
+  parents,
+  errors: serverErrors,
+  message,
+}: {
+  mode: "add" | "modify";
+  initial: CompanyFormValues;
+  parents: ParentChoice[];
+  errors?: Record<string, string[]>;
+  message?: string;
+}) {
+  const { t } = useTranslation("companies");
+  const navigation = useNavigation();
+  const saving = navigation.state === "submitting";
+  const [values, setValues] = useState(initial);
+  const [errors, setErrors] = useState<Record<string, string[]>>(serverErrors ?? {});
+  useEffect(() => setErrors(serverErrors ?? {}), [serverErrors]);
+  useEffect(() => setValues(initial), [initial]);
+  const locked = mode === "modify";
+
+  const set = <K extends keyof CompanyFormValues>(key: K, value: CompanyFormValues[K]) => {
+    setValues((v) => ({ ...v, [key]: value }));
+    setErrors(({ [key]: _, ...rest }) => rest);
+  };
+
+  const changeType = (type: string) => {
+    setValues((v) => {
+      const parent = parents.find((p) => p.company_id === v.parentCompanyId);
+      const keepParent = parent && allowedParentTypes(type).includes(parent.company_type);
+      return { ...v, companyType: type, parentCompanyId: keepParent ? v.parentCompanyId : "", discountPercentage: type ? String(defaultDiscount(type)) : "" };
+    });
+    setErrors(({ companyType: _, parentCompanyId: __, discountPercentage: ___, ...rest }) => rest);
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    const r = (locked ? companyUpdateSchema : companyCreateSchema).safeParse(locked ? { ...values, id: 1 } : values);
+    if (r.success) return;
+    event.preventDefault();
+    setErrors(issuesOf(r.error).fieldErrors);
+  };
+
+  const error = (k: string) => errors[k]?.map((m) => translateMessage(t, m, "companies"));
+  const parentChoices = parents.filter((p) => allowedParentTypes(values.companyType).includes(p.company_type));
+  const parentLabel = (p: ParentChoice) => `${p.company_name} (${p.company_id}) - ${p.company_type.toUpperCase()}`;
+
+  return (
+    <Form method="post" onSubmit={onSubmit} noValidate className="grid max-w-3xl gap-6" aria-label={t(locked ? "modifyTitle" : "addTitle")}>
+      {message && !Object.keys(errors).length && (
+        <Alert variant="destructive">
+          <AlertDescription>{translateMessage(t, message, "companies")}</AlertDescription>
+        </Alert>
+      )}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label={t("companyType")} error={error("companyType")} required>
+          <NativeSelect id="company-companyType" name="companyType" value={values.companyType} disabled={locked} onChange={(e) => changeType(e.target.value)}>
+            <option value="">{t("choose")}</option>
+            {COMPANY_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {t(`type.${type}`)}
+              </option>
+            ))}
+            {locked && values.companyType === "root" && <option value="root">{t("type.root")}</option>}
+          </NativeSelect>
+        </Field>
+        <Field label={t("parentCompany")} error={error("parentCompanyId")} required={!locked}>
+          {locked ? (
+            <Input id="company-parentCompanyId" value={initial.parentCompanyId} disabled readOnly />
+          ) : (
+            <NativeSelect
+              id="company-parentCompanyId"
+              name="parentCompanyId"
+              value={values.parentCompanyId}
+              disabled={!values.companyType}
+              onChange={(e) => set("parentCompanyId", e.target.value)}
+            >
+              <option value="">{t("choose")}</option>
+              {parentChoices.map((p) => (
+                <option key={p.company_id} value={p.company_id}>
+                  {parentLabel(p)}
+                </option>
+              ))}
+            </NativeSelect>
+          )}
+        </Field>
+        <Field label={t("discount")} error={error("discountPercentage")} required>
+          <NativeSelect id="company-discountPercentage" name="discountPercentage" value={values.discountPercentage} onChange={(e) => set("discountPercentage", e.target.value)}>
+            <option value="">{t("choose")}</option>
+            {DISCOUNTS.map((d) => (
+              <option key={d.value} value={String(d.value)}>
+                {`${d.value}% (${t(`discount.${d.value}`, { defaultValue: d.label })})`}
+              </option>
+            ))}
+          </NativeSelect>
+        </Field>
+        <Field label={t("nextBillingDate")} error={error("nextBillingDate")} hint={locked ? t("nextBillingDateHint") : undefined}>
+          <Input
+            id="company-nextBillingDate"
+            name="nextBillingDate"
+            type="date"
+            value={values.nextBillingDate}
+            readOnly={locked}
+            onChange={(e) => set("nextBillingDate", e.target.value)}
+          />
+        </Field>
+        {TEXT_FIELDS.map((k) => (
+          <Field key={k} label={t(k)} error={error(k)} required className={k === "companyName" ? "sm:col-span-2" : undefined}>
+            <Input
+              id={`company-${k}`}
+              name={k}
+              value={k === "POCPhoneNumber" ? maskPhone(values[k]) : values[k]}
+              type={k === "POCEmail" ? "email" : k === "POCPhoneNumber" || k === "POCCountryCode" ? "tel" : "text"}
+              inputMode={k === "POCPhoneNumber" || k === "POCCountryCode" ? "numeric" : undefined}
+              maxLength={k === "POCCountryCode" ? 3 : k === "POCPhoneNumber" ? 20 : 200}
+              placeholder={k === "POCPhoneNumber" ? "999-999-9999" : undefined}
+              autoComplete="off"
+              onChange={(e) => set(k, e.target.value)}
+            />
+          </Field>
+        ))}
+        <div className="flex items-start gap-2">
+          <Field label={t("companyId")} error={error("companyId")} required hint={locked ? undefined : t("companyIdHint")} className="flex-1">
+            <Input id="company-companyId" name="companyId" value={values.companyId} readOnly className="font-mono uppercase" />
+          </Field>
+          {!locked && (
+            <Button type="button" variant="outline" onClick={() => set("companyId", generateCompanyCode())} data-testid="generate-code" className="mt-[26px]">
+              {t("generate")}
+            </Button>
+          )}
+        </div>
+        <Field label={t("deactivate")} orientation="horizontal" hint={t("deactivateHint")}>
+          <Switch id="company-isDeactive" checked={values.isDeactive} onCheckedChange={(on) => set("isDeactive", on)} />
+        </Field>
+        <input type="hidden" name="isDeactive" value={values.isDeactive ? "1" : "0"} />
+        {locked && <input type="hidden" name="companyType" value={values.companyType} />}
+      </div>
+      <div>
+        <Button type="submit" name="intent" value="save" disabled={saving}>
+          {saving ? t("saving") : t(locked ? "saveModify" : "saveAdd")}
+        </Button>
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,55 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Link, useActionData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { DeviceTypeForm } from "~/components/device-types/device-type-form";
+import { Button } from "~/components/ui/button";
+import { PageHeader } from "~/components/ui/page-header";
+import { getFixedT, getLanguage } from "~/i18n/i18next.server";
+import { translateMessage } from "~/i18n/messages";
+import { addDeviceType } from "~/services/device-types.server";
+import { requireModule } from "~/utils/auth.server";
+import { getDb, nowMs } from "~/utils/db.server";
+import { ServiceError } from "~/utils/errors.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Add Device Type" }];
+
+type Failure = { message: string; errors: Record<string, string[]> };
+const MODULES = ["deviceType", "company"] as const;
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const auth = await requireModule(request, context, MODULES, "add");
+  if (auth.company.type !== "root") throw new Response("Forbidden", { status: 403 });
+  return null;
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const auth = await requireModule(request, context, MODULES, "add");
+  const form = await request.formData();
+  try {
+    const r = await addDeviceType(getDb(context), auth, { deviceCode: form.get("deviceCode") ?? "", deviceType: form.get("deviceType") ?? "" }, nowMs());
+    const t = await getFixedT(await getLanguage(request), "deviceTypes");
+    return redirectWithToast("/deviceType", { type: "success", message: translateMessage(t, r.message, "deviceTypes") }, context.cloudflare.env);
+  } catch (e) {
+    if (e instanceof ServiceError && e.status !== 403) return { message: e.message, errors: e.details.fieldErrors ?? {} } satisfies Failure;
+    throw e;
+  }
+}
+
+export default function AddDeviceTypePage() {
+  const result = useActionData<Failure>();
+  const { t } = useTranslation("deviceTypes");
+  return (
+    <div className="grid gap-6">
+      <PageHeader
+        title={t("addTitle")}
+        actions={
+          <Button asChild variant="outline">
+            <Link to="/deviceType">{t("backToList")}</Link>
+          </Button>
+        }
+      />
+      <DeviceTypeForm initial={{ deviceCode: "", deviceType: "" }} errors={result?.errors} message={result?.message} submitLabel={t("add")} />
+    </div>
+  );
+}

@@ -1,0 +1,164 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect, useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { Button } from "~/components/ui/button";
+import { Field } from "~/components/ui/field";
+import { NativeSelect } from "~/components/ui/native-select";
+import { PageHeader } from "~/components/ui/page-header";
+import { getFixedT, getLanguage } from "~/i18n/i18next.server";
+import { translateMessage } from "~/i18n/messages";
+import { assignRoleSchema } from "~/schemas/roles";
+import { assignRole, listRoleUsers, listRoles, removeRoleFromUser } from "~/services/roles.server";
+import { requireModule } from "~/utils/auth.server";
+import { getDb, nowMs } from "~/utils/db.server";
+import { ServiceError } from "~/utils/errors.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Assign Role" }];
+
+type Failure = { message: string; errors: Record<string, string[]> };
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const auth = await requireModule(request, context, "role", "add");
+  const db = getDb(context);
+  const [roles, unassigned, assigned] = await Promise.all([listRoles(db, auth), listRoleUsers(db, auth, "unassigned"), listRoleUsers(db, auth, "assigned")]);
+  return { roles: roles.map((r) => ({ id: r.id, role_title: r.role_title })), unassigned, assigned };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const auth = await requireModule(request, context, "role", "add");
+  const form = await request.formData();
+  const db = getDb(context);
+  const env = context.cloudflare.env;
+  const t = await getFixedT(await getLanguage(request), "roles");
+  try {
+    const r =
+      form.get("intent") === "remove"
+        ? await removeRoleFromUser(db, auth, Number(form.get("user_id")), nowMs())
+        : await assignRole(db, auth, { user_id: form.get("user_id") ?? "", role_id: form.get("role_id") ?? "" }, nowMs());
+    const back = new URL(request.url);
+    return redirectWithToast(back.pathname + back.search, { type: "success", message: translateMessage(t, r.message, "roles") }, env);
+  } catch (e) {
+    if (e instanceof ServiceError) return { message: e.message, errors: e.details.fieldErrors ?? {} } satisfies Failure;
+    throw e;
+  }
+}
+
+/** /assignRole: choose a role and a user; users without and with a role are listed apart, and move on assignment. */
+export default function AssignRolePage() {
+  const { roles, unassigned, assigned } = useLoaderData<typeof loader>();
+  const result = useActionData<Failure>();
+  const { t } = useTranslation("roles");
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  const [roleId, setRoleId] = useState("");
+  const [userId, setUserId] = useState("");
+  const [errors, setErrors] = useState<Record<string, string[]>>(result?.errors ?? {});
+  useEffect(() => setErrors(result?.errors ?? {}), [result]);
+  const error = (k: string) => errors[k]?.map((m) => translateMessage(t, m, "roles"));
+
+  const onSubmit = (event: FormEvent) => {
+    const r = assignRoleSchema.safeParse({ user_id: userId, role_id: roleId });
+    if (r.success) return;
+    event.preventDefault();
+    const next: Record<string, string[]> = {};
+    for (const issue of r.error.issues) (next[String(issue.path[0])] ??= []).push(issue.message);
+    setErrors(next);
+  };
+
+  const everyone = [...unassigned, ...assigned].sort((a, b) => a.dispay_name.localeCompare(b.dispay_name));
+  return (
+    <div className="grid gap-6">
+      <PageHeader
+        title={t("assignTitle")}
+        actions={
+          <Button asChild variant="outline">
+            <Link to="/role">{t("backToRoles")}</Link>
+          </Button>
+        }
+      />
+      {result?.message && !Object.keys(result.errors).length && (
+        <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm">
+          {translateMessage(t, result.message, "roles")}
+        </p>
+      )}
+      <Form method="post" onSubmit={onSubmit} noValidate className="grid max-w-3xl gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-start">
+        <Field label={t("chooseRole")} error={error("role_id")} required>
+          <NativeSelect id="assign-role" name="role_id" value={roleId} onChange={(e) => (setRoleId(e.target.value), setErrors(({ role_id: _, ...rest }) => rest))}>
+            <option value="">{t("choose")}</option>
+            {roles.map((r) => (
+              <option key={r.id} value={r.id}>
+                {r.role_title}
+              </option>
+            ))}
+          </NativeSelect>
+        </Field>
+        <Field label={t("chooseUser")} error={error("user_id")} required>
+          <NativeSelect id="assign-user" name="user_id" value={userId} onChange={(e) => (setUserId(e.target.value), setErrors(({ user_id: _, ...rest }) => rest))}>
+            <option value="">{t("choose")}</option>
+            {everyone.map((u) => (
+              <option key={u.id} value={u.id}>
+                {`${u.dispay_name} (${u.e_mail})`}
+              </option>
+            ))}
+          </NativeSelect>
+        </Field>
+        <Button type="submit" name="intent" value="assign" disabled={busy} className="sm:mt-[26px]">
+          {t("assign")}
+        </Button>
+      </Form>
+      <div className="grid gap-4 md:grid-cols-2">
+        <section aria-labelledby="unassigned-title" className="grid content-start gap-2 rounded-lg border p-3">
+          <h2 id="unassigned-title" className="text-sm font-semibold">
+            {t("unassigned")} <span className="font-normal text-muted-foreground">({unassigned.length})</span>
+          </h2>
+          {unassigned.length === 0 ? (
+            <p className="text-sm text-muted-foreground">{t("noUnassigned")}</p>
+          ) : (
+            <ul className="max-h-96 overflow-y-auto" data-testid="users-unassigned">
+              {unassigned.map((u) => (
+                <li key={u.id}>
+                  <button
+                    type="button"
+                    onClick={() => setUserId(String(u.id))}
+                    aria-label={t("assignTo", { name: u.dispay_name })}
+                    className="w-full rounded-md px-2 py-1.5 text-left text-sm hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+                  >
+                    {u.dispay_name} <span className="text-muted-foreground">{u.e_mail}</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+        <section aria-labelledby="assigned-title" className="grid content-start gap-2 rounded-lg border p-3">
+          <h2 id="assigned-title" className="text-sm font-semibold">
+            {t("assigned")} <span className="font-normal text-muted-foreground">({assigned.length})</span>
+          </h2>
+          {assigned.length === 0 ? (
+            <p className="text-sm text-muted-foreground">{t("noAssigned")}</p>
+          ) : (
+            <ul className="max-h-96 overflow-y-auto" data-testid="users-assigned">
+              {assigned.map((u) => (
+                <li key={u.id} className="flex items-center justify-between gap-2 px-2 py-1.5 text-sm">
+                  <button type="button" onClick={() => setUserId(String(u.id))} className="min-w-0 truncate text-left hover:underline">
+                    {u.dispay_name} <span className="text-muted-foreground">— {u.Role?.role_title}</span>
+                    {u.isSuperAdmin && <span className="ml-1 text-xs text-muted-foreground">({t("superAdmin")})</span>}
+                  </button>
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="remove" />
+                    <input type="hidden" name="user_id" value={u.id} />
+                    <Button type="submit" size="sm" variant="ghost" disabled={busy} aria-label={t("removeRoleOf", { name: u.dispay_name })}>
+                      {t("removeRole")}
+                    </Button>
+                  </Form>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      </div>
+    </div>
+  );
+}

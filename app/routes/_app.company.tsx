@@ -1,0 +1,107 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
+import { useMemo } from "react";
+import { useTranslation } from "react-i18next";
+import { companyColumns } from "~/components/companies/columns";
+import { DataTable } from "~/components/data-table/data-table";
+import { parseTableParams } from "~/components/data-table/params";
+import { Button } from "~/components/ui/button";
+import { EmptyState } from "~/components/ui/empty-state";
+import { Input } from "~/components/ui/input";
+import { PageHeader } from "~/components/ui/page-header";
+import { getFixedT, getLanguage } from "~/i18n/i18next.server";
+import { translateMessage } from "~/i18n/messages";
+import { COMPANY_SORTS, deleteCompany, listCompanies } from "~/services/companies.server";
+import { requireModule } from "~/utils/auth.server";
+import { getDb, nowMs } from "~/utils/db.server";
+import { ServiceError } from "~/utils/errors.server";
+import { can } from "~/utils/permissions";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Company" }];
+
+/** Extra buttons of the list (spec part 2 §2) whose pages exist. */
+export const COMPANY_LIST_LINKS: { key: string; to: string }[] = [
+  { key: "mailerConfig", to: "/companyMailerSetting" },
+  { key: "viewRequests", to: "/viewCompanyRequests" },
+];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const auth = await requireModule(request, context, "company");
+  const url = new URL(request.url);
+  const params = parseTableParams(url, { defaultSort: "name", sortable: Object.keys(COMPANY_SORTS) });
+  const search = url.searchParams.get("q") ?? "";
+  const { rows, total } = await listCompanies(getDb(context), auth, { sort: params.sort, page: { offset: params.offset, limit: params.pageSize }, search });
+  return {
+    rows,
+    total,
+    params,
+    search,
+    can: {
+      add: can(auth.permissions, "company", "add"),
+      modify: can(auth.permissions, "company", "modify"),
+      delete: can(auth.permissions, "company", "delete"),
+    },
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const auth = await requireModule(request, context, "company", "delete");
+  const form = await request.formData();
+  const t = await getFixedT(await getLanguage(request), "companies");
+  const back = new URL(request.url);
+  const env = context.cloudflare.env;
+  try {
+    const r = await deleteCompany(getDb(context), auth, Number(form.get("id")), nowMs());
+    return redirectWithToast(back.pathname + back.search, { type: "success", message: translateMessage(t, r.message, "companies") }, env);
+  } catch (e) {
+    if (!(e instanceof ServiceError)) throw e;
+    return redirectWithToast(back.pathname + back.search, { type: "error", message: translateMessage(t, e.message, "companies") }, env);
+  }
+}
+
+export default function CompanyList() {
+  const { rows, total, params, search, can } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("companies");
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const columns = useMemo(() => companyColumns(t, { canDelete: can.delete, canModify: can.modify }), [t, can.delete, can.modify]);
+  return (
+    <div className="grid gap-4">
+      <PageHeader
+        title={t("title")}
+        actions={
+          <>
+            {COMPANY_LIST_LINKS.map((l) => (
+              <Button key={l.key} asChild variant="outline">
+                <Link to={l.to}>{t(l.key)}</Link>
+              </Button>
+            ))}
+            {can.add && (
+              <Button asChild>
+                <Link to="/addCompany">{t("addCompany")}</Link>
+              </Button>
+            )}
+          </>
+        }
+      />
+      <Form method="get" className="flex max-w-md items-center gap-2" role="search">
+        {searchParams.get("sort") && <input type="hidden" name="sort" value={searchParams.get("sort")!} />}
+        <Input name="q" defaultValue={search} placeholder={t("searchPlaceholder")} aria-label={t("search")} />
+        <Button type="submit" variant="outline">
+          {t("search")}
+        </Button>
+      </Form>
+      <DataTable
+        columns={columns}
+        data={rows}
+        total={total}
+        params={params}
+        caption={t("title")}
+        getRowId={(c) => String(c.id)}
+        onRowClick={can.modify ? (c) => navigate(`/modifyCompany?id=${c.id}`) : undefined}
+        emptyState={<EmptyState title={t("empty")} />}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,140 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect, useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { Alert, AlertDescription } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
+import { Field } from "~/components/ui/field";
+import { Input } from "~/components/ui/input";
+import { PageHeader } from "~/components/ui/page-header";
+import { getFixedT, getLanguage } from "~/i18n/i18next.server";
+import { translateMessage } from "~/i18n/messages";
+import { mailerFormSchema } from "~/schemas/mailer";
+import { getMailerConfig, modifyMailerConfig, sendTestMail } from "~/services/mailer.server";
+import { requireModule } from "~/utils/auth.server";
+import { getDb, nowMs } from "~/utils/db.server";
+import { ServiceError } from "~/utils/errors.server";
+import { can } from "~/utils/permissions";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Default Mailer Config" }];
+
+const MODULES = ["company", "users"] as const;
+type Result = { ok: boolean; message: string; errors: Record<string, string[]> };
+
+const companyIdOf = (request: Request) => {
+  const v = Number(new URL(request.url).searchParams.get("company_id"));
+  return Number.isInteger(v) && v > 0 ? v : null;
+};
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const auth = await requireModule(request, context, MODULES);
+  try {
+    const config = await getMailerConfig(getDb(context), auth, companyIdOf(request));
+    return {
+      config,
+      canModify: can(auth.permissions, MODULES, "modify"),
+      back: can(auth.permissions, "company_settings") ? "/companySettings" : can(auth.permissions, "company") ? "/company" : "/",
+    };
+  } catch (e) {
+    if (e instanceof ServiceError && (e.status === 403 || e.status === 404)) throw new Response(e.message, { status: e.status });
+    throw e;
+  }
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const auth = await requireModule(request, context, MODULES, "modify");
+  const form = Object.fromEntries(await request.formData());
+  const env = context.cloudflare.env;
+  const t = await getFixedT(await getLanguage(request), "mailer");
+  const companyId = companyIdOf(request);
+  try {
+    if (form.intent === "test") {
+      const r = await sendTestMail(getDb(context), env, auth, { company_id: companyId }, nowMs());
+      return { ok: true, message: r.message, errors: {} } satisfies Result;
+    }
+    const r = await modifyMailerConfig(getDb(context), env, auth, { ...form, company_id: companyId }, nowMs());
+    const back = new URL(request.url);
+    return redirectWithToast(back.pathname + back.search, { type: "success", message: translateMessage(t, r.message, "mailer") }, env);
+  } catch (e) {
+    if (e instanceof ServiceError && e.status !== 403) return { ok: false, message: e.message, errors: e.details.fieldErrors ?? {} } satisfies Result;
+    throw e;
+  }
+}
+
+const FIELDS = ["host_name", "port_name", "user_name", "user_password"] as const;
+
+/** /companyMailerSetting: host, port, user name and password (all required); the password is never shown. */
+export default function MailerSettingPage() {
+  const { config, canModify, back } = useLoaderData<typeof loader>();
+  const result = useActionData<Result>();
+  const { t } = useTranslation("mailer");
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  const initial = { host_name: config.host_name, port_name: config.port_name == null ? "" : String(config.port_name), user_name: config.user_name, user_password: "" };
+  const [values, setValues] = useState<Record<string, string>>(initial);
+  // After a save the page reloads its data: the typed password is dropped (it is never sent back).
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  useEffect(() => setValues(initial), [config]);
+  const [errors, setErrors] = useState<Record<string, string[]>>(result?.errors ?? {});
+  useEffect(() => setErrors(result?.errors ?? {}), [result]);
+  const error = (k: string) => errors[k]?.map((m) => translateMessage(t, m, "mailer"));
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    const intent = ((event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null)?.value;
+    if (intent === "test") return;
+    const r = mailerFormSchema.safeParse(values);
+    if (r.success) return;
+    event.preventDefault();
+    const next: Record<string, string[]> = {};
+    for (const issue of r.error.issues) (next[String(issue.path[0])] ??= []).push(issue.message);
+    setErrors(next);
+  };
+  const testMessage = result && !Object.keys(result.errors).length ? result : null;
+  return (
+    <div className="grid gap-6">
+      <PageHeader
+        title={t("title")}
+        description={config.company_id == null ? t("platformDefault") : config.target}
+        actions={
+          <Button asChild variant="outline">
+            <Link to={back}>{t("back")}</Link>
+          </Button>
+        }
+      />
+      {testMessage && (
+        <Alert variant={testMessage.ok ? "info" : "destructive"} data-testid="mailer-result">
+          <AlertDescription>{translateMessage(t, testMessage.message, "mailer")}</AlertDescription>
+        </Alert>
+      )}
+      <Form method="post" onSubmit={onSubmit} noValidate className="grid max-w-xl gap-4">
+        {FIELDS.map((k) => (
+          <Field key={k} label={t(k)} error={error(k)} required hint={k === "user_password" && config.has_password ? t("passwordSaved") : undefined}>
+            <Input
+              id={`mailer-${k}`}
+              name={k}
+              type={k === "user_password" ? "password" : k === "port_name" ? "number" : "text"}
+              autoComplete={k === "user_password" ? "new-password" : "off"}
+              value={values[k]}
+              disabled={!canModify}
+              onChange={(e) => {
+                const v = e.target.value;
+                setValues((x) => ({ ...x, [k]: v }));
+                setErrors(({ [k]: _, ...rest }) => rest);
+              }}
+            />
+          </Field>
+        ))}
+        {canModify && (
+          <div className="flex gap-2">
+            <Button type="submit" name="intent" value="save" disabled={busy}>
+              {t("save")}
+            </Button>
+            <Button type="submit" name="intent" value="test" variant="outline" disabled={busy || config.id == null}>
+              {t("sendTest")}
+            </Button>
+          </div>
+        )}
+      </Form>
+    </div>
+  );
+}

@@ -1,0 +1,114 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Link, useLoaderData, useNavigate } from "@remix-run/react";
+import type { ColumnDef } from "@tanstack/react-table";
+import { useMemo } from "react";
+import { useTranslation } from "react-i18next";
+import { DataTable } from "~/components/data-table/data-table";
+import { NAV_ICONS } from "~/components/shell/nav-icons";
+import { deleteColumn } from "~/components/data-table/delete-column";
+import { parseTableParams } from "~/components/data-table/params";
+import { Button } from "~/components/ui/button";
+import { EmptyState } from "~/components/ui/empty-state";
+import { PageHeader } from "~/components/ui/page-header";
+import { getFixedT, getLanguage } from "~/i18n/i18next.server";
+import { translateMessage } from "~/i18n/messages";
+import { deleteDeviceType, DEVICE_TYPE_SORTS, listDeviceTypes, type DeviceTypeRow } from "~/services/device-types.server";
+import { requireModule } from "~/utils/auth.server";
+import { getDb, nowMs } from "~/utils/db.server";
+import { ServiceError } from "~/utils/errors.server";
+import { formatDateTime } from "~/utils/format";
+import { can } from "~/utils/permissions";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Device Type" }];
+
+const MODULES = ["deviceType", "company"] as const;
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const auth = await requireModule(request, context, MODULES);
+  const params = parseTableParams(request.url, { defaultSort: "code", sortable: Object.keys(DEVICE_TYPE_SORTS) });
+  const { rows, total } = await listDeviceTypes(getDb(context), auth, { sort: params.sort, page: { offset: params.offset, limit: params.pageSize } });
+  const root = auth.company.type === "root";
+  return {
+    rows,
+    total,
+    params,
+    can: { add: root && can(auth.permissions, MODULES, "add"), modify: root && can(auth.permissions, MODULES, "modify"), delete: root && can(auth.permissions, MODULES, "delete") },
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const auth = await requireModule(request, context, MODULES, "delete");
+  const form = await request.formData();
+  const t = await getFixedT(await getLanguage(request), "deviceTypes");
+  const back = new URL(request.url);
+  const env = context.cloudflare.env;
+  try {
+    const r = await deleteDeviceType(getDb(context), auth, Number(form.get("id")), nowMs());
+    return redirectWithToast(back.pathname + back.search, { type: "success", message: translateMessage(t, r.message, "deviceTypes") }, env);
+  } catch (e) {
+    if (!(e instanceof ServiceError)) throw e;
+    return redirectWithToast(back.pathname + back.search, { type: "error", message: translateMessage(t, e.message, "deviceTypes") }, env);
+  }
+}
+
+export default function DeviceTypesPage() {
+  const { rows, total, params, can } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("deviceTypes");
+  const navigate = useNavigate();
+  const columns = useMemo(() => {
+    const cols: ColumnDef<DeviceTypeRow>[] = [
+      {
+        id: "icon",
+        header: () => <span className="sr-only">{t("open")}</span>,
+        meta: { className: "w-10" },
+        cell: ({ row }) =>
+          can.modify ? (
+            <Link to={`/modifyDeviceType?id=${row.original.id}`} className="text-muted-foreground hover:text-foreground" aria-label={t("openType", { name: row.original.device_type })}>
+              <NAV_ICONS.deviceType className="size-5" />
+            </Link>
+          ) : null,
+      },
+      { id: "code", accessorKey: "device_code", header: t("deviceCode"), enableSorting: true, meta: { className: "font-mono" } },
+      { id: "type", accessorKey: "device_type", header: t("deviceType"), enableSorting: true },
+      { id: "devices", accessorKey: "devices", header: t("devices"), enableSorting: true, meta: { className: "text-right" } },
+      { id: "createdAt", header: t("createdAt"), enableSorting: true, cell: ({ row }) => formatDateTime(row.original.createdAt, "UTC") },
+    ];
+    if (can.delete)
+      cols.push(
+        deleteColumn<DeviceTypeRow>({
+          header: t("delete"),
+          label: (r) => t("deleteType", { name: r.device_type }),
+          title: t("deleteTitle"),
+          description: (r) => t("deleteDescription", { name: r.device_type, code: r.device_code }),
+          confirm: t("delete"),
+          cancel: t("cancel"),
+        }),
+      );
+    return cols;
+  }, [t, can.modify, can.delete]);
+  return (
+    <div className="grid gap-4">
+      <PageHeader
+        title={t("title")}
+        actions={
+          can.add && (
+            <Button asChild>
+              <Link to="/addDeviceType">{t("add")}</Link>
+            </Button>
+          )
+        }
+      />
+      <DataTable
+        columns={columns}
+        data={rows}
+        total={total}
+        params={params}
+        caption={t("title")}
+        getRowId={(r) => String(r.id)}
+        onRowClick={can.modify ? (r) => navigate(`/modifyDeviceType?id=${r.id}`) : undefined}
+        emptyState={<EmptyState title={t("empty")} />}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,86 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { redirect } from "@remix-run/cloudflare";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useMemo } from "react";
+import { useTranslation } from "react-i18next";
+import { CompanyForm, type CompanyFormValues } from "~/components/companies/company-form";
+import { Button } from "~/components/ui/button";
+import { PageHeader } from "~/components/ui/page-header";
+import { getFixedT, getLanguage } from "~/i18n/i18next.server";
+import { translateMessage } from "~/i18n/messages";
+import { COMPANY_MSG, getCompanyDetails, updateCompany } from "~/services/companies.server";
+import { requireModule } from "~/utils/auth.server";
+import { getDb, nowMs } from "~/utils/db.server";
+import { ServiceError } from "~/utils/errors.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Modify a Company" }];
+
+type Failure = { message: string; errors: Record<string, string[]> };
+
+const idOf = (request: Request) => Number(new URL(request.url).searchParams.get("id"));
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const auth = await requireModule(request, context, "company", "modify");
+  const id = idOf(request);
+  // Without an id (or with one outside the caller's view) the page goes back to the list.
+  if (!Number.isInteger(id) || id <= 0) throw redirect("/company");
+  try {
+    return { company: await getCompanyDetails(getDb(context), auth, id) };
+  } catch (e) {
+    if (e instanceof ServiceError && e.status === 404) throw redirect("/company");
+    throw e;
+  }
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const auth = await requireModule(request, context, "company", "modify");
+  const form = Object.fromEntries(await request.formData());
+  try {
+    const r = await updateCompany(getDb(context), auth, { ...form, id: idOf(request) }, nowMs());
+    const t = await getFixedT(await getLanguage(request), "companies");
+    // Spec §4: back to the list when the message is "Company modified successfully".
+    if (r.message === COMPANY_MSG.modified) return redirectWithToast("/company", { type: "success", message: translateMessage(t, r.message, "companies") }, context.cloudflare.env);
+    return { message: r.message, errors: {} } satisfies Failure;
+  } catch (e) {
+    if (e instanceof ServiceError && e.status !== 403) return { message: e.message, errors: e.details.fieldErrors ?? {} } satisfies Failure;
+    throw e;
+  }
+}
+
+export default function ModifyCompanyPage() {
+  const { company } = useLoaderData<typeof loader>();
+  const result = useActionData<Failure>();
+  const { t } = useTranslation("companies");
+  const initial = useMemo<CompanyFormValues>(
+    () => ({
+      companyType: company.company_type,
+      parentCompanyId: company.parent_company ? `${company.parent_company.company_name} (${company.parent_company.company_id}) - ${company.parent_company.company_type.toUpperCase()}` : "",
+      discountPercentage: String(company.discount_percentage),
+      nextBillingDate: company.next_billing_date ?? "",
+      companyName: company.company_name,
+      POCFirstName: company.poc_first_name,
+      POCLastName: company.poc_last_name,
+      POCEmail: company.poc_e_mail,
+      POCCountryCode: company.poc_country_code,
+      POCPhoneNumber: company.poc_phone_number,
+      companyId: company.company_id,
+      isDeactive: company.is_deactive === "1",
+    }),
+    [company],
+  );
+  return (
+    <div className="grid gap-6">
+      <PageHeader
+        title={t("modifyTitle")}
+        description={`${company.company_name} (${company.company_id})`}
+        actions={
+          <Button asChild variant="outline">
+            <Link to="/company">{t("backToList")}</Link>
+          </Button>
+        }
+      />
+      <CompanyForm mode="modify" initial={initial} parents={[]} errors={result?.errors} message={result?.message} />
+    </div>
+  );
+}

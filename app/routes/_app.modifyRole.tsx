@@ -1,0 +1,83 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { redirect } from "@remix-run/cloudflare";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useMemo } from "react";
+import { useTranslation } from "react-i18next";
+import { RoleForm, roleInputFromForm, type RoleFormValues } from "~/components/roles/role-form";
+import { Button } from "~/components/ui/button";
+import { PageHeader } from "~/components/ui/page-header";
+import { getFixedT, getLanguage } from "~/i18n/i18next.server";
+import { translateMessage } from "~/i18n/messages";
+import { getRoleDetails, grantableActions, grantableModules, modifyRole } from "~/services/roles.server";
+import { requireModule } from "~/utils/auth.server";
+import { getDb, nowMs } from "~/utils/db.server";
+import { ServiceError } from "~/utils/errors.server";
+import { MODULES } from "~/utils/permissions";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Modify Role" }];
+
+type Failure = { message: string; errors: Record<string, string[]> };
+
+const idOf = (request: Request) => Number(new URL(request.url).searchParams.get("id"));
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const auth = await requireModule(request, context, "role", "modify");
+  const id = idOf(request);
+  // Without an id (or with another company's) the page goes back to the list (spec §2).
+  if (!Number.isInteger(id) || id <= 0) throw redirect("/role");
+  try {
+    return { role: await getRoleDetails(getDb(context), auth, id), grantable: grantableModules(auth), actions: grantableActions(auth) };
+  } catch (e) {
+    if (e instanceof ServiceError && e.status === 404) throw redirect("/role");
+    throw e;
+  }
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const auth = await requireModule(request, context, "role", "modify");
+  const input = roleInputFromForm(await request.formData());
+  try {
+    const r = await modifyRole(getDb(context), auth, idOf(request), input, nowMs());
+    const t = await getFixedT(await getLanguage(request), "roles");
+    return redirectWithToast("/role", { type: "success", message: translateMessage(t, r.message, "roles") }, context.cloudflare.env);
+  } catch (e) {
+    if (e instanceof ServiceError) return { message: e.message, errors: e.details.fieldErrors ?? {} } satisfies Failure;
+    throw e;
+  }
+}
+
+export default function ModifyRolePage() {
+  const { role, grantable, actions } = useLoaderData<typeof loader>();
+  const result = useActionData<Failure>();
+  const { t } = useTranslation("roles");
+  const initial = useMemo<RoleFormValues>(
+    () => ({
+      role_title: role.role_title,
+      role_description: role.role_description,
+      actions: {
+        permission_all: role.permission_all,
+        permission_add: role.permission_add,
+        permission_modifly: role.permission_modifly,
+        permission_view: role.permission_view,
+        permission_delete: role.permission_delete,
+      },
+      modules: MODULES.filter((m) => role.permission_module[m]),
+    }),
+    [role],
+  );
+  return (
+    <div className="grid gap-6">
+      <PageHeader
+        title={t("modifyTitle")}
+        description={role.role_title}
+        actions={
+          <Button asChild variant="outline">
+            <Link to="/role">{t("backToRoles")}</Link>
+          </Button>
+        }
+      />
+      <RoleForm initial={initial} grantable={grantable} grantableActions={actions} errors={result?.errors} message={result?.message} submitLabel={t("save")} />
+    </div>
+  );
+}

@@ -1,0 +1,202 @@
+/**
+ * Company requests (spec part 2 §2 /viewCompanyRequests, /newCompanyRequest, §3, §4, §7).
+ * A reseller asks for a customer company; the root company accepts it (the company is created
+ * under the reseller, with its point of contact as super admin, who gets the invite) or rejects it
+ * (the requester is told by mail). A reseller sees its own requests; an ec company none.
+ */
+import { and, desc, eq, sql } from "drizzle-orm";
+import { companyRequestSchema } from "~/schemas/company-requests";
+import { defaultDiscount, issuesOf } from "~/schemas/companies";
+import { assertPlatformCaller, COMPANY_MSG, freeCompanyCode, provisionCompany } from "~/services/companies.server";
+import { activityInsert } from "~/utils/activity.server";
+import { assertCan, type Auth } from "~/utils/auth.server";
+import { schema, type Db } from "~/utils/db.server";
+import { forbidden, notFound, ServiceError } from "~/utils/errors.server";
+import { canUseVarPanel } from "~/utils/permissions";
+
+const cr = schema.companyRequests;
+const c = schema.companies;
+type BatchItem = Parameters<Db["batch"]>[0][number];
+
+export const REQUEST_MSG = {
+  created: "Company request created successfully",
+  accepted: "Company created successfully",
+  rejected: "Company request rejected",
+  notFound: "The company request could not be found",
+  decided: "This company request has already been decided",
+} as const;
+
+export type CompanyRequestRow = {
+  id: number;
+  company_name: string;
+  company_type: string;
+  billing_term: number;
+  status: "pending" | "accepted" | "rejected";
+  createdAt: number;
+  poc: { first_name: string; last_name: string; e_mail: string; country_code: string; phone_number: string };
+  parent_company_detail: { company_name: string; company_id: string; poc_e_mail: string; poc_phone_number: string; poc_country_code: string };
+  created_company_id: string | null;
+};
+
+/** POST company/createCompanyRequest: the reseller's own request (pocID is the signed-in user). */
+export async function createCompanyRequest(db: Db, auth: Auth, input: unknown, now: number): Promise<{ id: number; message: string }> {
+  assertCan(auth, "var_panel", "add");
+  if (!canUseVarPanel(auth.permissions, auth.company.type)) forbidden();
+  const r = companyRequestSchema.safeParse(input);
+  if (!r.success) {
+    const { message, fieldErrors } = issuesOf(r.error);
+    throw new ServiceError(400, message, { fieldErrors });
+  }
+  const v = r.data;
+  const [row] = await db.batch([
+    db
+      .insert(cr)
+      .values({
+        companyId: auth.company.id,
+        pocUserId: auth.user.id,
+        companyName: v.companyName,
+        companyType: "ec",
+        billingTerm: v.renewalTerm,
+        pocFirstName: v.POCFirstName,
+        pocLastName: v.POCLastName,
+        pocEmail: v.POCEmail,
+        pocCountryCode: v.POCCountryCode,
+        pocPhoneNumber: v.POCPhoneNumber,
+        createdAt: now,
+      })
+      .returning({ id: cr.id }),
+    activityInsert(db, { companyId: auth.company.id, name: "Company Request Created", createdByUserId: auth.user.id, summary: `${v.companyName} (${v.renewalTerm}-Year)`, at: now }),
+  ]);
+  return { id: row[0].id, message: REQUEST_MSG.created };
+}
+
+const isRoot = (auth: Auth) => auth.company.type === "root";
+
+/** GET company/getCompanyRequest: root sees every request, a reseller its own; pending first, newest first. */
+export async function listCompanyRequests(db: Db, auth: Auth, opts: { page?: { offset: number; limit: number } } = {}): Promise<{ rows: CompanyRequestRow[]; total: number }> {
+  assertPlatformCaller(auth, ["company", "users", "var_panel"]);
+  const where = isRoot(auth) ? undefined : eq(cr.companyId, auth.company.id);
+  const base = db
+    .select({
+      id: cr.id,
+      name: cr.companyName,
+      type: cr.companyType,
+      term: cr.billingTerm,
+      status: cr.status,
+      createdAt: cr.createdAt,
+      first: cr.pocFirstName,
+      last: cr.pocLastName,
+      email: cr.pocEmail,
+      cc: cr.pocCountryCode,
+      phone: cr.pocPhoneNumber,
+      parentName: sql<string>`(select name from companies where companies.id = company_requests.company_id)`,
+      parentCode: sql<string>`(select code from companies where companies.id = company_requests.company_id)`,
+      parentEmail: sql<string>`(select poc_email from companies where companies.id = company_requests.company_id)`,
+      parentPhone: sql<string>`(select poc_phone_number from companies where companies.id = company_requests.company_id)`,
+      parentCc: sql<string>`(select poc_country_code from companies where companies.id = company_requests.company_id)`,
+      createdCode: sql<string | null>`(select code from companies where companies.id = company_requests.created_company_id)`,
+    })
+    .from(cr)
+    .where(where)
+    .orderBy(sql`case ${cr.status} when 'pending' then 0 else 1 end`, desc(cr.createdAt), desc(cr.id));
+  const [rows, totals] = await db.batch([opts.page ? base.limit(opts.page.limit).offset(opts.page.offset) : base, db.select({ n: sql<number>`count(*)` }).from(cr).where(where)]);
+  return {
+    rows: rows.map((r) => ({
+      id: r.id,
+      company_name: r.name,
+      company_type: r.type,
+      billing_term: r.term,
+      status: r.status,
+      createdAt: r.createdAt,
+      poc: { first_name: r.first, last_name: r.last, e_mail: r.email, country_code: r.cc, phone_number: r.phone },
+      parent_company_detail: { company_name: r.parentName, company_id: r.parentCode, poc_e_mail: r.parentEmail, poc_phone_number: r.parentPhone, poc_country_code: r.parentCc },
+      created_company_id: r.createdCode,
+    })),
+    total: Number(totals[0]?.n ?? 0),
+  };
+}
+
+async function pendingRequest(db: Db, id: number) {
+  const row = await db.query.companyRequests.findFirst({ where: eq(cr.id, id) });
+  if (!row) notFound(REQUEST_MSG.notFound);
+  if (row!.status !== "pending") throw new ServiceError(422, REQUEST_MSG.decided);
+  return row!;
+}
+
+/** Deciding is the root company's (company module). */
+function assertDecider(auth: Auth, action: "add" | "modify") {
+  assertPlatformCaller(auth, "company", action);
+  if (!isRoot(auth)) forbidden();
+}
+
+const addYears = (now: number, years: number) => {
+  const d = new Date(now);
+  d.setUTCFullYear(d.getUTCFullYear() + years);
+  return d.toISOString().slice(0, 10);
+};
+
+async function requesterMail(db: Db, requestRow: typeof cr.$inferSelect, subject: string, body: string, now: number): Promise<BatchItem[]> {
+  const requester = await db.query.users.findFirst({ where: eq(schema.users.id, requestRow.pocUserId), columns: { email: true, deletedAt: true } });
+  if (!requester || requester.deletedAt != null) return [];
+  return [db.insert(schema.mailOutbox).values({ companyId: requestRow.companyId, toAddress: requester.email, subject, body, createdAt: now })];
+}
+
+/** GET company/acceptCompanyRequest: creates the company under the requesting reseller (see `provisionCompany`). */
+export async function acceptCompanyRequest(db: Db, auth: Auth, id: number, ctx: { origin: string; now: number }): Promise<{ message: string; companyId: string }> {
+  assertDecider(auth, "add");
+  const req = await pendingRequest(db, id);
+  const parent = await db.query.companies.findFirst({ where: and(eq(c.id, req.companyId), sql`${c.deletedAt} is null`) });
+  if (!parent || parent.isDeactive) throw new ServiceError(422, COMPANY_MSG.notFound);
+  const pair = await db
+    .select({ id: c.id })
+    .from(c)
+    .where(and(sql`${c.deletedAt} is null`, sql`lower(${c.name}) = ${req.companyName.toLowerCase()}`, sql`lower(${c.pocEmail}) = ${req.pocEmail.toLowerCase()}`))
+    .limit(1);
+  if (pair.length) throw new ServiceError(422, COMPANY_MSG.pairTaken);
+  const code = await freeCompanyCode(db, auth);
+  const statements = provisionCompany(
+    db,
+    {
+      companyId: code,
+      companyName: req.companyName,
+      companyType: "ec",
+      parentCompanyId: parent.code,
+      parentId: parent.id,
+      discountPercentage: defaultDiscount("ec"),
+      nextBillingDate: addYears(ctx.now, req.billingTerm),
+      POCFirstName: req.pocFirstName,
+      POCLastName: req.pocLastName,
+      POCEmail: req.pocEmail,
+      POCCountryCode: req.pocCountryCode,
+      POCPhoneNumber: req.pocPhoneNumber,
+      isDeactive: false,
+    },
+    ctx,
+  );
+  const mail = await requesterMail(db, req, `Company request accepted: ${req.companyName}`, `Your request for ${req.companyName} was accepted. Its company ID is ${code}; its administrator ${req.pocEmail} has been invited.`, ctx.now);
+  await db.batch([
+    ...(statements as [BatchItem, ...BatchItem[]]),
+    db
+      .update(cr)
+      .set({ status: "accepted", createdCompanyId: sql`(select id from companies where code = ${code})`, decidedAt: ctx.now, decidedByUserId: auth.user.id })
+      .where(and(eq(cr.id, req.id), eq(cr.status, "pending"))),
+    ...mail,
+    activityInsert(db, { companyId: auth.company.id, name: "Company Request Accepted", createdByUserId: auth.user.id, summary: `${req.companyName} for ${parent.name} (${parent.code})`, at: ctx.now }),
+    activityInsert(db, { companyId: auth.company.id, name: "Created Company", createdByUserId: auth.user.id, summary: `${req.companyName} (${code})`, details: { company_id: code, company_type: "ec", request_id: req.id }, at: ctx.now }),
+  ]);
+  return { message: REQUEST_MSG.accepted, companyId: code };
+}
+
+/** GET company/rejectCompanyRequest: marks it rejected and tells the requester. */
+export async function rejectCompanyRequest(db: Db, auth: Auth, id: number, now: number): Promise<{ message: string }> {
+  assertDecider(auth, "modify");
+  const req = await pendingRequest(db, id);
+  const mail = await requesterMail(db, req, `Company request rejected: ${req.companyName}`, `Your request for ${req.companyName} was not accepted. Contact the platform team for details.`, now);
+  await db.batch([
+    db.update(cr).set({ status: "rejected", decidedAt: now, decidedByUserId: auth.user.id }).where(and(eq(cr.id, req.id), eq(cr.status, "pending"))),
+    ...mail,
+    activityInsert(db, { companyId: auth.company.id, name: "Company Request Rejected", createdByUserId: auth.user.id, summary: req.companyName, at: now }),
+  ]);
+  return { message: REQUEST_MSG.rejected };
+}
+

@@ -1,0 +1,322 @@
+/**
+ * Roles and role assignment (spec part 2 §2 Roles, §3, §4, §5, §7 `user/*Role*`, `user/getUsers`).
+ *
+ * A role belongs to one company. No escalation: nobody creates, edits, deletes or assigns a role
+ * holding a module or an action they do not hold themselves, and only a super admin may change a
+ * super admin's role. Platform modules (company, deviceType) only exist in the root company's roles;
+ * var_panel and billing_portal only in root and var companies' roles.
+ */
+import { asc, eq, isNotNull, isNull, ne, sql } from "drizzle-orm";
+import { ACTION_FLAGS, assignRoleSchema, modulesForCompanyType, roleFormSchema, type RoleInput } from "~/schemas/roles";
+import { activityInsert } from "~/utils/activity.server";
+import { assertCan, type Auth } from "~/utils/auth.server";
+import { schema, type Db } from "~/utils/db.server";
+import { forbidden, notFound, ServiceError } from "~/utils/errors.server";
+import { canAct, MODULES, type ModuleKey } from "~/utils/permissions";
+import { inCompany, liveInCompany } from "~/utils/tenant.server";
+
+const r = schema.roles;
+const rm = schema.roleModules;
+const u = schema.users;
+
+export const ROLE_MESSAGES = {
+  created: "Role created successfully",
+  modified: "Role modified successfully",
+  removed: "Role deleted successfully",
+  assigned: "Role assigned successfully",
+  unassigned: "Role removed successfully",
+  notFound: "The provided role is invalid",
+  userNotFound: "The provided user is invalid",
+  titleTaken: "A role with this title already exists",
+  inUse: "This role is assigned to users; assign them another role first",
+  escalation: "You cannot grant a module or permission you do not hold",
+  superAdmin: "Only a super admin can change a super admin's role",
+  notAllowedModule: "This module is not available to your company",
+  noRole: "This user has no role",
+} as const;
+
+export type RoleRow = {
+  id: number;
+  role_title: string;
+  role_description: string;
+  permission_all: boolean;
+  permission_add: boolean;
+  permission_modifly: boolean;
+  permission_view: boolean;
+  permission_delete: boolean;
+  permission_title: string;
+  permission_description: string;
+  permission_module: Record<ModuleKey, boolean>;
+  users: number;
+};
+
+const flags = (row: typeof r.$inferSelect) => ({
+  permission_all: row.permissionAll,
+  permission_add: row.permissionAdd,
+  permission_modifly: row.permissionModify,
+  permission_view: row.permissionView,
+  permission_delete: row.permissionDelete,
+});
+
+const moduleMap = (keys: string[]) => Object.fromEntries(MODULES.map((m) => [m, keys.includes(m)])) as Record<ModuleKey, boolean>;
+
+function toRow(row: typeof r.$inferSelect, modules: string[], users: number): RoleRow {
+  return {
+    id: row.id,
+    role_title: row.title,
+    role_description: row.description,
+    ...flags(row),
+    permission_title: row.title,
+    permission_description: row.description,
+    permission_module: moduleMap(modules),
+    users,
+  };
+}
+
+/** The caller's company's roles, by title, each with its modules and how many users hold it. */
+export async function listRoles(db: Db, auth: Auth): Promise<RoleRow[]> {
+  assertCan(auth, "role");
+  const [roles, modules, counts] = await db.batch([
+    db.select().from(r).where(inCompany(r, auth)).orderBy(asc(r.title), asc(r.id)),
+    db.select({ roleId: rm.roleId, key: rm.moduleKey }).from(rm).where(inCompany(rm, auth)),
+    db
+      .select({ roleId: u.roleId, n: sql<number>`count(*)` })
+      .from(u)
+      .where(liveInCompany(u, auth, isNotNull(u.roleId)))
+      .groupBy(u.roleId),
+  ]);
+  return roles.map((role) =>
+    toRow(
+      role,
+      modules.filter((m) => m.roleId === role.id).map((m) => m.key),
+      Number(counts.find((c) => c.roleId === role.id)?.n ?? 0),
+    ),
+  );
+}
+
+async function findRole(db: Db, auth: Auth, id: number) {
+  if (!Number.isInteger(id) || id <= 0) notFound(ROLE_MESSAGES.notFound);
+  const role = await db.query.roles.findFirst({ where: inCompany(r, auth, eq(r.id, id)) });
+  if (!role) notFound(ROLE_MESSAGES.notFound);
+  const modules = await db.select({ key: rm.moduleKey }).from(rm).where(eq(rm.roleId, role!.id));
+  return { role: role!, modules: modules.map((m) => m.key) as ModuleKey[] };
+}
+
+export async function getRoleDetails(db: Db, auth: Auth, id: number): Promise<RoleRow> {
+  assertCan(auth, "role");
+  const { role, modules } = await findRole(db, auth, id);
+  const [n] = await db.select({ n: sql<number>`count(*)` }).from(u).where(liveInCompany(u, auth, eq(u.roleId, role.id)));
+  return toRow(role, modules, Number(n?.n ?? 0));
+}
+
+/** What a role grants, in the caller-comparable form. */
+type Grant = { modules: readonly string[]; all: boolean; add: boolean; modify: boolean; view: boolean; delete: boolean };
+
+const grantOfInput = (v: RoleInput): Grant => ({
+  modules: v.permission_module,
+  all: v.permission_all,
+  add: v.permission_add,
+  modify: v.permission_modifly,
+  view: v.permission_view,
+  delete: v.permission_delete,
+});
+const grantOfRow = (row: typeof r.$inferSelect, modules: readonly string[]): Grant => ({
+  modules,
+  all: row.permissionAll,
+  add: row.permissionAdd,
+  modify: row.permissionModify,
+  view: row.permissionView,
+  delete: row.permissionDelete,
+});
+
+/** No escalation: every module and action of `g` is held by the caller. */
+export function assertWithinCaller(auth: Auth, g: Grant) {
+  const p = auth.permissions;
+  const missingModule = g.modules.some((m) => !p[m as ModuleKey]);
+  const missingAction =
+    (g.all && !p.permission_all) || (g.add && !canAct(p, "add")) || (g.modify && !canAct(p, "modify")) || (g.delete && !canAct(p, "delete"));
+  if (missingModule || missingAction) throw new ServiceError(403, ROLE_MESSAGES.escalation);
+}
+
+function parseRole(auth: Auth, input: unknown): RoleInput {
+  const parsed = roleFormSchema.safeParse(input);
+  if (!parsed.success) {
+    const fieldErrors: Record<string, string[]> = {};
+    for (const issue of parsed.error.issues) (fieldErrors[String(issue.path[0])] ??= []).push(issue.message);
+    throw new ServiceError(400, parsed.error.issues[0].message, { fieldErrors });
+  }
+  const allowed = modulesForCompanyType(auth.company.type);
+  if (parsed.data.permission_module.some((m) => !allowed.includes(m))) throw new ServiceError(422, ROLE_MESSAGES.notAllowedModule);
+  return parsed.data;
+}
+
+async function assertTitleFree(db: Db, auth: Auth, title: string, exceptId?: number) {
+  const same = await db
+    .select({ id: r.id })
+    .from(r)
+    .where(inCompany(r, auth, sql`lower(${r.title}) = ${title.toLowerCase()}`, exceptId ? ne(r.id, exceptId) : undefined))
+    .limit(1);
+  if (same.length) throw new ServiceError(422, ROLE_MESSAGES.titleTaken, { fieldErrors: { role_title: [ROLE_MESSAGES.titleTaken] } });
+}
+
+const roleColumns = (v: RoleInput) => ({
+  title: v.role_title,
+  description: v.role_description,
+  permissionAll: v.permission_all,
+  permissionAdd: v.permission_add,
+  permissionModify: v.permission_modifly,
+  permissionView: v.permission_view,
+  permissionDelete: v.permission_delete,
+});
+
+export async function createRole(db: Db, auth: Auth, input: unknown, now: number): Promise<{ id: number; message: string }> {
+  assertCan(auth, "role", "add");
+  const v = parseRole(auth, input);
+  assertWithinCaller(auth, grantOfInput(v));
+  await assertTitleFree(db, auth, v.role_title);
+  const roleId = sql`(select id from roles where company_id = ${auth.company.id} and role_title = ${v.role_title})` as unknown as number;
+  await db.batch([
+    db.insert(r).values({ ...roleColumns(v), companyId: auth.company.id, createdAt: now, updatedAt: now }),
+    ...(v.permission_module.length ? [db.insert(rm).values(v.permission_module.map((m) => ({ roleId, companyId: auth.company.id, moduleKey: m })))] : []),
+    activityInsert(db, { companyId: auth.company.id, name: "Role Created", createdByUserId: auth.user.id, summary: v.role_title, details: { modules: v.permission_module }, at: now }),
+  ]);
+  const created = await db.query.roles.findFirst({ where: inCompany(r, auth, eq(r.title, v.role_title)), columns: { id: true } });
+  return { id: created!.id, message: ROLE_MESSAGES.created };
+}
+
+export async function modifyRole(db: Db, auth: Auth, id: number, input: unknown, now: number): Promise<{ message: string }> {
+  assertCan(auth, "role", "modify");
+  const { role, modules } = await findRole(db, auth, id);
+  // Neither what the role holds now nor what it will hold may exceed the editor's own rights.
+  assertWithinCaller(auth, grantOfRow(role, modules));
+  const v = parseRole(auth, input);
+  assertWithinCaller(auth, grantOfInput(v));
+  await assertTitleFree(db, auth, v.role_title, role.id);
+  await db.batch([
+    db.update(r).set({ ...roleColumns(v), updatedAt: now }).where(inCompany(r, auth, eq(r.id, role.id))),
+    db.delete(rm).where(inCompany(rm, auth, eq(rm.roleId, role.id))),
+    ...(v.permission_module.length ? [db.insert(rm).values(v.permission_module.map((m) => ({ roleId: role.id, companyId: auth.company.id, moduleKey: m })))] : []),
+    activityInsert(db, { companyId: auth.company.id, name: "Role Modified", createdByUserId: auth.user.id, summary: v.role_title, details: { modules: v.permission_module }, at: now }),
+  ]);
+  return { message: ROLE_MESSAGES.modified };
+}
+
+export async function deleteRole(db: Db, auth: Auth, id: number, now: number): Promise<{ message: string }> {
+  assertCan(auth, "role", "delete");
+  const { role, modules } = await findRole(db, auth, id);
+  assertWithinCaller(auth, grantOfRow(role, modules));
+  const holders = await db.select({ id: u.id }).from(u).where(liveInCompany(u, auth, eq(u.roleId, role.id))).limit(1);
+  if (holders.length) throw new ServiceError(422, ROLE_MESSAGES.inUse);
+  await db.batch([
+    db.delete(rm).where(inCompany(rm, auth, eq(rm.roleId, role.id))),
+    db.delete(r).where(inCompany(r, auth, eq(r.id, role.id))),
+    // Users who held it while deleted keep no dangling id.
+    db.update(u).set({ roleId: null }).where(inCompany(u, auth, eq(u.roleId, role.id))),
+    activityInsert(db, { companyId: auth.company.id, name: "Role Removed", createdByUserId: auth.user.id, summary: role.title, at: now }),
+  ]);
+  return { message: ROLE_MESSAGES.removed };
+}
+
+export type RoleUserRow = { id: number; dispay_name: string; e_mail: string; isSuperAdmin: boolean; Role: { id: number; role_title: string } | null };
+
+/** GET user/getUsers: live users without a role, or (`assigned`) with one, by display name. */
+export async function listRoleUsers(db: Db, auth: Auth, type: "assigned" | "unassigned" = "unassigned"): Promise<RoleUserRow[]> {
+  assertCan(auth, "role");
+  const rows = await db
+    .select({ id: u.id, name: u.displayName, email: u.email, superAdmin: u.isSuperAdmin, roleId: u.roleId, roleTitle: r.title })
+    .from(u)
+    .leftJoin(r, eq(r.id, u.roleId))
+    .where(liveInCompany(u, auth, type === "assigned" ? isNotNull(u.roleId) : isNull(u.roleId)))
+    .orderBy(asc(u.displayName), asc(u.id));
+  return rows.map((row) => ({
+    id: row.id,
+    dispay_name: row.name,
+    e_mail: row.email,
+    isSuperAdmin: row.superAdmin,
+    Role: row.roleId != null ? { id: row.roleId, role_title: row.roleTitle ?? "" } : null,
+  }));
+}
+
+async function findUser(db: Db, auth: Auth, id: number) {
+  const user = await db.query.users.findFirst({ where: liveInCompany(u, auth, eq(u.id, id)) });
+  return user ?? notFound(ROLE_MESSAGES.userNotFound);
+}
+
+/** Only a super admin may change a super admin's role. */
+function assertMayChangeRoleOf(auth: Auth, user: { isSuperAdmin: boolean }) {
+  if (user.isSuperAdmin && !auth.user.isSuperAdmin) forbidden(ROLE_MESSAGES.superAdmin);
+}
+
+export async function assignRole(db: Db, auth: Auth, input: unknown, now: number): Promise<{ message: string }> {
+  assertCan(auth, "role", "add");
+  const parsed = assignRoleSchema.safeParse(input);
+  if (!parsed.success) {
+    const fieldErrors: Record<string, string[]> = {};
+    for (const issue of parsed.error.issues) (fieldErrors[String(issue.path[0])] ??= []).push(issue.message);
+    // 'Required role' first, as the form lists the role first.
+    const message = fieldErrors.role_id?.[0] ?? parsed.error.issues[0].message;
+    throw new ServiceError(400, message, { fieldErrors });
+  }
+  const { role, modules } = await findRole(db, auth, parsed.data.role_id);
+  const user = await findUser(db, auth, parsed.data.user_id);
+  assertMayChangeRoleOf(auth, user);
+  assertWithinCaller(auth, grantOfRow(role, modules));
+  // Taking a role away is also a change of rights: the role the user holds now must be within the caller's too.
+  if (user.roleId != null && user.roleId !== role.id) {
+    const current = await findRole(db, auth, user.roleId).catch(() => null);
+    if (current) assertWithinCaller(auth, grantOfRow(current.role, current.modules));
+  }
+  await db.batch([
+    db.update(u).set({ roleId: role.id, updatedAt: now }).where(liveInCompany(u, auth, eq(u.id, user.id))),
+    activityInsert(db, {
+      companyId: auth.company.id,
+      name: "Role Assigned",
+      createdByUserId: auth.user.id,
+      targetUserId: user.id,
+      summary: `${role.title} → ${user.displayName}`,
+      details: { role_id: role.id },
+      at: now,
+    }),
+  ]);
+  return { message: ROLE_MESSAGES.assigned };
+}
+
+export async function removeRoleFromUser(db: Db, auth: Auth, userId: number, now: number): Promise<{ message: string }> {
+  assertCan(auth, "role", "add");
+  const user = await findUser(db, auth, userId);
+  assertMayChangeRoleOf(auth, user);
+  if (user.roleId == null) throw new ServiceError(422, ROLE_MESSAGES.noRole);
+  const current = await findRole(db, auth, user.roleId).catch(() => null);
+  if (current) assertWithinCaller(auth, grantOfRow(current.role, current.modules));
+  await db.batch([
+    db.update(u).set({ roleId: null, updatedAt: now }).where(liveInCompany(u, auth, eq(u.id, user.id))),
+    activityInsert(db, {
+      companyId: auth.company.id,
+      name: "Role Assigned",
+      createdByUserId: auth.user.id,
+      targetUserId: user.id,
+      summary: `${current?.role.title ?? "Role"} removed from ${user.displayName}`,
+      details: { role_id: null },
+      at: now,
+    }),
+  ]);
+  return { message: ROLE_MESSAGES.unassigned };
+}
+
+/** The modules the caller may put in a role (held by the caller and available to the company type). */
+export function grantableModules(auth: Auth): ModuleKey[] {
+  const allowed = modulesForCompanyType(auth.company.type);
+  return allowed.filter((m) => auth.permissions[m]);
+}
+
+/** The action flags the caller may put in a role. */
+export function grantableActions(auth: Auth): Record<(typeof ACTION_FLAGS)[number], boolean> {
+  const p = auth.permissions;
+  return {
+    permission_all: p.permission_all,
+    permission_add: canAct(p, "add"),
+    permission_modifly: canAct(p, "modify"),
+    permission_view: true,
+    permission_delete: canAct(p, "delete"),
+  };
+}

@@ -1,0 +1,119 @@
+import { expect, test } from "./fixtures";
+
+const unique = () => Math.random().toString(36).slice(2, 8);
+
+test.describe("companies (English)", () => {
+  test("root creates a company with a generated code, then finds and modifies it", async ({ page, loginAs }) => {
+    await loginAs("root");
+    await page.goto("/");
+    await page.getByTestId("tile-company").click();
+    await expect(page).toHaveURL(/\/company$/);
+    await expect(page.getByRole("heading", { name: "Companies" })).toBeVisible();
+    const acme = page.locator("tbody tr", { hasText: "Acme Corporation" });
+    await expect(acme).toContainText("ACME");
+    await expect(acme).toContainText("+1 555-000-0003");
+    await acme.getByRole("link", { name: "Devices of Acme Corporation" }).click();
+    await expect(page).toHaveURL(/\/companyRelatedDevices\?company_id=3$/);
+    await expect(page.getByRole("heading", { name: "Company Devices" })).toBeVisible();
+    await expect(page.locator("tbody tr")).toHaveCount(12);
+    await page.getByRole("link", { name: "Back to companies" }).click();
+
+    await page.getByRole("link", { name: "Add Company" }).click();
+    await expect(page.getByRole("heading", { name: "Create a Company" })).toBeVisible();
+    const code = page.getByLabel("Company ID");
+    await expect(code).toHaveAttribute("readonly", "");
+    const first = await code.inputValue();
+    expect(first).toMatch(/^[A-UW-Z0-9]{4}$/);
+    await page.getByTestId("generate-code").click();
+    await expect(code).not.toHaveValue(first);
+
+    // Empty save: the spec's messages, checked in the browser.
+    await page.getByRole("button", { name: "Create Company" }).click();
+    await expect(page.getByText("Required company type")).toBeVisible();
+    await expect(page.getByText("Required company name")).toBeVisible();
+    await expect(page.getByText("Required telephone")).toBeVisible();
+
+    // The type decides the parents offered and the default discount.
+    await page.getByLabel("Company Type").selectOption("oem");
+    await expect(page.getByLabel("Discount Percentage")).toHaveValue("15");
+    await expect(page.getByLabel("Parent Company").locator("option")).toHaveText(["Choose…", "Platform Root (ROOT) - ROOT"]);
+    await page.getByLabel("Company Type").selectOption("ec");
+    await expect(page.getByLabel("Discount Percentage")).toHaveValue("0");
+    await page.getByLabel("Parent Company").selectOption("RSL1");
+
+    const id = unique();
+    const name = `Delta ${id}`;
+    await page.getByLabel("Company Name").fill(name);
+    await page.getByLabel("First Name").fill("Dora");
+    await page.getByLabel("Last Name").fill("Delta");
+    await page.getByLabel("Email").fill(`dora.${id}@delta.example`);
+    await page.getByLabel("Telephone").fill("5554443322");
+    await expect(page.getByLabel("Telephone")).toHaveValue("555-444-3322");
+    const generated = await code.inputValue();
+    await page.getByRole("button", { name: "Create Company" }).click();
+
+    await expect(page).toHaveURL(/\/company$/);
+    await expect(page.getByText("Company created successfully", { exact: true })).toBeVisible();
+    await page.getByPlaceholder("Name, company ID or email").fill(generated);
+    await page.getByRole("button", { name: "Search" }).click();
+    const row = page.locator("tbody tr", { hasText: name });
+    await expect(row).toContainText(generated);
+    await expect(row).toContainText("+1 555-444-3322");
+
+    await row.getByRole("link", { name: `Open ${name}` }).click();
+    await expect(page.getByRole("heading", { name: "Modify a Company" })).toBeVisible();
+    await expect(page.getByLabel("Company Type")).toBeDisabled();
+    await expect(page.getByLabel("Parent Company")).toHaveValue("Northwind Resellers (RSL1) - VAR");
+    await expect(page.getByLabel("Company ID")).toHaveValue(generated);
+    await page.getByLabel("Company Name").fill(`${name} Renamed`);
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page).toHaveURL(/\/company$/);
+    await expect(page.getByText("Company modified successfully", { exact: true })).toBeVisible();
+  });
+
+  test("a company admin without the company module sees the shell and a clear message", async ({ page, loginAs }) => {
+    await loginAs("acme");
+    await page.goto("/company");
+    await expect(page.getByTestId("error-403")).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Access denied" })).toBeVisible();
+    await expect(page.getByTestId("user-menu")).toBeVisible();
+    await expect(page.getByTestId("nav-users")).toBeVisible();
+  });
+});
+
+test.describe("companies (Spanish)", () => {
+  test("root creates a company with a generated code in Spanish", async ({ page, loginAs }) => {
+    await loginAs("root", "es");
+    await page.goto("/addCompany");
+    await expect(page.getByRole("heading", { name: "Crear una empresa" })).toBeVisible();
+    await page.getByRole("button", { name: "Crear empresa" }).click();
+    await expect(page.getByText("Tipo de empresa obligatorio")).toBeVisible();
+
+    await page.getByLabel("Tipo de empresa").selectOption("var");
+    await expect(page.getByLabel("Porcentaje de descuento")).toHaveValue("15");
+    await page.getByLabel("Empresa matriz").selectOption("ROOT");
+    const id = unique();
+    await page.getByLabel("Nombre de la empresa").fill(`Épsilon ${id}`);
+    await page.getByRole("textbox", { name: "Nombre", exact: true }).fill("Elena");
+    await page.getByLabel("Apellido").fill("Épsilon");
+    await page.getByLabel("Correo").fill(`elena.${id}@epsilon.example`);
+    await page.getByLabel("Teléfono").fill("555-111-2233");
+    await page.getByRole("button", { name: "Generar" }).click();
+    const code = await page.getByLabel("ID de empresa").inputValue();
+    expect(code).toMatch(/^[A-UW-Z0-9]{4}$/);
+    await page.getByRole("button", { name: "Crear empresa" }).click();
+    await expect(page).toHaveURL(/\/company$/);
+    await expect(page.getByText("Empresa creada correctamente", { exact: true })).toBeVisible();
+    await page.getByPlaceholder("Nombre, ID de empresa o correo").fill(code);
+    await page.getByRole("button", { name: "Buscar" }).click();
+    await expect(page.locator("tbody tr", { hasText: `Épsilon ${id}` })).toContainText(code);
+  });
+
+  test("a page the user may not open keeps the shell, in Spanish", async ({ page, loginAs }) => {
+    await loginAs("acme", "es");
+    await page.goto("/addCompany");
+    await expect(page.getByTestId("error-403")).toBeVisible();
+    await expect(page.getByText("No tiene permiso para abrir esta página.")).toBeVisible();
+    await expect(page.getByTestId("user-menu")).toBeVisible();
+  });
+});
