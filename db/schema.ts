@@ -73,10 +73,10 @@ export const companies = sqliteTable(
   },
   (t) => [
     uniqueIndex("companies_code_uq").on(t.code),
-    /** Codes are unique case-insensitively (0004_platform.sql). */
+    /** Codes are unique case-insensitively (0006_platform.sql). */
     uniqueIndex("companies_code_nocase_uq").on(sql`upper(${t.code})`),
     index("companies_parent_idx").on(t.parentId, t.name),
-    /** The name + e-mail pair is unique among live companies, case-insensitively (0004_platform.sql). */
+    /** The name + e-mail pair is unique among live companies, case-insensitively (0006_platform.sql). */
     uniqueIndex("companies_name_email_uq").on(sql`lower(${t.name})`, sql`lower(${t.pocEmail})`).where(sql`deleted_at is null`),
   ],
 );

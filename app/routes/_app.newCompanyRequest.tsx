@@ -13,7 +13,7 @@ import { translateMessage } from "~/i18n/messages";
 import { issuesOf } from "~/schemas/companies";
 import { companyRequestSchema, RENEWAL_TERMS } from "~/schemas/company-requests";
 import { createCompanyRequest } from "~/services/company-requests.server";
-import { requireModule } from "~/utils/auth.server";
+import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { canUseVarPanel } from "~/utils/permissions";

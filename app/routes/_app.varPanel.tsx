@@ -10,7 +10,7 @@ import { Button } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
 import { PageHeader } from "~/components/ui/page-header";
 import { COMPANY_SORTS, listCompanies, type CompanyListRow } from "~/services/companies.server";
-import { requireModule } from "~/utils/auth.server";
+import { requireModule } from "~/utils/auth-guards.server";
 import { getDb } from "~/utils/db.server";
 import { formatPhone } from "~/utils/format";
 import { can, canUseVarPanel } from "~/utils/permissions";

@@ -15,9 +15,8 @@ import {
   issuesOf,
   type CompanyCreateInput,
 } from "~/schemas/companies";
-import { feedChange } from "~/services/gateway-feed.server";
-import { activityInsert } from "~/utils/activity.server";
-import { assertCan, type Auth } from "~/utils/auth.server";
+import { activityInsert } from "~/utils/activity-insert.server";
+import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { forbidden, notFound, ServiceError } from "~/utils/errors.server";
 import type { ModuleKey } from "~/utils/permissions";
@@ -366,9 +365,9 @@ export async function addCompany(db: Db, auth: Auth, input: unknown, ctx: { orig
   return { id: row!.id, code: v.companyId, message: COMPANY_MSG.created };
 }
 
-/** Ends every session of a company's users and tells gateways (deactivation, removal). */
+/** Ends every session of a company's users (deactivation, removal); the database tells gateways (decision 0030). */
 function cutOff(db: Db, companyId: number): BatchItem[] {
-  return [db.delete(schema.sessions).where(eq(schema.sessions.companyId, companyId)), feedChange(db, { companyId, entity: "company", entityId: companyId, op: "upsert" })];
+  return [db.delete(schema.sessions).where(eq(schema.sessions.companyId, companyId))];
 }
 
 /** PUT company/updateCompany: type, parent and code are locked. De-activating ends the company's sessions and reaches gateways. */
@@ -395,7 +394,7 @@ export async function updateCompany(db: Db, auth: Auth, input: unknown, now: num
         updatedAt: now,
       })
       .where(visibleCompanies(auth, eq(c.id, row.id))),
-    ...(activeChanged ? (v.isDeactive ? cutOff(db, row.id) : [feedChange(db, { companyId: row.id, entity: "company", entityId: row.id, op: "upsert" })]) : []),
+    ...(activeChanged && v.isDeactive ? cutOff(db, row.id) : []),
     activityInsert(db, {
       companyId: auth.company.id,
       name: "Modified Company",

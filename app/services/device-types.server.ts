@@ -5,8 +5,8 @@
  */
 import { and, asc, count, desc, eq, isNull, ne, sql } from "drizzle-orm";
 import { deviceTypeFormSchema, type DeviceTypeInput } from "~/schemas/device-types";
-import { activityInsert } from "~/utils/activity.server";
-import { assertCan, type Auth } from "~/utils/auth.server";
+import { activityInsert } from "~/utils/activity-insert.server";
+import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { forbidden, notFound, ServiceError } from "~/utils/errors.server";
 import type { Action } from "~/utils/permissions";

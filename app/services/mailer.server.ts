@@ -11,8 +11,8 @@ import { findVisibleCompany } from "~/services/companies.server";
 import { buildMessage, InvalidAddressError, parseMailbox } from "~/services/mail/message.server";
 import { MailerSecretMissing, openPassword, sealPassword, type SecretEnv } from "~/services/mail/secret.server";
 import { sendMail, SmtpError } from "~/services/mail/smtp.server";
-import { activityInsert } from "~/utils/activity.server";
-import { assertCan, type Auth } from "~/utils/auth.server";
+import { activityInsert } from "~/utils/activity-insert.server";
+import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
 

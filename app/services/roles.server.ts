@@ -7,9 +7,9 @@
  * var_panel and billing_portal only in root and var companies' roles.
  */
 import { asc, eq, isNotNull, isNull, ne, sql } from "drizzle-orm";
-import { ACTION_FLAGS, assignRoleSchema, modulesForCompanyType, roleFormSchema, type RoleInput } from "~/schemas/roles";
-import { activityInsert } from "~/utils/activity.server";
-import { assertCan, type Auth } from "~/utils/auth.server";
+import { type ACTION_FLAGS, assignRoleSchema, modulesForCompanyType, roleFormSchema, type RoleInput } from "~/schemas/roles";
+import { activityInsert } from "~/utils/activity-insert.server";
+import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { forbidden, notFound, ServiceError } from "~/utils/errors.server";
 import { canAct, MODULES, type ModuleKey } from "~/utils/permissions";

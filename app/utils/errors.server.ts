@@ -15,3 +15,6 @@ export class ServiceError extends Error {
 export const notFound = (what = "Not found"): never => {
   throw new ServiceError(404, what);
 };
+export const forbidden = (what = "You do not have permission to do this"): never => {
+  throw new ServiceError(403, what);
+};
