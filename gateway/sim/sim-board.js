@@ -62,9 +62,13 @@ export class SimBoard extends EventEmitter {
     })
     // Status first, subscriptions after its PUBACK (PROTOCOL.md, "Connection"): by then the gateway
     // has matched its firmware offer to the version reported here.
-    await this.publishStatus()
+    // Without reconnects mqtt.js keeps a QoS 1 publish pending forever once the connection is gone:
+    // a gateway lost in the middle of the handshake must fail the connect, not hang it.
+    const closed = new Promise((resolve, reject) => this.client.once('close', () => reject(new Error('connection closed during the connect handshake'))))
+    closed.catch(() => {})
+    await Promise.race([this.publishStatus(), closed])
     if (this.subscriptions.length) {
-      const granted = await this.client.subscribeAsync(Object.fromEntries(this.subscriptions.map((topic) => [topic, { qos: 1 }])))
+      const granted = await Promise.race([this.client.subscribeAsync(Object.fromEntries(this.subscriptions.map((topic) => [topic, { qos: 1 }]))), closed])
       this.granted = granted
     }
     return this
