@@ -87,7 +87,9 @@ export function pageCsp(nonce: string, env: Env): string {
   const dev = (env.ENVIRONMENT as string) === "development";
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}'`,
+    // 'wasm-unsafe-eval' lets the page compile the access-window core (the e-key preview); it allows
+    // WebAssembly only, not eval of JavaScript.
+    `script-src 'self' 'nonce-${nonce}' 'wasm-unsafe-eval'`,
     // Radix and the toasts position elements with inline style attributes.
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
