@@ -20,6 +20,7 @@ import * as users from "~/services/users.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
+import { parseInput } from "~/utils/parse-input.server";
 import { publicOrigin } from "~/utils/origin.server";
 import type { Action } from "~/utils/permissions";
 import { can } from "~/utils/permissions";
@@ -108,9 +109,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       case "assign": {
         const payload = parseJsonObject(form.get("payload"));
         if (!payload) return data({ ok: false, message: "Malformed payload", fieldErrors: {} }, { status: 400 });
-        const parsed = assignBody.safeParse({ ...payload, userId: id });
-        if (!parsed.success) return { ok: false, message: parsed.error.issues[0].message, fieldErrors: {} };
-        const r = await assignKey(db, auth, context.core, parsed.data, now);
+        const r = await assignKey(db, auth, context.core, parseInput(assignBody, { ...payload, userId: id }), now);
         return { ok: true, message: r.message };
       }
       case "removeKey": {

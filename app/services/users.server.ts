@@ -9,6 +9,7 @@ import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
+import { parseInput } from "~/utils/parse-input.server";
 import { liveInCompany } from "~/utils/tenant.server";
 
 const u = schema.users;
@@ -140,11 +141,7 @@ async function findUser(db: Db, auth: Auth, id: number) {
 
 /** Validates with the form schema; throws 400 with field errors (first message as the message). */
 export function parseUserForm(input: UserForm): UserInput {
-  const r = userFormSchema.safeParse(input);
-  if (r.success) return applyPrivilegeRules(r.data);
-  const fieldErrors: Record<string, string[]> = {};
-  for (const issue of r.error.issues) (fieldErrors[String(issue.path[0])] ??= []).push(issue.message);
-  throw new ServiceError(400, r.error.issues[0].message, { fieldErrors });
+  return applyPrivilegeRules(parseInput(userFormSchema, input));
 }
 
 async function assertUnique(db: Db, auth: Auth, v: UserInput, exceptId?: number) {
