@@ -93,7 +93,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       case "delete":
         return done((await users.deleteUser(db, auth, id, now)).message, "/users");
       case "approve":
-        return done((await users.setFlagged(db, auth, { userId: id, is_flagged: false }, now)).message);
+        return done((await users.setFlagged(db, auth, { userId: id, isFlagged: false }, now)).message);
       case "forgetDevice":
         return done((await users.forgetDevice(db, auth, id, now)).message);
       case "sendResetLink": {
@@ -150,9 +150,9 @@ export default function ModifyUserPage() {
       displayName: user.displayName,
       email: user.email,
       countryCode: user.countryCode,
-      cell: user.cell,
-      userNotes: user.user_notes,
-      isSOInterrupt: user.isSOInterrupt,
+      cell: user.phoneNumber,
+      userNotes: user.notes,
+      isSOInterrupt: user.isSoInterrupt,
       isInstaller: user.isInstaller,
       isSentinel: user.isSentinel,
       isSuperAdmin: user.isSuperAdmin,
@@ -165,16 +165,16 @@ export default function ModifyUserPage() {
 
   return (
     <div className="grid gap-6">
-      {user.is_flagged === "1" && (
+      {user.isFlagged && (
         <Alert
           variant="destructive"
           actions={
             can.modify && (
               <div className="flex gap-2">
                 <ActionButton intent="approve">{t("approve")}</ActionButton>
-                {user.support_ticket_id != null && (
+                {user.supportTicketId != null && (
                   <Button asChild variant="outline" size="sm">
-                    <Link to={`/supportTicketDetails?id=${user.support_ticket_id}`}>{t("openTicket")}</Link>
+                    <Link to={`/supportTicketDetails?id=${user.supportTicketId}`}>{t("openTicket")}</Link>
                   </Button>
                 )}
               </div>
@@ -189,8 +189,8 @@ export default function ModifyUserPage() {
         title={user.displayName || t("modifyTitle")}
         actions={
           <>
-            {can.modify && !user.is_multi_phone_login && <ActionButton intent="forgetDevice">{t("forgetDevice")}</ActionButton>}
-            {can.modify && user.password_reset_security === "admin" && <ActionButton intent="sendResetLink">{t("sendResetLink")}</ActionButton>}
+            {can.modify && !user.isMultiPhoneLogin && <ActionButton intent="forgetDevice">{t("forgetDevice")}</ActionButton>}
+            {can.modify && user.passwordResetSecurity === "admin" && <ActionButton intent="sendResetLink">{t("sendResetLink")}</ActionButton>}
             {can.modify && user.accountSetupPending && <ActionButton intent="resendInvite">{t("resendInvite")}</ActionButton>}
             {can.delete && !isSelf && (
               <ConfirmDialog

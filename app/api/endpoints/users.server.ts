@@ -4,6 +4,7 @@ import { addUserBody, flaggedUserBody, fromApiBody, idQuery, modifyUserBody, use
 import * as ekeys from "~/services/ekeys.server";
 import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import * as users from "~/services/users.server";
+import type { Auth } from "~/utils/auth-guards.server";
 import { publicOrigin } from "~/utils/origin.server";
 import { endpoint } from "../define.server";
 
@@ -27,6 +28,54 @@ const userListRow = z.object({
   lastActivity: z.number().nullable(),
 });
 
+/** The user list's row in the spec's names (decision 0017). */
+function userListPayload(r: users.UserListRow, auth: Auth) {
+  return {
+    id: r.id,
+    dispay_name: r.displayName,
+    e_mail: r.email,
+    phone_number: r.phoneNumber,
+    country_code: r.countryCode,
+    role_id: r.roleId,
+    comp_id: r.companyId,
+    company: { company_name: auth.company.name, company_id: auth.company.code },
+    company_type: auth.company.type,
+    is_installer: r.isInstaller,
+    is_sentinel: r.isSentinel,
+    is_inactive: r.isInactive,
+    isSOInterrupt: r.isSoInterrupt,
+    isSuperAdmin: r.isSuperAdmin,
+    lastActivity: r.lastActivityAt,
+  };
+}
+
+/** One user in the user form's names, flagged as '1'/'0', plus the settings the console's buttons need. */
+function userDetailsPayload(d: users.UserDetails, auth: Auth) {
+  return {
+    id: d.id,
+    firstName: d.firstName,
+    lastName: d.lastName,
+    displayName: d.displayName,
+    email: d.email,
+    countryCode: d.countryCode,
+    cell: d.phoneNumber,
+    user_notes: d.notes,
+    isSentinel: d.isSentinel,
+    isSuperAdmin: d.isSuperAdmin,
+    isInstaller: d.isInstaller,
+    isFob: d.isFob,
+    isInactive: d.isInactive,
+    isSOInterrupt: d.isSoInterrupt,
+    company: { company_name: auth.company.name, company_id: auth.company.code },
+    is_flagged: d.isFlagged ? "1" : "0",
+    support_ticket_id: d.supportTicketId,
+    accountSetupPending: d.accountSetupPending,
+    lastActivity: d.lastActivityAt,
+    is_multi_phone_login: d.isMultiPhoneLogin,
+    password_reset_security: d.passwordResetSecurity,
+  };
+}
+
 const message = z.object({ message: z.string() });
 const origin = (env: Env, request: Request) => publicOrigin(env, request);
 const tag = "Users";
@@ -42,7 +91,7 @@ export const usersEndpoints = [
     response: z.object({ payload: z.array(userListRow) }),
     async handler({ db, auth, query }) {
       const { rows } = await users.listUsers(db, auth, { includeInactive: query.includeInactive });
-      return { payload: rows };
+      return { payload: rows.map((r) => userListPayload(r, auth)) };
     },
   }),
   endpoint({
@@ -53,7 +102,7 @@ export const usersEndpoints = [
     auth: "token",
     query: idQuery,
     async handler({ db, auth, query }) {
-      return { payload: await users.getUserDetails(db, auth, query.id) };
+      return { payload: userDetailsPayload(await users.getUserDetails(db, auth, query.id), auth) };
     },
   }),
   endpoint({
@@ -102,7 +151,7 @@ export const usersEndpoints = [
     body: flaggedUserBody,
     response: message,
     async handler({ db, auth, body, now }) {
-      return await users.setFlagged(db, auth, body, now);
+      return await users.setFlagged(db, auth, { userId: body.userId, isFlagged: body.is_flagged, supportTicketId: body.support_ticket_id }, now);
     },
   }),
   endpoint({
