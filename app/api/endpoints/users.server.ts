@@ -76,6 +76,56 @@ function userDetailsPayload(d: users.UserDetails, auth: Auth) {
   };
 }
 
+/** A group's weekly schedule in the spec's names. */
+const groupSchedulePayload = (s: ekeys.GroupScheduleRow) => ({
+  sch_monday: s.days[0],
+  sch_tuesday: s.days[1],
+  sch_wednesday: s.days[2],
+  sch_thursday: s.days[3],
+  sch_friday: s.days[4],
+  sch_saturday: s.days[5],
+  sch_sunday: s.days[6],
+  start_at: s.startAt,
+  end_at: s.endAt,
+});
+
+/** One of a user's keys in the spec's names (getAssignedEkeys). */
+function assignedEkeyPayload(k: ekeys.AssignedEkey) {
+  const group = k.group;
+  return {
+    entry_id: k.entryId,
+    is_group: k.isGroup,
+    ekeyDetails: k.device ? { id: k.device.id, full_name: k.device.fullName } : null,
+    deviceGroup: group ? { id: group.id, full_name: group.fullName } : null,
+    ekeyStatus: k.keyStatus,
+    access_type: k.accessType,
+    status: k.status,
+    start_date: k.startDate,
+    end_date: k.endDate,
+    start_time: k.startTime,
+    end_time: k.endTime,
+    schedule_days: k.days,
+    is_never_end: k.isNeverEnd,
+    is_all_day: k.isAllDay,
+    time_zone_id: k.timeZoneId,
+    time_zone: k.timeZone,
+    FOBDeviceId: k.fobDeviceId,
+    used: k.used,
+    group_id: group?.id ?? null,
+    group_name: group?.fullName ?? null,
+    ...(group && { ...groupSchedulePayload(group), group_is_all_day: group.isAllDay, group_time_zone_id: group.timeZoneId }),
+  };
+}
+
+const keyOptionPayload = (o: ekeys.DeviceKeyOption) => ({ id: o.id, full_name: o.fullName, display_name: o.displayName });
+const groupOptionPayload = (o: ekeys.GroupKeyOption) => ({
+  ...keyOptionPayload(o),
+  ...groupSchedulePayload(o),
+  is_all_day: o.isAllDay,
+  time_zone_id: o.timeZoneId,
+  time_zone: o.timeZone,
+});
+
 const message = z.object({ message: z.string() });
 const origin = (env: Env, request: Request) => publicOrigin(env, request);
 const tag = "Users";
@@ -204,7 +254,8 @@ export const usersEndpoints = [
     async handler({ db, auth, core, query, now }) {
       const { today } = await ekeys.companyToday(db, auth, core, now);
       const r = await ekeys.getAssignedEkeys(db, auth, query.userId, today);
-      return { payload: r.payload, extra: { groupKeys: r.groupKeys } };
+      const groupKeys = r.groupDevices.map((d) => ({ group_id: d.groupId, id: d.id, full_name: d.fullName }));
+      return { payload: r.keys.map(assignedEkeyPayload), extra: { groupKeys } };
     },
   }),
   endpoint({
@@ -215,7 +266,8 @@ export const usersEndpoints = [
     auth: "token",
     query: getEkeysQuery,
     async handler({ db, auth, query }) {
-      return { payload: await ekeys.getEkeys(db, auth, query.type, query.userId) };
+      if (query.type === "device") return { payload: (await ekeys.getDeviceKeyOptions(db, auth, query.userId)).map(keyOptionPayload) };
+      return { payload: (await ekeys.getGroupKeyOptions(db, auth, query.userId)).map(groupOptionPayload) };
     },
   }),
   endpoint({
