@@ -3,6 +3,7 @@ import type { ZodError, ZodTypeAny } from "zod";
 import { authFromToken } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
+import { issuesByField } from "~/utils/field-errors";
 import { readBearerToken } from "~/utils/session.server";
 import type { Endpoint, Method } from "./define.server";
 
@@ -16,8 +17,7 @@ export const json = (status: number, body: unknown, headers?: HeadersInit) =>
   });
 
 function firstIssue(error: ZodError) {
-  const fieldErrors: Record<string, string[]> = {};
-  for (const issue of error.issues) (fieldErrors[issue.path.join(".") || "_"] ??= []).push(issue.message);
+  const fieldErrors = issuesByField(error.issues, (path) => path.join("."));
   const first = error.issues[0];
   const where = first?.path.length ? `${first.path.join(".")}: ` : "";
   return { message: `${where}${first?.message ?? "Invalid request"}`, fieldErrors };

@@ -8,6 +8,7 @@ import { createRelease, listDeviceTypes } from "~/services/firmware.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
+import { parseInput } from "~/utils/parse-input.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Add OTA" }];
@@ -33,10 +34,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } catch {
     return answer(400, { message: "Expected a multipart/form-data body" });
   }
-  const parsed = addOtaSchema.safeParse(Object.fromEntries(form.entries()));
-  if (!parsed.success) return answer(400, { errors: parsed.error.flatten().fieldErrors });
   try {
-    await createRelease(getDb(context), env.FIRMWARE, auth, parsed.data, nowMs());
+    await createRelease(getDb(context), env.FIRMWARE, auth, parseInput(addOtaSchema, Object.fromEntries(form.entries())), nowMs());
   } catch (e) {
     if (!(e instanceof ServiceError)) throw e;
     return answer(e.status, e.details.fieldErrors ? { errors: e.details.fieldErrors } : { message: e.message });

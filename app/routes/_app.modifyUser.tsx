@@ -20,6 +20,7 @@ import * as users from "~/services/users.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
+import { parseInput } from "~/utils/parse-input.server";
 import { publicOrigin } from "~/utils/origin.server";
 import type { Action } from "~/utils/permissions";
 import { can } from "~/utils/permissions";
@@ -92,7 +93,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       case "delete":
         return done((await users.deleteUser(db, auth, id, now)).message, "/users");
       case "approve":
-        return done((await users.setFlagged(db, auth, { userId: id, is_flagged: false }, now)).message);
+        return done((await users.setFlagged(db, auth, { userId: id, isFlagged: false }, now)).message);
       case "forgetDevice":
         return done((await users.forgetDevice(db, auth, id, now)).message);
       case "sendResetLink": {
@@ -108,9 +109,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       case "assign": {
         const payload = parseJsonObject(form.get("payload"));
         if (!payload) return data({ ok: false, message: "Malformed payload", fieldErrors: {} }, { status: 400 });
-        const parsed = assignBody.safeParse({ ...payload, userId: id });
-        if (!parsed.success) return { ok: false, message: parsed.error.issues[0].message, fieldErrors: {} };
-        const r = await assignKey(db, auth, context.core, parsed.data, now);
+        const r = await assignKey(db, auth, context.core, parseInput(assignBody, { ...payload, userId: id }), now);
         return { ok: true, message: r.message };
       }
       case "removeKey": {
@@ -151,9 +150,9 @@ export default function ModifyUserPage() {
       displayName: user.displayName,
       email: user.email,
       countryCode: user.countryCode,
-      cell: user.cell,
-      userNotes: user.user_notes,
-      isSOInterrupt: user.isSOInterrupt,
+      cell: user.phoneNumber,
+      userNotes: user.notes,
+      isSOInterrupt: user.isSoInterrupt,
       isInstaller: user.isInstaller,
       isSentinel: user.isSentinel,
       isSuperAdmin: user.isSuperAdmin,
@@ -166,16 +165,16 @@ export default function ModifyUserPage() {
 
   return (
     <div className="grid gap-6">
-      {user.is_flagged === "1" && (
+      {user.isFlagged && (
         <Alert
           variant="destructive"
           actions={
             can.modify && (
               <div className="flex gap-2">
                 <ActionButton intent="approve">{t("approve")}</ActionButton>
-                {user.support_ticket_id != null && (
+                {user.supportTicketId != null && (
                   <Button asChild variant="outline" size="sm">
-                    <Link to={`/supportTicketDetails?id=${user.support_ticket_id}`}>{t("openTicket")}</Link>
+                    <Link to={`/supportTicketDetails?id=${user.supportTicketId}`}>{t("openTicket")}</Link>
                   </Button>
                 )}
               </div>
@@ -190,8 +189,8 @@ export default function ModifyUserPage() {
         title={user.displayName || t("modifyTitle")}
         actions={
           <>
-            {can.modify && !user.is_multi_phone_login && <ActionButton intent="forgetDevice">{t("forgetDevice")}</ActionButton>}
-            {can.modify && user.password_reset_security === "admin" && <ActionButton intent="sendResetLink">{t("sendResetLink")}</ActionButton>}
+            {can.modify && !user.isMultiPhoneLogin && <ActionButton intent="forgetDevice">{t("forgetDevice")}</ActionButton>}
+            {can.modify && user.passwordResetSecurity === "admin" && <ActionButton intent="sendResetLink">{t("sendResetLink")}</ActionButton>}
             {can.modify && user.accountSetupPending && <ActionButton intent="resendInvite">{t("resendInvite")}</ActionButton>}
             {can.delete && !isSelf && (
               <ConfirmDialog

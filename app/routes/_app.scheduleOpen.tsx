@@ -11,6 +11,7 @@ import { getScheduleOpen, saveScheduleOpen } from "~/services/scheduled-open.ser
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
+import { parseInput } from "~/utils/parse-input.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Scheduled open" }];
@@ -25,14 +26,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 /** The form posts JSON in the API's shape; errors come back keyed like `schedule_opens.0.closeTime`. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "company_settings", "modify");
-  const parsed = scheduleOpenSchema.safeParse(await request.json().catch(() => null));
-  if (!parsed.success) {
-    const errors: Record<string, string[]> = {};
-    for (const i of parsed.error.issues) (errors[scheduleErrorKey(i.path) || "_"] ??= []).push(i.message);
-    return data({ errors } satisfies ActionData, { status: 400 });
-  }
+  const body: unknown = await request.json().catch(() => null);
   try {
-    await saveScheduleOpen(getDb(context), auth, parsed.data, nowMs(), context.core);
+    await saveScheduleOpen(getDb(context), auth, parseInput(scheduleOpenSchema, body, scheduleErrorKey), nowMs(), context.core);
   } catch (e) {
     if (!(e instanceof ServiceError)) throw e;
     return data({ errors: e.details.fieldErrors ?? { _: [e.message] } } satisfies ActionData, { status: e.status });

@@ -20,6 +20,7 @@ import { parseSort } from "~/components/data-table/params";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
+import { parseInput } from "~/utils/parse-input.server";
 import { inCompany, liveInCompany } from "~/utils/tenant.server";
 
 const { activityLogs: l, activityTypes: at, devices: d, deviceGroups: g, activityNotes: n, users: u } = schema;
@@ -186,11 +187,7 @@ const ID_COLUMNS: Record<FilterType, SQLiteColumn> = {
 };
 
 export function parseFilter(input: ActivityFilterInput): ActivityFilter {
-  const r = activityFilterSchema.safeParse(input);
-  if (r.success) return r.data;
-  const fieldErrors: Record<string, string[]> = {};
-  for (const issue of r.error.issues) (fieldErrors[String(issue.path[0] ?? "_")] ??= []).push(issue.message);
-  throw new ServiceError(400, r.error.issues[0].message, { fieldErrors });
+  return parseInput(activityFilterSchema, input);
 }
 
 /** The caller's zone for dates and times: the payload's `tz`, else the company's default zone, else UTC. */
@@ -358,16 +355,11 @@ export async function listNotes(db: Db, auth: Auth, activityId: number): Promise
 /** Adding a note is an addition to the log, so it needs the add right (a read-only role only reads notes). */
 export async function addNote(db: Db, auth: Auth, input: unknown, now: number): Promise<{ message: string; id: number }> {
   assertCan(auth, MODULE, "add");
-  const r = activityNoteSchema.safeParse(input);
-  if (!r.success) {
-    const fieldErrors: Record<string, string[]> = {};
-    for (const issue of r.error.issues) (fieldErrors[String(issue.path[0])] ??= []).push(issue.message);
-    throw new ServiceError(400, r.error.issues[0].message, { fieldErrors });
-  }
-  await findActivity(db, auth, r.data.id);
+  const body = parseInput(activityNoteSchema, input);
+  await findActivity(db, auth, body.id);
   const [note] = await db
     .insert(n)
-    .values({ companyId: auth.company.id, activityId: r.data.id, userId: auth.user.id, note: r.data.note_description, createdAt: now })
+    .values({ companyId: auth.company.id, activityId: body.id, userId: auth.user.id, note: body.note_description, createdAt: now })
     .returning({ id: n.id });
   return { message: ACTIVITY_MSG.noteAdded, id: note.id };
 }

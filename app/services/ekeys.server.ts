@@ -50,104 +50,121 @@ function statusOf(row: typeof k.$inferSelect, today: string): { title: string; i
   return { title, img: title.toLowerCase() };
 }
 
-export type AssignedEkey = Awaited<ReturnType<typeof getAssignedEkeys>>["payload"][number];
+/** A group's weekly schedule and zone, as the e-key panel and the API show it beside a group. */
+export type GroupScheduleRow = {
+  days: Schedule["days"];
+  startAt: string | null;
+  endAt: string | null;
+  isAllDay: boolean;
+  timeZoneId: number | null;
+};
 
-/** GET /user/getAssignedEkeys: the user's entries (payload) and the devices reached through groups (groupKeys). */
-export async function getAssignedEkeys(db: Db, auth: Auth, userId: number, today: string) {
+const groupScheduleOf = (group: typeof g.$inferSelect): GroupScheduleRow => ({
+  days: groupDays(group),
+  startAt: group.startAt,
+  endAt: group.endAt,
+  isAllDay: group.isAllDay,
+  timeZoneId: group.timeZoneId,
+});
+
+/** One of a user's keys (domain names; the admin API maps it to the spec's, decision 0017). */
+export type AssignedEkey = {
+  entryId: number;
+  isGroup: boolean;
+  /** The key's device; null for a group key. */
+  device: { id: number; fullName: string } | null;
+  group: ({ id: number; fullName: string } & GroupScheduleRow) | null;
+  keyStatus: { title: string; img: string };
+  accessType: Schedule["accessType"];
+  /** The stored status code: '2' for a one-time key, '1' otherwise. */
+  status: string;
+  startDate: string | null;
+  endDate: string | null;
+  startTime: string | null;
+  endTime: string | null;
+  days: Schedule["days"];
+  isNeverEnd: boolean;
+  isAllDay: boolean;
+  timeZoneId: number | null;
+  /** The key's zone, else its group's. */
+  timeZone: string | null;
+  fobDeviceId: string | null;
+  used: boolean;
+};
+
+/** A device reached through one of the user's group keys. */
+export type GroupKeyDevice = { groupId: number; id: number; fullName: string };
+
+/** The user's keys, and the devices reached through their group keys. */
+export async function getAssignedEkeys(db: Db, auth: Auth, userId: number, today: string): Promise<{ keys: AssignedEkey[]; groupDevices: GroupKeyDevice[] }> {
   assertCan(auth, "users");
   await assertUser(db, auth, userId);
   const groupTz = sql<string | null>`(select name from time_zones where id = ${g.timeZoneId})`;
   const rows = await db
-    .select({ key: k, device: { id: d.id, full_name: d.fullName }, group: g, zone: tz.name, groupZone: groupTz })
+    .select({ key: k, device: { id: d.id, fullName: d.fullName }, group: g, zone: tz.name, groupZone: groupTz })
     .from(k)
     .leftJoin(d, eq(d.id, k.deviceId))
     .leftJoin(g, eq(g.id, k.groupId))
     .leftJoin(tz, eq(tz.id, k.timeZoneId))
     .where(inCompany(k, auth, eq(k.userId, userId)))
     .orderBy(asc(k.id));
-  const payload = rows.map(({ key, device, group, zone, groupZone }) => {
-    const days = textToDays(key.scheduleDays);
-    return {
-      entry_id: key.id,
-      is_group: key.isGroup,
-      ekeyDetails: key.isGroup || !device ? null : device,
-      deviceGroup: group ? { id: group.id, full_name: group.fullName } : null,
-      ekeyStatus: statusOf(key, today),
-      access_type: key.accessType,
-      status: key.status,
-      start_date: key.startDate,
-      end_date: key.endDate,
-      start_time: key.startTime,
-      end_time: key.endTime,
-      schedule_days: days,
-      is_never_end: key.isNeverEnd,
-      is_all_day: key.isAllDay,
-      time_zone_id: key.timeZoneId,
-      time_zone: zone ?? groupZone,
-      FOBDeviceId: key.fobDeviceId,
-      used: key.usedAt != null,
-      group_id: group?.id ?? null,
-      group_name: group?.fullName ?? null,
-      ...(group && {
-        ...groupSchedule(group),
-        group_is_all_day: group.isAllDay,
-        group_time_zone_id: group.timeZoneId,
-      }),
-    };
-  });
-  const groupIds = payload.filter((p) => p.is_group && p.group_id).map((p) => p.group_id!);
-  const groupKeys = groupIds.length
+  const keys = rows.map(({ key, device, group, zone, groupZone }): AssignedEkey => ({
+    entryId: key.id,
+    isGroup: key.isGroup,
+    device: key.isGroup || !device ? null : device,
+    group: group ? { id: group.id, fullName: group.fullName, ...groupScheduleOf(group) } : null,
+    keyStatus: statusOf(key, today),
+    accessType: key.accessType as Schedule["accessType"],
+    status: key.status,
+    startDate: key.startDate,
+    endDate: key.endDate,
+    startTime: key.startTime,
+    endTime: key.endTime,
+    days: textToDays(key.scheduleDays),
+    isNeverEnd: key.isNeverEnd,
+    isAllDay: key.isAllDay,
+    timeZoneId: key.timeZoneId,
+    timeZone: zone ?? groupZone,
+    fobDeviceId: key.fobDeviceId,
+    used: key.usedAt != null,
+  }));
+  const groupIds = keys.filter((x) => x.isGroup && x.group).map((x) => x.group!.id);
+  const groupDevices = groupIds.length
     ? await db
-        .select({ group_id: schema.deviceGroupMembers.groupId, id: d.id, full_name: d.fullName })
+        .select({ groupId: schema.deviceGroupMembers.groupId, id: d.id, fullName: d.fullName })
         .from(schema.deviceGroupMembers)
         .innerJoin(d, eq(d.id, schema.deviceGroupMembers.deviceId))
         .where(and(eq(schema.deviceGroupMembers.companyId, auth.company.id), inArray(schema.deviceGroupMembers.groupId, groupIds), isNull(d.deletedAt)))
         .orderBy(asc(d.fullName))
     : [];
-  return { payload, groupKeys };
+  return { keys, groupDevices };
 }
 
-/** A group's weekly schedule under the spec's wire names. */
-function groupSchedule(group: typeof g.$inferSelect) {
-  return {
-    sch_monday: group.schMonday,
-    sch_tuesday: group.schTuesday,
-    sch_wednesday: group.schWednesday,
-    sch_thursday: group.schThursday,
-    sch_friday: group.schFriday,
-    sch_saturday: group.schSaturday,
-    sch_sunday: group.schSunday,
-    start_at: group.startAt,
-    end_at: group.endAt,
-  };
-}
+export type DeviceKeyOption = { id: number; fullName: string; displayName: string };
+export type GroupKeyOption = DeviceKeyOption & GroupScheduleRow & { timeZone: string | null };
 
-/** GET /user/getEkeys: devices (configured) or groups (active) that can be assigned. */
-export async function getEkeys(db: Db, auth: Auth, type: "device" | "group", userId: number) {
+/** Devices that can be assigned (configured ones). */
+export async function getDeviceKeyOptions(db: Db, auth: Auth, userId: number): Promise<DeviceKeyOption[]> {
   assertCan(auth, "users");
   await assertUser(db, auth, userId);
-  if (type === "device") {
-    return db
-      .select({ id: d.id, full_name: d.fullName, display_name: d.displayName })
-      .from(d)
-      .where(liveInCompany(d, auth, eq(d.status, "configured")))
-      .orderBy(asc(d.fullName));
-  }
+  return db
+    .select({ id: d.id, fullName: d.fullName, displayName: d.displayName })
+    .from(d)
+    .where(liveInCompany(d, auth, eq(d.status, "configured")))
+    .orderBy(asc(d.fullName));
+}
+
+/** Device groups that can be assigned (not deactivated), with their schedules. */
+export async function getGroupKeyOptions(db: Db, auth: Auth, userId: number): Promise<GroupKeyOption[]> {
+  assertCan(auth, "users");
+  await assertUser(db, auth, userId);
   const rows = await db
     .select({ group: g, zone: tz.name })
     .from(g)
     .leftJoin(tz, eq(tz.id, g.timeZoneId))
     .where(liveInCompany(g, auth, ne(g.status, 3)))
     .orderBy(asc(g.fullName));
-  return rows.map(({ group, zone }) => ({
-    id: group.id,
-    full_name: group.fullName,
-    display_name: group.displayName,
-    ...groupSchedule(group),
-    is_all_day: group.isAllDay,
-    time_zone_id: group.timeZoneId,
-    time_zone: zone,
-  }));
+  return rows.map(({ group, zone }) => ({ id: group.id, fullName: group.fullName, displayName: group.displayName, ...groupScheduleOf(group), timeZone: zone }));
 }
 
 /** Time zones for the picker, and the company default (spec: the picker defaults to it). */

@@ -9,6 +9,7 @@ import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
+import { parseInput } from "~/utils/parse-input.server";
 import { liveInCompany } from "~/utils/tenant.server";
 
 const u = schema.users;
@@ -44,38 +45,37 @@ export const USER_SORTS = {
 } as const;
 export type UserSort = keyof typeof USER_SORTS;
 
-export type UserListRow = {
-  id: number;
-  dispay_name: string;
-  e_mail: string;
-  phone_number: string;
-  country_code: string;
-  role_id: number | null;
-  comp_id: number;
-  company: { company_name: string; company_id: string };
-  company_type: string;
-  is_installer: boolean;
-  is_sentinel: boolean;
-  is_inactive: boolean;
-  isSOInterrupt: boolean;
-  isSuperAdmin: boolean;
-  lastActivity: number | null;
-};
-
 const listColumns = {
   id: u.id,
-  dispay_name: u.displayName,
-  e_mail: u.email,
-  phone_number: u.phoneNumber,
-  country_code: u.countryCode,
-  role_id: u.roleId,
-  comp_id: u.companyId,
-  is_installer: u.isInstaller,
-  is_sentinel: u.isSentinel,
-  is_inactive: u.isInactive,
-  isSOInterrupt: u.isSoInterrupt,
+  displayName: u.displayName,
+  email: u.email,
+  phoneNumber: u.phoneNumber,
+  countryCode: u.countryCode,
+  roleId: u.roleId,
+  companyId: u.companyId,
+  isInstaller: u.isInstaller,
+  isSentinel: u.isSentinel,
+  isInactive: u.isInactive,
+  isSoInterrupt: u.isSoInterrupt,
   isSuperAdmin: u.isSuperAdmin,
-  lastActivity: u.lastActivityAt,
+  lastActivityAt: u.lastActivityAt,
+};
+
+/** A row of the user list (domain names; the admin API maps it to the spec's, decision 0017). */
+export type UserListRow = {
+  id: number;
+  displayName: string;
+  email: string;
+  phoneNumber: string;
+  countryCode: string;
+  roleId: number | null;
+  companyId: number;
+  isInstaller: boolean;
+  isSentinel: boolean;
+  isInactive: boolean;
+  isSoInterrupt: boolean;
+  isSuperAdmin: boolean;
+  lastActivityAt: number | null;
 };
 
 export type ListUsersOptions = {
@@ -95,13 +95,12 @@ export async function listUsers(db: Db, auth: Auth, opts: ListUsersOptions): Pro
   const base = db.select(listColumns).from(u).where(where).orderBy(...order);
   const pageQuery = opts.page ? base.limit(opts.page.limit).offset(opts.page.offset) : base;
   const [rows, totals] = await db.batch([pageQuery, db.select({ n: count() }).from(u).where(where)]);
-  const company = { company_name: auth.company.name, company_id: auth.company.code };
-  return { rows: rows.map((r) => ({ ...r, company, company_type: auth.company.type })), total: totals[0]?.n ?? 0 };
+  return { rows, total: totals[0]?.n ?? 0 };
 }
 
 export type UserDetails = Awaited<ReturnType<typeof getUserDetails>>;
 
-/** The modify form's shape (docs/ARCHITECTURE.md §8, the user form's names) plus what the header buttons need. */
+/** One user (domain names) plus the company settings the modify page's header buttons depend on. */
 export async function getUserDetails(db: Db, auth: Auth, id: number) {
   assertCan(auth, "users");
   const user = await findUser(db, auth, id);
@@ -113,22 +112,21 @@ export async function getUserDetails(db: Db, auth: Auth, id: number) {
     displayName: user.displayName,
     email: user.email,
     countryCode: user.countryCode,
-    cell: user.phoneNumber,
-    user_notes: user.notes,
+    phoneNumber: user.phoneNumber,
+    notes: user.notes,
     isSentinel: user.isSentinel,
     isSuperAdmin: user.isSuperAdmin,
     isInstaller: user.isInstaller,
     isFob: user.isFob,
     isInactive: user.isInactive,
-    isSOInterrupt: user.isSoInterrupt,
-    company: { company_name: auth.company.name, company_id: auth.company.code },
-    is_flagged: user.isFlagged ? "1" : "0",
-    support_ticket_id: user.supportTicketId,
+    isSoInterrupt: user.isSoInterrupt,
+    isFlagged: user.isFlagged,
+    supportTicketId: user.supportTicketId,
     accountSetupPending: user.accountSetupPending,
-    lastActivity: user.lastActivityAt,
+    lastActivityAt: user.lastActivityAt,
     // What the page's header buttons depend on (docs/ARCHITECTURE.md §7.1, modify user).
-    is_multi_phone_login: settings?.isMultiPhoneLogin ?? false,
-    password_reset_security: settings?.passwordResetSecurity ?? "email",
+    isMultiPhoneLogin: settings?.isMultiPhoneLogin ?? false,
+    passwordResetSecurity: settings?.passwordResetSecurity ?? "email",
   };
 }
 
@@ -140,11 +138,7 @@ async function findUser(db: Db, auth: Auth, id: number) {
 
 /** Validates with the form schema; throws 400 with field errors (first message as the message). */
 export function parseUserForm(input: UserForm): UserInput {
-  const r = userFormSchema.safeParse(input);
-  if (r.success) return applyPrivilegeRules(r.data);
-  const fieldErrors: Record<string, string[]> = {};
-  for (const issue of r.error.issues) (fieldErrors[String(issue.path[0])] ??= []).push(issue.message);
-  throw new ServiceError(400, r.error.issues[0].message, { fieldErrors });
+  return applyPrivilegeRules(parseInput(userFormSchema, input));
 }
 
 async function assertUnique(db: Db, auth: Auth, v: UserInput, exceptId?: number) {
@@ -239,22 +233,22 @@ export async function deleteUser(db: Db, auth: Auth, id: number, now: number): P
   return { message: USER_MSG.removed };
 }
 
-/** Banner 'approve' (is_flagged 0) or flag again; approving is audited. */
+/** Banner 'approve' (flagged false) or flag again; approving is audited. */
 export async function setFlagged(
   db: Db,
   auth: Auth,
-  input: { userId: number; is_flagged: boolean; support_ticket_id?: string | number | null },
+  input: { userId: number; isFlagged: boolean; supportTicketId?: string | number | null },
   now: number,
 ): Promise<{ message: string }> {
   assertCan(auth, "users", "modify");
   const user = await findUser(db, auth, input.userId);
   assertMayTouch(auth, user);
-  const ticket = input.support_ticket_id == null || input.support_ticket_id === "" ? user.supportTicketId : Number(input.support_ticket_id);
+  const ticket = input.supportTicketId == null || input.supportTicketId === "" ? user.supportTicketId : Number(input.supportTicketId);
   const update = db
     .update(u)
-    .set({ isFlagged: input.is_flagged, supportTicketId: Number.isFinite(ticket) ? ticket : user.supportTicketId, updatedAt: now })
+    .set({ isFlagged: input.isFlagged, supportTicketId: Number.isFinite(ticket) ? ticket : user.supportTicketId, updatedAt: now })
     .where(liveInCompany(u, auth, eq(u.id, user.id)));
-  if (input.is_flagged) {
+  if (input.isFlagged) {
     await update;
     return { message: "Account flagged" };
   }

@@ -4,6 +4,7 @@ import { addUserBody, flaggedUserBody, fromApiBody, idQuery, modifyUserBody, use
 import * as ekeys from "~/services/ekeys.server";
 import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import * as users from "~/services/users.server";
+import type { Auth } from "~/utils/auth-guards.server";
 import { publicOrigin } from "~/utils/origin.server";
 import { endpoint } from "../define.server";
 
@@ -27,6 +28,104 @@ const userListRow = z.object({
   lastActivity: z.number().nullable(),
 });
 
+/** The user list's row in the spec's names (decision 0017). */
+function userListPayload(r: users.UserListRow, auth: Auth) {
+  return {
+    id: r.id,
+    dispay_name: r.displayName,
+    e_mail: r.email,
+    phone_number: r.phoneNumber,
+    country_code: r.countryCode,
+    role_id: r.roleId,
+    comp_id: r.companyId,
+    company: { company_name: auth.company.name, company_id: auth.company.code },
+    company_type: auth.company.type,
+    is_installer: r.isInstaller,
+    is_sentinel: r.isSentinel,
+    is_inactive: r.isInactive,
+    isSOInterrupt: r.isSoInterrupt,
+    isSuperAdmin: r.isSuperAdmin,
+    lastActivity: r.lastActivityAt,
+  };
+}
+
+/** One user in the user form's names, flagged as '1'/'0', plus the settings the console's buttons need. */
+function userDetailsPayload(d: users.UserDetails, auth: Auth) {
+  return {
+    id: d.id,
+    firstName: d.firstName,
+    lastName: d.lastName,
+    displayName: d.displayName,
+    email: d.email,
+    countryCode: d.countryCode,
+    cell: d.phoneNumber,
+    user_notes: d.notes,
+    isSentinel: d.isSentinel,
+    isSuperAdmin: d.isSuperAdmin,
+    isInstaller: d.isInstaller,
+    isFob: d.isFob,
+    isInactive: d.isInactive,
+    isSOInterrupt: d.isSoInterrupt,
+    company: { company_name: auth.company.name, company_id: auth.company.code },
+    is_flagged: d.isFlagged ? "1" : "0",
+    support_ticket_id: d.supportTicketId,
+    accountSetupPending: d.accountSetupPending,
+    lastActivity: d.lastActivityAt,
+    is_multi_phone_login: d.isMultiPhoneLogin,
+    password_reset_security: d.passwordResetSecurity,
+  };
+}
+
+/** A group's weekly schedule in the spec's names. */
+const groupSchedulePayload = (s: ekeys.GroupScheduleRow) => ({
+  sch_monday: s.days[0],
+  sch_tuesday: s.days[1],
+  sch_wednesday: s.days[2],
+  sch_thursday: s.days[3],
+  sch_friday: s.days[4],
+  sch_saturday: s.days[5],
+  sch_sunday: s.days[6],
+  start_at: s.startAt,
+  end_at: s.endAt,
+});
+
+/** One of a user's keys in the spec's names (getAssignedEkeys). */
+function assignedEkeyPayload(k: ekeys.AssignedEkey) {
+  const group = k.group;
+  return {
+    entry_id: k.entryId,
+    is_group: k.isGroup,
+    ekeyDetails: k.device ? { id: k.device.id, full_name: k.device.fullName } : null,
+    deviceGroup: group ? { id: group.id, full_name: group.fullName } : null,
+    ekeyStatus: k.keyStatus,
+    access_type: k.accessType,
+    status: k.status,
+    start_date: k.startDate,
+    end_date: k.endDate,
+    start_time: k.startTime,
+    end_time: k.endTime,
+    schedule_days: k.days,
+    is_never_end: k.isNeverEnd,
+    is_all_day: k.isAllDay,
+    time_zone_id: k.timeZoneId,
+    time_zone: k.timeZone,
+    FOBDeviceId: k.fobDeviceId,
+    used: k.used,
+    group_id: group?.id ?? null,
+    group_name: group?.fullName ?? null,
+    ...(group && { ...groupSchedulePayload(group), group_is_all_day: group.isAllDay, group_time_zone_id: group.timeZoneId }),
+  };
+}
+
+const keyOptionPayload = (o: ekeys.DeviceKeyOption) => ({ id: o.id, full_name: o.fullName, display_name: o.displayName });
+const groupOptionPayload = (o: ekeys.GroupKeyOption) => ({
+  ...keyOptionPayload(o),
+  ...groupSchedulePayload(o),
+  is_all_day: o.isAllDay,
+  time_zone_id: o.timeZoneId,
+  time_zone: o.timeZone,
+});
+
 const message = z.object({ message: z.string() });
 const origin = (env: Env, request: Request) => publicOrigin(env, request);
 const tag = "Users";
@@ -42,7 +141,7 @@ export const usersEndpoints = [
     response: z.object({ payload: z.array(userListRow) }),
     async handler({ db, auth, query }) {
       const { rows } = await users.listUsers(db, auth, { includeInactive: query.includeInactive });
-      return { payload: rows };
+      return { payload: rows.map((r) => userListPayload(r, auth)) };
     },
   }),
   endpoint({
@@ -53,7 +152,7 @@ export const usersEndpoints = [
     auth: "token",
     query: idQuery,
     async handler({ db, auth, query }) {
-      return { payload: await users.getUserDetails(db, auth, query.id) };
+      return { payload: userDetailsPayload(await users.getUserDetails(db, auth, query.id), auth) };
     },
   }),
   endpoint({
@@ -102,7 +201,7 @@ export const usersEndpoints = [
     body: flaggedUserBody,
     response: message,
     async handler({ db, auth, body, now }) {
-      return await users.setFlagged(db, auth, body, now);
+      return await users.setFlagged(db, auth, { userId: body.userId, isFlagged: body.is_flagged, supportTicketId: body.support_ticket_id }, now);
     },
   }),
   endpoint({
@@ -155,7 +254,8 @@ export const usersEndpoints = [
     async handler({ db, auth, core, query, now }) {
       const { today } = await ekeys.companyToday(db, auth, core, now);
       const r = await ekeys.getAssignedEkeys(db, auth, query.userId, today);
-      return { payload: r.payload, extra: { groupKeys: r.groupKeys } };
+      const groupKeys = r.groupDevices.map((d) => ({ group_id: d.groupId, id: d.id, full_name: d.fullName }));
+      return { payload: r.keys.map(assignedEkeyPayload), extra: { groupKeys } };
     },
   }),
   endpoint({
@@ -166,7 +266,8 @@ export const usersEndpoints = [
     auth: "token",
     query: getEkeysQuery,
     async handler({ db, auth, query }) {
-      return { payload: await ekeys.getEkeys(db, auth, query.type, query.userId) };
+      if (query.type === "device") return { payload: (await ekeys.getDeviceKeyOptions(db, auth, query.userId)).map(keyOptionPayload) };
+      return { payload: (await ekeys.getGroupKeyOptions(db, auth, query.userId)).map(groupOptionPayload) };
     },
   }),
   endpoint({

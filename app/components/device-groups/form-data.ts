@@ -22,10 +22,3 @@ export function groupFormToWire(form: FormData): Record<string, unknown> {
   if (form.has("id")) wire.id = text("id");
   return wire;
 }
-
-/** zod issues keyed by field (the first path segment), as the API's `errors` object. */
-export function issuesByField(issues: { path: (string | number)[]; message: string }[]): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const i of issues) (out[String(i.path[0] ?? "_")] ??= []).push(i.message);
-  return out;
-}

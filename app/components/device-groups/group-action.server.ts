@@ -6,8 +6,9 @@ import { createDeviceGroup, modifyDeviceGroup } from "~/services/device-groups.s
 import type { Auth } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
+import { parseInput } from "~/utils/parse-input.server";
 import { redirectWithToast } from "~/utils/toast.server";
-import { groupFormToWire, issuesByField } from "./form-data";
+import { groupFormToWire } from "./form-data";
 
 export type GroupActionData = { errors: Record<string, string[]>; message?: string };
 
@@ -23,15 +24,11 @@ export async function saveGroupForm(request: Request, context: AppLoadContext, a
   const db = getDb(context);
   try {
     if (mode === "add") {
-      const parsed = createDeviceGroupSchema.safeParse(wire);
-      if (!parsed.success) return Response.json({ errors: issuesByField(parsed.error.issues) } satisfies GroupActionData, { status: 400 });
-      await createDeviceGroup(db, auth, parsed.data, nowMs(), context.core);
+      await createDeviceGroup(db, auth, parseInput(createDeviceGroupSchema, wire), nowMs(), context.core);
       const to = form.get("intent") === "another" ? "/addDeviceGroup" : "/deviceGroups";
       return redirectWithToast(to, { type: "success", message: t("toast.created") }, env);
     }
-    const parsed = modifyDeviceGroupSchema.safeParse(wire);
-    if (!parsed.success) return Response.json({ errors: issuesByField(parsed.error.issues) } satisfies GroupActionData, { status: 400 });
-    const r = await modifyDeviceGroup(db, auth, parsed.data, nowMs(), context.core);
+    const r = await modifyDeviceGroup(db, auth, parseInput(modifyDeviceGroupSchema, wire), nowMs(), context.core);
     return redirectWithToast("/deviceGroups", { type: "success", message: t(r.status === 3 ? "toast.deactivated" : "toast.modified") }, env);
   } catch (err) {
     if (!(err instanceof ServiceError)) throw err;

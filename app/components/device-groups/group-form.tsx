@@ -13,7 +13,8 @@ import { translateMessage } from "~/i18n/messages";
 import { createDeviceGroupSchema, modifyDeviceGroupSchema, WEEKDAY_FIELDS } from "~/schemas/device-groups";
 import type { DeviceOption } from "~/services/device-groups.server";
 import { DeviceTransfer } from "./device-transfer";
-import { groupFormToWire, issuesByField } from "./form-data";
+import { issuesByField } from "~/utils/field-errors";
+import { groupFormToWire } from "./form-data";
 
 export type GroupFormValues = {
   id?: number;

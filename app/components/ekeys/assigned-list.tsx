@@ -25,25 +25,25 @@ export function AssignedList({
   return (
     <ul className="grid gap-2" aria-label={t("ekeys")}>
       {keys.map((k) => {
-        const name = k.is_group ? k.deviceGroup?.full_name : k.ekeyDetails?.full_name;
-        const isSelected = selected === k.entry_id;
-        const days = k.schedule_days.map((on, i) => (on ? t(`day.${DAY_KEYS[i]}`) : null)).filter(Boolean).join(" ");
+        const name = k.isGroup ? k.group?.fullName : k.device?.fullName;
+        const isSelected = selected === k.entryId;
+        const days = k.days.map((on, i) => (on ? t(`day.${DAY_KEYS[i]}`) : null)).filter(Boolean).join(" ");
         return (
-          <li key={k.entry_id} className={cn("flex items-center gap-2 rounded-md border p-2", isSelected && "border-primary bg-accent")}>
+          <li key={k.entryId} className={cn("flex items-center gap-2 rounded-md border p-2", isSelected && "border-primary bg-accent")}>
             <button
               type="button"
               className="grid flex-1 gap-0.5 text-left text-sm"
               aria-pressed={isSelected}
-              onClick={() => onSelect(isSelected ? null : k.entry_id)}
+              onClick={() => onSelect(isSelected ? null : k.entryId)}
             >
               <span className="font-medium">
-                {name} {k.is_group && <Badge variant="secondary">{t("keyGroup")}</Badge>}
+                {name} {k.isGroup && <Badge variant="secondary">{t("keyGroup")}</Badge>}
               </span>
               <span className="text-xs text-muted-foreground">
-                {t(k.access_type)} · {k.access_type === "full_access" ? t("always") : `${k.start_date ?? ""}${k.is_never_end ? " →" : ` → ${k.end_date ?? ""}`} · ${days} · ${k.is_all_day ? t("allDay") : `${k.start_time}–${k.end_time}`} · ${k.time_zone ?? ""}`}
+                {t(k.accessType)} · {k.accessType === "full_access" ? t("always") : `${k.startDate ?? ""}${k.isNeverEnd ? " →" : ` → ${k.endDate ?? ""}`} · ${days} · ${k.isAllDay ? t("allDay") : `${k.startTime}–${k.endTime}`} · ${k.timeZone ?? ""}`}
               </span>
             </button>
-            <Badge variant="outline">{t(`ekeyStatus.${k.ekeyStatus.img}`, { defaultValue: k.ekeyStatus.title })}</Badge>
+            <Badge variant="outline">{t(`ekeyStatus.${k.keyStatus.img}`, { defaultValue: k.keyStatus.title })}</Badge>
             {canDelete && (
               <ConfirmDialog
                 trigger={
@@ -53,7 +53,7 @@ export function AssignedList({
                 }
                 title={t("removeKeyTitle")}
                 description={t("removeKeyDescription", { name })}
-                fields={{ intent: "removeKey", entryId: k.entry_id, kind: k.is_group ? "group" : "device" }}
+                fields={{ intent: "removeKey", entryId: k.entryId, kind: k.isGroup ? "group" : "device" }}
                 confirmLabel={t("remove")}
                 cancelLabel={t("cancel")}
                 destructive

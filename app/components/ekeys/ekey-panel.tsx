@@ -24,11 +24,11 @@ const groupSchedule = (g: GroupOption, today: string): Schedule => ({
   accessType: "custom_access",
   startDate: today,
   endDate: null,
-  startTime: g.is_all_day ? null : g.start_at,
-  endTime: g.is_all_day ? null : g.end_at,
-  days: [g.sch_monday, g.sch_tuesday, g.sch_wednesday, g.sch_thursday, g.sch_friday, g.sch_saturday, g.sch_sunday],
+  startTime: g.isAllDay ? null : g.startAt,
+  endTime: g.isAllDay ? null : g.endAt,
+  days: g.days,
   isNeverEnd: true,
-  isAllDay: g.is_all_day,
+  isAllDay: g.isAllDay,
 });
 
 /**
@@ -46,7 +46,7 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
   const [serverErrors, setServerErrors] = useState<Record<string, string[]>>({});
 
   const group = draft.type === "group" ? data.groups.find((g) => g.id === draft.eKey) : undefined;
-  const zoneName = (group ? group.time_zone : data.zones.find((z) => z.id === draft.zoneId)?.name) ?? null;
+  const zoneName = (group ? group.timeZone : data.zones.find((z) => z.id === draft.zoneId)?.name) ?? null;
   const window = useMemo(() => toWindow(draft.schedule, zoneName), [draft.schedule, zoneName]);
   const clientErrors = useMemo(() => (core ? windowErrors(core.validate(window)) : {}), [core, window]);
   const errors: Record<string, string[]> = {
@@ -76,23 +76,23 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
   const patchSchedule = (patch: Partial<Schedule>) => update({ schedule: { ...draft.schedule, ...patch } });
 
   const select = (entryId: number | null) => {
-    const k = data.keys.find((x) => x.entry_id === entryId);
+    const k = data.keys.find((x) => x.entryId === entryId);
     setShowErrors(false);
     if (!k) return update(fresh());
     update({
-      entryId: k.entry_id,
-      type: k.is_group ? "group" : "device",
-      eKey: k.is_group ? k.group_id : (k.ekeyDetails?.id ?? null),
-      zoneId: k.time_zone_id ?? data.defaultZoneId,
+      entryId: k.entryId,
+      type: k.isGroup ? "group" : "device",
+      eKey: k.isGroup ? (k.group?.id ?? null) : (k.device?.id ?? null),
+      zoneId: k.timeZoneId ?? data.defaultZoneId,
       schedule: {
-        accessType: k.access_type,
-        startDate: k.start_date,
-        endDate: k.end_date,
-        startTime: k.start_time,
-        endTime: k.end_time,
-        days: k.schedule_days,
-        isNeverEnd: k.is_never_end,
-        isAllDay: k.is_all_day,
+        accessType: k.accessType,
+        startDate: k.startDate,
+        endDate: k.endDate,
+        startTime: k.startTime,
+        endTime: k.endTime,
+        days: k.days,
+        isNeverEnd: k.isNeverEnd,
+        isAllDay: k.isAllDay,
       },
     });
   };
@@ -101,7 +101,7 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
     const id = value ? Number(value) : null;
     const g = draft.type === "group" ? data.groups.find((x) => x.id === id) : undefined;
     // docs/ARCHITECTURE.md §7.2: a group forces custom access with the group's schedule, never ending.
-    if (g) update({ eKey: id, schedule: groupSchedule(g, data.today), zoneId: g.time_zone_id });
+    if (g) update({ eKey: id, schedule: groupSchedule(g, data.today), zoneId: g.timeZoneId });
     else update({ eKey: id });
   };
 
@@ -133,7 +133,7 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
   const locked = disabled || draft.type === "group";
   const custom = s.accessType !== "full_access";
   const mayAssign = draft.entryId ? data.can.modify : data.can.add;
-  const label = (draft.type === "group" ? group?.full_name : data.devices.find((d) => d.id === draft.eKey)?.full_name) ?? "";
+  const label = (draft.type === "group" ? group?.fullName : data.devices.find((d) => d.id === draft.eKey)?.fullName) ?? "";
 
   return (
     <section className="grid gap-4" aria-label={t("ekeys")} aria-disabled={disabled || undefined}>
@@ -154,7 +154,7 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
             <option value="">{t("selectKey")}</option>
             {(draft.type === "device" ? data.devices : data.groups).map((o) => (
               <option key={o.id} value={o.id}>
-                {o.full_name}
+                {o.fullName}
               </option>
             ))}
           </NativeSelect>

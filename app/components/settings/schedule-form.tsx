@@ -12,6 +12,7 @@ import { Label } from "~/components/ui/label";
 import { translateMessage } from "~/i18n/messages";
 import { scheduleErrorKey, scheduleErrors, scheduleOpenSchema, scheduleWindow } from "~/schemas/settings";
 import type { ScheduleOpen } from "~/services/scheduled-open.server";
+import { issuesByField } from "~/utils/field-errors";
 import { ConfirmButton } from "./confirm-button";
 
 type Row = { openWholeDay: boolean; openTime: string; closeTime: string };
@@ -42,11 +43,7 @@ export function ScheduleForm({ data, serverErrors }: { data: ScheduleOpen; serve
   );
   const clientErrors = useMemo(() => {
     const parsed = scheduleOpenSchema.safeParse(wire);
-    if (!parsed.success) {
-      const out: Record<string, string[]> = {};
-      for (const i of parsed.error.issues) (out[scheduleErrorKey(i.path)] ??= []).push(i.message);
-      return out;
-    }
+    if (!parsed.success) return issuesByField(parsed.error.issues, scheduleErrorKey);
     return core ? scheduleErrors(core.validate(scheduleWindow(parsed.data, data.tz))) : {};
   }, [wire, core, data.tz]);
   const errors = { ...(attempted ? clientErrors : {}), ...(serverErrors !== staleServerErrors ? serverErrors : {}) };

@@ -3,75 +3,61 @@ import type { ColumnDef } from "@tanstack/react-table";
 import type { TFunction } from "i18next";
 import { deleteColumn } from "~/components/data-table/delete-column";
 import { CheckIcon } from "~/components/ui/icons";
+import type { UserListRow } from "~/services/users.server";
 import { formatDateTime, formatPhone } from "~/utils/format";
 import { UserIcon } from "./icons";
-
-/** A /users grid row (the service's list shape, spec names). */
-export type UserRow = {
-  id: number;
-  dispay_name: string;
-  e_mail: string;
-  phone_number: string;
-  country_code: string;
-  is_installer: boolean;
-  is_sentinel: boolean;
-  is_inactive: boolean;
-  isSOInterrupt: boolean;
-  isSuperAdmin: boolean;
-  lastActivity: number | null;
-};
 
 const Flag = ({ on, t }: { on: boolean; t: TFunction }) =>
   on ? <CheckIcon className="size-4 text-primary" aria-label={t("yes")} /> : <span className="sr-only">{t("no")}</span>;
 
 /** Columns of /users (docs/ARCHITECTURE.md §7.1); sortable ids match `USER_SORTS`. */
-export function userColumns(t: TFunction, opts: { canDelete: boolean; timeZone: string }): ColumnDef<UserRow>[] {
-  const cols: ColumnDef<UserRow>[] = [
+export function userColumns(t: TFunction, opts: { canDelete: boolean; timeZone: string }): ColumnDef<UserListRow>[] {
+  const cols: ColumnDef<UserListRow>[] = [
     {
       id: "details",
       header: () => <span className="sr-only">{t("col.details")}</span>,
       meta: { className: "w-10" },
       cell: ({ row }) => (
-        <Link to={`/modifyUser?id=${row.original.id}`} aria-label={t("openUser", { name: row.original.dispay_name })} className="text-muted-foreground hover:text-foreground">
+        <Link to={`/modifyUser?id=${row.original.id}`} aria-label={t("openUser", { name: row.original.displayName })} className="text-muted-foreground hover:text-foreground">
           <UserIcon />
         </Link>
       ),
     },
-    { id: "displayName", accessorKey: "dispay_name", header: t("col.displayName"), enableSorting: true },
+    { id: "displayName", accessorKey: "displayName", header: t("col.displayName"), enableSorting: true },
     {
       id: "email",
-      accessorKey: "e_mail",
+      accessorKey: "email",
       header: t("col.email"),
       enableSorting: true,
       cell: ({ row }) => (
-        <a href={`mailto:${row.original.e_mail}`} className="text-primary hover:underline">
-          {row.original.e_mail}
+        <a href={`mailto:${row.original.email}`} className="text-primary hover:underline">
+          {row.original.email}
         </a>
       ),
     },
     {
       id: "phone",
-      accessorKey: "phone_number",
+      accessorKey: "phoneNumber",
       header: t("col.phone"),
       enableSorting: true,
       meta: { className: "whitespace-nowrap" },
-      cell: ({ row }) => formatPhone(row.original.country_code, row.original.phone_number),
+      cell: ({ row }) => formatPhone(row.original.countryCode, row.original.phoneNumber),
     },
-    { id: "isSOInterrupt", accessorKey: "isSOInterrupt", header: t("col.soInterrupt"), enableSorting: true, cell: ({ row }) => <Flag on={row.original.isSOInterrupt} t={t} /> },
-    { id: "isInstaller", accessorKey: "is_installer", header: t("col.installer"), enableSorting: true, cell: ({ row }) => <Flag on={row.original.is_installer} t={t} /> },
-    { id: "isSentinel", accessorKey: "is_sentinel", header: t("col.sentinel"), enableSorting: true, cell: ({ row }) => <Flag on={row.original.is_sentinel} t={t} /> },
+    { id: "isSOInterrupt", accessorKey: "isSoInterrupt", header: t("col.soInterrupt"), enableSorting: true, cell: ({ row }) => <Flag on={row.original.isSoInterrupt} t={t} /> },
+    { id: "isInstaller", accessorKey: "isInstaller", header: t("col.installer"), enableSorting: true, cell: ({ row }) => <Flag on={row.original.isInstaller} t={t} /> },
+    { id: "isSentinel", accessorKey: "isSentinel", header: t("col.sentinel"), enableSorting: true, cell: ({ row }) => <Flag on={row.original.isSentinel} t={t} /> },
     { id: "isSuperAdmin", accessorKey: "isSuperAdmin", header: t("col.superAdmin"), enableSorting: true, cell: ({ row }) => <Flag on={row.original.isSuperAdmin} t={t} /> },
-    { id: "active", accessorKey: "is_inactive", header: t("col.active"), enableSorting: true, cell: ({ row }) => <Flag on={!row.original.is_inactive} t={t} /> },
+    { id: "active", accessorKey: "isInactive", header: t("col.active"), enableSorting: true, cell: ({ row }) => <Flag on={!row.original.isInactive} t={t} /> },
     {
       id: "lastActivity",
-      accessorKey: "lastActivity",
+      accessorKey: "lastActivityAt",
       header: t("col.lastActivity"),
       enableSorting: true,
       meta: { className: "whitespace-nowrap" },
       cell: ({ row }) =>
-        row.original.lastActivity ? (
+        row.original.lastActivityAt ? (
           <Link to={`/activity?id=${row.original.id}&type=Triggered+By`} className="text-primary hover:underline">
-            {formatDateTime(row.original.lastActivity, opts.timeZone)}
+            {formatDateTime(row.original.lastActivityAt, opts.timeZone)}
           </Link>
         ) : (
           "-"
@@ -80,11 +66,11 @@ export function userColumns(t: TFunction, opts: { canDelete: boolean; timeZone: 
   ];
   if (opts.canDelete)
     cols.push(
-      deleteColumn<UserRow>({
+      deleteColumn<UserListRow>({
         header: t("col.delete"),
-        label: (u) => t("deleteUser", { name: u.dispay_name }),
+        label: (u) => t("deleteUser", { name: u.displayName }),
         title: t("deleteTitle"),
-        description: (u) => t("deleteDescription", { name: u.dispay_name }),
+        description: (u) => t("deleteDescription", { name: u.displayName }),
         confirm: t("delete"),
         cancel: t("cancel"),
       }),

@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import type { PanelData } from "~/components/ekeys/types";
-import { companyToday, getAssignedEkeys, getEkeys, timeZoneOptions } from "~/services/ekeys.server";
+import { companyToday, getAssignedEkeys, getDeviceKeyOptions, getGroupKeyOptions, timeZoneOptions } from "~/services/ekeys.server";
 import type { Auth } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { can } from "~/utils/permissions";
@@ -11,13 +11,13 @@ export async function loadPanelData(context: AppLoadContext, auth: Auth, userId:
   const now = nowMs();
   const { today, zone } = await companyToday(db, auth, context.core, now);
   const [assigned, devices, groups, zones] = userId
-    ? await Promise.all([getAssignedEkeys(db, auth, userId, today), getEkeys(db, auth, "device", userId), getEkeys(db, auth, "group", userId), timeZoneOptions(db)])
-    : [{ payload: [] }, [], [], []];
+    ? await Promise.all([getAssignedEkeys(db, auth, userId, today), getDeviceKeyOptions(db, auth, userId), getGroupKeyOptions(db, auth, userId), timeZoneOptions(db)])
+    : [{ keys: [] }, [], [], []];
   return {
     userId,
-    keys: assigned.payload,
+    keys: assigned.keys,
     devices,
-    groups: groups as PanelData["groups"],
+    groups,
     zones,
     defaultZoneId: zone?.id ?? null,
     today,

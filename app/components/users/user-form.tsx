@@ -10,6 +10,7 @@ import { Switch } from "~/components/ui/switch";
 import { Textarea } from "~/components/ui/textarea";
 import { translateMessage } from "~/i18n/messages";
 import { applyPrivilegeRules, autoDisplayName, userFormSchema } from "~/schemas/users";
+import { issuesByField } from "~/utils/field-errors";
 
 export type UserFormValues = {
   firstName: string;
@@ -89,9 +90,7 @@ export function UserForm({
     const r = userFormSchema.safeParse(values);
     if (r.success) return;
     event.preventDefault();
-    const next: Record<string, string[]> = {};
-    for (const issue of r.error.issues) (next[String(issue.path[0])] ??= []).push(issue.message);
-    setErrors(next);
+    setErrors(issuesByField(r.error.issues));
   };
 
   const error = (k: string) => errors[k]?.map((m) => translateMessage(t, m, "users"));
