@@ -132,3 +132,37 @@ test("e-key panel in Spanish", async ({ page, loginAs }) => {
   await panel.getByRole("button", { name: "Asignar" }).click();
   await expect(panel.getByText("Seleccione una llave electrónica o un grupo")).toBeVisible();
 });
+
+test.describe("fobs given with a key", () => {
+  for (const lang of ["en", "es"] as const) {
+    test(`a fob is given with a key, shown on it, and refused for another user of the company (${lang})`, async ({ page, loginAs }) => {
+      const api = await adminApi(page.request);
+      const holder = (await api.createUser("Fay", `Fob${unique()}`)).id;
+      const other = (await api.createUser("Gus", `Fob${unique()}`)).id;
+      const fob = `F-${unique()}`;
+      await loginAs("acme");
+      await chooseLanguage(page, lang);
+      const text = lang === "en"
+        ? { region: "E-keys", fob: "Fob number", assign: "Assign", done: "eKeys/Groups Assigned successfully", taken: "This fob number is already given to another user in this company" }
+        : { region: "Llaves electrónicas", fob: "Número de llavero", assign: "Asignar", done: /asignad/i, taken: "Este número de llavero ya está asignado a otro usuario de esta empresa" };
+
+      await page.goto(`/modifyUser?id=${holder}`);
+      let panel = page.getByRole("region", { name: text.region });
+      await panel.locator("#ekey-key").selectOption({ index: 1 });
+      await panel.getByLabel(text.fob).fill(fob);
+      await panel.getByRole("button", { name: text.assign }).click();
+      await expect(page.getByText(text.done).first()).toBeVisible();
+      await expect(panel.locator("li", { hasText: fob })).toBeVisible();
+      await page.screenshot({ path: `test-results/screens/ekey-fob-given-${lang}.png` });
+
+      await page.goto(`/modifyUser?id=${other}`);
+      panel = page.getByRole("region", { name: text.region });
+      await panel.locator("#ekey-key").selectOption({ index: 1 });
+      await panel.getByLabel(text.fob).fill(fob);
+      await panel.getByRole("button", { name: text.assign }).click();
+      await expect(panel.getByText(text.taken)).toBeVisible();
+      await expect(panel.locator("li", { hasText: fob })).toHaveCount(0);
+      await page.screenshot({ path: `test-results/screens/ekey-fob-taken-${lang}.png` });
+    });
+  }
+});

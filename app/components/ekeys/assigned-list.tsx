@@ -27,7 +27,9 @@ export function AssignedList({
       {keys.map((k) => {
         const name = k.isGroup ? k.group?.fullName : k.device?.fullName;
         const isSelected = selected === k.entryId;
-        const days = k.days.map((on, i) => (on ? t(`day.${DAY_KEYS[i]}`) : null)).filter(Boolean).join(" ");
+        // A group key opens on its group's schedule; the assignment only adds the start date.
+        const sched = k.isGroup && k.group ? { days: k.group.days, isAllDay: k.group.isAllDay, startTime: k.group.startAt, endTime: k.group.endAt } : k;
+        const days = sched.days.map((on, i) => (on ? t(`day.${DAY_KEYS[i]}`) : null)).filter(Boolean).join(" ");
         return (
           <li key={k.entryId} className={cn("flex items-center gap-2 rounded-md border p-2", isSelected && "border-primary bg-accent")}>
             <button
@@ -40,7 +42,8 @@ export function AssignedList({
                 {name} {k.isGroup && <Badge variant="secondary">{t("keyGroup")}</Badge>}
               </span>
               <span className="text-xs text-muted-foreground">
-                {t(k.accessType)} · {k.accessType === "full_access" ? t("always") : `${k.startDate ?? ""}${k.isNeverEnd ? " →" : ` → ${k.endDate ?? ""}`} · ${days} · ${k.isAllDay ? t("allDay") : `${k.startTime}–${k.endTime}`} · ${k.timeZone ?? ""}`}
+                {t(k.accessType)} · {k.accessType === "full_access" ? t("always") : `${k.startDate ?? ""}${k.isNeverEnd ? " →" : ` → ${k.endDate ?? ""}`} · ${days} · ${sched.isAllDay ? t("allDay") : `${sched.startTime}–${sched.endTime}`} · ${k.timeZone ?? ""}`}
+                {k.fobDeviceId ? ` · ${t("fobNumber")} ${k.fobDeviceId}` : ""}
               </span>
             </button>
             <Badge variant="outline">{t(`ekeyStatus.${k.keyStatus.img}`, { defaultValue: k.keyStatus.title })}</Badge>

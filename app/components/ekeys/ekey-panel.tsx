@@ -17,7 +17,7 @@ import { EkeyPreview } from "./ekey-preview";
 import type { GroupOption, PanelData } from "./types";
 import { useCore } from "./use-core";
 
-type Draft = { type: "device" | "group"; eKey: number | null; schedule: Schedule; zoneId: number | null; entryId: number | null };
+type Draft = { type: "device" | "group"; eKey: number | null; schedule: Schedule; zoneId: number | null; entryId: number | null; fob: string };
 export type AssignResult = { ok: boolean; message: string; fieldErrors?: Record<string, string[]> };
 
 const groupSchedule = (g: GroupOption, today: string): Schedule => ({
@@ -40,7 +40,7 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
   const { t } = useTranslation("users");
   const core = useCore();
   const fetcher = useFetcher<AssignResult>();
-  const fresh = (): Draft => ({ type: "device", eKey: null, schedule: scheduleForAccess("full_access", data.today), zoneId: data.defaultZoneId, entryId: null });
+  const fresh = (): Draft => ({ type: "device", eKey: null, schedule: scheduleForAccess("full_access", data.today), zoneId: data.defaultZoneId, entryId: null, fob: "" });
   const [draft, setDraft] = useState<Draft>(fresh);
   const [showErrors, setShowErrors] = useState(false);
   const [serverErrors, setServerErrors] = useState<Record<string, string[]>>({});
@@ -84,6 +84,7 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
       type: k.isGroup ? "group" : "device",
       eKey: k.isGroup ? (k.group?.id ?? null) : (k.device?.id ?? null),
       zoneId: k.timeZoneId ?? data.defaultZoneId,
+      fob: k.fobDeviceId ?? "",
       schedule: {
         accessType: k.accessType,
         startDate: k.startDate,
@@ -114,7 +115,7 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
       eKey: draft.eKey,
       type: draft.type,
       status: s.accessType === "one_time_access" ? "2" : "1",
-      FOBDeviceId: null,
+      FOBDeviceId: draft.fob.trim() || null,
       startDate: s.startDate,
       startTime: s.startTime,
       endDate: s.endDate,
@@ -160,6 +161,9 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
           </NativeSelect>
         </Field>
         {draft.type === "group" && <p className="text-xs text-muted-foreground">{t("groupSchedule")}</p>}
+        <Field label={t("fobNumber")} hint={t("fobNumberHint")} error={err("FOBDeviceId")}>
+          <Input id="ekey-fob" value={draft.fob} maxLength={32} autoComplete="off" disabled={disabled} onChange={(e) => update({ fob: e.target.value })} />
+        </Field>
 
         <div className="flex flex-wrap gap-4" role="radiogroup" aria-label={t("access")}>
           {ACCESS_TYPES.map((a) => (
