@@ -61,14 +61,17 @@ export const canUseVarPanel = (p: Permissions, type: CompanyType) => p.var_panel
 
 export type NavItem = { key: string; to: string; modules: readonly ModuleKey[] };
 
-/** Header icons and home tiles: the company module gets the platform set, everyone else the company set. */
+/**
+ * Header icons and home tiles: the company module gets the platform set, everyone else the company set.
+ * An entry is listed once its screen exists, so no menu leads nowhere: alerts, support tickets and the
+ * platform's ticket list join these lists with their screens.
+ */
 export function navItems(p: Permissions): NavItem[] {
   if (p.company) {
     return [
       { key: "company", to: "/company", modules: ["company"] },
       { key: "ota", to: "/ota", modules: ["company"] },
       { key: "deviceType", to: "/deviceType", modules: ["company"] },
-      { key: "adminSupport", to: "/adminSupport", modules: ["company"] },
       ...(p.role ? [{ key: "role", to: "/role", modules: ["role"] as const }] : []),
     ];
   }
@@ -77,8 +80,6 @@ export function navItems(p: Permissions): NavItem[] {
     { key: "devices", to: "/devices", modules: ["devices"] },
     { key: "deviceGroups", to: "/deviceGroups", modules: ["device_group"] },
     { key: "activity", to: "/activity", modules: ["activity"] },
-    { key: "alerts", to: "/alerts", modules: ["activity"] },
-    { key: "support", to: "/support", modules: ["support"] },
     { key: "companySettings", to: "/companySettings", modules: ["company_settings"] },
     { key: "role", to: "/role", modules: ["role"] },
   ];

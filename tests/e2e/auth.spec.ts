@@ -57,11 +57,12 @@ test.describe("sign-in", () => {
 });
 
 test.describe("home tiles by role", () => {
-  const companyTiles = ["users", "devices", "deviceGroups", "activity", "alerts", "support", "companySettings"];
-  const platformTiles = ["company", "ota", "deviceType", "adminSupport"];
+  // Alerts and support join the tiles with their screens (no tile leads to a page that does not exist).
+  const companyTiles = ["users", "devices", "deviceGroups", "activity", "companySettings"];
+  const platformTiles = ["company", "ota", "deviceType"];
 
   for (const who of ["acme", "beta", "var"] as const) {
-    test(`${who} admin sees the seven company tiles`, async ({ page, loginAs }) => {
+    test(`${who} admin sees the company tiles`, async ({ page, loginAs }) => {
       await loginAs(who);
       await page.goto("/");
       for (const key of companyTiles) await expect(page.getByTestId(`tile-${key}`)).toBeVisible();
@@ -90,7 +91,8 @@ test.describe("home tiles by role", () => {
     await page.goto("/");
     await page.getByTestId("user-menu").click();
     await expect(page.getByRole("menuitem", { name: "VAR Panel" })).toBeVisible();
-    await expect(page.getByRole("menuitem", { name: "Billing Portal" })).toBeVisible();
+    // The billing portal joins the menu with its screen.
+    await expect(page.getByRole("menuitem", { name: "Billing Portal" })).toHaveCount(0);
     await page.keyboard.press("Escape");
   });
 });

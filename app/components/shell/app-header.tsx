@@ -91,11 +91,6 @@ export function AppHeader({ data }: { data: ShellData }) {
                 <NavLink to="/varPanel">{t("menu.varPanel")}</NavLink>
               </DropdownMenuItem>
             )}
-            {data.menu.billingPortal && (
-              <DropdownMenuItem asChild>
-                <NavLink to="/billingPortal">{t("menu.billingPortal")}</NavLink>
-              </DropdownMenuItem>
-            )}
             <DropdownMenuSeparator />
             <DropdownMenuItem data-testid="logout" onSelect={() => postAndReload("/logout")}>
               {t("menu.logout")}
