@@ -5,7 +5,8 @@ import type { GroupActionData } from "~/components/device-groups/group-action.se
 import { saveGroupForm } from "~/components/device-groups/group-action.server";
 import { GroupForm } from "~/components/device-groups/group-form";
 import { PageHeader } from "~/components/ui/page-header";
-import { defaultTimeZoneId, getAvailableDevices, timeZoneOptions } from "~/services/device-groups.server";
+import { defaultTimeZoneId, getAvailableDevices } from "~/services/device-groups.server";
+import { timeZoneOptions } from "~/services/time-zones.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 
