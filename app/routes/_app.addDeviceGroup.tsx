@@ -45,7 +45,7 @@ export default function AddDeviceGroup() {
         zones={zones}
         available={available}
         inGroup={[]}
-        serverErrors={actionData?.errors}
+        serverErrors={actionData?.fieldErrors}
         values={{ displayName: "", fullName: "", description: "", days: Array(7).fill(false), startAt: "", endAt: "", isAllDay: false, timeZoneId: zoneId, deactivated: false }}
       />
     </div>

@@ -48,7 +48,7 @@ export default function ModifyDeviceGroup() {
         zones={zones}
         available={available}
         inGroup={devices}
-        serverErrors={actionData?.errors}
+        serverErrors={actionData?.fieldErrors}
         values={{
           id: group.id,
           displayName: group.displayName,
