@@ -5,7 +5,8 @@ import type { GroupActionData } from "~/components/device-groups/group-action.se
 import { saveGroupForm } from "~/components/device-groups/group-action.server";
 import { GroupForm } from "~/components/device-groups/group-form";
 import { PageHeader } from "~/components/ui/page-header";
-import { defaultTimeZoneId, getAvailableDevices, timeZoneOptions } from "~/services/device-groups.server";
+import { defaultTimeZoneId, getAvailableDevices } from "~/services/device-groups.server";
+import { timeZoneOptions } from "~/services/time-zones.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 
@@ -44,7 +45,7 @@ export default function AddDeviceGroup() {
         zones={zones}
         available={available}
         inGroup={[]}
-        serverErrors={actionData?.errors}
+        serverErrors={actionData?.fieldErrors}
         values={{ displayName: "", fullName: "", description: "", days: Array(7).fill(false), startAt: "", endAt: "", isAllDay: false, timeZoneId: zoneId, deactivated: false }}
       />
     </div>

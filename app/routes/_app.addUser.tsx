@@ -12,13 +12,12 @@ import { addUser } from "~/services/users.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
+import { formFailure, type FormFailure } from "~/utils/form-result";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Add User" }];
 
 // Routes match case-insensitively, so this page also answers the spec's /adduser.
-
-type Failure = { message: string; errors: Record<string, string[]> };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "users", "add");
@@ -33,14 +32,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const t = await getFixedT(await getLanguage(request), "users");
     return redirectWithToast(`/modifyUser?id=${r.id}`, { type: "success", message: translateMessage(t, r.message, "users") }, context.cloudflare.env);
   } catch (e) {
-    if (e instanceof ServiceError && e.status !== 403) return { message: e.message, errors: e.details.fieldErrors ?? {} } satisfies Failure;
+    if (e instanceof ServiceError && e.status !== 403) return formFailure(e);
     throw e;
   }
 }
 
 export default function AddUserPage() {
   const { panel } = useLoaderData<typeof loader>();
-  const result = useActionData<Failure>();
+  const result = useActionData<FormFailure>();
   const { t } = useTranslation("users");
   return (
     <div className="grid gap-6">
@@ -52,7 +51,7 @@ export default function AddUserPage() {
           </Button>
         }
       />
-      <UserForm initial={EMPTY_USER} errors={result?.errors} message={result?.message} />
+      <UserForm initial={EMPTY_USER} errors={result?.fieldErrors} message={result?.message} />
       <EkeyPanel data={panel} disabled />
     </div>
   );

@@ -8,7 +8,7 @@ import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT, getLanguage } from "~/i18n/i18next.server";
 import { translateMessage } from "~/i18n/messages";
 import { companySettingsSchema, SETTINGS_MESSAGES } from "~/schemas/settings";
-import { timeZoneOptions } from "~/services/device-groups.server";
+import { timeZoneOptions } from "~/services/time-zones.server";
 import { getCompanySettings, modifyCompanySettings } from "~/services/settings.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";

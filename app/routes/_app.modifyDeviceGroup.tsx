@@ -6,7 +6,8 @@ import { saveGroupForm } from "~/components/device-groups/group-action.server";
 import { GroupForm } from "~/components/device-groups/group-form";
 import { PageHeader } from "~/components/ui/page-header";
 import { DEACTIVATED } from "~/schemas/device-groups";
-import { getAvailableDevices, getDeviceGroupDetails, timeZoneOptions } from "~/services/device-groups.server";
+import { getAvailableDevices, getDeviceGroupDetails } from "~/services/device-groups.server";
+import { timeZoneOptions } from "~/services/time-zones.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
@@ -47,7 +48,7 @@ export default function ModifyDeviceGroup() {
         zones={zones}
         available={available}
         inGroup={devices}
-        serverErrors={actionData?.errors}
+        serverErrors={actionData?.fieldErrors}
         values={{
           id: group.id,
           displayName: group.displayName,

@@ -20,6 +20,7 @@ import * as users from "~/services/users.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
+import { formFailure, type FormResult } from "~/utils/form-result";
 import { parseInput } from "~/utils/parse-input.server";
 import { publicOrigin } from "~/utils/origin.server";
 import type { Action } from "~/utils/permissions";
@@ -28,8 +29,6 @@ import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Modify User" }];
 
-/** What the action returns instead of redirecting: the form's and the e-key panel's outcome. */
-type ActionResult = { ok: boolean; message: string; fieldErrors?: Record<string, string[]> };
 
 const idOf = (request: Request) => Number(new URL(request.url).searchParams.get("id"));
 
@@ -110,7 +109,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         const payload = parseJsonObject(form.get("payload"));
         if (!payload) return data({ ok: false, message: "Malformed payload", fieldErrors: {} }, { status: 400 });
         const r = await assignKey(db, auth, context.core, parseInput(assignBody, { ...payload, userId: id }), now);
-        return { ok: true, message: r.message };
+        return { ok: true, message: r.message } satisfies FormResult;
       }
       case "removeKey": {
         const r = await removeKey(db, auth, String(form.get("entryId")), form.get("kind") === "group" ? "group" : "device", now);
@@ -122,7 +121,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } catch (e) {
     if (!(e instanceof ServiceError)) throw e;
     if (e.status === 404) throw redirect("/users");
-    if (intent === "save" || intent === "assign") return { ok: false, message: e.message, fieldErrors: e.details.fieldErrors ?? {} };
+    if (intent === "save" || intent === "assign") return formFailure(e);
     return redirectWithToast(here, { type: "error", message: translateMessage(t, e.message, "users") }, env);
   }
 }
@@ -141,7 +140,7 @@ function ActionButton({ intent, children }: { intent: string; children: React.Re
 
 export default function ModifyUserPage() {
   const { user, panel, can, isSelf } = useLoaderData<typeof loader>();
-  const result = useActionData<ActionResult>();
+  const result = useActionData<FormResult>();
   const { t } = useTranslation("users");
   const initial = useMemo<UserFormValues>(
     () => ({

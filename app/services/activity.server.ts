@@ -17,6 +17,7 @@ import {
   type FilterType,
 } from "~/schemas/activity";
 import { parseSort } from "~/components/data-table/params";
+import { companyDefaultZone } from "~/services/time-zones.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
@@ -200,13 +201,7 @@ export async function zoneFor(db: Db, auth: Auth, core: Core, tz: string | undef
       throw new ServiceError(400, `Unknown time zone ${tz}`, { fieldErrors: { tz: [`Unknown time zone ${tz}`] } });
     }
   }
-  const [row] = await db
-    .select({ name: schema.timeZones.name })
-    .from(schema.companySettings)
-    .innerJoin(schema.timeZones, eq(schema.timeZones.id, schema.companySettings.defaultTimeZoneId))
-    .where(eq(schema.companySettings.companyId, auth.company.id))
-    .limit(1);
-  return row?.name ?? "UTC";
+  return (await companyDefaultZone(db, auth.company.id))?.name ?? "UTC";
 }
 
 /**

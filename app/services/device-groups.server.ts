@@ -11,6 +11,7 @@ import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { inChunks, schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
 import { liveInCompany } from "~/utils/tenant.server";
+import { companyDefaultZone } from "./time-zones.server";
 
 const { deviceGroups: g, deviceGroupMembers: m, devices: d, timeZones: tz } = schema;
 const MODULE = "device_group";
@@ -212,10 +213,5 @@ export async function deleteDeviceGroup(db: Db, auth: Auth, id: number, now: num
 
 /** Default zone of the add form (company settings). */
 export async function defaultTimeZoneId(db: Db, auth: Auth): Promise<number | null> {
-  const row = await db.query.companySettings.findFirst({ where: eq(schema.companySettings.companyId, auth.company.id) });
-  return row?.defaultTimeZoneId ?? null;
-}
-
-export async function timeZoneOptions(db: Db) {
-  return db.select({ id: tz.id, name: tz.name, label: tz.label }).from(tz).orderBy(asc(tz.label));
+  return (await companyDefaultZone(db, auth.company.id))?.id ?? null;
 }

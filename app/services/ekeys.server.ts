@@ -10,6 +10,7 @@ import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
+import { companyDefaultZone } from "~/services/time-zones.server";
 import { inCompany, liveInCompany } from "~/utils/tenant.server";
 
 const k = schema.ekeyAssignments;
@@ -27,13 +28,7 @@ const groupDays = (row: typeof g.$inferSelect) =>
 
 /** The company's day in its default zone, `YYYY-MM-DD` (the default start date, docs/ARCHITECTURE.md §7.2). */
 export async function companyToday(db: Db, auth: Auth, core: Core, now: number): Promise<{ today: string; zone: { id: number; name: string } | null }> {
-  const rows = await db
-    .select({ id: tz.id, name: tz.name })
-    .from(schema.companySettings)
-    .innerJoin(tz, eq(tz.id, schema.companySettings.defaultTimeZoneId))
-    .where(eq(schema.companySettings.companyId, auth.company.id))
-    .limit(1);
-  const zone = rows[0] ?? null;
+  const zone = await companyDefaultZone(db, auth.company.id);
   return { today: core.formatLocal(now, zone?.name ?? "UTC").slice(0, 10), zone };
 }
 
@@ -165,11 +160,6 @@ export async function getGroupKeyOptions(db: Db, auth: Auth, userId: number): Pr
     .where(liveInCompany(g, auth, ne(g.status, 3)))
     .orderBy(asc(g.fullName));
   return rows.map(({ group, zone }) => ({ id: group.id, fullName: group.fullName, displayName: group.displayName, ...groupScheduleOf(group), timeZone: zone }));
-}
-
-/** Time zones for the picker, and the company default (spec: the picker defaults to it). */
-export async function timeZoneOptions(db: Db) {
-  return db.select({ id: tz.id, name: tz.name, label: tz.label }).from(tz).orderBy(asc(tz.name));
 }
 
 function invalid(fieldErrors: Record<string, string[]>): never {

@@ -12,8 +12,8 @@
  * statements that are safe to run again.
  */
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import type { activityInsert } from "~/utils/activity-insert.server";
-import { IN_CHUNK, nowMs, schema, type Db } from "~/utils/db.server";
+import { activityValues, type ActivityEntry } from "~/utils/activity-insert.server";
+import { IN_CHUNK, schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import type { EventBatchResult, WireEvent } from "../../gateway/src/protocol/wire";
 
@@ -167,7 +167,7 @@ export async function ingestEvents(db: Db, rawEvents: unknown[], now: number): P
   }
   const users = await companyOfUsers(db, events);
 
-  const rows: Parameters<typeof activityInsert>[1][] = [];
+  const rows: ActivityEntry[] = [];
   const state = new DeviceState();
   for (const e of events) {
     const device = devices.get(Number(e.deviceId));
@@ -210,25 +210,11 @@ export async function ingestEvents(db: Db, rawEvents: unknown[], now: number): P
 }
 
 /** Several activity rows in one statement, skipping ids already stored. */
-function activityInsertMany(db: Db, entries: Parameters<typeof activityInsert>[1][]) {
+function activityInsertMany(db: Db, entries: ActivityEntry[]) {
   const t = schema.activityLogs;
   return db
     .insert(t)
-    .values(
-      entries.map((e) => ({
-        companyId: e.companyId,
-        activityTypeId: sql`(select id from activity_types where name = ${e.name})`,
-        operationType: e.operationType ?? "Device",
-        createdByUserId: e.createdByUserId ?? null,
-        targetUserId: e.targetUserId ?? null,
-        targetDeviceId: e.targetDeviceId ?? null,
-        summary: e.summary ?? "",
-        detailsJson: JSON.stringify(e.details ?? {}),
-        gpsLocation: e.gpsLocation ?? null,
-        eventId: e.eventId ?? null,
-        activityTimestamp: e.at ?? nowMs(),
-      })),
-    )
+    .values(entries.map((e) => activityValues(e, "Device")))
     .onConflictDoNothing({ target: t.eventId })
     .returning({ id: t.id });
 }

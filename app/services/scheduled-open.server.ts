@@ -12,6 +12,7 @@ import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { findSettings, SETTINGS_MODULE } from "./settings.server";
+import { companyDefaultZone } from "./time-zones.server";
 
 const { companySettings: cs, scheduleOpenDays: days, scheduleOpenExceptions: exceptions, timeZones: tz } = schema;
 
@@ -55,7 +56,7 @@ export async function saveScheduleOpen(db: Db, auth: Auth, input: ScheduleOpenIn
   const companyId = auth.company.id;
   const settings = await findSettings(db, companyId);
   if (!settings) throw new ServiceError(409, SETTINGS_MESSAGES.settingsFirst);
-  const zone = settings.defaultTimeZoneId == null ? undefined : await db.query.timeZones.findFirst({ where: eq(tz.id, settings.defaultTimeZoneId) });
+  const zone = await companyDefaultZone(db, companyId);
   const errors = core.validate(scheduleWindow(input, zone?.name ?? "UTC"));
   if (errors.length) {
     const fieldErrors = scheduleErrors(errors);

@@ -22,10 +22,15 @@ export type ActivityEntry = {
 };
 
 export function activityInsert(db: Db, e: ActivityEntry) {
-  return db.insert(schema.activityLogs).values({
+  return db.insert(schema.activityLogs).values(activityValues(e));
+}
+
+/** The `activity_logs` row of an entry; the one mapping used by single inserts and the gateway's bulk insert. */
+export function activityValues(e: ActivityEntry, defaultOperation: NonNullable<ActivityEntry["operationType"]> = "Admin") {
+  return {
     companyId: e.companyId,
     activityTypeId: sql`(select id from activity_types where name = ${e.name})`,
-    operationType: e.operationType ?? "Admin",
+    operationType: e.operationType ?? defaultOperation,
     createdByUserId: e.createdByUserId ?? null,
     targetUserId: e.targetUserId ?? null,
     targetDeviceId: e.targetDeviceId ?? null,
@@ -35,5 +40,5 @@ export function activityInsert(db: Db, e: ActivityEntry) {
     gpsLocation: e.gpsLocation ?? null,
     eventId: e.eventId ?? null,
     activityTimestamp: e.at ?? nowMs(),
-  });
+  };
 }

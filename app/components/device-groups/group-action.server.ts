@@ -6,11 +6,12 @@ import { createDeviceGroup, modifyDeviceGroup } from "~/services/device-groups.s
 import type { Auth } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
+import { formFailure, type FormFailure } from "~/utils/form-result";
 import { parseInput } from "~/utils/parse-input.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { groupFormToWire } from "./form-data";
 
-export type GroupActionData = { errors: Record<string, string[]>; message?: string };
+export type GroupActionData = FormFailure;
 
 /**
  * The add and modify actions: validate with the shared schema, save through the service, then
@@ -32,8 +33,8 @@ export async function saveGroupForm(request: Request, context: AppLoadContext, a
     return redirectWithToast("/deviceGroups", { type: "success", message: t(r.status === 3 ? "toast.deactivated" : "toast.modified") }, env);
   } catch (err) {
     if (!(err instanceof ServiceError)) throw err;
-    const errors = err.details.fieldErrors ?? { _: [err.message] };
-    const translated = Object.fromEntries(Object.entries(errors).map(([k, v]) => [k, v.map((m) => translateMessage(t, m, "groups"))]));
-    return Response.json({ errors: translated } satisfies GroupActionData, { status: err.status });
+    const failure = formFailure(err, (m) => translateMessage(t, m, "groups"));
+    if (!err.details.fieldErrors) failure.fieldErrors = { _: [failure.message] };
+    return Response.json(failure satisfies GroupActionData, { status: err.status });
   }
 }

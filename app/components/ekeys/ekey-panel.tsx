@@ -11,6 +11,7 @@ import { Label } from "~/components/ui/label";
 import { NativeSelect } from "~/components/ui/native-select";
 import { translateMessage } from "~/i18n/messages";
 import { ACCESS_TYPES, MSG, scheduleForAccess, toWindow, windowErrors, type AccessType, type Schedule } from "~/schemas/ekeys";
+import type { FormResult } from "~/utils/form-result";
 import type { Days } from "../../../core-wasm/pkg/index.js";
 import { AssignedList } from "./assigned-list";
 import { EkeyPreview } from "./ekey-preview";
@@ -18,7 +19,7 @@ import type { GroupOption, PanelData } from "./types";
 import { useCore } from "./use-core";
 
 type Draft = { type: "device" | "group"; eKey: number | null; schedule: Schedule; zoneId: number | null; entryId: number | null; fob: string };
-export type AssignResult = { ok: boolean; message: string; fieldErrors?: Record<string, string[]> };
+export type AssignResult = FormResult;
 
 const groupSchedule = (g: GroupOption, today: string): Schedule => ({
   accessType: "custom_access",
@@ -65,7 +66,7 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
       setDraft(fresh());
       setShowErrors(false);
     }
-    setServerErrors(r.fieldErrors ?? {});
+    setServerErrors(r.ok ? {} : r.fieldErrors);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [fetcher.state, fetcher.data]);
 

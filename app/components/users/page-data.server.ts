@@ -1,6 +1,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import type { PanelData } from "~/components/ekeys/types";
-import { companyToday, getAssignedEkeys, getDeviceKeyOptions, getGroupKeyOptions, timeZoneOptions } from "~/services/ekeys.server";
+import { companyToday, getAssignedEkeys, getDeviceKeyOptions, getGroupKeyOptions } from "~/services/ekeys.server";
+import { timeZoneOptions } from "~/services/time-zones.server";
 import type { Auth } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { can } from "~/utils/permissions";

@@ -1,0 +1,20 @@
+/**
+ * Time zones: the picker's options and a company's default zone (company settings), looked up one
+ * way for every feature.
+ */
+import { asc, eq } from "drizzle-orm";
+import { schema, type Db } from "~/utils/db.server";
+
+const tz = schema.timeZones;
+const cs = schema.companySettings;
+
+/** Every zone for a picker, by label. */
+export async function timeZoneOptions(db: Db): Promise<{ id: number; name: string; label: string }[]> {
+  return db.select({ id: tz.id, name: tz.name, label: tz.label }).from(tz).orderBy(asc(tz.label));
+}
+
+/** The company's default zone from its settings; null when it has none (callers fall back to UTC). */
+export async function companyDefaultZone(db: Db, companyId: number): Promise<{ id: number; name: string } | null> {
+  const [row] = await db.select({ id: tz.id, name: tz.name }).from(cs).innerJoin(tz, eq(tz.id, cs.defaultTimeZoneId)).where(eq(cs.companyId, companyId)).limit(1);
+  return row ?? null;
+}
