@@ -5,15 +5,7 @@
  * - every tenant-owned row carries `company_id`, and every list the spec filters has an index.
  */
 import { sql } from "drizzle-orm";
-import {
-  index,
-  integer,
-  primaryKey,
-  real,
-  sqliteTable,
-  text,
-  uniqueIndex,
-} from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 const now = sql`(cast(unixepoch('subsecond') * 1000 as integer))`;
 const bool = (name: string) => integer(name, { mode: "boolean" }).notNull().default(false);
@@ -77,7 +69,9 @@ export const companies = sqliteTable(
     uniqueIndex("companies_code_nocase_uq").on(sql`upper(${t.code})`),
     index("companies_parent_idx").on(t.parentId, t.name),
     /** The name + e-mail pair is unique among live companies, case-insensitively (0006_platform.sql). */
-    uniqueIndex("companies_name_email_uq").on(sql`lower(${t.name})`, sql`lower(${t.pocEmail})`).where(sql`deleted_at is null`),
+    uniqueIndex("companies_name_email_uq")
+      .on(sql`lower(${t.name})`, sql`lower(${t.pocEmail})`)
+      .where(sql`deleted_at is null`),
   ],
 );
 
@@ -144,7 +138,9 @@ export const users = sqliteTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    uniqueIndex("users_company_email_uq").on(t.companyId, t.email).where(sql`deleted_at is null`),
+    uniqueIndex("users_company_email_uq")
+      .on(t.companyId, t.email)
+      .where(sql`deleted_at is null`),
     index("users_company_phone_idx").on(t.companyId, t.phoneNumber),
     index("users_company_name_idx").on(t.companyId, t.isInactive, t.displayName),
     index("users_company_activity_idx").on(t.companyId, t.lastActivityAt),
@@ -219,10 +215,14 @@ export const companySettings = sqliteTable("company_settings", {
   /** Months between forced password changes; 0 means never. */
   passwordExpiryMonths: integer("password_expiry_duration").notNull().default(0),
   isForceFirmwareUpdate: bool("is_force_firmware_update"),
-  allowedFirmware: text("allowed_firmware", { enum: ["All Users", "Installer Only"] }).notNull().default("All Users"),
+  allowedFirmware: text("allowed_firmware", { enum: ["All Users", "Installer Only"] })
+    .notNull()
+    .default("All Users"),
   biometricSecurity: bool("biometric_security"),
   require2fa: bool("require_2fa"),
-  passwordResetSecurity: text("password_reset_security", { enum: ["email", "text", "admin"] }).notNull().default("email"),
+  passwordResetSecurity: text("password_reset_security", { enum: ["email", "text", "admin"] })
+    .notNull()
+    .default("email"),
   passwordResetSecondaryAction: text("password_reset_secondary_action", { enum: ["nothing", "alert", "flag"] })
     .notNull()
     .default("nothing"),
@@ -286,14 +286,18 @@ export const companyRequests = sqliteTable(
     companyId: integer("company_id").notNull(),
     pocUserId: integer("poc_user_id").notNull(),
     companyName: text("company_name").notNull(),
-    companyType: text("company_type", { enum: ["ec", "var", "oem"] }).notNull().default("ec"),
+    companyType: text("company_type", { enum: ["ec", "var", "oem"] })
+      .notNull()
+      .default("ec"),
     billingTerm: integer("billing_term").notNull(),
     pocFirstName: text("poc_first_name").notNull().default(""),
     pocLastName: text("poc_last_name").notNull().default(""),
     pocEmail: text("poc_email").notNull().default(""),
     pocCountryCode: text("poc_country_code").notNull().default("001"),
     pocPhoneNumber: text("poc_phone_number").notNull().default(""),
-    status: text("status", { enum: ["pending", "accepted", "rejected"] }).notNull().default("pending"),
+    status: text("status", { enum: ["pending", "accepted", "rejected"] })
+      .notNull()
+      .default("pending"),
     createdCompanyId: integer("created_company_id"),
     decidedAt: integer("decided_at"),
     decidedByUserId: integer("decided_by_user_id"),
@@ -323,7 +327,9 @@ export const devices = sqliteTable(
     serialFront: text("serial_front").notNull().default(""),
     serialBack: text("serial_back").notNull().default(""),
     hardwareId: text("hardware_id").notNull().default(""),
-    status: text("status", { enum: ["stock", "unconfigured", "configured", "retired"] }).notNull().default("configured"),
+    status: text("status", { enum: ["stock", "unconfigured", "configured", "retired"] })
+      .notNull()
+      .default("configured"),
     startDate: text("start_date"),
     shippingDate: text("shipping_date"),
     subscriptionTerm: integer("subscription_term"),
@@ -427,11 +433,7 @@ export const ekeyAssignments = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [
-    index("ekeys_user_idx").on(t.companyId, t.userId),
-    index("ekeys_device_idx").on(t.deviceId),
-    index("ekeys_group_idx").on(t.groupId),
-  ],
+  (t) => [index("ekeys_user_idx").on(t.companyId, t.userId), index("ekeys_device_idx").on(t.deviceId), index("ekeys_group_idx").on(t.groupId)],
 );
 
 // ---------------------------------------------------------------- activity, alerts, support
@@ -487,7 +489,9 @@ export const alerts = sqliteTable(
     companyId: integer("company_id").notNull(),
     name: text("name").notNull(),
     activityTypeId: integer("activity_type_id").notNull(),
-    schedule: text("schedule", { enum: ["any", "custom"] }).notNull().default("any"),
+    schedule: text("schedule", { enum: ["any", "custom"] })
+      .notNull()
+      .default("any"),
     startDate: text("start_date"),
     endDate: text("end_date"),
     isNeverEnd: bool("is_never_end"),
@@ -572,7 +576,9 @@ export const faqs = sqliteTable("faqs", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   /** Null: shown to every company. */
   companyId: integer("company_id"),
-  language: text("language", { enum: ["en", "es"] }).notNull().default("en"),
+  language: text("language", { enum: ["en", "es"] })
+    .notNull()
+    .default("en"),
   question: text("question").notNull(),
   answer: text("answer").notNull(),
   sortOrder: integer("sort_order").notNull().default(0),
@@ -634,10 +640,7 @@ export const invoices = sqliteTable(
     totalCents: integer("total").notNull().default(0),
     createdAt: createdAt(),
   },
-  (t) => [
-    uniqueIndex("invoices_num_uq").on(t.companyId, t.invoiceNum),
-    index("invoices_customer_idx").on(t.customerCompanyId, t.createdAt),
-  ],
+  (t) => [uniqueIndex("invoices_num_uq").on(t.companyId, t.invoiceNum), index("invoices_customer_idx").on(t.customerCompanyId, t.createdAt)],
 );
 
 export const invoiceLineItems = sqliteTable(

@@ -30,7 +30,8 @@ const { values } = parseArgs({
   },
 });
 
-const usage = "usage: npm run admin:create -- --local|--remote --email <address> --first-name <name> --last-name <name> [--company ROOT] [--company-name Platform] [--persist-to DIR] [--database DB]";
+const usage =
+  "usage: npm run admin:create -- --local|--remote --email <address> --first-name <name> --last-name <name> [--company ROOT] [--company-name Platform] [--persist-to DIR] [--database DB]";
 if (values.help) {
   console.log(usage);
   process.exit(0);

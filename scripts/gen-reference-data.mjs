@@ -8,47 +8,106 @@ import { readFileSync, writeFileSync } from "node:fs";
 const q = (s) => `'${String(s).replaceAll("'", "''")}'`;
 
 const modules = [
-  ["users", "Users"], ["devices", "Devices"], ["device_group", "Device Groups"], ["activity", "Activity"],
-  ["support", "Support"], ["company_settings", "Company Settings"], ["change_password", "Change Password"],
-  ["company", "Company"], ["role", "Role"], ["deviceType", "Device Type"], ["var_panel", "VAR Panel"],
+  ["users", "Users"],
+  ["devices", "Devices"],
+  ["device_group", "Device Groups"],
+  ["activity", "Activity"],
+  ["support", "Support"],
+  ["company_settings", "Company Settings"],
+  ["change_password", "Change Password"],
+  ["company", "Company"],
+  ["role", "Role"],
+  ["deviceType", "Device Type"],
+  ["var_panel", "VAR Panel"],
   ["billing_portal", "Billing Portal"],
 ];
 
 const zi = readFileSync("/usr/share/zoneinfo/tzdata.zi", "utf8");
-const zones = [...zi.matchAll(/^Z (\S+)/gm)].map((m) => m[1]).filter((z) => z.includes("/") || z === "UTC").sort();
+const zones = [...zi.matchAll(/^Z (\S+)/gm)]
+  .map((m) => m[1])
+  .filter((z) => z.includes("/") || z === "UTC")
+  .sort();
 if (!zones.includes("UTC")) zones.unshift("UTC");
 const label = (z) => z.replaceAll("_", " ");
 
 // [name, type, alert_conditions (created-by users, target users, devices)]
 const activities = [
-  ["User Logs In", "Admin", "100"], ["User Logs Out", "Admin", "100"], ["User Created", "Admin", "110"],
-  ["User Modified", "Admin", "110"], ["Removed User", "Admin", "110"], ["Account Approved", "Admin", "110"],
-  ["Password Changed", "Admin", "100"], ["Password Reset Link Sent", "Admin", "110"], ["Invite Resent", "Admin", "110"],
-  ["Device Forgotten", "Admin", "110"], ["eKey Assigned", "Admin", "111"], ["eKey Modified", "Admin", "111"],
-  ["eKey Removed", "Admin", "111"], ["Device Group Created", "Admin", "100"], ["Device Group Modified", "Admin", "100"],
-  ["Device Group De-Activated", "Admin", "100"], ["Removed Device Group", "Admin", "100"],
-  ["Company Settings Updated", "Admin", "100"], ["Changed Fob Programmers", "Admin", "100"],
-  ["Default Scheduled Open Changed", "Admin", "100"], ["Alert Created", "Admin", "100"], ["Alert Modified", "Admin", "100"],
-  ["Alert Removed", "Admin", "100"], ["Created Company", "Admin", "100"], ["Modified Company", "Admin", "100"],
-  ["Removed Company", "Admin", "100"], ["Role Created", "Admin", "100"], ["Role Modified", "Admin", "100"],
-  ["Role Removed", "Admin", "100"], ["Role Assigned", "Admin", "110"], ["Firmware Uploaded", "Admin", "100"],
-  ["Firmware Activated", "Admin", "100"], ["Firmware Removed", "Admin", "100"], ["Devices Transferred", "Admin", "100"],
-  ["Invoice Created", "Admin", "100"], ["Device Type Created", "Admin", "100"], ["Device Type Modified", "Admin", "100"],
-  ["Removed Device Type", "Admin", "100"], ["Mailer Config Updated", "Admin", "100"],
-  ["Access Granted", "Device", "011"], ["Access Denied", "Device", "011"], ["Door Opened", "Device", "001"],
-  ["Door Closed", "Device", "001"], ["Door Forced Open", "Device", "001"], ["Door Held Open", "Device", "001"],
-  ["Sensor 1 Open", "Device", "001"], ["Sensor 1 Closed", "Device", "001"], ["Sensor 2 Open", "Device", "001"],
-  ["Sensor 2 Closed", "Device", "001"], ["Low Battery", "Device", "001"], ["Battery Good", "Device", "001"],
-  ["Location Reported", "Device", "001"], ["Tamper Detected", "Device", "001"], ["Firmware Progress", "Device", "001"],
-  ["Firmware Installed", "Device", "001"], ["Firmware Failed", "Device", "001"], ["Scheduled Open Started", "Device", "001"],
-  ["Scheduled Open Ended", "Device", "001"], ["Device Online", "Device", "001"], ["Device Offline", "Device", "001"],
-  ["Unlocked With App", "App", "011"], ["App Access Denied", "App", "011"], ["Support Ticket Created", "App", "010"],
-  ["Sentinel Unlock", "Sentinel", "011"], ["Sentinel Lock", "Sentinel", "011"],
+  ["User Logs In", "Admin", "100"],
+  ["User Logs Out", "Admin", "100"],
+  ["User Created", "Admin", "110"],
+  ["User Modified", "Admin", "110"],
+  ["Removed User", "Admin", "110"],
+  ["Account Approved", "Admin", "110"],
+  ["Password Changed", "Admin", "100"],
+  ["Password Reset Link Sent", "Admin", "110"],
+  ["Invite Resent", "Admin", "110"],
+  ["Device Forgotten", "Admin", "110"],
+  ["eKey Assigned", "Admin", "111"],
+  ["eKey Modified", "Admin", "111"],
+  ["eKey Removed", "Admin", "111"],
+  ["Device Group Created", "Admin", "100"],
+  ["Device Group Modified", "Admin", "100"],
+  ["Device Group De-Activated", "Admin", "100"],
+  ["Removed Device Group", "Admin", "100"],
+  ["Company Settings Updated", "Admin", "100"],
+  ["Changed Fob Programmers", "Admin", "100"],
+  ["Default Scheduled Open Changed", "Admin", "100"],
+  ["Alert Created", "Admin", "100"],
+  ["Alert Modified", "Admin", "100"],
+  ["Alert Removed", "Admin", "100"],
+  ["Created Company", "Admin", "100"],
+  ["Modified Company", "Admin", "100"],
+  ["Removed Company", "Admin", "100"],
+  ["Role Created", "Admin", "100"],
+  ["Role Modified", "Admin", "100"],
+  ["Role Removed", "Admin", "100"],
+  ["Role Assigned", "Admin", "110"],
+  ["Firmware Uploaded", "Admin", "100"],
+  ["Firmware Activated", "Admin", "100"],
+  ["Firmware Removed", "Admin", "100"],
+  ["Devices Transferred", "Admin", "100"],
+  ["Invoice Created", "Admin", "100"],
+  ["Device Type Created", "Admin", "100"],
+  ["Device Type Modified", "Admin", "100"],
+  ["Removed Device Type", "Admin", "100"],
+  ["Mailer Config Updated", "Admin", "100"],
+  ["Access Granted", "Device", "011"],
+  ["Access Denied", "Device", "011"],
+  ["Door Opened", "Device", "001"],
+  ["Door Closed", "Device", "001"],
+  ["Door Forced Open", "Device", "001"],
+  ["Door Held Open", "Device", "001"],
+  ["Sensor 1 Open", "Device", "001"],
+  ["Sensor 1 Closed", "Device", "001"],
+  ["Sensor 2 Open", "Device", "001"],
+  ["Sensor 2 Closed", "Device", "001"],
+  ["Low Battery", "Device", "001"],
+  ["Battery Good", "Device", "001"],
+  ["Location Reported", "Device", "001"],
+  ["Tamper Detected", "Device", "001"],
+  ["Firmware Progress", "Device", "001"],
+  ["Firmware Installed", "Device", "001"],
+  ["Firmware Failed", "Device", "001"],
+  ["Scheduled Open Started", "Device", "001"],
+  ["Scheduled Open Ended", "Device", "001"],
+  ["Device Online", "Device", "001"],
+  ["Device Offline", "Device", "001"],
+  ["Unlocked With App", "App", "011"],
+  ["App Access Denied", "App", "011"],
+  ["Support Ticket Created", "App", "010"],
+  ["Sentinel Unlock", "Sentinel", "011"],
+  ["Sentinel Lock", "Sentinel", "011"],
 ];
 
 // Migration file → activity names it adds, in the order they were added. Ids continue after 0001's.
 const laterActivities = [
-  ["0003_command_activities.sql", [["Command Succeeded", "Device", "001"], ["Command Failed", "Device", "001"]]],
+  [
+    "0003_command_activities.sql",
+    [
+      ["Command Succeeded", "Device", "001"],
+      ["Command Failed", "Device", "001"],
+    ],
+  ],
   ["0004_sensor_reading.sql", [["Sensor Reading", "Device", "001"]]],
 ];
 
@@ -63,6 +122,9 @@ writeFileSync("db/migrations/0001_reference_data.sql", lines.join("\n") + "\n");
 let nextId = activities.length + 1;
 for (const [file, added] of laterActivities) {
   const values = added.map(([n, t, c]) => `  (${nextId++}, ${q(n)}, ${q(t)}, ${q(c)})`).join(",\n");
-  writeFileSync(`db/migrations/${file}`, `-- Activity names. Generated by scripts/gen-reference-data.mjs; do not edit by hand.\nINSERT INTO activity_types (id, name, type, alert_conditions) VALUES\n${values};\n`);
+  writeFileSync(
+    `db/migrations/${file}`,
+    `-- Activity names. Generated by scripts/gen-reference-data.mjs; do not edit by hand.\nINSERT INTO activity_types (id, name, type, alert_conditions) VALUES\n${values};\n`,
+  );
 }
 console.log(`${modules.length} modules, ${zones.length} zones, ${nextId - 1} activity types`);

@@ -16,9 +16,7 @@ try {
   const seeded = await seedScale(db, company.id);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(
-    seeded
-      ? `Added ${SCALE.users} users, ${SCALE.devices} devices and ${SCALE.groups} groups to ${code} in ${seconds} s.`
-      : `${code} already has the scale data; nothing added.`,
+    seeded ? `Added ${SCALE.users} users, ${SCALE.devices} devices and ${SCALE.groups} groups to ${code} in ${seconds} s.` : `${code} already has the scale data; nothing added.`,
   );
 } finally {
   await proxy.dispose();

@@ -1,16 +1,7 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useState, type ReactNode } from "react";
 import { Button } from "~/components/ui/button";
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from "~/components/ui/dialog";
+import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "~/components/ui/dialog";
 
 export interface ConfirmDialogProps {
   /** The element that opens the dialog, e.g. a delete icon button; it must accept a ref (Button does). */
@@ -37,16 +28,7 @@ export interface ConfirmDialogProps {
  *     title="Delete alert?" description={<>“{alert.name}” will be removed.</>}
  *     fields={{ intent: "delete", id: alert.id }} confirmLabel="Delete" destructive />
  */
-export function ConfirmDialog({
-  trigger,
-  title,
-  description,
-  fields,
-  action,
-  confirmLabel = "Confirm",
-  cancelLabel = "Cancel",
-  destructive = false,
-}: ConfirmDialogProps) {
+export function ConfirmDialog({ trigger, title, description, fields, action, confirmLabel = "Confirm", cancelLabel = "Cancel", destructive = false }: ConfirmDialogProps) {
   const [open, setOpen] = useState(false);
   const [submitted, setSubmitted] = useState(false);
   const navigation = useNavigation();

@@ -83,7 +83,12 @@ export default function ActivityPageRoute() {
           <AlertTitle>{error}</AlertTitle>
         </Alert>
       )}
-      <FilterBar key={location.search} current={{ ...filter, sort: searchParams.get("sort") ?? undefined }} anyFilter={hasAnyFilter(filter)} reportHref={`/resources/activity-report?${reportSearch}`} />
+      <FilterBar
+        key={location.search}
+        current={{ ...filter, sort: searchParams.get("sort") ?? undefined }}
+        anyFilter={hasAnyFilter(filter)}
+        reportHref={`/resources/activity-report?${reportSearch}`}
+      />
       {target && (
         <p className="flex flex-wrap items-center gap-2 text-sm" data-testid="target-filter">
           <span>{t("filteredBy", { what: t(`type.${target.type}`), name: target.name })}</span>

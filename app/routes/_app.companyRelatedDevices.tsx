@@ -65,7 +65,15 @@ export default function CompanyDevicesPage() {
           </Button>
         }
       />
-      <DataTable columns={columns} data={details} total={total} params={params} caption={t("dev.title")} getRowId={(r) => String(r.id)} emptyState={<EmptyState title={t("empty")} />} />
+      <DataTable
+        columns={columns}
+        data={details}
+        total={total}
+        params={params}
+        caption={t("dev.title")}
+        getRowId={(r) => String(r.id)}
+        emptyState={<EmptyState title={t("empty")} />}
+      />
     </div>
   );
 }

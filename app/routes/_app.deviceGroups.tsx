@@ -85,15 +85,7 @@ export default function DeviceGroups() {
           </>
         }
       />
-      <DataTable
-        columns={columns}
-        data={rows}
-        total={total}
-        params={params}
-        caption={t("caption")}
-        getRowId={(g) => String(g.id)}
-        emptyState={<EmptyState title={t("empty")} />}
-      />
+      <DataTable columns={columns} data={rows} total={total} params={params} caption={t("caption")} getRowId={(g) => String(g.id)} emptyState={<EmptyState title={t("empty")} />} />
     </div>
   );
 }

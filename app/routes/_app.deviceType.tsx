@@ -64,7 +64,11 @@ export default function DeviceTypesPage() {
         meta: { className: "w-10" },
         cell: ({ row }) =>
           can.modify ? (
-            <Link to={`/modifyDeviceType?id=${row.original.id}`} className="text-muted-foreground hover:text-foreground" aria-label={t("openType", { name: row.original.device_type })}>
+            <Link
+              to={`/modifyDeviceType?id=${row.original.id}`}
+              className="text-muted-foreground hover:text-foreground"
+              aria-label={t("openType", { name: row.original.device_type })}
+            >
               <NAV_ICONS.deviceType className="size-5" />
             </Link>
           ) : null,

@@ -27,15 +27,7 @@ export default function Devices() {
   return (
     <div>
       <PageHeader title={t("title")} />
-      <DataTable
-        columns={columns}
-        data={rows}
-        total={total}
-        params={params}
-        caption={t("caption")}
-        getRowId={(d) => String(d.id)}
-        emptyState={<EmptyState title={t("empty")} />}
-      />
+      <DataTable columns={columns} data={rows} total={total} params={params} caption={t("caption")} getRowId={(d) => String(d.id)} emptyState={<EmptyState title={t("empty")} />} />
     </div>
   );
 }

@@ -55,7 +55,9 @@ export default function ModifyCompanyPage() {
   const initial = useMemo<CompanyFormValues>(
     () => ({
       companyType: company.company_type,
-      parentCompanyId: company.parent_company ? `${company.parent_company.company_name} (${company.parent_company.company_id}) - ${company.parent_company.company_type.toUpperCase()}` : "",
+      parentCompanyId: company.parent_company
+        ? `${company.parent_company.company_name} (${company.parent_company.company_id}) - ${company.parent_company.company_type.toUpperCase()}`
+        : "",
       discountPercentage: String(company.discount_percentage),
       nextBillingDate: company.next_billing_date ?? "",
       companyName: company.company_name,

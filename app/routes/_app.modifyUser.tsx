@@ -29,7 +29,6 @@ import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Modify User" }];
 
-
 const idOf = (request: Request) => Number(new URL(request.url).searchParams.get("id"));
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

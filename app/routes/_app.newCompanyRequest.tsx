@@ -53,7 +53,15 @@ export default function NewCompanyRequestPage() {
   const result = useActionData<Failure>();
   const { t } = useTranslation("requests");
   const saving = useNavigation().state === "submitting";
-  const [values, setValues] = useState<Record<string, string>>({ companyName: "", renewalTerm: "", POCFirstName: "", POCLastName: "", POCEmail: "", POCCountryCode: "001", POCPhoneNumber: "" });
+  const [values, setValues] = useState<Record<string, string>>({
+    companyName: "",
+    renewalTerm: "",
+    POCFirstName: "",
+    POCLastName: "",
+    POCEmail: "",
+    POCCountryCode: "001",
+    POCPhoneNumber: "",
+  });
   const [errors, setErrors] = useState<Record<string, string[]>>(result?.errors ?? {});
   useEffect(() => setErrors(result?.errors ?? {}), [result]);
   const set = (k: string, v: string) => {

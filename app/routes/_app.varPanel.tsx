@@ -66,7 +66,15 @@ export default function VarPanelPage() {
           </>
         }
       />
-      <DataTable columns={columns} data={rows} total={total} params={params} caption={t("varPanelTitle")} getRowId={(r) => String(r.id)} emptyState={<EmptyState title={t("empty")} />} />
+      <DataTable
+        columns={columns}
+        data={rows}
+        total={total}
+        params={params}
+        caption={t("varPanelTitle")}
+        getRowId={(r) => String(r.id)}
+        emptyState={<EmptyState title={t("empty")} />}
+      />
     </div>
   );
 }

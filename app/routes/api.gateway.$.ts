@@ -56,7 +56,13 @@ async function handle(request: Request, context: LoaderFunctionArgs["context"], 
     const gatewayId = await authenticate(db, request);
     if (gatewayId === null) return json(401, { message: "A valid gateway secret is required", error: "unauthorized" });
     const now = nowMs();
-    context.cloudflare.ctx.waitUntil(db.update(schema.gateways).set({ lastSeenAt: now }).where(eq(schema.gateways.id, gatewayId)).then(() => undefined));
+    context.cloudflare.ctx.waitUntil(
+      db
+        .update(schema.gateways)
+        .set({ lastSeenAt: now })
+        .where(eq(schema.gateways.id, gatewayId))
+        .then(() => undefined),
+    );
 
     if (path === "changes") return json(200, await readFeed(db, parseFeedQuery(new URL(request.url))));
     if (path === "events") return json(200, await ingestEvents(db, parseBatch(await readJson(request)), now));

@@ -83,17 +83,16 @@ export default function Login() {
 
   return (
     <AuthCard title={t("signIn")} lng={lng}>
-      <Form method="post" {...getFormProps(form)} action={`/login${params.get("redirectTo") ? `?redirectTo=${encodeURIComponent(params.get("redirectTo")!)}` : ""}`} className="space-y-4" noValidate>
+      <Form
+        method="post"
+        {...getFormProps(form)}
+        action={`/login${params.get("redirectTo") ? `?redirectTo=${encodeURIComponent(params.get("redirectTo")!)}` : ""}`}
+        className="space-y-4"
+        noValidate
+      >
         <FormAlert message={actionData?.message ? translateMessage(t, actionData.message, "auth") : null} />
         <Field label={t("companyId")} error={err(fields.companyId.errors)} hint={companies.length ? t("companyHint") : undefined}>
-          <Input
-            {...getInputProps(fields.companyId, { type: "text" })}
-            maxLength={4}
-            autoComplete="organization"
-            list="remembered-companies"
-            className="uppercase"
-            autoFocus
-          />
+          <Input {...getInputProps(fields.companyId, { type: "text" })} maxLength={4} autoComplete="organization" list="remembered-companies" className="uppercase" autoFocus />
         </Field>
         <datalist id="remembered-companies">
           {companies.map(([name, code]) => (

@@ -42,7 +42,10 @@ const date = z.preprocess(
 /** HH:mm; the spec sends times as HH:mm:00, so trailing seconds are dropped. */
 const time = z.preprocess(
   (v) => (typeof v === "string" ? blank(v.trim().replace(/^(\d{2}:\d{2}):\d{2}$/, "$1")) : blank(v)),
-  z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, ACTIVITY_MESSAGES.time).optional(),
+  z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, ACTIVITY_MESSAGES.time)
+    .optional(),
 );
 
 export const activityFilterSchema = z
@@ -80,11 +83,7 @@ export const canApplyFilter = (v: { filterFromDate?: string; filterToDate?: stri
 /** createActivityLogNotes body and the details page's add-note form: the activity id and the note. */
 export const activityNoteSchema = z.object({
   id: z.coerce.number().int().positive(),
-  note_description: z
-    .string({ required_error: ACTIVITY_MESSAGES.note, invalid_type_error: ACTIVITY_MESSAGES.note })
-    .trim()
-    .min(1, ACTIVITY_MESSAGES.note)
-    .max(2000),
+  note_description: z.string({ required_error: ACTIVITY_MESSAGES.note, invalid_type_error: ACTIVITY_MESSAGES.note }).trim().min(1, ACTIVITY_MESSAGES.note).max(2000),
 });
 export type ActivityNoteInput = z.infer<typeof activityNoteSchema>;
 

@@ -15,7 +15,7 @@ const asText = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? St
  * An empty value means "not given".
  */
 export const languageField = z.preprocess(
-  (v) => (typeof v === "string" ? v.trim().toLowerCase().split(/[-_]/)[0] || undefined : v ?? undefined),
+  (v) => (typeof v === "string" ? v.trim().toLowerCase().split(/[-_]/)[0] || undefined : (v ?? undefined)),
   z.enum(["en", "es"], { errorMap: () => ({ message: "language must be En or Es" }) }).optional(),
 );
 
@@ -29,10 +29,7 @@ export const loginSchema = z.object({
       .min(1, "Email or Phone Number is required")
       .max(254, "Email or Phone Number is too long"),
   ),
-  password: z
-    .string({ required_error: "Password is required", invalid_type_error: "Password is required" })
-    .min(1, "Password is required")
-    .max(256, "Password is too long"),
+  password: z.string({ required_error: "Password is required", invalid_type_error: "Password is required" }).min(1, "Password is required").max(256, "Password is too long"),
   language: languageField,
 });
 export type LoginInput = z.infer<typeof loginSchema>;

@@ -48,15 +48,12 @@ function cryptoRandom(): number {
   return a[0] / 2 ** 32;
 }
 
-const text = (message: string) =>
-  z.string({ required_error: message, invalid_type_error: message }).trim().min(1, message);
+const text = (message: string) => z.string({ required_error: message, invalid_type_error: message }).trim().min(1, message);
 
 /** Digits only; the form's mask 999-999-9999 adds dashes that are dropped here. */
 const digits = (s: string) => s.replace(/\D/g, "");
 
-const flag = z
-  .union([z.boolean(), z.enum(["1", "0", "true", "false"]), z.literal(1), z.literal(0)])
-  .transform((v) => v === true || v === 1 || v === "1" || v === "true");
+const flag = z.union([z.boolean(), z.enum(["1", "0", "true", "false"]), z.literal(1), z.literal(0)]).transform((v) => v === true || v === 1 || v === "1" || v === "true");
 
 /** The fields both create and modify check (spec §5 "Modify company: the same rules except type, parent and ID"). */
 const commonFields = {
@@ -79,9 +76,7 @@ const commonFields = {
   POCCountryCode: text("Required country code")
     .transform(digits)
     .pipe(z.string().regex(/^\d{1,3}$/, "The country code must be between 1 to 3 digits")),
-  POCPhoneNumber: text("Required telephone")
-    .transform(digits)
-    .pipe(z.string().min(10, "Telephone number at least 10 digits").max(15, "Telephone number at least 10 digits")),
+  POCPhoneNumber: text("Required telephone").transform(digits).pipe(z.string().min(10, "Telephone number at least 10 digits").max(15, "Telephone number at least 10 digits")),
   isDeactive: flag.default(false),
 };
 

@@ -21,9 +21,7 @@ export const companyRequestSchema = z.object({
   POCCountryCode: text("Required country code")
     .transform(digits)
     .pipe(z.string().regex(/^\d{1,3}$/, "The country code must be between 1 to 3 digits")),
-  POCPhoneNumber: text("Required telephone")
-    .transform(digits)
-    .pipe(z.string().min(10, "Telephone number at least 10 digits").max(15, "Telephone number at least 10 digits")),
+  POCPhoneNumber: text("Required telephone").transform(digits).pipe(z.string().min(10, "Telephone number at least 10 digits").max(15, "Telephone number at least 10 digits")),
 });
 export type CompanyRequestInput = z.output<typeof companyRequestSchema>;
 

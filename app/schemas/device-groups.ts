@@ -36,9 +36,7 @@ const optionalId = z.preprocess((v) => (v === "" || v == null ? undefined : v), 
 /** Device ids: a JSON array, repeated form fields, a comma-separated string, or objects with an id. */
 const deviceIds = z.preprocess((v) => {
   const list = Array.isArray(v) ? v : typeof v === "string" ? v.split(",") : v == null ? [] : [v];
-  return list
-    .map((x) => (x && typeof x === "object" && "id" in x ? (x as { id: unknown }).id : x))
-    .filter((x) => x !== "" && x != null);
+  return list.map((x) => (x && typeof x === "object" && "id" in x ? (x as { id: unknown }).id : x)).filter((x) => x !== "" && x != null);
 }, z.array(z.coerce.number().int().positive()));
 
 const base = z.object({

@@ -26,9 +26,7 @@ export const MSG = {
   fobNumber: `The fob number may have at most ${FOB_NUMBER_MAX} letters, digits, spaces, '-', '_', '.' or ':'`,
 } as const;
 
-const flag = z
-  .union([z.boolean(), z.enum(["1", "0", "true", "false"]), z.literal(1), z.literal(0)])
-  .transform((v) => v === true || v === 1 || v === "1" || v === "true");
+const flag = z.union([z.boolean(), z.enum(["1", "0", "true", "false"]), z.literal(1), z.literal(0)]).transform((v) => v === true || v === 1 || v === "1" || v === "true");
 
 /** Seven booleans Monday first, or the stored form: seven 0/1 characters. */
 const scheduleDays = z
@@ -68,7 +66,12 @@ export const assignBody = z.object({
     .union([z.string(), z.number()])
     .nullish()
     .transform((v) => (v == null ? "" : String(v).trim()))
-    .pipe(z.string().max(FOB_NUMBER_MAX, MSG.fobNumber).regex(/^[A-Za-z0-9 _.:-]*$/, MSG.fobNumber))
+    .pipe(
+      z
+        .string()
+        .max(FOB_NUMBER_MAX, MSG.fobNumber)
+        .regex(/^[A-Za-z0-9 _.:-]*$/, MSG.fobNumber),
+    )
     .transform((v) => v || null),
   startDate: optionalText,
   startTime: time,
@@ -143,8 +146,7 @@ export const ALL_DAYS: Days = [true, true, true, true, true, true, true];
 
 /** docs/ARCHITECTURE.md §7.2: custom and one-time start today, all days, never ends, all day; full clears the schedule. */
 export function scheduleForAccess(accessType: AccessType, today: string): Schedule {
-  if (accessType === "full_access")
-    return { accessType, startDate: null, endDate: null, startTime: null, endTime: null, days: ALL_DAYS, isNeverEnd: true, isAllDay: true };
+  if (accessType === "full_access") return { accessType, startDate: null, endDate: null, startTime: null, endTime: null, days: ALL_DAYS, isNeverEnd: true, isAllDay: true };
   return { accessType, startDate: today, endDate: null, startTime: null, endTime: null, days: ALL_DAYS, isNeverEnd: true, isAllDay: true };
 }
 

@@ -4,7 +4,12 @@ import { z } from "zod";
 const text = (message: string) => z.string({ required_error: message, invalid_type_error: message }).trim().min(1, message);
 
 export const mailerFormSchema = z.object({
-  host_name: text("Required host name").pipe(z.string().max(253).regex(/^[A-Za-z0-9.-]+$/, "Host name is invalid")),
+  host_name: text("Required host name").pipe(
+    z
+      .string()
+      .max(253)
+      .regex(/^[A-Za-z0-9.-]+$/, "Host name is invalid"),
+  ),
   port_name: z
     .union([z.number(), z.string()], { required_error: "Required port", invalid_type_error: "Required port" })
     .refine((v) => String(v).trim() !== "", "Required port")

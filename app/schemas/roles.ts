@@ -30,12 +30,13 @@ const flag = z
 
 export const roleFormSchema = z
   .object({
-    role_title: z
-      .string({ required_error: ROLE_MSG.required, invalid_type_error: ROLE_MSG.required })
+    role_title: z.string({ required_error: ROLE_MSG.required, invalid_type_error: ROLE_MSG.required }).trim().min(1, ROLE_MSG.required).max(100, "The role title is too long"),
+    role_description: z
+      .string()
       .trim()
-      .min(1, ROLE_MSG.required)
-      .max(100, "The role title is too long"),
-    role_description: z.string().trim().max(500).nullish().transform((v) => v ?? ""),
+      .max(500)
+      .nullish()
+      .transform((v) => v ?? ""),
     permission_all: flag,
     permission_add: flag,
     permission_modifly: flag,

@@ -44,9 +44,15 @@ export const companySettingsSchema = z
     is_multi_phone_login: flag,
     offline_reconect: hours,
     schedule_open: flag,
-    default_time_zone_id: z.coerce.number({ required_error: SETTINGS_MESSAGES.timeZone, invalid_type_error: SETTINGS_MESSAGES.timeZone }).int().positive(SETTINGS_MESSAGES.timeZone),
+    default_time_zone_id: z.coerce
+      .number({ required_error: SETTINGS_MESSAGES.timeZone, invalid_type_error: SETTINGS_MESSAGES.timeZone })
+      .int()
+      .positive(SETTINGS_MESSAGES.timeZone),
     ekey_duration: hours,
-    default_country_code: z.string({ required_error: SETTINGS_MESSAGES.countryCode }).trim().regex(/^\d{1,3}$/, SETTINGS_MESSAGES.countryCode),
+    default_country_code: z
+      .string({ required_error: SETTINGS_MESSAGES.countryCode })
+      .trim()
+      .regex(/^\d{1,3}$/, SETTINGS_MESSAGES.countryCode),
     allowed_firmware: z.enum(FIRMWARE_CHOICES).default("All Users"),
     is_force_firmware_update: optionalFlag,
     fpi: optionalFlag,
@@ -92,8 +98,7 @@ export type ScheduleDayInput = z.infer<typeof dayRow>;
 export type ScheduleExceptionInput = z.infer<typeof exceptionRow>;
 
 /** Unchecking a day (or an exception) clears its times (docs/ARCHITECTURE.md §7.2). */
-const clearUnchecked = <T extends { openWholeDay: boolean; openTime: string; closeTime: string }>(r: T): T =>
-  r.openWholeDay ? r : { ...r, openTime: "", closeTime: "" };
+const clearUnchecked = <T extends { openWholeDay: boolean; openTime: string; closeTime: string }>(r: T): T => (r.openWholeDay ? r : { ...r, openTime: "", closeTime: "" });
 
 export const scheduleOpenSchema = z
   .object({
@@ -151,7 +156,10 @@ const CORE_FIELD: Record<string, string> = { week: "schedule_opens", exceptions:
 export function scheduleErrors(errors: ValidationError[]): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const e of errors) {
-    const path = e.field.split(/[.[\]]+/).filter(Boolean).map((p) => CORE_FIELD[p] ?? p);
+    const path = e.field
+      .split(/[.[\]]+/)
+      .filter(Boolean)
+      .map((p) => CORE_FIELD[p] ?? p);
     const key = path.length ? path.join(".") : "_";
     const message = CORE_MESSAGE[e.code] ?? e.message;
     if (!out[key]?.includes(message)) (out[key] ??= []).push(message);

@@ -6,7 +6,10 @@ import { freeText, nameText } from "./text";
  * Messages are the spec's English texts; the console translates them in the `users` namespace.
  */
 const required = (label: string) =>
-  z.string({ required_error: `${label} is required`, invalid_type_error: `${label} is required` }).trim().min(1, `${label} is required`);
+  z
+    .string({ required_error: `${label} is required`, invalid_type_error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`);
 
 /** Digits only; the form's mask 999-999-9999 adds dashes that are dropped here. */
 const digits = (s: string) => s.replace(/\D/g, "");
@@ -15,11 +18,11 @@ export const userFormSchema = z.object({
   firstName: nameText("First name"),
   lastName: nameText("Last name"),
   displayName: nameText("Display name"),
-  email: required("Email").pipe(z.string().max(254, "Email is invalid").email("Email is invalid")).transform((s) => s.toLowerCase()),
+  email: required("Email")
+    .pipe(z.string().max(254, "Email is invalid").email("Email is invalid"))
+    .transform((s) => s.toLowerCase()),
   countryCode: required("Country code").pipe(z.string().regex(/^\d{1,3}$/, "Country code is invalid")),
-  cell: required("Cell")
-    .transform(digits)
-    .pipe(z.string().min(10, "Cell number is invalid").max(15, "Cell number is invalid")),
+  cell: required("Cell").transform(digits).pipe(z.string().min(10, "Cell number is invalid").max(15, "Cell number is invalid")),
   userNotes: z.string().trim().pipe(freeText("Notes", 2000)).default(""),
   isSentinel: z.boolean().default(false),
   isSuperAdmin: z.boolean().default(false),
@@ -32,9 +35,7 @@ export type UserForm = z.input<typeof userFormSchema>;
 export type UserInput = z.output<typeof userFormSchema>;
 
 /** The admin API's '1'/'0' flags (booleans and "true"/"false" are accepted too). */
-const flag = z
-  .union([z.boolean(), z.enum(["1", "0", "true", "false"]), z.literal(1), z.literal(0)])
-  .transform((v) => v === true || v === 1 || v === "1" || v === "true");
+const flag = z.union([z.boolean(), z.enum(["1", "0", "true", "false"]), z.literal(1), z.literal(0)]).transform((v) => v === true || v === 1 || v === "1" || v === "true");
 
 /** POST /user/addUser body, spec names (phoneNumer sic). Field checks happen in `userFormSchema`. */
 export const addUserBody = z.object({

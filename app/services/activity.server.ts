@@ -217,7 +217,10 @@ async function timeIntervals(db: Db, auth: Auth, core: Core, f: ActivityFilter, 
     from = Date.parse(`${f.filterFromDate}T00:00:00Z`) - 2 * DAY;
     to = Date.parse(`${f.filterToDate}T00:00:00Z`) + 3 * DAY;
   } else {
-    const [span] = await db.select({ first: min(l.activityTimestamp), last: max(l.activityTimestamp) }).from(l).where(inCompany(l, auth));
+    const [span] = await db
+      .select({ first: min(l.activityTimestamp), last: max(l.activityTimestamp) })
+      .from(l)
+      .where(inCompany(l, auth));
     if (span?.first == null || span.last == null) return [];
     to = span.last + 2 * DAY;
     from = Math.max(span.first - 2 * DAY, to - (MAX_DAYS - 1) * DAY);
@@ -269,7 +272,11 @@ export async function listActivity(db: Db, auth: Auth, input: ActivityFilterInpu
   const tz = await zoneFor(db, auth, core, f.tz);
   const where = await whereOf(db, auth, core, f, tz);
   const [rows, [{ total }]] = await Promise.all([
-    joined(db).where(where).orderBy(...orderOf(f.sort)).limit(f.pageSize).offset(f.page * f.pageSize),
+    joined(db)
+      .where(where)
+      .orderBy(...orderOf(f.sort))
+      .limit(f.pageSize)
+      .offset(f.page * f.pageSize),
     db.select({ total: count() }).from(l).where(where),
   ]);
   return { rows: (rows as Flat[]).map(shape), total, page: f.page, pageSize: f.pageSize, tz };
@@ -294,7 +301,12 @@ export async function activityReport(db: Db, auth: Auth, input: ActivityFilterIn
   const f = parseFilter(input);
   const tz = await zoneFor(db, auth, core, f.tz);
   const where = await whereOf(db, auth, core, f, tz);
-  const rows = ((await joined(db).where(where).orderBy(...orderOf(f.sort)).limit(REPORT_LIMIT)) as Flat[]).map(shape);
+  const rows = (
+    (await joined(db)
+      .where(where)
+      .orderBy(...orderOf(f.sort))
+      .limit(REPORT_LIMIT)) as Flat[]
+  ).map(shape);
   const lines = [REPORT_COLUMNS.join(",")];
   for (const r of rows) {
     lines.push(
@@ -318,7 +330,9 @@ export async function activityReport(db: Db, auth: Auth, input: ActivityFilterIn
 
 async function findActivity(db: Db, auth: Auth, id: number): Promise<ActivityRow> {
   if (!Number.isSafeInteger(id) || id <= 0) notFound(ACTIVITY_MSG.notFound);
-  const [row] = await joined(db).where(inCompany(l, auth, eq(l.id, id))).limit(1);
+  const [row] = await joined(db)
+    .where(inCompany(l, auth, eq(l.id, id)))
+    .limit(1);
   return row ? shape(row as Flat) : notFound(ACTIVITY_MSG.notFound);
 }
 
@@ -380,9 +394,21 @@ export async function getActivityOptions(db: Db, auth: Auth) {
 export async function filterTargetName(db: Db, auth: Auth, type: FilterType, id: number): Promise<string | null> {
   const [row] =
     type === "Device"
-      ? await db.select({ name: d.displayName }).from(d).where(inCompany(d, auth, eq(d.id, id))).limit(1)
+      ? await db
+          .select({ name: d.displayName })
+          .from(d)
+          .where(inCompany(d, auth, eq(d.id, id)))
+          .limit(1)
       : type === "Device Group"
-        ? await db.select({ name: g.fullName }).from(g).where(inCompany(g, auth, eq(g.id, id))).limit(1)
-        : await db.select({ name: u.displayName }).from(u).where(inCompany(u, auth, eq(u.id, id))).limit(1);
+        ? await db
+            .select({ name: g.fullName })
+            .from(g)
+            .where(inCompany(g, auth, eq(g.id, id)))
+            .limit(1)
+        : await db
+            .select({ name: u.displayName })
+            .from(u)
+            .where(inCompany(u, auth, eq(u.id, id)))
+            .limit(1);
   return row?.name ?? null;
 }

@@ -4,14 +4,7 @@
  */
 import { and, desc, eq, isNull, ne, or } from "drizzle-orm";
 import type { z } from "zod";
-import type {
-  changePasswordSchema,
-  forgotPasswordSchema,
-  LoginInput,
-  resetExpiredPasswordSchema,
-  twoFactorSchema,
-  webResetPasswordSchema,
-} from "~/schemas/auth";
+import type { changePasswordSchema, forgotPasswordSchema, LoginInput, resetExpiredPasswordSchema, twoFactorSchema, webResetPasswordSchema } from "~/schemas/auth";
 import { activityInsert } from "~/utils/activity-insert.server";
 import type { Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
@@ -172,7 +165,10 @@ export async function login(db: Db, input: LoginInput, ctx: CallContext): Promis
   await recordSuccess(db, keys, ctx.now);
   await assertMaySignIn(db, account, ctx.now);
   if (needsRehash(account.user.passwordHash!)) {
-    await db.update(schema.users).set({ passwordHash: await hashPassword(input.password) }).where(eq(schema.users.id, account.user.id));
+    await db
+      .update(schema.users)
+      .set({ passwordHash: await hashPassword(input.password) })
+      .where(eq(schema.users.id, account.user.id));
   }
   const settings = await settingsOf(db, account.company.id);
   if (settings?.require2fa) {
@@ -217,13 +213,13 @@ export async function twoFactorAuthenticate(db: Db, input: z.infer<typeof twoFac
       })
     : undefined;
   const valid =
-    account &&
-    latest &&
-    latest.expiresAt > ctx.now &&
-    latest.attempts < TWO_FACTOR_MAX_ATTEMPTS &&
-    latest.codeHash === (await sha256Hex(`${account.user.id}:${input.code}`));
+    account && latest && latest.expiresAt > ctx.now && latest.attempts < TWO_FACTOR_MAX_ATTEMPTS && latest.codeHash === (await sha256Hex(`${account.user.id}:${input.code}`));
   if (!account || !latest || !valid) {
-    if (latest) await db.update(schema.twoFactorCodes).set({ attempts: latest.attempts + 1 }).where(eq(schema.twoFactorCodes.id, latest.id));
+    if (latest)
+      await db
+        .update(schema.twoFactorCodes)
+        .set({ attempts: latest.attempts + 1 })
+        .where(eq(schema.twoFactorCodes.id, latest.id));
     await failedAttempt(db, account ?? null, keys, ctx.now);
     throw new ServiceError(401, MSG.badCode, { errorCode: "bad-code" });
   }
@@ -247,7 +243,10 @@ function assertNewPassword(newPassword: string, confirm: string | undefined) {
 async function setPassword(db: Db, account: { id: number; companyId: number }, password: string, now: number, by: number, keepSessionId?: string) {
   const s = schema.sessions;
   await db.batch([
-    db.update(schema.users).set({ passwordHash: await hashPassword(password), passwordChangedAt: now, accountSetupPending: false, updatedAt: now }).where(eq(schema.users.id, account.id)),
+    db
+      .update(schema.users)
+      .set({ passwordHash: await hashPassword(password), passwordChangedAt: now, accountSetupPending: false, updatedAt: now })
+      .where(eq(schema.users.id, account.id)),
     db.delete(s).where(and(eq(s.userId, account.id), keepSessionId ? ne(s.id, keepSessionId) : undefined)),
     db.delete(schema.passwordResetTokens).where(eq(schema.passwordResetTokens.userId, account.id)),
     db.delete(schema.twoFactorCodes).where(eq(schema.twoFactorCodes.userId, account.id)),
@@ -299,12 +298,7 @@ export async function webForgotPassword(db: Db, input: z.infer<typeof forgotPass
 }
 
 /** Queues a reset link; `alongside` (e.g. the audit entry of the caller) lands in the same batch. */
-export async function queueResetLink(
-  db: Db,
-  user: { id: number; companyId: number; email: string },
-  ctx: { origin: string; now: number },
-  alongside: BatchItem[] = [],
-) {
+export async function queueResetLink(db: Db, user: { id: number; companyId: number; email: string }, ctx: { origin: string; now: number }, alongside: BatchItem[] = []) {
   const token = randomToken();
   await db.batch([
     db.insert(schema.passwordResetTokens).values({

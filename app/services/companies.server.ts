@@ -7,14 +7,7 @@
  * Viewing needs the `company` or `var_panel` module; adding, modifying and deleting need `company`.
  */
 import { and, asc, desc, eq, isNull, ne, sql, type SQL } from "drizzle-orm";
-import {
-  allowedParentTypes,
-  companyCreateSchema,
-  companyUpdateSchema,
-  generateCompanyCode,
-  issuesOf,
-  type CompanyCreateInput,
-} from "~/schemas/companies";
+import { allowedParentTypes, companyCreateSchema, companyUpdateSchema, generateCompanyCode, issuesOf, type CompanyCreateInput } from "~/schemas/companies";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
@@ -39,16 +32,7 @@ export const COMPANY_MSG = {
 } as const;
 
 /** Modules a new company's first administrator role holds (its point of contact is its super admin). */
-export const COMPANY_ADMIN_MODULES: readonly ModuleKey[] = [
-  "users",
-  "devices",
-  "device_group",
-  "activity",
-  "support",
-  "company_settings",
-  "change_password",
-  "role",
-];
+export const COMPANY_ADMIN_MODULES: readonly ModuleKey[] = ["users", "devices", "device_group", "activity", "support", "company_settings", "change_password", "role"];
 const RESELLER_EXTRA_MODULES: readonly ModuleKey[] = ["var_panel", "billing_portal"];
 export const COMPANY_ADMIN_ROLE = "Company Admin";
 
@@ -156,7 +140,13 @@ export async function listCompanies(db: Db, auth: Auth, opts: ListCompaniesOptio
     .where(where)
     .orderBy(dir(COMPANY_SORTS[key]), asc(c.id));
   const pageQuery = opts.page ? base.limit(opts.page.limit).offset(opts.page.offset) : base;
-  const [rows, totals] = await db.batch([pageQuery, db.select({ n: sql<number>`count(*)` }).from(c).where(where)]);
+  const [rows, totals] = await db.batch([
+    pageQuery,
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(c)
+      .where(where),
+  ]);
   return {
     rows: rows.map((r) => ({
       id: r.id,
@@ -229,7 +219,11 @@ export async function listParentOptions(db: Db, auth: Auth): Promise<ParentOptio
 
 /** Is `code` free (case-insensitively, deleted companies included: a code is never reused)? */
 export async function isCodeFree(db: Db, code: string): Promise<boolean> {
-  const row = await db.select({ id: c.id }).from(c).where(sql`upper(${c.code}) = ${code.toUpperCase()}`).limit(1);
+  const row = await db
+    .select({ id: c.id })
+    .from(c)
+    .where(sql`upper(${c.code}) = ${code.toUpperCase()}`)
+    .limit(1);
   return row.length === 0;
 }
 
@@ -263,7 +257,14 @@ async function assertPairFree(db: Db, name: string, email: string, exceptId?: nu
 /** The parent must be in the caller's view (or be the caller's own company) and of an allowed type. */
 async function resolveParent(db: Db, auth: Auth, code: string, type: string) {
   const parent = await db.query.companies.findFirst({ where: and(isNull(c.deletedAt), sql`upper(${c.code}) = ${code}`) });
-  const inView = parent && (isRoot(auth) || parent.id === auth.company.id || (await findVisibleCompany(db, auth, parent.id).then(() => true, () => false)));
+  const inView =
+    parent &&
+    (isRoot(auth) ||
+      parent.id === auth.company.id ||
+      (await findVisibleCompany(db, auth, parent.id).then(
+        () => true,
+        () => false,
+      )));
   if (!parent || !inView) throw new ServiceError(422, COMPANY_MSG.notFound, { fieldErrors: { parentCompanyId: [COMPANY_MSG.notFound] } });
   if (!allowedParentTypes(type).includes(parent.type)) throw new ServiceError(422, COMPANY_MSG.badParent, { fieldErrors: { parentCompanyId: [COMPANY_MSG.badParent] } });
   return parent;
@@ -413,7 +414,11 @@ export async function deleteCompany(db: Db, auth: Auth, id: number, now: number)
   const row = await findVisibleCompany(db, auth, id);
   if (row.id === auth.company.id) throw new ServiceError(422, COMPANY_MSG.ownCompany);
   const [children, devices] = await db.batch([
-    db.select({ id: c.id }).from(c).where(and(eq(c.parentId, row.id), isNull(c.deletedAt))).limit(1),
+    db
+      .select({ id: c.id })
+      .from(c)
+      .where(and(eq(c.parentId, row.id), isNull(c.deletedAt)))
+      .limit(1),
     db
       .select({ id: schema.devices.id })
       .from(schema.devices)
@@ -423,7 +428,10 @@ export async function deleteCompany(db: Db, auth: Auth, id: number, now: number)
   if (children.length) throw new ServiceError(422, COMPANY_MSG.hasChildren);
   if (devices.length) throw new ServiceError(422, COMPANY_MSG.hasDevices);
   await db.batch([
-    db.update(c).set({ deletedAt: now, updatedAt: now }).where(visibleCompanies(auth, eq(c.id, row.id))),
+    db
+      .update(c)
+      .set({ deletedAt: now, updatedAt: now })
+      .where(visibleCompanies(auth, eq(c.id, row.id))),
     ...cutOff(db, row.id),
     activityInsert(db, {
       companyId: auth.company.id,
@@ -439,7 +447,16 @@ export async function deleteCompany(db: Db, auth: Auth, id: number, now: number)
 
 // ---------------------------------------------------------------- a company's devices
 
-export type CompanyDeviceRow = { id: number; serial_front: string; serial_back: string; serial_number: string; board_type: string; status: string; start_date: string | null; full_name: string };
+export type CompanyDeviceRow = {
+  id: number;
+  serial_front: string;
+  serial_back: string;
+  serial_number: string;
+  board_type: string;
+  status: string;
+  start_date: string | null;
+  full_name: string;
+};
 
 /**
  * GET company/getCompanyRelatedDevices (spec part 2 §3 "Company device list"): the devices of one
@@ -469,6 +486,12 @@ export async function listCompanyDevices(
     .from(d)
     .where(where)
     .orderBy(asc(d.serialNumber), asc(d.id));
-  const [rows, totals] = await db.batch([opts.page ? base.limit(opts.page.limit).offset(opts.page.offset) : base, db.select({ n: sql<number>`count(*)` }).from(d).where(where)]);
+  const [rows, totals] = await db.batch([
+    opts.page ? base.limit(opts.page.limit).offset(opts.page.offset) : base,
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(d)
+      .where(where),
+  ]);
   return { company: { company_name: company.name, company_id: company.code, company_type: company.type }, details: rows, total: Number(totals[0]?.n ?? 0) };
 }

@@ -65,7 +65,13 @@ export async function createCompanyRequest(db: Db, auth: Auth, input: unknown, n
         createdAt: now,
       })
       .returning({ id: cr.id }),
-    activityInsert(db, { companyId: auth.company.id, name: "Company Request Created", createdByUserId: auth.user.id, summary: `${v.companyName} (${v.renewalTerm}-Year)`, at: now }),
+    activityInsert(db, {
+      companyId: auth.company.id,
+      name: "Company Request Created",
+      createdByUserId: auth.user.id,
+      summary: `${v.companyName} (${v.renewalTerm}-Year)`,
+      at: now,
+    }),
   ]);
   return { id: row[0].id, message: REQUEST_MSG.created };
 }
@@ -99,7 +105,13 @@ export async function listCompanyRequests(db: Db, auth: Auth, opts: { page?: { o
     .from(cr)
     .where(where)
     .orderBy(sql`case ${cr.status} when 'pending' then 0 else 1 end`, desc(cr.createdAt), desc(cr.id));
-  const [rows, totals] = await db.batch([opts.page ? base.limit(opts.page.limit).offset(opts.page.offset) : base, db.select({ n: sql<number>`count(*)` }).from(cr).where(where)]);
+  const [rows, totals] = await db.batch([
+    opts.page ? base.limit(opts.page.limit).offset(opts.page.offset) : base,
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(cr)
+      .where(where),
+  ]);
   return {
     rows: rows.map((r) => ({
       id: r.id,
@@ -173,7 +185,13 @@ export async function acceptCompanyRequest(db: Db, auth: Auth, id: number, ctx: 
     },
     ctx,
   );
-  const mail = await requesterMail(db, req, `Company request accepted: ${req.companyName}`, `Your request for ${req.companyName} was accepted. Its company ID is ${code}; its administrator ${req.pocEmail} has been invited.`, ctx.now);
+  const mail = await requesterMail(
+    db,
+    req,
+    `Company request accepted: ${req.companyName}`,
+    `Your request for ${req.companyName} was accepted. Its company ID is ${code}; its administrator ${req.pocEmail} has been invited.`,
+    ctx.now,
+  );
   await db.batch([
     ...(statements as [BatchItem, ...BatchItem[]]),
     db
@@ -181,8 +199,21 @@ export async function acceptCompanyRequest(db: Db, auth: Auth, id: number, ctx: 
       .set({ status: "accepted", createdCompanyId: sql`(select id from companies where code = ${code})`, decidedAt: ctx.now, decidedByUserId: auth.user.id })
       .where(and(eq(cr.id, req.id), eq(cr.status, "pending"))),
     ...mail,
-    activityInsert(db, { companyId: auth.company.id, name: "Company Request Accepted", createdByUserId: auth.user.id, summary: `${req.companyName} for ${parent.name} (${parent.code})`, at: ctx.now }),
-    activityInsert(db, { companyId: auth.company.id, name: "Created Company", createdByUserId: auth.user.id, summary: `${req.companyName} (${code})`, details: { company_id: code, company_type: "ec", request_id: req.id }, at: ctx.now }),
+    activityInsert(db, {
+      companyId: auth.company.id,
+      name: "Company Request Accepted",
+      createdByUserId: auth.user.id,
+      summary: `${req.companyName} for ${parent.name} (${parent.code})`,
+      at: ctx.now,
+    }),
+    activityInsert(db, {
+      companyId: auth.company.id,
+      name: "Created Company",
+      createdByUserId: auth.user.id,
+      summary: `${req.companyName} (${code})`,
+      details: { company_id: code, company_type: "ec", request_id: req.id },
+      at: ctx.now,
+    }),
   ]);
   return { message: REQUEST_MSG.accepted, companyId: code };
 }
@@ -191,12 +222,20 @@ export async function acceptCompanyRequest(db: Db, auth: Auth, id: number, ctx: 
 export async function rejectCompanyRequest(db: Db, auth: Auth, id: number, now: number): Promise<{ message: string }> {
   assertDecider(auth, "modify");
   const req = await pendingRequest(db, id);
-  const mail = await requesterMail(db, req, `Company request rejected: ${req.companyName}`, `Your request for ${req.companyName} was not accepted. Contact the platform team for details.`, now);
+  const mail = await requesterMail(
+    db,
+    req,
+    `Company request rejected: ${req.companyName}`,
+    `Your request for ${req.companyName} was not accepted. Contact the platform team for details.`,
+    now,
+  );
   await db.batch([
-    db.update(cr).set({ status: "rejected", decidedAt: now, decidedByUserId: auth.user.id }).where(and(eq(cr.id, req.id), eq(cr.status, "pending"))),
+    db
+      .update(cr)
+      .set({ status: "rejected", decidedAt: now, decidedByUserId: auth.user.id })
+      .where(and(eq(cr.id, req.id), eq(cr.status, "pending"))),
     ...mail,
     activityInsert(db, { companyId: auth.company.id, name: "Company Request Rejected", createdByUserId: auth.user.id, summary: req.companyName, at: now }),
   ]);
   return { message: REQUEST_MSG.rejected };
 }
-

@@ -74,7 +74,12 @@ export async function allDeviceGroups(db: Db, auth: Auth) {
 }
 
 async function findGroup(db: Db, auth: Auth, id: number) {
-  const [row] = await db.select(groupColumns).from(g).leftJoin(tz, eq(tz.id, g.timeZoneId)).where(liveInCompany(g, auth, eq(g.id, id))).limit(1);
+  const [row] = await db
+    .select(groupColumns)
+    .from(g)
+    .leftJoin(tz, eq(tz.id, g.timeZoneId))
+    .where(liveInCompany(g, auth, eq(g.id, id)))
+    .limit(1);
   return row ?? notFound("Device group not found");
 }
 export type GroupRow = Awaited<ReturnType<typeof findGroup>>;
@@ -98,7 +103,10 @@ export async function getDeviceGroupDetails(db: Db, auth: Auth, id: number) {
 export async function getAvailableDevices(db: Db, auth: Auth, groupId?: number): Promise<DeviceOption[]> {
   assertCan(auth, MODULE);
   if (groupId != null) await findGroup(db, auth, groupId);
-  const members = db.select({ id: m.deviceId }).from(m).where(eq(m.groupId, groupId ?? -1));
+  const members = db
+    .select({ id: m.deviceId })
+    .from(m)
+    .where(eq(m.groupId, groupId ?? -1));
   return db
     .select(deviceOption)
     .from(d)
@@ -130,7 +138,12 @@ async function checkSchedule(db: Db, core: Core, input: GroupInput, zoneId: numb
 /** Every id must be a live device of the caller's company; otherwise 404 and nothing changes. */
 async function checkDevices(db: Db, auth: Auth, ids: number[]): Promise<number[]> {
   const unique = [...new Set(ids)];
-  const found = await inChunks(unique, (part) => db.select({ id: d.id }).from(d).where(liveInCompany(d, auth, inArray(d.id, part))));
+  const found = await inChunks(unique, (part) =>
+    db
+      .select({ id: d.id })
+      .from(d)
+      .where(liveInCompany(d, auth, inArray(d.id, part))),
+  );
   if (found.length !== unique.length) notFound("This device does not belong to your company");
   return unique;
 }
@@ -152,7 +165,11 @@ const groupValues = (input: GroupInput) => ({
 });
 
 function memberInserts(db: Db, companyId: number, groupId: number | SQL, deviceIds: number[]) {
-  return chunkedInserts(db, m, deviceIds.map((deviceId) => ({ groupId: groupId as number, deviceId, companyId })));
+  return chunkedInserts(
+    db,
+    m,
+    deviceIds.map((deviceId) => ({ groupId: groupId as number, deviceId, companyId })),
+  );
 }
 
 export async function createDeviceGroup(db: Db, auth: Auth, input: CreateDeviceGroupInput, now: number, core: Core): Promise<number> {
@@ -165,7 +182,14 @@ export async function createDeviceGroup(db: Db, auth: Auth, input: CreateDeviceG
   const results = await db.batch([
     db.insert(g).values({ ...groupValues(input), companyId, timeZoneId: input.time_zone_id!, status: input.status ?? 1, createdAt: now, updatedAt: now }),
     ...memberInserts(db, companyId, newId, deviceIds),
-    activityInsert(db, { companyId, name: "Device Group Created", createdByUserId: auth.user.id, targetDeviceGroupId: newId as unknown as number, summary: input.full_name, at: now }),
+    activityInsert(db, {
+      companyId,
+      name: "Device Group Created",
+      createdByUserId: auth.user.id,
+      targetDeviceGroupId: newId as unknown as number,
+      summary: input.full_name,
+      at: now,
+    }),
     db.select({ id: sql<number>`max(id)` }).from(g),
   ]);
   const last = results[results.length - 1] as { id: number }[];
@@ -173,23 +197,20 @@ export async function createDeviceGroup(db: Db, auth: Auth, input: CreateDeviceG
 }
 
 /** Saves the form; the deactivate toggle sets status 3 and clearing it returns to 1 (docs/ARCHITECTURE.md §7.2). */
-export async function modifyDeviceGroup(
-  db: Db,
-  auth: Auth,
-  input: ModifyDeviceGroupInput,
-  now: number,
-  core: Core,
-): Promise<{ status: number; message: string }> {
+export async function modifyDeviceGroup(db: Db, auth: Auth, input: ModifyDeviceGroupInput, now: number, core: Core): Promise<{ status: number; message: string }> {
   assertCan(auth, MODULE, "modify");
   const current = await findGroup(db, auth, input.id);
   const zoneId = input.time_zone_id ?? current.timeZoneId;
   await checkSchedule(db, core, input, zoneId);
   const deviceIds = await checkDevices(db, auth, input.available_devices);
-  const status = input.status === DEACTIVATED ? DEACTIVATED : input.status ?? (current.status === DEACTIVATED ? 1 : current.status);
+  const status = input.status === DEACTIVATED ? DEACTIVATED : (input.status ?? (current.status === DEACTIVATED ? 1 : current.status));
   const name = status === DEACTIVATED ? "Device Group De-Activated" : "Device Group Modified";
   const companyId = auth.company.id;
   await db.batch([
-    db.update(g).set({ ...groupValues(input), timeZoneId: zoneId, status, updatedAt: now }).where(liveInCompany(g, auth, eq(g.id, input.id))),
+    db
+      .update(g)
+      .set({ ...groupValues(input), timeZoneId: zoneId, status, updatedAt: now })
+      .where(liveInCompany(g, auth, eq(g.id, input.id))),
     db.delete(m).where(and(eq(m.groupId, input.id), eq(m.companyId, companyId))),
     ...memberInserts(db, companyId, input.id, deviceIds),
     activityInsert(db, { companyId, name, createdByUserId: auth.user.id, targetDeviceGroupId: input.id, summary: input.full_name, at: now }),
@@ -204,7 +225,10 @@ export async function deleteDeviceGroup(db: Db, auth: Auth, id: number, now: num
   const companyId = auth.company.id;
   const ekeys = schema.ekeyAssignments;
   await db.batch([
-    db.update(g).set({ deletedAt: now, updatedAt: now }).where(liveInCompany(g, auth, eq(g.id, id))),
+    db
+      .update(g)
+      .set({ deletedAt: now, updatedAt: now })
+      .where(liveInCompany(g, auth, eq(g.id, id))),
     db.delete(m).where(and(eq(m.groupId, id), eq(m.companyId, companyId))),
     db.delete(ekeys).where(and(eq(ekeys.companyId, companyId), eq(ekeys.isGroup, true), eq(ekeys.groupId, id))),
     activityInsert(db, { companyId, name: "Removed Device Group", createdByUserId: auth.user.id, targetDeviceGroupId: id, summary: group.fullName, at: now }),

@@ -105,7 +105,11 @@ export async function deleteDeviceType(db: Db, auth: Auth, id: number, now: numb
   assertMay(auth, "delete");
   const row = await find(db, id);
   const [devices, firmware] = await db.batch([
-    db.select({ id: schema.devices.id }).from(schema.devices).where(and(eq(schema.devices.deviceTypeId, row.id), isNull(schema.devices.deletedAt))).limit(1),
+    db
+      .select({ id: schema.devices.id })
+      .from(schema.devices)
+      .where(and(eq(schema.devices.deviceTypeId, row.id), isNull(schema.devices.deletedAt)))
+      .limit(1),
     db
       .select({ id: schema.firmwareReleases.id })
       .from(schema.firmwareReleases)

@@ -59,7 +59,10 @@ export async function getDeviceDetails(db: Db, auth: Auth, id: number) {
   const companyId = auth.company.id;
   const groupIds = db.select({ id: m.groupId }).from(m).where(eq(m.deviceId, id));
   const [settings, week, exceptions, holders, groups] = await db.batch([
-    db.select({ scheduleOpen: schema.companySettings.scheduleOpen, fpi: schema.companySettings.fpi }).from(schema.companySettings).where(eq(schema.companySettings.companyId, companyId)),
+    db
+      .select({ scheduleOpen: schema.companySettings.scheduleOpen, fpi: schema.companySettings.fpi })
+      .from(schema.companySettings)
+      .where(eq(schema.companySettings.companyId, companyId)),
     db.select().from(schema.scheduleOpenDays).where(eq(schema.scheduleOpenDays.companyId, companyId)).orderBy(asc(schema.scheduleOpenDays.day)),
     db.select().from(schema.scheduleOpenExceptions).where(eq(schema.scheduleOpenExceptions.companyId, companyId)).orderBy(asc(schema.scheduleOpenExceptions.date)),
     // Holders of a key on this device, directly or through one of its groups.

@@ -23,16 +23,7 @@ export type Credential = { type: "user" | "fob" | "phone"; id: string };
 export type AccessCheck = { deviceId: number; credential: Credential; at: number };
 /** The machine codes boards receive beside the reason (gateway/PROTOCOL.md, "Denial codes"). */
 export type DenialCode =
-  | "door_disabled"
-  | "company_inactive"
-  | "unknown_credential"
-  | "user_inactive"
-  | "no_key"
-  | "outside_schedule"
-  | "not_yet_valid"
-  | "expired"
-  | "key_used"
-  | "invalid_key";
+  "door_disabled" | "company_inactive" | "unknown_credential" | "user_inactive" | "no_key" | "outside_schedule" | "not_yet_valid" | "expired" | "key_used" | "invalid_key";
 export type DoorDecision = {
   allowed: boolean;
   /** Why not, as a stable code; null when allowed. */
@@ -57,12 +48,24 @@ type GroupRow = typeof schema.deviceGroups.$inferSelect;
 async function loadCompany(db: Db, companyId: number) {
   const s = schema;
   const [[company], [settings], devices, members, groups, users, keys, zones, dayRows, exceptionRows, [firstEntry]] = await db.batch([
-    db.select({ live: isNull(s.companies.deletedAt), off: s.companies.isDeactive }).from(s.companies).where(eq(s.companies.id, companyId)),
+    db
+      .select({ live: isNull(s.companies.deletedAt), off: s.companies.isDeactive })
+      .from(s.companies)
+      .where(eq(s.companies.id, companyId)),
     db.select().from(s.companySettings).where(eq(s.companySettings.companyId, companyId)),
-    db.select().from(s.devices).where(and(eq(s.devices.companyId, companyId), isNull(s.devices.deletedAt))),
+    db
+      .select()
+      .from(s.devices)
+      .where(and(eq(s.devices.companyId, companyId), isNull(s.devices.deletedAt))),
     db.select().from(s.deviceGroupMembers).where(eq(s.deviceGroupMembers.companyId, companyId)),
-    db.select().from(s.deviceGroups).where(and(eq(s.deviceGroups.companyId, companyId), isNull(s.deviceGroups.deletedAt), ne(s.deviceGroups.status, GROUP_DEACTIVATED))),
-    db.select().from(s.users).where(and(eq(s.users.companyId, companyId), isNull(s.users.deletedAt))),
+    db
+      .select()
+      .from(s.deviceGroups)
+      .where(and(eq(s.deviceGroups.companyId, companyId), isNull(s.deviceGroups.deletedAt), ne(s.deviceGroups.status, GROUP_DEACTIVATED))),
+    db
+      .select()
+      .from(s.users)
+      .where(and(eq(s.users.companyId, companyId), isNull(s.users.deletedAt))),
     db.select().from(s.ekeyAssignments).where(eq(s.ekeyAssignments.companyId, companyId)),
     db.select({ id: s.timeZones.id, name: s.timeZones.name }).from(s.timeZones),
     db.select().from(s.scheduleOpenDays).where(eq(s.scheduleOpenDays.companyId, companyId)),

@@ -198,7 +198,16 @@ export async function assignKey(db: Db, auth: Auth, core: Core, input: AssignInp
     const full = input.accessType === "full_access";
     if (!full && input.zone != null) zone = (await db.query.timeZones.findFirst({ where: eq(tz.id, input.zone) })) ?? null;
     schedule = full
-      ? { accessType: "full_access", startDate: null, endDate: null, startTime: null, endTime: null, days: [true, true, true, true, true, true, true], isNeverEnd: true, isAllDay: true }
+      ? {
+          accessType: "full_access",
+          startDate: null,
+          endDate: null,
+          startTime: null,
+          endTime: null,
+          days: [true, true, true, true, true, true, true],
+          isNeverEnd: true,
+          isAllDay: true,
+        }
       : {
           accessType: input.accessType,
           startDate: input.startDate,
@@ -244,16 +253,26 @@ export async function assignKey(db: Db, auth: Auth, core: Core, input: AssignInp
     at: now,
   };
   if (existing) {
-    await fobSafe(db.batch([
-      db.update(k).set({ ...values, usedAt: null }).where(inCompany(k, auth, eq(k.id, existing.id))),
-      activityInsert(db, { ...audit, name: "eKey Modified" }),
-    ]));
+    await fobSafe(
+      db.batch([
+        db
+          .update(k)
+          .set({ ...values, usedAt: null })
+          .where(inCompany(k, auth, eq(k.id, existing.id))),
+        activityInsert(db, { ...audit, name: "eKey Modified" }),
+      ]),
+    );
     return { message: MSG.modified, entryId: existing.id };
   }
-  const [inserted] = await fobSafe(db.batch([
-    db.insert(k).values({ ...values, companyId: auth.company.id, userId: user.id, createdAt: now }).returning({ id: k.id }),
-    activityInsert(db, { ...audit, name: "eKey Assigned" }),
-  ]));
+  const [inserted] = await fobSafe(
+    db.batch([
+      db
+        .insert(k)
+        .values({ ...values, companyId: auth.company.id, userId: user.id, createdAt: now })
+        .returning({ id: k.id }),
+      activityInsert(db, { ...audit, name: "eKey Assigned" }),
+    ]),
+  );
   return { message: MSG.assigned, entryId: inserted[0].id };
 }
 

@@ -55,7 +55,10 @@ export async function listReleases(db: Db, auth: Auth, { page = 1, pageSize = OT
 }
 
 export async function listDeviceTypes(db: Db) {
-  return db.select({ id: schema.deviceTypes.id, code: schema.deviceTypes.deviceCode, name: schema.deviceTypes.deviceType }).from(schema.deviceTypes).orderBy(asc(schema.deviceTypes.deviceCode));
+  return db
+    .select({ id: schema.deviceTypes.id, code: schema.deviceTypes.deviceCode, name: schema.deviceTypes.deviceType })
+    .from(schema.deviceTypes)
+    .orderBy(asc(schema.deviceTypes.deviceCode));
 }
 
 const hex = (buf: ArrayBuffer) => [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, "0")).join("");
@@ -102,7 +105,10 @@ export async function createRelease(db: Db, bucket: R2Bucket, auth: Auth, input:
 }
 
 async function liveRelease(db: Db, id: number) {
-  const [row] = await db.select().from(f).where(and(eq(f.id, id), isNull(f.deletedAt)));
+  const [row] = await db
+    .select()
+    .from(f)
+    .where(and(eq(f.id, id), isNull(f.deletedAt)));
   return row ?? notFound("Firmware not found");
 }
 
@@ -111,9 +117,15 @@ export async function activateRelease(db: Db, auth: Auth, id: number, now: numbe
   assertCan(auth, "company", "modify");
   const release = await liveRelease(db, id);
   const sameType = release.deviceTypeId == null ? isNull(f.deviceTypeId) : eq(f.deviceTypeId, release.deviceTypeId);
-  const others = await db.select({ id: f.id }).from(f).where(and(sameType, eq(f.isActive, true), ne(f.id, id)));
+  const others = await db
+    .select({ id: f.id })
+    .from(f)
+    .where(and(sameType, eq(f.isActive, true), ne(f.id, id)));
   await db.batch([
-    db.update(f).set({ isActive: false }).where(and(sameType, eq(f.isActive, true), ne(f.id, id))),
+    db
+      .update(f)
+      .set({ isActive: false })
+      .where(and(sameType, eq(f.isActive, true), ne(f.id, id))),
     db.update(f).set({ isActive: true }).where(eq(f.id, id)),
     activityInsert(db, {
       companyId: auth.company.id,
@@ -141,7 +153,10 @@ export async function deleteRelease(db: Db, bucket: R2Bucket, auth: Auth, id: nu
       at: now,
     }),
   ]);
-  const [shared] = await db.select({ n: count() }).from(f).where(and(eq(f.r2Key, release.r2Key), isNull(f.deletedAt)));
+  const [shared] = await db
+    .select({ n: count() })
+    .from(f)
+    .where(and(eq(f.r2Key, release.r2Key), isNull(f.deletedAt)));
   if (shared.n === 0) await bucket.delete(release.r2Key);
 }
 
@@ -204,7 +219,10 @@ export async function releaseDownload(db: Db, bucket: R2Bucket, auth: Auth, id: 
 }
 
 export async function releaseObject(db: Db, bucket: R2Bucket, id: number) {
-  const [row] = await db.select().from(f).where(and(eq(f.id, id), isNull(f.deletedAt)));
+  const [row] = await db
+    .select()
+    .from(f)
+    .where(and(eq(f.id, id), isNull(f.deletedAt)));
   if (!row) return null;
   const object = await bucket.get(row.r2Key);
   return object ? { release: row, object } : null;

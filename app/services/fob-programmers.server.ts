@@ -27,12 +27,22 @@ export async function saveFobProgrammers(db: Db, auth: Auth, input: FobProgramme
   assertCan(auth, SETTINGS_MODULE, "modify");
   const ids = [...new Set(input.fob_programmers)];
   // Any number of ids: each IN list is cut to D1's parameter limit (IN_CHUNK).
-  const found = await inChunks(ids, (part) => db.select({ name: p.displayName }).from(p).where(inCompany(p, auth, inArray(p.id, part))));
+  const found = await inChunks(ids, (part) =>
+    db
+      .select({ name: p.displayName })
+      .from(p)
+      .where(inCompany(p, auth, inArray(p.id, part))),
+  );
   if (found.length !== ids.length) notFound(SETTINGS_MESSAGES.programmerNotFound);
   const companyId = auth.company.id;
   await db.batch([
     db.update(p).set({ isAssigned: false }).where(inCompany(p, auth)),
-    ...chunks(ids).map((part) => db.update(p).set({ isAssigned: true }).where(and(eq(p.companyId, companyId), inArray(p.id, part)))),
+    ...chunks(ids).map((part) =>
+      db
+        .update(p)
+        .set({ isAssigned: true })
+        .where(and(eq(p.companyId, companyId), inArray(p.id, part))),
+    ),
     activityInsert(db, { companyId, name: SETTINGS_MESSAGES.fobsChanged, createdByUserId: auth.user.id, summary: found.map((f) => f.name).join(", "), at: now }),
   ]);
 }

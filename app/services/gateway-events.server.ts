@@ -148,7 +148,8 @@ export async function ingestEvents(db: Db, rawEvents: unknown[], now: number): P
   for (const raw of rawEvents) {
     const e = checkEvent(raw);
     if (typeof e === "string") rejected.push({ id: idOf(raw), reason: e });
-    else if (seen.has(e.id)) duplicates++; // the same id twice in one batch
+    else if (seen.has(e.id))
+      duplicates++; // the same id twice in one batch
     else {
       seen.add(e.id);
       events.push(e);
@@ -289,7 +290,12 @@ class DeviceState {
     const d = schema.devices;
     const out: unknown[] = [];
     for (const [id, at] of this.lastAt) {
-      out.push(db.update(d).set({ lastActivityAt: sql`max(coalesce(${d.lastActivityAt}, 0), ${at})` }).where(eq(d.id, id)));
+      out.push(
+        db
+          .update(d)
+          .set({ lastActivityAt: sql`max(coalesce(${d.lastActivityAt}, 0), ${at})` })
+          .where(eq(d.id, id)),
+      );
     }
     for (const [id, b] of this.battery) out.push(db.update(d).set({ lowBattery: b.low }).where(eq(d.id, id)));
     for (const [id, l] of this.location) {
@@ -308,7 +314,16 @@ class DeviceState {
       out.push(
         db
           .insert(p)
-          .values({ deviceId: x.deviceId, releaseId: x.releaseId, companyId: x.companyId, blocksDone: x.done, blocksTotal: x.total, state: x.state, detail: x.detail, updatedAt: now })
+          .values({
+            deviceId: x.deviceId,
+            releaseId: x.releaseId,
+            companyId: x.companyId,
+            blocksDone: x.done,
+            blocksTotal: x.total,
+            state: x.state,
+            detail: x.detail,
+            updatedAt: now,
+          })
           .onConflictDoUpdate({
             target: [p.deviceId, p.releaseId],
             set: { blocksDone: done, blocksTotal: total, state: x.state, detail: x.detail, updatedAt: now },

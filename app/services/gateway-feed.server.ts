@@ -140,7 +140,12 @@ async function keyChanges(db: Db, ref: Ref, filter: KeyFilter): Promise<FeedChan
   const k = schema.ekeyAssignments;
   const rows =
     "groupIds" in filter
-      ? await chunked(filter.groupIds, (part) => db.select().from(k).where(and(eq(k.isGroup, true), inArray(k.groupId, part))))
+      ? await chunked(filter.groupIds, (part) =>
+          db
+            .select()
+            .from(k)
+            .where(and(eq(k.isGroup, true), inArray(k.groupId, part))),
+        )
       : "userIds" in filter
         ? await chunked(filter.userIds, (part) => db.select().from(k).where(inArray(k.userId, part)))
         : "companyIds" in filter
@@ -331,25 +336,45 @@ async function groupCompanyIds(db: Db, groupIds: number[]): Promise<number[]> {
 
 async function companyDeviceIds(db: Db, companyIds: number[]): Promise<number[]> {
   const d = schema.devices;
-  const rows = await chunked(companyIds, (part) => db.select({ id: d.id }).from(d).where(and(inArray(d.companyId, part), isNull(d.deletedAt))));
+  const rows = await chunked(companyIds, (part) =>
+    db
+      .select({ id: d.id })
+      .from(d)
+      .where(and(inArray(d.companyId, part), isNull(d.deletedAt))),
+  );
   return rows.map((r) => r.id);
 }
 
 async function typeDeviceIds(db: Db, typeIds: number[]): Promise<number[]> {
   const d = schema.devices;
-  const rows = await chunked(typeIds, (part) => db.select({ id: d.id }).from(d).where(and(inArray(d.deviceTypeId, part), isNull(d.deletedAt))));
+  const rows = await chunked(typeIds, (part) =>
+    db
+      .select({ id: d.id })
+      .from(d)
+      .where(and(inArray(d.deviceTypeId, part), isNull(d.deletedAt))),
+  );
   return rows.map((r) => r.id);
 }
 
 async function typeFirmwareIds(db: Db, typeIds: number[]): Promise<number[]> {
   const f = schema.firmwareReleases;
-  const rows = await chunked(typeIds, (part) => db.select({ id: f.id }).from(f).where(and(inArray(f.deviceTypeId, part), isNull(f.deletedAt))));
+  const rows = await chunked(typeIds, (part) =>
+    db
+      .select({ id: f.id })
+      .from(f)
+      .where(and(inArray(f.deviceTypeId, part), isNull(f.deletedAt))),
+  );
   return rows.map((r) => r.id);
 }
 
 /** Up to `n` ids of `table` after `after`, in id order: one step of a snapshot section. */
 async function idsAfter(db: Db, table: SQLiteTable, id: AnySQLiteColumn, after: number, n: number, where?: SQL): Promise<number[]> {
-  const rows = await db.select({ id }).from(table).where(and(gt(id, after), where)).orderBy(asc(id)).limit(n);
+  const rows = await db
+    .select({ id })
+    .from(table)
+    .where(and(gt(id, after), where))
+    .orderBy(asc(id))
+    .limit(n);
   return rows.map((r) => Number(r.id));
 }
 
@@ -370,7 +395,11 @@ const SECTIONS: Section[] = [
     ids: (db, after, n) => idsAfter(db, schema.companySettings, schema.companySettings.companyId, after, n, eq(schema.companySettings.scheduleOpen, true)),
     build: scheduleChanges,
   },
-  { name: "firmware", ids: (db, after, n) => idsAfter(db, schema.firmwareReleases, schema.firmwareReleases.id, after, n, isNull(schema.firmwareReleases.deletedAt)), build: firmwareChanges },
+  {
+    name: "firmware",
+    ids: (db, after, n) => idsAfter(db, schema.firmwareReleases, schema.firmwareReleases.id, after, n, isNull(schema.firmwareReleases.deletedAt)),
+    build: firmwareChanges,
+  },
 ];
 
 /** Where a snapshot's paging stands: the feed head when it began, and the last row sent of a section. */
@@ -397,7 +426,12 @@ async function changesAfter(db: Db, cursor: number, limit: number): Promise<Feed
   // One batch is one transaction: a prune cannot slip in between the history check and the read.
   const [[kept], rows] = await db.batch([
     db.select({ oldest: min(c.seq), newest: max(c.seq) }).from(c),
-    db.select({ seq: c.seq, entity: c.entity, entityId: c.entityId }).from(c).where(gt(c.seq, cursor)).orderBy(asc(c.seq)).limit(limit + 1),
+    db
+      .select({ seq: c.seq, entity: c.entity, entityId: c.entityId })
+      .from(c)
+      .where(gt(c.seq, cursor))
+      .orderBy(asc(c.seq))
+      .limit(limit + 1),
   ]);
   // Past the newest change (a rebuilt database) or short of the oldest kept one (pruned): history is missing.
   if (cursor > (kept?.newest ?? 0) || cursor < (kept?.oldest ?? 1) - 1) throw new CursorExpired();
@@ -413,11 +447,7 @@ async function changesAfter(db: Db, cursor: number, limit: number): Promise<Feed
   const types = idsOf("deviceType");
   const deviceCompanies = [...new Set([...companies, ...(groups.length ? await groupCompanyIds(db, groups) : [])])];
   const devices = [
-    ...new Set([
-      ...idsOf("device"),
-      ...(deviceCompanies.length ? await companyDeviceIds(db, deviceCompanies) : []),
-      ...(types.length ? await typeDeviceIds(db, types) : []),
-    ]),
+    ...new Set([...idsOf("device"), ...(deviceCompanies.length ? await companyDeviceIds(db, deviceCompanies) : []), ...(types.length ? await typeDeviceIds(db, types) : [])]),
   ];
   const firmware = [...new Set([...idsOf("firmware"), ...(types.length ? await typeFirmwareIds(db, types) : [])])];
   const schedules = [...new Set([...idsOf("scheduledOpen"), ...companies])];

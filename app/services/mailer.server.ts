@@ -43,7 +43,16 @@ export async function resolveTarget(db: Db, auth: Auth, companyId: number | null
 
 const rowOf = (db: Db, t: Target) => db.query.mailerConfigs.findFirst({ where: t.companyId == null ? isNull(mc.companyId) : eq(mc.companyId, t.companyId) });
 
-export type MailerConfig = { id: number | null; company_id: number | null; host_name: string; port_name: number | null; user_name: string; user_password: ""; has_password: boolean; target: string };
+export type MailerConfig = {
+  id: number | null;
+  company_id: number | null;
+  host_name: string;
+  port_name: number | null;
+  user_name: string;
+  user_password: "";
+  has_password: boolean;
+  target: string;
+};
 
 export async function getMailerConfig(db: Db, auth: Auth, companyId?: number | null): Promise<MailerConfig> {
   assertCan(auth, MODULES);
@@ -116,7 +125,10 @@ export async function sendTestMail(
       date: new Date(now),
       messageId: `test-${now}@${domain}`,
     });
-    await sendMail({ host: row.hostName, port: row.port, user: row.userName, password: await openPassword(env, row.userPassword), heloName: domain, timeoutMs: 10_000 }, { from: from.address, to, data });
+    await sendMail(
+      { host: row.hostName, port: row.port, user: row.userName, password: await openPassword(env, row.userPassword), heloName: domain, timeoutMs: 10_000 },
+      { from: from.address, to, data },
+    );
   } catch (e) {
     if (e instanceof SmtpError) throw new ServiceError(422, `${MAILER_MSG.testFailed}: ${e.message}`, { errorCode: "smtp" });
     if (e instanceof InvalidAddressError) throw new ServiceError(400, "Email invalid");

@@ -105,7 +105,10 @@ async function findRole(db: Db, auth: Auth, id: number) {
 export async function getRoleDetails(db: Db, auth: Auth, id: number): Promise<RoleRow> {
   assertCan(auth, "role");
   const { role, modules } = await findRole(db, auth, id);
-  const [n] = await db.select({ n: sql<number>`count(*)` }).from(u).where(liveInCompany(u, auth, eq(u.roleId, role.id)));
+  const [n] = await db
+    .select({ n: sql<number>`count(*)` })
+    .from(u)
+    .where(liveInCompany(u, auth, eq(u.roleId, role.id)));
   return toRow(role, modules, Number(n?.n ?? 0));
 }
 
@@ -133,8 +136,7 @@ const grantOfRow = (row: typeof r.$inferSelect, modules: readonly string[]): Gra
 export function assertWithinCaller(auth: Auth, g: Grant) {
   const p = auth.permissions;
   const missingModule = g.modules.some((m) => !p[m as ModuleKey]);
-  const missingAction =
-    (g.all && !p.permission_all) || (g.add && !canAct(p, "add")) || (g.modify && !canAct(p, "modify")) || (g.delete && !canAct(p, "delete"));
+  const missingAction = (g.all && !p.permission_all) || (g.add && !canAct(p, "add")) || (g.modify && !canAct(p, "modify")) || (g.delete && !canAct(p, "delete"));
   if (missingModule || missingAction) throw new ServiceError(403, ROLE_MESSAGES.escalation);
 }
 
@@ -178,7 +180,14 @@ export async function createRole(db: Db, auth: Auth, input: unknown, now: number
   await db.batch([
     db.insert(r).values({ ...roleColumns(v), companyId: auth.company.id, createdAt: now, updatedAt: now }),
     ...(v.permission_module.length ? [db.insert(rm).values(v.permission_module.map((m) => ({ roleId, companyId: auth.company.id, moduleKey: m })))] : []),
-    activityInsert(db, { companyId: auth.company.id, name: "Role Created", createdByUserId: auth.user.id, summary: v.role_title, details: { modules: v.permission_module }, at: now }),
+    activityInsert(db, {
+      companyId: auth.company.id,
+      name: "Role Created",
+      createdByUserId: auth.user.id,
+      summary: v.role_title,
+      details: { modules: v.permission_module },
+      at: now,
+    }),
   ]);
   const created = await db.query.roles.findFirst({ where: inCompany(r, auth, eq(r.title, v.role_title)), columns: { id: true } });
   return { id: created!.id, message: ROLE_MESSAGES.created };
@@ -193,10 +202,20 @@ export async function modifyRole(db: Db, auth: Auth, id: number, input: unknown,
   assertWithinCaller(auth, grantOfInput(v));
   await assertTitleFree(db, auth, v.role_title, role.id);
   await db.batch([
-    db.update(r).set({ ...roleColumns(v), updatedAt: now }).where(inCompany(r, auth, eq(r.id, role.id))),
+    db
+      .update(r)
+      .set({ ...roleColumns(v), updatedAt: now })
+      .where(inCompany(r, auth, eq(r.id, role.id))),
     db.delete(rm).where(inCompany(rm, auth, eq(rm.roleId, role.id))),
     ...(v.permission_module.length ? [db.insert(rm).values(v.permission_module.map((m) => ({ roleId: role.id, companyId: auth.company.id, moduleKey: m })))] : []),
-    activityInsert(db, { companyId: auth.company.id, name: "Role Modified", createdByUserId: auth.user.id, summary: v.role_title, details: { modules: v.permission_module }, at: now }),
+    activityInsert(db, {
+      companyId: auth.company.id,
+      name: "Role Modified",
+      createdByUserId: auth.user.id,
+      summary: v.role_title,
+      details: { modules: v.permission_module },
+      at: now,
+    }),
   ]);
   return { message: ROLE_MESSAGES.modified };
 }
@@ -205,13 +224,20 @@ export async function deleteRole(db: Db, auth: Auth, id: number, now: number): P
   assertCan(auth, "role", "delete");
   const { role, modules } = await findRole(db, auth, id);
   assertWithinCaller(auth, grantOfRow(role, modules));
-  const holders = await db.select({ id: u.id }).from(u).where(liveInCompany(u, auth, eq(u.roleId, role.id))).limit(1);
+  const holders = await db
+    .select({ id: u.id })
+    .from(u)
+    .where(liveInCompany(u, auth, eq(u.roleId, role.id)))
+    .limit(1);
   if (holders.length) throw new ServiceError(422, ROLE_MESSAGES.inUse);
   await db.batch([
     db.delete(rm).where(inCompany(rm, auth, eq(rm.roleId, role.id))),
     db.delete(r).where(inCompany(r, auth, eq(r.id, role.id))),
     // Users who held it while deleted keep no dangling id.
-    db.update(u).set({ roleId: null }).where(inCompany(u, auth, eq(u.roleId, role.id))),
+    db
+      .update(u)
+      .set({ roleId: null })
+      .where(inCompany(u, auth, eq(u.roleId, role.id))),
     activityInsert(db, { companyId: auth.company.id, name: "Role Removed", createdByUserId: auth.user.id, summary: role.title, at: now }),
   ]);
   return { message: ROLE_MESSAGES.removed };
@@ -267,7 +293,10 @@ export async function assignRole(db: Db, auth: Auth, input: unknown, now: number
     if (current) assertWithinCaller(auth, grantOfRow(current.role, current.modules));
   }
   await db.batch([
-    db.update(u).set({ roleId: role.id, updatedAt: now }).where(liveInCompany(u, auth, eq(u.id, user.id))),
+    db
+      .update(u)
+      .set({ roleId: role.id, updatedAt: now })
+      .where(liveInCompany(u, auth, eq(u.id, user.id))),
     activityInsert(db, {
       companyId: auth.company.id,
       name: "Role Assigned",
@@ -289,7 +318,10 @@ export async function removeRoleFromUser(db: Db, auth: Auth, userId: number, now
   const current = await findRole(db, auth, user.roleId).catch(() => null);
   if (current) assertWithinCaller(auth, grantOfRow(current.role, current.modules));
   await db.batch([
-    db.update(u).set({ roleId: null, updatedAt: now }).where(liveInCompany(u, auth, eq(u.id, user.id))),
+    db
+      .update(u)
+      .set({ roleId: null, updatedAt: now })
+      .where(liveInCompany(u, auth, eq(u.id, user.id))),
     activityInsert(db, {
       companyId: auth.company.id,
       name: "Role Assigned",

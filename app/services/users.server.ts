@@ -92,7 +92,11 @@ export async function listUsers(db: Db, auth: Auth, opts: ListUsersOptions): Pro
   const sortKey: UserSort = opts.sort && opts.sort.key in USER_SORTS ? (opts.sort.key as UserSort) : "displayName";
   const dir = opts.sort?.desc ? desc : asc;
   const order = [dir(USER_SORTS[sortKey]), asc(u.id)];
-  const base = db.select(listColumns).from(u).where(where).orderBy(...order);
+  const base = db
+    .select(listColumns)
+    .from(u)
+    .where(where)
+    .orderBy(...order);
   const pageQuery = opts.page ? base.limit(opts.page.limit).offset(opts.page.offset) : base;
   const [rows, totals] = await db.batch([pageQuery, db.select({ n: count() }).from(u).where(where)]);
   return { rows, total: totals[0]?.n ?? 0 };
@@ -144,8 +148,16 @@ export function parseUserForm(input: UserForm): UserInput {
 async function assertUnique(db: Db, auth: Auth, v: UserInput, exceptId?: number) {
   const other = (col: SQL) => liveInCompany(u, auth, col, exceptId ? ne(u.id, exceptId) : undefined);
   const [email, phone] = await db.batch([
-    db.select({ id: u.id }).from(u).where(other(eq(u.email, v.email))).limit(1),
-    db.select({ id: u.id }).from(u).where(other(eq(u.phoneNumber, v.cell))).limit(1),
+    db
+      .select({ id: u.id })
+      .from(u)
+      .where(other(eq(u.email, v.email)))
+      .limit(1),
+    db
+      .select({ id: u.id })
+      .from(u)
+      .where(other(eq(u.phoneNumber, v.cell)))
+      .limit(1),
   ]);
   if (email.length) throw new ServiceError(422, USER_MSG.emailTaken, { fieldErrors: { email: [USER_MSG.emailTaken] } });
   if (phone.length) throw new ServiceError(422, USER_MSG.phoneTaken, { fieldErrors: { cell: [USER_MSG.phoneTaken] } });
@@ -212,7 +224,10 @@ export async function modifyUser(db: Db, auth: Auth, id: number, input: UserForm
   assertMayChangeSuperAdmin(auth, before.isSuperAdmin, v.isSuperAdmin);
   await assertUnique(db, auth, v, id);
   await db.batch([
-    db.update(u).set({ ...columnsOf(v), updatedAt: now }).where(liveInCompany(u, auth, eq(u.id, id))),
+    db
+      .update(u)
+      .set({ ...columnsOf(v), updatedAt: now })
+      .where(liveInCompany(u, auth, eq(u.id, id))),
     activityInsert(db, { companyId: auth.company.id, name: "User Modified", createdByUserId: auth.user.id, targetUserId: id, summary: v.displayName, at: now }),
   ]);
   return { message: USER_MSG.modified };
@@ -225,7 +240,10 @@ export async function deleteUser(db: Db, auth: Auth, id: number, now: number): P
   assertMayTouch(auth, user);
   if (user.id === auth.user.id) throw new ServiceError(422, USER_MSG.selfDelete);
   await db.batch([
-    db.update(u).set({ deletedAt: now, updatedAt: now }).where(liveInCompany(u, auth, eq(u.id, id))),
+    db
+      .update(u)
+      .set({ deletedAt: now, updatedAt: now })
+      .where(liveInCompany(u, auth, eq(u.id, id))),
     db.delete(schema.ekeyAssignments).where(and(eq(schema.ekeyAssignments.companyId, auth.company.id), eq(schema.ekeyAssignments.userId, id))),
     db.delete(schema.sessions).where(eq(schema.sessions.userId, id)),
     activityInsert(db, { companyId: auth.company.id, name: "Removed User", createdByUserId: auth.user.id, targetUserId: id, summary: user.displayName, at: now }),
@@ -282,7 +300,10 @@ export async function forgetDevice(db: Db, auth: Auth, userId: number, now: numb
   const user = await findUser(db, auth, userId);
   assertMayTouch(auth, user);
   await db.batch([
-    db.update(u).set({ boundDeviceId: null, updatedAt: now }).where(liveInCompany(u, auth, eq(u.id, user.id))),
+    db
+      .update(u)
+      .set({ boundDeviceId: null, updatedAt: now })
+      .where(liveInCompany(u, auth, eq(u.id, user.id))),
     activityInsert(db, { companyId: auth.company.id, name: "Device Forgotten", createdByUserId: auth.user.id, targetUserId: user.id, summary: user.displayName, at: now }),
   ]);
   return { message: USER_MSG.deviceForgotten };

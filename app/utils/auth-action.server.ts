@@ -8,12 +8,7 @@ import { pageMessage } from "./page-message.server";
  * Runs a form action: validates with the form's zod schema, calls `run`, and turns a
  * ServiceError into field errors and a message for `useAuthForm`.
  */
-export async function formAction<S extends ZodTypeAny>(
-  request: Request,
-  schema: S,
-  run: (value: z.infer<S>) => Promise<Response>,
-  hideFields: string[] = [],
-) {
+export async function formAction<S extends ZodTypeAny>(request: Request, schema: S, run: (value: z.infer<S>) => Promise<Response>, hideFields: string[] = []) {
   const submission = parseWithZod(await request.formData(), { schema });
   if (submission.status !== "success") return data({ result: submission.reply({ hideFields }), message: null }, { status: 400 });
   try {

@@ -39,7 +39,10 @@ export async function loadPermissions(db: Db, roleId: number | null): Promise<Pe
     db.select().from(schema.roles).where(eq(schema.roles.id, roleId)).limit(1),
     db.select({ key: schema.roleModules.moduleKey }).from(schema.roleModules).where(eq(schema.roleModules.roleId, roleId)),
   ]);
-  return permissionsOf(role[0] ?? null, modules.map((m) => m.key));
+  return permissionsOf(
+    role[0] ?? null,
+    modules.map((m) => m.key),
+  );
 }
 
 /**
@@ -128,12 +131,7 @@ export function assertCan(auth: Auth, modules: ModuleKey | readonly ModuleKey[],
 }
 
 /** Page guard: signed in and holding one of `modules` (and the action right); otherwise 403. */
-export async function requireModule(
-  request: Request,
-  context: AppLoadContext,
-  modules: ModuleKey | readonly ModuleKey[],
-  action: Action = "view",
-): Promise<Auth> {
+export async function requireModule(request: Request, context: AppLoadContext, modules: ModuleKey | readonly ModuleKey[], action: Action = "view"): Promise<Auth> {
   const auth = await requireAuth(request, context);
   if (!can(auth.permissions, modules, action)) throw new Response("Forbidden", { status: 403 });
   return auth;

@@ -1,12 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  formatDate,
-  formatDateTime,
-  formatDateTimeSeconds,
-  formatMoney,
-  formatPhone,
-  formatTicketTime,
-} from "./format";
+import { formatDate, formatDateTime, formatDateTimeSeconds, formatMoney, formatPhone, formatTicketTime } from "./format";
 
 // 2026-01-05T14:03:09Z
 const jan5 = Date.UTC(2026, 0, 5, 14, 3, 9);

@@ -74,7 +74,9 @@ export function formatTicketTime(value: Timestamp, timeZone = DEFAULT_ZONE): str
  */
 export function formatPhone(countryCode: string | number | null | undefined, digits: string | null | undefined): string {
   const number = String(digits ?? "").replace(/\D/g, "");
-  const country = String(countryCode ?? "").replace(/\D/g, "").replace(/^0+/, "");
+  const country = String(countryCode ?? "")
+    .replace(/\D/g, "")
+    .replace(/^0+/, "");
   const groups = [number.slice(0, 3), number.slice(3, 6), number.slice(6)].filter(Boolean);
   const local = groups.join("-");
   if (!country) return local;

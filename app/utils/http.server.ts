@@ -21,8 +21,7 @@ export function bodyLimitFor(pathname: string): number {
   return BODY_LIMITS.default;
 }
 
-const refuse = (status: number, message: string) =>
-  new Response(JSON.stringify({ message }), { status, headers: { "Content-Type": "application/json; charset=utf-8" } });
+const refuse = (status: number, message: string) => new Response(JSON.stringify({ message }), { status, headers: { "Content-Type": "application/json; charset=utf-8" } });
 
 /**
  * The request with its body capped, or the refusal (413) when the body is larger than the path allows.

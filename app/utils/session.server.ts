@@ -48,10 +48,7 @@ export function clientIp(request: Request): string {
   return request.headers.get("CF-Connecting-IP") ?? request.headers.get("X-Forwarded-For")?.split(",")[0]?.trim() ?? "local";
 }
 
-export async function createSession(
-  db: Db,
-  args: { userId: number; companyId: number; kind: SessionKind; request: Request; now: number },
-): Promise<{ token: string; id: string }> {
+export async function createSession(db: Db, args: { userId: number; companyId: number; kind: SessionKind; request: Request; now: number }): Promise<{ token: string; id: string }> {
   const token = randomToken();
   const id = await sha256Hex(token);
   await db.insert(schema.sessions).values({
@@ -90,7 +87,5 @@ export async function deleteSession(db: Db, id: string): Promise<boolean> {
 /** Purges sessions past their lifetime or, for the console, past the idle limit (run by the cron). */
 export async function deleteExpiredSessions(db: Db, env: Env, now: number): Promise<void> {
   const s = schema.sessions;
-  await db
-    .delete(s)
-    .where(or(lt(s.expiresAt, now), and(eq(s.kind, "web"), lt(s.lastSeenAt, now - idleLimits(env).serverLimit))));
+  await db.delete(s).where(or(lt(s.expiresAt, now), and(eq(s.kind, "web"), lt(s.lastSeenAt, now - idleLimits(env).serverLimit))));
 }

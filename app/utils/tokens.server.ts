@@ -1,5 +1,8 @@
 const b64url = (bytes: Uint8Array) =>
-  btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "");
+  btoa(String.fromCharCode(...bytes))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replaceAll("=", "");
 
 /** A 256-bit random secret for a client to hold (session cookie, API token, reset link). */
 export function randomToken(): string {

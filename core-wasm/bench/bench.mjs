@@ -17,13 +17,21 @@ const { DateTime } = await import("luxon");
 const N = 1_000_000;
 const RUNS = 15;
 const WINDOW = {
-  kind: "ekey", access: "custom", tz: "Europe/Berlin", startDate: "2026-01-05", endDate: "2027-12-31",
-  days: [true, true, true, true, true, false, false], allDay: false, startTime: "08:00", endTime: "17:30", used: false,
+  kind: "ekey",
+  access: "custom",
+  tz: "Europe/Berlin",
+  startDate: "2026-01-05",
+  endDate: "2027-12-31",
+  days: [true, true, true, true, true, false, false],
+  allDay: false,
+  startTime: "08:00",
+  endTime: "17:30",
+  used: false,
 };
 
 // Instants spread over 2026-2027 (seeded, so every run measures the same work).
 let seed = 42;
-const rand = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 4294967296);
+const rand = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 4294967296;
 const FROM = Date.UTC(2026, 0, 1);
 const SPAN = 2 * 365 * 86_400_000;
 const times = Float64Array.from({ length: N }, () => FROM + Math.floor(rand() * SPAN));
@@ -124,5 +132,7 @@ row("first compile of the bytes (Node, lazy tiers)", `${compileMs.toFixed(1)} ms
 
 // The three implementations must agree, or the figures compare different work.
 const agree = (!native || native.opens === wasmOpens) && single === wasmOpens && luxonOpens === wasmOpensSubset;
-console.log(`\nresults agree: ${agree ? "yes" : "NO"} (open: wasm ${wasmOpens}, single ${single}, native ${native?.opens ?? "-"}; luxon ${luxonOpens} of ${LUXON_N} vs wasm ${wasmOpensSubset})`);
+console.log(
+  `\nresults agree: ${agree ? "yes" : "NO"} (open: wasm ${wasmOpens}, single ${single}, native ${native?.opens ?? "-"}; luxon ${luxonOpens} of ${LUXON_N} vs wasm ${wasmOpensSubset})`,
+);
 if (!agree) process.exitCode = 1;

@@ -58,9 +58,7 @@ function main() {
     }
     for (const p of payloads) w.bytes(p);
     writeFileSync(out, w.finish());
-    console.log(
-      `tzdata ${version}: ${entries.length} names, ${payloads.length} distinct zones, ${w.length} bytes -> ${out}`,
-    );
+    console.log(`tzdata ${version}: ${entries.length} names, ${payloads.length} distinct zones, ${w.length} bytes -> ${out}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

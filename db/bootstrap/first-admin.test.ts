@@ -15,7 +15,15 @@ describe("generatePassword", () => {
 });
 
 describe("firstAdminSql", () => {
-  const admin = { companyCode: "ROOT", companyName: "O'Brien Platform", firstName: "Ana", lastName: "O'Neil", email: "Ana@Example.com", passwordHash: "pbkdf2-sha256$100000$s$h", now: 1767225600000 };
+  const admin = {
+    companyCode: "ROOT",
+    companyName: "O'Brien Platform",
+    firstName: "Ana",
+    lastName: "O'Neil",
+    email: "Ana@Example.com",
+    passwordHash: "pbkdf2-sha256$100000$s$h",
+    now: 1767225600000,
+  };
 
   it("escapes quotes and lower-cases the e-mail", () => {
     const sql = firstAdminSql(admin);

@@ -45,7 +45,7 @@ export async function isEmpty(db: Db): Promise<boolean> {
 export async function seedDemo(db: Db, now = Date.UTC(2026, 10, 20, 12, 0, 0)): Promise<boolean> {
   if (!(await isEmpty(db))) return false;
   const rand = prng(2026);
-  const pick = <T,>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
   const day = 24 * 60 * 60 * 1000;
   const { companies: C, roles: R } = DEMO_IDS;
   const statements: unknown[] = [];
@@ -53,10 +53,54 @@ export async function seedDemo(db: Db, now = Date.UTC(2026, 10, 20, 12, 0, 0)): 
 
   add(
     chunkedInserts(db, schema.companies, [
-      { id: C.ROOT, code: "ROOT", name: "Platform Root", type: "root", parentId: null, pocFirstName: "Root", pocLastName: "Admin", pocEmail: "root@example.com", pocPhoneNumber: "5550000001" },
-      { id: C.RSL1, code: "RSL1", name: "Northwind Resellers", type: "var", parentId: C.ROOT, discountPercentage: 15, pocFirstName: "Vera", pocLastName: "Reseller", pocEmail: "var@reseller.example", pocPhoneNumber: "5550000002", nextBillingDate: "2027-01-01" },
-      { id: C.ACME, code: "ACME", name: "Acme Corporation", type: "ec", parentId: C.RSL1, pocFirstName: "Alice", pocLastName: "Admin", pocEmail: "admin@acme.example", pocPhoneNumber: "5550000003", nextBillingDate: "2027-03-01" },
-      { id: C.BETA, code: "BETA", name: "Beta Labs", type: "ec", parentId: C.ROOT, pocFirstName: "Bob", pocLastName: "Admin", pocEmail: "admin@beta.example", pocPhoneNumber: "5550000004", nextBillingDate: "2027-02-01" },
+      {
+        id: C.ROOT,
+        code: "ROOT",
+        name: "Platform Root",
+        type: "root",
+        parentId: null,
+        pocFirstName: "Root",
+        pocLastName: "Admin",
+        pocEmail: "root@example.com",
+        pocPhoneNumber: "5550000001",
+      },
+      {
+        id: C.RSL1,
+        code: "RSL1",
+        name: "Northwind Resellers",
+        type: "var",
+        parentId: C.ROOT,
+        discountPercentage: 15,
+        pocFirstName: "Vera",
+        pocLastName: "Reseller",
+        pocEmail: "var@reseller.example",
+        pocPhoneNumber: "5550000002",
+        nextBillingDate: "2027-01-01",
+      },
+      {
+        id: C.ACME,
+        code: "ACME",
+        name: "Acme Corporation",
+        type: "ec",
+        parentId: C.RSL1,
+        pocFirstName: "Alice",
+        pocLastName: "Admin",
+        pocEmail: "admin@acme.example",
+        pocPhoneNumber: "5550000003",
+        nextBillingDate: "2027-03-01",
+      },
+      {
+        id: C.BETA,
+        code: "BETA",
+        name: "Beta Labs",
+        type: "ec",
+        parentId: C.ROOT,
+        pocFirstName: "Bob",
+        pocLastName: "Admin",
+        pocEmail: "admin@beta.example",
+        pocPhoneNumber: "5550000004",
+        nextBillingDate: "2027-02-01",
+      },
     ]),
   );
 
@@ -84,7 +128,13 @@ export async function seedDemo(db: Db, now = Date.UTC(2026, 10, 20, 12, 0, 0)): 
       })),
     ),
   );
-  add(chunkedInserts(db, schema.roleModules, roleRows.flatMap((r) => r.modules.map((m) => ({ roleId: r.id, companyId: r.companyId, moduleKey: m })))));
+  add(
+    chunkedInserts(
+      db,
+      schema.roleModules,
+      roleRows.flatMap((r) => r.modules.map((m) => ({ roleId: r.id, companyId: r.companyId, moduleKey: m }))),
+    ),
+  );
 
   // Sign-in users. Hashing is the slow part, so only people who sign in get a password.
   const admins = [
@@ -115,7 +165,11 @@ export async function seedDemo(db: Db, now = Date.UTC(2026, 10, 20, 12, 0, 0)): 
     });
   }
   const companyUsers: Record<number, number[]> = { [C.ACME]: [3, 5], [C.BETA]: [4], [C.RSL1]: [2], [C.ROOT]: [1] };
-  for (const [companyId, n] of [[C.ACME, 42], [C.BETA, 12], [C.RSL1, 4]] as const) {
+  for (const [companyId, n] of [
+    [C.ACME, 42],
+    [C.BETA, 12],
+    [C.RSL1, 4],
+  ] as const) {
     for (let i = 0; i < n; i++) {
       const first = pick(FIRST);
       const last = pick(LAST);
@@ -165,7 +219,11 @@ export async function seedDemo(db: Db, now = Date.UTC(2026, 10, 20, 12, 0, 0)): 
       companyId,
       deviceTypeId: typeId,
       fullName: name,
-      displayName: name.split(" ").map((w) => w[0]).join("") + id,
+      displayName:
+        name
+          .split(" ")
+          .map((w) => w[0])
+          .join("") + id,
       serialNumber: `SN-${String(100000 + id)}`,
       serialFront: `SF${String(1000 + id)}`,
       serialBack: `SB${String(9000 + id)}`,
@@ -204,11 +262,67 @@ export async function seedDemo(db: Db, now = Date.UTC(2026, 10, 20, 12, 0, 0)): 
   const tzId = (name: string) => `(select id from time_zones where name = '${name}')`;
 
   const groups = [
-    { id: 1, companyId: C.ACME, fullName: "Office Hours", displayName: "Office", days: [1, 1, 1, 1, 1, 0, 0], startAt: "08:00", endAt: "18:00", allDay: false, zone: "Europe/Madrid", members: [1, 5, 7] },
-    { id: 2, companyId: C.ACME, fullName: "Night Security", displayName: "Night", days: [1, 1, 1, 1, 1, 1, 1], startAt: "22:00", endAt: "06:00", allDay: false, zone: "Europe/Madrid", members: [1, 2, 6, 9] },
-    { id: 3, companyId: C.ACME, fullName: "Labs", displayName: "Labs", days: [1, 1, 1, 1, 1, 0, 0], startAt: null, endAt: null, allDay: true, zone: "America/New_York", members: [3, 4, 5] },
-    { id: 4, companyId: C.ACME, fullName: "Weekend Crew", displayName: "Weekend", days: [0, 0, 0, 0, 0, 1, 1], startAt: "09:00", endAt: "14:00", allDay: false, zone: "Europe/Madrid", members: [1, 6], status: 3 },
-    { id: 5, companyId: C.BETA, fullName: "All Doors", displayName: "All", days: [1, 1, 1, 1, 1, 1, 1], startAt: null, endAt: null, allDay: true, zone: "Europe/Berlin", members: [13, 14, 15, 16] },
+    {
+      id: 1,
+      companyId: C.ACME,
+      fullName: "Office Hours",
+      displayName: "Office",
+      days: [1, 1, 1, 1, 1, 0, 0],
+      startAt: "08:00",
+      endAt: "18:00",
+      allDay: false,
+      zone: "Europe/Madrid",
+      members: [1, 5, 7],
+    },
+    {
+      id: 2,
+      companyId: C.ACME,
+      fullName: "Night Security",
+      displayName: "Night",
+      days: [1, 1, 1, 1, 1, 1, 1],
+      startAt: "22:00",
+      endAt: "06:00",
+      allDay: false,
+      zone: "Europe/Madrid",
+      members: [1, 2, 6, 9],
+    },
+    {
+      id: 3,
+      companyId: C.ACME,
+      fullName: "Labs",
+      displayName: "Labs",
+      days: [1, 1, 1, 1, 1, 0, 0],
+      startAt: null,
+      endAt: null,
+      allDay: true,
+      zone: "America/New_York",
+      members: [3, 4, 5],
+    },
+    {
+      id: 4,
+      companyId: C.ACME,
+      fullName: "Weekend Crew",
+      displayName: "Weekend",
+      days: [0, 0, 0, 0, 0, 1, 1],
+      startAt: "09:00",
+      endAt: "14:00",
+      allDay: false,
+      zone: "Europe/Madrid",
+      members: [1, 6],
+      status: 3,
+    },
+    {
+      id: 5,
+      companyId: C.BETA,
+      fullName: "All Doors",
+      displayName: "All",
+      days: [1, 1, 1, 1, 1, 1, 1],
+      startAt: null,
+      endAt: null,
+      allDay: true,
+      zone: "Europe/Berlin",
+      members: [13, 14, 15, 16],
+    },
   ];
   for (const g of groups) {
     statements.push(
@@ -234,15 +348,23 @@ export async function seedDemo(db: Db, now = Date.UTC(2026, 10, 20, 12, 0, 0)): 
       }),
     );
   }
-  add(chunkedInserts(db, schema.deviceGroupMembers, groups.flatMap((g) => g.members.map((d) => ({ groupId: g.id, deviceId: d, companyId: g.companyId })))));
+  add(
+    chunkedInserts(
+      db,
+      schema.deviceGroupMembers,
+      groups.flatMap((g) => g.members.map((d) => ({ groupId: g.id, deviceId: d, companyId: g.companyId }))),
+    ),
+  );
 
   // E-keys: the admin holds full access everywhere; staff get custom, one-time and group keys.
   const ekeys: (typeof schema.ekeyAssignments.$inferInsert)[] = [];
-  for (const d of companyDevices[C.ACME]) ekeys.push({ companyId: C.ACME, userId: 3, deviceId: d, accessType: "full_access", scheduleDays: "1111111", isNeverEnd: true, isAllDay: true });
+  for (const d of companyDevices[C.ACME])
+    ekeys.push({ companyId: C.ACME, userId: 3, deviceId: d, accessType: "full_access", scheduleDays: "1111111", isNeverEnd: true, isAllDay: true });
   const acmeStaff = companyUsers[C.ACME].slice(2);
   acmeStaff.slice(0, 24).forEach((u, i) => {
     const kind = i % 3;
-    if (kind === 0) ekeys.push({ companyId: C.ACME, userId: u, isGroup: true, groupId: 1 + (i % 3), accessType: "custom_access", startDate: "2026-01-01", isNeverEnd: true, isAllDay: false });
+    if (kind === 0)
+      ekeys.push({ companyId: C.ACME, userId: u, isGroup: true, groupId: 1 + (i % 3), accessType: "custom_access", startDate: "2026-01-01", isNeverEnd: true, isAllDay: false });
     else
       ekeys.push({
         companyId: C.ACME,
@@ -269,7 +391,12 @@ export async function seedDemo(db: Db, now = Date.UTC(2026, 10, 20, 12, 0, 0)): 
   );
 
   // Company settings, scheduled-open hours and fob programmers.
-  for (const [companyId, zone] of [[C.ROOT, "UTC"], [C.RSL1, "America/New_York"], [C.ACME, "Europe/Madrid"], [C.BETA, "Europe/Berlin"]] as const) {
+  for (const [companyId, zone] of [
+    [C.ROOT, "UTC"],
+    [C.RSL1, "America/New_York"],
+    [C.ACME, "Europe/Madrid"],
+    [C.BETA, "Europe/Berlin"],
+  ] as const) {
     statements.push(
       db.insert(schema.companySettings).values({
         companyId,
@@ -306,7 +433,10 @@ export async function seedDemo(db: Db, now = Date.UTC(2026, 10, 20, 12, 0, 0)): 
   // Activity: logins, admin changes and a month of door traffic.
   const activity: (typeof schema.activityLogs.$inferInsert)[] = [];
   const doorEvents = ["Access Granted", "Access Denied", "Door Opened", "Door Closed", "Sensor 1 Open", "Sensor 1 Closed", "Low Battery", "Unlocked With App"];
-  for (const [companyId, n] of [[C.ACME, 320], [C.BETA, 60]] as const) {
+  for (const [companyId, n] of [
+    [C.ACME, 320],
+    [C.BETA, 60],
+  ] as const) {
     for (let i = 0; i < n; i++) {
       const name = pick(doorEvents);
       const device = pick(companyDevices[companyId]);
@@ -337,7 +467,20 @@ export async function seedDemo(db: Db, now = Date.UTC(2026, 10, 20, 12, 0, 0)): 
   // Alerts, support tickets, FAQs.
   add(
     chunkedInserts(db, schema.alerts, [
-      { id: 1, companyId: C.ACME, name: "Server room after hours", activityTypeId: sqlId(`(select id from activity_types where name = 'Access Granted')`), schedule: "custom", startDate: "2026-01-01", isNeverEnd: true, days: "1111111", isAllDay: false, startTime: "20:00", endTime: "07:00", timeZoneId: sqlId(tzId("Europe/Madrid")) },
+      {
+        id: 1,
+        companyId: C.ACME,
+        name: "Server room after hours",
+        activityTypeId: sqlId(`(select id from activity_types where name = 'Access Granted')`),
+        schedule: "custom",
+        startDate: "2026-01-01",
+        isNeverEnd: true,
+        days: "1111111",
+        isAllDay: false,
+        startTime: "20:00",
+        endTime: "07:00",
+        timeZoneId: sqlId(tzId("Europe/Madrid")),
+      },
       { id: 2, companyId: C.ACME, name: "Low battery", activityTypeId: sqlId(`(select id from activity_types where name = 'Low Battery')`), schedule: "any" },
       { id: 3, companyId: C.BETA, name: "Forced doors", activityTypeId: sqlId(`(select id from activity_types where name = 'Door Forced Open')`), schedule: "any" },
     ]),
@@ -358,9 +501,44 @@ export async function seedDemo(db: Db, now = Date.UTC(2026, 10, 20, 12, 0, 0)): 
     ]),
   );
   const tickets = [
-    { id: 1, companyId: C.ACME, ticketNumber: "T-100001", userId: 12, brand: "Samsung", phoneModel: "Galaxy S24", softwareVersion: "Android 15", appVersion: "4.2.0", latitude: 40.4168, longitude: -3.7038 },
-    { id: 2, companyId: C.ACME, ticketNumber: "T-100002", userId: 13, brand: "Apple", phoneModel: "iPhone 16", softwareVersion: "iOS 19", appVersion: "4.2.1", ticketMode: 0, bluetoothStatus: "Off", latitude: 200, longitude: 10 },
-    { id: 3, companyId: C.BETA, ticketNumber: "T-100003", userId: 4, brand: "Google", phoneModel: "Pixel 9", softwareVersion: "Android 15", appVersion: "4.1.9", latitude: 52.52, longitude: 13.405 },
+    {
+      id: 1,
+      companyId: C.ACME,
+      ticketNumber: "T-100001",
+      userId: 12,
+      brand: "Samsung",
+      phoneModel: "Galaxy S24",
+      softwareVersion: "Android 15",
+      appVersion: "4.2.0",
+      latitude: 40.4168,
+      longitude: -3.7038,
+    },
+    {
+      id: 2,
+      companyId: C.ACME,
+      ticketNumber: "T-100002",
+      userId: 13,
+      brand: "Apple",
+      phoneModel: "iPhone 16",
+      softwareVersion: "iOS 19",
+      appVersion: "4.2.1",
+      ticketMode: 0,
+      bluetoothStatus: "Off",
+      latitude: 200,
+      longitude: 10,
+    },
+    {
+      id: 3,
+      companyId: C.BETA,
+      ticketNumber: "T-100003",
+      userId: 4,
+      brand: "Google",
+      phoneModel: "Pixel 9",
+      softwareVersion: "Android 15",
+      appVersion: "4.1.9",
+      latitude: 52.52,
+      longitude: 13.405,
+    },
   ];
   add(
     chunkedInserts(
@@ -370,7 +548,10 @@ export async function seedDemo(db: Db, now = Date.UTC(2026, 10, 20, 12, 0, 0)): 
         ...t,
         sentinelDateTime: now - (i + 1) * 3600_000,
         reportingDateTime: now - (i + 1) * 3600_000 + 42_000,
-        devicesDetails: JSON.stringify({ "1": { full_name: "Main Entrance", prefix: "AB", visible: true, device: true, sentinel: false }, "2": { full_name: "", prefix: "BL", visible: false, device: false, sentinel: true } }),
+        devicesDetails: JSON.stringify({
+          "1": { full_name: "Main Entrance", prefix: "AB", visible: true, device: true, sentinel: false },
+          "2": { full_name: "", prefix: "BL", visible: false, device: false, sentinel: true },
+        }),
         createdAt: now - (i + 1) * day,
       })),
     ),
@@ -388,29 +569,93 @@ export async function seedDemo(db: Db, now = Date.UTC(2026, 10, 20, 12, 0, 0)): 
       { language: "en", question: "How are scheduled open hours used?", answer: "Doors with scheduled open stay unlocked during the company's hours.", sortOrder: 3 },
       { language: "es", question: "¿Cómo añado un usuario?", answer: "Abra Usuarios, elija Añadir usuario, complete el formulario y guarde.", sortOrder: 1 },
       { language: "es", question: "¿Por qué un usuario no puede abrir una puerta?", answer: "Revise sus llaves electrónicas: fechas, días, horas y zona horaria.", sortOrder: 2 },
-      { language: "es", question: "¿Cómo se usa el horario de apertura programada?", answer: "Las puertas con apertura programada quedan abiertas en el horario de la empresa.", sortOrder: 3 },
+      {
+        language: "es",
+        question: "¿Cómo se usa el horario de apertura programada?",
+        answer: "Las puertas con apertura programada quedan abiertas en el horario de la empresa.",
+        sortOrder: 3,
+      },
     ]),
   );
 
   // Billing, requests, mailer.
   add(
     chunkedInserts(db, schema.invoices, [
-      { id: 1, companyId: C.RSL1, customerCompanyId: C.ACME, invoiceNum: "INV-2026-001", dueDate: "2026-12-15", notes: "Annual subscription", amountCents: 240000, discountCents: 0, totalCents: 240000, createdAt: now - 20 * day },
-      { id: 2, companyId: C.RSL1, customerCompanyId: C.ACME, invoiceNum: "INV-2026-002", dueDate: "2027-01-15", notes: "Extra boards", amountCents: 51000, totalCents: 51000, createdAt: now - 5 * day },
-      { id: 3, companyId: C.ROOT, customerCompanyId: C.RSL1, invoiceNum: "INV-2026-101", dueDate: "2026-12-31", notes: "Stock order", amountCents: 850000, totalCents: 850000, createdAt: now - 30 * day },
+      {
+        id: 1,
+        companyId: C.RSL1,
+        customerCompanyId: C.ACME,
+        invoiceNum: "INV-2026-001",
+        dueDate: "2026-12-15",
+        notes: "Annual subscription",
+        amountCents: 240000,
+        discountCents: 0,
+        totalCents: 240000,
+        createdAt: now - 20 * day,
+      },
+      {
+        id: 2,
+        companyId: C.RSL1,
+        customerCompanyId: C.ACME,
+        invoiceNum: "INV-2026-002",
+        dueDate: "2027-01-15",
+        notes: "Extra boards",
+        amountCents: 51000,
+        totalCents: 51000,
+        createdAt: now - 5 * day,
+      },
+      {
+        id: 3,
+        companyId: C.ROOT,
+        customerCompanyId: C.RSL1,
+        invoiceNum: "INV-2026-101",
+        dueDate: "2026-12-31",
+        notes: "Stock order",
+        amountCents: 850000,
+        totalCents: 850000,
+        createdAt: now - 30 * day,
+      },
     ]),
   );
   add(
     chunkedInserts(db, schema.invoiceLineItems, [
       { invoiceId: 1, companyId: C.RSL1, name: "Subscription", description: "12 boards, 1 year", qty: 12, priceCents: 20000, pricePerCents: 20000, totalCents: 240000 },
       { invoiceId: 2, companyId: C.RSL1, name: "Access Board", description: "AB-100", qty: 3, priceCents: 20000, discountPercent: 15, pricePerCents: 17000, totalCents: 51000 },
-      { invoiceId: 3, companyId: C.ROOT, name: "Access Board", description: "AB-100 stock", qty: 50, priceCents: 20000, discountPercent: 15, pricePerCents: 17000, totalCents: 850000 },
+      {
+        invoiceId: 3,
+        companyId: C.ROOT,
+        name: "Access Board",
+        description: "AB-100 stock",
+        qty: 50,
+        priceCents: 20000,
+        discountPercent: 15,
+        pricePerCents: 17000,
+        totalCents: 850000,
+      },
     ]),
   );
   add(
     chunkedInserts(db, schema.companyRequests, [
-      { companyId: C.RSL1, pocUserId: 2, companyName: "Gamma Hotels", billingTerm: 1, pocFirstName: "Gina", pocLastName: "Gamma", pocEmail: "gina@gamma.example", pocPhoneNumber: "5550000010" },
-      { companyId: C.RSL1, pocUserId: 2, companyName: "Delta Schools", billingTerm: 3, pocFirstName: "Dan", pocLastName: "Delta", pocEmail: "dan@delta.example", pocPhoneNumber: "5550000011" },
+      {
+        companyId: C.RSL1,
+        pocUserId: 2,
+        companyName: "Gamma Hotels",
+        billingTerm: 1,
+        pocFirstName: "Gina",
+        pocLastName: "Gamma",
+        pocEmail: "gina@gamma.example",
+        pocPhoneNumber: "5550000010",
+      },
+      {
+        companyId: C.RSL1,
+        pocUserId: 2,
+        companyName: "Delta Schools",
+        billingTerm: 3,
+        pocFirstName: "Dan",
+        pocLastName: "Delta",
+        pocEmail: "dan@delta.example",
+        pocPhoneNumber: "5550000011",
+      },
     ]),
   );
   add(chunkedInserts(db, schema.mailerConfigs, [{ companyId: null, hostName: "127.0.0.1", port: 2525, userName: "console", userPassword: "local-only" }]));

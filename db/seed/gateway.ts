@@ -30,6 +30,9 @@ export async function seedGateway(db: DrizzleD1Database<typeof schema>, env: { G
   const d = schema.devices;
   await db.batch([
     db.insert(schema.gateways).values({ name: DEMO_GATEWAY.name, secretHash }).onConflictDoUpdate({ target: schema.gateways.name, set: { secretHash } }),
-    db.update(d).set({ boardSecretHash: boardHash }).where(and(inArray(d.companyId, companies), isNull(d.boardSecretHash), isNull(d.deletedAt))),
+    db
+      .update(d)
+      .set({ boardSecretHash: boardHash })
+      .where(and(inArray(d.companyId, companies), isNull(d.boardSecretHash), isNull(d.deletedAt))),
   ]);
 }

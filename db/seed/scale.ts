@@ -25,7 +25,10 @@ async function nextId(db: Db, table: typeof schema.users | typeof schema.devices
 
 /** Adds the scale data to `companyId` unless it is already there; returns whether it seeded. */
 export async function seedScale(db: Db, companyId: number, now = Date.now()): Promise<boolean> {
-  const [done] = await db.select({ n: count() }).from(schema.devices).where(like(schema.devices.serialNumber, `${SERIAL_PREFIX}%`));
+  const [done] = await db
+    .select({ n: count() })
+    .from(schema.devices)
+    .where(like(schema.devices.serialNumber, `${SERIAL_PREFIX}%`));
   if (done.n > 0) return false;
   const zone = await db.query.timeZones.findFirst({ where: (t, { eq }) => eq(t.name, "Europe/Madrid") });
   const zoneId = zone?.id ?? "null";

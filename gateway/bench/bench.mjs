@@ -49,14 +49,14 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]
 const ms = (x) => x.toFixed(2) + ' ms'
 
-async function inBatches (items, size, fn) {
+async function inBatches(items, size, fn) {
   const out = []
-  for (let i = 0; i < items.length; i += size) out.push(...await Promise.all(items.slice(i, i + size).map(fn)))
+  for (let i = 0; i < items.length; i += size) out.push(...(await Promise.all(items.slice(i, i + size).map(fn))))
   return out
 }
 
 /** Sends requests at a fixed offered rate (open loop) and returns sorted latencies. */
-async function openLoop (send, count, rate) {
+async function openLoop(send, count, rate) {
   const latencies = []
   const pending = []
   const t0 = performance.now()
@@ -72,30 +72,39 @@ async function openLoop (send, count, rate) {
 }
 
 /** Keeps `outstanding` requests in flight for `seconds`; returns completed requests per second. */
-async function closedLoop (send, outstanding, seconds) {
+async function closedLoop(send, outstanding, seconds) {
   let done = 0
   let i = 0
   const end = performance.now() + seconds * 1000
   const t0 = performance.now()
-  await Promise.all(Array.from({ length: outstanding }, async () => {
-    while (performance.now() < end) {
-      await send(i++)
-      done++
-    }
-  }))
+  await Promise.all(
+    Array.from({ length: outstanding }, async () => {
+      while (performance.now() < end) {
+        await send(i++)
+        done++
+      }
+    })
+  )
   return done / ((performance.now() - t0) / 1000)
 }
 
-async function gatewayFigures (worker, dir) {
+async function gatewayFigures(worker, dir) {
   const gw = await spawnGateway({ DATA_DIR: dir, WORKER_URL: worker.url, MQTT_PORT: '0', SYNC_INTERVAL_MS: '1000', GATEWAY_ID: 'gw-bench', STATS_INTERVAL_MS: '1000' })
   try {
     const url = `mqtt://127.0.0.1:${gw.mqttPort}`
     const t0 = performance.now()
-    const boards = await inBatches(Array.from({ length: BOARDS }, (_, i) => `bench-${i}`), 50, (id) =>
-      connectRequester(url, { clientId: id, username: id, password: 'bench-secret', clean: false }, { request: `boards/${id}/access/req`, response: `boards/${id}/access/res` }))
+    const boards = await inBatches(
+      Array.from({ length: BOARDS }, (_, i) => `bench-${i}`),
+      50,
+      (id) =>
+        connectRequester(url, { clientId: id, username: id, password: 'bench-secret', clean: false }, { request: `boards/${id}/access/req`, response: `boards/${id}/access/res` })
+    )
     say(`connected ${boards.length} boards in ${((performance.now() - t0) / 1000).toFixed(1)} s (hmac-sha256 board secrets)`)
     const ask = (i) => boards[i % BOARDS].ask({ type: 'fob', id: `F-${i % BOARDS}` })
-    for (let i = 0; i < BOARDS; i++) { const r = await ask(i); if (!r.allowed) throw new Error(`bench key refused: ${r.reason}`) }
+    for (let i = 0; i < BOARDS; i++) {
+      const r = await ask(i)
+      if (!r.allowed) throw new Error(`bench key refused: ${r.reason}`)
+    }
 
     // The gateway's own view, per second: time spent deciding and how long its event loop lagged.
     const operator = await mqtt.connectAsync(url, { clientId: 'bench-operator', username: 'operator', password: SECRET, reconnectPeriod: 0 })
@@ -123,15 +132,20 @@ async function gatewayFigures (worker, dir) {
     await inBatches(boards, 100, (b) => b.close())
 
     // Full simulated boards for the download (their secrets are already verified, so this is quick).
-    const fwBoards = await inBatches(Array.from({ length: FW_BOARDS }, (_, i) => `bench-${i}`), 50, (id) =>
-      new SimBoard({ url, id, password: 'bench-secret', subscribe: [`boards/${id}/fw/offer`, `boards/${id}/fw/block`], connectTimeoutMs: 60_000 }).connect())
+    const fwBoards = await inBatches(
+      Array.from({ length: FW_BOARDS }, (_, i) => `bench-${i}`),
+      50,
+      (id) => new SimBoard({ url, id, password: 'bench-secret', subscribe: [`boards/${id}/fw/offer`, `boards/${id}/fw/block`], connectTimeoutMs: 60_000 }).connect()
+    )
     const offers = await Promise.all(fwBoards.map((b) => b.next('fw/offer', { timeoutMs: 30_000 })))
     const f0 = performance.now()
-    const times = await Promise.all(fwBoards.map(async (b, i) => {
-      const r = await b.download({ offer: offers[i] })
-      if (!r.ok) throw new Error(`firmware download failed on ${b.id}`)
-      return (performance.now() - f0) / 1000
-    }))
+    const times = await Promise.all(
+      fwBoards.map(async (b, i) => {
+        const r = await b.download({ offer: offers[i] })
+        if (!r.ok) throw new Error(`firmware download failed on ${b.id}`)
+        return (performance.now() - f0) / 1000
+      })
+    )
     const fwSeconds = (performance.now() - f0) / 1000
     await inBatches(fwBoards, 100, (b) => b.close())
     return { open, maxRate, maxCpu, fwSeconds, slowest: Math.max(...times) }
@@ -141,13 +155,16 @@ async function gatewayFigures (worker, dir) {
   }
 }
 
-async function mosquittoFigures () {
+async function mosquittoFigures() {
   const broker = await startMosquitto()
   const echo = spawn(process.execPath, [fileURLToPath(new URL('./echo-responder.mjs', import.meta.url)), broker.url], { stdio: ['ignore', 'pipe', 'inherit'] })
   try {
     await new Promise((resolve) => createInterface({ input: echo.stdout }).once('line', resolve))
-    const clients = await inBatches(Array.from({ length: BOARDS }, (_, i) => i), 100, (i) =>
-      connectRequester(broker.url, { clientId: `req-${i}`, clean: true }, { request: `bench/${i}/req`, response: `bench/${i}/res` }))
+    const clients = await inBatches(
+      Array.from({ length: BOARDS }, (_, i) => i),
+      100,
+      (i) => connectRequester(broker.url, { clientId: `req-${i}`, clean: true }, { request: `bench/${i}/req`, response: `bench/${i}/res` })
+    )
     const ask = (i) => clients[i % BOARDS].ask({ type: 'fob', id: `F-${i % BOARDS}` })
     for (let i = 0; i < BOARDS; i++) await ask(i)
     const open = await openLoop(ask, OFFERED_RATE * OFFERED_SECONDS, OFFERED_RATE)
@@ -169,18 +186,23 @@ const summary = (sorted) => `p50 ${ms(pct(sorted, 0.5))}  p99 ${ms(pct(sorted, 0
  * Phase 4. A gateway takes the snapshot once and stops; each measurement then starts it again on the
  * same DATA_DIR, so it decides from its stored copy and has verified no secret yet, as after a restart.
  */
-async function authFigures (worker, dir) {
+async function authFigures(worker, dir) {
   const env = { DATA_DIR: dir, WORKER_URL: worker.url, MQTT_PORT: '0', SYNC_INTERVAL_MS: '60000', GATEWAY_ID: 'gw-bench-auth', STATS_INTERVAL_MS: '250' }
   /** Waits until the gateway has let every board go: thousands of disconnects would stall the next measurement. */
   const settled = async (gw) => {
     const operator = await mqtt.connectAsync(`mqtt://127.0.0.1:${gw.mqttPort}`, { clientId: 'bench-operator', username: 'operator', password: SECRET, reconnectPeriod: 0 })
     await new Promise((resolve) => {
-      operator.on('message', (_t, payload) => { if (JSON.parse(payload.toString()).boards <= 1) resolve() })
+      operator.on('message', (_t, payload) => {
+        if (JSON.parse(payload.toString()).boards <= 1) resolve()
+      })
       operator.subscribe('$SYS/gw-bench-auth/gateway/stats')
     })
     await operator.endAsync()
   }
-  const stop = async (gw) => { gw.proc.kill('SIGTERM'); await gw.exited }
+  const stop = async (gw) => {
+    gw.proc.kill('SIGTERM')
+    await gw.exited
+  }
   await stop(await spawnGateway(env))
   const out = {}
   const rc = ids('rc', 0, RECONNECT_BOARDS)
@@ -224,17 +246,29 @@ async function authFigures (worker, dir) {
   return out
 }
 
-function sayAuth (a) {
+function sayAuth(a) {
   const p99 = (x) => pct(x, 0.99)
-  const codes = (c) => Object.entries(c).map(([k, n]) => `${n}×${k === '3' ? 'refused (back-off)' : k === '4' ? 'bad secret' : k}`).join(', ')
+  const codes = (c) =>
+    Object.entries(c)
+      .map(([k, n]) => `${n}×${k === '3' ? 'refused (back-off)' : k === '4' ? 'bad secret' : k}`)
+      .join(', ')
   say(`board authentication (gateway restarted on its stored copy: ready in ${a.restartSeconds.toFixed(1)} s)`)
-  say(`  ${RECONNECT_BOARDS} boards reconnecting (CONNECT, status + PUBACK, SUBSCRIBE + SUBACK; 500 at a time), hmac-sha256: ${a.reconnect.seconds.toFixed(1)} s, gateway CPU ${a.reconnect.cpu.toFixed(1)} s (${(a.reconnect.cpu / RECONNECT_BOARDS * 1000).toFixed(2)} ms per board)   aim <= 10 s: ${a.reconnect.seconds <= 10 ? 'met' : 'NOT met'}`)
+  say(
+    `  ${RECONNECT_BOARDS} boards reconnecting (CONNECT, status + PUBACK, SUBSCRIBE + SUBACK; 500 at a time), hmac-sha256: ${a.reconnect.seconds.toFixed(1)} s, gateway CPU ${a.reconnect.cpu.toFixed(1)} s (${((a.reconnect.cpu / RECONNECT_BOARDS) * 1000).toFixed(2)} ms per board)   aim <= 10 s: ${a.reconnect.seconds <= 10 ? 'met' : 'NOT met'}`
+  )
   const perBoard = a.pbReconnect.seconds / PBKDF2_RECONNECT
-  say(`  baseline, previous path (PBKDF2-SHA256, 100,000 iterations): ${PBKDF2_RECONNECT} boards in ${a.pbReconnect.seconds.toFixed(1)} s, gateway CPU ${a.pbReconnect.cpu.toFixed(1)} s (${(a.pbReconnect.cpu / PBKDF2_RECONNECT * 1000).toFixed(2)} ms per board); at that rate ${RECONNECT_BOARDS} boards would take ~${(perBoard * RECONNECT_BOARDS).toFixed(0)} s`)
-  say(`  a good board's CONNECT→CONNACK from 127.0.0.1, a new board id each time, one started every 5 ms (at most 4 under way), only while the storm lasts; the storm runs in its own process:`)
+  say(
+    `  baseline, previous path (PBKDF2-SHA256, 100,000 iterations): ${PBKDF2_RECONNECT} boards in ${a.pbReconnect.seconds.toFixed(1)} s, gateway CPU ${a.pbReconnect.cpu.toFixed(1)} s (${((a.pbReconnect.cpu / PBKDF2_RECONNECT) * 1000).toFixed(2)} ms per board); at that rate ${RECONNECT_BOARDS} boards would take ~${(perBoard * RECONNECT_BOARDS).toFixed(0)} s`
+  )
+  say(
+    `  a good board's CONNECT→CONNACK from 127.0.0.1, a new board id each time, one started every 5 ms (at most 4 under way), only while the storm lasts; the storm runs in its own process:`
+  )
   say(`    quiet, hmac-sha256 + back-off:                          ${summary(a.quiet)}`)
   const signed = (x) => (x >= 0 ? '+' : '') + x.toFixed(1)
-  const line = (label, r, base) => say(`    ${label} ${summary(r.latencies)}  p99 ${signed(p99(r.latencies) - p99(base))} ms; storm ${r.storm.seconds.toFixed(2)} s, gateway CPU ${r.cpu.toFixed(2)} s (${(r.cpu / STORM * 1000).toFixed(2)} ms per bad CONNECT): ${codes(r.storm.codes)}`)
+  const line = (label, r, base) =>
+    say(
+      `    ${label} ${summary(r.latencies)}  p99 ${signed(p99(r.latencies) - p99(base))} ms; storm ${r.storm.seconds.toFixed(2)} s, gateway CPU ${r.cpu.toFixed(2)} s (${((r.cpu / STORM) * 1000).toFixed(2)} ms per bad CONNECT): ${codes(r.storm.codes)}`
+    )
   line(`during ${STORM} bad CONNECTs from 127.0.0.2, back-off:     `, a.oneAddress, a.quiet)
   line(`during ${STORM} bad CONNECTs from 100 addresses, back-off: `, a.manyAddresses, a.quiet)
   line(`during ${STORM} bad CONNECTs from 127.0.0.2, no back-off:  `, a.noBackoff, a.quiet)
@@ -247,19 +281,26 @@ function sayAuth (a) {
 }
 
 /** Forks the Worker end (bench/worker-end.mjs) and waits until it listens. */
-async function startWorkerEnd () {
+async function startWorkerEnd() {
   const proc = fork(fileURLToPath(new URL('./worker-end.mjs', import.meta.url)), [String(BOARDS), String(FW_SIZE), String(RECONNECT_BOARDS), String(PBKDF2_BOARDS)])
   const exited = new Promise((resolve) => proc.once('exit', resolve))
-  const next = () => new Promise((resolve, reject) => {
-    proc.once('message', resolve)
-    proc.once('exit', (code) => reject(new Error(`Worker end exited with ${code}`)))
-  })
+  const next = () =>
+    new Promise((resolve, reject) => {
+      proc.once('message', resolve)
+      proc.once('exit', (code) => reject(new Error(`Worker end exited with ${code}`)))
+    })
   const { url } = await next()
   return {
     url,
     pid: proc.pid,
-    async rows () { proc.send('rows'); return (await next()).rows },
-    close () { proc.disconnect(); return exited }
+    async rows() {
+      proc.send('rows')
+      return (await next()).rows
+    },
+    close() {
+      proc.disconnect()
+      return exited
+    }
   }
 }
 
@@ -269,7 +310,8 @@ const dir = await tempDir('gw-bench-')
 const authDir = await tempDir('gw-bench-auth-')
 try {
   say(`gateway bench: ${BOARDS} boards, loopback, ${new Date().toISOString()}`)
-  if (process.env.BENCH_ONLY === 'auth') { // only phase 4
+  if (process.env.BENCH_ONLY === 'auth') {
+    // only phase 4
     sayAuth(await authFigures(worker, authDir))
     process.exit(0)
   }
@@ -280,20 +322,34 @@ try {
   const M = m.open.latencies
   const ratio = g.maxRate / m.maxRate
   say('')
-  say(`access decisions offered at ${OFFERED_RATE}/s for ${OFFERED_SECONDS} s (${L.length} requests over ${BOARDS} connected boards, achieved ${(L.length / g.open.seconds).toFixed(0)}/s)`)
+  say(
+    `access decisions offered at ${OFFERED_RATE}/s for ${OFFERED_SECONDS} s (${L.length} requests over ${BOARDS} connected boards, achieved ${(L.length / g.open.seconds).toFixed(0)}/s)`
+  )
   say(`  gateway   p50 ${ms(pct(L, 0.5))}  p99 ${ms(pct(L, 0.99))}  max ${ms(L.at(-1))}   target p99 < 10 ms: ${pct(L, 0.99) < 10 ? 'met' : 'NOT met'}`)
-  say(`  CPU during that phase: gateway process ${g.open.cpu[0].toFixed(2)} s, boards' process ${g.open.cpu[1].toFixed(2)} s, Worker end ${g.open.cpu[2].toFixed(2)} s of ${g.open.seconds.toFixed(2)} s wall; machine load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores`)
-  say(`  inside the gateway (worst second): decision handling p99 ${(g.open.gateway.decideP99Us / 1000).toFixed(2)} ms; event-loop delay p99 ${ms(g.open.gateway.loopP99Ms)}, max ${ms(g.open.gateway.loopMaxMs)}`)
+  say(
+    `  CPU during that phase: gateway process ${g.open.cpu[0].toFixed(2)} s, boards' process ${g.open.cpu[1].toFixed(2)} s, Worker end ${g.open.cpu[2].toFixed(2)} s of ${g.open.seconds.toFixed(2)} s wall; machine load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores`
+  )
+  say(
+    `  inside the gateway (worst second): decision handling p99 ${(g.open.gateway.decideP99Us / 1000).toFixed(2)} ms; event-loop delay p99 ${ms(g.open.gateway.loopP99Ms)}, max ${ms(g.open.gateway.loopMaxMs)}`
+  )
   say(`  event-loop delay of the boards' process meanwhile: p99 ${ms(g.open.eld.p99)}, max ${ms(g.open.eld.max)} (delays here add to every latency above)`)
   say(`  mosquitto request/echo  p50 ${ms(pct(M, 0.5))}  p99 ${ms(pct(M, 0.99))}  max ${ms(M.at(-1))}`)
   say(`maximum rate, ${OUTSTANDING} requests outstanding, ${MAX_RATE_SECONDS} s`)
-  say(`  gateway decisions ${g.maxRate.toFixed(0)}/s   mosquitto request/echo ${m.maxRate.toFixed(0)}/s   ratio ${ratio.toFixed(2)}x (aim >= 0.8x: ${ratio >= 0.8 ? 'met' : 'NOT met'})`)
-  say(`  CPU meanwhile (s of ${MAX_RATE_SECONDS} s): gateway ${g.maxCpu[0].toFixed(2)}, boards' process ${g.maxCpu[1].toFixed(2)}, Worker end ${g.maxCpu[2].toFixed(2)} | mosquitto ${m.maxCpu[0].toFixed(2)}, echo process ${m.maxCpu[1].toFixed(2)}, requesters' process ${m.maxCpu[2].toFixed(2)}`)
+  say(
+    `  gateway decisions ${g.maxRate.toFixed(0)}/s   mosquitto request/echo ${m.maxRate.toFixed(0)}/s   ratio ${ratio.toFixed(2)}x (aim >= 0.8x: ${ratio >= 0.8 ? 'met' : 'NOT met'})`
+  )
+  say(
+    `  CPU meanwhile (s of ${MAX_RATE_SECONDS} s): gateway ${g.maxCpu[0].toFixed(2)}, boards' process ${g.maxCpu[1].toFixed(2)}, Worker end ${g.maxCpu[2].toFixed(2)} | mosquitto ${m.maxCpu[0].toFixed(2)}, echo process ${m.maxCpu[1].toFixed(2)}, requesters' process ${m.maxCpu[2].toFixed(2)}`
+  )
   say(`firmware: ${FW_BOARDS} boards downloading ${FW_SIZE / 1048576} MB at once`)
-  say(`  total ${(FW_BOARDS * FW_SIZE / 1048576 / g.fwSeconds).toFixed(1)} MB/s in ${g.fwSeconds.toFixed(2)} s; slowest board ${g.slowest.toFixed(2)} s`)
+  say(`  total ${((FW_BOARDS * FW_SIZE) / 1048576 / g.fwSeconds).toFixed(1)} MB/s in ${g.fwSeconds.toFixed(2)} s; slowest board ${g.slowest.toFixed(2)} s`)
   say(`activity rows written by the decisions and downloads: ${await worker.rows()}`)
   sayAuth(a)
-  say(`machine load average at the end: ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${cpus().length} cores`)
+  say(
+    `machine load average at the end: ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')} on ${cpus().length} cores`
+  )
 } finally {
   await worker.close()
   await removeDir(dir)

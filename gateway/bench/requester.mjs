@@ -12,7 +12,7 @@ import mqtt from 'mqtt'
  * @returns {Promise<{ask: (credential: object) => Promise<any>, close: () => Promise<void>}>}
  *   ask resolves with the parsed answer (rejects after 30 s)
  */
-export async function connectRequester (url, identity, topics) {
+export async function connectRequester(url, identity, topics) {
   const client = await mqtt.connectAsync(url, { ...identity, reconnectPeriod: 0, connectTimeout: 60_000 })
   const waiting = new Map()
   client.on('message', (_t, payload) => {
@@ -23,12 +23,19 @@ export async function connectRequester (url, identity, topics) {
   await client.subscribeAsync(topics.response, { qos: 1 })
   let n = 0
   return {
-    ask: (credential) => new Promise((resolve, reject) => {
-      const corr = `${identity.clientId}-${++n}`
-      const timer = setTimeout(() => { waiting.delete(corr); reject(new Error(`request ${corr} timed out`)) }, 30_000)
-      waiting.set(corr, (msg) => { clearTimeout(timer); resolve(msg) })
-      client.publish(topics.request, JSON.stringify({ v: 1, corr, credential, at: Date.now() }), { qos: 1 })
-    }),
+    ask: (credential) =>
+      new Promise((resolve, reject) => {
+        const corr = `${identity.clientId}-${++n}`
+        const timer = setTimeout(() => {
+          waiting.delete(corr)
+          reject(new Error(`request ${corr} timed out`))
+        }, 30_000)
+        waiting.set(corr, (msg) => {
+          clearTimeout(timer)
+          resolve(msg)
+        })
+        client.publish(topics.request, JSON.stringify({ v: 1, corr, credential, at: Date.now() }), { qos: 1 })
+      }),
     close: () => client.endAsync()
   }
 }

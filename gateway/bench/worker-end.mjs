@@ -16,7 +16,7 @@ const [boards, fwSize, reconnectBoards = 0, pbkdf2Boards = 0] = process.argv.sli
  * the earlier PBKDF2-SHA256 at 100,000 iterations (one hash string shared: the gateway's cache is
  * keyed by board, so each board still costs one PBKDF2 after a restart).
  */
-async function provisionAuth (worker) {
+async function provisionAuth(worker) {
   const hmac = await hashSecret('bench-secret')
   const pbkdf2 = await hashSecret('bench-secret', { algorithm: 'pbkdf2-sha256', iterations: 100_000 })
   const board = (id, hash) => {
@@ -27,10 +27,32 @@ async function provisionAuth (worker) {
   for (let i = 0; i < pbkdf2Boards; i++) board(`pb-${i}`, pbkdf2)
 }
 
-async function provision (worker) {
+async function provision(worker) {
   const hash = await hashSecret('bench-secret')
-  const always = { kind: 'ekey', access: 'full', tz: 'Europe/Berlin', startDate: '2026-01-01', endDate: null, days: [true, true, true, true, true, true, true], allDay: true, startTime: null, endTime: null, used: false }
-  const weekdays = { kind: 'ekey', access: 'custom', tz: 'America/New_York', startDate: '2026-01-01', endDate: null, days: [true, true, true, true, true, false, false], allDay: false, startTime: '08:00', endTime: '17:30', used: false }
+  const always = {
+    kind: 'ekey',
+    access: 'full',
+    tz: 'Europe/Berlin',
+    startDate: '2026-01-01',
+    endDate: null,
+    days: [true, true, true, true, true, true, true],
+    allDay: true,
+    startTime: null,
+    endTime: null,
+    used: false
+  }
+  const weekdays = {
+    kind: 'ekey',
+    access: 'custom',
+    tz: 'America/New_York',
+    startDate: '2026-01-01',
+    endDate: null,
+    days: [true, true, true, true, true, false, false],
+    allDay: false,
+    startTime: '08:00',
+    endTime: '17:30',
+    used: false
+  }
   for (let i = 0; i < boards; i++) {
     const id = `bench-${i}`
     worker.change('device', 'upsert', id, { id, companyId: 'BENCH', name: id, deviceType: 'AB-200', tz: 'Europe/Berlin', groupIds: [], active: true })
@@ -47,6 +69,8 @@ const worker = new WorkerContractDouble({ secret: SECRET })
 await provision(worker)
 await provisionAuth(worker)
 await worker.listen()
-process.on('message', (m) => { if (m === 'rows') process.send({ rows: worker.rows.size }) })
+process.on('message', (m) => {
+  if (m === 'rows') process.send({ rows: worker.rows.size })
+})
 process.on('disconnect', () => worker.close().then(() => process.exit(0)))
 process.send({ url: worker.url })

@@ -60,7 +60,7 @@ const out = (x) => process.stdout.write(JSON.stringify(x) + '\n')
 const make = () => new SimBoard({ url: o.url, id: o.id, password: o.password, fw: o.fw, clean: o.clean })
 
 /** Connects, retrying while the gateway is not up yet or does not know this board yet. */
-async function connect () {
+async function connect() {
   const until = Date.now() + Number(o.wait) * 1000
   for (;;) {
     const b = make()
@@ -81,7 +81,7 @@ let board = await connect().catch((e) => {
 })
 out({ connected: o.id, sessionPresent: board.sessionPresent })
 
-async function actions () {
+async function actions() {
   for (const a of o.access) {
     const [type, ...rest] = a.split(':')
     const res = await board.requestAccess({ type: /** @type {'user'|'fob'|'phone'} */ (type), id: rest.join(':') })

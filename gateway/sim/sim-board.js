@@ -26,7 +26,7 @@ export class SimBoard extends EventEmitter {
    * @param {{url: string, id: string, password: string, fw?: string, deviceType?: string, clean?: boolean,
    *   subscribe?: string[], connectTimeoutMs?: number, ca?: string|Buffer}} opts  ca: trusted certificate for mqtts://
    */
-  constructor ({ url, id, password, fw = '1.0.0', deviceType, clean = false, subscribe, connectTimeoutMs = 10_000, ca }) {
+  constructor({ url, id, password, fw = '1.0.0', deviceType, clean = false, subscribe, connectTimeoutMs = 10_000, ca }) {
     super()
     this.url = url
     this.id = id
@@ -41,7 +41,7 @@ export class SimBoard extends EventEmitter {
   }
 
   /** Connects; rejects on a refused CONNACK or a timeout. */
-  async connect () {
+  async connect() {
     this.client = mqtt.connect(this.url, {
       clientId: this.id,
       username: this.id,
@@ -56,7 +56,10 @@ export class SimBoard extends EventEmitter {
     this.client.on('message', (t, payload) => this.#onMessage(t, payload))
     this.client.on('error', (e) => this.emit('mqtt-error', e))
     await new Promise((resolve, reject) => {
-      this.client.once('connect', (connack) => { this.sessionPresent = connack.sessionPresent; resolve() })
+      this.client.once('connect', (connack) => {
+        this.sessionPresent = connack.sessionPresent
+        resolve()
+      })
       this.client.once('error', reject)
       this.client.once('close', () => reject(new Error('connection closed before CONNACK')))
     })
@@ -74,15 +77,20 @@ export class SimBoard extends EventEmitter {
     return this
   }
 
-  publishStatus () {
+  publishStatus() {
     return this.publish('status', { v: 1, online: true, fw: this.fw, ...(this.deviceType ? { deviceType: this.deviceType } : {}) }, { qos: 1, retain: true })
   }
 
-  #onMessage (t, payload) {
+  #onMessage(t, payload) {
     const name = t.slice(`boards/${this.id}/`.length)
     if (name === 'fw/block') return this.emit('block', payload)
     let msg = null
-    if (payload.length) try { msg = JSON.parse(payload) } catch { msg = { unparsable: payload.toString() } }
+    if (payload.length)
+      try {
+        msg = JSON.parse(payload)
+      } catch {
+        msg = { unparsable: payload.toString() }
+      }
     if (name === 'cmd' && typeof msg?.id === 'string') {
       if (this.commandIds.has(msg.id)) return this.emit('cmd-duplicate', msg)
       this.commandIds.add(msg.id)
@@ -101,7 +109,7 @@ export class SimBoard extends EventEmitter {
    * @param {string} name @param {any} msg
    * @param {{qos?: 0|1|2, retain?: boolean, topicOverride?: string}} [opts] topicOverride: any topic (ACL tests)
    */
-  publish (name, msg, { qos = 1, retain = false, topicOverride } = {}) {
+  publish(name, msg, { qos = 1, retain = false, topicOverride } = {}) {
     const payload = Buffer.isBuffer(msg) || typeof msg === 'string' ? msg : JSON.stringify(msg)
     return this.client.publishAsync(topicOverride ?? `boards/${this.id}/${name}`, payload, { qos, retain })
   }
@@ -112,21 +120,27 @@ export class SimBoard extends EventEmitter {
    * @param {{corr?: string, timeoutMs?: number, qos?: 0|1|2}} [opts]
    * @returns {Promise<{allowed: boolean, key: any, reason: string, corr: string, code?: string|null, nextOpen?: string|null}>}
    */
-  requestAccess (credential, { corr = `${this.bootId}-${++this.#corr}`, timeoutMs = 5000, qos = 1 } = {}) {
+  requestAccess(credential, { corr = `${this.bootId}-${++this.#corr}`, timeoutMs = 5000, qos = 1 } = {}) {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => { this.#pendingAccess.delete(corr); reject(new Error(`access request ${corr} timed out`)) }, timeoutMs)
-      this.#pendingAccess.set(corr, (msg) => { clearTimeout(timer); resolve(msg) })
+      const timer = setTimeout(() => {
+        this.#pendingAccess.delete(corr)
+        reject(new Error(`access request ${corr} timed out`))
+      }, timeoutMs)
+      this.#pendingAccess.set(corr, (msg) => {
+        clearTimeout(timer)
+        resolve(msg)
+      })
       this.publish('access/req', { v: 1, corr, credential, at: Date.now() }, { qos }).catch(reject)
     })
   }
 
   /** Sends one event; resolves when the gateway has stored it (PUBACK). */
-  sendEvent (type, data = {}, { id = `${this.bootId}.${++this.#eventSeq}` } = {}) {
+  sendEvent(type, data = {}, { id = `${this.bootId}.${++this.#eventSeq}` } = {}) {
     return this.publish('events', { v: 1, id, type, at: Date.now(), data }).then(() => id)
   }
 
   /** Waits for the next message on a down topic (or returns the retained one already seen). */
-  async next (name, { timeoutMs = 5000, fresh = false } = {}) {
+  async next(name, { timeoutMs = 5000, fresh = false } = {}) {
     if (!fresh && this.last.has(name)) return this.last.get(name)
     const [msg] = await once(this, name, { signal: AbortSignal.timeout(timeoutMs) })
     return msg
@@ -141,7 +155,7 @@ export class SimBoard extends EventEmitter {
    *   corruptBlock: flip a byte of this block when it arrives.
    * @returns {Promise<{done: boolean, ok?: boolean, error?: string, parts: Buffer[], missing: Uint8Array}>}
    */
-  async download ({ offer, parts = [], missing, max = 32, stopAfterBlocks = Infinity, corruptBlock = -1, idleMs = 2000 }) {
+  async download({ offer, parts = [], missing, max = 32, stopAfterBlocks = Infinity, corruptBlock = -1, idleMs = 2000 }) {
     missing ??= fullBitmap(offer.blocks)
     let got = 0
     let outstanding = 0
@@ -168,13 +182,24 @@ export class SimBoard extends EventEmitter {
           this.client.stream.destroy() // abrupt: like power loss or a dropped radio link
           return resolve({ done: false })
         }
-        if (countBits(missing) === 0) { cleanup(); return resolve({ done: true }) }
+        if (countBits(missing) === 0) {
+          cleanup()
+          return resolve({ done: true })
+        }
         if (outstanding <= 0) request().catch(reject)
       }
-      const idle = setInterval(() => { if (Date.now() - lastRequestAt > idleMs) request().catch(() => {}) }, idleMs / 2)
-      const cleanup = () => { this.off('block', onBlock); clearInterval(idle) }
+      const idle = setInterval(() => {
+        if (Date.now() - lastRequestAt > idleMs) request().catch(() => {})
+      }, idleMs / 2)
+      const cleanup = () => {
+        this.off('block', onBlock)
+        clearInterval(idle)
+      }
       this.on('block', onBlock)
-      request().catch((e) => { cleanup(); reject(e) })
+      request().catch((e) => {
+        cleanup()
+        reject(e)
+      })
     })
     const r = await finished
     if (!r.done) return { done: false, parts, missing }
@@ -193,22 +218,25 @@ export class SimBoard extends EventEmitter {
     return { done: true, ok, error, parts, missing }
   }
 
-  async close () {
+  async close() {
     if (!this.client) return
     await this.client.endAsync(false).catch(() => {})
   }
 
   /** Drops the connection without DISCONNECT, so the will fires and the session is kept. */
-  kill () { this.client?.stream?.destroy(); this.client?.end(true) }
+  kill() {
+    this.client?.stream?.destroy()
+    this.client?.end(true)
+  }
 }
 
-export function fullBitmap (blocks) {
+export function fullBitmap(blocks) {
   const m = new Uint8Array(Math.ceil(blocks / 8))
   for (let i = 0; i < blocks; i++) m[i >> 3] |= 1 << (i & 7)
   return m
 }
 
-function countBits (m) {
+function countBits(m) {
   let n = 0
   for (const byte of m) for (let b = byte; b; b &= b - 1) n++
   return n

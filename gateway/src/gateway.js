@@ -52,7 +52,7 @@ const CRED_HASH = Symbol('credentialHash')
  */
 
 /** @param {GatewayOptions} opts */
-export async function createGateway (opts) {
+export async function createGateway(opts) {
   const gw = new Gateway(opts)
   await gw.start()
   return gw
@@ -65,9 +65,18 @@ const definedOnly = (o) => Object.fromEntries(Object.entries(o).filter(([, v]) =
 
 export class Gateway {
   /** @param {GatewayOptions} opts */
-  constructor (opts) {
+  constructor(opts) {
     /** @type {GatewayOptions & Required<Pick<GatewayOptions, 'host'|'mqttPort'|'maxPayload'|'maxTopicLevels'|'statsIntervalMs'|'gatewayId'>>} */
-    this.opts = { host: '127.0.0.1', mqttPort: 1883, wsPort: 8883, maxPayload: 65536, maxTopicLevels: 8, statsIntervalMs: 10_000, gatewayId: `gw-${hostname()}`, .../** @type {GatewayOptions} */ (definedOnly(opts)) }
+    this.opts = {
+      host: '127.0.0.1',
+      mqttPort: 1883,
+      wsPort: 8883,
+      maxPayload: 65536,
+      maxTopicLevels: 8,
+      statsIntervalMs: 10_000,
+      gatewayId: `gw-${hostname()}`,
+      .../** @type {GatewayOptions} */ (definedOnly(opts))
+    }
     this.gatewaySecret = this.opts.gatewaySecret
     this.hooks = { ...defaultHooks, ...opts.hooks }
     this.backoff = this.opts.connectBackoff === false ? null : new ConnectBackoff(this.opts.connectBackoff || {}, this.opts.clock)
@@ -92,7 +101,7 @@ export class Gateway {
     this.schedule = new ScheduledOpen({ replica: this.replica, publishRetained, recordEvent, log: this.log, intervalMs: this.opts.scheduleIntervalMs })
   }
 
-  async start () {
+  async start() {
     await this.replica.open()
     await this.queue.open()
     await this.commands?.open()
@@ -107,14 +116,27 @@ export class Gateway {
     this.feed.start()
     this.schedule.start()
     this.stats.start()
-    this.log.info('gateway started', { mqttPort: this.listeners.mqttPort, mqttsPort: this.listeners.mqttsPort, wsPort: this.listeners.wsPort, cluster: Boolean(this.opts.redisUrl), cursor: this.replica.cursor, queued: this.queue.length })
+    this.log.info('gateway started', {
+      mqttPort: this.listeners.mqttPort,
+      mqttsPort: this.listeners.mqttsPort,
+      wsPort: this.listeners.wsPort,
+      cluster: Boolean(this.opts.redisUrl),
+      cursor: this.replica.cursor,
+      queued: this.queue.length
+    })
   }
 
-  get mqttPort () { return this.listeners.mqttPort }
-  get wsPort () { return this.listeners.wsPort }
-  get mqttsPort () { return this.listeners.mqttsPort }
+  get mqttPort() {
+    return this.listeners.mqttPort
+  }
+  get wsPort() {
+    return this.listeners.wsPort
+  }
+  get mqttsPort() {
+    return this.listeners.mqttsPort
+  }
 
-  #installHooks (aedes) {
+  #installHooks(aedes) {
     aedes.authenticate = (client, username, password, cb) => {
       const address = remoteAddress(client)
       const name = typeof username === 'string' && username.length <= 64 ? username : undefined
@@ -123,20 +145,23 @@ export class Gateway {
         this.log.debug('connection refused: back-off after failed attempts', { clientId: client.id, username: name, address, waitMs: wait })
         return cb(Object.assign(new Error('server unavailable'), { returnCode: 3 }), false)
       }
-      this.hooks.authenticate({ clientId: client.id, username, password }, this).then((identity) => {
-        if (!identity) {
-          this.backoff?.failed(address, name)
-          this.log.warn('connection refused', { clientId: client.id, username: name, address })
-          return cb(Object.assign(new Error('bad user name or password'), { returnCode: 4 }), false)
+      this.hooks.authenticate({ clientId: client.id, username, password }, this).then(
+        (identity) => {
+          if (!identity) {
+            this.backoff?.failed(address, name)
+            this.log.warn('connection refused', { clientId: client.id, username: name, address })
+            return cb(Object.assign(new Error('bad user name or password'), { returnCode: 4 }), false)
+          }
+          this.backoff?.succeeded(name)
+          client[IDENTITY] = identity
+          if (identity.role === 'board') client[CRED_HASH] = this.replica.get('boardCredential', identity.boardId)?.hash
+          cb(null, true)
+        },
+        (e) => {
+          this.log.error('authenticate hook failed', { clientId: client.id, error: e.message })
+          cb(Object.assign(new Error('server unavailable'), { returnCode: 3 }), false)
         }
-        this.backoff?.succeeded(name)
-        client[IDENTITY] = identity
-        if (identity.role === 'board') client[CRED_HASH] = this.replica.get('boardCredential', identity.boardId)?.hash
-        cb(null, true)
-      }, (e) => {
-        this.log.error('authenticate hook failed', { clientId: client.id, error: e.message })
-        cb(Object.assign(new Error('server unavailable'), { returnCode: 3 }), false)
-      })
+      )
     }
     aedes.authorizePublish = (client, packet, cb) => {
       if (!client) return cb(null) // the broker's own will handling of a client already gone
@@ -157,14 +182,21 @@ export class Gateway {
         }
         // on disk before aedes sends the PUBACK, like board events (decision 0101)
         if (this.commands) return this.commands.add(t.boardId, packet.payload).then(() => cb(null), refuse)
-        try { packet.payload = withDeadline(packet.payload) } catch (e) { return refuse(e) }
+        try {
+          packet.payload = withDeadline(packet.payload)
+        } catch (e) {
+          return refuse(e)
+        }
       }
       if (identity.role !== 'board') return cb(null)
       packet.retain = packet.retain && t.name === 'status'
-      this.inbound.handle(client, identity.boardId, t.name, packet).then(() => cb(null), (e) => {
-        this.log.error('could not handle board message', { clientId: client.id, topic: packet.topic, error: e.message })
-        cb(e)
-      })
+      this.inbound.handle(client, identity.boardId, t.name, packet).then(
+        () => cb(null),
+        (e) => {
+          this.log.error('could not handle board message', { clientId: client.id, topic: packet.topic, error: e.message })
+          cb(e)
+        }
+      )
     }
     aedes.authorizeSubscribe = (client, sub, cb) => {
       const ok = client[IDENTITY] && this.hooks.authorizeSubscribe(client[IDENTITY], sub.topic)
@@ -195,7 +227,7 @@ export class Gateway {
    * @param {string} boardId
    * @param {{id: string, type: string, at: number, data: object}} ev  id unique per board
    */
-  recordEvent (boardId, ev) {
+  recordEvent(boardId, ev) {
     return this.storeEvent(this.prepareEvent(boardId, ev))
   }
 
@@ -203,12 +235,20 @@ export class Gateway {
    * The queue record of an event, serialized: throws when it cannot be, before anything is answered.
    * `ev.id` is the board's event id, or a gateway id from `gatewayEventId` (src/events/ids.js).
    */
-  prepareEvent (boardId, ev) {
-    return EventQueue.prepare({ id: `${boardId}/${ev.id}`, deviceId: boardId, type: ev.type, at: ev.at, receivedAt: Date.now(), gatewayId: this.opts.gatewayId, data: ev.data ?? {} })
+  prepareEvent(boardId, ev) {
+    return EventQueue.prepare({
+      id: `${boardId}/${ev.id}`,
+      deviceId: boardId,
+      type: ev.type,
+      at: ev.at,
+      receivedAt: Date.now(),
+      gatewayId: this.opts.gatewayId,
+      data: ev.data ?? {}
+    })
   }
 
   /** Stores a prepared event durably and wakes the forwarder. */
-  async storeEvent (prepared) {
+  async storeEvent(prepared) {
     const stored = await this.queue.pushPrepared(prepared)
     this.forwarder?.poke()
     return stored
@@ -218,16 +258,17 @@ export class Gateway {
    * A granted access spends a one-time key and may be today's first person in. Must be called
    * synchronously after the decision: the key is spent in memory before this returns a promise.
    */
-  onGranted (boardId, key, now) {
+  onGranted(boardId, key, now) {
     const ekey = key?.kind === 'ekey' ? this.replica.get('ekey', key.id) : undefined
-    const spent = ekey?.window?.access === 'oneTime'
-      ? this.replica.applyLocal({ type: 'ekey', op: 'upsert', id: ekey.id, data: { ...ekey, window: { ...ekey.window, used: true } } })
-      : undefined
+    const spent =
+      ekey?.window?.access === 'oneTime'
+        ? this.replica.applyLocal({ type: 'ekey', op: 'upsert', id: ekey.id, data: { ...ekey, window: { ...ekey.window, used: true } } })
+        : undefined
     return Promise.all([spent, this.schedule.onGranted(boardId, now)])
   }
 
   /** @param {string} name @param {string} boardId @param {object|null} msg null clears the retained message */
-  publishRetained (name, boardId, msg) {
+  publishRetained(name, boardId, msg) {
     return this.#publish({ topic: topic(boardId, name), payload: msg ? JSON.stringify(msg) : '', qos: 1, retain: true })
   }
 
@@ -235,7 +276,7 @@ export class Gateway {
    * Sends a command to a board, wherever in the cluster it is connected: without Redis it is stored in
    * the outbox first, with Redis its deadline is written into it.
    */
-  async sendCommand (boardId, cmd) {
+  async sendCommand(boardId, cmd) {
     /** @type {string|Buffer} */
     let payload = JSON.stringify({ v: 1, ...cmd })
     if (this.commands) await this.commands.add(boardId, payload)
@@ -243,23 +284,34 @@ export class Gateway {
     return this.#publish({ topic: topic(boardId, 'cmd'), payload, qos: 1, retain: false })
   }
 
-  #publish ({ topic, payload, qos, retain }) {
-    return new Promise((resolve, reject) => this.aedes.publish({ cmd: 'publish', topic, payload: Buffer.from(payload), qos, retain, dup: false }, (err) => err ? reject(err) : resolve()))
+  #publish({ topic, payload, qos, retain }) {
+    return new Promise((resolve, reject) =>
+      this.aedes.publish({ cmd: 'publish', topic, payload: Buffer.from(payload), qos, retain, dup: false }, (err) => (err ? reject(err) : resolve()))
+    )
   }
 
-  async #publishDevice (deviceId) {
+  async #publishDevice(deviceId) {
     const d = this.replica.get('device', deviceId)
     if (!d) return this.publishRetained('config', deviceId, null)
-    await this.publishRetained('config', deviceId, { v: 1, rev: PROTOCOL_REVISION, deviceId: d.id, name: d.name, deviceType: d.deviceType, companyId: d.companyId, tz: d.tz, unlockMs: d.unlockMs ?? 5000 })
+    await this.publishRetained('config', deviceId, {
+      v: 1,
+      rev: PROTOCOL_REVISION,
+      deviceId: d.id,
+      name: d.name,
+      deviceType: d.deviceType,
+      companyId: d.companyId,
+      tz: d.tz,
+      unlockMs: d.unlockMs ?? 5000
+    })
     await this.schedule.refresh(deviceId)
     await this.firmware.offer(deviceId)
   }
 
-  async #republishAll () {
+  async #republishAll() {
     for (const d of this.replica.all('device')) await this.#publishDevice(d.id)
   }
 
-  async #onReplicaChange (changes, reset) {
+  async #onReplicaChange(changes, reset) {
     if (reset) return this.#republishAll()
     const devices = new Set()
     for (const c of changes) {
@@ -279,7 +331,7 @@ export class Gateway {
     for (const id of devices) await this.#publishDevice(id)
   }
 
-  #disconnect (boardId, why) {
+  #disconnect(boardId, why) {
     const client = this.aedes.clients[boardId]
     if (!client) return
     this.log.info('disconnecting board', { boardId, why })
@@ -287,9 +339,11 @@ export class Gateway {
   }
 
   /** Runs the change feed until it is caught up (tests, startup scripts). */
-  syncNow () { return this.feed.syncOnce() }
+  syncNow() {
+    return this.feed.syncOnce()
+  }
 
-  async close () {
+  async close() {
     this.stats.stop()
     this.firmware.stop()
     this.schedule.stop()

@@ -22,7 +22,7 @@ const RECENT_DECISIONS = 20_000
  * aedes' per-packet setImmediate, which saves a turn of the event loop per answer and lets a run of
  * firmware blocks leave in one socket write.
  */
-function sendDirect (client, t, payload) {
+function sendDirect(client, t, payload) {
   if (!client.connected || client.closed || client.conn.destroyed) return
   writeToStream({ cmd: 'publish', topic: t, payload, qos: 0, retain: false, dup: false }, client.conn)
 }
@@ -38,7 +38,9 @@ export class Inbound {
   #ringAt = 0
 
   /** @param {import('./gateway.js').Gateway} gw */
-  constructor (gw) { this.gw = gw }
+  constructor(gw) {
+    this.gw = gw
+  }
 
   /**
    * @param {import('aedes').Client} client
@@ -46,18 +48,25 @@ export class Inbound {
    * @param {string} name topic below boards/{id}/
    * @param {{topic: string, payload: Buffer}} packet
    */
-  async handle (client, boardId, name, packet) {
+  async handle(client, boardId, name, packet) {
     try {
       const msg = validate.parseJson(packet.payload)
-      if (!this.gw.replica.get('device', boardId)) throw new ProtocolError('unknown_board', 'this board is not in the gateway\'s copy of the console records')
+      if (!this.gw.replica.get('device', boardId)) throw new ProtocolError('unknown_board', "this board is not in the gateway's copy of the console records")
       switch (name) {
-        case 'access/req': return await this.#access(client, boardId, validate.accessRequest(msg))
-        case 'events': return await this.gw.recordEvent(boardId, validate.event(msg))
-        case 'status': return await this.gw.firmware.noteStatus(boardId, validate.status(msg), client)
-        case 'fw/req': return this.#blocks(client, boardId, validate.blockRequest(msg))
-        case 'fw/progress': return this.#progress(boardId, validate.progress(msg))
-        case 'fw/result': return await this.#result(boardId, validate.result(msg))
-        default: throw new ProtocolError('unknown_topic', `boards/{id}/${name} is not a topic a board publishes to`)
+        case 'access/req':
+          return await this.#access(client, boardId, validate.accessRequest(msg))
+        case 'events':
+          return await this.gw.recordEvent(boardId, validate.event(msg))
+        case 'status':
+          return await this.gw.firmware.noteStatus(boardId, validate.status(msg), client)
+        case 'fw/req':
+          return this.#blocks(client, boardId, validate.blockRequest(msg))
+        case 'fw/progress':
+          return this.#progress(boardId, validate.progress(msg))
+        case 'fw/result':
+          return await this.#result(boardId, validate.result(msg))
+        default:
+          throw new ProtocolError('unknown_topic', `boards/{id}/${name} is not a topic a board publishes to`)
       }
     } catch (e) {
       if (!(e instanceof ProtocolError)) throw e
@@ -66,7 +75,7 @@ export class Inbound {
     }
   }
 
-  sendError (client, boardId, err) {
+  sendError(client, boardId, err) {
     const msg = { v: 1, ...err }
     if (msg.corr === undefined) delete msg.corr
     sendDirect(client, topic(boardId, 'error'), Buffer.from(JSON.stringify(msg)))
@@ -79,7 +88,7 @@ export class Inbound {
    * The record is serialized before the answer is sent: no decision leaves without a record that can
    * be stored. It holds only the request's known fields (validate.accessRequest).
    */
-  async #access (client, boardId, req) {
+  async #access(client, boardId, req) {
     const t0 = performance.now()
     const key = boardId + '\0' + req.corr
     const res = topic(boardId, 'access/res')
@@ -101,7 +110,15 @@ export class Inbound {
       id: gatewayEventId(`acc.${req.corr}`),
       type: d.allowed ? 'access.granted' : 'access.denied',
       at: req.at ?? now,
-      data: { credential: req.credential, userId: d.userId, keyId: d.key?.id ?? null, keyKind: d.key?.kind ?? null, ...(d.allowed ? {} : { code: d.code, nextOpen }), reason: d.reason, corr: req.corr }
+      data: {
+        credential: req.credential,
+        userId: d.userId,
+        keyId: d.key?.id ?? null,
+        keyKind: d.key?.kind ?? null,
+        ...(d.allowed ? {} : { code: d.code, nextOpen }),
+        reason: d.reason,
+        corr: req.corr
+      }
     })
     const answer = d.allowed
       ? { v: 1, corr: req.corr, allowed: true, key: d.key, reason: d.reason, at: now }
@@ -120,7 +137,7 @@ export class Inbound {
   }
 
   /** Stores a remembered decision's event unless that is done; concurrent attempts share one store. */
-  async #persist (boardId, entry) {
+  async #persist(boardId, entry) {
     if (!entry.record) return
     entry.storing ??= (async () => {
       const granted = entry.granted
@@ -128,11 +145,13 @@ export class Inbound {
       await granted
       await this.gw.storeEvent(entry.record)
       entry.record = null
-    })().finally(() => { entry.storing = null })
+    })().finally(() => {
+      entry.storing = null
+    })
     await entry.storing
   }
 
-  #remember (key, entry) {
+  #remember(key, entry) {
     const evicted = this.#ring[this.#ringAt]
     if (evicted !== undefined) this.#recent.delete(evicted)
     this.#ring[this.#ringAt] = key
@@ -140,20 +159,20 @@ export class Inbound {
     this.#recent.set(key, entry)
   }
 
-  #blocks (client, boardId, req) {
+  #blocks(client, boardId, req) {
     const frames = this.gw.firmware.blocksFor(boardId, req)
     if (!Array.isArray(frames)) throw new ProtocolError(frames.error, frames.message)
     const t = topic(boardId, 'fw/block')
     for (const payload of frames) sendDirect(client, t, payload)
   }
 
-  #progress (boardId, msg) {
+  #progress(boardId, msg) {
     const release = this.gw.firmware.releaseFor(boardId)
     if (!release || release.id !== msg.releaseId) throw new ProtocolError('unknown_release', `release ${msg.releaseId} is not offered to this board`)
     this.gw.firmware.noteProgress(boardId, release, msg.received, msg.blocks)
   }
 
-  async #result (boardId, msg) {
+  async #result(boardId, msg) {
     await this.gw.recordEvent(boardId, {
       id: msg.id,
       type: 'firmware.result',

@@ -24,9 +24,7 @@ const gw = await createGateway({
   gatewaySecret: env.GATEWAY_SECRET,
   gatewayId: env.GATEWAY_ID,
   dataDir: env.DATA_DIR ?? fileURLToPath(new URL('../data', import.meta.url)),
-  tls: env.TLS_CERT && env.TLS_KEY
-    ? { cert: readFileSync(env.TLS_CERT), key: readFileSync(env.TLS_KEY), port: Number(env.MQTTS_PORT ?? 8884) }
-    : undefined,
+  tls: env.TLS_CERT && env.TLS_KEY ? { cert: readFileSync(env.TLS_CERT), key: readFileSync(env.TLS_KEY), port: Number(env.MQTTS_PORT ?? 8884) } : undefined,
   redisUrl: env.REDIS_URL || undefined,
   syncIntervalMs: env.SYNC_INTERVAL_MS ? Number(env.SYNC_INTERVAL_MS) : undefined,
   statsIntervalMs: env.STATS_INTERVAL_MS ? Number(env.STATS_INTERVAL_MS) : undefined,

@@ -21,18 +21,20 @@ const scryptAsync = promisify(scrypt)
 export const HMAC_ALGORITHM = 'hmac-sha256'
 
 /** @param {string} text */
-function parseParams (text) {
-  return Object.fromEntries(text.split(',').map((kv) => {
-    const [k, v] = kv.split('=')
-    return [k, Number(v)]
-  }))
+function parseParams(text) {
+  return Object.fromEntries(
+    text.split(',').map((kv) => {
+      const [k, v] = kv.split('=')
+      return [k, Number(v)]
+    })
+  )
 }
 
 /**
  * The console's format (app/utils/board-secret.server.ts computes the same string).
  * @param {string|Buffer} secret @param {Buffer} [salt] 16 random bytes unless given (test vectors)
  */
-export function hmacHash (secret, salt = randomBytes(16)) {
+export function hmacHash(secret, salt = randomBytes(16)) {
   const hash = createHmac('sha256', salt).update(secret).digest()
   return `${HMAC_ALGORITHM}$${salt.toString('base64')}$${hash.toString('base64')}`
 }
@@ -41,7 +43,7 @@ export function hmacHash (secret, salt = randomBytes(16)) {
  * @param {string} password
  * @param {{algorithm?: 'hmac-sha256'|'pbkdf2-sha256'|'scrypt', iterations?: number}} [opts]
  */
-export async function hashSecret (password, { algorithm = HMAC_ALGORITHM, iterations = 100_000 } = {}) {
+export async function hashSecret(password, { algorithm = HMAC_ALGORITHM, iterations = 100_000 } = {}) {
   if (algorithm === HMAC_ALGORITHM) return hmacHash(password)
   const salt = randomBytes(16)
   if (algorithm === 'scrypt') {
@@ -59,7 +61,7 @@ export const isFastHash = (stored) => typeof stored === 'string' && stored.start
  * Checks an HMAC hash synchronously.
  * @param {string|Buffer} password @param {string} stored
  */
-export function verifyFast (password, stored) {
+export function verifyFast(password, stored) {
   const parts = String(stored).split('$')
   if (parts.length !== 3 || parts[0] !== HMAC_ALGORITHM) return false
   const salt = Buffer.from(parts[1], 'base64')
@@ -74,7 +76,7 @@ export function verifyFast (password, stored) {
  * @param {string} stored
  * @returns {Promise<boolean>} false for a wrong password or an unreadable hash
  */
-export async function verifySecret (password, stored) {
+export async function verifySecret(password, stored) {
   if (isFastHash(stored)) return verifyFast(password, stored)
   const [algorithm, paramText, saltB64, hashB64] = String(stored).split('$')
   if (!paramText || !saltB64 || !hashB64) return false
@@ -99,14 +101,18 @@ export async function verifySecret (password, stored) {
  */
 export class VerifiedCache {
   #ok = new Map()
-  constructor (max = 100_000) { this.max = max }
+  constructor(max = 100_000) {
+    this.max = max
+  }
   /** @param {string} user @param {string} stored @param {string|Buffer} password */
-  key (user, stored, password) {
+  key(user, stored, password) {
     return user + '\0' + stored + '\0' + createHash('sha256').update(password).digest('base64')
   }
 
-  has (k) { return this.#ok.has(k) }
-  add (k) {
+  has(k) {
+    return this.#ok.has(k)
+  }
+  add(k) {
     if (this.#ok.size >= this.max) this.#ok.delete(this.#ok.keys().next().value)
     this.#ok.set(k, true)
   }

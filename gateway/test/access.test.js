@@ -5,7 +5,19 @@ import { SECRET, tempDir, removeDir, provisionBoard, board, startGateway, until 
 import { decide } from '../src/access/core.js'
 
 const ALL_DAYS = [true, true, true, true, true, true, true]
-const ekey = (over) => ({ kind: 'ekey', access: 'full', tz: 'Europe/Berlin', startDate: '2026-01-01', endDate: null, days: ALL_DAYS, allDay: true, startTime: null, endTime: null, used: false, ...over })
+const ekey = (over) => ({
+  kind: 'ekey',
+  access: 'full',
+  tz: 'Europe/Berlin',
+  startDate: '2026-01-01',
+  endDate: null,
+  days: ALL_DAYS,
+  allDay: true,
+  startTime: null,
+  endTime: null,
+  used: false,
+  ...over
+})
 const wholeWeek = (row) => Array.from({ length: 7 }, () => row)
 /** A calendar date a month away (UTC): a key starting then opens at its midnight, whatever the time of day now. */
 const IN_30_DAYS = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10)
@@ -23,16 +35,47 @@ before(async () => {
   worker.change('ekey', 'upsert', 'k-expired', { id: 'k-expired', deviceId: 'b1', userId: 'u2', fob: 'F-2', window: ekey({ access: 'custom', endDate: '2026-01-31' }) })
   worker.change('ekey', 'upsert', 'k-once', { id: 'k-once', deviceId: 'b1', userId: 'u4', window: ekey({ access: 'oneTime', startDate: '2020-01-01' }) })
   worker.change('ekey', 'upsert', 'k-u3', { id: 'k-u3', deviceId: 'b1', userId: 'u3', fob: 'F-3', window: ekey() })
-  worker.change('groupKey', 'upsert', 'gk-1', { id: 'gk-1', groupId: 'g1', userId: 'u2', fob: 'F-2', window: { kind: 'group', tz: 'UTC', days: ALL_DAYS, allDay: true, startTime: null, endTime: null } })
+  worker.change('groupKey', 'upsert', 'gk-1', {
+    id: 'gk-1',
+    groupId: 'g1',
+    userId: 'u2',
+    fob: 'F-2',
+    window: { kind: 'group', tz: 'UTC', days: ALL_DAYS, allDay: true, startTime: null, endTime: null }
+  })
   // group keys whose assignment starts later, and one that has started
   worker.change('user', 'upsert', 'u5', { id: 'u5', companyId: 'ACME', active: true })
   worker.change('user', 'upsert', 'u6', { id: 'u6', companyId: 'ACME', active: true })
-  worker.change('groupKey', 'upsert', 'gk-later', { id: 'gk-later', groupId: 'g1', userId: 'u5', fob: 'F-5', startDate: '2099-01-05', window: { kind: 'group', tz: 'UTC', days: ALL_DAYS, allDay: true, startTime: null, endTime: null } })
-  worker.change('groupKey', 'upsert', 'gk-started', { id: 'gk-started', groupId: 'g1', userId: 'u6', fob: 'F-6', startDate: '2020-01-01', window: { kind: 'group', tz: 'UTC', days: ALL_DAYS, allDay: true, startTime: null, endTime: null } })
+  worker.change('groupKey', 'upsert', 'gk-later', {
+    id: 'gk-later',
+    groupId: 'g1',
+    userId: 'u5',
+    fob: 'F-5',
+    startDate: '2099-01-05',
+    window: { kind: 'group', tz: 'UTC', days: ALL_DAYS, allDay: true, startTime: null, endTime: null }
+  })
+  worker.change('groupKey', 'upsert', 'gk-started', {
+    id: 'gk-started',
+    groupId: 'g1',
+    userId: 'u6',
+    fob: 'F-6',
+    startDate: '2020-01-01',
+    window: { kind: 'group', tz: 'UTC', days: ALL_DAYS, allDay: true, startTime: null, endTime: null }
+  })
   worker.change('user', 'upsert', 'u7', { id: 'u7', companyId: 'ACME', active: true })
-  worker.change('groupKey', 'upsert', 'gk-soon', { id: 'gk-soon', groupId: 'g1', userId: 'u7', fob: 'F-7', startDate: IN_30_DAYS, window: { kind: 'group', tz: 'UTC', days: ALL_DAYS, allDay: true, startTime: null, endTime: null } })
+  worker.change('groupKey', 'upsert', 'gk-soon', {
+    id: 'gk-soon',
+    groupId: 'g1',
+    userId: 'u7',
+    fob: 'F-7',
+    startDate: IN_30_DAYS,
+    window: { kind: 'group', tz: 'UTC', days: ALL_DAYS, allDay: true, startTime: null, endTime: null }
+  })
   // open every day, first person in: locked until the first authorized entry
-  worker.change('scheduledOpen', 'upsert', 'so-acme', { id: 'so-acme', companyId: 'ACME', window: { kind: 'scheduledOpen', tz: 'UTC', fpi: true, firstEntryAt: null, week: wholeWeek({ openWholeDay: true, openTime: '', closeTime: '' }), exceptions: [] } })
+  worker.change('scheduledOpen', 'upsert', 'so-acme', {
+    id: 'so-acme',
+    companyId: 'ACME',
+    window: { kind: 'scheduledOpen', tz: 'UTC', fpi: true, firstEntryAt: null, week: wholeWeek({ openWholeDay: true, openTime: '', closeTime: '' }), exceptions: [] }
+  })
   dir = await tempDir()
   gw = await startGateway(worker, dir)
   b1 = await board(gw, 'b1').connect()
@@ -44,7 +87,7 @@ after(async () => {
   await removeDir(dir)
 })
 
-test('a group key opens from its assignment\'s start date, not before', async () => {
+test("a group key opens from its assignment's start date, not before", async () => {
   const later = await b1.requestAccess({ type: 'fob', id: 'F-5' })
   assert.equal(later.allowed, false)
   assert.match(later.reason, /not valid before 2099-01-05/)
@@ -82,11 +125,14 @@ test('decisions for user id, fob and phone key, direct and group keys', async ()
   await b2.close()
 })
 
-test('denials by the core carry a stable code and the instant the user\'s soonest key next opens', () => {
+test("denials by the core carry a stable code and the instant the user's soonest key next opens", () => {
   const at = Date.parse('2026-03-14T16:00:00Z') // a Saturday, 17:00 in Berlin
   const weekdays = ekey({ access: 'custom', days: [true, true, true, true, true, false, false], allDay: false, startTime: '08:00', endTime: '17:30' })
   const outside = decide([{ id: 'k', kind: 'ekey', window: weekdays }], at)
-  assert.deepEqual({ allowed: outside.allowed, code: outside.code, nextOpen: outside.nextOpen }, { allowed: false, code: 'outside_schedule', nextOpen: Date.parse('2026-03-16T07:00:00Z') })
+  assert.deepEqual(
+    { allowed: outside.allowed, code: outside.code, nextOpen: outside.nextOpen },
+    { allowed: false, code: 'outside_schedule', nextOpen: Date.parse('2026-03-16T07:00:00Z') }
+  )
   assert.match(outside.reason, /next opens Mon 08:00/)
   const cases = [
     [ekey({ access: 'custom', endDate: '2026-01-31' }), 'expired'],
@@ -102,7 +148,10 @@ test('denials by the core carry a stable code and the instant the user\'s soones
 test('a deactivated company denies its users at every door until it is reactivated', async () => {
   worker.change('company', 'upsert', 'ACME', { id: 'ACME', active: false })
   await gw.syncNow()
-  for (const credential of [{ type: 'user', id: 'u1' }, { type: 'fob', id: 'F-2' }]) {
+  for (const credential of [
+    { type: 'user', id: 'u1' },
+    { type: 'fob', id: 'F-2' }
+  ]) {
     const res = await b1.requestAccess(credential)
     assert.equal(res.allowed, false, JSON.stringify(credential))
     assert.equal(res.reason, 'Company is deactivated')
@@ -132,7 +181,7 @@ test('a one-time key opens once', async () => {
   assert.deepEqual({ allowed: spent.allowed, code: spent.code, nextOpen: spent.nextOpen }, { allowed: false, code: 'key_used', nextOpen: null })
 })
 
-test('a board event whose id looks like a gateway record\'s is kept, and hides no decision', async () => {
+test("a board event whose id looks like a gateway record's is kept, and hides no decision", async () => {
   // the board's event first, then a decision whose gateway record would once have had the same id
   await b1.sendEvent('door.opened', {}, { id: 'acc.ns-1' })
   await b1.requestAccess({ type: 'user', id: 'u1' }, { corr: 'ns-1' })
@@ -161,7 +210,10 @@ test('contact and measurement sensor events are told apart, and only known data 
   await b1.sendEvent('sensor', { name: 'humidity', value: 40 }, { id: 'sen-3' }) // version 1's form: a measurement
   await b1.sendEvent('door.heldOpen', { durationMs: 30_000, note: { deep: [1] } }, { id: 'sen-4' })
   await until(() => ['sen-1', 'sen-2', 'sen-3', 'sen-4'].every((id) => worker.rows.has(`b1/${id}`)), { what: 'sensor rows' })
-  const row = (id) => { const r = worker.rows.get(`b1/${id}`); return { type: r.type, data: r.data } }
+  const row = (id) => {
+    const r = worker.rows.get(`b1/${id}`)
+    return { type: r.type, data: r.data }
+  }
   assert.deepEqual(row('sen-1'), { type: 'sensor.contact', data: { input: 2, state: 'open' } })
   assert.deepEqual(row('sen-2'), { type: 'sensor.measurement', data: { name: 'temp', value: 21.5, unit: 'C' } })
   assert.deepEqual(row('sen-3'), { type: 'sensor.measurement', data: { name: 'humidity', value: 40 } })
@@ -184,7 +236,18 @@ test('board events reach the Worker once, even when the board resends them', asy
 
 test('scheduled open with first person in: locked until the first grant, then open for every company door', async () => {
   // The first grants above already happened, so start a fresh day: reset firstEntryAt from the console.
-  worker.change('scheduledOpen', 'upsert', 'so-acme', { id: 'so-acme', companyId: 'ACME', window: { kind: 'scheduledOpen', tz: 'UTC', fpi: true, firstEntryAt: Date.parse('2020-01-01T00:00:00Z'), week: wholeWeek({ openWholeDay: true, openTime: '', closeTime: '' }), exceptions: [] } })
+  worker.change('scheduledOpen', 'upsert', 'so-acme', {
+    id: 'so-acme',
+    companyId: 'ACME',
+    window: {
+      kind: 'scheduledOpen',
+      tz: 'UTC',
+      fpi: true,
+      firstEntryAt: Date.parse('2020-01-01T00:00:00Z'),
+      week: wholeWeek({ openWholeDay: true, openTime: '', closeTime: '' }),
+      exceptions: []
+    }
+  })
   gw.replica.tables.get('scheduledOpen').delete('so-acme') // forget the local first entry, as on a new day
   await gw.syncNow()
   const b2 = await board(gw, 'b2').connect()
@@ -198,7 +261,16 @@ test('scheduled open with first person in: locked until the first grant, then op
   await until(() => [...worker.rows.values()].some((r) => r.type === 'schedule.firstEntry'), { what: 'first entry event' })
   // A door opted out of scheduled open gets no schedule at all.
   const cleared = b2.next('schedule', { fresh: true })
-  worker.change('device', 'upsert', 'b2', { id: 'b2', companyId: 'ACME', name: 'Door b2', deviceType: 'AB-200', tz: 'Europe/Berlin', groupIds: [], active: true, scheduleOpen: false })
+  worker.change('device', 'upsert', 'b2', {
+    id: 'b2',
+    companyId: 'ACME',
+    name: 'Door b2',
+    deviceType: 'AB-200',
+    tz: 'Europe/Berlin',
+    groupIds: [],
+    active: true,
+    scheduleOpen: false
+  })
   await gw.syncNow()
   assert.equal(await cleared, null)
   await b2.close()

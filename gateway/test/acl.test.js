@@ -24,15 +24,27 @@ after(async () => {
 })
 
 /** SUBACK return codes, including refusals (mqtt.js turns a 128 into an error). */
-function subscribeCodes (client, topics) {
+function subscribeCodes(client, topics) {
   return new Promise((resolve) => {
-    const onPacket = (p) => { if (p.cmd === 'suback') { client.off('packetreceive', onPacket); resolve(p.granted) } }
+    const onPacket = (p) => {
+      if (p.cmd === 'suback') {
+        client.off('packetreceive', onPacket)
+        resolve(p.granted)
+      }
+    }
     client.on('packetreceive', onPacket)
     client.subscribe(topics, () => {})
   })
 }
 
-const refused = (b) => b.connect().then(() => { b.close(); return false }, (e) => e)
+const refused = (b) =>
+  b.connect().then(
+    () => {
+      b.close()
+      return false
+    },
+    (e) => e
+  )
 
 test('a board with its own credentials connects and gets its retained config', async () => {
   const b1 = await board(gw, 'b1').connect()
@@ -44,17 +56,16 @@ test('a board with its own credentials connects and gets its retained config', a
 })
 
 test('wrong password, unknown board, mismatched client id and deactivated device are refused', async () => {
-  for (const b of [
-    board(gw, 'b1', { password: 'wrong' }),
-    board(gw, 'nobody'),
-    board(gw, 'b3')
-  ]) {
+  for (const b of [board(gw, 'b1', { password: 'wrong' }), board(gw, 'nobody'), board(gw, 'b3')]) {
     const err = await refused(b)
     assert.ok(err instanceof Error, `${b.id} must be refused`)
     assert.match(err.message, /Bad username or password|Connection refused|closed/i)
   }
   const c = mqtt.connect(`mqtt://127.0.0.1:${gw.mqttPort}`, { clientId: 'b2', username: 'b1', password: 'board-secret', reconnectPeriod: 0 })
-  const err = await new Promise((resolve) => { c.once('connect', () => resolve(null)); c.once('error', resolve) })
+  const err = await new Promise((resolve) => {
+    c.once('connect', () => resolve(null))
+    c.once('error', resolve)
+  })
   c.end(true)
   assert.ok(err, 'client id must equal username')
 })
@@ -76,7 +87,9 @@ test('a board cannot read what is sent to another board', async () => {
   const b1 = await board(gw, 'b1').connect()
   const b2 = await board(gw, 'b2').connect()
   const seenByB1 = []
-  b1.client.on('message', (t) => { if (t.includes('/b2/')) seenByB1.push(t) })
+  b1.client.on('message', (t) => {
+    if (t.includes('/b2/')) seenByB1.push(t)
+  })
   const cmd = b2.next('cmd', { fresh: true })
   await gw.sendCommand('b2', { id: 'c1', cmd: 'ping' })
   assert.equal((await cmd).id, 'c1')
@@ -86,7 +99,7 @@ test('a board cannot read what is sent to another board', async () => {
   await b2.close()
 })
 
-test('publishing to another board\'s topic or a down topic closes the connection and reaches nobody', async () => {
+test("publishing to another board's topic or a down topic closes the connection and reaches nobody", async () => {
   const b2 = await board(gw, 'b2').connect()
   let b2Got = 0
   b2.on('cmd', () => b2Got++)
@@ -130,7 +143,11 @@ test('WebSocket listener serves tools with the same rules', async () => {
 
 test('a too-deep topic or an oversized payload closes the connection; the gateway keeps serving', async () => {
   /** @type {[string, string|Buffer][]} */
-  const cases = [['boards/b1/events/a/b/c/d/e/f/g', '{}'], ['boards/b1/events', Buffer.alloc(66_000, 0x20)], ['boards/b1/events', Buffer.alloc(8 * 1024 * 1024, 0x20)]]
+  const cases = [
+    ['boards/b1/events/a/b/c/d/e/f/g', '{}'],
+    ['boards/b1/events', Buffer.alloc(66_000, 0x20)],
+    ['boards/b1/events', Buffer.alloc(8 * 1024 * 1024, 0x20)]
+  ]
   for (const [t, payload] of cases) {
     const b1 = await board(gw, 'b1', { subscribe: [] }).connect()
     const closed = new Promise((resolve) => b1.client.once('close', () => resolve()))
@@ -146,8 +163,27 @@ test('a too-deep topic or an oversized payload closes the connection; the gatewa
 test('MQTT over TLS: the same boards, the same rules', async () => {
   const tlsDir = await tempDir('gw-tls-')
   try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
-      '-keyout', join(tlsDir, 'key.pem'), '-out', join(tlsDir, 'cert.pem')], { stdio: 'ignore' })
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-keyout',
+        join(tlsDir, 'key.pem'),
+        '-out',
+        join(tlsDir, 'cert.pem')
+      ],
+      { stdio: 'ignore' }
+    )
     const cert = readFileSync(join(tlsDir, 'cert.pem'))
     const secure = await startGateway(worker, join(tlsDir, 'data'), { tls: { cert, key: readFileSync(join(tlsDir, 'key.pem')), port: 0 }, wsPort: null })
     try {

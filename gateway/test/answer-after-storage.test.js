@@ -26,14 +26,20 @@ after(async () => {
 })
 
 /** Holds every event the gateway stores until `release()`; `fail()` makes the held ones fail instead. */
-function holdStorage () {
+function holdStorage() {
   const push = gw.queue.pushPrepared.bind(gw.queue)
   const held = []
   gw.queue.pushPrepared = (event) => new Promise((resolve, reject) => held.push({ go: () => push(event).then(resolve, reject), fail: () => reject(new Error('disk full')) }))
   return {
     held,
-    release () { gw.queue.pushPrepared = push; for (const h of held.splice(0)) h.go() },
-    fail () { gw.queue.pushPrepared = push; for (const h of held.splice(0)) h.fail() }
+    release() {
+      gw.queue.pushPrepared = push
+      for (const h of held.splice(0)) h.go()
+    },
+    fail() {
+      gw.queue.pushPrepared = push
+      for (const h of held.splice(0)) h.fail()
+    }
   }
 }
 
@@ -42,7 +48,9 @@ test('the answer does not wait for storage; the PUBACK does', async () => {
   const storage = holdStorage()
   try {
     let acked = false
-    b1.client.on('packetreceive', (p) => { if (p.cmd === 'puback') acked = true })
+    b1.client.on('packetreceive', (p) => {
+      if (p.cmd === 'puback') acked = true
+    })
     const res = await b1.requestAccess({ type: 'fob', id: 'F-1' }, { corr: 'held-1' })
     assert.equal(res.allowed, true)
     await until(() => storage.held.length === 1, { what: 'the decision to be stored' })
@@ -71,7 +79,11 @@ test('when the event cannot be stored, the resent request gets the same answer a
   const again = await board(gw, 'b1').connect()
   const stores = []
   const push = gw.queue.pushPrepared.bind(gw.queue)
-  gw.queue.pushPrepared = async (event) => { const stored = await push(event); if (stored) stores.push(event.id); return stored }
+  gw.queue.pushPrepared = async (event) => {
+    const stored = await push(event)
+    if (stored) stores.push(event.id)
+    return stored
+  }
   try {
     const res = await again.requestAccess({ type: 'fob', id: 'F-1' }, { corr: 'lost-1' })
     assert.deepEqual(res, first, 'the same answer, not a second decision')

@@ -91,7 +91,11 @@ test('a queued command past its deadline is withheld by every instance; one with
   await back.connect()
   await until(() => got.length === 2, { what: 'the commands within their deadline' })
   await sleep(300)
-  assert.deepEqual(got.map((m) => m.id), ['fresh', 'fresh-2'], 'the stale unlock is not delivered')
+  assert.deepEqual(
+    got.map((m) => m.id),
+    ['fresh', 'fresh-2'],
+    'the stale unlock is not delivered'
+  )
   for (const m of got) {
     assert.ok(m.expiresAt > acceptedBefore && m.expiresAt <= acceptedBefore + 5 * 60_000, 'a deadline 5 minutes after acceptance was written in')
   }

@@ -28,7 +28,7 @@ after(async () => {
   await removeDir(dir)
 })
 
-async function killAndRestart () {
+async function killAndRestart() {
   gw.proc.kill('SIGKILL')
   await gw.exited
   gw = await spawnGateway({ ...env, MQTT_PORT: String(gw.mqttPort) })
@@ -40,7 +40,7 @@ const operator = () => mqtt.connectAsync(`mqtt://127.0.0.1:${gw.mqttPort}`, { cl
  * Publishes commands as the operator; resolves once the gateway acknowledged every one (PUBACK). A refused
  * command closes the connection, which leaves mqtt.js waiting for ever: that fails here instead.
  */
-async function publish (boardId, ...cmds) {
+async function publish(boardId, ...cmds) {
   const op = await operator()
   const closed = new Promise((resolve, reject) => op.once('close', () => reject(new Error(`the gateway closed the operator's connection: a command for ${boardId} was refused`))))
   for (const c of cmds) await Promise.race([op.publishAsync(`boards/${boardId}/cmd`, JSON.stringify({ v: 1, cmd: 'unlock', ...c }), { qos: 1 }), closed])
@@ -49,7 +49,7 @@ async function publish (boardId, ...cmds) {
 }
 
 /** A board that leaves a persistent session behind: connected, subscribed, then gone without DISCONNECT. */
-async function leaveSession (id) {
+async function leaveSession(id) {
   const b = await board(gw, id).connect()
   b.kill()
   await sleep(100)
@@ -59,7 +59,7 @@ async function leaveSession (id) {
  * Connects a board and returns the command ids it receives, repeats included. A marker command sent
  * after the board subscribed closes the list: anything the gateway holds for the board arrives first.
  */
-async function receive (id, marker, { held = 0 } = {}) {
+async function receive(id, marker, { held = 0 } = {}) {
   const got = []
   const b = board(gw, id)
   b.on('cmd', (m) => got.push(m.id))
@@ -120,7 +120,9 @@ test(`at most ${COMMANDS_PER_BOARD} outstanding commands per board: one more is 
   await Promise.all(ids.map((id) => op.publishAsync('boards/k5/cmd', JSON.stringify({ v: 1, id, cmd: 'ping' }), { qos: 1 })))
   const outcome = await new Promise((resolve) => {
     op.once('close', () => resolve('connection closed'))
-    op.publish('boards/k5/cmd', JSON.stringify({ v: 1, id: 'q-over', cmd: 'ping' }), { qos: 1 }, (err) => { if (!err) resolve('acknowledged') })
+    op.publish('boards/k5/cmd', JSON.stringify({ v: 1, id: 'q-over', cmd: 'ping' }), { qos: 1 }, (err) => {
+      if (!err) resolve('acknowledged')
+    })
   })
   assert.equal(outcome, 'connection closed')
   op.end(true)

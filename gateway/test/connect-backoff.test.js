@@ -8,7 +8,9 @@ import { hashSecret, verifySecret } from '../src/password.js'
 // The back-off runs on this clock, so the test moves time instead of waiting for it.
 let now = Date.parse('2026-11-23T12:00:00Z')
 const clock = () => now
-const later = (ms) => { now += ms }
+const later = (ms) => {
+  now += ms
+}
 
 let worker, gw, dir
 before(async () => {
@@ -29,7 +31,7 @@ after(async () => {
 
 const attempt = (localAddress, clientId, password = 'board-secret') => rawConnect({ port: gw.mqttPort, localAddress, clientId, password })
 
-test('the console\'s hmac-sha256 format verifies (shared vector), and so does an older PBKDF2 hash', async () => {
+test("the console's hmac-sha256 format verifies (shared vector), and so does an older PBKDF2 hash", async () => {
   // the vector of app/utils/board-secret.test.ts
   const vector = 'hmac-sha256$AAECAwQFBgcICQoLDA0ODw==$z6niL/MiHqujjV3CHonKMh98/g2v8fUtHTo7qAzmNV8='
   assert.equal(await verifySecret('Board#Demo2026', vector), true)

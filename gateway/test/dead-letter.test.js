@@ -20,12 +20,15 @@ import { createLogger } from '../src/log.js'
 const NOT_RECORDED = 'event type command.result is not recorded'
 const deadLetterPath = (dir) => join(dir, 'events', 'rejected.jsonl')
 const deadLetterLines = async (dir) => {
-  const text = await readFile(deadLetterPath(dir), 'utf8').catch((e) => e.code === 'ENOENT' ? '' : Promise.reject(e))
-  return text.split('\n').filter(Boolean).map((l) => JSON.parse(l))
+  const text = await readFile(deadLetterPath(dir), 'utf8').catch((e) => (e.code === 'ENOENT' ? '' : Promise.reject(e)))
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
 }
 
 /** A console that cannot place `command.result` yet, with board `id` provisioned. */
-async function consoleWithoutCommandResults (id) {
+async function consoleWithoutCommandResults(id) {
   const worker = await new WorkerContractDouble({ secret: SECRET }).listen()
   worker.recordedTypes.delete('command.result')
   await provisionBoard(worker, id)
@@ -33,7 +36,7 @@ async function consoleWithoutCommandResults (id) {
 }
 
 /** Sends three good events and one poison event while the Worker is down, so they travel in one batch. */
-async function sendMixedBatch (worker, b) {
+async function sendMixedBatch(worker, b) {
   worker.down = true
   await b.sendEvent('door.opened', {}, { id: 'good-1' })
   await b.sendEvent('command.result', { cmd: 'cmd_8', ok: true }, { id: 'poison-1' })
@@ -43,10 +46,15 @@ async function sendMixedBatch (worker, b) {
 }
 
 /** The next stats message from the gateway published after `since`. */
-async function statsAfter (port, gatewayId, since) {
+async function statsAfter(port, gatewayId, since) {
   const op = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { clientId: `op-${since}`, username: 'operator', password: SECRET, reconnectPeriod: 0 })
   try {
-    const fresh = new Promise((resolve) => op.on('message', (_t, p) => { const s = JSON.parse(p.toString()); if (s.at > since) resolve(s) }))
+    const fresh = new Promise((resolve) =>
+      op.on('message', (_t, p) => {
+        const s = JSON.parse(p.toString())
+        if (s.at > since) resolve(s)
+      })
+    )
     await op.subscribeAsync(`$SYS/${gatewayId}/gateway/stats`, { qos: 0 })
     return await fresh
   } finally {
@@ -72,7 +80,10 @@ test('a rejected event goes to the dead-letter file with its reason, the good on
     assert.equal(line.reason, NOT_RECORDED)
     assert.equal(line.attempt, 1)
     assert.ok(line.at >= sentAt && line.at <= Date.now())
-    assert.deepEqual({ ...line.event, receivedAt: 0, at: 0 }, { id: 'p1/poison-1', deviceId: 'p1', type: 'command.result', at: 0, receivedAt: 0, gatewayId: 'gw-dead', data: { cmd: 'cmd_8', ok: true } })
+    assert.deepEqual(
+      { ...line.event, receivedAt: 0, at: 0 },
+      { id: 'p1/poison-1', deviceId: 'p1', type: 'command.result', at: 0, receivedAt: 0, gatewayId: 'gw-dead', data: { cmd: 'cmd_8', ok: true } }
+    )
     const before = await statsAfter(gw.mqttPort, 'gw-dead', Date.now())
     assert.equal(before.events.queued, 0, 'the batch left the queue')
     assert.equal(before.events.deadLettered, 1)
@@ -107,7 +118,10 @@ test('a batch whose rejection cannot be written stays in the queue until it can'
     const deadLetter = gw.forwarder.deadLetter
     const appendLine = deadLetter.log.appendLine
     let refused = 0
-    deadLetter.log.appendLine = () => { refused++; return Promise.reject(new Error('ENOSPC: no space left on device')) }
+    deadLetter.log.appendLine = () => {
+      refused++
+      return Promise.reject(new Error('ENOSPC: no space left on device'))
+    }
     const b = await board(gw, 'p2', { subscribe: [] }).connect()
     await sendMixedBatch(worker, b)
     await until(() => refused >= 2, { what: 'two attempts to keep the rejection' })
@@ -119,7 +133,10 @@ test('a batch whose rejection cannot be written stays in the queue until it can'
     assert.equal(worker.rows.size, 3, 'the re-sent good events were duplicates')
     assert.ok(worker.duplicates >= 3)
     const lines = await deadLetterLines(dir)
-    assert.deepEqual(lines.map((l) => [l.event.id, l.reason]), [['p2/poison-1', NOT_RECORDED]])
+    assert.deepEqual(
+      lines.map((l) => [l.event.id, l.reason]),
+      [['p2/poison-1', NOT_RECORDED]]
+    )
     await b.close()
   } finally {
     await gw.close()
@@ -147,7 +164,9 @@ test('held events are offered again on a bounded schedule: stored once the conso
 
     await until(() => worker.rows.has('p3/cmd-1'), { what: 'the command result stored on its retry' })
     // the line is on disk a moment before the forwarder's own state says so (it waits for the sync)
-    await until(async () => (await deadLetterLines(dir)).filter((l) => l.event?.id === 'ghost/door-1').length === 3 && f.deadLetter.awaitingRetry === 0, { what: 'the last retry of the unknown device' })
+    await until(async () => (await deadLetterLines(dir)).filter((l) => l.event?.id === 'ghost/door-1').length === 3 && f.deadLetter.awaitingRetry === 0, {
+      what: 'the last retry of the unknown device'
+    })
     assert.equal(f.deadLetter.held, 1)
     assert.equal(f.deadLetter.awaitingRetry, 0)
     const requests = worker.requests.events
@@ -155,8 +174,18 @@ test('held events are offered again on a bounded schedule: stored once the conso
     assert.equal(worker.requests.events, requests, 'no retry after the last one')
 
     const lines = await deadLetterLines(dir)
-    assert.deepEqual(lines.filter((l) => l.event?.id === 'ghost/door-1').map((l) => [l.attempt, l.reason]), [[1, 'unknown device'], [2, 'unknown device'], [3, 'unknown device']])
-    assert.deepEqual(lines.filter((l) => l.accepted).map((l) => l.accepted), ['p3/cmd-1'])
+    assert.deepEqual(
+      lines.filter((l) => l.event?.id === 'ghost/door-1').map((l) => [l.attempt, l.reason]),
+      [
+        [1, 'unknown device'],
+        [2, 'unknown device'],
+        [3, 'unknown device']
+      ]
+    )
+    assert.deepEqual(
+      lines.filter((l) => l.accepted).map((l) => l.accepted),
+      ['p3/cmd-1']
+    )
     assert.equal(queue.length, 0)
 
     // A restart reads the same state back: one event held, none to retry.

@@ -23,16 +23,14 @@ const PER_BOARD = 1000
 const TOTAL = BOARDS * PER_BOARD
 const WINDOW = 25 // events in flight per board
 
-const startWorkerEnd = process.env.WORKER_END
-  ? (await import(pathToFileURL(resolve(process.env.WORKER_END)).href)).startWorkerEnd
-  : startDoubleEnd
+const startWorkerEnd = process.env.WORKER_END ? (await import(pathToFileURL(resolve(process.env.WORKER_END)).href)).startWorkerEnd : startDoubleEnd
 
-async function startDoubleEnd () {
+async function startDoubleEnd() {
   const worker = await new WorkerContractDouble({ secret: SECRET }).listen()
   const port = Number(new URL(worker.url).port)
   return {
     url: worker.url,
-    async boardIds (n) {
+    async boardIds(n) {
       const ids = Array.from({ length: n }, (_, i) => `dur-${i}`)
       for (const id of ids) await provisionBoard(worker, id)
       return ids
@@ -48,11 +46,17 @@ async function startDoubleEnd () {
  * One board sending its events like real firmware: each event stays in the board's storage until
  * its PUBACK; after a lost connection the board reconnects and resends what was not acknowledged.
  */
-async function runBoard (id, port, stats) {
+async function runBoard(id, port, stats) {
   const todo = Array.from({ length: PER_BOARD }, (_, i) => `${id}-e${i}`)
   while (todo.length > 0) {
     const b = new SimBoard({ url: `mqtt://127.0.0.1:${port()}`, id, password: 'board-secret', subscribe: [], connectTimeoutMs: 2000 })
-    try { await b.connect() } catch { b.kill(); await new Promise((resolve) => setTimeout(resolve, 100)); continue }
+    try {
+      await b.connect()
+    } catch {
+      b.kill()
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      continue
+    }
     const lost = new Promise((resolve, reject) => b.client.once('close', () => reject(new Error('connection lost'))))
     lost.catch(() => {})
     const sendOne = async (eventId) => {
@@ -80,7 +84,14 @@ test(`${TOTAL} events survive a stopped Worker and two SIGKILLs, delivered exact
     gw = await spawnGateway(env)
     // The gateway learns its boards from the feed, then the Worker goes away.
     const probe = new SimBoard({ url: `mqtt://127.0.0.1:${gw.mqttPort}`, id: ids[0], password: 'board-secret', subscribe: [] })
-    await until(() => probe.connect().then(() => true, () => false), { what: 'boards provisioned', stepMs: 100 })
+    await until(
+      () =>
+        probe.connect().then(
+          () => true,
+          () => false
+        ),
+      { what: 'boards provisioned', stepMs: 100 }
+    )
     await probe.close()
     await worker.stop()
 
@@ -98,16 +109,18 @@ test(`${TOTAL} events survive a stopped Worker and two SIGKILLs, delivered exact
     assert.equal(await worker.rows(), 0, 'the Worker was down the whole time')
 
     await worker.start()
-    await until(async () => await worker.rows() >= TOTAL / 3, { timeoutMs: 60_000, what: 'delivery to start', stepMs: 2 })
+    await until(async () => (await worker.rows()) >= TOTAL / 3, { timeoutMs: 60_000, what: 'delivery to start', stepMs: 2 })
     gw.proc.kill('SIGKILL')
     await gw.exited
     const rowsAtSecondKill = await worker.rows()
     gw = await spawnGateway({ ...env, MQTT_PORT: String(port) })
-    await until(async () => await worker.rows() >= TOTAL, { timeoutMs: 120_000, what: 'all rows', stepMs: 250 })
+    await until(async () => (await worker.rows()) >= TOTAL, { timeoutMs: 120_000, what: 'all rows', stepMs: 250 })
     await new Promise((resolve) => setTimeout(resolve, 1500)) // anything doubled would show up now
 
     assert.equal(await worker.rows(), TOTAL)
-    t.diagnostic(`acked at first kill ${ackedAtKill}, board reconnects ${stats.reconnects}, rows at second kill ${rowsAtSecondKill}, duplicates refused by the Worker ${worker.duplicatesRefused()}`)
+    t.diagnostic(
+      `acked at first kill ${ackedAtKill}, board reconnects ${stats.reconnects}, rows at second kill ${rowsAtSecondKill}, duplicates refused by the Worker ${worker.duplicatesRefused()}`
+    )
   } finally {
     gw?.proc.kill('SIGKILL')
     await gw?.exited

@@ -49,7 +49,11 @@ test('a download interrupted three times completes, and no finished block is eve
   assert.equal(b.installed, '2.0.0')
   assert.ok(Buffer.concat(r.parts).equals(IMAGE))
   assert.equal(hits.size, 256, 'every block arrived')
-  assert.deepEqual([...hits.values()].filter((n) => n > 1), [], 'no block arrived twice')
+  assert.deepEqual(
+    [...hits.values()].filter((n) => n > 1),
+    [],
+    'no block arrived twice'
+  )
   const sent = gw.firmware.sent.get('f1\0fw-200')
   assert.ok(sent >= 256 && sent <= 256 + 3 * 32, `blocks sent ${sent}: at most the ones lost in flight at each cut are sent again`)
   // Installed: the board restarted into 2.0.0 and said so, and the gateway withdrew the offer.
@@ -69,7 +73,7 @@ test('a download interrupted three times completes, and no finished block is eve
 })
 
 /** The retained offer the broker holds for a board (what a subscription would receive), or null. */
-async function retainedOffer (boardId) {
+async function retainedOffer(boardId) {
   const found = []
   for await (const p of gw.aedes.persistence.createRetainedStreamCombi([`boards/${boardId}/fw/offer`])) found.push(p)
   return found.length && found[0].payload.length ? JSON.parse(found[0].payload) : null
@@ -124,7 +128,9 @@ test('a corrupted block fails the SHA-256 check: the board refuses to install an
   // The board starts over: a second attempt, reported from 0 % again.
   const again = await b.download({ offer })
   assert.equal(again.ok, true)
-  await until(() => [...worker.rows.values()].filter((e) => e.deviceId === 'f2' && e.type === 'firmware.progress' && e.data.percent === 100).length === 2, { what: 'second attempt reported' })
+  await until(() => [...worker.rows.values()].filter((e) => e.deviceId === 'f2' && e.type === 'firmware.progress' && e.data.percent === 100).length === 2, {
+    what: 'second attempt reported'
+  })
   await b.close()
 })
 

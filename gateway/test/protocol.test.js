@@ -8,7 +8,24 @@ before(async () => {
   worker = await new WorkerContractDouble({ secret: SECRET }).listen()
   await provisionBoard(worker, 'b1')
   worker.change('user', 'upsert', 'u1', { id: 'u1', companyId: 'ACME', active: true, phoneKeys: ['P-1'] })
-  worker.change('ekey', 'upsert', 'k1', { id: 'k1', deviceId: 'b1', userId: 'u1', fob: 'F-100', window: { kind: 'ekey', access: 'full', tz: 'Europe/Berlin', startDate: '2026-01-01', endDate: null, days: [true, true, true, true, true, true, true], allDay: true, startTime: null, endTime: null, used: false } })
+  worker.change('ekey', 'upsert', 'k1', {
+    id: 'k1',
+    deviceId: 'b1',
+    userId: 'u1',
+    fob: 'F-100',
+    window: {
+      kind: 'ekey',
+      access: 'full',
+      tz: 'Europe/Berlin',
+      startDate: '2026-01-01',
+      endDate: null,
+      days: [true, true, true, true, true, true, true],
+      allDay: true,
+      startTime: null,
+      endTime: null,
+      used: false
+    }
+  })
   worker.addFirmware({ id: 'fw1', deviceType: 'AB-200', version: '2.0.0', bytes: Buffer.alloc(10_000, 7) })
   dir = await tempDir()
   gw = await startGateway(worker, dir)
@@ -23,7 +40,7 @@ after(async () => {
 })
 
 /** Publishes a raw payload and returns the error message the gateway answers with. */
-async function errorFor (name, payload) {
+async function errorFor(name, payload) {
   const err = b1.next('error', { fresh: true })
   await b1.publish(name, payload)
   return err
@@ -86,7 +103,10 @@ for (const [name, cases] of Object.entries(BAD)) {
     assert.equal(gw.queue.length, queuedBefore)
     await new Promise((resolve) => setTimeout(resolve, 50))
     assert.equal(worker.rows.size, rowsBefore)
-    assert.equal([...gw.firmware.sent.values()].reduce((a, b) => a + b, 0), sentBefore)
+    assert.equal(
+      [...gw.firmware.sent.values()].reduce((a, b) => a + b, 0),
+      sentBefore
+    )
     assert.equal(JSON.stringify([...gw.replica.tables].map(([t, m]) => [t, [...m.values()]])), replicaBefore)
     assert.ok(b1.client.connected, 'a bad payload does not cost the connection')
   })
@@ -106,7 +126,9 @@ test('after all that, a good request still works', async () => {
 test('a payload nested 20,000 levels deep (under 64 KiB) is refused before anything is answered or stored', async () => {
   const deep = '['.repeat(20_000) + ']'.repeat(20_000)
   let answered = false
-  const onAnswer = (m) => { if (m?.corr === 'deep-1') answered = true }
+  const onAnswer = (m) => {
+    if (m?.corr === 'deep-1') answered = true
+  }
   b1.on('access/res', onAnswer)
   try {
     const request = `{"v":1,"corr":"deep-1","credential":{"type":"fob","id":"F-100","x":${deep}}}`
@@ -128,7 +150,7 @@ test('a payload nested 20,000 levels deep (under 64 KiB) is refused before anyth
   }
 })
 
-test('a decision\'s record keeps only the request\'s known fields, and the queue keeps flowing', async () => {
+test("a decision's record keeps only the request's known fields, and the queue keeps flowing", async () => {
   const answer = b1.next('access/res', { fresh: true })
   await b1.publish('access/req', { v: 1, corr: 'extra-1', credential: { type: 'fob', id: 'F-100', pin: '1234', nested: { a: [1, 2] } }, at: 1767340800000, note: 'x' })
   assert.equal((await answer).allowed, true)

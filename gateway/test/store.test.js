@@ -21,7 +21,9 @@ test('a torn last line (crash mid-write) is dropped and the log stays appendable
     await again.append({ n: 5 })
     await again.close()
     assert.equal(await readFile(join(dir, 'x.log'), 'utf8'), '{"n":1}\n{"n":2}\n{"n":3}\n{"n":5}\n')
-  } finally { await removeDir(dir) }
+  } finally {
+    await removeDir(dir)
+  }
 })
 
 test('the event queue keeps order and ids across reopen, skips queued duplicates, compacts what was delivered', async () => {
@@ -50,5 +52,7 @@ test('the event queue keeps order and ids across reopen, skips queued duplicates
     q = await new EventQueue(dir).open()
     assert.equal(q.length, 0)
     await q.close()
-  } finally { await removeDir(dir) }
+  } finally {
+    await removeDir(dir)
+  }
 })

@@ -11,280 +11,375 @@
  *
  *   DIFF_SEED=<n> DIFF_OPS=<n> DIFF_SYNC_EVERY=<n> node --test tests/door-path/differential.test.mjs
  */
-import { test } from 'node:test'
-import assert from 'node:assert/strict'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { startWorkerEnd } from '../gateway/real-worker-end.mjs'
-import { Replica } from '../../gateway/src/store/replica.js'
-import { ChangeFeed } from '../../gateway/src/sync/change-feed.js'
-import { WorkerClient } from '../../gateway/src/sync/worker-client.js'
-import { decideAccess } from '../../gateway/src/access/decide.js'
-import { scheduleOfDoor } from '../../gateway/src/access/scheduled-open.js'
-import { isOpen } from '../../gateway/src/access/core.js'
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startWorkerEnd } from "../gateway/real-worker-end.mjs";
+import { Replica } from "../../gateway/src/store/replica.js";
+import { ChangeFeed } from "../../gateway/src/sync/change-feed.js";
+import { WorkerClient } from "../../gateway/src/sync/worker-client.js";
+import { decideAccess } from "../../gateway/src/access/decide.js";
+import { scheduleOfDoor } from "../../gateway/src/access/scheduled-open.js";
+import { isOpen } from "../../gateway/src/access/core.js";
 
-const SEED = Number(process.env.DIFF_SEED ?? 20261123)
-const OPS = Number(process.env.DIFF_OPS ?? 2000)
-const SYNC_EVERY = Number(process.env.DIFF_SYNC_EVERY ?? 25)
-const SECRET = 'test-gateway-secret'
+const SEED = Number(process.env.DIFF_SEED ?? 20261123);
+const OPS = Number(process.env.DIFF_OPS ?? 2000);
+const SYNC_EVERY = Number(process.env.DIFF_SYNC_EVERY ?? 25);
+const SECRET = "test-gateway-secret";
 const LOGINS = {
-  ACME: { companyId: 'ACME', userName: 'admin@acme.example', password: 'Acme#Demo2026' },
-  BETA: { companyId: 'BETA', userName: 'admin@beta.example', password: 'Beta#Demo2026' }
-}
+  ACME: { companyId: "ACME", userName: "admin@acme.example", password: "Acme#Demo2026" },
+  BETA: { companyId: "BETA", userName: "admin@beta.example", password: "Beta#Demo2026" },
+};
 // Demo doors (db/seed/demo.ts): ACME 1–12, BETA 13.
-const DOORS = { ACME: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], BETA: [13] }
+const DOORS = { ACME: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], BETA: [13] };
 /** Weekday working hours, nights, a weekend, and both DST changes of Europe and the US. */
 const INSTANTS = [
-  '2026-11-23T16:20:00Z', '2026-11-24T02:30:00Z', '2026-11-28T12:00:00Z', '2026-12-31T23:30:00Z',
-  '2027-03-14T07:30:00Z', '2027-03-28T00:30:00Z', '2027-03-28T01:30:00Z', '2027-06-07T07:59:00Z',
-  '2027-10-31T00:30:00Z', '2027-10-31T01:30:00Z'
-].map(Date.parse)
-const ZONES = ['Europe/Madrid', 'America/New_York', 'UTC', 'Asia/Kolkata', 'Australia/Lord_Howe']
-const DATES = ['2026-01-01', '2026-11-20', '2026-11-24', '2026-12-01', '2027-03-27', '2027-03-28', '2027-06-07']
-const TIMES = ['00:00', '01:00', '01:30', '02:30', '08:00', '12:15', '17:30', '22:00', '23:59']
-const FOBS = ['F-1', 'F-2', 'F-3', 'F-4', '0042', '0043']
+  "2026-11-23T16:20:00Z",
+  "2026-11-24T02:30:00Z",
+  "2026-11-28T12:00:00Z",
+  "2026-12-31T23:30:00Z",
+  "2027-03-14T07:30:00Z",
+  "2027-03-28T00:30:00Z",
+  "2027-03-28T01:30:00Z",
+  "2027-06-07T07:59:00Z",
+  "2027-10-31T00:30:00Z",
+  "2027-10-31T01:30:00Z",
+].map(Date.parse);
+const ZONES = ["Europe/Madrid", "America/New_York", "UTC", "Asia/Kolkata", "Australia/Lord_Howe"];
+const DATES = ["2026-01-01", "2026-11-20", "2026-11-24", "2026-12-01", "2027-03-27", "2027-03-28", "2027-06-07"];
+const TIMES = ["00:00", "01:00", "01:30", "02:30", "08:00", "12:15", "17:30", "22:00", "23:59"];
+const FOBS = ["F-1", "F-2", "F-3", "F-4", "0042", "0043"];
 
-function mulberry32 (seed) {
+function mulberry32(seed) {
   return () => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
 
 test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})`, { timeout: 1_500_000 }, async () => {
-  const t0 = Date.now()
-  const spent = { ops: 0, sql: 0, compare: 0 }
-  const rand = mulberry32(SEED)
-  const pick = (list) => list[Math.floor(rand() * list.length)]
-  const chance = (p) => rand() < p
-  const end = await startWorkerEnd()
-  const dir = await mkdtemp(join(tmpdir(), 'door-diff-'))
-  const replica = await new Replica(dir).open()
-  const feed = new ChangeFeed({ replica, worker: new WorkerClient({ url: end.url, secret: SECRET, gatewayId: 'diff' }), log: { warn () {}, info () {}, error () {} } })
-  const log = []
+  const t0 = Date.now();
+  const spent = { ops: 0, sql: 0, compare: 0 };
+  const rand = mulberry32(SEED);
+  const pick = (list) => list[Math.floor(rand() * list.length)];
+  const chance = (p) => rand() < p;
+  const end = await startWorkerEnd();
+  const dir = await mkdtemp(join(tmpdir(), "door-diff-"));
+  const replica = await new Replica(dir).open();
+  const feed = new ChangeFeed({ replica, worker: new WorkerClient({ url: end.url, secret: SECRET, gatewayId: "diff" }), log: { warn() {}, info() {}, error() {} } });
+  const log = [];
   try {
     const call = async (company, method, path, body) => {
       const res = await fetch(`${end.url}/api/admin${path}`, {
         method,
-        headers: { authorization: tokens[company], ...(body ? { 'content-type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined
-      })
-      const json = await res.json().catch(() => ({}))
-      if (res.status >= 500) throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(json)}`)
-      return { status: res.status, body: json }
-    }
-    const tokens = {}
+        headers: { authorization: tokens[company], ...(body ? { "content-type": "application/json" } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      const json = await res.json().catch(() => ({}));
+      if (res.status >= 500) throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(json)}`);
+      return { status: res.status, body: json };
+    };
+    const tokens = {};
     const signIn = async (company) => {
-      const res = await fetch(`${end.url}/api/admin/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(LOGINS[company]) })
-      assert.equal(res.status, 200, `sign-in ${company}`)
-      tokens[company] = `Bearer ${(await res.json()).token}`
-    }
-    for (const company of Object.keys(LOGINS)) await signIn(company)
-    const zones = new Map((await end.sql('select id, name from time_zones')).map((z) => [z.name, z.id]))
+      const res = await fetch(`${end.url}/api/admin/user/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(LOGINS[company]) });
+      assert.equal(res.status, 200, `sign-in ${company}`);
+      tokens[company] = `Bearer ${(await res.json()).token}`;
+    };
+    for (const company of Object.keys(LOGINS)) await signIn(company);
+    const zones = new Map((await end.sql("select id, name from time_zones")).map((z) => [z.name, z.id]));
 
     // What the operations know exists (ids the console gave back).
-    const users = { ACME: [], BETA: [] }
-    const keys = { ACME: [], BETA: [] }
-    const groups = { ACME: [], BETA: [] }
-    const companyIds = { ACME: 3, BETA: 4 }
+    const users = { ACME: [], BETA: [] };
+    const keys = { ACME: [], BETA: [] };
+    const groups = { ACME: [], BETA: [] };
+    const companyIds = { ACME: 3, BETA: 4 };
     /** A deactivated company's admin cannot sign in to ask; the console's rule is that all its doors refuse. */
-    const deactivated = new Set()
-    let n = 0
+    const deactivated = new Set();
+    let n = 0;
     const schedule = () => {
-      const allDay = chance(0.3)
-      const startTime = pick(TIMES)
-      let endTime = pick(TIMES)
-      if (endTime === startTime) endTime = startTime === '08:00' ? '17:30' : '08:00'
-      const days = Array.from({ length: 7 }, () => chance(0.6))
-      if (!days.some(Boolean)) days[Math.floor(rand() * 7)] = true
-      return { allDay, startTime, endTime, days }
-    }
+      const allDay = chance(0.3);
+      const startTime = pick(TIMES);
+      let endTime = pick(TIMES);
+      if (endTime === startTime) endTime = startTime === "08:00" ? "17:30" : "08:00";
+      const days = Array.from({ length: 7 }, () => chance(0.6));
+      if (!days.some(Boolean)) days[Math.floor(rand() * 7)] = true;
+      return { allDay, startTime, endTime, days };
+    };
     const personBody = (company, over = {}) => {
-      n++
-      return { firstName: `P${n}`, lastName: company, displayName: `${company} ${n}`, emailId: `p${n}.${SEED}@${company.toLowerCase()}.example`, countryCode: '1', phoneNumer: `55590${String(n).padStart(5, '0')}`, ...over }
-    }
-    const deviceKey = (company, user, entryId = null) => {
-      const s = schedule()
-      const accessType = pick(['full_access', 'custom_access', 'custom_access', 'one_time_access'])
-      const startDate = pick(DATES)
-      const endDate = pick(DATES.filter((d) => d >= startDate))
+      n++;
       return {
-        userId: user.id, eKey: pick(DOORS[company]), type: 'device', accessType, FOBDeviceId: chance(0.4) ? pick(FOBS) : null,
-        startDate, endDate, isNeverEnd: chance(0.5) ? '1' : '0', isAllDay: s.allDay ? '1' : '0', startTime: s.startTime, endTime: s.endTime,
-        scheduleDays: s.days, zone: zones.get(pick(ZONES)), entryId
-      }
-    }
+        firstName: `P${n}`,
+        lastName: company,
+        displayName: `${company} ${n}`,
+        emailId: `p${n}.${SEED}@${company.toLowerCase()}.example`,
+        countryCode: "1",
+        phoneNumer: `55590${String(n).padStart(5, "0")}`,
+        ...over,
+      };
+    };
+    const deviceKey = (company, user, entryId = null) => {
+      const s = schedule();
+      const accessType = pick(["full_access", "custom_access", "custom_access", "one_time_access"]);
+      const startDate = pick(DATES);
+      const endDate = pick(DATES.filter((d) => d >= startDate));
+      return {
+        userId: user.id,
+        eKey: pick(DOORS[company]),
+        type: "device",
+        accessType,
+        FOBDeviceId: chance(0.4) ? pick(FOBS) : null,
+        startDate,
+        endDate,
+        isNeverEnd: chance(0.5) ? "1" : "0",
+        isAllDay: s.allDay ? "1" : "0",
+        startTime: s.startTime,
+        endTime: s.endTime,
+        scheduleDays: s.days,
+        zone: zones.get(pick(ZONES)),
+        entryId,
+      };
+    };
     const groupBody = (company, over = {}) => {
-      const s = schedule()
-      const days = Object.fromEntries(['sch_monday', 'sch_tuesday', 'sch_wednesday', 'sch_thursday', 'sch_friday', 'sch_saturday', 'sch_sunday'].map((d, i) => [d, s.days[i] ? '1' : '0']))
-      const doors = DOORS[company].filter(() => chance(0.35))
-      return { display_name: `G${n++}`, full_name: `Group ${n}`, ...days, start_at: s.allDay ? '' : s.startTime, end_at: s.allDay ? '' : s.endTime, is_all_day: s.allDay ? '1' : '0', time_zone_id: zones.get(pick(ZONES)), available_devices: doors.length ? doors : [DOORS[company][0]], ...over }
-    }
+      const s = schedule();
+      const days = Object.fromEntries(
+        ["sch_monday", "sch_tuesday", "sch_wednesday", "sch_thursday", "sch_friday", "sch_saturday", "sch_sunday"].map((d, i) => [d, s.days[i] ? "1" : "0"]),
+      );
+      const doors = DOORS[company].filter(() => chance(0.35));
+      return {
+        display_name: `G${n++}`,
+        full_name: `Group ${n}`,
+        ...days,
+        start_at: s.allDay ? "" : s.startTime,
+        end_at: s.allDay ? "" : s.endTime,
+        is_all_day: s.allDay ? "1" : "0",
+        time_zone_id: zones.get(pick(ZONES)),
+        available_devices: doors.length ? doors : [DOORS[company][0]],
+        ...over,
+      };
+    };
 
     const OPERATIONS = [
-      [8, async (c) => {
-        const body = personBody(c)
-        const r = await call(c, 'POST', '/user/addUser', body)
-        if (r.status === 200) users[c].push({ id: r.body.payload.id, body })
-        return `addUser ${c} → ${r.status} ${r.body.payload?.id ?? ''}`
-      }],
-      [3, async (c) => {
-        const u = users[c].length && pick(users[c])
-        if (!u) return null
-        const isInactive = chance(0.4) ? '1' : '0'
-        const r = await call(c, 'PUT', '/user/modifyUserDetails', { ...u.body, userId: u.id, isInactive })
-        return `modifyUser ${c} ${u.id} inactive=${isInactive} → ${r.status}`
-      }],
-      [1, async (c) => {
-        const u = users[c].length && pick(users[c])
-        if (!u) return null
-        const r = await call(c, 'DELETE', `/user/deleteUser?id=${u.id}`)
-        if (r.status === 200) { users[c] = users[c].filter((x) => x !== u); keys[c] = keys[c].filter((k) => k.user !== u.id) }
-        return `deleteUser ${c} ${u.id} → ${r.status}`
-      }],
-      [12, async (c) => {
-        const u = users[c].length && pick(users[c])
-        if (!u) return null
-        const body = deviceKey(c, u)
-        const r = await call(c, 'POST', '/user/assignKeyToUser', body)
-        if (r.status === 200) keys[c].push({ id: r.body.payload.entryId, user: u.id, group: false })
-        return `assignKey ${c} user ${u.id} door ${body.eKey} ${body.accessType} fob ${body.FOBDeviceId} → ${r.status}`
-      }],
-      [4, async (c) => {
-        const k = keys[c].filter((x) => !x.group)
-        if (!k.length) return null
-        const key = pick(k)
-        const body = deviceKey(c, { id: key.user }, key.id)
-        const r = await call(c, 'POST', '/user/assignKeyToUser', body)
-        return `modifyKey ${c} ${key.id} ${body.accessType} fob ${body.FOBDeviceId} → ${r.status}`
-      }],
-      [4, async (c) => {
-        if (!keys[c].length) return null
-        const key = pick(keys[c])
-        const r = await call(c, 'DELETE', `/user/${key.group ? 'deleteAssignedGroup' : 'deleteAssignedEkey'}?entryId=${key.id}`)
-        if (r.status === 200) keys[c] = keys[c].filter((x) => x !== key)
-        return `removeKey ${c} ${key.id} → ${r.status}`
-      }],
-      [3, async (c) => {
-        const r = await call(c, 'POST', '/deviceGroup/createDeviceGroup', groupBody(c))
-        if (r.status === 200) groups[c].push(r.body.payload.id)
-        return `createGroup ${c} → ${r.status} ${r.body.payload?.id ?? ''}`
-      }],
-      [3, async (c) => {
-        if (!groups[c].length) return null
-        const id = pick(groups[c])
-        const status = chance(0.2) ? 3 : 1
-        const r = await call(c, 'PUT', '/deviceGroup/modifyDeviceGroup', groupBody(c, { id, status }))
-        return `modifyGroup ${c} ${id} status ${status} → ${r.status}`
-      }],
-      [1, async (c) => {
-        if (!groups[c].length) return null
-        const id = pick(groups[c])
-        const r = await call(c, 'DELETE', `/user/deleteDeviceGroup?id=${id}`)
-        if (r.status === 200) { groups[c] = groups[c].filter((g) => g !== id); keys[c] = keys[c].filter((k) => k.groupId !== id) }
-        return `deleteGroup ${c} ${id} → ${r.status}`
-      }],
-      [6, async (c) => {
-        const u = users[c].length && pick(users[c])
-        if (!u || !groups[c].length) return null
-        const groupId = pick(groups[c])
-        const r = await call(c, 'POST', '/user/assignKeyToUser', { userId: u.id, eKey: groupId, type: 'group', accessType: 'custom_access', FOBDeviceId: chance(0.4) ? pick(FOBS) : null, startDate: pick(DATES), entryId: null })
-        if (r.status === 200) keys[c].push({ id: r.body.payload.entryId, user: u.id, group: true, groupId })
-        return `assignGroupKey ${c} user ${u.id} group ${groupId} → ${r.status}`
-      }],
-      [2, async (c) => {
-        const week = Array.from({ length: 7 }, (_, scheduleDay) => {
-          const open = chance(0.6)
-          const whole = chance(0.3)
-          return { scheduleDay, openWholeDay: open ? '1' : '0', openTime: open && !whole ? '08:00' : '', closeTime: open && !whole ? pick(['12:00', '18:00']) : '' }
-        })
-        const exceptions = chance(0.5) ? [{ exceptionDate: pick(DATES), openWholeDay: chance(0.5) ? '1' : '0', openTime: '', closeTime: '' }] : []
-        const r = await call(c, 'PUT', '/settings/modifyScheduleOpen', { fpi: '0', schedule_opens: week, schedule_exceptions: exceptions })
-        return `modifyScheduleOpen ${c} → ${r.status}`
-      }],
-      [2, async (c) => {
-        const current = (await call(c, 'GET', '/settings/getCompanySettings')).body.payload ?? {}
-        const body = { ...current, schedule_open: chance(0.6) ? '1' : '0', default_time_zone_id: zones.get(pick(ZONES)), fpi: '0' }
-        const r = await call(c, 'PUT', '/settings/modifyCompanySettings', body)
-        return `modifyCompanySettings ${c} schedule_open=${body.schedule_open} → ${r.status}`
-      }],
-      [1, async (c) => {
-        // No console call retires a door or deactivates a company yet: straight SQL, which the feed follows all the same.
-        if (chance(0.5)) {
-          const door = pick(DOORS[c])
-          const status = pick(['retired', 'configured', 'configured', 'stock'])
-          await end.sql(`update devices set status = '${status}' where id = ${door}`)
-          return `SQL door ${door} status ${status}`
-        }
-        const off = chance(0.5) ? 1 : 0
-        await end.sql(`update companies set is_deactive = ${off} where id = ${companyIds[c]}`)
-        if (off) deactivated.add(c)
-        else if (deactivated.delete(c)) await signIn(c) // deactivating a company ended its sessions
-        return `SQL company ${c} deactive=${off}`
-      }]
-    ]
-    const totalWeight = OPERATIONS.reduce((s, [w]) => s + w, 0)
+      [
+        8,
+        async (c) => {
+          const body = personBody(c);
+          const r = await call(c, "POST", "/user/addUser", body);
+          if (r.status === 200) users[c].push({ id: r.body.payload.id, body });
+          return `addUser ${c} → ${r.status} ${r.body.payload?.id ?? ""}`;
+        },
+      ],
+      [
+        3,
+        async (c) => {
+          const u = users[c].length && pick(users[c]);
+          if (!u) return null;
+          const isInactive = chance(0.4) ? "1" : "0";
+          const r = await call(c, "PUT", "/user/modifyUserDetails", { ...u.body, userId: u.id, isInactive });
+          return `modifyUser ${c} ${u.id} inactive=${isInactive} → ${r.status}`;
+        },
+      ],
+      [
+        1,
+        async (c) => {
+          const u = users[c].length && pick(users[c]);
+          if (!u) return null;
+          const r = await call(c, "DELETE", `/user/deleteUser?id=${u.id}`);
+          if (r.status === 200) {
+            users[c] = users[c].filter((x) => x !== u);
+            keys[c] = keys[c].filter((k) => k.user !== u.id);
+          }
+          return `deleteUser ${c} ${u.id} → ${r.status}`;
+        },
+      ],
+      [
+        12,
+        async (c) => {
+          const u = users[c].length && pick(users[c]);
+          if (!u) return null;
+          const body = deviceKey(c, u);
+          const r = await call(c, "POST", "/user/assignKeyToUser", body);
+          if (r.status === 200) keys[c].push({ id: r.body.payload.entryId, user: u.id, group: false });
+          return `assignKey ${c} user ${u.id} door ${body.eKey} ${body.accessType} fob ${body.FOBDeviceId} → ${r.status}`;
+        },
+      ],
+      [
+        4,
+        async (c) => {
+          const k = keys[c].filter((x) => !x.group);
+          if (!k.length) return null;
+          const key = pick(k);
+          const body = deviceKey(c, { id: key.user }, key.id);
+          const r = await call(c, "POST", "/user/assignKeyToUser", body);
+          return `modifyKey ${c} ${key.id} ${body.accessType} fob ${body.FOBDeviceId} → ${r.status}`;
+        },
+      ],
+      [
+        4,
+        async (c) => {
+          if (!keys[c].length) return null;
+          const key = pick(keys[c]);
+          const r = await call(c, "DELETE", `/user/${key.group ? "deleteAssignedGroup" : "deleteAssignedEkey"}?entryId=${key.id}`);
+          if (r.status === 200) keys[c] = keys[c].filter((x) => x !== key);
+          return `removeKey ${c} ${key.id} → ${r.status}`;
+        },
+      ],
+      [
+        3,
+        async (c) => {
+          const r = await call(c, "POST", "/deviceGroup/createDeviceGroup", groupBody(c));
+          if (r.status === 200) groups[c].push(r.body.payload.id);
+          return `createGroup ${c} → ${r.status} ${r.body.payload?.id ?? ""}`;
+        },
+      ],
+      [
+        3,
+        async (c) => {
+          if (!groups[c].length) return null;
+          const id = pick(groups[c]);
+          const status = chance(0.2) ? 3 : 1;
+          const r = await call(c, "PUT", "/deviceGroup/modifyDeviceGroup", groupBody(c, { id, status }));
+          return `modifyGroup ${c} ${id} status ${status} → ${r.status}`;
+        },
+      ],
+      [
+        1,
+        async (c) => {
+          if (!groups[c].length) return null;
+          const id = pick(groups[c]);
+          const r = await call(c, "DELETE", `/user/deleteDeviceGroup?id=${id}`);
+          if (r.status === 200) {
+            groups[c] = groups[c].filter((g) => g !== id);
+            keys[c] = keys[c].filter((k) => k.groupId !== id);
+          }
+          return `deleteGroup ${c} ${id} → ${r.status}`;
+        },
+      ],
+      [
+        6,
+        async (c) => {
+          const u = users[c].length && pick(users[c]);
+          if (!u || !groups[c].length) return null;
+          const groupId = pick(groups[c]);
+          const r = await call(c, "POST", "/user/assignKeyToUser", {
+            userId: u.id,
+            eKey: groupId,
+            type: "group",
+            accessType: "custom_access",
+            FOBDeviceId: chance(0.4) ? pick(FOBS) : null,
+            startDate: pick(DATES),
+            entryId: null,
+          });
+          if (r.status === 200) keys[c].push({ id: r.body.payload.entryId, user: u.id, group: true, groupId });
+          return `assignGroupKey ${c} user ${u.id} group ${groupId} → ${r.status}`;
+        },
+      ],
+      [
+        2,
+        async (c) => {
+          const week = Array.from({ length: 7 }, (_, scheduleDay) => {
+            const open = chance(0.6);
+            const whole = chance(0.3);
+            return { scheduleDay, openWholeDay: open ? "1" : "0", openTime: open && !whole ? "08:00" : "", closeTime: open && !whole ? pick(["12:00", "18:00"]) : "" };
+          });
+          const exceptions = chance(0.5) ? [{ exceptionDate: pick(DATES), openWholeDay: chance(0.5) ? "1" : "0", openTime: "", closeTime: "" }] : [];
+          const r = await call(c, "PUT", "/settings/modifyScheduleOpen", { fpi: "0", schedule_opens: week, schedule_exceptions: exceptions });
+          return `modifyScheduleOpen ${c} → ${r.status}`;
+        },
+      ],
+      [
+        2,
+        async (c) => {
+          const current = (await call(c, "GET", "/settings/getCompanySettings")).body.payload ?? {};
+          const body = { ...current, schedule_open: chance(0.6) ? "1" : "0", default_time_zone_id: zones.get(pick(ZONES)), fpi: "0" };
+          const r = await call(c, "PUT", "/settings/modifyCompanySettings", body);
+          return `modifyCompanySettings ${c} schedule_open=${body.schedule_open} → ${r.status}`;
+        },
+      ],
+      [
+        1,
+        async (c) => {
+          // No console call retires a door or deactivates a company yet: straight SQL, which the feed follows all the same.
+          if (chance(0.5)) {
+            const door = pick(DOORS[c]);
+            const status = pick(["retired", "configured", "configured", "stock"]);
+            await end.sql(`update devices set status = '${status}' where id = ${door}`);
+            return `SQL door ${door} status ${status}`;
+          }
+          const off = chance(0.5) ? 1 : 0;
+          await end.sql(`update companies set is_deactive = ${off} where id = ${companyIds[c]}`);
+          if (off) deactivated.add(c);
+          else if (deactivated.delete(c)) await signIn(c); // deactivating a company ended its sessions
+          return `SQL company ${c} deactive=${off}`;
+        },
+      ],
+    ];
+    const totalWeight = OPERATIONS.reduce((s, [w]) => s + w, 0);
     const operation = () => {
-      let r = rand() * totalWeight
-      for (const [w, fn] of OPERATIONS) if ((r -= w) < 0) return fn
-      return OPERATIONS[0][1]
-    }
+      let r = rand() * totalWeight;
+      for (const [w, fn] of OPERATIONS) if ((r -= w) < 0) return fn;
+      return OPERATIONS[0][1];
+    };
 
-    let compared = 0
+    let compared = 0;
     const compare = async (step) => {
-      await feed.syncOnce()
+      await feed.syncOnce();
       // The newest users (what changed lately) and a random sample of the rest, of both companies.
-      const all = [...users.ACME, ...users.BETA]
-      const sample = [...all.slice(-12), ...Array.from({ length: Math.min(12, all.length) }, () => pick(all))]
-      const credentials = [
-        ...[...new Set(sample)].map((u) => ({ type: 'user', id: String(u.id) })),
-        ...FOBS.map((id) => ({ type: 'fob', id }))
-      ]
-      for (const company of ['ACME', 'BETA']) {
-        const checks = []
-        for (const deviceId of DOORS[company]) for (const credential of credentials) for (const at of INSTANTS) checks.push({ deviceId, credential, at })
+      const all = [...users.ACME, ...users.BETA];
+      const sample = [...all.slice(-12), ...Array.from({ length: Math.min(12, all.length) }, () => pick(all))];
+      const credentials = [...[...new Set(sample)].map((u) => ({ type: "user", id: String(u.id) })), ...FOBS.map((id) => ({ type: "fob", id }))];
+      for (const company of ["ACME", "BETA"]) {
+        const checks = [];
+        for (const deviceId of DOORS[company]) for (const credential of credentials) for (const at of INSTANTS) checks.push({ deviceId, credential, at });
         for (let i = 0; i < checks.length; i += 500) {
-          const part = checks.slice(i, i + 500)
-          const off = deactivated.has(company)
-          const r = off ? null : await call(company, 'POST', '/device/checkAccess', { checks: part })
-          if (r) assert.equal(r.status, 200, JSON.stringify(r.body))
+          const part = checks.slice(i, i + 500);
+          const off = deactivated.has(company);
+          const r = off ? null : await call(company, "POST", "/device/checkAccess", { checks: part });
+          if (r) assert.equal(r.status, 200, JSON.stringify(r.body));
           part.forEach((c, j) => {
-            const console_ = r ? r.body.payload[j] : { allowed: false, code: 'company_inactive', scheduledOpen: false }
-            const gateway = decideAccess(replica, String(c.deviceId), c.credential, c.at)
-            const schedule = scheduleOfDoor(replica, replica.get('device', String(c.deviceId)))
-            const gatewayOpen = Boolean(schedule) && isOpen(schedule.window, c.at)
-            const same = console_.allowed === gateway.allowed && (console_.code ?? null) === (gateway.code ?? null) && console_.scheduledOpen === gatewayOpen
-            compared++
+            const console_ = r ? r.body.payload[j] : { allowed: false, code: "company_inactive", scheduledOpen: false };
+            const gateway = decideAccess(replica, String(c.deviceId), c.credential, c.at);
+            const schedule = scheduleOfDoor(replica, replica.get("device", String(c.deviceId)));
+            const gatewayOpen = Boolean(schedule) && isOpen(schedule.window, c.at);
+            const same = console_.allowed === gateway.allowed && (console_.code ?? null) === (gateway.code ?? null) && console_.scheduledOpen === gatewayOpen;
+            compared++;
             if (!same) {
               assert.fail(
                 `disagreement after operation ${step} (seed ${SEED}) at door ${c.deviceId}, ${JSON.stringify(c.credential)}, ${new Date(c.at).toISOString()}:\n` +
-                `  console: ${JSON.stringify(console_)}\n  gateway: ${JSON.stringify({ ...gateway, scheduledOpen: gatewayOpen })}\n` +
-                `operations:\n${log.slice(-40).join('\n')}`
-              )
+                  `  console: ${JSON.stringify(console_)}\n  gateway: ${JSON.stringify({ ...gateway, scheduledOpen: gatewayOpen })}\n` +
+                  `operations:\n${log.slice(-40).join("\n")}`,
+              );
             }
-          })
+          });
         }
       }
-    }
+    };
 
-    const timed = async (what, fn) => { const t = Date.now(); try { return await fn() } finally { spent[what] += Date.now() - t } }
-    const started = Date.now() - t0
-    await timed('compare', () => compare(0))
+    const timed = async (what, fn) => {
+      const t = Date.now();
+      try {
+        return await fn();
+      } finally {
+        spent[what] += Date.now() - t;
+      }
+    };
+    const started = Date.now() - t0;
+    await timed("compare", () => compare(0));
     for (let step = 1; step <= OPS; step++) {
-      const company = chance(0.75) ? 'ACME' : 'BETA'
-      const op = operation()
-      const done = await timed(op === OPERATIONS.at(-1)[1] ? 'sql' : 'ops', () => op(company))
-      if (done) log.push(`${step}: ${done}`)
-      if (step % SYNC_EVERY === 0 || step === OPS) await timed('compare', () => compare(step))
+      const company = chance(0.75) ? "ACME" : "BETA";
+      const op = operation();
+      const done = await timed(op === OPERATIONS.at(-1)[1] ? "sql" : "ops", () => op(company));
+      if (done) log.push(`${step}: ${done}`);
+      if (step % SYNC_EVERY === 0 || step === OPS) await timed("compare", () => compare(step));
     }
-    console.log(`# seed ${SEED}: ${OPS} operations, ${Math.ceil(OPS / SYNC_EVERY)} syncs, ${compared} decisions compared, 0 disagreements`)
-    console.log(`# time: start ${started} ms, console calls ${spent.ops} ms, SQL ${spent.sql} ms, sync and compare ${spent.compare} ms`)
+    console.log(`# seed ${SEED}: ${OPS} operations, ${Math.ceil(OPS / SYNC_EVERY)} syncs, ${compared} decisions compared, 0 disagreements`);
+    console.log(`# time: start ${started} ms, console calls ${spent.ops} ms, SQL ${spent.sql} ms, sync and compare ${spent.compare} ms`);
   } finally {
-    await replica.close()
-    await rm(dir, { recursive: true, force: true })
-    await end.dispose()
+    await replica.close();
+    await rm(dir, { recursive: true, force: true });
+    await end.dispose();
   }
-})
+});

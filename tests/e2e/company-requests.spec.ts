@@ -37,7 +37,10 @@ test("a reseller requests a company, root accepts it (its admin is invited) and 
   await row.getByRole("button", { name: `Create company ${name}` }).click();
   await expect(page.getByText(/^Company created successfully \([A-UW-Z0-9]{4}\)$/)).toBeVisible();
   await expect(row).toContainText("Accepted");
-  const code = (await page.getByText(/^Company created successfully/).first().textContent())!.match(/\(([A-Z0-9]{4})\)/)![1];
+  const code = (await page
+    .getByText(/^Company created successfully/)
+    .first()
+    .textContent())!.match(/\(([A-Z0-9]{4})\)/)![1];
 
   // The new company is under the reseller, with its point of contact as its one (invited) user.
   await page.goto(`/company?q=${code}`);

@@ -9,7 +9,16 @@ test.describe("device groups", () => {
     const tag = unique();
     const api = await adminApi(page.request);
     await api.createGroup(`Office ${tag}`); // Monday to Friday 08:00-18:00, Europe/Madrid
-    await api.createGroup(`Weekend ${tag}`, { status: 3, sch_monday: "0", sch_tuesday: "0", sch_wednesday: "0", sch_thursday: "0", sch_friday: "0", sch_saturday: "1", sch_sunday: "1" });
+    await api.createGroup(`Weekend ${tag}`, {
+      status: 3,
+      sch_monday: "0",
+      sch_tuesday: "0",
+      sch_wednesday: "0",
+      sch_thursday: "0",
+      sch_friday: "0",
+      sch_saturday: "1",
+      sch_sunday: "1",
+    });
     await loginAs("acme");
     await page.goto("/deviceGroups");
     const table = page.getByRole("table", { name: "Device groups of the company" });

@@ -20,7 +20,10 @@ test.describe("devices", () => {
     await expect(table.locator("tbody tr").first()).toContainText("SN-100001");
     await expect(table.locator("tbody tr").first()).toContainText(/\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/);
 
-    const activity = table.locator("tbody tr").first().getByRole("link", { name: /\d{2}\/\d{2}\/\d{4}/ });
+    const activity = table
+      .locator("tbody tr")
+      .first()
+      .getByRole("link", { name: /\d{2}\/\d{2}\/\d{4}/ });
     await expect(activity).toHaveAttribute("href", "/activity?id=1&type=Device");
 
     await table.getByRole("link", { name: "Open details of Main Entrance" }).click();

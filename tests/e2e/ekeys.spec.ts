@@ -142,9 +142,22 @@ test.describe("fobs given with a key", () => {
       const fob = `F-${unique()}`;
       await loginAs("acme");
       await chooseLanguage(page, lang);
-      const text = lang === "en"
-        ? { region: "E-keys", fob: "Fob number", assign: "Assign", done: "eKeys/Groups Assigned successfully", taken: "This fob number is already given to another user in this company" }
-        : { region: "Llaves electrónicas", fob: "Número de llavero", assign: "Asignar", done: /asignad/i, taken: "Este número de llavero ya está asignado a otro usuario de esta empresa" };
+      const text =
+        lang === "en"
+          ? {
+              region: "E-keys",
+              fob: "Fob number",
+              assign: "Assign",
+              done: "eKeys/Groups Assigned successfully",
+              taken: "This fob number is already given to another user in this company",
+            }
+          : {
+              region: "Llaves electrónicas",
+              fob: "Número de llavero",
+              assign: "Asignar",
+              done: /asignad/i,
+              taken: "Este número de llavero ya está asignado a otro usuario de esta empresa",
+            };
 
       await page.goto(`/modifyUser?id=${holder}`);
       let panel = page.getByRole("region", { name: text.region });

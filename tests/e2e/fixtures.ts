@@ -53,7 +53,9 @@ export async function adminApi(request: APIRequestContext, who: DemoLogin = "acm
     /** A new active console user; returns its id and display name ("Last, First"). */
     async createUser(first = "Erin", last = `Test${unique()}`): Promise<{ id: number; displayName: string }> {
       const displayName = `${last}, ${first}`;
-      const phone = `55${String(Date.now()).slice(-6)}${Math.floor(Math.random() * 100).toString().padStart(2, "0")}`;
+      const phone = `55${String(Date.now()).slice(-6)}${Math.floor(Math.random() * 100)
+        .toString()
+        .padStart(2, "0")}`;
       const r = await call<{ payload: { id: number } }>("POST", "/user/addUser", {
         firstName: first,
         lastName: last,

@@ -140,7 +140,14 @@ test.describe("users (English)", () => {
     const name = `Aaa${unique()}`;
     const created = await page.request.post("/api/admin/user/addUser", {
       headers: { Authorization: token },
-      data: { firstName: "Gina", lastName: name, displayName: `${name}, Gina`, emailId: `${name}@acme.example`, countryCode: "1", phoneNumer: `557${String(Date.now()).slice(-7)}` },
+      data: {
+        firstName: "Gina",
+        lastName: name,
+        displayName: `${name}, Gina`,
+        emailId: `${name}@acme.example`,
+        countryCode: "1",
+        phoneNumer: `557${String(Date.now()).slice(-7)}`,
+      },
     });
     expect(created.status()).toBe(200);
 

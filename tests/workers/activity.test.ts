@@ -12,7 +12,7 @@ const FIXED = [
   { key: "lateJul1", name: "Access Granted", op: "Device", ts: at("2020-07-01T21:30:00Z"), device: 2, creator: 3, target: 3, summary: "late on the first" },
   { key: "earlyJul2", name: "Unlocked With App", op: "App", ts: at("2020-07-01T22:30:00Z"), device: 2, creator: 6, target: 6, summary: "just after midnight" },
   { key: "noonJul2", name: "Sentinel Unlock", op: "Sentinel", ts: at("2020-07-02T10:00:00Z"), device: 1, creator: 3, target: 6, summary: 'He said "hi", then left\nsecond line' },
-  { key: "sensor", name: "Sensor 1 Open", op: "Device", ts: at("2020-07-03T08:00:00Z"), device: 1, creator: null, target: null, summary: "=HYPERLINK(\"http://x\")" },
+  { key: "sensor", name: "Sensor 1 Open", op: "Device", ts: at("2020-07-03T08:00:00Z"), device: 1, creator: null, target: null, summary: '=HYPERLINK("http://x")' },
 ] as const;
 const JULY = { filterFromDate: "2020-07-01", filterToDate: "2020-07-03", tz: "Europe/Madrid" };
 const ids: Record<string, number> = {};
@@ -61,7 +61,23 @@ describe("POST /user/activityLogs", () => {
     expect(times).toEqual([...times].sort((a, b) => b - a));
     const row = p.rows.find((x: { target_device: unknown }) => x.target_device);
     expect(Object.keys(row)).toEqual(
-      expect.arrayContaining(["id", "activity_timestamp", "activity", "details_json", "target_device", "target_device_group", "created_by_user", "target_user", "created_by_user_id", "target_user_id", "target_device_id", "target_device_group_id", "operation_type", "summary", "gps_location"]),
+      expect.arrayContaining([
+        "id",
+        "activity_timestamp",
+        "activity",
+        "details_json",
+        "target_device",
+        "target_device_group",
+        "created_by_user",
+        "target_user",
+        "created_by_user_id",
+        "target_user_id",
+        "target_device_id",
+        "target_device_group_id",
+        "operation_type",
+        "summary",
+        "gps_location",
+      ]),
     );
     expect(Object.keys(row.activity)).toEqual(["name", "type", "alert_conditions", "first_section_info", "details_section_info"]);
   });
@@ -102,7 +118,12 @@ describe("POST /user/activityLogs", () => {
     expect(idsOf(first)).toEqual([ids.lateJul1, ids.earlyJul2, ids.noonJul2]);
     expect(idsOf(second)).toEqual([ids.sensor]);
     const byActivity = await list(acme, { ...JULY, sort: "activity" });
-    expect(byActivity.body.payload.rows.map((x: { activity: { name: string } }) => x.activity.name)).toEqual(["Access Granted", "Sensor 1 Open", "Sentinel Unlock", "Unlocked With App"]);
+    expect(byActivity.body.payload.rows.map((x: { activity: { name: string } }) => x.activity.name)).toEqual([
+      "Access Granted",
+      "Sensor 1 Open",
+      "Sentinel Unlock",
+      "Unlocked With App",
+    ]);
     const byActivityDesc = await list(acme, { ...JULY, sort: "-activity" });
     expect(idsOf(byActivityDesc)).toEqual([...idsOf(byActivity)].reverse());
     // An unknown sort column falls back to newest first.

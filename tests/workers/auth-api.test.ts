@@ -60,17 +60,28 @@ describe("POST /user/login", () => {
 
   it("reports an expired password with its error code", async () => {
     await db().update(schema.companySettings).set({ passwordExpiryMonths: 1 }).where(eq(schema.companySettings.companyId, 4));
-    await db().update(schema.users).set({ passwordChangedAt: workerNow() - 90 * 24 * 3600_000 }).where(eq(schema.users.email, "admin@beta.example"));
+    await db()
+      .update(schema.users)
+      .set({ passwordChangedAt: workerNow() - 90 * 24 * 3600_000 })
+      .where(eq(schema.users.email, "admin@beta.example"));
     const r = await api(null, "POST", LOGIN, DEMO.beta);
     expect(r.status).toBe(401);
     expect(r.body).toMatchObject({ message: "Your password has expired, please reset it", errorCode: "password-expired" });
     const reset = await api(null, "POST", "/api/admin/user/resetExpiredPassword", {
-      companyId: "BETA", userName: DEMO.beta.userName, currentPassword: DEMO.beta.password, newPassword: "Beta#Fresh2026", confirmPassword: "Beta#Other2026",
+      companyId: "BETA",
+      userName: DEMO.beta.userName,
+      currentPassword: DEMO.beta.password,
+      newPassword: "Beta#Fresh2026",
+      confirmPassword: "Beta#Other2026",
     });
     expect(reset.status).toBe(400);
     expect(reset.body.message).toBe("The password confirmation does not match");
     const ok = await api(null, "POST", "/api/admin/user/resetExpiredPassword", {
-      companyId: "BETA", userName: DEMO.beta.userName, currentPassword: DEMO.beta.password, newPassword: DEMO.beta.password, confirmPassword: DEMO.beta.password,
+      companyId: "BETA",
+      userName: DEMO.beta.userName,
+      currentPassword: DEMO.beta.password,
+      newPassword: DEMO.beta.password,
+      confirmPassword: DEMO.beta.password,
     });
     expect(ok.status).toBe(200);
     expect((await api(null, "POST", LOGIN, DEMO.beta)).status).toBe(200);
@@ -84,7 +95,11 @@ describe("POST /user/login", () => {
     expect(r.body.payload.phoneNumber).toMatch(/\*\*\*-\*\*\*-\d{4}/);
     const mail = await db().select().from(schema.mailOutbox).where(eq(schema.mailOutbox.toAddress, "var@reseller.example"));
     const code = mail.at(-1)!.body.match(/\b(\d{6})\b/)![1];
-    const wrong = await api(null, "POST", "/api/admin/user/twoFactorAuthenticate", { companyId: "RSL1", userName: DEMO.var.userName, code: code === "000000" ? "111111" : "000000" });
+    const wrong = await api(null, "POST", "/api/admin/user/twoFactorAuthenticate", {
+      companyId: "RSL1",
+      userName: DEMO.var.userName,
+      code: code === "000000" ? "111111" : "000000",
+    });
     expect(wrong.status).toBe(401);
     const ok = await api(null, "POST", "/api/admin/user/twoFactorAuthenticate", { companyId: "RSL1", userName: DEMO.var.userName, code });
     expect(ok.status).toBe(200);

@@ -41,7 +41,9 @@ async function signedInWith(companyId: number, code: string, modules: string[], 
     .insert(schema.roles)
     .values({ companyId, title: `Test ${email}`, permissionAll: true, permissionAdd: true, permissionModify: true, permissionDelete: true, permissionView: true })
     .returning({ id: schema.roles.id });
-  await db().insert(schema.roleModules).values(modules.map((m) => ({ roleId: role.id, companyId, moduleKey: m })));
+  await db()
+    .insert(schema.roleModules)
+    .values(modules.map((m) => ({ roleId: role.id, companyId, moduleKey: m })));
   const hash = (await db().query.users.findFirst({ where: eq(schema.users.email, "var@reseller.example") }))!.passwordHash;
   await db()
     .insert(schema.users)
@@ -142,7 +144,12 @@ describe("POST /company/addCompany", () => {
     expect(oemUnderVar.body.message).toBe("The parent company is not allowed for this company type");
     const ecUnderEc = await api(root, "POST", `${BASE}/company/addCompany`, valid({ parentCompanyId: "ACME", companyId: "EC01", companyName: "Under Acme" }));
     expect(ecUnderEc.status).toBe(422);
-    const oem = await api(root, "POST", `${BASE}/company/addCompany`, valid({ companyType: "oem", parentCompanyId: "root", companyId: "OE02", companyName: "Oem", discountPercentage: 15 }));
+    const oem = await api(
+      root,
+      "POST",
+      `${BASE}/company/addCompany`,
+      valid({ companyType: "oem", parentCompanyId: "root", companyId: "OE02", companyName: "Oem", discountPercentage: 15 }),
+    );
     expect(oem.status, JSON.stringify(oem.body)).toBe(200);
     const unknown = await api(root, "POST", `${BASE}/company/addCompany`, valid({ parentCompanyId: "NOPE", companyId: "EC02", companyName: "Nowhere" }));
     expect(unknown.status).toBe(422);
@@ -187,8 +194,19 @@ describe("hierarchy", () => {
 
   it("a reseller with the company module changes only its subtree: another reseller's child is 404 and unchanged", async () => {
     // A second reseller with a child, made by root.
-    expect((await api(root, "POST", `${BASE}/company/addCompany`, valid({ companyType: "var", parentCompanyId: "ROOT", companyId: "RS02", companyName: "Reseller Two", POCEmail: "two@rs.example", discountPercentage: 15 }))).status).toBe(200);
-    expect((await api(root, "POST", `${BASE}/company/addCompany`, valid({ parentCompanyId: "RS02", companyId: "KID2", companyName: "Kid Two", POCEmail: "kid@two.example" }))).status).toBe(200);
+    expect(
+      (
+        await api(
+          root,
+          "POST",
+          `${BASE}/company/addCompany`,
+          valid({ companyType: "var", parentCompanyId: "ROOT", companyId: "RS02", companyName: "Reseller Two", POCEmail: "two@rs.example", discountPercentage: 15 }),
+        )
+      ).status,
+    ).toBe(200);
+    expect(
+      (await api(root, "POST", `${BASE}/company/addCompany`, valid({ parentCompanyId: "RS02", companyId: "KID2", companyName: "Kid Two", POCEmail: "kid@two.example" }))).status,
+    ).toBe(200);
     const kid = (await companyByCode("KID2"))!;
     const rsl1Admin = await signedInWith(IDS.RSL1, "RSL1", ["company", "var_panel"], "platform@reseller.example");
 
@@ -203,7 +221,12 @@ describe("hierarchy", () => {
     // Its own subtree: it may create a customer under itself, not under another reseller or root.
     const own = await api(rsl1Admin, "POST", `${BASE}/company/addCompany`, valid({ companyId: "RC01", companyName: "Reseller Customer", POCEmail: "rc@rc.example" }));
     expect(own.status, JSON.stringify(own.body)).toBe(200);
-    const elsewhere = await api(rsl1Admin, "POST", `${BASE}/company/addCompany`, valid({ parentCompanyId: "RS02", companyId: "RC02", companyName: "Elsewhere", POCEmail: "e@e.example" }));
+    const elsewhere = await api(
+      rsl1Admin,
+      "POST",
+      `${BASE}/company/addCompany`,
+      valid({ parentCompanyId: "RS02", companyId: "RC02", companyName: "Elsewhere", POCEmail: "e@e.example" }),
+    );
     expect(elsewhere.status).toBe(422);
     expect(await companyByCode("RC02")).toBeUndefined();
     const dropdown = await api(rsl1Admin, "GET", `${BASE}/company/getCompanyListForDropdown`);
@@ -239,7 +262,10 @@ describe("PUT /company/updateCompany", () => {
 
   it("de-activating ends the company's sessions and inserts its gateway feed row in the same batch", async () => {
     const acmeAgain = await login("acme");
-    const before = await db().select({ n: sql<number>`count(*)` }).from(schema.sessions).where(eq(schema.sessions.companyId, IDS.ACME));
+    const before = await db()
+      .select({ n: sql<number>`count(*)` })
+      .from(schema.sessions)
+      .where(eq(schema.sessions.companyId, IDS.ACME));
     expect(before[0].n).toBeGreaterThan(0);
     const detail = (await api(root, "GET", `${BASE}/company/getCompanyDetails?id=${IDS.ACME}`)).body.payload;
     const body = {
@@ -256,10 +282,16 @@ describe("PUT /company/updateCompany", () => {
     };
     const r = await api(root, "PUT", `${BASE}/company/updateCompany`, body);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    const after = await db().select({ n: sql<number>`count(*)` }).from(schema.sessions).where(eq(schema.sessions.companyId, IDS.ACME));
+    const after = await db()
+      .select({ n: sql<number>`count(*)` })
+      .from(schema.sessions)
+      .where(eq(schema.sessions.companyId, IDS.ACME));
     expect(after[0].n).toBe(0);
     expect((await api(acmeAgain, "GET", `${BASE}/user/getAllUsers`)).status).toBe(401);
-    const feed = await db().select().from(schema.gatewayChanges).where(and(eq(schema.gatewayChanges.entity, "company"), eq(schema.gatewayChanges.entityId, IDS.ACME)));
+    const feed = await db()
+      .select()
+      .from(schema.gatewayChanges)
+      .where(and(eq(schema.gatewayChanges.entity, "company"), eq(schema.gatewayChanges.entityId, IDS.ACME)));
     expect(feed.length).toBeGreaterThan(0);
     expect(await activityOf("Modified Company")).toContainEqual(expect.objectContaining({ summary: "Acme Corporation (ACME) de-activated" }));
     const signIn = await api(null, "POST", `${BASE}/user/login`, { companyId: "ACME", userName: "admin@acme.example", password: "Acme#Demo2026" });
@@ -291,7 +323,10 @@ describe("DELETE /user/deleteCompany", () => {
   it("soft-deletes, ends its sessions, feeds gateways and writes 'Removed Company'; the pair is free again", async () => {
     const company = (await companyByCode("GM03"))!;
     const companyChanges = () =>
-      db().select().from(schema.gatewayChanges).where(and(eq(schema.gatewayChanges.entity, "company"), eq(schema.gatewayChanges.entityId, company.id)));
+      db()
+        .select()
+        .from(schema.gatewayChanges)
+        .where(and(eq(schema.gatewayChanges.entity, "company"), eq(schema.gatewayChanges.entityId, company.id)));
     const before = (await companyChanges()).length;
     const r = await api(root, "DELETE", `${BASE}/user/deleteCompany?id=${company.id}`);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -326,7 +361,8 @@ describe("GET /company/getCompanyRelatedDevices", () => {
 describe("OpenAPI", () => {
   it("documents the company calls", async () => {
     const r = await api(null, "GET", "/api/openapi.json");
-    for (const p of ["addCompany", "getCompanyDetails", "updateCompany", "getAllCompany", "getCompanyListForDropdown"]) expect(JSON.stringify(r.body.paths)).toContain(`/company/${p}`);
+    for (const p of ["addCompany", "getCompanyDetails", "updateCompany", "getAllCompany", "getCompanyListForDropdown"])
+      expect(JSON.stringify(r.body.paths)).toContain(`/company/${p}`);
     expect(r.body.paths).toHaveProperty(["/api/admin/user/deleteCompany"]);
   });
 });

@@ -43,7 +43,15 @@ describe("company requests", () => {
     expect(r.body.message).toBe("Company request created successfully");
     first = r.body.payload.id;
     const row = await db().query.companyRequests.findFirst({ where: eq(schema.companyRequests.id, first) });
-    expect(row).toMatchObject({ companyId: RSL1, pocUserId: 2, companyName: "Omega Storage", billingTerm: 3, pocEmail: "olga@omega.example", pocPhoneNumber: "5552223333", status: "pending" });
+    expect(row).toMatchObject({
+      companyId: RSL1,
+      pocUserId: 2,
+      companyName: "Omega Storage",
+      billingTerm: 3,
+      pocEmail: "olga@omega.example",
+      pocPhoneNumber: "5552223333",
+      status: "pending",
+    });
     second = (await api(reseller, "POST", `${BASE}/createCompanyRequest`, request({ companyName: "Sigma Foods", POCEmail: "s@sigma.example", renewalTerm: "1" }))).body.payload.id;
     expect(await activity()).toContain(`${RSL1} Company Request Created: Omega Storage (3-Year)`);
   });

@@ -81,6 +81,7 @@ describe("device types", () => {
 
   it("is in the OpenAPI document", async () => {
     const r = await api(null, "GET", "/api/openapi.json");
-    for (const p of ["getAllDeviceTypes", "addDeviceType", "updateDeviceType", "deleteDeviceType", "getDeviceTypeDetails"]) expect(r.body.paths).toHaveProperty([`/api/admin/deviceType/${p}`]);
+    for (const p of ["getAllDeviceTypes", "addDeviceType", "updateDeviceType", "deleteDeviceType", "getDeviceTypeDetails"])
+      expect(r.body.paths).toHaveProperty([`/api/admin/deviceType/${p}`]);
   });
 });

@@ -94,7 +94,12 @@ describe("fobs are credentials of the keys they were given with", () => {
     expect(key?.data?.fob).toBe("F-9001");
 
     const fob = { type: "fob", id: "F-9001" };
-    const [atDoor, elsewhere] = (await check(acme, [{ deviceId: 4, credential: fob, at: AT }, { deviceId: 5, credential: fob, at: AT }])).body.payload;
+    const [atDoor, elsewhere] = (
+      await check(acme, [
+        { deviceId: 4, credential: fob, at: AT },
+        { deviceId: 5, credential: fob, at: AT },
+      ])
+    ).body.payload;
     expect(atDoor.allowed).toBe(true);
     expect(elsewhere).toMatchObject({ allowed: false, code: "no_key" });
 
@@ -150,7 +155,12 @@ describe("POST /device/checkAccess", () => {
   });
 
   it("refuses bad input with a 400 and the read-only role without the devices module is refused", async () => {
-    for (const body of [{}, { checks: [] }, { checks: [{ deviceId: 1, credential: { type: "card", id: "x" }, at: AT }] }, { checks: [{ deviceId: 1, credential: { type: "user", id: "1" }, at: "soon" }] }]) {
+    for (const body of [
+      {},
+      { checks: [] },
+      { checks: [{ deviceId: 1, credential: { type: "card", id: "x" }, at: AT }] },
+      { checks: [{ deviceId: 1, credential: { type: "user", id: "1" }, at: "soon" }] },
+    ]) {
       expect((await api(acme, "POST", `${BASE}/device/checkAccess`, body)).status).toBe(400);
     }
     const many = Array.from({ length: 501 }, () => ({ deviceId: 1, credential: { type: "user", id: "1" }, at: AT }));

@@ -46,7 +46,16 @@ describe("POST /user/assignKeyToUser", () => {
     expect(r.body.message).toBe("eKeys/Groups Assigned successfully");
     const id = r.body.payload.entryId;
     const row = await db().query.ekeyAssignments.findFirst({ where: eq(schema.ekeyAssignments.id, id) });
-    expect(row).toMatchObject({ userId: USER, deviceId: 2, accessType: "custom_access", status: "1", scheduleDays: "1111100", startTime: "08:00", endTime: "17:30", endDate: "2026-06-30" });
+    expect(row).toMatchObject({
+      userId: USER,
+      deviceId: 2,
+      accessType: "custom_access",
+      status: "1",
+      scheduleDays: "1111100",
+      startTime: "08:00",
+      endTime: "17:30",
+      endDate: "2026-06-30",
+    });
     expect(await lastChange()).toMatchObject({ entity: "ekey", entityId: id, op: "upsert" });
     const audit = await db()
       .select()
@@ -70,7 +79,16 @@ describe("POST /user/assignKeyToUser", () => {
     const r = await api(acme, "POST", `${BASE}/user/assignKeyToUser`, await custom({ type: "group", eKey: 1, accessType: "full_access", isNeverEnd: "0" }));
     expect(r.status).toBe(200);
     const row = await db().query.ekeyAssignments.findFirst({ where: eq(schema.ekeyAssignments.id, r.body.payload.entryId) });
-    expect(row).toMatchObject({ isGroup: true, groupId: 1, accessType: "custom_access", isNeverEnd: true, endDate: null, scheduleDays: "1111100", startTime: "08:00", endTime: "18:00" });
+    expect(row).toMatchObject({
+      isGroup: true,
+      groupId: 1,
+      accessType: "custom_access",
+      isNeverEnd: true,
+      endDate: null,
+      scheduleDays: "1111100",
+      startTime: "08:00",
+      endTime: "18:00",
+    });
   });
 
   it("modifies an existing entry ('eKeys Modified successfully')", async () => {
@@ -120,7 +138,23 @@ describe("GET /user/getAssignedEkeys and /user/getEkeys", () => {
     expect(r.status).toBe(200);
     const entry = r.body.payload.find((e: any) => e.is_group);
     expect(entry).toMatchObject({ is_group: true, deviceGroup: { id: expect.any(Number), full_name: expect.any(String) }, access_type: "custom_access", is_never_end: true });
-    for (const field of ["entry_id", "ekeyDetails", "ekeyStatus", "start_date", "end_date", "start_time", "end_time", "schedule_days", "is_all_day", "time_zone_id", "group_id", "group_name", "sch_monday", "start_at", "end_at"])
+    for (const field of [
+      "entry_id",
+      "ekeyDetails",
+      "ekeyStatus",
+      "start_date",
+      "end_date",
+      "start_time",
+      "end_time",
+      "schedule_days",
+      "is_all_day",
+      "time_zone_id",
+      "group_id",
+      "group_name",
+      "sch_monday",
+      "start_at",
+      "end_at",
+    ])
       expect(entry).toHaveProperty(field);
     expect(Array.isArray(r.body.groupKeys)).toBe(true);
     expect(r.body.groupKeys.length).toBeGreaterThan(0);

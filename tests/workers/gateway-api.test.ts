@@ -57,7 +57,10 @@ describe("change feed", () => {
     expect(ekey.data.userLabel).toBeTruthy();
     const groupKey = byType(r.body.changes, "groupKey")[0];
     expect(groupKey.data.window.kind).toBe("group");
-    const [groupRow] = await db().select().from(schema.ekeyAssignments).where(eq(schema.ekeyAssignments.id, Number(groupKey.id)));
+    const [groupRow] = await db()
+      .select()
+      .from(schema.ekeyAssignments)
+      .where(eq(schema.ekeyAssignments.id, Number(groupKey.id)));
     expect(groupKey.data.startDate).toBe(groupRow.startDate); // the window has no dates; the assignment's start travels beside it
     const so = byType(r.body.changes, "scheduledOpen");
     expect(so).toHaveLength(1);
@@ -71,7 +74,10 @@ describe("change feed", () => {
     const cursor = first.body.cursor;
     const [key] = await db().select().from(schema.ekeyAssignments).where(eq(schema.ekeyAssignments.isGroup, false)).limit(1);
     await db().batch([
-      db().update(schema.ekeyAssignments).set({ endDate: "2027-01-31", isNeverEnd: false, accessType: "custom_access", isAllDay: true }).where(eq(schema.ekeyAssignments.id, key.id)),
+      db()
+        .update(schema.ekeyAssignments)
+        .set({ endDate: "2027-01-31", isNeverEnd: false, accessType: "custom_access", isAllDay: true })
+        .where(eq(schema.ekeyAssignments.id, key.id)),
       db().insert(schema.gatewayChanges).values({ companyId: key.companyId, entity: "ekey", entityId: key.id, op: "upsert" }),
     ]);
     const next = await gwJson("GET", `/api/gateway/changes?cursor=${cursor}`);
@@ -87,10 +93,12 @@ describe("change feed", () => {
 
   it("pages with `more` and sends tombstones for removed rows", async () => {
     const start = (await gwJson("GET", "/api/gateway/changes")).body.cursor;
-    await db().insert(schema.gatewayChanges).values([
-      { companyId: 3, entity: "ekey", entityId: 999_999, op: "delete" },
-      { companyId: 3, entity: "firmware", entityId: 888_888, op: "delete" },
-    ]);
+    await db()
+      .insert(schema.gatewayChanges)
+      .values([
+        { companyId: 3, entity: "ekey", entityId: 999_999, op: "delete" },
+        { companyId: 3, entity: "firmware", entityId: 888_888, op: "delete" },
+      ]);
     const p1 = await gwJson("GET", `/api/gateway/changes?cursor=${start}&limit=1`);
     expect(p1.body.more).toBe(true);
     expect(p1.body.changes).toEqual(expect.arrayContaining([{ type: "ekey", op: "delete", id: "999999" }]));
@@ -113,9 +121,20 @@ describe("event ingestion", () => {
   const batch = (ids: string[], deviceId = "1") => ({
     v: 1,
     gatewayId: "gw-test",
-    events: ids.map((id, i) => ({ id: `${deviceId}/${id}`, deviceId, type: i % 2 ? "door.closed" : "door.opened", at: 1_790_000_000_000 + i, receivedAt: 1_790_000_000_500, data: {} })),
+    events: ids.map((id, i) => ({
+      id: `${deviceId}/${id}`,
+      deviceId,
+      type: i % 2 ? "door.closed" : "door.opened",
+      at: 1_790_000_000_000 + i,
+      receivedAt: 1_790_000_000_500,
+      data: {},
+    })),
   });
-  const rowsFor = (prefix: string) => db().select().from(schema.activityLogs).where(like(schema.activityLogs.eventId, `${prefix}%`));
+  const rowsFor = (prefix: string) =>
+    db()
+      .select()
+      .from(schema.activityLogs)
+      .where(like(schema.activityLogs.eventId, `${prefix}%`));
 
   it("stores a batch once, however often it is sent", async () => {
     const body = batch(["idem-1", "idem-2", "idem-3"]);
@@ -170,7 +189,12 @@ describe("event ingestion", () => {
       .select({ eventId: schema.activityLogs.eventId, name: schema.activityTypes.name, summary: schema.activityLogs.summary })
       .from(schema.activityLogs)
       .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
-      .where(inArray(schema.activityLogs.eventId, events.map((e) => e.id)));
+      .where(
+        inArray(
+          schema.activityLogs.eventId,
+          events.map((e) => e.id),
+        ),
+      );
     const byId = Object.fromEntries(rows.map((x) => [x.eventId, { name: x.name, summary: x.summary }]));
     expect(byId).toEqual({
       "1/gw/sen-m": { name: "Sensor Reading", summary: "temp 21.5 C at Main Entrance" },
@@ -184,16 +208,33 @@ describe("event ingestion", () => {
     const events = [
       { id: "1/cmd-ok", deviceId: "1", type: "command.result", at: 1_800_000_010_000, data: { cmd: "cmd_8", ok: true } },
       { id: "1/cmd-fail", deviceId: "1", type: "command.result", at: 1_800_000_011_000, data: { cmd: "cmd_9", ok: false, error: "motor jammed" } },
-      { id: "1/fpi.1.1800000012000", deviceId: "1", type: "schedule.firstEntry", at: 1_800_000_012_000, data: { scheduledOpenId: "1", companyId: "ACME", firstEntryAt: 1_800_000_012_000 } },
+      {
+        id: "1/fpi.1.1800000012000",
+        deviceId: "1",
+        type: "schedule.firstEntry",
+        at: 1_800_000_012_000,
+        data: { scheduledOpenId: "1", companyId: "ACME", firstEntryAt: 1_800_000_012_000 },
+      },
     ];
     const first = await gwJson("POST", "/api/gateway/events", { v: 1, events });
     expect(first.body).toEqual({ accepted: 3, duplicates: 0, rejected: [] });
     expect((await gwJson("POST", "/api/gateway/events", { v: 1, events })).body).toEqual({ accepted: 0, duplicates: 3, rejected: [] });
     const rows = await db()
-      .select({ eventId: schema.activityLogs.eventId, name: schema.activityTypes.name, summary: schema.activityLogs.summary, device: schema.activityLogs.targetDeviceId, details: schema.activityLogs.detailsJson })
+      .select({
+        eventId: schema.activityLogs.eventId,
+        name: schema.activityTypes.name,
+        summary: schema.activityLogs.summary,
+        device: schema.activityLogs.targetDeviceId,
+        details: schema.activityLogs.detailsJson,
+      })
       .from(schema.activityLogs)
       .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
-      .where(inArray(schema.activityLogs.eventId, events.map((e) => e.id)));
+      .where(
+        inArray(
+          schema.activityLogs.eventId,
+          events.map((e) => e.id),
+        ),
+      );
     expect(rows).toHaveLength(3);
     const byId = Object.fromEntries(rows.map((r) => [r.eventId, r]));
     expect(byId["1/cmd-ok"]).toMatchObject({ name: "Command Succeeded", summary: "Command cmd_8 succeeded on Main Entrance", device: 1 });
@@ -227,7 +268,13 @@ describe("event ingestion", () => {
       ])
       .returning({ id: k.id });
     const cursor = (await gwJson("GET", "/api/gateway/changes")).body.cursor;
-    const granted = (key: number, n: number) => ({ id: `1/acc.once-${key}-${n}`, deviceId: "1", type: "access.granted", at: 1_800_000_020_000 + n, data: { keyId: String(key), keyKind: "ekey", userId: "3", reason: "" } });
+    const granted = (key: number, n: number) => ({
+      id: `1/acc.once-${key}-${n}`,
+      deviceId: "1",
+      type: "access.granted",
+      at: 1_800_000_020_000 + n,
+      data: { keyId: String(key), keyKind: "ekey", userId: "3", reason: "" },
+    });
     const events = [granted(once.id, 1), granted(full.id, 2), granted(beta.id, 3)];
     expect((await gwJson("POST", "/api/gateway/events", { v: 1, events })).body).toMatchObject({ accepted: 3 });
     const usedAt = async (id: number) => (await db().select({ usedAt: k.usedAt }).from(k).where(eq(k.id, id)))[0].usedAt;
@@ -273,11 +320,20 @@ describe("event ingestion", () => {
       .values({ companyId: 1, deviceTypeId: 1, version: "9.1", r2Key: "firmware/none.zip", fileName: "x.zip", size: 100, sha256: "0".repeat(64) })
       .returning();
     const rid = String(release.id);
-    const progress = (n: number) => ({ id: `2/fwp.${rid}.${n}`, deviceId: "2", type: "firmware.progress", at: 1_790_000_010_000 + n, data: { releaseId: rid, version: "9.1", received: n, blocks: 10, percent: n * 10 } });
+    const progress = (n: number) => ({
+      id: `2/fwp.${rid}.${n}`,
+      deviceId: "2",
+      type: "firmware.progress",
+      at: 1_790_000_010_000 + n,
+      data: { releaseId: rid, version: "9.1", received: n, blocks: 10, percent: n * 10 },
+    });
     await gwJson("POST", "/api/gateway/events", { v: 1, events: [progress(3), progress(5)] });
     let [p] = await db().select().from(schema.firmwareProgress).where(eq(schema.firmwareProgress.releaseId, release.id));
     expect(p).toMatchObject({ deviceId: 2, companyId: 3, blocksDone: 5, blocksTotal: 10, state: "downloading" });
-    await gwJson("POST", "/api/gateway/events", { v: 1, events: [{ id: "2/fwr-1", deviceId: "2", type: "firmware.result", at: 1_790_000_020_000, data: { releaseId: rid, ok: true } }] });
+    await gwJson("POST", "/api/gateway/events", {
+      v: 1,
+      events: [{ id: "2/fwr-1", deviceId: "2", type: "firmware.result", at: 1_790_000_020_000, data: { releaseId: rid, ok: true } }],
+    });
     // a re-sent older batch does not undo the install
     await gwJson("POST", "/api/gateway/events", { v: 1, events: [progress(3)] });
     [p] = await db().select().from(schema.firmwareProgress).where(eq(schema.firmwareProgress.releaseId, release.id));

@@ -9,7 +9,11 @@ type Change = { type: string; op: "upsert" | "delete"; id: string; data?: Record
 type Page = { v: 1; changes: Change[]; cursor: string; more: boolean; reset?: boolean };
 
 /** Any write to a key puts it on the feed (the database's triggers do). */
-const touchKey = (id: number) => db().update(schema.ekeyAssignments).set({ updatedAt: sql`updated_at + 1` }).where(eq(schema.ekeyAssignments.id, id));
+const touchKey = (id: number) =>
+  db()
+    .update(schema.ekeyAssignments)
+    .set({ updatedAt: sql`updated_at + 1` })
+    .where(eq(schema.ekeyAssignments.id, id));
 
 async function feed(query: string): Promise<{ status: number; body: Page }> {
   const res = await SELF.fetch(`${ORIGIN}/api/gateway/changes${query}`, { headers: { Authorization: `Bearer ${SECRET}` } });
@@ -30,7 +34,12 @@ async function snapshot(limit: number) {
 }
 
 const find = (changes: Change[], type: string, id: string) => changes.find((c) => c.type === type && c.id === id);
-const feedHead = async () => (await db().select({ seq: max(schema.gatewayChanges.seq) }).from(schema.gatewayChanges))[0].seq ?? 0;
+const feedHead = async () =>
+  (
+    await db()
+      .select({ seq: max(schema.gatewayChanges.seq) })
+      .from(schema.gatewayChanges)
+  )[0].seq ?? 0;
 
 async function runCron() {
   const ctx = createExecutionContext();
@@ -54,7 +63,11 @@ describe("snapshot paging", () => {
     expect(new Set(keys).size).toBe(keys.length);
     expect(keys.sort()).toEqual(whole.changes.map(keyOf).sort());
 
-    const ids = (type: string) => paged.changes.filter((c) => c.type === type && c.op === "upsert").map((c) => c.id).sort();
+    const ids = (type: string) =>
+      paged.changes
+        .filter((c) => c.type === type && c.op === "upsert")
+        .map((c) => c.id)
+        .sort();
     const liveDevices = await db().select({ id: schema.devices.id }).from(schema.devices).where(isNull(schema.devices.deletedAt));
     const liveUsers = await db().select({ id: schema.users.id }).from(schema.users).where(isNull(schema.users.deletedAt));
     const companies = await db().select({ code: schema.companies.code }).from(schema.companies);
@@ -82,12 +95,14 @@ describe("snapshot paging", () => {
 });
 
 describe("company status", () => {
-  const setActive = (companyId: number, active: boolean) =>
-    db().update(schema.companies).set({ isDeactive: !active }).where(eq(schema.companies.id, companyId));
+  const setActive = (companyId: number, active: boolean) => db().update(schema.companies).set({ isDeactive: !active }).where(eq(schema.companies.id, companyId));
 
   it("reaches gateways on deactivation and reactivation, with the company's doors and scheduled-open hours", async () => {
     const [acme] = await db().select().from(schema.companies).where(eq(schema.companies.code, "ACME"));
-    const acmeDevices = await db().select({ id: schema.devices.id }).from(schema.devices).where(and(eq(schema.devices.companyId, acme.id), isNull(schema.devices.deletedAt)));
+    const acmeDevices = await db()
+      .select({ id: schema.devices.id })
+      .from(schema.devices)
+      .where(and(eq(schema.devices.companyId, acme.id), isNull(schema.devices.deletedAt)));
     const start = (await snapshot(1000)).cursor;
 
     await setActive(acme.id, false);
@@ -115,8 +130,17 @@ describe("company status", () => {
 
 describe("pruning", () => {
   const DAY = 24 * 3600_000;
-  const ageUpTo = (seq: number, ms: number) => db().update(schema.gatewayChanges).set({ createdAt: workerNow() - ms }).where(lte(schema.gatewayChanges.seq, seq));
-  const oldestKept = async () => (await db().select({ seq: min(schema.gatewayChanges.seq) }).from(schema.gatewayChanges))[0].seq;
+  const ageUpTo = (seq: number, ms: number) =>
+    db()
+      .update(schema.gatewayChanges)
+      .set({ createdAt: workerNow() - ms })
+      .where(lte(schema.gatewayChanges.seq, seq));
+  const oldestKept = async () =>
+    (
+      await db()
+        .select({ seq: min(schema.gatewayChanges.seq) })
+        .from(schema.gatewayChanges)
+    )[0].seq;
 
   it("drops changes past the retention from the cron, and a cursor short of the oldest kept change gets 410", async () => {
     const [key] = await db().select().from(schema.ekeyAssignments).limit(1);

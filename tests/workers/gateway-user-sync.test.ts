@@ -14,7 +14,15 @@ describe("user changes reach the gateway feed", () => {
   it("announces a deactivated user as inactive and a removed user as a tombstone", async () => {
     const acme = await login("acme");
     const details = (await api(acme, "GET", "/api/admin/user/getUserDetails?id=6")).body.payload;
-    const form = { userId: 6, firstName: details.firstName, lastName: details.lastName, displayName: details.displayName, emailId: details.email, countryCode: details.countryCode, phoneNumer: details.cell };
+    const form = {
+      userId: 6,
+      firstName: details.firstName,
+      lastName: details.lastName,
+      displayName: details.displayName,
+      emailId: details.email,
+      countryCode: details.countryCode,
+      phoneNumer: details.cell,
+    };
     const { cursor } = await feed();
 
     expect((await api(acme, "PUT", "/api/admin/user/modifyUserDetails", { ...form, isInactive: "1" })).status).toBe(200);

@@ -26,13 +26,7 @@ export { schema };
 export type ApiResponse<T = any> = { status: number; body: T & { message?: string; payload?: any } };
 
 /** Calls the Worker: `api(token, "POST", "/api/admin/user/addUser", {...})`. A string body is sent as is. */
-export async function api<T = any>(
-  token: string | null,
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-): Promise<ApiResponse<T>> {
+export async function api<T = any>(token: string | null, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> {
   const init: RequestInit = { method, headers: { ...headers } };
   if (token) (init.headers as Record<string, string>).Authorization = token;
   if (body !== undefined) {

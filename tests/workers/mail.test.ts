@@ -105,7 +105,9 @@ describe("mail delivery", () => {
   });
 
   it("keeps refused mail unsent with the server's answer, and stops retrying a refused recipient", async () => {
-    await db().insert(outbox).values({ companyId: await companyId("ACME"), toAddress: "nobody@refused.example", subject: "Hello", body: "Hi" });
+    await db()
+      .insert(outbox)
+      .values({ companyId: await companyId("ACME"), toAddress: "nobody@refused.example", subject: "Hello", body: "Hi" });
     await runCron();
     const [row] = await db().select().from(outbox);
     expect(row.sentAt).toBeNull();
@@ -116,7 +118,9 @@ describe("mail delivery", () => {
 
   it("retries a failed delivery with a backoff; the company's own mailer comes before the default", async () => {
     const acme = await companyId("ACME");
-    await db().insert(schema.mailerConfigs).values({ companyId: acme, hostName: "127.0.0.1", port: inject("smtpPort"), userName: "console", userPassword: "wrong" });
+    await db()
+      .insert(schema.mailerConfigs)
+      .values({ companyId: acme, hostName: "127.0.0.1", port: inject("smtpPort"), userName: "console", userPassword: "wrong" });
     const queuedAt = Date.now();
     await db().insert(outbox).values({ companyId: acme, toAddress: "admin@acme.example", subject: "Hello", body: "Hi", createdAt: queuedAt });
     expect(await drainOutbox(env, { now: queuedAt })).toEqual({ sent: 0, failed: 1 });
@@ -134,7 +138,9 @@ describe("mail delivery", () => {
   it("counts an unreachable server as a failed attempt", async () => {
     await setMailerPort(1); // nothing listens there
     try {
-      await db().insert(outbox).values({ companyId: await companyId("ACME"), toAddress: "admin@acme.example", subject: "Hello", body: "Hi" });
+      await db()
+        .insert(outbox)
+        .values({ companyId: await companyId("ACME"), toAddress: "admin@acme.example", subject: "Hello", body: "Hi" });
       await runCron();
       const [row] = await db().select().from(outbox);
       expect(row).toMatchObject({ attempts: 1, sentAt: null });
@@ -147,7 +153,9 @@ describe("mail delivery", () => {
   it("encodes a non-ASCII subject and body, long lines and leading dots so they arrive intact", async () => {
     const subject = "Código de acceso — señal ✓ 日本語のテキストはここにあります、長い件名";
     const body = ["Hola, aquí está tu código: 123456 ✓", ".una línea que empieza con punto", ".", "x".repeat(200), "espacio al final   ", "fin"].join("\n");
-    await db().insert(outbox).values({ companyId: await companyId("ACME"), toAddress: "admin@acme.example", subject, body });
+    await db()
+      .insert(outbox)
+      .values({ companyId: await companyId("ACME"), toAddress: "admin@acme.example", subject, body });
     await runCron();
     const [mail] = await waitForMail();
     const parsed = parse(mail.raw);
@@ -183,11 +191,19 @@ describe("secrets in the outbox", () => {
     await setMailerPort(1); // nothing listens there
     try {
       const old = workerNow() - 2 * 3600_000; // the cron prunes by the Worker's clock
-      await db().insert(outbox).values([
-        { companyId: acme, toAddress: "admin@acme.example", subject: "Reset your password", body: "Open https://console.test/resetPassword/SECRETtoken_123456789 now", createdAt: old },
-        { companyId: acme, toAddress: "admin@acme.example", subject: "Your sign-in code", body: "Your sign-in code is 654321. It is valid for 5 minutes.", createdAt: old },
-        { companyId: acme, toAddress: "admin@acme.example", subject: "Fresh", body: "Open https://console.test/resetPassword/FRESHtoken_123456789 now", createdAt: workerNow() },
-      ]);
+      await db()
+        .insert(outbox)
+        .values([
+          {
+            companyId: acme,
+            toAddress: "admin@acme.example",
+            subject: "Reset your password",
+            body: "Open https://console.test/resetPassword/SECRETtoken_123456789 now",
+            createdAt: old,
+          },
+          { companyId: acme, toAddress: "admin@acme.example", subject: "Your sign-in code", body: "Your sign-in code is 654321. It is valid for 5 minutes.", createdAt: old },
+          { companyId: acme, toAddress: "admin@acme.example", subject: "Fresh", body: "Open https://console.test/resetPassword/FRESHtoken_123456789 now", createdAt: workerNow() },
+        ]);
       await runCron();
       const bodies = (await db().select().from(outbox).orderBy(outbox.id)).map((o) => o.body);
       expect(bodies[0]).not.toContain("SECRETtoken");

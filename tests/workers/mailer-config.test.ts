@@ -16,13 +16,23 @@ let acme: string;
 let beta: string;
 let auditor: string;
 
-const config = (over: Record<string, unknown> = {}) => ({ company_id: ACME, host_name: "127.0.0.1", port_name: inject("smtpPort"), user_name: "console", user_password: "local-only", ...over });
+const config = (over: Record<string, unknown> = {}) => ({
+  company_id: ACME,
+  host_name: "127.0.0.1",
+  port_name: inject("smtpPort"),
+  user_name: "console",
+  user_password: "local-only",
+  ...over,
+});
 
 beforeAll(async () => {
   [root, acme, beta, auditor] = await Promise.all([login("root"), login("acme"), login("beta"), login("auditor")]);
   await fetch(inboxUrl, { method: "DELETE" });
   // The platform default points at the test SMTP server.
-  await db().update(schema.mailerConfigs).set({ port: inject("smtpPort") }).where(isNull(schema.mailerConfigs.companyId));
+  await db()
+    .update(schema.mailerConfigs)
+    .set({ port: inject("smtpPort") })
+    .where(isNull(schema.mailerConfigs.companyId));
 });
 
 describe("mailer configuration", () => {

@@ -40,7 +40,10 @@ describe("POST /ota/addota", () => {
     await object?.body.cancel();
     const [row] = await db().select().from(schema.firmwareReleases).where(eq(schema.firmwareReleases.id, r.body.payload.id));
     expect(row).toMatchObject({ version: "3.1", versionDescription: "Faster unlock", deviceTypeId: 1, isActive: false, companyId: 1 });
-    const changes = await db().select().from(schema.gatewayChanges).where(and(eq(schema.gatewayChanges.entity, "firmware"), eq(schema.gatewayChanges.entityId, row.id)));
+    const changes = await db()
+      .select()
+      .from(schema.gatewayChanges)
+      .where(and(eq(schema.gatewayChanges.entity, "firmware"), eq(schema.gatewayChanges.entityId, row.id)));
     expect(changes).toHaveLength(1);
     expect(await activityCount("Firmware Uploaded")).toBeGreaterThan(0);
   });
@@ -87,7 +90,10 @@ describe("getallota, activeota, deleteota", () => {
     const after = await api(root, "POST", "/api/admin/ota/getallota", { company_id: "" });
     expect(after.body.payload.some((x: any) => x.id === b)).toBe(false);
     expect(await activityCount("Firmware Removed")).toBe(1);
-    const tomb = await db().select().from(schema.gatewayChanges).where(and(eq(schema.gatewayChanges.entityId, b), eq(schema.gatewayChanges.op, "delete")));
+    const tomb = await db()
+      .select()
+      .from(schema.gatewayChanges)
+      .where(and(eq(schema.gatewayChanges.entityId, b), eq(schema.gatewayChanges.op, "delete")));
     expect(tomb).toHaveLength(1);
   });
 

@@ -38,17 +38,24 @@ const activityNames = async () =>
 
 /** An ACME user who is not a super admin and holds only `role` + `users` with the add action. */
 async function limitedAdmin(): Promise<{ token: string; id: number }> {
-  const [r] = await db()
-    .insert(schema.roles)
-    .values({ companyId: ACME, title: "Limited Admin", permissionAdd: true, permissionView: true })
-    .returning({ id: schema.roles.id });
+  const [r] = await db().insert(schema.roles).values({ companyId: ACME, title: "Limited Admin", permissionAdd: true, permissionView: true }).returning({ id: schema.roles.id });
   await db()
     .insert(schema.roleModules)
     .values(["role", "users"].map((m) => ({ roleId: r.id, companyId: ACME, moduleKey: m })));
   const hash = (await db().query.users.findFirst({ where: eq(schema.users.id, ACME_ADMIN_USER) }))!.passwordHash;
   const [u] = await db()
     .insert(schema.users)
-    .values({ companyId: ACME, roleId: r.id, firstName: "Lim", lastName: "Ited", displayName: "Ited, Lim", email: "limited@acme.example", passwordHash: hash, passwordChangedAt: Date.now(), isSentinel: true })
+    .values({
+      companyId: ACME,
+      roleId: r.id,
+      firstName: "Lim",
+      lastName: "Ited",
+      displayName: "Ited, Lim",
+      email: "limited@acme.example",
+      passwordHash: hash,
+      passwordChangedAt: Date.now(),
+      isSentinel: true,
+    })
     .returning({ id: schema.users.id });
   const res = await api(null, "POST", `${BASE}/user/login`, { companyId: "ACME", userName: "limited@acme.example", password: "Acme#Demo2026" });
   expect(res.status, JSON.stringify(res.body)).toBe(200);

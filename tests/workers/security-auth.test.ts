@@ -81,7 +81,13 @@ describe("sign-in throttle on the resolved account", () => {
     const res = await SELF.fetch(`${ORIGIN}/login`, {
       method: "POST",
       body: new URLSearchParams({ ...DEMO.beta, language: "es" }),
-      headers: { Host: HOST, Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded", Cookie: (await languageCookie.serialize("es")).split(";")[0], ...ip("198.51.100.77") },
+      headers: {
+        Host: HOST,
+        Origin: ORIGIN,
+        "Content-Type": "application/x-www-form-urlencoded",
+        Cookie: (await languageCookie.serialize("es")).split(";")[0],
+        ...ip("198.51.100.77"),
+      },
     });
     expect(res.status).toBe(429);
     expect(await res.text()).toMatch(/Esta cuenta ha tenido muchos intentos fallidos de inicio de sesi\u00f3n/);
@@ -110,7 +116,11 @@ describe("a password change or reset ends the account's other sessions", () => {
   it("keeps the session that changed it and ends every other one", async () => {
     const [mine, other] = [await login("beta"), await login("beta")];
     const { cookie } = await pageLogin("beta");
-    const r = await api(mine, "PUT", "/api/admin/user/resetPassword", { currentPassword: DEMO.beta.password, newPassword: "Beta#Changed2026", confirmPassword: "Beta#Changed2026" });
+    const r = await api(mine, "PUT", "/api/admin/user/resetPassword", {
+      currentPassword: DEMO.beta.password,
+      newPassword: "Beta#Changed2026",
+      confirmPassword: "Beta#Changed2026",
+    });
     expect(r.status).toBe(200);
     expect((await api(other, "GET", "/api/admin/user/getAllTimeZone")).status).toBe(401);
     expect((await page(cookie, "/users")).status).toBe(302);
@@ -242,7 +252,7 @@ describe("user/login reads its inputs leniently and refuses bad ones with a 4xx"
       { companyId: "ACME", userName: "a".repeat(100_000), password: "x" },
       { companyId: "ACME", userName: DEMO.acme.userName, password: "p".repeat(100_000) },
       { ...DEMO.acme, language: 7 },
-      "{\"companyId\":\"ACME\"",
+      '{"companyId":"ACME"',
     ];
     for (const body of bodies) {
       const r = await api(null, "POST", LOGIN, typeof body === "string" ? body : JSON.stringify(body));
@@ -350,7 +360,11 @@ describe("body-size limit before parsing", () => {
     });
     const streamed = await SELF.fetch(ORIGIN + LOGIN, { method: "POST", body: stream, headers: { "Content-Type": "application/json" }, duplex: "half" } as RequestInit);
     expect(streamed.status).toBe(413);
-    const form = await SELF.fetch(`${ORIGIN}/login`, { method: "POST", body: new URLSearchParams({ companyId: "x".repeat(2 * 1024 * 1024) }), headers: { Host: HOST, Origin: ORIGIN } });
+    const form = await SELF.fetch(`${ORIGIN}/login`, {
+      method: "POST",
+      body: new URLSearchParams({ companyId: "x".repeat(2 * 1024 * 1024) }),
+      headers: { Host: HOST, Origin: ORIGIN },
+    });
     expect(form.status).toBe(413);
     // A normal sign-in still passes.
     expect((await api(null, "POST", LOGIN, DEMO.acme)).status).toBe(200);

@@ -31,7 +31,10 @@ async function pageCookie(who: keyof typeof DEMO): Promise<string> {
     redirect: "manual",
   });
   expect(res.status).toBe(302);
-  return res.headers.getSetCookie().find((c) => c.startsWith("__session="))!.split(";")[0];
+  return res.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("__session="))!
+    .split(";")[0];
 }
 
 const pagePost = (cookie: string, path: string, form: URLSearchParams) =>
@@ -126,8 +129,7 @@ describe("lists of more than 99 ids", () => {
     time_zone_id: madrid,
     available_devices: devices,
   });
-  const members = async (groupId: number) =>
-    (await db().select({ n: count() }).from(schema.deviceGroupMembers).where(eq(schema.deviceGroupMembers.groupId, groupId)))[0].n;
+  const members = async (groupId: number) => (await db().select({ n: count() }).from(schema.deviceGroupMembers).where(eq(schema.deviceGroupMembers.groupId, groupId)))[0].n;
 
   it("a device group of every device is created and modified through the API", async () => {
     const r = await api(acme, "POST", `${BASE}/deviceGroup/createDeviceGroup`, group(ids));
@@ -157,15 +159,27 @@ describe("lists of more than 99 ids", () => {
   });
 
   it("fob programmers: 120 assigned at once", async () => {
-    await db().batch(chunkedInserts(db(), schema.fobProgrammers, Array.from({ length: 120 }, (_, i) => ({ companyId: ACME, displayName: `Programmer ${i}`, isAssigned: false }))) as never);
+    await db().batch(
+      chunkedInserts(
+        db(),
+        schema.fobProgrammers,
+        Array.from({ length: 120 }, (_, i) => ({ companyId: ACME, displayName: `Programmer ${i}`, isAssigned: false })),
+      ) as never,
+    );
     const all = (await db().select({ id: schema.fobProgrammers.id }).from(schema.fobProgrammers).where(eq(schema.fobProgrammers.companyId, ACME))).map((r) => r.id);
     const r = await api(acme, "PUT", `${BASE}/settings/modifyFobProgrammers`, { fob_programmers: all });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    const assigned = await db().select({ n: count() }).from(schema.fobProgrammers).where(and(eq(schema.fobProgrammers.companyId, ACME), eq(schema.fobProgrammers.isAssigned, true)));
+    const assigned = await db()
+      .select({ n: count() })
+      .from(schema.fobProgrammers)
+      .where(and(eq(schema.fobProgrammers.companyId, ACME), eq(schema.fobProgrammers.isAssigned, true)));
     expect(assigned[0].n).toBe(all.length);
     const half = all.slice(0, 105);
     expect((await api(acme, "PUT", `${BASE}/settings/modifyFobProgrammers`, { fob_programmers: half })).status).toBe(200);
-    const rows = await db().select().from(schema.fobProgrammers).where(inArray(schema.fobProgrammers.id, all.slice(100, 110)));
+    const rows = await db()
+      .select()
+      .from(schema.fobProgrammers)
+      .where(inArray(schema.fobProgrammers.id, all.slice(100, 110)));
     expect(rows.map((p) => p.isAssigned)).toEqual([true, true, true, true, true, false, false, false, false, false]);
   });
 });
@@ -265,9 +279,21 @@ describe("bad input is a clear 4xx that stores nothing", () => {
       expect(r.body.errors[field]).toBeDefined();
     }
     expect(await users()).toBe(before);
-    const group = await api(acme, "POST", `${BASE}/deviceGroup/createDeviceGroup`, { display_name: "Ok", full_name: "G".repeat(101), sch_monday: "1", is_all_day: "1", available_devices: [1] });
+    const group = await api(acme, "POST", `${BASE}/deviceGroup/createDeviceGroup`, {
+      display_name: "Ok",
+      full_name: "G".repeat(101),
+      sch_monday: "1",
+      is_all_day: "1",
+      available_devices: [1],
+    });
     expect(group.status).toBe(400);
-    const rtlGroup = await api(acme, "POST", `${BASE}/deviceGroup/createDeviceGroup`, { display_name: "x\u202Ey", full_name: "Ok", sch_monday: "1", is_all_day: "1", available_devices: [1] });
+    const rtlGroup = await api(acme, "POST", `${BASE}/deviceGroup/createDeviceGroup`, {
+      display_name: "x\u202Ey",
+      full_name: "Ok",
+      sch_monday: "1",
+      is_all_day: "1",
+      available_devices: [1],
+    });
     expect(rtlGroup.status).toBe(400);
     // Accented and non-Latin names are fine.
     const ok = await api(acme, "POST", `${BASE}/user/addUser`, { ...base, firstName: "José", lastName: "Müller-Ñúñez", displayName: "مريم 李" });

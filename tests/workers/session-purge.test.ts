@@ -15,11 +15,13 @@ describe("the cron purges dead sessions", () => {
     const live = await login("acme");
     const now = workerNow();
     const base = { userId: 3, companyId: 3, ip: "", userAgent: "" };
-    await db().insert(schema.sessions).values([
-      { ...base, id: "expired", kind: "api", createdAt: now - 13 * 3600_000, lastSeenAt: now, expiresAt: now - 1 },
-      { ...base, id: "idle-web", kind: "web", createdAt: now - 3600_000, lastSeenAt: now - 3600_000, expiresAt: now + 3600_000 },
-      { ...base, id: "quiet-api", kind: "api", createdAt: now - 3600_000, lastSeenAt: now - 3600_000, expiresAt: now + 3600_000 },
-    ]);
+    await db()
+      .insert(schema.sessions)
+      .values([
+        { ...base, id: "expired", kind: "api", createdAt: now - 13 * 3600_000, lastSeenAt: now, expiresAt: now - 1 },
+        { ...base, id: "idle-web", kind: "web", createdAt: now - 3600_000, lastSeenAt: now - 3600_000, expiresAt: now + 3600_000 },
+        { ...base, id: "quiet-api", kind: "api", createdAt: now - 3600_000, lastSeenAt: now - 3600_000, expiresAt: now + 3600_000 },
+      ]);
     await runCron();
     const ids = (await db().select({ id: schema.sessions.id }).from(schema.sessions)).map((r) => r.id);
     expect(ids).not.toContain("expired");
@@ -33,20 +35,26 @@ describe("the cron purges sign-in leftovers", () => {
   it("removes expired reset links, expired second-factor codes and spent throttle counters, and keeps live ones", async () => {
     const now = workerNow();
     const who = { userId: 3, companyId: 3 };
-    await db().insert(schema.passwordResetTokens).values([
-      { ...who, id: "reset-expired", expiresAt: now - 1 },
-      { ...who, id: "reset-live", expiresAt: now + 600_000 },
-    ]);
-    await db().insert(schema.twoFactorCodes).values([
-      { ...who, codeHash: "expired", expiresAt: now - 1 },
-      { ...who, codeHash: "live", expiresAt: now + 600_000 },
-    ]);
-    await db().insert(schema.loginThrottles).values([
-      { key: "acct:OLD:spent", failures: 3, windowStart: now - 3600_000, lockedUntil: null },
-      { key: "acct:OLD:unlocked", failures: 5, windowStart: now - 3600_000, lockedUntil: now - 1 },
-      { key: "acct:NOW:counting", failures: 2, windowStart: now - 60_000, lockedUntil: null },
-      { key: "acct:OLD:locked", failures: 5, windowStart: now - 3600_000, lockedUntil: now + 600_000 },
-    ]);
+    await db()
+      .insert(schema.passwordResetTokens)
+      .values([
+        { ...who, id: "reset-expired", expiresAt: now - 1 },
+        { ...who, id: "reset-live", expiresAt: now + 600_000 },
+      ]);
+    await db()
+      .insert(schema.twoFactorCodes)
+      .values([
+        { ...who, codeHash: "expired", expiresAt: now - 1 },
+        { ...who, codeHash: "live", expiresAt: now + 600_000 },
+      ]);
+    await db()
+      .insert(schema.loginThrottles)
+      .values([
+        { key: "acct:OLD:spent", failures: 3, windowStart: now - 3600_000, lockedUntil: null },
+        { key: "acct:OLD:unlocked", failures: 5, windowStart: now - 3600_000, lockedUntil: now - 1 },
+        { key: "acct:NOW:counting", failures: 2, windowStart: now - 60_000, lockedUntil: null },
+        { key: "acct:OLD:locked", failures: 5, windowStart: now - 3600_000, lockedUntil: now + 600_000 },
+      ]);
     await runCron();
     expect((await db().select({ id: schema.passwordResetTokens.id }).from(schema.passwordResetTokens)).map((r) => r.id)).toEqual(["reset-live"]);
     const codes = (await db().select({ c: schema.twoFactorCodes.codeHash }).from(schema.twoFactorCodes)).map((r) => r.c);

@@ -42,7 +42,12 @@ const audits = (companyId: number, name: string) =>
     .where(and(eq(schema.activityLogs.companyId, companyId), eq(schema.activityTypes.name, name)))
     .orderBy(desc(schema.activityLogs.id));
 
-const feedHead = async () => (await db().select({ seq: max(schema.gatewayChanges.seq) }).from(schema.gatewayChanges))[0].seq ?? 0;
+const feedHead = async () =>
+  (
+    await db()
+      .select({ seq: max(schema.gatewayChanges.seq) })
+      .from(schema.gatewayChanges)
+  )[0].seq ?? 0;
 
 /** What a gateway following the feed receives after `cursor`. */
 async function feedAfter(cursor: number) {
@@ -168,9 +173,15 @@ describe("PUT /settings/modifyCompanySettings", () => {
     expect([before, after]).toContain(exceptions[0].date);
 
     // A second save keeps the schedule as it is.
-    await d.update(schema.scheduleOpenDays).set({ openWholeDay: true }).where(and(eq(schema.scheduleOpenDays.companyId, BETA), eq(schema.scheduleOpenDays.day, 2)));
+    await d
+      .update(schema.scheduleOpenDays)
+      .set({ openWholeDay: true })
+      .where(and(eq(schema.scheduleOpenDays.companyId, BETA), eq(schema.scheduleOpenDays.day, 2)));
     expect((await api(beta, "PUT", `${BASE}/modifyCompanySettings`, { ...validSettings(), default_time_zone_id: berlin, password_reset_security: "email" })).status).toBe(200);
-    const wednesday = await d.select().from(schema.scheduleOpenDays).where(and(eq(schema.scheduleOpenDays.companyId, BETA), eq(schema.scheduleOpenDays.day, 2)));
+    const wednesday = await d
+      .select()
+      .from(schema.scheduleOpenDays)
+      .where(and(eq(schema.scheduleOpenDays.companyId, BETA), eq(schema.scheduleOpenDays.day, 2)));
     expect(wednesday[0].openWholeDay).toBe(true);
     expect(await d.select().from(schema.scheduleOpenExceptions).where(eq(schema.scheduleOpenExceptions.companyId, BETA))).toHaveLength(1);
   });

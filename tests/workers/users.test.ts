@@ -57,7 +57,23 @@ describe("GET /user/getAllUsers", () => {
       is_sentinel: true,
     });
     expect(Object.keys(rows[0]).sort()).toEqual(
-      ["id", "dispay_name", "e_mail", "phone_number", "country_code", "role_id", "comp_id", "company", "company_type", "is_installer", "is_sentinel", "is_inactive", "isSOInterrupt", "isSuperAdmin", "lastActivity"].sort(),
+      [
+        "id",
+        "dispay_name",
+        "e_mail",
+        "phone_number",
+        "country_code",
+        "role_id",
+        "comp_id",
+        "company",
+        "company_type",
+        "is_installer",
+        "is_sentinel",
+        "is_inactive",
+        "isSOInterrupt",
+        "isSuperAdmin",
+        "lastActivity",
+      ].sort(),
     );
   });
 

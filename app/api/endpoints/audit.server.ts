@@ -57,7 +57,11 @@ async function reportOf(db: Db, name: string): Promise<Report> {
 
 async function assertInCompany(db: Db, companyId: number, table: typeof schema.devices | typeof schema.deviceGroups, id: number | null | undefined) {
   if (id == null) return;
-  const row = await db.select({ id: table.id }).from(table).where(and(eq(table.id, id), eq(table.companyId, companyId), isNull(table.deletedAt))).limit(1);
+  const row = await db
+    .select({ id: table.id })
+    .from(table)
+    .where(and(eq(table.id, id), eq(table.companyId, companyId), isNull(table.deletedAt)))
+    .limit(1);
   if (!row[0]) throw new ServiceError(404, "This device does not belong to your company");
 }
 
@@ -136,7 +140,11 @@ export const auditEndpoints = [
       }
       // Only a sign-out that really happened and was not recorded: no live session, and the user's
       // latest sign-in/sign-out entry is a sign-in.
-      const [live] = await db.select({ id: schema.sessions.id }).from(schema.sessions).where(and(eq(schema.sessions.userId, user.id), sql`${schema.sessions.expiresAt} > ${now}`)).limit(1);
+      const [live] = await db
+        .select({ id: schema.sessions.id })
+        .from(schema.sessions)
+        .where(and(eq(schema.sessions.userId, user.id), sql`${schema.sessions.expiresAt} > ${now}`))
+        .limit(1);
       const t = schema.activityTypes;
       const a = schema.activityLogs;
       const [last] = await db
@@ -147,7 +155,15 @@ export const auditEndpoints = [
         .orderBy(desc(a.activityTimestamp), desc(a.id))
         .limit(1);
       if (live || last?.name !== "User Logs In") return { message: "Nothing to record" };
-      await activityInsert(db, { companyId: user.companyId, name: body.activity_description, operationType: "Admin", createdByUserId: user.id, targetUserId: user.id, summary: body.summary, at: now });
+      await activityInsert(db, {
+        companyId: user.companyId,
+        name: body.activity_description,
+        operationType: "Admin",
+        createdByUserId: user.id,
+        targetUserId: user.id,
+        summary: body.summary,
+        at: now,
+      });
       return { message: "Activity recorded" };
     },
   }),

@@ -1,13 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import {
-  changePasswordSchema,
-  forgotPasswordSchema,
-  loginSchema,
-  resetExpiredPasswordSchema,
-  twoFactorSchema,
-  webResetPasswordSchema,
-} from "~/schemas/auth";
+import { changePasswordSchema, forgotPasswordSchema, loginSchema, resetExpiredPasswordSchema, twoFactorSchema, webResetPasswordSchema } from "~/schemas/auth";
 import * as authService from "~/services/auth.server";
 import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import { loadPermissions } from "~/utils/auth-guards.server";

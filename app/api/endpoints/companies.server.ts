@@ -56,8 +56,7 @@ export const companyEndpoints = [
     method: "PUT",
     path: "/company/updateCompany",
     tag,
-    summary:
-      "Saves a company ('Modified Company'); type, parent and code are locked. isDeactive '1' ends the company's sessions and reaches gateways at once.",
+    summary: "Saves a company ('Modified Company'); type, parent and code are locked. isDeactive '1' ends the company's sessions and reaches gateways at once.",
     auth: "token",
     body: updateCompanyBody,
     response: message,

@@ -60,7 +60,15 @@ export const otaEndpoints = [
     tag: "Firmware",
     summary: "Every firmware release, newest first (company_id is sent empty by the console and ignored).",
     auth: "token",
-    body: z.object({ company_id: z.union([z.string(), z.number()]).optional(), page: z.coerce.number({ invalid_type_error: "page must be a number" }).int("page must be a whole number").positive("page must be 1 or more").max(100_000, "page is out of range").optional() }),
+    body: z.object({
+      company_id: z.union([z.string(), z.number()]).optional(),
+      page: z.coerce
+        .number({ invalid_type_error: "page must be a number" })
+        .int("page must be a whole number")
+        .positive("page must be 1 or more")
+        .max(100_000, "page is out of range")
+        .optional(),
+    }),
     response: z.object({ payload: z.array(otaRecord), total: z.number() }),
     async handler({ request, db, auth, body }) {
       const { rows, total } = await listReleases(db, auth, body.page ? { page: body.page } : { pageSize: 1000 });

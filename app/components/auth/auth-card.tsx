@@ -11,7 +11,9 @@ export function AuthCard({ title, lng, children }: { title: string; lng: string;
       <div className="w-full max-w-md space-y-4">
         <div className="flex items-center justify-between">
           <p className="flex items-center gap-2 text-lg font-semibold text-primary">
-            <span aria-hidden="true" className="grid size-8 place-items-center rounded-md bg-primary text-primary-foreground">K</span>
+            <span aria-hidden="true" className="grid size-8 place-items-center rounded-md bg-primary text-primary-foreground">
+              K
+            </span>
             {t("common:appName")}
           </p>
           <Form method="post" action="/resources/language" reloadDocument className="flex items-center gap-2">

@@ -53,7 +53,11 @@ export function companyColumns(t: TFunction, opts: { canDelete: boolean; canModi
       enableSorting: true,
       meta: { className: "text-right" },
       cell: ({ row }) => (
-        <Link to={`/companyRelatedDevices?company_id=${row.original.id}`} className="text-primary hover:underline" aria-label={t("openDevices", { name: row.original.company_name })}>
+        <Link
+          to={`/companyRelatedDevices?company_id=${row.original.id}`}
+          className="text-primary hover:underline"
+          aria-label={t("openDevices", { name: row.original.company_name })}
+        >
           {row.original.totalDevices}
         </Link>
       ),
@@ -64,12 +68,7 @@ export function companyColumns(t: TFunction, opts: { canDelete: boolean; canModi
       id: "active",
       header: t("col.active"),
       enableSorting: true,
-      cell: ({ row }) =>
-        row.original.is_deactive === "0" ? (
-          <CheckIcon className="size-4 text-primary" aria-label={t("yes")} />
-        ) : (
-          <span className="sr-only">{t("no")}</span>
-        ),
+      cell: ({ row }) => (row.original.is_deactive === "0" ? <CheckIcon className="size-4 text-primary" aria-label={t("yes")} /> : <span className="sr-only">{t("no")}</span>),
     },
   ];
   if (opts.canDelete) {

@@ -8,16 +8,7 @@ import { Input } from "~/components/ui/input";
 import { NativeSelect } from "~/components/ui/native-select";
 import { Switch } from "~/components/ui/switch";
 import { translateMessage } from "~/i18n/messages";
-import {
-  allowedParentTypes,
-  COMPANY_TYPES,
-  companyCreateSchema,
-  companyUpdateSchema,
-  defaultDiscount,
-  DISCOUNTS,
-  generateCompanyCode,
-  issuesOf,
-} from "~/schemas/companies";
+import { allowedParentTypes, COMPANY_TYPES, companyCreateSchema, companyUpdateSchema, defaultDiscount, DISCOUNTS, generateCompanyCode, issuesOf } from "~/schemas/companies";
 
 export type CompanyFormValues = {
   companyType: string;

@@ -31,15 +31,7 @@
  * and survive sorting and paging.
  */
 import { Link, useLocation, useNavigation, useSearchParams } from "@remix-run/react";
-import {
-  flexRender,
-  getCoreRowModel,
-  useReactTable,
-  type ColumnDef,
-  type Header,
-  type Row,
-  type RowData,
-} from "@tanstack/react-table";
+import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type Header, type Row, type RowData } from "@tanstack/react-table";
 import type { KeyboardEvent, MouseEvent, ReactNode } from "react";
 import { ChevronDownIcon, ChevronsUpDownIcon, ChevronUpIcon } from "~/components/ui/icons";
 import { Pagination, type PaginationLabels } from "~/components/ui/pagination";
@@ -77,18 +69,7 @@ export interface DataTableProps<TData> {
   className?: string;
 }
 
-export function DataTable<TData>({
-  columns,
-  data,
-  total,
-  params,
-  caption,
-  getRowId,
-  onRowClick,
-  emptyState = "No results.",
-  paginationLabels,
-  className,
-}: DataTableProps<TData>) {
+export function DataTable<TData>({ columns, data, total, params, caption, getRowId, onRowClick, emptyState = "No results.", paginationLabels, className }: DataTableProps<TData>) {
   const location = useLocation();
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
@@ -126,11 +107,7 @@ export function DataTable<TData>({
             {table.getHeaderGroups().map((group) => (
               <tr key={group.id} className="border-b">
                 {group.headers.map((header) => (
-                  <HeaderCell
-                    key={header.id}
-                    header={header}
-                    href={hrefFor(tableSearch(searchParams, { sort: nextSort(params.sort, header.column.id) }))}
-                  />
+                  <HeaderCell key={header.id} header={header} href={hrefFor(tableSearch(searchParams, { sort: nextSort(params.sort, header.column.id) }))} />
                 ))}
               </tr>
             ))}

@@ -1,14 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  formatSort,
-  nextSort,
-  pageCount,
-  pageRange,
-  parseSort,
-  parseTableParams,
-  tableSearch,
-  type TableParamsOptions,
-} from "./params";
+import { formatSort, nextSort, pageCount, pageRange, parseSort, parseTableParams, tableSearch, type TableParamsOptions } from "./params";
 
 const options: TableParamsOptions = { defaultSort: "name", sortable: ["name", "email", "lastActivity"] };
 

@@ -86,10 +86,7 @@ export function parseTableParams(input: URL | URLSearchParams | string, options:
   const page = positiveInteger(params.get(PAGE_PARAM)) ?? 1;
 
   const requestedSort = parseSort(params.get(SORT_PARAM));
-  const sort =
-    requestedSort && options.sortable.includes(requestedSort.key)
-      ? requestedSort
-      : (parseSort(options.defaultSort) ?? { key: options.defaultSort, desc: false });
+  const sort = requestedSort && options.sortable.includes(requestedSort.key) ? requestedSort : (parseSort(options.defaultSort) ?? { key: options.defaultSort, desc: false });
 
   return { page, pageSize, offset: (page - 1) * pageSize, sort };
 }

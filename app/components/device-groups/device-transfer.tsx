@@ -21,10 +21,25 @@ export function DeviceTransfer({ available, inGroup, onMove, error }: Props) {
         {t("form.moveHint")}
       </p>
       <div className="grid gap-4 md:grid-cols-2">
-        <PickList id="available-devices" title={t("form.available")} empty={t("form.noneAvailable")} items={available} onPick={(d) => onMove(d, true)} describedBy="device-move-hint">
+        <PickList
+          id="available-devices"
+          title={t("form.available")}
+          empty={t("form.noneAvailable")}
+          items={available}
+          onPick={(d) => onMove(d, true)}
+          describedBy="device-move-hint"
+        >
           {deviceLabel}
         </PickList>
-        <PickList id="group-devices" title={t("form.inGroup")} empty={t("form.noneInGroup")} items={inGroup} onPick={(d) => onMove(d, false)} describedBy="device-move-hint" invalid={!!error}>
+        <PickList
+          id="group-devices"
+          title={t("form.inGroup")}
+          empty={t("form.noneInGroup")}
+          items={inGroup}
+          onPick={(d) => onMove(d, false)}
+          describedBy="device-move-hint"
+          invalid={!!error}
+        >
           {deviceLabel}
         </PickList>
       </div>

@@ -35,17 +35,25 @@ export function groupColumns(t: TFunction, canDelete: boolean): ColumnDef<GroupR
     },
     { id: "fullName", accessorKey: "fullName", header: t("col.fullName"), enableSorting: true },
     { id: "displayName", accessorKey: "displayName", header: t("col.displayName"), enableSorting: true },
-    ...DAY_KEYS.map(
-      (key, i): ColumnDef<GroupRow> => ({
-        id: WEEKDAY_FIELDS[i],
-        header: () => <abbr title={t(`day.${i}`)} className="no-underline">{t(`day.short.${i}`)}</abbr>,
-        meta: { className: "w-12 text-center" },
-        cell: ({ row }) =>
-          row.original[key] ? <CheckIcon className="mx-auto size-4" aria-label={t("yes")} aria-hidden={false} role="img" /> : <span className="sr-only">{t("no")}</span>,
-      }),
-    ),
-    { id: "startAt", accessorKey: "startAt", header: t("col.start"), enableSorting: true, cell: ({ row }) => (row.original.isAllDay ? t("allDay") : row.original.startAt ?? "-") },
-    { id: "endAt", accessorKey: "endAt", header: t("col.end"), enableSorting: true, cell: ({ row }) => (row.original.isAllDay ? t("allDay") : row.original.endAt ?? "-") },
+    ...DAY_KEYS.map((key, i): ColumnDef<GroupRow> => ({
+      id: WEEKDAY_FIELDS[i],
+      header: () => (
+        <abbr title={t(`day.${i}`)} className="no-underline">
+          {t(`day.short.${i}`)}
+        </abbr>
+      ),
+      meta: { className: "w-12 text-center" },
+      cell: ({ row }) =>
+        row.original[key] ? <CheckIcon className="mx-auto size-4" aria-label={t("yes")} aria-hidden={false} role="img" /> : <span className="sr-only">{t("no")}</span>,
+    })),
+    {
+      id: "startAt",
+      accessorKey: "startAt",
+      header: t("col.start"),
+      enableSorting: true,
+      cell: ({ row }) => (row.original.isAllDay ? t("allDay") : (row.original.startAt ?? "-")),
+    },
+    { id: "endAt", accessorKey: "endAt", header: t("col.end"), enableSorting: true, cell: ({ row }) => (row.original.isAllDay ? t("allDay") : (row.original.endAt ?? "-")) },
     { id: "timeZone", accessorKey: "timeZoneLabel", header: t("col.timeZone"), enableSorting: true, cell: ({ row }) => row.original.timeZoneLabel ?? "-" },
   ];
   if (!canDelete) return columns;

@@ -11,7 +11,17 @@ import { deviceTypeFormSchema } from "~/schemas/device-types";
 export type DeviceTypeValues = { deviceCode: string; deviceType: string };
 
 /** Add/modify device type: code and type, both required (spec part 2 §5). */
-export function DeviceTypeForm({ initial, errors: serverErrors, message, submitLabel }: { initial: DeviceTypeValues; errors?: Record<string, string[]>; message?: string; submitLabel: string }) {
+export function DeviceTypeForm({
+  initial,
+  errors: serverErrors,
+  message,
+  submitLabel,
+}: {
+  initial: DeviceTypeValues;
+  errors?: Record<string, string[]>;
+  message?: string;
+  submitLabel: string;
+}) {
   const { t } = useTranslation("deviceTypes");
   const navigation = useNavigation();
   const [values, setValues] = useState(initial);

@@ -3,7 +3,19 @@ import type { SVGProps } from "react";
 /* Line icons for devices and groups (24px grid, stroke = currentColor), decorative by default. */
 type IconProps = SVGProps<SVGSVGElement>;
 
-const base = { xmlns: "http://www.w3.org/2000/svg", width: 16, height: 16, viewBox: "0 0 24 24", fill: "none", stroke: "currentColor", strokeWidth: 2, strokeLinecap: "round", strokeLinejoin: "round", "aria-hidden": true, focusable: false } as const;
+const base = {
+  xmlns: "http://www.w3.org/2000/svg",
+  width: 16,
+  height: 16,
+  viewBox: "0 0 24 24",
+  fill: "none",
+  stroke: "currentColor",
+  strokeWidth: 2,
+  strokeLinecap: "round",
+  strokeLinejoin: "round",
+  "aria-hidden": true,
+  focusable: false,
+} as const;
 
 export const LockIcon = (props: IconProps) => (
   <svg {...base} {...props}>

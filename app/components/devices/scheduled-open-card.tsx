@@ -10,7 +10,10 @@ export function ScheduledOpenCard({ week, exceptions }: { week: ScheduleDay[]; e
   const days = [0, 1, 2, 3, 4, 5, 6].map((day) => ({
     key: `day-${day}`,
     label: t(`day.${day}`),
-    value: scheduleLabel(t, week.find((w) => w.day === day)),
+    value: scheduleLabel(
+      t,
+      week.find((w) => w.day === day),
+    ),
   }));
   return (
     <Card>

@@ -29,20 +29,21 @@ export function AssignedList({
         const isSelected = selected === k.entryId;
         // A group key opens on its group's schedule; the assignment only adds the start date.
         const sched = k.isGroup && k.group ? { days: k.group.days, isAllDay: k.group.isAllDay, startTime: k.group.startAt, endTime: k.group.endAt } : k;
-        const days = sched.days.map((on, i) => (on ? t(`day.${DAY_KEYS[i]}`) : null)).filter(Boolean).join(" ");
+        const days = sched.days
+          .map((on, i) => (on ? t(`day.${DAY_KEYS[i]}`) : null))
+          .filter(Boolean)
+          .join(" ");
         return (
           <li key={k.entryId} className={cn("flex items-center gap-2 rounded-md border p-2", isSelected && "border-primary bg-accent")}>
-            <button
-              type="button"
-              className="grid flex-1 gap-0.5 text-left text-sm"
-              aria-pressed={isSelected}
-              onClick={() => onSelect(isSelected ? null : k.entryId)}
-            >
+            <button type="button" className="grid flex-1 gap-0.5 text-left text-sm" aria-pressed={isSelected} onClick={() => onSelect(isSelected ? null : k.entryId)}>
               <span className="font-medium">
                 {name} {k.isGroup && <Badge variant="secondary">{t("keyGroup")}</Badge>}
               </span>
               <span className="text-xs text-muted-foreground">
-                {t(k.accessType)} · {k.accessType === "full_access" ? t("always") : `${k.startDate ?? ""}${k.isNeverEnd ? " →" : ` → ${k.endDate ?? ""}`} · ${days} · ${sched.isAllDay ? t("allDay") : `${sched.startTime}–${sched.endTime}`} · ${k.timeZone ?? ""}`}
+                {t(k.accessType)} ·{" "}
+                {k.accessType === "full_access"
+                  ? t("always")
+                  : `${k.startDate ?? ""}${k.isNeverEnd ? " →" : ` → ${k.endDate ?? ""}`} · ${days} · ${sched.isAllDay ? t("allDay") : `${sched.startTime}–${sched.endTime}`} · ${k.timeZone ?? ""}`}
                 {k.fobDeviceId ? ` · ${t("fobNumber")} ${k.fobDeviceId}` : ""}
               </span>
             </button>

@@ -140,7 +140,11 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
   return (
     <section className="grid gap-4" aria-label={t("ekeys")} aria-disabled={disabled || undefined}>
       <h2 className="text-lg font-semibold">{t("ekeys")}</h2>
-      {disabled ? <p className="text-sm text-muted-foreground">{t("ekeysPreview")}</p> : <AssignedList keys={data.keys} selected={draft.entryId} onSelect={select} canDelete={data.can.delete} />}
+      {disabled ? (
+        <p className="text-sm text-muted-foreground">{t("ekeysPreview")}</p>
+      ) : (
+        <AssignedList keys={data.keys} selected={draft.entryId} onSelect={select} canDelete={data.can.delete} />
+      )}
 
       <fieldset disabled={disabled} className="grid gap-4 rounded-lg border p-4 disabled:opacity-60">
         <div className="flex flex-wrap gap-4" role="radiogroup" aria-label={t("keyDevice")}>
@@ -191,7 +195,12 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
               <Input id="ekey-endDate" type="date" value={s.endDate ?? ""} disabled={locked || s.isNeverEnd} onChange={(e) => patchSchedule({ endDate: e.target.value || null })} />
             </Field>
             <div className="flex items-center gap-2">
-              <Checkbox id="ekey-neverEnds" checked={s.isNeverEnd} disabled={locked} onCheckedChange={(c) => patchSchedule({ isNeverEnd: c === true, endDate: c === true ? null : s.endDate })} />
+              <Checkbox
+                id="ekey-neverEnds"
+                checked={s.isNeverEnd}
+                disabled={locked}
+                onCheckedChange={(c) => patchSchedule({ isNeverEnd: c === true, endDate: c === true ? null : s.endDate })}
+              />
               <Label htmlFor="ekey-neverEnds">{t("neverEnds")}</Label>
             </div>
             <div className="flex items-center gap-2">
@@ -221,10 +230,24 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
               {err("days") && <p className="mt-1 text-sm text-destructive">{err("days")![0]}</p>}
             </fieldset>
             <Field label={t("startTime")} error={err("startTime")}>
-              <Input id="ekey-startTime" type="time" step={300} value={s.startTime ?? ""} disabled={locked || s.isAllDay} onChange={(e) => patchSchedule({ startTime: e.target.value || null })} />
+              <Input
+                id="ekey-startTime"
+                type="time"
+                step={300}
+                value={s.startTime ?? ""}
+                disabled={locked || s.isAllDay}
+                onChange={(e) => patchSchedule({ startTime: e.target.value || null })}
+              />
             </Field>
             <Field label={t("endTime")}>
-              <Input id="ekey-endTime" type="time" step={300} value={s.endTime ?? ""} disabled={locked || s.isAllDay} onChange={(e) => patchSchedule({ endTime: e.target.value || null })} />
+              <Input
+                id="ekey-endTime"
+                type="time"
+                step={300}
+                value={s.endTime ?? ""}
+                disabled={locked || s.isAllDay}
+                onChange={(e) => patchSchedule({ endTime: e.target.value || null })}
+              />
             </Field>
             <Field label={t("timeZone")} error={err("zone")} className="sm:col-span-2">
               <ZoneSelect
@@ -248,7 +271,10 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
         )}
       </fieldset>
 
-      {!disabled && core && draft.eKey != null && (Object.keys(clientErrors).length ? <p className="text-sm text-muted-foreground">{t("previewInvalid")}</p> : <EkeyPreview core={core} window={window} label={label} />)}
+      {!disabled &&
+        core &&
+        draft.eKey != null &&
+        (Object.keys(clientErrors).length ? <p className="text-sm text-muted-foreground">{t("previewInvalid")}</p> : <EkeyPreview core={core} window={window} label={label} />)}
     </section>
   );
 }

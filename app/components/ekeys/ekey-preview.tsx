@@ -83,9 +83,7 @@ function WhyWhen({ core, window, label, lng, now }: { core: Core; window: EKeyWi
     const ms = new Date(at).getTime();
     if (!Number.isFinite(ms)) return;
     const d = core.decide([{ id: "key", label, window }], ms, { lang: lng });
-    const next = d.allowed
-      ? d.until != null && t("until", { time: local(core, d.until, mine) })
-      : d.nextOpen != null && t("nextOpen", { time: local(core, d.nextOpen, mine) });
+    const next = d.allowed ? d.until != null && t("until", { time: local(core, d.until, mine) }) : d.nextOpen != null && t("nextOpen", { time: local(core, d.nextOpen, mine) });
     setAnswer(`${d.allowed ? t("allowed") : t("denied")}: ${d.reason}${next ? ` (${next})` : ""}`);
   };
 

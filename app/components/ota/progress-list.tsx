@@ -16,7 +16,10 @@ export function ProgressList({ rows, t }: { rows: ProgressRow[]; t: TFunction })
           <li key={`${r.deviceId}:${r.releaseId}`} className="grid gap-1.5 rounded-lg border bg-card p-3">
             <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
               <span className="font-medium">
-                {r.deviceName} <span className="text-muted-foreground">· {r.company} · v{r.version}</span>
+                {r.deviceName}{" "}
+                <span className="text-muted-foreground">
+                  · {r.company} · v{r.version}
+                </span>
               </span>
               <Badge variant={STATE_VARIANT[r.state as keyof typeof STATE_VARIANT] ?? "outline"}>{t(`state_${r.state}`)}</Badge>
             </div>

@@ -34,7 +34,12 @@ export function releaseColumns(t: TFunction, can: { modify: boolean; remove: boo
       accessorKey: "fileName",
       header: t("file"),
       cell: ({ row }) => (
-        <a className="text-primary underline-offset-4 hover:underline" href={`/resources/ota/${row.original.id}/download`} download aria-label={t("downloadVersion", { version: row.original.version })}>
+        <a
+          className="text-primary underline-offset-4 hover:underline"
+          href={`/resources/ota/${row.original.id}/download`}
+          download
+          aria-label={t("downloadVersion", { version: row.original.version })}
+        >
           {row.original.fileName || t("download")}
         </a>
       ),
@@ -64,7 +69,11 @@ export function releaseColumns(t: TFunction, can: { modify: boolean; remove: boo
           <div className="flex justify-end gap-2">
             {can.modify && !r.isActive && (
               <ConfirmDialog
-                trigger={<Button variant="outline" size="sm">{t("makeActive")}</Button>}
+                trigger={
+                  <Button variant="outline" size="sm">
+                    {t("makeActive")}
+                  </Button>
+                }
                 title={t("makeActiveTitle")}
                 description={t("makeActiveText", { version: r.version })}
                 fields={{ intent: "activate", id: r.id }}
@@ -74,7 +83,11 @@ export function releaseColumns(t: TFunction, can: { modify: boolean; remove: boo
             )}
             {can.remove && (
               <ConfirmDialog
-                trigger={<Button variant="outline" size="sm" aria-label={`${t("delete")} ${r.version}`}>{t("delete")}</Button>}
+                trigger={
+                  <Button variant="outline" size="sm" aria-label={`${t("delete")} ${r.version}`}>
+                    {t("delete")}
+                  </Button>
+                }
                 title={t("deleteTitle")}
                 description={t("deleteText", { version: r.version })}
                 fields={{ intent: "delete", id: r.id }}

@@ -105,7 +105,13 @@ export function RoleForm({
           />
         </Field>
         <Field label={t("roleDescription")} className="sm:col-span-2">
-          <Textarea id="role-description" name="role_description" value={values.role_description} maxLength={500} onChange={(e) => setValues((v) => ({ ...v, role_description: e.target.value }))} />
+          <Textarea
+            id="role-description"
+            name="role_description"
+            value={values.role_description}
+            maxLength={500}
+            onChange={(e) => setValues((v) => ({ ...v, role_description: e.target.value }))}
+          />
         </Field>
       </div>
       <fieldset className="grid gap-2 rounded-lg border p-4">

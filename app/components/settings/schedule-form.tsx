@@ -108,10 +108,27 @@ export function ScheduleForm({ data, serverErrors }: { data: ScheduleOpen; serve
                     {day}
                   </th>
                   <td className="py-2 pr-3">
-                    <Checkbox checked={row.openWholeDay} onCheckedChange={(on) => setDay(i, { openWholeDay: on === true })} aria-label={t("schedule.openDay", { day })} className="mt-2.5" />
+                    <Checkbox
+                      checked={row.openWholeDay}
+                      onCheckedChange={(on) => setDay(i, { openWholeDay: on === true })}
+                      aria-label={t("schedule.openDay", { day })}
+                      className="mt-2.5"
+                    />
                   </td>
-                  <TimeCell label={t("schedule.openTimeOf", { day })} value={row.openTime} disabled={!row.openWholeDay} error={err(`schedule_opens.${i}.openTime`)} onChange={(v) => setDay(i, { openTime: v })} />
-                  <TimeCell label={t("schedule.closeTimeOf", { day })} value={row.closeTime} disabled={!row.openWholeDay} error={err(`schedule_opens.${i}.closeTime`)} onChange={(v) => setDay(i, { closeTime: v })} />
+                  <TimeCell
+                    label={t("schedule.openTimeOf", { day })}
+                    value={row.openTime}
+                    disabled={!row.openWholeDay}
+                    error={err(`schedule_opens.${i}.openTime`)}
+                    onChange={(v) => setDay(i, { openTime: v })}
+                  />
+                  <TimeCell
+                    label={t("schedule.closeTimeOf", { day })}
+                    value={row.closeTime}
+                    disabled={!row.openWholeDay}
+                    error={err(`schedule_opens.${i}.closeTime`)}
+                    onChange={(v) => setDay(i, { closeTime: v })}
+                  />
                 </tr>
               );
             })}
@@ -159,10 +176,27 @@ export function ScheduleForm({ data, serverErrors }: { data: ScheduleOpen; serve
                       )}
                     </td>
                     <td className="py-2 pr-3">
-                      <Checkbox checked={row.openWholeDay} onCheckedChange={(on) => setException(row.key, { openWholeDay: on === true })} aria-label={t("schedule.openOf", { n })} className="mt-2.5" />
+                      <Checkbox
+                        checked={row.openWholeDay}
+                        onCheckedChange={(on) => setException(row.key, { openWholeDay: on === true })}
+                        aria-label={t("schedule.openOf", { n })}
+                        className="mt-2.5"
+                      />
                     </td>
-                    <TimeCell label={t("schedule.openTimeOfException", { n })} value={row.openTime} disabled={!row.openWholeDay} error={err(`${at}.openTime`)} onChange={(v) => setException(row.key, { openTime: v })} />
-                    <TimeCell label={t("schedule.closeTimeOfException", { n })} value={row.closeTime} disabled={!row.openWholeDay} error={err(`${at}.closeTime`)} onChange={(v) => setException(row.key, { closeTime: v })} />
+                    <TimeCell
+                      label={t("schedule.openTimeOfException", { n })}
+                      value={row.openTime}
+                      disabled={!row.openWholeDay}
+                      error={err(`${at}.openTime`)}
+                      onChange={(v) => setException(row.key, { openTime: v })}
+                    />
+                    <TimeCell
+                      label={t("schedule.closeTimeOfException", { n })}
+                      value={row.closeTime}
+                      disabled={!row.openWholeDay}
+                      error={err(`${at}.closeTime`)}
+                      onChange={(v) => setException(row.key, { closeTime: v })}
+                    />
                     <td className="py-2">
                       <ConfirmButton
                         trigger={

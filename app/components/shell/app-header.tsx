@@ -1,13 +1,6 @@
 import { NavLink, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from "~/components/ui/dropdown-menu";
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from "~/components/ui/dropdown-menu";
 import { ChevronDownIcon } from "~/components/ui/icons";
 import type { ShellData } from "~/routes/_app";
 import { cn } from "~/utils/cn";
@@ -29,7 +22,9 @@ export function AppHeader({ data }: { data: ShellData }) {
     <header className="sticky top-0 z-40 border-b border-border bg-card/95 backdrop-blur">
       <div className="mx-auto flex h-14 max-w-7xl items-center gap-4 px-4 sm:px-6">
         <NavLink to="/" className="mr-2 flex items-center gap-2 font-semibold text-primary">
-          <span aria-hidden="true" className="grid size-7 place-items-center rounded-md bg-primary text-sm text-primary-foreground">K</span>
+          <span aria-hidden="true" className="grid size-7 place-items-center rounded-md bg-primary text-sm text-primary-foreground">
+            K
+          </span>
           <span className="hidden sm:inline">{t("appName")}</span>
         </NavLink>
         <nav aria-label={t("mainNavigation")} className="flex flex-1 items-center gap-1 overflow-x-auto">
@@ -80,10 +75,7 @@ export function AppHeader({ data }: { data: ShellData }) {
                 <NavLink to="/changePassword">{t("menu.changePassword")}</NavLink>
               </DropdownMenuItem>
             )}
-            <DropdownMenuItem
-              data-testid="switch-language"
-              onSelect={() => postAndReload("/resources/language", { lng: other, redirectTo: back })}
-            >
+            <DropdownMenuItem data-testid="switch-language" onSelect={() => postAndReload("/resources/language", { lng: other, redirectTo: back })}>
               {t("menu.language", { lng: other === "es" ? "Español" : "English" })}
             </DropdownMenuItem>
             {data.menu.varPanel && (

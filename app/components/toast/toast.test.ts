@@ -1,12 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  clearToastCookieHeader,
-  parseToast,
-  readToastCookie,
-  serializeToast,
-  toastCookieHeader,
-  type ToastMessage,
-} from "./toast";
+import { clearToastCookieHeader, parseToast, readToastCookie, serializeToast, toastCookieHeader, type ToastMessage } from "./toast";
 
 const saved: ToastMessage = { type: "success", title: "Saved", message: "User saved; invite sent = yes" };
 
@@ -54,10 +47,7 @@ describe("toast cookie", () => {
     expect(clearToastCookieHeader()).toBe("toast=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0; Secure");
   });
 
-  it.each([null, "", "session=abc", "toast=", "toast=%E0%A4%A", `toast=${serializeToast(saved).slice(0, 10)}`, "mytoast=x"])(
-    "reads %j as no toast",
-    (header) => {
-      expect(readToastCookie(header)).toBeNull();
-    },
-  );
+  it.each([null, "", "session=abc", "toast=", "toast=%E0%A4%A", `toast=${serializeToast(saved).slice(0, 10)}`, "mytoast=x"])("reads %j as no toast", (header) => {
+    expect(readToastCookie(header)).toBeNull();
+  });
 });

@@ -56,9 +56,7 @@ export function Toaster({ toast: serverToast, closeLabel = "Close", regionLabel 
           <style.icon className={cn("mt-0.5 size-5 shrink-0", style.iconClassName)} />
           <div className="grid min-w-0 gap-1">
             {active.title && <ToastPrimitive.Title className="text-sm font-semibold">{active.title}</ToastPrimitive.Title>}
-            <ToastPrimitive.Description className="text-sm break-words text-muted-foreground">
-              {active.message}
-            </ToastPrimitive.Description>
+            <ToastPrimitive.Description className="text-sm break-words text-muted-foreground">{active.message}</ToastPrimitive.Description>
           </div>
           <ToastPrimitive.Close
             className="absolute top-3 right-3 rounded-sm p-0.5 text-muted-foreground hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"

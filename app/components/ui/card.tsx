@@ -11,11 +11,7 @@ export function CardHeader({ className, ...props }: HTMLAttributes<HTMLDivElemen
 }
 
 /** Renders an `<h2>` by default; pick the level that fits the page outline with `as`. */
-export function CardTitle({
-  className,
-  as: Heading = "h2",
-  ...props
-}: HTMLAttributes<HTMLHeadingElement> & { as?: "h2" | "h3" | "h4" }) {
+export function CardTitle({ className, as: Heading = "h2", ...props }: HTMLAttributes<HTMLHeadingElement> & { as?: "h2" | "h3" | "h4" }) {
   return <Heading className={cn("text-base leading-tight font-semibold", className)} {...props} />;
 }
 

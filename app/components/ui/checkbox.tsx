@@ -7,10 +7,7 @@ import { CheckIcon } from "./icons";
  * Radix checkbox. Inside a `<form>` it renders a hidden native input, so `name`/`value`
  * post like a native checkbox (value defaults to "on"; nothing is sent when unchecked).
  */
-export const Checkbox = forwardRef<
-  ElementRef<typeof CheckboxPrimitive.Root>,
-  ComponentPropsWithoutRef<typeof CheckboxPrimitive.Root>
->(({ className, ...props }, ref) => (
+export const Checkbox = forwardRef<ElementRef<typeof CheckboxPrimitive.Root>, ComponentPropsWithoutRef<typeof CheckboxPrimitive.Root>>(({ className, ...props }, ref) => (
   <CheckboxPrimitive.Root
     ref={ref}
     className={cn(

@@ -39,12 +39,7 @@ export function Field({ label, children, hint, error, id, required, orientation 
   const describedBy = [hint ? hintId : null, message ? errorId : null].filter(Boolean).join(" ") || undefined;
 
   const control = (
-    <Slot
-      id={controlId}
-      aria-describedby={describedBy}
-      aria-invalid={message ? true : undefined}
-      aria-required={required || undefined}
-    >
+    <Slot id={controlId} aria-describedby={describedBy} aria-invalid={message ? true : undefined} aria-required={required || undefined}>
       {children}
     </Slot>
   );

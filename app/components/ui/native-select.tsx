@@ -11,18 +11,12 @@ import { controlClassName } from "./input";
  *     {zones.map((z) => <option key={z.id} value={z.id}>{z.name}</option>)}
  *   </NativeSelect>
  */
-export const NativeSelect = forwardRef<HTMLSelectElement, SelectHTMLAttributes<HTMLSelectElement>>(
-  ({ className, children, ...props }, ref) => (
-    <div className={cn("relative w-full", className)}>
-      <select
-        ref={ref}
-        className={cn(controlClassName, "h-9 cursor-pointer appearance-none py-1 pr-9")}
-        {...props}
-      >
-        {children}
-      </select>
-      <ChevronDownIcon className="pointer-events-none absolute top-1/2 right-3 -translate-y-1/2 text-muted-foreground" />
-    </div>
-  ),
-);
+export const NativeSelect = forwardRef<HTMLSelectElement, SelectHTMLAttributes<HTMLSelectElement>>(({ className, children, ...props }, ref) => (
+  <div className={cn("relative w-full", className)}>
+    <select ref={ref} className={cn(controlClassName, "h-9 cursor-pointer appearance-none py-1 pr-9")} {...props}>
+      {children}
+    </select>
+    <ChevronDownIcon className="pointer-events-none absolute top-1/2 right-3 -translate-y-1/2 text-muted-foreground" />
+  </div>
+));
 NativeSelect.displayName = "NativeSelect";

@@ -49,10 +49,7 @@ export function Pagination({ page, pageSize, total, hrefForPage, labels, classNa
   const { from, to } = pageRange(page, pageSize, total);
 
   return (
-    <nav
-      aria-label={text.navigation}
-      className={cn("flex flex-wrap items-center justify-between gap-x-4 gap-y-2 text-sm", className)}
-    >
+    <nav aria-label={text.navigation} className={cn("flex flex-wrap items-center justify-between gap-x-4 gap-y-2 text-sm", className)}>
       <p className="text-muted-foreground tabular-nums">{text.range(from, to, total)}</p>
       <div className="flex items-center gap-1">
         <span className="mr-2 hidden text-muted-foreground tabular-nums sm:inline">{text.page(Math.min(page, pages), pages)}</span>

@@ -3,10 +3,7 @@ import { forwardRef, type ComponentPropsWithoutRef, type ElementRef } from "reac
 import { cn } from "~/utils/cn";
 
 /** Radix switch (`role="switch"`); posts like a checkbox when it has a `name` inside a form. */
-export const Switch = forwardRef<
-  ElementRef<typeof SwitchPrimitive.Root>,
-  ComponentPropsWithoutRef<typeof SwitchPrimitive.Root>
->(({ className, ...props }, ref) => (
+export const Switch = forwardRef<ElementRef<typeof SwitchPrimitive.Root>, ComponentPropsWithoutRef<typeof SwitchPrimitive.Root>>(({ className, ...props }, ref) => (
   <SwitchPrimitive.Root
     ref={ref}
     className={cn(

@@ -7,8 +7,7 @@ import type { UserListRow } from "~/services/users.server";
 import { formatDateTime, formatPhone } from "~/utils/format";
 import { UserIcon } from "./icons";
 
-const Flag = ({ on, t }: { on: boolean; t: TFunction }) =>
-  on ? <CheckIcon className="size-4 text-primary" aria-label={t("yes")} /> : <span className="sr-only">{t("no")}</span>;
+const Flag = ({ on, t }: { on: boolean; t: TFunction }) => (on ? <CheckIcon className="size-4 text-primary" aria-label={t("yes")} /> : <span className="sr-only">{t("no")}</span>);
 
 /** Columns of /users (docs/ARCHITECTURE.md §7.1); sortable ids match `USER_SORTS`. */
 export function userColumns(t: TFunction, opts: { canDelete: boolean; timeZone: string }): ColumnDef<UserListRow>[] {

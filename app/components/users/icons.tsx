@@ -1,7 +1,17 @@
 import type { SVGProps } from "react";
 
 /** Icons the users pages need beyond the UI kit's set (same 24px stroke style). */
-const base = { width: 16, height: 16, viewBox: "0 0 24 24", fill: "none", stroke: "currentColor", strokeWidth: 2, strokeLinecap: "round", strokeLinejoin: "round", "aria-hidden": true } as const;
+const base = {
+  width: 16,
+  height: 16,
+  viewBox: "0 0 24 24",
+  fill: "none",
+  stroke: "currentColor",
+  strokeWidth: 2,
+  strokeLinecap: "round",
+  strokeLinejoin: "round",
+  "aria-hidden": true,
+} as const;
 
 export const UserIcon = (props: SVGProps<SVGSVGElement>) => (
   <svg {...base} {...props}>

@@ -35,7 +35,10 @@ const mc = schema.mailerConfigs;
 
 /** The company's own mailer, else the platform default (company_id null). */
 async function mailerFor(db: Db, companyId: number) {
-  const rows = await db.select().from(mc).where(or(eq(mc.companyId, companyId), isNull(mc.companyId)));
+  const rows = await db
+    .select()
+    .from(mc)
+    .where(or(eq(mc.companyId, companyId), isNull(mc.companyId)));
   const row = rows.find((r) => r.companyId === companyId) ?? rows.find((r) => r.companyId === null);
   if (!row) throw new SmtpError("no mailer is configured (neither the company's nor the platform default)");
   return row;
@@ -72,7 +75,13 @@ export async function drainOutbox(env: MailEnv, { limit = 20, now = nowMs() } = 
       if (!mailers.has(row.companyId)) {
         mailers.set(
           row.companyId,
-          mailerFor(db, row.companyId).then(async (m) => ({ host: m.hostName, port: m.port, user: m.userName, password: await openPassword(env, m.userPassword), heloName: domain })),
+          mailerFor(db, row.companyId).then(async (m) => ({
+            host: m.hostName,
+            port: m.port,
+            user: m.userName,
+            password: await openPassword(env, m.userPassword),
+            heloName: domain,
+          })),
         );
       }
       const server = await mailers.get(row.companyId)!;
@@ -85,7 +94,10 @@ export async function drainOutbox(env: MailEnv, { limit = 20, now = nowMs() } = 
         messageId: `${crypto.randomUUID()}@${domain}`,
       });
       await sendMail(server, { from: from.address, to: row.toAddress, data });
-      await db.update(o).set({ sentAt: nowMs(), lastError: null, body: redactSecrets(row.body) }).where(eq(o.id, row.id));
+      await db
+        .update(o)
+        .set({ sentAt: nowMs(), lastError: null, body: redactSecrets(row.body) })
+        .where(eq(o.id, row.id));
       sent++;
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);

@@ -39,22 +39,47 @@ test("batches longer than one chunk", () => {
 });
 
 test("validate reports every problem with stable codes", () => {
-  const errors = core.validate({ kind: "ekey", access: "custom", tz: "Mars/Base", startDate: "2026-03-01", endDate: "2026-02-01", days: [false, false, false, false, false, false, false], allDay: false, startTime: "09:00", endTime: "09:00" });
-  assert.deepEqual(errors.map((e) => [e.code, e.field]), [
-    ["tz.unknown", "tz"],
-    ["endDate.beforeStart", "endDate"],
-    ["days.none", "days"],
-    ["endTime.equalsStart", "endTime"],
-  ]);
+  const errors = core.validate({
+    kind: "ekey",
+    access: "custom",
+    tz: "Mars/Base",
+    startDate: "2026-03-01",
+    endDate: "2026-02-01",
+    days: [false, false, false, false, false, false, false],
+    allDay: false,
+    startTime: "09:00",
+    endTime: "09:00",
+  });
+  assert.deepEqual(
+    errors.map((e) => [e.code, e.field]),
+    [
+      ["tz.unknown", "tz"],
+      ["endDate.beforeStart", "endDate"],
+      ["days.none", "days"],
+      ["endTime.equalsStart", "endTime"],
+    ],
+  );
   assert.match(errors[0].message, /Mars\/Base/);
   assert.deepEqual(core.validate(evals[0].window), []);
 });
 
 test("invalid input throws CoreError with the code", () => {
-  assert.throws(() => core.isOpen({ kind: "group", tz: "UTC" }, 0), (e) => e instanceof CoreError && e.code === "days.missing");
-  assert.throws(() => core.compile({ kind: "door", tz: "UTC" }), (e) => e instanceof CoreError && e.errors[0].field === "kind");
-  assert.throws(() => core.isOpen(evals[0].window, "yesterday"), (e) => e.code === "at.invalid");
-  assert.throws(() => core.occurrences(evals[0].window, 10, 0), (e) => e.code === "to.beforeFrom");
+  assert.throws(
+    () => core.isOpen({ kind: "group", tz: "UTC" }, 0),
+    (e) => e instanceof CoreError && e.code === "days.missing",
+  );
+  assert.throws(
+    () => core.compile({ kind: "door", tz: "UTC" }),
+    (e) => e instanceof CoreError && e.errors[0].field === "kind",
+  );
+  assert.throws(
+    () => core.isOpen(evals[0].window, "yesterday"),
+    (e) => e.code === "at.invalid",
+  );
+  assert.throws(
+    () => core.occurrences(evals[0].window, 10, 0),
+    (e) => e.code === "to.beforeFrom",
+  );
 });
 
 test("next change and next open", () => {

@@ -19,7 +19,10 @@ test("eval answers every line in order, bad lines included", () => {
   ];
   const r = run(["eval"], lines.join("\n"));
   assert.equal(r.status, 0, r.stderr);
-  const out = r.stdout.trimEnd().split("\n").map((l) => JSON.parse(l));
+  const out = r.stdout
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l));
   assert.equal(out.length, evals.length + 4);
   evals.forEach((c, i) => assert.deepEqual(out[i], { open: c.open, local: c.local }, c.name));
   assert.equal(out[evals.length].error.code, "json.invalid");
@@ -31,7 +34,12 @@ test("eval answers every line in order, bad lines included", () => {
 test("occurrences", () => {
   const window = { kind: "group", tz: "America/New_York", days: [true, true, true, true, true, true, true], allDay: false, startTime: "01:30", endTime: "02:00" };
   const r = run(["occurrences"], JSON.stringify({ window, from: "2026-11-01T04:00:00Z", to: "2026-11-01T08:00:00Z" }) + "\n");
-  assert.deepEqual(JSON.parse(r.stdout), { occurrences: [[Date.parse("2026-11-01T05:30:00Z"), Date.parse("2026-11-01T06:00:00Z")], [Date.parse("2026-11-01T06:30:00Z"), Date.parse("2026-11-01T07:00:00Z")]] });
+  assert.deepEqual(JSON.parse(r.stdout), {
+    occurrences: [
+      [Date.parse("2026-11-01T05:30:00Z"), Date.parse("2026-11-01T06:00:00Z")],
+      [Date.parse("2026-11-01T06:30:00Z"), Date.parse("2026-11-01T07:00:00Z")],
+    ],
+  });
 });
 
 test("version", () => {

@@ -6,8 +6,15 @@ function formatter(tz) {
   let f = formatters.get(tz);
   if (!f) {
     f = new Intl.DateTimeFormat("en-US", {
-      timeZone: tz, hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric",
-      hour: "numeric", minute: "numeric", second: "numeric", era: "short",
+      timeZone: tz,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+      era: "short",
     });
     formatters.set(tz, f);
   }
@@ -33,8 +40,7 @@ export function isOpen(w, t) {
   if (w.kind === "ekey" && w.access === "oneTime" && w.used) return false;
   const { day, ms } = localOf(t, w.tz);
   if (w.kind === "scheduledOpen") return scheduledOpen(w, t, day, ms);
-  const allowed = (d) =>
-    w.days[weekday(d)] && (w.startDate == null || d >= dayOf(w.startDate)) && (w.endDate == null || d <= dayOf(w.endDate));
+  const allowed = (d) => w.days[weekday(d)] && (w.startDate == null || d >= dayOf(w.startDate)) && (w.endDate == null || d <= dayOf(w.endDate));
   if (w.allDay) return allowed(day);
   const s = minutes(w.startTime) * 60_000;
   const e = minutes(w.endTime) * 60_000;

@@ -13,10 +13,14 @@ import core from '../../../core-wasm/pkg/node.js'
  */
 const compiled = new WeakMap()
 
-function compiledOf (window) {
+function compiledOf(window) {
   if (!compiled.has(window)) {
     let c = null
-    try { c = core.compile(window) } catch { /* invalid: never opens; decide() explains why */ }
+    try {
+      c = core.compile(window)
+    } catch {
+      /* invalid: never opens; decide() explains why */
+    }
     compiled.set(window, c)
   }
   return compiled.get(window)
@@ -37,7 +41,7 @@ const STABLE_TEXT_MS = 5 * 86_400_000
  * @param {any} window @param {number} at
  * @throws {Error} with the core's error code when the window is invalid
  */
-export function isOpen (window, at) {
+export function isOpen(window, at) {
   const c = compiledOf(window)
   return c ? c.isOpen(at) : core.isOpen(window, at)
 }
@@ -46,7 +50,7 @@ export function isOpen (window, at) {
  * When `isOpen` next flips (epoch ms), or null; null too for an invalid window.
  * @param {any} window @param {number} at
  */
-export function nextChange (window, at) {
+export function nextChange(window, at) {
   return compiledOf(window)?.nextChange(at).nextChange ?? null
 }
 
@@ -55,7 +59,7 @@ export function nextChange (window, at) {
  * reason is about: the one that opens soonest, or the first one when none opens again.
  * @param {{window: any}|null} about @param {number} at @param {number|null} nextOpen
  */
-function denialCode (about, at, nextOpen) {
+function denialCode(about, at, nextOpen) {
   if (!about) return 'no_key'
   const w = about.window
   if (!compiledOf(w)) return 'invalid_key'
@@ -74,7 +78,7 @@ function denialCode (about, at, nextOpen) {
  * @returns {{allowed: boolean, key: {id: string, kind: string}|null, reason: string, code: string|null, nextOpen: number|null}}
  *   code and nextOpen (epoch ms, null when nothing opens within five years) only say something when denied
  */
-export function decide (keys, at, opts = {}) {
+export function decide(keys, at, opts = {}) {
   const lang = opts.lang === 'es' ? 'es' : 'en'
   // The first open key is the one the core would pick; asking the core about that key alone gives
   // the same decision and reason without evaluating the closed ones' next openings.
@@ -85,7 +89,11 @@ export function decide (keys, at, opts = {}) {
   }
   const asked = opener ? [opener] : keys
   // Positions, not ids: e-key and group-key ids live in separate tables and may collide.
-  const d = core.decide(asked.map((k, i) => ({ id: i, label: k.label ?? k.id, window: k.window })), at, { lang })
+  const d = core.decide(
+    asked.map((k, i) => ({ id: i, label: k.label ?? k.id, window: k.window })),
+    at,
+    { lang }
+  )
   const key = d.allowed && d.key ? asked[d.key.id] : null
   const reason = String(d.reason ?? '')
   if (opener && d.allowed && (d.until == null || d.until - at < STABLE_TEXT_MS)) {

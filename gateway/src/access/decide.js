@@ -17,7 +17,7 @@ import { decide as coreDecide } from './core.js'
  * @param {{type: 'user'|'fob'|'phone', id: string}} credential
  * @param {number} now
  */
-export function decideAccess (replica, deviceId, credential, now) {
+export function decideAccess(replica, deviceId, credential, now) {
   const device = replica.get('device', deviceId)
   if (!device) return deny('door_disabled', 'This door is not enabled')
   if (!companyActive(replica, device.companyId)) return deny('company_inactive', 'Company is deactivated')
@@ -27,8 +27,9 @@ export function decideAccess (replica, deviceId, credential, now) {
   if (user.active === false) return { ...deny('user_inactive', 'User is deactivated'), userId: user.id }
   const keys = [
     ...(replica.index.ekeysByDeviceUser.get(deviceId + '\0' + user.id) ?? []).map((k) => ({ id: k.id, kind: 'ekey', label: k.label, window: k.window, fob: k.fob })),
-    ...(device.groupIds ?? []).flatMap((g) => (replica.index.groupKeysByGroupUser.get(g + '\0' + user.id) ?? [])
-      .map((k) => ({ id: k.id, kind: 'group', label: k.label, window: groupKeyWindow(k), fob: k.fob })))
+    ...(device.groupIds ?? []).flatMap((g) =>
+      (replica.index.groupKeysByGroupUser.get(g + '\0' + user.id) ?? []).map((k) => ({ id: k.id, kind: 'group', label: k.label, window: groupKeyWindow(k), fob: k.fob }))
+    )
   ].filter((k) => !fobKeys || k.fob === credential.id)
   return { ...coreDecide(keys, now, { lang: user.lang }), userId: user.id }
 }
@@ -41,7 +42,7 @@ const dated = new WeakMap()
  * is the same weekly window as a never-ending custom e-key from that date, which the core evaluates
  * with the usual reason ("not valid before …; next opens …").
  */
-function groupKeyWindow (k) {
+function groupKeyWindow(k) {
   if (!k.startDate) return k.window
   if (!dated.has(k)) dated.set(k, { ...k.window, kind: 'ekey', access: 'custom', startDate: k.startDate, endDate: null, used: false })
   return dated.get(k)
@@ -54,7 +55,7 @@ const companyActive = (replica, companyId) => replica.get('company', companyId)?
  * The user a credential names at a door of `companyId`, or none. A fob names the user of the keys it
  * rides on (one user per fob number within a company), and only those keys count.
  */
-function resolve (replica, companyId, { type, id }) {
+function resolve(replica, companyId, { type, id }) {
   if (type === 'fob') {
     const found = replica.index.keysByFob.get(companyId + '\0' + id)
     const user = found && replica.get('user', found[0].key.userId)

@@ -14,7 +14,7 @@ import { gatewayEventId } from '../events/ids.js'
  * @param {import('../store/replica.js').Replica} replica
  * @param {any} device
  */
-export function scheduleOfDoor (replica, device) {
+export function scheduleOfDoor(replica, device) {
   return device && device.active !== false && device.scheduleOpen !== false ? replica.index.scheduleByCompany.get(device.companyId) : undefined
 }
 
@@ -29,7 +29,7 @@ export class ScheduledOpen {
    *   recordEvent: (boardId: string, event: object) => Promise<unknown>,
    *   log: import('../log.js').Logger, intervalMs?: number}} opts
    */
-  constructor ({ replica, publishRetained, recordEvent, log, intervalMs = 15_000 }) {
+  constructor({ replica, publishRetained, recordEvent, log, intervalMs = 15_000 }) {
     this.replica = replica
     this.publishRetained = publishRetained
     this.recordEvent = recordEvent
@@ -37,40 +37,49 @@ export class ScheduledOpen {
     this.intervalMs = intervalMs
   }
 
-  start () {
+  start() {
     this.#schedule(Date.now())
     return this
   }
 
-  #schedule (now) {
+  #schedule(now) {
     let next = now + this.intervalMs
     for (const s of this.replica.index.scheduleByCompany.values()) next = Math.min(next, nextChange(s.window, now) ?? next)
-    this.#timer = setTimeout(async () => {
-      await this.refreshAll().catch((e) => this.log.error('schedule refresh failed', { error: e.message }))
-      if (this.#timer) this.#schedule(Date.now())
-    }, Math.max(10, next - now + 5))
+    this.#timer = setTimeout(
+      async () => {
+        await this.refreshAll().catch((e) => this.log.error('schedule refresh failed', { error: e.message }))
+        if (this.#timer) this.#schedule(Date.now())
+      },
+      Math.max(10, next - now + 5)
+    )
     this.#timer.unref()
   }
 
-  stop () {
+  stop() {
     clearTimeout(this.#timer)
     this.#timer = null
   }
 
   /** Publishes every board's state that changed since the last call. */
-  async refreshAll (now = Date.now()) {
+  async refreshAll(now = Date.now()) {
     for (const device of this.replica.all('device')) await this.refresh(device.id, now)
   }
 
-  #scheduleOf (device) { return scheduleOfDoor(this.replica, device) }
+  #scheduleOf(device) {
+    return scheduleOfDoor(this.replica, device)
+  }
 
-  async refresh (deviceId, now = Date.now()) {
+  async refresh(deviceId, now = Date.now()) {
     const device = this.replica.get('device', deviceId)
     const schedule = this.#scheduleOf(device)
     let msg = null
     if (schedule) {
       let open = false
-      try { open = isOpen(schedule.window, now) } catch (e) { this.log.warn('invalid scheduled-open window', { companyId: device.companyId, error: e.message }) }
+      try {
+        open = isOpen(schedule.window, now)
+      } catch (e) {
+        this.log.warn('invalid scheduled-open window', { companyId: device.companyId, error: e.message })
+      }
       msg = { v: 1, open, fpi: Boolean(schedule.window.fpi), firstEntryAt: schedule.window.firstEntryAt ?? null, window: schedule.window }
     }
     const key = JSON.stringify(msg)
@@ -83,16 +92,23 @@ export class ScheduledOpen {
    * Called on every granted access. Inside today's hours with first-person-in still waiting, this
    * entry is the first one: record it locally, tell the console, and open the company's doors.
    */
-  async onGranted (deviceId, now) {
+  async onGranted(deviceId, now) {
     const device = this.replica.get('device', deviceId)
     const schedule = this.#scheduleOf(device)
     if (!schedule?.window.fpi) return
     try {
       if (isOpen(schedule.window, now) || !isOpen({ ...schedule.window, fpi: false }, now)) return
-    } catch { return }
+    } catch {
+      return
+    }
     const window = { ...schedule.window, firstEntryAt: now }
     await this.replica.applyLocal({ type: 'scheduledOpen', op: 'upsert', id: schedule.id, data: { ...schedule, window } })
-    await this.recordEvent(deviceId, { id: gatewayEventId(`fpi.${schedule.id}.${now}`), type: 'schedule.firstEntry', at: now, data: { scheduledOpenId: schedule.id, companyId: device.companyId, firstEntryAt: now } })
+    await this.recordEvent(deviceId, {
+      id: gatewayEventId(`fpi.${schedule.id}.${now}`),
+      type: 'schedule.firstEntry',
+      at: now,
+      data: { scheduledOpenId: schedule.id, companyId: device.companyId, firstEntryAt: now }
+    })
     for (const d of this.replica.index.devicesByCompany.get(device.companyId) ?? []) await this.refresh(d.id, now)
   }
 }

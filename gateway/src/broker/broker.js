@@ -16,7 +16,7 @@ const require = createRequire(import.meta.url)
 /**
  * @param {{id: string, redisUrl?: string, maxTopicLevels: number}} opts
  */
-export async function createAedes ({ id, redisUrl, maxTopicLevels }) {
+export async function createAedes({ id, redisUrl, maxTopicLevels }) {
   const opts = { id, maxTopicLevels, heartbeatInterval: 60_000, drainTimeout: 10_000, concurrency: 1000 }
   if (redisUrl) {
     const MQEmitterRedis = require('mqemitter-redis')
@@ -48,7 +48,7 @@ export async function createAedes ({ id, redisUrl, maxTopicLevels }) {
  * Boards subscribe to exact topics, so those are answered from a topic index; wildcard filters still
  * take the full scan. (The Redis persistence already looks exact topics up directly.)
  */
-function indexRetained (persistence) {
+function indexRetained(persistence) {
   /** @type {Map<string, object>} */
   const byTopic = new Map()
   const store = persistence.storeRetained.bind(persistence)
@@ -58,13 +58,12 @@ function indexRetained (persistence) {
     else byTopic.set(packet.topic, { cmd: 'publish', topic: packet.topic, payload: packet.payload, qos: packet.qos, retain: true })
   }
   const scan = persistence.createRetainedStreamCombi.bind(persistence)
-  persistence.createRetainedStreamCombi = (patterns) => patterns.some((p) => p.includes('+') || p.includes('#'))
-    ? scan(patterns)
-    : Readable.from(patterns.map((p) => byTopic.get(p)).filter(Boolean))
+  persistence.createRetainedStreamCombi = (patterns) =>
+    patterns.some((p) => p.includes('+') || p.includes('#')) ? scan(patterns) : Readable.from(patterns.map((p) => byTopic.get(p)).filter(Boolean))
 }
 
 /** @param {string} url */
-function redisOptions (url) {
+function redisOptions(url) {
   const u = new URL(url)
   return { host: u.hostname, port: Number(u.port || 6379), password: u.password || undefined, db: Number(u.pathname.slice(1) || 0) }
 }
@@ -74,7 +73,7 @@ function redisOptions (url) {
  * buffered: aedes itself would accept frames of up to 256 MB. This reaches into the packet parser
  * aedes gives each client (mqtt-packet's length step), so it is checked by the ACL tests.
  */
-function limitFrames (client, maxBytes) {
+function limitFrames(client, maxBytes) {
   const parser = client._parser
   const parseLength = parser._parseLength
   parser._parseLength = function () {
@@ -94,14 +93,17 @@ function limitFrames (client, maxBytes) {
  * @param {{host: string, mqttPort: number, wsPort?: number|null, maxPayload: number,
  *   tls?: {cert: string|Buffer, key: string|Buffer, port: number}}} opts
  */
-export async function listen (aedes, { host, mqttPort, wsPort, maxPayload, tls }) {
+export async function listen(aedes, { host, mqttPort, wsPort, maxPayload, tls }) {
   // room for the fixed header's variable part, topic and message id around the largest payload
   const handle = (conn, req) => limitFrames(aedes.handle(conn, req), maxPayload + 1024)
   const tcp = createServer({ noDelay: true }, handle)
   await new Promise((resolve, reject) => tcp.once('error', reject).listen(mqttPort, host, () => resolve()))
   let secure = null
   if (tls) {
-    secure = createTlsServer({ cert: tls.cert, key: tls.key }, (socket) => { socket.setNoDelay(true); handle(socket) })
+    secure = createTlsServer({ cert: tls.cert, key: tls.key }, (socket) => {
+      socket.setNoDelay(true)
+      handle(socket)
+    })
     await new Promise((resolve, reject) => secure.once('error', reject).listen(tls.port, host, resolve))
   }
   let http = null
@@ -118,11 +120,16 @@ export async function listen (aedes, { host, mqttPort, wsPort, maxPayload, tls }
     mqttPort: port(tcp),
     wsPort: http ? port(http) : null,
     mqttsPort: secure ? port(secure) : null,
-    async close () {
-      await Promise.all([tcp, secure, http].filter(Boolean).map((s) => new Promise((resolve) => {
-        s.close(() => resolve())
-        if ('closeAllConnections' in s) /** @type {import('node:http').Server} */ (s).closeAllConnections()
-      })))
+    async close() {
+      await Promise.all(
+        [tcp, secure, http].filter(Boolean).map(
+          (s) =>
+            new Promise((resolve) => {
+              s.close(() => resolve())
+              if ('closeAllConnections' in s) /** @type {import('node:http').Server} */ (s).closeAllConnections()
+            })
+        )
+      )
     }
   }
 }

@@ -22,7 +22,7 @@ class Tracker {
   #entries = new Map()
 
   /** @param {{free: number, baseMs: number, maxMs: number}} limits @param {number} forgetMs @param {number} maxEntries */
-  constructor ({ free, baseMs, maxMs }, forgetMs, maxEntries) {
+  constructor({ free, baseMs, maxMs }, forgetMs, maxEntries) {
     this.free = free
     this.baseMs = baseMs
     this.maxMs = maxMs
@@ -31,7 +31,7 @@ class Tracker {
   }
 
   /** ms left to wait for `key`, 0 when it may try */
-  wait (key, now) {
+  wait(key, now) {
     const e = this.#entries.get(key)
     if (!e) return 0
     if (now - e.last > this.forgetMs) {
@@ -41,7 +41,7 @@ class Tracker {
     return Math.max(0, e.until - now)
   }
 
-  fail (key, now) {
+  fail(key, now) {
     let e = this.#entries.get(key)
     if (!e || now - e.last > this.forgetMs) {
       if (e) this.#entries.delete(key)
@@ -55,8 +55,12 @@ class Tracker {
     if (over > 0) e.until = now + Math.min(this.maxMs, this.baseMs * 2 ** Math.min(over - 1, 30))
   }
 
-  clear (key) { this.#entries.delete(key) }
-  get size () { return this.#entries.size }
+  clear(key) {
+    this.#entries.delete(key)
+  }
+  get size() {
+    return this.#entries.size
+  }
 }
 
 export class ConnectBackoff {
@@ -64,7 +68,7 @@ export class ConnectBackoff {
    * @param {Partial<typeof DEFAULT_BACKOFF>} [opts]
    * @param {() => number} [now] the clock (tests pass their own)
    */
-  constructor (opts = {}, now = Date.now) {
+  constructor(opts = {}, now = Date.now) {
     const o = { ...DEFAULT_BACKOFF, ...opts }
     this.now = now
     this.address = new Tracker({ ...DEFAULT_BACKOFF.address, ...opts.address }, o.forgetMs, o.maxEntries)
@@ -76,20 +80,20 @@ export class ConnectBackoff {
    * @param {string|undefined} address @param {string|undefined} boardId
    * @returns {number} ms the CONNECT must still wait (it is refused), 0 when it may be checked
    */
-  check (address, boardId) {
+  check(address, boardId) {
     const now = this.now()
     const wait = Math.max(address ? this.address.wait(address, now) : 0, boardId ? this.board.wait(boardId, now) : 0)
     if (wait > 0) this.refused++
     return wait
   }
 
-  failed (address, boardId) {
+  failed(address, boardId) {
     const now = this.now()
     if (address) this.address.fail(address, now)
     if (boardId) this.board.fail(boardId, now)
   }
 
-  succeeded (boardId) {
+  succeeded(boardId) {
     if (boardId) this.board.clear(boardId)
   }
 }

@@ -31,7 +31,7 @@ const digest = (x) => createHash('sha256').update(x).digest()
  * @param {{replica: import('../store/replica.js').Replica, gatewaySecret: string}} gw
  * @returns {Promise<Identity|null>}
  */
-export async function defaultAuthenticate ({ clientId, username, password }, gw) {
+export async function defaultAuthenticate({ clientId, username, password }, gw) {
   if (!username || !password) return null
   if (username === 'operator') {
     if (!gw.gatewaySecret) return null
@@ -47,7 +47,7 @@ export async function defaultAuthenticate ({ clientId, username, password }, gw)
   } else {
     const key = verified.key(username, cred.hash, password)
     if (!verified.has(key)) {
-      if (!await verifySecret(password, cred.hash)) return null
+      if (!(await verifySecret(password, cred.hash))) return null
       verified.add(key)
     }
   }
@@ -55,7 +55,7 @@ export async function defaultAuthenticate ({ clientId, username, password }, gw)
 }
 
 /** @param {Identity} identity @param {string} topic */
-export function defaultAuthorizePublish (identity, topic) {
+export function defaultAuthorizePublish(identity, topic) {
   const t = parseTopic(topic)
   if (!t) return false
   if (identity.role === 'operator') return t.name === 'cmd' && isBoardId(t.boardId)
@@ -63,7 +63,7 @@ export function defaultAuthorizePublish (identity, topic) {
 }
 
 /** @param {Identity} identity @param {string} filter */
-export function defaultAuthorizeSubscribe (identity, filter) {
+export function defaultAuthorizeSubscribe(identity, filter) {
   if (identity.role === 'operator') return true
   if (filter.startsWith('$')) return false
   const t = parseTopic(filter)

@@ -12,7 +12,7 @@ import { parseTopic } from '../protocol/topics.js'
  * COMMAND_TTL_MS from now. Throws for a payload that is not a command (no usable id).
  * @param {Buffer|string} payload @param {number} [now] @returns {Buffer}
  */
-export function withDeadline (payload, now = Date.now()) {
+export function withDeadline(payload, now = Date.now()) {
   const { expiresAt } = parseCommand(payload)
   const msg = JSON.parse(Buffer.from(payload).toString('utf8'))
   msg.expiresAt = Math.min(expiresAt ?? now + COMMAND_TTL_MS, now + COMMAND_MAX_AGE_MS)
@@ -23,7 +23,7 @@ export function withDeadline (payload, now = Date.now()) {
  * True for a queued (QoS 1) command whose deadline has passed.
  * @param {{topic: string, qos: number, payload: Buffer}} packet @param {number} [now]
  */
-export function pastDeadline (packet, now = Date.now()) {
+export function pastDeadline(packet, now = Date.now()) {
   if (packet.qos === 0 || parseTopic(packet.topic)?.name !== 'cmd') return false
   try {
     const { expiresAt } = parseCommand(packet.payload)

@@ -36,7 +36,7 @@ const COMMAND_ID = /^[A-Za-z0-9._:-]{1,64}$/
  */
 
 /** @param {Buffer|string} payload @returns {{id: string, cmd?: string, expiresAt?: number}} */
-export function parseCommand (payload) {
+export function parseCommand(payload) {
   const msg = parseJson(Buffer.from(payload))
   if (typeof msg.id !== 'string' || !COMMAND_ID.test(msg.id)) throw new Error('command id must match [A-Za-z0-9._:-]{1,64}')
   if (msg.expiresAt !== undefined && !Number.isSafeInteger(msg.expiresAt)) throw new Error('expiresAt must be epoch milliseconds')
@@ -44,7 +44,7 @@ export function parseCommand (payload) {
 }
 
 /** MQTT 3.1.1 topic filter matching. */
-function matches (filter, name) {
+function matches(filter, name) {
   const f = filter.split('/')
   const t = name.split('/')
   for (let i = 0; i < f.length; i++) {
@@ -68,7 +68,7 @@ export class CommandOutbox {
    * @param {string} dir
    * @param {{log: import('../log.js').Logger, ttlMs?: number, maxAgeMs?: number, maxPerBoard?: number, sweepMs?: number}} opts
    */
-  constructor (dir, { log, ttlMs = COMMAND_TTL_MS, maxAgeMs = COMMAND_MAX_AGE_MS, maxPerBoard = COMMANDS_PER_BOARD, sweepMs = SWEEP_MS }) {
+  constructor(dir, { log, ttlMs = COMMAND_TTL_MS, maxAgeMs = COMMAND_MAX_AGE_MS, maxPerBoard = COMMANDS_PER_BOARD, sweepMs = SWEEP_MS }) {
     this.log = log
     this.ttlMs = ttlMs
     this.maxAgeMs = maxAgeMs
@@ -78,7 +78,7 @@ export class CommandOutbox {
   }
 
   /** Loads the outstanding commands; expired ones are dropped (and logged) here. */
-  async open () {
+  async open() {
     const records = await this.file.open()
     for (const r of records) {
       if (r.op === 'add') this.#keep({ ...r, stored: Promise.resolve() })
@@ -94,7 +94,7 @@ export class CommandOutbox {
    * @param {import('aedes').Aedes} aedes
    * @param {(client: any) => boolean} isBoard  true for a client authenticated as the board of its id
    */
-  attach (aedes, isBoard) {
+  attach(aedes, isBoard) {
     aedes.on('connackSent', (connack, client) => {
       if (!connack.sessionPresent && isBoard(client)) this.#held.delete(client.id)
     })
@@ -114,9 +114,14 @@ export class CommandOutbox {
       const t = parseTopic(packet.topic)
       if (t?.name !== 'cmd' || t.boardId !== client.id) return
       let id
-      try { id = parseCommand(packet.payload).id } catch { return }
+      try {
+        id = parseCommand(packet.payload).id
+      } catch {
+        return
+      }
       if (!this.#remove(client.id, id)) return
-      this.file.append({ op: 'done', boardId: client.id, id })
+      this.file
+        .append({ op: 'done', boardId: client.id, id })
         .then(() => this.#compact())
         .catch((e) => this.log.error('could not record a delivered command', { boardId: client.id, id, error: e.message }))
     })
@@ -129,7 +134,7 @@ export class CommandOutbox {
    * (a publisher's resend) is kept once. One that has already expired is accepted and dropped.
    * @param {string} boardId @param {Buffer|string} payload
    */
-  async add (boardId, payload) {
+  async add(boardId, payload) {
     const { id, cmd, expiresAt } = parseCommand(payload)
     const pending = this.#boards.get(boardId)
     const existing = pending?.get(id)
@@ -161,22 +166,26 @@ export class CommandOutbox {
    * command, including those aedes queued in its own session.
    * @param {string} boardId @param {{topic: string, qos: number, payload: Buffer}} packet
    */
-  withheld (boardId, packet) {
+  withheld(boardId, packet) {
     if (packet.qos === 0 || parseTopic(packet.topic)?.name !== 'cmd') return false
     let id
-    try { id = parseCommand(packet.payload).id } catch { return false }
+    try {
+      id = parseCommand(packet.payload).id
+    } catch {
+      return false
+    }
     const c = this.#boards.get(boardId)?.get(id)
     if (c && c.expiresAt <= Date.now()) this.#expire(boardId)
     return !this.#boards.get(boardId)?.has(id)
   }
 
-  async close () {
+  async close() {
     clearInterval(this.#timer)
     await this.file.close()
   }
 
   /** Publishes the board's outstanding commands into its session, oldest first. */
-  #deliver (client) {
+  #deliver(client) {
     this.#expire(client.id)
     for (const c of this.#boards.get(client.id)?.values() ?? []) {
       client.publish({ cmd: 'publish', topic: topic(c.boardId, 'cmd'), payload: Buffer.from(c.payload), qos: 1, retain: false }, (err) => {
@@ -185,14 +194,14 @@ export class CommandOutbox {
     }
   }
 
-  #keep (c) {
+  #keep(c) {
     let pending = this.#boards.get(c.boardId)
-    if (!pending) this.#boards.set(c.boardId, pending = new Map())
+    if (!pending) this.#boards.set(c.boardId, (pending = new Map()))
     if (!pending.has(c.id)) this.#count++
     pending.set(c.id, c)
   }
 
-  #remove (boardId, id) {
+  #remove(boardId, id) {
     const pending = this.#boards.get(boardId)
     if (!pending?.delete(id)) return false
     this.#count--
@@ -205,7 +214,7 @@ export class CommandOutbox {
    * them: on reopen they are expired just the same.
    * @returns {boolean} whether any was dropped
    */
-  #sweep (boardId) {
+  #sweep(boardId) {
     const now = Date.now()
     let dropped = false
     for (const pending of boardId ? [this.#boards.get(boardId) ?? new Map()] : [...this.#boards.values()]) {
@@ -220,11 +229,11 @@ export class CommandOutbox {
   }
 
   /** @param {string} [boardId] */
-  #expire (boardId) {
+  #expire(boardId) {
     if (this.#sweep(boardId)) this.#compact()
   }
 
-  #lines () {
+  #lines() {
     return [...this.#boards.values()].flatMap((pending) => [...pending.values()].map(addLine))
   }
 
@@ -232,8 +241,9 @@ export class CommandOutbox {
    * Empties the file once nothing is outstanding, else rewrites it once it has grown (commands that
    * only expired leave their lines behind until then).
    */
-  #compact () {
-    this.file.rewrite(() => this.#count === 0 ? [] : this.file.size > COMPACT_BYTES ? this.#lines() : null)
+  #compact() {
+    this.file
+      .rewrite(() => (this.#count === 0 ? [] : this.file.size > COMPACT_BYTES ? this.#lines() : null))
       .catch((e) => this.log.error('could not compact the command outbox', { error: e.message }))
   }
 }

@@ -28,7 +28,7 @@ export class Forwarder {
    *   retryAfterMs: when rejected events are offered again (default: dead-letter.js RETRY_AFTER_MS)
    *   lingerMs: how long a part-full batch waits for company, so a steady trickle becomes few requests
    */
-  constructor ({ queue, worker, gatewayId, log, dataDir, retryAfterMs, batchSize = 500, idleMs = 1000, lingerMs = 50 }) {
+  constructor({ queue, worker, gatewayId, log, dataDir, retryAfterMs, batchSize = 500, idleMs = 1000, lingerMs = 50 }) {
     this.queue = queue
     this.worker = worker
     this.gatewayId = gatewayId
@@ -39,12 +39,17 @@ export class Forwarder {
     this.deadLetter = new DeadLetter(join(dataDir, 'events', 'rejected.jsonl'), { retryAfterMs })
   }
 
-  start () { this.#running = this.#loop(); return this }
+  start() {
+    this.#running = this.#loop()
+    return this
+  }
 
   /** Called after each push so delivery starts without waiting for the idle timer. */
-  poke () { if (this.#idle) this.#wake?.() }
+  poke() {
+    if (this.#idle) this.#wake?.()
+  }
 
-  async #loop () {
+  async #loop() {
     while (!this.#stopped) {
       if (this.queue.length > 0 && this.queue.length < this.batchSize && this.failures === 0) {
         await new Promise((resolve) => setTimeout(resolve, this.lingerMs))
@@ -69,7 +74,10 @@ export class Forwarder {
       this.#idle = this.failures === 0 // while backing off, new events must not hurry a retry
       await new Promise((resolve) => {
         const t = setTimeout(resolve, waitMs)
-        this.#wake = () => { clearTimeout(t); resolve() }
+        this.#wake = () => {
+          clearTimeout(t)
+          resolve()
+        }
       })
       this.#wake = null
       this.#idle = false
@@ -77,8 +85,11 @@ export class Forwarder {
   }
 
   /** @param {import('../store/event-queue.js').QueuedEvent[]} batch */
-  async #deliver (batch) {
-    const res = await this.worker.postEvents(this.gatewayId, batch.map((r) => r.json))
+  async #deliver(batch) {
+    const res = await this.worker.postEvents(
+      this.gatewayId,
+      batch.map((r) => r.json)
+    )
     const rejections = rejectionsOf(batch, res?.rejected)
     if (rejections.length > 0) {
       await this.deadLetter.keep(rejections, Date.now())
@@ -89,8 +100,11 @@ export class Forwarder {
   }
 
   /** Offers held events again; each ends up stored at the Worker or rejected once more. */
-  async #retry (held) {
-    const res = await this.worker.postEvents(this.gatewayId, held.map((h) => h.json))
+  async #retry(held) {
+    const res = await this.worker.postEvents(
+      this.gatewayId,
+      held.map((h) => h.json)
+    )
     const rejections = rejectionsOf(held, res?.rejected)
     const again = new Set(rejections.map((r) => r.id))
     const stored = held.filter((h) => !again.has(h.id)).map((h) => h.id)
@@ -99,11 +113,11 @@ export class Forwarder {
     if (rejections.length > 0) this.#warn('rejected events rejected again on a retry', rejections)
   }
 
-  #warn (msg, rejections) {
+  #warn(msg, rejections) {
     this.log.warn(msg, { file: this.deadLetter.log.path, count: rejections.length, rejected: rejections.slice(0, 20).map(({ id, reason }) => ({ id, reason })) })
   }
 
-  async stop () {
+  async stop() {
     this.#stopped = true
     this.#wake?.()
     await this.#running
@@ -117,7 +131,7 @@ export class Forwarder {
  * @param {{id: string, json: string}[]} sent @param {{id: unknown, reason: unknown}[]} [rejected]
  * @returns {import('../store/dead-letter.js').Rejection[]}
  */
-function rejectionsOf (sent, rejected = []) {
+function rejectionsOf(sent, rejected = []) {
   const byId = new Map(sent.map((e) => [e.id, e]))
   return rejected.map((r) => {
     const e = byId.get(/** @type {string} */ (r.id))

@@ -14,7 +14,7 @@ import { gatewayEventId } from '../events/ids.js'
 export const BLOCK_SIZE = 4096
 
 /** Block frame of PROTOCOL.md: [1][index u32 BE][id length u8][id][bytes]. */
-export function encodeBlock (releaseId, index, bytes) {
+export function encodeBlock(releaseId, index, bytes) {
   const id = Buffer.from(releaseId)
   const head = Buffer.alloc(6)
   head[0] = 1
@@ -24,7 +24,7 @@ export function encodeBlock (releaseId, index, bytes) {
 }
 
 /** @param {Buffer} frame */
-export function decodeBlock (frame) {
+export function decodeBlock(frame) {
   if (frame.length < 6 || frame[0] !== 1) return null
   const n = frame[5]
   return { index: frame.readUInt32BE(1), releaseId: frame.subarray(6, 6 + n).toString(), bytes: frame.subarray(6 + n) }
@@ -50,7 +50,7 @@ export class FirmwareDelivery {
    *   log: import('../log.js').Logger, blockSize?: number, retryMs?: number}} opts
    *   retryMs: first wait before trying again to fetch an image that could not be had (doubles, ≤ 10 min)
    */
-  constructor ({ replica, images, publishRetained, recordEvent, log, blockSize = BLOCK_SIZE, retryMs = 30_000 }) {
+  constructor({ replica, images, publishRetained, recordEvent, log, blockSize = BLOCK_SIZE, retryMs = 30_000 }) {
     this.replica = replica
     this.images = images
     this.publishRetained = publishRetained
@@ -61,7 +61,7 @@ export class FirmwareDelivery {
   }
 
   /** The release a board should run, or undefined. */
-  releaseFor (deviceId) {
+  releaseFor(deviceId) {
     const device = this.replica.get('device', deviceId)
     return device ? this.replica.index.activeFirmwareByType.get(device.deviceType) : undefined
   }
@@ -72,7 +72,7 @@ export class FirmwareDelivery {
    * its status (PROTOCOL.md, "Connection") never sees an offer of the version it runs.
    * @param {string} boardId @param {{online: boolean, fw?: string}} status @param {object} client
    */
-  async noteStatus (boardId, status, client) {
+  async noteStatus(boardId, status, client) {
     if (!status.online) return
     this.#installed.set(boardId, { fw: status.fw ?? null, client })
     const release = this.releaseFor(boardId)
@@ -86,19 +86,21 @@ export class FirmwareDelivery {
   }
 
   /** The board's connection closed: what it reported is no longer known here. */
-  forget (boardId, client) {
+  forget(boardId, client) {
     if (this.#installed.get(boardId)?.client === client) this.#installed.delete(boardId)
   }
 
   /** The version a board reported on its current connection: a string, null (none named) or undefined (no status yet). */
-  installedOn (boardId) { return this.#installed.get(boardId)?.fw }
+  installedOn(boardId) {
+    return this.#installed.get(boardId)?.fw
+  }
 
   /**
    * Publishes, clears or leaves the retained offer of one board: cleared when its type has no active
    * release or the board reported that release's version; left alone while the board has not reported
    * a version on this gateway (another instance of a cluster may be serving it).
    */
-  async offer (deviceId) {
+  async offer(deviceId) {
     const release = this.releaseFor(deviceId)
     if (!release) return this.publishRetained('fw/offer', deviceId, null)
     const reported = this.#installed.get(deviceId)
@@ -119,21 +121,24 @@ export class FirmwareDelivery {
   }
 
   /** Offers the release again to every board of its type once the image may be available. */
-  #retryLater (release) {
+  #retryLater(release) {
     const r = this.#retries.get(release.id) ?? { timer: null, attempt: 0 }
     if (r.timer) return
     r.attempt++
-    r.timer = setTimeout(async () => {
-      r.timer = null
-      for (const d of this.replica.all('device')) {
-        if (d.deviceType === release.deviceType) await this.offer(d.id).catch((e) => this.log.error('firmware offer failed', { deviceId: d.id, error: e.message }))
-      }
-    }, Math.min(this.retryMs * 2 ** (r.attempt - 1), 600_000))
+    r.timer = setTimeout(
+      async () => {
+        r.timer = null
+        for (const d of this.replica.all('device')) {
+          if (d.deviceType === release.deviceType) await this.offer(d.id).catch((e) => this.log.error('firmware offer failed', { deviceId: d.id, error: e.message }))
+        }
+      },
+      Math.min(this.retryMs * 2 ** (r.attempt - 1), 600_000)
+    )
     r.timer.unref()
     this.#retries.set(release.id, r)
   }
 
-  stop () {
+  stop() {
     for (const r of this.#retries.values()) clearTimeout(r.timer)
   }
 
@@ -143,7 +148,7 @@ export class FirmwareDelivery {
    * @param {{releaseId: string, missing: Buffer, max: number}} req
    * @returns {Buffer[]|{error: string, message: string}}
    */
-  blocksFor (boardId, req) {
+  blocksFor(boardId, req) {
     const release = this.releaseFor(boardId)
     const img = release && release.id === req.releaseId ? this.images.loaded(release.id) : undefined
     if (!img) return { error: 'unknown_release', message: `release ${req.releaseId} is not offered to this board` }
@@ -171,8 +176,8 @@ export class FirmwareDelivery {
    * over (after a failed install, or one this gateway has not seen before) is a new attempt, named by
    * its start time, so its steps are reported again.
    */
-  noteProgress (boardId, release, received, blocks) {
-    const step = Math.floor(received * 10 / blocks)
+  noteProgress(boardId, release, received, blocks) {
+    const step = Math.floor((received * 10) / blocks)
     let p = this.progress.get(boardId)
     if (!p || p.releaseId !== release.id || (received === 0 && p.step > 0)) {
       p = { releaseId: release.id, attempt: Date.now(), step: -1, received, blocks }

@@ -15,7 +15,7 @@ export class ImageCache {
   /** @type {Map<string, Buffer>} */ #ready = new Map()
 
   /** @param {{dir: string, worker: import('../sync/worker-client.js').WorkerClient, log: import('../log.js').Logger}} opts */
-  constructor ({ dir, worker, log }) {
+  constructor({ dir, worker, log }) {
     this.dir = dir
     this.worker = worker
     this.log = log
@@ -25,26 +25,32 @@ export class ImageCache {
    * @param {{id: string, size: number, sha256: string}} release
    * @returns {Promise<Buffer|null>} the verified image, or null when it cannot be had right now
    */
-  get (release) {
+  get(release) {
     let p = this.#images.get(release.id)
     if (!p) {
       p = this.#load(release)
       this.#images.set(release.id, p)
       // a failure is not remembered: the next offer attempt tries again
-      p.then((img) => { if (!img) this.#images.delete(release.id) })
+      p.then((img) => {
+        if (!img) this.#images.delete(release.id)
+      })
     }
     return p
   }
 
   /** Synchronous access for serving blocks; undefined until `get` finished. */
-  loaded (releaseId) { return this.#ready.get(releaseId) }
+  loaded(releaseId) {
+    return this.#ready.get(releaseId)
+  }
 
-  async #load (release) {
+  async #load(release) {
     const path = join(this.dir, `${release.id}.bin`)
     try {
       const img = await readFile(path)
       if (matches(img, release)) return this.#keep(release, img)
-    } catch (e) { if (e.code !== 'ENOENT') throw e }
+    } catch (e) {
+      if (e.code !== 'ENOENT') throw e
+    }
     let img
     try {
       img = await this.worker.firmware(release.id)
@@ -54,7 +60,11 @@ export class ImageCache {
     }
     if (!matches(img, release)) {
       this.log.error('firmware refused: size or sha256 differs from the release record', {
-        releaseId: release.id, expectedSize: release.size, size: img.length, expectedSha256: release.sha256, sha256: sha256(img)
+        releaseId: release.id,
+        expectedSize: release.size,
+        size: img.length,
+        expectedSha256: release.sha256,
+        sha256: sha256(img)
       })
       return null
     }
@@ -62,12 +72,12 @@ export class ImageCache {
     return this.#keep(release, img)
   }
 
-  #keep (release, img) {
+  #keep(release, img) {
     this.#ready.set(release.id, img)
     return img
   }
 }
 
-function matches (img, release) {
+function matches(img, release) {
   return img.length === release.size && sha256(img) === String(release.sha256).toLowerCase()
 }

@@ -15,7 +15,7 @@ export const topic = (boardId, name) => `boards/${boardId}/${name}`
  * @param {string} t
  * @returns {{boardId: string, name: string}|null} null when `t` is not under boards/{id}/
  */
-export function parseTopic (t) {
+export function parseTopic(t) {
   if (!t.startsWith('boards/')) return null
   const slash = t.indexOf('/', 7)
   if (slash < 0) return null

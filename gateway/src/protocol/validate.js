@@ -4,7 +4,7 @@
  */
 export class ProtocolError extends Error {
   /** @param {string} code @param {string} message @param {string} [corr] */
-  constructor (code, message, corr) {
+  constructor(code, message, corr) {
     super(message)
     this.code = code
     this.corr = corr
@@ -13,13 +13,27 @@ export class ProtocolError extends Error {
 
 const ID = /^[A-Za-z0-9._:-]{1,64}$/
 /** Board event types (PROTOCOL.md "event"); `sensor` is version 1's first form, read as a measurement. */
-export const EVENT_TYPES = new Set(['door.opened', 'door.closed', 'door.forced', 'door.heldOpen', 'sensor.contact', 'sensor.measurement', 'sensor', 'battery', 'location', 'tamper', 'command.result'])
+export const EVENT_TYPES = new Set([
+  'door.opened',
+  'door.closed',
+  'door.forced',
+  'door.heldOpen',
+  'sensor.contact',
+  'sensor.measurement',
+  'sensor',
+  'battery',
+  'location',
+  'tamper',
+  'command.result'
+])
 const CREDENTIAL_TYPES = new Set(['user', 'fob', 'phone'])
 /** Deepest nesting of objects and arrays in an up payload (the message itself is level 1). */
 export const MAX_DEPTH = 8
 export const MAX_CREDENTIAL_ID = 128
 
-const bad = (message, corr) => { throw new ProtocolError('bad_payload', message, corr) }
+const bad = (message, corr) => {
+  throw new ProtocolError('bad_payload', message, corr)
+}
 const isObj = (x) => typeof x === 'object' && x !== null && !Array.isArray(x)
 const isNum = (x) => typeof x === 'number' && Number.isFinite(x)
 const isTime = (x) => Number.isSafeInteger(x) && x > 0
@@ -27,7 +41,7 @@ const optional = (x, check) => x === undefined || check(x)
 const isText = (max) => (x) => typeof x === 'string' && x.length >= 1 && x.length <= max
 
 /** Whether `root` nests objects/arrays deeper than `max` levels; iterative, so any depth is safe to ask. */
-function deeperThan (root, max) {
+function deeperThan(root, max) {
   const stack = [root, 1]
   while (stack.length) {
     const depth = stack.pop()
@@ -41,9 +55,13 @@ function deeperThan (root, max) {
 }
 
 /** @param {Buffer} payload */
-export function parseJson (payload) {
+export function parseJson(payload) {
   let msg
-  try { msg = JSON.parse(payload.toString('utf8')) } catch { throw new ProtocolError('bad_json', 'payload is not JSON') }
+  try {
+    msg = JSON.parse(payload.toString('utf8'))
+  } catch {
+    throw new ProtocolError('bad_json', 'payload is not JSON')
+  }
   if (!isObj(msg)) throw new ProtocolError('bad_json', 'payload must be a JSON object')
   const corr = typeof msg.corr === 'string' ? msg.corr : undefined
   // Checked before anything looks inside: a payload nested thousands deep would overflow the stack
@@ -57,7 +75,7 @@ export function parseJson (payload) {
  * @returns {{corr: string, credential: {type: string, id: string}, at?: number}} only the known
  *   fields: the decision's record stores exactly these
  */
-export function accessRequest (m) {
+export function accessRequest(m) {
   if (typeof m.corr !== 'string' || !ID.test(m.corr)) bad('corr must match [A-Za-z0-9._:-]{1,64}')
   if (!isObj(m.credential)) bad('credential must be an object', m.corr)
   if (!CREDENTIAL_TYPES.has(m.credential.type)) bad('credential.type must be one of user, fob, phone', m.corr)
@@ -71,23 +89,41 @@ export function accessRequest (m) {
  * anything else a board sends is dropped (boards may add fields, the gateway keeps what it knows).
  */
 const door = [['durationMs', (x) => isNum(x) && x >= 0, false]]
-const measurement = [['name', (x) => typeof x === 'string' && ID.test(x) && x.length <= 32, true], ['value', isNum, true], ['unit', isText(16), false]]
+const measurement = [
+  ['name', (x) => typeof x === 'string' && ID.test(x) && x.length <= 32, true],
+  ['value', isNum, true],
+  ['unit', isText(16), false]
+]
 const EVENT_DATA = {
   'door.opened': door,
   'door.closed': door,
   'door.forced': door,
   'door.heldOpen': door,
-  'sensor.contact': [['input', (x) => x === 1 || x === 2, true], ['state', (x) => x === 'open' || x === 'closed', true]],
+  'sensor.contact': [
+    ['input', (x) => x === 1 || x === 2, true],
+    ['state', (x) => x === 'open' || x === 'closed', true]
+  ],
   'sensor.measurement': measurement,
   sensor: measurement,
-  battery: [['percent', (x) => isNum(x) && x >= 0 && x <= 100, true], ['volts', (x) => isNum(x) && x >= 0, false]],
-  location: [['lat', (x) => isNum(x) && Math.abs(x) <= 90, true], ['lon', (x) => isNum(x) && Math.abs(x) <= 180, true], ['accuracy', (x) => isNum(x) && x >= 0, false]],
+  battery: [
+    ['percent', (x) => isNum(x) && x >= 0 && x <= 100, true],
+    ['volts', (x) => isNum(x) && x >= 0, false]
+  ],
+  location: [
+    ['lat', (x) => isNum(x) && Math.abs(x) <= 90, true],
+    ['lon', (x) => isNum(x) && Math.abs(x) <= 180, true],
+    ['accuracy', (x) => isNum(x) && x >= 0, false]
+  ],
   tamper: [['state', (x) => x === 'opened' || x === 'closed', true]],
-  'command.result': [['cmd', (x) => typeof x === 'string' && ID.test(x), true], ['ok', (x) => typeof x === 'boolean', true], ['error', isText(200), false]]
+  'command.result': [
+    ['cmd', (x) => typeof x === 'string' && ID.test(x), true],
+    ['ok', (x) => typeof x === 'boolean', true],
+    ['error', isText(200), false]
+  ]
 }
 
 /** @returns {{id: string, type: string, at: number, data: object}} the known fields only */
-export function event (m) {
+export function event(m) {
   if (typeof m.id !== 'string' || !ID.test(m.id)) bad('id must match [A-Za-z0-9._:-]{1,64}')
   if (!EVENT_TYPES.has(m.type)) bad(`type must be one of ${[...EVENT_TYPES].join(', ')}`)
   if (!isTime(m.at)) bad('at must be epoch milliseconds')
@@ -104,13 +140,13 @@ export function event (m) {
   return { id: m.id, type: m.type === 'sensor' ? 'sensor.measurement' : m.type, at: m.at, data }
 }
 
-export function status (m) {
+export function status(m) {
   if (typeof m.online !== 'boolean') bad('online must be a boolean')
   if (!optional(m.fw, (x) => typeof x === 'string' && x.length <= 32)) bad('fw must be a version string')
   return m
 }
 
-export function blockRequest (m) {
+export function blockRequest(m) {
   if (typeof m.releaseId !== 'string' || !ID.test(m.releaseId)) bad('releaseId must be an id')
   if (typeof m.missing !== 'string') bad('missing must be a base64 bitmap')
   const missing = Buffer.from(m.missing, 'base64')
@@ -118,13 +154,13 @@ export function blockRequest (m) {
   return { releaseId: m.releaseId, missing, max: m.max ?? 32 }
 }
 
-export function progress (m) {
+export function progress(m) {
   if (typeof m.releaseId !== 'string' || !ID.test(m.releaseId)) bad('releaseId must be an id')
   if (!Number.isInteger(m.received) || !Number.isInteger(m.blocks) || m.received < 0 || m.received > m.blocks) bad('received and blocks must be integers with received <= blocks')
   return m
 }
 
-export function result (m) {
+export function result(m) {
   if (typeof m.id !== 'string' || !ID.test(m.id)) bad('id must match [A-Za-z0-9._:-]{1,64}')
   if (typeof m.releaseId !== 'string' || !ID.test(m.releaseId)) bad('releaseId must be an id')
   if (typeof m.ok !== 'boolean') bad('ok must be a boolean')

@@ -17,7 +17,7 @@ export class AppendLog {
   #lastSyncAt = -Infinity
 
   /** @param {string} path @param {{syncIntervalMs?: number}} [opts] */
-  constructor (path, { syncIntervalMs = 0 } = {}) {
+  constructor(path, { syncIntervalMs = 0 } = {}) {
     this.path = path
     this.syncIntervalMs = syncIntervalMs
   }
@@ -26,16 +26,24 @@ export class AppendLog {
    * Opens the file and returns the records already in it, in order.
    * @returns {Promise<any[]>}
    */
-  async open () {
+  async open() {
     await mkdir(dirname(this.path), { recursive: true })
     let text = ''
-    try { text = await readFile(this.path, 'utf8') } catch (e) { if (e.code !== 'ENOENT') throw e }
+    try {
+      text = await readFile(this.path, 'utf8')
+    } catch (e) {
+      if (e.code !== 'ENOENT') throw e
+    }
     const records = []
     let good = 0
     for (let start = 0; start < text.length;) {
       const end = text.indexOf('\n', start)
       if (end < 0) break
-      try { records.push(JSON.parse(text.slice(start, end))) } catch { break }
+      try {
+        records.push(JSON.parse(text.slice(start, end)))
+      } catch {
+        break
+      }
       start = end + 1
       good = start
     }
@@ -48,20 +56,24 @@ export class AppendLog {
     return records
   }
 
-  get size () { return this.#size }
+  get size() {
+    return this.#size
+  }
 
   /** @param {any} record @returns {Promise<void>} resolves once durable */
-  append (record) { return this.appendLine(JSON.stringify(record)) }
+  append(record) {
+    return this.appendLine(JSON.stringify(record))
+  }
 
   /** @param {string} json one record already serialized (no newline) @returns {Promise<void>} */
-  appendLine (json) {
+  appendLine(json) {
     return new Promise((resolve, reject) => {
       this.#pending.push({ line: json + '\n', resolve, reject })
       this.#busy ??= this.#flush()
     })
   }
 
-  async #flush () {
+  async #flush() {
     while (this.#pending.length > 0) {
       const wait = this.#lastSyncAt + this.syncIntervalMs - performance.now()
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
@@ -90,7 +102,7 @@ export class AppendLog {
    * that are harmless to read again.
    * @param {string[] | (() => string[] | null)} linesOrFn
    */
-  async rewrite (linesOrFn) {
+  async rewrite(linesOrFn) {
     // checked and taken with no await in between, so no flush can start in the gap
     while (this.#busy) await this.#busy.catch(() => {})
     const lines = typeof linesOrFn === 'function' ? linesOrFn() : linesOrFn
@@ -103,7 +115,7 @@ export class AppendLog {
     }
   }
 
-  async #replace (lines) {
+  async #replace(lines) {
     if (lines.length === 0) {
       await this.#fh.truncate(0)
       this.#size = 0
@@ -119,14 +131,14 @@ export class AppendLog {
     this.#size = Buffer.byteLength(text)
   }
 
-  async close () {
+  async close() {
     while (this.#busy) await this.#busy.catch(() => {})
     await this.#fh?.close()
   }
 }
 
 /** @param {string} path @param {string|Buffer} data */
-export async function writeDurably (path, data) {
+export async function writeDurably(path, data) {
   const fh = await open(path, 'w')
   try {
     await (typeof data === 'string' ? fh.write(data) : fh.write(data))
@@ -137,7 +149,7 @@ export async function writeDurably (path, data) {
 }
 
 /** Writes a file so that after a crash it holds either the old or the new content. */
-export async function replaceFile (path, data) {
+export async function replaceFile(path, data) {
   await mkdir(dirname(path), { recursive: true })
   await writeDurably(path + '.tmp', data)
   await rename(path + '.tmp', path)
@@ -145,7 +157,11 @@ export async function replaceFile (path, data) {
 }
 
 /** @param {string} dir */
-async function syncDir (dir) {
+async function syncDir(dir) {
   const fh = await open(dir, 'r')
-  try { await fh.sync() } finally { await fh.close() }
+  try {
+    await fh.sync()
+  } finally {
+    await fh.close()
+  }
 }

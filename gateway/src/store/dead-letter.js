@@ -25,28 +25,36 @@ export class DeadLetter {
   #nextDueAt = Infinity
 
   /** @param {string} path @param {{retryAfterMs?: number[]}} [opts] */
-  constructor (path, { retryAfterMs = RETRY_AFTER_MS } = {}) {
+  constructor(path, { retryAfterMs = RETRY_AFTER_MS } = {}) {
     this.log = new AppendLog(path)
     this.retryAfterMs = retryAfterMs
   }
 
   /** Reads the file once; a failed open is tried again on the next call. */
-  open () {
-    this.#opening ??= this.log.open().then((records) => {
-      for (const r of records) {
-        if (r.accepted) this.#held.delete(r.accepted)
-        else this.#held.set(r.event.id, { id: r.event.id, json: JSON.stringify(r.event), reason: r.reason, at: r.at, attempt: r.attempt })
+  open() {
+    this.#opening ??= this.log.open().then(
+      (records) => {
+        for (const r of records) {
+          if (r.accepted) this.#held.delete(r.accepted)
+          else this.#held.set(r.event.id, { id: r.event.id, json: JSON.stringify(r.event), reason: r.reason, at: r.at, attempt: r.attempt })
+        }
+        this.#computeNextDue()
+      },
+      (e) => {
+        this.#opening = null
+        throw e
       }
-      this.#computeNextDue()
-    }, (e) => { this.#opening = null; throw e })
+    )
     return this.#opening
   }
 
   /** Events rejected and not stored since. */
-  get held () { return this.#held.size }
+  get held() {
+    return this.#held.size
+  }
 
   /** Held events that will be offered again. */
-  get awaitingRetry () {
+  get awaitingRetry() {
     let n = 0
     for (const h of this.#held.values()) if (this.#dueAt(h) < Infinity) n++
     return n
@@ -57,8 +65,12 @@ export class DeadLetter {
    * held is skipped: it is the same event re-sent after a crash, and its line is already there.
    * @param {Rejection[]} rejections @param {number} at
    */
-  async keep (rejections, at) {
-    await this.#write(rejections.filter((r) => !this.#held.has(r.id)).map((r) => ({ ...r, at, attempt: 1 })), [], at)
+  async keep(rejections, at) {
+    await this.#write(
+      rejections.filter((r) => !this.#held.has(r.id)).map((r) => ({ ...r, at, attempt: 1 })),
+      [],
+      at
+    )
   }
 
   /**
@@ -67,7 +79,7 @@ export class DeadLetter {
    * @param {string[]} acceptedIds    held events the Worker now stored (or already had)
    * @param {number} at
    */
-  async settle (rejections, acceptedIds, at) {
+  async settle(rejections, acceptedIds, at) {
     const again = rejections.map((r) => ({ ...r, at, attempt: (this.#held.get(r.id)?.attempt ?? 0) + 1 }))
     await this.#write(again, acceptedIds, at)
   }
@@ -76,13 +88,16 @@ export class DeadLetter {
    * Held events whose next retry is due, oldest rejection first.
    * @param {number} now @param {number} max @returns {HeldEvent[]}
    */
-  due (now, max) {
+  due(now, max) {
     if (now < this.#nextDueAt) return []
-    return [...this.#held.values()].filter((h) => this.#dueAt(h) <= now).sort((a, b) => a.at - b.at).slice(0, max)
+    return [...this.#held.values()]
+      .filter((h) => this.#dueAt(h) <= now)
+      .sort((a, b) => a.at - b.at)
+      .slice(0, max)
   }
 
   /** @param {HeldEvent[]} held @param {string[]} acceptedIds @param {number} at */
-  async #write (held, acceptedIds, at) {
+  async #write(held, acceptedIds, at) {
     const lines = [...held.map(lineOf), ...acceptedIds.map((id) => JSON.stringify({ at, accepted: id }))]
     if (lines.length === 0) return
     await this.log.appendLine(lines.join('\n')) // one write and one fdatasync; a torn tail is dropped on open
@@ -92,15 +107,17 @@ export class DeadLetter {
   }
 
   /** @param {HeldEvent} h */
-  #dueAt (h) {
+  #dueAt(h) {
     const delay = this.retryAfterMs[h.attempt - 1]
     return delay === undefined ? Infinity : h.at + delay
   }
 
-  #computeNextDue () {
+  #computeNextDue() {
     this.#nextDueAt = Infinity
     for (const h of this.#held.values()) this.#nextDueAt = Math.min(this.#nextDueAt, this.#dueAt(h))
   }
 
-  close () { return this.log.close() }
+  close() {
+    return this.log.close()
+  }
 }

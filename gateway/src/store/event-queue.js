@@ -33,7 +33,7 @@ export class EventQueue {
   #compactedSize = 0
 
   /** @param {string} dir @param {{compactBytes?: number}} [opts] */
-  constructor (dir, { compactBytes = 64 * 1024 * 1024 } = {}) {
+  constructor(dir, { compactBytes = 64 * 1024 * 1024 } = {}) {
     this.compactBytes = compactBytes
     // Syncs at most every 4 ms: a PUBACK may wait that long, an access answer never does (it is sent
     // before its event is stored), and under load one fdatasync carries many events.
@@ -41,7 +41,7 @@ export class EventQueue {
     this.deliveredPath = join(dir, 'delivered.json')
   }
 
-  async open () {
+  async open() {
     try {
       this.#delivered = JSON.parse(await readFile(this.deliveredPath, 'utf8')).seq
     } catch {
@@ -55,20 +55,22 @@ export class EventQueue {
     return this
   }
 
-  #keep (rec) {
+  #keep(rec) {
     this.#pending.push(rec)
     this.#ids.add(rec.id)
   }
 
   /** Number of events not yet accepted by the Worker. */
-  get length () { return this.#pending.length }
+  get length() {
+    return this.#pending.length
+  }
 
   /**
    * Stores an event durably. An id already waiting in the queue is not stored twice.
    * @param {GatewayEvent} event
    * @returns {Promise<boolean>} false when it was a duplicate of a queued event
    */
-  async push (event) {
+  async push(event) {
     return this.pushPrepared(EventQueue.prepare(event))
   }
 
@@ -77,7 +79,7 @@ export class EventQueue {
    * that answer a board do this first, so nothing is answered whose record could not be stored.
    * @param {GatewayEvent} event @returns {{id: string, json: string, bytes: number}}
    */
-  static prepare (event) {
+  static prepare(event) {
     const json = JSON.stringify(event)
     return { id: event.id, json, bytes: Buffer.byteLength(json) }
   }
@@ -87,7 +89,7 @@ export class EventQueue {
    * @param {{id: string, json: string, bytes: number}} prepared
    * @returns {Promise<boolean>} false when it was a duplicate of a queued event
    */
-  async pushPrepared (prepared) {
+  async pushPrepared(prepared) {
     if (this.#ids.has(prepared.id)) return false
     const rec = { seq: this.#nextSeq++, ...prepared }
     this.#ids.add(rec.id)
@@ -105,7 +107,7 @@ export class EventQueue {
     return true
   }
 
-  #insertInOrder (rec) {
+  #insertInOrder(rec) {
     let i = this.#pending.length
     while (i > 0 && this.#pending[i - 1].seq > rec.seq) i--
     this.#pending.splice(i, 0, rec)
@@ -115,7 +117,7 @@ export class EventQueue {
    * The oldest undelivered events: at most `max`, and no more than `maxBytes` of JSON (at least one).
    * @param {number} max @param {number} [maxBytes] @returns {QueuedEvent[]}
    */
-  peek (max, maxBytes = Infinity) {
+  peek(max, maxBytes = Infinity) {
     let n = 0
     let bytes = 0
     while (n < max && n < this.#pending.length) {
@@ -127,7 +129,7 @@ export class EventQueue {
   }
 
   /** Marks every event up to and including `seq` as delivered. */
-  async ack (seq) {
+  async ack(seq) {
     // Not synced on purpose: losing this only means resending events the Worker de-duplicates,
     // and two fsyncs per batch would cost more than the whole batch.
     await writeFile(this.deliveredPath + '.tmp', JSON.stringify({ seq }))
@@ -140,10 +142,12 @@ export class EventQueue {
     const bloated = this.log.size > Math.max(this.compactBytes, 2 * this.#compactedSize)
     if (drained || bloated) {
       // Only when no push is between "written" and "visible in #pending", or its line would be dropped.
-      await this.log.rewrite(() => this.#writing === 0 ? this.#pending.map(lineOf) : null)
+      await this.log.rewrite(() => (this.#writing === 0 ? this.#pending.map(lineOf) : null))
       this.#compactedSize = this.log.size
     }
   }
 
-  close () { return this.log.close() }
+  close() {
+    return this.log.close()
+  }
 }

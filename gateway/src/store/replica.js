@@ -22,34 +22,39 @@ export class Replica {
   /** @type {Set<(changes: Change[], reset: boolean) => void>} */ #listeners = new Set()
 
   /** @param {string} dir @param {{compactBytes?: number}} [opts] */
-  constructor (dir, { compactBytes = 8 * 1024 * 1024 } = {}) {
+  constructor(dir, { compactBytes = 8 * 1024 * 1024 } = {}) {
     this.snapshotPath = join(dir, 'replica.snapshot.json')
     this.log = new AppendLog(join(dir, 'replica.log'))
     this.compactBytes = compactBytes
     this.index = new Indexes()
   }
 
-  async open () {
+  async open() {
     try {
       const snap = JSON.parse(await readFile(this.snapshotPath, 'utf8'))
       this.cursor = snap.cursor
       for (const [type, rows] of Object.entries(snap.tables)) {
         for (const row of rows) this.tables.get(type)?.set(row.id, row)
       }
-    } catch (e) { if (e.code !== 'ENOENT') throw e }
+    } catch (e) {
+      if (e.code !== 'ENOENT') throw e
+    }
     for (const page of await this.log.open()) this.#applyInMemory(page)
     this.index.rebuild(this.tables)
     return this
   }
 
   /** @param {(changes: Change[], reset: boolean) => void} fn */
-  onChange (fn) { this.#listeners.add(fn); return () => this.#listeners.delete(fn) }
+  onChange(fn) {
+    this.#listeners.add(fn)
+    return () => this.#listeners.delete(fn)
+  }
 
   /**
    * Durably applies one page of the change feed and advances the cursor.
    * @param {{cursor: string, reset?: boolean, changes: Change[]}} page
    */
-  async applyPage (page) {
+  async applyPage(page) {
     const rec = { cursor: page.cursor, reset: Boolean(page.reset), changes: page.changes }
     await this.log.append(rec)
     this.#applyInMemory(rec)
@@ -64,7 +69,7 @@ export class Replica {
    * request racing the disk write must already see the key as spent — and durable when resolved.
    * @param {Change} change
    */
-  async applyLocal (change) {
+  async applyLocal(change) {
     const rec = { cursor: this.cursor, reset: false, changes: [change] }
     this.#applyInMemory(rec)
     this.index.rebuild(this.tables)
@@ -72,7 +77,7 @@ export class Replica {
     for (const fn of this.#listeners) fn(rec.changes, false)
   }
 
-  #applyInMemory (rec) {
+  #applyInMemory(rec) {
     if (rec.reset) for (const t of this.tables.values()) t.clear()
     for (const c of rec.changes) {
       const table = this.tables.get(c.type)
@@ -83,25 +88,31 @@ export class Replica {
     this.cursor = rec.cursor
   }
 
-  async compact () {
+  async compact() {
     const tables = Object.fromEntries([...this.tables].map(([t, m]) => [t, [...m.values()]]))
     await replaceFile(this.snapshotPath, JSON.stringify({ cursor: this.cursor, tables }))
     await this.log.rewrite([])
   }
 
   /** @param {string} type @param {string} id */
-  get (type, id) { return this.tables.get(type)?.get(id) }
+  get(type, id) {
+    return this.tables.get(type)?.get(id)
+  }
   /** @param {string} type */
-  all (type) { return [...this.tables.get(type).values()] }
+  all(type) {
+    return [...this.tables.get(type).values()]
+  }
 
-  close () { return this.log.close() }
+  close() {
+    return this.log.close()
+  }
 }
 
 /**
  * Facts only ever move forward: a key once used stays used, and a later first entry wins, even if the
  * feed still carries the console's older copy.
  */
-function mergeLocalFacts (before, after, type) {
+function mergeLocalFacts(before, after, type) {
   if (!before) return after
   if (type === 'ekey' && before.window?.used && after.window && !after.window.used) {
     return { ...after, window: { ...after.window, used: true } }
@@ -117,7 +128,7 @@ function mergeLocalFacts (before, after, type) {
 /** Lookups the access path needs in O(1). Rebuilt per applied page (pages are small). */
 class Indexes {
   /** @param {Map<string, Map<string, any>>} tables */
-  rebuild (tables) {
+  rebuild(tables) {
     // Credentials are looked up within the door's company: another company's numbers never collide.
     this.userByPhoneKey = new Map()
     for (const u of tables.get('user').values()) {
@@ -142,7 +153,7 @@ class Indexes {
   }
 }
 
-function groupBy (rows, keyOf) {
+function groupBy(rows, keyOf) {
   const m = new Map()
   for (const r of rows) {
     const k = keyOf(r)

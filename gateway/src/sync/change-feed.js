@@ -18,7 +18,7 @@ export class ChangeFeed {
    * @param {{replica: import('../store/replica.js').Replica, worker: import('./worker-client.js').WorkerClient,
    *   log: import('../log.js').Logger, intervalMs?: number, pageSize?: number}} opts
    */
-  constructor ({ replica, worker, log, intervalMs = 5000, pageSize = 500 }) {
+  constructor({ replica, worker, log, intervalMs = 5000, pageSize = 500 }) {
     this.replica = replica
     this.worker = worker
     this.log = log
@@ -26,16 +26,19 @@ export class ChangeFeed {
     this.pageSize = pageSize
   }
 
-  start () { this.#running = this.#loop(); return this }
+  start() {
+    this.#running = this.#loop()
+    return this
+  }
 
   /** Fetches pages until the feed says there is no more. Calls queue up, so pages apply once, in order. */
-  syncOnce () {
+  syncOnce() {
     const run = this.#chain.then(() => this.#sync())
     this.#chain = run.catch(() => {})
     return run
   }
 
-  async #sync () {
+  async #sync() {
     let cursor = this.replica.cursor
     /** @type {import('../store/replica.js').Change[]|null} the changes of a snapshot being paged */
     let snapshot = null
@@ -62,7 +65,7 @@ export class ChangeFeed {
     }
   }
 
-  async #loop () {
+  async #loop() {
     let failures = 0
     while (!this.#stopped) {
       try {
@@ -75,15 +78,17 @@ export class ChangeFeed {
       if (this.#stopped) break
       await new Promise((resolve) => {
         const t = setTimeout(resolve, failures ? backoff(failures) : this.intervalMs)
-        this.#wake = () => { clearTimeout(t); resolve() }
+        this.#wake = () => {
+          clearTimeout(t)
+          resolve()
+        }
       })
     }
   }
 
-  async stop () {
+  async stop() {
     this.#stopped = true
     this.#wake?.()
     await this.#running
   }
 }
-

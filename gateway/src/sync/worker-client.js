@@ -3,18 +3,21 @@
  * secret; every call has a timeout so a hung Worker looks like a down one.
  */
 export class WorkerError extends Error {
-  constructor (message, status) { super(message); this.status = status }
+  constructor(message, status) {
+    super(message)
+    this.status = status
+  }
 }
 
 export class WorkerClient {
   /** @param {{url: string, secret: string, gatewayId: string, timeoutMs?: number}} opts */
-  constructor ({ url, secret, gatewayId, timeoutMs = 15_000 }) {
+  constructor({ url, secret, gatewayId, timeoutMs = 15_000 }) {
     this.base = url.replace(/\/+$/, '')
     this.headers = { authorization: `Bearer ${secret}`, 'x-gateway-id': gatewayId }
     this.timeoutMs = timeoutMs
   }
 
-  async #call (path, init = {}) {
+  async #call(path, init = {}) {
     const res = await fetch(this.base + path, {
       ...init,
       headers: { ...this.headers, ...init.headers },
@@ -32,7 +35,7 @@ export class WorkerClient {
    * @param {number} limit
    * @returns {Promise<import('../protocol/wire.js').FeedPage>}
    */
-  async changes (cursor, limit) {
+  async changes(cursor, limit) {
     const q = new URLSearchParams({ limit: String(limit) })
     if (cursor != null) q.set('cursor', cursor)
     return /** @type {Promise<import('../protocol/wire.js').FeedPage>} */ ((await this.#call(`/api/gateway/changes?${q}`)).json())
@@ -43,7 +46,7 @@ export class WorkerClient {
    * @param {string[]} events  each event already serialized as JSON
    * @returns {Promise<import('../protocol/wire.js').EventBatchResult>}
    */
-  async postEvents (gatewayId, events) {
+  async postEvents(gatewayId, events) {
     const res = await this.#call('/api/gateway/events', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -53,7 +56,7 @@ export class WorkerClient {
   }
 
   /** @param {string} releaseId @returns {Promise<Buffer>} */
-  async firmware (releaseId) {
+  async firmware(releaseId) {
     const res = await this.#call(`/api/gateway/firmware/${encodeURIComponent(releaseId)}`)
     return Buffer.from(await res.arrayBuffer())
   }

@@ -17,7 +17,7 @@ export const removeDir = (dir) => rm(dir, { recursive: true, force: true })
 
 /** The same hash for every test board, in the format the console issues (hmac-sha256). */
 let cachedHash
-export async function boardHash () {
+export async function boardHash() {
   cachedHash ??= await hashSecret('board-secret')
   return cachedHash
 }
@@ -26,19 +26,29 @@ export async function boardHash () {
  * Adds a device, its board credential and a user with an always-valid e-key to the double's feed.
  * @param {import('./worker-contract-double.js').WorkerContractDouble} worker
  */
-export async function provisionBoard (worker, id, { companyId = 'ACME', deviceType = 'AB-200', groupIds = [] } = {}) {
+export async function provisionBoard(worker, id, { companyId = 'ACME', deviceType = 'AB-200', groupIds = [] } = {}) {
   worker.change('device', 'upsert', id, { id, companyId, name: `Door ${id}`, deviceType, tz: 'Europe/Berlin', groupIds, active: true })
   worker.change('boardCredential', 'upsert', id, { deviceId: id, hash: await boardHash() })
 }
 
 /** @param {{mqttPort: number}} gw */
-export function board (gw, id, opts = {}) {
+export function board(gw, id, opts = {}) {
   return new SimBoard({ url: `mqtt://127.0.0.1:${gw.mqttPort}`, id, password: 'board-secret', ...opts })
 }
 
 /** In-process gateway on free ports, synced once before it is returned. */
-export async function startGateway (worker, dataDir, opts = {}) {
-  const gw = await createGateway({ dataDir, workerUrl: worker.url, gatewaySecret: SECRET, mqttPort: 0, wsPort: 0, syncIntervalMs: 200, statsIntervalMs: 200, gatewayId: 'gw-test', ...opts })
+export async function startGateway(worker, dataDir, opts = {}) {
+  const gw = await createGateway({
+    dataDir,
+    workerUrl: worker.url,
+    gatewaySecret: SECRET,
+    mqttPort: 0,
+    wsPort: 0,
+    syncIntervalMs: 200,
+    statsIntervalMs: 200,
+    gatewayId: 'gw-test',
+    ...opts
+  })
   await gw.syncNow()
   return gw
 }
@@ -47,7 +57,7 @@ export async function startGateway (worker, dataDir, opts = {}) {
  * The gateway as a child process (for SIGKILL). Resolves once it printed its readiness line.
  * @returns {Promise<{proc: import('node:child_process').ChildProcess, mqttPort: number, exited: Promise<number|null>}>}
  */
-export async function spawnGateway (env) {
+export async function spawnGateway(env) {
   const proc = spawn(process.execPath, [MAIN], {
     env: { ...process.env, GATEWAY_SECRET: SECRET, WS_PORT: 'off', LOG_LEVEL: 'error', ...env },
     stdio: ['ignore', 'pipe', 'inherit']
@@ -65,7 +75,7 @@ export async function spawnGateway (env) {
 }
 
 /** Polls `fn` until it returns truthy, or fails after `timeoutMs`. */
-export async function until (fn, { timeoutMs = 10_000, stepMs = 25, what = 'condition' } = {}) {
+export async function until(fn, { timeoutMs = 10_000, stepMs = 25, what = 'condition' } = {}) {
   const end = Date.now() + timeoutMs
   for (;;) {
     const v = await fn()

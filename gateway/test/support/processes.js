@@ -11,7 +11,7 @@ const binary = (name, ...dirs) => dirs.map((d) => `${d}/${name}`).find((p) => ex
 const REDIS = binary('redis-server', '/usr/bin', '/usr/sbin')
 const MOSQUITTO = binary('mosquitto', '/usr/sbin', '/usr/bin')
 
-export async function freePort () {
+export async function freePort() {
   const s = createServer()
   await new Promise((resolve) => s.listen(0, '127.0.0.1', () => resolve()))
   const { port } = /** @type {import('node:net').AddressInfo} */ (s.address())
@@ -20,7 +20,7 @@ export async function freePort () {
 }
 
 /** Spawns `cmd` and resolves once a line of its output matches `ready`. */
-function startUntil (cmd, args, ready) {
+function startUntil(cmd, args, ready) {
   const proc = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] })
   const exited = new Promise((resolve) => proc.once('exit', resolve))
   // A test that fails or is cut short must not leave a server behind.
@@ -37,7 +37,13 @@ function startUntil (cmd, args, ready) {
       out += d
       if (ready.test(out)) {
         started = true
-        resolve({ proc, stop: () => { proc.kill('SIGTERM'); return exited } })
+        resolve({
+          proc,
+          stop: () => {
+            proc.kill('SIGTERM')
+            return exited
+          }
+        })
       }
     }
     proc.stdout.on('data', onData)
@@ -47,13 +53,13 @@ function startUntil (cmd, args, ready) {
   })
 }
 
-export async function startRedis () {
+export async function startRedis() {
   const port = await freePort()
   const r = await startUntil(REDIS, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], /Ready to accept connections/)
   return { ...r, url: `redis://127.0.0.1:${port}` }
 }
 
-export async function startMosquitto () {
+export async function startMosquitto() {
   const port = await freePort()
   const conf = join(tmpdir(), `mosquitto-${port}.conf`)
   await writeFile(conf, `listener ${port} 127.0.0.1\nallow_anonymous true\npersistence false\nmax_queued_messages 100000\nset_tcp_nodelay true\n`)

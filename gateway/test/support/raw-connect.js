@@ -12,7 +12,7 @@ import mqttPacket from 'mqtt-packet'
  * @param {{port: number, localAddress?: string, clientId: string, username?: string, password?: string,
  *   clean?: boolean, keep?: boolean, timeoutMs?: number}} o
  */
-export function rawConnect ({ port, localAddress, clientId, username = clientId, password, clean = false, keep = false, timeoutMs = 30_000 }) {
+export function rawConnect({ port, localAddress, clientId, username = clientId, password, clean = false, keep = false, timeoutMs = 30_000 }) {
   return new Promise((resolve, reject) => {
     const socket = tcpConnect({ port, host: '127.0.0.1', localAddress, noDelay: true })
     const parser = mqttPacket.parser()
@@ -25,13 +25,32 @@ export function rawConnect ({ port, localAddress, clientId, username = clientId,
       socket.destroy()
       resolve(keep ? { code: v, socket: null, parser: null } : v)
     }
-    const timer = setTimeout(() => { socket.destroy(); if (!done) { done = true; reject(new Error(`no CONNACK for ${clientId} within ${timeoutMs} ms`)) } }, timeoutMs)
-    parser.on('packet', (p) => { if (p.cmd === 'connack') finish(p.returnCode) })
+    const timer = setTimeout(() => {
+      socket.destroy()
+      if (!done) {
+        done = true
+        reject(new Error(`no CONNACK for ${clientId} within ${timeoutMs} ms`))
+      }
+    }, timeoutMs)
+    parser.on('packet', (p) => {
+      if (p.cmd === 'connack') finish(p.returnCode)
+    })
     socket.on('data', (d) => parser.parse(Buffer.from(d)))
     socket.on('error', () => finish('closed'))
     socket.on('close', () => finish('closed'))
     socket.on('connect', () => {
-      socket.write(mqttPacket.generate({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 4, clean, clientId, keepalive: 60, username, password: password === undefined ? undefined : Buffer.from(password) }))
+      socket.write(
+        mqttPacket.generate({
+          cmd: 'connect',
+          protocolId: 'MQTT',
+          protocolVersion: 4,
+          clean,
+          clientId,
+          keepalive: 60,
+          username,
+          password: password === undefined ? undefined : Buffer.from(password)
+        })
+      )
     })
   })
 }

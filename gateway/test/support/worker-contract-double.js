@@ -13,8 +13,24 @@ import { parseArgs } from 'node:util'
 import { fileURLToPath } from 'node:url'
 
 /** Event types the console turns into activity rows (docs/gateway-api.md, "Event types"). */
-export const RECORDED_TYPES = ['door.opened', 'door.closed', 'door.forced', 'door.heldOpen', 'sensor', 'sensor.contact', 'sensor.measurement', 'battery', 'location', 'tamper',
-  'command.result', 'access.granted', 'access.denied', 'schedule.firstEntry', 'firmware.progress', 'firmware.result']
+export const RECORDED_TYPES = [
+  'door.opened',
+  'door.closed',
+  'door.forced',
+  'door.heldOpen',
+  'sensor',
+  'sensor.contact',
+  'sensor.measurement',
+  'battery',
+  'location',
+  'tamper',
+  'command.result',
+  'access.granted',
+  'access.denied',
+  'schedule.firstEntry',
+  'firmware.progress',
+  'firmware.result'
+]
 
 export class WorkerContractDouble {
   /** @type {{seq: number, type: string, op: string, id: string, data?: any}[]} */ changes = []
@@ -37,33 +53,38 @@ export class WorkerContractDouble {
   recordedTypes = new Set(RECORDED_TYPES)
 
   /** @param {{secret: string}} opts */
-  constructor ({ secret }) { this.secret = secret }
+  constructor({ secret }) {
+    this.secret = secret
+  }
 
   /** Appends a change to the feed, the way the console would when a record is written. */
-  change (type, op, id, data) {
+  change(type, op, id, data) {
     if (type === 'device' && op === 'upsert') this.devices.add(id)
     this.changes.push({ seq: this.changes.length + 1, type, op, id, ...(op === 'upsert' ? { data } : {}) })
   }
 
   /** Stores a firmware image and publishes its release record through the feed. */
   /** @param {{id: string, deviceType: string, version: string, bytes: Buffer, active?: boolean, sha256?: string}} release sha256: a wrong one to test refusal */
-  addFirmware ({ id, deviceType, version, bytes, active = true, sha256 }) {
+  addFirmware({ id, deviceType, version, bytes, active = true, sha256 }) {
     this.firmware.set(id, bytes)
     this.change('firmware', 'upsert', id, { id, deviceType, version, size: bytes.length, sha256: sha256 ?? createHash('sha256').update(bytes).digest('hex'), active })
   }
 
-  async listen (port = 0, host = '127.0.0.1') {
+  async listen(port = 0, host = '127.0.0.1') {
     this.server = createServer((req, res) => this.#handle(req, res).catch((e) => send(res, 500, { error: e.message })))
     await new Promise((resolve) => this.server.listen(port, host, () => resolve()))
-    this.url = `http://${host}:${(/** @type {import('node:net').AddressInfo} */ (this.server.address())).port}`
+    this.url = `http://${host}:${/** @type {import('node:net').AddressInfo} */ (this.server.address()).port}`
     return this
   }
 
-  close () {
-    return new Promise((resolve) => { this.server.close(() => resolve()); this.server.closeAllConnections() })
+  close() {
+    return new Promise((resolve) => {
+      this.server.close(() => resolve())
+      this.server.closeAllConnections()
+    })
   }
 
-  async #handle (req, res) {
+  async #handle(req, res) {
     const url = new URL(req.url, 'http://x')
     if (this.down) return send(res, 503, { error: 'unavailable' })
     if (req.headers.authorization !== `Bearer ${this.secret}`) return send(res, 401, { error: 'unauthorized' })
@@ -103,7 +124,7 @@ export class WorkerContractDouble {
    * The console's rules (app/services/gateway-events.server.ts), reasons word for word: entries are
    * checked one by one and a bad one is reported in `rejected` without failing the batch.
    */
-  #ingest (events) {
+  #ingest(events) {
     const rejected = []
     const valid = []
     const seen = new Set()
@@ -132,20 +153,22 @@ export class WorkerContractDouble {
   }
 
   /** @param {{type: string, data?: Record<string, any>}} event */
-  #mappingProblem ({ type, data = {} }) {
+  #mappingProblem({ type, data = {} }) {
     if (!this.recordedTypes.has(type)) return `event type ${type} is not recorded`
     const num = (x) => typeof x === 'number' && Number.isFinite(x)
     if (type === 'battery' && !num(data.percent)) return 'battery events need data.percent'
     if (type === 'location' && !(num(data.lat) && num(data.lon))) return 'location events need data.lat and data.lon'
     if (type === 'command.result' && !(typeof data.cmd === 'string' && data.cmd && typeof data.ok === 'boolean')) return 'command.result events need data.cmd and data.ok'
-    if (type === 'sensor.contact' && !((data.input === 1 || data.input === 2) && (data.state === 'open' || data.state === 'closed'))) return 'sensor.contact events need data.input (1 or 2) and data.state'
-    if (type === 'sensor.measurement' && !(typeof data.name === 'string' && data.name && num(data.value))) return 'sensor.measurement events need data.name and a numeric data.value'
+    if (type === 'sensor.contact' && !((data.input === 1 || data.input === 2) && (data.state === 'open' || data.state === 'closed')))
+      return 'sensor.contact events need data.input (1 or 2) and data.state'
+    if (type === 'sensor.measurement' && !(typeof data.name === 'string' && data.name && num(data.value)))
+      return 'sensor.measurement events need data.name and a numeric data.value'
     return null
   }
 }
 
 /** The console's per-entry checks, in its order. */
-function envelopeProblem (ev) {
+function envelopeProblem(ev) {
   if (typeof ev !== 'object' || ev === null) return 'event must be an object'
   if (typeof ev.id !== 'string' || !/^[\x21-\x7e]{1,200}$/.test(ev.id)) return 'id must be 1-200 printable characters'
   if (typeof ev.deviceId !== 'string') return 'unknown device'
@@ -156,12 +179,12 @@ function envelopeProblem (ev) {
   return null
 }
 
-function send (res, status, body) {
+function send(res, status, body) {
   res.writeHead(status, { 'content-type': 'application/json' })
   res.end(JSON.stringify(body))
 }
 
-async function readBody (req) {
+async function readBody(req) {
   const chunks = []
   for await (const c of req) chunks.push(c)
   return Buffer.concat(chunks).toString('utf8')
