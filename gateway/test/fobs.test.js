@@ -1,21 +1,9 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { WorkerContractDouble } from './support/worker-contract-double.js'
-import { SECRET, tempDir, removeDir, provisionBoard, board, startGateway } from './support/fixtures.js'
+import { ALWAYS_OPEN as ALWAYS, SECRET, tempDir, removeDir, provisionBoard, board, startGateway } from './support/fixtures.js'
 
 // Fobs are credentials of the keys they were given on, looked up within the door's company.
-const ALWAYS = {
-  kind: 'ekey',
-  access: 'full',
-  tz: 'UTC',
-  startDate: '2026-01-01',
-  endDate: null,
-  days: [true, true, true, true, true, true, true],
-  allDay: true,
-  startTime: null,
-  endTime: null,
-  used: false
-}
 const GROUP_ALWAYS = { kind: 'group', tz: 'UTC', days: [true, true, true, true, true, true, true], allDay: true, startTime: null, endTime: null }
 
 let worker, gw, dir, a1, a2, b1

@@ -4,20 +4,7 @@ import { WorkerContractDouble } from './support/worker-contract-double.js'
 import { createGateway } from '../src/gateway.js'
 import { decideAccess } from '../src/access/decide.js'
 import { WorkerError } from '../src/sync/worker-client.js'
-import { SECRET, tempDir, removeDir, provisionBoard, board, startGateway } from './support/fixtures.js'
-
-const ALWAYS = {
-  kind: 'ekey',
-  access: 'full',
-  tz: 'UTC',
-  startDate: '2026-01-01',
-  endDate: null,
-  days: [true, true, true, true, true, true, true],
-  allDay: true,
-  startTime: null,
-  endTime: null,
-  used: false
-}
+import { ALWAYS_OPEN as ALWAYS, SECRET, tempDir, removeDir, provisionBoard, board, startGateway } from './support/fixtures.js'
 
 test('the change feed resumes from the stored cursor, pages through, and restarts from a snapshot on 410', async () => {
   const worker = await new WorkerContractDouble({ secret: SECRET }).listen()

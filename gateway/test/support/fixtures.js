@@ -10,6 +10,20 @@ import { createGateway } from '../../src/gateway.js'
 import { SimBoard } from '../../sim/sim-board.js'
 
 export const SECRET = 'test-gateway-secret'
+
+/** A full-access e-key window that is open at every instant the tests run. */
+export const ALWAYS_OPEN = Object.freeze({
+  kind: 'ekey',
+  access: 'full',
+  tz: 'UTC',
+  startDate: '2026-01-01',
+  endDate: null,
+  days: [true, true, true, true, true, true, true],
+  allDay: true,
+  startTime: null,
+  endTime: null,
+  used: false
+})
 export const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url))
 
 export const tempDir = (prefix = 'gw-test-') => mkdtemp(join(tmpdir(), prefix))
