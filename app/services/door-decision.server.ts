@@ -13,7 +13,7 @@
  * The gateway applies the same rules to its copy (gateway/src/access/decide.js), and
  * tests/door-path/differential.test.mjs checks that both answer alike after every kind of change.
  */
-import { and, eq, inArray, isNull, max, ne } from "drizzle-orm";
+import { and, eq, isNull, max, ne } from "drizzle-orm";
 import type { AccessWindow, Core, EKeyWindow, GroupWindow, ScheduledOpenWindow } from "../../core-wasm/pkg/index.js";
 import { textToDays, toWindow, type AccessType } from "~/schemas/ekeys";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
@@ -74,7 +74,7 @@ async function loadCompany(db: Db, companyId: number) {
       .select({ at: max(s.activityLogs.activityTimestamp) })
       .from(s.activityLogs)
       .innerJoin(s.activityTypes, eq(s.activityTypes.id, s.activityLogs.activityTypeId))
-      .where(and(eq(s.activityLogs.companyId, companyId), inArray(s.activityTypes.name, ["Scheduled Open Started"]))),
+      .where(and(eq(s.activityLogs.companyId, companyId), eq(s.activityTypes.name, "Scheduled Open Started"))),
   ]);
   const zone = new Map(zones.map((z) => [z.id, z.name]));
   const defaultZone = (settings?.defaultTimeZoneId != null && zone.get(settings.defaultTimeZoneId)) || "UTC";
@@ -103,6 +103,10 @@ async function loadCompany(db: Db, companyId: number) {
     devices: new Map(devices.map((d) => [d.id, d])),
     users: new Map(users.map((u) => [u.id, u])),
     keys,
+    // Credentials by number, built once per call. Only keys that can open something carry their fob:
+    // a group key of a deactivated group is not one.
+    fobOwner: new Map(keys.filter((k) => k.fobDeviceId && (!k.isGroup || (k.groupId != null && liveGroups.has(k.groupId)))).map((k) => [k.fobDeviceId!, k.userId])),
+    phoneOwner: new Map(users.filter((u) => u.boundDeviceId).map((u) => [u.boundDeviceId!, u])),
     liveGroups,
     groupsOfDevice,
     zoneOf,
@@ -137,10 +141,9 @@ function groupKeyWindow(k: KeyRow, g: GroupRow, state: CompanyState): AccessWind
 
 function resolveUser(state: CompanyState, { type, id }: Credential) {
   if (type === "user") return { user: /^\d+$/.test(id) ? state.users.get(Number(id)) : undefined };
-  if (type === "phone") return { user: [...state.users.values()].find((u) => u.boundDeviceId === id) };
-  // Only keys that can open something carry their fob: a group key of a deactivated group is not one.
-  const owner = state.keys.find((k) => k.fobDeviceId === id && (!k.isGroup || (k.groupId != null && state.liveGroups.has(k.groupId))));
-  return { user: owner ? state.users.get(owner.userId) : undefined, fob: id };
+  if (type === "phone") return { user: state.phoneOwner.get(id) };
+  const owner = state.fobOwner.get(id);
+  return { user: owner === undefined ? undefined : state.users.get(owner), fob: id };
 }
 
 function decideOne(core: Core, state: CompanyState, check: AccessCheck, lang: "en" | "es"): DoorDecision {
