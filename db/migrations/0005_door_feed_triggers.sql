@@ -107,9 +107,16 @@ CREATE TRIGGER feed_settings_insert AFTER INSERT ON company_settings BEGIN
   INSERT INTO gateway_changes (company_id, entity, entity_id, op) VALUES (new.company_id, 'company', new.company_id, 'upsert');
 END;
 --> statement-breakpoint
-CREATE TRIGGER feed_settings_update AFTER UPDATE ON company_settings
-WHEN old.schedule_open IS NOT new.schedule_open OR old.fpi IS NOT new.fpi OR old.default_time_zone_id IS NOT new.default_time_zone_id BEGIN
+-- The default zone is every door's and zone-less key's zone: the whole company goes again. Scheduled
+-- open switched on or off, or first-person-in, changes only the company's scheduled-open window.
+CREATE TRIGGER feed_settings_zone AFTER UPDATE ON company_settings
+WHEN old.default_time_zone_id IS NOT new.default_time_zone_id BEGIN
   INSERT INTO gateway_changes (company_id, entity, entity_id, op) VALUES (new.company_id, 'company', new.company_id, 'upsert');
+END;
+--> statement-breakpoint
+CREATE TRIGGER feed_settings_schedule AFTER UPDATE ON company_settings
+WHEN old.schedule_open IS NOT new.schedule_open OR old.fpi IS NOT new.fpi BEGIN
+  INSERT INTO gateway_changes (company_id, entity, entity_id, op) VALUES (new.company_id, 'scheduledOpen', new.company_id, 'upsert');
 END;
 --> statement-breakpoint
 
