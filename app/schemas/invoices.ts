@@ -75,8 +75,9 @@ const lineSchema = z
   .object({
     /** Present when the line re-bills a saved line. */
     id: z.preprocess((v) => (blank(v) ? undefined : typeof v === "string" ? Number(v) : v), z.number({ invalid_type_error: INVOICE_MSG.lineNotFound }).int().positive().optional()),
-    name: requiredText(INVOICE_MSG.name, 100),
-    desc: requiredText(INVOICE_MSG.desc, 500),
+    // Every field is checked in the one transform below, so a line reports all its problems at once.
+    name: z.unknown(),
+    desc: z.unknown(),
     qty: z.unknown(),
     price: z.unknown(),
     discount: z.unknown(),
@@ -90,6 +91,14 @@ const lineSchema = z
       failed = true;
       ctx.addIssue({ code: "custom", path: [path], message });
     };
+    const text = (field: "name" | "desc", message: string, max: number) => {
+      const v = typeof l[field] === "string" ? (l[field] as string).trim() : "";
+      if (!v) issue(field, message);
+      else if (v.length > max) issue(field, `At most ${max} characters`);
+      return v;
+    };
+    const name = text("name", INVOICE_MSG.name, 100);
+    const desc = text("desc", INVOICE_MSG.desc, 500);
     let qty = 0;
     if (blank(l.qty)) issue("qty", INVOICE_MSG.qty);
     else {
@@ -110,7 +119,7 @@ const lineSchema = z
     const figures = lineFigures({ qty, msrpCents: msrp, pricePerCents: pricePer, discountBp });
     if (figures.pricePerCents === 0) return (issue("price_per", INVOICE_MSG.pricePer), z.NEVER);
     if (figures.pricePerCents > msrp) return (issue("price_per", INVOICE_MSG.pricePerAboveMsrp), z.NEVER);
-    return { ...figures, ...(l.id !== undefined && { id: l.id }), name: l.name, desc: l.desc };
+    return { ...figures, ...(l.id !== undefined && { id: l.id }), name, desc };
   });
 
 /**
