@@ -69,7 +69,8 @@ export function isoDate(input: string): string | null {
   return date.getUTCFullYear() === Number(y) && date.getUTCMonth() === Number(mo) - 1 && date.getUTCDate() === Number(d) ? `${y}-${mo}-${d}` : null;
 }
 
-const companyRef = z.preprocess((v) => (blank(v) ? undefined : typeof v === "string" ? Number(v.trim()) : v), z.number().int().positive().optional());
+const companyNumber = z.number({ required_error: INVOICE_MSG.customer, invalid_type_error: INVOICE_MSG.customer }).int(INVOICE_MSG.customer).positive(INVOICE_MSG.customer);
+const toNumber = (v: unknown) => (blank(v) ? undefined : typeof v === "string" ? Number(v.trim()) : v);
 
 const lineSchema = z
   .object({
@@ -127,10 +128,10 @@ const lineSchema = z
  * `companyId` and `customerId` both name the customer (spec §3); either one is enough.
  */
 export function invoiceFormSchema(today: string) {
-  return z
+  const form = z
     .object({
-      companyId: companyRef,
-      customerId: companyRef,
+      companyId: z.preprocess(toNumber, companyNumber.optional()),
+      customerId: z.preprocess(toNumber, companyNumber),
       invoiceNum: requiredText(INVOICE_MSG.invoiceNum, 50),
       dueDate: z.preprocess(
         (v) => (blank(v) ? undefined : v),
@@ -145,12 +146,13 @@ export function invoiceFormSchema(today: string) {
         .min(1, INVOICE_MSG.lines)
         .max(MAX_LINES, INVOICE_MSG.tooManyLines),
     })
-    .superRefine((v, ctx) => {
-      if (v.customerId === undefined && v.companyId === undefined) ctx.addIssue({ code: "custom", path: ["customerId"], message: INVOICE_MSG.customer });
-      else if (v.customerId !== undefined && v.companyId !== undefined && v.customerId !== v.companyId)
-        ctx.addIssue({ code: "custom", path: ["customerId"], message: INVOICE_MSG.sameCompany });
-    })
-    .transform(({ companyId, customerId, ...rest }) => ({ ...rest, customerId: (customerId ?? companyId)! }));
+    .refine((v) => v.companyId === undefined || v.companyId === v.customerId, { path: ["customerId"], message: INVOICE_MSG.sameCompany })
+    .transform(({ companyId: _, ...rest }) => rest);
+  // A payload with only companyId names the customer with it.
+  return z.preprocess(
+    (v) => (v && typeof v === "object" && blank((v as { customerId?: unknown }).customerId) ? { ...v, customerId: (v as { companyId?: unknown }).companyId } : v),
+    form,
+  );
 }
 export type InvoiceInput = z.output<ReturnType<typeof invoiceFormSchema>>;
 export type InvoiceLineInput = InvoiceInput["lineItems"][number];
