@@ -639,7 +639,9 @@ export const invoices = sqliteTable(
     taxCents: integer("tax").notNull().default(0),
     totalCents: integer("total").notNull().default(0),
     /** Overdue is derived (open and past due), never stored. */
-    status: text("status", { enum: ["open", "paid", "void"] }).notNull().default("open"),
+    status: text("status", { enum: ["open", "paid", "void"] })
+      .notNull()
+      .default("open"),
     createdAt: createdAt(),
   },
   (t) => [

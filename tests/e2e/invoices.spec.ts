@@ -131,7 +131,7 @@ for (const lang of ["en", "es"] as const) {
     await expect(row).toContainText("Acme Corporation");
     await expect(row).toContainText(ref.total);
     await expect(row).toContainText(usDay(due));
-    await row.getByRole("link", { name: number }).click();
+    await row.getByRole("link", { name: number, exact: true }).click();
     await expect(page).toHaveURL(/\/invoiceDetails\?id=\d+$/);
     await expect(page.getByTestId("invoice-total")).toHaveText(ref.total);
 
@@ -142,7 +142,7 @@ for (const lang of ["en", "es"] as const) {
     await expect(seen).toContainText(ref.total);
     await expect(seen).toContainText(t.open);
     await expect(page.getByRole("link", { name: t.create })).toHaveCount(0);
-    await seen.getByRole("link", { name: number }).click();
+    await seen.getByRole("link", { name: number, exact: true }).click();
     await expect(page.getByTestId("invoice-total")).toHaveText(ref.total);
     await expect(page.getByText(usDay(due))).toBeVisible();
     for (const l of LINES) await expect(page.locator("tbody tr", { hasText: l.name })).toContainText(l.desc);
@@ -172,7 +172,7 @@ test("root opens a company's invoices from the company list", async ({ page, log
   await page.getByRole("link", { name: "Invoices of Acme Corporation" }).click();
   await expect(page).toHaveURL(/\/companyRelatedInvoices\?company_id=3$/);
   await expect(page.getByRole("heading", { name: "Company Invoices" })).toBeVisible();
-  await page.locator("tbody tr", { hasText: "INV-2026-002" }).getByRole("link", { name: "INV-2026-002" }).click();
+  await page.locator("tbody tr", { hasText: "INV-2026-002" }).getByRole("link", { name: "INV-2026-002", exact: true }).click();
   await expect(page).toHaveURL(/\/companyRelatedInvoiceDetail\?id=2&company_id=3$/);
   await expect(page.getByTestId("invoice-total")).toHaveText("$510.00");
   await page.getByRole("link", { name: "Company Invoices" }).click();
