@@ -618,6 +618,18 @@ export async function seedDemo(db: Db, now = Date.UTC(2026, 10, 20, 12, 0, 0)): 
         status: "paid",
         createdAt: now - 30 * day,
       },
+      {
+        id: 4,
+        companyId: C.RSL1,
+        customerCompanyId: C.ACME,
+        invoiceNum: "INV-2026-003",
+        dueDate: "2027-02-15",
+        notes: "Locks for the second floor, with installation",
+        amountCents: 145000,
+        discountCents: 28800,
+        totalCents: 116200,
+        createdAt: now - 2 * day,
+      },
     ]),
   );
   add(
@@ -635,6 +647,8 @@ export async function seedDemo(db: Db, now = Date.UTC(2026, 10, 20, 12, 0, 0)): 
         pricePerCents: 17000,
         totalCents: 850000,
       },
+      { invoiceId: 4, companyId: C.RSL1, name: "Bluetooth Lock", description: "BL-1", qty: 10, priceCents: 12000, discountBp: 2400, pricePerCents: 9120, totalCents: 91200 },
+      { invoiceId: 4, companyId: C.RSL1, name: "Installation", description: "On-site setup", qty: 1, priceCents: 25000, pricePerCents: 25000, totalCents: 25000 },
     ]),
   );
   add(

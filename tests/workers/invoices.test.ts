@@ -4,7 +4,7 @@ import { api, db, login, schema, workerNow } from "./helpers";
 
 /*
  * Billing calls (spec part 2 §7): who reads which invoice, the create-invoice rules, exact money and
- * the audit entry. Demo data: RSL1 billed ACME invoices 1 and 2, ROOT billed RSL1 invoice 3.
+ * the audit entry. Demo data: RSL1 billed ACME invoices 1, 2 and 4, ROOT billed RSL1 invoice 3.
  */
 const BASE = "/api/admin/company";
 const C = { ROOT: 1, RSL1: 2, ACME: 3, BETA: 4 };
@@ -78,8 +78,8 @@ describe("reading invoices", () => {
     const { otherInvoice, betaInvoice } = other;
     const list = await api(acme, "GET", `${BASE}/getInvoiceList?company_id=${C.ACME}`);
     expect(list.status).toBe(200);
-    expect(list.body.payload.map((i: { invoice_num: string }) => i.invoice_num)).toEqual(["INV-2026-002", "INV-2026-001"]);
-    expect(list.body.payload[0]).toMatchObject({
+    expect(list.body.payload.map((i: { invoice_num: string }) => i.invoice_num)).toEqual(["INV-2026-003", "INV-2026-002", "INV-2026-001"]);
+    expect(list.body.payload[1]).toMatchObject({
       bill_to_company_detail: { company_name: "Northwind Resellers", company_id: "RSL1" },
       customer_company_detail: { id: C.ACME, company_id: "ACME" },
       amount: "600.00",
@@ -89,7 +89,7 @@ describe("reading invoices", () => {
       total_cents: 51000,
       due_date: "2027-01-15",
     });
-    expect((await api(acme, "GET", `${BASE}/getInvoiceList`)).body.payload).toHaveLength(2);
+    expect((await api(acme, "GET", `${BASE}/getInvoiceList`)).body.payload).toHaveLength(3);
 
     for (const id of [3, otherInvoice, betaInvoice]) {
       const r = await api(acme, "GET", `${BASE}/getInvoiceDetails?invoice_id=${id}`);
@@ -124,13 +124,13 @@ describe("reading invoices", () => {
     const { rs2, otherInvoice, betaInvoice } = other;
     const list = await api(reseller, "GET", `${BASE}/getInvoiceList`);
     expect(list.status).toBe(200);
-    expect(list.body.payload.map((i: { id: number }) => i.id).sort()).toEqual([1, 2, 3]);
+    expect(list.body.payload.map((i: { id: number }) => i.id).sort()).toEqual([1, 2, 3, 4]);
     expect(list.body.payload.find((i: { id: number }) => i.id === 3)).toMatchObject({ status: "paid", bill_to_company_detail: { company_id: "ROOT" } });
     for (const id of [otherInvoice, betaInvoice]) expect((await api(reseller, "GET", `${BASE}/getInvoiceDetails?invoice_id=${id}`)).status).toBe(404);
     expect((await api(reseller, "GET", `${BASE}/getInvoiceList?company_id=${rs2}`)).status).toBe(404);
     expect((await api(reseller, "GET", `${BASE}/getInvoiceList?company_id=${C.BETA}`)).status).toBe(404);
     const forAcme = await api(reseller, "GET", `${BASE}/getInvoiceList?company_id=${C.ACME}`);
-    expect(forAcme.body.payload.map((i: { id: number }) => i.id).sort()).toEqual([1, 2]);
+    expect(forAcme.body.payload.map((i: { id: number }) => i.id).sort()).toEqual([1, 2, 4]);
     // Without the company module the platform's per-company call is refused.
     expect((await api(reseller, "GET", `${BASE}/getCompanyRelatedInvoices?company_id=${C.ACME}`)).status).toBe(403);
   });
@@ -139,12 +139,20 @@ describe("reading invoices", () => {
     const { ec2, otherInvoice } = other;
     const related = await api(root, "GET", `${BASE}/getCompanyRelatedInvoices?company_id=${C.ACME}`);
     expect(related.status).toBe(200);
-    expect(related.body.payload.map((i: { id: number }) => i.id)).toEqual([2, 1]);
+    expect(related.body.payload.map((i: { id: number }) => i.id)).toEqual([4, 2, 1]);
     expect((await api(root, "GET", `${BASE}/getCompanyRelatedInvoices?company_id=${ec2}`)).body.payload.map((i: { id: number }) => i.id)).toEqual([otherInvoice]);
     expect((await api(root, "GET", `${BASE}/getCompanyRelatedInvoices?company_id=9999`)).status).toBe(404);
     expect((await api(root, "GET", `${BASE}/getCompanyRelatedInvoices?company_id=abc`)).status).toBe(400);
     expect((await api(root, "GET", `${BASE}/getInvoiceDetails?invoice_id=${otherInvoice}`)).status).toBe(200);
-    expect((await api(root, "GET", `${BASE}/getInvoiceList`)).body.payload.length).toBe(5);
+    expect((await api(root, "GET", `${BASE}/getInvoiceList`)).body.payload.length).toBe(6);
+  });
+
+  it("needs the billing_portal module: ACME's auditor role lacks it", async () => {
+    const auditor = await login("auditor");
+    expect((await api(auditor, "GET", `${BASE}/getInvoiceList`)).status).toBe(403);
+    expect((await api(auditor, "GET", `${BASE}/getInvoiceDetails?invoice_id=1`)).status).toBe(403);
+    expect((await api(auditor, "POST", `${BASE}/addInvoice`, valid())).status).toBe(403);
+    expect((await api(null, "GET", `${BASE}/getInvoiceList`)).status).toBe(401);
   });
 
   it("an open invoice past its due date shows as overdue", async () => {
