@@ -178,3 +178,24 @@ test("root opens a company's invoices from the company list", async ({ page, log
   await page.getByRole("link", { name: "Company Invoices" }).click();
   await expect(page).toHaveURL(/\/companyRelatedInvoices\?company_id=3$/);
 });
+
+test("RSL1 re-bills a saved invoice's lines: quantity and MSRP stay, the price is RSL1's", async ({ page, loginAs }) => {
+  await loginAs("var");
+  await page.goto("/invoiceDetails?id=2");
+  await page.getByRole("link", { name: "Create Customer Invoice" }).click();
+  await expect(page).toHaveURL(/\/createCustomerInvoice\?from=2$/);
+  await expect(page.getByLabel("Customer Company")).toHaveValue("3");
+  const line = page.getByTestId("line-0");
+  await expect(line.getByLabel("Quantity")).toHaveValue("3");
+  await expect(line.getByLabel("Quantity")).toHaveAttribute("readonly", "");
+  await expect(line.getByLabel("MSRP")).toHaveAttribute("readonly", "");
+  await line.getByLabel("Price Per").fill("180.00");
+  await expect(line.getByLabel("Discount %")).toHaveValue("10.00");
+  await expect(page.getByTestId("invoice-total")).toHaveText("$540.00");
+  const number = `RE-${unique()}`;
+  await page.getByLabel("Invoice Number").fill(number);
+  await page.getByLabel("Due Date").fill(isoDay(runNow() + 30 * 24 * 3600_000));
+  await page.getByRole("button", { name: "Create Invoice" }).click();
+  await expect(page).toHaveURL(/\/billingPortal$/);
+  await expect(page.locator("tbody tr", { hasText: number })).toContainText("$540.00");
+});
