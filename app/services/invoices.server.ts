@@ -7,7 +7,7 @@
  * A company bills only its own child companies. Money is integer cents, recomputed here from the
  * lines with `~/utils/invoice-money`; client totals are never stored.
  */
-import { and, asc, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { INVOICE_MSG, invoiceFormSchema, REQUIRED_MESSAGES, type InvoiceInput } from "~/schemas/invoices";
 import { activityInsert } from "~/utils/activity-insert.server";
@@ -171,13 +171,13 @@ export async function getInvoiceDetails(db: Db, auth: Auth, id: number, now: num
   };
 }
 
-/** Companies the caller may bill: its own live, active child companies. */
+/** Companies the caller may bill: its own live child companies. */
 export async function customerOptions(db: Db, auth: Auth): Promise<CompanyRef[]> {
   const c = schema.companies;
   return db
     .select({ id: c.id, name: c.name, code: c.code })
     .from(c)
-    .where(and(eq(c.parentId, auth.company.id), sql`${c.deletedAt} is null`))
+    .where(and(eq(c.parentId, auth.company.id), isNull(c.deletedAt)))
     .orderBy(asc(c.name), asc(c.id));
 }
 
@@ -215,7 +215,7 @@ export async function addInvoice(db: Db, auth: Auth, input: unknown, now: number
   if (auth.company.type === "ec") forbidden();
   const v = parseInvoice(input, now);
   const c = schema.companies;
-  const target = await db.query.companies.findFirst({ where: and(eq(c.id, v.customerId), eq(c.parentId, auth.company.id), sql`${c.deletedAt} is null`) });
+  const target = await db.query.companies.findFirst({ where: and(eq(c.id, v.customerId), eq(c.parentId, auth.company.id), isNull(c.deletedAt)) });
   if (!target) throw new ServiceError(404, INVOICE_MSG.customerNotFound, { fieldErrors: { customerId: [INVOICE_MSG.customerNotFound] } });
   const taken = await db
     .select({ id: inv.id })
