@@ -638,9 +638,17 @@ export const invoices = sqliteTable(
     shippingCents: integer("shipping").notNull().default(0),
     taxCents: integer("tax").notNull().default(0),
     totalCents: integer("total").notNull().default(0),
+    /** Overdue is derived (open and past due), never stored. */
+    status: text("status", { enum: ["open", "paid", "void"] })
+      .notNull()
+      .default("open"),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("invoices_num_uq").on(t.companyId, t.invoiceNum), index("invoices_customer_idx").on(t.customerCompanyId, t.createdAt)],
+  (t) => [
+    uniqueIndex("invoices_num_uq").on(t.companyId, t.invoiceNum),
+    index("invoices_customer_idx").on(t.customerCompanyId, t.createdAt),
+    index("invoices_company_idx").on(t.companyId, t.createdAt),
+  ],
 );
 
 export const invoiceLineItems = sqliteTable(
@@ -652,10 +660,14 @@ export const invoiceLineItems = sqliteTable(
     name: text("name").notNull(),
     description: text("desc").notNull(),
     qty: integer("qty").notNull(),
+    /** MSRP, per unit. */
     priceCents: integer("price").notNull(),
-    discountPercent: real("discount").notNull().default(0),
+    /** Discount off the MSRP in basis points (1525 = 15.25 %), derived from the price per. */
+    discountBp: integer("discount_bp").notNull().default(0),
     pricePerCents: integer("price_per").notNull(),
     totalCents: integer("total").notNull(),
+    /** The saved line this one re-bills with the same quantity and MSRP (a customer invoice). */
+    sourceLineId: integer("source_line_id"),
   },
   (t) => [index("invoice_lines_invoice_idx").on(t.invoiceId)],
 );

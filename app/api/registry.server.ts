@@ -11,6 +11,7 @@ import { companyRequestEndpoints } from "./endpoints/company-requests.server";
 import { deviceGroupEndpoints } from "./endpoints/device-groups.server";
 import { deviceTypeEndpoints } from "./endpoints/device-types.server";
 import { deviceEndpoints } from "./endpoints/devices.server";
+import { invoiceEndpoints } from "./endpoints/invoices.server";
 import { mailerEndpoints } from "./endpoints/mailer.server";
 import { otaEndpoints } from "./endpoints/ota.server";
 import { referenceEndpoints } from "./endpoints/reference.server";
@@ -35,6 +36,7 @@ export const adminEndpoints: readonly Endpoint[] = [
   ...deviceTypeEndpoints,
   ...companyRequestEndpoints,
   ...mailerEndpoints,
+  ...invoiceEndpoints,
 ];
 
 export const userEndpoints: readonly Endpoint[] = auditEndpoints;

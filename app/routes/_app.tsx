@@ -25,6 +25,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       accountDetails: p.users,
       changePassword: p.change_password,
       varPanel: canUseVarPanel(p, auth.company.type),
+      billingPortal: p.billing_portal,
     },
     idle: { idleMs: idle, warningMs: warning },
   };

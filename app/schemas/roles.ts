@@ -14,9 +14,12 @@ export const ROLE_MSG = {
 export const ACTION_FLAGS = ["permission_all", "permission_add", "permission_modifly", "permission_view", "permission_delete"] as const;
 export type ActionFlag = (typeof ACTION_FLAGS)[number];
 
-/** Modules only a platform (root) company's roles may hold, and those only a root or var company's roles may hold. */
+/**
+ * Modules only a platform (root) company's roles may hold, and those only a root or var company's roles may hold.
+ * billing_portal is in neither: an ec company reads the invoices billed to it (decision 0024).
+ */
 export const PLATFORM_MODULES: readonly ModuleKey[] = ["company", "deviceType"];
-export const RESELLER_MODULES: readonly ModuleKey[] = ["var_panel", "billing_portal"];
+export const RESELLER_MODULES: readonly ModuleKey[] = ["var_panel"];
 
 /** The modules a role of a company of `type` may hold at all. */
 export function modulesForCompanyType(type: string): ModuleKey[] {

@@ -32,8 +32,18 @@ export const COMPANY_MSG = {
 } as const;
 
 /** Modules a new company's first administrator role holds (its point of contact is its super admin). */
-export const COMPANY_ADMIN_MODULES: readonly ModuleKey[] = ["users", "devices", "device_group", "activity", "support", "company_settings", "change_password", "role"];
-const RESELLER_EXTRA_MODULES: readonly ModuleKey[] = ["var_panel", "billing_portal"];
+export const COMPANY_ADMIN_MODULES: readonly ModuleKey[] = [
+  "users",
+  "devices",
+  "device_group",
+  "activity",
+  "support",
+  "company_settings",
+  "change_password",
+  "role",
+  "billing_portal",
+];
+const RESELLER_EXTRA_MODULES: readonly ModuleKey[] = ["var_panel"];
 export const COMPANY_ADMIN_ROLE = "Company Admin";
 
 // ---------------------------------------------------------------- scope

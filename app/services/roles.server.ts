@@ -4,7 +4,7 @@
  * A role belongs to one company. No escalation: nobody creates, edits, deletes or assigns a role
  * holding a module or an action they do not hold themselves, and only a super admin may change a
  * super admin's role. Platform modules (company, deviceType) only exist in the root company's roles;
- * var_panel and billing_portal only in root and var companies' roles.
+ * var_panel only in root and var companies' roles; billing_portal in any company's (decision 0024).
  */
 import { asc, eq, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import { type ACTION_FLAGS, assignRoleSchema, modulesForCompanyType, roleFormSchema, type RoleInput } from "~/schemas/roles";

@@ -107,7 +107,7 @@ export async function seedDemo(db: Db, now = Date.UTC(2026, 10, 20, 12, 0, 0)): 
   const roleRows = [
     { id: R.platform, companyId: C.ROOT, title: "Platform Admin", modules: ["company", "role", "deviceType", "change_password", "var_panel", "billing_portal", "support"] },
     { id: R.reseller, companyId: C.RSL1, title: "Reseller Admin", modules: [...COMPANY_MODULES, "var_panel", "billing_portal"] },
-    { id: R.acmeAdmin, companyId: C.ACME, title: "Company Admin", modules: COMPANY_MODULES },
+    { id: R.acmeAdmin, companyId: C.ACME, title: "Company Admin", modules: [...COMPANY_MODULES, "billing_portal"] },
     { id: R.acmeAuditor, companyId: C.ACME, title: "Auditor", modules: ["devices", "activity", "change_password"], viewOnly: true },
     { id: R.betaAdmin, companyId: C.BETA, title: "Company Admin", modules: COMPANY_MODULES },
   ];
@@ -600,7 +600,8 @@ export async function seedDemo(db: Db, now = Date.UTC(2026, 10, 20, 12, 0, 0)): 
         invoiceNum: "INV-2026-002",
         dueDate: "2027-01-15",
         notes: "Extra boards",
-        amountCents: 51000,
+        amountCents: 60000,
+        discountCents: 9000,
         totalCents: 51000,
         createdAt: now - 5 * day,
       },
@@ -611,16 +612,30 @@ export async function seedDemo(db: Db, now = Date.UTC(2026, 10, 20, 12, 0, 0)): 
         invoiceNum: "INV-2026-101",
         dueDate: "2026-12-31",
         notes: "Stock order",
-        amountCents: 850000,
+        amountCents: 1000000,
+        discountCents: 150000,
         totalCents: 850000,
+        status: "paid",
         createdAt: now - 30 * day,
+      },
+      {
+        id: 4,
+        companyId: C.RSL1,
+        customerCompanyId: C.ACME,
+        invoiceNum: "INV-2026-003",
+        dueDate: "2027-02-15",
+        notes: "Locks for the second floor, with installation",
+        amountCents: 145000,
+        discountCents: 28800,
+        totalCents: 116200,
+        createdAt: now - 2 * day,
       },
     ]),
   );
   add(
     chunkedInserts(db, schema.invoiceLineItems, [
       { invoiceId: 1, companyId: C.RSL1, name: "Subscription", description: "12 boards, 1 year", qty: 12, priceCents: 20000, pricePerCents: 20000, totalCents: 240000 },
-      { invoiceId: 2, companyId: C.RSL1, name: "Access Board", description: "AB-100", qty: 3, priceCents: 20000, discountPercent: 15, pricePerCents: 17000, totalCents: 51000 },
+      { invoiceId: 2, companyId: C.RSL1, name: "Access Board", description: "AB-100", qty: 3, priceCents: 20000, discountBp: 1500, pricePerCents: 17000, totalCents: 51000 },
       {
         invoiceId: 3,
         companyId: C.ROOT,
@@ -628,10 +643,12 @@ export async function seedDemo(db: Db, now = Date.UTC(2026, 10, 20, 12, 0, 0)): 
         description: "AB-100 stock",
         qty: 50,
         priceCents: 20000,
-        discountPercent: 15,
+        discountBp: 1500,
         pricePerCents: 17000,
         totalCents: 850000,
       },
+      { invoiceId: 4, companyId: C.RSL1, name: "Bluetooth Lock", description: "BL-1", qty: 10, priceCents: 12000, discountBp: 2400, pricePerCents: 9120, totalCents: 91200 },
+      { invoiceId: 4, companyId: C.RSL1, name: "Installation", description: "On-site setup", qty: 1, priceCents: 25000, pricePerCents: 25000, totalCents: 25000 },
     ]),
   );
   add(

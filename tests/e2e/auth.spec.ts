@@ -86,12 +86,25 @@ test.describe("home tiles by role", () => {
     await expect(page.getByTestId("tile-users")).toHaveCount(0);
   });
 
-  test("menu items follow permissions: VAR Panel for the reseller only", async ({ page, loginAs }) => {
+  test("menu items follow permissions: VAR Panel for the reseller only, Billing Portal with its module", async ({ page, loginAs }) => {
     await loginAs("var");
     await page.goto("/");
     await page.getByTestId("user-menu").click();
     await expect(page.getByRole("menuitem", { name: "VAR Panel" })).toBeVisible();
-    // The billing portal joins the menu with its screen.
+    await expect(page.getByRole("menuitem", { name: "Billing Portal" })).toBeVisible();
+    await page.keyboard.press("Escape");
+  });
+
+  test("Billing Portal is in the menu of an ec admin whose role has it, not of one whose role lacks it", async ({ page, loginAs }) => {
+    await loginAs("acme");
+    await page.goto("/");
+    await page.getByTestId("user-menu").click();
+    await expect(page.getByRole("menuitem", { name: "Billing Portal" })).toBeVisible();
+    await expect(page.getByRole("menuitem", { name: "VAR Panel" })).toHaveCount(0);
+    await page.keyboard.press("Escape");
+    await loginAs("auditor");
+    await page.goto("/");
+    await page.getByTestId("user-menu").click();
     await expect(page.getByRole("menuitem", { name: "Billing Portal" })).toHaveCount(0);
     await page.keyboard.press("Escape");
   });

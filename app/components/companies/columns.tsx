@@ -63,7 +63,21 @@ export function companyColumns(t: TFunction, opts: { canDelete: boolean; canModi
       ),
     },
     { id: "users", accessorKey: "totalUsers", header: t("col.users"), enableSorting: true, meta: { className: "text-right" } },
-    { id: "invoices", accessorKey: "totalInvoices", header: t("col.invoices"), enableSorting: true, meta: { className: "text-right" } },
+    {
+      id: "invoices",
+      header: t("col.invoices"),
+      enableSorting: true,
+      meta: { className: "text-right" },
+      cell: ({ row }) => (
+        <Link
+          to={`/companyRelatedInvoices?company_id=${row.original.id}`}
+          className="text-primary hover:underline"
+          aria-label={t("openInvoices", { name: row.original.company_name })}
+        >
+          {row.original.totalInvoices}
+        </Link>
+      ),
+    },
     {
       id: "active",
       header: t("col.active"),

@@ -19,7 +19,7 @@ export function AppHeader({ data }: { data: ShellData }) {
   const other = data.lng === "en" ? "es" : "en";
   const back = location.pathname + location.search;
   return (
-    <header className="sticky top-0 z-40 border-b border-border bg-card/95 backdrop-blur">
+    <header className="sticky top-0 z-40 border-b border-border bg-card/95 backdrop-blur print:hidden">
       <div className="mx-auto flex h-14 max-w-7xl items-center gap-4 px-4 sm:px-6">
         <NavLink to="/" className="mr-2 flex items-center gap-2 font-semibold text-primary">
           <span aria-hidden="true" className="grid size-7 place-items-center rounded-md bg-primary text-sm text-primary-foreground">
@@ -81,6 +81,11 @@ export function AppHeader({ data }: { data: ShellData }) {
             {data.menu.varPanel && (
               <DropdownMenuItem asChild>
                 <NavLink to="/varPanel">{t("menu.varPanel")}</NavLink>
+              </DropdownMenuItem>
+            )}
+            {data.menu.billingPortal && (
+              <DropdownMenuItem asChild>
+                <NavLink to="/billingPortal">{t("menu.billingPortal")}</NavLink>
               </DropdownMenuItem>
             )}
             <DropdownMenuSeparator />

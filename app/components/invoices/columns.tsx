@@ -1,0 +1,71 @@
+import { Link } from "@remix-run/react";
+import type { ColumnDef } from "@tanstack/react-table";
+import type { TFunction } from "i18next";
+import type { SVGProps } from "react";
+import { Badge } from "~/components/ui/badge";
+import { Icon } from "~/components/ui/icons";
+import type { InvoiceRow, InvoiceStatus } from "~/services/invoices.server";
+import { formatUsd } from "~/utils/invoice-money";
+
+export const InvoiceIcon = (props: SVGProps<SVGSVGElement>) => (
+  <Icon {...props}>
+    <path d="M6 3h9l3 3v15H6z" />
+    <path d="M9 9h6M9 13h6M9 17h4" />
+  </Icon>
+);
+
+/** A calendar date `YYYY-MM-DD` as the spec shows dates, MM/DD/YYYY, with no time-zone shift. */
+export function usDate(iso: string): string {
+  const [y, m, d] = iso.split("-");
+  return y && m && d ? `${m}/${d}/${y}` : iso;
+}
+
+const STATUS_VARIANT: Record<InvoiceStatus, "secondary" | "success" | "destructive" | "outline"> = { open: "secondary", paid: "success", overdue: "destructive", void: "outline" };
+
+export const InvoiceStatusBadge = ({ status, t }: { status: InvoiceStatus; t: TFunction }) => <Badge variant={STATUS_VARIANT[status]}>{t(`status.${status}`)}</Badge>;
+
+/** Invoice list columns (billing portal and a company's invoices); sortable ids match `INVOICE_SORTS`. `href` opens one. */
+export function invoiceColumns(t: TFunction, href: (r: InvoiceRow) => string): ColumnDef<InvoiceRow>[] {
+  return [
+    {
+      id: "icon",
+      header: () => <span className="sr-only">{t("col.icon")}</span>,
+      meta: { className: "w-10" },
+      cell: ({ row }) => (
+        <Link to={href(row.original)} aria-label={t("openInvoice", { number: row.original.invoiceNum })} className="text-muted-foreground hover:text-foreground">
+          <InvoiceIcon />
+        </Link>
+      ),
+    },
+    {
+      id: "number",
+      accessorKey: "invoiceNum",
+      header: t("col.number"),
+      enableSorting: true,
+      cell: ({ row }) => (
+        <Link to={href(row.original)} className="font-mono text-primary hover:underline">
+          {row.original.invoiceNum}
+        </Link>
+      ),
+    },
+    { id: "customer", accessorFn: (r) => r.customer.name, header: t("col.customer"), enableSorting: true },
+    { id: "issuer", accessorFn: (r) => r.issuer.name, header: t("col.issuer") },
+    {
+      id: "amount",
+      accessorKey: "totalCents",
+      header: t("col.amount"),
+      enableSorting: true,
+      meta: { className: "text-right tabular-nums" },
+      cell: ({ row }) => formatUsd(row.original.totalCents),
+    },
+    {
+      id: "dueDate",
+      accessorKey: "dueDate",
+      header: t("col.dueDate"),
+      enableSorting: true,
+      meta: { className: "whitespace-nowrap" },
+      cell: ({ row }) => usDate(row.original.dueDate),
+    },
+    { id: "status", accessorKey: "status", header: t("col.status"), enableSorting: true, cell: ({ row }) => <InvoiceStatusBadge status={row.original.status} t={t} /> },
+  ];
+}

@@ -1,0 +1,94 @@
+import { parseWithZod } from "@conform-to/zod";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { InvoiceForm, type InvoiceActionData, type InvoiceDraft } from "~/components/invoices/invoice-form";
+import { LinkButton } from "~/components/invoices/invoice-view";
+import { PageHeader } from "~/components/ui/page-header";
+import { getFixedT, getLanguage } from "~/i18n/i18next.server";
+import { translateMessage } from "~/i18n/messages";
+import { invoiceFormSchema } from "~/schemas/invoices";
+import { addInvoice, customerOptions, getInvoiceDetails, todayOf } from "~/services/invoices.server";
+import { requireModule } from "~/utils/auth-guards.server";
+import { getDb, nowMs } from "~/utils/db.server";
+import { ServiceError } from "~/utils/errors.server";
+import { centsText, percentText } from "~/utils/invoice-money";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Create Customer Invoice" }];
+
+async function requireBiller(request: Request, context: LoaderFunctionArgs["context"]) {
+  const auth = await requireModule(request, context, "billing_portal", "add");
+  // An ec company has no child companies to bill.
+  if (auth.company.type === "ec") throw new Response("Forbidden", { status: 403 });
+  return auth;
+}
+
+/**
+ * /createCustomerInvoice, or ?from=<invoice id> to re-bill an invoice's lines to its customer:
+ * the lines come saved (quantity and MSRP fixed), the prices are the biller's to set.
+ */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const auth = await requireBiller(request, context);
+  const db = getDb(context);
+  const now = nowMs();
+  const from = Number(new URL(request.url).searchParams.get("from"));
+  let draft: InvoiceDraft = { customerId: "", invoiceNum: "", dueDate: "", notes: "", lines: [] };
+  if (Number.isInteger(from) && from > 0) {
+    const source = await getInvoiceDetails(db, auth, from, now).catch((e: unknown) => {
+      if (e instanceof ServiceError && e.status === 404) throw new Response(e.message, { status: 404 });
+      throw e;
+    });
+    draft = {
+      ...draft,
+      customerId: String(source.customer.id),
+      notes: source.notes,
+      lines: source.lines.map((l) => ({
+        id: l.id,
+        name: l.name,
+        desc: l.desc,
+        qty: String(l.qty),
+        price: centsText(l.msrpCents),
+        discount: percentText(l.discountBp),
+        price_per: centsText(l.pricePerCents),
+      })),
+    };
+  }
+  return { draft, customers: await customerOptions(db, auth), today: todayOf(now) };
+}
+
+/** Service field names (`lineItems.0.qty`) as the form names them (`lineItems[0].qty`). */
+const formName = (key: string) => key.replace(/\.(\d+)(?=\.|$)/g, "[$1]");
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const auth = await requireBiller(request, context);
+  const now = nowMs();
+  const submission = parseWithZod(await request.formData(), { schema: invoiceFormSchema(todayOf(now)), disableAutoCoercion: true });
+  if (submission.status !== "success") return data({ result: submission.reply() } satisfies InvoiceActionData, { status: 400 });
+  try {
+    // The service validates the raw payload again and computes every figure itself.
+    const r = await addInvoice(getDb(context), auth, submission.payload, now);
+    const t = await getFixedT(await getLanguage(request), "invoices");
+    // Spec §4: after "Invoice created successfully" the app goes to /billingPortal.
+    return redirectWithToast("/billingPortal", { type: "success", message: translateMessage(t, r.message, "invoices") }, context.cloudflare.env);
+  } catch (e) {
+    if (!(e instanceof ServiceError) || e.status === 403) throw e;
+    const fieldErrors = Object.fromEntries(Object.entries(e.details.fieldErrors ?? {}).map(([k, v]) => [formName(k), v]));
+    return data({ result: submission.reply({ formErrors: [e.message], fieldErrors }) } satisfies InvoiceActionData, { status: e.status });
+  }
+}
+
+export default function CreateCustomerInvoice() {
+  const { draft, customers, today } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("invoices");
+  return (
+    <div className="grid gap-4">
+      <PageHeader
+        title={t("createTitle")}
+        description={customers.length ? undefined : t("noCustomers")}
+        actions={<LinkButton to="/billingPortal">{t("backToBilling")}</LinkButton>}
+      />
+      <InvoiceForm draft={draft} customers={customers} today={today} />
+    </div>
+  );
+}
