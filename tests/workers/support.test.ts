@@ -1,0 +1,236 @@
+import { and, eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { api, db, login, schema, workerNow } from "./helpers";
+
+const ADMIN = "/api/admin/support";
+const PHONE = "/api/user/support/createTicket";
+let acme: string;
+let beta: string;
+let root: string;
+let auditor: string;
+
+const notesOf = (ticketId: number) => db().select().from(schema.supportTicketNotes).where(eq(schema.supportTicketNotes.ticketId, ticketId));
+const auditOf = async (name: string) =>
+  db()
+    .select({ companyId: schema.activityLogs.companyId, summary: schema.activityLogs.summary, by: schema.activityLogs.createdByUserId, gps: schema.activityLogs.gpsLocation })
+    .from(schema.activityLogs)
+    .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
+    .where(eq(schema.activityTypes.name, name));
+
+const phoneTicket = {
+  brand: "Samsung",
+  phoneModel: "Galaxy A55",
+  softwareVersion: "Android 15",
+  appVersion: "4.3.0",
+  ticketMode: 0,
+  bluetoothStatus: "Off",
+  bluetoothPermission: 1,
+  locationPermission: "0",
+  latitude: 41.3874,
+  longitude: 2.1686,
+  sentinelDateTime: 1_795_000_000_000,
+  reportingDateTime: 1_795_000_042_000,
+  devices: [
+    { deviceId: 1, kind: "device", visible: true },
+    { deviceId: 3, kind: "ekey", sentinel: 1 },
+  ],
+};
+
+beforeAll(async () => {
+  [acme, beta, root, auditor] = await Promise.all([login("acme"), login("beta"), login("root"), login("auditor")]);
+});
+
+describe("POST /api/user/support/createTicket (the phone app)", () => {
+  it("opens a ticket for the signed-in user with the server's device names, and audits it", async () => {
+    const r = await api(null, "POST", PHONE, phoneTicket, { Authorization: `Bearer ${acme}` });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.message).toBe("Support ticket created successfully");
+    const { id, ticket_number } = r.body.payload;
+    expect(ticket_number).toMatch(/^T-\d{6}$/);
+    const row = (await db().query.supportTickets.findFirst({ where: eq(schema.supportTickets.id, id) }))!;
+    expect(row).toMatchObject({
+      companyId: 3,
+      userId: 3,
+      brand: "Samsung",
+      ticketMode: 0,
+      bluetoothStatus: "Off",
+      bluetoothPermission: 1,
+      locationPermission: 0,
+      latitude: 41.3874,
+    });
+    expect(JSON.parse(row.devicesDetails)).toEqual({
+      "1": { full_name: "Main Entrance", prefix: "AB", visible: true, device: true, sentinel: false },
+      "3": expect.objectContaining({ visible: false, device: false, sentinel: true }),
+    });
+    expect(await auditOf("Support Ticket Created")).toContainEqual({ companyId: 3, summary: ticket_number, by: 3, gps: "41.3874,2.1686" });
+
+    const details = await api(acme, "GET", `${ADMIN}/generatedTicketDetails?id=${id}`);
+    expect(details.status).toBe(200);
+    expect(details.body.payload).toMatchObject({
+      ticket_number,
+      ticket_mode: 0,
+      bluetooth_status: "Off",
+      bluetooth_permission: "1",
+      location_permission: "0",
+      reportedDevices: 2,
+      active_lock: 1,
+      assignedSeninel: 1,
+      User: { id: 3, e_mail: "admin@acme.example" },
+      serviceTicketNotes: [],
+    });
+  });
+
+  it("numbers tickets uniquely", async () => {
+    const a = await api(beta, "POST", PHONE, {});
+    const b = await api(beta, "POST", PHONE, {});
+    expect(a.status).toBe(200);
+    expect(b.status).toBe(200);
+    expect(a.body.payload.ticket_number).not.toBe(b.body.payload.ticket_number);
+  });
+
+  it("refuses bad coordinates, lengths and another company's device, writing nothing", async () => {
+    const before = (await db().select().from(schema.supportTickets)).length;
+    for (const bad of [{ latitude: 91, longitude: 0 }, { latitude: 10, longitude: -181 }, { latitude: 10 }]) {
+      const r = await api(acme, "POST", PHONE, { ...phoneTicket, ...bad, longitude: "longitude" in bad ? bad.longitude : undefined, devices: [] });
+      expect(r.status).toBe(400);
+      expect(r.body.message).toBe("Invalid latitude or longitude");
+    }
+    const long = await api(acme, "POST", PHONE, { brand: "x".repeat(61) });
+    expect(long.status).toBe(400);
+    const foreign = await api(acme, "POST", PHONE, { ...phoneTicket, devices: [{ deviceId: 1 }, { deviceId: 13 }] });
+    expect(foreign.status).toBe(422);
+    expect(foreign.body.message).toBe("This device does not belong to your company");
+    const tooMany = await api(acme, "POST", PHONE, { devices: Array.from({ length: 201 }, () => ({ deviceId: 1 })) });
+    expect(tooMany.status).toBe(400);
+    expect((await db().select().from(schema.supportTickets)).length).toBe(before);
+  });
+
+  it("needs a session", async () => {
+    expect((await api(null, "POST", PHONE, phoneTicket)).status).toBe(401);
+  });
+
+  it("is documented in the OpenAPI document", async () => {
+    const r = await api(null, "GET", "/api/openapi.json");
+    expect(r.body.paths["/api/user/support/createTicket"].post).toBeTruthy();
+    expect(r.body.paths["/api/admin/support/getAllGeneratedTickets"].get).toBeTruthy();
+  });
+});
+
+describe("GET /support/getAllGeneratedTickets", () => {
+  it("lists only the caller's company's tickets, newest first", async () => {
+    const r = await api(acme, "GET", `${ADMIN}/getAllGeneratedTickets`);
+    expect(r.status).toBe(200);
+    const numbers = r.body.payload.map((t: { ticket_number: string }) => t.ticket_number);
+    expect(numbers).toEqual(expect.arrayContaining(["T-100001", "T-100002"]));
+    expect(numbers).not.toContain("T-100003");
+    expect(r.body.payload.every((t: { company: { id: number } }) => t.company.id === 3)).toBe(true);
+    const created = r.body.payload.map((t: { createdAt: number }) => t.createdAt);
+    expect(created).toEqual([...created].sort((a, b) => b - a));
+    expect(r.body.payload.find((t: { ticket_number: string }) => t.ticket_number === "T-100001")).toMatchObject({ User: { id: 12 }, company: { name: expect.any(String) } });
+  });
+
+  it("gives the platform every company's tickets with their company", async () => {
+    const r = await api(root, "GET", `${ADMIN}/getAllGeneratedTickets`);
+    expect(r.status).toBe(200);
+    const companies = new Set(r.body.payload.map((t: { company: { id: number } }) => t.company.id));
+    expect(companies.has(3)).toBe(true);
+    expect(companies.has(4)).toBe(true);
+  });
+
+  it("refuses a role without the support module", async () => {
+    expect((await api(auditor, "GET", `${ADMIN}/getAllGeneratedTickets`)).status).toBe(403);
+    expect((await api(auditor, "GET", `${ADMIN}/generatedTicketDetails?id=1`)).status).toBe(403);
+  });
+});
+
+describe("GET /support/generatedTicketDetails", () => {
+  it("returns the ticket with its phone, position, devices and notes", async () => {
+    const r = await api(acme, "GET", `${ADMIN}/generatedTicketDetails?id=1`);
+    expect(r.status).toBe(200);
+    expect(r.body.payload).toMatchObject({
+      id: 1,
+      ticket_number: "T-100001",
+      brand: "Samsung",
+      phone_model: "Galaxy S24",
+      latitude: 40.4168,
+      longitude: -3.7038,
+      gps_location: "40.4168,-3.7038",
+      devices_details: { "2": { full_name: "", prefix: "BL" } },
+    });
+    expect(r.body.payload.serviceTicketNotes[0]).toMatchObject({ note_description: "Asked the user to re-enable Bluetooth.", User: { dispay_name: expect.any(String) } });
+  });
+
+  it("answers 404 for another company's ticket and 400 without an id", async () => {
+    expect((await api(acme, "GET", `${ADMIN}/generatedTicketDetails?id=3`)).status).toBe(404);
+    expect((await api(beta, "GET", `${ADMIN}/generatedTicketDetails?id=1`)).status).toBe(404);
+    expect((await api(acme, "GET", `${ADMIN}/generatedTicketDetails`)).status).toBe(400);
+    expect((await api(root, "GET", `${ADMIN}/generatedTicketDetails?id=3`)).status).toBe(200);
+  });
+});
+
+describe("POST /support/createSupportNotes", () => {
+  it("adds a note by the caller with its audit entry", async () => {
+    const r = await api(acme, "POST", `${ADMIN}/createSupportNotes`, { notes: "  Called the user back.  ", serviceTicketId: 2, userId: 3 });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.message).toBe("Note added successfully");
+    expect(await notesOf(2)).toContainEqual(expect.objectContaining({ note: "Called the user back.", userId: 3, companyId: 3, createdAt: expect.any(Number) }));
+    expect(await auditOf("Support Note Added")).toContainEqual(expect.objectContaining({ companyId: 3, summary: "T-100002", by: 3 }));
+    const details = await api(acme, "GET", `${ADMIN}/generatedTicketDetails?id=2`);
+    expect(details.body.payload.serviceTicketNotes[0].note_description).toBe("Called the user back.");
+    expect(details.body.payload.serviceTicketNotes[0].createdAt).toBeGreaterThanOrEqual(workerNow() - 60_000);
+  });
+
+  it("refuses an empty note with the spec's message", async () => {
+    for (const notes of ["", "   ", undefined]) {
+      const r = await api(acme, "POST", `${ADMIN}/createSupportNotes`, { notes, serviceTicketId: 1 });
+      expect(r.status).toBe(400);
+      expect(r.body.message).toBe("Note is required");
+    }
+    const long = await api(acme, "POST", `${ADMIN}/createSupportNotes`, { notes: "x".repeat(2001), serviceTicketId: 1 });
+    expect(long.status).toBe(400);
+    expect((await notesOf(1)).length).toBe(1);
+  });
+
+  it("leaves another company's ticket unchanged (404) and refuses the read-only role", async () => {
+    const before = (await notesOf(3)).length;
+    const r = await api(acme, "POST", `${ADMIN}/createSupportNotes`, { notes: "Not mine", serviceTicketId: 3 });
+    expect(r.status).toBe(404);
+    expect((await api(auditor, "POST", `${ADMIN}/createSupportNotes`, { notes: "Read only", serviceTicketId: 1 })).status).toBe(403);
+    expect((await notesOf(3)).length).toBe(before);
+    expect(
+      (
+        await db()
+          .select()
+          .from(schema.supportTicketNotes)
+          .where(and(eq(schema.supportTicketNotes.ticketId, 1), eq(schema.supportTicketNotes.note, "Read only")))
+      ).length,
+    ).toBe(0);
+  });
+
+  it("lets the platform note any company's ticket; the note stays with the ticket's company", async () => {
+    const r = await api(root, "POST", `${ADMIN}/createSupportNotes`, { notes: "Platform follow-up", serviceTicketId: 3 });
+    expect(r.status).toBe(200);
+    expect(await notesOf(3)).toContainEqual(expect.objectContaining({ note: "Platform follow-up", companyId: 4, userId: 1 }));
+  });
+});
+
+describe("GET /support/getFaqs", () => {
+  it("reads the entries of a language in order", async () => {
+    const en = await api(acme, "GET", `${ADMIN}/getFaqs?language=en`);
+    expect(en.status).toBe(200);
+    expect(en.body.payload[0].question).toBe("How do I add a user?");
+    const es = await api(acme, "GET", `${ADMIN}/getFaqs?language=es`);
+    expect(es.body.payload[0].question).toBe("¿Cómo añado un usuario?");
+    expect((await api(auditor, "GET", `${ADMIN}/getFaqs`)).status).toBe(403);
+  });
+});
+
+describe("GET /user/getLastReportedLocation", () => {
+  it("answers for the caller's device, 404 for another company's, 403 without the devices module", async () => {
+    const r = await api(acme, "GET", "/api/admin/user/getLastReportedLocation?deviceId=1");
+    expect(r.status).toBe(200);
+    expect(typeof r.body.payload.latitude).toBe("number");
+    expect((await api(beta, "GET", "/api/admin/user/getLastReportedLocation?deviceId=1")).status).toBe(404);
+    expect((await api(root, "GET", "/api/admin/user/getLastReportedLocation?deviceId=1")).status).toBe(403);
+  });
+});
