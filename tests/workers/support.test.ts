@@ -234,3 +234,60 @@ describe("GET /user/getLastReportedLocation", () => {
     expect((await api(root, "GET", "/api/admin/user/getLastReportedLocation?deviceId=1")).status).toBe(403);
   });
 });
+
+describe("FAQ editing (root only)", () => {
+  const list = async (language: "en" | "es") =>
+    (await api(acme, "GET", `${ADMIN}/getFaqs?language=${language}`)).body.payload as { id: number; question: string; answer: string }[];
+
+  it("root adds, edits, orders and deletes; companies read the result in their language", async () => {
+    const add = await api(root, "POST", `${ADMIN}/addFaq`, { language: "es", question: "¿Puedo abrir con el móvil?", answer: "Sí, con una llave electrónica." });
+    expect(add.status, JSON.stringify(add.body)).toBe(200);
+    expect(add.body.message).toBe("FAQ created successfully");
+    let es = await list("es");
+    const added = es[es.length - 1];
+    expect(added.question).toBe("¿Puedo abrir con el móvil?");
+    expect((await list("en")).map((f) => f.question)).not.toContain(added.question);
+
+    const upd = await api(root, "PUT", `${ADMIN}/updateFaq`, { id: added.id, language: "es", question: "¿Puedo abrir con el teléfono?", answer: "Sí." });
+    expect(upd.status).toBe(200);
+    expect((await list("es")).find((f) => f.id === added.id)).toMatchObject({ question: "¿Puedo abrir con el teléfono?", answer: "Sí." });
+
+    const before = (await list("es")).map((f) => f.id);
+    expect((await api(root, "PUT", `${ADMIN}/moveFaq`, { id: added.id, direction: "up" })).status).toBe(200);
+    es = await list("es");
+    const at = before.indexOf(added.id);
+    expect(es.map((f) => f.id)).toEqual([...before.slice(0, at - 1), added.id, before[at - 1], ...before.slice(at + 1)]);
+    expect((await api(root, "PUT", `${ADMIN}/moveFaq`, { id: es[0].id, direction: "up" })).status).toBe(200);
+    expect((await list("es")).map((f) => f.id)).toEqual(es.map((f) => f.id));
+
+    const del = await api(root, "DELETE", `${ADMIN}/deleteFaq?id=${added.id}`);
+    expect(del.status).toBe(200);
+    expect(del.body.message).toBe("FAQ deleted successfully");
+    expect((await list("es")).map((f) => f.id)).not.toContain(added.id);
+    const log = (await auditOf("FAQ Created")).concat(await auditOf("FAQ Modified"), await auditOf("FAQ Deleted"));
+    expect(log.filter((l) => l.companyId === 1 && l.by === 1).length).toBeGreaterThanOrEqual(4);
+  });
+
+  it("validates with the messages and changes nothing", async () => {
+    const noQuestion = await api(root, "POST", `${ADMIN}/addFaq`, { language: "en", question: "  ", answer: "x" });
+    expect(noQuestion.status).toBe(400);
+    expect(noQuestion.body.message).toBe("Question is required");
+    const noAnswer = await api(root, "POST", `${ADMIN}/addFaq`, { language: "en", question: "Q?" });
+    expect(noAnswer.status).toBe(400);
+    expect(noAnswer.body.message).toBe("Answer is required");
+    expect((await api(root, "POST", `${ADMIN}/addFaq`, { language: "fr", question: "Q?", answer: "A" })).status).toBe(400);
+    expect((await api(root, "POST", `${ADMIN}/addFaq`, { language: "en", question: "q".repeat(301), answer: "A" })).status).toBe(400);
+    expect((await api(root, "PUT", `${ADMIN}/updateFaq`, { id: 9999, language: "en", question: "Q?", answer: "A" })).status).toBe(404);
+    expect((await list("en")).map((f) => f.question)).not.toContain("Q?");
+  });
+
+  it("is refused to companies, even with the support module", async () => {
+    const [first] = await list("en");
+    expect((await api(acme, "POST", `${ADMIN}/addFaq`, { language: "en", question: "Mine?", answer: "A" })).status).toBe(403);
+    expect((await api(acme, "PUT", `${ADMIN}/updateFaq`, { id: first.id, language: "en", question: "Changed?", answer: "A" })).status).toBe(403);
+    expect((await api(acme, "PUT", `${ADMIN}/moveFaq`, { id: first.id, direction: "down" })).status).toBe(403);
+    expect((await api(acme, "DELETE", `${ADMIN}/deleteFaq?id=${first.id}`)).status).toBe(403);
+    expect((await api(auditor, "DELETE", `${ADMIN}/deleteFaq?id=${first.id}`)).status).toBe(403);
+    expect((await list("en"))[0]).toEqual(first);
+  });
+});

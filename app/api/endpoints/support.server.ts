@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { FAQ_LANGUAGES, supportNoteBody } from "~/schemas/support";
-import { listFaqs } from "~/services/faqs.server";
+import * as faqs from "~/services/faqs.server";
 import * as support from "~/services/support.server";
 import type { TicketDetails, TicketListRow } from "~/services/support.server";
 import { endpoint } from "../define.server";
@@ -107,6 +107,60 @@ const mobileTicketBody = z.object({
 
 const idQuery = z.object({ id: z.coerce.number().int().positive() });
 
+const faqBody = z.object({ language: z.string().optional(), question: z.unknown(), answer: z.unknown() });
+
+/** Root's FAQ editing, the same service the /adminSupport page uses. */
+const faqEndpoints = [
+  endpoint({
+    method: "POST",
+    path: "/support/addFaq",
+    tag,
+    summary: "Adds an FAQ entry in one language (en or es), last in its list ('FAQ Created'); root company only. 400 'Question is required' / 'Answer is required'.",
+    auth: "token",
+    body: faqBody,
+    response: message,
+    async handler({ db, auth, body, now }) {
+      return await faqs.addFaq(db, auth, body, now);
+    },
+  }),
+  endpoint({
+    method: "PUT",
+    path: "/support/updateFaq",
+    tag,
+    summary: "Saves an FAQ entry ('FAQ Modified'); root company only.",
+    auth: "token",
+    body: faqBody.extend({ id: z.coerce.number().int().positive() }),
+    response: message,
+    async handler({ db, auth, body, now }) {
+      return await faqs.updateFaq(db, auth, body.id, body, now);
+    },
+  }),
+  endpoint({
+    method: "PUT",
+    path: "/support/moveFaq",
+    tag,
+    summary: "Moves an FAQ entry one place up or down within its language; root company only.",
+    auth: "token",
+    body: z.object({ id: z.coerce.number().int().positive(), direction: z.enum(["up", "down"]) }),
+    response: message,
+    async handler({ db, auth, body, now }) {
+      return await faqs.moveFaq(db, auth, body, now);
+    },
+  }),
+  endpoint({
+    method: "DELETE",
+    path: "/support/deleteFaq",
+    tag,
+    summary: "Deletes an FAQ entry ('FAQ Deleted'); root company only.",
+    auth: "token",
+    query: idQuery,
+    response: message,
+    async handler({ db, auth, query, now }) {
+      return await faqs.deleteFaq(db, auth, query.id, now);
+    },
+  }),
+];
+
 export const supportEndpoints = [
   endpoint({
     method: "GET",
@@ -143,6 +197,7 @@ export const supportEndpoints = [
       return await support.addTicketNote(db, auth, { serviceTicketId: body.serviceTicketId, notes: body.notes }, now);
     },
   }),
+  ...faqEndpoints,
   endpoint({
     method: "GET",
     path: "/support/getFaqs",
@@ -152,7 +207,7 @@ export const supportEndpoints = [
     query: z.object({ language: z.enum(FAQ_LANGUAGES).default("en") }),
     response: z.object({ message: z.string(), payload: z.array(z.object({ id: z.number(), question: z.string(), answer: z.string(), sort_order: z.number() })) }),
     async handler({ db, auth, query }) {
-      const rows = await listFaqs(db, auth, query.language);
+      const rows = await faqs.listFaqs(db, auth, query.language);
       return { payload: rows.map((r) => ({ id: r.id, question: r.question, answer: r.answer, sort_order: r.sortOrder })) };
     },
   }),
