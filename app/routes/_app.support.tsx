@@ -10,6 +10,7 @@ import { getLanguage } from "~/i18n/i18next.server";
 import { listFaqs } from "~/services/faqs.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb } from "~/utils/db.server";
+import { can } from "~/utils/permissions";
 
 export const meta: MetaFunction = () => [{ title: "Support" }];
 
@@ -17,12 +18,13 @@ export const meta: MetaFunction = () => [{ title: "Support" }];
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "support");
   const db = getDb(context);
-  const [tickets, faqs] = await Promise.all([ticketsPage(db, auth, request.url, ["number", "user", "createdAt"]), listFaqs(db, auth, await getLanguage(request))]);
-  return { ...tickets, faqs };
+  const [tickets, faqs] = await Promise.all([ticketsPage(db, auth, request.url, ["number", "company", "user", "createdAt"]), listFaqs(db, auth, await getLanguage(request))]);
+  // A platform user holding both modules sees every company's tickets here too, so with their company.
+  return { ...tickets, faqs, withCompany: can(auth.permissions, "company") };
 }
 
 export default function SupportPage() {
-  const { rows, total, params, timeZone, faqs } = useLoaderData<typeof loader>();
+  const { rows, total, params, timeZone, faqs, withCompany } = useLoaderData<typeof loader>();
   const { t } = useTranslation("support");
   const [search, setSearch] = useSearchParams();
   const tab = search.get("tab") === "faqs" ? "faqs" : "tickets";
@@ -45,7 +47,7 @@ export default function SupportPage() {
           <TabsTrigger value="faqs">{t("faqs")}</TabsTrigger>
         </TabsList>
         <TabsContent value="tickets">
-          <TicketsTable rows={rows} total={total} params={params} timeZone={timeZone} withCompany={false} />
+          <TicketsTable rows={rows} total={total} params={params} timeZone={timeZone} withCompany={withCompany} />
         </TabsContent>
         <TabsContent value="faqs">
           <FaqList faqs={faqs} />

@@ -155,3 +155,20 @@ test("root edits an FAQ and a company user reads it in Spanish", async ({ page, 
   await expect(reader.getByText(answer)).toBeVisible();
   await context.close();
 });
+
+test("the flagged-account banner opens the user's ticket; the privileges link opens the FAQs", async ({ page, loginAs }) => {
+  const admin = await adminApi(page.request, "acme");
+  const user = await admin.createUser("Flo", `Flagged${unique()}`);
+  await admin.call("POST", "/user/flaggedUser", { userId: user.id, is_flagged: "1", support_ticket_id: 1 });
+  await loginAs("acme");
+  await page.goto(`/modifyUser?id=${user.id}`);
+  await page.getByRole("link", { name: "Open ticket" }).click();
+  await expect(page).toHaveURL(/\/supportTicketDetails\?id=1$/);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("T-100001");
+  await page.goBack();
+  // The link opens the FAQs in a new tab.
+  const [faqs] = await Promise.all([page.waitForEvent("popup"), page.getByRole("link", { name: "Learn more" }).first().click()]);
+  await expect(faqs).toHaveURL(/\/support\?tab=faqs$/);
+  await expect(faqs.getByRole("tab", { name: "FAQs" })).toHaveAttribute("aria-selected", "true");
+  await expect(faqs.getByText("How do I add a user?")).toBeVisible();
+});
