@@ -1,4 +1,5 @@
 import type { APIRequestContext, Page } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
 import { E2E_TILE_ORIGIN } from "../../playwright.config";
 import { adminApi, expect, signIn, test, unique } from "./fixtures";
 
@@ -171,4 +172,39 @@ test("the flagged-account banner opens the user's ticket; the privileges link op
   await expect(faqs).toHaveURL(/\/support\?tab=faqs$/);
   await expect(faqs.getByRole("tab", { name: "FAQs" })).toHaveAttribute("aria-selected", "true");
   await expect(faqs.getByText("How do I add a user?")).toBeVisible();
+});
+
+test("root adds an FAQ, moves it up and deletes it after confirming", async ({ page, loginAs }) => {
+  const question = `Can I open doors offline ${unique()}?`;
+  await loginAs("root");
+  await page.goto("/adminSupport?tab=faqs");
+  await page.getByRole("link", { name: "Add FAQ" }).click();
+  await expect(page).toHaveURL(/\/addFaq\?language=en$/);
+  await page.getByRole("textbox", { name: "Question" }).fill(question);
+  await page.getByRole("textbox", { name: "Answer" }).fill("Yes: the gateway decides at the door.");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("FAQ created successfully", { exact: true })).toBeVisible();
+  const items = page.getByTestId("faq-editor").locator("li");
+  await expect(items.last()).toContainText(question);
+  const count = await items.count();
+  await page.getByRole("button", { name: `Move up: ${question}` }).click();
+  await expect(page.getByText("FAQ order saved", { exact: true })).toBeVisible();
+  await expect(items.nth(count - 2)).toContainText(question);
+
+  await page.getByRole("button", { name: `Delete: ${question}` }).click();
+  const dialog = page.getByRole("alertdialog");
+  await expect(dialog).toContainText(question);
+  await dialog.getByRole("button", { name: "Delete" }).click();
+  await expect(page.getByText("FAQ deleted successfully", { exact: true })).toBeVisible();
+  await expect(page.getByTestId("faq-editor")).not.toContainText(question);
+});
+
+test("the support screens have no accessibility violations", async ({ page, loginAs }) => {
+  await loginAs("acme");
+  for (const url of ["/support", "/support?tab=faqs", "/supportTicketDetails?id=1", "/supportTicketGPSDetails?id=1"]) {
+    await page.goto(url);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(violations.map((v) => `${url}: ${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  }
 });

@@ -38,7 +38,7 @@ export function TicketNotes({ notes, canAdd, timeZone, lastResult }: { notes: No
           <input type="hidden" name="intent" value="note" />
           <FormAlert message={err(form.errors)} />
           <Field label={t("addNote")} error={err(fields.notes.errors)} required>
-            <Textarea {...getTextareaProps(fields.notes)} key={saved} rows={3} maxLength={NOTE_MAX} />
+            <Textarea {...getTextareaProps(fields.notes)} rows={3} maxLength={NOTE_MAX} />
           </Field>
           <div>
             <Button type="submit" loading={busy}>
