@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, db, login, schema, workerNow } from "./helpers";
+import { SELF } from "cloudflare:test";
+import { api, db, DEMO, login, ORIGIN, schema, workerNow, type DemoLogin } from "./helpers";
 
 const ADMIN = "/api/admin/support";
 const PHONE = "/api/user/support/createTicket";
@@ -289,5 +290,63 @@ describe("FAQ editing (root only)", () => {
     expect((await api(acme, "DELETE", `${ADMIN}/deleteFaq?id=${first.id}`)).status).toBe(403);
     expect((await api(auditor, "DELETE", `${ADMIN}/deleteFaq?id=${first.id}`)).status).toBe(403);
     expect((await list("en"))[0]).toEqual(first);
+  });
+});
+
+describe("the support pages", () => {
+  const HOST = new URL(ORIGIN).host;
+  async function pageCookie(who: DemoLogin): Promise<string> {
+    const res = await SELF.fetch(`${ORIGIN}/login`, {
+      method: "POST",
+      body: new URLSearchParams({ companyId: DEMO[who].companyId, userName: DEMO[who].userName, password: DEMO[who].password }),
+      headers: { Host: HOST, Origin: ORIGIN },
+      redirect: "manual",
+    });
+    expect(res.status).toBe(302);
+    return res.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("__session="))!
+      .split(";")[0];
+  }
+  const page = (cookie: string, path: string, form?: URLSearchParams) =>
+    SELF.fetch(ORIGIN + path, { method: form ? "POST" : "GET", body: form, headers: { Host: HOST, Cookie: cookie, Origin: ORIGIN }, redirect: "manual" });
+
+  it("a note posted to another company's ticket is refused and stores nothing", async () => {
+    const cookie = await pageCookie("acme");
+    const before = (await notesOf(3)).length;
+    // Posted as the console's client posts (`.data`): the action's own status comes back.
+    const res = await page(cookie, "/supportTicketDetails.data?id=3", new URLSearchParams({ intent: "note", notes: "Not mine either" }));
+    expect(res.status).toBe(404);
+    await res.body?.cancel();
+    const empty = await page(cookie, "/supportTicketDetails.data?id=1", new URLSearchParams({ intent: "note", notes: " " }));
+    expect(empty.status).toBe(400);
+    await empty.body?.cancel();
+    expect((await notesOf(3)).length).toBe(before);
+    const foreign = await page(cookie, "/supportTicketDetails?id=3");
+    expect(foreign.status).toBe(302);
+    expect(foreign.headers.get("Location")).toBe("/support");
+  });
+
+  it("the read-only role gets 403 from every support page; a company gets 403 from the FAQ editor", async () => {
+    const cookie = await pageCookie("auditor");
+    for (const path of ["/support", "/supportTicketDetails?id=1", "/supportTicketGPSDetails?id=1", "/adminSupport"]) {
+      const res = await page(cookie, path);
+      expect(res.status, path).toBe(403);
+      await res.body?.cancel();
+    }
+    const acmeCookie = await pageCookie("acme");
+    for (const path of ["/adminSupport", "/addFaq", "/modifyFaq?id=1"]) {
+      const res = await page(acmeCookie, path);
+      expect(res.status, path).toBe(403);
+      await res.body?.cancel();
+    }
+  });
+
+  it("the page CSP allows map tiles from the configured origin only", async () => {
+    const res = await page(await pageCookie("acme"), "/supportTicketDetails?id=1");
+    expect(res.status).toBe(200);
+    const csp = res.headers.get("Content-Security-Policy")!;
+    expect(csp).toContain("img-src 'self' data: blob: https://tile.openstreetmap.org;");
+    expect(await res.text()).toContain("https://tile.openstreetmap.org/{z}/{x}/{y}.png");
   });
 });
