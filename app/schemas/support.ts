@@ -12,6 +12,7 @@ export const SUPPORT_MESSAGES = {
   noteAdded: "Note added successfully",
   ticketCreated: "Support ticket created successfully",
   deviceNotInCompany: "This device does not belong to your company",
+  tooManyTickets: "Too many tickets. Try again later.",
   faqNotFound: "The provided FAQ is invalid",
   faqCreated: "FAQ created successfully",
   faqModified: "FAQ modified successfully",

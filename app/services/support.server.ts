@@ -13,6 +13,10 @@ import { notFound, ServiceError } from "~/utils/errors.server";
 import { parseInput } from "~/utils/parse-input.server";
 import { can } from "~/utils/permissions";
 import { visibleCompanies } from "./companies.server";
+import { overRateLimit, THROTTLE } from "./throttle.server";
+
+/** Tickets one user may open in the throttle window (15 minutes): enough for a real problem, not for a flood. */
+export const TICKET_LIMIT = 10;
 
 const t = schema.supportTickets;
 const u = schema.users;
@@ -158,6 +162,7 @@ export async function addTicketNote(db: Db, auth: Auth, input: { serviceTicketId
  */
 export async function createTicketFromPhone(db: Db, auth: Auth, input: unknown, now: number): Promise<{ id: number; ticketNumber: string; message: string }> {
   const v = parseInput(mobileTicketSchema, input);
+  if (await overRateLimit(db, `ticket:user:${auth.user.id}`, TICKET_LIMIT, THROTTLE.windowMs, now)) throw new ServiceError(429, SUPPORT_MESSAGES.tooManyTickets);
   const ids = [...new Set(v.devices.map((d) => d.deviceId))];
   const known = ids.length
     ? await db

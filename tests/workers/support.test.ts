@@ -106,6 +106,15 @@ describe("POST /api/user/support/createTicket (the phone app)", () => {
     expect((await db().select().from(schema.supportTickets)).length).toBe(before);
   });
 
+  it("limits how many tickets one user opens in a window", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await api(beta, "POST", PHONE, { brand: `Flood ${i}` })).status);
+    expect(statuses).toContain(429);
+    const flood = await db().select().from(schema.supportTickets).where(eq(schema.supportTickets.userId, 4));
+    expect(flood.filter((t) => t.brand.startsWith("Flood")).length).toBe(statuses.filter((s) => s === 200).length);
+    expect(flood.filter((t) => t.createdAt >= workerNow() - 15 * 60_000).length).toBeLessThanOrEqual(10);
+  });
+
   it("needs a session", async () => {
     expect((await api(null, "POST", PHONE, phoneTicket)).status).toBe(401);
   });
