@@ -6,8 +6,9 @@ import { defineConfig } from "@playwright/test";
  * on its own freshly seeded local D1. The second server has a short idle timeout for the idle tests.
  *
  * Environment (all optional):
- * - `E2E_PORT`, `E2E_IDLE_PORT`: the two servers' ports; free ports are picked when unset, so two
- *   runs, or a run beside `npm start`, do not collide.
+ * - `E2E_PORT`, `E2E_IDLE_PORT`, `E2E_TILE_PORT`: the two servers' ports and the local map tile
+ *   server's (tests/e2e/tile-server.mjs); free ports are picked when unset, so two runs, or a run
+ *   beside `npm start`, do not collide. Maps never fetch tiles from the internet.
  * - `E2E_NOW`: an ISO-8601 instant (`2026-11-23T17:20:00+01:00`). The whole run happens as if it
  *   started then: the Worker's clock is shifted by the same offset (`TEST_CLOCK_OFFSET_MS`, honoured
  *   only with `ENVIRONMENT=test`, see docs/decisions/0018-test-clock.md) and every page's clock is
@@ -34,6 +35,8 @@ function resolvedEnv(name: string, make: () => string): string {
 
 export const E2E_PORT = Number(resolvedEnv("E2E_PORT", () => String(freePort())));
 export const E2E_IDLE_PORT = Number(resolvedEnv("E2E_IDLE_PORT", () => String(freePort())));
+export const E2E_TILE_PORT = Number(resolvedEnv("E2E_TILE_PORT", () => String(freePort())));
+export const E2E_TILE_ORIGIN = `http://127.0.0.1:${E2E_TILE_PORT}`;
 
 /** Milliseconds the run is shifted by (0: the real time). */
 export const E2E_CLOCK_OFFSET_MS = Number(
@@ -53,7 +56,8 @@ const retries = Number(process.env.E2E_RETRIES ?? 0);
 const server = (port: number, extra = "") => ({
   command:
     `rm -rf .tmp/e2e-${port} && STATE_DIR=.tmp/e2e-${port} PORT=${port} bash scripts/serve-local.sh ` +
-    `--var ENVIRONMENT:test --var TEST_CLOCK_OFFSET_MS:${E2E_CLOCK_OFFSET_MS} ${extra}`.trim(),
+    `--var ENVIRONMENT:test --var TEST_CLOCK_OFFSET_MS:${E2E_CLOCK_OFFSET_MS} ` +
+    `--var 'MAP_TILE_URL:${E2E_TILE_ORIGIN}/{z}/{x}/{y}.png' --var 'MAP_TILE_ATTRIBUTION:Local test tiles' ${extra}`.trim(),
   url: `http://127.0.0.1:${port}/login`,
   timeout: 120_000,
   reuseExistingServer: false,
@@ -77,5 +81,9 @@ export default defineConfig({
       args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
     },
   },
-  webServer: [server(E2E_PORT), server(E2E_IDLE_PORT, "--var IDLE_TIMEOUT_MS:4000 --var IDLE_WARNING_MS:8000")],
+  webServer: [
+    { command: `node tests/e2e/tile-server.mjs ${E2E_TILE_PORT}`, url: `${E2E_TILE_ORIGIN}/health`, timeout: 10_000, reuseExistingServer: false },
+    server(E2E_PORT),
+    server(E2E_IDLE_PORT, "--var IDLE_TIMEOUT_MS:4000 --var IDLE_WARNING_MS:8000"),
+  ],
 });

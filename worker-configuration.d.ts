@@ -11,6 +11,8 @@ declare namespace Cloudflare {
 		IDLE_TIMEOUT_MS: "540000";
 		IDLE_WARNING_MS: "60000";
 		PUBLIC_ORIGIN: string;
+		MAP_TILE_URL: string;
+		MAP_TILE_ATTRIBUTION: string;
 	}
 }
 interface Env extends Cloudflare.Env {}

@@ -572,17 +572,21 @@ export const supportTicketNotes = sqliteTable(
   (t) => [index("support_ticket_notes_ticket_idx").on(t.ticketId, t.createdAt)],
 );
 
-export const faqs = sqliteTable("faqs", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  /** Null: shown to every company. */
-  companyId: integer("company_id"),
-  language: text("language", { enum: ["en", "es"] })
-    .notNull()
-    .default("en"),
-  question: text("question").notNull(),
-  answer: text("answer").notNull(),
-  sortOrder: integer("sort_order").notNull().default(0),
-});
+export const faqs = sqliteTable(
+  "faqs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** Null: shown to every company. */
+    companyId: integer("company_id"),
+    language: text("language", { enum: ["en", "es"] })
+      .notNull()
+      .default("en"),
+    question: text("question").notNull(),
+    answer: text("answer").notNull(),
+    sortOrder: integer("sort_order").notNull().default(0),
+  },
+  (t) => [index("faqs_language_order_idx").on(t.language, t.sortOrder)],
+);
 
 // ---------------------------------------------------------------- firmware, billing, stock
 

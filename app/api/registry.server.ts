@@ -17,6 +17,7 @@ import { otaEndpoints } from "./endpoints/ota.server";
 import { referenceEndpoints } from "./endpoints/reference.server";
 import { roleEndpoints } from "./endpoints/roles.server";
 import { settingsEndpoints } from "./endpoints/settings.server";
+import { mobileSupportEndpoints, supportEndpoints } from "./endpoints/support.server";
 import { usersEndpoints } from "./endpoints/users.server";
 
 export const ADMIN_BASE = "/api/admin";
@@ -37,6 +38,7 @@ export const adminEndpoints: readonly Endpoint[] = [
   ...companyRequestEndpoints,
   ...mailerEndpoints,
   ...invoiceEndpoints,
+  ...supportEndpoints,
 ];
 
-export const userEndpoints: readonly Endpoint[] = auditEndpoints;
+export const userEndpoints: readonly Endpoint[] = [...auditEndpoints, ...mobileSupportEndpoints];

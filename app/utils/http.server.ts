@@ -3,6 +3,7 @@
  * a body-size limit, the cross-site refusal for console actions, and the security headers
  * (`nosniff`, HSTS in production, `Cache-Control: no-store`, a CSP where the page set none).
  */
+import { mapTiles, tileImageSource } from "./map-tiles.server";
 import { isCrossSite } from "./origin.server";
 import { isProduction } from "./session.server";
 
@@ -84,6 +85,9 @@ export const DATA_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'n
 /** The page CSP (entry.server): scripts only from this origin or carrying this request's nonce. */
 export function pageCsp(nonce: string, env: Env): string {
   const dev = (env.ENVIRONMENT as string) === "development";
+  // Ticket maps load tiles from the configured tile server only (decision 0027).
+  const tiles = mapTiles(env);
+  const tileSource = tiles ? ` ${tileImageSource(tiles.url)}` : "";
   return [
     "default-src 'self'",
     // 'wasm-unsafe-eval' lets the page compile the access-window core (the e-key preview); it allows
@@ -91,7 +95,7 @@ export function pageCsp(nonce: string, env: Env): string {
     `script-src 'self' 'nonce-${nonce}' 'wasm-unsafe-eval'`,
     // Radix and the toasts position elements with inline style attributes.
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
+    `img-src 'self' data: blob:${tileSource}`,
     "font-src 'self' data:",
     `connect-src 'self'${dev ? " ws: wss:" : ""}`,
     "object-src 'none'",

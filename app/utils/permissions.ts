@@ -63,8 +63,8 @@ export type NavItem = { key: string; to: string; modules: readonly ModuleKey[] }
 
 /**
  * Header icons and home tiles: the company module gets the platform set, everyone else the company set.
- * An entry is listed once its screen exists, so no menu leads nowhere: alerts, support tickets and the
- * platform's ticket list join these lists with their screens.
+ * An entry is listed once its screen exists, so no menu leads nowhere: alerts join these lists with
+ * their screens.
  */
 export function navItems(p: Permissions): NavItem[] {
   if (p.company) {
@@ -72,6 +72,7 @@ export function navItems(p: Permissions): NavItem[] {
       { key: "company", to: "/company", modules: ["company"] },
       { key: "ota", to: "/ota", modules: ["company"] },
       { key: "deviceType", to: "/deviceType", modules: ["company"] },
+      { key: "adminSupport", to: "/adminSupport", modules: ["company"] },
       ...(p.role ? [{ key: "role", to: "/role", modules: ["role"] as const }] : []),
     ];
   }
@@ -80,6 +81,7 @@ export function navItems(p: Permissions): NavItem[] {
     { key: "devices", to: "/devices", modules: ["devices"] },
     { key: "deviceGroups", to: "/deviceGroups", modules: ["device_group"] },
     { key: "activity", to: "/activity", modules: ["activity"] },
+    { key: "support", to: "/support", modules: ["support"] },
     { key: "companySettings", to: "/companySettings", modules: ["company_settings"] },
     { key: "role", to: "/role", modules: ["role"] },
   ];

@@ -57,9 +57,9 @@ test.describe("sign-in", () => {
 });
 
 test.describe("home tiles by role", () => {
-  // Alerts and support join the tiles with their screens (no tile leads to a page that does not exist).
-  const companyTiles = ["users", "devices", "deviceGroups", "activity", "companySettings"];
-  const platformTiles = ["company", "ota", "deviceType"];
+  // Alerts join the tiles with their screens (no tile leads to a page that does not exist).
+  const companyTiles = ["users", "devices", "deviceGroups", "activity", "support", "companySettings"];
+  const platformTiles = ["company", "ota", "deviceType", "adminSupport"];
 
   for (const who of ["acme", "beta", "var"] as const) {
     test(`${who} admin sees the company tiles`, async ({ page, loginAs }) => {

@@ -1,0 +1,66 @@
+import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { Form, useNavigation } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+import { useTranslation } from "react-i18next";
+import { FormAlert } from "~/components/auth/form-parts";
+import { Button } from "~/components/ui/button";
+import { Field } from "~/components/ui/field";
+import { Textarea } from "~/components/ui/textarea";
+import { translateMessage } from "~/i18n/messages";
+import { NOTE_MAX, supportNoteSchema } from "~/schemas/support";
+import { formatDate } from "~/utils/format";
+
+export type NoteActionData = { result: SubmissionResult<string[]> };
+type Note = { id: number; note: string; createdAt: number; authorName: string };
+
+/** The add-note form (with the add right) and the notes, newest first: date, author, text. */
+export function TicketNotes({ notes, canAdd, timeZone, lastResult }: { notes: Note[]; canAdd: boolean; timeZone: string; lastResult?: SubmissionResult<string[]> }) {
+  const { t } = useTranslation("support");
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "note";
+  const [form, fields] = useForm({
+    id: "ticket-note",
+    lastResult,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: supportNoteSchema }),
+  });
+  const err = (e?: string[]) => (e?.[0] ? translateMessage(t, e[0], "support") : undefined);
+  // A saved note empties the box for the next one.
+  const box = useRef<HTMLFormElement>(null);
+  const saved = notes.length;
+  useEffect(() => box.current?.reset(), [saved]);
+  return (
+    <div className="grid gap-4">
+      {canAdd && (
+        <Form method="post" ref={box} {...getFormProps(form)} className="grid gap-2">
+          <input type="hidden" name="intent" value="note" />
+          <FormAlert message={err(form.errors)} />
+          <Field label={t("addNote")} error={err(fields.notes.errors)} required>
+            <Textarea {...getTextareaProps(fields.notes)} rows={3} maxLength={NOTE_MAX} />
+          </Field>
+          <div>
+            <Button type="submit" loading={busy}>
+              {t("add")}
+            </Button>
+          </div>
+        </Form>
+      )}
+      {notes.length === 0 ? (
+        <p className="text-sm text-muted-foreground">{t("noNotes")}</p>
+      ) : (
+        <ul className="grid gap-3" data-testid="ticket-notes">
+          {notes.map((n) => (
+            <li key={n.id} className="rounded-md border px-4 py-3">
+              <p className="text-xs text-muted-foreground">
+                <time dateTime={new Date(n.createdAt).toISOString()}>{formatDate(n.createdAt, timeZone)}</time> · {n.authorName}
+              </p>
+              <p className="mt-1 text-sm whitespace-pre-line break-words">{n.note}</p>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
