@@ -5,10 +5,15 @@
  */
 import { parseArgs } from 'node:util'
 import { SimBoard } from './sim-board.js'
+import { verifyMain } from './verify.js'
+
+if (process.argv[2] === 'verify') process.exit(await verifyMain(process.argv.slice(3)))
 
 const HELP = `Simulated access board (PROTOCOL.md v1) over a real MQTT connection.
 
 usage: npm run board -- --id <board id> --password <board secret> [options]
+       npm run board -- verify --jwks <file> --door <id> --at <instant> --credential <token>
+                       (offline verification of a signed credential; verify --help for details)
 
 connection
   --url <mqtt url>        broker address (default mqtt://127.0.0.1:1883, or ws://… for WebSocket)
