@@ -19,6 +19,7 @@ export const CREDENTIAL_TYP = 'kac+jws'
  * @typedef {{v: 1, jti: string, sub: string, cid: string, key: {id: string, kind: 'ekey'|'group'}, doors?: string[], grp?: string,
  *   win: any, pid?: string, iat: number, exp: number}} CredentialClaims
  * @typedef {{allowed: boolean, reason: string, claims?: CredentialClaims, nextOpen?: number|null}} CredentialDecision
+ * @typedef {Awaited<ReturnType<typeof importJWK>>} VerifyKey
  * @typedef {{id: string, companyId?: string, groupIds?: string[]}} Door a board always knows its company and groups
  *   from its configuration; a tool without them checks the door list alone (door ids are unique across companies)
  */
@@ -26,7 +27,7 @@ export const CREDENTIAL_TYP = 'kac+jws'
 /**
  * The verification keys of a JWKS (`{keys: [...]}`, public Ed25519 JWKs with `kid`), imported once.
  * @param {{keys?: any[]}} jwks
- * @returns {Promise<Map<string, CryptoKey|Uint8Array>>}
+ * @returns {Promise<Map<string, VerifyKey>>}
  */
 export async function importKeySet(jwks) {
   const out = new Map()
@@ -57,7 +58,7 @@ const no = (reason, claims, extra = {}) => ({ allowed: false, reason, ...(claims
 /**
  * Verifies a presented credential at a door, in PROTOCOL.md's order.
  * @param {string} token the compact JWS
- * @param {{keys: Map<string, CryptoKey|Uint8Array>, door: Door, at: number,
+ * @param {{keys: Map<string, VerifyKey>, door: Door, at: number,
  *   revoked?: (claims: CredentialClaims) => boolean, spent?: (claims: CredentialClaims) => boolean}} ctx
  *   `revoked`: what the board knows was withdrawn since issue; `spent`: a one-time credential or key already used here
  * @returns {Promise<CredentialDecision>}
