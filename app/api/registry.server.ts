@@ -12,6 +12,7 @@ import { deviceGroupEndpoints } from "./endpoints/device-groups.server";
 import { deviceTypeEndpoints } from "./endpoints/device-types.server";
 import { deviceEndpoints } from "./endpoints/devices.server";
 import { mailerEndpoints } from "./endpoints/mailer.server";
+import { mobileEndpoints as phoneCalls } from "./endpoints/mobile.server";
 import { otaEndpoints } from "./endpoints/ota.server";
 import { referenceEndpoints } from "./endpoints/reference.server";
 import { roleEndpoints } from "./endpoints/roles.server";
@@ -20,6 +21,7 @@ import { usersEndpoints } from "./endpoints/users.server";
 
 export const ADMIN_BASE = "/api/admin";
 export const USER_BASE = "/api/user";
+export const MOBILE_BASE = "/api/mobile";
 
 export const adminEndpoints: readonly Endpoint[] = [
   ...authEndpoints,
@@ -38,3 +40,6 @@ export const adminEndpoints: readonly Endpoint[] = [
 ];
 
 export const userEndpoints: readonly Endpoint[] = auditEndpoints;
+
+/** The phone app's calls; they take only mobile sessions (dispatch's `sessionKinds`). */
+export const mobileEndpoints: readonly Endpoint[] = [...phoneCalls];
