@@ -56,7 +56,47 @@ function wellFormed(c) {
 const no = (reason, claims, extra = {}) => ({ allowed: false, reason, ...(claims ? { claims } : {}), ...extra })
 
 /**
- * Verifies a presented credential at a door, in PROTOCOL.md's order.
+ * Steps 1-3 of the order (format, key id, signature): the only asynchronous part, so that a caller can
+ * run the rest and act on the outcome (spend a one-time key) with nothing in between.
+ * @param {string} token the compact JWS
+ * @param {Map<string, VerifyKey>} keys
+ * @returns {Promise<{claims: CredentialClaims, reason?: undefined} | {claims?: undefined, reason: string}>}
+ */
+export async function checkSignature(token, keys) {
+  if (typeof token !== 'string' || token.length > MAX_CREDENTIAL_LENGTH || token.split('.').length !== 3) return { reason: 'malformed' }
+  let header
+  try {
+    header = decodeProtectedHeader(token)
+  } catch {
+    return { reason: 'malformed' }
+  }
+  if (header.alg !== 'EdDSA' || header.typ !== CREDENTIAL_TYP || typeof header.kid !== 'string') return { reason: 'malformed' }
+  const key = keys.get(header.kid)
+  if (!key) return { reason: 'unknown_kid' }
+  let claims
+  try {
+    const { payload } = await compactVerify(token, key, { algorithms: ['EdDSA'] })
+    claims = wellFormed(JSON.parse(new TextDecoder().decode(payload)))
+  } catch {
+    return { reason: 'bad_signature' }
+  }
+  return claims ? { claims } : { reason: 'malformed' }
+}
+
+/**
+ * Steps 4-6 (expiry and issue time with the clock-skew allowance, company, door): null when they pass.
+ * @param {CredentialClaims} claims @param {Door} door @param {number} at
+ */
+export function checkClaims(claims, door, at) {
+  if (at > claims.exp * 1000 + CLOCK_SKEW_MS) return 'credential_expired'
+  if (at < claims.iat * 1000 - CLOCK_SKEW_MS) return 'credential_not_yet_valid'
+  if (door.companyId !== undefined && claims.cid !== door.companyId) return 'other_company'
+  if (!opensDoor(claims, door)) return 'other_door'
+  return null
+}
+
+/**
+ * Verifies a presented credential at a door, in PROTOCOL.md's order, as a board with no network does.
  * @param {string} token the compact JWS
  * @param {{keys: Map<string, VerifyKey>, door: Door, at: number,
  *   revoked?: (claims: CredentialClaims) => boolean, spent?: (claims: CredentialClaims) => boolean}} ctx
@@ -64,28 +104,10 @@ const no = (reason, claims, extra = {}) => ({ allowed: false, reason, ...(claims
  * @returns {Promise<CredentialDecision>}
  */
 export async function verifyCredential(token, { keys, door, at, revoked, spent }) {
-  if (typeof token !== 'string' || token.length > MAX_CREDENTIAL_LENGTH || token.split('.').length !== 3) return no('malformed')
-  let header
-  try {
-    header = decodeProtectedHeader(token)
-  } catch {
-    return no('malformed')
-  }
-  if (header.alg !== 'EdDSA' || header.typ !== CREDENTIAL_TYP || typeof header.kid !== 'string') return no('malformed')
-  const key = keys.get(header.kid)
-  if (!key) return no('unknown_kid')
-  let claims
-  try {
-    const { payload } = await compactVerify(token, key, { algorithms: ['EdDSA'] })
-    claims = wellFormed(JSON.parse(new TextDecoder().decode(payload)))
-  } catch {
-    return no('bad_signature')
-  }
-  if (!claims) return no('malformed')
-  if (at > claims.exp * 1000 + CLOCK_SKEW_MS) return no('credential_expired', claims)
-  if (at < claims.iat * 1000 - CLOCK_SKEW_MS) return no('credential_not_yet_valid', claims)
-  if (door.companyId !== undefined && claims.cid !== door.companyId) return no('other_company', claims)
-  if (!opensDoor(claims, door)) return no('other_door', claims)
+  const { claims, reason } = await checkSignature(token, keys)
+  if (!claims) return no(reason)
+  const refused = checkClaims(claims, door, at)
+  if (refused) return no(refused, claims)
   if (revoked?.(claims)) return no('revoked', claims)
   if (isOneTime(claims) && spent?.(claims)) return no('key_used', claims)
   const d = decide([{ id: claims.key.id, kind: claims.key.kind, window: claims.win }], at)

@@ -26,10 +26,12 @@ export const EVENT_TYPES = new Set([
   'tamper',
   'command.result'
 ])
-const CREDENTIAL_TYPES = new Set(['user', 'fob', 'phone'])
+const CREDENTIAL_TYPES = new Set(['user', 'fob', 'phone', 'signed'])
 /** Deepest nesting of objects and arrays in an up payload (the message itself is level 1). */
 export const MAX_DEPTH = 8
 export const MAX_CREDENTIAL_ID = 128
+/** A signed credential (PROTOCOL.md, "Signed credentials") travels whole as the credential's `id`. */
+export const MAX_SIGNED_CREDENTIAL = 8192
 
 const bad = (message, corr) => {
   throw new ProtocolError('bad_payload', message, corr)
@@ -78,8 +80,9 @@ export function parseJson(payload) {
 export function accessRequest(m) {
   if (typeof m.corr !== 'string' || !ID.test(m.corr)) bad('corr must match [A-Za-z0-9._:-]{1,64}')
   if (!isObj(m.credential)) bad('credential must be an object', m.corr)
-  if (!CREDENTIAL_TYPES.has(m.credential.type)) bad('credential.type must be one of user, fob, phone', m.corr)
-  if (!isText(MAX_CREDENTIAL_ID)(m.credential.id)) bad(`credential.id must be a string of 1-${MAX_CREDENTIAL_ID} characters`, m.corr)
+  if (!CREDENTIAL_TYPES.has(m.credential.type)) bad('credential.type must be one of user, fob, phone, signed', m.corr)
+  const max = m.credential.type === 'signed' ? MAX_SIGNED_CREDENTIAL : MAX_CREDENTIAL_ID
+  if (!isText(max)(m.credential.id)) bad(`credential.id must be a string of 1-${max} characters`, m.corr)
   if (!optional(m.at, isTime)) bad('at must be epoch milliseconds', m.corr)
   return { corr: m.corr, credential: { type: m.credential.type, id: m.credential.id }, ...(m.at !== undefined ? { at: m.at } : {}) }
 }
