@@ -76,8 +76,13 @@ test('a connected board forwards a signed credential: the gateway verifies it, d
     assert.equal((await ask(good)).code, 'no_key')
 
     // Every decision is recorded by the credential's id, never the whole token.
+    // What an offline board decided alone is reported as an event once it can.
+    await b.sendEvent('access.granted', { credential: { type: 'signed', id: 'c_offline' }, userId: 'u1', keyId: 'k2', keyKind: 'ekey', extra: 'dropped' }, { id: 'off.1' })
+    await until(() => worker.rows.has('d1/off.1'), { what: 'offline decision row' })
+    assert.deepEqual(worker.rows.get('d1/off.1').data, { credential: { type: 'signed', id: 'c_offline' }, userId: 'u1', keyId: 'k2', keyKind: 'ekey' })
+
     const signedRows = () => [...worker.rows.values()].filter((e) => e.data?.credential?.type === 'signed')
-    await until(() => signedRows().length === 11, { what: 'eleven decision rows' })
+    await until(() => signedRows().length === 12, { what: 'twelve decision rows' })
     const recorded = signedRows()
     assert.ok(recorded.every((e) => e.data.credential.id.length <= 64))
     assert.ok(recorded.some((e) => e.type === 'access.granted' && e.data.keyId === 'k2' && e.data.keyKind === 'ekey'))

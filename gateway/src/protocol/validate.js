@@ -24,7 +24,9 @@ export const EVENT_TYPES = new Set([
   'battery',
   'location',
   'tamper',
-  'command.result'
+  'command.result',
+  'access.granted',
+  'access.denied'
 ])
 const CREDENTIAL_TYPES = new Set(['user', 'fob', 'phone', 'signed'])
 /** Deepest nesting of objects and arrays in an up payload (the message itself is level 1). */
@@ -97,7 +99,17 @@ const measurement = [
   ['value', isNum, true],
   ['unit', isText(16), false]
 ]
+/** A decision a board took alone on a signed credential (PROTOCOL.md, "Signed credentials"), reported later. */
+const offlineDecision = [
+  ['credential', (x) => isObj(x) && x.type === 'signed' && typeof x.id === 'string' && x.id.length > 0 && x.id.length <= 128, true],
+  ['userId', (x) => typeof x === 'string' && ID.test(x), true],
+  ['keyId', (x) => typeof x === 'string' && ID.test(x), true],
+  ['keyKind', (x) => x === 'ekey' || x === 'group', true],
+  ['code', (x) => typeof x === 'string' && /^[a-z_]{1,40}$/.test(x), false]
+]
 const EVENT_DATA = {
+  'access.granted': offlineDecision,
+  'access.denied': offlineDecision,
   'door.opened': door,
   'door.closed': door,
   'door.forced': door,
