@@ -10,7 +10,7 @@ import type { HeldKey, PendingEvent } from "./phone-store";
  * Presenting a key to a door. Bluetooth is simulated through the clipboard: the credential is copied
  * here and given to the board simulator (`npm run board -- verify … --credential <token>`, or
  * `--present <token>` on a connected board); the board's one-line answer pasted back is recorded as an
- * unlock attempt and reported when the phone is online (gateway/README.md, "Phone app").
+ * unlock attempt and reported when the phone is online (gateway/README.md, "Phone app and signed credentials").
  */
 export function PresentDialog({
   heldKey,
