@@ -105,6 +105,12 @@ describe("mobile sign-in", () => {
     expect(typeof ok.body.token).toBe("string");
   });
 
+  it("is in the OpenAPI document", async () => {
+    const doc = (await api(null, "GET", "/api/openapi.json")).body;
+    for (const path of ["/api/mobile/login", "/api/mobile/twoFactorAuthenticate", "/api/mobile/keys", "/api/mobile/activity", "/api/mobile/logout"])
+      expect(doc.paths[path]).toBeDefined();
+  });
+
   it("keeps phone tokens and console tokens apart", async () => {
     const mobile = (await api(null, "POST", `${M}/login`, phone())).body.token;
     const admin = await login("acme");
