@@ -5,6 +5,7 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import tsconfigPaths from "vite-tsconfig-paths";
 import { defineConfig } from "vitest/config";
+import { newSigningKeys } from "./scripts/credential-keys.mjs";
 
 export default defineConfig({
   plugins: [
@@ -16,6 +17,8 @@ export default defineConfig({
         bindings: {
           TEST_MIGRATIONS: await readD1Migrations("./db/migrations"),
           GATEWAY_SECRET: "test-gateway-secret",
+          // A key made for this run only (never committed), as scripts/credential-keys.mjs makes one for local runs.
+          CREDENTIAL_SIGNING_KEYS: await newSigningKeys(),
           ENVIRONMENT: "test",
           // Links in mail are built from this, never from the request's Host.
           PUBLIC_ORIGIN: "https://console.test",

@@ -156,14 +156,18 @@ export const sessions = sqliteTable(
     id: text("id").primaryKey(),
     userId: integer("user_id").notNull(),
     companyId: integer("company_id").notNull(),
-    kind: text("kind", { enum: ["web", "api"] }).notNull(),
+    /** web: console cookie; api: admin API token; mobile: the phone app's bearer token (/api/mobile). */
+    kind: text("kind", { enum: ["web", "api", "mobile"] }).notNull(),
     createdAt: createdAt(),
     lastSeenAt: integer("last_seen_at").notNull(),
     expiresAt: integer("expires_at").notNull(),
     ip: text("ip").notNull().default(""),
     userAgent: text("user_agent").notNull().default(""),
+    /** Mobile sessions: the phone installation that signed in, and the language it asked for. */
+    installationId: text("installation_id"),
+    lang: text("lang"),
   },
-  (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expiry_idx").on(t.expiresAt)],
+  (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expiry_idx").on(t.expiresAt), index("sessions_installation_idx").on(t.userId, t.installationId)],
 );
 
 /** Failed sign-in counters, per account and per client address. */

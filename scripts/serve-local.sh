@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 export WRANGLER_SEND_METRICS=false CI=${CI:-true}
 PORT=${PORT:-8787}
 STATE_DIR=${STATE_DIR:-.wrangler/state}
+node scripts/credential-keys.mjs
 npx wrangler d1 migrations apply DB --local --persist-to "$STATE_DIR" >/dev/null
 PERSIST_TO="$STATE_DIR/v3" npx tsx scripts/seed-local.ts
 exec npx wrangler dev --ip 127.0.0.1 --port "$PORT" --persist-to "$STATE_DIR" --show-interactive-dev-session=false "$@"

@@ -4,7 +4,7 @@ import { authFromToken } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { issuesByField } from "~/utils/field-errors";
-import { readBearerToken } from "~/utils/session.server";
+import { readBearerToken, type SessionKind } from "~/utils/session.server";
 import type { Endpoint, Method } from "./define.server";
 
 /** The spec's message for a missing or expired token; the console shows it as 'You have been logged out'. */
@@ -49,8 +49,17 @@ function parse(schema: ZodTypeAny | undefined, value: unknown) {
   return result.data;
 }
 
+/** Which sessions a table accepts: a phone's session is good for the phone calls only, and they take no other. */
+const CONSOLE_SESSIONS: readonly SessionKind[] = ["web", "api"];
+
 /** Serves one request against an endpoint table mounted at `base` (e.g. "/api/admin"). */
-export async function dispatch(request: Request, context: AppLoadContext, base: string, table: readonly Endpoint[]): Promise<Response> {
+export async function dispatch(
+  request: Request,
+  context: AppLoadContext,
+  base: string,
+  table: readonly Endpoint[],
+  sessionKinds: readonly SessionKind[] = CONSOLE_SESSIONS,
+): Promise<Response> {
   const url = new URL(request.url);
   const path = url.pathname.slice(base.length) || "/";
   const method = request.method.toUpperCase() as Method;
@@ -67,7 +76,7 @@ export async function dispatch(request: Request, context: AppLoadContext, base: 
     if (e.auth === "token") {
       const token = readBearerToken(request);
       auth = token ? await authFromToken(db, env, token, now) : null;
-      if (!auth) return json(401, { message: TOKEN_MESSAGE, errorCode: "401" });
+      if (!auth || !sessionKinds.includes(auth.session.kind)) return json(401, { message: TOKEN_MESSAGE, errorCode: "401" });
       const claimed = request.headers.get("id");
       if (claimed && claimed !== String(auth.user.id)) return json(401, { message: TOKEN_MESSAGE, errorCode: "401" });
     }

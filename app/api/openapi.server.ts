@@ -1,7 +1,7 @@
 import { extendZodWithOpenApi, OpenApiGeneratorV3, OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import type { Endpoint } from "./define.server";
-import { ADMIN_BASE, adminEndpoints, USER_BASE, userEndpoints } from "./registry.server";
+import { ADMIN_BASE, adminEndpoints, MOBILE_BASE, mobileEndpoints, USER_BASE, userEndpoints } from "./registry.server";
 
 const envelope = z.object({ message: z.string(), payload: z.unknown() });
 const failure = z.object({ message: z.string(), errorCode: z.string().optional(), errors: z.record(z.array(z.string())).optional() });
@@ -43,6 +43,7 @@ export function openApiDocument() {
     });
   adminEndpoints.forEach((e) => add(ADMIN_BASE, e));
   userEndpoints.forEach((e) => add(USER_BASE, e));
+  mobileEndpoints.forEach((e) => add(MOBILE_BASE, e));
   cached = new OpenApiGeneratorV3(registry.definitions).generateDocument({
     openapi: "3.0.3",
     info: { title: "Keyless-access admin API", version: "1.0.0", description: "Envelope {message, payload}; token in Authorization (bare or Bearer)." },

@@ -13,6 +13,7 @@ import { deviceTypeEndpoints } from "./endpoints/device-types.server";
 import { deviceEndpoints } from "./endpoints/devices.server";
 import { invoiceEndpoints } from "./endpoints/invoices.server";
 import { mailerEndpoints } from "./endpoints/mailer.server";
+import { mobileEndpoints as phoneCalls } from "./endpoints/mobile.server";
 import { otaEndpoints } from "./endpoints/ota.server";
 import { referenceEndpoints } from "./endpoints/reference.server";
 import { roleEndpoints } from "./endpoints/roles.server";
@@ -22,6 +23,7 @@ import { usersEndpoints } from "./endpoints/users.server";
 
 export const ADMIN_BASE = "/api/admin";
 export const USER_BASE = "/api/user";
+export const MOBILE_BASE = "/api/mobile";
 
 export const adminEndpoints: readonly Endpoint[] = [
   ...authEndpoints,
@@ -42,3 +44,6 @@ export const adminEndpoints: readonly Endpoint[] = [
 ];
 
 export const userEndpoints: readonly Endpoint[] = [...auditEndpoints, ...mobileSupportEndpoints];
+
+/** The phone app's calls; they take only mobile sessions (dispatch's `sessionKinds`). The ticket call is also here, for the phone's own session. */
+export const mobileEndpoints: readonly Endpoint[] = [...phoneCalls, ...mobileSupportEndpoints];

@@ -28,6 +28,7 @@ export const MSG = {
   badCompanyOrEmail: "Invalid Company ID or Email",
   badCode: "The code is invalid or has expired",
   badLink: "This reset link is invalid or has expired",
+  rootFromPhone: "You cannot log into the root company from the mobile app",
 } as const;
 
 const TWO_FACTOR_TTL_MS = 5 * 60 * 1000;
@@ -48,7 +49,7 @@ export type LoginResult = { token: string; sessionId: string; payload: LoginPayl
 type BatchItem = Parameters<Db["batch"]>[0][number];
 type CallContext = { request: Request; kind: SessionKind; now: number };
 
-type Account = { user: typeof schema.users.$inferSelect; company: typeof schema.companies.$inferSelect };
+export type Account = { user: typeof schema.users.$inferSelect; company: typeof schema.companies.$inferSelect };
 
 /**
  * A valid hash of a random password, verified when no account matched (or it has no password yet),
@@ -57,20 +58,20 @@ type Account = { user: typeof schema.users.$inferSelect; company: typeof schema.
 const DUMMY_HASH = "pbkdf2-sha256$100000$6h6E1550B8YQ0bhCNP2eJg$5SRHXihtsNMCHGBRTIeL5QAS8r0eHhgEmL/muLaCH8o";
 
 /** Verifies the password of `account`, or a dummy one when there is no account, in the same time. */
-async function passwordMatches(account: Account | null, password: string): Promise<boolean> {
+export async function passwordMatches(account: Account | null, password: string): Promise<boolean> {
   const stored = account?.user.passwordHash;
   const ok = await verifyPassword(password, stored || DUMMY_HASH);
   return Boolean(account && stored && ok);
 }
 
 /** The throttle keys of a sign-in: on the resolved account, or on the normalised identifier when none matched. */
-function keysFor(account: Account | null, input: { companyId: string; userName: string }, request: Request): ThrottleKeys {
+export function keysFor(account: Account | null, input: { companyId: string; userName: string }, request: Request): ThrottleKeys {
   const ip = clientIp(request);
   return throttleKeys(account ? { userId: account.user.id } : { companyCode: input.companyId, userName: input.userName }, ip);
 }
 
 /** Counts a failed attempt; when the account starts being slowed down, its owner is told by e-mail once. */
-async function failedAttempt(db: Db, account: Account | null, keys: ThrottleKeys, now: number): Promise<void> {
+export async function failedAttempt(db: Db, account: Account | null, keys: ThrottleKeys, now: number): Promise<void> {
   const failures = await recordFailure(db, keys, now);
   if (account && failures === THROTTLE.accountSlowAfter) {
     await db.insert(schema.mailOutbox).values({
@@ -107,7 +108,7 @@ export async function findAccount(db: Db, companyCode: string, userName: string)
   return rows[0] ?? null;
 }
 
-function loginPayload({ user, company }: Account): LoginPayload {
+export function loginPayload({ user, company }: Account): LoginPayload {
   return {
     dispay_name: user.displayName,
     id: user.id,
@@ -119,16 +120,20 @@ function loginPayload({ user, company }: Account): LoginPayload {
   };
 }
 
-async function settingsOf(db: Db, companyId: number) {
+export async function settingsOf(db: Db, companyId: number) {
   return db.query.companySettings.findFirst({ where: eq(schema.companySettings.companyId, companyId) });
 }
 
-/** The checks that apply after the password is known to be right, in the spec's order. */
-async function assertMaySignIn(db: Db, account: Account, now: number): Promise<void> {
+/**
+ * The checks that apply after the password is known to be right, in the spec's order. The phone app
+ * is open to every user of a customer company, never to the root company.
+ */
+export async function assertMaySignIn(db: Db, account: Account, now: number, surface: "console" | "mobile" = "console"): Promise<void> {
   const { user, company } = account;
+  if (surface === "mobile" && company.type === "root") throw new ServiceError(403, MSG.rootFromPhone, { errorCode: "root-company" });
   if (user.isInactive || company.isDeactive) throw new ServiceError(401, MSG.deactivated, { errorCode: "deactivated" });
   if (user.isFlagged) throw new ServiceError(401, MSG.flagged, { errorCode: "flagged" });
-  if (!user.isSentinel && !user.isSuperAdmin) throw new ServiceError(401, MSG.noConsole, { errorCode: "no-console" });
+  if (surface === "console" && !user.isSentinel && !user.isSuperAdmin) throw new ServiceError(401, MSG.noConsole, { errorCode: "no-console" });
   const settings = await settingsOf(db, company.id);
   const months = settings?.passwordExpiryMonths ?? 0;
   const changed = user.passwordChangedAt ?? user.createdAt;
@@ -182,7 +187,7 @@ export async function login(db: Db, input: LoginInput, ctx: CallContext): Promis
   return startSession(db, account, ctx, "Login successful");
 }
 
-async function issueTwoFactorCode(db: Db, { user, company }: Account, now: number): Promise<void> {
+export async function issueTwoFactorCode(db: Db, { user, company }: Account, now: number): Promise<void> {
   const code = String(crypto.getRandomValues(new Uint32Array(1))[0] % 1_000_000).padStart(6, "0");
   await db.batch([
     db.insert(schema.twoFactorCodes).values({
@@ -203,6 +208,13 @@ async function issueTwoFactorCode(db: Db, { user, company }: Account, now: numbe
 }
 
 export async function twoFactorAuthenticate(db: Db, input: z.infer<typeof twoFactorSchema>, ctx: CallContext): Promise<LoginResult> {
+  const account = await checkTwoFactorCode(db, input, ctx);
+  await assertMaySignIn(db, account, ctx.now);
+  return startSession(db, account, ctx, "Login successful");
+}
+
+/** Spends a valid sign-in code and returns its account; a wrong, used or expired code is a 401 and counts as a failure. */
+export async function checkTwoFactorCode(db: Db, input: z.infer<typeof twoFactorSchema>, ctx: { request: Request; now: number }): Promise<Account> {
   const account = await findAccount(db, input.companyId, input.userName);
   const keys = keysFor(account, input, ctx.request);
   await assertNotThrottled(db, keys, ctx.now);
@@ -224,8 +236,7 @@ export async function twoFactorAuthenticate(db: Db, input: z.infer<typeof twoFac
     throw new ServiceError(401, MSG.badCode, { errorCode: "bad-code" });
   }
   await db.update(schema.twoFactorCodes).set({ usedAt: ctx.now }).where(eq(schema.twoFactorCodes.id, latest.id));
-  await assertMaySignIn(db, account, ctx.now);
-  return startSession(db, account, ctx, "Login successful");
+  return account;
 }
 
 function assertNewPassword(newPassword: string, confirm: string | undefined) {

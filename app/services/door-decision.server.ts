@@ -44,8 +44,8 @@ const GROUP_DEACTIVATED = 3;
 type KeyRow = typeof schema.ekeyAssignments.$inferSelect;
 type GroupRow = typeof schema.deviceGroups.$inferSelect;
 
-/** Everything of one company a decision reads, loaded once per call. */
-async function loadCompany(db: Db, companyId: number) {
+/** Everything of one company a decision reads, loaded once per call (also what the phone's keys are built from). */
+export async function loadCompany(db: Db, companyId: number) {
   const s = schema;
   const [[company], [settings], devices, members, groups, users, keys, zones, dayRows, exceptionRows, [firstEntry]] = await db.batch([
     db
@@ -113,10 +113,10 @@ async function loadCompany(db: Db, companyId: number) {
     schedule,
   };
 }
-type CompanyState = Awaited<ReturnType<typeof loadCompany>>;
+export type CompanyState = Awaited<ReturnType<typeof loadCompany>>;
 
 /** An e-key's window exactly as the e-key form and its preview build it. */
-function ekeyWindow(k: KeyRow, state: CompanyState): EKeyWindow {
+export function ekeyWindow(k: KeyRow, state: CompanyState): EKeyWindow {
   const schedule = {
     accessType: k.accessType as AccessType,
     startDate: k.startDate,
@@ -131,7 +131,7 @@ function ekeyWindow(k: KeyRow, state: CompanyState): EKeyWindow {
 }
 
 /** A group key: the group's weekly window, from the assignment's start date when it has one. */
-function groupKeyWindow(k: KeyRow, g: GroupRow, state: CompanyState): AccessWindow {
+export function groupKeyWindow(k: KeyRow, g: GroupRow, state: CompanyState): AccessWindow {
   const days = [g.schMonday, g.schTuesday, g.schWednesday, g.schThursday, g.schFriday, g.schSaturday, g.schSunday] as GroupWindow["days"];
   const times = { allDay: g.isAllDay, startTime: g.isAllDay ? null : g.startAt, endTime: g.isAllDay ? null : g.endAt };
   const tz = state.zoneOf(g.timeZoneId);

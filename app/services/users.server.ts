@@ -304,6 +304,8 @@ export async function forgetDevice(db: Db, auth: Auth, userId: number, now: numb
       .update(u)
       .set({ boundDeviceId: null, updatedAt: now })
       .where(liveInCompany(u, auth, eq(u.id, user.id))),
+    // The phone's sessions end with it; its offline credentials are refused by gateways once the feed says so.
+    db.delete(schema.sessions).where(and(eq(schema.sessions.userId, user.id), eq(schema.sessions.kind, "mobile"))),
     activityInsert(db, { companyId: auth.company.id, name: "Device Forgotten", createdByUserId: auth.user.id, targetUserId: user.id, summary: user.displayName, at: now }),
   ]);
   return { message: USER_MSG.deviceForgotten };

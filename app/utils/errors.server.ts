@@ -4,7 +4,7 @@
  */
 export class ServiceError extends Error {
   constructor(
-    readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 422 | 429,
+    readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 422 | 426 | 429 | 503,
     message: string,
     readonly details: { errorCode?: string; fieldErrors?: Record<string, string[]>; payload?: unknown } = {},
   ) {

@@ -12,7 +12,7 @@ export const ABSOLUTE_LIFETIME_MS = 12 * 60 * 60 * 1000;
 /** Writes to last_seen_at are skipped when the previous one is this recent. */
 const TOUCH_INTERVAL_MS = 15_000;
 
-export type SessionKind = "web" | "api";
+export type SessionKind = "web" | "api" | "mobile";
 
 export function idleLimits(env: Env) {
   const idle = Number(env.IDLE_TIMEOUT_MS) || 540_000;
@@ -48,20 +48,38 @@ export function clientIp(request: Request): string {
   return request.headers.get("CF-Connecting-IP") ?? request.headers.get("X-Forwarded-For")?.split(",")[0]?.trim() ?? "local";
 }
 
-export async function createSession(db: Db, args: { userId: number; companyId: number; kind: SessionKind; request: Request; now: number }): Promise<{ token: string; id: string }> {
+/** The values of a new session row and the token its client holds (a caller may batch the insert with other writes). */
+export async function newSession(args: {
+  userId: number;
+  companyId: number;
+  kind: SessionKind;
+  request: Request;
+  now: number;
+  lifetimeMs?: number;
+  installationId?: string;
+  lang?: string;
+}): Promise<{ token: string; id: string; values: typeof schema.sessions.$inferInsert }> {
   const token = randomToken();
   const id = await sha256Hex(token);
-  await db.insert(schema.sessions).values({
+  const values = {
     id,
     userId: args.userId,
     companyId: args.companyId,
     kind: args.kind,
     createdAt: args.now,
     lastSeenAt: args.now,
-    expiresAt: args.now + ABSOLUTE_LIFETIME_MS,
+    expiresAt: args.now + (args.lifetimeMs ?? ABSOLUTE_LIFETIME_MS),
     ip: clientIp(args.request),
     userAgent: (args.request.headers.get("User-Agent") ?? "").slice(0, 200),
-  });
+    installationId: args.installationId ?? null,
+    lang: args.lang ?? null,
+  };
+  return { token, id, values };
+}
+
+export async function createSession(db: Db, args: { userId: number; companyId: number; kind: SessionKind; request: Request; now: number }): Promise<{ token: string; id: string }> {
+  const { token, id, values } = await newSession(args);
+  await db.insert(schema.sessions).values(values);
   return { token, id };
 }
 

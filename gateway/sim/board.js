@@ -5,10 +5,15 @@
  */
 import { parseArgs } from 'node:util'
 import { SimBoard } from './sim-board.js'
+import { verifyMain } from './verify.js'
+
+if (process.argv[2] === 'verify') process.exit(await verifyMain(process.argv.slice(3)))
 
 const HELP = `Simulated access board (PROTOCOL.md v1) over a real MQTT connection.
 
 usage: npm run board -- --id <board id> --password <board secret> [options]
+       npm run board -- verify --jwks <file> --door <id> --at <instant> --credential <token>
+                       (offline verification of a signed credential; verify --help for details)
 
 connection
   --url <mqtt url>        broker address (default mqtt://127.0.0.1:1883, or ws://… for WebSocket)
@@ -19,6 +24,8 @@ connection
 
 actions (any combination; they run in this order)
   --access <type:id>      ask for access, e.g. user:u1, fob:F-100, phone:P-1 (repeatable)
+  --present <token>       a signed credential presented by a phone (PROTOCOL.md, "Signed credentials"):
+                          the gateway verifies and decides it and records the decision (repeatable)
   --event <type[:json]>   send an event, e.g. door.opened or 'battery:{"percent":40}' (repeatable)
   --events <n>            send n sensor readings as fast as the PUBACKs allow
   --firmware              download the offered firmware, verify SHA-256, report the result
@@ -39,6 +46,7 @@ const { values: o } = parseArgs({
     fw: { type: 'string', default: '1.0.0' },
     clean: { type: 'boolean', default: false },
     access: { type: 'string', multiple: true, default: [] },
+    present: { type: 'string', multiple: true, default: [] },
     event: { type: 'string', multiple: true, default: [] },
     events: { type: 'string' },
     firmware: { type: 'boolean', default: false },
@@ -86,6 +94,10 @@ async function actions() {
     const [type, ...rest] = a.split(':')
     const res = await board.requestAccess({ type: /** @type {'user'|'fob'|'phone'} */ (type), id: rest.join(':') })
     out({ access: a, allowed: res.allowed, key: res.key, ...(res.allowed ? {} : { code: res.code, nextOpen: res.nextOpen }), reason: res.reason })
+  }
+  for (const token of o.present) {
+    const res = await board.requestAccess({ type: 'signed', id: token })
+    out({ present: token.slice(0, 16) + '…', allowed: res.allowed, key: res.key, ...(res.allowed ? {} : { code: res.code }), reason: res.reason })
   }
   for (const e of o.event) {
     const i = e.indexOf(':')

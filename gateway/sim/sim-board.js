@@ -116,7 +116,7 @@ export class SimBoard extends EventEmitter {
 
   /**
    * Asks whether a credential may open now.
-   * @param {{type: 'user'|'fob'|'phone', id: string}} credential
+   * @param {{type: 'user'|'fob'|'phone'|'signed', id: string}} credential
    * @param {{corr?: string, timeoutMs?: number, qos?: 0|1|2}} [opts]
    * @returns {Promise<{allowed: boolean, key: any, reason: string, corr: string, code?: string|null, nextOpen?: string|null}>}
    */

@@ -17,6 +17,7 @@ import { Forwarder } from './events/forwarder.js'
 import { ImageCache } from './firmware/image-cache.js'
 import { FirmwareDelivery } from './firmware/delivery.js'
 import { ScheduledOpen } from './access/scheduled-open.js'
+import { CredentialKeys } from './access/credential-keys.js'
 import { Inbound } from './inbound.js'
 import { CommandOutbox } from './commands/outbox.js'
 import { pastDeadline, withDeadline } from './commands/deadline.js'
@@ -44,6 +45,7 @@ const CRED_HASH = Symbol('credentialHash')
  * @property {number} [syncIntervalMs]  change-feed poll interval, default 5000
  * @property {number} [scheduleIntervalMs] scheduled-open re-evaluation, default 15000
  * @property {number} [firmwareRetryMs] first wait before fetching an unavailable image again, default 30000
+ * @property {number} [credentialKeysIntervalMs] how often the console's credential keys are fetched, default 60000
  * @property {number} [statsIntervalMs] how often `$SYS/{gatewayId}/gateway/stats` is published, default 10000
  * @property {Partial<typeof defaultHooks>} [hooks]
  * @property {false|Partial<import('./broker/connect-backoff.js').DEFAULT_BACKOFF>} [connectBackoff]
@@ -98,11 +100,13 @@ export class Gateway {
       retryMs: this.opts.firmwareRetryMs
     })
     this.stats = new Stats(this, this.opts.statsIntervalMs)
+    this.credentialKeys = new CredentialKeys({ dir: this.opts.dataDir, worker: this.worker, log: this.log, intervalMs: this.opts.credentialKeysIntervalMs })
     this.schedule = new ScheduledOpen({ replica: this.replica, publishRetained, recordEvent, log: this.log, intervalMs: this.opts.scheduleIntervalMs })
   }
 
   async start() {
     await this.replica.open()
+    await this.credentialKeys.open()
     await this.queue.open()
     await this.commands?.open()
     this.aedes = await createAedes({ id: this.opts.gatewayId, redisUrl: this.opts.redisUrl, maxTopicLevels: this.opts.maxTopicLevels })
@@ -113,6 +117,8 @@ export class Gateway {
     this.feed = new ChangeFeed({ replica: this.replica, worker: this.worker, log: this.log, intervalMs: this.opts.syncIntervalMs })
     this.replica.onChange((changes, reset) => this.#onReplicaChange(changes, reset).catch((e) => this.log.error('applying change failed', { error: e.message })))
     await this.#republishAll()
+    this.credentialKeys.onChange(() => this.#republishAll().catch((e) => this.log.error('publishing configurations failed', { error: e.message })))
+    this.credentialKeys.start()
     this.feed.start()
     this.schedule.start()
     this.stats.start()
@@ -301,7 +307,9 @@ export class Gateway {
       deviceType: d.deviceType,
       companyId: d.companyId,
       tz: d.tz,
-      unlockMs: d.unlockMs ?? 5000
+      unlockMs: d.unlockMs ?? 5000,
+      // The keys that verify signed credentials, for the board to use while it is offline.
+      credentialKeys: this.credentialKeys.jwks
     })
     await this.schedule.refresh(deviceId)
     await this.firmware.offer(deviceId)
@@ -345,6 +353,7 @@ export class Gateway {
 
   async close() {
     this.stats.stop()
+    this.credentialKeys.stop()
     this.firmware.stop()
     this.schedule.stop()
     await this.feed?.stop()

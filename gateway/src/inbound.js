@@ -8,7 +8,8 @@
 import * as validate from './protocol/validate.js'
 import { ProtocolError } from './protocol/validate.js'
 import { topic } from './protocol/topics.js'
-import { decideAccess } from './access/decide.js'
+import { decideAccess, decideSigned } from './access/decide.js'
+import { checkSignature } from './access/credential.js'
 import { gatewayEventId } from './events/ids.js'
 import mqttPacket from 'mqtt-packet'
 
@@ -97,10 +98,20 @@ export class Inbound {
       sendDirect(client, res, earlier.payload)
       return this.#persist(boardId, earlier)
     }
+    // A signed credential's signature is the one asynchronous check: it runs first, and everything
+    // after it (the decision, spending a one-time key) happens with nothing in between.
+    const signed = req.credential.type === 'signed' ? await this.#signature(req.credential.id) : null
+    const again = this.#recent.get(key)
+    if (again) {
+      sendDirect(client, res, again.payload)
+      return this.#persist(boardId, again)
+    }
     const now = Date.now()
     let d
     try {
-      d = decideAccess(this.gw.replica, boardId, req.credential, now)
+      if (!signed) d = decideAccess(this.gw.replica, boardId, /** @type {any} */ (req.credential), now)
+      else if (signed.claims) d = decideSigned(this.gw.replica, boardId, signed.claims, now)
+      else d = { allowed: false, key: null, code: signed.reason, reason: 'Credential refused', nextOpen: null, userId: null }
     } catch (e) {
       this.gw.log.error('access decision failed', { boardId, error: e.message })
       d = { allowed: false, key: null, code: 'invalid_key', reason: 'Key data is invalid', nextOpen: null, userId: null }
@@ -111,7 +122,8 @@ export class Inbound {
       type: d.allowed ? 'access.granted' : 'access.denied',
       at: req.at ?? now,
       data: {
-        credential: req.credential,
+        // A signed credential is recorded by its id (jti), not whole.
+        credential: signed ? { type: 'signed', id: signed.claims?.jti ?? 'unverified' } : req.credential,
         userId: d.userId,
         keyId: d.key?.id ?? null,
         keyKind: d.key?.kind ?? null,
@@ -134,6 +146,13 @@ export class Inbound {
     sendDirect(client, res, entry.payload)
     this.gw.stats.decision(performance.now() - t0)
     await this.#persist(boardId, entry)
+  }
+
+  /** @param {string} token */
+  async #signature(token) {
+    const r = await checkSignature(token, this.gw.credentialKeys.keys)
+    if (r.reason === 'unknown_kid') this.gw.credentialKeys.refreshSoon()
+    return r
   }
 
   /** Stores a remembered decision's event unless that is done; concurrent attempts share one store. */

@@ -10,14 +10,16 @@
  * tests/door-path/differential.test.mjs checks that the two never disagree.
  */
 import { decide as coreDecide } from './core.js'
+import { checkClaims } from './credential.js'
 
 /**
  * @param {import('../store/replica.js').Replica} replica
  * @param {string} deviceId
  * @param {{type: 'user'|'fob'|'phone', id: string}} credential
  * @param {number} now
+ * @param {{id: string, kind: string}} [onlyKey] count this key alone (a signed credential is for one key)
  */
-export function decideAccess(replica, deviceId, credential, now) {
+export function decideAccess(replica, deviceId, credential, now, onlyKey) {
   const device = replica.get('device', deviceId)
   if (!device) return deny('door_disabled', 'This door is not enabled')
   if (!companyActive(replica, device.companyId)) return deny('company_inactive', 'Company is deactivated')
@@ -30,7 +32,7 @@ export function decideAccess(replica, deviceId, credential, now) {
     ...(device.groupIds ?? []).flatMap((g) =>
       (replica.index.groupKeysByGroupUser.get(g + '\0' + user.id) ?? []).map((k) => ({ id: k.id, kind: 'group', label: k.label, window: groupKeyWindow(k), fob: k.fob }))
     )
-  ].filter((k) => !fobKeys || k.fob === credential.id)
+  ].filter((k) => (!fobKeys || k.fob === credential.id) && (!onlyKey || (k.id === onlyKey.id && k.kind === onlyKey.kind)))
   return { ...coreDecide(keys, now, { lang: user.lang }), userId: user.id }
 }
 
@@ -67,3 +69,25 @@ function resolve(replica, companyId, { type, id }) {
 
 /** A denial before any key is looked at; `code` is one of PROTOCOL.md's denial codes. */
 const deny = (code, reason) => ({ allowed: false, key: null, code, reason, nextOpen: null, userId: null })
+
+/**
+ * A signed credential presented at a connected board, whose signature has been checked
+ * (credential.js `checkSignature`). The claims are checked against the door as a board does (expiry,
+ * company, door); then the gateway decides from its live copy, for the credential's key alone, like any
+ * other request of that user: what the console withdrew since the credential was issued (the key, the
+ * user, the company) is refused within one sync interval, and a phone that was forgotten no longer
+ * opens (`revoked`). An offline board decides from the claims alone (PROTOCOL.md, "Signed credentials").
+ * @param {import('../store/replica.js').Replica} replica
+ * @param {string} deviceId
+ * @param {import('./credential.js').CredentialClaims} claims
+ * @param {number} now
+ */
+export function decideSigned(replica, deviceId, claims, now) {
+  const device = replica.get('device', deviceId)
+  if (!device) return deny('door_disabled', 'This door is not enabled')
+  const refused = checkClaims(claims, { id: device.id, companyId: device.companyId, groupIds: device.groupIds ?? [] }, now)
+  if (refused) return deny(refused, 'Credential refused')
+  const user = replica.get('user', claims.sub)
+  if (claims.pid !== undefined && user && !(user.phoneKeys ?? []).includes(claims.pid)) return { ...deny('revoked', 'Credential revoked'), userId: user.id }
+  return decideAccess(replica, deviceId, { type: 'user', id: claims.sub }, now, claims.key)
+}

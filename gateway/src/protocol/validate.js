@@ -24,12 +24,16 @@ export const EVENT_TYPES = new Set([
   'battery',
   'location',
   'tamper',
-  'command.result'
+  'command.result',
+  'access.granted',
+  'access.denied'
 ])
-const CREDENTIAL_TYPES = new Set(['user', 'fob', 'phone'])
+const CREDENTIAL_TYPES = new Set(['user', 'fob', 'phone', 'signed'])
 /** Deepest nesting of objects and arrays in an up payload (the message itself is level 1). */
 export const MAX_DEPTH = 8
 export const MAX_CREDENTIAL_ID = 128
+/** A signed credential (PROTOCOL.md, "Signed credentials") travels whole as the credential's `id`. */
+export const MAX_SIGNED_CREDENTIAL = 8192
 
 const bad = (message, corr) => {
   throw new ProtocolError('bad_payload', message, corr)
@@ -78,8 +82,9 @@ export function parseJson(payload) {
 export function accessRequest(m) {
   if (typeof m.corr !== 'string' || !ID.test(m.corr)) bad('corr must match [A-Za-z0-9._:-]{1,64}')
   if (!isObj(m.credential)) bad('credential must be an object', m.corr)
-  if (!CREDENTIAL_TYPES.has(m.credential.type)) bad('credential.type must be one of user, fob, phone', m.corr)
-  if (!isText(MAX_CREDENTIAL_ID)(m.credential.id)) bad(`credential.id must be a string of 1-${MAX_CREDENTIAL_ID} characters`, m.corr)
+  if (!CREDENTIAL_TYPES.has(m.credential.type)) bad('credential.type must be one of user, fob, phone, signed', m.corr)
+  const max = m.credential.type === 'signed' ? MAX_SIGNED_CREDENTIAL : MAX_CREDENTIAL_ID
+  if (!isText(max)(m.credential.id)) bad(`credential.id must be a string of 1-${max} characters`, m.corr)
   if (!optional(m.at, isTime)) bad('at must be epoch milliseconds', m.corr)
   return { corr: m.corr, credential: { type: m.credential.type, id: m.credential.id }, ...(m.at !== undefined ? { at: m.at } : {}) }
 }
@@ -94,7 +99,17 @@ const measurement = [
   ['value', isNum, true],
   ['unit', isText(16), false]
 ]
+/** A decision a board took alone on a signed credential (PROTOCOL.md, "Signed credentials"), reported later. */
+const offlineDecision = [
+  ['credential', (x) => isObj(x) && x.type === 'signed' && typeof x.id === 'string' && x.id.length > 0 && x.id.length <= 128, true],
+  ['userId', (x) => typeof x === 'string' && ID.test(x), true],
+  ['keyId', (x) => typeof x === 'string' && ID.test(x), true],
+  ['keyKind', (x) => x === 'ekey' || x === 'group', true],
+  ['code', (x) => typeof x === 'string' && /^[a-z_]{1,40}$/.test(x), false]
+]
 const EVENT_DATA = {
+  'access.granted': offlineDecision,
+  'access.denied': offlineDecision,
   'door.opened': door,
   'door.closed': door,
   'door.forced': door,

@@ -55,6 +55,13 @@ export class WorkerClient {
     return /** @type {Promise<import('../protocol/wire.js').EventBatchResult>} */ (res.json())
   }
 
+  /** The console's published credential keys (a JWKS). @returns {Promise<{keys: any[]}>} */
+  async credentialKeys() {
+    const jwks = /** @type {any} */ (await (await this.#call('/.well-known/keyless-credential-keys.json')).json())
+    if (!jwks || !Array.isArray(jwks.keys)) throw new WorkerError('credential keys: not a JWKS', 502)
+    return jwks
+  }
+
   /** @param {string} releaseId @returns {Promise<Buffer>} */
   async firmware(releaseId) {
     const res = await this.#call(`/api/gateway/firmware/${encodeURIComponent(releaseId)}`)

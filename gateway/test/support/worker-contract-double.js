@@ -42,6 +42,8 @@ export class WorkerContractDouble {
   cursorsSeen = []
   /** seq of the oldest change still kept, as after the Worker's pruning: a cursor short of `oldestKept - 1` gets 410 */
   oldestKept = 0
+  /** the console's published credential keys (GET /.well-known/keyless-credential-keys.json) */
+  jwks = { keys: [] }
   /** while true every call answers 503, as a Worker that is down */
   down = false
   /**
@@ -109,6 +111,7 @@ export class WorkerContractDouble {
       if (body.v !== 1 || !Array.isArray(body.events) || body.events.length > 1000) return send(res, 400, { error: 'bad_batch' })
       return send(res, 200, this.#ingest(body.events))
     }
+    if (req.method === 'GET' && url.pathname === '/.well-known/keyless-credential-keys.json') return send(res, 200, this.jwks)
     const fw = url.pathname.match(/^\/api\/gateway\/firmware\/([^/]+)$/)
     if (req.method === 'GET' && fw) {
       this.requests.firmware++

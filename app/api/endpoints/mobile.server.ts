@@ -1,0 +1,118 @@
+/**
+ * The phone app's calls, mounted at /api/mobile (docs/decisions/0028-signed-offline-credentials.md).
+ * The spec names no fields for them, so they answer in the console's domain names (camelCase, JSON
+ * booleans, epoch milliseconds). Tokens are mobile sessions: `Authorization: Bearer <token>`.
+ */
+import { z } from "zod";
+import { appEventsSchema, mobileLoginSchema, mobileTwoFactorSchema, myActivitySchema } from "~/schemas/mobile";
+import * as authService from "~/services/auth.server";
+import { deliverQueuedMail } from "~/services/mail/outbox.server";
+import { mobileLogin, mobileTwoFactor, myActivity, myKeys, reportAppEvents, assertMobile } from "~/services/mobile.server";
+import { ServiceError } from "~/utils/errors.server";
+import { endpoint } from "../define.server";
+
+const settings = z.object({
+  multiPhoneLogin: z.boolean(),
+  offlineReconnectHours: z.number(),
+  temporaryEkeyHours: z.number(),
+  biometricRequired: z.boolean(),
+  twoFactorRequired: z.boolean(),
+});
+const signedIn = z.object({ message: z.string(), token: z.string(), payload: z.object({ id: z.number(), dispay_name: z.string(), settings }).passthrough() });
+const credential = z.object({ token: z.string(), id: z.string(), issuedAt: z.number(), expiresAt: z.number() }).nullable();
+const key = z.object({
+  id: z.number(),
+  kind: z.enum(["ekey", "group"]),
+  name: z.string(),
+  doors: z.array(z.object({ id: z.number(), name: z.string() })),
+  groupId: z.number().nullable(),
+  accessType: z.string(),
+  window: z.record(z.unknown()),
+  invalid: z.boolean(),
+  openNow: z.boolean(),
+  until: z.number().nullable(),
+  nextOpen: z.number().nullable(),
+  credential,
+});
+
+export const mobileEndpoints = [
+  endpoint({
+    method: "POST",
+    path: "/login",
+    tag: "Mobile",
+    summary:
+      "Phone sign-in bound to an installation id. 426 app update required, 401 bad credentials / de-activated / expired password, 402 second factor required, 403 root company, 409 another phone is bound.",
+    auth: "public",
+    body: mobileLoginSchema,
+    response: signedIn,
+    async handler({ db, env, body, request, now, waitUntil }) {
+      try {
+        const r = await mobileLogin(db, body, { request, now, env });
+        return { message: r.message, payload: r.payload, extra: { token: r.token } };
+      } catch (e) {
+        if (e instanceof ServiceError && e.details.errorCode === "2fa-required") deliverQueuedMail(env, waitUntil);
+        throw e;
+      }
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/twoFactorAuthenticate",
+    tag: "Mobile",
+    summary: "Completes a phone sign-in that required a second factor (the code sent by the login call).",
+    auth: "public",
+    body: mobileTwoFactorSchema,
+    response: signedIn,
+    async handler({ db, env, body, request, now }) {
+      const r = await mobileTwoFactor(db, body, { request, now, env });
+      return { message: r.message, payload: r.payload, extra: { token: r.token } };
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/keys",
+    tag: "Mobile",
+    summary:
+      "The caller's e-keys and group keys: doors, window (the core's JSON), open now / until / next open, and a signed offline credential each (null when the key never opens again). Refresh before refreshBy.",
+    auth: "token",
+    response: z.object({ message: z.string(), payload: z.object({ keys: z.array(key), settings, refreshBy: z.number(), now: z.number() }) }),
+    async handler({ db, core, env, auth, now }) {
+      const r = await myKeys(db, core, env, auth, now);
+      return { payload: { ...r, now } };
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/activity",
+    tag: "Mobile",
+    summary: "The caller's own activity, newest first, paged.",
+    auth: "token",
+    query: myActivitySchema,
+    async handler({ db, auth, query }) {
+      return { payload: await myActivity(db, auth, query.page, query.pageSize) };
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/activity",
+    tag: "Mobile",
+    summary: "Reports unlock attempts made with the phone (App activity); an eventId already reported is not stored again.",
+    auth: "token",
+    body: appEventsSchema,
+    async handler({ db, auth, body, now }) {
+      return { payload: await reportAppEvents(db, auth, body, now) };
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/logout",
+    tag: "Mobile",
+    summary: "Ends the phone's session. Its credentials stay valid until they expire (gateway/PROTOCOL.md).",
+    auth: "token",
+    async handler({ db, auth, now }) {
+      assertMobile(auth);
+      await authService.logout(db, auth, now);
+      return { message: "Logged out" };
+    },
+  }),
+];

@@ -1,0 +1,45 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import type { Core } from "../../../core-wasm/pkg/index.js";
+import { keyStatus, localTime } from "./key-status";
+import { PresentDialog } from "./present-dialog";
+import type { HeldKey, PendingEvent } from "./phone-store";
+
+/** One held key: its doors, "open now?" and "next open" from the core in the key's zone, and its credential's state. */
+export function KeyCard({ core, heldKey, now, onResult }: { core: Core; heldKey: HeldKey; now: number; onResult: (e: PendingEvent) => void }) {
+  const { t } = useTranslation("mobile");
+  const [presenting, setPresenting] = useState(false);
+  const s = keyStatus(core, heldKey, now);
+  const tz = String(heldKey.window.tz ?? "UTC");
+  const titleId = `key-${heldKey.kind}-${heldKey.id}`;
+  return (
+    <li aria-labelledby={titleId} className="rounded-lg border bg-card p-4 shadow-sm" data-key-id={heldKey.id}>
+      <div className="flex items-start justify-between gap-2">
+        <h2 id={titleId} className="font-semibold">
+          {heldKey.name}
+        </h2>
+        <Badge variant={s.openNow ? "success" : "secondary"} data-testid="open-now">
+          {s.invalid ? t("invalidKey") : s.openNow ? t("openNow") : t("closedNow")}
+        </Badge>
+      </div>
+      <p className="text-sm text-muted-foreground">{heldKey.doors.map((d) => d.name).join(", ") || t("noDoors")}</p>
+      <p className="mt-1 text-sm" data-testid="next-open">
+        {s.openNow && s.until != null && t("closesAt", { time: localTime(core, s.until, tz), tz })}
+        {!s.openNow && !s.invalid && (s.nextOpen != null ? t("nextOpen", { time: localTime(core, s.nextOpen, tz), tz }) : t("neverOpens"))}
+      </p>
+      {s.needsRefresh ? (
+        <p role="status" className="mt-2 text-sm font-medium text-destructive" data-testid="needs-refresh">
+          {t("needsRefresh")}
+        </p>
+      ) : (
+        <p className="mt-2 text-xs text-muted-foreground">{t("validUntil", { time: new Date(heldKey.credential!.expiresAt).toLocaleString() })}</p>
+      )}
+      <Button type="button" className="mt-3" size="sm" disabled={s.needsRefresh || heldKey.doors.length === 0} onClick={() => setPresenting(true)}>
+        {t("present")}
+      </Button>
+      {presenting && <PresentDialog heldKey={heldKey} open={presenting} onOpenChange={setPresenting} onResult={onResult} />}
+    </li>
+  );
+}

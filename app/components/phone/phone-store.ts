@@ -1,0 +1,56 @@
+/**
+ * What the phone app keeps on the phone (localStorage): its installation id, its session, the last keys
+ * it fetched with their signed credentials, its history, and unlock attempts not yet reported. Held keys
+ * keep working offline until their credentials expire.
+ */
+export type PhoneSettings = { multiPhoneLogin: boolean; offlineReconnectHours: number; temporaryEkeyHours: number; biometricRequired: boolean; twoFactorRequired: boolean };
+export type PhoneSession = { token: string; userName: string; companyId: string; displayName: string; settings: PhoneSettings };
+export type HeldKey = {
+  id: number;
+  kind: "ekey" | "group";
+  name: string;
+  doors: { id: number; name: string }[];
+  window: Record<string, unknown>;
+  invalid: boolean;
+  credential: { token: string; id: string; issuedAt: number; expiresAt: number } | null;
+};
+export type HeldKeys = { keys: HeldKey[]; fetchedAt: number; refreshBy: number };
+export type HistoryRow = { id: number; at: number; name: string; summary: string };
+export type PendingEvent = { eventId: string; type: "unlock"; deviceId: number; keyId: number; allowed: boolean; reason: string; credentialId?: string; at: number };
+
+const K = { installation: "phone.installationId", session: "phone.session", keys: "phone.keys", history: "phone.history", pending: "phone.pending" } as const;
+
+function read<T>(key: string): T | null {
+  try {
+    const raw = localStorage.getItem(key);
+    return raw ? (JSON.parse(raw) as T) : null;
+  } catch {
+    return null;
+  }
+}
+const write = (key: string, value: unknown) => localStorage.setItem(key, JSON.stringify(value));
+
+/** Made once per installation of the app; the console binds a user to it when one phone is allowed. */
+export function installationId(): string {
+  let id = localStorage.getItem(K.installation);
+  if (!id) {
+    id = `web-${crypto.randomUUID()}`;
+    localStorage.setItem(K.installation, id);
+  }
+  return id;
+}
+
+export const phoneStore = {
+  session: () => read<PhoneSession>(K.session),
+  setSession: (s: PhoneSession) => write(K.session, s),
+  keys: () => read<HeldKeys>(K.keys),
+  setKeys: (k: HeldKeys) => write(K.keys, k),
+  history: () => read<HistoryRow[]>(K.history) ?? [],
+  setHistory: (h: HistoryRow[]) => write(K.history, h),
+  pending: () => read<PendingEvent[]>(K.pending) ?? [],
+  setPending: (p: PendingEvent[]) => write(K.pending, p.slice(-100)),
+  /** Signing out forgets everything of the account, not the installation id. */
+  clear() {
+    for (const key of [K.session, K.keys, K.history, K.pending]) localStorage.removeItem(key);
+  },
+};

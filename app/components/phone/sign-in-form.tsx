@@ -1,0 +1,81 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { PasswordInput } from "~/components/auth/password-input";
+import { Button } from "~/components/ui/button";
+import { Field } from "~/components/ui/field";
+import { Input } from "~/components/ui/input";
+import { translateMessage } from "~/i18n/messages";
+import { mobileLoginSchema } from "~/schemas/mobile";
+import { PhoneApiError, phoneApi } from "./phone-api";
+import { installationId, phoneStore, type PhoneSession } from "./phone-store";
+
+/** The app's version, checked by the console against its minimum ('App update required, check the store'). */
+export const APP_VERSION = "1.0.0";
+
+/** Sign-in with company ID, e-mail or phone and password; the same schema checks here and on the server. */
+export function SignInForm({ onSignedIn }: { onSignedIn: (s: PhoneSession) => void }) {
+  const { t, i18n } = useTranslation("mobile");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [form, fields] = useForm({
+    id: "phone-sign-in",
+    constraint: getZodConstraint(mobileLoginSchema),
+    shouldValidate: "onBlur",
+    onValidate: ({ formData }) => parseWithZod(withPhoneFields(formData, i18n.language), { schema: mobileLoginSchema }),
+    async onSubmit(event, { submission }) {
+      event.preventDefault();
+      if (submission?.status !== "success") return;
+      setBusy(true);
+      setError(null);
+      try {
+        const r = await phoneApi.login(submission.value);
+        const session = {
+          token: r.token,
+          userName: submission.value.userName,
+          companyId: submission.value.companyId,
+          displayName: r.payload.dispay_name,
+          settings: r.payload.settings,
+        };
+        phoneStore.setSession(session);
+        onSignedIn(session);
+      } catch (e) {
+        setError(e instanceof PhoneApiError ? translateMessage(t, e.message, "mobile") : t("offlineSignIn"));
+      } finally {
+        setBusy(false);
+      }
+    },
+  });
+  return (
+    <form {...getFormProps(form)} className="space-y-4" aria-describedby={error ? "phone-sign-in-alert" : undefined}>
+      {error && (
+        <p id="phone-sign-in-alert" role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 p-3 text-sm text-destructive">
+          {error}
+        </p>
+      )}
+      <Field label={t("companyId")} error={fields.companyId.errors?.map((m) => translateMessage(t, m, "mobile"))} required>
+        <Input {...getInputProps(fields.companyId, { type: "text" })} autoComplete="organization" maxLength={4} />
+      </Field>
+      <Field label={t("userName")} error={fields.userName.errors?.map((m) => translateMessage(t, m, "mobile"))} required>
+        <Input {...getInputProps(fields.userName, { type: "text" })} autoComplete="username" maxLength={254} />
+      </Field>
+      <Field label={t("password")} error={fields.password.errors?.map((m) => translateMessage(t, m, "mobile"))} required>
+        <PasswordInput {...getInputProps(fields.password, { type: "password" })} autoComplete="current-password" maxLength={256} />
+      </Field>
+      <Button type="submit" className="w-full" disabled={busy}>
+        {busy ? t("signingIn") : t("signIn")}
+      </Button>
+    </form>
+  );
+}
+
+/** The fields the phone adds to what the person types: its installation id, the app version and the language. */
+function withPhoneFields(formData: FormData, language: string): FormData {
+  const out = new FormData();
+  for (const [k, v] of formData) out.append(k, v);
+  out.set("installationId", installationId());
+  out.set("appVersion", APP_VERSION);
+  out.set("language", language.startsWith("es") ? "es" : "en");
+  return out;
+}

@@ -1,0 +1,95 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { WorkerContractDouble } from './support/worker-contract-double.js'
+import { SECRET, ALWAYS_OPEN, tempDir, removeDir, provisionBoard, startGateway, board, until } from './support/fixtures.js'
+import { signingKey, jwksOf, sign } from './support/credentials.js'
+
+const k1 = await signingKey('k-online-1')
+const k2 = await signingKey('k-online-2')
+
+/** Claims for user u1's key on door d1, valid for an hour around now (the gateway decides at its own clock). */
+const claims = (over = {}) => {
+  const now = Math.floor(Date.now() / 1000)
+  return {
+    jti: `c_${Math.random().toString(36).slice(2)}`,
+    sub: 'u1',
+    cid: 'ACME',
+    key: { id: 'k1', kind: 'ekey' },
+    doors: ['d1'],
+    win: ALWAYS_OPEN,
+    pid: 'inst-A',
+    iat: now - 60,
+    exp: now + 3600,
+    ...over
+  }
+}
+
+test('a connected board forwards a signed credential: the gateway verifies it, decides from its live copy, records it and spends one-time keys', async () => {
+  const worker = await new WorkerContractDouble({ secret: SECRET }).listen()
+  worker.jwks = jwksOf(k1)
+  await provisionBoard(worker, 'd1')
+  worker.change('user', 'upsert', 'u1', { id: 'u1', companyId: 'ACME', active: true, phoneKeys: ['inst-A'] })
+  worker.change('ekey', 'upsert', 'k1', { id: 'k1', deviceId: 'd1', userId: 'u1', window: ALWAYS_OPEN })
+  worker.change('ekey', 'upsert', 'k2', { id: 'k2', deviceId: 'd1', userId: 'u1', window: { ...ALWAYS_OPEN, access: 'oneTime' } })
+  const dir = await tempDir()
+  const gw = await startGateway(worker, dir)
+  const b = board(gw, 'd1')
+  try {
+    await gw.credentialKeys.refresh()
+    await b.connect()
+    const config = await b.next('config', { timeoutMs: 5000 })
+    assert.deepEqual(
+      config.credentialKeys.keys.map((k) => k.kid),
+      ['k-online-1']
+    )
+
+    const ask = async (token) => b.requestAccess({ type: 'signed', id: token })
+    const good = await sign(k1, claims())
+    const r = await ask(good)
+    assert.equal(r.allowed, true)
+    assert.deepEqual(r.key, { id: 'k1', kind: 'ekey' })
+    assert.equal((await ask(await sign(k1, claims({ cid: 'BETA' })))).code, 'other_company')
+    assert.equal((await ask(await sign(k1, claims({ doors: ['d9'] })))).code, 'other_door')
+    assert.equal((await ask(good.slice(0, -2) + (good.endsWith('A') ? 'BA' : 'AA'))).code, 'bad_signature')
+
+    // A rotation: the console publishes a new key; a credential naming it makes the gateway fetch at once.
+    worker.jwks = jwksOf(k2, k1)
+    const rotated = await sign(k2, claims())
+    const first = await ask(rotated)
+    assert.equal(first.code, 'unknown_kid')
+    await gw.credentialKeys.refresh()
+    assert.equal((await ask(rotated)).allowed, true)
+    assert.equal((await ask(good)).allowed, true, 'the previous key still verifies until it is withdrawn')
+
+    // One-time key: opens once, then the gateway's copy says it is used.
+    const once = await sign(k1, claims({ key: { id: 'k2', kind: 'ekey' } }))
+    assert.equal((await ask(once)).allowed, true)
+    assert.equal((await ask(once)).code, 'key_used')
+
+    // Revocation through the feed: a forgotten phone, then a deleted key.
+    worker.change('user', 'upsert', 'u1', { id: 'u1', companyId: 'ACME', active: true, phoneKeys: [] })
+    await gw.syncNow()
+    assert.equal((await ask(good)).code, 'revoked')
+    worker.change('user', 'upsert', 'u1', { id: 'u1', companyId: 'ACME', active: true, phoneKeys: ['inst-A'] })
+    worker.change('ekey', 'delete', 'k1')
+    await gw.syncNow()
+    assert.equal((await ask(good)).code, 'no_key')
+
+    // Every decision is recorded by the credential's id, never the whole token.
+    // What an offline board decided alone is reported as an event once it can.
+    await b.sendEvent('access.granted', { credential: { type: 'signed', id: 'c_offline' }, userId: 'u1', keyId: 'k2', keyKind: 'ekey', extra: 'dropped' }, { id: 'off.1' })
+    await until(() => worker.rows.has('d1/off.1'), { what: 'offline decision row' })
+    assert.deepEqual(worker.rows.get('d1/off.1').data, { credential: { type: 'signed', id: 'c_offline' }, userId: 'u1', keyId: 'k2', keyKind: 'ekey' })
+
+    const signedRows = () => [...worker.rows.values()].filter((e) => e.data?.credential?.type === 'signed')
+    await until(() => signedRows().length === 12, { what: 'twelve decision rows' })
+    const recorded = signedRows()
+    assert.ok(recorded.every((e) => e.data.credential.id.length <= 64))
+    assert.ok(recorded.some((e) => e.type === 'access.granted' && e.data.keyId === 'k2' && e.data.keyKind === 'ekey'))
+  } finally {
+    await b.close()
+    await gw.close()
+    await worker.close()
+    await removeDir(dir)
+  }
+})
