@@ -118,6 +118,26 @@ describe("mobile sign-in", () => {
     expect((await api(mobile, "GET", "/api/admin/user/getUserPermissions?roleId=3")).status).toBe(401);
     expect((await api(`Bearer ${mobile}`, "GET", `${M}/keys`)).status).toBe(200);
   });
+
+  it("opens a support ticket with the phone's own session", async () => {
+    const mobile = (await api(null, "POST", `${M}/login`, phone())).body.token;
+    const ticket = {
+      brand: "Google",
+      phoneModel: "Pixel 9",
+      softwareVersion: "Android 15",
+      appVersion: "1.4.0",
+      latitude: 40.4168,
+      longitude: -3.7038,
+      devices: [{ deviceId: 1, kind: "device", visible: true }],
+    };
+    const r = await api(mobile, "POST", `${M}/support/createTicket`, ticket);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const row = await db().query.supportTickets.findFirst({ where: eq(schema.supportTickets.id, r.body.payload.id) });
+    expect(row).toMatchObject({ companyId: ACME, userId: STAFF, phoneModel: "Pixel 9" });
+    expect((await api(mobile, "POST", `${M}/support/createTicket`, { ...ticket, devices: [{ deviceId: BETA_DEVICE, kind: "device" }] })).body.message).toBe(
+      "This device does not belong to your company",
+    );
+  });
 });
 
 describe("keys and offline credentials", () => {
