@@ -468,7 +468,7 @@ export async function listCompanyDevices(
   companyId: number,
   opts: { page?: { offset: number; limit: number } } = {},
 ): Promise<{ company: { company_name: string; company_id: string; company_type: string }; details: CompanyDeviceRow[]; total: number }> {
-  assertPlatformCaller(auth, "company");
+  assertPlatformCaller(auth);
   const company = await findVisibleCompany(db, auth, companyId);
   const d = schema.devices;
   const where = and(eq(d.companyId, company.id), isNull(d.deletedAt));
