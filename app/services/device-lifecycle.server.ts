@@ -128,11 +128,20 @@ export async function registerDevices(db: Db, auth: Auth, input: unknown, now: n
 // ---------------------------------------------------------------- configuration
 
 /** Company admins with the devices module change devices; an installer of the company may configure. */
-async function assertConfigurer(db: Db, auth: Auth, action: "modify" | "delete") {
-  if (can(auth.permissions, "devices", action)) return;
-  if (!auth.permissions.devices) forbidden();
+async function mayConfigure(db: Db, auth: Auth, action: "modify" | "delete"): Promise<boolean> {
+  if (can(auth.permissions, "devices", action)) return true;
+  if (!auth.permissions.devices) return false;
   const me = await db.query.users.findFirst({ where: eq(schema.users.id, auth.user.id), columns: { isInstaller: true } });
-  if (!me?.isInstaller) forbidden();
+  return !!me?.isInstaller;
+}
+
+async function assertConfigurer(db: Db, auth: Auth, action: "modify" | "delete") {
+  if (!(await mayConfigure(db, auth, action))) forbidden();
+}
+
+/** What the caller may do on /deviceDetails, so the page offers only what the server will accept. */
+export async function lifecycleRights(db: Db, auth: Auth) {
+  return { configure: await mayConfigure(db, auth, "modify"), remove: await mayConfigure(db, auth, "delete"), retire: can(auth.permissions, "devices", "delete") };
 }
 
 async function findOwnDevice(db: Db, auth: Auth, id: number) {

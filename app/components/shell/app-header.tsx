@@ -83,6 +83,11 @@ export function AppHeader({ data }: { data: ShellData }) {
                 <NavLink to="/varPanel">{t("menu.varPanel")}</NavLink>
               </DropdownMenuItem>
             )}
+            {data.menu.varPanel && (
+              <DropdownMenuItem asChild>
+                <NavLink to="/viewDeviceStock">{t("menu.deviceStock")}</NavLink>
+              </DropdownMenuItem>
+            )}
             <DropdownMenuSeparator />
             <DropdownMenuItem data-testid="logout" onSelect={() => postAndReload("/logout")}>
               {t("menu.logout")}
