@@ -161,7 +161,7 @@ for (const lang of ["en", "es"] as const) {
     await page.getByRole("button", { name: tx.configure, exact: true }).click();
     const card = page.getByTestId("board-secret");
     await expect(card).toBeVisible();
-    await expect(card.locator("svg")).toBeVisible();
+    await expect(card.locator("[role=img] > svg")).toBeVisible();
     await expect(card.getByRole("link", { name: tx.download })).toHaveAttribute("download", /board-\d+-secret\.txt/);
     const boardId = (await page.getByTestId("board-id").textContent())!.trim();
     const secret = (await page.getByTestId("board-secret-value").textContent())!.trim();
