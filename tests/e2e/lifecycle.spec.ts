@@ -29,6 +29,7 @@ const TEXT = {
     displayName: "Display Name",
     configure: "Configure",
     download: "Download secret",
+    rotate: "Rotate secret",
   },
   es: {
     register: "Registrar",
@@ -44,6 +45,7 @@ const TEXT = {
     displayName: "Nombre para mostrar",
     configure: "Configurar",
     download: "Descargar secreto",
+    rotate: "Rotar secreto",
   },
 } as const;
 
@@ -195,8 +197,39 @@ for (const lang of ["en", "es"] as const) {
       board.stderr + JSON.stringify(board.lines),
     ).toBeTruthy();
     expect(board.lines.find((l) => "access" in l)).toMatchObject({ access: `user:${payload.id}`, allowed: true });
-    // A wrong secret is refused.
-    const wrong = await runNode(["gateway/sim/board.js", "--id", boardId, "--password", "x".repeat(43), "--url", `mqtt://127.0.0.1:${mqttPort}`, "--wait", "2"]);
-    expect(wrong.lines.find((l) => "connected" in l)).toBeUndefined();
+
+    // Rotating the secret: the old one is refused once the gateway has synced, the new one opens.
+    await page.getByRole("button", { name: tx.rotate, exact: true }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: tx.rotate, exact: true }).click();
+    await expect(page.getByTestId("board-secret-value")).not.toHaveText(secret);
+    const rotated = (await page.getByTestId("board-secret-value").textContent())!.trim();
+    await expect
+      .poll(
+        async () =>
+          (await runNode(["gateway/sim/board.js", "--id", boardId, "--password", secret, "--url", `mqtt://127.0.0.1:${mqttPort}`, "--wait", "1"])).lines.some(
+            (l) => "connected" in l,
+          ),
+        {
+          timeout: 20_000,
+        },
+      )
+      .toBe(false);
+    const again = await runNode([
+      "gateway/sim/board.js",
+      "--id",
+      boardId,
+      "--password",
+      rotated,
+      "--url",
+      `mqtt://127.0.0.1:${mqttPort}`,
+      "--wait",
+      "40",
+      "--access",
+      `user:${payload.id}`,
+    ]);
+    expect(
+      again.lines.find((l) => "access" in l),
+      again.stderr + JSON.stringify(again.lines),
+    ).toMatchObject({ allowed: true });
   });
 }
