@@ -206,7 +206,7 @@ for (const lang of ["en", "es"] as const) {
     await expect
       .poll(
         async () =>
-          (await runNode(["gateway/sim/board.js", "--id", boardId, "--password", secret, "--url", `mqtt://127.0.0.1:${mqttPort}`, "--wait", "1"])).lines.some(
+          (await runNode(["gateway/sim/board.js", "--id", boardId, `--password=${secret}`, "--url", `mqtt://127.0.0.1:${mqttPort}`, "--wait", "1"])).lines.some(
             (l) => "connected" in l,
           ),
         {
