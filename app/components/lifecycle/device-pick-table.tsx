@@ -40,7 +40,17 @@ export function DevicePickTable({ caption, rows, total, page, pageSize, pagePara
             <tr className="border-b text-left">
               {selectable && (
                 <th className="w-10 p-2">
-                  <Checkbox aria-label={selectAllLabel} checked={allOn} onCheckedChange={(on) => onToggle(rows.map((r) => r.id), on === true)} disabled={rows.length === 0} />
+                  <Checkbox
+                    aria-label={selectAllLabel}
+                    checked={allOn}
+                    onCheckedChange={(on) =>
+                      onToggle(
+                        rows.map((r) => r.id),
+                        on === true,
+                      )
+                    }
+                    disabled={rows.length === 0}
+                  />
                 </th>
               )}
               <th className="p-2 font-medium">{columns.serial}</th>
