@@ -369,6 +369,9 @@ export const devices = sqliteTable(
     index("devices_company_name_idx").on(t.companyId, t.fullName),
     index("devices_company_created_idx").on(t.companyId, t.createdAt),
     index("devices_company_status_idx").on(t.companyId, t.status),
+    /** Registration looks serial labels up by either side (0007_device_lifecycle.sql). */
+    index("devices_serial_front_idx").on(t.serialFront),
+    index("devices_serial_back_idx").on(t.serialBack),
   ],
 );
 

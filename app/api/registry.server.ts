@@ -8,6 +8,8 @@ import { auditEndpoints } from "./endpoints/audit.server";
 import { authEndpoints } from "./endpoints/auth.server";
 import { companyEndpoints } from "./endpoints/companies.server";
 import { companyRequestEndpoints } from "./endpoints/company-requests.server";
+import { deviceLifecycleEndpoints } from "./endpoints/device-lifecycle.server";
+import { deviceStockEndpoints } from "./endpoints/device-stock.server";
 import { deviceGroupEndpoints } from "./endpoints/device-groups.server";
 import { deviceTypeEndpoints } from "./endpoints/device-types.server";
 import { deviceEndpoints } from "./endpoints/devices.server";
@@ -41,6 +43,8 @@ export const adminEndpoints: readonly Endpoint[] = [
   ...mailerEndpoints,
   ...invoiceEndpoints,
   ...supportEndpoints,
+  ...deviceStockEndpoints,
+  ...deviceLifecycleEndpoints,
 ];
 
 export const userEndpoints: readonly Endpoint[] = [...auditEndpoints, ...mobileSupportEndpoints];

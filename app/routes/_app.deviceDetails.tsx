@@ -1,36 +1,90 @@
-import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { parseWithZod } from "@conform-to/zod";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import type { SubmissionResult } from "@conform-to/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import QRCode from "qrcode";
 import { useTranslation } from "react-i18next";
+import { ConfirmDialog } from "~/components/confirm-dialog";
 import { DetailList } from "~/components/devices/detail-list";
 import { deviceSettingItems } from "~/components/devices/device-settings";
 import { LinkListCard } from "~/components/devices/link-list-card";
 import { ScheduledOpenCard } from "~/components/devices/scheduled-open-card";
+import { BoardSecretCard, type IssuedBoardSecret } from "~/components/lifecycle/board-secret-card";
+import { ConfigureForm } from "~/components/lifecycle/configure-form";
+import { deviceStatusText } from "~/components/lifecycle/device-status";
+import { RemoveConfigurationDialog } from "~/components/lifecycle/remove-configuration-dialog";
 import { Alert, AlertTitle } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { PageHeader } from "~/components/ui/page-header";
+import { getFixedT, getLanguage } from "~/i18n/i18next.server";
+import { translateMessage } from "~/i18n/messages";
+import { configureSchema, deviceIdSchema, removeConfigurationSchema } from "~/schemas/device-lifecycle";
+import { configureDevice, lifecycleRights, removeDeviceConfiguration, retireDevice, rotateDeviceSecret, type IssuedSecret } from "~/services/device-lifecycle.server";
+import { todayOf } from "~/services/device-stock.server";
 import { getDeviceDetails } from "~/services/devices.server";
 import { requireModule } from "~/utils/auth-guards.server";
-import { getDb } from "~/utils/db.server";
+import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
+import { redirectWithToast } from "~/utils/toast.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.device.fullName ?? "Device" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.device.fullName || data?.device.serialNumber || "Device" }];
 
-/** Read-only; without an id, or with another company's, back to the list. */
+type ActionData = { intent: string; result?: SubmissionResult<string[]>; issued?: IssuedBoardSecret };
+
+/** Without an id, or with another company's, back to the list. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "devices");
   const id = Number(new URL(request.url).searchParams.get("id"));
   if (!Number.isInteger(id) || id <= 0) throw redirect("/devices");
+  const db = getDb(context);
   try {
-    return await getDeviceDetails(getDb(context), auth, id);
+    const [details, rights] = await Promise.all([getDeviceDetails(db, auth, id), lifecycleRights(db, auth)]);
+    return { ...details, rights, today: todayOf(nowMs()) };
   } catch (err) {
     if (err instanceof ServiceError && err.status === 404) throw redirect("/devices");
     throw err;
   }
 }
 
+const SCHEMAS = { configure: configureSchema, rotate: deviceIdSchema, remove: removeConfigurationSchema, retire: deviceIdSchema } as const;
+
+async function withQr(r: IssuedSecret): Promise<IssuedBoardSecret> {
+  const qrSvg = await QRCode.toString(JSON.stringify({ board: String(r.id), secret: r.secret }), { type: "svg", margin: 1, errorCorrectionLevel: "M" });
+  return { id: r.id, serialNumber: r.serialNumber, secret: r.secret, qrSvg };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const auth = await requireModule(request, context, "devices");
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  if (!(intent in SCHEMAS)) throw new Response("Unknown intent", { status: 400 });
+  const submission = parseWithZod(form, { schema: SCHEMAS[intent as keyof typeof SCHEMAS] });
+  if (submission.status !== "success") return data({ intent, result: submission.reply() } satisfies ActionData, { status: 400 });
+  const db = getDb(context);
+  const now = nowMs();
+  const id = submission.value.id;
+  const t = await getFixedT(await getLanguage(request), "lifecycle");
+  const back = `/deviceDetails?id=${id}`;
+  try {
+    if (intent === "configure")
+      return { intent, issued: await withQr(await configureDevice(db, auth, submission.value, now)), result: submission.reply({ resetForm: true }) } satisfies ActionData;
+    if (intent === "rotate") return { intent, issued: await withQr(await rotateDeviceSecret(db, auth, id, now)) } satisfies ActionData;
+    const r = intent === "remove" ? await removeDeviceConfiguration(db, auth, submission.value, now) : await retireDevice(db, auth, id, now);
+    return redirectWithToast(back, { type: "success", message: translateMessage(t, r.message, "lifecycle") }, context.cloudflare.env);
+  } catch (e) {
+    if (!(e instanceof ServiceError) || e.status === 403) throw e;
+    if (intent === "rotate" || intent === "retire") return redirectWithToast(back, { type: "error", message: translateMessage(t, e.message, "lifecycle") }, context.cloudflare.env);
+    return data({ intent, result: submission.reply({ fieldErrors: e.details.fieldErrors ?? { "": [e.message] } }) } satisfies ActionData, { status: e.status });
+  }
+}
+
 export default function DeviceDetailsPage() {
-  const { device, deviceType, scheduledOpen, fpi, week, exceptions, users, groups } = useLoaderData<typeof loader>();
+  const { device, deviceType, scheduledOpen, fpi, week, exceptions, users, groups, rights, today, hasBoardSecret } = useLoaderData<typeof loader>();
+  const actionData = useActionData<ActionData>();
   const { t } = useTranslation("devices");
+  const { t: tl } = useTranslation("lifecycle");
+  const status = device.status;
   return (
     <div className="grid gap-5">
       {device.lowBattery && (
@@ -39,7 +93,12 @@ export default function DeviceDetailsPage() {
         </Alert>
       )}
       <PageHeader
-        title={device.fullName}
+        title={device.fullName || device.serialNumber}
+        description={
+          <span data-testid="device-status">
+            {tl("col.status")}: {deviceStatusText(tl, status, device.startDate, today)}
+          </span>
+        }
         actions={
           <Link to="/devices" className="text-sm text-primary underline-offset-4 hover:underline">
             {t("details.back")}
@@ -47,6 +106,43 @@ export default function DeviceDetailsPage() {
         }
         className="pb-0"
       />
+      {actionData?.issued && <BoardSecretCard issued={actionData.issued} />}
+      {status === "unconfigured" && rights.configure && !actionData?.issued && (
+        <ConfigureForm deviceId={device.id} lastResult={actionData?.intent === "configure" ? actionData.result : undefined} />
+      )}
+      {(status === "configured" || status === "unconfigured") && (rights.configure || rights.retire) && (
+        <Card>
+          <CardHeader>
+            <CardTitle>{tl("lifecycleTitle")}</CardTitle>
+          </CardHeader>
+          <CardContent className="flex flex-wrap gap-2">
+            {status === "configured" && rights.configure && (
+              <ConfirmDialog
+                trigger={<Button variant="outline">{tl("rotateSecret")}</Button>}
+                title={tl("rotateTitle")}
+                description={tl(hasBoardSecret ? "rotateDescription" : "issueDescription")}
+                fields={{ intent: "rotate", id: device.id }}
+                confirmLabel={tl("rotateSecret")}
+                cancelLabel={tl("cancel")}
+              />
+            )}
+            {status === "configured" && rights.remove && (
+              <RemoveConfigurationDialog deviceId={device.id} displayName={device.displayName} lastResult={actionData?.intent === "remove" ? actionData.result : undefined} />
+            )}
+            {rights.retire && (
+              <ConfirmDialog
+                trigger={<Button variant="destructive">{tl("retire")}</Button>}
+                title={tl("retireTitle")}
+                description={tl("retireDescription", { name: device.fullName || device.serialNumber })}
+                fields={{ intent: "retire", id: device.id }}
+                confirmLabel={tl("retire")}
+                cancelLabel={tl("cancel")}
+                destructive
+              />
+            )}
+          </CardContent>
+        </Card>
+      )}
       <Card>
         <CardHeader>
           <CardTitle>{t("details.settings")}</CardTitle>

@@ -9,7 +9,8 @@ import { EmptyState } from "~/components/ui/empty-state";
 import { PageHeader } from "~/components/ui/page-header";
 import { DEVICE_SORTS, listDevices } from "~/services/devices.server";
 import { requireModule } from "~/utils/auth-guards.server";
-import { getDb } from "~/utils/db.server";
+import { todayOf } from "~/services/device-stock.server";
+import { getDb, nowMs } from "~/utils/db.server";
 
 export const meta: MetaFunction = () => [{ title: "Devices" }];
 
@@ -17,13 +18,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "devices");
   const params = parseTableParams(request.url, { defaultSort: "fullName", sortable: DEVICE_SORTS });
   const { rows, total } = await listDevices(getDb(context), auth, params);
-  return { rows, total, params };
+  return { rows, total, params, today: todayOf(nowMs()) };
 }
 
 export default function Devices() {
-  const { rows, total, params } = useLoaderData<typeof loader>();
+  const { rows, total, params, today } = useLoaderData<typeof loader>();
   const { t } = useTranslation("devices");
-  const columns = useMemo(() => deviceColumns(t), [t]);
+  const columns = useMemo(() => deviceColumns(t, today), [t, today]);
   return (
     <div>
       <PageHeader title={t("title")} />

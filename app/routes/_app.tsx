@@ -20,7 +20,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     user: { id: auth.user.id, displayName: auth.user.displayName, email: auth.user.email },
     company: { name: auth.company.name, code: auth.company.code, type: auth.company.type },
     permissions: p,
-    nav: navItems(p),
+    nav: navItems(p, auth.company.type),
     menu: {
       accountDetails: p.users,
       changePassword: p.change_password,

@@ -470,7 +470,8 @@ export type CompanyDeviceRow = {
 
 /**
  * GET company/getCompanyRelatedDevices (spec part 2 §3 "Company device list"): the devices of one
- * company in the caller's view, by serial number. 404 outside it.
+ * company in the caller's view, by serial number. 404 outside it. The transfer screen calls it with
+ * the var_panel module only, for the caller's own child companies.
  */
 export async function listCompanyDevices(
   db: Db,
@@ -478,8 +479,10 @@ export async function listCompanyDevices(
   companyId: number,
   opts: { page?: { offset: number; limit: number } } = {},
 ): Promise<{ company: { company_name: string; company_id: string; company_type: string }; details: CompanyDeviceRow[]; total: number }> {
-  assertPlatformCaller(auth, "company");
+  assertPlatformCaller(auth);
   const company = await findVisibleCompany(db, auth, companyId);
+  // With var_panel alone (the transfer screen) only the caller's direct children are open.
+  if (!auth.permissions.company && company.parentId !== auth.company.id) notFound(COMPANY_MSG.notFound);
   const d = schema.devices;
   const where = and(eq(d.companyId, company.id), isNull(d.deletedAt));
   const base = db

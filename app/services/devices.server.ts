@@ -1,6 +1,6 @@
 /**
- * Devices (read-only in the company console): the paged grid, the details page with the
- * company's scheduled-open hours, and the last reported location.
+ * Devices: the paged grid, the details page with the company's scheduled-open hours, and the last
+ * reported location. Lifecycle changes (configure, rotate, remove, retire) are in device-lifecycle.server.ts.
  */
 import { and, asc, count, desc, eq, inArray, isNull, or } from "drizzle-orm";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
@@ -28,7 +28,16 @@ export async function listDevices(db: Db, auth: Auth, o: ListDevicesOptions) {
   const column = sortColumn[o.sort.key as keyof typeof sortColumn] ?? d.fullName;
   const [rows, [{ total }]] = await db.batch([
     db
-      .select({ id: d.id, fullName: d.fullName, displayName: d.displayName, serialNumber: d.serialNumber, createdAt: d.createdAt, lastActivityAt: d.lastActivityAt })
+      .select({
+        id: d.id,
+        fullName: d.fullName,
+        displayName: d.displayName,
+        serialNumber: d.serialNumber,
+        status: d.status,
+        startDate: d.startDate,
+        createdAt: d.createdAt,
+        lastActivityAt: d.lastActivityAt,
+      })
       .from(d)
       .where(where)
       .orderBy(o.sort.desc ? desc(column) : asc(column), asc(d.id))
@@ -55,7 +64,10 @@ export type ScheduleException = { id: number; date: string; openWholeDay: boolea
 /** Everything /deviceDetails and user/getDeviceDetails show, in one round trip after the device check. */
 export async function getDeviceDetails(db: Db, auth: Auth, id: number) {
   assertCan(auth, MODULE);
-  const { device, deviceType } = await findDevice(db, auth, id);
+  const found = await findDevice(db, auth, id);
+  // The credential hash never leaves the server; pages only learn whether one is set.
+  const { boardSecretHash, ...device } = found.device;
+  const deviceType = found.deviceType;
   const companyId = auth.company.id;
   const groupIds = db.select({ id: m.groupId }).from(m).where(eq(m.deviceId, id));
   const [settings, week, exceptions, holders, groups] = await db.batch([
@@ -83,6 +95,7 @@ export async function getDeviceDetails(db: Db, auth: Auth, id: number) {
   const scheduledOpen = device.scheduleOpen && !!settings[0]?.scheduleOpen;
   return {
     device,
+    hasBoardSecret: boardSecretHash != null,
     deviceType: deviceType ?? "",
     scheduledOpen,
     fpi: scheduledOpen && !!settings[0]?.fpi,

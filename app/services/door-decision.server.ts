@@ -4,7 +4,7 @@
  * its preview build them, and decided by the same core the gateways run. The rules, in order:
  *   1. an unknown or deleted door is not enabled;
  *   2. a deactivated or deleted company opens none of its doors;
- *   3. a door in stock or retired is not enabled;
+ *   3. only a configured door is enabled (stock, unconfigured and retired are not: decision 0022);
  *   4. the credential names a user of the door's company (a user id, a phone bound to the user, or a
  *      fob given with one of the user's keys), else it is unknown;
  *   5. a deactivated user is refused;
@@ -148,7 +148,7 @@ function resolveUser(state: CompanyState, { type, id }: Credential) {
 
 function decideOne(core: Core, state: CompanyState, check: AccessCheck, lang: "en" | "es"): DoorDecision {
   const device = state.devices.get(check.deviceId);
-  const inService = device != null && device.status !== "retired" && device.status !== "stock";
+  const inService = device != null && device.status === "configured";
   const scheduledOpen = Boolean(inService && device.scheduleOpen && state.live && state.schedule && core.isOpen(state.schedule, check.at));
   const deny = (code: DenialCode, reason: string, userId: string | null = null): DoorDecision => ({
     allowed: false,

@@ -116,13 +116,15 @@ async function deviceChanges(db: Db, ref: Ref, ids: number[]): Promise<FeedChang
         groupIds: groupsOf.get(r.id) ?? [],
         // The company's own record carries whether it is live: a door saved while its company was
         // deactivated must not stay shut once the company is back.
-        active: r.status !== "retired" && r.status !== "stock",
+        // Only a configured door admits anyone (decision 0022): stock, unconfigured and retired boards
+        // are refused at CONNECT and disconnected when their device changes to one of those.
+        active: r.status === "configured",
         scheduleOpen: r.scheduleOpen,
         ...(r.relockTimer ? { unlockMs: r.relockTimer * 1000 } : {}),
       },
     });
     out.push(
-      r.boardSecretHash
+      r.boardSecretHash && r.status === "configured"
         ? { type: "boardCredential", op: "upsert", id: String(r.id), data: { deviceId: String(r.id), hash: r.boardSecretHash } }
         : tombstone("boardCredential", r.id),
     );

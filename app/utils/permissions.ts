@@ -66,13 +66,15 @@ export type NavItem = { key: string; to: string; modules: readonly ModuleKey[] }
  * An entry is listed once its screen exists, so no menu leads nowhere: alerts join these lists with
  * their screens.
  */
-export function navItems(p: Permissions): NavItem[] {
+export function navItems(p: Permissions, type?: CompanyType): NavItem[] {
   if (p.company) {
     return [
       { key: "company", to: "/company", modules: ["company"] },
       { key: "ota", to: "/ota", modules: ["company"] },
       { key: "deviceType", to: "/deviceType", modules: ["company"] },
       { key: "adminSupport", to: "/adminSupport", modules: ["company"] },
+      // Only the root company registers new boards into stock (decision 0022).
+      ...(type === "root" && can(p, "company", "add") ? [{ key: "registerDevices", to: "/registerDevices", modules: ["company"] as const }] : []),
       ...(p.role ? [{ key: "role", to: "/role", modules: ["role"] as const }] : []),
     ];
   }

@@ -2,7 +2,8 @@
  * The console and the doors never disagree. Random, seeded sequences of admin changes (users added,
  * modified, deactivated and deleted; e-keys of every access type with and without fobs, modified and
  * removed; groups, their schedules and doors; group keys; scheduled-open hours and the company's
- * zone; doors retired and companies deactivated) run against the built console Worker on its own D1.
+ * zone; doors' configurations removed and made again, doors retired, companies de-activated and
+ * re-activated) run against the built console Worker on its own D1, all through the console's calls.
  * After each sync of a gateway replica that follows the real change feed, every credential × door ×
  * instant is decided twice: by the gateway (gateway/src/access/decide.js on its copy) and by the
  * console from its own tables (POST /api/admin/device/checkAccess): whether it opens, the denial code,
@@ -31,6 +32,8 @@ const SECRET = "test-gateway-secret";
 const LOGINS = {
   ACME: { companyId: "ACME", userName: "admin@acme.example", password: "Acme#Demo2026" },
   BETA: { companyId: "BETA", userName: "admin@beta.example", password: "Beta#Demo2026" },
+  // The platform admin de-activates and re-activates the companies (company/updateCompany).
+  ROOT: { companyId: "ROOT", userName: "root@example.com", password: "Root#Demo2026" },
 };
 // Demo doors (db/seed/demo.ts): ACME 1–12, BETA 13.
 const DOORS = { ACME: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], BETA: [13] };
@@ -97,6 +100,7 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
     const keys = { ACME: [], BETA: [] };
     const groups = { ACME: [], BETA: [] };
     const companyIds = { ACME: 3, BETA: 4 };
+    let renames = 0;
     /** A deactivated company's admin cannot sign in to ask; the console's rule is that all its doors refuse. */
     const deactivated = new Set();
     let n = 0;
@@ -302,18 +306,48 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
       [
         1,
         async (c) => {
-          // No console call retires a door or deactivates a company yet: straight SQL, which the feed follows all the same.
-          if (chance(0.5)) {
+          // The door's lifecycle through the console: its configuration removed (back to unconfigured),
+          // configured again (a new board secret), or retired for good (decision 0022).
+          if (chance(0.6)) {
             const door = pick(DOORS[c]);
-            const status = pick(["retired", "configured", "configured", "stock"]);
-            await end.sql(`update devices set status = '${status}' where id = ${door}`);
-            return `SQL door ${door} status ${status}`;
+            const details = await call(c, "GET", `/user/getDeviceDetails?deviceId=${door}`);
+            const status = details.body.payload?.status;
+            if (chance(0.1)) {
+              const r = await call(c, "POST", "/device/retireDevice", { id: door });
+              return `retireDevice ${door} (${status}) → ${r.status}`;
+            }
+            if (status === "configured") {
+              const r = await call(c, "POST", "/device/removeDeviceConfiguration", { id: door, displayName: details.body.payload?.display_name ?? "" });
+              return `removeDeviceConfiguration ${door} → ${r.status}`;
+            }
+            const n = ++renames;
+            const r = await call(c, "POST", "/device/configureDevice", {
+              id: door,
+              fullName: `Door ${door} r${n}`,
+              displayName: `D${door}r${n}`,
+              relockTrigger: "Timer",
+              relockTimer: pick([3, 5, 10]),
+            });
+            return `configureDevice ${door} (${status}) → ${r.status}`;
           }
-          const off = chance(0.5) ? 1 : 0;
-          await end.sql(`update companies set is_deactive = ${off} where id = ${companyIds[c]}`);
+          const off = chance(0.5);
+          const company = (await call("ROOT", "GET", `/company/getCompanyDetails?id=${companyIds[c]}`)).body.payload;
+          const r = await call("ROOT", "PUT", "/company/updateCompany", {
+            id: company.id,
+            companyName: company.company_name,
+            discountPercentage: company.discount_percentage,
+            nextBillingDate: company.next_billing_date,
+            POCFirstName: company.poc_first_name,
+            POCLastName: company.poc_last_name,
+            POCEmail: company.poc_e_mail,
+            POCCountryCode: company.poc_country_code,
+            POCPhoneNumber: company.poc_phone_number,
+            isDeactive: off ? "1" : "0",
+          });
+          assert.equal(r.status, 200, `updateCompany ${c}: ${JSON.stringify(r.body)}`);
           if (off) deactivated.add(c);
           else if (deactivated.delete(c)) await signIn(c); // deactivating a company ended its sessions
-          return `SQL company ${c} deactive=${off}`;
+          return `updateCompany ${c} isDeactive=${off ? 1 : 0} → ${r.status}`;
         },
       ],
     ];

@@ -76,6 +76,8 @@ test.describe("home tiles by role", () => {
     for (const key of platformTiles) await expect(page.getByTestId(`tile-${key}`)).toBeVisible();
     for (const key of companyTiles) await expect(page.getByTestId(`tile-${key}`)).toHaveCount(0);
     await expect(page.getByTestId("nav-users")).toHaveCount(0);
+    // Only the root company registers boards into stock.
+    await expect(page.getByTestId("tile-registerDevices")).toBeVisible();
   });
 
   test("the auditor sees only what the role grants", async ({ page, loginAs }) => {
@@ -91,6 +93,7 @@ test.describe("home tiles by role", () => {
     await page.goto("/");
     await page.getByTestId("user-menu").click();
     await expect(page.getByRole("menuitem", { name: "VAR Panel" })).toBeVisible();
+    await expect(page.getByRole("menuitem", { name: "Device Stock" })).toBeVisible();
     await expect(page.getByRole("menuitem", { name: "Billing Portal" })).toBeVisible();
     await page.keyboard.press("Escape");
   });

@@ -353,8 +353,11 @@ describe("GET /company/getCompanyRelatedDevices", () => {
     expect(r.body.payload.details).toHaveLength(4);
     expect(r.body.payload.details[0]).toMatchObject({ status: "configured", board_type: expect.any(String), serial_front: expect.stringMatching(/^SF/) });
     expect((await api(root, "GET", `${BASE}/company/getCompanyRelatedDevices?company_id=99999`)).status).toBe(404);
-    // var_panel alone does not open the platform's device lists.
-    expect((await api(reseller, "GET", `${BASE}/company/getCompanyRelatedDevices?company_id=${IDS.ACME}`)).status).toBe(403);
+    // var_panel alone (the transfer screen) opens the caller's direct children only.
+    expect((await api(reseller, "GET", `${BASE}/company/getCompanyRelatedDevices?company_id=${IDS.ACME}`)).status).toBe(200);
+    expect((await api(reseller, "GET", `${BASE}/company/getCompanyRelatedDevices?company_id=${IDS.BETA}`)).status).toBe(404);
+    // An ec company has no such view (a fresh session: an earlier test de-activated ACME once).
+    expect((await api(await login("acme"), "GET", `${BASE}/company/getCompanyRelatedDevices?company_id=${IDS.ACME}`)).status).toBe(403);
   });
 });
 

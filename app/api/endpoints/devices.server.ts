@@ -13,6 +13,8 @@ function devicePayload(x: DeviceDetails) {
     full_name: v.fullName,
     display_name: v.displayName,
     serial_number: v.serialNumber,
+    status: v.status,
+    start_date: v.startDate,
     createdAt: v.createdAt,
     installedAt: v.installedAt,
     lastActivity: v.lastActivityAt,

@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
 import type { TFunction } from "i18next";
+import { deviceStatusText } from "~/components/lifecycle/device-status";
 import { formatDateTime } from "~/utils/format";
 import { LockIcon } from "./device-icons";
 
@@ -9,12 +10,14 @@ export type DeviceListRow = {
   fullName: string;
   displayName: string;
   serialNumber: string;
+  status: string;
+  startDate: string | null;
   createdAt: number;
   lastActivityAt: number | null;
 };
 
 /** /devices columns (docs/ARCHITECTURE.md §7.1): the icon opens details, last activity opens that device's activity. */
-export function deviceColumns(t: TFunction): ColumnDef<DeviceListRow>[] {
+export function deviceColumns(t: TFunction, today: string): ColumnDef<DeviceListRow>[] {
   return [
     {
       id: "icon",
@@ -23,7 +26,7 @@ export function deviceColumns(t: TFunction): ColumnDef<DeviceListRow>[] {
       cell: ({ row }) => (
         <Link
           to={`/deviceDetails?id=${row.original.id}`}
-          aria-label={t("openDetails", { name: row.original.fullName })}
+          aria-label={t("openDetails", { name: row.original.fullName || row.original.serialNumber })}
           className="inline-flex size-8 items-center justify-center rounded-md text-primary hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
         >
           <LockIcon className="size-4" />
@@ -33,6 +36,7 @@ export function deviceColumns(t: TFunction): ColumnDef<DeviceListRow>[] {
     { id: "fullName", accessorKey: "fullName", header: t("col.fullName"), enableSorting: true },
     { id: "displayName", accessorKey: "displayName", header: t("col.displayName"), enableSorting: true },
     { id: "serialNumber", accessorKey: "serialNumber", header: t("col.serialNumber"), enableSorting: true },
+    { id: "status", header: t("lifecycle:col.status"), cell: ({ row }) => deviceStatusText(t, row.original.status, row.original.startDate, today) },
     { id: "createdAt", accessorKey: "createdAt", header: t("col.createdAt"), enableSorting: true, cell: ({ row }) => formatDateTime(row.original.createdAt) },
     {
       id: "lastActivity",

@@ -88,6 +88,11 @@ export function AppHeader({ data }: { data: ShellData }) {
                 <NavLink to="/billingPortal">{t("menu.billingPortal")}</NavLink>
               </DropdownMenuItem>
             )}
+            {data.menu.varPanel && (
+              <DropdownMenuItem asChild>
+                <NavLink to="/viewDeviceStock">{t("menu.deviceStock")}</NavLink>
+              </DropdownMenuItem>
+            )}
             <DropdownMenuSeparator />
             <DropdownMenuItem data-testid="logout" onSelect={() => postAndReload("/logout")}>
               {t("menu.logout")}

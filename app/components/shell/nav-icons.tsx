@@ -86,6 +86,12 @@ export const NAV_ICONS: Record<string, (p: P) => JSX.Element> = {
       <path d="M7 10h.01M11 10h6M7 14h10" />
     </Svg>
   ),
+  registerDevices: (p) => (
+    <Svg {...p}>
+      <rect x="3" y="7" width="14" height="12" rx="2" />
+      <path d="M7 11h6M7 15h4M20 3v6M17 6h6" />
+    </Svg>
+  ),
   role: (p) => (
     <Svg {...p}>
       <path d="M12 3l7 3v5c0 4.5-3 8.5-7 10-4-1.5-7-5.5-7-10V6z" />

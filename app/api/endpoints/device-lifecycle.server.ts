@@ -1,0 +1,124 @@
+import { z } from "zod";
+import {
+  configureDevice,
+  listStockOwners,
+  registerDevices,
+  removeDeviceConfiguration,
+  retireDevice,
+  rotateDeviceSecret,
+  type IssuedSecret,
+} from "~/services/device-lifecycle.server";
+import { endpoint } from "../define.server";
+
+const tag = "Device lifecycle";
+const idBody = z.object({ id: z.coerce.number({ invalid_type_error: "id is required" }).int().positive("id is required") });
+const message = z.object({ message: z.string() });
+const secretPayload = z.object({ message: z.string(), payload: z.object({ id: z.number(), serial_number: z.string(), display_name: z.string(), board_secret: z.string() }) });
+const issued = (r: IssuedSecret) => ({ message: r.message, payload: { id: r.id, serial_number: r.serialNumber, display_name: r.displayName, board_secret: r.secret } });
+
+const reportRow = z.object({
+  row: z.number(),
+  serial_front: z.string(),
+  serial_back: z.string(),
+  device_type: z.string(),
+  status: z.enum(["registered", "rejected"]),
+  message: z.string(),
+});
+
+export const deviceLifecycleEndpoints = [
+  endpoint({
+    method: "GET",
+    path: "/device/getStockOwners",
+    tag,
+    summary: "Root only: the companies whose stock boards can be registered into (the root itself and every live var company).",
+    auth: "token",
+    async handler({ db, auth }) {
+      return { payload: (await listStockOwners(db, auth)).map((r) => ({ id: r.id, company_name: r.name, company_id: r.code, company_type: r.type })) };
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/device/registerDevices",
+    tag,
+    summary:
+      "Root only: registers boards as stock of companyId (id or code: the root itself or a var company). Either devices: [{serialFront, serialBack, deviceType}] or csv: lines of serial_front,serial_back,device_type (a header line is skipped). Each row is reported: 'Invalid Serial Number', 'Device configuration already exists' (a serial already known) or 'Invalid device type'. 422 with the report when no row was registered. 'Devices Registered'.",
+    auth: "token",
+    body: z.object({
+      companyId: z.union([z.number(), z.string().max(12)]).optional(),
+      devices: z
+        .array(z.object({ serialFront: z.string().max(64).optional(), serialBack: z.string().max(64).optional(), deviceType: z.string().max(100).optional() }))
+        .max(500)
+        .optional(),
+      csv: z.string().max(100_000).optional(),
+    }),
+    response: z.object({ message: z.string(), payload: z.object({ registered: z.number(), rejected: z.number(), report: z.array(reportRow) }) }),
+    async handler({ db, auth, body, now }) {
+      const r = await registerDevices(db, auth, body, now);
+      return {
+        message: r.message,
+        payload: {
+          registered: r.registered,
+          rejected: r.rejected,
+          report: r.report.map((x) => ({
+            row: x.row,
+            serial_front: x.serialFront,
+            serial_back: x.serialBack,
+            device_type: x.deviceType,
+            status: x.registered ? ("registered" as const) : ("rejected" as const),
+            message: x.message,
+          })),
+        },
+      };
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/device/configureDevice",
+    tag,
+    summary:
+      "Configures an unconfigured device of the caller's company (devices modify, or an installer): fullName, displayName, lockType, relockTrigger (Timer or Door Close), relockTimer, triggerMode, manualLock, bluetoothPowerLevel (1-5), dnortTime, sensor names. Returns the board secret once (payload.board_secret); only its hash is kept. 'Device Configured'.",
+    auth: "token",
+    body: z.record(z.unknown()),
+    response: secretPayload,
+    async handler({ db, auth, body, now }) {
+      return issued(await configureDevice(db, auth, body, now));
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/device/rotateDeviceSecret",
+    tag,
+    summary:
+      "Issues a new board secret for a configured device (returned once); the board holding the old one is disconnected at the gateways' next sync. 'Device Secret Rotated'.",
+    auth: "token",
+    body: idBody,
+    response: secretPayload,
+    async handler({ db, auth, body, now }) {
+      return issued(await rotateDeviceSecret(db, auth, body.id, now));
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/device/removeDeviceConfiguration",
+    tag,
+    summary: "Returns a configured device to unconfigured (names and secret cleared) once displayName repeats the device's display name. 'Device Configuration Removed'.",
+    auth: "token",
+    body: z.object({ id: z.unknown().optional(), displayName: z.unknown().optional() }),
+    response: message,
+    async handler({ db, auth, body, now }) {
+      return await removeDeviceConfiguration(db, auth, body, now);
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/device/retireDevice",
+    tag,
+    summary: "Retires an unconfigured or configured device (devices delete): it admits nobody, its board is disconnected and its history stays. 'Device Retired'.",
+    auth: "token",
+    body: idBody,
+    response: message,
+    async handler({ db, auth, body, now }) {
+      return await retireDevice(db, auth, body.id, now);
+    },
+  }),
+];

@@ -1,0 +1,59 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { Form, useNavigation } from "@remix-run/react";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { FormAlert } from "~/components/auth/form-parts";
+import { Button } from "~/components/ui/button";
+import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "~/components/ui/dialog";
+import { Field } from "~/components/ui/field";
+import { Input } from "~/components/ui/input";
+import { translateMessage } from "~/i18n/messages";
+import { removeConfigurationSchema } from "~/schemas/device-lifecycle";
+
+type Props = { deviceId: number; displayName: string; lastResult?: SubmissionResult<string[]> };
+
+/** Removing a configuration asks the user to type the device's display name first. */
+export function RemoveConfigurationDialog({ deviceId, displayName, lastResult }: Props) {
+  const { t } = useTranslation("lifecycle");
+  const busy = useNavigation().state === "submitting";
+  const [open, setOpen] = useState(!!lastResult && lastResult.status === "error");
+  const [form, fields] = useForm({
+    id: "remove-configuration",
+    lastResult,
+    shouldValidate: "onSubmit",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: removeConfigurationSchema }),
+  });
+  const err = (e?: string[]) => (e?.[0] ? translateMessage(t, e[0], "lifecycle") : undefined);
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <DialogTrigger asChild>
+        <Button variant="destructive">{t("removeConfiguration")}</Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>{t("removeTitle")}</DialogTitle>
+          <DialogDescription>{t("removeDescription", { name: displayName })}</DialogDescription>
+        </DialogHeader>
+        <Form method="post" {...getFormProps(form)} className="grid gap-4">
+          <FormAlert message={err(form.errors)} />
+          <input type="hidden" name="intent" value="remove" />
+          <input type="hidden" name="id" value={deviceId} />
+          <Field label={t("typeDisplayName", { name: displayName })} error={err(fields.displayName.errors)} required>
+            <Input {...getInputProps(fields.displayName, { type: "text" })} key={fields.displayName.key} autoComplete="off" maxLength={100} />
+          </Field>
+          <DialogFooter>
+            <DialogClose asChild>
+              <Button type="button" variant="outline">
+                {t("cancel")}
+              </Button>
+            </DialogClose>
+            <Button type="submit" variant="destructive" disabled={busy}>
+              {t("removeConfiguration")}
+            </Button>
+          </DialogFooter>
+        </Form>
+      </DialogContent>
+    </Dialog>
+  );
+}

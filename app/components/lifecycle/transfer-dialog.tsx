@@ -1,0 +1,92 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import type { FetcherWithComponents } from "@remix-run/react";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { FormAlert } from "~/components/auth/form-parts";
+import { Button } from "~/components/ui/button";
+import { Checkbox } from "~/components/ui/checkbox";
+import { DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "~/components/ui/dialog";
+import { Field } from "~/components/ui/field";
+import { Input } from "~/components/ui/input";
+import { NativeSelect } from "~/components/ui/native-select";
+import { translateMessage } from "~/i18n/messages";
+import { SUBSCRIPTION_TERMS, transferSchema } from "~/schemas/device-lifecycle";
+
+export type TransferActionData = { result?: SubmissionResult<string[]>; ok?: boolean; message?: string };
+
+type Props = {
+  fetcher: FetcherWithComponents<TransferActionData>;
+  target: { id: number; name: string; type: string };
+  deviceIds: number[];
+  today: string;
+};
+
+/**
+ * The transfer dialog's form. The page mounts a fresh one each time the dialog opens, so shipping
+ * date, term and the stock box start empty every time (spec part 2 §2). An ec target cannot take
+ * stock: the box is hidden and off.
+ */
+export function TransferDialogForm({ fetcher, target, deviceIds, today }: Props) {
+  const { t } = useTranslation("lifecycle");
+  const schema = transferSchema(today);
+  const canStock = target.type !== "ec";
+  const [asStock, setAsStock] = useState(false);
+  const [form, fields] = useForm({
+    id: "transfer",
+    lastResult: fetcher.state === "idle" && !fetcher.data?.ok ? fetcher.data?.result : undefined,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+  const err = (e?: string[]) => (e?.[0] ? translateMessage(t, e[0], "lifecycle") : undefined);
+  const busy = fetcher.state !== "idle";
+  return (
+    <DialogContent>
+      <DialogHeader>
+        <DialogTitle>{t("transferTitle")}</DialogTitle>
+        <DialogDescription>{t("transferDescription", { count: deviceIds.length, name: target.name })}</DialogDescription>
+      </DialogHeader>
+      <fetcher.Form method="post" {...getFormProps(form)} className="grid gap-4">
+        <FormAlert message={err(form.errors) ?? err(fields.transferDevices.errors) ?? err(fields.status.errors)} />
+        <input type="hidden" name="toCompany" value={target.id} />
+        <input type="hidden" name="status" value={asStock && canStock ? "stock" : "unconfigured"} />
+        {deviceIds.map((id, i) => (
+          <input key={id} type="hidden" name={`transferDevices[${i}]`} value={id} />
+        ))}
+        {canStock && (
+          <Field label={t("sendAsStock")} orientation="horizontal" hint={t("sendAsStockHint")}>
+            <Checkbox checked={asStock} onCheckedChange={(on) => setAsStock(on === true)} />
+          </Field>
+        )}
+        {!(asStock && canStock) && (
+          <>
+            <Field label={t("shippingDate")} error={err(fields.shippingDate.errors)} required>
+              <Input {...getInputProps(fields.shippingDate, { type: "date" })} min={today} key={fields.shippingDate.key} />
+            </Field>
+            <Field label={t("subscriptionTerm")} error={err(fields.subscriptionTerm.errors)} required>
+              <NativeSelect name={fields.subscriptionTerm.name} defaultValue="" key={fields.subscriptionTerm.key}>
+                <option value="">{t("choose")}</option>
+                {SUBSCRIPTION_TERMS.map((n) => (
+                  <option key={n} value={n}>
+                    {t("term", { n })}
+                  </option>
+                ))}
+              </NativeSelect>
+            </Field>
+          </>
+        )}
+        <DialogFooter>
+          <DialogClose asChild>
+            <Button type="button" variant="outline">
+              {t("cancel")}
+            </Button>
+          </DialogClose>
+          <Button type="submit" disabled={busy || deviceIds.length === 0}>
+            {t("transfer")}
+          </Button>
+        </DialogFooter>
+      </fetcher.Form>
+    </DialogContent>
+  );
+}
