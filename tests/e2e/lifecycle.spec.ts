@@ -12,7 +12,7 @@ import { DEMO, expect, runNow, signIn, test, unique } from "./fixtures";
  * with a shipping date; ACME's admin configures one and gets its secret; the board simulator
  * connects to a real gateway (pointed at this run's Worker) with that secret, and a user's key opens it.
  *
- * The spec runs after devices.spec.ts (which counts ACME's seed devices) because it adds devices to ACME.
+ * It adds devices to ACME; devices.spec.ts checks the seed devices by name and order, so the two run in any order.
  */
 const TEXT = {
   en: {
