@@ -11,7 +11,7 @@ if (process.argv[2] === 'verify') process.exit(await verifyMain(process.argv.sli
 
 const HELP = `Simulated access board (PROTOCOL.md v1) over a real MQTT connection.
 
-usage: npm run board -- --id <board id> --password <board secret> [options]
+usage: npm run board -- --id <board id> --password=<board secret> [options]   (the = form: a secret may start with '-')
        npm run board -- verify --jwks <file> --door <id> --at <instant> --credential <token>
                        (offline verification of a signed credential; verify --help for details)
 
