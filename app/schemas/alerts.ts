@@ -105,12 +105,17 @@ export const recipientList = z.preprocess(
     });
   },
   z
-    .array(z.object({ userId: z.number().int().positive().nullable(), email }))
+    .array(
+      // A picked user's address is looked up by the server; a typed one must be an address.
+      z
+        .object({ userId: z.number().int().positive().nullable(), email: z.union([z.literal(""), email]) })
+        .refine((r) => r.userId !== null || r.email !== "", { message: ALERT_MESSAGES.email, path: ["email"] }),
+    )
     .max(MAX_RECIPIENTS, ALERT_MESSAGES.tooMany)
     .transform((list) => {
       const seen = new Set<string>();
       return list.filter((r) => {
-        const keys = [`e:${r.email}`, ...(r.userId ? [`u:${r.userId}`] : [])];
+        const keys = [...(r.email ? [`e:${r.email}`] : []), ...(r.userId ? [`u:${r.userId}`] : [])];
         if (keys.some((k) => seen.has(k))) return false;
         keys.forEach((k) => seen.add(k));
         return true;

@@ -24,7 +24,8 @@ export type AlertListRow = { id: number; name: string; activityName: string; las
 export async function listAlerts(db: Db, auth: Auth, o: { offset: number; pageSize: number }): Promise<{ rows: AlertListRow[]; total: number }> {
   assertCan(auth, MODULE);
   const where = liveInCompany(a, auth);
-  const [rows, [{ total }]] = await db.batch([
+  // Two reads, not a batch: a batch keys columns by name, and both tables have a `name`.
+  const [rows, [{ total }]] = await Promise.all([
     db
       .select({ id: a.id, name: a.name, activityName: at.name, lastActivityId: a.lastActivityId, lastRunAt: a.lastRunAt })
       .from(a)
@@ -53,7 +54,8 @@ export async function getAlertDetails(db: Db, auth: Auth, id: number) {
     .where(liveInCompany(a, auth, eq(a.id, id)))
     .limit(1);
   if (!alert) notFound(ALERT_MESSAGES.notFound);
-  const [targets, recipients] = await db.batch([
+  // Not a batch: user and device names share a column name, which a batch's rows are keyed by.
+  const [targets, recipients] = await Promise.all([
     db
       .select({ kind: t.kind, refId: t.refId, userName: u.displayName, userEmail: u.email, deviceName: d.displayName })
       .from(t)
