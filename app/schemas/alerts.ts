@@ -35,7 +35,11 @@ export type DayField = (typeof DAY_FIELDS)[number];
 /** The three pickers, in the order of an activity's `alert_conditions` positions. */
 export const CONDITION_FIELDS = ["created_by_users", "target_users", "devices"] as const;
 export type ConditionField = (typeof CONDITION_FIELDS)[number];
-const CONDITION_MESSAGES: Record<ConditionField, string> = { created_by_users: ALERT_MESSAGES.createdBy, target_users: ALERT_MESSAGES.targetUsers, devices: ALERT_MESSAGES.devices };
+const CONDITION_MESSAGES: Record<ConditionField, string> = {
+  created_by_users: ALERT_MESSAGES.createdBy,
+  target_users: ALERT_MESSAGES.targetUsers,
+  devices: ALERT_MESSAGES.devices,
+};
 
 export const MAX_TARGETS = 200;
 export const MAX_RECIPIENTS = 50;
@@ -210,7 +214,8 @@ function checkAlert(v: Base, ctx: z.RefinementCtx) {
 
 /** Never-ends clears the end date, all-day the times; an "any" schedule keeps no custom fields. */
 function normalise<T extends Base>(v: T): T {
-  if (v.schedule === "any") return { ...v, startDate: "", endDate: "", isNeverEnd: true, isAllDay: true, startTime: "", endTime: "", ...Object.fromEntries(DAY_FIELDS.map((d) => [d, true])) };
+  if (v.schedule === "any")
+    return { ...v, startDate: "", endDate: "", isNeverEnd: true, isAllDay: true, startTime: "", endTime: "", ...Object.fromEntries(DAY_FIELDS.map((d) => [d, true])) };
   return { ...v, endDate: v.isNeverEnd ? "" : v.endDate, startTime: v.isAllDay ? "" : v.startTime, endTime: v.isAllDay ? "" : v.endTime };
 }
 

@@ -16,7 +16,19 @@ import type { Core } from "../../core-wasm/pkg/index.js";
 import { inChunks, schema, type Db } from "~/utils/db.server";
 import { alertWindow } from "./alert-window";
 
-const { alerts: a, alertTargets: t, alertRecipients: r, alertMatches: m, alertCursor: c, activityLogs: l, activityTypes: at, timeZones: tz, users: u, devices: d, mailOutbox: o } = schema;
+const {
+  alerts: a,
+  alertTargets: t,
+  alertRecipients: r,
+  alertMatches: m,
+  alertCursor: c,
+  activityLogs: l,
+  activityTypes: at,
+  timeZones: tz,
+  users: u,
+  devices: d,
+  mailOutbox: o,
+} = schema;
 
 /** After an alert mails, its matches wait this long and then leave together as one digest. */
 export const DIGEST_WINDOW_MS = 5 * 60_000;
@@ -163,7 +175,9 @@ async function matchPage(db: Db, core: Core, rows: Activity[], opts: EngineOptio
   const statements: unknown[] = [];
   if (alerts.size === 0) return { statements, matched: 0, mails: 0 };
   const types = [...new Set(rows.map((x) => x.activityTypeId))];
-  const catalogue = new Map((await inChunks(types, (part) => db.select({ id: at.id, name: at.name, conditions: at.alertConditions }).from(at).where(inArray(at.id, part)))).map((x) => [x.id, x]));
+  const catalogue = new Map(
+    (await inChunks(types, (part) => db.select({ id: at.id, name: at.name, conditions: at.alertConditions }).from(at).where(inArray(at.id, part)))).map((x) => [x.id, x]),
+  );
 
   const matches = new Map<LiveAlert, Activity[]>();
   for (const x of rows) {

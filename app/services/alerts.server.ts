@@ -107,14 +107,24 @@ async function resolve(db: Db, auth: Auth, input: AlertInput, core: Core) {
     if (activity.alertConditions[i] !== "1") continue;
     const ids = input[field].filter((x): x is number => x !== null);
     const table = field === "devices" ? d : u;
-    const found = await inChunks(ids, (part) => db.select({ id: table.id }).from(table).where(liveInCompany(table, auth, inArray(table.id, part))));
+    const found = await inChunks(ids, (part) =>
+      db
+        .select({ id: table.id })
+        .from(table)
+        .where(liveInCompany(table, auth, inArray(table.id, part))),
+    );
     if (found.length !== ids.length) fieldError(field, field === "devices" ? "This device does not belong to your company" : "The provided user is invalid", 404);
     targets.push(...input[field].map((refId) => ({ kind: TARGET_KIND[field], refId })));
   }
 
   // A picked user is mailed at the address the company has for them, never one the caller sends.
   const userIds = input.emails.flatMap((x) => (x.userId ? [x.userId] : []));
-  const users = await inChunks(userIds, (part) => db.select({ id: u.id, email: u.email }).from(u).where(liveInCompany(u, auth, inArray(u.id, part))));
+  const users = await inChunks(userIds, (part) =>
+    db
+      .select({ id: u.id, email: u.email })
+      .from(u)
+      .where(liveInCompany(u, auth, inArray(u.id, part))),
+  );
   if (users.length !== new Set(userIds).size) fieldError("emails", "The provided user is invalid", 404);
   const emailOf = new Map(users.map((x) => [x.id, x.email.toLowerCase()]));
   const seen = new Set<string>();
@@ -141,7 +151,13 @@ function values(input: AlertInput, activityTypeId: number) {
   };
 }
 
-function childInserts(db: Db, companyId: number, alertId: number | SQL, targets: { kind: "created_by" | "target_user" | "device"; refId: number | null }[], recipients: Recipient[]) {
+function childInserts(
+  db: Db,
+  companyId: number,
+  alertId: number | SQL,
+  targets: { kind: "created_by" | "target_user" | "device"; refId: number | null }[],
+  recipients: Recipient[],
+) {
   return [
     ...(targets.length ? [db.insert(t).values(targets.map((x) => ({ ...x, alertId: alertId as number, companyId })))] : []),
     ...(recipients.length ? [db.insert(r).values(recipients.map((x) => ({ ...x, alertId: alertId as number, companyId })))] : []),
@@ -210,7 +226,12 @@ export async function deleteAlert(db: Db, auth: Auth, id: number, now: number): 
 export async function sendAlertTestEmail(db: Db, auth: Auth, body: AlertTestEmailInput, now: number): Promise<number> {
   if (!can(auth.permissions, MODULE, "add")) assertCan(auth, MODULE, "modify");
   const userIds = body.emails.flatMap((x) => (x.userId ? [x.userId] : []));
-  const users = await inChunks(userIds, (part) => db.select({ id: u.id, email: u.email }).from(u).where(liveInCompany(u, auth, inArray(u.id, part))));
+  const users = await inChunks(userIds, (part) =>
+    db
+      .select({ id: u.id, email: u.email })
+      .from(u)
+      .where(liveInCompany(u, auth, inArray(u.id, part))),
+  );
   if (users.length !== new Set(userIds).size) fieldError("emails", "The provided user is invalid", 404);
   const emailOf = new Map(users.map((x) => [x.id, x.email.toLowerCase()]));
   const addresses = [...new Set(body.emails.map((x) => (x.userId ? emailOf.get(x.userId)! : x.email)))];
@@ -225,7 +246,13 @@ export async function sendAlertTestEmail(db: Db, auth: Auth, body: AlertTestEmai
         createdAt: now,
       })),
     ),
-    activityInsert(db, { companyId: auth.company.id, name: "Mailer Test Sent", createdByUserId: auth.user.id, summary: `Alert test mail to ${addresses.length} recipient(s)`, at: now }),
+    activityInsert(db, {
+      companyId: auth.company.id,
+      name: "Mailer Test Sent",
+      createdByUserId: auth.user.id,
+      summary: `Alert test mail to ${addresses.length} recipient(s)`,
+      at: now,
+    }),
   ]);
   return addresses.length;
 }

@@ -69,7 +69,13 @@ describe("GET /user/getAlerts", () => {
     const ids = r.body.payload.map((x: { id: number }) => x.id);
     expect(ids).toEqual(expect.arrayContaining([1, 2]));
     expect(ids).not.toContain(BETA_ALERT);
-    expect(r.body.payload.find((x: { id: number }) => x.id === 2)).toEqual({ id: 2, name: "Low battery", activity: { name: "Low Battery" }, lastActivity: null, lastActivityID: null });
+    expect(r.body.payload.find((x: { id: number }) => x.id === 2)).toEqual({
+      id: 2,
+      name: "Low battery",
+      activity: { name: "Low Battery" },
+      lastActivity: null,
+      lastActivityID: null,
+    });
   });
 
   it("is readable by the read-only role and refused without a token", async () => {
@@ -160,7 +166,13 @@ describe("POST /user/addAlert", () => {
   });
 
   it("accepts an 'any' schedule without the custom fields", async () => {
-    const r = await api(acme, "POST", `${BASE}/addAlert`, { displayName: "Any low battery", activity: "Low Battery", devices: [{ id: null, type: "Any Device" }], schedule: "any", emails: ["ops@acme.example"] });
+    const r = await api(acme, "POST", `${BASE}/addAlert`, {
+      displayName: "Any low battery",
+      activity: "Low Battery",
+      devices: [{ id: null, type: "Any Device" }],
+      schedule: "any",
+      emails: ["ops@acme.example"],
+    });
     expect(r.status).toBe(200);
     expect(await alertRow(r.body.payload.id)).toMatchObject({ schedule: "any", timeZoneId: null, startDate: null });
   });
@@ -180,7 +192,15 @@ describe("POST /user/addAlert", () => {
 describe("POST /user/modifyAlert", () => {
   it("saves the alert, replacing targets and recipients, audited", async () => {
     const id = (await api(acme, "POST", `${BASE}/addAlert`, validAlert())).body.payload.id;
-    const r = await api(acme, "POST", `${BASE}/modifyAlert`, { ...validAlert(), id, displayName: "Night doors (weekend)", devices: [{ id: 5 }], isAllDay: "1", sat: "1", sun: "1" });
+    const r = await api(acme, "POST", `${BASE}/modifyAlert`, {
+      ...validAlert(),
+      id,
+      displayName: "Night doors (weekend)",
+      devices: [{ id: 5 }],
+      isAllDay: "1",
+      sat: "1",
+      sun: "1",
+    });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ message: "Alert Modified", payload: { id } });
     expect(await alertRow(id)).toMatchObject({ name: "Night doors (weekend)", isAllDay: true, startTime: null, endTime: null, days: "1111111" });

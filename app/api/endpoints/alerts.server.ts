@@ -15,7 +15,11 @@ const listRow = (x: AlertListRow) => ({ id: x.id, name: x.name, activity: { name
 
 const ANY = { created_by: "Any User", target_user: "Any User", device: "Any Device" } as const;
 const pickerOf = (kind: keyof typeof ANY) => (x: AlertDetails["targets"][number]) =>
-  x.refId === null ? { id: null, name: ANY[kind], type: ANY[kind] } : kind === "device" ? { id: x.refId, name: x.deviceName ?? "", type: "Device" } : { id: x.refId, name: x.userName ?? "", type: "User", e_mail: x.userEmail ?? "" };
+  x.refId === null
+    ? { id: null, name: ANY[kind], type: ANY[kind] }
+    : kind === "device"
+      ? { id: x.refId, name: x.deviceName ?? "", type: "Device" }
+      : { id: x.refId, name: x.userName ?? "", type: "User", e_mail: x.userEmail ?? "" };
 
 /** The stored alert in the form's names and in the stored names (spec part 1 §3, Alert). */
 function detailsPayload(x: AlertDetails) {
@@ -47,7 +51,9 @@ function detailsPayload(x: AlertDetails) {
     start_time: wireTime(al.startTime),
     end_time: wireTime(al.endTime),
     time_zone: x.zone?.id ? { id: x.zone.id, name: x.zone.name, full_time_zone: x.zone.label } : null,
-    emails: x.recipients.map((r) => (r.userId ? { id: r.userId, name: r.name ?? r.email, type: "User", e_mail: r.email } : { id: null, name: r.email, type: "Email", e_mail: r.email })),
+    emails: x.recipients.map((r) =>
+      r.userId ? { id: r.userId, name: r.name ?? r.email, type: "User", e_mail: r.email } : { id: null, name: r.email, type: "Email", e_mail: r.email },
+    ),
     lastActivity: al.lastRunAt,
     lastActivityID: al.lastActivityId,
   };
@@ -100,7 +106,12 @@ export const alertEndpoints = [
     tag,
     summary: "Every live alert of the caller's company: id, name, activity.name, lastActivity (last run, epoch ms) and lastActivityID.",
     auth: "token",
-    response: z.object({ message: z.string(), payload: z.array(z.object({ id: z.number(), name: z.string(), activity: z.object({ name: z.string() }), lastActivity: z.number().nullable(), lastActivityID: z.number().nullable() })) }),
+    response: z.object({
+      message: z.string(),
+      payload: z.array(
+        z.object({ id: z.number(), name: z.string(), activity: z.object({ name: z.string() }), lastActivity: z.number().nullable(), lastActivityID: z.number().nullable() }),
+      ),
+    }),
     async handler({ db, auth }) {
       return { payload: (await alerts.allAlerts(db, auth)).map(listRow) };
     },
