@@ -17,7 +17,6 @@ import type { ReceivedMail } from "./smtp-global-setup";
 import { api, db, login, ORIGIN, schema, workerNow } from "./helpers";
 
 const BASE = "/api/admin/user";
-const ACME = 3;
 const ADMIN = 3; // admin@acme.example
 const AUDITOR = 5; // auditor@acme.example
 const inboxUrl = inject("smtpInbox");
