@@ -57,8 +57,8 @@ test.describe("sign-in", () => {
 });
 
 test.describe("home tiles by role", () => {
-  // Alerts and support join the tiles with their screens (no tile leads to a page that does not exist).
-  const companyTiles = ["users", "devices", "deviceGroups", "activity", "companySettings"];
+  // Support joins the tiles with its screens (no tile leads to a page that does not exist).
+  const companyTiles = ["users", "devices", "deviceGroups", "activity", "alerts", "companySettings"];
   const platformTiles = ["company", "ota", "deviceType"];
 
   for (const who of ["acme", "beta", "var"] as const) {
@@ -83,6 +83,7 @@ test.describe("home tiles by role", () => {
     await page.goto("/");
     await expect(page.getByTestId("tile-devices")).toBeVisible();
     await expect(page.getByTestId("tile-activity")).toBeVisible();
+    await expect(page.getByTestId("tile-alerts")).toBeVisible(); // the activity module gates alerts
     await expect(page.getByTestId("tile-users")).toHaveCount(0);
   });
 
