@@ -15,7 +15,9 @@ export function alertFormToWire(v: unknown) {
   const typed = typeof o.recipient_emails === "string" ? o.recipient_emails.split(/[,;\s]+/).filter(Boolean) : [];
   return {
     ...o,
-    activity: o.activity ? { name: o.activity, ...(typeof o.activity_conditions === "string" && o.activity_conditions ? { alert_conditions: o.activity_conditions } : {}) } : undefined,
+    activity: o.activity
+      ? { name: o.activity, ...(typeof o.activity_conditions === "string" && o.activity_conditions ? { alert_conditions: o.activity_conditions } : {}) }
+      : undefined,
     created_by_users: list(o.created_by_users),
     target_users: list(o.target_users),
     devices: list(o.devices),

@@ -106,13 +106,13 @@ for (const lang of ["en", "es"] as const) {
     await page.getByRole("button", { name: x.add, exact: true }).click();
 
     await expect(page).toHaveURL(/\/modifyAlert\?id=\d+/);
-    await expect(page.getByText(x.created)).toBeVisible();
+    await expect(page.getByText(x.created, { exact: true })).toBeVisible();
     await expect(page.getByLabel(x.name)).toHaveValue(name);
 
     // Modify: rename and save; the form reloads with the new name.
     await page.getByLabel(x.name).fill(`${name} (weekend)`);
     await page.getByRole("button", { name: x.save, exact: true }).click();
-    await expect(page.getByText(x.modified)).toBeVisible();
+    await expect(page.getByText(x.modified, { exact: true })).toBeVisible();
     await expect(page.getByLabel(x.name)).toHaveValue(`${name} (weekend)`);
 
     // The list shows it; delete asks with the alert's name.
@@ -122,7 +122,7 @@ for (const lang of ["en", "es"] as const) {
     const dialog = page.getByRole("alertdialog");
     await expect(dialog).toContainText(`${name} (weekend)`);
     await dialog.getByRole("button", { name: x.confirm }).click();
-    await expect(page.getByText(x.deleted)).toBeVisible();
+    await expect(page.getByText(x.deleted, { exact: true })).toBeVisible();
     await expect(table.getByRole("link", { name: x.open(`${name} (weekend)`) })).toHaveCount(0);
   });
 }

@@ -47,7 +47,21 @@ export type AlertOptions = {
 
 const STEPS = ["alert", "conditions", "schedule", "recipients"] as const;
 /** Which step shows each field, so a failed save opens the step with the first error. */
-const STEP_OF: Record<string, number> = { displayName: 0, activity: 0, created_by_users: 1, target_users: 1, devices: 1, schedule: 2, startDate: 2, endDate: 2, days: 2, startTime: 2, endTime: 2, zone: 2, emails: 3 };
+const STEP_OF: Record<string, number> = {
+  displayName: 0,
+  activity: 0,
+  created_by_users: 1,
+  target_users: 1,
+  devices: 1,
+  schedule: 2,
+  startDate: 2,
+  endDate: 2,
+  days: 2,
+  startTime: 2,
+  endTime: 2,
+  zone: 2,
+  emails: 3,
+};
 const ANY = "any";
 
 type Props = { mode: "add" | "modify"; values: AlertFormValues; options: AlertOptions; today: string };
@@ -193,7 +207,12 @@ export function AlertForm({ mode, values, options, today }: Props) {
                 <Input type="date" name="endDate" value={custom.endDate} disabled={custom.isNeverEnd} onChange={(e) => setCustom((c) => ({ ...c, endDate: e.target.value }))} />
               </Field>
               <Field label={t("form.neverEnds")} orientation="horizontal">
-                <Checkbox name="isNeverEnd" value="1" checked={custom.isNeverEnd} onCheckedChange={(on) => setCustom((c) => ({ ...c, isNeverEnd: on === true, endDate: on === true ? "" : c.endDate }))} />
+                <Checkbox
+                  name="isNeverEnd"
+                  value="1"
+                  checked={custom.isNeverEnd}
+                  onCheckedChange={(on) => setCustom((c) => ({ ...c, isNeverEnd: on === true, endDate: on === true ? "" : c.endDate }))}
+                />
               </Field>
               <Field label={t("form.allDay")} orientation="horizontal">
                 <Checkbox
@@ -204,10 +223,24 @@ export function AlertForm({ mode, values, options, today }: Props) {
                 />
               </Field>
               <Field label={t("form.startTime")} error={err("startTime")} required={!custom.isAllDay}>
-                <Input type="time" name="startTime" step={300} value={custom.startTime} disabled={custom.isAllDay} onChange={(e) => setCustom((c) => ({ ...c, startTime: e.target.value }))} />
+                <Input
+                  type="time"
+                  name="startTime"
+                  step={300}
+                  value={custom.startTime}
+                  disabled={custom.isAllDay}
+                  onChange={(e) => setCustom((c) => ({ ...c, startTime: e.target.value }))}
+                />
               </Field>
               <Field label={t("form.endTime")} error={err("endTime")} required={!custom.isAllDay}>
-                <Input type="time" name="endTime" step={300} value={custom.endTime} disabled={custom.isAllDay} onChange={(e) => setCustom((c) => ({ ...c, endTime: e.target.value }))} />
+                <Input
+                  type="time"
+                  name="endTime"
+                  step={300}
+                  value={custom.endTime}
+                  disabled={custom.isAllDay}
+                  onChange={(e) => setCustom((c) => ({ ...c, endTime: e.target.value }))}
+                />
               </Field>
               <fieldset className="grid gap-2 md:col-span-2">
                 <legend className="mb-1 text-sm font-medium">{t("form.days")}</legend>
