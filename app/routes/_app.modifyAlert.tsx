@@ -10,6 +10,7 @@ import { getAlertDetails, type AlertDetails } from "~/services/alerts.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
+import { can } from "~/utils/permissions";
 
 export const meta: MetaFunction = () => [{ title: "Modify alert" }];
 
@@ -48,7 +49,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!Number.isSafeInteger(id) || id <= 0) throw redirect("/alerts");
   try {
     const [details, form] = await Promise.all([getAlertDetails(getDb(context), auth, id), alertFormOptions(context, auth)]);
-    return { values: formValues(details), ...form, updatedAt: details.alert.updatedAt };
+    return { values: formValues(details), ...form, updatedAt: details.alert.updatedAt, readOnly: !can(auth.permissions, "activity", "modify") };
   } catch (e) {
     if (e instanceof ServiceError && e.status === 404) throw redirect("/alerts");
     throw e;
@@ -61,7 +62,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function ModifyAlert() {
-  const { values, options, today, updatedAt } = useLoaderData<typeof loader>();
+  const { values, options, today, updatedAt, readOnly } = useLoaderData<typeof loader>();
   const { t } = useTranslation("alerts");
   return (
     <div>
@@ -73,7 +74,7 @@ export default function ModifyAlert() {
           </Link>
         }
       />
-      <AlertForm key={`${values.id}-${updatedAt}`} mode="modify" options={options} today={today} values={values} />
+      <AlertForm key={`${values.id}-${updatedAt}`} mode="modify" options={options} today={today} values={values} readOnly={readOnly} />
     </div>
   );
 }

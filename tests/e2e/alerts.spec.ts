@@ -134,4 +134,8 @@ test("alerts: the read-only role sees the list without add or delete", async ({ 
   await expect(page.getByRole("link", { name: "Add alert" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: /^Delete / })).toHaveCount(0);
   expect((await page.goto("/addAlert"))?.status()).toBe(403);
+  await page.goto("/modifyAlert?id=1");
+  await expect(page.getByLabel("Display name")).toHaveValue("Server room after hours");
+  await expect(page.getByLabel("Display name")).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Save", exact: true })).toHaveCount(0);
 });
