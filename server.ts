@@ -6,6 +6,7 @@ import * as build from "./build/server";
 // Workers only instantiate precompiled modules; wrangler turns this import into one.
 import coreModule from "./core-wasm/pkg/core.wasm";
 import { createCore } from "./core-wasm/pkg/index.js";
+import { runAlertEngine } from "./app/services/alert-engine.server";
 import { pruneFeed } from "./app/services/gateway-feed.server";
 import { drainOutbox } from "./app/services/mail/outbox.server";
 import { purgeSignInLeftovers } from "./app/services/sign-in-purge.server";
@@ -39,7 +40,18 @@ export default {
         core,
       },
     });
-    return withSecurityHeaders(await handleRemixRequest(request, loadContext), env);
+    const response = await handleRemixRequest(request, loadContext);
+    // A change may have written activity: wake the alert engine (a message only wakes it; the
+    // engine reads activity_logs past its cursor, and the cron sweeps when a message is lost).
+    if (request.method !== "GET" && request.method !== "HEAD" && response.status < 400) ctx.waitUntil(wakeAlerts(env));
+    return withSecurityHeaders(response, env);
+  },
+  // The alert queue's consumer (wrangler.toml): one engine run per batch of wake-ups, then the mail it queued leaves.
+  async queue(batch, env, ctx) {
+    configureClock(env);
+    await runAlerts(env);
+    batch.ackAll();
+    ctx.waitUntil(drainOutbox(env, { limit: 50 }).catch((e) => console.error("mail delivery failed", e)));
   },
   // The cron trigger (wrangler.toml) retries mail that a request's own delivery could not send,
   // and drops what has outlived its use: dead sessions, gateway changes past their retention.
@@ -47,9 +59,23 @@ export default {
     configureClock(env);
     const db = dbFromEnv(env);
     const now = nowMs();
-    ctx.waitUntil(drainOutbox(env, { limit: 50, now }));
+    ctx.waitUntil(runAlerts(env).then(() => drainOutbox(env, { limit: 50, now })));
     ctx.waitUntil(deleteExpiredSessions(db, env, now));
     ctx.waitUntil(pruneFeed(db, now));
     ctx.waitUntil(purgeSignInLeftovers(db, now));
   },
-} satisfies ExportedHandler<Env>;
+} satisfies ExportedHandler<Env, AlertWakeUp>;
+
+type AlertWakeUp = { wake: true };
+
+function runAlerts(env: Env) {
+  return runAlertEngine(dbFromEnv(env), core, { now: nowMs(), origin: env.PUBLIC_ORIGIN });
+}
+
+async function wakeAlerts(env: Env) {
+  try {
+    await env.ALERTS_QUEUE.send({ wake: true } satisfies AlertWakeUp);
+  } catch (e) {
+    console.warn("alert wake-up not sent; the cron sweep will catch up", e);
+  }
+}

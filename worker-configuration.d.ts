@@ -6,6 +6,7 @@ declare namespace Cloudflare {
 	}
 	interface Env {
 		FIRMWARE: R2Bucket;
+		ALERTS_QUEUE: Queue;
 		DB: D1Database;
 		ENVIRONMENT: "development";
 		IDLE_TIMEOUT_MS: "540000";

@@ -509,6 +509,8 @@ export const alerts = sqliteTable(
     timeZoneId: integer("time_zone_id"),
     lastActivityId: integer("last_activity_id"),
     lastRunAt: integer("last_run_at"),
+    /** When the engine last mailed for this alert; the digest window starts there (decision 0026). */
+    lastMailAt: integer("last_mail_at"),
     deletedAt: integer("deleted_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -539,6 +541,31 @@ export const alertRecipients = sqliteTable(
     email: text("email").notNull(),
   },
   (t) => [index("alert_recipients_alert_idx").on(t.alertId)],
+);
+
+/** How far the alert engine has read `activity_logs` (a single row, id 1). */
+export const alertCursor = sqliteTable("alert_cursor", {
+  id: integer("id").primaryKey(),
+  lastActivityId: integer("last_activity_id").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+/** An alert matched an activity; unique per pair, so a match and its mail happen once. */
+export const alertMatches = sqliteTable(
+  "alert_matches",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    alertId: integer("alert_id").notNull(),
+    companyId: integer("company_id").notNull(),
+    activityId: integer("activity_id").notNull(),
+    state: text("state", { enum: ["sent", "held", "digested"] }).notNull(),
+    matchedAt: integer("matched_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("alert_matches_alert_activity_uq").on(t.alertId, t.activityId),
+    index("alert_matches_company_idx").on(t.companyId, t.matchedAt),
+    index("alert_matches_held_idx").on(t.state, t.alertId),
+  ],
 );
 
 export const supportTickets = sqliteTable(
@@ -749,7 +776,9 @@ export const mailOutbox = sqliteTable(
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),
     sentAt: integer("sent_at"),
+    /** Names what an engine mail is for (alert, activity or digest, recipient): queued once. */
+    dedupeKey: text("dedupe_key"),
     createdAt: createdAt(),
   },
-  (t) => [index("mail_outbox_pending_idx").on(t.sentAt, t.createdAt)],
+  (t) => [index("mail_outbox_pending_idx").on(t.sentAt, t.createdAt), uniqueIndex("mail_outbox_dedupe_uq").on(t.dedupeKey)],
 );

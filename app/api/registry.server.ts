@@ -4,6 +4,7 @@
  */
 import type { Endpoint } from "./define.server";
 import { activityEndpoints } from "./endpoints/activity.server";
+import { alertEndpoints } from "./endpoints/alerts.server";
 import { auditEndpoints } from "./endpoints/audit.server";
 import { authEndpoints } from "./endpoints/auth.server";
 import { companyEndpoints } from "./endpoints/companies.server";
@@ -45,6 +46,7 @@ export const adminEndpoints: readonly Endpoint[] = [
   ...supportEndpoints,
   ...deviceStockEndpoints,
   ...deviceLifecycleEndpoints,
+  ...alertEndpoints,
 ];
 
 export const userEndpoints: readonly Endpoint[] = [...auditEndpoints, ...mobileSupportEndpoints];

@@ -63,8 +63,7 @@ export type NavItem = { key: string; to: string; modules: readonly ModuleKey[] }
 
 /**
  * Header icons and home tiles: the company module gets the platform set, everyone else the company set.
- * An entry is listed once its screen exists, so no menu leads nowhere: alerts join these lists with
- * their screens.
+ * An entry is listed once its screen exists, so no menu leads nowhere.
  */
 export function navItems(p: Permissions, type?: CompanyType): NavItem[] {
   if (p.company) {
@@ -83,6 +82,8 @@ export function navItems(p: Permissions, type?: CompanyType): NavItem[] {
     { key: "devices", to: "/devices", modules: ["devices"] },
     { key: "deviceGroups", to: "/deviceGroups", modules: ["device_group"] },
     { key: "activity", to: "/activity", modules: ["activity"] },
+    // The activity module also gates alerts (spec part 1 §6).
+    { key: "alerts", to: "/alerts", modules: ["activity"] },
     { key: "support", to: "/support", modules: ["support"] },
     { key: "companySettings", to: "/companySettings", modules: ["company_settings"] },
     { key: "role", to: "/role", modules: ["role"] },

@@ -57,8 +57,7 @@ test.describe("sign-in", () => {
 });
 
 test.describe("home tiles by role", () => {
-  // Alerts join the tiles with their screens (no tile leads to a page that does not exist).
-  const companyTiles = ["users", "devices", "deviceGroups", "activity", "support", "companySettings"];
+  const companyTiles = ["users", "devices", "deviceGroups", "activity", "alerts", "support", "companySettings"];
   const platformTiles = ["company", "ota", "deviceType", "adminSupport"];
 
   for (const who of ["acme", "beta", "var"] as const) {
@@ -85,6 +84,7 @@ test.describe("home tiles by role", () => {
     await page.goto("/");
     await expect(page.getByTestId("tile-devices")).toBeVisible();
     await expect(page.getByTestId("tile-activity")).toBeVisible();
+    await expect(page.getByTestId("tile-alerts")).toBeVisible(); // the activity module gates alerts
     await expect(page.getByTestId("tile-users")).toHaveCount(0);
   });
 

@@ -1,0 +1,209 @@
+import { z } from "zod";
+import { addAlertSchema, ALERT_MESSAGES, alertTestEmailSchema, DAY_FIELDS, modifyAlertSchema } from "~/schemas/alerts";
+import * as alerts from "~/services/alerts.server";
+import type { AlertDetails, AlertListRow } from "~/services/alerts.server";
+import { deliverQueuedMail } from "~/services/mail/outbox.server";
+import { endpoint } from "../define.server";
+
+const tag = "Alerts";
+const idQuery = z.object({ id: z.coerce.number({ invalid_type_error: "id must be a number" }).int().positive(), uid: z.string().max(100).optional() });
+const bit = (v: boolean) => (v ? "1" : "0");
+/** Times travel as HH:mm:00 (spec part 1 §5). */
+const wireTime = (v: string | null) => (v ? `${v}:00` : null);
+
+const listRow = (x: AlertListRow) => ({ id: x.id, name: x.name, activity: { name: x.activityName }, lastActivity: x.lastRunAt, lastActivityID: x.lastActivityId });
+
+const ANY = { created_by: "Any User", target_user: "Any User", device: "Any Device" } as const;
+const pickerOf = (kind: keyof typeof ANY) => (x: AlertDetails["targets"][number]) =>
+  x.refId === null
+    ? { id: null, name: ANY[kind], type: ANY[kind] }
+    : kind === "device"
+      ? { id: x.refId, name: x.deviceName ?? "", type: "Device" }
+      : { id: x.refId, name: x.userName ?? "", type: "User", e_mail: x.userEmail ?? "" };
+
+/** The stored alert in the form's names and in the stored names (spec part 1 §3, Alert). */
+function detailsPayload(x: AlertDetails) {
+  const al = x.alert;
+  const targets = (kind: keyof typeof ANY) => x.targets.filter((t) => t.kind === kind).map(pickerOf(kind));
+  const days = Object.fromEntries(DAY_FIELDS.map((d, i) => [d, bit(al.days[i] === "1")]));
+  return {
+    id: al.id,
+    name: al.name,
+    displayName: al.name,
+    activity: { id: x.activity.id, name: x.activity.name, type: x.activity.type, alert_conditions: x.activity.alertConditions },
+    created_by_users: targets("created_by"),
+    target_users: targets("target_user"),
+    devices: targets("device"),
+    schedule: al.schedule,
+    startDate: al.startDate,
+    endDate: al.endDate,
+    isNeverEnd: bit(al.isNeverEnd),
+    ...days,
+    isAllDay: bit(al.isAllDay),
+    startTime: wireTime(al.startTime),
+    endTime: wireTime(al.endTime),
+    zone: al.timeZoneId,
+    start_date: al.startDate,
+    end_date: al.endDate,
+    is_never_end: bit(al.isNeverEnd),
+    days: al.days,
+    is_all_day: bit(al.isAllDay),
+    start_time: wireTime(al.startTime),
+    end_time: wireTime(al.endTime),
+    time_zone: x.zone?.id ? { id: x.zone.id, name: x.zone.name, full_time_zone: x.zone.label } : null,
+    emails: x.recipients.map((r) =>
+      r.userId ? { id: r.userId, name: r.name ?? r.email, type: "User", e_mail: r.email } : { id: null, name: r.email, type: "Email", e_mail: r.email },
+    ),
+    lastActivity: al.lastRunAt,
+    lastActivityID: al.lastActivityId,
+  };
+}
+
+const picker = z.object({ id: z.number().nullable(), name: z.string(), type: z.string(), e_mail: z.string().optional() });
+const bitShape = z.enum(["1", "0"]);
+const detailsShape = z.object({
+  id: z.number(),
+  name: z.string(),
+  displayName: z.string(),
+  activity: z.object({ id: z.number(), name: z.string(), type: z.string(), alert_conditions: z.string() }),
+  created_by_users: z.array(picker),
+  target_users: z.array(picker),
+  devices: z.array(picker),
+  schedule: z.enum(["any", "custom"]),
+  startDate: z.string().nullable().describe("YYYY-MM-DD"),
+  endDate: z.string().nullable().describe("YYYY-MM-DD; null when it never ends"),
+  isNeverEnd: bitShape,
+  ...Object.fromEntries(DAY_FIELDS.map((d) => [d, bitShape])),
+  isAllDay: bitShape,
+  startTime: z.string().nullable().describe("HH:mm:00"),
+  endTime: z.string().nullable().describe("HH:mm:00"),
+  zone: z.number().nullable(),
+  days: z.string().describe("seven 0/1 characters, Monday first"),
+  time_zone: z.object({ id: z.number(), name: z.string(), full_time_zone: z.string() }).nullable(),
+  emails: z.array(picker),
+  lastActivity: z.number().nullable(),
+  lastActivityID: z.number().nullable(),
+});
+
+const sentinelAlert = z.object({
+  id: z.number().describe("the firing (one alert matching one activity)"),
+  alert_id: z.number(),
+  alert_name: z.string(),
+  activity_id: z.number(),
+  activity_name: z.string(),
+  activity_timestamp: z.number().describe("epoch milliseconds"),
+  summary: z.string(),
+  target_device_id: z.number().nullable(),
+  target_user_id: z.number().nullable(),
+  state: z.enum(["sent", "held", "digested"]).describe("sent: mailed on its own or opened a digest; held: waiting for the digest; digested: listed in a digest"),
+  matched_at: z.number().describe("epoch milliseconds"),
+});
+
+export const alertEndpoints = [
+  endpoint({
+    method: "GET",
+    path: "/user/getAlerts",
+    tag,
+    summary: "Every live alert of the caller's company: id, name, activity.name, lastActivity (last run, epoch ms) and lastActivityID.",
+    auth: "token",
+    response: z.object({
+      message: z.string(),
+      payload: z.array(
+        z.object({ id: z.number(), name: z.string(), activity: z.object({ name: z.string() }), lastActivity: z.number().nullable(), lastActivityID: z.number().nullable() }),
+      ),
+    }),
+    async handler({ db, auth }) {
+      return { payload: (await alerts.allAlerts(db, auth)).map(listRow) };
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/user/getAlertDetails",
+    tag,
+    summary: "One alert (uid is accepted and ignored). 404 outside the caller's company.",
+    auth: "token",
+    query: idQuery,
+    response: z.object({ message: z.string(), payload: detailsShape }),
+    async handler({ db, auth, query }) {
+      return { payload: detailsPayload(await alerts.getAlertDetails(db, auth, query.id)) };
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/user/addAlert",
+    tag,
+    summary: "Creates an alert. Dates YYYY-MM-DD, times HH:mm:00; pickers are lists of {id, name, type} (type 'Any User'/'Any Device' or id null: any). Needs the add right.",
+    auth: "token",
+    body: addAlertSchema,
+    response: z.object({ message: z.string(), payload: z.object({ id: z.number() }) }),
+    async handler({ db, auth, body, now, core }) {
+      return { message: ALERT_MESSAGES.created, payload: { id: await alerts.addAlert(db, auth, body, now, core) } };
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/user/modifyAlert",
+    tag,
+    summary: "Saves an alert (the add body plus id). Needs the modify right; 404 outside the caller's company.",
+    auth: "token",
+    body: modifyAlertSchema,
+    response: z.object({ message: z.string(), payload: z.object({ id: z.number() }) }),
+    async handler({ db, auth, body, now, core }) {
+      await alerts.modifyAlert(db, auth, body, now, core);
+      return { message: ALERT_MESSAGES.modified, payload: { id: body.id } };
+    },
+  }),
+  endpoint({
+    method: "DELETE",
+    path: "/user/deleteAlert",
+    tag,
+    summary: "Deletes an alert. Needs the delete right; 404 outside the caller's company.",
+    auth: "token",
+    query: idQuery,
+    response: z.object({ message: z.string() }),
+    async handler({ db, auth, query, now }) {
+      await alerts.deleteAlert(db, auth, query.id, now);
+      return { message: ALERT_MESSAGES.deleted };
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/user/alertTestEmail",
+    tag,
+    summary: "Sends a test mail to the form's recipients (emails: picked users {id, type 'User'} or addresses; at most 50). Needs the add or modify right.",
+    auth: "token",
+    body: alertTestEmailSchema,
+    response: z.object({ message: z.string(), payload: z.object({ recipients: z.number() }) }),
+    async handler({ db, auth, body, now, env, waitUntil }) {
+      const recipients = await alerts.sendAlertTestEmail(db, auth, body, now);
+      deliverQueuedMail(env, waitUntil);
+      return { message: ALERT_MESSAGES.emailSent, payload: { recipients } };
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/user/getSentinelAlerts",
+    tag,
+    summary: "The company's latest alert firings, newest first (at most 100): which alert matched which activity and what became of its mail.",
+    auth: "token",
+    response: z.object({ message: z.string(), payload: z.array(sentinelAlert) }),
+    async handler({ db, auth }) {
+      const rows = await alerts.sentinelAlerts(db, auth);
+      return {
+        payload: rows.map((x) => ({
+          id: x.id,
+          alert_id: x.alertId,
+          alert_name: x.alertName,
+          activity_id: x.activityId,
+          activity_name: x.activityName,
+          activity_timestamp: x.activityTimestamp,
+          summary: x.summary,
+          target_device_id: x.targetDeviceId,
+          target_user_id: x.targetUserId,
+          state: x.state,
+          matched_at: x.matchedAt,
+        })),
+      };
+    },
+  }),
+];

@@ -1,0 +1,332 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { Form, useActionData, useNavigation } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { FormAlert } from "~/components/auth/form-parts";
+import { ConfirmDialog } from "~/components/confirm-dialog";
+import { ZoneSelect } from "~/components/zone-select";
+import { Button } from "~/components/ui/button";
+import { Checkbox } from "~/components/ui/checkbox";
+import { Field } from "~/components/ui/field";
+import { Input } from "~/components/ui/input";
+import { Label } from "~/components/ui/label";
+import { NativeSelect } from "~/components/ui/native-select";
+import { translateMessage } from "~/i18n/messages";
+import { alertAddFormSchema, alertModifyFormSchema } from "~/schemas/alert-form";
+import { DAY_FIELDS } from "~/schemas/alerts";
+import type { AlertActionData } from "./alert-action.server";
+
+export type AlertFormValues = {
+  id?: number;
+  displayName: string;
+  activity: string;
+  createdBy: string[];
+  targetUsers: string[];
+  devices: string[];
+  schedule: "any" | "custom" | "";
+  startDate: string;
+  endDate: string;
+  isNeverEnd: boolean;
+  days: boolean[];
+  isAllDay: boolean;
+  startTime: string;
+  endTime: string;
+  zone: string;
+  recipientUsers: string[];
+  recipientEmails: string;
+};
+
+export type AlertOptions = {
+  activities: { id: number; name: string; type: string; alert_conditions: string }[];
+  users: { id: number; name: string; e_mail: string }[];
+  devices: { id: number; name: string }[];
+  zones: { id: number; label: string }[];
+};
+
+const STEPS = ["alert", "conditions", "schedule", "recipients"] as const;
+/** Which step shows each field, so a failed save opens the step with the first error. */
+const STEP_OF: Record<string, number> = {
+  displayName: 0,
+  activity: 0,
+  created_by_users: 1,
+  target_users: 1,
+  devices: 1,
+  schedule: 2,
+  startDate: 2,
+  endDate: 2,
+  days: 2,
+  startTime: 2,
+  endTime: 2,
+  zone: 2,
+  emails: 3,
+};
+const ANY = "any";
+
+/** `readOnly`: a role that may see alerts but not change them gets the form disabled, without save or test mail. */
+type Props = { mode: "add" | "modify"; values: AlertFormValues; options: AlertOptions; today: string; readOnly?: boolean };
+
+/** The four-step alert form (spec part 1 §2, §4, §5): conform with the shared zod schema in the browser and on the server. */
+export function AlertForm({ mode, values, options, today, readOnly = false }: Props) {
+  const { t } = useTranslation("alerts");
+  const actionData = useActionData<AlertActionData>();
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") !== "test";
+  const [step, setStep] = useState(0);
+  const [form] = useForm({
+    id: "alert-form",
+    lastResult: actionData?.result,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    // The schema reads form strings itself; Conform's coercion would turn the empty dates and times it accepts into undefined.
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: mode === "add" ? alertAddFormSchema : alertModifyFormSchema, disableAutoCoercion: true }),
+  });
+  const errors = form.allErrors;
+  const err = (name: string) => (errors[name]?.[0] ? translateMessage(t, errors[name][0], "alerts") : undefined);
+
+  const [name, setName] = useState(values.displayName);
+  const [activity, setActivity] = useState(values.activity);
+  const conditions = options.activities.find((a) => a.name === activity)?.alert_conditions ?? "000";
+  const [schedule, setSchedule] = useState(values.schedule);
+  const [custom, setCustom] = useState({
+    startDate: values.startDate,
+    endDate: values.endDate,
+    isNeverEnd: values.isNeverEnd,
+    days: values.days,
+    isAllDay: values.isAllDay,
+    startTime: values.startTime,
+    endTime: values.endTime,
+  });
+  const [recipientUsers, setRecipientUsers] = useState(values.recipientUsers);
+  const [recipientEmails, setRecipientEmails] = useState(values.recipientEmails);
+
+  // A failed save (in the browser or on the server) whose errors are all on other steps opens the first of them; typing does not move the form.
+  const [jump, setJump] = useState(0);
+  const stepHasError = (i: number) => Object.keys(errors).some((k) => STEP_OF[k] === i && errors[k]?.length);
+  const firstError = STEPS.findIndex((_, i) => stepHasError(i));
+  useEffect(() => {
+    if (jump && firstError >= 0 && !stepHasError(step)) setStep(firstError);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [jump, actionData]);
+
+  /** Choosing a schedule starts the custom one afresh: today, no end, every day, all day. */
+  const chooseSchedule = (next: "any" | "custom") => {
+    setSchedule(next);
+    setCustom({ startDate: today, endDate: "", isNeverEnd: true, days: Array(7).fill(true), isAllDay: true, startTime: "", endTime: "" });
+  };
+
+  const picker = (field: "created_by_users" | "target_users" | "devices", label: string, anyLabel: string, items: { id: number; name: string }[], initial: string[]) => (
+    <Field label={label} error={err(field)} required hint={t("pickerHint")}>
+      <select
+        name={field}
+        multiple
+        defaultValue={initial}
+        size={Math.min(8, items.length + 1)}
+        className="w-full rounded-md border border-input bg-background p-1 text-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+      >
+        <option value={ANY}>{anyLabel}</option>
+        {items.map((x) => (
+          <option key={x.id} value={x.id}>
+            {x.name}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+
+  return (
+    <div className="grid gap-6">
+      <nav aria-label={t("steps")}>
+        <ol className="flex flex-wrap gap-2">
+          {STEPS.map((s, i) => (
+            <li key={s}>
+              <Button type="button" variant={i === step ? "default" : "outline"} size="sm" aria-current={i === step ? "step" : undefined} onClick={() => setStep(i)}>
+                {t("stepLabel", { n: i + 1, name: t(`step.${s}`) })}
+              </Button>
+            </li>
+          ))}
+        </ol>
+      </nav>
+
+      <Form method="post" {...getFormProps(form)} className="grid gap-6">
+        {values.id != null && <input type="hidden" name="id" value={values.id} />}
+        <FormAlert message={err("")} />
+        <fieldset disabled={readOnly} className="contents">
+          <section hidden={step !== 0} aria-labelledby="step-alert" className="grid gap-4 md:max-w-xl">
+            <h2 id="step-alert" className="text-lg font-semibold">
+              {t("step.alert")}
+            </h2>
+            <Field label={t("form.name")} error={err("displayName")} required>
+              <Input name="displayName" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} />
+            </Field>
+            <Field label={t("form.activity")} error={err("activity")} required>
+              <NativeSelect name="activity" value={activity} onChange={(e) => setActivity(e.target.value)}>
+                <option value="">{t("form.chooseActivity")}</option>
+                {options.activities.map((a) => (
+                  <option key={a.id} value={a.name}>
+                    {a.name} ({a.type})
+                  </option>
+                ))}
+              </NativeSelect>
+            </Field>
+            <input type="hidden" name="activity_conditions" value={activity ? conditions : ""} />
+          </section>
+
+          <section hidden={step !== 1} aria-labelledby="step-conditions" className="grid gap-4 md:max-w-xl">
+            <h2 id="step-conditions" className="text-lg font-semibold">
+              {t("step.conditions")}
+            </h2>
+            {conditions === "000" && <p className="text-sm text-muted-foreground">{t("noConditions")}</p>}
+            {conditions[0] === "1" && picker("created_by_users", t("form.createdBy"), t("anyUser"), options.users, values.createdBy)}
+            {conditions[1] === "1" && picker("target_users", t("form.targetUsers"), t("anyUser"), options.users, values.targetUsers)}
+            {conditions[2] === "1" && picker("devices", t("form.devices"), t("anyDevice"), options.devices, values.devices)}
+          </section>
+
+          <section hidden={step !== 2} aria-labelledby="step-schedule" className="grid gap-4 md:max-w-2xl">
+            <h2 id="step-schedule" className="text-lg font-semibold">
+              {t("step.schedule")}
+            </h2>
+            <fieldset className="grid gap-2">
+              <legend className="mb-1 text-sm font-medium">{t("form.schedule")}</legend>
+              <div className="flex gap-6">
+                {(["any", "custom"] as const).map((s) => (
+                  <label key={s} className="flex items-center gap-2 text-sm">
+                    <input type="radio" name="schedule" value={s} checked={schedule === s} onChange={() => chooseSchedule(s)} />
+                    {t(`schedule.${s}`)}
+                  </label>
+                ))}
+              </div>
+              {err("schedule") && <p className="text-xs font-medium text-destructive">{err("schedule")}</p>}
+            </fieldset>
+            {schedule === "custom" && (
+              <div className="grid gap-4 md:grid-cols-2">
+                <Field label={t("form.startDate")} error={err("startDate")} required>
+                  <Input type="date" name="startDate" value={custom.startDate} onChange={(e) => setCustom((c) => ({ ...c, startDate: e.target.value }))} />
+                </Field>
+                <Field label={t("form.endDate")} error={err("endDate")} required={!custom.isNeverEnd}>
+                  <Input type="date" name="endDate" value={custom.endDate} disabled={custom.isNeverEnd} onChange={(e) => setCustom((c) => ({ ...c, endDate: e.target.value }))} />
+                </Field>
+                <Field label={t("form.neverEnds")} orientation="horizontal">
+                  <Checkbox
+                    name="isNeverEnd"
+                    value="1"
+                    checked={custom.isNeverEnd}
+                    onCheckedChange={(on) => setCustom((c) => ({ ...c, isNeverEnd: on === true, endDate: on === true ? "" : c.endDate }))}
+                  />
+                </Field>
+                <Field label={t("form.allDay")} orientation="horizontal">
+                  <Checkbox
+                    name="isAllDay"
+                    value="1"
+                    checked={custom.isAllDay}
+                    onCheckedChange={(on) => setCustom((c) => ({ ...c, isAllDay: on === true, ...(on === true ? { startTime: "", endTime: "" } : {}) }))}
+                  />
+                </Field>
+                <Field label={t("form.startTime")} error={err("startTime")} required={!custom.isAllDay}>
+                  <Input
+                    type="time"
+                    name="startTime"
+                    step={300}
+                    value={custom.startTime}
+                    disabled={custom.isAllDay}
+                    onChange={(e) => setCustom((c) => ({ ...c, startTime: e.target.value }))}
+                  />
+                </Field>
+                <Field label={t("form.endTime")} error={err("endTime")} required={!custom.isAllDay}>
+                  <Input
+                    type="time"
+                    name="endTime"
+                    step={300}
+                    value={custom.endTime}
+                    disabled={custom.isAllDay}
+                    onChange={(e) => setCustom((c) => ({ ...c, endTime: e.target.value }))}
+                  />
+                </Field>
+                <fieldset className="grid gap-2 md:col-span-2">
+                  <legend className="mb-1 text-sm font-medium">{t("form.days")}</legend>
+                  <div className="flex flex-wrap gap-4">
+                    {DAY_FIELDS.map((d, i) => (
+                      <div key={d} className="flex items-center gap-2">
+                        <Checkbox
+                          id={`day-${d}`}
+                          name={d}
+                          value="1"
+                          checked={custom.days[i]}
+                          onCheckedChange={(on) => setCustom((c) => ({ ...c, days: c.days.map((x, j) => (j === i ? on === true : x)) }))}
+                        />
+                        <Label htmlFor={`day-${d}`}>{t(`day.${i}`)}</Label>
+                      </div>
+                    ))}
+                  </div>
+                  {err("days") && <p className="text-xs font-medium text-destructive">{err("days")}</p>}
+                </fieldset>
+                <Field label={t("form.zone")} error={err("zone")} required className="md:col-span-2">
+                  <ZoneSelect zones={options.zones} placeholder={t("form.chooseZone")} name="zone" defaultValue={values.zone} />
+                </Field>
+              </div>
+            )}
+          </section>
+
+          <section hidden={step !== 3} aria-labelledby="step-recipients" className="grid gap-4 md:max-w-xl">
+            <h2 id="step-recipients" className="text-lg font-semibold">
+              {t("step.recipients")}
+            </h2>
+            <Field label={t("form.recipientUsers")} error={err("emails")} hint={t("pickerHint")}>
+              <select
+                name="recipient_users"
+                multiple
+                value={recipientUsers}
+                onChange={(e) => setRecipientUsers(Array.from(e.target.selectedOptions, (o) => o.value))}
+                size={Math.min(8, Math.max(2, options.users.length))}
+                className="w-full rounded-md border border-input bg-background p-1 text-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+              >
+                {options.users.map((u) => (
+                  <option key={u.id} value={u.id}>
+                    {u.name} ({u.e_mail})
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Field label={t("form.recipientEmails")} hint={t("form.recipientEmailsHint")}>
+              <Input name="recipient_emails" value={recipientEmails} onChange={(e) => setRecipientEmails(e.target.value)} maxLength={2000} />
+            </Field>
+            <div className="flex flex-wrap items-center gap-3" hidden={readOnly}>
+              <ConfirmDialog
+                trigger={
+                  <Button type="button" variant="outline" disabled={recipientUsers.length === 0 && !recipientEmails.trim()}>
+                    {t("test.button")}
+                  </Button>
+                }
+                title={t("test.title")}
+                description={t("test.description")}
+                fields={{ intent: "test", displayName: name, recipient_users: recipientUsers.join(","), recipient_emails: recipientEmails }}
+                confirmLabel={t("test.send")}
+                cancelLabel={t("cancel")}
+              />
+              {actionData?.sent && (
+                <p role="status" className="text-sm text-green-700">
+                  {actionData.sent}
+                </p>
+              )}
+            </div>
+          </section>
+        </fieldset>
+
+        <div className="flex flex-wrap gap-3 border-t pt-4">
+          <Button type="button" variant="outline" disabled={step === 0} onClick={() => setStep((s) => s - 1)}>
+            {t("back")}
+          </Button>
+          <Button type="button" variant="outline" disabled={step === STEPS.length - 1} onClick={() => setStep((s) => s + 1)}>
+            {t("next")}
+          </Button>
+          {/* Conform also submits to revalidate while typing: only this button's click may move the form to an error. */}
+          {!readOnly && (
+            <Button type="submit" loading={busy} onClick={() => setTimeout(() => setJump((n) => n + 1))}>
+              {mode === "add" ? t("form.add") : t("form.save")}
+            </Button>
+          )}
+        </div>
+      </Form>
+    </div>
+  );
+}

@@ -1,0 +1,60 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { alertFormAction } from "~/components/alerts/alert-action.server";
+import { AlertForm } from "~/components/alerts/alert-form";
+import { alertFormOptions } from "~/components/alerts/alert-loader.server";
+import { PageHeader } from "~/components/ui/page-header";
+import { requireModule } from "~/utils/auth-guards.server";
+
+export const meta: MetaFunction = () => [{ title: "Add alert" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const auth = await requireModule(request, context, "activity", "add");
+  return alertFormOptions(context, auth);
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const auth = await requireModule(request, context, "activity", "add");
+  return alertFormAction(request, context, auth, "add");
+}
+
+export default function AddAlert() {
+  const { options, today, zoneId } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("alerts");
+  return (
+    <div>
+      <PageHeader
+        title={t("addTitle")}
+        actions={
+          <Link to="/alerts" className="text-sm text-primary underline-offset-4 hover:underline">
+            {t("backToList")}
+          </Link>
+        }
+      />
+      <AlertForm
+        mode="add"
+        options={options}
+        today={today}
+        values={{
+          displayName: "",
+          activity: "",
+          createdBy: [],
+          targetUsers: [],
+          devices: [],
+          schedule: "",
+          startDate: today,
+          endDate: "",
+          isNeverEnd: true,
+          days: Array(7).fill(true),
+          isAllDay: true,
+          startTime: "",
+          endTime: "",
+          zone: zoneId == null ? "" : String(zoneId),
+          recipientUsers: [],
+          recipientEmails: "",
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { redirect } from "@remix-run/cloudflare";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { alertFormAction } from "~/components/alerts/alert-action.server";
+import { AlertForm, type AlertFormValues } from "~/components/alerts/alert-form";
+import { alertFormOptions } from "~/components/alerts/alert-loader.server";
+import { PageHeader } from "~/components/ui/page-header";
+import { getAlertDetails, type AlertDetails } from "~/services/alerts.server";
+import { requireModule } from "~/utils/auth-guards.server";
+import { getDb } from "~/utils/db.server";
+import { ServiceError } from "~/utils/errors.server";
+import { can } from "~/utils/permissions";
+
+export const meta: MetaFunction = () => [{ title: "Modify alert" }];
+
+const ids = (d: AlertDetails, kind: string) => d.targets.filter((x) => x.kind === kind).map((x) => (x.refId === null ? "any" : String(x.refId)));
+
+function formValues(d: AlertDetails): AlertFormValues {
+  const a = d.alert;
+  return {
+    id: a.id,
+    displayName: a.name,
+    activity: d.activity.name,
+    createdBy: ids(d, "created_by"),
+    targetUsers: ids(d, "target_user"),
+    devices: ids(d, "device"),
+    schedule: a.schedule,
+    startDate: a.startDate ?? "",
+    endDate: a.endDate ?? "",
+    isNeverEnd: a.isNeverEnd,
+    days: [...a.days].map((c) => c === "1"),
+    isAllDay: a.isAllDay,
+    startTime: a.startTime ?? "",
+    endTime: a.endTime ?? "",
+    zone: a.timeZoneId == null ? "" : String(a.timeZoneId),
+    recipientUsers: d.recipients.flatMap((r) => (r.userId ? [String(r.userId)] : [])),
+    recipientEmails: d.recipients
+      .filter((r) => !r.userId)
+      .map((r) => r.email)
+      .join(", "),
+  };
+}
+
+/** Without an id, or with one that is not the company's, back to the list. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const auth = await requireModule(request, context, "activity");
+  const id = Number(new URL(request.url).searchParams.get("id"));
+  if (!Number.isSafeInteger(id) || id <= 0) throw redirect("/alerts");
+  try {
+    const [details, form] = await Promise.all([getAlertDetails(getDb(context), auth, id), alertFormOptions(context, auth)]);
+    return { values: formValues(details), ...form, updatedAt: details.alert.updatedAt, readOnly: !can(auth.permissions, "activity", "modify") };
+  } catch (e) {
+    if (e instanceof ServiceError && e.status === 404) throw redirect("/alerts");
+    throw e;
+  }
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const auth = await requireModule(request, context, "activity", "modify");
+  return alertFormAction(request, context, auth, "modify");
+}
+
+export default function ModifyAlert() {
+  const { values, options, today, updatedAt, readOnly } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("alerts");
+  return (
+    <div>
+      <PageHeader
+        title={t("modifyTitle", { name: values.displayName })}
+        actions={
+          <Link to="/alerts" className="text-sm text-primary underline-offset-4 hover:underline">
+            {t("backToList")}
+          </Link>
+        }
+      />
+      <AlertForm key={`${values.id}-${updatedAt}`} mode="modify" options={options} today={today} values={values} readOnly={readOnly} />
+    </div>
+  );
+}

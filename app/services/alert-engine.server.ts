@@ -1,0 +1,317 @@
+/**
+ * The alert engine (docs/decisions/0025-alert-engine.md, 0026-alert-digest.md). It reads
+ * `activity_logs` past a cursor, whatever wrote them (console and API audit, gateway events, app
+ * events), matches each row against the company's live alerts on the activity, its conditions and
+ * the schedule (evaluated by the core in the alert's zone), and queues mail through the outbox.
+ *
+ * Exactly once: a match is a row unique per (alert, activity) and each mail carries a unique
+ * dedupe key, so reading an activity again queues nothing. The cursor moves in the same D1 batch
+ * as the matches; that batch first sets the cursor with a compare-and-set that breaks a CHECK when
+ * another run moved it meanwhile, so two runs over the same page cannot both commit.
+ * Bursts: after an alert mails, further matches are held for DIGEST_WINDOW_MS and then go out as one
+ * digest per recipient.
+ */
+import { and, asc, eq, gt, inArray, isNull, lte, sql } from "drizzle-orm";
+import type { Core } from "../../core-wasm/pkg/index.js";
+import { inChunks, schema, type Db } from "~/utils/db.server";
+import { alertWindow } from "./alert-window";
+
+const {
+  alerts: a,
+  alertTargets: t,
+  alertRecipients: r,
+  alertMatches: m,
+  alertCursor: c,
+  activityLogs: l,
+  activityTypes: at,
+  timeZones: tz,
+  users: u,
+  devices: d,
+  mailOutbox: o,
+} = schema;
+
+/** After an alert mails, its matches wait this long and then leave together as one digest. */
+export const DIGEST_WINDOW_MS = 5 * 60_000;
+/** Activity rows read per batch, and batches per run (a run leaves the rest to the next wake-up). */
+const PAGE = 200;
+const MAX_PAGES = 25;
+/** Activities listed one by one in a digest; the rest are counted. */
+const DIGEST_LINES = 50;
+
+export type EngineOptions = { now: number; origin: string };
+export type EngineResult = { read: number; matched: number; mails: number };
+
+type Activity = {
+  id: number;
+  companyId: number;
+  activityTypeId: number;
+  createdByUserId: number | null;
+  targetUserId: number | null;
+  targetDeviceId: number | null;
+  summary: string;
+  activityTimestamp: number;
+};
+type LiveAlert = {
+  id: number;
+  companyId: number;
+  name: string;
+  activityTypeId: number;
+  zoneName: string | null;
+  lastMailAt: number | null;
+  isOpen: (at: number) => boolean;
+  targets: Map<string, Set<number | null>>;
+  recipients: string[];
+};
+
+/** Reads the cursor, creating it at the newest activity: what was written before alerts existed never mails. */
+async function readCursor(db: Db, now: number): Promise<number> {
+  await db
+    .insert(c)
+    .values({ id: 1, lastActivityId: sql`(select coalesce(max(id), 0) from activity_logs)`, updatedAt: now })
+    .onConflictDoNothing();
+  const [row] = await db.select({ last: c.lastActivityId }).from(c).where(eq(c.id, 1));
+  return row.last;
+}
+
+export async function runAlertEngine(db: Db, core: Core, opts: EngineOptions): Promise<EngineResult> {
+  const result: EngineResult = { read: 0, matched: 0, mails: 0 };
+  result.mails += await flushDigests(db, core, opts);
+  let cursor = await readCursor(db, opts.now);
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const rows: Activity[] = await db
+      .select({
+        id: l.id,
+        companyId: l.companyId,
+        activityTypeId: l.activityTypeId,
+        createdByUserId: l.createdByUserId,
+        targetUserId: l.targetUserId,
+        targetDeviceId: l.targetDeviceId,
+        summary: l.summary,
+        activityTimestamp: l.activityTimestamp,
+      })
+      .from(l)
+      .where(gt(l.id, cursor))
+      .orderBy(asc(l.id))
+      .limit(PAGE);
+    if (rows.length === 0) break;
+    const last = rows[rows.length - 1].id;
+    const { statements, matched, mails } = await matchPage(db, core, rows, opts);
+    // First statement: the compare-and-set. A cursor moved by another run becomes -1, which the
+    // table's CHECK refuses, and the whole batch (matches, mail) rolls back.
+    const advance = db
+      .update(c)
+      .set({ lastActivityId: sql`case when ${c.lastActivityId} = ${cursor} then ${last} else -1 end`, updatedAt: opts.now })
+      .where(eq(c.id, 1));
+    try {
+      await db.batch([advance, ...statements] as never);
+    } catch (e) {
+      if (/CHECK constraint failed/i.test(String((e as Error).message ?? e))) break; // another run has this page
+      throw e;
+    }
+    cursor = last;
+    result.read += rows.length;
+    result.matched += matched;
+    result.mails += mails;
+    if (rows.length < PAGE) break;
+  }
+  return result;
+}
+
+/** The live alerts of the page's companies and activities, with targets, recipients and compiled schedule. */
+async function loadAlerts(db: Db, core: Core, rows: Activity[]): Promise<Map<string, LiveAlert[]>> {
+  const companies = [...new Set(rows.map((x) => x.companyId))];
+  const types = [...new Set(rows.map((x) => x.activityTypeId))];
+  const found = await inChunks(companies, (part) =>
+    db
+      .select({ alert: a, zoneName: tz.name })
+      .from(a)
+      .leftJoin(tz, eq(tz.id, a.timeZoneId))
+      .where(and(inArray(a.companyId, part), isNull(a.deletedAt), types.length <= 90 ? inArray(a.activityTypeId, types) : undefined)),
+  );
+  const ids = found.map((x) => x.alert.id);
+  const targets = await inChunks(ids, (part) => db.select({ alertId: t.alertId, kind: t.kind, refId: t.refId }).from(t).where(inArray(t.alertId, part)));
+  // Recipients who are users are mailed at their current address, and not once they are gone or inactive.
+  const recipients = await inChunks(ids, (part) =>
+    db
+      .select({ alertId: r.alertId, email: sql<string | null>`case when ${r.userId} is null then ${r.email} when ${u.id} is not null then ${u.email} end` })
+      .from(r)
+      .leftJoin(u, and(eq(u.id, r.userId), eq(u.companyId, r.companyId), isNull(u.deletedAt), eq(u.isInactive, false)))
+      .where(inArray(r.alertId, part)),
+  );
+  const out = new Map<string, LiveAlert[]>();
+  for (const { alert, zoneName } of found) {
+    const window = alertWindow({ ...alert, zoneName });
+    const invalid = core.validate(window);
+    if (invalid.length) {
+      console.warn(`alert ${alert.id} has an invalid schedule and is skipped: ${invalid[0].message}`);
+      continue;
+    }
+    const isOpen = (at: number) => core.isOpen(window, at);
+    const byKind = new Map<string, Set<number | null>>();
+    for (const x of targets) if (x.alertId === alert.id) (byKind.get(x.kind) ?? byKind.set(x.kind, new Set()).get(x.kind)!).add(x.refId);
+    const mails = [...new Set(recipients.filter((x) => x.alertId === alert.id && x.email).map((x) => x.email!.toLowerCase()))];
+    const key = `${alert.companyId}:${alert.activityTypeId}`;
+    (out.get(key) ?? out.set(key, []).get(key)!).push({ ...alert, zoneName, isOpen, targets: byKind, recipients: mails });
+  }
+  return out;
+}
+
+/** Conditions: each position the activity flags, when the alert names targets of that kind, must hold (null = any). */
+function conditionsHold(alert: LiveAlert, conditions: string, x: Activity): boolean {
+  const checks: [string, number | null][] = [
+    ["created_by", x.createdByUserId],
+    ["target_user", x.targetUserId],
+    ["device", x.targetDeviceId],
+  ];
+  return checks.every(([kind, value], i) => {
+    const wanted = alert.targets.get(kind);
+    if (conditions[i] !== "1" || !wanted || wanted.size === 0 || wanted.has(null)) return true;
+    return value !== null && wanted.has(value);
+  });
+}
+
+async function matchPage(db: Db, core: Core, rows: Activity[], opts: EngineOptions) {
+  const alerts = await loadAlerts(db, core, rows);
+  const statements: unknown[] = [];
+  if (alerts.size === 0) return { statements, matched: 0, mails: 0 };
+  const types = [...new Set(rows.map((x) => x.activityTypeId))];
+  const catalogue = new Map(
+    (await inChunks(types, (part) => db.select({ id: at.id, name: at.name, conditions: at.alertConditions }).from(at).where(inArray(at.id, part)))).map((x) => [x.id, x]),
+  );
+
+  const matches = new Map<LiveAlert, Activity[]>();
+  for (const x of rows) {
+    const type = catalogue.get(x.activityTypeId);
+    for (const alert of alerts.get(`${x.companyId}:${x.activityTypeId}`) ?? []) {
+      if (type && conditionsHold(alert, type.conditions, x) && alert.isOpen(x.activityTimestamp)) (matches.get(alert) ?? matches.set(alert, []).get(alert)!).push(x);
+    }
+  }
+  let matched = 0;
+  let mails = 0;
+  for (const [alert, list] of matches) {
+    matched += list.length;
+    const windowOpen = alert.lastMailAt !== null && opts.now < alert.lastMailAt + DIGEST_WINDOW_MS;
+    const state: "held" | "sent" = windowOpen ? "held" : "sent";
+    statements.push(
+      ...chunk(list, 20).map((part) =>
+        db
+          .insert(m)
+          .values(part.map((x) => ({ alertId: alert.id, companyId: alert.companyId, activityId: x.id, state, matchedAt: opts.now })))
+          .onConflictDoNothing(),
+      ),
+    );
+    const lastId = list[list.length - 1].id;
+    statements.push(
+      db
+        .update(a)
+        .set({
+          lastActivityId: sql`max(coalesce(${a.lastActivityId}, 0), ${lastId})`,
+          lastRunAt: opts.now,
+          ...(windowOpen || alert.recipients.length === 0 ? {} : { lastMailAt: opts.now }),
+        })
+        .where(eq(a.id, alert.id)),
+    );
+    if (windowOpen || alert.recipients.length === 0) continue;
+    const mail = await composeMail(db, core, alert, list, catalogue, opts.origin);
+    statements.push(...mailInserts(db, alert, mail));
+    mails += alert.recipients.length;
+  }
+  return { statements, matched, mails };
+}
+
+type Mail = { key: string; subject: string; body: string };
+
+function mailInserts(db: Db, alert: LiveAlert, mail: Mail) {
+  return chunk(alert.recipients, 10).map((part) =>
+    db
+      .insert(o)
+      .values(part.map((toAddress) => ({ companyId: alert.companyId, toAddress, subject: mail.subject, body: mail.body, dedupeKey: `${mail.key}:${toAddress}` })))
+      .onConflictDoNothing(),
+  );
+}
+
+/** One activity: its own mail. Several: a digest listing them. The key names what the mail is for. */
+async function composeMail(db: Db, core: Core, alert: LiveAlert, list: Activity[], catalogue: Map<number, { name: string }>, origin: string): Promise<Mail> {
+  const devices = await deviceNames(db, list);
+  const zone = alert.zoneName ?? "UTC";
+  const line = (x: Activity) => {
+    const device = x.targetDeviceId ? devices.get(x.targetDeviceId) : undefined;
+    return `${core.formatLocal(x.activityTimestamp, zone)}  ${catalogue.get(x.activityTypeId)?.name ?? "Activity"}${device ? ` at ${device}` : ""}${x.summary ? `: ${x.summary}` : ""}`;
+  };
+  if (list.length === 1) {
+    const x = list[0];
+    return {
+      key: `alert:${alert.id}:activity:${x.id}`,
+      subject: `Alert: ${alert.name}`,
+      body: `The alert "${alert.name}" fired.\n\n${line(x)}\n\nDetails: ${origin}/activityDetails?id=${x.id}\n`,
+    };
+  }
+  const shown = list.slice(0, DIGEST_LINES).map(line).join("\n");
+  const more = list.length > DIGEST_LINES ? `\n... and ${list.length - DIGEST_LINES} more.` : "";
+  return {
+    key: `alert:${alert.id}:digest:${list[0].id}`,
+    subject: `Alert: ${alert.name} (${list.length} activities)`,
+    body: `The alert "${alert.name}" fired ${list.length} times. Further matches within ${DIGEST_WINDOW_MS / 60_000} minutes of a mail are sent together.\n\n${shown}${more}\n\nActivity log: ${origin}/activity\n`,
+  };
+}
+
+async function deviceNames(db: Db, list: Activity[]): Promise<Map<number, string>> {
+  const ids = [...new Set(list.flatMap((x) => (x.targetDeviceId ? [x.targetDeviceId] : [])))];
+  const rows = await inChunks(ids, (part) => db.select({ id: d.id, name: d.displayName }).from(d).where(inArray(d.id, part)));
+  return new Map(rows.map((x) => [x.id, x.name]));
+}
+
+/** Alerts whose digest window has closed with held matches: one digest per recipient, the matches marked digested. */
+async function flushDigests(db: Db, core: Core, opts: EngineOptions): Promise<number> {
+  const due = await db
+    .selectDistinct({ alertId: m.alertId })
+    .from(m)
+    .innerJoin(a, eq(a.id, m.alertId))
+    .where(and(eq(m.state, "held"), sql`coalesce(${a.lastMailAt}, 0) <= ${opts.now - DIGEST_WINDOW_MS}`))
+    .limit(50);
+  let mails = 0;
+  for (const { alertId } of due) {
+    const held = await db
+      .select({
+        matchId: m.id,
+        id: l.id,
+        companyId: l.companyId,
+        activityTypeId: l.activityTypeId,
+        createdByUserId: l.createdByUserId,
+        targetUserId: l.targetUserId,
+        targetDeviceId: l.targetDeviceId,
+        summary: l.summary,
+        activityTimestamp: l.activityTimestamp,
+      })
+      .from(m)
+      .innerJoin(l, eq(l.id, m.activityId))
+      .where(and(eq(m.alertId, alertId), eq(m.state, "held")))
+      .orderBy(asc(l.id))
+      .limit(5000);
+    if (held.length === 0) continue;
+    const alerts = await loadAlerts(db, core, held);
+    const alert = [...alerts.values()].flat().find((x) => x.id === alertId);
+    const markDigested = db
+      .update(m)
+      .set({ state: "digested" })
+      .where(and(eq(m.alertId, alertId), eq(m.state, "held"), lte(m.id, Math.max(...held.map((x) => x.matchId)))));
+    if (!alert || alert.recipients.length === 0) {
+      await db.batch([markDigested]);
+      continue;
+    }
+    const types = [...new Set(held.map((x) => x.activityTypeId))];
+    const catalogue = new Map((await db.select({ id: at.id, name: at.name }).from(at).where(inArray(at.id, types))).map((x) => [x.id, x]));
+    const mail = await composeMail(db, core, alert, held, catalogue, opts.origin);
+    // A digest of one activity still says it is a digest: the key differs from the activity's own mail.
+    mail.key = `alert:${alertId}:digest:${held[0].id}`;
+    await db.batch([markDigested, ...mailInserts(db, alert, mail), db.update(a).set({ lastMailAt: opts.now }).where(eq(a.id, alertId))] as never);
+    mails += alert.recipients.length;
+  }
+  return mails;
+}
+
+function chunk<T>(list: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}

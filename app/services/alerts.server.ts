@@ -1,0 +1,284 @@
+/**
+ * Alerts: list, details, add, modify, delete, the test mail and the sentinel feed of firings.
+ * The activity module gates them (spec part 1 §6). Matching activity against alerts is the
+ * engine's job (`alert-engine.server.ts`); this file only keeps the definitions.
+ */
+import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import type { Core } from "../../core-wasm/pkg/index.js";
+import { ALERT_MESSAGES, CONDITION_FIELDS, conditionIssues, DAY_FIELDS, type AddAlertInput, type ModifyAlertInput, type Recipient } from "~/schemas/alerts";
+import type { AlertTestEmailInput } from "~/schemas/alerts";
+import { activityInsert } from "~/utils/activity-insert.server";
+import { assertCan, type Auth } from "~/utils/auth-guards.server";
+import { inChunks, schema, type Db } from "~/utils/db.server";
+import { notFound, ServiceError } from "~/utils/errors.server";
+import { can } from "~/utils/permissions";
+import { inCompany, liveInCompany } from "~/utils/tenant.server";
+import { alertWindow } from "./alert-window";
+
+const { alerts: a, alertTargets: t, alertRecipients: r, activityTypes: at, activityLogs: l, users: u, devices: d, timeZones: tz, mailOutbox: o, alertMatches: m } = schema;
+const MODULE = "activity";
+const TARGET_KIND = { created_by_users: "created_by", target_users: "target_user", devices: "device" } as const;
+
+export type AlertListRow = { id: number; name: string; activityName: string; lastActivityId: number | null; lastRunAt: number | null };
+
+export async function listAlerts(db: Db, auth: Auth, o: { offset: number; pageSize: number }): Promise<{ rows: AlertListRow[]; total: number }> {
+  assertCan(auth, MODULE);
+  const where = liveInCompany(a, auth);
+  // Two reads, not a batch: a batch keys columns by name, and both tables have a `name`.
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select({ id: a.id, name: a.name, activityName: at.name, lastActivityId: a.lastActivityId, lastRunAt: a.lastRunAt })
+      .from(a)
+      .innerJoin(at, eq(at.id, a.activityTypeId))
+      .where(where)
+      .orderBy(asc(a.name), asc(a.id))
+      .limit(o.pageSize)
+      .offset(o.offset),
+    db.select({ total: count() }).from(a).where(where),
+  ]);
+  return { rows, total };
+}
+
+/** Every live alert of the company (the API's getAlerts). */
+export async function allAlerts(db: Db, auth: Auth): Promise<AlertListRow[]> {
+  return (await listAlerts(db, auth, { offset: 0, pageSize: 10_000 })).rows;
+}
+
+export async function getAlertDetails(db: Db, auth: Auth, id: number) {
+  assertCan(auth, MODULE);
+  const [alert] = await db
+    .select({ alert: a, activity: { id: at.id, name: at.name, type: at.type, alertConditions: at.alertConditions }, zone: { id: tz.id, name: tz.name, label: tz.label } })
+    .from(a)
+    .innerJoin(at, eq(at.id, a.activityTypeId))
+    .leftJoin(tz, eq(tz.id, a.timeZoneId))
+    .where(liveInCompany(a, auth, eq(a.id, id)))
+    .limit(1);
+  if (!alert) notFound(ALERT_MESSAGES.notFound);
+  // Not a batch: user and device names share a column name, which a batch's rows are keyed by.
+  const [targets, recipients] = await Promise.all([
+    db
+      .select({ kind: t.kind, refId: t.refId, userName: u.displayName, userEmail: u.email, deviceName: d.displayName })
+      .from(t)
+      .leftJoin(u, and(sql`${t.kind} != 'device'`, eq(u.id, t.refId)))
+      .leftJoin(d, and(eq(t.kind, "device"), eq(d.id, t.refId)))
+      .where(and(eq(t.alertId, id), eq(t.companyId, auth.company.id)))
+      .orderBy(asc(t.id)),
+    db
+      .select({ userId: r.userId, email: r.email, name: u.displayName })
+      .from(r)
+      .leftJoin(u, eq(u.id, r.userId))
+      .where(and(eq(r.alertId, id), eq(r.companyId, auth.company.id)))
+      .orderBy(asc(r.id)),
+  ]);
+  return { ...alert, targets, recipients };
+}
+export type AlertDetails = Awaited<ReturnType<typeof getAlertDetails>>;
+
+type AlertInput = AddAlertInput | ModifyAlertInput;
+
+const fieldError = (field: string, message: string, status: 400 | 404 = 400): never => {
+  throw new ServiceError(status, message, { fieldErrors: { [field]: [message] } });
+};
+
+/** Checks everything the schema cannot: the activity and its conditions, the zone and window (core), and that every id is the company's. */
+async function resolve(db: Db, auth: Auth, input: AlertInput, core: Core) {
+  const activity = await db.query.activityTypes.findFirst({ where: input.activity.id ? eq(at.id, input.activity.id) : eq(at.name, input.activity.name ?? "") });
+  if (!activity) return fieldError("activity", ALERT_MESSAGES.activity);
+  const missing = conditionIssues(activity.alertConditions, input);
+  if (missing.length) fieldError(missing[0].field, missing[0].message);
+
+  let zoneName: string | null = null;
+  if (input.schedule === "custom") {
+    const zone = await db.query.timeZones.findFirst({ where: eq(tz.id, input.zone!) });
+    if (!zone) return fieldError("zone", ALERT_MESSAGES.zone);
+    zoneName = zone.name;
+    const errors = core.validate(alertWindow({ ...values(input, activity.id), zoneName }));
+    if (errors.length) {
+      const wire: Record<string, string> = { startDate: "startDate", endDate: "endDate", startTime: "startTime", endTime: "endTime", days: "days", tz: "zone" };
+      const messages: Record<string, string> = { startDate: ALERT_MESSAGES.startDate, endDate: ALERT_MESSAGES.endDate, days: ALERT_MESSAGES.days, zone: ALERT_MESSAGES.zone };
+      const field = wire[errors[0].field] ?? "startTime";
+      fieldError(field, messages[field] ?? errors[0].message);
+    }
+  }
+
+  // Only the pickers the activity asks for are kept: the others mean nothing for it.
+  const targets: { kind: (typeof TARGET_KIND)[keyof typeof TARGET_KIND]; refId: number | null }[] = [];
+  for (const [i, field] of CONDITION_FIELDS.entries()) {
+    if (activity.alertConditions[i] !== "1") continue;
+    const ids = input[field].filter((x): x is number => x !== null);
+    const table = field === "devices" ? d : u;
+    const found = await inChunks(ids, (part) =>
+      db
+        .select({ id: table.id })
+        .from(table)
+        .where(liveInCompany(table, auth, inArray(table.id, part))),
+    );
+    if (found.length !== ids.length) fieldError(field, field === "devices" ? "This device does not belong to your company" : "The provided user is invalid", 404);
+    targets.push(...input[field].map((refId) => ({ kind: TARGET_KIND[field], refId })));
+  }
+
+  // A picked user is mailed at the address the company has for them, never one the caller sends.
+  const userIds = input.emails.flatMap((x) => (x.userId ? [x.userId] : []));
+  const users = await inChunks(userIds, (part) =>
+    db
+      .select({ id: u.id, email: u.email })
+      .from(u)
+      .where(liveInCompany(u, auth, inArray(u.id, part))),
+  );
+  if (users.length !== new Set(userIds).size) fieldError("emails", "The provided user is invalid", 404);
+  const emailOf = new Map(users.map((x) => [x.id, x.email.toLowerCase()]));
+  const seen = new Set<string>();
+  const recipients = input.emails
+    .map((x) => (x.userId ? { userId: x.userId, email: emailOf.get(x.userId)! } : x))
+    .filter((x) => (seen.has(x.email) ? false : (seen.add(x.email), true)));
+  return { activity, targets, recipients, zoneName };
+}
+
+function values(input: AlertInput, activityTypeId: number) {
+  const custom = input.schedule === "custom";
+  return {
+    name: input.displayName,
+    activityTypeId,
+    schedule: input.schedule,
+    startDate: custom ? input.startDate : null,
+    endDate: custom && !input.isNeverEnd ? input.endDate : null,
+    isNeverEnd: custom ? input.isNeverEnd : true,
+    days: DAY_FIELDS.map((f) => (input[f] ? "1" : "0")).join(""),
+    isAllDay: custom ? input.isAllDay : true,
+    startTime: custom && !input.isAllDay ? input.startTime : null,
+    endTime: custom && !input.isAllDay ? input.endTime : null,
+    timeZoneId: custom ? input.zone! : null,
+  };
+}
+
+function childInserts(
+  db: Db,
+  companyId: number,
+  alertId: number | SQL,
+  targets: { kind: "created_by" | "target_user" | "device"; refId: number | null }[],
+  recipients: Recipient[],
+) {
+  return [
+    ...(targets.length ? [db.insert(t).values(targets.map((x) => ({ ...x, alertId: alertId as number, companyId })))] : []),
+    ...(recipients.length ? [db.insert(r).values(recipients.map((x) => ({ ...x, alertId: alertId as number, companyId })))] : []),
+  ];
+}
+
+export async function addAlert(db: Db, auth: Auth, input: AddAlertInput, now: number, core: Core): Promise<number> {
+  assertCan(auth, MODULE, "add");
+  const { activity, targets, recipients } = await resolve(db, auth, input, core);
+  const companyId = auth.company.id;
+  // Inside one batch nothing else writes, so the newest alert id is the row just inserted.
+  const newId = sql`(select max(id) from alerts)`;
+  const results = await db.batch([
+    db.insert(a).values({ ...values(input, activity.id), companyId, createdAt: now, updatedAt: now }),
+    ...childInserts(db, companyId, newId, targets, recipients),
+    activityInsert(db, { companyId, name: "Alert Created", createdByUserId: auth.user.id, summary: input.displayName, details: {}, at: now }),
+    db.select({ id: sql<number>`max(id)` }).from(a),
+  ] as never);
+  const last = (results as unknown[])[(results as unknown[]).length - 1] as { id: number }[];
+  return last[0].id;
+}
+
+export async function modifyAlert(db: Db, auth: Auth, input: ModifyAlertInput, now: number, core: Core): Promise<void> {
+  assertCan(auth, MODULE, "modify");
+  const [found] = await db
+    .select({ id: a.id })
+    .from(a)
+    .where(liveInCompany(a, auth, eq(a.id, input.id)))
+    .limit(1);
+  if (!found) notFound(ALERT_MESSAGES.notFound);
+  const { activity, targets, recipients } = await resolve(db, auth, input, core);
+  const companyId = auth.company.id;
+  await db.batch([
+    db
+      .update(a)
+      .set({ ...values(input, activity.id), updatedAt: now })
+      .where(liveInCompany(a, auth, eq(a.id, input.id))),
+    db.delete(t).where(and(eq(t.alertId, input.id), eq(t.companyId, companyId))),
+    db.delete(r).where(and(eq(r.alertId, input.id), eq(r.companyId, companyId))),
+    ...childInserts(db, companyId, input.id, targets, recipients),
+    activityInsert(db, { companyId, name: "Alert Modified", createdByUserId: auth.user.id, summary: input.displayName, details: { alertId: input.id }, at: now }),
+  ] as never);
+}
+
+export async function deleteAlert(db: Db, auth: Auth, id: number, now: number): Promise<void> {
+  assertCan(auth, MODULE, "delete");
+  const [found] = await db
+    .select({ id: a.id, name: a.name })
+    .from(a)
+    .where(liveInCompany(a, auth, eq(a.id, id)))
+    .limit(1);
+  if (!found) notFound(ALERT_MESSAGES.notFound);
+  await db.batch([
+    db
+      .update(a)
+      .set({ deletedAt: now, updatedAt: now })
+      .where(liveInCompany(a, auth, eq(a.id, id))),
+    activityInsert(db, { companyId: auth.company.id, name: "Alert Removed", createdByUserId: auth.user.id, summary: found.name, details: { alertId: id }, at: now }),
+  ]);
+}
+
+/**
+ * The form's test mail: one mail per recipient through the outbox. Only someone who may save an
+ * alert may send it, and only to at most MAX_RECIPIENTS addresses, so it is no open relay.
+ */
+export async function sendAlertTestEmail(db: Db, auth: Auth, body: AlertTestEmailInput, now: number): Promise<number> {
+  if (!can(auth.permissions, MODULE, "add")) assertCan(auth, MODULE, "modify");
+  const userIds = body.emails.flatMap((x) => (x.userId ? [x.userId] : []));
+  const users = await inChunks(userIds, (part) =>
+    db
+      .select({ id: u.id, email: u.email })
+      .from(u)
+      .where(liveInCompany(u, auth, inArray(u.id, part))),
+  );
+  if (users.length !== new Set(userIds).size) fieldError("emails", "The provided user is invalid", 404);
+  const emailOf = new Map(users.map((x) => [x.id, x.email.toLowerCase()]));
+  const addresses = [...new Set(body.emails.map((x) => (x.userId ? emailOf.get(x.userId)! : x.email)))];
+  const name = body.displayName || "(new alert)";
+  await db.batch([
+    db.insert(o).values(
+      addresses.map((toAddress) => ({
+        companyId: auth.company.id,
+        toAddress,
+        subject: `Test: alert ${name}`,
+        body: `This is a test of the alert "${name}" of ${auth.company.name}.\n\nWhen the alert fires, a mail like this one is sent to this address.\n`,
+        createdAt: now,
+      })),
+    ),
+    activityInsert(db, {
+      companyId: auth.company.id,
+      name: "Mailer Test Sent",
+      createdByUserId: auth.user.id,
+      summary: `Alert test mail to ${addresses.length} recipient(s)`,
+      at: now,
+    }),
+  ]);
+  return addresses.length;
+}
+
+/** Recent firings of the company's alerts, newest first: what the sentinel feed (getSentinelAlerts) shows. */
+export async function sentinelAlerts(db: Db, auth: Auth, limit = 100) {
+  assertCan(auth, MODULE);
+  return db
+    .select({
+      id: m.id,
+      alertId: a.id,
+      alertName: a.name,
+      activityId: l.id,
+      activityName: at.name,
+      activityTimestamp: l.activityTimestamp,
+      summary: l.summary,
+      targetDeviceId: l.targetDeviceId,
+      targetUserId: l.targetUserId,
+      state: m.state,
+      matchedAt: m.matchedAt,
+    })
+    .from(m)
+    .innerJoin(a, and(eq(a.id, m.alertId), isNull(a.deletedAt)))
+    .innerJoin(l, eq(l.id, m.activityId))
+    .innerJoin(at, eq(at.id, l.activityTypeId))
+    .where(inCompany(m, auth))
+    .orderBy(desc(m.id))
+    .limit(limit);
+}

@@ -1,0 +1,233 @@
+/**
+ * The alert engine on real activity sources: audit rows written by admin API changes and events
+ * posted by a gateway. The engine runs through the Worker's queue consumer (a wake-up message, as a
+ * write request sends it); its mail goes through the outbox to a real SMTP server on 127.0.0.1
+ * (tests/workers/smtp-global-setup.ts). The digest flush, which waits for its window to close, is
+ * run with a later `now`, as the engine takes its clock as an argument.
+ */
+import { createExecutionContext, createMessageBatch, env, SELF, waitOnExecutionContext } from "cloudflare:test";
+import { and, eq, isNull, lt } from "drizzle-orm";
+import { beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import coreModule from "../../core-wasm/pkg/core.wasm";
+import { createCore } from "../../core-wasm/pkg/index.js";
+import worker from "../../server";
+import { DIGEST_WINDOW_MS, runAlertEngine } from "../../app/services/alert-engine.server";
+import { drainOutbox, MAX_ATTEMPTS } from "../../app/services/mail/outbox.server";
+import type { ReceivedMail } from "./smtp-global-setup";
+import { api, db, login, ORIGIN, schema, workerNow } from "./helpers";
+
+const BASE = "/api/admin/user";
+const ADMIN = 3; // admin@acme.example
+const AUDITOR = 5; // auditor@acme.example
+const inboxUrl = inject("smtpInbox");
+const core = createCore(coreModule);
+
+let acme: string;
+let madrid: number;
+let eventSeq = 0;
+
+const inbox = async (): Promise<ReceivedMail[]> => (await fetch(inboxUrl)).json();
+const subjectOf = (raw: string) => /^Subject: (.*)$/m.exec(raw)?.[1] ?? "";
+
+/** The queue consumer's entry point with one wake-up message, then the mail it queued is delivered. */
+async function wake() {
+  const batch = createMessageBatch("keyless-alerts", [{ id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: { wake: true } }]);
+  const ctx = createExecutionContext();
+  await worker.queue!(batch as never, env, ctx);
+  await waitOnExecutionContext(ctx);
+  await delivered(workerNow() + 1);
+}
+
+/**
+ * Drains the outbox until every queued mail has reached the SMTP server. A drain run by a
+ * background wake-up (write requests send them) may hold a row meanwhile, so this waits for it.
+ */
+async function delivered(now: number) {
+  for (let i = 0; i < 100; i++) {
+    await drainOutbox(env, { limit: 100, now });
+    const pending = await db()
+      .select({ id: schema.mailOutbox.id })
+      .from(schema.mailOutbox)
+      .where(and(isNull(schema.mailOutbox.sentAt), lt(schema.mailOutbox.attempts, MAX_ATTEMPTS)));
+    if (pending.length === 0) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error("mail still pending");
+}
+
+async function gatewayEvents(events: { deviceId: number; type: string; at: number; data?: Record<string, unknown>; id?: string }[]) {
+  const body = { v: 1, events: events.map((e) => ({ id: e.id ?? `alert-test/${++eventSeq}`, deviceId: String(e.deviceId), type: e.type, at: e.at, data: e.data ?? {} })) };
+  const r = await SELF.fetch(`${ORIGIN}/api/gateway/events`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${env.GATEWAY_SECRET}`, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  expect(r.status).toBe(200);
+  return (await r.json()) as { accepted: number };
+}
+
+const base = () => ({
+  activity: { name: "Access Denied", type: "Device", alert_conditions: "011" },
+  created_by_users: [],
+  target_users: [{ id: null, type: "Any User" }],
+  devices: [{ id: null, type: "Any Device" }],
+  schedule: "any",
+  emails: ["night-watch@acme.example", { id: ADMIN, type: "User" }],
+});
+
+async function addAlert(body: Record<string, unknown>): Promise<number> {
+  const r = await api(acme, "POST", `${BASE}/addAlert`, { ...base(), ...body });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body.payload.id;
+}
+
+beforeAll(async () => {
+  acme = await login("acme");
+  madrid = (await db().query.timeZones.findFirst({ where: eq(schema.timeZones.name, "Europe/Madrid") }))!.id;
+  await db()
+    .update(schema.mailerConfigs)
+    .set({ hostName: "127.0.0.1", port: inject("smtpPort") });
+  // The demo's own alerts stay out of the counts.
+  await db().update(schema.alerts).set({ deletedAt: 1 });
+  await wake(); // the first run places the cursor at the newest activity
+});
+
+beforeEach(async () => {
+  // Each test's alerts only: earlier ones are deleted, earlier mail forgotten.
+  await wake();
+  await db().update(schema.alerts).set({ deletedAt: 1 });
+  await db().delete(schema.mailOutbox);
+  await fetch(inboxUrl, { method: "DELETE" });
+});
+
+describe("alert engine", () => {
+  it("fires once for a matching console change: one mail per recipient, last run linked", async () => {
+    const id = await addAlert({
+      displayName: "Who edits alerts",
+      activity: { name: "Alert Modified" },
+      target_users: [],
+      devices: [],
+      created_by_users: [{ id: ADMIN, type: "User" }],
+    });
+    await wake();
+    await fetch(inboxUrl, { method: "DELETE" });
+    const r = await api(acme, "POST", `${BASE}/modifyAlert`, { ...base(), id, displayName: "Who edits alerts", activity: { name: "Alert Modified" }, created_by_users: [ADMIN] });
+    expect(r.status).toBe(200);
+    await wake();
+    await wake(); // a second wake-up finds nothing new
+    const mail = await inbox();
+    expect(mail.map((m) => m.to[0]).sort()).toEqual(["admin@acme.example", "night-watch@acme.example"]);
+    expect(subjectOf(mail[0].raw)).toBe("Alert: Who edits alerts");
+    const [audit] = await db()
+      .select({ id: schema.activityLogs.id })
+      .from(schema.activityLogs)
+      .where(eq(schema.activityLogs.activityTypeId, (await db().query.activityTypes.findFirst({ where: eq(schema.activityTypes.name, "Alert Modified") }))!.id));
+    const alert = await db().query.alerts.findFirst({ where: eq(schema.alerts.id, id) });
+    expect(alert?.lastActivityId).toBe(audit.id);
+    const list = (await api(acme, "GET", `${BASE}/getAlerts`)).body.payload.find((x: { id: number }) => x.id === id);
+    expect(list.lastActivityID).toBe(audit.id);
+  });
+
+  it("fires once for a gateway event, and a re-sent batch or a re-read activity sends nothing more", async () => {
+    const id = await addAlert({ displayName: "Denied at door 2", devices: [{ id: 2 }] });
+    const event = { id: "alert-test/denied-once", deviceId: 2, type: "access.denied", at: workerNow(), data: { reason: "no key" } };
+    expect((await gatewayEvents([event])).accepted).toBe(1);
+    await wake();
+    expect((await gatewayEvents([event])).accepted).toBe(0); // the gateway retries the same event
+    await wake();
+    // The cursor goes back (a lost commit, a replayed run): the unique keys still send nothing twice.
+    const [stored] = await db().select({ id: schema.activityLogs.id }).from(schema.activityLogs).where(eq(schema.activityLogs.eventId, event.id));
+    await db()
+      .update(schema.alertCursor)
+      .set({ lastActivityId: stored.id - 1 });
+    await wake();
+    const mail = await inbox();
+    expect(mail).toHaveLength(2);
+    expect(mail.map((m) => m.to[0]).sort()).toEqual(["admin@acme.example", "night-watch@acme.example"]);
+    expect(mail[0].raw).toContain("Access Denied");
+    const matches = await db().select().from(schema.alertMatches).where(eq(schema.alertMatches.alertId, id));
+    expect(matches).toHaveLength(1);
+    expect((await db().query.alerts.findFirst({ where: eq(schema.alerts.id, id) }))?.lastActivityId).toBe(matches[0].activityId);
+  });
+
+  it("does not fire outside its schedule across the spring DST change in Madrid", async () => {
+    // 01:00-02:30 Madrid on Sunday 2027-03-28; at 02:00 local the clocks jump to 03:00 (UTC+1 to UTC+2).
+    const id = await addAlert({
+      displayName: "Early Sunday",
+      devices: [{ id: 4 }],
+      schedule: "custom",
+      startDate: "2027-03-28",
+      isNeverEnd: "1",
+      ...{ mon: "0", tue: "0", wed: "0", thu: "0", fri: "0", sat: "0", sun: "1" },
+      isAllDay: "0",
+      startTime: "01:00:00",
+      endTime: "02:30:00",
+      zone: madrid,
+    });
+    await gatewayEvents([
+      { deviceId: 4, type: "access.denied", at: Date.parse("2027-03-28T00:45:00Z"), id: "alert-test/dst-inside" }, // 01:45 CET: inside
+      { deviceId: 4, type: "access.denied", at: Date.parse("2027-03-28T01:15:00Z"), id: "alert-test/dst-after" }, // 03:15 CEST: outside (a fixed +1 would say 02:15)
+      { deviceId: 4, type: "access.denied", at: Date.parse("2027-03-27T00:45:00Z"), id: "alert-test/dst-saturday" }, // Saturday: outside
+    ]);
+    await wake();
+    const matched = await db()
+      .select({ eventId: schema.activityLogs.eventId })
+      .from(schema.alertMatches)
+      .innerJoin(schema.activityLogs, eq(schema.activityLogs.id, schema.alertMatches.activityId))
+      .where(eq(schema.alertMatches.alertId, id));
+    expect(matched.map((x) => x.eventId)).toEqual(["alert-test/dst-inside"]);
+    const mail = await inbox();
+    expect(mail).toHaveLength(2); // the one inside, to each recipient
+    expect(mail.every((m) => m.raw.includes("01:45"))).toBe(true);
+  });
+
+  it("does not fire for a user outside its conditions", async () => {
+    await addAlert({ displayName: "Admin denied", target_users: [{ id: ADMIN, type: "User" }], devices: [{ id: 6 }], emails: ["night-watch@acme.example"] });
+    await gatewayEvents([{ deviceId: 6, type: "access.denied", at: workerNow(), data: { userId: String(AUDITOR) }, id: "alert-test/auditor-denied" }]);
+    await gatewayEvents([{ deviceId: 7, type: "access.denied", at: workerNow(), data: { userId: String(ADMIN) }, id: "alert-test/other-door" }]);
+    await wake();
+    expect(await inbox()).toHaveLength(0);
+    await gatewayEvents([{ deviceId: 6, type: "access.denied", at: workerNow(), data: { userId: String(ADMIN) }, id: "alert-test/admin-denied" }]);
+    await wake();
+    const mail = await inbox();
+    expect(mail).toHaveLength(1);
+    expect(mail[0].to).toEqual(["night-watch@acme.example"]);
+  });
+
+  it("turns a burst of 500 denied accesses into digests, not 500 mails per recipient", async () => {
+    const id = await addAlert({ displayName: "Denied storm", devices: [{ id: 8 }] });
+    const t0 = workerNow();
+    const events = Array.from({ length: 500 }, (_, i) => ({ deviceId: 8, type: "access.denied", at: t0 + i * 100, id: `alert-test/storm-${i}` }));
+    for (let i = 0; i < events.length; i += 250) expect((await gatewayEvents(events.slice(i, i + 250))).accepted).toBe(250);
+    await wake();
+    await wake();
+    const first = await inbox();
+    expect(first).toHaveLength(2); // one per recipient
+    const firstCount = Number(/\((\d+) activities\)/.exec(subjectOf(first[0].raw))?.[1]);
+    expect(firstCount).toBeGreaterThan(1);
+    // The window closes: what was held leaves as one digest per recipient.
+    const later = workerNow() + DIGEST_WINDOW_MS + 1000;
+    await runAlertEngine(db(), core, { now: later, origin: ORIGIN });
+    await delivered(later);
+    const all = await inbox();
+    expect(all).toHaveLength(4);
+    const digest = all.filter((m) => !first.some((f) => f.raw === m.raw));
+    const digestCount = Number(/\((\d+) activities\)/.exec(subjectOf(digest[0].raw))?.[1]);
+    expect(firstCount + digestCount).toBe(500);
+    const states = await db().select({ state: schema.alertMatches.state }).from(schema.alertMatches).where(eq(schema.alertMatches.alertId, id));
+    expect(states).toHaveLength(500);
+    expect(states.filter((s) => s.state === "held")).toHaveLength(0);
+    // Running again later sends nothing more.
+    await runAlertEngine(db(), core, { now: later + DIGEST_WINDOW_MS * 2, origin: ORIGIN });
+    await delivered(later + DIGEST_WINDOW_MS * 2);
+    expect(await inbox()).toHaveLength(4);
+  });
+
+  it("stops firing once the alert is deleted", async () => {
+    const id = await addAlert({ displayName: "Gone", devices: [{ id: 9 }] });
+    expect((await api(acme, "DELETE", `${BASE}/deleteAlert?id=${id}`)).status).toBe(200);
+    await gatewayEvents([{ deviceId: 9, type: "access.denied", at: workerNow(), id: "alert-test/after-delete" }]);
+    await wake();
+    expect(await inbox()).toHaveLength(0);
+  });
+});

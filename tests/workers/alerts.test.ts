@@ -1,0 +1,305 @@
+/**
+ * The alert calls of the admin API: list, details, add, modify, delete, test mail, activity options
+ * and the sentinel feed. Demo data (db/seed/demo.ts): ACME alerts 1 and 2, BETA alert 3; ACME devices
+ * 1-12, BETA device 13; users 3 (ACME admin), 4 (BETA admin), 5 (ACME auditor, read-only).
+ */
+import { eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { api, db, login, schema } from "./helpers";
+
+const BASE = "/api/admin/user";
+const BETA_ALERT = 3;
+const BETA_DEVICE = 13;
+const BETA_USER = 4;
+
+let acme: string;
+let beta: string;
+let auditor: string;
+let madrid: number;
+
+const accessGranted = { name: "Access Granted", type: "Device", alert_conditions: "011" };
+const validAlert = () => ({
+  displayName: "Night doors",
+  activity: accessGranted,
+  created_by_users: [],
+  target_users: [{ id: null, name: "Any User", type: "Any User" }],
+  devices: [
+    { id: 2, name: "Door 2", type: "Device" },
+    { id: 4, name: "Door 4", type: "Device" },
+  ],
+  schedule: "custom",
+  startDate: "2026-11-23",
+  endDate: "",
+  isNeverEnd: "1",
+  mon: "1",
+  tue: "1",
+  wed: "1",
+  thu: "1",
+  fri: "1",
+  sat: "0",
+  sun: "0",
+  isAllDay: "0",
+  startTime: "22:00:00",
+  endTime: "06:00:00",
+  zone: madrid,
+  emails: [
+    { id: 3, name: "Admin, Alice", type: "User", e_mail: "someone-else@evil.example" },
+    { name: "ops@acme.example", type: "Email", e_mail: "ops@acme.example" },
+    { name: "OPS@acme.example", type: "Email", e_mail: "OPS@acme.example" },
+  ],
+});
+
+const alertRow = async (id: number) => db().query.alerts.findFirst({ where: eq(schema.alerts.id, id) });
+const audit = async (name: string) =>
+  db()
+    .select({ summary: schema.activityLogs.summary })
+    .from(schema.activityLogs)
+    .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
+    .where(eq(schema.activityTypes.name, name));
+
+beforeAll(async () => {
+  [acme, beta, auditor] = await Promise.all([login("acme"), login("beta"), login("auditor")]);
+  madrid = (await db().query.timeZones.findFirst({ where: eq(schema.timeZones.name, "Europe/Madrid") }))!.id;
+});
+
+describe("GET /user/getAlerts", () => {
+  it("lists only the company's alerts with the activity name and last run", async () => {
+    const r = await api(acme, "GET", `${BASE}/getAlerts`);
+    expect(r.status).toBe(200);
+    const ids = r.body.payload.map((x: { id: number }) => x.id);
+    expect(ids).toEqual(expect.arrayContaining([1, 2]));
+    expect(ids).not.toContain(BETA_ALERT);
+    expect(r.body.payload.find((x: { id: number }) => x.id === 2)).toEqual({
+      id: 2,
+      name: "Low battery",
+      activity: { name: "Low Battery" },
+      lastActivity: null,
+      lastActivityID: null,
+    });
+  });
+
+  it("is readable by the read-only role and refused without a token", async () => {
+    expect((await api(auditor, "GET", `${BASE}/getAlerts`)).status).toBe(200);
+    expect((await api(null, "GET", `${BASE}/getAlerts`)).status).toBe(401);
+  });
+});
+
+describe("GET /user/getAlertDetails", () => {
+  it("returns the stored alert in the form's names, times as HH:mm:00", async () => {
+    const r = await api(acme, "GET", `${BASE}/getAlertDetails?id=1&uid=abc`);
+    expect(r.status).toBe(200);
+    const p = r.body.payload;
+    expect(p).toMatchObject({
+      id: 1,
+      displayName: "Server room after hours",
+      activity: { name: "Access Granted", type: "Device", alert_conditions: "011" },
+      schedule: "custom",
+      startDate: "2026-01-01",
+      endDate: null,
+      isNeverEnd: "1",
+      mon: "1",
+      sun: "1",
+      isAllDay: "0",
+      startTime: "20:00:00",
+      endTime: "07:00:00",
+      zone: madrid,
+      days: "1111111",
+      time_zone: { id: madrid, name: "Europe/Madrid" },
+    });
+    expect(p.devices).toEqual([{ id: 3, name: expect.any(String), type: "Device" }]);
+    expect(p.target_users).toEqual([{ id: null, name: "Any User", type: "Any User" }]);
+    expect(p.emails).toEqual([{ id: 3, name: "Admin, Alice", type: "User", e_mail: "admin@acme.example" }]);
+  });
+
+  it("is 404 for another company's alert and 400 for a bad id", async () => {
+    expect((await api(acme, "GET", `${BASE}/getAlertDetails?id=${BETA_ALERT}`)).status).toBe(404);
+    expect((await api(acme, "GET", `${BASE}/getAlertDetails?id=x`)).status).toBe(400);
+  });
+});
+
+describe("POST /user/addAlert", () => {
+  it("creates the alert with its targets and recipients, audited, and the details read it back", async () => {
+    const r = await api(acme, "POST", `${BASE}/addAlert`, validAlert());
+    expect(r.status).toBe(200);
+    expect(r.body.message).toBe("Alert Created");
+    const id = r.body.payload.id;
+    const details = (await api(acme, "GET", `${BASE}/getAlertDetails?id=${id}`)).body.payload;
+    expect(details).toMatchObject({ displayName: "Night doors", startTime: "22:00:00", endTime: "06:00:00", mon: "1", sat: "0", isNeverEnd: "1", endDate: null });
+    expect(details.devices.map((x: { id: number }) => x.id)).toEqual([2, 4]);
+    // A picked user is mailed at the company's address for them; typed duplicates are dropped.
+    expect(details.emails.map((x: { e_mail: string }) => x.e_mail)).toEqual(["admin@acme.example", "ops@acme.example"]);
+    expect(details.created_by_users).toEqual([]); // Access Granted does not ask for created-by users
+    expect((await audit("Alert Created")).map((x) => x.summary)).toContain("Night doors");
+  });
+
+  it("answers the spec's validation messages and writes nothing", async () => {
+    const before = (await db().select().from(schema.alerts)).length;
+    const cases: [Record<string, unknown>, string][] = [
+      [{ displayName: "" }, "Display name is required"],
+      [{ activity: undefined }, "Activity is required"],
+      [{ activity: { name: "No Such Activity" } }, "Activity is required"],
+      [{ devices: [] }, "Devices are required"],
+      [{ activity: { name: "Password Changed" }, created_by_users: [] }, "Created by users are required"],
+      [{ activity: { name: "User Modified" }, created_by_users: [3], target_users: [] }, "Target users are required"],
+      [{ schedule: "" }, "Schedule is required"],
+      [{ startDate: "" }, "Start date is required or invalid"],
+      [{ isNeverEnd: "0", endDate: "" }, "End date is required or invalid"],
+      [{ isNeverEnd: "0", endDate: "2026-01-01" }, "End date is required or invalid"],
+      [{ mon: "0", tue: "0", wed: "0", thu: "0", fri: "0" }, "Please select at least one day"],
+      [{ startTime: "" }, "Start and End time are required"],
+      [{ zone: "" }, "Time zone is required"],
+      [{ emails: [] }, "At least one email or recipient is required"],
+      [{ emails: ["not-an-address"] }, "Email is invalid"],
+    ];
+    for (const [change, message] of cases) {
+      const r = await api(acme, "POST", `${BASE}/addAlert`, { ...validAlert(), ...change });
+      expect(r.status, message).toBe(400);
+      expect(r.body.message, JSON.stringify(change)).toContain(message);
+    }
+    expect((await db().select().from(schema.alerts)).length).toBe(before);
+  });
+
+  it("checks the schedule with the core: equal start and end times are refused", async () => {
+    const r = await api(acme, "POST", `${BASE}/addAlert`, { ...validAlert(), startTime: "09:00:00", endTime: "09:00:00" });
+    expect(r.status).toBe(400);
+    expect(r.body.errors).toHaveProperty("endTime");
+  });
+
+  it("accepts an 'any' schedule without the custom fields", async () => {
+    const r = await api(acme, "POST", `${BASE}/addAlert`, {
+      displayName: "Any low battery",
+      activity: "Low Battery",
+      devices: [{ id: null, type: "Any Device" }],
+      schedule: "any",
+      emails: ["ops@acme.example"],
+    });
+    expect(r.status).toBe(200);
+    expect(await alertRow(r.body.payload.id)).toMatchObject({ schedule: "any", timeZoneId: null, startDate: null });
+  });
+
+  it("refuses another company's device, user or recipient with 404", async () => {
+    for (const change of [{ devices: [{ id: BETA_DEVICE }] }, { emails: [{ id: BETA_USER, type: "User", e_mail: "x@y.example" }] }]) {
+      expect((await api(acme, "POST", `${BASE}/addAlert`, { ...validAlert(), ...change })).status).toBe(404);
+    }
+  });
+
+  it("is refused to the read-only role", async () => {
+    const r = await api(auditor, "POST", `${BASE}/addAlert`, validAlert());
+    expect(r.status).toBe(403);
+  });
+});
+
+describe("POST /user/modifyAlert", () => {
+  it("saves the alert, replacing targets and recipients, audited", async () => {
+    const id = (await api(acme, "POST", `${BASE}/addAlert`, validAlert())).body.payload.id;
+    const r = await api(acme, "POST", `${BASE}/modifyAlert`, {
+      ...validAlert(),
+      id,
+      displayName: "Night doors (weekend)",
+      devices: [{ id: 5 }],
+      isAllDay: "1",
+      sat: "1",
+      sun: "1",
+    });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ message: "Alert Modified", payload: { id } });
+    expect(await alertRow(id)).toMatchObject({ name: "Night doors (weekend)", isAllDay: true, startTime: null, endTime: null, days: "1111111" });
+    const targets = await db().select().from(schema.alertTargets).where(eq(schema.alertTargets.alertId, id));
+    expect(targets.filter((x) => x.kind === "device").map((x) => x.refId)).toEqual([5]);
+    expect((await audit("Alert Modified")).map((x) => x.summary)).toContain("Night doors (weekend)");
+  });
+
+  it("is 404 for another company's alert, which stays unchanged", async () => {
+    const before = await alertRow(BETA_ALERT);
+    const r = await api(acme, "POST", `${BASE}/modifyAlert`, { ...validAlert(), id: BETA_ALERT });
+    expect(r.status).toBe(404);
+    expect(await alertRow(BETA_ALERT)).toEqual(before);
+    expect(await db().select().from(schema.alertTargets).where(eq(schema.alertTargets.alertId, BETA_ALERT))).toHaveLength(1);
+  });
+
+  it("validates like add and is refused to the read-only role", async () => {
+    expect((await api(acme, "POST", `${BASE}/modifyAlert`, { ...validAlert(), id: 1, displayName: " " })).body.message).toContain("Display name is required");
+    expect((await api(auditor, "POST", `${BASE}/modifyAlert`, { ...validAlert(), id: 1 })).status).toBe(403);
+    expect((await alertRow(1))?.name).toBe("Server room after hours");
+  });
+});
+
+describe("DELETE /user/deleteAlert", () => {
+  it("deletes the alert ('Alert deleted'), audited; it is gone from list and details", async () => {
+    const id = (await api(acme, "POST", `${BASE}/addAlert`, { ...validAlert(), displayName: "Short lived" })).body.payload.id;
+    const r = await api(acme, "DELETE", `${BASE}/deleteAlert?id=${id}`);
+    expect(r.status).toBe(200);
+    expect(r.body.message).toBe("Alert deleted");
+    expect((await api(acme, "GET", `${BASE}/getAlertDetails?id=${id}`)).status).toBe(404);
+    expect((await api(acme, "GET", `${BASE}/getAlerts`)).body.payload.map((x: { id: number }) => x.id)).not.toContain(id);
+    expect((await audit("Alert Removed")).map((x) => x.summary)).toContain("Short lived");
+    expect((await api(acme, "DELETE", `${BASE}/deleteAlert?id=${id}`)).status).toBe(404);
+  });
+
+  it("is 404 for another company's alert and 403 for the read-only role; both stay", async () => {
+    expect((await api(acme, "DELETE", `${BASE}/deleteAlert?id=${BETA_ALERT}`)).status).toBe(404);
+    expect((await alertRow(BETA_ALERT))?.deletedAt).toBeNull();
+    expect((await api(auditor, "DELETE", `${BASE}/deleteAlert?id=2`)).status).toBe(403);
+    expect((await alertRow(2))?.deletedAt).toBeNull();
+    expect((await api(beta, "GET", `${BASE}/getAlertDetails?id=${BETA_ALERT}`)).status).toBe(200);
+  });
+});
+
+describe("POST /user/alertTestEmail", () => {
+  it("queues one mail per distinct recipient and answers 'Email Sent'", async () => {
+    const r = await api(acme, "POST", `${BASE}/alertTestEmail`, { displayName: "Night doors", emails: [{ id: 3, type: "User" }, "qa@acme.example", "QA@acme.example"] });
+    expect(r.status).toBe(200);
+    expect(r.body.message).toBe("Email Sent");
+    const queued = await db().select().from(schema.mailOutbox).where(eq(schema.mailOutbox.subject, "Test: alert Night doors"));
+    expect(queued.map((x) => x.toAddress).sort()).toEqual(["admin@acme.example", "qa@acme.example"]);
+  });
+
+  it("needs a recipient, refuses another company's user, and is refused to the read-only role", async () => {
+    const empty = await api(acme, "POST", `${BASE}/alertTestEmail`, { emails: [] });
+    expect(empty.status).toBe(400);
+    expect(empty.body.message).toContain("At least one email or recipient is required");
+    expect((await api(acme, "POST", `${BASE}/alertTestEmail`, { emails: [{ id: BETA_USER, type: "User" }] })).status).toBe(404);
+    expect((await api(auditor, "POST", `${BASE}/alertTestEmail`, { emails: ["qa@acme.example"] })).status).toBe(403);
+    const tooMany = Array.from({ length: 51 }, (_, i) => `r${i}@acme.example`);
+    expect((await api(acme, "POST", `${BASE}/alertTestEmail`, { emails: tooMany })).status).toBe(400);
+  });
+});
+
+describe("GET /user/getActivityOptions", () => {
+  it("gives the pickers the activity conditions and the company's users and devices", async () => {
+    const p = (await api(acme, "GET", `${BASE}/getActivityOptions`)).body.payload;
+    expect(p.activities).toContainEqual(expect.objectContaining({ name: "Low Battery", type: "Device", alert_conditions: "001" }));
+    expect(p.devices.map((x: { id: number }) => x.id)).not.toContain(BETA_DEVICE);
+  });
+});
+
+describe("GET /user/getSentinelAlerts", () => {
+  it("lists the company's firings only, newest first, in the documented shape", async () => {
+    const company = async (code: string) => (await db().query.companies.findFirst({ where: eq(schema.companies.code, code) }))!.id;
+    const [acmeId, betaId] = [await company("ACME"), await company("BETA")];
+    const [acmeAct] = await db().select({ id: schema.activityLogs.id }).from(schema.activityLogs).where(eq(schema.activityLogs.companyId, acmeId)).limit(1);
+    const [betaAct] = await db().select({ id: schema.activityLogs.id }).from(schema.activityLogs).where(eq(schema.activityLogs.companyId, betaId)).limit(1);
+    await db()
+      .insert(schema.alertMatches)
+      .values([
+        { alertId: 2, companyId: acmeId, activityId: acmeAct.id, state: "sent", matchedAt: 1 },
+        { alertId: BETA_ALERT, companyId: betaId, activityId: betaAct.id, state: "held", matchedAt: 2 },
+      ]);
+    const r = await api(acme, "GET", `${BASE}/getSentinelAlerts`);
+    expect(r.status).toBe(200);
+    expect(r.body.payload).toHaveLength(1);
+    expect(r.body.payload[0]).toMatchObject({ alert_id: 2, alert_name: "Low battery", activity_id: acmeAct.id, state: "sent", matched_at: 1 });
+    expect((await api(beta, "GET", `${BASE}/getSentinelAlerts`)).body.payload.map((x: { alert_id: number }) => x.alert_id)).toEqual([BETA_ALERT]);
+    await db().delete(schema.alertMatches);
+  });
+});
+
+describe("OpenAPI", () => {
+  it("documents every alert call, including the sentinel feed's shape", async () => {
+    const r = await api(null, "GET", "/api/openapi.json");
+    for (const path of ["getAlerts", "getAlertDetails", "addAlert", "modifyAlert", "deleteAlert", "alertTestEmail", "getSentinelAlerts"]) {
+      expect(Object.keys(r.body.paths)).toContain(`${BASE}/${path}`);
+    }
+    expect(JSON.stringify(r.body.paths[`${BASE}/getSentinelAlerts`])).toContain("alert_name");
+  });
+});
