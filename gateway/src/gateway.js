@@ -49,6 +49,8 @@ const CRED_HASH = Symbol('credentialHash')
  * @property {false|Partial<import('./broker/connect-backoff.js').DEFAULT_BACKOFF>} [connectBackoff]
  *   back-off for failed CONNECTs per address and board id (default on; false only for measurements)
  * @property {() => number} [clock]     the back-off's clock (tests)
+ * @property {() => number} [now]       the decision path's clock: access decisions, first-person-in and
+ *   scheduled-open state (default `Date.now`; tests pass a fixed instant)
  */
 
 /** @param {GatewayOptions} opts */
@@ -66,7 +68,7 @@ const definedOnly = (o) => Object.fromEntries(Object.entries(o).filter(([, v]) =
 export class Gateway {
   /** @param {GatewayOptions} opts */
   constructor(opts) {
-    /** @type {GatewayOptions & Required<Pick<GatewayOptions, 'host'|'mqttPort'|'maxPayload'|'maxTopicLevels'|'statsIntervalMs'|'gatewayId'>>} */
+    /** @type {GatewayOptions & Required<Pick<GatewayOptions, 'host'|'mqttPort'|'maxPayload'|'maxTopicLevels'|'statsIntervalMs'|'gatewayId'|'now'>>} */
     this.opts = {
       host: '127.0.0.1',
       mqttPort: 1883,
@@ -75,6 +77,7 @@ export class Gateway {
       maxTopicLevels: 8,
       statsIntervalMs: 10_000,
       gatewayId: `gw-${hostname()}`,
+      now: Date.now,
       .../** @type {GatewayOptions} */ (definedOnly(opts))
     }
     this.gatewaySecret = this.opts.gatewaySecret
@@ -98,7 +101,7 @@ export class Gateway {
       retryMs: this.opts.firmwareRetryMs
     })
     this.stats = new Stats(this, this.opts.statsIntervalMs)
-    this.schedule = new ScheduledOpen({ replica: this.replica, publishRetained, recordEvent, log: this.log, intervalMs: this.opts.scheduleIntervalMs })
+    this.schedule = new ScheduledOpen({ replica: this.replica, publishRetained, recordEvent, log: this.log, intervalMs: this.opts.scheduleIntervalMs, now: this.opts.now })
   }
 
   async start() {

@@ -97,7 +97,7 @@ export class Inbound {
       sendDirect(client, res, earlier.payload)
       return this.#persist(boardId, earlier)
     }
-    const now = Date.now()
+    const now = this.gw.opts.now()
     let d
     try {
       d = decideAccess(this.gw.replica, boardId, req.credential, now)
