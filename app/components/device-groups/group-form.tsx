@@ -1,4 +1,3 @@
-import { getFormProps } from "@conform-to/react";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { usePageForm } from "~/components/forms/use-page-form";
@@ -39,7 +38,7 @@ type Props = {
 /** The add and modify device-group form (docs/ARCHITECTURE.md §7.2); Conform with the schema the action parses. */
 export function GroupForm({ mode, values, zones, available: initialAvailable, inGroup: initialInGroup }: Props) {
   const schema = mode === "add" ? createDeviceGroupSchema : modifyDeviceGroupSchema;
-  const { form, fields, err, formError, t } = usePageForm({ id: `group-${mode}`, schema, ns: "groups", ...GROUP_FORM_OPTIONS });
+  const { fields, err, formError, formProps, t } = usePageForm({ id: `group-${mode}`, schema, ns: "groups", ...GROUP_FORM_OPTIONS });
   const navigation = useNavigation();
   const [allDay, setAllDay] = useState(values.isAllDay);
   const [times, setTimes] = useState({ start: values.startAt, end: values.endAt });
@@ -60,7 +59,7 @@ export function GroupForm({ mode, values, zones, available: initialAvailable, in
   };
 
   return (
-    <Form method="post" {...getFormProps(form)} className="grid gap-6">
+    <Form method="post" {...formProps} className="grid gap-6">
       {values.id != null && <input type="hidden" name="id" value={values.id} />}
       <div className="grid gap-4 md:grid-cols-2">
         <Field label={t("form.displayName")} error={error("display_name")} required>

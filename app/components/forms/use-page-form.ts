@@ -1,6 +1,7 @@
-import { useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { useActionData } from "@remix-run/react";
+import type { MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
 import type { ZodTypeAny } from "zod";
 import { translateMessage } from "~/i18n/messages";
@@ -17,10 +18,19 @@ type Options = {
 };
 
 /**
+ * A mouse press on a submit button leaves the focus in the field: its blur check would otherwise show
+ * an error above the button, move the button away and swallow the click.
+ */
+function keepFocusOnSubmit(event: MouseEvent<HTMLFormElement>) {
+  if ((event.target as Element).closest("button")?.type === "submit") event.preventDefault();
+}
+
+/**
  * Conform + the form's zod schema in the browser, the same schema the action parses: a field is
  * checked when it loses focus and again on every input once checked (so its error clears as it is
  * fixed). `err` gives a field's first error, translated, and hides it until the field holds a value
- * or the form was submitted, so tabbing through an empty form turns nothing red.
+ * or the form was submitted, so tabbing through an empty form turns nothing red. Spread `formProps`
+ * on the `<Form>`.
  */
 export function usePageForm({ id, schema, ns, lastResult, disableAutoCoercion }: Options) {
   const actionData = useActionData<{ result?: SubmissionResult<string[]> }>();
@@ -36,5 +46,6 @@ export function usePageForm({ id, schema, ns, lastResult, disableAutoCoercion }:
   const err = (field: { errors?: string[]; dirty: boolean }) =>
     field.errors?.[0] && (field.dirty || form.status === "error") ? translateMessage(t, field.errors[0], ns) : undefined;
   const formError = form.errors?.[0] ? translateMessage(t, form.errors[0], ns) : undefined;
-  return { form, fields, err, formError, t };
+  const formProps = { ...getFormProps(form), onMouseDown: keepFocusOnSubmit };
+  return { form, fields, err, formError, formProps, t };
 }

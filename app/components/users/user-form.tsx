@@ -1,4 +1,3 @@
-import { getFormProps } from "@conform-to/react";
 import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { usePageForm } from "~/components/forms/use-page-form";
@@ -60,7 +59,7 @@ const maskCell = (v: string) => {
  * server errors (e.g. a duplicate email) arrive as the action's reply. Save stays disabled until a field changes.
  */
 export function UserForm({ initial, disabled = false }: { initial: UserFormValues; disabled?: boolean }) {
-  const { form, fields, err, formError, t } = usePageForm({ id: "user-form", schema: userFormSchema, ns: "users" });
+  const { fields, err, formError, formProps, t } = usePageForm({ id: "user-form", schema: userFormSchema, ns: "users" });
   const navigation = useNavigation();
   const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "save";
   const [values, setValues] = useState(initial);
@@ -70,7 +69,7 @@ export function UserForm({ initial, disabled = false }: { initial: UserFormValue
   const set = <K extends keyof UserFormValues>(key: K, value: UserFormValues[K]) => setValues((v) => applyPrivilegeRules({ ...v, [key]: value }));
 
   return (
-    <Form method="post" {...getFormProps(form)} className="grid gap-6" aria-label={t("save")}>
+    <Form method="post" {...formProps} className="grid gap-6" aria-label={t("save")}>
       <input type="hidden" name="intent" value="save" />
       <div className="grid gap-4 sm:grid-cols-2">
         {TEXT_FIELDS.map((k) => (
