@@ -12,6 +12,7 @@ import { getDb, nowMs } from "~/utils/db.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { roleFormSchema } from "~/schemas/roles";
 import { formAction } from "~/utils/form-action.server";
+import { AS_POSTED } from "~/utils/form-options";
 
 export const meta: MetaFunction = () => [{ title: "Add Role" }];
 
@@ -23,11 +24,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "role", "add");
   // The service parses the posted fields itself with the same schema.
-  return formAction(await request.formData(), roleFormSchema, async (_value, submission) => {
-    const r = await createRole(getDb(context), auth, submission.payload, nowMs());
-    const t = await getFixedT(await getLanguage(request), "roles");
-    return redirectWithToast("/role", { type: "success", message: translateMessage(t, r.message, "roles") }, context.cloudflare.env);
-  });
+  return formAction(
+    await request.formData(),
+    roleFormSchema,
+    async (_value, submission) => {
+      const r = await createRole(getDb(context), auth, submission.payload, nowMs());
+      const t = await getFixedT(await getLanguage(request), "roles");
+      return redirectWithToast("/role", { type: "success", message: translateMessage(t, r.message, "roles") }, context.cloudflare.env);
+    },
+    AS_POSTED,
+  );
 }
 
 export default function AddRolePage() {

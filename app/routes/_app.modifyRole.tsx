@@ -16,6 +16,7 @@ import { MODULES } from "~/utils/permissions";
 import { redirectWithToast } from "~/utils/toast.server";
 import { roleFormSchema } from "~/schemas/roles";
 import { formAction } from "~/utils/form-action.server";
+import { AS_POSTED } from "~/utils/form-options";
 
 export const meta: MetaFunction = () => [{ title: "Modify Role" }];
 
@@ -37,11 +38,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "role", "modify");
   // The service parses the posted fields itself with the same schema.
-  return formAction(await request.formData(), roleFormSchema, async (_value, submission) => {
-    const r = await modifyRole(getDb(context), auth, idOf(request), submission.payload, nowMs());
-    const t = await getFixedT(await getLanguage(request), "roles");
-    return redirectWithToast("/role", { type: "success", message: translateMessage(t, r.message, "roles") }, context.cloudflare.env);
-  });
+  return formAction(
+    await request.formData(),
+    roleFormSchema,
+    async (_value, submission) => {
+      const r = await modifyRole(getDb(context), auth, idOf(request), submission.payload, nowMs());
+      const t = await getFixedT(await getLanguage(request), "roles");
+      return redirectWithToast("/role", { type: "success", message: translateMessage(t, r.message, "roles") }, context.cloudflare.env);
+    },
+    AS_POSTED,
+  );
 }
 
 export default function ModifyRolePage() {

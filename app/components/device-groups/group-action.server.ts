@@ -6,7 +6,7 @@ import type { Auth } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { formAction } from "~/utils/form-action.server";
 import { redirectWithToast } from "~/utils/toast.server";
-import { GROUP_FORM_OPTIONS } from "./group-form-options";
+import { AS_POSTED } from "~/utils/form-options";
 
 /**
  * The add and modify actions: the post parsed with the shared schema (Conform), saved through the
@@ -26,7 +26,7 @@ export async function saveGroupForm(request: Request, context: AppLoadContext, a
         const to = form.get("intent") === "another" ? "/addDeviceGroup" : "/deviceGroups";
         return redirectWithToast(to, { type: "success", message: t("toast.created") }, env);
       },
-      GROUP_FORM_OPTIONS,
+      AS_POSTED,
     );
   }
   return formAction(
@@ -36,6 +36,6 @@ export async function saveGroupForm(request: Request, context: AppLoadContext, a
       const r = await modifyDeviceGroup(db, auth, value, nowMs(), context.core);
       return redirectWithToast("/deviceGroups", { type: "success", message: t(r.status === 3 ? "toast.deactivated" : "toast.modified") }, env);
     },
-    GROUP_FORM_OPTIONS,
+    AS_POSTED,
   );
 }

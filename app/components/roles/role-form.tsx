@@ -9,6 +9,7 @@ import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { Textarea } from "~/components/ui/textarea";
 import { ACTION_FLAGS, roleFormSchema, type ActionFlag } from "~/schemas/roles";
+import { AS_POSTED } from "~/utils/form-options";
 import type { ModuleKey } from "~/utils/permissions";
 
 export type RoleFormValues = {
@@ -41,7 +42,7 @@ export function RoleForm({
   grantableActions: Record<ActionFlag, boolean>;
   submitLabel: string;
 }) {
-  const { fields, err, formError, formProps, t } = usePageForm({ id: "role", schema: roleFormSchema, ns: "roles" });
+  const { fields, err, formError, formProps, t } = usePageForm({ id: "role", schema: roleFormSchema, ns: "roles", ...AS_POSTED });
   const navigation = useNavigation();
   const saving = navigation.state === "submitting";
   const [values, setValues] = useState(initial);
