@@ -42,7 +42,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 /** /assignRole: choose a role and a user; users without and with a role are listed apart, and move on assignment. */
 export default function AssignRolePage() {
   const { roles, unassigned, assigned } = useLoaderData<typeof loader>();
-  const { fields, err, formError, formProps, t } = usePageForm({ id: "assign-role", schema: assignRoleSchema, ns: "roles" });
+  const { fields, err, formError, formProps, t } = usePageForm({ id: "assign-role-form", schema: assignRoleSchema, ns: "roles" });
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
   const [roleId, setRoleId] = useState("");
