@@ -44,7 +44,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const type = filter.type as FilterType | undefined;
   const targetName = !error && type && FILTER_TYPES.includes(type) && filter.id ? await filterTargetName(db, auth, type, Number(filter.id)) : null;
   return {
-    rows: result.rows.map((r) => ({ ...r, when: formatActivityTime(r.activity_timestamp, result.tz), day: localDay(r.activity_timestamp, result.tz) })),
+    rows: result.rows.map((r) => ({ ...r, when: formatActivityTime(r.at, result.tz), day: localDay(r.at, result.tz) })),
     total: result.total,
     params,
     filter,

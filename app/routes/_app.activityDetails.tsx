@@ -21,7 +21,7 @@ import { ServiceError } from "~/utils/errors.server";
 import { can } from "~/utils/permissions";
 import { redirectWithToast } from "~/utils/toast.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.row.activity_name ?? "Activity" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.row.activityName ?? "Activity" }];
 
 /** Without an id, or with one that is not the company's, back to the list (docs/ARCHITECTURE.md §7.1). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -32,7 +32,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   try {
     const [{ row, notes }, tz] = await Promise.all([getActivity(db, auth, id), zoneFor(db, auth, context.core, undefined)]);
     return {
-      row: { ...row, when: formatActivityTime(row.activity_timestamp, tz) },
+      row: { ...row, when: formatActivityTime(row.at, tz) },
       notes: notes.map((n) => ({ ...n, when: formatActivityTime(n.createdAt, tz) })),
       canAddNote: can(auth.permissions, "activity", "add"),
     };
@@ -64,21 +64,21 @@ export default function ActivityDetailsPage() {
   const none = (v: string | null | undefined) => v || "-";
   const first: DetailItem[] = [
     { key: "date", label: t("col.date"), value: row.when },
-    { key: "trigger", label: t("col.trigger"), value: t(`op.${row.operation_type}`) },
-    { key: "triggeredBy", label: t("col.triggeredBy"), value: none(row.created_by_user?.dispay_name) },
-    { key: "user", label: t("col.user"), value: none(row.target_user?.dispay_name) },
-    { key: "device", label: t("col.device"), value: none(row.target_device?.display_name) },
-    { key: "deviceGroup", label: t("col.deviceGroup"), value: none(row.target_device_group?.full_name) },
+    { key: "trigger", label: t("col.trigger"), value: t(`op.${row.operationType}`) },
+    { key: "triggeredBy", label: t("col.triggeredBy"), value: none(row.createdByUser?.displayName) },
+    { key: "user", label: t("col.user"), value: none(row.targetUser?.displayName) },
+    { key: "device", label: t("col.device"), value: none(row.targetDevice?.displayName) },
+    { key: "deviceGroup", label: t("col.deviceGroup"), value: none(row.targetDeviceGroup?.fullName) },
   ];
   const details: DetailItem[] = [
     { key: "summary", label: t("col.summary"), value: none(row.summary) },
-    ...(row.gps_location ? [{ key: "gps", label: t("gps"), value: row.gps_location }] : []),
-    ...Object.entries(row.details_json).map(([k, v]) => ({ key: `json-${k}`, label: k, value: typeof v === "object" ? JSON.stringify(v) : String(v) })),
+    ...(row.gpsLocation ? [{ key: "gps", label: t("gps"), value: row.gpsLocation }] : []),
+    ...Object.entries(row.details).map(([k, v]) => ({ key: `json-${k}`, label: k, value: typeof v === "object" ? JSON.stringify(v) : String(v) })),
   ];
   return (
     <div className="grid gap-5">
       <PageHeader
-        title={row.activity_name}
+        title={row.activityName}
         actions={
           <Link to="/activity" className="text-sm text-primary underline-offset-4 hover:underline">
             {t("back")}
@@ -114,9 +114,9 @@ export default function ActivityDetailsPage() {
               {notes.map((n) => (
                 <li key={n.id} className="grid gap-0.5 border-b pb-3 last:border-b-0 last:pb-0">
                   <p className="text-xs text-muted-foreground">
-                    <span className="tabular-nums">{n.when}</span> · <span>{n.User.dispay_name}</span>
+                    <span className="tabular-nums">{n.when}</span> · <span>{n.author}</span>
                   </p>
-                  <p className="text-sm whitespace-pre-wrap break-words">{n.note_description}</p>
+                  <p className="text-sm whitespace-pre-wrap break-words">{n.note}</p>
                 </li>
               ))}
             </ul>

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { CompanyForm, emptyCompany } from "~/components/companies/company-form";
@@ -11,12 +11,12 @@ import { addCompany, freeCompanyCode, listParentOptions } from "~/services/compa
 import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
-import { ServiceError } from "~/utils/errors.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { companyCreateSchema } from "~/schemas/companies";
+import { formAction } from "~/utils/form-action.server";
+import { AS_POSTED } from "~/utils/form-options";
 
 export const meta: MetaFunction = () => [{ title: "Create a Company" }];
-
-type Failure = { message: string; errors: Record<string, string[]> };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "company", "add");
@@ -27,22 +27,23 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "company", "add");
-  const form = Object.fromEntries(await request.formData());
   const env = context.cloudflare.env;
-  try {
-    const r = await addCompany(getDb(context), auth, form, { origin: new URL(request.url).origin, now: nowMs() });
-    deliverQueuedMail(env, (p) => context.cloudflare.ctx.waitUntil(p));
-    const t = await getFixedT(await getLanguage(request), "companies");
-    return redirectWithToast("/company", { type: "success", message: translateMessage(t, r.message, "companies") }, env);
-  } catch (e) {
-    if (e instanceof ServiceError && e.status !== 403) return { message: e.message, errors: e.details.fieldErrors ?? {} } satisfies Failure;
-    throw e;
-  }
+  // The service parses the posted fields itself with the same schema.
+  return formAction(
+    await request.formData(),
+    companyCreateSchema,
+    async (_value, submission) => {
+      const r = await addCompany(getDb(context), auth, submission.payload, { origin: new URL(request.url).origin, now: nowMs() });
+      deliverQueuedMail(env, (p) => context.cloudflare.ctx.waitUntil(p));
+      const t = await getFixedT(await getLanguage(request), "companies");
+      return redirectWithToast("/company", { type: "success", message: translateMessage(t, r.message, "companies") }, env);
+    },
+    AS_POSTED,
+  );
 }
 
 export default function AddCompanyPage() {
   const { parents, code } = useLoaderData<typeof loader>();
-  const result = useActionData<Failure>();
   const { t } = useTranslation("companies");
   const initial = useMemo(() => emptyCompany(code), [code]);
   return (
@@ -55,7 +56,7 @@ export default function AddCompanyPage() {
           </Button>
         }
       />
-      <CompanyForm mode="add" initial={initial} parents={parents} errors={result?.errors} message={result?.message} />
+      <CompanyForm mode="add" initial={initial} parents={parents} />
     </div>
   );
 }

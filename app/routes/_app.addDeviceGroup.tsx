@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import type { GroupActionData } from "~/components/device-groups/group-action.server";
 import { saveGroupForm } from "~/components/device-groups/group-action.server";
 import { GroupForm } from "~/components/device-groups/group-form";
 import { PageHeader } from "~/components/ui/page-header";
@@ -27,7 +26,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function AddDeviceGroup() {
   const { zones, zoneId, available, formKey } = useLoaderData<typeof loader>();
-  const actionData = useActionData<GroupActionData>();
   const { t } = useTranslation("groups");
   return (
     <div>
@@ -45,7 +43,6 @@ export default function AddDeviceGroup() {
         zones={zones}
         available={available}
         inGroup={[]}
-        serverErrors={actionData?.fieldErrors}
         values={{ displayName: "", fullName: "", description: "", days: Array(7).fill(false), startAt: "", endAt: "", isAllDay: false, timeZoneId: zoneId, deactivated: false }}
       />
     </div>

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useActionData } from "@remix-run/react";
+import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { DeviceTypeForm } from "~/components/device-types/device-type-form";
 import { Button } from "~/components/ui/button";
@@ -9,12 +9,12 @@ import { translateMessage } from "~/i18n/messages";
 import { addDeviceType } from "~/services/device-types.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
-import { ServiceError } from "~/utils/errors.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { formAction } from "~/utils/form-action.server";
+import { deviceTypeFormSchema } from "~/schemas/device-types";
 
 export const meta: MetaFunction = () => [{ title: "Add Device Type" }];
 
-type Failure = { message: string; errors: Record<string, string[]> };
 const MODULES = ["deviceType", "company"] as const;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -25,19 +25,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, MODULES, "add");
-  const form = await request.formData();
-  try {
-    const r = await addDeviceType(getDb(context), auth, { deviceCode: form.get("deviceCode") ?? "", deviceType: form.get("deviceType") ?? "" }, nowMs());
+  return formAction(await request.formData(), deviceTypeFormSchema, async (value) => {
+    const r = await addDeviceType(getDb(context), auth, value, nowMs());
     const t = await getFixedT(await getLanguage(request), "deviceTypes");
     return redirectWithToast("/deviceType", { type: "success", message: translateMessage(t, r.message, "deviceTypes") }, context.cloudflare.env);
-  } catch (e) {
-    if (e instanceof ServiceError && e.status !== 403) return { message: e.message, errors: e.details.fieldErrors ?? {} } satisfies Failure;
-    throw e;
-  }
+  });
 }
 
 export default function AddDeviceTypePage() {
-  const result = useActionData<Failure>();
   const { t } = useTranslation("deviceTypes");
   return (
     <div className="grid gap-6">
@@ -49,7 +44,7 @@ export default function AddDeviceTypePage() {
           </Button>
         }
       />
-      <DeviceTypeForm initial={{ deviceCode: "", deviceType: "" }} errors={result?.errors} message={result?.message} submitLabel={t("add")} />
+      <DeviceTypeForm initial={{ deviceCode: "", deviceType: "" }} submitLabel={t("add")} />
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { EMPTY_ROLE, RoleForm, roleInputFromForm } from "~/components/roles/role-form";
+import { EMPTY_ROLE, RoleForm } from "~/components/roles/role-form";
 import { Button } from "~/components/ui/button";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT, getLanguage } from "~/i18n/i18next.server";
@@ -9,12 +9,12 @@ import { translateMessage } from "~/i18n/messages";
 import { createRole, grantableActions, grantableModules } from "~/services/roles.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
-import { ServiceError } from "~/utils/errors.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { roleFormSchema } from "~/schemas/roles";
+import { formAction } from "~/utils/form-action.server";
+import { AS_POSTED } from "~/utils/form-options";
 
 export const meta: MetaFunction = () => [{ title: "Add Role" }];
-
-type Failure = { message: string; errors: Record<string, string[]> };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "role", "add");
@@ -23,20 +23,21 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "role", "add");
-  const input = roleInputFromForm(await request.formData());
-  try {
-    const r = await createRole(getDb(context), auth, input, nowMs());
-    const t = await getFixedT(await getLanguage(request), "roles");
-    return redirectWithToast("/role", { type: "success", message: translateMessage(t, r.message, "roles") }, context.cloudflare.env);
-  } catch (e) {
-    if (e instanceof ServiceError) return { message: e.message, errors: e.details.fieldErrors ?? {} } satisfies Failure;
-    throw e;
-  }
+  // The service parses the posted fields itself with the same schema.
+  return formAction(
+    await request.formData(),
+    roleFormSchema,
+    async (_value, submission) => {
+      const r = await createRole(getDb(context), auth, submission.payload, nowMs());
+      const t = await getFixedT(await getLanguage(request), "roles");
+      return redirectWithToast("/role", { type: "success", message: translateMessage(t, r.message, "roles") }, context.cloudflare.env);
+    },
+    AS_POSTED,
+  );
 }
 
 export default function AddRolePage() {
   const { grantable, actions } = useLoaderData<typeof loader>();
-  const result = useActionData<Failure>();
   const { t } = useTranslation("roles");
   return (
     <div className="grid gap-6">
@@ -48,7 +49,7 @@ export default function AddRolePage() {
           </Button>
         }
       />
-      <RoleForm initial={EMPTY_ROLE} grantable={grantable} grantableActions={actions} errors={result?.errors} message={result?.message} submitLabel={t("create")} />
+      <RoleForm initial={EMPTY_ROLE} grantable={grantable} grantableActions={actions} submitLabel={t("create")} />
     </div>
   );
 }

@@ -1,18 +1,18 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { EkeyPanel } from "~/components/ekeys/ekey-panel";
 import { Button } from "~/components/ui/button";
 import { PageHeader } from "~/components/ui/page-header";
 import { loadPanelData } from "~/components/users/page-data.server";
-import { EMPTY_USER, UserForm, userFormFromData } from "~/components/users/user-form";
+import { EMPTY_USER, UserForm } from "~/components/users/user-form";
 import { getFixedT, getLanguage } from "~/i18n/i18next.server";
 import { translateMessage } from "~/i18n/messages";
+import { userFormSchema } from "~/schemas/users";
 import { addUser } from "~/services/users.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
-import { ServiceError } from "~/utils/errors.server";
-import { formFailure, type FormFailure } from "~/utils/form-result";
+import { formAction } from "~/utils/form-action.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Add User" }];
@@ -26,20 +26,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "users", "add");
-  const form = await request.formData();
-  try {
-    const r = await addUser(getDb(context), auth, userFormFromData(form), nowMs());
+  return formAction(await request.formData(), userFormSchema, async (value) => {
+    const r = await addUser(getDb(context), auth, value, nowMs());
     const t = await getFixedT(await getLanguage(request), "users");
     return redirectWithToast(`/modifyUser?id=${r.id}`, { type: "success", message: translateMessage(t, r.message, "users") }, context.cloudflare.env);
-  } catch (e) {
-    if (e instanceof ServiceError && e.status !== 403) return formFailure(e);
-    throw e;
-  }
+  });
 }
 
 export default function AddUserPage() {
   const { panel } = useLoaderData<typeof loader>();
-  const result = useActionData<FormFailure>();
   const { t } = useTranslation("users");
   return (
     <div className="grid gap-6">
@@ -51,7 +46,7 @@ export default function AddUserPage() {
           </Button>
         }
       />
-      <UserForm initial={EMPTY_USER} errors={result?.fieldErrors} message={result?.message} />
+      <UserForm initial={EMPTY_USER} />
       <EkeyPanel data={panel} disabled />
     </div>
   );

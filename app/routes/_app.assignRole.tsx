@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect, useState, type FormEvent } from "react";
-import { useTranslation } from "react-i18next";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { useState } from "react";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { NativeSelect } from "~/components/ui/native-select";
@@ -12,12 +11,11 @@ import { assignRoleSchema } from "~/schemas/roles";
 import { assignRole, listRoleUsers, listRoles, removeRoleFromUser } from "~/services/roles.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
-import { ServiceError } from "~/utils/errors.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { usePageForm } from "~/components/forms/use-page-form";
+import { formAction } from "~/utils/form-action.server";
 
 export const meta: MetaFunction = () => [{ title: "Assign Role" }];
-
-type Failure = { message: string; errors: Record<string, string[]> };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "role", "add");
@@ -30,42 +28,25 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "role", "add");
   const form = await request.formData();
   const db = getDb(context);
-  const env = context.cloudflare.env;
-  const t = await getFixedT(await getLanguage(request), "roles");
-  try {
-    const r =
-      form.get("intent") === "remove"
-        ? await removeRoleFromUser(db, auth, Number(form.get("user_id")), nowMs())
-        : await assignRole(db, auth, { user_id: form.get("user_id") ?? "", role_id: form.get("role_id") ?? "" }, nowMs());
+  const done = async (message: string) => {
     const back = new URL(request.url);
-    return redirectWithToast(back.pathname + back.search, { type: "success", message: translateMessage(t, r.message, "roles") }, env);
-  } catch (e) {
-    if (e instanceof ServiceError) return { message: e.message, errors: e.details.fieldErrors ?? {} } satisfies Failure;
-    throw e;
+    const t = await getFixedT(await getLanguage(request), "roles");
+    return redirectWithToast(back.pathname + back.search, { type: "success", message: translateMessage(t, message, "roles") }, context.cloudflare.env);
+  };
+  if (form.get("intent") === "remove") {
+    return formAction(form, assignRoleSchema.pick({ user_id: true }), async ({ user_id }) => done((await removeRoleFromUser(db, auth, user_id, nowMs())).message));
   }
+  return formAction(form, assignRoleSchema, async (value) => done((await assignRole(db, auth, value, nowMs())).message));
 }
 
 /** /assignRole: choose a role and a user; users without and with a role are listed apart, and move on assignment. */
 export default function AssignRolePage() {
   const { roles, unassigned, assigned } = useLoaderData<typeof loader>();
-  const result = useActionData<Failure>();
-  const { t } = useTranslation("roles");
+  const { fields, err, formError, formProps, t } = usePageForm({ id: "assign-role-form", schema: assignRoleSchema, ns: "roles" });
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
   const [roleId, setRoleId] = useState("");
   const [userId, setUserId] = useState("");
-  const [errors, setErrors] = useState<Record<string, string[]>>(result?.errors ?? {});
-  useEffect(() => setErrors(result?.errors ?? {}), [result]);
-  const error = (k: string) => errors[k]?.map((m) => translateMessage(t, m, "roles"));
-
-  const onSubmit = (event: FormEvent) => {
-    const r = assignRoleSchema.safeParse({ user_id: userId, role_id: roleId });
-    if (r.success) return;
-    event.preventDefault();
-    const next: Record<string, string[]> = {};
-    for (const issue of r.error.issues) (next[String(issue.path[0])] ??= []).push(issue.message);
-    setErrors(next);
-  };
 
   const everyone = [...unassigned, ...assigned].sort((a, b) => a.dispay_name.localeCompare(b.dispay_name));
   return (
@@ -78,14 +59,14 @@ export default function AssignRolePage() {
           </Button>
         }
       />
-      {result?.message && !Object.keys(result.errors).length && (
+      {formError && (
         <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm">
-          {translateMessage(t, result.message, "roles")}
+          {formError}
         </p>
       )}
-      <Form method="post" onSubmit={onSubmit} noValidate className="grid max-w-3xl gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-start">
-        <Field label={t("chooseRole")} error={error("role_id")} required>
-          <NativeSelect id="assign-role" name="role_id" value={roleId} onChange={(e) => (setRoleId(e.target.value), setErrors(({ role_id: _, ...rest }) => rest))}>
+      <Form method="post" {...formProps} className="grid max-w-3xl gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-start">
+        <Field label={t("chooseRole")} error={err(fields.role_id)} required>
+          <NativeSelect id="assign-role" name="role_id" value={roleId} onChange={(e) => setRoleId(e.target.value)}>
             <option value="">{t("choose")}</option>
             {roles.map((r) => (
               <option key={r.id} value={r.id}>
@@ -94,8 +75,8 @@ export default function AssignRolePage() {
             ))}
           </NativeSelect>
         </Field>
-        <Field label={t("chooseUser")} error={error("user_id")} required>
-          <NativeSelect id="assign-user" name="user_id" value={userId} onChange={(e) => (setUserId(e.target.value), setErrors(({ user_id: _, ...rest }) => rest))}>
+        <Field label={t("chooseUser")} error={err(fields.user_id)} required>
+          <NativeSelect id="assign-user" name="user_id" value={userId} onChange={(e) => setUserId(e.target.value)}>
             <option value="">{t("choose")}</option>
             {everyone.map((u) => (
               <option key={u.id} value={u.id}>

@@ -9,14 +9,11 @@ import { Button } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Input } from "~/components/ui/input";
 import { PageHeader } from "~/components/ui/page-header";
-import { getFixedT, getLanguage } from "~/i18n/i18next.server";
-import { translateMessage } from "~/i18n/messages";
 import { COMPANY_SORTS, deleteCompany, listCompanies } from "~/services/companies.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
-import { ServiceError } from "~/utils/errors.server";
 import { can } from "~/utils/permissions";
-import { redirectWithToast } from "~/utils/toast.server";
+import { rowAction, rowSchema } from "~/utils/row-action.server";
 
 export const meta: MetaFunction = () => [{ title: "Company" }];
 
@@ -47,17 +44,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "company", "delete");
-  const form = await request.formData();
-  const t = await getFixedT(await getLanguage(request), "companies");
-  const back = new URL(request.url);
-  const env = context.cloudflare.env;
-  try {
-    const r = await deleteCompany(getDb(context), auth, Number(form.get("id")), nowMs());
-    return redirectWithToast(back.pathname + back.search, { type: "success", message: translateMessage(t, r.message, "companies") }, env);
-  } catch (e) {
-    if (!(e instanceof ServiceError)) throw e;
-    return redirectWithToast(back.pathname + back.search, { type: "error", message: translateMessage(t, e.message, "companies") }, env);
-  }
+  return rowAction(request, context, "companies", rowSchema, async ({ id }) => (await deleteCompany(getDb(context), auth, id, nowMs())).message);
 }
 
 export default function CompanyList() {

@@ -10,15 +10,12 @@ import { EmptyState } from "~/components/ui/empty-state";
 import { Label } from "~/components/ui/label";
 import { PageHeader } from "~/components/ui/page-header";
 import { Switch } from "~/components/ui/switch";
-import { getFixedT, getLanguage } from "~/i18n/i18next.server";
-import { translateMessage } from "~/i18n/messages";
 import { deleteDeviceGroup, GROUP_SORTS, listDeviceGroups } from "~/services/device-groups.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
-import { ServiceError } from "~/utils/errors.server";
 import { can } from "~/utils/permissions";
-import { redirectWithToast } from "~/utils/toast.server";
 import type { ShellData } from "./_app";
+import { rowAction, rowSchema } from "~/utils/row-action.server";
 
 export const meta: MetaFunction = () => [{ title: "Device groups" }];
 
@@ -35,17 +32,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "device_group", "delete");
-  const form = await request.formData();
-  const url = new URL(request.url);
-  const back = url.pathname + url.search;
-  const t = await getFixedT(await getLanguage(request), "groups");
-  try {
-    await deleteDeviceGroup(getDb(context), auth, Number(form.get("id")), nowMs());
-    return redirectWithToast(back, { type: "success", message: t("toast.removed") }, context.cloudflare.env);
-  } catch (err) {
-    if (!(err instanceof ServiceError)) throw err;
-    return redirectWithToast(back, { type: "error", message: translateMessage(t, err.message, "groups") }, context.cloudflare.env);
-  }
+  return rowAction(request, context, "groups", rowSchema, async ({ id }) => {
+    await deleteDeviceGroup(getDb(context), auth, id, nowMs());
+    return "toast.removed";
+  });
 }
 
 export default function DeviceGroups() {

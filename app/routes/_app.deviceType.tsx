@@ -10,15 +10,12 @@ import { parseTableParams } from "~/components/data-table/params";
 import { Button } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
 import { PageHeader } from "~/components/ui/page-header";
-import { getFixedT, getLanguage } from "~/i18n/i18next.server";
-import { translateMessage } from "~/i18n/messages";
 import { deleteDeviceType, DEVICE_TYPE_SORTS, listDeviceTypes, type DeviceTypeRow } from "~/services/device-types.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
-import { ServiceError } from "~/utils/errors.server";
 import { formatDateTime } from "~/utils/format";
 import { can } from "~/utils/permissions";
-import { redirectWithToast } from "~/utils/toast.server";
+import { rowAction, rowSchema } from "~/utils/row-action.server";
 
 export const meta: MetaFunction = () => [{ title: "Device Type" }];
 
@@ -39,17 +36,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, MODULES, "delete");
-  const form = await request.formData();
-  const t = await getFixedT(await getLanguage(request), "deviceTypes");
-  const back = new URL(request.url);
-  const env = context.cloudflare.env;
-  try {
-    const r = await deleteDeviceType(getDb(context), auth, Number(form.get("id")), nowMs());
-    return redirectWithToast(back.pathname + back.search, { type: "success", message: translateMessage(t, r.message, "deviceTypes") }, env);
-  } catch (e) {
-    if (!(e instanceof ServiceError)) throw e;
-    return redirectWithToast(back.pathname + back.search, { type: "error", message: translateMessage(t, e.message, "deviceTypes") }, env);
-  }
+  return rowAction(request, context, "deviceTypes", rowSchema, async ({ id }) => (await deleteDeviceType(getDb(context), auth, id, nowMs())).message);
 }
 
 export default function DeviceTypesPage() {

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { redirect } from "@remix-run/cloudflare";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { CompanyForm, type CompanyFormValues } from "~/components/companies/company-form";
@@ -13,10 +13,11 @@ import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { companyUpdateSchema } from "~/schemas/companies";
+import { formAction, type FormReply } from "~/utils/form-action.server";
+import { AS_POSTED } from "~/utils/form-options";
 
 export const meta: MetaFunction = () => [{ title: "Modify a Company" }];
-
-type Failure = { message: string; errors: Record<string, string[]> };
 
 const idOf = (request: Request) => Number(new URL(request.url).searchParams.get("id"));
 
@@ -35,22 +36,25 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "company", "modify");
-  const form = Object.fromEntries(await request.formData());
-  try {
-    const r = await updateCompany(getDb(context), auth, { ...form, id: idOf(request) }, nowMs());
-    const t = await getFixedT(await getLanguage(request), "companies");
-    // Spec §4: back to the list when the message is "Company modified successfully".
-    if (r.message === COMPANY_MSG.modified) return redirectWithToast("/company", { type: "success", message: translateMessage(t, r.message, "companies") }, context.cloudflare.env);
-    return { message: r.message, errors: {} } satisfies Failure;
-  } catch (e) {
-    if (e instanceof ServiceError && e.status !== 403) return { message: e.message, errors: e.details.fieldErrors ?? {} } satisfies Failure;
-    throw e;
-  }
+  const form = await request.formData();
+  form.set("id", String(idOf(request)));
+  return formAction(
+    form,
+    companyUpdateSchema,
+    async (_value, submission) => {
+      const r = await updateCompany(getDb(context), auth, submission.payload, nowMs());
+      const t = await getFixedT(await getLanguage(request), "companies");
+      // Spec §4: back to the list when the message is "Company modified successfully"; any other answer stays on the form.
+      if (r.message === COMPANY_MSG.modified)
+        return redirectWithToast("/company", { type: "success", message: translateMessage(t, r.message, "companies") }, context.cloudflare.env);
+      return { result: submission.reply({ formErrors: [r.message] }) } satisfies FormReply;
+    },
+    AS_POSTED,
+  );
 }
 
 export default function ModifyCompanyPage() {
   const { company } = useLoaderData<typeof loader>();
-  const result = useActionData<Failure>();
   const { t } = useTranslation("companies");
   const initial = useMemo<CompanyFormValues>(
     () => ({
@@ -82,7 +86,7 @@ export default function ModifyCompanyPage() {
           </Button>
         }
       />
-      <CompanyForm mode="modify" initial={initial} parents={[]} errors={result?.errors} message={result?.message} />
+      <CompanyForm mode="modify" initial={initial} parents={[]} id={company.id} />
     </div>
   );
 }

@@ -1,7 +1,6 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import type { GroupActionData } from "~/components/device-groups/group-action.server";
 import { saveGroupForm } from "~/components/device-groups/group-action.server";
 import { GroupForm } from "~/components/device-groups/group-form";
 import { PageHeader } from "~/components/ui/page-header";
@@ -36,7 +35,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function ModifyDeviceGroup() {
   const { group, devices, available, zones } = useLoaderData<typeof loader>();
-  const actionData = useActionData<GroupActionData>();
   const { t } = useTranslation("groups");
   const days = [group.schMonday, group.schTuesday, group.schWednesday, group.schThursday, group.schFriday, group.schSaturday, group.schSunday];
   return (
@@ -48,7 +46,6 @@ export default function ModifyDeviceGroup() {
         zones={zones}
         available={available}
         inGroup={devices}
-        serverErrors={actionData?.fieldErrors}
         values={{
           id: group.id,
           displayName: group.displayName,

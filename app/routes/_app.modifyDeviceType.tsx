@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { redirect } from "@remix-run/cloudflare";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { DeviceTypeForm } from "~/components/device-types/device-type-form";
 import { Button } from "~/components/ui/button";
@@ -12,10 +12,11 @@ import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { formAction } from "~/utils/form-action.server";
+import { deviceTypeFormSchema } from "~/schemas/device-types";
 
 export const meta: MetaFunction = () => [{ title: "Modify Device Type" }];
 
-type Failure = { message: string; errors: Record<string, string[]> };
 const MODULES = ["deviceType", "company"] as const;
 const idOf = (request: Request) => Number(new URL(request.url).searchParams.get("id"));
 
@@ -34,20 +35,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, MODULES, "modify");
-  const form = await request.formData();
-  try {
-    const r = await updateDeviceType(getDb(context), auth, idOf(request), { deviceCode: form.get("deviceCode") ?? "", deviceType: form.get("deviceType") ?? "" }, nowMs());
+  return formAction(await request.formData(), deviceTypeFormSchema, async (value) => {
+    const r = await updateDeviceType(getDb(context), auth, idOf(request), value, nowMs());
     const t = await getFixedT(await getLanguage(request), "deviceTypes");
     return redirectWithToast("/deviceType", { type: "success", message: translateMessage(t, r.message, "deviceTypes") }, context.cloudflare.env);
-  } catch (e) {
-    if (e instanceof ServiceError && e.status !== 403) return { message: e.message, errors: e.details.fieldErrors ?? {} } satisfies Failure;
-    throw e;
-  }
+  });
 }
 
 export default function ModifyDeviceTypePage() {
   const { type } = useLoaderData<typeof loader>();
-  const result = useActionData<Failure>();
   const { t } = useTranslation("deviceTypes");
   return (
     <div className="grid gap-6">
@@ -60,7 +56,7 @@ export default function ModifyDeviceTypePage() {
           </Button>
         }
       />
-      <DeviceTypeForm initial={{ deviceCode: type.device_code, deviceType: type.device_type }} errors={result?.errors} message={result?.message} submitLabel={t("save")} />
+      <DeviceTypeForm initial={{ deviceCode: type.device_code, deviceType: type.device_type }} submitLabel={t("save")} />
     </div>
   );
 }

@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { redirect } from "@remix-run/cloudflare";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
-import { RoleForm, roleInputFromForm, type RoleFormValues } from "~/components/roles/role-form";
+import { RoleForm, type RoleFormValues } from "~/components/roles/role-form";
 import { Button } from "~/components/ui/button";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT, getLanguage } from "~/i18n/i18next.server";
@@ -14,10 +14,11 @@ import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { MODULES } from "~/utils/permissions";
 import { redirectWithToast } from "~/utils/toast.server";
+import { roleFormSchema } from "~/schemas/roles";
+import { formAction } from "~/utils/form-action.server";
+import { AS_POSTED } from "~/utils/form-options";
 
 export const meta: MetaFunction = () => [{ title: "Modify Role" }];
-
-type Failure = { message: string; errors: Record<string, string[]> };
 
 const idOf = (request: Request) => Number(new URL(request.url).searchParams.get("id"));
 
@@ -36,20 +37,21 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "role", "modify");
-  const input = roleInputFromForm(await request.formData());
-  try {
-    const r = await modifyRole(getDb(context), auth, idOf(request), input, nowMs());
-    const t = await getFixedT(await getLanguage(request), "roles");
-    return redirectWithToast("/role", { type: "success", message: translateMessage(t, r.message, "roles") }, context.cloudflare.env);
-  } catch (e) {
-    if (e instanceof ServiceError) return { message: e.message, errors: e.details.fieldErrors ?? {} } satisfies Failure;
-    throw e;
-  }
+  // The service parses the posted fields itself with the same schema.
+  return formAction(
+    await request.formData(),
+    roleFormSchema,
+    async (_value, submission) => {
+      const r = await modifyRole(getDb(context), auth, idOf(request), submission.payload, nowMs());
+      const t = await getFixedT(await getLanguage(request), "roles");
+      return redirectWithToast("/role", { type: "success", message: translateMessage(t, r.message, "roles") }, context.cloudflare.env);
+    },
+    AS_POSTED,
+  );
 }
 
 export default function ModifyRolePage() {
   const { role, grantable, actions } = useLoaderData<typeof loader>();
-  const result = useActionData<Failure>();
   const { t } = useTranslation("roles");
   const initial = useMemo<RoleFormValues>(
     () => ({
@@ -77,7 +79,7 @@ export default function ModifyRolePage() {
           </Button>
         }
       />
-      <RoleForm initial={initial} grantable={grantable} grantableActions={actions} errors={result?.errors} message={result?.message} submitLabel={t("save")} />
+      <RoleForm initial={initial} grantable={grantable} grantableActions={actions} submitLabel={t("save")} />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { data, redirect } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { redirect } from "@remix-run/cloudflare";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "~/components/confirm-dialog";
@@ -10,18 +10,19 @@ import { Button } from "~/components/ui/button";
 import { PageHeader } from "~/components/ui/page-header";
 import { TrashIcon } from "~/components/users/icons";
 import { loadPanelData } from "~/components/users/page-data.server";
-import { UserForm, userFormFromData, type UserFormValues } from "~/components/users/user-form";
+import { UserForm, type UserFormValues } from "~/components/users/user-form";
 import { getFixedT, getLanguage } from "~/i18n/i18next.server";
 import { translateMessage } from "~/i18n/messages";
 import { assignBody } from "~/schemas/ekeys";
+import { userFormSchema } from "~/schemas/users";
 import { assignKey, removeKey } from "~/services/ekeys.server";
 import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import * as users from "~/services/users.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
-import { formFailure, type FormResult } from "~/utils/form-result";
-import { parseInput } from "~/utils/parse-input.server";
+import { formAction, type FormReply } from "~/utils/form-action.server";
+import { AS_POSTED } from "~/utils/form-options";
 import { publicOrigin } from "~/utils/origin.server";
 import type { Action } from "~/utils/permissions";
 import { can } from "~/utils/permissions";
@@ -62,16 +63,6 @@ const INTENT_RIGHT: Record<string, Action> = {
   removeKey: "delete",
 };
 
-/** The e-key panel's JSON payload; null when it is not a JSON object. */
-function parseJsonObject(value: FormDataEntryValue | null): Record<string, unknown> | null {
-  try {
-    const v: unknown = JSON.parse(typeof value === "string" ? value : "{}");
-    return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
-
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData();
   const intent = String(form.get("intent"));
@@ -84,10 +75,22 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const t = await getFixedT(await getLanguage(request), "users");
   const here = `/modifyUser?id=${id}`;
   const done = (message: string, to = here) => redirectWithToast(to, { type: "success", message: translateMessage(t, message, "users") }, env);
+  if (intent === "save") return formAction(form, userFormSchema, async (value) => done((await users.modifyUser(db, auth, id, value, now)).message));
+  if (intent === "assign") {
+    // The key's owner is the page's user, whatever the post says.
+    form.set("userId", String(id));
+    return formAction(
+      form,
+      assignBody,
+      async (value, submission) => {
+        const r = await assignKey(db, auth, context.core, value, now);
+        return { result: submission.reply({ resetForm: true }), message: r.message } satisfies FormReply;
+      },
+      AS_POSTED,
+    );
+  }
   try {
     switch (intent) {
-      case "save":
-        return done((await users.modifyUser(db, auth, id, userFormFromData(form), now)).message);
       case "delete":
         return done((await users.deleteUser(db, auth, id, now)).message, "/users");
       case "approve":
@@ -104,12 +107,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
         deliverQueuedMail(context.cloudflare.env, (p) => context.cloudflare.ctx.waitUntil(p));
         return done(r.message);
       }
-      case "assign": {
-        const payload = parseJsonObject(form.get("payload"));
-        if (!payload) return data({ ok: false, message: "Malformed payload", fieldErrors: {} }, { status: 400 });
-        const r = await assignKey(db, auth, context.core, parseInput(assignBody, { ...payload, userId: id }), now);
-        return { ok: true, message: r.message } satisfies FormResult;
-      }
       case "removeKey": {
         const r = await removeKey(db, auth, String(form.get("entryId")), form.get("kind") === "group" ? "group" : "device", now);
         return done(r.message);
@@ -120,7 +117,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } catch (e) {
     if (!(e instanceof ServiceError)) throw e;
     if (e.status === 404) throw redirect("/users");
-    if (intent === "save" || intent === "assign") return formFailure(e);
     return redirectWithToast(here, { type: "error", message: translateMessage(t, e.message, "users") }, env);
   }
 }
@@ -139,7 +135,6 @@ function ActionButton({ intent, children }: { intent: string; children: React.Re
 
 export default function ModifyUserPage() {
   const { user, panel, can, isSelf } = useLoaderData<typeof loader>();
-  const result = useActionData<FormResult>();
   const { t } = useTranslation("users");
   const initial = useMemo<UserFormValues>(
     () => ({
@@ -159,7 +154,6 @@ export default function ModifyUserPage() {
     }),
     [user],
   );
-  const formErrors = result && !result.ok ? result.fieldErrors : undefined;
 
   return (
     <div className="grid gap-6">
@@ -211,7 +205,7 @@ export default function ModifyUserPage() {
           </>
         }
       />
-      <UserForm key={user.id} initial={initial} errors={formErrors} message={result && !result.ok ? result.message : undefined} disabled={!can.modify} />
+      <UserForm key={user.id} initial={initial} disabled={!can.modify} />
       <EkeyPanel key={`ekeys-${user.id}`} data={panel} />
     </div>
   );

@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
-import { useEffect, useState, type FormEvent } from "react";
-import { useTranslation } from "react-i18next";
+import { Form, Link, useNavigation } from "@remix-run/react";
+import { useState } from "react";
 import { Alert, AlertDescription } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
@@ -10,18 +9,17 @@ import { NativeSelect } from "~/components/ui/native-select";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT, getLanguage } from "~/i18n/i18next.server";
 import { translateMessage } from "~/i18n/messages";
-import { issuesOf } from "~/schemas/companies";
 import { companyRequestSchema, RENEWAL_TERMS } from "~/schemas/company-requests";
 import { createCompanyRequest } from "~/services/company-requests.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
-import { ServiceError } from "~/utils/errors.server";
 import { canUseVarPanel } from "~/utils/permissions";
 import { redirectWithToast } from "~/utils/toast.server";
+import { usePageForm } from "~/components/forms/use-page-form";
+import { formAction } from "~/utils/form-action.server";
+import { AS_POSTED } from "~/utils/form-options";
 
 export const meta: MetaFunction = () => [{ title: "New Company Request" }];
-
-type Failure = { message: string; errors: Record<string, string[]> };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "var_panel", "add");
@@ -31,16 +29,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "var_panel", "add");
-  const form = Object.fromEntries(await request.formData());
-  try {
-    const r = await createCompanyRequest(getDb(context), auth, { ...form, companyType: "ec" }, nowMs());
-    const t = await getFixedT(await getLanguage(request), "requests");
-    // Spec §4: a successful company request goes to /varPanel.
-    return redirectWithToast("/varPanel", { type: "success", message: translateMessage(t, r.message, "requests") }, context.cloudflare.env);
-  } catch (e) {
-    if (e instanceof ServiceError && e.status !== 403) return { message: e.message, errors: e.details.fieldErrors ?? {} } satisfies Failure;
-    throw e;
-  }
+  return formAction(
+    await request.formData(),
+    companyRequestSchema,
+    async (value) => {
+      const r = await createCompanyRequest(getDb(context), auth, value, nowMs());
+      const t = await getFixedT(await getLanguage(request), "requests");
+      // Spec §4: a successful company request goes to /varPanel.
+      return redirectWithToast("/varPanel", { type: "success", message: translateMessage(t, r.message, "requests") }, context.cloudflare.env);
+    },
+    AS_POSTED,
+  );
 }
 
 const FIELDS = ["companyName", "POCFirstName", "POCLastName", "POCEmail", "POCCountryCode", "POCPhoneNumber"] as const;
@@ -50,8 +49,7 @@ const maskPhone = (v: string) => {
 };
 
 export default function NewCompanyRequestPage() {
-  const result = useActionData<Failure>();
-  const { t } = useTranslation("requests");
+  const { fields, err, formError, formProps, t } = usePageForm({ id: "company-request", schema: companyRequestSchema, ns: "requests", ...AS_POSTED });
   const saving = useNavigation().state === "submitting";
   const [values, setValues] = useState<Record<string, string>>({
     companyName: "",
@@ -62,19 +60,7 @@ export default function NewCompanyRequestPage() {
     POCCountryCode: "001",
     POCPhoneNumber: "",
   });
-  const [errors, setErrors] = useState<Record<string, string[]>>(result?.errors ?? {});
-  useEffect(() => setErrors(result?.errors ?? {}), [result]);
-  const set = (k: string, v: string) => {
-    setValues((x) => ({ ...x, [k]: v }));
-    setErrors(({ [k]: _, ...rest }) => rest);
-  };
-  const error = (k: string) => errors[k]?.map((m) => translateMessage(t, m, "requests"));
-  const onSubmit = (event: FormEvent) => {
-    const r = companyRequestSchema.safeParse(values);
-    if (r.success) return;
-    event.preventDefault();
-    setErrors(issuesOf(r.error).fieldErrors);
-  };
+  const set = (k: string, v: string) => setValues((x) => ({ ...x, [k]: v }));
   return (
     <div className="grid gap-6">
       <PageHeader
@@ -85,16 +71,16 @@ export default function NewCompanyRequestPage() {
           </Button>
         }
       />
-      <Form method="post" onSubmit={onSubmit} noValidate className="grid max-w-3xl gap-4 sm:grid-cols-2">
-        {result?.message && !Object.keys(result.errors).length && (
+      <Form method="post" {...formProps} className="grid max-w-3xl gap-4 sm:grid-cols-2">
+        {formError && (
           <Alert variant="destructive" className="sm:col-span-2">
-            <AlertDescription>{translateMessage(t, result.message, "requests")}</AlertDescription>
+            <AlertDescription>{formError}</AlertDescription>
           </Alert>
         )}
-        <Field label={t("companyName")} error={error("companyName")} required>
+        <Field label={t("companyName")} error={err(fields.companyName)} required>
           <Input id="req-companyName" name="companyName" value={values.companyName} maxLength={200} onChange={(e) => set("companyName", e.target.value)} />
         </Field>
-        <Field label={t("renewalTerm")} error={error("renewalTerm")} required>
+        <Field label={t("renewalTerm")} error={err(fields.renewalTerm)} required>
           <NativeSelect id="req-renewalTerm" name="renewalTerm" value={values.renewalTerm} onChange={(e) => set("renewalTerm", e.target.value)}>
             <option value="">{t("choose")}</option>
             {RENEWAL_TERMS.map((n) => (
@@ -105,7 +91,7 @@ export default function NewCompanyRequestPage() {
           </NativeSelect>
         </Field>
         {FIELDS.slice(1).map((k) => (
-          <Field key={k} label={t(k)} error={error(k)} required>
+          <Field key={k} label={t(k)} error={err(fields[k])} required>
             <Input
               id={`req-${k}`}
               name={k}

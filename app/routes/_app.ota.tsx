@@ -9,13 +9,12 @@ import { releaseColumns } from "~/components/ota/release-columns";
 import { Button } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
 import { PageHeader } from "~/components/ui/page-header";
-import { otaIdSchema } from "~/schemas/firmware";
 import { activateRelease, deleteRelease, listProgress, listReleases, OTA_PAGE_SIZE } from "~/services/firmware.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
-import { ServiceError } from "~/utils/errors.server";
 import { can } from "~/utils/permissions";
-import { redirectWithToast } from "~/utils/toast.server";
+import { z } from "zod";
+import { rowAction, rowSchema } from "~/utils/row-action.server";
 
 export const meta: MetaFunction = () => [{ title: "OTA" }];
 
@@ -36,25 +35,18 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
+const otaRowSchema = rowSchema.extend({ intent: z.enum(["activate", "delete"], { message: "Unknown action" }) });
+
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
-  const intent = form.get("intent");
-  if (intent !== "activate" && intent !== "delete") return { error: "Unknown action" };
+  // The right depends on the button (activate: modify, delete: delete); the row action reads the post again.
+  const intent = (await request.clone().formData()).get("intent");
   const auth = await requireModule(request, context, "company", intent === "activate" ? "modify" : "delete");
-  const parsed = otaIdSchema.safeParse({ id: form.get("id") });
-  if (!parsed.success) return { error: "id is required" };
   const db = getDb(context);
-  const env = context.cloudflare.env;
-  const back = new URL(request.url);
-  try {
-    if (intent === "activate") await activateRelease(db, auth, parsed.data.id, nowMs());
-    else await deleteRelease(db, env.FIRMWARE, auth, parsed.data.id, nowMs());
-  } catch (e) {
-    if (e instanceof ServiceError) return redirectWithToast(back.pathname + back.search, { type: "error", message: e.message }, env);
-    throw e;
-  }
-  const message = intent === "activate" ? "OTA activated successfully" : "OTA deleted successfully";
-  return redirectWithToast(back.pathname + back.search, { type: "success", message }, env);
+  return rowAction(request, context, "ota", otaRowSchema, async ({ id, intent }) => {
+    if (intent === "activate") await activateRelease(db, auth, id, nowMs());
+    else await deleteRelease(db, context.cloudflare.env.FIRMWARE, auth, id, nowMs());
+    return intent === "activate" ? "OTA activated successfully" : "OTA deleted successfully";
+  });
 }
 
 export default function Ota() {

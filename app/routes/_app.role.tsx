@@ -8,14 +8,11 @@ import { roleColumns } from "~/components/roles/columns";
 import { Button } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
 import { PageHeader } from "~/components/ui/page-header";
-import { getFixedT, getLanguage } from "~/i18n/i18next.server";
-import { translateMessage } from "~/i18n/messages";
 import { deleteRole, listRoles } from "~/services/roles.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
-import { ServiceError } from "~/utils/errors.server";
 import { can } from "~/utils/permissions";
-import { redirectWithToast } from "~/utils/toast.server";
+import { rowAction, rowSchema } from "~/utils/row-action.server";
 
 export const meta: MetaFunction = () => [{ title: "Roles" }];
 
@@ -37,17 +34,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "role", "delete");
-  const form = await request.formData();
-  const t = await getFixedT(await getLanguage(request), "roles");
-  const back = new URL(request.url);
-  const env = context.cloudflare.env;
-  try {
-    const r = await deleteRole(getDb(context), auth, Number(form.get("id")), nowMs());
-    return redirectWithToast(back.pathname + back.search, { type: "success", message: translateMessage(t, r.message, "roles") }, env);
-  } catch (e) {
-    if (!(e instanceof ServiceError)) throw e;
-    return redirectWithToast(back.pathname + back.search, { type: "error", message: translateMessage(t, e.message, "roles") }, env);
-  }
+  return rowAction(request, context, "roles", rowSchema, async ({ id }) => (await deleteRole(getDb(context), auth, id, nowMs())).message);
 }
 
 export default function RolesPage() {

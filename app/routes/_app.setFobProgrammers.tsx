@@ -1,7 +1,6 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
-import { useTranslation } from "react-i18next";
 import { FormAlert } from "~/components/auth/form-parts";
 import { ProgrammerLists } from "~/components/settings/programmer-lists";
 import { Button } from "~/components/ui/button";
@@ -12,8 +11,9 @@ import { fobProgrammersSchema, SETTINGS_MESSAGES } from "~/schemas/settings";
 import { getFobProgrammers, saveFobProgrammers, type FobProgrammer } from "~/services/fob-programmers.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
-import { ServiceError } from "~/utils/errors.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { usePageForm } from "~/components/forms/use-page-form";
+import { formAction } from "~/utils/form-action.server";
 
 export const meta: MetaFunction = () => [{ title: "Fob programmers" }];
 
@@ -24,17 +24,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "company_settings", "modify");
-  const form = await request.formData();
-  const t = await getFixedT(await getLanguage(request), "settings");
-  const parsed = fobProgrammersSchema.safeParse({ fob_programmers: form.getAll("fob_programmers").map(String) });
-  if (!parsed.success) return data({ message: translateMessage(t, SETTINGS_MESSAGES.programmerNotFound, "settings") }, { status: 400 });
-  try {
-    await saveFobProgrammers(getDb(context), auth, parsed.data, nowMs());
-  } catch (e) {
-    if (!(e instanceof ServiceError)) throw e;
-    return data({ message: translateMessage(t, e.message, "settings") }, { status: e.status });
-  }
-  return redirectWithToast("/setFobProgrammers", { type: "success", message: translateMessage(t, SETTINGS_MESSAGES.fobsChanged, "settings") }, context.cloudflare.env);
+  return formAction(await request.formData(), fobProgrammersSchema, async (value) => {
+    await saveFobProgrammers(getDb(context), auth, value, nowMs());
+    const t = await getFixedT(await getLanguage(request), "settings");
+    return redirectWithToast("/setFobProgrammers", { type: "success", message: translateMessage(t, SETTINGS_MESSAGES.fobsChanged, "settings") }, context.cloudflare.env);
+  });
 }
 
 const byName = (a: FobProgrammer, b: FobProgrammer) => a.displayName.localeCompare(b.displayName) || a.id - b.id;
@@ -45,8 +39,7 @@ export default function SetFobProgrammers() {
 }
 
 function ProgrammerForm(lists: { available: FobProgrammer[]; assigned: FobProgrammer[] }) {
-  const { t } = useTranslation("settings");
-  const actionData = useActionData<{ message: string }>();
+  const { fields, err, formError, formProps, t } = usePageForm({ id: "fob-programmers", schema: fobProgrammersSchema, ns: "settings" });
   const busy = useNavigation().state === "submitting";
   const [available, setAvailable] = useState(lists.available);
   const [assigned, setAssigned] = useState(lists.assigned);
@@ -60,8 +53,8 @@ function ProgrammerForm(lists: { available: FobProgrammer[]; assigned: FobProgra
   return (
     <div className="max-w-3xl">
       <PageHeader title={t("fobs.title")} description={t("fobs.description")} />
-      <Form method="post" className="grid gap-6">
-        <FormAlert message={actionData?.message} />
+      <Form method="post" {...formProps} className="grid gap-6">
+        <FormAlert message={formError ?? err(fields.fob_programmers)} />
         <ProgrammerLists available={available} assigned={assigned} onMove={move} />
         <div className="flex flex-wrap gap-3">
           <Button type="submit" loading={busy}>

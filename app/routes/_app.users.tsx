@@ -10,15 +10,12 @@ import { Label } from "~/components/ui/label";
 import { PageHeader } from "~/components/ui/page-header";
 import { Switch } from "~/components/ui/switch";
 import { userColumns } from "~/components/users/columns";
-import { getFixedT, getLanguage } from "~/i18n/i18next.server";
-import { translateMessage } from "~/i18n/messages";
 import { companyToday } from "~/services/ekeys.server";
 import { deleteUser, listUsers, USER_SORTS } from "~/services/users.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
-import { ServiceError } from "~/utils/errors.server";
 import { can } from "~/utils/permissions";
-import { redirectWithToast } from "~/utils/toast.server";
+import { rowAction, rowSchema } from "~/utils/row-action.server";
 
 export const meta: MetaFunction = () => [{ title: "Users" }];
 
@@ -48,16 +45,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "users", "delete");
-  const form = await request.formData();
-  const t = await getFixedT(await getLanguage(request), "users");
-  const back = new URL(request.url);
-  try {
-    const r = await deleteUser(getDb(context), auth, Number(form.get("id")), nowMs());
-    return redirectWithToast(back.pathname + back.search, { type: "success", message: translateMessage(t, r.message, "users") }, context.cloudflare.env);
-  } catch (e) {
-    if (!(e instanceof ServiceError)) throw e;
-    return redirectWithToast(back.pathname + back.search, { type: "error", message: translateMessage(t, e.message, "users") }, context.cloudflare.env);
-  }
+  return rowAction(request, context, "users", rowSchema, async ({ id }) => (await deleteUser(getDb(context), auth, id, nowMs())).message);
 }
 
 export default function UsersPage() {

@@ -19,7 +19,7 @@ import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { formatDate, formatPhone } from "~/utils/format";
 import { can } from "~/utils/permissions";
-import { redirectWithToast } from "~/utils/toast.server";
+import { rowAction, rowSchema } from "~/utils/row-action.server";
 
 export const meta: MetaFunction = () => [{ title: "Company Requests" }];
 
@@ -40,23 +40,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "company", "add");
-  const form = await request.formData();
-  const id = Number(form.get("id"));
   const env = context.cloudflare.env;
   const t = await getFixedT(await getLanguage(request), "requests");
-  const back = new URL(request.url);
-  try {
+  return rowAction(request, context, "requests", rowSchema, async ({ id, intent }) => {
+    const now = nowMs();
     const r =
-      form.get("intent") === "accept"
-        ? await acceptCompanyRequest(getDb(context), auth, id, { origin: back.origin, now: nowMs() })
-        : await rejectCompanyRequest(getDb(context), auth, id, nowMs());
+      intent === "accept"
+        ? await acceptCompanyRequest(getDb(context), auth, id, { origin: new URL(request.url).origin, now })
+        : await rejectCompanyRequest(getDb(context), auth, id, now);
     deliverQueuedMail(env, (p) => context.cloudflare.ctx.waitUntil(p));
-    const message = "companyId" in r ? `${translateMessage(t, r.message, "requests")} (${r.companyId})` : translateMessage(t, r.message, "requests");
-    return redirectWithToast(back.pathname + back.search, { type: "success", message }, env);
-  } catch (e) {
-    if (!(e instanceof ServiceError)) throw e;
-    return redirectWithToast(back.pathname + back.search, { type: "error", message: translateMessage(t, e.message, "requests") }, env);
-  }
+    return "companyId" in r ? `${translateMessage(t, r.message, "requests")} (${r.companyId})` : r.message;
+  });
 }
 
 export default function CompanyRequestsPage() {

@@ -4,6 +4,7 @@
  * knows (equal times, unknown zone) are checked by the service through the core.
  */
 import { z } from "zod";
+import { checkbox } from "./flag";
 import { freeText, NAME_MAX, nameText } from "./text";
 
 export const WEEKDAY_FIELDS = ["sch_monday", "sch_tuesday", "sch_wednesday", "sch_thursday", "sch_friday", "sch_saturday", "sch_sunday"] as const;
@@ -23,7 +24,7 @@ export const GROUP_MESSAGES = {
 } as const;
 
 /** Accepts the spec's '1'/'0', JSON booleans and HTML checkbox values. */
-const flag = z.preprocess((v) => v === true || v === 1 || v === "1" || v === "true" || v === "on", z.boolean());
+const flag = checkbox();
 
 /** HH:mm; a trailing ':ss' is dropped (the spec sends times without seconds). */
 const time = z.preprocess(

@@ -4,6 +4,7 @@
  * Scheduled-open times and dates are checked by the service through the access-window core.
  */
 import { z } from "zod";
+import { checkbox, isOn } from "./flag";
 import type { ScheduledOpenWindow, ValidationError } from "../../core-wasm/pkg/index.js";
 
 export const SETTINGS_MESSAGES = {
@@ -33,9 +34,9 @@ export const SECONDARY_ACTIONS = ["nothing", "alert", "flag"] as const;
 export const MAX_EXCEPTIONS = 366;
 
 /** The spec's '1'/'0', JSON booleans and HTML checkbox values; absent is off. */
-const flag = z.preprocess((v) => v === true || v === 1 || v === "1" || v === "true" || v === "on", z.boolean());
+const flag = checkbox();
 /** The same, but absent keeps the stored value (fields the settings page does not show). */
-const optionalFlag = z.preprocess((v) => (v === undefined || v === "" ? undefined : v === true || v === 1 || v === "1" || v === "true" || v === "on"), z.boolean().optional());
+const optionalFlag = z.preprocess((v) => (v === undefined || v === "" ? undefined : isOn(v)), z.boolean().optional());
 
 const hours = z.coerce.number({ invalid_type_error: SETTINGS_MESSAGES.hours }).int(SETTINGS_MESSAGES.hours).min(1, SETTINGS_MESSAGES.hours).max(24, SETTINGS_MESSAGES.hours);
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { checkbox } from "./flag";
 import { freeText, nameText } from "./text";
 
 /**
@@ -24,12 +25,12 @@ export const userFormSchema = z.object({
   countryCode: required("Country code").pipe(z.string().regex(/^\d{1,3}$/, "Country code is invalid")),
   cell: required("Cell").transform(digits).pipe(z.string().min(10, "Cell number is invalid").max(15, "Cell number is invalid")),
   userNotes: z.string().trim().pipe(freeText("Notes", 2000)).default(""),
-  isSentinel: z.boolean().default(false),
-  isSuperAdmin: z.boolean().default(false),
-  isInstaller: z.boolean().default(false),
-  isFob: z.boolean().default(false),
-  isInactive: z.boolean().default(false),
-  isSOInterrupt: z.boolean().default(true),
+  isSentinel: checkbox(),
+  isSuperAdmin: checkbox(),
+  isInstaller: checkbox(),
+  isFob: checkbox(),
+  isInactive: checkbox(),
+  isSOInterrupt: checkbox(true),
 });
 export type UserForm = z.input<typeof userFormSchema>;
 export type UserInput = z.output<typeof userFormSchema>;

@@ -44,38 +44,39 @@ export const ACTIVITY_MSG = {
 
 /** Activity names whose text a device can rename (its custom sensor names, docs/ARCHITECTURE.md §8). */
 const SENSOR_NAMES = {
-  "Sensor 1 Open": "sensor1_open_name",
-  "Sensor 1 Closed": "sensor1_close_name",
-  "Sensor 2 Open": "sensor2_open_name",
-  "Sensor 2 Closed": "sensor2_close_name",
+  "Sensor 1 Open": "sensor1OpenName",
+  "Sensor 1 Closed": "sensor1CloseName",
+  "Sensor 2 Open": "sensor2OpenName",
+  "Sensor 2 Closed": "sensor2CloseName",
 } as const;
 
+/** One log entry with the names it shows (the admin API maps it to the spec's names, decision 0017). */
 export type ActivityRow = {
   id: number;
-  activity_timestamp: number;
-  activity: { name: string; type: string; alert_conditions: string; first_section_info: string; details_section_info: string };
+  at: number;
+  activityType: { name: string; type: string; alertConditions: string; firstSectionInfo: string; detailsSectionInfo: string };
   /** The activity name as shown: a sensor activity takes the device's custom sensor name. */
-  activity_name: string;
-  details_json: Record<string, unknown>;
-  target_device: {
+  activityName: string;
+  details: Record<string, unknown>;
+  targetDevice: {
     id: number;
-    display_name: string;
-    full_name: string;
-    sensor1_open_name: string;
-    sensor1_close_name: string;
-    sensor2_open_name: string;
-    sensor2_close_name: string;
+    displayName: string;
+    fullName: string;
+    sensor1OpenName: string;
+    sensor1CloseName: string;
+    sensor2OpenName: string;
+    sensor2CloseName: string;
   } | null;
-  target_device_group: { id: number; full_name: string; display_name: string } | null;
-  created_by_user: { id: number; dispay_name: string } | null;
-  target_user: { id: number; dispay_name: string } | null;
-  created_by_user_id: number | null;
-  target_user_id: number | null;
-  target_device_id: number | null;
-  target_device_group_id: number | null;
-  operation_type: string;
+  targetDeviceGroup: { id: number; fullName: string; displayName: string } | null;
+  createdByUser: { id: number; displayName: string } | null;
+  targetUser: { id: number; displayName: string } | null;
+  createdByUserId: number | null;
+  targetUserId: number | null;
+  targetDeviceId: number | null;
+  targetDeviceGroupId: number | null;
+  operationType: string;
   summary: string;
-  gps_location: string | null;
+  gpsLocation: string | null;
 };
 
 const rowColumns = {
@@ -121,33 +122,33 @@ function shape(r: Flat): ActivityRow {
     r.deviceId != null && r.deviceName != null
       ? {
           id: r.deviceId,
-          display_name: r.deviceName,
-          full_name: r.deviceFullName ?? "",
-          sensor1_open_name: r.s1o ?? "",
-          sensor1_close_name: r.s1c ?? "",
-          sensor2_open_name: r.s2o ?? "",
-          sensor2_close_name: r.s2c ?? "",
+          displayName: r.deviceName,
+          fullName: r.deviceFullName ?? "",
+          sensor1OpenName: r.s1o ?? "",
+          sensor1CloseName: r.s1c ?? "",
+          sensor2OpenName: r.s2o ?? "",
+          sensor2CloseName: r.s2c ?? "",
         }
       : null;
   const name = r.name ?? "";
   const sensorField = SENSOR_NAMES[name as keyof typeof SENSOR_NAMES];
   return {
     id: r.id!,
-    activity_timestamp: r.ts!,
-    activity: { name, type: r.type ?? "", alert_conditions: r.conditions ?? "000", first_section_info: r.first ?? "", details_section_info: r.details ?? "" },
-    activity_name: (sensorField && device?.[sensorField]) || name,
-    details_json: parseDetails(r.detailsJson),
-    target_device: device,
-    target_device_group: r.groupId != null && r.groupFullName != null ? { id: r.groupId, full_name: r.groupFullName, display_name: r.groupDisplayName ?? "" } : null,
-    created_by_user: r.createdById != null && r.creatorName != null ? { id: r.createdById, dispay_name: r.creatorName } : null,
-    target_user: r.targetUserId != null && r.targetName != null ? { id: r.targetUserId, dispay_name: r.targetName } : null,
-    created_by_user_id: r.createdById,
-    target_user_id: r.targetUserId,
-    target_device_id: r.deviceId,
-    target_device_group_id: r.groupId,
-    operation_type: r.operationType ?? "",
+    at: r.ts!,
+    activityType: { name, type: r.type ?? "", alertConditions: r.conditions ?? "000", firstSectionInfo: r.first ?? "", detailsSectionInfo: r.details ?? "" },
+    activityName: (sensorField && device?.[sensorField]) || name,
+    details: parseDetails(r.detailsJson),
+    targetDevice: device,
+    targetDeviceGroup: r.groupId != null && r.groupFullName != null ? { id: r.groupId, fullName: r.groupFullName, displayName: r.groupDisplayName ?? "" } : null,
+    createdByUser: r.createdById != null && r.creatorName != null ? { id: r.createdById, displayName: r.creatorName } : null,
+    targetUser: r.targetUserId != null && r.targetName != null ? { id: r.targetUserId, displayName: r.targetName } : null,
+    createdByUserId: r.createdById,
+    targetUserId: r.targetUserId,
+    targetDeviceId: r.deviceId,
+    targetDeviceGroupId: r.groupId,
+    operationType: r.operationType ?? "",
     summary: r.summary ?? "",
-    gps_location: r.gps,
+    gpsLocation: r.gps,
   };
 }
 
@@ -311,15 +312,15 @@ export async function activityReport(db: Db, auth: Auth, input: ActivityFilterIn
   for (const r of rows) {
     lines.push(
       [
-        formatActivityTime(r.activity_timestamp, tz),
-        r.activity_name,
-        r.operation_type,
-        r.created_by_user?.dispay_name,
-        r.target_user?.dispay_name,
-        r.target_device?.display_name,
-        r.target_device_group?.full_name,
+        formatActivityTime(r.at, tz),
+        r.activityName,
+        r.operationType,
+        r.createdByUser?.displayName,
+        r.targetUser?.displayName,
+        r.targetDevice?.displayName,
+        r.targetDeviceGroup?.fullName,
         r.summary,
-        r.gps_location,
+        r.gpsLocation,
       ]
         .map(csvCell)
         .join(","),
@@ -336,7 +337,7 @@ async function findActivity(db: Db, auth: Auth, id: number): Promise<ActivityRow
   return row ? shape(row as Flat) : notFound(ACTIVITY_MSG.notFound);
 }
 
-export type ActivityNote = { id: number; createdAt: number; User: { dispay_name: string }; note_description: string };
+export type ActivityNote = { id: number; createdAt: number; author: string; note: string };
 
 const notesOf = (db: Db, auth: Auth, activityId: number) =>
   db
@@ -346,7 +347,7 @@ const notesOf = (db: Db, auth: Auth, activityId: number) =>
     .where(inCompany(n, auth, eq(n.activityId, activityId)))
     .orderBy(asc(n.createdAt), asc(n.id))
     .limit(NOTES_LIMIT)
-    .then((rows) => rows.map((r): ActivityNote => ({ id: r.id, createdAt: r.createdAt, User: { dispay_name: r.author ?? "" }, note_description: r.note })));
+    .then((rows) => rows.map((r): ActivityNote => ({ ...r, author: r.author ?? "" })));
 
 /** /activityDetails: the entry and its notes (404 outside the caller's company). */
 export async function getActivity(db: Db, auth: Auth, id: number): Promise<{ row: ActivityRow; notes: ActivityNote[] }> {
@@ -377,8 +378,8 @@ export async function addNote(db: Db, auth: Auth, input: unknown, now: number): 
 export async function getActivityOptions(db: Db, auth: Auth) {
   assertCan(auth, MODULE);
   const [activities, users, devices, groups] = await db.batch([
-    db.select({ id: at.id, name: at.name, type: at.type, alert_conditions: at.alertConditions }).from(at).orderBy(asc(at.name)),
-    db.select({ id: u.id, name: u.displayName, e_mail: u.email }).from(u).where(liveInCompany(u, auth)).orderBy(asc(u.displayName), asc(u.id)).limit(OPTIONS_LIMIT),
+    db.select({ id: at.id, name: at.name, type: at.type, alertConditions: at.alertConditions }).from(at).orderBy(asc(at.name)),
+    db.select({ id: u.id, name: u.displayName, email: u.email }).from(u).where(liveInCompany(u, auth)).orderBy(asc(u.displayName), asc(u.id)).limit(OPTIONS_LIMIT),
     db.select({ id: d.id, name: d.displayName }).from(d).where(liveInCompany(d, auth)).orderBy(asc(d.displayName), asc(d.id)).limit(OPTIONS_LIMIT),
     db.select({ id: g.id, name: g.fullName }).from(g).where(liveInCompany(g, auth)).orderBy(asc(g.fullName), asc(g.id)).limit(OPTIONS_LIMIT),
   ]);

@@ -51,6 +51,8 @@ const CRED_HASH = Symbol('credentialHash')
  * @property {false|Partial<import('./broker/connect-backoff.js').DEFAULT_BACKOFF>} [connectBackoff]
  *   back-off for failed CONNECTs per address and board id (default on; false only for measurements)
  * @property {() => number} [clock]     the back-off's clock (tests)
+ * @property {() => number} [now]       the decision path's clock: access decisions, first-person-in and
+ *   scheduled-open state (default `Date.now`; tests pass a fixed instant)
  */
 
 /** @param {GatewayOptions} opts */
@@ -68,7 +70,7 @@ const definedOnly = (o) => Object.fromEntries(Object.entries(o).filter(([, v]) =
 export class Gateway {
   /** @param {GatewayOptions} opts */
   constructor(opts) {
-    /** @type {GatewayOptions & Required<Pick<GatewayOptions, 'host'|'mqttPort'|'maxPayload'|'maxTopicLevels'|'statsIntervalMs'|'gatewayId'>>} */
+    /** @type {GatewayOptions & Required<Pick<GatewayOptions, 'host'|'mqttPort'|'maxPayload'|'maxTopicLevels'|'statsIntervalMs'|'gatewayId'|'now'>>} */
     this.opts = {
       host: '127.0.0.1',
       mqttPort: 1883,
@@ -77,6 +79,7 @@ export class Gateway {
       maxTopicLevels: 8,
       statsIntervalMs: 10_000,
       gatewayId: `gw-${hostname()}`,
+      now: Date.now,
       .../** @type {GatewayOptions} */ (definedOnly(opts))
     }
     this.gatewaySecret = this.opts.gatewaySecret
@@ -101,7 +104,7 @@ export class Gateway {
     })
     this.stats = new Stats(this, this.opts.statsIntervalMs)
     this.credentialKeys = new CredentialKeys({ dir: this.opts.dataDir, worker: this.worker, log: this.log, intervalMs: this.opts.credentialKeysIntervalMs })
-    this.schedule = new ScheduledOpen({ replica: this.replica, publishRetained, recordEvent, log: this.log, intervalMs: this.opts.scheduleIntervalMs })
+    this.schedule = new ScheduledOpen({ replica: this.replica, publishRetained, recordEvent, log: this.log, intervalMs: this.opts.scheduleIntervalMs, now: this.opts.now })
   }
 
   async start() {

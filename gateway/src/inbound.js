@@ -106,7 +106,7 @@ export class Inbound {
       sendDirect(client, res, again.payload)
       return this.#persist(boardId, again)
     }
-    const now = Date.now()
+    const now = this.gw.opts.now()
     let d
     try {
       if (!signed) d = decideAccess(this.gw.replica, boardId, /** @type {any} */ (req.credential), now)

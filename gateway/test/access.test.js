@@ -19,8 +19,10 @@ const ekey = (over) => ({
   ...over
 })
 const wholeWeek = (row) => Array.from({ length: 7 }, () => row)
-/** A calendar date a month away (UTC): a key starting then opens at its midnight, whatever the time of day now. */
-const IN_30_DAYS = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10)
+/** The gateway's clock in this file: Monday 2026-11-23, 17:20 in Madrid. Nothing here reads the real time. */
+const NOW = Date.parse('2026-11-23T16:20:00Z')
+/** A calendar date a month away (UTC): a key starting then is not valid yet. */
+const IN_30_DAYS = new Date(NOW + 30 * 86_400_000).toISOString().slice(0, 10)
 
 let worker, gw, dir, b1
 before(async () => {
@@ -77,7 +79,7 @@ before(async () => {
     window: { kind: 'scheduledOpen', tz: 'UTC', fpi: true, firstEntryAt: null, week: wholeWeek({ openWholeDay: true, openTime: '', closeTime: '' }), exceptions: [] }
   })
   dir = await tempDir()
-  gw = await startGateway(worker, dir)
+  gw = await startGateway(worker, dir, { now: () => NOW })
   b1 = await board(gw, 'b1').connect()
 })
 after(async () => {
@@ -257,7 +259,7 @@ test('scheduled open with first person in: locked until the first grant, then op
   // (the locked state may arrive twice, from the kept session and from the new subscription)
   const state = await until(() => b2.last.get('schedule')?.open === true && b2.last.get('schedule'), { what: 'open schedule' })
   assert.equal(state.open, true)
-  assert.ok(state.firstEntryAt > Date.parse('2026-01-01'))
+  assert.equal(state.firstEntryAt, NOW) // the first grant's instant, from the gateway's clock
   await until(() => [...worker.rows.values()].some((r) => r.type === 'schedule.firstEntry'), { what: 'first entry event' })
   // A door opted out of scheduled open gets no schedule at all.
   const cleared = b2.next('schedule', { fresh: true })

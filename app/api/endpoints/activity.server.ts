@@ -6,7 +6,7 @@ import { endpoint } from "../define.server";
 const tag = "Activity";
 const idQuery = z.object({ id: z.coerce.number({ invalid_type_error: "id must be a number" }).int().positive() });
 
-const named = z.object({ id: z.number(), dispay_name: z.string() }).nullable();
+const namedShape = z.object({ id: z.number(), dispay_name: z.string() }).nullable();
 const activityRow = z.object({
   id: z.number(),
   activity_timestamp: z.number().describe("epoch milliseconds"),
@@ -25,8 +25,8 @@ const activityRow = z.object({
     })
     .nullable(),
   target_device_group: z.object({ id: z.number(), full_name: z.string(), display_name: z.string() }).nullable(),
-  created_by_user: named,
-  target_user: named,
+  created_by_user: namedShape,
+  target_user: namedShape,
   created_by_user_id: z.number().nullable(),
   target_user_id: z.number().nullable(),
   target_device_id: z.number().nullable(),
@@ -36,6 +36,43 @@ const activityRow = z.object({
   gps_location: z.string().nullable(),
 });
 const note = z.object({ id: z.number(), createdAt: z.number(), User: z.object({ dispay_name: z.string() }), note_description: z.string() });
+
+const named = (x: { id: number; displayName: string } | null) => x && { id: x.id, dispay_name: x.displayName };
+
+/** A log entry in the spec's names (dispay_name sic). */
+function rowPayload(r: activity.ActivityRow): z.infer<typeof activityRow> {
+  const a = r.activityType;
+  const d = r.targetDevice;
+  const g = r.targetDeviceGroup;
+  return {
+    id: r.id,
+    activity_timestamp: r.at,
+    activity: { name: a.name, type: a.type, alert_conditions: a.alertConditions, first_section_info: a.firstSectionInfo, details_section_info: a.detailsSectionInfo },
+    activity_name: r.activityName,
+    details_json: r.details,
+    target_device: d && {
+      id: d.id,
+      display_name: d.displayName,
+      full_name: d.fullName,
+      sensor1_open_name: d.sensor1OpenName,
+      sensor1_close_name: d.sensor1CloseName,
+      sensor2_open_name: d.sensor2OpenName,
+      sensor2_close_name: d.sensor2CloseName,
+    },
+    target_device_group: g && { id: g.id, full_name: g.fullName, display_name: g.displayName },
+    created_by_user: named(r.createdByUser),
+    target_user: named(r.targetUser),
+    created_by_user_id: r.createdByUserId,
+    target_user_id: r.targetUserId,
+    target_device_id: r.targetDeviceId,
+    target_device_group_id: r.targetDeviceGroupId,
+    operation_type: r.operationType,
+    summary: r.summary,
+    gps_location: r.gpsLocation,
+  };
+}
+
+const notePayload = (n: activity.ActivityNote): z.infer<typeof note> => ({ id: n.id, createdAt: n.createdAt, User: { dispay_name: n.author }, note_description: n.note });
 
 export const activityEndpoints = [
   endpoint({
@@ -48,7 +85,8 @@ export const activityEndpoints = [
     body: activityFilterSchema,
     response: z.object({ payload: z.object({ rows: z.array(activityRow), total: z.number(), page: z.number(), pageSize: z.number(), tz: z.string() }) }),
     async handler({ db, auth, core, body }) {
-      return { payload: await activity.listActivity(db, auth, body, core) };
+      const page = await activity.listActivity(db, auth, body, core);
+      return { payload: { ...page, rows: page.rows.map(rowPayload) } };
     },
   }),
   endpoint({
@@ -85,7 +123,7 @@ export const activityEndpoints = [
     query: idQuery,
     response: z.object({ payload: z.array(note) }),
     async handler({ db, auth, query }) {
-      return { payload: await activity.listNotes(db, auth, query.id) };
+      return { payload: (await activity.listNotes(db, auth, query.id)).map(notePayload) };
     },
   }),
   endpoint({
@@ -95,7 +133,14 @@ export const activityEndpoints = [
     summary: "Picker options: activity names with their type, and the company's users, devices and device groups.",
     auth: "token",
     async handler({ db, auth }) {
-      return { payload: await activity.getActivityOptions(db, auth) };
+      const o = await activity.getActivityOptions(db, auth);
+      return {
+        payload: {
+          ...o,
+          activities: o.activities.map(({ id, name, type, alertConditions }) => ({ id, name, type, alert_conditions: alertConditions })),
+          users: o.users.map(({ id, name, email, type }) => ({ id, name, e_mail: email, type })),
+        },
+      };
     },
   }),
 ];

@@ -49,31 +49,31 @@ export function activityColumns(t: TFunction, href: FilterHref): ColumnDef<Activ
     {
       id: "activity",
       header: t("col.activity"),
-      accessorKey: "activity_name",
+      accessorKey: "activityName",
       enableSorting: true,
       cell: ({ row }) => (
-        <Link to={`/activityDetails?id=${row.original.id}`} className={linkClass} aria-label={t("openDetails", { name: row.original.activity_name })}>
-          {row.original.activity_name}
+        <Link to={`/activityDetails?id=${row.original.id}`} className={linkClass} aria-label={t("openDetails", { name: row.original.activityName })}>
+          {row.original.activityName}
         </Link>
       ),
     },
     {
       id: "trigger",
       header: t("col.trigger"),
-      accessorKey: "operation_type",
+      accessorKey: "operationType",
       enableSorting: true,
       cell: ({ row }) => (
         <FilterCell
-          to={href({ filterOperationType: row.original.operation_type })}
-          label={t("filterBy", { what: t("col.trigger"), name: t(`op.${row.original.operation_type}`) })}
-          text={t(`op.${row.original.operation_type}`)}
+          to={href({ filterOperationType: row.original.operationType })}
+          label={t("filterBy", { what: t("col.trigger"), name: t(`op.${row.original.operationType}`) })}
+          text={t(`op.${row.original.operationType}`)}
         />
       ),
     },
-    byIdColumn(t, href, "triggeredBy", "Triggered By", (r) => r.created_by_user && { id: r.created_by_user.id, name: r.created_by_user.dispay_name }),
-    byIdColumn(t, href, "user", "User", (r) => r.target_user && { id: r.target_user.id, name: r.target_user.dispay_name }),
-    byIdColumn(t, href, "device", "Device", (r) => r.target_device && { id: r.target_device.id, name: r.target_device.display_name }),
-    byIdColumn(t, href, "deviceGroup", "Device Group", (r) => r.target_device_group && { id: r.target_device_group.id, name: r.target_device_group.full_name }),
+    byIdColumn(t, href, "triggeredBy", "Triggered By", (r) => r.createdByUser && { id: r.createdByUser.id, name: r.createdByUser.displayName }),
+    byIdColumn(t, href, "user", "User", (r) => r.targetUser && { id: r.targetUser.id, name: r.targetUser.displayName }),
+    byIdColumn(t, href, "device", "Device", (r) => r.targetDevice && { id: r.targetDevice.id, name: r.targetDevice.displayName }),
+    byIdColumn(t, href, "deviceGroup", "Device Group", (r) => r.targetDeviceGroup && { id: r.targetDeviceGroup.id, name: r.targetDeviceGroup.fullName }),
     { id: "summary", header: t("col.summary"), accessorKey: "summary", meta: { className: "whitespace-normal min-w-48" } },
   ];
 }

@@ -1,14 +1,14 @@
 import { Form, useNavigation } from "@remix-run/react";
-import { useEffect, useState, type FormEvent } from "react";
-import { useTranslation } from "react-i18next";
+import { useEffect, useState } from "react";
 import { Alert, AlertDescription } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { NativeSelect } from "~/components/ui/native-select";
 import { Switch } from "~/components/ui/switch";
-import { translateMessage } from "~/i18n/messages";
-import { allowedParentTypes, COMPANY_TYPES, companyCreateSchema, companyUpdateSchema, defaultDiscount, DISCOUNTS, generateCompanyCode, issuesOf } from "~/schemas/companies";
+import { allowedParentTypes, COMPANY_TYPES, companyCreateSchema, companyUpdateSchema, defaultDiscount, DISCOUNTS, generateCompanyCode } from "~/schemas/companies";
+import { usePageForm } from "~/components/forms/use-page-form";
+import { AS_POSTED } from "~/utils/form-options";
 
 export type CompanyFormValues = {
   companyType: string;
@@ -59,56 +59,47 @@ export function CompanyForm({
   mode,
   initial,
   parents,
-  errors: serverErrors,
-  message,
+  id,
 }: {
   mode: "add" | "modify";
   initial: CompanyFormValues;
   parents: ParentChoice[];
-  errors?: Record<string, string[]>;
-  message?: string;
+  /** The company being modified (the action takes it from the URL; the browser check needs one). */
+  id?: number;
 }) {
-  const { t } = useTranslation("companies");
+  const locked = mode === "modify";
+  const { fields, err, formError, formProps, t } = usePageForm({
+    id: `company-${mode}`,
+    schema: locked ? companyUpdateSchema : companyCreateSchema,
+    ns: "companies",
+    ...AS_POSTED,
+  });
   const navigation = useNavigation();
   const saving = navigation.state === "submitting";
   const [values, setValues] = useState(initial);
-  const [errors, setErrors] = useState<Record<string, string[]>>(serverErrors ?? {});
-  useEffect(() => setErrors(serverErrors ?? {}), [serverErrors]);
   useEffect(() => setValues(initial), [initial]);
-  const locked = mode === "modify";
 
-  const set = <K extends keyof CompanyFormValues>(key: K, value: CompanyFormValues[K]) => {
-    setValues((v) => ({ ...v, [key]: value }));
-    setErrors(({ [key]: _, ...rest }) => rest);
-  };
+  const set = <K extends keyof CompanyFormValues>(key: K, value: CompanyFormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
 
-  const changeType = (type: string) => {
+  const changeType = (type: string) =>
     setValues((v) => {
       const parent = parents.find((p) => p.company_id === v.parentCompanyId);
       const keepParent = parent && allowedParentTypes(type).includes(parent.company_type);
       return { ...v, companyType: type, parentCompanyId: keepParent ? v.parentCompanyId : "", discountPercentage: type ? String(defaultDiscount(type)) : "" };
     });
-    setErrors(({ companyType: _, parentCompanyId: __, discountPercentage: ___, ...rest }) => rest);
-  };
 
-  const onSubmit = (event: FormEvent) => {
-    const r = (locked ? companyUpdateSchema : companyCreateSchema).safeParse(locked ? { ...values, id: 1 } : values);
-    if (r.success) return;
-    event.preventDefault();
-    setErrors(issuesOf(r.error).fieldErrors);
-  };
-
-  const error = (k: string) => errors[k]?.map((m) => translateMessage(t, m, "companies"));
+  const error = (k: keyof CompanyFormValues) => err(fields[k]);
   const parentChoices = parents.filter((p) => allowedParentTypes(values.companyType).includes(p.company_type));
   const parentLabel = (p: ParentChoice) => `${p.company_name} (${p.company_id}) - ${p.company_type.toUpperCase()}`;
 
   return (
-    <Form method="post" onSubmit={onSubmit} noValidate className="grid max-w-3xl gap-6" aria-label={t(locked ? "modifyTitle" : "addTitle")}>
-      {message && !Object.keys(errors).length && (
+    <Form method="post" {...formProps} className="grid max-w-3xl gap-6" aria-label={t(locked ? "modifyTitle" : "addTitle")}>
+      {formError && (
         <Alert variant="destructive">
-          <AlertDescription>{translateMessage(t, message, "companies")}</AlertDescription>
+          <AlertDescription>{formError}</AlertDescription>
         </Alert>
       )}
+      {id != null && <input type="hidden" name="id" value={id} />}
       <div className="grid gap-4 sm:grid-cols-2">
         <Field label={t("companyType")} error={error("companyType")} required>
           <NativeSelect id="company-companyType" name="companyType" value={values.companyType} disabled={locked} onChange={(e) => changeType(e.target.value)}>

@@ -1,6 +1,6 @@
 import { Form, Link, useNavigation } from "@remix-run/react";
-import { useState, type FormEvent } from "react";
-import { useTranslation } from "react-i18next";
+import { useState } from "react";
+import { usePageForm } from "~/components/forms/use-page-form";
 import { ZoneSelect } from "~/components/zone-select";
 import { Button } from "~/components/ui/button";
 import { Checkbox } from "~/components/ui/checkbox";
@@ -9,12 +9,10 @@ import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { Switch } from "~/components/ui/switch";
 import { Textarea } from "~/components/ui/textarea";
-import { translateMessage } from "~/i18n/messages";
 import { createDeviceGroupSchema, modifyDeviceGroupSchema, WEEKDAY_FIELDS } from "~/schemas/device-groups";
 import type { DeviceOption } from "~/services/device-groups.server";
 import { DeviceTransfer } from "./device-transfer";
-import { issuesByField } from "~/utils/field-errors";
-import { groupFormToWire } from "./form-data";
+import { AS_POSTED } from "~/utils/form-options";
 
 export type GroupFormValues = {
   id?: number;
@@ -35,20 +33,18 @@ type Props = {
   zones: { id: number; label: string }[];
   available: DeviceOption[];
   inGroup: DeviceOption[];
-  serverErrors?: Record<string, string[]>;
 };
 
-/** The add and modify device-group form (docs/ARCHITECTURE.md §7.2); checked in the browser and again on the server. */
-export function GroupForm({ mode, values, zones, available: initialAvailable, inGroup: initialInGroup, serverErrors }: Props) {
-  const { t } = useTranslation("groups");
+/** The add and modify device-group form (docs/ARCHITECTURE.md §7.2); Conform with the schema the action parses. */
+export function GroupForm({ mode, values, zones, available: initialAvailable, inGroup: initialInGroup }: Props) {
+  const schema = mode === "add" ? createDeviceGroupSchema : modifyDeviceGroupSchema;
+  const { fields, err, formError, formProps, t } = usePageForm({ id: `group-${mode}`, schema, ns: "groups", ...AS_POSTED });
   const navigation = useNavigation();
   const [allDay, setAllDay] = useState(values.isAllDay);
   const [times, setTimes] = useState({ start: values.startAt, end: values.endAt });
   const [available, setAvailable] = useState(initialAvailable);
   const [inGroup, setInGroup] = useState(initialInGroup);
-  const [clientErrors, setClientErrors] = useState<Record<string, string[]> | null>(null);
-  const errors = clientErrors ?? serverErrors ?? {};
-  const error = (field: string) => (errors[field]?.[0] ? translateMessage(t, errors[field][0], "groups") : undefined);
+  const error = (name: string) => err(fields[name]);
   const busy = navigation.state === "submitting";
 
   const move = (device: DeviceOption, toGroup: boolean) => {
@@ -62,16 +58,8 @@ export function GroupForm({ mode, values, zones, available: initialAvailable, in
     }
   };
 
-  const checkBeforeSubmit = (event: FormEvent<HTMLFormElement>) => {
-    const wire = groupFormToWire(new FormData(event.currentTarget));
-    const result = (mode === "add" ? createDeviceGroupSchema : modifyDeviceGroupSchema).safeParse(wire);
-    if (result.success) return setClientErrors(null);
-    event.preventDefault();
-    setClientErrors(issuesByField(result.error.issues));
-  };
-
   return (
-    <Form method="post" noValidate onSubmit={checkBeforeSubmit} className="grid gap-6">
+    <Form method="post" {...formProps} className="grid gap-6">
       {values.id != null && <input type="hidden" name="id" value={values.id} />}
       <div className="grid gap-4 md:grid-cols-2">
         <Field label={t("form.displayName")} error={error("display_name")} required>
@@ -131,13 +119,18 @@ export function GroupForm({ mode, values, zones, available: initialAvailable, in
       </fieldset>
 
       <div className="flex items-center gap-2">
-        <Switch id="deactivate" name="deactivate" value="1" defaultChecked={values.deactivated} />
+        {/* Checked posts the spec's status 3; absent keeps or restores an active status. */}
+        <Switch id="deactivate" name="status" value="3" defaultChecked={values.deactivated} />
         <Label htmlFor="deactivate">{t("form.deactivate")}</Label>
       </div>
 
       <DeviceTransfer available={available} inGroup={inGroup} onMove={move} error={error("available_devices")} />
 
-      {errors._ && <p className="text-sm font-medium text-destructive">{error("_")}</p>}
+      {formError && (
+        <p role="alert" className="text-sm font-medium text-destructive">
+          {formError}
+        </p>
+      )}
 
       <div className="flex flex-wrap gap-3">
         {mode === "add" ? (

@@ -11,7 +11,7 @@ import { Label } from "~/components/ui/label";
 import { NativeSelect } from "~/components/ui/native-select";
 import { translateMessage } from "~/i18n/messages";
 import { ACCESS_TYPES, MSG, scheduleForAccess, toWindow, windowErrors, type AccessType, type Schedule } from "~/schemas/ekeys";
-import type { FormResult } from "~/utils/form-result";
+import type { FormReply } from "~/utils/form-action.server";
 import type { Days } from "../../../core-wasm/pkg/index.js";
 import { AssignedList } from "./assigned-list";
 import { EkeyPreview } from "./ekey-preview";
@@ -19,7 +19,6 @@ import type { GroupOption, PanelData } from "./types";
 import { useCore } from "./use-core";
 
 type Draft = { type: "device" | "group"; eKey: number | null; schedule: Schedule; zoneId: number | null; entryId: number | null; fob: string };
-export type AssignResult = FormResult;
 
 const groupSchedule = (g: GroupOption, today: string): Schedule => ({
   accessType: "custom_access",
@@ -40,7 +39,7 @@ const groupSchedule = (g: GroupOption, today: string): Schedule => ({
 export function EkeyPanel({ data, disabled = false }: { data: PanelData; disabled?: boolean }) {
   const { t } = useTranslation("users");
   const core = useCore();
-  const fetcher = useFetcher<AssignResult>();
+  const fetcher = useFetcher<FormReply>();
   const fresh = (): Draft => ({ type: "device", eKey: null, schedule: scheduleForAccess("full_access", data.today), zoneId: data.defaultZoneId, entryId: null, fob: "" });
   const [draft, setDraft] = useState<Draft>(fresh);
   const [showErrors, setShowErrors] = useState(false);
@@ -57,16 +56,19 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
   };
   const err = (k: string) => errors[k]?.map((m) => translateMessage(t, m, "users"));
 
-  // After the spec's success messages the form resets (the loader reloads the assignments).
+  // The action answers with Conform's reply; after the spec's success messages the form resets (the loader reloads the assignments).
   useEffect(() => {
     const r = fetcher.data;
     if (fetcher.state !== "idle" || !r) return;
-    toast({ type: r.ok ? "success" : "error", message: translateMessage(t, r.message, "users") });
-    if (r.ok) {
+    const ok = r.result.status === "success";
+    const fieldErrors = Object.fromEntries(Object.entries(r.result.error ?? {}).filter((e): e is [string, string[]] => !!e[0] && !!e[1]?.length));
+    const message = r.message ?? r.result.error?.[""]?.[0] ?? Object.values(fieldErrors)[0]?.[0];
+    if (message) toast({ type: ok ? "success" : "error", message: translateMessage(t, message, "users") });
+    if (ok) {
       setDraft(fresh());
       setShowErrors(false);
     }
-    setServerErrors(r.ok ? {} : r.fieldErrors);
+    setServerErrors(fieldErrors);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [fetcher.state, fetcher.data]);
 
@@ -125,10 +127,12 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
       isNeverEnd: s.isNeverEnd ? "1" : "0",
       isAllDay: s.isAllDay ? "1" : "0",
       entryId: draft.entryId,
-      scheduleDays: s.days,
+      scheduleDays: s.days.map((d) => (d ? "1" : "0")).join(""),
       zone: draft.zoneId,
     };
-    fetcher.submit({ intent: "assign", payload: JSON.stringify(payload) }, { method: "post" });
+    // Posted as plain fields (absent = null), parsed by the action with the API's schema.
+    const fields = Object.entries(payload).filter((e): e is [string, string | number] => e[1] != null);
+    fetcher.submit({ intent: "assign", ...Object.fromEntries(fields) }, { method: "post" });
   };
 
   const s = draft.schedule;

@@ -1,6 +1,6 @@
 import { Form, useNavigation } from "@remix-run/react";
-import { useEffect, useState, type FormEvent } from "react";
-import { useTranslation } from "react-i18next";
+import { useEffect, useState } from "react";
+import { usePageForm } from "~/components/forms/use-page-form";
 import { Button } from "~/components/ui/button";
 import { Checkbox } from "~/components/ui/checkbox";
 import { Field } from "~/components/ui/field";
@@ -8,9 +8,7 @@ import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { Switch } from "~/components/ui/switch";
 import { Textarea } from "~/components/ui/textarea";
-import { translateMessage } from "~/i18n/messages";
 import { applyPrivilegeRules, autoDisplayName, userFormSchema } from "~/schemas/users";
-import { issuesByField } from "~/utils/field-errors";
 
 export type UserFormValues = {
   firstName: string;
@@ -56,51 +54,26 @@ const maskCell = (v: string) => {
 };
 
 /**
- * The add/modify user form. Checks run in the browser with the same schema the server uses;
- * server errors (e.g. a duplicate email) arrive as `errors`. Save stays disabled until a field changes.
+ * The add/modify user form: Conform with the schema the action parses. The values stay controlled
+ * (the privilege rules, the display-name default and the cell mask rewrite them as you type);
+ * server errors (e.g. a duplicate email) arrive as the action's reply. Save stays disabled until a field changes.
  */
-export function UserForm({
-  initial,
-  errors: serverErrors,
-  message,
-  disabled = false,
-}: {
-  initial: UserFormValues;
-  errors?: Record<string, string[]>;
-  /** A server refusal that names no field (e.g. a missing right). */
-  message?: string;
-  disabled?: boolean;
-}) {
-  const { t } = useTranslation("users");
+export function UserForm({ initial, disabled = false }: { initial: UserFormValues; disabled?: boolean }) {
+  const { fields, err, formError, formProps, t } = usePageForm({ id: "user-form", schema: userFormSchema, ns: "users" });
   const navigation = useNavigation();
   const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "save";
   const [values, setValues] = useState(initial);
-  const [errors, setErrors] = useState<Record<string, string[]>>(serverErrors ?? {});
-  useEffect(() => setErrors(serverErrors ?? {}), [serverErrors]);
   useEffect(() => setValues(initial), [initial]);
 
   const dirty = (Object.keys(initial) as (keyof UserFormValues)[]).some((k) => values[k] !== initial[k]);
-  const set = <K extends keyof UserFormValues>(key: K, value: UserFormValues[K]) => {
-    setValues((v) => applyPrivilegeRules({ ...v, [key]: value }));
-    // Typing in a field clears its error (docs/ARCHITECTURE.md §7.2).
-    setErrors(({ [key]: _, ...rest }) => rest);
-  };
-
-  const onSubmit = (event: FormEvent) => {
-    const r = userFormSchema.safeParse(values);
-    if (r.success) return;
-    event.preventDefault();
-    setErrors(issuesByField(r.error.issues));
-  };
-
-  const error = (k: string) => errors[k]?.map((m) => translateMessage(t, m, "users"));
+  const set = <K extends keyof UserFormValues>(key: K, value: UserFormValues[K]) => setValues((v) => applyPrivilegeRules({ ...v, [key]: value }));
 
   return (
-    <Form method="post" onSubmit={onSubmit} noValidate className="grid gap-6" aria-label={t("save")}>
+    <Form method="post" {...formProps} className="grid gap-6" aria-label={t("save")}>
       <input type="hidden" name="intent" value="save" />
       <div className="grid gap-4 sm:grid-cols-2">
         {TEXT_FIELDS.map((k) => (
-          <Field key={k} label={t(k)} error={error(k)} required>
+          <Field key={k} label={t(k)} error={err(fields[k])} required>
             <Input
               id={`user-${k}`}
               name={k}
@@ -116,7 +89,7 @@ export function UserForm({
             />
           </Field>
         ))}
-        <Field label={t("notes")} className="sm:col-span-2">
+        <Field label={t("notes")} error={err(fields.userNotes)} className="sm:col-span-2">
           <Textarea id="user-notes" name="userNotes" value={values.userNotes} disabled={disabled} onChange={(e) => set("userNotes", e.target.value)} rows={3} />
         </Field>
       </div>
@@ -138,9 +111,9 @@ export function UserForm({
         <input type="hidden" name="isFob" value={values.isFob ? "1" : "0"} />
       </fieldset>
 
-      {message && Object.keys(errors).length === 0 && (
+      {formError && (
         <p role="alert" className="text-sm text-destructive">
-          {translateMessage(t, message, "users")}
+          {formError}
         </p>
       )}
       <div className="flex flex-wrap items-center justify-between gap-4">
@@ -155,25 +128,4 @@ export function UserForm({
       </div>
     </Form>
   );
-}
-
-/** Reads the form post back into the service's input. */
-export function userFormFromData(form: FormData): UserFormValues {
-  const text = (k: string) => String(form.get(k) ?? "");
-  const flag = (k: string) => form.get(k) === "1";
-  return {
-    firstName: text("firstName"),
-    lastName: text("lastName"),
-    displayName: text("displayName"),
-    email: text("email"),
-    countryCode: text("countryCode"),
-    cell: text("cell"),
-    userNotes: text("userNotes"),
-    isSOInterrupt: flag("isSOInterrupt"),
-    isInstaller: flag("isInstaller"),
-    isSentinel: flag("isSentinel"),
-    isSuperAdmin: flag("isSuperAdmin"),
-    isFob: flag("isFob"),
-    isInactive: flag("isInactive"),
-  };
 }

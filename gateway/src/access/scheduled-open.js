@@ -27,18 +27,19 @@ export class ScheduledOpen {
    * @param {{replica: import('../store/replica.js').Replica,
    *   publishRetained: (topicName: string, boardId: string, msg: object|null) => Promise<void>,
    *   recordEvent: (boardId: string, event: object) => Promise<unknown>,
-   *   log: import('../log.js').Logger, intervalMs?: number}} opts
+   *   log: import('../log.js').Logger, intervalMs?: number, now?: () => number}} opts  `now`: the clock (tests fix it)
    */
-  constructor({ replica, publishRetained, recordEvent, log, intervalMs = 15_000 }) {
+  constructor({ replica, publishRetained, recordEvent, log, intervalMs = 15_000, now = Date.now }) {
     this.replica = replica
     this.publishRetained = publishRetained
     this.recordEvent = recordEvent
     this.log = log
     this.intervalMs = intervalMs
+    this.now = now
   }
 
   start() {
-    this.#schedule(Date.now())
+    this.#schedule(this.now())
     return this
   }
 
@@ -47,8 +48,8 @@ export class ScheduledOpen {
     for (const s of this.replica.index.scheduleByCompany.values()) next = Math.min(next, nextChange(s.window, now) ?? next)
     this.#timer = setTimeout(
       async () => {
-        await this.refreshAll().catch((e) => this.log.error('schedule refresh failed', { error: e.message }))
-        if (this.#timer) this.#schedule(Date.now())
+        await this.refreshAll(this.now()).catch((e) => this.log.error('schedule refresh failed', { error: e.message }))
+        if (this.#timer) this.#schedule(this.now())
       },
       Math.max(10, next - now + 5)
     )
@@ -61,7 +62,7 @@ export class ScheduledOpen {
   }
 
   /** Publishes every board's state that changed since the last call. */
-  async refreshAll(now = Date.now()) {
+  async refreshAll(now = this.now()) {
     for (const device of this.replica.all('device')) await this.refresh(device.id, now)
   }
 
@@ -69,7 +70,7 @@ export class ScheduledOpen {
     return scheduleOfDoor(this.replica, device)
   }
 
-  async refresh(deviceId, now = Date.now()) {
+  async refresh(deviceId, now = this.now()) {
     const device = this.replica.get('device', deviceId)
     const schedule = this.#scheduleOf(device)
     let msg = null

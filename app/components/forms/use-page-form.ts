@@ -1,0 +1,51 @@
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { useActionData } from "@remix-run/react";
+import type { MouseEvent } from "react";
+import { useTranslation } from "react-i18next";
+import type { ZodTypeAny } from "zod";
+import { translateMessage } from "~/i18n/messages";
+
+type Options = {
+  id: string;
+  schema: ZodTypeAny;
+  /** The i18n namespace whose keys translate the schema's and the services' English messages. */
+  ns: string;
+  /** The action's reply; defaults to this route's action data (pass a fetcher's for a fetcher form). */
+  lastResult?: SubmissionResult<string[]> | null;
+  /** As the action's `formAction` option: the schema reads the posted strings itself. */
+  disableAutoCoercion?: boolean;
+};
+
+/**
+ * A mouse press on a submit button leaves the focus in the field: its blur check would otherwise show
+ * an error above the button, move the button away and swallow the click.
+ */
+function keepFocusOnSubmit(event: MouseEvent<HTMLFormElement>) {
+  if ((event.target as Element).closest("button")?.type === "submit") event.preventDefault();
+}
+
+/**
+ * Conform + the form's zod schema in the browser, the same schema the action parses: a field is
+ * checked when it loses focus and again on every input once checked (so its error clears as it is
+ * fixed). `err` gives a field's first error, translated, and hides it until the field holds a value
+ * or the form was submitted, so tabbing through an empty form turns nothing red. Spread `formProps`
+ * on the `<Form>`.
+ */
+export function usePageForm({ id, schema, ns, lastResult, disableAutoCoercion }: Options) {
+  const actionData = useActionData<{ result?: SubmissionResult<string[]> }>();
+  const { t } = useTranslation(ns);
+  const [form, fields] = useForm({
+    id,
+    lastResult: lastResult === undefined ? actionData?.result : lastResult,
+    constraint: getZodConstraint(schema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema, disableAutoCoercion }),
+  });
+  const err = (field: { errors?: string[]; dirty: boolean }) =>
+    field.errors?.[0] && (field.dirty || form.status === "error") ? translateMessage(t, field.errors[0], ns) : undefined;
+  const formError = form.errors?.[0] ? translateMessage(t, form.errors[0], ns) : undefined;
+  const formProps = { ...getFormProps(form), onMouseDown: keepFocusOnSubmit };
+  return { form, fields, err, formError, formProps, t };
+}
