@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { navItems, type Permissions } from "../../app/utils/permissions";
 import { DEMO, expect, signIn, test, type DemoLogin } from "./fixtures";
@@ -20,6 +21,11 @@ async function expectedEntries(request: APIRequestContext, who: DemoLogin): Prom
   expect(res.status()).toBe(200);
   const { payload } = (await res.json()) as { payload: Permissions };
   return new Map([["home", "/"], ...navItems(payload).map((i) => [i.key, i.to] as [string, string])]);
+}
+
+async function expectNoSeriousAxeViolations(page: Page): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" "))}`)).toEqual([]);
 }
 
 const keyOf = (testId: string | null, prefix: string) => (testId ?? "").slice(prefix.length);
@@ -79,6 +85,7 @@ for (const lang of LANGS) {
           const sheet = page.getByTestId("nav-sheet");
           await expect(sheet).toBeVisible();
           await page.screenshot({ path: test.info().outputPath(`menu-sheet-${who}-${lang}-${width}.png`) });
+          await expectNoSeriousAxeViolations(page);
           reached = [];
           for (const link of await sheet.locator("a[data-testid^='sheet-nav-']").all()) {
             await expect(link).toBeInViewport();
@@ -114,6 +121,10 @@ test("the row gives entries back to the More menu and takes them again as the wi
   await page.setViewportSize({ width: 800, height: 800 });
   await expect(page.getByTestId("nav-more")).toBeVisible();
   const narrow = await rowAndMore(page);
+  await page.getByTestId("nav-more").click();
+  await expect(page.getByRole("menu")).toBeVisible();
+  await expectNoSeriousAxeViolations(page);
+  await page.keyboard.press("Escape");
   expect(narrow.row.length).toBeLessThan(wide.row.length);
   expect([...narrow.row, ...narrow.more].sort()).toEqual([...wide.row, ...wide.more].sort());
   await page.setViewportSize({ width: 1440, height: 800 });
