@@ -71,7 +71,8 @@ export function MainNav({ entries }: { entries: readonly HeaderEntry[] }) {
         </NavLink>
       ))}
       {overflow.length > 0 && (
-        <DropdownMenu>
+        // Not modal: a modal menu hides the rest of the page with aria-hidden while focusable parts (the skip link) remain.
+        <DropdownMenu modal={false}>
           <DropdownMenuTrigger className={cn(entryClass, overflowActive && activeClass)} data-testid="nav-more">
             {t("nav.more")}
             <ChevronDownIcon className="size-4" />
