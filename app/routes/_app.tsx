@@ -47,7 +47,7 @@ export default function AppShell() {
 }
 
 /**
- * A page the user may not open (403), or a record that is gone (404), keeps the signed-in shell:
+ * A page the user may not open (403), a record that is gone or a path no page claims (404) keeps the signed-in shell:
  * header and menus stay, and the message says what happened, in the user's language.
  */
 export function ErrorBoundary() {
@@ -74,6 +74,7 @@ export function ErrorBoundary() {
       <main id="main" className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 sm:px-6">
         {body}
       </main>
+      <IdleGuard idleMs={data.idle.idleMs} warningMs={data.idle.warningMs} />
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "~/components/auth/auth-card";
 import { FormAlert } from "~/components/auth/form-parts";
+import { SessionEndedNotice } from "~/components/auth/session-ended-notice";
 import { PasswordInput } from "~/components/auth/password-input";
 import { toast } from "~/components/toast/toast-store";
 import { Button } from "~/components/ui/button";
@@ -91,6 +92,7 @@ export default function Login() {
         noValidate
       >
         <FormAlert message={actionData?.message ? translateMessage(t, actionData.message, "auth") : null} />
+        {!actionData && <SessionEndedNotice reason={params.get("reason")} />}
         <Field label={t("companyId")} error={err(fields.companyId.errors)} hint={companies.length ? t("companyHint") : undefined}>
           <Input {...getInputProps(fields.companyId, { type: "text" })} maxLength={4} autoComplete="organization" list="remembered-companies" className="uppercase" autoFocus />
         </Field>

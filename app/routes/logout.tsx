@@ -20,8 +20,9 @@ function fromOwnPage(request: Request): boolean {
 /** Ends the session (recording 'User Logs Out' once) and clears the cookie; the language cookie stays. POST only. */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (!fromOwnPage(request)) return new Response("Sign-out is only accepted from the console's own pages", { status: 403 });
-  const form = await request.formData();
-  const reason = form.get("reason") === "idle" ? "idle" : "user";
+  // A body-less POST (no form content type) is a plain sign-out, not a 500.
+  const form = await request.formData().catch(() => null);
+  const reason = form?.get("reason") === "idle" ? "idle" : "user";
   const auth = await getAuth(request, context);
   if (auth) await logout(getDb(context), auth, nowMs(), reason);
   return redirect("/login", {

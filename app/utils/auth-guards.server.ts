@@ -107,10 +107,17 @@ export function getAuth(request: Request, context: AppLoadContext): Promise<Auth
   return auth;
 }
 
-/** Clears the cookie and sends the browser to /login, remembering where it was going. */
+/**
+ * Clears the cookie and sends the browser to /login, remembering where it was going. A browser that still
+ * held a session cookie had its session end (idle, lifetime, or access withdrawn): the sign-in page says so.
+ */
 export async function redirectToLogin(request: Request, context: AppLoadContext): Promise<never> {
   const url = new URL(request.url);
-  const to = url.pathname === "/" ? "/login" : `/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`;
+  const params = new URLSearchParams();
+  if (await readSessionToken(request, context.cloudflare.env)) params.set("reason", "expired");
+  if (url.pathname !== "/" || url.search) params.set("redirectTo", url.pathname + url.search);
+  const query = params.toString();
+  const to = query ? `/login?${query}` : "/login";
   throw redirect(to, {
     headers: { "Set-Cookie": await sessionCookie(context.cloudflare.env).serialize("", { maxAge: 0 }) },
   });

@@ -216,8 +216,8 @@ test.describe("session end", () => {
     await expect(page.getByTestId("idle-countdown")).toContainText(/logged out in [1-8] seconds?/);
     await page.getByTestId("continue-session").click();
     await expect(page.getByTestId("idle-countdown")).toBeHidden();
-    await expect(page).toHaveURL(/\/login$/, { timeout: 20_000 });
-    await expect(second).toHaveURL(/\/login$/, { timeout: 5_000 });
+    await expect(page).toHaveURL(/\/login\?reason=idle$/, { timeout: 20_000 });
+    await expect(second).toHaveURL(/\/login\?reason=idle$/, { timeout: 5_000 });
     await page.goto("/");
     await expect(page).toHaveURL(/\/login$/);
     await context.close();

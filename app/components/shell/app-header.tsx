@@ -3,59 +3,41 @@ import { useTranslation } from "react-i18next";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from "~/components/ui/dropdown-menu";
 import { ChevronDownIcon } from "~/components/ui/icons";
 import type { ShellData } from "~/routes/_app";
-import { cn } from "~/utils/cn";
-import { NAV_ICONS } from "./nav-icons";
+import { MainNav } from "./main-nav";
+import { MobileNav } from "./mobile-nav";
 import { postAndReload } from "./post-and-reload";
 
 /**
- * Header: the icon bar the user's modules allow, and the top-bar menu (docs/ARCHITECTURE.md §3 and §7.1).
+ * Header: the entries the user's modules allow (a row with a "More" menu on wider screens, a menu sheet on
+ * phones) and the top-bar menu (docs/ARCHITECTURE.md §3 and §7.1). Generic over `navItems()`: a new entry
+ * needs only its label (`nav.<key>`) and, optionally, an icon in `NAV_ICONS`.
  * Menu actions post a real form: the menu unmounts on select, taking any inner <form> with it.
  */
 export function AppHeader({ data }: { data: ShellData }) {
   const { t } = useTranslation("common");
   const location = useLocation();
 
-  const items = [{ key: "home", to: "/" }, ...data.nav];
+  const entries = [{ key: "home", to: "/" }, ...data.nav.map(({ key, to }) => ({ key, to }))];
   const other = data.lng === "en" ? "es" : "en";
   const back = location.pathname + location.search;
   return (
     <header className="sticky top-0 z-40 border-b border-border bg-card/95 backdrop-blur print:hidden">
       <div className="mx-auto flex h-14 max-w-7xl items-center gap-4 px-4 sm:px-6">
-        <NavLink to="/" className="mr-2 flex items-center gap-2 font-semibold text-primary">
+        <MobileNav entries={entries} />
+        <NavLink to="/" className="mr-2 flex shrink-0 items-center gap-2 font-semibold text-primary">
           <span aria-hidden="true" className="grid size-7 place-items-center rounded-md bg-primary text-sm text-primary-foreground">
             K
           </span>
-          <span className="hidden sm:inline">{t("appName")}</span>
+          <span className="sr-only xl:not-sr-only">{t("appName")}</span>
         </NavLink>
-        <nav aria-label={t("mainNavigation")} className="flex flex-1 items-center gap-1 overflow-x-auto">
-          {items.map((item) => {
-            const Icon = NAV_ICONS[item.key];
-            return (
-              <NavLink
-                key={item.key}
-                to={item.to}
-                end={item.to === "/"}
-                title={t(`nav.${item.key}`)}
-                data-testid={`nav-${item.key}`}
-                className={({ isActive }) =>
-                  cn(
-                    "flex items-center gap-1.5 rounded-md px-2.5 py-1.5 text-sm text-muted-foreground hover:bg-muted hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring",
-                    isActive && "bg-muted font-medium text-foreground",
-                  )
-                }
-              >
-                {Icon && <Icon className="size-5" />}
-                <span className="hidden lg:inline">{t(`nav.${item.key}`)}</span>
-              </NavLink>
-            );
-          })}
-        </nav>
+        <MainNav entries={entries} />
+        <div className="flex-1 md:hidden" />
         <DropdownMenu>
           <DropdownMenuTrigger
-            className="flex items-center gap-2 rounded-md px-2 py-1.5 text-sm hover:bg-muted focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+            className="flex shrink-0 items-center gap-2 rounded-md px-2 py-1.5 text-sm hover:bg-muted focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
             data-testid="user-menu"
           >
-            <span className="max-w-40 truncate font-medium">{data.user.displayName}</span>
+            <span className="max-w-32 truncate font-medium sm:max-w-40">{data.user.displayName}</span>
             <ChevronDownIcon className="size-4" />
           </DropdownMenuTrigger>
           <DropdownMenuContent align="end" className="w-64">

@@ -10,6 +10,13 @@ const ACTIVITY_EVENTS = ["pointerdown", "keydown", "wheel", "touchstart", "mouse
 const RECORD_EVERY_MS = 1_000;
 const KEEPALIVE_EVERY_MS = 60_000;
 
+/** `/login?reason=idle&redirectTo=<this page>` (the login action accepts same-origin paths only). */
+export function loginAfterIdle(at: Pick<Location, "pathname" | "search">): string {
+  const params = new URLSearchParams({ reason: "idle" });
+  if (at.pathname !== "/" || at.search) params.set("redirectTo", at.pathname + at.search);
+  return `/login?${params}`;
+}
+
 /**
  * Idle protection (docs/ARCHITECTURE.md §4): after `idleMs` without activity in any tab, a dialog counts
  * down `warningMs`; Continue Session resumes, and at zero one tab signs the user out ('User Logs
@@ -24,7 +31,8 @@ export function IdleGuard({ idleMs, warningMs }: { idleMs: number; warningMs: nu
   const channel = useRef<ReturnType<typeof openChannel> | null>(null);
   const loggingOut = useRef(false);
 
-  const goToLogin = useCallback(() => window.location.assign("/login"), []);
+  // The sign-in page says why, and brings the user back here afterwards.
+  const goToLogin = useCallback(() => window.location.assign(loginAfterIdle(window.location)), []);
 
   const signOut = useCallback(async () => {
     if (loggingOut.current) return;

@@ -1,0 +1,54 @@
+import type { DemoLogin } from "./fixtures";
+
+/**
+ * Every console screen, with the demo login that may open it: the accessibility spec visits each one.
+ * Add a new screen here. A screen that needs a record id (`via`) is reached through the first link to it
+ * on its list, so the spec never depends on seed ids.
+ */
+export type ConsolePage = { who: DemoLogin | null; path: string; via?: { list: string; hrefPrefix: string } };
+
+export const CONSOLE_PAGES: readonly ConsolePage[] = [
+  // Signed out
+  { who: null, path: "/login" },
+  { who: null, path: "/forgotPassword" },
+  { who: null, path: "/terms" },
+  // Company admin
+  { who: "acme", path: "/" },
+  { who: "acme", path: "/users" },
+  { who: "acme", path: "/addUser" },
+  { who: "acme", path: "/modifyUser", via: { list: "/users", hrefPrefix: "/modifyUser?id=" } },
+  { who: "acme", path: "/devices" },
+  { who: "acme", path: "/deviceDetails", via: { list: "/devices", hrefPrefix: "/deviceDetails?id=" } },
+  { who: "acme", path: "/deviceGroups" },
+  { who: "acme", path: "/addDeviceGroup" },
+  { who: "acme", path: "/modifyDeviceGroup", via: { list: "/deviceGroups", hrefPrefix: "/modifyDeviceGroup?id=" } },
+  { who: "acme", path: "/activity" },
+  { who: "acme", path: "/activityDetails", via: { list: "/activity", hrefPrefix: "/activityDetails?id=" } },
+  { who: "acme", path: "/companySettings" },
+  { who: "acme", path: "/companyMailerSetting" },
+  { who: "acme", path: "/scheduleOpen" },
+  { who: "acme", path: "/setFobProgrammers" },
+  { who: "acme", path: "/role" },
+  { who: "acme", path: "/addRole" },
+  { who: "acme", path: "/modifyRole", via: { list: "/role", hrefPrefix: "/modifyRole?id=" } },
+  { who: "acme", path: "/assignRole" },
+  { who: "acme", path: "/changePassword" },
+  { who: "acme", path: "/no-such-page" },
+  // Platform (root)
+  { who: "root", path: "/" },
+  { who: "root", path: "/company" },
+  { who: "root", path: "/addCompany" },
+  { who: "root", path: "/modifyCompany", via: { list: "/company", hrefPrefix: "/modifyCompany?id=" } },
+  { who: "root", path: "/companyRelatedDevices", via: { list: "/company", hrefPrefix: "/companyRelatedDevices?" } },
+  { who: "root", path: "/ota" },
+  { who: "root", path: "/addota" },
+  { who: "root", path: "/deviceType" },
+  { who: "root", path: "/addDeviceType" },
+  { who: "root", path: "/modifyDeviceType", via: { list: "/deviceType", hrefPrefix: "/modifyDeviceType?id=" } },
+  { who: "root", path: "/viewCompanyRequests" },
+  // Reseller
+  { who: "var", path: "/varPanel" },
+  { who: "var", path: "/newCompanyRequest" },
+  // A page the role may not open
+  { who: "auditor", path: "/users" },
+];

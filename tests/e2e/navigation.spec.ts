@@ -1,0 +1,132 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { navItems, type Permissions } from "../../app/utils/permissions";
+import { DEMO, expect, signIn, test, type DemoLogin } from "./fixtures";
+
+/**
+ * The header never hides an entry: at desktop, laptop and phone widths, in both languages, every entry the
+ * user's role allows is either in the row (fully inside it) or in the "More" menu, or on phones in the menu
+ * sheet. The expected entries come from the role's permissions through `navItems()`, so new entries are
+ * checked without touching this file. Screenshots of the header land in the test's output folder.
+ */
+const WIDTHS = [1440, 1024, 390] as const;
+const LANGS = ["en", "es"] as const;
+const LOGINS: DemoLogin[] = ["acme", "root"];
+
+async function expectedEntries(request: APIRequestContext, who: DemoLogin): Promise<Map<string, string>> {
+  const login = await request.post("/api/admin/user/login", { data: DEMO[who] });
+  expect(login.status()).toBe(200);
+  const body = (await login.json()) as { token: string; payload: { role_id: number } };
+  const res = await request.get(`/api/admin/user/getUserPermissions?roleId=${body.payload.role_id}`, { headers: { Authorization: body.token } });
+  expect(res.status()).toBe(200);
+  const { payload } = (await res.json()) as { payload: Permissions };
+  return new Map([["home", "/"], ...navItems(payload).map((i) => [i.key, i.to] as [string, string])]);
+}
+
+async function expectNoSeriousAxeViolations(page: Page): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" "))}`)).toEqual([]);
+}
+
+const keyOf = (testId: string | null, prefix: string) => (testId ?? "").slice(prefix.length);
+
+/** Entries in the row that are wholly visible inside it, and the ones in the More menu. */
+async function rowAndMore(page: Page): Promise<{ row: string[]; more: string[] }> {
+  const nav = page.getByTestId("main-nav");
+  await expect(nav).toBeVisible();
+  const navBox = (await nav.boundingBox())!;
+  const row: string[] = [];
+  for (const link of await nav.locator(":scope > a[data-testid^='nav-']").all()) {
+    const box = (await link.boundingBox())!;
+    expect(box.x, "entry starts inside the row").toBeGreaterThanOrEqual(navBox.x - 0.5);
+    expect(box.x + box.width, `${await link.textContent()} ends inside the row`).toBeLessThanOrEqual(navBox.x + navBox.width + 0.5);
+    row.push(keyOf(await link.getAttribute("data-testid"), "nav-"));
+  }
+  const more: string[] = [];
+  const trigger = page.getByTestId("nav-more");
+  if (await trigger.count()) {
+    await trigger.focus();
+    await page.keyboard.press("Enter"); // the menu opens from the keyboard
+    const items = page.getByRole("menuitem");
+    await expect(items.first()).toBeFocused();
+    for (const item of await items.all()) more.push(keyOf(await item.getAttribute("data-testid"), "nav-"));
+    await page.keyboard.press("Escape");
+    await expect(trigger).toBeFocused();
+  }
+  return { row, more };
+}
+
+for (const lang of LANGS) {
+  for (const width of WIDTHS) {
+    for (const who of LOGINS) {
+      test(`${who} in ${lang} at ${width}px: every entry is in the header or its menu`, async ({ page }) => {
+        const expected = await expectedEntries(page.request, who);
+        await signIn(page, who, lang);
+        await page.setViewportSize({ width, height: 800 });
+        await page.goto("/");
+        await expect(page.getByTestId("user-menu")).toBeInViewport({ ratio: 1 });
+        await page.locator("header").screenshot({ path: test.info().outputPath(`header-${who}-${lang}-${width}.png`) });
+
+        let reached: string[];
+        if (width >= 768) {
+          await expect(page.getByTestId("nav-menu-button")).toBeHidden();
+          const { row, more } = await rowAndMore(page);
+          reached = [...row, ...more];
+          // The last entry is reached by clicking, wherever it ended up.
+          const [lastKey, lastTo] = [...expected].at(-1)!;
+          if (more.includes(lastKey)) await page.getByTestId("nav-more").click();
+          await page.getByTestId(`nav-${lastKey}`).click();
+          await expect(page).toHaveURL(new RegExp(`${lastTo}$`));
+        } else {
+          await expect(page.getByTestId("main-nav")).toBeHidden();
+          const button = page.getByTestId("nav-menu-button");
+          await button.focus();
+          await page.keyboard.press("Enter");
+          const sheet = page.getByTestId("nav-sheet");
+          await expect(sheet).toBeVisible();
+          await page.screenshot({ path: test.info().outputPath(`menu-sheet-${who}-${lang}-${width}.png`) });
+          await expectNoSeriousAxeViolations(page);
+          reached = [];
+          for (const link of await sheet.locator("a[data-testid^='sheet-nav-']").all()) {
+            await expect(link).toBeInViewport();
+            reached.push(keyOf(await link.getAttribute("data-testid"), "sheet-nav-"));
+          }
+          // Keyboard: Tab stays inside the sheet, Escape closes it and gives focus back to the button.
+          for (let i = 0; i < reached.length + 2; i++) {
+            await page.keyboard.press("Tab");
+            expect(await sheet.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+          }
+          await page.keyboard.press("Escape");
+          await expect(sheet).toBeHidden();
+          await expect(button).toBeFocused();
+          // Following an entry closes the sheet.
+          const [lastKey, lastTo] = [...expected].at(-1)!;
+          await button.click();
+          await page.getByTestId(`sheet-nav-${lastKey}`).click();
+          await expect(page).toHaveURL(new RegExp(`${lastTo}$`));
+          await expect(sheet).toBeHidden();
+        }
+        expect(new Set(reached).size, `no entry twice: ${reached}`).toBe(reached.length);
+        expect([...reached].sort()).toEqual([...expected.keys()].sort());
+      });
+    }
+  }
+}
+
+test("the row gives entries back to the More menu and takes them again as the window changes", async ({ page }) => {
+  await signIn(page, "acme", "es");
+  await page.setViewportSize({ width: 1440, height: 800 });
+  await page.goto("/");
+  const wide = await rowAndMore(page);
+  await page.setViewportSize({ width: 800, height: 800 });
+  await expect(page.getByTestId("nav-more")).toBeVisible();
+  const narrow = await rowAndMore(page);
+  await page.getByTestId("nav-more").click();
+  await expect(page.getByRole("menu")).toBeVisible();
+  await expectNoSeriousAxeViolations(page);
+  await page.keyboard.press("Escape");
+  expect(narrow.row.length).toBeLessThan(wide.row.length);
+  expect([...narrow.row, ...narrow.more].sort()).toEqual([...wide.row, ...wide.more].sort());
+  await page.setViewportSize({ width: 1440, height: 800 });
+  await expect.poll(async () => (await rowAndMore(page)).row).toEqual(wide.row);
+});
