@@ -38,8 +38,8 @@ export type AlertFormValues = {
 };
 
 export type AlertOptions = {
-  activities: { id: number; name: string; type: string; alert_conditions: string }[];
-  users: { id: number; name: string; e_mail: string }[];
+  activities: { id: number; name: string; type: string; alertConditions: string }[];
+  users: { id: number; name: string; email: string }[];
   devices: { id: number; name: string }[];
   zones: { id: number; label: string }[];
 };
@@ -86,7 +86,7 @@ export function AlertForm({ mode, values, options, today, readOnly = false }: Pr
 
   const [name, setName] = useState(values.displayName);
   const [activity, setActivity] = useState(values.activity);
-  const conditions = options.activities.find((a) => a.name === activity)?.alert_conditions ?? "000";
+  const conditions = options.activities.find((a) => a.name === activity)?.alertConditions ?? "000";
   const [schedule, setSchedule] = useState(values.schedule);
   const [custom, setCustom] = useState({
     startDate: values.startDate,
@@ -282,7 +282,7 @@ export function AlertForm({ mode, values, options, today, readOnly = false }: Pr
               >
                 {options.users.map((u) => (
                   <option key={u.id} value={u.id}>
-                    {u.name} ({u.e_mail})
+                    {u.name} ({u.email})
                   </option>
                 ))}
               </select>
