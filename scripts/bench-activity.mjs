@@ -102,7 +102,14 @@ async function measure(origin, path, cookie) {
 async function download(origin, cookie, pgid) {
   const rss = () => {
     try {
-      return Number(execFileSync("ps", ["-o", "rss=", "-g", String(pgid)], { encoding: "utf8" }).trim().split(/\s+/).reduce((a, b) => a + Number(b), 0)) / 1024;
+      return (
+        Number(
+          execFileSync("ps", ["-o", "rss=", "-g", String(pgid)], { encoding: "utf8" })
+            .trim()
+            .split(/\s+/)
+            .reduce((a, b) => a + Number(b), 0),
+        ) / 1024
+      );
     } catch {
       return NaN;
     }

@@ -30,13 +30,13 @@ try {
     const to = Math.min(rows, from + CHUNK);
     await db
       .prepare(
-        `with recursive c(i) as (select ?1 union all select i + 1 from c where i + 1 < ?2)
+        `with recursive c(i) as (select cast(?1 as integer) union all select i + 1 from c where i + 1 < ?2)
          insert into activity_logs (company_id, activity_type_id, operation_type, created_by_user_id, target_user_id, target_device_id,
            target_device_group_id, summary, details_json, activity_timestamp, created_at)
-         select ?3, t, 'Device', u, u, d, case when i % 4 = 0 then (select value from json_each(?6) where key = i % json_array_length(?6)) end,
+         select cast(?3 as integer), t, 'Device', u, u, d, case when i % 4 = 0 then (select value from json_each(?6) where key = i % json_array_length(?6)) end,
            case when t = ?8 then 'Access denied' else 'Device event' end,
            case when t = ?8 then json_object('type', 'access.denied', 'code', json_extract(?9, '$[' || (i % 5) || ']')) else '{}' end,
-           ?10 + i * ?11, ?10 + i * ?11
+           cast(?10 + i * ?11 as integer), cast(?10 + i * ?11 as integer)
          from (select i,
                  case when i % 10 = 0 then ?8 else (select value from json_each(?7) where key = i % json_array_length(?7)) end t,
                  (select value from json_each(?4) where key = i % json_array_length(?4)) u,

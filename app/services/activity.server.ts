@@ -169,7 +169,7 @@ const SORT_COLUMNS = {
   trigger: l.operationType,
   triggeredBy: creator.displayName,
   user: target.displayName,
-  device: d.displayName,
+  device: d.fullName,
   deviceGroup: g.fullName,
 } as const;
 
@@ -314,7 +314,9 @@ export async function listActivity(db: Db, auth: Auth, input: ActivityFilterInpu
   const offset = f.page * f.pageSize;
   if (offset >= total) return { rows: [], total, page: f.page, pageSize: f.pageSize, tz };
   const reverse = offset > total / 2;
-  const ids = reverse ? pageIds(db, where, f.sort, true, Math.min(f.pageSize, total - offset), Math.max(0, total - offset - f.pageSize)) : pageIds(db, where, f.sort, false, f.pageSize, offset);
+  const ids = reverse
+    ? pageIds(db, where, f.sort, true, Math.min(f.pageSize, total - offset), Math.max(0, total - offset - f.pageSize))
+    : pageIds(db, where, f.sort, false, f.pageSize, offset);
   const rows = await joined(db)
     .where(inArray(l.id, ids))
     .orderBy(...orderOf(f.sort));
@@ -341,7 +343,7 @@ function csvLine(r: ActivityRow, tz: string): string {
     r.operationType,
     r.createdByUser?.displayName,
     r.targetUser?.displayName,
-    r.targetDevice?.displayName,
+    r.targetDevice?.fullName || r.targetDevice?.displayName,
     r.targetDeviceGroup?.fullName,
     r.summary,
     r.gpsLocation,
@@ -393,12 +395,7 @@ export async function activityReportStream(db: Db, auth: Auth, input: ActivityFi
     async pull(controller) {
       if (done) return controller.close();
       const after = last ? or(past(l.activityTimestamp, last.at), and(eq(l.activityTimestamp, last.at), past(l.id, last.id))) : undefined;
-      const rows = (
-        (await joined(db)
-          .where(and(where, after))
-          .orderBy(dir(l.activityTimestamp), dir(l.id))
-          .limit(STREAM_CHUNK)) as Flat[]
-      ).map(shape);
+      const rows = ((await joined(db).where(and(where, after)).orderBy(dir(l.activityTimestamp), dir(l.id)).limit(STREAM_CHUNK)) as Flat[]).map(shape);
       if (rows.length) {
         last = { at: rows[rows.length - 1].at, id: rows[rows.length - 1].id };
         controller.enqueue(encoder.encode(rows.map((r) => csvLine(r, tz) + "\r\n").join("")));
@@ -478,7 +475,7 @@ export async function filterTargetName(db: Db, auth: Auth, type: FilterType, id:
   const [row] =
     type === "Device"
       ? await db
-          .select({ name: d.displayName })
+          .select({ name: d.fullName })
           .from(d)
           .where(inCompany(d, auth, eq(d.id, id)))
           .limit(1)

@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
 import type { TFunction } from "i18next";
-import { formatDateTime } from "~/utils/format";
+import { formatDateTime, formatZonedTime } from "~/utils/format";
 import { LockIcon } from "./device-icons";
 
 export type DeviceListRow = {
@@ -14,7 +14,7 @@ export type DeviceListRow = {
 };
 
 /** /devices columns (docs/ARCHITECTURE.md §7.1): the icon opens details, last activity opens that device's activity. */
-export function deviceColumns(t: TFunction): ColumnDef<DeviceListRow>[] {
+export function deviceColumns(t: TFunction, tz: string): ColumnDef<DeviceListRow>[] {
   return [
     {
       id: "icon",
@@ -44,7 +44,7 @@ export function deviceColumns(t: TFunction): ColumnDef<DeviceListRow>[] {
           "-"
         ) : (
           <Link to={`/activity?id=${row.original.id}&type=Device`} className="text-primary underline-offset-4 hover:underline">
-            {formatDateTime(row.original.lastActivityAt)}
+            {formatZonedTime(row.original.lastActivityAt, tz)}
           </Link>
         ),
     },
