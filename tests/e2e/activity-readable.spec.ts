@@ -31,7 +31,7 @@ for (const lang of ["en", "es"] as const) {
 
   test(`a denied access shows its reason, translated names and labelled times (${lang})`, async ({ page, request, loginAs }) => {
     const api = await adminApi(request);
-    const options = await api.call<{ payload: { devices: { id: number; name: string }[] } }>("POST", "/user/getActivityOptions", {});
+    const options = await api.call<{ payload: { devices: { id: number; name: string }[] } }>("GET", "/user/getActivityOptions");
     const device = options.payload.devices[0];
     await postDenial(request, device.id, runNow());
 

@@ -10,8 +10,15 @@ type Row = Pick<ActivityRow, "activityName" | "activityType" | "details" | "summ
 
 const GRANTED = new Set(["Access Granted", "Unlocked With App", "Sentinel Unlock"]);
 const DENIED = new Set(["Access Denied", "App Access Denied"]);
-/** Device events whose summary is only the door's name and what happened (the gateway writes them in English). */
-const SUMMARIES = new Set(["access.granted", "access.denied", "door.opened", "door.closed", "door.forced", "door.heldOpen"]);
+/** Device events whose summary is only the door's name and what happened (stored in English), by catalogue name. */
+const SUMMARIES: Record<string, string> = {
+  "Access Granted": "access_granted",
+  "Access Denied": "access_denied",
+  "Door Opened": "door_opened",
+  "Door Closed": "door_closed",
+  "Door Forced Open": "door_forced",
+  "Door Held Open": "door_heldOpen",
+};
 
 export function activityLabel(t: TFunction, r: Row): string {
   const name = r.activityType.name;
@@ -30,9 +37,9 @@ export function denialReason(t: TFunction, r: Row): string | null {
 }
 
 export function summaryText(t: TFunction, r: Row): string {
-  const type = typeof r.details.type === "string" ? r.details.type : "";
-  if (!SUMMARIES.has(type) || !r.targetDevice) return r.summary;
-  const text = t(`summary.${type.replace(".", "_")}`, { door: r.targetDevice.fullName || r.targetDevice.displayName });
+  const key = SUMMARIES[r.activityType.name];
+  if (!key || !r.targetDevice || r.activityType.type !== "Device") return r.summary;
+  const text = t(`summary.${key}`, { door: r.targetDevice.fullName || r.targetDevice.displayName });
   const reason = denialReason(t, r);
   return reason ? `${text}: ${reason}` : text;
 }
