@@ -3,7 +3,9 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { activityLabel, denialReason, outcomeOf, summaryText } from "~/components/activity/activity-text";
 import { formatActivityTime } from "~/components/activity/format";
+import { OutcomeMark } from "~/components/activity/outcome-mark";
 import { DetailList, type DetailItem } from "~/components/devices/detail-list";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
@@ -31,8 +33,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const db = getDb(context);
   try {
     const [{ row, notes }, tz] = await Promise.all([getActivity(db, auth, id), zoneFor(db, auth, context.core, undefined)]);
+    const nextOpen = typeof row.details.nextOpen === "string" ? Date.parse(row.details.nextOpen) : NaN;
     return {
-      row: { ...row, when: formatActivityTime(row.at, tz) },
+      row: { ...row, when: formatActivityTime(row.at, tz), nextOpen: Number.isFinite(nextOpen) ? formatActivityTime(nextOpen, tz) : null },
       notes: notes.map((n) => ({ ...n, when: formatActivityTime(n.createdAt, tz) })),
       canAddNote: can(auth.permissions, "activity", "add"),
     };
@@ -67,18 +70,24 @@ export default function ActivityDetailsPage() {
     { key: "trigger", label: t("col.trigger"), value: t(`op.${row.operationType}`) },
     { key: "triggeredBy", label: t("col.triggeredBy"), value: none(row.createdByUser?.displayName) },
     { key: "user", label: t("col.user"), value: none(row.targetUser?.displayName) },
-    { key: "device", label: t("col.device"), value: none(row.targetDevice?.displayName) },
+    { key: "device", label: t("col.device"), value: none(row.targetDevice?.fullName || row.targetDevice?.displayName) },
     { key: "deviceGroup", label: t("col.deviceGroup"), value: none(row.targetDeviceGroup?.fullName) },
   ];
+  const reason = denialReason(t, row);
+  const outcome = outcomeOf(row);
+  const label = activityLabel(t, row);
+  // The stored details are the board's raw fields: only what a reader needs is shown, in words.
   const details: DetailItem[] = [
-    { key: "summary", label: t("col.summary"), value: none(row.summary) },
+    { key: "summary", label: t("col.summary"), value: none(summaryText(t, row)) },
+    ...(reason ? [{ key: "reason", label: t("reason"), value: reason }] : []),
+    ...(reason && row.nextOpen ? [{ key: "nextOpen", label: t("nextOpen"), value: row.nextOpen }] : []),
     ...(row.gpsLocation ? [{ key: "gps", label: t("gps"), value: row.gpsLocation }] : []),
-    ...Object.entries(row.details).map(([k, v]) => ({ key: `json-${k}`, label: k, value: typeof v === "object" ? JSON.stringify(v) : String(v) })),
   ];
   return (
     <div className="grid gap-5">
       <PageHeader
-        title={row.activityName}
+        title={label}
+        description={outcome ? <OutcomeMark outcome={outcome} label={t(`outcome.${outcome}`)} /> : undefined}
         actions={
           <Link to="/activity" className="text-sm text-primary underline-offset-4 hover:underline">
             {t("back")}

@@ -3,7 +3,7 @@
  * sorted, paged list, the CSV report, one entry with its notes, and the filter pickers' options.
  * Every query is scoped to the caller's company; another company's entry is a 404.
  */
-import { and, asc, count, desc, eq, gte, lt, max, min, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, gte, inArray, lt, max, min, or, sql, type SQL } from "drizzle-orm";
 import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { AlertWindow, Core, Interval } from "../../core-wasm/pkg/index.js";
 import { formatActivityTime } from "~/components/activity/format";
@@ -169,16 +169,51 @@ const SORT_COLUMNS = {
   trigger: l.operationType,
   triggeredBy: creator.displayName,
   user: target.displayName,
-  device: d.displayName,
+  device: d.fullName,
   deviceGroup: g.fullName,
 } as const;
 
-function orderOf(sortText: string) {
+type SortKey = keyof typeof SORT_COLUMNS;
+
+function sortOf(sortText: string): { key: SortKey; desc: boolean } {
   const parsed = parseSort(sortText);
   const s = parsed && (ACTIVITY_SORTS as readonly string[]).includes(parsed.key) ? parsed : parseSort(DEFAULT_ACTIVITY_SORT)!;
-  const dir = s.desc ? desc : asc;
+  return { key: s.key as SortKey, desc: s.desc };
+}
+
+/** The order of a sort; `reverse` reads it from the other end (a late page is a short walk from the end). */
+function orderOf(sortText: string, reverse = false) {
+  const s = sortOf(sortText);
+  const dir = s.desc !== reverse ? desc : asc;
   // Newest first within equal values, and the id keeps pages stable.
-  return s.key === "date" ? [dir(l.activityTimestamp), dir(l.id)] : [dir(SORT_COLUMNS[s.key as keyof typeof SORT_COLUMNS]), desc(l.activityTimestamp), desc(l.id)];
+  const newest = reverse ? asc : desc;
+  return s.key === "date" ? [dir(l.activityTimestamp), dir(l.id)] : [dir(SORT_COLUMNS[s.key]), newest(l.activityTimestamp), newest(l.id)];
+}
+
+/**
+ * The ids of one page, read from the indexes alone where the sort allows: the skipped rows are
+ * index entries, never joined rows (a deferred join). Only the table the sort names is joined.
+ */
+function pageIds(db: Db, where: SQL, sortText: string, reverse: boolean, limit: number, offset: number) {
+  const key = sortOf(sortText).key;
+  const base = db.select({ id: l.id }).from(l);
+  const q =
+    key === "activity"
+      ? base.innerJoin(at, eq(at.id, l.activityTypeId))
+      : key === "triggeredBy"
+        ? base.leftJoin(creator, eq(creator.id, l.createdByUserId))
+        : key === "user"
+          ? base.leftJoin(target, eq(target.id, l.targetUserId))
+          : key === "device"
+            ? base.leftJoin(d, eq(d.id, l.targetDeviceId))
+            : key === "deviceGroup"
+              ? base.leftJoin(g, eq(g.id, l.targetDeviceGroupId))
+              : base;
+  return q
+    .where(where)
+    .orderBy(...orderOf(sortText, reverse))
+    .limit(limit)
+    .offset(offset);
 }
 
 const ID_COLUMNS: Record<FilterType, SQLiteColumn> = {
@@ -266,20 +301,25 @@ async function whereOf(db: Db, auth: Auth, core: Core, f: ActivityFilter, tz: st
 
 export type ActivityPage = { rows: ActivityRow[]; total: number; page: number; pageSize: number; tz: string };
 
-/** One page (0-based) and the total; the two queries run side by side. */
+/**
+ * One page (0-based) and the total. A page past the middle is read backwards from the end, so no
+ * page skips more than half the log; the page's rows are then joined by id.
+ */
 export async function listActivity(db: Db, auth: Auth, input: ActivityFilterInput, core: Core): Promise<ActivityPage> {
   assertCan(auth, MODULE);
   const f = parseFilter(input);
   const tz = await zoneFor(db, auth, core, f.tz);
   const where = await whereOf(db, auth, core, f, tz);
-  const [rows, [{ total }]] = await Promise.all([
-    joined(db)
-      .where(where)
-      .orderBy(...orderOf(f.sort))
-      .limit(f.pageSize)
-      .offset(f.page * f.pageSize),
-    db.select({ total: count() }).from(l).where(where),
-  ]);
+  const [{ total }] = await db.select({ total: count() }).from(l).where(where);
+  const offset = f.page * f.pageSize;
+  if (offset >= total) return { rows: [], total, page: f.page, pageSize: f.pageSize, tz };
+  const reverse = offset > total / 2;
+  const ids = reverse
+    ? pageIds(db, where, f.sort, true, Math.min(f.pageSize, total - offset), Math.max(0, total - offset - f.pageSize))
+    : pageIds(db, where, f.sort, false, f.pageSize, offset);
+  const rows = await joined(db)
+    .where(inArray(l.id, ids))
+    .orderBy(...orderOf(f.sort));
   return { rows: (rows as Flat[]).map(shape), total, page: f.page, pageSize: f.pageSize, tz };
 }
 
@@ -296,6 +336,22 @@ export function csvCell(value: unknown): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+function csvLine(r: ActivityRow, tz: string): string {
+  return [
+    formatActivityTime(r.at, tz),
+    r.activityName,
+    r.operationType,
+    r.createdByUser?.displayName,
+    r.targetUser?.displayName,
+    r.targetDevice?.fullName || r.targetDevice?.displayName,
+    r.targetDeviceGroup?.fullName,
+    r.summary,
+    r.gpsLocation,
+  ]
+    .map(csvCell)
+    .join(",");
+}
+
 /** The filtered log (every page, up to REPORT_LIMIT rows) as CSV, times in the filter's zone. */
 export async function activityReport(db: Db, auth: Auth, input: ActivityFilterInput, core: Core): Promise<string> {
   assertCan(auth, MODULE);
@@ -308,25 +364,48 @@ export async function activityReport(db: Db, auth: Auth, input: ActivityFilterIn
       .orderBy(...orderOf(f.sort))
       .limit(REPORT_LIMIT)) as Flat[]
   ).map(shape);
-  const lines = [REPORT_COLUMNS.join(",")];
-  for (const r of rows) {
-    lines.push(
-      [
-        formatActivityTime(r.at, tz),
-        r.activityName,
-        r.operationType,
-        r.createdByUser?.displayName,
-        r.targetUser?.displayName,
-        r.targetDevice?.displayName,
-        r.targetDeviceGroup?.fullName,
-        r.summary,
-        r.gpsLocation,
-      ]
-        .map(csvCell)
-        .join(","),
-    );
-  }
-  return lines.join("\r\n") + "\r\n";
+  return [REPORT_COLUMNS.join(","), ...rows.map((r) => csvLine(r, tz))].join("\r\n") + "\r\n";
+}
+
+/** Rows per query of the streamed report: small enough that memory stays flat, large enough to be quick. */
+export const STREAM_CHUNK = 1000;
+
+/**
+ * Every row of the filtered log as a CSV stream, in time order (oldest first only when the grid is
+ * sorted by date ascending). Each chunk continues after the last row sent (a keyset on time and id),
+ * so the millionth row costs what the first does; nothing waits for the whole log.
+ */
+export async function activityReportStream(db: Db, auth: Auth, input: ActivityFilterInput, core: Core): Promise<ReadableStream<Uint8Array>> {
+  assertCan(auth, MODULE);
+  const f = parseFilter(input);
+  const tz = await zoneFor(db, auth, core, f.tz);
+  const where = await whereOf(db, auth, core, f, tz);
+  const s = sortOf(f.sort);
+  const oldestFirst = s.key === "date" && !s.desc;
+  const dir = oldestFirst ? asc : desc;
+  const past = oldestFirst ? gt : lt;
+  const encoder = new TextEncoder();
+  let last: { at: number; id: number } | null = null;
+  let done = false;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      // The byte-order mark makes spreadsheet programs read the names as UTF-8.
+      controller.enqueue(encoder.encode(`\uFEFF${REPORT_COLUMNS.join(",")}\r\n`));
+    },
+    async pull(controller) {
+      if (done) return controller.close();
+      const after = last ? or(past(l.activityTimestamp, last.at), and(eq(l.activityTimestamp, last.at), past(l.id, last.id))) : undefined;
+      const rows = ((await joined(db).where(and(where, after)).orderBy(dir(l.activityTimestamp), dir(l.id)).limit(STREAM_CHUNK)) as Flat[]).map(shape);
+      if (rows.length) {
+        last = { at: rows[rows.length - 1].at, id: rows[rows.length - 1].id };
+        controller.enqueue(encoder.encode(rows.map((r) => csvLine(r, tz) + "\r\n").join("")));
+      }
+      if (rows.length < STREAM_CHUNK) {
+        done = true;
+        controller.close();
+      }
+    },
+  });
 }
 
 async function findActivity(db: Db, auth: Auth, id: number): Promise<ActivityRow> {
@@ -396,7 +475,7 @@ export async function filterTargetName(db: Db, auth: Auth, type: FilterType, id:
   const [row] =
     type === "Device"
       ? await db
-          .select({ name: d.displayName })
+          .select({ name: d.fullName })
           .from(d)
           .where(inCompany(d, auth, eq(d.id, id)))
           .limit(1)

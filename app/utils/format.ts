@@ -61,6 +61,34 @@ export function formatDateTimeSeconds(value: Timestamp, timeZone = DEFAULT_ZONE)
   return p ? `${p.month}/${p.day}/${p.year} ${p.hour}:${p.minute}:${p.second}` : "";
 }
 
+const zoneNames = new Map<string, Intl.DateTimeFormat>();
+
+function zoneName(ms: number, timeZone: string, locale: string): string {
+  const key = `${locale}|${timeZone}`;
+  let f = zoneNames.get(key);
+  if (!f) zoneNames.set(key, (f = new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: "short" })));
+  return f.formatToParts(ms).find((p) => p.type === "timeZoneName")?.value ?? "";
+}
+
+/** "EST", "CET", "CEST"…; English ICU data names US zones under en-US and European ones under en-GB, otherwise "GMT+3". */
+export function zoneAbbreviation(ms: number, timeZone: string): string {
+  const us = zoneName(ms, timeZone, "en-US");
+  if (!/^GMT[+-]/.test(us)) return us;
+  const gb = zoneName(ms, timeZone, "en-GB");
+  return /^GMT[+-]/.test(gb) ? us : gb;
+}
+
+/**
+ * A moment in a zone, labelled with the zone's abbreviation: "11/20/2026 13:00:05 CET". Every screen
+ * that shows when something happened uses this, so the same event reads the same everywhere.
+ */
+export function formatZonedTime(value: Timestamp, timeZone = DEFAULT_ZONE): string {
+  const text = formatDateTimeSeconds(value, timeZone);
+  if (!text) return "";
+  const ms = typeof value === "number" ? value : value!.getTime();
+  return `${text} ${zoneAbbreviation(ms, timeZone)}`;
+}
+
 /** Support-ticket submission time: `MMMM DD, YYYY, HH:mm:ss`, e.g. "January 05, 2026, 14:03:09". */
 export function formatTicketTime(value: Timestamp, timeZone = DEFAULT_ZONE): string {
   const p = partsFor(value, timeZone, "long");

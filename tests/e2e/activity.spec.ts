@@ -75,11 +75,11 @@ test.describe("activity", () => {
   test("a Date cell filters to its day and /devices links land on that device's activity", async ({ page, loginAs }) => {
     await loginAs("acme");
     await page.goto("/activity?id=1&type=Device");
-    await expect(page.getByTestId("target-filter")).toContainText("device: ME1");
+    await expect(page.getByTestId("target-filter")).toContainText("device: Main Entrance");
     const rows = page.getByRole("table", { name: "Activity log of the company" }).locator("tbody tr");
     await expect(rows.first()).toBeVisible();
-    await expect(rows.first().locator("td:nth-child(6)")).toHaveText("ME1");
-    for (const d of await rows.locator("td:nth-child(6)").allInnerTexts()) expect(d.trim()).toBe("ME1");
+    await expect(rows.first().locator("td:nth-child(6)")).toHaveText("Main Entrance");
+    for (const d of await rows.locator("td:nth-child(6)").allInnerTexts()) expect(d.trim()).toBe("Main Entrance");
 
     const dateLink = rows.first().locator("td:first-child a");
     const day = (await dateLink.innerText()).slice(0, 10);

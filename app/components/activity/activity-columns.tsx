@@ -3,6 +3,8 @@ import type { ColumnDef } from "@tanstack/react-table";
 import type { TFunction } from "i18next";
 import type { FilterType } from "~/schemas/activity";
 import type { ActivityRow } from "~/services/activity.server";
+import { activityLabel, denialReason, outcomeOf, summaryText } from "./activity-text";
+import { OutcomeMark } from "./outcome-mark";
 
 /** A grid row: the service's row plus its time already formatted in the company's zone. */
 export type ActivityGridRow = ActivityRow & { when: string; day: string };
@@ -10,6 +12,7 @@ export type ActivityGridRow = ActivityRow & { when: string; day: string };
 /** Builds a link to /activity with some filter params replaced (null removes one); paging restarts. */
 export type FilterHref = (changes: Record<string, string | null>) => string;
 
+const detailsClass = "font-medium text-foreground underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring rounded-sm";
 const linkClass = "text-primary underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring rounded-sm";
 
 /** A cell that narrows the log to the thing it names (docs/ARCHITECTURE.md §7.1: clicking a cell filters). */
@@ -51,11 +54,20 @@ export function activityColumns(t: TFunction, href: FilterHref): ColumnDef<Activ
       header: t("col.activity"),
       accessorKey: "activityName",
       enableSorting: true,
-      cell: ({ row }) => (
-        <Link to={`/activityDetails?id=${row.original.id}`} className={linkClass} aria-label={t("openDetails", { name: row.original.activityName })}>
-          {row.original.activityName}
-        </Link>
-      ),
+      cell: ({ row }) => {
+        const r = row.original;
+        const outcome = outcomeOf(r);
+        const label = activityLabel(t, r);
+        // Opens the entry; it does not filter, so it reads as text, not as a link-coloured cell.
+        return (
+          <span className="inline-flex flex-wrap items-center gap-2">
+            {outcome && <OutcomeMark outcome={outcome} label={t(`outcome.${outcome}`)} />}
+            <Link to={`/activityDetails?id=${r.id}`} className={detailsClass} aria-label={t("openDetails", { name: label })}>
+              {label}
+            </Link>
+          </span>
+        );
+      },
     },
     {
       id: "trigger",
@@ -72,8 +84,26 @@ export function activityColumns(t: TFunction, href: FilterHref): ColumnDef<Activ
     },
     byIdColumn(t, href, "triggeredBy", "Triggered By", (r) => r.createdByUser && { id: r.createdByUser.id, name: r.createdByUser.displayName }),
     byIdColumn(t, href, "user", "User", (r) => r.targetUser && { id: r.targetUser.id, name: r.targetUser.displayName }),
-    byIdColumn(t, href, "device", "Device", (r) => r.targetDevice && { id: r.targetDevice.id, name: r.targetDevice.displayName }),
+    byIdColumn(t, href, "device", "Device", (r) => r.targetDevice && { id: r.targetDevice.id, name: r.targetDevice.fullName || r.targetDevice.displayName }),
     byIdColumn(t, href, "deviceGroup", "Device Group", (r) => r.targetDeviceGroup && { id: r.targetDeviceGroup.id, name: r.targetDeviceGroup.fullName }),
-    { id: "summary", header: t("col.summary"), accessorKey: "summary", meta: { className: "whitespace-normal min-w-48" } },
+    {
+      id: "summary",
+      header: t("col.summary"),
+      accessorKey: "summary",
+      meta: { className: "whitespace-normal min-w-48" },
+      cell: ({ row }) => {
+        const reason = denialReason(t, row.original);
+        return (
+          <span className="grid gap-0.5">
+            <span>{summaryText(t, row.original)}</span>
+            {reason && (
+              <span className="text-xs font-medium text-red-800 dark:text-red-300" data-testid="denial-reason">
+                {t("deniedBecause", { reason })}
+              </span>
+            )}
+          </span>
+        );
+      },
+    },
   ];
 }

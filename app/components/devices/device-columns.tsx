@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
 import type { TFunction } from "i18next";
 import { deviceStatusText } from "~/components/lifecycle/device-status";
-import { formatDateTime } from "~/utils/format";
+import { formatDateTime, formatZonedTime } from "~/utils/format";
 import { LockIcon } from "./device-icons";
 
 export type DeviceListRow = {
@@ -17,7 +17,7 @@ export type DeviceListRow = {
 };
 
 /** /devices columns (docs/ARCHITECTURE.md §7.1): the icon opens details, last activity opens that device's activity. */
-export function deviceColumns(t: TFunction, today: string): ColumnDef<DeviceListRow>[] {
+export function deviceColumns(t: TFunction, today: string, tz: string): ColumnDef<DeviceListRow>[] {
   return [
     {
       id: "icon",
@@ -48,7 +48,7 @@ export function deviceColumns(t: TFunction, today: string): ColumnDef<DeviceList
           "-"
         ) : (
           <Link to={`/activity?id=${row.original.id}&type=Device`} className="text-primary underline-offset-4 hover:underline">
-            {formatDateTime(row.original.lastActivityAt)}
+            {formatZonedTime(row.original.lastActivityAt, tz)}
           </Link>
         ),
     },

@@ -1,0 +1,45 @@
+/**
+ * What an activity row says, in the reader's language: the catalogue name translated (a sensor's
+ * custom name stays as the company wrote it), whether it granted or denied access, the gateway's
+ * denial code as a reason, and a summary of device events built from the door's name.
+ */
+import type { TFunction } from "i18next";
+import type { ActivityRow } from "~/services/activity.server";
+
+type Row = Pick<ActivityRow, "activityName" | "activityType" | "details" | "summary" | "targetDevice">;
+
+const GRANTED = new Set(["Access Granted", "Unlocked With App", "Sentinel Unlock"]);
+const DENIED = new Set(["Access Denied", "App Access Denied"]);
+/** Device events whose summary is only the door's name and what happened (stored in English), by catalogue name. */
+const SUMMARIES: Record<string, string> = {
+  "Access Granted": "access_granted",
+  "Access Denied": "access_denied",
+  "Door Opened": "door_opened",
+  "Door Closed": "door_closed",
+  "Door Forced Open": "door_forced",
+  "Door Held Open": "door_heldOpen",
+};
+
+export function activityLabel(t: TFunction, r: Row): string {
+  const name = r.activityType.name;
+  return r.activityName === name ? t(`name.${name}`, { defaultValue: name }) : r.activityName;
+}
+
+export function outcomeOf(r: Row): "granted" | "denied" | null {
+  return GRANTED.has(r.activityType.name) ? "granted" : DENIED.has(r.activityType.name) ? "denied" : null;
+}
+
+/** The reason of a denial from its code (gateway/PROTOCOL.md "Denial codes"); an unknown code still reads as a denial. */
+export function denialReason(t: TFunction, r: Row): string | null {
+  if (outcomeOf(r) !== "denied") return null;
+  const code = typeof r.details.code === "string" ? r.details.code : "";
+  return t(`reason.${code}`, { defaultValue: t("reason.unknown") });
+}
+
+export function summaryText(t: TFunction, r: Row): string {
+  const key = SUMMARIES[r.activityType.name];
+  if (!key || !r.targetDevice || r.activityType.type !== "Device") return r.summary;
+  const text = t(`summary.${key}`, { door: r.targetDevice.fullName || r.targetDevice.displayName });
+  const reason = denialReason(t, r);
+  return reason ? `${text}: ${reason}` : text;
+}
