@@ -4,9 +4,9 @@
 // (default 1,000,000) and BETA 10,000, the baseline: the same URLs from the same run at 10,000 rows.
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { benchEnv, freePort, signIn, sleep, waitUntilUp } from "./bench-server.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
 const WARMUP = 5;
@@ -41,40 +41,7 @@ const pages = (rows) => {
   ];
 };
 
-const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true" };
-const run = (cmd, args, extra = {}) => execFileSync(cmd, args, { stdio: ["ignore", "inherit", "inherit"], env: { ...env, ...extra } });
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitUntilUp(origin, child) {
-  for (let i = 0; i < 240; i++) {
-    if (child.exitCode !== null) throw new Error("wrangler dev exited early");
-    try {
-      if ((await fetch(`${origin}/login`)).ok) return;
-    } catch {
-      /* not listening yet */
-    }
-    await sleep(500);
-  }
-  throw new Error("wrangler dev did not answer within 120 s");
-}
-
-async function signIn(origin, who) {
-  const res = await fetch(`${origin}/login`, { method: "POST", body: new URLSearchParams(who), redirect: "manual" });
-  const cookies = res.headers.getSetCookie().map((c) => c.split(";")[0]);
-  if (res.status !== 302 || cookies.length === 0) throw new Error(`sign-in failed with ${res.status}`);
-  return cookies.join("; ");
-}
+const { env, run } = benchEnv();
 
 async function time(origin, path, cookie) {
   const started = performance.now();

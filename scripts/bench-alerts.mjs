@@ -3,11 +3,11 @@
 // matching runs in the queue consumer, off the request path, so the two should be alike). Seeds a
 // fresh local D1 in its own directory, serves the built console with `wrangler dev` on a free
 // loopback port (its local queue runs the consumer), and prints both figures and their ratio.
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { benchEnv, freePort, sleep, waitUntilUp } from "./bench-server.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 60);
 const WARMUP = 30;
@@ -18,33 +18,7 @@ const ACME = { companyId: "ACME", userName: "admin@acme.example", password: "Acm
 const ACME_DEVICES = Array.from({ length: 12 }, (_, i) => i + 1);
 const ACTIVITIES = ["Access Denied", "Access Granted", "Door Opened", "Door Closed", "Door Forced Open"];
 
-const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true", GATEWAY_SECRET: SECRET };
-const run = (cmd, args, extra = {}) => execFileSync(cmd, args, { stdio: ["ignore", "inherit", "inherit"], env: { ...env, ...extra } });
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitUntilUp(origin, child) {
-  for (let i = 0; i < 240; i++) {
-    if (child.exitCode !== null) throw new Error("wrangler dev exited early");
-    try {
-      if ((await fetch(`${origin}/login`)).ok) return;
-    } catch {
-      /* not listening yet */
-    }
-    await sleep(500);
-  }
-  throw new Error("wrangler dev did not answer within 120 s");
-}
+const { env, run } = benchEnv({ GATEWAY_SECRET: SECRET });
 
 async function adminApi(origin) {
   const login = await fetch(`${origin}/api/admin/user/login`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(ACME) });

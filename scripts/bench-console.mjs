@@ -2,11 +2,11 @@
 // 5,000 devices and 1,000 groups in one company). Seeds a fresh local D1 in its own directory
 // (the demo database is left alone), serves the built console with `wrangler dev` on a free
 // loopback port, signs in as the ACME admin and times GETs against a baseline from the same run.
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { benchEnv, freePort, signIn, sleep, waitUntilUp } from "./bench-server.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 100);
 const WARMUP = 10;
@@ -26,40 +26,7 @@ const PAGES = [
 ];
 const ACME = { companyId: "ACME", userName: "admin@acme.example", password: "Acme#Demo2026", intent: "login" };
 
-const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true" };
-const run = (cmd, args, extra = {}) => execFileSync(cmd, args, { stdio: ["ignore", "inherit", "inherit"], env: { ...env, ...extra } });
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitUntilUp(origin, child) {
-  for (let i = 0; i < 240; i++) {
-    if (child.exitCode !== null) throw new Error("wrangler dev exited early");
-    try {
-      if ((await fetch(`${origin}/login`)).ok) return;
-    } catch {
-      /* not listening yet */
-    }
-    await sleep(500);
-  }
-  throw new Error("wrangler dev did not answer within 120 s");
-}
-
-async function signIn(origin) {
-  const res = await fetch(`${origin}/login`, { method: "POST", body: new URLSearchParams(ACME), redirect: "manual" });
-  const cookies = res.headers.getSetCookie().map((c) => c.split(";")[0]);
-  if (res.status !== 302 || cookies.length === 0) throw new Error(`sign-in failed with ${res.status}`);
-  return cookies.join("; ");
-}
+const { env, run } = benchEnv();
 
 async function time(origin, path, cookie) {
   const started = performance.now();
@@ -100,7 +67,7 @@ try {
     detached: true,
   });
   await waitUntilUp(origin, server);
-  const cookie = await signIn(origin);
+  const cookie = await signIn(origin, ACME);
 
   console.log(`\n${ROUNDS} sequential GETs per URL after ${WARMUP} warm-up requests (ms, time to full body):\n`);
   const baseline = await measure(origin, BASELINE, cookie);
