@@ -780,6 +780,8 @@ export const mailOutbox = sqliteTable(
     sentAt: integer("sent_at"),
     /** Names what an engine mail is for (alert, activity or digest, recipient): queued once. */
     dedupeKey: text("dedupe_key"),
+    /** Until when the drain that claimed the row is sending it; others leave it alone (outbox.server.ts). */
+    claimedUntil: integer("claimed_until"),
     createdAt: createdAt(),
   },
   (t) => [index("mail_outbox_pending_idx").on(t.sentAt, t.createdAt), uniqueIndex("mail_outbox_dedupe_uq").on(t.dedupeKey)],

@@ -213,7 +213,7 @@ async function matchPage(db: Db, core: Core, rows: Activity[], opts: EngineOptio
     );
     if (windowOpen || alert.recipients.length === 0) continue;
     const mail = await composeMail(db, core, alert, list, catalogue, opts.origin);
-    statements.push(...mailInserts(db, alert, mail));
+    statements.push(...mailInserts(db, alert, mail, opts.now));
     mails += alert.recipients.length;
   }
   return { statements, matched, mails };
@@ -221,11 +221,11 @@ async function matchPage(db: Db, core: Core, rows: Activity[], opts: EngineOptio
 
 type Mail = { key: string; subject: string; body: string };
 
-function mailInserts(db: Db, alert: LiveAlert, mail: Mail) {
+function mailInserts(db: Db, alert: LiveAlert, mail: Mail, now: number) {
   return chunk(alert.recipients, 10).map((part) =>
     db
       .insert(o)
-      .values(part.map((toAddress) => ({ companyId: alert.companyId, toAddress, subject: mail.subject, body: mail.body, dedupeKey: `${mail.key}:${toAddress}` })))
+      .values(part.map((toAddress) => ({ companyId: alert.companyId, toAddress, subject: mail.subject, body: mail.body, dedupeKey: `${mail.key}:${toAddress}`, createdAt: now })))
       .onConflictDoNothing(),
   );
 }
@@ -304,7 +304,7 @@ async function flushDigests(db: Db, core: Core, opts: EngineOptions): Promise<nu
     const mail = await composeMail(db, core, alert, held, catalogue, opts.origin);
     // A digest of one activity still says it is a digest: the key differs from the activity's own mail.
     mail.key = `alert:${alertId}:digest:${held[0].id}`;
-    await db.batch([markDigested, ...mailInserts(db, alert, mail), db.update(a).set({ lastMailAt: opts.now }).where(eq(a.id, alertId))] as never);
+    await db.batch([markDigested, ...mailInserts(db, alert, mail, opts.now), db.update(a).set({ lastMailAt: opts.now }).where(eq(a.id, alertId))] as never);
     mails += alert.recipients.length;
   }
   return mails;

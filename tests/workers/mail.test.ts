@@ -135,6 +135,21 @@ describe("mail delivery", () => {
     expect((await inbox()).map((m) => m.to)).toEqual([["admin@acme.example"]]);
   });
 
+  it("leaves a row another drain has claimed and is still sending, even when its retry is due", async () => {
+    const acme = await companyId("ACME");
+    const queuedAt = Date.now() - 3_600_000;
+    // Claimed an instant ago by a drain that is still talking to the SMTP server: attempts 1, no sentAt.
+    await db()
+      .insert(outbox)
+      .values({ companyId: acme, toAddress: "admin@acme.example", subject: "In flight", body: "Hi", createdAt: queuedAt, attempts: 1, claimedUntil: queuedAt + 3_700_000 });
+    expect(await drainOutbox(env, { now: queuedAt + 3_600_000 })).toEqual({ sent: 0, failed: 0 });
+    expect(await inbox()).toEqual([]);
+    // The lease runs out (the claiming drain died mid-send): the row is retried, once.
+    expect(await drainOutbox(env, { now: queuedAt + 3_700_001 })).toEqual({ sent: 1, failed: 0 });
+    expect(await drainOutbox(env, { now: queuedAt + 3_800_000 })).toEqual({ sent: 0, failed: 0 });
+    expect((await waitForMail()).map((m) => m.to)).toEqual([["admin@acme.example"]]);
+  });
+
   it("counts an unreachable server as a failed attempt", async () => {
     await setMailerPort(1); // nothing listens there
     try {

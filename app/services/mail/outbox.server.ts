@@ -3,7 +3,7 @@
  * this drains it right after such a request (waitUntil) and every minute from the cron trigger,
  * which also retries failures with a backoff.
  */
-import { and, asc, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { dbFromEnv, nowMs, schema, type Db } from "../../utils/db.server";
 import { assertAddress, buildMessage, InvalidAddressError, parseMailbox } from "./message.server";
 import { openPassword } from "./secret.server";
@@ -14,6 +14,12 @@ export type MailEnv = { DB: D1Database; MAIL_FROM?: string; MAILER_SECRET?: stri
 export const MAX_ATTEMPTS = 6;
 /** Earliest start of attempt n+1, counted from when the mail was queued: now, 1 min, 5 min, 15 min, 1 h, 4 h. */
 const RETRY_AFTER_MS = [0, 60_000, 300_000, 900_000, 3_600_000, 14_400_000];
+/**
+ * How long a claimed row is left to the drain that claimed it. A retry becomes due by the time since
+ * the row was queued, so without a lease a second drain (cron, queue consumer, a request) could claim
+ * a row that is still being sent and send it again. Longer than any SMTP exchange's timeouts.
+ */
+const CLAIM_LEASE_MS = 120_000;
 const DEFAULT_FROM = "Keyless Access <no-reply@keyless.example>";
 
 const o = schema.mailOutbox;
@@ -56,7 +62,7 @@ export async function drainOutbox(env: MailEnv, { limit = 20, now = nowMs() } = 
   const rows = await db
     .select()
     .from(o)
-    .where(and(isNull(o.sentAt), lt(o.attempts, MAX_ATTEMPTS), due))
+    .where(and(isNull(o.sentAt), lt(o.attempts, MAX_ATTEMPTS), due, or(isNull(o.claimedUntil), lte(o.claimedUntil, now))))
     .orderBy(asc(o.createdAt), asc(o.id))
     .limit(limit);
 
@@ -67,7 +73,7 @@ export async function drainOutbox(env: MailEnv, { limit = 20, now = nowMs() } = 
     // Claim the row first: a drain running beside this one (cron and a request) then skips it.
     const claimed = await db
       .update(o)
-      .set({ attempts: row.attempts + 1 })
+      .set({ attempts: row.attempts + 1, claimedUntil: now + CLAIM_LEASE_MS })
       .where(and(eq(o.id, row.id), eq(o.attempts, row.attempts), isNull(o.sentAt)))
       .returning({ id: o.id });
     if (!claimed.length) continue;
@@ -105,7 +111,11 @@ export async function drainOutbox(env: MailEnv, { limit = 20, now = nowMs() } = 
       const permanent = (e instanceof SmtpError && e.permanent) || e instanceof InvalidAddressError;
       await db
         .update(o)
-        .set({ lastError: message.slice(0, 500), ...(permanent || row.attempts + 1 >= MAX_ATTEMPTS ? { attempts: MAX_ATTEMPTS, body: redactSecrets(row.body) } : {}) })
+        .set({
+          lastError: message.slice(0, 500),
+          claimedUntil: null,
+          ...(permanent || row.attempts + 1 >= MAX_ATTEMPTS ? { attempts: MAX_ATTEMPTS, body: redactSecrets(row.body) } : {}),
+        })
         .where(eq(o.id, row.id));
       console.warn(`mail ${row.id} not delivered: ${message}`);
       failed++;
