@@ -1,7 +1,7 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect, useState, type FormEvent } from "react";
-import { useTranslation } from "react-i18next";
+import { useEffect, useState } from "react";
+import { usePageForm } from "~/components/forms/use-page-form";
 import { Alert, AlertDescription } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
@@ -15,12 +15,14 @@ import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { can } from "~/utils/permissions";
+import { formAction } from "~/utils/form-action.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Default Mailer Config" }];
 
 const MODULES = ["company", "users"] as const;
-type Result = { ok: boolean; message: string; errors: Record<string, string[]> };
+/** The test mail's outcome, shown in a banner (it concerns no field). */
+type TestReply = { test: { ok: boolean; message: string } };
 
 const companyIdOf = (request: Request) => {
   const v = Number(new URL(request.url).searchParams.get("company_id"));
@@ -42,24 +44,27 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
 }
 
+/** Save runs the form's schema through Conform; "Send test mail" posts only its intent and answers in a banner. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, MODULES, "modify");
-  const form = Object.fromEntries(await request.formData());
+  const formData = await request.formData();
   const env = context.cloudflare.env;
-  const t = await getFixedT(await getLanguage(request), "mailer");
   const companyId = companyIdOf(request);
-  try {
-    if (form.intent === "test") {
+  if (formData.get("intent") === "test") {
+    try {
       const r = await sendTestMail(getDb(context), env, auth, { company_id: companyId }, nowMs());
-      return { ok: true, message: r.message, errors: {} } satisfies Result;
+      return { test: { ok: true, message: r.message } } satisfies TestReply;
+    } catch (e) {
+      if (e instanceof ServiceError && e.status !== 403) return data({ test: { ok: false, message: e.message } } satisfies TestReply, { status: e.status });
+      throw e;
     }
-    const r = await modifyMailerConfig(getDb(context), env, auth, { ...form, company_id: companyId }, nowMs());
+  }
+  return formAction(formData, mailerFormSchema, async (value) => {
+    const r = await modifyMailerConfig(getDb(context), env, auth, { ...value, company_id: companyId }, nowMs());
+    const t = await getFixedT(await getLanguage(request), "mailer");
     const back = new URL(request.url);
     return redirectWithToast(back.pathname + back.search, { type: "success", message: translateMessage(t, r.message, "mailer") }, env);
-  } catch (e) {
-    if (e instanceof ServiceError && e.status !== 403) return { ok: false, message: e.message, errors: e.details.fieldErrors ?? {} } satisfies Result;
-    throw e;
-  }
+  });
 }
 
 const FIELDS = ["host_name", "port_name", "user_name", "user_password"] as const;
@@ -67,8 +72,8 @@ const FIELDS = ["host_name", "port_name", "user_name", "user_password"] as const
 /** /companyMailerSetting: host, port, user name and password (all required); the password is never shown. */
 export default function MailerSettingPage() {
   const { config, canModify, back } = useLoaderData<typeof loader>();
-  const result = useActionData<Result>();
-  const { t } = useTranslation("mailer");
+  const actionData = useActionData<{ test?: TestReply["test"] }>();
+  const { fields, err, formError, formProps, t } = usePageForm({ id: "mailer", schema: mailerFormSchema, ns: "mailer" });
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
   const initial = { host_name: config.host_name, port_name: config.port_name == null ? "" : String(config.port_name), user_name: config.user_name, user_password: "" };
@@ -76,20 +81,7 @@ export default function MailerSettingPage() {
   // After a save the page reloads its data: the typed password is dropped (it is never sent back).
   // eslint-disable-next-line react-hooks/exhaustive-deps
   useEffect(() => setValues(initial), [config]);
-  const [errors, setErrors] = useState<Record<string, string[]>>(result?.errors ?? {});
-  useEffect(() => setErrors(result?.errors ?? {}), [result]);
-  const error = (k: string) => errors[k]?.map((m) => translateMessage(t, m, "mailer"));
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    const intent = ((event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null)?.value;
-    if (intent === "test") return;
-    const r = mailerFormSchema.safeParse(values);
-    if (r.success) return;
-    event.preventDefault();
-    const next: Record<string, string[]> = {};
-    for (const issue of r.error.issues) (next[String(issue.path[0])] ??= []).push(issue.message);
-    setErrors(next);
-  };
-  const testMessage = result && !Object.keys(result.errors).length ? result : null;
+  const testMessage = actionData?.test;
   return (
     <div className="grid gap-6">
       <PageHeader
@@ -106,9 +98,14 @@ export default function MailerSettingPage() {
           <AlertDescription>{translateMessage(t, testMessage.message, "mailer")}</AlertDescription>
         </Alert>
       )}
-      <Form method="post" onSubmit={onSubmit} noValidate className="grid max-w-xl gap-4">
+      <Form method="post" {...formProps} className="grid max-w-xl gap-4">
+        {formError && (
+          <Alert variant="destructive">
+            <AlertDescription>{formError}</AlertDescription>
+          </Alert>
+        )}
         {FIELDS.map((k) => (
-          <Field key={k} label={t(k)} error={error(k)} required hint={k === "user_password" && config.has_password ? t("passwordSaved") : undefined}>
+          <Field key={k} label={t(k)} error={err(fields[k])} required hint={k === "user_password" && config.has_password ? t("passwordSaved") : undefined}>
             <Input
               id={`mailer-${k}`}
               name={k}
@@ -119,7 +116,6 @@ export default function MailerSettingPage() {
               onChange={(e) => {
                 const v = e.target.value;
                 setValues((x) => ({ ...x, [k]: v }));
-                setErrors(({ [k]: _, ...rest }) => rest);
               }}
             />
           </Field>
@@ -129,12 +125,14 @@ export default function MailerSettingPage() {
             <Button type="submit" name="intent" value="save" disabled={busy}>
               {t("save")}
             </Button>
-            <Button type="submit" name="intent" value="test" variant="outline" disabled={busy || config.id == null}>
+            <Button type="submit" form="mailer-test" name="intent" value="test" variant="outline" disabled={busy || config.id == null}>
               {t("sendTest")}
             </Button>
           </div>
         )}
       </Form>
+      {/* The test mail checks the saved configuration, not the fields: its own form, outside the field checks. */}
+      <Form id="mailer-test" method="post" hidden />
     </div>
   );
 }

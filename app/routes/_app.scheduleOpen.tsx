@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ScheduleForm } from "~/components/settings/schedule-form";
@@ -6,40 +6,53 @@ import { Button } from "~/components/ui/button";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT, getLanguage } from "~/i18n/i18next.server";
 import { translateMessage } from "~/i18n/messages";
-import { scheduleErrorKey, scheduleOpenSchema, SETTINGS_MESSAGES } from "~/schemas/settings";
+import { scheduleOpenSchema, SETTINGS_MESSAGES } from "~/schemas/settings";
 import { getScheduleOpen, saveScheduleOpen } from "~/services/scheduled-open.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
-import { parseInput } from "~/utils/parse-input.server";
+import { formAction, type FormReply } from "~/utils/form-action.server";
+import { AS_POSTED } from "~/utils/form-options";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Scheduled open" }];
-
-type ActionData = { errors: Record<string, string[]> };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "company_settings");
   return getScheduleOpen(getDb(context), auth);
 }
 
-/** The form posts JSON in the API's shape; errors come back keyed like `schedule_opens.0.closeTime`. */
+/** The service keys a row's error `schedule_opens.2.closeTime`; Conform names that field `schedule_opens[2].closeTime`. */
+const toFieldNames = (e: ServiceError) =>
+  e.details.fieldErrors
+    ? new ServiceError(e.status, e.message, {
+        ...e.details,
+        fieldErrors: Object.fromEntries(Object.entries(e.details.fieldErrors).map(([k, v]) => [k.replace(/\.(\d+)(?=\.|$)/g, "[$1]"), v])),
+      })
+    : e;
+
+/** The form posts plain fields in Conform's names, read as posted (the API's strings); refusals come back as Conform's reply on those fields. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "company_settings", "modify");
-  const body: unknown = await request.json().catch(() => null);
-  try {
-    await saveScheduleOpen(getDb(context), auth, parseInput(scheduleOpenSchema, body, scheduleErrorKey), nowMs(), context.core);
-  } catch (e) {
-    if (!(e instanceof ServiceError)) throw e;
-    return data({ errors: e.details.fieldErrors ?? { _: [e.message] } } satisfies ActionData, { status: e.status });
-  }
-  const t = await getFixedT(await getLanguage(request), "settings");
-  return redirectWithToast("/scheduleOpen", { type: "success", message: translateMessage(t, SETTINGS_MESSAGES.scheduleChanged, "settings") }, context.cloudflare.env);
+  return formAction(
+    await request.formData(),
+    scheduleOpenSchema,
+    async (value) => {
+      try {
+        await saveScheduleOpen(getDb(context), auth, value, nowMs(), context.core);
+      } catch (e) {
+        throw e instanceof ServiceError ? toFieldNames(e) : e;
+      }
+      const t = await getFixedT(await getLanguage(request), "settings");
+      return redirectWithToast("/scheduleOpen", { type: "success", message: translateMessage(t, SETTINGS_MESSAGES.scheduleChanged, "settings") }, context.cloudflare.env);
+    },
+    AS_POSTED,
+  );
 }
 
 export default function ScheduleOpenPage() {
   const schedule = useLoaderData<typeof loader>();
-  const actionData = useActionData<ActionData>();
+  const actionData = useActionData<FormReply>();
   const { t } = useTranslation("settings");
   return (
     <div className="max-w-4xl">
@@ -50,7 +63,7 @@ export default function ScheduleOpenPage() {
         </p>
       )}
       {schedule.hasSettings ? (
-        <ScheduleForm key={JSON.stringify(schedule)} data={schedule} serverErrors={actionData?.errors} />
+        <ScheduleForm key={JSON.stringify(schedule)} data={schedule} lastResult={actionData?.result} />
       ) : (
         <div className="grid gap-4">
           <p role="status" className="text-sm text-muted-foreground">

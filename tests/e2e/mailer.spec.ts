@@ -32,3 +32,28 @@ test("root opens the platform default from the company list, in Spanish", async 
   await expect(page.getByRole("textbox", { name: "Servidor" })).toHaveValue("127.0.0.1");
   await expect(page.getByLabel("Contraseña")).toHaveValue("");
 });
+
+for (const { lang, host, save, invalid } of [
+  { lang: "en", host: "Host", save: "Save", invalid: "Host name is invalid" },
+  { lang: "es", host: "Servidor", save: "Guardar", invalid: "El servidor no es válido" },
+] as const) {
+  test(`a host name refused by the server comes back on the host field (${lang})`, async ({ page, loginAs }) => {
+    await loginAs("acme", lang);
+    await page.goto(`/companyMailerSetting?lng=${lang}`);
+    const hostField = page.getByRole("textbox", { name: host });
+    await hostField.fill("smtp host!");
+    await page.getByRole("spinbutton").fill("25");
+    await page.locator("#mailer-user_name").fill("console");
+    await page.locator("#mailer-user_password").fill("s3cret-value");
+    // Skip the browser's check so the answer is the server's.
+    const saveButton = page.getByRole("button", { name: save, exact: true });
+    await saveButton.evaluate((b) => b.setAttribute("formnovalidate", ""));
+    await saveButton.click();
+
+    await expect(hostField).toHaveAttribute("aria-invalid", "true");
+    await expect(hostField).toHaveAccessibleDescription(invalid);
+    await expect(page.getByText(invalid)).toHaveCount(1);
+    await hostField.fill("smtp.example.com");
+    await expect(hostField).not.toHaveAttribute("aria-invalid", "true");
+  });
+}

@@ -98,6 +98,30 @@ test.describe("company settings", () => {
     await expect(page.getByTestId("exceptions")).not.toContainText("2026-12-25");
   });
 
+  for (const { lang, close, submit, message } of [
+    { lang: "en", close: "Close time, Monday", submit: "Submit", message: "Close time must be after open time" },
+    { lang: "es", close: "Hora de cierre, lunes", submit: "Enviar", message: "La hora de cierre debe ser posterior a la de apertura" },
+  ] as const) {
+    test(`scheduled open: a time refused by the server comes back on its field (${lang})`, async ({ page, loginAs }) => {
+      await loginAs("acme", lang);
+      await page.goto(`/scheduleOpen?lng=${lang}`);
+      // The browser posts valid hours; on the way, Monday closes before it opens, so only the server can refuse it.
+      await page.route(/\/scheduleOpen\.data/, (route) => {
+        const body = new URLSearchParams(route.request().postData() ?? "");
+        body.set("schedule_opens[0].closeTime", "06:30");
+        return route.continue({ postData: body.toString() });
+      });
+      await page.getByRole("button", { name: submit }).click();
+
+      const closeMonday = page.getByLabel(close);
+      await expect(closeMonday).toHaveAttribute("aria-invalid", "true");
+      await expect(closeMonday).toHaveAccessibleDescription(message);
+      await expect(closeMonday).toHaveValue("18:00");
+      await closeMonday.fill("19:00");
+      await expect(closeMonday).not.toHaveAttribute("aria-invalid", "true");
+    });
+  }
+
   test("fob programmers: entries move across with click and keyboard, then save", async ({ page, loginAs }) => {
     await loginAs("acme");
     await page.goto("/setFobProgrammers");

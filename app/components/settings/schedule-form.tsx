@@ -1,3 +1,4 @@
+import type { SubmissionResult } from "@conform-to/react";
 import { Link, useNavigation, useSubmit } from "@remix-run/react";
 import { useId, useMemo, useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
@@ -18,12 +19,31 @@ import { ConfirmButton } from "./confirm-button";
 type Row = { openWholeDay: boolean; openTime: string; closeTime: string };
 type ExceptionRow = Row & { key: number; exceptionDate: string };
 
+/** The post as plain form fields in Conform's names (`schedule_opens[2].closeTime`), flags as '1'/'0'. */
+function formFields(wire: { fpi: boolean; schedule_opens: Record<string, unknown>[]; schedule_exceptions: Record<string, unknown>[] }) {
+  const out: Record<string, string> = { fpi: wire.fpi ? "1" : "0" };
+  for (const list of ["schedule_opens", "schedule_exceptions"] as const) {
+    wire[list].forEach((row, i) => {
+      for (const [k, v] of Object.entries(row)) out[`${list}[${i}].${k}`] = typeof v === "boolean" ? (v ? "1" : "0") : String(v);
+    });
+  }
+  return out;
+}
+
+/** Conform's reply keyed by the form's own error keys (`schedule_opens.2.closeTime`, `_` for the whole form). */
+function replyErrors(result?: SubmissionResult<string[]>) {
+  const out: Record<string, string[]> = {};
+  for (const [name, messages] of Object.entries(result?.error ?? {})) if (messages?.length) out[name ? name.replace(/\[(\d+)\]/g, ".$1") : "_"] = messages;
+  return out;
+}
+
 /**
  * The /scheduleOpen form (docs/ARCHITECTURE.md §7.2): FPI, Monday to Sunday and the exceptions. Checked
- * in the browser with the shared schema and the access-window core (the gateways' own rules),
- * then posted as JSON; the server checks the same again.
+ * in the browser with the shared schema and the access-window core (the gateways' own rules, which
+ * are not a zod schema), then posted as plain fields the action parses with the same schema through
+ * Conform; the server's refusals come back as Conform's reply and land on their fields.
  */
-export function ScheduleForm({ data, serverErrors }: { data: ScheduleOpen; serverErrors?: Record<string, string[]> }) {
+export function ScheduleForm({ data, lastResult }: { data: ScheduleOpen; lastResult?: SubmissionResult<string[]> }) {
   const { t } = useTranslation("settings");
   const core = useCore();
   const submit = useSubmit();
@@ -35,6 +55,7 @@ export function ScheduleForm({ data, serverErrors }: { data: ScheduleOpen; serve
     data.exceptions.map((e, key) => ({ key, exceptionDate: e.date, openWholeDay: e.openWholeDay, openTime: e.openTime, closeTime: e.closeTime })),
   );
   const [attempted, setAttempted] = useState(false);
+  const serverErrors = useMemo(() => replyErrors(lastResult), [lastResult]);
   const [staleServerErrors, setStaleServerErrors] = useState<Record<string, string[]> | undefined>(undefined);
 
   const wire = useMemo(
@@ -69,7 +90,7 @@ export function ScheduleForm({ data, serverErrors }: { data: ScheduleOpen; serve
     setAttempted(true);
     edited();
     if (Object.keys(clientErrors).length) return;
-    submit(wire, { method: "post", encType: "application/json" });
+    submit(formFields(wire), { method: "post" });
   };
 
   return (
