@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
-import { navItems, type Permissions } from "../../app/utils/permissions";
+import { navItems, type CompanyType, type Permissions } from "../../app/utils/permissions";
 import { DEMO, expect, signIn, test, type DemoLogin } from "./fixtures";
 
 /**
@@ -16,11 +16,11 @@ const LOGINS: DemoLogin[] = ["acme", "root"];
 async function expectedEntries(request: APIRequestContext, who: DemoLogin): Promise<Map<string, string>> {
   const login = await request.post("/api/admin/user/login", { data: DEMO[who] });
   expect(login.status()).toBe(200);
-  const body = (await login.json()) as { token: string; payload: { role_id: number } };
+  const body = (await login.json()) as { token: string; payload: { role_id: number; company_type: string } };
   const res = await request.get(`/api/admin/user/getUserPermissions?roleId=${body.payload.role_id}`, { headers: { Authorization: body.token } });
   expect(res.status()).toBe(200);
   const { payload } = (await res.json()) as { payload: Permissions };
-  return new Map([["home", "/"], ...navItems(payload).map((i) => [i.key, i.to] as [string, string])]);
+  return new Map([["home", "/"], ...navItems(payload, body.payload.company_type as CompanyType).map((i) => [i.key, i.to] as [string, string])]);
 }
 
 async function expectNoSeriousAxeViolations(page: Page): Promise<void> {
