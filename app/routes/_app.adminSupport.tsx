@@ -1,11 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { useLoaderData, useSearchParams } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FaqEditor } from "~/components/support/faq-editor";
+import { SupportTabs } from "~/components/support/support-tabs";
 import { ticketsPage } from "~/components/support/tickets-data.server";
 import { TicketsTable } from "~/components/support/tickets-table";
-import { PageHeader } from "~/components/ui/page-header";
-import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { getFixedT, getLanguage } from "~/i18n/i18next.server";
 import { translateMessage } from "~/i18n/messages";
 import { canEditFaqs, deleteFaq, listFaqsForEditing, moveFaq, type FaqLanguage } from "~/services/faqs.server";
@@ -49,35 +48,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function AdminSupportPage() {
   const { rows, total, params, timeZone, faqs, language, editor, can } = useLoaderData<typeof loader>();
   const { t } = useTranslation("support");
-  const [search, setSearch] = useSearchParams();
-  const tab = editor && search.get("tab") === "faqs" ? "faqs" : "tickets";
-  const choose = (value: string) =>
-    setSearch(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        if (value === "faqs") next.set("tab", "faqs");
-        else next.delete("tab");
-        return next;
-      },
-      { preventScrollReset: true, replace: true },
-    );
   return (
-    <div className="grid gap-4">
-      <PageHeader title={t("adminTitle")} className="pb-0" />
-      <Tabs value={tab} onValueChange={choose}>
-        <TabsList aria-label={t("adminTitle")}>
-          <TabsTrigger value="tickets">{t("tickets")}</TabsTrigger>
-          {editor && <TabsTrigger value="faqs">{t("faqs")}</TabsTrigger>}
-        </TabsList>
-        <TabsContent value="tickets">
-          <TicketsTable rows={rows} total={total} params={params} timeZone={timeZone} withCompany />
-        </TabsContent>
-        {editor && (
-          <TabsContent value="faqs">
-            <FaqEditor faqs={faqs} language={language} can={can} />
-          </TabsContent>
-        )}
-      </Tabs>
-    </div>
+    <SupportTabs
+      title={t("adminTitle")}
+      tickets={<TicketsTable rows={rows} total={total} params={params} timeZone={timeZone} withCompany />}
+      faqs={editor ? <FaqEditor faqs={faqs} language={language} can={can} /> : null}
+    />
   );
 }

@@ -1,11 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { useLoaderData, useSearchParams } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FaqList } from "~/components/support/faq-list";
+import { SupportTabs } from "~/components/support/support-tabs";
 import { ticketsPage } from "~/components/support/tickets-data.server";
 import { TicketsTable } from "~/components/support/tickets-table";
-import { PageHeader } from "~/components/ui/page-header";
-import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { getLanguage } from "~/i18n/i18next.server";
 import { listFaqs } from "~/services/faqs.server";
 import { requireModule } from "~/utils/auth-guards.server";
@@ -26,33 +25,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export default function SupportPage() {
   const { rows, total, params, timeZone, faqs, withCompany } = useLoaderData<typeof loader>();
   const { t } = useTranslation("support");
-  const [search, setSearch] = useSearchParams();
-  const tab = search.get("tab") === "faqs" ? "faqs" : "tickets";
-  const choose = (value: string) =>
-    setSearch(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        if (value === "faqs") next.set("tab", "faqs");
-        else next.delete("tab");
-        return next;
-      },
-      { preventScrollReset: true, replace: true },
-    );
   return (
-    <div className="grid gap-4">
-      <PageHeader title={t("title")} className="pb-0" />
-      <Tabs value={tab} onValueChange={choose}>
-        <TabsList aria-label={t("title")}>
-          <TabsTrigger value="tickets">{t("tickets")}</TabsTrigger>
-          <TabsTrigger value="faqs">{t("faqs")}</TabsTrigger>
-        </TabsList>
-        <TabsContent value="tickets">
-          <TicketsTable rows={rows} total={total} params={params} timeZone={timeZone} withCompany={withCompany} />
-        </TabsContent>
-        <TabsContent value="faqs">
-          <FaqList faqs={faqs} />
-        </TabsContent>
-      </Tabs>
-    </div>
+    <SupportTabs
+      title={t("title")}
+      tickets={<TicketsTable rows={rows} total={total} params={params} timeZone={timeZone} withCompany={withCompany} />}
+      faqs={<FaqList faqs={faqs} />}
+    />
   );
 }

@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent } from "~/components/ui/card";
 import { PageHeader } from "~/components/ui/page-header";
+import { Table, TableBody, TableCaption, TableCell, TableFooter, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import type { InvoiceDetails } from "~/services/invoices.server";
 import { formatUsd, percentText } from "~/utils/invoice-money";
 import { InvoiceStatusBadge, usDate } from "./columns";
@@ -56,56 +57,42 @@ export function InvoiceView({ invoice: inv, actions }: { invoice: InvoiceDetails
           </div>
         </CardContent>
       </Card>
-      <div className="overflow-x-auto rounded-lg border border-border print:border-0">
-        <table className="w-full text-sm">
-          <caption className="sr-only">{t("lines")}</caption>
-          <thead className="bg-muted/50 text-left">
-            <tr>
-              <th scope="col" className="px-3 py-2 font-medium">
-                {t("line.name")}
-              </th>
-              <th scope="col" className="px-3 py-2 font-medium">
-                {t("line.desc")}
-              </th>
-              <th scope="col" className="px-3 py-2 text-right font-medium">
-                {t("line.qty")}
-              </th>
-              <th scope="col" className="px-3 py-2 text-right font-medium">
-                {t("line.msrp")}
-              </th>
-              <th scope="col" className="px-3 py-2 text-right font-medium">
-                {t("line.discount")}
-              </th>
-              <th scope="col" className="px-3 py-2 text-right font-medium">
-                {t("line.pricePer")}
-              </th>
-              <th scope="col" className="px-3 py-2 text-right font-medium">
-                {t("line.total")}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
+      <div className="rounded-lg border border-border print:border-0">
+        <Table>
+          <TableCaption className="sr-only">{t("lines")}</TableCaption>
+          <TableHeader className="bg-muted/50">
+            <TableRow>
+              <TableHead>{t("line.name")}</TableHead>
+              <TableHead>{t("line.desc")}</TableHead>
+              <TableHead numeric>{t("line.qty")}</TableHead>
+              <TableHead numeric>{t("line.msrp")}</TableHead>
+              <TableHead numeric>{t("line.discount")}</TableHead>
+              <TableHead numeric>{t("line.pricePer")}</TableHead>
+              <TableHead numeric>{t("line.total")}</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
             {inv.lines.map((l) => (
-              <tr key={l.id} className="border-t border-border">
-                <td className="px-3 py-2">{l.name}</td>
-                <td className="px-3 py-2 text-muted-foreground">{l.desc}</td>
-                <td className="px-3 py-2 text-right tabular-nums">{l.qty}</td>
-                <td className="px-3 py-2 text-right tabular-nums">{formatUsd(l.msrpCents)}</td>
-                <td className="px-3 py-2 text-right tabular-nums">{percentText(l.discountBp)}%</td>
-                <td className="px-3 py-2 text-right tabular-nums">{formatUsd(l.pricePerCents)}</td>
-                <td className="px-3 py-2 text-right tabular-nums">{formatUsd(l.totalCents)}</td>
-              </tr>
+              <TableRow key={l.id}>
+                <TableCell>{l.name}</TableCell>
+                <TableCell className="text-muted-foreground">{l.desc}</TableCell>
+                <TableCell numeric>{l.qty}</TableCell>
+                <TableCell numeric>{formatUsd(l.msrpCents)}</TableCell>
+                <TableCell numeric>{percentText(l.discountBp)}%</TableCell>
+                <TableCell numeric>{formatUsd(l.pricePerCents)}</TableCell>
+                <TableCell numeric>{formatUsd(l.totalCents)}</TableCell>
+              </TableRow>
             ))}
-          </tbody>
-          <tfoot>
-            <tr className="border-t-2 border-border font-semibold">
-              <td colSpan={6} className="px-3 py-2 text-right">
+          </TableBody>
+          <TableFooter>
+            <TableRow>
+              <TableCell colSpan={6} className="text-right">
                 {t("field.total")}
-              </td>
-              <td className="px-3 py-2 text-right tabular-nums">{formatUsd(inv.totalCents)}</td>
-            </tr>
-          </tfoot>
-        </table>
+              </TableCell>
+              <TableCell numeric>{formatUsd(inv.totalCents)}</TableCell>
+            </TableRow>
+          </TableFooter>
+        </Table>
       </div>
     </article>
   );

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Icon } from "~/components/ui/icons";
+import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import type { TicketDevice } from "~/services/support.server";
 import { cn } from "~/utils/cn";
 
@@ -26,50 +27,38 @@ export function TicketDevices({ devices }: { devices: Record<string, TicketDevic
       </p>
     );
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-sm" data-testid="ticket-devices">
-        <caption className="sr-only">{t("devicesTitle")}</caption>
-        <thead>
-          <tr className="border-b text-left text-xs text-muted-foreground">
-            <th scope="col" className="w-8 py-2">
-              <span className="sr-only">{t("lock")}</span>
-            </th>
-            <th scope="col" className="py-2 pr-4">
-              {t("deviceName")}
-            </th>
-            <th scope="col" className="py-2 pr-4">
-              {t("prefix")}
-            </th>
-            <th scope="col" className="py-2 pr-4">
-              {t("kind")}
-            </th>
-            <th scope="col" className="py-2 pr-4">
-              {t("visible")}
-            </th>
-            <th scope="col" className="py-2">
-              {t("sentinel")}
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map(([id, d]) => (
-            <tr key={id} className="border-b last:border-0">
-              <td className="py-2">
-                <LockIcon />
-              </td>
-              <td className={cn("py-2 pr-4", !d.full_name && "text-muted-foreground italic")}>{d.full_name || t("unconfigured")}</td>
-              <td className="py-2 pr-4 font-mono">{d.prefix}</td>
-              <td className="py-2 pr-4">{d.device ? t("kindDevice") : t("kindEkey")}</td>
-              <td className="py-2 pr-4">
-                <State on={!!d.visible} yes={t("yes")} no={t("no")} />
-              </td>
-              <td className="py-2">
-                <State on={!!d.sentinel} yes={t("yes")} no={t("no")} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Table data-testid="ticket-devices">
+      <TableCaption className="sr-only">{t("devicesTitle")}</TableCaption>
+      <TableHeader>
+        <TableRow>
+          <TableHead className="w-8">
+            <span className="sr-only">{t("lock")}</span>
+          </TableHead>
+          <TableHead>{t("deviceName")}</TableHead>
+          <TableHead>{t("prefix")}</TableHead>
+          <TableHead>{t("kind")}</TableHead>
+          <TableHead>{t("visible")}</TableHead>
+          <TableHead>{t("sentinel")}</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {rows.map(([id, d]) => (
+          <TableRow key={id}>
+            <TableCell>
+              <LockIcon />
+            </TableCell>
+            <TableCell className={cn(!d.full_name && "text-muted-foreground italic")}>{d.full_name || t("unconfigured")}</TableCell>
+            <TableCell className="font-mono">{d.prefix}</TableCell>
+            <TableCell>{d.device ? t("kindDevice") : t("kindEkey")}</TableCell>
+            <TableCell>
+              <State on={!!d.visible} yes={t("yes")} no={t("no")} />
+            </TableCell>
+            <TableCell>
+              <State on={!!d.sentinel} yes={t("yes")} no={t("no")} />
+            </TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
   );
 }
