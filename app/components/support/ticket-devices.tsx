@@ -1,15 +1,8 @@
 import { useTranslation } from "react-i18next";
-import { Icon } from "~/components/ui/icons";
+import { LockIcon } from "~/components/devices/device-icons";
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import type { TicketDevice } from "~/services/support.server";
 import { cn } from "~/utils/cn";
-
-const LockIcon = () => (
-  <Icon className="size-4 text-muted-foreground">
-    <rect x="5" y="11" width="14" height="10" rx="2" />
-    <path d="M8 11V7a4 4 0 018 0v4" />
-  </Icon>
-);
 
 /** A yes/no state in words and colour (green yes, muted no), never colour alone. */
 function State({ on, yes, no }: { on: boolean; yes: string; no: string }) {
@@ -45,7 +38,7 @@ export function TicketDevices({ devices }: { devices: Record<string, TicketDevic
         {rows.map(([id, d]) => (
           <TableRow key={id}>
             <TableCell>
-              <LockIcon />
+              <LockIcon className="size-4 text-muted-foreground" />
             </TableCell>
             <TableCell className={cn(!d.full_name && "text-muted-foreground italic")}>{d.full_name || t("unconfigured")}</TableCell>
             <TableCell className="font-mono">{d.prefix}</TableCell>
