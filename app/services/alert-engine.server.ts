@@ -41,6 +41,17 @@ const DIGEST_LINES = 50;
 export type EngineOptions = { now: number; origin: string };
 export type EngineResult = { read: number; matched: number; mails: number };
 
+/** The activity columns an alert matches on and a mail shows. */
+const activityColumns = {
+  id: l.id,
+  companyId: l.companyId,
+  activityTypeId: l.activityTypeId,
+  createdByUserId: l.createdByUserId,
+  targetUserId: l.targetUserId,
+  targetDeviceId: l.targetDeviceId,
+  summary: l.summary,
+  activityTimestamp: l.activityTimestamp,
+};
 type Activity = {
   id: number;
   companyId: number;
@@ -78,21 +89,7 @@ export async function runAlertEngine(db: Db, core: Core, opts: EngineOptions): P
   result.mails += await flushDigests(db, core, opts);
   let cursor = await readCursor(db, opts.now);
   for (let page = 0; page < MAX_PAGES; page++) {
-    const rows: Activity[] = await db
-      .select({
-        id: l.id,
-        companyId: l.companyId,
-        activityTypeId: l.activityTypeId,
-        createdByUserId: l.createdByUserId,
-        targetUserId: l.targetUserId,
-        targetDeviceId: l.targetDeviceId,
-        summary: l.summary,
-        activityTimestamp: l.activityTimestamp,
-      })
-      .from(l)
-      .where(gt(l.id, cursor))
-      .orderBy(asc(l.id))
-      .limit(PAGE);
+    const rows: Activity[] = await db.select(activityColumns).from(l).where(gt(l.id, cursor)).orderBy(asc(l.id)).limit(PAGE);
     if (rows.length === 0) break;
     const last = rows[rows.length - 1].id;
     const { statements, matched, mails } = await matchPage(db, core, rows, opts);
@@ -274,14 +271,7 @@ async function flushDigests(db: Db, core: Core, opts: EngineOptions): Promise<nu
     const held = await db
       .select({
         matchId: m.id,
-        id: l.id,
-        companyId: l.companyId,
-        activityTypeId: l.activityTypeId,
-        createdByUserId: l.createdByUserId,
-        targetUserId: l.targetUserId,
-        targetDeviceId: l.targetDeviceId,
-        summary: l.summary,
-        activityTimestamp: l.activityTimestamp,
+        ...activityColumns,
       })
       .from(m)
       .innerJoin(l, eq(l.id, m.activityId))
