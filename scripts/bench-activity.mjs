@@ -6,7 +6,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { benchEnv, freePort, signIn, sleep, waitUntilUp } from "./bench-server.mjs";
+import { benchEnv, freePort, measureGet, signIn, sleep, waitUntilUp } from "./bench-server.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
 const WARMUP = 5;
@@ -42,28 +42,6 @@ const pages = (rows) => {
 };
 
 const { env, run } = benchEnv();
-
-async function time(origin, path, cookie) {
-  const started = performance.now();
-  const res = await fetch(origin + path, { headers: { cookie }, redirect: "manual" });
-  await res.arrayBuffer();
-  return { ms: performance.now() - started, status: res.status };
-}
-
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-
-async function measure(origin, path, cookie) {
-  for (let i = 0; i < WARMUP; i++) await time(origin, path, cookie);
-  const samples = [];
-  let status = 0;
-  for (let i = 0; i < ROUNDS; i++) {
-    const r = await time(origin, path, cookie);
-    samples.push(r.ms);
-    status = r.status;
-  }
-  samples.sort((a, b) => a - b);
-  return { path, status, p50: percentile(samples, 50), p95: percentile(samples, 95), p99: percentile(samples, 99) };
-}
 
 /** The whole CSV: time to the first bytes and to the end, and the server's resident memory along the way. */
 async function download(origin, cookie, pgid) {
@@ -128,8 +106,8 @@ try {
   const big = pages(ROWS);
   const small = pages(BASELINE_ROWS);
   for (let i = 0; i < big.length; i++) {
-    const r = await measure(origin, big[i][1], acme);
-    const b = await measure(origin, small[i][1], beta);
+    const r = await measureGet(origin, big[i][1], acme, { warmup: WARMUP, rounds: ROUNDS });
+    const b = await measureGet(origin, small[i][1], beta, { warmup: WARMUP, rounds: ROUNDS });
     console.log(row([big[i][0], r.status, r.p50.toFixed(1), r.p95.toFixed(1), r.p99.toFixed(1), b.p95.toFixed(1), `${(r.p95 / b.p95).toFixed(2)}x`]));
     if (r.status !== 200 || r.p95 > TARGET_P95_MS) failed.push(`${big[i][0]} (${r.status}, p95 ${r.p95.toFixed(1)} ms)`);
   }

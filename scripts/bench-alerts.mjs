@@ -3,11 +3,10 @@
 // matching runs in the queue consumer, off the request path, so the two should be alike). Seeds a
 // fresh local D1 in its own directory, serves the built console with `wrangler dev` on a free
 // loopback port (its local queue runs the consumer), and prints both figures and their ratio.
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { benchEnv, freePort, sleep, waitUntilUp } from "./bench-server.mjs";
+import { benchEnv, sleep, startConsole, stopConsole, summarize } from "./bench-server.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 60);
 const WARMUP = 30;
@@ -58,15 +57,11 @@ async function postBatch(origin) {
   return ms;
 }
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-
 async function measure(origin) {
   for (let i = 0; i < WARMUP; i++) await postBatch(origin);
   const samples = [];
   for (let i = 0; i < ROUNDS; i++) samples.push(await postBatch(origin));
-  samples.sort((a, b) => a - b);
-  const mean = samples.reduce((a, b) => a + b, 0) / samples.length;
-  return { p50: percentile(samples, 50), p95: percentile(samples, 95), mean };
+  return summarize(samples);
 }
 
 /** 100 alerts over the activities the batches write: any time and custom schedules, any device or some. */
@@ -110,14 +105,8 @@ try {
   run("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", dir]);
   run("npx", ["tsx", "scripts/seed-local.ts"], { PERSIST_TO: join(dir, "v3") });
 
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  server = spawn("npx", ["wrangler", "dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", dir, "--show-interactive-dev-session=false"], {
-    env,
-    stdio: "ignore",
-    detached: true,
-  });
-  await waitUntilUp(origin, server);
+  let origin;
+  ({ origin, server } = await startConsole(dir, env));
   const api = await adminApi(origin);
 
   const deleteAll = async () => {
@@ -148,13 +137,6 @@ try {
   );
   console.log(`alert firings recorded by the engine meanwhile (latest, at most 100): ${fired}`);
 } finally {
-  if (server?.pid) {
-    try {
-      process.kill(-server.pid, "SIGTERM");
-    } catch {
-      /* already gone */
-    }
-  }
-  await sleep(500);
+  await stopConsole(server);
   rmSync(dir, { recursive: true, force: true });
 }

@@ -2,11 +2,10 @@
 // 5,000 devices and 1,000 groups in one company). Seeds a fresh local D1 in its own directory
 // (the demo database is left alone), serves the built console with `wrangler dev` on a free
 // loopback port, signs in as the ACME admin and times GETs against a baseline from the same run.
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { benchEnv, freePort, signIn, sleep, waitUntilUp } from "./bench-server.mjs";
+import { benchEnv, measureGet, signIn, startConsole, stopConsole } from "./bench-server.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 100);
 const WARMUP = 10;
@@ -28,28 +27,6 @@ const ACME = { companyId: "ACME", userName: "admin@acme.example", password: "Acm
 
 const { env, run } = benchEnv();
 
-async function time(origin, path, cookie) {
-  const started = performance.now();
-  const res = await fetch(origin + path, { headers: { cookie }, redirect: "manual" });
-  await res.arrayBuffer();
-  return { ms: performance.now() - started, status: res.status };
-}
-
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-
-async function measure(origin, path, cookie) {
-  for (let i = 0; i < WARMUP; i++) await time(origin, path, cookie);
-  const samples = [];
-  let status = 0;
-  for (let i = 0; i < ROUNDS; i++) {
-    const r = await time(origin, path, cookie);
-    samples.push(r.ms);
-    status = r.status;
-  }
-  samples.sort((a, b) => a - b);
-  return { path, status, p50: percentile(samples, 50), p95: percentile(samples, 95), p99: percentile(samples, 99) };
-}
-
 const dir = mkdtempSync(join(tmpdir(), "bench-console-"));
 let server;
 try {
@@ -59,20 +36,14 @@ try {
   run("npx", ["tsx", "scripts/seed-local.ts"], { PERSIST_TO: join(dir, "v3") });
   run("npx", ["tsx", "scripts/seed-scale.ts"], { PERSIST_TO: join(dir, "v3") });
 
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  server = spawn("npx", ["wrangler", "dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", dir, "--show-interactive-dev-session=false"], {
-    env,
-    stdio: "ignore",
-    detached: true,
-  });
-  await waitUntilUp(origin, server);
+  let origin;
+  ({ origin, server } = await startConsole(dir, env));
   const cookie = await signIn(origin, ACME);
 
   console.log(`\n${ROUNDS} sequential GETs per URL after ${WARMUP} warm-up requests (ms, time to full body):\n`);
-  const baseline = await measure(origin, BASELINE, cookie);
+  const baseline = await measureGet(origin, BASELINE, cookie, { warmup: WARMUP, rounds: ROUNDS });
   const results = [];
-  for (const path of PAGES) results.push(await measure(origin, path, cookie));
+  for (const path of PAGES) results.push(await measureGet(origin, path, cookie, { warmup: WARMUP, rounds: ROUNDS }));
 
   const row = (r, ratio) =>
     `${r.path.padEnd(44)} ${String(r.status).padStart(6)} ${r.p50.toFixed(1).padStart(8)} ${r.p95.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${ratio.padStart(10)}`;
@@ -88,13 +59,6 @@ try {
   );
   process.exitCode = failed.length === 0 ? 0 : 1;
 } finally {
-  if (server?.pid) {
-    try {
-      process.kill(-server.pid, "SIGTERM");
-    } catch {
-      /* already gone */
-    }
-  }
-  await sleep(500);
+  await stopConsole(server);
   rmSync(dir, { recursive: true, force: true });
 }

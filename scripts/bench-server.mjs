@@ -1,6 +1,6 @@
-// What the console benchmarks share: running the build steps, a free loopback port, waiting for
-// `wrangler dev` to answer, and signing in through the page.
-import { execFileSync } from "node:child_process";
+// What the console benchmarks share: running the build steps, serving a fresh local D1 with
+// `wrangler dev` on a free loopback port, signing in through the page, and timing with percentiles.
+import { execFileSync, spawn } from "node:child_process";
 import { createServer } from "node:net";
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -42,4 +42,58 @@ export async function signIn(origin, who) {
   const cookies = res.headers.getSetCookie().map((c) => c.split(";")[0]);
   if (res.status !== 302 || cookies.length === 0) throw new Error(`sign-in failed with ${res.status}`);
   return cookies.join("; ");
+}
+
+/** Serves the built console over the local D1 in `dir` on a free loopback port; resolves once it answers. */
+export async function startConsole(dir, env) {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const server = spawn("npx", ["wrangler", "dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", dir, "--show-interactive-dev-session=false"], {
+    env,
+    stdio: "ignore",
+    detached: true,
+  });
+  await waitUntilUp(origin, server);
+  return { origin, server };
+}
+
+/** Stops a server started by `startConsole` (its whole process group), if it started. */
+export async function stopConsole(server) {
+  if (server?.pid) {
+    try {
+      process.kill(-server.pid, "SIGTERM");
+    } catch {
+      /* already gone */
+    }
+  }
+  await sleep(500);
+}
+
+/** The nearest-rank percentile of ascending samples. */
+export const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+/** p50, p95, p99 and mean of samples in ms. */
+export function summarize(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const mean = sorted.reduce((a, b) => a + b, 0) / sorted.length;
+  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99), mean };
+}
+
+/** Times `rounds` sequential GETs of `path` (to the full body) after `warmup` untimed ones. */
+export async function measureGet(origin, path, cookie, { warmup, rounds }) {
+  const once = async () => {
+    const started = performance.now();
+    const res = await fetch(origin + path, { headers: { cookie }, redirect: "manual" });
+    await res.arrayBuffer();
+    return { ms: performance.now() - started, status: res.status };
+  };
+  for (let i = 0; i < warmup; i++) await once();
+  const samples = [];
+  let status = 0;
+  for (let i = 0; i < rounds; i++) {
+    const r = await once();
+    samples.push(r.ms);
+    status = r.status;
+  }
+  return { path, status, ...summarize(samples) };
 }
