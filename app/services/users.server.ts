@@ -29,6 +29,7 @@ export const USER_MSG = {
   resetNotAllowed: "Reset links are sent by the admin only when the company's password reset security is admin",
   notPending: "This user has already completed account setup",
   superAdminOnly: "Only a super admin can change a super admin",
+  badTicket: "The provided support ticket is invalid",
 } as const;
 
 /** Sortable list columns → SQL columns (each list query uses an index on company_id first). */
@@ -251,6 +252,21 @@ export async function deleteUser(db: Db, auth: Auth, id: number, now: number): P
   return { message: USER_MSG.removed };
 }
 
+/** A ticket named on a flag must be one this user opened in this company. */
+async function ownTicket(db: Db, auth: Auth, userId: number, ticketId: string | number): Promise<number> {
+  const t = schema.supportTickets;
+  const id = Number(ticketId);
+  const row = Number.isSafeInteger(id)
+    ? await db
+        .select({ id: t.id })
+        .from(t)
+        .where(and(eq(t.id, id), eq(t.companyId, auth.company.id), eq(t.userId, userId)))
+        .get()
+    : undefined;
+  if (!row) throw new ServiceError(422, USER_MSG.badTicket);
+  return row.id;
+}
+
 /** Banner 'approve' (flagged false) or flag again; approving is audited. */
 export async function setFlagged(
   db: Db,
@@ -261,10 +277,10 @@ export async function setFlagged(
   assertCan(auth, "users", "modify");
   const user = await findUser(db, auth, input.userId);
   assertMayTouch(auth, user);
-  const ticket = input.supportTicketId == null || input.supportTicketId === "" ? user.supportTicketId : Number(input.supportTicketId);
+  const ticket = input.supportTicketId == null || input.supportTicketId === "" ? user.supportTicketId : await ownTicket(db, auth, user.id, input.supportTicketId);
   const update = db
     .update(u)
-    .set({ isFlagged: input.isFlagged, supportTicketId: Number.isFinite(ticket) ? ticket : user.supportTicketId, updatedAt: now })
+    .set({ isFlagged: input.isFlagged, supportTicketId: ticket, updatedAt: now })
     .where(liveInCompany(u, auth, eq(u.id, user.id)));
   if (input.isFlagged) {
     await update;
