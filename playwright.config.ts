@@ -59,7 +59,8 @@ const server = (port: number, extra = "") => ({
     `--var ENVIRONMENT:test --var TEST_CLOCK_OFFSET_MS:${E2E_CLOCK_OFFSET_MS} ` +
     `--var 'MAP_TILE_URL:${E2E_TILE_ORIGIN}/{z}/{x}/{y}.png' --var 'MAP_TILE_ATTRIBUTION:Local test tiles' ${extra}`.trim(),
   url: `http://127.0.0.1:${port}/login`,
-  timeout: 120_000,
+  // Generous: on a loaded 2-core machine a fresh build's first start has taken over two minutes.
+  timeout: 300_000,
   reuseExistingServer: false,
 });
 

@@ -453,13 +453,16 @@ export async function addNote(db: Db, auth: Auth, input: unknown, now: number): 
   return { message: ACTIVITY_MSG.noteAdded, id: note.id };
 }
 
+/** Devices are named as the log names them: by full name, or the display name until one is configured. */
+const deviceName = sql<string>`coalesce(nullif(${d.fullName}, ''), ${d.displayName})`;
+
 /** Picker options (docs/ARCHITECTURE.md §8): activities with their type, and the company's users, devices and groups. */
 export async function getActivityOptions(db: Db, auth: Auth) {
   assertCan(auth, MODULE);
   const [activities, users, devices, groups] = await db.batch([
     db.select({ id: at.id, name: at.name, type: at.type, alertConditions: at.alertConditions }).from(at).orderBy(asc(at.name)),
     db.select({ id: u.id, name: u.displayName, email: u.email }).from(u).where(liveInCompany(u, auth)).orderBy(asc(u.displayName), asc(u.id)).limit(OPTIONS_LIMIT),
-    db.select({ id: d.id, name: d.displayName }).from(d).where(liveInCompany(d, auth)).orderBy(asc(d.displayName), asc(d.id)).limit(OPTIONS_LIMIT),
+    db.select({ id: d.id, name: deviceName }).from(d).where(liveInCompany(d, auth)).orderBy(asc(deviceName), asc(d.id)).limit(OPTIONS_LIMIT),
     db.select({ id: g.id, name: g.fullName }).from(g).where(liveInCompany(g, auth)).orderBy(asc(g.fullName), asc(g.id)).limit(OPTIONS_LIMIT),
   ]);
   return {

@@ -259,6 +259,8 @@ describe("GET /user/getActivityOptions", () => {
     expect(p.users.some((x: { e_mail: string }) => x.e_mail === "admin@beta.example")).toBe(false);
     expect(p.devices.map((x: { id: number }) => x.id)).not.toContain(13);
     expect(p.devices[0].type).toBe("Device");
+    // Named as the log names them: the full name, not the short code.
+    expect(p.devices).toContainEqual({ id: 1, name: "Main Entrance", type: "Device" });
   });
 });
 
