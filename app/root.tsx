@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -29,6 +30,14 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: resourc
 /** The toast cookie can be set by any redirect, so the root loader (cheap: cookies only) always runs. */
 export const shouldRevalidate = () => true;
 
+/** Marks the document once React has taken it over, so tests act on a live page, not its server HTML. */
+function HydrationMark() {
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "";
+  }, []);
+  return null;
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");
   const { t } = useTranslation("common");
@@ -49,6 +58,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <TooltipProvider>{children}</TooltipProvider>
         <Toaster toast={root?.toast} closeLabel={t("close")} regionLabel={t("notifications")} />
         <LoadingOverlay label={t("loading")} />
+        <HydrationMark />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -132,10 +132,30 @@ export async function adminApi(request: APIRequestContext, who: DemoLogin = "acm
   };
 }
 
+/**
+ * After `page.goto` or `page.reload` of a console page, waits until React has hydrated it (the root
+ * sets `data-hydrated`), so a test never types into or clicks server HTML that hydration then
+ * replaces. Downloads and JSON are left alone.
+ */
+export function awaitHydration(page: Page): void {
+  for (const name of ["goto", "reload"] as const) {
+    const original = page[name].bind(page) as (...args: unknown[]) => ReturnType<Page["goto"]>;
+    page[name] = (async (...args: unknown[]) => {
+      const response = await original(...args);
+      if (response?.headers()["content-type"]?.startsWith("text/html")) await page.locator("html[data-hydrated]").waitFor({ state: "attached", timeout: 30_000 });
+      return response;
+    }) as Page["goto"] & Page["reload"];
+  }
+}
+
 export const test = base.extend<{ loginAs: (who: DemoLogin, lang?: "en" | "es") => Promise<void> }>({
   context: async ({ context }, use) => {
     await useRunClock(context);
     await use(context);
+  },
+  page: async ({ page }, use) => {
+    awaitHydration(page);
+    await use(page);
   },
   loginAs: async ({ page }, use) => {
     await use((who, lang) => signIn(page, who, lang));
