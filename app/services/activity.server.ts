@@ -213,8 +213,9 @@ function orderOf(sortText: string, reverse = false) {
  */
 function pageIds(db: Db, scope: Scope, sortText: string, reverse: boolean, limit: number, offset: number) {
   const key = sortOf(sortText).key;
-  // A plain expression: drizzle checks a selected column's table against `from`, which may be the intervals' join.
-  const base = db.select({ id: sql<number>`${l.id}`.mapWith(Number) }).from(scope.from);
+  // Written out: drizzle checks a selected column's table against `from`, which may be the intervals' join
+  // (whose json_each has an `id` of its own, so the name is qualified).
+  const base = db.select({ id: sql<number>`"activity_logs"."id"`.mapWith(Number) }).from(scope.from);
   const q =
     key === "activity"
       ? base.innerJoin(at, eq(at.id, l.activityTypeId))
@@ -271,11 +272,19 @@ async function timeIntervals(db: Db, auth: Auth, core: Core, f: ActivityFilter, 
     from = Date.parse(`${f.filterFromDate}T00:00:00Z`) - 2 * DAY;
     to = Date.parse(`${f.filterToDate}T00:00:00Z`) + 3 * DAY;
   } else {
-    const [span] = await db
-      .select({ first: min(l.activityTimestamp), last: max(l.activityTimestamp) })
-      .from(l)
-      .where(inCompany(l, auth));
-    if (span?.first == null || span.last == null) return [];
+    // Two queries: SQLite reads a lone min() or max() from the index's end, but both at once scan the range.
+    const [[first], [last]] = await db.batch([
+      db
+        .select({ at: min(l.activityTimestamp) })
+        .from(l)
+        .where(inCompany(l, auth)),
+      db
+        .select({ at: max(l.activityTimestamp) })
+        .from(l)
+        .where(inCompany(l, auth)),
+    ]);
+    const span = { first: first?.at, last: last?.at };
+    if (span.first == null || span.last == null) return [];
     to = span.last + 2 * DAY;
     from = Math.max(span.first - 2 * DAY, to - (MAX_DAYS - 1) * DAY);
   }
@@ -421,10 +430,7 @@ async function namePageIds(db: Db, auth: Auth, key: NameSort, descending: boolea
             .orderBy(asc(l.activityTimestamp), asc(l.id))
             .limit(take)
             .offset(size - skip - take)
-        : q
-            .orderBy(desc(l.activityTimestamp), desc(l.id))
-            .limit(take)
-            .offset(skip),
+        : q.orderBy(desc(l.activityTimestamp), desc(l.id)).limit(take).offset(skip),
     );
     want -= take;
     skip = 0;

@@ -17,7 +17,12 @@ let beta: string;
 let devices: number[];
 let users: number[];
 
-const all = async <T>(query: string, ...binds: unknown[]) => (await env.DB.prepare(query).bind(...binds).all<T>()).results;
+const all = async <T>(query: string, ...binds: unknown[]) =>
+  (
+    await env.DB.prepare(query)
+      .bind(...binds)
+      .all<T>()
+  ).results;
 
 beforeAll(async () => {
   beta = await login("beta");
@@ -50,9 +55,7 @@ beforeAll(async () => {
 const tallies = () =>
   Promise.all([
     all("select company_id, operation_type, activity_type_id, n from activity_counts where n <> 0 order by 1, 2, 3"),
-    all(
-      `select company_id, operation_type, activity_type_id, count(*) n from activity_logs group by 1, 2, 3 order by 1, 2, 3`,
-    ),
+    all(`select company_id, operation_type, activity_type_id, count(*) n from activity_logs group by 1, 2, 3 order by 1, 2, 3`),
     all("select company_id, kind, ref_id, n from activity_ref_counts where n <> 0 order by 1, 2, 3"),
     all(
       `select company_id, kind, ref_id, n from (
