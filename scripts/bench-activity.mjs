@@ -144,7 +144,9 @@ try {
   console.log(
     `\nCSV of every row: ${csv.status}, first bytes ${csv.first.toFixed(0)} ms, all ${csv.rows} rows (${(csv.bytes / 1e6).toFixed(1)} MB) in ${(csv.total / 1000).toFixed(1)} s; server RSS ${csv.before.toFixed(0)} MB before, ${csv.peak.toFixed(0)} MB peak`,
   );
-  if (csv.status !== 200 || csv.first > TARGET_FIRST_BYTES_MS || csv.rows !== ROWS) failed.push(`CSV (${csv.status}, first bytes ${csv.first.toFixed(0)} ms, ${csv.rows} rows)`);
+  // The benchmark's own sign-in is in ACME's log too.
+  if (csv.status !== 200 || csv.first > TARGET_FIRST_BYTES_MS || csv.rows !== ROWS + 1)
+    failed.push(`CSV (${csv.status}, first bytes ${csv.first.toFixed(0)} ms, ${csv.rows} rows)`);
 
   console.log(`load average ${load()}`);
   console.log(failed.length === 0 ? `\nAll cases answered 200 with p95 <= ${TARGET_P95_MS} ms; the CSV streamed every row.` : `\nOver target: ${failed.join(", ")}`);
