@@ -478,6 +478,33 @@ export const activityLogs = sqliteTable(
   ],
 );
 
+/**
+ * Tallies of activity_logs kept by triggers in the same statement as each write
+ * (db/migrations/0017_activity_scale.sql): the list's counts and name sorts read these, never the log.
+ */
+export const activityCounts = sqliteTable(
+  "activity_counts",
+  {
+    companyId: integer("company_id").notNull(),
+    operationType: text("operation_type").notNull(),
+    activityTypeId: integer("activity_type_id").notNull(),
+    n: integer("n").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.operationType, t.activityTypeId] })],
+);
+
+/** Rows per referenced person (as creator or target), device or group; `refId` 0 counts rows with none. */
+export const activityRefCounts = sqliteTable(
+  "activity_ref_counts",
+  {
+    companyId: integer("company_id").notNull(),
+    kind: text("kind", { enum: ["creator", "target", "device", "group"] }).notNull(),
+    refId: integer("ref_id").notNull(),
+    n: integer("n").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.kind, t.refId] })],
+);
+
 export const activityNotes = sqliteTable(
   "activity_notes",
   {

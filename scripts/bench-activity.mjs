@@ -4,7 +4,7 @@
 // (default 1,000,000) and BETA 10,000, the baseline: the same URLs from the same run at 10,000 rows.
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { benchEnv, freePort, measureGet, signIn, sleep, waitUntilUp } from "./bench-server.mjs";
 
@@ -99,7 +99,12 @@ try {
   await waitUntilUp(origin, server);
   const [acme, beta] = [await signIn(origin, ACME), await signIn(origin, BETA)];
 
-  console.log(`\n${ROUNDS} sequential GETs per URL after ${WARMUP} warm-up requests (ms, time to full body); ${ROWS} rows vs ${BASELINE_ROWS} rows:\n`);
+  // The machine may be shared: the load average says how much of an absolute time is queueing.
+  const load = () =>
+    loadavg()
+      .map((x) => x.toFixed(1))
+      .join(" / ");
+  console.log(`\n${ROUNDS} sequential GETs per URL after ${WARMUP} warm-up requests (ms, time to full body); ${ROWS} rows vs ${BASELINE_ROWS} rows; load average ${load()}:\n`);
   const row = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(24) : String(c).padStart(10))).join(" ");
   console.log(row(["case", "status", "p50", "p95", "p99", "base p95", "ratio"]));
   const failed = [];
@@ -112,12 +117,16 @@ try {
     if (r.status !== 200 || r.p95 > TARGET_P95_MS) failed.push(`${big[i][0]} (${r.status}, p95 ${r.p95.toFixed(1)} ms)`);
   }
 
+  console.log(`load average ${load()}`);
   const csv = await download(origin, acme, server.pid);
   console.log(
     `\nCSV of every row: ${csv.status}, first bytes ${csv.first.toFixed(0)} ms, all ${csv.rows} rows (${(csv.bytes / 1e6).toFixed(1)} MB) in ${(csv.total / 1000).toFixed(1)} s; server RSS ${csv.before.toFixed(0)} MB before, ${csv.peak.toFixed(0)} MB peak`,
   );
-  if (csv.status !== 200 || csv.first > TARGET_FIRST_BYTES_MS || csv.rows !== ROWS) failed.push(`CSV (${csv.status}, first bytes ${csv.first.toFixed(0)} ms, ${csv.rows} rows)`);
+  // The benchmark's own sign-in is in ACME's log too.
+  if (csv.status !== 200 || csv.first > TARGET_FIRST_BYTES_MS || csv.rows !== ROWS + 1)
+    failed.push(`CSV (${csv.status}, first bytes ${csv.first.toFixed(0)} ms, ${csv.rows} rows)`);
 
+  console.log(`load average ${load()}`);
   console.log(failed.length === 0 ? `\nAll cases answered 200 with p95 <= ${TARGET_P95_MS} ms; the CSV streamed every row.` : `\nOver target: ${failed.join(", ")}`);
   process.exitCode = failed.length === 0 ? 0 : 1;
 } finally {

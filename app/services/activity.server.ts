@@ -3,7 +3,7 @@
  * sorted, paged list, the CSV report, one entry with its notes, and the filter pickers' options.
  * Every query is scoped to the caller's company; another company's entry is a 404.
  */
-import { and, asc, count, desc, eq, gt, gte, inArray, lt, max, min, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, max, min, or, sql, type SQL } from "drizzle-orm";
 import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { AlertWindow, Core, Interval } from "../../core-wasm/pkg/index.js";
 import { formatActivityTime } from "~/components/activity/format";
@@ -24,7 +24,7 @@ import { notFound, ServiceError } from "~/utils/errors.server";
 import { parseInput } from "~/utils/parse-input.server";
 import { inCompany, liveInCompany } from "~/utils/tenant.server";
 
-const { activityLogs: l, activityTypes: at, devices: d, deviceGroups: g, activityNotes: n, users: u } = schema;
+const { activityLogs: l, activityTypes: at, devices: d, deviceGroups: g, activityNotes: n, users: u, activityCounts: c, activityRefCounts: rc } = schema;
 const creator = alias(u, "creator");
 const target = alias(u, "target");
 const MODULE = "activity";
@@ -175,6 +175,21 @@ const SORT_COLUMNS = {
 
 type SortKey = keyof typeof SORT_COLUMNS;
 
+/**
+ * The sorts by a name: the log column that refers to the named row, and its tally in
+ * activity_ref_counts (activities are tallied in activity_counts). Equal names keep each row's
+ * entries together (the referenced id breaks the tie), so the order is one index range per name.
+ */
+const NAME_SORTS = {
+  activity: { column: l.activityTypeId, kind: null },
+  triggeredBy: { column: l.createdByUserId, kind: "creator" },
+  user: { column: l.targetUserId, kind: "target" },
+  device: { column: l.targetDeviceId, kind: "device" },
+  deviceGroup: { column: l.targetDeviceGroupId, kind: "group" },
+} as const;
+type NameSort = keyof typeof NAME_SORTS;
+const isNameSort = (key: SortKey): key is NameSort => key in NAME_SORTS;
+
 function sortOf(sortText: string): { key: SortKey; desc: boolean } {
   const parsed = parseSort(sortText);
   const s = parsed && (ACTIVITY_SORTS as readonly string[]).includes(parsed.key) ? parsed : parseSort(DEFAULT_ACTIVITY_SORT)!;
@@ -187,16 +202,20 @@ function orderOf(sortText: string, reverse = false) {
   const dir = s.desc !== reverse ? desc : asc;
   // Newest first within equal values, and the id keeps pages stable.
   const newest = reverse ? asc : desc;
-  return s.key === "date" ? [dir(l.activityTimestamp), dir(l.id)] : [dir(SORT_COLUMNS[s.key]), newest(l.activityTimestamp), newest(l.id)];
+  if (s.key === "date") return [dir(l.activityTimestamp), dir(l.id)];
+  const tie = isNameSort(s.key) ? [dir(NAME_SORTS[s.key].column)] : [];
+  return [dir(SORT_COLUMNS[s.key]), ...tie, newest(l.activityTimestamp), newest(l.id)];
 }
 
 /**
  * The ids of one page, read from the indexes alone where the sort allows: the skipped rows are
  * index entries, never joined rows (a deferred join). Only the table the sort names is joined.
  */
-function pageIds(db: Db, where: SQL, sortText: string, reverse: boolean, limit: number, offset: number) {
+function pageIds(db: Db, scope: Scope, sortText: string, reverse: boolean, limit: number, offset: number) {
   const key = sortOf(sortText).key;
-  const base = db.select({ id: l.id }).from(l);
+  // Written out: drizzle checks a selected column's table against `from`, which may be the intervals' join
+  // (whose json_each has an `id` of its own, so the name is qualified).
+  const base = db.select({ id: sql<number>`"activity_logs"."id"`.mapWith(Number) }).from(scope.from);
   const q =
     key === "activity"
       ? base.innerJoin(at, eq(at.id, l.activityTypeId))
@@ -210,7 +229,7 @@ function pageIds(db: Db, where: SQL, sortText: string, reverse: boolean, limit: 
               ? base.leftJoin(g, eq(g.id, l.targetDeviceGroupId))
               : base;
   return q
-    .where(where)
+    .where(scope.where)
     .orderBy(...orderOf(sortText, reverse))
     .limit(limit)
     .offset(offset);
@@ -253,11 +272,19 @@ async function timeIntervals(db: Db, auth: Auth, core: Core, f: ActivityFilter, 
     from = Date.parse(`${f.filterFromDate}T00:00:00Z`) - 2 * DAY;
     to = Date.parse(`${f.filterToDate}T00:00:00Z`) + 3 * DAY;
   } else {
-    const [span] = await db
-      .select({ first: min(l.activityTimestamp), last: max(l.activityTimestamp) })
-      .from(l)
-      .where(inCompany(l, auth));
-    if (span?.first == null || span.last == null) return [];
+    // Two queries: SQLite reads a lone min() or max() from the index's end, but both at once scan the range.
+    const [[first], [last]] = await db.batch([
+      db
+        .select({ at: min(l.activityTimestamp) })
+        .from(l)
+        .where(inCompany(l, auth)),
+      db
+        .select({ at: max(l.activityTimestamp) })
+        .from(l)
+        .where(inCompany(l, auth)),
+    ]);
+    const span = { first: first?.at, last: last?.at };
+    if (span.first == null || span.last == null) return [];
     to = span.last + 2 * DAY;
     from = Math.max(span.first - 2 * DAY, to - (MAX_DAYS - 1) * DAY);
   }
@@ -287,36 +314,158 @@ function inIntervals(auth: Auth, intervals: Interval[]): SQL {
     on x.company_id = ${auth.company.id} and x.activity_timestamp >= json_extract(w.value, '$[0]') and x.activity_timestamp < json_extract(w.value, '$[1]'))`;
 }
 
-async function whereOf(db: Db, auth: Auth, core: Core, f: ActivityFilter, tz: string): Promise<SQL> {
+/**
+ * Many intervals (a daily time window) as the driving table of a list query: each is a range scan of
+ * (company, time), so a count or a page costs the rows inside the windows, not the whole log.
+ */
+function fromIntervals(auth: Auth, intervals: Interval[]): SQL {
+  return sql`json_each(${JSON.stringify(intervals)}) w cross join ${l} on ${l.companyId} = ${auth.company.id}
+    and ${l.activityTimestamp} >= json_extract(w.value, '$[0]') and ${l.activityTimestamp} < json_extract(w.value, '$[1]')`;
+}
+
+/** What a list query reads: `where` on the log alone, or on the log driven by many time intervals. */
+type Scope = { from: typeof l | SQL; where: SQL };
+
+type Filtered = { where: SQL; scope: Scope; intervals: Interval[] | null };
+
+async function whereOf(db: Db, auth: Auth, core: Core, f: ActivityFilter, tz: string): Promise<Filtered> {
   const intervals = await timeIntervals(db, auth, core, f, tz);
-  return inCompany(
+  const base = inCompany(
     l,
     auth,
     f.filterOperationType !== "All" ? eq(l.operationType, f.filterOperationType) : undefined,
     f.type && f.id ? eq(ID_COLUMNS[f.type], f.id) : undefined,
     f.additionalFilter ? sql`${l.activityTypeId} = (select id from activity_types where name = ${f.additionalFilter})` : undefined,
-    intervals ? inIntervals(auth, intervals) : undefined,
   );
+  const where = intervals ? and(base, inIntervals(auth, intervals))! : base;
+  const scope = intervals && intervals.length > 1 ? { from: fromIntervals(auth, intervals), where: base } : { from: l, where };
+  return { where, scope, intervals };
 }
+
+const REF_KINDS: Record<FilterType, (typeof schema.activityRefCounts.$inferSelect)["kind"]> = {
+  "Triggered By": "creator",
+  User: "target",
+  Device: "device",
+  "Device Group": "group",
+};
+
+/**
+ * How many rows match. Without a time filter the tallies answer (decision 0036): the trigger and
+ * activity filters sum a few tally rows, a person's, device's or group's filter alone is one row.
+ * Otherwise the matching rows are counted on their index.
+ */
+async function countOf(db: Db, auth: Auth, f: ActivityFilter, filtered: Filtered): Promise<number> {
+  const op = f.filterOperationType !== "All" ? f.filterOperationType : undefined;
+  if (!filtered.intervals && !(f.type && f.id)) {
+    const [row] = await db
+      .select({ n: sql<number>`coalesce(sum(${c.n}), 0)` })
+      .from(c)
+      .where(
+        and(
+          eq(c.companyId, auth.company.id),
+          op ? eq(c.operationType, op) : undefined,
+          f.additionalFilter ? sql`${c.activityTypeId} = (select id from activity_types where name = ${f.additionalFilter})` : undefined,
+        ),
+      );
+    return Math.max(0, Number(row?.n ?? 0));
+  }
+  if (!filtered.intervals && f.type && f.id && !op && !f.additionalFilter) {
+    const [row] = await db
+      .select({ n: rc.n })
+      .from(rc)
+      .where(and(eq(rc.companyId, auth.company.id), eq(rc.kind, REF_KINDS[f.type]), eq(rc.refId, f.id)));
+    return Math.max(0, row?.n ?? 0);
+  }
+  const [{ total }] = await db.select({ total: count() }).from(filtered.scope.from).where(filtered.scope.where);
+  return total;
+}
+
+const NAME_COLUMNS = { triggeredBy: creator.displayName, user: target.displayName, device: d.fullName, deviceGroup: g.fullName } as const;
+
+/**
+ * A page of an unfiltered name sort without sorting the log: the tallies, ordered by the names they
+ * refer to, say which names the page covers and how far into each; each name's rows are then one
+ * range of its (company, column, time) index, read from whichever end is nearer.
+ */
+async function namePageIds(db: Db, auth: Auth, key: NameSort, descending: boolean, offset: number, limit: number): Promise<number[]> {
+  const dir = descending ? desc : asc;
+  const { column, kind } = NAME_SORTS[key];
+  const groups =
+    kind === null
+      ? await db
+          .select({ ref: c.activityTypeId, n: sql<number>`sum(${c.n})` })
+          .from(c)
+          .innerJoin(at, eq(at.id, c.activityTypeId))
+          .where(eq(c.companyId, auth.company.id))
+          .groupBy(c.activityTypeId)
+          .having(sql`sum(${c.n}) > 0`)
+          .orderBy(dir(at.name), dir(c.activityTypeId))
+      : await (() => {
+          const named = key as Exclude<NameSort, "activity">;
+          const table = { triggeredBy: creator, user: target, device: d, deviceGroup: g }[named];
+          return db
+            .select({ ref: rc.refId, n: rc.n })
+            .from(rc)
+            .leftJoin(table, eq(table.id, rc.refId))
+            .where(and(eq(rc.companyId, auth.company.id), eq(rc.kind, kind), gt(rc.n, 0)))
+            .orderBy(dir(NAME_COLUMNS[named]), dir(rc.refId));
+        })();
+  const reads = [];
+  let skip = offset;
+  let want = limit;
+  for (const { ref, n: size } of groups) {
+    if (want === 0) break;
+    if (skip >= size) {
+      skip -= size;
+      continue;
+    }
+    const take = Math.min(want, size - skip);
+    // Tally 0 is the rows that name nobody.
+    const match = inCompany(l, auth, kind !== null && ref === 0 ? isNull(column) : eq(column, ref));
+    const fromEnd = skip > size / 2;
+    const q = db.select({ id: l.id }).from(l).where(match);
+    reads.push(
+      fromEnd
+        ? q
+            .orderBy(asc(l.activityTimestamp), asc(l.id))
+            .limit(take)
+            .offset(size - skip - take)
+        : q.orderBy(desc(l.activityTimestamp), desc(l.id)).limit(take).offset(skip),
+    );
+    want -= take;
+    skip = 0;
+  }
+  if (reads.length === 0) return [];
+  const pages = await db.batch(reads as [(typeof reads)[number], ...(typeof reads)[number][]]);
+  return pages.flatMap((rows) => rows.map((r) => r.id));
+}
+
+const unfiltered = (f: ActivityFilter, filtered: Filtered) => !filtered.intervals && f.filterOperationType === "All" && !(f.type && f.id) && !f.additionalFilter;
 
 export type ActivityPage = { rows: ActivityRow[]; total: number; page: number; pageSize: number; tz: string };
 
 /**
  * One page (0-based) and the total. A page past the middle is read backwards from the end, so no
- * page skips more than half the log; the page's rows are then joined by id.
+ * page skips more than half the log; an unfiltered name sort walks the tallies instead of sorting;
+ * the page's rows are then joined by id.
  */
 export async function listActivity(db: Db, auth: Auth, input: ActivityFilterInput, core: Core): Promise<ActivityPage> {
   assertCan(auth, MODULE);
   const f = parseFilter(input);
   const tz = await zoneFor(db, auth, core, f.tz);
-  const where = await whereOf(db, auth, core, f, tz);
-  const [{ total }] = await db.select({ total: count() }).from(l).where(where);
+  const filtered = await whereOf(db, auth, core, f, tz);
+  const total = await countOf(db, auth, f, filtered);
   const offset = f.page * f.pageSize;
   if (offset >= total) return { rows: [], total, page: f.page, pageSize: f.pageSize, tz };
+  const s = sortOf(f.sort);
   const reverse = offset > total / 2;
-  const ids = reverse
-    ? pageIds(db, where, f.sort, true, Math.min(f.pageSize, total - offset), Math.max(0, total - offset - f.pageSize))
-    : pageIds(db, where, f.sort, false, f.pageSize, offset);
+  const ids =
+    isNameSort(s.key) && unfiltered(f, filtered)
+      ? await namePageIds(db, auth, s.key, s.desc, offset, f.pageSize)
+      : (reverse
+          ? await pageIds(db, filtered.scope, f.sort, true, Math.min(f.pageSize, total - offset), Math.max(0, total - offset - f.pageSize))
+          : await pageIds(db, filtered.scope, f.sort, false, f.pageSize, offset)
+        ).map((r) => r.id);
   const rows = await joined(db)
     .where(inArray(l.id, ids))
     .orderBy(...orderOf(f.sort));
@@ -357,7 +506,7 @@ export async function activityReport(db: Db, auth: Auth, input: ActivityFilterIn
   assertCan(auth, MODULE);
   const f = parseFilter(input);
   const tz = await zoneFor(db, auth, core, f.tz);
-  const where = await whereOf(db, auth, core, f, tz);
+  const { where } = await whereOf(db, auth, core, f, tz);
   const rows = (
     (await joined(db)
       .where(where)
@@ -379,7 +528,7 @@ export async function activityReportStream(db: Db, auth: Auth, input: ActivityFi
   assertCan(auth, MODULE);
   const f = parseFilter(input);
   const tz = await zoneFor(db, auth, core, f.tz);
-  const where = await whereOf(db, auth, core, f, tz);
+  const { where } = await whereOf(db, auth, core, f, tz);
   const s = sortOf(f.sort);
   const oldestFirst = s.key === "date" && !s.desc;
   const dir = oldestFirst ? asc : desc;
