@@ -104,7 +104,7 @@ export class Gateway {
       retryMs: this.opts.firmwareRetryMs
     })
     this.stats = new Stats(this, this.opts.statsIntervalMs)
-    this.presence = new Presence({ gateway: this, log: this.log })
+    this.presence = new Presence({ dataDir: this.opts.dataDir, gatewayId: this.opts.gatewayId, worker: this.worker, log: this.log })
     this.credentialKeys = new CredentialKeys({ dir: this.opts.dataDir, worker: this.worker, log: this.log, intervalMs: this.opts.credentialKeysIntervalMs })
     this.schedule = new ScheduledOpen({ replica: this.replica, publishRetained, recordEvent, log: this.log, intervalMs: this.opts.scheduleIntervalMs, now: this.opts.now })
   }
@@ -114,7 +114,7 @@ export class Gateway {
     await this.credentialKeys.open()
     await this.queue.open()
     await this.commands?.open()
-    await this.presence.started()
+    await this.presence.open()
     this.aedes = await createAedes({ id: this.opts.gatewayId, redisUrl: this.opts.redisUrl, maxTopicLevels: this.opts.maxTopicLevels })
     this.#installHooks(this.aedes)
     this.commands?.attach(this.aedes, (client) => client[IDENTITY]?.role === 'board')
@@ -370,10 +370,12 @@ export class Gateway {
     this.schedule.stop()
     await this.feed?.stop()
     await this.forwarder?.stop()
+    await this.presence.stop()
     await new Promise((resolve) => this.aedes.close(() => resolve()))
     if (this.opts.redisUrl) await this.aedes.persistence.destroy() // aedes closes its mq, not its persistence
     await this.listeners?.close()
     await this.queue.close()
+    await this.presence.close()
     await this.commands?.close()
     await this.replica.close()
   }
