@@ -11,16 +11,17 @@ import type { ShellData } from "./_app";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireAuth(request, context);
-  return { numbers: await dashboardNumbers(getDb(context), auth, context.core, nowMs()) };
+  const numbers = await dashboardNumbers(getDb(context), auth, context.core, nowMs());
+  // /activity filtered to today's denials (company zone), with the activity log's own URL names.
+  const today = numbers.denied?.today ?? "";
+  const deniedHref = `/activity?${new URLSearchParams({ filterFromDate: today, filterToDate: today, additionalFilter: DENIED_ACTIVITY })}`;
+  return { numbers, deniedHref };
 }
-
-/** /activity filtered to today's denials (company zone), with the activity log's own URL names. */
-const deniedLink = (today: string) => `/activity?${new URLSearchParams({ filterFromDate: today, filterToDate: today, additionalFilter: DENIED_ACTIVITY })}`;
 
 /** Home: numbers the user's modules allow, each a link to its filtered list, then one tile per area. */
 export default function Home() {
   const data = useRouteLoaderData<ShellData>("routes/_app")!;
-  const { numbers } = useLoaderData<typeof loader>();
+  const { numbers, deniedHref } = useLoaderData<typeof loader>();
   const { t } = useTranslation("common");
   const { t: td } = useTranslation("dashboard");
   const stat = (key: string, to: string, value: number, extra?: ReactNode) => (
@@ -43,7 +44,7 @@ export default function Home() {
       ),
     dev && stat("scheduledOpen", "/devices?schedule=open", dev.scheduledOpen),
     dev && stat("lowBattery", "/devices?battery=low", dev.lowBattery),
-    numbers.denied && stat("denied", deniedLink(numbers.denied.today), numbers.denied.count),
+    numbers.denied && stat("denied", deniedHref, numbers.denied.count),
     dev && stat("firmwarePending", "/devices?firmware=pending", dev.firmwarePending),
   ].filter(Boolean);
   return (
