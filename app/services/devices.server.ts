@@ -30,7 +30,15 @@ async function deviceConditions(db: Db, core: Core | undefined, auth: Auth, f: D
     conditions.push(or(sql`${d.fullName} like ${pattern} escape '\\'`, sql`${d.displayName} like ${pattern} escape '\\'`, sql`${d.serialNumber} like ${pattern} escape '\\'`));
   }
   if (f.type) conditions.push(eq(d.deviceTypeId, f.type));
-  if (f.group) conditions.push(exists(db.select({ one: sql`1` }).from(m).where(and(eq(m.groupId, f.group), eq(m.deviceId, d.id), eq(m.companyId, auth.company.id)))));
+  if (f.group)
+    conditions.push(
+      exists(
+        db
+          .select({ one: sql`1` })
+          .from(m)
+          .where(and(eq(m.groupId, f.group), eq(m.deviceId, d.id), eq(m.companyId, auth.company.id))),
+      ),
+    );
   if (f.online) conditions.push(f.online === "never" ? sql`${online} is null` : sql`${online} = ${Number(f.online)}`);
   if (f.battery) conditions.push(eq(d.lowBattery, f.battery === "low"));
   if (f.door) conditions.push(eq(d.doorState, f.door));
@@ -100,11 +108,7 @@ export async function deviceFilterOptions(db: Db, auth: Auth) {
   assertCan(auth, MODULE);
   const t = schema.deviceTypes;
   const [groups, types] = await db.batch([
-    db
-      .select({ id: g.id, name: g.fullName })
-      .from(g)
-      .where(liveInCompany(g, auth))
-      .orderBy(asc(g.fullName), asc(g.id)),
+    db.select({ id: g.id, name: g.fullName }).from(g).where(liveInCompany(g, auth)).orderBy(asc(g.fullName), asc(g.id)),
     db
       .selectDistinct({ id: t.id, name: t.deviceType })
       .from(t)

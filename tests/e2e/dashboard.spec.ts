@@ -24,7 +24,13 @@ async function makeData(request: APIRequestContext) {
     { id: id(down.id), deviceId: String(down.id), type: "board.presence", at: now - 4000, gatewayId: "gw-e2e", data: { online: false } },
     { id: id(up.id), deviceId: String(up.id), type: "battery", at: now - 3000, data: { percent: 4 } },
     { id: id(up.id), deviceId: String(up.id), type: "sensor.contact", at: now - 2000, data: { input: 1, state: "open" } },
-    { id: id(up.id), deviceId: String(up.id), type: "access.denied", at: now - 1000, data: { credential: { type: "fob", id: `fob-${unique()}` }, code: "no_key", reason: "No key for this door" } },
+    {
+      id: id(up.id),
+      deviceId: String(up.id),
+      type: "access.denied",
+      at: now - 1000,
+      data: { credential: { type: "fob", id: `fob-${unique()}` }, code: "no_key", reason: "No key for this door" },
+    },
   ]);
   return { up, down };
 }
@@ -39,8 +45,28 @@ async function listTotal(page: Page): Promise<number> {
 const STATS = ["users", "online", "offline", "scheduledOpen", "lowBattery", "denied", "firmwarePending"] as const;
 
 const text = {
-  en: { heading: "At a glance", online: "Online", battery: "Battery", firmware: "Firmware", door: "Door", last: "Last activity", connection: "Connection", open: "Open", low: "Low" },
-  es: { heading: "De un vistazo", online: "Conexión", battery: "Batería", firmware: "Firmware", door: "Puerta", last: "Última actividad", connection: "Conexión", open: "Abierta", low: "Baja" },
+  en: {
+    heading: "At a glance",
+    online: "Online",
+    battery: "Battery",
+    firmware: "Firmware",
+    door: "Door",
+    last: "Last activity",
+    connection: "Connection",
+    open: "Open",
+    low: "Low",
+  },
+  es: {
+    heading: "De un vistazo",
+    online: "Conexión",
+    battery: "Batería",
+    firmware: "Firmware",
+    door: "Puerta",
+    last: "Última actividad",
+    connection: "Conexión",
+    open: "Abierta",
+    low: "Baja",
+  },
 };
 
 for (const lang of ["en", "es"] as const) {

@@ -102,7 +102,8 @@ export function deviceColumns(t: TFunction, today: string, tz: string): ColumnDe
       id: "door",
       header: t("col.door"),
       enableSorting: true,
-      cell: ({ row }) => (row.original.doorState ? <Badge variant={row.original.doorState === "open" ? "warning" : "secondary"}>{t(`door.${row.original.doorState}`)}</Badge> : "-"),
+      cell: ({ row }) =>
+        row.original.doorState ? <Badge variant={row.original.doorState === "open" ? "warning" : "secondary"}>{t(`door.${row.original.doorState}`)}</Badge> : "-",
     },
   ];
 }

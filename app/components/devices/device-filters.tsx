@@ -21,7 +21,12 @@ export function DeviceFilterBar({ t, filters, groups, types }: { t: TFunction; f
   const select = (name: keyof DeviceFilters, choices: [string, string][]) => (
     <div className="grid gap-1">
       <Label htmlFor={`filter-${name}`}>{t(`filter.${name}`)}</Label>
-      <NativeSelect id={`filter-${name}`} name={name} defaultValue={filters[name] === undefined ? "" : String(filters[name])} onChange={(e) => submit(e.currentTarget.form, { preventScrollReset: true })}>
+      <NativeSelect
+        id={`filter-${name}`}
+        name={name}
+        defaultValue={filters[name] === undefined ? "" : String(filters[name])}
+        onChange={(e) => submit(e.currentTarget.form, { preventScrollReset: true })}
+      >
         <option value="">{t("filter.any")}</option>
         {choices.map(([value, label]) => (
           <option key={value} value={value}>
