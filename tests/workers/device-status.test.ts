@@ -14,11 +14,12 @@ import { dashboardNumbers } from "../../app/services/dashboard.server";
 import { listDevices, type ListDevicesOptions } from "../../app/services/devices.server";
 import { authFromToken, type Auth } from "../../app/utils/auth-guards.server";
 import type { DeviceFilters } from "../../app/schemas/device-filters";
-import { db, login, ORIGIN, schema, workerNow } from "./helpers";
+import { api, db, login, ORIGIN, schema, workerNow } from "./helpers";
 
 const SECRET = String(env.GATEWAY_SECRET);
 const core = createCore(coreModule);
 let acme: Auth;
+let acmeToken: string;
 let beta: Auth;
 let ids: Record<"a" | "b" | "c" | "d", number>;
 let betaDevice: number;
@@ -59,7 +60,8 @@ async function addDevice(companyId: number, name: string, extra: Partial<typeof 
 beforeAll(async () => {
   await seedGateway(db(), { GATEWAY_SECRET: SECRET });
   const now = workerNow();
-  acme = (await authFromToken(db(), env as never, await login("acme"), now))!;
+  acmeToken = await login("acme");
+  acme = (await authFromToken(db(), env as never, acmeToken, now))!;
   beta = (await authFromToken(db(), env as never, await login("beta"), now))!;
   const c = acme.company.id;
   ids = { a: await addDevice(c, "Live A"), b: await addDevice(c, "Live B"), c: await addDevice(c, "Live C"), d: await addDevice(c, "Live D") };
@@ -156,6 +158,26 @@ describe("devices list filters and sorts", () => {
     expect(mine((await list(acme, { q: "Live" }, { key: "battery", desc: true })).rows)[0]).toBe(ids.b);
     const byDoor = mine((await list(acme, { q: "Live" }, { key: "door", desc: false })).rows);
     expect(byDoor.slice(-2)).toEqual([ids.c, ids.a]);
+  });
+});
+
+describe("admin API", () => {
+  it("getDevices keeps the grid's names, adds the status as '1'/'0', filters and stays in the company", async () => {
+    const r = await api(acmeToken, "GET", `/api/admin/device/getDevices?q=Live&online=1&sort=-online`);
+    expect(r.status).toBe(200);
+    const rows = r.body.payload.rows as Record<string, unknown>[];
+    expect(rows.map((x) => x.id).sort()).toEqual([ids.a, ids.b].sort());
+    expect(rows.find((x) => x.id === ids.b)).toMatchObject({
+      full_name: "Live B",
+      display_name: "Live B",
+      serial_number: `LIVE-Live B-${acme.company.id}`,
+      online: "1",
+      low_battery: "1",
+    });
+    const never = await api(acmeToken, "GET", `/api/admin/device/getDevices?q=Live&online=never`);
+    expect(never.body.payload.rows.map((x: { id: number; online: unknown }) => [x.id, x.online])).toEqual([[ids.d, null]]);
+    const other = await api(acmeToken, "GET", `/api/admin/device/getDevices?q=Live%20Beta`);
+    expect(other.body.payload.total).toBe(0);
   });
 });
 
