@@ -68,6 +68,7 @@ export function deviceColumns(t: TFunction, today: string, tz: string): ColumnDe
     },
     {
       id: "online",
+      accessorKey: "online",
       header: t("col.online"),
       enableSorting: true,
       cell: ({ row }) => {
@@ -83,12 +84,14 @@ export function deviceColumns(t: TFunction, today: string, tz: string): ColumnDe
     },
     {
       id: "battery",
+      accessorKey: "lowBattery",
       header: t("col.battery"),
       enableSorting: true,
       cell: ({ row }) => (row.original.lowBattery ? <Badge variant="warning">{t("details.batteryLow")}</Badge> : t("details.batteryGood")),
     },
     {
       id: "firmware",
+      accessorKey: "firmwareVersion",
       header: t("col.firmware"),
       enableSorting: true,
       cell: ({ row }) => (
@@ -100,6 +103,7 @@ export function deviceColumns(t: TFunction, today: string, tz: string): ColumnDe
     },
     {
       id: "door",
+      accessorKey: "doorState",
       header: t("col.door"),
       enableSorting: true,
       cell: ({ row }) =>
