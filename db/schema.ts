@@ -360,6 +360,9 @@ export const devices = sqliteTable(
     /** MQTT credentials of the access board: `algorithm$params$salt$hash`. */
     boardSecretHash: text("board_secret_hash"),
     firmwareVersion: text("firmware_version"),
+    /** The door contact as last reported: sensor.contact input 1 or door.opened/closed (0014). */
+    doorState: text("door_state", { enum: ["open", "closed"] }),
+    doorStateAt: integer("door_state_at"),
     deletedAt: integer("deleted_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -372,7 +375,32 @@ export const devices = sqliteTable(
     /** Registration looks serial labels up by either side (0007_device_lifecycle.sql). */
     index("devices_serial_front_idx").on(t.serialFront),
     index("devices_serial_back_idx").on(t.serialBack),
+    /** The devices list sorts and filters by these within a company (0014_device_presence.sql). */
+    index("devices_company_serial_idx").on(t.companyId, t.serialNumber),
+    index("devices_company_activity_idx").on(t.companyId, t.lastActivityAt),
+    index("devices_company_type_idx").on(t.companyId, t.deviceTypeId),
+    index("devices_company_battery_idx").on(t.companyId, t.lowBattery),
   ],
+);
+
+/**
+ * Board presence per device and gateway instance, as the gateways report it (decision 0033): a
+ * board is online while a gateway seen recently says it is connected.
+ */
+export const devicePresence = sqliteTable(
+  "device_presence",
+  {
+    deviceId: integer("device_id").notNull(),
+    gatewayId: integer("gateway_id").notNull(),
+    /** The reporting instance's name within a gateway registration (a cluster shares one secret). */
+    instance: text("instance").notNull().default(""),
+    companyId: integer("company_id").notNull(),
+    online: integer("online", { mode: "boolean" }).notNull(),
+    /** When the board connected (online) or disconnected (offline), on the gateway's clock. */
+    since: integer("since").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.deviceId, t.gatewayId, t.instance] }), index("device_presence_gateway_idx").on(t.gatewayId, t.instance, t.online)],
 );
 
 export const deviceGroups = sqliteTable(

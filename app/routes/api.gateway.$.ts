@@ -65,7 +65,7 @@ async function handle(request: Request, context: LoaderFunctionArgs["context"], 
     );
 
     if (path === "changes") return json(200, await readFeed(db, parseFeedQuery(new URL(request.url))));
-    if (path === "events") return json(200, await ingestEvents(db, parseBatch(await readJson(request)), now));
+    if (path === "events") return json(200, await ingestEvents(db, parseBatch(await readJson(request)), now, gatewayId));
 
     const id = Number(decodeURIComponent(firmwareId!));
     const found = Number.isSafeInteger(id) && id > 0 ? await releaseObject(db, env.FIRMWARE, id) : null;

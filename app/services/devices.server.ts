@@ -2,30 +2,75 @@
  * Devices: the paged grid, the details page with the company's scheduled-open hours, and the last
  * reported location. Lifecycle changes (configure, rotate, remove, retire) are in device-lifecycle.server.ts.
  */
-import { and, asc, count, desc, eq, inArray, isNull, or } from "drizzle-orm";
+import { and, asc, count, desc, eq, exists, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { Core } from "../../core-wasm/pkg/index.js";
+import type { DeviceFilters } from "~/schemas/device-filters";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { notFound } from "~/utils/errors.server";
 import { liveInCompany } from "~/utils/tenant.server";
+import { firmwarePendingSql, followsScheduleSql, presenceSql, scheduledOpenNow } from "./device-status.server";
 
 const { devices: d, deviceGroups: g, deviceGroupMembers: m, ekeyAssignments: k, users: u } = schema;
 const MODULE = "devices";
 
-export const DEVICE_SORTS = ["fullName", "displayName", "serialNumber", "createdAt", "lastActivity"] as const;
-const sortColumn = {
-  fullName: d.fullName,
-  displayName: d.displayName,
-  serialNumber: d.serialNumber,
-  createdAt: d.createdAt,
-  lastActivity: d.lastActivityAt,
-};
+export const DEVICE_SORTS = ["fullName", "displayName", "serialNumber", "createdAt", "lastActivity", "online", "battery", "firmware", "door", "deviceType"] as const;
 
-export type ListDevicesOptions = { offset: number; pageSize: number; sort: { key: string; desc: boolean } };
+export type ListDevicesOptions = { offset: number; pageSize: number; sort: { key: string; desc: boolean }; filters?: DeviceFilters };
 
-export async function listDevices(db: Db, auth: Auth, o: ListDevicesOptions) {
+/** `%`, `_` and `\` match themselves in a search. */
+const contains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** The list's conditions: each filter of the URL (decision 0033), within the caller's company. */
+async function deviceConditions(db: Db, core: Core | undefined, auth: Auth, f: DeviceFilters, now: number, online: SQL<number | null>) {
+  const conditions: (SQL | undefined)[] = [];
+  if (f.q) {
+    const pattern = contains(f.q);
+    conditions.push(or(sql`${d.fullName} like ${pattern} escape '\\'`, sql`${d.displayName} like ${pattern} escape '\\'`, sql`${d.serialNumber} like ${pattern} escape '\\'`));
+  }
+  if (f.type) conditions.push(eq(d.deviceTypeId, f.type));
+  if (f.group)
+    conditions.push(
+      exists(
+        db
+          .select({ one: sql`1` })
+          .from(m)
+          .where(and(eq(m.groupId, f.group), eq(m.deviceId, d.id), eq(m.companyId, auth.company.id))),
+      ),
+    );
+  if (f.online) conditions.push(f.online === "never" ? sql`${online} is null` : sql`${online} = ${Number(f.online)}`);
+  if (f.battery) conditions.push(eq(d.lowBattery, f.battery === "low"));
+  if (f.door) conditions.push(eq(d.doorState, f.door));
+  if (f.firmware) conditions.push(firmwarePendingSql);
+  if (f.schedule) {
+    const open = core ? await scheduledOpenNow(db, core, auth.company.id, now) : false;
+    conditions.push(open ? followsScheduleSql : sql`0`);
+  }
+  return conditions;
+}
+
+/**
+ * The /devices grid: a page of the company's devices with their live status, filtered and sorted on
+ * the server. `core` decides the scheduled-open filter; `now` is the presence staleness clock.
+ */
+export async function listDevices(db: Db, auth: Auth, o: ListDevicesOptions, now: number, core?: Core) {
   assertCan(auth, MODULE);
-  const where = liveInCompany(d, auth);
-  const column = sortColumn[o.sort.key as keyof typeof sortColumn] ?? d.fullName;
+  const presence = presenceSql(now);
+  const where = liveInCompany(d, auth, ...(await deviceConditions(db, core, auth, o.filters ?? {}, now, presence.online)));
+  const sortColumn: Record<string, SQL | AnySQLiteColumn> = {
+    fullName: d.fullName,
+    displayName: d.displayName,
+    serialNumber: d.serialNumber,
+    createdAt: d.createdAt,
+    lastActivity: d.lastActivityAt,
+    online: presence.online,
+    battery: d.lowBattery,
+    firmware: d.firmwareVersion,
+    door: d.doorState,
+    deviceType: schema.deviceTypes.deviceType,
+  };
+  const column = sortColumn[o.sort.key] ?? d.fullName;
   const [rows, [{ total }]] = await db.batch([
     db
       .select({
@@ -37,15 +82,40 @@ export async function listDevices(db: Db, auth: Auth, o: ListDevicesOptions) {
         startDate: d.startDate,
         createdAt: d.createdAt,
         lastActivityAt: d.lastActivityAt,
+        deviceType: schema.deviceTypes.deviceType,
+        online: presence.online,
+        onlineSince: presence.since,
+        lowBattery: d.lowBattery,
+        firmwareVersion: d.firmwareVersion,
+        firmwarePending: firmwarePendingSql,
+        doorState: d.doorState,
+        doorStateAt: d.doorStateAt,
       })
       .from(d)
+      .leftJoin(schema.deviceTypes, eq(schema.deviceTypes.id, d.deviceTypeId))
       .where(where)
       .orderBy(o.sort.desc ? desc(column) : asc(column), asc(d.id))
       .limit(o.pageSize)
       .offset(o.offset),
     db.select({ total: count() }).from(d).where(where),
   ]);
-  return { rows, total };
+  return { rows: rows.map((r) => ({ ...r, online: r.online == null ? null : r.online === 1, firmwarePending: Boolean(r.firmwarePending) })), total };
+}
+export type DeviceListItem = Awaited<ReturnType<typeof listDevices>>["rows"][number];
+
+/** The filter choices of the list: the company's groups and the device types its devices have. */
+export async function deviceFilterOptions(db: Db, auth: Auth) {
+  assertCan(auth, MODULE);
+  const t = schema.deviceTypes;
+  const [groups, types] = await db.batch([
+    db.select({ id: g.id, name: g.fullName }).from(g).where(liveInCompany(g, auth)).orderBy(asc(g.fullName), asc(g.id)),
+    db
+      .selectDistinct({ id: t.id, name: t.deviceType })
+      .from(t)
+      .innerJoin(d, and(eq(d.deviceTypeId, t.id), liveInCompany(d, auth)))
+      .orderBy(asc(t.deviceType), asc(t.id)),
+  ]);
+  return { groups, types };
 }
 
 async function findDevice(db: Db, auth: Auth, id: number) {

@@ -16,6 +16,7 @@ import { activityValues, type ActivityEntry } from "~/utils/activity-insert.serv
 import { IN_CHUNK, schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import type { EventBatchResult, WireEvent } from "../../gateway/src/protocol/wire";
+import { isPresence, presenceStatements } from "./board-presence.server";
 
 export const MAX_EVENTS = 1000;
 
@@ -140,12 +141,15 @@ function checkEvent(x: unknown): GatewayEvent | string {
 /** Activity rows per insert statement: 12 bound columns each, under D1's 100 parameters. */
 const ROWS_PER_INSERT = 8;
 
-export async function ingestEvents(db: Db, rawEvents: unknown[], now: number): Promise<IngestResult> {
-  const rejected: IngestResult["rejected"] = [];
+/** `gatewayId`: the authenticated caller, whose board presence entries are recorded. */
+export async function ingestEvents(db: Db, rawEvents: unknown[], now: number, gatewayId?: number): Promise<IngestResult> {
+  const presence = gatewayId === undefined ? null : await presenceStatements(db, gatewayId, rawEvents.filter(isPresence), now);
+  const rejected: IngestResult["rejected"] = presence?.rejected ?? [];
   const events: GatewayEvent[] = [];
   const seen = new Set<string>();
   let duplicates = 0;
   for (const raw of rawEvents) {
+    if (presence && isPresence(raw)) continue;
     const e = checkEvent(raw);
     if (typeof e === "string") rejected.push({ id: idOf(raw), reason: e });
     else if (seen.has(e.id))
@@ -199,13 +203,15 @@ export async function ingestEvents(db: Db, rawEvents: unknown[], now: number): P
     state.note(e, device);
   }
 
-  if (rows.length === 0) return { accepted: 0, duplicates, rejected };
+  const presenceWrites = presence?.statements ?? [];
+  if (rows.length === 0 && presenceWrites.length === 0) return { accepted: 0, duplicates, rejected };
   const inserts = [];
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
     inserts.push(activityInsertMany(db, rows.slice(i, i + ROWS_PER_INSERT)));
   }
-  const results = await db.batch([...inserts, ...state.statements(db, now)] as unknown as [never, ...never[]]);
-  let accepted = 0;
+  const results = await db.batch([...inserts, ...state.statements(db, now), ...presenceWrites] as unknown as [never, ...never[]]);
+  // Presence entries are stored state, not rows: counted as accepted.
+  let accepted = presence?.applied ?? 0;
   for (let i = 0; i < inserts.length; i++) accepted += (results[i] as unknown[]).length;
   return { accepted, duplicates: duplicates + rows.length - accepted, rejected };
 }
@@ -234,6 +240,17 @@ async function companyOfUsers(db: Db, events: GatewayEvent[]): Promise<Map<numbe
   return out;
 }
 
+/** The door's contact: input 1 of `sensor.contact` (version 1's `sensor` named 1), or the door events. */
+function doorStateOf(e: GatewayEvent): "open" | "closed" | null {
+  const d = e.data;
+  if (e.type === "door.opened" || e.type === "door.forced" || e.type === "door.heldOpen") return "open";
+  if (e.type === "door.closed") return "closed";
+  const input = e.type === "sensor.contact" ? d.input : e.type === "sensor" ? sensorNumber(d.name) : null;
+  if (input !== 1) return null;
+  if (d.state === "open" || d.state === "closed") return d.state;
+  return e.type === "sensor" && typeof d.value === "boolean" ? (d.value ? "open" : "closed") : null;
+}
+
 type Progress = { deviceId: number; companyId: number; releaseId: number; done: number; total: number; state: "downloading" | "installed" | "failed"; detail: string };
 
 /** The latest device facts in a batch, written with statements that are harmless to repeat. */
@@ -241,6 +258,7 @@ class DeviceState {
   lastAt = new Map<number, number>();
   battery = new Map<number, { at: number; low: boolean }>();
   location = new Map<number, { at: number; lat: number; lon: number }>();
+  door = new Map<number, { at: number; state: "open" | "closed" }>();
   progress = new Map<string, Progress>();
   installed = new Map<number, number>();
   /** e-keys that opened a door, by key id: a one-time key among them is used from then on */
@@ -255,6 +273,8 @@ class DeviceState {
       this.opened.set(keyId, { at: e.at, companyId: device.companyId });
     }
     if (e.type === "battery" && (this.battery.get(id)?.at ?? 0) <= e.at) this.battery.set(id, { at: e.at, low: (num(d.percent) ?? 100) < LOW_BATTERY });
+    const door = doorStateOf(e);
+    if (door && (this.door.get(id)?.at ?? 0) <= e.at) this.door.set(id, { at: e.at, state: door });
     if (e.type === "location" && (this.location.get(id)?.at ?? 0) <= e.at) this.location.set(id, { at: e.at, lat: num(d.lat)!, lon: num(d.lon)! });
     const releaseId = Number(d.releaseId);
     if (!Number.isSafeInteger(releaseId) || releaseId <= 0) return;
@@ -304,6 +324,14 @@ class DeviceState {
           .update(d)
           .set({ lastLatitude: l.lat, lastLongitude: l.lon, lastLocationAt: l.at })
           .where(sql`${d.id} = ${id} and coalesce(${d.lastLocationAt}, 0) <= ${l.at}`),
+      );
+    }
+    for (const [id, x] of this.door) {
+      out.push(
+        db
+          .update(d)
+          .set({ doorState: x.state, doorStateAt: x.at })
+          .where(sql`${d.id} = ${id} and coalesce(${d.doorStateAt}, 0) <= ${x.at}`),
       );
     }
     const p = schema.firmwareProgress;

@@ -14,6 +14,7 @@ import { EventQueue } from './store/event-queue.js'
 import { WorkerClient } from './sync/worker-client.js'
 import { ChangeFeed } from './sync/change-feed.js'
 import { Forwarder } from './events/forwarder.js'
+import { Presence } from './events/presence.js'
 import { ImageCache } from './firmware/image-cache.js'
 import { FirmwareDelivery } from './firmware/delivery.js'
 import { ScheduledOpen } from './access/scheduled-open.js'
@@ -103,6 +104,7 @@ export class Gateway {
       retryMs: this.opts.firmwareRetryMs
     })
     this.stats = new Stats(this, this.opts.statsIntervalMs)
+    this.presence = new Presence({ dataDir: this.opts.dataDir, gatewayId: this.opts.gatewayId, worker: this.worker, log: this.log })
     this.credentialKeys = new CredentialKeys({ dir: this.opts.dataDir, worker: this.worker, log: this.log, intervalMs: this.opts.credentialKeysIntervalMs })
     this.schedule = new ScheduledOpen({ replica: this.replica, publishRetained, recordEvent, log: this.log, intervalMs: this.opts.scheduleIntervalMs, now: this.opts.now })
   }
@@ -112,6 +114,7 @@ export class Gateway {
     await this.credentialKeys.open()
     await this.queue.open()
     await this.commands?.open()
+    await this.presence.open()
     this.aedes = await createAedes({ id: this.opts.gatewayId, redisUrl: this.opts.redisUrl, maxTopicLevels: this.opts.maxTopicLevels })
     this.#installHooks(this.aedes)
     this.commands?.attach(this.aedes, (client) => client[IDENTITY]?.role === 'board')
@@ -223,9 +226,15 @@ export class Gateway {
       }
       return packet
     }
+    aedes.on('client', (client) => {
+      const identity = client[IDENTITY]
+      if (identity?.role === 'board') this.presence.changed(identity.boardId, true)
+    })
     aedes.on('clientDisconnect', (client) => {
       const identity = client[IDENTITY]
-      if (identity?.role === 'board') this.firmware.forget(identity.boardId, client)
+      if (identity?.role !== 'board') return
+      this.firmware.forget(identity.boardId, client)
+      this.presence.changed(identity.boardId, false)
     })
     aedes.on('clientError', (client, err) => this.log.warn('client error', { clientId: client?.id, error: err.message }))
     aedes.on('connectionError', (client, err) => this.log.warn('connection error', { clientId: client?.id, error: err.message }))
@@ -361,10 +370,12 @@ export class Gateway {
     this.schedule.stop()
     await this.feed?.stop()
     await this.forwarder?.stop()
+    await this.presence.stop()
     await new Promise((resolve) => this.aedes.close(() => resolve()))
     if (this.opts.redisUrl) await this.aedes.persistence.destroy() // aedes closes its mq, not its persistence
     await this.listeners?.close()
     await this.queue.close()
+    await this.presence.close()
     await this.commands?.close()
     await this.replica.close()
   }

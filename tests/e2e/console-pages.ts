@@ -18,6 +18,8 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
   { who: "acme", path: "/addUser" },
   { who: "acme", path: "/modifyUser", via: { list: "/users", hrefPrefix: "/modifyUser?id=" } },
   { who: "acme", path: "/devices" },
+  // Filtered to a state with no rows: the empty state with the filter bar.
+  { who: "acme", path: "/devices?q=no-such-device&online=1" },
   { who: "acme", path: "/deviceDetails", via: { list: "/devices", hrefPrefix: "/deviceDetails?id=" } },
   { who: "acme", path: "/deviceGroups" },
   { who: "acme", path: "/addDeviceGroup" },

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { decideAtDoors, MAX_CHECKS } from "~/services/door-decision.server";
-import { getDeviceDetails, getLastReportedLocation, scheduleText, WEEKDAYS, type DeviceDetails } from "~/services/devices.server";
+import { parseTableParams } from "~/components/data-table/params";
+import { DEVICE_FILTER_KEYS, parseDeviceFilters } from "~/schemas/device-filters";
+import { DEVICE_SORTS, getDeviceDetails, getLastReportedLocation, listDevices, scheduleText, WEEKDAYS, type DeviceDetails, type DeviceListItem } from "~/services/devices.server";
 import { endpoint } from "../define.server";
 
 const deviceId = z.object({ deviceId: z.coerce.number({ invalid_type_error: "deviceId must be a number" }).int().positive() });
@@ -50,6 +52,32 @@ function devicePayload(x: DeviceDetails) {
   };
 }
 
+/** A row of the devices grid: the spec's grid names, then the live status (decision 0033). */
+const deviceListPayload = (r: DeviceListItem) => ({
+  id: r.id,
+  full_name: r.fullName,
+  display_name: r.displayName,
+  serial_number: r.serialNumber,
+  status: r.status,
+  createdAt: r.createdAt,
+  lastActivity: r.lastActivityAt,
+  device_type: r.deviceType ?? "",
+  online: r.online == null ? null : r.online ? "1" : "0",
+  online_since: r.onlineSince,
+  low_battery: r.lowBattery ? "1" : "0",
+  firmware_version: r.firmwareVersion,
+  firmware_pending: r.firmwarePending ? "1" : "0",
+  door_state: r.doorState,
+  door_state_at: r.doorStateAt,
+});
+
+const listQuery = z.object({
+  page: z.string().max(9).optional(),
+  pageSize: z.string().max(9).optional(),
+  sort: z.string().max(40).optional(),
+  ...Object.fromEntries(DEVICE_FILTER_KEYS.map((k) => [k, z.string().max(100).optional()])),
+});
+
 const instant = z.union([
   z.number().int().min(0).max(8_640_000_000_000_000),
   z
@@ -83,6 +111,20 @@ const decisionShape = z.object({
 const locationShape = z.object({ latitude: z.number().nullable(), longitude: z.number().nullable(), reportedAt: z.number().nullable() });
 
 export const deviceEndpoints = [
+  endpoint({
+    method: "GET",
+    path: "/device/getDevices",
+    tag: "Devices",
+    summary: `The devices grid: 25 a page (page is 1-based), sort one of ${DEVICE_SORTS.join(", ")} ("-" for descending), filters q (name or serial), type, group, online (1, 0 or never), battery (low, ok), door (open, closed), firmware=pending, schedule=open. Online is null for a board no gateway ever reported.`,
+    auth: "token",
+    query: listQuery,
+    async handler({ db, core, auth, query, now }) {
+      const search = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => typeof e[1] === "string"));
+      const params = parseTableParams(search, { defaultSort: "fullName", sortable: DEVICE_SORTS });
+      const { rows, total } = await listDevices(db, auth, { ...params, filters: parseDeviceFilters(search) }, now, core);
+      return { payload: { rows: rows.map(deviceListPayload), total, page: params.page, pageSize: params.pageSize } };
+    },
+  }),
   endpoint({
     method: "GET",
     path: "/user/getDeviceDetails",

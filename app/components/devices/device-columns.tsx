@@ -2,6 +2,7 @@ import { Link } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
 import type { TFunction } from "i18next";
 import { deviceStatusText } from "~/components/lifecycle/device-status";
+import { Badge } from "~/components/ui/badge";
 import { formatDateTime, formatZonedTime } from "~/utils/format";
 import { LockIcon } from "./device-icons";
 
@@ -14,9 +15,22 @@ export type DeviceListRow = {
   startDate: string | null;
   createdAt: number;
   lastActivityAt: number | null;
+  deviceType: string | null;
+  /** null: no gateway ever reported the board */
+  online: boolean | null;
+  onlineSince: number | null;
+  lowBattery: boolean;
+  firmwareVersion: string | null;
+  firmwarePending: boolean;
+  doorState: "open" | "closed" | null;
+  doorStateAt: number | null;
 };
 
-/** /devices columns (docs/ARCHITECTURE.md §7.1): the icon opens details, last activity opens that device's activity. */
+/**
+ * /devices columns (docs/ARCHITECTURE.md §7.1): the icon opens details, last activity opens that
+ * device's activity; then the live status (decision 0033), each sortable on the server. Times are in
+ * the company's zone, labelled.
+ */
 export function deviceColumns(t: TFunction, today: string, tz: string): ColumnDef<DeviceListRow>[] {
   return [
     {
@@ -51,6 +65,49 @@ export function deviceColumns(t: TFunction, today: string, tz: string): ColumnDe
             {formatZonedTime(row.original.lastActivityAt, tz)}
           </Link>
         ),
+    },
+    {
+      id: "online",
+      accessorKey: "online",
+      header: t("col.online"),
+      enableSorting: true,
+      cell: ({ row }) => {
+        const { online, onlineSince } = row.original;
+        if (online == null) return <Badge variant="outline">{t("online.never")}</Badge>;
+        return (
+          <span className="flex flex-col items-start gap-0.5">
+            <Badge variant={online ? "success" : "secondary"}>{t(online ? "online.yes" : "online.no")}</Badge>
+            {onlineSince != null && <span className="text-xs whitespace-nowrap text-muted-foreground">{t("online.since", { at: formatZonedTime(onlineSince, tz) })}</span>}
+          </span>
+        );
+      },
+    },
+    {
+      id: "battery",
+      accessorKey: "lowBattery",
+      header: t("col.battery"),
+      enableSorting: true,
+      cell: ({ row }) => (row.original.lowBattery ? <Badge variant="warning">{t("details.batteryLow")}</Badge> : t("details.batteryGood")),
+    },
+    {
+      id: "firmware",
+      accessorKey: "firmwareVersion",
+      header: t("col.firmware"),
+      enableSorting: true,
+      cell: ({ row }) => (
+        <span className="flex flex-wrap items-center gap-1">
+          {row.original.firmwareVersion ?? "-"}
+          {row.original.firmwarePending && <Badge variant="outline">{t("firmware.pending")}</Badge>}
+        </span>
+      ),
+    },
+    {
+      id: "door",
+      accessorKey: "doorState",
+      header: t("col.door"),
+      enableSorting: true,
+      cell: ({ row }) =>
+        row.original.doorState ? <Badge variant={row.original.doorState === "open" ? "warning" : "secondary"}>{t(`door.${row.original.doorState}`)}</Badge> : "-",
     },
   ];
 }

@@ -113,6 +113,7 @@ export type FirmwareRecord = { id: string; deviceType: string; version: string; 
  */
 export type WireEvent = {
   id: string
+  /** absent only on `gateway.started`, which is about the gateway itself */
   deviceId: string
   type: EventType | (string & {})
   at: number
@@ -136,6 +137,8 @@ export type EventType =
   | 'schedule.firstEntry'
   | 'firmware.progress'
   | 'firmware.result'
+  | 'board.presence'
+  | 'gateway.started'
 
 /** The request body: at most 1000 events and 2 MB. */
 export type EventBatch = { v: 1; gatewayId: string; events: WireEvent[] }
@@ -174,6 +177,18 @@ export type FirstEntryData = { scheduledOpenId: string; companyId: string; first
 
 /** `firmware.progress`, sent at each 10 % step a board reaches. */
 export type FirmwareProgressData = { releaseId: string; version: string; attempt: number; received: number; blocks: number; percent: number }
+
+/**
+ * `board.presence`: a board connected to (`online: true`) or disconnected from this gateway instance
+ * (`gatewayId`), at `at` on the gateway's clock. Id `<deviceId>/gw/prs.<start>.<n>`. Not an activity row.
+ */
+export type BoardPresenceData = { online: boolean }
+
+/**
+ * `gateway.started` (no `deviceId`, empty data, id `gw/start.<start>`): the instance `gatewayId` started
+ * at `at`, so every board it reported online before that is offline.
+ */
+export type GatewayStartedData = Record<string, never>
 
 /** `firmware.result`, sent by the board after it verified (or failed to verify) the image. */
 export type FirmwareResultData = { releaseId: string; ok: boolean; error?: string }

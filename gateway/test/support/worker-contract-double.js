@@ -51,6 +51,11 @@ export class WorkerContractDouble {
    * devices softly, so events of a removed one are still recorded).
    */
   devices = new Set()
+  /**
+   * Board presence by `<deviceId> <gateway instance>`: `{online, since}` (the console's device_presence,
+   * app/services/board-presence.server.ts); presence entries are stored state, not rows.
+   */
+  presence = new Map()
   /** event types with an activity name; remove one to play a console from before it had one */
   recordedTypes = new Set(RECORDED_TYPES)
 
@@ -132,7 +137,14 @@ export class WorkerContractDouble {
     const valid = []
     const seen = new Set()
     let duplicates = 0
+    let accepted = 0
     for (const ev of events) {
+      if (ev?.type === 'board.presence' || ev?.type === 'gateway.started') {
+        const reason = this.#presence(ev)
+        if (reason) rejected.push({ id: ev?.id ?? null, reason })
+        else accepted++
+        continue
+      }
       const reason = envelopeProblem(ev)
       if (reason) rejected.push({ id: ev?.id ?? null, reason })
       else if (seen.has(ev.id)) duplicates++
@@ -141,7 +153,6 @@ export class WorkerContractDouble {
         valid.push(ev)
       }
     }
-    let accepted = 0
     for (const ev of valid) {
       const reason = this.devices.has(ev.deviceId) ? this.#mappingProblem(ev) : 'unknown device'
       if (reason) rejected.push({ id: ev.id, reason })
@@ -153,6 +164,26 @@ export class WorkerContractDouble {
     }
     this.duplicates += duplicates
     return { accepted, duplicates, rejected }
+  }
+
+  /** The console's presence rules: never back in time; a start clears what the instance had online. */
+  #presence(ev) {
+    if (typeof ev.id !== 'string' || !Number.isSafeInteger(ev.at)) return 'at must be epoch milliseconds'
+    const instance = typeof ev.gatewayId === 'string' ? ev.gatewayId : ''
+    if (ev.type === 'gateway.started') {
+      for (const [key, p] of this.presence) if (key.endsWith(` ${instance}`) && p.online && p.since < ev.at) this.presence.set(key, { online: false, since: ev.at })
+      return null
+    }
+    if (!this.devices.has(ev.deviceId)) return 'unknown device'
+    if (typeof ev.data?.online !== 'boolean') return 'board.presence events need data.online'
+    const key = `${ev.deviceId} ${instance}`
+    if ((this.presence.get(key)?.since ?? 0) <= ev.at) this.presence.set(key, { online: ev.data.online, since: ev.at })
+    return null
+  }
+
+  /** Whether any instance reports the board connected (staleness is the console's, not modelled here). */
+  online(deviceId) {
+    return [...this.presence].some(([key, p]) => key.startsWith(`${deviceId} `) && p.online)
   }
 
   /** @param {{type: string, data?: Record<string, any>}} event */

@@ -1,0 +1,87 @@
+/**
+ * Board presence as gateways report it in their event batches (decisions 0033 and 0113):
+ * `board.presence` `{online}` when a board connects or disconnects, `gateway.started` when a gateway
+ * instance starts (every board it had is gone). Stored per device and gateway instance in
+ * `device_presence`; nothing goes to the activity log. Statements are conditional on the instant, so
+ * a batch sent again (or late) never moves a row back in time.
+ */
+import { and, eq, inArray, lt, sql } from "drizzle-orm";
+import { inChunks, schema, type Db } from "~/utils/db.server";
+import type { IngestResult } from "./gateway-events.server";
+
+export const PRESENCE_TYPES = new Set(["board.presence", "gateway.started"]);
+
+/**
+ * A gateway that has not called the console for this long no longer vouches for its boards: they
+ * count as offline (it polls the change feed every few seconds while it runs).
+ */
+export const PRESENCE_STALE_MS = 3 * 60_000;
+
+const ID = /^[\x21-\x7e]{1,200}$/;
+const INSTANCE = /^[\x21-\x7e]{1,64}$/;
+
+type Entry = { id: string; type: string; deviceId?: string; at: number; instance: string; online?: boolean };
+
+export const isPresence = (raw: unknown) => PRESENCE_TYPES.has(String((raw as { type?: unknown } | null)?.type));
+
+function check(raw: unknown): Entry | string {
+  const e = raw as { id?: unknown; type?: string; deviceId?: unknown; at?: unknown; gatewayId?: unknown; data?: { online?: unknown } };
+  if (typeof e.id !== "string" || !ID.test(e.id)) return "id must be 1-200 printable characters";
+  if (!Number.isSafeInteger(e.at) || (e.at as number) <= 0) return "at must be epoch milliseconds";
+  const instance = typeof e.gatewayId === "string" && INSTANCE.test(e.gatewayId) ? e.gatewayId : "";
+  if (e.type === "gateway.started") return { id: e.id, type: e.type, at: e.at as number, instance };
+  if (typeof e.deviceId !== "string" || !/^\d{1,15}$/.test(e.deviceId)) return "unknown device";
+  if (typeof e.data?.online !== "boolean") return "board.presence events need data.online";
+  return { id: e.id, type: "board.presence", deviceId: e.deviceId, at: e.at as number, instance, online: e.data.online };
+}
+
+/** The statements that record a batch's presence entries, and what to answer for them. */
+export async function presenceStatements(db: Db, gatewayId: number, raws: unknown[], now: number) {
+  const p = schema.devicePresence;
+  const rejected: IngestResult["rejected"] = [];
+  const entries: Entry[] = [];
+  for (const raw of raws) {
+    const e = check(raw);
+    if (typeof e === "string") rejected.push({ id: typeof (raw as { id?: unknown })?.id === "string" ? (raw as { id: string }).id : null, reason: e });
+    else entries.push(e);
+  }
+  const ids = [...new Set(entries.filter((e) => e.deviceId).map((e) => Number(e.deviceId)))];
+  const found = await inChunks(ids, (part) =>
+    db.select({ id: schema.devices.id, companyId: schema.devices.companyId }).from(schema.devices).where(inArray(schema.devices.id, part)),
+  );
+  const companyOf = new Map(found.map((d) => [d.id, d.companyId]));
+  const statements: unknown[] = [];
+  let applied = 0;
+  for (const e of entries) {
+    if (e.type === "gateway.started") {
+      // Whatever this instance had connected before it started is gone.
+      statements.push(
+        db
+          .update(p)
+          .set({ online: false, since: e.at, updatedAt: now })
+          .where(and(eq(p.gatewayId, gatewayId), eq(p.instance, e.instance), eq(p.online, true), lt(p.since, e.at))),
+      );
+      applied++;
+      continue;
+    }
+    const deviceId = Number(e.deviceId);
+    const companyId = companyOf.get(deviceId);
+    if (companyId === undefined) {
+      rejected.push({ id: e.id, reason: "unknown device" });
+      continue;
+    }
+    statements.push(
+      db
+        .insert(p)
+        .values({ deviceId, gatewayId, instance: e.instance, companyId, online: e.online!, since: e.at, updatedAt: now })
+        .onConflictDoUpdate({
+          target: [p.deviceId, p.gatewayId, p.instance],
+          set: { online: e.online!, since: e.at, companyId, updatedAt: now },
+          // Never back in time; at the same instant the later report in the queue wins (a board's reconnect).
+          setWhere: sql`${p.since} <= ${e.at}`,
+        }),
+    );
+    applied++;
+  }
+  return { statements, rejected, applied };
+}
