@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FaqEditor } from "~/components/support/faq-editor";
-import { ticketsPage } from "~/components/support/tickets-data.server";
+import { ticketsPage } from "~/utils/support-tickets-data.server";
 import { TicketsTable } from "~/components/support/tickets-table";
 import { PageHeader } from "~/components/ui/page-header";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FaqList } from "~/components/support/faq-list";
-import { ticketsPage } from "~/components/support/tickets-data.server";
+import { ticketsPage } from "~/utils/support-tickets-data.server";
 import { TicketsTable } from "~/components/support/tickets-table";
 import { PageHeader } from "~/components/ui/page-header";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
