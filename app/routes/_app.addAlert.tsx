@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { alertFormAction } from "~/components/alerts/alert-action.server";
+import { alertFormAction } from "~/utils/alert-action.server";
 import { AlertForm } from "~/components/alerts/alert-form";
-import { alertFormOptions } from "~/components/alerts/alert-loader.server";
+import { alertFormOptions } from "~/utils/alert-loader.server";
 import { PageHeader } from "~/components/ui/page-header";
 import { requireModule } from "~/utils/auth-guards.server";
 

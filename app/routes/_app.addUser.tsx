@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { EkeyPanel } from "~/components/ekeys/ekey-panel";
 import { Button } from "~/components/ui/button";
 import { PageHeader } from "~/components/ui/page-header";
-import { loadPanelData } from "~/components/users/page-data.server";
+import { loadPanelData } from "~/utils/user-page-data.server";
 import { EMPTY_USER, UserForm } from "~/components/users/user-form";
 import { getFixedT, getLanguage } from "~/i18n/i18next.server";
 import { translateMessage } from "~/i18n/messages";

@@ -21,7 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "role", "add");
   const db = getDb(context);
   const [roles, unassigned, assigned] = await Promise.all([listRoles(db, auth), listRoleUsers(db, auth, "unassigned"), listRoleUsers(db, auth, "assigned")]);
-  return { roles: roles.map((r) => ({ id: r.id, role_title: r.role_title })), unassigned, assigned };
+  return { roles: roles.map((r) => ({ id: r.id, title: r.title })), unassigned, assigned };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -48,7 +48,7 @@ export default function AssignRolePage() {
   const [roleId, setRoleId] = useState("");
   const [userId, setUserId] = useState("");
 
-  const everyone = [...unassigned, ...assigned].sort((a, b) => a.dispay_name.localeCompare(b.dispay_name));
+  const everyone = [...unassigned, ...assigned].sort((a, b) => a.displayName.localeCompare(b.displayName));
   return (
     <div className="grid gap-6">
       <PageHeader
@@ -70,7 +70,7 @@ export default function AssignRolePage() {
             <option value="">{t("choose")}</option>
             {roles.map((r) => (
               <option key={r.id} value={r.id}>
-                {r.role_title}
+                {r.title}
               </option>
             ))}
           </NativeSelect>
@@ -80,7 +80,7 @@ export default function AssignRolePage() {
             <option value="">{t("choose")}</option>
             {everyone.map((u) => (
               <option key={u.id} value={u.id}>
-                {`${u.dispay_name} (${u.e_mail})`}
+                {`${u.displayName} (${u.email})`}
               </option>
             ))}
           </NativeSelect>
@@ -103,10 +103,10 @@ export default function AssignRolePage() {
                   <button
                     type="button"
                     onClick={() => setUserId(String(u.id))}
-                    aria-label={t("assignTo", { name: u.dispay_name })}
+                    aria-label={t("assignTo", { name: u.displayName })}
                     className="w-full rounded-md px-2 py-1.5 text-left text-sm hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
                   >
-                    {u.dispay_name} <span className="text-muted-foreground">{u.e_mail}</span>
+                    {u.displayName} <span className="text-muted-foreground">{u.email}</span>
                   </button>
                 </li>
               ))}
@@ -124,13 +124,13 @@ export default function AssignRolePage() {
               {assigned.map((u) => (
                 <li key={u.id} className="flex items-center justify-between gap-2 px-2 py-1.5 text-sm">
                   <button type="button" onClick={() => setUserId(String(u.id))} className="min-w-0 truncate text-left hover:underline">
-                    {u.dispay_name} <span className="text-muted-foreground">— {u.Role?.role_title}</span>
+                    {u.displayName} <span className="text-muted-foreground">— {u.role?.title}</span>
                     {u.isSuperAdmin && <span className="ml-1 text-xs text-muted-foreground">({t("superAdmin")})</span>}
                   </button>
                   <Form method="post">
                     <input type="hidden" name="intent" value="remove" />
                     <input type="hidden" name="user_id" value={u.id} />
-                    <Button type="submit" size="sm" variant="ghost" disabled={busy} aria-label={t("removeRoleOf", { name: u.dispay_name })}>
+                    <Button type="submit" size="sm" variant="ghost" disabled={busy} aria-label={t("removeRoleOf", { name: u.displayName })}>
                       {t("removeRole")}
                     </Button>
                   </Form>

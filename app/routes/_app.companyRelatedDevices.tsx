@@ -37,18 +37,18 @@ export default function CompanyDevicesPage() {
   const { t } = useTranslation("companies");
   const columns = useMemo<ColumnDef<CompanyDeviceRow>[]>(
     () => [
-      { id: "serial", accessorKey: "serial_number", header: t("dev.serial"), meta: { className: "font-mono" } },
-      { id: "front", accessorKey: "serial_front", header: t("dev.front"), meta: { className: "font-mono" } },
-      { id: "back", accessorKey: "serial_back", header: t("dev.back"), meta: { className: "font-mono" } },
-      { id: "name", accessorKey: "full_name", header: t("dev.name") },
-      { id: "type", accessorKey: "board_type", header: t("dev.type") },
+      { id: "serial", accessorKey: "serialNumber", header: t("dev.serial"), meta: { className: "font-mono" } },
+      { id: "front", accessorKey: "serialFront", header: t("dev.front"), meta: { className: "font-mono" } },
+      { id: "back", accessorKey: "serialBack", header: t("dev.back"), meta: { className: "font-mono" } },
+      { id: "name", accessorKey: "fullName", header: t("dev.name") },
+      { id: "type", accessorKey: "boardType", header: t("dev.type") },
       {
         id: "status",
         header: t("dev.status"),
         // Spec §3: an unconfigured device with a start date in the future "will be activated on {date}".
         cell: ({ row }) =>
-          row.original.status === "unconfigured" && row.original.start_date && row.original.start_date > today
-            ? t("dev.willActivate", { date: formatDate(Date.parse(`${row.original.start_date}T12:00:00Z`), "UTC") })
+          row.original.status === "unconfigured" && row.original.startDate && row.original.startDate > today
+            ? t("dev.willActivate", { date: formatDate(Date.parse(`${row.original.startDate}T12:00:00Z`), "UTC") })
             : t(`dev.status.${row.original.status}`),
       },
     ],
@@ -58,7 +58,7 @@ export default function CompanyDevicesPage() {
     <div className="grid gap-4">
       <PageHeader
         title={t("dev.title")}
-        description={`${company.company_name} (${company.company_id}) - ${company.company_type.toUpperCase()}`}
+        description={`${company.name} (${company.code}) - ${company.type.toUpperCase()}`}
         actions={
           <Button asChild variant="outline">
             <Link to="/company">{t("backToList")}</Link>

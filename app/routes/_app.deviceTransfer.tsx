@@ -150,11 +150,11 @@ export default function DeviceTransferPage() {
             caption={t("targetDevices", { name: target.name })}
             rows={devices.rows.map((r) => ({
               id: r.id,
-              serial: r.serial_number,
-              front: r.serial_front,
-              back: r.serial_back,
-              type: r.board_type,
-              status: deviceStatusText(t, r.status, r.start_date, today),
+              serial: r.serialNumber,
+              front: r.serialFront,
+              back: r.serialBack,
+              type: r.boardType,
+              status: deviceStatusText(t, r.status, r.startDate, today),
             }))}
             total={devices.total}
             page={devices.page}

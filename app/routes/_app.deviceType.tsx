@@ -54,14 +54,14 @@ export default function DeviceTypesPage() {
             <Link
               to={`/modifyDeviceType?id=${row.original.id}`}
               className="text-muted-foreground hover:text-foreground"
-              aria-label={t("openType", { name: row.original.device_type })}
+              aria-label={t("openType", { name: row.original.deviceType })}
             >
               <NAV_ICONS.deviceType className="size-5" />
             </Link>
           ) : null,
       },
-      { id: "code", accessorKey: "device_code", header: t("deviceCode"), enableSorting: true, meta: { className: "font-mono" } },
-      { id: "type", accessorKey: "device_type", header: t("deviceType"), enableSorting: true },
+      { id: "code", accessorKey: "deviceCode", header: t("deviceCode"), enableSorting: true, meta: { className: "font-mono" } },
+      { id: "type", accessorKey: "deviceType", header: t("deviceType"), enableSorting: true },
       { id: "devices", accessorKey: "devices", header: t("devices"), enableSorting: true, meta: { className: "text-right" } },
       { id: "createdAt", header: t("createdAt"), enableSorting: true, cell: ({ row }) => formatDateTime(row.original.createdAt, "UTC") },
     ];
@@ -69,9 +69,9 @@ export default function DeviceTypesPage() {
       cols.push(
         deleteColumn<DeviceTypeRow>({
           header: t("delete"),
-          label: (r) => t("deleteType", { name: r.device_type }),
+          label: (r) => t("deleteType", { name: r.deviceType }),
           title: t("deleteTitle"),
-          description: (r) => t("deleteDescription", { name: r.device_type, code: r.device_code }),
+          description: (r) => t("deleteDescription", { name: r.deviceType, code: r.deviceCode }),
           confirm: t("delete"),
           cancel: t("cancel"),
         }),

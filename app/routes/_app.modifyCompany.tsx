@@ -58,20 +58,18 @@ export default function ModifyCompanyPage() {
   const { t } = useTranslation("companies");
   const initial = useMemo<CompanyFormValues>(
     () => ({
-      companyType: company.company_type,
-      parentCompanyId: company.parent_company
-        ? `${company.parent_company.company_name} (${company.parent_company.company_id}) - ${company.parent_company.company_type.toUpperCase()}`
-        : "",
-      discountPercentage: String(company.discount_percentage),
-      nextBillingDate: company.next_billing_date ?? "",
-      companyName: company.company_name,
-      POCFirstName: company.poc_first_name,
-      POCLastName: company.poc_last_name,
-      POCEmail: company.poc_e_mail,
-      POCCountryCode: company.poc_country_code,
-      POCPhoneNumber: company.poc_phone_number,
-      companyId: company.company_id,
-      isDeactive: company.is_deactive === "1",
+      companyType: company.type,
+      parentCompanyId: company.parent ? `${company.parent.name} (${company.parent.code}) - ${company.parent.type.toUpperCase()}` : "",
+      discountPercentage: String(company.discountPercentage),
+      nextBillingDate: company.nextBillingDate ?? "",
+      companyName: company.name,
+      POCFirstName: company.pocFirstName,
+      POCLastName: company.pocLastName,
+      POCEmail: company.pocEmail,
+      POCCountryCode: company.pocCountryCode,
+      POCPhoneNumber: company.pocPhoneNumber,
+      companyId: company.code,
+      isDeactive: company.isDeactive,
     }),
     [company],
   );
@@ -79,7 +77,7 @@ export default function ModifyCompanyPage() {
     <div className="grid gap-6">
       <PageHeader
         title={t("modifyTitle")}
-        description={`${company.company_name} (${company.company_id})`}
+        description={`${company.name} (${company.code})`}
         actions={
           <Button asChild variant="outline">
             <Link to="/company">{t("backToList")}</Link>

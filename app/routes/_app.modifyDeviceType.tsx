@@ -49,14 +49,14 @@ export default function ModifyDeviceTypePage() {
     <div className="grid gap-6">
       <PageHeader
         title={t("modifyTitle")}
-        description={`${type.device_type} (${type.device_code})`}
+        description={`${type.deviceType} (${type.deviceCode})`}
         actions={
           <Button asChild variant="outline">
             <Link to="/deviceType">{t("backToList")}</Link>
           </Button>
         }
       />
-      <DeviceTypeForm initial={{ deviceCode: type.device_code, deviceType: type.device_type }} submitLabel={t("save")} />
+      <DeviceTypeForm initial={{ deviceCode: type.deviceCode, deviceType: type.deviceType }} submitLabel={t("save")} />
     </div>
   );
 }

@@ -12,7 +12,6 @@ import { getRoleDetails, grantableActions, grantableModules, modifyRole } from "
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
-import { MODULES } from "~/utils/permissions";
 import { redirectWithToast } from "~/utils/toast.server";
 import { roleFormSchema } from "~/schemas/roles";
 import { formAction } from "~/utils/form-action.server";
@@ -55,16 +54,16 @@ export default function ModifyRolePage() {
   const { t } = useTranslation("roles");
   const initial = useMemo<RoleFormValues>(
     () => ({
-      role_title: role.role_title,
-      role_description: role.role_description,
+      role_title: role.title,
+      role_description: role.description,
       actions: {
-        permission_all: role.permission_all,
-        permission_add: role.permission_add,
-        permission_modifly: role.permission_modifly,
-        permission_view: role.permission_view,
-        permission_delete: role.permission_delete,
+        permission_all: role.permissionAll,
+        permission_add: role.permissionAdd,
+        permission_modifly: role.permissionModify,
+        permission_view: role.permissionView,
+        permission_delete: role.permissionDelete,
       },
-      modules: MODULES.filter((m) => role.permission_module[m]),
+      modules: role.modules,
     }),
     [role],
   );
@@ -72,7 +71,7 @@ export default function ModifyRolePage() {
     <div className="grid gap-6">
       <PageHeader
         title={t("modifyTitle")}
-        description={role.role_title}
+        description={role.title}
         actions={
           <Button asChild variant="outline">
             <Link to="/role">{t("backToRoles")}</Link>

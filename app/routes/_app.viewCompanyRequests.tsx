@@ -59,18 +59,18 @@ export default function CompanyRequestsPage() {
   const busy = useNavigation().state !== "idle";
   const columns = useMemo(() => {
     const cols: ColumnDef<CompanyRequestRow>[] = [
-      { id: "name", accessorKey: "company_name", header: t("col.name") },
-      { id: "type", header: t("col.type"), cell: ({ row }) => row.original.company_type.toUpperCase() },
-      { id: "term", header: t("col.term"), cell: ({ row }) => t("term", { n: row.original.billing_term }) },
-      { id: "reseller", header: t("col.reseller"), cell: ({ row }) => `${row.original.parent_company_detail.company_name} (${row.original.parent_company_detail.company_id})` },
+      { id: "name", accessorKey: "companyName", header: t("col.name") },
+      { id: "type", header: t("col.type"), cell: ({ row }) => row.original.companyType.toUpperCase() },
+      { id: "term", header: t("col.term"), cell: ({ row }) => t("term", { n: row.original.billingTermYears }) },
+      { id: "reseller", header: t("col.reseller"), cell: ({ row }) => `${row.original.reseller.name} (${row.original.reseller.code})` },
       {
         id: "poc",
         header: t("col.poc"),
         cell: ({ row }) => (
           <span className="grid">
-            <span>{`${row.original.poc.first_name} ${row.original.poc.last_name}`}</span>
-            <span className="text-xs text-muted-foreground">{row.original.poc.e_mail}</span>
-            <span className="text-xs text-muted-foreground">{formatPhone(row.original.poc.country_code, row.original.poc.phone_number)}</span>
+            <span>{`${row.original.poc.firstName} ${row.original.poc.lastName}`}</span>
+            <span className="text-xs text-muted-foreground">{row.original.poc.email}</span>
+            <span className="text-xs text-muted-foreground">{formatPhone(row.original.poc.countryCode, row.original.poc.phoneNumber)}</span>
           </span>
         ),
       },
@@ -81,7 +81,7 @@ export default function CompanyRequestsPage() {
         cell: ({ row }) => (
           <Badge variant={row.original.status === "pending" ? "outline" : row.original.status === "accepted" ? "success" : "destructive"}>
             {t(`status.${row.original.status}`)}
-            {row.original.created_company_id ? ` · ${row.original.created_company_id}` : ""}
+            {row.original.createdCompanyCode ? ` · ${row.original.createdCompanyCode}` : ""}
           </Badge>
         ),
       },
@@ -95,18 +95,18 @@ export default function CompanyRequestsPage() {
             <div className="flex gap-2">
               <Form method="post">
                 <input type="hidden" name="id" value={row.original.id} />
-                <Button type="submit" name="intent" value="accept" size="sm" disabled={busy} aria-label={t("acceptLabel", { name: row.original.company_name })}>
+                <Button type="submit" name="intent" value="accept" size="sm" disabled={busy} aria-label={t("acceptLabel", { name: row.original.companyName })}>
                   {t("accept")}
                 </Button>
               </Form>
               <ConfirmDialog
                 trigger={
-                  <Button type="button" size="sm" variant="outline" aria-label={t("rejectLabel", { name: row.original.company_name })}>
+                  <Button type="button" size="sm" variant="outline" aria-label={t("rejectLabel", { name: row.original.companyName })}>
                     {t("reject")}
                   </Button>
                 }
                 title={t("rejectTitle")}
-                description={t("rejectDescription", { name: row.original.company_name })}
+                description={t("rejectDescription", { name: row.original.companyName })}
                 fields={{ intent: "reject", id: row.original.id }}
                 confirmLabel={t("reject")}
                 cancelLabel={t("cancel")}

@@ -95,17 +95,18 @@ export const COMPANY_SORTS = {
   active: c.isDeactive,
 } as const;
 
-export type CompanyListRow = {
+/** A company's name, 4-character code and type, as lists and headings show it. */
+export type CompanyRef = { name: string; code: string; type: string };
+
+/** A company in the list; the API's names are mapped in `app/api/endpoints/companies.server.ts` (decision 0017). */
+export type CompanyListRow = CompanyRef & {
   id: number;
-  company_name: string;
-  company_id: string;
-  company_type: string;
-  full_name: string;
-  poc_e_mail: string;
-  poc_country_code: string;
-  poc_phone_number: string;
-  parent_company: { company_name: string; company_id: string; company_type: string } | null;
-  is_deactive: "0" | "1";
+  contactName: string;
+  email: string;
+  countryCode: string;
+  phone: string;
+  parent: CompanyRef | null;
+  isDeactive: boolean;
   totalDevices: number;
   totalUsers: number;
   totalInvoices: number;
@@ -160,15 +161,15 @@ export async function listCompanies(db: Db, auth: Auth, opts: ListCompaniesOptio
   return {
     rows: rows.map((r) => ({
       id: r.id,
-      company_name: r.name,
-      company_id: r.code,
-      company_type: r.type,
-      full_name: `${r.first} ${r.last}`.trim(),
-      poc_e_mail: r.email,
-      poc_country_code: r.countryCode,
-      poc_phone_number: r.phone,
-      parent_company: r.parentCode ? { company_name: r.parentName ?? "", company_id: r.parentCode, company_type: r.parentType ?? "" } : null,
-      is_deactive: r.off ? "1" : "0",
+      name: r.name,
+      code: r.code,
+      type: r.type,
+      contactName: `${r.first} ${r.last}`.trim(),
+      email: r.email,
+      countryCode: r.countryCode,
+      phone: r.phone,
+      parent: r.parentCode ? { name: r.parentName ?? "", code: r.parentCode, type: r.parentType ?? "" } : null,
+      isDeactive: r.off,
       totalDevices: Number(r.totalDevices),
       totalUsers: Number(r.totalUsers),
       totalInvoices: Number(r.totalInvoices),
@@ -177,15 +178,29 @@ export async function listCompanies(db: Db, auth: Auth, opts: ListCompaniesOptio
   };
 }
 
-export type CompanyDetails = Awaited<ReturnType<typeof getCompanyDetails>>;
+export type CompanyDetails = CompanyRef & {
+  id: number;
+  parent: CompanyRef | null;
+  discountPercentage: number;
+  pocFirstName: string;
+  pocLastName: string;
+  pocEmail: string;
+  pocCountryCode: string;
+  pocPhoneNumber: string;
+  nextBillingDate: string | null;
+  isDeactive: boolean;
+  totalDevices: number;
+  totalUsers: number;
+  totalInvoices: number;
+};
 
-/** The spec's company entity (part 2 §3). */
-export async function getCompanyDetails(db: Db, auth: Auth, id: number) {
+/** One company in the caller's view (part 2 §3), with its parent and counts. */
+export async function getCompanyDetails(db: Db, auth: Auth, id: number): Promise<CompanyDetails> {
   assertPlatformCaller(auth);
   const row = await findVisibleCompany(db, auth, id);
   const [parent, totals] = await db.batch([
     db
-      .select({ company_name: c.name, company_id: c.code, company_type: c.type })
+      .select({ name: c.name, code: c.code, type: c.type })
       .from(c)
       .where(eq(c.id, row.parentId ?? 0))
       .limit(1),
@@ -193,25 +208,25 @@ export async function getCompanyDetails(db: Db, auth: Auth, id: number) {
   ]);
   return {
     id: row.id,
-    company_name: row.name,
-    company_id: row.code,
-    company_type: row.type,
-    parent_company: parent[0] ?? null,
-    discount_percentage: row.discountPercentage,
-    poc_first_name: row.pocFirstName,
-    poc_last_name: row.pocLastName,
-    poc_e_mail: row.pocEmail,
-    poc_country_code: row.pocCountryCode,
-    poc_phone_number: row.pocPhoneNumber,
-    next_billing_date: row.nextBillingDate,
-    is_deactive: row.isDeactive ? ("1" as const) : ("0" as const),
+    name: row.name,
+    code: row.code,
+    type: row.type,
+    parent: parent[0] ?? null,
+    discountPercentage: row.discountPercentage,
+    pocFirstName: row.pocFirstName,
+    pocLastName: row.pocLastName,
+    pocEmail: row.pocEmail,
+    pocCountryCode: row.pocCountryCode,
+    pocPhoneNumber: row.pocPhoneNumber,
+    nextBillingDate: row.nextBillingDate,
+    isDeactive: row.isDeactive,
     totalDevices: Number(totals[0]?.totalDevices ?? 0),
     totalUsers: Number(totals[0]?.totalUsers ?? 0),
     totalInvoices: Number(totals[0]?.totalInvoices ?? 0),
   };
 }
 
-export type ParentOption = { id: number; company_name: string; company_id: string; company_type: string };
+export type ParentOption = CompanyRef & { id: number };
 
 /**
  * Companies that may be a parent, for the form's drop-down: root and var companies in view
@@ -221,7 +236,7 @@ export async function listParentOptions(db: Db, auth: Auth): Promise<ParentOptio
   assertPlatformCaller(auth);
   const inView = isRoot(auth) ? isNull(c.deletedAt) : and(isNull(c.deletedAt), sql`(${c.id} = ${auth.company.id} or ${c.id} in ${subtreeOf(auth.company.id)})`);
   return db
-    .select({ id: c.id, company_name: c.name, company_id: c.code, company_type: c.type })
+    .select({ id: c.id, name: c.name, code: c.code, type: c.type })
     .from(c)
     .where(and(inView, sql`${c.type} in ('root', 'var')`, eq(c.isDeactive, false)))
     .orderBy(asc(c.name), asc(c.id));
@@ -459,13 +474,13 @@ export async function deleteCompany(db: Db, auth: Auth, id: number, now: number)
 
 export type CompanyDeviceRow = {
   id: number;
-  serial_front: string;
-  serial_back: string;
-  serial_number: string;
-  board_type: string;
+  serialFront: string;
+  serialBack: string;
+  serialNumber: string;
+  boardType: string;
   status: string;
-  start_date: string | null;
-  full_name: string;
+  startDate: string | null;
+  fullName: string;
 };
 
 /**
@@ -478,7 +493,7 @@ export async function listCompanyDevices(
   auth: Auth,
   companyId: number,
   opts: { page?: { offset: number; limit: number } } = {},
-): Promise<{ company: { company_name: string; company_id: string; company_type: string }; details: CompanyDeviceRow[]; total: number }> {
+): Promise<{ company: CompanyRef; details: CompanyDeviceRow[]; total: number }> {
   assertPlatformCaller(auth);
   const company = await findVisibleCompany(db, auth, companyId);
   // With var_panel alone (the transfer screen) only the caller's direct children are open.
@@ -488,13 +503,13 @@ export async function listCompanyDevices(
   const base = db
     .select({
       id: d.id,
-      serial_front: d.serialFront,
-      serial_back: d.serialBack,
-      serial_number: d.serialNumber,
-      board_type: sql<string>`coalesce((select device_type from device_types where device_types.id = devices.device_type_id), '')`,
+      serialFront: d.serialFront,
+      serialBack: d.serialBack,
+      serialNumber: d.serialNumber,
+      boardType: sql<string>`coalesce((select device_type from device_types where device_types.id = devices.device_type_id), '')`,
       status: d.status,
-      start_date: d.startDate,
-      full_name: d.fullName,
+      startDate: d.startDate,
+      fullName: d.fullName,
     })
     .from(d)
     .where(where)
@@ -506,5 +521,5 @@ export async function listCompanyDevices(
       .from(d)
       .where(where),
   ]);
-  return { company: { company_name: company.name, company_id: company.code, company_type: company.type }, details: rows, total: Number(totals[0]?.n ?? 0) };
+  return { company: { name: company.name, code: company.code, type: company.type }, details: rows, total: Number(totals[0]?.n ?? 0) };
 }

@@ -26,16 +26,19 @@ export const REQUEST_MSG = {
   decided: "This company request has already been decided",
 } as const;
 
+/** A request as the console reads it; the API's names are mapped in `app/api/endpoints/company-requests.server.ts` (decision 0017). */
 export type CompanyRequestRow = {
   id: number;
-  company_name: string;
-  company_type: string;
-  billing_term: number;
+  companyName: string;
+  companyType: string;
+  billingTermYears: number;
   status: "pending" | "accepted" | "rejected";
   createdAt: number;
-  poc: { first_name: string; last_name: string; e_mail: string; country_code: string; phone_number: string };
-  parent_company_detail: { company_name: string; company_id: string; poc_e_mail: string; poc_phone_number: string; poc_country_code: string };
-  created_company_id: string | null;
+  poc: { firstName: string; lastName: string; email: string; countryCode: string; phoneNumber: string };
+  /** The reseller that asked, with its point of contact. */
+  reseller: { name: string; code: string; email: string; phoneNumber: string; countryCode: string };
+  /** The code of the company an accepted request created. */
+  createdCompanyCode: string | null;
 };
 
 /** POST company/createCompanyRequest: the reseller's own request (pocID is the signed-in user). */
@@ -115,14 +118,14 @@ export async function listCompanyRequests(db: Db, auth: Auth, opts: { page?: { o
   return {
     rows: rows.map((r) => ({
       id: r.id,
-      company_name: r.name,
-      company_type: r.type,
-      billing_term: r.term,
+      companyName: r.name,
+      companyType: r.type,
+      billingTermYears: r.term,
       status: r.status,
       createdAt: r.createdAt,
-      poc: { first_name: r.first, last_name: r.last, e_mail: r.email, country_code: r.cc, phone_number: r.phone },
-      parent_company_detail: { company_name: r.parentName, company_id: r.parentCode, poc_e_mail: r.parentEmail, poc_phone_number: r.parentPhone, poc_country_code: r.parentCc },
-      created_company_id: r.createdCode,
+      poc: { firstName: r.first, lastName: r.last, email: r.email, countryCode: r.cc, phoneNumber: r.phone },
+      reseller: { name: r.parentName, code: r.parentCode, email: r.parentEmail, phoneNumber: r.parentPhone, countryCode: r.parentCc },
+      createdCompanyCode: r.createdCode,
     })),
     total: Number(totals[0]?.n ?? 0),
   };

@@ -6,6 +6,7 @@
 import { and, asc, count, desc, eq, isNull, ne, sql } from "drizzle-orm";
 import { deviceTypeFormSchema, type DeviceTypeInput } from "~/schemas/device-types";
 import { activityInsert } from "~/utils/activity-insert.server";
+import { parseInput } from "~/utils/parse-input.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { forbidden, notFound, ServiceError } from "~/utils/errors.server";
@@ -23,7 +24,8 @@ export const DEVICE_TYPE_MESSAGES = {
   inUse: "This device type is in use by devices or firmware and cannot be deleted",
 } as const;
 
-export type DeviceTypeRow = { id: number; device_code: string; device_type: string; devices: number; createdAt: number };
+export type DeviceTypeRow = { id: number; deviceCode: string; deviceType: string; devices: number; createdAt: number };
+export type DeviceTypeDetails = { id: number; deviceCode: string; deviceType: string };
 
 function assertMay(auth: Auth, action: Action) {
   assertCan(auth, MODULES, action);
@@ -42,7 +44,7 @@ export async function listDeviceTypes(
   const key = opts.sort && opts.sort.key in DEVICE_TYPE_SORTS ? (opts.sort.key as keyof typeof DEVICE_TYPE_SORTS) : "code";
   const dir = opts.sort?.desc ? desc : asc;
   const base = db
-    .select({ id: dt.id, device_code: dt.deviceCode, device_type: dt.deviceType, devices: devicesUsing, createdAt: dt.createdAt })
+    .select({ id: dt.id, deviceCode: dt.deviceCode, deviceType: dt.deviceType, devices: devicesUsing, createdAt: dt.createdAt })
     .from(dt)
     .orderBy(dir(DEVICE_TYPE_SORTS[key]), asc(dt.id));
   const [rows, totals] = await db.batch([opts.page ? base.limit(opts.page.limit).offset(opts.page.offset) : base, db.select({ n: count() }).from(dt)]);
@@ -55,19 +57,13 @@ async function find(db: Db, id: number) {
   return row ?? notFound(DEVICE_TYPE_MESSAGES.notFound);
 }
 
-export async function getDeviceTypeDetails(db: Db, auth: Auth, id: number) {
+export async function getDeviceTypeDetails(db: Db, auth: Auth, id: number): Promise<DeviceTypeDetails> {
   assertMay(auth, "view");
   const row = await find(db, id);
-  return { id: row.id, device_code: row.deviceCode, device_type: row.deviceType };
+  return { id: row.id, deviceCode: row.deviceCode, deviceType: row.deviceType };
 }
 
-function parse(input: unknown): DeviceTypeInput {
-  const r = deviceTypeFormSchema.safeParse(input);
-  if (r.success) return r.data;
-  const fieldErrors: Record<string, string[]> = {};
-  for (const issue of r.error.issues) (fieldErrors[String(issue.path[0])] ??= []).push(issue.message);
-  throw new ServiceError(400, r.error.issues[0].message, { fieldErrors });
-}
+const parse = (input: unknown): DeviceTypeInput => parseInput(deviceTypeFormSchema, input);
 
 async function assertCodeFree(db: Db, code: string, exceptId?: number) {
   const row = await db

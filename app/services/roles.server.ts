@@ -9,6 +9,8 @@
 import { asc, eq, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import { type ACTION_FLAGS, assignRoleSchema, modulesForCompanyType, roleFormSchema, type RoleInput } from "~/schemas/roles";
 import { activityInsert } from "~/utils/activity-insert.server";
+import { issuesByField } from "~/utils/field-errors";
+import { parseInput } from "~/utils/parse-input.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { forbidden, notFound, ServiceError } from "~/utils/errors.server";
@@ -35,40 +37,32 @@ export const ROLE_MESSAGES = {
   noRole: "This user has no role",
 } as const;
 
+/** A role as the console reads it; the API's names are mapped in `app/api/endpoints/roles.server.ts` (decision 0017). */
 export type RoleRow = {
   id: number;
-  role_title: string;
-  role_description: string;
-  permission_all: boolean;
-  permission_add: boolean;
-  permission_modifly: boolean;
-  permission_view: boolean;
-  permission_delete: boolean;
-  permission_title: string;
-  permission_description: string;
-  permission_module: Record<ModuleKey, boolean>;
+  title: string;
+  description: string;
+  permissionAll: boolean;
+  permissionAdd: boolean;
+  permissionModify: boolean;
+  permissionView: boolean;
+  permissionDelete: boolean;
+  /** The role's modules, in `MODULES` order. */
+  modules: ModuleKey[];
   users: number;
 };
-
-const flags = (row: typeof r.$inferSelect) => ({
-  permission_all: row.permissionAll,
-  permission_add: row.permissionAdd,
-  permission_modifly: row.permissionModify,
-  permission_view: row.permissionView,
-  permission_delete: row.permissionDelete,
-});
-
-const moduleMap = (keys: string[]) => Object.fromEntries(MODULES.map((m) => [m, keys.includes(m)])) as Record<ModuleKey, boolean>;
 
 function toRow(row: typeof r.$inferSelect, modules: string[], users: number): RoleRow {
   return {
     id: row.id,
-    role_title: row.title,
-    role_description: row.description,
-    ...flags(row),
-    permission_title: row.title,
-    permission_description: row.description,
-    permission_module: moduleMap(modules),
+    title: row.title,
+    description: row.description,
+    permissionAll: row.permissionAll,
+    permissionAdd: row.permissionAdd,
+    permissionModify: row.permissionModify,
+    permissionView: row.permissionView,
+    permissionDelete: row.permissionDelete,
+    modules: MODULES.filter((m) => modules.includes(m)),
     users,
   };
 }
@@ -141,15 +135,10 @@ export function assertWithinCaller(auth: Auth, g: Grant) {
 }
 
 function parseRole(auth: Auth, input: unknown): RoleInput {
-  const parsed = roleFormSchema.safeParse(input);
-  if (!parsed.success) {
-    const fieldErrors: Record<string, string[]> = {};
-    for (const issue of parsed.error.issues) (fieldErrors[String(issue.path[0])] ??= []).push(issue.message);
-    throw new ServiceError(400, parsed.error.issues[0].message, { fieldErrors });
-  }
+  const v = parseInput(roleFormSchema, input);
   const allowed = modulesForCompanyType(auth.company.type);
-  if (parsed.data.permission_module.some((m) => !allowed.includes(m))) throw new ServiceError(422, ROLE_MESSAGES.notAllowedModule);
-  return parsed.data;
+  if (v.permission_module.some((m) => !allowed.includes(m))) throw new ServiceError(422, ROLE_MESSAGES.notAllowedModule);
+  return v;
 }
 
 async function assertTitleFree(db: Db, auth: Auth, title: string, exceptId?: number) {
@@ -243,7 +232,7 @@ export async function deleteRole(db: Db, auth: Auth, id: number, now: number): P
   return { message: ROLE_MESSAGES.removed };
 }
 
-export type RoleUserRow = { id: number; dispay_name: string; e_mail: string; isSuperAdmin: boolean; Role: { id: number; role_title: string } | null };
+export type RoleUserRow = { id: number; displayName: string; email: string; isSuperAdmin: boolean; role: { id: number; title: string } | null };
 
 /** GET user/getUsers: live users without a role, or (`assigned`) with one, by display name. */
 export async function listRoleUsers(db: Db, auth: Auth, type: "assigned" | "unassigned" = "unassigned"): Promise<RoleUserRow[]> {
@@ -256,10 +245,10 @@ export async function listRoleUsers(db: Db, auth: Auth, type: "assigned" | "unas
     .orderBy(asc(u.displayName), asc(u.id));
   return rows.map((row) => ({
     id: row.id,
-    dispay_name: row.name,
-    e_mail: row.email,
+    displayName: row.name,
+    email: row.email,
     isSuperAdmin: row.superAdmin,
-    Role: row.roleId != null ? { id: row.roleId, role_title: row.roleTitle ?? "" } : null,
+    role: row.roleId != null ? { id: row.roleId, title: row.roleTitle ?? "" } : null,
   }));
 }
 
@@ -277,8 +266,7 @@ export async function assignRole(db: Db, auth: Auth, input: unknown, now: number
   assertCan(auth, "role", "add");
   const parsed = assignRoleSchema.safeParse(input);
   if (!parsed.success) {
-    const fieldErrors: Record<string, string[]> = {};
-    for (const issue of parsed.error.issues) (fieldErrors[String(issue.path[0])] ??= []).push(issue.message);
+    const fieldErrors = issuesByField(parsed.error.issues);
     // 'Required role' first, as the form lists the role first.
     const message = fieldErrors.role_id?.[0] ?? parsed.error.issues[0].message;
     throw new ServiceError(400, message, { fieldErrors });

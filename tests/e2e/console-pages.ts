@@ -3,15 +3,17 @@ import type { DemoLogin } from "./fixtures";
 /**
  * Every console screen, with the demo login that may open it: the accessibility spec visits each one.
  * Add a new screen here. A screen that needs a record id (`via`) is reached through the first link to it
- * on its list, so the spec never depends on seed ids.
+ * on its list (and, with `then`, the first link on that page), so the spec never depends on seed ids.
+ * `phone`: the phone web app, signed in through its own form with the entry's login.
  */
-export type ConsolePage = { who: DemoLogin | null; path: string; via?: { list: string; hrefPrefix: string } };
+export type ConsolePage = { who: DemoLogin | null; path: string; via?: { list: string; hrefPrefix: string; then?: string }; phone?: boolean };
 
 export const CONSOLE_PAGES: readonly ConsolePage[] = [
   // Signed out
   { who: null, path: "/login" },
   { who: null, path: "/forgotPassword" },
   { who: null, path: "/terms" },
+  { who: null, path: "/m" },
   // Company admin
   { who: "acme", path: "/" },
   { who: "acme", path: "/users" },
@@ -35,6 +37,14 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
   { who: "acme", path: "/modifyRole", via: { list: "/role", hrefPrefix: "/modifyRole?id=" } },
   { who: "acme", path: "/assignRole" },
   { who: "acme", path: "/changePassword" },
+  { who: "acme", path: "/alerts" },
+  { who: "acme", path: "/addAlert" },
+  { who: "acme", path: "/modifyAlert", via: { list: "/alerts", hrefPrefix: "/modifyAlert?id=" } },
+  { who: "acme", path: "/support" },
+  { who: "acme", path: "/supportTicketDetails", via: { list: "/support", hrefPrefix: "/supportTicketDetails?id=" } },
+  { who: "acme", path: "/supportTicketGPSDetails", via: { list: "/support", hrefPrefix: "/supportTicketDetails?id=", then: "/supportTicketGPSDetails?id=" } },
+  { who: "acme", path: "/billingPortal" },
+  { who: "acme", path: "/invoiceDetails", via: { list: "/billingPortal", hrefPrefix: "/invoiceDetails?id=" } },
   { who: "acme", path: "/no-such-page" },
   // Platform (root)
   { who: "root", path: "/" },
@@ -48,9 +58,27 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
   { who: "root", path: "/addDeviceType" },
   { who: "root", path: "/modifyDeviceType", via: { list: "/deviceType", hrefPrefix: "/modifyDeviceType?id=" } },
   { who: "root", path: "/viewCompanyRequests" },
+  { who: "root", path: "/adminSupport" },
+  { who: "root", path: "/addFaq" },
+  { who: "root", path: "/modifyFaq", via: { list: "/adminSupport?tab=faqs", hrefPrefix: "/modifyFaq?id=" } },
+  { who: "root", path: "/companyRelatedInvoices", via: { list: "/company?q=Acme", hrefPrefix: "/companyRelatedInvoices?" } },
+  {
+    who: "root",
+    path: "/companyRelatedInvoiceDetail",
+    via: { list: "/company?q=Acme", hrefPrefix: "/companyRelatedInvoices?", then: "/companyRelatedInvoiceDetail?" },
+  },
+  { who: "root", path: "/registerDevices" },
   // Reseller
   { who: "var", path: "/varPanel" },
   { who: "var", path: "/newCompanyRequest" },
+  { who: "var", path: "/viewCompanyRequests" },
+  { who: "var", path: "/billingPortal" },
+  { who: "var", path: "/createCustomerInvoice" },
+  { who: "var", path: "/viewDeviceStock" },
+  { who: "var", path: "/deviceTransfer", via: { list: "/varPanel", hrefPrefix: "/deviceTransfer?" } },
+  // The phone app signed in. Beta's admin: with one phone per user, the phone this binds must not be
+  // the one tests/e2e/phone.spec.ts signs in with (ACME's admin).
+  { who: "beta", path: "/m", phone: true },
   // A page the role may not open
   { who: "auditor", path: "/users" },
 ];

@@ -57,6 +57,28 @@ test.describe("firmware (OTA)", () => {
     await expect(page.locator("tbody tr", { hasText: version })).toHaveCount(0);
   });
 
+  test("a refusal only the server can make lands on its field, and nothing is stored", async ({ page, loginAs }) => {
+    await loginAs("root");
+    await page.goto("/addota");
+    const version = `8${Date.now() % 100000}`;
+    await page.getByLabel("Version").fill(version);
+    await page.getByLabel("Zip file").setInputFiles({ name: "ghost.zip", mimeType: "application/zip", buffer: zipBytes() });
+    // A device type that no longer exists (deleted while the page was open): the browser cannot know.
+    const select = page.getByLabel("Device type");
+    await select.evaluate((el) => el.insertAdjacentHTML("beforeend", `<option value="987654">GONE · Deleted type</option>`));
+    await select.selectOption("987654");
+    await page.getByRole("button", { name: "Upload" }).click();
+
+    await expect(select).toHaveAttribute("aria-invalid", "true");
+    await expect(page.locator(`[id="${await select.getAttribute("id")}-error"]`)).toHaveText("Unknown device type");
+    await expect(page).toHaveURL(/\/addota$/);
+    await expect(page.getByLabel("Version")).toHaveValue(version);
+
+    await page.goto("/ota");
+    await expect(page.getByRole("heading", { name: "OTA" })).toBeVisible();
+    await expect(page.locator("tbody tr", { hasText: version })).toHaveCount(0);
+  });
+
   test("a company admin without the company module cannot open /ota or download a zip", async ({ page, loginAs }) => {
     await loginAs("acme");
     const res = await page.goto("/ota");

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { addCompanyBody, companyIdQuery, updateCompanyBody } from "~/schemas/companies";
 import * as companies from "~/services/companies.server";
+import type { CompanyDetails, CompanyDeviceRow, CompanyListRow, CompanyRef } from "~/services/companies.server";
 import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import { endpoint } from "../define.server";
 
@@ -23,6 +24,54 @@ const companyRow = z.object({
   totalDevices: z.number(),
   totalUsers: z.number(),
   totalInvoices: z.number(),
+});
+
+const bit = (v: boolean) => (v ? ("1" as const) : ("0" as const));
+
+/** The product's names for a company (decision 0017): `company_id` is the 4-character code, flags are '1'/'0'. */
+const refPayload = (r: CompanyRef) => ({ company_name: r.name, company_id: r.code, company_type: r.type });
+const counts = (r: { totalDevices: number; totalUsers: number; totalInvoices: number }) => ({
+  totalDevices: r.totalDevices,
+  totalUsers: r.totalUsers,
+  totalInvoices: r.totalInvoices,
+});
+
+const listPayload = (r: CompanyListRow) => ({
+  id: r.id,
+  ...refPayload(r),
+  full_name: r.contactName,
+  poc_e_mail: r.email,
+  poc_country_code: r.countryCode,
+  poc_phone_number: r.phone,
+  parent_company: r.parent ? refPayload(r.parent) : null,
+  is_deactive: bit(r.isDeactive),
+  ...counts(r),
+});
+
+const detailsPayload = (r: CompanyDetails) => ({
+  id: r.id,
+  ...refPayload(r),
+  parent_company: r.parent ? refPayload(r.parent) : null,
+  discount_percentage: r.discountPercentage,
+  poc_first_name: r.pocFirstName,
+  poc_last_name: r.pocLastName,
+  poc_e_mail: r.pocEmail,
+  poc_country_code: r.pocCountryCode,
+  poc_phone_number: r.pocPhoneNumber,
+  next_billing_date: r.nextBillingDate,
+  is_deactive: bit(r.isDeactive),
+  ...counts(r),
+});
+
+const devicePayload = (d: CompanyDeviceRow) => ({
+  id: d.id,
+  serial_front: d.serialFront,
+  serial_back: d.serialBack,
+  serial_number: d.serialNumber,
+  board_type: d.boardType,
+  status: d.status,
+  start_date: d.startDate,
+  full_name: d.fullName,
 });
 
 export const companyEndpoints = [
@@ -49,7 +98,7 @@ export const companyEndpoints = [
     auth: "token",
     query: companyIdQuery,
     async handler({ db, auth, query }) {
-      return { payload: await companies.getCompanyDetails(db, auth, query.id) };
+      return { payload: detailsPayload(await companies.getCompanyDetails(db, auth, query.id)) };
     },
   }),
   endpoint({
@@ -84,7 +133,7 @@ export const companyEndpoints = [
     auth: "token",
     response: z.object({ payload: z.array(companyRow) }),
     async handler({ db, auth }) {
-      return { payload: (await companies.listCompanies(db, auth)).rows };
+      return { payload: (await companies.listCompanies(db, auth)).rows.map(listPayload) };
     },
   }),
   endpoint({
@@ -95,7 +144,7 @@ export const companyEndpoints = [
     auth: "token",
     response: z.object({ payload: z.array(parentShape.extend({ id: z.number() })) }),
     async handler({ db, auth }) {
-      return { payload: await companies.listParentOptions(db, auth) };
+      return { payload: (await companies.listParentOptions(db, auth)).map((p) => ({ id: p.id, ...refPayload(p) })) };
     },
   }),
   endpoint({
@@ -107,7 +156,7 @@ export const companyEndpoints = [
     query: z.object({ company_id: z.coerce.number({ invalid_type_error: "company_id must be a number" }).int().positive("company_id is required") }),
     async handler({ db, auth, query }) {
       const r = await companies.listCompanyDevices(db, auth, query.company_id);
-      return { payload: { company: r.company, details: r.details } };
+      return { payload: { company: refPayload(r.company), details: r.details.map(devicePayload) } };
     },
   }),
   endpoint({

@@ -1,11 +1,31 @@
 import { z } from "zod";
 import { createCompanyRequestBody, rejectIdQuery, requestIdQuery } from "~/schemas/company-requests";
 import * as requests from "~/services/company-requests.server";
+import type { CompanyRequestRow } from "~/services/company-requests.server";
 import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import { endpoint } from "../define.server";
 
 const message = z.object({ message: z.string() });
 const tag = "Company requests";
+
+/** A request in the product's names (decision 0017). */
+const requestPayload = (r: CompanyRequestRow) => ({
+  id: r.id,
+  company_name: r.companyName,
+  company_type: r.companyType,
+  billing_term: r.billingTermYears,
+  status: r.status,
+  createdAt: r.createdAt,
+  poc: { first_name: r.poc.firstName, last_name: r.poc.lastName, e_mail: r.poc.email, country_code: r.poc.countryCode, phone_number: r.poc.phoneNumber },
+  parent_company_detail: {
+    company_name: r.reseller.name,
+    company_id: r.reseller.code,
+    poc_e_mail: r.reseller.email,
+    poc_phone_number: r.reseller.phoneNumber,
+    poc_country_code: r.reseller.countryCode,
+  },
+  created_company_id: r.createdCompanyCode,
+});
 
 export const companyRequestEndpoints = [
   endpoint({
@@ -29,7 +49,7 @@ export const companyRequestEndpoints = [
     summary: "Company requests: every one for root, a reseller's own otherwise; pending first.",
     auth: "token",
     async handler({ db, auth }) {
-      return { payload: (await requests.listCompanyRequests(db, auth)).rows };
+      return { payload: (await requests.listCompanyRequests(db, auth)).rows.map(requestPayload) };
     },
   }),
   endpoint({

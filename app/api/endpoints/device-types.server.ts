@@ -1,10 +1,15 @@
 import { z } from "zod";
 import { deviceTypeBody, deviceTypeIdQuery, updateDeviceTypeBody } from "~/schemas/device-types";
 import * as deviceTypes from "~/services/device-types.server";
+import type { DeviceTypeDetails, DeviceTypeRow } from "~/services/device-types.server";
 import { endpoint } from "../define.server";
 
 const message = z.object({ message: z.string() });
 const tag = "Device types";
+
+/** A device type in the spec's names (decision 0017). */
+const typePayload = (r: DeviceTypeDetails) => ({ id: r.id, device_code: r.deviceCode, device_type: r.deviceType });
+const listPayload = (r: DeviceTypeRow) => ({ ...typePayload(r), devices: r.devices, createdAt: r.createdAt });
 
 export const deviceTypeEndpoints = [
   endpoint({
@@ -15,7 +20,7 @@ export const deviceTypeEndpoints = [
     auth: "token",
     response: z.object({ payload: z.array(z.object({ id: z.number(), device_code: z.string(), device_type: z.string(), devices: z.number(), createdAt: z.number() })) }),
     async handler({ db, auth }) {
-      return { payload: (await deviceTypes.listDeviceTypes(db, auth)).rows };
+      return { payload: (await deviceTypes.listDeviceTypes(db, auth)).rows.map(listPayload) };
     },
   }),
   endpoint({
@@ -63,7 +68,7 @@ export const deviceTypeEndpoints = [
     query: deviceTypeIdQuery,
     response: z.object({ payload: z.object({ id: z.number(), device_code: z.string(), device_type: z.string() }) }),
     async handler({ db, auth, query }) {
-      return { payload: await deviceTypes.getDeviceTypeDetails(db, auth, query.id) };
+      return { payload: typePayload(await deviceTypes.getDeviceTypeDetails(db, auth, query.id)) };
     },
   }),
 ];

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { assignRoleBody, getUsersQuery, modifyRoleBody, roleBody, roleIdQuery } from "~/schemas/roles";
 import * as roles from "~/services/roles.server";
+import type { RoleRow, RoleUserRow } from "~/services/roles.server";
 import { MODULES } from "~/utils/permissions";
 import { endpoint } from "../define.server";
 
@@ -21,6 +22,29 @@ const roleShape = z.object({
   permission_module: z.object(Object.fromEntries(MODULES.map((m) => [m, z.boolean()]))),
   users: z.number(),
 });
+/** A role in the spec's names (decision 0017): title and description twice, modules as `{module: boolean}`. */
+const rolePayload = (r: RoleRow) => ({
+  id: r.id,
+  role_title: r.title,
+  role_description: r.description,
+  permission_all: r.permissionAll,
+  permission_add: r.permissionAdd,
+  permission_modifly: r.permissionModify,
+  permission_view: r.permissionView,
+  permission_delete: r.permissionDelete,
+  permission_title: r.title,
+  permission_description: r.description,
+  permission_module: Object.fromEntries(MODULES.map((m) => [m, r.modules.includes(m)])),
+  users: r.users,
+});
+const roleUserPayload = (u: RoleUserRow) => ({
+  id: u.id,
+  dispay_name: u.displayName,
+  e_mail: u.email,
+  isSuperAdmin: u.isSuperAdmin,
+  Role: u.role ? { id: u.role.id, role_title: u.role.title } : null,
+});
+
 const roleUser = z.object({
   id: z.number(),
   dispay_name: z.string(),
@@ -38,7 +62,7 @@ export const roleEndpoints = [
     auth: "token",
     response: z.object({ payload: z.array(roleShape) }),
     async handler({ db, auth }) {
-      return { payload: await roles.listRoles(db, auth) };
+      return { payload: (await roles.listRoles(db, auth)).map(rolePayload) };
     },
   }),
   endpoint({
@@ -50,7 +74,7 @@ export const roleEndpoints = [
     query: roleIdQuery,
     response: z.object({ payload: roleShape }),
     async handler({ db, auth, query }) {
-      return { payload: await roles.getRoleDetails(db, auth, query.id) };
+      return { payload: rolePayload(await roles.getRoleDetails(db, auth, query.id)) };
     },
   }),
   endpoint({
@@ -100,7 +124,7 @@ export const roleEndpoints = [
     query: getUsersQuery,
     response: z.object({ payload: z.array(roleUser) }),
     async handler({ db, auth, query }) {
-      return { payload: await roles.listRoleUsers(db, auth, query.type ?? "unassigned") };
+      return { payload: (await roles.listRoleUsers(db, auth, query.type ?? "unassigned")).map(roleUserPayload) };
     },
   }),
   endpoint({

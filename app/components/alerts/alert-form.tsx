@@ -15,7 +15,7 @@ import { NativeSelect } from "~/components/ui/native-select";
 import { translateMessage } from "~/i18n/messages";
 import { alertAddFormSchema, alertModifyFormSchema } from "~/schemas/alert-form";
 import { DAY_FIELDS } from "~/schemas/alerts";
-import type { AlertActionData } from "./alert-action.server";
+import type { AlertActionData } from "~/utils/alert-action.server";
 
 export type AlertFormValues = {
   id?: number;

@@ -16,34 +16,30 @@ export function companyColumns(t: TFunction, opts: { canDelete: boolean; canModi
       meta: { className: "w-10" },
       cell: ({ row }) =>
         opts.canModify ? (
-          <Link
-            to={`/modifyCompany?id=${row.original.id}`}
-            aria-label={t("openCompany", { name: row.original.company_name })}
-            className="text-muted-foreground hover:text-foreground"
-          >
+          <Link to={`/modifyCompany?id=${row.original.id}`} aria-label={t("openCompany", { name: row.original.name })} className="text-muted-foreground hover:text-foreground">
             <BuildingIcon />
           </Link>
         ) : (
           <BuildingIcon className="text-muted-foreground" />
         ),
     },
-    { id: "name", accessorKey: "company_name", header: t("col.name"), enableSorting: true },
-    { id: "code", accessorKey: "company_id", header: t("col.code"), enableSorting: true, meta: { className: "font-mono" } },
-    { id: "fullName", accessorKey: "full_name", header: t("col.fullName"), enableSorting: true },
+    { id: "name", accessorKey: "name", header: t("col.name"), enableSorting: true },
+    { id: "code", accessorKey: "code", header: t("col.code"), enableSorting: true, meta: { className: "font-mono" } },
+    { id: "fullName", accessorKey: "contactName", header: t("col.fullName"), enableSorting: true },
     {
       id: "phone",
       header: t("col.phone"),
       enableSorting: true,
       meta: { className: "whitespace-nowrap" },
-      cell: ({ row }) => formatPhone(row.original.poc_country_code, row.original.poc_phone_number),
+      cell: ({ row }) => formatPhone(row.original.countryCode, row.original.phone),
     },
     {
       id: "email",
       header: t("col.email"),
       enableSorting: true,
       cell: ({ row }) => (
-        <a href={`mailto:${row.original.poc_e_mail}`} className="text-primary hover:underline">
-          {row.original.poc_e_mail}
+        <a href={`mailto:${row.original.email}`} className="text-primary hover:underline">
+          {row.original.email}
         </a>
       ),
     },
@@ -53,11 +49,7 @@ export function companyColumns(t: TFunction, opts: { canDelete: boolean; canModi
       enableSorting: true,
       meta: { className: "text-right" },
       cell: ({ row }) => (
-        <Link
-          to={`/companyRelatedDevices?company_id=${row.original.id}`}
-          className="text-primary hover:underline"
-          aria-label={t("openDevices", { name: row.original.company_name })}
-        >
+        <Link to={`/companyRelatedDevices?company_id=${row.original.id}`} className="text-primary hover:underline" aria-label={t("openDevices", { name: row.original.name })}>
           {row.original.totalDevices}
         </Link>
       ),
@@ -69,11 +61,7 @@ export function companyColumns(t: TFunction, opts: { canDelete: boolean; canModi
       enableSorting: true,
       meta: { className: "text-right" },
       cell: ({ row }) => (
-        <Link
-          to={`/companyRelatedInvoices?company_id=${row.original.id}`}
-          className="text-primary hover:underline"
-          aria-label={t("openInvoices", { name: row.original.company_name })}
-        >
+        <Link to={`/companyRelatedInvoices?company_id=${row.original.id}`} className="text-primary hover:underline" aria-label={t("openInvoices", { name: row.original.name })}>
           {row.original.totalInvoices}
         </Link>
       ),
@@ -82,16 +70,16 @@ export function companyColumns(t: TFunction, opts: { canDelete: boolean; canModi
       id: "active",
       header: t("col.active"),
       enableSorting: true,
-      cell: ({ row }) => (row.original.is_deactive === "0" ? <CheckIcon className="size-4 text-primary" aria-label={t("yes")} /> : <span className="sr-only">{t("no")}</span>),
+      cell: ({ row }) => (!row.original.isDeactive ? <CheckIcon className="size-4 text-primary" aria-label={t("yes")} /> : <span className="sr-only">{t("no")}</span>),
     },
   ];
   if (opts.canDelete) {
     cols.push(
       deleteColumn<CompanyListRow>({
         header: t("col.delete"),
-        label: (r) => t("deleteCompany", { name: r.company_name }),
+        label: (r) => t("deleteCompany", { name: r.name }),
         title: t("deleteTitle"),
-        description: (r) => t("deleteDescription", { name: r.company_name, code: r.company_id }),
+        description: (r) => t("deleteDescription", { name: r.name, code: r.code }),
         confirm: t("delete"),
         cancel: t("cancel"),
       }),

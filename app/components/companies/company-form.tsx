@@ -25,7 +25,7 @@ export type CompanyFormValues = {
   isDeactive: boolean;
 };
 
-export type ParentChoice = { company_name: string; company_id: string; company_type: string };
+export type ParentChoice = { name: string; code: string; type: string };
 
 export const emptyCompany = (code: string): CompanyFormValues => ({
   companyType: "",
@@ -83,14 +83,14 @@ export function CompanyForm({
 
   const changeType = (type: string) =>
     setValues((v) => {
-      const parent = parents.find((p) => p.company_id === v.parentCompanyId);
-      const keepParent = parent && allowedParentTypes(type).includes(parent.company_type);
+      const parent = parents.find((p) => p.code === v.parentCompanyId);
+      const keepParent = parent && allowedParentTypes(type).includes(parent.type);
       return { ...v, companyType: type, parentCompanyId: keepParent ? v.parentCompanyId : "", discountPercentage: type ? String(defaultDiscount(type)) : "" };
     });
 
   const error = (k: keyof CompanyFormValues) => err(fields[k]);
-  const parentChoices = parents.filter((p) => allowedParentTypes(values.companyType).includes(p.company_type));
-  const parentLabel = (p: ParentChoice) => `${p.company_name} (${p.company_id}) - ${p.company_type.toUpperCase()}`;
+  const parentChoices = parents.filter((p) => allowedParentTypes(values.companyType).includes(p.type));
+  const parentLabel = (p: ParentChoice) => `${p.name} (${p.code}) - ${p.type.toUpperCase()}`;
 
   return (
     <Form method="post" {...formProps} className="grid max-w-3xl gap-6" aria-label={t(locked ? "modifyTitle" : "addTitle")}>
@@ -125,7 +125,7 @@ export function CompanyForm({
             >
               <option value="">{t("choose")}</option>
               {parentChoices.map((p) => (
-                <option key={p.company_id} value={p.company_id}>
+                <option key={p.code} value={p.code}>
                   {parentLabel(p)}
                 </option>
               ))}

@@ -1,7 +1,7 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { useActionData } from "@remix-run/react";
-import type { MouseEvent } from "react";
+import type { FormEvent, MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
 import type { ZodTypeAny } from "zod";
 import { translateMessage } from "~/i18n/messages";
@@ -15,6 +15,8 @@ type Options = {
   lastResult?: SubmissionResult<string[]> | null;
   /** As the action's `formAction` option: the schema reads the posted strings itself. */
   disableAutoCoercion?: boolean;
+  /** Called once the browser checks pass; a form that posts by itself (the OTA upload) prevents the default there. */
+  onSubmit?: (event: FormEvent<HTMLFormElement>, submit: { formData: FormData; action: string }) => void;
 };
 
 /**
@@ -32,7 +34,7 @@ function keepFocusOnSubmit(event: MouseEvent<HTMLFormElement>) {
  * or the form was submitted, so tabbing through an empty form turns nothing red. Spread `formProps`
  * on the `<Form>`.
  */
-export function usePageForm({ id, schema, ns, lastResult, disableAutoCoercion }: Options) {
+export function usePageForm({ id, schema, ns, lastResult, disableAutoCoercion, onSubmit }: Options) {
   const actionData = useActionData<{ result?: SubmissionResult<string[]> }>();
   const { t } = useTranslation(ns);
   const [form, fields] = useForm({
@@ -42,6 +44,7 @@ export function usePageForm({ id, schema, ns, lastResult, disableAutoCoercion }:
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema, disableAutoCoercion }),
+    onSubmit: onSubmit && ((event, { formData, action }) => onSubmit(event, { formData, action })),
   });
   const err = (field: { errors?: string[]; dirty: boolean }) =>
     field.errors?.[0] && (field.dirty || form.status === "error") ? translateMessage(t, field.errors[0], ns) : undefined;

@@ -33,7 +33,13 @@ export function DevicePickTable({ caption, rows, total, page, pageSize, pagePara
   const allOn = selectable && rows.length > 0 && rows.every((r) => selected.has(r.id));
   return (
     <div className="grid min-w-0 content-start gap-2">
-      <div className="max-h-[520px] min-w-0 overflow-auto rounded-lg border bg-card">
+      {/* Focusable, so a keyboard can scroll it when no row holds a checkbox (the read-only table). */}
+      <div
+        role="region"
+        aria-label={caption}
+        tabIndex={0}
+        className="max-h-[520px] min-w-0 overflow-auto rounded-lg border bg-card focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+      >
         <table className="w-full text-sm">
           <caption className="sr-only">{caption}</caption>
           <thead className="sticky top-0 bg-muted">

@@ -4,7 +4,6 @@ import type { TFunction } from "i18next";
 import { deleteColumn } from "~/components/data-table/delete-column";
 import { CheckCircleIcon, XIcon } from "~/components/ui/icons";
 import type { RoleRow } from "~/services/roles.server";
-import { MODULES } from "~/utils/permissions";
 
 const Flag = ({ on, t }: { on: boolean; t: TFunction }) =>
   on ? <CheckCircleIcon className="size-4 text-primary" aria-label={t("yes")} role="img" /> : <XIcon className="size-4 text-muted-foreground" aria-label={t("no")} role="img" />;
@@ -12,21 +11,15 @@ const Flag = ({ on, t }: { on: boolean; t: TFunction }) =>
 /** Columns of /role (spec part 2 §2): permission icons; Edit and Delete only with those rights. */
 export function roleColumns(t: TFunction, opts: { canModify: boolean; canDelete: boolean }): ColumnDef<RoleRow>[] {
   const cols: ColumnDef<RoleRow>[] = [
-    { id: "title", accessorKey: "role_title", header: t("col.role") },
-    { id: "create", header: t("col.create"), cell: ({ row }) => <Flag on={row.original.permission_all || row.original.permission_add} t={t} /> },
-    { id: "modify", header: t("col.modify"), cell: ({ row }) => <Flag on={row.original.permission_all || row.original.permission_modifly} t={t} /> },
-    { id: "delete", header: t("col.delete"), cell: ({ row }) => <Flag on={row.original.permission_all || row.original.permission_delete} t={t} /> },
-    { id: "view", header: t("col.view"), cell: ({ row }) => <Flag on={row.original.permission_all || row.original.permission_view} t={t} /> },
+    { id: "title", accessorKey: "title", header: t("col.role") },
+    { id: "create", header: t("col.create"), cell: ({ row }) => <Flag on={row.original.permissionAll || row.original.permissionAdd} t={t} /> },
+    { id: "modify", header: t("col.modify"), cell: ({ row }) => <Flag on={row.original.permissionAll || row.original.permissionModify} t={t} /> },
+    { id: "delete", header: t("col.delete"), cell: ({ row }) => <Flag on={row.original.permissionAll || row.original.permissionDelete} t={t} /> },
+    { id: "view", header: t("col.view"), cell: ({ row }) => <Flag on={row.original.permissionAll || row.original.permissionView} t={t} /> },
     {
       id: "modules",
       header: t("col.modules"),
-      cell: ({ row }) => (
-        <span className="text-xs text-muted-foreground">
-          {MODULES.filter((m) => row.original.permission_module[m])
-            .map((m) => t(`module.${m}`))
-            .join(", ")}
-        </span>
-      ),
+      cell: ({ row }) => <span className="text-xs text-muted-foreground">{row.original.modules.map((m) => t(`module.${m}`)).join(", ")}</span>,
     },
     { id: "users", accessorKey: "users", header: t("col.users"), meta: { className: "text-right" } },
   ];
@@ -35,7 +28,7 @@ export function roleColumns(t: TFunction, opts: { canModify: boolean; canDelete:
       id: "edit",
       header: () => <span className="sr-only">{t("col.edit")}</span>,
       cell: ({ row }) => (
-        <Link to={`/modifyRole?id=${row.original.id}`} className="text-sm text-primary hover:underline" aria-label={t("edit", { name: row.original.role_title })}>
+        <Link to={`/modifyRole?id=${row.original.id}`} className="text-sm text-primary hover:underline" aria-label={t("edit", { name: row.original.title })}>
           {t("col.edit")}
         </Link>
       ),
@@ -45,9 +38,9 @@ export function roleColumns(t: TFunction, opts: { canModify: boolean; canDelete:
     cols.push(
       deleteColumn<RoleRow>({
         header: t("col.delete"),
-        label: (r) => t("deleteRole", { name: r.role_title }),
+        label: (r) => t("deleteRole", { name: r.title }),
         title: t("deleteTitle"),
-        description: (r) => t("deleteDescription", { name: r.role_title }),
+        description: (r) => t("deleteDescription", { name: r.title }),
         confirm: t("delete"),
         cancel: t("cancel"),
       }),

@@ -32,7 +32,8 @@ export function AppHeader({ data }: { data: ShellData }) {
         </NavLink>
         <MainNav entries={entries} />
         <div className="flex-1 md:hidden" />
-        <DropdownMenu>
+        {/* Not modal, as the "More" menu: a modal menu sets aria-hidden on the page while the skip link stays focusable. */}
+        <DropdownMenu modal={false}>
           <DropdownMenuTrigger
             className="flex shrink-0 items-center gap-2 rounded-md px-2 py-1.5 text-sm hover:bg-muted focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
             data-testid="user-menu"

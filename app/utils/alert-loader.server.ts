@@ -3,7 +3,7 @@ import { getActivityOptions } from "~/services/activity.server";
 import { companyDefaultZone, timeZoneOptions } from "~/services/time-zones.server";
 import type { Auth } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
-import type { AlertOptions } from "./alert-form";
+import type { AlertOptions } from "~/components/alerts/alert-form";
 
 /** What both alert pages load: the pickers' options, the company's zone and today's date there. */
 export async function alertFormOptions(context: AppLoadContext, auth: Auth): Promise<{ options: AlertOptions; today: string; zoneId: number | null }> {
