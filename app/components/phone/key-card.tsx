@@ -4,6 +4,7 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import type { Core } from "../../../core-wasm/pkg/index.js";
 import { keyStatus, localTime } from "./key-status";
+import type { BoardAnswer } from "~/schemas/mobile";
 import { PresentDialog } from "./present-dialog";
 import type { HeldKey, PendingEvent } from "./phone-store";
 
@@ -11,6 +12,7 @@ import type { HeldKey, PendingEvent } from "./phone-store";
 export function KeyCard({ core, heldKey, now, onResult }: { core: Core; heldKey: HeldKey; now: number; onResult: (e: PendingEvent) => void }) {
   const { t } = useTranslation("mobile");
   const [presenting, setPresenting] = useState(false);
+  const [last, setLast] = useState<BoardAnswer | null>(null);
   const s = keyStatus(core, heldKey, now);
   const tz = String(heldKey.window.tz ?? "UTC");
   const titleId = `key-${heldKey.kind}-${heldKey.id}`;
@@ -39,7 +41,20 @@ export function KeyCard({ core, heldKey, now, onResult }: { core: Core; heldKey:
       <Button type="button" className="mt-3" size="sm" disabled={s.needsRefresh || heldKey.doors.length === 0} onClick={() => setPresenting(true)}>
         {t("present")}
       </Button>
-      {presenting && <PresentDialog heldKey={heldKey} open={presenting} onOpenChange={setPresenting} onResult={onResult} />}
+      <p role="status" className={last?.allowed ? "mt-2 text-sm font-medium text-success" : "mt-2 text-sm font-medium text-destructive"} data-testid="present-result">
+        {last && (last.allowed ? t("doorOpened") : t("doorRefused", { reason: t(`reason.${last.reason}`, { defaultValue: last.reason }) }))}
+      </p>
+      {presenting && (
+        <PresentDialog
+          heldKey={heldKey}
+          open={presenting}
+          onOpenChange={setPresenting}
+          onResult={(e, answer) => {
+            setLast(answer);
+            onResult(e);
+          }}
+        />
+      )}
     </li>
   );
 }
