@@ -204,7 +204,7 @@ export type PhoneKey = {
 };
 
 /**
- * The caller's keys, on doors that are in service: e-keys on a door and keys of live groups, each with its
+ * The caller's keys, on configured doors: e-keys on a door and keys of live groups, each with its
  * window, "open now / next open" from the core, and a fresh signed credential (none for a key that never
  * opens again or has no door).
  */
@@ -214,9 +214,10 @@ export async function myKeys(db: Db, core: Core, env: Env, auth: Auth, now: numb
   const settings = phoneSettings(settingsRow);
   const user = state.users.get(auth.user.id);
   const signing = await requireCredentialKeys(env);
+  // The doors' own rule (door-decision.server.ts, rule 3): only a configured door opens, so only it gets credentials.
   const inService = (id: number | null) => {
     const d = id == null ? undefined : state.devices.get(id);
-    return d && d.status !== "retired" && d.status !== "stock" ? d : undefined;
+    return d && d.status === "configured" ? d : undefined;
   };
   const lifeHours = credentialLifeHours(settings);
   const boundPhone = !settings.multiPhoneLogin && user?.boundDeviceId === installationId ? installationId : undefined;
