@@ -8,6 +8,7 @@ import { KeyCard } from "~/components/phone/key-card";
 import { PhoneApiError, phoneApi } from "~/components/phone/phone-api";
 import { phoneStore, type HeldKeys, type HistoryRow, type PendingEvent, type PhoneSession } from "~/components/phone/phone-store";
 import { SignInForm } from "~/components/phone/sign-in-form";
+import { forgetPlatformCredential } from "~/components/phone/user-verification";
 import { Button } from "~/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "~/components/ui/dialog";
 import { EmptyState } from "~/components/ui/empty-state";
@@ -77,6 +78,7 @@ export default function PhoneApp() {
 
   const signOutLocally = useCallback(() => {
     phoneStore.clear();
+    forgetPlatformCredential();
     setSession(null);
     setHeld(null);
     setHistory([]);
@@ -171,7 +173,14 @@ export default function PhoneApp() {
             ) : (
               <ul className="space-y-3" aria-label={t("myKeys")}>
                 {held.keys.map((k) => (
-                  <KeyCard key={`${k.kind}-${k.id}`} core={core} heldKey={k} now={now} onResult={recordResult} />
+                  <KeyCard
+                    key={`${k.kind}-${k.id}`}
+                    core={core}
+                    heldKey={k}
+                    now={now}
+                    onResult={recordResult}
+                    verification={session.settings.biometricRequired ? { userName: session.userName } : null}
+                  />
                 ))}
               </ul>
             )}

@@ -8,7 +8,7 @@
  * - offline reconnect hours and temporary e-key duration: a credential lives for the shorter of the two
  *   (and never past its key's end), so the phone must come back online within that time;
  * - biometric requirement: returned with the settings; the app asks for the phone's own user
- *   verification before it presents a key.
+ *   verification (WebAuthn platform authenticator) before it presents a key; credentials do not carry it (decision 0028).
  */
 import { and, count, desc, eq, isNull, or, sql } from "drizzle-orm";
 import type { AccessWindow, Core } from "../../core-wasm/pkg/index.js";

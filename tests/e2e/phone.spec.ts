@@ -1,4 +1,4 @@
-import { E2E_CLOCK_OFFSET_MS } from "../../playwright.config";
+import { E2E_CLOCK_OFFSET_MS, E2E_PORT } from "../../playwright.config";
 import { createCore } from "../../core-wasm/pkg/index.js";
 import { credentialQr } from "../../app/components/phone/credential-qr";
 import { execFileSync } from "node:child_process";
@@ -255,5 +255,53 @@ test.describe("phone web app", () => {
         }
       });
     }
+  });
+
+  test.describe("biometric requirement", () => {
+    test.use({ viewport: { width: 390, height: 844 } });
+
+    test("with biometrics required, a key is presented only after the phone's platform authenticator verified the user", async ({ page, context }) => {
+      const admin = await adminApi(page.request);
+      const { payload: current } = await admin.call<{ payload: Record<string, unknown> }>("GET", "/settings/getCompanySettings");
+      await admin.call("DELETE", "/user/forgetDevice?id=3");
+      await admin.call("PUT", "/settings/modifyCompanySettings", { ...current, biometric_security: "1", require_2fa: "0" });
+      try {
+        // WebAuthn needs a domain as its relying party: the same server under the name localhost.
+        const cdp = await context.newCDPSession(page);
+        await cdp.send("WebAuthn.enable");
+        const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+          options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+        });
+        if (E2E_CLOCK_OFFSET_MS !== 0) await context.clock.install({ time: runNow() });
+        await page.goto(`http://localhost:${E2E_PORT}/m`);
+        await page.getByLabel("Company ID").fill("ACME");
+        await page.getByLabel("Email or phone number").fill(DEMO.acme.userName);
+        await page.getByRole("textbox", { name: "Password" }).fill(DEMO.acme.password);
+        await page.getByRole("button", { name: "Sign in" }).click();
+        await expect(page.getByText("Your company requires your phone's own unlock")).toBeVisible();
+        const present = page.getByRole("button", { name: "Present to door" }).and(page.locator(":enabled")).first();
+        const card = page.locator("li[data-key-id]").filter({ has: present });
+
+        // Verified: the authenticator registers once, then asserts with the user-verified flag; the credential is shown.
+        await present.click();
+        await expect(page.getByRole("dialog").getByRole("img", { name: /QR code of the credential/ })).toBeVisible();
+        const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
+        expect(credentials).toHaveLength(1);
+        await page.keyboard.press("Escape");
+
+        // Not verified (a wrong fingerprint): nothing is shown, and the app says why.
+        await cdp.send("WebAuthn.setUserVerified", { authenticatorId, isUserVerified: false });
+        await present.click();
+        await expect(card.first().getByTestId("verification-refused")).toHaveText(/did not verify you/);
+        await expect(page.getByRole("dialog")).toHaveCount(0);
+
+        // Verified again: presenting works again.
+        await cdp.send("WebAuthn.setUserVerified", { authenticatorId, isUserVerified: true });
+        await present.click();
+        await expect(page.getByRole("dialog").getByRole("img", { name: /QR code of the credential/ })).toBeVisible();
+      } finally {
+        await admin.call("PUT", "/settings/modifyCompanySettings", { ...current, biometric_security: "0" });
+      }
+    });
   });
 });
