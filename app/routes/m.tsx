@@ -125,6 +125,10 @@ export default function PhoneApp() {
   }
 
   const language = i18n.language?.startsWith("es") ? "es" : "en";
+  // The page's language follows the app's own switch (the document was served in the stored one).
+  useEffect(() => {
+    document.documentElement.lang = language;
+  }, [language]);
   return (
     <main id="main" className="mx-auto flex min-h-screen max-w-md flex-col gap-4 p-4">
       <header className="flex items-center justify-between gap-2">

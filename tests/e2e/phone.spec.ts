@@ -1,3 +1,5 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
 import { E2E_CLOCK_OFFSET_MS, E2E_PORT } from "../../playwright.config";
 import { createCore } from "../../core-wasm/pkg/index.js";
 import { credentialQr } from "../../app/components/phone/credential-qr";
@@ -253,6 +255,44 @@ test.describe("phone web app", () => {
           await context.setOffline(false);
           rmSync(dir, { recursive: true, force: true });
         }
+      });
+    }
+  });
+
+  test.describe("accessibility of /m", () => {
+    test.use({ viewport: { width: 390, height: 844 } });
+
+    /** Serious and critical axe findings on the page as it is now, one line each. */
+    async function axeFindings(page: Page, where: string): Promise<string[]> {
+      const { violations } = await new AxeBuilder({ page }).analyze();
+      return violations
+        .filter((v) => v.impact === "serious" || v.impact === "critical")
+        .map((v) => `${where} [${v.impact}] ${v.id}: ${v.help} → ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+    }
+
+    for (const lang of ["en", "es"] as const) {
+      test(`sign-in, key list and presenting have no serious or critical axe findings (${lang})`, async ({ page, context }) => {
+        const admin = await adminApi(page.request);
+        await admin.call("DELETE", "/user/forgetDevice?id=3");
+        if (E2E_CLOCK_OFFSET_MS !== 0) await context.clock.install({ time: runNow() });
+        await page.goto("/m");
+        if (lang === "es") await page.getByRole("button", { name: "Cambiar a español" }).click();
+        await expect(page.locator("html")).toHaveAttribute("lang", lang);
+        const found = await axeFindings(page, "sign-in");
+        await page.getByLabel(lang === "es" ? "ID de empresa" : "Company ID").fill("ACME");
+        await page.getByLabel(lang === "es" ? "Correo o número de teléfono" : "Email or phone number").fill(DEMO.acme.userName);
+        await page.getByRole("textbox", { name: lang === "es" ? "Contraseña" : "Password" }).fill(DEMO.acme.password);
+        await page.getByRole("button", { name: lang === "es" ? "Iniciar sesión" : "Sign in" }).click();
+        const present = page.getByRole("button", { name: lang === "es" ? "Presentar en la puerta" : "Present to door" }).and(page.locator(":enabled"));
+        await expect(present.first()).toBeVisible();
+        found.push(...(await axeFindings(page, "keys")));
+        await present.first().click();
+        await expect(page.getByRole("dialog").getByRole("img")).toBeVisible();
+        found.push(...(await axeFindings(page, "present")));
+        await page.keyboard.press("Escape");
+        await page.getByRole("tab", { name: lang === "es" ? "Historial" : "History" }).click();
+        found.push(...(await axeFindings(page, "history")));
+        expect(found).toEqual([]);
       });
     }
   });
