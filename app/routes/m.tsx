@@ -8,6 +8,7 @@ import { KeyCard } from "~/components/phone/key-card";
 import { PhoneApiError, phoneApi } from "~/components/phone/phone-api";
 import { phoneStore, type HeldKeys, type HistoryRow, type PendingEvent, type PhoneSession } from "~/components/phone/phone-store";
 import { SignInForm } from "~/components/phone/sign-in-form";
+import { forgetPlatformCredential } from "~/components/phone/user-verification";
 import { Button } from "~/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "~/components/ui/dialog";
 import { EmptyState } from "~/components/ui/empty-state";
@@ -77,6 +78,7 @@ export default function PhoneApp() {
 
   const signOutLocally = useCallback(() => {
     phoneStore.clear();
+    forgetPlatformCredential();
     setSession(null);
     setHeld(null);
     setHistory([]);
@@ -123,6 +125,10 @@ export default function PhoneApp() {
   }
 
   const language = i18n.language?.startsWith("es") ? "es" : "en";
+  // The page's language follows the app's own switch (the document was served in the stored one).
+  useEffect(() => {
+    document.documentElement.lang = language;
+  }, [language]);
   return (
     <main id="main" className="mx-auto flex min-h-screen max-w-md flex-col gap-4 p-4">
       <header className="flex items-center justify-between gap-2">
@@ -171,7 +177,14 @@ export default function PhoneApp() {
             ) : (
               <ul className="space-y-3" aria-label={t("myKeys")}>
                 {held.keys.map((k) => (
-                  <KeyCard key={`${k.kind}-${k.id}`} core={core} heldKey={k} now={now} onResult={recordResult} />
+                  <KeyCard
+                    key={`${k.kind}-${k.id}`}
+                    core={core}
+                    heldKey={k}
+                    now={now}
+                    onResult={recordResult}
+                    verification={session.settings.biometricRequired ? { userName: session.userName } : null}
+                  />
                 ))}
               </ul>
             )}

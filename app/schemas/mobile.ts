@@ -62,3 +62,20 @@ export const myActivitySchema = z.object({
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(25),
 });
+
+/** The one line a board (or the board simulator's verify mode) answers to a presented credential. */
+export const boardAnswerSchema = z.object({
+  allowed: z.boolean(),
+  reason: z.string().regex(/^[a-z_]{1,40}$/),
+});
+export type BoardAnswer = z.infer<typeof boardAnswerSchema>;
+
+/** Parses what was pasted from the board: its JSON line, or null when it is not one. */
+export function parseBoardAnswer(text: string): BoardAnswer | null {
+  try {
+    const r = boardAnswerSchema.safeParse(JSON.parse(text.trim()));
+    return r.success ? r.data : null;
+  } catch {
+    return null;
+  }
+}

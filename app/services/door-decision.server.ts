@@ -20,7 +20,8 @@ import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 
 export type Credential = { type: "user" | "fob" | "phone"; id: string };
-export type AccessCheck = { deviceId: number; credential: Credential; at: number };
+/** `key`: count that key alone (a signed credential is for one key; the gateway's `decideSigned` does the same). */
+export type AccessCheck = { deviceId: number; credential: Credential; at: number; key?: { id: string; kind: "ekey" | "group" } };
 /** The machine codes boards receive beside the reason (gateway/PROTOCOL.md, "Denial codes"). */
 export type DenialCode =
   "door_disabled" | "company_inactive" | "unknown_credential" | "user_inactive" | "no_key" | "outside_schedule" | "not_yet_valid" | "expired" | "key_used" | "invalid_key";
@@ -166,7 +167,10 @@ function decideOne(core: Core, state: CompanyState, check: AccessCheck, lang: "e
   if (!user) return deny("unknown_credential", "Unknown credential");
   if (user.isInactive) return deny("user_inactive", "User is deactivated", String(user.id));
   const groups = new Set(state.groupsOfDevice.get(device.id) ?? []);
-  const mine = state.keys.filter((k) => k.userId === user.id && (fob === undefined || k.fobDeviceId === fob));
+  const only = check.key;
+  const mine = state.keys.filter(
+    (k) => k.userId === user.id && (fob === undefined || k.fobDeviceId === fob) && (!only || (String(k.id) === only.id && k.isGroup === (only.kind === "group"))),
+  );
   const keys = [
     ...mine.filter((k) => !k.isGroup && k.deviceId === device.id).map((k) => ({ id: String(k.id), kind: "ekey" as const, window: ekeyWindow(k, state) })),
     ...mine

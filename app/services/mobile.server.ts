@@ -8,7 +8,7 @@
  * - offline reconnect hours and temporary e-key duration: a credential lives for the shorter of the two
  *   (and never past its key's end), so the phone must come back online within that time;
  * - biometric requirement: returned with the settings; the app asks for the phone's own user
- *   verification before it presents a key.
+ *   verification (WebAuthn platform authenticator) before it presents a key; credentials do not carry it (decision 0028).
  */
 import { and, count, desc, eq, isNull, or, sql } from "drizzle-orm";
 import type { AccessWindow, Core } from "../../core-wasm/pkg/index.js";
@@ -204,7 +204,7 @@ export type PhoneKey = {
 };
 
 /**
- * The caller's keys, on doors that are in service: e-keys on a door and keys of live groups, each with its
+ * The caller's keys, on configured doors: e-keys on a door and keys of live groups, each with its
  * window, "open now / next open" from the core, and a fresh signed credential (none for a key that never
  * opens again or has no door).
  */
@@ -214,9 +214,10 @@ export async function myKeys(db: Db, core: Core, env: Env, auth: Auth, now: numb
   const settings = phoneSettings(settingsRow);
   const user = state.users.get(auth.user.id);
   const signing = await requireCredentialKeys(env);
+  // The doors' own rule (door-decision.server.ts, rule 3): only a configured door opens, so only it gets credentials.
   const inService = (id: number | null) => {
     const d = id == null ? undefined : state.devices.get(id);
-    return d && d.status !== "retired" && d.status !== "stock" ? d : undefined;
+    return d && d.status === "configured" ? d : undefined;
   };
   const lifeHours = credentialLifeHours(settings);
   const boundPhone = !settings.multiPhoneLogin && user?.boundDeviceId === installationId ? installationId : undefined;

@@ -10,7 +10,13 @@
  * and whether the door is held open by schedule. Any difference fails the test
  * with the seed, the operation number and the operations so far.
  *
- *   DIFF_SEED=<n> DIFF_OPS=<n> DIFF_SYNC_EVERY=<n> node --test tests/door-path/differential.test.mjs
+ * Phone credentials, at every DIFF_CRED_EVERY-th operation's sync: a few users with keys sign in to
+ * /api/mobile, the console issues their signed credentials, and each credential is verified as an
+ * offline board verifies it (gateway/src/access/credential.js, the same core) at its doors, at
+ * instants spread over its life; the console decides the same user, door, instant and key
+ * (checkAccess with `key`) from its tables. Allowed and code must agree.
+ *
+ *   DIFF_SEED=<n> DIFF_OPS=<n> DIFF_SYNC_EVERY=<n> DIFF_CRED_EVERY=<n> node --test tests/door-path/differential.test.mjs
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -24,10 +30,15 @@ import { WorkerClient } from "../../gateway/src/sync/worker-client.js";
 import { decideAccess } from "../../gateway/src/access/decide.js";
 import { scheduleOfDoor } from "../../gateway/src/access/scheduled-open.js";
 import { isOpen } from "../../gateway/src/access/core.js";
+import { importKeySet, verifyCredential } from "../../gateway/src/access/credential.js";
 
 const SEED = Number(process.env.DIFF_SEED ?? 20261123);
 const OPS = Number(process.env.DIFF_OPS ?? 2000);
 const SYNC_EVERY = Number(process.env.DIFF_SYNC_EVERY ?? 25);
+const CRED_EVERY = Number(process.env.DIFF_CRED_EVERY ?? 100);
+/** Users whose credentials are checked per round, and instants per credential (its life split evenly). */
+const CRED_USERS = 4;
+const CRED_INSTANTS = 7;
 const SECRET = "test-gateway-secret";
 const LOGINS = {
   ACME: { companyId: "ACME", userName: "admin@acme.example", password: "Acme#Demo2026" },
@@ -66,7 +77,7 @@ function mulberry32(seed) {
 
 test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})`, { timeout: 1_500_000 }, async () => {
   const t0 = Date.now();
-  const spent = { ops: 0, sql: 0, compare: 0 };
+  const spent = { ops: 0, sql: 0, compare: 0, credentials: 0 };
   const rand = mulberry32(SEED);
   const pick = (list) => list[Math.floor(rand() * list.length)];
   const chance = (p) => rand() < p;
@@ -392,6 +403,87 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
       }
     };
 
+    // Phone credentials: the users' mobile sessions (one phone each). The users this test adds have no password
+    // (they would set one from their invitation): a trigger of this run's own database gives each the demo
+    // admin's, once, so that they can sign in on a phone without a statement per user.
+    await end.sql(
+      `create trigger diff_phone_password after insert on users when new.password_hash is null begin ` +
+        `update users set password_hash = (select password_hash from users where email = '${LOGINS.ACME.userName}') where id = new.id; end`,
+    );
+    const phoneTokens = new Map();
+    const boardKeys = await importKeySet(await (await fetch(`${end.url}/.well-known/keyless-credential-keys.json`)).json());
+    assert.ok(boardKeys.size > 0, "the console publishes its credential keys");
+    const companyCode = { ACME: "ACME", BETA: "BETA" };
+    let credentialsChecked = 0;
+    const phoneCall = async (user, path) => {
+      const res = await fetch(`${end.url}/api/mobile${path}`, { headers: { authorization: `Bearer ${phoneTokens.get(user.id)}` } });
+      return { status: res.status, body: await res.json().catch(() => ({})) };
+    };
+    const phoneSignIn = async (company, user) => {
+      const res = await fetch(`${end.url}/api/mobile/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          companyId: company,
+          userName: user.body.emailId,
+          password: LOGINS.ACME.password,
+          installationId: `diff-phone-${user.id}`,
+          appVersion: "1.0.0",
+          language: "en",
+        }),
+      });
+      const json = await res.json().catch(() => ({}));
+      if (res.status >= 500) throw new Error(`mobile login answered ${res.status}: ${JSON.stringify(json)}`);
+      if (res.status === 200) phoneTokens.set(user.id, json.token);
+      return res.status === 200;
+    };
+    const compareCredentials = async (step) => {
+      const holders = ["ACME", "BETA"]
+        .filter((c) => !deactivated.has(c))
+        .flatMap((c) => users[c].filter((u) => keys[c].some((k) => k.user === u.id)).map((u) => ({ company: c, user: u })));
+      const chosen = [...new Set(Array.from({ length: Math.min(CRED_USERS, holders.length) }, () => pick(holders)))];
+      for (const { company, user } of chosen) {
+        let r = phoneTokens.has(user.id) ? await phoneCall(user, "/keys") : { status: 401 };
+        if (r.status === 401) {
+          // A deactivated user cannot sign in: no credentials are issued (and the live copy refuses the old ones).
+          if (!(await phoneSignIn(company, user))) continue;
+          r = await phoneCall(user, "/keys");
+        }
+        assert.equal(r.status, 200, `mobile keys of user ${user.id}: ${JSON.stringify(r.body)}`);
+        const checks = [];
+        for (const key of r.body.payload.keys) {
+          if (!key.credential) continue;
+          const { iat, exp } = JSON.parse(Buffer.from(key.credential.token.split(".")[1], "base64url").toString("utf8"));
+          const instants = Array.from({ length: CRED_INSTANTS }, (_, i) => iat * 1000 + Math.floor(((exp - iat) * 1000 * i) / (CRED_INSTANTS - 1)));
+          for (const door of key.doors) for (const at of instants) checks.push({ key, door: door.id, at });
+        }
+        for (let i = 0; i < checks.length; i += 500) {
+          const part = checks.slice(i, i + 500);
+          const res = await call(company, "POST", "/device/checkAccess", {
+            checks: part.map((c) => ({ deviceId: c.door, credential: { type: "user", id: String(user.id) }, at: c.at, key: { id: String(c.key.id), kind: c.key.kind } })),
+          });
+          assert.equal(res.status, 200, JSON.stringify(res.body));
+          for (const [j, c] of part.entries()) {
+            const device = replica.get("device", String(c.door));
+            const board = await verifyCredential(c.key.credential.token, {
+              keys: boardKeys,
+              door: { id: String(c.door), companyId: companyCode[company], groupIds: device?.groupIds ?? [] },
+              at: c.at,
+            });
+            const console_ = res.body.payload[j];
+            credentialsChecked++;
+            if (board.allowed !== console_.allowed || (board.allowed ? null : board.reason) !== (console_.code ?? null)) {
+              assert.fail(
+                `credential disagreement after operation ${step} (seed ${SEED}): user ${user.id}, ${c.key.kind} key ${c.key.id}, door ${c.door}, ${new Date(c.at).toISOString()}:\n` +
+                  `  console: ${JSON.stringify(console_)}\n  board: ${JSON.stringify({ allowed: board.allowed, reason: board.reason })}\n` +
+                  `operations:\n${log.slice(-40).join("\n")}`,
+              );
+            }
+          }
+        }
+      }
+    };
+
     const timed = async (what, fn) => {
       const t = Date.now();
       try {
@@ -408,9 +500,11 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
       const done = await timed(op === OPERATIONS.at(-1)[1] ? "sql" : "ops", () => op(company));
       if (done) log.push(`${step}: ${done}`);
       if (step % SYNC_EVERY === 0 || step === OPS) await timed("compare", () => compare(step));
+      if (step % CRED_EVERY === 0 || step === OPS) await timed("credentials", () => compareCredentials(step));
     }
     console.log(`# seed ${SEED}: ${OPS} operations, ${Math.ceil(OPS / SYNC_EVERY)} syncs, ${compared} decisions compared, 0 disagreements`);
-    console.log(`# time: start ${started} ms, console calls ${spent.ops} ms, SQL ${spent.sql} ms, sync and compare ${spent.compare} ms`);
+    console.log(`# phone credentials: ${credentialsChecked} board verifications compared with the console, 0 disagreements`);
+    console.log(`# time: start ${started} ms, console calls ${spent.ops} ms, SQL ${spent.sql} ms, sync and compare ${spent.compare} ms, credentials ${spent.credentials} ms`);
   } finally {
     await replica.close();
     await rm(dir, { recursive: true, force: true });

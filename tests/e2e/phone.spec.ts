@@ -1,6 +1,13 @@
-import { E2E_CLOCK_OFFSET_MS } from "../../playwright.config";
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { E2E_CLOCK_OFFSET_MS, E2E_PORT } from "../../playwright.config";
 import { createCore } from "../../core-wasm/pkg/index.js";
-import { readFileSync } from "node:fs";
+import { credentialQr } from "../../app/components/phone/credential-qr";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { adminApi, DEMO, expect, runNow, test } from "./fixtures";
 
 /** The core in Node, to work out what the phone must say from the key's window and the page's clock. */
@@ -100,5 +107,241 @@ test.describe("phone web app", () => {
     await page.getByRole("textbox", { name: "Contraseña" }).fill(DEMO.root.password);
     await page.getByRole("button", { name: "Iniciar sesión" }).click();
     await expect(page.getByRole("alert")).toHaveText("No puede iniciar sesión en la empresa raíz desde la app móvil");
+  });
+
+  test.describe("presenting a key to a simulated board", () => {
+    test.use({ viewport: { width: 390, height: 844 } });
+
+    /** Every day 09:00-18:00 in Madrid: a credential's 24 hours always hold an open and a closed stretch. */
+    const DAILY = [true, true, true, true, true, true, true];
+    const TEXT = {
+      en: {
+        company: "Company ID",
+        user: "Email or phone number",
+        password: "Password",
+        signIn: "Sign in",
+        present: "Present to door",
+        copy: "Copy credential",
+        copied: "Copied",
+        answer: "Board answer",
+        record: "Record",
+        opened: "The door opened.",
+        refused: "The door refused: outside the key's hours",
+        history: "History",
+        unlocked: "Unlocked with the app",
+        denied: "App access denied",
+        qr: /QR code of the credential/,
+      },
+      es: {
+        company: "ID de empresa",
+        user: "Correo o número de teléfono",
+        password: "Contraseña",
+        signIn: "Iniciar sesión",
+        present: "Presentar en la puerta",
+        copy: "Copiar credencial",
+        copied: "Copiada",
+        answer: "Respuesta de la placa",
+        record: "Registrar",
+        opened: "La puerta se abrió.",
+        refused: "La puerta lo rechazó: fuera del horario de la llave",
+        history: "Historial",
+        unlocked: "Desbloqueada con la app",
+        denied: "Acceso con la app denegado",
+        qr: /Código QR de la credencial/,
+      },
+    } as const;
+
+    /** The board simulator's offline verify mode, a separate process with the published keys on disk and no console address. */
+    function boardVerify(jwksFile: string, door: number, at: number, token: string): { allowed: boolean; reason: string } {
+      const out = execFileSync(
+        process.execPath,
+        ["gateway/sim/board.js", "verify", "--jwks", jwksFile, "--door", String(door), "--at", new Date(at).toISOString(), "--credential", token],
+        {
+          encoding: "utf8",
+          cwd: fileURLToPath(new URL("../..", import.meta.url)),
+        },
+      );
+      return JSON.parse(out.trim());
+    }
+
+    for (const lang of ["en", "es"] as const) {
+      test(`signs in at 390 px, presents a key by QR and copy, and a board decides it offline (${lang})`, async ({ page, context }) => {
+        const x = TEXT[lang];
+        const admin = await adminApi(page.request);
+        const zone = await admin.zoneId("Europe/Madrid");
+        const { payload: current } = await admin.call<{ payload: Record<string, unknown> }>("GET", "/settings/getCompanySettings");
+        await admin.call("PUT", "/settings/modifyCompanySettings", { ...current, offline_reconect: 24, ekey_duration: 24, biometric_security: "0", require_2fa: "0" });
+        await admin.call("DELETE", "/user/forgetDevice?id=3");
+        const assigned = await admin.call<{ payload: { entryId: number } }>("POST", "/user/assignKeyToUser", {
+          userId: 3,
+          eKey: DOOR,
+          type: "device",
+          status: "1",
+          FOBDeviceId: null,
+          accessType: "custom_access",
+          startDate: "2026-01-01",
+          endDate: "",
+          isNeverEnd: "1",
+          isAllDay: "0",
+          startTime: "09:00",
+          endTime: "18:00",
+          scheduleDays: DAILY,
+          zone,
+          entryId: null,
+        });
+        const jwks = await (await page.request.get("/.well-known/keyless-credential-keys.json")).json();
+        expect(jwks.keys.length).toBeGreaterThan(0);
+        const dir = mkdtempSync(join(tmpdir(), "phone-present-"));
+        const jwksFile = join(dir, "keys.json");
+        writeFileSync(jwksFile, JSON.stringify(jwks));
+        await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+        if (E2E_CLOCK_OFFSET_MS !== 0) await context.clock.install({ time: runNow() });
+
+        try {
+          await page.goto("/m");
+          if (lang === "es") await page.getByRole("button", { name: "Cambiar a español" }).click();
+          await page.getByLabel(x.company).fill("ACME");
+          await page.getByLabel(x.user).fill(DEMO.acme.userName);
+          await page.getByRole("textbox", { name: x.password }).fill(DEMO.acme.password);
+          await page.getByRole("button", { name: x.signIn }).click();
+          const card = page.locator(`li[data-key-id="${assigned.payload.entryId}"]`);
+          await expect(card).toBeVisible();
+          const held = await page.evaluate((id) => JSON.parse(localStorage.getItem("phone.keys")!).keys.find((k: { id: number }) => k.id === id), assigned.payload.entryId);
+          const token: string = held.credential.token;
+
+          // Presenting works with the phone offline: the credential is all the door needs.
+          await context.setOffline(true);
+          await card.getByRole("button", { name: x.present }).click();
+          const dialog = page.getByRole("dialog");
+          await expect(dialog.getByRole("img", { name: x.qr })).toHaveAttribute("src", await credentialQr(token));
+          await dialog.getByRole("button", { name: x.copy }).click();
+          await expect(dialog.getByTestId("copy-status")).toHaveText(x.copied);
+          const copied = await page.evaluate(() => navigator.clipboard.readText());
+          expect(copied).toBe(token);
+
+          // The board decides at its own clock: an instant inside the key's hours and one outside, both within the credential's life.
+          const claims = JSON.parse(Buffer.from(copied.split(".")[1], "base64url").toString("utf8"));
+          const from = Math.max(claims.iat * 1000, runNow());
+          const instants = Array.from({ length: 24 * 6 }, (_, i) => from + i * 600_000).filter((t) => t <= claims.exp * 1000);
+          const inside = instants.find((t) => core.isOpen(claims.win, t));
+          const outside = instants.find((t) => !core.isOpen(claims.win, t));
+          expect(inside, "an open instant within the credential's life").toBeDefined();
+          expect(outside, "a closed instant within the credential's life").toBeDefined();
+          const allowed = boardVerify(jwksFile, DOOR, inside!, copied);
+          const denied = boardVerify(jwksFile, DOOR, outside!, copied);
+          expect(allowed).toEqual({ allowed: true, reason: "ok" });
+          expect(denied).toEqual({ allowed: false, reason: "outside_schedule" });
+          // The same credential at another door, or past its expiry, is refused by the board too.
+          expect(boardVerify(jwksFile, DOOR + 1, inside!, copied)).toEqual({ allowed: false, reason: "other_door" });
+          expect(boardVerify(jwksFile, DOOR, claims.exp * 1000 + 180_000, copied)).toEqual({ allowed: false, reason: "credential_expired" });
+
+          // The board's answers, given back to the phone, are shown and kept for the console.
+          await dialog.getByLabel(x.answer).fill(JSON.stringify(allowed));
+          await dialog.getByRole("button", { name: x.record }).click();
+          await expect(card.getByTestId("present-result")).toHaveText(x.opened);
+          await card.getByRole("button", { name: x.present }).click();
+          await page.getByRole("dialog").getByLabel(x.answer).fill(JSON.stringify(denied));
+          await page.getByRole("dialog").getByRole("button", { name: x.record }).click();
+          await expect(card.getByTestId("present-result")).toHaveText(x.refused);
+          expect(await page.evaluate(() => JSON.parse(localStorage.getItem("phone.pending")!).length)).toBe(2);
+
+          // Back online, the phone reports both attempts and its history shows them.
+          await context.setOffline(false);
+          await expect.poll(() => page.evaluate(() => JSON.parse(localStorage.getItem("phone.pending") ?? "[]").length)).toBe(0);
+          await page.getByRole("tab", { name: x.history }).click();
+          await expect(page.getByText(x.unlocked).first()).toBeVisible();
+          await expect(page.getByText(x.denied).first()).toBeVisible();
+        } finally {
+          await context.setOffline(false);
+          rmSync(dir, { recursive: true, force: true });
+        }
+      });
+    }
+  });
+
+  test.describe("accessibility of /m", () => {
+    test.use({ viewport: { width: 390, height: 844 } });
+
+    /** Serious and critical axe findings on the page as it is now, one line each. */
+    async function axeFindings(page: Page, where: string): Promise<string[]> {
+      const { violations } = await new AxeBuilder({ page }).analyze();
+      return violations
+        .filter((v) => v.impact === "serious" || v.impact === "critical")
+        .map((v) => `${where} [${v.impact}] ${v.id}: ${v.help} → ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+    }
+
+    for (const lang of ["en", "es"] as const) {
+      test(`sign-in, key list and presenting have no serious or critical axe findings (${lang})`, async ({ page, context }) => {
+        const admin = await adminApi(page.request);
+        await admin.call("DELETE", "/user/forgetDevice?id=3");
+        if (E2E_CLOCK_OFFSET_MS !== 0) await context.clock.install({ time: runNow() });
+        await page.goto("/m");
+        if (lang === "es") await page.getByRole("button", { name: "Cambiar a español" }).click();
+        await expect(page.locator("html")).toHaveAttribute("lang", lang);
+        const found = await axeFindings(page, "sign-in");
+        await page.getByLabel(lang === "es" ? "ID de empresa" : "Company ID").fill("ACME");
+        await page.getByLabel(lang === "es" ? "Correo o número de teléfono" : "Email or phone number").fill(DEMO.acme.userName);
+        await page.getByRole("textbox", { name: lang === "es" ? "Contraseña" : "Password" }).fill(DEMO.acme.password);
+        await page.getByRole("button", { name: lang === "es" ? "Iniciar sesión" : "Sign in" }).click();
+        const present = page.getByRole("button", { name: lang === "es" ? "Presentar en la puerta" : "Present to door" }).and(page.locator(":enabled"));
+        await expect(present.first()).toBeVisible();
+        found.push(...(await axeFindings(page, "keys")));
+        await present.first().click();
+        await expect(page.getByRole("dialog").getByRole("img")).toBeVisible();
+        found.push(...(await axeFindings(page, "present")));
+        await page.keyboard.press("Escape");
+        await page.getByRole("tab", { name: lang === "es" ? "Historial" : "History" }).click();
+        found.push(...(await axeFindings(page, "history")));
+        expect(found).toEqual([]);
+      });
+    }
+  });
+
+  test.describe("biometric requirement", () => {
+    test.use({ viewport: { width: 390, height: 844 } });
+
+    test("with biometrics required, a key is presented only after the phone's platform authenticator verified the user", async ({ page, context }) => {
+      const admin = await adminApi(page.request);
+      const { payload: current } = await admin.call<{ payload: Record<string, unknown> }>("GET", "/settings/getCompanySettings");
+      await admin.call("DELETE", "/user/forgetDevice?id=3");
+      await admin.call("PUT", "/settings/modifyCompanySettings", { ...current, biometric_security: "1", require_2fa: "0" });
+      try {
+        // WebAuthn needs a domain as its relying party: the same server under the name localhost.
+        const cdp = await context.newCDPSession(page);
+        await cdp.send("WebAuthn.enable");
+        const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+          options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+        });
+        if (E2E_CLOCK_OFFSET_MS !== 0) await context.clock.install({ time: runNow() });
+        await page.goto(`http://localhost:${E2E_PORT}/m`);
+        await page.getByLabel("Company ID").fill("ACME");
+        await page.getByLabel("Email or phone number").fill(DEMO.acme.userName);
+        await page.getByRole("textbox", { name: "Password" }).fill(DEMO.acme.password);
+        await page.getByRole("button", { name: "Sign in" }).click();
+        await expect(page.getByText("Your company requires your phone's own unlock")).toBeVisible();
+        const present = page.getByRole("button", { name: "Present to door" }).and(page.locator(":enabled")).first();
+        const card = page.locator("li[data-key-id]").filter({ has: present });
+
+        // Verified: the authenticator registers once, then asserts with the user-verified flag; the credential is shown.
+        await present.click();
+        await expect(page.getByRole("dialog").getByRole("img", { name: /QR code of the credential/ })).toBeVisible();
+        const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
+        expect(credentials).toHaveLength(1);
+        await page.keyboard.press("Escape");
+
+        // Not verified (a wrong fingerprint): nothing is shown, and the app says why.
+        await cdp.send("WebAuthn.setUserVerified", { authenticatorId, isUserVerified: false });
+        await present.click();
+        await expect(card.first().getByTestId("verification-refused")).toHaveText(/did not verify you/);
+        await expect(page.getByRole("dialog")).toHaveCount(0);
+
+        // Verified again: presenting works again.
+        await cdp.send("WebAuthn.setUserVerified", { authenticatorId, isUserVerified: true });
+        await present.click();
+        await expect(page.getByRole("dialog").getByRole("img", { name: /QR code of the credential/ })).toBeVisible();
+      } finally {
+        await admin.call("PUT", "/settings/modifyCompanySettings", { ...current, biometric_security: "0" });
+      }
+    });
   });
 });

@@ -10,6 +10,7 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { newSigningKeys } from "../../scripts/credential-keys.mjs";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const SECRET = "test-gateway-secret";
@@ -53,14 +54,32 @@ export async function startWorkerEnd() {
   await run("npx", ["tsx", "scripts/seed-local.ts"], { cwd: ROOT, env: { ...env, PERSIST_TO: `${dir}/v3`, GATEWAY_SECRET: SECRET } });
   let proc = null;
   let provisioned = 0;
+  // Its own key to sign phone credentials with, whatever a local .dev.vars holds (published at /.well-known/keyless-credential-keys.json).
+  const signingKeys = await newSigningKeys();
 
   const start = async () => {
-    proc = spawn("npx", ["wrangler", "dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", dir, "--show-interactive-dev-session=false"], {
-      cwd: ROOT,
-      env,
-      detached: true,
-      stdio: "ignore",
-    });
+    proc = spawn(
+      "npx",
+      [
+        "wrangler",
+        "dev",
+        "--ip",
+        "127.0.0.1",
+        "--port",
+        String(port),
+        "--persist-to",
+        dir,
+        "--show-interactive-dev-session=false",
+        "--var",
+        `CREDENTIAL_SIGNING_KEYS:${signingKeys}`,
+      ],
+      {
+        cwd: ROOT,
+        env,
+        detached: true,
+        stdio: "ignore",
+      },
+    );
     for (let i = 0; i < 120; i++) {
       if (
         await fetch(`http://127.0.0.1:${port}/api/openapi.json`).then(

@@ -154,6 +154,38 @@ describe("POST /device/checkAccess", () => {
     expect(foreignUser).toMatchObject({ allowed: false, code: "unknown_credential", reason: "Unknown credential" });
   });
 
+  it("counts one key alone when the check names it, as a board does with a signed credential", async () => {
+    const id = (await api(acme, "POST", `${BASE}/user/addUser`, person("Kai"))).body.payload.id as number;
+    const zones = (await api(acme, "GET", `${BASE}/user/getAllTimeZone`)).body.payload as { id: number; name: string }[];
+    const full = await api(acme, "POST", `${BASE}/user/assignKeyToUser`, fullKey(id, 4));
+    const nights = await api(acme, "POST", `${BASE}/user/assignKeyToUser`, {
+      ...fullKey(id, 4),
+      accessType: "custom_access",
+      startDate: "2026-01-01",
+      endDate: "",
+      isNeverEnd: "1",
+      isAllDay: "0",
+      startTime: "22:00",
+      endTime: "23:00",
+      scheduleDays: [true, true, true, true, true, true, true],
+      zone: zones.find((z) => z.name === "UTC")!.id,
+    });
+    expect([full.status, nights.status]).toEqual([200, 200]);
+    const user = { type: "user", id: String(id) };
+    const [any, onlyNights, onlyFull, otherKind] = (
+      await check(acme, [
+        { deviceId: 4, credential: user, at: AT },
+        { deviceId: 4, credential: user, at: AT, key: { id: String(nights.body.payload.entryId), kind: "ekey" } },
+        { deviceId: 4, credential: user, at: AT, key: { id: String(full.body.payload.entryId), kind: "ekey" } },
+        { deviceId: 4, credential: user, at: AT, key: { id: String(full.body.payload.entryId), kind: "group" } },
+      ])
+    ).body.payload;
+    expect(any).toMatchObject({ allowed: true });
+    expect(onlyNights).toMatchObject({ allowed: false, code: "outside_schedule" });
+    expect(onlyFull).toMatchObject({ allowed: true, key: { id: String(full.body.payload.entryId), kind: "ekey" } });
+    expect(otherKind).toMatchObject({ allowed: false, code: "no_key" });
+  });
+
   it("refuses bad input with a 400 and the read-only role without the devices module is refused", async () => {
     for (const body of [
       {},

@@ -92,6 +92,8 @@ const accessChecks = z.object({
         deviceId: z.coerce.number().int().positive(),
         credential: z.object({ type: z.enum(["user", "fob", "phone"]), id: z.coerce.string().min(1).max(128) }),
         at: instant,
+        /** Count this key alone, as a board does with a signed credential (which is for one key). */
+        key: z.object({ id: z.coerce.string().min(1).max(32), kind: z.enum(["ekey", "group"]) }).optional(),
       }),
     )
     .min(1)

@@ -4,13 +4,43 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import type { Core } from "../../../core-wasm/pkg/index.js";
 import { keyStatus, localTime } from "./key-status";
+import type { BoardAnswer } from "~/schemas/mobile";
 import { PresentDialog } from "./present-dialog";
+import { verifyUser, type UserVerification } from "./user-verification";
 import type { HeldKey, PendingEvent } from "./phone-store";
 
 /** One held key: its doors, "open now?" and "next open" from the core in the key's zone, and its credential's state. */
-export function KeyCard({ core, heldKey, now, onResult }: { core: Core; heldKey: HeldKey; now: number; onResult: (e: PendingEvent) => void }) {
+export function KeyCard({
+  core,
+  heldKey,
+  now,
+  onResult,
+  verification,
+}: {
+  core: Core;
+  heldKey: HeldKey;
+  now: number;
+  onResult: (e: PendingEvent) => void;
+  /** The company requires the phone's own user verification before a key is presented: the user's name for it. */
+  verification: { userName: string } | null;
+}) {
   const { t } = useTranslation("mobile");
   const [presenting, setPresenting] = useState(false);
+  const [last, setLast] = useState<BoardAnswer | null>(null);
+  const [checking, setChecking] = useState(false);
+  const [refused, setRefused] = useState<UserVerification | null>(null);
+
+  /** With biometrics required, the credential is shown only after the phone verified its user. */
+  async function present() {
+    setRefused(null);
+    if (verification) {
+      setChecking(true);
+      const r = await verifyUser(verification.userName);
+      setChecking(false);
+      if (r !== "verified") return setRefused(r);
+    }
+    setPresenting(true);
+  }
   const s = keyStatus(core, heldKey, now);
   const tz = String(heldKey.window.tz ?? "UTC");
   const titleId = `key-${heldKey.kind}-${heldKey.id}`;
@@ -20,7 +50,8 @@ export function KeyCard({ core, heldKey, now, onResult }: { core: Core; heldKey:
         <h2 id={titleId} className="font-semibold">
           {heldKey.name}
         </h2>
-        <Badge variant={s.openNow ? "success" : "secondary"} data-testid="open-now">
+        {/* The success badge's green text on its tint is below 4.5:1 on a card: the label stays in the body colour. */}
+        <Badge variant={s.openNow ? "success" : "secondary"} className={s.openNow ? "text-foreground" : undefined} data-testid="open-now">
           {s.invalid ? t("invalidKey") : s.openNow ? t("openNow") : t("closedNow")}
         </Badge>
       </div>
@@ -36,10 +67,28 @@ export function KeyCard({ core, heldKey, now, onResult }: { core: Core; heldKey:
       ) : (
         <p className="mt-2 text-xs text-muted-foreground">{t("validUntil", { time: new Date(heldKey.credential!.expiresAt).toLocaleString() })}</p>
       )}
-      <Button type="button" className="mt-3" size="sm" disabled={s.needsRefresh || heldKey.doors.length === 0} onClick={() => setPresenting(true)}>
+      <Button type="button" className="mt-3" size="sm" disabled={checking || s.needsRefresh || heldKey.doors.length === 0} onClick={present} aria-busy={checking}>
         {t("present")}
       </Button>
-      {presenting && <PresentDialog heldKey={heldKey} open={presenting} onOpenChange={setPresenting} onResult={onResult} />}
+      {refused && (
+        <p role="alert" className="mt-2 text-sm font-medium text-destructive" data-testid="verification-refused">
+          {refused === "unavailable" ? t("verificationUnavailable") : t("verificationRefused")}
+        </p>
+      )}
+      <p role="status" className={last?.allowed ? "mt-2 text-sm font-medium" : "mt-2 text-sm font-medium text-destructive"} data-testid="present-result">
+        {last && (last.allowed ? t("doorOpened") : t("doorRefused", { reason: t(`reason.${last.reason}`, { defaultValue: last.reason }) }))}
+      </p>
+      {presenting && (
+        <PresentDialog
+          heldKey={heldKey}
+          open={presenting}
+          onOpenChange={setPresenting}
+          onResult={(e, answer) => {
+            setLast(answer);
+            onResult(e);
+          }}
+        />
+      )}
     </li>
   );
 }

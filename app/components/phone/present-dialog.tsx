@@ -1,16 +1,20 @@
-import { useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Button } from "~/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "~/components/ui/dialog";
 import { Field } from "~/components/ui/field";
+import { NativeSelect } from "~/components/ui/native-select";
 import { Textarea } from "~/components/ui/textarea";
+import { parseBoardAnswer, type BoardAnswer } from "~/schemas/mobile";
+import { credentialQr } from "./credential-qr";
 import type { HeldKey, PendingEvent } from "./phone-store";
 
 /**
- * Presenting a key to a door. Bluetooth is simulated through the clipboard: the credential is copied
- * here and given to the board simulator (`npm run board -- verify … --credential <token>`, or
- * `--present <token>` on a connected board); the board's one-line answer pasted back is recorded as an
- * unlock attempt and reported when the phone is online (gateway/README.md, "Phone app and signed credentials").
+ * Presenting a key to a door. Bluetooth is simulated (gateway/README.md, "Phone app and signed
+ * credentials"): the credential is shown as a QR code and can be copied; the board simulator reads it
+ * (`npm run board -- verify … --credential <token>` offline, or `--present <token>` on a connected board)
+ * and prints its one-line answer, which pasted back here is shown and recorded as an unlock attempt,
+ * reported when the phone is online.
  */
 export function PresentDialog({
   heldKey,
@@ -21,37 +25,57 @@ export function PresentDialog({
   heldKey: HeldKey;
   open: boolean;
   onOpenChange: (o: boolean) => void;
-  onResult: (e: PendingEvent) => void;
+  onResult: (e: PendingEvent, answer: BoardAnswer) => void;
 }) {
   const { t } = useTranslation("mobile");
+  const doorId = useId();
   const [answer, setAnswer] = useState("");
   const [error, setError] = useState<string | null>(null);
-  const [copied, setCopied] = useState(false);
+  const [copied, setCopied] = useState<boolean | null>(null);
+  const [qr, setQr] = useState<string | null>(null);
+  const [door, setDoor] = useState(heldKey.doors[0]?.id ?? 0);
   const token = heldKey.credential?.token ?? "";
-  const door = heldKey.doors[0];
-  const command = `npm run board -- verify --jwks keys.json --door ${door?.id ?? "<door>"} --at ${new Date().toISOString()} --credential ${token}`;
+  const command = `npm run board -- verify --jwks keys.json --door ${door} --at ${new Date().toISOString()} --credential ${token}`;
+
+  useEffect(() => {
+    let live = true;
+    credentialQr(token).then(
+      (url) => live && setQr(url),
+      () => live && setQr(null),
+    );
+    return () => {
+      live = false;
+    };
+  }, [token]);
+
+  function copy() {
+    const done = (ok: boolean) => setCopied(ok);
+    if (!navigator.clipboard) return done(false);
+    navigator.clipboard.writeText(token).then(
+      () => done(true),
+      () => done(false),
+    );
+  }
 
   function record() {
-    let parsed: { allowed?: unknown; reason?: unknown };
-    try {
-      parsed = JSON.parse(answer);
-    } catch {
-      parsed = {};
-    }
-    if (typeof parsed.allowed !== "boolean" || typeof parsed.reason !== "string" || !/^[a-z_]{1,40}$/.test(parsed.reason)) {
+    const parsed = parseBoardAnswer(answer);
+    if (!parsed) {
       setError(t("answerInvalid"));
       return;
     }
-    onResult({
-      eventId: `u-${crypto.randomUUID()}`,
-      type: "unlock",
-      deviceId: door.id,
-      keyId: heldKey.id,
-      allowed: parsed.allowed,
-      reason: parsed.reason,
-      credentialId: heldKey.credential?.id,
-      at: Date.now(),
-    });
+    onResult(
+      {
+        eventId: `u-${crypto.randomUUID()}`,
+        type: "unlock",
+        deviceId: door,
+        keyId: heldKey.id,
+        allowed: parsed.allowed,
+        reason: parsed.reason,
+        credentialId: heldKey.credential?.id,
+        at: Date.now(),
+      },
+      parsed,
+    );
     setAnswer("");
     setError(null);
     onOpenChange(false);
@@ -59,29 +83,42 @@ export function PresentDialog({
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent>
+      <DialogContent className="max-h-[100dvh] overflow-y-auto">
         <DialogHeader>
           <DialogTitle>{t("presentTitle", { name: heldKey.name })}</DialogTitle>
           <DialogDescription>{t("presentHelp")}</DialogDescription>
         </DialogHeader>
-        <Field label={t("credential")}>
-          <Textarea readOnly value={token} rows={3} className="font-mono text-xs" />
-        </Field>
-        <Field label={t("boardCommand")}>
-          <Textarea readOnly value={command} rows={3} className="font-mono text-xs" />
-        </Field>
-        <Button
-          type="button"
-          variant="outline"
-          onClick={() =>
-            navigator.clipboard?.writeText(token).then(
-              () => setCopied(true),
-              () => setCopied(false),
-            )
-          }
-        >
-          {copied ? t("copied") : t("copy")}
+        {heldKey.doors.length > 1 && (
+          <Field label={t("door")} id={doorId}>
+            <NativeSelect value={door} onChange={(e) => setDoor(Number(e.target.value))}>
+              {heldKey.doors.map((d) => (
+                <option key={d.id} value={d.id}>
+                  {d.name}
+                </option>
+              ))}
+            </NativeSelect>
+          </Field>
+        )}
+        {qr ? (
+          <img src={qr} alt={t("qrAlt", { name: heldKey.name })} className="mx-auto aspect-square w-full max-w-72 bg-white" data-testid="credential-qr" />
+        ) : (
+          <p className="text-sm text-muted-foreground">{t("qrUnavailable")}</p>
+        )}
+        <Button type="button" variant="outline" onClick={copy}>
+          {t("copy")}
         </Button>
+        <p role="status" className="text-sm" data-testid="copy-status">
+          {copied === true ? t("copied") : copied === false ? t("copyFailed") : ""}
+        </p>
+        <details className="text-sm">
+          <summary className="cursor-pointer">{t("showCredential")}</summary>
+          <Field label={t("credential")}>
+            <Textarea readOnly value={token} rows={3} className="font-mono text-xs" />
+          </Field>
+          <Field label={t("boardCommand")}>
+            <Textarea readOnly value={command} rows={3} className="font-mono text-xs" />
+          </Field>
+        </details>
         <Field label={t("boardAnswer")} hint={t("boardAnswerHint")} error={error}>
           <Textarea value={answer} onChange={(e) => setAnswer(e.target.value)} rows={2} maxLength={200} className="font-mono text-xs" />
         </Field>
