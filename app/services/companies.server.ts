@@ -10,6 +10,7 @@ import { and, asc, desc, eq, isNull, ne, sql, type SQL } from "drizzle-orm";
 import { allowedParentTypes, companyCreateSchema, companyUpdateSchema, generateCompanyCode, issuesOf, type CompanyCreateInput } from "~/schemas/companies";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
+import { splitPhone } from "~/utils/phone";
 import { schema, type Db } from "~/utils/db.server";
 import { forbidden, notFound, ServiceError } from "~/utils/errors.server";
 import type { ModuleKey } from "~/utils/permissions";
@@ -138,7 +139,6 @@ export async function listCompanies(db: Db, auth: Auth, opts: ListCompaniesOptio
       first: c.pocFirstName,
       last: c.pocLastName,
       email: c.pocEmail,
-      countryCode: c.pocCountryCode,
       phone: c.pocPhoneNumber,
       off: c.isDeactive,
       parentName: sql<string | null>`(select ${p}.name from companies ${p} where ${p}.id = companies.parent_id)`,
@@ -165,8 +165,9 @@ export async function listCompanies(db: Db, auth: Auth, opts: ListCompaniesOptio
       company_type: r.type,
       full_name: `${r.first} ${r.last}`.trim(),
       poc_e_mail: r.email,
-      poc_country_code: r.countryCode,
-      poc_phone_number: r.phone,
+      // Stored as E.164 (decision 0037); the spec's pair is derived from it.
+      poc_country_code: splitPhone(r.phone).countryCode,
+      poc_phone_number: splitPhone(r.phone).phoneNumber,
       parent_company: r.parentCode ? { company_name: r.parentName ?? "", company_id: r.parentCode, company_type: r.parentType ?? "" } : null,
       is_deactive: r.off ? "1" : "0",
       totalDevices: Number(r.totalDevices),
@@ -201,8 +202,8 @@ export async function getCompanyDetails(db: Db, auth: Auth, id: number) {
     poc_first_name: row.pocFirstName,
     poc_last_name: row.pocLastName,
     poc_e_mail: row.pocEmail,
-    poc_country_code: row.pocCountryCode,
-    poc_phone_number: row.pocPhoneNumber,
+    poc_country_code: splitPhone(row.pocPhoneNumber).countryCode,
+    poc_phone_number: splitPhone(row.pocPhoneNumber).phoneNumber,
     next_billing_date: row.nextBillingDate,
     is_deactive: row.isDeactive ? ("1" as const) : ("0" as const),
     totalDevices: Number(totals[0]?.totalDevices ?? 0),

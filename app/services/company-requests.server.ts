@@ -10,6 +10,7 @@ import { defaultDiscount, issuesOf } from "~/schemas/companies";
 import { assertPlatformCaller, COMPANY_MSG, freeCompanyCode, provisionCompany } from "~/services/companies.server";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
+import { splitPhone } from "~/utils/phone";
 import { schema, type Db } from "~/utils/db.server";
 import { forbidden, notFound, ServiceError } from "~/utils/errors.server";
 import { canUseVarPanel } from "~/utils/permissions";
@@ -93,13 +94,11 @@ export async function listCompanyRequests(db: Db, auth: Auth, opts: { page?: { o
       first: cr.pocFirstName,
       last: cr.pocLastName,
       email: cr.pocEmail,
-      cc: cr.pocCountryCode,
       phone: cr.pocPhoneNumber,
       parentName: sql<string>`(select name from companies where companies.id = company_requests.company_id)`,
       parentCode: sql<string>`(select code from companies where companies.id = company_requests.company_id)`,
       parentEmail: sql<string>`(select poc_email from companies where companies.id = company_requests.company_id)`,
       parentPhone: sql<string>`(select poc_phone_number from companies where companies.id = company_requests.company_id)`,
-      parentCc: sql<string>`(select poc_country_code from companies where companies.id = company_requests.company_id)`,
       createdCode: sql<string | null>`(select code from companies where companies.id = company_requests.created_company_id)`,
     })
     .from(cr)
@@ -120,8 +119,15 @@ export async function listCompanyRequests(db: Db, auth: Auth, opts: { page?: { o
       billing_term: r.term,
       status: r.status,
       createdAt: r.createdAt,
-      poc: { first_name: r.first, last_name: r.last, e_mail: r.email, country_code: r.cc, phone_number: r.phone },
-      parent_company_detail: { company_name: r.parentName, company_id: r.parentCode, poc_e_mail: r.parentEmail, poc_phone_number: r.parentPhone, poc_country_code: r.parentCc },
+      // Phones are stored as E.164 (decision 0037); the spec's pairs are derived from them.
+      poc: { first_name: r.first, last_name: r.last, e_mail: r.email, country_code: splitPhone(r.phone).countryCode, phone_number: splitPhone(r.phone).phoneNumber },
+      parent_company_detail: {
+        company_name: r.parentName,
+        company_id: r.parentCode,
+        poc_e_mail: r.parentEmail,
+        poc_phone_number: splitPhone(r.parentPhone).phoneNumber,
+        poc_country_code: splitPhone(r.parentPhone).countryCode,
+      },
       created_company_id: r.createdCode,
     })),
     total: Number(totals[0]?.n ?? 0),

@@ -5,6 +5,7 @@
  * `formatToParts`, so the server render and the hydrated client produce the same string
  * regardless of the machine's locale or zone. Invalid or missing input yields "".
  */
+import { formatPhoneE164 } from "./phone";
 
 export type Timestamp = number | Date | null | undefined;
 
@@ -96,11 +97,14 @@ export function formatTicketTime(value: Timestamp, timeZone = DEFAULT_ZONE): str
 }
 
 /**
- * Phone number as "+<country> ddd-ddd-rest", e.g. formatPhone("001", "5551234567") → "+1 555-123-4567".
+ * A phone for people. Stored numbers are E.164 (decision 0037) and show in international format
+ * ("+34 612 34 56 78", "+1 555-123-4567"); the country code is then ignored.
+ * A legacy pair shows as "+<country> ddd-ddd-rest", e.g. formatPhone("001", "5551234567") → "+1 555-123-4567".
  * Non-digits are ignored; leading zeros of the stored country code are dropped; a missing
  * country code leaves out the prefix; short numbers are grouped as far as they go.
  */
 export function formatPhone(countryCode: string | number | null | undefined, digits: string | null | undefined): string {
+  if (String(digits ?? "").startsWith("+")) return formatPhoneE164(digits);
   const number = String(digits ?? "").replace(/\D/g, "");
   const country = String(countryCode ?? "")
     .replace(/\D/g, "")
