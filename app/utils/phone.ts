@@ -127,3 +127,9 @@ export function countryOptions(language: string): CountryOption[] {
     .map((region) => ({ region, callingCode: getCountryCallingCode(region), name: names?.of(region) ?? region }))
     .sort((a, b) => a.name.localeCompare(b.name, language));
 }
+
+/** A form's country value as the picker's region: a region stays, a calling code ('001', '34') becomes its main region. */
+export function pickerRegion(value: string | undefined): string | undefined {
+  const v = String(value ?? "");
+  return /^[A-Z]{2}$/.test(v) ? v : regionForCallingCode(v);
+}
