@@ -79,8 +79,8 @@ export const companySettingsSchema = z
   .superRefine((v, ctx) => {
     if (v.password_reset_security !== "admin") return;
     if (!v.password_reset_phone) return ctx.addIssue({ code: "custom", path: ["password_reset_phone"], message: SETTINGS_MESSAGES.phone });
-    const country = v.password_reset_phone_country || v.default_country_code;
-    checkPhonePair({ country, number: v.password_reset_phone }, ctx, { country: "password_reset_phone", number: "password_reset_phone" }, RESET_PHONE_MESSAGES);
+    const pair = { password_reset_phone_country: v.password_reset_phone_country || v.default_country_code, password_reset_phone: v.password_reset_phone };
+    checkPhonePair(pair, ctx, { country: "password_reset_phone_country", number: "password_reset_phone" }, RESET_PHONE_MESSAGES);
   })
   // The extra field belongs to its mode only (text: secondary action, admin: contact phone).
   .transform((v) => ({

@@ -96,7 +96,8 @@ export async function findAccount(db: Db, companyCode: string, userName: string)
   const name = userName.trim().toLowerCase();
   const digits = name.replace(/\D/g, "");
   const byPhone = digits.length >= 7 && !name.includes("@");
-  const phone = byPhone ? toE164(await defaultCountryOf(db, companyCode), name) : null;
+  // Only digits and a leading '+' matter ("555-100-0003#", "(555) 100 0003" name the same phone).
+  const phone = byPhone ? toE164(await defaultCountryOf(db, companyCode), name.replace(/[^\d+]/g, "")) : null;
   const rows = await db
     .select({ user: schema.users, company: schema.companies })
     .from(schema.users)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { callingCode, countryOptions, formatPhoneE164, maskUs, nationalForField, parsePhone, regionForCallingCode, regionOf, splitPhone, toE164 } from "./phone";
+import { callingCode, countryOptions, maskUs, nationalForField, parsePhone, regionForCallingCode, regionOf, splitPhone, toE164 } from "./phone";
 
 describe("callingCode", () => {
   it("reads the usual shapes of a calling code", () => {
@@ -49,10 +49,7 @@ describe("wire and display", () => {
     expect(splitPhone("+351912345678")).toEqual({ countryCode: "351", phoneNumber: "912345678" });
     expect(splitPhone("")).toEqual({ countryCode: "", phoneNumber: "" });
   });
-  it("formats for people: the US mask for +1, international elsewhere", () => {
-    expect(formatPhoneE164("+34612345678")).toBe("+34 612 34 56 78");
-    expect(formatPhoneE164("+15551234567")).toBe("+1 555-123-4567");
-    expect(formatPhoneE164("")).toBe("");
+  it("fills the number field: the US mask for +1, national format elsewhere", () => {
     expect(nationalForField("+15551234567")).toBe("555-123-4567");
     expect(nationalForField("+34612345678")).toBe("612 34 56 78");
     expect(maskUs("5551234567999")).toBe("555-123-4567");

@@ -94,17 +94,6 @@ export function maskUs(value: string): string {
   return [d.slice(0, 3), d.slice(3, 6), d.slice(6)].filter(Boolean).join("-");
 }
 
-/**
- * A stored number for people: '+1 555-123-4567' for +1 (the spec's mask), the international format
- * elsewhere ('+34 612 34 56 78'). Anything that is not E.164 is shown as stored.
- */
-export function formatPhoneE164(stored: string | null | undefined): string {
-  const s = String(stored ?? "");
-  if (!s.startsWith("+")) return s;
-  if (/^\+1\d{10}$/.test(s)) return `+1 ${maskUs(s.slice(2))}`;
-  return parsePhoneNumberFromString(s)?.formatInternational() ?? s;
-}
-
 /** The national part as the field shows it when a stored number is edited. */
 export function nationalForField(stored: string | null | undefined): string {
   const s = String(stored ?? "");

@@ -95,7 +95,7 @@ describe("user phones through the admin API", () => {
     const created = await api(acme, "POST", `${BASE}/user/addUser`, newUser("001", `555${String(Math.floor(Math.random() * 1e7)).padStart(7, "0")}`));
     const id = created.body.payload.id as number;
     const national = spanishMobile();
-    const r = await api(acme, "POST", `${BASE}/user/modifyUserDetails`, { ...newUser("+34", national), userId: id });
+    const r = await api(acme, "PUT", `${BASE}/user/modifyUserDetails`, { ...newUser("+34", national), userId: id });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(await storedPhone(id)).toBe(`+34${national}`);
   });
@@ -146,7 +146,7 @@ describe("company and settings phones", () => {
 
   it("the default country takes any usual shape and the admin-reset contact phone is read in it", async () => {
     const settings = (await api(acme, "GET", `${BASE}/settings/getCompanySettings`)).body.payload;
-    const r = await api(acme, "POST", `${BASE}/settings/modifyCompanySettings`, {
+    const r = await api(acme, "PUT", `${BASE}/settings/modifyCompanySettings`, {
       ...settings,
       default_country_code: "+34",
       password_reset_security: "admin",
@@ -155,7 +155,7 @@ describe("company and settings phones", () => {
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const row = await db().query.companySettings.findFirst({ where: eq(schema.companySettings.companyId, 3) });
     expect(row).toMatchObject({ defaultCountryCode: "034", passwordResetPhone: "+34612345678" });
-    const bad = await api(acme, "POST", `${BASE}/settings/modifyCompanySettings`, { ...settings, password_reset_security: "admin", password_reset_phone: "12345" });
+    const bad = await api(acme, "PUT", `${BASE}/settings/modifyCompanySettings`, { ...settings, password_reset_security: "admin", password_reset_phone: "12345" });
     expect(bad.status).toBe(400);
     expect(bad.body.errors?.password_reset_phone ?? bad.body.message).toBeTruthy();
   });

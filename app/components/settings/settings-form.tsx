@@ -156,7 +156,7 @@ export function SettingsForm({ settings: s, zones, canModify }: Props) {
             )}
             {mode === "admin" && (
               <div className="grid gap-4 sm:grid-cols-2">
-                <Field label={t("resetPhoneCountry")} required>
+                <Field label={t("resetPhoneCountry")} error={err(fields.password_reset_phone_country.errors)} required>
                   <CountryPicker name={fields.password_reset_phone_country.name} region={resetRegion ?? defaultRegion} onChange={setResetRegion} />
                 </Field>
                 <Field label={t("resetPhone")} hint={t("resetPhoneHint")} error={err(fields.password_reset_phone.errors)} required>
