@@ -9,9 +9,10 @@ import type { AssignedKey } from "./types";
 
 const DAY_KEYS = [0, 1, 2, 3, 4, 5, 6] as const;
 
+/** One labelled value; the trailing space keeps the parts apart in the button's accessible name. */
 const Part = ({ label, children }: { label: string; children: ReactNode }) => (
   <span>
-    <span className="font-medium">{label}:</span> {children}
+    <span className="font-medium">{label}:</span> {children}{" "}
   </span>
 );
 
