@@ -18,11 +18,7 @@ type Props = {
   "aria-required"?: boolean;
 };
 
-const fold = (s: string) =>
-  s
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase();
+const fold = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
 
 /** A country matches by its name in the reader's language, its calling code ('+34', '34') or its region code ('ES'). */
 function matches(o: CountryOption, query: string): boolean {
@@ -65,7 +61,12 @@ export const CountryPicker = forwardRef<HTMLInputElement, Props>(function Countr
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
     if (e.key === "ArrowDown" || e.key === "ArrowUp") {
       e.preventDefault();
-      const start = open ? active : Math.max(0, shown.findIndex((o) => o.region === region));
+      const start = open
+        ? active
+        : Math.max(
+            0,
+            shown.findIndex((o) => o.region === region),
+          );
       const step = !open ? 0 : e.key === "ArrowDown" ? 1 : -1;
       openAt(Math.min(Math.max(start + step, 0), Math.max(shown.length - 1, 0)));
     } else if (e.key === "Enter" && open) {
@@ -108,7 +109,13 @@ export const CountryPicker = forwardRef<HTMLInputElement, Props>(function Countr
       />
       <input type="hidden" name={name} value={selected?.callingCode ?? ""} />
       {open && (
-        <ul ref={listRef} id={listId} role="listbox" aria-label={t("countryList")} className="absolute z-50 mt-1 max-h-64 w-full overflow-auto rounded-md border bg-popover p-1 text-sm shadow-md">
+        <ul
+          ref={listRef}
+          id={listId}
+          role="listbox"
+          aria-label={t("countryList")}
+          className="absolute z-50 mt-1 max-h-64 w-full overflow-auto rounded-md border bg-popover p-1 text-sm shadow-md"
+        >
           {shown.length === 0 && <li className="px-2 py-1.5 text-muted-foreground">{t("countryNoMatch")}</li>}
           {shown.map((o, i) => (
             <li

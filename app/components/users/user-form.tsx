@@ -50,7 +50,6 @@ const PRIVILEGES = ["isSOInterrupt", "isInstaller", "isSentinel", "isSuperAdmin"
 // The spec links to external permission help without giving its address; the support FAQs hold it here.
 const PERMISSION_HELP = "/support?tab=faqs";
 
-
 /**
  * The add/modify user form: Conform with the schema the action parses. The values stay controlled
  * (the privilege rules, the display-name default and the +1 cell mask rewrite them as you type);
