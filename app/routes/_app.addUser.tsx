@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
+import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { EkeyPanel } from "~/components/ekeys/ekey-panel";
 import { Button } from "~/components/ui/button";
@@ -9,10 +10,12 @@ import { EMPTY_USER, UserForm } from "~/components/users/user-form";
 import { getFixedT, getLanguage } from "~/i18n/i18next.server";
 import { translateMessage } from "~/i18n/messages";
 import { userFormSchema } from "~/schemas/users";
+import { settingsOf } from "~/services/auth.server";
 import { addUser } from "~/services/users.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { formAction } from "~/utils/form-action.server";
+import { regionForCallingCode } from "~/utils/phone";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Add User" }];
@@ -21,7 +24,9 @@ export const meta: MetaFunction = () => [{ title: "Add User" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "users", "add");
-  return { panel: await loadPanelData(context, auth, null) };
+  const settings = await settingsOf(getDb(context), auth.company.id);
+  // The country picker starts at the company's default country (settings, default_country_code).
+  return { panel: await loadPanelData(context, auth, null), region: regionForCallingCode(settings?.defaultCountryCode ?? "001") ?? "US" };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -34,7 +39,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function AddUserPage() {
-  const { panel } = useLoaderData<typeof loader>();
+  const { panel, region } = useLoaderData<typeof loader>();
+  const initial = useMemo(() => ({ ...EMPTY_USER, countryCode: region }), [region]);
   const { t } = useTranslation("users");
   return (
     <div className="grid gap-6">
@@ -46,7 +52,7 @@ export default function AddUserPage() {
           </Button>
         }
       />
-      <UserForm initial={EMPTY_USER} />
+      <UserForm initial={initial} />
       <EkeyPanel data={panel} disabled />
     </div>
   );

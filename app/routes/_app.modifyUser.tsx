@@ -15,6 +15,7 @@ import { getFixedT, getLanguage } from "~/i18n/i18next.server";
 import { translateMessage } from "~/i18n/messages";
 import { assignBody } from "~/schemas/ekeys";
 import { userFormSchema } from "~/schemas/users";
+import { nationalForField, regionForCallingCode, regionOf } from "~/utils/phone";
 import { assignKey, removeKey } from "~/services/ekeys.server";
 import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import * as users from "~/services/users.server";
@@ -142,8 +143,8 @@ export default function ModifyUserPage() {
       lastName: user.lastName,
       displayName: user.displayName,
       email: user.email,
-      countryCode: user.countryCode,
-      cell: user.phoneNumber,
+      countryCode: regionOf(user.phoneNumber) ?? regionForCallingCode(user.countryCode) ?? "US",
+      cell: nationalForField(user.phoneNumber),
       userNotes: user.notes,
       isSOInterrupt: user.isSoInterrupt,
       isInstaller: user.isInstaller,

@@ -2,6 +2,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { Alert, AlertDescription } from "~/components/ui/alert";
+import { CountryPicker } from "~/components/phone-field/country-picker";
+import { PhoneInput } from "~/components/phone-field/phone-input";
+import { pickerRegion } from "~/utils/phone";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
@@ -42,11 +45,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   );
 }
 
-const FIELDS = ["companyName", "POCFirstName", "POCLastName", "POCEmail", "POCCountryCode", "POCPhoneNumber"] as const;
-const maskPhone = (v: string) => {
-  const d = v.replace(/\D/g, "");
-  return [d.slice(0, 3), d.slice(3, 6), d.slice(6)].filter(Boolean).join("-");
-};
+const FIELDS = ["companyName", "POCFirstName", "POCLastName", "POCEmail"] as const;
 
 export default function NewCompanyRequestPage() {
   const { fields, err, formError, formProps, t } = usePageForm({ id: "company-request", schema: companyRequestSchema, ns: "requests", ...AS_POSTED });
@@ -95,15 +94,26 @@ export default function NewCompanyRequestPage() {
             <Input
               id={`req-${k}`}
               name={k}
-              value={k === "POCPhoneNumber" ? maskPhone(values[k]) : values[k]}
-              type={k === "POCEmail" ? "email" : k === "POCPhoneNumber" || k === "POCCountryCode" ? "tel" : "text"}
-              maxLength={k === "POCCountryCode" ? 3 : 200}
-              placeholder={k === "POCPhoneNumber" ? "999-999-9999" : undefined}
+              value={values[k]}
+              type={k === "POCEmail" ? "email" : "text"}
+              maxLength={200}
               autoComplete="off"
               onChange={(e) => set(k, e.target.value)}
             />
           </Field>
         ))}
+        <Field label={t("POCCountryCode")} error={err(fields.POCCountryCode)} required>
+          <CountryPicker id="req-POCCountryCode" name="POCCountryCode" region={pickerRegion(values.POCCountryCode)} onChange={(r) => set("POCCountryCode", r)} />
+        </Field>
+        <Field label={t("POCPhoneNumber")} error={err(fields.POCPhoneNumber)} required>
+          <PhoneInput
+            id="req-POCPhoneNumber"
+            name="POCPhoneNumber"
+            region={pickerRegion(values.POCCountryCode)}
+            value={values.POCPhoneNumber}
+            onChange={(v) => set("POCPhoneNumber", v)}
+          />
+        </Field>
         <div className="sm:col-span-2">
           <Button type="submit" disabled={saving}>
             {t("submit")}

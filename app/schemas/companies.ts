@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pocPhone, POC_PHONE_MESSAGES } from "./phone";
 
 /**
  * Companies (spec part 2 §3, §4, §5, §9): the create/modify form shared by the form, the service
@@ -50,9 +51,6 @@ function cryptoRandom(): number {
 
 const text = (message: string) => z.string({ required_error: message, invalid_type_error: message }).trim().min(1, message);
 
-/** Digits only; the form's mask 999-999-9999 adds dashes that are dropped here. */
-const digits = (s: string) => s.replace(/\D/g, "");
-
 const flag = z.union([z.boolean(), z.enum(["1", "0", "true", "false"]), z.literal(1), z.literal(0)]).transform((v) => v === true || v === 1 || v === "1" || v === "true");
 
 /** The fields both create and modify check (spec §5 "Modify company: the same rules except type, parent and ID"). */
@@ -73,29 +71,31 @@ const commonFields = {
   POCEmail: text("Required email")
     .pipe(z.string().email("Email invalid").max(200))
     .transform((s) => s.toLowerCase()),
-  POCCountryCode: text("Required country code")
-    .transform(digits)
-    .pipe(z.string().regex(/^\d{1,3}$/, "The country code must be between 1 to 3 digits")),
-  POCPhoneNumber: text("Required telephone").transform(digits).pipe(z.string().min(10, "Telephone number at least 10 digits").max(15, "Telephone number at least 10 digits")),
+  POCCountryCode: text("Required country code").pipe(z.string().max(8, POC_PHONE_MESSAGES.country)),
+  POCPhoneNumber: text("Required telephone"),
   isDeactive: flag.default(false),
 };
 
 /** Create payload (spec §3): companyId is the 4-character code, parentCompanyId the parent's code. */
-export const companyCreateSchema = z.object({
-  companyType: z.enum(COMPANY_TYPES, { errorMap: () => ({ message: "Required company type" }) }),
-  parentCompanyId: text("Required parent company code").transform((s) => s.toUpperCase()),
-  companyId: text("Required company ID")
-    .transform((s) => s.toUpperCase())
-    .pipe(z.string().regex(CODE_PATTERN, "The company ID must be 4 characters: letters except V, and digits")),
-  ...commonFields,
-});
+export const companyCreateSchema = pocPhone(
+  z.object({
+    companyType: z.enum(COMPANY_TYPES, { errorMap: () => ({ message: "Required company type" }) }),
+    parentCompanyId: text("Required parent company code").transform((s) => s.toUpperCase()),
+    companyId: text("Required company ID")
+      .transform((s) => s.toUpperCase())
+      .pipe(z.string().regex(CODE_PATTERN, "The company ID must be 4 characters: letters except V, and digits")),
+    ...commonFields,
+  }),
+);
 export type CompanyCreateInput = z.output<typeof companyCreateSchema>;
 
 /** Update payload: the same plus id; type, parent and code are locked (spec §2) and ignored if sent. */
-export const companyUpdateSchema = z.object({
-  id: z.coerce.number({ invalid_type_error: "id is required" }).int().positive("id is required"),
-  ...commonFields,
-});
+export const companyUpdateSchema = pocPhone(
+  z.object({
+    id: z.coerce.number({ invalid_type_error: "id is required" }).int().positive("id is required"),
+    ...commonFields,
+  }),
+);
 export type CompanyUpdateInput = z.output<typeof companyUpdateSchema>;
 
 /** The API bodies: every field optional at the transport level; the service runs the schemas above. */

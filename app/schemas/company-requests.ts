@@ -1,28 +1,28 @@
 import { z } from "zod";
+import { pocPhone, POC_PHONE_MESSAGES } from "./phone";
 
 /** Company requests (spec part 2 §3 Company request, §5 New company request, §9 renewal terms 1 or 3). */
 export const RENEWAL_TERMS = [1, 3] as const;
 
 const text = (message: string) => z.string({ required_error: message, invalid_type_error: message }).trim().min(1, message);
-const digits = (s: string) => s.replace(/\D/g, "");
 
-export const companyRequestSchema = z.object({
-  companyName: text("Required company name").pipe(z.string().max(200)),
-  companyType: z.literal("ec").default("ec"),
-  renewalTerm: z
-    .union([z.number(), z.string()], { required_error: "Required renewal term", invalid_type_error: "Required renewal term" })
-    .transform((v) => Number(v))
-    .refine((v) => (RENEWAL_TERMS as readonly number[]).includes(v), "Required renewal term"),
-  POCFirstName: text("Required first name").pipe(z.string().max(100)),
-  POCLastName: text("Required last name").pipe(z.string().max(100)),
-  POCEmail: text("Required email")
-    .pipe(z.string().email("Email invalid").max(200))
-    .transform((s) => s.toLowerCase()),
-  POCCountryCode: text("Required country code")
-    .transform(digits)
-    .pipe(z.string().regex(/^\d{1,3}$/, "The country code must be between 1 to 3 digits")),
-  POCPhoneNumber: text("Required telephone").transform(digits).pipe(z.string().min(10, "Telephone number at least 10 digits").max(15, "Telephone number at least 10 digits")),
-});
+export const companyRequestSchema = pocPhone(
+  z.object({
+    companyName: text("Required company name").pipe(z.string().max(200)),
+    companyType: z.literal("ec").default("ec"),
+    renewalTerm: z
+      .union([z.number(), z.string()], { required_error: "Required renewal term", invalid_type_error: "Required renewal term" })
+      .transform((v) => Number(v))
+      .refine((v) => (RENEWAL_TERMS as readonly number[]).includes(v), "Required renewal term"),
+    POCFirstName: text("Required first name").pipe(z.string().max(100)),
+    POCLastName: text("Required last name").pipe(z.string().max(100)),
+    POCEmail: text("Required email")
+      .pipe(z.string().email("Email invalid").max(200))
+      .transform((s) => s.toLowerCase()),
+    POCCountryCode: text("Required country code").pipe(z.string().max(8, POC_PHONE_MESSAGES.country)),
+    POCPhoneNumber: text("Required telephone"),
+  }),
+);
 export type CompanyRequestInput = z.output<typeof companyRequestSchema>;
 
 export const createCompanyRequestBody = z

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { checkbox } from "./flag";
+import { checkPhonePair, phonePair } from "./phone";
 import { freeText, nameText } from "./text";
 
 /**
@@ -12,26 +13,35 @@ const required = (label: string) =>
     .trim()
     .min(1, `${label} is required`);
 
-/** Digits only; the form's mask 999-999-9999 adds dashes that are dropped here. */
-const digits = (s: string) => s.replace(/\D/g, "");
+export const USER_PHONE_MESSAGES = { country: "Country code is invalid", number: "Cell number is invalid" } as const;
 
-export const userFormSchema = z.object({
-  firstName: nameText("First name"),
-  lastName: nameText("Last name"),
-  displayName: nameText("Display name"),
-  email: required("Email")
-    .pipe(z.string().max(254, "Email is invalid").email("Email is invalid"))
-    .transform((s) => s.toLowerCase()),
-  countryCode: required("Country code").pipe(z.string().regex(/^\d{1,3}$/, "Country code is invalid")),
-  cell: required("Cell").transform(digits).pipe(z.string().min(10, "Cell number is invalid").max(15, "Cell number is invalid")),
-  userNotes: z.string().trim().pipe(freeText("Notes", 2000)).default(""),
-  isSentinel: checkbox(),
-  isSuperAdmin: checkbox(),
-  isInstaller: checkbox(),
-  isFob: checkbox(),
-  isInactive: checkbox(),
-  isSOInterrupt: checkbox(true),
-});
+/**
+ * The cell is read in the chosen country (docs/decisions/0037-phone-numbers-e164.md): after parsing,
+ * `cell` is E.164 and `countryCode` its calling code ('034').
+ */
+export const userFormSchema = z
+  .object({
+    firstName: nameText("First name"),
+    lastName: nameText("Last name"),
+    displayName: nameText("Display name"),
+    email: required("Email")
+      .pipe(z.string().max(254, "Email is invalid").email("Email is invalid"))
+      .transform((s) => s.toLowerCase()),
+    countryCode: required("Country code").pipe(z.string().max(8, USER_PHONE_MESSAGES.country)),
+    cell: required("Cell"),
+    userNotes: z.string().trim().pipe(freeText("Notes", 2000)).default(""),
+    isSentinel: checkbox(),
+    isSuperAdmin: checkbox(),
+    isInstaller: checkbox(),
+    isFob: checkbox(),
+    isInactive: checkbox(),
+    isSOInterrupt: checkbox(true),
+  })
+  .superRefine((v, ctx) => checkPhonePair(v, ctx, { country: "countryCode", number: "cell" }, USER_PHONE_MESSAGES))
+  .transform((v) => {
+    const { e164, countryCode } = phonePair(v.countryCode, v.cell);
+    return { ...v, countryCode, cell: e164 };
+  });
 export type UserForm = z.input<typeof userFormSchema>;
 export type UserInput = z.output<typeof userFormSchema>;
 

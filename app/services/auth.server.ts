@@ -12,6 +12,7 @@ import { ServiceError } from "~/utils/errors.server";
 import { hashPassword, needsRehash, passwordMeetsRules, verifyPassword } from "~/utils/password.server";
 import { createSession, deleteSession, type SessionKind } from "~/utils/session.server";
 import { randomToken, sha256Hex } from "~/utils/tokens.server";
+import { toE164 } from "~/utils/phone";
 import { assertNotThrottled, overRateLimit, recordFailure, recordSuccess, THROTTLE, throttleKeys, type ThrottleKeys } from "./throttle.server";
 import { clientIp } from "~/utils/session.server";
 
@@ -87,11 +88,16 @@ export async function failedAttempt(db: Db, account: Account | null, keys: Throt
   }
 }
 
-/** Finds a live user by company code and email or phone (both case- and format-insensitive). */
+/**
+ * Finds a live user by company code and email or phone (both case- and format-insensitive). Phones are
+ * stored as E.164 (decision 0037): a national number is read in the company's default country.
+ */
 export async function findAccount(db: Db, companyCode: string, userName: string): Promise<Account | null> {
   const name = userName.trim().toLowerCase();
   const digits = name.replace(/\D/g, "");
   const byPhone = digits.length >= 7 && !name.includes("@");
+  // Only digits and a leading '+' matter ("555-100-0003#", "(555) 100 0003" name the same phone).
+  const phone = byPhone ? toE164(await defaultCountryOf(db, companyCode), name.replace(/[^\d+]/g, "")) : null;
   const rows = await db
     .select({ user: schema.users, company: schema.companies })
     .from(schema.users)
@@ -101,11 +107,22 @@ export async function findAccount(db: Db, companyCode: string, userName: string)
         eq(schema.companies.code, companyCode.toUpperCase()),
         isNull(schema.companies.deletedAt),
         isNull(schema.users.deletedAt),
-        byPhone ? or(eq(schema.users.phoneNumber, digits), eq(schema.users.email, name)) : eq(schema.users.email, name),
+        phone ? or(eq(schema.users.phoneNumber, phone), eq(schema.users.email, name)) : eq(schema.users.email, name),
       ),
     )
     .limit(1);
   return rows[0] ?? null;
+}
+
+/** The calling code national numbers are read in at sign-in ('001' when the company has no settings yet). */
+async function defaultCountryOf(db: Db, companyCode: string): Promise<string> {
+  const [row] = await db
+    .select({ code: schema.companySettings.defaultCountryCode })
+    .from(schema.companySettings)
+    .innerJoin(schema.companies, eq(schema.companies.id, schema.companySettings.companyId))
+    .where(eq(schema.companies.code, companyCode.toUpperCase()))
+    .limit(1);
+  return row?.code ?? "001";
 }
 
 export function loginPayload({ user, company }: Account): LoginPayload {

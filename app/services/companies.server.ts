@@ -11,6 +11,7 @@ import { allowedParentTypes, companyCreateSchema, companyUpdateSchema, generateC
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
+import { splitPhone } from "~/utils/phone";
 import { forbidden, notFound, ServiceError } from "~/utils/errors.server";
 import type { ModuleKey } from "~/utils/permissions";
 
@@ -139,7 +140,6 @@ export async function listCompanies(db: Db, auth: Auth, opts: ListCompaniesOptio
       first: c.pocFirstName,
       last: c.pocLastName,
       email: c.pocEmail,
-      countryCode: c.pocCountryCode,
       phone: c.pocPhoneNumber,
       off: c.isDeactive,
       parentName: sql<string | null>`(select ${p}.name from companies ${p} where ${p}.id = companies.parent_id)`,
@@ -166,7 +166,7 @@ export async function listCompanies(db: Db, auth: Auth, opts: ListCompaniesOptio
       type: r.type,
       contactName: `${r.first} ${r.last}`.trim(),
       email: r.email,
-      countryCode: r.countryCode,
+      countryCode: splitPhone(r.phone).countryCode,
       phone: r.phone,
       parent: r.parentCode ? { name: r.parentName ?? "", code: r.parentCode, type: r.parentType ?? "" } : null,
       isDeactive: r.off,
@@ -216,8 +216,9 @@ export async function getCompanyDetails(db: Db, auth: Auth, id: number): Promise
     pocFirstName: row.pocFirstName,
     pocLastName: row.pocLastName,
     pocEmail: row.pocEmail,
-    pocCountryCode: row.pocCountryCode,
-    pocPhoneNumber: row.pocPhoneNumber,
+    // Stored as E.164 (decision 0037); the form edits the calling code and the national number.
+    pocCountryCode: splitPhone(row.pocPhoneNumber).countryCode,
+    pocPhoneNumber: splitPhone(row.pocPhoneNumber).phoneNumber,
     nextBillingDate: row.nextBillingDate,
     isDeactive: row.isDeactive,
     totalDevices: Number(totals[0]?.totalDevices ?? 0),

@@ -11,6 +11,7 @@ import { assertPlatformCaller, COMPANY_MSG, freeCompanyCode, provisionCompany } 
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
+import { splitPhone } from "~/utils/phone";
 import { forbidden, notFound, ServiceError } from "~/utils/errors.server";
 import { canUseVarPanel } from "~/utils/permissions";
 
@@ -96,13 +97,11 @@ export async function listCompanyRequests(db: Db, auth: Auth, opts: { page?: { o
       first: cr.pocFirstName,
       last: cr.pocLastName,
       email: cr.pocEmail,
-      cc: cr.pocCountryCode,
       phone: cr.pocPhoneNumber,
       parentName: sql<string>`(select name from companies where companies.id = company_requests.company_id)`,
       parentCode: sql<string>`(select code from companies where companies.id = company_requests.company_id)`,
       parentEmail: sql<string>`(select poc_email from companies where companies.id = company_requests.company_id)`,
       parentPhone: sql<string>`(select poc_phone_number from companies where companies.id = company_requests.company_id)`,
-      parentCc: sql<string>`(select poc_country_code from companies where companies.id = company_requests.company_id)`,
       createdCode: sql<string | null>`(select code from companies where companies.id = company_requests.created_company_id)`,
     })
     .from(cr)
@@ -123,8 +122,8 @@ export async function listCompanyRequests(db: Db, auth: Auth, opts: { page?: { o
       billingTermYears: r.term,
       status: r.status,
       createdAt: r.createdAt,
-      poc: { firstName: r.first, lastName: r.last, email: r.email, countryCode: r.cc, phoneNumber: r.phone },
-      reseller: { name: r.parentName, code: r.parentCode, email: r.parentEmail, phoneNumber: r.parentPhone, countryCode: r.parentCc },
+      poc: { firstName: r.first, lastName: r.last, email: r.email, countryCode: splitPhone(r.phone).countryCode, phoneNumber: r.phone },
+      reseller: { name: r.parentName, code: r.parentCode, email: r.parentEmail, phoneNumber: r.parentPhone, countryCode: splitPhone(r.parentPhone).countryCode },
       createdCompanyCode: r.createdCode,
     })),
     total: Number(totals[0]?.n ?? 0),

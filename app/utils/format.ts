@@ -96,19 +96,33 @@ export function formatTicketTime(value: Timestamp, timeZone = DEFAULT_ZONE): str
 }
 
 /**
- * Phone number as "+<country> ddd-ddd-rest", e.g. formatPhone("001", "5551234567") → "+1 555-123-4567".
- * Non-digits are ignored; leading zeros of the stored country code are dropped; a missing
- * country code leaves out the prefix; short numbers are grouped as far as they go.
+ * A phone for people, in international format. Stored numbers are E.164 beside their calling code
+ * (decision 0037): formatPhone("034", "+34612345678") → "+34 612 345 678"; +1 keeps the spec's mask,
+ * formatPhone("001", "+15551234567") → "+1 555-123-4567". The calling code splits the number, so no
+ * numbering metadata reaches the pages that only show phones. A legacy pair of digits
+ * (formatPhone("001", "5551234567")) reads the same way; anything else is shown as stored.
  */
-export function formatPhone(countryCode: string | number | null | undefined, digits: string | null | undefined): string {
-  const number = String(digits ?? "").replace(/\D/g, "");
+export function formatPhone(countryCode: string | number | null | undefined, stored: string | null | undefined): string {
+  const value = String(stored ?? "").trim();
   const country = String(countryCode ?? "")
     .replace(/\D/g, "")
     .replace(/^0+/, "");
-  const groups = [number.slice(0, 3), number.slice(3, 6), number.slice(6)].filter(Boolean);
-  const local = groups.join("-");
-  if (!country) return local;
-  return local ? `+${country} ${local}` : `+${country}`;
+  const digits = value.replace(/\D/g, "");
+  const national = value.startsWith("+") ? (country && digits.startsWith(country) ? digits.slice(country.length) : null) : digits;
+  if (national === null) return value;
+  const grouped = country === "1" || !country ? groupUs(national) : groupNational(national);
+  if (!country) return grouped;
+  return grouped ? `+${country} ${grouped}` : `+${country}`;
+}
+
+/** 5551234567 → 555-123-4567 (the spec's mask; short numbers are grouped as far as they go). */
+const groupUs = (d: string) => [d.slice(0, 3), d.slice(3, 6), d.slice(6)].filter(Boolean).join("-");
+
+/** Groups of three from the end, the first group taking what is left: 612345678 → 612 345 678, 7911123456 → 7911 123 456. */
+function groupNational(d: string): string {
+  if (d.length <= 6) return d;
+  const head = d.length - 6;
+  return [d.slice(0, head), d.slice(head, head + 3), d.slice(head + 3)].join(" ");
 }
 
 const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });

@@ -62,7 +62,7 @@ export async function seedDemo(db: Db, now = Date.UTC(2026, 10, 20, 12, 0, 0)): 
         pocFirstName: "Root",
         pocLastName: "Admin",
         pocEmail: "root@example.com",
-        pocPhoneNumber: "5550000001",
+        pocPhoneNumber: "+15550000001",
       },
       {
         id: C.RSL1,
@@ -74,7 +74,7 @@ export async function seedDemo(db: Db, now = Date.UTC(2026, 10, 20, 12, 0, 0)): 
         pocFirstName: "Vera",
         pocLastName: "Reseller",
         pocEmail: "var@reseller.example",
-        pocPhoneNumber: "5550000002",
+        pocPhoneNumber: "+15550000002",
         nextBillingDate: "2027-01-01",
       },
       {
@@ -86,7 +86,7 @@ export async function seedDemo(db: Db, now = Date.UTC(2026, 10, 20, 12, 0, 0)): 
         pocFirstName: "Alice",
         pocLastName: "Admin",
         pocEmail: "admin@acme.example",
-        pocPhoneNumber: "5550000003",
+        pocPhoneNumber: "+15550000003",
         nextBillingDate: "2027-03-01",
       },
       {
@@ -98,7 +98,7 @@ export async function seedDemo(db: Db, now = Date.UTC(2026, 10, 20, 12, 0, 0)): 
         pocFirstName: "Bob",
         pocLastName: "Admin",
         pocEmail: "admin@beta.example",
-        pocPhoneNumber: "5550000004",
+        pocPhoneNumber: "+15550000004",
         nextBillingDate: "2027-02-01",
       },
     ]),
@@ -155,7 +155,7 @@ export async function seedDemo(db: Db, now = Date.UTC(2026, 10, 20, 12, 0, 0)): 
       lastName: a.last,
       displayName: `${a.last}, ${a.first}`,
       email: a.email,
-      phoneNumber: `55510000${String(userId).padStart(2, "0")}`,
+      phoneNumber: `+155510000${String(userId).padStart(2, "0")}`,
       isSentinel: true,
       isSuperAdmin: a.roleId !== R.acmeAuditor,
       passwordHash: await hashPassword(a.password),
@@ -183,7 +183,8 @@ export async function seedDemo(db: Db, now = Date.UTC(2026, 10, 20, 12, 0, 0)): 
         displayName: `${last}, ${first}`,
         email: `${first}.${last}.${id}@${companyId === C.BETA ? "beta" : companyId === C.ACME ? "acme" : "reseller"}.example`.toLowerCase(),
         countryCode: i % 7 === 0 ? "034" : "001",
-        phoneNumber: String(5552000000 + id * 37),
+        // Stored as E.164 (decision 0037): every seventh user has a Spanish mobile.
+        phoneNumber: i % 7 === 0 ? `+346${String(12000000 + id * 37)}` : `+1${5552000000 + id * 37}`,
         notes: i % 5 === 0 ? "Night shift" : "",
         isInstaller: i % 6 === 0,
         isSentinel: i % 9 === 0,
@@ -404,7 +405,7 @@ export async function seedDemo(db: Db, now = Date.UTC(2026, 10, 20, 12, 0, 0)): 
         scheduleOpen: companyId === C.ACME,
         fpi: companyId === C.ACME,
         passwordResetSecurity: companyId === C.ACME ? "admin" : "email",
-        passwordResetPhone: companyId === C.ACME ? "5550000003" : "",
+        passwordResetPhone: companyId === C.ACME ? "+15550000003" : "",
       }),
     );
   }
@@ -661,7 +662,7 @@ export async function seedDemo(db: Db, now = Date.UTC(2026, 10, 20, 12, 0, 0)): 
         pocFirstName: "Gina",
         pocLastName: "Gamma",
         pocEmail: "gina@gamma.example",
-        pocPhoneNumber: "5550000010",
+        pocPhoneNumber: "+15550000010",
       },
       {
         companyId: C.RSL1,
@@ -671,7 +672,7 @@ export async function seedDemo(db: Db, now = Date.UTC(2026, 10, 20, 12, 0, 0)): 
         pocFirstName: "Dan",
         pocLastName: "Delta",
         pocEmail: "dan@delta.example",
-        pocPhoneNumber: "5550000011",
+        pocPhoneNumber: "+15550000011",
       },
     ]),
   );

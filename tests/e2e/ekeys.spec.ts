@@ -59,7 +59,8 @@ test.describe("e-key assignment panel", () => {
     await expect(page.getByText("eKeys/Groups Assigned successfully").first()).toBeVisible();
 
     // Selecting the new entry enters modify mode; selecting it again leaves it.
-    const entry = panel.getByRole("button", { name: /Custom · .*08:00–17:30/ }).last();
+    // The list is labelled with the form's field names.
+    const entry = panel.getByRole("button", { name: /Access: Custom.*Start time: 08:00\s*End time: 17:30/ }).last();
     await entry.click();
     await expect(panel.getByRole("button", { name: "Modify" })).toBeVisible();
     await entry.click();

@@ -78,7 +78,7 @@ describe("POST /company/addCompany", () => {
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.message).toBe("Company created successfully");
     const company = await companyByCode("GM01");
-    expect(company).toMatchObject({ name: "Gamma Logistics", type: "ec", parentId: IDS.RSL1, pocEmail: "gina@gamma.example", pocPhoneNumber: "5551234567", isDeactive: false });
+    expect(company).toMatchObject({ name: "Gamma Logistics", type: "ec", parentId: IDS.RSL1, pocEmail: "gina@gamma.example", pocPhoneNumber: "+15551234567", isDeactive: false });
     expect(r.body.payload).toEqual({ id: company!.id, company_id: "GM01" });
     const admin = await db().query.users.findFirst({ where: eq(schema.users.companyId, company!.id) });
     expect(admin).toMatchObject({ email: "gina@gamma.example", isSuperAdmin: true, accountSetupPending: true, passwordHash: null });
@@ -255,7 +255,7 @@ describe("PUT /company/updateCompany", () => {
       type: "ec",
       parentId: IDS.RSL1,
       discountPercentage: 30,
-      pocPhoneNumber: "5559990000",
+      pocPhoneNumber: "+15559990000",
     });
     expect(await activityOf("Modified Company")).toContainEqual(expect.objectContaining({ summary: "Gamma Renamed (GM04)" }));
   });

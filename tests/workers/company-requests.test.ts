@@ -49,7 +49,7 @@ describe("company requests", () => {
       companyName: "Omega Storage",
       billingTerm: 3,
       pocEmail: "olga@omega.example",
-      pocPhoneNumber: "5552223333",
+      pocPhoneNumber: "+15552223333",
       status: "pending",
     });
     second = (await api(reseller, "POST", `${BASE}/createCompanyRequest`, request({ companyName: "Sigma Foods", POCEmail: "s@sigma.example", renewalTerm: "1" }))).body.payload.id;

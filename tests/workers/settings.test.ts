@@ -74,7 +74,7 @@ describe("GET /settings/getCompanySettings", () => {
       fpi: "1",
       default_time_zone_id: madrid,
       password_reset_security: "admin",
-      password_reset_phone: "5550000003",
+      password_reset_phone: "+15550000003",
       fob_programmers: [{ display_name: "Reception Programmer" }],
     });
     expect(r.body.payload.schedule_opens).toHaveLength(7);
@@ -121,7 +121,7 @@ describe("PUT /settings/modifyCompanySettings", () => {
       biometricSecurity: true,
       passwordResetSecurity: "admin",
       passwordResetSecondaryAction: "nothing",
-      passwordResetPhone: "5550000003",
+      passwordResetPhone: "+15550000003",
       isForceFirmwareUpdate: true,
     });
     expect((await audits(ACME, "Company Settings Updated"))[0]).toMatchObject({ by: acmeAdmin });

@@ -21,7 +21,8 @@ const newUser = (over: Record<string, unknown> = {}) => ({
   displayName: "Nieto, Nora",
   emailId: `nora.${Math.random().toString(36).slice(2, 8)}@acme.example`,
   countryCode: "34",
-  phoneNumer: `6${String(Math.floor(Math.random() * 1e9)).padStart(9, "0")}`,
+  // A Spanish mobile (9 digits, read in +34).
+  phoneNumer: `6${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`,
   userNotes: "",
   isSentinel: "0",
   isSuperAdmin: "0",
@@ -113,7 +114,7 @@ describe("POST /user/addUser", () => {
     expect(r.body.message).toBe("User Created");
     const id = r.body.payload.id as number;
     const row = await db().query.users.findFirst({ where: eq(schema.users.id, id) });
-    expect(row).toMatchObject({ email: body.emailId, isSuperAdmin: true, isSentinel: true, isInstaller: true, accountSetupPending: true, phoneNumber: body.phoneNumer });
+    expect(row).toMatchObject({ email: body.emailId, isSuperAdmin: true, isSentinel: true, isInstaller: true, accountSetupPending: true, phoneNumber: `+34${body.phoneNumer}` });
     expect(await auditCount("User Created", id)).toBe(1);
   });
 
@@ -125,7 +126,7 @@ describe("POST /user/addUser", () => {
     [{ emailId: "not-an-email" }, "Email is invalid"],
     [{ countryCode: "" }, "Country code is required"],
     [{ countryCode: "1234" }, "Country code is invalid"],
-    [{ countryCode: "+1" }, "Country code is invalid"],
+    [{ countryCode: "999" }, "Country code is invalid"],
     [{ phoneNumer: "" }, "Cell is required"],
     [{ phoneNumer: "555-123-45" }, "Cell number is invalid"],
   ])("rejects %o with '%s'", async (over, message) => {
@@ -138,10 +139,10 @@ describe("POST /user/addUser", () => {
     const dupEmail = await api(acme, "POST", `${BASE}/user/addUser`, newUser({ emailId: "ADMIN@acme.example" }));
     expect(dupEmail.status).toBe(422);
     expect(dupEmail.body.message).toBe("This email already exists in this company");
-    const dupPhone = await api(acme, "POST", `${BASE}/user/addUser`, newUser({ phoneNumer: "5551000003" }));
+    const dupPhone = await api(acme, "POST", `${BASE}/user/addUser`, newUser({ countryCode: "001", phoneNumer: "5551000003" }));
     expect(dupPhone.status).toBe(422);
     expect(dupPhone.body.message).toBe("This phone number already exists in this company");
-    const elsewhere = await api(beta, "POST", `${BASE}/user/addUser`, newUser({ emailId: "admin@acme.example", phoneNumer: "5551000003" }));
+    const elsewhere = await api(beta, "POST", `${BASE}/user/addUser`, newUser({ emailId: "admin@acme.example", countryCode: "001", phoneNumer: "5551000003" }));
     expect(elsewhere.status).toBe(200);
   });
 

@@ -3,6 +3,7 @@ import { addCompanyBody, companyIdQuery, updateCompanyBody } from "~/schemas/com
 import * as companies from "~/services/companies.server";
 import type { CompanyDetails, CompanyDeviceRow, CompanyListRow, CompanyRef } from "~/services/companies.server";
 import { deliverQueuedMail } from "~/services/mail/outbox.server";
+import { splitPhone } from "~/utils/phone";
 import { endpoint } from "../define.server";
 
 const message = z.object({ message: z.string() });
@@ -41,8 +42,8 @@ const listPayload = (r: CompanyListRow) => ({
   ...refPayload(r),
   full_name: r.contactName,
   poc_e_mail: r.email,
-  poc_country_code: r.countryCode,
-  poc_phone_number: r.phone,
+  poc_country_code: splitPhone(r.phone).countryCode,
+  poc_phone_number: splitPhone(r.phone).phoneNumber,
   parent_company: r.parent ? refPayload(r.parent) : null,
   is_deactive: bit(r.isDeactive),
   ...counts(r),

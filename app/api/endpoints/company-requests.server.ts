@@ -3,6 +3,7 @@ import { createCompanyRequestBody, rejectIdQuery, requestIdQuery } from "~/schem
 import * as requests from "~/services/company-requests.server";
 import type { CompanyRequestRow } from "~/services/company-requests.server";
 import { deliverQueuedMail } from "~/services/mail/outbox.server";
+import { splitPhone } from "~/utils/phone";
 import { endpoint } from "../define.server";
 
 const message = z.object({ message: z.string() });
@@ -16,13 +17,19 @@ const requestPayload = (r: CompanyRequestRow) => ({
   billing_term: r.billingTermYears,
   status: r.status,
   createdAt: r.createdAt,
-  poc: { first_name: r.poc.firstName, last_name: r.poc.lastName, e_mail: r.poc.email, country_code: r.poc.countryCode, phone_number: r.poc.phoneNumber },
+  poc: {
+    first_name: r.poc.firstName,
+    last_name: r.poc.lastName,
+    e_mail: r.poc.email,
+    country_code: splitPhone(r.poc.phoneNumber).countryCode,
+    phone_number: splitPhone(r.poc.phoneNumber).phoneNumber,
+  },
   parent_company_detail: {
     company_name: r.reseller.name,
     company_id: r.reseller.code,
     poc_e_mail: r.reseller.email,
-    poc_phone_number: r.reseller.phoneNumber,
-    poc_country_code: r.reseller.countryCode,
+    poc_phone_number: splitPhone(r.reseller.phoneNumber).phoneNumber,
+    poc_country_code: splitPhone(r.reseller.phoneNumber).countryCode,
   },
   created_company_id: r.createdCompanyCode,
 });

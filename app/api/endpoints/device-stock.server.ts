@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { getCompanyStock, listChildCompanies, transferDevices } from "~/services/device-stock.server";
+import { splitPhone } from "~/utils/phone";
 import { endpoint } from "../define.server";
 
 const tag = "Reseller stock";
@@ -48,8 +49,9 @@ export const deviceStockEndpoints = [
           company_id: r.code,
           company_type: r.type,
           full_name: `${r.pocFirstName} ${r.pocLastName}`.trim(),
-          poc_phone_number: r.pocPhoneNumber,
-          poc_country_code: r.pocCountryCode,
+          // Stored as E.164 (decision 0037); the spec's pair is derived from it.
+          poc_phone_number: splitPhone(r.pocPhoneNumber).phoneNumber,
+          poc_country_code: splitPhone(r.pocPhoneNumber).countryCode,
           poc_e_mail: r.pocEmail,
           totalDevices: r.totalDevices,
           totalUsers: r.totalUsers,

@@ -83,7 +83,7 @@ export const settingsEndpoints = [
     path: "/settings/modifyCompanySettings",
     tag: "Company settings",
     summary:
-      "Saves the settings object. password_reset_secondary_action is kept only for the text mode and password_reset_phone (10+ digits, required) only for admin. The first save also creates a closed seven-day schedule and one closed exception dated today. Needs the modify right.",
+      "Saves the settings object. password_reset_secondary_action is kept only for the text mode and password_reset_phone (required) only for admin: a national number is read in default_country_code (or password_reset_phone_country), and it comes back as E.164. The first save also creates a closed seven-day schedule and one closed exception dated today. Needs the modify right.",
     auth: "token",
     body: companySettingsSchema,
     response: z.object({ message: z.string(), payload: z.object({ id: z.number(), is_force_firmware_update: z.boolean() }) }),

@@ -3,6 +3,7 @@ import { FAQ_LANGUAGES, supportNoteBody } from "~/schemas/support";
 import * as faqs from "~/services/faqs.server";
 import * as support from "~/services/support.server";
 import type { TicketDetails, TicketListRow } from "~/services/support.server";
+import { splitPhone } from "~/utils/phone";
 import { endpoint } from "../define.server";
 
 const tag = "Support";
@@ -33,8 +34,9 @@ function ticketRow(r: TicketListRow) {
     ticket_id: r.id,
     ticket_number: r.ticketNumber,
     full_name: [r.userFirstName, r.userLastName].filter(Boolean).join(" "),
-    phone: r.userPhone ?? "",
-    country_code: r.userCountryCode ?? "",
+    // Phones are stored as E.164 (decision 0037); the spec's pair is derived from it.
+    phone: splitPhone(r.userPhone).phoneNumber,
+    country_code: splitPhone(r.userPhone).countryCode,
     email: r.userEmail ?? "",
     created: r.createdAt,
     createdAt: r.createdAt,
@@ -55,8 +57,8 @@ function ticketDetails({ ticket: tk, owner, company, notes }: TicketDetails) {
     ticket_id: tk.id,
     ticket_number: tk.ticketNumber,
     full_name: owner ? `${owner.firstName} ${owner.lastName}`.trim() : "",
-    phone: owner?.phoneNumber ?? "",
-    country_code: owner?.countryCode ?? "",
+    phone: splitPhone(owner?.phoneNumber).phoneNumber,
+    country_code: splitPhone(owner?.phoneNumber).countryCode,
     email: owner?.email ?? "",
     created: tk.createdAt,
     createdAt: tk.createdAt,

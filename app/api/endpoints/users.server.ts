@@ -6,6 +6,7 @@ import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import * as users from "~/services/users.server";
 import type { Auth } from "~/utils/auth-guards.server";
 import { publicOrigin } from "~/utils/origin.server";
+import { splitPhone } from "~/utils/phone";
 import { endpoint } from "../define.server";
 
 const flagQuery = z.union([z.boolean(), z.enum(["true", "false", "1", "0"])]).transform((v) => v === true || v === "true" || v === "1");
@@ -34,8 +35,9 @@ function userListPayload(r: users.UserListRow, auth: Auth) {
     id: r.id,
     dispay_name: r.displayName,
     e_mail: r.email,
-    phone_number: r.phoneNumber,
-    country_code: r.countryCode,
+    // Stored as E.164 (decision 0037); the spec's pair is derived from it.
+    phone_number: splitPhone(r.phoneNumber).phoneNumber,
+    country_code: splitPhone(r.phoneNumber).countryCode,
     role_id: r.roleId,
     comp_id: r.companyId,
     company: { company_name: auth.company.name, company_id: auth.company.code },
@@ -57,8 +59,8 @@ function userDetailsPayload(d: users.UserDetails, auth: Auth) {
     lastName: d.lastName,
     displayName: d.displayName,
     email: d.email,
-    countryCode: d.countryCode,
-    cell: d.phoneNumber,
+    countryCode: splitPhone(d.phoneNumber).countryCode,
+    cell: splitPhone(d.phoneNumber).phoneNumber,
     user_notes: d.notes,
     isSentinel: d.isSentinel,
     isSuperAdmin: d.isSuperAdmin,

@@ -1,6 +1,9 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { Alert, AlertDescription } from "~/components/ui/alert";
+import { CountryPicker } from "~/components/phone-field/country-picker";
+import { PhoneInput } from "~/components/phone-field/phone-input";
+import { pickerRegion } from "~/utils/phone";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
@@ -42,13 +45,7 @@ export const emptyCompany = (code: string): CompanyFormValues => ({
   isDeactive: false,
 });
 
-/** 5551234567 → 555-123-4567 (mask 999-999-9999). */
-const maskPhone = (v: string) => {
-  const d = v.replace(/\D/g, "");
-  return [d.slice(0, 3), d.slice(3, 6), d.slice(6)].filter(Boolean).join("-");
-};
-
-const TEXT_FIELDS = ["companyName", "POCFirstName", "POCLastName", "POCEmail", "POCCountryCode", "POCPhoneNumber"] as const;
+const TEXT_FIELDS = ["companyName", "POCFirstName", "POCLastName", "POCEmail"] as const;
 
 /**
  * "Create a Company" / "Modify a Company" (spec part 2 §2, §4, §5). On modify the type, parent and
@@ -157,16 +154,26 @@ export function CompanyForm({
             <Input
               id={`company-${k}`}
               name={k}
-              value={k === "POCPhoneNumber" ? maskPhone(values[k]) : values[k]}
-              type={k === "POCEmail" ? "email" : k === "POCPhoneNumber" || k === "POCCountryCode" ? "tel" : "text"}
-              inputMode={k === "POCPhoneNumber" || k === "POCCountryCode" ? "numeric" : undefined}
-              maxLength={k === "POCCountryCode" ? 3 : k === "POCPhoneNumber" ? 20 : 200}
-              placeholder={k === "POCPhoneNumber" ? "999-999-9999" : undefined}
+              value={values[k]}
+              type={k === "POCEmail" ? "email" : "text"}
+              maxLength={200}
               autoComplete="off"
               onChange={(e) => set(k, e.target.value)}
             />
           </Field>
         ))}
+        <Field label={t("POCCountryCode")} error={error("POCCountryCode")} required>
+          <CountryPicker id="company-POCCountryCode" name="POCCountryCode" region={pickerRegion(values.POCCountryCode)} onChange={(r) => set("POCCountryCode", r)} />
+        </Field>
+        <Field label={t("POCPhoneNumber")} error={error("POCPhoneNumber")} required>
+          <PhoneInput
+            id="company-POCPhoneNumber"
+            name="POCPhoneNumber"
+            region={pickerRegion(values.POCCountryCode)}
+            value={values.POCPhoneNumber}
+            onChange={(v) => set("POCPhoneNumber", v)}
+          />
+        </Field>
         <div className="flex items-start gap-2">
           <Field label={t("companyId")} error={error("companyId")} required hint={locked ? undefined : t("companyIdHint")} className="flex-1">
             <Input id="company-companyId" name="companyId" value={values.companyId} readOnly className="font-mono uppercase" />

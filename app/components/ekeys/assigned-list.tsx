@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { Badge } from "~/components/ui/badge";
@@ -7,6 +8,13 @@ import { cn } from "~/utils/cn";
 import type { AssignedKey } from "./types";
 
 const DAY_KEYS = [0, 1, 2, 3, 4, 5, 6] as const;
+
+/** One labelled value; the trailing space keeps the parts apart in the button's accessible name. */
+const Part = ({ label, children }: { label: string; children: ReactNode }) => (
+  <span>
+    <span className="font-medium">{label}:</span> {children}{" "}
+  </span>
+);
 
 /** The user's keys; clicking one selects it for modification (clicking it again deselects). */
 export function AssignedList({
@@ -36,15 +44,35 @@ export function AssignedList({
         return (
           <li key={k.entryId} className={cn("flex items-center gap-2 rounded-md border p-2", isSelected && "border-primary bg-accent")}>
             <button type="button" className="grid flex-1 gap-0.5 text-left text-sm" aria-pressed={isSelected} onClick={() => onSelect(isSelected ? null : k.entryId)}>
-              <span className="font-medium">
-                {name} {k.isGroup && <Badge variant="secondary">{t("keyGroup")}</Badge>}
+              <span className="flex flex-wrap items-center gap-1 font-medium">
+                {name}
+                {k.isGroup && <Badge variant="secondary">{t("keyGroup")}</Badge>}
+                {k.accessType === "one_time_access" && (
+                  <Badge variant="warning" data-testid="ekey-one-time">
+                    {t("oneTimeBadge")}
+                  </Badge>
+                )}
               </span>
-              <span className="text-xs text-muted-foreground">
-                {t(k.accessType)} ·{" "}
-                {k.accessType === "full_access"
-                  ? t("always")
-                  : `${k.startDate ?? ""}${k.isNeverEnd ? " →" : ` → ${k.endDate ?? ""}`} · ${days} · ${sched.isAllDay ? t("allDay") : `${sched.startTime}–${sched.endTime}`} · ${k.timeZone ?? ""}`}
-                {k.fobDeviceId ? ` · ${t("fobNumber")} ${k.fobDeviceId}` : ""}
+              {/* Labelled with the form's own field names, so the list reads like the form. */}
+              <span className="flex flex-wrap gap-x-3 text-xs text-muted-foreground">
+                <Part label={t("access")}>{t(k.accessType)}</Part>
+                {k.accessType === "full_access" ? null : (
+                  <>
+                    <Part label={t("startDate")}>{k.startDate ?? "—"}</Part>
+                    <Part label={t("endDate")}>{k.isNeverEnd ? t("neverEnds") : (k.endDate ?? "—")}</Part>
+                    <Part label={t("days")}>{days}</Part>
+                    {sched.isAllDay ? (
+                      <span>{t("allDay")}</span>
+                    ) : (
+                      <>
+                        <Part label={t("startTime")}>{sched.startTime}</Part>
+                        <Part label={t("endTime")}>{sched.endTime}</Part>
+                      </>
+                    )}
+                    <Part label={t("timeZone")}>{k.timeZone ?? "—"}</Part>
+                  </>
+                )}
+                {k.fobDeviceId ? <Part label={t("fobNumber")}>{k.fobDeviceId}</Part> : null}
               </span>
             </button>
             <Badge variant="outline">{t(`ekeyStatus.${k.keyStatus.img}`, { defaultValue: k.keyStatus.title })}</Badge>

@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ZoneSelect } from "~/components/zone-select";
 import { toast } from "~/components/toast/toast-store";
+import { Alert, AlertDescription } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Checkbox } from "~/components/ui/checkbox";
 import { Field } from "~/components/ui/field";
@@ -140,6 +141,9 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
   const custom = s.accessType !== "full_access";
   const mayAssign = draft.entryId ? data.can.modify : data.can.add;
   const label = (draft.type === "group" ? group?.fullName : data.devices.find((d) => d.id === draft.eKey)?.fullName) ?? "";
+  // Devices the user already holds a key to (other than the key being modified): choosing one again is warned about in place.
+  const heldDevices = new Map(data.keys.filter((k) => !k.isGroup && k.device && k.entryId !== draft.entryId).map((k) => [k.device!.id, k.device!.fullName]));
+  const duplicate = draft.type === "device" && draft.eKey != null ? heldDevices.get(draft.eKey) : undefined;
 
   return (
     <section className="grid gap-4" aria-label={t("ekeys")} aria-disabled={disabled || undefined}>
@@ -164,11 +168,16 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
             <option value="">{t("selectKey")}</option>
             {(draft.type === "device" ? data.devices : data.groups).map((o) => (
               <option key={o.id} value={o.id}>
-                {o.fullName}
+                {draft.type === "device" && heldDevices.has(o.id) ? t("deviceHeld", { name: o.fullName }) : o.fullName}
               </option>
             ))}
           </NativeSelect>
         </Field>
+        {duplicate && (
+          <Alert variant="warning" data-testid="ekey-duplicate">
+            <AlertDescription role="status">{t("duplicateDevice", { name: duplicate })}</AlertDescription>
+          </Alert>
+        )}
         {draft.type === "group" && <p className="text-xs text-muted-foreground">{t("groupSchedule")}</p>}
         <Field label={t("fobNumber")} hint={t("fobNumberHint")} error={err("FOBDeviceId")}>
           <Input id="ekey-fob" value={draft.fob} maxLength={32} autoComplete="off" disabled={disabled} onChange={(e) => update({ fob: e.target.value })} />

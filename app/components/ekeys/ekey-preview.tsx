@@ -22,7 +22,17 @@ function dstCrossings(core: Core, intervals: Interval[], tz: string) {
 }
 
 /**
- * The next 7 days of access computed by the core, in the key's zone and in the viewer's own zone,
+ * Where the preview starts: now, or a future key's first opening (so a key for a weekend months away
+ * shows that weekend's real hours and its DST change). Ends of windows are the core's to compute.
+ */
+function previewStart(core: Core, window: EKeyWindow, now: number): number {
+  if (window.access === "full") return now;
+  const first = core.nextOpen(window, now);
+  return first != null && first > now ? first : now;
+}
+
+/**
+ * The 7 days of access from max(now, the key's first opening) computed by the core, in the key's zone and in the viewer's own zone,
  * a warning when a DST change falls inside a window, and the 'why / when next' answer for a moment
  * the admin picks (`core.decide`).
  */
@@ -32,7 +42,8 @@ export function EkeyPreview({ core, window, label }: { core: Core; window: EKeyW
   const [now] = useState(() => Date.now());
   const lng = i18n.language === "es" ? "es" : "en";
   const mine = browserZone();
-  const intervals = useMemo(() => core.occurrences(window, now, now + 7 * DAY_MS), [core, window, now]);
+  const from = useMemo(() => previewStart(core, window, now), [core, window, now]);
+  const intervals = useMemo(() => core.occurrences(window, from, from + 7 * DAY_MS), [core, window, from]);
   const crossings = useMemo(() => dstCrossings(core, intervals, window.tz), [core, intervals, window.tz]);
   const full = window.access === "full";
 
@@ -45,7 +56,7 @@ export function EkeyPreview({ core, window, label }: { core: Core; window: EKeyW
 
   return (
     <section className="grid gap-3 rounded-lg border bg-muted/30 p-4" aria-label={t("preview")} data-testid="ekey-preview">
-      <h3 className="text-sm font-medium">{t("preview")}</h3>
+      <h3 className="text-sm font-medium">{from > now ? t("previewFrom", { date: local(core, from, window.tz).slice(0, 10) }) : t("preview")}</h3>
       {full ? (
         <p className="text-sm">{t("previewFull")}</p>
       ) : intervals.length === 0 ? (
@@ -67,7 +78,7 @@ export function EkeyPreview({ core, window, label }: { core: Core; window: EKeyW
           <AlertDescription>{t("dstWarning", { zone: window.tz, date: local(core, a, window.tz).slice(0, 10) })}</AlertDescription>
         </Alert>
       ))}
-      <WhyWhen core={core} window={window} label={label} lng={lng} now={now} />
+      <WhyWhen core={core} window={window} label={label} lng={lng} now={from} />
     </section>
   );
 }

@@ -3,17 +3,19 @@ import { parseWithZod } from "@conform-to/zod";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { CountryPicker } from "~/components/phone-field/country-picker";
+import { PhoneInput } from "~/components/phone-field/phone-input";
 import { ZoneSelect } from "~/components/zone-select";
 import { FormAlert } from "~/components/auth/form-parts";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { Field } from "~/components/ui/field";
-import { Input } from "~/components/ui/input";
 import { NativeSelect } from "~/components/ui/native-select";
 import { Switch } from "~/components/ui/switch";
 import { translateMessage } from "~/i18n/messages";
 import { companySettingsSchema, FIRMWARE_CHOICES, PASSWORD_EXPIRY_MONTHS, RESET_METHODS, SECONDARY_ACTIONS } from "~/schemas/settings";
 import type { SettingsRow } from "~/services/settings.server";
+import { nationalForField, pickerRegion, regionOf } from "~/utils/phone";
 
 export type SettingsActionData = { result?: SubmissionResult<string[]> } | undefined;
 
@@ -27,6 +29,10 @@ export function SettingsForm({ settings: s, zones, canModify }: Props) {
   const actionData = useActionData<SettingsActionData>();
   const busy = useNavigation().state === "submitting";
   const [mode, setMode] = useState(s?.passwordResetSecurity ?? "email");
+  // Phones are E.164 (decision 0037): the pickers hold regions and post calling codes.
+  const [defaultRegion, setDefaultRegion] = useState(pickerRegion(s?.defaultCountryCode ?? "001"));
+  const [resetRegion, setResetRegion] = useState(regionOf(s?.passwordResetPhone) as string | undefined);
+  const [resetPhone, setResetPhone] = useState(nationalForField(s?.passwordResetPhone));
   const [form, fields] = useForm({
     id: "company-settings",
     lastResult: actionData?.result,
@@ -85,7 +91,7 @@ export function SettingsForm({ settings: s, zones, canModify }: Props) {
               <ZoneSelect zones={zones} placeholder={t("chooseZone")} name={fields.default_time_zone_id.name} defaultValue={s?.defaultTimeZoneId ?? ""} />
             </Field>
             <Field label={t("countryCode")} error={err(fields.default_country_code.errors)} required>
-              <Input name={fields.default_country_code.name} defaultValue={s?.defaultCountryCode ?? "001"} inputMode="numeric" maxLength={3} className="w-24" />
+              <CountryPicker name={fields.default_country_code.name} region={defaultRegion} onChange={setDefaultRegion} />
             </Field>
             <Field label={t("allowedFirmware")} error={err(fields.allowed_firmware.errors)}>
               <NativeSelect name={fields.allowed_firmware.name} defaultValue={s?.allowedFirmware ?? "All Users"}>
@@ -149,9 +155,14 @@ export function SettingsForm({ settings: s, zones, canModify }: Props) {
               </Field>
             )}
             {mode === "admin" && (
-              <Field label={t("resetPhone")} hint={t("resetPhoneHint")} error={err(fields.password_reset_phone.errors)} required>
-                <Input name={fields.password_reset_phone.name} type="tel" autoComplete="tel" defaultValue={s?.passwordResetPhone ?? ""} />
-              </Field>
+              <div className="grid gap-4 sm:grid-cols-2">
+                <Field label={t("resetPhoneCountry")} error={err(fields.password_reset_phone_country.errors)} required>
+                  <CountryPicker name={fields.password_reset_phone_country.name} region={resetRegion ?? defaultRegion} onChange={setResetRegion} />
+                </Field>
+                <Field label={t("resetPhone")} hint={t("resetPhoneHint")} error={err(fields.password_reset_phone.errors)} required>
+                  <PhoneInput name={fields.password_reset_phone.name} region={resetRegion ?? defaultRegion} value={resetPhone} onChange={setResetPhone} />
+                </Field>
+              </div>
             )}
           </CardContent>
         </Card>

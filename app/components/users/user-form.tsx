@@ -2,6 +2,8 @@ import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { usePageForm } from "~/components/forms/use-page-form";
 import { Button } from "~/components/ui/button";
+import { CountryPicker } from "~/components/phone-field/country-picker";
+import { PhoneInput } from "~/components/phone-field/phone-input";
 import { Checkbox } from "~/components/ui/checkbox";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
@@ -15,6 +17,7 @@ export type UserFormValues = {
   lastName: string;
   displayName: string;
   email: string;
+  /** The picker's region ('ES'); the form posts its calling code. */
   countryCode: string;
   cell: string;
   userNotes: string;
@@ -31,7 +34,7 @@ export const EMPTY_USER: UserFormValues = {
   lastName: "",
   displayName: "",
   email: "",
-  countryCode: "001",
+  countryCode: "US",
   cell: "",
   userNotes: "",
   isSOInterrupt: true,
@@ -42,20 +45,14 @@ export const EMPTY_USER: UserFormValues = {
   isInactive: false,
 };
 
-const TEXT_FIELDS = ["firstName", "lastName", "displayName", "email", "countryCode", "cell"] as const;
+const TEXT_FIELDS = ["firstName", "lastName", "displayName", "email"] as const;
 const PRIVILEGES = ["isSOInterrupt", "isInstaller", "isSentinel", "isSuperAdmin"] as const;
 // The spec links to external permission help without giving its address; the support FAQs hold it here.
 const PERMISSION_HELP = "/support?tab=faqs";
 
-/** 5551234567 → 555-123-4567 (the spec's mask 999-999-9999); longer numbers keep their tail. */
-const maskCell = (v: string) => {
-  const d = v.replace(/\D/g, "");
-  return [d.slice(0, 3), d.slice(3, 6), d.slice(6)].filter(Boolean).join("-");
-};
-
 /**
  * The add/modify user form: Conform with the schema the action parses. The values stay controlled
- * (the privilege rules, the display-name default and the cell mask rewrite them as you type);
+ * (the privilege rules, the display-name default and the +1 cell mask rewrite them as you type);
  * server errors (e.g. a duplicate email) arrive as the action's reply. Save stays disabled until a field changes.
  */
 export function UserForm({ initial, disabled = false }: { initial: UserFormValues; disabled?: boolean }) {
@@ -77,11 +74,9 @@ export function UserForm({ initial, disabled = false }: { initial: UserFormValue
             <Input
               id={`user-${k}`}
               name={k}
-              value={k === "cell" ? maskCell(values.cell) : values[k]}
-              type={k === "email" ? "email" : k === "cell" || k === "countryCode" ? "tel" : "text"}
-              inputMode={k === "cell" || k === "countryCode" ? "numeric" : undefined}
-              maxLength={k === "countryCode" ? 3 : k === "cell" ? 20 : 200}
-              placeholder={k === "cell" ? "999-999-9999" : undefined}
+              value={values[k]}
+              type={k === "email" ? "email" : "text"}
+              maxLength={200}
               autoComplete="off"
               disabled={disabled}
               onChange={(e) => set(k, e.target.value)}
@@ -89,6 +84,12 @@ export function UserForm({ initial, disabled = false }: { initial: UserFormValue
             />
           </Field>
         ))}
+        <Field label={t("countryCode")} error={err(fields.countryCode)} required>
+          <CountryPicker id="user-countryCode" name="countryCode" region={values.countryCode} disabled={disabled} onChange={(r) => set("countryCode", r)} />
+        </Field>
+        <Field label={t("cell")} error={err(fields.cell)} required>
+          <PhoneInput id="user-cell" name="cell" region={values.countryCode} value={values.cell} disabled={disabled} onChange={(v) => set("cell", v)} />
+        </Field>
         <Field label={t("notes")} error={err(fields.userNotes)} className="sm:col-span-2">
           <Textarea id="user-notes" name="userNotes" value={values.userNotes} disabled={disabled} onChange={(e) => set("userNotes", e.target.value)} rows={3} />
         </Field>
