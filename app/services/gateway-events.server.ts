@@ -12,6 +12,7 @@
  * statements that are safe to run again.
  */
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { commandResultStatements } from "~/services/device-commands.server";
 import { activityValues, type ActivityEntry } from "~/utils/activity-insert.server";
 import { IN_CHUNK, schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
@@ -170,6 +171,7 @@ export async function ingestEvents(db: Db, rawEvents: unknown[], now: number): P
 
   const rows: ActivityEntry[] = [];
   const state = new DeviceState();
+  const commandResults: Parameters<typeof commandResultStatements>[1][number][] = [];
   for (const e of events) {
     const device = devices.get(Number(e.deviceId));
     if (!device) {
@@ -197,6 +199,7 @@ export async function ingestEvents(db: Db, rawEvents: unknown[], now: number): P
       at: e.at,
     });
     state.note(e, device);
+    if (e.type === "command.result") commandResults.push({ deviceId: device.id, cmd: e.data.cmd, ok: e.data.ok === true, error: e.data.error });
   }
 
   if (rows.length === 0) return { accepted: 0, duplicates, rejected };
@@ -204,7 +207,7 @@ export async function ingestEvents(db: Db, rawEvents: unknown[], now: number): P
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
     inserts.push(activityInsertMany(db, rows.slice(i, i + ROWS_PER_INSERT)));
   }
-  const results = await db.batch([...inserts, ...state.statements(db, now)] as unknown as [never, ...never[]]);
+  const results = await db.batch([...inserts, ...state.statements(db, now), ...commandResultStatements(db, commandResults, now)] as unknown as [never, ...never[]]);
   let accepted = 0;
   for (let i = 0; i < inserts.length; i++) accepted += (results[i] as unknown[]).length;
   return { accepted, duplicates: duplicates + rows.length - accepted, rejected };

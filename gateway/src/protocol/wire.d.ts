@@ -146,6 +146,12 @@ export type EventBatch = { v: 1; gatewayId: string; events: WireEvent[] }
  */
 export type EventBatchResult = { accepted: number; duplicates: number; rejected?: { id: string | null; reason: string }[] }
 
+/** `POST /api/gateway/commands/claim`: the boards connected to the calling gateway. */
+export type CommandClaim = { v: 1; boards: string[] }
+/** A console command handed to the gateway that claimed it, published to `boards/{boardId}/cmd` as it is. */
+export type ClaimedCommand = { id: string; boardId: string; cmd: 'unlock'; args: Record<string, never>; expiresAt: number }
+export type CommandClaimResult = { v: 1; commands: ClaimedCommand[] }
+
 // ---------------------------------------------------------------------------------------------
 // Access decisions (the data of `access.granted` / `access.denied` events)
 // ---------------------------------------------------------------------------------------------
