@@ -8,7 +8,7 @@
  * event batch); a command nobody answered in time is failed as "expired" (`settleExpired`), with a
  * "Command Failed" activity in the same batch.
  */
-import { and, desc, eq, gt, inArray, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, lte, sql, type SQL } from "drizzle-orm";
 import { COMMAND_MSG, commandIdSchema, unlockSchema, UNLOCK_TTL_MS } from "~/schemas/device-commands";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
@@ -43,23 +43,22 @@ export type DeviceCommand = { [K in keyof typeof commandColumns]: (typeof c.$inf
 
 /**
  * Fails the open commands whose time is up (all, or those matching `scope`) and records a "Command
- * Failed" activity for each, in one batch: both statements select the same rows inside one transaction,
+ * Failed" activity for each, in one batch: both statements pick the same rows inside one transaction,
  * and the activity's event id makes a second run harmless.
  */
 export async function settleExpired(db: Db, now: number, scope?: SQL) {
-  const due = sql`c.status in ('pending', 'sent') and c.expires_at <= ${now}${scope ? sql` and ${scope}` : sql``}`;
-  const label = sql`coalesce(nullif(d.full_name, ''), 'device ' || c.device_id)`;
-  await db.batch([
-    db.run(sql`
-      insert into activity_logs (company_id, event_id, activity_type_id, operation_type, created_by_user_id, target_device_id, summary, details_json, activity_timestamp)
-      select c.company_id, c.device_id || '/console/cmd.' || c.id || '.expired', (select id from activity_types where name = 'Command Failed'), 'Device',
-        c.requested_by_user_id, c.device_id, 'Command console.' || c.id || ' failed on ' || ${label} || ': ' || ${COMMAND_MSG.expired},
-        json_object('type', 'command.result', 'cmd', 'console.' || c.id, 'ok', json('false'), 'error', 'expired'), c.expires_at
-      from device_commands c left join devices d on d.id = c.device_id
-      where ${due}
-      on conflict (event_id) do nothing`),
-    db.run(sql`update device_commands as c set status = 'failed', error = 'expired', finished_at = ${now} where ${due}`),
-  ]);
+  const due = and(inArray(c.status, OPEN), lte(c.expiresAt, now), scope) as SQL;
+  const a = schema.activityLogs;
+  const label = sql`coalesce(nullif(${d.fullName}, ''), 'device ' || ${c.deviceId})`;
+  const wireId = sql`'console.' || ${c.id}`;
+  // Every activity_logs column in table order (drizzle's insert … select names them all).
+  const rows = sql`select null, ${c.companyId}, ${c.deviceId} || '/console/cmd.' || ${c.id} || '.expired',
+      (select id from activity_types where name = 'Command Failed'), 'Device', ${c.requestedByUserId}, null, ${c.deviceId}, null,
+      'Command ' || ${wireId} || ' failed on ' || ${label} || ': ' || ${COMMAND_MSG.expired},
+      json_object('type', 'command.result', 'cmd', ${wireId}, 'ok', json('false'), 'error', 'expired'), null, ${c.expiresAt}, ${now}
+    from ${c} left join ${d} on ${d.id} = ${c.deviceId}
+    where ${due}`;
+  await db.batch([db.insert(a).select(rows).onConflictDoNothing({ target: a.eventId }), db.update(c).set({ status: "failed", error: "expired", finishedAt: now }).where(due)]);
 }
 
 async function findDevice(db: Db, auth: Auth, id: number) {
@@ -77,7 +76,7 @@ export async function requestUnlock(db: Db, auth: Auth, input: unknown, now: num
   const { id } = parseInput(unlockSchema, input);
   const device = await findDevice(db, auth, id);
   if (device.status !== "configured") throw new ServiceError(409, COMMAND_MSG.notConfigured);
-  await settleExpired(db, now, sql`c.device_id = ${id}`);
+  await settleExpired(db, now, eq(c.deviceId, id));
   const [open] = await db
     .select({ id: c.id })
     .from(c)
@@ -107,7 +106,7 @@ export async function requestUnlock(db: Db, auth: Auth, input: unknown, now: num
 export async function getCommand(db: Db, auth: Auth, input: unknown, now: number): Promise<DeviceCommand> {
   assertCan(auth, MODULE);
   const { commandId } = parseInput(commandIdSchema, input);
-  await settleExpired(db, now, sql`c.id = ${commandId} and c.company_id = ${auth.company.id}`);
+  await settleExpired(db, now, inCompany(c, auth, eq(c.id, commandId)));
   const [row] = await db
     .select(commandColumns)
     .from(c)
@@ -119,7 +118,7 @@ export async function getCommand(db: Db, auth: Auth, input: unknown, now: number
 /** The device's latest command (for its details page), or null. The device is checked by the caller. */
 export async function latestCommand(db: Db, auth: Auth, deviceId: number, now: number): Promise<DeviceCommand | null> {
   assertCan(auth, MODULE);
-  await settleExpired(db, now, sql`c.device_id = ${deviceId} and c.company_id = ${auth.company.id}`);
+  await settleExpired(db, now, inCompany(c, auth, eq(c.deviceId, deviceId)));
   const [row] = await db
     .select(commandColumns)
     .from(c)
@@ -128,7 +127,6 @@ export async function latestCommand(db: Db, auth: Auth, deviceId: number, now: n
     .limit(1);
   return row ?? null;
 }
-
 
 /**
  * Hands the open, unexpired commands of `boardIds` (the boards connected to the calling gateway) to that
