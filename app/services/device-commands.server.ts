@@ -144,7 +144,7 @@ export async function claimCommands(db: Db, gatewayId: number, boardIds: readonl
       .returning({ id: c.id, deviceId: c.deviceId, command: c.command, expiresAt: c.expiresAt }),
   );
   const results = (await db.batch(claims as unknown as [never, ...never[]])) as { id: number; deviceId: number; command: "unlock"; expiresAt: number }[][];
-  return results.flat().map((r) => ({ id: wireCommandId(r.id), boardId: String(r.deviceId), cmd: r.command, args: {}, expiresAt: r.expiresAt }));
+  return results.flat().map((r) => ({ id: wireCommandId(r.id), boardId: String(r.deviceId), cmd: r.command, args: {}, expiresAt: r.expiresAt, expiresInMs: r.expiresAt - now }));
 }
 
 /**

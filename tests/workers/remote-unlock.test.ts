@@ -143,7 +143,11 @@ describe("delivery through the gateways", () => {
     expect(a.status).toBe(200);
     expect(b.status).toBe(200);
     const handed = [...a.body.commands, ...b.body.commands];
-    expect(handed).toEqual([{ id: sent.body.payload.command_id, boardId: board, cmd: "unlock", args: {}, expiresAt: sent.body.payload.expires_at }]);
+    expect(handed).toEqual([
+      { id: sent.body.payload.command_id, boardId: board, cmd: "unlock", args: {}, expiresAt: sent.body.payload.expires_at, expiresInMs: expect.any(Number) },
+    ]);
+    expect(handed[0].expiresInMs).toBeGreaterThan(0);
+    expect(handed[0].expiresInMs).toBeLessThanOrEqual(60_000);
     expect((await claim([board])).body.commands).toEqual([]);
 
     const [row] = await db().select().from(c).where(eq(c.id, sent.body.payload.id));

@@ -53,7 +53,9 @@ export class ConsoleCommands {
       const { commands } = await this.worker.claimCommands(boards.slice(i, i + BOARDS_PER_CALL))
       for (const c of commands) {
         try {
-          await this.send(c.boardId, { id: c.id, cmd: c.cmd, args: c.args ?? {}, expiresAt: c.expiresAt })
+          // the remaining life on this gateway's clock (the console's may differ)
+          const expiresAt = Date.now() + Math.max(0, c.expiresInMs ?? c.expiresAt - Date.now())
+          await this.send(c.boardId, { id: c.id, cmd: c.cmd, args: c.args ?? {}, expiresAt })
           sent++
           this.log.info('console command sent', { boardId: c.boardId, id: c.id, cmd: c.cmd })
         } catch (e) {

@@ -126,7 +126,7 @@ export class WorkerContractDouble {
       const now = Date.now()
       const claimed = this.commands.filter((c) => c.claimedBy === null && c.expiresAt > now && body.boards.includes(c.boardId))
       for (const c of claimed) c.claimedBy = String(req.headers['x-gateway-id'])
-      return send(res, 200, { v: 1, commands: claimed.map(({ id, boardId, cmd, args, expiresAt }) => ({ id, boardId, cmd, args, expiresAt })) })
+      return send(res, 200, { v: 1, commands: claimed.map(({ id, boardId, cmd, args, expiresAt }) => ({ id, boardId, cmd, args, expiresAt, expiresInMs: expiresAt - now })) })
     }
     if (req.method === 'GET' && url.pathname === '/.well-known/keyless-credential-keys.json') return send(res, 200, this.jwks)
     const fw = url.pathname.match(/^\/api\/gateway\/firmware\/([^/]+)$/)
