@@ -62,7 +62,7 @@ beforeAll(async () => {
   acme = await login("acme");
   acmeDevices = await configuredDevices(DEMO_IDS.companies.ACME);
   [betaDevice] = await configuredDevices(DEMO_IDS.companies.BETA);
-  expect(acmeDevices.length).toBeGreaterThanOrEqual(6);
+  expect(acmeDevices.length).toBeGreaterThanOrEqual(7);
 });
 
 describe("requesting an unlock", () => {
@@ -120,15 +120,21 @@ describe("requesting an unlock", () => {
 
   it("refuses a device that is not configured", async () => {
     const d = schema.devices;
-    const [unconfigured] = await db()
-      .select({ id: d.id })
-      .from(d)
-      .where(and(eq(d.companyId, DEMO_IDS.companies.ACME), eq(d.status, "unconfigured")))
-      .limit(1);
-    if (!unconfigured) return; // the seed has none: nothing to check here
-    const r = await api(acme, "POST", "/api/admin/device/remoteUnlock", { deviceId: unconfigured.id });
+    const device = acmeDevices[acmeDevices.length - 1];
+    await db().update(d).set({ status: "unconfigured" }).where(eq(d.id, device.id));
+    const r = await api(acme, "POST", "/api/admin/device/remoteUnlock", { deviceId: device.id });
     expect(r.status).toBe(409);
     expect(r.body.message).toBe("Only a configured device can be unlocked remotely");
+    expect(await db().select().from(c).where(eq(c.deviceId, device.id))).toHaveLength(0);
+  });
+});
+
+describe("admin API document", () => {
+  it("lists the unlock and status calls in the OpenAPI document", async () => {
+    const r = await api(null, "GET", "/api/openapi.json");
+    expect(r.status).toBe(200);
+    expect(r.body.paths["/api/admin/device/remoteUnlock"].post).toBeTruthy();
+    expect(r.body.paths["/api/admin/device/getCommandStatus"].get).toBeTruthy();
   });
 });
 
