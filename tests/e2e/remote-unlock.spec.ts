@@ -1,4 +1,5 @@
 import { mkdirSync } from "node:fs";
+import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { startBoard, startGateway, type RunningGateway } from "./gateway-fixture";
@@ -93,6 +94,9 @@ for (const c of CASES) {
       expect(answered).toMatchObject({ cmd: "unlock", ok: true, command: expect.stringMatching(/^console\.\d+$/) });
       await status.scrollIntoViewIfNeeded();
       await page.screenshot({ path: `test-results/screens/remote-unlock-${c.lang}${c.width === 1440 ? "" : "-390"}.png`, fullPage: c.width !== 1440 });
+      // the card itself, with its outcome shown (the whole page is covered by a11y.spec.ts)
+      const { violations } = await new AxeBuilder({ page }).include('[data-testid="remote-unlock"]').analyze();
+      expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
     } finally {
       await board.stop();
     }

@@ -31,7 +31,7 @@ export function RemoteUnlockCard({ deviceId, deviceName, command, canUnlock }: {
   }, [open, shown, load]);
 
   return (
-    <Card>
+    <Card data-testid="remote-unlock">
       <CardHeader>
         <CardTitle>{t("unlock.title")}</CardTitle>
       </CardHeader>
