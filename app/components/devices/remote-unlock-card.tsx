@@ -59,10 +59,14 @@ export function RemoteUnlockCard({ deviceId, deviceName, command, canUnlock }: {
               <span>{t(shown.status === "sent" ? "unlock.sent" : "unlock.pending")}</span>
             </>
           ) : shown.status === "succeeded" ? (
-            <Badge variant="success">{t("unlock.succeeded")}</Badge>
+            <Badge variant="outline" className="border-success">
+              {t("unlock.succeeded")}
+            </Badge>
           ) : (
             <>
-              <Badge variant="destructive">{t("unlock.failed")}</Badge>
+              <Badge variant="outline" className="border-destructive">
+                {t("unlock.failed")}
+              </Badge>
               <span>{shown.error === "expired" ? t("unlock.expired") : shown.error}</span>
             </>
           )}
