@@ -7,6 +7,7 @@ import * as build from "./build/server";
 import coreModule from "./core-wasm/pkg/core.wasm";
 import { createCore } from "./core-wasm/pkg/index.js";
 import { runAlertEngine } from "./app/services/alert-engine.server";
+import { settleExpired } from "./app/services/device-commands.server";
 import { pruneFeed } from "./app/services/gateway-feed.server";
 import { drainOutbox } from "./app/services/mail/outbox.server";
 import { purgeSignInLeftovers } from "./app/services/sign-in-purge.server";
@@ -54,7 +55,8 @@ export default {
     ctx.waitUntil(drainOutbox(env, { limit: 50 }).catch((e) => console.error("mail delivery failed", e)));
   },
   // The cron trigger (wrangler.toml) retries mail that a request's own delivery could not send,
-  // and drops what has outlived its use: dead sessions, gateway changes past their retention.
+  // and drops what has outlived its use: dead sessions, gateway changes past their retention; remote
+  // commands no board answered in time are failed (their pages settle them too when asked).
   async scheduled(_controller, env, ctx) {
     configureClock(env);
     const db = dbFromEnv(env);
@@ -63,6 +65,7 @@ export default {
     ctx.waitUntil(deleteExpiredSessions(db, env, now));
     ctx.waitUntil(pruneFeed(db, now));
     ctx.waitUntil(purgeSignInLeftovers(db, now));
+    ctx.waitUntil(settleExpired(db, now));
   },
 } satisfies ExportedHandler<Env, AlertWakeUp>;
 

@@ -841,3 +841,32 @@ export const mailOutbox = sqliteTable(
   },
   (t) => [index("mail_outbox_pending_idx").on(t.sentAt, t.createdAt), uniqueIndex("mail_outbox_dedupe_uq").on(t.dedupeKey)],
 );
+
+// ---------------------------------------------------------------- remote commands
+
+export const DEVICE_COMMAND_STATUSES = ["pending", "sent", "succeeded", "failed"] as const;
+
+/**
+ * A command an admin sent to a board from the console (decision 0034): claimed once by the gateway
+ * holding the board's connection, finished by the board's `command.result` or by its expiry.
+ */
+export const deviceCommands = sqliteTable(
+  "device_commands",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    companyId: integer("company_id").notNull(),
+    deviceId: integer("device_id").notNull(),
+    command: text("command", { enum: ["unlock"] }).notNull(),
+    status: text("status", { enum: DEVICE_COMMAND_STATUSES }).notNull().default("pending"),
+    requestedByUserId: integer("requested_by_user_id"),
+    expiresAt: integer("expires_at").notNull(),
+    /** The gateway (`gateways.id`) that claimed it for delivery; a claimed command is never offered again. */
+    claimedBy: integer("claimed_by"),
+    claimedAt: integer("claimed_at"),
+    finishedAt: integer("finished_at"),
+    /** Why it failed: the board's reason, or "expired" when no board answered in time. */
+    error: text("error"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("device_commands_open_idx").on(t.status, t.deviceId), index("device_commands_device_idx").on(t.companyId, t.deviceId, t.id)],
+);

@@ -10,6 +10,7 @@ import { authEndpoints } from "./endpoints/auth.server";
 import { companyEndpoints } from "./endpoints/companies.server";
 import { companyRequestEndpoints } from "./endpoints/company-requests.server";
 import { deviceLifecycleEndpoints } from "./endpoints/device-lifecycle.server";
+import { deviceCommandEndpoints } from "./endpoints/device-commands.server";
 import { deviceStockEndpoints } from "./endpoints/device-stock.server";
 import { deviceGroupEndpoints } from "./endpoints/device-groups.server";
 import { deviceTypeEndpoints } from "./endpoints/device-types.server";
@@ -47,6 +48,7 @@ export const adminEndpoints: readonly Endpoint[] = [
   ...deviceStockEndpoints,
   ...deviceLifecycleEndpoints,
   ...alertEndpoints,
+  ...deviceCommandEndpoints,
 ];
 
 export const userEndpoints: readonly Endpoint[] = [...auditEndpoints, ...mobileSupportEndpoints];

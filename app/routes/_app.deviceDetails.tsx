@@ -8,6 +8,7 @@ import { ConfirmDialog } from "~/components/confirm-dialog";
 import { DetailList } from "~/components/devices/detail-list";
 import { deviceSettingItems } from "~/components/devices/device-settings";
 import { LinkListCard } from "~/components/devices/link-list-card";
+import { RemoteUnlockCard } from "~/components/devices/remote-unlock-card";
 import { ScheduledOpenCard } from "~/components/devices/scheduled-open-card";
 import { BoardSecretCard, type IssuedBoardSecret } from "~/components/lifecycle/board-secret-card";
 import { ConfigureForm } from "~/components/lifecycle/configure-form";
@@ -19,13 +20,16 @@ import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT, getLanguage } from "~/i18n/i18next.server";
 import { translateMessage } from "~/i18n/messages";
+import { COMMAND_MSG, unlockSchema } from "~/schemas/device-commands";
 import { configureSchema, deviceIdSchema, removeConfigurationSchema } from "~/schemas/device-lifecycle";
+import { latestCommand, requestUnlock } from "~/services/device-commands.server";
 import { configureDevice, lifecycleRights, removeDeviceConfiguration, retireDevice, rotateDeviceSecret, type IssuedSecret } from "~/services/device-lifecycle.server";
 import { todayOf } from "~/services/device-stock.server";
 import { getDeviceDetails } from "~/services/devices.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
+import { can } from "~/utils/permissions";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.device.fullName || data?.device.serialNumber || "Device" }];
@@ -39,15 +43,18 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!Number.isInteger(id) || id <= 0) throw redirect("/devices");
   const db = getDb(context);
   try {
+    const now = nowMs();
     const [details, rights] = await Promise.all([getDeviceDetails(db, auth, id), lifecycleRights(db, auth)]);
-    return { ...details, rights, today: todayOf(nowMs()) };
+    const command = await latestCommand(db, auth, id, now);
+    const canUnlock = can(auth.permissions, "devices", "modify") && details.device.status === "configured";
+    return { ...details, rights, today: todayOf(now), command: command && { id: command.id, status: command.status, error: command.error }, canUnlock };
   } catch (err) {
     if (err instanceof ServiceError && err.status === 404) throw redirect("/devices");
     throw err;
   }
 }
 
-const SCHEMAS = { configure: configureSchema, rotate: deviceIdSchema, remove: removeConfigurationSchema, retire: deviceIdSchema } as const;
+const SCHEMAS = { configure: configureSchema, rotate: deviceIdSchema, remove: removeConfigurationSchema, retire: deviceIdSchema, unlock: unlockSchema } as const;
 
 async function withQr(r: IssuedSecret): Promise<IssuedBoardSecret> {
   const qrSvg = await QRCode.toString(JSON.stringify({ board: String(r.id), secret: r.secret }), { type: "svg", margin: 1, errorCorrectionLevel: "M" });
@@ -66,6 +73,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const id = submission.value.id;
   const t = await getFixedT(await getLanguage(request), "lifecycle");
   const back = `/deviceDetails?id=${id}`;
+  if (intent === "unlock") {
+    const td = await getFixedT(await getLanguage(request), "devices");
+    try {
+      await requestUnlock(db, auth, submission.value, now);
+      return redirectWithToast(back, { type: "success", message: translateMessage(td, COMMAND_MSG.sent, "devices") }, context.cloudflare.env);
+    } catch (e) {
+      if (!(e instanceof ServiceError) || e.status === 403) throw e;
+      return redirectWithToast(back, { type: "error", message: translateMessage(td, e.message, "devices") }, context.cloudflare.env);
+    }
+  }
   try {
     if (intent === "configure")
       return { intent, issued: await withQr(await configureDevice(db, auth, submission.value, now)), result: submission.reply({ resetForm: true }) } satisfies ActionData;
@@ -80,7 +97,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function DeviceDetailsPage() {
-  const { device, deviceType, scheduledOpen, fpi, week, exceptions, users, groups, rights, today, hasBoardSecret } = useLoaderData<typeof loader>();
+  const { device, deviceType, scheduledOpen, fpi, week, exceptions, users, groups, rights, today, hasBoardSecret, command, canUnlock } = useLoaderData<typeof loader>();
   const actionData = useActionData<ActionData>();
   const { t } = useTranslation("devices");
   const { t: tl } = useTranslation("lifecycle");
@@ -143,6 +160,7 @@ export default function DeviceDetailsPage() {
           </CardContent>
         </Card>
       )}
+      {status === "configured" && <RemoteUnlockCard deviceId={device.id} deviceName={device.fullName || device.serialNumber} command={command} canUnlock={canUnlock} />}
       <Card>
         <CardHeader>
           <CardTitle>{t("details.settings")}</CardTitle>

@@ -1,11 +1,12 @@
 /**
- * The gateway API (docs/gateway-api.md): change feed, event ingestion, firmware download. Every call
+ * The gateway API (docs/gateway-api.md): change feed, event ingestion, firmware download, console commands. Every call
  * carries `Authorization: Bearer <gateway secret>`; the secret's SHA-256 is in `gateways.secret_hash`.
  * Answers are JSON (except the firmware bytes); bad input is a 4xx with a message, never a 500.
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { eq } from "drizzle-orm";
 import { json } from "~/api/dispatch.server";
+import { claimCommands } from "~/services/device-commands.server";
 import { releaseObject } from "~/services/firmware.server";
 import { ingestEvents, parseBatch } from "~/services/gateway-events.server";
 import { CursorExpired, parseFeedQuery, readFeed } from "~/services/gateway-feed.server";
@@ -42,11 +43,21 @@ async function readJson(request: Request): Promise<unknown> {
   }
 }
 
+/** `{v: 1, boards: [...]}`: the ids of the boards connected to the calling gateway (docs/gateway-api.md §4). */
+function parseClaim(body: unknown): string[] {
+  const b = body as { v?: unknown; boards?: unknown };
+  if (typeof body !== "object" || body === null || b.v !== 1) throw new ServiceError(400, "v must be 1");
+  if (!Array.isArray(b.boards) || b.boards.length > 1000 || !b.boards.every((x) => typeof x === "string" && x.length <= 64)) {
+    throw new ServiceError(400, "boards must be an array of at most 1000 board ids");
+  }
+  return b.boards as string[];
+}
+
 async function handle(request: Request, context: LoaderFunctionArgs["context"], path: string): Promise<Response> {
   const db = getDb(context);
   const env = context.cloudflare.env;
   const method = request.method.toUpperCase();
-  const routes: Record<string, string> = { changes: "GET", events: "POST" };
+  const routes: Record<string, string> = { changes: "GET", events: "POST", "commands/claim": "POST" };
   const firmwareId = path.match(/^firmware\/([^/]+)$/)?.[1];
   const allowed = firmwareId !== undefined ? "GET" : routes[path];
   if (!allowed) return json(404, { message: `No gateway call at /api/gateway/${path}` });
@@ -66,6 +77,7 @@ async function handle(request: Request, context: LoaderFunctionArgs["context"], 
 
     if (path === "changes") return json(200, await readFeed(db, parseFeedQuery(new URL(request.url))));
     if (path === "events") return json(200, await ingestEvents(db, parseBatch(await readJson(request)), now, gatewayId));
+    if (path === "commands/claim") return json(200, { v: 1, commands: await claimCommands(db, gatewayId, parseClaim(await readJson(request)), now) });
 
     const id = Number(decodeURIComponent(firmwareId!));
     const found = Number.isSafeInteger(id) && id > 0 ? await releaseObject(db, env.FIRMWARE, id) : null;

@@ -12,6 +12,7 @@
  * statements that are safe to run again.
  */
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { commandResultStatements } from "~/services/device-commands.server";
 import { activityValues, type ActivityEntry } from "~/utils/activity-insert.server";
 import { IN_CHUNK, schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
@@ -174,6 +175,7 @@ export async function ingestEvents(db: Db, rawEvents: unknown[], now: number, ga
 
   const rows: ActivityEntry[] = [];
   const state = new DeviceState();
+  const commandResults: Parameters<typeof commandResultStatements>[1][number][] = [];
   for (const e of events) {
     const device = devices.get(Number(e.deviceId));
     if (!device) {
@@ -201,6 +203,7 @@ export async function ingestEvents(db: Db, rawEvents: unknown[], now: number, ga
       at: e.at,
     });
     state.note(e, device);
+    if (e.type === "command.result") commandResults.push({ deviceId: device.id, cmd: e.data.cmd, ok: e.data.ok === true, error: e.data.error });
   }
 
   const presenceWrites = presence?.statements ?? [];
@@ -209,7 +212,10 @@ export async function ingestEvents(db: Db, rawEvents: unknown[], now: number, ga
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
     inserts.push(activityInsertMany(db, rows.slice(i, i + ROWS_PER_INSERT)));
   }
-  const results = await db.batch([...inserts, ...state.statements(db, now), ...presenceWrites] as unknown as [never, ...never[]]);
+  const results = await db.batch([...inserts, ...state.statements(db, now), ...commandResultStatements(db, commandResults, now), ...presenceWrites] as unknown as [
+    never,
+    ...never[],
+  ]);
   // Presence entries are stored state, not rows: counted as accepted.
   let accepted = presence?.applied ?? 0;
   for (let i = 0; i < inserts.length; i++) accepted += (results[i] as unknown[]).length;

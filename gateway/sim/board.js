@@ -33,6 +33,8 @@ actions (any combination; they run in this order)
   --corrupt <block>       flip a byte of this block when it arrives (the install must be refused)
   --listen <seconds>      stay connected and print what arrives (config, schedule, commands)
   --every <seconds>       while listening, repeat the --access and --event actions at this period
+  --obey                  while listening, carry out each command and answer it with a command.result
+                          event (ok, or "expired" past its expiresAt)
 
   --help                  this text
 
@@ -54,6 +56,7 @@ const { values: o } = parseArgs({
     corrupt: { type: 'string' },
     listen: { type: 'string' },
     every: { type: 'string' },
+    obey: { type: 'boolean', default: false },
     wait: { type: 'string', default: '30' },
     help: { type: 'boolean', default: false }
   }
@@ -135,8 +138,17 @@ if (o.firmware) {
   }
 }
 
+/** Carries out a command (a simulated door does nothing) and reports it, as PROTOCOL.md's "command" asks. */
+async function obey(msg) {
+  const expired = typeof msg.expiresAt === 'number' && msg.expiresAt <= Date.now()
+  const data = expired ? { cmd: msg.id, ok: false, error: 'expired' } : { cmd: msg.id, ok: true }
+  await board.sendEvent('command.result', data)
+  out({ command: msg.id, cmd: msg.cmd, ok: data.ok })
+}
+
 if (o.listen) {
   board.on('message', (name, msg) => out({ topic: name, msg }))
+  if (o.obey) board.on('cmd', (msg) => obey(msg).catch((e) => out({ error: e.message })))
   const repeat = o.every ? setInterval(() => actions().catch((e) => out({ error: e.message })), Number(o.every) * 1000) : null
   await new Promise((resolve) => setTimeout(resolve, Number(o.listen) * 1000))
   clearInterval(repeat)

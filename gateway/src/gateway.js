@@ -22,6 +22,7 @@ import { CredentialKeys } from './access/credential-keys.js'
 import { Inbound } from './inbound.js'
 import { CommandOutbox } from './commands/outbox.js'
 import { pastDeadline, withDeadline } from './commands/deadline.js'
+import { ConsoleCommands } from './commands/console.js'
 import { Stats } from './stats.js'
 
 /** PROTOCOL.md's revision of version 1, told to boards in their configuration. */
@@ -47,6 +48,7 @@ const CRED_HASH = Symbol('credentialHash')
  * @property {number} [scheduleIntervalMs] scheduled-open re-evaluation, default 15000
  * @property {number} [firmwareRetryMs] first wait before fetching an unavailable image again, default 30000
  * @property {number} [credentialKeysIntervalMs] how often the console's credential keys are fetched, default 60000
+ * @property {number} [commandIntervalMs] how often the connected boards' console commands are claimed, default 2000
  * @property {number} [statsIntervalMs] how often `$SYS/{gatewayId}/gateway/stats` is published, default 10000
  * @property {Partial<typeof defaultHooks>} [hooks]
  * @property {false|Partial<import('./broker/connect-backoff.js').DEFAULT_BACKOFF>} [connectBackoff]
@@ -120,12 +122,20 @@ export class Gateway {
     this.commands?.attach(this.aedes, (client) => client[IDENTITY]?.role === 'board')
     this.listeners = await listen(this.aedes, this.opts)
     this.forwarder = new Forwarder({ queue: this.queue, worker: this.worker, gatewayId: this.opts.gatewayId, log: this.log, dataDir: this.opts.dataDir }).start()
+    this.consoleCommands = new ConsoleCommands({
+      worker: this.worker,
+      boards: () => this.#connectedBoards(),
+      send: (boardId, cmd) => this.sendCommand(boardId, cmd),
+      log: this.log,
+      intervalMs: this.opts.commandIntervalMs
+    })
     this.feed = new ChangeFeed({ replica: this.replica, worker: this.worker, log: this.log, intervalMs: this.opts.syncIntervalMs })
     this.replica.onChange((changes, reset) => this.#onReplicaChange(changes, reset).catch((e) => this.log.error('applying change failed', { error: e.message })))
     await this.#republishAll()
     this.credentialKeys.onChange(() => this.#republishAll().catch((e) => this.log.error('publishing configurations failed', { error: e.message })))
     this.credentialKeys.start()
     this.feed.start()
+    this.consoleCommands.start()
     this.schedule.start()
     this.stats.start()
     this.log.info('gateway started', {
@@ -351,6 +361,14 @@ export class Gateway {
     for (const id of devices) await this.#publishDevice(id)
   }
 
+  /** Ids of the boards with a live connection to this instance. */
+  #connectedBoards() {
+    return Object.values(this.aedes.clients)
+      .map((client) => client[IDENTITY])
+      .filter((identity) => identity?.role === 'board')
+      .map((identity) => identity.boardId)
+  }
+
   #disconnect(boardId, why) {
     const client = this.aedes.clients[boardId]
     if (!client) return
@@ -369,6 +387,7 @@ export class Gateway {
     this.firmware.stop()
     this.schedule.stop()
     await this.feed?.stop()
+    await this.consoleCommands?.stop()
     await this.forwarder?.stop()
     await this.presence.stop()
     await new Promise((resolve) => this.aedes.close(() => resolve()))

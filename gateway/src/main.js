@@ -3,7 +3,7 @@
  * Starts the gateway from the environment:
  *   MQTT_PORT (1883), WS_PORT (8883, "off" disables), HOST (127.0.0.1), WORKER_URL (http://127.0.0.1:8787),
  *   GATEWAY_SECRET (required), GATEWAY_ID (gw-<hostname>), DATA_DIR (gateway/data),
- *   TLS_CERT + TLS_KEY (PEM files: MQTT over TLS on MQTTS_PORT, 8884), REDIS_URL (optional: cluster mode), SYNC_INTERVAL_MS (5000), STATS_INTERVAL_MS (10000), LOG_LEVEL (info),
+ *   TLS_CERT + TLS_KEY (PEM files: MQTT over TLS on MQTTS_PORT, 8884), REDIS_URL (optional: cluster mode), SYNC_INTERVAL_MS (5000), COMMAND_INTERVAL_MS (2000), STATS_INTERVAL_MS (10000), LOG_LEVEL (info),
  *   CONNECT_BACKOFF ("off" disables the back-off for failed CONNECTs: for measurements only).
  */
 import { fileURLToPath } from 'node:url'
@@ -27,6 +27,7 @@ const gw = await createGateway({
   tls: env.TLS_CERT && env.TLS_KEY ? { cert: readFileSync(env.TLS_CERT), key: readFileSync(env.TLS_KEY), port: Number(env.MQTTS_PORT ?? 8884) } : undefined,
   redisUrl: env.REDIS_URL || undefined,
   syncIntervalMs: env.SYNC_INTERVAL_MS ? Number(env.SYNC_INTERVAL_MS) : undefined,
+  commandIntervalMs: env.COMMAND_INTERVAL_MS ? Number(env.COMMAND_INTERVAL_MS) : undefined,
   statsIntervalMs: env.STATS_INTERVAL_MS ? Number(env.STATS_INTERVAL_MS) : undefined,
   connectBackoff: env.CONNECT_BACKOFF === 'off' ? false : undefined
 })

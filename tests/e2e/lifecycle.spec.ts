@@ -1,10 +1,5 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { E2E_PORT } from "../../playwright.config";
 import { DEMO, expect, runNow, signIn, test, unique } from "./fixtures";
+import { runNode, startGateway, type RunningGateway } from "./gateway-fixture";
 
 /**
  * A board from registration to an open door, with no seed board involved (decision 0022): root
@@ -49,67 +44,16 @@ const TEXT = {
   },
 } as const;
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-
-/** Runs a node script to its end and returns its stdout lines parsed as JSON. */
-function runNode(args: string[]): Promise<{ code: number | null; lines: Record<string, unknown>[]; stderr: string }> {
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    p.stdout.on("data", (b) => (out += b));
-    p.stderr.on("data", (b) => (err += b));
-    p.on("exit", (code) =>
-      resolve({
-        code,
-        stderr: err,
-        lines: out
-          .split("\n")
-          .filter(Boolean)
-          .map((l) => JSON.parse(l) as Record<string, unknown>),
-      }),
-    );
-  });
-}
-
-let gateway: ChildProcess | null = null;
+let gateway: RunningGateway | null = null;
 let mqttPort = 0;
-let dataDir = "";
 
 test.beforeAll(async () => {
-  mqttPort = await freePort();
-  dataDir = mkdtempSync(join(tmpdir(), "lifecycle-gw-"));
-  // The seeded demo gateway's secret (db/seed/gateway.ts); the Worker checks it against its hash.
-  gateway = spawn(process.execPath, ["gateway/src/main.js"], {
-    env: {
-      ...process.env,
-      WORKER_URL: `http://127.0.0.1:${E2E_PORT}`,
-      GATEWAY_SECRET: "local-gateway-secret",
-      GATEWAY_ID: `gw-e2e-${unique()}`,
-      MQTT_PORT: String(mqttPort),
-      WS_PORT: "off",
-      DATA_DIR: dataDir,
-      SYNC_INTERVAL_MS: "500",
-      LOG_LEVEL: "warn",
-    },
-    stdio: "ignore",
-    detached: true,
-  });
+  gateway = await startGateway("lifecycle-gw-");
+  mqttPort = gateway.mqttPort;
 });
 
 test.afterAll(async () => {
-  if (gateway?.pid) {
-    const exited = new Promise((resolve) => gateway!.once("exit", resolve));
-    process.kill(-gateway.pid, "SIGTERM");
-    await exited;
-  }
-  rmSync(dataDir, { recursive: true, force: true });
+  await gateway?.stop();
 });
 
 for (const lang of ["en", "es"] as const) {

@@ -149,6 +149,16 @@ export type EventBatch = { v: 1; gatewayId: string; events: WireEvent[] }
  */
 export type EventBatchResult = { accepted: number; duplicates: number; rejected?: { id: string | null; reason: string }[] }
 
+/** `POST /api/gateway/commands/claim`: the boards connected to the calling gateway. */
+export type CommandClaim = { v: 1; boards: string[] }
+/**
+ * A console command handed to the gateway that claimed it. `expiresAt` is on the console's clock;
+ * `expiresInMs` is what was left of its life when it was claimed, which the gateway adds to its own
+ * clock for the `expiresAt` it publishes, so a clock difference neither drops nor prolongs a command.
+ */
+export type ClaimedCommand = { id: string; boardId: string; cmd: 'unlock'; args: Record<string, never>; expiresAt: number; expiresInMs: number }
+export type CommandClaimResult = { v: 1; commands: ClaimedCommand[] }
+
 // ---------------------------------------------------------------------------------------------
 // Access decisions (the data of `access.granted` / `access.denied` events)
 // ---------------------------------------------------------------------------------------------

@@ -55,6 +55,22 @@ export class WorkerClient {
     return /** @type {Promise<import('../protocol/wire.js').EventBatchResult>} */ (res.json())
   }
 
+  /**
+   * Claims the open console commands of the boards connected to this gateway (each is handed out once).
+   * @param {string[]} boards
+   * @returns {Promise<import('../protocol/wire.js').CommandClaimResult>}
+   */
+  async claimCommands(boards) {
+    const res = await this.#call('/api/gateway/commands/claim', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ v: 1, boards })
+    })
+    const body = /** @type {any} */ (await res.json())
+    if (!body || !Array.isArray(body.commands)) throw new WorkerError('commands/claim: no commands list', 502)
+    return body
+  }
+
   /** The console's published credential keys (a JWKS). @returns {Promise<{keys: any[]}>} */
   async credentialKeys() {
     const jwks = /** @type {any} */ (await (await this.#call('/.well-known/keyless-credential-keys.json')).json())

@@ -37,7 +37,9 @@ export class WorkerContractDouble {
   /** @type {Map<string, object>} event rows by id: the "activity log" */ rows = new Map()
   /** @type {Map<string, Buffer>} */ firmware = new Map()
   duplicates = 0
-  requests = { changes: 0, events: 0, firmware: 0 }
+  requests = { changes: 0, events: 0, firmware: 0, claims: 0 }
+  /** @type {{id: string, boardId: string, cmd: string, args: object, expiresAt: number, claimedBy: string|null}[]} console commands, as device_commands rows */
+  commands = []
   /** cursors the gateway asked with, in order (null: no cursor) */
   cursorsSeen = []
   /** seq of the oldest change still kept, as after the Worker's pruning: a cursor short of `oldestKept - 1` gets 410 */
@@ -68,6 +70,11 @@ export class WorkerContractDouble {
   change(type, op, id, data) {
     if (type === 'device' && op === 'upsert') this.devices.add(id)
     this.changes.push({ seq: this.changes.length + 1, type, op, id, ...(op === 'upsert' ? { data } : {}) })
+  }
+
+  /** Queues a console command (an admin's unlock) until a gateway that holds the board claims it. */
+  addCommand(boardId, { id, cmd = 'unlock', expiresAt = Date.now() + 60_000 }) {
+    this.commands.push({ id, boardId, cmd, args: {}, expiresAt, claimedBy: null })
   }
 
   /** Stores a firmware image and publishes its release record through the feed. */
@@ -115,6 +122,16 @@ export class WorkerContractDouble {
       const body = JSON.parse(await readBody(req))
       if (body.v !== 1 || !Array.isArray(body.events) || body.events.length > 1000) return send(res, 400, { error: 'bad_batch' })
       return send(res, 200, this.#ingest(body.events))
+    }
+    if (req.method === 'POST' && url.pathname === '/api/gateway/commands/claim') {
+      this.requests.claims++
+      const body = JSON.parse(await readBody(req))
+      if (body.v !== 1 || !Array.isArray(body.boards) || body.boards.length > 1000) return send(res, 400, { error: 'bad_request' })
+      // The console's rule: open, unexpired commands of the listed boards, each handed out once.
+      const now = Date.now()
+      const claimed = this.commands.filter((c) => c.claimedBy === null && c.expiresAt > now && body.boards.includes(c.boardId))
+      for (const c of claimed) c.claimedBy = String(req.headers['x-gateway-id'])
+      return send(res, 200, { v: 1, commands: claimed.map(({ id, boardId, cmd, args, expiresAt }) => ({ id, boardId, cmd, args, expiresAt, expiresInMs: expiresAt - now })) })
     }
     if (req.method === 'GET' && url.pathname === '/.well-known/keyless-credential-keys.json') return send(res, 200, this.jwks)
     const fw = url.pathname.match(/^\/api\/gateway\/firmware\/([^/]+)$/)

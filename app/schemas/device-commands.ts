@@ -1,0 +1,24 @@
+import { z } from "zod";
+
+/**
+ * Remote commands (decision 0034): the unlock form on /deviceDetails and the admin API share these.
+ * Messages are English, translated in the `devices` namespace.
+ */
+export const COMMAND_MSG = {
+  sent: "Unlock sent",
+  notConfigured: "Only a configured device can be unlocked remotely",
+  inProgress: "An unlock is already in progress for this device",
+  deviceNotFound: "Device configuration could not be found",
+  commandNotFound: "Command could not be found",
+  expired: "expired / device offline",
+} as const;
+
+const positiveId = (message: string) => z.coerce.number({ invalid_type_error: message }).int(message).positive(message).max(Number.MAX_SAFE_INTEGER, message);
+
+/** The unlock confirmation posts the device id. */
+export const unlockSchema = z.object({ id: positiveId(COMMAND_MSG.deviceNotFound) });
+
+export const commandIdSchema = z.object({ commandId: positiveId(COMMAND_MSG.commandNotFound) });
+
+/** How long a board has to answer an unlock: a stale one must never open a door later. */
+export const UNLOCK_TTL_MS = 60_000;

@@ -1,0 +1,82 @@
+/**
+ * Console commands (decision 0112): the gateway claims the open commands of the boards connected to it
+ * and publishes them to `boards/{id}/cmd`; the board's `command.result` comes back through the event
+ * queue. Two real gateways share one Worker (the contract double); the board is a real MQTT client.
+ */
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { WorkerContractDouble } from './support/worker-contract-double.js'
+import { tempDir, removeDir, provisionBoard, board, startGateway, until } from './support/fixtures.js'
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
+let worker, dirA, dirB, gwA, gwB
+
+before(async () => {
+  worker = await new WorkerContractDouble({ secret: 'test-gateway-secret' }).listen()
+  for (const id of ['u1', 'u2']) await provisionBoard(worker, id)
+  dirA = await tempDir('gw-console-a-')
+  dirB = await tempDir('gw-console-b-')
+  gwA = await startGateway(worker, dirA, { gatewayId: 'gw-a', commandIntervalMs: 100 })
+  gwB = await startGateway(worker, dirB, { gatewayId: 'gw-b', commandIntervalMs: 100 })
+})
+after(async () => {
+  await gwA?.close()
+  await gwB?.close()
+  await worker.close()
+  await removeDir(dirA)
+  await removeDir(dirB)
+})
+
+test('the gateway holding the board delivers an unlock once, with its id and expiry, and the board answer reaches the Worker', async () => {
+  const b = board(gwB, 'u1')
+  const got = []
+  b.on('cmd', (m) => {
+    got.push(m)
+    b.sendEvent('command.result', { cmd: m.id, ok: true }).catch(() => {})
+  })
+  b.on('cmd-duplicate', (m) => got.push(m))
+  await b.connect()
+  const expiresAt = Date.now() + 60_000
+  worker.addCommand('u1', { id: 'console.41', expiresAt })
+
+  await until(() => got.length > 0, { what: 'the command at the board' })
+  const { expiresAt: published, ...rest } = got[0]
+  assert.deepEqual(rest, { v: 1, id: 'console.41', cmd: 'unlock', args: {} })
+  assert.ok(Math.abs(published - expiresAt) < 1000, 'the expiry is the remaining life on the gateway clock')
+  assert.equal(worker.commands[0].claimedBy, 'gw-b', 'only the gateway with the connection claims it')
+
+  const answer = await until(() => [...worker.rows.values()].find((r) => r.type === 'command.result'), { what: 'the command.result event' })
+  assert.equal(answer.deviceId, 'u1')
+  assert.deepEqual(answer.data, { cmd: 'console.41', ok: true })
+  assert.equal(answer.gatewayId, 'gw-b')
+
+  await sleep(400) // several more polls of both gateways
+  assert.equal(got.length, 1, 'delivered once')
+  await b.close()
+})
+
+test('a command for a board connected nowhere is not claimed, and is delivered once the board connects', async () => {
+  worker.addCommand('u2', { id: 'console.42' })
+  await sleep(400)
+  assert.equal(worker.commands.find((c) => c.id === 'console.42').claimedBy, null)
+
+  const b = board(gwA, 'u2')
+  const got = []
+  b.on('cmd', (m) => got.push(m.id))
+  await b.connect()
+  await until(() => got.includes('console.42'), { what: 'the command after connecting' })
+  assert.equal(worker.commands.find((c) => c.id === 'console.42').claimedBy, 'gw-a')
+  await b.close()
+})
+
+test('an expired command is never handed out', async () => {
+  worker.addCommand('u2', { id: 'console.43', expiresAt: Date.now() - 1 })
+  const b = board(gwA, 'u2')
+  const got = []
+  b.on('cmd', (m) => got.push(m.id))
+  await b.connect()
+  await sleep(400)
+  assert.deepEqual(got, [])
+  await b.close()
+})

@@ -1,0 +1,131 @@
+import { mkdirSync } from "node:fs";
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { startBoard, startGateway, type RunningGateway } from "./gateway-fixture";
+
+/**
+ * Remote unlock (decision 0034) through the real gateway: BETA's admin unlocks a door from its details
+ * page; the gateway holding the simulated board's connection claims the command, the board answers
+ * with command.result, and the page turns from pending to "Command Succeeded". With no board
+ * connected, the command expires after 60 s and the page shows it failed. BETA's seeded boards have
+ * the demo board password (db/seed/gateway.ts); no other spec sends BETA's boards commands.
+ */
+const BOARD_PASSWORD = "Board#Demo2026";
+const TEXT = {
+  en: {
+    unlock: "Unlock",
+    confirm: "Unlock this door?",
+    succeeded: "Command Succeeded",
+    failed: "Command Failed",
+    expired: "Failed: expired / device offline",
+    waiting: /waiting for/,
+    toast: "Unlock sent",
+    activity: "Command Succeeded",
+  },
+  es: {
+    unlock: "Abrir",
+    confirm: "¿Abrir esta puerta?",
+    succeeded: "Comando completado",
+    failed: "Comando fallido",
+    expired: "Fallido: caducado / dispositivo sin conexión",
+    waiting: /esperando/,
+    toast: "Apertura enviada",
+    activity: "Comando completado",
+  },
+} as const;
+
+let gateway: RunningGateway | null = null;
+
+test.beforeAll(async () => {
+  gateway = await startGateway("unlock-gw-");
+  mkdirSync("test-results/screens", { recursive: true });
+});
+
+test.afterAll(async () => {
+  await gateway?.stop();
+});
+
+/** Opens the device's details page from the list and returns its id (= the board id). */
+async function openDevice(page: Page, name: string): Promise<string> {
+  await page.goto("/devices");
+  const link = page
+    .getByRole("main")
+    .getByRole("link", { name: new RegExp(name) })
+    .first();
+  const href = (await link.getAttribute("href"))!;
+  const id = new URL(href, "http://x").searchParams.get("id")!;
+  await page.goto(`/deviceDetails?id=${id}`);
+  return id;
+}
+
+/** Presses Unlock and confirms in the dialog, which names the device. */
+async function unlock(page: Page, tx: (typeof TEXT)["en" | "es"], name: string) {
+  await page.getByRole("button", { name: tx.unlock, exact: true }).click();
+  const dialog = page.getByRole("alertdialog");
+  await expect(dialog.getByRole("heading", { name: tx.confirm })).toBeVisible();
+  await expect(dialog).toContainText(name);
+  await dialog.getByRole("button", { name: tx.unlock, exact: true }).click();
+  await expect(page.getByText(tx.toast).first()).toBeVisible();
+}
+
+const CASES = [
+  { lang: "en", width: 1440, height: 900, device: "Front Door" },
+  { lang: "en", width: 390, height: 844, device: "Clean Room" },
+  { lang: "es", width: 1440, height: 900, device: "Clean Room" },
+  { lang: "es", width: 390, height: 844, device: "Front Door" },
+] as const;
+
+for (const c of CASES) {
+  test(`an admin unlocks a door through the gateway and sees the board's answer (${c.lang}, ${c.width} px)`, async ({ page, loginAs }) => {
+    const tx = TEXT[c.lang];
+    await page.setViewportSize({ width: c.width, height: c.height });
+    await loginAs("beta", c.lang);
+    const id = await openDevice(page, c.device);
+    await expect(page.getByRole("heading", { name: c.device })).toBeVisible();
+
+    const board = startBoard(["--id", id, `--password=${BOARD_PASSWORD}`, "--url", gateway!.url, "--listen", "60", "--obey"]);
+    try {
+      await board.waitFor((l) => "connected" in l);
+      await unlock(page, tx, c.device);
+      const status = page.getByTestId("unlock-status");
+      await expect(status).toContainText(tx.succeeded, { timeout: 20_000 });
+      const answered = await board.waitFor((l) => "command" in l);
+      expect(answered).toMatchObject({ cmd: "unlock", ok: true, command: expect.stringMatching(/^console\.\d+$/) });
+      await status.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `test-results/screens/remote-unlock-${c.lang}${c.width === 1440 ? "" : "-390"}.png`, fullPage: c.width !== 1440 });
+      // the card itself, with its outcome shown (the whole page is covered by a11y.spec.ts)
+      const { violations } = await new AxeBuilder({ page }).include('[data-testid="remote-unlock"]').analyze();
+      expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    } finally {
+      await board.stop();
+    }
+    if (c.width === 1440) {
+      // the board's answer is in the activity log under its translated name
+      await page.goto("/activity");
+      await expect(page.getByRole("main").getByText(tx.activity).first()).toBeVisible();
+    }
+  });
+}
+
+for (const c of [
+  { lang: "en", width: 1440, height: 900, device: "Storage" },
+  { lang: "es", width: 390, height: 844, device: "Back Door" },
+] as const) {
+  test(`an unlock no board answers fails as expired after 60 s (${c.lang}, ${c.width} px)`, async ({ page, loginAs }) => {
+    test.setTimeout(120_000);
+    const tx = TEXT[c.lang];
+    await page.setViewportSize({ width: c.width, height: c.height });
+    await loginAs("beta", c.lang);
+    await openDevice(page, c.device);
+    await unlock(page, tx, c.device);
+    const status = page.getByTestId("unlock-status");
+    await expect(status).toContainText(tx.waiting);
+    await expect(page.getByRole("button", { name: tx.unlock, exact: true })).toBeDisabled();
+    await expect(status).toContainText(tx.failed, { timeout: 75_000 });
+    await expect(status).toContainText(tx.expired);
+    await expect(page.getByRole("button", { name: tx.unlock, exact: true })).toBeEnabled();
+    await status.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `test-results/screens/remote-unlock-failed-${c.lang}.png` });
+  });
+}
