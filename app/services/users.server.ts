@@ -92,7 +92,7 @@ export type ListUsersOptions = {
 /** One page and the total in a single D1 round trip. */
 export async function listUsers(db: Db, auth: Auth, opts: ListUsersOptions): Promise<{ rows: UserListRow[]; total: number }> {
   assertCan(auth, "users");
-  const where = liveInCompany(u, auth, ...userConditions(auth, { status: opts.includeInactive ? "all" : "active", ...opts.filters }));
+  const where = liveInCompany(u, auth, ...userConditions(auth.company.id, { status: opts.includeInactive ? "all" : "active", ...opts.filters }));
   const sortKey: UserSort = opts.sort && opts.sort.key in USER_SORTS ? (opts.sort.key as UserSort) : "displayName";
   const dir = opts.sort?.desc ? desc : asc;
   const order = [dir(USER_SORTS[sortKey]), asc(u.id)];
@@ -109,11 +109,11 @@ export async function listUsers(db: Db, auth: Auth, opts: ListUsersOptions): Pro
 const FLAG_COLUMNS = { superAdmin: u.isSuperAdmin, admin: u.isSentinel, installer: u.isInstaller, soInterrupt: u.isSoInterrupt, fob: u.isFob } as const;
 
 /** The list's filters as conditions: search by name, e-mail or phone prefix; status; a privilege; a role; a group key. */
-function userConditions(auth: Auth, f: Partial<UserFilters>): (SQL | undefined)[] {
+export function userConditions(companyId: number, f: Partial<UserFilters>): (SQL | undefined)[] {
   const key = searchKey(f.q ?? "");
   const digits = phoneDigits(key);
   const search = key
-    ? idInAny(u, auth.company.id, [
+    ? idInAny(u, companyId, [
         startsWith(lowerOf(u.displayName), key),
         startsWith(lowerOf(u.firstName), key),
         startsWith(lowerOf(u.lastName), key),
@@ -127,7 +127,7 @@ function userConditions(auth: Auth, f: Partial<UserFilters>): (SQL | undefined)[
     f.status === "all" ? undefined : eq(u.isInactive, f.status === "inactive"),
     f.flag ? eq(FLAG_COLUMNS[f.flag], true) : undefined,
     f.roleId ? eq(u.roleId, f.roleId) : undefined,
-    f.groupId ? sql`${u.id} in (select ${k.userId} from ${k} where ${and(eq(k.groupId, f.groupId), eq(k.isGroup, true), eq(k.companyId, auth.company.id))})` : undefined,
+    f.groupId ? sql`${u.id} in (select ${k.userId} from ${k} where ${and(eq(k.groupId, f.groupId), eq(k.isGroup, true), eq(k.companyId, companyId))})` : undefined,
   ];
 }
 
