@@ -5,7 +5,7 @@
  * change goes through the same statements as the single-user path, with its own audit entry, and all
  * of them land in one D1 batch (one transaction): all or nothing.
  */
-import { and, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, ne } from "drizzle-orm";
 import type { Core } from "../../core-wasm/pkg/index.js";
 import type { BulkOutcome, BulkRowResult } from "~/schemas/bulk";
 import type { AssignInput } from "~/schemas/ekeys";
@@ -100,7 +100,9 @@ export async function setUsersInactive(db: Db, auth: Auth, input: { userIds: num
     if (user.isInactive === input.isInactive) return row(id, user, "already", input.isInactive ? BULK_ROW_MSG.alreadyInactive : BULK_ROW_MSG.alreadyActive);
     changed.push(id);
     const state = input.isInactive ? BULK_ROW_MSG.deactivated : BULK_ROW_MSG.reactivated;
-    audits.push(activityInsert(db, { companyId: auth.company.id, name: "User Modified", createdByUserId: auth.user.id, targetUserId: id, summary: `${user.displayName}: ${state}`, at: now }));
+    audits.push(
+      activityInsert(db, { companyId: auth.company.id, name: "User Modified", createdByUserId: auth.user.id, targetUserId: id, summary: `${user.displayName}: ${state}`, at: now }),
+    );
     return row(id, user, "done", state);
   });
   // The users' feed rows come from the update's trigger (decision 0030); ids are cut to D1's parameter limit.
@@ -129,4 +131,24 @@ export async function inviteUsers(db: Db, auth: Auth, userIds: number[], ctx: { 
   });
   await runAll(db, statements);
   return results;
+}
+
+/** What the bulk form offers to give: the company's configured devices and its active groups. */
+export async function keyTargets(db: Db, auth: Auth): Promise<{ groups: { id: number; fullName: string }[]; devices: { id: number; fullName: string }[] }> {
+  assertCan(auth, "users");
+  const g = schema.deviceGroups;
+  const d = schema.devices;
+  const [groups, devices] = await db.batch([
+    db
+      .select({ id: g.id, fullName: g.fullName })
+      .from(g)
+      .where(liveInCompany(g, auth, ne(g.status, 3)))
+      .orderBy(asc(g.fullName)),
+    db
+      .select({ id: d.id, fullName: d.fullName })
+      .from(d)
+      .where(liveInCompany(d, auth, eq(d.status, "configured")))
+      .orderBy(asc(d.fullName)),
+  ]);
+  return { groups, devices };
 }

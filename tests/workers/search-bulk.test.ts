@@ -139,7 +139,11 @@ describe("POST /user/bulkAssignKey", () => {
     const [a, b, c] = made;
     const first = await api(acme, "POST", `${BASE}/user/bulkAssignKey`, { type: "group", eKey: groupId, userIds: [a.id] });
     expect(first.status).toBe(200);
-    const feedBefore = (await db().select({ n: sql<number>`count(*)` }).from(schema.gatewayChanges))[0].n;
+    const feedBefore = (
+      await db()
+        .select({ n: sql<number>`count(*)` })
+        .from(schema.gatewayChanges)
+    )[0].n;
     const r = await api(acme, "POST", `${BASE}/user/bulkAssignKey`, { type: "group", eKey: groupId, userIds: [a.id, b.id, BETA_USER, c.id, 987654] });
     expect(r.status).toBe(200);
     expect(r.body.message).toBe("2 of 5 done");
@@ -153,7 +157,11 @@ describe("POST /user/bulkAssignKey", () => {
     expect((await keysOf([a.id, b.id, c.id])).map((k) => k.userId).sort()).toEqual([a.id, b.id, c.id].sort());
     expect(await keysOf([BETA_USER])).toEqual([]);
     expect((await audits("eKey Assigned", [b.id, c.id])).length).toBe(2);
-    const feedAfter = (await db().select({ n: sql<number>`count(*)` }).from(schema.gatewayChanges))[0].n;
+    const feedAfter = (
+      await db()
+        .select({ n: sql<number>`count(*)` })
+        .from(schema.gatewayChanges)
+    )[0].n;
     expect(feedAfter - feedBefore).toBe(2);
     // The filter sees the new keys.
     expect(names(await search(acme, `groupId=${groupId}`))).toEqual([a.name, b.name, c.name]);
@@ -198,7 +206,10 @@ describe("POST /user/bulkAssignKey", () => {
     const r = await api(acme, "POST", `${BASE}/user/bulkAssignKey`, { type: "device", eKey: 3, userIds: many });
     expect(r.status).toBe(200);
     expect(r.body.message).toBe("30 of 30 done");
-    const keys = await db().select().from(schema.ekeyAssignments).where(and(inArray(schema.ekeyAssignments.userId, many), eq(schema.ekeyAssignments.deviceId, 3)));
+    const keys = await db()
+      .select()
+      .from(schema.ekeyAssignments)
+      .where(and(inArray(schema.ekeyAssignments.userId, many), eq(schema.ekeyAssignments.deviceId, 3)));
     expect(keys.length).toBe(30);
     expect(keys.every((k) => k.accessType === "full_access" && !k.isGroup)).toBe(true);
   });
@@ -209,15 +220,28 @@ describe("POST /user/bulkSetInactive", () => {
     const [a, b] = made;
     const superAdmin = made[5];
     const me = (await db().query.users.findFirst({ where: eq(schema.users.email, "admin@acme.example") }))!;
-    const before = (await db().select({ n: sql<number>`count(*)` }).from(schema.gatewayChanges).where(eq(schema.gatewayChanges.entity, "user")))[0].n;
+    const before = (
+      await db()
+        .select({ n: sql<number>`count(*)` })
+        .from(schema.gatewayChanges)
+        .where(eq(schema.gatewayChanges.entity, "user"))
+    )[0].n;
     const r = await api(acme, "POST", `${BASE}/user/bulkSetInactive`, { userIds: [a.id, b.id, BETA_USER, me.id], isInactive: "1" });
     expect(r.status).toBe(200);
     const byId = Object.fromEntries(r.body.payload.map((x: { id: number; result: string }) => [x.id, x.result]));
     expect(byId).toEqual({ [a.id]: "done", [b.id]: "done", [BETA_USER]: "notFound", [me.id]: "refused" });
-    const rows = await db().select({ id: schema.users.id, isInactive: schema.users.isInactive }).from(schema.users).where(inArray(schema.users.id, [a.id, b.id, BETA_USER, me.id]));
+    const rows = await db()
+      .select({ id: schema.users.id, isInactive: schema.users.isInactive })
+      .from(schema.users)
+      .where(inArray(schema.users.id, [a.id, b.id, BETA_USER, me.id]));
     expect(Object.fromEntries(rows.map((x) => [x.id, x.isInactive]))).toEqual({ [a.id]: true, [b.id]: true, [BETA_USER]: false, [me.id]: false });
     expect((await audits("User Modified", [a.id, b.id])).length).toBe(2);
-    const after = (await db().select({ n: sql<number>`count(*)` }).from(schema.gatewayChanges).where(eq(schema.gatewayChanges.entity, "user")))[0].n;
+    const after = (
+      await db()
+        .select({ n: sql<number>`count(*)` })
+        .from(schema.gatewayChanges)
+        .where(eq(schema.gatewayChanges.entity, "user"))
+    )[0].n;
     expect(after - before).toBe(2);
     expect(names(await search(acme, "q=quokka&status=inactive"))).toEqual([a.name, b.name]);
 
@@ -269,6 +293,11 @@ describe("POST /deviceGroup/addDevicesToGroup", () => {
     const betaGroup = (await db().query.deviceGroups.findFirst({ where: eq(schema.deviceGroups.companyId, 4) }))!.id;
     const r = await api(acme, "POST", `${BASE}/deviceGroup/addDevicesToGroup`, { groupId: betaGroup, deviceIds: [6] });
     expect(r.status).toBe(404);
-    expect(await db().select().from(schema.deviceGroupMembers).where(and(eq(schema.deviceGroupMembers.groupId, betaGroup), eq(schema.deviceGroupMembers.deviceId, 6)))).toEqual([]);
+    expect(
+      await db()
+        .select()
+        .from(schema.deviceGroupMembers)
+        .where(and(eq(schema.deviceGroupMembers.groupId, betaGroup), eq(schema.deviceGroupMembers.deviceId, 6))),
+    ).toEqual([]);
   });
 });

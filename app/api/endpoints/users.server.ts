@@ -169,7 +169,13 @@ export const usersEndpoints = [
     query: userSearchQuery,
     response: z.object({ payload: z.array(userListRow) }),
     async handler({ db, auth, query }) {
-      const filters = { q: query.q || query.search || "", status: query.status ?? (query.includeInactive ? "all" : "active"), flag: query.flag, roleId: query.roleId, groupId: query.groupId };
+      const filters = {
+        q: query.q || query.search || "",
+        status: query.status ?? (query.includeInactive ? "all" : "active"),
+        flag: query.flag,
+        roleId: query.roleId,
+        groupId: query.groupId,
+      };
       const { rows } = await users.listUsers(db, auth, { includeInactive: query.includeInactive, filters });
       return { payload: rows.map((r) => userListPayload(r, auth)) };
     },
