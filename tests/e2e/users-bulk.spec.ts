@@ -90,7 +90,7 @@ for (const run of RUNS) {
     // Select the page, give the group key.
     await page.getByRole("checkbox", { name: tx.selectPage }).click();
     await expect(page.getByText(tx.selected)).toBeVisible();
-    await page.getByLabel(tx.group).selectOption({ label: groupName });
+    await page.getByLabel(tx.group, { exact: true }).selectOption({ label: groupName });
     await page.getByRole("button", { name: tx.apply }).click();
     const results = page.getByTestId("bulk-results");
     await expect(results.locator("li")).toHaveCount(30);
@@ -108,7 +108,7 @@ for (const run of RUNS) {
     // Deactivate two, with confirmation.
     await page.getByRole("checkbox", { name: new RegExp(users[0].displayName) }).click();
     await page.getByRole("checkbox", { name: new RegExp(users[1].displayName) }).click();
-    await page.getByLabel(tx.action).selectOption({ label: tx.deactivate });
+    await page.getByLabel(tx.action, { exact: true }).selectOption({ label: tx.deactivate });
     await page.getByRole("button", { name: tx.apply }).click();
     const dialog = page.getByRole("alertdialog");
     await expect(dialog).toBeVisible();

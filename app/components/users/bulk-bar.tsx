@@ -21,7 +21,16 @@ export function BulkBar({ ids, groups, devices, onClear }: { ids: number[]; grou
   const [confirming, setConfirming] = useState(false);
 
   return (
-    <Form method="post" {...formProps} className="grid gap-3 rounded-lg border bg-muted/40 p-3" aria-label={t("bulk.label")}>
+    <Form
+      method="post"
+      {...formProps}
+      onSubmit={(event) => {
+        formProps.onSubmit(event);
+        setConfirming(false);
+      }}
+      className="grid gap-3 rounded-lg border bg-muted/40 p-3"
+      aria-label={t("bulk.label")}
+    >
       <input type="hidden" name="intent" value="bulk" />
       <input type="hidden" name={fields.ids.name} value={ids.join(",")} />
       <div className="flex flex-wrap items-end gap-3">
@@ -89,7 +98,7 @@ export function BulkBar({ ids, groups, devices, onClear }: { ids: number[]; grou
                 {t("cancel")}
               </Button>
             </DialogClose>
-            <Button type="submit" form={BULK_FORM_ID} variant="destructive" onClick={() => setConfirming(false)}>
+            <Button type="submit" form={BULK_FORM_ID} variant="destructive">
               {t("bulk.deactivateConfirm")}
             </Button>
           </DialogFooter>
