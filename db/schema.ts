@@ -144,6 +144,10 @@ export const users = sqliteTable(
     index("users_company_phone_idx").on(t.companyId, t.phoneNumber),
     index("users_company_name_idx").on(t.companyId, t.isInactive, t.displayName),
     index("users_company_activity_idx").on(t.companyId, t.lastActivityAt),
+    // Prefix search on lower-cased names (migration 0016, decision 0035).
+    index("users_company_display_lc_idx").on(t.companyId, sql`lower(${t.displayName})`),
+    index("users_company_first_lc_idx").on(t.companyId, sql`lower(${t.firstName})`),
+    index("users_company_last_lc_idx").on(t.companyId, sql`lower(${t.lastName})`),
     index("users_role_idx").on(t.roleId),
   ],
 );
@@ -428,7 +432,12 @@ export const deviceGroups = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("device_groups_company_idx").on(t.companyId, t.status, t.fullName)],
+  (t) => [
+    index("device_groups_company_idx").on(t.companyId, t.status, t.fullName),
+    // Prefix search on lower-cased names (migration 0016, decision 0035).
+    index("device_groups_company_full_lc_idx").on(t.companyId, sql`lower(${t.fullName})`),
+    index("device_groups_company_display_lc_idx").on(t.companyId, sql`lower(${t.displayName})`),
+  ],
 );
 
 export const deviceGroupMembers = sqliteTable(

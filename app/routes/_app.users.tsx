@@ -1,42 +1,54 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData, useNavigate, useSearchParams, useSubmit } from "@remix-run/react";
-import { useMemo } from "react";
+import { data } from "@remix-run/cloudflare";
+import { Link, useActionData, useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
+import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { DataTable } from "~/components/data-table/data-table";
 import { parseTableParams } from "~/components/data-table/params";
 import { Button } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
-import { Label } from "~/components/ui/label";
+import { selectColumn } from "~/components/data-table/select-column";
+import { BulkBar } from "~/components/users/bulk-bar";
+import { BulkResults } from "~/components/users/bulk-results";
+import { UserFilterForm } from "~/components/users/user-filter-form";
 import { PageHeader } from "~/components/ui/page-header";
-import { Switch } from "~/components/ui/switch";
 import { userColumns } from "~/components/users/columns";
+import { bulkUsersSchema, type BulkRowResult, type BulkUserAction } from "~/schemas/bulk";
+import { userFiltersFromUrl } from "~/schemas/search";
 import { companyToday } from "~/services/ekeys.server";
+import { deliverQueuedMail } from "~/services/mail/outbox.server";
+import { listRoles } from "~/services/roles.server";
+import { giveKeyToUsers, inviteUsers, keyTargets, setUsersInactive } from "~/services/users-bulk.server";
 import { deleteUser, listUsers, USER_SORTS } from "~/services/users.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
+import { formAction } from "~/utils/form-action.server";
+import { publicOrigin } from "~/utils/origin.server";
 import { can } from "~/utils/permissions";
 import { rowAction, rowSchema } from "~/utils/row-action.server";
 
 export const meta: MetaFunction = () => [{ title: "Users" }];
-
-/** 'Hide inactive' is on unless the URL says `hideInactive=0`. */
-const hidesInactive = (url: URL) => url.searchParams.get("hideInactive") !== "0";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "users");
   const db = getDb(context);
   const url = new URL(request.url);
   const params = parseTableParams(url, { defaultSort: "displayName", sortable: Object.keys(USER_SORTS) });
-  const hideInactive = hidesInactive(url);
-  const [{ rows, total }, { zone }] = await Promise.all([
-    listUsers(db, auth, { includeInactive: !hideInactive, sort: params.sort, page: { offset: params.offset, limit: params.pageSize } }),
+  const filters = userFiltersFromUrl(url.searchParams);
+  const [{ rows, total }, { zone }, targets, roles] = await Promise.all([
+    listUsers(db, auth, { includeInactive: false, filters, sort: params.sort, page: { offset: params.offset, limit: params.pageSize } }),
     companyToday(db, auth, context.core, nowMs()),
+    keyTargets(db, auth),
+    can(auth.permissions, "role") ? listRoles(db, auth) : Promise.resolve([]),
   ]);
   return {
     rows,
     total,
     params,
-    hideInactive,
+    filters,
+    targets,
+    roles: roles.map((r) => ({ id: r.id, title: r.role_title })),
+    canBulk: can(auth.permissions, "users", "add") || can(auth.permissions, "users", "modify"),
     timeZone: zone?.name ?? "UTC",
     canAdd: can(auth.permissions, "users", "add"),
     canDelete: can(auth.permissions, "users", "delete"),
@@ -44,25 +56,70 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const auth = await requireModule(request, context, "users", "delete");
-  return rowAction(request, context, "users", rowSchema, async ({ id }) => (await deleteUser(getDb(context), auth, id, nowMs())).message);
+  const formData = await request.clone().formData();
+  if (formData.get("intent") !== "bulk") {
+    const auth = await requireModule(request, context, "users", "delete");
+    return rowAction(request, context, "users", rowSchema, async ({ id }) => (await deleteUser(getDb(context), auth, id, nowMs())).message);
+  }
+  // Each bulk service checks the right its action needs (add for keys, modify for the rest).
+  const auth = await requireModule(request, context, "users");
+  const db = getDb(context);
+  const env = context.cloudflare.env;
+  return formAction(formData, bulkUsersSchema, async (v, submission) => {
+    const now = nowMs();
+    const rows =
+      v.action === "giveGroupKey" || v.action === "giveDeviceKey"
+        ? await giveKeyToUsers(db, auth, context.core, { ...bulkKey(v), userIds: v.ids }, now)
+        : v.action === "invite"
+          ? await inviteUsers(db, auth, v.ids, { origin: publicOrigin(env, request), now })
+          : await setUsersInactive(db, auth, { userIds: v.ids, isInactive: v.action === "deactivate" }, now);
+    if (v.action === "invite") deliverQueuedMail(env, (p) => context.cloudflare.ctx.waitUntil(p));
+    return data({ result: submission.reply({ resetForm: true }), bulk: { action: v.action, rows } });
+  });
+}
+
+/** A bulk key is a full-access device key or a group key (the group's own schedule), as the assign form gives by default. */
+function bulkKey(v: { action: string; groupId?: number; deviceId?: number }) {
+  const group = v.action === "giveGroupKey";
+  return {
+    eKey: (group ? v.groupId : v.deviceId) ?? null,
+    type: group ? ("group" as const) : ("device" as const),
+    accessType: group ? ("custom_access" as const) : ("full_access" as const),
+    status: null,
+    startDate: null,
+    startTime: null,
+    endDate: null,
+    endTime: null,
+    isNeverEnd: true,
+    isAllDay: true,
+    scheduleDays: [true, true, true, true, true, true, true] as [boolean, boolean, boolean, boolean, boolean, boolean, boolean],
+    zone: null,
+  };
 }
 
 export default function UsersPage() {
-  const { rows, total, params, hideInactive, timeZone, canAdd, canDelete } = useLoaderData<typeof loader>();
+  const { rows, total, params, filters, targets, roles, canBulk, timeZone, canAdd, canDelete } = useLoaderData<typeof loader>();
+  const actionData = useActionData<{ bulk?: { action: BulkUserAction; rows: BulkRowResult[] } }>();
   const { t } = useTranslation("users");
   const navigate = useNavigate();
-  const submit = useSubmit();
   const [searchParams] = useSearchParams();
-  const columns = useMemo(() => userColumns(t, { canDelete, timeZone }), [t, canDelete, timeZone]);
-
-  const toggleInactive = (hide: boolean) => {
-    const next = new URLSearchParams(searchParams);
-    next.delete("page");
-    if (hide) next.delete("hideInactive");
-    else next.set("hideInactive", "0");
-    submit(next, { method: "get", preventScrollReset: true });
-  };
+  const [selected, setSelected] = useState<Set<number>>(() => new Set());
+  // A finished bulk action clears the selection; its results stay on screen.
+  useEffect(() => {
+    if (actionData?.bulk) setSelected(new Set());
+  }, [actionData]);
+  const columns = useMemo(() => {
+    const cols = userColumns(t, { canDelete, timeZone });
+    if (!canBulk) return cols;
+    const select = selectColumn<(typeof rows)[number]>({
+      selected,
+      onChange: setSelected,
+      idOf: (u) => u.id,
+      rowLabel: (u) => t("bulk.selectRow", { name: u.displayName }),
+      pageLabel: t("bulk.selectPage"),
+    });
+    return [select, ...cols];
+  }, [t, canDelete, timeZone, canBulk, selected]);
 
   return (
     <div className="grid gap-4">
@@ -76,10 +133,9 @@ export default function UsersPage() {
           )
         }
       />
-      <Form method="get" className="flex items-center gap-2">
-        <Switch id="hideInactive" checked={hideInactive} onCheckedChange={toggleInactive} />
-        <Label htmlFor="hideInactive">{t("hideInactive")}</Label>
-      </Form>
+      <UserFilterForm filters={filters} groups={targets.groups} roles={roles} searchParams={searchParams} />
+      {selected.size > 0 && <BulkBar ids={[...selected]} groups={targets.groups} devices={targets.devices} onClear={() => setSelected(new Set())} />}
+      {actionData?.bulk && <BulkResults action={actionData.bulk.action} rows={actionData.bulk.rows} />}
       <DataTable
         columns={columns}
         data={rows}
@@ -88,7 +144,7 @@ export default function UsersPage() {
         caption={t("title")}
         getRowId={(u) => String(u.id)}
         onRowClick={(u) => navigate(`/modifyUser?id=${u.id}`)}
-        emptyState={<EmptyState title={t("empty")} />}
+        emptyState={<EmptyState title={filters.q || filters.flag || filters.roleId || filters.groupId ? t("noMatches") : t("empty")} />}
       />
     </div>
   );

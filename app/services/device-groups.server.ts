@@ -5,12 +5,14 @@
 import { and, asc, count, desc, eq, inArray, isNull, ne, notInArray, sql, type SQL } from "drizzle-orm";
 import type { Core, Days } from "../../core-wasm/pkg/index.js";
 import { chunkedInserts } from "../../db/seed/batch";
+import type { AddDevicesToGroupInput, BulkRowResult } from "~/schemas/bulk";
 import { DEACTIVATED, WEEKDAY_FIELDS, type CreateDeviceGroupInput, type ModifyDeviceGroupInput } from "~/schemas/device-groups";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { inChunks, schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
 import { liveInCompany } from "~/utils/tenant.server";
+import { idInAny, lowerOf, searchKey, startsWith } from "./search.server";
 import { companyDefaultZone } from "./time-zones.server";
 
 const { deviceGroups: g, deviceGroupMembers: m, devices: d, timeZones: tz } = schema;
@@ -47,11 +49,17 @@ const groupColumns = {
   status: g.status,
 };
 
-export type ListGroupsOptions = { offset: number; pageSize: number; sort: { key: string; desc: boolean }; hideInactive: boolean };
+export type ListGroupsOptions = { offset: number; pageSize: number; sort: { key: string; desc: boolean }; hideInactive: boolean; q?: string };
+
+/** A group whose full or display name starts with the search (decision 0035); no search, every group. */
+function groupSearch(auth: Auth, q: string | undefined): SQL | undefined {
+  const key = searchKey(q ?? "");
+  return key ? idInAny(g, auth.company.id, [startsWith(lowerOf(g.fullName), key), startsWith(lowerOf(g.displayName), key)]) : undefined;
+}
 
 export async function listDeviceGroups(db: Db, auth: Auth, o: ListGroupsOptions) {
   assertCan(auth, MODULE);
-  const where = liveInCompany(g, auth, o.hideInactive ? ne(g.status, DEACTIVATED) : undefined);
+  const where = liveInCompany(g, auth, o.hideInactive ? ne(g.status, DEACTIVATED) : undefined, groupSearch(auth, o.q));
   const column = sortColumn[o.sort.key as keyof typeof sortColumn] ?? g.fullName;
   const [rows, [{ total }]] = await db.batch([
     db
@@ -67,10 +75,15 @@ export async function listDeviceGroups(db: Db, auth: Auth, o: ListGroupsOptions)
   return { rows, total };
 }
 
-/** Every live group of the company (the API's getDeviceGroups). */
-export async function allDeviceGroups(db: Db, auth: Auth) {
+/** Every live group of the company, or those matching a search (the API's getDeviceGroups). */
+export async function allDeviceGroups(db: Db, auth: Auth, q?: string) {
   assertCan(auth, MODULE);
-  return db.select(groupColumns).from(g).leftJoin(tz, eq(tz.id, g.timeZoneId)).where(liveInCompany(g, auth)).orderBy(asc(g.fullName), asc(g.id));
+  return db
+    .select(groupColumns)
+    .from(g)
+    .leftJoin(tz, eq(tz.id, g.timeZoneId))
+    .where(liveInCompany(g, auth, groupSearch(auth, q)))
+    .orderBy(asc(g.fullName), asc(g.id));
 }
 
 async function findGroup(db: Db, auth: Auth, id: number) {
@@ -233,6 +246,56 @@ export async function deleteDeviceGroup(db: Db, auth: Auth, id: number, now: num
     db.delete(ekeys).where(and(eq(ekeys.companyId, companyId), eq(ekeys.isGroup, true), eq(ekeys.groupId, id))),
     activityInsert(db, { companyId, name: "Removed Device Group", createdByUserId: auth.user.id, targetDeviceGroupId: id, summary: group.fullName, at: now }),
   ]);
+}
+
+/**
+ * Adds the selected devices to a group (decision 0035): one result per id, in the order given; a device
+ * already in it is left alone, an id that is not a live device of the caller's company is not found.
+ * Memberships and one audit entry per device land in one batch; their feed rows come from the triggers.
+ */
+export async function addDevicesToGroup(db: Db, auth: Auth, input: AddDevicesToGroupInput, now: number): Promise<BulkRowResult[]> {
+  assertCan(auth, MODULE, "modify");
+  const group = await findGroup(db, auth, input.groupId);
+  const found = await inChunks(input.deviceIds, (part) =>
+    db
+      .select({ id: d.id, fullName: d.fullName })
+      .from(d)
+      .where(liveInCompany(d, auth, inArray(d.id, part))),
+  );
+  const devices = new Map(found.map((x) => [x.id, x]));
+  const members = new Set(
+    (
+      await inChunks([...devices.keys()], (part) =>
+        db
+          .select({ id: m.deviceId })
+          .from(m)
+          .where(and(eq(m.groupId, group.id), eq(m.companyId, auth.company.id), inArray(m.deviceId, part))),
+      )
+    ).map((x) => x.id),
+  );
+  const added: number[] = [];
+  const results = input.deviceIds.map((id): BulkRowResult => {
+    const device = devices.get(id);
+    if (!device) return { id, name: null, outcome: "notFound", message: "not found" };
+    if (members.has(id)) return { id, name: device.fullName, outcome: "already", message: "already in this group" };
+    added.push(id);
+    return { id, name: device.fullName, outcome: "done", message: "added to the group" };
+  });
+  const companyId = auth.company.id;
+  const audits = added.map((id) =>
+    activityInsert(db, {
+      companyId,
+      name: "Device Group Modified",
+      createdByUserId: auth.user.id,
+      targetDeviceGroupId: group.id,
+      targetDeviceId: id,
+      summary: `${group.fullName}: ${devices.get(id)!.fullName} added`,
+      at: now,
+    }),
+  );
+  const statements = [...memberInserts(db, companyId, group.id, added), ...audits];
+  if (statements.length) await db.batch(statements as unknown as Parameters<Db["batch"]>[0]);
+  return results;
 }
 
 /** Default zone of the add form (company settings). */

@@ -166,14 +166,16 @@ function invalid(fieldErrors: Record<string, string[]>): never {
   throw new ServiceError(400, Object.values(fieldErrors)[0][0], { fieldErrors });
 }
 
-/** POST /user/assignKeyToUser: a new entry, or the entry `entryId` modified. */
-export async function assignKey(db: Db, auth: Auth, core: Core, input: AssignInput, now: number): Promise<{ message: string; entryId: number }> {
-  assertCan(auth, "users", input.entryId ? "modify" : "add");
-  const user = await assertUser(db, auth, input.userId);
-  const existing = input.entryId ? await findEntry(db, auth, input.entryId) : null;
-  if (existing && existing.userId !== user.id) throw new ServiceError(422, MSG.notFound);
-  if (input.eKey == null) invalid({ eKey: [MSG.keyRequired] });
+/** What a key gives, checked: the device or group (of the caller's company) and its window (by the core). */
+export type KeyPlan = {
+  target: { deviceId: number | null; groupId: number | null; label: string };
+  schedule: Schedule;
+  zone: { id: number; name: string } | null;
+};
 
+/** The key an assign input describes, whoever it is for; refused (400/404) before anything is written. */
+export async function planKey(db: Db, auth: Auth, core: Core, input: Omit<AssignInput, "userId" | "entryId" | "FOBDeviceId">, now: number): Promise<KeyPlan> {
+  if (input.eKey == null) invalid({ eKey: [MSG.keyRequired] });
   const { today } = await companyToday(db, auth, core, now);
   let schedule: Schedule;
   let zone: { id: number; name: string } | null = null;
@@ -223,11 +225,13 @@ export async function assignKey(db: Db, auth: Auth, core: Core, input: AssignInp
 
   const errors = windowErrors(core.validate(toWindow(schedule, zone?.name ?? null)));
   if (Object.keys(errors).length) invalid(errors);
-  const fob = input.FOBDeviceId?.trim() || null;
-  if (fob) await assertFobFree(db, auth, fob, user.id);
+  return { target, schedule, zone };
+}
 
+/** The row of a planned key and its audit entry (decision 0030: the feed row comes from the insert's trigger). */
+function keyRow(auth: Auth, { target, schedule, zone }: KeyPlan, userId: number, fob: string | null, now: number) {
   const values = {
-    isGroup: input.type === "group",
+    isGroup: target.groupId != null,
     deviceId: target.deviceId,
     groupId: target.groupId,
     accessType: schedule.accessType,
@@ -246,13 +250,38 @@ export async function assignKey(db: Db, auth: Auth, core: Core, input: AssignInp
   const audit = {
     companyId: auth.company.id,
     createdByUserId: auth.user.id,
-    targetUserId: user.id,
+    targetUserId: userId,
     targetDeviceId: target.deviceId,
     targetDeviceGroupId: target.groupId,
     summary: `${target.label}: ${schedule.accessType}`,
     at: now,
   };
+  return { values, audit };
+}
+
+/** A new key for `userId`: the insert and its "eKey Assigned" entry, for the caller's batch. */
+export function newKeyStatements(db: Db, auth: Auth, plan: KeyPlan, userId: number, now: number, fob: string | null = null) {
+  const { values, audit } = keyRow(auth, plan, userId, fob, now);
+  return [
+    db
+      .insert(k)
+      .values({ ...values, companyId: auth.company.id, userId, createdAt: now })
+      .returning({ id: k.id }),
+    activityInsert(db, { ...audit, name: "eKey Assigned" }),
+  ] as const;
+}
+
+/** POST /user/assignKeyToUser: a new entry, or the entry `entryId` modified. */
+export async function assignKey(db: Db, auth: Auth, core: Core, input: AssignInput, now: number): Promise<{ message: string; entryId: number }> {
+  assertCan(auth, "users", input.entryId ? "modify" : "add");
+  const user = await assertUser(db, auth, input.userId);
+  const existing = input.entryId ? await findEntry(db, auth, input.entryId) : null;
+  if (existing && existing.userId !== user.id) throw new ServiceError(422, MSG.notFound);
+  const plan = await planKey(db, auth, core, input, now);
+  const fob = input.FOBDeviceId?.trim() || null;
+  if (fob) await assertFobFree(db, auth, fob, user.id);
   if (existing) {
+    const { values, audit } = keyRow(auth, plan, user.id, fob, now);
     await fobSafe(
       db.batch([
         db
@@ -264,15 +293,7 @@ export async function assignKey(db: Db, auth: Auth, core: Core, input: AssignInp
     );
     return { message: MSG.modified, entryId: existing.id };
   }
-  const [inserted] = await fobSafe(
-    db.batch([
-      db
-        .insert(k)
-        .values({ ...values, companyId: auth.company.id, userId: user.id, createdAt: now })
-        .returning({ id: k.id }),
-      activityInsert(db, { ...audit, name: "eKey Assigned" }),
-    ]),
-  );
+  const [inserted] = await fobSafe(db.batch(newKeyStatements(db, auth, plan, user.id, now, fob)));
   return { message: MSG.assigned, entryId: inserted[0].id };
 }
 

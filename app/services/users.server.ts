@@ -3,8 +3,10 @@
  * call these functions; each checks the caller's right and scopes by company itself.
  */
 import { and, asc, count, desc, eq, ne, sql, type SQL } from "drizzle-orm";
+import type { UserFilters } from "~/schemas/search";
 import { userFormSchema, applyPrivilegeRules, type UserForm, type UserInput } from "~/schemas/users";
 import { queueResetLink } from "~/services/auth.server";
+import { idInAny, lowerOf, phoneDigits, searchKey, startsWith } from "~/services/search.server";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
@@ -81,6 +83,8 @@ export type UserListRow = {
 
 export type ListUsersOptions = {
   includeInactive: boolean;
+  /** Search and filters (docs/decisions/0035-search-and-bulk-actions.md); `status` overrides `includeInactive`. */
+  filters?: Partial<UserFilters>;
   sort?: { key: string; desc: boolean };
   /** Omitted: every row (the admin API's getAllUsers). */
   page?: { offset: number; limit: number };
@@ -89,7 +93,7 @@ export type ListUsersOptions = {
 /** One page and the total in a single D1 round trip. */
 export async function listUsers(db: Db, auth: Auth, opts: ListUsersOptions): Promise<{ rows: UserListRow[]; total: number }> {
   assertCan(auth, "users");
-  const where = liveInCompany(u, auth, opts.includeInactive ? undefined : eq(u.isInactive, false));
+  const where = liveInCompany(u, auth, ...userConditions(auth.company.id, { status: opts.includeInactive ? "all" : "active", ...opts.filters }));
   const sortKey: UserSort = opts.sort && opts.sort.key in USER_SORTS ? (opts.sort.key as UserSort) : "displayName";
   const dir = opts.sort?.desc ? desc : asc;
   const order = [dir(USER_SORTS[sortKey]), asc(u.id)];
@@ -101,6 +105,31 @@ export async function listUsers(db: Db, auth: Auth, opts: ListUsersOptions): Pro
   const pageQuery = opts.page ? base.limit(opts.page.limit).offset(opts.page.offset) : base;
   const [rows, totals] = await db.batch([pageQuery, db.select({ n: count() }).from(u).where(where)]);
   return { rows, total: totals[0]?.n ?? 0 };
+}
+
+const FLAG_COLUMNS = { superAdmin: u.isSuperAdmin, admin: u.isSentinel, installer: u.isInstaller, soInterrupt: u.isSoInterrupt, fob: u.isFob } as const;
+
+/** The list's filters as conditions: search by name, e-mail or phone prefix; status; a privilege; a role; a group key. */
+export function userConditions(companyId: number, f: Partial<UserFilters>): (SQL | undefined)[] {
+  const key = searchKey(f.q ?? "");
+  const digits = phoneDigits(key);
+  const search = key
+    ? idInAny(u, companyId, [
+        startsWith(lowerOf(u.displayName), key),
+        startsWith(lowerOf(u.firstName), key),
+        startsWith(lowerOf(u.lastName), key),
+        startsWith(u.email, key),
+        ...(digits ? [startsWith(u.phoneNumber, digits)] : []),
+      ])
+    : undefined;
+  const k = schema.ekeyAssignments;
+  return [
+    search,
+    f.status === "all" ? undefined : eq(u.isInactive, f.status === "inactive"),
+    f.flag ? eq(FLAG_COLUMNS[f.flag], true) : undefined,
+    f.roleId ? eq(u.roleId, f.roleId) : undefined,
+    f.groupId ? sql`${u.id} in (select ${k.userId} from ${k} where ${and(eq(k.groupId, f.groupId), eq(k.isGroup, true), eq(k.companyId, companyId))})` : undefined,
+  ];
 }
 
 export type UserDetails = Awaited<ReturnType<typeof getUserDetails>>;
@@ -298,7 +327,13 @@ export async function resendInvite(db: Db, auth: Auth, userId: number, ctx: { or
   const user = await findUser(db, auth, userId);
   assertMayTouch(auth, user);
   if (!user.accountSetupPending) throw new ServiceError(422, USER_MSG.notPending);
-  await db.batch([
+  await db.batch(inviteStatements(db, auth, user, ctx));
+  return { message: USER_MSG.inviteResent };
+}
+
+/** The invitation mail queued in the outbox and its "Invite Resent" entry, for the caller's batch. */
+export function inviteStatements(db: Db, auth: Auth, user: { id: number; email: string }, ctx: { origin: string; now: number }) {
+  return [
     db.insert(schema.mailOutbox).values({
       companyId: auth.company.id,
       toAddress: user.email,
@@ -307,8 +342,7 @@ export async function resendInvite(db: Db, auth: Auth, userId: number, ctx: { or
       createdAt: ctx.now,
     }),
     activityInsert(db, { companyId: auth.company.id, name: "Invite Resent", createdByUserId: auth.user.id, targetUserId: user.id, summary: user.email, at: ctx.now }),
-  ]);
-  return { message: USER_MSG.inviteResent };
+  ] as const;
 }
 
 export async function forgetDevice(db: Db, auth: Auth, userId: number, now: number): Promise<{ message: string }> {

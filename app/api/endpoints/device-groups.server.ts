@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { addDevicesToGroupSchema } from "~/schemas/bulk";
+import { searchText } from "~/schemas/search";
 import { createDeviceGroupSchema, modifyDeviceGroupSchema } from "~/schemas/device-groups";
 import * as groups from "~/services/device-groups.server";
 import type { DeviceOption, GroupRow } from "~/services/device-groups.server";
@@ -58,11 +60,12 @@ export const deviceGroupEndpoints = [
     method: "GET",
     path: "/deviceGroup/getDeviceGroups",
     tag: "Device groups",
-    summary: "Every device group of the caller's company (inactive ones have status 3).",
+    summary: "Every device group of the caller's company (inactive ones have status 3); optional q (or search): a full or display name prefix.",
     auth: "token",
+    query: z.object({ q: searchText.optional(), search: searchText.optional() }),
     response: z.object({ message: z.string(), payload: z.array(groupShape) }),
-    async handler({ db, auth }) {
-      return { payload: (await groups.allDeviceGroups(db, auth)).map(groupPayload) };
+    async handler({ db, auth, query }) {
+      return { payload: (await groups.allDeviceGroups(db, auth, query.q || query.search)).map(groupPayload) };
     },
   }),
   endpoint({
@@ -126,6 +129,25 @@ export const deviceGroupEndpoints = [
     async handler({ db, auth, query, now }) {
       await groups.deleteDeviceGroup(db, auth, query.id, now);
       return { message: "Removed Device Group" };
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/deviceGroup/addDevicesToGroup",
+    tag: "Device groups",
+    summary: "Adds many devices (deviceIds) to a group in one batch; one result per id. Needs the modify right.",
+    auth: "token",
+    body: addDevicesToGroupSchema,
+    response: z.object({
+      message: z.string(),
+      payload: z.array(z.object({ id: z.number(), name: z.string().nullable(), result: z.string(), message: z.string() })),
+    }),
+    async handler({ db, auth, body, now }) {
+      const rows = await groups.addDevicesToGroup(db, auth, body, now);
+      return {
+        message: `${rows.filter((r) => r.outcome === "done").length} of ${rows.length} done`,
+        payload: rows.map((r) => ({ id: r.id, name: r.name, result: r.outcome, message: r.message })),
+      };
     },
   }),
 ];

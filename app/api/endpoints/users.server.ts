@@ -1,9 +1,12 @@
 import { z } from "zod";
+import { bulkAssignBody, bulkUsersBody, type BulkRowResult } from "~/schemas/bulk";
+import { USER_FLAGS, USER_STATUSES, searchText } from "~/schemas/search";
 import { assignBody, entryIdQuery, getEkeysQuery, userIdQuery } from "~/schemas/ekeys";
 import { addUserBody, flaggedUserBody, fromApiBody, idQuery, modifyUserBody, userIdBody } from "~/schemas/users";
 import * as ekeys from "~/services/ekeys.server";
 import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import * as users from "~/services/users.server";
+import * as bulk from "~/services/users-bulk.server";
 import type { Auth } from "~/utils/auth-guards.server";
 import { publicOrigin } from "~/utils/origin.server";
 import { splitPhone } from "~/utils/phone";
@@ -129,6 +132,31 @@ const groupOptionPayload = (o: ekeys.GroupKeyOption) => ({
 });
 
 const message = z.object({ message: z.string() });
+
+const lenientId = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional().catch(undefined);
+
+/**
+ * getAllUsers' optional search (decision 0035), read leniently: `q` (or `search`), `status`
+ * (active | inactive | all), `flag` (superAdmin | admin | installer | soInterrupt | fob), `roleId`, `groupId`.
+ * Unknown values are ignored, so the spec's plain call is unchanged.
+ */
+const userSearchQuery = z.object({
+  includeInactive: flagQuery.default("false"),
+  q: searchText.optional(),
+  search: searchText.optional(),
+  status: z.enum(USER_STATUSES).optional().catch(undefined),
+  flag: z.enum(USER_FLAGS).optional().catch(undefined),
+  roleId: lenientId,
+  groupId: lenientId,
+});
+
+/** A bulk action's answer: one row per selected id with what happened to it. */
+const bulkPayload = (rows: BulkRowResult[]) => rows.map((r) => ({ id: r.id, name: r.name, result: r.outcome, message: r.message }));
+const bulkResponse = z.object({
+  message: z.string(),
+  payload: z.array(z.object({ id: z.number(), name: z.string().nullable(), result: z.string(), message: z.string() })),
+});
+const bulkMessage = (rows: BulkRowResult[]) => `${rows.filter((r) => r.outcome === "done").length} of ${rows.length} done`;
 const origin = (env: Env, request: Request) => publicOrigin(env, request);
 const tag = "Users";
 
@@ -137,12 +165,20 @@ export const usersEndpoints = [
     method: "GET",
     path: "/user/getAllUsers",
     tag,
-    summary: "The company's users (inactive ones only with includeInactive=true), sorted by display name.",
+    summary:
+      "The company's users (inactive ones only with includeInactive=true), sorted by display name. Optional: q (name, e-mail or phone prefix), status, flag, roleId, groupId.",
     auth: "token",
-    query: z.object({ includeInactive: flagQuery.default("false") }),
+    query: userSearchQuery,
     response: z.object({ payload: z.array(userListRow) }),
     async handler({ db, auth, query }) {
-      const { rows } = await users.listUsers(db, auth, { includeInactive: query.includeInactive });
+      const filters = {
+        q: query.q || query.search || "",
+        status: query.status ?? (query.includeInactive ? "all" : "active"),
+        flag: query.flag,
+        roleId: query.roleId,
+        groupId: query.groupId,
+      };
+      const { rows } = await users.listUsers(db, auth, { includeInactive: query.includeInactive, filters });
       return { payload: rows.map((r) => userListPayload(r, auth)) };
     },
   }),
@@ -307,6 +343,46 @@ export const usersEndpoints = [
     response: message,
     async handler({ db, auth, query, now }) {
       return await ekeys.removeKey(db, auth, query.entryId, "group", now);
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/user/bulkAssignKey",
+    tag,
+    summary: "Gives one device or group key (the assign body with userIds instead of userId) to many users in one batch; one result per id.",
+    auth: "token",
+    body: bulkAssignBody,
+    response: bulkResponse,
+    async handler({ db, auth, core, body, now }) {
+      const rows = await bulk.giveKeyToUsers(db, auth, core, body, now);
+      return { message: bulkMessage(rows), payload: bulkPayload(rows) };
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/user/bulkSetInactive",
+    tag,
+    summary: "Deactivates (isInactive '1', the default) or reactivates ('0') many users in one batch; one result per id.",
+    auth: "token",
+    body: bulkUsersBody,
+    response: bulkResponse,
+    async handler({ db, auth, body, now }) {
+      const rows = await bulk.setUsersInactive(db, auth, body, now);
+      return { message: bulkMessage(rows), payload: bulkPayload(rows) };
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/user/bulkResendInviteMail",
+    tag,
+    summary: "Queues the invitation mail for many users (those with account setup pending); one result per id.",
+    auth: "token",
+    body: bulkUsersBody,
+    response: bulkResponse,
+    async handler({ db, env, auth, body, now, request, waitUntil }) {
+      const rows = await bulk.inviteUsers(db, auth, body.userIds, { origin: origin(env, request), now });
+      deliverQueuedMail(env, waitUntil);
+      return { message: bulkMessage(rows), payload: bulkPayload(rows) };
     },
   }),
 ];
