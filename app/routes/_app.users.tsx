@@ -47,7 +47,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     params,
     filters,
     targets,
-    roles: roles.map((r) => ({ id: r.id, title: r.role_title })),
+    roles: roles.map((r) => ({ id: r.id, title: r.title })),
     canBulk: can(auth.permissions, "users", "add") || can(auth.permissions, "users", "modify"),
     timeZone: zone?.name ?? "UTC",
     canAdd: can(auth.permissions, "users", "add"),

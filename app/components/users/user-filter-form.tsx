@@ -1,15 +1,17 @@
-import { Form, Link } from "@remix-run/react";
+import { Form, Link, useSubmit } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
+import { Label } from "~/components/ui/label";
 import { NativeSelect } from "~/components/ui/native-select";
-import { SEARCH_MAX, USER_FLAGS, USER_STATUSES, type UserFilters } from "~/schemas/search";
+import { Switch } from "~/components/ui/switch";
+import { SEARCH_MAX, USER_FLAGS, type UserFilters } from "~/schemas/search";
 
 type Option = { id: number; fullName: string };
 
 /**
- * Search and filters of /users, kept in the URL (`q`, `status`, `flag`, `roleId`, `groupId`): a GET form,
+ * Search and filters of /users, kept in the URL (`q`, `status`, `flag`, `roleId`, `groupId`; the switch sets `hideInactive=0`): a GET form,
  * so the list can be bookmarked and shared; the sort and page size ride along, the page starts over.
  */
 export function UserFilterForm({
@@ -24,7 +26,17 @@ export function UserFilterForm({
   searchParams: URLSearchParams;
 }) {
   const { t } = useTranslation("users");
-  const keep = ["sort", "pageSize"].filter((k) => searchParams.has(k));
+  const keep = ["sort", "pageSize", "status", "hideInactive"].filter((k) => searchParams.has(k));
+  const submit = useSubmit();
+  // The spec's 'Hide inactive' switch (on by default) applies at once; off lists every status.
+  const toggleInactive = (hide: boolean) => {
+    const next = new URLSearchParams(searchParams);
+    next.delete("page");
+    next.delete("status");
+    if (hide) next.delete("hideInactive");
+    else next.set("hideInactive", "0");
+    submit(next, { method: "get", preventScrollReset: true });
+  };
   return (
     <Form method="get" role="search" aria-label={t("search.label")} className="flex flex-wrap items-end gap-3">
       {keep.map((k) => (
@@ -33,15 +45,10 @@ export function UserFilterForm({
       <Field label={t("search.q")} id="user-q" className="min-w-56 flex-1">
         <Input id="user-q" type="search" name="q" defaultValue={filters.q} maxLength={SEARCH_MAX} placeholder={t("search.placeholder")} />
       </Field>
-      <Field label={t("search.status")} id="user-status" className="w-40">
-        <NativeSelect id="user-status" name="status" defaultValue={filters.status}>
-          {USER_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {t(`search.statuses.${s}`)}
-            </option>
-          ))}
-        </NativeSelect>
-      </Field>
+      <div className="flex h-9 items-center gap-2 self-end">
+        <Switch id="hideInactive" checked={filters.status === "active"} onCheckedChange={toggleInactive} />
+        <Label htmlFor="hideInactive">{t("hideInactive")}</Label>
+      </div>
       <Field label={t("search.flag")} id="user-flag" className="w-48">
         <NativeSelect id="user-flag" name="flag" defaultValue={filters.flag ?? ""}>
           <option value="">{t("search.any")}</option>
