@@ -7,13 +7,18 @@ import { z } from "zod";
  */
 export const SEARCH_MAX = 100;
 
-/** The search box: trimmed, at most 100 characters; anything else is no search. */
-export const searchText = z
-  .unknown()
-  .transform((v) => (typeof v === "string" || typeof v === "number" ? String(v).trim().slice(0, SEARCH_MAX) : ""))
-  .catch("");
+/**
+ * `schema`, or `fallback` when the value does not fit it. A preprocess rather than `.catch()`, so the
+ * OpenAPI generator can still describe the parameter.
+ */
+export function lenient<T extends z.ZodTypeAny>(schema: T, fallback: z.output<T>) {
+  return z.preprocess((v) => (schema.safeParse(v).success ? v : fallback), schema);
+}
 
-const optionalId = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional().catch(undefined);
+/** The search box: trimmed, at most 100 characters; anything else is no search. */
+export const searchText = z.preprocess((v) => (typeof v === "string" || typeof v === "number" ? String(v).trim().slice(0, SEARCH_MAX) : ""), z.string());
+
+export const optionalId = lenient(z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(), undefined);
 
 export const USER_STATUSES = ["active", "inactive", "all"] as const;
 export type UserStatusFilter = (typeof USER_STATUSES)[number];
@@ -24,8 +29,8 @@ export type UserFlagFilter = (typeof USER_FLAGS)[number];
 
 export const userFiltersSchema = z.object({
   q: searchText,
-  status: z.enum(USER_STATUSES).catch("active"),
-  flag: z.enum(USER_FLAGS).optional().catch(undefined),
+  status: lenient(z.enum(USER_STATUSES), "active"),
+  flag: lenient(z.enum(USER_FLAGS).optional(), undefined),
   roleId: optionalId,
   /** Only users holding a group key on this group. */
   groupId: optionalId,

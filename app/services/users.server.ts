@@ -2,7 +2,7 @@
  * Users of a company (docs/ARCHITECTURE.md §7.2; API calls `user/*`, §8). Pages and the admin API both
  * call these functions; each checks the caller's right and scopes by company itself.
  */
-import { and, asc, count, desc, eq, ne, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, ne, or, sql, type SQL } from "drizzle-orm";
 import type { UserFilters } from "~/schemas/search";
 import { userFormSchema, applyPrivilegeRules, type UserForm, type UserInput } from "~/schemas/users";
 import { queueResetLink } from "~/services/auth.server";
@@ -93,7 +93,8 @@ export type ListUsersOptions = {
 /** One page and the total in a single D1 round trip. */
 export async function listUsers(db: Db, auth: Auth, opts: ListUsersOptions): Promise<{ rows: UserListRow[]; total: number }> {
   assertCan(auth, "users");
-  const where = liveInCompany(u, auth, ...userConditions(auth.company.id, { status: opts.includeInactive ? "all" : "active", ...opts.filters }));
+  const filters = { status: opts.includeInactive ? ("all" as const) : ("active" as const), ...opts.filters };
+  const where = liveInCompany(u, auth, ...userConditions(auth.company.id, filters, await phonePrefixes(db, auth.company.id, filters.q)));
   const sortKey: UserSort = opts.sort && opts.sort.key in USER_SORTS ? (opts.sort.key as UserSort) : "displayName";
   const dir = opts.sort?.desc ? desc : asc;
   const order = [dir(USER_SORTS[sortKey]), asc(u.id)];
@@ -109,17 +110,32 @@ export async function listUsers(db: Db, auth: Auth, opts: ListUsersOptions): Pro
 
 const FLAG_COLUMNS = { superAdmin: u.isSuperAdmin, admin: u.isSentinel, installer: u.isInstaller, soInterrupt: u.isSoInterrupt, fob: u.isFob } as const;
 
+/**
+ * Phones are stored as E.164 (decision 0037): a search that looks like a phone number matches it as
+ * typed internationally ("+34 612", "0034 612", "34612") or as a national number of the company's
+ * default country ("612 345").
+ */
+async function phonePrefixes(db: Db, companyId: number, q: string | undefined): Promise<string[]> {
+  const digits = phoneDigits(searchKey(q ?? ""));
+  if (!digits) return [];
+  const international = digits.startsWith("00") ? digits.slice(2) : digits;
+  const s = schema.companySettings;
+  const [row] = await db.select({ cc: s.defaultCountryCode }).from(s).where(eq(s.companyId, companyId)).limit(1);
+  const cc = (row?.cc ?? "1").replace(/\D/g, "").replace(/^0+/, "") || "1";
+  return [...new Set([`+${international}`, `+${cc}${digits.replace(/^0+/, "")}`])];
+}
+
 /** The list's filters as conditions: search by name, e-mail or phone prefix; status; a privilege; a role; a group key. */
-export function userConditions(companyId: number, f: Partial<UserFilters>): (SQL | undefined)[] {
+export function userConditions(companyId: number, f: Partial<UserFilters>, phones: string[] = []): (SQL | undefined)[] {
   const key = searchKey(f.q ?? "");
-  const digits = phoneDigits(key);
   const search = key
     ? idInAny(u, companyId, [
         startsWith(lowerOf(u.displayName), key),
         startsWith(lowerOf(u.firstName), key),
         startsWith(lowerOf(u.lastName), key),
         startsWith(u.email, key),
-        ...(digits ? [startsWith(u.phoneNumber, digits)] : []),
+        // One branch for the phone ranges: D1 allows at most five terms in a compound SELECT.
+        ...(phones.length ? [or(...phones.map((prefix) => startsWith(u.phoneNumber, prefix)))!] : []),
       ])
     : undefined;
   const k = schema.ekeyAssignments;

@@ -27,7 +27,7 @@ async function addUser(token: string, i: number, over: Record<string, unknown> =
     displayName: name,
     emailId: `qk${i}.${Math.random().toString(36).slice(2, 7)}@find.example`,
     countryCode: "34",
-    phoneNumer: `69977${String(i).padStart(2, "0")}${String(Math.floor(Math.random() * 1e3)).padStart(3, "0")}`,
+    phoneNumer: `6997${String(i).padStart(2, "0")}${String(Math.floor(Math.random() * 1e3)).padStart(3, "0")}`,
     isSentinel: "0",
     isSuperAdmin: "0",
     isInstaller: "0",
@@ -92,7 +92,9 @@ describe("user search (getAllUsers)", () => {
   it("matches an e-mail prefix and phone digits typed with separators", async () => {
     expect(names(await search(acme, `q=${encodeURIComponent(made[1].email.slice(0, 6).toUpperCase())}`))).toEqual(["Quokka 02"]);
     const p = made[2].phone;
-    expect(names(await search(acme, `search=${encodeURIComponent(`${p.slice(0, 3)} ${p.slice(3, 6)}-${p.slice(6)}`)}`))).toEqual(["Quokka 03"]);
+    // Stored as E.164: typed internationally, with separators, with '+' or '00'.
+    expect(names(await search(acme, `search=${encodeURIComponent(`+34 ${p.slice(0, 3)} ${p.slice(3, 6)}-${p.slice(6)}`)}`))).toEqual(["Quokka 03"]);
+    expect(names(await search(acme, `search=${encodeURIComponent(`0034 ${p}`)}`))).toEqual(["Quokka 03"]);
   });
 
   it("takes '%' and '_' literally and does not match in the middle of a word", async () => {

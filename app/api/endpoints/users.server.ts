@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { bulkAssignBody, bulkUsersBody, type BulkRowResult } from "~/schemas/bulk";
-import { USER_FLAGS, USER_STATUSES, searchText } from "~/schemas/search";
+import { lenient, optionalId, USER_FLAGS, USER_STATUSES, searchText } from "~/schemas/search";
 import { assignBody, entryIdQuery, getEkeysQuery, userIdQuery } from "~/schemas/ekeys";
 import { addUserBody, flaggedUserBody, fromApiBody, idQuery, modifyUserBody, userIdBody } from "~/schemas/users";
 import * as ekeys from "~/services/ekeys.server";
@@ -133,8 +133,6 @@ const groupOptionPayload = (o: ekeys.GroupKeyOption) => ({
 
 const message = z.object({ message: z.string() });
 
-const lenientId = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional().catch(undefined);
-
 /**
  * getAllUsers' optional search (decision 0035), read leniently: `q` (or `search`), `status`
  * (active | inactive | all), `flag` (superAdmin | admin | installer | soInterrupt | fob), `roleId`, `groupId`.
@@ -144,10 +142,10 @@ const userSearchQuery = z.object({
   includeInactive: flagQuery.default("false"),
   q: searchText.optional(),
   search: searchText.optional(),
-  status: z.enum(USER_STATUSES).optional().catch(undefined),
-  flag: z.enum(USER_FLAGS).optional().catch(undefined),
-  roleId: lenientId,
-  groupId: lenientId,
+  status: lenient(z.enum(USER_STATUSES).optional(), undefined),
+  flag: lenient(z.enum(USER_FLAGS).optional(), undefined),
+  roleId: optionalId,
+  groupId: optionalId,
 });
 
 /** A bulk action's answer: one row per selected id with what happened to it. */
