@@ -297,15 +297,15 @@ export async function deleteUser(db: Db, auth: Auth, id: number, now: number): P
   return { message: USER_MSG.removed };
 }
 
-/** A ticket named on a flag must be one this user opened in this company. */
-async function ownTicket(db: Db, auth: Auth, userId: number, ticketId: string | number): Promise<number> {
+/** A ticket named on a flag must be one of this company's. */
+async function companyTicket(db: Db, auth: Auth, ticketId: string | number): Promise<number> {
   const t = schema.supportTickets;
   const id = Number(ticketId);
   const row = Number.isSafeInteger(id)
     ? await db
         .select({ id: t.id })
         .from(t)
-        .where(and(eq(t.id, id), eq(t.companyId, auth.company.id), eq(t.userId, userId)))
+        .where(and(eq(t.id, id), eq(t.companyId, auth.company.id)))
         .get()
     : undefined;
   if (!row) throw new ServiceError(422, USER_MSG.badTicket);
@@ -322,7 +322,7 @@ export async function setFlagged(
   assertCan(auth, "users", "modify");
   const user = await findUser(db, auth, input.userId);
   assertMayTouch(auth, user);
-  const ticket = input.supportTicketId == null || input.supportTicketId === "" ? user.supportTicketId : await ownTicket(db, auth, user.id, input.supportTicketId);
+  const ticket = input.supportTicketId == null || input.supportTicketId === "" ? user.supportTicketId : await companyTicket(db, auth, input.supportTicketId);
   const update = db
     .update(u)
     .set({ isFlagged: input.isFlagged, supportTicketId: ticket, updatedAt: now })
