@@ -122,19 +122,30 @@ for (const lang of ["en", "es"] as const) {
     });
     expect(assign.status(), await assign.text()).toBe(200);
 
-    // The simulated board connects to the real gateway with that secret, and the key opens it.
-    const board = await runNode([
-      "gateway/sim/board.js",
-      "--id",
-      boardId,
-      `--password=${secret}`,
-      "--url",
-      `mqtt://127.0.0.1:${mqttPort}`,
-      "--wait",
-      "40",
-      "--access",
-      `user:${payload.id}`,
-    ]);
+    // The simulated board connects to the real gateway with that secret, and the key opens it. The board's
+    // secret and the key reach the gateway at its syncs (every few seconds), possibly at two different
+    // ones: ask again until the gateway has the key; a lasting disagreement still fails at the timeout.
+    let board = { lines: [] as Record<string, unknown>[], stderr: "" };
+    await expect
+      .poll(
+        async () => {
+          board = await runNode([
+            "gateway/sim/board.js",
+            "--id",
+            boardId,
+            `--password=${secret}`,
+            "--url",
+            `mqtt://127.0.0.1:${mqttPort}`,
+            "--wait",
+            "40",
+            "--access",
+            `user:${payload.id}`,
+          ]);
+          return board.lines.find((l) => "access" in l)?.allowed;
+        },
+        { timeout: 60_000, intervals: [1_000] },
+      )
+      .toBe(true);
     expect(
       board.lines.find((l) => "connected" in l),
       board.stderr + JSON.stringify(board.lines),
