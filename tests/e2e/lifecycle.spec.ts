@@ -125,22 +125,14 @@ for (const lang of ["en", "es"] as const) {
     // The simulated board connects to the real gateway with that secret, and the key opens it. The board's
     // secret and the key reach the gateway at its syncs (every few seconds), possibly at two different
     // ones: ask again until the gateway has the key; a lasting disagreement still fails at the timeout.
+    /** The simulated board on the real gateway with `password`, waiting up to `wait` seconds to connect. */
+    const simBoard = (password: string, wait: string, ...more: string[]) =>
+      runNode(["gateway/sim/board.js", "--id", boardId, `--password=${password}`, "--url", `mqtt://127.0.0.1:${mqttPort}`, "--wait", wait, ...more]);
     let board = { lines: [] as Record<string, unknown>[], stderr: "" };
     await expect
       .poll(
         async () => {
-          board = await runNode([
-            "gateway/sim/board.js",
-            "--id",
-            boardId,
-            `--password=${secret}`,
-            "--url",
-            `mqtt://127.0.0.1:${mqttPort}`,
-            "--wait",
-            "40",
-            "--access",
-            `user:${payload.id}`,
-          ]);
+          board = await simBoard(secret, "40", "--access", `user:${payload.id}`);
           return board.lines.find((l) => "access" in l)?.allowed;
         },
         { timeout: 60_000, intervals: [1_000] },
@@ -158,28 +150,11 @@ for (const lang of ["en", "es"] as const) {
     await expect(page.getByTestId("board-secret-value")).not.toHaveText(secret);
     const rotated = (await page.getByTestId("board-secret-value").textContent())!.trim();
     await expect
-      .poll(
-        async () =>
-          (await runNode(["gateway/sim/board.js", "--id", boardId, `--password=${secret}`, "--url", `mqtt://127.0.0.1:${mqttPort}`, "--wait", "1"])).lines.some(
-            (l) => "connected" in l,
-          ),
-        {
-          timeout: 20_000,
-        },
-      )
+      .poll(async () => (await simBoard(secret, "1")).lines.some((l) => "connected" in l), {
+        timeout: 20_000,
+      })
       .toBe(false);
-    const again = await runNode([
-      "gateway/sim/board.js",
-      "--id",
-      boardId,
-      `--password=${rotated}`,
-      "--url",
-      `mqtt://127.0.0.1:${mqttPort}`,
-      "--wait",
-      "40",
-      "--access",
-      `user:${payload.id}`,
-    ]);
+    const again = await simBoard(rotated, "40", "--access", `user:${payload.id}`);
     expect(
       again.lines.find((l) => "access" in l),
       again.stderr + JSON.stringify(again.lines),
