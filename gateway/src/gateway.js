@@ -126,7 +126,7 @@ export class Gateway {
     await this.presence.open()
     this.aedes = await createAedes({ id: this.opts.gatewayId, redisUrl: this.opts.redisUrl, maxTopicLevels: this.opts.maxTopicLevels })
     this.#installHooks(this.aedes)
-    if (this.opts.redisUrl) await this.#adoptPublishedRevocations()
+    if (this.opts.redisUrl) await this.#adoptPublishedRevocations(this.replica.all('device').map((d) => d.id))
     await this.revocations.prune(this.opts.now())
     this.commands?.attach(this.aedes, (client) => client[IDENTITY]?.role === 'board')
     this.listeners = await listen(this.aedes, this.opts)
@@ -139,7 +139,7 @@ export class Gateway {
       intervalMs: this.opts.commandIntervalMs
     })
     this.feed = new ChangeFeed({ replica: this.replica, worker: this.worker, log: this.log, intervalMs: this.opts.syncIntervalMs })
-    this.replica.beforeApply((page) => this.revocations.add(pageWithdrawals(this.replica, page), this.opts.now()))
+    this.replica.beforeApply((page) => this.#beforePage(page))
     this.revocations.onChange((companyIds) => this.#revocationsChanged(companyIds))
     this.#pruneTimer = setInterval(() => this.revocations.prune(this.opts.now()).catch((e) => this.log.error('pruning revocations failed', { error: e.message })), 10 * 60_000)
     this.#pruneTimer.unref?.()
@@ -378,12 +378,20 @@ export class Gateway {
     for (const c of companyIds) for (const d of this.replica.index.devicesByCompany.get(c) ?? []) await this.#publishConfig(d.id)
   }
 
+  /** A feed page about to be applied: its withdrawals are on disk before the page is. */
+  async #beforePage(page) {
+    if (page.reset && this.opts.redisUrl) await this.#adoptPublishedRevocations(page.changes.filter((c) => c.type === 'device' && c.op === 'upsert').map((c) => c.id))
+    await this.revocations.add(pageWithdrawals(this.replica, page), this.opts.now())
+  }
+
   /**
    * A cluster instance with a fresh data directory takes in the lists the others published in the
-   * shared retained configurations, so that what it publishes never drops their entries.
+   * shared retained configurations (at start, and from a snapshot's doors, which is how a fresh one
+   * first learns them), so that what it publishes never drops their entries.
+   * @param {string[]} deviceIds
    */
-  async #adoptPublishedRevocations() {
-    const topics = this.replica.all('device').map((d) => topic(d.id, 'config'))
+  async #adoptPublishedRevocations(deviceIds) {
+    const topics = deviceIds.map((id) => topic(id, 'config'))
     if (topics.length === 0) return
     let changed = false
     for await (const packet of this.aedes.persistence.createRetainedStreamCombi(topics)) {

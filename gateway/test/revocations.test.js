@@ -18,8 +18,8 @@ const COMPANY = { type: 'company', id: 'ACME', data: { id: 'ACME', active: true 
 const prev = copy([ACME_USER, KEY, COMPANY, { type: 'groupKey', id: 'g1', data: { id: 'g1', userId: 'u1', groupId: '5' } }])
 
 test('each withdrawal of the feed names what it withdraws, in the company that had it', () => {
-  const up = (type, id, data) => ({ type, op: 'upsert', id, data })
-  const del = (type, id) => ({ type, op: 'delete', id })
+  const up = (type, id, data) => ({ type, op: /** @type {const} */ ('upsert'), id, data })
+  const del = (type, id) => ({ type, op: /** @type {const} */ ('delete'), id })
   assert.deepEqual(withdrawals(prev, [del('ekey', 'k1')]), [{ companyId: 'ACME', field: 'key', id: 'k1' }])
   // A group key without its own company is placed by its user's.
   assert.deepEqual(withdrawals(prev, [del('groupKey', 'g1')]), [{ companyId: 'ACME', field: 'key', id: 'g1' }])
@@ -122,10 +122,11 @@ test('the list: later entries move forward, expire once no credential can match,
       { cid: 'ACME', before: beforeFor(t0 + 2 * 60_000) }
     )
     const revoked = revokedBy(entries)
+    const claimsOf = (key, iat) => /** @type {any} */ ({ sub: 'u', cid: 'ACME', key: { id: key, kind: 'ekey' }, iat })
     const iat = beforeFor(t0 + 2 * 60_000) - 1
-    assert.equal(revoked({ sub: 'u', cid: 'ACME', key: { id: 'k0' }, iat }), true, 'a folded key stays refused')
-    assert.equal(revoked({ sub: 'u', cid: 'ACME', key: { id: 'k4' }, iat: beforeFor(t0 + 4 * 60_000) - 1 }), true)
-    assert.equal(revoked({ sub: 'u', cid: 'ACME', key: { id: 'k9' }, iat: beforeFor(t0 + 2 * 60_000) }), false, 'credentials issued after the fold still open')
+    assert.equal(revoked(claimsOf('k0', iat)), true, 'a folded key stays refused')
+    assert.equal(revoked(claimsOf('k4', beforeFor(t0 + 4 * 60_000) - 1)), true)
+    assert.equal(revoked(claimsOf('k9', beforeFor(t0 + 2 * 60_000))), false, 'credentials issued after the fold still open')
   } finally {
     await removeDir(dir)
   }

@@ -89,6 +89,7 @@ const order = (a, b) => a.before - b.before || FIELDS.indexOf(subjectOf(a)[0]) -
 export class Revocations {
   /** @type {Map<string, Map<string, Entry>>} company → `field:id` → entry */ byCompany = new Map()
   /** @type {Set<(companyIds: string[]) => void>} */ #listeners = new Set()
+  #saving = Promise.resolve()
 
   /** @param {{dir: string, log: import('../log.js').Logger, max?: number}} opts */
   constructor({ dir, log, max = MAX_REVOCATIONS }) {
@@ -166,8 +167,12 @@ export class Revocations {
     return ids
   }
 
+  /** Writes the current lists; writes queue up, so two never race on the same file. */
   save() {
-    return replaceFile(this.path, JSON.stringify({ v: 1, companies: Object.fromEntries([...this.byCompany.keys()].map((c) => [c, this.list(c)])) }))
+    const write = () => replaceFile(this.path, JSON.stringify({ v: 1, companies: Object.fromEntries([...this.byCompany.keys()].map((c) => [c, this.list(c)])) }))
+    const saved = this.#saving.then(write, write)
+    this.#saving = saved.catch(() => {})
+    return saved
   }
 
   /** Adds or moves forward one entry, folding the oldest past the limit. @returns {boolean} */
