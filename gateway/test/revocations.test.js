@@ -127,6 +127,13 @@ test('the list: later entries move forward, expire once no credential can match,
     assert.equal(revoked(claimsOf('k0', iat)), true, 'a folded key stays refused')
     assert.equal(revoked(claimsOf('k4', beforeFor(t0 + 4 * 60_000) - 1)), true)
     assert.equal(revoked(claimsOf('k9', beforeFor(t0 + 2 * 60_000))), false, 'credentials issued after the fold still open')
+
+    // Long ids fill the byte budget before the count: the list stays within it.
+    const long = new Revocations({ dir, log, maxBytes: 400 })
+    for (let i = 0; i < 6; i++) await long.add([{ companyId: 'ACME', field: 'pid', id: `${i}`.padEnd(128, 'x') }], t0 + i * 60_000)
+    const kept = long.list('ACME')
+    assert.ok(JSON.stringify(kept).length <= 400, `${JSON.stringify(kept).length} bytes`)
+    assert.ok(kept.some((e) => e.cid === 'ACME') && kept.some((e) => e.pid?.startsWith('5')))
   } finally {
     await removeDir(dir)
   }

@@ -23,8 +23,13 @@ export const MAX_CREDENTIAL_LIFE_S = 24 * 3600
 const SKEW_S = CLOCK_SKEW_MS / 1000
 /** How long after its `before` an entry can still match a credential some board accepts. */
 export const ENTRY_LIFE_S = MAX_CREDENTIAL_LIFE_S + 2 * SKEW_S
-/** Entries per company; past it the oldest are folded into one company-wide entry (fail closed). */
+/**
+ * Entries per company, and bytes of its list as JSON (ids run up to 128 characters): past either, the
+ * oldest are folded into one company-wide entry (fail closed). The configuration stays under 64 KiB.
+ */
 export const MAX_REVOCATIONS = 1000
+export const MAX_REVOCATION_BYTES = 48 * 1024
+const sizeOf = (e) => JSON.stringify(e).length + 1
 /** What an entry names, in the order the output lists them: user, key, phone installation, company. */
 export const FIELDS = /** @type {const} */ (['sub', 'key', 'pid', 'cid'])
 
@@ -91,11 +96,12 @@ export class Revocations {
   /** @type {Set<(companyIds: string[]) => void>} */ #listeners = new Set()
   #saving = Promise.resolve()
 
-  /** @param {{dir: string, log: import('../log.js').Logger, max?: number}} opts */
-  constructor({ dir, log, max = MAX_REVOCATIONS }) {
+  /** @param {{dir: string, log: import('../log.js').Logger, max?: number, maxBytes?: number}} opts */
+  constructor({ dir, log, max = MAX_REVOCATIONS, maxBytes = MAX_REVOCATION_BYTES }) {
     this.path = join(dir, 'revocations.json')
     this.log = log
     this.max = max
+    this.maxBytes = maxBytes
   }
 
   async open() {
@@ -194,14 +200,20 @@ export class Revocations {
    * opens for a withdrawn credential because its list ran out of room.
    */
   #fold(companyId, entries) {
-    if (entries.size <= this.max) return
-    const oldest = [...entries.values()].filter((e) => e.cid === undefined).sort(order)
-    const cid = entries.get('cid:' + companyId) ?? { cid: companyId, before: 0 }
-    for (const e of oldest.slice(0, entries.size - this.max + (entries.has('cid:' + companyId) ? 0 : 1))) {
+    let bytes = 0
+    for (const e of entries.values()) bytes += sizeOf(e)
+    if (entries.size <= this.max && bytes <= this.maxBytes) return
+    const at = 'cid:' + companyId
+    const cid = entries.get(at) ?? { cid: companyId, before: 0 }
+    if (entries.has(at)) entries.delete(at)
+    else bytes += sizeOf({ ...cid, before: 2 ** 31 })
+    for (const e of [...entries.values()].sort(order)) {
+      if (entries.size < this.max && bytes <= this.maxBytes) break
       entries.delete(subjectOf(e).join(':'))
+      bytes -= sizeOf(e)
       cid.before = Math.max(cid.before, e.before)
     }
-    entries.set('cid:' + companyId, cid)
+    entries.set(at, cid)
     this.log.warn('revocation list full: oldest entries folded into a company-wide one', { companyId, before: cid.before })
   }
 }
