@@ -6,12 +6,17 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
+import { fileURLToPath } from 'node:url'
 import { WorkerContractDouble } from './support/worker-contract-double.js'
 import { SECRET, ALWAYS_OPEN, tempDir, removeDir, provisionBoard, startGateway, board, until } from './support/fixtures.js'
 import { signingKey, jwksOf, sign } from './support/credentials.js'
 import { createGateway } from '../src/gateway.js'
 import { ENTRY_LIFE_S } from '../src/access/revocations.js'
 
+const CLI = fileURLToPath(new URL('../sim/board.js', import.meta.url))
+const run = promisify(execFile)
 const k1 = await signingKey('k-revoke-1')
 const SYNC_MS = 200
 const DELAY_MS = 100
@@ -126,6 +131,55 @@ test('withdrawals reach the board configuration and an offline board refuses the
     await configured((r) => r.length === 0, 'an empty list after expiry')
   } finally {
     b.kill()
+    await gw.close()
+    await worker.close()
+    await removeDir(dir)
+  }
+})
+
+test('npm run board -- --alone: the simulator decides from its configuration, refuses a revoked credential and reports both decisions', async () => {
+  const worker = await new WorkerContractDouble({ secret: SECRET }).listen()
+  worker.jwks = jwksOf(k1)
+  await provisionBoard(worker, 'cli-r')
+  worker.change('user', 'upsert', 'u1', { id: 'u1', companyId: 'ACME', active: true, phoneKeys: [] })
+  worker.change('user', 'upsert', 'u2', { id: 'u2', companyId: 'ACME', active: true, phoneKeys: [] })
+  worker.change('ekey', 'upsert', 'k1', { id: 'k1', deviceId: 'cli-r', userId: 'u1', companyId: 'ACME', window: ALWAYS_OPEN })
+  worker.change('ekey', 'upsert', 'k2', { id: 'k2', deviceId: 'cli-r', userId: 'u2', companyId: 'ACME', window: ALWAYS_OPEN })
+  const dir = await tempDir('revoke-cli-')
+  const gw = await startGateway(worker, dir, { revocationDelayMs: DELAY_MS })
+  try {
+    await gw.credentialKeys.refresh()
+    const iat = Math.floor(Date.now() / 1000) - 60
+    const claims = (sub, key) => ({ jti: `c_${sub}`, sub, cid: 'ACME', key: { id: key, kind: 'ekey' }, doors: ['cli-r'], win: ALWAYS_OPEN, iat, exp: iat + 3600 })
+    const [withdrawn, kept] = [await sign(k1, claims('u1', 'k1')), await sign(k1, claims('u2', 'k2'))]
+    worker.change('user', 'upsert', 'u1', { id: 'u1', companyId: 'ACME', active: false, phoneKeys: [] })
+    await gw.syncNow()
+    await until(() => gw.revocations.list('ACME').length === 1, { what: 'the entry' })
+    const url = `mqtt://127.0.0.1:${gw.mqttPort}`
+    const { stdout } = await run(process.execPath, [CLI, '--url', url, '--id', 'cli-r', '--password=board-secret', '--alone', withdrawn, '--alone', kept])
+    const lines = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+    assert.deepEqual(
+      lines.filter((l) => l.alone).map(({ allowed, reason }) => ({ allowed, reason })),
+      [
+        { allowed: false, reason: 'revoked' },
+        { allowed: true, reason: 'ok' }
+      ]
+    )
+    const reported = () => [...worker.rows.values()].filter((e) => e.deviceId === 'cli-r' && e.data?.credential?.type === 'signed')
+    await until(() => reported().length === 2, { what: 'both decisions reported' })
+    assert.deepEqual(
+      reported()
+        .map((e) => [e.type, e.data.userId, e.data.code])
+        .sort(),
+      [
+        ['access.denied', 'u1', 'revoked'],
+        ['access.granted', 'u2', 'ok']
+      ]
+    )
+  } finally {
     await gw.close()
     await worker.close()
     await removeDir(dir)
