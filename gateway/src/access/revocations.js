@@ -62,8 +62,7 @@ export function withdrawals(prev, changes) {
     seen.set(c.type + '\0' + c.id, after)
     if (!before) continue
     if (c.type === 'company') {
-      if (before.active !== false && after?.active === false) out.push({ companyId: c.id, field: 'cid', id: c.id })
-      else if (before.active !== false && !after) out.push({ companyId: c.id, field: 'cid', id: c.id })
+      if (before.active !== false && (!after || after.active === false)) out.push({ companyId: c.id, field: 'cid', id: c.id })
     } else if (c.type === 'user') {
       const gone = !after || after.companyId !== before.companyId || (before.active !== false && after.active === false)
       if (gone) out.push({ companyId: before.companyId, field: 'sub', id: c.id })
@@ -95,6 +94,7 @@ export class Revocations {
   /** @type {Map<string, Map<string, Entry>>} company → `field:id` → entry */ byCompany = new Map()
   /** @type {Set<(companyIds: string[]) => void>} */ #listeners = new Set()
   #saving = Promise.resolve()
+  /** @type {Map<string, number>} company → bytes of its list as JSON, kept as entries come and go */ #bytes = new Map()
 
   /** @param {{dir: string, log: import('../log.js').Logger, max?: number, maxBytes?: number}} opts */
   constructor({ dir, log, max = MAX_REVOCATIONS, maxBytes = MAX_REVOCATION_BYTES }) {
@@ -132,6 +132,7 @@ export class Revocations {
     const before = beforeFor(nowMs)
     const changed = new Set()
     for (const w of found) if (this.#put(w.companyId, { [w.field]: w.id, before })) changed.add(w.companyId)
+    for (const c of changed) this.#fold(c)
     return this.#commit(changed)
   }
 
@@ -147,6 +148,7 @@ export class Revocations {
       const s = subjectOf(e)
       if (s) changed = this.#put(companyId, { [s[0]]: s[1], before: e.before }) || changed
     }
+    if (changed) this.#fold(companyId)
     return changed
   }
 
@@ -156,10 +158,13 @@ export class Revocations {
     for (const [companyId, entries] of this.byCompany) {
       for (const [k, e] of entries) {
         if (e.before + ENTRY_LIFE_S > nowMs / 1000) continue
-        entries.delete(k)
+        this.#remove(companyId, entries, k)
         changed.add(companyId)
       }
-      if (entries.size === 0) this.byCompany.delete(companyId)
+      if (entries.size === 0) {
+        this.byCompany.delete(companyId)
+        this.#bytes.delete(companyId)
+      }
     }
     return this.#commit(changed)
   }
@@ -181,7 +186,7 @@ export class Revocations {
     return saved
   }
 
-  /** Adds or moves forward one entry, folding the oldest past the limit. @returns {boolean} */
+  /** Adds or moves forward one entry (the caller folds once it added all). @returns {boolean} */
   #put(companyId, entry) {
     const [field, id] = subjectOf(entry)
     const k = field + ':' + id
@@ -189,9 +194,15 @@ export class Revocations {
     const entries = this.byCompany.get(companyId)
     const had = entries.get(k)
     if (had && had.before >= entry.before) return false
+    if (had) this.#remove(companyId, entries, k)
     entries.set(k, entry)
-    this.#fold(companyId, entries)
+    this.#bytes.set(companyId, (this.#bytes.get(companyId) ?? 0) + sizeOf(entry))
     return true
+  }
+
+  #remove(companyId, entries, k) {
+    this.#bytes.set(companyId, this.#bytes.get(companyId) - sizeOf(entries.get(k)))
+    entries.delete(k)
   }
 
   /**
@@ -199,21 +210,21 @@ export class Revocations {
    * before the latest of them is refused offline until its phone fetches a fresh one. A board never
    * opens for a withdrawn credential because its list ran out of room.
    */
-  #fold(companyId, entries) {
-    let bytes = 0
-    for (const e of entries.values()) bytes += sizeOf(e)
-    if (entries.size <= this.max && bytes <= this.maxBytes) return
+  #fold(companyId) {
+    const entries = this.byCompany.get(companyId)
+    if (entries.size <= this.max && this.#bytes.get(companyId) <= this.maxBytes) return
     const at = 'cid:' + companyId
-    const cid = entries.get(at) ?? { cid: companyId, before: 0 }
-    if (entries.has(at)) entries.delete(at)
-    else bytes += sizeOf({ ...cid, before: 2 ** 31 })
+    const cid = { cid: companyId, before: entries.get(at)?.before ?? 0 }
+    if (entries.has(at)) this.#remove(companyId, entries, at)
+    // room for the company-wide entry itself, with a before of full length
+    const room = this.maxBytes - sizeOf({ ...cid, before: 2 ** 31 })
     for (const e of [...entries.values()].sort(order)) {
-      if (entries.size < this.max && bytes <= this.maxBytes) break
-      entries.delete(subjectOf(e).join(':'))
-      bytes -= sizeOf(e)
+      if (entries.size < this.max && this.#bytes.get(companyId) <= room) break
+      this.#remove(companyId, entries, subjectOf(e).join(':'))
       cid.before = Math.max(cid.before, e.before)
     }
     entries.set(at, cid)
+    this.#bytes.set(companyId, this.#bytes.get(companyId) + sizeOf(cid))
     this.log.warn('revocation list full: oldest entries folded into a company-wide one', { companyId, before: cid.before })
   }
 }
