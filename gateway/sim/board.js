@@ -26,6 +26,9 @@ actions (any combination; they run in this order)
   --access <type:id>      ask for access, e.g. user:u1, fob:F-100, phone:P-1 (repeatable)
   --present <token>       a signed credential presented by a phone (PROTOCOL.md, "Signed credentials"):
                           the gateway verifies and decides it and records the decision (repeatable)
+  --alone <token>         a signed credential decided by the board itself, as one cut off from its
+                          gateway does: with the keys, company and revocation list ("revoked") of
+                          the configuration it received; the decision is reported as an event (repeatable)
   --event <type[:json]>   send an event, e.g. door.opened or 'battery:{"percent":40}' (repeatable)
   --events <n>            send n sensor readings as fast as the PUBACKs allow
   --firmware              download the offered firmware, verify SHA-256, report the result
@@ -49,6 +52,7 @@ const { values: o } = parseArgs({
     clean: { type: 'boolean', default: false },
     access: { type: 'string', multiple: true, default: [] },
     present: { type: 'string', multiple: true, default: [] },
+    alone: { type: 'string', multiple: true, default: [] },
     event: { type: 'string', multiple: true, default: [] },
     events: { type: 'string' },
     firmware: { type: 'boolean', default: false },
@@ -101,6 +105,12 @@ async function actions() {
   for (const token of o.present) {
     const res = await board.requestAccess({ type: 'signed', id: token })
     out({ present: token.slice(0, 16) + '…', allowed: res.allowed, key: res.key, ...(res.allowed ? {} : { code: res.code }), reason: res.reason })
+  }
+  if (o.alone.length) await board.next('config', { timeoutMs: 5000 })
+  for (const token of o.alone) {
+    const d = await board.decideOffline(token)
+    await board.reportOffline(d)
+    out({ alone: token.slice(0, 16) + '…', allowed: d.allowed, reason: d.reason })
   }
   for (const e of o.event) {
     const i = e.indexOf(':')

@@ -6,6 +6,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { EventEmitter, once } from 'node:events'
 import mqtt from 'mqtt'
 import { decodeBlock } from '../src/firmware/delivery.js'
+import { importKeySet, isOneTime, revokedBy, verifyCredential } from '../src/access/credential.js'
 
 export class SimBoard extends EventEmitter {
   #pendingAccess = new Map()
@@ -21,6 +22,8 @@ export class SimBoard extends EventEmitter {
    * acknowledged but not carried out twice (emitted as 'cmd-duplicate', not 'cmd').
    */
   commandIds = new Set()
+  /** one-time credentials (`jti`) and keys (`key:<id>`) this board opened for while deciding alone */
+  spent = new Set()
 
   /**
    * @param {{url: string, id: string, password: string, fw?: string, deviceType?: string, clean?: boolean,
@@ -134,9 +137,40 @@ export class SimBoard extends EventEmitter {
     })
   }
 
+  /**
+   * Decides a presented credential alone, as a board cut off from its gateway: with the keys, company and
+   * revocation list of the last configuration it received (PROTOCOL.md, "Verification order").
+   * @param {string} token @param {number} [at] the board's clock
+   * @returns {Promise<import('../src/access/credential.js').CredentialDecision>}
+   */
+  async decideOffline(token, at = Date.now()) {
+    const config = this.last.get('config')
+    const d = await verifyCredential(token, {
+      keys: await importKeySet(config?.credentialKeys),
+      door: { id: this.id, companyId: config?.companyId },
+      at,
+      revoked: revokedBy(config?.revoked),
+      spent: (c) => this.spent.has(c.jti) || this.spent.has(`key:${c.key.id}`)
+    })
+    if (d.allowed && d.claims && isOneTime(d.claims)) this.spent.add(d.claims.jti).add(`key:${d.claims.key.id}`)
+    return d
+  }
+
+  /**
+   * Reports an offline decision once connected, as PROTOCOL.md asks (`access.granted` / `access.denied`);
+   * a token whose claims could not be read names nobody and is not reported.
+   * @returns {Promise<string|null>} the event id
+   */
+  async reportOffline(d, at = Date.now()) {
+    const c = d.claims
+    if (!c) return null
+    const data = { credential: { type: 'signed', id: c.jti }, userId: c.sub, keyId: c.key.id, keyKind: c.key.kind, code: d.reason }
+    return this.sendEvent(d.allowed ? 'access.granted' : 'access.denied', data, { at })
+  }
+
   /** Sends one event; resolves when the gateway has stored it (PUBACK). */
-  sendEvent(type, data = {}, { id = `${this.bootId}.${++this.#eventSeq}` } = {}) {
-    return this.publish('events', { v: 1, id, type, at: Date.now(), data }).then(() => id)
+  sendEvent(type, data = {}, { id = `${this.bootId}.${++this.#eventSeq}`, at = Date.now() } = {}) {
+    return this.publish('events', { v: 1, id, type, at, data }).then(() => id)
   }
 
   /** Waits for the next message on a down topic (or returns the retained one already seen). */

@@ -6,20 +6,23 @@
  */
 import { readFile, appendFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
-import { importKeySet, isOneTime, verifyCredential } from '../src/access/credential.js'
+import { importKeySet, isOneTime, revokedBy, verifyCredential } from '../src/access/credential.js'
 
 export const VERIFY_HELP = `Offline verification of a signed credential, as a board does it with no network.
 
 usage: npm run board -- verify --jwks <file> --door <id> --at <ISO instant> --credential <token> [options]
 
   --jwks <file>        the published keys (GET /.well-known/keyless-credential-keys.json), or a board
-                       configuration carrying them as "credentialKeys" (and "companyId", "groupIds")
+                       configuration carrying them as "credentialKeys" (and "companyId", "groupIds",
+                       and its revocation list as "revoked")
   --door <id>          this board's device id
   --at <instant>       the board's clock, ISO-8601 (e.g. 2027-03-28T01:30:00+01:00)
   --credential <jws>   the presented credential (compact JWS)
   --company <code>     this board's company code (taken from the configuration file when it has one)
   --group <id>         a group this door belongs to (repeatable)
-  --revoked <file>     revocations the board last heard of: {"credentials":[jti…], "keys":[id…], "users":[id…]}
+  --revoked <file>     the revocation list the board last received: the configuration's "revoked" array,
+                       [{"sub"|"key"|"pid"|"cid": "<id>", "before": <epoch s>}, …], or a configuration
+                       carrying it (instead of the one in --jwks)
   --spent <file>       the board's memory of spent one-time credentials, one id a line; a granted
                        one-time credential is appended (created when missing)
 
@@ -63,14 +66,13 @@ export async function verifyMain(argv) {
     companyId: o.company ?? file.companyId,
     groupIds: o.group ?? file.groupIds
   }
-  const r = o.revoked ? await readJson(o.revoked) : {}
-  const has = (list, id) => Array.isArray(list) && list.includes(id)
+  const revoked = o.revoked ? await readJson(o.revoked) : file
   const spent = o.spent ? await readLines(o.spent) : new Set()
   const d = await verifyCredential(o.credential, {
     keys,
     door,
     at,
-    revoked: (c) => has(r.credentials, c.jti) || has(r.keys, c.key.id) || has(r.users, c.sub),
+    revoked: revokedBy(Array.isArray(revoked) ? revoked : revoked?.revoked),
     spent: (c) => spent.has(c.jti) || spent.has(`key:${c.key.id}`)
   })
   if (d.allowed && o.spent && d.claims && isOneTime(d.claims)) await appendFile(o.spent, `${d.claims.jti}\nkey:${d.claims.key.id}\n`)

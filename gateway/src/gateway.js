@@ -19,6 +19,7 @@ import { ImageCache } from './firmware/image-cache.js'
 import { FirmwareDelivery } from './firmware/delivery.js'
 import { ScheduledOpen } from './access/scheduled-open.js'
 import { CredentialKeys } from './access/credential-keys.js'
+import { Revocations, pageWithdrawals } from './access/revocations.js'
 import { Inbound } from './inbound.js'
 import { CommandOutbox } from './commands/outbox.js'
 import { pastDeadline, withDeadline } from './commands/deadline.js'
@@ -48,6 +49,7 @@ const CRED_HASH = Symbol('credentialHash')
  * @property {number} [scheduleIntervalMs] scheduled-open re-evaluation, default 15000
  * @property {number} [firmwareRetryMs] first wait before fetching an unavailable image again, default 30000
  * @property {number} [credentialKeysIntervalMs] how often the console's credential keys are fetched, default 60000
+ * @property {number} [revocationDelayMs] how long changes of a revocation list gather before boards get it, default 1000
  * @property {number} [commandIntervalMs] how often the connected boards' console commands are claimed, default 2000
  * @property {number} [statsIntervalMs] how often `$SYS/{gatewayId}/gateway/stats` is published, default 10000
  * @property {Partial<typeof defaultHooks>} [hooks]
@@ -71,6 +73,9 @@ const remoteAddress = (client) => client.conn?.remoteAddress ?? client.req?.sock
 const definedOnly = (o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined))
 
 export class Gateway {
+  #pruneTimer = null
+  #revocationTimer = null
+  /** @type {Set<string>} companies whose boards wait for their new revocation list */ #revokedCompanies = new Set()
   /** @param {GatewayOptions} opts */
   constructor(opts) {
     /** @type {GatewayOptions & Required<Pick<GatewayOptions, 'host'|'mqttPort'|'maxPayload'|'maxTopicLevels'|'statsIntervalMs'|'gatewayId'|'now'>>} */
@@ -107,6 +112,7 @@ export class Gateway {
     })
     this.stats = new Stats(this, this.opts.statsIntervalMs)
     this.presence = new Presence({ dataDir: this.opts.dataDir, gatewayId: this.opts.gatewayId, worker: this.worker, log: this.log })
+    this.revocations = new Revocations({ dir: this.opts.dataDir, log: this.log })
     this.credentialKeys = new CredentialKeys({ dir: this.opts.dataDir, worker: this.worker, log: this.log, intervalMs: this.opts.credentialKeysIntervalMs })
     this.schedule = new ScheduledOpen({ replica: this.replica, publishRetained, recordEvent, log: this.log, intervalMs: this.opts.scheduleIntervalMs, now: this.opts.now })
   }
@@ -114,11 +120,14 @@ export class Gateway {
   async start() {
     await this.replica.open()
     await this.credentialKeys.open()
+    await this.revocations.open()
     await this.queue.open()
     await this.commands?.open()
     await this.presence.open()
     this.aedes = await createAedes({ id: this.opts.gatewayId, redisUrl: this.opts.redisUrl, maxTopicLevels: this.opts.maxTopicLevels })
     this.#installHooks(this.aedes)
+    if (this.opts.redisUrl) await this.#adoptPublishedRevocations(this.replica.all('device').map((d) => d.id))
+    await this.revocations.prune(this.opts.now())
     this.commands?.attach(this.aedes, (client) => client[IDENTITY]?.role === 'board')
     this.listeners = await listen(this.aedes, this.opts)
     this.forwarder = new Forwarder({ queue: this.queue, worker: this.worker, gatewayId: this.opts.gatewayId, log: this.log, dataDir: this.opts.dataDir }).start()
@@ -130,6 +139,10 @@ export class Gateway {
       intervalMs: this.opts.commandIntervalMs
     })
     this.feed = new ChangeFeed({ replica: this.replica, worker: this.worker, log: this.log, intervalMs: this.opts.syncIntervalMs })
+    this.replica.beforeApply((page) => this.#beforePage(page))
+    this.revocations.onChange((companyIds) => this.#revocationsChanged(companyIds))
+    this.#pruneTimer = setInterval(() => this.revocations.prune(this.opts.now()).catch((e) => this.log.error('pruning revocations failed', { error: e.message })), 10 * 60_000)
+    this.#pruneTimer.unref?.()
     this.replica.onChange((changes, reset) => this.#onReplicaChange(changes, reset).catch((e) => this.log.error('applying change failed', { error: e.message })))
     await this.#republishAll()
     this.credentialKeys.onChange(() => this.#republishAll().catch((e) => this.log.error('publishing configurations failed', { error: e.message })))
@@ -319,8 +332,18 @@ export class Gateway {
   }
 
   async #publishDevice(deviceId) {
+    if (!(await this.#publishConfig(deviceId))) return
+    await this.schedule.refresh(deviceId)
+    await this.firmware.offer(deviceId)
+  }
+
+  /** @returns {Promise<boolean>} whether the device exists */
+  async #publishConfig(deviceId) {
     const d = this.replica.get('device', deviceId)
-    if (!d) return this.publishRetained('config', deviceId, null)
+    if (!d) {
+      await this.publishRetained('config', deviceId, null)
+      return false
+    }
     await this.publishRetained('config', deviceId, {
       v: 1,
       rev: PROTOCOL_REVISION,
@@ -331,10 +354,55 @@ export class Gateway {
       tz: d.tz,
       unlockMs: d.unlockMs ?? 5000,
       // The keys that verify signed credentials, for the board to use while it is offline.
-      credentialKeys: this.credentialKeys.jwks
+      credentialKeys: this.credentialKeys.jwks,
+      // What was withdrawn since issue, for the board to refuse while it decides alone.
+      revoked: this.revocations.list(d.companyId)
     })
-    await this.schedule.refresh(deviceId)
-    await this.firmware.offer(deviceId)
+    return true
+  }
+
+  /** The boards of these companies get their new lists together, once the changes of a moment are in. */
+  #revocationsChanged(companyIds) {
+    for (const c of companyIds) this.#revokedCompanies.add(c)
+    if (this.#revocationTimer) return
+    this.#revocationTimer = setTimeout(() => {
+      this.#revocationTimer = null
+      const companies = [...this.#revokedCompanies]
+      this.#revokedCompanies.clear()
+      this.#publishCompanies(companies).catch((e) => this.log.error('publishing revocations failed', { error: e.message }))
+    }, this.opts.revocationDelayMs ?? 1000)
+    this.#revocationTimer.unref?.()
+  }
+
+  async #publishCompanies(companyIds) {
+    for (const c of companyIds) for (const d of this.replica.index.devicesByCompany.get(c) ?? []) await this.#publishConfig(d.id)
+  }
+
+  /** A feed page about to be applied: its withdrawals are on disk before the page is. */
+  async #beforePage(page) {
+    if (page.reset && this.opts.redisUrl) await this.#adoptPublishedRevocations(page.changes.filter((c) => c.type === 'device' && c.op === 'upsert').map((c) => c.id))
+    await this.revocations.add(pageWithdrawals(this.replica, page), this.opts.now())
+  }
+
+  /**
+   * A cluster instance with a fresh data directory takes in the lists the others published in the
+   * shared retained configurations (at start, and from a snapshot's doors, which is how a fresh one
+   * first learns them), so that what it publishes never drops their entries.
+   * @param {string[]} deviceIds
+   */
+  async #adoptPublishedRevocations(deviceIds) {
+    const topics = deviceIds.map((id) => topic(id, 'config'))
+    if (topics.length === 0) return
+    let changed = false
+    for await (const packet of this.aedes.persistence.createRetainedStreamCombi(topics)) {
+      try {
+        const config = JSON.parse(packet.payload.toString())
+        if (typeof config?.companyId === 'string') changed = this.revocations.merge(config.companyId, config.revoked) || changed
+      } catch {
+        // an unreadable retained message has nothing to adopt
+      }
+    }
+    if (changed) await this.revocations.save()
   }
 
   async #republishAll() {
@@ -384,6 +452,8 @@ export class Gateway {
   async close() {
     this.stats.stop()
     this.credentialKeys.stop()
+    clearInterval(this.#pruneTimer)
+    clearTimeout(this.#revocationTimer)
     this.firmware.stop()
     this.schedule.stop()
     await this.feed?.stop()

@@ -130,11 +130,19 @@ test('npm run board -- verify: an offline board decides from files alone, and a 
     assert.deepEqual(await verify(token, '2027-03-28T07:59:00+02:00'), { allowed: false, reason: 'outside_schedule' })
     assert.deepEqual(await verify(token, '2027-03-28T09:00:00+02:00', '--company', 'BETA'), { allowed: false, reason: 'other_company' })
 
+    // The revocation list as the board configuration carries it (`revoked`), alone or inside the configuration.
     const revoked = join(dir, 'revoked.json')
-    await writeFile(revoked, JSON.stringify({ credentials: [], keys: [], users: ['7'] }))
+    const issued = seconds('2027-03-27T00:00:00Z')
+    await writeFile(revoked, JSON.stringify([{ sub: '7', before: issued + 1 }]))
     const plain = await sign(k1, claimsFor())
     assert.deepEqual(await verify(plain, '2027-03-28T09:00:00+02:00', '--revoked', revoked), { allowed: false, reason: 'revoked' })
     assert.deepEqual(await verify(plain, '2027-03-28T09:00:00+02:00'), { allowed: true, reason: 'ok' })
+    const reissued = await sign(k1, claimsFor({ jti: 'c_2', iat: issued + 1 }))
+    assert.deepEqual(await verify(reissued, '2027-03-28T09:00:00+02:00', '--revoked', revoked), { allowed: true, reason: 'ok' }, 'issued after the withdrawal')
+    const config = join(dir, 'config.json')
+    await writeFile(config, JSON.stringify({ v: 1, companyId: 'ACME', credentialKeys: jwksOf(k1), revoked: [{ key: '12', before: issued + 1 }] }))
+    const fromConfig = await run(process.execPath, [CLI, 'verify', '--jwks', config, '--door', '41', '--at', '2027-03-28T09:00:00+02:00', '--credential', plain])
+    assert.deepEqual(JSON.parse(fromConfig.stdout), { allowed: false, reason: 'revoked' })
   } finally {
     await removeDir(dir)
   }

@@ -15,6 +15,9 @@
  * offline board verifies it (gateway/src/access/credential.js, the same core) at its doors, at
  * instants spread over its life; the console decides the same user, door, instant and key
  * (checkAccess with `key`) from its tables. Allowed and code must agree.
+ * The credentials issued in earlier rounds are kept: at each later round, a sample of those whose key, user
+ * or company the copy shows withdrawn since (deleted, deactivated) is verified again with the revocation
+ * list derived from the same feed (gateway/src/access/revocations.js), and must be refused as `revoked`.
  *
  *   DIFF_SEED=<n> DIFF_OPS=<n> DIFF_SYNC_EVERY=<n> DIFF_CRED_EVERY=<n> node --test tests/door-path/differential.test.mjs
  */
@@ -30,7 +33,8 @@ import { WorkerClient } from "../../gateway/src/sync/worker-client.js";
 import { decideAccess } from "../../gateway/src/access/decide.js";
 import { scheduleOfDoor } from "../../gateway/src/access/scheduled-open.js";
 import { isOpen } from "../../gateway/src/access/core.js";
-import { importKeySet, verifyCredential } from "../../gateway/src/access/credential.js";
+import { importKeySet, revokedBy, verifyCredential } from "../../gateway/src/access/credential.js";
+import { Revocations, pageWithdrawals } from "../../gateway/src/access/revocations.js";
 
 const SEED = Number(process.env.DIFF_SEED ?? 20261123);
 const OPS = Number(process.env.DIFF_OPS ?? 2000);
@@ -39,6 +43,9 @@ const CRED_EVERY = Number(process.env.DIFF_CRED_EVERY ?? 100);
 /** Users whose credentials are checked per round, and instants per credential (its life split evenly). */
 const CRED_USERS = 4;
 const CRED_INSTANTS = 7;
+/** Earlier credentials kept for the revocation check, and how many of the withdrawn ones are verified per round. */
+const HELD_MAX = 200;
+const REVOKED_SAMPLE = 25;
 const SECRET = "test-gateway-secret";
 const LOGINS = {
   ACME: { companyId: "ACME", userName: "admin@acme.example", password: "Acme#Demo2026" },
@@ -84,7 +91,11 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
   const end = await startWorkerEnd();
   const dir = await mkdtemp(join(tmpdir(), "door-diff-"));
   const replica = await new Replica(dir).open();
-  const feed = new ChangeFeed({ replica, worker: new WorkerClient({ url: end.url, secret: SECRET, gatewayId: "diff" }), log: { warn() {}, info() {}, error() {} } });
+  const quiet = { warn() {}, info() {}, error() {}, debug() {} };
+  const feed = new ChangeFeed({ replica, worker: new WorkerClient({ url: end.url, secret: SECRET, gatewayId: "diff" }), log: quiet });
+  // The boards' revocation lists, derived from the same pages as a gateway derives them.
+  const revocations = await new Revocations({ dir, log: quiet }).open();
+  replica.beforeApply((page) => revocations.add(pageWithdrawals(replica, page), Date.now()));
   const log = [];
   try {
     const call = async (company, method, path, body) => {
@@ -415,6 +426,9 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
     assert.ok(boardKeys.size > 0, "the console publishes its credential keys");
     const companyCode = { ACME: "ACME", BETA: "BETA" };
     let credentialsChecked = 0;
+    let revokedChecked = 0;
+    /** @type {{token: string, claims: any}[]} credentials of earlier rounds, newest last */
+    const held = [];
     const phoneCall = async (user, path) => {
       const res = await fetch(`${end.url}/api/mobile${path}`, { headers: { authorization: `Bearer ${phoneTokens.get(user.id)}` } });
       return { status: res.status, body: await res.json().catch(() => ({})) };
@@ -453,7 +467,9 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
         const checks = [];
         for (const key of r.body.payload.keys) {
           if (!key.credential) continue;
-          const { iat, exp } = JSON.parse(Buffer.from(key.credential.token.split(".")[1], "base64url").toString("utf8"));
+          const claims = JSON.parse(Buffer.from(key.credential.token.split(".")[1], "base64url").toString("utf8"));
+          const { iat, exp } = claims;
+          held.push({ token: key.credential.token, claims });
           const instants = Array.from({ length: CRED_INSTANTS }, (_, i) => iat * 1000 + Math.floor(((exp - iat) * 1000 * i) / (CRED_INSTANTS - 1)));
           for (const door of key.doors) for (const at of instants) checks.push({ key, door: door.id, at });
         }
@@ -484,6 +500,34 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
       }
     };
 
+    /**
+     * Earlier credentials whose key, user or company the copy now shows withdrawn: a board deciding alone
+     * with its company's list refuses them as `revoked`, inside their life, at a door they name.
+     */
+    const compareRevoked = async (step) => {
+      held.splice(0, Math.max(0, held.length - HELD_MAX));
+      const withdrawn = held.filter(({ claims: c }) => {
+        if (!c.doors?.length) return false;
+        const user = replica.get("user", c.sub);
+        return !replica.get(c.key.kind === "group" ? "groupKey" : "ekey", c.key.id) || !user || user.active === false || replica.get("company", c.cid)?.active === false;
+      });
+      for (const { token, claims: c } of withdrawn.slice(-REVOKED_SAMPLE)) {
+        const board = await verifyCredential(token, {
+          keys: boardKeys,
+          door: { id: c.doors[0], companyId: c.cid },
+          at: c.iat * 1000 + 1000,
+          revoked: revokedBy(revocations.list(c.cid)),
+        });
+        revokedChecked++;
+        if (board.reason !== "revoked") {
+          assert.fail(
+            `withdrawn credential not revoked after operation ${step} (seed ${SEED}): user ${c.sub}, ${c.key.kind} key ${c.key.id}, door ${c.doors[0]}: ${board.reason}\n` +
+              `  list: ${JSON.stringify(revocations.list(c.cid))}\noperations:\n${log.slice(-40).join("\n")}`,
+          );
+        }
+      }
+    };
+
     const timed = async (what, fn) => {
       const t = Date.now();
       try {
@@ -500,10 +544,11 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
       const done = await timed(op === OPERATIONS.at(-1)[1] ? "sql" : "ops", () => op(company));
       if (done) log.push(`${step}: ${done}`);
       if (step % SYNC_EVERY === 0 || step === OPS) await timed("compare", () => compare(step));
-      if (step % CRED_EVERY === 0 || step === OPS) await timed("credentials", () => compareCredentials(step));
+      if (step % CRED_EVERY === 0 || step === OPS) await timed("credentials", () => compareRevoked(step).then(() => compareCredentials(step)));
     }
     console.log(`# seed ${SEED}: ${OPS} operations, ${Math.ceil(OPS / SYNC_EVERY)} syncs, ${compared} decisions compared, 0 disagreements`);
     console.log(`# phone credentials: ${credentialsChecked} board verifications compared with the console, 0 disagreements`);
+    console.log(`# revocation list: ${revokedChecked} withdrawn credentials refused as revoked by a board deciding alone`);
     console.log(`# time: start ${started} ms, console calls ${spent.ops} ms, SQL ${spent.sql} ms, sync and compare ${spent.compare} ms, credentials ${spent.credentials} ms`);
   } finally {
     await replica.close();

@@ -124,5 +124,25 @@ function opensDoor(claims, door) {
   return Boolean(claims.doors?.includes(door.id))
 }
 
+/**
+ * Step 7 from a board's revocation list (`revoked` of its configuration, PROTOCOL.md "Revocation list"):
+ * each entry names a user (`sub`), a key (`key`), a phone installation (`pid`) or the company (`cid`),
+ * and `before`, epoch seconds; a credential naming it and issued before then is withdrawn.
+ * @param {unknown} list the entries; anything that is not one is skipped
+ * @returns {(claims: CredentialClaims) => boolean}
+ */
+export function revokedBy(list) {
+  /** @type {Record<string, Map<string, number>>} field → id → before */
+  const by = { sub: new Map(), key: new Map(), pid: new Map(), cid: new Map() }
+  for (const e of Array.isArray(list) ? list : []) {
+    const fields = Object.keys(by).filter((f) => typeof e?.[f] === 'string')
+    if (fields.length !== 1 || !Number.isSafeInteger(e.before)) continue
+    const ids = by[fields[0]]
+    ids.set(e[fields[0]], Math.max(ids.get(e[fields[0]]) ?? 0, e.before))
+  }
+  const hit = (field, id) => by[field].get(id) ?? 0
+  return (c) => c.iat < Math.max(hit('sub', c.sub), hit('key', c.key.id), hit('pid', c.pid), hit('cid', c.cid))
+}
+
 /** A one-time key's credential opens once; the board remembers its `jti` (and key id) once it has. */
 export const isOneTime = (claims) => claims.key.kind === 'ekey' && claims.win?.access === 'oneTime'

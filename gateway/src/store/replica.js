@@ -20,6 +20,7 @@ export class Replica {
   /** @type {Map<string, Map<string, any>>} */ tables = new Map(ENTITY_TYPES.map((t) => [t, new Map()]))
   /** @type {string|null} */ cursor = null
   /** @type {Set<(changes: Change[], reset: boolean) => void>} */ #listeners = new Set()
+  /** @type {Set<(page: {reset: boolean, changes: Change[]}) => Promise<unknown>>} */ #beforeApply = new Set()
 
   /** @param {string} dir @param {{compactBytes?: number}} [opts] */
   constructor(dir, { compactBytes = 8 * 1024 * 1024 } = {}) {
@@ -51,11 +52,21 @@ export class Replica {
   }
 
   /**
+   * `fn` sees each feed page before it is written, against the copy it will change; what `fn` stores
+   * before it resolves is therefore never behind the cursor (a crash in between brings the page again).
+   * @param {(page: {reset: boolean, changes: Change[]}) => Promise<unknown>} fn
+   */
+  beforeApply(fn) {
+    this.#beforeApply.add(fn)
+  }
+
+  /**
    * Durably applies one page of the change feed and advances the cursor.
    * @param {{cursor: string, reset?: boolean, changes: Change[]}} page
    */
   async applyPage(page) {
     const rec = { cursor: page.cursor, reset: Boolean(page.reset), changes: page.changes }
+    for (const fn of this.#beforeApply) await fn(rec)
     await this.log.append(rec)
     this.#applyInMemory(rec)
     this.index.rebuild(this.tables)
