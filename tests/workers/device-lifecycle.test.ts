@@ -300,4 +300,19 @@ describe("configuration", () => {
     expect(log.filter((l) => l.startsWith("3 Device Configuration Removed #17"))).toHaveLength(1);
     expect(log).toContain("3 Device Retired #2: Loading Dock (SN-100002)");
   });
+
+  it("lets an installer with the devices module configure, but not retire; without the flag a read-only role is refused", async () => {
+    const auditorRow = (await db().query.users.findFirst({ where: eq(schema.users.email, "auditor@acme.example") }))!;
+    const body = { id: 18, fullName: "Installer Door", displayName: "ID" };
+    expect((await api(auditor, "POST", `${A}/device/configureDevice`, body)).status).toBe(403);
+    expect(await device(18)).toMatchObject({ status: "unconfigured", boardSecretHash: null });
+    await db().update(schema.users).set({ isInstaller: true }).where(eq(schema.users.id, auditorRow.id));
+    const r = await api(auditor, "POST", `${A}/device/configureDevice`, body);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.payload.board_secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(await device(18)).toMatchObject({ status: "configured", fullName: "Installer Door" });
+    expect((await api(auditor, "POST", `${A}/device/retireDevice`, { id: 18 })).status).toBe(403);
+    expect((await device(18)).status).toBe("configured");
+    await db().update(schema.users).set({ isInstaller: false }).where(eq(schema.users.id, auditorRow.id));
+  });
 });
