@@ -1,5 +1,5 @@
 import { env, SELF } from "cloudflare:test";
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, db, login, ORIGIN, schema, workerNow } from "./helpers";
 
@@ -157,6 +157,23 @@ describe("reseller panel calls", () => {
     // Nor does the reseller read that child's devices, and its panel lists only its own child.
     expect((await api(reseller, "GET", `${A}/company/getCompanyRelatedDevices?company_id=${ec2.id}`)).status).toBe(404);
     expect((await api(reseller, "GET", `${A}/company/getChildCompanyList`)).body.payload.map((k: { company_id: string }) => k.company_id)).toEqual(["ACME"]);
+  });
+});
+
+describe("the VAR panel's company-type rule", () => {
+  it("refuses an ec company even when its role holds the var_panel module", async () => {
+    const admin = (await db().query.users.findFirst({ where: eq(schema.users.email, "admin@acme.example") }))!;
+    await db().insert(schema.roleModules).values({ roleId: admin.roleId!, companyId: 3, moduleKey: "var_panel" });
+    const ec = await login("acme");
+    const before = await device(1);
+    expect((await api(ec, "GET", `${A}/company/getChildCompanyList`)).status).toBe(403);
+    expect((await api(ec, "GET", `${A}/company/getCompanyStock`)).status).toBe(403);
+    const r = await api(ec, "POST", `${A}/company/transferDevices`, { toCompany: 3, transferDevices: [1], status: "unconfigured", shippingDate: day(2), subscriptionTerm: 1 });
+    expect(r.status).toBe(403);
+    expect(await device(1)).toEqual(before);
+    await db()
+      .delete(schema.roleModules)
+      .where(and(eq(schema.roleModules.roleId, admin.roleId!), eq(schema.roleModules.moduleKey, "var_panel")));
   });
 });
 
