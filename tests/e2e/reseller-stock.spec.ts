@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { adminApi, expect, runNow, signIn, test, unique } from "./fixtures";
 
@@ -124,6 +125,10 @@ for (const lang of ["en", "es"] as const) {
     await dialog.getByLabel(tx.term).selectOption("2");
     await dialog.getByRole("button", { name: tx.transfer, exact: true }).click();
     await expect(dialog.getByText(tx.past)).toBeVisible();
+    // The open dialog, errors showing, has no serious or critical accessibility violation.
+    const { violations } = await new AxeBuilder({ page }).include("[role=dialog]").analyze();
+    const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+    expect(serious, serious.join("\n")).toEqual([]);
     // Closing and opening again: the dialog starts empty, without the earlier errors.
     await dialog.getByRole("button", { name: tx.cancel }).click();
     await expect(dialog).toBeHidden();
