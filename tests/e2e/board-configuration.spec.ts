@@ -2,7 +2,7 @@ import { adminApi, expect, runNow, signIn, test, unique } from "./fixtures";
 
 /*
  * Registration's per-row report and a configured board's removal and retirement on /deviceDetails
- * (decision 0022; part 1's device texts), in English and Spanish. The board is moved to ACME through
+ * (decision 0022; part 1's device texts), in English and Spanish. The board is moved to BETA through
  * the admin API; the screens under test are the registration page and the device details page.
  */
 const TEXT = {
@@ -53,7 +53,7 @@ for (const lang of ["en", "es"] as const) {
     await signIn(page, "root", lang);
     await page.goto("/registerDevices");
     const stockOf = page.getByLabel(tx.stockOf);
-    await stockOf.selectOption((await stockOf.locator("option", { hasText: "(RSL1)" }).getAttribute("value"))!);
+    await stockOf.selectOption((await stockOf.locator("option", { hasText: "(ROOT)" }).getAttribute("value"))!);
     await page
       .getByLabel(tx.csvText)
       .fill(["serial_front,serial_back,device_type", `${front},CF-${tag}-B1,AB-100`, `bad!,CF-${tag}-B2,AB-100`, `SF1001,CF-${tag}-B3,AB-100`].join("\n"));
@@ -65,18 +65,19 @@ for (const lang of ["en", "es"] as const) {
     await expect(report.locator("tbody tr").nth(2)).toContainText(tx.exists);
     await expect(page.getByText(tx.summary)).toBeVisible();
 
-    // RSL1 ships it to ACME and ACME configures it (the API, as the lifecycle spec does on screen).
-    const rsl1 = await adminApi(page.request, "var");
-    const stock = await rsl1.call<{ payload: { companyStock: { id: number; serial_front: string }[] } }>("GET", "/company/getCompanyStock");
+    // Root ships it to its child BETA and BETA configures it (the API, as the lifecycle spec does on screen).
+    // BETA, not ACME: companies.spec.ts counts ACME's devices.
+    const root = await adminApi(page.request, "root");
+    const stock = await root.call<{ payload: { companyStock: { id: number; serial_front: string }[] } }>("GET", "/company/getCompanyStock");
     const id = stock.payload.companyStock.find((d) => d.serial_front === front)!.id;
     const today = new Date(runNow()).toISOString().slice(0, 10);
-    await rsl1.call("POST", "/company/transferDevices", { toCompany: "ACME", transferDevices: [id], status: "unconfigured", shippingDate: today, subscriptionTerm: 1 });
-    const acme = await adminApi(page.request, "acme");
+    await root.call("POST", "/company/transferDevices", { toCompany: "BETA", transferDevices: [id], status: "unconfigured", shippingDate: today, subscriptionTerm: 1 });
+    const beta = await adminApi(page.request, "beta");
     const displayName = `CF${tag}`;
-    await acme.call("POST", "/device/configureDevice", { id, fullName: `Config Door ${tag}`, displayName });
+    await beta.call("POST", "/device/configureDevice", { id, fullName: `Config Door ${tag}`, displayName });
 
     // Removing the configuration: a wrong name is refused with the spec's message, the right one removes it.
-    await signIn(page, "acme", lang);
+    await signIn(page, "beta", lang);
     await page.goto(`/deviceDetails?id=${id}`);
     // The secret was shown once, to whoever configured the board: the page never shows it again.
     await expect(page.getByTestId("board-secret")).toHaveCount(0);
