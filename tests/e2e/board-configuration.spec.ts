@@ -22,6 +22,7 @@ const TEXT = {
     retire: "Retire device",
     retired: "Device retired successfully",
     retiredStatus: "Status: Retired",
+    cancel: "Cancel",
   },
   es: {
     stockOf: "Inventario de",
@@ -39,6 +40,7 @@ const TEXT = {
     retire: "Retirar dispositivo",
     retired: "Dispositivo retirado correctamente",
     retiredStatus: "Estado: Retirado",
+    cancel: "Cancelar",
   },
 } as const;
 
@@ -92,10 +94,12 @@ for (const lang of ["en", "es"] as const) {
     await expect(page.getByText(tx.removed, { exact: true })).toBeVisible();
     await expect(page.getByTestId("device-status")).toHaveText(tx.unconfigured);
 
-    // Retiring asks first; Escape leaves it unchanged, confirming retires the device and keeps its page.
+    // Retiring asks first; cancelling leaves it unchanged, confirming retires the device and keeps its page.
     await page.getByRole("button", { name: tx.retire }).click();
     await expect(page.getByRole("alertdialog")).toBeVisible();
-    await page.keyboard.press("Escape");
+    // The footer's Cancel (the corner's close button has the same name). Not Escape: with the removal's
+    // toast still up, Escape closes the toast first.
+    await page.getByRole("alertdialog").getByRole("button", { name: tx.cancel, exact: true }).first().click();
     await expect(page.getByRole("alertdialog")).toBeHidden();
     await expect(page.getByTestId("device-status")).toHaveText(tx.unconfigured);
     await page.getByRole("button", { name: tx.retire }).click();
