@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, runNow, test, unique } from "./fixtures";
+import { adminApi, expect, runNow, test, unique } from "./fixtures";
 
 /*
  * Billing (spec part 2 §2, §5): RSL1 bills ACME through the form, the totals on screen and on the
@@ -177,6 +177,32 @@ test("root opens a company's invoices from the company list", async ({ page, log
   await expect(page.getByTestId("invoice-total")).toHaveText("$510.00");
   await page.getByRole("link", { name: "Company Invoices" }).click();
   await expect(page).toHaveURL(/\/companyRelatedInvoices\?company_id=3$/);
+  // Without a stored invoice the detail goes back to the company's invoices; without a company, to /company.
+  await page.goto("/companyRelatedInvoiceDetail?company_id=3");
+  await expect(page).toHaveURL(/\/companyRelatedInvoices\?company_id=3$/);
+  await page.goto("/companyRelatedInvoices");
+  await expect(page).toHaveURL(/\/company$/);
+});
+
+test("a company's invoices page by 25", async ({ page, loginAs }) => {
+  // ROOT bills BETA (its own child, which no other spec bills) 26 times.
+  const root = await adminApi(page.request, "root");
+  const tag = unique();
+  const due = isoDay(runNow() + 30 * 24 * 3600_000);
+  for (let i = 0; i < 26; i++)
+    await root.call("POST", "/company/addInvoice", {
+      companyId: 4,
+      customerId: 4,
+      invoiceNum: `PG-${tag}-${i}`,
+      dueDate: due,
+      notes: "Paging",
+      lineItems: [{ name: "Board", desc: "AB-100", qty: 1, price: "10.00", price_per: "10.00" }],
+    });
+  await loginAs("root");
+  await page.goto("/companyRelatedInvoices?company_id=4");
+  await expect(page.locator("tbody tr")).toHaveCount(25);
+  await page.goto("/companyRelatedInvoices?company_id=4&page=2");
+  await expect(page.locator("tbody tr").first()).toContainText("PG-");
 });
 
 test("RSL1 re-bills a saved invoice's lines: quantity and MSRP stay, the price is RSL1's", async ({ page, loginAs }) => {

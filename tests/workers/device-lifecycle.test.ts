@@ -1,5 +1,5 @@
 import { env, SELF } from "cloudflare:test";
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, db, login, ORIGIN, schema, workerNow } from "./helpers";
 
@@ -126,6 +126,55 @@ describe("reseller panel calls", () => {
     const rel = await api(reseller, "GET", `${A}/company/getCompanyRelatedDevices?company_id=3`);
     expect(rel.body.payload.details.filter((x: { status: string }) => x.status === "unconfigured").map((x: { start_date: string }) => x.start_date)).toEqual([day(5), day(5)]);
   });
+
+  it("refuses a transfer to another reseller's child, by id or code, and changes nothing", async () => {
+    const co = schema.companies;
+    const base = { pocFirstName: "P", pocLastName: "Q", pocCountryCode: "001", pocPhoneNumber: "5550000000", discountPercentage: 15 };
+    const [rs2] = await db()
+      .insert(co)
+      .values({ ...base, code: "RS2T", name: "Reseller Two", type: "var", parentId: 1, pocEmail: "rs2@two.example" })
+      .returning({ id: co.id });
+    const [ec2] = await db()
+      .insert(co)
+      .values({ ...base, code: "EC2T", name: "Customer Two", type: "ec", parentId: rs2.id, pocEmail: "ec2@two.example" })
+      .returning({ id: co.id });
+    const transfers = async () => (await db().select().from(schema.deviceTransfers)).length;
+    const [before, logged] = [await transfers(), (await audit()).length];
+    for (const toCompany of [ec2.id, "EC2T", rs2.id]) {
+      const r = await api(reseller, "POST", `${A}/company/transferDevices`, {
+        fromCompany: 2,
+        toCompany,
+        transferDevices: [19],
+        status: "unconfigured",
+        shippingDate: day(2),
+        subscriptionTerm: 1,
+      });
+      expect(r.status, String(toCompany)).toBe(404);
+      expect(r.body.message).toBe("The provided company code is invalid");
+    }
+    expect(await device(19)).toMatchObject({ companyId: 2, status: "stock", shippingDate: null });
+    expect([await transfers(), (await audit()).length]).toEqual([before, logged]);
+    // Nor does the reseller read that child's devices, and its panel lists only its own child.
+    expect((await api(reseller, "GET", `${A}/company/getCompanyRelatedDevices?company_id=${ec2.id}`)).status).toBe(404);
+    expect((await api(reseller, "GET", `${A}/company/getChildCompanyList`)).body.payload.map((k: { company_id: string }) => k.company_id)).toEqual(["ACME"]);
+  });
+});
+
+describe("the VAR panel's company-type rule", () => {
+  it("refuses an ec company even when its role holds the var_panel module", async () => {
+    const admin = (await db().query.users.findFirst({ where: eq(schema.users.email, "admin@acme.example") }))!;
+    await db().insert(schema.roleModules).values({ roleId: admin.roleId!, companyId: 3, moduleKey: "var_panel" });
+    const ec = await login("acme");
+    const before = await device(1);
+    expect((await api(ec, "GET", `${A}/company/getChildCompanyList`)).status).toBe(403);
+    expect((await api(ec, "GET", `${A}/company/getCompanyStock`)).status).toBe(403);
+    const r = await api(ec, "POST", `${A}/company/transferDevices`, { toCompany: 3, transferDevices: [1], status: "unconfigured", shippingDate: day(2), subscriptionTerm: 1 });
+    expect(r.status).toBe(403);
+    expect(await device(1)).toEqual(before);
+    await db()
+      .delete(schema.roleModules)
+      .where(and(eq(schema.roleModules.roleId, admin.roleId!), eq(schema.roleModules.moduleKey, "var_panel")));
+  });
 });
 
 describe("registration", () => {
@@ -158,6 +207,8 @@ describe("registration", () => {
       [2, "stock", "NEW-B-001", 1],
       [2, "stock", "NEW-B-002", 2],
     ]);
+    // Each new board reaches the gateway feed (by the insert trigger), as a door that admits nobody.
+    for (const row of rows) expect((await feedOf(row.id)).device?.data).toMatchObject({ companyId: "RSL1", active: false });
     expect(await audit()).toContain(
       "1 Devices Registered: 2 into the stock of Reseller One (RSL1)".replace("Reseller One", (await db().query.companies.findFirst({ where: eq(schema.companies.id, 2) }))!.name),
     );
@@ -245,6 +296,9 @@ describe("configuration", () => {
     expect(f.device?.data).toMatchObject({ active: false });
     expect(f.credential?.op).toBe("delete");
 
+    const historyOf2 = async () => (await db().select({ id: schema.activityLogs.id }).from(schema.activityLogs).where(eq(schema.activityLogs.targetDeviceId, 2))).length;
+    const history = await historyOf2();
+    expect(history).toBeGreaterThan(0);
     expect((await api(beta, "POST", `${A}/device/retireDevice`, { id: 2 })).status).toBe(404);
     expect((await device(2)).status).toBe("configured");
     const retired = await api(acme, "POST", `${A}/device/retireDevice`, { id: 2 });
@@ -252,10 +306,30 @@ describe("configuration", () => {
     expect(retired.body.message).toBe("Device retired successfully");
     expect(await device(2)).toMatchObject({ status: "retired", boardSecretHash: null, fullName: "Loading Dock", deletedAt: null });
     expect((await feedOf(2)).device?.data).toMatchObject({ active: false });
+    // Retiring keeps the device and its history: every earlier entry is still there, plus the retirement.
+    expect(await historyOf2()).toBe(history + 1);
+    const listed = await api(acme, "GET", `${A}/user/getDeviceDetails?deviceId=2`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.payload).toMatchObject({ full_name: "Loading Dock", status: "retired" });
     expect((await api(acme, "POST", `${A}/device/retireDevice`, { id: 2 })).body.message).toBe("Device configuration could not be found");
     const log = await audit();
     expect(log.filter((l) => l.startsWith("3 Device Secret Rotated #17"))).toHaveLength(1);
     expect(log.filter((l) => l.startsWith("3 Device Configuration Removed #17"))).toHaveLength(1);
     expect(log).toContain("3 Device Retired #2: Loading Dock (SN-100002)");
+  });
+
+  it("lets an installer with the devices module configure, but not retire; without the flag a read-only role is refused", async () => {
+    const auditorRow = (await db().query.users.findFirst({ where: eq(schema.users.email, "auditor@acme.example") }))!;
+    const body = { id: 18, fullName: "Installer Door", displayName: "ID" };
+    expect((await api(auditor, "POST", `${A}/device/configureDevice`, body)).status).toBe(403);
+    expect(await device(18)).toMatchObject({ status: "unconfigured", boardSecretHash: null });
+    await db().update(schema.users).set({ isInstaller: true }).where(eq(schema.users.id, auditorRow.id));
+    const r = await api(auditor, "POST", `${A}/device/configureDevice`, body);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.payload.board_secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(await device(18)).toMatchObject({ status: "configured", fullName: "Installer Door" });
+    expect((await api(auditor, "POST", `${A}/device/retireDevice`, { id: 18 })).status).toBe(403);
+    expect((await device(18)).status).toBe("configured");
+    await db().update(schema.users).set({ isInstaller: false }).where(eq(schema.users.id, auditorRow.id));
   });
 });

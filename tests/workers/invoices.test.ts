@@ -144,6 +144,8 @@ describe("reading invoices", () => {
     expect((await api(root, "GET", `${BASE}/getCompanyRelatedInvoices?company_id=9999`)).status).toBe(404);
     expect((await api(root, "GET", `${BASE}/getCompanyRelatedInvoices?company_id=abc`)).status).toBe(400);
     expect((await api(root, "GET", `${BASE}/getInvoiceDetails?invoice_id=${otherInvoice}`)).status).toBe(200);
+    for (const q of ["", "?invoice_id=abc", "?invoice_id=0"]) expect((await api(root, "GET", `${BASE}/getInvoiceDetails${q}`)).status, q).toBe(400);
+    expect((await api(root, "GET", `${BASE}/getInvoiceList?company_id=abc`)).status).toBe(400);
     expect((await api(root, "GET", `${BASE}/getInvoiceList`)).body.payload.length).toBe(6);
   });
 
