@@ -12,10 +12,14 @@ test.describe("companies (English)", () => {
     const acme = page.locator("tbody tr", { hasText: "Acme Corporation" });
     await expect(acme).toContainText("ACME");
     await expect(acme).toContainText("+1 555-000-0003");
-    await acme.getByRole("link", { name: "Devices of Acme Corporation" }).click();
+    // Other specs add boards to ACME: the list shows as many as the count it was opened from.
+    const devices = acme.getByRole("link", { name: "Devices of Acme Corporation" });
+    const count = Number((await devices.innerText()).trim());
+    expect(count).toBeGreaterThanOrEqual(12);
+    await devices.click();
     await expect(page).toHaveURL(/\/companyRelatedDevices\?company_id=3$/);
     await expect(page.getByRole("heading", { name: "Company Devices" })).toBeVisible();
-    await expect(page.locator("tbody tr")).toHaveCount(12);
+    await expect(page.locator("tbody tr")).toHaveCount(Math.min(count, 25));
     await page.getByRole("link", { name: "Back to companies" }).click();
 
     await page.getByRole("link", { name: "Add Company" }).click();
