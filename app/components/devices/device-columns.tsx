@@ -2,6 +2,7 @@ import { Link } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
 import type { TFunction } from "i18next";
 import { deviceStatusText } from "~/components/lifecycle/device-status";
+import { shortHeader } from "~/components/data-table/short-header";
 import { Badge } from "~/components/ui/badge";
 import { ZonedTime } from "~/components/ui/zoned-time";
 import { LockIcon } from "./device-icons";
@@ -26,19 +27,6 @@ export type DeviceListRow = {
   doorStateAt: number | null;
 };
 
-/** A sortable header with a short visible text and its full name for assistive technology. */
-function shortHeader(short: string, full: string) {
-  if (short === full) return () => full;
-  return () => (
-    <>
-      <span aria-hidden="true" title={full}>
-        {short}
-      </span>
-      <span className="sr-only">{full}</span>
-    </>
-  );
-}
-
 /** Cells that may wrap (names, times, badges) so the table fits the page instead of scrolling sideways. */
 const WRAP = "whitespace-normal";
 
@@ -47,7 +35,8 @@ const WRAP = "whitespace-normal";
  * device's activity; then the live status (decision 0033), each sortable on the server. Times are in
  * the company's zone, labelled. To fit 1440 px without sideways scrolling, times break between date
  * and time, and the display name's own column shows from 1536 px (below that it is the second line of
- * the full name); on phones the serial number moves under the name too.
+ * the full name); below 1280 px "Date added" is left to the details page, and on phones the serial
+ * number moves under the name.
  */
 export function deviceColumns(t: TFunction, today: string, tz: string): ColumnDef<DeviceListRow>[] {
   return [
@@ -106,7 +95,7 @@ export function deviceColumns(t: TFunction, today: string, tz: string): ColumnDe
       accessorKey: "createdAt",
       header: t("col.createdAt"),
       enableSorting: true,
-      meta: { className: WRAP },
+      meta: { className: `${WRAP} hidden xl:table-cell` },
       cell: ({ row }) => <ZonedTime value={row.original.createdAt} timeZone={tz} />,
     },
     {
