@@ -69,7 +69,13 @@ function scheduleQueries(db: Db, companyId: number) {
 }
 
 /** The company's scheduled-open window in its default zone, or null when the hours are off. */
-function scheduleWindow(settings: SettingsRow | undefined, tz: string, dayRows: OpenDayRow[], exceptionRows: OpenExceptionRow[], firstEntryAt: number | null): ScheduledOpenWindow | null {
+function scheduleWindow(
+  settings: SettingsRow | undefined,
+  tz: string,
+  dayRows: OpenDayRow[],
+  exceptionRows: OpenExceptionRow[],
+  firstEntryAt: number | null,
+): ScheduledOpenWindow | null {
   if (!settings?.scheduleOpen) return null;
   const closed = { openWholeDay: false, openTime: "", closeTime: "" };
   return {

@@ -235,9 +235,9 @@ describe("home dashboard", () => {
     await db().delete(schema.scheduleOpenDays).where(eq(schema.scheduleOpenDays.companyId, c));
     await db()
       .insert(schema.scheduleOpenDays)
-      .values(Array.from({ length: 5 }, (_, day) => ({ companyId: c, day, openWholeDay: false, openTime: "08:00", closeTime: "18:00" })));
+      .values(Array.from({ length: 5 }, (_, day) => ({ companyId: c, day, openWholeDay: true, openTime: "08:00", closeTime: "18:00" })));
     await db().delete(schema.scheduleOpenExceptions).where(eq(schema.scheduleOpenExceptions.companyId, c));
-    await db().insert(schema.scheduleOpenExceptions).values({ companyId: c, date: "2026-12-24", openWholeDay: false, openTime: "09:00", closeTime: "12:00" });
+    await db().insert(schema.scheduleOpenExceptions).values({ companyId: c, date: "2026-12-24", openWholeDay: true, openTime: "09:00", closeTime: "12:00" });
     await db().update(schema.companySettings).set({ scheduleOpen: true, fpi: false }).where(eq(schema.companySettings.companyId, c));
     await db().update(schema.devices).set({ scheduleOpen: true }).where(eq(schema.devices.id, ids.a));
 
@@ -254,6 +254,7 @@ describe("home dashboard", () => {
       if (expected) open++;
     }
     expect(open).toBeGreaterThan(0);
+    expect(open).toBeLessThan(8 * 24);
     const opening = Date.UTC(2026, 11, 21, 9, 30); // Monday 10:30 in Madrid
     const numbers = await dashboardNumbers(db(), acme, core, opening);
     expect(numbers.devices!.scheduledOpen).toBe((await list(acme, { schedule: "open" }, undefined, opening)).total);
