@@ -59,6 +59,7 @@ export function activityColumns(t: TFunction, href: FilterHref): ColumnDef<Activ
       header: t("col.activity"),
       accessorKey: "activityName",
       enableSorting: true,
+      meta: WRAP,
       cell: ({ row }) => {
         const r = row.original;
         const outcome = outcomeOf(r);
@@ -96,7 +97,8 @@ export function activityColumns(t: TFunction, href: FilterHref): ColumnDef<Activ
       id: "summary",
       header: t("col.summary"),
       accessorKey: "summary",
-      meta: { className: "whitespace-normal min-w-48" },
+      // Free text may hold long unbroken words (an e-mail, a serial): those break too rather than widen the log.
+      meta: { className: "whitespace-normal min-w-48 [overflow-wrap:anywhere]" },
       cell: ({ row }) => {
         const reason = denialReason(t, row.original);
         return (
