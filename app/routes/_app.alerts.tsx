@@ -16,7 +16,7 @@ import { companyDefaultZone } from "~/services/time-zones.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
-import { formatDateTime } from "~/utils/format";
+import { formatZonedTime } from "~/utils/format";
 import { can } from "~/utils/permissions";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { ShellData } from "./_app";
@@ -28,7 +28,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const db = getDb(context);
   const params = parseTableParams(new URL(request.url), { defaultSort: "name", sortable: ["name"] });
   const [{ rows, total }, zone] = await Promise.all([listAlerts(db, auth, params), companyDefaultZone(db, auth.company.id)]);
-  return { rows: rows.map((r) => ({ ...r, lastRun: r.lastRunAt ? formatDateTime(r.lastRunAt, zone?.name ?? "UTC") : null })), total, params };
+  return { rows: rows.map((r) => ({ ...r, lastRun: r.lastRunAt ? formatZonedTime(r.lastRunAt, zone?.name ?? "UTC") : null })), total, params };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

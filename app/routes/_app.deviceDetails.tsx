@@ -7,6 +7,7 @@ import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { DetailList } from "~/components/devices/detail-list";
 import { deviceSettingItems } from "~/components/devices/device-settings";
+import { companyDefaultZone } from "~/services/time-zones.server";
 import { LinkListCard } from "~/components/devices/link-list-card";
 import { RemoteUnlockCard } from "~/components/devices/remote-unlock-card";
 import { ScheduledOpenCard } from "~/components/devices/scheduled-open-card";
@@ -44,10 +45,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const db = getDb(context);
   try {
     const now = nowMs();
-    const [details, rights] = await Promise.all([getDeviceDetails(db, auth, id), lifecycleRights(db, auth)]);
+    const [details, rights, zone] = await Promise.all([getDeviceDetails(db, auth, id), lifecycleRights(db, auth), companyDefaultZone(db, auth.company.id)]);
     const command = await latestCommand(db, auth, id, now);
     const canUnlock = can(auth.permissions, "devices", "modify") && details.device.status === "configured";
-    return { ...details, rights, today: todayOf(now), command: command && { id: command.id, status: command.status, error: command.error }, canUnlock };
+    return { ...details, rights, tz: zone?.name ?? "UTC", today: todayOf(now), command: command && { id: command.id, status: command.status, error: command.error }, canUnlock };
   } catch (err) {
     if (err instanceof ServiceError && err.status === 404) throw redirect("/devices");
     throw err;
@@ -97,7 +98,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function DeviceDetailsPage() {
-  const { device, deviceType, scheduledOpen, fpi, week, exceptions, users, groups, rights, today, hasBoardSecret, command, canUnlock } = useLoaderData<typeof loader>();
+  const { device, deviceType, scheduledOpen, fpi, week, exceptions, users, groups, rights, tz, today, hasBoardSecret, command, canUnlock } = useLoaderData<typeof loader>();
   const actionData = useActionData<ActionData>();
   const { t } = useTranslation("devices");
   const { t: tl } = useTranslation("lifecycle");
@@ -166,7 +167,7 @@ export default function DeviceDetailsPage() {
           <CardTitle>{t("details.settings")}</CardTitle>
         </CardHeader>
         <CardContent>
-          <DetailList items={deviceSettingItems(t, device, deviceType, scheduledOpen, fpi)} />
+          <DetailList items={deviceSettingItems(t, device, deviceType, scheduledOpen, fpi, tz)} />
         </CardContent>
       </Card>
       {scheduledOpen && <ScheduledOpenCard week={week} exceptions={exceptions} />}

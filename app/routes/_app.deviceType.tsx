@@ -13,7 +13,7 @@ import { PageHeader } from "~/components/ui/page-header";
 import { deleteDeviceType, DEVICE_TYPE_SORTS, listDeviceTypes, type DeviceTypeRow } from "~/services/device-types.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
-import { formatDateTime } from "~/utils/format";
+import { formatZonedTime } from "~/utils/format";
 import { can } from "~/utils/permissions";
 import { rowAction, rowSchema } from "~/utils/row-action.server";
 
@@ -63,7 +63,7 @@ export default function DeviceTypesPage() {
       { id: "code", accessorKey: "deviceCode", header: t("deviceCode"), enableSorting: true, meta: { className: "font-mono" } },
       { id: "type", accessorKey: "deviceType", header: t("deviceType"), enableSorting: true },
       { id: "devices", accessorKey: "devices", header: t("devices"), enableSorting: true, meta: { className: "text-right" } },
-      { id: "createdAt", header: t("createdAt"), enableSorting: true, cell: ({ row }) => formatDateTime(row.original.createdAt, "UTC") },
+      { id: "createdAt", header: t("createdAt"), enableSorting: true, cell: ({ row }) => formatZonedTime(row.original.createdAt, "UTC") },
     ];
     if (can.delete)
       cols.push(

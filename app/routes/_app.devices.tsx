@@ -1,19 +1,27 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { useLoaderData } from "@remix-run/react";
-import { useMemo } from "react";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { data } from "@remix-run/cloudflare";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { DataTable } from "~/components/data-table/data-table";
 import { parseTableParams } from "~/components/data-table/params";
-import { deviceColumns } from "~/components/devices/device-columns";
+import { selectColumn } from "~/components/data-table/select-column";
+import { DeviceBulkBar } from "~/components/devices/device-bulk-bar";
+import { DeviceBulkResults } from "~/components/devices/device-bulk-results";
+import { deviceColumns, type DeviceListRow } from "~/components/devices/device-columns";
 import { DeviceFilterBar } from "~/components/devices/device-filters";
 import { EmptyState } from "~/components/ui/empty-state";
 import { PageHeader } from "~/components/ui/page-header";
+import { addDevicesToGroupSchema, type BulkRowResult } from "~/schemas/bulk";
 import { parseDeviceFilters } from "~/schemas/device-filters";
+import { addDevicesToGroup } from "~/services/device-groups.server";
 import { DEVICE_SORTS, deviceFilterOptions, listDevices } from "~/services/devices.server";
 import { companyDefaultZone } from "~/services/time-zones.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { todayOf } from "~/services/device-stock.server";
 import { getDb, nowMs } from "~/utils/db.server";
+import { formAction } from "~/utils/form-action.server";
+import { can } from "~/utils/permissions";
 
 export const meta: MetaFunction = () => [{ title: "Devices" }];
 
@@ -30,18 +38,49 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     companyDefaultZone(db, auth.company.id),
   ]);
   // Times read as in /activity: the company's zone, labelled.
-  return { rows, total, params, filters, ...options, today: todayOf(now), tz: zone?.name ?? "UTC" };
+  const canBulk = can(auth.permissions, "device_group", "modify");
+  return { rows, total, params, filters, ...options, canBulk, today: todayOf(now), tz: zone?.name ?? "UTC" };
+}
+
+/** Adds the selected devices to a group (decision 0035); the service checks the group right itself. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const auth = await requireModule(request, context, "devices");
+  const db = getDb(context);
+  return formAction(await request.formData(), addDevicesToGroupSchema, async (v, submission) => {
+    const rows = await addDevicesToGroup(db, auth, v, nowMs());
+    return data({ result: submission.reply({ resetForm: true }), bulk: { groupId: v.groupId, rows } });
+  });
 }
 
 export default function Devices() {
-  const { rows, total, params, filters, groups, types, today, tz } = useLoaderData<typeof loader>();
+  const { rows, total, params, filters, groups, types, canBulk, today, tz } = useLoaderData<typeof loader>();
+  const actionData = useActionData<{ bulk?: { groupId: number; rows: BulkRowResult[] } }>();
   const { t } = useTranslation("devices");
-  const columns = useMemo(() => deviceColumns(t, today, tz), [t, today, tz]);
+  const [selected, setSelected] = useState<Set<number>>(() => new Set());
+  // A finished bulk action clears the selection; its results stay on screen.
+  useEffect(() => {
+    if (actionData?.bulk) setSelected(new Set());
+  }, [actionData]);
+  const columns = useMemo(() => {
+    const cols = deviceColumns(t, today, tz);
+    if (!canBulk) return cols;
+    const select = selectColumn<DeviceListRow>({
+      selected,
+      onChange: setSelected,
+      idOf: (d) => d.id,
+      rowLabel: (d) => t("bulk.selectRow", { name: d.fullName || d.serialNumber }),
+      pageLabel: t("bulk.selectPage"),
+    });
+    return [select, ...cols];
+  }, [t, today, tz, canBulk, selected]);
+  const bulkGroup = actionData?.bulk && groups.find((g) => g.id === actionData.bulk!.groupId);
   const filtered = Object.keys(filters).length > 0;
   return (
     <div className="grid gap-4">
       <PageHeader title={t("title")} />
       <DeviceFilterBar t={t} filters={filters} groups={groups} types={types} />
+      {selected.size > 0 && <DeviceBulkBar ids={[...selected]} groups={groups} onClear={() => setSelected(new Set())} />}
+      {actionData?.bulk && bulkGroup && <DeviceBulkResults group={bulkGroup} rows={actionData.bulk.rows} />}
       <DataTable
         columns={columns}
         data={rows}

@@ -10,6 +10,7 @@ import { Button } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
 import { PageHeader } from "~/components/ui/page-header";
 import { activateRelease, deleteRelease, listProgress, listReleases, OTA_PAGE_SIZE } from "~/services/firmware.server";
+import { companyDefaultZone } from "~/services/time-zones.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { can } from "~/utils/permissions";
@@ -25,12 +26,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "company");
   const params = parseTableParams(request.url, { defaultSort: "createdAt", sortable: ["createdAt"], pageSize: OTA_PAGE_SIZE });
   const db = getDb(context);
-  const [{ rows, total }, progress] = await Promise.all([listReleases(db, auth, { page: params.page, pageSize: params.pageSize }), listProgress(db, auth)]);
+  const [{ rows, total }, progress, zone] = await Promise.all([
+    listReleases(db, auth, { page: params.page, pageSize: params.pageSize }),
+    listProgress(db, auth),
+    companyDefaultZone(db, auth.company.id),
+  ]);
   return {
     rows,
     total,
     params,
     progress,
+    timeZone: zone?.name ?? "UTC",
     can: { add: can(auth.permissions, "company", "add"), modify: can(auth.permissions, "company", "modify"), remove: can(auth.permissions, "company", "delete") },
   };
 }
@@ -50,9 +56,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Ota() {
-  const { rows, total, params, progress, can } = useLoaderData<typeof loader>();
+  const { rows, total, params, progress, timeZone, can } = useLoaderData<typeof loader>();
   const { t } = useTranslation("ota");
-  const columns = useMemo(() => releaseColumns(t, can), [t, can]);
+  const columns = useMemo(() => releaseColumns(t, can, timeZone), [t, can, timeZone]);
   const revalidator = useRevalidator();
   const downloading = progress.some((p) => p.state === "downloading" || p.state === "offered");
   useEffect(() => {
@@ -88,7 +94,7 @@ export default function Ota() {
         <h2 id="ota-progress" className="mb-3 text-lg font-semibold">
           {t("progressTitle")}
         </h2>
-        <ProgressList rows={progress} t={t} />
+        <ProgressList rows={progress} t={t} timeZone={timeZone} />
       </section>
     </div>
   );

@@ -18,7 +18,7 @@ import { addTicketNote } from "~/services/support.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
-import { formatDateTimeSeconds, formatPhone, formatTicketTime } from "~/utils/format";
+import { formatPhone, formatTicketTime, formatZonedTime, zoneAbbreviation } from "~/utils/format";
 import { can } from "~/utils/permissions";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -104,7 +104,7 @@ export default function SupportTicketDetailsPage() {
                   ""
                 ),
               },
-              { key: "created", label: t("submitted"), value: formatTicketTime(ticket.createdAt, timeZone) },
+              { key: "created", label: t("submitted"), value: `${formatTicketTime(ticket.createdAt, timeZone)} ${zoneAbbreviation(ticket.createdAt, timeZone)}` },
             ]}
           />
         </CardContent>
@@ -166,8 +166,8 @@ export default function SupportTicketDetailsPage() {
           <CardContent>
             <DetailList
               items={[
-                { key: "sentinelTime", label: t("sentinelTime"), value: formatDateTimeSeconds(ticket.sentinelDateTime, timeZone) },
-                { key: "reportingTime", label: t("reportingTime"), value: formatDateTimeSeconds(ticket.reportingDateTime, timeZone) },
+                { key: "sentinelTime", label: t("sentinelTime"), value: formatZonedTime(ticket.sentinelDateTime, timeZone) },
+                { key: "reportingTime", label: t("reportingTime"), value: formatZonedTime(ticket.reportingDateTime, timeZone) },
                 { key: "timeGap", label: t("timeGap"), value: gap == null ? "" : t("seconds", { count: gap }) },
               ]}
             />

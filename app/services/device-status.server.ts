@@ -10,7 +10,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Core } from "../../core-wasm/pkg/index.js";
 import { schema, type Db } from "~/utils/db.server";
 import { PRESENCE_STALE_MS } from "./board-presence.server";
-import { loadCompany } from "./door-decision.server";
+import { loadScheduledOpen } from "./door-decision.server";
 
 const d = schema.devices;
 const p = schema.devicePresence;
@@ -38,6 +38,6 @@ export const followsScheduleSql: SQL = sql`(${d.status} = 'configured' and ${d.s
 
 /** Whether the company's scheduled-open hours hold its doors open at `now`, decided by the core as at the doors. */
 export async function scheduledOpenNow(db: Db, core: Core, companyId: number, now: number): Promise<boolean> {
-  const state = await loadCompany(db, companyId);
+  const state = await loadScheduledOpen(db, companyId);
   return Boolean(state.live && state.schedule && core.isOpen(state.schedule, now));
 }

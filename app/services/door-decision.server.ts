@@ -45,15 +45,77 @@ const GROUP_DEACTIVATED = 3;
 type KeyRow = typeof schema.ekeyAssignments.$inferSelect;
 type GroupRow = typeof schema.deviceGroups.$inferSelect;
 
-/** Everything of one company a decision reads, loaded once per call (also what the phone's keys are built from). */
-export async function loadCompany(db: Db, companyId: number) {
+type SettingsRow = typeof schema.companySettings.$inferSelect;
+type OpenDayRow = typeof schema.scheduleOpenDays.$inferSelect;
+type OpenExceptionRow = typeof schema.scheduleOpenExceptions.$inferSelect;
+
+/** The statements both loaders below read the scheduled-open hours with (they go into one batch each). */
+function scheduleQueries(db: Db, companyId: number) {
   const s = schema;
-  const [[company], [settings], devices, members, groups, users, keys, zones, dayRows, exceptionRows, [firstEntry]] = await db.batch([
+  return [
     db
       .select({ live: isNull(s.companies.deletedAt), off: s.companies.isDeactive })
       .from(s.companies)
       .where(eq(s.companies.id, companyId)),
     db.select().from(s.companySettings).where(eq(s.companySettings.companyId, companyId)),
+    db.select().from(s.scheduleOpenDays).where(eq(s.scheduleOpenDays.companyId, companyId)),
+    db.select().from(s.scheduleOpenExceptions).where(eq(s.scheduleOpenExceptions.companyId, companyId)),
+    db
+      .select({ at: max(s.activityLogs.activityTimestamp) })
+      .from(s.activityLogs)
+      .innerJoin(s.activityTypes, eq(s.activityTypes.id, s.activityLogs.activityTypeId))
+      .where(and(eq(s.activityLogs.companyId, companyId), eq(s.activityTypes.name, "Scheduled Open Started"))),
+  ] as const;
+}
+
+/** The company's scheduled-open window in its default zone, or null when the hours are off. */
+function scheduleWindow(
+  settings: SettingsRow | undefined,
+  tz: string,
+  dayRows: OpenDayRow[],
+  exceptionRows: OpenExceptionRow[],
+  firstEntryAt: number | null,
+): ScheduledOpenWindow | null {
+  if (!settings?.scheduleOpen) return null;
+  const closed = { openWholeDay: false, openTime: "", closeTime: "" };
+  return {
+    kind: "scheduledOpen",
+    tz,
+    fpi: settings.fpi,
+    firstEntryAt,
+    week: Array.from({ length: 7 }, (_, day) => {
+      const row = dayRows.find((r) => r.day === day);
+      return row ? { openWholeDay: row.openWholeDay, openTime: row.openTime, closeTime: row.closeTime } : closed;
+    }),
+    exceptions: exceptionRows.map((e) => ({ date: e.date, openWholeDay: e.openWholeDay, openTime: e.openTime, closeTime: e.closeTime })),
+  };
+}
+
+/**
+ * Only what "are the company's doors held open by its hours now" reads: whether the company is live,
+ * and its scheduled-open window (a handful of rows, where `loadCompany` reads every user and key).
+ */
+export async function loadScheduledOpen(db: Db, companyId: number): Promise<{ live: boolean; schedule: ScheduledOpenWindow | null }> {
+  const s = schema;
+  const [[company], [settings], dayRows, exceptionRows, [firstEntry], [zone]] = await db.batch([
+    ...scheduleQueries(db, companyId),
+    db
+      .select({ name: s.timeZones.name })
+      .from(s.timeZones)
+      .innerJoin(s.companySettings, eq(s.companySettings.defaultTimeZoneId, s.timeZones.id))
+      .where(eq(s.companySettings.companyId, companyId)),
+  ]);
+  return {
+    live: Boolean(company?.live) && !company?.off,
+    schedule: scheduleWindow(settings, zone?.name || "UTC", dayRows, exceptionRows, firstEntry?.at ?? null),
+  };
+}
+
+/** Everything of one company a decision reads, loaded once per call (also what the phone's keys are built from). */
+export async function loadCompany(db: Db, companyId: number) {
+  const s = schema;
+  const [[company], [settings], dayRows, exceptionRows, [firstEntry], devices, members, groups, users, keys, zones] = await db.batch([
+    ...scheduleQueries(db, companyId),
     db
       .select()
       .from(s.devices)
@@ -69,13 +131,6 @@ export async function loadCompany(db: Db, companyId: number) {
       .where(and(eq(s.users.companyId, companyId), isNull(s.users.deletedAt))),
     db.select().from(s.ekeyAssignments).where(eq(s.ekeyAssignments.companyId, companyId)),
     db.select({ id: s.timeZones.id, name: s.timeZones.name }).from(s.timeZones),
-    db.select().from(s.scheduleOpenDays).where(eq(s.scheduleOpenDays.companyId, companyId)),
-    db.select().from(s.scheduleOpenExceptions).where(eq(s.scheduleOpenExceptions.companyId, companyId)),
-    db
-      .select({ at: max(s.activityLogs.activityTimestamp) })
-      .from(s.activityLogs)
-      .innerJoin(s.activityTypes, eq(s.activityTypes.id, s.activityLogs.activityTypeId))
-      .where(and(eq(s.activityLogs.companyId, companyId), eq(s.activityTypes.name, "Scheduled Open Started"))),
   ]);
   const zone = new Map(zones.map((z) => [z.id, z.name]));
   const defaultZone = (settings?.defaultTimeZoneId != null && zone.get(settings.defaultTimeZoneId)) || "UTC";
@@ -84,21 +139,7 @@ export async function loadCompany(db: Db, companyId: number) {
   const groupsOfDevice = new Map<number, number[]>();
   for (const m of members) if (liveGroups.has(m.groupId)) groupsOfDevice.set(m.deviceId, [...(groupsOfDevice.get(m.deviceId) ?? []), m.groupId]);
 
-  let schedule: ScheduledOpenWindow | null = null;
-  if (settings?.scheduleOpen) {
-    const closed = { openWholeDay: false, openTime: "", closeTime: "" };
-    schedule = {
-      kind: "scheduledOpen",
-      tz: defaultZone,
-      fpi: settings.fpi,
-      firstEntryAt: firstEntry?.at ?? null,
-      week: Array.from({ length: 7 }, (_, day) => {
-        const row = dayRows.find((r) => r.day === day);
-        return row ? { openWholeDay: row.openWholeDay, openTime: row.openTime, closeTime: row.closeTime } : closed;
-      }),
-      exceptions: exceptionRows.map((e) => ({ date: e.date, openWholeDay: e.openWholeDay, openTime: e.openTime, closeTime: e.closeTime })),
-    };
-  }
+  const schedule = scheduleWindow(settings, defaultZone, dayRows, exceptionRows, firstEntry?.at ?? null);
   return {
     live: Boolean(company?.live) && !company?.off,
     devices: new Map(devices.map((d) => [d.id, d])),

@@ -11,6 +11,8 @@ import { createCore } from "../../core-wasm/pkg/index.js";
 import { seedGateway } from "../../db/seed/gateway";
 import { PRESENCE_STALE_MS } from "../../app/services/board-presence.server";
 import { dashboardNumbers } from "../../app/services/dashboard.server";
+import { scheduledOpenNow } from "../../app/services/device-status.server";
+import { loadCompany, loadScheduledOpen } from "../../app/services/door-decision.server";
 import { listDevices, type ListDevicesOptions } from "../../app/services/devices.server";
 import { authFromToken, type Auth } from "../../app/utils/auth-guards.server";
 import type { DeviceFilters } from "../../app/schemas/device-filters";
@@ -226,6 +228,42 @@ describe("home dashboard", () => {
     await db().update(schema.scheduleOpenDays).set({ openWholeDay: false }).where(eq(schema.scheduleOpenDays.companyId, acme.company.id));
     expect((await dashboardNumbers(db(), acme, core, now)).devices!.scheduledOpen).toBe(0);
     expect(await total({ schedule: "open" })).toBe(0);
+  });
+
+  it("reads the scheduled-open hours alone and answers as the whole door state does", async () => {
+    const c = acme.company.id;
+    await db().delete(schema.scheduleOpenDays).where(eq(schema.scheduleOpenDays.companyId, c));
+    await db()
+      .insert(schema.scheduleOpenDays)
+      .values(Array.from({ length: 5 }, (_, day) => ({ companyId: c, day, openWholeDay: true, openTime: "08:00", closeTime: "18:00" })));
+    await db().delete(schema.scheduleOpenExceptions).where(eq(schema.scheduleOpenExceptions.companyId, c));
+    await db().insert(schema.scheduleOpenExceptions).values({ companyId: c, date: "2026-12-24", openWholeDay: true, openTime: "09:00", closeTime: "12:00" });
+    await db().update(schema.companySettings).set({ scheduleOpen: true, fpi: false }).where(eq(schema.companySettings.companyId, c));
+    await db().update(schema.devices).set({ scheduleOpen: true }).where(eq(schema.devices.id, ids.a));
+
+    const [whole, small] = await Promise.all([loadCompany(db(), c), loadScheduledOpen(db(), c)]);
+    expect(small.schedule).not.toBeNull();
+    expect(small).toEqual({ live: whole.live, schedule: whole.schedule });
+    // Every hour of a week and the exception day: the same answer, and the dashboard counts by it.
+    const start = Date.UTC(2026, 11, 20, 0, 30);
+    let open = 0;
+    for (let h = 0; h < 8 * 24; h++) {
+      const at = start + h * 3_600_000;
+      const expected = Boolean(whole.live && whole.schedule && core.isOpen(whole.schedule, at));
+      expect(await scheduledOpenNow(db(), core, c, at), new Date(at).toISOString()).toBe(expected);
+      if (expected) open++;
+    }
+    expect(open).toBeGreaterThan(0);
+    expect(open).toBeLessThan(8 * 24);
+    const opening = Date.UTC(2026, 11, 21, 9, 30); // Monday 10:30 in Madrid
+    const numbers = await dashboardNumbers(db(), acme, core, opening);
+    expect(numbers.devices!.scheduledOpen).toBe((await list(acme, { schedule: "open" }, undefined, opening)).total);
+    expect(mine((await list(acme, { schedule: "open" }, undefined, opening)).rows)).toContain(ids.a);
+
+    // Hours off: nothing to read beyond the settings.
+    await db().update(schema.companySettings).set({ scheduleOpen: false }).where(eq(schema.companySettings.companyId, c));
+    expect((await loadScheduledOpen(db(), c)).schedule).toBeNull();
+    expect(await scheduledOpenNow(db(), core, c, opening)).toBe(false);
   });
 
   it("shows only the numbers of modules the caller holds", async () => {

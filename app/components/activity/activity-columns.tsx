@@ -15,6 +15,9 @@ export type FilterHref = (changes: Record<string, string | null>) => string;
 const detailsClass = "font-medium text-foreground underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring rounded-sm";
 const linkClass = "text-primary underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring rounded-sm";
 
+/** Names, dates and triggers may wrap between words, so the log fits 1440 px in Spanish too. */
+const WRAP = { className: "whitespace-normal" };
+
 /** A cell that narrows the log to the thing it names (docs/ARCHITECTURE.md §7.1: clicking a cell filters). */
 function FilterCell({ to, label, text }: { to: string; label: string; text: string }) {
   return (
@@ -29,6 +32,7 @@ function byIdColumn(t: TFunction, href: FilterHref, id: string, type: FilterType
     id,
     header: t(`col.${id}`),
     enableSorting: true,
+    meta: WRAP,
     accessorFn: (r) => pick(r)?.name ?? "",
     cell: ({ row }) => {
       const v = pick(row.original);
@@ -45,6 +49,7 @@ export function activityColumns(t: TFunction, href: FilterHref): ColumnDef<Activ
       header: t("col.date"),
       accessorKey: "when",
       enableSorting: true,
+      meta: { className: "whitespace-normal min-w-28" },
       cell: ({ row }) => (
         <FilterCell to={href({ filterFromDate: row.original.day, filterToDate: row.original.day })} label={t("filterByDay", { day: row.original.when })} text={row.original.when} />
       ),
@@ -54,6 +59,7 @@ export function activityColumns(t: TFunction, href: FilterHref): ColumnDef<Activ
       header: t("col.activity"),
       accessorKey: "activityName",
       enableSorting: true,
+      meta: WRAP,
       cell: ({ row }) => {
         const r = row.original;
         const outcome = outcomeOf(r);
@@ -74,6 +80,7 @@ export function activityColumns(t: TFunction, href: FilterHref): ColumnDef<Activ
       header: t("col.trigger"),
       accessorKey: "operationType",
       enableSorting: true,
+      meta: WRAP,
       cell: ({ row }) => (
         <FilterCell
           to={href({ filterOperationType: row.original.operationType })}
@@ -90,7 +97,8 @@ export function activityColumns(t: TFunction, href: FilterHref): ColumnDef<Activ
       id: "summary",
       header: t("col.summary"),
       accessorKey: "summary",
-      meta: { className: "whitespace-normal min-w-48" },
+      // Free text may hold long unbroken words (an e-mail, a serial): those break too rather than widen the log.
+      meta: { className: "whitespace-normal min-w-48 [overflow-wrap:anywhere]" },
       cell: ({ row }) => {
         const reason = denialReason(t, row.original);
         return (

@@ -2,8 +2,9 @@ import { Link } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
 import type { TFunction } from "i18next";
 import { deviceStatusText } from "~/components/lifecycle/device-status";
+import { shortHeader } from "~/components/data-table/short-header";
 import { Badge } from "~/components/ui/badge";
-import { formatDateTime, formatZonedTime } from "~/utils/format";
+import { ZonedTime } from "~/components/ui/zoned-time";
 import { LockIcon } from "./device-icons";
 
 export type DeviceListRow = {
@@ -26,10 +27,16 @@ export type DeviceListRow = {
   doorStateAt: number | null;
 };
 
+/** Cells that may wrap (names, times, badges) so the table fits the page instead of scrolling sideways. */
+const WRAP = "whitespace-normal";
+
 /**
  * /devices columns (docs/ARCHITECTURE.md §7.1): the icon opens details, last activity opens that
  * device's activity; then the live status (decision 0033), each sortable on the server. Times are in
- * the company's zone, labelled.
+ * the company's zone, labelled. To fit 1440 px without sideways scrolling, times break between date
+ * and time, and the display name's own column shows from 1536 px (below that it is the second line of
+ * the full name); below 1280 px "Date added" is left to the details page, and on phones the serial
+ * number moves under the name.
  */
 export function deviceColumns(t: TFunction, today: string, tz: string): ColumnDef<DeviceListRow>[] {
   return [
@@ -47,22 +54,62 @@ export function deviceColumns(t: TFunction, today: string, tz: string): ColumnDe
         </Link>
       ),
     },
-    { id: "fullName", accessorKey: "fullName", header: t("col.fullName"), enableSorting: true },
-    { id: "displayName", accessorKey: "displayName", header: t("col.displayName"), enableSorting: true },
-    { id: "serialNumber", accessorKey: "serialNumber", header: t("col.serialNumber"), enableSorting: true },
-    { id: "status", header: t("lifecycle:col.status"), cell: ({ row }) => deviceStatusText(t, row.original.status, row.original.startDate, today) },
-    { id: "createdAt", accessorKey: "createdAt", header: t("col.createdAt"), enableSorting: true, cell: ({ row }) => formatDateTime(row.original.createdAt) },
+    {
+      id: "fullName",
+      accessorKey: "fullName",
+      header: t("col.fullName"),
+      enableSorting: true,
+      meta: { className: `${WRAP} min-w-32` },
+      cell: ({ row }) => (
+        <span className="flex flex-col">
+          <span>{row.original.fullName}</span>
+          {row.original.displayName && row.original.displayName !== row.original.fullName && (
+            <span className="text-xs text-muted-foreground 2xl:hidden">
+              <span className="sr-only">{t("col.displayName")}: </span>
+              {row.original.displayName}
+            </span>
+          )}
+          <span className="text-xs text-muted-foreground md:hidden">
+            <span className="sr-only">{t("col.serialNumber")}: </span>
+            {row.original.serialNumber}
+          </span>
+        </span>
+      ),
+    },
+    { id: "displayName", accessorKey: "displayName", header: t("col.displayName"), enableSorting: true, meta: { className: `${WRAP} hidden 2xl:table-cell` } },
+    {
+      id: "serialNumber",
+      accessorKey: "serialNumber",
+      header: shortHeader(t("col.serialShort"), t("col.serialNumber")),
+      enableSorting: true,
+      meta: { className: "hidden md:table-cell" },
+    },
+    {
+      id: "status",
+      header: t("lifecycle:col.status"),
+      meta: { className: WRAP },
+      cell: ({ row }) => deviceStatusText(t, row.original.status, row.original.startDate, today),
+    },
+    {
+      id: "createdAt",
+      accessorKey: "createdAt",
+      header: t("col.createdAt"),
+      enableSorting: true,
+      meta: { className: `${WRAP} hidden xl:table-cell` },
+      cell: ({ row }) => <ZonedTime value={row.original.createdAt} timeZone={tz} />,
+    },
     {
       id: "lastActivity",
       accessorKey: "lastActivityAt",
       header: t("col.lastActivity"),
       enableSorting: true,
+      meta: { className: WRAP },
       cell: ({ row }) =>
         row.original.lastActivityAt == null ? (
           "-"
         ) : (
           <Link to={`/activity?id=${row.original.id}&type=Device`} className="text-primary underline-offset-4 hover:underline">
-            {formatZonedTime(row.original.lastActivityAt, tz)}
+            <ZonedTime value={row.original.lastActivityAt} timeZone={tz} />
           </Link>
         ),
     },
@@ -71,13 +118,18 @@ export function deviceColumns(t: TFunction, today: string, tz: string): ColumnDe
       accessorKey: "online",
       header: t("col.online"),
       enableSorting: true,
+      meta: { className: WRAP },
       cell: ({ row }) => {
         const { online, onlineSince } = row.original;
         if (online == null) return <Badge variant="outline">{t("online.never")}</Badge>;
         return (
           <span className="flex flex-col items-start gap-0.5">
             <Badge variant={online ? "success" : "secondary"}>{t(online ? "online.yes" : "online.no")}</Badge>
-            {onlineSince != null && <span className="text-xs whitespace-nowrap text-muted-foreground">{t("online.since", { at: formatZonedTime(onlineSince, tz) })}</span>}
+            {onlineSince != null && (
+              <span className="text-xs text-muted-foreground">
+                {t("online.sinceLabel")} <ZonedTime value={onlineSince} timeZone={tz} />
+              </span>
+            )}
           </span>
         );
       },
@@ -94,6 +146,7 @@ export function deviceColumns(t: TFunction, today: string, tz: string): ColumnDe
       accessorKey: "firmwareVersion",
       header: t("col.firmware"),
       enableSorting: true,
+      meta: { className: WRAP },
       cell: ({ row }) => (
         <span className="flex flex-wrap items-center gap-1">
           {row.original.firmwareVersion ?? "-"}

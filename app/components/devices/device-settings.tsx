@@ -1,20 +1,24 @@
 import type { TFunction } from "i18next";
 import type { DeviceDetails } from "~/services/devices.server";
-import { formatDate, formatDateTime } from "~/utils/format";
+import { formatDate, formatZonedTime } from "~/utils/format";
 import type { DetailItem } from "./detail-list";
 
 type Device = DeviceDetails["device"];
 
-/** The device's fields in the spec's order, with its conditional rules (docs/ARCHITECTURE.md §7.1). */
-export function deviceSettingItems(t: TFunction, device: Device, deviceType: string, scheduledOpen: boolean, fpi: boolean): DetailItem[] {
+/**
+ * The device's fields in the spec's order, with its conditional rules (docs/ARCHITECTURE.md §7.1), and
+ * the date it was added (a column the list hides on narrow screens). Times are in the company's zone `tz`, labelled.
+ */
+export function deviceSettingItems(t: TFunction, device: Device, deviceType: string, scheduledOpen: boolean, fpi: boolean, tz: string): DetailItem[] {
   const yesNo = (v: boolean) => (v ? t("yes") : t("no"));
   const seconds = (v: number | null) => (v == null ? "" : t("details.seconds", { count: v }));
   const timer = device.relockTrigger === "Timer";
   const items: (DetailItem | false)[] = [
     { key: "fullName", label: t("details.fullName"), value: device.fullName },
     { key: "displayName", label: t("details.displayName"), value: device.displayName },
-    { key: "installedAt", label: t("details.installedAt"), value: formatDate(device.installedAt) },
+    { key: "installedAt", label: t("details.installedAt"), value: formatDate(device.installedAt, tz) },
     { key: "serialNumber", label: t("details.serialNumber"), value: device.serialNumber },
+    { key: "createdAt", label: t("col.createdAt"), value: formatZonedTime(device.createdAt, tz) },
     { key: "hardwareId", label: t("details.hardwareId"), value: device.hardwareId },
     { key: "deviceType", label: t("details.deviceType"), value: deviceType },
     { key: "lockType", label: t("details.lockType"), value: device.lockType },
@@ -33,7 +37,7 @@ export function deviceSettingItems(t: TFunction, device: Device, deviceType: str
       value:
         device.lastLatitude == null || device.lastLongitude == null
           ? t("details.noLocation")
-          : t("details.locationAt", { lat: device.lastLatitude.toFixed(5), lng: device.lastLongitude.toFixed(5), at: formatDateTime(device.lastLocationAt) }),
+          : t("details.locationAt", { lat: device.lastLatitude.toFixed(5), lng: device.lastLongitude.toFixed(5), at: formatZonedTime(device.lastLocationAt, tz) }),
     },
     { key: "scheduledOpen", label: t("details.scheduledOpen"), value: yesNo(scheduledOpen) },
     scheduledOpen && { key: "fpi", label: t("details.fpi"), value: yesNo(fpi) },

@@ -1,12 +1,12 @@
 import type { TFunction } from "i18next";
 import { Badge } from "~/components/ui/badge";
 import type { ProgressRow } from "~/services/firmware.server";
-import { formatDateTime } from "~/utils/format";
+import { formatZonedTime } from "~/utils/format";
 
 const STATE_VARIANT = { installed: "success", failed: "destructive", downloading: "secondary", verified: "secondary", offered: "outline" } as const;
 
 /** One progress bar per board and release, from what the boards reported through the gateway. */
-export function ProgressList({ rows, t }: { rows: ProgressRow[]; t: TFunction }) {
+export function ProgressList({ rows, t, timeZone }: { rows: ProgressRow[]; t: TFunction; timeZone: string }) {
   if (rows.length === 0) return <p className="p-4 text-center text-sm text-muted-foreground">{t("progressEmpty")}</p>;
   return (
     <ul className="grid gap-3" aria-label={t("progressCaption")}>
@@ -28,7 +28,7 @@ export function ProgressList({ rows, t }: { rows: ProgressRow[]; t: TFunction })
               <span>
                 {t("blocks", { done: r.blocksDone, total: r.blocksTotal })} ({percent}%){r.detail ? ` · ${r.detail}` : ""}
               </span>
-              <span>{formatDateTime(r.updatedAt)}</span>
+              <span>{formatZonedTime(r.updatedAt, timeZone)}</span>
             </div>
           </li>
         );

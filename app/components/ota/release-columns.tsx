@@ -3,7 +3,7 @@ import type { TFunction } from "i18next";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
-import { formatDateTime } from "~/utils/format";
+import { formatZonedTime } from "~/utils/format";
 
 export type ReleaseListRow = {
   id: number;
@@ -24,7 +24,7 @@ export function formatBytes(n: number): string {
 }
 
 /** The /ota grid; make-active and delete ask first (the spec's confirmation dialogs). */
-export function releaseColumns(t: TFunction, can: { modify: boolean; remove: boolean }): ColumnDef<ReleaseListRow>[] {
+export function releaseColumns(t: TFunction, can: { modify: boolean; remove: boolean }, timeZone: string): ColumnDef<ReleaseListRow>[] {
   return [
     { accessorKey: "version", header: t("version"), cell: ({ row }) => <span className="font-medium">{row.original.version}</span> },
     { accessorKey: "versionDescription", header: t("description"), cell: ({ row }) => row.original.versionDescription || "-" },
@@ -58,7 +58,7 @@ export function releaseColumns(t: TFunction, can: { modify: boolean; remove: boo
       header: t("status"),
       cell: ({ row }) => (row.original.isActive ? <Badge variant="success">{t("active")}</Badge> : <Badge variant="outline">{t("inactive")}</Badge>),
     },
-    { accessorKey: "createdAt", header: t("createdAt"), cell: ({ row }) => formatDateTime(row.original.createdAt), meta: { className: "whitespace-nowrap" } },
+    { accessorKey: "createdAt", header: t("createdAt"), cell: ({ row }) => formatZonedTime(row.original.createdAt, timeZone), meta: { className: "whitespace-nowrap" } },
     {
       id: "actions",
       header: () => <span className="sr-only">{t("actions")}</span>,

@@ -3,7 +3,7 @@ import type { ColumnDef } from "@tanstack/react-table";
 import type { TFunction } from "i18next";
 import { NAV_ICONS } from "~/components/shell/nav-icons";
 import type { TicketListRow } from "~/services/support.server";
-import { formatDateTimeSeconds, formatPhone } from "~/utils/format";
+import { formatPhone, formatZonedTime } from "~/utils/format";
 
 export const ticketUrl = (id: number) => `/supportTicketDetails?id=${id}`;
 
@@ -25,7 +25,7 @@ export function ticketColumns(t: TFunction, timeZone: string, withCompany: boole
     { id: "phone", header: t("phone"), cell: ({ row }) => formatPhone(row.original.userCountryCode, row.original.userPhone) },
     { id: "email", header: t("email"), cell: ({ row }) => row.original.userEmail ?? "" },
     { id: "device", header: t("mobile"), cell: ({ row }) => [row.original.brand, row.original.phoneModel].filter(Boolean).join(" ") },
-    { id: "createdAt", accessorKey: "createdAt", header: t("created"), enableSorting: true, cell: ({ row }) => formatDateTimeSeconds(row.original.createdAt, timeZone) },
+    { id: "createdAt", accessorKey: "createdAt", header: t("created"), enableSorting: true, cell: ({ row }) => formatZonedTime(row.original.createdAt, timeZone) },
   ];
   if (withCompany) cols.splice(2, 0, { id: "company", accessorKey: "companyName", header: t("company"), enableSorting: true, cell: ({ row }) => row.original.companyName ?? "" });
   return cols;

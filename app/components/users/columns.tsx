@@ -1,13 +1,18 @@
 import { Link } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
 import type { TFunction } from "i18next";
+import { shortHeader } from "~/components/data-table/short-header";
 import { deleteColumn } from "~/components/data-table/delete-column";
 import { CheckIcon } from "~/components/ui/icons";
 import type { UserListRow } from "~/services/users.server";
-import { formatDateTime, formatPhone } from "~/utils/format";
+import { ZonedTime } from "~/components/ui/zoned-time";
+import { formatPhone } from "~/utils/format";
 import { UserIcon } from "./icons";
 
 const Flag = ({ on, t }: { on: boolean; t: TFunction }) => (on ? <CheckIcon className="size-4 text-primary" aria-label={t("yes")} /> : <span className="sr-only">{t("no")}</span>);
+
+/** Flag headers wrap between words: five long headers over narrow yes/no cells made the table scroll at 1440 px. */
+const FLAG = { className: "whitespace-normal" };
 
 /** Columns of /users (docs/ARCHITECTURE.md §7.1); sortable ids match `USER_SORTS`. */
 export function userColumns(t: TFunction, opts: { canDelete: boolean; timeZone: string }): ColumnDef<UserListRow>[] {
@@ -22,41 +27,79 @@ export function userColumns(t: TFunction, opts: { canDelete: boolean; timeZone: 
         </Link>
       ),
     },
-    { id: "displayName", accessorKey: "displayName", header: t("col.displayName"), enableSorting: true },
+    { id: "displayName", accessorKey: "displayName", header: t("col.displayName"), enableSorting: true, meta: { className: "min-w-32 whitespace-normal" } },
     {
       id: "email",
       accessorKey: "email",
       header: t("col.email"),
       enableSorting: true,
-      cell: ({ row }) => (
-        <a href={`mailto:${row.original.email}`} className="text-primary hover:underline">
-          {row.original.email}
-        </a>
-      ),
+      meta: { className: "whitespace-normal" },
+      cell: ({ row }) => {
+        const { email } = row.original;
+        const at = email.indexOf("@");
+        const phone = formatPhone(row.original.countryCode, row.original.phoneNumber);
+        return (
+          <span className="flex flex-col">
+            {/* May break before the @, so a long address does not widen the table. */}
+            <a href={`mailto:${email}`} className="text-primary hover:underline">
+              {at > 0 ? (
+                <>
+                  {email.slice(0, at)}
+                  <wbr />
+                  {email.slice(at)}
+                </>
+              ) : (
+                email
+              )}
+            </a>
+            {phone && (
+              <span className="text-xs whitespace-nowrap text-muted-foreground 2xl:hidden">
+                <span className="sr-only">{t("col.phone")}: </span>
+                {phone}
+              </span>
+            )}
+          </span>
+        );
+      },
     },
     {
       id: "phone",
       accessorKey: "phoneNumber",
       header: t("col.phone"),
       enableSorting: true,
-      meta: { className: "whitespace-nowrap" },
+      // From 1536 px; below, the phone is the second line of the e-mail cell.
+      meta: { className: "whitespace-nowrap hidden 2xl:table-cell" },
       cell: ({ row }) => formatPhone(row.original.countryCode, row.original.phoneNumber),
     },
-    { id: "isSOInterrupt", accessorKey: "isSoInterrupt", header: t("col.soInterrupt"), enableSorting: true, cell: ({ row }) => <Flag on={row.original.isSoInterrupt} t={t} /> },
-    { id: "isInstaller", accessorKey: "isInstaller", header: t("col.installer"), enableSorting: true, cell: ({ row }) => <Flag on={row.original.isInstaller} t={t} /> },
-    { id: "isSentinel", accessorKey: "isSentinel", header: t("col.sentinel"), enableSorting: true, cell: ({ row }) => <Flag on={row.original.isSentinel} t={t} /> },
-    { id: "isSuperAdmin", accessorKey: "isSuperAdmin", header: t("col.superAdmin"), enableSorting: true, cell: ({ row }) => <Flag on={row.original.isSuperAdmin} t={t} /> },
-    { id: "active", accessorKey: "isInactive", header: t("col.active"), enableSorting: true, cell: ({ row }) => <Flag on={!row.original.isInactive} t={t} /> },
+    {
+      id: "isSOInterrupt",
+      accessorKey: "isSoInterrupt",
+      header: t("col.soInterrupt"),
+      enableSorting: true,
+      meta: FLAG,
+      cell: ({ row }) => <Flag on={row.original.isSoInterrupt} t={t} />,
+    },
+    { id: "isInstaller", accessorKey: "isInstaller", header: t("col.installer"), enableSorting: true, meta: FLAG, cell: ({ row }) => <Flag on={row.original.isInstaller} t={t} /> },
+    { id: "isSentinel", accessorKey: "isSentinel", header: t("col.sentinel"), enableSorting: true, meta: FLAG, cell: ({ row }) => <Flag on={row.original.isSentinel} t={t} /> },
+    {
+      id: "isSuperAdmin",
+      accessorKey: "isSuperAdmin",
+      header: shortHeader(t("col.superAdminShort"), t("col.superAdmin")),
+      enableSorting: true,
+      meta: FLAG,
+      cell: ({ row }) => <Flag on={row.original.isSuperAdmin} t={t} />,
+    },
+    { id: "active", accessorKey: "isInactive", header: t("col.active"), enableSorting: true, meta: FLAG, cell: ({ row }) => <Flag on={!row.original.isInactive} t={t} /> },
     {
       id: "lastActivity",
       accessorKey: "lastActivityAt",
       header: t("col.lastActivity"),
       enableSorting: true,
-      meta: { className: "whitespace-nowrap" },
+      meta: { className: "whitespace-normal" },
       cell: ({ row }) =>
         row.original.lastActivityAt ? (
           <Link to={`/activity?id=${row.original.id}&type=Triggered+By`} className="text-primary hover:underline">
-            {formatDateTime(row.original.lastActivityAt, opts.timeZone)}
+            <ZonedTime value={row.original.lastActivityAt} timeZone={opts.timeZone} />
           </Link>
         ) : (
           "-"
