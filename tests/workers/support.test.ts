@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SELF } from "cloudflare:test";
-import { api, db, DEMO, login, ORIGIN, schema, workerNow, type DemoLogin } from "./helpers";
+import { api, db, DEMO, login, ORIGIN, resetThrottles, schema, workerNow, type DemoLogin } from "./helpers";
 
 const ADMIN = "/api/admin/support";
 const PHONE = "/api/user/support/createTicket";
@@ -119,6 +119,37 @@ describe("POST /api/user/support/createTicket (the phone app)", () => {
     expect((await api(null, "POST", PHONE, phoneTicket)).status).toBe(401);
   });
 
+  it("answers the phone app at /api/mobile/support/createTicket with its mobile session, and only there", async () => {
+    // The ACME staff user (6) signs in on a phone, as the app does.
+    const admin = await db().query.users.findFirst({ where: eq(schema.users.id, 3) });
+    await db().update(schema.users).set({ passwordHash: admin!.passwordHash, email: "staff.ticket@acme.example", boundDeviceId: null }).where(eq(schema.users.id, 6));
+    await db().update(schema.companySettings).set({ require2fa: false, passwordExpiryMonths: 0 }).where(eq(schema.companySettings.companyId, 3));
+    await resetThrottles();
+    const signIn = await api(null, "POST", "/api/mobile/login", {
+      companyId: "ACME",
+      userName: "staff.ticket@acme.example",
+      password: DEMO.acme.password,
+      installationId: "inst-support-ticket-1",
+      appVersion: "4.3.0",
+    });
+    expect(signIn.status, JSON.stringify(signIn.body)).toBe(200);
+    const phone = `Bearer ${signIn.body.token}`;
+
+    const r = await api(phone, "POST", "/api/mobile/support/createTicket", { ...phoneTicket, devices: [{ deviceId: 5, kind: "device", visible: 1 }] });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.message).toBe("Support ticket created successfully");
+    const row = (await db().query.supportTickets.findFirst({ where: eq(schema.supportTickets.id, r.body.payload.id) }))!;
+    expect(row).toMatchObject({ companyId: 3, userId: 6, brand: "Samsung", ticketNumber: r.body.payload.ticket_number });
+    const listed = await api(acme, "GET", `${ADMIN}/getAllGeneratedTickets`);
+    expect(listed.body.payload.map((x: { id: number }) => x.id)).toContain(row.id);
+
+    // A console token is not a phone session there; a phone session is refused on the console's APIs.
+    expect((await api(acme, "POST", "/api/mobile/support/createTicket", phoneTicket)).status).toBe(401);
+    expect((await api(phone, "GET", `${ADMIN}/getAllGeneratedTickets`)).status).toBe(401);
+    const doc = (await api(null, "GET", "/api/openapi.json")).body;
+    expect(doc.paths["/api/mobile/support/createTicket"].post).toBeTruthy();
+  });
+
   it("is documented in the OpenAPI document", async () => {
     const r = await api(null, "GET", "/api/openapi.json");
     expect(r.body.paths["/api/user/support/createTicket"].post).toBeTruthy();
@@ -215,6 +246,23 @@ describe("POST /support/createSupportNotes", () => {
           .where(and(eq(schema.supportTicketNotes.ticketId, 1), eq(schema.supportTicketNotes.note, "Read only")))
       ).length,
     ).toBe(0);
+  });
+
+  it("refuses a note to a role that reads tickets without the add right (the read-only role given the support module)", async () => {
+    const grant = { roleId: 4, companyId: 3, moduleKey: "support" };
+    await db().insert(schema.roleModules).values(grant);
+    try {
+      const reader = await login("auditor");
+      expect((await api(reader, "GET", `${ADMIN}/generatedTicketDetails?id=1`)).status).toBe(200);
+      const before = (await notesOf(1)).length;
+      const r = await api(reader, "POST", `${ADMIN}/createSupportNotes`, { notes: "Read only", serviceTicketId: 1 });
+      expect(r.status).toBe(403);
+      expect((await notesOf(1)).length).toBe(before);
+    } finally {
+      await db()
+        .delete(schema.roleModules)
+        .where(and(eq(schema.roleModules.roleId, 4), eq(schema.roleModules.moduleKey, "support")));
+    }
   });
 
   it("lets the platform note any company's ticket; the note stays with the ticket's company", async () => {
