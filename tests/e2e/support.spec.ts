@@ -4,7 +4,12 @@ import { E2E_TILE_ORIGIN } from "../../playwright.config";
 import { adminApi, expect, signIn, test, unique } from "./fixtures";
 
 /** Opens a ticket the way the phone app does: the user's session token and POST /api/user/support/createTicket. */
-async function phoneTicket(request: APIRequestContext, latitude: number, longitude: number): Promise<{ id: number; number: string }> {
+async function phoneTicket(
+  request: APIRequestContext,
+  latitude: number | null,
+  longitude: number | null,
+  over: Record<string, unknown> = {},
+): Promise<{ id: number; number: string }> {
   const { token } = await adminApi(request, "acme");
   const res = await request.post("/api/user/support/createTicket", {
     headers: { Authorization: `Bearer ${token}` },
@@ -25,6 +30,7 @@ async function phoneTicket(request: APIRequestContext, latitude: number, longitu
         { deviceId: 1, kind: "device", visible: true },
         { deviceId: 2, kind: "ekey", sentinel: true },
       ],
+      ...over,
     },
   });
   expect(res.status(), await res.text()).toBe(200);
@@ -53,6 +59,10 @@ const TEXT = {
     back: "Back",
     invalid: "Invalid latitude or longitude",
     ekey: "E-key",
+    yes: "Yes",
+    seconds: "42 seconds",
+    unconfigured: "unconfigured",
+    noDevices: "The phone reported no devices or ekeys",
   },
   es: {
     add: "Añadir",
@@ -63,6 +73,10 @@ const TEXT = {
     back: "Volver",
     invalid: "Latitud o longitud no válida",
     ekey: "Llave electrónica",
+    yes: "Sí",
+    seconds: "42 segundos",
+    unconfigured: "sin configurar",
+    noDevices: "El teléfono no informó de dispositivos ni llaves electrónicas",
   },
 } as const;
 
@@ -85,6 +99,14 @@ for (const lang of ["en", "es"] as const) {
     await expect(page.getByRole("heading", { level: 1 })).toContainText(ticket.number);
     await expect(page.getByTestId("detail-brand")).toContainText("Motorola");
     await expect(page.getByTestId("detail-mode")).toContainText(tx.online);
+    for (const key of ["bluetooth", "bluetoothPermission", "locationPermission"]) await expect(page.getByTestId(`detail-${key}`)).toContainText(tx.yes);
+    await expect(page.getByTestId("detail-software")).toContainText("Android 15");
+    await expect(page.getByTestId("detail-app")).toContainText("4.3.1");
+    await expect(page.getByTestId("detail-created").locator("dd")).toHaveText(/^\S+ \d{2}, \d{4}, \d{2}:\d{2}:\d{2}$/);
+    // The sentinel's clock beside the app's (16:00:00 and 16:00:42 UTC, shown in Madrid).
+    await expect(page.getByTestId("detail-sentinelTime").locator("dd")).toHaveText("11/23/2026 17:00:00");
+    await expect(page.getByTestId("detail-reportingTime").locator("dd")).toHaveText("11/23/2026 17:00:42");
+    await expect(page.getByTestId("detail-timeGap")).toContainText(tx.seconds);
     await expect(page.getByTestId("ticket-devices")).toContainText("Main Entrance");
     await expect(page.getByTestId("ticket-devices")).toContainText(tx.ekey);
 
@@ -102,6 +124,7 @@ for (const lang of ["en", "es"] as const) {
     await expect(page.getByText(tx.added, { exact: true })).toBeVisible();
     await expect(page.getByTestId("ticket-notes")).toContainText(text);
     await expect(page.getByTestId("ticket-notes")).toContainText("Admin, Alice");
+    await expect(page.getByTestId("ticket-notes").locator("li").first().locator("time")).toHaveText(/^\d{2}\/\d{2}\/\d{4}$/);
 
     // The full map: marker at zoom 15, local tiles, Back.
     await page.getByTestId("gps-link").click();
@@ -126,6 +149,17 @@ for (const lang of ["en", "es"] as const) {
     await expect(page).toHaveURL(/\/supportTicketDetails\?id=2$/);
     await page.goto("/supportTicketGPSDetails?id=2");
     await expect(page).toHaveURL(/\/supportTicketDetails\?id=2$/);
+    // Its second device has no name in the console yet.
+    await expect(page.getByTestId("ticket-devices")).toContainText(tx.unconfigured);
+
+    // A phone without a position fix and without devices: no map, the message, the empty devices text.
+    const bare = await phoneTicket(page.request, null, null, { devices: [] });
+    await page.goto(`/supportTicketDetails?id=${bare.id}`);
+    await expect(page.getByRole("heading", { level: 1 })).toContainText(bare.number);
+    await expect(page.getByTestId("no-devices")).toHaveText(tx.noDevices);
+    await expect(page.getByTestId("small-map")).toHaveCount(0);
+    await page.getByTestId("gps-link").click();
+    await expect(page.getByRole("alert").filter({ hasText: tx.invalid })).toBeVisible();
   });
 }
 

@@ -246,7 +246,12 @@ describe("alert engine", () => {
 
   it("fires once for app events from the phone (/api/mobile), even when the phone repeats its report", async () => {
     const phone = await phoneSession();
-    const denied = await addAlert({ displayName: "App denied at door 5", activity: { name: "App Access Denied" }, target_users: [{ id: STAFF, type: "User" }], devices: [{ id: 5 }] });
+    const denied = await addAlert({
+      displayName: "App denied at door 5",
+      activity: { name: "App Access Denied" },
+      target_users: [{ id: STAFF, type: "User" }],
+      devices: [{ id: 5 }],
+    });
     const ticket = await addAlert({ displayName: "Phone asked for help", activity: { name: "Support Ticket Created" }, devices: [], target_users: [{ id: STAFF, type: "User" }] });
     const report = { events: [{ eventId: "alert-engine-app-1", type: "unlock", deviceId: 5, allowed: false, reason: "no_key", at: workerNow() }] };
     const first = await api(`Bearer ${phone}`, "POST", "/api/mobile/activity", report);
@@ -260,7 +265,11 @@ describe("alert engine", () => {
     await wake();
     const mail = await inbox();
     expect(mail).toHaveLength(4); // two alerts, two recipients each
-    const bySubject = (s: string) => mail.filter((m) => subjectOf(m.raw) === s).map((m) => m.to[0]).sort();
+    const bySubject = (s: string) =>
+      mail
+        .filter((m) => subjectOf(m.raw) === s)
+        .map((m) => m.to[0])
+        .sort();
     expect(bySubject("Alert: App denied at door 5")).toEqual(["admin@acme.example", "night-watch@acme.example"]);
     expect(bySubject("Alert: Phone asked for help")).toEqual(["admin@acme.example", "night-watch@acme.example"]);
     const matches = async (alertId: number) => db().select().from(schema.alertMatches).where(eq(schema.alertMatches.alertId, alertId));
