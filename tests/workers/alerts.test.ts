@@ -369,4 +369,38 @@ describe("the alert pages (form actions)", () => {
     const targets = await db().select().from(schema.alertTargets).where(eq(schema.alertTargets.alertId, row.id));
     expect(targets.map((x) => [x.kind, x.refId])).toEqual([["device", null]]); // Low Battery asks for devices only
   });
+
+  it("lists 25 alerts a page, and shows the empty state to a company without alerts", async () => {
+    const acmeId = (await db().query.companies.findFirst({ where: eq(schema.companies.code, "ACME") }))!.id;
+    const lowBattery = (await db().query.activityTypes.findFirst({ where: eq(schema.activityTypes.name, "Low Battery") }))!.id;
+    // D1 binds at most 100 values a statement: a few rows at a time.
+    const paged = Array.from({ length: 30 }, (_, i) => ({
+      companyId: acmeId,
+      name: `Paged ${String(i).padStart(2, "0")}`,
+      activityTypeId: lowBattery,
+      schedule: "any" as const,
+      createdAt: 1,
+      updatedAt: 1,
+    }));
+    for (let i = 0; i < paged.length; i += 5)
+      await db()
+        .insert(schema.alerts)
+        .values(paged.slice(i, i + 5));
+    const live = (await api(acme, "GET", `${BASE}/getAlerts`)).body.payload.length;
+    expect(live).toBeGreaterThan(25);
+    const rowsOn = async (cookie: string, path: string) => {
+      const res = await SELF.fetch(ORIGIN + path, { headers: { Host: HOST, Cookie: cookie } });
+      expect(res.status).toBe(200);
+      return (await res.text()).match(/aria-label="Open alert /g)?.length ?? 0;
+    };
+    const cookie = await pageCookie("acme");
+    expect(await rowsOn(cookie, "/alerts")).toBe(25);
+    expect(await rowsOn(cookie, "/alerts?page=2")).toBe(Math.min(25, live - 25));
+
+    await db().update(schema.alerts).set({ deletedAt: 1 }).where(eq(schema.alerts.id, BETA_ALERT));
+    const res = await SELF.fetch(`${ORIGIN}/alerts`, { headers: { Host: HOST, Cookie: await pageCookie("beta") } });
+    const html = await res.text();
+    expect(html).toContain("No alerts yet");
+    expect(html).not.toContain('aria-label="Open alert ');
+  });
 });

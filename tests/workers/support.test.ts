@@ -406,4 +406,34 @@ describe("the support pages", () => {
     expect(csp).toContain("img-src 'self' data: blob: https://tile.openstreetmap.org;");
     expect(await res.text()).toContain("https://tile.openstreetmap.org/{z}/{x}/{y}.png");
   });
+
+  it("lists 25 tickets a page; /adminSupport adds the company column; a company without tickets sees the empty state", async () => {
+    // D1 binds at most 100 values a statement: a few rows at a time.
+    const paged = Array.from({ length: 30 }, (_, i) => ({ companyId: 3, ticketNumber: `T-P${String(i).padStart(3, "0")}`, userId: 3, createdAt: 1000 + i }));
+    for (let i = 0; i < paged.length; i += 5)
+      await db()
+        .insert(schema.supportTickets)
+        .values(paged.slice(i, i + 5));
+    const acmeCookie = await pageCookie("acme");
+    const html = async (cookie: string, path: string) => {
+      const res = await page(cookie, path);
+      expect(res.status, path).toBe(200);
+      return res.text();
+    };
+    const rows = (text: string) => text.match(/aria-label="Open ticket /g)?.length ?? 0;
+    const total = (await api(acme, "GET", `${ADMIN}/getAllGeneratedTickets`)).body.payload.length;
+    expect(rows(await html(acmeCookie, "/support"))).toBe(25);
+    expect(rows(await html(acmeCookie, "/support?page=2"))).toBe(Math.min(25, total - 25));
+    expect(await html(acmeCookie, "/support")).not.toContain(">Company<");
+
+    const platform = await html(await pageCookie("root"), "/adminSupport?pageSize=100&sort=company");
+    expect(platform).toContain(">Company<");
+    expect(platform).toContain("Acme Corporation");
+    expect(platform).toContain("Beta Labs");
+
+    await db().delete(schema.supportTickets).where(eq(schema.supportTickets.companyId, 4));
+    const empty = await html(await pageCookie("beta"), "/support");
+    expect(empty).toContain("No support tickets yet");
+    expect(rows(empty)).toBe(0);
+  });
 });
