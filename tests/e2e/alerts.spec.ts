@@ -239,3 +239,49 @@ test("alerts: the read-only role sees the list without add or delete", async ({ 
   await expect(page.getByLabel("Display name")).toBeDisabled();
   await expect(page.getByRole("button", { name: "Save", exact: true })).toHaveCount(0);
 });
+
+test("alerts: the list and the form work from the keyboard", async ({ page, loginAs }) => {
+  const admin = await adminApi(page.request, "acme");
+  const name = `Keyboard ${unique()}`;
+  await admin.call("POST", "/user/addAlert", {
+    displayName: name,
+    activity: "Low Battery",
+    devices: [{ id: null, type: "Any Device" }],
+    schedule: "any",
+    emails: ["kb@acme.example"],
+  });
+  await loginAs("acme");
+  await page.goto("/alerts?pageSize=100");
+
+  // Delete opens its confirmation with Enter; Escape closes it and gives the focus back.
+  const del = page.getByRole("button", { name: `Delete ${name}` });
+  await del.focus();
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("alertdialog");
+  await expect(dialog).toContainText(name);
+  await page.keyboard.press("Escape");
+  await expect(dialog).toHaveCount(0);
+  await expect(del).toBeFocused();
+
+  // The icon opens the form; its steps, radios and checkboxes answer to Enter and Space.
+  await page.getByRole("link", { name: `Open alert ${name}` }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/modifyAlert\?id=\d+$/);
+  await page.getByRole("button", { name: "3. Schedule" }).focus();
+  await page.keyboard.press("Enter");
+  await page.getByRole("radio", { name: "Custom" }).focus();
+  await page.keyboard.press("Space");
+  await expect(page.getByRole("radio", { name: "Custom" })).toBeChecked();
+  await page.getByRole("checkbox", { name: "All day" }).focus();
+  await page.keyboard.press("Space");
+  await expect(page.getByLabel("Start time")).toBeEnabled();
+
+  // Back on the list, the deletion is confirmed from the keyboard too.
+  await page.goto("/alerts?pageSize=100");
+  await del.focus();
+  await page.keyboard.press("Enter");
+  await dialog.getByRole("button", { name: "Delete" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByText("Alert deleted", { exact: true })).toBeVisible();
+  await expect(page.getByRole("link", { name: `Open alert ${name}` })).toHaveCount(0);
+});

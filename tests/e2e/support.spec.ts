@@ -242,3 +242,28 @@ test("the support screens have no accessibility violations", async ({ page, logi
     expect(violations.map((v) => `${url}: ${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
   }
 });
+
+test("the support tabs, tickets and FAQs work from the keyboard", async ({ page, loginAs }) => {
+  await loginAs("acme");
+  await page.goto("/support");
+  await page.getByRole("tab", { name: "Support tickets" }).focus();
+  await page.keyboard.press("ArrowRight");
+  await expect(page.getByRole("tab", { name: "FAQs" })).toHaveAttribute("aria-selected", "true");
+  const question = page.getByText("How do I add a user?");
+  await question.focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByText("Open Users, choose Add User, fill in the form and save.")).toBeVisible();
+
+  await page.getByRole("tab", { name: "FAQs" }).focus();
+  await page.keyboard.press("ArrowLeft");
+  await expect(page.getByRole("tab", { name: "Support tickets" })).toHaveAttribute("aria-selected", "true");
+  await page.getByRole("link", { name: "Open ticket T-100001" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/supportTicketDetails\?id=1$/);
+  await page.getByRole("textbox", { name: "Add a note" }).focus();
+  await page.keyboard.type(`Typed from the keyboard ${unique()}`);
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("button", { name: "Add", exact: true })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.getByText("Note added successfully", { exact: true })).toBeVisible();
+});
