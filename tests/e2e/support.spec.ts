@@ -63,6 +63,7 @@ const TEXT = {
     seconds: "42 seconds",
     unconfigured: "unconfigured",
     noDevices: "The phone reported no devices or ekeys",
+    months: "January|February|March|April|May|June|July|August|September|October|November|December",
   },
   es: {
     add: "Añadir",
@@ -77,6 +78,7 @@ const TEXT = {
     seconds: "42 segundos",
     unconfigured: "sin configurar",
     noDevices: "El teléfono no informó de dispositivos ni llaves electrónicas",
+    months: "enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre",
   },
 } as const;
 
@@ -102,7 +104,8 @@ for (const lang of ["en", "es"] as const) {
     for (const key of ["bluetooth", "bluetoothPermission", "locationPermission"]) await expect(page.getByTestId(`detail-${key}`)).toContainText(tx.yes);
     await expect(page.getByTestId("detail-software")).toContainText("Android 15");
     await expect(page.getByTestId("detail-app")).toContainText("4.3.1");
-    await expect(page.getByTestId("detail-created").locator("dd")).toHaveText(/^\S+ \d{2}, \d{4}, \d{2}:\d{2}:\d{2}$/);
+    // MMMM DD, YYYY, HH:mm:ss with the month in the page's language.
+    await expect(page.getByTestId("detail-created").locator("dd")).toHaveText(new RegExp(`^(${tx.months}) \\d{2}, \\d{4}, \\d{2}:\\d{2}:\\d{2}$`));
     // The sentinel's clock beside the app's (16:00:00 and 16:00:42 UTC, shown in Madrid).
     await expect(page.getByTestId("detail-sentinelTime").locator("dd")).toHaveText("11/23/2026 17:00:00");
     await expect(page.getByTestId("detail-reportingTime").locator("dd")).toHaveText("11/23/2026 17:00:42");
