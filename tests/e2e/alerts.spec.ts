@@ -43,6 +43,8 @@ const texts = {
     confirm: "Delete",
     caption: "Alerts of the company",
     activityName: "Access Denied (Device)",
+    activityColumn: "Access Denied",
+    passwordChanged: "Password Changed (Admin)",
   },
   es: {
     list: "Alertas",
@@ -79,7 +81,9 @@ const texts = {
     del: (n: string) => `Eliminar ${n}`,
     confirm: "Eliminar",
     caption: "Alertas de la empresa",
-    activityName: "Access Denied (Device)",
+    activityName: "Acceso denegado (Dispositivo)",
+    activityColumn: "Acceso denegado",
+    passwordChanged: "Contraseña cambiada (Administración)",
   },
 };
 
@@ -99,7 +103,7 @@ for (const lang of ["en", "es"] as const) {
     await expect(page.getByText(x.required)).toBeVisible();
     await page.getByLabel(x.name).fill(name);
     // The activity's alert_conditions decide the pickers: Password Changed (100) asks for created-by users only.
-    await page.getByLabel(x.activity).selectOption({ label: "Password Changed (Admin)" });
+    await page.getByLabel(x.activity).selectOption({ label: x.passwordChanged });
     await page.getByRole("button", { name: x.next }).click();
     await expect(page.getByLabel(x.createdBy)).toBeVisible();
     await expect(page.getByLabel(x.targetUsers)).toHaveCount(0);
@@ -183,6 +187,7 @@ for (const lang of ["en", "es"] as const) {
     // The list shows it; delete asks with the alert's name.
     await page.goto("/alerts?pageSize=100");
     const table = page.getByRole("table", { name: x.caption });
+    await expect(table.getByRole("row", { name: new RegExp(`${name} \\(weekend\\)`) })).toContainText(x.activityColumn);
     await table.getByRole("button", { name: x.del(`${name} (weekend)`) }).click();
     const dialog = page.getByRole("alertdialog");
     await expect(dialog).toContainText(`${name} (weekend)`);
