@@ -178,6 +178,28 @@ describe("GET /support/getAllGeneratedTickets", () => {
     expect(companies.has(4)).toBe(true);
   });
 
+  it("gives a reseller holding the company module the tickets of the companies it oversees only", async () => {
+    const grant = { roleId: 2, companyId: 2, moduleKey: "company" }; // the demo reseller's role, in RSL1
+    await db().insert(schema.roleModules).values(grant);
+    try {
+      const reseller = await login("var");
+      const r = await api(reseller, "GET", `${ADMIN}/getAllGeneratedTickets`);
+      expect(r.status).toBe(200);
+      const companies = new Set(r.body.payload.map((t: { company: { id: number } }) => t.company.id));
+      expect(companies.has(3)).toBe(true); // ACME, its customer
+      expect(companies.has(4)).toBe(false); // BETA, directly under the platform
+      expect((await api(reseller, "GET", `${ADMIN}/generatedTicketDetails?id=1`)).status).toBe(200);
+      expect((await api(reseller, "GET", `${ADMIN}/generatedTicketDetails?id=3`)).status).toBe(404);
+      const before = (await notesOf(3)).length;
+      expect((await api(reseller, "POST", `${ADMIN}/createSupportNotes`, { notes: "Not my customer", serviceTicketId: 3 })).status).toBe(404);
+      expect((await notesOf(3)).length).toBe(before);
+    } finally {
+      await db()
+        .delete(schema.roleModules)
+        .where(and(eq(schema.roleModules.roleId, 2), eq(schema.roleModules.moduleKey, "company")));
+    }
+  });
+
   it("refuses a role without the support module", async () => {
     expect((await api(auditor, "GET", `${ADMIN}/getAllGeneratedTickets`)).status).toBe(403);
     expect((await api(auditor, "GET", `${ADMIN}/generatedTicketDetails?id=1`)).status).toBe(403);
