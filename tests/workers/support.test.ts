@@ -312,6 +312,7 @@ describe("GET /user/getLastReportedLocation", () => {
     expect(typeof r.body.payload.latitude).toBe("number");
     expect((await api(beta, "GET", "/api/admin/user/getLastReportedLocation?deviceId=1")).status).toBe(404);
     expect((await api(root, "GET", "/api/admin/user/getLastReportedLocation?deviceId=1")).status).toBe(403);
+    for (const bad of ["", "?deviceId=x", "?deviceId=-1"]) expect((await api(acme, "GET", `/api/admin/user/getLastReportedLocation${bad}`)).status, bad).toBe(400);
   });
 });
 
