@@ -263,6 +263,9 @@ test("the support tabs, tickets and FAQs work from the keyboard", async ({ page,
   await page.getByRole("link", { name: "Open ticket T-100001" }).focus();
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/supportTicketDetails\?id=1$/);
+  // The submitter links to their user page and their address opens a mail.
+  await expect(page.getByTestId("detail-user").getByRole("link")).toHaveAttribute("href", "/modifyUser?id=12");
+  await expect(page.getByTestId("detail-email").getByRole("link")).toHaveAttribute("href", /^mailto:/);
   await page.getByRole("textbox", { name: "Add a note" }).focus();
   await page.keyboard.type(`Typed from the keyboard ${unique()}`);
   await page.keyboard.press("Tab");
