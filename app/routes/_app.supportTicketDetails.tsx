@@ -53,7 +53,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function SupportTicketDetailsPage() {
   const { ticket, owner, company, notes, timeZone, tiles, locationValid, back, ownerLink, canAddNote } = useLoaderData<typeof loader>();
   const actionData = useActionData<NoteActionData>();
-  const { t } = useTranslation("support");
+  const { t, i18n } = useTranslation("support");
   const [gpsError, setGpsError] = useState(false);
   const yesNo = (v: boolean) => (v ? t("yes") : t("no"));
   const gpsUrl = `/supportTicketGPSDetails?id=${ticket.id}`;
@@ -104,7 +104,7 @@ export default function SupportTicketDetailsPage() {
                   ""
                 ),
               },
-              { key: "created", label: t("submitted"), value: `${formatTicketTime(ticket.createdAt, timeZone)} ${zoneAbbreviation(ticket.createdAt, timeZone)}` },
+              { key: "created", label: t("submitted"), value: `${formatTicketTime(ticket.createdAt, timeZone, i18n.language)} ${zoneAbbreviation(ticket.createdAt, timeZone)}` },
             ]}
           />
         </CardContent>

@@ -22,6 +22,12 @@ describe("date formatting", () => {
     expect(formatTicketTime(ms, zone)).toBe(ticket);
   });
 
+  it("names the ticket time's month in the reader's language", () => {
+    expect(formatTicketTime(jan5, "UTC", "es")).toBe("enero 05, 2026, 14:03:09");
+    expect(formatTicketTime(Date.UTC(2026, 10, 23, 16, 20), "Europe/Madrid", "es")).toBe("noviembre 23, 2026, 17:20:00");
+    expect(formatTicketTime(jan5, "UTC", "en")).toBe("January 05, 2026, 14:03:09");
+  });
+
   it("defaults to UTC and accepts Date objects", () => {
     expect(formatDateTime(new Date(jan5))).toBe("01/05/2026 14:03");
   });

@@ -14,18 +14,17 @@ type Parts = Record<"year" | "month" | "day" | "hour" | "minute" | "second", str
 
 const partFormatters = new Map<string, Intl.DateTimeFormat>();
 
-function partsFor(value: Timestamp, timeZone: string, monthStyle: "2-digit" | "long"): Parts | null {
+function partsFor(value: Timestamp, timeZone: string): Parts | null {
   if (value === null || value === undefined) return null;
   const ms = typeof value === "number" ? value : value.getTime();
   if (!Number.isFinite(ms)) return null;
 
-  const cacheKey = `${timeZone}|${monthStyle}`;
-  let formatter = partFormatters.get(cacheKey);
+  let formatter = partFormatters.get(timeZone);
   if (!formatter) {
     formatter = new Intl.DateTimeFormat("en-US", {
       timeZone,
       year: "numeric",
-      month: monthStyle,
+      month: "2-digit",
       day: "2-digit",
       hour: "2-digit",
       minute: "2-digit",
@@ -33,7 +32,7 @@ function partsFor(value: Timestamp, timeZone: string, monthStyle: "2-digit" | "l
       // h23, not hour12:false: some engines render midnight as "24" with hour12:false.
       hourCycle: "h23",
     });
-    partFormatters.set(cacheKey, formatter);
+    partFormatters.set(timeZone, formatter);
   }
 
   const parts = { year: "", month: "", day: "", hour: "", minute: "", second: "" };
@@ -45,19 +44,19 @@ function partsFor(value: Timestamp, timeZone: string, monthStyle: "2-digit" | "l
 
 /** `MM/DD/YYYY`, e.g. formatDate(Date.UTC(2026, 0, 5)) → "01/05/2026". */
 export function formatDate(value: Timestamp, timeZone = DEFAULT_ZONE): string {
-  const p = partsFor(value, timeZone, "2-digit");
+  const p = partsFor(value, timeZone);
   return p ? `${p.month}/${p.day}/${p.year}` : "";
 }
 
 /** `MM/DD/YYYY HH:mm` (24-hour). */
 export function formatDateTime(value: Timestamp, timeZone = DEFAULT_ZONE): string {
-  const p = partsFor(value, timeZone, "2-digit");
+  const p = partsFor(value, timeZone);
   return p ? `${p.month}/${p.day}/${p.year} ${p.hour}:${p.minute}` : "";
 }
 
 /** `MM/DD/YYYY HH:mm:ss` (24-hour). */
 export function formatDateTimeSeconds(value: Timestamp, timeZone = DEFAULT_ZONE): string {
-  const p = partsFor(value, timeZone, "2-digit");
+  const p = partsFor(value, timeZone);
   return p ? `${p.month}/${p.day}/${p.year} ${p.hour}:${p.minute}:${p.second}` : "";
 }
 
@@ -89,10 +88,21 @@ export function formatZonedTime(value: Timestamp, timeZone = DEFAULT_ZONE): stri
   return `${text} ${zoneAbbreviation(ms, timeZone)}`;
 }
 
-/** Support-ticket submission time: `MMMM DD, YYYY, HH:mm:ss`, e.g. "January 05, 2026, 14:03:09". */
-export function formatTicketTime(value: Timestamp, timeZone = DEFAULT_ZONE): string {
-  const p = partsFor(value, timeZone, "long");
-  return p ? `${p.month} ${p.day}, ${p.year}, ${p.hour}:${p.minute}:${p.second}` : "";
+const monthNames = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * Support-ticket submission time: `MMMM DD, YYYY, HH:mm:ss` with the month named in the reader's
+ * language, e.g. "January 05, 2026, 14:03:09" or, in Spanish, "enero 05, 2026, 14:03:09".
+ */
+export function formatTicketTime(value: Timestamp, timeZone = DEFAULT_ZONE, language = "en"): string {
+  const p = partsFor(value, timeZone);
+  if (!p) return "";
+  const locale = language.startsWith("es") ? "es-ES" : "en-US";
+  const key = `${locale}|${timeZone}`;
+  let months = monthNames.get(key);
+  if (!months) monthNames.set(key, (months = new Intl.DateTimeFormat(locale, { timeZone, month: "long" })));
+  const month = months.format(typeof value === "number" ? value : value!.getTime());
+  return `${month} ${p.day}, ${p.year}, ${p.hour}:${p.minute}:${p.second}`;
 }
 
 /**

@@ -1,7 +1,10 @@
-import { expect, test, unique } from "./fixtures";
+import { adminApi, expect, runNow, test, unique } from "./fixtures";
 
 // Demo data: ACME has devices 1-12, its default zone is Europe/Madrid; Alice Admin is user 3.
 // Each test creates the alert it changes, so no test depends on another spec's changes.
+
+/** Today in the company's zone on the run's clock: the date a fresh custom schedule starts on. */
+const today = () => new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Madrid", year: "numeric", month: "2-digit", day: "2-digit" }).format(runNow());
 
 const texts = {
   en: {
@@ -12,7 +15,15 @@ const texts = {
     next: "Next",
     devices: "Devices",
     targetUsers: "Target users",
+    createdBy: "Created by users",
     schedule: "Custom",
+    anyTime: "Any time",
+    startDate: "Start date",
+    endDate: "End date",
+    neverEnds: "Never ends",
+    days: ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"],
+    recipientUsers: "Users to notify",
+    back: "Back",
     startTime: "Start time",
     endTime: "End time",
     allDay: "All day",
@@ -32,6 +43,8 @@ const texts = {
     confirm: "Delete",
     caption: "Alerts of the company",
     activityName: "Access Denied (Device)",
+    activityColumn: "Access Denied",
+    passwordChanged: "Password Changed (Admin)",
   },
   es: {
     list: "Alertas",
@@ -41,7 +54,15 @@ const texts = {
     next: "Siguiente",
     devices: "Dispositivos",
     targetUsers: "Usuarios afectados",
+    createdBy: "Usuarios que la originan",
     schedule: "Personalizado",
+    anyTime: "En cualquier momento",
+    startDate: "Fecha de inicio",
+    endDate: "Fecha de fin",
+    neverEnds: "No termina nunca",
+    days: ["Lunes", "Martes", "Miércoles", "Jueves", "Viernes", "Sábado", "Domingo"],
+    recipientUsers: "Usuarios a avisar",
+    back: "Atrás",
     startTime: "Hora de inicio",
     endTime: "Hora de fin",
     allDay: "Todo el día",
@@ -60,7 +81,9 @@ const texts = {
     del: (n: string) => `Eliminar ${n}`,
     confirm: "Eliminar",
     caption: "Alertas de la empresa",
-    activityName: "Access Denied (Device)",
+    activityName: "Acceso denegado (Dispositivo)",
+    activityColumn: "Acceso denegado",
+    passwordChanged: "Contraseña cambiada (Administración)",
   },
 };
 
@@ -79,16 +102,58 @@ for (const lang of ["en", "es"] as const) {
     await page.getByRole("button", { name: x.add, exact: true }).click();
     await expect(page.getByText(x.required)).toBeVisible();
     await page.getByLabel(x.name).fill(name);
+    // The activity's alert_conditions decide the pickers: Password Changed (100) asks for created-by users only.
+    await page.getByLabel(x.activity).selectOption({ label: x.passwordChanged });
+    await page.getByRole("button", { name: x.next }).click();
+    await expect(page.getByLabel(x.createdBy)).toBeVisible();
+    await expect(page.getByLabel(x.targetUsers)).toHaveCount(0);
+    await expect(page.getByLabel(x.devices)).toHaveCount(0);
+    await page.getByRole("button", { name: x.back, exact: true }).click();
     await page.getByLabel(x.activity).selectOption({ label: x.activityName });
     await page.getByRole("button", { name: x.next }).click();
 
-    // Step 2: Access Denied asks for target users and devices.
+    // Step 2: Access Denied (011) asks for target users and devices, not created-by users.
+    await expect(page.getByLabel(x.createdBy)).toHaveCount(0);
     await page.getByLabel(x.targetUsers).selectOption("any");
     await page.getByLabel(x.devices).selectOption(["2", "4"]);
     await page.getByRole("button", { name: x.next }).click();
 
     // Step 3: a custom schedule starts as today, never ending, every day, all day.
+    const startDate = page.getByLabel(x.startDate);
+    const endDate = page.getByLabel(x.endDate);
+    const neverEnds = page.getByRole("checkbox", { name: x.neverEnds });
+    const sunday = page.getByRole("checkbox", { name: x.days[6], exact: true });
+    const expectFresh = async () => {
+      await expect(startDate).toHaveValue(today());
+      await expect(endDate).toHaveValue("");
+      await expect(endDate).toBeDisabled();
+      await expect(neverEnds).toBeChecked();
+      for (const day of x.days) await expect(page.getByRole("checkbox", { name: day, exact: true })).toBeChecked();
+      await expect(page.getByRole("checkbox", { name: x.allDay })).toBeChecked();
+      await expect(page.getByLabel(x.startTime)).toBeDisabled();
+      await expect(page.getByLabel(x.endTime)).toBeDisabled();
+    };
     await page.getByRole("radio", { name: x.schedule }).check();
+    await expectFresh();
+    // Never-ends off enables the end date; on again clears and disables it.
+    await neverEnds.click();
+    await expect(endDate).toBeEnabled();
+    await endDate.fill("2031-12-31");
+    await neverEnds.click();
+    await expect(endDate).toHaveValue("");
+    await expect(endDate).toBeDisabled();
+    // Changes are dropped when a schedule is chosen again.
+    await startDate.fill("2031-01-05");
+    await sunday.click();
+    await expect(sunday).not.toBeChecked();
+    await page.getByRole("radio", { name: x.anyTime }).check();
+    await page.getByRole("radio", { name: x.schedule }).check();
+    await expectFresh();
+    // All-day off enables the times; on again clears and disables them.
+    await page.getByRole("checkbox", { name: x.allDay }).click();
+    await page.getByLabel(x.startTime).fill("09:00");
+    await page.getByRole("checkbox", { name: x.allDay }).click();
+    await expect(page.getByLabel(x.startTime)).toHaveValue("");
     await expect(page.getByLabel(x.startTime)).toBeDisabled();
     await page.getByRole("checkbox", { name: x.allDay }).click();
     await page.getByLabel(x.startTime).fill("22:00");
@@ -99,7 +164,9 @@ for (const lang of ["en", "es"] as const) {
     // Step 4: recipients; without one the save is refused.
     await page.getByRole("button", { name: x.add, exact: true }).click();
     await expect(page.getByText(x.recipientsRequired)).toBeVisible();
-    await page.getByLabel(x.emails).fill("night@acme.example, NIGHT@acme.example");
+    // A picked user and typed addresses; the duplicates (a typed copy of the picked user's address, case) are dropped.
+    await page.getByLabel(x.recipientUsers).selectOption("3");
+    await page.getByLabel(x.emails).fill("night@acme.example, NIGHT@acme.example, admin@acme.example");
     await page.getByRole("button", { name: x.test }).click();
     await page.getByRole("alertdialog").getByRole("button", { name: x.send }).click();
     await expect(page.getByRole("status").filter({ hasText: x.sent })).toBeVisible();
@@ -108,6 +175,8 @@ for (const lang of ["en", "es"] as const) {
     await expect(page).toHaveURL(/\/modifyAlert\?id=\d+/);
     await expect(page.getByText(x.created, { exact: true })).toBeVisible();
     await expect(page.getByLabel(x.name)).toHaveValue(name);
+    await expect(page.getByLabel(x.emails)).toHaveValue("night@acme.example");
+    await expect(page.getByLabel(x.recipientUsers).locator("option:checked")).toHaveText([/admin@acme\.example/]);
 
     // Modify: rename and save; the form reloads with the new name.
     await page.getByLabel(x.name).fill(`${name} (weekend)`);
@@ -118,6 +187,7 @@ for (const lang of ["en", "es"] as const) {
     // The list shows it; delete asks with the alert's name.
     await page.goto("/alerts?pageSize=100");
     const table = page.getByRole("table", { name: x.caption });
+    await expect(table.getByRole("row", { name: new RegExp(`${name} \\(weekend\\)`) })).toContainText(x.activityColumn);
     await table.getByRole("button", { name: x.del(`${name} (weekend)`) }).click();
     const dialog = page.getByRole("alertdialog");
     await expect(dialog).toContainText(`${name} (weekend)`);
@@ -126,6 +196,41 @@ for (const lang of ["en", "es"] as const) {
     await expect(table.getByRole("link", { name: x.open(`${name} (weekend)`) })).toHaveCount(0);
   });
 }
+
+test("alerts: the icon opens modify and the last-run cell opens the activity the alert matched", async ({ page, loginAs }) => {
+  const admin = await adminApi(page.request, "acme");
+  const name = `Who edits alerts ${unique()}`;
+  const body = { displayName: name, activity: { name: "Alert Modified" }, created_by_users: [{ id: 3, type: "User" }], schedule: "any", emails: ["audit@acme.example"] };
+  const { payload } = await admin.call<{ payload: { id: number } }>("POST", "/user/addAlert", body);
+  // Each save writes an 'Alert Modified' activity by Alice; the engine matches it in the queue consumer,
+  // off the request path, so this waits for the alert's last run (the first saves may predate the engine's cursor).
+  await expect
+    .poll(
+      async () => {
+        await admin.call("POST", "/user/modifyAlert", { ...body, id: payload.id });
+        const list = await admin.call<{ payload: { id: number; lastActivityID: number | null }[] }>("GET", "/user/getAlerts");
+        return list.payload.find((a) => a.id === payload.id)?.lastActivityID ?? null;
+      },
+      { timeout: 60_000, intervals: [1_000, 2_000] },
+    )
+    .not.toBeNull();
+
+  await loginAs("acme");
+  await page.goto("/alerts?pageSize=100");
+  const table = page.getByRole("table", { name: "Alerts of the company" });
+  await table.getByRole("link", { name: `Open alert ${name}` }).click();
+  await expect(page).toHaveURL(new RegExp(`/modifyAlert\\?id=${payload.id}$`));
+  await expect(page.getByLabel("Display name")).toHaveValue(name);
+
+  await page.goto("/alerts?pageSize=100");
+  const lastRun = table.getByRole("link", { name: `Open the last activity of ${name}` });
+  const href = await lastRun.getAttribute("href");
+  expect(href).toMatch(/^\/activityDetails\?id=\d+$/);
+  await lastRun.click();
+  await expect(page).toHaveURL(new RegExp(`${href!.replace("?", "\\?")}$`));
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Alert Modified");
+  await admin.call("DELETE", `/user/deleteAlert?id=${payload.id}`);
+});
 
 test("alerts: the read-only role sees the list without add or delete", async ({ page, loginAs }) => {
   await loginAs("auditor");
@@ -138,4 +243,50 @@ test("alerts: the read-only role sees the list without add or delete", async ({ 
   await expect(page.getByLabel("Display name")).toHaveValue("Server room after hours");
   await expect(page.getByLabel("Display name")).toBeDisabled();
   await expect(page.getByRole("button", { name: "Save", exact: true })).toHaveCount(0);
+});
+
+test("alerts: the list and the form work from the keyboard", async ({ page, loginAs }) => {
+  const admin = await adminApi(page.request, "acme");
+  const name = `Keyboard ${unique()}`;
+  await admin.call("POST", "/user/addAlert", {
+    displayName: name,
+    activity: "Low Battery",
+    devices: [{ id: null, type: "Any Device" }],
+    schedule: "any",
+    emails: ["kb@acme.example"],
+  });
+  await loginAs("acme");
+  await page.goto("/alerts?pageSize=100");
+
+  // Delete opens its confirmation with Enter; Escape closes it and gives the focus back.
+  const del = page.getByRole("button", { name: `Delete ${name}` });
+  await del.focus();
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("alertdialog");
+  await expect(dialog).toContainText(name);
+  await page.keyboard.press("Escape");
+  await expect(dialog).toHaveCount(0);
+  await expect(del).toBeFocused();
+
+  // The icon opens the form; its steps, radios and checkboxes answer to Enter and Space.
+  await page.getByRole("link", { name: `Open alert ${name}` }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/modifyAlert\?id=\d+$/);
+  await page.getByRole("button", { name: "3. Schedule" }).focus();
+  await page.keyboard.press("Enter");
+  await page.getByRole("radio", { name: "Custom" }).focus();
+  await page.keyboard.press("Space");
+  await expect(page.getByRole("radio", { name: "Custom" })).toBeChecked();
+  await page.getByRole("checkbox", { name: "All day" }).focus();
+  await page.keyboard.press("Space");
+  await expect(page.getByLabel("Start time")).toBeEnabled();
+
+  // Back on the list, the deletion is confirmed from the keyboard too.
+  await page.goto("/alerts?pageSize=100");
+  await del.focus();
+  await page.keyboard.press("Enter");
+  await dialog.getByRole("button", { name: "Delete" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByText("Alert deleted", { exact: true })).toBeVisible();
+  await expect(page.getByRole("link", { name: `Open alert ${name}` })).toHaveCount(0);
 });

@@ -4,7 +4,12 @@ import { E2E_TILE_ORIGIN } from "../../playwright.config";
 import { adminApi, expect, signIn, test, unique } from "./fixtures";
 
 /** Opens a ticket the way the phone app does: the user's session token and POST /api/user/support/createTicket. */
-async function phoneTicket(request: APIRequestContext, latitude: number, longitude: number): Promise<{ id: number; number: string }> {
+async function phoneTicket(
+  request: APIRequestContext,
+  latitude: number | null,
+  longitude: number | null,
+  over: Record<string, unknown> = {},
+): Promise<{ id: number; number: string }> {
   const { token } = await adminApi(request, "acme");
   const res = await request.post("/api/user/support/createTicket", {
     headers: { Authorization: `Bearer ${token}` },
@@ -25,6 +30,7 @@ async function phoneTicket(request: APIRequestContext, latitude: number, longitu
         { deviceId: 1, kind: "device", visible: true },
         { deviceId: 2, kind: "ekey", sentinel: true },
       ],
+      ...over,
     },
   });
   expect(res.status(), await res.text()).toBe(200);
@@ -53,6 +59,11 @@ const TEXT = {
     back: "Back",
     invalid: "Invalid latitude or longitude",
     ekey: "E-key",
+    yes: "Yes",
+    seconds: "42 seconds",
+    unconfigured: "unconfigured",
+    noDevices: "The phone reported no devices or ekeys",
+    months: "January|February|March|April|May|June|July|August|September|October|November|December",
   },
   es: {
     add: "Añadir",
@@ -63,6 +74,11 @@ const TEXT = {
     back: "Volver",
     invalid: "Latitud o longitud no válida",
     ekey: "Llave electrónica",
+    yes: "Sí",
+    seconds: "42 segundos",
+    unconfigured: "sin configurar",
+    noDevices: "El teléfono no informó de dispositivos ni llaves electrónicas",
+    months: "enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre",
   },
 } as const;
 
@@ -85,6 +101,15 @@ for (const lang of ["en", "es"] as const) {
     await expect(page.getByRole("heading", { level: 1 })).toContainText(ticket.number);
     await expect(page.getByTestId("detail-brand")).toContainText("Motorola");
     await expect(page.getByTestId("detail-mode")).toContainText(tx.online);
+    for (const key of ["bluetooth", "bluetoothPermission", "locationPermission"]) await expect(page.getByTestId(`detail-${key}`)).toContainText(tx.yes);
+    await expect(page.getByTestId("detail-software")).toContainText("Android 15");
+    await expect(page.getByTestId("detail-app")).toContainText("4.3.1");
+    // MMMM DD, YYYY, HH:mm:ss with the month in the page's language.
+    await expect(page.getByTestId("detail-created").locator("dd")).toHaveText(new RegExp(`^(${tx.months}) \\d{2}, \\d{4}, \\d{2}:\\d{2}:\\d{2}$`));
+    // The sentinel's clock beside the app's (16:00:00 and 16:00:42 UTC, shown in Madrid).
+    await expect(page.getByTestId("detail-sentinelTime").locator("dd")).toHaveText("11/23/2026 17:00:00");
+    await expect(page.getByTestId("detail-reportingTime").locator("dd")).toHaveText("11/23/2026 17:00:42");
+    await expect(page.getByTestId("detail-timeGap")).toContainText(tx.seconds);
     await expect(page.getByTestId("ticket-devices")).toContainText("Main Entrance");
     await expect(page.getByTestId("ticket-devices")).toContainText(tx.ekey);
 
@@ -102,6 +127,7 @@ for (const lang of ["en", "es"] as const) {
     await expect(page.getByText(tx.added, { exact: true })).toBeVisible();
     await expect(page.getByTestId("ticket-notes")).toContainText(text);
     await expect(page.getByTestId("ticket-notes")).toContainText("Admin, Alice");
+    await expect(page.getByTestId("ticket-notes").locator("li").first().locator("time")).toHaveText(/^\d{2}\/\d{2}\/\d{4}$/);
 
     // The full map: marker at zoom 15, local tiles, Back.
     await page.getByTestId("gps-link").click();
@@ -126,6 +152,17 @@ for (const lang of ["en", "es"] as const) {
     await expect(page).toHaveURL(/\/supportTicketDetails\?id=2$/);
     await page.goto("/supportTicketGPSDetails?id=2");
     await expect(page).toHaveURL(/\/supportTicketDetails\?id=2$/);
+    // Its second device has no name in the console yet.
+    await expect(page.getByTestId("ticket-devices")).toContainText(tx.unconfigured);
+
+    // A phone without a position fix and without devices: no map, the message, the empty devices text.
+    const bare = await phoneTicket(page.request, null, null, { devices: [] });
+    await page.goto(`/supportTicketDetails?id=${bare.id}`);
+    await expect(page.getByRole("heading", { level: 1 })).toContainText(bare.number);
+    await expect(page.getByTestId("no-devices")).toHaveText(tx.noDevices);
+    await expect(page.getByTestId("small-map")).toHaveCount(0);
+    await page.getByTestId("gps-link").click();
+    await expect(page.getByRole("alert").filter({ hasText: tx.invalid })).toBeVisible();
   });
 }
 
@@ -207,4 +244,32 @@ test("the support screens have no accessibility violations", async ({ page, logi
     const { violations } = await new AxeBuilder({ page }).analyze();
     expect(violations.map((v) => `${url}: ${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
   }
+});
+
+test("the support tabs, tickets and FAQs work from the keyboard", async ({ page, loginAs }) => {
+  await loginAs("acme");
+  await page.goto("/support");
+  await page.getByRole("tab", { name: "Support tickets" }).focus();
+  await page.keyboard.press("ArrowRight");
+  await expect(page.getByRole("tab", { name: "FAQs" })).toHaveAttribute("aria-selected", "true");
+  const question = page.getByText("How do I add a user?");
+  await question.focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByText("Open Users, choose Add User, fill in the form and save.")).toBeVisible();
+
+  await page.getByRole("tab", { name: "FAQs" }).focus();
+  await page.keyboard.press("ArrowLeft");
+  await expect(page.getByRole("tab", { name: "Support tickets" })).toHaveAttribute("aria-selected", "true");
+  await page.getByRole("link", { name: "Open ticket T-100001" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/supportTicketDetails\?id=1$/);
+  // The submitter links to their user page and their address opens a mail.
+  await expect(page.getByTestId("detail-user").getByRole("link")).toHaveAttribute("href", "/modifyUser?id=12");
+  await expect(page.getByTestId("detail-email").getByRole("link")).toHaveAttribute("href", /^mailto:/);
+  await page.getByRole("textbox", { name: "Add a note" }).focus();
+  await page.keyboard.type(`Typed from the keyboard ${unique()}`);
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("button", { name: "Add", exact: true })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.getByText("Note added successfully", { exact: true })).toBeVisible();
 });

@@ -1,6 +1,6 @@
 /**
- * The alert engine on real activity sources: audit rows written by admin API changes and events
- * posted by a gateway. The engine runs through the Worker's queue consumer (a wake-up message, as a
+ * The alert engine on real activity sources: audit rows written by admin API changes, events
+ * posted by a gateway, and app events the phone reports through /api/mobile. The engine runs through the Worker's queue consumer (a wake-up message, as a
  * write request sends it); its mail goes through the outbox to a real SMTP server on 127.0.0.1
  * (tests/workers/smtp-global-setup.ts). The digest flush, which waits for its window to close, is
  * run with a later `now`, as the engine takes its clock as an argument.
@@ -14,11 +14,12 @@ import worker from "../../server";
 import { DIGEST_WINDOW_MS, runAlertEngine } from "../../app/services/alert-engine.server";
 import { drainOutbox, MAX_ATTEMPTS } from "../../app/services/mail/outbox.server";
 import type { ReceivedMail } from "./smtp-global-setup";
-import { api, db, login, ORIGIN, schema, workerNow } from "./helpers";
+import { api, db, login, ORIGIN, resetThrottles, schema, workerNow } from "./helpers";
 
 const BASE = "/api/admin/user";
 const ADMIN = 3; // admin@acme.example
 const AUDITOR = 5; // auditor@acme.example
+const STAFF = 6; // an ACME phone user (signs in through /api/mobile below)
 const inboxUrl = inject("smtpInbox");
 const core = createCore(coreModule);
 
@@ -74,6 +75,26 @@ const base = () => ({
   schedule: "any",
   emails: ["night-watch@acme.example", { id: ADMIN, type: "User" }],
 });
+
+/** A phone session of the staff user, as the app gets one from POST /api/mobile/login. */
+async function phoneSession(): Promise<string> {
+  const admin = await db().query.users.findFirst({ where: eq(schema.users.id, ADMIN) });
+  await db()
+    .update(schema.users)
+    .set({ passwordHash: admin!.passwordHash, email: "staff.phone@acme.example", boundDeviceId: null, isInactive: false, passwordChangedAt: workerNow() })
+    .where(eq(schema.users.id, STAFF));
+  await db().update(schema.companySettings).set({ require2fa: false, passwordExpiryMonths: 0 }).where(eq(schema.companySettings.companyId, 3));
+  await resetThrottles();
+  const r = await api(null, "POST", "/api/mobile/login", {
+    companyId: "ACME",
+    userName: "staff.phone@acme.example",
+    password: "Acme#Demo2026",
+    installationId: "inst-alert-engine-1",
+    appVersion: "4.3.0",
+  });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body.token;
+}
 
 async function addAlert(body: Record<string, unknown>): Promise<number> {
   const r = await api(acme, "POST", `${BASE}/addAlert`, { ...base(), ...body });
@@ -221,6 +242,40 @@ describe("alert engine", () => {
     await runAlertEngine(db(), core, { now: later + DIGEST_WINDOW_MS * 2, origin: ORIGIN });
     await delivered(later + DIGEST_WINDOW_MS * 2);
     expect(await inbox()).toHaveLength(4);
+  });
+
+  it("fires once for app events from the phone (/api/mobile), even when the phone repeats its report", async () => {
+    const phone = await phoneSession();
+    const denied = await addAlert({
+      displayName: "App denied at door 5",
+      activity: { name: "App Access Denied" },
+      target_users: [{ id: STAFF, type: "User" }],
+      devices: [{ id: 5 }],
+    });
+    const ticket = await addAlert({ displayName: "Phone asked for help", activity: { name: "Support Ticket Created" }, devices: [], target_users: [{ id: STAFF, type: "User" }] });
+    const report = { events: [{ eventId: "alert-engine-app-1", type: "unlock", deviceId: 5, allowed: false, reason: "no_key", at: workerNow() }] };
+    const first = await api(`Bearer ${phone}`, "POST", "/api/mobile/activity", report);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body.payload.accepted).toBe(1);
+    const opened = await api(`Bearer ${phone}`, "POST", "/api/mobile/support/createTicket", { brand: "Nokia", latitude: 40.4, longitude: -3.7 });
+    expect(opened.status, JSON.stringify(opened.body)).toBe(200);
+    await wake();
+    // The phone repeats its report (a lost answer): nothing is stored again and nothing is mailed again.
+    expect((await api(`Bearer ${phone}`, "POST", "/api/mobile/activity", report)).body.payload.accepted).toBe(0);
+    await wake();
+    const mail = await inbox();
+    expect(mail).toHaveLength(4); // two alerts, two recipients each
+    const bySubject = (s: string) =>
+      mail
+        .filter((m) => subjectOf(m.raw) === s)
+        .map((m) => m.to[0])
+        .sort();
+    expect(bySubject("Alert: App denied at door 5")).toEqual(["admin@acme.example", "night-watch@acme.example"]);
+    expect(bySubject("Alert: Phone asked for help")).toEqual(["admin@acme.example", "night-watch@acme.example"]);
+    const matches = async (alertId: number) => db().select().from(schema.alertMatches).where(eq(schema.alertMatches.alertId, alertId));
+    expect(await matches(denied)).toHaveLength(1);
+    expect(await matches(ticket)).toHaveLength(1);
+    expect((await db().query.alerts.findFirst({ where: eq(schema.alerts.id, ticket) }))?.lastActivityId).toBe((await matches(ticket))[0].activityId);
   });
 
   it("stops firing once the alert is deleted", async () => {

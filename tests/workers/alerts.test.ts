@@ -4,8 +4,9 @@
  * 1-12, BETA device 13; users 3 (ACME admin), 4 (BETA admin), 5 (ACME auditor, read-only).
  */
 import { eq } from "drizzle-orm";
+import { SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, db, login, schema } from "./helpers";
+import { api, db, DEMO, login, ORIGIN, schema, type DemoLogin } from "./helpers";
 
 const BASE = "/api/admin/user";
 const BETA_ALERT = 3;
@@ -301,5 +302,105 @@ describe("OpenAPI", () => {
       expect(Object.keys(r.body.paths)).toContain(`${BASE}/${path}`);
     }
     expect(JSON.stringify(r.body.paths[`${BASE}/getSentinelAlerts`])).toContain("alert_name");
+  });
+});
+
+describe("the alert pages (form actions)", () => {
+  const HOST = new URL(ORIGIN).host;
+  async function pageCookie(who: DemoLogin): Promise<string> {
+    const res = await SELF.fetch(`${ORIGIN}/login`, {
+      method: "POST",
+      body: new URLSearchParams({ companyId: DEMO[who].companyId, userName: DEMO[who].userName, password: DEMO[who].password }),
+      headers: { Host: HOST, Origin: ORIGIN },
+      redirect: "manual",
+    });
+    expect(res.status).toBe(302);
+    return res.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("__session="))!
+      .split(";")[0];
+  }
+  /** Posted as the console's client posts (`.data`), so the action's own status comes back. */
+  async function post(cookie: string, path: string, form: Record<string, string>) {
+    const res = await SELF.fetch(ORIGIN + path, { method: "POST", body: new URLSearchParams(form), headers: { Host: HOST, Cookie: cookie, Origin: ORIGIN }, redirect: "manual" });
+    await res.arrayBuffer();
+    return res.status;
+  }
+  const form = (over: Record<string, string> = {}) => ({
+    displayName: "From the page",
+    activity: "Low Battery",
+    activity_conditions: "001",
+    devices: "any",
+    schedule: "any",
+    recipient_emails: "page@acme.example",
+    ...over,
+  });
+
+  it("refuses the read-only role on the server: add, modify and delete change nothing", async () => {
+    const cookie = await pageCookie("auditor");
+    const count = (await db().select().from(schema.alerts)).length;
+    const before = await alertRow(2);
+    expect(await post(cookie, "/addAlert.data", form())).toBe(403);
+    expect(await post(cookie, "/modifyAlert.data?id=2", form({ id: "2", displayName: "Changed by the auditor" }))).toBe(403);
+    expect(await post(cookie, "/modifyAlert.data?id=2", { intent: "test", recipient_emails: "someone@acme.example" })).toBe(403);
+    expect(await post(cookie, "/alerts.data", { id: "2" })).toBe(403);
+    expect((await db().select().from(schema.alerts)).length).toBe(count);
+    expect(await alertRow(2)).toEqual(before);
+  });
+
+  it("treats another company's alert as absent: modify is 404, delete and the page change nothing", async () => {
+    const cookie = await pageCookie("acme");
+    const before = await alertRow(BETA_ALERT);
+    expect(await post(cookie, `/modifyAlert.data?id=${BETA_ALERT}`, form({ id: String(BETA_ALERT), displayName: "Taken over" }))).toBe(404);
+    await post(cookie, "/alerts.data", { id: String(BETA_ALERT) });
+    expect(await alertRow(BETA_ALERT)).toEqual(before);
+    const open = await SELF.fetch(`${ORIGIN}/modifyAlert?id=${BETA_ALERT}`, { headers: { Host: HOST, Cookie: cookie }, redirect: "manual" });
+    expect(open.status).toBe(302);
+    expect(open.headers.get("Location")).toBe("/alerts");
+  });
+
+  it("saves the form through the shared schema: pickers of the activity only, typed duplicates dropped", async () => {
+    const cookie = await pageCookie("acme");
+    const status = await post(cookie, "/addAlert.data", form({ displayName: "Page alert", recipient_emails: "a@acme.example, A@acme.example; b@acme.example", target_users: "3" }));
+    expect([200, 202, 204, 302]).toContain(status);
+    const [row] = await db().select().from(schema.alerts).where(eq(schema.alerts.name, "Page alert"));
+    const recipients = await db().select().from(schema.alertRecipients).where(eq(schema.alertRecipients.alertId, row.id));
+    expect(recipients.map((x) => x.email)).toEqual(["a@acme.example", "b@acme.example"]);
+    const targets = await db().select().from(schema.alertTargets).where(eq(schema.alertTargets.alertId, row.id));
+    expect(targets.map((x) => [x.kind, x.refId])).toEqual([["device", null]]); // Low Battery asks for devices only
+  });
+
+  it("lists 25 alerts a page, and shows the empty state to a company without alerts", async () => {
+    const acmeId = (await db().query.companies.findFirst({ where: eq(schema.companies.code, "ACME") }))!.id;
+    const lowBattery = (await db().query.activityTypes.findFirst({ where: eq(schema.activityTypes.name, "Low Battery") }))!.id;
+    // D1 binds at most 100 values a statement: a few rows at a time.
+    const paged = Array.from({ length: 30 }, (_, i) => ({
+      companyId: acmeId,
+      name: `Paged ${String(i).padStart(2, "0")}`,
+      activityTypeId: lowBattery,
+      schedule: "any" as const,
+      createdAt: 1,
+      updatedAt: 1,
+    }));
+    for (let i = 0; i < paged.length; i += 5)
+      await db()
+        .insert(schema.alerts)
+        .values(paged.slice(i, i + 5));
+    const live = (await api(acme, "GET", `${BASE}/getAlerts`)).body.payload.length;
+    expect(live).toBeGreaterThan(25);
+    const rowsOn = async (cookie: string, path: string) => {
+      const res = await SELF.fetch(ORIGIN + path, { headers: { Host: HOST, Cookie: cookie } });
+      expect(res.status).toBe(200);
+      return (await res.text()).match(/aria-label="Open alert /g)?.length ?? 0;
+    };
+    const cookie = await pageCookie("acme");
+    expect(await rowsOn(cookie, "/alerts")).toBe(25);
+    expect(await rowsOn(cookie, "/alerts?page=2")).toBe(Math.min(25, live - 25));
+
+    await db().update(schema.alerts).set({ deletedAt: 1 }).where(eq(schema.alerts.id, BETA_ALERT));
+    const res = await SELF.fetch(`${ORIGIN}/alerts`, { headers: { Host: HOST, Cookie: await pageCookie("beta") } });
+    const html = await res.text();
+    expect(html).toContain("No alerts yet");
+    expect(html).not.toContain('aria-label="Open alert ');
   });
 });

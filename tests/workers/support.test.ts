@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SELF } from "cloudflare:test";
-import { api, db, DEMO, login, ORIGIN, schema, workerNow, type DemoLogin } from "./helpers";
+import { api, db, DEMO, login, ORIGIN, resetThrottles, schema, workerNow, type DemoLogin } from "./helpers";
 
 const ADMIN = "/api/admin/support";
 const PHONE = "/api/user/support/createTicket";
@@ -119,6 +119,37 @@ describe("POST /api/user/support/createTicket (the phone app)", () => {
     expect((await api(null, "POST", PHONE, phoneTicket)).status).toBe(401);
   });
 
+  it("answers the phone app at /api/mobile/support/createTicket with its mobile session, and only there", async () => {
+    // The ACME staff user (6) signs in on a phone, as the app does.
+    const admin = await db().query.users.findFirst({ where: eq(schema.users.id, 3) });
+    await db().update(schema.users).set({ passwordHash: admin!.passwordHash, email: "staff.ticket@acme.example", boundDeviceId: null }).where(eq(schema.users.id, 6));
+    await db().update(schema.companySettings).set({ require2fa: false, passwordExpiryMonths: 0 }).where(eq(schema.companySettings.companyId, 3));
+    await resetThrottles();
+    const signIn = await api(null, "POST", "/api/mobile/login", {
+      companyId: "ACME",
+      userName: "staff.ticket@acme.example",
+      password: DEMO.acme.password,
+      installationId: "inst-support-ticket-1",
+      appVersion: "4.3.0",
+    });
+    expect(signIn.status, JSON.stringify(signIn.body)).toBe(200);
+    const phone = `Bearer ${signIn.body.token}`;
+
+    const r = await api(phone, "POST", "/api/mobile/support/createTicket", { ...phoneTicket, devices: [{ deviceId: 5, kind: "device", visible: 1 }] });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.message).toBe("Support ticket created successfully");
+    const row = (await db().query.supportTickets.findFirst({ where: eq(schema.supportTickets.id, r.body.payload.id) }))!;
+    expect(row).toMatchObject({ companyId: 3, userId: 6, brand: "Samsung", ticketNumber: r.body.payload.ticket_number });
+    const listed = await api(acme, "GET", `${ADMIN}/getAllGeneratedTickets`);
+    expect(listed.body.payload.map((x: { id: number }) => x.id)).toContain(row.id);
+
+    // A console token is not a phone session there; a phone session is refused on the console's APIs.
+    expect((await api(acme, "POST", "/api/mobile/support/createTicket", phoneTicket)).status).toBe(401);
+    expect((await api(phone, "GET", `${ADMIN}/getAllGeneratedTickets`)).status).toBe(401);
+    const doc = (await api(null, "GET", "/api/openapi.json")).body;
+    expect(doc.paths["/api/mobile/support/createTicket"].post).toBeTruthy();
+  });
+
   it("is documented in the OpenAPI document", async () => {
     const r = await api(null, "GET", "/api/openapi.json");
     expect(r.body.paths["/api/user/support/createTicket"].post).toBeTruthy();
@@ -145,6 +176,28 @@ describe("GET /support/getAllGeneratedTickets", () => {
     const companies = new Set(r.body.payload.map((t: { company: { id: number } }) => t.company.id));
     expect(companies.has(3)).toBe(true);
     expect(companies.has(4)).toBe(true);
+  });
+
+  it("gives a reseller holding the company module the tickets of the companies it oversees only", async () => {
+    const grant = { roleId: 2, companyId: 2, moduleKey: "company" }; // the demo reseller's role, in RSL1
+    await db().insert(schema.roleModules).values(grant);
+    try {
+      const reseller = await login("var");
+      const r = await api(reseller, "GET", `${ADMIN}/getAllGeneratedTickets`);
+      expect(r.status).toBe(200);
+      const companies = new Set(r.body.payload.map((t: { company: { id: number } }) => t.company.id));
+      expect(companies.has(3)).toBe(true); // ACME, its customer
+      expect(companies.has(4)).toBe(false); // BETA, directly under the platform
+      expect((await api(reseller, "GET", `${ADMIN}/generatedTicketDetails?id=1`)).status).toBe(200);
+      expect((await api(reseller, "GET", `${ADMIN}/generatedTicketDetails?id=3`)).status).toBe(404);
+      const before = (await notesOf(3)).length;
+      expect((await api(reseller, "POST", `${ADMIN}/createSupportNotes`, { notes: "Not my customer", serviceTicketId: 3 })).status).toBe(404);
+      expect((await notesOf(3)).length).toBe(before);
+    } finally {
+      await db()
+        .delete(schema.roleModules)
+        .where(and(eq(schema.roleModules.roleId, 2), eq(schema.roleModules.moduleKey, "company")));
+    }
   });
 
   it("refuses a role without the support module", async () => {
@@ -217,6 +270,23 @@ describe("POST /support/createSupportNotes", () => {
     ).toBe(0);
   });
 
+  it("refuses a note to a role that reads tickets without the add right (the read-only role given the support module)", async () => {
+    const grant = { roleId: 4, companyId: 3, moduleKey: "support" };
+    await db().insert(schema.roleModules).values(grant);
+    try {
+      const reader = await login("auditor");
+      expect((await api(reader, "GET", `${ADMIN}/generatedTicketDetails?id=1`)).status).toBe(200);
+      const before = (await notesOf(1)).length;
+      const r = await api(reader, "POST", `${ADMIN}/createSupportNotes`, { notes: "Read only", serviceTicketId: 1 });
+      expect(r.status).toBe(403);
+      expect((await notesOf(1)).length).toBe(before);
+    } finally {
+      await db()
+        .delete(schema.roleModules)
+        .where(and(eq(schema.roleModules.roleId, 4), eq(schema.roleModules.moduleKey, "support")));
+    }
+  });
+
   it("lets the platform note any company's ticket; the note stays with the ticket's company", async () => {
     const r = await api(root, "POST", `${ADMIN}/createSupportNotes`, { notes: "Platform follow-up", serviceTicketId: 3 });
     expect(r.status).toBe(200);
@@ -242,6 +312,7 @@ describe("GET /user/getLastReportedLocation", () => {
     expect(typeof r.body.payload.latitude).toBe("number");
     expect((await api(beta, "GET", "/api/admin/user/getLastReportedLocation?deviceId=1")).status).toBe(404);
     expect((await api(root, "GET", "/api/admin/user/getLastReportedLocation?deviceId=1")).status).toBe(403);
+    for (const bad of ["", "?deviceId=x", "?deviceId=-1"]) expect((await api(acme, "GET", `/api/admin/user/getLastReportedLocation${bad}`)).status, bad).toBe(400);
   });
 });
 
@@ -357,5 +428,35 @@ describe("the support pages", () => {
     const csp = res.headers.get("Content-Security-Policy")!;
     expect(csp).toContain("img-src 'self' data: blob: https://tile.openstreetmap.org;");
     expect(await res.text()).toContain("https://tile.openstreetmap.org/{z}/{x}/{y}.png");
+  });
+
+  it("lists 25 tickets a page; /adminSupport adds the company column; a company without tickets sees the empty state", async () => {
+    // D1 binds at most 100 values a statement: a few rows at a time.
+    const paged = Array.from({ length: 30 }, (_, i) => ({ companyId: 3, ticketNumber: `T-P${String(i).padStart(3, "0")}`, userId: 3, createdAt: 1000 + i }));
+    for (let i = 0; i < paged.length; i += 5)
+      await db()
+        .insert(schema.supportTickets)
+        .values(paged.slice(i, i + 5));
+    const acmeCookie = await pageCookie("acme");
+    const html = async (cookie: string, path: string) => {
+      const res = await page(cookie, path);
+      expect(res.status, path).toBe(200);
+      return res.text();
+    };
+    const rows = (text: string) => text.match(/aria-label="Open ticket /g)?.length ?? 0;
+    const total = (await api(acme, "GET", `${ADMIN}/getAllGeneratedTickets`)).body.payload.length;
+    expect(rows(await html(acmeCookie, "/support"))).toBe(25);
+    expect(rows(await html(acmeCookie, "/support?page=2"))).toBe(Math.min(25, total - 25));
+    expect(await html(acmeCookie, "/support")).not.toContain(">Company<");
+
+    const platform = await html(await pageCookie("root"), "/adminSupport?pageSize=100&sort=company");
+    expect(platform).toContain(">Company<");
+    expect(platform).toContain("Acme Corporation");
+    expect(platform).toContain("Beta Labs");
+
+    await db().delete(schema.supportTickets).where(eq(schema.supportTickets.companyId, 4));
+    const empty = await html(await pageCookie("beta"), "/support");
+    expect(empty).toContain("No support tickets yet");
+    expect(rows(empty)).toBe(0);
   });
 });

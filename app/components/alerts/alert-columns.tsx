@@ -4,6 +4,7 @@ import type { TFunction } from "i18next";
 import { deleteColumn } from "~/components/data-table/delete-column";
 import { NAV_ICONS } from "~/components/shell/nav-icons";
 import type { AlertListRow } from "~/services/alerts.server";
+import { activityName } from "./activity-name";
 
 export type AlertGridRow = AlertListRow & { lastRun: string | null };
 
@@ -28,7 +29,7 @@ export function alertColumns(t: TFunction, canDelete: boolean): ColumnDef<AlertG
       ),
     },
     { id: "name", accessorKey: "name", header: t("col.name") },
-    { id: "activity", accessorKey: "activityName", header: t("col.activity") },
+    { id: "activity", accessorKey: "activityName", header: t("col.activity"), cell: ({ row }) => activityName(t, row.original.activityName) },
     {
       id: "lastRun",
       header: t("col.lastRun"),

@@ -16,6 +16,7 @@ import { translateMessage } from "~/i18n/messages";
 import { alertAddFormSchema, alertModifyFormSchema } from "~/schemas/alert-form";
 import { DAY_FIELDS } from "~/schemas/alerts";
 import type { AlertActionData } from "~/utils/alert-action.server";
+import { activityName } from "./activity-name";
 
 export type AlertFormValues = {
   id?: number;
@@ -164,7 +165,7 @@ export function AlertForm({ mode, values, options, today, readOnly = false }: Pr
                 <option value="">{t("form.chooseActivity")}</option>
                 {options.activities.map((a) => (
                   <option key={a.id} value={a.name}>
-                    {a.name} ({a.type})
+                    {activityName(t, a.name)} ({t(`op.${a.type}`, { ns: "activity", defaultValue: a.type })})
                   </option>
                 ))}
               </NativeSelect>
