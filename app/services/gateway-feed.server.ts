@@ -321,12 +321,16 @@ async function firmwareChanges(db: Db, ref: Ref, ids: number[]): Promise<FeedCha
   return out;
 }
 
-/** A company as gateways see it: its code (what devices and users name) and whether it is live. */
+/**
+ * A company as gateways see it: its code (what devices and users name), whether it is live, and whether
+ * its doors require the biometric claim of signed credentials (docs/decisions/0038-biometric-claim.md).
+ */
 function companyChanges(ref: Ref, ids: number[]): FeedChange[] {
   return ids.flatMap((id) => {
     const company = ref.company.get(id);
+    const biometricRequired = Boolean(ref.settingsByCompany.get(id)?.biometricSecurity);
     // Companies are only ever soft-deleted, so a company change always finds its row.
-    return company ? [{ type: "company", op: "upsert" as const, id: company.code, data: { id: company.code, active: company.live } }] : [];
+    return company ? [{ type: "company", op: "upsert" as const, id: company.code, data: { id: company.code, active: company.live, biometricRequired } }] : [];
   });
 }
 
