@@ -19,6 +19,8 @@ usage: npm run board -- verify --jwks <file> --door <id> --at <ISO instant> --cr
   --credential <jws>   the presented credential (compact JWS)
   --company <code>     this board's company code (taken from the configuration file when it has one)
   --group <id>         a group this door belongs to (repeatable)
+  --biometric-required the company requires biometrics: a credential without the "uv" claim is refused
+                       (taken from the configuration file's "biometricRequired" when it has one)
   --revoked <file>     revocations the board last heard of: {"credentials":[jti…], "keys":[id…], "users":[id…]}
   --spent <file>       the board's memory of spent one-time credentials, one id a line; a granted
                        one-time credential is appended (created when missing)
@@ -46,6 +48,7 @@ export async function verifyMain(argv) {
       credential: { type: 'string' },
       company: { type: 'string' },
       group: { type: 'string', multiple: true },
+      'biometric-required': { type: 'boolean', default: false },
       revoked: { type: 'string' },
       spent: { type: 'string' },
       help: { type: 'boolean', default: false }
@@ -61,7 +64,8 @@ export async function verifyMain(argv) {
   const door = {
     id: o.door,
     companyId: o.company ?? file.companyId,
-    groupIds: o.group ?? file.groupIds
+    groupIds: o.group ?? file.groupIds,
+    biometricRequired: o['biometric-required'] || file.biometricRequired === true
   }
   const r = o.revoked ? await readJson(o.revoked) : {}
   const has = (list, id) => Array.isArray(list) && list.includes(id)

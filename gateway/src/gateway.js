@@ -331,7 +331,9 @@ export class Gateway {
       tz: d.tz,
       unlockMs: d.unlockMs ?? 5000,
       // The keys that verify signed credentials, for the board to use while it is offline.
-      credentialKeys: this.credentialKeys.jwks
+      credentialKeys: this.credentialKeys.jwks,
+      // Credentials without the console-verified biometric claim are refused (PROTOCOL.md, "Signed credentials").
+      biometricRequired: this.replica.get('company', d.companyId)?.biometricRequired === true
     })
     await this.schedule.refresh(deviceId)
     await this.firmware.offer(deviceId)
