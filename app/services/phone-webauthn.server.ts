@@ -59,10 +59,15 @@ function refuseRegistration(reason: Refusal): never {
   refuse(400, BIO_MSG.registrationFailed, "biometric-registration-failed", reason);
 }
 
-/** The console's origin and the RP id (its host name) the phone's authenticator scopes credentials to. */
+/**
+ * The origins a phone may be using: the configured public origin and the one this request came to (a
+ * Worker receives only its own routes' hosts; local runs serve under several names). The RP id is the
+ * host name of the origin in use: a browser only asserts for its page's own domain, so an assertion
+ * made on another site never carries this RP id's hash.
+ */
 function relyingParty(ctx: CallContext) {
-  const origin = publicOrigin(ctx.env, ctx.request);
-  return { origin, rpId: new URL(origin).hostname };
+  const origins = new Set([publicOrigin(ctx.env, ctx.request), new URL(ctx.request.url).origin]);
+  return { origins, rpId: new URL(ctx.request.url).hostname };
 }
 
 /** Issues a challenge to this mobile session; a new one replaces the session's earlier one of the same purpose. */
@@ -120,10 +125,9 @@ async function checkCeremony(
   const fresh = await consumeChallenge(db, auth, client?.challenge, kind, ctx.now);
   if (!client || !fresh) return { refusal: "challenge" };
   if (client.type !== `webauthn.${kind}`) return { refusal: "type" };
-  const rp = relyingParty(ctx);
-  if (client.origin !== rp.origin) return { refusal: "origin" };
+  if (typeof client.origin !== "string" || !relyingParty(ctx).origins.has(client.origin)) return { refusal: "origin" };
   const authData = toBytes(input.authenticatorData);
-  if (authData.length < 37 || !sameBytes(authData.slice(0, 32), await sha256(rp.rpId))) return { refusal: "rp" };
+  if (authData.length < 37 || !sameBytes(authData.slice(0, 32), await sha256(new URL(client.origin).hostname))) return { refusal: "rp" };
   if ((authData[32] & (FLAG_UP | FLAG_UV)) !== (FLAG_UP | FLAG_UV)) return { refusal: "flags" };
   return { authData };
 }
