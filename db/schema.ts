@@ -177,7 +177,7 @@ export const sessions = sqliteTable(
 /**
  * A phone installation's platform authenticator (WebAuthn), registered by the phone app: the console
  * verifies its assertions before it signs credentials for a company that requires biometrics
- * (docs/decisions/0038-biometric-claim.md). One per user and installation; "forget device" drops them.
+ * (docs/decisions/0039-biometric-claim.md). One per user and installation; "forget device" drops them.
  */
 export const phoneAuthenticators = sqliteTable(
   "phone_authenticators",

@@ -30,7 +30,7 @@ export type CredentialClaims = {
   /**
    * When the console verified the phone's user through its registered platform authenticator (epoch
    * seconds); present when the call that issued it carried a verified WebAuthn assertion. Boards of a
-   * company that requires biometrics refuse a credential without it (docs/decisions/0038-biometric-claim.md).
+   * company that requires biometrics refuse a credential without it (docs/decisions/0039-biometric-claim.md).
    */
   uv?: number;
   /** Issue time and expiry, epoch seconds. */

@@ -323,7 +323,7 @@ async function firmwareChanges(db: Db, ref: Ref, ids: number[]): Promise<FeedCha
 
 /**
  * A company as gateways see it: its code (what devices and users name), whether it is live, and whether
- * its doors require the biometric claim of signed credentials (docs/decisions/0038-biometric-claim.md).
+ * its doors require the biometric claim of signed credentials (docs/decisions/0039-biometric-claim.md).
  */
 function companyChanges(ref: Ref, ids: number[]): FeedChange[] {
   return ids.flatMap((id) => {

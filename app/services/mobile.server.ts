@@ -9,7 +9,7 @@
  *   (and never past its key's end), so the phone must come back online within that time;
  * - biometric requirement: the keys call signs only after a verified WebAuthn assertion of the phone's
  *   registered platform authenticator (phone-webauthn.server.ts), and the credentials carry its instant
- *   (`uv`), which the company's boards require (docs/decisions/0038-biometric-claim.md).
+ *   (`uv`), which the company's boards require (docs/decisions/0039-biometric-claim.md).
  */
 import { and, count, desc, eq, isNull, or, sql } from "drizzle-orm";
 import type { AccessWindow, Core } from "../../core-wasm/pkg/index.js";

@@ -1,5 +1,5 @@
 /**
- * The phone's platform authenticator, seen by the console (docs/decisions/0038-biometric-claim.md).
+ * The phone's platform authenticator, seen by the console (docs/decisions/0039-biometric-claim.md).
  * A phone installation registers its WebAuthn public key once; when the company requires biometrics,
  * every call that signs credentials first verifies a fresh assertion against that key (challenge issued
  * here and used once, origin, RP id hash, user-verified flag, signature, sign count), and the credentials

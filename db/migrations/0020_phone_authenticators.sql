@@ -1,4 +1,4 @@
--- The biometric requirement enforced (docs/decisions/0038-biometric-claim.md): each phone installation
+-- The biometric requirement enforced (docs/decisions/0039-biometric-claim.md): each phone installation
 -- registers its platform authenticator's public key with the console, and the console verifies a
 -- WebAuthn assertion against it before it signs credentials for a company that requires biometrics.
 CREATE TABLE `phone_authenticators` (

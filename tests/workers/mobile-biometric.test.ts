@@ -1,5 +1,5 @@
 /**
- * The biometric requirement, enforced by the console (docs/decisions/0038-biometric-claim.md): a phone
+ * The biometric requirement, enforced by the console (docs/decisions/0039-biometric-claim.md): a phone
  * registers its platform authenticator's key, and a company that requires biometrics gets credentials
  * only with a fresh, verified WebAuthn assertion, which they then carry as `uv`. The authenticator here
  * is WebCrypto keys producing the same bytes a platform authenticator does.

@@ -1,6 +1,6 @@
 /**
  * The phone's user verification (fingerprint, face or screen-lock PIN) through WebAuthn's platform
- * authenticator, when the company requires biometrics (docs/decisions/0038-biometric-claim.md).
+ * authenticator, when the company requires biometrics (docs/decisions/0039-biometric-claim.md).
  * - The installation registers its platform credential with the console once (challenge from the
  *   console, user verification required, attestation "none"); the console keeps its public key.
  * - Each refresh of the keys sends a fresh assertion over a console challenge: the console verifies it
