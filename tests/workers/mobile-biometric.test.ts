@@ -169,6 +169,13 @@ describe("biometric requirement", () => {
     // A challenge issued for registration is not one for an assertion.
     await refused(await assertion(a, (await challenge(token, "create")).challenge), "challenge");
     await refused(await assertion(a, (await challenge(token, "get")).challenge, { count: 1 }), "counter");
+    // A challenge lives two minutes.
+    const stale = await challenge(token, "get");
+    await db()
+      .update(schema.webauthnChallenges)
+      .set({ expiresAt: workerNow() - 1 })
+      .where(eq(schema.webauthnChallenges.challenge, stale.challenge));
+    await refused(await assertion(a, stale.challenge), "challenge");
     // A refused attempt spends its challenge too.
     const once = await challenge(token, "get");
     await refused(await assertion(a, once.challenge, { flags: 0x01 }), "flags");
