@@ -13,7 +13,7 @@
  * Console entity names in `gateway_changes.entity` and what they expand to. The rows are written by
  * database triggers (db/migrations/0005_door_feed_triggers.sql) in the same statement as the change
  * itself, so no code path can change what a door decides without telling the gateways:
- *   company       → company {id: code, active} + the company's devices, keys and scheduled-open
+ *   company       → company {id: code, active, biometricRequired} + the company's devices, keys and scheduled-open
  *                   (entityId = companies.id; companies, and the settings doors follow)
  *   device        → device + boardCredential          (entityId = devices.id; devices, group members)
  *   ekey          → ekey or groupKey, with its fob    (entityId = ekey_assignments.id)
