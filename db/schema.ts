@@ -174,6 +174,43 @@ export const sessions = sqliteTable(
   (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expiry_idx").on(t.expiresAt), index("sessions_installation_idx").on(t.userId, t.installationId)],
 );
 
+/**
+ * A phone installation's platform authenticator (WebAuthn), registered by the phone app: the console
+ * verifies its assertions before it signs credentials for a company that requires biometrics
+ * (docs/decisions/0039-biometric-claim.md). One per user and installation; "forget device" drops them.
+ */
+export const phoneAuthenticators = sqliteTable(
+  "phone_authenticators",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    companyId: integer("company_id").notNull(),
+    userId: integer("user_id").notNull(),
+    installationId: text("installation_id").notNull(),
+    /** The WebAuthn credential id, base64url. */
+    credentialId: text("credential_id").notNull(),
+    /** SubjectPublicKeyInfo (DER), base64url. */
+    publicKey: text("public_key").notNull(),
+    /** COSE algorithm: -7 ES256, -8 EdDSA (Ed25519), -257 RS256. */
+    algorithm: integer("algorithm").notNull(),
+    signCount: integer("sign_count").notNull().default(0),
+    createdAt: createdAt(),
+    lastUsedAt: integer("last_used_at"),
+  },
+  (t) => [uniqueIndex("phone_authenticators_installation_idx").on(t.userId, t.installationId), index("phone_authenticators_company_idx").on(t.companyId)],
+);
+
+/** WebAuthn challenges issued to a mobile session: deleted when used, refused once expired. */
+export const webauthnChallenges = sqliteTable(
+  "webauthn_challenges",
+  {
+    challenge: text("challenge").primaryKey(),
+    sessionId: text("session_id").notNull(),
+    purpose: text("purpose", { enum: ["create", "get"] }).notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("webauthn_challenges_session_idx").on(t.sessionId)],
+);
+
 /** Failed sign-in counters, per account and per client address. */
 export const loginThrottles = sqliteTable("login_throttles", {
   key: text("key").primaryKey(),

@@ -8,7 +8,7 @@ import { KeyCard } from "~/components/phone/key-card";
 import { PhoneApiError, phoneApi } from "~/components/phone/phone-api";
 import { phoneStore, type HeldKeys, type HistoryRow, type PendingEvent, type PhoneSession } from "~/components/phone/phone-store";
 import { SignInForm } from "~/components/phone/sign-in-form";
-import { forgetPlatformCredential } from "~/components/phone/user-verification";
+import { assertForConsole, forgetPlatformCredential, type UserVerification } from "~/components/phone/user-verification";
 import { Button } from "~/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "~/components/ui/dialog";
 import { EmptyState } from "~/components/ui/empty-state";
@@ -56,6 +56,7 @@ export default function PhoneApp() {
   const [now, setNow] = useState(() => Date.now());
   const [loaded, setLoaded] = useState(false);
   const [confirmOut, setConfirmOut] = useState(false);
+  const [bioRefused, setBioRefused] = useState<UserVerification | null>(null);
 
   useEffect(() => {
     setSession(phoneStore.session());
@@ -93,7 +94,13 @@ export default function PhoneApp() {
           await phoneApi.report(s.token, pending);
           phoneStore.setPending([]);
         }
-        const keys = (await phoneApi.keys(s.token)).payload;
+        const keys = await fetchKeys(s);
+        if (!keys) return;
+        if (keys.settings.biometricRequired !== s.settings.biometricRequired) {
+          const updated = { ...s, settings: keys.settings };
+          phoneStore.setSession(updated);
+          setSession(updated);
+        }
         const stored = { keys: keys.keys, fetchedAt: keys.now, refreshBy: keys.refreshBy };
         phoneStore.setKeys(stored);
         setHeld(stored);
@@ -108,6 +115,37 @@ export default function PhoneApp() {
     },
     [signOutLocally],
   );
+
+  /**
+   * Keys with fresh credentials. With biometrics required (or newly so, which the console says), the phone
+   * verifies its user over a console challenge and the console signs only after checking that; a refusal
+   * keeps the keys already held and says why.
+   */
+  async function fetchKeys(s: PhoneSession) {
+    if (!s.settings.biometricRequired) {
+      try {
+        return (await phoneApi.keys(s.token)).payload;
+      } catch (e) {
+        if (!(e instanceof PhoneApiError && e.code === "biometric-required")) throw e;
+      }
+    }
+    const r = await assertForConsole(s.token, s.userName);
+    if ("refused" in r) {
+      setBioRefused(r.refused);
+      return null;
+    }
+    try {
+      const keys = (await phoneApi.keysVerified(s.token, r.assertion)).payload;
+      setBioRefused(null);
+      return keys;
+    } catch (e) {
+      if (e instanceof PhoneApiError && e.status === 403) {
+        setBioRefused("refused");
+        return null;
+      }
+      throw e;
+    }
+  }
 
   useEffect(() => {
     if (session && online) void refresh(session);
@@ -165,6 +203,16 @@ export default function PhoneApp() {
           <TabsContent value="keys" className="space-y-3">
             <p className="text-sm text-muted-foreground">{t("signedInAs", { name: session.displayName, company: session.companyId })}</p>
             {session.settings.biometricRequired && <p className="text-sm">{t("biometricRequired")}</p>}
+            {bioRefused && (
+              <div role="alert" className="space-y-2 text-sm font-medium text-destructive" data-testid="refresh-verification-refused">
+                <p>{bioRefused === "unavailable" ? t("verificationUnavailable") : t("refreshVerificationRefused")}</p>
+                {online && (
+                  <Button type="button" variant="outline" size="sm" onClick={() => void refresh(session)}>
+                    {t("verifyAgain")}
+                  </Button>
+                )}
+              </div>
+            )}
             {held && held.refreshBy <= now && (
               <p role="status" className="text-sm font-medium text-destructive">
                 {t("reconnectNeeded")}
@@ -177,14 +225,7 @@ export default function PhoneApp() {
             ) : (
               <ul className="space-y-3" aria-label={t("myKeys")}>
                 {held.keys.map((k) => (
-                  <KeyCard
-                    key={`${k.kind}-${k.id}`}
-                    core={core}
-                    heldKey={k}
-                    now={now}
-                    onResult={recordResult}
-                    verification={session.settings.biometricRequired ? { userName: session.userName } : null}
-                  />
+                  <KeyCard key={`${k.kind}-${k.id}`} core={core} heldKey={k} now={now} onResult={recordResult} verification={session.settings.biometricRequired} />
                 ))}
               </ul>
             )}

@@ -27,6 +27,12 @@ export type CredentialClaims = {
   win: AccessWindow;
   /** The phone installation the credential is bound to, when the company binds users to one phone. */
   pid?: string;
+  /**
+   * When the console verified the phone's user through its registered platform authenticator (epoch
+   * seconds); present when the call that issued it carried a verified WebAuthn assertion. Boards of a
+   * company that requires biometrics refuse a credential without it (docs/decisions/0039-biometric-claim.md).
+   */
+  uv?: number;
   /** Issue time and expiry, epoch seconds. */
   iat: number;
   exp: number;

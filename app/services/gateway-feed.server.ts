@@ -13,7 +13,7 @@
  * Console entity names in `gateway_changes.entity` and what they expand to. The rows are written by
  * database triggers (db/migrations/0005_door_feed_triggers.sql) in the same statement as the change
  * itself, so no code path can change what a door decides without telling the gateways:
- *   company       → company {id: code, active} + the company's devices, keys and scheduled-open
+ *   company       → company {id: code, active, biometricRequired} + the company's devices, keys and scheduled-open
  *                   (entityId = companies.id; companies, and the settings doors follow)
  *   device        → device + boardCredential          (entityId = devices.id; devices, group members)
  *   ekey          → ekey or groupKey, with its fob    (entityId = ekey_assignments.id)
@@ -321,12 +321,16 @@ async function firmwareChanges(db: Db, ref: Ref, ids: number[]): Promise<FeedCha
   return out;
 }
 
-/** A company as gateways see it: its code (what devices and users name) and whether it is live. */
+/**
+ * A company as gateways see it: its code (what devices and users name), whether it is live, and whether
+ * its doors require the biometric claim of signed credentials (docs/decisions/0039-biometric-claim.md).
+ */
 function companyChanges(ref: Ref, ids: number[]): FeedChange[] {
   return ids.flatMap((id) => {
     const company = ref.company.get(id);
+    const biometricRequired = Boolean(ref.settingsByCompany.get(id)?.biometricSecurity);
     // Companies are only ever soft-deleted, so a company change always finds its row.
-    return company ? [{ type: "company", op: "upsert" as const, id: company.code, data: { id: company.code, active: company.live } }] : [];
+    return company ? [{ type: "company", op: "upsert" as const, id: company.code, data: { id: company.code, active: company.live, biometricRequired } }] : [];
   });
 }
 

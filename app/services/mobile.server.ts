@@ -7,11 +7,13 @@
  * - multi-phone login off: a user is bound to the first phone that signs in until "forget device";
  * - offline reconnect hours and temporary e-key duration: a credential lives for the shorter of the two
  *   (and never past its key's end), so the phone must come back online within that time;
- * - biometric requirement: returned with the settings; the app asks for the phone's own user
- *   verification (WebAuthn platform authenticator) before it presents a key; credentials do not carry it (decision 0028).
+ * - biometric requirement: the keys call signs only after a verified WebAuthn assertion of the phone's
+ *   registered platform authenticator (phone-webauthn.server.ts), and the credentials carry its instant
+ *   (`uv`), which the company's boards require (docs/decisions/0039-biometric-claim.md).
  */
 import { and, count, desc, eq, isNull, or, sql } from "drizzle-orm";
 import type { AccessWindow, Core } from "../../core-wasm/pkg/index.js";
+import { BIO_MSG } from "~/schemas/phone-webauthn";
 import { MOBILE_MSG, type AppEventsInput, type MobileLoginInput, type MobileTwoFactorInput } from "~/schemas/mobile";
 import {
   assertMaySignIn,
@@ -206,12 +208,23 @@ export type PhoneKey = {
 /**
  * The caller's keys, on configured doors: e-keys on a door and keys of live groups, each with its
  * window, "open now / next open" from the core, and a fresh signed credential (none for a key that never
- * opens again or has no door).
+ * opens again or has no door). `verifiedAt`: when the console verified the phone's user (a WebAuthn
+ * assertion checked by the caller); required when the company requires biometrics, and then carried by
+ * every credential as `uv`. Without it such a company's phone gets a 403 and nothing is signed.
  */
-export async function myKeys(db: Db, core: Core, env: Env, auth: Auth, now: number): Promise<{ keys: PhoneKey[]; settings: PhoneSettings; refreshBy: number }> {
+export async function myKeys(
+  db: Db,
+  core: Core,
+  env: Env,
+  auth: Auth,
+  now: number,
+  verifiedAt?: number,
+): Promise<{ keys: PhoneKey[]; settings: PhoneSettings; refreshBy: number }> {
   const installationId = assertMobile(auth);
   const [state, settingsRow] = await Promise.all([loadCompany(db, auth.company.id), settingsOf(db, auth.company.id)]);
   const settings = phoneSettings(settingsRow);
+  if (settings.biometricRequired && verifiedAt === undefined) throw new ServiceError(403, BIO_MSG.required, { errorCode: "biometric-required" });
+  const uv = verifiedAt === undefined ? {} : { uv: Math.floor(verifiedAt / 1000) };
   const user = state.users.get(auth.user.id);
   const signing = await requireCredentialKeys(env);
   // The doors' own rule (door-decision.server.ts, rule 3): only a configured door opens, so only it gets credentials.
@@ -275,6 +288,7 @@ export async function myKeys(db: Db, core: Core, env: Env, auth: Auth, now: numb
           ...(k.isGroup && k.groupId != null ? { grp: String(k.groupId) } : {}),
           win: window,
           ...(boundPhone ? { pid: boundPhone } : {}),
+          ...uv,
         },
         now,
         expiresAt,

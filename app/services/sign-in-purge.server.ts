@@ -1,6 +1,6 @@
 /**
- * Sign-in leftovers that can no longer matter: expired reset links and second-factor codes (used or
- * not; their use is in the activity log), and throttle counters whose window and lock have both passed.
+ * Sign-in leftovers that can no longer matter: expired reset links, second-factor codes and phone
+ * WebAuthn challenges (used or not; their use is in the activity log), and throttle counters whose window and lock have both passed.
  * Run by the every-minute cron, so these tables stay the size of current activity.
  */
 import { and, isNull, lt, or } from "drizzle-orm";
@@ -16,6 +16,7 @@ export async function purgeSignInLeftovers(db: Db, now: number): Promise<void> {
   await db.batch([
     db.delete(schema.passwordResetTokens).where(lt(schema.passwordResetTokens.expiresAt, now)),
     db.delete(schema.twoFactorCodes).where(lt(schema.twoFactorCodes.expiresAt, now)),
+    db.delete(schema.webauthnChallenges).where(lt(schema.webauthnChallenges.expiresAt, now)),
     db.delete(t).where(and(lt(t.windowStart, now - THROTTLE.windowMs), or(isNull(t.lockedUntil), lt(t.lockedUntil, now)))),
   ]);
   await redactStaleSecrets(db, now - SECRET_LIFETIME_MS);

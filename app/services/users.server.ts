@@ -372,6 +372,8 @@ export async function forgetDevice(db: Db, auth: Auth, userId: number, now: numb
       .where(liveInCompany(u, auth, eq(u.id, user.id))),
     // The phone's sessions end with it; its offline credentials are refused by gateways once the feed says so.
     db.delete(schema.sessions).where(and(eq(schema.sessions.userId, user.id), eq(schema.sessions.kind, "mobile"))),
+    // So do its registered biometrics: a phone signing in again registers anew.
+    db.delete(schema.phoneAuthenticators).where(and(eq(schema.phoneAuthenticators.userId, user.id), eq(schema.phoneAuthenticators.companyId, auth.company.id))),
     activityInsert(db, { companyId: auth.company.id, name: "Device Forgotten", createdByUserId: auth.user.id, targetUserId: user.id, summary: user.displayName, at: now }),
   ]);
   return { message: USER_MSG.deviceForgotten };

@@ -138,8 +138,8 @@ export class SimBoard extends EventEmitter {
   }
 
   /**
-   * Decides a presented credential alone, as a board cut off from its gateway: with the keys, company and
-   * revocation list of the last configuration it received (PROTOCOL.md, "Verification order").
+   * Decides a presented credential alone, as a board cut off from its gateway: with the keys, company,
+   * biometric requirement and revocation list of the last configuration it received (PROTOCOL.md, "Verification order").
    * @param {string} token @param {number} [at] the board's clock
    * @returns {Promise<import('../src/access/credential.js').CredentialDecision>}
    */
@@ -147,7 +147,7 @@ export class SimBoard extends EventEmitter {
     const config = this.last.get('config')
     const d = await verifyCredential(token, {
       keys: await importKeySet(config?.credentialKeys),
-      door: { id: this.id, companyId: config?.companyId },
+      door: { id: this.id, companyId: config?.companyId, biometricRequired: config?.biometricRequired === true },
       at,
       revoked: revokedBy(config?.revoked),
       spent: (c) => this.spent.has(c.jti) || this.spent.has(`key:${c.key.id}`)

@@ -20,6 +20,8 @@ usage: npm run board -- verify --jwks <file> --door <id> --at <ISO instant> --cr
   --credential <jws>   the presented credential (compact JWS)
   --company <code>     this board's company code (taken from the configuration file when it has one)
   --group <id>         a group this door belongs to (repeatable)
+  --biometric-required the company requires biometrics: a credential without the "uv" claim is refused
+                       (taken from the configuration file's "biometricRequired" when it has one)
   --revoked <file>     the revocation list the board last received: the configuration's "revoked" array,
                        [{"sub"|"key"|"pid"|"cid": "<id>", "before": <epoch s>}, …], or a configuration
                        carrying it (instead of the one in --jwks)
@@ -49,6 +51,7 @@ export async function verifyMain(argv) {
       credential: { type: 'string' },
       company: { type: 'string' },
       group: { type: 'string', multiple: true },
+      'biometric-required': { type: 'boolean', default: false },
       revoked: { type: 'string' },
       spent: { type: 'string' },
       help: { type: 'boolean', default: false }
@@ -64,7 +67,8 @@ export async function verifyMain(argv) {
   const door = {
     id: o.door,
     companyId: o.company ?? file.companyId,
-    groupIds: o.group ?? file.groupIds
+    groupIds: o.group ?? file.groupIds,
+    biometricRequired: o['biometric-required'] || file.biometricRequired === true
   }
   const revoked = o.revoked ? await readJson(o.revoked) : file
   const spent = o.spent ? await readLines(o.spent) : new Set()

@@ -356,7 +356,9 @@ export class Gateway {
       // The keys that verify signed credentials, for the board to use while it is offline.
       credentialKeys: this.credentialKeys.jwks,
       // What was withdrawn since issue, for the board to refuse while it decides alone.
-      revoked: this.revocations.list(d.companyId)
+      revoked: this.revocations.list(d.companyId),
+      // Credentials without the console-verified biometric claim are refused (PROTOCOL.md, "Signed credentials").
+      biometricRequired: this.replica.get('company', d.companyId)?.biometricRequired === true
     })
     return true
   }

@@ -93,3 +93,38 @@ test('a connected board forwards a signed credential: the gateway verifies it, d
     await removeDir(dir)
   }
 })
+
+test('biometric requirement through the feed: the board configuration says so, and the gateway refuses a credential without the uv claim', async () => {
+  const worker = await new WorkerContractDouble({ secret: SECRET }).listen()
+  worker.jwks = jwksOf(k1)
+  worker.change('company', 'upsert', 'ACME', { id: 'ACME', active: true, biometricRequired: true })
+  await provisionBoard(worker, 'd1')
+  worker.change('user', 'upsert', 'u1', { id: 'u1', companyId: 'ACME', active: true, phoneKeys: ['inst-A'] })
+  worker.change('ekey', 'upsert', 'k1', { id: 'k1', deviceId: 'd1', userId: 'u1', window: ALWAYS_OPEN })
+  const dir = await tempDir()
+  const gw = await startGateway(worker, dir)
+  const b = board(gw, 'd1')
+  try {
+    await gw.credentialKeys.refresh()
+    await b.connect()
+    const config = await b.next('config', { timeoutMs: 5000 })
+    assert.equal(config.biometricRequired, true)
+
+    const ask = async (token) => b.requestAccess({ type: 'signed', id: token })
+    const bare = await ask(await sign(k1, claims()))
+    assert.deepEqual([bare.allowed, bare.code], [false, 'biometric_required'])
+    const verified = await ask(await sign(k1, claims({ uv: Math.floor(Date.now() / 1000) - 30 })))
+    assert.equal(verified.allowed, true)
+    assert.deepEqual(verified.key, { id: 'k1', kind: 'ekey' })
+
+    // The company lifts the requirement: the next sync lets a credential without the claim in.
+    worker.change('company', 'upsert', 'ACME', { id: 'ACME', active: true, biometricRequired: false })
+    await gw.syncNow()
+    assert.equal((await ask(await sign(k1, claims()))).allowed, true)
+  } finally {
+    await b.close()
+    await gw.close()
+    await worker.close()
+    await removeDir(dir)
+  }
+})

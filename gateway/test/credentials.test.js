@@ -147,3 +147,31 @@ test('npm run board -- verify: an offline board decides from files alone, and a 
     await removeDir(dir)
   }
 })
+
+test('a company that requires biometrics: a credential without the uv claim answers biometric_required, at the verifier and in verify mode', async () => {
+  const bare = await sign(k1, claimsFor())
+  const verified = await sign(k1, claimsFor({ jti: 'c_uv', uv: seconds('2027-03-27T00:00:00Z') }))
+  const door = { ...DOOR, biometricRequired: true }
+  assert.equal(await check(bare, '2027-03-28T09:00:00Z', { door }), 'biometric_required')
+  assert.equal(await check(verified, '2027-03-28T09:00:00Z', { door }), 'ok')
+  assert.equal(await check(bare, '2027-03-28T09:00:00Z'), 'ok', 'a company without the requirement is unchanged')
+  // The claim is checked after the door: another door's credential still says other_door.
+  assert.equal(await check(await sign(k1, claimsFor({ doors: ['99'] })), '2027-03-28T09:00:00Z', { door }), 'other_door')
+  assert.equal(await check(await sign(k1, claimsFor({ uv: 'yes' })), '2027-03-28T09:00:00Z', { door }), 'malformed')
+
+  const dir = await tempDir('cred-bio-')
+  try {
+    const config = join(dir, 'config.json')
+    await writeFile(config, JSON.stringify({ companyId: 'ACME', groupIds: [], biometricRequired: true, credentialKeys: jwksOf(k1) }))
+    const jwks = join(dir, 'jwks.json')
+    await writeFile(jwks, JSON.stringify(jwksOf(k1)))
+    const verify = async (file, token, ...extra) =>
+      JSON.parse((await run(process.execPath, [CLI, 'verify', '--jwks', file, '--door', '41', '--at', '2027-03-28T09:00:00Z', '--credential', token, ...extra])).stdout)
+    assert.deepEqual(await verify(config, bare), { allowed: false, reason: 'biometric_required' })
+    assert.deepEqual(await verify(config, verified), { allowed: true, reason: 'ok' })
+    assert.deepEqual(await verify(jwks, bare, '--biometric-required'), { allowed: false, reason: 'biometric_required' })
+    assert.deepEqual(await verify(jwks, bare), { allowed: true, reason: 'ok' })
+  } finally {
+    await removeDir(dir)
+  }
+})

@@ -299,49 +299,114 @@ test.describe("phone web app", () => {
 
   test.describe("biometric requirement", () => {
     test.use({ viewport: { width: 390, height: 844 } });
+    const DAILY = [true, true, true, true, true, true, true];
+    const TEXT = {
+      en: {
+        company: "Company ID",
+        user: "Email or phone number",
+        password: "Password",
+        signIn: "Sign in",
+        present: "Present to door",
+        notice: /Your company requires/,
+        refused: /did not verify you/,
+      },
+      es: {
+        company: "ID de empresa",
+        user: "Correo o número de teléfono",
+        password: "Contraseña",
+        signIn: "Iniciar sesión",
+        present: "Presentar en la puerta",
+        notice: /Su empresa exige/,
+        refused: /no le ha verificado/,
+      },
+    } as const;
 
-    test("with biometrics required, a key is presented only after the phone's platform authenticator verified the user", async ({ page, context }) => {
-      const admin = await adminApi(page.request);
-      const { payload: current } = await admin.call<{ payload: Record<string, unknown> }>("GET", "/settings/getCompanySettings");
-      await admin.call("DELETE", "/user/forgetDevice?id=3");
-      await admin.call("PUT", "/settings/modifyCompanySettings", { ...current, biometric_security: "1", require_2fa: "0" });
-      try {
-        // WebAuthn needs a domain as its relying party: the same server under the name localhost.
-        const cdp = await context.newCDPSession(page);
-        await cdp.send("WebAuthn.enable");
-        const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-          options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    for (const lang of ["en", "es"] as const) {
+      test(`the phone registers its authenticator, the console signs after a verified assertion, and the board requiring biometrics opens (${lang})`, async ({ page, context }) => {
+        const x = TEXT[lang];
+        const admin = await adminApi(page.request);
+        const zone = await admin.zoneId("Europe/Madrid");
+        const { payload: current } = await admin.call<{ payload: Record<string, unknown> }>("GET", "/settings/getCompanySettings");
+        await admin.call("DELETE", "/user/forgetDevice?id=3");
+        await admin.call("PUT", "/settings/modifyCompanySettings", { ...current, offline_reconect: 24, ekey_duration: 24, biometric_security: "1", require_2fa: "0" });
+        const assigned = await admin.call<{ payload: { entryId: number } }>("POST", "/user/assignKeyToUser", {
+          userId: 3,
+          eKey: DOOR,
+          type: "device",
+          status: "1",
+          FOBDeviceId: null,
+          accessType: "custom_access",
+          startDate: "2026-01-01",
+          endDate: "",
+          isNeverEnd: "1",
+          isAllDay: "1",
+          startTime: "",
+          endTime: "",
+          scheduleDays: DAILY,
+          zone,
+          entryId: null,
         });
-        if (E2E_CLOCK_OFFSET_MS !== 0) await context.clock.install({ time: runNow() });
-        await page.goto(`http://localhost:${E2E_PORT}/m`);
-        await page.getByLabel("Company ID").fill("ACME");
-        await page.getByLabel("Email or phone number").fill(DEMO.acme.userName);
-        await page.getByRole("textbox", { name: "Password" }).fill(DEMO.acme.password);
-        await page.getByRole("button", { name: "Sign in" }).click();
-        await expect(page.getByText("Your company requires your phone's own unlock")).toBeVisible();
-        const present = page.getByRole("button", { name: "Present to door" }).and(page.locator(":enabled")).first();
-        const card = page.locator("li[data-key-id]").filter({ has: present });
+        const dir = mkdtempSync(join(tmpdir(), "phone-bio-"));
+        const jwksFile = join(dir, "keys.json");
+        writeFileSync(jwksFile, JSON.stringify(await (await page.request.get("/.well-known/keyless-credential-keys.json")).json()));
+        try {
+          // WebAuthn needs a domain as its relying party: the same server under the name localhost.
+          const cdp = await context.newCDPSession(page);
+          await cdp.send("WebAuthn.enable");
+          const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+            options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+          });
+          if (E2E_CLOCK_OFFSET_MS !== 0) await context.clock.install({ time: runNow() });
+          await page.goto(`http://localhost:${E2E_PORT}/m`);
+          if (lang === "es") await page.getByRole("button", { name: "Cambiar a español" }).click();
+          await page.getByLabel(x.company).fill("ACME");
+          await page.getByLabel(x.user).fill(DEMO.acme.userName);
+          await page.getByRole("textbox", { name: x.password }).fill(DEMO.acme.password);
+          await page.getByRole("button", { name: x.signIn }).click();
+          await expect(page.getByText(x.notice)).toBeVisible();
+          const card = page.locator(`li[data-key-id="${assigned.payload.entryId}"]`);
+          await expect(card).toBeVisible();
 
-        // Verified: the authenticator registers once, then asserts with the user-verified flag; the credential is shown.
-        await present.click();
-        await expect(page.getByRole("dialog").getByRole("img", { name: /QR code of the credential/ })).toBeVisible();
-        const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
-        expect(credentials).toHaveLength(1);
-        await page.keyboard.press("Escape");
+          // Registered once with the console, then asserted: the credentials the console signed carry the verification.
+          const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
+          expect(credentials).toHaveLength(1);
+          const held = await page.evaluate((id) => JSON.parse(localStorage.getItem("phone.keys")!).keys.find((k: { id: number }) => k.id === id), assigned.payload.entryId);
+          const token: string = held.credential.token;
+          const claims = JSON.parse(Buffer.from(token.split(".")[1], "base64url").toString("utf8"));
+          expect(claims.uv).toBeGreaterThanOrEqual(claims.iat - 5);
+          expect(claims.uv).toBeLessThanOrEqual(claims.iat);
 
-        // Not verified (a wrong fingerprint): nothing is shown, and the app says why.
-        await cdp.send("WebAuthn.setUserVerified", { authenticatorId, isUserVerified: false });
-        await present.click();
-        await expect(card.first().getByTestId("verification-refused")).toHaveText(/did not verify you/);
-        await expect(page.getByRole("dialog")).toHaveCount(0);
+          // Presenting asks the authenticator again on the phone; the board of a company requiring biometrics opens with this credential.
+          await card.getByRole("button", { name: x.present }).click();
+          await expect(page.getByRole("dialog").getByRole("img")).toBeVisible();
+          await page.keyboard.press("Escape");
+          const at = new Date(Math.max(claims.iat * 1000, runNow()) + 60_000).toISOString();
+          const verify = (...extra: string[]) =>
+            JSON.parse(
+              execFileSync(process.execPath, ["gateway/sim/board.js", "verify", "--jwks", jwksFile, "--door", String(DOOR), "--at", at, "--credential", token, ...extra], {
+                encoding: "utf8",
+                cwd: fileURLToPath(new URL("../..", import.meta.url)),
+              }).trim(),
+            );
+          expect(verify("--biometric-required")).toEqual({ allowed: true, reason: "ok" });
 
-        // Verified again: presenting works again.
-        await cdp.send("WebAuthn.setUserVerified", { authenticatorId, isUserVerified: true });
-        await present.click();
-        await expect(page.getByRole("dialog").getByRole("img", { name: /QR code of the credential/ })).toBeVisible();
-      } finally {
-        await admin.call("PUT", "/settings/modifyCompanySettings", { ...current, biometric_security: "0" });
-      }
-    });
+          // The user is not verified: nothing is presented, and a refresh signs nothing new; the keys held stay.
+          await cdp.send("WebAuthn.setUserVerified", { authenticatorId, isUserVerified: false });
+          await card.getByRole("button", { name: x.present }).click();
+          await expect(card.getByTestId("verification-refused")).toHaveText(x.refused);
+          await expect(page.getByRole("dialog")).toHaveCount(0);
+          await context.setOffline(true);
+          await context.setOffline(false);
+          await expect(page.getByTestId("refresh-verification-refused")).toBeVisible();
+          expect(
+            await page.evaluate((id) => JSON.parse(localStorage.getItem("phone.keys")!).keys.find((k: { id: number }) => k.id === id).credential.token, assigned.payload.entryId),
+          ).toBe(token);
+        } finally {
+          await context.setOffline(false);
+          await admin.call("PUT", "/settings/modifyCompanySettings", { ...current, biometric_security: "0" });
+          rmSync(dir, { recursive: true, force: true });
+        }
+      });
+    }
   });
 });

@@ -5,9 +5,11 @@
  */
 import { z } from "zod";
 import { appEventsSchema, mobileLoginSchema, mobileTwoFactorSchema, myActivitySchema } from "~/schemas/mobile";
+import { challengeSchema, keysWithAssertionSchema, registrationSchema } from "~/schemas/phone-webauthn";
 import * as authService from "~/services/auth.server";
 import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import { mobileLogin, mobileTwoFactor, myActivity, myKeys, reportAppEvents, assertMobile } from "~/services/mobile.server";
+import { issueChallenge, registerAuthenticator, verifyAssertion } from "~/services/phone-webauthn.server";
 import { ServiceError } from "~/utils/errors.server";
 import { endpoint } from "../define.server";
 
@@ -79,6 +81,50 @@ export const mobileEndpoints = [
     async handler({ db, core, env, auth, now }) {
       const r = await myKeys(db, core, env, auth, now);
       return { payload: { ...r, now } };
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/keys",
+    tag: "Mobile",
+    summary:
+      "As GET /keys, with a WebAuthn assertion of this installation's registered platform authenticator (challenge from POST /webauthn/challenge, purpose get). Required when the company requires biometrics: without it 403 'Biometric verification required' (errorCode biometric-required) and nothing is signed; a refused assertion is 403 'Biometric verification failed' (biometric-failed, payload.reason). Credentials then carry uv, the verification time in epoch seconds.",
+    auth: "token",
+    body: keysWithAssertionSchema,
+    response: z.object({ message: z.string(), payload: z.object({ keys: z.array(key), settings, refreshBy: z.number(), now: z.number() }) }),
+    async handler({ db, core, env, auth, now, body, request }) {
+      const verifiedAt = body.assertion ? await verifyAssertion(db, auth, body.assertion, { request, env, now }) : undefined;
+      const r = await myKeys(db, core, env, auth, now, verifiedAt);
+      return { payload: { ...r, now } };
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/webauthn/challenge",
+    tag: "Mobile",
+    summary:
+      "A single-use challenge (two minutes) for registering this installation's platform authenticator (purpose create) or asserting with it (purpose get), with the RP id and the credential id already registered for this installation (or null).",
+    auth: "token",
+    body: challengeSchema,
+    response: z.object({
+      message: z.string(),
+      payload: z.object({ challenge: z.string(), purpose: z.enum(["create", "get"]), expiresAt: z.number(), rpId: z.string(), credentialId: z.string().nullable() }),
+    }),
+    async handler({ db, env, auth, now, body, request }) {
+      return { payload: await issueChallenge(db, auth, body, { request, env, now }) };
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/webauthn/register",
+    tag: "Mobile",
+    summary:
+      "Registers this installation's platform authenticator: the credential id, clientDataJSON and authenticatorData (base64url) of navigator.credentials.create with user verification, and its public key (getPublicKey(), SPKI) and COSE algorithm (-7, -8 or -257). 400 'Biometric registration failed' (errorCode biometric-registration-failed, payload.reason) when a check fails.",
+    auth: "token",
+    body: registrationSchema,
+    async handler({ db, env, auth, now, body, request }) {
+      const r = await registerAuthenticator(db, auth, body, { request, env, now });
+      return { message: r.message, payload: { credentialId: r.credentialId } };
     },
   }),
   endpoint({

@@ -21,8 +21,8 @@ export function KeyCard({
   heldKey: HeldKey;
   now: number;
   onResult: (e: PendingEvent) => void;
-  /** The company requires the phone's own user verification before a key is presented: the user's name for it. */
-  verification: { userName: string } | null;
+  /** The company requires biometrics: the phone verifies its user again before a key is presented. */
+  verification: boolean;
 }) {
   const { t } = useTranslation("mobile");
   const [presenting, setPresenting] = useState(false);
@@ -35,7 +35,7 @@ export function KeyCard({
     setRefused(null);
     if (verification) {
       setChecking(true);
-      const r = await verifyUser(verification.userName);
+      const r = await verifyUser();
       setChecking(false);
       if (r !== "verified") return setRefused(r);
     }

@@ -1,8 +1,14 @@
 /** The phone app's calls to /api/mobile (bearer token of the phone's session). */
+import type { AssertionInput, RegistrationInput } from "~/schemas/phone-webauthn";
+import type { HeldKeys, PhoneSettings } from "./phone-store";
+
+type KeysPayload = Omit<HeldKeys, "fetchedAt"> & { now: number; settings: PhoneSettings };
 export class PhoneApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The console's stable error code (e.g. biometric-required), when it sent one. */
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -14,15 +20,20 @@ async function call<T>(method: "GET" | "POST", path: string, token: string | nul
     headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body ? { "Content-Type": "application/json" } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   });
-  const json = (await res.json().catch(() => ({}))) as { message?: string; payload?: unknown; token?: string };
-  if (!res.ok) throw new PhoneApiError(res.status, json.message ?? `HTTP ${res.status}`);
+  const json = (await res.json().catch(() => ({}))) as { message?: string; payload?: unknown; token?: string; errorCode?: string };
+  if (!res.ok) throw new PhoneApiError(res.status, json.message ?? `HTTP ${res.status}`, json.errorCode);
   return json as T;
 }
 
 export const phoneApi = {
   login: (input: Record<string, unknown>) =>
     call<{ token: string; payload: { dispay_name: string; settings: import("./phone-store").PhoneSettings } }>("POST", "/login", null, input),
-  keys: (token: string) => call<{ payload: import("./phone-store").HeldKeys & { now: number } }>("GET", "/keys", token),
+  keys: (token: string) => call<{ payload: KeysPayload }>("GET", "/keys", token),
+  /** The keys with a verified assertion (required when the company requires biometrics). */
+  keysVerified: (token: string, assertion: AssertionInput) => call<{ payload: KeysPayload }>("POST", "/keys", token, { assertion }),
+  challenge: (token: string, purpose: "create" | "get") =>
+    call<{ payload: { challenge: string; rpId: string; credentialId: string | null; expiresAt: number } }>("POST", "/webauthn/challenge", token, { purpose }),
+  registerAuthenticator: (token: string, input: RegistrationInput) => call("POST", "/webauthn/register", token, input),
   activity: (token: string) => call<{ payload: { rows: import("./phone-store").HistoryRow[] } }>("GET", "/activity?page=1&pageSize=50", token),
   report: (token: string, events: import("./phone-store").PendingEvent[]) => call("POST", "/activity", token, { events }),
   logout: (token: string) => call("POST", "/logout", token),

@@ -17,11 +17,12 @@ export const CREDENTIAL_TYP = 'kac+jws'
 
 /**
  * @typedef {{v: 1, jti: string, sub: string, cid: string, key: {id: string, kind: 'ekey'|'group'}, doors?: string[], grp?: string,
- *   win: any, pid?: string, iat: number, exp: number}} CredentialClaims
+ *   win: any, pid?: string, uv?: number, iat: number, exp: number}} CredentialClaims
  * @typedef {{allowed: boolean, reason: string, claims?: CredentialClaims, nextOpen?: number|null}} CredentialDecision
  * @typedef {Awaited<ReturnType<typeof importJWK>>} VerifyKey
- * @typedef {{id: string, companyId?: string, groupIds?: string[]}} Door a board always knows its company and groups
- *   from its configuration; a tool without them checks the door list alone (door ids are unique across companies)
+ * @typedef {{id: string, companyId?: string, groupIds?: string[], biometricRequired?: boolean}} Door a board always knows
+ *   its company and groups from its configuration; a tool without them checks the door list alone (door ids are unique
+ *   across companies). `biometricRequired`: the company requires the console-verified biometric claim (`uv`).
  */
 
 /**
@@ -49,6 +50,7 @@ function wellFormed(c) {
   if (c.doors !== undefined && !(Array.isArray(c.doors) && c.doors.length <= 256 && c.doors.every((d) => isText(d)))) return null
   if (c.grp !== undefined && !isText(c.grp)) return null
   if (c.pid !== undefined && !isText(c.pid)) return null
+  if (c.uv !== undefined && !isInt(c.uv)) return null
   if (!c.win || typeof c.win !== 'object') return null
   return c
 }
@@ -84,7 +86,8 @@ export async function checkSignature(token, keys) {
 }
 
 /**
- * Steps 4-6 (expiry and issue time with the clock-skew allowance, company, door): null when they pass.
+ * Steps 4-7 (expiry and issue time with the clock-skew allowance, company, door, the biometric claim
+ * when the door's company requires it): null when they pass.
  * @param {CredentialClaims} claims @param {Door} door @param {number} at
  */
 export function checkClaims(claims, door, at) {
@@ -92,6 +95,8 @@ export function checkClaims(claims, door, at) {
   if (at < claims.iat * 1000 - CLOCK_SKEW_MS) return 'credential_not_yet_valid'
   if (door.companyId !== undefined && claims.cid !== door.companyId) return 'other_company'
   if (!opensDoor(claims, door)) return 'other_door'
+  // `uv`: the console verified the phone's user (WebAuthn, user verification) before it signed.
+  if (door.biometricRequired === true && claims.uv === undefined) return 'biometric_required'
   return null
 }
 

@@ -73,7 +73,7 @@ const deny = (code, reason) => ({ allowed: false, key: null, code, reason, nextO
 /**
  * A signed credential presented at a connected board, whose signature has been checked
  * (credential.js `checkSignature`). The claims are checked against the door as a board does (expiry,
- * company, door); then the gateway decides from its live copy, for the credential's key alone, like any
+ * company, door, the biometric claim when the company's record requires it); then the gateway decides from its live copy, for the credential's key alone, like any
  * other request of that user: what the console withdrew since the credential was issued (the key, the
  * user, the company) is refused within one sync interval, and a phone that was forgotten no longer
  * opens (`revoked`). An offline board decides from the claims alone (PROTOCOL.md, "Signed credentials").
@@ -85,7 +85,8 @@ const deny = (code, reason) => ({ allowed: false, key: null, code, reason, nextO
 export function decideSigned(replica, deviceId, claims, now) {
   const device = replica.get('device', deviceId)
   if (!device) return deny('door_disabled', 'This door is not enabled')
-  const refused = checkClaims(claims, { id: device.id, companyId: device.companyId, groupIds: device.groupIds ?? [] }, now)
+  const biometricRequired = replica.get('company', device.companyId)?.biometricRequired === true
+  const refused = checkClaims(claims, { id: device.id, companyId: device.companyId, groupIds: device.groupIds ?? [], biometricRequired }, now)
   if (refused) return deny(refused, 'Credential refused')
   const user = replica.get('user', claims.sub)
   if (claims.pid !== undefined && user && !(user.phoneKeys ?? []).includes(claims.pid)) return { ...deny('revoked', 'Credential revoked'), userId: user.id }
