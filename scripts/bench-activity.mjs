@@ -4,13 +4,13 @@
 // ACTIVITY_ROWS rows (default 1,000,000; 100000 for a quick run) and BETA 10,000, the baseline: the
 // same URLs from the same run at 10,000 rows. BENCH_ONLY picks parts (comma-separated):
 //   pages   each page, filter and sort, p95 beside its baseline;
-//   csv     the whole CSV twice (a fast reader, then one that pauses on every read), with the first
+//   csv     the whole CSV twice (a fast reader, then one reading 1 MB/s), with the first
 //           bytes' time and the resident memory of each server process at start, peak and end;
 //   ingest  gateway event batches (POST /api/gateway/events) into this log with the tally triggers
 //           (migration 0017) against a copy of the same D1 without them, served side by side.
 // The server is `scripts/bench-worker.mjs` (no devtools inspector); BENCH_SERVER=wrangler uses `wrangler dev`.
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { benchEnv, measureGet, memoryOf, signIn, sleep, startBenchServer, stopConsole, summarize } from "./bench-server.mjs";
@@ -79,12 +79,12 @@ function memoryWatch(pgid) {
   return () => {
     clearInterval(timer);
     sample();
-    return [...seen.values()].filter((s) => s.role !== "node" || s.peak.rss > 100);
+    return [...seen.values()];
   };
 }
 
-/** The whole CSV: time to the first bytes and to the end; `pauseMs` after every read makes a slow reader. */
-async function download(origin, cookie, pgid, pauseMs) {
+/** The whole CSV: time to the first bytes and to the end; `bytesPerSecond` makes a slow reader. */
+async function download(origin, cookie, pgid, bytesPerSecond) {
   const stop = memoryWatch(pgid);
   const started = performance.now();
   const res = await fetch(`${origin}/resources/activity-report`, { headers: { cookie } });
@@ -98,7 +98,7 @@ async function download(origin, cookie, pgid, pauseMs) {
     first ??= performance.now() - started;
     bytes += value.length;
     for (const b of value) if (b === 10) lines++;
-    if (pauseMs) await sleep(pauseMs);
+    if (bytesPerSecond) await sleep(Math.max(0, (bytes / bytesPerSecond) * 1000 - (performance.now() - started)));
   }
   return { status: res.status, first, total: performance.now() - started, bytes, rows: lines - 1, memory: stop() };
 }
@@ -120,12 +120,12 @@ async function benchPages(origin, acme, beta, failed) {
 
 async function benchCsv(origin, acme, pgid, failed) {
   const mb = (x) => x.toFixed(0).padStart(5);
-  for (const [label, pauseMs] of [
+  for (const [label, rate] of [
     ["fast reader", 0],
-    ["slow reader (10 ms pause per read)", 10],
+    ["slow reader (1 MB/s)", 1e6],
   ]) {
     const loadBefore = load();
-    const csv = await download(origin, acme, pgid, pauseMs);
+    const csv = await download(origin, acme, pgid, rate);
     console.log(
       `\nCSV of every row, ${label}: ${csv.status}, first bytes ${csv.first.toFixed(0)} ms, ${csv.rows} rows (${(csv.bytes / 1e6).toFixed(1)} MB) in ${(csv.total / 1000).toFixed(1)} s; load average ${loadBefore} before, ${load()} after`,
     );
@@ -171,6 +171,44 @@ async function postEvents(origin, refs) {
   return ms;
 }
 
+/** The local D1's SQLite file in a state directory. */
+function d1File(dir) {
+  const sub = join(dir, "v3", "d1", "miniflare-D1DatabaseObject");
+  return join(
+    sub,
+    readdirSync(sub).find((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite"),
+  );
+}
+
+/**
+ * The database's own share, when the sqlite3 program is installed: 20,000 event rows inserted in one
+ * statement and rolled back, on each file in turn (best of three), as CPU seconds of SQLite alone.
+ */
+function sqliteOnly(files, refs, companyId, typeId) {
+  const insert = `.timer on
+BEGIN;
+WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 20000)
+INSERT INTO activity_logs (company_id, event_id, activity_type_id, operation_type, created_by_user_id, target_user_id, target_device_id, summary, details_json, activity_timestamp, created_at)
+SELECT ${companyId}, 'sqlite/' || i, ${typeId}, 'Device', u, u, d, 'Access granted', '{"type":"access.granted"}', ${Date.UTC(2026, 10, 23)} + i, ${Date.UTC(2026, 10, 23)} + i
+FROM (SELECT i, json_extract('${JSON.stringify(refs.users)}', '$[' || (i % ${refs.users.length}) || ']') u, json_extract('${JSON.stringify(refs.devices)}', '$[' || (i % ${refs.devices.length}) || ']') d FROM c)
+WHERE true ON CONFLICT (event_id) DO NOTHING;
+ROLLBACK;
+`;
+  const best = files.map(() => Infinity);
+  try {
+    for (let round = 0; round < 3; round++)
+      files.forEach((file, k) => {
+        const out = execFileSync("sqlite3", [file], { input: insert, encoding: "utf8" });
+        // BEGIN, the insert, ROLLBACK: the second timing is the insert's.
+        const [, user, sys] = [...out.matchAll(/Run Time: real [\d.]+ user ([\d.]+) sys ([\d.]+)/g)][1];
+        best[k] = Math.min(best[k], Number(user) + Number(sys));
+      });
+  } catch {
+    return null; // no sqlite3 program
+  }
+  return best;
+}
+
 /**
  * Event ingestion with the tally triggers against the same D1 copied without them, both served at
  * once and alternated batch by batch (A B B A …) so the machine's drift falls on both sides.
@@ -181,6 +219,8 @@ async function benchIngest(dir) {
   try {
     sql(bare, TALLY_TRIGGERS.map((t) => `DROP TRIGGER ${t};`).join(" "));
     const refs = acmeRefs(dir);
+    const [{ company, type }] = sql(dir, "select (select id from companies where code = 'ACME') company, (select id from activity_types where name = 'Access Granted') type");
+    const alone = sqliteOnly([d1File(dir), d1File(bare)], refs, company, type);
     const withTallies = await startBenchServer(dir, env, { via: VIA });
     const without = await startBenchServer(bare, env, { via: VIA });
     try {
@@ -204,6 +244,10 @@ async function benchIngest(dir) {
       ])
         console.log(`${label.padEnd(28)} ${r.p50.toFixed(1).padStart(8)} ${r.p95.toFixed(1).padStart(8)} ${r.mean.toFixed(1).padStart(8)} ${rate(r).padStart(9)}`);
       console.log(`ratio with/without: p50 ${(a.p50 / b.p50).toFixed(2)}x, mean ${(a.mean / b.mean).toFixed(2)}x`);
+      if (alone)
+        console.log(
+          `SQLite alone (sqlite3, 20,000 rows in one statement, best of 3): ${alone[0].toFixed(3)} s with the triggers, ${alone[1].toFixed(3)} s without, ${(alone[0] / alone[1]).toFixed(2)}x; ${(((alone[0] - alone[1]) / 20_000) * 1e6).toFixed(1)} µs more per row`,
+        );
     } finally {
       await stopConsole(withTallies.server);
       await stopConsole(without.server);

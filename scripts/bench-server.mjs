@@ -76,7 +76,8 @@ export async function startBenchServer(dir, env, { via = "worker" } = {}) {
  * Resident memory (MB) of each process in a server's process group, from /proc: the whole VmRSS and
  * its anonymous part (heaps and caches; the rest is mapped files such as the executable). `role`
  * tells the runtime that runs the Worker and its D1 (a workerd listening on a port of its own
- * choosing) from the dev proxy in front of it (the workerd on the server's port) and node.
+ * choosing) from the dev proxy in front of it (the workerd on the server's port); others go by
+ * their program's name.
  */
 export function memoryOf(pgid) {
   const out = [];
@@ -88,7 +89,7 @@ export function memoryOf(pgid) {
       const mb = (field) => Number(status.match(new RegExp(`${field}:\\s+(\\d+)`))?.[1] ?? 0) / 1024;
       const args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
       const entry = args.find((a) => a.startsWith("--socket-addr=entry="));
-      const role = !args[0].endsWith("workerd") ? "node" : entry?.endsWith(":0") ? "worker runtime" : "dev proxy";
+      const role = !args[0].endsWith("workerd") ? args[0].split("/").pop() : entry?.endsWith(":0") ? "worker runtime" : "dev proxy";
       out.push({ pid: Number(pid), role, rss: mb("VmRSS"), anon: mb("RssAnon") });
     } catch {
       /* the process ended meanwhile */
