@@ -4,7 +4,7 @@
 // ACTIVITY_ROWS rows (default 1,000,000; 100000 for a quick run) and BETA 10,000, the baseline: the
 // same URLs from the same run at 10,000 rows. BENCH_ONLY picks parts (comma-separated):
 //   pages   each page, filter and sort, p95 beside its baseline;
-//   csv     the whole CSV twice (a fast reader, then one reading 1 MB/s), with the first
+//   csv     the whole CSV twice (read at full speed, then stalled for 30 s after a tenth), with the first
 //           bytes' time and the resident memory of each server process at start, peak and end;
 //   ingest  gateway event batches (POST /api/gateway/events) into this log with the tally triggers
 //           (migration 0017) against a copy of the same D1 without them, served side by side.
@@ -63,7 +63,10 @@ const load = () =>
     .map((x) => x.toFixed(1))
     .join(" / ");
 
-/** Each server process's resident memory at the start, its peak and the end, sampled every 250 ms. */
+/**
+ * Each server process's resident memory at the start, its peak and the end, sampled every 250 ms;
+ * `runtime()` is the latest sample of the worker runtime's.
+ */
 function memoryWatch(pgid) {
   const seen = new Map();
   const sample = () => {
@@ -76,16 +79,23 @@ function memoryWatch(pgid) {
   };
   sample();
   const timer = setInterval(sample, 250);
-  return () => {
+  const stop = () => {
     clearInterval(timer);
     sample();
     return [...seen.values()];
   };
+  return { stop, runtime: () => [...seen.values()].find((s) => s.role === "worker runtime")?.end.rss ?? NaN };
 }
 
-/** The whole CSV: time to the first bytes and to the end; `bytesPerSecond` makes a slow reader. */
-async function download(origin, cookie, pgid, bytesPerSecond) {
-  const stop = memoryWatch(pgid);
+/**
+ * The whole CSV: time to the first bytes and to the end, and the worker runtime's memory after each
+ * tenth of the rows. `stallMs` stops reading that long after the first tenth: a stream that ran ahead
+ * of its reader would grow meanwhile.
+ */
+async function download(origin, cookie, pgid, stallMs) {
+  const watch = memoryWatch(pgid);
+  const tenths = [];
+  let stalled;
   const started = performance.now();
   const res = await fetch(`${origin}/resources/activity-report`, { headers: { cookie } });
   const reader = res.body.getReader();
@@ -98,9 +108,14 @@ async function download(origin, cookie, pgid, bytesPerSecond) {
     first ??= performance.now() - started;
     bytes += value.length;
     for (const b of value) if (b === 10) lines++;
-    if (bytesPerSecond) await sleep(Math.max(0, (bytes / bytesPerSecond) * 1000 - (performance.now() - started)));
+    if (lines >= ((tenths.length + 1) * ROWS) / 10) tenths.push(watch.runtime());
+    if (stallMs && tenths.length === 1 && stalled === undefined) {
+      const before = watch.runtime();
+      await sleep(stallMs);
+      stalled = { before, after: watch.runtime() };
+    }
   }
-  return { status: res.status, first, total: performance.now() - started, bytes, rows: lines - 1, memory: stop() };
+  return { status: res.status, first, total: performance.now() - started, bytes, rows: lines - 1, memory: watch.stop(), tenths, stalled };
 }
 
 async function benchPages(origin, acme, beta, failed) {
@@ -120,18 +135,25 @@ async function benchPages(origin, acme, beta, failed) {
 
 async function benchCsv(origin, acme, pgid, failed) {
   const mb = (x) => x.toFixed(0).padStart(5);
-  for (const [label, rate] of [
+  for (const [label, stall] of [
     ["fast reader", 0],
-    ["slow reader (1 MB/s)", 1e6],
+    ["reader stalled 30 s after the first tenth", 30_000],
   ]) {
     const loadBefore = load();
-    const csv = await download(origin, acme, pgid, rate);
+    const csv = await download(origin, acme, pgid, stall).catch((e) => ({ error: e }));
+    if (csv.error) {
+      console.log(`\nCSV of every row, ${label}: failed (${csv.error.cause?.code ?? csv.error.message}); load average ${loadBefore} before, ${load()} after`);
+      failed.push(`CSV, ${label} (${csv.error.cause?.code ?? csv.error.message})`);
+      continue;
+    }
     console.log(
       `\nCSV of every row, ${label}: ${csv.status}, first bytes ${csv.first.toFixed(0)} ms, ${csv.rows} rows (${(csv.bytes / 1e6).toFixed(1)} MB) in ${(csv.total / 1000).toFixed(1)} s; load average ${loadBefore} before, ${load()} after`,
     );
     console.log(`  resident memory, MB (anonymous part):  ${"start".padStart(13)} ${"peak".padStart(13)} ${"end".padStart(13)}`);
     for (const m of csv.memory)
       console.log(`  ${`${m.role} (pid ${m.start.pid})`.padEnd(38)} ${[m.start, m.peak, m.end].map((p) => `${mb(p.rss)} (${mb(p.anon)})`.padStart(13)).join(" ")}`);
+    console.log(`  worker runtime after each tenth of the rows, MB: ${csv.tenths.map((x) => x.toFixed(0)).join(", ")}`);
+    if (csv.stalled) console.log(`  worker runtime before the stall ${csv.stalled.before.toFixed(0)} MB, at its end ${csv.stalled.after.toFixed(0)} MB`);
     // The benchmark's own sign-in is in ACME's log too.
     if (csv.status !== 200 || csv.first > TARGET_FIRST_BYTES_MS || csv.rows !== ROWS + 1)
       failed.push(`CSV, ${label} (${csv.status}, first bytes ${csv.first.toFixed(0)} ms, ${csv.rows} rows)`);
