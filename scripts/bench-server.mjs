@@ -1,6 +1,7 @@
 // What the console benchmarks share: running the build steps, serving a fresh local D1 with
 // `wrangler dev` on a free loopback port, signing in through the page, and timing with percentiles.
 import { execFileSync, spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -55,6 +56,46 @@ export async function startConsole(dir, env) {
   });
   await waitUntilUp(origin, server);
   return { origin, server };
+}
+
+/**
+ * Like `startConsole`, but `via: "worker"` (the default) serves through `scripts/bench-worker.mjs`:
+ * the same local runtime without `wrangler dev`'s devtools inspector, whose buffer of the Worker's
+ * network events grows with every D1 query while no debugger is attached.
+ */
+export async function startBenchServer(dir, env, { via = "worker" } = {}) {
+  if (via === "wrangler") return startConsole(dir, env);
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const server = spawn("node", ["scripts/bench-worker.mjs", dir, String(port)], { env, stdio: "ignore", detached: true });
+  await waitUntilUp(origin, server);
+  return { origin, server };
+}
+
+/**
+ * Resident memory (MB) of each process in a server's process group, from /proc: the whole VmRSS and
+ * its anonymous part (heaps and caches; the rest is mapped files such as the executable). `role`
+ * tells the runtime that runs the Worker and its D1 (a workerd listening on a port of its own
+ * choosing) from the dev proxy in front of it (the workerd on the server's port); others go by
+ * their program's name.
+ */
+export function memoryOf(pgid) {
+  const out = [];
+  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      if (stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2] !== String(pgid)) continue;
+      const status = readFileSync(`/proc/${pid}/status`, "utf8");
+      const mb = (field) => Number(status.match(new RegExp(`${field}:\\s+(\\d+)`))?.[1] ?? 0) / 1024;
+      const args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+      const entry = args.find((a) => a.startsWith("--socket-addr=entry="));
+      const role = !args[0].endsWith("workerd") ? args[0].split("/").pop() : entry?.endsWith(":0") ? "worker runtime" : "dev proxy";
+      out.push({ pid: Number(pid), role, rss: mb("VmRSS"), anon: mb("RssAnon") });
+    } catch {
+      /* the process ended meanwhile */
+    }
+  }
+  return out;
 }
 
 /** Stops a server started by `startConsole` (its whole process group), if it started. */

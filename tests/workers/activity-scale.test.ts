@@ -3,7 +3,7 @@
  * reading from the start; the download streams every row by keyset across its chunks, ties included,
  * and stays inside the caller's company. The spec's JSON names of activityLogs are unchanged.
  */
-import { SELF } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { STREAM_CHUNK } from "~/services/activity.server";
 import { api, db, DEMO, login, ORIGIN, schema } from "./helpers";
@@ -101,5 +101,39 @@ describe("the streamed activity report", () => {
       .map((l) => l.split(",")[7]);
     expect(summaries).toHaveLength(ROWS);
     expect(summaries.slice(0, 3)).toEqual(["row 0", "row 1", "row 2"]);
+  });
+
+  it("queries the next chunk only when the reader has taken the last one", async () => {
+    // Five chunks in a month of their own. While the reader holds the first, the runtime may have
+    // fetched the second and third (one in its queue, one being written); a row written older than
+    // all of them then still belongs to the fifth, which a stream that had read ahead would miss.
+    const rows = 4 * STREAM_CHUNK + 500;
+    const t1 = Date.UTC(1999, 7, 2, 12);
+    const doorOpened = (await db().select().from(schema.activityTypes)).find((t) => t.name === "Door Opened")!.id;
+    await env.DB.prepare(
+      `with recursive c(i) as (select 0 union all select i + 1 from c where i + 1 < ?1)
+       insert into activity_logs (company_id, activity_type_id, operation_type, summary, activity_timestamp)
+       select ?2, ?3, 'Device', 'august ' || i, ?4 + i * 60000 from c`,
+    )
+      .bind(rows, BETA, doorOpened, t1)
+      .run();
+    const cookie = await pageLogin("beta");
+    const res = await SELF.fetch(`${ORIGIN}/resources/activity-report?filterFromDate=1999-08-01&filterToDate=1999-08-31`, { headers: { Host: HOST, Cookie: cookie } });
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    while (text.split("\r\n").length < 3) text += (await reader.read()).value;
+    // Time for a stream that reads ahead to do so; one that waits for its reader stays put.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await db()
+      .insert(schema.activityLogs)
+      .values({ companyId: BETA, activityTypeId: doorOpened, operationType: "Device", summary: "written mid-download", activityTimestamp: t1 - 3_600_000 });
+    for (let r = await reader.read(); !r.done; r = await reader.read()) text += r.value;
+    const summaries = text
+      .split("\r\n")
+      .slice(1, -1)
+      .map((l) => l.split(",")[7]);
+    expect(summaries).toHaveLength(rows + 1);
+    expect(summaries[0]).toBe(`august ${rows - 1}`);
+    expect(summaries.at(-1)).toBe("written mid-download");
   });
 });
