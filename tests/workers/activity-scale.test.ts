@@ -6,7 +6,7 @@
 import { env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { STREAM_CHUNK } from "~/services/activity.server";
-import { api, db, DEMO, login, ORIGIN, schema } from "./helpers";
+import { api, db, login, ORIGIN, pageCookie, schema } from "./helpers";
 
 const ACME = 3;
 const BETA = 4;
@@ -18,20 +18,6 @@ const ROWS = 2 * STREAM_CHUNK + 500;
 const RANGE = "filterFromDate=1999-06-01&filterToDate=1999-06-30";
 
 let acme: string;
-
-async function pageLogin(who: keyof typeof DEMO): Promise<string> {
-  const res = await SELF.fetch(`${ORIGIN}/login`, {
-    method: "POST",
-    body: new URLSearchParams({ companyId: DEMO[who].companyId, userName: DEMO[who].userName, password: DEMO[who].password }),
-    headers: { Host: HOST, Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded" },
-    redirect: "manual",
-  });
-  expect(res.status).toBe(302);
-  return res.headers
-    .getSetCookie()
-    .find((c) => c.startsWith("__session="))!
-    .split(";")[0];
-}
 
 beforeAll(async () => {
   acme = await login("acme");
@@ -75,7 +61,7 @@ describe("activityLogs pages read from the end", () => {
 
 describe("the streamed activity report", () => {
   it("streams every row of the filter once, newest first, across chunks and equal times, only the caller's company", async () => {
-    const cookie = await pageLogin("beta");
+    const cookie = await pageCookie("beta");
     const res = await SELF.fetch(`${ORIGIN}/resources/activity-report?${RANGE}`, { headers: { Host: HOST, Cookie: cookie } });
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
@@ -93,7 +79,7 @@ describe("the streamed activity report", () => {
   });
 
   it("streams oldest first when the grid is sorted by date ascending", async () => {
-    const cookie = await pageLogin("beta");
+    const cookie = await pageCookie("beta");
     const res = await SELF.fetch(`${ORIGIN}/resources/activity-report?${RANGE}&sort=date`, { headers: { Host: HOST, Cookie: cookie } });
     const summaries = (await res.text())
       .split("\r\n")
@@ -117,7 +103,7 @@ describe("the streamed activity report", () => {
     )
       .bind(rows, BETA, doorOpened, t1)
       .run();
-    const cookie = await pageLogin("beta");
+    const cookie = await pageCookie("beta");
     const res = await SELF.fetch(`${ORIGIN}/resources/activity-report?filterFromDate=1999-08-01&filterToDate=1999-08-31`, { headers: { Host: HOST, Cookie: cookie } });
     const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
     let text = "";

@@ -6,7 +6,7 @@
 import { eq } from "drizzle-orm";
 import { SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, db, DEMO, login, ORIGIN, schema, type DemoLogin } from "./helpers";
+import { api, db, login, ORIGIN, pageCookie, schema } from "./helpers";
 
 const BASE = "/api/admin/user";
 const BETA_ALERT = 3;
@@ -307,19 +307,6 @@ describe("OpenAPI", () => {
 
 describe("the alert pages (form actions)", () => {
   const HOST = new URL(ORIGIN).host;
-  async function pageCookie(who: DemoLogin): Promise<string> {
-    const res = await SELF.fetch(`${ORIGIN}/login`, {
-      method: "POST",
-      body: new URLSearchParams({ companyId: DEMO[who].companyId, userName: DEMO[who].userName, password: DEMO[who].password }),
-      headers: { Host: HOST, Origin: ORIGIN },
-      redirect: "manual",
-    });
-    expect(res.status).toBe(302);
-    return res.headers
-      .getSetCookie()
-      .find((c) => c.startsWith("__session="))!
-      .split(";")[0];
-  }
   /** Posted as the console's client posts (`.data`), so the action's own status comes back. */
   async function post(cookie: string, path: string, form: Record<string, string>) {
     const res = await SELF.fetch(ORIGIN + path, { method: "POST", body: new URLSearchParams(form), headers: { Host: HOST, Cookie: cookie, Origin: ORIGIN }, redirect: "manual" });

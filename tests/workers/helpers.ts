@@ -54,6 +54,21 @@ export async function login(who: DemoLogin): Promise<string> {
   return r.body.token as string;
 }
 
+/** Signs in through the console's sign-in form and returns the session cookie (`__session=…`), for page routes. */
+export async function pageCookie(who: DemoLogin): Promise<string> {
+  const res = await SELF.fetch(`${ORIGIN}/login`, {
+    method: "POST",
+    body: new URLSearchParams({ companyId: DEMO[who].companyId, userName: DEMO[who].userName, password: DEMO[who].password }),
+    headers: { Host: new URL(ORIGIN).host, Origin: ORIGIN },
+    redirect: "manual",
+  });
+  if (res.status !== 302) throw new Error(`page sign-in ${who} failed: ${res.status}`);
+  return res.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("__session="))!
+    .split(";")[0];
+}
+
 /** Forgets failed sign-ins, so a throttling test does not lock out the tests after it. */
 export async function resetThrottles(): Promise<void> {
   await env.DB.prepare("delete from login_throttles").run();

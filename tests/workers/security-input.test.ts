@@ -6,7 +6,7 @@ import { SELF } from "cloudflare:test";
 import { and, count, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { chunkedInserts } from "../../db/seed/batch";
-import { api, db, DEMO, login, ORIGIN, resetThrottles, schema } from "./helpers";
+import { api, db, DEMO, login, ORIGIN, resetThrottles, schema, pageCookie } from "./helpers";
 
 const BASE = "/api/admin";
 /** Browsers always send Host; Remix compares it with Origin. */
@@ -22,20 +22,6 @@ let auditor: string;
 beforeAll(async () => {
   [acme, auditor] = await Promise.all([login("acme"), login("auditor")]);
 });
-
-async function pageCookie(who: keyof typeof DEMO): Promise<string> {
-  const res = await SELF.fetch(`${ORIGIN}/login`, {
-    method: "POST",
-    body: new URLSearchParams({ companyId: DEMO[who].companyId, userName: DEMO[who].userName, password: DEMO[who].password }),
-    headers: { Host: HOST, Origin: ORIGIN },
-    redirect: "manual",
-  });
-  expect(res.status).toBe(302);
-  return res.headers
-    .getSetCookie()
-    .find((c) => c.startsWith("__session="))!
-    .split(";")[0];
-}
 
 const pagePost = (cookie: string, path: string, form: URLSearchParams) =>
   SELF.fetch(ORIGIN + path, { method: "POST", body: form, headers: { Host: HOST, Cookie: cookie, Origin: ORIGIN }, redirect: "manual" });

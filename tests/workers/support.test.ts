@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SELF } from "cloudflare:test";
-import { api, db, DEMO, login, ORIGIN, resetThrottles, schema, workerNow, type DemoLogin } from "./helpers";
+import { api, db, DEMO, login, ORIGIN, resetThrottles, schema, workerNow, pageCookie } from "./helpers";
 
 const ADMIN = "/api/admin/support";
 const PHONE = "/api/user/support/createTicket";
@@ -375,19 +375,6 @@ describe("FAQ editing (root only)", () => {
 
 describe("the support pages", () => {
   const HOST = new URL(ORIGIN).host;
-  async function pageCookie(who: DemoLogin): Promise<string> {
-    const res = await SELF.fetch(`${ORIGIN}/login`, {
-      method: "POST",
-      body: new URLSearchParams({ companyId: DEMO[who].companyId, userName: DEMO[who].userName, password: DEMO[who].password }),
-      headers: { Host: HOST, Origin: ORIGIN },
-      redirect: "manual",
-    });
-    expect(res.status).toBe(302);
-    return res.headers
-      .getSetCookie()
-      .find((c) => c.startsWith("__session="))!
-      .split(";")[0];
-  }
   const page = (cookie: string, path: string, form?: URLSearchParams) =>
     SELF.fetch(ORIGIN + path, { method: form ? "POST" : "GET", body: form, headers: { Host: HOST, Cookie: cookie, Origin: ORIGIN }, redirect: "manual" });
 
