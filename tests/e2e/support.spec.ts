@@ -104,11 +104,11 @@ for (const lang of ["en", "es"] as const) {
     for (const key of ["bluetooth", "bluetoothPermission", "locationPermission"]) await expect(page.getByTestId(`detail-${key}`)).toContainText(tx.yes);
     await expect(page.getByTestId("detail-software")).toContainText("Android 15");
     await expect(page.getByTestId("detail-app")).toContainText("4.3.1");
-    // MMMM DD, YYYY, HH:mm:ss with the month in the page's language.
-    await expect(page.getByTestId("detail-created").locator("dd")).toHaveText(new RegExp(`^(${tx.months}) \\d{2}, \\d{4}, \\d{2}:\\d{2}:\\d{2}$`));
+    // MMMM DD, YYYY, HH:mm:ss with the month in the page's language, labelled with the company's zone (Madrid).
+    await expect(page.getByTestId("detail-created").locator("dd")).toHaveText(new RegExp(`^(${tx.months}) \\d{2}, \\d{4}, \\d{2}:\\d{2}:\\d{2} (CET|CEST)$`));
     // The sentinel's clock beside the app's (16:00:00 and 16:00:42 UTC, shown in Madrid).
-    await expect(page.getByTestId("detail-sentinelTime").locator("dd")).toHaveText("11/23/2026 17:00:00");
-    await expect(page.getByTestId("detail-reportingTime").locator("dd")).toHaveText("11/23/2026 17:00:42");
+    await expect(page.getByTestId("detail-sentinelTime").locator("dd")).toHaveText("11/23/2026 17:00:00 CET");
+    await expect(page.getByTestId("detail-reportingTime").locator("dd")).toHaveText("11/23/2026 17:00:42 CET");
     await expect(page.getByTestId("detail-timeGap")).toContainText(tx.seconds);
     await expect(page.getByTestId("ticket-devices")).toContainText("Main Entrance");
     await expect(page.getByTestId("ticket-devices")).toContainText(tx.ekey);
