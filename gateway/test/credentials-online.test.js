@@ -24,26 +24,44 @@ const claims = (over = {}) => {
   }
 }
 
-test('a connected board forwards a signed credential: the gateway verifies it, decides from its live copy, records it and spends one-time keys', async () => {
+/**
+ * A console double with user u1 (phone inst-A) and key k1 on door d1, a gateway following it and the
+ * board d1 connected, its first configuration received. `setup` adds records before the gateway starts.
+ * @param {(worker: WorkerContractDouble) => void} [setup]
+ */
+async function connectedBoard(setup = () => {}) {
   const worker = await new WorkerContractDouble({ secret: SECRET }).listen()
   worker.jwks = jwksOf(k1)
+  setup(worker)
   await provisionBoard(worker, 'd1')
   worker.change('user', 'upsert', 'u1', { id: 'u1', companyId: 'ACME', active: true, phoneKeys: ['inst-A'] })
   worker.change('ekey', 'upsert', 'k1', { id: 'k1', deviceId: 'd1', userId: 'u1', window: ALWAYS_OPEN })
-  worker.change('ekey', 'upsert', 'k2', { id: 'k2', deviceId: 'd1', userId: 'u1', window: { ...ALWAYS_OPEN, access: 'oneTime' } })
   const dir = await tempDir()
   const gw = await startGateway(worker, dir)
   const b = board(gw, 'd1')
+  await gw.credentialKeys.refresh()
+  await b.connect()
+  const config = await b.next('config', { timeoutMs: 5000 })
+  const ask = async (token) => b.requestAccess({ type: 'signed', id: token })
+  const close = async () => {
+    await b.close()
+    await gw.close()
+    await worker.close()
+    await removeDir(dir)
+  }
+  return { worker, gw, b, config, ask, close }
+}
+
+test('a connected board forwards a signed credential: the gateway verifies it, decides from its live copy, records it and spends one-time keys', async () => {
+  const { worker, gw, b, config, ask, close } = await connectedBoard((w) =>
+    w.change('ekey', 'upsert', 'k2', { id: 'k2', deviceId: 'd1', userId: 'u1', window: { ...ALWAYS_OPEN, access: 'oneTime' } })
+  )
   try {
-    await gw.credentialKeys.refresh()
-    await b.connect()
-    const config = await b.next('config', { timeoutMs: 5000 })
     assert.deepEqual(
       config.credentialKeys.keys.map((k) => k.kid),
       ['k-online-1']
     )
 
-    const ask = async (token) => b.requestAccess({ type: 'signed', id: token })
     const good = await sign(k1, claims())
     const r = await ask(good)
     assert.equal(r.allowed, true)
@@ -87,30 +105,15 @@ test('a connected board forwards a signed credential: the gateway verifies it, d
     assert.ok(recorded.every((e) => e.data.credential.id.length <= 64))
     assert.ok(recorded.some((e) => e.type === 'access.granted' && e.data.keyId === 'k2' && e.data.keyKind === 'ekey'))
   } finally {
-    await b.close()
-    await gw.close()
-    await worker.close()
-    await removeDir(dir)
+    await close()
   }
 })
 
 test('biometric requirement through the feed: the board configuration says so, and the gateway refuses a credential without the uv claim', async () => {
-  const worker = await new WorkerContractDouble({ secret: SECRET }).listen()
-  worker.jwks = jwksOf(k1)
-  worker.change('company', 'upsert', 'ACME', { id: 'ACME', active: true, biometricRequired: true })
-  await provisionBoard(worker, 'd1')
-  worker.change('user', 'upsert', 'u1', { id: 'u1', companyId: 'ACME', active: true, phoneKeys: ['inst-A'] })
-  worker.change('ekey', 'upsert', 'k1', { id: 'k1', deviceId: 'd1', userId: 'u1', window: ALWAYS_OPEN })
-  const dir = await tempDir()
-  const gw = await startGateway(worker, dir)
-  const b = board(gw, 'd1')
+  const { worker, gw, config, ask, close } = await connectedBoard((w) => w.change('company', 'upsert', 'ACME', { id: 'ACME', active: true, biometricRequired: true }))
   try {
-    await gw.credentialKeys.refresh()
-    await b.connect()
-    const config = await b.next('config', { timeoutMs: 5000 })
     assert.equal(config.biometricRequired, true)
 
-    const ask = async (token) => b.requestAccess({ type: 'signed', id: token })
     const bare = await ask(await sign(k1, claims()))
     assert.deepEqual([bare.allowed, bare.code], [false, 'biometric_required'])
     const verified = await ask(await sign(k1, claims({ uv: Math.floor(Date.now() / 1000) - 30 })))
@@ -122,9 +125,6 @@ test('biometric requirement through the feed: the board configuration says so, a
     await gw.syncNow()
     assert.equal((await ask(await sign(k1, claims()))).allowed, true)
   } finally {
-    await b.close()
-    await gw.close()
-    await worker.close()
-    await removeDir(dir)
+    await close()
   }
 })
