@@ -1,4 +1,4 @@
-import { adminApi, expect, signIn, test, unique } from "./fixtures";
+import { adminApi, expect, LANGUAGE_AND_WIDTH_RUNS, signIn, test, unique } from "./fixtures";
 
 /**
  * Adding many devices to a device group from /devices (docs/decisions/0035-search-and-bulk-actions.md):
@@ -6,12 +6,7 @@ import { adminApi, expect, signIn, test, unique } from "./fixtures";
  * In English and Spanish, on a desktop and a phone. The group is made through the admin API with one
  * of the chosen devices already in it, so one row reads "already in".
  */
-const RUNS = [
-  { lang: "en", width: 1440, height: 900 },
-  { lang: "es", width: 390, height: 844 },
-  { lang: "en", width: 390, height: 844 },
-  { lang: "es", width: 1440, height: 900 },
-] as const;
+const RUNS = LANGUAGE_AND_WIDTH_RUNS;
 
 const TEXT = {
   en: {

@@ -163,3 +163,11 @@ export const test = base.extend<{ loginAs: (who: DemoLogin, lang?: "en" | "es") 
 });
 
 export { expect };
+
+/** Each language at a desktop and a phone width, for flows the console must serve on both. */
+export const LANGUAGE_AND_WIDTH_RUNS = [
+  { lang: "en", width: 1440, height: 900 },
+  { lang: "es", width: 390, height: 844 },
+  { lang: "en", width: 390, height: 844 },
+  { lang: "es", width: 1440, height: 900 },
+] as const;

@@ -1,16 +1,11 @@
 import { expect, test } from "@playwright/test";
-import { adminApi, signIn, unique } from "./fixtures";
+import { adminApi, LANGUAGE_AND_WIDTH_RUNS, signIn, unique } from "./fixtures";
 
 /**
  * Search, filter and bulk actions on /users (docs/decisions/0035-search-and-bulk-actions.md), in English
  * and Spanish, on a desktop and a phone. The users and the group are made through the admin API.
  */
-const RUNS = [
-  { lang: "en", width: 1440, height: 900 },
-  { lang: "es", width: 390, height: 844 },
-  { lang: "en", width: 390, height: 844 },
-  { lang: "es", width: 1440, height: 900 },
-] as const;
+const RUNS = LANGUAGE_AND_WIDTH_RUNS;
 
 const TEXT = {
   en: {
