@@ -64,8 +64,8 @@ const SERVICES: [string, string][] = [
 
 /**
  * The fixed texts of a service's exported message constants and of the refusals it writes out in
- * place (`new ServiceError(422, "...")`), read from its source: the services
- * reach the Workers runtime (sockets, bindings), which a Node test does not load.
+ * place (`new ServiceError(422, "...")`), read from its source: the services reach the Workers
+ * runtime (sockets, bindings), which a Node test does not load.
  */
 function serviceMessages(name: string): string[] {
   const src = readFileSync(new URL(`../services/${name}.server.ts`, import.meta.url), "utf8");
@@ -74,8 +74,9 @@ function serviceMessages(name: string): string[] {
   return [...blocks.flatMap((b) => [...b.matchAll(/^\s+\w+: "((?:[^"\\]|\\.)*)",?$/gm)].map((m) => m[1])), ...inPlace].map((m) => JSON.parse(`"${m}"`) as string);
 }
 
+/** Spanish only: an English text found through the fallback language must not pass for a translation. */
 const es = createInstance();
-beforeAll(() => es.init({ ...i18nConfig, lng: "es" }));
+beforeAll(() => es.init({ ...i18nConfig, lng: "es", fallbackLng: false, resources: { es: i18nConfig.resources.es } }));
 
 /** The messages in `messages` with no Spanish text on a page of namespace `ns`. */
 function untranslated(messages: Iterable<string>, ns: string) {
