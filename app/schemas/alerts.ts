@@ -19,6 +19,7 @@ export const ALERT_MESSAGES = {
   endDate: "End date is required or invalid",
   days: "Please select at least one day",
   times: "Start and End time are required",
+  sameTimes: "End time must differ from start time",
   zone: "Time zone is required",
   recipients: "At least one email or recipient is required",
   email: "Email is invalid",

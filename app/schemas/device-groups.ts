@@ -21,6 +21,7 @@ export const GROUP_MESSAGES = {
   timeZone: "Time zone is required",
   times: "Start and End time are required",
   time: "Time must be HH:mm",
+  sameTimes: "End time must differ from start time",
 } as const;
 
 /** Accepts the spec's '1'/'0', JSON booleans and HTML checkbox values. */

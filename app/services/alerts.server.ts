@@ -95,7 +95,15 @@ async function resolve(db: Db, auth: Auth, input: AlertInput, core: Core) {
     const errors = core.validate(alertWindow({ ...values(input, activity.id), zoneName }));
     if (errors.length) {
       const wire: Record<string, string> = { startDate: "startDate", endDate: "endDate", startTime: "startTime", endTime: "endTime", days: "days", tz: "zone" };
-      const messages: Record<string, string> = { startDate: ALERT_MESSAGES.startDate, endDate: ALERT_MESSAGES.endDate, days: ALERT_MESSAGES.days, zone: ALERT_MESSAGES.zone };
+      // The console's texts, not the core's sentences: a page shows them in its own language.
+      const messages: Record<string, string> = {
+        startDate: ALERT_MESSAGES.startDate,
+        endDate: ALERT_MESSAGES.endDate,
+        days: ALERT_MESSAGES.days,
+        zone: ALERT_MESSAGES.zone,
+        startTime: ALERT_MESSAGES.times,
+        endTime: errors[0].code === "endTime.equalsStart" ? ALERT_MESSAGES.sameTimes : ALERT_MESSAGES.times,
+      };
       const field = wire[errors[0].field] ?? "startTime";
       fieldError(field, messages[field] ?? errors[0].message);
     }

@@ -3,10 +3,10 @@
  * delete. Pages and the admin API both call these; permissions and tenant scope are checked here.
  */
 import { and, asc, count, desc, eq, inArray, isNull, ne, notInArray, sql, type SQL } from "drizzle-orm";
-import type { Core, Days } from "../../core-wasm/pkg/index.js";
+import type { Core, Days, ValidationError } from "../../core-wasm/pkg/index.js";
 import { chunkedInserts } from "../../db/seed/batch";
 import type { AddDevicesToGroupInput, BulkRowResult } from "~/schemas/bulk";
-import { DEACTIVATED, WEEKDAY_FIELDS, type CreateDeviceGroupInput, type ModifyDeviceGroupInput } from "~/schemas/device-groups";
+import { DEACTIVATED, GROUP_MESSAGES, WEEKDAY_FIELDS, type CreateDeviceGroupInput, type ModifyDeviceGroupInput } from "~/schemas/device-groups";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { inChunks, schema, type Db } from "~/utils/db.server";
@@ -129,6 +129,16 @@ export async function getAvailableDevices(db: Db, auth: Auth, groupId?: number):
 
 type GroupInput = CreateDeviceGroupInput | ModifyDeviceGroupInput;
 
+/** The console's texts for the core's codes (a page shows them in its own language); others keep the core's sentence. */
+const CORE_TEXT: Record<string, string> = {
+  "endTime.equalsStart": GROUP_MESSAGES.sameTimes,
+  "startTime.missing": GROUP_MESSAGES.times,
+  "endTime.missing": GROUP_MESSAGES.times,
+  "startTime.invalid": GROUP_MESSAGES.time,
+  "endTime.invalid": GROUP_MESSAGES.time,
+  "days.none": GROUP_MESSAGES.days,
+};
+
 /** Looks up the zone and checks the schedule through the core, so errors match the gateway's. */
 async function checkSchedule(db: Db, core: Core, input: GroupInput, zoneId: number | null) {
   const zone = zoneId == null ? undefined : await db.query.timeZones.findFirst({ where: eq(tz.id, zoneId) });
@@ -144,8 +154,9 @@ async function checkSchedule(db: Db, core: Core, input: GroupInput, zoneId: numb
   if (errors.length === 0) return;
   const wire: Record<string, string> = { startTime: "start_at", endTime: "end_at", tz: "time_zone_id", days: "days", allDay: "is_all_day" };
   const fieldErrors: Record<string, string[]> = {};
-  for (const e of errors) (fieldErrors[wire[e.field] ?? e.field ?? "_"] ??= []).push(e.message);
-  throw new ServiceError(400, errors[0].message, { fieldErrors, errorCode: errors[0].code });
+  const text = (e: ValidationError) => CORE_TEXT[e.code] ?? e.message;
+  for (const e of errors) (fieldErrors[wire[e.field] ?? e.field ?? "_"] ??= []).push(text(e));
+  throw new ServiceError(400, text(errors[0]), { fieldErrors, errorCode: errors[0].code });
 }
 
 /** Every id must be a live device of the caller's company; otherwise 404 and nothing changes. */

@@ -290,3 +290,30 @@ test("alerts: the list and the form work from the keyboard", async ({ page, logi
   await expect(page.getByText("Alert deleted", { exact: true })).toBeVisible();
   await expect(page.getByRole("link", { name: `Open alert ${name}` })).toHaveCount(0);
 });
+
+test("alerts (es): the server's refusal of equal start and end times is shown in Spanish", async ({ page, loginAs }) => {
+  const admin = await adminApi(page.request, "acme");
+  const name = `Equal times ${unique()}`;
+  const { payload } = await admin.call<{ payload: { id: number } }>("POST", "/user/addAlert", {
+    displayName: name,
+    activity: "Low Battery",
+    devices: [{ id: null, type: "Any Device" }],
+    schedule: "any",
+    emails: ["equal@acme.example"],
+  });
+  await loginAs("acme", "es");
+  await page.goto(`/modifyAlert?id=${payload.id}`);
+  await page.getByRole("button", { name: /^3\. / }).click();
+  await page.getByRole("radio", { name: "Personalizado" }).check();
+  await page.getByRole("checkbox", { name: "Todo el día" }).click();
+  await page.getByLabel("Hora de inicio").fill("09:00");
+  await page.getByLabel("Hora de fin").fill("09:00");
+  await page.getByLabel("Zona horaria").selectOption({ label: "Europe/Madrid" });
+  await page.getByRole("button", { name: "Guardar", exact: true }).click();
+  // The core refuses the empty window; the page shows the console's text in Spanish and nothing is saved.
+  await expect(page.getByText("La hora de fin debe ser distinta de la de inicio")).toBeVisible();
+  await expect(page.getByText("End time must differ from start time")).toHaveCount(0);
+  const { payload: stored } = await admin.call<{ payload: { startTime: string | null } }>("GET", `/user/getAlertDetails?id=${payload.id}`);
+  expect(stored.startTime).toBeNull();
+  await admin.call("DELETE", `/user/deleteAlert?id=${payload.id}`);
+});

@@ -17,27 +17,36 @@ const DOOR = 2;
 /** Monday to Friday 09:00-18:00 in Madrid: open at one of the suite's instants, closed at the other. */
 const WEEKDAYS = [true, true, true, true, true, false, false];
 
+/**
+ * Gives the demo user (id 3) a never-ending key to DOOR in Madrid from 2026-01-01, on `days` (Monday first),
+ * from 09:00 to 18:00 or all day; returns the key's entry id.
+ */
+async function giveKey(admin: Awaited<ReturnType<typeof adminApi>>, days: boolean[], hours: "09:00-18:00" | "all day") {
+  const allDay = hours === "all day";
+  const assigned = await admin.call<{ payload: { entryId: number } }>("POST", "/user/assignKeyToUser", {
+    userId: 3,
+    eKey: DOOR,
+    type: "device",
+    status: "1",
+    FOBDeviceId: null,
+    accessType: "custom_access",
+    startDate: "2026-01-01",
+    endDate: "",
+    isNeverEnd: "1",
+    isAllDay: allDay ? "1" : "0",
+    startTime: allDay ? "" : "09:00",
+    endTime: allDay ? "" : "18:00",
+    scheduleDays: days,
+    zone: await admin.zoneId("Europe/Madrid"),
+    entryId: null,
+  });
+  return assigned.payload.entryId;
+}
+
 test.describe("phone web app", () => {
   test("signs in, holds keys, and offline still shows them and decides 'open now' with the core", async ({ page, context }) => {
     const admin = await adminApi(page.request);
-    const zone = await admin.zoneId("Europe/Madrid");
-    await admin.call("POST", "/user/assignKeyToUser", {
-      userId: 3,
-      eKey: DOOR,
-      type: "device",
-      status: "1",
-      FOBDeviceId: null,
-      accessType: "custom_access",
-      startDate: "2026-01-01",
-      endDate: "",
-      isNeverEnd: "1",
-      isAllDay: "0",
-      startTime: "09:00",
-      endTime: "18:00",
-      scheduleDays: WEEKDAYS,
-      zone,
-      entryId: null,
-    });
+    await giveKey(admin, WEEKDAYS, "09:00-18:00");
     // The page's clock, so the credential's expiry can be passed below (the run's clock when E2E_NOW is set).
     if (E2E_CLOCK_OFFSET_MS === 0) await context.clock.install({ time: runNow() });
 
@@ -168,27 +177,10 @@ test.describe("phone web app", () => {
       test(`signs in at 390 px, presents a key by QR and copy, and a board decides it offline (${lang})`, async ({ page, context }) => {
         const x = TEXT[lang];
         const admin = await adminApi(page.request);
-        const zone = await admin.zoneId("Europe/Madrid");
         const { payload: current } = await admin.call<{ payload: Record<string, unknown> }>("GET", "/settings/getCompanySettings");
         await admin.call("PUT", "/settings/modifyCompanySettings", { ...current, offline_reconect: 24, ekey_duration: 24, biometric_security: "0", require_2fa: "0" });
         await admin.call("DELETE", "/user/forgetDevice?id=3");
-        const assigned = await admin.call<{ payload: { entryId: number } }>("POST", "/user/assignKeyToUser", {
-          userId: 3,
-          eKey: DOOR,
-          type: "device",
-          status: "1",
-          FOBDeviceId: null,
-          accessType: "custom_access",
-          startDate: "2026-01-01",
-          endDate: "",
-          isNeverEnd: "1",
-          isAllDay: "0",
-          startTime: "09:00",
-          endTime: "18:00",
-          scheduleDays: DAILY,
-          zone,
-          entryId: null,
-        });
+        const entryId = await giveKey(admin, DAILY, "09:00-18:00");
         const jwks = await (await page.request.get("/.well-known/keyless-credential-keys.json")).json();
         expect(jwks.keys.length).toBeGreaterThan(0);
         const dir = mkdtempSync(join(tmpdir(), "phone-present-"));
@@ -204,9 +196,9 @@ test.describe("phone web app", () => {
           await page.getByLabel(x.user).fill(DEMO.acme.userName);
           await page.getByRole("textbox", { name: x.password }).fill(DEMO.acme.password);
           await page.getByRole("button", { name: x.signIn }).click();
-          const card = page.locator(`li[data-key-id="${assigned.payload.entryId}"]`);
+          const card = page.locator(`li[data-key-id="${entryId}"]`);
           await expect(card).toBeVisible();
-          const held = await page.evaluate((id) => JSON.parse(localStorage.getItem("phone.keys")!).keys.find((k: { id: number }) => k.id === id), assigned.payload.entryId);
+          const held = await page.evaluate((id) => JSON.parse(localStorage.getItem("phone.keys")!).keys.find((k: { id: number }) => k.id === id), entryId);
           const token: string = held.credential.token;
 
           // Presenting works with the phone offline: the credential is all the door needs.
@@ -325,27 +317,10 @@ test.describe("phone web app", () => {
       test(`the phone registers its authenticator, the console signs after a verified assertion, and the board requiring biometrics opens (${lang})`, async ({ page, context }) => {
         const x = TEXT[lang];
         const admin = await adminApi(page.request);
-        const zone = await admin.zoneId("Europe/Madrid");
         const { payload: current } = await admin.call<{ payload: Record<string, unknown> }>("GET", "/settings/getCompanySettings");
         await admin.call("DELETE", "/user/forgetDevice?id=3");
         await admin.call("PUT", "/settings/modifyCompanySettings", { ...current, offline_reconect: 24, ekey_duration: 24, biometric_security: "1", require_2fa: "0" });
-        const assigned = await admin.call<{ payload: { entryId: number } }>("POST", "/user/assignKeyToUser", {
-          userId: 3,
-          eKey: DOOR,
-          type: "device",
-          status: "1",
-          FOBDeviceId: null,
-          accessType: "custom_access",
-          startDate: "2026-01-01",
-          endDate: "",
-          isNeverEnd: "1",
-          isAllDay: "1",
-          startTime: "",
-          endTime: "",
-          scheduleDays: DAILY,
-          zone,
-          entryId: null,
-        });
+        const entryId = await giveKey(admin, DAILY, "all day");
         const dir = mkdtempSync(join(tmpdir(), "phone-bio-"));
         const jwksFile = join(dir, "keys.json");
         writeFileSync(jwksFile, JSON.stringify(await (await page.request.get("/.well-known/keyless-credential-keys.json")).json()));
@@ -364,13 +339,13 @@ test.describe("phone web app", () => {
           await page.getByRole("textbox", { name: x.password }).fill(DEMO.acme.password);
           await page.getByRole("button", { name: x.signIn }).click();
           await expect(page.getByText(x.notice)).toBeVisible();
-          const card = page.locator(`li[data-key-id="${assigned.payload.entryId}"]`);
+          const card = page.locator(`li[data-key-id="${entryId}"]`);
           await expect(card).toBeVisible();
 
           // Registered once with the console, then asserted: the credentials the console signed carry the verification.
           const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
           expect(credentials).toHaveLength(1);
-          const held = await page.evaluate((id) => JSON.parse(localStorage.getItem("phone.keys")!).keys.find((k: { id: number }) => k.id === id), assigned.payload.entryId);
+          const held = await page.evaluate((id) => JSON.parse(localStorage.getItem("phone.keys")!).keys.find((k: { id: number }) => k.id === id), entryId);
           const token: string = held.credential.token;
           const claims = JSON.parse(Buffer.from(token.split(".")[1], "base64url").toString("utf8"));
           expect(claims.uv).toBeGreaterThanOrEqual(claims.iat - 5);
@@ -398,9 +373,7 @@ test.describe("phone web app", () => {
           await context.setOffline(true);
           await context.setOffline(false);
           await expect(page.getByTestId("refresh-verification-refused")).toBeVisible();
-          expect(
-            await page.evaluate((id) => JSON.parse(localStorage.getItem("phone.keys")!).keys.find((k: { id: number }) => k.id === id).credential.token, assigned.payload.entryId),
-          ).toBe(token);
+          expect(await page.evaluate((id) => JSON.parse(localStorage.getItem("phone.keys")!).keys.find((k: { id: number }) => k.id === id).credential.token, entryId)).toBe(token);
         } finally {
           await context.setOffline(false);
           await admin.call("PUT", "/settings/modifyCompanySettings", { ...current, biometric_security: "0" });

@@ -202,6 +202,78 @@ describe("alert engine", () => {
     expect(mail.every((m) => m.raw.includes("01:45"))).toBe(true);
   });
 
+  it("fires in both passes of the repeated hour when the clocks go back, in Madrid and New York", async () => {
+    // Madrid, Sunday 2026-10-25: 03:00 CEST (UTC+2) becomes 02:00 CET (UTC+1) at 01:00Z.
+    // New York, Sunday 2026-11-01: 02:00 EDT (UTC-4) becomes 01:00 EST (UTC-5) at 06:00Z.
+    // Each alert covers that Sunday only; the comments give the local time of each event.
+    const newYork = (await db().query.timeZones.findFirst({ where: eq(schema.timeZones.name, "America/New_York") }))!.id;
+    const events: Record<string, string> = {
+      "mad-0145-cest": "2026-10-24T23:45:00Z",
+      "mad-0215-cest": "2026-10-25T00:15:00Z",
+      "mad-0245-cest": "2026-10-25T00:45:00Z",
+      "mad-0215-cet": "2026-10-25T01:15:00Z",
+      "mad-0245-cet": "2026-10-25T01:45:00Z",
+      "mad-0300-cet": "2026-10-25T02:00:00Z",
+      "mad-2345-cet": "2026-10-25T22:45:00Z",
+      "mad-mon-0000": "2026-10-25T23:00:00Z",
+      "ny-0145-edt": "2026-11-01T05:45:00Z",
+      "ny-0115-est": "2026-11-01T06:15:00Z",
+      "ny-0145-est": "2026-11-01T06:45:00Z",
+      "ny-0215-est": "2026-11-01T07:15:00Z",
+      "ny-0245-est": "2026-11-01T07:45:00Z",
+      "ny-2345-est": "2026-11-02T04:45:00Z",
+      "ny-mon-0000": "2026-11-02T05:00:00Z",
+    };
+    const table: { zone: number; date: string; hours: [string, string] | "all day"; fires: string[] }[] = [
+      { zone: madrid, date: "2026-10-25", hours: ["02:00", "03:00"], fires: ["mad-0215-cest", "mad-0245-cest", "mad-0215-cet", "mad-0245-cet"] },
+      { zone: madrid, date: "2026-10-25", hours: ["01:30", "02:30"], fires: ["mad-0145-cest", "mad-0215-cest", "mad-0215-cet"] },
+      {
+        zone: madrid,
+        date: "2026-10-25",
+        hours: "all day",
+        fires: ["mad-0145-cest", "mad-0215-cest", "mad-0245-cest", "mad-0215-cet", "mad-0245-cet", "mad-0300-cet", "mad-2345-cet"],
+      },
+      { zone: newYork, date: "2026-11-01", hours: ["02:00", "03:00"], fires: ["ny-0215-est", "ny-0245-est"] },
+      { zone: newYork, date: "2026-11-01", hours: ["01:30", "02:30"], fires: ["ny-0145-edt", "ny-0145-est", "ny-0215-est"] },
+      { zone: newYork, date: "2026-11-01", hours: "all day", fires: ["ny-0145-edt", "ny-0115-est", "ny-0145-est", "ny-0215-est", "ny-0245-est", "ny-2345-est"] },
+    ];
+    const ids: number[] = [];
+    for (const [i, row] of table.entries()) {
+      const allDay = row.hours === "all day";
+      ids.push(
+        await addAlert({
+          displayName: `Autumn change ${i + 1}`,
+          devices: [{ id: 4 }],
+          emails: ["night-watch@acme.example"],
+          schedule: "custom",
+          startDate: row.date,
+          endDate: row.date,
+          isNeverEnd: "0",
+          ...{ mon: "0", tue: "0", wed: "0", thu: "0", fri: "0", sat: "0", sun: "1" },
+          isAllDay: allDay ? "1" : "0",
+          startTime: allDay ? "" : `${row.hours[0]}:00`,
+          endTime: allDay ? "" : `${row.hours[1]}:00`,
+          zone: row.zone,
+        }),
+      );
+    }
+    await gatewayEvents(Object.entries(events).map(([name, at]) => ({ deviceId: 4, type: "access.denied", at: Date.parse(at), id: `alert-test/autumn/${name}` })));
+    await wake();
+    for (const [i, row] of table.entries()) {
+      const matched = await db()
+        .select({ eventId: schema.activityLogs.eventId })
+        .from(schema.alertMatches)
+        .innerJoin(schema.activityLogs, eq(schema.activityLogs.id, schema.alertMatches.activityId))
+        .where(eq(schema.alertMatches.alertId, ids[i]));
+      expect(matched.map((x) => x.eventId!.replace("alert-test/autumn/", "")).sort(), `alert ${i + 1}`).toEqual([...row.fires].sort());
+    }
+    // Each alert mails its first match at once (the rest wait for the digest), with the local time and its offset.
+    const mail = await inbox();
+    expect(mail).toHaveLength(table.length);
+    expect(mail.some((m) => m.raw.includes("2026-10-25T01:45:00+02:00"))).toBe(true);
+    expect(mail.some((m) => m.raw.includes("2026-11-01T01:45:00-04:00"))).toBe(true);
+  });
+
   it("does not fire for a user outside its conditions", async () => {
     await addAlert({ displayName: "Admin denied", target_users: [{ id: ADMIN, type: "User" }], devices: [{ id: 6 }], emails: ["night-watch@acme.example"] });
     await gatewayEvents([{ deviceId: 6, type: "access.denied", at: workerNow(), data: { userId: String(AUDITOR) }, id: "alert-test/auditor-denied" }]);

@@ -163,7 +163,8 @@ describe("POST /user/addAlert", () => {
   it("checks the schedule with the core: equal start and end times are refused", async () => {
     const r = await api(acme, "POST", `${BASE}/addAlert`, { ...validAlert(), startTime: "09:00:00", endTime: "09:00:00" });
     expect(r.status).toBe(400);
-    expect(r.body.errors).toHaveProperty("endTime");
+    expect(r.body.errors.endTime).toEqual(["End time must differ from start time"]);
+    expect(r.body.message).toBe("End time must differ from start time");
   });
 
   it("accepts an 'any' schedule without the custom fields", async () => {

@@ -147,6 +147,9 @@ describe("POST /deviceGroup/createDeviceGroup", () => {
     expect(r.status).toBe(400);
     expect(r.body.errorCode).toMatch(/Time/);
     expect(Object.keys(r.body.errors).some((k) => k === "start_at" || k === "end_at" || k === "_")).toBe(true);
+    // The console's text (a Spanish page translates it), not the core's English sentence.
+    expect(r.body.message).toBe("End time must differ from start time");
+    expect(r.body.errors.end_at).toEqual(["End time must differ from start time"]);
   });
 
   it("refuses another company's devices with 404 and creates nothing", async () => {
