@@ -32,6 +32,7 @@ export function DevicePicker({ group, onDone }: { group: { id: number; name: str
   const list = useFetcher<PickerPage | { message: string }>();
   const submit = useFetcher<AddDevicesReply>();
   const addButton = useRef<HTMLButtonElement>(null);
+  const confirmButton = useRef<HTMLButtonElement>(null);
   const { form, fields, err, formError, formProps, t } = usePageForm({
     id: ADD_DEVICES_FORM_ID,
     schema: addDevicesToGroupSchema,
@@ -43,14 +44,11 @@ export function DevicePicker({ group, onDone }: { group: { id: number; name: str
       step(true);
     },
   });
+  /** Each step's buttons replace the other's: focus moves to the new step's main button once it is drawn. */
   const step = (confirm: boolean) => {
     confirmingRef.current = confirm;
     setConfirming(confirm);
-  };
-  const back = () => {
-    step(false);
-    // The confirmation's buttons are gone: focus returns to the button that asked for it.
-    requestAnimationFrame(() => addButton.current?.focus());
+    requestAnimationFrame(() => (confirm ? confirmButton : addButton).current?.focus());
   };
 
   // A changed selection re-checks it, so "Select at least one row" clears once a device is ticked.
@@ -165,10 +163,10 @@ export function DevicePicker({ group, onDone }: { group: { id: number; name: str
           <DialogFooter>
             {confirming ? (
               <>
-                <Button type="button" variant="outline" onClick={back}>
+                <Button type="button" variant="outline" onClick={() => step(false)}>
                   {t("picker.back")}
                 </Button>
-                <Button type="submit" loading={submit.state !== "idle"} autoFocus>
+                <Button type="submit" loading={submit.state !== "idle"} ref={confirmButton}>
                   {t("picker.confirm")}
                 </Button>
               </>
