@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { adminApi, expect, LANGUAGE_AND_WIDTH_RUNS, signIn, test, unique } from "./fixtures";
 
 /**
@@ -93,6 +94,8 @@ for (const run of LANGUAGE_AND_WIDTH_RUNS) {
     await expect(gym).toBeChecked();
     await expect(dialog.getByText(tx.selected)).toBeVisible();
     await page.screenshot({ path: shot("group-picker", run), fullPage: true });
+    const { violations } = await new AxeBuilder({ page }).include("[role=dialog]").analyze();
+    expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 
     await dialog.getByRole("button", { name: tx.add, exact: true }).click();
     await expect(dialog.getByRole("heading", { name: tx.confirmTitle(groupName) })).toBeVisible();
