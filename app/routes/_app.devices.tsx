@@ -74,12 +74,16 @@ export default function Devices() {
     return [select, ...cols];
   }, [t, today, tz, canBulk, selected]);
   const bulkGroup = actionData?.bulk && groups.find((g) => g.id === actionData.bulk!.groupId);
+  // A deactivated group takes no devices (decision 0040), so the bulk bar offers the active ones; the
+  // filter keeps every group, marked, to find the devices a deactivated group still holds.
+  const filterGroups = useMemo(() => groups.map((g) => ({ id: g.id, name: g.active ? g.name : t("filter.inactiveGroup", { name: g.name }) })), [groups, t]);
+  const activeGroups = useMemo(() => groups.filter((g) => g.active), [groups]);
   const filtered = Object.keys(filters).length > 0;
   return (
     <div className="grid gap-4">
       <PageHeader title={t("title")} />
-      <DeviceFilterBar t={t} filters={filters} groups={groups} types={types} />
-      {selected.size > 0 && <DeviceBulkBar ids={[...selected]} groups={groups} onClear={() => setSelected(new Set())} />}
+      <DeviceFilterBar t={t} filters={filters} groups={filterGroups} types={types} />
+      {selected.size > 0 && <DeviceBulkBar ids={[...selected]} groups={activeGroups} onClear={() => setSelected(new Set())} />}
       {actionData?.bulk && bulkGroup && <DeviceBulkResults group={bulkGroup} rows={actionData.bulk.rows} />}
       <DataTable
         columns={columns}

@@ -1,15 +1,20 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { saveGroupForm } from "~/utils/device-group-action.server";
+import { addDevicesForm, saveGroupForm } from "~/utils/device-group-action.server";
+import { DevicePicker } from "~/components/device-groups/device-picker";
 import { GroupForm } from "~/components/device-groups/group-form";
+import { DeviceBulkResults } from "~/components/devices/device-bulk-results";
 import { PageHeader } from "~/components/ui/page-header";
+import type { BulkRowResult } from "~/schemas/bulk";
 import { DEACTIVATED } from "~/schemas/device-groups";
 import { getAvailableDevices, getDeviceGroupDetails } from "~/services/device-groups.server";
 import { timeZoneOptions } from "~/services/time-zones.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
+import { can } from "~/utils/permissions";
 
 export const meta: MetaFunction = () => [{ title: "Modify device group" }];
 
@@ -21,7 +26,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const db = getDb(context);
   try {
     const [details, available, zones] = await Promise.all([getDeviceGroupDetails(db, auth, id), getAvailableDevices(db, auth, id), timeZoneOptions(db)]);
-    return { ...details, available, zones };
+    return { ...details, available, zones, canModify: can(auth.permissions, "device_group", "modify") };
   } catch (err) {
     if (err instanceof ServiceError && err.status === 404) throw redirect("/deviceGroups");
     throw err;
@@ -30,18 +35,30 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "device_group", "modify");
+  const form = await request.clone().formData();
+  if (form.get("intent") === "addDevices") return addDevicesForm(form, context, auth);
   return saveGroupForm(request, context, auth, "modify");
 }
 
 export default function ModifyDeviceGroup() {
-  const { group, devices, available, zones } = useLoaderData<typeof loader>();
+  const { group, devices, available, zones, canModify } = useLoaderData<typeof loader>();
   const { t } = useTranslation("groups");
+  const [added, setAdded] = useState<BulkRowResult[] | null>(null);
   const days = [group.schMonday, group.schTuesday, group.schWednesday, group.schThursday, group.schFriday, group.schSaturday, group.schSunday];
+  const active = group.status !== DEACTIVATED;
   return (
-    <div>
-      <PageHeader title={t("modifyTitle")} description={group.fullName} />
+    <div className="grid gap-4">
+      <PageHeader
+        className="pb-1"
+        title={t("modifyTitle")}
+        description={group.fullName}
+        actions={canModify && active && <DevicePicker group={{ id: group.id, name: group.fullName }} onDone={setAdded} />}
+      />
+      {canModify && !active && <p className="text-sm text-muted-foreground">{t("picker.inactive")}</p>}
+      {added && <DeviceBulkResults group={{ id: group.id, name: group.fullName }} rows={added} linkToGroup={false} />}
+      {/* The form holds the two device lists in its state: a changed membership starts it afresh. */}
       <GroupForm
-        key={group.id}
+        key={`${group.id}:${devices.map((d) => d.id).join(",")}`}
         mode="modify"
         zones={zones}
         available={available}

@@ -14,6 +14,7 @@ export const BULK_MSG = {
   action: "Choose an action",
   group: "Please select a device group",
   device: "Please select a device",
+  inactiveGroup: "This device group is deactivated: activate it before adding devices",
 } as const;
 
 /** Repeated form fields arrive as a list, a single one as a string; the API sends a JSON array. */
@@ -86,6 +87,15 @@ export const addDevicesToGroupSchema = z.object({
   deviceIds: idList,
 });
 export type AddDevicesToGroupInput = z.output<typeof addDevicesToGroupSchema>;
+
+/** The group page's device picker: the company's devices outside the group, searched by name or serial and paged. */
+export const PICKER_PAGE_SIZE = 20;
+export const devicePickerQuery = z.object({
+  groupId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  q: z.preprocess((v) => (typeof v === "string" ? v.trim() : (v ?? "")), z.string().max(100)),
+  page: z.preprocess((v) => (v == null || v === "" ? 1 : v), z.coerce.number().int().positive().max(10_000)),
+});
+export type DevicePickerQuery = z.output<typeof devicePickerQuery>;
 
 /** What happened to one selected row. */
 export const BULK_OUTCOMES = ["done", "already", "notFound", "refused", "notPending"] as const;

@@ -5,13 +5,15 @@
 import { and, asc, count, desc, eq, inArray, isNull, ne, notInArray, sql, type SQL } from "drizzle-orm";
 import type { Core, Days, ValidationError } from "../../core-wasm/pkg/index.js";
 import { chunkedInserts } from "../../db/seed/batch";
-import type { AddDevicesToGroupInput, BulkRowResult } from "~/schemas/bulk";
+import { addDevicesToGroupSchema, BULK_MSG, devicePickerQuery, PICKER_PAGE_SIZE, type AddDevicesToGroupInput, type BulkRowResult, type DevicePickerQuery } from "~/schemas/bulk";
 import { DEACTIVATED, GROUP_MESSAGES, WEEKDAY_FIELDS, type CreateDeviceGroupInput, type ModifyDeviceGroupInput } from "~/schemas/device-groups";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { inChunks, schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
+import { parseInput } from "~/utils/parse-input.server";
 import { liveInCompany } from "~/utils/tenant.server";
+import { deviceTextMatch } from "./devices.server";
 import { idInAny, lowerOf, searchKey, startsWith } from "./search.server";
 import { companyDefaultZone } from "./time-zones.server";
 
@@ -125,6 +127,29 @@ export async function getAvailableDevices(db: Db, auth: Auth, groupId?: number):
     .from(d)
     .where(liveInCompany(d, auth, notInArray(d.id, members)))
     .orderBy(asc(d.fullName), asc(d.id));
+}
+
+/**
+ * The group page's device picker: a page of the company's devices not in the group, those whose
+ * name or serial contains `q` when given, by full name. Another company's group is a 404.
+ */
+export async function devicesOutsideGroup(db: Db, auth: Auth, query: DevicePickerQuery, pageSize = PICKER_PAGE_SIZE) {
+  assertCan(auth, MODULE, "modify");
+  const { groupId, q, page } = parseInput(devicePickerQuery, query);
+  await findGroup(db, auth, groupId);
+  const members = db.select({ id: m.deviceId }).from(m).where(eq(m.groupId, groupId));
+  const where = liveInCompany(d, auth, notInArray(d.id, members), q ? deviceTextMatch(q) : undefined);
+  const [rows, [{ total }]] = await db.batch([
+    db
+      .select(deviceOption)
+      .from(d)
+      .where(where)
+      .orderBy(asc(d.fullName), asc(d.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    db.select({ total: count() }).from(d).where(where),
+  ]);
+  return { rows, total, page, pageSize };
 }
 
 type GroupInput = CreateDeviceGroupInput | ModifyDeviceGroupInput;
@@ -263,10 +288,13 @@ export async function deleteDeviceGroup(db: Db, auth: Auth, id: number, now: num
  * Adds the selected devices to a group (decision 0035): one result per id, in the order given; a device
  * already in it is left alone, an id that is not a live device of the caller's company is not found.
  * Memberships and one audit entry per device land in one batch; their feed rows come from the triggers.
+ * A deactivated group takes none (decision 0040): its membership is edited on its own form.
  */
-export async function addDevicesToGroup(db: Db, auth: Auth, input: AddDevicesToGroupInput, now: number): Promise<BulkRowResult[]> {
+export async function addDevicesToGroup(db: Db, auth: Auth, raw: AddDevicesToGroupInput, now: number): Promise<BulkRowResult[]> {
   assertCan(auth, MODULE, "modify");
+  const input = parseInput(addDevicesToGroupSchema, raw);
   const group = await findGroup(db, auth, input.groupId);
+  if (group.status === DEACTIVATED) throw new ServiceError(409, BULK_MSG.inactiveGroup);
   const found = await inChunks(input.deviceIds, (part) =>
     db
       .select({ id: d.id, fullName: d.fullName })

@@ -6,6 +6,7 @@ import { and, asc, count, desc, eq, exists, inArray, isNull, or, sql, type SQL }
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Core } from "../../core-wasm/pkg/index.js";
 import type { DeviceFilters } from "~/schemas/device-filters";
+import { DEACTIVATED } from "~/schemas/device-groups";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { notFound } from "~/utils/errors.server";
@@ -22,13 +23,16 @@ export type ListDevicesOptions = { offset: number; pageSize: number; sort: { key
 /** `%`, `_` and `\` match themselves in a search. */
 const contains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/** A device whose full name, display name or serial number contains the text (the list's and the group picker's search). */
+export function deviceTextMatch(text: string): SQL | undefined {
+  const pattern = contains(text);
+  return or(sql`${d.fullName} like ${pattern} escape '\\'`, sql`${d.displayName} like ${pattern} escape '\\'`, sql`${d.serialNumber} like ${pattern} escape '\\'`);
+}
+
 /** The list's conditions: each filter of the URL (decision 0033), within the caller's company. */
 async function deviceConditions(db: Db, core: Core | undefined, auth: Auth, f: DeviceFilters, now: number, online: SQL<number | null>) {
   const conditions: (SQL | undefined)[] = [];
-  if (f.q) {
-    const pattern = contains(f.q);
-    conditions.push(or(sql`${d.fullName} like ${pattern} escape '\\'`, sql`${d.displayName} like ${pattern} escape '\\'`, sql`${d.serialNumber} like ${pattern} escape '\\'`));
-  }
+  if (f.q) conditions.push(deviceTextMatch(f.q));
   if (f.type) conditions.push(eq(d.deviceTypeId, f.type));
   if (f.group)
     conditions.push(
@@ -103,19 +107,23 @@ export async function listDevices(db: Db, auth: Auth, o: ListDevicesOptions, now
 }
 export type DeviceListItem = Awaited<ReturnType<typeof listDevices>>["rows"][number];
 
-/** The filter choices of the list: the company's groups and the device types its devices have. */
+/** The filter choices of the list: the company's groups (with whether each is active) and the device types its devices have. */
 export async function deviceFilterOptions(db: Db, auth: Auth) {
   assertCan(auth, MODULE);
   const t = schema.deviceTypes;
   const [groups, types] = await db.batch([
-    db.select({ id: g.id, name: g.fullName }).from(g).where(liveInCompany(g, auth)).orderBy(asc(g.fullName), asc(g.id)),
+    db
+      .select({ id: g.id, name: g.fullName, active: sql<number>`${g.status} <> ${DEACTIVATED}` })
+      .from(g)
+      .where(liveInCompany(g, auth))
+      .orderBy(asc(g.fullName), asc(g.id)),
     db
       .selectDistinct({ id: t.id, name: t.deviceType })
       .from(t)
       .innerJoin(d, and(eq(d.deviceTypeId, t.id), liveInCompany(d, auth)))
       .orderBy(asc(t.deviceType), asc(t.id)),
   ]);
-  return { groups, types };
+  return { groups: groups.map((x) => ({ ...x, active: Boolean(x.active) })), types };
 }
 
 async function findDevice(db: Db, auth: Auth, id: number) {

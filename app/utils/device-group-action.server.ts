@@ -1,7 +1,8 @@
-import type { AppLoadContext } from "@remix-run/cloudflare";
+import { data, type AppLoadContext } from "@remix-run/cloudflare";
 import { getFixedT, getLanguage } from "~/i18n/i18next.server";
+import { addDevicesToGroupSchema } from "~/schemas/bulk";
 import { createDeviceGroupSchema, modifyDeviceGroupSchema } from "~/schemas/device-groups";
-import { createDeviceGroup, modifyDeviceGroup } from "~/services/device-groups.server";
+import { addDevicesToGroup, createDeviceGroup, modifyDeviceGroup } from "~/services/device-groups.server";
 import type { Auth } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { formAction } from "~/utils/form-action.server";
@@ -38,4 +39,15 @@ export async function saveGroupForm(request: Request, context: AppLoadContext, a
     },
     AS_POSTED,
   );
+}
+
+/**
+ * The group page's "Add devices" post (intent `addDevices`): the picker's selection added through the
+ * bulk service; the reply carries each device's result for the page to show.
+ */
+export async function addDevicesForm(form: FormData, context: AppLoadContext, auth: Auth) {
+  return formAction(form, addDevicesToGroupSchema, async (value, submission) => {
+    const rows = await addDevicesToGroup(getDb(context), auth, value, nowMs());
+    return data({ result: submission.reply({ resetForm: true }), added: { rows } });
+  });
 }

@@ -135,7 +135,7 @@ export const deviceGroupEndpoints = [
     method: "POST",
     path: "/deviceGroup/addDevicesToGroup",
     tag: "Device groups",
-    summary: "Adds many devices (deviceIds) to a group in one batch; one result per id. Needs the modify right.",
+    summary: "Adds many devices (deviceIds) to a group in one batch; one result per id. Needs the modify right; a deactivated group is refused with 409.",
     auth: "token",
     body: addDevicesToGroupSchema,
     response: z.object({

@@ -2,8 +2,11 @@ import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { BulkRowResult } from "~/schemas/bulk";
 
-/** What adding devices to a group did to each selected device, e.g. "Lab A: added to Night Shift" (decision 0035). */
-export function DeviceBulkResults({ group, rows }: { group: { id: number; name: string }; rows: BulkRowResult[] }) {
+/**
+ * What adding devices to a group did to each selected device, e.g. "Lab A: added to Night Shift" (decision 0035).
+ * The group's own page shows it without the link to itself.
+ */
+export function DeviceBulkResults({ group, rows, linkToGroup = true }: { group: { id: number; name: string }; rows: BulkRowResult[]; linkToGroup?: boolean }) {
   const { t } = useTranslation("devices");
   const done = rows.filter((r) => r.outcome === "done").length;
   return (
@@ -18,9 +21,11 @@ export function DeviceBulkResults({ group, rows }: { group: { id: number; name: 
           </li>
         ))}
       </ul>
-      <Link to={`/modifyDeviceGroup?id=${group.id}`} className="text-sm text-primary underline-offset-4 hover:underline">
-        {t("bulk.openGroup", { group: group.name })}
-      </Link>
+      {linkToGroup && (
+        <Link to={`/modifyDeviceGroup?id=${group.id}`} className="text-sm text-primary underline-offset-4 hover:underline">
+          {t("bulk.openGroup", { group: group.name })}
+        </Link>
+      )}
     </section>
   );
 }
