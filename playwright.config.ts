@@ -37,6 +37,9 @@ export const E2E_PORT = Number(resolvedEnv("E2E_PORT", () => String(freePort()))
 export const E2E_IDLE_PORT = Number(resolvedEnv("E2E_IDLE_PORT", () => String(freePort())));
 export const E2E_TILE_PORT = Number(resolvedEnv("E2E_TILE_PORT", () => String(freePort())));
 export const E2E_TILE_ORIGIN = `http://127.0.0.1:${E2E_TILE_PORT}`;
+export const E2E_SMTP_PORT = Number(resolvedEnv("E2E_SMTP_PORT", () => String(freePort())));
+export const E2E_MAILBOX_PORT = Number(resolvedEnv("E2E_MAILBOX_PORT", () => String(freePort())));
+export const E2E_MAILBOX = `http://127.0.0.1:${E2E_MAILBOX_PORT}/messages`;
 
 /** Milliseconds the run is shifted by (0: the real time). */
 export const E2E_CLOCK_OFFSET_MS = Number(
@@ -55,7 +58,7 @@ const retries = Number(process.env.E2E_RETRIES ?? 0);
 // Each run keeps its servers' state in its own folder, named after its port.
 const server = (port: number, extra = "") => ({
   command:
-    `rm -rf .tmp/e2e-${port} && STATE_DIR=.tmp/e2e-${port} PORT=${port} bash scripts/serve-local.sh ` +
+    `rm -rf .tmp/e2e-${port} && STATE_DIR=.tmp/e2e-${port} PORT=${port} SMTP_PORT=${E2E_SMTP_PORT} bash scripts/serve-local.sh ` +
     `--var ENVIRONMENT:test --var TEST_CLOCK_OFFSET_MS:${E2E_CLOCK_OFFSET_MS} ` +
     `--var 'MAP_TILE_URL:${E2E_TILE_ORIGIN}/{z}/{x}/{y}.png' --var 'MAP_TILE_ATTRIBUTION:Local test tiles' ${extra}`.trim(),
   url: `http://127.0.0.1:${port}/login`,
@@ -86,6 +89,7 @@ export default defineConfig({
   },
   webServer: [
     { command: `node tests/e2e/tile-server.mjs ${E2E_TILE_PORT}`, url: `${E2E_TILE_ORIGIN}/health`, timeout: 10_000, reuseExistingServer: false },
+    { command: `node scripts/smtp-sink.mjs ${E2E_SMTP_PORT} ${E2E_MAILBOX_PORT}`, url: E2E_MAILBOX, timeout: 10_000, reuseExistingServer: false },
     server(E2E_PORT),
     server(E2E_IDLE_PORT, "--var IDLE_TIMEOUT_MS:4000 --var IDLE_WARNING_MS:8000"),
   ],

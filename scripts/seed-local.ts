@@ -5,11 +5,12 @@ import * as schema from "../db/schema";
 import { DEMO_LOGINS, seedDemo } from "../db/seed/demo";
 import { DEMO_BOARD_PASSWORD, seedGateway } from "../db/seed/gateway";
 
-// PERSIST_TO selects another local state directory (the e2e and bench servers use their own).
+// PERSIST_TO selects another local state directory (the e2e and bench servers use their own);
+// SMTP_PORT the port of the local mail sink the demo mailer delivers to (2525 unless set).
 const proxy = await getPlatformProxy<Env>({ persist: process.env.PERSIST_TO ? { path: process.env.PERSIST_TO } : true });
 try {
   const db = drizzle(proxy.env.DB, { schema });
-  const seeded = await seedDemo(db);
+  const seeded = await seedDemo(db, { smtpPort: process.env.SMTP_PORT ? Number(process.env.SMTP_PORT) : undefined });
   if (seeded) await seedGateway(db, { GATEWAY_SECRET: process.env.GATEWAY_SECRET });
   console.log(seeded ? "Seeded demo data." : "Database already has data; demo seed skipped.");
   console.log("\nDemo logins (company ID / user / password):");

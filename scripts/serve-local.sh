@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Serves the built console on local D1/R2 kept in STATE_DIR (default .wrangler/state), migrating
 # and seeding it first. Extra arguments go to `wrangler dev` (e.g. --var IDLE_TIMEOUT_MS:5000).
+# SMTP_PORT: the local mail sink's port a fresh seed points the demo mailer at (default 2525).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export WRANGLER_SEND_METRICS=false CI=${CI:-true}

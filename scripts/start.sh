@@ -3,7 +3,8 @@
 # few simulated boards on this machine. Ctrl-C stops everything.
 #
 # Ports (environment): PORT (console, 8787), MQTT_PORT (gateway MQTT, 1883), WS_PORT (gateway MQTT
-# over WebSocket, 8883, "off" disables). A busy port, or any part that fails to start or stops,
+# over WebSocket, 8883, "off" disables), SMTP_PORT (the local mail sink the demo mailer delivers to,
+# which prints every mail; 2525, "off" leaves the port to an SMTP server of your own). A busy port, or any part that fails to start or stops,
 # stops everything with a message naming the part, and the command exits non-zero.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +13,7 @@ source scripts/lib.sh
 PORT=${PORT:-8787}
 MQTT_PORT=${MQTT_PORT:-1883}
 WS_PORT=${WS_PORT:-8883}
+SMTP_PORT=${SMTP_PORT:-2525}
 export GATEWAY_SECRET=${GATEWAY_SECRET:-local-gateway-secret}
 
 fail() {
@@ -25,7 +27,7 @@ port_free() {
   node -e "require('net').createServer().once('error', () => process.exit(1)).listen(+process.argv[1], '127.0.0.1', function () { this.close() })" "$1"
 }
 
-for spec in "PORT:$PORT:console" "MQTT_PORT:$MQTT_PORT:gateway MQTT" "WS_PORT:$WS_PORT:gateway WebSocket"; do
+for spec in "PORT:$PORT:console" "MQTT_PORT:$MQTT_PORT:gateway MQTT" "WS_PORT:$WS_PORT:gateway WebSocket" "SMTP_PORT:$SMTP_PORT:mail sink"; do
   IFS=: read -r var port part <<<"$spec"
   [ "$port" = off ] && continue
   port_free "$port" || fail "port $port for the $part is already in use (another npm start?). Stop what uses it, or choose another port: $var=<port> npm start"
@@ -77,7 +79,13 @@ wait_for() {
   fail "the $name did not become ready within $seconds s. Stopping everything."
 }
 
-start_part console env PORT="$PORT" bash scripts/serve-local.sh
+# Mail (sign-in codes, reset links, invites, alerts) is delivered to a local sink that prints it.
+if [ "$SMTP_PORT" != off ]; then
+  start_part "mail sink" node scripts/smtp-sink.mjs "$SMTP_PORT"
+  wait_for "mail sink" "${pids[-1]}" 10 bash -c "exec 2>/dev/null 3<>/dev/tcp/127.0.0.1/$SMTP_PORT"
+fi
+
+start_part console env PORT="$PORT" SMTP_PORT="${SMTP_PORT/off/2525}" bash scripts/serve-local.sh
 wait_for console "${pids[-1]}" 120 curl -fs -o /dev/null "http://127.0.0.1:$PORT/login"
 
 if [ -f gateway/src/main.js ]; then
@@ -93,10 +101,13 @@ fi
 
 ws_line="ws://127.0.0.1:$WS_PORT"
 [ "$WS_PORT" = off ] && ws_line="(WebSocket off)"
+mail_line="smtp://127.0.0.1:$SMTP_PORT   (every mail is printed here, never sent on)"
+[ "$SMTP_PORT" = off ] && mail_line="off: the demo mailer delivers to 127.0.0.1:2525"
 cat <<MSG
 
   Console:  http://127.0.0.1:$PORT   (admin API: /api/admin, OpenAPI: /api/openapi.json)
   Gateway:  mqtt://127.0.0.1:$MQTT_PORT   $ws_line
+  Mail:     $mail_line
   Demo logins are printed above. Ctrl-C stops everything.
 
 MSG

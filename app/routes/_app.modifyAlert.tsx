@@ -16,7 +16,8 @@ export const meta: MetaFunction = () => [{ title: "Modify alert" }];
 
 const ids = (d: AlertDetails, kind: string) => d.targets.filter((x) => x.kind === kind).map((x) => (x.refId === null ? "any" : String(x.refId)));
 
-function formValues(d: AlertDetails): AlertFormValues {
+/** `companyZone` fills the zone only when the alert has none (an "any time" alert), as Add does; a saved zone is kept. */
+function formValues(d: AlertDetails, companyZone: number | null): AlertFormValues {
   const a = d.alert;
   return {
     id: a.id,
@@ -33,7 +34,7 @@ function formValues(d: AlertDetails): AlertFormValues {
     isAllDay: a.isAllDay,
     startTime: a.startTime ?? "",
     endTime: a.endTime ?? "",
-    zone: a.timeZoneId == null ? "" : String(a.timeZoneId),
+    zone: String(a.timeZoneId ?? companyZone ?? ""),
     recipientUsers: d.recipients.flatMap((r) => (r.userId ? [String(r.userId)] : [])),
     recipientEmails: d.recipients
       .filter((r) => !r.userId)
@@ -49,7 +50,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!Number.isSafeInteger(id) || id <= 0) throw redirect("/alerts");
   try {
     const [details, form] = await Promise.all([getAlertDetails(getDb(context), auth, id), alertFormOptions(context, auth)]);
-    return { values: formValues(details), ...form, updatedAt: details.alert.updatedAt, readOnly: !can(auth.permissions, "activity", "modify") };
+    return { values: formValues(details, form.zoneId), ...form, updatedAt: details.alert.updatedAt, readOnly: !can(auth.permissions, "activity", "modify") };
   } catch (e) {
     if (e instanceof ServiceError && e.status === 404) throw redirect("/alerts");
     throw e;

@@ -42,7 +42,10 @@ export async function isEmpty(db: Db): Promise<boolean> {
   return row.n === 0;
 }
 
-export async function seedDemo(db: Db, now = Date.UTC(2026, 10, 20, 12, 0, 0)): Promise<boolean> {
+/** Where the demo's platform mailer delivers: a local sink (`scripts/smtp-sink.mjs`), 2525 unless a local server is told another port. */
+export const DEMO_SMTP_PORT = 2525;
+
+export async function seedDemo(db: Db, { now = Date.UTC(2026, 10, 20, 12, 0, 0), smtpPort = DEMO_SMTP_PORT } = {}): Promise<boolean> {
   if (!(await isEmpty(db))) return false;
   const rand = prng(2026);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
@@ -676,7 +679,7 @@ export async function seedDemo(db: Db, now = Date.UTC(2026, 10, 20, 12, 0, 0)): 
       },
     ]),
   );
-  add(chunkedInserts(db, schema.mailerConfigs, [{ companyId: null, hostName: "127.0.0.1", port: 2525, userName: "console", userPassword: "local-only" }]));
+  add(chunkedInserts(db, schema.mailerConfigs, [{ companyId: null, hostName: "127.0.0.1", port: smtpPort, userName: "console", userPassword: "local-only" }]));
 
   await runBatches(db, statements);
   return true;

@@ -1,4 +1,4 @@
-import { adminApi, expect, runNow, test, unique } from "./fixtures";
+import { adminApi, expect, mailbox, runNow, test, unique } from "./fixtures";
 
 // Demo data: ACME has devices 1-12, its default zone is Europe/Madrid; Alice Admin is user 3.
 // Each test creates the alert it changes, so no test depends on another spec's changes.
@@ -170,6 +170,10 @@ for (const lang of ["en", "es"] as const) {
     await page.getByRole("button", { name: x.test }).click();
     await page.getByRole("alertdialog").getByRole("button", { name: x.send }).click();
     await expect(page.getByRole("status").filter({ hasText: x.sent })).toBeVisible();
+    // The test mail is delivered over SMTP to the run's mail server, once per distinct address.
+    const testMails = async () => (await mailbox()).filter((m) => m.subject === `Test: alert ${name}`).flatMap((m) => m.to);
+    await expect.poll(testMails, { timeout: 30_000 }).toEqual(expect.arrayContaining(["admin@acme.example", "night@acme.example"]));
+    expect((await testMails()).sort()).toEqual(["admin@acme.example", "night@acme.example"]);
     await page.getByRole("button", { name: x.add, exact: true }).click();
 
     await expect(page).toHaveURL(/\/modifyAlert\?id=\d+/);
@@ -194,6 +198,42 @@ for (const lang of ["en", "es"] as const) {
     await dialog.getByRole("button", { name: x.confirm }).click();
     await expect(page.getByText(x.deleted, { exact: true })).toBeVisible();
     await expect(table.getByRole("link", { name: x.open(`${name} (weekend)`) })).toHaveCount(0);
+  });
+}
+
+for (const lang of ["en", "es"] as const) {
+  const x = texts[lang];
+  test(`alerts (${lang}): an "any time" alert switched to Custom on modify gets the company's zone; a saved zone is kept`, async ({ page, loginAs }) => {
+    const admin = await adminApi(page.request, "acme");
+    const name = `Any time ${unique()}`;
+    const { payload } = await admin.call<{ payload: { id: number } }>("POST", "/user/addAlert", {
+      displayName: name,
+      activity: "Low Battery",
+      devices: [{ id: null, type: "Any Device" }],
+      schedule: "any",
+      emails: ["anytime@acme.example"],
+    });
+    await loginAs("acme", lang);
+    await page.goto(`/modifyAlert?id=${payload.id}`);
+    await page.getByRole("button", { name: /^3\. / }).click();
+    await expect(page.getByRole("radio", { name: x.anyTime })).toBeChecked();
+    await page.getByRole("radio", { name: x.schedule }).check();
+    const zone = page.getByLabel(x.zone);
+    await expect(zone.locator("option:checked")).toHaveText("Europe/Madrid");
+    await page.getByRole("button", { name: x.save, exact: true }).click();
+    await expect(page.getByText(x.modified, { exact: true })).toBeVisible();
+    const { payload: custom } = await admin.call<{ payload: { schedule: string; time_zone: { name: string } | null } }>("GET", `/user/getAlertDetails?id=${payload.id}`);
+    expect(custom).toMatchObject({ schedule: "custom", time_zone: { name: "Europe/Madrid" } });
+
+    // Another zone saved stays that zone: the company's default never replaces it.
+    await page.getByRole("button", { name: /^3\. / }).click();
+    await zone.selectOption({ label: "America/New York" });
+    await page.getByRole("button", { name: x.save, exact: true }).click();
+    await expect(page.getByText(x.modified, { exact: true })).toBeVisible();
+    await page.reload();
+    await page.getByRole("button", { name: /^3\. / }).click();
+    await expect(zone.locator("option:checked")).toHaveText("America/New York");
+    await admin.call("DELETE", `/user/deleteAlert?id=${payload.id}`);
   });
 }
 

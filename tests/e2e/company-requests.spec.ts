@@ -1,4 +1,4 @@
-import { expect, signIn, test } from "./fixtures";
+import { expect, mailbox, signIn, test } from "./fixtures";
 
 const unique = () => Math.random().toString(36).slice(2, 7);
 
@@ -47,6 +47,8 @@ test("a reseller requests a company, root accepts it (its admin is invited) and 
   const created = page.locator("tbody tr", { hasText: name });
   await expect(created).toContainText(code);
   await expect(created.locator("td").nth(7)).toHaveText("1");
+  // The invitation is delivered over SMTP to the run's mail server.
+  await expect.poll(async () => (await mailbox()).some((m) => m.to.includes(`zoe.${id}@zeta.example`)), { timeout: 30_000 }).toBe(true);
 
   const other = page.locator("tbody tr", { hasText: "Delta Schools" });
   await page.goto("/viewCompanyRequests");

@@ -1,5 +1,5 @@
 import { test as base, expect, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
-import { E2E_CLOCK_OFFSET_MS } from "../../playwright.config";
+import { E2E_CLOCK_OFFSET_MS, E2E_MAILBOX } from "../../playwright.config";
 import { DEMO, type DemoLogin } from "../demo-logins";
 
 export { DEMO, type DemoLogin };
@@ -28,6 +28,15 @@ export async function signIn(page: Page, who: DemoLogin, lang: "en" | "es" = "en
   await page.request.post("/resources/language", { form: { lng: lang, redirectTo: "/" }, maxRedirects: 0 });
   const res = await page.request.post("/login", { form: { ...DEMO[who], intent: "login" }, maxRedirects: 0 });
   expect(res.status(), `sign-in as ${who}`).toBe(302);
+}
+
+export type ReceivedMail = { from: string; to: string[]; subject: string; text: string };
+
+/** Every mail the run's SMTP server (scripts/smtp-sink.mjs) has received, oldest first. */
+export async function mailbox(): Promise<ReceivedMail[]> {
+  const res = await fetch(E2E_MAILBOX);
+  expect(res.ok, "the run's mailbox answers").toBe(true);
+  return (await res.json()) as ReceivedMail[];
 }
 
 /** A short random tag that makes names created by one test unique across runs and retries. */
