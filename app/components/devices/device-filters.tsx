@@ -1,6 +1,7 @@
 import { Form, Link, useSearchParams, useSubmit } from "@remix-run/react";
 import type { TFunction } from "i18next";
 import { Button } from "~/components/ui/button";
+import { FilterDisclosure } from "~/components/ui/filter-disclosure";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { NativeSelect } from "~/components/ui/native-select";
@@ -10,7 +11,8 @@ type Option = { id: number; name: string };
 
 /**
  * The /devices filters as a GET form: the URL holds them (with the sort), a choice applies at once,
- * the search applies on Enter or the button. Changing a filter goes back to page 1.
+ * the search applies on Enter or the button. Changing a filter goes back to page 1. On phones the
+ * choices fold behind a "Filters (n)" button (the search stays in view), so the list starts on the first screen.
  */
 export function DeviceFilterBar({ t, filters, groups, types }: { t: TFunction; filters: DeviceFilters; groups: Option[]; types: Option[] }) {
   const [searchParams] = useSearchParams();
@@ -18,6 +20,7 @@ export function DeviceFilterBar({ t, filters, groups, types }: { t: TFunction; f
   const sort = searchParams.get("sort");
   const pageSize = searchParams.get("pageSize");
   const active = DEVICE_FILTER_KEYS.some((k) => filters[k] !== undefined);
+  const chosen = DEVICE_FILTER_KEYS.filter((k) => k !== "q" && filters[k] !== undefined).length;
   const select = (name: keyof DeviceFilters, choices: [string, string][]) => (
     <div className="grid gap-1">
       <Label htmlFor={`filter-${name}`}>{t(`filter.${name}`)}</Label>
@@ -49,28 +52,30 @@ export function DeviceFilterBar({ t, filters, groups, types }: { t: TFunction; f
           </Button>
         </div>
       </div>
-      {select(
-        "type",
-        types.map((x) => [String(x.id), x.name]),
-      )}
-      {select(
-        "group",
-        groups.map((x) => [String(x.id), x.name]),
-      )}
-      {select("online", [
-        ["1", t("online.yes")],
-        ["0", t("online.no")],
-        ["never", t("online.never")],
-      ])}
-      {select("battery", [
-        ["low", t("details.batteryLow")],
-        ["ok", t("details.batteryGood")],
-      ])}
-      {select("door", [
-        ["open", t("door.open")],
-        ["closed", t("door.closed")],
-      ])}
-      {select("firmware", [["pending", t("firmware.pending")]])}
+      <FilterDisclosure active={chosen} panelClassName="contents">
+        {select(
+          "type",
+          types.map((x) => [String(x.id), x.name]),
+        )}
+        {select(
+          "group",
+          groups.map((x) => [String(x.id), x.name]),
+        )}
+        {select("online", [
+          ["1", t("online.yes")],
+          ["0", t("online.no")],
+          ["never", t("online.never")],
+        ])}
+        {select("battery", [
+          ["low", t("details.batteryLow")],
+          ["ok", t("details.batteryGood")],
+        ])}
+        {select("door", [
+          ["open", t("door.open")],
+          ["closed", t("door.closed")],
+        ])}
+        {select("firmware", [["pending", t("firmware.pending")]])}
+      </FilterDisclosure>
       {filters.schedule && <input type="hidden" name="schedule" value={filters.schedule} />}
       {active && (
         <div className="flex flex-wrap items-center gap-2 sm:col-span-2 lg:col-span-4 xl:col-span-8">
