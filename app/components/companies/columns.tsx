@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
 import type { TFunction } from "i18next";
+import { EmailLink } from "~/components/data-table/email-link";
 import { deleteColumn } from "~/components/data-table/delete-column";
 import { CheckIcon } from "~/components/ui/icons";
 import type { CompanyListRow } from "~/services/companies.server";
@@ -23,9 +24,9 @@ export function companyColumns(t: TFunction, opts: { canDelete: boolean; canModi
           <BuildingIcon className="text-muted-foreground" />
         ),
     },
-    { id: "name", accessorKey: "name", header: t("col.name"), enableSorting: true },
+    { id: "name", accessorKey: "name", header: t("col.name"), enableSorting: true, meta: { className: "whitespace-normal min-w-28" } },
     { id: "code", accessorKey: "code", header: t("col.code"), enableSorting: true, meta: { className: "font-mono" } },
-    { id: "fullName", accessorKey: "contactName", header: t("col.fullName"), enableSorting: true },
+    { id: "fullName", accessorKey: "contactName", header: t("col.fullName"), enableSorting: true, meta: { className: "whitespace-normal min-w-24" } },
     {
       id: "phone",
       header: t("col.phone"),
@@ -37,11 +38,8 @@ export function companyColumns(t: TFunction, opts: { canDelete: boolean; canModi
       id: "email",
       header: t("col.email"),
       enableSorting: true,
-      cell: ({ row }) => (
-        <a href={`mailto:${row.original.email}`} className="text-primary hover:underline">
-          {row.original.email}
-        </a>
-      ),
+      meta: { className: "whitespace-normal" },
+      cell: ({ row }) => <EmailLink email={row.original.email} />,
     },
     {
       id: "devices",

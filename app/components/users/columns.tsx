@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
 import type { TFunction } from "i18next";
+import { EmailLink } from "~/components/data-table/email-link";
 import { shortHeader } from "~/components/data-table/short-header";
 import { deleteColumn } from "~/components/data-table/delete-column";
 import { Badge } from "~/components/ui/badge";
@@ -47,22 +48,10 @@ export function userColumns(t: TFunction, opts: { canDelete: boolean; timeZone: 
       meta: { className: "whitespace-normal" },
       cell: ({ row }) => {
         const { email } = row.original;
-        const at = email.indexOf("@");
         const phone = formatPhone(row.original.countryCode, row.original.phoneNumber);
         return (
           <span className="flex flex-col">
-            {/* May break before the @, so a long address does not widen the table. */}
-            <a href={`mailto:${email}`} className="text-primary hover:underline">
-              {at > 0 ? (
-                <>
-                  {email.slice(0, at)}
-                  <wbr />
-                  {email.slice(at)}
-                </>
-              ) : (
-                email
-              )}
-            </a>
+            <EmailLink email={email} />
             {phone && (
               <span className="text-xs whitespace-nowrap text-muted-foreground 2xl:hidden">
                 <span className="sr-only">{t("col.phone")}: </span>
