@@ -31,7 +31,8 @@ export function companyColumns(t: TFunction, opts: { canDelete: boolean; canModi
       id: "phone",
       header: t("col.phone"),
       enableSorting: true,
-      meta: { className: "whitespace-nowrap" },
+      // From 1280 px; below, the phone is the second line of the e-mail cell (decision 0038).
+      meta: { className: "whitespace-nowrap hidden xl:table-cell" },
       cell: ({ row }) => formatPhone(row.original.countryCode, row.original.phone),
     },
     {
@@ -39,7 +40,20 @@ export function companyColumns(t: TFunction, opts: { canDelete: boolean; canModi
       header: t("col.email"),
       enableSorting: true,
       meta: { className: "whitespace-normal" },
-      cell: ({ row }) => <EmailLink email={row.original.email} />,
+      cell: ({ row }) => {
+        const phone = formatPhone(row.original.countryCode, row.original.phone);
+        return (
+          <span className="flex flex-col">
+            <EmailLink email={row.original.email} />
+            {phone && (
+              <span className="text-xs whitespace-nowrap text-muted-foreground xl:hidden">
+                <span className="sr-only">{t("col.phone")}: </span>
+                {phone}
+              </span>
+            )}
+          </span>
+        );
+      },
     },
     {
       id: "devices",
