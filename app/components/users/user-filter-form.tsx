@@ -14,7 +14,7 @@ type Option = { id: number; fullName: string };
 /**
  * Search and filters of /users, kept in the URL (`q`, `status`, `flag`, `roleId`, `groupId`; the switch sets `hideInactive=0`): a GET form,
  * so the list can be bookmarked and shared; the sort and page size ride along, the page starts over.
- * On phones all but the search fold behind a "Filters (n)" button, so the list starts on the first screen.
+ * On phones the selects fold behind a "Filters (n)" button (the search and the switch stay), so the list starts on the first screen.
  */
 export function UserFilterForm({
   filters,
@@ -30,7 +30,7 @@ export function UserFilterForm({
   const { t } = useTranslation("users");
   const keep = ["sort", "pageSize", "status", "hideInactive"].filter((k) => searchParams.has(k));
   const submit = useSubmit();
-  const chosen = [filters.flag, filters.roleId, filters.groupId, filters.status === "active" ? undefined : filters.status].filter((v) => v !== undefined).length;
+  const chosen = [filters.flag, filters.roleId, filters.groupId].filter((v) => v !== undefined).length;
   // The spec's 'Hide inactive' switch (on by default) applies at once; off lists every status.
   const toggleInactive = (hide: boolean) => {
     const next = new URLSearchParams(searchParams);
@@ -48,11 +48,11 @@ export function UserFilterForm({
       <Field label={t("search.q")} id="user-q" className="min-w-56 flex-1">
         <Input id="user-q" type="search" name="q" defaultValue={filters.q} maxLength={SEARCH_MAX} placeholder={t("search.placeholder")} />
       </Field>
-      <FilterDisclosure active={chosen} className="w-full" panelClassName="contents">
-        <div className="flex h-9 items-center gap-2 self-end">
-          <Switch id="hideInactive" checked={filters.status === "active"} onCheckedChange={toggleInactive} />
-          <Label htmlFor="hideInactive">{t("hideInactive")}</Label>
-        </div>
+      <div className="flex h-9 items-center gap-2 self-end">
+        <Switch id="hideInactive" checked={filters.status === "active"} onCheckedChange={toggleInactive} />
+        <Label htmlFor="hideInactive">{t("hideInactive")}</Label>
+      </div>
+      <FilterDisclosure active={chosen} className="self-end" panelClassName="contents">
         <Field label={t("search.flag")} id="user-flag" className="w-full sm:w-48">
           <NativeSelect id="user-flag" name="flag" defaultValue={filters.flag ?? ""}>
             <option value="">{t("search.any")}</option>
