@@ -1,7 +1,7 @@
 import { Form, Link, useSearchParams, useSubmit } from "@remix-run/react";
 import type { TFunction } from "i18next";
 import { Button } from "~/components/ui/button";
-import { FilterDisclosure } from "~/components/ui/filter-disclosure";
+import { FiltersToggle, useFilterDisclosure } from "~/components/ui/filter-disclosure";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { NativeSelect } from "~/components/ui/native-select";
@@ -20,9 +20,9 @@ export function DeviceFilterBar({ t, filters, groups, types }: { t: TFunction; f
   const sort = searchParams.get("sort");
   const pageSize = searchParams.get("pageSize");
   const active = DEVICE_FILTER_KEYS.some((k) => filters[k] !== undefined);
-  const chosen = DEVICE_FILTER_KEYS.filter((k) => k !== "q" && filters[k] !== undefined).length;
+  const disclosure = useFilterDisclosure();
   const select = (name: keyof DeviceFilters, choices: [string, string][]) => (
-    <div className="grid gap-1">
+    <div className={`grid gap-1 ${disclosure.folded}`}>
       <Label htmlFor={`filter-${name}`}>{t(`filter.${name}`)}</Label>
       <NativeSelect
         id={`filter-${name}`}
@@ -40,7 +40,14 @@ export function DeviceFilterBar({ t, filters, groups, types }: { t: TFunction; f
     </div>
   );
   return (
-    <Form method="get" role="search" aria-label={t("filter.label")} className="grid items-end gap-3 sm:grid-cols-2 lg:grid-cols-4 xl:grid-cols-8" key={searchParams.toString()}>
+    <Form
+      id={disclosure.panelId}
+      method="get"
+      role="search"
+      aria-label={t("filter.label")}
+      className="grid items-end gap-3 sm:grid-cols-2 lg:grid-cols-4 xl:grid-cols-8"
+      key={searchParams.toString()}
+    >
       {sort && <input type="hidden" name="sort" value={sort} />}
       {pageSize && <input type="hidden" name="pageSize" value={pageSize} />}
       <div className="grid gap-1 sm:col-span-2">
@@ -52,30 +59,29 @@ export function DeviceFilterBar({ t, filters, groups, types }: { t: TFunction; f
           </Button>
         </div>
       </div>
-      <FilterDisclosure active={chosen} panelClassName="contents">
-        {select(
-          "type",
-          types.map((x) => [String(x.id), x.name]),
-        )}
-        {select(
-          "group",
-          groups.map((x) => [String(x.id), x.name]),
-        )}
-        {select("online", [
-          ["1", t("online.yes")],
-          ["0", t("online.no")],
-          ["never", t("online.never")],
-        ])}
-        {select("battery", [
-          ["low", t("details.batteryLow")],
-          ["ok", t("details.batteryGood")],
-        ])}
-        {select("door", [
-          ["open", t("door.open")],
-          ["closed", t("door.closed")],
-        ])}
-        {select("firmware", [["pending", t("firmware.pending")]])}
-      </FilterDisclosure>
+      <FiltersToggle disclosure={disclosure} active={DEVICE_FILTER_KEYS.filter((k) => k !== "q" && filters[k] !== undefined).length} />
+      {select(
+        "type",
+        types.map((x) => [String(x.id), x.name]),
+      )}
+      {select(
+        "group",
+        groups.map((x) => [String(x.id), x.name]),
+      )}
+      {select("online", [
+        ["1", t("online.yes")],
+        ["0", t("online.no")],
+        ["never", t("online.never")],
+      ])}
+      {select("battery", [
+        ["low", t("details.batteryLow")],
+        ["ok", t("details.batteryGood")],
+      ])}
+      {select("door", [
+        ["open", t("door.open")],
+        ["closed", t("door.closed")],
+      ])}
+      {select("firmware", [["pending", t("firmware.pending")]])}
       {filters.schedule && <input type="hidden" name="schedule" value={filters.schedule} />}
       {active && (
         <div className="flex flex-wrap items-center gap-2 sm:col-span-2 lg:col-span-4 xl:col-span-8">
