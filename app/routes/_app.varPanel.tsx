@@ -7,7 +7,7 @@ import { DataTable } from "~/components/data-table/data-table";
 import { parseTableParams } from "~/components/data-table/params";
 import { Button } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
-import { EmailLink } from "~/components/data-table/email-link";
+import { EmailText } from "~/components/data-table/email-link";
 import { CheckIcon } from "~/components/ui/icons";
 import { PageHeader } from "~/components/ui/page-header";
 import { CHILD_SORTS, listChildCompanies, type ChildCompany } from "~/services/device-stock.server";
@@ -49,7 +49,7 @@ export default function VarPanelPage() {
         header: t("col.email"),
         enableSorting: true,
         meta: { className: "whitespace-normal" },
-        cell: ({ row }) => <EmailLink email={row.original.pocEmail} />,
+        cell: ({ row }) => <EmailText email={row.original.pocEmail} />,
       },
       {
         id: "devices",

@@ -6,7 +6,7 @@ import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { DataTable } from "~/components/data-table/data-table";
 import { parseTableParams } from "~/components/data-table/params";
-import { EmailLink } from "~/components/data-table/email-link";
+import { EmailText } from "~/components/data-table/email-link";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
@@ -72,7 +72,7 @@ export default function CompanyRequestsPage() {
           <span className="grid">
             <span>{`${row.original.poc.firstName} ${row.original.poc.lastName}`}</span>
             <span className="text-xs text-muted-foreground">
-              <EmailLink email={row.original.poc.email} />
+              <EmailText email={row.original.poc.email} />
             </span>
             <span className="text-xs whitespace-nowrap text-muted-foreground">{formatPhone(row.original.poc.countryCode, row.original.poc.phoneNumber)}</span>
           </span>

@@ -3,7 +3,7 @@ import type { ColumnDef } from "@tanstack/react-table";
 import type { TFunction } from "i18next";
 import { NAV_ICONS } from "~/components/shell/nav-icons";
 import type { TicketListRow } from "~/services/support.server";
-import { EmailLink } from "~/components/data-table/email-link";
+import { EmailText } from "~/components/data-table/email-link";
 import { ZonedTime } from "~/components/ui/zoned-time";
 import { formatPhone } from "~/utils/format";
 
@@ -28,7 +28,7 @@ export function ticketColumns(t: TFunction, timeZone: string, withCompany: boole
     { id: "number", accessorKey: "ticketNumber", header: t("ticketNumber"), enableSorting: true, meta: { className: "font-mono" } },
     { id: "user", accessorKey: "userDisplayName", header: t("submittedBy"), enableSorting: true, meta: { className: WRAP }, cell: ({ row }) => row.original.userDisplayName ?? "" },
     { id: "phone", header: t("phone"), cell: ({ row }) => formatPhone(row.original.userCountryCode, row.original.userPhone) },
-    { id: "email", header: t("email"), meta: { className: WRAP }, cell: ({ row }) => (row.original.userEmail ? <EmailLink email={row.original.userEmail} /> : "") },
+    { id: "email", header: t("email"), meta: { className: WRAP }, cell: ({ row }) => (row.original.userEmail ? <EmailText email={row.original.userEmail} /> : "") },
     { id: "device", header: t("mobile"), meta: { className: WRAP }, cell: ({ row }) => [row.original.brand, row.original.phoneModel].filter(Boolean).join(" ") },
     {
       id: "createdAt",
