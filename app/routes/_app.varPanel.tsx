@@ -7,6 +7,7 @@ import { DataTable } from "~/components/data-table/data-table";
 import { parseTableParams } from "~/components/data-table/params";
 import { Button } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
+import { EmailText } from "~/components/data-table/email-link";
 import { CheckIcon } from "~/components/ui/icons";
 import { PageHeader } from "~/components/ui/page-header";
 import { CHILD_SORTS, listChildCompanies, type ChildCompany } from "~/services/device-stock.server";
@@ -38,11 +39,18 @@ export default function VarPanelPage() {
   const { t } = useTranslation("lifecycle");
   const columns = useMemo<ColumnDef<ChildCompany>[]>(
     () => [
-      { id: "name", accessorKey: "name", header: t("col.companyName"), enableSorting: true },
+      { id: "name", accessorKey: "name", header: t("col.companyName"), enableSorting: true, meta: { className: "whitespace-normal min-w-28" } },
       { id: "code", accessorKey: "code", header: t("col.code"), enableSorting: true, meta: { className: "font-mono" } },
-      { id: "fullName", header: t("col.fullName"), cell: ({ row }) => `${row.original.pocFirstName} ${row.original.pocLastName}`.trim() },
+      { id: "fullName", header: t("col.fullName"), meta: { className: "whitespace-normal" }, cell: ({ row }) => `${row.original.pocFirstName} ${row.original.pocLastName}`.trim() },
       { id: "phone", header: t("col.phone"), cell: ({ row }) => formatPhone(row.original.pocCountryCode, row.original.pocPhoneNumber) },
-      { id: "email", accessorKey: "pocEmail", header: t("col.email"), enableSorting: true },
+      {
+        id: "email",
+        accessorKey: "pocEmail",
+        header: t("col.email"),
+        enableSorting: true,
+        meta: { className: "whitespace-normal" },
+        cell: ({ row }) => <EmailText email={row.original.pocEmail} />,
+      },
       {
         id: "devices",
         accessorKey: "totalDevices",

@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { DataTable } from "~/components/data-table/data-table";
 import { parseTableParams } from "~/components/data-table/params";
+import { EmailText } from "~/components/data-table/email-link";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
@@ -59,27 +60,31 @@ export default function CompanyRequestsPage() {
   const busy = useNavigation().state !== "idle";
   const columns = useMemo(() => {
     const cols: ColumnDef<CompanyRequestRow>[] = [
-      { id: "name", accessorKey: "companyName", header: t("col.name") },
+      { id: "name", accessorKey: "companyName", header: t("col.name"), meta: { className: "whitespace-normal min-w-28" } },
       { id: "type", header: t("col.type"), cell: ({ row }) => row.original.companyType.toUpperCase() },
-      { id: "term", header: t("col.term"), cell: ({ row }) => t("term", { n: row.original.billingTermYears }) },
-      { id: "reseller", header: t("col.reseller"), cell: ({ row }) => `${row.original.reseller.name} (${row.original.reseller.code})` },
+      { id: "term", header: t("col.term"), meta: { className: "whitespace-normal" }, cell: ({ row }) => t("term", { n: row.original.billingTermYears }) },
+      { id: "reseller", header: t("col.reseller"), meta: { className: "whitespace-normal" }, cell: ({ row }) => `${row.original.reseller.name} (${row.original.reseller.code})` },
       {
         id: "poc",
         header: t("col.poc"),
+        meta: { className: "whitespace-normal" },
         cell: ({ row }) => (
           <span className="grid">
             <span>{`${row.original.poc.firstName} ${row.original.poc.lastName}`}</span>
-            <span className="text-xs text-muted-foreground">{row.original.poc.email}</span>
-            <span className="text-xs text-muted-foreground">{formatPhone(row.original.poc.countryCode, row.original.poc.phoneNumber)}</span>
+            <span className="text-xs text-muted-foreground">
+              <EmailText email={row.original.poc.email} />
+            </span>
+            <span className="text-xs whitespace-nowrap text-muted-foreground">{formatPhone(row.original.poc.countryCode, row.original.poc.phoneNumber)}</span>
           </span>
         ),
       },
-      { id: "createdAt", header: t("col.createdAt"), cell: ({ row }) => formatDate(row.original.createdAt, "UTC") },
+      { id: "createdAt", header: t("col.createdAt"), meta: { className: "whitespace-normal" }, cell: ({ row }) => formatDate(row.original.createdAt, "UTC") },
       {
         id: "status",
         header: t("col.status"),
+        meta: { className: "whitespace-normal" },
         cell: ({ row }) => (
-          <Badge variant={row.original.status === "pending" ? "outline" : row.original.status === "accepted" ? "success" : "destructive"}>
+          <Badge className="whitespace-normal" variant={row.original.status === "pending" ? "outline" : row.original.status === "accepted" ? "success" : "destructive"}>
             {t(`status.${row.original.status}`)}
             {row.original.createdCompanyCode ? ` · ${row.original.createdCompanyCode}` : ""}
           </Badge>
@@ -92,7 +97,7 @@ export default function CompanyRequestsPage() {
         header: () => <span className="sr-only">{t("col.actions")}</span>,
         cell: ({ row }) =>
           row.original.status === "pending" ? (
-            <div className="flex gap-2">
+            <div className="flex flex-wrap gap-2">
               <Form method="post">
                 <input type="hidden" name="id" value={row.original.id} />
                 <Button type="submit" name="intent" value="accept" size="sm" disabled={busy} aria-label={t("acceptLabel", { name: row.original.companyName })}>

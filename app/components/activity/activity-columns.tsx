@@ -98,7 +98,7 @@ export function activityColumns(t: TFunction, href: FilterHref): ColumnDef<Activ
       header: t("col.summary"),
       accessorKey: "summary",
       // Free text may hold long unbroken words (an e-mail, a serial): those break too rather than widen the log.
-      meta: { className: "whitespace-normal min-w-48 [overflow-wrap:anywhere]" },
+      meta: { className: "whitespace-normal min-w-40 xl:min-w-48 [overflow-wrap:anywhere]" },
       cell: ({ row }) => {
         const reason = denialReason(t, row.original);
         return (

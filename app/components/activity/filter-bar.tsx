@@ -3,16 +3,21 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
+import { FilterDisclosure } from "~/components/ui/filter-disclosure";
 import { Input } from "~/components/ui/input";
 import { NativeSelect } from "~/components/ui/native-select";
 import { canApplyFilter, OPERATION_TYPES } from "~/schemas/activity";
+
+/** The fields behind the phone's "Filters (n)" button, counted on it when set. */
+const FIELDS = ["filterFromDate", "filterToDate", "filterFromTime", "filterToTime", "filterOperationType"] as const;
 
 type Values = { filterFromDate: string; filterToDate: string; filterFromTime: string; filterToTime: string };
 
 /**
  * Date and time range, operation type, Filter, Remove filter and Download report
  * (docs/ARCHITECTURE.md §7.1, §7.2). A GET form, so the filter lives in the URL; the id/type filter of a clicked cell and
- * the sort ride along as hidden fields. Remount it (key) when the URL changes.
+ * the sort ride along as hidden fields. Remount it (key) when the URL changes. On phones the fields fold
+ * behind a "Filters (n)" button, so the log starts on the first screen.
  */
 export function FilterBar({
   current,
@@ -33,6 +38,7 @@ export function FilterBar({
     filterToTime: current.filterToTime ?? "",
   });
   const set = (key: keyof Values) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [key]: e.target.value }));
+  const chosen = FIELDS.filter((k) => current[k] && !(k === "filterOperationType" && current[k] === "All")).length;
   const hidden = (["id", "type", "additionalFilter", "sort"] as const).filter((k) => current[k]);
 
   return (
@@ -48,7 +54,7 @@ export function FilterBar({
         submit(next, { method: "get", preventScrollReset: true });
       }}
     >
-      <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
+      <FilterDisclosure active={chosen} panelClassName="grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
         <Field label={t("fromDate")}>
           <Input type="date" name="filterFromDate" value={values.filterFromDate} onChange={set("filterFromDate")} max={values.filterToDate || undefined} />
         </Field>
@@ -80,7 +86,7 @@ export function FilterBar({
             ))}
           </NativeSelect>
         </Field>
-      </div>
+      </FilterDisclosure>
       {hidden.map((k) => (
         <input key={k} type="hidden" name={k} value={current[k]} />
       ))}

@@ -9,6 +9,10 @@ import { WEEKDAY_FIELDS } from "~/schemas/device-groups";
 
 const DAY_KEYS = ["schMonday", "schTuesday", "schWednesday", "schThursday", "schFriday", "schSaturday", "schSunday"] as const satisfies readonly (keyof GroupRow)[];
 
+/** From 1280 px each weekday, the start and the end have a column; below, one "Days" and one "Hours" column hold them (decision 0038). */
+const WIDE = "hidden xl:table-cell";
+const NARROW = "whitespace-normal xl:hidden";
+
 /** /deviceGroups columns (docs/ARCHITECTURE.md §7.1): the status icon opens modify; delete asks first. */
 export function groupColumns(t: TFunction, canDelete: boolean): ColumnDef<GroupRow>[] {
   const columns: ColumnDef<GroupRow>[] = [
@@ -33,8 +37,33 @@ export function groupColumns(t: TFunction, canDelete: boolean): ColumnDef<GroupR
         );
       },
     },
-    { id: "fullName", accessorKey: "fullName", header: t("col.fullName"), enableSorting: true },
-    { id: "displayName", accessorKey: "displayName", header: t("col.displayName"), enableSorting: true },
+    { id: "fullName", accessorKey: "fullName", header: t("col.fullName"), enableSorting: true, meta: { className: "whitespace-normal min-w-28" } },
+    { id: "displayName", accessorKey: "displayName", header: t("col.displayName"), enableSorting: true, meta: { className: "whitespace-normal min-w-24" } },
+    {
+      id: "days",
+      header: t("col.days"),
+      meta: { className: NARROW },
+      cell: ({ row }) => {
+        const on = DAY_KEYS.flatMap((key, i) => (row.original[key] ? [i] : []));
+        if (on.length === 0) return "-";
+        return (
+          <ul className="flex flex-wrap gap-x-1.5">
+            {on.map((i) => (
+              <li key={i}>
+                <span aria-hidden="true">{t(`day.short.${i}`)}</span>
+                <span className="sr-only">{t(`day.${i}`)}</span>
+              </li>
+            ))}
+          </ul>
+        );
+      },
+    },
+    {
+      id: "hours",
+      header: t("col.hours"),
+      meta: { className: NARROW },
+      cell: ({ row }) => (row.original.isAllDay ? t("allDay") : `${row.original.startAt ?? "-"}–${row.original.endAt ?? "-"}`),
+    },
     ...DAY_KEYS.map((key, i): ColumnDef<GroupRow> => ({
       id: WEEKDAY_FIELDS[i],
       header: () => (
@@ -42,7 +71,7 @@ export function groupColumns(t: TFunction, canDelete: boolean): ColumnDef<GroupR
           {t(`day.short.${i}`)}
         </abbr>
       ),
-      meta: { className: "w-12 text-center" },
+      meta: { className: `w-12 text-center ${WIDE}` },
       cell: ({ row }) =>
         row.original[key] ? <CheckIcon className="mx-auto size-4" aria-label={t("yes")} aria-hidden={false} role="img" /> : <span className="sr-only">{t("no")}</span>,
     })),
@@ -51,10 +80,25 @@ export function groupColumns(t: TFunction, canDelete: boolean): ColumnDef<GroupR
       accessorKey: "startAt",
       header: t("col.start"),
       enableSorting: true,
+      meta: { className: WIDE },
       cell: ({ row }) => (row.original.isAllDay ? t("allDay") : (row.original.startAt ?? "-")),
     },
-    { id: "endAt", accessorKey: "endAt", header: t("col.end"), enableSorting: true, cell: ({ row }) => (row.original.isAllDay ? t("allDay") : (row.original.endAt ?? "-")) },
-    { id: "timeZone", accessorKey: "timeZoneLabel", header: t("col.timeZone"), enableSorting: true, cell: ({ row }) => row.original.timeZoneLabel ?? "-" },
+    {
+      id: "endAt",
+      accessorKey: "endAt",
+      header: t("col.end"),
+      enableSorting: true,
+      meta: { className: WIDE },
+      cell: ({ row }) => (row.original.isAllDay ? t("allDay") : (row.original.endAt ?? "-")),
+    },
+    {
+      id: "timeZone",
+      accessorKey: "timeZoneLabel",
+      header: t("col.timeZone"),
+      enableSorting: true,
+      meta: { className: "whitespace-normal" },
+      cell: ({ row }) => row.original.timeZoneLabel ?? "-",
+    },
   ];
   if (!canDelete) return columns;
   return [

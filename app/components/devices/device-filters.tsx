@@ -1,6 +1,7 @@
 import { Form, Link, useSearchParams, useSubmit } from "@remix-run/react";
 import type { TFunction } from "i18next";
 import { Button } from "~/components/ui/button";
+import { FiltersToggle, useFilterDisclosure } from "~/components/ui/filter-disclosure";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { NativeSelect } from "~/components/ui/native-select";
@@ -10,7 +11,8 @@ type Option = { id: number; name: string };
 
 /**
  * The /devices filters as a GET form: the URL holds them (with the sort), a choice applies at once,
- * the search applies on Enter or the button. Changing a filter goes back to page 1.
+ * the search applies on Enter or the button. Changing a filter goes back to page 1. On phones the
+ * choices fold behind a "Filters (n)" button (the search stays in view), so the list starts on the first screen.
  */
 export function DeviceFilterBar({ t, filters, groups, types }: { t: TFunction; filters: DeviceFilters; groups: Option[]; types: Option[] }) {
   const [searchParams] = useSearchParams();
@@ -18,8 +20,9 @@ export function DeviceFilterBar({ t, filters, groups, types }: { t: TFunction; f
   const sort = searchParams.get("sort");
   const pageSize = searchParams.get("pageSize");
   const active = DEVICE_FILTER_KEYS.some((k) => filters[k] !== undefined);
+  const disclosure = useFilterDisclosure();
   const select = (name: keyof DeviceFilters, choices: [string, string][]) => (
-    <div className="grid gap-1">
+    <div className={`grid gap-1 ${disclosure.folded}`}>
       <Label htmlFor={`filter-${name}`}>{t(`filter.${name}`)}</Label>
       <NativeSelect
         id={`filter-${name}`}
@@ -37,7 +40,14 @@ export function DeviceFilterBar({ t, filters, groups, types }: { t: TFunction; f
     </div>
   );
   return (
-    <Form method="get" role="search" aria-label={t("filter.label")} className="grid items-end gap-3 sm:grid-cols-2 lg:grid-cols-4 xl:grid-cols-8" key={searchParams.toString()}>
+    <Form
+      id={disclosure.panelId}
+      method="get"
+      role="search"
+      aria-label={t("filter.label")}
+      className="grid items-end gap-3 sm:grid-cols-2 lg:grid-cols-4 xl:grid-cols-8"
+      key={searchParams.toString()}
+    >
       {sort && <input type="hidden" name="sort" value={sort} />}
       {pageSize && <input type="hidden" name="pageSize" value={pageSize} />}
       <div className="grid gap-1 sm:col-span-2">
@@ -49,6 +59,7 @@ export function DeviceFilterBar({ t, filters, groups, types }: { t: TFunction; f
           </Button>
         </div>
       </div>
+      <FiltersToggle disclosure={disclosure} active={DEVICE_FILTER_KEYS.filter((k) => k !== "q" && filters[k] !== undefined).length} />
       {select(
         "type",
         types.map((x) => [String(x.id), x.name]),

@@ -11,7 +11,7 @@ const Flag = ({ on, t }: { on: boolean; t: TFunction }) =>
 /** Columns of /role (spec part 2 §2): permission icons; Edit and Delete only with those rights. */
 export function roleColumns(t: TFunction, opts: { canModify: boolean; canDelete: boolean }): ColumnDef<RoleRow>[] {
   const cols: ColumnDef<RoleRow>[] = [
-    { id: "title", accessorKey: "title", header: t("col.role") },
+    { id: "title", accessorKey: "title", header: t("col.role"), meta: { className: "whitespace-normal min-w-28" } },
     { id: "create", header: t("col.create"), cell: ({ row }) => <Flag on={row.original.permissionAll || row.original.permissionAdd} t={t} /> },
     { id: "modify", header: t("col.modify"), cell: ({ row }) => <Flag on={row.original.permissionAll || row.original.permissionModify} t={t} /> },
     { id: "delete", header: t("col.delete"), cell: ({ row }) => <Flag on={row.original.permissionAll || row.original.permissionDelete} t={t} /> },
@@ -19,6 +19,8 @@ export function roleColumns(t: TFunction, opts: { canModify: boolean; canDelete:
     {
       id: "modules",
       header: t("col.modules"),
+      // The module list wraps: on one line it made the table scroll even at 1440 px.
+      meta: { className: "whitespace-normal min-w-48" },
       cell: ({ row }) => <span className="text-xs text-muted-foreground">{row.original.modules.map((m) => t(`module.${m}`)).join(", ")}</span>,
     },
     { id: "users", accessorKey: "users", header: t("col.users"), meta: { className: "text-right" } },

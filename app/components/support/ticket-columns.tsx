@@ -3,7 +3,12 @@ import type { ColumnDef } from "@tanstack/react-table";
 import type { TFunction } from "i18next";
 import { NAV_ICONS } from "~/components/shell/nav-icons";
 import type { TicketListRow } from "~/services/support.server";
-import { formatPhone, formatZonedTime } from "~/utils/format";
+import { EmailText } from "~/components/data-table/email-link";
+import { ZonedTime } from "~/components/ui/zoned-time";
+import { formatPhone } from "~/utils/format";
+
+/** Names, addresses and times wrap, so the grid fits 1024 px (decision 0038). */
+const WRAP = "whitespace-normal";
 
 export const ticketUrl = (id: number) => `/supportTicketDetails?id=${id}`;
 
@@ -21,12 +26,27 @@ export function ticketColumns(t: TFunction, timeZone: string, withCompany: boole
       ),
     },
     { id: "number", accessorKey: "ticketNumber", header: t("ticketNumber"), enableSorting: true, meta: { className: "font-mono" } },
-    { id: "user", accessorKey: "userDisplayName", header: t("submittedBy"), enableSorting: true, cell: ({ row }) => row.original.userDisplayName ?? "" },
+    { id: "user", accessorKey: "userDisplayName", header: t("submittedBy"), enableSorting: true, meta: { className: WRAP }, cell: ({ row }) => row.original.userDisplayName ?? "" },
     { id: "phone", header: t("phone"), cell: ({ row }) => formatPhone(row.original.userCountryCode, row.original.userPhone) },
-    { id: "email", header: t("email"), cell: ({ row }) => row.original.userEmail ?? "" },
-    { id: "device", header: t("mobile"), cell: ({ row }) => [row.original.brand, row.original.phoneModel].filter(Boolean).join(" ") },
-    { id: "createdAt", accessorKey: "createdAt", header: t("created"), enableSorting: true, cell: ({ row }) => formatZonedTime(row.original.createdAt, timeZone) },
+    { id: "email", header: t("email"), meta: { className: WRAP }, cell: ({ row }) => (row.original.userEmail ? <EmailText email={row.original.userEmail} /> : "") },
+    { id: "device", header: t("mobile"), meta: { className: WRAP }, cell: ({ row }) => [row.original.brand, row.original.phoneModel].filter(Boolean).join(" ") },
+    {
+      id: "createdAt",
+      accessorKey: "createdAt",
+      header: t("created"),
+      enableSorting: true,
+      meta: { className: WRAP },
+      cell: ({ row }) => <ZonedTime value={row.original.createdAt} timeZone={timeZone} />,
+    },
   ];
-  if (withCompany) cols.splice(2, 0, { id: "company", accessorKey: "companyName", header: t("company"), enableSorting: true, cell: ({ row }) => row.original.companyName ?? "" });
+  if (withCompany)
+    cols.splice(2, 0, {
+      id: "company",
+      accessorKey: "companyName",
+      header: t("company"),
+      enableSorting: true,
+      meta: { className: WRAP },
+      cell: ({ row }) => row.original.companyName ?? "",
+    });
   return cols;
 }

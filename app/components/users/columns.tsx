@@ -1,8 +1,10 @@
 import { Link } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
 import type { TFunction } from "i18next";
+import { EmailLink } from "~/components/data-table/email-link";
 import { shortHeader } from "~/components/data-table/short-header";
 import { deleteColumn } from "~/components/data-table/delete-column";
+import { Badge } from "~/components/ui/badge";
 import { CheckIcon } from "~/components/ui/icons";
 import type { UserListRow } from "~/services/users.server";
 import { ZonedTime } from "~/components/ui/zoned-time";
@@ -11,8 +13,18 @@ import { UserIcon } from "./icons";
 
 const Flag = ({ on, t }: { on: boolean; t: TFunction }) => (on ? <CheckIcon className="size-4 text-primary" aria-label={t("yes")} /> : <span className="sr-only">{t("no")}</span>);
 
-/** Flag headers wrap between words: five long headers over narrow yes/no cells made the table scroll at 1440 px. */
-const FLAG = { className: "whitespace-normal" };
+/**
+ * Flag headers wrap between words: five long headers over narrow yes/no cells made the table scroll at 1440 px.
+ * Below 1280 px the four privilege flags are one "Privileges" column of badges, one per flag set (decision 0038).
+ */
+const FLAG = { className: "whitespace-normal hidden xl:table-cell" };
+
+const PRIVILEGES = [
+  ["isSoInterrupt", "col.soInterrupt"],
+  ["isInstaller", "col.installer"],
+  ["isSentinel", "col.sentinel"],
+  ["isSuperAdmin", "col.superAdmin"],
+] as const satisfies readonly (readonly [keyof UserListRow, string])[];
 
 /** Columns of /users (docs/ARCHITECTURE.md §7.1); sortable ids match `USER_SORTS`. */
 export function userColumns(t: TFunction, opts: { canDelete: boolean; timeZone: string }): ColumnDef<UserListRow>[] {
@@ -36,22 +48,10 @@ export function userColumns(t: TFunction, opts: { canDelete: boolean; timeZone: 
       meta: { className: "whitespace-normal" },
       cell: ({ row }) => {
         const { email } = row.original;
-        const at = email.indexOf("@");
         const phone = formatPhone(row.original.countryCode, row.original.phoneNumber);
         return (
           <span className="flex flex-col">
-            {/* May break before the @, so a long address does not widen the table. */}
-            <a href={`mailto:${email}`} className="text-primary hover:underline">
-              {at > 0 ? (
-                <>
-                  {email.slice(0, at)}
-                  <wbr />
-                  {email.slice(at)}
-                </>
-              ) : (
-                email
-              )}
-            </a>
+            <EmailLink email={email} />
             {phone && (
               <span className="text-xs whitespace-nowrap text-muted-foreground 2xl:hidden">
                 <span className="sr-only">{t("col.phone")}: </span>
@@ -72,6 +72,26 @@ export function userColumns(t: TFunction, opts: { canDelete: boolean; timeZone: 
       cell: ({ row }) => formatPhone(row.original.countryCode, row.original.phoneNumber),
     },
     {
+      id: "privileges",
+      header: t("col.privileges"),
+      meta: { className: "whitespace-normal min-w-28 xl:hidden" },
+      cell: ({ row }) => {
+        const set = PRIVILEGES.filter(([flag]) => row.original[flag]);
+        if (set.length === 0) return "-";
+        return (
+          <ul className="flex flex-wrap gap-1">
+            {set.map(([flag, label]) => (
+              <li key={flag}>
+                <Badge variant="secondary" className="whitespace-normal">
+                  {t(label)}
+                </Badge>
+              </li>
+            ))}
+          </ul>
+        );
+      },
+    },
+    {
       id: "isSOInterrupt",
       accessorKey: "isSoInterrupt",
       header: t("col.soInterrupt"),
@@ -89,7 +109,14 @@ export function userColumns(t: TFunction, opts: { canDelete: boolean; timeZone: 
       meta: FLAG,
       cell: ({ row }) => <Flag on={row.original.isSuperAdmin} t={t} />,
     },
-    { id: "active", accessorKey: "isInactive", header: t("col.active"), enableSorting: true, meta: FLAG, cell: ({ row }) => <Flag on={!row.original.isInactive} t={t} /> },
+    {
+      id: "active",
+      accessorKey: "isInactive",
+      header: t("col.active"),
+      enableSorting: true,
+      meta: { className: "whitespace-normal" },
+      cell: ({ row }) => <Flag on={!row.original.isInactive} t={t} />,
+    },
     {
       id: "lastActivity",
       accessorKey: "lastActivityAt",

@@ -2,6 +2,7 @@ import { Form, Link, useSubmit } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
+import { FilterDisclosure } from "~/components/ui/filter-disclosure";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { NativeSelect } from "~/components/ui/native-select";
@@ -13,6 +14,7 @@ type Option = { id: number; fullName: string };
 /**
  * Search and filters of /users, kept in the URL (`q`, `status`, `flag`, `roleId`, `groupId`; the switch sets `hideInactive=0`): a GET form,
  * so the list can be bookmarked and shared; the sort and page size ride along, the page starts over.
+ * On phones the selects fold behind a "Filters (n)" button (the search and the switch stay), so the list starts on the first screen.
  */
 export function UserFilterForm({
   filters,
@@ -28,6 +30,7 @@ export function UserFilterForm({
   const { t } = useTranslation("users");
   const keep = ["sort", "pageSize", "status", "hideInactive"].filter((k) => searchParams.has(k));
   const submit = useSubmit();
+  const chosen = [filters.flag, filters.roleId, filters.groupId].filter((v) => v !== undefined).length;
   // The spec's 'Hide inactive' switch (on by default) applies at once; off lists every status.
   const toggleInactive = (hide: boolean) => {
     const next = new URLSearchParams(searchParams);
@@ -49,38 +52,40 @@ export function UserFilterForm({
         <Switch id="hideInactive" checked={filters.status === "active"} onCheckedChange={toggleInactive} />
         <Label htmlFor="hideInactive">{t("hideInactive")}</Label>
       </div>
-      <Field label={t("search.flag")} id="user-flag" className="w-48">
-        <NativeSelect id="user-flag" name="flag" defaultValue={filters.flag ?? ""}>
-          <option value="">{t("search.any")}</option>
-          {USER_FLAGS.map((f) => (
-            <option key={f} value={f}>
-              {t(`search.flags.${f}`)}
-            </option>
-          ))}
-        </NativeSelect>
-      </Field>
-      {roles.length > 0 && (
-        <Field label={t("search.role")} id="user-role" className="w-44">
-          <NativeSelect id="user-role" name="roleId" defaultValue={filters.roleId ?? ""}>
+      <FilterDisclosure active={chosen} className="self-end" panelClassName="contents">
+        <Field label={t("search.flag")} id="user-flag" className="w-full sm:w-48">
+          <NativeSelect id="user-flag" name="flag" defaultValue={filters.flag ?? ""}>
             <option value="">{t("search.any")}</option>
-            {roles.map((r) => (
-              <option key={r.id} value={r.id}>
-                {r.title}
+            {USER_FLAGS.map((f) => (
+              <option key={f} value={f}>
+                {t(`search.flags.${f}`)}
               </option>
             ))}
           </NativeSelect>
         </Field>
-      )}
-      <Field label={t("search.group")} id="user-group" className="w-48">
-        <NativeSelect id="user-group" name="groupId" defaultValue={filters.groupId ?? ""}>
-          <option value="">{t("search.any")}</option>
-          {groups.map((g) => (
-            <option key={g.id} value={g.id}>
-              {g.fullName}
-            </option>
-          ))}
-        </NativeSelect>
-      </Field>
+        {roles.length > 0 && (
+          <Field label={t("search.role")} id="user-role" className="w-full sm:w-44">
+            <NativeSelect id="user-role" name="roleId" defaultValue={filters.roleId ?? ""}>
+              <option value="">{t("search.any")}</option>
+              {roles.map((r) => (
+                <option key={r.id} value={r.id}>
+                  {r.title}
+                </option>
+              ))}
+            </NativeSelect>
+          </Field>
+        )}
+        <Field label={t("search.group")} id="user-group" className="w-full sm:w-48">
+          <NativeSelect id="user-group" name="groupId" defaultValue={filters.groupId ?? ""}>
+            <option value="">{t("search.any")}</option>
+            {groups.map((g) => (
+              <option key={g.id} value={g.id}>
+                {g.fullName}
+              </option>
+            ))}
+          </NativeSelect>
+        </Field>
+      </FilterDisclosure>
       <div className="flex gap-2">
         <Button type="submit">{t("search.submit")}</Button>
         <Button asChild variant="outline">
