@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { CONSOLE_PAGES, type ConsolePage } from "./console-pages";
@@ -76,4 +77,20 @@ test("axe: the open user menu hides nothing focusable", async ({ page }) => {
   const { violations } = await new AxeBuilder({ page }).analyze();
   const found = violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
   expect(found, found.join("\n")).toEqual([]);
+});
+
+test("the list of screens covers every route file that renders a page", () => {
+  const listed = new Set(CONSOLE_PAGES.map((p) => p.path.split("?")[0]));
+  const missing = readdirSync("app/routes")
+    .filter((f) => f.endsWith(".tsx") && f !== "_app.tsx" && readFileSync(`app/routes/${f}`, "utf8").includes("export default function"))
+    .map((f) =>
+      f
+        .replace(/\.tsx$/, "")
+        .replace(/^_app\.?/, "")
+        .replace(/^_index$/, "")
+        .replace(/^\$$/, "no-such-page")
+        .replace(/\.\$id$/, "/"),
+    )
+    .filter((route) => ![...listed].some((path) => path === `/${route}` || (route.endsWith("/") && path.startsWith(`/${route}`))));
+  expect(missing).toEqual([]);
 });

@@ -3,30 +3,43 @@ import { adminApi, expect, runNow, test, unique } from "./fixtures";
 
 // A denial made the way a real one arrives: the gateway posts the board's access.denied event with
 // its reason code (gateway/PROTOCOL.md "Denial codes"). ACME's zone is Europe/Madrid.
+// A granted access a second earlier sits just below it in the log.
 async function postDenial(request: import("@playwright/test").APIRequestContext, deviceId: number, at: number) {
+  const credential = { kind: "fob", id: `fob-${unique()}` };
   const res = await request.post("/api/gateway/events", {
     headers: { Authorization: `Bearer ${DEMO_GATEWAY.defaultSecret}` },
     data: {
       v: 1,
       events: [
+        { id: `${deviceId}/gw/acc.e2e-${unique()}`, deviceId: String(deviceId), type: "access.granted", at: at - 1000, data: { credential } },
         {
           id: `${deviceId}/gw/acc.e2e-${unique()}`,
           deviceId: String(deviceId),
           type: "access.denied",
           at,
-          data: { credential: { kind: "fob", id: `fob-${unique()}` }, code: "no_key", reason: "No key for this door", nextOpen: null },
+          data: { credential, code: "no_key", reason: "No key for this door", nextOpen: null },
         },
       ],
     },
   });
   expect(res.status()).toBe(200);
-  expect((await res.json()).accepted).toBe(1);
+  expect((await res.json()).accepted).toBe(2);
 }
+
+/** The computed text colour of an element. */
+const colour = (el: import("@playwright/test").Locator) => el.evaluate((e) => getComputedStyle(e).color);
 
 for (const lang of ["en", "es"] as const) {
   const text = {
-    en: { title: "Activity", denied: "Access Denied", mark: "Denied", reason: "Denied: No key for this door", reasonLabel: "Reason", opened: "Door Opened" },
-    es: { title: "Actividad", denied: "Acceso denegado", mark: "Denegado", reason: "Denegado: No tiene llave para esta puerta", reasonLabel: "Motivo", opened: "Puerta abierta" },
+    en: { title: "Activity", denied: "Access Denied", mark: "Denied", granted: "Granted", reason: "Denied: No key for this door", reasonLabel: "Reason" },
+    es: {
+      title: "Actividad",
+      denied: "Acceso denegado",
+      mark: "Denegado",
+      granted: "Concedido",
+      reason: "Denegado: No tiene llave para esta puerta",
+      reasonLabel: "Motivo",
+    },
   }[lang];
 
   test(`a denied access shows its reason, translated names and labelled times (${lang})`, async ({ page, request, loginAs }) => {
@@ -48,6 +61,16 @@ for (const lang of ["en", "es"] as const) {
     // The device is shown by its full name, as the pickers name it, not by its short code.
     await expect(first.locator("td").nth(5).getByRole("link")).toHaveText(device.name);
     if (lang === "es") await expect(page.locator("tbody")).not.toContainText("Access Denied");
+    // Granted looks different at a glance: its own word and colour.
+    const grantedMark = page.locator("tbody tr").nth(1).locator('[data-outcome="granted"]');
+    await expect(grantedMark).toHaveText(text.granted);
+    expect(await colour(grantedMark)).not.toBe(await colour(first.locator('[data-outcome="denied"]')));
+    // Only the cells that filter look like links: the entry's name opens it and reads as text.
+    const nameLink = first.locator('a[href^="/activityDetails"]');
+    const filterLink = first.locator("td").nth(5).getByRole("link");
+    expect(await filterLink.getAttribute("href")).toMatch(/^\/activity\?/);
+    expect(await colour(nameLink)).toBe(await colour(first.locator("td").nth(6)));
+    expect(await colour(filterLink)).not.toBe(await colour(nameLink));
     await page.screenshot({ path: `test-results/screens/activity-denied-${lang}.png`, fullPage: true });
 
     await first.getByRole("link", { name: new RegExp(text.denied) }).click();
@@ -58,5 +81,32 @@ for (const lang of ["en", "es"] as const) {
     for (const raw of ["credential", "code", "receivedAt", "source"]) await expect(page.getByText(raw, { exact: true })).toHaveCount(0);
     await expect(page.getByText(/\d\d:\d\d:\d\d CES?T$/).first()).toBeVisible();
     await page.screenshot({ path: `test-results/screens/activity-denied-details-${lang}.png`, fullPage: true });
+  });
+}
+
+for (const lang of ["en", "es"] as const) {
+  test(`an e-key entry names the access type in words, never its code (${lang})`, async ({ page, request, loginAs }) => {
+    const api = await adminApi(request);
+    const user = await api.createUser("Kim");
+    const options = await api.call<{ payload: { devices: { id: number; name: string }[] } }>("GET", "/user/getActivityOptions");
+    const device = options.payload.devices[0];
+    await api.call("POST", "/user/assignKeyToUser", {
+      userId: user.id,
+      eKey: device.id,
+      type: "device",
+      status: "1",
+      FOBDeviceId: null,
+      accessType: "full_access",
+      entryId: null,
+    });
+    await loginAs("acme", lang);
+    await page.goto(`/activity?id=${user.id}&type=User`);
+    const row = page.locator("tbody tr").first();
+    await expect(row).toContainText(lang === "en" ? "eKey Assigned" : "eKey asignada");
+    await expect(row.locator("td").nth(7)).toHaveText(`${device.name}: ${lang === "en" ? "Full access" : "Acceso completo"}`);
+    await expect(page.locator("tbody")).not.toContainText("_access");
+    await row.locator('a[href^="/activityDetails"]').click();
+    await expect(page.getByRole("main")).toContainText(`${device.name}: ${lang === "en" ? "Full access" : "Acceso completo"}`);
+    await expect(page.getByRole("main")).not.toContainText("_access");
   });
 }

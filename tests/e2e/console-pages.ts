@@ -14,6 +14,10 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
   { who: null, path: "/forgotPassword" },
   { who: null, path: "/terms" },
   { who: null, path: "/m" },
+  { who: null, path: "/twoFactorAuthentication" },
+  { who: null, path: "/ResetExpiredPassword" },
+  // The link a reset mail sends; the form renders for any id and the id is checked on submit.
+  { who: null, path: "/resetPassword/a11y-check" },
   // Company admin
   { who: "acme", path: "/" },
   { who: "acme", path: "/users" },

@@ -9,12 +9,28 @@ const LANGS = [
   {
     lang: "en",
     user: { email: "Email", save: "Save", taken: "This email already exists in this company" },
-    group: { zone: "Time zone", save: "Save", required: "Time zone is required" },
+    group: {
+      zone: "Time zone",
+      save: "Save",
+      required: "Time zone is required",
+      fullName: "Full name",
+      add: "Add and return to device groups",
+      full: "Full name is required",
+      display: "Display name is required",
+    },
   },
   {
     lang: "es",
     user: { email: "Correo", save: "Guardar", taken: "Este correo ya existe en esta empresa" },
-    group: { zone: "Zona horaria", save: "Guardar", required: "La zona horaria es obligatoria" },
+    group: {
+      zone: "Zona horaria",
+      save: "Guardar",
+      required: "La zona horaria es obligatoria",
+      fullName: "Nombre completo",
+      add: "Añadir y volver a grupos de dispositivos",
+      full: "El nombre completo es obligatorio",
+      display: "El nombre visible es obligatorio",
+    },
   },
 ] as const;
 
@@ -59,6 +75,27 @@ for (const { lang, user, group } of LANGS) {
       await zone.selectOption(madrid);
       await expect(zone).not.toHaveAttribute("aria-invalid", "true");
       await expect(page.getByText(group.required)).toHaveCount(0);
+    });
+
+    test("the add device-group form: tabbing turns nothing red, Save shows each error once, typing clears that field's", async ({ page }) => {
+      await page.goto(`/addDeviceGroup?lng=${lang}`);
+      const form = page.locator("form#group-add");
+      await form.locator("input[name=display_name]").focus();
+      for (let i = 0; i < 8; i++) await page.keyboard.press("Tab");
+      await expect(form.locator("[aria-invalid=true]")).toHaveCount(0);
+      await expect(page.getByText(group.full)).toHaveCount(0);
+
+      await page.getByRole("button", { name: group.add, exact: true }).click();
+      const fullName = page.getByLabel(group.fullName);
+      await expect(fullName).toHaveAttribute("aria-invalid", "true");
+      await expect(page.getByText(group.full)).toHaveCount(1);
+      await expect(page.getByText(group.display)).toHaveCount(1);
+
+      await fullName.fill("Night shift");
+      await expect(fullName).not.toHaveAttribute("aria-invalid", "true");
+      await expect(page.getByText(group.full)).toHaveCount(0);
+      // The other fields keep theirs until they change.
+      await expect(page.getByText(group.display)).toHaveCount(1);
     });
   });
 }

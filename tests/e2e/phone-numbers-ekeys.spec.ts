@@ -118,9 +118,22 @@ for (const lang of ["en", "es"] as const) {
     await expect(preview).toContainText("2027-10-30");
     await page.screenshot({ path: `test-results/screens/ekey-future-dst-${lang}.png`, fullPage: true });
 
+    // The form's own names for its fields, as the list must show them.
+    const formNames = await Promise.all(
+      ["#ekey-startDate", "#ekey-endDate", "#ekey-startTime", "#ekey-endTime"].map((id) =>
+        panel.locator(id).evaluate((el) => {
+          const label = (el as HTMLInputElement).labels?.[0] ?? document.getElementById(el.getAttribute("aria-labelledby") ?? "");
+          return (label?.textContent ?? "").replace("*", "").trim();
+        }),
+      ),
+    );
+    expect(formNames.every(Boolean)).toBe(true);
+
     // Assign it, then choose the same device again: warned in place before saving.
     await panel.getByRole("button", { name: lang === "en" ? "Assign" : "Asignar" }).click();
     await expect(panel.locator("ul[aria-label] > li")).toHaveCount(1);
+    const assigned = panel.locator("ul[aria-label] > li").first();
+    for (const name of formNames) await expect(assigned.locator("span.font-medium", { hasText: new RegExp(`^${name}:$`) })).toHaveCount(1);
     await panel.locator("#ekey-key").selectOption({ index: 1 });
     await expect(page.getByTestId("ekey-duplicate")).toContainText(t.dup);
     await page.screenshot({ path: `test-results/screens/ekey-duplicate-${lang}.png`, fullPage: true });

@@ -161,6 +161,26 @@ describe("devices list filters and sorts", () => {
     const byDoor = mine((await list(acme, { q: "Live" }, { key: "door", desc: false })).rows);
     expect(byDoor.slice(-2)).toEqual([ids.c, ids.a]);
   });
+
+  it("sorts by last event (from the gateway's events) and firmware version on the server, both ways", async () => {
+    await events([event(ids.b, "battery", { percent: 5 }, t0 + 50), event(ids.c, "battery", { percent: 95 }, t0 + 40)]);
+    const byLast = (desc: boolean) => list(acme, { q: "Live" }, { key: "lastActivity", desc }).then((r) => mine(r.rows));
+    // A never reported anything since t0 + 30, D nothing at all.
+    expect(await byLast(true)).toEqual([ids.b, ids.c, ids.a, ids.d]);
+    expect(await byLast(false)).toEqual([ids.d, ids.a, ids.c, ids.b]);
+    const [row] = (await list(acme, { q: "Live B" })).rows;
+    expect(row.lastActivityAt).toBe(t0 + 50);
+
+    for (const [id, version] of [
+      [ids.a, "1.4.0"],
+      [ids.b, "1.2.0"],
+      [ids.d, "2.0.0"],
+    ] as const)
+      await db().update(schema.devices).set({ firmwareVersion: version }).where(eq(schema.devices.id, id));
+    const byFirmware = (desc: boolean) => list(acme, { q: "Live" }, { key: "firmware", desc }).then((r) => mine(r.rows));
+    expect(await byFirmware(false)).toEqual([ids.c, ids.b, ids.a, ids.d]);
+    expect(await byFirmware(true)).toEqual([ids.d, ids.a, ids.b, ids.c]);
+  });
 });
 
 describe("admin API", () => {

@@ -1,12 +1,12 @@
 /**
  * What an activity row says, in the reader's language: the catalogue name translated (a sensor's
  * custom name stays as the company wrote it), whether it granted or denied access, the gateway's
- * denial code as a reason, and a summary of device events built from the door's name.
+ * denial code as a reason, and a summary of device and e-key events built from the names it joins.
  */
 import type { TFunction } from "i18next";
 import type { ActivityRow } from "~/services/activity.server";
 
-type Row = Pick<ActivityRow, "activityName" | "activityType" | "details" | "summary" | "targetDevice">;
+type Row = Pick<ActivityRow, "activityName" | "activityType" | "details" | "summary" | "targetDevice" | "targetDeviceGroup">;
 
 const GRANTED = new Set(["Access Granted", "Unlocked With App", "Sentinel Unlock"]);
 const DENIED = new Set(["Access Denied", "App Access Denied"]);
@@ -36,7 +36,21 @@ export function denialReason(t: TFunction, r: Row): string | null {
   return t(`reason.${code}`, { defaultValue: t("reason.unknown") });
 }
 
+const EKEY_EVENTS = new Set(["eKey Assigned", "eKey Modified", "eKey Removed"]);
+/** An e-key entry stores "<door or group>: <access code>" (or the code alone on removal), see services/ekeys.server.ts. */
+const EKEY_SUMMARY = /^(?:(.*): )?(full_access|custom_access|one_time_access)$/s;
+
+/** "Front Door: Custom" in the reader's language, naming the door or group as it is called now. */
+function ekeySummary(t: TFunction, r: Row): string | null {
+  const match = EKEY_SUMMARY.exec(r.summary);
+  if (!match) return null;
+  const target = r.targetDevice?.fullName || r.targetDevice?.displayName || r.targetDeviceGroup?.fullName || match[1];
+  const access = t(`access.${match[2]}`);
+  return target ? `${target}: ${access}` : access;
+}
+
 export function summaryText(t: TFunction, r: Row): string {
+  if (EKEY_EVENTS.has(r.activityType.name)) return ekeySummary(t, r) ?? r.summary;
   const key = SUMMARIES[r.activityType.name];
   if (!key || !r.targetDevice || r.activityType.type !== "Device") return r.summary;
   const text = t(`summary.${key}`, { door: r.targetDevice.fullName || r.targetDevice.displayName });

@@ -1,7 +1,7 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { useActionData } from "@remix-run/react";
-import type { FormEvent, MouseEvent } from "react";
+import { useEffect, useState, type FormEvent, type MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
 import type { ZodTypeAny } from "zod";
 import { translateMessage } from "~/i18n/messages";
@@ -31,8 +31,9 @@ function keepFocusOnSubmit(event: MouseEvent<HTMLFormElement>) {
  * Conform + the form's zod schema in the browser, the same schema the action parses: a field is
  * checked when it loses focus and again on every input once checked (so its error clears as it is
  * fixed). `err` gives a field's first error, translated, and hides it until the field holds a value
- * or the form was submitted, so tabbing through an empty form turns nothing red. Spread `formProps`
- * on the `<Form>`.
+ * or the form was submitted, so tabbing through an empty form turns nothing red. Once submitted, the
+ * other fields' errors stay while one field is fixed (Conform's status forgets the submit on the next
+ * check); a reset form starts over. Spread `formProps` on the `<Form>`.
  */
 export function usePageForm({ id, schema, ns, lastResult, disableAutoCoercion, onSubmit }: Options) {
   const actionData = useActionData<{ result?: SubmissionResult<string[]> }>();
@@ -46,9 +47,22 @@ export function usePageForm({ id, schema, ns, lastResult, disableAutoCoercion, o
     onValidate: ({ formData }) => parseWithZod(formData, { schema, disableAutoCoercion }),
     onSubmit: onSubmit && ((event, { formData, action }) => onSubmit(event, { formData, action })),
   });
+  const [submitted, setSubmitted] = useState(false);
+  // Conform gives the form a new key when it resets (a reply with resetForm, a reset button).
+  useEffect(() => setSubmitted(false), [form.key]);
   const err = (field: { errors?: string[]; dirty: boolean }) =>
-    field.errors?.[0] && (field.dirty || form.status === "error") ? translateMessage(t, field.errors[0], ns) : undefined;
+    field.errors?.[0] && (field.dirty || submitted || form.status === "error") ? translateMessage(t, field.errors[0], ns) : undefined;
   const formError = form.errors?.[0] ? translateMessage(t, form.errors[0], ns) : undefined;
-  const formProps = { ...getFormProps(form), onMouseDown: keepFocusOnSubmit };
+  const conformProps = getFormProps(form);
+  const formProps = {
+    ...conformProps,
+    onSubmit: (event: FormEvent<HTMLFormElement>) => {
+      // Conform checks a field on blur by submitting with its own intent button: that is no submit.
+      const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+      if (submitter?.name !== "__intent__") setSubmitted(true);
+      conformProps.onSubmit(event);
+    },
+    onMouseDown: keepFocusOnSubmit,
+  };
   return { form, fields, err, formError, formProps, t };
 }
