@@ -106,7 +106,7 @@ export async function seedDemo(db: Db, now = Date.UTC(2026, 10, 20, 12, 0, 0)): 
 
   const roleRows = [
     { id: R.platform, companyId: C.ROOT, title: "Platform Admin", modules: ["company", "role", "deviceType", "change_password", "var_panel", "billing_portal", "support"] },
-    { id: R.reseller, companyId: C.RSL1, title: "Reseller Admin", modules: [...COMPANY_MODULES, "company", "var_panel", "billing_portal"] },
+    { id: R.reseller, companyId: C.RSL1, title: "Reseller Admin", modules: [...COMPANY_MODULES, "var_panel", "billing_portal"] },
     { id: R.acmeAdmin, companyId: C.ACME, title: "Company Admin", modules: [...COMPANY_MODULES, "billing_portal"] },
     { id: R.acmeAuditor, companyId: C.ACME, title: "Auditor", modules: ["devices", "activity", "change_password"], viewOnly: true },
     { id: R.betaAdmin, companyId: C.BETA, title: "Company Admin", modules: COMPANY_MODULES },
