@@ -25,6 +25,7 @@ export const LIFECYCLE_MSG = {
   removeConfirm: "you must enter the device's display name to remove the configuration",
   removed: "Device configuration removed successfully",
   retired: "Device retired successfully",
+  changedMeanwhile: "The device was changed at the same time; reload it and try again",
   fullNameRequired: "Required full name",
   displayNameRequired: "Required display name",
   lowBattery: "coin cell battery is low",

@@ -12,7 +12,7 @@
  * feed tells gateways that only a configured device admits anyone, so a board of any other state, or
  * one whose secret changed, is disconnected at the next sync.
  */
-import { and, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import {
   configureSchema,
   LIFECYCLE_MSG,
@@ -24,7 +24,7 @@ import {
   SERIAL_RE,
   type RegisterRow,
 } from "~/schemas/device-lifecycle";
-import { activityInsert } from "~/utils/activity-insert.server";
+import { activityInsert, activityInsertWhen } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { hashBoardSecret, newBoardSecret } from "~/utils/board-secret.server";
 import { chunks, schema, type Db } from "~/utils/db.server";
@@ -121,7 +121,15 @@ export async function registerDevices(db: Db, auth: Auth, input: unknown, now: n
       at: now,
     }),
   ];
-  await db.batch(statements as [BatchItem, ...BatchItem[]]);
+  // A simultaneous registration of a serial passes the check above too; the unique serial index stops
+  // it and the batch writes nothing, audit included: the caller gets the spec's message, not a 500.
+  await db.batch(statements as [BatchItem, ...BatchItem[]]).catch((e: unknown) => {
+    if (/UNIQUE constraint failed: devices\.serial_number/.test(String((e as Error)?.message ?? e) + String((e as Error)?.cause ?? "")))
+      throw new ServiceError(422, LIFECYCLE_MSG.exists, {
+        payload: { report: report.map((r) => ({ ...r, registered: false, message: r.registered ? LIFECYCLE_MSG.exists : r.message })) },
+      });
+    throw e;
+  });
   return { message: LIFECYCLE_MSG.registered, registered: good.length, rejected: report.length - good.length, report };
 }
 
@@ -143,6 +151,14 @@ async function assertConfigurer(db: Db, auth: Auth, action: "modify" | "delete")
 export async function lifecycleRights(db: Db, auth: Auth) {
   return { configure: await mayConfigure(db, auth, "modify"), remove: await mayConfigure(db, auth, "delete"), retire: can(auth.permissions, "devices", "delete") };
 }
+
+/**
+ * The guard of a lifecycle change: the device is still the caller's, live and in the state the
+ * change starts from. The audit entry (`activityInsertWhen`) goes before the guarded update in the
+ * same batch with the same guard, so of two calls at once only the one that changes the row records it.
+ */
+const stillIn = (auth: Auth, id: number, ...state: SQL[]) => liveInCompany(d, auth, eq(d.id, id), ...state);
+const exists = (still: SQL) => sql`exists (select 1 from ${d} where ${still})`;
 
 async function findOwnDevice(db: Db, auth: Auth, id: number) {
   const row = await db.query.devices.findFirst({ where: liveInCompany(d, auth, eq(d.id, id)) });
@@ -171,20 +187,21 @@ export async function configureDevice(db: Db, auth: Auth, input: unknown, now: n
   await assertNameFree(db, auth, v.fullName, device.id);
   const secret = newBoardSecret();
   const { id, ...settings } = v;
-  await db.batch([
+  const still = stillIn(auth, id, eq(d.status, "unconfigured"));
+  const [, moved] = await db.batch([
+    activityInsertWhen(
+      db,
+      { companyId: auth.company.id, name: "Device Configured", createdByUserId: auth.user.id, targetDeviceId: id, summary: `${v.fullName} (${device.serialNumber})`, at: now },
+      exists(still),
+    ),
     db
       .update(d)
       .set({ ...settings, status: "configured", installedAt: now, boardSecretHash: await hashBoardSecret(secret), updatedAt: now })
-      .where(liveInCompany(d, auth, eq(d.id, id), eq(d.status, "unconfigured"))),
-    activityInsert(db, {
-      companyId: auth.company.id,
-      name: "Device Configured",
-      createdByUserId: auth.user.id,
-      targetDeviceId: id,
-      summary: `${v.fullName} (${device.serialNumber})`,
-      at: now,
-    }),
+      .where(still)
+      .returning({ id: d.id }),
   ]);
+  // Configured by a simultaneous call: its secret is the board's, this one was never stored.
+  if (moved.length === 0) throw new ServiceError(422, LIFECYCLE_MSG.exists);
   return { message: LIFECYCLE_MSG.configured, id, serialNumber: device.serialNumber, displayName: v.displayName, secret };
 }
 
@@ -198,20 +215,28 @@ export async function rotateDeviceSecret(db: Db, auth: Auth, id: number, now: nu
   await assertConfigurer(db, auth, "modify");
   const device = await findConfigured(db, auth, id);
   const secret = newBoardSecret();
-  await db.batch([
+  // Guarded by the hash it replaces: of two rotations at once only one secret is issued and stored.
+  const still = stillIn(auth, id, eq(d.status, "configured"), device.boardSecretHash == null ? isNull(d.boardSecretHash) : eq(d.boardSecretHash, device.boardSecretHash));
+  const [, moved] = await db.batch([
+    activityInsertWhen(
+      db,
+      {
+        companyId: auth.company.id,
+        name: "Device Secret Rotated",
+        createdByUserId: auth.user.id,
+        targetDeviceId: id,
+        summary: `${device.fullName} (${device.serialNumber})`,
+        at: now,
+      },
+      exists(still),
+    ),
     db
       .update(d)
       .set({ boardSecretHash: await hashBoardSecret(secret), updatedAt: now })
-      .where(liveInCompany(d, auth, eq(d.id, id), eq(d.status, "configured"))),
-    activityInsert(db, {
-      companyId: auth.company.id,
-      name: "Device Secret Rotated",
-      createdByUserId: auth.user.id,
-      targetDeviceId: id,
-      summary: `${device.fullName} (${device.serialNumber})`,
-      at: now,
-    }),
+      .where(still)
+      .returning({ id: d.id }),
   ]);
+  if (moved.length === 0) throw new ServiceError(409, LIFECYCLE_MSG.changedMeanwhile);
   return { message: LIFECYCLE_MSG.rotated, id, serialNumber: device.serialNumber, displayName: device.displayName, secret };
 }
 
@@ -222,20 +247,23 @@ export async function removeDeviceConfiguration(db: Db, auth: Auth, input: unkno
   const device = await findConfigured(db, auth, v.id);
   if (v.displayName.toLowerCase() !== device.displayName.trim().toLowerCase())
     throw new ServiceError(400, LIFECYCLE_MSG.removeConfirm, { fieldErrors: { displayName: [LIFECYCLE_MSG.removeConfirm] } });
-  await db.batch([
-    db
-      .update(d)
-      .set({ status: "unconfigured", fullName: "", displayName: "", installedAt: null, boardSecretHash: null, updatedAt: now })
-      .where(liveInCompany(d, auth, eq(d.id, v.id), eq(d.status, "configured"))),
-    activityInsert(db, {
-      companyId: auth.company.id,
-      name: "Device Configuration Removed",
-      createdByUserId: auth.user.id,
-      targetDeviceId: v.id,
-      summary: `${device.fullName} (${device.serialNumber})`,
-      at: now,
-    }),
+  const still = stillIn(auth, v.id, eq(d.status, "configured"));
+  const [, moved] = await db.batch([
+    activityInsertWhen(
+      db,
+      {
+        companyId: auth.company.id,
+        name: "Device Configuration Removed",
+        createdByUserId: auth.user.id,
+        targetDeviceId: v.id,
+        summary: `${device.fullName} (${device.serialNumber})`,
+        at: now,
+      },
+      exists(still),
+    ),
+    db.update(d).set({ status: "unconfigured", fullName: "", displayName: "", installedAt: null, boardSecretHash: null, updatedAt: now }).where(still).returning({ id: d.id }),
   ]);
+  if (moved.length === 0) notFound(LIFECYCLE_MSG.configNotFound);
   return { message: LIFECYCLE_MSG.removed };
 }
 
@@ -244,19 +272,22 @@ export async function retireDevice(db: Db, auth: Auth, id: number, now: number):
   assertCan(auth, "devices", "delete");
   const device = await findOwnDevice(db, auth, id);
   if (device.status !== "configured" && device.status !== "unconfigured") notFound(LIFECYCLE_MSG.configNotFound);
-  await db.batch([
-    db
-      .update(d)
-      .set({ status: "retired", boardSecretHash: null, updatedAt: now })
-      .where(liveInCompany(d, auth, eq(d.id, id), inArray(d.status, ["configured", "unconfigured"]))),
-    activityInsert(db, {
-      companyId: auth.company.id,
-      name: "Device Retired",
-      createdByUserId: auth.user.id,
-      targetDeviceId: id,
-      summary: `${device.fullName || device.serialNumber} (${device.serialNumber})`,
-      at: now,
-    }),
+  const still = stillIn(auth, id, inArray(d.status, ["configured", "unconfigured"]));
+  const [, moved] = await db.batch([
+    activityInsertWhen(
+      db,
+      {
+        companyId: auth.company.id,
+        name: "Device Retired",
+        createdByUserId: auth.user.id,
+        targetDeviceId: id,
+        summary: `${device.fullName || device.serialNumber} (${device.serialNumber})`,
+        at: now,
+      },
+      exists(still),
+    ),
+    db.update(d).set({ status: "retired", boardSecretHash: null, updatedAt: now }).where(still).returning({ id: d.id }),
   ]);
+  if (moved.length === 0) notFound(LIFECYCLE_MSG.configNotFound);
   return { message: LIFECYCLE_MSG.retired };
 }

@@ -6,17 +6,17 @@
  * Needs the `var_panel` module and a var or root company. A reseller only ever transfers from its
  * own stock to one of its own (direct) child companies; anything else is a 404.
  */
-import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { LIFECYCLE_MSG, transferSchema } from "~/schemas/device-lifecycle";
-import { activityInsert } from "~/utils/activity-insert.server";
+import { activityInsertWhen } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
-import { chunks, schema, type Db } from "~/utils/db.server";
+import { schema, type Db } from "~/utils/db.server";
 import { forbidden, notFound, ServiceError } from "~/utils/errors.server";
+import { insertWhen } from "~/utils/insert-when.server";
 import { parseInput } from "~/utils/parse-input.server";
 import { canUseVarPanel } from "~/utils/permissions";
 
 const { companies: c, devices: d } = schema;
-type BatchItem = Parameters<Db["batch"]>[0][number];
 type Page = { offset: number; limit: number };
 
 /** VAR Panel: the module, and a var or root company (spec part 2 §6). */
@@ -118,11 +118,18 @@ async function companyIdOf(db: Db, ref: number | string): Promise<number> {
   return row?.id ?? 0;
 }
 
+export type TransferReportRow = { id: number; transferred: boolean; message: string };
+
 /**
  * POST company/transferDevices: moves stock boards of the caller's company to one of its child
  * companies. As stock they stay stock there (not for an ec company, which cannot resell); otherwise
- * they become unconfigured with the shipping date as their start date. One batch: the transfer, its
- * items, the devices (the feed trigger tells gateways) and the audit entry.
+ * they become unconfigured with the shipping date as their start date. All or nothing, in one batch:
+ * the transfer, its items, both audit entries and the devices (the feed trigger tells gateways).
+ *
+ * Every statement of the batch carries one guard, "all these boards are still in the caller's stock",
+ * and the devices' update comes last, so the records are written only by the call that moves the
+ * boards: of two transfers of one board at once, the second finds them gone and gets the per-row
+ * report with the spec's message, as a board already transferred before the call does.
  */
 export async function transferDevices(db: Db, auth: Auth, input: unknown, now: number): Promise<{ message: string; transferred: number }> {
   assertVarPanel(auth, "modify");
@@ -131,40 +138,13 @@ export async function transferDevices(db: Db, auth: Auth, input: unknown, now: n
   const target = await findChildCompany(db, auth, await companyIdOf(db, v.toCompany));
   if (target.type === "ec" && v.status === "stock") throw new ServiceError(400, LIFECYCLE_MSG.stockToEc, { fieldErrors: { status: [LIFECYCLE_MSG.stockToEc] } });
   const ids = [...new Set(v.transferDevices)];
-  const mine = and(eq(d.companyId, auth.company.id), eq(d.status, "stock"), isNull(d.deletedAt));
-  const found = (
-    await Promise.all(
-      chunks(ids).map((part) =>
-        db
-          .select({ id: d.id })
-          .from(d)
-          .where(and(mine, inArray(d.id, part))),
-      ),
-    )
-  ).flat();
-  if (found.length !== ids.length) notFound(LIFECYCLE_MSG.notInStock);
+  // One JSON parameter names them all (D1 binds at most 100 parameters).
+  const theseBoards = sql`${d.id} in (select value from json_each(${JSON.stringify(ids)}))`;
+  const mine = and(eq(d.companyId, auth.company.id), eq(d.status, "stock"), isNull(d.deletedAt), theseBoards);
+  if ((await inStock(db, mine)).length !== ids.length) await refuseTransfer(db, mine, ids);
 
-  const transferId = sql`(select max(id) from device_transfers where company_id = ${auth.company.id})` as unknown as number;
-  const statements: BatchItem[] = [
-    db.insert(schema.deviceTransfers).values({
-      companyId: auth.company.id,
-      toCompanyId: target.id,
-      status: v.status,
-      shippingDate: v.shippingDate,
-      subscriptionTerm: v.subscriptionTerm,
-      createdByUserId: auth.user.id,
-      createdAt: now,
-    }),
-  ];
-  for (const part of chunks(ids, 40)) {
-    statements.push(db.insert(schema.deviceTransferItems).values(part.map((deviceId) => ({ transferId, deviceId }))));
-    statements.push(
-      db
-        .update(d)
-        .set({ companyId: target.id, status: v.status, shippingDate: v.shippingDate, startDate: v.shippingDate, subscriptionTerm: v.subscriptionTerm, updatedAt: now })
-        .where(and(mine, inArray(d.id, part))),
-    );
-  }
+  const allInStock = sql`(select count(*) from ${d} where ${mine}) = ${ids.length}`;
+  const transferId = sql`(select max(id) from device_transfers where company_id = ${auth.company.id})`;
   const summary = `${ids.length} to ${target.name} (${target.code}) as ${v.status}${v.shippingDate ? `, shipping ${v.shippingDate}, ${v.subscriptionTerm}-year term` : ""}`;
   const details = {
     to_company: target.code,
@@ -174,17 +154,40 @@ export async function transferDevices(db: Db, auth: Auth, input: unknown, now: n
     subscription_term: v.subscriptionTerm,
     devices: ids,
   };
-  statements.push(activityInsert(db, { companyId: auth.company.id, name: "Devices Transferred", createdByUserId: auth.user.id, summary, details, at: now }));
-  // The receiving company sees the delivery, not the reseller's user.
-  statements.push(
-    activityInsert(db, {
-      companyId: target.id,
-      name: "Devices Transferred",
-      summary: `${ids.length} from ${auth.company.name} (${auth.company.code}) as ${v.status}`,
-      details,
-      at: now,
-    }),
-  );
-  await db.batch(statements as [BatchItem, ...BatchItem[]]);
+  const transfer = {
+    companyId: auth.company.id,
+    toCompanyId: target.id,
+    status: v.status,
+    shippingDate: v.shippingDate,
+    subscriptionTerm: v.subscriptionTerm,
+    createdByUserId: auth.user.id,
+    createdAt: now,
+  };
+  const results = await db.batch([
+    insertWhen(db, schema.deviceTransfers, transfer, allInStock),
+    db.insert(schema.deviceTransferItems).select(sql`select ${transferId}, value from json_each(${JSON.stringify(ids)}) where ${allInStock}`),
+    activityInsertWhen(db, { companyId: auth.company.id, name: "Devices Transferred", createdByUserId: auth.user.id, summary, details, at: now }, allInStock),
+    // The receiving company sees the delivery, not the reseller's user.
+    activityInsertWhen(
+      db,
+      { companyId: target.id, name: "Devices Transferred", summary: `${ids.length} from ${auth.company.name} (${auth.company.code}) as ${v.status}`, details, at: now },
+      allInStock,
+    ),
+    db
+      .update(d)
+      .set({ companyId: target.id, status: v.status, shippingDate: v.shippingDate, startDate: v.shippingDate, subscriptionTerm: v.subscriptionTerm, updatedAt: now })
+      .where(and(mine, allInStock))
+      .returning({ id: d.id }),
+  ]);
+  if (results[4].length !== ids.length) await refuseTransfer(db, mine, ids);
   return { message: LIFECYCLE_MSG.transferred, transferred: ids.length };
+}
+
+const inStock = (db: Db, mine: SQL | undefined) => db.select({ id: d.id }).from(d).where(mine);
+
+/** 404 with a row per board: the ones no longer (or never) in the caller's stock carry the spec's message. */
+async function refuseTransfer(db: Db, mine: SQL | undefined, ids: number[]): Promise<never> {
+  const still = new Set((await inStock(db, mine)).map((r) => r.id));
+  const report: TransferReportRow[] = ids.map((id) => ({ id, transferred: false, message: still.has(id) ? "" : LIFECYCLE_MSG.notInStock }));
+  throw new ServiceError(404, LIFECYCLE_MSG.notInStock, { payload: { report } });
 }

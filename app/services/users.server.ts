@@ -2,7 +2,7 @@
  * Users of a company (docs/ARCHITECTURE.md §7.2; API calls `user/*`, §8). Pages and the admin API both
  * call these functions; each checks the caller's right and scopes by company itself.
  */
-import { and, asc, count, desc, eq, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
 import type { UserFilters } from "~/schemas/search";
 import { userFormSchema, applyPrivilegeRules, type UserForm, type UserInput } from "~/schemas/users";
 import { queueResetLink } from "~/services/auth.server";
@@ -279,19 +279,29 @@ export async function modifyUser(db: Db, auth: Auth, id: number, input: UserForm
   return { message: USER_MSG.modified };
 }
 
-/** Soft delete: history keeps the name; the user's keys and sessions go with it. */
+/**
+ * Soft delete: history keeps the name (activity, notes, tickets, requests and transfers still name the
+ * user); everything that could let the user in or reach them goes in the same batch: keys, sessions and
+ * their passkey challenges, phone authenticators, reset links, sign-in codes and alert recipient rows.
+ */
 export async function deleteUser(db: Db, auth: Auth, id: number, now: number): Promise<{ message: string }> {
   assertCan(auth, "users", "delete");
   const user = await findUser(db, auth, id);
   assertMayTouch(auth, user);
   if (user.id === auth.user.id) throw new ServiceError(422, USER_MSG.selfDelete);
+  const { ekeyAssignments: k, sessions: s, webauthnChallenges: w, phoneAuthenticators: p, passwordResetTokens: r, twoFactorCodes: f, alertRecipients: a } = schema;
   await db.batch([
     db
       .update(u)
       .set({ deletedAt: now, updatedAt: now })
       .where(liveInCompany(u, auth, eq(u.id, id))),
-    db.delete(schema.ekeyAssignments).where(and(eq(schema.ekeyAssignments.companyId, auth.company.id), eq(schema.ekeyAssignments.userId, id))),
-    db.delete(schema.sessions).where(eq(schema.sessions.userId, id)),
+    db.delete(k).where(and(eq(k.companyId, auth.company.id), eq(k.userId, id))),
+    db.delete(w).where(inArray(w.sessionId, db.select({ id: s.id }).from(s).where(eq(s.userId, id)))),
+    db.delete(s).where(eq(s.userId, id)),
+    db.delete(p).where(eq(p.userId, id)),
+    db.delete(r).where(eq(r.userId, id)),
+    db.delete(f).where(eq(f.userId, id)),
+    db.delete(a).where(and(eq(a.companyId, auth.company.id), eq(a.userId, id))),
     activityInsert(db, { companyId: auth.company.id, name: "Removed User", createdByUserId: auth.user.id, targetUserId: id, summary: user.displayName, at: now }),
   ]);
   return { message: USER_MSG.removed };

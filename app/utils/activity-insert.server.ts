@@ -2,8 +2,9 @@
  * Audit entries. `activityInsert` returns an unexecuted statement so callers put it in the same
  * D1 batch as the change it records: the change and its audit row land together or not at all.
  */
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { nowMs, schema, type Db } from "./db.server";
+import { insertWhen } from "./insert-when.server";
 
 export type ActivityEntry = {
   companyId: number;
@@ -23,6 +24,11 @@ export type ActivityEntry = {
 
 export function activityInsert(db: Db, e: ActivityEntry) {
   return db.insert(schema.activityLogs).values(activityValues(e));
+}
+
+/** The same entry, written only if `guard` holds when the statement runs (`insertWhen`): put it before the guarded change. */
+export function activityInsertWhen(db: Db, e: ActivityEntry, guard: SQL) {
+  return insertWhen(db, schema.activityLogs, { ...activityValues(e), createdAt: nowMs() }, guard);
 }
 
 /** The `activity_logs` row of an entry; the one mapping used by single inserts and the gateway's bulk insert. */
