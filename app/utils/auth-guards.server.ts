@@ -107,8 +107,8 @@ export async function authFromToken(db: Db, env: Env, token: string, now = nowMs
 /**
  * The shell's loader and the page's loader run for the same request: resolve the session once. Remix hands
  * each loader its own copy of the Request, so the request's load context (one object per request, server.ts)
- * is the key. Only reads share it: an action runs first and may change what the session resolves to (a
- * password, a role), so it and the loaders after it each resolve afresh.
+ * is the key. Only reads share it: an action (a POST) may change what the session resolves to (a password,
+ * a role), so it resolves its own, and the loaders that run after it in the same request resolve once more.
  */
 const perRequest = new WeakMap<AppLoadContext, Promise<Auth | null>>();
 
