@@ -4,7 +4,7 @@ import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { activityColumns, type FilterHref } from "~/components/activity/activity-columns";
 import { FilterBar } from "~/components/activity/filter-bar";
-import { formatActivityTime, localDay } from "~/components/activity/format";
+import { gridRow } from "~/components/activity/grid-row";
 import { DataTable } from "~/components/data-table/data-table";
 import { formatSort, parseTableParams } from "~/components/data-table/params";
 import { Alert, AlertTitle } from "~/components/ui/alert";
@@ -44,7 +44,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const type = filter.type as FilterType | undefined;
   const targetName = !error && type && FILTER_TYPES.includes(type) && filter.id ? await filterTargetName(db, auth, type, Number(filter.id)) : null;
   return {
-    rows: result.rows.map((r) => ({ ...r, when: formatActivityTime(r.at, result.tz), day: localDay(r.at, result.tz) })),
+    rows: result.rows.map((r) => gridRow(r, result.tz)),
     total: result.total,
     params,
     filter,

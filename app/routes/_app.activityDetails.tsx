@@ -32,7 +32,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!Number.isSafeInteger(id) || id <= 0) throw redirect("/activity");
   const db = getDb(context);
   try {
-    const [{ row, notes }, tz] = await Promise.all([getActivity(db, auth, id), zoneFor(db, auth, context.core, undefined)]);
+    const { row, notes } = await getActivity(db, auth, id);
+    const tz = zoneFor(auth, context.core, undefined);
     const nextOpen = typeof row.details.nextOpen === "string" ? Date.parse(row.details.nextOpen) : NaN;
     return {
       row: { ...row, when: formatActivityTime(row.at, tz), nextOpen: Number.isFinite(nextOpen) ? formatActivityTime(nextOpen, tz) : null },

@@ -15,7 +15,15 @@ export type AuthUser = Pick<
   typeof schema.users.$inferSelect,
   "id" | "companyId" | "roleId" | "firstName" | "lastName" | "displayName" | "email" | "isSuperAdmin" | "isInactive" | "isSentinel"
 >;
-export type AuthCompany = { id: number; code: string; name: string; type: CompanyType; parentId: number | null };
+export type AuthCompany = {
+  id: number;
+  code: string;
+  name: string;
+  type: CompanyType;
+  parentId: number | null;
+  /** The company's default time zone (IANA name) from its settings; null when it has none. */
+  zone: string | null;
+};
 export type Auth = { session: SessionRow; user: AuthUser; company: AuthCompany; permissions: Permissions };
 
 type RoleRow = typeof schema.roles.$inferSelect;
@@ -47,12 +55,13 @@ export async function loadPermissions(db: Db, roleId: number | null): Promise<Pe
 
 /**
  * Resolves a session token to its caller; null when the session is gone or the user may no longer sign in.
- * One query: the session with its user, company, role and the role's modules. (Not a D1 batch: batched
- * results come back keyed by column name, so the joined tables' same-named columns would collide.)
+ * One query: the session with its user, company, role, the role's modules and the company's default zone,
+ * which every screen that shows a time needs. (Not a D1 batch: batched results come back keyed by column
+ * name, so the joined tables' same-named columns would collide.)
  */
 export async function authFromToken(db: Db, env: Env, token: string, now = nowMs()): Promise<Auth | null> {
   const id = await sha256Hex(token);
-  const { sessions: s, users: u, companies: c, roles: r, roleModules: m } = schema;
+  const { sessions: s, users: u, companies: c, roles: r, roleModules: m, companySettings: cs, timeZones: tz } = schema;
   const rows = await db
     .select({
       session: s,
@@ -60,6 +69,7 @@ export async function authFromToken(db: Db, env: Env, token: string, now = nowMs
       company: c,
       role: r,
       modules: sql<string>`(select json_group_array(${m.moduleKey}) from ${m} where ${m.roleId} = ${u.roleId})`,
+      zone: sql<string | null>`(select ${tz.name} from ${cs} join ${tz} on ${tz.id} = ${cs.defaultTimeZoneId} where ${cs.companyId} = ${u.companyId})`,
     })
     .from(s)
     .leftJoin(u, eq(u.id, s.userId))
@@ -69,7 +79,7 @@ export async function authFromToken(db: Db, env: Env, token: string, now = nowMs
     .limit(1);
   const row = rows[0];
   if (!row) return null;
-  const { session, user, company, role, modules } = row;
+  const { session, user, company, role, modules, zone } = row;
   if (sessionIsOver(session, env, now) || !user || !company || user.isInactive || user.deletedAt != null || company.isDeactive || company.deletedAt != null) {
     await deleteSession(db, session.id);
     return null;
@@ -89,20 +99,26 @@ export async function authFromToken(db: Db, env: Env, token: string, now = nowMs
       isInactive: user.isInactive,
       isSentinel: user.isSentinel,
     },
-    company: { id: company.id, code: company.code, name: company.name, type: company.type, parentId: company.parentId },
+    company: { id: company.id, code: company.code, name: company.name, type: company.type, parentId: company.parentId, zone: zone ?? null },
     permissions: permissionsOf(role, JSON.parse(modules ?? "[]") as string[]),
   };
 }
 
-/** The shell's loader and the page's loader run for the same request: resolve the session once. */
-const perRequest = new WeakMap<Request, Promise<Auth | null>>();
+/**
+ * The shell's loader and the page's loader run for the same request: resolve the session once. Remix hands
+ * each loader its own copy of the Request, so the request's load context (one object per request, server.ts)
+ * is the key. Only reads share it: an action (a POST) may change what the session resolves to (a password,
+ * a role), so it resolves its own, and the loaders that run after it in the same request resolve once more.
+ */
+const perRequest = new WeakMap<AppLoadContext, Promise<Auth | null>>();
 
 export function getAuth(request: Request, context: AppLoadContext): Promise<Auth | null> {
-  let auth = perRequest.get(request);
+  const read = request.method === "GET" || request.method === "HEAD";
+  let auth = read ? perRequest.get(context) : undefined;
   if (!auth) {
     const env = context.cloudflare.env;
     auth = readSessionToken(request, env).then((token) => (token ? authFromToken(getDb(context), env, token) : null));
-    perRequest.set(request, auth);
+    if (read) perRequest.set(context, auth);
   }
   return auth;
 }

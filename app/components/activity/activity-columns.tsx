@@ -1,13 +1,11 @@
 import { Link } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
 import type { TFunction } from "i18next";
+import { memoT } from "~/i18n/memo-t";
 import type { FilterType } from "~/schemas/activity";
-import type { ActivityRow } from "~/services/activity.server";
 import { activityLabel, denialReason, outcomeOf, summaryText } from "./activity-text";
+import type { ActivityGridRow } from "./grid-row";
 import { OutcomeMark } from "./outcome-mark";
-
-/** A grid row: the service's row plus its time already formatted in the company's zone. */
-export type ActivityGridRow = ActivityRow & { when: string; day: string };
 
 /** Builds a link to /activity with some filter params replaced (null removes one); paging restarts. */
 export type FilterHref = (changes: Record<string, string | null>) => string;
@@ -41,8 +39,9 @@ function byIdColumn(t: TFunction, href: FilterHref, id: string, type: FilterType
   };
 }
 
-/** /activity columns; ids match ACTIVITY_SORTS. */
-export function activityColumns(t: TFunction, href: FilterHref): ColumnDef<ActivityGridRow>[] {
+/** /activity columns; ids match ACTIVITY_SORTS. Each distinct text is translated once for the whole page. */
+export function activityColumns(translate: TFunction, href: FilterHref): ColumnDef<ActivityGridRow>[] {
+  const t = memoT(translate);
   return [
     {
       id: "date",

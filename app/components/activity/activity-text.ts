@@ -4,9 +4,16 @@
  * denial code as a reason, and a summary of device and e-key events built from the names it joins.
  */
 import type { TFunction } from "i18next";
-import type { ActivityRow } from "~/services/activity.server";
 
-type Row = Pick<ActivityRow, "activityName" | "activityType" | "details" | "summary" | "targetDevice" | "targetDeviceGroup">;
+/** What these read of a row: the service's whole row (details page) or a grid row (the list). */
+type Row = {
+  activityName: string;
+  activityType: { name: string; type: string };
+  details: Record<string, unknown>;
+  summary: string;
+  targetDevice: { fullName: string; displayName: string } | null;
+  targetDeviceGroup: { fullName: string } | null;
+};
 
 const GRANTED = new Set(["Access Granted", "Unlocked With App", "Sentinel Unlock"]);
 const DENIED = new Set(["Access Denied", "App Access Denied"]);
