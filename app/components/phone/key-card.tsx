@@ -5,6 +5,7 @@ import { Button } from "~/components/ui/button";
 import type { Core } from "../../../core-wasm/pkg/index.js";
 import { keyStatus, localTime } from "./key-status";
 import type { BoardAnswer } from "~/schemas/mobile";
+import { phoneTime } from "./phone-time";
 import { PresentDialog } from "./present-dialog";
 import { verifyUser, type UserVerification } from "./user-verification";
 import type { HeldKey, PendingEvent } from "./phone-store";
@@ -24,7 +25,7 @@ export function KeyCard({
   /** The company requires biometrics: the phone verifies its user again before a key is presented. */
   verification: boolean;
 }) {
-  const { t } = useTranslation("mobile");
+  const { t, i18n } = useTranslation("mobile");
   const [presenting, setPresenting] = useState(false);
   const [last, setLast] = useState<BoardAnswer | null>(null);
   const [checking, setChecking] = useState(false);
@@ -65,7 +66,7 @@ export function KeyCard({
           {t("needsRefresh")}
         </p>
       ) : (
-        <p className="mt-2 text-xs text-muted-foreground">{t("validUntil", { time: new Date(heldKey.credential!.expiresAt).toLocaleString() })}</p>
+        <p className="mt-2 text-xs text-muted-foreground">{t("validUntil", { time: phoneTime(heldKey.credential!.expiresAt, i18n.language) })}</p>
       )}
       <Button type="button" className="mt-3" size="sm" disabled={checking || s.needsRefresh || heldKey.doors.length === 0} onClick={present} aria-busy={checking}>
         {t("present")}
