@@ -55,6 +55,17 @@ async function deviceConditions(db: Db, core: Core | undefined, auth: Auth, f: D
 }
 
 /**
+ * Firmware versions in version order ("1.2.0" before "1.10.0"): the first three dotted numbers
+ * zero-padded, then the text itself; a device that never reported a version stays NULL.
+ */
+const firmwareOrder = sql`case when ${d.firmwareVersion} is null then null else printf('%010d.%010d.%010d|%s',
+  cast(${d.firmwareVersion} as integer),
+  cast(substr(${d.firmwareVersion}, instr(${d.firmwareVersion}, '.') + 1) as integer) * (instr(${d.firmwareVersion}, '.') > 0),
+  cast(substr(substr(${d.firmwareVersion}, instr(${d.firmwareVersion}, '.') + 1), instr(substr(${d.firmwareVersion}, instr(${d.firmwareVersion}, '.') + 1), '.') + 1) as integer)
+    * (instr(${d.firmwareVersion}, '.') > 0 and instr(substr(${d.firmwareVersion}, instr(${d.firmwareVersion}, '.') + 1), '.') > 0),
+  ${d.firmwareVersion}) end`;
+
+/**
  * The /devices grid: a page of the company's devices with their live status, filtered and sorted on
  * the server. `core` decides the scheduled-open filter; `now` is the presence staleness clock.
  */
@@ -70,7 +81,7 @@ export async function listDevices(db: Db, auth: Auth, o: ListDevicesOptions, now
     lastActivity: d.lastActivityAt,
     online: presence.online,
     battery: d.lowBattery,
-    firmware: d.firmwareVersion,
+    firmware: firmwareOrder,
     door: d.doorState,
     deviceType: schema.deviceTypes.deviceType,
   };

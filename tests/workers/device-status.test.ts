@@ -172,7 +172,7 @@ describe("devices list filters and sorts", () => {
     expect(row.lastActivityAt).toBe(t0 + 50);
 
     for (const [id, version] of [
-      [ids.a, "1.4.0"],
+      [ids.a, "1.10.0"],
       [ids.b, "1.2.0"],
       [ids.d, "2.0.0"],
     ] as const)
@@ -180,6 +180,11 @@ describe("devices list filters and sorts", () => {
     const byFirmware = (desc: boolean) => list(acme, { q: "Live" }, { key: "firmware", desc }).then((r) => mine(r.rows));
     expect(await byFirmware(false)).toEqual([ids.c, ids.b, ids.a, ids.d]);
     expect(await byFirmware(true)).toEqual([ids.d, ids.a, ids.b, ids.c]);
+    // Patch numbers compare as numbers too, and a version without dots sorts by its number.
+    await db().update(schema.devices).set({ firmwareVersion: "1.10.9" }).where(eq(schema.devices.id, ids.b));
+    await db().update(schema.devices).set({ firmwareVersion: "1.10.10" }).where(eq(schema.devices.id, ids.a));
+    await db().update(schema.devices).set({ firmwareVersion: "3" }).where(eq(schema.devices.id, ids.c));
+    expect(await byFirmware(false)).toEqual([ids.b, ids.a, ids.d, ids.c]);
   });
 });
 
