@@ -10,4 +10,5 @@ STATE_DIR=${STATE_DIR:-.wrangler/state}
 node scripts/credential-keys.mjs
 npx wrangler d1 migrations apply DB --local --persist-to "$STATE_DIR" >/dev/null
 PERSIST_TO="$STATE_DIR/v3" npx tsx scripts/seed-local.ts
-exec npx wrangler dev --ip 127.0.0.1 --port "$PORT" --persist-to "$STATE_DIR" --show-interactive-dev-session=false "$@"
+# Links in mail (reset, invitations) name the port actually served.
+exec npx wrangler dev --ip 127.0.0.1 --port "$PORT" --persist-to "$STATE_DIR" --show-interactive-dev-session=false --var "PUBLIC_ORIGIN:http://127.0.0.1:$PORT" "$@"
