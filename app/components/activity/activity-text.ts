@@ -5,6 +5,7 @@
  */
 import type { TFunction } from "i18next";
 import type { ActivityRow } from "~/services/activity.server";
+import { storedSummary } from "./stored-summaries";
 
 type Row = Pick<ActivityRow, "activityName" | "activityType" | "details" | "summary" | "targetDevice" | "targetDeviceGroup">;
 
@@ -52,7 +53,7 @@ function ekeySummary(t: TFunction, r: Row): string | null {
 export function summaryText(t: TFunction, r: Row): string {
   if (EKEY_EVENTS.has(r.activityType.name)) return ekeySummary(t, r) ?? r.summary;
   const key = SUMMARIES[r.activityType.name];
-  if (!key || !r.targetDevice || r.activityType.type !== "Device") return r.summary;
+  if (!key || !r.targetDevice || r.activityType.type !== "Device") return storedSummary(t, r.activityType.name, r.summary) ?? r.summary;
   const text = t(`summary.${key}`, { door: r.targetDevice.fullName || r.targetDevice.displayName });
   const reason = denialReason(t, r);
   return reason ? `${text}: ${reason}` : text;
