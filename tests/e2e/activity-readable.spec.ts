@@ -110,3 +110,21 @@ for (const lang of ["en", "es"] as const) {
     await expect(page.getByRole("main")).not.toContainText("_access");
   });
 }
+
+// A battery report stores "Battery at 42% on <door>" in English; a Spanish reader reads it in Spanish.
+test("a battery summary stored in English reads in Spanish", async ({ page, request, loginAs }) => {
+  const api = await adminApi(request);
+  const options = await api.call<{ payload: { devices: { id: number; name: string }[] } }>("GET", "/user/getActivityOptions");
+  const device = options.payload.devices[0];
+  const res = await request.post("/api/gateway/events", {
+    headers: { Authorization: `Bearer ${DEMO_GATEWAY.defaultSecret}` },
+    data: { v: 1, events: [{ id: `${device.id}/gw/bat.e2e-${unique()}`, deviceId: String(device.id), type: "battery", at: runNow(), data: { percent: 42 } }] },
+  });
+  expect(res.status()).toBe(200);
+
+  await loginAs("acme", "es");
+  await page.goto(`/activity?id=${device.id}&type=Device`);
+  const first = page.locator("tbody tr").first();
+  await expect(first).toContainText(`Batería al 42 % en ${device.name}`);
+  await expect(page.locator("tbody")).not.toContainText("Battery at 42%");
+});

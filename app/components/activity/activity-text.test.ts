@@ -49,3 +49,43 @@ describe("e-key activity summaries", () => {
     expect(activityLabel(t.es, row("eKey Assigned", ""))).toBe("eKey asignada");
   });
 });
+
+// Each stored text is built with the producer's own template (see stored-summaries.ts for where it lives).
+describe("summaries stored as English text", () => {
+  const user = "Ana";
+  const door = "West Door";
+  const version = "1.2";
+  const cases: [string, string, string, string][] = [
+    ["User Logs In", `${user} signed in to the ${"console"}`, "Ana signed in to the console", "Ana inició sesión en la consola"],
+    ["User Logs In", `${user} signed in to the ${"admin API"}`, "Ana signed in to the admin API", "Ana inició sesión en la API de administración"],
+    ["User Logs Out", `${user} was signed out after inactivity`, "Ana was signed out after inactivity", "Se cerró la sesión de Ana por inactividad"],
+    ["User Logs Out", `${user} signed out`, "Ana signed out", "Ana cerró la sesión"],
+    ["Modified Company", `${"Acme"} (${"ACM1"})${" de-activated"}`, "Acme (ACM1) de-activated", "Acme (ACM1) desactivada"],
+    ["Modified Company", `${"Acme"} (${"ACM1"})${" activated"}`, "Acme (ACM1) activated", "Acme (ACM1) activada"],
+    ["Remote Unlock Requested", `Remote unlock requested for ${door}`, "Remote unlock requested for West Door", "Apertura remota solicitada para West Door"],
+    ["Firmware Uploaded", `Firmware ${version} uploaded`, "Firmware 1.2 uploaded", "Firmware 1.2 subido"],
+    ["Firmware Activated", `Firmware ${version} made active`, "Firmware 1.2 made active", "Firmware 1.2 activado"],
+    ["Firmware Removed", `Firmware ${version} removed`, "Firmware 1.2 removed", "Firmware 1.2 eliminado"],
+    ["Sensor 2 Open", `Sensor ${2} ${"open"} at ${door}`, "Sensor 2 open at West Door", "Sensor 2 abierto en West Door"],
+    ["Sensor 1 Closed", `Sensor ${1} ${"closed"} at ${door}`, "Sensor 1 closed at West Door", "Sensor 1 cerrado en West Door"],
+    ["Low Battery", `Battery at ${42}% on ${door}`, "Battery at 42% on West Door", "Batería al 42 % en West Door"],
+    ["Location Reported", `${door} reported its location`, "West Door reported its location", "West Door comunicó su ubicación"],
+    ["Tamper Detected", `Tamper ${"detected"} on ${door}`, "Tamper detected on West Door", "Manipulación detectada en West Door"],
+    ["Tamper Detected", `Tamper ${"cleared"} on ${door}`, "Tamper cleared on West Door", "Manipulación resuelta en West Door"],
+    ["Devices Registered", `${3} into the stock of ${"Acme"} (${"ACM1"})`, "3 into the stock of Acme (ACM1)", "3 al stock de Acme (ACM1)"],
+    ["Devices Transferred", `${2} from ${"Acme"} (${"ACM1"}) as ${"returned"}`, "2 from Acme (ACM1) as returned", "2 de Acme (ACM1) como returned"],
+    ["Device Group Modified", `${"Lobby"}: ${door} added`, "Lobby: West Door added", "Lobby: West Door añadido"],
+  ];
+  it.each(cases)("%s: %s", (name, stored, english, spanish) => {
+    expect(summaryText(t.en, row(name, stored))).toBe(english);
+    expect(summaryText(t.es, row(name, stored))).toBe(spanish);
+  });
+
+  it("shows an unknown text as stored", () => {
+    expect(summaryText(t.es, row("Modified Company", "Acme Door Co. renamed"))).toBe("Acme Door Co. renamed");
+  });
+
+  it("leaves the free text of another event as written even when it looks like a known shape", () => {
+    expect(summaryText(t.es, row("Alert Created", "Ana signed out"))).toBe("Ana signed out");
+  });
+});

@@ -4,6 +4,7 @@
  * denial code as a reason, and a summary of device and e-key events built from the names it joins.
  */
 import type { TFunction } from "i18next";
+import { storedSummary } from "./stored-summaries";
 
 /** What these read of a row: the service's whole row (details page) or a grid row (the list). */
 type Row = {
@@ -59,7 +60,7 @@ function ekeySummary(t: TFunction, r: Row): string | null {
 export function summaryText(t: TFunction, r: Row): string {
   if (EKEY_EVENTS.has(r.activityType.name)) return ekeySummary(t, r) ?? r.summary;
   const key = SUMMARIES[r.activityType.name];
-  if (!key || !r.targetDevice || r.activityType.type !== "Device") return r.summary;
+  if (!key || !r.targetDevice || r.activityType.type !== "Device") return storedSummary(t, r.activityType.name, r.summary) ?? r.summary;
   const text = t(`summary.${key}`, { door: r.targetDevice.fullName || r.targetDevice.displayName });
   const reason = denialReason(t, r);
   return reason ? `${text}: ${reason}` : text;

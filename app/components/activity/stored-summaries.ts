@@ -1,0 +1,38 @@
+/**
+ * Summaries stored as English text when the entry was written, recognised by the producer's format
+ * (the comment names it) and rendered from `activity.json` "stored.*"; names and ids inside stay as written.
+ * Keep each pattern in step with its producer; a text no pattern matches is shown as stored.
+ */
+import type { TFunction } from "i18next";
+
+/** [stored text, i18n key, catalogue names of the events that store it] — a free text of another event is never reworded. */
+const STORED: [RegExp, string, RegExp][] = [
+  [/^(?<user>.+) signed in to the console$/s, "signedInConsole", /^(?:User Logs In)$/], // services/auth.server.ts
+  [/^(?<user>.+) signed in to the admin API$/s, "signedInApi", /^(?:User Logs In)$/],
+  [/^(?<user>.+) was signed out after inactivity$/s, "signedOutIdle", /^(?:User Logs Out)$/],
+  [/^(?<user>.+) signed out$/s, "signedOut", /^(?:User Logs Out)$/],
+  [/^(?<company>.+ \([^()]*\)) de-activated$/s, "companyDeactivated", /^(?:Modified Company)$/], // services/companies.server.ts
+  [/^(?<company>.+ \([^()]*\)) activated$/s, "companyActivated", /^(?:Modified Company)$/],
+  [/^Remote unlock requested for (?<door>.+)$/s, "remoteUnlock", /^(?:Remote Unlock Requested)$/], // services/device-commands.server.ts
+  [/^Firmware (?<version>.+) uploaded$/s, "firmwareUploaded", /^(?:Firmware Uploaded)$/], // services/firmware.server.ts
+  [/^Firmware (?<version>.+) made active$/s, "firmwareActive", /^(?:Firmware Activated)$/],
+  [/^Firmware (?<version>.+) removed$/s, "firmwareRemoved", /^(?:Firmware Removed)$/],
+  [/^Sensor (?<n>\d+) open at (?<door>.+)$/s, "sensorOpen", /^(?:Sensor \d+ Open)$/], // services/gateway-events.server.ts
+  [/^Sensor (?<n>\d+) closed at (?<door>.+)$/s, "sensorClosed", /^(?:Sensor \d+ Closed)$/],
+  [/^Battery at (?<percent>\d+)% on (?<door>.+)$/s, "battery", /^(?:Low Battery|Battery Good)$/],
+  [/^(?<door>.+) reported its location$/s, "location", /^(?:Location Reported)$/],
+  [/^Tamper detected on (?<door>.+)$/s, "tamperDetected", /^(?:Tamper Detected)$/],
+  [/^Tamper cleared on (?<door>.+)$/s, "tamperCleared", /^(?:Tamper Detected)$/],
+  [/^(?<amount>\d+) into the stock of (?<company>.+)$/s, "stockAdded", /^(?:Devices Registered)$/], // services/device-lifecycle.server.ts
+  [/^(?<amount>\d+) from (?<company>.+) as (?<status>[^ ]+)$/s, "stockMoved", /^(?:Devices Transferred)$/], // services/device-stock.server.ts
+  [/^(?<group>.+): (?<device>.+) added$/s, "groupDeviceAdded", /^(?:Device Group Modified)$/], // services/device-groups.server.ts
+];
+
+/** The stored text in the reader's language, or null when no producer's format matches it. */
+export function storedSummary(t: TFunction, eventName: string, summary: string): string | null {
+  for (const [pattern, key, names] of STORED) {
+    const groups = names.test(eventName) ? pattern.exec(summary)?.groups : undefined;
+    if (groups) return t(`stored.${key}`, groups);
+  }
+  return null;
+}
