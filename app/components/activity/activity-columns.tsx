@@ -13,8 +13,11 @@ export type FilterHref = (changes: Record<string, string | null>) => string;
 const detailsClass = "font-medium text-foreground underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring rounded-sm";
 const linkClass = "text-primary underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring rounded-sm";
 
-/** Names, dates and triggers may wrap between words, so the log fits 1440 px in Spanish too. */
-const WRAP = { className: "whitespace-normal" };
+/**
+ * Names, dates and triggers wrap between words, and a name longer than its column (a one-word device
+ * or user name) breaks inside, so the log fits 1024 px in Spanish whatever the rows hold.
+ */
+const WRAP = { className: "whitespace-normal [overflow-wrap:anywhere]" };
 
 /** A cell that narrows the log to the thing it names (docs/ARCHITECTURE.md §7.1: clicking a cell filters). */
 function FilterCell({ to, label, text }: { to: string; label: string; text: string }) {
