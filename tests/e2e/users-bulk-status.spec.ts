@@ -171,9 +171,11 @@ for (const run of LANGUAGE_AND_WIDTH_RUNS) {
     expect(await userModified(api, users[2].id, since)).toEqual([]);
     expect((await userModified(api, 3, since)).filter((e) => e.summary === `${ADMIN_NAME}: deactivated`)).toEqual([]);
 
-    // The activity log shows the entry to the admin, in their language.
+    // The activity log shows the entry to the admin, event and summary in their language.
     await page.goto(`/activity?id=${users[0].id}&type=User`);
-    await expect(page.locator("tbody tr").first()).toContainText(tx.userModified);
+    const entry = page.locator("tbody tr").first();
+    await expect(entry).toContainText(tx.userModified);
+    await expect(entry).toContainText(`${users[0].displayName}: ${tx.deactivated}`);
 
     // Reactivate with the keyboard only: Space selects, Enter follows links and applies, the result takes the focus.
     await page.goto(`/users?q=${tag}&pageSize=3&hideInactive=0`);
