@@ -100,4 +100,6 @@ export type DevicePickerQuery = z.output<typeof devicePickerQuery>;
 /** What happened to one selected row. */
 export const BULK_OUTCOMES = ["done", "already", "notFound", "refused", "notPending"] as const;
 export type BulkOutcome = (typeof BULK_OUTCOMES)[number];
-export type BulkRowResult = { id: number; name: string | null; outcome: BulkOutcome; message: string };
+/** Why a row was refused, so the screen names the rule that stopped it. */
+export type BulkRefusal = "superAdminOnly" | "notSelf";
+export type BulkRowResult = { id: number; name: string | null; outcome: BulkOutcome; message: string; reason?: BulkRefusal };

@@ -7,7 +7,7 @@
  */
 import { and, asc, eq, inArray, ne } from "drizzle-orm";
 import type { Core } from "../../core-wasm/pkg/index.js";
-import type { BulkOutcome, BulkRowResult } from "~/schemas/bulk";
+import type { BulkOutcome, BulkRefusal, BulkRowResult } from "~/schemas/bulk";
 import type { AssignInput } from "~/schemas/ekeys";
 import { newKeyStatements, planKey } from "~/services/ekeys.server";
 import { inviteStatements } from "~/services/users.server";
@@ -50,6 +50,7 @@ async function targets(db: Db, auth: Auth, ids: number[]): Promise<Map<number, T
 const mayTouch = (auth: Auth, user: Target) => !user.isSuperAdmin || auth.user.isSuperAdmin;
 
 const row = (id: number, user: Target | undefined, outcome: BulkOutcome, message: string): BulkRowResult => ({ id, name: user?.displayName ?? null, outcome, message });
+const refused = (id: number, user: Target, reason: BulkRefusal): BulkRowResult => ({ ...row(id, user, "refused", BULK_ROW_MSG[reason]), reason });
 
 /** Runs the collected statements as one batch (D1 refuses an empty one). */
 async function runAll(db: Db, statements: unknown[]) {
@@ -95,8 +96,8 @@ export async function setUsersInactive(db: Db, auth: Auth, input: { userIds: num
   const results = input.userIds.map((id) => {
     const user = users.get(id);
     if (!user) return row(id, user, "notFound", BULK_ROW_MSG.notFound);
-    if (!mayTouch(auth, user)) return row(id, user, "refused", BULK_ROW_MSG.superAdminOnly);
-    if (input.isInactive && id === auth.user.id) return row(id, user, "refused", BULK_ROW_MSG.notSelf);
+    if (!mayTouch(auth, user)) return refused(id, user, "superAdminOnly");
+    if (input.isInactive && id === auth.user.id) return refused(id, user, "notSelf");
     if (user.isInactive === input.isInactive) return row(id, user, "already", input.isInactive ? BULK_ROW_MSG.alreadyInactive : BULK_ROW_MSG.alreadyActive);
     changed.push(id);
     const state = input.isInactive ? BULK_ROW_MSG.deactivated : BULK_ROW_MSG.reactivated;
@@ -124,7 +125,7 @@ export async function inviteUsers(db: Db, auth: Auth, userIds: number[], ctx: { 
   const results = userIds.map((id) => {
     const user = users.get(id);
     if (!user) return row(id, user, "notFound", BULK_ROW_MSG.notFound);
-    if (!mayTouch(auth, user)) return row(id, user, "refused", BULK_ROW_MSG.superAdminOnly);
+    if (!mayTouch(auth, user)) return refused(id, user, "superAdminOnly");
     if (!user.accountSetupPending) return row(id, user, "notPending", BULK_ROW_MSG.notPending);
     statements.push(...inviteStatements(db, auth, user, ctx));
     return row(id, user, "done", BULK_ROW_MSG.inviteSent);

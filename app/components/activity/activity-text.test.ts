@@ -75,6 +75,8 @@ describe("summaries stored as English text", () => {
     ["Devices Registered", `${3} into the stock of ${"Acme"} (${"ACM1"})`, "3 into the stock of Acme (ACM1)", "3 al stock de Acme (ACM1)"],
     ["Devices Transferred", `${2} from ${"Acme"} (${"ACM1"}) as ${"returned"}`, "2 from Acme (ACM1) as returned", "2 de Acme (ACM1) como returned"],
     ["Device Group Modified", `${"Lobby"}: ${door} added`, "Lobby: West Door added", "Lobby: West Door añadido"],
+    ["User Modified", `${"Ruiz, Ana"}: ${"deactivated"}`, "Ruiz, Ana: deactivated", "Ruiz, Ana: desactivado"],
+    ["User Modified", `${"Ruiz, Ana"}: ${"reactivated"}`, "Ruiz, Ana: reactivated", "Ruiz, Ana: reactivado"],
   ];
   it.each(cases)("%s: %s", (name, stored, english, spanish) => {
     expect(summaryText(t.en, row(name, stored))).toBe(english);

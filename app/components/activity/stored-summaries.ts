@@ -26,6 +26,8 @@ const STORED: [RegExp, string, RegExp][] = [
   [/^(?<amount>\d+) into the stock of (?<company>.+)$/s, "stockAdded", /^(?:Devices Registered)$/], // services/device-lifecycle.server.ts
   [/^(?<amount>\d+) from (?<company>.+) as (?<status>[^ ]+)$/s, "stockMoved", /^(?:Devices Transferred)$/], // services/device-stock.server.ts
   [/^(?<group>.+): (?<device>.+) added$/s, "groupDeviceAdded", /^(?:Device Group Modified)$/], // services/device-groups.server.ts
+  [/^(?<user>.+): deactivated$/s, "userDeactivated", /^(?:User Modified)$/], // services/users-bulk.server.ts
+  [/^(?<user>.+): reactivated$/s, "userReactivated", /^(?:User Modified)$/],
 ];
 
 /** The stored text in the reader's language, or null when no producer's format matches it. */

@@ -1,15 +1,34 @@
+import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import type { BulkRowResult, BulkUserAction } from "~/schemas/bulk";
 
 const resultKey = (action: BulkUserAction, r: BulkRowResult) =>
-  r.outcome === "done" ? `bulk.done.${action}` : r.outcome === "already" ? `bulk.already.${action}` : `bulk.outcome.${r.outcome}`;
+  r.outcome === "done"
+    ? `bulk.done.${action}`
+    : r.outcome === "already"
+      ? `bulk.already.${action}`
+      : r.outcome === "refused" && r.reason
+        ? `bulk.refused.${r.reason}`
+        : `bulk.outcome.${r.outcome}`;
 
-/** What a bulk action did to each selected user, e.g. "Ana: key given" (decision 0035). */
+/**
+ * What a bulk action did to each selected user, e.g. "Ana: key given" (decision 0035). It takes the
+ * focus when a result arrives: the bulk bar that had it disappears with the cleared selection.
+ */
 export function BulkResults({ action, rows }: { action: BulkUserAction; rows: BulkRowResult[] }) {
   const { t } = useTranslation("users");
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => ref.current?.focus(), [rows]);
   const done = rows.filter((r) => r.outcome === "done").length;
   return (
-    <section aria-labelledby="bulk-results-title" className="grid gap-2 rounded-lg border p-3" role="status">
+    <section
+      ref={ref}
+      tabIndex={-1}
+      aria-labelledby="bulk-results-title"
+      className="grid gap-2 rounded-lg border p-3 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+      role="status"
+      data-testid="bulk-results-section"
+    >
       <h2 id="bulk-results-title" className="text-sm font-semibold">
         {t("bulk.resultsTitle", { done, total: rows.length })}
       </h2>
