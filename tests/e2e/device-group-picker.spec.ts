@@ -38,7 +38,7 @@ const TEXT = {
     selectAll: "Seleccionar todos los mostrados",
     selected: "3 dispositivos seleccionados",
     add: "Añadir los seleccionados",
-    required: "Selecciona al menos una fila",
+    required: "Seleccione al menos una fila",
     confirmTitle: (group: string) => `¿Añadir 3 dispositivos a «${group}»?`,
     confirm: "Añadir al grupo",
     back: "Volver",

@@ -33,7 +33,7 @@ const TEXT = {
     added: (name: string, group: string) => `${name}: añadido a ${group}`,
     already: (name: string, group: string) => `${name}: ya estaba en ${group}`,
     open: (group: string) => `Abrir el grupo «${group}»`,
-    required: "Selecciona un grupo de dispositivos",
+    required: "Seleccione un grupo de dispositivos",
   },
 } as const;
 
