@@ -65,7 +65,7 @@ beforeAll(async () => {
   });
   expect(moved.status, JSON.stringify(moved.body)).toBe(200);
   await configure(17, "Bay 5%_North", "B5N");
-  await configure(18, "Quay \"East\" Gate", "QEG");
+  await configure(18, 'Quay "East" Gate', "QEG");
 });
 
 describe("device search (getDevices q)", () => {
@@ -102,9 +102,9 @@ describe("device search (getDevices q)", () => {
     expect(await search(acme, "%")).toEqual([]);
     expect(await search(acme, "_")).toEqual([]);
     expect(await search(acme, "%_")).toEqual([]);
-    expect(await search(acme, "\"East\"")).toEqual([18]);
-    expect(await search(acme, "y \"E")).toEqual([18]);
-    for (const q of ["\"", "a\"b", "NEAR(Lab", "Lab*", "^Lab", "Lab OR Gym", "Lab AND", "NOT", "{full_name}: Lab", "\\"]) expect(await search(acme, q), q).toEqual([]);
+    expect(await search(acme, '"East"')).toEqual([18]);
+    expect(await search(acme, 'y "E')).toEqual([18]);
+    for (const q of ['"', 'a"b', "NEAR(Lab", "Lab*", "^Lab", "Lab OR Gym", "Lab AND", "NOT", "{full_name}: Lab", "\\"]) expect(await search(acme, q), q).toEqual([]);
   });
 
   it("never finds another company's device", async () => {
