@@ -50,6 +50,8 @@ function deviceTextMatch(companyId: number, q: string): SQL {
 export function devicesWhere(companyId: number, q: string | undefined, ...more: (SQL | undefined)[]): SQL {
   const text = searchText(q);
   if (!text) return liveInCompany(d, companyId, ...more);
+  // FTS5 reads its query only up to a NUL (an unterminated phrase, an error): such a search matches nothing.
+  if (text.includes("\u0000")) return liveInCompany(d, companyId, sql`0`, ...more);
   if (!usesTrigrams(text)) return liveInCompany(d, companyId, deviceTextMatch(companyId, text), ...more);
   return and(sql`+${d.companyId} = ${companyId}`, isNull(d.deletedAt), deviceTextMatch(companyId, text), ...more)!;
 }

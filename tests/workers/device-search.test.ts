@@ -105,6 +105,8 @@ describe("device search (getDevices q)", () => {
     expect(await search(acme, '"East"')).toEqual([18]);
     expect(await search(acme, 'y "E')).toEqual([18]);
     for (const q of ['"', 'a"b', "NEAR(Lab", "Lab*", "^Lab", "Lab OR Gym", "Lab AND", "NOT", "{full_name}: Lab", "\\"]) expect(await search(acme, q), q).toEqual([]);
+    // Characters a search could trip on: a NUL, an emoji (two UTF-16 units, one character).
+    for (const q of ["La\u0000b", "\u{1F6AA}", "\u{1F6AA}\u{1F6AA}", "Lab\u{1F6AA}"]) expect(await search(acme, q), q).toEqual([]);
   });
 
   it("never finds another company's device", async () => {
