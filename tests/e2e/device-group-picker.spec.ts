@@ -188,8 +188,9 @@ const BOARDS = 21;
 
 /**
  * Root ships 21 new boards to BETA (not ACME: companies.spec.ts counts ACME's devices) and BETA names
- * them "Paging <tag> 01"…"21", so a search for the tag fills the picker's first page of 20 and spills
- * one device onto a second.
+ * them "Zone <tag> 01"…"21", so a search for the tag fills the picker's first page of 20 and spills
+ * one device onto a second. The names sort after BETA's own doors, which remote-unlock.spec.ts finds
+ * on the first page of /devices.
  */
 async function shipNamedBoards(request: Parameters<typeof adminApi>[0], tag: string): Promise<string[]> {
   const root = await adminApi(request, "root");
@@ -204,7 +205,7 @@ async function shipNamedBoards(request: Parameters<typeof adminApi>[0], tag: str
   const today = new Date(runNow()).toISOString().slice(0, 10);
   await root.call("POST", "/company/transferDevices", { toCompany: "BETA", transferDevices: ids, status: "unconfigured", shippingDate: today, subscriptionTerm: 1 });
   const beta = await adminApi(request, "beta");
-  const names = numbers.map((n) => `Paging ${tag} ${n}`);
+  const names = numbers.map((n) => `Zone ${tag} ${n}`);
   for (const [i, id] of ids.entries()) await beta.call("POST", "/device/configureDevice", { id, fullName: names[i], displayName: `PG${tag}${numbers[i]}` });
   return names;
 }
@@ -224,7 +225,7 @@ for (const run of LANGUAGE_AND_WIDTH_RUNS.filter((r) => (r.lang === "en") === (r
     const dialog = page.getByRole("dialog");
     const list = dialog.getByTestId("picker-devices").locator("li");
     // The middle of the names: matched by the trigram index, 21 devices on two pages.
-    await dialog.getByRole("searchbox", { name: tx.search, exact: true }).fill(`ing ${tag.toLowerCase()}`);
+    await dialog.getByRole("searchbox", { name: tx.search, exact: true }).fill(`ne ${tag.toLowerCase()}`);
     await dialog.getByRole("searchbox", { name: tx.search, exact: true }).press("Enter");
     await expect(dialog.getByText(tx.range(1, 20, BOARDS), { exact: true })).toBeVisible();
     await expect(list).toHaveCount(20);
@@ -252,7 +253,7 @@ for (const run of LANGUAGE_AND_WIDTH_RUNS.filter((r) => (r.lang === "en") === (r
 
     // Now in the group, the two are no longer offered: 19 left, one page.
     await page.getByRole("button", { name: tx.open, exact: true }).click();
-    await dialog.getByRole("searchbox", { name: tx.search, exact: true }).fill(`ing ${tag.toLowerCase()}`);
+    await dialog.getByRole("searchbox", { name: tx.search, exact: true }).fill(`ne ${tag.toLowerCase()}`);
     await dialog.getByRole("searchbox", { name: tx.search, exact: true }).press("Enter");
     await expect(list).toHaveCount(BOARDS - 2);
     await expect(dialog.getByRole("button", { name: tx.next, exact: true })).toHaveCount(0);
