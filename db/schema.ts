@@ -421,6 +421,11 @@ export const devices = sqliteTable(
     index("devices_company_activity_idx").on(t.companyId, t.lastActivityAt),
     index("devices_company_type_idx").on(t.companyId, t.deviceTypeId),
     index("devices_company_battery_idx").on(t.companyId, t.lowBattery),
+    // Searches of one or two characters match a prefix of these (0021_device_search.sql, decision 0043);
+    // longer ones use the trigram table `devices_search`, which that migration keeps in step by triggers.
+    index("devices_company_full_lc_idx").on(t.companyId, sql`lower(${t.fullName})`),
+    index("devices_company_display_lc_idx").on(t.companyId, sql`lower(${t.displayName})`),
+    index("devices_company_serial_lc_idx").on(t.companyId, sql`lower(${t.serialNumber})`),
   ],
 );
 

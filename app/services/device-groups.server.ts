@@ -13,7 +13,7 @@ import { inChunks, schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
 import { parseInput } from "~/utils/parse-input.server";
 import { liveInCompany } from "~/utils/tenant.server";
-import { deviceTextMatch } from "./devices.server";
+import { devicesWhere } from "./devices.server";
 import { idInAny, lowerOf, searchKey, startsWith } from "./search.server";
 import { companyDefaultZone } from "./time-zones.server";
 
@@ -138,7 +138,7 @@ export async function devicesOutsideGroup(db: Db, auth: Auth, query: DevicePicke
   const { groupId, q, page } = parseInput(devicePickerQuery, query);
   await findGroup(db, auth, groupId);
   const members = db.select({ id: m.deviceId }).from(m).where(eq(m.groupId, groupId));
-  const where = liveInCompany(d, auth, notInArray(d.id, members), q ? deviceTextMatch(q) : undefined);
+  const where = devicesWhere(auth.company.id, q, notInArray(d.id, members));
   const [rows, [{ total }]] = await db.batch([
     db
       .select(deviceOption)

@@ -11,6 +11,7 @@ import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { notFound } from "~/utils/errors.server";
 import { liveInCompany } from "~/utils/tenant.server";
+import { idInAny, lowerOf, searchKey, startsWith } from "./search.server";
 import { firmwarePendingSql, followsScheduleSql, presenceSql, scheduledOpenNow } from "./device-status.server";
 
 const { devices: d, deviceGroups: g, deviceGroupMembers: m, ekeyAssignments: k, users: u } = schema;
@@ -20,19 +21,44 @@ export const DEVICE_SORTS = ["fullName", "displayName", "serialNumber", "created
 
 export type ListDevicesOptions = { offset: number; pageSize: number; sort: { key: string; desc: boolean }; filters?: DeviceFilters };
 
-/** `%`, `_` and `\` match themselves in a search. */
-const contains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** Trigram terms are three characters long; a shorter search matches the start of a name or serial instead. */
+const TRIGRAM = 3;
+const searchText = (q: string | undefined) => q?.trim() ?? "";
+const usesTrigrams = (q: string) => [...q].length >= TRIGRAM;
 
-/** A device whose full name, display name or serial number contains the text (the list's and the group picker's search). */
-export function deviceTextMatch(text: string): SQL | undefined {
-  const pattern = contains(text);
-  return or(sql`${d.fullName} like ${pattern} escape '\\'`, sql`${d.displayName} like ${pattern} escape '\\'`, sql`${d.serialNumber} like ${pattern} escape '\\'`);
+/** The search as one FTS5 phrase: inside double quotes every character is literal (`%`, `_`, `*`…), a quote is doubled. */
+const ftsPhrase = (text: string) => `"${text.replaceAll('"', '""')}"`;
+
+/**
+ * A device whose full name, display name or serial number contains the text, case folded (decision
+ * 0043). Three characters or more are looked up in the trigram index `devices_search` (migration
+ * 0021); one or two match the start of a column as index ranges within the company.
+ */
+function deviceTextMatch(companyId: number, q: string): SQL {
+  if (usesTrigrams(q)) return sql`${d.id} in (select rowid from devices_search where devices_search match ${ftsPhrase(q)})`;
+  const key = searchKey(q);
+  return idInAny(d, companyId, [startsWith(lowerOf(d.fullName), key), startsWith(lowerOf(d.displayName), key), startsWith(lowerOf(d.serialNumber), key)]);
 }
 
-/** The list's conditions: each filter of the URL (decision 0033), within the caller's company. */
+/**
+ * The company's live devices meeting `more` and, when `q` is given, the search (the list's and the
+ * group picker's). With a trigram search the company is compared as `+company_id`, which no index
+ * serves: SQLite then starts from the matches in `devices_search` and reads each device by id, where
+ * it would otherwise walk the company's index testing every device (its choice without statistics).
+ * The company and `deleted_at` are checked on every row either way.
+ */
+export function devicesWhere(companyId: number, q: string | undefined, ...more: (SQL | undefined)[]): SQL {
+  const text = searchText(q);
+  if (!text) return liveInCompany(d, companyId, ...more);
+  // FTS5 reads its query only up to a NUL (an unterminated phrase, an error): such a search matches nothing.
+  if (text.includes("\u0000")) return liveInCompany(d, companyId, sql`0`, ...more);
+  if (!usesTrigrams(text)) return liveInCompany(d, companyId, deviceTextMatch(companyId, text), ...more);
+  return and(sql`+${d.companyId} = ${companyId}`, isNull(d.deletedAt), deviceTextMatch(companyId, text), ...more)!;
+}
+
+/** The list's conditions: each filter of the URL but the search (decision 0033). */
 async function deviceConditions(db: Db, core: Core | undefined, auth: Auth, f: DeviceFilters, now: number, online: SQL<number | null>) {
   const conditions: (SQL | undefined)[] = [];
-  if (f.q) conditions.push(deviceTextMatch(f.q));
   if (f.type) conditions.push(eq(d.deviceTypeId, f.type));
   if (f.group)
     conditions.push(
@@ -72,7 +98,7 @@ const firmwareOrder = sql`case when ${d.firmwareVersion} is null then null else 
 export async function listDevices(db: Db, auth: Auth, o: ListDevicesOptions, now: number, core?: Core) {
   assertCan(auth, MODULE);
   const presence = presenceSql(now);
-  const where = liveInCompany(d, auth, ...(await deviceConditions(db, core, auth, o.filters ?? {}, now, presence.online)));
+  const where = devicesWhere(auth.company.id, o.filters?.q, ...(await deviceConditions(db, core, auth, o.filters ?? {}, now, presence.online)));
   const sortColumn: Record<string, SQL | AnySQLiteColumn> = {
     fullName: d.fullName,
     displayName: d.displayName,

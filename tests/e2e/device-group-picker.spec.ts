@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { adminApi, expect, LANGUAGE_AND_WIDTH_RUNS, signIn, test, unique } from "./fixtures";
+import { adminApi, expect, LANGUAGE_AND_WIDTH_RUNS, runNow, signIn, test, unique } from "./fixtures";
 
 /**
  * The device group page's "Add devices" picker (decisions 0035, 0040): search the company's devices
@@ -172,5 +172,91 @@ for (const run of LANGUAGE_AND_WIDTH_RUNS.filter((r) => r.width === 1440 || r.la
     await expect(choice.locator("option", { hasText: active })).toHaveCount(1);
     await expect(choice.locator("option", { hasText: dormant })).toHaveCount(0);
     await page.screenshot({ path: shot("devices-bulk-active-groups", run), fullPage: true });
+  });
+}
+
+const PAGING = {
+  en: { range: (from: number, to: number, total: number) => `${from}–${to} of ${total}`, next: "Next page", previous: "Previous page", selected: "2 devices selected" },
+  es: {
+    range: (from: number, to: number, total: number) => `${from}–${to} de ${total}`,
+    next: "Página siguiente",
+    previous: "Página anterior",
+    selected: "2 dispositivos seleccionados",
+  },
+} as const;
+const BOARDS = 21;
+
+/**
+ * Root ships 21 new boards to BETA (not ACME: companies.spec.ts counts ACME's devices) and BETA names
+ * them "Zone <tag> 01"…"21", so a search for the tag fills the picker's first page of 20 and spills
+ * one device onto a second. The names sort after BETA's own doors, which remote-unlock.spec.ts finds
+ * on the first page of /devices.
+ */
+async function shipNamedBoards(request: Parameters<typeof adminApi>[0], tag: string): Promise<string[]> {
+  const root = await adminApi(request, "root");
+  const numbers = Array.from({ length: BOARDS }, (_, i) => String(i + 1).padStart(2, "0"));
+  const fronts = numbers.map((n) => `PG-${tag}-F${n}`);
+  await root.call("POST", "/device/registerDevices", {
+    companyId: "ROOT",
+    devices: fronts.map((front, i) => ({ serialFront: front, serialBack: `PG-${tag}-B${numbers[i]}`, deviceType: "AB-100" })),
+  });
+  const stock = await root.call<{ payload: { companyStock: { id: number; serial_front: string }[] } }>("GET", "/company/getCompanyStock");
+  const ids = fronts.map((front) => stock.payload.companyStock.find((d) => d.serial_front === front)!.id);
+  const today = new Date(runNow()).toISOString().slice(0, 10);
+  await root.call("POST", "/company/transferDevices", { toCompany: "BETA", transferDevices: ids, status: "unconfigured", shippingDate: today, subscriptionTerm: 1 });
+  const beta = await adminApi(request, "beta");
+  const names = numbers.map((n) => `Zone ${tag} ${n}`);
+  for (const [i, id] of ids.entries()) await beta.call("POST", "/device/configureDevice", { id, fullName: names[i], displayName: `PG${tag}${numbers[i]}` });
+  return names;
+}
+
+for (const run of LANGUAGE_AND_WIDTH_RUNS.filter((r) => (r.lang === "en") === (r.width === 1440))) {
+  test(`the picker pages a search past 20 devices and keeps ticks across pages (${run.lang}, ${run.width}px)`, async ({ page, request }) => {
+    const tx = { ...TEXT[run.lang], ...PAGING[run.lang] };
+    const tag = unique().toUpperCase();
+    const names = await shipNamedBoards(request, tag);
+    const groupName = `Pages ${tag}`;
+    const group = await (await adminApi(request, "beta")).createGroup(groupName);
+
+    await page.setViewportSize({ width: run.width, height: run.height });
+    await signIn(page, "beta", run.lang);
+    await page.goto(`/modifyDeviceGroup?id=${group.id}`);
+    await page.getByRole("button", { name: tx.open, exact: true }).click();
+    const dialog = page.getByRole("dialog");
+    const list = dialog.getByTestId("picker-devices").locator("li");
+    // The middle of the names: matched by the trigram index, 21 devices on two pages.
+    await dialog.getByRole("searchbox", { name: tx.search, exact: true }).fill(`ne ${tag.toLowerCase()}`);
+    await dialog.getByRole("searchbox", { name: tx.search, exact: true }).press("Enter");
+    await expect(dialog.getByText(tx.range(1, 20, BOARDS), { exact: true })).toBeVisible();
+    await expect(list).toHaveCount(20);
+    await expect(dialog.getByRole("button", { name: tx.previous, exact: true })).toBeDisabled();
+    await dialog.getByRole("checkbox", { name: tx.select(names[0]), exact: true }).click();
+
+    await dialog.getByRole("button", { name: tx.next, exact: true }).click();
+    await expect(dialog.getByText(tx.range(21, 21, BOARDS), { exact: true })).toBeVisible();
+    await expect(list).toHaveCount(1);
+    await expect(list).toContainText(names[20]);
+    await expect(dialog.getByRole("button", { name: tx.next, exact: true })).toBeDisabled();
+    await dialog.getByRole("checkbox", { name: tx.select(names[20]), exact: true }).click();
+    await expect(dialog.getByText(tx.selected)).toBeVisible();
+    await page.screenshot({ path: shot("group-picker-page-2", run), fullPage: true });
+
+    // Back on page 1 the first tick is still there.
+    await dialog.getByRole("button", { name: tx.previous, exact: true }).click();
+    await expect(dialog.getByText(tx.range(1, 20, BOARDS), { exact: true })).toBeVisible();
+    await expect(dialog.getByRole("checkbox", { name: tx.select(names[0]), exact: true })).toBeChecked();
+    await dialog.getByRole("button", { name: tx.add, exact: true }).click();
+    await dialog.getByRole("button", { name: tx.confirm, exact: true }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(page.getByTestId("bulk-results").locator("li")).toHaveCount(2);
+    for (const name of [names[0], names[20]]) await expect(page.getByTestId("group-devices")).toContainText(name);
+
+    // Now in the group, the two are no longer offered: 19 left, one page.
+    await page.getByRole("button", { name: tx.open, exact: true }).click();
+    await dialog.getByRole("searchbox", { name: tx.search, exact: true }).fill(`ne ${tag.toLowerCase()}`);
+    await dialog.getByRole("searchbox", { name: tx.search, exact: true }).press("Enter");
+    await expect(list).toHaveCount(BOARDS - 2);
+    await expect(dialog.getByRole("button", { name: tx.next, exact: true })).toHaveCount(0);
+    for (const name of [names[0], names[20]]) await expect(dialog.getByRole("checkbox", { name: tx.select(name), exact: true })).toHaveCount(0);
   });
 }
