@@ -37,7 +37,7 @@ export function deviceSettingItems(t: TFunction, device: Device, deviceType: str
       value:
         device.lastLatitude == null || device.lastLongitude == null
           ? t("details.noLocation")
-          : t("details.locationAt", { lat: device.lastLatitude.toFixed(5), lng: device.lastLongitude.toFixed(5), at: formatZonedTime(device.lastLocationAt, tz) }),
+          : t("details.locationAt", { lat: device.lastLatitude.toFixed(5), lon: device.lastLongitude.toFixed(5), at: formatZonedTime(device.lastLocationAt, tz) }),
     },
     { key: "scheduledOpen", label: t("details.scheduledOpen"), value: yesNo(scheduledOpen) },
     scheduledOpen && { key: "fpi", label: t("details.fpi"), value: yesNo(fpi) },
