@@ -41,7 +41,7 @@ describe("locale placeholders", () => {
   });
 });
 
-describe("texts with values read in the page's language", () => {
+describe("device details and header in Spanish", () => {
   const es = i18next.createInstance();
   const ready = es.init({ ...i18nConfig, lng: "es" });
 
@@ -62,7 +62,9 @@ describe("texts with values read in the page's language", () => {
       lastLongitude: -3.722671,
       lastLocationAt: new Date("2026-11-16T12:45:51Z"),
     } as unknown as DeviceDetails["device"];
-    const location = deviceSettingItems(es.getFixedT("es", "devices"), device, "Bluetooth Lock", false, false, "Europe/Madrid").find((i) => i.key === "location");
-    expect(location?.value).toBe("40.47387, -3.72267 el 11/16/2026 13:45:51 CET");
+    const items = deviceSettingItems(es.getFixedT("es", "devices"), device, "Bluetooth Lock", false, false, "Europe/Madrid");
+    expect(items.find((i) => i.key === "location")?.value).toBe("40.47387, -3.72267 el 11/16/2026 13:45:51 CET");
+    // The stored trigger code reads in Spanish too.
+    expect(items.find((i) => i.key === "relockTrigger")?.value).toBe("Cierre de puerta");
   });
 });
