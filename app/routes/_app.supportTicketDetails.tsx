@@ -61,7 +61,7 @@ export default function SupportTicketDetailsPage() {
   const gap = ticket.sentinelDateTime != null && ticket.reportingDateTime != null ? Math.round((ticket.reportingDateTime - ticket.sentinelDateTime) / 1000) : null;
 
   return (
-    <div className="grid gap-5">
+    <div className="grid grid-cols-1 gap-5">
       <PageHeader
         title={t("ticketTitle", { number: ticket.ticketNumber })}
         description={company?.name}
@@ -109,7 +109,7 @@ export default function SupportTicketDetailsPage() {
           />
         </CardContent>
       </Card>
-      <div className="grid gap-5 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-5 lg:grid-cols-2">
         <Card>
           <CardHeader>
             <CardTitle>{t("mobileSection")}</CardTitle>

@@ -83,6 +83,16 @@ describe("summaries stored as English text", () => {
     expect(summaryText(t.es, row(name, stored))).toBe(spanish);
   });
 
+  it.each([
+    ["Low Battery", "Batería baja"],
+    ["Unlocked With App", "Desbloqueado con la app"],
+    ["Sensor 1 Open", "Sensor 1 abierto"],
+    ["Device Group Created", "Grupo de dispositivos creado"],
+  ])("a summary that is only the event's name (%s) reads as the name in Spanish", (name, spanish) => {
+    expect(summaryText(t.es, row(name, name))).toBe(spanish);
+    expect(summaryText(t.en, row(name, name))).toBe(name);
+  });
+
   it("shows an unknown text as stored", () => {
     expect(summaryText(t.es, row("Modified Company", "Acme Door Co. renamed"))).toBe("Acme Door Co. renamed");
   });

@@ -57,10 +57,16 @@ function ekeySummary(t: TFunction, r: Row): string | null {
   return target ? `${target}: ${access}` : access;
 }
 
+/** A summary that is only the event's catalogue name ("Low Battery"), stored in English, reads as the translated name. */
+function nameAsSummary(t: TFunction, r: Row): string | null {
+  const name = r.activityType.name;
+  return r.summary === name ? t(`name.${name}`, { defaultValue: name }) : null;
+}
+
 export function summaryText(t: TFunction, r: Row): string {
   if (EKEY_EVENTS.has(r.activityType.name)) return ekeySummary(t, r) ?? r.summary;
   const key = SUMMARIES[r.activityType.name];
-  if (!key || !r.targetDevice || r.activityType.type !== "Device") return storedSummary(t, r.activityType.name, r.summary) ?? r.summary;
+  if (!key || !r.targetDevice || r.activityType.type !== "Device") return storedSummary(t, r.activityType.name, r.summary) ?? nameAsSummary(t, r) ?? r.summary;
   const text = t(`summary.${key}`, { door: r.targetDevice.fullName || r.targetDevice.displayName });
   const reason = denialReason(t, r);
   return reason ? `${text}: ${reason}` : text;

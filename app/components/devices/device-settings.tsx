@@ -5,6 +5,9 @@ import type { DetailItem } from "./detail-list";
 
 type Device = DeviceDetails["device"];
 
+/** The stored trigger is a code ("Timer", "Door Close"): shown in the reader's language. */
+const relockTrigger = (t: TFunction, code: string) => t(`details.relockTrigger.${code.replace(/\s+/g, "")}`, { defaultValue: code });
+
 /**
  * The device's fields in the spec's order, with its conditional rules (docs/ARCHITECTURE.md §7.1), and
  * the date it was added (a column the list hides on narrow screens). Times are in the company's zone `tz`, labelled.
@@ -22,7 +25,7 @@ export function deviceSettingItems(t: TFunction, device: Device, deviceType: str
     { key: "hardwareId", label: t("details.hardwareId"), value: device.hardwareId },
     { key: "deviceType", label: t("details.deviceType"), value: deviceType },
     { key: "lockType", label: t("details.lockType"), value: device.lockType },
-    { key: "relockTrigger", label: t("details.relockTrigger"), value: device.relockTrigger },
+    { key: "relockTrigger", label: t("details.relockTrigger"), value: relockTrigger(t, device.relockTrigger) },
     timer
       ? { key: "relockTime", label: t("details.relockTime"), value: seconds(device.relockTimer) }
       : { key: "triggerMode", label: t("details.triggerMode"), value: device.triggerMode },
@@ -37,7 +40,7 @@ export function deviceSettingItems(t: TFunction, device: Device, deviceType: str
       value:
         device.lastLatitude == null || device.lastLongitude == null
           ? t("details.noLocation")
-          : t("details.locationAt", { lat: device.lastLatitude.toFixed(5), lng: device.lastLongitude.toFixed(5), at: formatZonedTime(device.lastLocationAt, tz) }),
+          : t("details.locationAt", { lat: device.lastLatitude.toFixed(5), lon: device.lastLongitude.toFixed(5), at: formatZonedTime(device.lastLocationAt, tz) }),
     },
     { key: "scheduledOpen", label: t("details.scheduledOpen"), value: yesNo(scheduledOpen) },
     scheduledOpen && { key: "fpi", label: t("details.fpi"), value: yesNo(fpi) },

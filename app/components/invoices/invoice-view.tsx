@@ -22,7 +22,7 @@ export function InvoiceView({ invoice: inv, actions }: { invoice: InvoiceDetails
     </div>
   );
   return (
-    <article className="grid gap-6" aria-labelledby="invoice-title">
+    <article className="grid grid-cols-1 gap-6" aria-labelledby="invoice-title">
       <PageHeader
         title={<span id="invoice-title">{t("detailsTitle")}</span>}
         description={inv.invoiceNum}
@@ -36,7 +36,7 @@ export function InvoiceView({ invoice: inv, actions }: { invoice: InvoiceDetails
         }
       />
       <Card className="print:border-0 print:shadow-none">
-        <CardContent className="grid gap-6 pt-6 sm:grid-cols-2 print:grid-cols-2">
+        <CardContent className="grid grid-cols-1 gap-6 pt-6 sm:grid-cols-2 print:grid-cols-2">
           <dl className="grid content-start text-sm">
             {row(t("field.invoiceNum"), <span className="font-mono">{inv.invoiceNum}</span>)}
             {row(t("field.customer"), `${inv.customer.name} (${inv.customer.code})`)}

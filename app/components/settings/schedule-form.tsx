@@ -94,7 +94,7 @@ export function ScheduleForm({ data, lastResult }: { data: ScheduleOpen; lastRes
   };
 
   return (
-    <form onSubmit={onSubmit} noValidate className="grid gap-6">
+    <form onSubmit={onSubmit} noValidate className="grid grid-cols-1 gap-6">
       <FormAlert message={err("_") ?? (Object.keys(errors).length ? t("schedule.fixErrors") : undefined)} />
       <div className="grid gap-1">
         <div className="flex items-center gap-2">
@@ -106,58 +106,61 @@ export function ScheduleForm({ data, lastResult }: { data: ScheduleOpen; lastRes
         </p>
       </div>
 
-      <section aria-labelledby="week-title" className="grid gap-2">
+      <section aria-labelledby="week-title" className="grid grid-cols-1 gap-2">
         <h2 id="week-title" className="text-lg font-semibold">
           {t("schedule.week")}
         </h2>
         {err("schedule_opens") && <p className="text-xs font-medium text-destructive">{err("schedule_opens")}</p>}
-        <table className="w-full max-w-2xl text-sm" data-testid="week">
-          <thead>
-            <tr className="text-left text-muted-foreground">
-              <th className="py-1 font-medium">{t("schedule.day")}</th>
-              <th className="py-1 font-medium">{t("schedule.open")}</th>
-              <th className="py-1 font-medium">{t("schedule.openTime")}</th>
-              <th className="py-1 font-medium">{t("schedule.closeTime")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {week.map((row, i) => {
-              const day = t(`day.${i}`);
-              return (
-                <tr key={i} className="border-t align-top">
-                  <th scope="row" className="py-2 pr-3 text-left font-medium">
-                    {day}
-                  </th>
-                  <td className="py-2 pr-3">
-                    <Checkbox
-                      checked={row.openWholeDay}
-                      onCheckedChange={(on) => setDay(i, { openWholeDay: on === true })}
-                      aria-label={t("schedule.openDay", { day })}
-                      className="mt-2.5"
+        {/* On a phone the time fields need more than the screen: the table scrolls in its own box, the page does not. */}
+        <div className="overflow-x-auto">
+          <table className="w-full max-w-2xl text-sm" data-testid="week">
+            <thead>
+              <tr className="text-left text-muted-foreground">
+                <th className="py-1 pr-3 font-medium">{t("schedule.day")}</th>
+                <th className="py-1 pr-3 font-medium">{t("schedule.open")}</th>
+                <th className="py-1 pr-3 font-medium">{t("schedule.openTime")}</th>
+                <th className="py-1 pr-3 font-medium">{t("schedule.closeTime")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {week.map((row, i) => {
+                const day = t(`day.${i}`);
+                return (
+                  <tr key={i} className="border-t align-top">
+                    <th scope="row" className="py-2 pr-3 text-left font-medium">
+                      {day}
+                    </th>
+                    <td className="py-2 pr-3">
+                      <Checkbox
+                        checked={row.openWholeDay}
+                        onCheckedChange={(on) => setDay(i, { openWholeDay: on === true })}
+                        aria-label={t("schedule.openDay", { day })}
+                        className="mt-2.5"
+                      />
+                    </td>
+                    <TimeCell
+                      label={t("schedule.openTimeOf", { day })}
+                      value={row.openTime}
+                      disabled={!row.openWholeDay}
+                      error={err(`schedule_opens.${i}.openTime`)}
+                      onChange={(v) => setDay(i, { openTime: v })}
                     />
-                  </td>
-                  <TimeCell
-                    label={t("schedule.openTimeOf", { day })}
-                    value={row.openTime}
-                    disabled={!row.openWholeDay}
-                    error={err(`schedule_opens.${i}.openTime`)}
-                    onChange={(v) => setDay(i, { openTime: v })}
-                  />
-                  <TimeCell
-                    label={t("schedule.closeTimeOf", { day })}
-                    value={row.closeTime}
-                    disabled={!row.openWholeDay}
-                    error={err(`schedule_opens.${i}.closeTime`)}
-                    onChange={(v) => setDay(i, { closeTime: v })}
-                  />
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+                    <TimeCell
+                      label={t("schedule.closeTimeOf", { day })}
+                      value={row.closeTime}
+                      disabled={!row.openWholeDay}
+                      error={err(`schedule_opens.${i}.closeTime`)}
+                      onChange={(v) => setDay(i, { closeTime: v })}
+                    />
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
       </section>
 
-      <section aria-labelledby="exceptions-title" className="grid gap-2">
+      <section aria-labelledby="exceptions-title" className="grid grid-cols-1 gap-2">
         <h2 id="exceptions-title" className="text-lg font-semibold">
           {t("schedule.exceptions")}
         </h2>
@@ -165,81 +168,83 @@ export function ScheduleForm({ data, lastResult }: { data: ScheduleOpen; lastRes
         {exceptions.length === 0 ? (
           <p className="text-sm text-muted-foreground">{t("schedule.noExceptions")}</p>
         ) : (
-          <table className="w-full max-w-3xl text-sm" data-testid="exceptions">
-            <thead>
-              <tr className="text-left text-muted-foreground">
-                <th className="py-1 font-medium">{t("schedule.date")}</th>
-                <th className="py-1 font-medium">{t("schedule.open")}</th>
-                <th className="py-1 font-medium">{t("schedule.openTime")}</th>
-                <th className="py-1 font-medium">{t("schedule.closeTime")}</th>
-                <th className="py-1" />
-              </tr>
-            </thead>
-            <tbody>
-              {exceptions.map((row, i) => {
-                const n = i + 1;
-                const at = `schedule_exceptions.${i}`;
-                return (
-                  <tr key={row.key} className="border-t align-top">
-                    <td className="py-2 pr-3">
-                      <Input
-                        type="date"
-                        value={row.exceptionDate}
-                        onChange={(e) => setException(row.key, { exceptionDate: e.target.value })}
-                        aria-label={t("schedule.dateOf", { n })}
-                        aria-invalid={err(`${at}.exceptionDate`) ? true : undefined}
-                        aria-describedby={err(`${at}.exceptionDate`) ? `${at}-date-error` : undefined}
+          <div className="overflow-x-auto">
+            <table className="w-full max-w-3xl text-sm" data-testid="exceptions">
+              <thead>
+                <tr className="text-left text-muted-foreground">
+                  <th className="py-1 pr-3 font-medium">{t("schedule.date")}</th>
+                  <th className="py-1 pr-3 font-medium">{t("schedule.open")}</th>
+                  <th className="py-1 pr-3 font-medium">{t("schedule.openTime")}</th>
+                  <th className="py-1 pr-3 font-medium">{t("schedule.closeTime")}</th>
+                  <th className="py-1" />
+                </tr>
+              </thead>
+              <tbody>
+                {exceptions.map((row, i) => {
+                  const n = i + 1;
+                  const at = `schedule_exceptions.${i}`;
+                  return (
+                    <tr key={row.key} className="border-t align-top">
+                      <td className="py-2 pr-3">
+                        <Input
+                          type="date"
+                          value={row.exceptionDate}
+                          onChange={(e) => setException(row.key, { exceptionDate: e.target.value })}
+                          aria-label={t("schedule.dateOf", { n })}
+                          aria-invalid={err(`${at}.exceptionDate`) ? true : undefined}
+                          aria-describedby={err(`${at}.exceptionDate`) ? `${at}-date-error` : undefined}
+                        />
+                        {err(`${at}.exceptionDate`) && (
+                          <p id={`${at}-date-error`} className="mt-1 text-xs font-medium text-destructive">
+                            {err(`${at}.exceptionDate`)}
+                          </p>
+                        )}
+                      </td>
+                      <td className="py-2 pr-3">
+                        <Checkbox
+                          checked={row.openWholeDay}
+                          onCheckedChange={(on) => setException(row.key, { openWholeDay: on === true })}
+                          aria-label={t("schedule.openOf", { n })}
+                          className="mt-2.5"
+                        />
+                      </td>
+                      <TimeCell
+                        label={t("schedule.openTimeOfException", { n })}
+                        value={row.openTime}
+                        disabled={!row.openWholeDay}
+                        error={err(`${at}.openTime`)}
+                        onChange={(v) => setException(row.key, { openTime: v })}
                       />
-                      {err(`${at}.exceptionDate`) && (
-                        <p id={`${at}-date-error`} className="mt-1 text-xs font-medium text-destructive">
-                          {err(`${at}.exceptionDate`)}
-                        </p>
-                      )}
-                    </td>
-                    <td className="py-2 pr-3">
-                      <Checkbox
-                        checked={row.openWholeDay}
-                        onCheckedChange={(on) => setException(row.key, { openWholeDay: on === true })}
-                        aria-label={t("schedule.openOf", { n })}
-                        className="mt-2.5"
+                      <TimeCell
+                        label={t("schedule.closeTimeOfException", { n })}
+                        value={row.closeTime}
+                        disabled={!row.openWholeDay}
+                        error={err(`${at}.closeTime`)}
+                        onChange={(v) => setException(row.key, { closeTime: v })}
                       />
-                    </td>
-                    <TimeCell
-                      label={t("schedule.openTimeOfException", { n })}
-                      value={row.openTime}
-                      disabled={!row.openWholeDay}
-                      error={err(`${at}.openTime`)}
-                      onChange={(v) => setException(row.key, { openTime: v })}
-                    />
-                    <TimeCell
-                      label={t("schedule.closeTimeOfException", { n })}
-                      value={row.closeTime}
-                      disabled={!row.openWholeDay}
-                      error={err(`${at}.closeTime`)}
-                      onChange={(v) => setException(row.key, { closeTime: v })}
-                    />
-                    <td className="py-2">
-                      <ConfirmButton
-                        trigger={
-                          <Button type="button" variant="ghost" size="icon-sm" aria-label={t("schedule.delete", { n })}>
-                            <TrashIcon />
-                          </Button>
-                        }
-                        title={t("schedule.deleteTitle")}
-                        description={row.exceptionDate ? t("schedule.deleteDescription", { date: row.exceptionDate }) : t("schedule.deleteUndated")}
-                        confirmLabel={t("schedule.deleteConfirm")}
-                        cancelLabel={t("cancel")}
-                        onConfirm={() => {
-                          edited();
-                          setExceptions((rows) => rows.filter((r) => r.key !== row.key));
-                        }}
-                      />
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+                      <td className="py-2">
+                        <ConfirmButton
+                          trigger={
+                            <Button type="button" variant="ghost" size="icon-sm" aria-label={t("schedule.delete", { n })}>
+                              <TrashIcon />
+                            </Button>
+                          }
+                          title={t("schedule.deleteTitle")}
+                          description={row.exceptionDate ? t("schedule.deleteDescription", { date: row.exceptionDate }) : t("schedule.deleteUndated")}
+                          confirmLabel={t("schedule.deleteConfirm")}
+                          cancelLabel={t("cancel")}
+                          onConfirm={() => {
+                            edited();
+                            setExceptions((rows) => rows.filter((r) => r.key !== row.key));
+                          }}
+                        />
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
         )}
         <Button type="button" variant="outline" size="sm" className="w-fit" onClick={addException}>
           {t("schedule.add")}

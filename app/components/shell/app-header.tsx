@@ -59,7 +59,7 @@ export function AppHeader({ data }: { data: ShellData }) {
               </DropdownMenuItem>
             )}
             <DropdownMenuItem data-testid="switch-language" onSelect={() => postAndReload("/resources/language", { lng: other, redirectTo: back })}>
-              {t("menu.language", { lng: other === "es" ? "Español" : "English" })}
+              {t("menu.language", { language: other === "es" ? "Español" : "English" })}
             </DropdownMenuItem>
             {data.menu.varPanel && (
               <DropdownMenuItem asChild>
