@@ -1,4 +1,5 @@
 import { env, SELF } from "cloudflare:test";
+import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import * as schema from "../../db/schema";
 import { configureClock, nowMs } from "../../app/utils/clock.server";
@@ -72,4 +73,38 @@ export async function pageCookie(who: DemoLogin): Promise<string> {
 /** Forgets failed sign-ins, so a throttling test does not lock out the tests after it. */
 export async function resetThrottles(): Promise<void> {
   await env.DB.prepare("delete from login_throttles").run();
+}
+
+/** The id of the Europe/Madrid zone row, the zone the tests' device groups keep their hours in. */
+export async function madridZoneId(): Promise<number> {
+  return (await db().query.timeZones.findFirst({ where: eq(schema.timeZones.name, "Europe/Madrid") }))!.id;
+}
+
+/** A valid `createDeviceGroup` body: `name` on the given devices, weekdays 08:00–18:00 in `timeZoneId`; `over` replaces any field. */
+export function deviceGroupBody(timeZoneId: number, name: string, deviceIds: number[], over: Record<string, unknown> = {}) {
+  return {
+    display_name: name,
+    full_name: name,
+    description: "",
+    sch_monday: "1",
+    sch_tuesday: "1",
+    sch_wednesday: "1",
+    sch_thursday: "1",
+    sch_friday: "1",
+    sch_saturday: "0",
+    sch_sunday: "0",
+    start_at: "08:00",
+    end_at: "18:00",
+    is_all_day: "0",
+    time_zone_id: timeZoneId,
+    available_devices: deviceIds,
+    ...over,
+  };
+}
+
+/** Creates a device group through the API (body as `deviceGroupBody`, in Madrid's zone) and returns its id; anything but a 200 throws. */
+export async function createDeviceGroup(token: string, name: string, deviceIds: number[], over: Record<string, unknown> = {}): Promise<number> {
+  const r = await api(token, "POST", "/api/admin/deviceGroup/createDeviceGroup", deviceGroupBody(await madridZoneId(), name, deviceIds, over));
+  if (r.status !== 200) throw new Error(`createDeviceGroup ${name} failed: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.payload.id as number;
 }
