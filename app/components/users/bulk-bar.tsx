@@ -1,5 +1,6 @@
 import { Form } from "@remix-run/react";
 import { useState } from "react";
+import { namedOptions, SelectField } from "~/components/select-field";
 import { usePageForm } from "~/components/forms/use-page-form";
 import { Button } from "~/components/ui/button";
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "~/components/ui/dialog";
@@ -47,28 +48,28 @@ export function BulkBar({ ids, groups, devices, onClear }: { ids: number[]; grou
           </NativeSelect>
         </Field>
         {action === "giveGroupKey" && (
-          <Field label={t("bulk.group")} id="bulk-group" error={err(fields.groupId)} className="min-w-48">
-            <NativeSelect id="bulk-group" name={fields.groupId.name} defaultValue="">
-              <option value="">{t("bulk.choose")}</option>
-              {groups.map((g) => (
-                <option key={g.id} value={g.id}>
-                  {g.fullName}
-                </option>
-              ))}
-            </NativeSelect>
-          </Field>
+          <SelectField
+            id="bulk-group"
+            label={t("bulk.group")}
+            error={err(fields.groupId)}
+            className="min-w-48"
+            name={fields.groupId.name}
+            defaultValue=""
+            blank={t("bulk.choose")}
+            options={namedOptions(groups)}
+          />
         )}
         {action === "giveDeviceKey" && (
-          <Field label={t("bulk.device")} id="bulk-device" error={err(fields.deviceId)} className="min-w-48">
-            <NativeSelect id="bulk-device" name={fields.deviceId.name} defaultValue="">
-              <option value="">{t("bulk.choose")}</option>
-              {devices.map((d) => (
-                <option key={d.id} value={d.id}>
-                  {d.fullName}
-                </option>
-              ))}
-            </NativeSelect>
-          </Field>
+          <SelectField
+            id="bulk-device"
+            label={t("bulk.device")}
+            error={err(fields.deviceId)}
+            className="min-w-48"
+            name={fields.deviceId.name}
+            defaultValue=""
+            blank={t("bulk.choose")}
+            options={namedOptions(devices)}
+          />
         )}
         {action === "deactivate" ? (
           <Button type="button" variant="destructive" onClick={() => setConfirming(true)}>
