@@ -4,29 +4,37 @@ import { NativeSelect } from "~/components/ui/native-select";
 
 export type SelectOption = { value: string | number; label: string };
 
-type SelectFieldProps = Pick<FieldProps, "label" | "error" | "required" | "className"> & {
-  id: string;
+type OptionSelectProps = {
   /** The first, empty choice ("Any", "Choose…"). */
   blank: string;
   options: readonly SelectOption[];
-} & Omit<SelectHTMLAttributes<HTMLSelectElement>, "id" | "required" | "className">;
+} & SelectHTMLAttributes<HTMLSelectElement>;
+
+/** A `<select>` of a blank choice then the given options. */
+export function OptionSelect({ blank, options, ...select }: OptionSelectProps) {
+  return (
+    <NativeSelect {...select}>
+      <option value="">{blank}</option>
+      {options.map((o) => (
+        <option key={o.value} value={o.value}>
+          {o.label}
+        </option>
+      ))}
+    </NativeSelect>
+  );
+}
+
+type SelectFieldProps = Pick<FieldProps, "label" | "error" | "required" | "className"> & { id: string } & Omit<OptionSelectProps, "id" | "required" | "className">;
 
 /**
- * A labelled `<select>` of a blank choice then the given options (a role, group, device or user), wired by `Field`:
+ * An `OptionSelect` (a role, group, device or user) with its label and error, wired by `Field`:
  *
- *   <SelectField id="user-group" label={t("search.group")} name="groupId" blank={t("search.any")} options={groups.map((g) => ({ value: g.id, label: g.fullName }))} />
+ *   <SelectField id="user-group" label={t("search.group")} name="groupId" blank={t("search.any")} options={namedOptions(groups)} />
  */
-export function SelectField({ id, label, error, required, className, blank, options, ...select }: SelectFieldProps) {
+export function SelectField({ id, label, error, required, className, ...select }: SelectFieldProps) {
   return (
     <Field label={label} id={id} error={error} required={required} className={className}>
-      <NativeSelect id={id} {...select}>
-        <option value="">{blank}</option>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </NativeSelect>
+      <OptionSelect id={id} {...select} />
     </Field>
   );
 }

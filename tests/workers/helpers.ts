@@ -7,8 +7,10 @@ import { configureClock, nowMs } from "../../app/utils/clock.server";
 export const ORIGIN = "https://console.test";
 
 import { DEMO, type DemoLogin } from "../demo-logins";
+import { deviceGroupBody } from "../device-group-body";
 
 export { DEMO, type DemoLogin };
+export { deviceGroupBody };
 
 /**
  * "Now" as the Worker under test reads it. Tests that insert rows relative to now, or compute
@@ -78,28 +80,6 @@ export async function resetThrottles(): Promise<void> {
 /** The id of the Europe/Madrid zone row, the zone the tests' device groups keep their hours in. */
 export async function madridZoneId(): Promise<number> {
   return (await db().query.timeZones.findFirst({ where: eq(schema.timeZones.name, "Europe/Madrid") }))!.id;
-}
-
-/** A valid `createDeviceGroup` body: `name` on the given devices, weekdays 08:00–18:00 in `timeZoneId`; `over` replaces any field. */
-export function deviceGroupBody(timeZoneId: number, name: string, deviceIds: number[], over: Record<string, unknown> = {}) {
-  return {
-    display_name: name,
-    full_name: name,
-    description: "",
-    sch_monday: "1",
-    sch_tuesday: "1",
-    sch_wednesday: "1",
-    sch_thursday: "1",
-    sch_friday: "1",
-    sch_saturday: "0",
-    sch_sunday: "0",
-    start_at: "08:00",
-    end_at: "18:00",
-    is_all_day: "0",
-    time_zone_id: timeZoneId,
-    available_devices: deviceIds,
-    ...over,
-  };
 }
 
 /** Creates a device group through the API (body as `deviceGroupBody`, in Madrid's zone) and returns its id; anything but a 200 throws. */

@@ -20,6 +20,13 @@ export function BulkBar({ ids, groups, devices, onClear }: { ids: number[]; grou
   const { fields, err, formError, formProps, t } = usePageForm({ id: BULK_FORM_ID, schema: bulkUsersSchema, ns: "users" });
   const [action, setAction] = useState<BulkUserAction>("giveGroupKey");
   const [confirming, setConfirming] = useState(false);
+  // A key's action asks for its group or device; the key remounts the select, so a switch starts it blank.
+  const target =
+    action === "giveGroupKey"
+      ? { id: "bulk-group", label: t("bulk.group"), field: fields.groupId, rows: groups }
+      : action === "giveDeviceKey"
+        ? { id: "bulk-device", label: t("bulk.device"), field: fields.deviceId, rows: devices }
+        : null;
 
   return (
     <Form
@@ -47,28 +54,17 @@ export function BulkBar({ ids, groups, devices, onClear }: { ids: number[]; grou
             ))}
           </NativeSelect>
         </Field>
-        {action === "giveGroupKey" && (
+        {target && (
           <SelectField
-            id="bulk-group"
-            label={t("bulk.group")}
-            error={err(fields.groupId)}
+            key={target.id}
+            id={target.id}
+            label={target.label}
+            error={err(target.field)}
             className="min-w-48"
-            name={fields.groupId.name}
+            name={target.field.name}
             defaultValue=""
             blank={t("bulk.choose")}
-            options={namedOptions(groups)}
-          />
-        )}
-        {action === "giveDeviceKey" && (
-          <SelectField
-            id="bulk-device"
-            label={t("bulk.device")}
-            error={err(fields.deviceId)}
-            className="min-w-48"
-            name={fields.deviceId.name}
-            defaultValue=""
-            blank={t("bulk.choose")}
-            options={namedOptions(devices)}
+            options={namedOptions(target.rows)}
           />
         )}
         {action === "deactivate" ? (

@@ -30,6 +30,10 @@ export function UserFilterForm({
   const { t } = useTranslation("users");
   const keep = ["sort", "pageSize", "status", "hideInactive"].filter((k) => searchParams.has(k));
   const submit = useSubmit();
+  const any = t("search.any");
+  const flagOptions = USER_FLAGS.map((f) => ({ value: f, label: t(`search.flags.${f}`) }));
+  const roleOptions = roles.map((r) => ({ value: r.id, label: r.title }));
+  const groupOptions = namedOptions(groups);
   const chosen = [filters.flag, filters.roleId, filters.groupId].filter((v) => v !== undefined).length;
   // The spec's 'Hide inactive' switch (on by default) applies at once; off lists every status.
   const toggleInactive = (hide: boolean) => {
@@ -53,35 +57,11 @@ export function UserFilterForm({
         <Label htmlFor="hideInactive">{t("hideInactive")}</Label>
       </div>
       <FilterDisclosure active={chosen} className="self-end" panelClassName="contents">
-        <SelectField
-          id="user-flag"
-          label={t("search.flag")}
-          className="w-full sm:w-48"
-          name="flag"
-          defaultValue={filters.flag ?? ""}
-          blank={t("search.any")}
-          options={USER_FLAGS.map((f) => ({ value: f, label: t(`search.flags.${f}`) }))}
-        />
+        <SelectField id="user-flag" label={t("search.flag")} className="w-full sm:w-48" name="flag" defaultValue={filters.flag ?? ""} blank={any} options={flagOptions} />
         {roles.length > 0 && (
-          <SelectField
-            id="user-role"
-            label={t("search.role")}
-            className="w-full sm:w-44"
-            name="roleId"
-            defaultValue={filters.roleId ?? ""}
-            blank={t("search.any")}
-            options={roles.map((r) => ({ value: r.id, label: r.title }))}
-          />
+          <SelectField id="user-role" label={t("search.role")} className="w-full sm:w-44" name="roleId" defaultValue={filters.roleId ?? ""} blank={any} options={roleOptions} />
         )}
-        <SelectField
-          id="user-group"
-          label={t("search.group")}
-          className="w-full sm:w-48"
-          name="groupId"
-          defaultValue={filters.groupId ?? ""}
-          blank={t("search.any")}
-          options={namedOptions(groups)}
-        />
+        <SelectField id="user-group" label={t("search.group")} className="w-full sm:w-48" name="groupId" defaultValue={filters.groupId ?? ""} blank={any} options={groupOptions} />
       </FilterDisclosure>
       <div className="flex gap-2">
         <Button type="submit">{t("search.submit")}</Button>
