@@ -1,18 +1,9 @@
 import type { SelectHTMLAttributes } from "react";
-import { NativeSelect } from "~/components/ui/native-select";
+import { OptionSelect } from "~/components/select-field";
 
 type Zone = { id: number; label: string };
 
 /** The time-zone picker of the key, group and settings forms: a blank choice, then every zone by label. */
 export function ZoneSelect({ zones, placeholder, ...props }: { zones: Zone[]; placeholder: string } & SelectHTMLAttributes<HTMLSelectElement>) {
-  return (
-    <NativeSelect {...props}>
-      <option value="">{placeholder}</option>
-      {zones.map((z) => (
-        <option key={z.id} value={z.id}>
-          {z.label}
-        </option>
-      ))}
-    </NativeSelect>
-  );
+  return <OptionSelect blank={placeholder} options={zones.map((z) => ({ value: z.id, label: z.label }))} {...props} />;
 }

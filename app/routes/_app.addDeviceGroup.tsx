@@ -4,8 +4,8 @@ import { useTranslation } from "react-i18next";
 import { saveGroupForm } from "~/utils/device-group-action.server";
 import { GroupForm } from "~/components/device-groups/group-form";
 import { PageHeader } from "~/components/ui/page-header";
-import { defaultTimeZoneId, getAvailableDevices } from "~/services/device-groups.server";
-import { timeZoneOptions } from "~/services/time-zones.server";
+import { getAvailableDevices } from "~/services/device-groups.server";
+import { timeZoneOptions, zoneIdOf } from "~/services/time-zones.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 
@@ -14,9 +14,9 @@ export const meta: MetaFunction = () => [{ title: "Add device group" }];
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "device_group", "add");
   const db = getDb(context);
-  const [zones, zoneId, available] = await Promise.all([timeZoneOptions(db), defaultTimeZoneId(db, auth), getAvailableDevices(db, auth)]);
+  const [zones, available] = await Promise.all([timeZoneOptions(db), getAvailableDevices(db, auth)]);
   // A new key after each save remounts the form, so 'add and create another' starts empty.
-  return { zones, zoneId, available, formKey: nowMs() };
+  return { zones, zoneId: zoneIdOf(zones, auth.company.zone), available, formKey: nowMs() };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

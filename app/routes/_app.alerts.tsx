@@ -12,7 +12,6 @@ import { getFixedT, getLanguage } from "~/i18n/i18next.server";
 import { translateMessage } from "~/i18n/messages";
 import { ALERT_MESSAGES } from "~/schemas/alerts";
 import { deleteAlert, listAlerts } from "~/services/alerts.server";
-import { companyDefaultZone } from "~/services/time-zones.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
@@ -27,8 +26,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "activity");
   const db = getDb(context);
   const params = parseTableParams(new URL(request.url), { defaultSort: "name", sortable: ["name"] });
-  const [{ rows, total }, zone] = await Promise.all([listAlerts(db, auth, params), companyDefaultZone(db, auth.company.id)]);
-  return { rows: rows.map((r) => ({ ...r, lastRun: r.lastRunAt ? formatZonedTime(r.lastRunAt, zone?.name ?? "UTC") : null })), total, params };
+  const { rows, total } = await listAlerts(db, auth, params);
+  return { rows: rows.map((r) => ({ ...r, lastRun: r.lastRunAt ? formatZonedTime(r.lastRunAt, auth.company.zone ?? "UTC") : null })), total, params };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -1,9 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
+import { SelectField } from "~/components/select-field";
 import { Button } from "~/components/ui/button";
-import { Field } from "~/components/ui/field";
-import { NativeSelect } from "~/components/ui/native-select";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT, getLanguage } from "~/i18n/i18next.server";
 import { translateMessage } from "~/i18n/messages";
@@ -49,6 +48,17 @@ export default function AssignRolePage() {
   const [userId, setUserId] = useState("");
 
   const everyone = [...unassigned, ...assigned].sort((a, b) => a.displayName.localeCompare(b.displayName));
+  const selects = [
+    { id: "assign-role", label: t("chooseRole"), field: fields.role_id, value: roleId, set: setRoleId, options: roles.map((r) => ({ value: r.id, label: r.title })) },
+    {
+      id: "assign-user",
+      label: t("chooseUser"),
+      field: fields.user_id,
+      value: userId,
+      set: setUserId,
+      options: everyone.map((u) => ({ value: u.id, label: `${u.displayName} (${u.email})` })),
+    },
+  ];
   return (
     <div className="grid gap-6">
       <PageHeader
@@ -65,26 +75,20 @@ export default function AssignRolePage() {
         </p>
       )}
       <Form method="post" {...formProps} className="grid max-w-3xl gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-start">
-        <Field label={t("chooseRole")} error={err(fields.role_id)} required>
-          <NativeSelect id="assign-role" name="role_id" value={roleId} onChange={(e) => setRoleId(e.target.value)}>
-            <option value="">{t("choose")}</option>
-            {roles.map((r) => (
-              <option key={r.id} value={r.id}>
-                {r.title}
-              </option>
-            ))}
-          </NativeSelect>
-        </Field>
-        <Field label={t("chooseUser")} error={err(fields.user_id)} required>
-          <NativeSelect id="assign-user" name="user_id" value={userId} onChange={(e) => setUserId(e.target.value)}>
-            <option value="">{t("choose")}</option>
-            {everyone.map((u) => (
-              <option key={u.id} value={u.id}>
-                {`${u.displayName} (${u.email})`}
-              </option>
-            ))}
-          </NativeSelect>
-        </Field>
+        {selects.map((s) => (
+          <SelectField
+            key={s.id}
+            id={s.id}
+            label={s.label}
+            error={err(s.field)}
+            required
+            name={s.field.name}
+            value={s.value}
+            onChange={(e) => s.set(e.target.value)}
+            blank={t("choose")}
+            options={s.options}
+          />
+        ))}
         <Button type="submit" name="intent" value="assign" disabled={busy} className="sm:mt-[26px]">
           {t("assign")}
         </Button>

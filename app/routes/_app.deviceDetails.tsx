@@ -7,7 +7,6 @@ import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { DetailList } from "~/components/devices/detail-list";
 import { deviceSettingItems } from "~/components/devices/device-settings";
-import { companyDefaultZone } from "~/services/time-zones.server";
 import { LinkListCard } from "~/components/devices/link-list-card";
 import { RemoteUnlockCard } from "~/components/devices/remote-unlock-card";
 import { ScheduledOpenCard } from "~/components/devices/scheduled-open-card";
@@ -45,10 +44,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const db = getDb(context);
   try {
     const now = nowMs();
-    const [details, rights, zone] = await Promise.all([getDeviceDetails(db, auth, id), lifecycleRights(db, auth), companyDefaultZone(db, auth.company.id)]);
+    const [details, rights] = await Promise.all([getDeviceDetails(db, auth, id), lifecycleRights(db, auth)]);
     const command = await latestCommand(db, auth, id, now);
     const canUnlock = can(auth.permissions, "devices", "modify") && details.device.status === "configured";
-    return { ...details, rights, tz: zone?.name ?? "UTC", today: todayOf(now), command: command && { id: command.id, status: command.status, error: command.error }, canUnlock };
+    return {
+      ...details,
+      rights,
+      tz: auth.company.zone ?? "UTC",
+      today: todayOf(now),
+      command: command && { id: command.id, status: command.status, error: command.error },
+      canUnlock,
+    };
   } catch (err) {
     if (err instanceof ServiceError && err.status === 404) throw redirect("/devices");
     throw err;

@@ -10,7 +10,6 @@ import { Button } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
 import { PageHeader } from "~/components/ui/page-header";
 import { activateRelease, deleteRelease, listProgress, listReleases, OTA_PAGE_SIZE } from "~/services/firmware.server";
-import { companyDefaultZone } from "~/services/time-zones.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { can } from "~/utils/permissions";
@@ -26,17 +25,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "company");
   const params = parseTableParams(request.url, { defaultSort: "createdAt", sortable: ["createdAt"], pageSize: OTA_PAGE_SIZE });
   const db = getDb(context);
-  const [{ rows, total }, progress, zone] = await Promise.all([
-    listReleases(db, auth, { page: params.page, pageSize: params.pageSize }),
-    listProgress(db, auth),
-    companyDefaultZone(db, auth.company.id),
-  ]);
+  const [{ rows, total }, progress] = await Promise.all([listReleases(db, auth, { page: params.page, pageSize: params.pageSize }), listProgress(db, auth)]);
   return {
     rows,
     total,
     params,
     progress,
-    timeZone: zone?.name ?? "UTC",
+    timeZone: auth.company.zone ?? "UTC",
     can: { add: can(auth.permissions, "company", "add"), modify: can(auth.permissions, "company", "modify"), remove: can(auth.permissions, "company", "delete") },
   };
 }

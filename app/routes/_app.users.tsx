@@ -15,7 +15,6 @@ import { PageHeader } from "~/components/ui/page-header";
 import { userColumns } from "~/components/users/columns";
 import { bulkUsersSchema, type BulkRowResult, type BulkUserAction } from "~/schemas/bulk";
 import { userFiltersFromUrl } from "~/schemas/search";
-import { companyToday } from "~/services/ekeys.server";
 import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import { listRoles } from "~/services/roles.server";
 import { giveKeyToUsers, inviteUsers, keyTargets, setUsersInactive } from "~/services/users-bulk.server";
@@ -35,9 +34,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const params = parseTableParams(url, { defaultSort: "displayName", sortable: Object.keys(USER_SORTS) });
   const filters = userFiltersFromUrl(url.searchParams);
-  const [{ rows, total }, { zone }, targets, roles] = await Promise.all([
+  const [{ rows, total }, targets, roles] = await Promise.all([
     listUsers(db, auth, { includeInactive: false, filters, sort: params.sort, page: { offset: params.offset, limit: params.pageSize } }),
-    companyToday(db, auth, context.core, nowMs()),
     keyTargets(db, auth),
     can(auth.permissions, "role") ? listRoles(db, auth) : Promise.resolve([]),
   ]);
@@ -49,7 +47,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     targets,
     roles: roles.map((r) => ({ id: r.id, title: r.title })),
     canBulk: can(auth.permissions, "users", "add") || can(auth.permissions, "users", "modify"),
-    timeZone: zone?.name ?? "UTC",
+    timeZone: auth.company.zone ?? "UTC",
     canAdd: can(auth.permissions, "users", "add"),
     canDelete: can(auth.permissions, "users", "delete"),
   };

@@ -12,7 +12,6 @@ import { can } from "~/utils/permissions";
 import { liveInCompany } from "~/utils/tenant.server";
 import { listActivity } from "./activity.server";
 import { firmwarePendingSql, followsScheduleSql, presenceSql, scheduledOpenNow } from "./device-status.server";
-import { companyDefaultZone } from "./time-zones.server";
 
 export const DENIED_ACTIVITY = "Access Denied";
 
@@ -41,8 +40,7 @@ export async function dashboardNumbers(db: Db, auth: Auth, core: Core, now: numb
   if (can(p, "activity")) {
     jobs.push(
       (async () => {
-        const zone = (await companyDefaultZone(db, auth.company.id))?.name ?? "UTC";
-        const today = core.formatLocal(now, zone).slice(0, 10);
+        const today = core.formatLocal(now, auth.company.zone ?? "UTC").slice(0, 10);
         const page = await listActivity(db, auth, { filterFromDate: today, filterToDate: today, additionalFilter: DENIED_ACTIVITY, pageSize: 1 }, core);
         out.denied = { today, count: page.total };
       })(),

@@ -15,7 +15,6 @@ import { parseInput } from "~/utils/parse-input.server";
 import { liveInCompany } from "~/utils/tenant.server";
 import { devicesWhere } from "./devices.server";
 import { idInAny, lowerOf, searchKey, startsWith } from "./search.server";
-import { companyDefaultZone } from "./time-zones.server";
 
 const { deviceGroups: g, deviceGroupMembers: m, devices: d, timeZones: tz } = schema;
 const MODULE = "device_group";
@@ -335,9 +334,4 @@ export async function addDevicesToGroup(db: Db, auth: Auth, raw: AddDevicesToGro
   const statements = [...memberInserts(db, companyId, group.id, added), ...audits];
   if (statements.length) await db.batch(statements as unknown as Parameters<Db["batch"]>[0]);
   return results;
-}
-
-/** Default zone of the add form (company settings). */
-export async function defaultTimeZoneId(db: Db, auth: Auth): Promise<number | null> {
-  return (await companyDefaultZone(db, auth.company.id))?.id ?? null;
 }

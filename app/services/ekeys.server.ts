@@ -10,7 +10,6 @@ import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
-import { companyDefaultZone } from "~/services/time-zones.server";
 import { inCompany, liveInCompany } from "~/utils/tenant.server";
 
 const k = schema.ekeyAssignments;
@@ -27,9 +26,8 @@ const groupDays = (row: typeof g.$inferSelect) =>
   [row.schMonday, row.schTuesday, row.schWednesday, row.schThursday, row.schFriday, row.schSaturday, row.schSunday] as Schedule["days"];
 
 /** The company's day in its default zone, `YYYY-MM-DD` (the default start date, docs/ARCHITECTURE.md §7.2). */
-export async function companyToday(db: Db, auth: Auth, core: Core, now: number): Promise<{ today: string; zone: { id: number; name: string } | null }> {
-  const zone = await companyDefaultZone(db, auth.company.id);
-  return { today: core.formatLocal(now, zone?.name ?? "UTC").slice(0, 10), zone };
+export function companyToday(auth: Auth, core: Core, now: number): string {
+  return core.formatLocal(now, auth.company.zone ?? "UTC").slice(0, 10);
 }
 
 /** A simple state for the list's status column. */
@@ -176,7 +174,7 @@ export type KeyPlan = {
 /** The key an assign input describes, whoever it is for; refused (400/404) before anything is written. */
 export async function planKey(db: Db, auth: Auth, core: Core, input: Omit<AssignInput, "userId" | "entryId" | "FOBDeviceId">, now: number): Promise<KeyPlan> {
   if (input.eKey == null) invalid({ eKey: [MSG.keyRequired] });
-  const { today } = await companyToday(db, auth, core, now);
+  const today = companyToday(auth, core, now);
   let schedule: Schedule;
   let zone: { id: number; name: string } | null = null;
   let target: { deviceId: number | null; groupId: number | null; label: string };

@@ -12,7 +12,6 @@ import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { findSettings, SETTINGS_MODULE } from "./settings.server";
-import { companyDefaultZone } from "./time-zones.server";
 
 const { companySettings: cs, scheduleOpenDays: days, scheduleOpenExceptions: exceptions, timeZones: tz } = schema;
 
@@ -56,8 +55,7 @@ export async function saveScheduleOpen(db: Db, auth: Auth, input: ScheduleOpenIn
   const companyId = auth.company.id;
   const settings = await findSettings(db, companyId);
   if (!settings) throw new ServiceError(409, SETTINGS_MESSAGES.settingsFirst);
-  const zone = await companyDefaultZone(db, companyId);
-  const errors = core.validate(scheduleWindow(input, zone?.name ?? "UTC"));
+  const errors = core.validate(scheduleWindow(input, auth.company.zone ?? "UTC"));
   if (errors.length) {
     const fieldErrors = scheduleErrors(errors);
     throw new ServiceError(400, Object.values(fieldErrors)[0][0], { fieldErrors, errorCode: errors[0].code });

@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { getActivityOptions } from "~/services/activity.server";
-import { companyDefaultZone, timeZoneOptions } from "~/services/time-zones.server";
+import { timeZoneOptions, zoneIdOf } from "~/services/time-zones.server";
 import type { Auth } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import type { AlertOptions } from "~/components/alerts/alert-form";
@@ -8,11 +8,11 @@ import type { AlertOptions } from "~/components/alerts/alert-form";
 /** What both alert pages load: the pickers' options, the company's zone and today's date there. */
 export async function alertFormOptions(context: AppLoadContext, auth: Auth): Promise<{ options: AlertOptions; today: string; zoneId: number | null }> {
   const db = getDb(context);
-  const [opts, zones, zone] = await Promise.all([getActivityOptions(db, auth), timeZoneOptions(db), companyDefaultZone(db, auth.company.id)]);
-  const today = context.core.formatLocal(nowMs(), zone?.name ?? "UTC").slice(0, 10);
+  const [opts, zones] = await Promise.all([getActivityOptions(db, auth), timeZoneOptions(db)]);
+  const today = context.core.formatLocal(nowMs(), auth.company.zone ?? "UTC").slice(0, 10);
   return {
     options: { activities: opts.activities, users: opts.users, devices: opts.devices, zones: zones.map((z) => ({ id: z.id, label: z.label })) },
     today,
-    zoneId: zone?.id ?? null,
+    zoneId: zoneIdOf(zones, auth.company.zone),
   };
 }

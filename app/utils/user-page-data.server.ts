@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import type { PanelData } from "~/components/ekeys/types";
 import { companyToday, getAssignedEkeys, getDeviceKeyOptions, getGroupKeyOptions } from "~/services/ekeys.server";
-import { timeZoneOptions } from "~/services/time-zones.server";
+import { timeZoneOptions, zoneIdOf } from "~/services/time-zones.server";
 import type { Auth } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { can } from "~/utils/permissions";
@@ -10,7 +10,7 @@ import { can } from "~/utils/permissions";
 export async function loadPanelData(context: AppLoadContext, auth: Auth, userId: number | null): Promise<PanelData> {
   const db = getDb(context);
   const now = nowMs();
-  const { today, zone } = await companyToday(db, auth, context.core, now);
+  const today = companyToday(auth, context.core, now);
   const [assigned, devices, groups, zones] = userId
     ? await Promise.all([getAssignedEkeys(db, auth, userId, today), getDeviceKeyOptions(db, auth, userId), getGroupKeyOptions(db, auth, userId), timeZoneOptions(db)])
     : [{ keys: [] }, [], [], []];
@@ -20,7 +20,7 @@ export async function loadPanelData(context: AppLoadContext, auth: Auth, userId:
     devices,
     groups,
     zones,
-    defaultZoneId: zone?.id ?? null,
+    defaultZoneId: zoneIdOf(zones, auth.company.zone),
     today,
     can: {
       add: can(auth.permissions, "users", "add"),

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { deviceGroupBody } from "../device-group-body";
 import { adminApi, LANGUAGE_AND_WIDTH_RUNS, signIn, unique } from "./fixtures";
 
 /**
@@ -44,23 +45,11 @@ for (const run of RUNS) {
     for (let i = 0; i < 30; i++) users.push(await api.createUser(`F${String(i).padStart(2, "0")}`, `${tag}${String(i).padStart(2, "0")}`));
     const madrid = await api.zoneId("Europe/Madrid");
     const groupName = `Gate ${tag}`;
-    const group = await api.call<{ payload: { id: number } }>("POST", "/deviceGroup/createDeviceGroup", {
-      display_name: tag.slice(0, 20),
-      full_name: groupName,
-      description: "",
-      sch_monday: "1",
-      sch_tuesday: "1",
-      sch_wednesday: "1",
-      sch_thursday: "1",
-      sch_friday: "1",
-      sch_saturday: "0",
-      sch_sunday: "0",
-      start_at: "",
-      end_at: "",
-      is_all_day: "1",
-      time_zone_id: madrid,
-      available_devices: [2],
-    });
+    const group = await api.call<{ payload: { id: number } }>(
+      "POST",
+      "/deviceGroup/createDeviceGroup",
+      deviceGroupBody(madrid, groupName, [2], { display_name: tag.slice(0, 20), start_at: "", end_at: "", is_all_day: "1" }),
+    );
 
     await page.setViewportSize({ width: run.width, height: run.height });
     await signIn(page, "acme", run.lang);

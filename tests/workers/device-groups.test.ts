@@ -1,6 +1,6 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, db, login, schema } from "./helpers";
+import { api, db, deviceGroupBody, login, madridZoneId, schema } from "./helpers";
 
 const BASE = "/api/admin";
 const ACME_GROUP = 1; // Office Hours: devices 1, 5, 7
@@ -12,23 +12,15 @@ let beta: string;
 let auditor: string;
 let madrid: number;
 
-const validGroup = () => ({
-  display_name: "Dock",
-  full_name: "Loading Dock Crew",
-  description: "Deliveries",
-  sch_monday: "1",
-  sch_tuesday: "1",
-  sch_wednesday: "0",
-  sch_thursday: "0",
-  sch_friday: "1",
-  sch_saturday: "0",
-  sch_sunday: "0",
-  start_at: "07:00",
-  end_at: "15:30",
-  is_all_day: "0",
-  time_zone_id: madrid,
-  available_devices: [2, 3],
-});
+const validGroup = () =>
+  deviceGroupBody(madrid, "Loading Dock Crew", [2, 3], {
+    display_name: "Dock",
+    description: "Deliveries",
+    sch_wednesday: "0",
+    sch_thursday: "0",
+    start_at: "07:00",
+    end_at: "15:30",
+  });
 
 const activities = async (groupId: number) =>
   db()
@@ -48,8 +40,7 @@ const members = async (groupId: number) =>
 
 beforeAll(async () => {
   [acme, beta, auditor] = await Promise.all([login("acme"), login("beta"), login("auditor")]);
-  const zone = await db().query.timeZones.findFirst({ where: eq(schema.timeZones.name, "Europe/Madrid") });
-  madrid = zone!.id;
+  madrid = await madridZoneId();
 });
 
 describe("GET /deviceGroup/getDeviceGroups", () => {

@@ -1,7 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { and, eq, gt } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, db, login, ORIGIN, pageCookie, schema } from "./helpers";
+import { api, createDeviceGroup, db, login, ORIGIN, pageCookie, schema } from "./helpers";
 
 /**
  * Adding devices to a group from the group page's picker and through the API (decisions 0035, 0040):
@@ -14,34 +14,12 @@ const HOST = new URL(ORIGIN).host;
 const BETA_DEVICE = 13;
 
 let acme: string;
-let madrid: number;
 let acmeCookie: string;
 let auditorCookie: string;
 
 const { deviceGroupMembers: m, activityLogs: logs, gatewayChanges: feed } = schema;
 
-async function createGroup(name: string, deviceIds: number[], status = 1) {
-  const r = await api(acme, "POST", `${BASE}/deviceGroup/createDeviceGroup`, {
-    display_name: name,
-    full_name: name,
-    description: "",
-    sch_monday: "1",
-    sch_tuesday: "1",
-    sch_wednesday: "1",
-    sch_thursday: "1",
-    sch_friday: "1",
-    sch_saturday: "0",
-    sch_sunday: "0",
-    start_at: "08:00",
-    end_at: "18:00",
-    is_all_day: "0",
-    time_zone_id: madrid,
-    available_devices: deviceIds,
-    status,
-  });
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  return r.body.payload.id as number;
-}
+const createGroup = (name: string, deviceIds: number[], status = 1) => createDeviceGroup(acme, name, deviceIds, { status });
 
 const membersOf = async (groupId: number) => (await db().select({ id: m.deviceId }).from(m).where(eq(m.groupId, groupId))).map((x) => x.id).sort((a, b) => a - b);
 const auditsOf = (groupId: number) => db().select({ deviceId: logs.targetDeviceId, summary: logs.summary }).from(logs).where(eq(logs.targetDeviceGroupId, groupId));
@@ -75,7 +53,6 @@ async function picker(cookie: string, query: string) {
 
 beforeAll(async () => {
   acme = await login("acme");
-  madrid = (await db().query.timeZones.findFirst({ where: eq(schema.timeZones.name, "Europe/Madrid") }))!.id;
   [acmeCookie, auditorCookie] = await Promise.all([pageCookie("acme"), pageCookie("auditor")]);
 });
 

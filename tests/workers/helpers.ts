@@ -1,4 +1,5 @@
 import { env, SELF } from "cloudflare:test";
+import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import * as schema from "../../db/schema";
 import { configureClock, nowMs } from "../../app/utils/clock.server";
@@ -6,8 +7,10 @@ import { configureClock, nowMs } from "../../app/utils/clock.server";
 export const ORIGIN = "https://console.test";
 
 import { DEMO, type DemoLogin } from "../demo-logins";
+import { deviceGroupBody } from "../device-group-body";
 
 export { DEMO, type DemoLogin };
+export { deviceGroupBody };
 
 /**
  * "Now" as the Worker under test reads it. Tests that insert rows relative to now, or compute
@@ -72,4 +75,16 @@ export async function pageCookie(who: DemoLogin): Promise<string> {
 /** Forgets failed sign-ins, so a throttling test does not lock out the tests after it. */
 export async function resetThrottles(): Promise<void> {
   await env.DB.prepare("delete from login_throttles").run();
+}
+
+/** The id of the Europe/Madrid zone row, the zone the tests' device groups keep their hours in. */
+export async function madridZoneId(): Promise<number> {
+  return (await db().query.timeZones.findFirst({ where: eq(schema.timeZones.name, "Europe/Madrid") }))!.id;
+}
+
+/** Creates a device group through the API (body as `deviceGroupBody`, in Madrid's zone) and returns its id; anything but a 200 throws. */
+export async function createDeviceGroup(token: string, name: string, deviceIds: number[], over: Record<string, unknown> = {}): Promise<number> {
+  const r = await api(token, "POST", "/api/admin/deviceGroup/createDeviceGroup", deviceGroupBody(await madridZoneId(), name, deviceIds, over));
+  if (r.status !== 200) throw new Error(`createDeviceGroup ${name} failed: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.payload.id as number;
 }

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { userConditions } from "../../app/services/users.server";
-import { api, db, login, schema, workerNow } from "./helpers";
+import { api, createDeviceGroup, db, login, schema, workerNow } from "./helpers";
 
 const BASE = "/api/admin";
 const ACME = 3;
@@ -13,7 +13,6 @@ const BETA_DEVICE = 13;
 let acme: string;
 let beta: string;
 let auditor: string;
-let madrid: number;
 
 /** Users created for this file: a distinctive surname so searches see only them. */
 const made: { id: number; email: string; phone: string; name: string }[] = [];
@@ -43,28 +42,9 @@ async function addUser(token: string, i: number, over: Record<string, unknown> =
 
 beforeAll(async () => {
   [acme, beta, auditor] = await Promise.all([login("acme"), login("beta"), login("auditor")]);
-  madrid = (await db().query.timeZones.findFirst({ where: eq(schema.timeZones.name, "Europe/Madrid") }))!.id;
   for (let i = 1; i <= 6; i++) made.push(await addUser(acme, i, i === 6 ? { isSuperAdmin: "1" } : {}));
   await addUser(beta, 99);
-  const g = await api(acme, "POST", `${BASE}/deviceGroup/createDeviceGroup`, {
-    display_name: "Qk",
-    full_name: "Quokka Gate",
-    description: "",
-    sch_monday: "1",
-    sch_tuesday: "1",
-    sch_wednesday: "1",
-    sch_thursday: "1",
-    sch_friday: "1",
-    sch_saturday: "0",
-    sch_sunday: "0",
-    start_at: "07:00",
-    end_at: "19:00",
-    is_all_day: "0",
-    time_zone_id: madrid,
-    available_devices: [2],
-  });
-  expect(g.status).toBe(200);
-  groupId = g.body.payload.id;
+  groupId = await createDeviceGroup(acme, "Quokka Gate", [2], { display_name: "Qk", start_at: "07:00", end_at: "19:00" });
 });
 
 const search = async (token: string, query: string) => (await api(token, "GET", `${BASE}/user/getAllUsers?${query}`)).body.payload as { id: number; dispay_name: string }[];

@@ -6,7 +6,7 @@ import { SELF } from "cloudflare:test";
 import { and, count, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { chunkedInserts } from "../../db/seed/batch";
-import { api, db, DEMO, login, ORIGIN, resetThrottles, schema, pageCookie } from "./helpers";
+import { api, db, DEMO, deviceGroupBody, login, madridZoneId, ORIGIN, resetThrottles, schema, pageCookie } from "./helpers";
 
 const BASE = "/api/admin";
 /** Browsers always send Host; Remix compares it with Origin. */
@@ -94,27 +94,14 @@ describe("lists of more than 99 ids", () => {
   let madrid: number;
 
   beforeAll(async () => {
-    madrid = (await db().query.timeZones.findFirst({ where: eq(schema.timeZones.name, "Europe/Madrid") }))!.id;
+    madrid = await madridZoneId();
     const rows = Array.from({ length: 150 }, (_, i) => ({ companyId: ACME, fullName: `Bulk door ${i}`, displayName: `B${i}`, serialNumber: `BULK-${i}` }));
     await db().batch(chunkedInserts(db(), schema.devices, rows) as never);
     ids = (await db().select({ id: schema.devices.id }).from(schema.devices).where(eq(schema.devices.companyId, ACME))).map((r) => r.id);
     expect(ids.length).toBeGreaterThan(150);
   });
 
-  const group = (devices: number[]) => ({
-    display_name: "All",
-    full_name: `Every door ${Math.random()}`,
-    sch_monday: "1",
-    sch_tuesday: "1",
-    sch_wednesday: "1",
-    sch_thursday: "1",
-    sch_friday: "1",
-    sch_saturday: "0",
-    sch_sunday: "0",
-    is_all_day: "1",
-    time_zone_id: madrid,
-    available_devices: devices,
-  });
+  const group = (devices: number[]) => deviceGroupBody(madrid, `Every door ${Math.random()}`, devices, { display_name: "All", is_all_day: "1" });
   const members = async (groupId: number) => (await db().select({ n: count() }).from(schema.deviceGroupMembers).where(eq(schema.deviceGroupMembers.groupId, groupId)))[0].n;
 
   it("a device group of every device is created and modified through the API", async () => {
@@ -265,21 +252,10 @@ describe("bad input is a clear 4xx that stores nothing", () => {
       expect(r.body.errors[field]).toBeDefined();
     }
     expect(await users()).toBe(before);
-    const group = await api(acme, "POST", `${BASE}/deviceGroup/createDeviceGroup`, {
-      display_name: "Ok",
-      full_name: "G".repeat(101),
-      sch_monday: "1",
-      is_all_day: "1",
-      available_devices: [1],
-    });
+    const zone = await madridZoneId();
+    const group = await api(acme, "POST", `${BASE}/deviceGroup/createDeviceGroup`, deviceGroupBody(zone, "G".repeat(101), [1], { display_name: "Ok" }));
     expect(group.status).toBe(400);
-    const rtlGroup = await api(acme, "POST", `${BASE}/deviceGroup/createDeviceGroup`, {
-      display_name: "x\u202Ey",
-      full_name: "Ok",
-      sch_monday: "1",
-      is_all_day: "1",
-      available_devices: [1],
-    });
+    const rtlGroup = await api(acme, "POST", `${BASE}/deviceGroup/createDeviceGroup`, deviceGroupBody(zone, "Ok", [1], { display_name: "x\u202Ey" }));
     expect(rtlGroup.status).toBe(400);
     // Accented and non-Latin names are fine.
     const ok = await api(acme, "POST", `${BASE}/user/addUser`, { ...base, firstName: "José", lastName: "Müller-Ñúñez", displayName: "مريم 李" });

@@ -288,7 +288,7 @@ export const usersEndpoints = [
     auth: "token",
     query: userIdQuery,
     async handler({ db, auth, core, query, now }) {
-      const { today } = await ekeys.companyToday(db, auth, core, now);
+      const today = ekeys.companyToday(auth, core, now);
       const r = await ekeys.getAssignedEkeys(db, auth, query.userId, today);
       const groupKeys = r.groupDevices.map((d) => ({ group_id: d.groupId, id: d.id, full_name: d.fullName }));
       return { payload: r.keys.map(assignedEkeyPayload), extra: { groupKeys } };

@@ -69,11 +69,16 @@ describe("summaries stored as English text", () => {
     ["Sensor 2 Open", `Sensor ${2} ${"open"} at ${door}`, "Sensor 2 open at West Door", "Sensor 2 abierto en West Door"],
     ["Sensor 1 Closed", `Sensor ${1} ${"closed"} at ${door}`, "Sensor 1 closed at West Door", "Sensor 1 cerrado en West Door"],
     ["Low Battery", `Battery at ${42}% on ${door}`, "Battery at 42% on West Door", "Batería al 42 % en West Door"],
+    ["Sensor Reading", `${"Temperature"} ${21.5}${" °C"} at ${door}`, "Temperature 21.5 °C at West Door", "Temperature 21.5 °C en West Door"],
+    ["Sensor Reading", `${"CO2"} ${-3}${""} at ${door}`, "CO2 -3 at West Door", "CO2 -3 en West Door"],
+    // a name or a door with " at " in it: the first " at " after the number ends the reading
+    ["Sensor Reading", `${"Temp at inlet"} ${7}${" C"} at ${"Gate at North"}`, "Temp at inlet 7 C at Gate at North", "Temp at inlet 7 C en Gate at North"],
     ["Location Reported", `${door} reported its location`, "West Door reported its location", "West Door comunicó su ubicación"],
     ["Tamper Detected", `Tamper ${"detected"} on ${door}`, "Tamper detected on West Door", "Manipulación detectada en West Door"],
     ["Tamper Detected", `Tamper ${"cleared"} on ${door}`, "Tamper cleared on West Door", "Manipulación resuelta en West Door"],
     ["Devices Registered", `${3} into the stock of ${"Acme"} (${"ACM1"})`, "3 into the stock of Acme (ACM1)", "3 al stock de Acme (ACM1)"],
-    ["Devices Transferred", `${2} from ${"Acme"} (${"ACM1"}) as ${"returned"}`, "2 from Acme (ACM1) as returned", "2 de Acme (ACM1) como returned"],
+    ["Devices Transferred", `${2} from ${"Acme"} (${"ACM1"}) as ${"stock"}`, "2 from Acme (ACM1) as stock", "2 de Acme (ACM1) en stock"],
+    ["Devices Transferred", `${2} from ${"Acme"} (${"ACM1"}) as ${"unconfigured"}`, "2 from Acme (ACM1) as unconfigured", "2 de Acme (ACM1) sin configurar"],
     ["Device Group Modified", `${"Lobby"}: ${door} added`, "Lobby: West Door added", "Lobby: West Door añadido"],
     ["User Modified", `${"Ruiz, Ana"}: ${"deactivated"}`, "Ruiz, Ana: deactivated", "Ruiz, Ana: desactivado"],
     ["User Modified", `${"Ruiz, Ana"}: ${"reactivated"}`, "Ruiz, Ana: reactivated", "Ruiz, Ana: reactivado"],
@@ -95,6 +100,8 @@ describe("summaries stored as English text", () => {
 
   it("shows an unknown text as stored", () => {
     expect(summaryText(t.es, row("Modified Company", "Acme Door Co. renamed"))).toBe("Acme Door Co. renamed");
+    expect(summaryText(t.es, row("Devices Transferred", "2 from Acme (ACM1) as returned"))).toBe("2 from Acme (ACM1) as returned");
+    expect(summaryText(t.es, row("Sensor Reading", "Door sensor at West Door"))).toBe("Door sensor at West Door");
   });
 
   it("leaves the free text of another event as written even when it looks like a known shape", () => {

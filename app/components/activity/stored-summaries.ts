@@ -20,11 +20,14 @@ const STORED: [RegExp, string, RegExp][] = [
   [/^Sensor (?<n>\d+) open at (?<door>.+)$/s, "sensorOpen", /^(?:Sensor \d+ Open)$/], // services/gateway-events.server.ts
   [/^Sensor (?<n>\d+) closed at (?<door>.+)$/s, "sensorClosed", /^(?:Sensor \d+ Closed)$/],
   [/^Battery at (?<percent>\d+)% on (?<door>.+)$/s, "battery", /^(?:Low Battery|Battery Good)$/],
+  // A reading is "<sensor's name> <number>[ <unit>] at <door>": the first " at " after the number ends it.
+  [/^(?<reading>.+? -?\d[^ ]*(?: .+?)?) at (?<door>.+)$/s, "sensorReading", /^(?:Sensor Reading)$/],
   [/^(?<door>.+) reported its location$/s, "location", /^(?:Location Reported)$/],
   [/^Tamper detected on (?<door>.+)$/s, "tamperDetected", /^(?:Tamper Detected)$/],
   [/^Tamper cleared on (?<door>.+)$/s, "tamperCleared", /^(?:Tamper Detected)$/],
   [/^(?<amount>\d+) into the stock of (?<company>.+)$/s, "stockAdded", /^(?:Devices Registered)$/], // services/device-lifecycle.server.ts
-  [/^(?<amount>\d+) from (?<company>.+) as (?<status>[^ ]+)$/s, "stockMoved", /^(?:Devices Transferred)$/], // services/device-stock.server.ts
+  [/^(?<amount>\d+) from (?<company>.+) as stock$/s, "stockMovedStock", /^(?:Devices Transferred)$/], // services/device-stock.server.ts
+  [/^(?<amount>\d+) from (?<company>.+) as unconfigured$/s, "stockMovedUnconfigured", /^(?:Devices Transferred)$/],
   [/^(?<group>.+): (?<device>.+) added$/s, "groupDeviceAdded", /^(?:Device Group Modified)$/], // services/device-groups.server.ts
   [/^(?<user>.+): deactivated$/s, "userDeactivated", /^(?:User Modified)$/], // services/users-bulk.server.ts
   [/^(?<user>.+): reactivated$/s, "userReactivated", /^(?:User Modified)$/],

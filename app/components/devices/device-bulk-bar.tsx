@@ -1,10 +1,9 @@
 import { Form } from "@remix-run/react";
 import { useRef, useState } from "react";
 import { usePageForm } from "~/components/forms/use-page-form";
+import { SelectField } from "~/components/select-field";
 import { Button } from "~/components/ui/button";
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "~/components/ui/dialog";
-import { Field } from "~/components/ui/field";
-import { NativeSelect } from "~/components/ui/native-select";
 import { addDevicesToGroupSchema } from "~/schemas/bulk";
 
 export const DEVICE_BULK_FORM_ID = "bulk-devices";
@@ -48,16 +47,17 @@ export function DeviceBulkBar({ ids, groups, onClear }: { ids: number[]; groups:
         <p className="self-center text-sm font-medium" role="status">
           {t("bulk.selected", { count: ids.length })}
         </p>
-        <Field label={t("bulk.group")} id="bulk-group" error={err(fields.groupId)} className="min-w-48">
-          <NativeSelect id="bulk-group" name={fields.groupId.name} value={groupId} onChange={(e) => setGroupId(e.target.value)}>
-            <option value="">{t("bulk.choose")}</option>
-            {groups.map((g) => (
-              <option key={g.id} value={g.id}>
-                {g.name}
-              </option>
-            ))}
-          </NativeSelect>
-        </Field>
+        <SelectField
+          id="bulk-group"
+          label={t("bulk.group")}
+          error={err(fields.groupId)}
+          className="min-w-48"
+          name={fields.groupId.name}
+          value={groupId}
+          onChange={(e) => setGroupId(e.target.value)}
+          blank={t("bulk.choose")}
+          options={groups.map((g) => ({ value: g.id, label: g.name }))}
+        />
         <Button type="submit">{t("bulk.addToGroup")}</Button>
         <Button type="button" variant="outline" onClick={onClear}>
           {t("bulk.clear")}

@@ -1,5 +1,6 @@
 import { Form } from "@remix-run/react";
 import { useState } from "react";
+import { namedOptions, SelectField } from "~/components/select-field";
 import { usePageForm } from "~/components/forms/use-page-form";
 import { Button } from "~/components/ui/button";
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "~/components/ui/dialog";
@@ -19,6 +20,13 @@ export function BulkBar({ ids, groups, devices, onClear }: { ids: number[]; grou
   const { fields, err, formError, formProps, t } = usePageForm({ id: BULK_FORM_ID, schema: bulkUsersSchema, ns: "users" });
   const [action, setAction] = useState<BulkUserAction>("giveGroupKey");
   const [confirming, setConfirming] = useState(false);
+  // A key's action asks for its group or device; the key remounts the select, so a switch starts it blank.
+  const target =
+    action === "giveGroupKey"
+      ? { id: "bulk-group", label: t("bulk.group"), field: fields.groupId, rows: groups }
+      : action === "giveDeviceKey"
+        ? { id: "bulk-device", label: t("bulk.device"), field: fields.deviceId, rows: devices }
+        : null;
 
   return (
     <Form
@@ -46,29 +54,18 @@ export function BulkBar({ ids, groups, devices, onClear }: { ids: number[]; grou
             ))}
           </NativeSelect>
         </Field>
-        {action === "giveGroupKey" && (
-          <Field label={t("bulk.group")} id="bulk-group" error={err(fields.groupId)} className="min-w-48">
-            <NativeSelect id="bulk-group" name={fields.groupId.name} defaultValue="">
-              <option value="">{t("bulk.choose")}</option>
-              {groups.map((g) => (
-                <option key={g.id} value={g.id}>
-                  {g.fullName}
-                </option>
-              ))}
-            </NativeSelect>
-          </Field>
-        )}
-        {action === "giveDeviceKey" && (
-          <Field label={t("bulk.device")} id="bulk-device" error={err(fields.deviceId)} className="min-w-48">
-            <NativeSelect id="bulk-device" name={fields.deviceId.name} defaultValue="">
-              <option value="">{t("bulk.choose")}</option>
-              {devices.map((d) => (
-                <option key={d.id} value={d.id}>
-                  {d.fullName}
-                </option>
-              ))}
-            </NativeSelect>
-          </Field>
+        {target && (
+          <SelectField
+            key={target.id}
+            id={target.id}
+            label={target.label}
+            error={err(target.field)}
+            className="min-w-48"
+            name={target.field.name}
+            defaultValue=""
+            blank={t("bulk.choose")}
+            options={namedOptions(target.rows)}
+          />
         )}
         {action === "deactivate" ? (
           <Button type="button" variant="destructive" onClick={() => setConfirming(true)}>

@@ -1,11 +1,11 @@
 import { Form, Link, useSubmit } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { namedOptions, SelectField } from "~/components/select-field";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { FilterDisclosure } from "~/components/ui/filter-disclosure";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
-import { NativeSelect } from "~/components/ui/native-select";
 import { Switch } from "~/components/ui/switch";
 import { SEARCH_MAX, USER_FLAGS, type UserFilters } from "~/schemas/search";
 
@@ -30,6 +30,10 @@ export function UserFilterForm({
   const { t } = useTranslation("users");
   const keep = ["sort", "pageSize", "status", "hideInactive"].filter((k) => searchParams.has(k));
   const submit = useSubmit();
+  const any = t("search.any");
+  const flagOptions = USER_FLAGS.map((f) => ({ value: f, label: t(`search.flags.${f}`) }));
+  const roleOptions = roles.map((r) => ({ value: r.id, label: r.title }));
+  const groupOptions = namedOptions(groups);
   const chosen = [filters.flag, filters.roleId, filters.groupId].filter((v) => v !== undefined).length;
   // The spec's 'Hide inactive' switch (on by default) applies at once; off lists every status.
   const toggleInactive = (hide: boolean) => {
@@ -53,38 +57,11 @@ export function UserFilterForm({
         <Label htmlFor="hideInactive">{t("hideInactive")}</Label>
       </div>
       <FilterDisclosure active={chosen} className="self-end" panelClassName="contents">
-        <Field label={t("search.flag")} id="user-flag" className="w-full sm:w-48">
-          <NativeSelect id="user-flag" name="flag" defaultValue={filters.flag ?? ""}>
-            <option value="">{t("search.any")}</option>
-            {USER_FLAGS.map((f) => (
-              <option key={f} value={f}>
-                {t(`search.flags.${f}`)}
-              </option>
-            ))}
-          </NativeSelect>
-        </Field>
+        <SelectField id="user-flag" label={t("search.flag")} className="w-full sm:w-48" name="flag" defaultValue={filters.flag ?? ""} blank={any} options={flagOptions} />
         {roles.length > 0 && (
-          <Field label={t("search.role")} id="user-role" className="w-full sm:w-44">
-            <NativeSelect id="user-role" name="roleId" defaultValue={filters.roleId ?? ""}>
-              <option value="">{t("search.any")}</option>
-              {roles.map((r) => (
-                <option key={r.id} value={r.id}>
-                  {r.title}
-                </option>
-              ))}
-            </NativeSelect>
-          </Field>
+          <SelectField id="user-role" label={t("search.role")} className="w-full sm:w-44" name="roleId" defaultValue={filters.roleId ?? ""} blank={any} options={roleOptions} />
         )}
-        <Field label={t("search.group")} id="user-group" className="w-full sm:w-48">
-          <NativeSelect id="user-group" name="groupId" defaultValue={filters.groupId ?? ""}>
-            <option value="">{t("search.any")}</option>
-            {groups.map((g) => (
-              <option key={g.id} value={g.id}>
-                {g.fullName}
-              </option>
-            ))}
-          </NativeSelect>
-        </Field>
+        <SelectField id="user-group" label={t("search.group")} className="w-full sm:w-48" name="groupId" defaultValue={filters.groupId ?? ""} blank={any} options={groupOptions} />
       </FilterDisclosure>
       <div className="flex gap-2">
         <Button type="submit">{t("search.submit")}</Button>
