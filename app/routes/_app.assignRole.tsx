@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
+import { ConfirmDialog } from "~/components/confirm-dialog";
 import { SelectField } from "~/components/select-field";
 import { Button } from "~/components/ui/button";
 import { PageHeader } from "~/components/ui/page-header";
@@ -20,7 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "role", "add");
   const db = getDb(context);
   const [roles, unassigned, assigned] = await Promise.all([listRoles(db, auth), listRoleUsers(db, auth, "unassigned"), listRoleUsers(db, auth, "assigned")]);
-  return { roles: roles.map((r) => ({ id: r.id, title: r.title })), unassigned, assigned };
+  return { roles: roles.map((r) => ({ id: r.id, title: r.title })), unassigned, assigned, me: auth.user.id };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -40,7 +41,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 /** /assignRole: choose a role and a user; users without and with a role are listed apart, and move on assignment. */
 export default function AssignRolePage() {
-  const { roles, unassigned, assigned } = useLoaderData<typeof loader>();
+  const { roles, unassigned, assigned, me } = useLoaderData<typeof loader>();
   const { fields, err, formError, formProps, t } = usePageForm({ id: "assign-role-form", schema: assignRoleSchema, ns: "roles" });
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
@@ -131,13 +132,22 @@ export default function AssignRolePage() {
                     {u.displayName} <span className="text-muted-foreground">— {u.role?.title}</span>
                     {u.isSuperAdmin && <span className="ml-1 text-xs text-muted-foreground">({t("superAdmin")})</span>}
                   </button>
-                  <Form method="post">
-                    <input type="hidden" name="intent" value="remove" />
-                    <input type="hidden" name="user_id" value={u.id} />
-                    <Button type="submit" size="sm" variant="ghost" disabled={busy} aria-label={t("removeRoleOf", { name: u.displayName })}>
-                      {t("removeRole")}
-                    </Button>
-                  </Form>
+                  {/* The server refuses a change of one's own role, so the own row offers none. */}
+                  {u.id !== me && (
+                    <ConfirmDialog
+                      trigger={
+                        <Button type="button" size="sm" variant="ghost" disabled={busy} aria-label={t("removeRoleOf", { name: u.displayName })}>
+                          {t("removeRole")}
+                        </Button>
+                      }
+                      title={t("removeRoleTitle", { name: u.displayName })}
+                      description={t("removeRoleDescription", { name: u.displayName, role: u.role?.title ?? "" })}
+                      fields={{ intent: "remove", user_id: u.id }}
+                      confirmLabel={t("removeRole")}
+                      cancelLabel={t("cancel")}
+                      destructive
+                    />
+                  )}
                 </li>
               ))}
             </ul>

@@ -10,7 +10,7 @@ import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT, getLanguage } from "~/i18n/i18next.server";
 import { translateMessage } from "~/i18n/messages";
 import { mailerFormSchema } from "~/schemas/mailer";
-import { getMailerConfig, modifyMailerConfig, sendTestMail } from "~/services/mailer.server";
+import { getMailerConfig, MAILER_MSG, modifyMailerConfig, sendTestMail } from "~/services/mailer.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
@@ -22,7 +22,10 @@ export const meta: MetaFunction = () => [{ title: "Default Mailer Config" }];
 
 const MODULES = ["company", "users"] as const;
 /** The test mail's outcome, shown in a banner (it concerns no field). */
-type TestReply = { test: { ok: boolean; message: string } };
+type TestReply = { test: { ok: boolean; message: string; detail?: string } };
+
+// A failed test mail reads "Test mail failed: <SMTP stage and reply>": the sentence is translated, the reply shown as the server gave it.
+const SMTP_FAILED = `${MAILER_MSG.testFailed}: `;
 
 const companyIdOf = (request: Request) => {
   const v = Number(new URL(request.url).searchParams.get("company_id"));
@@ -55,6 +58,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
       const r = await sendTestMail(getDb(context), env, auth, { company_id: companyId }, nowMs());
       return { test: { ok: true, message: r.message } } satisfies TestReply;
     } catch (e) {
+      if (e instanceof ServiceError && e.details.errorCode === "smtp" && e.message.startsWith(SMTP_FAILED))
+        return data({ test: { ok: false, message: MAILER_MSG.testFailed, detail: e.message.slice(SMTP_FAILED.length) } } satisfies TestReply, { status: e.status });
       if (e instanceof ServiceError && e.status !== 403) return data({ test: { ok: false, message: e.message } } satisfies TestReply, { status: e.status });
       throw e;
     }
@@ -95,7 +100,10 @@ export default function MailerSettingPage() {
       />
       {testMessage && (
         <Alert variant={testMessage.ok ? "info" : "destructive"} data-testid="mailer-result">
-          <AlertDescription>{translateMessage(t, testMessage.message, "mailer")}</AlertDescription>
+          <AlertDescription>
+            {translateMessage(t, testMessage.message, "mailer")}
+            {testMessage.detail && `: ${testMessage.detail}`}
+          </AlertDescription>
         </Alert>
       )}
       <Form method="post" {...formProps} className="grid max-w-xl gap-4">

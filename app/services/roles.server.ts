@@ -35,6 +35,7 @@ export const ROLE_MESSAGES = {
   superAdmin: "Only a super admin can change a super admin's role",
   notAllowedModule: "This module is not available to your company",
   noRole: "This user has no role",
+  ownRole: "You cannot change your own role",
 } as const;
 
 /** A role as the console reads it; the API's names are mapped in `app/api/endpoints/roles.server.ts` (decision 0017). */
@@ -262,6 +263,11 @@ function assertMayChangeRoleOf(auth: Auth, user: { isSuperAdmin: boolean }) {
   if (user.isSuperAdmin && !auth.user.isSuperAdmin) forbidden(ROLE_MESSAGES.superAdmin);
 }
 
+/** Nobody changes or removes their own role: one click would lock the caller (maybe the company's only admin) out. */
+function assertNotOwnRole(auth: Auth, user: { id: number; roleId: number | null }, newRoleId: number | null) {
+  if (user.id === auth.user.id && user.roleId !== newRoleId) forbidden(ROLE_MESSAGES.ownRole);
+}
+
 export async function assignRole(db: Db, auth: Auth, input: unknown, now: number): Promise<{ message: string }> {
   assertCan(auth, "role", "add");
   const parsed = assignRoleSchema.safeParse(input);
@@ -274,6 +280,7 @@ export async function assignRole(db: Db, auth: Auth, input: unknown, now: number
   const { role, modules } = await findRole(db, auth, parsed.data.role_id);
   const user = await findUser(db, auth, parsed.data.user_id);
   assertMayChangeRoleOf(auth, user);
+  assertNotOwnRole(auth, user, role.id);
   assertWithinCaller(auth, grantOfRow(role, modules));
   // Taking a role away is also a change of rights: the role the user holds now must be within the caller's too.
   if (user.roleId != null && user.roleId !== role.id) {
@@ -303,6 +310,7 @@ export async function removeRoleFromUser(db: Db, auth: Auth, userId: number, now
   const user = await findUser(db, auth, userId);
   assertMayChangeRoleOf(auth, user);
   if (user.roleId == null) throw new ServiceError(422, ROLE_MESSAGES.noRole);
+  assertNotOwnRole(auth, user, null);
   const current = await findRole(db, auth, user.roleId).catch(() => null);
   if (current) assertWithinCaller(auth, grantOfRow(current.role, current.modules));
   await db.batch([

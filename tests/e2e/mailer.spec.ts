@@ -22,6 +22,13 @@ test("a company admin configures the company's mailer from company settings; a f
 
   await page.getByRole("button", { name: "Send test mail" }).click();
   await expect(page.getByTestId("mailer-result")).toContainText(/Test mail failed: .*the connection/);
+  // In Spanish the sentence is Spanish; the SMTP stage and reply stay as the server gave them.
+  await page.request.post("/resources/language", { form: { lng: "es", redirectTo: "/" }, maxRedirects: 0 });
+  await page.goto("/companyMailerSetting");
+  await page.getByRole("button", { name: "Enviar correo de prueba" }).click();
+  await expect(page.getByTestId("mailer-result")).toContainText(/^El correo de prueba ha fallado: .*the connection/);
+  await page.request.post("/resources/language", { form: { lng: "en", redirectTo: "/" }, maxRedirects: 0 });
+  await page.goto("/companyMailerSetting");
 
   // Pointed at the run's SMTP server the test mail is delivered, and ACME's mail in later specs goes there too.
   await page.getByRole("spinbutton", { name: "Port" }).fill(String(E2E_SMTP_PORT));

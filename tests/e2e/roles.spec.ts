@@ -66,6 +66,24 @@ test.describe("roles (English)", () => {
     await assign(page, "Auditor", /auditor@acme\.example/);
   });
 
+  test("removing a role asks first, and the signed-in admin's own row offers no removal", async ({ page, loginAs }) => {
+    await loginAs("acme");
+    await page.goto("/assignRole");
+    const assigned = page.getByTestId("users-assigned");
+    await expect(assigned.locator("li", { hasText: "Admin, Alice" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Remove the role of Admin, Alice" })).toHaveCount(0);
+
+    await page.getByRole("button", { name: "Remove the role of Auditor, Aldo" }).click();
+    const dialog = page.getByRole("alertdialog", { name: "Remove the role of Auditor, Aldo?" });
+    await expect(dialog).toContainText("“Auditor”");
+    await dialog.getByRole("button", { name: "Cancel", exact: true }).last().click();
+    await expect(dialog).toBeHidden();
+    await page.reload();
+    // Cancelled: the auditor still holds the role.
+    await expect(assigned.locator("li", { hasText: "Auditor, Aldo" })).toContainText("Auditor");
+    await expect(page.getByRole("button", { name: "Remove the role of Auditor, Aldo" })).toBeVisible();
+  });
+
   test("a user without the role module gets the shell and a clear message", async ({ page, loginAs }) => {
     await loginAs("auditor");
     await page.goto("/role");

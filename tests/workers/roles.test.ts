@@ -218,6 +218,18 @@ describe("role assignment", () => {
     expect(takeAway.status).toBe(403);
   });
 
+  it("nobody changes or removes their own role, so an admin cannot lock themselves out", async () => {
+    const removed = await api(acme, "DELETE", `${BASE}/user/removeRoleFromUser?id=${ACME_ADMIN_USER}`);
+    expect(removed.status).toBe(403);
+    expect(removed.body.message).toBe("You cannot change your own role");
+    const changed = await api(acme, "POST", `${BASE}/user/assignRoleToUser`, { user_id: ACME_ADMIN_USER, role_id: AUDITOR_ROLE });
+    expect(changed.status).toBe(403);
+    expect(changed.body.message).toBe("You cannot change your own role");
+    expect((await db().query.users.findFirst({ where: eq(schema.users.id, ACME_ADMIN_USER) }))!.roleId).toBe(ACME_ADMIN_ROLE);
+    // Assigning the role one already holds changes nothing and stays allowed.
+    expect((await api(acme, "POST", `${BASE}/user/assignRoleToUser`, { user_id: ACME_ADMIN_USER, role_id: ACME_ADMIN_ROLE })).status).toBe(200);
+  });
+
   it("another company's users and roles are 404 and unchanged", async () => {
     const betaRole = 5;
     expect((await api(beta, "POST", `${BASE}/user/assignRoleToUser`, { user_id: AUDITOR_USER, role_id: betaRole })).status).toBe(404);

@@ -79,7 +79,7 @@ export function InvoiceForm({ draft, customers, today }: { draft: InvoiceDraft; 
       <FormAlert message={banner} />
       <FormAlert message={form.errors?.[0] !== INVOICE_MSG.banner ? msg(form.errors) : undefined} />
       <Card>
-        <CardContent className="grid gap-5 pt-6 md:grid-cols-2">
+        <CardContent className="grid gap-5 pt-5 sm:pt-6 md:grid-cols-2">
           <Field label={t("field.customer")} error={msg(fields.customerId.errors)} required>
             <NativeSelect id="invoice-customer" name={fields.customerId.name} defaultValue={draft.customerId}>
               <option value="">{t("field.chooseCustomer")}</option>

@@ -36,7 +36,7 @@ export function InvoiceView({ invoice: inv, actions }: { invoice: InvoiceDetails
         }
       />
       <Card className="print:border-0 print:shadow-none">
-        <CardContent className="grid grid-cols-1 gap-6 pt-6 sm:grid-cols-2 print:grid-cols-2">
+        <CardContent className="grid grid-cols-1 gap-6 pt-5 sm:grid-cols-2 sm:pt-6 print:grid-cols-2">
           <dl className="grid content-start text-sm">
             {row(t("field.invoiceNum"), <span className="font-mono">{inv.invoiceNum}</span>)}
             {row(t("field.customer"), `${inv.customer.name} (${inv.customer.code})`)}
@@ -57,7 +57,8 @@ export function InvoiceView({ invoice: inv, actions }: { invoice: InvoiceDetails
           </div>
         </CardContent>
       </Card>
-      <div className="rounded-lg border border-border print:border-0">
+      {/* min-w-0: a grid item may shrink below its table, so on a phone the table scrolls inside its box, not the page. */}
+      <div className="min-w-0 rounded-lg border border-border print:border-0">
         <Table>
           <TableCaption className="sr-only">{t("lines")}</TableCaption>
           <TableHeader className="bg-muted/50">
