@@ -1,7 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { and, eq, isNull } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, db, login, ORIGIN, pageCookie, schema, workerNow } from "./helpers";
+import { api, createDeviceGroup, db, login, ORIGIN, pageCookie, schema, workerNow } from "./helpers";
 
 /**
  * The group page's "Add devices" picker (`/resources/group-devices`, decision 0040) beyond its first
@@ -68,27 +68,7 @@ beforeAll(async () => {
     const r = await api(acme, "POST", `${A}/device/configureDevice`, { id, fullName: `Picker Door ${n}`, displayName: `PD${n}` });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
   }
-  const madrid = (await db().query.timeZones.findFirst({ where: eq(schema.timeZones.name, "Europe/Madrid") }))!.id;
-  const created = await api(acme, "POST", `${A}/deviceGroup/createDeviceGroup`, {
-    display_name: "Paging Group",
-    full_name: "Paging Group",
-    description: "",
-    sch_monday: "1",
-    sch_tuesday: "1",
-    sch_wednesday: "1",
-    sch_thursday: "1",
-    sch_friday: "1",
-    sch_saturday: "0",
-    sch_sunday: "0",
-    start_at: "08:00",
-    end_at: "18:00",
-    is_all_day: "0",
-    time_zone_id: madrid,
-    available_devices: MEMBERS,
-    status: 1,
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(200);
-  groupId = created.body.payload.id;
+  groupId = await createDeviceGroup(acme, "Paging Group", MEMBERS, { status: 1 });
 });
 
 describe("the group picker past its first page", () => {
