@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, db, login, schema } from "./helpers";
+import { api, db, login, schema, workerNow } from "./helpers";
 
 const BASE = "/api/admin";
 const ACME = 3;
@@ -53,7 +53,7 @@ async function limitedAdmin(): Promise<{ token: string; id: number }> {
       displayName: "Ited, Lim",
       email: "limited@acme.example",
       passwordHash: hash,
-      passwordChangedAt: Date.now(),
+      passwordChangedAt: workerNow(),
       isSentinel: true,
     })
     .returning({ id: schema.users.id });
