@@ -23,37 +23,31 @@ export type ListDevicesOptions = { offset: number; pageSize: number; sort: { key
 
 /** Trigram terms are three characters long; a shorter search matches the start of a name or serial instead. */
 const TRIGRAM = 3;
-const searchText = (q: string | undefined) => q?.trim() ?? "";
-const usesTrigrams = (q: string) => [...q].length >= TRIGRAM;
 
 /** The search as one FTS5 phrase: inside double quotes every character is literal (`%`, `_`, `*`…), a quote is doubled. */
 const ftsPhrase = (text: string) => `"${text.replaceAll('"', '""')}"`;
 
 /**
- * A device whose full name, display name or serial number contains the text, case folded (decision
- * 0043). Three characters or more are looked up in the trigram index `devices_search` (migration
- * 0021); one or two match the start of a column as index ranges within the company.
- */
-function deviceTextMatch(companyId: number, q: string): SQL {
-  if (usesTrigrams(q)) return sql`${d.id} in (select rowid from devices_search where devices_search match ${ftsPhrase(q)})`;
-  const key = searchKey(q);
-  return idInAny(d, companyId, [startsWith(lowerOf(d.fullName), key), startsWith(lowerOf(d.displayName), key), startsWith(lowerOf(d.serialNumber), key)]);
-}
-
-/**
- * The company's live devices meeting `more` and, when `q` is given, the search (the list's and the
- * group picker's). With a trigram search the company is compared as `+company_id`, which no index
- * serves: SQLite then starts from the matches in `devices_search` and reads each device by id, where
- * it would otherwise walk the company's index testing every device (its choice without statistics).
- * The company and `deleted_at` are checked on every row either way.
+ * The company's live devices meeting `more` and, when `q` is given, whose full name, display name or
+ * serial number contains it, case folded (decision 0043; the list's and the group picker's search).
+ * Three characters or more are looked up in the trigram index `devices_search` (migration 0021), with
+ * the company compared as `+company_id`, which no index serves: SQLite then starts from the matches and
+ * reads each device by id, where it would otherwise walk the company's index testing every device (its
+ * choice without statistics). One or two characters match the start of a column as index ranges within
+ * the company. The company and `deleted_at` are checked on every row either way.
  */
 export function devicesWhere(companyId: number, q: string | undefined, ...more: (SQL | undefined)[]): SQL {
-  const text = searchText(q);
+  const text = q?.trim() ?? "";
   if (!text) return liveInCompany(d, companyId, ...more);
   // FTS5 reads its query only up to a NUL (an unterminated phrase, an error): such a search matches nothing.
   if (text.includes("\u0000")) return liveInCompany(d, companyId, sql`0`, ...more);
-  if (!usesTrigrams(text)) return liveInCompany(d, companyId, deviceTextMatch(companyId, text), ...more);
-  return and(sql`+${d.companyId} = ${companyId}`, isNull(d.deletedAt), deviceTextMatch(companyId, text), ...more)!;
+  if ([...text].length < TRIGRAM) {
+    const key = searchKey(text);
+    const prefix = idInAny(d, companyId, [startsWith(lowerOf(d.fullName), key), startsWith(lowerOf(d.displayName), key), startsWith(lowerOf(d.serialNumber), key)]);
+    return liveInCompany(d, companyId, prefix, ...more);
+  }
+  const trigrams = sql`${d.id} in (select rowid from devices_search where devices_search match ${ftsPhrase(text)})`;
+  return and(sql`+${d.companyId} = ${companyId}`, isNull(d.deletedAt), trigrams, ...more)!;
 }
 
 /** The list's conditions: each filter of the URL but the search (decision 0033). */

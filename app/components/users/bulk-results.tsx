@@ -2,14 +2,12 @@ import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import type { BulkRowResult, BulkUserAction } from "~/schemas/bulk";
 
-const resultKey = (action: BulkUserAction, r: BulkRowResult) =>
-  r.outcome === "done"
-    ? `bulk.done.${action}`
-    : r.outcome === "already"
-      ? `bulk.already.${action}`
-      : r.outcome === "refused" && r.reason
-        ? `bulk.refused.${r.reason}`
-        : `bulk.outcome.${r.outcome}`;
+/** The locale key of a row's result: the action's own wording when done or already so, else the outcome (or the refusal's rule). */
+function resultKey(action: BulkUserAction, r: BulkRowResult): string {
+  if (r.outcome === "done" || r.outcome === "already") return `bulk.${r.outcome}.${action}`;
+  if (r.outcome === "refused" && r.reason) return `bulk.refused.${r.reason}`;
+  return `bulk.outcome.${r.outcome}`;
+}
 
 /**
  * What a bulk action did to each selected user, e.g. "Ana: key given" (decision 0035). It takes the
