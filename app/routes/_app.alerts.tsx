@@ -12,7 +12,7 @@ import { getFixedT, getLanguage } from "~/i18n/i18next.server";
 import { translateMessage } from "~/i18n/messages";
 import { ALERT_MESSAGES } from "~/schemas/alerts";
 import { deleteAlert, listAlerts } from "~/services/alerts.server";
-import { requireModule } from "~/utils/auth-guards.server";
+import { companyZone, requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { formatZonedTime } from "~/utils/format";
@@ -27,7 +27,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const db = getDb(context);
   const params = parseTableParams(new URL(request.url), { defaultSort: "name", sortable: ["name"] });
   const { rows, total } = await listAlerts(db, auth, params);
-  return { rows: rows.map((r) => ({ ...r, lastRun: r.lastRunAt ? formatZonedTime(r.lastRunAt, auth.company.zone ?? "UTC") : null })), total, params };
+  return { rows: rows.map((r) => ({ ...r, lastRun: r.lastRunAt ? formatZonedTime(r.lastRunAt, companyZone(auth)) : null })), total, params };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

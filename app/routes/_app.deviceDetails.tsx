@@ -26,7 +26,7 @@ import { latestCommand, requestUnlock } from "~/services/device-commands.server"
 import { configureDevice, lifecycleRights, removeDeviceConfiguration, retireDevice, rotateDeviceSecret, type IssuedSecret } from "~/services/device-lifecycle.server";
 import { todayOf } from "~/services/device-stock.server";
 import { getDeviceDetails } from "~/services/devices.server";
-import { requireModule } from "~/utils/auth-guards.server";
+import { companyZone, requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { can } from "~/utils/permissions";
@@ -50,7 +50,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     return {
       ...details,
       rights,
-      tz: auth.company.zone ?? "UTC",
+      tz: companyZone(auth),
       today: todayOf(now),
       command: command && { id: command.id, status: command.status, error: command.error },
       canUnlock,

@@ -16,7 +16,7 @@ import { addDevicesToGroupSchema, type BulkRowResult } from "~/schemas/bulk";
 import { parseDeviceFilters } from "~/schemas/device-filters";
 import { addDevicesToGroup } from "~/services/device-groups.server";
 import { DEVICE_SORTS, deviceFilterOptions, listDevices } from "~/services/devices.server";
-import { requireModule } from "~/utils/auth-guards.server";
+import { companyZone, requireModule } from "~/utils/auth-guards.server";
 import { todayOf } from "~/services/device-stock.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { formAction } from "~/utils/form-action.server";
@@ -34,7 +34,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const [{ rows, total }, options] = await Promise.all([listDevices(db, auth, { ...params, filters }, now, context.core), deviceFilterOptions(db, auth)]);
   // Times read as in /activity: the company's zone, labelled.
   const canBulk = can(auth.permissions, "device_group", "modify");
-  return { rows, total, params, filters, ...options, canBulk, today: todayOf(now), tz: auth.company.zone ?? "UTC" };
+  return { rows, total, params, filters, ...options, canBulk, today: todayOf(now), tz: companyZone(auth) };
 }
 
 /** Adds the selected devices to a group (decision 0035); the service checks the group right itself. */

@@ -10,7 +10,7 @@ import { Button } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
 import { PageHeader } from "~/components/ui/page-header";
 import { activateRelease, deleteRelease, listProgress, listReleases, OTA_PAGE_SIZE } from "~/services/firmware.server";
-import { requireModule } from "~/utils/auth-guards.server";
+import { companyZone, requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { can } from "~/utils/permissions";
 import { z } from "zod";
@@ -31,7 +31,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     total,
     params,
     progress,
-    timeZone: auth.company.zone ?? "UTC",
+    timeZone: companyZone(auth),
     can: { add: can(auth.permissions, "company", "add"), modify: can(auth.permissions, "company", "modify"), remove: can(auth.permissions, "company", "delete") },
   };
 }

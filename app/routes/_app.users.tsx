@@ -19,7 +19,7 @@ import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import { listRoles } from "~/services/roles.server";
 import { giveKeyToUsers, inviteUsers, keyTargets, setUsersInactive } from "~/services/users-bulk.server";
 import { deleteUser, listUsers, USER_SORTS } from "~/services/users.server";
-import { requireModule } from "~/utils/auth-guards.server";
+import { companyZone, requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { formAction } from "~/utils/form-action.server";
 import { publicOrigin } from "~/utils/origin.server";
@@ -47,7 +47,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     targets,
     roles: roles.map((r) => ({ id: r.id, title: r.title })),
     canBulk: can(auth.permissions, "users", "add") || can(auth.permissions, "users", "modify"),
-    timeZone: auth.company.zone ?? "UTC",
+    timeZone: companyZone(auth),
     canAdd: can(auth.permissions, "users", "add"),
     canDelete: can(auth.permissions, "users", "delete"),
   };

@@ -17,7 +17,7 @@ import {
   type FilterType,
 } from "~/schemas/activity";
 import { parseSort } from "~/components/data-table/params";
-import { assertCan, type Auth } from "~/utils/auth-guards.server";
+import { assertCan, companyZone, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
 import { parseInput } from "~/utils/parse-input.server";
@@ -258,7 +258,7 @@ export function zoneFor(auth: Auth, core: Core, tz: string | undefined): string 
       throw new ServiceError(400, `Unknown time zone ${tz}`, { fieldErrors: { tz: [`Unknown time zone ${tz}`] } });
     }
   }
-  return auth.company.zone ?? "UTC";
+  return companyZone(auth);
 }
 
 /**

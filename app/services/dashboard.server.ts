@@ -7,6 +7,7 @@
 import { and, count, eq, sql } from "drizzle-orm";
 import type { Core } from "../../core-wasm/pkg/index.js";
 import type { Auth } from "~/utils/auth-guards.server";
+import { companyToday } from "~/services/ekeys.server";
 import { schema, type Db } from "~/utils/db.server";
 import { can } from "~/utils/permissions";
 import { liveInCompany } from "~/utils/tenant.server";
@@ -40,7 +41,7 @@ export async function dashboardNumbers(db: Db, auth: Auth, core: Core, now: numb
   if (can(p, "activity")) {
     jobs.push(
       (async () => {
-        const today = core.formatLocal(now, auth.company.zone ?? "UTC").slice(0, 10);
+        const today = companyToday(auth, core, now);
         const page = await listActivity(db, auth, { filterFromDate: today, filterToDate: today, additionalFilter: DENIED_ACTIVITY, pageSize: 1 }, core);
         out.denied = { today, count: page.total };
       })(),

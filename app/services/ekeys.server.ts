@@ -7,7 +7,7 @@ import { and, asc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { Core } from "../../core-wasm/pkg/index.js";
 import { MSG, textToDays, daysToText, toWindow, windowErrors, type AssignInput, type Schedule } from "~/schemas/ekeys";
 import { activityInsert } from "~/utils/activity-insert.server";
-import { assertCan, type Auth } from "~/utils/auth-guards.server";
+import { assertCan, companyZone, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
 import { inCompany, liveInCompany } from "~/utils/tenant.server";
@@ -27,7 +27,7 @@ const groupDays = (row: typeof g.$inferSelect) =>
 
 /** The company's day in its default zone, `YYYY-MM-DD` (the default start date, docs/ARCHITECTURE.md §7.2). */
 export function companyToday(auth: Auth, core: Core, now: number): string {
-  return core.formatLocal(now, auth.company.zone ?? "UTC").slice(0, 10);
+  return core.formatLocal(now, companyZone(auth)).slice(0, 10);
 }
 
 /** A simple state for the list's status column. */

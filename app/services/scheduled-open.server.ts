@@ -8,7 +8,7 @@ import type { Core } from "../../core-wasm/pkg/index.js";
 import { chunkedInserts } from "../../db/seed/batch";
 import { scheduleErrors, scheduleWindow, SETTINGS_MESSAGES, type ScheduleOpenInput } from "~/schemas/settings";
 import { activityInsert } from "~/utils/activity-insert.server";
-import { assertCan, type Auth } from "~/utils/auth-guards.server";
+import { assertCan, companyZone, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { findSettings, SETTINGS_MODULE } from "./settings.server";
@@ -55,7 +55,7 @@ export async function saveScheduleOpen(db: Db, auth: Auth, input: ScheduleOpenIn
   const companyId = auth.company.id;
   const settings = await findSettings(db, companyId);
   if (!settings) throw new ServiceError(409, SETTINGS_MESSAGES.settingsFirst);
-  const errors = core.validate(scheduleWindow(input, auth.company.zone ?? "UTC"));
+  const errors = core.validate(scheduleWindow(input, companyZone(auth)));
   if (errors.length) {
     const fieldErrors = scheduleErrors(errors);
     throw new ServiceError(400, Object.values(fieldErrors)[0][0], { fieldErrors, errorCode: errors[0].code });

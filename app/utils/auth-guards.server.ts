@@ -26,6 +26,9 @@ export type AuthCompany = {
 };
 export type Auth = { session: SessionRow; user: AuthUser; company: AuthCompany; permissions: Permissions };
 
+/** The signed-in company's zone, which comes with the session (decision 0042); UTC when the company has none. */
+export const companyZone = (auth: Auth): string => auth.company.zone ?? "UTC";
+
 type RoleRow = typeof schema.roles.$inferSelect;
 
 function permissionsOf(role: RoleRow | null, moduleKeys: string[]): Permissions {
