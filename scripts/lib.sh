@@ -18,8 +18,8 @@ npm_install() {
   [ -f "$dir/package-lock.json" ] || return 0
   if [ -f "$stamp" ] && cmp -s "$dir/package-lock.json" "$stamp"; then return 0; fi
   echo "Installing npm packages in $dir ..."
-  # npm install honours the lock; `npm ci` rejects locks that omit other platforms' optional packages.
-  (cd "$dir" && npm install --no-audit --no-fund --loglevel=error)
+  # npm ci installs exactly the lock and never rewrites it (the lock lists every platform's packages).
+  (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
   cp "$dir/package-lock.json" "$stamp"
 }
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Builds pkg/core.wasm byte-for-byte reproducibly with Debian's rustc (1.63) and wasm-opt.
+# Builds pkg/core.wasm byte-for-byte reproducibly with Debian's rustc (1.63) and wasm-opt; an
+# argument names another output file (the reproducibility check builds beside pkg/, never over it).
 # Installs the toolchain with apt when it is missing (see docs/ARCHITECTURE.md §10).
 set -euo pipefail
+out=$(realpath -m "${1:-$(dirname "$0")/../pkg/core.wasm}")
 cd "$(dirname "$0")/.."
 
 if [ ! -d /usr/lib/rustlib/wasm32-unknown-unknown ] || ! command -v wasm-opt >/dev/null || [ ! -x /usr/bin/cargo ]; then
@@ -24,7 +26,7 @@ export RUSTFLAGS="-C target-feature=+nontrapping-fptoint --remap-path-prefix=$PW
 export SOURCE_DATE_EPOCH=0
 "${cargo[@]}" build --quiet --locked --release --lib --target wasm32-unknown-unknown
 
-mkdir -p pkg
+mkdir -p "$(dirname "$out")"
 wasm-opt -O3 --strip-debug --strip-producers --enable-sign-ext --enable-mutable-globals --enable-nontrapping-float-to-int \
-  target/wasm32-unknown-unknown/release/access_window.wasm -o pkg/core.wasm
-echo "pkg/core.wasm: $(wc -c <pkg/core.wasm) bytes, sha256 $(sha256sum pkg/core.wasm | cut -c1-16)"
+  target/wasm32-unknown-unknown/release/access_window.wasm -o "$out"
+echo "$out: $(wc -c <"$out") bytes, sha256 $(sha256sum "$out" | cut -c1-16)"

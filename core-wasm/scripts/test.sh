@@ -15,5 +15,5 @@ else
 fi
 
 echo "== node tests"
-npm ci --prefix . --no-audit --no-fund --loglevel=error # playwright-core for the browser test
+[ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error # playwright-core for the browser test; scripts/test.sh installs it once
 node --test tests/node/

@@ -89,7 +89,7 @@ const texts = {
 
 for (const lang of ["en", "es"] as const) {
   const x = texts[lang];
-  test(`alerts (${lang}): create, modify and delete an alert`, async ({ page, loginAs }) => {
+  test(`alerts (${lang}): create, modify and delete an alert`, { tag: "@clock" }, async ({ page, loginAs }) => {
     const name = `Night doors ${unique()}`;
     await loginAs("acme", lang);
     await page.goto("/");

@@ -71,7 +71,7 @@ const text = {
 
 for (const lang of ["en", "es"] as const) {
   for (const width of [1440, 390]) {
-    test(`dashboard numbers match their filtered lists (${lang}, ${width} px)`, async ({ page, request, loginAs }) => {
+    test(`dashboard numbers match their filtered lists (${lang}, ${width} px)`, { tag: "@clock" }, async ({ page, request, loginAs }) => {
       await page.setViewportSize({ width, height: 900 });
       await loginAs("acme", lang);
       await page.goto("/");

@@ -1,5 +1,36 @@
 import type { Page } from "@playwright/test";
-import { adminApi, expect, test, unique } from "./fixtures";
+import { readFileSync } from "node:fs";
+import { createCore, type EKeyWindow } from "../../core-wasm/pkg/index.js";
+import { adminApi, expect, runNow, test, unique } from "./fixtures";
+
+/** The core in Node, to work out what the preview must answer at the page's clock. */
+const core = createCore(readFileSync(new URL("../../core-wasm/pkg/core.wasm", import.meta.url)));
+
+/** `YYYY-MM-DD` of an instant in Europe/Madrid (ACME's zone, where the server's "today" is taken). */
+const madridDay = (at: number) => new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Madrid" }).format(at);
+
+/**
+ * The preview's "Would it open at…" answer for `window` at the moment in its input (the viewer's
+ * local time, read the way the page reads it), as the core decides it.
+ */
+async function expectedWhy(page: Page, window: EKeyWindow, label: string): Promise<string> {
+  const value = await page.locator("#ekey-why-at").inputValue();
+  const at = await page.evaluate((v) => new Date(v).getTime(), value);
+  const d = core.decide([{ id: "key", label, window }], at, { lang: "en" });
+  return `${d.allowed ? "Opens" : "Does not open"}: ${d.reason}`;
+}
+
+/** `YYYY-MM-DDTHH:MM` of the next `weekday` (0 Sunday) at `time` in the page's zone, at least a day after the page's now. */
+const nextLocal = (page: Page, weekday: number, time: string) =>
+  page.evaluate(
+    ([day, hhmm]) => {
+      const d = new Date(Date.now() + 86_400_000);
+      while (d.getDay() !== day) d.setDate(d.getDate() + 1);
+      const pad = (n: number) => String(n).padStart(2, "0");
+      return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${hhmm}`;
+    },
+    [weekday, time] as const,
+  );
 
 /** Stores the language the way the header's switch does (the signed cookie the server reads). */
 async function chooseLanguage(page: Page, lng: "en" | "es") {
@@ -16,7 +47,8 @@ test.describe("e-key assignment panel", () => {
     await loginAs("acme");
   });
 
-  test("custom key: spec defaults, core validation, preview, assign, modify and remove", async ({ page }) => {
+  test("custom key: spec defaults, core validation, preview, assign, modify and remove", { tag: "@clock" }, async ({ page }) => {
+    const dayBefore = madridDay(runNow());
     await page.goto(`/modifyUser?id=${USER}`);
     const panel = page.getByRole("region", { name: "E-keys" });
     await expect(panel.getByRole("button", { name: "Assign" })).toBeVisible();
@@ -26,9 +58,11 @@ test.describe("e-key assignment panel", () => {
     await expect(panel.getByText("Please select an eKey or group")).toBeVisible();
 
     await panel.locator("#ekey-key").selectOption({ index: 1 });
+    const label = (await panel.locator("#ekey-key option:checked").textContent())!.trim();
     await panel.getByRole("radio", { name: "Custom" }).check();
-    // docs/ARCHITECTURE.md §7.2 defaults: start today, all days, never ends, all day.
-    await expect(panel.locator("#ekey-startDate")).not.toHaveValue("");
+    // docs/ARCHITECTURE.md §7.2 defaults: start today (the company's day, Europe/Madrid), all days, never ends, all day.
+    const startDate = await panel.locator("#ekey-startDate").inputValue();
+    expect([dayBefore, madridDay(runNow())]).toContain(startDate);
     await expect(panel.getByRole("checkbox", { name: "Never expires" })).toBeChecked();
     await expect(panel.getByRole("checkbox", { name: "All day" })).toBeChecked();
     await expect(panel.locator("#ekey-startTime")).toBeDisabled();
@@ -52,8 +86,29 @@ test.describe("e-key assignment panel", () => {
     await expect(keyZone.first()).toContainText(/→ \d{4}-\d{2}-\d{2} 17:30$/);
     await expect(keyZone.filter({ hasText: /^(Mon|Tue|Wed|Thu|Fri) \S+ 08:00 → \S+ 17:30$/ }).first()).toBeVisible();
     await expect(keyZone.filter({ hasText: /^(Sat|Sun) / })).toHaveCount(0);
+    // "Would it open at…" answers as the core does: at the page's now, on a weekday afternoon and on a Saturday.
+    const window: EKeyWindow = {
+      kind: "ekey",
+      access: "custom",
+      tz: "Europe/Madrid",
+      startDate,
+      endDate: null,
+      days: [true, true, true, true, true, false, false],
+      allDay: false,
+      startTime: "08:00",
+      endTime: "17:30",
+    };
+    const why = page.getByTestId("ekey-why");
     await preview.getByRole("button", { name: "Check" }).click();
-    await expect(page.getByTestId("ekey-why")).toContainText(/Opens|Does not open/);
+    await expect(why).toContainText(await expectedWhy(page, window, label));
+    // 10:00 in New York is 15:00 or 16:00 in Madrid: inside 08:00-17:30 on a Wednesday; never on a Saturday.
+    for (const [weekday, word] of [[3, "Opens: "], [6, "Does not open: "]] as const) {
+      await page.locator("#ekey-why-at").fill(await nextLocal(page, weekday, "10:00"));
+      await preview.getByRole("button", { name: "Check" }).click();
+      const expected = await expectedWhy(page, window, label);
+      expect(expected.startsWith(word), expected).toBe(true);
+      await expect(why).toContainText(expected);
+    }
 
     await panel.getByRole("button", { name: "Assign" }).click();
     await expect(page.getByText("eKeys/Groups Assigned successfully").first()).toBeVisible();

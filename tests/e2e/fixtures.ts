@@ -1,8 +1,11 @@
 import { test as base, expect, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
-import { E2E_CLOCK_OFFSET_MS, E2E_MAILBOX } from "../../playwright.config";
+import { E2E_CLOCK_OFFSET_MS, E2E_CONSOLES, type E2EConsole } from "../../playwright.config";
 import { DEMO, type DemoLogin } from "../demo-logins";
 
 export { DEMO, type DemoLogin };
+
+/** The console of the worker running the current test: each worker has its own (playwright.config.ts). */
+export const workerConsole = (): E2EConsole => E2E_CONSOLES[base.info().parallelIndex];
 
 /**
  * The run's "now": the real time, shifted when the suite runs at a fixed instant (`E2E_NOW`, see
@@ -32,9 +35,9 @@ export async function signIn(page: Page, who: DemoLogin, lang: "en" | "es" = "en
 
 export type ReceivedMail = { from: string; to: string[]; subject: string; text: string };
 
-/** Every mail the run's SMTP server (scripts/smtp-sink.mjs) has received, oldest first. */
+/** Every mail this worker's SMTP server (scripts/smtp-sink.mjs) has received, oldest first. */
 export async function mailbox(): Promise<ReceivedMail[]> {
-  const res = await fetch(E2E_MAILBOX);
+  const res = await fetch(workerConsole().mailbox);
   expect(res.ok, "the run's mailbox answers").toBe(true);
   return (await res.json()) as ReceivedMail[];
 }
@@ -158,6 +161,10 @@ export function awaitHydration(page: Page): void {
 }
 
 export const test = base.extend<{ loginAs: (who: DemoLogin, lang?: "en" | "es") => Promise<void> }>({
+  // Pages, contexts and request contexts all address this worker's console.
+  baseURL: async ({}, use, testInfo) => {
+    await use(E2E_CONSOLES[testInfo.parallelIndex].origin);
+  },
   context: async ({ context }, use) => {
     await useRunClock(context);
     await use(context);

@@ -3,8 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { E2E_PORT } from "../../playwright.config";
-import { unique } from "./fixtures";
+import { unique, workerConsole } from "./fixtures";
 
 /**
  * A real gateway pointed at this run's Worker, and the board simulator (gateway/sim/board.js) as a
@@ -49,7 +48,7 @@ export async function startGateway(prefix = "e2e-gw-"): Promise<RunningGateway> 
   const gateway: ChildProcess = spawn(process.execPath, ["gateway/src/main.js"], {
     env: {
       ...process.env,
-      WORKER_URL: `http://127.0.0.1:${E2E_PORT}`,
+      WORKER_URL: workerConsole().origin,
       GATEWAY_SECRET: "local-gateway-secret",
       GATEWAY_ID: `gw-e2e-${unique()}`,
       MQTT_PORT: String(mqttPort),

@@ -1,7 +1,8 @@
 import { rm } from "node:fs/promises";
-import { E2E_IDLE_PORT, E2E_PORT } from "../../playwright.config";
+import { E2E_CONSOLES, E2E_IDLE_PORT } from "../../playwright.config";
 
-/** Removes this run's server state (each run keeps it in folders named after its ports). */
+/** Removes this run's server state (each console keeps it in a folder named after its port). */
 export default async function globalTeardown() {
-  await Promise.all([E2E_PORT, E2E_IDLE_PORT].map((port) => rm(`.tmp/e2e-${port}`, { recursive: true, force: true })));
+  const ports = [...E2E_CONSOLES.map((c) => c.port), E2E_IDLE_PORT];
+  await Promise.all(ports.map((port) => rm(`.tmp/e2e-${port}`, { recursive: true, force: true })));
 }

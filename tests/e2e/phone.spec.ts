@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { E2E_CLOCK_OFFSET_MS, E2E_PORT } from "../../playwright.config";
+import { E2E_CLOCK_OFFSET_MS } from "../../playwright.config";
 import { createCore } from "../../core-wasm/pkg/index.js";
 import { credentialQr } from "../../app/components/phone/credential-qr";
 import { execFileSync } from "node:child_process";
@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { adminApi, DEMO, expect, runNow, test } from "./fixtures";
+import { adminApi, DEMO, expect, runNow, test, workerConsole } from "./fixtures";
 
 /** The core in Node, to work out what the phone must say from the key's window and the page's clock. */
 const core = createCore(readFileSync(new URL("../../core-wasm/pkg/core.wasm", import.meta.url)));
@@ -44,7 +44,7 @@ async function giveKey(admin: Awaited<ReturnType<typeof adminApi>>, days: boolea
 }
 
 test.describe("phone web app", () => {
-  test("signs in, holds keys, and offline still shows them and decides 'open now' with the core", async ({ page, context }) => {
+  test("signs in, holds keys, and offline still shows them and decides 'open now' with the core", { tag: "@clock" }, async ({ page, context }) => {
     const admin = await adminApi(page.request);
     await giveKey(admin, WEEKDAYS, "09:00-18:00");
     // The page's clock, so the credential's expiry can be passed below (the run's clock when E2E_NOW is set).
@@ -174,7 +174,7 @@ test.describe("phone web app", () => {
     }
 
     for (const lang of ["en", "es"] as const) {
-      test(`signs in at 390 px, presents a key by QR and copy, and a board decides it offline (${lang})`, async ({ page, context }) => {
+      test(`signs in at 390 px, presents a key by QR and copy, and a board decides it offline (${lang})`, { tag: "@clock" }, async ({ page, context }) => {
         const x = TEXT[lang];
         const admin = await adminApi(page.request);
         const { payload: current } = await admin.call<{ payload: Record<string, unknown> }>("GET", "/settings/getCompanySettings");
@@ -314,7 +314,7 @@ test.describe("phone web app", () => {
     } as const;
 
     for (const lang of ["en", "es"] as const) {
-      test(`the phone registers its authenticator, the console signs after a verified assertion, and the board requiring biometrics opens (${lang})`, async ({ page, context }) => {
+      test(`the phone registers its authenticator, the console signs after a verified assertion, and the board requiring biometrics opens (${lang})`, { tag: "@clock" }, async ({ page, context }) => {
         const x = TEXT[lang];
         const admin = await adminApi(page.request);
         const { payload: current } = await admin.call<{ payload: Record<string, unknown> }>("GET", "/settings/getCompanySettings");
@@ -332,7 +332,7 @@ test.describe("phone web app", () => {
             options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
           });
           if (E2E_CLOCK_OFFSET_MS !== 0) await context.clock.install({ time: runNow() });
-          await page.goto(`http://localhost:${E2E_PORT}/m`);
+          await page.goto(`http://localhost:${workerConsole().port}/m`);
           if (lang === "es") await page.getByRole("button", { name: "Cambiar a español" }).click();
           await page.getByLabel(x.company).fill("ACME");
           await page.getByLabel(x.user).fill(DEMO.acme.userName);

@@ -166,7 +166,7 @@ for (const lang of ["en", "es"] as const) {
   });
 }
 
-test("root edits an FAQ and a company user reads it in Spanish", async ({ page, loginAs, browser }) => {
+test("root edits an FAQ and a company user reads it in Spanish", async ({ page, loginAs, browser, baseURL }) => {
   const answer = `Abra Usuarios y pulse Añadir usuario (${unique()}).`;
   await loginAs("root", "es");
   await page.goto("/");
@@ -184,7 +184,7 @@ test("root edits an FAQ and a company user reads it in Spanish", async ({ page, 
   await expect(page.getByText("Pregunta modificada correctamente", { exact: true })).toBeVisible();
   await expect(page.getByTestId("faq-editor")).toContainText(answer);
 
-  const context = await browser.newContext();
+  const context = await browser.newContext({ baseURL });
   const reader = await context.newPage();
   await signIn(reader, "beta", "es");
   await reader.goto("/support?tab=faqs");

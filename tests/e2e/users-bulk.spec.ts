@@ -1,6 +1,5 @@
-import { expect, test } from "@playwright/test";
 import { deviceGroupBody } from "../device-group-body";
-import { adminApi, LANGUAGE_AND_WIDTH_RUNS, signIn, unique } from "./fixtures";
+import { adminApi, expect, LANGUAGE_AND_WIDTH_RUNS, signIn, test, unique } from "./fixtures";
 
 /**
  * Search, filter and bulk actions on /users (docs/decisions/0035-search-and-bulk-actions.md), in English

@@ -223,7 +223,11 @@ const zdumpVersion = (() => {
   }
 })();
 
-test("every transition 1970-2060 of every zone matches zdump", { skip: zdumpVersion !== core.tzdataVersion() && `system tzdata is ${zdumpVersion ?? "absent"}` }, () => {
+// Locally a machine with another tzdata release skips this; CI (CI=true) must run it, so there it fails.
+const zdumpMismatch = zdumpVersion !== core.tzdataVersion() && `system tzdata is ${zdumpVersion ?? "absent"}, the core embeds ${core.tzdataVersion()}`;
+
+test("every transition 1970-2060 of every zone matches zdump", { skip: process.env.CI !== "true" && zdumpMismatch }, () => {
+  assert.equal(zdumpMismatch, false, `cannot compare with zdump: ${zdumpMismatch}`);
   const names = core.zones();
   const out = execFileSync("zdump", ["-v", "-c", "1970,2060", ...names], { encoding: "utf8", maxBuffer: 1 << 28 });
   const line = /^(\S+)\s+\w{3} (\w{3})\s+(\d+) (\d\d:\d\d:\d\d) (\d+) UT = .* gmtoff=(-?\d+)$/;
