@@ -3,14 +3,16 @@ import { defineConfig } from "@playwright/test";
 
 /**
  * End-to-end tests in Debian's Chromium against the built Worker under `wrangler dev`. Each
- * Playwright worker has a console of its own (its own freshly seeded local D1 and its own SMTP sink),
- * so workers never see each other's data; a second console with a short idle timeout serves the idle
- * tests. See tests/README.md.
+ * Playwright worker has a console of its own (its own freshly seeded local D1, copied from a template
+ * by scripts/serve-local.sh), so workers never see each other's data; one more console, with a short
+ * idle timeout, serves the idle tests. All of them deliver mail to the run's one SMTP sink.
  *
  * Environment (all optional):
  * - `E2E_WORKERS`: parallel workers, each with its console (default 2, the machine's cores).
- * - `E2E_PORT_<i>`, `E2E_SMTP_PORT_<i>`, `E2E_MAILBOX_PORT_<i>`, `E2E_IDLE_PORT`, `E2E_TILE_PORT`:
- *   ports; free ones are picked when unset, so two runs, or a run beside `npm start`, do not collide.
+ * - `E2E_PORT_<i>` (worker i's console), `E2E_IDLE_PORT`, `E2E_SMTP_PORT`, `E2E_MAILBOX_PORT`,
+ *   `E2E_TILE_PORT`: ports; free ones are picked when unset, so two runs, or a run beside `npm start`,
+ *   do not collide. scripts/test.sh keeps one SMTP port for all its runs, so they share one seeded
+ *   template (the demo mailer's port is part of the seed).
  *   Maps never fetch tiles from the internet (tests/e2e/tile-server.mjs).
  * - `E2E_NOW`: an ISO-8601 instant (`2026-11-23T17:20:00+01:00`). The whole run happens as if it
  *   started then: the Worker's clock is shifted by the same offset (`TEST_CLOCK_OFFSET_MS`, honoured
@@ -41,19 +43,16 @@ const port = (name: string) => Number(resolvedEnv(name, freePort));
 
 export const E2E_WORKERS = Number(resolvedEnv("E2E_WORKERS", () => "2"));
 
-/** One console per Playwright worker (`testInfo.parallelIndex`), with its own mail sink. */
+/** One console per Playwright worker (`testInfo.parallelIndex`). */
 export const E2E_CONSOLES = Array.from({ length: E2E_WORKERS }, (_, i) => {
   const consolePort = port(`E2E_PORT_${i}`);
-  const mailboxPort = port(`E2E_MAILBOX_PORT_${i}`);
-  return {
-    port: consolePort,
-    origin: `http://127.0.0.1:${consolePort}`,
-    smtpPort: port(`E2E_SMTP_PORT_${i}`),
-    mailboxPort,
-    mailbox: `http://127.0.0.1:${mailboxPort}/messages`,
-  };
+  return { port: consolePort, origin: `http://127.0.0.1:${consolePort}` };
 });
 export type E2EConsole = (typeof E2E_CONSOLES)[number];
+
+export const E2E_SMTP_PORT = port("E2E_SMTP_PORT");
+const E2E_MAILBOX_PORT = port("E2E_MAILBOX_PORT");
+export const E2E_MAILBOX = `http://127.0.0.1:${E2E_MAILBOX_PORT}/messages`;
 
 export const E2E_IDLE_PORT = port("E2E_IDLE_PORT");
 export const E2E_TILE_ORIGIN = `http://127.0.0.1:${port("E2E_TILE_PORT")}`;
@@ -73,21 +72,14 @@ const E2E_TZ = resolvedEnv("E2E_TZ", () => "America/New_York");
 const retries = Number(process.env.E2E_RETRIES ?? 0);
 
 // Each console keeps its state in its own folder, named after its port.
-const consoleServer = (consolePort: number, smtpPort: number, extra = "") => ({
+const consoleServer = (consolePort: number, extra = "") => ({
   command:
-    `rm -rf .tmp/e2e-${consolePort} && STATE_DIR=.tmp/e2e-${consolePort} PORT=${consolePort} SMTP_PORT=${smtpPort} bash scripts/serve-local.sh ` +
+    `rm -rf .tmp/e2e-${consolePort} && FROM_TEMPLATE=1 STATE_DIR=.tmp/e2e-${consolePort} PORT=${consolePort} SMTP_PORT=${E2E_SMTP_PORT} bash scripts/serve-local.sh ` +
     `--var ENVIRONMENT:test --var TEST_CLOCK_OFFSET_MS:${E2E_CLOCK_OFFSET_MS} ` +
     `--var 'MAP_TILE_URL:${E2E_TILE_ORIGIN}/{z}/{x}/{y}.png' --var 'MAP_TILE_ATTRIBUTION:Local test tiles' ${extra}`.trim(),
   url: `http://127.0.0.1:${consolePort}/login`,
   // Generous: on a loaded 2-core machine a fresh build's first start has taken over two minutes.
   timeout: 300_000,
-  reuseExistingServer: false,
-});
-
-const mailSink = (c: E2EConsole) => ({
-  command: `node scripts/smtp-sink.mjs ${c.smtpPort} ${c.mailboxPort}`,
-  url: c.mailbox,
-  timeout: 10_000,
   reuseExistingServer: false,
 });
 
@@ -112,7 +104,8 @@ export default defineConfig({
   },
   webServer: [
     { command: `node tests/e2e/tile-server.mjs ${new URL(E2E_TILE_ORIGIN).port}`, url: `${E2E_TILE_ORIGIN}/health`, timeout: 10_000, reuseExistingServer: false },
-    ...E2E_CONSOLES.flatMap((c) => [mailSink(c), consoleServer(c.port, c.smtpPort)]),
-    consoleServer(E2E_IDLE_PORT, E2E_CONSOLES[0].smtpPort, "--var IDLE_TIMEOUT_MS:4000 --var IDLE_WARNING_MS:8000"),
+    { command: `node scripts/smtp-sink.mjs ${E2E_SMTP_PORT} ${E2E_MAILBOX_PORT}`, url: E2E_MAILBOX, timeout: 10_000, reuseExistingServer: false },
+    ...E2E_CONSOLES.map((c) => consoleServer(c.port)),
+    consoleServer(E2E_IDLE_PORT, "--var IDLE_TIMEOUT_MS:4000 --var IDLE_WARNING_MS:8000"),
   ],
 });

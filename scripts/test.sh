@@ -1,63 +1,127 @@
 #!/usr/bin/env bash
-# One command: install everything the tests need (npm packages, Debian's Chromium, Redis,
-# Mosquitto, the Rust-to-WASM toolchain through the components' own scripts) and run every suite:
-# the gates (console and gateway types, ESLint, Prettier, rustfmt), unit, Workers integration
+# One command: install everything the tests need (npm packages once per lock, Debian's Chromium,
+# Redis, Mosquitto, the Rust-to-WASM toolchain through the components' own scripts) and run every
+# suite: the gates (console and gateway types, ESLint, Prettier, rustfmt), unit, Workers integration
 # against D1, the access-window core, the gateway, the door-path differential test, Playwright end to
-# end (at the real time and at two fixed instants), the start script's port checks, and a deploy dry run.
+# end, the start script's port checks, and a deploy dry run. Everything that depends on the instant
+# runs again at fixed instants (docs/decisions/0018-test-clock.md). Suites that use different
+# resources run side by side on the two cores; the summary prints each suite's wall time.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 
-npm_install . || exit 1
-npm_install gateway || exit 1 # its type check needs aedes' and Node's declarations
+run_started=$(date +%s)
+logs=.tmp/test-logs
+rm -rf "$logs" && mkdir -p "$logs"
 
-passed=0; failed=0; failures=()
-suite() {
+npm_install . || exit 1
+npm_install gateway || exit 1   # its type check needs aedes' and Node's declarations
+npm_install core-wasm || exit 1 # playwright-core for the core's browser test
+
+passed=0; failed=0; failures=(); timings=()
+record() { # record <name> <passed|FAILED> <seconds>
+  if [ "$2" = passed ]; then passed=$((passed + 1)); else failed=$((failed + 1)); failures+=("$1"); fi
+  timings+=("$(printf '%5d s  %-6s  %s' "$3" "$2" "$1")")
+}
+
+suite() { # suite <name> <command...>: runs now, output as it comes
   local name=$1; shift
   echo; echo "=== $name"
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); failures+=("$name"); fi
+  local start status=passed
+  start=$(date +%s)
+  "$@" || status=FAILED
+  record "$name" "$status" $(($(date +%s) - start))
+}
+
+# beside <name> <command...>: starts a suite in the background, its output kept in a log;
+# join_beside waits for every such suite, prints its output and records it.
+beside_names=(); beside_pids=()
+beside() {
+  local name=$1 n=${#beside_names[@]}; shift
+  (
+    start=$(date +%s) status=passed
+    "$@" >"$logs/beside-$n.log" 2>&1 || status=FAILED
+    echo "$status $(($(date +%s) - start))" >"$logs/beside-$n.result"
+  ) &
+  beside_names+=("$name"); beside_pids+=($!)
+}
+join_beside() {
+  local i status seconds
+  for i in "${!beside_names[@]}"; do
+    wait "${beside_pids[$i]}"
+    echo; echo "=== ${beside_names[$i]} (ran alongside)"
+    cat "$logs/beside-$i.log"
+    read -r status seconds <"$logs/beside-$i.result" || { status=FAILED seconds=0; }
+    record "${beside_names[$i]}" "$status" "$seconds"
+  done
+  beside_names=(); beside_pids=()
 }
 
 summary() {
+  echo
+  echo "Wall time of each suite (a suite that ran alongside another shares the cores with it):"
+  printf '  %s\n' "${timings[@]}"
+  echo "  total: $(($(date +%s) - run_started)) s"
   echo
   [ "$failed" -gt 0 ] && echo "Failed suites: ${failures[*]}"
   echo "suites: $passed passed, $failed failed"
   [ "$failed" -eq 0 ]
 }
 
-# Gates: each one fails `npm test` on its own. They need no build, so they come first.
+# Gates: each one fails `npm test` on its own. They need no build, so they come first; the two
+# type checks and ESLint are single-threaded, so two run at a time.
+beside "gate: lint (eslint)" npx eslint .
 suite "gate: console types (tsc --noEmit)" npx tsc --noEmit
 suite "gate: gateway JSDoc types (tsc -p gateway)" npx tsc -p gateway
-suite "gate: lint (eslint)" npx eslint .
 suite "gate: format (prettier --check; fix with npm run format)" npx prettier --check --log-level=warn .
 suite "gate: core format (cargo fmt --check)" core_fmt_check
+join_beside
 [ "${1:-}" = "--gates" ] && { summary; exit; } # `npm run gates`: only these
 
 apt_install chromium chromium || exit 1
+bash gateway/scripts/ensure-services.sh || exit 1 # Redis and Mosquitto, for the gateway suites
 build_console || exit 1
 
+# The instants everything clock-dependent runs at again: a Monday inside working hours, and the
+# Sunday night Europe/Madrid springs forward, half an hour before 02:00 becomes 03:00 and five
+# minutes after (docs/decisions/0018-test-clock.md).
+INSTANTS=("2026-11-23T17:20:00+01:00" "2027-03-28T01:30:00+01:00" "2027-03-28T03:05:00+02:00")
+# Workers test files whose outcome depends on the Worker's clock: those reading it (workerNow) and
+# those tagged @clock in their first line.
+mapfile -t clock_files < <(grep -l -e "workerNow" -e "^// @clock" tests/workers/*.test.ts)
+
+# The core (a Rust build, then Node's tests) beside the console's unit and Workers tests.
+[ -f core-wasm/scripts/test.sh ] && beside "access-window core" bash core-wasm/scripts/test.sh
 suite "console unit" npx vitest run -c vitest.unit.config.ts
 suite "console workers integration (D1)" npx vitest run -c vitest.workers.config.ts
-# Again with the Worker's clock on the Sunday night Europe/Madrid springs forward, months after the
-# demo data's dates (docs/decisions/0018-test-clock.md).
-suite "console workers integration at Sun 2027-03-28 01:30 Europe/Madrid" env WORKERS_NOW=2027-03-28T01:30:00+01:00 \
-  npx vitest run -c vitest.workers.config.ts
-[ -f core-wasm/scripts/test.sh ] && suite "access-window core" bash core-wasm/scripts/test.sh
-[ -f gateway/scripts/test.sh ] && suite "gateway" bash gateway/scripts/test.sh
+for at in "${INSTANTS[@]:1}"; do
+  suite "console workers integration, the ${#clock_files[@]} clock files, at $at" env WORKERS_NOW="$at" \
+    npx vitest run -c vitest.workers.config.ts "${clock_files[@]}"
+done
+join_beside
+
+# The gateway's suites wait on brokers and timers more than they compute: they run beside the end
+# to end suite. Each picks its own ports.
+[ -f gateway/scripts/test.sh ] && beside "gateway" bash gateway/scripts/test.sh
 # The gateway's durability test again, with the built console Worker and its D1 as the receiving end.
-suite "gateway durability against the console Worker" env WORKER_END=tests/gateway/real-worker-end.mjs LOG_LEVEL=error \
+beside "gateway durability against the console Worker" env WORKER_END=tests/gateway/real-worker-end.mjs LOG_LEVEL=error \
   node --test --test-timeout=570000 gateway/test/durability.test.js
+# End to end once in full at the real time, then the tests tagged @clock at each fixed instant: the
+# Worker's clock and the browser's are both shifted (docs/decisions/0018-test-clock.md). Each run
+# picks its own free ports. Retries are off (E2E_RETRIES is a local opt-in only).
+# One mail port for every run, so they all copy one seeded template (scripts/serve-local.sh).
+E2E_SMTP_PORT=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
+export E2E_SMTP_PORT
+suite "end to end (Chromium), real time" npx playwright test
+for at in "${INSTANTS[@]}"; do
+  suite "end to end, tests tagged @clock, at $at" env E2E_NOW="$at" npx playwright test --grep @clock
+done
+join_beside
+
 # The console and the doors never disagree: random admin changes (seeded; DIFF_SEED and DIFF_OPS
-# reproduce a run), a gateway replica following the real feed, every decision compared after each sync.
+# reproduce a run), a gateway replica following the real feed, decisions compared after each sync.
 suite "door path: console vs gateway decisions (2,000 random changes)" env DIFF_OPS=2000 \
   node --test --test-timeout=1500000 tests/door-path/differential.test.mjs
-# End to end three times: at the real time, then as if it were two fixed instants (the Worker's clock
-# and the browser's, see docs/decisions/0018-test-clock.md): a Monday inside working hours, and the
-# Sunday night Europe/Madrid springs forward (02:00 becomes 03:00 half an hour into the run). Each run
-# picks its own free ports. Retries are off (E2E_RETRIES is a local opt-in only).
-suite "end to end (Chromium), real time" npx playwright test
-suite "end to end at Mon 2026-11-23 17:20 Europe/Madrid" env E2E_NOW=2026-11-23T17:20:00+01:00 npx playwright test
-suite "end to end at Sun 2027-03-28 01:30 Europe/Madrid (DST)" env E2E_NOW=2027-03-28T01:30:00+01:00 npx playwright test
 suite "npm start: busy ports" node --test tests/scripts/start.test.mjs
 suite "deploy dry run" npx wrangler deploy --dry-run --outdir .tmp/deploy
 

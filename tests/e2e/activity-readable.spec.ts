@@ -27,7 +27,7 @@ async function postDenial(request: import("@playwright/test").APIRequestContext,
 }
 
 /**
- * How the log writes an instant in ACME's zone: `dd/mm/yyyy hh:mm:ss` and the zone's name for the
+ * How the log writes an instant in ACME's zone: `mm/dd/yyyy hh:mm:ss` (the demo company's date format) and the zone's name for the
  * offset in force then (CET at +01:00, CEST at +02:00).
  */
 function madridLabel(at: number): string {
@@ -45,7 +45,7 @@ function madridLabel(at: number): string {
   const p = Object.fromEntries(format.formatToParts(at).map((part) => [part.type, part.value]));
   const zone = { "GMT+01:00": "CET", "GMT+02:00": "CEST" }[p.timeZoneName];
   if (!zone) throw new Error(`Europe/Madrid is at ${p.timeZoneName}`);
-  return `${p.day}/${p.month}/${p.year} ${p.hour}:${p.minute}:${p.second} ${zone}`;
+  return `${p.month}/${p.day}/${p.year} ${p.hour}:${p.minute}:${p.second} ${zone}`;
 }
 
 /** The computed text colour of an element. */

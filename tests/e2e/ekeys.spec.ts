@@ -102,7 +102,10 @@ test.describe("e-key assignment panel", () => {
     await preview.getByRole("button", { name: "Check" }).click();
     await expect(why).toContainText(await expectedWhy(page, window, label));
     // 10:00 in New York is 15:00 or 16:00 in Madrid: inside 08:00-17:30 on a Wednesday; never on a Saturday.
-    for (const [weekday, word] of [[3, "Opens: "], [6, "Does not open: "]] as const) {
+    for (const [weekday, word] of [
+      [3, "Opens: "],
+      [6, "Does not open: "],
+    ] as const) {
       await page.locator("#ekey-why-at").fill(await nextLocal(page, weekday, "10:00"));
       await preview.getByRole("button", { name: "Check" }).click();
       const expected = await expectedWhy(page, window, label);

@@ -1,5 +1,5 @@
 import { test as base, expect, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
-import { E2E_CLOCK_OFFSET_MS, E2E_CONSOLES, type E2EConsole } from "../../playwright.config";
+import { E2E_CLOCK_OFFSET_MS, E2E_CONSOLES, E2E_MAILBOX, type E2EConsole } from "../../playwright.config";
 import { DEMO, type DemoLogin } from "../demo-logins";
 
 export { DEMO, type DemoLogin };
@@ -35,9 +35,12 @@ export async function signIn(page: Page, who: DemoLogin, lang: "en" | "es" = "en
 
 export type ReceivedMail = { from: string; to: string[]; subject: string; text: string };
 
-/** Every mail this worker's SMTP server (scripts/smtp-sink.mjs) has received, oldest first. */
+/**
+ * Every mail the run's SMTP server (scripts/smtp-sink.mjs) has received, oldest first: every
+ * worker's console delivers there, so tests pick their mail by a recipient or subject of their own.
+ */
 export async function mailbox(): Promise<ReceivedMail[]> {
-  const res = await fetch(workerConsole().mailbox);
+  const res = await fetch(E2E_MAILBOX);
   expect(res.ok, "the run's mailbox answers").toBe(true);
   return (await res.json()) as ReceivedMail[];
 }

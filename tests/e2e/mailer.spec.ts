@@ -1,4 +1,5 @@
-import { expect, mailbox, test, workerConsole } from "./fixtures";
+import { E2E_SMTP_PORT } from "../../playwright.config";
+import { expect, mailbox, test } from "./fixtures";
 
 test("a company admin configures the company's mailer from company settings; a failed test mail names the SMTP stage", async ({ page, loginAs }) => {
   await loginAs("acme");
@@ -30,14 +31,14 @@ test("a company admin configures the company's mailer from company settings; a f
   await page.goto("/companyMailerSetting");
 
   // Pointed at the run's SMTP server the test mail is delivered, and ACME's mail in later specs goes there too.
-  await page.getByRole("spinbutton", { name: "Port" }).fill(String(workerConsole().smtpPort));
+  await page.getByRole("spinbutton", { name: "Port" }).fill(String(E2E_SMTP_PORT));
   await page.getByLabel("Password").fill("s3cret-value");
   await Promise.all([page.waitForResponse((r) => r.request().method() === "POST"), page.getByRole("button", { name: "Save" }).click()]);
-  await expect(page.getByRole("spinbutton", { name: "Port" })).toHaveValue(String(workerConsole().smtpPort));
+  await expect(page.getByRole("spinbutton", { name: "Port" })).toHaveValue(String(E2E_SMTP_PORT));
   await page.getByRole("button", { name: "Send test mail" }).click();
   await expect(page.getByTestId("mailer-result")).toHaveText("Test mail sent");
   const tests = (await mailbox()).filter((m) => m.subject === "Test mail from the keyless-access console");
-  expect(tests.at(-1)).toMatchObject({ to: ["admin@acme.example"], text: `This is a test of the mailer 127.0.0.1:${workerConsole().smtpPort} for Acme Corporation (ACME).` });
+  expect(tests.at(-1)).toMatchObject({ to: ["admin@acme.example"], text: `This is a test of the mailer 127.0.0.1:${E2E_SMTP_PORT} for Acme Corporation (ACME).` });
 });
 
 test("root opens the platform default from the company list, in Spanish", async ({ page, loginAs }) => {

@@ -314,72 +314,78 @@ test.describe("phone web app", () => {
     } as const;
 
     for (const lang of ["en", "es"] as const) {
-      test(`the phone registers its authenticator, the console signs after a verified assertion, and the board requiring biometrics opens (${lang})`, { tag: "@clock" }, async ({ page, context }) => {
-        const x = TEXT[lang];
-        const admin = await adminApi(page.request);
-        const { payload: current } = await admin.call<{ payload: Record<string, unknown> }>("GET", "/settings/getCompanySettings");
-        await admin.call("DELETE", "/user/forgetDevice?id=3");
-        await admin.call("PUT", "/settings/modifyCompanySettings", { ...current, offline_reconect: 24, ekey_duration: 24, biometric_security: "1", require_2fa: "0" });
-        const entryId = await giveKey(admin, DAILY, "all day");
-        const dir = mkdtempSync(join(tmpdir(), "phone-bio-"));
-        const jwksFile = join(dir, "keys.json");
-        writeFileSync(jwksFile, JSON.stringify(await (await page.request.get("/.well-known/keyless-credential-keys.json")).json()));
-        try {
-          // WebAuthn needs a domain as its relying party: the same server under the name localhost.
-          const cdp = await context.newCDPSession(page);
-          await cdp.send("WebAuthn.enable");
-          const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-            options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-          });
-          if (E2E_CLOCK_OFFSET_MS !== 0) await context.clock.install({ time: runNow() });
-          await page.goto(`http://localhost:${workerConsole().port}/m`);
-          if (lang === "es") await page.getByRole("button", { name: "Cambiar a español" }).click();
-          await page.getByLabel(x.company).fill("ACME");
-          await page.getByLabel(x.user).fill(DEMO.acme.userName);
-          await page.getByRole("textbox", { name: x.password }).fill(DEMO.acme.password);
-          await page.getByRole("button", { name: x.signIn }).click();
-          await expect(page.getByText(x.notice)).toBeVisible();
-          const card = page.locator(`li[data-key-id="${entryId}"]`);
-          await expect(card).toBeVisible();
+      test(
+        `the phone registers its authenticator, the console signs after a verified assertion, and the board requiring biometrics opens (${lang})`,
+        { tag: "@clock" },
+        async ({ page, context }) => {
+          const x = TEXT[lang];
+          const admin = await adminApi(page.request);
+          const { payload: current } = await admin.call<{ payload: Record<string, unknown> }>("GET", "/settings/getCompanySettings");
+          await admin.call("DELETE", "/user/forgetDevice?id=3");
+          await admin.call("PUT", "/settings/modifyCompanySettings", { ...current, offline_reconect: 24, ekey_duration: 24, biometric_security: "1", require_2fa: "0" });
+          const entryId = await giveKey(admin, DAILY, "all day");
+          const dir = mkdtempSync(join(tmpdir(), "phone-bio-"));
+          const jwksFile = join(dir, "keys.json");
+          writeFileSync(jwksFile, JSON.stringify(await (await page.request.get("/.well-known/keyless-credential-keys.json")).json()));
+          try {
+            // WebAuthn needs a domain as its relying party: the same server under the name localhost.
+            const cdp = await context.newCDPSession(page);
+            await cdp.send("WebAuthn.enable");
+            const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+              options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+            });
+            if (E2E_CLOCK_OFFSET_MS !== 0) await context.clock.install({ time: runNow() });
+            await page.goto(`http://localhost:${workerConsole().port}/m`);
+            if (lang === "es") await page.getByRole("button", { name: "Cambiar a español" }).click();
+            await page.getByLabel(x.company).fill("ACME");
+            await page.getByLabel(x.user).fill(DEMO.acme.userName);
+            await page.getByRole("textbox", { name: x.password }).fill(DEMO.acme.password);
+            await page.getByRole("button", { name: x.signIn }).click();
+            await expect(page.getByText(x.notice)).toBeVisible();
+            const card = page.locator(`li[data-key-id="${entryId}"]`);
+            await expect(card).toBeVisible();
 
-          // Registered once with the console, then asserted: the credentials the console signed carry the verification.
-          const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
-          expect(credentials).toHaveLength(1);
-          const held = await page.evaluate((id) => JSON.parse(localStorage.getItem("phone.keys")!).keys.find((k: { id: number }) => k.id === id), entryId);
-          const token: string = held.credential.token;
-          const claims = JSON.parse(Buffer.from(token.split(".")[1], "base64url").toString("utf8"));
-          expect(claims.uv).toBeGreaterThanOrEqual(claims.iat - 5);
-          expect(claims.uv).toBeLessThanOrEqual(claims.iat);
+            // Registered once with the console, then asserted: the credentials the console signed carry the verification.
+            const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
+            expect(credentials).toHaveLength(1);
+            const held = await page.evaluate((id) => JSON.parse(localStorage.getItem("phone.keys")!).keys.find((k: { id: number }) => k.id === id), entryId);
+            const token: string = held.credential.token;
+            const claims = JSON.parse(Buffer.from(token.split(".")[1], "base64url").toString("utf8"));
+            expect(claims.uv).toBeGreaterThanOrEqual(claims.iat - 5);
+            expect(claims.uv).toBeLessThanOrEqual(claims.iat);
 
-          // Presenting asks the authenticator again on the phone; the board of a company requiring biometrics opens with this credential.
-          await card.getByRole("button", { name: x.present }).click();
-          await expect(page.getByRole("dialog").getByRole("img")).toBeVisible();
-          await page.keyboard.press("Escape");
-          const at = new Date(Math.max(claims.iat * 1000, runNow()) + 60_000).toISOString();
-          const verify = (...extra: string[]) =>
-            JSON.parse(
-              execFileSync(process.execPath, ["gateway/sim/board.js", "verify", "--jwks", jwksFile, "--door", String(DOOR), "--at", at, "--credential", token, ...extra], {
-                encoding: "utf8",
-                cwd: fileURLToPath(new URL("../..", import.meta.url)),
-              }).trim(),
+            // Presenting asks the authenticator again on the phone; the board of a company requiring biometrics opens with this credential.
+            await card.getByRole("button", { name: x.present }).click();
+            await expect(page.getByRole("dialog").getByRole("img")).toBeVisible();
+            await page.keyboard.press("Escape");
+            const at = new Date(Math.max(claims.iat * 1000, runNow()) + 60_000).toISOString();
+            const verify = (...extra: string[]) =>
+              JSON.parse(
+                execFileSync(process.execPath, ["gateway/sim/board.js", "verify", "--jwks", jwksFile, "--door", String(DOOR), "--at", at, "--credential", token, ...extra], {
+                  encoding: "utf8",
+                  cwd: fileURLToPath(new URL("../..", import.meta.url)),
+                }).trim(),
+              );
+            expect(verify("--biometric-required")).toEqual({ allowed: true, reason: "ok" });
+
+            // The user is not verified: nothing is presented, and a refresh signs nothing new; the keys held stay.
+            await cdp.send("WebAuthn.setUserVerified", { authenticatorId, isUserVerified: false });
+            await card.getByRole("button", { name: x.present }).click();
+            await expect(card.getByTestId("verification-refused")).toHaveText(x.refused);
+            await expect(page.getByRole("dialog")).toHaveCount(0);
+            await context.setOffline(true);
+            await context.setOffline(false);
+            await expect(page.getByTestId("refresh-verification-refused")).toBeVisible();
+            expect(await page.evaluate((id) => JSON.parse(localStorage.getItem("phone.keys")!).keys.find((k: { id: number }) => k.id === id).credential.token, entryId)).toBe(
+              token,
             );
-          expect(verify("--biometric-required")).toEqual({ allowed: true, reason: "ok" });
-
-          // The user is not verified: nothing is presented, and a refresh signs nothing new; the keys held stay.
-          await cdp.send("WebAuthn.setUserVerified", { authenticatorId, isUserVerified: false });
-          await card.getByRole("button", { name: x.present }).click();
-          await expect(card.getByTestId("verification-refused")).toHaveText(x.refused);
-          await expect(page.getByRole("dialog")).toHaveCount(0);
-          await context.setOffline(true);
-          await context.setOffline(false);
-          await expect(page.getByTestId("refresh-verification-refused")).toBeVisible();
-          expect(await page.evaluate((id) => JSON.parse(localStorage.getItem("phone.keys")!).keys.find((k: { id: number }) => k.id === id).credential.token, entryId)).toBe(token);
-        } finally {
-          await context.setOffline(false);
-          await admin.call("PUT", "/settings/modifyCompanySettings", { ...current, biometric_security: "0" });
-          rmSync(dir, { recursive: true, force: true });
-        }
-      });
+          } finally {
+            await context.setOffline(false);
+            await admin.call("PUT", "/settings/modifyCompanySettings", { ...current, biometric_security: "0" });
+            rmSync(dir, { recursive: true, force: true });
+          }
+        },
+      );
     }
   });
 });

@@ -1,3 +1,4 @@
+// @clock: decides at the Worker's instant; scripts/test.sh runs this file again at the DST instants.
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";

@@ -1,3 +1,4 @@
+// @clock: decides at the Worker's instant; scripts/test.sh runs this file again at the DST instants.
 import { and, desc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, db, login, schema } from "./helpers";
