@@ -2,11 +2,12 @@
  * The real console Worker as the "Worker end" of gateway/test/durability.test.js
  * (run with WORKER_END=tests/gateway/real-worker-end.mjs): `wrangler dev` on the built console with
  * its own local D1, migrated and seeded, plus boards provisioned as real devices whose board secret
- * is 'board-secret'. Rows are counted in the activity log itself.
+ * is 'board-secret'. Rows are counted in the activity log itself. The migrated and seeded D1 is made
+ * once per version of what makes it (seededTemplate) and copied for each run.
  */
 import { execFile, spawn } from "node:child_process";
-import { pbkdf2Sync, randomBytes } from "node:crypto";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { createHash, pbkdf2Sync, randomBytes } from "node:crypto";
+import { cp, mkdir, mkdtemp, readFile, readdir, rename, rm, stat } from "node:fs/promises";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -46,12 +47,50 @@ async function d1(dir, sql) {
   }
 }
 
+/**
+ * What the migrated and seeded D1 is made from: the migrations, everything the seed may import (db/, app/,
+ * the seed script), the D1 binding, the locked package versions, and the seed's settings (the gateway
+ * secret, SMTP_PORT). Tests are not part of it; the seed's clock is fixed (db/seed/demo.ts).
+ */
+const TEMPLATE_INPUTS = ["db", "app", "scripts/seed-local.ts", "wrangler.toml", "package-lock.json"];
+
+async function templateKey() {
+  const hash = createHash("sha256").update(`${SECRET}\0${process.env.SMTP_PORT ?? ""}\0`);
+  for (const input of TEMPLATE_INPUTS) {
+    const files = (await stat(`${ROOT}/${input}`)).isDirectory() ? (await readdir(`${ROOT}/${input}`, { recursive: true })).map((f) => `${input}/${f}`) : [input];
+    for (const file of files.sort()) if ((await stat(`${ROOT}/${file}`)).isFile()) hash.update(`${file}\0`).update(await readFile(`${ROOT}/${file}`));
+  }
+  return hash.digest("hex").slice(0, 16);
+}
+
+/**
+ * A migrated and seeded D1 state directory, made once per version of its inputs: migrating and seeding
+ * spawn wrangler twice, about a minute (two on a busy machine) that every Worker end would otherwise pay.
+ * Older versions are removed; a template made meanwhile by another run is as good as this one.
+ */
+async function seededTemplate() {
+  const key = await templateKey();
+  const template = `${ROOT}/.tmp/seeded-d1-${key}`;
+  if (await stat(template).catch(() => null)) return template;
+  const staging = await mkdtemp(`${ROOT}/.tmp/seeding-`);
+  try {
+    await run("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", staging], { cwd: ROOT, env });
+    await run("npx", ["tsx", "scripts/seed-local.ts"], { cwd: ROOT, env: { ...env, PERSIST_TO: `${staging}/v3`, GATEWAY_SECRET: SECRET } });
+    await rename(staging, template).catch(() => {}); // fails only when another run's template is there
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+  for (const old of await readdir(`${ROOT}/.tmp`)) {
+    if (old.startsWith("seeded-d1-") && old !== `seeded-d1-${key}`) await rm(`${ROOT}/.tmp/${old}`, { recursive: true, force: true });
+  }
+  return template;
+}
+
 export async function startWorkerEnd() {
   await mkdir(`${ROOT}/.tmp`, { recursive: true });
   const dir = await mkdtemp(`${ROOT}/.tmp/worker-end-`);
   const port = await freePort();
-  await run("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", dir], { cwd: ROOT, env });
-  await run("npx", ["tsx", "scripts/seed-local.ts"], { cwd: ROOT, env: { ...env, PERSIST_TO: `${dir}/v3`, GATEWAY_SECRET: SECRET } });
+  await cp(await seededTemplate(), dir, { recursive: true });
   let proc = null;
   let provisioned = 0;
   // Its own key to sign phone credentials with, whatever a local .dev.vars holds (published at /.well-known/keyless-credential-keys.json).
