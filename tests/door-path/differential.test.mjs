@@ -7,7 +7,7 @@
  * At the start and after every DIFF_SYNC_EVERY-th operation, a gateway replica that follows the real
  * change feed is synced and a sample is decided twice: up to 24 users (the 12 newest of both companies
  * and 12 drawn from all of them; a repeated draw counts once) and the 6 fob numbers, each at the 13
- * doors (ACME's and BETA's) at the 10 INSTANTS; by the gateway (gateway/src/access/decide.js on its
+ * DOORS (ACME's twelve, one of BETA's) at the 10 INSTANTS; by the gateway (gateway/src/access/decide.js on its
  * copy) and by the console from its own tables (POST /api/admin/device/checkAccess): whether it opens,
  * the denial code, and whether the door is held open by schedule. Any difference fails the test with
  * the seed, the operation number and the operations so far.
