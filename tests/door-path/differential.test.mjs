@@ -4,11 +4,13 @@
  * removed; groups, their schedules and doors; group keys; scheduled-open hours and the company's
  * zone; doors' configurations removed and made again, doors retired, companies de-activated and
  * re-activated) run against the built console Worker on its own D1, all through the console's calls.
- * After each sync of a gateway replica that follows the real change feed, every credential × door ×
- * instant is decided twice: by the gateway (gateway/src/access/decide.js on its copy) and by the
- * console from its own tables (POST /api/admin/device/checkAccess): whether it opens, the denial code,
- * and whether the door is held open by schedule. Any difference fails the test
- * with the seed, the operation number and the operations so far.
+ * At the start and after every DIFF_SYNC_EVERY-th operation, a gateway replica that follows the real
+ * change feed is synced and a sample is decided twice: up to 24 users (the 12 newest of both companies
+ * and 12 drawn from all of them; a repeated draw counts once) and the 6 fob numbers, each at the 13
+ * DOORS (ACME's twelve, one of BETA's) at the 10 INSTANTS; by the gateway (gateway/src/access/decide.js on its
+ * copy) and by the console from its own tables (POST /api/admin/device/checkAccess): whether it opens,
+ * the denial code, and whether the door is held open by schedule. Any difference fails the test with
+ * the seed, the operation number and the operations so far.
  *
  * Phone credentials, at every DIFF_CRED_EVERY-th operation's sync: a few users with keys sign in to
  * /api/mobile, the console issues their signed credentials, and each credential is verified as an
@@ -18,6 +20,9 @@
  * The credentials issued in earlier rounds are kept: at each later round, a sample of those whose key, user
  * or company the copy shows withdrawn since (deleted, deactivated) is verified again with the revocation
  * list derived from the same feed (gateway/src/access/revocations.js), and must be refused as `revoked`.
+ *
+ * A run that proved too little fails too (gapsOf): a kind of change mostly refused, users or fobs
+ * never both allowed and denied, no credential or revocation checked.
  *
  *   DIFF_SEED=<n> DIFF_OPS=<n> DIFF_SYNC_EVERY=<n> DIFF_CRED_EVERY=<n> node --test tests/door-path/differential.test.mjs
  */
@@ -40,6 +45,16 @@ const SEED = Number(process.env.DIFF_SEED ?? 20261123);
 const OPS = Number(process.env.DIFF_OPS ?? 2000);
 const SYNC_EVERY = Number(process.env.DIFF_SYNC_EVERY ?? 25);
 const CRED_EVERY = Number(process.env.DIFF_CRED_EVERY ?? 100);
+/** Users sampled per sync: the newest of both companies, and draws from all of them (a repeated draw counts once). */
+const NEWEST_USERS = 12;
+const DRAWN_USERS = 12;
+/**
+ * Below this share of accepted (2xx) tries, a kind of change mostly exercised refusals: a console that
+ * refused it outright would leave both sides denying alike, so the comparison would prove little.
+ * Judged from MIN_TRIES tries of the kind on; fewer are too few to tell a broken call from bad luck.
+ */
+const MIN_ACCEPTED_SHARE = 0.5;
+const MIN_TRIES = 5;
 /** Users whose credentials are checked per round, and instants per credential (its life split evenly). */
 const CRED_USERS = 4;
 const CRED_INSTANTS = 7;
@@ -82,9 +97,23 @@ function mulberry32(seed) {
   };
 }
 
+/** What a run must have exercised for its "0 disagreements" to mean something, each gap in words. */
+function gapsOf({ kinds, seen, credentialsChecked, revokedChecked }) {
+  const gaps = [];
+  for (const [kind, k] of kinds) {
+    if (k.tries >= MIN_TRIES && k.accepted < MIN_ACCEPTED_SHARE * k.tries) gaps.push(`${kind}: ${k.accepted} of ${k.tries} tries accepted, under ${MIN_ACCEPTED_SHARE * 100}%`);
+  }
+  for (const [type, outcomes] of Object.entries(seen)) {
+    for (const [outcome, count] of Object.entries(outcomes)) if (!count) gaps.push(`no ${type} decision was ${outcome}`);
+  }
+  if (!credentialsChecked) gaps.push("no phone credential was verified");
+  if (!revokedChecked) gaps.push("no withdrawn credential was checked against a revocation list");
+  return gaps;
+}
+
 test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})`, { timeout: 1_500_000 }, async () => {
   const t0 = Date.now();
-  const spent = { ops: 0, sql: 0, compare: 0, credentials: 0 };
+  const spent = { ops: 0, lifecycle: 0, compare: 0, credentials: 0 };
   const rand = mulberry32(SEED);
   const pick = (list) => list[Math.floor(rand() * list.length)];
   const chance = (p) => rand() < p;
@@ -115,7 +144,7 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
       tokens[company] = `Bearer ${(await res.json()).token}`;
     };
     for (const company of Object.keys(LOGINS)) await signIn(company);
-    const zones = new Map((await end.sql("select id, name from time_zones")).map((z) => [z.name, z.id]));
+    const zones = new Map((await call("ACME", "GET", "/user/getAllTimeZone")).body.payload.map((z) => [z.name, z.id]));
 
     // What the operations know exists (ids the console gave back).
     const users = { ACME: [], BETA: [] };
@@ -188,6 +217,10 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
       };
     };
 
+    /** An operation's outcome: its kind, the console's answer, what the log shows, and whether only a refusal is right. */
+    const done = (kind, status, detail, mustRefuse = false) => ({ kind, status, line: `${kind} ${detail} → ${status}`, mustRefuse });
+    /** A retired door is never configured or retired again (decision 0022). */
+    const inService = (status) => status === "configured" || status === "unconfigured";
     const OPERATIONS = [
       [
         8,
@@ -195,7 +228,7 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
           const body = personBody(c);
           const r = await call(c, "POST", "/user/addUser", body);
           if (r.status === 200) users[c].push({ id: r.body.payload.id, body });
-          return `addUser ${c} → ${r.status} ${r.body.payload?.id ?? ""}`;
+          return done("addUser", r.status, `${c} id ${r.body.payload?.id ?? "none"}`);
         },
       ],
       [
@@ -205,7 +238,7 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
           if (!u) return null;
           const isInactive = chance(0.4) ? "1" : "0";
           const r = await call(c, "PUT", "/user/modifyUserDetails", { ...u.body, userId: u.id, isInactive });
-          return `modifyUser ${c} ${u.id} inactive=${isInactive} → ${r.status}`;
+          return done("modifyUser", r.status, `${c} ${u.id} inactive=${isInactive}`);
         },
       ],
       [
@@ -218,7 +251,7 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
             users[c] = users[c].filter((x) => x !== u);
             keys[c] = keys[c].filter((k) => k.user !== u.id);
           }
-          return `deleteUser ${c} ${u.id} → ${r.status}`;
+          return done("deleteUser", r.status, `${c} ${u.id}`);
         },
       ],
       [
@@ -229,7 +262,7 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
           const body = deviceKey(c, u);
           const r = await call(c, "POST", "/user/assignKeyToUser", body);
           if (r.status === 200) keys[c].push({ id: r.body.payload.entryId, user: u.id, group: false });
-          return `assignKey ${c} user ${u.id} door ${body.eKey} ${body.accessType} fob ${body.FOBDeviceId} → ${r.status}`;
+          return done("assignKey", r.status, `${c} user ${u.id} door ${body.eKey} ${body.accessType} fob ${body.FOBDeviceId}`);
         },
       ],
       [
@@ -240,7 +273,7 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
           const key = pick(k);
           const body = deviceKey(c, { id: key.user }, key.id);
           const r = await call(c, "POST", "/user/assignKeyToUser", body);
-          return `modifyKey ${c} ${key.id} ${body.accessType} fob ${body.FOBDeviceId} → ${r.status}`;
+          return done("modifyKey", r.status, `${c} ${key.id} ${body.accessType} fob ${body.FOBDeviceId}`);
         },
       ],
       [
@@ -250,7 +283,7 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
           const key = pick(keys[c]);
           const r = await call(c, "DELETE", `/user/${key.group ? "deleteAssignedGroup" : "deleteAssignedEkey"}?entryId=${key.id}`);
           if (r.status === 200) keys[c] = keys[c].filter((x) => x !== key);
-          return `removeKey ${c} ${key.id} → ${r.status}`;
+          return done("removeKey", r.status, `${c} ${key.id}`);
         },
       ],
       [
@@ -258,7 +291,7 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
         async (c) => {
           const r = await call(c, "POST", "/deviceGroup/createDeviceGroup", groupBody(c));
           if (r.status === 200) groups[c].push(r.body.payload.id);
-          return `createGroup ${c} → ${r.status} ${r.body.payload?.id ?? ""}`;
+          return done("createGroup", r.status, `${c} id ${r.body.payload?.id ?? "none"}`);
         },
       ],
       [
@@ -268,7 +301,7 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
           const id = pick(groups[c]);
           const status = chance(0.2) ? 3 : 1;
           const r = await call(c, "PUT", "/deviceGroup/modifyDeviceGroup", groupBody(c, { id, status }));
-          return `modifyGroup ${c} ${id} status ${status} → ${r.status}`;
+          return done("modifyGroup", r.status, `${c} ${id} status ${status}`);
         },
       ],
       [
@@ -281,7 +314,7 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
             groups[c] = groups[c].filter((g) => g !== id);
             keys[c] = keys[c].filter((k) => k.groupId !== id);
           }
-          return `deleteGroup ${c} ${id} → ${r.status}`;
+          return done("deleteGroup", r.status, `${c} ${id}`);
         },
       ],
       [
@@ -300,7 +333,7 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
             entryId: null,
           });
           if (r.status === 200) keys[c].push({ id: r.body.payload.entryId, user: u.id, group: true, groupId });
-          return `assignGroupKey ${c} user ${u.id} group ${groupId} → ${r.status}`;
+          return done("assignGroupKey", r.status, `${c} user ${u.id} group ${groupId}`);
         },
       ],
       [
@@ -313,7 +346,7 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
           });
           const exceptions = chance(0.5) ? [{ exceptionDate: pick(DATES), openWholeDay: chance(0.5) ? "1" : "0", openTime: "", closeTime: "" }] : [];
           const r = await call(c, "PUT", "/settings/modifyScheduleOpen", { fpi: "0", schedule_opens: week, schedule_exceptions: exceptions });
-          return `modifyScheduleOpen ${c} → ${r.status}`;
+          return done("modifyScheduleOpen", r.status, c);
         },
       ],
       [
@@ -322,7 +355,7 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
           const current = (await call(c, "GET", "/settings/getCompanySettings")).body.payload ?? {};
           const body = { ...current, schedule_open: chance(0.6) ? "1" : "0", default_time_zone_id: zones.get(pick(ZONES)), fpi: "0" };
           const r = await call(c, "PUT", "/settings/modifyCompanySettings", body);
-          return `modifyCompanySettings ${c} schedule_open=${body.schedule_open} → ${r.status}`;
+          return done("modifyCompanySettings", r.status, `${c} schedule_open=${body.schedule_open}`);
         },
       ],
       [
@@ -336,11 +369,11 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
             const status = details.body.payload?.status;
             if (chance(0.1)) {
               const r = await call(c, "POST", "/device/retireDevice", { id: door });
-              return `retireDevice ${door} (${status}) → ${r.status}`;
+              return done("retireDevice", r.status, `${door} (${status})`, !inService(status));
             }
             if (status === "configured") {
               const r = await call(c, "POST", "/device/removeDeviceConfiguration", { id: door, displayName: details.body.payload?.display_name ?? "" });
-              return `removeDeviceConfiguration ${door} → ${r.status}`;
+              return done("removeDeviceConfiguration", r.status, `${door}`);
             }
             const n = ++renames;
             const r = await call(c, "POST", "/device/configureDevice", {
@@ -350,7 +383,7 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
               relockTrigger: "Timer",
               relockTimer: pick([3, 5, 10]),
             });
-            return `configureDevice ${door} (${status}) → ${r.status}`;
+            return done("configureDevice", r.status, `${door} (${status})`, !inService(status));
           }
           const off = chance(0.5);
           const company = (await call("ROOT", "GET", `/company/getCompanyDetails?id=${companyIds[c]}`)).body.payload;
@@ -369,7 +402,7 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
           assert.equal(r.status, 200, `updateCompany ${c}: ${JSON.stringify(r.body)}`);
           if (off) deactivated.add(c);
           else if (deactivated.delete(c)) await signIn(c); // deactivating a company ended its sessions
-          return `updateCompany ${c} isDeactive=${off ? 1 : 0} → ${r.status}`;
+          return done("updateCompany", r.status, `${c} isDeactive=${off ? 1 : 0}`);
         },
       ],
     ];
@@ -381,12 +414,17 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
     };
 
     let compared = 0;
+    /** Decisions compared by credential type and outcome: a run that never opens, or never refuses, proves little. */
+    const seen = { user: { allowed: 0, denied: 0 }, fob: { allowed: 0, denied: 0 } };
+    /** Per sync: how many users were sampled (the fobs, doors and instants are fixed). */
+    const usersPerSync = [];
     const compare = async (step) => {
       await feed.syncOnce();
-      // The newest users (what changed lately) and a random sample of the rest, of both companies.
-      const all = [...users.ACME, ...users.BETA];
-      const sample = [...all.slice(-12), ...Array.from({ length: Math.min(12, all.length) }, () => pick(all))];
-      const credentials = [...[...new Set(sample)].map((u) => ({ type: "user", id: String(u.id) })), ...FOBS.map((id) => ({ type: "fob", id }))];
+      // The newest users (what changed lately) and a random sample of the rest, of both companies (ids are one sequence).
+      const all = [...users.ACME, ...users.BETA].sort((a, b) => a.id - b.id);
+      const sample = new Set([...all.slice(-NEWEST_USERS), ...Array.from({ length: Math.min(DRAWN_USERS, all.length) }, () => pick(all))]);
+      usersPerSync.push(sample.size);
+      const credentials = [...[...sample].map((u) => ({ type: "user", id: String(u.id) })), ...FOBS.map((id) => ({ type: "fob", id }))];
       for (const company of ["ACME", "BETA"]) {
         const checks = [];
         for (const deviceId of DOORS[company]) for (const credential of credentials) for (const at of INSTANTS) checks.push({ deviceId, credential, at });
@@ -402,6 +440,7 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
             const gatewayOpen = Boolean(schedule) && isOpen(schedule.window, c.at);
             const same = console_.allowed === gateway.allowed && (console_.code ?? null) === (gateway.code ?? null) && console_.scheduledOpen === gatewayOpen;
             compared++;
+            seen[c.credential.type][gateway.allowed ? "allowed" : "denied"]++;
             if (!same) {
               assert.fail(
                 `disagreement after operation ${step} (seed ${SEED}) at door ${c.deviceId}, ${JSON.stringify(c.credential)}, ${new Date(c.at).toISOString()}:\n` +
@@ -536,20 +575,53 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
         spent[what] += Date.now() - t;
       }
     };
+    /** Per kind of change: tries, and how many the console accepted. */
+    const kinds = new Map();
+    let refusedAsRight = 0;
+    const tally = (kind, status) => {
+      const k = kinds.get(kind) ?? { tries: 0, accepted: 0 };
+      k.tries++;
+      if (status >= 200 && status < 300) k.accepted++;
+      kinds.set(kind, k);
+    };
     const started = Date.now() - t0;
     await timed("compare", () => compare(0));
     for (let step = 1; step <= OPS; step++) {
       const company = chance(0.75) ? "ACME" : "BETA";
       const op = operation();
-      const done = await timed(op === OPERATIONS.at(-1)[1] ? "sql" : "ops", () => op(company));
-      if (done) log.push(`${step}: ${done}`);
+      const signedOut = deactivated.has(company);
+      const outcome = await timed(op === OPERATIONS.at(-1)[1] ? "lifecycle" : "ops", () => op(company));
+      if (outcome) {
+        log.push(`${step}: ${outcome.line}`);
+        // De-activating a company ended its admin's sessions (the platform admin's updateCompany is not theirs), and a
+        // retired door stays retired: those changes must be refused, and are not tries of their kind.
+        if (outcome.mustRefuse || (signedOut && outcome.kind !== "updateCompany")) {
+          assert.ok(outcome.status >= 400, `a change that must be refused was accepted at operation ${step} (seed ${SEED}): ${outcome.line}`);
+          refusedAsRight++;
+        } else tally(outcome.kind, outcome.status);
+      }
       if (step % SYNC_EVERY === 0 || step === OPS) await timed("compare", () => compare(step));
       if (step % CRED_EVERY === 0 || step === OPS) await timed("credentials", () => compareRevoked(step).then(() => compareCredentials(step)));
     }
-    console.log(`# seed ${SEED}: ${OPS} operations, ${Math.ceil(OPS / SYNC_EVERY)} syncs, ${compared} decisions compared, 0 disagreements`);
+    const syncs = usersPerSync.length;
+    const meanUsers = usersPerSync.reduce((a, b) => a + b, 0) / syncs;
+    console.log(
+      `# seed ${SEED}: ${OPS} operations, ${syncs} syncs, each comparing ${Math.min(...usersPerSync)}–${Math.max(...usersPerSync)} users (${meanUsers.toFixed(1)} on average) ` +
+        `and ${FOBS.length} fobs at ${DOORS.ACME.length + DOORS.BETA.length} doors × ${INSTANTS.length} instants: ${compared} decisions compared ` +
+        `(users ${seen.user.allowed} allowed, ${seen.user.denied} denied; fobs ${seen.fob.allowed} allowed, ${seen.fob.denied} denied), 0 disagreements`,
+    );
     console.log(`# phone credentials: ${credentialsChecked} board verifications compared with the console, 0 disagreements`);
     console.log(`# revocation list: ${revokedChecked} withdrawn credentials refused as revoked by a board deciding alone`);
-    console.log(`# time: start ${started} ms, console calls ${spent.ops} ms, SQL ${spent.sql} ms, sync and compare ${spent.compare} ms, credentials ${spent.credentials} ms`);
+    const accepted = [...kinds]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([kind, k]) => `${kind} ${k.accepted}/${k.tries}`)
+      .join(", ");
+    console.log(`# changes accepted of tried: ${accepted}; ${refusedAsRight} more refused as they must be (company de-activated, door retired)`);
+    console.log(
+      `# time: start ${started} ms, console calls ${spent.ops} ms, door and company changes ${spent.lifecycle} ms, sync and compare ${spent.compare} ms, credentials ${spent.credentials} ms`,
+    );
+    const gaps = gapsOf({ kinds, seen, credentialsChecked, revokedChecked });
+    assert.ok(!gaps.length, `the run proves too little (seed ${SEED}, ${OPS} operations):\n  ${gaps.join("\n  ")}`);
   } finally {
     await replica.close();
     await rm(dir, { recursive: true, force: true });

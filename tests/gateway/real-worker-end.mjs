@@ -1,13 +1,13 @@
 /**
  * The real console Worker as the "Worker end" of gateway/test/durability.test.js
  * (run with WORKER_END=tests/gateway/real-worker-end.mjs): `wrangler dev` on the built console with
- * its own local D1, migrated and seeded, plus boards provisioned as real devices whose board secret
- * is 'board-secret'. Rows are counted in the activity log itself, through one local D1 binding held
+ * its own local D1 (a copy of the seeded one scripts/d1-template.sh keeps), plus boards provisioned
+ * as real devices whose board secret is 'board-secret'. Rows are counted in the activity log itself, through one local D1 binding held
  * for the whole test (wrangler's platform proxy on the same state) rather than a process per query.
  */
 import { execFile, spawn } from "node:child_process";
 import { pbkdf2Sync, randomBytes } from "node:crypto";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -58,8 +58,8 @@ export async function startWorkerEnd() {
   await mkdir(`${ROOT}/.tmp`, { recursive: true });
   const dir = await mkdtemp(`${ROOT}/.tmp/worker-end-`);
   const port = await freePort();
-  await run("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", dir], { cwd: ROOT, env });
-  await run("npx", ["tsx", "scripts/seed-local.ts"], { cwd: ROOT, env: { ...env, PERSIST_TO: `${dir}/v3`, GATEWAY_SECRET: SECRET } });
+  const { stdout: template } = await run("bash", ["scripts/d1-template.sh"], { cwd: ROOT, env: { ...env, GATEWAY_SECRET: SECRET } });
+  await cp(template.trim(), dir, { recursive: true });
   const db = await localD1(dir);
   let proc = null;
   let provisioned = 0;
