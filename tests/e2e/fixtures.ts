@@ -165,6 +165,7 @@ export function awaitHydration(page: Page): void {
 
 export const test = base.extend<{ loginAs: (who: DemoLogin, lang?: "en" | "es") => Promise<void> }>({
   // Pages, contexts and request contexts all address this worker's console.
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern; this one has none
   baseURL: async ({}, use, testInfo) => {
     await use(E2E_CONSOLES[testInfo.parallelIndex].origin);
   },
