@@ -69,12 +69,14 @@ export async function startGateway(worker, dataDir, opts = {}) {
 
 /**
  * The gateway as a child process (for SIGKILL). Resolves once it printed its readiness line.
+ * `stderr: 'pipe'` keeps its log lines on `proc.stderr` for the caller to read.
+ * @param {Record<string, string>} env @param {{stderr?: 'inherit'|'pipe'}} [opts]
  * @returns {Promise<{proc: import('node:child_process').ChildProcess, mqttPort: number, exited: Promise<number|null>}>}
  */
-export async function spawnGateway(env) {
+export async function spawnGateway(env, { stderr = 'inherit' } = {}) {
   const proc = spawn(process.execPath, [MAIN], {
     env: { ...process.env, GATEWAY_SECRET: SECRET, WS_PORT: 'off', LOG_LEVEL: 'error', ...env },
-    stdio: ['ignore', 'pipe', 'inherit']
+    stdio: ['ignore', 'pipe', stderr]
   })
   const exited = new Promise((resolve) => proc.once('exit', (code) => resolve(code)))
   const orphanGuard = () => proc.kill('SIGKILL')
