@@ -5,6 +5,8 @@ import { join } from 'node:path'
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
+import { randomUUID } from 'node:crypto'
+import mqtt from 'mqtt'
 import { hashSecret } from '../../src/password.js'
 import { createGateway } from '../../src/gateway.js'
 import { SimBoard } from '../../sim/sim-board.js'
@@ -88,6 +90,26 @@ export async function spawnGateway(env, { stderr = 'inherit' } = {}) {
     proc.once('exit', (code) => reject(new Error(`gateway exited early with ${code}`)))
   })
   return { proc, mqttPort: ready.mqttPort, exited }
+}
+
+/**
+ * The first of the gateway's stats messages (`$SYS/{gatewayId}/gateway/stats`, read as the operator)
+ * that `accept` takes; the retained one counts too.
+ */
+export async function gatewayStats(port, gatewayId, accept) {
+  const op = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { clientId: `op-${randomUUID()}`, username: 'operator', password: SECRET, reconnectPeriod: 0 })
+  try {
+    const found = new Promise((resolve) =>
+      op.on('message', (_t, p) => {
+        const s = JSON.parse(p.toString())
+        if (accept(s)) resolve(s)
+      })
+    )
+    await op.subscribeAsync(`$SYS/${gatewayId}/gateway/stats`, { qos: 0 })
+    return await found
+  } finally {
+    await op.endAsync()
+  }
 }
 
 /** Polls `fn` until it returns truthy, or fails after `timeoutMs`. */
