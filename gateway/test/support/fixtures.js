@@ -92,12 +92,15 @@ export async function spawnGateway(env, { stderr = 'inherit' } = {}) {
   return { proc, mqttPort: ready.mqttPort, exited }
 }
 
+/** A tool's connection as the operator (the gateway secret), which may read `$SYS`. */
+const operatorClient = (port) => mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { clientId: `op-${randomUUID()}`, username: 'operator', password: SECRET, reconnectPeriod: 0 })
+
 /**
- * The first of the gateway's stats messages (`$SYS/{gatewayId}/gateway/stats`, read as the operator)
- * that `accept` takes; the retained one counts too.
+ * The first of the gateway's stats messages (`$SYS/{gatewayId}/gateway/stats`) that `accept` takes;
+ * the retained one counts too.
  */
 export async function gatewayStats(port, gatewayId, accept) {
-  const op = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { clientId: `op-${randomUUID()}`, username: 'operator', password: SECRET, reconnectPeriod: 0 })
+  const op = await operatorClient(port)
   try {
     const found = new Promise((resolve) =>
       op.on('message', (_t, p) => {
@@ -107,6 +110,27 @@ export async function gatewayStats(port, gatewayId, accept) {
     )
     await op.subscribeAsync(`$SYS/${gatewayId}/gateway/stats`, { qos: 0 })
     return await found
+  } finally {
+    await op.endAsync()
+  }
+}
+
+/**
+ * Drops a board's connection without DISCONNECT, so its persistent session stays, and resolves once the
+ * gateway has let the client go (aedes announces it on `$SYS/{gatewayId}/disconnect/clients`).
+ * @param {SimBoard} b @param {{mqttPort: number}} gw @param {string} gatewayId
+ */
+export async function dropConnection(b, gw, gatewayId) {
+  const op = await operatorClient(gw.mqttPort)
+  try {
+    const gone = new Promise((resolve) =>
+      op.on('message', (_t, p) => {
+        if (p.toString() === b.id) resolve()
+      })
+    )
+    await op.subscribeAsync(`$SYS/${gatewayId}/disconnect/clients`, { qos: 0 })
+    b.kill()
+    await gone
   } finally {
     await op.endAsync()
   }
