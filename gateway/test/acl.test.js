@@ -93,7 +93,10 @@ test('a board cannot read what is sent to another board', async () => {
   const cmd = b2.next('cmd', { fresh: true })
   await gw.sendCommand('b2', { id: 'c1', cmd: 'ping' })
   assert.equal((await cmd).id, 'c1')
-  await new Promise((resolve) => setTimeout(resolve, 100))
+  // b1's own command, sent after: anything of b2's forwarded to b1 would have come first
+  const own = b1.next('cmd', { fresh: true })
+  await gw.sendCommand('b1', { id: 'c1-own', cmd: 'ping' })
+  await own
   assert.deepEqual(seenByB1, [])
   await b1.close()
   await b2.close()
@@ -101,8 +104,8 @@ test('a board cannot read what is sent to another board', async () => {
 
 test("publishing to another board's topic or a down topic closes the connection and reaches nobody", async () => {
   const b2 = await board(gw, 'b2').connect()
-  let b2Got = 0
-  b2.on('cmd', () => b2Got++)
+  const b2Got = []
+  b2.on('cmd', (m) => b2Got.push(m.id))
   for (const topicOverride of ['boards/b2/cmd', 'boards/b1/access/res', '$SYS/x', 'elsewhere']) {
     const b1 = await board(gw, 'b1', { subscribe: [] }).connect()
     const closed = new Promise((resolve) => b1.client.once('close', () => resolve()))
@@ -110,8 +113,10 @@ test("publishing to another board's topic or a down topic closes the connection 
     await closed
     b1.kill()
   }
-  await new Promise((resolve) => setTimeout(resolve, 100))
-  assert.equal(b2Got, 0)
+  // sent after the refused ones: once it is here, they had their turn
+  await gw.sendCommand('b2', { id: 'after-refused', cmd: 'ping' })
+  await until(() => b2Got.includes('after-refused'), { what: 'the command sent after the refused ones' })
+  assert.deepEqual(b2Got, ['after-refused'])
   await b2.close()
 })
 
