@@ -159,6 +159,8 @@ export class Gateway {
       cursor: this.replica.cursor,
       queued: this.queue.length
     })
+    // A production gateway without it lets anyone guess board secrets at full speed (decision 0110).
+    if (!this.backoff) this.log.warn('connect back-off is off (CONNECT_BACKOFF=off): failed CONNECTs are not throttled; for measurements only')
   }
 
   get mqttPort() {

@@ -93,7 +93,10 @@ test('a board cannot read what is sent to another board', async () => {
   const cmd = b2.next('cmd', { fresh: true })
   await gw.sendCommand('b2', { id: 'c1', cmd: 'ping' })
   assert.equal((await cmd).id, 'c1')
-  await new Promise((resolve) => setTimeout(resolve, 100))
+  // b1's own command, sent after: anything of b2's forwarded to b1 would have come first
+  const own = b1.next('cmd', { fresh: true })
+  await gw.sendCommand('b1', { id: 'c1-own', cmd: 'ping' })
+  await own
   assert.deepEqual(seenByB1, [])
   await b1.close()
   await b2.close()
@@ -101,8 +104,8 @@ test('a board cannot read what is sent to another board', async () => {
 
 test("publishing to another board's topic or a down topic closes the connection and reaches nobody", async () => {
   const b2 = await board(gw, 'b2').connect()
-  let b2Got = 0
-  b2.on('cmd', () => b2Got++)
+  const b2Got = []
+  b2.on('cmd', (m) => b2Got.push(m.id))
   for (const topicOverride of ['boards/b2/cmd', 'boards/b1/access/res', '$SYS/x', 'elsewhere']) {
     const b1 = await board(gw, 'b1', { subscribe: [] }).connect()
     const closed = new Promise((resolve) => b1.client.once('close', () => resolve()))
@@ -110,8 +113,10 @@ test("publishing to another board's topic or a down topic closes the connection 
     await closed
     b1.kill()
   }
-  await new Promise((resolve) => setTimeout(resolve, 100))
-  assert.equal(b2Got, 0)
+  // sent after the refused ones: once it is here, they had their turn
+  await gw.sendCommand('b2', { id: 'after-refused', cmd: 'ping' })
+  await until(() => b2Got.includes('after-refused'), { what: 'the command sent after the refused ones' })
+  assert.deepEqual(b2Got, ['after-refused'])
   await b2.close()
 })
 
@@ -141,22 +146,41 @@ test('WebSocket listener serves tools with the same rules', async () => {
   await c.endAsync()
 })
 
-test('a too-deep topic or an oversized payload closes the connection; the gateway keeps serving', async () => {
-  /** @type {[string, string|Buffer][]} */
+/** A valid event, so only the limit under test keeps it out of the queue (JSON allows trailing spaces). */
+const eventPayload = (id, bytes = 0) => JSON.stringify({ v: 1, id, type: 'door.opened', at: Date.now(), data: {} }).padEnd(bytes, ' ')
+
+test('a too-deep topic or an oversized payload closes the connection and stores nothing; the gateway keeps serving', async () => {
+  const rowsBefore = new Set(worker.rows.keys())
   const cases = [
-    ['boards/b1/events/a/b/c/d/e/f/g', '{}'],
-    ['boards/b1/events', Buffer.alloc(66_000, 0x20)],
-    ['boards/b1/events', Buffer.alloc(8 * 1024 * 1024, 0x20)]
+    ['boards/b1/events/a/b/c/d/e/f/g', eventPayload('too-deep')],
+    ['boards/b1/events', eventPayload('too-big', 66_000)],
+    ['boards/b1/events', eventPayload('frame-too-big', 8 * 1024 * 1024)]
   ]
+  const outcomes = []
   for (const [t, payload] of cases) {
     const b1 = await board(gw, 'b1', { subscribe: [] }).connect()
-    const closed = new Promise((resolve) => b1.client.once('close', () => resolve()))
-    b1.publish('x', payload, { qos: 1, topicOverride: t }).catch(() => {})
-    await closed
+    outcomes.push(
+      await new Promise((resolve) => {
+        b1.client.once('close', () => resolve('connection closed'))
+        b1.publish('x', payload, { qos: 1, topicOverride: t }).then(
+          () => resolve('stored (PUBACK)'),
+          () => {}
+        )
+      })
+    )
     b1.kill()
   }
   const b1 = await board(gw, 'b1').connect()
   await until(() => b1.last.has('config'))
+  // Events reach the Worker in the order they were stored, so once this one is a row, anything stored before it is too.
+  await b1.sendEvent('door.closed', {}, { id: 'after-limits' })
+  await until(() => worker.rows.has('b1/after-limits'), { what: 'the event sent after the refused ones' })
+  assert.deepEqual(
+    [...worker.rows.keys()].filter((id) => !rowsBefore.has(id)),
+    ['b1/after-limits'],
+    'nothing of the refused messages was stored'
+  )
+  assert.deepEqual(outcomes, ['connection closed', 'connection closed', 'connection closed'])
   await b1.close()
 })
 

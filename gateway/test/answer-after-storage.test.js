@@ -1,6 +1,5 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { WorkerContractDouble } from './support/worker-contract-double.js'
 import { SECRET, tempDir, removeDir, provisionBoard, board, startGateway, until } from './support/fixtures.js'
 
@@ -25,6 +24,18 @@ after(async () => {
   await removeDir(dir)
 })
 
+/** Resolves at the next PUBACK the board receives. */
+function nextPuback(b) {
+  return new Promise((resolve) => {
+    const onPacket = (p) => {
+      if (p.cmd !== 'puback') return
+      b.client.off('packetreceive', onPacket)
+      resolve()
+    }
+    b.client.on('packetreceive', onPacket)
+  })
+}
+
 /** Holds every event the gateway stores until `release()`; `fail()` makes the held ones fail instead. */
 function holdStorage() {
   const push = gw.queue.pushPrepared.bind(gw.queue)
@@ -48,16 +59,17 @@ test('the answer does not wait for storage; the PUBACK does', async () => {
   const storage = holdStorage()
   try {
     let acked = false
-    b1.client.on('packetreceive', (p) => {
-      if (p.cmd === 'puback') acked = true
-    })
+    const puback = nextPuback(b1).then(() => (acked = true))
     const res = await b1.requestAccess({ type: 'fob', id: 'F-1' }, { corr: 'held-1' })
     assert.equal(res.allowed, true)
     await until(() => storage.held.length === 1, { what: 'the decision to be stored' })
-    await sleep(200)
+    // Written to the connection after the point where an early PUBACK would have been: it arrives after one.
+    const cmd = b1.next('cmd', { fresh: true })
+    await gw.sendCommand('b1', { id: 'after-answer', cmd: 'ping' })
+    await cmd
     assert.equal(acked, false, 'no PUBACK before the event is stored')
     storage.release()
-    await until(() => acked, { what: 'the PUBACK' })
+    await puback
     assert.ok(recorded('b1/gw/acc.held-1'))
   } finally {
     storage.release()
@@ -88,8 +100,10 @@ test('when the event cannot be stored, the resent request gets the same answer a
     const res = await again.requestAccess({ type: 'fob', id: 'F-1' }, { corr: 'lost-1' })
     assert.deepEqual(res, first, 'the same answer, not a second decision')
     await until(() => recorded('b1/gw/acc.lost-1'), { what: 'the resent decision to be stored' })
+    // its PUBACK comes once the gateway is done with it, a second store included
+    const handled = nextPuback(again)
     assert.deepEqual(await again.requestAccess({ type: 'fob', id: 'F-1' }, { corr: 'lost-1' }), first)
-    await sleep(100)
+    await handled
     assert.deepEqual(stores, ['b1/gw/acc.lost-1'], 'stored once, not again for the second resend')
   } finally {
     gw.queue.pushPrepared = push

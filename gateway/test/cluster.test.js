@@ -6,10 +6,8 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import mqtt from 'mqtt'
 import { WorkerContractDouble } from './support/worker-contract-double.js'
-import { SECRET, tempDir, removeDir, provisionBoard, board, startGateway, until } from './support/fixtures.js'
+import { SECRET, tempDir, removeDir, provisionBoard, board, startGateway, dropConnection, until } from './support/fixtures.js'
 import { startRedis } from './support/processes.js'
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
 let redis, worker, a, b, dirA, dirB
 const start = (dir, id, mqttPort = 0) => startGateway(worker, dir, { redisUrl: redis.url, gatewayId: id, mqttPort })
@@ -57,9 +55,8 @@ test('retained configuration is the same on both instances', async () => {
 })
 
 test('a persistent session survives an instance restart: subscriptions kept, queued commands delivered', async () => {
-  const first = await board(a, 'c2').connect()
-  first.kill() // gone without DISCONNECT; the session (clean=false) stays in Redis
-  await new Promise((resolve) => setTimeout(resolve, 100))
+  // gone without DISCONNECT; the session (clean=false) stays in Redis
+  await dropConnection(await board(a, 'c2').connect(), a, 'gw-a')
   const port = a.mqttPort
   await a.close()
   a = null
@@ -74,15 +71,15 @@ test('a persistent session survives an instance restart: subscriptions kept, que
 })
 
 test('a queued command past its deadline is withheld by every instance; one within it is delivered', async () => {
-  const first = await board(a, 'c1').connect()
-  first.kill() // offline with its session (and cmd subscription) kept in Redis
-  await sleep(100)
+  // offline with its session (and cmd subscription) kept in Redis
+  await dropConnection(await board(a, 'c1').connect(), a, 'gw-a')
   const op = await mqtt.connectAsync(`mqtt://127.0.0.1:${b.mqttPort}`, { clientId: 'op-deadline', username: 'operator', password: SECRET, reconnectPeriod: 0 })
-  await op.publishAsync('boards/c1/cmd', JSON.stringify({ v: 1, id: 'stale', cmd: 'unlock', expiresAt: Date.now() + 300 }), { qos: 1 })
+  const staleExpiresAt = Date.now() + 300
+  await op.publishAsync('boards/c1/cmd', JSON.stringify({ v: 1, id: 'stale', cmd: 'unlock', expiresAt: staleExpiresAt }), { qos: 1 })
   await op.publishAsync('boards/c1/cmd', JSON.stringify({ v: 1, id: 'fresh', cmd: 'ping' }), { qos: 1 })
   await op.endAsync()
   await b.sendCommand('c1', { id: 'fresh-2', cmd: 'ping' })
-  await sleep(600)
+  await until(() => Date.now() > staleExpiresAt, { what: 'the unlock past its deadline' })
 
   const acceptedBefore = Date.now()
   const back = board(a, 'c1', { subscribe: [] }) // the session in Redis has the subscription
@@ -90,13 +87,15 @@ test('a queued command past its deadline is withheld by every instance; one with
   back.on('cmd', (m) => got.push(m))
   await back.connect()
   await until(() => got.length === 2, { what: 'the commands within their deadline' })
-  await sleep(300)
+  // sent after those arrived: anything still on its way to the board comes before it
+  await b.sendCommand('c1', { id: 'marker', cmd: 'ping' })
+  await until(() => got.some((m) => m.id === 'marker'), { what: 'the marker command' })
   assert.deepEqual(
     got.map((m) => m.id),
-    ['fresh', 'fresh-2'],
+    ['fresh', 'fresh-2', 'marker'],
     'the stale unlock is not delivered'
   )
-  for (const m of got) {
+  for (const m of got.slice(0, 2)) {
     assert.ok(m.expiresAt > acceptedBefore && m.expiresAt <= acceptedBefore + 5 * 60_000, 'a deadline 5 minutes after acceptance was written in')
   }
   await back.close()

@@ -6,19 +6,20 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import mqtt from 'mqtt'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { WorkerContractDouble } from './support/worker-contract-double.js'
-import { SECRET, tempDir, removeDir, provisionBoard, board, spawnGateway, startGateway, until } from './support/fixtures.js'
+import { SECRET, tempDir, removeDir, provisionBoard, board, spawnGateway, startGateway, dropConnection, until } from './support/fixtures.js'
 import { COMMANDS_PER_BOARD } from '../src/commands/outbox.js'
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
-
+const GATEWAY_ID = 'gw-commands'
 let worker, dir, env, gw
 
 before(async () => {
   worker = await new WorkerContractDouble({ secret: SECRET }).listen()
   for (const id of ['k1', 'k2', 'k3', 'k4', 'k5', 'k6']) await provisionBoard(worker, id)
   dir = await tempDir('gw-commands-')
-  env = { DATA_DIR: dir, WORKER_URL: worker.url, MQTT_PORT: '0', SYNC_INTERVAL_MS: '200', GATEWAY_ID: 'gw-commands' }
+  env = { DATA_DIR: dir, WORKER_URL: worker.url, MQTT_PORT: '0', SYNC_INTERVAL_MS: '200', GATEWAY_ID }
   gw = await spawnGateway(env)
 })
 after(async () => {
@@ -50,10 +51,32 @@ async function publish(boardId, ...cmds) {
 
 /** A board that leaves a persistent session behind: connected, subscribed, then gone without DISCONNECT. */
 async function leaveSession(id) {
-  const b = await board(gw, id).connect()
-  b.kill()
-  await sleep(100)
+  await dropConnection(await board(gw, id).connect(), gw, GATEWAY_ID)
 }
+
+/** Command ids of a board that the outbox file still holds as outstanding (added, not acknowledged). */
+async function outstandingOnDisk(boardId) {
+  const records = (await readFile(join(dir, 'commands', 'commands.log'), 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+  const ids = new Set()
+  for (const r of records.filter((r) => r.boardId === boardId)) {
+    if (r.op === 'add') ids.add(r.id)
+    else ids.delete(r.id)
+  }
+  return ids
+}
+
+/** Resolves once the board's PUBACKs for `ids` are on the gateway's disk (they then survive a SIGKILL). */
+const acknowledgedOnDisk = (boardId, ids) =>
+  until(
+    async () => {
+      const outstanding = await outstandingOnDisk(boardId)
+      return ids.every((id) => !outstanding.has(id))
+    },
+    { what: `${boardId}'s acknowledgements on disk` }
+  )
 
 /**
  * Connects a board and returns the command ids it receives, repeats included. A marker command sent
@@ -66,13 +89,14 @@ async function receive(id, marker, { held = 0 } = {}) {
   b.on('cmd-duplicate', (m) => got.push(m.id))
   await b.connect()
   if (held > 0) {
-    // A board at its limit takes no new command until it has acknowledged the ones it holds.
+    // A board at its limit takes no new command until the gateway has its acknowledgements of the ones it holds.
     await until(() => got.length >= held, { what: `the ${held} held commands` })
-    await sleep(300)
+    await acknowledgedOnDisk(id, got)
   }
   await publish(id, { id: marker, cmd: 'ping' })
   await until(() => got.includes(marker), { what: `marker ${marker}` })
-  await sleep(300) // a late repeat would show up now, and the board's PUBACKs reach the gateway's disk
+  // so that the next restart knows they were delivered
+  await acknowledgedOnDisk(id, got)
   await b.close()
   return { got, sessionPresent: b.sessionPresent }
 }
@@ -101,8 +125,9 @@ test('an expired command is not delivered after a restart; an unexpired one besi
 
 test("without a restart the broker's session delivers once, and withholds what expired meanwhile", async () => {
   await leaveSession('k3')
-  await publish('k3', { id: 'c-1' }, { id: 'c-late', expiresAt: Date.now() + 300 }, { id: 'c-stale', expiresAt: Date.now() - 1 })
-  await sleep(500)
+  const lateExpiresAt = Date.now() + 300
+  await publish('k3', { id: 'c-1' }, { id: 'c-late', expiresAt: lateExpiresAt }, { id: 'c-stale', expiresAt: Date.now() - 1 })
+  await until(() => Date.now() > lateExpiresAt, { what: 'expiry' })
   const r = await receive('k3', 'm-4')
   assert.equal(r.sessionPresent, true)
   assert.deepEqual(r.got, ['c-1', 'm-4'])

@@ -1,7 +1,8 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
+import { once } from 'node:events'
 import { WorkerContractDouble } from './support/worker-contract-double.js'
-import { SECRET, tempDir, removeDir, provisionBoard, startGateway, board } from './support/fixtures.js'
+import { SECRET, tempDir, removeDir, provisionBoard, startGateway, spawnGateway, board } from './support/fixtures.js'
 import { rawConnect } from './support/raw-connect.js'
 import { hashSecret, verifySecret } from '../src/password.js'
 
@@ -75,4 +76,31 @@ test('a board id that keeps failing is refused from every address for a while; i
   for (let i = 3; i <= 7; i++) assert.equal(await attempt(`127.0.0.${i}`, 'v', 'guess'), 4)
   assert.equal(await attempt('127.0.0.9', 'v'), 0)
   assert.ok(gw.backoff.refused >= 4)
+})
+
+/** The warnings a gateway process logs from its start to a clean stop, so none can arrive later. */
+async function warningsOfARun(env) {
+  const own = await tempDir('gw-backoff-run-')
+  try {
+    const child = await spawnGateway({ DATA_DIR: own, WORKER_URL: worker.url, MQTT_PORT: '0', LOG_LEVEL: 'warn', ...env }, { stderr: 'pipe' })
+    let log = ''
+    child.proc.stderr.on('data', (d) => (log += d))
+    const closed = once(child.proc, 'close') // after its output ended, unlike 'exit'
+    child.proc.kill('SIGTERM')
+    await closed
+    return log
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line))
+      .filter((l) => l.level === 'warn')
+      .map((l) => l.msg)
+  } finally {
+    await removeDir(own)
+  }
+}
+
+test('CONNECT_BACKOFF=off is warned about at startup; with the back-off on there is no such warning', async () => {
+  const backoffWarning = (msgs) => msgs.filter((m) => /back-off is off/.test(m))
+  assert.equal(backoffWarning(await warningsOfARun({ CONNECT_BACKOFF: 'off' })).length, 1)
+  assert.deepEqual(backoffWarning(await warningsOfARun({})), [])
 })

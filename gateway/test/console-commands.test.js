@@ -8,13 +8,11 @@ import assert from 'node:assert/strict'
 import { WorkerContractDouble } from './support/worker-contract-double.js'
 import { tempDir, removeDir, provisionBoard, board, startGateway, until } from './support/fixtures.js'
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
-
 let worker, dirA, dirB, gwA, gwB
 
 before(async () => {
   worker = await new WorkerContractDouble({ secret: 'test-gateway-secret' }).listen()
-  for (const id of ['u1', 'u2']) await provisionBoard(worker, id)
+  for (const id of ['u1', 'u2', 'u3']) await provisionBoard(worker, id)
   dirA = await tempDir('gw-console-a-')
   dirB = await tempDir('gw-console-b-')
   gwA = await startGateway(worker, dirA, { gatewayId: 'gw-a', commandIntervalMs: 100 })
@@ -27,6 +25,20 @@ after(async () => {
   await removeDir(dirA)
   await removeDir(dirB)
 })
+
+/**
+ * Queues a console command for the connected board `b` and resolves once it arrived: its gateway has
+ * claimed again, and published everything it claimed before.
+ */
+function marker(b, id) {
+  const arrived = new Promise((resolve) =>
+    b.on('cmd', (m) => {
+      if (m.id === id) resolve()
+    })
+  )
+  worker.addCommand(b.id, { id })
+  return arrived
+}
 
 test('the gateway holding the board delivers an unlock once, with its id and expiry, and the board answer reaches the Worker', async () => {
   const b = board(gwB, 'u1')
@@ -51,14 +63,23 @@ test('the gateway holding the board delivers an unlock once, with its id and exp
   assert.deepEqual(answer.data, { cmd: 'console.41', ok: true })
   assert.equal(answer.gatewayId, 'gw-b')
 
-  await sleep(400) // several more polls of both gateways
-  assert.equal(got.length, 1, 'delivered once')
+  await marker(b, 'console.41-marker')
+  assert.deepEqual(
+    got.map((m) => m.id),
+    ['console.41', 'console.41-marker'],
+    'delivered once'
+  )
   await b.close()
 })
 
 test('a command for a board connected nowhere is not claimed, and is delivered once the board connects', async () => {
   worker.addCommand('u2', { id: 'console.42' })
-  await sleep(400)
+  // Both gateways claim again, each for a board of its own.
+  const onA = await board(gwA, 'u1').connect()
+  const onB = await board(gwB, 'u3').connect()
+  await Promise.all([marker(onA, 'console.42-marker-a'), marker(onB, 'console.42-marker-b')])
+  await onA.close()
+  await onB.close()
   assert.equal(worker.commands.find((c) => c.id === 'console.42').claimedBy, null)
 
   const b = board(gwA, 'u2')
@@ -76,7 +97,7 @@ test('an expired command is never handed out', async () => {
   const got = []
   b.on('cmd', (m) => got.push(m.id))
   await b.connect()
-  await sleep(400)
-  assert.deepEqual(got, [])
+  await marker(b, 'console.43-marker')
+  assert.deepEqual(got, ['console.43-marker'])
   await b.close()
 })

@@ -9,9 +9,8 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFile, mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import mqtt from 'mqtt'
 import { WorkerContractDouble } from './support/worker-contract-double.js'
-import { SECRET, tempDir, removeDir, provisionBoard, board, startGateway, spawnGateway, until } from './support/fixtures.js'
+import { SECRET, tempDir, removeDir, provisionBoard, board, startGateway, spawnGateway, gatewayStats, until } from './support/fixtures.js'
 import { EventQueue } from '../src/store/event-queue.js'
 import { WorkerClient } from '../src/sync/worker-client.js'
 import { Forwarder } from '../src/events/forwarder.js'
@@ -46,21 +45,7 @@ async function sendMixedBatch(worker, b) {
 }
 
 /** The next stats message from the gateway published after `since`. */
-async function statsAfter(port, gatewayId, since) {
-  const op = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { clientId: `op-${since}`, username: 'operator', password: SECRET, reconnectPeriod: 0 })
-  try {
-    const fresh = new Promise((resolve) =>
-      op.on('message', (_t, p) => {
-        const s = JSON.parse(p.toString())
-        if (s.at > since) resolve(s)
-      })
-    )
-    await op.subscribeAsync(`$SYS/${gatewayId}/gateway/stats`, { qos: 0 })
-    return await fresh
-  } finally {
-    await op.endAsync()
-  }
-}
+const statsAfter = (port, gatewayId, since) => gatewayStats(port, gatewayId, (s) => s.at > since)
 
 test('a rejected event goes to the dead-letter file with its reason, the good ones become rows, and a SIGKILL loses nothing', { timeout: 60_000 }, async () => {
   const worker = await consoleWithoutCommandResults('p1')

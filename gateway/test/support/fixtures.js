@@ -5,6 +5,8 @@ import { join } from 'node:path'
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
+import { randomUUID } from 'node:crypto'
+import mqtt from 'mqtt'
 import { hashSecret } from '../../src/password.js'
 import { createGateway } from '../../src/gateway.js'
 import { SimBoard } from '../../sim/sim-board.js'
@@ -69,12 +71,14 @@ export async function startGateway(worker, dataDir, opts = {}) {
 
 /**
  * The gateway as a child process (for SIGKILL). Resolves once it printed its readiness line.
+ * `stderr: 'pipe'` keeps its log lines on `proc.stderr` for the caller to read.
+ * @param {Record<string, string>} env @param {{stderr?: 'inherit'|'pipe'}} [opts]
  * @returns {Promise<{proc: import('node:child_process').ChildProcess, mqttPort: number, exited: Promise<number|null>}>}
  */
-export async function spawnGateway(env) {
+export async function spawnGateway(env, { stderr = 'inherit' } = {}) {
   const proc = spawn(process.execPath, [MAIN], {
     env: { ...process.env, GATEWAY_SECRET: SECRET, WS_PORT: 'off', LOG_LEVEL: 'error', ...env },
-    stdio: ['ignore', 'pipe', 'inherit']
+    stdio: ['ignore', 'pipe', stderr]
   })
   const exited = new Promise((resolve) => proc.once('exit', (code) => resolve(code)))
   const orphanGuard = () => proc.kill('SIGKILL')
@@ -86,6 +90,50 @@ export async function spawnGateway(env) {
     proc.once('exit', (code) => reject(new Error(`gateway exited early with ${code}`)))
   })
   return { proc, mqttPort: ready.mqttPort, exited }
+}
+
+/** A tool's connection as the operator (the gateway secret), which may read `$SYS`. */
+const operatorClient = (port) => mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { clientId: `op-${randomUUID()}`, username: 'operator', password: SECRET, reconnectPeriod: 0 })
+
+/**
+ * The first of the gateway's stats messages (`$SYS/{gatewayId}/gateway/stats`) that `accept` takes;
+ * the retained one counts too.
+ */
+export async function gatewayStats(port, gatewayId, accept) {
+  const op = await operatorClient(port)
+  try {
+    const found = new Promise((resolve) =>
+      op.on('message', (_t, p) => {
+        const s = JSON.parse(p.toString())
+        if (accept(s)) resolve(s)
+      })
+    )
+    await op.subscribeAsync(`$SYS/${gatewayId}/gateway/stats`, { qos: 0 })
+    return await found
+  } finally {
+    await op.endAsync()
+  }
+}
+
+/**
+ * Drops a board's connection without DISCONNECT, so its persistent session stays, and resolves once the
+ * gateway has let the client go (aedes announces it on `$SYS/{gatewayId}/disconnect/clients`).
+ * @param {SimBoard} b @param {{mqttPort: number}} gw @param {string} gatewayId
+ */
+export async function dropConnection(b, gw, gatewayId) {
+  const op = await operatorClient(gw.mqttPort)
+  try {
+    const gone = new Promise((resolve) =>
+      op.on('message', (_t, p) => {
+        if (p.toString() === b.id) resolve()
+      })
+    )
+    await op.subscribeAsync(`$SYS/${gatewayId}/disconnect/clients`, { qos: 0 })
+    b.kill()
+    await gone
+  } finally {
+    await op.endAsync()
+  }
 }
 
 /** Polls `fn` until it returns truthy, or fails after `timeoutMs`. */
