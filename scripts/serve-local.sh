@@ -10,5 +10,7 @@ STATE_DIR=${STATE_DIR:-.wrangler/state}
 node scripts/credential-keys.mjs
 npx wrangler d1 migrations apply DB --local --persist-to "$STATE_DIR" >/dev/null
 PERSIST_TO="$STATE_DIR/v3" npx tsx scripts/seed-local.ts
-# Links in mail (reset, invitations) name the port actually served.
-exec npx wrangler dev --ip 127.0.0.1 --port "$PORT" --persist-to "$STATE_DIR" --show-interactive-dev-session=false --var "PUBLIC_ORIGIN:http://127.0.0.1:$PORT" "$@"
+# wrangler.toml is production's config: local serving opts into development (a later --var, such as
+# the e2e servers' ENVIRONMENT:test, wins). Links in mail (reset, invitations) name the port actually served.
+exec npx wrangler dev --ip 127.0.0.1 --port "$PORT" --persist-to "$STATE_DIR" --show-interactive-dev-session=false \
+  --var ENVIRONMENT:development --var "PUBLIC_ORIGIN:http://127.0.0.1:$PORT" "$@"
