@@ -28,7 +28,7 @@ function eventBatch(size: number) {
 }
 
 /** The same bytes as a stream of 1 MiB chunks: the request carries no Content-Length. */
-function streamOf(body: Uint8Array): ReadableStream<Uint8Array> {
+function streamOf(body: Uint8Array): ReadableStream {
   let at = 0;
   return new ReadableStream({
     pull(controller) {
@@ -39,7 +39,7 @@ function streamOf(body: Uint8Array): ReadableStream<Uint8Array> {
   });
 }
 
-function post(path: string, body: Uint8Array | ReadableStream<Uint8Array>) {
+function post(path: string, body: BodyInit) {
   return SELF.fetch(ORIGIN + path, { method: "POST", headers: { Authorization: `Bearer ${env.GATEWAY_SECRET}`, "Content-Type": "application/json" }, body });
 }
 
