@@ -8,7 +8,7 @@ declare namespace Cloudflare {
 		FIRMWARE: R2Bucket;
 		ALERTS_QUEUE: Queue;
 		DB: D1Database;
-		ENVIRONMENT: "development";
+		ENVIRONMENT: "production";
 		IDLE_TIMEOUT_MS: "540000";
 		IDLE_WARNING_MS: "60000";
 		PUBLIC_ORIGIN: string;

@@ -49,7 +49,9 @@ export async function signIn(origin, who) {
 export async function startConsole(dir, env) {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const server = spawn("npx", ["wrangler", "dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", dir, "--show-interactive-dev-session=false"], {
+  // wrangler.toml is production's config: a local server opts into development.
+  const local = ["--var", "ENVIRONMENT:development", "--var", `PUBLIC_ORIGIN:${origin}`];
+  const server = spawn("npx", ["wrangler", "dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", dir, "--show-interactive-dev-session=false", ...local], {
     env,
     stdio: "ignore",
     detached: true,

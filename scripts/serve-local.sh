@@ -10,7 +10,6 @@ PORT=${PORT:-8787}
 STATE_DIR=${STATE_DIR:-.wrangler/state}
 SMTP_PORT=${SMTP_PORT:-2525}
 node scripts/credential-keys.mjs
-
 if [ "${FROM_TEMPLATE:-}" = 1 ] && [ ! -d "$STATE_DIR" ]; then
   mkdir -p "$(dirname "$STATE_DIR")"
   cp -r "$(SMTP_PORT=$SMTP_PORT bash scripts/d1-template.sh)" "$STATE_DIR"
@@ -18,5 +17,7 @@ else
   npx wrangler d1 migrations apply DB --local --persist-to "$STATE_DIR" >/dev/null
   PERSIST_TO="$STATE_DIR/v3" SMTP_PORT=$SMTP_PORT npx tsx scripts/seed-local.ts # seeds an empty database only
 fi
-# Links in mail (reset, invitations) name the port actually served.
-exec npx wrangler dev --ip 127.0.0.1 --port "$PORT" --persist-to "$STATE_DIR" --show-interactive-dev-session=false --var "PUBLIC_ORIGIN:http://127.0.0.1:$PORT" "$@"
+# wrangler.toml is production's config: local serving opts into development (a later --var, such as
+# the e2e servers' ENVIRONMENT:test, wins). Links in mail (reset, invitations) name the port actually served.
+exec npx wrangler dev --ip 127.0.0.1 --port "$PORT" --persist-to "$STATE_DIR" --show-interactive-dev-session=false \
+  --var ENVIRONMENT:development --var "PUBLIC_ORIGIN:http://127.0.0.1:$PORT" "$@"

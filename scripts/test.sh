@@ -123,6 +123,6 @@ join_beside
 suite "door path: console vs gateway decisions (2,000 random changes)" env DIFF_OPS=2000 \
   node --test --test-timeout=1500000 tests/door-path/differential.test.mjs
 suite "npm start: busy ports" node --test tests/scripts/start.test.mjs
-suite "deploy dry run" npx wrangler deploy --dry-run --outdir .tmp/deploy
+suite "deploy dry run (production config)" node --test tests/scripts/deploy-config.test.mjs
 
 summary

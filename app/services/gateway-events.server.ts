@@ -216,10 +216,10 @@ export async function ingestEvents(db: Db, rawEvents: unknown[], now: number, ga
     never,
     ...never[],
   ]);
-  // Presence entries are stored state, not rows: counted as accepted.
-  let accepted = presence?.applied ?? 0;
-  for (let i = 0; i < inserts.length; i++) accepted += (results[i] as unknown[]).length;
-  return { accepted, duplicates: duplicates + rows.length - accepted, rejected };
+  let inserted = 0;
+  for (let i = 0; i < inserts.length; i++) inserted += (results[i] as unknown[]).length;
+  // Presence entries are stored state, not rows: counted as accepted, never as duplicates.
+  return { accepted: (presence?.applied ?? 0) + inserted, duplicates: duplicates + rows.length - inserted, rejected };
 }
 
 /** Several activity rows in one statement, skipping ids already stored. */

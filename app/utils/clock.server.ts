@@ -5,7 +5,7 @@
  * explicit `now`. Tests of the whole Worker (the end-to-end suite under `wrangler dev`) can shift this
  * clock by a fixed offset with the var `TEST_CLOCK_OFFSET_MS`, so the console runs "as if" at a chosen
  * instant while time still passes. The var is honoured only when `ENVIRONMENT` is exactly `"test"`:
- * `wrangler.toml` says `"development"`, a deploy says `"production"`, and only test runners pass
+ * `wrangler.toml` (what a deploy uses) says `"production"`, local serving `"development"`, and only test runners pass
  * `test` (the Workers tests' bindings, the end-to-end servers' `--var ENVIRONMENT:test`). A
  * production Worker therefore reads the real time whatever vars it is given.
  */

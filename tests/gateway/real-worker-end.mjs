@@ -81,6 +81,11 @@ export async function startWorkerEnd() {
         "--show-interactive-dev-session=false",
         "--var",
         `CREDENTIAL_SIGNING_KEYS:${signingKeys}`,
+        // wrangler.toml is production's config; a test runner says so explicitly.
+        "--var",
+        "ENVIRONMENT:test",
+        "--var",
+        `PUBLIC_ORIGIN:http://127.0.0.1:${port}`,
       ],
       {
         cwd: ROOT,

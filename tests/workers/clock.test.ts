@@ -53,7 +53,7 @@ describe("the test clock", () => {
 
   it("the project's own config (wrangler.toml) cannot shift the clock", async () => {
     expect(wranglerToml).not.toMatch(/TEST_CLOCK/);
-    expect(wranglerToml).toMatch(/^ENVIRONMENT = "development"$/m);
+    expect(wranglerToml).toMatch(/^ENVIRONMENT = "production"$/m);
     const t = await signInAt({ ENVIRONMENT: "development", TEST_CLOCK_OFFSET_MS: String(YEAR) });
     expect(t.seen).toBeLessThanOrEqual(t.after);
   });

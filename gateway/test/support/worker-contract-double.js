@@ -121,7 +121,7 @@ export class WorkerContractDouble {
       this.requests.events++
       const body = JSON.parse(await readBody(req))
       if (body.v !== 1 || !Array.isArray(body.events) || body.events.length > 1000) return send(res, 400, { error: 'bad_batch' })
-      return send(res, 200, this.#ingest(body.events))
+      return send(res, 200, this.ingest(body.events))
     }
     if (req.method === 'POST' && url.pathname === '/api/gateway/commands/claim') {
       this.requests.claims++
@@ -147,9 +147,10 @@ export class WorkerContractDouble {
 
   /**
    * The console's rules (app/services/gateway-events.server.ts), reasons word for word: entries are
-   * checked one by one and a bad one is reported in `rejected` without failing the batch.
+   * checked one by one and a bad one is reported in `rejected` without failing the batch. Public so
+   * tests/workers/gateway-double-contract.test.ts can hold the real Worker to the same answers.
    */
-  #ingest(events) {
+  ingest(events) {
     const rejected = []
     const valid = []
     const seen = new Set()
@@ -185,14 +186,15 @@ export class WorkerContractDouble {
 
   /** The console's presence rules: never back in time; a start clears what the instance had online. */
   #presence(ev) {
-    if (typeof ev.id !== 'string' || !Number.isSafeInteger(ev.at)) return 'at must be epoch milliseconds'
+    if (typeof ev.id !== 'string' || !ID.test(ev.id)) return 'id must be 1-200 printable characters'
+    if (!Number.isSafeInteger(ev.at) || ev.at <= 0) return 'at must be epoch milliseconds'
     const instance = typeof ev.gatewayId === 'string' ? ev.gatewayId : ''
     if (ev.type === 'gateway.started') {
       for (const [key, p] of this.presence) if (key.endsWith(` ${instance}`) && p.online && p.since < ev.at) this.presence.set(key, { online: false, since: ev.at })
       return null
     }
-    if (!this.devices.has(ev.deviceId)) return 'unknown device'
     if (typeof ev.data?.online !== 'boolean') return 'board.presence events need data.online'
+    if (!this.devices.has(ev.deviceId)) return 'unknown device'
     const key = `${ev.deviceId} ${instance}`
     if ((this.presence.get(key)?.since ?? 0) <= ev.at) this.presence.set(key, { online: ev.data.online, since: ev.at })
     return null
@@ -204,7 +206,8 @@ export class WorkerContractDouble {
   }
 
   /** @param {{type: string, data?: Record<string, any>}} event */
-  #mappingProblem({ type, data = {} }) {
+  #mappingProblem({ type, data: given }) {
+    const data = given ?? {} // null data is none, as the console reads it
     if (!this.recordedTypes.has(type)) return `event type ${type} is not recorded`
     const num = (x) => typeof x === 'number' && Number.isFinite(x)
     if (type === 'battery' && !num(data.percent)) return 'battery events need data.percent'
@@ -212,16 +215,20 @@ export class WorkerContractDouble {
     if (type === 'command.result' && !(typeof data.cmd === 'string' && data.cmd && typeof data.ok === 'boolean')) return 'command.result events need data.cmd and data.ok'
     if (type === 'sensor.contact' && !((data.input === 1 || data.input === 2) && (data.state === 'open' || data.state === 'closed')))
       return 'sensor.contact events need data.input (1 or 2) and data.state'
-    if (type === 'sensor.measurement' && !(typeof data.name === 'string' && data.name && num(data.value)))
+    // A bare `sensor` is a contact when it carries an open/closed state, otherwise a measurement.
+    const contact = data.state === 'open' || data.state === 'closed' || typeof data.value === 'boolean'
+    if ((type === 'sensor.measurement' || (type === 'sensor' && !contact)) && !(typeof data.name === 'string' && data.name && num(data.value)))
       return 'sensor.measurement events need data.name and a numeric data.value'
     return null
   }
 }
 
+const ID = /^[\x21-\x7e]{1,200}$/
+
 /** The console's per-entry checks, in its order. */
 function envelopeProblem(ev) {
   if (typeof ev !== 'object' || ev === null) return 'event must be an object'
-  if (typeof ev.id !== 'string' || !/^[\x21-\x7e]{1,200}$/.test(ev.id)) return 'id must be 1-200 printable characters'
+  if (typeof ev.id !== 'string' || !ID.test(ev.id)) return 'id must be 1-200 printable characters'
   if (typeof ev.deviceId !== 'string') return 'unknown device'
   if (typeof ev.type !== 'string') return 'type must be a string'
   if (!Number.isSafeInteger(ev.at) || ev.at <= 0) return 'at must be epoch milliseconds'
