@@ -14,6 +14,7 @@ import { purgeSignInLeftovers } from "./app/services/sign-in-purge.server";
 import { configureClock, nowMs } from "./app/utils/clock.server";
 import { countRoundTrips } from "./app/utils/d1-round-trips.server";
 import { dbFromEnv } from "./app/utils/db.server";
+import { configuredOrigin } from "./app/utils/origin.server";
 import { deleteExpiredSessions } from "./app/utils/session.server";
 import { limitBody, refuseCrossSite, withHost, withSecurityHeaders } from "./app/utils/http.server";
 import { getLoadContext } from "./load-context";
@@ -77,8 +78,9 @@ export default {
 
 type AlertWakeUp = { wake: true };
 
-function runAlerts(env: Env) {
-  return runAlertEngine(dbFromEnv(env), core, { now: nowMs(), origin: env.PUBLIC_ORIGIN });
+// Alert mail links to the console: production without PUBLIC_ORIGIN refuses here rather than mail host-less links.
+async function runAlerts(env: Env) {
+  return runAlertEngine(dbFromEnv(env), core, { now: nowMs(), origin: configuredOrigin(env) ?? "" });
 }
 
 async function wakeAlerts(env: Env) {

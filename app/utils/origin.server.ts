@@ -1,8 +1,8 @@
 /**
- * The console's own address. Links in mail (reset links, invitations) are built from the configured
- * `PUBLIC_ORIGIN` (wrangler.toml vars), never from the request's Host header, which a client chooses.
+ * The configured `PUBLIC_ORIGIN` (wrangler.toml vars); undefined when it is unset outside production.
+ * Production without it throws, so no mail goes out with a link to the wrong host.
  */
-export function publicOrigin(env: Env, request: Request): string {
+export function configuredOrigin(env: Env): string | undefined {
   const configured = (env as { PUBLIC_ORIGIN?: string }).PUBLIC_ORIGIN;
   if (configured) {
     try {
@@ -12,7 +12,16 @@ export function publicOrigin(env: Env, request: Request): string {
     }
   }
   if ((env.ENVIRONMENT as string) === "production") throw new Error("PUBLIC_ORIGIN must be configured in production");
-  return new URL(request.url).origin;
+  return undefined;
+}
+
+/**
+ * The console's own address. Links in mail (reset links, invitations) are built from the configured
+ * `PUBLIC_ORIGIN`, never from the request's Host header, which a client chooses; only a local runner
+ * without it falls back to the request's own URL.
+ */
+export function publicOrigin(env: Env, request: Request): string {
+  return configuredOrigin(env) ?? new URL(request.url).origin;
 }
 
 /**
