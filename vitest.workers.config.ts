@@ -34,6 +34,9 @@ export default defineConfig({
     // A real SMTP server on 127.0.0.1 for tests/workers/mail.test.ts.
     globalSetup: ["./tests/workers/smtp-global-setup.ts"],
     testTimeout: 30_000,
+    // Two files at a time: each spends most of its time migrating and seeding its own D1, and vitest
+    // would otherwise keep one core free on a two-core machine.
+    maxWorkers: 2,
     deps: { optimizer: { ssr: { enabled: true, include: ["@remix-run/cloudflare", "@remix-run/server-runtime", "remix-auth", "remix-auth-form", "cookie"] } } },
   },
 });

@@ -1,4 +1,4 @@
-// @clock: decides at the Worker's instant; scripts/test.sh runs this file again at the DST instants.
+// @clock: decides at the Worker's instant; scripts/test.sh runs this file again half an hour before the DST switch.
 /**
  * The alert calls of the admin API: list, details, add, modify, delete, test mail, activity options
  * and the sentinel feed. Demo data (db/seed/demo.ts): ACME alerts 1 and 2, BETA alert 3; ACME devices

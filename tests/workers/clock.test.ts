@@ -1,4 +1,4 @@
-// @clock: decides at the Worker's instant; scripts/test.sh runs this file again at the DST instants.
+// @clock: decides at the Worker's instant; scripts/test.sh runs this file again half an hour before the DST switch.
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// @clock: decides at the Worker's instant; scripts/test.sh runs this file again at the DST instants.
+// @clock: decides at the Worker's instant; scripts/test.sh runs this file again half an hour before the DST switch.
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { FEED_ENTITIES } from "~/services/gateway-feed.server";

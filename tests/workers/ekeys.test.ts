@@ -1,4 +1,4 @@
-// @clock: decides at the Worker's instant; scripts/test.sh runs this file again at the DST instants.
+// @clock: decides at the Worker's instant; scripts/test.sh runs this file again half an hour before the DST switch.
 import { and, desc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, db, login, schema } from "./helpers";
