@@ -2,7 +2,8 @@ import { execFileSync } from "node:child_process";
 import { defineConfig } from "@playwright/test";
 
 /**
- * End-to-end tests in Debian's Chromium against the built Worker under `wrangler dev`. Each
+ * End-to-end tests in Debian's Chromium (its headless shell, package chromium-headless-shell)
+ * against the built Worker under `wrangler dev`. Each
  * Playwright worker has a console of its own (its own freshly seeded local D1, copied from a template
  * by scripts/serve-local.sh), so workers never see each other's data; one more console, with a short
  * idle timeout, serves the idle tests. All of them deliver mail to the run's one SMTP sink.
@@ -98,7 +99,7 @@ export default defineConfig({
     timezoneId: E2E_TZ,
     trace: "retain-on-failure",
     launchOptions: {
-      executablePath: "/usr/bin/chromium",
+      executablePath: "/usr/bin/chromium-headless-shell",
       args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
     },
   },

@@ -35,26 +35,26 @@ suite() { # suite <name> <command...>: runs now, output as it comes
 
 # beside <name> <command...>: starts a suite in the background, its output kept in a log;
 # join_beside waits for every such suite, prints its output and records it.
-beside_names=(); beside_pids=()
+beside_names=(); beside_pids=(); beside_logs=(); beside_count=0
 beside() {
-  local name=$1 n=${#beside_names[@]}; shift
+  local name=$1 n=$((beside_count += 1)); shift
   (
     start=$(date +%s) status=passed
     "$@" >"$logs/beside-$n.log" 2>&1 || status=FAILED
     echo "$status $(($(date +%s) - start))" >"$logs/beside-$n.result"
   ) &
-  beside_names+=("$name"); beside_pids+=($!)
+  beside_names+=("$name"); beside_pids+=($!); beside_logs+=("$logs/beside-$n")
 }
 join_beside() {
   local i status seconds
   for i in "${!beside_names[@]}"; do
     wait "${beside_pids[$i]}"
     echo; echo "=== ${beside_names[$i]} (ran alongside)"
-    cat "$logs/beside-$i.log"
-    read -r status seconds <"$logs/beside-$i.result" || { status=FAILED seconds=0; }
+    cat "${beside_logs[$i]}.log"
+    read -r status seconds <"${beside_logs[$i]}.result" || { status=FAILED seconds=0; }
     record "${beside_names[$i]}" "$status" "$seconds"
   done
-  beside_names=(); beside_pids=()
+  beside_names=(); beside_pids=(); beside_logs=()
 }
 
 summary() {
@@ -78,7 +78,10 @@ suite "gate: core format (cargo fmt --check)" core_fmt_check
 join_beside
 [ "${1:-}" = "--gates" ] && { summary; exit; } # `npm run gates`: only these
 
-apt_install chromium chromium || exit 1
+apt_install chromium chromium || exit 1 # the core's browser test
+# End to end: Debian's headless shell, the same engine without a desktop browser's work (about a
+# third less time per test here).
+apt_install chromium-headless-shell chromium-headless-shell || exit 1
 bash gateway/scripts/ensure-services.sh || exit 1 # Redis and Mosquitto, for the gateway suites
 build_console || exit 1
 
@@ -110,16 +113,18 @@ beside "gateway durability against the console Worker" env WORKER_END=tests/gate
 # One mail port for every run, so they all copy one seeded template (scripts/serve-local.sh).
 E2E_SMTP_PORT=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
 export E2E_SMTP_PORT
-suite "end to end (Chromium), real time" npx playwright test
-for at in "${INSTANTS[@]}"; do
-  suite "end to end, tests tagged @clock, at $at" env E2E_NOW="$at" npx playwright test --grep @clock
-done
+suite "end to end (Chromium headless shell), real time" npx playwright test
 join_beside
 
 # The console and the doors never disagree: random admin changes (seeded; DIFF_SEED and DIFF_OPS
 # reproduce a run), a gateway replica following the real feed, decisions compared after each sync.
-suite "door path: console vs gateway decisions (2,000 random changes)" env DIFF_OPS=2000 \
+# It runs beside the short clock-tagged end-to-end runs, which spend much of their time starting.
+beside "door path: console vs gateway decisions (2,000 random changes)" env DIFF_OPS=2000 \
   node --test --test-timeout=1500000 tests/door-path/differential.test.mjs
+for at in "${INSTANTS[@]}"; do
+  suite "end to end, tests tagged @clock, at $at" env E2E_NOW="$at" npx playwright test --grep @clock
+done
+join_beside
 suite "npm start: busy ports" node --test tests/scripts/start.test.mjs
 suite "deploy dry run (production config)" node --test tests/scripts/deploy-config.test.mjs
 

@@ -49,6 +49,9 @@ async function open(page: Page, entry: ConsolePage): Promise<void> {
   }
 }
 
+// Each scan reads its own screens and changes nothing, so the parts spread over both workers.
+test.describe.configure({ mode: "parallel" });
+
 for (const lang of LANGS) {
   for (const { who, pages, part } of groups) {
     test(`axe: ${who ?? "signed out"} screens, part ${part}, in ${lang}`, async ({ page }) => {
