@@ -2,8 +2,7 @@
  * The real console Worker as the "Worker end" of gateway/test/durability.test.js
  * (run with WORKER_END=tests/gateway/real-worker-end.mjs): `wrangler dev` on the built console with
  * its own local D1 (a copy of the seeded one scripts/d1-template.sh keeps), plus boards provisioned
- * as real devices whose board secret is 'board-secret'. Rows are counted in the activity log itself, through one local D1 binding held
- * for the whole test (wrangler's platform proxy on the same state) rather than a process per query.
+ * as real devices whose board secret is 'board-secret'. Rows are counted in the activity log itself.
  */
 import { execFile, spawn } from "node:child_process";
 import { pbkdf2Sync, randomBytes } from "node:crypto";
@@ -11,7 +10,6 @@ import { cp, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { getPlatformProxy } from "wrangler";
 import { newSigningKeys } from "../../scripts/credential-keys.mjs";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -35,23 +33,17 @@ function boardHash(password) {
   return `pbkdf2-sha256$i=1000$${salt.toString("base64")}$${hash.toString("base64")}`;
 }
 
-/**
- * Statements on the Worker's local D1 through one binding of wrangler's platform proxy on the same
- * state. `wrangler dev` holds the same SQLite file, so a busy database is retried.
- */
-async function localD1(dir) {
-  const proxy = await getPlatformProxy({ configPath: `${ROOT}/wrangler.toml`, persist: { path: `${dir}/v3` } });
-  const query = async (sql) => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return (await proxy.env.DB.prepare(sql).all()).results;
-      } catch (err) {
-        if (attempt >= 20 || !/SQLITE_BUSY|database is locked/.test(String(err))) throw err;
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
+/** One statement on the Worker's local D1. `wrangler dev` holds the same SQLite file, so a busy database is retried. */
+async function d1(dir, sql) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const { stdout } = await run("npx", ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", dir, "--json", "--command", sql], { cwd: ROOT, env, maxBuffer: 1 << 24 });
+      return JSON.parse(stdout)[0].results;
+    } catch (err) {
+      if (attempt >= 20 || !/SQLITE_BUSY|database is locked/.test(String(err.stdout ?? "") + String(err.stderr ?? "") + err.message)) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 250));
     }
-  };
-  return { query, dispose: () => proxy.dispose() };
+  }
 }
 
 export async function startWorkerEnd() {
@@ -60,7 +52,6 @@ export async function startWorkerEnd() {
   const port = await freePort();
   const { stdout: template } = await run("bash", ["scripts/d1-template.sh"], { cwd: ROOT, env: { ...env, GATEWAY_SECRET: SECRET } });
   await cp(template.trim(), dir, { recursive: true });
-  const db = await localD1(dir);
   let proc = null;
   let provisioned = 0;
   // Its own key to sign phone credentials with, whatever a local .dev.vars holds (published at /.well-known/keyless-credential-keys.json).
@@ -125,16 +116,16 @@ export async function startWorkerEnd() {
       provisioned += n;
       const hash = boardHash("board-secret");
       const values = Array.from({ length: n }, (_, i) => `(${ACME}, 'Durability ${first + i}', 'DUR-${first + i}', '${hash}')`).join(",");
-      await db.query(`insert into devices (company_id, full_name, serial_number, board_secret_hash) values ${values}`);
-      const rows = await db.query(`select id from devices where serial_number like 'DUR-%' order by id`);
+      await d1(dir, `insert into devices (company_id, full_name, serial_number, board_secret_hash) values ${values}`);
+      const rows = await d1(dir, `select id from devices where serial_number like 'DUR-%' order by id`);
       const ids = rows.slice(first).map((r) => r.id);
-      await db.query(`insert into gateway_changes (company_id, entity, entity_id, op) values ${ids.map((id) => `(${ACME}, 'device', ${id}, 'upsert')`).join(",")}`);
+      await d1(dir, `insert into gateway_changes (company_id, entity, entity_id, op) values ${ids.map((id) => `(${ACME}, 'device', ${id}, 'upsert')`).join(",")}`);
       return ids.map(String);
     },
     provision: async () => {},
     /** One SQL statement on the Worker's D1, for changes no console call makes yet. */
-    sql: (statement) => db.query(statement),
-    rows: async () => (await db.query(`select count(*) n from activity_logs where event_id like '%-e%'`))[0].n,
+    sql: (statement) => d1(dir, statement),
+    rows: async () => (await d1(dir, `select count(*) n from activity_logs where event_id like '%-e%'`))[0].n,
     duplicatesRefused: () => "not counted (the Worker answers them as duplicates)",
     start,
     async stop() {
@@ -142,7 +133,6 @@ export async function startWorkerEnd() {
     },
     async dispose() {
       await stop();
-      await db.dispose();
       await rm(dir, { recursive: true, force: true });
     },
   };
