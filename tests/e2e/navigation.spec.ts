@@ -102,6 +102,7 @@ for (const lang of LANGS) {
           // Following an entry closes the sheet.
           const [lastKey, lastTo] = [...expected].at(-1)!;
           await button.click();
+          await expect(sheet).toBeVisible();
           await page.getByTestId(`sheet-nav-${lastKey}`).click();
           await expect(page).toHaveURL(new RegExp(`${lastTo}$`));
           await expect(sheet).toBeHidden();
