@@ -3,29 +3,32 @@ import { defineConfig } from "@playwright/test";
 
 /**
  * End-to-end tests in Debian's Chromium (its headless shell, package chromium-headless-shell)
- * against the built Worker under `wrangler dev`. Each
- * Playwright worker has a console of its own (its own freshly seeded local D1, copied from a template
- * by scripts/serve-local.sh), so workers never see each other's data; one more console, with a short
- * idle timeout, serves the idle tests. All of them deliver mail to the run's one SMTP sink.
+ * against the built Worker under `wrangler dev`, as Playwright projects, all in one run:
+ * - `real time`: every test not tagged `@clock`, once, at the real time, on two workers; each worker
+ *   has a console of its own (its own freshly seeded local D1, copied from a template by
+ *   scripts/serve-local.sh), so workers never see each other's data.
+ * - `instant <instant>`: the tests tagged `@clock` (their outcome depends on the instant) at each
+ *   of CLOCK_INSTANTS, one worker and one console per instant. The run happens as if it started
+ *   then: the console's clock is shifted by the same offset (`TEST_CLOCK_OFFSET_MS`, honoured only with
+ *   `ENVIRONMENT=test`, see docs/decisions/0018-test-clock.md) and every page's clock is installed at
+ *   the shifted time by the fixtures (tests/e2e/fixtures.ts). Time keeps passing on both.
+ * One more console, with a short idle timeout, serves the idle tests. All deliver mail to one SMTP sink.
  *
  * Environment (all optional):
- * - `E2E_WORKERS`: parallel workers, each with its console (default 2, the machine's cores).
- * - `E2E_PORT_<i>` (worker i's console), `E2E_IDLE_PORT`, `E2E_SMTP_PORT`, `E2E_MAILBOX_PORT`,
- *   `E2E_TILE_PORT`: ports; free ones are picked when unset, so two runs, or a run beside `npm start`,
- *   do not collide. scripts/test.sh keeps one SMTP port for all its runs, so they share one seeded
- *   template (the demo mailer's port is part of the seed).
+ * - `E2E_NOW`: an ISO-8601 instant (`2026-11-23T17:20:00+01:00`): one project instead, every test at
+ *   that instant (to reproduce a failure: `E2E_NOW=… npx playwright test tests/e2e/ekeys.spec.ts`).
+ * - `E2E_WORKERS`: parallel workers (default 2, the machine's cores), each real-time worker with its console.
+ * - `E2E_PORT_<i>` (real-time worker i's console), `E2E_CLOCK_PORT_<k>` (instant k's console),
+ *   `E2E_IDLE_PORT`, `E2E_SMTP_PORT`, `E2E_MAILBOX_PORT`, `E2E_TILE_PORT`: ports; free ones are picked
+ *   when unset, so two runs, or a run beside `npm start`, do not collide. All consoles of a run use
+ *   one SMTP port, so they copy one seeded template (the demo mailer's port is part of the seed).
  *   Maps never fetch tiles from the internet (tests/e2e/tile-server.mjs).
- * - `E2E_NOW`: an ISO-8601 instant (`2026-11-23T17:20:00+01:00`). The whole run happens as if it
- *   started then: the Worker's clock is shifted by the same offset (`TEST_CLOCK_OFFSET_MS`, honoured
- *   only with `ENVIRONMENT=test`, see docs/decisions/0018-test-clock.md) and every page's clock is
- *   installed at the shifted time by the fixtures (tests/e2e/fixtures.ts). Time keeps passing on both.
- *   `scripts/test.sh` runs only the tests tagged `@clock` at its fixed instants (`--grep @clock`).
  * - `E2E_TZ`: the browser's time zone (default America/New_York, on purpose neither the machine's
  *   nor the demo company's).
  * - `E2E_RETRIES`: retries are off unless this is set (a local opt-in; CI never sets it).
  *
  * The main process resolves these once and writes them back to `process.env`, so the worker
- * processes (which load this file again) see the same ports and the same offset.
+ * processes (which load this file again) see the same ports and the same offsets.
  */
 function freePort(): string {
   const script = "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
@@ -41,15 +44,46 @@ function resolvedEnv(name: string, make: () => string): string {
 }
 
 const port = (name: string) => Number(resolvedEnv(name, freePort));
+const origin = (consolePort: number) => `http://127.0.0.1:${consolePort}`;
+
+/**
+ * The instants the `@clock` tests run at: a Monday inside working hours, and the Sunday night
+ * Europe/Madrid springs forward, half an hour before 02:00 becomes 03:00 and five minutes after.
+ */
+export const CLOCK_INSTANTS = ["2026-11-23T17:20:00+01:00", "2027-03-28T01:30:00+01:00", "2027-03-28T03:05:00+02:00"];
+
+/** Milliseconds from now to `at`, resolved once per run (`E2E_OFFSET_<name>`). */
+function offsetTo(name: string, at: string): number {
+  return Number(
+    resolvedEnv(`E2E_OFFSET_${name}`, () => {
+      const ms = Date.parse(at);
+      if (!Number.isFinite(ms)) throw new Error(`not an ISO-8601 instant: ${at}`);
+      return String(ms - Date.now());
+    }),
+  );
+}
 
 export const E2E_WORKERS = Number(resolvedEnv("E2E_WORKERS", () => "2"));
+const perWorker = () => Array.from({ length: E2E_WORKERS }, (_, i) => port(`E2E_PORT_${i}`));
 
-/** One console per Playwright worker (`testInfo.parallelIndex`). */
-export const E2E_CONSOLES = Array.from({ length: E2E_WORKERS }, (_, i) => {
-  const consolePort = port(`E2E_PORT_${i}`);
-  return { port: consolePort, origin: `http://127.0.0.1:${consolePort}` };
-});
-export type E2EConsole = (typeof E2E_CONSOLES)[number];
+/** A project of the run: which tests, at which clock offset, on which consoles (one per worker). */
+export type E2ERun = { name: string; clockOffsetMs: number; consolePorts: number[]; grep?: RegExp; grepInvert?: RegExp; workers?: number };
+
+const E2E_NOW = process.env.E2E_NOW;
+export const E2E_RUNS: E2ERun[] = E2E_NOW
+  ? [{ name: `at ${E2E_NOW}`, clockOffsetMs: offsetTo("NOW", E2E_NOW), consolePorts: perWorker() }]
+  : [
+      { name: "real time", clockOffsetMs: 0, consolePorts: perWorker(), grepInvert: /@clock/ },
+      // `@clock-once`: a Spanish variant, at the first instant only (tests/e2e/fixtures.ts, clockTag).
+      ...CLOCK_INSTANTS.map((at, k) => ({
+        name: `instant ${at}`,
+        clockOffsetMs: offsetTo(String(k), at),
+        consolePorts: [port(`E2E_CLOCK_PORT_${k}`)],
+        grep: /@clock/,
+        grepInvert: k === 0 ? undefined : /@clock-once/,
+        workers: 1,
+      })),
+    ];
 
 export const E2E_SMTP_PORT = port("E2E_SMTP_PORT");
 const E2E_MAILBOX_PORT = port("E2E_MAILBOX_PORT");
@@ -58,27 +92,19 @@ export const E2E_MAILBOX = `http://127.0.0.1:${E2E_MAILBOX_PORT}/messages`;
 export const E2E_IDLE_PORT = port("E2E_IDLE_PORT");
 export const E2E_TILE_ORIGIN = `http://127.0.0.1:${port("E2E_TILE_PORT")}`;
 
-/** Milliseconds the run is shifted by (0: the real time). */
-export const E2E_CLOCK_OFFSET_MS = Number(
-  resolvedEnv("E2E_CLOCK_OFFSET_MS", () => {
-    const at = process.env.E2E_NOW;
-    if (!at) return "0";
-    const ms = Date.parse(at);
-    if (!Number.isFinite(ms)) throw new Error(`E2E_NOW is not an ISO-8601 instant: ${at}`);
-    return String(ms - Date.now());
-  }),
-);
+/** Every console port of the run, for the teardown. */
+export const E2E_CONSOLE_PORTS = [...E2E_RUNS.flatMap((r) => r.consolePorts), E2E_IDLE_PORT];
 
 const E2E_TZ = resolvedEnv("E2E_TZ", () => "America/New_York");
 const retries = Number(process.env.E2E_RETRIES ?? 0);
 
 // Each console keeps its state in its own folder, named after its port.
-const consoleServer = (consolePort: number, extra = "") => ({
+const consoleServer = (consolePort: number, clockOffsetMs: number, extra = "") => ({
   command:
     `rm -rf .tmp/e2e-${consolePort} && FROM_TEMPLATE=1 STATE_DIR=.tmp/e2e-${consolePort} PORT=${consolePort} SMTP_PORT=${E2E_SMTP_PORT} bash scripts/serve-local.sh ` +
-    `--var ENVIRONMENT:test --var TEST_CLOCK_OFFSET_MS:${E2E_CLOCK_OFFSET_MS} ` +
+    `--var ENVIRONMENT:test --var TEST_CLOCK_OFFSET_MS:${clockOffsetMs} ` +
     `--var 'MAP_TILE_URL:${E2E_TILE_ORIGIN}/{z}/{x}/{y}.png' --var 'MAP_TILE_ATTRIBUTION:Local test tiles' ${extra}`.trim(),
-  url: `http://127.0.0.1:${consolePort}/login`,
+  url: `${origin(consolePort)}/login`,
   // Generous: on a loaded 2-core machine a fresh build's first start has taken over two minutes.
   timeout: 300_000,
   reuseExistingServer: false,
@@ -92,10 +118,10 @@ export default defineConfig({
   retries,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: [["list"]],
+  reporter: [["list"], ["./tests/e2e/project-times-reporter.ts"]],
   use: {
-    // Each worker's own console: tests/e2e/fixtures.ts sets baseURL from the worker's index.
-    baseURL: E2E_CONSOLES[0].origin,
+    // Each worker's own console: tests/e2e/fixtures.ts sets baseURL from the project and the worker's index.
+    baseURL: origin(E2E_RUNS[0].consolePorts[0]),
     timezoneId: E2E_TZ,
     trace: "retain-on-failure",
     launchOptions: {
@@ -106,7 +132,14 @@ export default defineConfig({
   webServer: [
     { command: `node tests/e2e/tile-server.mjs ${new URL(E2E_TILE_ORIGIN).port}`, url: `${E2E_TILE_ORIGIN}/health`, timeout: 10_000, reuseExistingServer: false },
     { command: `node scripts/smtp-sink.mjs ${E2E_SMTP_PORT} ${E2E_MAILBOX_PORT}`, url: E2E_MAILBOX, timeout: 10_000, reuseExistingServer: false },
-    ...E2E_CONSOLES.map((c) => consoleServer(c.port)),
-    consoleServer(E2E_IDLE_PORT, "--var IDLE_TIMEOUT_MS:4000 --var IDLE_WARNING_MS:8000"),
+    ...E2E_RUNS.flatMap((r) => r.consolePorts.map((p) => consoleServer(p, r.clockOffsetMs))),
+    consoleServer(E2E_IDLE_PORT, 0, "--var IDLE_TIMEOUT_MS:4000 --var IDLE_WARNING_MS:8000"),
   ],
+  projects: E2E_RUNS.map(({ name, clockOffsetMs, consolePorts, grep, grepInvert, workers }) => ({
+    name,
+    grep,
+    grepInvert,
+    workers,
+    metadata: { clockOffsetMs, consoleOrigins: consolePorts.map(origin) },
+  })),
 });

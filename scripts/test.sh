@@ -85,19 +85,17 @@ apt_install chromium-headless-shell chromium-headless-shell || exit 1
 bash gateway/scripts/ensure-services.sh || exit 1 # Redis and Mosquitto, for the gateway suites
 build_console || exit 1
 
-# The instants everything clock-dependent runs at again: a Monday inside working hours, and the
-# Sunday night Europe/Madrid springs forward, half an hour before 02:00 becomes 03:00 and five
-# minutes after (docs/decisions/0018-test-clock.md).
-INSTANTS=("2026-11-23T17:20:00+01:00" "2027-03-28T01:30:00+01:00" "2027-03-28T03:05:00+02:00")
 # Workers test files whose outcome depends on the Worker's clock: those reading it (workerNow) and
-# those tagged @clock in their first line. They run again half an hour before the DST switch.
+# those tagged @clock in their first line. They run again half an hour before Europe/Madrid springs
+# forward (docs/decisions/0018-test-clock.md); the end-to-end instants are in playwright.config.ts.
+DST_EVE="2027-03-28T01:30:00+01:00"
 mapfile -t clock_files < <(grep -l -e "workerNow" -e "^// @clock" tests/workers/*.test.ts)
 
 # The core (a Rust build, then Node's tests) beside the console's unit and Workers tests.
 [ -f core-wasm/scripts/test.sh ] && beside "access-window core" bash core-wasm/scripts/test.sh
 suite "console unit" npx vitest run -c vitest.unit.config.ts
 suite "console workers integration (D1)" npx vitest run -c vitest.workers.config.ts
-suite "console workers integration, the ${#clock_files[@]} clock files, at ${INSTANTS[1]}" env WORKERS_NOW="${INSTANTS[1]}" \
+suite "console workers integration, the ${#clock_files[@]} clock files, at $DST_EVE" env WORKERS_NOW="$DST_EVE" \
   npx vitest run -c vitest.workers.config.ts "${clock_files[@]}"
 join_beside
 
@@ -107,23 +105,14 @@ join_beside
 # The gateway's durability test again, with the built console Worker and its D1 as the receiving end.
 beside "gateway durability against the console Worker" env WORKER_END=tests/gateway/real-worker-end.mjs LOG_LEVEL=error \
   node --test --test-timeout=570000 gateway/test/durability.test.js
-# End to end once in full at the real time, then the tests tagged @clock at each fixed instant: the
-# Worker's clock and the browser's are both shifted (docs/decisions/0018-test-clock.md). Each run
-# picks its own free ports. Retries are off (E2E_RETRIES is a local opt-in only).
-# One mail port for every run, so they all copy one seeded template (scripts/serve-local.sh).
-E2E_SMTP_PORT=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
-export E2E_SMTP_PORT
-suite "end to end (Chromium headless shell), real time" npx playwright test
-join_beside
-
 # The console and the doors never disagree: random admin changes (seeded; DIFF_SEED and DIFF_OPS
 # reproduce a run), a gateway replica following the real feed, decisions compared after each sync.
-# It runs beside the short clock-tagged end-to-end runs, which spend much of their time starting.
 beside "door path: console vs gateway decisions (2,000 random changes)" env DIFF_OPS=2000 \
   node --test --test-timeout=1500000 tests/door-path/differential.test.mjs
-for at in "${INSTANTS[@]}"; do
-  suite "end to end, tests tagged @clock, at $at" env E2E_NOW="$at" npx playwright test --grep @clock
-done
+# End to end in one run: every untagged test once at the real time, and the tests tagged @clock at
+# each fixed instant instead, each instant with a console whose clock is shifted (playwright.config.ts).
+# Retries are off (E2E_RETRIES is a local opt-in only).
+suite "end to end (Chromium headless shell): real time, and @clock tests at 3 instants" npx playwright test
 join_beside
 suite "npm start: busy ports" node --test tests/scripts/start.test.mjs
 suite "deploy dry run (production config)" node --test tests/scripts/deploy-config.test.mjs

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { CONSOLE_PAGES, type ConsolePage } from "./console-pages";
 import { DEMO, expect, signIn, test } from "./fixtures";
+import { axeFindings } from "./axe";
 
 /**
  * axe-core on every console screen (tests/e2e/console-pages.ts) in English and Spanish: no serious or
@@ -62,10 +62,7 @@ for (const lang of LANGS) {
       for (const entry of pages) {
         await open(page, entry);
         await expect(page.locator("html")).toHaveAttribute("lang", lang);
-        const { violations } = await new AxeBuilder({ page }).analyze();
-        for (const v of violations.filter((v) => v.impact === "serious" || v.impact === "critical")) {
-          found.push(`${entry.path} [${v.impact}] ${v.id}: ${v.help} → ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-        }
+        for (const finding of await axeFindings(page)) found.push(`${entry.path} ${finding}`);
       }
       expect(found, found.join("\n")).toEqual([]);
     });
@@ -77,8 +74,7 @@ test("axe: the open user menu hides nothing focusable", async ({ page }) => {
   await page.goto("/");
   await page.getByTestId("user-menu").click();
   await expect(page.getByRole("menu")).toBeVisible();
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const found = violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  const found = await axeFindings(page);
   expect(found, found.join("\n")).toEqual([]);
 });
 

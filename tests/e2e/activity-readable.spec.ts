@@ -1,5 +1,5 @@
 import { DEMO_GATEWAY } from "../../db/seed/gateway";
-import { adminApi, expect, runNow, test, unique } from "./fixtures";
+import { adminApi, clockTag, expect, runNow, test, unique } from "./fixtures";
 
 // A denial made the way a real one arrives: the gateway posts the board's access.denied event with
 // its reason code (gateway/PROTOCOL.md "Denial codes"). ACME's zone is Europe/Madrid.
@@ -64,7 +64,7 @@ for (const lang of ["en", "es"] as const) {
     },
   }[lang];
 
-  test(`a denied access shows its reason, translated names and labelled times (${lang})`, { tag: "@clock" }, async ({ page, request, loginAs }) => {
+  test(`a denied access shows its reason, translated names and labelled times (${lang})`, { tag: clockTag(lang) }, async ({ page, request, loginAs }) => {
     const api = await adminApi(request);
     const options = await api.call<{ payload: { devices: { id: number; name: string }[] } }>("GET", "/user/getActivityOptions");
     const device = options.payload.devices[0];

@@ -1,4 +1,4 @@
-import { adminApi, expect, mailbox, runNow, test, unique } from "./fixtures";
+import { adminApi, clockTag, expect, mailbox, runNow, test, unique } from "./fixtures";
 
 // Demo data: ACME has devices 1-12, its default zone is Europe/Madrid; Alice Admin is user 3.
 // Each test creates the alert it changes, so no test depends on another spec's changes.
@@ -89,7 +89,7 @@ const texts = {
 
 for (const lang of ["en", "es"] as const) {
   const x = texts[lang];
-  test(`alerts (${lang}): create, modify and delete an alert`, { tag: "@clock" }, async ({ page, loginAs }) => {
+  test(`alerts (${lang}): create, modify and delete an alert`, { tag: clockTag(lang) }, async ({ page, loginAs }) => {
     const name = `Night doors ${unique()}`;
     await loginAs("acme", lang);
     await page.goto("/");

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { DEMO_GATEWAY } from "../../db/seed/gateway";
-import { adminApi, expect, runNow, test, unique } from "./fixtures";
+import { adminApi, clockTag, expect, LANGUAGE_AND_WIDTH_RUNS, runNow, test, unique } from "./fixtures";
 
 // The home dashboard and the devices list's live status (decision 0033). The data is made the way
 // real data arrives: the gateway posts board presence, battery, door and denial events for devices
@@ -69,40 +69,40 @@ const text = {
   },
 };
 
-for (const lang of ["en", "es"] as const) {
-  for (const width of [1440, 390]) {
-    test(`dashboard numbers match their filtered lists (${lang}, ${width} px)`, { tag: "@clock" }, async ({ page, request, loginAs }) => {
-      await page.setViewportSize({ width, height: 900 });
-      await loginAs("acme", lang);
+for (const { lang, width } of LANGUAGE_AND_WIDTH_RUNS) {
+  test(`dashboard numbers match their filtered lists (${lang}, ${width} px)`, { tag: clockTag(lang) }, async ({ page, request, loginAs }) => {
+    await page.setViewportSize({ width, height: 900 });
+    await loginAs("acme", lang);
+    await page.goto("/");
+    const value = async (key: string) => Number(await page.getByTestId(`stat-${key}-value`).textContent());
+    const deniedBefore = await value("denied");
+    const { up, down } = await makeData(request);
+    await page.reload();
+    await expect(page.getByRole("heading", { level: 2, name: text[lang].heading })).toBeVisible();
+    expect(await value("denied")).toBe(deniedBefore + 1);
+    expect(await value("online")).toBeGreaterThanOrEqual(1);
+    expect(await value("offline")).toBeGreaterThanOrEqual(1);
+    expect(await value("lowBattery")).toBeGreaterThanOrEqual(1);
+    // The tiles stay below the numbers.
+    await expect(page.getByTestId("tile-devices")).toBeVisible();
+    if (width === 1440) await page.screenshot({ path: `test-results/screens/dashboard-${lang}.png`, fullPage: true });
+
+    for (const key of STATS) {
+      const n = await value(key);
+      const link = page.getByTestId(`stat-${key}`);
+      const href = (await link.getAttribute("href"))!;
+      await link.click();
+      await expect(page).toHaveURL((url) => url.pathname + url.search === href);
+      expect(await listTotal(page), `${key} → ${href}`).toBe(n);
+      if (key === "online") await expect(page.getByRole("row").filter({ hasText: up.name })).toBeVisible();
+      if (key === "offline") await expect(page.getByRole("row").filter({ hasText: down.name })).toBeVisible();
+      if (key === "lowBattery") await expect(page.getByRole("row").filter({ hasText: up.name })).toBeVisible();
       await page.goto("/");
-      const value = async (key: string) => Number(await page.getByTestId(`stat-${key}-value`).textContent());
-      const deniedBefore = await value("denied");
-      const { up, down } = await makeData(request);
-      await page.reload();
-      await expect(page.getByRole("heading", { level: 2, name: text[lang].heading })).toBeVisible();
-      expect(await value("denied")).toBe(deniedBefore + 1);
-      expect(await value("online")).toBeGreaterThanOrEqual(1);
-      expect(await value("offline")).toBeGreaterThanOrEqual(1);
-      expect(await value("lowBattery")).toBeGreaterThanOrEqual(1);
-      // The tiles stay below the numbers.
-      await expect(page.getByTestId("tile-devices")).toBeVisible();
-      if (width === 1440) await page.screenshot({ path: `test-results/screens/dashboard-${lang}.png`, fullPage: true });
+    }
+  });
+}
 
-      for (const key of STATS) {
-        const n = await value(key);
-        const link = page.getByTestId(`stat-${key}`);
-        const href = (await link.getAttribute("href"))!;
-        await link.click();
-        await expect(page).toHaveURL((url) => url.pathname + url.search === href);
-        expect(await listTotal(page), `${key} → ${href}`).toBe(n);
-        if (key === "online") await expect(page.getByRole("row").filter({ hasText: up.name })).toBeVisible();
-        if (key === "offline") await expect(page.getByRole("row").filter({ hasText: down.name })).toBeVisible();
-        if (key === "lowBattery") await expect(page.getByRole("row").filter({ hasText: up.name })).toBeVisible();
-        await page.goto("/");
-      }
-    });
-  }
-
+for (const lang of ["en", "es"] as const) {
   test(`devices list: live status columns and a filter (${lang})`, async ({ page, request, loginAs }) => {
     const { up } = await makeData(request);
     await loginAs("acme", lang);

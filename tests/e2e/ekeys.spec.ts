@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { readFileSync } from "node:fs";
 import { createCore, type EKeyWindow } from "../../core-wasm/pkg/index.js";
-import { adminApi, expect, runNow, test, unique } from "./fixtures";
+import { adminApi, clockTag, expect, runNow, test, unique } from "./fixtures";
 
 /** The core in Node, to work out what the preview must answer at the page's clock. */
 const core = createCore(readFileSync(new URL("../../core-wasm/pkg/core.wasm", import.meta.url)));
@@ -47,7 +47,7 @@ test.describe("e-key assignment panel", () => {
     await loginAs("acme");
   });
 
-  test("custom key: spec defaults, core validation, preview, assign, modify and remove", { tag: "@clock" }, async ({ page }) => {
+  test("custom key: spec defaults, core validation, preview, assign, modify and remove", { tag: clockTag() }, async ({ page }) => {
     const dayBefore = madridDay(runNow());
     await page.goto(`/modifyUser?id=${USER}`);
     const panel = page.getByRole("region", { name: "E-keys" });

@@ -1,24 +1,45 @@
-import { test as base, expect, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
-import { E2E_CLOCK_OFFSET_MS, E2E_CONSOLES, E2E_MAILBOX, type E2EConsole } from "../../playwright.config";
+import { test as base, expect, type APIRequestContext, type BrowserContext, type Page, type TestInfo } from "@playwright/test";
+import { E2E_MAILBOX } from "../../playwright.config";
 import { DEMO, type DemoLogin } from "../demo-logins";
 
 export { DEMO, type DemoLogin };
 
-/** The console of the worker running the current test: each worker has its own (playwright.config.ts). */
-export const workerConsole = (): E2EConsole => E2E_CONSOLES[base.info().parallelIndex];
+type ProjectMetadata = { clockOffsetMs: number; consoleOrigins: string[] };
+const metadata = (info: TestInfo = base.info()) => info.project.metadata as ProjectMetadata;
 
 /**
- * The run's "now": the real time, shifted when the suite runs at a fixed instant (`E2E_NOW`, see
- * playwright.config.ts). The Worker under test reads the same shifted clock.
+ * The console of the worker running the current test: each real-time worker has its own, each
+ * clock instant one (playwright.config.ts); a project never runs two workers on one console.
  */
-export const runNow = (): number => Date.now() + E2E_CLOCK_OFFSET_MS;
+function consoleOf(info: TestInfo): { port: number; origin: string } {
+  const origins = metadata(info).consoleOrigins;
+  const origin = origins[info.parallelIndex % origins.length];
+  return { origin, port: Number(new URL(origin).port) };
+}
+export const workerConsole = () => consoleOf(base.info());
 
 /**
- * Puts the browser on the run's clock: with `E2E_NOW` set, every page of `context` starts at the
- * shifted time (and time keeps passing); without it the browser keeps the real clock.
+ * Milliseconds the current test's clock is shifted by: 0 at the real time, else the distance to
+ * its project's instant (playwright.config.ts). The Worker under test reads the same shifted clock.
+ */
+export const clockOffsetMs = (): number => metadata().clockOffsetMs;
+
+/**
+ * The tags of a test whose outcome depends on the instant: playwright.config.ts runs it at each fixed
+ * instant, never at the real time. A Spanish variant repeats its English twin's clock-dependent logic
+ * in other words, so it runs at the first instant only (`@clock-once`).
+ */
+export const clockTag = (lang: "en" | "es" = "en"): string[] => (lang === "en" ? ["@clock"] : ["@clock", "@clock-once"]);
+
+/** The run's "now": the real time, shifted when the test runs at a fixed instant. */
+export const runNow = (): number => Date.now() + clockOffsetMs();
+
+/**
+ * Puts the browser on the run's clock: at a fixed instant, every page of `context` starts at the
+ * shifted time (and time keeps passing); at the real time the browser keeps the real clock.
  */
 export async function useRunClock(context: BrowserContext): Promise<void> {
-  if (E2E_CLOCK_OFFSET_MS === 0) return;
+  if (clockOffsetMs() === 0) return;
   await context.clock.install({ time: runNow() });
 }
 
@@ -167,7 +188,7 @@ export const test = base.extend<{ loginAs: (who: DemoLogin, lang?: "en" | "es") 
   // Pages, contexts and request contexts all address this worker's console.
   // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern; this one has none
   baseURL: async ({}, use, testInfo) => {
-    await use(E2E_CONSOLES[testInfo.parallelIndex].origin);
+    await use(consoleOf(testInfo).origin);
   },
   context: async ({ context }, use) => {
     await useRunClock(context);
@@ -184,10 +205,12 @@ export const test = base.extend<{ loginAs: (who: DemoLogin, lang?: "en" | "es") 
 
 export { expect };
 
-/** Each language at a desktop and a phone width, for flows the console must serve on both. */
+/**
+ * Each language once and each width once, for flows the console must serve in both languages and at
+ * both a desktop and a phone width: English at 1440 px, Spanish (the longer text) at 390 px. The
+ * flow's server side is the same in every run, so the other two pairings would repeat it.
+ */
 export const LANGUAGE_AND_WIDTH_RUNS = [
   { lang: "en", width: 1440, height: 900 },
   { lang: "es", width: 390, height: 844 },
-  { lang: "en", width: 390, height: 844 },
-  { lang: "es", width: 1440, height: 900 },
 ] as const;

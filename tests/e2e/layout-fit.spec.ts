@@ -1,6 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, signIn, test, type DemoLogin } from "./fixtures";
+import { axeFindings } from "./axe";
 
 /**
  * Lists fit every screen (decision 0038). At 1024 and 1440 px no list's table scrolls sideways inside
@@ -129,8 +129,7 @@ for (const lang of ["en", "es"] as const) {
     await page.screenshot({ path: `test-results/screens/devices-phone-filters-closed-${lang}.png` });
     await openFilters(page, tx.filters, tx.battery);
     await page.screenshot({ path: `test-results/screens/devices-phone-filters-open-${lang}.png` });
-    const { violations } = await new AxeBuilder({ page }).analyze();
-    const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+    const serious = await axeFindings(page);
     expect(serious, serious.join("\n")).toEqual([]);
     await page.getByLabel(tx.battery, { exact: true }).selectOption("ok");
     await expect(page).toHaveURL(/[?&]battery=ok/);

@@ -1,6 +1,4 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { E2E_CLOCK_OFFSET_MS } from "../../playwright.config";
 import { createCore } from "../../core-wasm/pkg/index.js";
 import { credentialQr } from "../../app/components/phone/credential-qr";
 import { execFileSync } from "node:child_process";
@@ -8,7 +6,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { adminApi, DEMO, expect, runNow, test, workerConsole } from "./fixtures";
+import { adminApi, clockOffsetMs, clockTag, DEMO, expect, runNow, test, workerConsole } from "./fixtures";
+import { axeFindings } from "./axe";
 
 /** The core in Node, to work out what the phone must say from the key's window and the page's clock. */
 const core = createCore(readFileSync(new URL("../../core-wasm/pkg/core.wasm", import.meta.url)));
@@ -44,11 +43,11 @@ async function giveKey(admin: Awaited<ReturnType<typeof adminApi>>, days: boolea
 }
 
 test.describe("phone web app", () => {
-  test("signs in, holds keys, and offline still shows them and decides 'open now' with the core", { tag: "@clock" }, async ({ page, context }) => {
+  test("signs in, holds keys, and offline still shows them and decides 'open now' with the core", { tag: clockTag() }, async ({ page, context }) => {
     const admin = await adminApi(page.request);
     await giveKey(admin, WEEKDAYS, "09:00-18:00");
     // The page's clock, so the credential's expiry can be passed below (the run's clock when E2E_NOW is set).
-    if (E2E_CLOCK_OFFSET_MS === 0) await context.clock.install({ time: runNow() });
+    if (clockOffsetMs() === 0) await context.clock.install({ time: runNow() });
 
     const res = await page.goto("/m");
     const csp = res!.headers()["content-security-policy"] ?? "";
@@ -174,7 +173,7 @@ test.describe("phone web app", () => {
     }
 
     for (const lang of ["en", "es"] as const) {
-      test(`signs in at 390 px, presents a key by QR and copy, and a board decides it offline (${lang})`, { tag: "@clock" }, async ({ page, context }) => {
+      test(`signs in at 390 px, presents a key by QR and copy, and a board decides it offline (${lang})`, { tag: clockTag(lang) }, async ({ page, context }) => {
         const x = TEXT[lang];
         const admin = await adminApi(page.request);
         const { payload: current } = await admin.call<{ payload: Record<string, unknown> }>("GET", "/settings/getCompanySettings");
@@ -187,7 +186,7 @@ test.describe("phone web app", () => {
         const jwksFile = join(dir, "keys.json");
         writeFileSync(jwksFile, JSON.stringify(jwks));
         await context.grantPermissions(["clipboard-read", "clipboard-write"]);
-        if (E2E_CLOCK_OFFSET_MS !== 0) await context.clock.install({ time: runNow() });
+        if (clockOffsetMs() !== 0) await context.clock.install({ time: runNow() });
 
         try {
           await page.goto("/m");
@@ -255,35 +254,32 @@ test.describe("phone web app", () => {
     test.use({ viewport: { width: 390, height: 844 } });
 
     /** Serious and critical axe findings on the page as it is now, one line each. */
-    async function axeFindings(page: Page, where: string): Promise<string[]> {
-      const { violations } = await new AxeBuilder({ page }).analyze();
-      return violations
-        .filter((v) => v.impact === "serious" || v.impact === "critical")
-        .map((v) => `${where} [${v.impact}] ${v.id}: ${v.help} → ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+    async function findingsAt(page: Page, where: string): Promise<string[]> {
+      return (await axeFindings(page)).map((finding) => `${where} ${finding}`);
     }
 
     for (const lang of ["en", "es"] as const) {
       test(`sign-in, key list and presenting have no serious or critical axe findings (${lang})`, async ({ page, context }) => {
         const admin = await adminApi(page.request);
         await admin.call("DELETE", "/user/forgetDevice?id=3");
-        if (E2E_CLOCK_OFFSET_MS !== 0) await context.clock.install({ time: runNow() });
+        if (clockOffsetMs() !== 0) await context.clock.install({ time: runNow() });
         await page.goto("/m");
         if (lang === "es") await page.getByRole("button", { name: "Cambiar a español" }).click();
         await expect(page.locator("html")).toHaveAttribute("lang", lang);
-        const found = await axeFindings(page, "sign-in");
+        const found = await findingsAt(page, "sign-in");
         await page.getByLabel(lang === "es" ? "ID de empresa" : "Company ID").fill("ACME");
         await page.getByLabel(lang === "es" ? "Correo o número de teléfono" : "Email or phone number").fill(DEMO.acme.userName);
         await page.getByRole("textbox", { name: lang === "es" ? "Contraseña" : "Password" }).fill(DEMO.acme.password);
         await page.getByRole("button", { name: lang === "es" ? "Iniciar sesión" : "Sign in" }).click();
         const present = page.getByRole("button", { name: lang === "es" ? "Presentar en la puerta" : "Present to door" }).and(page.locator(":enabled"));
         await expect(present.first()).toBeVisible();
-        found.push(...(await axeFindings(page, "keys")));
+        found.push(...(await findingsAt(page, "keys")));
         await present.first().click();
         await expect(page.getByRole("dialog").getByRole("img")).toBeVisible();
-        found.push(...(await axeFindings(page, "present")));
+        found.push(...(await findingsAt(page, "present")));
         await page.keyboard.press("Escape");
         await page.getByRole("tab", { name: lang === "es" ? "Historial" : "History" }).click();
-        found.push(...(await axeFindings(page, "history")));
+        found.push(...(await findingsAt(page, "history")));
         expect(found).toEqual([]);
       });
     }
@@ -316,7 +312,7 @@ test.describe("phone web app", () => {
     for (const lang of ["en", "es"] as const) {
       test(
         `the phone registers its authenticator, the console signs after a verified assertion, and the board requiring biometrics opens (${lang})`,
-        { tag: "@clock" },
+        { tag: clockTag(lang) },
         async ({ page, context }) => {
           const x = TEXT[lang];
           const admin = await adminApi(page.request);
@@ -334,7 +330,7 @@ test.describe("phone web app", () => {
             const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
               options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
             });
-            if (E2E_CLOCK_OFFSET_MS !== 0) await context.clock.install({ time: runNow() });
+            if (clockOffsetMs() !== 0) await context.clock.install({ time: runNow() });
             await page.goto(`http://localhost:${workerConsole().port}/m`);
             if (lang === "es") await page.getByRole("button", { name: "Cambiar a español" }).click();
             await page.getByLabel(x.company).fill("ACME");

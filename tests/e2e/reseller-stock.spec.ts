@@ -1,6 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { adminApi, expect, runNow, signIn, test, unique } from "./fixtures";
+import { axeFindings } from "./axe";
 
 /*
  * The reseller's panel, stock and transfer screens (spec part 2 §2 Reseller screens, §4 Transfer,
@@ -126,8 +126,7 @@ for (const lang of ["en", "es"] as const) {
     await dialog.getByRole("button", { name: tx.transfer, exact: true }).click();
     await expect(dialog.getByText(tx.past)).toBeVisible();
     // The open dialog, errors showing, has no serious or critical accessibility violation.
-    const { violations } = await new AxeBuilder({ page }).include("[role=dialog]").analyze();
-    const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+    const serious = await axeFindings(page, { include: "[role=dialog]" });
     expect(serious, serious.join("\n")).toEqual([]);
     // Closing and opening again: the dialog starts empty, without the earlier errors.
     await dialog.getByRole("button", { name: tx.cancel }).click();
