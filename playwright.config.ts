@@ -3,7 +3,8 @@ import { defineConfig } from "@playwright/test";
 
 /**
  * End-to-end tests in Debian's Chromium (its headless shell, package chromium-headless-shell)
- * against the built Worker under `wrangler dev`, as Playwright projects, all in one run:
+ * against the built Worker served by Miniflare (scripts/serve-miniflare.mjs: wrangler dev's proxy could drop
+ * a POST), as Playwright projects, all in one run:
  * - `real time`: every test not tagged `@clock`, once, at the real time, on two workers; each worker
  *   has a console of its own (its own freshly seeded local D1, copied from a template by
  *   scripts/serve-local.sh), so workers never see each other's data.
@@ -101,7 +102,7 @@ const retries = Number(process.env.E2E_RETRIES ?? 0);
 // Each console keeps its state in its own folder, named after its port.
 const consoleServer = (consolePort: number, clockOffsetMs: number, extra = "") => ({
   command:
-    `rm -rf .tmp/e2e-${consolePort} && FROM_TEMPLATE=1 STATE_DIR=.tmp/e2e-${consolePort} PORT=${consolePort} SMTP_PORT=${E2E_SMTP_PORT} bash scripts/serve-local.sh ` +
+    `rm -rf .tmp/e2e-${consolePort} && RUNTIME=miniflare FROM_TEMPLATE=1 STATE_DIR=.tmp/e2e-${consolePort} PORT=${consolePort} SMTP_PORT=${E2E_SMTP_PORT} bash scripts/serve-local.sh ` +
     `--var ENVIRONMENT:test --var TEST_CLOCK_OFFSET_MS:${clockOffsetMs} ` +
     `--var 'MAP_TILE_URL:${E2E_TILE_ORIGIN}/{z}/{x}/{y}.png' --var 'MAP_TILE_ATTRIBUTION:Local test tiles' ${extra}`.trim(),
   url: `${origin(consolePort)}/login`,

@@ -3,6 +3,8 @@
 # and seeding it first. Extra arguments go to `wrangler dev` (e.g. --var IDLE_TIMEOUT_MS:5000).
 # SMTP_PORT: the local mail sink's port a fresh seed points the demo mailer at (default 2525).
 # FROM_TEMPLATE=1 (the end-to-end servers): a new STATE_DIR starts as a copy of scripts/d1-template.sh's.
+# RUNTIME=miniflare (the end-to-end servers): Miniflare serves the bundled Worker instead of
+# `wrangler dev` (scripts/serve-miniflare.mjs says why).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export WRANGLER_SEND_METRICS=false CI=${CI:-true}
@@ -19,5 +21,17 @@ else
 fi
 # wrangler.toml is production's config: local serving opts into development (a later --var, such as
 # the e2e servers' ENVIRONMENT:test, wins). Links in mail (reset, invitations) name the port actually served.
+if [ "${RUNTIME:-}" = miniflare ]; then
+  # The built Worker bundled once (wrangler's own bundler), served by Miniflare without wrangler dev's proxy.
+  mkdir -p .tmp
+  (
+    flock 9
+    stamp=$(find build server.ts wrangler.toml -type f -newer .tmp/bundle/server.js 2>/dev/null | head -1)
+    if [ ! -f .tmp/bundle/server.js ] || [ -n "$stamp" ]; then
+      rm -rf .tmp/bundle && npx wrangler deploy --dry-run --outdir .tmp/bundle >/dev/null
+    fi
+  ) 9>.tmp/bundle.lock
+  exec node scripts/serve-miniflare.mjs "$PORT" "$STATE_DIR" --var ENVIRONMENT:development --var "PUBLIC_ORIGIN:http://127.0.0.1:$PORT" "$@"
+fi
 exec npx wrangler dev --ip 127.0.0.1 --port "$PORT" --persist-to "$STATE_DIR" --show-interactive-dev-session=false \
   --var ENVIRONMENT:development --var "PUBLIC_ORIGIN:http://127.0.0.1:$PORT" "$@"
