@@ -26,8 +26,8 @@ if [ "${RUNTIME:-}" = miniflare ]; then
   mkdir -p .tmp
   (
     flock 9
-    stamp=$(find build server.ts wrangler.toml -type f -newer .tmp/bundle/server.js 2>/dev/null | head -1)
-    if [ ! -f .tmp/bundle/server.js ] || [ -n "$stamp" ]; then
+    # Made again when missing or older than any file of the build it bundles.
+    if [ ! -f .tmp/bundle/server.js ] || [ -n "$(find build server.ts wrangler.toml -type f -newer .tmp/bundle/server.js | head -1)" ]; then
       rm -rf .tmp/bundle && npx wrangler deploy --dry-run --outdir .tmp/bundle >/dev/null
     fi
   ) 9>.tmp/bundle.lock
