@@ -51,7 +51,7 @@ const origin = (consolePort: number) => `http://127.0.0.1:${consolePort}`;
  * The instants the `@clock` tests run at: a Monday inside working hours, and the Sunday night
  * Europe/Madrid springs forward, half an hour before 02:00 becomes 03:00 and five minutes after.
  */
-export const CLOCK_INSTANTS = ["2026-11-23T17:20:00+01:00", "2027-03-28T01:30:00+01:00", "2027-03-28T03:05:00+02:00"];
+const CLOCK_INSTANTS = ["2026-11-23T17:20:00+01:00", "2027-03-28T01:30:00+01:00", "2027-03-28T03:05:00+02:00"];
 
 /** Milliseconds from now to `at`, resolved once per run (`E2E_OFFSET_<name>`). */
 function offsetTo(name: string, at: string): number {
@@ -68,7 +68,7 @@ export const E2E_WORKERS = Number(resolvedEnv("E2E_WORKERS", () => "2"));
 const perWorker = () => Array.from({ length: E2E_WORKERS }, (_, i) => port(`E2E_PORT_${i}`));
 
 /** A project of the run: which tests, at which clock offset, on which consoles (one per worker). */
-export type E2ERun = { name: string; clockOffsetMs: number; consolePorts: number[]; grep?: RegExp; grepInvert?: RegExp; workers?: number };
+type E2ERun = { name: string; clockOffsetMs: number; consolePorts: number[]; grep?: RegExp; grepInvert?: RegExp; workers?: number };
 
 const E2E_NOW = process.env.E2E_NOW;
 export const E2E_RUNS: E2ERun[] = E2E_NOW

@@ -1,4 +1,4 @@
-import type { FullResult, Reporter, TestCase, TestResult } from "@playwright/test/reporter";
+import type { Reporter, TestCase, TestResult } from "@playwright/test/reporter";
 
 /**
  * Prints, when the run ends, each project's test count and summed test time, so the gate's summary
@@ -15,7 +15,7 @@ export default class ProjectTimesReporter implements Reporter {
     this.projects.set(name, entry);
   }
 
-  onEnd(_result: FullResult): void {
+  onEnd(): void {
     console.log("\nSummed test time by project (two workers share the cores):");
     for (const [name, { tests, ms }] of this.projects) console.log(`  ${String(Math.round(ms / 1000)).padStart(5)} s  ${String(tests).padStart(3)} tests  ${name}`);
   }
