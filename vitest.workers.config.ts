@@ -1,32 +1,49 @@
 /**
- * Workers integration tests: the real Worker (server.ts → Remix build) in workerd with a real D1
- * (migrations + demo seed) and R2. Run `remix vite:build` first; `npm run test:workers` does.
+ * Workers integration tests: the console Worker as deployed (wrangler's bundle of server.ts and the
+ * Remix build, in .tmp/bundle) in workerd with a real D1 (migrations + demo seed) and R2. Run
+ * `npm run test:workers`, which builds both first.
+ *
+ * The bundle runs as its own worker ("console") beside the test runner, which reaches it through the
+ * CONSOLE binding (`consoleWorker` in tests/workers/helpers.ts) and shares its D1, R2 and queue.
+ * workerd loads the bundle natively, in a fraction of a second per test file; as the runner's `main`
+ * it went through the test module loader, about ten seconds per file, and each request through SELF
+ * took longer than the one before. The runner is the queue's producer only: the console consumes it.
+ * Files that call the Worker's handlers directly (scheduled, queue) import server.ts and pay the ten
+ * seconds themselves (docs/decisions/0045-gate-time.md).
  */
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import tsconfigPaths from "vite-tsconfig-paths";
 import { defineConfig } from "vitest/config";
+import { consoleWorkerOptions, wranglerWorkerOptions } from "./scripts/console-bundle.mjs";
 import { newSigningKeys } from "./scripts/credential-keys.mjs";
+
+// The runner gets wrangler.toml's bindings too (files that import server.ts call its handlers with
+// the runner's env), but neither the queue's consumer nor the static assets: those are the console's.
+const { queueConsumers: _consumers, assets: _assets, ...runnerOptions } = wranglerWorkerOptions();
 
 export default defineConfig({
   plugins: [
     tsconfigPaths(),
-    cloudflareTest(async () => ({
-      main: "./server.ts",
-      wrangler: { configPath: "./wrangler.toml" },
-      miniflare: {
-        bindings: {
-          TEST_MIGRATIONS: await readD1Migrations("./db/migrations"),
-          GATEWAY_SECRET: "test-gateway-secret",
-          // A key made for this run only (never committed), as scripts/credential-keys.mjs makes one for local runs.
-          CREDENTIAL_SIGNING_KEYS: await newSigningKeys(),
-          ENVIRONMENT: "test",
-          // Links in mail are built from this, never from the request's Host.
-          PUBLIC_ORIGIN: "https://console.test",
-          // WORKERS_NOW=<ISO instant> runs the suite as if it started then (docs/decisions/0018-test-clock.md).
-          TEST_CLOCK_OFFSET_MS: String(process.env.WORKERS_NOW ? Date.parse(process.env.WORKERS_NOW) - Date.now() : 0),
+    cloudflareTest(async () => {
+      const bindings = {
+        GATEWAY_SECRET: "test-gateway-secret",
+        // A key made for this run only (never committed), as scripts/credential-keys.mjs makes one for local runs.
+        CREDENTIAL_SIGNING_KEYS: await newSigningKeys(),
+        ENVIRONMENT: "test",
+        // Links in mail are built from this, never from the request's Host.
+        PUBLIC_ORIGIN: "https://console.test",
+        // WORKERS_NOW=<ISO instant> runs the suite as if it started then (docs/decisions/0018-test-clock.md).
+        TEST_CLOCK_OFFSET_MS: String(process.env.WORKERS_NOW ? Date.parse(process.env.WORKERS_NOW) - Date.now() : 0),
+      };
+      return {
+        miniflare: {
+          ...runnerOptions,
+          bindings: { ...runnerOptions.bindings, ...bindings, TEST_MIGRATIONS: await readD1Migrations("./db/migrations") },
+          serviceBindings: { CONSOLE: "console" },
+          workers: [consoleWorkerOptions("console", bindings)],
         },
-      },
-    })),
+      };
+    }),
   ],
   test: {
     include: ["tests/workers/**/*.test.ts"],
@@ -34,8 +51,6 @@ export default defineConfig({
     // A real SMTP server on 127.0.0.1 for tests/workers/mail.test.ts.
     globalSetup: ["./tests/workers/smtp-global-setup.ts"],
     testTimeout: 30_000,
-    // Two files at a time: each spends most of its time migrating and seeding its own D1, and vitest
-    // would otherwise keep one core free on a two-core machine.
     maxWorkers: 2,
     deps: { optimizer: { ssr: { enabled: true, include: ["@remix-run/cloudflare", "@remix-run/server-runtime", "remix-auth", "remix-auth-form", "cookie"] } } },
   },

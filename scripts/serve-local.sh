@@ -23,14 +23,7 @@ fi
 # the e2e servers' ENVIRONMENT:test, wins). Links in mail (reset, invitations) name the port actually served.
 if [ "${RUNTIME:-}" = miniflare ]; then
   # The built Worker bundled once (wrangler's own bundler), served by Miniflare without wrangler dev's proxy.
-  mkdir -p .tmp
-  (
-    flock 9
-    # Made again when missing or older than any file of the build it bundles.
-    if [ ! -f .tmp/bundle/server.js ] || [ -n "$(find build server.ts wrangler.toml -type f -newer .tmp/bundle/server.js | head -1)" ]; then
-      rm -rf .tmp/bundle && npx wrangler deploy --dry-run --outdir .tmp/bundle >/dev/null
-    fi
-  ) 9>.tmp/bundle.lock
+  bash scripts/bundle-console.sh
   exec node scripts/serve-miniflare.mjs "$PORT" "$STATE_DIR" --var ENVIRONMENT:development --var "PUBLIC_ORIGIN:http://127.0.0.1:$PORT" "$@"
 fi
 exec npx wrangler dev --ip 127.0.0.1 --port "$PORT" --persist-to "$STATE_DIR" --show-interactive-dev-session=false \

@@ -5,48 +5,23 @@
  * POST with 503 "Your worker restarted mid-request" when its pooled connection idles out as the
  * request is written (cloudflare/workers-sdk#14641), and costs CPU the browser needs.
  *
- * The bindings are wrangler.toml's, read by wrangler itself (unstable_getMiniflareWorkerOptions),
- * with `.dev.vars` and the `--var`s on top; the state directory is the one `wrangler dev
- * --persist-to` keeps (its `v3/`). The Worker is the bundle `wrangler deploy --dry-run` wrote to
- * .tmp/bundle. Static assets are served without `public/_headers`' headers: `npm start` and a
+ * The bindings are wrangler.toml's with `.dev.vars` and the `--var`s on top; the state directory is
+ * the one `wrangler dev --persist-to` keeps (its `v3/`). The Worker is wrangler's bundle
+ * (scripts/console-bundle.mjs). Static assets are served without `public/_headers`' headers: `npm start` and a
  * deploy apply those.
  */
-import fs from "node:fs";
 import path from "node:path";
 import { Miniflare } from "miniflare";
-import wrangler from "wrangler";
+import { consoleWorkerOptions } from "./console-bundle.mjs";
 
-const BUNDLE = path.resolve(".tmp/bundle");
 const [port, stateDir, ...rest] = process.argv.slice(2);
-const vars = rest.filter((_, i) => rest[i - 1] === "--var");
-
-const { workerOptions } = wrangler.unstable_getMiniflareWorkerOptions("wrangler.toml", undefined, {});
-const bindings = { ...workerOptions.bindings };
-for (const v of vars) {
-  const at = v.indexOf(":");
-  bindings[v.slice(0, at)] = v.slice(at + 1);
-}
+const vars = Object.fromEntries(rest.filter((_, i) => rest[i - 1] === "--var").map((v) => [v.slice(0, v.indexOf(":")), v.slice(v.indexOf(":") + 1)]));
 
 const mf = new Miniflare({
   host: "127.0.0.1",
   port: Number(port),
   defaultPersistRoot: path.resolve(stateDir, "v3"),
-  workers: [
-    {
-      ...workerOptions,
-      name: "keyless-access-console",
-      bindings,
-      // The bundle imports modules dynamically, so Miniflare is told every module instead of finding them.
-      modulesRoot: BUNDLE,
-      modules: [
-        { type: "ESModule", path: path.join(BUNDLE, "server.js") },
-        ...fs
-          .readdirSync(BUNDLE)
-          .filter((f) => f.endsWith(".wasm"))
-          .map((f) => ({ type: "CompiledWasm", path: path.join(BUNDLE, f) })),
-      ],
-    },
-  ],
+  workers: [consoleWorkerOptions("keyless-access-console", vars)],
 });
 await mf.ready;
 console.log(`Ready on http://127.0.0.1:${port}`);

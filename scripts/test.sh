@@ -84,6 +84,7 @@ apt_install chromium chromium || exit 1 # the core's browser test
 apt_install chromium-headless-shell chromium-headless-shell || exit 1
 bash gateway/scripts/ensure-services.sh || exit 1 # Redis and Mosquitto, for the gateway suites
 build_console || exit 1
+bash scripts/bundle-console.sh || exit 1 # the Worker the Workers tests and the end-to-end consoles run
 
 # Workers test files whose outcome depends on the Worker's clock: those reading it (workerNow) and
 # those tagged @clock in their first line. They run again half an hour before Europe/Madrid springs

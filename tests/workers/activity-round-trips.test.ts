@@ -4,9 +4,8 @@
  * shell's and the page's loaders; a page is then its count and one statement for its ids and rows. Counted
  * by the test build's D1 wrapper (server.ts, `X-D1-Round-Trips`), so it holds on any machine.
  */
-import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { ORIGIN, pageCookie } from "./helpers";
+import { consoleWorker, ORIGIN, pageCookie } from "./helpers";
 
 const HOST = new URL(ORIGIN).host;
 
@@ -27,7 +26,7 @@ describe("D1 round trips of /activity", () => {
   it.each(CASES)("%s (%s) takes %i", async (_label, path, trips) => {
     // A fresh sign-in each time: a session seen more than 15 s ago is touched (one more write).
     const cookie = await pageCookie("acme");
-    const res = await SELF.fetch(`${ORIGIN}${path}`, { headers: { Host: HOST, Cookie: cookie } });
+    const res = await consoleWorker.fetch(`${ORIGIN}${path}`, { headers: { Host: HOST, Cookie: cookie } });
     expect(res.status).toBe(200);
     expect(await res.text()).toContain("<table");
     expect(Number(res.headers.get("X-D1-Round-Trips"))).toBe(trips);

@@ -3,10 +3,10 @@
  * reading from the start; the download streams every row by keyset across its chunks, ties included,
  * and stays inside the caller's company. The spec's JSON names of activityLogs are unchanged.
  */
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { STREAM_CHUNK } from "~/services/activity.server";
-import { api, db, login, ORIGIN, pageCookie, schema } from "./helpers";
+import { consoleWorker, api, db, login, ORIGIN, pageCookie, schema } from "./helpers";
 
 const ACME = 3;
 const BETA = 4;
@@ -62,7 +62,7 @@ describe("activityLogs pages read from the end", () => {
 describe("the streamed activity report", () => {
   it("streams every row of the filter once, newest first, across chunks and equal times, only the caller's company", async () => {
     const cookie = await pageCookie("beta");
-    const res = await SELF.fetch(`${ORIGIN}/resources/activity-report?${RANGE}`, { headers: { Host: HOST, Cookie: cookie } });
+    const res = await consoleWorker.fetch(`${ORIGIN}/resources/activity-report?${RANGE}`, { headers: { Host: HOST, Cookie: cookie } });
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
     const lines = (await res.text())
@@ -80,7 +80,7 @@ describe("the streamed activity report", () => {
 
   it("streams oldest first when the grid is sorted by date ascending", async () => {
     const cookie = await pageCookie("beta");
-    const res = await SELF.fetch(`${ORIGIN}/resources/activity-report?${RANGE}&sort=date`, { headers: { Host: HOST, Cookie: cookie } });
+    const res = await consoleWorker.fetch(`${ORIGIN}/resources/activity-report?${RANGE}&sort=date`, { headers: { Host: HOST, Cookie: cookie } });
     const summaries = (await res.text())
       .split("\r\n")
       .slice(1, -1)
@@ -104,7 +104,7 @@ describe("the streamed activity report", () => {
       .bind(rows, BETA, doorOpened, t1)
       .run();
     const cookie = await pageCookie("beta");
-    const res = await SELF.fetch(`${ORIGIN}/resources/activity-report?filterFromDate=1999-08-01&filterToDate=1999-08-31`, { headers: { Host: HOST, Cookie: cookie } });
+    const res = await consoleWorker.fetch(`${ORIGIN}/resources/activity-report?filterFromDate=1999-08-01&filterToDate=1999-08-31`, { headers: { Host: HOST, Cookie: cookie } });
     const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
     let text = "";
     while (text.split("\r\n").length < 3) text += (await reader.read()).value;

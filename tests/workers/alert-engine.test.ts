@@ -5,7 +5,7 @@
  * (tests/workers/smtp-global-setup.ts). The digest flush, which waits for its window to close, is
  * run with a later `now`, as the engine takes its clock as an argument.
  */
-import { createExecutionContext, createMessageBatch, env, SELF, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, env, waitOnExecutionContext } from "cloudflare:test";
 import { and, eq, isNull, lt } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import coreModule from "../../core-wasm/pkg/core.wasm";
@@ -14,7 +14,7 @@ import worker from "../../server";
 import { DIGEST_WINDOW_MS, runAlertEngine } from "../../app/services/alert-engine.server";
 import { drainOutbox, MAX_ATTEMPTS } from "../../app/services/mail/outbox.server";
 import type { ReceivedMail } from "./smtp-global-setup";
-import { api, db, login, ORIGIN, resetThrottles, schema, workerNow } from "./helpers";
+import { consoleWorker, api, db, login, ORIGIN, resetThrottles, schema, workerNow } from "./helpers";
 
 const BASE = "/api/admin/user";
 const ADMIN = 3; // admin@acme.example
@@ -58,7 +58,7 @@ async function delivered(now: number) {
 
 async function gatewayEvents(events: { deviceId: number; type: string; at: number; data?: Record<string, unknown>; id?: string }[]) {
   const body = { v: 1, events: events.map((e) => ({ id: e.id ?? `alert-test/${++eventSeq}`, deviceId: String(e.deviceId), type: e.type, at: e.at, data: e.data ?? {} })) };
-  const r = await SELF.fetch(`${ORIGIN}/api/gateway/events`, {
+  const r = await consoleWorker.fetch(`${ORIGIN}/api/gateway/events`, {
     method: "POST",
     headers: { Authorization: `Bearer ${env.GATEWAY_SECRET}`, "Content-Type": "application/json" },
     body: JSON.stringify(body),

@@ -5,9 +5,8 @@
  * 1-12, BETA device 13; users 3 (ACME admin), 4 (BETA admin), 5 (ACME auditor, read-only).
  */
 import { eq } from "drizzle-orm";
-import { SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, db, login, ORIGIN, pageCookie, schema } from "./helpers";
+import { consoleWorker, api, db, login, ORIGIN, pageCookie, schema } from "./helpers";
 
 const BASE = "/api/admin/user";
 const BETA_ALERT = 3;
@@ -311,7 +310,12 @@ describe("the alert pages (form actions)", () => {
   const HOST = new URL(ORIGIN).host;
   /** Posted as the console's client posts (`.data`), so the action's own status comes back. */
   async function post(cookie: string, path: string, form: Record<string, string>) {
-    const res = await SELF.fetch(ORIGIN + path, { method: "POST", body: new URLSearchParams(form), headers: { Host: HOST, Cookie: cookie, Origin: ORIGIN }, redirect: "manual" });
+    const res = await consoleWorker.fetch(ORIGIN + path, {
+      method: "POST",
+      body: new URLSearchParams(form),
+      headers: { Host: HOST, Cookie: cookie, Origin: ORIGIN },
+      redirect: "manual",
+    });
     await res.arrayBuffer();
     return res.status;
   }
@@ -343,7 +347,7 @@ describe("the alert pages (form actions)", () => {
     expect(await post(cookie, `/modifyAlert.data?id=${BETA_ALERT}`, form({ id: String(BETA_ALERT), displayName: "Taken over" }))).toBe(404);
     await post(cookie, "/alerts.data", { id: String(BETA_ALERT) });
     expect(await alertRow(BETA_ALERT)).toEqual(before);
-    const open = await SELF.fetch(`${ORIGIN}/modifyAlert?id=${BETA_ALERT}`, { headers: { Host: HOST, Cookie: cookie }, redirect: "manual" });
+    const open = await consoleWorker.fetch(`${ORIGIN}/modifyAlert?id=${BETA_ALERT}`, { headers: { Host: HOST, Cookie: cookie }, redirect: "manual" });
     expect(open.status).toBe(302);
     expect(open.headers.get("Location")).toBe("/alerts");
   });
@@ -378,7 +382,7 @@ describe("the alert pages (form actions)", () => {
     const live = (await api(acme, "GET", `${BASE}/getAlerts`)).body.payload.length;
     expect(live).toBeGreaterThan(25);
     const rowsOn = async (cookie: string, path: string) => {
-      const res = await SELF.fetch(ORIGIN + path, { headers: { Host: HOST, Cookie: cookie } });
+      const res = await consoleWorker.fetch(ORIGIN + path, { headers: { Host: HOST, Cookie: cookie } });
       expect(res.status).toBe(200);
       return (await res.text()).match(/aria-label="Open alert /g)?.length ?? 0;
     };
@@ -387,7 +391,7 @@ describe("the alert pages (form actions)", () => {
     expect(await rowsOn(cookie, "/alerts?page=2")).toBe(Math.min(25, live - 25));
 
     await db().update(schema.alerts).set({ deletedAt: 1 }).where(eq(schema.alerts.id, BETA_ALERT));
-    const res = await SELF.fetch(`${ORIGIN}/alerts`, { headers: { Host: HOST, Cookie: await pageCookie("beta") } });
+    const res = await consoleWorker.fetch(`${ORIGIN}/alerts`, { headers: { Host: HOST, Cookie: await pageCookie("beta") } });
     const html = await res.text();
     expect(html).toContain("No alerts yet");
     expect(html).not.toContain('aria-label="Open alert ');

@@ -5,10 +5,10 @@
  * more is refused with 413 and a message naming the limit, whether its length is declared or it
  * arrives as a stream without Content-Length, and nothing in it is stored.
  */
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db, ORIGIN, schema } from "./helpers";
+import { consoleWorker, db, ORIGIN, schema } from "./helpers";
 
 const MiB = 1024 * 1024;
 const LIMITS = [
@@ -40,7 +40,7 @@ function streamOf(body: Uint8Array): ReadableStream {
 }
 
 function post(path: string, body: BodyInit) {
-  return SELF.fetch(ORIGIN + path, { method: "POST", headers: { Authorization: `Bearer ${env.GATEWAY_SECRET}`, "Content-Type": "application/json" }, body });
+  return consoleWorker.fetch(ORIGIN + path, { method: "POST", headers: { Authorization: `Bearer ${env.GATEWAY_SECRET}`, "Content-Type": "application/json" }, body });
 }
 
 const stored = async (eventId: string) => (await db().select({ id: schema.activityLogs.id }).from(schema.activityLogs).where(eq(schema.activityLogs.eventId, eventId))).length;

@@ -1,7 +1,7 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { and, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, db, login, ORIGIN, schema, workerNow } from "./helpers";
+import { consoleWorker, api, db, login, ORIGIN, schema, workerNow } from "./helpers";
 
 /**
  * Reseller stock, transfers and the device lifecycle through the admin API (decision 0022).
@@ -27,11 +27,13 @@ const audit = async () =>
 
 /** The gateway feed's latest record of a device and its credential. */
 async function feedOf(id: number) {
-  const res = await SELF.fetch(`${ORIGIN}/api/gateway/changes?limit=1000`, { headers: { Authorization: `Bearer ${SECRET}` } });
+  const res = await consoleWorker.fetch(`${ORIGIN}/api/gateway/changes?limit=1000`, { headers: { Authorization: `Bearer ${SECRET}` } });
   let page = (await res.json()) as { changes: { type: string; op: string; id: string; data?: Record<string, unknown> }[]; cursor: string; more: boolean };
   const all = [...page.changes];
   while (page.more) {
-    page = (await (await SELF.fetch(`${ORIGIN}/api/gateway/changes?limit=1000&cursor=${page.cursor}`, { headers: { Authorization: `Bearer ${SECRET}` } })).json()) as typeof page;
+    page = (await (
+      await consoleWorker.fetch(`${ORIGIN}/api/gateway/changes?limit=1000&cursor=${page.cursor}`, { headers: { Authorization: `Bearer ${SECRET}` } })
+    ).json()) as typeof page;
     all.push(...page.changes);
   }
   const last = (type: string) => all.filter((c) => c.type === type && c.id === String(id)).at(-1);

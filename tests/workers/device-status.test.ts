@@ -3,7 +3,7 @@
  * the devices list filters and sorts by them, staleness turns a silent gateway's boards offline, and
  * the home dashboard counts what the filtered lists show. Devices are made here, never seed ids.
  */
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import coreModule from "../../core-wasm/pkg/core.wasm";
@@ -16,7 +16,7 @@ import { loadCompany, loadScheduledOpen } from "../../app/services/door-decision
 import { listDevices, type ListDevicesOptions } from "../../app/services/devices.server";
 import { authFromToken, type Auth } from "../../app/utils/auth-guards.server";
 import type { DeviceFilters } from "../../app/schemas/device-filters";
-import { api, db, login, ORIGIN, schema, workerNow } from "./helpers";
+import { consoleWorker, api, db, login, ORIGIN, schema, workerNow } from "./helpers";
 
 const SECRET = String(env.GATEWAY_SECRET);
 const core = createCore(coreModule);
@@ -28,7 +28,7 @@ let betaDevice: number;
 let t0: number;
 
 async function events(list: unknown[]) {
-  const res = await SELF.fetch(`${ORIGIN}/api/gateway/events`, {
+  const res = await consoleWorker.fetch(`${ORIGIN}/api/gateway/events`, {
     method: "POST",
     headers: { Authorization: `Bearer ${SECRET}`, "Content-Type": "application/json" },
     body: JSON.stringify({ v: 1, gatewayId: "gw-status", events: list }),

@@ -1,8 +1,8 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { eq, inArray, like } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedGateway } from "../../db/seed/gateway";
-import { db, ORIGIN, schema } from "./helpers";
+import { consoleWorker, db, ORIGIN, schema } from "./helpers";
 
 const SECRET = String(env.GATEWAY_SECRET);
 
@@ -10,7 +10,7 @@ async function gw(method: string, path: string, body?: unknown, secret: string |
   const headers: Record<string, string> = {};
   if (secret !== null) headers.Authorization = `Bearer ${secret}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  const res = await SELF.fetch(ORIGIN + path, { method, headers, body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body) });
+  const res = await consoleWorker.fetch(ORIGIN + path, { method, headers, body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body) });
   return res;
 }
 const gwJson = async (method: string, path: string, body?: unknown, secret: string | null = SECRET) => {

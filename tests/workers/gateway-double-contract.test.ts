@@ -4,10 +4,10 @@
  * answers: every event type the double records and every rejection it gives, entry by entry, must get
  * the same answer from `POST /api/gateway/events`, so the double cannot drift from the console unseen.
  */
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { RECORDED_TYPES, WorkerContractDouble } from "../../gateway/test/support/worker-contract-double.js";
-import { ORIGIN } from "./helpers";
+import { consoleWorker, ORIGIN } from "./helpers";
 
 const DOOR = "1"; // a seeded ACME device
 const UNKNOWN_DOOR = "999999";
@@ -71,7 +71,7 @@ const CASES: Case[] = [
 type Answer = { accepted: number; duplicates: number; rejected: { id: string | null; reason: string }[] };
 
 async function workerAnswer(events: unknown[]): Promise<Answer> {
-  const res = await SELF.fetch(`${ORIGIN}/api/gateway/events`, {
+  const res = await consoleWorker.fetch(`${ORIGIN}/api/gateway/events`, {
     method: "POST",
     headers: { Authorization: `Bearer ${env.GATEWAY_SECRET}`, "Content-Type": "application/json" },
     body: JSON.stringify({ v: 1, events }),

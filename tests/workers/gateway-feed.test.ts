@@ -1,8 +1,8 @@
-import { createExecutionContext, createScheduledController, env, SELF, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { and, eq, gt, isNull, lte, max, min, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import worker from "../../server";
-import { db, ORIGIN, schema, workerNow } from "./helpers";
+import { consoleWorker, db, ORIGIN, schema, workerNow } from "./helpers";
 
 const SECRET = String((env as unknown as { GATEWAY_SECRET: string }).GATEWAY_SECRET);
 type Change = { type: string; op: "upsert" | "delete"; id: string; data?: Record<string, any> };
@@ -16,7 +16,7 @@ const touchKey = (id: number) =>
     .where(eq(schema.ekeyAssignments.id, id));
 
 async function feed(query: string): Promise<{ status: number; body: Page }> {
-  const res = await SELF.fetch(`${ORIGIN}/api/gateway/changes${query}`, { headers: { Authorization: `Bearer ${SECRET}` } });
+  const res = await consoleWorker.fetch(`${ORIGIN}/api/gateway/changes${query}`, { headers: { Authorization: `Bearer ${SECRET}` } });
   return { status: res.status, body: (await res.json()) as Page };
 }
 

@@ -1,7 +1,6 @@
-import { SELF } from "cloudflare:test";
 import { and, eq, gt } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, createDeviceGroup, db, login, ORIGIN, pageCookie, schema } from "./helpers";
+import { consoleWorker, api, createDeviceGroup, db, login, ORIGIN, pageCookie, schema } from "./helpers";
 
 /**
  * Adding devices to a group from the group page's picker and through the API (decisions 0035, 0040):
@@ -36,7 +35,7 @@ const deviceFeedSince = async (seq: number) =>
 
 /** Posts the group page's form as the console's client does (`.data`), so the action's own status and reply come back. */
 async function postPage(cookie: string, groupId: number, form: Record<string, string>) {
-  const res = await SELF.fetch(`${ORIGIN}/modifyDeviceGroup.data?id=${groupId}`, {
+  const res = await consoleWorker.fetch(`${ORIGIN}/modifyDeviceGroup.data?id=${groupId}`, {
     method: "POST",
     body: new URLSearchParams(form),
     headers: { Host: HOST, Cookie: cookie, Origin: ORIGIN },
@@ -46,7 +45,7 @@ async function postPage(cookie: string, groupId: number, form: Record<string, st
 }
 
 async function picker(cookie: string, query: string) {
-  const res = await SELF.fetch(`${ORIGIN}/resources/group-devices?${query}`, { headers: { Host: HOST, Cookie: cookie } });
+  const res = await consoleWorker.fetch(`${ORIGIN}/resources/group-devices?${query}`, { headers: { Host: HOST, Cookie: cookie } });
   const text = await res.text();
   return { status: res.status, body: res.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text };
 }

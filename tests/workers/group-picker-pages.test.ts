@@ -1,7 +1,6 @@
-import { SELF } from "cloudflare:test";
 import { and, eq, isNull } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, createDeviceGroup, db, login, ORIGIN, pageCookie, schema, workerNow } from "./helpers";
+import { consoleWorker, api, createDeviceGroup, db, login, ORIGIN, pageCookie, schema, workerNow } from "./helpers";
 
 /**
  * The group page's "Add devices" picker (`/resources/group-devices`, decision 0040) beyond its first
@@ -22,7 +21,7 @@ let groupId: number;
 
 async function picker(query: Record<string, string | number>): Promise<PickerPage> {
   const params = new URLSearchParams(Object.entries({ groupId, ...query }).map(([k, v]) => [k, String(v)]));
-  const res = await SELF.fetch(`${ORIGIN}/resources/group-devices?${params}`, { headers: { Host: HOST, Cookie: cookie } });
+  const res = await consoleWorker.fetch(`${ORIGIN}/resources/group-devices?${params}`, { headers: { Host: HOST, Cookie: cookie } });
   expect(res.status, params.toString()).toBe(200);
   return (await res.json()) as PickerPage;
 }

@@ -4,11 +4,11 @@
  * only with a fresh, verified WebAuthn assertion, which they then carry as `uv`. The authenticator here
  * is WebCrypto keys producing the same bytes a platform authenticator does.
  */
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { and, eq, max } from "drizzle-orm";
 import { decodeJwt } from "jose";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { api, db, login, ORIGIN, resetThrottles, schema, workerNow } from "./helpers";
+import { consoleWorker, api, db, login, ORIGIN, resetThrottles, schema, workerNow } from "./helpers";
 
 const ACME = 3;
 const ADMIN = 3;
@@ -229,7 +229,7 @@ describe("biometric requirement", () => {
 
   it("tells the gateways: switching the requirement puts the company record on the feed with biometricRequired", async () => {
     const changes = async (cursor: string) => {
-      const res = await SELF.fetch(`${ORIGIN}/api/gateway/changes?cursor=${cursor}`, { headers: { Authorization: `Bearer ${GATEWAY_SECRET}` } });
+      const res = await consoleWorker.fetch(`${ORIGIN}/api/gateway/changes?cursor=${cursor}`, { headers: { Authorization: `Bearer ${GATEWAY_SECRET}` } });
       expect(res.status).toBe(200);
       return (await res.json()) as { cursor: string; changes: { type: string; id: string; data?: Record<string, unknown> }[] };
     };

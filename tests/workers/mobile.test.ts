@@ -1,8 +1,7 @@
 import { desc, eq } from "drizzle-orm";
 import { compactVerify, createLocalJWKSet, decodeJwt } from "jose";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { SELF } from "cloudflare:test";
-import { api, db, login, ORIGIN, resetThrottles, schema, workerNow } from "./helpers";
+import { consoleWorker, api, db, login, ORIGIN, resetThrottles, schema, workerNow } from "./helpers";
 
 // Demo ids (db/seed/demo.ts): ACME is company 3 (admin user 3), staff user 6, devices 1–12, groups 1–4;
 // BETA device 13; the root company's admin signs in as ROOT / root@example.com.
@@ -158,7 +157,7 @@ describe("keys and offline credentials", () => {
     const key = r.body.payload.keys.find((k: { id: number }) => k.id === full);
     expect(key).toMatchObject({ kind: "ekey", openNow: true, doors: [{ id: 2 }] });
 
-    const jwks = await (await SELF.fetch(`${ORIGIN}/.well-known/keyless-credential-keys.json`)).json<{ keys: { kid: string; d?: string }[] }>();
+    const jwks = await (await consoleWorker.fetch(`${ORIGIN}/.well-known/keyless-credential-keys.json`)).json<{ keys: { kid: string; d?: string }[] }>();
     expect(jwks.keys.length).toBeGreaterThan(0);
     expect(jwks.keys.every((k) => k.d === undefined)).toBe(true);
     const verified = await compactVerify(key.credential.token, createLocalJWKSet(jwks as never));

@@ -1,7 +1,7 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, db, login, ORIGIN, schema } from "./helpers";
+import { consoleWorker, api, db, login, ORIGIN, schema } from "./helpers";
 
 let root: string;
 let acme: string;
@@ -110,7 +110,7 @@ describe("GET /ota/download (the zip_files link)", () => {
     const file = zip("download me", "placa añadida v5.zip");
     const id = (await upload(root, { version: "5.0", zip_file: file })).body.payload.id;
     const link = (await api(root, "POST", "/api/admin/ota/getallota", { company_id: "" })).body.payload.find((x: any) => x.id === id).zip_files;
-    const res = await SELF.fetch(link, { headers: { Authorization: root } });
+    const res = await consoleWorker.fetch(link, { headers: { Authorization: root } });
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toBe("application/zip");
     expect(res.headers.get("Content-Disposition")).toBe(`attachment; filename="placa a_adida v5.zip"; filename*=UTF-8''${encodeURIComponent("placa añadida v5.zip")}`);

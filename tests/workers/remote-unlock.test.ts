@@ -1,10 +1,10 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { and, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_IDS } from "../../db/seed/demo";
 import { seedGateway } from "../../db/seed/gateway";
 import { settleExpired } from "../../app/services/device-commands.server";
-import { api, db, login, ORIGIN, schema, workerNow } from "./helpers";
+import { consoleWorker, api, db, login, ORIGIN, schema, workerNow } from "./helpers";
 
 /** Remote unlock (decision 0034): permission, tenant boundary, claim once, expiry, results from the board. */
 const SECRET = String(env.GATEWAY_SECRET);
@@ -12,7 +12,7 @@ const SECOND_SECRET = "second-gateway-secret";
 const c = schema.deviceCommands;
 
 async function claim(boards: string[], secret = SECRET, gatewayName = "gw-a") {
-  const res = await SELF.fetch(`${ORIGIN}/api/gateway/commands/claim`, {
+  const res = await consoleWorker.fetch(`${ORIGIN}/api/gateway/commands/claim`, {
     method: "POST",
     headers: { Authorization: `Bearer ${secret}`, "X-Gateway-Id": gatewayName, "Content-Type": "application/json" },
     body: JSON.stringify({ v: 1, boards }),
@@ -21,7 +21,7 @@ async function claim(boards: string[], secret = SECRET, gatewayName = "gw-a") {
 }
 
 async function postEvents(events: unknown[]) {
-  const res = await SELF.fetch(`${ORIGIN}/api/gateway/events`, {
+  const res = await consoleWorker.fetch(`${ORIGIN}/api/gateway/events`, {
     method: "POST",
     headers: { Authorization: `Bearer ${SECRET}`, "Content-Type": "application/json" },
     body: JSON.stringify({ v: 1, events }),

@@ -4,14 +4,14 @@
  * safe redirects, sign-out from the console only, the cross-site refusal, reset mails, and the
  * security headers of every kind of answer.
  */
-import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import worker from "../../server";
 import { languageCookie } from "~/i18n/i18next.server";
 import { THROTTLE } from "~/services/throttle.server";
 import { withSecurityHeaders } from "~/utils/http.server";
-import { api, db, DEMO, login, ORIGIN, resetThrottles, schema } from "./helpers";
+import { consoleWorker, api, db, DEMO, login, ORIGIN, resetThrottles, schema } from "./helpers";
 
 afterEach(resetThrottles);
 
@@ -23,7 +23,7 @@ const ip = (n: string) => ({ "CF-Connecting-IP": n });
 
 /** Signs in through the console's form; returns the `Cookie` header value of the session. */
 async function pageLogin(who: keyof typeof DEMO, redirectTo?: string): Promise<{ cookie: string; location: string | null }> {
-  const res = await SELF.fetch(`${ORIGIN}/login${redirectTo === undefined ? "" : `?redirectTo=${encodeURIComponent(redirectTo)}`}`, {
+  const res = await consoleWorker.fetch(`${ORIGIN}/login${redirectTo === undefined ? "" : `?redirectTo=${encodeURIComponent(redirectTo)}`}`, {
     method: "POST",
     body: new URLSearchParams({ companyId: DEMO[who].companyId, userName: DEMO[who].userName, password: DEMO[who].password }),
     headers: { Host: HOST, Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded" },
@@ -35,7 +35,7 @@ async function pageLogin(who: keyof typeof DEMO, redirectTo?: string): Promise<{
 }
 
 const page = (cookie: string, path: string, init: RequestInit = {}) =>
-  SELF.fetch(ORIGIN + path, { redirect: "manual", ...init, headers: { Host: HOST, Cookie: cookie, ...(init.headers as Record<string, string>) } });
+  consoleWorker.fetch(ORIGIN + path, { redirect: "manual", ...init, headers: { Host: HOST, Cookie: cookie, ...(init.headers as Record<string, string>) } });
 
 describe("sign-in throttle on the resolved account", () => {
   it("counts every spelling of one phone number against the same account", async () => {
@@ -78,7 +78,7 @@ describe("sign-in throttle on the resolved account", () => {
     for (let i = 0; i < THROTTLE.accountSlowAfter; i++) {
       await api(null, "POST", LOGIN, { ...DEMO.beta, password: `Guess#${i}aA` }, ip(`203.0.113.${50 + i}`));
     }
-    const res = await SELF.fetch(`${ORIGIN}/login`, {
+    const res = await consoleWorker.fetch(`${ORIGIN}/login`, {
       method: "POST",
       body: new URLSearchParams({ ...DEMO.beta, language: "es" }),
       headers: {
@@ -163,7 +163,7 @@ describe("reset mails", () => {
 
   it("carry links built from PUBLIC_ORIGIN, not from the Host header", async () => {
     await db().delete(schema.mailOutbox);
-    const res = await SELF.fetch("https://evil.example/api/admin/user/webForgotPassword", {
+    const res = await consoleWorker.fetch("https://evil.example/api/admin/user/webForgotPassword", {
       method: "POST",
       body: JSON.stringify({ companyId: "ACME", userName: DEMO.acme.userName }),
       headers: { "Content-Type": "application/json", ...ip("192.0.2.77") },
@@ -187,7 +187,7 @@ describe("redirects stay on the console", () => {
 
   it("through the language switch", async () => {
     for (const to of ["/\\evil.example", "//evil.example", "/%5C%5Cevil.example"]) {
-      const res = await SELF.fetch(`${ORIGIN}/resources/language`, {
+      const res = await consoleWorker.fetch(`${ORIGIN}/resources/language`, {
         method: "POST",
         body: new URLSearchParams({ lng: "es", redirectTo: to }),
         headers: { Host: HOST, Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded" },
@@ -319,12 +319,12 @@ describe("response headers", () => {
     common(zip);
     await zip.body?.cancel();
 
-    const apiRes = await SELF.fetch(`${ORIGIN}/api/admin/user/getAllTimeZone`, { headers: { Authorization: root } });
+    const apiRes = await consoleWorker.fetch(`${ORIGIN}/api/admin/user/getAllTimeZone`, { headers: { Authorization: root } });
     show("GET /api/admin/user/getAllTimeZone", apiRes);
     common(apiRes);
     await apiRes.body?.cancel();
 
-    const loginPage = await SELF.fetch(`${ORIGIN}/login`);
+    const loginPage = await consoleWorker.fetch(`${ORIGIN}/login`);
     common(loginPage);
     await loginPage.body?.cancel();
   });
@@ -358,9 +358,9 @@ describe("body-size limit before parsing", () => {
         c.close();
       },
     });
-    const streamed = await SELF.fetch(ORIGIN + LOGIN, { method: "POST", body: stream, headers: { "Content-Type": "application/json" }, duplex: "half" } as RequestInit);
+    const streamed = await consoleWorker.fetch(ORIGIN + LOGIN, { method: "POST", body: stream, headers: { "Content-Type": "application/json" }, duplex: "half" } as RequestInit);
     expect(streamed.status).toBe(413);
-    const form = await SELF.fetch(`${ORIGIN}/login`, {
+    const form = await consoleWorker.fetch(`${ORIGIN}/login`, {
       method: "POST",
       body: new URLSearchParams({ companyId: "x".repeat(2 * 1024 * 1024) }),
       headers: { Host: HOST, Origin: ORIGIN },

@@ -2,11 +2,10 @@
  * Issue 10, the rest: only a super admin changes a super admin, lists of more than 99 ids,
  * audit entries a client may write, and bad input that must be a clear 4xx storing nothing.
  */
-import { SELF } from "cloudflare:test";
 import { and, count, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { chunkedInserts } from "../../db/seed/batch";
-import { api, db, DEMO, deviceGroupBody, login, madridZoneId, ORIGIN, resetThrottles, schema, pageCookie } from "./helpers";
+import { consoleWorker, api, db, DEMO, deviceGroupBody, login, madridZoneId, ORIGIN, resetThrottles, schema, pageCookie } from "./helpers";
 
 const BASE = "/api/admin";
 /** Browsers always send Host; Remix compares it with Origin. */
@@ -24,7 +23,7 @@ beforeAll(async () => {
 });
 
 const pagePost = (cookie: string, path: string, form: URLSearchParams) =>
-  SELF.fetch(ORIGIN + path, { method: "POST", body: form, headers: { Host: HOST, Cookie: cookie, Origin: ORIGIN }, redirect: "manual" });
+  consoleWorker.fetch(ORIGIN + path, { method: "POST", body: form, headers: { Host: HOST, Cookie: cookie, Origin: ORIGIN }, redirect: "manual" });
 
 const formOf = (p: Record<string, unknown>, userId: number) => ({
   userId,

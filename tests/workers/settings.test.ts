@@ -1,7 +1,7 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { and, desc, eq, max } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, db, login, ORIGIN, schema, workerNow } from "./helpers";
+import { consoleWorker, api, db, login, ORIGIN, schema, workerNow } from "./helpers";
 
 const BASE = "/api/admin/settings";
 const ACME = 3;
@@ -51,7 +51,7 @@ const feedHead = async () =>
 
 /** What a gateway following the feed receives after `cursor`. */
 async function feedAfter(cursor: number) {
-  const res = await SELF.fetch(`${ORIGIN}/api/gateway/changes?cursor=${cursor}`, { headers: { Authorization: `Bearer ${env.GATEWAY_SECRET}` } });
+  const res = await consoleWorker.fetch(`${ORIGIN}/api/gateway/changes?cursor=${cursor}`, { headers: { Authorization: `Bearer ${env.GATEWAY_SECRET}` } });
   expect(res.status).toBe(200);
   return ((await res.json()) as { changes: { type: string; op: string; id: string; data?: any }[] }).changes;
 }

@@ -1,7 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { SELF } from "cloudflare:test";
-import { api, db, DEMO, login, ORIGIN, resetThrottles, schema, workerNow, pageCookie } from "./helpers";
+import { consoleWorker, api, db, DEMO, login, ORIGIN, resetThrottles, schema, workerNow, pageCookie } from "./helpers";
 
 const ADMIN = "/api/admin/support";
 const PHONE = "/api/user/support/createTicket";
@@ -376,7 +375,7 @@ describe("FAQ editing (root only)", () => {
 describe("the support pages", () => {
   const HOST = new URL(ORIGIN).host;
   const page = (cookie: string, path: string, form?: URLSearchParams) =>
-    SELF.fetch(ORIGIN + path, { method: form ? "POST" : "GET", body: form, headers: { Host: HOST, Cookie: cookie, Origin: ORIGIN }, redirect: "manual" });
+    consoleWorker.fetch(ORIGIN + path, { method: form ? "POST" : "GET", body: form, headers: { Host: HOST, Cookie: cookie, Origin: ORIGIN }, redirect: "manual" });
 
   it("a note posted to another company's ticket is refused and stores nothing", async () => {
     const cookie = await pageCookie("acme");
