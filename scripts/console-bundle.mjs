@@ -5,13 +5,15 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import wrangler from "wrangler";
 
-const BUNDLE = path.resolve(".tmp/bundle");
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const BUNDLE = path.join(ROOT, ".tmp/bundle");
 
 /** wrangler.toml's Worker options (with `.dev.vars`), before any module is named. */
 export function wranglerWorkerOptions() {
-  return wrangler.unstable_getMiniflareWorkerOptions("wrangler.toml", undefined, {}).workerOptions;
+  return wrangler.unstable_getMiniflareWorkerOptions(path.join(ROOT, "wrangler.toml"), undefined, {}).workerOptions;
 }
 
 /**
