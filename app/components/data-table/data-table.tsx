@@ -35,6 +35,7 @@ import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type Header
 import type { KeyboardEvent, MouseEvent, ReactNode } from "react";
 import { ChevronDownIcon, ChevronsUpDownIcon, ChevronUpIcon } from "~/components/ui/icons";
 import { Pagination, type PaginationLabels } from "~/components/ui/pagination";
+import { useKeyboardScroll } from "~/components/ui/use-keyboard-scroll";
 import { cn } from "~/utils/cn";
 import { nextSort, pageCount, tableSearch, type TableParams } from "./params";
 
@@ -95,12 +96,17 @@ export function DataTable<TData>({ columns, data, total, params, caption, getRow
 
   const hrefFor = (search: string) => ({ pathname: location.pathname, search });
   const rows = table.getRowModel().rows;
+  const scroll = useKeyboardScroll<HTMLDivElement>();
 
   return (
     // min-w-0 lets the table scroll inside its own box instead of widening a grid or flex parent;
     // `relative` keeps absolutely positioned sr-only text inside that box.
     <div className={cn("grid min-w-0 gap-3", className)}>
-      <div className="relative min-w-0 overflow-x-auto rounded-lg border bg-card" aria-busy={pending || undefined}>
+      <div
+        {...scroll}
+        className="relative min-w-0 overflow-x-auto rounded-lg border bg-card focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+        aria-busy={pending || undefined}
+      >
         <table className={cn("w-full caption-bottom text-sm transition-opacity", pending && "opacity-60")}>
           <caption className="sr-only">{caption}</caption>
           <thead className="bg-muted/60">

@@ -1,20 +1,23 @@
 import { readdirSync, readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { CONSOLE_PAGES, type ConsolePage } from "./console-pages";
-import { DEMO, expect, signIn, test } from "./fixtures";
+import { DEMO, expect, LANGUAGE_AND_WIDTH_RUNS, signIn, test } from "./fixtures";
 import { axeFindings } from "./axe";
 
 /**
- * axe-core on every console screen (tests/e2e/console-pages.ts) in English and Spanish: no serious or
- * critical violation, with axe's default rule set. Each test visits a few screens of one login in sequence.
+ * Every console screen (tests/e2e/console-pages.ts), loaded once in each language-and-width run:
+ * English at 1440 px, Spanish at 390 px. On each, the page is in that language, it never scrolls
+ * sideways (a wide table scrolls inside its own box, except at the desktop width, where a table
+ * does not scroll either: decision 0038), and axe finds no serious or critical violation with its
+ * default rule set. Each test visits a few screens of one login in sequence.
  */
-const LANGS = ["en", "es"] as const;
 /** Screens per test: large grids take axe several seconds each on a loaded machine. */
 const CHUNK = 6;
 const groups = [...new Set(CONSOLE_PAGES.map((p) => p.who))].flatMap((who) => {
   const pages = CONSOLE_PAGES.filter((p) => p.who === who);
   return Array.from({ length: Math.ceil(pages.length / CHUNK) }, (_, i) => ({ who, pages: pages.slice(i * CHUNK, (i + 1) * CHUNK), part: i + 1 }));
 });
+const DESKTOP = 1024;
 
 /** The first link in the page's main area whose address starts with `prefix`. */
 async function firstLink(page: Page, prefix: string, where: string): Promise<string> {
@@ -49,19 +52,31 @@ async function open(page: Page, entry: ConsolePage): Promise<void> {
   }
 }
 
-// Each scan reads its own screens and changes nothing, so the parts spread over both workers.
+/** What scrolls sideways: the document, and at desktop widths each table's box too, as "what scroll/client". */
+async function sidewaysScroll(page: Page, tablesToo: boolean): Promise<string[]> {
+  return page.evaluate((tablesToo) => {
+    const tables = tablesToo ? [...document.querySelectorAll("main table")].map((t, i) => ({ what: `table ${i + 1}`, el: t.parentElement! })) : [];
+    return [...tables, { what: "page", el: document.documentElement }]
+      .filter(({ el }) => el.scrollWidth > el.clientWidth)
+      .map(({ what, el }) => `${what} ${el.scrollWidth}/${el.clientWidth}`);
+  }, tablesToo);
+}
+
+// Each test reads its own screens and changes nothing, so the parts spread over both workers.
 test.describe.configure({ mode: "parallel" });
 
-for (const lang of LANGS) {
+for (const { lang, width, height } of LANGUAGE_AND_WIDTH_RUNS) {
   for (const { who, pages, part } of groups) {
-    test(`axe: ${who ?? "signed out"} screens, part ${part}, in ${lang}`, async ({ page }) => {
+    test(`screens: ${who ?? "signed out"}, part ${part}, in ${lang} at ${width} px`, async ({ page }) => {
       test.setTimeout(240_000);
+      await page.setViewportSize({ width, height });
       if (who) await signIn(page, who, lang);
       else await page.request.post("/resources/language", { form: { lng: lang, redirectTo: "/" }, maxRedirects: 0 });
       const found: string[] = [];
       for (const entry of pages) {
         await open(page, entry);
         await expect(page.locator("html")).toHaveAttribute("lang", lang);
+        for (const s of await sidewaysScroll(page, width >= DESKTOP)) found.push(`${entry.path}: ${s}`);
         for (const finding of await axeFindings(page)) found.push(`${entry.path} ${finding}`);
       }
       expect(found, found.join("\n")).toEqual([]);
