@@ -68,12 +68,12 @@ summary() {
   [ "$failed" -eq 0 ]
 }
 
-# Gates: each one fails `npm test` on its own. They need no build, so they come first. Each is
-# single-threaded: ESLint and Prettier run beside the type checks, so both cores stay busy.
+# Gates: each one fails `npm test` on its own. They need no build, so they come first; the two
+# type checks and ESLint are single-threaded, so two run at a time.
 beside "gate: lint (eslint)" npx eslint .
-beside "gate: format (prettier --check; fix with npm run format)" npx prettier --check --log-level=warn .
 suite "gate: console types (tsc --noEmit)" npx tsc --noEmit
 suite "gate: gateway JSDoc types (tsc -p gateway)" npx tsc -p gateway
+suite "gate: format (prettier --check; fix with npm run format)" npx prettier --check --log-level=warn .
 suite "gate: core format (cargo fmt --check)" core_fmt_check
 join_beside
 [ "${1:-}" = "--gates" ] && { summary; exit; } # `npm run gates`: only these
