@@ -2,7 +2,7 @@ import { adminApi, expect, signIn, test } from "./fixtures";
 
 /**
  * Times on /devices carry the company's zone label. (That lists fit every width is held by
- * layout-fit.spec.ts at 1024 and 1440 px and phone-fit.spec.ts at 390 px.)
+ * layout-fit.spec.ts at 1024 px and screens.spec.ts at 1440 and 390 px.)
  */
 for (const lang of ["en", "es"] as const) {
   test(`devices' Date added and Last activity are labelled with the company's zone (${lang})`, async ({ page }) => {

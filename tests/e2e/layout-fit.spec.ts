@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, signIn, test, type DemoLogin } from "./fixtures";
 import { axeFindings } from "./axe";
+import { sidewaysScroll } from "./sideways-scroll";
 
 /**
  * Lists fit every screen (decision 0038). At 1024 px, with 50 rows, no list's table scrolls sideways
@@ -17,16 +18,6 @@ const LISTS: readonly { who: DemoLogin; paths: readonly string[] }[] = [
 ];
 const NARROW_DESKTOP = 1024;
 const PHONE = { width: 390, height: 664 };
-
-/** What scrolls sideways on this page: each table's box and the document, as "what scroll/client". */
-async function sidewaysScroll(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const boxes = [...document.querySelectorAll("main table")].map((t, i) => ({ what: `table ${i + 1}`, el: t.parentElement! }));
-    return [...boxes, { what: "page", el: document.documentElement }]
-      .filter(({ el }) => el.scrollWidth > el.clientWidth)
-      .map(({ what, el }) => `${what} ${el.scrollWidth}/${el.clientWidth}`);
-  });
-}
 
 /** The first data row is entirely inside the first screen. */
 async function expectFirstRowOnFirstScreen(page: Page, what: string) {
@@ -98,7 +89,7 @@ for (const lang of ["en", "es"] as const) {
       for (const path of paths) {
         await page.goto(`${path}?pageSize=50`);
         await expect(page.locator("main table").first()).toBeVisible();
-        for (const s of await sidewaysScroll(page)) found.push(`${path}: ${s}`);
+        for (const s of await sidewaysScroll(page, { tables: true })) found.push(`${path}: ${s}`);
       }
       expect(found, found.join("\n")).toEqual([]);
     });
@@ -124,7 +115,7 @@ for (const lang of ["en", "es"] as const) {
     // Devices: a choice applies at once.
     await page.goto("/devices");
     await expectFirstRowOnFirstScreen(page, "/devices");
-    expect(await sidewaysScroll(page).then((s) => s.filter((x) => x.startsWith("page")))).toEqual([]);
+    expect(await sidewaysScroll(page, { tables: false })).toEqual([]);
     await page.screenshot({ path: `test-results/screens/devices-phone-filters-closed-${lang}.png` });
     await openFilters(page, tx.filters, tx.battery);
     await page.screenshot({ path: `test-results/screens/devices-phone-filters-open-${lang}.png` });
@@ -140,7 +131,7 @@ for (const lang of ["en", "es"] as const) {
     // Users: the choices apply with the Search button.
     await page.goto("/users");
     await expectFirstRowOnFirstScreen(page, "/users");
-    expect(await sidewaysScroll(page).then((s) => s.filter((x) => x.startsWith("page")))).toEqual([]);
+    expect(await sidewaysScroll(page, { tables: false })).toEqual([]);
     await openFilters(page, tx.filters, tx.flag);
     await page.getByLabel(tx.flag, { exact: true }).selectOption("installer");
     await page.getByRole("button", { name: tx.search, exact: true }).click();
@@ -153,7 +144,7 @@ for (const lang of ["en", "es"] as const) {
     // Activity: the type applies at once.
     await page.goto("/activity");
     await expectFirstRowOnFirstScreen(page, "/activity");
-    expect(await sidewaysScroll(page).then((s) => s.filter((x) => x.startsWith("page")))).toEqual([]);
+    expect(await sidewaysScroll(page, { tables: false })).toEqual([]);
     await openFilters(page, tx.filters, tx.type);
     await page.getByLabel(tx.type, { exact: true }).selectOption("Device");
     await expect(page).toHaveURL(/[?&]filterOperationType=Device/);

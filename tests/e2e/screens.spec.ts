@@ -3,6 +3,7 @@ import type { Page } from "@playwright/test";
 import { CONSOLE_PAGES, type ConsolePage } from "./console-pages";
 import { DEMO, expect, LANGUAGE_AND_WIDTH_RUNS, signIn, test } from "./fixtures";
 import { axeFindings } from "./axe";
+import { sidewaysScroll } from "./sideways-scroll";
 
 /**
  * Every console screen (tests/e2e/console-pages.ts), loaded once in each language-and-width run:
@@ -17,7 +18,6 @@ const groups = [...new Set(CONSOLE_PAGES.map((p) => p.who))].flatMap((who) => {
   const pages = CONSOLE_PAGES.filter((p) => p.who === who);
   return Array.from({ length: Math.ceil(pages.length / CHUNK) }, (_, i) => ({ who, pages: pages.slice(i * CHUNK, (i + 1) * CHUNK), part: i + 1 }));
 });
-const DESKTOP = 1024;
 
 /** The first link in the page's main area whose address starts with `prefix`. */
 async function firstLink(page: Page, prefix: string, where: string): Promise<string> {
@@ -52,16 +52,6 @@ async function open(page: Page, entry: ConsolePage): Promise<void> {
   }
 }
 
-/** What scrolls sideways: the document, and at desktop widths each table's box too, as "what scroll/client". */
-async function sidewaysScroll(page: Page, tablesToo: boolean): Promise<string[]> {
-  return page.evaluate((tablesToo) => {
-    const tables = tablesToo ? [...document.querySelectorAll("main table")].map((t, i) => ({ what: `table ${i + 1}`, el: t.parentElement! })) : [];
-    return [...tables, { what: "page", el: document.documentElement }]
-      .filter(({ el }) => el.scrollWidth > el.clientWidth)
-      .map(({ what, el }) => `${what} ${el.scrollWidth}/${el.clientWidth}`);
-  }, tablesToo);
-}
-
 // Each test reads its own screens and changes nothing, so the parts spread over both workers.
 test.describe.configure({ mode: "parallel" });
 
@@ -76,7 +66,7 @@ for (const { lang, width, height } of LANGUAGE_AND_WIDTH_RUNS) {
       for (const entry of pages) {
         await open(page, entry);
         await expect(page.locator("html")).toHaveAttribute("lang", lang);
-        for (const s of await sidewaysScroll(page, width >= DESKTOP)) found.push(`${entry.path}: ${s}`);
+        for (const s of await sidewaysScroll(page, { tables: width >= 1024 })) found.push(`${entry.path}: ${s}`);
         for (const finding of await axeFindings(page)) found.push(`${entry.path} ${finding}`);
       }
       expect(found, found.join("\n")).toEqual([]);

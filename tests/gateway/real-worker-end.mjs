@@ -94,13 +94,11 @@ export async function startWorkerEnd() {
     },
     provision: async () => {},
     /** One SQL statement on the Worker's D1, for changes no console call makes yet. */
-    sql: (statement) => d1(statement),
+    sql: d1,
     rows: async () => (await d1(`select count(*) n from activity_logs where event_id like '%-e%'`))[0].n,
     duplicatesRefused: () => "not counted (the Worker answers them as duplicates)",
     start,
-    async stop() {
-      await stop();
-    },
+    stop,
     async dispose() {
       await stop();
       await rm(dir, { recursive: true, force: true });

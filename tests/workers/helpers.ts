@@ -6,18 +6,18 @@ import { configureClock, nowMs } from "../../app/utils/clock.server";
 
 export const ORIGIN = "https://console.test";
 
+import { DEMO, type DemoLogin } from "../demo-logins";
+import { deviceGroupBody } from "../device-group-body";
+
+export { DEMO, type DemoLogin };
+export { deviceGroupBody };
+
 /**
  * The console Worker under test (wrangler's bundle, beside the test runner: vitest.workers.config.ts).
  * Tests call it through this binding rather than SELF: through SELF each request took longer than the
  * one before in the same file (20 ms rising to 500 ms over a few hundred requests).
  */
 export const consoleWorker = (env as unknown as { CONSOLE: Fetcher }).CONSOLE;
-
-import { DEMO, type DemoLogin } from "../demo-logins";
-import { deviceGroupBody } from "../device-group-body";
-
-export { DEMO, type DemoLogin };
-export { deviceGroupBody };
 
 /**
  * "Now" as the Worker under test reads it. Tests that insert rows relative to now, or compute
