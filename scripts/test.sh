@@ -14,9 +14,11 @@ run_started=$(date +%s)
 logs=.tmp/test-logs
 rm -rf "$logs" && mkdir -p "$logs"
 
-npm_install . || exit 1
-npm_install gateway || exit 1   # its type check needs aedes' and Node's declarations
-npm_install core-wasm || exit 1 # playwright-core for the core's browser test
+# Side by side: each waits on the registry and the disk more than on a core. The gateway's type check
+# needs aedes' and Node's declarations; the core's browser test needs playwright-core.
+install_pids=()
+for dir in . gateway core-wasm; do npm_install "$dir" & install_pids+=($!); done
+for pid in "${install_pids[@]}"; do wait "$pid" || exit 1; done
 
 passed=0; failed=0; failures=(); timings=()
 record() { # record <name> <passed|FAILED> <seconds>

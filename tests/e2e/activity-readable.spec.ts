@@ -1,5 +1,5 @@
 import { DEMO_GATEWAY } from "../../db/seed/gateway";
-import { adminApi, clockTag, expect, runNow, test, unique } from "./fixtures";
+import { adminApi, clockTag, expect, keepScreenshot, runNow, test, unique } from "./fixtures";
 
 // A denial made the way a real one arrives: the gateway posts the board's access.denied event with
 // its reason code (gateway/PROTOCOL.md "Denial codes"). ACME's zone is Europe/Madrid.
@@ -94,7 +94,7 @@ for (const lang of ["en", "es"] as const) {
     expect(await filterLink.getAttribute("href")).toMatch(/^\/activity\?/);
     expect(await colour(nameLink)).toBe(await colour(first.locator("td").nth(6)));
     expect(await colour(filterLink)).not.toBe(await colour(nameLink));
-    await page.screenshot({ path: `test-results/screens/activity-denied-${lang}.png`, fullPage: true });
+    await keepScreenshot(page, `activity-denied-${lang}`, { fullPage: true });
 
     await first.getByRole("link", { name: new RegExp(text.denied) }).click();
     await expect(page.getByRole("heading", { level: 1, name: text.denied })).toBeVisible();
@@ -103,7 +103,7 @@ for (const lang of ["en", "es"] as const) {
     // No raw keys of the stored details.
     for (const raw of ["credential", "code", "receivedAt", "source"]) await expect(page.getByText(raw, { exact: true })).toHaveCount(0);
     await expect(page.getByText(madridLabel(at).slice(11)).first()).toBeVisible();
-    await page.screenshot({ path: `test-results/screens/activity-denied-details-${lang}.png`, fullPage: true });
+    await keepScreenshot(page, `activity-denied-details-${lang}`, { fullPage: true });
   });
 }
 

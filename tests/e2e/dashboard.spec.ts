@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { DEMO_GATEWAY } from "../../db/seed/gateway";
-import { adminApi, clockTag, expect, LANGUAGE_AND_WIDTH_RUNS, runNow, test, unique } from "./fixtures";
+import { adminApi, clockTag, expect, keepScreenshot, LANGUAGE_AND_WIDTH_RUNS, runNow, test, unique } from "./fixtures";
 
 // The home dashboard and the devices list's live status (decision 0033). The data is made the way
 // real data arrives: the gateway posts board presence, battery, door and denial events for devices
@@ -85,7 +85,7 @@ for (const { lang, width } of LANGUAGE_AND_WIDTH_RUNS) {
     expect(await value("lowBattery")).toBeGreaterThanOrEqual(1);
     // The tiles stay below the numbers.
     await expect(page.getByTestId("tile-devices")).toBeVisible();
-    if (width === 1440) await page.screenshot({ path: `test-results/screens/dashboard-${lang}.png`, fullPage: true });
+    if (width === 1440) await keepScreenshot(page, `dashboard-${lang}`, { fullPage: true });
 
     for (const key of STATS) {
       const n = await value(key);
@@ -119,7 +119,7 @@ for (const lang of ["en", "es"] as const) {
     await expect(row).toContainText(/\d{2}:\d{2}:\d{2} (CET|CEST)/);
     await expect(row).toContainText(t.open);
     await expect(row).toContainText(t.low);
-    await page.screenshot({ path: `test-results/screens/devices-${lang}.png`, fullPage: true });
+    await keepScreenshot(page, `devices-${lang}`, { fullPage: true });
     // Sorted by door on the server, the filter kept in the URL.
     await table.getByRole("link", { name: t.door }).click();
     await expect(page).toHaveURL(/online=1.*sort=door|sort=door.*online=1/);

@@ -1,4 +1,4 @@
-import { adminApi, expect, LANGUAGE_AND_WIDTH_RUNS, runNow, signIn, test, unique } from "./fixtures";
+import { adminApi, expect, keepScreenshot, LANGUAGE_AND_WIDTH_RUNS, runNow, signIn, test, unique } from "./fixtures";
 import { axeFindings } from "./axe";
 
 /**
@@ -53,7 +53,7 @@ const TEXT = {
 } as const;
 
 const PICKED = ["Lab A", "Lab B", "Gym"];
-const shot = (name: string, run: { lang: string; width: number }) => `test-results/screens/${name}-${run.lang}${run.width < 600 ? "-phone" : ""}.png`;
+const shot = (name: string, run: { lang: string; width: number }) => `${name}-${run.lang}${run.width < 600 ? "-phone" : ""}`;
 
 for (const run of LANGUAGE_AND_WIDTH_RUNS) {
   test(`add three devices to a group from its page (${run.lang}, ${run.width}px)`, async ({ page, request }) => {
@@ -93,7 +93,7 @@ for (const run of LANGUAGE_AND_WIDTH_RUNS) {
     await page.keyboard.press("Space");
     await expect(gym).toBeChecked();
     await expect(dialog.getByText(tx.selected)).toBeVisible();
-    await page.screenshot({ path: shot("group-picker", run), fullPage: true });
+    await keepScreenshot(page, shot("group-picker", run), { fullPage: true });
     expect(await axeFindings(page, { include: "[role=dialog]" })).toEqual([]);
 
     await dialog.getByRole("button", { name: tx.add, exact: true }).click();
@@ -115,7 +115,7 @@ for (const run of LANGUAGE_AND_WIDTH_RUNS) {
     for (const name of PICKED) await expect(results.getByText(tx.added(name, groupName), { exact: true })).toBeVisible();
     const inGroup = page.getByTestId("group-devices");
     for (const name of PICKED) await expect(inGroup).toContainText(name);
-    await page.screenshot({ path: shot("group-picker-results", run), fullPage: true });
+    await keepScreenshot(page, shot("group-picker-results", run), { fullPage: true });
 
     // The API agrees: none of the three is outside the group any more.
     const outside = await api.call<{ payload: { full_name: string }[] }>("GET", `/deviceGroup/getAvailableDevices?groupId=${group.id}`);
@@ -170,7 +170,7 @@ for (const run of LANGUAGE_AND_WIDTH_RUNS) {
     await expect(choice).toHaveAttribute("id", "bulk-group");
     await expect(choice.locator("option", { hasText: active })).toHaveCount(1);
     await expect(choice.locator("option", { hasText: dormant })).toHaveCount(0);
-    await page.screenshot({ path: shot("devices-bulk-active-groups", run), fullPage: true });
+    await keepScreenshot(page, shot("devices-bulk-active-groups", run), { fullPage: true });
   });
 }
 
@@ -238,7 +238,7 @@ for (const run of LANGUAGE_AND_WIDTH_RUNS) {
     await expect(dialog.getByRole("button", { name: tx.next, exact: true })).toBeDisabled();
     await dialog.getByRole("checkbox", { name: tx.select(names[20]), exact: true }).click();
     await expect(dialog.getByText(tx.selected)).toBeVisible();
-    await page.screenshot({ path: shot("group-picker-page-2", run), fullPage: true });
+    await keepScreenshot(page, shot("group-picker-page-2", run), { fullPage: true });
 
     // Back on page 1 the first tick is still there.
     await dialog.getByRole("button", { name: tx.previous, exact: true }).click();

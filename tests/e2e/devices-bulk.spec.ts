@@ -1,4 +1,4 @@
-import { adminApi, expect, LANGUAGE_AND_WIDTH_RUNS, signIn, test, unique } from "./fixtures";
+import { adminApi, expect, keepScreenshot, LANGUAGE_AND_WIDTH_RUNS, signIn, test, unique } from "./fixtures";
 
 /**
  * Adding many devices to a device group from /devices (docs/decisions/0035-search-and-bulk-actions.md):
@@ -74,7 +74,7 @@ for (const run of RUNS) {
     for (const name of ["Lab A", "Lab B", "Gym"]) await expect(results.getByText(tx.added(name, groupName), { exact: true })).toBeVisible();
     // The selection is cleared once the result shows.
     await expect(bar).toHaveCount(0);
-    await page.screenshot({ path: `test-results/screens/devices-bulk-group-${run.lang}${run.width < 600 ? "-phone" : ""}.png`, fullPage: true });
+    await keepScreenshot(page, `devices-bulk-group-${run.lang}${run.width < 600 ? "-phone" : ""}`, { fullPage: true });
 
     // The group now lists them, on its page and through the API.
     await page.getByRole("link", { name: tx.open(groupName) }).click();

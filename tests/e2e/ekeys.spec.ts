@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { readFileSync } from "node:fs";
 import { createCore, type EKeyWindow } from "../../core-wasm/pkg/index.js";
-import { adminApi, clockTag, expect, runNow, test, unique } from "./fixtures";
+import { adminApi, clockTag, expect, keepScreenshot, runNow, test, unique } from "./fixtures";
 
 /** The core in Node, to work out what the preview must answer at the page's clock. */
 const core = createCore(readFileSync(new URL("../../core-wasm/pkg/core.wasm", import.meta.url)));
@@ -225,7 +225,7 @@ test.describe("fobs given with a key", () => {
       await panel.getByRole("button", { name: text.assign }).click();
       await expect(page.getByText(text.done).first()).toBeVisible();
       await expect(panel.locator("li", { hasText: fob })).toBeVisible();
-      await page.screenshot({ path: `test-results/screens/ekey-fob-given-${lang}.png` });
+      await keepScreenshot(page, `ekey-fob-given-${lang}`);
 
       await page.goto(`/modifyUser?id=${other}`);
       panel = page.getByRole("region", { name: text.region });
@@ -234,7 +234,7 @@ test.describe("fobs given with a key", () => {
       await panel.getByRole("button", { name: text.assign }).click();
       await expect(panel.getByText(text.taken)).toBeVisible();
       await expect(panel.locator("li", { hasText: fob })).toHaveCount(0);
-      await page.screenshot({ path: `test-results/screens/ekey-fob-taken-${lang}.png` });
+      await keepScreenshot(page, `ekey-fob-taken-${lang}`);
     });
   }
 });

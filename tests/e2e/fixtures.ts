@@ -1,4 +1,4 @@
-import { test as base, expect, type APIRequestContext, type BrowserContext, type Page, type TestInfo } from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type BrowserContext, type Locator, type Page, type TestInfo } from "@playwright/test";
 import { E2E_MAILBOX } from "../../playwright.config";
 import { DEMO, type DemoLogin } from "../demo-logins";
 
@@ -64,6 +64,17 @@ export async function mailbox(): Promise<ReceivedMail[]> {
   const res = await fetch(E2E_MAILBOX);
   expect(res.ok, "the run's mailbox answers").toBe(true);
   return (await res.json()) as ReceivedMail[];
+}
+
+/**
+ * Keeps a picture of the page (or of one element) for a person reviewing the screens, as
+ * test-results/screens/<name>.png, when `E2E_SCREENSHOTS=1`. No test reads it, and the gate skips it:
+ * a full-page picture costs about half a second of CPU on this machine.
+ */
+export async function keepScreenshot(target: Page | Locator, name: string, { fullPage = false } = {}): Promise<void> {
+  if (process.env.E2E_SCREENSHOTS !== "1") return;
+  const path = `test-results/screens/${name}.png`;
+  await ("goto" in target ? target.screenshot({ path, fullPage }) : target.screenshot({ path }));
 }
 
 /** A short random tag that makes names created by one test unique across runs and retries. */

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, signIn, test, type DemoLogin } from "./fixtures";
+import { type DemoLogin, expect, keepScreenshot, signIn, test } from "./fixtures";
 import { axeFindings } from "./axe";
 import { sidewaysScroll } from "./sideways-scroll";
 
@@ -101,10 +101,10 @@ for (const lang of ["en", "es"] as const) {
     await page.goto("/users?flag=installer&pageSize=50");
     // The privilege flags share one column below 1280 px: an installer's row says so.
     for (const cell of await columnTexts(page, tx.privileges)) expect(cell).toContain(tx.installer);
-    await page.screenshot({ path: `test-results/screens/users-list-1024-${lang}.png`, fullPage: true });
+    await keepScreenshot(page, `users-list-1024-${lang}`, { fullPage: true });
     await page.goto("/deviceGroups?pageSize=50");
     await expect(page.locator("main table tbody tr").first()).toBeVisible();
-    await page.screenshot({ path: `test-results/screens/device-groups-list-1024-${lang}.png`, fullPage: true });
+    await keepScreenshot(page, `device-groups-list-1024-${lang}`, { fullPage: true });
   });
 
   test(`on a phone the filters fold behind a button and the list starts on the first screen (${lang})`, async ({ page }) => {
@@ -116,9 +116,9 @@ for (const lang of ["en", "es"] as const) {
     await page.goto("/devices");
     await expectFirstRowOnFirstScreen(page, "/devices");
     expect(await sidewaysScroll(page, { tables: false })).toEqual([]);
-    await page.screenshot({ path: `test-results/screens/devices-phone-filters-closed-${lang}.png` });
+    await keepScreenshot(page, `devices-phone-filters-closed-${lang}`);
     await openFilters(page, tx.filters, tx.battery);
-    await page.screenshot({ path: `test-results/screens/devices-phone-filters-open-${lang}.png` });
+    await keepScreenshot(page, `devices-phone-filters-open-${lang}`);
     const serious = await axeFindings(page);
     expect(serious, serious.join("\n")).toEqual([]);
     await page.getByLabel(tx.battery, { exact: true }).selectOption("ok");
@@ -152,6 +152,6 @@ for (const lang of ["en", "es"] as const) {
     const triggers = await columnTexts(page, tx.trigger);
     expect(triggers.length).toBeGreaterThan(0);
     for (const cell of triggers) expect(cell).toBe(tx.device);
-    await page.screenshot({ path: `test-results/screens/activity-phone-filtered-${lang}.png` });
+    await keepScreenshot(page, `activity-phone-filtered-${lang}`);
   });
 }

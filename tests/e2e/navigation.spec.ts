@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { navItems, type CompanyType, type Permissions } from "../../app/utils/permissions";
-import { DEMO, expect, signIn, test, type DemoLogin } from "./fixtures";
+import { DEMO, type DemoLogin, expect, keepScreenshot, signIn, test } from "./fixtures";
 import { axeFindings } from "./axe";
 
 /**
@@ -64,7 +64,7 @@ for (const lang of LANGS) {
         await page.setViewportSize({ width, height: 800 });
         await page.goto("/");
         await expect(page.getByTestId("user-menu")).toBeInViewport({ ratio: 1 });
-        await page.locator("header").screenshot({ path: test.info().outputPath(`header-${who}-${lang}-${width}.png`) });
+        await keepScreenshot(page.locator("header"), `header-${who}-${lang}-${width}`);
 
         let reached: string[];
         if (width >= 768) {
@@ -83,7 +83,7 @@ for (const lang of LANGS) {
           await page.keyboard.press("Enter");
           const sheet = page.getByTestId("nav-sheet");
           await expect(sheet).toBeVisible();
-          await page.screenshot({ path: test.info().outputPath(`menu-sheet-${who}-${lang}-${width}.png`) });
+          await keepScreenshot(page, `menu-sheet-${who}-${lang}-${width}`);
           expect(await axeFindings(page)).toEqual([]);
           reached = [];
           for (const link of await sheet.locator("a[data-testid^='sheet-nav-']").all()) {

@@ -1,4 +1,4 @@
-import { adminApi, expect, test, unique } from "./fixtures";
+import { adminApi, expect, keepScreenshot, test, unique } from "./fixtures";
 
 /**
  * International phones (decision 0037) and the e-key panel's warnings, in English and Spanish. Each test
@@ -63,7 +63,7 @@ for (const lang of ["en", "es"] as const) {
     // The list shows it in international format.
     await page.goto("/users");
     await expect(page.getByRole("row", { name: new RegExp(last) })).toContainText(`+34 ${national.slice(0, 3)} ${national.slice(3, 6)} ${national.slice(6)}`);
-    await page.screenshot({ path: `test-results/screens/phone-spanish-${lang}.png`, fullPage: true });
+    await keepScreenshot(page, `phone-spanish-${lang}`, { fullPage: true });
   });
 
   test(`a US number takes the 999-999-9999 mask and a short one is refused (${lang})`, async ({ page, loginAs }) => {
@@ -91,7 +91,7 @@ for (const lang of ["en", "es"] as const) {
     await page.keyboard.press("Escape");
     await expect(page.getByRole("listbox")).toHaveCount(0);
     await expect(picker).toHaveValue(t.us);
-    await page.screenshot({ path: `test-results/screens/phone-us-mask-${lang}.png`, fullPage: true });
+    await keepScreenshot(page, `phone-us-mask-${lang}`, { fullPage: true });
   });
 
   test(`e-keys: a future DST key's real hours, the duplicate-device warning and the one-time badge (${lang})`, async ({ page, loginAs }) => {
@@ -116,7 +116,7 @@ for (const lang of ["en", "es"] as const) {
     await expect(keyZone.filter({ hasText: "2027-10-30 22:00 → 2027-10-31 06:00" })).toHaveCount(1);
     await expect(preview).toContainText(`${t.dst}`);
     await expect(preview).toContainText("2027-10-30");
-    await page.screenshot({ path: `test-results/screens/ekey-future-dst-${lang}.png`, fullPage: true });
+    await keepScreenshot(page, `ekey-future-dst-${lang}`, { fullPage: true });
 
     // The form's own names for its fields, as the list must show them.
     const formNames = await Promise.all(
@@ -136,7 +136,7 @@ for (const lang of ["en", "es"] as const) {
     for (const name of formNames) await expect(assigned.locator("span.font-medium", { hasText: new RegExp(`^${name}:$`) })).toHaveCount(1);
     await panel.locator("#ekey-key").selectOption({ index: 1 });
     await expect(page.getByTestId("ekey-duplicate")).toContainText(t.dup);
-    await page.screenshot({ path: `test-results/screens/ekey-duplicate-${lang}.png`, fullPage: true });
+    await keepScreenshot(page, `ekey-duplicate-${lang}`, { fullPage: true });
 
     // A one-time key on another device has its own badge in the list.
     await panel.locator("#ekey-key").selectOption({ index: 2 });
@@ -144,6 +144,6 @@ for (const lang of ["en", "es"] as const) {
     await panel.locator('input[name="ekey-access"][value="one_time_access"]').check();
     await panel.getByRole("button", { name: lang === "en" ? "Assign" : "Asignar" }).click();
     await expect(page.getByTestId("ekey-one-time")).toHaveText(t.oneTime);
-    await page.screenshot({ path: `test-results/screens/ekey-one-time-${lang}.png`, fullPage: true });
+    await keepScreenshot(page, `ekey-one-time-${lang}`, { fullPage: true });
   });
 }

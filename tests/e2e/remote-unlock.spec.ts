@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { awaitHydration, expect, signIn, test, useRunClock } from "./fixtures";
+import { awaitHydration, expect, keepScreenshot, signIn, test, useRunClock } from "./fixtures";
 import { startBoard, startGateway, type RunningGateway } from "./gateway-fixture";
 import { axeFindings } from "./axe";
 
@@ -92,7 +92,7 @@ for (const c of CASES) {
       const answered = await board.waitFor((l) => "command" in l);
       expect(answered).toMatchObject({ cmd: "unlock", ok: true, command: expect.stringMatching(/^console\.\d+$/) });
       await status.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: `test-results/screens/remote-unlock-${c.lang}${c.width === 1440 ? "" : "-390"}.png`, fullPage: c.width !== 1440 });
+      await keepScreenshot(page, `remote-unlock-${c.lang}${c.width === 1440 ? "" : "-390"}`, { fullPage: c.width !== 1440 });
       // the card itself, with its outcome shown (the whole page is covered by screens.spec.ts)
       expect(await axeFindings(page, { include: '[data-testid="remote-unlock"]' })).toEqual([]);
     } finally {
@@ -134,7 +134,7 @@ test("an unlock no board answers fails as expired after 60 s (en, 1440 px; es, 3
         await expect(status).toContainText(tx.expired);
         await expect(r.page.getByRole("button", { name: tx.unlock, exact: true })).toBeEnabled();
         await status.scrollIntoViewIfNeeded();
-        await r.page.screenshot({ path: `test-results/screens/remote-unlock-failed-${r.lang}.png` });
+        await keepScreenshot(r.page, `remote-unlock-failed-${r.lang}`);
       }),
     );
   } finally {

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { adminApi, DEMO, expect, LANGUAGE_AND_WIDTH_RUNS, mailbox, runNow, test, unique } from "./fixtures";
+import { adminApi, DEMO, expect, keepScreenshot, LANGUAGE_AND_WIDTH_RUNS, mailbox, runNow, test, unique } from "./fixtures";
 
 /**
  * Bulk deactivate, reactivate and invite on /users (docs/decisions/0035-search-and-bulk-actions.md), in
@@ -102,7 +102,7 @@ async function search(page: Page, label: string, text: string) {
   await expect(page).toHaveURL(new RegExp(`q=${encodeURIComponent(text).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
 }
 
-const shot = (name: string, run: { lang: string; width: number }) => `test-results/screens/${name}-${run.lang}${run.width < 600 ? "-phone" : ""}.png`;
+const shot = (name: string, run: { lang: string; width: number }) => `${name}-${run.lang}${run.width < 600 ? "-phone" : ""}`;
 
 for (const run of LANGUAGE_AND_WIDTH_RUNS) {
   test(`bulk deactivate across two pages, hide them, then reactivate by keyboard (${run.lang}, ${run.width}px)`, async ({ page, request, loginAs }) => {
@@ -138,14 +138,14 @@ for (const run of LANGUAGE_AND_WIDTH_RUNS) {
     await bar.getByRole("button", { name: tx.apply }).click();
     const dialog = page.getByRole("alertdialog");
     await expect(dialog.getByRole("heading", { name: tx.confirmTitle(5) })).toBeVisible();
-    await page.screenshot({ path: shot("users-bulk-deactivate-confirm", run) });
+    await keepScreenshot(page, shot("users-bulk-deactivate-confirm", run));
     await dialog.getByRole("button", { name: tx.deactivate }).click();
 
     // One result per row, in the order selected: four changed, the admin's own row refused with its reason.
     await expect(results.locator("li")).toHaveText([...chosen.map((u) => `${u.displayName}: ${tx.deactivated}`), `${ADMIN_NAME}: ${tx.notSelf}`]);
     await expect(page.getByRole("heading", { name: tx.summary(4, 5) })).toBeVisible();
     await expect(page.getByTestId("bulk-results-section")).toBeFocused();
-    await page.screenshot({ path: shot("users-bulk-deactivate-results", run), fullPage: true });
+    await keepScreenshot(page, shot("users-bulk-deactivate-results", run), { fullPage: true });
 
     // With 'Hide inactive' (the default) only the one left out is listed; without it all five, four inactive.
     await page.goto(`/users?q=${tag}&pageSize=3`);
@@ -204,7 +204,7 @@ for (const run of LANGUAGE_AND_WIDTH_RUNS) {
     await page.keyboard.press("Enter");
     await expect(results.locator("li")).toHaveText(chosen.map((u) => `${u.displayName}: ${tx.reactivated}`));
     await expect(page.getByTestId("bulk-results-section")).toBeFocused();
-    await page.screenshot({ path: shot("users-bulk-reactivate-results", run), fullPage: true });
+    await keepScreenshot(page, shot("users-bulk-reactivate-results", run), { fullPage: true });
 
     // All five are active again, each changed user with its second audit entry.
     await page.goto(`/users?q=${tag}&pageSize=3`);
@@ -244,7 +244,7 @@ for (const run of LANGUAGE_AND_WIDTH_RUNS) {
     await expect(results.locator("li")).toHaveText([...users.map((u) => `${u.displayName}: ${tx.inviteSent}`), `${ADMIN_NAME}: ${tx.notPending}`]);
     await expect(page.getByRole("heading", { name: tx.summary(3, 4) })).toBeVisible();
     await expect(page.getByTestId("bulk-results-section")).toBeFocused();
-    await page.screenshot({ path: shot("users-bulk-invite-results", run), fullPage: true });
+    await keepScreenshot(page, shot("users-bulk-invite-results", run), { fullPage: true });
 
     // Each of the three gets one invitation at the run's SMTP server; the admin gets none.
     const invitations = async (to: string) => (await mailbox()).filter((m) => m.to.includes(to) && m.subject.startsWith("You are invited to the"));

@@ -1,5 +1,5 @@
 import { deviceGroupBody } from "../device-group-body";
-import { adminApi, expect, LANGUAGE_AND_WIDTH_RUNS, signIn, test, unique } from "./fixtures";
+import { adminApi, expect, keepScreenshot, LANGUAGE_AND_WIDTH_RUNS, signIn, test, unique } from "./fixtures";
 
 /**
  * Search, filter and bulk actions on /users (docs/decisions/0035-search-and-bulk-actions.md), in English
@@ -78,7 +78,7 @@ for (const run of RUNS) {
     const results = page.getByTestId("bulk-results");
     await expect(results.locator("li")).toHaveCount(30);
     await expect(results.getByText(`${users[0].displayName}: ${tx.given}`)).toBeVisible();
-    await page.screenshot({ path: `test-results/screens/users-bulk-key-${run.lang}${run.width < 600 ? "-phone" : ""}.png`, fullPage: true });
+    await keepScreenshot(page, `users-bulk-key-${run.lang}${run.width < 600 ? "-phone" : ""}`, { fullPage: true });
 
     // A few of them now hold the key (read back through the API).
     for (const u of [users[0], users[14], users[29]]) {
@@ -98,7 +98,7 @@ for (const run of RUNS) {
     await dialog.getByRole("button", { name: tx.deactivate }).click();
     await expect(results.locator("li")).toHaveCount(2);
     await expect(results.getByText(`${users[1].displayName}: ${tx.deactivated}`)).toBeVisible();
-    await page.screenshot({ path: `test-results/screens/users-bulk-deactivate-${run.lang}${run.width < 600 ? "-phone" : ""}.png`, fullPage: true });
+    await keepScreenshot(page, `users-bulk-deactivate-${run.lang}${run.width < 600 ? "-phone" : ""}`, { fullPage: true });
     const inactive = await api.call<{ payload: { id: number }[] }>("GET", `/user/getAllUsers?q=${tag}&status=inactive`);
     expect(inactive.payload.map((u) => u.id).sort()).toEqual([users[0].id, users[1].id].sort());
   });
