@@ -19,12 +19,17 @@ rm -rf "$logs" && mkdir -p "$logs"
 install_pids=()
 for dir in . gateway core-wasm; do npm_install "$dir" & install_pids+=($!); done
 for pid in "${install_pids[@]}"; do wait "$pid" || exit 1; done
+install_seconds=$(($(date +%s) - run_started))
 
 passed=0; failed=0; failures=(); timings=()
 record() { # record <name> <passed|FAILED> <seconds>
   if [ "$2" = passed ]; then passed=$((passed + 1)); else failed=$((failed + 1)); failures+=("$1"); fi
   timings+=("$(printf '%5d s  %-6s  %s' "$3" "$2" "$1")")
 }
+
+# A setup step's time, in the same table; it is not a suite (a failed one stops the run).
+setup_time() { timings+=("$(printf '%5d s  %-6s  setup: %s' "$2" done "$1")"); }
+setup_time "npm packages (three installs side by side)" "$install_seconds"
 
 suite() { # suite <name> <command...>: runs now, output as it comes
   local name=$1; shift
@@ -70,8 +75,16 @@ summary() {
   [ "$failed" -eq 0 ]
 }
 
-# Gates: each one fails `npm test` on its own. They need no build, so they come first; the two
-# type checks and ESLint are single-threaded, so two run at a time.
+# The build needs nothing the gates decide: it runs beside them (after the first minute they leave a
+# core idle), its output kept for a failure.
+if [ "${1:-}" != "--gates" ]; then
+  build_started=$(date +%s)
+  (build_console && bash scripts/bundle-console.sh && echo $(($(date +%s) - build_started)) >"$logs/build.seconds") >"$logs/build.log" 2>&1 &
+  build_pid=$!
+fi
+
+# Gates: each one fails `npm test` on its own. The two type checks and ESLint are single-threaded,
+# so two run at a time.
 beside "gate: lint (eslint)" npx eslint .
 suite "gate: console types (tsc --noEmit)" npx tsc --noEmit
 suite "gate: gateway JSDoc types (tsc -p gateway)" npx tsc -p gateway
@@ -85,8 +98,9 @@ apt_install chromium chromium || exit 1 # the core's browser test
 # third less time per test here).
 apt_install chromium-headless-shell chromium-headless-shell || exit 1
 bash gateway/scripts/ensure-services.sh || exit 1 # Redis and Mosquitto, for the gateway suites
-build_console || exit 1
-bash scripts/bundle-console.sh || exit 1 # the Worker the Workers tests and the end-to-end consoles run
+# The console's build, and the Worker bundle the Workers tests and the end-to-end consoles run.
+wait "$build_pid" || { cat "$logs/build.log"; echo "The console's build failed."; exit 1; }
+setup_time "console build and Worker bundle (beside the gates)" "$(cat "$logs/build.seconds")"
 
 # Workers test files whose outcome depends on the Worker's clock: those reading it (workerNow) and
 # those tagged @clock in their first line. They run again half an hour before Europe/Madrid springs
@@ -94,20 +108,20 @@ bash scripts/bundle-console.sh || exit 1 # the Worker the Workers tests and the 
 DST_EVE="2027-03-28T01:30:00+01:00"
 mapfile -t clock_files < <(grep -l -e "workerNow" -e "^// @clock" tests/workers/*.test.ts)
 
-# The core (a Rust build, then Node's tests) beside the console's unit and Workers tests.
+# Beside the console's unit and Workers tests, which leave a core partly idle: the core (a Rust
+# build, then Node's tests), and the gateway's suites, which wait on brokers and timers more than
+# they compute. Each picks its own ports.
 [ -f core-wasm/scripts/test.sh ] && beside "access-window core" bash core-wasm/scripts/test.sh
+[ -f gateway/scripts/test.sh ] && beside "gateway" bash gateway/scripts/test.sh
+# The gateway's durability test again, with the built console Worker and its D1 as the receiving end.
+beside "gateway durability against the console Worker" env WORKER_END=tests/gateway/real-worker-end.mjs LOG_LEVEL=error \
+  node --test --test-timeout=570000 gateway/test/durability.test.js
 suite "console unit" npx vitest run -c vitest.unit.config.ts
 suite "console workers integration (D1)" npx vitest run -c vitest.workers.config.ts
 suite "console workers integration, the ${#clock_files[@]} clock files, at $DST_EVE" env WORKERS_NOW="$DST_EVE" \
   npx vitest run -c vitest.workers.config.ts "${clock_files[@]}"
 join_beside
 
-# The gateway's suites wait on brokers and timers more than they compute: they run beside the end
-# to end suite. Each picks its own ports.
-[ -f gateway/scripts/test.sh ] && beside "gateway" bash gateway/scripts/test.sh
-# The gateway's durability test again, with the built console Worker and its D1 as the receiving end.
-beside "gateway durability against the console Worker" env WORKER_END=tests/gateway/real-worker-end.mjs LOG_LEVEL=error \
-  node --test --test-timeout=570000 gateway/test/durability.test.js
 # The console and the doors never disagree: random admin changes (seeded; DIFF_SEED and DIFF_OPS
 # reproduce a run), a gateway replica following the real feed, decisions compared after each sync.
 beside "door path: console vs gateway decisions (2,000 random changes)" env DIFF_OPS=2000 \
