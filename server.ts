@@ -3,24 +3,13 @@ import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
 // absent from a fresh clone, so the type check must not need it; its type is asserted below.
 // @ts-ignore -- resolved only after a build
 import * as build from "./build/server";
-// Workers only instantiate precompiled modules; wrangler turns this import into one.
-import coreModule from "./core-wasm/pkg/core.wasm";
-import { createCore } from "./core-wasm/pkg/index.js";
-import { runAlertEngine } from "./app/services/alert-engine.server";
-import { settleExpired } from "./app/services/device-commands.server";
-import { pruneFeed } from "./app/services/gateway-feed.server";
-import { drainOutbox } from "./app/services/mail/outbox.server";
-import { purgeSignInLeftovers } from "./app/services/sign-in-purge.server";
-import { configureClock, nowMs } from "./app/utils/clock.server";
+import { configureClock } from "./app/utils/clock.server";
 import { countRoundTrips } from "./app/utils/d1-round-trips.server";
-import { dbFromEnv } from "./app/utils/db.server";
-import { configuredOrigin } from "./app/utils/origin.server";
-import { deleteExpiredSessions } from "./app/utils/session.server";
 import { limitBody, refuseCrossSite, withHost, withSecurityHeaders } from "./app/utils/http.server";
 import { getLoadContext } from "./load-context";
+import { background, core, wakeAlerts, type AlertWakeUp } from "./worker-background";
 
 const handleRemixRequest = createRequestHandler(build as unknown as ServerBuild);
-const core = createCore(coreModule);
 
 export default {
   async fetch(incoming, workerEnv, ctx) {
@@ -54,39 +43,5 @@ export default {
     if (counted) secured.headers.set("X-D1-Round-Trips", String(counted.count()));
     return secured;
   },
-  // The alert queue's consumer (wrangler.toml): one engine run per batch of wake-ups, then the mail it queued leaves.
-  async queue(batch, env, ctx) {
-    configureClock(env);
-    await runAlerts(env);
-    batch.ackAll();
-    ctx.waitUntil(drainOutbox(env, { limit: 50 }).catch((e) => console.error("mail delivery failed", e)));
-  },
-  // The cron trigger (wrangler.toml) retries mail that a request's own delivery could not send,
-  // and drops what has outlived its use: dead sessions, gateway changes past their retention; remote
-  // commands no board answered in time are failed (their pages settle them too when asked).
-  async scheduled(_controller, env, ctx) {
-    configureClock(env);
-    const db = dbFromEnv(env);
-    const now = nowMs();
-    ctx.waitUntil(runAlerts(env).then(() => drainOutbox(env, { limit: 50, now })));
-    ctx.waitUntil(deleteExpiredSessions(db, env, now));
-    ctx.waitUntil(pruneFeed(db, now));
-    ctx.waitUntil(purgeSignInLeftovers(db, now));
-    ctx.waitUntil(settleExpired(db, now));
-  },
+  ...background,
 } satisfies ExportedHandler<Env, AlertWakeUp>;
-
-type AlertWakeUp = { wake: true };
-
-// Alert mail links to the console: production without PUBLIC_ORIGIN refuses here rather than mail host-less links.
-async function runAlerts(env: Env) {
-  return runAlertEngine(dbFromEnv(env), core, { now: nowMs(), origin: configuredOrigin(env) ?? "" });
-}
-
-async function wakeAlerts(env: Env) {
-  try {
-    await env.ALERTS_QUEUE.send({ wake: true } satisfies AlertWakeUp);
-  } catch (e) {
-    console.warn("alert wake-up not sent; the cron sweep will catch up", e);
-  }
-}

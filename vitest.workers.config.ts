@@ -8,8 +8,9 @@
  * workerd loads the bundle natively, in a fraction of a second per test file; as the runner's `main`
  * it went through the test module loader, about ten seconds per file, and each request through SELF
  * took longer than the one before. The runner is the queue's producer only: the console consumes it.
- * Files that call the Worker's handlers directly (scheduled, queue) import server.ts and pay the ten
- * seconds themselves (docs/decisions/0045-gate-time.md).
+ * Files that call the queue and cron handlers import worker-background.ts, which loads no Remix build;
+ * the two that call `fetch` with an environment of their own import server.ts and pay the ten seconds
+ * themselves (docs/decisions/0045-a-gate-under-twenty-minutes.md).
  */
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import tsconfigPaths from "vite-tsconfig-paths";

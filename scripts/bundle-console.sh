@@ -9,7 +9,7 @@ export WRANGLER_SEND_METRICS=false
 mkdir -p .tmp
 (
   flock 9
-  if [ ! -f .tmp/bundle/server.js ] || [ -n "$(find build server.ts wrangler.toml -type f -newer .tmp/bundle/server.js | head -1)" ]; then
+  if [ ! -f .tmp/bundle/server.js ] || [ -n "$(find build server.ts worker-background.ts wrangler.toml -type f -newer .tmp/bundle/server.js | head -1)" ]; then
     rm -rf .tmp/bundle && npx wrangler deploy --dry-run --outdir .tmp/bundle >/dev/null
   fi
 ) 9>.tmp/bundle.lock

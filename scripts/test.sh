@@ -75,19 +75,6 @@ summary() {
   [ "$failed" -eq 0 ]
 }
 
-# The end-to-end consoles copy one migrated and seeded D1 whose demo mailer points at the run's mail
-# sink (scripts/d1-template.sh): its port is chosen now, below the range port-0 listeners draw from,
-# so the template is made beside the gates, which leave a core partly idle after their first minute.
-if [ "${1:-}" != "--gates" ]; then
-  E2E_SMTP_PORT=$(node -e '
-    const net = require("node:net");
-    const tryPort = (p) => { const s = net.createServer().once("error", () => tryPort(p + 1)).listen(p, "127.0.0.1", () => s.close(() => process.stdout.write(String(p)))); };
-    tryPort(20000 + Math.floor(Math.random() * 5000));')
-  export E2E_SMTP_PORT
-  SMTP_PORT=$E2E_SMTP_PORT bash scripts/d1-template.sh >"$logs/d1-template.log" 2>&1 &
-  template_pid=$!
-fi
-
 # Gates: each one fails `npm test` on its own. The two type checks and ESLint are single-threaded,
 # so two run at a time.
 beside "gate: lint (eslint)" npx eslint .
@@ -136,7 +123,6 @@ beside "door path: console vs gateway decisions (2,000 random changes)" env DIFF
 # End to end in one run: every untagged test once at the real time, and the tests tagged @clock at
 # each fixed instant instead, each instant with a console whose clock is shifted (playwright.config.ts).
 # Retries are off (E2E_RETRIES is a local opt-in only).
-wait "$template_pid" || { cat "$logs/d1-template.log"; echo "The end-to-end consoles' seeded D1 could not be made."; exit 1; }
 suite "end to end (Chromium headless shell): real time, and @clock tests at 3 instants" npx playwright test
 join_beside
 suite "npm start: busy ports" node --test tests/scripts/start.test.mjs

@@ -7,12 +7,13 @@
  */
 import { createExecutionContext, createMessageBatch, env, waitOnExecutionContext } from "cloudflare:test";
 import { and, eq, isNull, lt } from "drizzle-orm";
-import { beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import coreModule from "../../core-wasm/pkg/core.wasm";
 import { createCore } from "../../core-wasm/pkg/index.js";
-import worker from "../../server";
+import { background } from "../../worker-background";
 import { DIGEST_WINDOW_MS, runAlertEngine } from "../../app/services/alert-engine.server";
 import { drainOutbox, MAX_ATTEMPTS } from "../../app/services/mail/outbox.server";
+import { ownMailServer } from "./mail-server";
 import type { ReceivedMail } from "./smtp-global-setup";
 import { consoleWorker, api, db, login, ORIGIN, resetThrottles, schema, workerNow } from "./helpers";
 
@@ -20,7 +21,7 @@ const BASE = "/api/admin/user";
 const ADMIN = 3; // admin@acme.example
 const AUDITOR = 5; // auditor@acme.example
 const STAFF = 6; // an ACME phone user (signs in through /api/mobile below)
-const inboxUrl = inject("smtpInbox");
+const { smtpPort, inboxUrl } = await ownMailServer();
 const core = createCore(coreModule);
 
 let acme: string;
@@ -34,7 +35,7 @@ const subjectOf = (raw: string) => /^Subject: (.*)$/m.exec(raw)?.[1] ?? "";
 async function wake() {
   const batch = createMessageBatch("keyless-alerts", [{ id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: { wake: true } }]);
   const ctx = createExecutionContext();
-  await worker.queue!(batch as never, env, ctx);
+  await background.queue(batch as never, env, ctx);
   await waitOnExecutionContext(ctx);
   await delivered(workerNow() + 1);
 }
@@ -105,9 +106,7 @@ async function addAlert(body: Record<string, unknown>): Promise<number> {
 beforeAll(async () => {
   acme = await login("acme");
   madrid = (await db().query.timeZones.findFirst({ where: eq(schema.timeZones.name, "Europe/Madrid") }))!.id;
-  await db()
-    .update(schema.mailerConfigs)
-    .set({ hostName: "127.0.0.1", port: inject("smtpPort") });
+  await db().update(schema.mailerConfigs).set({ hostName: "127.0.0.1", port: smtpPort });
   // The demo's own alerts stay out of the counts.
   await db().update(schema.alerts).set({ deletedAt: 1 });
   await wake(); // the first run places the cursor at the newest activity

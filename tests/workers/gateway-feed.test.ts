@@ -1,7 +1,7 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { and, eq, gt, isNull, lte, max, min, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import worker from "../../server";
+import { background } from "../../worker-background";
 import { consoleWorker, db, ORIGIN, schema, workerNow } from "./helpers";
 
 const SECRET = String((env as unknown as { GATEWAY_SECRET: string }).GATEWAY_SECRET);
@@ -43,7 +43,7 @@ const feedHead = async () =>
 
 async function runCron() {
   const ctx = createExecutionContext();
-  await worker.scheduled!(createScheduledController({ cron: "* * * * *" }), env, ctx);
+  await background.scheduled(createScheduledController({ cron: "* * * * *" }), env, ctx);
   await waitOnExecutionContext(ctx);
 }
 

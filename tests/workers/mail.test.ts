@@ -4,13 +4,14 @@
  */
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { eq, isNull } from "drizzle-orm";
-import { beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
-import worker from "../../server";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { background } from "../../worker-background";
 import { drainOutbox, MAX_ATTEMPTS } from "../../app/services/mail/outbox.server";
+import { ownMailServer } from "./mail-server";
 import type { ReceivedMail } from "./smtp-global-setup";
 import { api, db, DEMO, schema, workerNow } from "./helpers";
 
-const inboxUrl = inject("smtpInbox");
+const { smtpPort, inboxUrl } = await ownMailServer();
 const outbox = schema.mailOutbox;
 
 const inbox = async (): Promise<ReceivedMail[]> => (await fetch(inboxUrl)).json();
@@ -27,7 +28,7 @@ async function waitForMail(count = 1): Promise<ReceivedMail[]> {
 /** The Worker's cron entry point, as the trigger in wrangler.toml calls it. */
 async function runCron() {
   const ctx = createExecutionContext();
-  await worker.scheduled!(createScheduledController({ cron: "* * * * *" }), env, ctx);
+  await background.scheduled(createScheduledController({ cron: "* * * * *" }), env, ctx);
   await waitOnExecutionContext(ctx);
 }
 
@@ -58,7 +59,7 @@ async function companyId(code: string) {
   return (await db().query.companies.findFirst({ where: eq(schema.companies.code, code) }))!.id;
 }
 
-beforeAll(() => setMailerPort(inject("smtpPort")));
+beforeAll(() => setMailerPort(smtpPort));
 
 beforeEach(async () => {
   await db().delete(outbox);
@@ -118,9 +119,7 @@ describe("mail delivery", () => {
 
   it("retries a failed delivery with a backoff; the company's own mailer comes before the default", async () => {
     const acme = await companyId("ACME");
-    await db()
-      .insert(schema.mailerConfigs)
-      .values({ companyId: acme, hostName: "127.0.0.1", port: inject("smtpPort"), userName: "console", userPassword: "wrong" });
+    await db().insert(schema.mailerConfigs).values({ companyId: acme, hostName: "127.0.0.1", port: smtpPort, userName: "console", userPassword: "wrong" });
     const queuedAt = workerNow();
     await db().insert(outbox).values({ companyId: acme, toAddress: "admin@acme.example", subject: "Hello", body: "Hi", createdAt: queuedAt });
     expect(await drainOutbox(env, { now: queuedAt })).toEqual({ sent: 0, failed: 1 });
@@ -161,7 +160,7 @@ describe("mail delivery", () => {
       expect(row).toMatchObject({ attempts: 1, sentAt: null });
       expect(row.lastError).toMatch(/^127\.0\.0\.1:1 failed during the connection: /);
     } finally {
-      await setMailerPort(inject("smtpPort"));
+      await setMailerPort(smtpPort);
     }
   });
 
@@ -226,7 +225,7 @@ describe("secrets in the outbox", () => {
       expect(bodies[1]).not.toContain("654321");
       expect(bodies[2]).toContain("FRESHtoken"); // still needed for its retries
     } finally {
-      await setMailerPort(inject("smtpPort"));
+      await setMailerPort(smtpPort);
     }
   });
 });

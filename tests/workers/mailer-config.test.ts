@@ -1,14 +1,15 @@
 /** Mailer configuration: per-company and platform default, sealed passwords, test mail with the failing SMTP stage. */
 import { env } from "cloudflare:test";
 import { eq, isNull } from "drizzle-orm";
-import { beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { drainOutbox } from "../../app/services/mail/outbox.server";
+import { ownMailServer } from "./mail-server";
 import type { ReceivedMail } from "./smtp-global-setup";
 import { api, db, login, schema } from "./helpers";
 
 const BASE = "/api/admin/company";
 const ACME = 3;
-const inboxUrl = inject("smtpInbox");
+const { smtpPort, inboxUrl } = await ownMailServer();
 const inbox = async (): Promise<ReceivedMail[]> => (await fetch(inboxUrl)).json();
 
 let root: string;
@@ -19,7 +20,7 @@ let auditor: string;
 const config = (over: Record<string, unknown> = {}) => ({
   company_id: ACME,
   host_name: "127.0.0.1",
-  port_name: inject("smtpPort"),
+  port_name: smtpPort,
   user_name: "console",
   user_password: "local-only",
   ...over,
@@ -29,10 +30,7 @@ beforeAll(async () => {
   [root, acme, beta, auditor] = await Promise.all([login("root"), login("acme"), login("beta"), login("auditor")]);
   await fetch(inboxUrl, { method: "DELETE" });
   // The platform default points at the test SMTP server.
-  await db()
-    .update(schema.mailerConfigs)
-    .set({ port: inject("smtpPort") })
-    .where(isNull(schema.mailerConfigs.companyId));
+  await db().update(schema.mailerConfigs).set({ port: smtpPort }).where(isNull(schema.mailerConfigs.companyId));
 });
 
 describe("mailer configuration", () => {
@@ -70,7 +68,7 @@ describe("mailer configuration", () => {
       .from(schema.activityLogs)
       .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
       .where(eq(schema.activityTypes.name, "Mailer Config Updated"));
-    expect(log.map((l) => l.summary)).toContain(`Acme Corporation (ACME): 127.0.0.1:${inject("smtpPort")}`);
+    expect(log.map((l) => l.summary)).toContain(`Acme Corporation (ACME): 127.0.0.1:${smtpPort}`);
 
     await db().delete(schema.mailOutbox);
     await db().insert(schema.mailOutbox).values({ companyId: ACME, toAddress: "admin@acme.example", subject: "Sealed", body: "Hi" });

@@ -1,11 +1,11 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import worker from "../../server";
+import { background } from "../../worker-background";
 import { api, db, login, schema, workerNow } from "./helpers";
 
 const runCron = async () => {
   const ctx = createExecutionContext();
-  await worker.scheduled!(createScheduledController({ cron: "* * * * *" }), env, ctx);
+  await background.scheduled(createScheduledController({ cron: "* * * * *" }), env, ctx);
   await waitOnExecutionContext(ctx);
 };
 
