@@ -77,11 +77,14 @@ export default async function setup(project: TestProject) {
   const started: Awaited<ReturnType<typeof startMailServer>>[] = [];
   const factory: Server = createServer((req, res) => {
     if (req.method !== "POST") return void res.writeHead(405).end();
-    startMailServer().then((server) => {
-      started.push(server);
-      res.setHeader("Content-Type", "application/json");
-      res.end(JSON.stringify(server.address));
-    });
+    startMailServer().then(
+      (server) => {
+        started.push(server);
+        res.setHeader("Content-Type", "application/json");
+        res.end(JSON.stringify(server.address));
+      },
+      (e: Error) => res.writeHead(500).end(e.message),
+    );
   });
   const factoryPort = await listen(factory, () => factory.address() as AddressInfo);
   project.provide("mailServers", `http://127.0.0.1:${factoryPort}/`);
