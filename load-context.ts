@@ -1,5 +1,5 @@
 import type { PlatformProxy } from "wrangler";
-import type { Core } from "./core-wasm/pkg/index.js";
+import type { Core } from "~core";
 
 type Cloudflare = Omit<PlatformProxy<Env>, "dispose">;
 

@@ -4,8 +4,8 @@
  * run them without loading the Remix build (tests/workers: about ten seconds a file).
  */
 // Workers only instantiate precompiled modules; wrangler turns this import into one.
-import coreModule from "./core-wasm/pkg/core.wasm";
-import { createCore } from "./core-wasm/pkg/index.js";
+import coreModule from "~core/core.wasm";
+import { createCore } from "~core";
 import { runAlertEngine } from "./app/services/alert-engine.server";
 import { settleExpired } from "./app/services/device-commands.server";
 import { pruneFeed } from "./app/services/gateway-feed.server";

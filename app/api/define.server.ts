@@ -4,7 +4,7 @@
  * the OpenAPI document is generated from the same table, so docs and checks cannot drift.
  */
 import type { z, ZodTypeAny } from "zod";
-import type { Core } from "../../core-wasm/pkg/index.js";
+import type { Core } from "~core";
 import type { Auth } from "~/utils/auth-guards.server";
 import type { Db } from "~/utils/db.server";
 

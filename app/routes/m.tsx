@@ -1,7 +1,7 @@
 import type { LinksFunction, MetaFunction } from "@remix-run/cloudflare";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import wasmUrl from "../../core-wasm/pkg/core.wasm?url";
+import wasmUrl from "~core/core.wasm?url";
 import { useCore } from "~/components/ekeys/use-core";
 import { HistoryList } from "~/components/phone/history-list";
 import { KeyCard } from "~/components/phone/key-card";

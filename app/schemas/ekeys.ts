@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { FOB_NUMBER_MAX } from "./text";
-import type { Days, EKeyWindow, ValidationError } from "../../core-wasm/pkg/index.js";
+import type { Days, EKeyWindow, ValidationError } from "~core";
 
 /**
  * E-key assignment (docs/ARCHITECTURE.md §7.2 for the rules, §8 for the assign payload). The form, the

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { callingCode, PHONE_INPUT_MAX, wireCallingCode } from "~/utils/phone";
 import { checkbox, isOn } from "./flag";
 import { checkPhonePair, phonePair } from "./phone";
-import type { ScheduledOpenWindow, ValidationError } from "../../core-wasm/pkg/index.js";
+import type { ScheduledOpenWindow, ValidationError } from "~core";
 
 export const SETTINGS_MESSAGES = {
   hours: "Choose from 1 to 24 hours",

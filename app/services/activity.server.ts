@@ -5,7 +5,7 @@
  */
 import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, max, min, or, sql, type SQL } from "drizzle-orm";
 import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
-import type { AlertWindow, Core, Interval } from "../../core-wasm/pkg/index.js";
+import type { AlertWindow, Core, Interval } from "~core";
 import { formatActivityTime } from "~/components/activity/format";
 import {
   ACTIVITY_SORTS,

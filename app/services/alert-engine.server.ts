@@ -12,7 +12,7 @@
  * digest per recipient.
  */
 import { and, asc, eq, gt, inArray, isNull, lte, sql } from "drizzle-orm";
-import type { Core } from "../../core-wasm/pkg/index.js";
+import type { Core } from "~core";
 import { inChunks, schema, type Db } from "~/utils/db.server";
 import { alertWindow } from "./alert-window";
 

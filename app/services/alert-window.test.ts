@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { createCore } from "../../core-wasm/pkg/index.js";
+import { createCore } from "~core";
 import { alertWindow, type StoredSchedule } from "./alert-window";
 
 const core = createCore(readFileSync(new URL("../../core-wasm/pkg/core.wasm", import.meta.url)));

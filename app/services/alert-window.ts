@@ -1,5 +1,5 @@
 /** An alert's schedule as the access-window core reads it (docs/ARCHITECTURE.md §5, kind "alert"). */
-import type { AlertWindow, Days } from "../../core-wasm/pkg/index.js";
+import type { AlertWindow, Days } from "~core";
 
 export type StoredSchedule = {
   schedule: "any" | "custom";

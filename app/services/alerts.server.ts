@@ -4,7 +4,7 @@
  * engine's job (`alert-engine.server.ts`); this file only keeps the definitions.
  */
 import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
-import type { Core } from "../../core-wasm/pkg/index.js";
+import type { Core } from "~core";
 import { ALERT_MESSAGES, CONDITION_FIELDS, conditionIssues, DAY_FIELDS, type AddAlertInput, type ModifyAlertInput, type Recipient } from "~/schemas/alerts";
 import type { AlertTestEmailInput } from "~/schemas/alerts";
 import { activityInsert } from "~/utils/activity-insert.server";

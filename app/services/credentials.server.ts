@@ -5,7 +5,7 @@
  * key's window in the core's JSON, so the board decides with the same engine as the console.
  */
 import { CompactSign } from "jose";
-import type { AccessWindow, Core } from "../../core-wasm/pkg/index.js";
+import type { AccessWindow, Core } from "~core";
 import type { CredentialKeys } from "./credential-keys.server";
 
 export const CREDENTIAL_TYP = "kac+jws";

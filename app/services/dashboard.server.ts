@@ -5,7 +5,7 @@
  * numbers of modules the caller holds are computed.
  */
 import { and, count, eq, sql } from "drizzle-orm";
-import type { Core } from "../../core-wasm/pkg/index.js";
+import type { Core } from "~core";
 import type { Auth } from "~/utils/auth-guards.server";
 import { companyToday } from "~/services/ekeys.server";
 import { schema, type Db } from "~/utils/db.server";

@@ -3,7 +3,7 @@
  * delete. Pages and the admin API both call these; permissions and tenant scope are checked here.
  */
 import { and, asc, count, desc, eq, inArray, isNull, ne, notInArray, sql, type SQL } from "drizzle-orm";
-import type { Core, Days, ValidationError } from "../../core-wasm/pkg/index.js";
+import type { Core, Days, ValidationError } from "~core";
 import { chunkedInserts } from "../../db/seed/batch";
 import { addDevicesToGroupSchema, BULK_MSG, devicePickerQuery, PICKER_PAGE_SIZE, type AddDevicesToGroupInput, type BulkRowResult, type DevicePickerQuery } from "~/schemas/bulk";
 import { DEACTIVATED, GROUP_MESSAGES, WEEKDAY_FIELDS, type CreateDeviceGroupInput, type ModifyDeviceGroupInput } from "~/schemas/device-groups";

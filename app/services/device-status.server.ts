@@ -7,7 +7,7 @@
  * - firmware pending: the active release of its type is another version, or a delivery is under way.
  */
 import { sql, type SQL } from "drizzle-orm";
-import type { Core } from "../../core-wasm/pkg/index.js";
+import type { Core } from "~core";
 import { schema, type Db } from "~/utils/db.server";
 import { PRESENCE_STALE_MS } from "./board-presence.server";
 import { loadScheduledOpen } from "./door-decision.server";

@@ -4,7 +4,7 @@
  */
 import { and, asc, count, desc, eq, exists, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
-import type { Core } from "../../core-wasm/pkg/index.js";
+import type { Core } from "~core";
 import type { DeviceFilters } from "~/schemas/device-filters";
 import { DEACTIVATED } from "~/schemas/device-groups";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";

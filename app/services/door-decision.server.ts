@@ -14,7 +14,7 @@
  * tests/door-path/differential.test.mjs checks that both answer alike after every kind of change.
  */
 import { and, eq, isNull, max, ne } from "drizzle-orm";
-import type { AccessWindow, Core, EKeyWindow, GroupWindow, ScheduledOpenWindow } from "../../core-wasm/pkg/index.js";
+import type { AccessWindow, Core, EKeyWindow, GroupWindow, ScheduledOpenWindow } from "~core";
 import { textToDays, toWindow, type AccessType } from "~/schemas/ekeys";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";

@@ -4,7 +4,7 @@
  * gateways through the change feed (written by the database, decision 0030) and audited in the same batch.
  */
 import { and, asc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
-import type { Core } from "../../core-wasm/pkg/index.js";
+import type { Core } from "~core";
 import { MSG, textToDays, daysToText, toWindow, windowErrors, type AssignInput, type Schedule } from "~/schemas/ekeys";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, companyZone, type Auth } from "~/utils/auth-guards.server";

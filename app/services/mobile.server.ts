@@ -12,7 +12,7 @@
  *   (`uv`), which the company's boards require (docs/decisions/0039-biometric-claim.md).
  */
 import { and, count, desc, eq, isNull, or, sql } from "drizzle-orm";
-import type { AccessWindow, Core } from "../../core-wasm/pkg/index.js";
+import type { AccessWindow, Core } from "~core";
 import { BIO_MSG } from "~/schemas/phone-webauthn";
 import { MOBILE_MSG, type AppEventsInput, type MobileLoginInput, type MobileTwoFactorInput } from "~/schemas/mobile";
 import {

@@ -4,7 +4,7 @@
  * the hours with, and sent to them through the change feed in the same batch as the save.
  */
 import { asc, eq } from "drizzle-orm";
-import type { Core } from "../../core-wasm/pkg/index.js";
+import type { Core } from "~core";
 import { chunkedInserts } from "../../db/seed/batch";
 import { scheduleErrors, scheduleWindow, SETTINGS_MESSAGES, type ScheduleOpenInput } from "~/schemas/settings";
 import { activityInsert } from "~/utils/activity-insert.server";

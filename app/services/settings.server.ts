@@ -3,7 +3,7 @@
  * row. Scheduled-open hours and fob programmers have their own files beside this one.
  */
 import { eq } from "drizzle-orm";
-import type { Core } from "../../core-wasm/pkg/index.js";
+import type { Core } from "~core";
 import { SETTINGS_MESSAGES, type CompanySettingsInput } from "~/schemas/settings";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";

@@ -6,7 +6,7 @@
  * of them land in one D1 batch (one transaction): all or nothing.
  */
 import { and, asc, eq, inArray, ne } from "drizzle-orm";
-import type { Core } from "../../core-wasm/pkg/index.js";
+import type { Core } from "~core";
 import type { BulkOutcome, BulkRefusal, BulkRowResult } from "~/schemas/bulk";
 import type { AssignInput } from "~/schemas/ekeys";
 import { newKeyStatements, planKey } from "~/services/ekeys.server";

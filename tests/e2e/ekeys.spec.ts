@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { readFileSync } from "node:fs";
-import { createCore, type EKeyWindow } from "../../core-wasm/pkg/index.js";
+import { createCore, type EKeyWindow } from "~core";
 import { adminApi, clockTag, expect, keepScreenshot, runNow, test, unique } from "./fixtures";
 
 /** The core in Node, to work out what the preview must answer at the page's clock. */

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { createCore } from "../../core-wasm/pkg/index.js";
+import { createCore } from "~core";
 import { credentialQr } from "../../app/components/phone/credential-qr";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";

@@ -8,8 +8,8 @@
 import { createExecutionContext, createMessageBatch, env, waitOnExecutionContext } from "cloudflare:test";
 import { and, eq, isNull, lt } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import coreModule from "../../core-wasm/pkg/core.wasm";
-import { createCore } from "../../core-wasm/pkg/index.js";
+import coreModule from "~core/core.wasm";
+import { createCore } from "~core";
 import { background } from "../../worker-background";
 import { DIGEST_WINDOW_MS, runAlertEngine } from "../../app/services/alert-engine.server";
 import { drainOutbox, MAX_ATTEMPTS } from "../../app/services/mail/outbox.server";

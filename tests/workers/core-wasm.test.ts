@@ -3,8 +3,8 @@
  * cannot compile bytes at run time) and must answer the shared fixture exactly as Node does.
  */
 import { describe, expect, it } from "vitest";
-import coreModule from "../../core-wasm/pkg/core.wasm";
-import { createCore } from "../../core-wasm/pkg/index.js";
+import coreModule from "~core/core.wasm";
+import { createCore } from "~core";
 import fixture from "../../core-wasm/tests/fixtures/cases.json";
 
 type Windows = Record<string, Parameters<ReturnType<typeof createCore>["isOpen"]>[0]>;

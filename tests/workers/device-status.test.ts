@@ -6,8 +6,8 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import coreModule from "../../core-wasm/pkg/core.wasm";
-import { createCore } from "../../core-wasm/pkg/index.js";
+import coreModule from "~core/core.wasm";
+import { createCore } from "~core";
 import { seedGateway } from "../../db/seed/gateway";
 import { PRESENCE_STALE_MS } from "../../app/services/board-presence.server";
 import { dashboardNumbers } from "../../app/services/dashboard.server";

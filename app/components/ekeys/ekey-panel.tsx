@@ -13,7 +13,7 @@ import { NativeSelect } from "~/components/ui/native-select";
 import { translateMessage } from "~/i18n/messages";
 import { ACCESS_TYPES, MSG, scheduleForAccess, toWindow, windowErrors, type AccessType, type Schedule } from "~/schemas/ekeys";
 import type { FormReply } from "~/utils/form-action.server";
-import type { Days } from "../../../core-wasm/pkg/index.js";
+import type { Days } from "~core";
 import { AssignedList } from "./assigned-list";
 import { EkeyPreview } from "./ekey-preview";
 import type { GroupOption, PanelData } from "./types";

@@ -4,7 +4,7 @@ import { Alert, AlertDescription } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
-import type { Core, EKeyWindow, Interval } from "../../../core-wasm/pkg/index.js";
+import type { Core, EKeyWindow, Interval } from "~core";
 import { browserZone } from "./use-core";
 
 const DAY_MS = 86_400_000;

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
-import wasmUrl from "../../../core-wasm/pkg/core.wasm?url";
-import { loadCore, type Core } from "../../../core-wasm/pkg/index.js";
+import wasmUrl from "~core/core.wasm?url";
+import { loadCore, type Core } from "~core";
 
 /**
  * The access-window core in the browser: the e-key panel validates and previews every edit

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
-import type { Core } from "../../../core-wasm/pkg/index.js";
+import type { Core } from "~core";
 import { keyStatus, localTime } from "./key-status";
 import type { BoardAnswer } from "~/schemas/mobile";
 import { phoneTime } from "./phone-time";

@@ -1,4 +1,4 @@
-import type { AccessWindow, Core } from "../../../core-wasm/pkg/index.js";
+import type { AccessWindow, Core } from "~core";
 import type { HeldKey } from "./phone-store";
 
 export type KeyStatus = {
