@@ -38,9 +38,27 @@ export class Inbound {
   #ring = new Array(RECENT_DECISIONS)
   #ringAt = 0
 
-  /** @param {import('./gateway.js').Gateway} gw */
-  constructor(gw) {
-    this.gw = gw
+  /**
+   * @param {object} deps
+   * @param {import('./store/replica.js').Replica} deps.replica the console records decisions read
+   * @param {import('./events/recorder.js').EventRecorder} deps.events
+   * @param {import('./firmware/delivery.js').FirmwareDelivery} deps.firmware
+   * @param {Pick<import('./access/credential-keys.js').CredentialKeys, 'keys'|'refreshSoon'>} deps.credentialKeys
+   * @param {(boardId: string, key: object|null, now: number) => Promise<unknown>} deps.onGranted
+   *   spends a one-time key and notes a first person in; synchronous up to its promise
+   * @param {(ms: number) => void} deps.decided how long a decision took (src/stats.js)
+   * @param {() => number} deps.now the decision clock
+   * @param {import('./log.js').Logger} deps.log
+   */
+  constructor({ replica, events, firmware, credentialKeys, onGranted, decided, now, log }) {
+    this.replica = replica
+    this.events = events
+    this.firmware = firmware
+    this.credentialKeys = credentialKeys
+    this.onGranted = onGranted
+    this.decided = decided
+    this.now = now
+    this.log = log
   }
 
   /**
@@ -52,14 +70,14 @@ export class Inbound {
   async handle(client, boardId, name, packet) {
     try {
       const msg = validate.parseJson(packet.payload)
-      if (!this.gw.replica.get('device', boardId)) throw new ProtocolError('unknown_board', "this board is not in the gateway's copy of the console records")
+      if (!this.replica.get('device', boardId)) throw new ProtocolError('unknown_board', "this board is not in the gateway's copy of the console records")
       switch (name) {
         case 'access/req':
           return await this.#access(client, boardId, validate.accessRequest(msg))
         case 'events':
-          return await this.gw.recordEvent(boardId, validate.event(msg))
+          return await this.events.record(boardId, validate.event(msg))
         case 'status':
-          return await this.gw.firmware.noteStatus(boardId, validate.status(msg), client)
+          return await this.firmware.noteStatus(boardId, validate.status(msg), client)
         case 'fw/req':
           return this.#blocks(client, boardId, validate.blockRequest(msg))
         case 'fw/progress':
@@ -71,7 +89,7 @@ export class Inbound {
       }
     } catch (e) {
       if (!(e instanceof ProtocolError)) throw e
-      this.gw.log.warn('bad message from board', { boardId, topic: packet.topic, code: e.code, error: e.message })
+      this.log.warn('bad message from board', { boardId, topic: packet.topic, code: e.code, error: e.message })
       this.sendError(client, boardId, { code: e.code, message: e.message, topic: packet.topic, corr: e.corr })
     }
   }
@@ -106,18 +124,18 @@ export class Inbound {
       sendDirect(client, res, again.payload)
       return this.#persist(boardId, again)
     }
-    const now = this.gw.opts.now()
+    const now = this.now()
     let d
     try {
-      if (!signed) d = decideAccess(this.gw.replica, boardId, /** @type {any} */ (req.credential), now)
-      else if (signed.claims) d = decideSigned(this.gw.replica, boardId, signed.claims, now)
+      if (!signed) d = decideAccess(this.replica, boardId, /** @type {any} */ (req.credential), now)
+      else if (signed.claims) d = decideSigned(this.replica, boardId, signed.claims, now)
       else d = { allowed: false, key: null, code: signed.reason, reason: 'Credential refused', nextOpen: null, userId: null }
     } catch (e) {
-      this.gw.log.error('access decision failed', { boardId, error: e.message })
+      this.log.error('access decision failed', { boardId, error: e.message })
       d = { allowed: false, key: null, code: 'invalid_key', reason: 'Key data is invalid', nextOpen: null, userId: null }
     }
     const nextOpen = d.allowed ? undefined : d.nextOpen == null ? null : new Date(d.nextOpen).toISOString()
-    const record = this.gw.prepareEvent(boardId, {
+    const record = this.events.prepare(boardId, {
       id: gatewayEventId(`acc.${req.corr}`),
       type: d.allowed ? 'access.granted' : 'access.denied',
       at: req.at ?? now,
@@ -138,20 +156,20 @@ export class Inbound {
     const entry = {
       // Kept serialized: a retry gets the same bytes, and one buffer per entry is light on the GC.
       payload: Buffer.from(JSON.stringify(answer)),
-      granted: d.allowed ? this.gw.onGranted(boardId, d.key, now) : null,
+      granted: d.allowed ? this.onGranted(boardId, d.key, now) : null,
       record,
       storing: null
     }
     this.#remember(key, entry)
     sendDirect(client, res, entry.payload)
-    this.gw.stats.decision(performance.now() - t0)
+    this.decided(performance.now() - t0)
     await this.#persist(boardId, entry)
   }
 
   /** @param {string} token */
   async #signature(token) {
-    const r = await checkSignature(token, this.gw.credentialKeys.keys)
-    if (r.reason === 'unknown_kid') this.gw.credentialKeys.refreshSoon()
+    const r = await checkSignature(token, this.credentialKeys.keys)
+    if (r.reason === 'unknown_kid') this.credentialKeys.refreshSoon()
     return r
   }
 
@@ -162,7 +180,7 @@ export class Inbound {
       const granted = entry.granted
       entry.granted = null // a failed spend is not awaited again on the retry
       await granted
-      await this.gw.storeEvent(entry.record)
+      await this.events.store(entry.record)
       entry.record = null
     })().finally(() => {
       entry.storing = null
@@ -179,20 +197,20 @@ export class Inbound {
   }
 
   #blocks(client, boardId, req) {
-    const frames = this.gw.firmware.blocksFor(boardId, req)
+    const frames = this.firmware.blocksFor(boardId, req)
     if (!Array.isArray(frames)) throw new ProtocolError(frames.error, frames.message)
     const t = topic(boardId, 'fw/block')
     for (const payload of frames) sendDirect(client, t, payload)
   }
 
   #progress(boardId, msg) {
-    const release = this.gw.firmware.releaseFor(boardId)
+    const release = this.firmware.releaseFor(boardId)
     if (!release || release.id !== msg.releaseId) throw new ProtocolError('unknown_release', `release ${msg.releaseId} is not offered to this board`)
-    this.gw.firmware.noteProgress(boardId, release, msg.received, msg.blocks)
+    this.firmware.noteProgress(boardId, release, msg.received, msg.blocks)
   }
 
   async #result(boardId, msg) {
-    await this.gw.recordEvent(boardId, {
+    await this.events.record(boardId, {
       id: msg.id,
       type: 'firmware.result',
       at: Date.now(),

@@ -17,10 +17,21 @@ export class Stats {
   #timer = null
   #loop = monitorEventLoopDelay({ resolution: 5 })
 
-  /** @param {import('./gateway.js').Gateway} gw @param {number} intervalMs */
-  constructor(gw, intervalMs) {
-    this.gw = gw
+  /** Set by `start`: what exists only once the broker runs. */
+  #running = null
+
+  /**
+   * @param {object} deps
+   * @param {string} deps.topic where the figures are published
+   * @param {number} deps.intervalMs
+   * @param {Pick<import('./store/event-queue.js').EventQueue, 'length'>} deps.queue
+   * @param {Pick<import('./store/replica.js').Replica, 'cursor'>} deps.replica
+   */
+  constructor({ topic, intervalMs, queue, replica }) {
+    this.topic = topic
     this.intervalMs = intervalMs
+    this.queue = queue
+    this.replica = replica
   }
 
   /** @param {number} ms */
@@ -29,7 +40,13 @@ export class Stats {
     this.#count++
   }
 
-  start() {
+  /**
+   * @param {object} running
+   * @param {import('aedes').Aedes} running.aedes its connected clients are counted, the figures published through it
+   * @param {import('./events/forwarder.js').Forwarder} running.forwarder
+   */
+  start(running) {
+    this.#running = running
     this.#loop.enable()
     this.#timer = setInterval(() => this.#publish(), this.intervalMs)
     this.#timer.unref()
@@ -43,29 +60,27 @@ export class Stats {
 
   #publish() {
     const d = Array.from(this.#durations.subarray(0, Math.min(this.#n, SAMPLES))).sort((a, b) => a - b)
-    const dead = this.gw.forwarder.deadLetter
+    const { aedes, forwarder } = this.#running
+    const dead = forwarder.deadLetter
     const at = (p) => (d.length ? +(d[Math.min(d.length - 1, Math.floor(d.length * p))] * 1000).toFixed(0) : null)
     const msg = {
       v: 1,
       at: Date.now(),
-      boards: Object.keys(this.gw.aedes.clients).length,
+      boards: Object.keys(aedes.clients).length,
       decisions: { count: this.#count, p50Us: at(0.5), p99Us: at(0.99), maxUs: d.length ? +(d.at(-1) * 1000).toFixed(0) : null },
       eventLoopDelay: { p99Ms: +(this.#loop.percentile(99) / 1e6).toFixed(2), maxMs: +(this.#loop.max / 1e6).toFixed(2) },
       events: {
-        queued: this.gw.queue.length,
-        delivered: this.gw.forwarder.delivered,
-        deliveryFailures: this.gw.forwarder.failures,
+        queued: this.queue.length,
+        delivered: forwarder.delivered,
+        deliveryFailures: forwarder.failures,
         deadLettered: dead.held,
         awaitingRetry: dead.awaitingRetry
       },
-      cursor: this.gw.replica.cursor
+      cursor: this.replica.cursor
     }
     this.#n = 0
     this.#count = 0
     this.#loop.reset()
-    this.gw.aedes.publish(
-      { cmd: 'publish', topic: `$SYS/${this.gw.opts.gatewayId}/gateway/stats`, payload: Buffer.from(JSON.stringify(msg)), qos: 0, retain: true, dup: false },
-      () => {}
-    )
+    aedes.publish({ cmd: 'publish', topic: this.topic, payload: Buffer.from(JSON.stringify(msg)), qos: 0, retain: true, dup: false }, () => {})
   }
 }

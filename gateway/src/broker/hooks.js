@@ -1,8 +1,10 @@
 /**
  * Gateway hooks, aedes-style: each has a named default here and can be replaced through
- * `createGateway({hooks: {...}})`. The contract every replacement must keep:
+ * `createGateway({hooks: {...}})`. They are the policy; the aedes handlers around them (throttling,
+ * payload limits, storage before PUBACK) are src/broker/authenticate.js, authorize-publish.js and
+ * authorize-subscribe.js. The contract every replacement must keep:
  *
- * - `authenticate({clientId, username, password}, gw)` → Promise<Identity|null>
+ * - `authenticate({clientId, username, password}, {replica, gatewaySecret})` → Promise<Identity|null>
  *   Called once per CONNECT. Return null to refuse (CONNACK 4). An Identity is
  *   `{role: 'board', boardId}` or `{role: 'operator'}`; it is attached to the client for the
  *   authorize hooks. Must not throw for bad input.

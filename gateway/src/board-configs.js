@@ -1,0 +1,163 @@
+/**
+ * What each board is told, and when: its retained `config` (PROTOCOL.md), then its scheduled-open
+ * state and firmware offer. Published for every board at start, again for the boards a change of the
+ * console's records, of the credential keys or of a company's revocations concerns; boards removed,
+ * deactivated or given a new credential are disconnected.
+ */
+import { topic } from './protocol/topics.js'
+import { pageWithdrawals } from './access/revocations.js'
+import { credentialHashOf } from './broker/identity.js'
+
+/** PROTOCOL.md's revision of version 1, told to boards in their configuration. */
+export const PROTOCOL_REVISION = 2
+
+export class BoardConfigs {
+  #revocationTimer = null
+  /** @type {Set<string>} companies whose boards wait for their new revocation list */ #revokedCompanies = new Set()
+
+  /**
+   * @param {object} deps
+   * @param {import('./store/replica.js').Replica} deps.replica
+   * @param {Pick<import('./access/credential-keys.js').CredentialKeys, 'jwks'>} deps.credentialKeys
+   * @param {import('./access/revocations.js').Revocations} deps.revocations
+   * @param {Pick<import('./access/scheduled-open.js').ScheduledOpen, 'refresh'|'refreshAll'>} deps.schedule
+   * @param {Pick<import('./firmware/delivery.js').FirmwareDelivery, 'offer'>} deps.firmware
+   * @param {(name: string, boardId: string, msg: object|null) => Promise<void>} deps.publishRetained
+   * @param {(boardId: string) => import('aedes').Client|undefined} deps.clientOf the board's connection to this instance
+   * @param {(topics: string[]) => AsyncIterable<{payload: Buffer}>} deps.retained the broker's retained messages
+   * @param {boolean} deps.cluster instances share retained messages through Redis
+   * @param {number} deps.revocationDelayMs
+   * @param {() => number} deps.now
+   * @param {import('./log.js').Logger} deps.log
+   */
+  constructor({ replica, credentialKeys, revocations, schedule, firmware, publishRetained, clientOf, retained, cluster, revocationDelayMs, now, log }) {
+    this.replica = replica
+    this.credentialKeys = credentialKeys
+    this.revocations = revocations
+    this.schedule = schedule
+    this.firmware = firmware
+    this.publishRetained = publishRetained
+    this.clientOf = clientOf
+    this.retained = retained
+    this.cluster = cluster
+    this.revocationDelayMs = revocationDelayMs
+    this.now = now
+    this.log = log
+  }
+
+  /** At start, in a cluster: the revocation lists the other instances published for this copy's doors. */
+  async adoptPublished() {
+    if (this.cluster) await this.#adoptPublishedRevocations(this.replica.all('device').map((d) => d.id))
+  }
+
+  stop() {
+    clearTimeout(this.#revocationTimer)
+  }
+
+  async #publishDevice(deviceId) {
+    if (!(await this.#publishConfig(deviceId))) return
+    await this.schedule.refresh(deviceId)
+    await this.firmware.offer(deviceId)
+  }
+
+  /** @returns {Promise<boolean>} whether the device exists */
+  async #publishConfig(deviceId) {
+    const d = this.replica.get('device', deviceId)
+    if (!d) {
+      await this.publishRetained('config', deviceId, null)
+      return false
+    }
+    await this.publishRetained('config', deviceId, {
+      v: 1,
+      rev: PROTOCOL_REVISION,
+      deviceId: d.id,
+      name: d.name,
+      deviceType: d.deviceType,
+      companyId: d.companyId,
+      tz: d.tz,
+      unlockMs: d.unlockMs ?? 5000,
+      // The keys that verify signed credentials, for the board to use while it is offline.
+      credentialKeys: this.credentialKeys.jwks,
+      // What was withdrawn since issue, for the board to refuse while it decides alone.
+      revoked: this.revocations.list(d.companyId),
+      // Credentials without the console-verified biometric claim are refused (PROTOCOL.md, "Signed credentials").
+      biometricRequired: this.replica.get('company', d.companyId)?.biometricRequired === true
+    })
+    return true
+  }
+
+  /** The boards of these companies get their new lists together, once the changes of a moment are in. */
+  revocationsChanged(companyIds) {
+    for (const c of companyIds) this.#revokedCompanies.add(c)
+    if (this.#revocationTimer) return
+    this.#revocationTimer = setTimeout(() => {
+      this.#revocationTimer = null
+      const companies = [...this.#revokedCompanies]
+      this.#revokedCompanies.clear()
+      this.#publishCompanies(companies).catch((e) => this.log.error('publishing revocations failed', { error: e.message }))
+    }, this.revocationDelayMs)
+    this.#revocationTimer.unref?.()
+  }
+
+  async #publishCompanies(companyIds) {
+    for (const c of companyIds) for (const d of this.replica.index.devicesByCompany.get(c) ?? []) await this.#publishConfig(d.id)
+  }
+
+  /** A feed page about to be applied: its withdrawals are on disk before the page is. */
+  async beforePage(page) {
+    if (page.reset && this.cluster) await this.#adoptPublishedRevocations(page.changes.filter((c) => c.type === 'device' && c.op === 'upsert').map((c) => c.id))
+    await this.revocations.add(pageWithdrawals(this.replica, page), this.now())
+  }
+
+  /**
+   * A cluster instance with a fresh data directory takes in the lists the others published in the
+   * shared retained configurations (at start, and from a snapshot's doors, which is how a fresh one
+   * first learns them), so that what it publishes never drops their entries.
+   * @param {string[]} deviceIds
+   */
+  async #adoptPublishedRevocations(deviceIds) {
+    const topics = deviceIds.map((id) => topic(id, 'config'))
+    if (topics.length === 0) return
+    let changed = false
+    for await (const packet of this.retained(topics)) {
+      try {
+        const config = JSON.parse(packet.payload.toString())
+        if (typeof config?.companyId === 'string') changed = this.revocations.merge(config.companyId, config.revoked) || changed
+      } catch {
+        // an unreadable retained message has nothing to adopt
+      }
+    }
+    if (changed) await this.revocations.save()
+  }
+
+  async republishAll() {
+    for (const d of this.replica.all('device')) await this.#publishDevice(d.id)
+  }
+
+  async onReplicaChange(changes, reset) {
+    if (reset) return this.republishAll()
+    const devices = new Set()
+    for (const c of changes) {
+      if (c.type === 'device') {
+        devices.add(c.id)
+        if (c.op === 'delete' || c.data?.active === false) this.#disconnect(c.id, 'device removed or deactivated')
+      } else if (c.type === 'boardCredential') {
+        const client = this.clientOf(c.id)
+        if (client && credentialHashOf(client) !== this.replica.get('boardCredential', c.id)?.hash) this.#disconnect(c.id, 'credential changed')
+      } else if (c.type === 'scheduledOpen') {
+        if (c.op === 'delete') await this.schedule.refreshAll()
+        for (const d of this.replica.index.devicesByCompany.get(c.data?.companyId) ?? []) await this.schedule.refresh(d.id)
+      } else if (c.type === 'firmware') {
+        for (const d of this.replica.all('device')) if (c.op === 'delete' || d.deviceType === c.data?.deviceType) devices.add(d.id)
+      }
+    }
+    for (const id of devices) await this.#publishDevice(id)
+  }
+
+  #disconnect(boardId, why) {
+    const client = this.clientOf(boardId)
+    if (!client) return
+    this.log.info('disconnecting board', { boardId, why })
+    client.close()
+  }
+}
