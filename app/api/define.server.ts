@@ -17,6 +17,10 @@ export type ApiContext<Q = unknown, B = unknown> = {
   core: Core;
   /** Present on every endpoint whose `auth` is "token". */
   auth: Auth;
+  /** The calling gateway's id, on every endpoint whose `auth` is "gateway". */
+  gatewayId: number;
+  /** The request's values of the path's `:name` segments, decoded. */
+  params: Record<string, string>;
   query: Q;
   body: B;
   now: number;
@@ -32,14 +36,18 @@ export type ApiResult = {
 
 export type Endpoint<Q extends ZodTypeAny = ZodTypeAny, B extends ZodTypeAny = ZodTypeAny> = {
   method: Method;
+  /** Relative to the table's base; a `:name` segment matches any one segment (`ctx.params.name`). */
   path: string;
   summary: string;
   tag: string;
-  auth: "public" | "token";
+  /** "token": a user session; "gateway": the gateway secret (docs/gateway-api.md). */
+  auth: "public" | "token" | "gateway";
   query?: Q;
   body?: B;
   /** Body is multipart/form-data (file uploads); `body` then validates the text fields. */
   multipart?: boolean;
+  /** An empty body is malformed JSON rather than `{}`. */
+  bodyRequired?: boolean;
   response?: ZodTypeAny;
   /** The answer is a file (its media type), returned by the handler as a Response instead of the envelope. */
   file?: string;

@@ -6,6 +6,7 @@ import { ServiceError } from "~/utils/errors.server";
 import { issuesByField } from "~/utils/field-errors";
 import { readBearerToken, type SessionKind } from "~/utils/session.server";
 import type { Endpoint, Method } from "./define.server";
+import { authenticateGateway, GATEWAY_MESSAGE, gatewaySeen } from "./gateway-auth.server";
 
 /** The spec's message for a missing or expired token; the console shows it as 'You have been logged out'. */
 export const TOKEN_MESSAGE = "Access Denied. Error Code 90";
@@ -31,7 +32,7 @@ async function readBody(request: Request, e: Endpoint): Promise<unknown> {
     return Object.fromEntries(form.entries());
   }
   const text = await request.text();
-  if (!text.trim()) return {};
+  if (!text.trim() && !e.bodyRequired) return {};
   try {
     return JSON.parse(text);
   } catch {
@@ -52,33 +53,78 @@ function parse(schema: ZodTypeAny | undefined, value: unknown) {
 /** Which sessions a table accepts: a phone's session is good for the phone calls only, and they take no other. */
 const CONSOLE_SESSIONS: readonly SessionKind[] = ["web", "api"];
 
+/** How an API words the answers the dispatcher writes itself: an unknown path and a ServiceError. */
+export type Dialect = {
+  notFound: (pathname: string) => unknown;
+  failure: (err: ServiceError) => unknown;
+};
+
+/** The admin, user and phone APIs: the spec's `{message, errorCode?, errors?, payload?}`. */
+const ENVELOPE: Dialect = {
+  notFound: (pathname) => ({ message: `No API call at ${pathname}` }),
+  failure: (err) => {
+    const { errorCode, fieldErrors, payload } = err.details;
+    return { message: err.message, ...(errorCode && { errorCode }), ...(fieldErrors && { errors: fieldErrors }), ...(payload !== undefined && { payload }) };
+  },
+};
+
+export type DispatchOptions = { sessionKinds?: readonly SessionKind[]; dialect?: Dialect };
+
+/** The values of an endpoint path's `:name` segments in `path`, or null when the path is not the endpoint's. */
+function matchPath(pattern: string, path: string): Record<string, string> | null {
+  const want = pattern.split("/");
+  const got = path.split("/");
+  if (want.length !== got.length) return null;
+  const params: Record<string, string> = {};
+  for (const [i, segment] of want.entries()) {
+    if (segment.startsWith(":") && got[i]) {
+      try {
+        params[segment.slice(1)] = decodeURIComponent(got[i]);
+      } catch {
+        return null;
+      }
+    } else if (segment !== got[i]) return null;
+  }
+  return params;
+}
+
 /** Serves one request against an endpoint table mounted at `base` (e.g. "/api/admin"). */
 export async function dispatch(
   request: Request,
   context: AppLoadContext,
   base: string,
   table: readonly Endpoint[],
-  sessionKinds: readonly SessionKind[] = CONSOLE_SESSIONS,
+  { sessionKinds = CONSOLE_SESSIONS, dialect = ENVELOPE }: DispatchOptions = {},
 ): Promise<Response> {
   const url = new URL(request.url);
   const path = url.pathname.slice(base.length) || "/";
   const method = request.method.toUpperCase() as Method;
-  const candidates = table.filter((e) => e.path === path);
-  if (candidates.length === 0) return json(404, { message: `No API call at ${url.pathname}` });
-  const e = candidates.find((c) => c.method === method);
-  if (!e) return json(405, { message: `${method} is not allowed here` }, { Allow: candidates.map((c) => c.method).join(", ") });
+  const candidates = table.flatMap((e) => {
+    const params = matchPath(e.path, path);
+    return params ? [{ e, params }] : [];
+  });
+  if (candidates.length === 0) return json(404, dialect.notFound(url.pathname));
+  const match = candidates.find((c) => c.e.method === method);
+  if (!match) return json(405, { message: `${method} is not allowed here` }, { Allow: candidates.map((c) => c.e.method).join(", ") });
+  const { e, params } = match;
 
   const env = context.cloudflare.env;
   const db = getDb(context);
   const now = nowMs();
+  const waitUntil = (p: Promise<unknown>) => context.cloudflare.ctx.waitUntil(p);
   try {
     let auth = null;
+    let gatewayId = null;
     if (e.auth === "token") {
       const token = readBearerToken(request);
       auth = token ? await authFromToken(db, env, token, now) : null;
       if (!auth || !sessionKinds.includes(auth.session.kind)) return json(401, { message: TOKEN_MESSAGE, errorCode: "401" });
       const claimed = request.headers.get("id");
       if (claimed && claimed !== String(auth.user.id)) return json(401, { message: TOKEN_MESSAGE, errorCode: "401" });
+    } else if (e.auth === "gateway") {
+      gatewayId = await authenticateGateway(db, request);
+      if (gatewayId === null) return json(401, { message: GATEWAY_MESSAGE, error: "unauthorized" });
+      waitUntil(gatewaySeen(db, gatewayId, now));
     }
     const query = parse(e.query, Object.fromEntries(url.searchParams));
     const body = method === "GET" || method === "DELETE" ? {} : parse(e.body, await readBody(request, e));
@@ -88,18 +134,17 @@ export async function dispatch(
       db,
       core: context.core,
       auth: auth!,
+      gatewayId: gatewayId!,
+      params,
       query,
       body,
       now,
-      waitUntil: (p) => context.cloudflare.ctx.waitUntil(p),
+      waitUntil,
     });
     if (result instanceof Response) return result;
     return json(200, { message: result.message ?? "Success", payload: result.payload ?? null, ...result.extra });
   } catch (err) {
-    if (err instanceof ServiceError) {
-      const { errorCode, fieldErrors, payload } = err.details;
-      return json(err.status, { message: err.message, ...(errorCode && { errorCode }), ...(fieldErrors && { errors: fieldErrors }), ...(payload !== undefined && { payload }) });
-    }
+    if (err instanceof ServiceError) return json(err.status, dialect.failure(err));
     if (err instanceof Response) throw err;
     console.error(err);
     return json(500, { message: "Something went wrong on our side. Please try again." });
