@@ -13,6 +13,8 @@ export default defineConfig({
   plugins: [
     cloudflareDevProxyVitePlugin(),
     remix({
+      // Server code that only its route uses sits beside it as `<name>.server.ts` (docs/CONVENTIONS.md): not a route.
+      ignoredRouteFiles: ["**/.*", "**/*.server.*", "**/*.test.*"],
       future: {
         v3_fetcherPersist: true,
         v3_relativeSplatPath: true,

@@ -3,7 +3,7 @@ import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/clo
 import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { LoadingOverlay } from "~/components/loading-overlay";
-import { clearToastCookieHeader, readToastCookie } from "~/components/toast/toast";
+import { clearToastCookieHeader, readToastCookie } from "~/utils/toast-cookie";
 import { Toaster } from "~/components/toast/toaster";
 import { buttonVariants } from "~/components/ui/button";
 import { TooltipProvider } from "~/components/ui/tooltip";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { faqAction, type FaqActionData } from "~/utils/faq-action.server";
+import { faqAction, type FaqActionData } from "~/routes/faq-form-action.server";
 import { FaqForm } from "~/components/support/faq-form";
 import { PageHeader } from "~/components/ui/page-header";
 import { addFaq, canEditFaqs } from "~/services/faqs.server";

@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { EkeyPanel } from "~/components/ekeys/ekey-panel";
 import { Button } from "~/components/ui/button";
 import { PageHeader } from "~/components/ui/page-header";
-import { loadPanelData } from "~/utils/user-page-data.server";
+import { loadPanelData } from "~/routes/user-ekey-panel.server";
 import { EMPTY_USER, UserForm } from "~/components/users/user-form";
 import { getFixedT, getLanguage } from "~/i18n/i18next.server";
 import { translateMessage } from "~/i18n/messages";

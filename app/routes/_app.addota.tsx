@@ -6,7 +6,7 @@ import { PageHeader } from "~/components/ui/page-header";
 import { listDeviceTypes } from "~/services/firmware.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb } from "~/utils/db.server";
-import { otaUploadAction } from "~/utils/ota-upload.server";
+import { otaUploadAction } from "~/routes/ota-upload-action.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Add OTA" }];

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { InvoiceView, LinkButton } from "~/components/invoices/invoice-view";
-import { loadInvoice } from "~/utils/invoice-loader.server";
+import { loadInvoice } from "~/routes/invoice-details-loader.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb } from "~/utils/db.server";
 import { can } from "~/utils/permissions";

@@ -9,7 +9,7 @@ import { Alert, AlertDescription, AlertTitle } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { PageHeader } from "~/components/ui/page-header";
 import { TrashIcon } from "~/components/users/icons";
-import { loadPanelData } from "~/utils/user-page-data.server";
+import { loadPanelData } from "~/routes/user-ekey-panel.server";
 import { UserForm, type UserFormValues } from "~/components/users/user-form";
 import { getFixedT, getLanguage } from "~/i18n/i18next.server";
 import { translateMessage } from "~/i18n/messages";

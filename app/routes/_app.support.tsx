@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FaqList } from "~/components/support/faq-list";
 import { SupportTabs } from "~/components/support/support-tabs";
-import { ticketsPage } from "~/utils/support-tickets-data.server";
+import { ticketsPage } from "~/routes/support-ticket-list.server";
 import { TicketsTable } from "~/components/support/tickets-table";
 import { getLanguage } from "~/i18n/i18next.server";
 import { listFaqs } from "~/services/faqs.server";

@@ -5,7 +5,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { DetailList } from "~/components/devices/detail-list";
 import { LocationMap, mapLinks } from "~/components/support/location-map";
-import { ticketPageData } from "~/utils/support-ticket-data.server";
+import { ticketPageData } from "~/routes/support-ticket-page.server";
 import { TicketDevices } from "~/components/support/ticket-devices";
 import { TicketNotes, type NoteActionData } from "~/components/support/ticket-notes";
 import { Button } from "~/components/ui/button";

@@ -2,7 +2,7 @@ import { redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunctio
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { LocationMap, mapLinks, MAP_ZOOM } from "~/components/support/location-map";
-import { ticketPageData } from "~/utils/support-ticket-data.server";
+import { ticketPageData } from "~/routes/support-ticket-page.server";
 import { Button } from "~/components/ui/button";
 import { PageHeader } from "~/components/ui/page-header";
 import { requireModule } from "~/utils/auth-guards.server";

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
-import { OTA_UPLOADED, otaUploadAction } from "~/utils/ota-upload.server";
+import { OTA_UPLOADED, otaUploadAction } from "~/routes/ota-upload-action.server";
 
 /**
  * POST only: the /addota page's XMLHttpRequest upload (it shows the upload's progress, which fetch

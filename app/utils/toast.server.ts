@@ -1,5 +1,5 @@
 import { redirect } from "@remix-run/cloudflare";
-import { toastCookieHeader, type ToastMessage } from "~/components/toast/toast";
+import { toastCookieHeader, type ToastMessage } from "~/utils/toast-cookie";
 import { isProduction } from "./session.server";
 
 /** Redirects and shows `toast` on the next page (the root loader reads and clears it). */

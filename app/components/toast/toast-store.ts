@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from "react";
-import type { ToastMessage } from "./toast";
+import type { ToastMessage } from "~/utils/toast-cookie";
 
 /*
  * Client-side state of the single visible toast. Showing a new toast replaces the current one

@@ -2,7 +2,7 @@ import * as ToastPrimitive from "@radix-ui/react-toast";
 import { useEffect } from "react";
 import { AlertCircleIcon, CheckCircleIcon, InfoIcon, XIcon } from "~/components/ui/icons";
 import { cn } from "~/utils/cn";
-import { TOAST_DURATION_MS, type ToastMessage, type ToastType } from "./toast";
+import { TOAST_DURATION_MS, type ToastMessage, type ToastType } from "~/utils/toast-cookie";
 import { toast as showToast, useToast } from "./toast-store";
 
 const styles: Record<ToastType, { icon: typeof InfoIcon; className: string; iconClassName: string }> = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clearToastCookieHeader, parseToast, readToastCookie, serializeToast, toastCookieHeader, type ToastMessage } from "./toast";
+import { clearToastCookieHeader, parseToast, readToastCookie, serializeToast, toastCookieHeader, type ToastMessage } from "./toast-cookie";
 
 const saved: ToastMessage = { type: "success", title: "Saved", message: "User saved; invite sent = yes" };
 

@@ -1,9 +1,9 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { addOtaSchema } from "~/schemas/firmware";
 import { createRelease } from "~/services/firmware.server";
-import { requireModule } from "./auth-guards.server";
-import { getDb, nowMs } from "./db.server";
-import { formAction } from "./form-action.server";
+import { requireModule } from "~/utils/auth-guards.server";
+import { getDb, nowMs } from "~/utils/db.server";
+import { formAction } from "~/utils/form-action.server";
 
 /** The upload's success answer for the page's XMLHttpRequest (the page itself redirects instead). */
 export const OTA_UPLOADED = { uploaded: true } as const;
