@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { alertFormAction } from "~/utils/alert-action.server";
+import { alertFormAction } from "~/routes/alert-form-action.server";
 import { AlertForm } from "~/components/alerts/alert-form";
-import { alertFormOptions } from "~/utils/alert-loader.server";
+import { alertFormOptions } from "~/routes/alert-form-options.server";
 import { PageHeader } from "~/components/ui/page-header";
 import { requireModule } from "~/utils/auth-guards.server";
 

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { saveGroupForm } from "~/utils/device-group-action.server";
+import { saveGroupForm } from "~/routes/device-group-form-action.server";
 import { GroupForm } from "~/components/device-groups/group-form";
 import { PageHeader } from "~/components/ui/page-header";
 import { getAvailableDevices } from "~/services/device-groups.server";

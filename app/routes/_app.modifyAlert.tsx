@@ -2,9 +2,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { redirect } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { alertFormAction } from "~/utils/alert-action.server";
+import { alertFormAction } from "~/routes/alert-form-action.server";
 import { AlertForm, type AlertFormValues } from "~/components/alerts/alert-form";
-import { alertFormOptions } from "~/utils/alert-loader.server";
+import { alertFormOptions } from "~/routes/alert-form-options.server";
 import { PageHeader } from "~/components/ui/page-header";
 import { getAlertDetails, type AlertDetails } from "~/services/alerts.server";
 import { requireModule } from "~/utils/auth-guards.server";

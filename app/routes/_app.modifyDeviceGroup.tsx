@@ -2,7 +2,7 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFu
 import { useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { addDevicesForm, saveGroupForm } from "~/utils/device-group-action.server";
+import { addDevicesForm, saveGroupForm } from "~/routes/device-group-form-action.server";
 import { DevicePicker } from "~/components/device-groups/device-picker";
 import { GroupForm } from "~/components/device-groups/group-form";
 import { DeviceBulkResults } from "~/components/devices/device-bulk-results";

@@ -3,8 +3,12 @@
  * (`addAlertSchema` / `modifyAlertSchema`). The form sends pickers as repeated fields, recipients
  * as picked user ids plus typed addresses, and the chosen activity's conditions beside its name.
  */
+import type { SubmissionResult } from "@conform-to/react";
 import { z } from "zod";
 import { addAlertSchema, alertTestEmailSchema, modifyAlertSchema } from "./alerts";
+
+/** What the alert pages' action answers: Conform's reply, or the test mail's confirmation. */
+export type AlertActionData = { result?: SubmissionResult<string[]>; sent?: string } | undefined;
 
 /** Repeated fields come as an array, a single one as a string; the test-mail dialog joins ids with commas. */
 const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : v == null || v === "" ? [] : String(v).split(",").filter(Boolean));

@@ -13,9 +13,8 @@ import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { NativeSelect } from "~/components/ui/native-select";
 import { translateMessage } from "~/i18n/messages";
-import { alertAddFormSchema, alertModifyFormSchema } from "~/schemas/alert-form";
+import { alertAddFormSchema, alertModifyFormSchema, type AlertActionData } from "~/schemas/alert-form";
 import { DAY_FIELDS } from "~/schemas/alerts";
-import type { AlertActionData } from "~/utils/alert-action.server";
 import { activityName } from "./activity-name";
 
 export type AlertFormValues = {

@@ -1,9 +1,8 @@
 import { parseWithZod } from "@conform-to/zod";
 import { data, type AppLoadContext } from "@remix-run/cloudflare";
-import type { SubmissionResult } from "@conform-to/react";
 import { getFixedT, getLanguage } from "~/i18n/i18next.server";
 import { translateMessage } from "~/i18n/messages";
-import { alertAddFormSchema, alertModifyFormSchema, alertTestFormSchema } from "~/schemas/alert-form";
+import { alertAddFormSchema, alertModifyFormSchema, alertTestFormSchema, type AlertActionData } from "~/schemas/alert-form";
 import { ALERT_MESSAGES, type ModifyAlertInput } from "~/schemas/alerts";
 import { addAlert, modifyAlert, sendAlertTestEmail } from "~/services/alerts.server";
 import { deliverQueuedMail } from "~/services/mail/outbox.server";
@@ -11,8 +10,6 @@ import type { Auth } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { redirectWithToast } from "~/utils/toast.server";
-
-export type AlertActionData = { result?: SubmissionResult<string[]>; sent?: string } | undefined;
 
 /**
  * The add and modify actions. intent "test" sends the test mail to the form's recipients (after the
