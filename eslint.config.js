@@ -5,6 +5,33 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
+/**
+ * The console's layers, top to bottom: routes → api, components → services → schemas, utils → db
+ * (docs/ARCHITECTURE.md). A file imports its own layer and the ones below, never one above, whether
+ * as `~/layer/…` or as a relative `../layer/…`. `import type` counts too: a lower layer that names an
+ * upper layer's type changes whenever the upper one does, so a type both need lives in the lower one.
+ * Tests are left out: nothing imports them, and some check one layer against another.
+ */
+function layerRule(files, above, layer) {
+  return {
+    files,
+    ignores: ["**/*.test.ts", "**/*.test.tsx"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: `^(~/|(\\.\\./)+)(${above.join("|")})(/|$)`,
+              message: `${layer} sit below ${above.join(", ")} (routes → api, components → services → schemas, utils → db): move what both need down instead.`,
+            },
+          ],
+        },
+      ],
+    },
+  };
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -42,6 +69,18 @@ export default tseslint.config(
     rules: {
       "react-hooks/rules-of-hooks": "error",
       "react-hooks/exhaustive-deps": "error",
+    },
+  },
+  layerRule(["app/api/**"], ["routes"], "API endpoints"),
+  layerRule(["app/components/**"], ["routes", "api"], "Components"),
+  layerRule(["app/services/**"], ["routes", "api", "components"], "Services"),
+  layerRule(["app/schemas/**", "app/utils/**", "app/i18n/**"], ["routes", "api", "components", "services"], "Schemas, utils and i18n"),
+  {
+    // db/schema.ts is the bottom: it knows nothing of the console (the seeds and first-admin script sit on top of it).
+    files: ["db/**"],
+    ignores: ["db/seed/**", "db/bootstrap/**"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ regex: "^(~/|(\\.\\./)+app/)", message: "db/ sits below the console's layers: it imports nothing from app/." }] }],
     },
   },
   {

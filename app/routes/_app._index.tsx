@@ -7,7 +7,7 @@ import { NAV_ICONS } from "~/components/shell/nav-icons";
 import { dashboardNumbers, DENIED_ACTIVITY } from "~/services/dashboard.server";
 import { requireAuth } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
-import type { ShellData } from "./_app";
+import type { ShellData } from "~/utils/shell.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireAuth(request, context);

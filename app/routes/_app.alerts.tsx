@@ -18,7 +18,7 @@ import { ServiceError } from "~/utils/errors.server";
 import { formatZonedTime } from "~/utils/format";
 import { can } from "~/utils/permissions";
 import { redirectWithToast } from "~/utils/toast.server";
-import type { ShellData } from "./_app";
+import type { ShellData } from "~/utils/shell.server";
 
 export const meta: MetaFunction = () => [{ title: "Alerts" }];
 

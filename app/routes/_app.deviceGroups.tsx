@@ -16,7 +16,7 @@ import { deleteDeviceGroup, GROUP_SORTS, listDeviceGroups } from "~/services/dev
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { can } from "~/utils/permissions";
-import type { ShellData } from "./_app";
+import type { ShellData } from "~/utils/shell.server";
 import { rowAction, rowSchema } from "~/utils/row-action.server";
 
 export const meta: MetaFunction = () => [{ title: "Device groups" }];

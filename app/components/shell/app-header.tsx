@@ -2,7 +2,7 @@ import { NavLink, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from "~/components/ui/dropdown-menu";
 import { ChevronDownIcon } from "~/components/ui/icons";
-import type { ShellData } from "~/routes/_app";
+import type { ShellData } from "~/utils/shell.server";
 import { MainNav } from "./main-nav";
 import { MobileNav } from "./mobile-nav";
 import { postAndReload } from "./post-and-reload";

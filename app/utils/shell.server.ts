@@ -1,0 +1,29 @@
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { getLanguage } from "~/i18n/i18next.server";
+import { requireAuth } from "~/utils/auth-guards.server";
+import { canUseVarPanel, navItems } from "~/utils/permissions";
+import { idleLimits } from "~/utils/session.server";
+
+/** What the signed-in shell (routes/_app) shows around every console page: header, menus and idle limits. */
+export async function loadShell(request: Request, context: AppLoadContext) {
+  const auth = await requireAuth(request, context);
+  const { idle, warning } = idleLimits(context.cloudflare.env);
+  const p = auth.permissions;
+  return {
+    lng: await getLanguage(request),
+    user: { id: auth.user.id, displayName: auth.user.displayName, email: auth.user.email },
+    company: { name: auth.company.name, code: auth.company.code, type: auth.company.type },
+    permissions: p,
+    nav: navItems(p, auth.company.type),
+    menu: {
+      accountDetails: p.users,
+      changePassword: p.change_password,
+      varPanel: canUseVarPanel(p, auth.company.type),
+      billingPortal: p.billing_portal,
+    },
+    idle: { idleMs: idle, warningMs: warning },
+  };
+}
+
+/** The shell's loader data, read by the header and by pages through `useRouteLoaderData("routes/_app")`. */
+export type ShellData = Awaited<ReturnType<typeof loadShell>>;
