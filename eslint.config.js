@@ -72,7 +72,7 @@ export default tseslint.config(
     },
   },
   layerRule(["app/api/**"], ["routes"], "API endpoints"),
-  layerRule(["app/components/**"], ["routes", "api"], "Components"),
+  layerRule(["app/components/**", "app/phone/**"], ["routes", "api"], "Components and the phone app"),
   layerRule(["app/services/**"], ["routes", "api", "components"], "Services"),
   layerRule(["app/schemas/**", "app/utils/**", "app/i18n/**"], ["routes", "api", "components", "services"], "Schemas, utils and i18n"),
   {

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { createCore } from "~core";
-import { credentialQr } from "../../app/components/phone/credential-qr";
+import { credentialQr } from "../../app/phone/credential-qr";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
