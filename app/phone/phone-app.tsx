@@ -1,0 +1,60 @@
+import { useTranslation } from "react-i18next";
+import { useCore } from "~/components/ekeys/use-core";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
+import { HistoryList } from "./history-list";
+import { KeysTab } from "./keys-tab";
+import { PhoneHeader } from "./phone-header";
+import { SignInForm } from "./sign-in-form";
+import { usePhoneSession } from "./use-phone-session";
+
+/**
+ * The phone web app (docs/decisions/0028-signed-offline-credentials.md): sign-in, the keys held on the
+ * phone with "open now?" and "next open" computed here by the core, presenting a key to a door, and the
+ * history. Everything it shows comes from the phone's own storage, refreshed from /api/mobile while
+ * online, so it keeps working offline (a service worker keeps the page itself) until credentials expire.
+ */
+export function PhoneApp() {
+  const { t } = useTranslation("mobile");
+  const core = useCore();
+  const { session, setSession, held, history, online, now, loaded, bioRefused, refresh, recordResult, signOut } = usePhoneSession();
+  return (
+    <main id="main" className="mx-auto flex min-h-screen max-w-md flex-col gap-4 p-4">
+      <PhoneHeader signedIn={session !== null} onSignOut={signOut} />
+      {!online && (
+        <p role="status" className="rounded-md border border-warning/50 bg-warning/15 p-3 text-sm" data-testid="offline-banner">
+          {t("offline")}
+        </p>
+      )}
+      {!loaded ? null : !session ? (
+        <section aria-labelledby="sign-in-title" className="rounded-lg border bg-card p-4">
+          <h2 id="sign-in-title" className="mb-4 text-lg font-semibold">
+            {t("signInTitle")}
+          </h2>
+          <SignInForm onSignedIn={setSession} />
+        </section>
+      ) : (
+        <Tabs defaultValue="keys">
+          <TabsList aria-label={t("sections")}>
+            <TabsTrigger value="keys">{t("myKeys")}</TabsTrigger>
+            <TabsTrigger value="history">{t("history")}</TabsTrigger>
+          </TabsList>
+          <TabsContent value="keys" className="space-y-3">
+            <KeysTab
+              session={session}
+              held={held}
+              core={core}
+              now={now}
+              online={online}
+              bioRefused={bioRefused}
+              onVerifyAgain={() => void refresh(session)}
+              onResult={recordResult}
+            />
+          </TabsContent>
+          <TabsContent value="history">
+            <HistoryList rows={history} />
+          </TabsContent>
+        </Tabs>
+      )}
+    </main>
+  );
+}
