@@ -4,12 +4,10 @@ import { useTranslation } from "react-i18next";
 import { EMPTY_ROLE, RoleForm } from "~/components/roles/role-form";
 import { Button } from "~/components/ui/button";
 import { PageHeader } from "~/components/ui/page-header";
-import { getFixedT, getLanguage } from "~/i18n/i18next.server";
-import { translateMessage } from "~/i18n/messages";
 import { createRole, grantableActions, grantableModules } from "~/services/roles.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { redirectWithMessage } from "~/utils/toast.server";
 import { roleFormSchema } from "~/schemas/roles";
 import { formAction } from "~/utils/form-action.server";
 import { AS_POSTED } from "~/utils/form-options";
@@ -23,14 +21,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "role", "add");
-  // The service parses the posted fields itself with the same schema.
   return formAction(
-    await request.formData(),
+    request,
     roleFormSchema,
-    async (_value, submission) => {
-      const r = await createRole(getDb(context), auth, submission.payload, nowMs());
-      const t = await getFixedT(await getLanguage(request), "roles");
-      return redirectWithToast("/role", { type: "success", message: translateMessage(t, r.message, "roles") }, context.cloudflare.env);
+    async (value) => {
+      const r = await createRole(getDb(context), auth, value, nowMs());
+      return redirectWithMessage({ request, context }, { to: "/role", ns: "roles", message: r.message });
     },
     AS_POSTED,
   );

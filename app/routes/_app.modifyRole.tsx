@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { ServiceError } from "~/utils/errors.server";
 import { redirect } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useMemo } from "react";
@@ -6,17 +7,13 @@ import { useTranslation } from "react-i18next";
 import { RoleForm, type RoleFormValues } from "~/components/roles/role-form";
 import { Button } from "~/components/ui/button";
 import { PageHeader } from "~/components/ui/page-header";
-import { getFixedT, getLanguage } from "~/i18n/i18next.server";
-import { translateMessage } from "~/i18n/messages";
 import { getRoleDetails, grantableActions, grantableModules, modifyRole } from "~/services/roles.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
-import { ServiceError } from "~/utils/errors.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { redirectWithMessage } from "~/utils/toast.server";
 import { roleFormSchema } from "~/schemas/roles";
 import { formAction } from "~/utils/form-action.server";
 import { AS_POSTED } from "~/utils/form-options";
-
 export const meta: MetaFunction = () => [{ title: "Modify Role" }];
 
 const idOf = (request: Request) => Number(new URL(request.url).searchParams.get("id"));
@@ -36,14 +33,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "role", "modify");
-  // The service parses the posted fields itself with the same schema.
   return formAction(
-    await request.formData(),
+    request,
     roleFormSchema,
-    async (_value, submission) => {
-      const r = await modifyRole(getDb(context), auth, idOf(request), submission.payload, nowMs());
-      const t = await getFixedT(await getLanguage(request), "roles");
-      return redirectWithToast("/role", { type: "success", message: translateMessage(t, r.message, "roles") }, context.cloudflare.env);
+    async (value) => {
+      const r = await modifyRole(getDb(context), auth, idOf(request), value, nowMs());
+      return redirectWithMessage({ request, context }, { to: "/role", ns: "roles", message: r.message });
     },
     AS_POSTED,
   );
@@ -54,14 +49,14 @@ export default function ModifyRolePage() {
   const { t } = useTranslation("roles");
   const initial = useMemo<RoleFormValues>(
     () => ({
-      role_title: role.title,
-      role_description: role.description,
+      title: role.title,
+      description: role.description,
       actions: {
-        permission_all: role.permissionAll,
-        permission_add: role.permissionAdd,
-        permission_modifly: role.permissionModify,
-        permission_view: role.permissionView,
-        permission_delete: role.permissionDelete,
+        permissionAll: role.permissionAll,
+        permissionAdd: role.permissionAdd,
+        permissionModify: role.permissionModify,
+        permissionView: role.permissionView,
+        permissionDelete: role.permissionDelete,
       },
       modules: role.modules,
     }),

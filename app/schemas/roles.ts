@@ -1,18 +1,34 @@
 import { z } from "zod";
 import { MODULES, type ModuleKey } from "~/utils/permissions";
+import { checkbox } from "./flag";
 
 /**
- * Roles (spec part 2 §2 Roles, §3 Role, §5): the role form shared by the form, the service and the
- * admin API, in the spec's names (`permission_modifly` sic). Messages are the spec's English texts.
+ * Roles (spec part 2 §2 Roles, §3 Role, §5): the role form in domain names, shared by the form, its action
+ * (both `AS_POSTED`, so an empty title and no rights report both messages) and the service. The admin API's names (`permission_modifly` sic) are mapped in
+ * `app/api/endpoints/roles.server.ts`. Messages are the spec's English texts.
  */
 export const ROLE_MSG = {
   required: "Required role",
   atLeastOne: "Please choose at least one permission modules or actions or permission all",
   requiredUser: "Required user",
+  created: "Role created successfully",
+  modified: "Role modified successfully",
+  removed: "Role deleted successfully",
+  assigned: "Role assigned successfully",
+  unassigned: "Role removed successfully",
+  notFound: "The provided role is invalid",
+  userNotFound: "The provided user is invalid",
+  titleTaken: "A role with this title already exists",
+  inUse: "This role is assigned to users; assign them another role first",
+  escalation: "You cannot grant a module or permission you do not hold",
+  superAdmin: "Only a super admin can change a super admin's role",
+  notAllowedModule: "This module is not available to your company",
+  noRole: "This user has no role",
+  ownRole: "You cannot change your own role",
 } as const;
 
-export const ACTION_FLAGS = ["permission_all", "permission_add", "permission_modifly", "permission_view", "permission_delete"] as const;
-export type ActionFlag = (typeof ACTION_FLAGS)[number];
+export const ROLE_ACTIONS = ["permissionAll", "permissionAdd", "permissionModify", "permissionView", "permissionDelete"] as const;
+export type RoleAction = (typeof ROLE_ACTIONS)[number];
 
 /**
  * Modules only a platform (root) company's roles may hold, and those only a root or var company's roles may hold.
@@ -26,41 +42,41 @@ export function modulesForCompanyType(type: string): ModuleKey[] {
   return MODULES.filter((m) => (PLATFORM_MODULES.includes(m) ? type === "root" : RESELLER_MODULES.includes(m) ? type === "root" || type === "var" : true));
 }
 
-const flag = z
-  .union([z.boolean(), z.enum(["1", "0", "true", "false", "on", ""]), z.literal(1), z.literal(0)])
-  .transform((v) => v === true || v === 1 || v === "1" || v === "true" || v === "on")
-  .default(false);
+export const roleTitle = z
+  .string({ required_error: ROLE_MSG.required, invalid_type_error: ROLE_MSG.required })
+  .trim()
+  .min(1, ROLE_MSG.required)
+  .max(100, "The role title is too long");
+export const roleDescription = z
+  .string()
+  .trim()
+  .max(500)
+  .nullish()
+  .transform((v) => v ?? "");
+
+/** A role grants at least one action or one module. */
+export function requireSomeRight(v: Record<RoleAction, boolean> & { modules: readonly string[] }, ctx: z.RefinementCtx, modulesPath: string) {
+  if (!ROLE_ACTIONS.some((f) => v[f]) && v.modules.length === 0) ctx.addIssue({ code: "custom", path: [modulesPath], message: ROLE_MSG.atLeastOne });
+}
 
 export const roleFormSchema = z
   .object({
-    role_title: z.string({ required_error: ROLE_MSG.required, invalid_type_error: ROLE_MSG.required }).trim().min(1, ROLE_MSG.required).max(100, "The role title is too long"),
-    role_description: z
-      .string()
-      .trim()
-      .max(500)
-      .nullish()
-      .transform((v) => v ?? ""),
-    permission_all: flag,
-    permission_add: flag,
-    permission_modifly: flag,
-    permission_view: flag,
-    permission_delete: flag,
-    permission_title: z.string().nullish(),
-    permission_description: z.string().nullish(),
-    permission_module: z
-      .record(z.string(), flag)
-      .nullish()
-      .transform((m) => MODULES.filter((k) => m?.[k] === true)),
+    title: roleTitle,
+    description: roleDescription,
+    permissionAll: checkbox(),
+    permissionAdd: checkbox(),
+    permissionModify: checkbox(),
+    permissionView: checkbox(),
+    permissionDelete: checkbox(),
+    // One ticked module posts a single value, none posts nothing.
+    modules: z.preprocess((m) => (m === undefined ? [] : [m].flat()), z.array(z.string())).transform((m) => MODULES.filter((k) => m.includes(k))),
   })
-  .superRefine((v, ctx) => {
-    const anyAction = ACTION_FLAGS.some((f) => v[f]);
-    if (!anyAction && v.permission_module.length === 0) ctx.addIssue({ code: "custom", path: ["permission_module"], message: ROLE_MSG.atLeastOne });
-  });
+  .superRefine((v, ctx) => requireSomeRight(v, ctx, "modules"));
 export type RoleInput = z.output<typeof roleFormSchema>;
 
 export const modifyRoleSchema = z.object({ id: z.coerce.number({ invalid_type_error: "id is required" }).int().positive("id is required") });
 
-/** The API bodies: transport-level shape only; the service runs `roleFormSchema`. */
+/** The API bodies: transport-level shape only; the endpoint parses them into `RoleInput`. */
 export const roleBody = z
   .object({
     role_title: z.string().optional(),

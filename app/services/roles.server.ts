@@ -7,12 +7,11 @@
  * var_panel only in root and var companies' roles; billing_portal in any company's (decision 0024).
  */
 import { asc, eq, isNotNull, isNull, ne, sql } from "drizzle-orm";
-import { type ACTION_FLAGS, assignRoleSchema, modulesForCompanyType, roleFormSchema, type RoleInput } from "~/schemas/roles";
+import { assignRoleSchema, modulesForCompanyType, ROLE_MSG, type RoleAction, type RoleInput } from "~/schemas/roles";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { issuesByField } from "~/utils/field-errors";
-import { parseInput } from "~/utils/parse-input.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
-import { schema, type Db } from "~/utils/db.server";
+import { countWhere, schema, type Db } from "~/utils/db.server";
 import { forbidden, notFound, ServiceError } from "~/utils/errors.server";
 import { canAct, MODULES, type ModuleKey } from "~/utils/permissions";
 import { inCompany, liveInCompany } from "~/utils/tenant.server";
@@ -20,23 +19,6 @@ import { inCompany, liveInCompany } from "~/utils/tenant.server";
 const r = schema.roles;
 const rm = schema.roleModules;
 const u = schema.users;
-
-export const ROLE_MESSAGES = {
-  created: "Role created successfully",
-  modified: "Role modified successfully",
-  removed: "Role deleted successfully",
-  assigned: "Role assigned successfully",
-  unassigned: "Role removed successfully",
-  notFound: "The provided role is invalid",
-  userNotFound: "The provided user is invalid",
-  titleTaken: "A role with this title already exists",
-  inUse: "This role is assigned to users; assign them another role first",
-  escalation: "You cannot grant a module or permission you do not hold",
-  superAdmin: "Only a super admin can change a super admin's role",
-  notAllowedModule: "This module is not available to your company",
-  noRole: "This user has no role",
-  ownRole: "You cannot change your own role",
-} as const;
 
 /** A role as the console reads it; the API's names are mapped in `app/api/endpoints/roles.server.ts` (decision 0017). */
 export type RoleRow = {
@@ -90,9 +72,9 @@ export async function listRoles(db: Db, auth: Auth): Promise<RoleRow[]> {
 }
 
 async function findRole(db: Db, auth: Auth, id: number) {
-  if (!Number.isInteger(id) || id <= 0) notFound(ROLE_MESSAGES.notFound);
+  if (!Number.isInteger(id) || id <= 0) notFound(ROLE_MSG.notFound);
   const role = await db.query.roles.findFirst({ where: inCompany(r, auth, eq(r.id, id)) });
-  if (!role) notFound(ROLE_MESSAGES.notFound);
+  if (!role) notFound(ROLE_MSG.notFound);
   const modules = await db.select({ key: rm.moduleKey }).from(rm).where(eq(rm.roleId, role!.id));
   return { role: role!, modules: modules.map((m) => m.key) as ModuleKey[] };
 }
@@ -100,10 +82,7 @@ async function findRole(db: Db, auth: Auth, id: number) {
 export async function getRoleDetails(db: Db, auth: Auth, id: number): Promise<RoleRow> {
   assertCan(auth, "role");
   const { role, modules } = await findRole(db, auth, id);
-  const [n] = await db
-    .select({ n: sql<number>`count(*)` })
-    .from(u)
-    .where(liveInCompany(u, auth, eq(u.roleId, role.id)));
+  const [n] = await countWhere(db, u, liveInCompany(u, auth, eq(u.roleId, role.id)));
   return toRow(role, modules, Number(n?.n ?? 0));
 }
 
@@ -111,12 +90,12 @@ export async function getRoleDetails(db: Db, auth: Auth, id: number): Promise<Ro
 type Grant = { modules: readonly string[]; all: boolean; add: boolean; modify: boolean; view: boolean; delete: boolean };
 
 const grantOfInput = (v: RoleInput): Grant => ({
-  modules: v.permission_module,
-  all: v.permission_all,
-  add: v.permission_add,
-  modify: v.permission_modifly,
-  view: v.permission_view,
-  delete: v.permission_delete,
+  modules: v.modules,
+  all: v.permissionAll,
+  add: v.permissionAdd,
+  modify: v.permissionModify,
+  view: v.permissionView,
+  delete: v.permissionDelete,
 });
 const grantOfRow = (row: typeof r.$inferSelect, modules: readonly string[]): Grant => ({
   modules,
@@ -131,15 +110,13 @@ const grantOfRow = (row: typeof r.$inferSelect, modules: readonly string[]): Gra
 export function assertWithinCaller(auth: Auth, g: Grant) {
   const p = auth.permissions;
   const missingModule = g.modules.some((m) => !p[m as ModuleKey]);
-  const missingAction = (g.all && !p.permission_all) || (g.add && !canAct(p, "add")) || (g.modify && !canAct(p, "modify")) || (g.delete && !canAct(p, "delete"));
-  if (missingModule || missingAction) throw new ServiceError(403, ROLE_MESSAGES.escalation);
+  const missingAction = (g.all && !p.permissionAll) || (g.add && !canAct(p, "add")) || (g.modify && !canAct(p, "modify")) || (g.delete && !canAct(p, "delete"));
+  if (missingModule || missingAction) throw new ServiceError(403, ROLE_MSG.escalation);
 }
 
-function parseRole(auth: Auth, input: unknown): RoleInput {
-  const v = parseInput(roleFormSchema, input);
+function assertModulesAllowed(auth: Auth, v: RoleInput) {
   const allowed = modulesForCompanyType(auth.company.type);
-  if (v.permission_module.some((m) => !allowed.includes(m))) throw new ServiceError(422, ROLE_MESSAGES.notAllowedModule);
-  return v;
+  if (v.modules.some((m) => !allowed.includes(m))) throw new ServiceError(422, ROLE_MSG.notAllowedModule);
 }
 
 async function assertTitleFree(db: Db, auth: Auth, title: string, exceptId?: number) {
@@ -148,66 +125,66 @@ async function assertTitleFree(db: Db, auth: Auth, title: string, exceptId?: num
     .from(r)
     .where(inCompany(r, auth, sql`lower(${r.title}) = ${title.toLowerCase()}`, exceptId ? ne(r.id, exceptId) : undefined))
     .limit(1);
-  if (same.length) throw new ServiceError(422, ROLE_MESSAGES.titleTaken, { fieldErrors: { role_title: [ROLE_MESSAGES.titleTaken] } });
+  if (same.length) throw new ServiceError(422, ROLE_MSG.titleTaken, { fieldErrors: { title: [ROLE_MSG.titleTaken] } });
 }
 
 const roleColumns = (v: RoleInput) => ({
-  title: v.role_title,
-  description: v.role_description,
-  permissionAll: v.permission_all,
-  permissionAdd: v.permission_add,
-  permissionModify: v.permission_modifly,
-  permissionView: v.permission_view,
-  permissionDelete: v.permission_delete,
+  title: v.title,
+  description: v.description,
+  permissionAll: v.permissionAll,
+  permissionAdd: v.permissionAdd,
+  permissionModify: v.permissionModify,
+  permissionView: v.permissionView,
+  permissionDelete: v.permissionDelete,
 });
 
-export async function createRole(db: Db, auth: Auth, input: unknown, now: number): Promise<{ id: number; message: string }> {
+export async function createRole(db: Db, auth: Auth, v: RoleInput, now: number): Promise<{ id: number; message: string }> {
   assertCan(auth, "role", "add");
-  const v = parseRole(auth, input);
+  assertModulesAllowed(auth, v);
   assertWithinCaller(auth, grantOfInput(v));
-  await assertTitleFree(db, auth, v.role_title);
-  const roleId = sql`(select id from roles where company_id = ${auth.company.id} and role_title = ${v.role_title})` as unknown as number;
+  await assertTitleFree(db, auth, v.title);
+  const roleId = sql`(select id from roles where company_id = ${auth.company.id} and role_title = ${v.title})`;
   await db.batch([
     db.insert(r).values({ ...roleColumns(v), companyId: auth.company.id, createdAt: now, updatedAt: now }),
-    ...(v.permission_module.length ? [db.insert(rm).values(v.permission_module.map((m) => ({ roleId, companyId: auth.company.id, moduleKey: m })))] : []),
+    ...(v.modules.length ? [db.insert(rm).values(v.modules.map((m) => ({ roleId, companyId: auth.company.id, moduleKey: m })))] : []),
     activityInsert(db, {
       companyId: auth.company.id,
       name: "Role Created",
       createdByUserId: auth.user.id,
-      summary: v.role_title,
-      details: { modules: v.permission_module },
+      summary: v.title,
+      details: { modules: v.modules },
       at: now,
     }),
   ]);
-  const created = await db.query.roles.findFirst({ where: inCompany(r, auth, eq(r.title, v.role_title)), columns: { id: true } });
-  return { id: created!.id, message: ROLE_MESSAGES.created };
+  const created = await db.query.roles.findFirst({ where: inCompany(r, auth, eq(r.title, v.title)), columns: { id: true } });
+  return { id: created!.id, message: ROLE_MSG.created };
 }
 
-export async function modifyRole(db: Db, auth: Auth, id: number, input: unknown, now: number): Promise<{ message: string }> {
+export async function modifyRole(db: Db, auth: Auth, id: number, v: RoleInput, now: number): Promise<{ message: string }> {
   assertCan(auth, "role", "modify");
   const { role, modules } = await findRole(db, auth, id);
   // Neither what the role holds now nor what it will hold may exceed the editor's own rights.
   assertWithinCaller(auth, grantOfRow(role, modules));
-  const v = parseRole(auth, input);
+  assertModulesAllowed(auth, v);
   assertWithinCaller(auth, grantOfInput(v));
-  await assertTitleFree(db, auth, v.role_title, role.id);
+  await assertTitleFree(db, auth, v.title, role.id);
   await db.batch([
     db
       .update(r)
       .set({ ...roleColumns(v), updatedAt: now })
       .where(inCompany(r, auth, eq(r.id, role.id))),
     db.delete(rm).where(inCompany(rm, auth, eq(rm.roleId, role.id))),
-    ...(v.permission_module.length ? [db.insert(rm).values(v.permission_module.map((m) => ({ roleId: role.id, companyId: auth.company.id, moduleKey: m })))] : []),
+    ...(v.modules.length ? [db.insert(rm).values(v.modules.map((m) => ({ roleId: role.id, companyId: auth.company.id, moduleKey: m })))] : []),
     activityInsert(db, {
       companyId: auth.company.id,
       name: "Role Modified",
       createdByUserId: auth.user.id,
-      summary: v.role_title,
-      details: { modules: v.permission_module },
+      summary: v.title,
+      details: { modules: v.modules },
       at: now,
     }),
   ]);
-  return { message: ROLE_MESSAGES.modified };
+  return { message: ROLE_MSG.modified };
 }
 
 export async function deleteRole(db: Db, auth: Auth, id: number, now: number): Promise<{ message: string }> {
@@ -219,7 +196,7 @@ export async function deleteRole(db: Db, auth: Auth, id: number, now: number): P
     .from(u)
     .where(liveInCompany(u, auth, eq(u.roleId, role.id)))
     .limit(1);
-  if (holders.length) throw new ServiceError(422, ROLE_MESSAGES.inUse);
+  if (holders.length) throw new ServiceError(422, ROLE_MSG.inUse);
   await db.batch([
     db.delete(rm).where(inCompany(rm, auth, eq(rm.roleId, role.id))),
     db.delete(r).where(inCompany(r, auth, eq(r.id, role.id))),
@@ -230,7 +207,7 @@ export async function deleteRole(db: Db, auth: Auth, id: number, now: number): P
       .where(inCompany(u, auth, eq(u.roleId, role.id))),
     activityInsert(db, { companyId: auth.company.id, name: "Role Removed", createdByUserId: auth.user.id, summary: role.title, at: now }),
   ]);
-  return { message: ROLE_MESSAGES.removed };
+  return { message: ROLE_MSG.removed };
 }
 
 export type RoleUserRow = { id: number; displayName: string; email: string; isSuperAdmin: boolean; role: { id: number; title: string } | null };
@@ -255,17 +232,17 @@ export async function listRoleUsers(db: Db, auth: Auth, type: "assigned" | "unas
 
 async function findUser(db: Db, auth: Auth, id: number) {
   const user = await db.query.users.findFirst({ where: liveInCompany(u, auth, eq(u.id, id)) });
-  return user ?? notFound(ROLE_MESSAGES.userNotFound);
+  return user ?? notFound(ROLE_MSG.userNotFound);
 }
 
 /** Only a super admin may change a super admin's role. */
 function assertMayChangeRoleOf(auth: Auth, user: { isSuperAdmin: boolean }) {
-  if (user.isSuperAdmin && !auth.user.isSuperAdmin) forbidden(ROLE_MESSAGES.superAdmin);
+  if (user.isSuperAdmin && !auth.user.isSuperAdmin) forbidden(ROLE_MSG.superAdmin);
 }
 
 /** Nobody changes or removes their own role: one click would lock the caller (maybe the company's only admin) out. */
 function assertNotOwnRole(auth: Auth, user: { id: number; roleId: number | null }, newRoleId: number | null) {
-  if (user.id === auth.user.id && user.roleId !== newRoleId) forbidden(ROLE_MESSAGES.ownRole);
+  if (user.id === auth.user.id && user.roleId !== newRoleId) forbidden(ROLE_MSG.ownRole);
 }
 
 export async function assignRole(db: Db, auth: Auth, input: unknown, now: number): Promise<{ message: string }> {
@@ -302,14 +279,14 @@ export async function assignRole(db: Db, auth: Auth, input: unknown, now: number
       at: now,
     }),
   ]);
-  return { message: ROLE_MESSAGES.assigned };
+  return { message: ROLE_MSG.assigned };
 }
 
 export async function removeRoleFromUser(db: Db, auth: Auth, userId: number, now: number): Promise<{ message: string }> {
   assertCan(auth, "role", "add");
   const user = await findUser(db, auth, userId);
   assertMayChangeRoleOf(auth, user);
-  if (user.roleId == null) throw new ServiceError(422, ROLE_MESSAGES.noRole);
+  if (user.roleId == null) throw new ServiceError(422, ROLE_MSG.noRole);
   assertNotOwnRole(auth, user, null);
   const current = await findRole(db, auth, user.roleId).catch(() => null);
   if (current) assertWithinCaller(auth, grantOfRow(current.role, current.modules));
@@ -328,7 +305,7 @@ export async function removeRoleFromUser(db: Db, auth: Auth, userId: number, now
       at: now,
     }),
   ]);
-  return { message: ROLE_MESSAGES.unassigned };
+  return { message: ROLE_MSG.unassigned };
 }
 
 /** The modules the caller may put in a role (held by the caller and available to the company type). */
@@ -338,13 +315,13 @@ export function grantableModules(auth: Auth): ModuleKey[] {
 }
 
 /** The action flags the caller may put in a role. */
-export function grantableActions(auth: Auth): Record<(typeof ACTION_FLAGS)[number], boolean> {
+export function grantableActions(auth: Auth): Record<RoleAction, boolean> {
   const p = auth.permissions;
   return {
-    permission_all: p.permission_all,
-    permission_add: canAct(p, "add"),
-    permission_modifly: canAct(p, "modify"),
-    permission_view: true,
-    permission_delete: canAct(p, "delete"),
+    permissionAll: p.permissionAll,
+    permissionAdd: canAct(p, "add"),
+    permissionModify: canAct(p, "modify"),
+    permissionView: true,
+    permissionDelete: canAct(p, "delete"),
   };
 }

@@ -35,11 +35,11 @@ function permissionsOf(role: RoleRow | null, moduleKeys: string[]): Permissions 
   if (!role) return { ...NO_PERMISSIONS };
   const granted = new Set(moduleKeys);
   return {
-    permission_all: role.permissionAll,
-    permission_add: role.permissionAdd,
-    permission_modifly: role.permissionModify,
-    permission_delete: role.permissionDelete,
-    permission_view: role.permissionView,
+    permissionAll: role.permissionAll,
+    permissionAdd: role.permissionAdd,
+    permissionModify: role.permissionModify,
+    permissionDelete: role.permissionDelete,
+    permissionView: role.permissionView,
     ...(Object.fromEntries(MODULES.map((m) => [m, granted.has(m)])) as Record<ModuleKey, boolean>),
   };
 }

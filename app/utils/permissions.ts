@@ -1,7 +1,8 @@
 /**
- * Permissions as the spec's getUserPermissions payload: action flags plus one flag per module.
- * Shared by server guards and the UI, so what is hidden and what is refused never disagree.
- * `permission_all` grants every action inside the modules a role has; it does not add modules.
+ * A role's rights: action flags plus one flag per module (the admin API's getUserPermissions sends them in
+ * the spec's names, mapped in `app/api/endpoints/auth.server.ts`). Shared by server guards and the UI, so
+ * what is hidden and what is refused never disagree. `permissionAll` grants every action inside the
+ * modules a role has; it does not add modules.
  */
 export const MODULES = [
   "users",
@@ -21,31 +22,31 @@ export type ModuleKey = (typeof MODULES)[number];
 export type Action = "view" | "add" | "modify" | "delete";
 
 export type Permissions = {
-  permission_all: boolean;
-  permission_add: boolean;
-  permission_modifly: boolean;
-  permission_delete: boolean;
-  permission_view: boolean;
+  permissionAll: boolean;
+  permissionAdd: boolean;
+  permissionModify: boolean;
+  permissionDelete: boolean;
+  permissionView: boolean;
 } & Record<ModuleKey, boolean>;
 
 export const NO_PERMISSIONS: Permissions = Object.freeze({
-  permission_all: false,
-  permission_add: false,
-  permission_modifly: false,
-  permission_delete: false,
-  permission_view: false,
+  permissionAll: false,
+  permissionAdd: false,
+  permissionModify: false,
+  permissionDelete: false,
+  permissionView: false,
   ...Object.fromEntries(MODULES.map((m) => [m, false])),
 }) as Permissions;
 
 const ACTION_FLAG = {
-  add: "permission_add",
-  modify: "permission_modifly",
-  delete: "permission_delete",
+  add: "permissionAdd",
+  modify: "permissionModify",
+  delete: "permissionDelete",
 } as const;
 
 export function canAct(p: Permissions, action: Action): boolean {
   if (action === "view") return true;
-  return p.permission_all || p[ACTION_FLAG[action]];
+  return p.permissionAll || p[ACTION_FLAG[action]];
 }
 
 /** May the holder use `module` (any of `modules`) for `action`? */

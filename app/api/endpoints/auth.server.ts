@@ -2,13 +2,14 @@ import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { changePasswordSchema, forgotPasswordSchema, loginSchema, resetExpiredPasswordSchema, twoFactorSchema, webResetPasswordSchema } from "~/schemas/auth";
 import * as authService from "~/services/auth.server";
-import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import { loadPermissions } from "~/utils/auth-guards.server";
 import { schema } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
+import type { Permissions } from "~/utils/permissions";
 import { publicOrigin } from "~/utils/origin.server";
 import { clientIp } from "~/utils/session.server";
 import { endpoint } from "../define.server";
+import { deliveringMail, sendingSignInCode } from "../mail-delivery.server";
 
 const loginPayload = z.object({
   dispay_name: z.string(),
@@ -18,6 +19,16 @@ const loginPayload = z.object({
   company_type: z.string(),
   e_mail: z.string(),
   company: z.object({ company_name: z.string(), company_id: z.string() }),
+});
+
+/** A role's rights in the spec's names (`permission_modifly` sic), module flags as they are. */
+const permissionsPayload = ({ permissionAll, permissionAdd, permissionModify, permissionDelete, permissionView, ...modules }: Permissions) => ({
+  permission_all: permissionAll,
+  permission_add: permissionAdd,
+  permission_modifly: permissionModify,
+  permission_delete: permissionDelete,
+  permission_view: permissionView,
+  ...modules,
 });
 
 export const authEndpoints = [
@@ -30,14 +41,8 @@ export const authEndpoints = [
     body: loginSchema,
     response: z.object({ token: z.string(), payload: loginPayload, message: z.string() }),
     async handler({ db, env, body, request, now, waitUntil }) {
-      try {
-        const r = await authService.login(db, body, { request, kind: "api", now });
-        return { message: r.message, payload: r.payload, extra: { token: r.token } };
-      } catch (e) {
-        // The 402 answer has just queued the sign-in code.
-        if (e instanceof ServiceError && e.details.errorCode === "2fa-required") deliverQueuedMail(env, waitUntil);
-        throw e;
-      }
+      const r = await sendingSignInCode({ env, waitUntil }, authService.login(db, body, { request, kind: "api", now }));
+      return { message: r.message, payload: r.payload, extra: { token: r.token } };
     },
   }),
   endpoint({
@@ -71,9 +76,7 @@ export const authEndpoints = [
     auth: "public",
     body: forgotPasswordSchema,
     async handler({ db, env, body, request, now, waitUntil }) {
-      const r = await authService.webForgotPassword(db, body, { origin: publicOrigin(env, request), ip: clientIp(request), now });
-      deliverQueuedMail(env, waitUntil);
-      return r;
+      return deliveringMail({ env, waitUntil }, authService.webForgotPassword(db, body, { origin: publicOrigin(env, request), ip: clientIp(request), now }));
     },
   }),
   endpoint({
@@ -121,7 +124,7 @@ export const authEndpoints = [
     async handler({ db, auth, query }) {
       const role = await db.query.roles.findFirst({ where: and(eq(schema.roles.id, query.roleId), eq(schema.roles.companyId, auth.company.id)) });
       if (!role) throw new ServiceError(404, "Role not found");
-      return { payload: await loadPermissions(db, role.id) };
+      return { payload: permissionsPayload(await loadPermissions(db, role.id)) };
     },
   }),
 ];

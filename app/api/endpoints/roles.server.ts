@@ -1,9 +1,12 @@
 import { z } from "zod";
-import { assignRoleBody, getUsersQuery, modifyRoleBody, roleBody, roleIdQuery } from "~/schemas/roles";
+import { assignRoleBody, getUsersQuery, modifyRoleBody, requireSomeRight, roleBody, roleDescription, roleIdQuery, roleTitle, type RoleInput } from "~/schemas/roles";
 import * as roles from "~/services/roles.server";
 import type { RoleRow, RoleUserRow } from "~/services/roles.server";
+import { assertCan } from "~/utils/auth-guards.server";
+import { parseInput } from "~/utils/parse-input.server";
 import { MODULES } from "~/utils/permissions";
 import { endpoint } from "../define.server";
+import { withWireFields } from "../wire-fields.server";
 
 const message = z.object({ message: z.string() });
 const tag = "Roles";
@@ -37,6 +40,51 @@ const rolePayload = (r: RoleRow) => ({
   permission_module: Object.fromEntries(MODULES.map((m) => [m, r.modules.includes(m)])),
   users: r.users,
 });
+/** The spec's '1'/'0', JSON booleans and 1/0, "true"/"false", a checkbox's "on"; absent is off, anything else refused. */
+const flag = z
+  .union([z.boolean(), z.enum(["1", "0", "true", "false", "on", ""]), z.literal(1), z.literal(0)])
+  .transform((v) => v === true || v === 1 || v === "1" || v === "true" || v === "on")
+  .default(false);
+
+/** The role's domain fields in the spec's names; field errors go back under these. */
+const ROLE_WIRE = {
+  title: "role_title",
+  description: "role_description",
+  permissionAll: "permission_all",
+  permissionAdd: "permission_add",
+  permissionModify: "permission_modifly",
+  permissionView: "permission_view",
+  permissionDelete: "permission_delete",
+  modules: "permission_module",
+} as const;
+
+/** A create/modify body in the spec's names, as the role the service takes. */
+const roleInput = z
+  .object({
+    role_title: roleTitle,
+    role_description: roleDescription,
+    permission_all: flag,
+    permission_add: flag,
+    permission_modifly: flag,
+    permission_view: flag,
+    permission_delete: flag,
+    permission_module: z
+      .record(z.string(), flag)
+      .nullish()
+      .transform((m) => MODULES.filter((k) => m?.[k] === true)),
+  })
+  .transform((v): RoleInput => ({
+    title: v.role_title,
+    description: v.role_description,
+    permissionAll: v.permission_all,
+    permissionAdd: v.permission_add,
+    permissionModify: v.permission_modifly,
+    permissionView: v.permission_view,
+    permissionDelete: v.permission_delete,
+    modules: v.permission_module,
+  }))
+  .superRefine((v, ctx) => requireSomeRight(v, ctx, ROLE_WIRE.modules));
+
 const roleUserPayload = (u: RoleUserRow) => ({
   id: u.id,
   dispay_name: u.displayName,
@@ -87,7 +135,8 @@ export const roleEndpoints = [
     body: roleBody,
     response: z.object({ message: z.string(), payload: z.object({ id: z.number() }) }),
     async handler({ db, auth, body, now }) {
-      const r = await roles.createRole(db, auth, body, now);
+      assertCan(auth, "role", "add"); // a caller without the right is refused before the body is read
+      const r = await withWireFields(ROLE_WIRE, () => roles.createRole(db, auth, parseInput(roleInput, body), now));
       return { message: r.message, payload: { id: r.id } };
     },
   }),
@@ -100,7 +149,8 @@ export const roleEndpoints = [
     body: modifyRoleBody,
     response: message,
     async handler({ db, auth, body, now }) {
-      return await roles.modifyRole(db, auth, Number(body.id), body, now);
+      assertCan(auth, "role", "modify");
+      return await withWireFields(ROLE_WIRE, () => roles.modifyRole(db, auth, Number(body.id), parseInput(roleInput, body), now));
     },
   }),
   endpoint({

@@ -8,28 +8,28 @@ import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { Textarea } from "~/components/ui/textarea";
-import { ACTION_FLAGS, roleFormSchema, type ActionFlag } from "~/schemas/roles";
+import { ROLE_ACTIONS, roleFormSchema, type RoleAction } from "~/schemas/roles";
 import { AS_POSTED } from "~/utils/form-options";
 import type { ModuleKey } from "~/utils/permissions";
 
 export type RoleFormValues = {
-  role_title: string;
-  role_description: string;
-  actions: Record<ActionFlag, boolean>;
+  title: string;
+  description: string;
+  actions: Record<RoleAction, boolean>;
   modules: ModuleKey[];
 };
 
 export const EMPTY_ROLE: RoleFormValues = {
-  role_title: "",
-  role_description: "",
-  actions: { permission_all: false, permission_add: false, permission_modifly: false, permission_view: true, permission_delete: false },
+  title: "",
+  description: "",
+  actions: { permissionAll: false, permissionAdd: false, permissionModify: false, permissionView: true, permissionDelete: false },
   modules: [],
 };
 
 /**
  * Add/modify role: title, description, the action rights and the modules. Only what the signed-in
  * user holds can be ticked (the server refuses anything else too). Conform with the schema the action
- * parses; the ticks stay controlled and post as `permission_module.<module>`.
+ * parses; the ticks stay controlled and post as booleans (`true` when on) and the `modules` list.
  */
 export function RoleForm({
   initial,
@@ -39,7 +39,7 @@ export function RoleForm({
 }: {
   initial: RoleFormValues;
   grantable: ModuleKey[];
-  grantableActions: Record<ActionFlag, boolean>;
+  grantableActions: Record<RoleAction, boolean>;
   submitLabel: string;
 }) {
   const { fields, err, formError, formProps, t } = usePageForm({ id: "role", schema: roleFormSchema, ns: "roles", ...AS_POSTED });
@@ -50,7 +50,7 @@ export function RoleForm({
 
   // Modules the role holds but the editor may not grant stay visible (read-only).
   const shown = [...grantable, ...initial.modules.filter((m) => !grantable.includes(m))];
-  const modulesError = err(fields.permission_module);
+  const modulesError = err(fields.modules);
 
   return (
     <Form method="post" {...formProps} className="grid max-w-3xl gap-6">
@@ -60,30 +60,23 @@ export function RoleForm({
         </Alert>
       )}
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field label={t("roleTitle")} error={err(fields.role_title)} required>
-          <Input
-            id="role-title"
-            name="role_title"
-            value={values.role_title}
-            maxLength={100}
-            autoComplete="off"
-            onChange={(e) => setValues((v) => ({ ...v, role_title: e.target.value }))}
-          />
+        <Field label={t("roleTitle")} error={err(fields.title)} required>
+          <Input id="role-title" name="title" value={values.title} maxLength={100} autoComplete="off" onChange={(e) => setValues((v) => ({ ...v, title: e.target.value }))} />
         </Field>
-        <Field label={t("roleDescription")} error={err(fields.role_description)} className="sm:col-span-2">
+        <Field label={t("roleDescription")} error={err(fields.description)} className="sm:col-span-2">
           <Textarea
             id="role-description"
-            name="role_description"
-            value={values.role_description}
+            name="description"
+            value={values.description}
             maxLength={500}
-            onChange={(e) => setValues((v) => ({ ...v, role_description: e.target.value }))}
+            onChange={(e) => setValues((v) => ({ ...v, description: e.target.value }))}
           />
         </Field>
       </div>
       <fieldset className="grid gap-2 rounded-lg border p-4">
         <legend className="px-1 text-sm font-semibold">{t("actions")}</legend>
         <div className="flex flex-wrap gap-x-6 gap-y-2">
-          {ACTION_FLAGS.map((f) => (
+          {ROLE_ACTIONS.map((f) => (
             <div key={f} className="flex items-center gap-2">
               <Checkbox
                 id={`role-${f}`}
@@ -92,7 +85,7 @@ export function RoleForm({
                 onCheckedChange={(c) => setValues((v) => ({ ...v, actions: { ...v.actions, [f]: c === true } }))}
               />
               <Label htmlFor={`role-${f}`}>{t(`action.${f}`)}</Label>
-              <input type="hidden" name={f} value={values.actions[f] ? "1" : "0"} />
+              {values.actions[f] && <input type="hidden" name={f} value="true" />}
             </div>
           ))}
         </div>
@@ -113,7 +106,7 @@ export function RoleForm({
           ))}
         </div>
         {values.modules.map((m) => (
-          <input key={m} type="hidden" name={`permission_module.${m}`} value="1" />
+          <input key={m} type="hidden" name="modules" value={m} />
         ))}
         {modulesError && (
           <p id="role-modules-error" className="text-xs font-medium text-destructive">
