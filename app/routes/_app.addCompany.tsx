@@ -5,13 +5,11 @@ import { useTranslation } from "react-i18next";
 import { CompanyForm, emptyCompany } from "~/components/companies/company-form";
 import { Button } from "~/components/ui/button";
 import { PageHeader } from "~/components/ui/page-header";
-import { getFixedT, getLanguage } from "~/i18n/i18next.server";
-import { translateMessage } from "~/i18n/messages";
 import { addCompany, freeCompanyCode, listParentOptions } from "~/services/companies.server";
 import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { redirectWithMessage } from "~/utils/toast.server";
 import { companyCreateSchema } from "~/schemas/companies";
 import { formAction } from "~/utils/form-action.server";
 import { AS_POSTED } from "~/utils/form-options";
@@ -27,16 +25,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "company", "add");
-  const env = context.cloudflare.env;
-  // The service parses the posted fields itself with the same schema.
   return formAction(
-    await request.formData(),
+    request,
     companyCreateSchema,
-    async (_value, submission) => {
-      const r = await addCompany(getDb(context), auth, submission.payload, { origin: new URL(request.url).origin, now: nowMs() });
-      deliverQueuedMail(env, (p) => context.cloudflare.ctx.waitUntil(p));
-      const t = await getFixedT(await getLanguage(request), "companies");
-      return redirectWithToast("/company", { type: "success", message: translateMessage(t, r.message, "companies") }, env);
+    async (value) => {
+      const r = await addCompany(getDb(context), auth, value, { origin: new URL(request.url).origin, now: nowMs() });
+      deliverQueuedMail(context.cloudflare.env, (p) => context.cloudflare.ctx.waitUntil(p));
+      return redirectWithMessage({ request, context }, { to: "/company", ns: "companies", message: r.message });
     },
     AS_POSTED,
   );

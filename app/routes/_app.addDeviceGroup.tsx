@@ -21,7 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "device_group", "add");
-  return saveGroupForm(request, context, auth, "add");
+  return saveGroupForm(request, await request.formData(), context, auth, "add");
 }
 
 export default function AddDeviceGroup() {

@@ -1,19 +1,19 @@
-import { parseWithZod } from "@conform-to/zod";
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { InvoiceForm, type InvoiceActionData, type InvoiceDraft } from "~/components/invoices/invoice-form";
-import { LinkButton } from "~/components/invoices/invoice-view";
+import { InvoiceForm, type InvoiceDraft } from "~/components/invoices/invoice-form";
+import { LinkButton } from "~/components/ui/link-button";
 import { PageHeader } from "~/components/ui/page-header";
-import { getFixedT, getLanguage } from "~/i18n/i18next.server";
-import { translateMessage } from "~/i18n/messages";
 import { invoiceFormSchema } from "~/schemas/invoices";
 import { addInvoice, customerOptions, getInvoiceDetails, todayOf } from "~/services/invoices.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { centsText, percentText } from "~/utils/invoice-money";
-import { redirectWithToast } from "~/utils/toast.server";
+import { formAction } from "~/utils/form-action.server";
+import { inFormFieldNames } from "~/utils/form-field-names.server";
+import { AS_POSTED } from "~/utils/form-options";
+import { redirectWithMessage } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Create Customer Invoice" }];
 
@@ -57,25 +57,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { draft, customers: await customerOptions(db, auth), today: todayOf(now) };
 }
 
-/** Service field names (`lineItems.0.qty`) as the form names them (`lineItems[0].qty`). */
-const formName = (key: string) => key.replace(/\.(\d+)(?=\.|$)/g, "[$1]");
-
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireBiller(request, context);
   const now = nowMs();
-  const submission = parseWithZod(await request.formData(), { schema: invoiceFormSchema(todayOf(now)), disableAutoCoercion: true });
-  if (submission.status !== "success") return data({ result: submission.reply() } satisfies InvoiceActionData, { status: 400 });
-  try {
-    // The service validates the raw payload again and computes every figure itself.
-    const r = await addInvoice(getDb(context), auth, submission.payload, now);
-    const t = await getFixedT(await getLanguage(request), "invoices");
-    // Spec §4: after "Invoice created successfully" the app goes to /billingPortal.
-    return redirectWithToast("/billingPortal", { type: "success", message: translateMessage(t, r.message, "invoices") }, context.cloudflare.env);
-  } catch (e) {
-    if (!(e instanceof ServiceError) || e.status === 403) throw e;
-    const fieldErrors = Object.fromEntries(Object.entries(e.details.fieldErrors ?? {}).map(([k, v]) => [formName(k), v]));
-    return data({ result: submission.reply({ formErrors: [e.message], fieldErrors }) } satisfies InvoiceActionData, { status: e.status });
-  }
+  return formAction(
+    request,
+    invoiceFormSchema(todayOf(now)),
+    async (value) => {
+      const r = await inFormFieldNames(() => addInvoice(getDb(context), auth, value, now), { showMessage: true });
+      // Spec §4: after "Invoice created successfully" the app goes to /billingPortal.
+      return redirectWithMessage({ request, context }, { to: "/billingPortal", ns: "invoices", message: r.message });
+    },
+    AS_POSTED,
+  );
 }
 
 export default function CreateCustomerInvoice() {
@@ -86,7 +80,7 @@ export default function CreateCustomerInvoice() {
       <PageHeader
         title={t("createTitle")}
         description={customers.length ? undefined : t("noCustomers")}
-        actions={<LinkButton to="/billingPortal">{t("backToBilling")}</LinkButton>}
+        actions={<LinkButton to="/billingPortal" variant="outline">{t("backToBilling")}</LinkButton>}
       />
       <InvoiceForm draft={draft} customers={customers} today={today} />
     </div>

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { ServiceError } from "~/utils/errors.server";
 import { redirect } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useMemo } from "react";
@@ -6,13 +7,10 @@ import { useTranslation } from "react-i18next";
 import { CompanyForm, type CompanyFormValues } from "~/components/companies/company-form";
 import { Button } from "~/components/ui/button";
 import { PageHeader } from "~/components/ui/page-header";
-import { getFixedT, getLanguage } from "~/i18n/i18next.server";
-import { translateMessage } from "~/i18n/messages";
 import { COMPANY_MSG, getCompanyDetails, updateCompany } from "~/services/companies.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
-import { ServiceError } from "~/utils/errors.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { redirectWithMessage } from "~/utils/toast.server";
 import { companyUpdateSchema } from "~/schemas/companies";
 import { formAction, type FormReply } from "~/utils/form-action.server";
 import { AS_POSTED } from "~/utils/form-options";
@@ -36,20 +34,18 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "company", "modify");
-  const form = await request.formData();
-  form.set("id", String(idOf(request)));
+  const formData = await request.formData();
+  formData.set("id", String(idOf(request)));
   return formAction(
-    form,
+    request,
     companyUpdateSchema,
-    async (_value, submission) => {
-      const r = await updateCompany(getDb(context), auth, submission.payload, nowMs());
-      const t = await getFixedT(await getLanguage(request), "companies");
+    async (value, submission) => {
+      const r = await updateCompany(getDb(context), auth, value, nowMs());
       // Spec §4: back to the list when the message is "Company modified successfully"; any other answer stays on the form.
-      if (r.message === COMPANY_MSG.modified)
-        return redirectWithToast("/company", { type: "success", message: translateMessage(t, r.message, "companies") }, context.cloudflare.env);
+      if (r.message === COMPANY_MSG.modified) return redirectWithMessage({ request, context }, { to: "/company", ns: "companies", message: r.message });
       return { result: submission.reply({ formErrors: [r.message] }) } satisfies FormReply;
     },
-    AS_POSTED,
+    { ...AS_POSTED, formData },
   );
 }
 

@@ -1,4 +1,5 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { ServiceError } from "~/utils/errors.server";
 import { useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -13,7 +14,6 @@ import { getAvailableDevices, getDeviceGroupDetails } from "~/services/device-gr
 import { timeZoneOptions } from "~/services/time-zones.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb } from "~/utils/db.server";
-import { ServiceError } from "~/utils/errors.server";
 import { can } from "~/utils/permissions";
 
 export const meta: MetaFunction = () => [{ title: "Modify device group" }];
@@ -35,9 +35,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "device_group", "modify");
-  const form = await request.clone().formData();
-  if (form.get("intent") === "addDevices") return addDevicesForm(form, context, auth);
-  return saveGroupForm(request, context, auth, "modify");
+  const formData = await request.formData();
+  if (formData.get("intent") === "addDevices") return addDevicesForm(request, formData, context, auth);
+  return saveGroupForm(request, formData, context, auth, "modify");
 }
 
 export default function ModifyDeviceGroup() {

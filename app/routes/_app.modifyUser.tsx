@@ -11,8 +11,6 @@ import { PageHeader } from "~/components/ui/page-header";
 import { TrashIcon } from "~/components/users/icons";
 import { loadPanelData } from "~/routes/user-ekey-panel.server";
 import { UserForm, type UserFormValues } from "~/components/users/user-form";
-import { getFixedT, getLanguage } from "~/i18n/i18next.server";
-import { translateMessage } from "~/i18n/messages";
 import { assignBody } from "~/schemas/ekeys";
 import { userFormSchema } from "~/schemas/users";
 import { nationalForField, regionForCallingCode, regionOf } from "~/utils/phone";
@@ -27,7 +25,7 @@ import { AS_POSTED } from "~/utils/form-options";
 import { publicOrigin } from "~/utils/origin.server";
 import type { Action } from "~/utils/permissions";
 import { can } from "~/utils/permissions";
-import { redirectWithToast } from "~/utils/toast.server";
+import { redirectWithMessage } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Modify User" }];
 
@@ -73,21 +71,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const id = idOf(request);
   const now = nowMs();
   const ctx = { origin: publicOrigin(env, request), now };
-  const t = await getFixedT(await getLanguage(request), "users");
   const here = `/modifyUser?id=${id}`;
-  const done = (message: string, to = here) => redirectWithToast(to, { type: "success", message: translateMessage(t, message, "users") }, env);
-  if (intent === "save") return formAction(form, userFormSchema, async (value) => done((await users.modifyUser(db, auth, id, value, now)).message));
+  const done = (message: string, to = here) => redirectWithMessage({ request, context }, { to, ns: "users", message });
+  if (intent === "save") return formAction(request, userFormSchema, async (value) => done((await users.modifyUser(db, auth, id, value, now)).message), { formData: form });
   if (intent === "assign") {
     // The key's owner is the page's user, whatever the post says.
     form.set("userId", String(id));
     return formAction(
-      form,
+      request,
       assignBody,
       async (value, submission) => {
         const r = await assignKey(db, auth, context.core, value, now);
         return { result: submission.reply({ resetForm: true }), message: r.message } satisfies FormReply;
       },
-      AS_POSTED,
+      { ...AS_POSTED, formData: form },
     );
   }
   try {
@@ -118,7 +115,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } catch (e) {
     if (!(e instanceof ServiceError)) throw e;
     if (e.status === 404) throw redirect("/users");
-    return redirectWithToast(here, { type: "error", message: translateMessage(t, e.message, "users") }, env);
+    return redirectWithMessage({ request, context }, { to: here, ns: "users", message: e.message, type: "error" });
   }
 }
 

@@ -4,16 +4,14 @@ import { useTranslation } from "react-i18next";
 import { ScheduleForm } from "~/components/settings/schedule-form";
 import { Button } from "~/components/ui/button";
 import { PageHeader } from "~/components/ui/page-header";
-import { getFixedT, getLanguage } from "~/i18n/i18next.server";
-import { translateMessage } from "~/i18n/messages";
-import { scheduleOpenSchema, SETTINGS_MESSAGES } from "~/schemas/settings";
+import { scheduleOpenSchema, SETTINGS_MSG } from "~/schemas/settings";
 import { getScheduleOpen, saveScheduleOpen } from "~/services/scheduled-open.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
-import { ServiceError } from "~/utils/errors.server";
 import { formAction, type FormReply } from "~/utils/form-action.server";
+import { inFormFieldNames } from "~/utils/form-field-names.server";
 import { AS_POSTED } from "~/utils/form-options";
-import { redirectWithToast } from "~/utils/toast.server";
+import { redirectWithMessage } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Scheduled open" }];
 
@@ -22,29 +20,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return getScheduleOpen(getDb(context), auth);
 }
 
-/** The service keys a row's error `schedule_opens.2.closeTime`; Conform names that field `schedule_opens[2].closeTime`. */
-const toFieldNames = (e: ServiceError) =>
-  e.details.fieldErrors
-    ? new ServiceError(e.status, e.message, {
-        ...e.details,
-        fieldErrors: Object.fromEntries(Object.entries(e.details.fieldErrors).map(([k, v]) => [k.replace(/\.(\d+)(?=\.|$)/g, "[$1]"), v])),
-      })
-    : e;
-
 /** The form posts plain fields in Conform's names, read as posted (the API's strings); refusals come back as Conform's reply on those fields. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "company_settings", "modify");
   return formAction(
-    await request.formData(),
+    request,
     scheduleOpenSchema,
     async (value) => {
-      try {
-        await saveScheduleOpen(getDb(context), auth, value, nowMs(), context.core);
-      } catch (e) {
-        throw e instanceof ServiceError ? toFieldNames(e) : e;
-      }
-      const t = await getFixedT(await getLanguage(request), "settings");
-      return redirectWithToast("/scheduleOpen", { type: "success", message: translateMessage(t, SETTINGS_MESSAGES.scheduleChanged, "settings") }, context.cloudflare.env);
+      // The service keys a row's error `schedule_opens.2.closeTime`.
+      await inFormFieldNames(() => saveScheduleOpen(getDb(context), auth, value, nowMs(), context.core));
+      return redirectWithMessage({ request, context }, { to: "/scheduleOpen", ns: "settings", message: SETTINGS_MSG.scheduleChanged });
     },
     AS_POSTED,
   );

@@ -5,13 +5,11 @@ import { FormAlert } from "~/components/auth/form-parts";
 import { ProgrammerLists } from "~/components/settings/programmer-lists";
 import { Button } from "~/components/ui/button";
 import { PageHeader } from "~/components/ui/page-header";
-import { getFixedT, getLanguage } from "~/i18n/i18next.server";
-import { translateMessage } from "~/i18n/messages";
-import { fobProgrammersSchema, SETTINGS_MESSAGES } from "~/schemas/settings";
+import { fobProgrammersSchema, SETTINGS_MSG } from "~/schemas/settings";
 import { getFobProgrammers, saveFobProgrammers, type FobProgrammer } from "~/services/fob-programmers.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { redirectWithMessage } from "~/utils/toast.server";
 import { usePageForm } from "~/components/forms/use-page-form";
 import { formAction } from "~/utils/form-action.server";
 
@@ -24,10 +22,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "company_settings", "modify");
-  return formAction(await request.formData(), fobProgrammersSchema, async (value) => {
+  return formAction(request, fobProgrammersSchema, async (value) => {
     await saveFobProgrammers(getDb(context), auth, value, nowMs());
-    const t = await getFixedT(await getLanguage(request), "settings");
-    return redirectWithToast("/setFobProgrammers", { type: "success", message: translateMessage(t, SETTINGS_MESSAGES.fobsChanged, "settings") }, context.cloudflare.env);
+    return redirectWithMessage({ request, context }, { to: "/setFobProgrammers", ns: "settings", message: SETTINGS_MSG.fobsChanged });
   });
 }
 

@@ -7,7 +7,7 @@
  * Viewing needs the `company` or `var_panel` module; adding, modifying and deleting need `company`.
  */
 import { and, asc, desc, eq, isNull, ne, sql, type SQL } from "drizzle-orm";
-import { allowedParentTypes, companyCreateSchema, companyUpdateSchema, generateCompanyCode, issuesOf, type CompanyCreateInput } from "~/schemas/companies";
+import { allowedParentTypes, generateCompanyCode, type CompanyCreateInput, type CompanyUpdateInput } from "~/schemas/companies";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
@@ -265,12 +265,6 @@ export async function freeCompanyCode(db: Db, auth: Auth): Promise<string> {
 
 // ---------------------------------------------------------------- changes
 
-function parseOrThrow<T>(r: { success: true; data: T } | { success: false; error: import("zod").ZodError }): T {
-  if (r.success) return r.data;
-  const { message, fieldErrors } = issuesOf(r.error);
-  throw new ServiceError(400, message, { fieldErrors });
-}
-
 async function assertPairFree(db: Db, name: string, email: string, exceptId?: number) {
   const row = await db
     .select({ id: c.id })
@@ -364,9 +358,8 @@ export function provisionCompany(db: Db, v: NewCompany & { parentId: number; bil
   ];
 }
 
-/** Validates a new company (type, parent, code, pair) in the caller's view; returns it with its parent's id. */
-export async function checkNewCompany(db: Db, auth: Auth, input: unknown) {
-  const v = parseOrThrow(companyCreateSchema.safeParse(input));
+/** Checks a new company (type, parent, code, pair) in the caller's view; returns it with its parent's id. */
+async function checkNewCompany(db: Db, auth: Auth, v: CompanyCreateInput) {
   const parent = await resolveParent(db, auth, v.parentCompanyId, v.companyType);
   if (!(await isCodeFree(db, v.companyId))) throw new ServiceError(422, COMPANY_MSG.codeTaken, { fieldErrors: { companyId: [COMPANY_MSG.codeTaken] } });
   await assertPairFree(db, v.companyName, v.POCEmail);
@@ -374,7 +367,7 @@ export async function checkNewCompany(db: Db, auth: Auth, input: unknown) {
 }
 
 /** POST company/addCompany: the company, its administrator and the invite, with 'Created Company'. */
-export async function addCompany(db: Db, auth: Auth, input: unknown, ctx: { origin: string; now: number }): Promise<{ id: number; code: string; message: string }> {
+export async function addCompany(db: Db, auth: Auth, input: CompanyCreateInput, ctx: { origin: string; now: number }): Promise<{ id: number; code: string; message: string }> {
   assertPlatformCaller(auth, "company", "add");
   const v = await checkNewCompany(db, auth, input);
   await db.batch([
@@ -398,9 +391,8 @@ function cutOff(db: Db, companyId: number): BatchItem[] {
 }
 
 /** PUT company/updateCompany: type, parent and code are locked. De-activating ends the company's sessions and reaches gateways. */
-export async function updateCompany(db: Db, auth: Auth, input: unknown, now: number): Promise<{ message: string }> {
+export async function updateCompany(db: Db, auth: Auth, v: CompanyUpdateInput, now: number): Promise<{ message: string }> {
   assertPlatformCaller(auth, "company", "modify");
-  const v = parseOrThrow(companyUpdateSchema.safeParse(input));
   const row = await findVisibleCompany(db, auth, v.id);
   if (v.isDeactive && row.id === auth.company.id) throw new ServiceError(422, COMPANY_MSG.ownCompany);
   await assertPairFree(db, v.companyName, v.POCEmail, row.id);

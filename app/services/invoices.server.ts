@@ -210,10 +210,14 @@ async function checkSavedLines(db: Db, auth: Auth, v: InvoiceInput) {
 }
 
 /** POST company/addInvoice: the caller's company bills one of its child companies ('Invoice Created'). */
-export async function addInvoice(db: Db, auth: Auth, input: unknown, now: number): Promise<{ message: string; id: number }> {
+/** Billing needs the billing module's add right and a company with children to bill (not an ec). */
+export function assertBiller(auth: Auth) {
   assertCan(auth, "billing_portal", "add");
   if (auth.company.type === "ec") forbidden();
-  const v = parseInvoice(input, now);
+}
+
+export async function addInvoice(db: Db, auth: Auth, v: InvoiceInput, now: number): Promise<{ message: string; id: number }> {
+  assertBiller(auth);
   const c = schema.companies;
   const target = await db.query.companies.findFirst({ where: and(eq(c.id, v.customerId), eq(c.parentId, auth.company.id), isNull(c.deletedAt)) });
   if (!target) throw new ServiceError(404, INVOICE_MSG.customerNotFound, { fieldErrors: { customerId: [INVOICE_MSG.customerNotFound] } });

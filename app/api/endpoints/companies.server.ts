@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { addCompanyBody, companyIdQuery, updateCompanyBody } from "~/schemas/companies";
+import { addCompanyBody, companyCreateSchema, companyIdQuery, companyUpdateSchema, updateCompanyBody } from "~/schemas/companies";
 import * as companies from "~/services/companies.server";
 import type { CompanyDetails, CompanyDeviceRow, CompanyListRow, CompanyRef } from "~/services/companies.server";
 import { deliverQueuedMail } from "~/services/mail/outbox.server";
+import { parseInput } from "~/utils/parse-input.server";
 import { splitPhone } from "~/utils/phone";
 import { endpoint } from "../define.server";
 
@@ -86,7 +87,8 @@ export const companyEndpoints = [
     body: addCompanyBody,
     response: z.object({ message: z.string(), payload: z.object({ id: z.number(), company_id: z.string() }) }),
     async handler({ db, env, auth, body, now, request, waitUntil }) {
-      const r = await companies.addCompany(db, auth, body, { origin: origin(request), now });
+      companies.assertPlatformCaller(auth, "company", "add"); // a caller without the right is refused before the body is read
+      const r = await companies.addCompany(db, auth, parseInput(companyCreateSchema, body), { origin: origin(request), now });
       deliverQueuedMail(env, waitUntil);
       return { message: r.message, payload: { id: r.id, company_id: r.code } };
     },
@@ -111,7 +113,8 @@ export const companyEndpoints = [
     body: updateCompanyBody,
     response: message,
     async handler({ db, auth, body, now }) {
-      return await companies.updateCompany(db, auth, body, now);
+      companies.assertPlatformCaller(auth, "company", "modify");
+      return await companies.updateCompany(db, auth, parseInput(companyUpdateSchema, body), now);
     },
   }),
   endpoint({

@@ -137,7 +137,8 @@ export const invoiceEndpoints = [
     body: z.object({}).passthrough(),
     response: z.object({ message: z.string(), payload: z.object({ id: z.number() }) }),
     async handler({ db, auth, body, now }) {
-      const r = await invoices.addInvoice(db, auth, body, now);
+      invoices.assertBiller(auth); // a caller without the right is refused before the body is read
+      const r = await invoices.addInvoice(db, auth, invoices.parseInvoice(body, now), now);
       return { message: r.message, payload: { id: r.id } };
     },
   }),

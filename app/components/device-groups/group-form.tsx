@@ -38,13 +38,15 @@ type Props = {
 /** The add and modify device-group form (docs/ARCHITECTURE.md §7.2); Conform with the schema the action parses. */
 export function GroupForm({ mode, values, zones, available: initialAvailable, inGroup: initialInGroup }: Props) {
   const schema = mode === "add" ? createDeviceGroupSchema : modifyDeviceGroupSchema;
-  const { fields, err, formError, formProps, t } = usePageForm({ id: `group-${mode}`, schema, ns: "groups", ...AS_POSTED });
+  const { form, fields, err, formError, formProps, t } = usePageForm({ id: `group-${mode}`, schema, ns: "groups", ...AS_POSTED });
   const navigation = useNavigation();
   const [allDay, setAllDay] = useState(values.isAllDay);
   const [times, setTimes] = useState({ start: values.startAt, end: values.endAt });
   const [available, setAvailable] = useState(initialAvailable);
   const [inGroup, setInGroup] = useState(initialInGroup);
-  const error = (name: string) => err(fields[name]);
+  const error = (name: keyof typeof fields) => err(fields[name]);
+  // "days" is the schema's whole-week check, not a field of its own: its error is read from the form's.
+  const daysError = err({ errors: form.allErrors.days, dirty: false });
   const busy = navigation.state === "submitting";
 
   const move = (device: DeviceOption, toGroup: boolean) => {
@@ -96,7 +98,7 @@ export function GroupForm({ mode, values, zones, available: initialAvailable, in
         </Field>
       </fieldset>
 
-      <fieldset className="grid gap-2" aria-describedby={error("days") ? "days-error" : undefined}>
+      <fieldset className="grid gap-2" aria-describedby={daysError ? "days-error" : undefined}>
         <legend className="mb-2 text-sm font-medium">
           {t("form.days")}
           <span className="ml-0.5 text-destructive" aria-hidden="true">
@@ -111,9 +113,9 @@ export function GroupForm({ mode, values, zones, available: initialAvailable, in
             </div>
           ))}
         </div>
-        {error("days") && (
+        {daysError && (
           <p id="days-error" className="text-xs font-medium text-destructive">
-            {error("days")}
+            {daysError}
           </p>
         )}
       </fieldset>
