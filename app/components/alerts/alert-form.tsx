@@ -4,18 +4,17 @@ import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FormAlert } from "~/components/auth/form-parts";
-import { ConfirmDialog } from "~/components/confirm-dialog";
-import { ZoneSelect } from "~/components/zone-select";
 import { Button } from "~/components/ui/button";
-import { Checkbox } from "~/components/ui/checkbox";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
-import { Label } from "~/components/ui/label";
 import { NativeSelect } from "~/components/ui/native-select";
 import { translateMessage } from "~/i18n/messages";
 import { alertAddFormSchema, alertModifyFormSchema, type AlertActionData } from "~/schemas/alert-form";
-import { DAY_FIELDS } from "~/schemas/alerts";
 import { activityName } from "./activity-name";
+import { STEP_OF, StepNav, STEPS } from "./alert-steps";
+import { ConditionPicker } from "./condition-picker";
+import { CustomScheduleFields, type CustomSchedule } from "./custom-schedule-fields";
+import { RecipientsFields } from "./recipients-fields";
 
 export type AlertFormValues = {
   id?: number;
@@ -44,25 +43,6 @@ export type AlertOptions = {
   zones: { id: number; label: string }[];
 };
 
-const STEPS = ["alert", "conditions", "schedule", "recipients"] as const;
-/** Which step shows each field, so a failed save opens the step with the first error. */
-const STEP_OF: Record<string, number> = {
-  displayName: 0,
-  activity: 0,
-  created_by_users: 1,
-  target_users: 1,
-  devices: 1,
-  schedule: 2,
-  startDate: 2,
-  endDate: 2,
-  days: 2,
-  startTime: 2,
-  endTime: 2,
-  zone: 2,
-  emails: 3,
-};
-const ANY = "any";
-
 /** `readOnly`: a role that may see alerts but not change them gets the form disabled, without save or test mail. */
 type Props = { mode: "add" | "modify"; values: AlertFormValues; options: AlertOptions; today: string; readOnly?: boolean };
 
@@ -88,7 +68,7 @@ export function AlertForm({ mode, values, options, today, readOnly = false }: Pr
   const [activity, setActivity] = useState(values.activity);
   const conditions = options.activities.find((a) => a.name === activity)?.alertConditions ?? "000";
   const [schedule, setSchedule] = useState(values.schedule);
-  const [custom, setCustom] = useState({
+  const [custom, setCustom] = useState<CustomSchedule>({
     startDate: values.startDate,
     endDate: values.endDate,
     isNeverEnd: values.isNeverEnd,
@@ -116,37 +96,12 @@ export function AlertForm({ mode, values, options, today, readOnly = false }: Pr
   };
 
   const picker = (field: "created_by_users" | "target_users" | "devices", label: string, anyLabel: string, items: { id: number; name: string }[], initial: string[]) => (
-    <Field label={label} error={err(field)} required hint={t("pickerHint")}>
-      <select
-        name={field}
-        multiple
-        defaultValue={initial}
-        size={Math.min(8, items.length + 1)}
-        className="w-full rounded-md border border-input bg-background p-1 text-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
-      >
-        <option value={ANY}>{anyLabel}</option>
-        {items.map((x) => (
-          <option key={x.id} value={x.id}>
-            {x.name}
-          </option>
-        ))}
-      </select>
-    </Field>
+    <ConditionPicker field={field} label={label} anyLabel={anyLabel} hint={t("pickerHint")} error={err(field)} items={items} initial={initial} />
   );
 
   return (
     <div className="grid gap-6">
-      <nav aria-label={t("steps")}>
-        <ol className="flex flex-wrap gap-2">
-          {STEPS.map((s, i) => (
-            <li key={s}>
-              <Button type="button" variant={i === step ? "default" : "outline"} size="sm" aria-current={i === step ? "step" : undefined} onClick={() => setStep(i)}>
-                {t("stepLabel", { n: i + 1, name: t(`step.${s}`) })}
-              </Button>
-            </li>
-          ))}
-        </ol>
-      </nav>
+      <StepNav step={step} onStep={setStep} />
 
       <Form method="post" {...getFormProps(form)} className="grid gap-6">
         {values.id != null && <input type="hidden" name="id" value={values.id} />}
@@ -198,117 +153,24 @@ export function AlertForm({ mode, values, options, today, readOnly = false }: Pr
               </div>
               {err("schedule") && <p className="text-xs font-medium text-destructive">{err("schedule")}</p>}
             </fieldset>
-            {schedule === "custom" && (
-              <div className="grid gap-4 md:grid-cols-2">
-                <Field label={t("form.startDate")} error={err("startDate")} required>
-                  <Input type="date" name="startDate" value={custom.startDate} onChange={(e) => setCustom((c) => ({ ...c, startDate: e.target.value }))} />
-                </Field>
-                <Field label={t("form.endDate")} error={err("endDate")} required={!custom.isNeverEnd}>
-                  <Input type="date" name="endDate" value={custom.endDate} disabled={custom.isNeverEnd} onChange={(e) => setCustom((c) => ({ ...c, endDate: e.target.value }))} />
-                </Field>
-                <Field label={t("form.neverEnds")} orientation="horizontal">
-                  <Checkbox
-                    name="isNeverEnd"
-                    value="1"
-                    checked={custom.isNeverEnd}
-                    onCheckedChange={(on) => setCustom((c) => ({ ...c, isNeverEnd: on === true, endDate: on === true ? "" : c.endDate }))}
-                  />
-                </Field>
-                <Field label={t("form.allDay")} orientation="horizontal">
-                  <Checkbox
-                    name="isAllDay"
-                    value="1"
-                    checked={custom.isAllDay}
-                    onCheckedChange={(on) => setCustom((c) => ({ ...c, isAllDay: on === true, ...(on === true ? { startTime: "", endTime: "" } : {}) }))}
-                  />
-                </Field>
-                <Field label={t("form.startTime")} error={err("startTime")} required={!custom.isAllDay}>
-                  <Input
-                    type="time"
-                    name="startTime"
-                    step={300}
-                    value={custom.startTime}
-                    disabled={custom.isAllDay}
-                    onChange={(e) => setCustom((c) => ({ ...c, startTime: e.target.value }))}
-                  />
-                </Field>
-                <Field label={t("form.endTime")} error={err("endTime")} required={!custom.isAllDay}>
-                  <Input
-                    type="time"
-                    name="endTime"
-                    step={300}
-                    value={custom.endTime}
-                    disabled={custom.isAllDay}
-                    onChange={(e) => setCustom((c) => ({ ...c, endTime: e.target.value }))}
-                  />
-                </Field>
-                <fieldset className="grid gap-2 md:col-span-2">
-                  <legend className="mb-1 text-sm font-medium">{t("form.days")}</legend>
-                  <div className="flex flex-wrap gap-4">
-                    {DAY_FIELDS.map((d, i) => (
-                      <div key={d} className="flex items-center gap-2">
-                        <Checkbox
-                          id={`day-${d}`}
-                          name={d}
-                          value="1"
-                          checked={custom.days[i]}
-                          onCheckedChange={(on) => setCustom((c) => ({ ...c, days: c.days.map((x, j) => (j === i ? on === true : x)) }))}
-                        />
-                        <Label htmlFor={`day-${d}`}>{t(`day.${i}`)}</Label>
-                      </div>
-                    ))}
-                  </div>
-                  {err("days") && <p className="text-xs font-medium text-destructive">{err("days")}</p>}
-                </fieldset>
-                <Field label={t("form.zone")} error={err("zone")} required className="md:col-span-2">
-                  <ZoneSelect zones={options.zones} placeholder={t("form.chooseZone")} name="zone" defaultValue={values.zone} />
-                </Field>
-              </div>
-            )}
+            {schedule === "custom" && <CustomScheduleFields custom={custom} setCustom={setCustom} err={err} zones={options.zones} zone={values.zone} />}
           </section>
 
           <section hidden={step !== 3} aria-labelledby="step-recipients" className="grid gap-4 md:max-w-xl">
             <h2 id="step-recipients" className="text-lg font-semibold">
               {t("step.recipients")}
             </h2>
-            <Field label={t("form.recipientUsers")} error={err("emails")} hint={t("pickerHint")}>
-              <select
-                name="recipient_users"
-                multiple
-                value={recipientUsers}
-                onChange={(e) => setRecipientUsers(Array.from(e.target.selectedOptions, (o) => o.value))}
-                size={Math.min(8, Math.max(2, options.users.length))}
-                className="w-full rounded-md border border-input bg-background p-1 text-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
-              >
-                {options.users.map((u) => (
-                  <option key={u.id} value={u.id}>
-                    {u.name} ({u.email})
-                  </option>
-                ))}
-              </select>
-            </Field>
-            <Field label={t("form.recipientEmails")} hint={t("form.recipientEmailsHint")}>
-              <Input name="recipient_emails" value={recipientEmails} onChange={(e) => setRecipientEmails(e.target.value)} maxLength={2000} />
-            </Field>
-            <div className="flex flex-wrap items-center gap-3" hidden={readOnly}>
-              <ConfirmDialog
-                trigger={
-                  <Button type="button" variant="outline" disabled={recipientUsers.length === 0 && !recipientEmails.trim()}>
-                    {t("test.button")}
-                  </Button>
-                }
-                title={t("test.title")}
-                description={t("test.description")}
-                fields={{ intent: "test", displayName: name, recipient_users: recipientUsers.join(","), recipient_emails: recipientEmails }}
-                confirmLabel={t("test.send")}
-                cancelLabel={t("cancel")}
-              />
-              {actionData?.sent && (
-                <p role="status" className="text-sm text-green-700">
-                  {actionData.sent}
-                </p>
-              )}
-            </div>
+            <RecipientsFields
+              users={options.users}
+              recipientUsers={recipientUsers}
+              setRecipientUsers={setRecipientUsers}
+              recipientEmails={recipientEmails}
+              setRecipientEmails={setRecipientEmails}
+              name={name}
+              error={err("emails")}
+              sent={actionData?.sent}
+              readOnly={readOnly}
+            />
           </section>
         </fieldset>
 

@@ -1,36 +1,21 @@
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ZoneSelect } from "~/components/zone-select";
 import { toast } from "~/components/toast/toast-store";
 import { Alert, AlertDescription } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
-import { Checkbox } from "~/components/ui/checkbox";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
-import { Label } from "~/components/ui/label";
 import { NativeSelect } from "~/components/ui/native-select";
 import { translateMessage } from "~/i18n/messages";
 import { ACCESS_TYPES, MSG, scheduleForAccess, toWindow, windowErrors, type AccessType, type Schedule } from "~/schemas/ekeys";
 import type { FormReply } from "~/utils/form-action.server";
-import type { Days } from "~core";
 import { AssignedList } from "./assigned-list";
+import { assignFields, draftOfKey, freshDraft, groupSchedule, type Draft } from "./ekey-draft";
+import { EkeyScheduleFields } from "./ekey-schedule-fields";
 import { EkeyPreview } from "./ekey-preview";
-import type { GroupOption, PanelData } from "./types";
+import type { PanelData } from "./types";
 import { useCore } from "./use-core";
-
-type Draft = { type: "device" | "group"; eKey: number | null; schedule: Schedule; zoneId: number | null; entryId: number | null; fob: string };
-
-const groupSchedule = (g: GroupOption, today: string): Schedule => ({
-  accessType: "custom_access",
-  startDate: today,
-  endDate: null,
-  startTime: g.isAllDay ? null : g.startAt,
-  endTime: g.isAllDay ? null : g.endAt,
-  days: g.days,
-  isNeverEnd: true,
-  isAllDay: g.isAllDay,
-});
 
 /**
  * The key assignment panel of /modifyUser (docs/ARCHITECTURE.md §7.2). Every edit is validated and
@@ -41,7 +26,7 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
   const { t } = useTranslation("users");
   const core = useCore();
   const fetcher = useFetcher<FormReply>();
-  const fresh = (): Draft => ({ type: "device", eKey: null, schedule: scheduleForAccess("full_access", data.today), zoneId: data.defaultZoneId, entryId: null, fob: "" });
+  const fresh = () => freshDraft(data);
   const [draft, setDraft] = useState<Draft>(fresh);
   const [showErrors, setShowErrors] = useState(false);
   const [serverErrors, setServerErrors] = useState<Record<string, string[]>>({});
@@ -82,30 +67,12 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
   const select = (entryId: number | null) => {
     const k = data.keys.find((x) => x.entryId === entryId);
     setShowErrors(false);
-    if (!k) return update(fresh());
-    update({
-      entryId: k.entryId,
-      type: k.isGroup ? "group" : "device",
-      eKey: k.isGroup ? (k.group?.id ?? null) : (k.device?.id ?? null),
-      zoneId: k.timeZoneId ?? data.defaultZoneId,
-      fob: k.fobDeviceId ?? "",
-      schedule: {
-        accessType: k.accessType,
-        startDate: k.startDate,
-        endDate: k.endDate,
-        startTime: k.startTime,
-        endTime: k.endTime,
-        days: k.days,
-        isNeverEnd: k.isNeverEnd,
-        isAllDay: k.isAllDay,
-      },
-    });
+    update(k ? draftOfKey(k, data.defaultZoneId) : fresh());
   };
 
   const chooseKey = (value: string) => {
     const id = value ? Number(value) : null;
     const g = draft.type === "group" ? data.groups.find((x) => x.id === id) : undefined;
-    // docs/ARCHITECTURE.md §7.2: a group forces custom access with the group's schedule, never ending.
     if (g) update({ eKey: id, schedule: groupSchedule(g, data.today), zoneId: g.timeZoneId });
     else update({ eKey: id });
   };
@@ -113,27 +80,7 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
   const submit = () => {
     setShowErrors(true);
     if (draft.eKey == null || Object.keys(clientErrors).length) return;
-    const s = draft.schedule;
-    const payload = {
-      userId: data.userId,
-      eKey: draft.eKey,
-      type: draft.type,
-      status: s.accessType === "one_time_access" ? "2" : "1",
-      FOBDeviceId: draft.fob.trim() || null,
-      startDate: s.startDate,
-      startTime: s.startTime,
-      endDate: s.endDate,
-      endTime: s.endTime,
-      accessType: s.accessType,
-      isNeverEnd: s.isNeverEnd ? "1" : "0",
-      isAllDay: s.isAllDay ? "1" : "0",
-      entryId: draft.entryId,
-      scheduleDays: s.days.map((d) => (d ? "1" : "0")).join(""),
-      zone: draft.zoneId,
-    };
-    // Posted as plain fields (absent = null), parsed by the action with the API's schema.
-    const fields = Object.entries(payload).filter((e): e is [string, string | number] => e[1] != null);
-    fetcher.submit({ intent: "assign", ...Object.fromEntries(fields) }, { method: "post" });
+    fetcher.submit({ intent: "assign", ...assignFields(draft, data.userId) }, { method: "post" });
   };
 
   const s = draft.schedule;
@@ -200,79 +147,16 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
         </div>
 
         {custom && (
-          <div className="grid gap-4 sm:grid-cols-2">
-            <Field label={t("startDate")} error={err("startDate")}>
-              <Input id="ekey-startDate" type="date" value={s.startDate ?? ""} disabled={disabled} onChange={(e) => patchSchedule({ startDate: e.target.value || null })} />
-            </Field>
-            <Field label={t("endDate")} error={err("endDate")}>
-              <Input id="ekey-endDate" type="date" value={s.endDate ?? ""} disabled={locked || s.isNeverEnd} onChange={(e) => patchSchedule({ endDate: e.target.value || null })} />
-            </Field>
-            <div className="flex items-center gap-2">
-              <Checkbox
-                id="ekey-neverEnds"
-                checked={s.isNeverEnd}
-                disabled={locked}
-                onCheckedChange={(c) => patchSchedule({ isNeverEnd: c === true, endDate: c === true ? null : s.endDate })}
-              />
-              <Label htmlFor="ekey-neverEnds">{t("neverEnds")}</Label>
-            </div>
-            <div className="flex items-center gap-2">
-              <Checkbox
-                id="ekey-allDay"
-                checked={s.isAllDay}
-                disabled={locked}
-                onCheckedChange={(c) => patchSchedule({ isAllDay: c === true, ...(c === true && { startTime: null, endTime: null }) })}
-              />
-              <Label htmlFor="ekey-allDay">{t("allDay")}</Label>
-            </div>
-            <fieldset className="sm:col-span-2">
-              <legend className="mb-2 text-sm font-medium">{t("days")}</legend>
-              <div className="flex flex-wrap gap-3">
-                {s.days.map((on, i) => (
-                  <div key={i} className="flex items-center gap-1.5">
-                    <Checkbox
-                      id={`ekey-day-${i}`}
-                      checked={on}
-                      disabled={locked}
-                      onCheckedChange={(c) => patchSchedule({ days: s.days.map((d, j) => (j === i ? c === true : d)) as Days })}
-                    />
-                    <Label htmlFor={`ekey-day-${i}`}>{t(`day.${i}`)}</Label>
-                  </div>
-                ))}
-              </div>
-              {err("days") && <p className="mt-1 text-sm text-destructive">{err("days")![0]}</p>}
-            </fieldset>
-            <Field label={t("startTime")} error={err("startTime")}>
-              <Input
-                id="ekey-startTime"
-                type="time"
-                step={300}
-                value={s.startTime ?? ""}
-                disabled={locked || s.isAllDay}
-                onChange={(e) => patchSchedule({ startTime: e.target.value || null })}
-              />
-            </Field>
-            <Field label={t("endTime")}>
-              <Input
-                id="ekey-endTime"
-                type="time"
-                step={300}
-                value={s.endTime ?? ""}
-                disabled={locked || s.isAllDay}
-                onChange={(e) => patchSchedule({ endTime: e.target.value || null })}
-              />
-            </Field>
-            <Field label={t("timeZone")} error={err("zone")} className="sm:col-span-2">
-              <ZoneSelect
-                id="ekey-zone"
-                zones={data.zones}
-                placeholder={t("selectKey")}
-                value={draft.zoneId ?? ""}
-                disabled={locked}
-                onChange={(e) => update({ zoneId: e.target.value ? Number(e.target.value) : null })}
-              />
-            </Field>
-          </div>
+          <EkeyScheduleFields
+            schedule={s}
+            patchSchedule={patchSchedule}
+            zones={data.zones}
+            zoneId={draft.zoneId}
+            setZoneId={(zoneId) => update({ zoneId })}
+            disabled={disabled}
+            locked={locked}
+            err={err}
+          />
         )}
 
         {!disabled && (

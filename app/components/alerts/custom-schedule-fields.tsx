@@ -1,0 +1,92 @@
+import type { Dispatch, SetStateAction } from "react";
+import { useTranslation } from "react-i18next";
+import { ZoneSelect } from "~/components/zone-select";
+import { Checkbox } from "~/components/ui/checkbox";
+import { Field } from "~/components/ui/field";
+import { Input } from "~/components/ui/input";
+import { Label } from "~/components/ui/label";
+import { DAY_FIELDS } from "~/schemas/alerts";
+
+/** The custom schedule as the form holds it while it is edited. */
+export type CustomSchedule = {
+  startDate: string;
+  endDate: string;
+  isNeverEnd: boolean;
+  days: boolean[];
+  isAllDay: boolean;
+  startTime: string;
+  endTime: string;
+};
+
+type Props = {
+  custom: CustomSchedule;
+  setCustom: Dispatch<SetStateAction<CustomSchedule>>;
+  err: (name: string) => string | undefined;
+  zones: { id: number; label: string }[];
+  zone: string;
+};
+
+/** The schedule step's custom fields: dates, never ends, all day, times, weekdays and the zone they are read in. */
+export function CustomScheduleFields({ custom, setCustom, err, zones, zone }: Props) {
+  const { t } = useTranslation("alerts");
+  return (
+    <div className="grid gap-4 md:grid-cols-2">
+      <Field label={t("form.startDate")} error={err("startDate")} required>
+        <Input type="date" name="startDate" value={custom.startDate} onChange={(e) => setCustom((c) => ({ ...c, startDate: e.target.value }))} />
+      </Field>
+      <Field label={t("form.endDate")} error={err("endDate")} required={!custom.isNeverEnd}>
+        <Input type="date" name="endDate" value={custom.endDate} disabled={custom.isNeverEnd} onChange={(e) => setCustom((c) => ({ ...c, endDate: e.target.value }))} />
+      </Field>
+      <Field label={t("form.neverEnds")} orientation="horizontal">
+        <Checkbox
+          name="isNeverEnd"
+          value="1"
+          checked={custom.isNeverEnd}
+          onCheckedChange={(on) => setCustom((c) => ({ ...c, isNeverEnd: on === true, endDate: on === true ? "" : c.endDate }))}
+        />
+      </Field>
+      <Field label={t("form.allDay")} orientation="horizontal">
+        <Checkbox
+          name="isAllDay"
+          value="1"
+          checked={custom.isAllDay}
+          onCheckedChange={(on) => setCustom((c) => ({ ...c, isAllDay: on === true, ...(on === true ? { startTime: "", endTime: "" } : {}) }))}
+        />
+      </Field>
+      <Field label={t("form.startTime")} error={err("startTime")} required={!custom.isAllDay}>
+        <Input
+          type="time"
+          name="startTime"
+          step={300}
+          value={custom.startTime}
+          disabled={custom.isAllDay}
+          onChange={(e) => setCustom((c) => ({ ...c, startTime: e.target.value }))}
+        />
+      </Field>
+      <Field label={t("form.endTime")} error={err("endTime")} required={!custom.isAllDay}>
+        <Input type="time" name="endTime" step={300} value={custom.endTime} disabled={custom.isAllDay} onChange={(e) => setCustom((c) => ({ ...c, endTime: e.target.value }))} />
+      </Field>
+      <fieldset className="grid gap-2 md:col-span-2">
+        <legend className="mb-1 text-sm font-medium">{t("form.days")}</legend>
+        <div className="flex flex-wrap gap-4">
+          {DAY_FIELDS.map((d, i) => (
+            <div key={d} className="flex items-center gap-2">
+              <Checkbox
+                id={`day-${d}`}
+                name={d}
+                value="1"
+                checked={custom.days[i]}
+                onCheckedChange={(on) => setCustom((c) => ({ ...c, days: c.days.map((x, j) => (j === i ? on === true : x)) }))}
+              />
+              <Label htmlFor={`day-${d}`}>{t(`day.${i}`)}</Label>
+            </div>
+          ))}
+        </div>
+        {err("days") && <p className="text-xs font-medium text-destructive">{err("days")}</p>}
+      </fieldset>
+      <Field label={t("form.zone")} error={err("zone")} required className="md:col-span-2">
+        <ZoneSelect zones={zones} placeholder={t("form.chooseZone")} name="zone" defaultValue={zone} />
+      </Field>
+    </div>
+  );
+}

@@ -1,0 +1,102 @@
+import { useTranslation } from "react-i18next";
+import { ZoneSelect } from "~/components/zone-select";
+import { Checkbox } from "~/components/ui/checkbox";
+import { Field } from "~/components/ui/field";
+import { Input } from "~/components/ui/input";
+import { Label } from "~/components/ui/label";
+import type { Schedule } from "~/schemas/ekeys";
+import type { Days } from "~core";
+import type { ZoneOption } from "./types";
+
+type Props = {
+  schedule: Schedule;
+  patchSchedule: (patch: Partial<Schedule>) => void;
+  zones: ZoneOption[];
+  zoneId: number | null;
+  setZoneId: (id: number | null) => void;
+  /** The panel is a read-only preview. */
+  disabled: boolean;
+  /** A group key keeps the group's schedule: only its start date may change. */
+  locked: boolean;
+  err: (field: string) => string[] | undefined;
+};
+
+/** A custom or one-time key's window: dates, never ends, all day, weekdays, times and the zone they are read in. */
+export function EkeyScheduleFields({ schedule: s, patchSchedule, zones, zoneId, setZoneId, disabled, locked, err }: Props) {
+  const { t } = useTranslation("users");
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      <Field label={t("startDate")} error={err("startDate")}>
+        <Input id="ekey-startDate" type="date" value={s.startDate ?? ""} disabled={disabled} onChange={(e) => patchSchedule({ startDate: e.target.value || null })} />
+      </Field>
+      <Field label={t("endDate")} error={err("endDate")}>
+        <Input id="ekey-endDate" type="date" value={s.endDate ?? ""} disabled={locked || s.isNeverEnd} onChange={(e) => patchSchedule({ endDate: e.target.value || null })} />
+      </Field>
+      <div className="flex items-center gap-2">
+        <Checkbox
+          id="ekey-neverEnds"
+          checked={s.isNeverEnd}
+          disabled={locked}
+          onCheckedChange={(c) => patchSchedule({ isNeverEnd: c === true, endDate: c === true ? null : s.endDate })}
+        />
+        <Label htmlFor="ekey-neverEnds">{t("neverEnds")}</Label>
+      </div>
+      <div className="flex items-center gap-2">
+        <Checkbox
+          id="ekey-allDay"
+          checked={s.isAllDay}
+          disabled={locked}
+          onCheckedChange={(c) => patchSchedule({ isAllDay: c === true, ...(c === true && { startTime: null, endTime: null }) })}
+        />
+        <Label htmlFor="ekey-allDay">{t("allDay")}</Label>
+      </div>
+      <fieldset className="sm:col-span-2">
+        <legend className="mb-2 text-sm font-medium">{t("days")}</legend>
+        <div className="flex flex-wrap gap-3">
+          {s.days.map((on, i) => (
+            <div key={i} className="flex items-center gap-1.5">
+              <Checkbox
+                id={`ekey-day-${i}`}
+                checked={on}
+                disabled={locked}
+                onCheckedChange={(c) => patchSchedule({ days: s.days.map((d, j) => (j === i ? c === true : d)) as Days })}
+              />
+              <Label htmlFor={`ekey-day-${i}`}>{t(`day.${i}`)}</Label>
+            </div>
+          ))}
+        </div>
+        {err("days") && <p className="mt-1 text-sm text-destructive">{err("days")![0]}</p>}
+      </fieldset>
+      <Field label={t("startTime")} error={err("startTime")}>
+        <Input
+          id="ekey-startTime"
+          type="time"
+          step={300}
+          value={s.startTime ?? ""}
+          disabled={locked || s.isAllDay}
+          onChange={(e) => patchSchedule({ startTime: e.target.value || null })}
+        />
+      </Field>
+      <Field label={t("endTime")}>
+        <Input
+          id="ekey-endTime"
+          type="time"
+          step={300}
+          value={s.endTime ?? ""}
+          disabled={locked || s.isAllDay}
+          onChange={(e) => patchSchedule({ endTime: e.target.value || null })}
+        />
+      </Field>
+      <Field label={t("timeZone")} error={err("zone")} className="sm:col-span-2">
+        <ZoneSelect
+          id="ekey-zone"
+          zones={zones}
+          placeholder={t("selectKey")}
+          value={zoneId ?? ""}
+          disabled={locked}
+          onChange={(e) => setZoneId(e.target.value ? Number(e.target.value) : null)}
+        />
+      </Field>
+    </div>
+  );
+}
