@@ -6,7 +6,8 @@ import { activityColumns, type FilterHref } from "~/components/activity/activity
 import { FilterBar } from "~/components/activity/filter-bar";
 import { gridRow } from "~/components/activity/grid-row";
 import { DataTable } from "~/components/data-table/data-table";
-import { formatSort, parseTableParams } from "~/components/data-table/params";
+import { parseTableParams } from "~/components/data-table/params";
+import { formatSort } from "~/utils/sort";
 import { Alert, AlertTitle } from "~/components/ui/alert";
 import { EmptyState } from "~/components/ui/empty-state";
 import { PageHeader } from "~/components/ui/page-header";

@@ -4,7 +4,6 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { activityLabel, denialReason, outcomeOf, summaryText } from "~/components/activity/activity-text";
-import { formatActivityTime } from "~/components/activity/format";
 import { OutcomeMark } from "~/components/activity/outcome-mark";
 import { DetailList, type DetailItem } from "~/components/devices/detail-list";
 import { Button } from "~/components/ui/button";
@@ -20,6 +19,7 @@ import { addNote, getActivity, zoneFor } from "~/services/activity.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
+import { formatZonedTime } from "~/utils/format";
 import { can } from "~/utils/permissions";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -36,8 +36,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     const tz = zoneFor(auth, context.core, undefined);
     const nextOpen = typeof row.details.nextOpen === "string" ? Date.parse(row.details.nextOpen) : NaN;
     return {
-      row: { ...row, when: formatActivityTime(row.at, tz), nextOpen: Number.isFinite(nextOpen) ? formatActivityTime(nextOpen, tz) : null },
-      notes: notes.map((n) => ({ ...n, when: formatActivityTime(n.createdAt, tz) })),
+      row: { ...row, when: formatZonedTime(row.at, tz), nextOpen: Number.isFinite(nextOpen) ? formatZonedTime(nextOpen, tz) : null },
+      notes: notes.map((n) => ({ ...n, when: formatZonedTime(n.createdAt, tz) })),
       canAddNote: can(auth.permissions, "activity", "add"),
     };
   } catch (e) {

@@ -10,7 +10,7 @@ import { EmptyState } from "~/components/ui/empty-state";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT, getLanguage } from "~/i18n/i18next.server";
 import { translateMessage } from "~/i18n/messages";
-import { ALERT_MESSAGES } from "~/schemas/alerts";
+import { ALERT_MSG } from "~/schemas/alerts";
 import { deleteAlert, listAlerts } from "~/services/alerts.server";
 import { companyZone, requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
@@ -38,7 +38,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const t = await getFixedT(await getLanguage(request), "alerts");
   try {
     await deleteAlert(getDb(context), auth, Number(form.get("id")), nowMs());
-    return redirectWithToast(back, { type: "success", message: translateMessage(t, ALERT_MESSAGES.deleted, "alerts") }, context.cloudflare.env);
+    return redirectWithToast(back, { type: "success", message: translateMessage(t, ALERT_MSG.deleted, "alerts") }, context.cloudflare.env);
   } catch (err) {
     if (!(err instanceof ServiceError)) throw err;
     return redirectWithToast(back, { type: "error", message: translateMessage(t, err.message, "alerts") }, context.cloudflare.env);

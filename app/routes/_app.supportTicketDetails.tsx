@@ -13,7 +13,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { PageHeader } from "~/components/ui/page-header";
 import { getFixedT, getLanguage } from "~/i18n/i18next.server";
 import { translateMessage } from "~/i18n/messages";
-import { SUPPORT_MESSAGES, supportNoteSchema } from "~/schemas/support";
+import { SUPPORT_MSG, supportNoteSchema } from "~/schemas/support";
 import { addTicketNote } from "~/services/support.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
@@ -142,7 +142,7 @@ export default function SupportTicketDetailsPage() {
             />
             {gpsError && (
               <p role="alert" className="text-sm font-medium text-destructive" data-testid="gps-error">
-                {translateMessage(t, SUPPORT_MESSAGES.invalidLocation, "support")}
+                {translateMessage(t, SUPPORT_MSG.invalidLocation, "support")}
               </p>
             )}
             {locationValid && tiles && (

@@ -15,12 +15,12 @@ import { Input } from "~/components/ui/input";
 import { getLanguage, languageCookie } from "~/i18n/i18next.server";
 import { translateMessage } from "~/i18n/messages";
 import { loginSchema } from "~/schemas/auth";
-import { login, MSG } from "~/services/auth.server";
+import { AUTH_MSG, login } from "~/services/auth.server";
 import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import { requireAnonymous } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
-import { pageMessage } from "~/utils/page-message.server";
+import { formAction } from "~/utils/form-action.server";
 import { safeRedirect } from "~/utils/redirect";
 import { readRemembered, rememberCompany } from "~/utils/remembered-companies.server";
 import { deleteSession, readSessionToken, sessionCookie } from "~/utils/session.server";
@@ -33,32 +33,33 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
-  const submission = parseWithZod(form, { schema: loginSchema });
-  if (submission.status !== "success") return data({ result: submission.reply(), message: null }, { status: 400 });
   const env = context.cloudflare.env;
   const db = getDb(context);
-  const input = submission.value;
-  const who = new URLSearchParams({ username: input.userName, companyCode: input.companyId }).toString();
-  try {
-    const r = await login(db, input, { request, kind: "web", now: nowMs() });
-    // Rotate: a session the browser already held is ended, the new one replaces it.
-    const previous = await readSessionToken(request, env);
-    if (previous) await deleteSession(db, await sha256Hex(previous));
-    const headers = new Headers();
-    headers.append("Set-Cookie", await sessionCookie(env).serialize(r.token));
-    headers.append("Set-Cookie", await rememberCompany(request, r.payload.company.company_name, r.payload.company.company_id));
-    if (input.language) headers.append("Set-Cookie", await languageCookie.serialize(input.language));
-    return redirect(safeRedirect(new URL(request.url).searchParams.get("redirectTo")), { headers });
-  } catch (e) {
-    if (!(e instanceof ServiceError)) throw e;
-    if (e.details.errorCode === "password-expired") return redirectWithToast(`/ResetExpiredPassword?${who}`, { type: "info", message: MSG.expired }, env);
-    if (e.details.errorCode === "2fa-required") {
-      deliverQueuedMail(env, context.cloudflare.ctx.waitUntil);
-      return redirectWithToast(`/twoFactorAuthentication?${who}`, { type: "info", message: MSG.twoFactor }, env);
-    }
-    return data({ result: submission.reply({ hideFields: ["password"] }), message: await pageMessage(request, e) }, { status: e.status });
-  }
+  return formAction(
+    request,
+    loginSchema,
+    async (input) => {
+      const who = new URLSearchParams({ username: input.userName, companyCode: input.companyId }).toString();
+      const r = await login(db, input, { request, kind: "web", now: nowMs() }).catch((e) => {
+        // Two refusals are a next step, not an error: the page that takes it.
+        if (!(e instanceof ServiceError)) throw e;
+        if (e.details.errorCode === "password-expired") return redirectWithToast(`/ResetExpiredPassword?${who}`, { type: "info", message: AUTH_MSG.expired }, env);
+        if (e.details.errorCode !== "2fa-required") throw e;
+        deliverQueuedMail(env, context.cloudflare.ctx.waitUntil);
+        return redirectWithToast(`/twoFactorAuthentication?${who}`, { type: "info", message: AUTH_MSG.twoFactor }, env);
+      });
+      if (r instanceof Response) return r;
+      // Rotate: a session the browser already held is ended, the new one replaces it.
+      const previous = await readSessionToken(request, env);
+      if (previous) await deleteSession(db, await sha256Hex(previous));
+      const headers = new Headers();
+      headers.append("Set-Cookie", await sessionCookie(env).serialize(r.token));
+      headers.append("Set-Cookie", await rememberCompany(request, r.payload.company.company_name, r.payload.company.company_id));
+      if (input.language) headers.append("Set-Cookie", await languageCookie.serialize(input.language));
+      return redirect(safeRedirect(new URL(request.url).searchParams.get("redirectTo")), { headers });
+    },
+    { hideFields: ["password"] },
+  );
 }
 
 export default function Login() {

@@ -18,7 +18,7 @@ export const DEFAULT_ACTIVITY_SORT = "-date";
 /** The activity log's default page size (docs/ARCHITECTURE.md §7.3). */
 export const ACTIVITY_PAGE_SIZE = 100;
 
-export const ACTIVITY_MESSAGES = {
+export const ACTIVITY_MSG = {
   dates: "Both the from and to dates are required",
   times: "Both the from and to times are required",
   dateOrder: "The from date must not be after the to date",
@@ -26,6 +26,8 @@ export const ACTIVITY_MESSAGES = {
   time: "Times must be HH:mm",
   idType: "An id needs a type and a type needs an id",
   note: "Note is required",
+  notFound: "Activity not found",
+  noteAdded: "Note added",
 } as const;
 
 const blank = (v: unknown) => (v === "" || v == null ? undefined : v);
@@ -34,8 +36,8 @@ const date = z.preprocess(
   blank,
   z
     .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, ACTIVITY_MESSAGES.date)
-    .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), ACTIVITY_MESSAGES.date)
+    .regex(/^\d{4}-\d{2}-\d{2}$/, ACTIVITY_MSG.date)
+    .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), ACTIVITY_MSG.date)
     .optional(),
 );
 
@@ -44,7 +46,7 @@ const time = z.preprocess(
   (v) => (typeof v === "string" ? blank(v.trim().replace(/^(\d{2}:\d{2}):\d{2}$/, "$1")) : blank(v)),
   z
     .string()
-    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, ACTIVITY_MESSAGES.time)
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, ACTIVITY_MSG.time)
     .optional(),
 );
 
@@ -68,10 +70,10 @@ export const activityFilterSchema = z
     tz: z.preprocess(blank, z.string().max(64).optional()),
   })
   .superRefine((v, ctx) => {
-    if (!v.filterFromDate !== !v.filterToDate) ctx.addIssue({ code: "custom", path: [v.filterFromDate ? "filterToDate" : "filterFromDate"], message: ACTIVITY_MESSAGES.dates });
-    if (!v.filterFromTime !== !v.filterToTime) ctx.addIssue({ code: "custom", path: [v.filterFromTime ? "filterToTime" : "filterFromTime"], message: ACTIVITY_MESSAGES.times });
-    if (v.filterFromDate && v.filterToDate && v.filterFromDate > v.filterToDate) ctx.addIssue({ code: "custom", path: ["filterToDate"], message: ACTIVITY_MESSAGES.dateOrder });
-    if ((v.id === undefined) !== (v.type === undefined)) ctx.addIssue({ code: "custom", path: ["id"], message: ACTIVITY_MESSAGES.idType });
+    if (!v.filterFromDate !== !v.filterToDate) ctx.addIssue({ code: "custom", path: [v.filterFromDate ? "filterToDate" : "filterFromDate"], message: ACTIVITY_MSG.dates });
+    if (!v.filterFromTime !== !v.filterToTime) ctx.addIssue({ code: "custom", path: [v.filterFromTime ? "filterToTime" : "filterFromTime"], message: ACTIVITY_MSG.times });
+    if (v.filterFromDate && v.filterToDate && v.filterFromDate > v.filterToDate) ctx.addIssue({ code: "custom", path: ["filterToDate"], message: ACTIVITY_MSG.dateOrder });
+    if ((v.id === undefined) !== (v.type === undefined)) ctx.addIssue({ code: "custom", path: ["id"], message: ACTIVITY_MSG.idType });
   });
 export type ActivityFilterInput = z.input<typeof activityFilterSchema>;
 export type ActivityFilter = z.output<typeof activityFilterSchema>;
@@ -83,7 +85,7 @@ export const canApplyFilter = (v: { filterFromDate?: string; filterToDate?: stri
 /** createActivityLogNotes body and the details page's add-note form: the activity id and the note. */
 export const activityNoteSchema = z.object({
   id: z.coerce.number().int().positive(),
-  note_description: z.string({ required_error: ACTIVITY_MESSAGES.note, invalid_type_error: ACTIVITY_MESSAGES.note }).trim().min(1, ACTIVITY_MESSAGES.note).max(2000),
+  note_description: z.string({ required_error: ACTIVITY_MSG.note, invalid_type_error: ACTIVITY_MSG.note }).trim().min(1, ACTIVITY_MSG.note).max(2000),
 });
 export type ActivityNoteInput = z.infer<typeof activityNoteSchema>;
 

@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { nameText, NAME_MAX } from "./text";
 
-export const ALERT_MESSAGES = {
+export const ALERT_MSG = {
   name: "Display name is required",
   activity: "Activity is required",
   createdBy: "Created by users are required",
@@ -36,10 +36,10 @@ export type DayField = (typeof DAY_FIELDS)[number];
 /** The three pickers, in the order of an activity's `alert_conditions` positions. */
 export const CONDITION_FIELDS = ["created_by_users", "target_users", "devices"] as const;
 export type ConditionField = (typeof CONDITION_FIELDS)[number];
-const CONDITION_MESSAGES: Record<ConditionField, string> = {
-  created_by_users: ALERT_MESSAGES.createdBy,
-  target_users: ALERT_MESSAGES.targetUsers,
-  devices: ALERT_MESSAGES.devices,
+const CONDITION_MSG: Record<ConditionField, string> = {
+  created_by_users: ALERT_MSG.createdBy,
+  target_users: ALERT_MSG.targetUsers,
+  devices: ALERT_MSG.devices,
 };
 
 export const MAX_TARGETS = 200;
@@ -92,10 +92,10 @@ const targetList = z.preprocess(
     });
     return [...new Set(ids)];
   },
-  z.array(z.number({ invalid_type_error: "Invalid selection" }).int().positive().nullable()).max(MAX_TARGETS, ALERT_MESSAGES.tooMany),
+  z.array(z.number({ invalid_type_error: "Invalid selection" }).int().positive().nullable()).max(MAX_TARGETS, ALERT_MSG.tooMany),
 );
 
-const email = z.string().trim().toLowerCase().max(254, ALERT_MESSAGES.email).email(ALERT_MESSAGES.email);
+const email = z.string().trim().toLowerCase().max(254, ALERT_MSG.email).email(ALERT_MSG.email);
 
 /** Recipients: picked users (`{id, e_mail}`, type User) or typed addresses (a string, or type Email); duplicates by id or address dropped. */
 export const recipientList = z.preprocess(
@@ -114,9 +114,9 @@ export const recipientList = z.preprocess(
       // A picked user's address is looked up by the server; a typed one must be an address.
       z
         .object({ userId: z.number().int().positive().nullable(), email: z.union([z.literal(""), email]) })
-        .refine((r) => r.userId !== null || r.email !== "", { message: ALERT_MESSAGES.email, path: ["email"] }),
+        .refine((r) => r.userId !== null || r.email !== "", { message: ALERT_MSG.email, path: ["email"] }),
     )
-    .max(MAX_RECIPIENTS, ALERT_MESSAGES.tooMany)
+    .max(MAX_RECIPIENTS, ALERT_MSG.tooMany)
     .transform((list) => {
       const seen = new Set<string>();
       return list.filter((r) => {
@@ -147,17 +147,17 @@ const activityRef = z.preprocess(
         .regex(/^[01]{3}$/)
         .optional(),
     },
-    { required_error: ALERT_MESSAGES.activity, invalid_type_error: ALERT_MESSAGES.activity },
+    { required_error: ALERT_MSG.activity, invalid_type_error: ALERT_MSG.activity },
   ),
 );
 
 const base = z.object({
-  displayName: nameText("Display name", NAME_MAX, ALERT_MESSAGES.name),
+  displayName: nameText("Display name", NAME_MAX, ALERT_MSG.name),
   activity: activityRef,
   created_by_users: targetList,
   target_users: targetList,
   devices: targetList,
-  schedule: z.enum(["any", "custom"], { errorMap: () => ({ message: ALERT_MESSAGES.schedule }) }),
+  schedule: z.enum(["any", "custom"], { errorMap: () => ({ message: ALERT_MSG.schedule }) }),
   startDate: dateText,
   endDate: dateText,
   isNeverEnd: flag,
@@ -196,21 +196,21 @@ function aliases(v: unknown) {
 
 /** The activity's conditions say which pickers are required (position 1 created-by, 2 target users, 3 devices). */
 export function conditionIssues(conditions: string, v: Pick<Base, ConditionField>): { field: ConditionField; message: string }[] {
-  return CONDITION_FIELDS.filter((f, i) => conditions[i] === "1" && v[f].length === 0).map((field) => ({ field, message: CONDITION_MESSAGES[field] }));
+  return CONDITION_FIELDS.filter((f, i) => conditions[i] === "1" && v[f].length === 0).map((field) => ({ field, message: CONDITION_MSG[field] }));
 }
 
 function checkAlert(v: Base, ctx: z.RefinementCtx) {
   const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
-  if (!v.activity.id && !v.activity.name) issue("activity", ALERT_MESSAGES.activity);
+  if (!v.activity.id && !v.activity.name) issue("activity", ALERT_MSG.activity);
   if (v.activity.alert_conditions) for (const x of conditionIssues(v.activity.alert_conditions, v)) issue(x.field, x.message);
   if (v.schedule === "custom") {
-    if (!v.startDate) issue("startDate", ALERT_MESSAGES.startDate);
-    if (!v.isNeverEnd && (!v.endDate || (v.startDate && v.endDate < v.startDate))) issue("endDate", ALERT_MESSAGES.endDate);
-    if (!DAY_FIELDS.some((d) => v[d])) issue("days", ALERT_MESSAGES.days);
-    if (!v.isAllDay && (!v.startTime || !v.endTime)) issue(v.startTime ? "endTime" : "startTime", ALERT_MESSAGES.times);
-    if (v.zone == null) issue("zone", ALERT_MESSAGES.zone);
+    if (!v.startDate) issue("startDate", ALERT_MSG.startDate);
+    if (!v.isNeverEnd && (!v.endDate || (v.startDate && v.endDate < v.startDate))) issue("endDate", ALERT_MSG.endDate);
+    if (!DAY_FIELDS.some((d) => v[d])) issue("days", ALERT_MSG.days);
+    if (!v.isAllDay && (!v.startTime || !v.endTime)) issue(v.startTime ? "endTime" : "startTime", ALERT_MSG.times);
+    if (v.zone == null) issue("zone", ALERT_MSG.zone);
   }
-  if (v.emails.length === 0) issue("emails", ALERT_MESSAGES.recipients);
+  if (v.emails.length === 0) issue("emails", ALERT_MSG.recipients);
 }
 
 /** Never-ends clears the end date, all-day the times; an "any" schedule keeps no custom fields. */
@@ -230,7 +230,7 @@ export const alertTestEmailSchema = z.preprocess(
   aliases,
   z.object({
     displayName: z.string().trim().max(NAME_MAX).optional().default(""),
-    emails: recipientList.refine((l) => l.length > 0, ALERT_MESSAGES.recipients),
+    emails: recipientList.refine((l) => l.length > 0, ALERT_MSG.recipients),
   }),
 );
 export type AlertTestEmailInput = z.output<typeof alertTestEmailSchema>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pocPhone, POC_PHONE_MESSAGES } from "./phone";
+import { pocBodyFields, pocPhone, POC_PHONE_MSG } from "./phone";
 
 /**
  * Companies (spec part 2 §3, §4, §5, §9): the create/modify form shared by the form, the service
@@ -71,7 +71,7 @@ const commonFields = {
   POCEmail: text("Required email")
     .pipe(z.string().email("Email invalid").max(200))
     .transform((s) => s.toLowerCase()),
-  POCCountryCode: text("Required country code").pipe(z.string().max(8, POC_PHONE_MESSAGES.country)),
+  POCCountryCode: text("Required country code").pipe(z.string().max(8, POC_PHONE_MSG.country)),
   POCPhoneNumber: text("Required telephone"),
   isDeactive: flag.default(false),
 };
@@ -106,11 +106,7 @@ export const addCompanyBody = z
     parentCompanyId: z.union([z.string(), z.number()]).optional(),
     discountPercentage: z.union([z.number(), z.string()]).optional(),
     nextBillingDate: z.string().nullish(),
-    POCFirstName: z.string().optional(),
-    POCLastName: z.string().optional(),
-    POCEmail: z.string().optional(),
-    POCCountryCode: z.string().optional(),
-    POCPhoneNumber: z.string().optional(),
+    ...pocBodyFields,
     companyId: z.string().optional(),
     isDeactive: z.union([z.boolean(), z.string(), z.number()]).optional(),
   })

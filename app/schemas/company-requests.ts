@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pocPhone, POC_PHONE_MESSAGES } from "./phone";
+import { pocBodyFields, pocPhone, POC_PHONE_MSG } from "./phone";
 
 /** Company requests (spec part 2 §3 Company request, §5 New company request, §9 renewal terms 1 or 3). */
 export const RENEWAL_TERMS = [1, 3] as const;
@@ -19,7 +19,7 @@ export const companyRequestSchema = pocPhone(
     POCEmail: text("Required email")
       .pipe(z.string().email("Email invalid").max(200))
       .transform((s) => s.toLowerCase()),
-    POCCountryCode: text("Required country code").pipe(z.string().max(8, POC_PHONE_MESSAGES.country)),
+    POCCountryCode: text("Required country code").pipe(z.string().max(8, POC_PHONE_MSG.country)),
     POCPhoneNumber: text("Required telephone"),
   }),
 );
@@ -31,11 +31,7 @@ export const createCompanyRequestBody = z
     companyType: z.string().optional(),
     renewalTerm: z.union([z.number(), z.string()]).optional(),
     pocID: z.union([z.number(), z.string()]).optional(),
-    POCFirstName: z.string().optional(),
-    POCLastName: z.string().optional(),
-    POCEmail: z.string().optional(),
-    POCCountryCode: z.string().optional(),
-    POCPhoneNumber: z.string().optional(),
+    ...pocBodyFields,
   })
   .passthrough();
 

@@ -13,7 +13,7 @@ export type WeekdayField = (typeof WEEKDAY_FIELDS)[number];
 /** Device-group status 3: deactivated (1 and 2 are active). */
 export const DEACTIVATED = 3;
 
-export const GROUP_MESSAGES = {
+export const GROUP_MSG = {
   displayName: "Display name is required",
   fullName: "Full name is required",
   days: "Please select at least one day",
@@ -30,7 +30,7 @@ const flag = checkbox();
 /** HH:mm; a trailing ':ss' is dropped (the spec sends times without seconds). */
 const time = z.preprocess(
   (v) => (typeof v === "string" ? v.trim().replace(/^(\d{2}:\d{2}):\d{2}$/, "$1") : v == null ? "" : v),
-  z.union([z.literal(""), z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, GROUP_MESSAGES.time)]),
+  z.union([z.literal(""), z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, GROUP_MSG.time)]),
 );
 
 const optionalId = z.preprocess((v) => (v === "" || v == null ? undefined : v), z.coerce.number().int().positive().optional());
@@ -42,8 +42,8 @@ const deviceIds = z.preprocess((v) => {
 }, z.array(z.coerce.number().int().positive()));
 
 const base = z.object({
-  display_name: nameText("Display name", NAME_MAX, GROUP_MESSAGES.displayName),
-  full_name: nameText("Full name", NAME_MAX, GROUP_MESSAGES.fullName),
+  display_name: nameText("Display name", NAME_MAX, GROUP_MSG.displayName),
+  full_name: nameText("Full name", NAME_MAX, GROUP_MSG.fullName),
   description: freeText("Description", 1000).optional().default(""),
   sch_monday: flag,
   sch_tuesday: flag,
@@ -64,12 +64,12 @@ const base = z.object({
 type Base = z.infer<typeof base>;
 
 function checkGroup(v: Base, ctx: z.RefinementCtx, requireZone: boolean) {
-  if (!WEEKDAY_FIELDS.some((d) => v[d])) ctx.addIssue({ code: "custom", path: ["days"], message: GROUP_MESSAGES.days });
+  if (!WEEKDAY_FIELDS.some((d) => v[d])) ctx.addIssue({ code: "custom", path: ["days"], message: GROUP_MSG.days });
   if (!v.is_all_day && (!v.start_at || !v.end_at)) {
-    ctx.addIssue({ code: "custom", path: [v.start_at ? "end_at" : "start_at"], message: GROUP_MESSAGES.times });
+    ctx.addIssue({ code: "custom", path: [v.start_at ? "end_at" : "start_at"], message: GROUP_MSG.times });
   }
-  if (requireZone && v.time_zone_id == null) ctx.addIssue({ code: "custom", path: ["time_zone_id"], message: GROUP_MESSAGES.timeZone });
-  if (v.available_devices.length === 0) ctx.addIssue({ code: "custom", path: ["available_devices"], message: GROUP_MESSAGES.devices });
+  if (requireZone && v.time_zone_id == null) ctx.addIssue({ code: "custom", path: ["time_zone_id"], message: GROUP_MSG.timeZone });
+  if (v.available_devices.length === 0) ctx.addIssue({ code: "custom", path: ["available_devices"], message: GROUP_MSG.devices });
 }
 
 /** All day clears both times (docs/ARCHITECTURE.md §7.2). */

@@ -4,6 +4,12 @@ import { z } from "zod";
 export const DEVICE_TYPE_MSG = {
   codeRequired: "Device Code is Required",
   typeRequired: "Device Type is Required",
+  created: "Device type created successfully",
+  modified: "Device type modified successfully",
+  removed: "Device type deleted successfully",
+  notFound: "The provided device type is invalid",
+  codeTaken: "This device code already exists",
+  inUse: "This device type is in use by devices or firmware and cannot be deleted",
 } as const;
 
 const text = (message: string) => z.string({ required_error: message, invalid_type_error: message }).trim().min(1, message).max(100);

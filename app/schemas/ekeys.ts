@@ -10,7 +10,7 @@ import type { Days, EKeyWindow, ValidationError } from "~core";
 export const ACCESS_TYPES = ["full_access", "custom_access", "one_time_access"] as const;
 export type AccessType = (typeof ACCESS_TYPES)[number];
 
-export const MSG = {
+export const EKEY_MSG = {
   keyRequired: "Please select an eKey or group",
   startDate: "Start date is required or invalid",
   endDate: "End date is required or invalid",
@@ -69,8 +69,8 @@ export const assignBody = z.object({
     .pipe(
       z
         .string()
-        .max(FOB_NUMBER_MAX, MSG.fobNumber)
-        .regex(/^[A-Za-z0-9 _.:-]*$/, MSG.fobNumber),
+        .max(FOB_NUMBER_MAX, EKEY_MSG.fobNumber)
+        .regex(/^[A-Za-z0-9 _.:-]*$/, EKEY_MSG.fobNumber),
     )
     .transform((v) => v || null),
   startDate: optionalText,
@@ -118,7 +118,7 @@ export function toWindow(s: Schedule, tz: string | null, used = false): EKeyWind
   };
 }
 
-const FIELD_MESSAGE: Record<string, keyof typeof MSG> = {
+const FIELD_MESSAGE: Record<string, keyof typeof EKEY_MSG> = {
   startDate: "startDate",
   endDate: "endDate",
   startTime: "times",
@@ -134,7 +134,7 @@ export function windowErrors(errors: ValidationError[]): Record<string, string[]
     const key = FIELD_MESSAGE[e.field.split(/[.[]/)[0]];
     if (!key) continue;
     const field = key === "zone" ? "zone" : key === "times" ? "startTime" : e.field;
-    if (!out[field]?.includes(MSG[key])) (out[field] ??= []).push(MSG[key]);
+    if (!out[field]?.includes(EKEY_MSG[key])) (out[field] ??= []).push(EKEY_MSG[key]);
   }
   return out;
 }

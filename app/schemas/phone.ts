@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { callingCode, parsePhone, PHONE_INPUT_MAX, splitPhone } from "~/utils/phone";
 
 /** A form's messages: a bad country, a bad number, and optionally the spec's own words for a +1 number. */
@@ -32,7 +32,7 @@ export function phonePair(country: string, number: string): { e164: string; coun
 }
 
 /** The point-of-contact phone of companies and company requests (the spec's messages; +1 keeps its 10-digit wording). */
-export const POC_PHONE_MESSAGES = {
+export const POC_PHONE_MSG = {
   country: "The country code must be between 1 to 3 digits",
   number: "Telephone number is invalid",
   usNumber: "Telephone number at least 10 digits",
@@ -43,9 +43,18 @@ const POC_KEYS = { country: "POCCountryCode", number: "POCPhoneNumber" } as cons
 /** Adds the POC phone check to a company schema; after parsing, POCPhoneNumber is E.164 and POCCountryCode its calling code. */
 export function pocPhone<T extends z.ZodTypeAny>(schema: T) {
   return schema
-    .superRefine((v, ctx) => checkPhonePair(v, ctx, POC_KEYS, POC_PHONE_MESSAGES))
+    .superRefine((v, ctx) => checkPhonePair(v, ctx, POC_KEYS, POC_PHONE_MSG))
     .transform((v: z.output<T> & { POCCountryCode: string; POCPhoneNumber: string }) => {
       const { e164, countryCode } = phonePair(v.POCCountryCode, v.POCPhoneNumber);
       return { ...v, POCCountryCode: countryCode, POCPhoneNumber: e164 };
     });
 }
+
+/** The point of contact in an API body: optional at the transport level, checked by the form's schema. */
+export const pocBodyFields = {
+  POCFirstName: z.string().optional(),
+  POCLastName: z.string().optional(),
+  POCEmail: z.string().optional(),
+  POCCountryCode: z.string().optional(),
+  POCPhoneNumber: z.string().optional(),
+};

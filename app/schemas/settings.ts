@@ -9,7 +9,7 @@ import { checkbox, isOn } from "./flag";
 import { checkPhonePair, phonePair } from "./phone";
 import type { ScheduledOpenWindow, ValidationError } from "~core";
 
-export const SETTINGS_MESSAGES = {
+export const SETTINGS_MSG = {
   hours: "Choose from 1 to 24 hours",
   timeZone: "Time zone is required",
   countryCode: "Country code must be 1 to 3 digits",
@@ -29,7 +29,7 @@ export const SETTINGS_MESSAGES = {
   programmerNotFound: "Fob programmer not found",
 } as const;
 
-const RESET_PHONE_MESSAGES = { country: SETTINGS_MESSAGES.phoneInvalid, number: SETTINGS_MESSAGES.phoneInvalid, usNumber: SETTINGS_MESSAGES.phone };
+const RESET_PHONE_MSG = { country: SETTINGS_MSG.phoneInvalid, number: SETTINGS_MSG.phoneInvalid, usNumber: SETTINGS_MSG.phone };
 
 /** Months between forced password changes (Never, every month, 3, 6 months, every year). */
 export const PASSWORD_EXPIRY_MONTHS = [0, 1, 3, 6, 12] as const;
@@ -43,44 +43,41 @@ const flag = checkbox();
 /** The same, but absent keeps the stored value (fields the settings page does not show). */
 const optionalFlag = z.preprocess((v) => (v === undefined || v === "" ? undefined : isOn(v)), z.boolean().optional());
 
-const hours = z.coerce.number({ invalid_type_error: SETTINGS_MESSAGES.hours }).int(SETTINGS_MESSAGES.hours).min(1, SETTINGS_MESSAGES.hours).max(24, SETTINGS_MESSAGES.hours);
+const hours = z.coerce.number({ invalid_type_error: SETTINGS_MSG.hours }).int(SETTINGS_MSG.hours).min(1, SETTINGS_MSG.hours).max(24, SETTINGS_MSG.hours);
 
 export const companySettingsSchema = z
   .object({
     is_multi_phone_login: flag,
     offline_reconect: hours,
     schedule_open: flag,
-    default_time_zone_id: z.coerce
-      .number({ required_error: SETTINGS_MESSAGES.timeZone, invalid_type_error: SETTINGS_MESSAGES.timeZone })
-      .int()
-      .positive(SETTINGS_MESSAGES.timeZone),
+    default_time_zone_id: z.coerce.number({ required_error: SETTINGS_MSG.timeZone, invalid_type_error: SETTINGS_MSG.timeZone }).int().positive(SETTINGS_MSG.timeZone),
     ekey_duration: hours,
     // Any usual shape ('001', '+34', '34', 'ES'); kept in the spec's shape ('034').
     default_country_code: z
-      .string({ required_error: SETTINGS_MESSAGES.countryCode })
+      .string({ required_error: SETTINGS_MSG.countryCode })
       .trim()
-      .max(8, SETTINGS_MESSAGES.countryCode)
-      .refine((v) => callingCode(v) !== null, SETTINGS_MESSAGES.countryCode)
+      .max(8, SETTINGS_MSG.countryCode)
+      .refine((v) => callingCode(v) !== null, SETTINGS_MSG.countryCode)
       .transform((v) => wireCallingCode(callingCode(v) ?? "")),
     allowed_firmware: z.enum(FIRMWARE_CHOICES).default("All Users"),
     is_force_firmware_update: optionalFlag,
     fpi: optionalFlag,
     password_expiry_duration: z.coerce
-      .number({ invalid_type_error: SETTINGS_MESSAGES.expiry })
-      .refine((n) => (PASSWORD_EXPIRY_MONTHS as readonly number[]).includes(n), SETTINGS_MESSAGES.expiry),
+      .number({ invalid_type_error: SETTINGS_MSG.expiry })
+      .refine((n) => (PASSWORD_EXPIRY_MONTHS as readonly number[]).includes(n), SETTINGS_MSG.expiry),
     biometric_security: flag,
     require_2fa: flag,
     password_reset_security: z.enum(RESET_METHODS).default("email"),
     password_reset_secondary_action: z.enum(SECONDARY_ACTIONS).default("nothing"),
-    password_reset_phone: z.string().trim().max(PHONE_INPUT_MAX, SETTINGS_MESSAGES.phoneInvalid).default(""),
+    password_reset_phone: z.string().trim().max(PHONE_INPUT_MAX, SETTINGS_MSG.phoneInvalid).default(""),
     /** The contact phone's country (the console's picker); without it, the company's default country. */
     password_reset_phone_country: z.string().trim().max(8).optional(),
   })
   .superRefine((v, ctx) => {
     if (v.password_reset_security !== "admin") return;
-    if (!v.password_reset_phone) return ctx.addIssue({ code: "custom", path: ["password_reset_phone"], message: SETTINGS_MESSAGES.phone });
+    if (!v.password_reset_phone) return ctx.addIssue({ code: "custom", path: ["password_reset_phone"], message: SETTINGS_MSG.phone });
     const pair = { password_reset_phone_country: v.password_reset_phone_country || v.default_country_code, password_reset_phone: v.password_reset_phone };
-    checkPhonePair(pair, ctx, { country: "password_reset_phone_country", number: "password_reset_phone" }, RESET_PHONE_MESSAGES);
+    checkPhonePair(pair, ctx, { country: "password_reset_phone_country", number: "password_reset_phone" }, RESET_PHONE_MSG);
   })
   // The extra field belongs to its mode only (text: secondary action, admin: contact phone).
   .transform((v) => ({
@@ -116,12 +113,12 @@ const clearUnchecked = <T extends { openWholeDay: boolean; openTime: string; clo
 export const scheduleOpenSchema = z
   .object({
     fpi: flag,
-    schedule_opens: z.array(dayRow, { required_error: SETTINGS_MESSAGES.week }),
+    schedule_opens: z.array(dayRow, { required_error: SETTINGS_MSG.week }),
     schedule_exceptions: z.array(exceptionRow).max(MAX_EXCEPTIONS).default([]),
   })
   .superRefine((v, ctx) => {
     const days = new Set(v.schedule_opens.map((d) => d.scheduleDay));
-    if (v.schedule_opens.length !== 7 || days.size !== 7) ctx.addIssue({ code: "custom", path: ["schedule_opens"], message: SETTINGS_MESSAGES.week });
+    if (v.schedule_opens.length !== 7 || days.size !== 7) ctx.addIssue({ code: "custom", path: ["schedule_opens"], message: SETTINGS_MSG.week });
   })
   .transform((v) => ({
     fpi: v.fpi,
@@ -152,16 +149,16 @@ export function scheduleWindow(input: ScheduleOpenInput, tz: string): ScheduledO
 }
 
 const CORE_MESSAGE: Record<string, string> = {
-  "closeTime.notAfterOpen": SETTINGS_MESSAGES.closeAfterOpen,
-  "openTime.missing": SETTINGS_MESSAGES.bothTimes,
-  "closeTime.missing": SETTINGS_MESSAGES.bothTimes,
-  "openTime.invalid": SETTINGS_MESSAGES.time,
-  "closeTime.invalid": SETTINGS_MESSAGES.time,
-  "date.missing": SETTINGS_MESSAGES.date,
-  "date.invalid": SETTINGS_MESSAGES.date,
-  "date.duplicate": SETTINGS_MESSAGES.duplicateDate,
-  "week.invalid": SETTINGS_MESSAGES.week,
-  "week.missing": SETTINGS_MESSAGES.week,
+  "closeTime.notAfterOpen": SETTINGS_MSG.closeAfterOpen,
+  "openTime.missing": SETTINGS_MSG.bothTimes,
+  "closeTime.missing": SETTINGS_MSG.bothTimes,
+  "openTime.invalid": SETTINGS_MSG.time,
+  "closeTime.invalid": SETTINGS_MSG.time,
+  "date.missing": SETTINGS_MSG.date,
+  "date.invalid": SETTINGS_MSG.date,
+  "date.duplicate": SETTINGS_MSG.duplicateDate,
+  "week.invalid": SETTINGS_MSG.week,
+  "week.missing": SETTINGS_MSG.week,
 };
 const CORE_FIELD: Record<string, string> = { week: "schedule_opens", exceptions: "schedule_exceptions", date: "exceptionDate" };
 

@@ -48,17 +48,15 @@ const SCHEMA_NS: Record<string, string[]> = {
 /**
  * Services whose message constants (refusals, toasts) pages show, by the namespace of those pages. The
  * bulk actions' row results are shown through their own keys (`bulk.done.*`), not by their text.
+ * Activity, device types and roles keep all their messages in their schema module's constant, checked above.
  */
 const SERVICES: [string, string][] = [
-  ["activity", "activity"],
   ["auth", "auth"],
   ["companies", "companies"],
   ["company-requests", "requests"],
   ["device-groups", "groups"],
-  ["device-types", "deviceTypes"],
   ["firmware", "ota"],
   ["mailer", "mailer"],
-  ["roles", "roles"],
   ["users", "users"],
 ];
 

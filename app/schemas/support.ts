@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { freeText } from "./text";
 
-export const SUPPORT_MESSAGES = {
+export const SUPPORT_MSG = {
   note: "Note is required",
   invalidLocation: "Invalid latitude or longitude",
   ticketNotFound: "The provided ticket is invalid",
@@ -35,11 +35,11 @@ const requiredText = (message: string, label: string, max: number) =>
 
 /** The add-note form (`createSupportNotes` sends `notes`, `serviceTicketId`; `userId` is the caller). */
 export const supportNoteSchema = z.object({
-  notes: requiredText(SUPPORT_MESSAGES.note, "Note", NOTE_MAX),
+  notes: requiredText(SUPPORT_MSG.note, "Note", NOTE_MAX),
 });
 
 export const supportNoteBody = supportNoteSchema.extend({
-  serviceTicketId: z.coerce.number({ invalid_type_error: SUPPORT_MESSAGES.ticketNotFound }).int().positive(SUPPORT_MESSAGES.ticketNotFound),
+  serviceTicketId: z.coerce.number({ invalid_type_error: SUPPORT_MSG.ticketNotFound }).int().positive(SUPPORT_MSG.ticketNotFound),
   /** Accepted for the spec's shape; the author is always the caller. */
   userId: z.coerce.number().int().positive().optional(),
 });
@@ -84,7 +84,7 @@ export const mobileTicketSchema = z
     const given = [v.latitude, v.longitude].filter((x) => x != null).length;
     if (given === 0) return;
     if (given === 1 || v.latitude! < -90 || v.latitude! > 90 || v.longitude! < -180 || v.longitude! > 180)
-      ctx.addIssue({ code: "custom", path: ["latitude"], message: SUPPORT_MESSAGES.invalidLocation });
+      ctx.addIssue({ code: "custom", path: ["latitude"], message: SUPPORT_MSG.invalidLocation });
   });
 export type MobileTicketInput = z.output<typeof mobileTicketSchema>;
 
@@ -95,8 +95,8 @@ export const FAQ_ANSWER_MAX = 4000;
 /** Root's FAQ form: one entry in one language. */
 export const faqSchema = z.object({
   language: z.enum(FAQ_LANGUAGES),
-  question: requiredText(SUPPORT_MESSAGES.question, "Question", FAQ_QUESTION_MAX),
-  answer: requiredText(SUPPORT_MESSAGES.answer, "Answer", FAQ_ANSWER_MAX),
+  question: requiredText(SUPPORT_MSG.question, "Question", FAQ_QUESTION_MAX),
+  answer: requiredText(SUPPORT_MSG.answer, "Answer", FAQ_ANSWER_MAX),
 });
 export type FaqInput = z.output<typeof faqSchema>;
 

@@ -13,7 +13,7 @@ const required = (label: string) =>
     .trim()
     .min(1, `${label} is required`);
 
-export const USER_PHONE_MESSAGES = { country: "Country code is invalid", number: "Cell number is invalid" } as const;
+export const USER_PHONE_MSG = { country: "Country code is invalid", number: "Cell number is invalid" } as const;
 
 /**
  * The cell is read in the chosen country (docs/decisions/0037-phone-numbers-e164.md): after parsing,
@@ -27,7 +27,7 @@ export const userFormSchema = z
     email: required("Email")
       .pipe(z.string().max(254, "Email is invalid").email("Email is invalid"))
       .transform((s) => s.toLowerCase()),
-    countryCode: required("Country code").pipe(z.string().max(8, USER_PHONE_MESSAGES.country)),
+    countryCode: required("Country code").pipe(z.string().max(8, USER_PHONE_MSG.country)),
     cell: required("Cell"),
     userNotes: z.string().trim().pipe(freeText("Notes", 2000)).default(""),
     isSentinel: checkbox(),
@@ -37,7 +37,7 @@ export const userFormSchema = z
     isInactive: checkbox(),
     isSOInterrupt: checkbox(true),
   })
-  .superRefine((v, ctx) => checkPhonePair(v, ctx, { country: "countryCode", number: "cell" }, USER_PHONE_MESSAGES))
+  .superRefine((v, ctx) => checkPhonePair(v, ctx, { country: "countryCode", number: "cell" }, USER_PHONE_MSG))
   .transform((v) => {
     const { e164, countryCode } = phonePair(v.countryCode, v.cell);
     return { ...v, countryCode, cell: e164 };

@@ -80,9 +80,9 @@ export function zodMessages(schema: ZodTypeAny): Set<string> {
 /** Zod schemas among a module's exports. */
 export const schemasOf = (mod: Record<string, unknown>): ZodTypeAny[] => Object.values(mod).filter((v): v is ZodTypeAny => v instanceof z.ZodType);
 
-/** String values of a module's exported message constants (`X_MSG`, `X_MESSAGES`, `MSG`). */
+/** String values of a module's exported message constants (`<DOMAIN>_MSG`). */
 export function constantMessages(mod: Record<string, unknown>): string[] {
   return Object.entries(mod)
-    .filter(([k, v]) => /(^|_)(MSG|MESSAGES?)$/.test(k) && v && typeof v === "object")
+    .filter(([k, v]) => /(^|_)MSG$/.test(k) && v && typeof v === "object")
     .flatMap(([, v]) => Object.values(v as Record<string, unknown>).filter((x): x is string => typeof x === "string"));
 }

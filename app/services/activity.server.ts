@@ -6,8 +6,8 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, max, min, or, sql, type SQL } from "drizzle-orm";
 import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { AlertWindow, Core, Interval } from "~core";
-import { formatActivityTime } from "~/components/activity/format";
 import {
+  ACTIVITY_MSG,
   ACTIVITY_SORTS,
   activityFilterSchema,
   activityNoteSchema,
@@ -16,11 +16,12 @@ import {
   type ActivityFilterInput,
   type FilterType,
 } from "~/schemas/activity";
-import { parseSort } from "~/components/data-table/params";
 import { assertCan, companyZone, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
+import { formatZonedTime } from "~/utils/format";
 import { parseInput } from "~/utils/parse-input.server";
+import { parseSort } from "~/utils/sort";
 import { inCompany, liveInCompany } from "~/utils/tenant.server";
 
 const { activityLogs: l, activityTypes: at, devices: d, deviceGroups: g, activityNotes: n, users: u, activityCounts: c, activityRefCounts: rc } = schema;
@@ -35,11 +36,6 @@ const OPTIONS_LIMIT = 1000;
 const DAY = 86_400_000;
 /** The access-window core expands at most 10,000 days. */
 const MAX_DAYS = 10_000;
-
-export const ACTIVITY_MSG = {
-  notFound: "Activity not found",
-  noteAdded: "Note added",
-} as const;
 
 /** Activity names whose text a device can rename (its custom sensor names, docs/ARCHITECTURE.md §8). */
 const SENSOR_NAMES = {
@@ -494,7 +490,7 @@ export function csvCell(value: unknown): string {
 
 function csvLine(r: ActivityRow, tz: string): string {
   return [
-    formatActivityTime(r.at, tz),
+    formatZonedTime(r.at, tz),
     r.activityName,
     r.operationType,
     r.createdByUser?.displayName,

@@ -13,7 +13,7 @@
  */
 import { and, asc, eq, gt, inArray, isNull, lte, sql } from "drizzle-orm";
 import type { Core } from "~core";
-import { inChunks, schema, type Db } from "~/utils/db.server";
+import { chunks, inChunks, schema, type Db } from "~/utils/db.server";
 import { alertWindow } from "./alert-window";
 
 const {
@@ -190,7 +190,7 @@ async function matchPage(db: Db, core: Core, rows: Activity[], opts: EngineOptio
     const windowOpen = alert.lastMailAt !== null && opts.now < alert.lastMailAt + DIGEST_WINDOW_MS;
     const state: "held" | "sent" = windowOpen ? "held" : "sent";
     statements.push(
-      ...chunk(list, 20).map((part) =>
+      ...chunks(list, 20).map((part) =>
         db
           .insert(m)
           .values(part.map((x) => ({ alertId: alert.id, companyId: alert.companyId, activityId: x.id, state, matchedAt: opts.now })))
@@ -219,7 +219,7 @@ async function matchPage(db: Db, core: Core, rows: Activity[], opts: EngineOptio
 type Mail = { key: string; subject: string; body: string };
 
 function mailInserts(db: Db, alert: LiveAlert, mail: Mail, now: number) {
-  return chunk(alert.recipients, 10).map((part) =>
+  return chunks(alert.recipients, 10).map((part) =>
     db
       .insert(o)
       .values(part.map((toAddress) => ({ companyId: alert.companyId, toAddress, subject: mail.subject, body: mail.body, dedupeKey: `${mail.key}:${toAddress}`, createdAt: now })))
@@ -298,10 +298,4 @@ async function flushDigests(db: Db, core: Core, opts: EngineOptions): Promise<nu
     mails += alert.recipients.length;
   }
   return mails;
-}
-
-function chunk<T>(list: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
 }

@@ -5,7 +5,7 @@
  */
 import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { Core } from "~core";
-import { ALERT_MESSAGES, CONDITION_FIELDS, conditionIssues, DAY_FIELDS, type AddAlertInput, type ModifyAlertInput, type Recipient } from "~/schemas/alerts";
+import { ALERT_MSG, CONDITION_FIELDS, conditionIssues, DAY_FIELDS, type AddAlertInput, type ModifyAlertInput, type Recipient } from "~/schemas/alerts";
 import type { AlertTestEmailInput } from "~/schemas/alerts";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
@@ -53,7 +53,7 @@ export async function getAlertDetails(db: Db, auth: Auth, id: number) {
     .leftJoin(tz, eq(tz.id, a.timeZoneId))
     .where(liveInCompany(a, auth, eq(a.id, id)))
     .limit(1);
-  if (!alert) notFound(ALERT_MESSAGES.notFound);
+  if (!alert) notFound(ALERT_MSG.notFound);
   // Not a batch: user and device names share a column name, which a batch's rows are keyed by.
   const [targets, recipients] = await Promise.all([
     db
@@ -83,26 +83,26 @@ const fieldError = (field: string, message: string, status: 400 | 404 = 400): ne
 /** Checks everything the schema cannot: the activity and its conditions, the zone and window (core), and that every id is the company's. */
 async function resolve(db: Db, auth: Auth, input: AlertInput, core: Core) {
   const activity = await db.query.activityTypes.findFirst({ where: input.activity.id ? eq(at.id, input.activity.id) : eq(at.name, input.activity.name ?? "") });
-  if (!activity) return fieldError("activity", ALERT_MESSAGES.activity);
+  if (!activity) return fieldError("activity", ALERT_MSG.activity);
   const missing = conditionIssues(activity.alertConditions, input);
   if (missing.length) fieldError(missing[0].field, missing[0].message);
 
   let zoneName: string | null = null;
   if (input.schedule === "custom") {
     const zone = await db.query.timeZones.findFirst({ where: eq(tz.id, input.zone!) });
-    if (!zone) return fieldError("zone", ALERT_MESSAGES.zone);
+    if (!zone) return fieldError("zone", ALERT_MSG.zone);
     zoneName = zone.name;
     const errors = core.validate(alertWindow({ ...values(input, activity.id), zoneName }));
     if (errors.length) {
       const wire: Record<string, string> = { startDate: "startDate", endDate: "endDate", startTime: "startTime", endTime: "endTime", days: "days", tz: "zone" };
       // The console's texts, not the core's sentences: a page shows them in its own language.
       const messages: Record<string, string> = {
-        startDate: ALERT_MESSAGES.startDate,
-        endDate: ALERT_MESSAGES.endDate,
-        days: ALERT_MESSAGES.days,
-        zone: ALERT_MESSAGES.zone,
-        startTime: ALERT_MESSAGES.times,
-        endTime: errors[0].code === "endTime.equalsStart" ? ALERT_MESSAGES.sameTimes : ALERT_MESSAGES.times,
+        startDate: ALERT_MSG.startDate,
+        endDate: ALERT_MSG.endDate,
+        days: ALERT_MSG.days,
+        zone: ALERT_MSG.zone,
+        startTime: ALERT_MSG.times,
+        endTime: errors[0].code === "endTime.equalsStart" ? ALERT_MSG.sameTimes : ALERT_MSG.times,
       };
       const field = wire[errors[0].field] ?? "startTime";
       fieldError(field, messages[field] ?? errors[0].message);
@@ -126,15 +126,7 @@ async function resolve(db: Db, auth: Auth, input: AlertInput, core: Core) {
   }
 
   // A picked user is mailed at the address the company has for them, never one the caller sends.
-  const userIds = input.emails.flatMap((x) => (x.userId ? [x.userId] : []));
-  const users = await inChunks(userIds, (part) =>
-    db
-      .select({ id: u.id, email: u.email })
-      .from(u)
-      .where(liveInCompany(u, auth, inArray(u.id, part))),
-  );
-  if (users.length !== new Set(userIds).size) fieldError("emails", "The provided user is invalid", 404);
-  const emailOf = new Map(users.map((x) => [x.id, x.email.toLowerCase()]));
+  const emailOf = await emailsOfPickedUsers(db, auth, input.emails);
   const seen = new Set<string>();
   const recipients = input.emails
     .map((x) => (x.userId ? { userId: x.userId, email: emailOf.get(x.userId)! } : x))
@@ -195,7 +187,7 @@ export async function modifyAlert(db: Db, auth: Auth, input: ModifyAlertInput, n
     .from(a)
     .where(liveInCompany(a, auth, eq(a.id, input.id)))
     .limit(1);
-  if (!found) notFound(ALERT_MESSAGES.notFound);
+  if (!found) notFound(ALERT_MSG.notFound);
   const { activity, targets, recipients } = await resolve(db, auth, input, core);
   const companyId = auth.company.id;
   await db.batch([
@@ -217,7 +209,7 @@ export async function deleteAlert(db: Db, auth: Auth, id: number, now: number): 
     .from(a)
     .where(liveInCompany(a, auth, eq(a.id, id)))
     .limit(1);
-  if (!found) notFound(ALERT_MESSAGES.notFound);
+  if (!found) notFound(ALERT_MSG.notFound);
   await db.batch([
     db
       .update(a)
@@ -227,13 +219,9 @@ export async function deleteAlert(db: Db, auth: Auth, id: number, now: number): 
   ]);
 }
 
-/**
- * The form's test mail: one mail per recipient through the outbox. Only someone who may save an
- * alert may send it, and only to at most MAX_RECIPIENTS addresses, so it is no open relay.
- */
-export async function sendAlertTestEmail(db: Db, auth: Auth, body: AlertTestEmailInput, now: number): Promise<number> {
-  if (!can(auth.permissions, MODULE, "add")) assertCan(auth, MODULE, "modify");
-  const userIds = body.emails.flatMap((x) => (x.userId ? [x.userId] : []));
+/** The company's addresses of the users picked among `emails`; a user not live in the company is a 404 on `emails`. */
+async function emailsOfPickedUsers(db: Db, auth: Auth, emails: { userId?: number | null }[]): Promise<Map<number, string>> {
+  const userIds = emails.flatMap((x) => (x.userId ? [x.userId] : []));
   const users = await inChunks(userIds, (part) =>
     db
       .select({ id: u.id, email: u.email })
@@ -241,7 +229,16 @@ export async function sendAlertTestEmail(db: Db, auth: Auth, body: AlertTestEmai
       .where(liveInCompany(u, auth, inArray(u.id, part))),
   );
   if (users.length !== new Set(userIds).size) fieldError("emails", "The provided user is invalid", 404);
-  const emailOf = new Map(users.map((x) => [x.id, x.email.toLowerCase()]));
+  return new Map(users.map((x) => [x.id, x.email.toLowerCase()]));
+}
+
+/**
+ * The form's test mail: one mail per recipient through the outbox. Only someone who may save an
+ * alert may send it, and only to at most MAX_RECIPIENTS addresses, so it is no open relay.
+ */
+export async function sendAlertTestEmail(db: Db, auth: Auth, body: AlertTestEmailInput, now: number): Promise<number> {
+  if (!can(auth.permissions, MODULE, "add")) assertCan(auth, MODULE, "modify");
+  const emailOf = await emailsOfPickedUsers(db, auth, body.emails);
   const addresses = [...new Set(body.emails.map((x) => (x.userId ? emailOf.get(x.userId)! : x.email)))];
   const name = body.displayName || "(new alert)";
   await db.batch([

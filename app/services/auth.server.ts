@@ -16,7 +16,7 @@ import { toE164 } from "~/utils/phone";
 import { assertNotThrottled, overRateLimit, recordFailure, recordSuccess, THROTTLE, throttleKeys, type ThrottleKeys } from "./throttle.server";
 import { clientIp } from "~/utils/session.server";
 
-export const MSG = {
+export const AUTH_MSG = {
   badCredentials: "Incorrect Company ID, Username, or Password",
   deactivated: "Your account has been de-activated",
   flagged: "account has been locked due to suspicious activity",
@@ -59,20 +59,20 @@ export type Account = { user: typeof schema.users.$inferSelect; company: typeof 
 const DUMMY_HASH = "pbkdf2-sha256$100000$6h6E1550B8YQ0bhCNP2eJg$5SRHXihtsNMCHGBRTIeL5QAS8r0eHhgEmL/muLaCH8o";
 
 /** Verifies the password of `account`, or a dummy one when there is no account, in the same time. */
-export async function passwordMatches(account: Account | null, password: string): Promise<boolean> {
+async function passwordMatches(account: Account | null, password: string): Promise<boolean> {
   const stored = account?.user.passwordHash;
   const ok = await verifyPassword(password, stored || DUMMY_HASH);
   return Boolean(account && stored && ok);
 }
 
 /** The throttle keys of a sign-in: on the resolved account, or on the normalised identifier when none matched. */
-export function keysFor(account: Account | null, input: { companyId: string; userName: string }, request: Request): ThrottleKeys {
+function keysFor(account: Account | null, input: { companyId: string; userName: string }, request: Request): ThrottleKeys {
   const ip = clientIp(request);
   return throttleKeys(account ? { userId: account.user.id } : { companyCode: input.companyId, userName: input.userName }, ip);
 }
 
 /** Counts a failed attempt; when the account starts being slowed down, its owner is told by e-mail once. */
-export async function failedAttempt(db: Db, account: Account | null, keys: ThrottleKeys, now: number): Promise<void> {
+async function failedAttempt(db: Db, account: Account | null, keys: ThrottleKeys, now: number): Promise<void> {
   const failures = await recordFailure(db, keys, now);
   if (account && failures === THROTTLE.accountSlowAfter) {
     await db.insert(schema.mailOutbox).values({
@@ -92,7 +92,7 @@ export async function failedAttempt(db: Db, account: Account | null, keys: Throt
  * Finds a live user by company code and email or phone (both case- and format-insensitive). Phones are
  * stored as E.164 (decision 0037): a national number is read in the company's default country.
  */
-export async function findAccount(db: Db, companyCode: string, userName: string): Promise<Account | null> {
+async function findAccount(db: Db, companyCode: string, userName: string): Promise<Account | null> {
   const name = userName.trim().toLowerCase();
   const digits = name.replace(/\D/g, "");
   const byPhone = digits.length >= 7 && !name.includes("@");
@@ -145,17 +145,17 @@ export async function settingsOf(db: Db, companyId: number) {
  * The checks that apply after the password is known to be right, in the spec's order. The phone app
  * is open to every user of a customer company, never to the root company.
  */
-export async function assertMaySignIn(db: Db, account: Account, now: number, surface: "console" | "mobile" = "console"): Promise<void> {
+async function assertMaySignIn(db: Db, account: Account, now: number, surface: SignInSurface): Promise<void> {
   const { user, company } = account;
-  if (surface === "mobile" && company.type === "root") throw new ServiceError(403, MSG.rootFromPhone, { errorCode: "root-company" });
-  if (user.isInactive || company.isDeactive) throw new ServiceError(401, MSG.deactivated, { errorCode: "deactivated" });
-  if (user.isFlagged) throw new ServiceError(401, MSG.flagged, { errorCode: "flagged" });
-  if (surface === "console" && !user.isSentinel && !user.isSuperAdmin) throw new ServiceError(401, MSG.noConsole, { errorCode: "no-console" });
+  if (surface === "mobile" && company.type === "root") throw new ServiceError(403, AUTH_MSG.rootFromPhone, { errorCode: "root-company" });
+  if (user.isInactive || company.isDeactive) throw new ServiceError(401, AUTH_MSG.deactivated, { errorCode: "deactivated" });
+  if (user.isFlagged) throw new ServiceError(401, AUTH_MSG.flagged, { errorCode: "flagged" });
+  if (surface === "console" && !user.isSentinel && !user.isSuperAdmin) throw new ServiceError(401, AUTH_MSG.noConsole, { errorCode: "no-console" });
   const settings = await settingsOf(db, company.id);
   const months = settings?.passwordExpiryMonths ?? 0;
   const changed = user.passwordChangedAt ?? user.createdAt;
   if (months > 0 && changed + months * MONTH_MS < now) {
-    throw new ServiceError(401, MSG.expired, { errorCode: "password-expired" });
+    throw new ServiceError(401, AUTH_MSG.expired, { errorCode: "password-expired" });
   }
 }
 
@@ -176,35 +176,73 @@ async function startSession(db: Db, account: Account, ctx: CallContext, message:
   return { token: session.token, sessionId: session.id, payload: loginPayload(account), message };
 }
 
-export async function login(db: Db, input: LoginInput, ctx: CallContext): Promise<LoginResult> {
+export type Settings = Awaited<ReturnType<typeof settingsOf>>;
+export type SignInSurface = "console" | "mobile";
+/** A surface's own check, after the account checks and before anything is written (the phone's binding). */
+type SurfaceCheck = (account: Account, settings: Settings) => void;
+
+/**
+ * The sign-in sequence of every surface (console, admin API, phone app), in one place so that a change
+ * reaches them all: throttle, password (in the same time whether or not the account exists), account
+ * checks, the surface's check, rehash, then the second factor: a company that requires it gets a code
+ * mailed and a 402. Returns the account and its settings for the caller to open its session.
+ */
+export async function signIn(
+  db: Db,
+  input: { companyId: string; userName: string; password: string },
+  ctx: { request: Request; now: number },
+  surface: SignInSurface = "console",
+  check?: SurfaceCheck,
+): Promise<{ account: Account; settings: Settings }> {
   const account = await findAccount(db, input.companyId, input.userName);
   const keys = keysFor(account, input, ctx.request);
   await assertNotThrottled(db, keys, ctx.now);
   if (!(await passwordMatches(account, input.password)) || !account) {
     await failedAttempt(db, account, keys, ctx.now);
-    throw new ServiceError(401, MSG.badCredentials, { errorCode: "bad-credentials" });
+    throw new ServiceError(401, AUTH_MSG.badCredentials, { errorCode: "bad-credentials" });
   }
   await recordSuccess(db, keys, ctx.now);
-  await assertMaySignIn(db, account, ctx.now);
+  await assertMaySignIn(db, account, ctx.now, surface);
+  const settings = await settingsOf(db, account.company.id);
+  check?.(account, settings);
   if (needsRehash(account.user.passwordHash!)) {
     await db
       .update(schema.users)
       .set({ passwordHash: await hashPassword(input.password) })
       .where(eq(schema.users.id, account.user.id));
   }
-  const settings = await settingsOf(db, account.company.id);
   if (settings?.require2fa) {
     await issueTwoFactorCode(db, account, ctx.now);
     const phone = account.user.phoneNumber;
-    throw new ServiceError(402, MSG.twoFactor, {
+    throw new ServiceError(402, AUTH_MSG.twoFactor, {
       errorCode: "2fa-required",
       payload: { phoneNumber: phone ? `***-***-${phone.slice(-4)}` : "", e_mail: account.user.email },
     });
   }
+  return { account, settings };
+}
+
+/** The second half of a sign-in with a code: spends the code, then the same checks as `signIn`. */
+export async function signInWithCode(
+  db: Db,
+  input: z.infer<typeof twoFactorSchema>,
+  ctx: { request: Request; now: number },
+  surface: SignInSurface = "console",
+  check?: SurfaceCheck,
+): Promise<{ account: Account; settings: Settings }> {
+  const account = await checkTwoFactorCode(db, input, ctx);
+  await assertMaySignIn(db, account, ctx.now, surface);
+  const settings = await settingsOf(db, account.company.id);
+  check?.(account, settings);
+  return { account, settings };
+}
+
+export async function login(db: Db, input: LoginInput, ctx: CallContext): Promise<LoginResult> {
+  const { account } = await signIn(db, input, ctx);
   return startSession(db, account, ctx, "Login successful");
 }
 
-export async function issueTwoFactorCode(db: Db, { user, company }: Account, now: number): Promise<void> {
+async function issueTwoFactorCode(db: Db, { user, company }: Account, now: number): Promise<void> {
   const code = String(crypto.getRandomValues(new Uint32Array(1))[0] % 1_000_000).padStart(6, "0");
   await db.batch([
     db.insert(schema.twoFactorCodes).values({
@@ -225,13 +263,12 @@ export async function issueTwoFactorCode(db: Db, { user, company }: Account, now
 }
 
 export async function twoFactorAuthenticate(db: Db, input: z.infer<typeof twoFactorSchema>, ctx: CallContext): Promise<LoginResult> {
-  const account = await checkTwoFactorCode(db, input, ctx);
-  await assertMaySignIn(db, account, ctx.now);
+  const { account } = await signInWithCode(db, input, ctx);
   return startSession(db, account, ctx, "Login successful");
 }
 
 /** Spends a valid sign-in code and returns its account; a wrong, used or expired code is a 401 and counts as a failure. */
-export async function checkTwoFactorCode(db: Db, input: z.infer<typeof twoFactorSchema>, ctx: { request: Request; now: number }): Promise<Account> {
+async function checkTwoFactorCode(db: Db, input: z.infer<typeof twoFactorSchema>, ctx: { request: Request; now: number }): Promise<Account> {
   const account = await findAccount(db, input.companyId, input.userName);
   const keys = keysFor(account, input, ctx.request);
   await assertNotThrottled(db, keys, ctx.now);
@@ -250,7 +287,7 @@ export async function checkTwoFactorCode(db: Db, input: z.infer<typeof twoFactor
         .set({ attempts: latest.attempts + 1 })
         .where(eq(schema.twoFactorCodes.id, latest.id));
     await failedAttempt(db, account ?? null, keys, ctx.now);
-    throw new ServiceError(401, MSG.badCode, { errorCode: "bad-code" });
+    throw new ServiceError(401, AUTH_MSG.badCode, { errorCode: "bad-code" });
   }
   await db.update(schema.twoFactorCodes).set({ usedAt: ctx.now }).where(eq(schema.twoFactorCodes.id, latest.id));
   return account;
@@ -258,9 +295,9 @@ export async function checkTwoFactorCode(db: Db, input: z.infer<typeof twoFactor
 
 function assertNewPassword(newPassword: string, confirm: string | undefined) {
   if (confirm !== undefined && newPassword !== confirm) {
-    throw new ServiceError(400, MSG.mismatch, { fieldErrors: { confirmPassword: [MSG.mismatch] } });
+    throw new ServiceError(400, AUTH_MSG.mismatch, { fieldErrors: { confirmPassword: [AUTH_MSG.mismatch] } });
   }
-  if (!passwordMeetsRules(newPassword)) throw new ServiceError(400, MSG.weak, { fieldErrors: { newPassword: [MSG.weak] } });
+  if (!passwordMeetsRules(newPassword)) throw new ServiceError(400, AUTH_MSG.weak, { fieldErrors: { newPassword: [AUTH_MSG.weak] } });
 }
 
 /**
@@ -288,7 +325,7 @@ export async function resetExpiredPassword(db: Db, input: z.infer<typeof resetEx
   await assertNotThrottled(db, keys, ctx.now);
   if (!(await passwordMatches(account, input.currentPassword)) || !account) {
     await failedAttempt(db, account, keys, ctx.now);
-    throw new ServiceError(401, MSG.badCurrent, { errorCode: "bad-current", fieldErrors: { currentPassword: [MSG.badCurrent] } });
+    throw new ServiceError(401, AUTH_MSG.badCurrent, { errorCode: "bad-current", fieldErrors: { currentPassword: [AUTH_MSG.badCurrent] } });
   }
   assertNewPassword(input.newPassword, input.confirmPassword);
   await recordSuccess(db, keys, ctx.now);
@@ -299,7 +336,7 @@ export async function resetExpiredPassword(db: Db, input: z.infer<typeof resetEx
 export async function changePassword(db: Db, auth: Auth, input: z.infer<typeof changePasswordSchema>, now: number) {
   const user = await db.query.users.findFirst({ where: eq(schema.users.id, auth.user.id) });
   if (!user || !(await verifyPassword(input.currentPassword, user.passwordHash))) {
-    throw new ServiceError(400, MSG.badCurrent, { fieldErrors: { currentPassword: [MSG.badCurrent] } });
+    throw new ServiceError(400, AUTH_MSG.badCurrent, { fieldErrors: { currentPassword: [AUTH_MSG.badCurrent] } });
   }
   assertNewPassword(input.newPassword, input.confirmPassword);
   await setPassword(db, user, input.newPassword, now, auth.user.id, auth.session.id);
@@ -349,10 +386,10 @@ export async function queueResetLink(db: Db, user: { id: number; companyId: numb
 
 export async function webResetPassword(db: Db, input: z.infer<typeof webResetPasswordSchema>, now: number) {
   const row = await db.query.passwordResetTokens.findFirst({ where: eq(schema.passwordResetTokens.id, await sha256Hex(input.uid)) });
-  if (!row || row.usedAt != null || row.expiresAt <= now) throw new ServiceError(400, MSG.badLink, { errorCode: "bad-link" });
+  if (!row || row.usedAt != null || row.expiresAt <= now) throw new ServiceError(400, AUTH_MSG.badLink, { errorCode: "bad-link" });
   assertNewPassword(input.password, input.confirmPassword);
   const user = await db.query.users.findFirst({ where: eq(schema.users.id, row.userId) });
-  if (!user) throw new ServiceError(400, MSG.badLink, { errorCode: "bad-link" });
+  if (!user) throw new ServiceError(400, AUTH_MSG.badLink, { errorCode: "bad-link" });
   await setPassword(db, user, input.password, now, user.id);
   return { message: "Password reset successfully", hasWebAccess: user.isSentinel || user.isSuperAdmin };
 }

@@ -10,7 +10,7 @@ import { and, asc, desc, eq, isNull, ne, sql, type SQL } from "drizzle-orm";
 import { allowedParentTypes, generateCompanyCode, type CompanyCreateInput, type CompanyUpdateInput } from "~/schemas/companies";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
-import { schema, type Db } from "~/utils/db.server";
+import { countWhere, schema, type Db } from "~/utils/db.server";
 import { splitPhone } from "~/utils/phone";
 import { forbidden, notFound, ServiceError } from "~/utils/errors.server";
 import type { ModuleKey } from "~/utils/permissions";
@@ -151,13 +151,7 @@ export async function listCompanies(db: Db, auth: Auth, opts: ListCompaniesOptio
     .where(where)
     .orderBy(dir(COMPANY_SORTS[key]), asc(c.id));
   const pageQuery = opts.page ? base.limit(opts.page.limit).offset(opts.page.offset) : base;
-  const [rows, totals] = await db.batch([
-    pageQuery,
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(c)
-      .where(where),
-  ]);
+  const [rows, totals] = await db.batch([pageQuery, countWhere(db, c, where)]);
   return {
     rows: rows.map((r) => ({
       id: r.id,
@@ -292,6 +286,21 @@ async function resolveParent(db: Db, auth: Auth, code: string, type: string) {
 
 export type NewCompany = CompanyCreateInput;
 
+/** The columns the company form edits, written alike by a create and an update. */
+function formColumns(v: CompanyCreateInput | CompanyUpdateInput) {
+  return {
+    name: v.companyName,
+    discountPercentage: v.discountPercentage,
+    pocFirstName: v.POCFirstName,
+    pocLastName: v.POCLastName,
+    pocEmail: v.POCEmail,
+    pocCountryCode: v.POCCountryCode,
+    pocPhoneNumber: v.POCPhoneNumber,
+    nextBillingDate: v.nextBillingDate,
+    isDeactive: v.isDeactive,
+  };
+}
+
 /**
  * The statements that create a company with its first administrator: the company, a
  * "Company Admin" role, its point of contact as an active super admin whose account setup is
@@ -302,26 +311,17 @@ export function provisionCompany(db: Db, v: NewCompany & { parentId: number; bil
   const companyId = sql`(select id from companies where code = ${v.companyId})`;
   const roleId = sql`(select id from roles where company_id = ${companyId} and role_title = ${COMPANY_ADMIN_ROLE})`;
   const modules = v.companyType === "ec" ? COMPANY_ADMIN_MODULES : [...COMPANY_ADMIN_MODULES, ...RESELLER_EXTRA_MODULES];
-  const idOf = (s: SQL) => s as unknown as number;
   return [
     db.insert(c).values({
       code: v.companyId,
-      name: v.companyName,
       type: v.companyType,
       parentId: v.parentId,
-      discountPercentage: v.discountPercentage,
-      pocFirstName: v.POCFirstName,
-      pocLastName: v.POCLastName,
-      pocEmail: v.POCEmail,
-      pocCountryCode: v.POCCountryCode,
-      pocPhoneNumber: v.POCPhoneNumber,
-      nextBillingDate: v.nextBillingDate,
-      isDeactive: v.isDeactive,
+      ...formColumns(v),
       createdAt: ctx.now,
       updatedAt: ctx.now,
     }),
     db.insert(schema.roles).values({
-      companyId: idOf(companyId),
+      companyId,
       title: COMPANY_ADMIN_ROLE,
       description: "Full administration",
       permissionAll: true,
@@ -332,10 +332,10 @@ export function provisionCompany(db: Db, v: NewCompany & { parentId: number; bil
       createdAt: ctx.now,
       updatedAt: ctx.now,
     }),
-    db.insert(schema.roleModules).values(modules.map((m) => ({ roleId: idOf(roleId), companyId: idOf(companyId), moduleKey: m }))),
+    db.insert(schema.roleModules).values(modules.map((m) => ({ roleId, companyId, moduleKey: m }))),
     db.insert(schema.users).values({
-      companyId: idOf(companyId),
-      roleId: idOf(roleId),
+      companyId,
+      roleId,
       firstName: v.POCFirstName,
       lastName: v.POCLastName,
       displayName: `${v.POCLastName}, ${v.POCFirstName}`,
@@ -349,7 +349,7 @@ export function provisionCompany(db: Db, v: NewCompany & { parentId: number; bil
       updatedAt: ctx.now,
     }),
     db.insert(schema.mailOutbox).values({
-      companyId: idOf(companyId),
+      companyId,
       toAddress: v.POCEmail,
       subject: `You are invited to the ${v.companyName} console`,
       body: `You are the administrator of ${v.companyName}. Company ID: ${v.companyId}, user name: ${v.POCEmail}. Open ${ctx.origin}/forgotPassword to choose your password.`,
@@ -400,18 +400,7 @@ export async function updateCompany(db: Db, auth: Auth, v: CompanyUpdateInput, n
   await db.batch([
     db
       .update(c)
-      .set({
-        name: v.companyName,
-        discountPercentage: v.discountPercentage,
-        pocFirstName: v.POCFirstName,
-        pocLastName: v.POCLastName,
-        pocEmail: v.POCEmail,
-        pocCountryCode: v.POCCountryCode,
-        pocPhoneNumber: v.POCPhoneNumber,
-        nextBillingDate: v.nextBillingDate,
-        isDeactive: v.isDeactive,
-        updatedAt: now,
-      })
+      .set({ ...formColumns(v), updatedAt: now })
       .where(visibleCompanies(auth, eq(c.id, row.id))),
     ...(activeChanged && v.isDeactive ? cutOff(db, row.id) : []),
     activityInsert(db, {
@@ -507,12 +496,6 @@ export async function listCompanyDevices(
     .from(d)
     .where(where)
     .orderBy(asc(d.serialNumber), asc(d.id));
-  const [rows, totals] = await db.batch([
-    opts.page ? base.limit(opts.page.limit).offset(opts.page.offset) : base,
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(d)
-      .where(where),
-  ]);
+  const [rows, totals] = await db.batch([opts.page ? base.limit(opts.page.limit).offset(opts.page.offset) : base, countWhere(db, d, where)]);
   return { company: { name: company.name, code: company.code, type: company.type }, details: rows, total: Number(totals[0]?.n ?? 0) };
 }

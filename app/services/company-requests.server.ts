@@ -10,7 +10,7 @@ import { defaultDiscount, issuesOf } from "~/schemas/companies";
 import { assertPlatformCaller, COMPANY_MSG, freeCompanyCode, provisionCompany } from "~/services/companies.server";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
-import { schema, type Db } from "~/utils/db.server";
+import { countWhere, schema, type Db } from "~/utils/db.server";
 import { splitPhone } from "~/utils/phone";
 import { forbidden, notFound, ServiceError } from "~/utils/errors.server";
 import { canUseVarPanel } from "~/utils/permissions";
@@ -107,13 +107,7 @@ export async function listCompanyRequests(db: Db, auth: Auth, opts: { page?: { o
     .from(cr)
     .where(where)
     .orderBy(sql`case ${cr.status} when 'pending' then 0 else 1 end`, desc(cr.createdAt), desc(cr.id));
-  const [rows, totals] = await db.batch([
-    opts.page ? base.limit(opts.page.limit).offset(opts.page.offset) : base,
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(cr)
-      .where(where),
-  ]);
+  const [rows, totals] = await db.batch([opts.page ? base.limit(opts.page.limit).offset(opts.page.offset) : base, countWhere(db, cr, where)]);
   return {
     rows: rows.map((r) => ({
       id: r.id,

@@ -4,11 +4,11 @@
  * with the devices list's status expressions, denials with the activity log's own filter. Only the
  * numbers of modules the caller holds are computed.
  */
-import { and, count, eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Core } from "~core";
 import type { Auth } from "~/utils/auth-guards.server";
 import { companyToday } from "~/services/ekeys.server";
-import { schema, type Db } from "~/utils/db.server";
+import { countWhere, schema, type Db } from "~/utils/db.server";
 import { can } from "~/utils/permissions";
 import { liveInCompany } from "~/utils/tenant.server";
 import { listActivity } from "./activity.server";
@@ -29,13 +29,7 @@ export async function dashboardNumbers(db: Db, auth: Auth, core: Core, now: numb
   const jobs: Promise<unknown>[] = [];
   if (can(p, "users")) {
     const u = schema.users;
-    jobs.push(
-      db
-        .select({ n: count() })
-        .from(u)
-        .where(liveInCompany(u, auth, eq(u.isInactive, false)))
-        .then(([r]) => (out.users = r?.n ?? 0)),
-    );
+    jobs.push(countWhere(db, u, liveInCompany(u, auth, eq(u.isInactive, false))).then(([r]) => (out.users = r?.n ?? 0)));
   }
   if (can(p, "devices")) jobs.push(deviceNumbers(db, core, auth, now).then((n) => (out.devices = n)));
   if (can(p, "activity")) {

@@ -6,7 +6,7 @@ import { and, asc, count, desc, eq, inArray, isNull, ne, notInArray, sql, type S
 import type { Core, Days, ValidationError } from "~core";
 import { chunkedInserts } from "../../db/seed/batch";
 import { addDevicesToGroupSchema, BULK_MSG, devicePickerQuery, PICKER_PAGE_SIZE, type AddDevicesToGroupInput, type BulkRowResult, type DevicePickerQuery } from "~/schemas/bulk";
-import { DEACTIVATED, GROUP_MESSAGES, WEEKDAY_FIELDS, type CreateDeviceGroupInput, type ModifyDeviceGroupInput } from "~/schemas/device-groups";
+import { DEACTIVATED, GROUP_MSG, WEEKDAY_FIELDS, type CreateDeviceGroupInput, type ModifyDeviceGroupInput } from "~/schemas/device-groups";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { inChunks, schema, type Db } from "~/utils/db.server";
@@ -155,12 +155,12 @@ type GroupInput = CreateDeviceGroupInput | ModifyDeviceGroupInput;
 
 /** The console's texts for the core's codes (a page shows them in its own language); others keep the core's sentence. */
 const CORE_TEXT: Record<string, string> = {
-  "endTime.equalsStart": GROUP_MESSAGES.sameTimes,
-  "startTime.missing": GROUP_MESSAGES.times,
-  "endTime.missing": GROUP_MESSAGES.times,
-  "startTime.invalid": GROUP_MESSAGES.time,
-  "endTime.invalid": GROUP_MESSAGES.time,
-  "days.none": GROUP_MESSAGES.days,
+  "endTime.equalsStart": GROUP_MSG.sameTimes,
+  "startTime.missing": GROUP_MSG.times,
+  "endTime.missing": GROUP_MSG.times,
+  "startTime.invalid": GROUP_MSG.time,
+  "endTime.invalid": GROUP_MSG.time,
+  "days.none": GROUP_MSG.days,
 };
 
 /** Looks up the zone and checks the schedule through the core, so errors match the gateway's. */
@@ -234,7 +234,7 @@ export async function createDeviceGroup(db: Db, auth: Auth, input: CreateDeviceG
       companyId,
       name: "Device Group Created",
       createdByUserId: auth.user.id,
-      targetDeviceGroupId: newId as unknown as number,
+      targetDeviceGroupId: newId,
       summary: input.full_name,
       at: now,
     }),

@@ -10,7 +10,7 @@ import { and, asc, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { LIFECYCLE_MSG, transferSchema } from "~/schemas/device-lifecycle";
 import { activityInsertWhen } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
-import { schema, type Db } from "~/utils/db.server";
+import { countWhere, schema, type Db } from "~/utils/db.server";
 import { forbidden, notFound, ServiceError } from "~/utils/errors.server";
 import { insertWhen } from "~/utils/insert-when.server";
 import { parseInput } from "~/utils/parse-input.server";
@@ -72,13 +72,7 @@ export async function listChildCompanies(db: Db, auth: Auth, opts: { sort?: { ke
     .from(c)
     .where(where)
     .orderBy((opts.sort?.desc ? desc : asc)(CHILD_SORTS[key]), asc(c.id));
-  const [rows, totals] = await db.batch([
-    opts.page ? base.limit(opts.page.limit).offset(opts.page.offset) : base,
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(c)
-      .where(where),
-  ]);
+  const [rows, totals] = await db.batch([opts.page ? base.limit(opts.page.limit).offset(opts.page.offset) : base, countWhere(db, c, where)]);
   return { rows: rows.map((r) => ({ ...r, totalDevices: Number(r.totalDevices), totalUsers: Number(r.totalUsers) })), total: Number(totals[0]?.n ?? 0) };
 }
 
@@ -100,13 +94,7 @@ export async function getCompanyStock(db: Db, auth: Auth, opts: { page?: Page } 
     .from(d)
     .where(where)
     .orderBy(asc(d.serialNumber), asc(d.id));
-  const [rows, totals] = await db.batch([
-    opts.page ? base.limit(opts.page.limit).offset(opts.page.offset) : base,
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(d)
-      .where(where),
-  ]);
+  const [rows, totals] = await db.batch([opts.page ? base.limit(opts.page.limit).offset(opts.page.offset) : base, countWhere(db, d, where)]);
   return { company: { id: auth.company.id, name: auth.company.name, code: auth.company.code }, rows: rows as StockRow[], total: Number(totals[0]?.n ?? 0) };
 }
 

@@ -3,26 +3,17 @@
  * data. Holders of the deviceType or company module may read them; only the root company changes
  * them. A type still used by a device or a firmware release cannot be deleted.
  */
-import { and, asc, count, desc, eq, isNull, ne, sql } from "drizzle-orm";
-import { deviceTypeFormSchema, type DeviceTypeInput } from "~/schemas/device-types";
+import { and, asc, desc, eq, isNull, ne, sql } from "drizzle-orm";
+import { DEVICE_TYPE_MSG, deviceTypeFormSchema, type DeviceTypeInput } from "~/schemas/device-types";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { parseInput } from "~/utils/parse-input.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
-import { schema, type Db } from "~/utils/db.server";
+import { countWhere, schema, type Db } from "~/utils/db.server";
 import { forbidden, notFound, ServiceError } from "~/utils/errors.server";
 import type { Action } from "~/utils/permissions";
 
 const dt = schema.deviceTypes;
 const MODULES = ["deviceType", "company"] as const;
-
-export const DEVICE_TYPE_MESSAGES = {
-  created: "Device type created successfully",
-  modified: "Device type modified successfully",
-  removed: "Device type deleted successfully",
-  notFound: "The provided device type is invalid",
-  codeTaken: "This device code already exists",
-  inUse: "This device type is in use by devices or firmware and cannot be deleted",
-} as const;
 
 export type DeviceTypeRow = { id: number; deviceCode: string; deviceType: string; devices: number; createdAt: number };
 export type DeviceTypeDetails = { id: number; deviceCode: string; deviceType: string };
@@ -47,14 +38,14 @@ export async function listDeviceTypes(
     .select({ id: dt.id, deviceCode: dt.deviceCode, deviceType: dt.deviceType, devices: devicesUsing, createdAt: dt.createdAt })
     .from(dt)
     .orderBy(dir(DEVICE_TYPE_SORTS[key]), asc(dt.id));
-  const [rows, totals] = await db.batch([opts.page ? base.limit(opts.page.limit).offset(opts.page.offset) : base, db.select({ n: count() }).from(dt)]);
+  const [rows, totals] = await db.batch([opts.page ? base.limit(opts.page.limit).offset(opts.page.offset) : base, countWhere(db, dt)]);
   return { rows: rows.map((r) => ({ ...r, devices: Number(r.devices) })), total: totals[0]?.n ?? 0 };
 }
 
 async function find(db: Db, id: number) {
-  if (!Number.isInteger(id) || id <= 0) notFound(DEVICE_TYPE_MESSAGES.notFound);
+  if (!Number.isInteger(id) || id <= 0) notFound(DEVICE_TYPE_MSG.notFound);
   const row = await db.query.deviceTypes.findFirst({ where: eq(dt.id, id) });
-  return row ?? notFound(DEVICE_TYPE_MESSAGES.notFound);
+  return row ?? notFound(DEVICE_TYPE_MSG.notFound);
 }
 
 export async function getDeviceTypeDetails(db: Db, auth: Auth, id: number): Promise<DeviceTypeDetails> {
@@ -71,7 +62,7 @@ async function assertCodeFree(db: Db, code: string, exceptId?: number) {
     .from(dt)
     .where(and(sql`lower(${dt.deviceCode}) = ${code.toLowerCase()}`, exceptId ? ne(dt.id, exceptId) : undefined))
     .limit(1);
-  if (row.length) throw new ServiceError(422, DEVICE_TYPE_MESSAGES.codeTaken, { fieldErrors: { deviceCode: [DEVICE_TYPE_MESSAGES.codeTaken] } });
+  if (row.length) throw new ServiceError(422, DEVICE_TYPE_MSG.codeTaken, { fieldErrors: { deviceCode: [DEVICE_TYPE_MSG.codeTaken] } });
 }
 
 export async function addDeviceType(db: Db, auth: Auth, input: unknown, now: number): Promise<{ message: string }> {
@@ -82,7 +73,7 @@ export async function addDeviceType(db: Db, auth: Auth, input: unknown, now: num
     db.insert(dt).values({ deviceCode: v.deviceCode, deviceType: v.deviceType, createdAt: now }),
     activityInsert(db, { companyId: auth.company.id, name: "Device Type Created", createdByUserId: auth.user.id, summary: `${v.deviceType} (${v.deviceCode})`, at: now }),
   ]);
-  return { message: DEVICE_TYPE_MESSAGES.created };
+  return { message: DEVICE_TYPE_MSG.created };
 }
 
 export async function updateDeviceType(db: Db, auth: Auth, id: number, input: unknown, now: number): Promise<{ message: string }> {
@@ -94,7 +85,7 @@ export async function updateDeviceType(db: Db, auth: Auth, id: number, input: un
     db.update(dt).set({ deviceCode: v.deviceCode, deviceType: v.deviceType }).where(eq(dt.id, row.id)),
     activityInsert(db, { companyId: auth.company.id, name: "Device Type Modified", createdByUserId: auth.user.id, summary: `${v.deviceType} (${v.deviceCode})`, at: now }),
   ]);
-  return { message: DEVICE_TYPE_MESSAGES.modified };
+  return { message: DEVICE_TYPE_MSG.modified };
 }
 
 export async function deleteDeviceType(db: Db, auth: Auth, id: number, now: number): Promise<{ message: string }> {
@@ -112,10 +103,10 @@ export async function deleteDeviceType(db: Db, auth: Auth, id: number, now: numb
       .where(and(eq(schema.firmwareReleases.deviceTypeId, row.id), isNull(schema.firmwareReleases.deletedAt)))
       .limit(1),
   ]);
-  if (devices.length || firmware.length) throw new ServiceError(422, DEVICE_TYPE_MESSAGES.inUse);
+  if (devices.length || firmware.length) throw new ServiceError(422, DEVICE_TYPE_MSG.inUse);
   await db.batch([
     db.delete(dt).where(eq(dt.id, row.id)),
     activityInsert(db, { companyId: auth.company.id, name: "Removed Device Type", createdByUserId: auth.user.id, summary: `${row.deviceType} (${row.deviceCode})`, at: now }),
   ]);
-  return { message: DEVICE_TYPE_MESSAGES.removed };
+  return { message: DEVICE_TYPE_MSG.removed };
 }

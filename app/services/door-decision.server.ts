@@ -15,6 +15,7 @@
  */
 import { and, eq, isNull, max, ne } from "drizzle-orm";
 import type { AccessWindow, Core, EKeyWindow, GroupWindow, ScheduledOpenWindow } from "~core";
+import { DEACTIVATED } from "~/schemas/device-groups";
 import { textToDays, toWindow, type AccessType } from "~/schemas/ekeys";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
@@ -41,7 +42,6 @@ export type DoorDecision = {
 /** Most checks one call answers: a page of doors × credentials × instants. */
 export const MAX_CHECKS = 500;
 
-const GROUP_DEACTIVATED = 3;
 type KeyRow = typeof schema.ekeyAssignments.$inferSelect;
 type GroupRow = typeof schema.deviceGroups.$inferSelect;
 
@@ -124,7 +124,7 @@ export async function loadCompany(db: Db, companyId: number) {
     db
       .select()
       .from(s.deviceGroups)
-      .where(and(eq(s.deviceGroups.companyId, companyId), isNull(s.deviceGroups.deletedAt), ne(s.deviceGroups.status, GROUP_DEACTIVATED))),
+      .where(and(eq(s.deviceGroups.companyId, companyId), isNull(s.deviceGroups.deletedAt), ne(s.deviceGroups.status, DEACTIVATED))),
     db
       .select()
       .from(s.users)

@@ -5,7 +5,8 @@
  */
 import { and, asc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { Core } from "~core";
-import { MSG, textToDays, daysToText, toWindow, windowErrors, type AssignInput, type Schedule } from "~/schemas/ekeys";
+import { DEACTIVATED } from "~/schemas/device-groups";
+import { EKEY_MSG, textToDays, daysToText, toWindow, windowErrors, type AssignInput, type Schedule } from "~/schemas/ekeys";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, companyZone, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
@@ -155,7 +156,7 @@ export async function getGroupKeyOptions(db: Db, auth: Auth, userId: number): Pr
     .select({ group: g, zone: tz.name })
     .from(g)
     .leftJoin(tz, eq(tz.id, g.timeZoneId))
-    .where(liveInCompany(g, auth, ne(g.status, 3)))
+    .where(liveInCompany(g, auth, ne(g.status, DEACTIVATED)))
     .orderBy(asc(g.fullName));
   return rows.map(({ group, zone }) => ({ id: group.id, fullName: group.fullName, displayName: group.displayName, ...groupScheduleOf(group), timeZone: zone }));
 }
@@ -173,7 +174,7 @@ export type KeyPlan = {
 
 /** The key an assign input describes, whoever it is for; refused (400/404) before anything is written. */
 export async function planKey(db: Db, auth: Auth, core: Core, input: Omit<AssignInput, "userId" | "entryId" | "FOBDeviceId">, now: number): Promise<KeyPlan> {
-  if (input.eKey == null) invalid({ eKey: [MSG.keyRequired] });
+  if (input.eKey == null) invalid({ eKey: [EKEY_MSG.keyRequired] });
   const today = companyToday(auth, core, now);
   let schedule: Schedule;
   let zone: { id: number; name: string } | null = null;
@@ -194,7 +195,7 @@ export async function planKey(db: Db, auth: Auth, core: Core, input: Omit<Assign
     };
     target = { deviceId: null, groupId: group.id, label: group.fullName };
   } else {
-    const device = (await db.query.devices.findFirst({ where: liveInCompany(d, auth, eq(d.id, input.eKey)) })) ?? notFound(MSG.notYourDevice);
+    const device = (await db.query.devices.findFirst({ where: liveInCompany(d, auth, eq(d.id, input.eKey)) })) ?? notFound(EKEY_MSG.notYourDevice);
     const full = input.accessType === "full_access";
     if (!full && input.zone != null) zone = (await db.query.timeZones.findFirst({ where: eq(tz.id, input.zone) })) ?? null;
     schedule = full
@@ -274,7 +275,7 @@ export async function assignKey(db: Db, auth: Auth, core: Core, input: AssignInp
   assertCan(auth, "users", input.entryId ? "modify" : "add");
   const user = await assertUser(db, auth, input.userId);
   const existing = input.entryId ? await findEntry(db, auth, input.entryId) : null;
-  if (existing && existing.userId !== user.id) throw new ServiceError(422, MSG.notFound);
+  if (existing && existing.userId !== user.id) throw new ServiceError(422, EKEY_MSG.notFound);
   const plan = await planKey(db, auth, core, input, now);
   const fob = input.FOBDeviceId?.trim() || null;
   if (fob) await assertFobFree(db, auth, fob, user.id);
@@ -289,10 +290,10 @@ export async function assignKey(db: Db, auth: Auth, core: Core, input: AssignInp
         activityInsert(db, { ...audit, name: "eKey Modified" }),
       ]),
     );
-    return { message: MSG.modified, entryId: existing.id };
+    return { message: EKEY_MSG.modified, entryId: existing.id };
   }
   const [inserted] = await fobSafe(db.batch(newKeyStatements(db, auth, plan, user.id, now, fob)));
-  return { message: MSG.assigned, entryId: inserted[0].id };
+  return { message: EKEY_MSG.assigned, entryId: inserted[0].id };
 }
 
 /**
@@ -305,7 +306,7 @@ async function assertFobFree(db: Db, auth: Auth, fob: string, userId: number) {
     .from(k)
     .where(and(eq(k.companyId, auth.company.id), eq(k.fobDeviceId, fob), ne(k.userId, userId)))
     .limit(1);
-  if (taken.length) throw new ServiceError(422, MSG.fobTaken, { fieldErrors: { FOBDeviceId: [MSG.fobTaken] } });
+  if (taken.length) throw new ServiceError(422, EKEY_MSG.fobTaken, { fieldErrors: { FOBDeviceId: [EKEY_MSG.fobTaken] } });
 }
 
 /** The database refuses a taken fob too (a concurrent assignment): the same clear answer. */
@@ -313,7 +314,7 @@ async function fobSafe<T>(write: Promise<T>): Promise<T> {
   try {
     return await write;
   } catch (e) {
-    if (String((e as Error)?.message).includes("fob_taken")) throw new ServiceError(422, MSG.fobTaken, { fieldErrors: { FOBDeviceId: [MSG.fobTaken] } });
+    if (String((e as Error)?.message).includes("fob_taken")) throw new ServiceError(422, EKEY_MSG.fobTaken, { fieldErrors: { FOBDeviceId: [EKEY_MSG.fobTaken] } });
     throw e;
   }
 }
@@ -321,8 +322,8 @@ async function fobSafe<T>(write: Promise<T>): Promise<T> {
 /** An entry of the caller's company; another company's entry is a 404, an unknown one a 422 (docs/ARCHITECTURE.md §7.2). */
 async function findEntry(db: Db, auth: Auth, entryId: number) {
   const row = await db.query.ekeyAssignments.findFirst({ where: eq(k.id, entryId) });
-  if (!row) throw new ServiceError(422, MSG.notFound);
-  if (row.companyId !== auth.company.id) notFound(MSG.notFound);
+  if (!row) throw new ServiceError(422, EKEY_MSG.notFound);
+  if (row.companyId !== auth.company.id) notFound(EKEY_MSG.notFound);
   return row;
 }
 
@@ -330,9 +331,9 @@ async function findEntry(db: Db, auth: Auth, entryId: number) {
 export async function removeKey(db: Db, auth: Auth, rawEntryId: string | undefined, kind: "device" | "group", now: number): Promise<{ message: string }> {
   assertCan(auth, "users", "delete");
   const entryId = Number(rawEntryId);
-  if (!rawEntryId || !Number.isInteger(entryId) || entryId <= 0) throw new ServiceError(422, MSG.notFound);
+  if (!rawEntryId || !Number.isInteger(entryId) || entryId <= 0) throw new ServiceError(422, EKEY_MSG.notFound);
   const row = await findEntry(db, auth, entryId);
-  if (row.isGroup !== (kind === "group")) throw new ServiceError(422, MSG.notFound);
+  if (row.isGroup !== (kind === "group")) throw new ServiceError(422, EKEY_MSG.notFound);
   await db.batch([
     db.delete(k).where(inCompany(k, auth, eq(k.id, row.id))),
     activityInsert(db, {
@@ -346,5 +347,5 @@ export async function removeKey(db: Db, auth: Auth, rawEntryId: string | undefin
       at: now,
     }),
   ]);
-  return { message: MSG.removed };
+  return { message: EKEY_MSG.removed };
 }

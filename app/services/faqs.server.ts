@@ -4,7 +4,7 @@
  * them, with its support or company module and the matching action right.
  */
 import { and, asc, eq, gt, isNull, lt, or, sql, desc } from "drizzle-orm";
-import { faqMoveSchema, faqSchema, SUPPORT_MESSAGES, type FaqInput } from "~/schemas/support";
+import { faqMoveSchema, faqSchema, SUPPORT_MSG, type FaqInput } from "~/schemas/support";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
@@ -47,9 +47,9 @@ export async function listFaqsForEditing(db: Db, auth: Auth, language: FaqLangua
 }
 
 async function findFaq(db: Db, id: number) {
-  if (!Number.isInteger(id) || id <= 0) notFound(SUPPORT_MESSAGES.faqNotFound);
+  if (!Number.isInteger(id) || id <= 0) notFound(SUPPORT_MSG.faqNotFound);
   const row = await db.query.faqs.findFirst({ where: and(eq(f.id, id), isNull(f.companyId)) });
-  return row ?? notFound(SUPPORT_MESSAGES.faqNotFound);
+  return row ?? notFound(SUPPORT_MSG.faqNotFound);
 }
 
 export async function getFaq(db: Db, auth: Auth, id: number): Promise<FaqRow> {
@@ -74,7 +74,7 @@ export async function addFaq(db: Db, auth: Auth, input: unknown, now: number): P
     }),
     audit(db, auth, "FAQ Created", v.question, now),
   ]);
-  return { message: SUPPORT_MESSAGES.faqCreated };
+  return { message: SUPPORT_MSG.faqCreated };
 }
 
 export async function updateFaq(db: Db, auth: Auth, id: number, input: unknown, now: number): Promise<{ message: string }> {
@@ -87,7 +87,7 @@ export async function updateFaq(db: Db, auth: Auth, id: number, input: unknown, 
     db.update(f).set({ language: v.language, question: v.question, answer: v.answer, sortOrder: order }).where(eq(f.id, row.id)),
     audit(db, auth, "FAQ Modified", v.question, now),
   ]);
-  return { message: SUPPORT_MESSAGES.faqModified };
+  return { message: SUPPORT_MSG.faqModified };
 }
 
 /** Swaps an entry with its neighbour above or below in its language. */
@@ -110,7 +110,7 @@ export async function moveFaq(db: Db, auth: Auth, input: unknown, now: number): 
     )
     .orderBy(up ? desc(f.sortOrder) : asc(f.sortOrder), up ? desc(f.id) : asc(f.id))
     .limit(1);
-  if (!other) return { message: SUPPORT_MESSAGES.faqMoved };
+  if (!other) return { message: SUPPORT_MSG.faqMoved };
   // Equal orders (entries added by hand) still swap: the moved entry takes a distinct place.
   const [mine, theirs] = other.sortOrder === row.sortOrder ? (up ? [row.sortOrder - 1, row.sortOrder] : [row.sortOrder + 1, row.sortOrder]) : [other.sortOrder, row.sortOrder];
   await db.batch([
@@ -118,12 +118,12 @@ export async function moveFaq(db: Db, auth: Auth, input: unknown, now: number): 
     db.update(f).set({ sortOrder: theirs }).where(eq(f.id, other.id)),
     audit(db, auth, "FAQ Modified", row.question, now),
   ]);
-  return { message: SUPPORT_MESSAGES.faqMoved };
+  return { message: SUPPORT_MSG.faqMoved };
 }
 
 export async function deleteFaq(db: Db, auth: Auth, id: number, now: number): Promise<{ message: string }> {
   assertEditor(auth, "delete");
   const row = await findFaq(db, id);
   await db.batch([db.delete(f).where(eq(f.id, row.id)), audit(db, auth, "FAQ Deleted", row.question, now)]);
-  return { message: SUPPORT_MESSAGES.faqDeleted };
+  return { message: SUPPORT_MSG.faqDeleted };
 }

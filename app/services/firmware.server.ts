@@ -4,11 +4,11 @@
  * image), so the guard is the `company` module rather than a tenant filter. Every change writes its
  * audit row in the same D1 batch; the database adds the feed row gateways follow (decision 0030).
  */
-import { and, asc, count, desc, eq, isNull, ne } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, ne } from "drizzle-orm";
 import type { AddOtaInput } from "~/schemas/firmware";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
-import { schema, type Db } from "~/utils/db.server";
+import { countWhere, schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
 
 const f = schema.firmwareReleases;
@@ -49,7 +49,7 @@ export async function listReleases(db: Db, auth: Auth, { page = 1, pageSize = OT
       .orderBy(desc(f.createdAt), desc(f.id))
       .limit(pageSize)
       .offset((page - 1) * pageSize),
-    db.select({ n: count() }).from(f).where(live),
+    countWhere(db, f, live),
   ]);
   return { rows: rows as ReleaseRow[], total: total.n };
 }
@@ -153,10 +153,7 @@ export async function deleteRelease(db: Db, bucket: R2Bucket, auth: Auth, id: nu
       at: now,
     }),
   ]);
-  const [shared] = await db
-    .select({ n: count() })
-    .from(f)
-    .where(and(eq(f.r2Key, release.r2Key), isNull(f.deletedAt)));
+  const [shared] = await countWhere(db, f, and(eq(f.r2Key, release.r2Key), isNull(f.deletedAt)));
   if (shared.n === 0) await bucket.delete(release.r2Key);
 }
 

@@ -3,7 +3,7 @@
  * available and assigned; a save names the assigned ones and every other one becomes available.
  */
 import { and, asc, eq, inArray } from "drizzle-orm";
-import { SETTINGS_MESSAGES, type FobProgrammersInput } from "~/schemas/settings";
+import { SETTINGS_MSG, type FobProgrammersInput } from "~/schemas/settings";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { chunks, inChunks, schema, type Db } from "~/utils/db.server";
@@ -33,7 +33,7 @@ export async function saveFobProgrammers(db: Db, auth: Auth, input: FobProgramme
       .from(p)
       .where(inCompany(p, auth, inArray(p.id, part))),
   );
-  if (found.length !== ids.length) notFound(SETTINGS_MESSAGES.programmerNotFound);
+  if (found.length !== ids.length) notFound(SETTINGS_MSG.programmerNotFound);
   const companyId = auth.company.id;
   await db.batch([
     db.update(p).set({ isAssigned: false }).where(inCompany(p, auth)),
@@ -43,6 +43,6 @@ export async function saveFobProgrammers(db: Db, auth: Auth, input: FobProgramme
         .set({ isAssigned: true })
         .where(and(eq(p.companyId, companyId), inArray(p.id, part))),
     ),
-    activityInsert(db, { companyId, name: SETTINGS_MESSAGES.fobsChanged, createdByUserId: auth.user.id, summary: found.map((f) => f.name).join(", "), at: now }),
+    activityInsert(db, { companyId, name: SETTINGS_MSG.fobsChanged, createdByUserId: auth.user.id, summary: found.map((f) => f.name).join(", "), at: now }),
   ]);
 }

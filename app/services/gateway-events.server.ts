@@ -14,7 +14,7 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { commandResultStatements } from "~/services/device-commands.server";
 import { activityValues, type ActivityEntry } from "~/utils/activity-insert.server";
-import { IN_CHUNK, schema, type Db } from "~/utils/db.server";
+import { chunks, inChunks, schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import type { EventBatchResult, WireEvent } from "../../gateway/src/protocol/wire";
 import { isPresence, presenceStatements } from "./board-presence.server";
@@ -163,14 +163,10 @@ export async function ingestEvents(db: Db, rawEvents: unknown[], now: number, ga
 
   const deviceIds = [...new Set(events.map((e) => Number(e.deviceId)))];
   const devices = new Map<number, Device>();
-  for (let i = 0; i < deviceIds.length; i += IN_CHUNK) {
-    const part = deviceIds.slice(i, i + IN_CHUNK);
-    const rows = await db
-      .select({ id: schema.devices.id, companyId: schema.devices.companyId, fullName: schema.devices.fullName })
-      .from(schema.devices)
-      .where(inArray(schema.devices.id, part));
-    for (const r of rows) devices.set(r.id, r);
-  }
+  const deviceRows = await inChunks(deviceIds, (part) =>
+    db.select({ id: schema.devices.id, companyId: schema.devices.companyId, fullName: schema.devices.fullName }).from(schema.devices).where(inArray(schema.devices.id, part)),
+  );
+  for (const r of deviceRows) devices.set(r.id, r);
   const users = await companyOfUsers(db, events);
 
   const rows: ActivityEntry[] = [];
@@ -208,10 +204,7 @@ export async function ingestEvents(db: Db, rawEvents: unknown[], now: number, ga
 
   const presenceWrites = presence?.statements ?? [];
   if (rows.length === 0 && presenceWrites.length === 0) return { accepted: 0, duplicates, rejected };
-  const inserts = [];
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    inserts.push(activityInsertMany(db, rows.slice(i, i + ROWS_PER_INSERT)));
-  }
+  const inserts = chunks(rows, ROWS_PER_INSERT).map((part) => activityInsertMany(db, part));
   const results = await db.batch([...inserts, ...state.statements(db, now), ...commandResultStatements(db, commandResults, now), ...presenceWrites] as unknown as [
     never,
     ...never[],
@@ -236,13 +229,8 @@ function activityInsertMany(db: Db, entries: ActivityEntry[]) {
 async function companyOfUsers(db: Db, events: GatewayEvent[]): Promise<Map<number, number>> {
   const ids = [...new Set(events.map((e) => Number(e.data.userId)).filter((n) => Number.isSafeInteger(n) && n > 0))];
   const out = new Map<number, number>();
-  for (let i = 0; i < ids.length; i += IN_CHUNK) {
-    const rows = await db
-      .select({ id: schema.users.id, companyId: schema.users.companyId })
-      .from(schema.users)
-      .where(inArray(schema.users.id, ids.slice(i, i + IN_CHUNK)));
-    for (const r of rows) out.set(r.id, r.companyId);
-  }
+  const rows = await inChunks(ids, (part) => db.select({ id: schema.users.id, companyId: schema.users.companyId }).from(schema.users).where(inArray(schema.users.id, part)));
+  for (const r of rows) out.set(r.id, r.companyId);
   return out;
 }
 

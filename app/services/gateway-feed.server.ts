@@ -28,7 +28,8 @@
  */
 import { and, asc, eq, gt, inArray, isNull, lt, max, min, ne, sql, type SQL } from "drizzle-orm";
 import type { AnySQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { IN_CHUNK, schema, type Db } from "~/utils/db.server";
+import { DEACTIVATED } from "~/schemas/device-groups";
+import { inChunks, schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import type { FeedChange, FeedPage } from "../../gateway/src/protocol/wire";
 
@@ -45,12 +46,6 @@ const DEFAULT_LIMIT = 500;
 const MAX_LIMIT = 1000;
 /** How long `gateway_changes` keeps a change; a gateway away for longer resyncs from a snapshot. */
 export const FEED_RETENTION_MS = 7 * 24 * 3600_000;
-
-async function chunked<T>(ids: number[], query: (part: number[]) => Promise<T[]>): Promise<T[]> {
-  const out: T[] = [];
-  for (let i = 0; i < ids.length; i += IN_CHUNK) out.push(...(await query(ids.slice(i, i + IN_CHUNK))));
-  return out;
-}
 
 /** Companies, zones and device types: small tables every builder needs. */
 async function loadReference(db: Db) {
@@ -80,16 +75,16 @@ const tombstone = (type: string, id: number | string): FeedChange => ({ type, op
 
 async function deviceChanges(db: Db, ref: Ref, ids: number[]): Promise<FeedChange[]> {
   const d = schema.devices;
-  const rows = await chunked(ids, (part) => db.select().from(d).where(inArray(d.id, part)));
+  const rows = await inChunks(ids, (part) => db.select().from(d).where(inArray(d.id, part)));
   const m = schema.deviceGroupMembers;
   const g = schema.deviceGroups;
   const liveIds = rows.filter((r) => r.deletedAt == null).map((r) => r.id);
-  const memberships = await chunked(liveIds, (part) =>
+  const memberships = await inChunks(liveIds, (part) =>
     db
       .select({ deviceId: m.deviceId, groupId: m.groupId })
       .from(m)
       .innerJoin(g, eq(g.id, m.groupId))
-      .where(and(inArray(m.deviceId, part), isNull(g.deletedAt), ne(g.status, 3))),
+      .where(and(inArray(m.deviceId, part), isNull(g.deletedAt), ne(g.status, DEACTIVATED))),
   );
   const groupsOf = new Map<number, string[]>();
   for (const x of memberships) groupsOf.set(x.deviceId, [...(groupsOf.get(x.deviceId) ?? []), String(x.groupId)]);
@@ -142,23 +137,23 @@ async function keyChanges(db: Db, ref: Ref, filter: KeyFilter): Promise<FeedChan
   const k = schema.ekeyAssignments;
   const rows =
     "groupIds" in filter
-      ? await chunked(filter.groupIds, (part) =>
+      ? await inChunks(filter.groupIds, (part) =>
           db
             .select()
             .from(k)
             .where(and(eq(k.isGroup, true), inArray(k.groupId, part))),
         )
       : "userIds" in filter
-        ? await chunked(filter.userIds, (part) => db.select().from(k).where(inArray(k.userId, part)))
+        ? await inChunks(filter.userIds, (part) => db.select().from(k).where(inArray(k.userId, part)))
         : "companyIds" in filter
-          ? await chunked(filter.companyIds, (part) => db.select().from(k).where(inArray(k.companyId, part)))
-          : await chunked(filter.ids, (part) => db.select().from(k).where(inArray(k.id, part)));
+          ? await inChunks(filter.companyIds, (part) => db.select().from(k).where(inArray(k.companyId, part)))
+          : await inChunks(filter.ids, (part) => db.select().from(k).where(inArray(k.id, part)));
   const userIds = [...new Set(rows.map((r) => r.userId))];
   const groupIds = [...new Set(rows.filter((r) => r.isGroup && r.groupId != null).map((r) => r.groupId!))];
-  const users = await chunked(userIds, (part) =>
+  const users = await inChunks(userIds, (part) =>
     db.select({ id: schema.users.id, label: schema.users.displayName, deletedAt: schema.users.deletedAt }).from(schema.users).where(inArray(schema.users.id, part)),
   );
-  const groups = await chunked(groupIds, (part) => db.select().from(schema.deviceGroups).where(inArray(schema.deviceGroups.id, part)));
+  const groups = await inChunks(groupIds, (part) => db.select().from(schema.deviceGroups).where(inArray(schema.deviceGroups.id, part)));
   const userById = new Map(users.map((u) => [u.id, u]));
   const groupById = new Map(groups.map((g) => [g.id, g]));
 
@@ -176,7 +171,7 @@ async function keyChanges(db: Db, ref: Ref, filter: KeyFilter): Promise<FeedChan
     }
     if (r.isGroup) {
       const g = r.groupId == null ? undefined : groupById.get(r.groupId);
-      if (!g || g.deletedAt != null || g.status === 3) {
+      if (!g || g.deletedAt != null || g.status === DEACTIVATED) {
         out.push(tombstone("groupKey", r.id));
         continue;
       }
@@ -213,7 +208,7 @@ async function keyChanges(db: Db, ref: Ref, filter: KeyFilter): Promise<FeedChan
 
 async function userChanges(db: Db, ref: Ref, ids: number[]): Promise<FeedChange[]> {
   const u = schema.users;
-  const rows = await chunked(ids, (part) => db.select().from(u).where(inArray(u.id, part)));
+  const rows = await inChunks(ids, (part) => db.select().from(u).where(inArray(u.id, part)));
 
   const out: FeedChange[] = [];
   const found = new Set(rows.map((r) => r.id));
@@ -250,11 +245,11 @@ const CLOSED = { openWholeDay: false, openTime: "", closeTime: "" };
 async function scheduleChanges(db: Db, ref: Ref, ids: number[]): Promise<FeedChange[]> {
   const a = schema.activityLogs;
   const [dayRows, exceptionRows, firstEntries] = await Promise.all([
-    chunked(ids, (part) => db.select().from(schema.scheduleOpenDays).where(inArray(schema.scheduleOpenDays.companyId, part))),
-    chunked(ids, (part) =>
+    inChunks(ids, (part) => db.select().from(schema.scheduleOpenDays).where(inArray(schema.scheduleOpenDays.companyId, part))),
+    inChunks(ids, (part) =>
       db.select().from(schema.scheduleOpenExceptions).where(inArray(schema.scheduleOpenExceptions.companyId, part)).orderBy(asc(schema.scheduleOpenExceptions.date)),
     ),
-    chunked(ids, (part) =>
+    inChunks(ids, (part) =>
       db
         .select({ companyId: a.companyId, at: sql<number>`max(${a.activityTimestamp})` })
         .from(a)
@@ -294,7 +289,7 @@ async function scheduleChanges(db: Db, ref: Ref, ids: number[]): Promise<FeedCha
 
 async function firmwareChanges(db: Db, ref: Ref, ids: number[]): Promise<FeedChange[]> {
   const f = schema.firmwareReleases;
-  const rows = await chunked(ids, (part) => db.select().from(f).where(inArray(f.id, part)));
+  const rows = await inChunks(ids, (part) => db.select().from(f).where(inArray(f.id, part)));
   const out: FeedChange[] = [];
   const found = new Set(rows.map((r) => r.id));
   for (const id of ids) if (!found.has(id)) out.push(tombstone("firmware", id));
@@ -336,13 +331,13 @@ function companyChanges(ref: Ref, ids: number[]): FeedChange[] {
 
 async function groupCompanyIds(db: Db, groupIds: number[]): Promise<number[]> {
   const g = schema.deviceGroups;
-  const rows = await chunked(groupIds, (part) => db.selectDistinct({ companyId: g.companyId }).from(g).where(inArray(g.id, part)));
+  const rows = await inChunks(groupIds, (part) => db.selectDistinct({ companyId: g.companyId }).from(g).where(inArray(g.id, part)));
   return rows.map((r) => r.companyId);
 }
 
 async function companyDeviceIds(db: Db, companyIds: number[]): Promise<number[]> {
   const d = schema.devices;
-  const rows = await chunked(companyIds, (part) =>
+  const rows = await inChunks(companyIds, (part) =>
     db
       .select({ id: d.id })
       .from(d)
@@ -353,7 +348,7 @@ async function companyDeviceIds(db: Db, companyIds: number[]): Promise<number[]>
 
 async function typeDeviceIds(db: Db, typeIds: number[]): Promise<number[]> {
   const d = schema.devices;
-  const rows = await chunked(typeIds, (part) =>
+  const rows = await inChunks(typeIds, (part) =>
     db
       .select({ id: d.id })
       .from(d)
@@ -364,7 +359,7 @@ async function typeDeviceIds(db: Db, typeIds: number[]): Promise<number[]> {
 
 async function typeFirmwareIds(db: Db, typeIds: number[]): Promise<number[]> {
   const f = schema.firmwareReleases;
-  const rows = await chunked(typeIds, (part) =>
+  const rows = await inChunks(typeIds, (part) =>
     db
       .select({ id: f.id })
       .from(f)

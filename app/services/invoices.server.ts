@@ -12,7 +12,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { INVOICE_MSG, invoiceFormSchema, REQUIRED_MESSAGES, type InvoiceInput } from "~/schemas/invoices";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
-import { schema, type Db } from "~/utils/db.server";
+import { countWhere, schema, type Db } from "~/utils/db.server";
 import { forbidden, notFound, ServiceError } from "~/utils/errors.server";
 import { issuesByField } from "~/utils/field-errors";
 import { formatUsd, invoiceFigures } from "~/utils/invoice-money";
@@ -98,13 +98,7 @@ async function list(db: Db, where: SQL | undefined, now: number, opts: ListOpts)
     .where(where)
     .orderBy(dir(INVOICE_SORTS[key]), dir(inv.id));
   // Not one batch: the joined companies' same-named columns would collide in a batch's result.
-  const [rows, totals] = await Promise.all([
-    opts.page ? base.limit(opts.page.limit).offset(opts.page.offset) : base,
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(inv)
-      .where(where),
-  ]);
+  const [rows, totals] = await Promise.all([opts.page ? base.limit(opts.page.limit).offset(opts.page.offset) : base, countWhere(db, inv, where)]);
   const today = todayOf(now);
   return {
     rows: rows.map((r) => ({

@@ -11,30 +11,15 @@
  *   registered platform authenticator (phone-webauthn.server.ts), and the credentials carry its instant
  *   (`uv`), which the company's boards require (docs/decisions/0039-biometric-claim.md).
  */
-import { and, count, desc, eq, isNull, or, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
 import type { AccessWindow, Core } from "~core";
 import { BIO_MSG } from "~/schemas/phone-webauthn";
 import { MOBILE_MSG, type AppEventsInput, type MobileLoginInput, type MobileTwoFactorInput } from "~/schemas/mobile";
-import {
-  assertMaySignIn,
-  checkTwoFactorCode,
-  failedAttempt,
-  findAccount,
-  issueTwoFactorCode,
-  keysFor,
-  loginPayload,
-  MSG,
-  passwordMatches,
-  settingsOf,
-  type Account,
-  type LoginPayload,
-} from "~/services/auth.server";
-import { assertNotThrottled, recordSuccess } from "~/services/throttle.server";
+import { loginPayload, settingsOf, signIn, signInWithCode, type Account, type LoginPayload, type Settings } from "~/services/auth.server";
 import { activityInsert, activityValues } from "~/utils/activity-insert.server";
 import type { Auth } from "~/utils/auth-guards.server";
-import { chunks, D1_MAX_PARAMS, schema, type Db } from "~/utils/db.server";
+import { chunks, countWhere, D1_MAX_PARAMS, schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
-import { hashPassword, needsRehash } from "~/utils/password.server";
 import { deleteSession, newSession } from "~/utils/session.server";
 import { requireCredentialKeys } from "./credential-keys.server";
 import { credentialExpiry, signCredential, type IssuedCredential } from "./credentials.server";
@@ -54,7 +39,6 @@ export type PhoneSettings = {
   twoFactorRequired: boolean;
 };
 export type MobileLoginResult = { token: string; message: string; payload: LoginPayload & { settings: PhoneSettings } };
-type Settings = Awaited<ReturnType<typeof settingsOf>>;
 type CallContext = { request: Request; now: number; env: Env };
 
 function phoneSettings(s: Settings): PhoneSettings {
@@ -94,40 +78,13 @@ function assertPhoneAllowed(account: Account, settings: Settings, installationId
 
 export async function mobileLogin(db: Db, input: MobileLoginInput, ctx: CallContext): Promise<MobileLoginResult> {
   assertAppVersion(ctx.env, input.appVersion);
-  const account = await findAccount(db, input.companyId, input.userName);
-  const keys = keysFor(account, input, ctx.request);
-  await assertNotThrottled(db, keys, ctx.now);
-  if (!(await passwordMatches(account, input.password)) || !account) {
-    await failedAttempt(db, account, keys, ctx.now);
-    throw new ServiceError(401, MSG.badCredentials, { errorCode: "bad-credentials" });
-  }
-  await recordSuccess(db, keys, ctx.now);
-  await assertMaySignIn(db, account, ctx.now, "mobile");
-  const settings = await settingsOf(db, account.company.id);
-  assertPhoneAllowed(account, settings, input.installationId);
-  if (needsRehash(account.user.passwordHash!)) {
-    await db
-      .update(schema.users)
-      .set({ passwordHash: await hashPassword(input.password) })
-      .where(eq(schema.users.id, account.user.id));
-  }
-  if (settings?.require2fa) {
-    await issueTwoFactorCode(db, account, ctx.now);
-    const phone = account.user.phoneNumber;
-    throw new ServiceError(402, MSG.twoFactor, {
-      errorCode: "2fa-required",
-      payload: { phoneNumber: phone ? `***-***-${phone.slice(-4)}` : "", e_mail: account.user.email },
-    });
-  }
+  const { account, settings } = await signIn(db, input, ctx, "mobile", (a, s) => assertPhoneAllowed(a, s, input.installationId));
   return startMobileSession(db, account, settings, input, ctx);
 }
 
 export async function mobileTwoFactor(db: Db, input: MobileTwoFactorInput, ctx: CallContext): Promise<MobileLoginResult> {
   assertAppVersion(ctx.env, input.appVersion);
-  const account = await checkTwoFactorCode(db, input, ctx);
-  await assertMaySignIn(db, account, ctx.now, "mobile");
-  const settings = await settingsOf(db, account.company.id);
-  assertPhoneAllowed(account, settings, input.installationId);
+  const { account, settings } = await signInWithCode(db, input, ctx, "mobile", (a, s) => assertPhoneAllowed(a, s, input.installationId));
   return startMobileSession(db, account, settings, input, ctx);
 }
 
@@ -318,7 +275,7 @@ export async function myActivity(db: Db, auth: Auth, page: number, pageSize: num
       .orderBy(desc(a.activityTimestamp), desc(a.id))
       .limit(pageSize)
       .offset((page - 1) * pageSize),
-    db.select({ n: count() }).from(a).where(where),
+    countWhere(db, a, where),
   ]);
   return { rows, total: total?.n ?? 0, page, pageSize };
 }

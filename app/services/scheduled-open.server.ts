@@ -6,7 +6,7 @@
 import { asc, eq } from "drizzle-orm";
 import type { Core } from "~core";
 import { chunkedInserts } from "../../db/seed/batch";
-import { scheduleErrors, scheduleWindow, SETTINGS_MESSAGES, type ScheduleOpenInput } from "~/schemas/settings";
+import { scheduleErrors, scheduleWindow, SETTINGS_MSG, type ScheduleOpenInput } from "~/schemas/settings";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, companyZone, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
@@ -54,7 +54,7 @@ export async function saveScheduleOpen(db: Db, auth: Auth, input: ScheduleOpenIn
   assertCan(auth, SETTINGS_MODULE, "modify");
   const companyId = auth.company.id;
   const settings = await findSettings(db, companyId);
-  if (!settings) throw new ServiceError(409, SETTINGS_MESSAGES.settingsFirst);
+  if (!settings) throw new ServiceError(409, SETTINGS_MSG.settingsFirst);
   const errors = core.validate(scheduleWindow(input, companyZone(auth)));
   if (errors.length) {
     const fieldErrors = scheduleErrors(errors);
@@ -71,6 +71,6 @@ export async function saveScheduleOpen(db: Db, auth: Auth, input: ScheduleOpenIn
       exceptions,
       input.schedule_exceptions.map((e) => ({ companyId, date: e.exceptionDate, openWholeDay: e.openWholeDay, openTime: e.openTime, closeTime: e.closeTime })),
     ),
-    activityInsert(db, { companyId, name: SETTINGS_MESSAGES.scheduleChanged, createdByUserId: auth.user.id, summary: auth.company.name, at: now }),
+    activityInsert(db, { companyId, name: SETTINGS_MSG.scheduleChanged, createdByUserId: auth.user.id, summary: auth.company.name, at: now }),
   ]);
 }

@@ -4,7 +4,7 @@
  */
 import { eq } from "drizzle-orm";
 import type { Core } from "~core";
-import { SETTINGS_MESSAGES, type CompanySettingsInput } from "~/schemas/settings";
+import { SETTINGS_MSG, type CompanySettingsInput } from "~/schemas/settings";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
@@ -54,7 +54,7 @@ export async function modifyCompanySettings(db: Db, auth: Auth, input: CompanySe
   const companyId = auth.company.id;
   const zone = await db.query.timeZones.findFirst({ where: eq(tz.id, input.default_time_zone_id) });
   if (!zone) {
-    throw new ServiceError(400, SETTINGS_MESSAGES.timeZone, { fieldErrors: { default_time_zone_id: [SETTINGS_MESSAGES.timeZone] } });
+    throw new ServiceError(400, SETTINGS_MSG.timeZone, { fieldErrors: { default_time_zone_id: [SETTINGS_MSG.timeZone] } });
   }
   const current = await findSettings(db, companyId);
   const values = columns(input);
@@ -77,7 +77,7 @@ export async function modifyCompanySettings(db: Db, auth: Auth, input: CompanySe
             .onConflictDoNothing(),
         ]
       : []),
-    activityInsert(db, { companyId, name: SETTINGS_MESSAGES.updated, createdByUserId: auth.user.id, summary: auth.company.name, at: now }),
+    activityInsert(db, { companyId, name: SETTINGS_MSG.updated, createdByUserId: auth.user.id, summary: auth.company.name, at: now }),
   ]);
   return (await findSettings(db, companyId))!;
 }

@@ -4,11 +4,11 @@
  * company's tickets, holders of the platform's company module read every company they oversee, and
  * both add notes. FAQs live in `faqs.server.ts`.
  */
-import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
-import { mobileTicketSchema, SUPPORT_MESSAGES, supportNoteSchema } from "~/schemas/support";
+import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { mobileTicketSchema, SUPPORT_MSG, supportNoteSchema } from "~/schemas/support";
 import { activityInsert, activityValues } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
-import { schema, type Db } from "~/utils/db.server";
+import { countWhere, schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
 import { parseInput } from "~/utils/parse-input.server";
 import { can } from "~/utils/permissions";
@@ -80,19 +80,19 @@ export async function listTickets(
   const key: TicketSort = opts.sort && opts.sort.key in TICKET_SORTS ? (opts.sort.key as TicketSort) : "createdAt";
   const dir = opts.sort ? (opts.sort.desc ? desc : asc) : desc;
   const base = db.select(listColumns).from(t).leftJoin(u, eq(u.id, t.userId)).leftJoin(c, eq(c.id, t.companyId)).where(scope).orderBy(dir(TICKET_SORTS[key]), desc(t.id));
-  const [rows, totals] = await Promise.all([opts.page ? base.limit(opts.page.limit).offset(opts.page.offset) : base, db.select({ n: count() }).from(t).where(scope)]);
+  const [rows, totals] = await Promise.all([opts.page ? base.limit(opts.page.limit).offset(opts.page.offset) : base, countWhere(db, t, scope)]);
   return { rows, total: totals[0]?.n ?? 0 };
 }
 
 async function findTicket(db: Db, auth: Auth, id: number) {
   const scope = ticketScope(auth);
-  if (!Number.isInteger(id) || id <= 0) notFound(SUPPORT_MESSAGES.ticketNotFound);
+  if (!Number.isInteger(id) || id <= 0) notFound(SUPPORT_MSG.ticketNotFound);
   const [row] = await db
     .select()
     .from(t)
     .where(and(scope, eq(t.id, id)))
     .limit(1);
-  return row ?? notFound(SUPPORT_MESSAGES.ticketNotFound);
+  return row ?? notFound(SUPPORT_MSG.ticketNotFound);
 }
 
 function parseDevices(json: string): Record<string, TicketDevice> {
@@ -152,7 +152,7 @@ export async function addTicketNote(db: Db, auth: Auth, input: { serviceTicketId
       at: now,
     }),
   ]);
-  return { message: SUPPORT_MESSAGES.noteAdded };
+  return { message: SUPPORT_MSG.noteAdded };
 }
 
 /**
@@ -162,7 +162,7 @@ export async function addTicketNote(db: Db, auth: Auth, input: { serviceTicketId
  */
 export async function createTicketFromPhone(db: Db, auth: Auth, input: unknown, now: number): Promise<{ id: number; ticketNumber: string; message: string }> {
   const v = parseInput(mobileTicketSchema, input);
-  if (await overRateLimit(db, `ticket:user:${auth.user.id}`, TICKET_LIMIT, THROTTLE.windowMs, now)) throw new ServiceError(429, SUPPORT_MESSAGES.tooManyTickets);
+  if (await overRateLimit(db, `ticket:user:${auth.user.id}`, TICKET_LIMIT, THROTTLE.windowMs, now)) throw new ServiceError(429, SUPPORT_MSG.tooManyTickets);
   const ids = [...new Set(v.devices.map((d) => d.deviceId))];
   const known = ids.length
     ? await db
@@ -173,7 +173,7 @@ export async function createTicketFromPhone(db: Db, auth: Auth, input: unknown, 
     : [];
   const byId = new Map(known.map((d) => [d.id, d]));
   const missing = v.devices.findIndex((d) => !byId.has(d.deviceId));
-  if (missing >= 0) throw new ServiceError(422, SUPPORT_MESSAGES.deviceNotInCompany, { fieldErrors: { [`devices.${missing}.deviceId`]: [SUPPORT_MESSAGES.deviceNotInCompany] } });
+  if (missing >= 0) throw new ServiceError(422, SUPPORT_MSG.deviceNotInCompany, { fieldErrors: { [`devices.${missing}.deviceId`]: [SUPPORT_MSG.deviceNotInCompany] } });
   const devicesDetails: Record<string, TicketDevice> = {};
   for (const d of v.devices) {
     const row = byId.get(d.deviceId)!;
@@ -223,5 +223,5 @@ export async function createTicketFromPhone(db: Db, auth: Auth, input: unknown, 
       summary: sql`(select ticket_number from support_tickets where rowid = last_insert_rowid())`,
     }),
   ]);
-  return { id: inserted[0].id, ticketNumber: inserted[0].ticketNumber, message: SUPPORT_MESSAGES.ticketCreated };
+  return { id: inserted[0].id, ticketNumber: inserted[0].ticketNumber, message: SUPPORT_MSG.ticketCreated };
 }

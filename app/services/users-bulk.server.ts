@@ -7,6 +7,7 @@
  */
 import { and, asc, eq, inArray, ne } from "drizzle-orm";
 import type { Core } from "~core";
+import { DEACTIVATED } from "~/schemas/device-groups";
 import type { BulkOutcome, BulkRefusal, BulkRowResult } from "~/schemas/bulk";
 import type { AssignInput } from "~/schemas/ekeys";
 import { newKeyStatements, planKey } from "~/services/ekeys.server";
@@ -143,7 +144,7 @@ export async function keyTargets(db: Db, auth: Auth): Promise<{ groups: { id: nu
     db
       .select({ id: g.id, fullName: g.fullName })
       .from(g)
-      .where(liveInCompany(g, auth, ne(g.status, 3)))
+      .where(liveInCompany(g, auth, ne(g.status, DEACTIVATED)))
       .orderBy(asc(g.fullName)),
     db
       .select({ id: d.id, fullName: d.fullName })

@@ -2,14 +2,14 @@
  * Users of a company (docs/ARCHITECTURE.md §7.2; API calls `user/*`, §8). Pages and the admin API both
  * call these functions; each checks the caller's right and scopes by company itself.
  */
-import { and, asc, count, desc, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
 import type { UserFilters } from "~/schemas/search";
 import { userFormSchema, applyPrivilegeRules, type UserForm, type UserInput } from "~/schemas/users";
 import { queueResetLink } from "~/services/auth.server";
 import { idInAny, lowerOf, phoneDigits, searchKey, startsWith } from "~/services/search.server";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
-import { schema, type Db } from "~/utils/db.server";
+import { countWhere, schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
 import { parseInput } from "~/utils/parse-input.server";
 import { liveInCompany } from "~/utils/tenant.server";
@@ -104,7 +104,7 @@ export async function listUsers(db: Db, auth: Auth, opts: ListUsersOptions): Pro
     .where(where)
     .orderBy(...order);
   const pageQuery = opts.page ? base.limit(opts.page.limit).offset(opts.page.offset) : base;
-  const [rows, totals] = await db.batch([pageQuery, db.select({ n: count() }).from(u).where(where)]);
+  const [rows, totals] = await db.batch([pageQuery, countWhere(db, u, where)]);
   return { rows, total: totals[0]?.n ?? 0 };
 }
 
@@ -239,6 +239,14 @@ function assertMayTouch(auth: Auth, target: { isSuperAdmin: boolean }) {
   if (target.isSuperAdmin && !auth.user.isSuperAdmin) throw new ServiceError(403, USER_MSG.superAdminOnly);
 }
 
+/** A user the caller changes: the caller's right first, then the live user of the company, then the super-admin rule. */
+async function userToChange(db: Db, auth: Auth, id: number, action: "modify" | "delete") {
+  assertCan(auth, "users", action);
+  const user = await findUser(db, auth, id);
+  assertMayTouch(auth, user);
+  return user;
+}
+
 export async function addUser(db: Db, auth: Auth, input: UserForm, now: number): Promise<{ id: number; message: string }> {
   assertCan(auth, "users", "add");
   const v = parseUserForm(input);
@@ -254,7 +262,7 @@ export async function addUser(db: Db, auth: Auth, input: UserForm, now: number):
       name: "User Created",
       createdByUserId: auth.user.id,
       // The new id is unknown inside the batch; the live email is unique per company, so look it up there.
-      targetUserId: sql`(select id from users where company_id = ${auth.company.id} and email = ${v.email} and deleted_at is null)` as unknown as number,
+      targetUserId: sql`(select id from users where company_id = ${auth.company.id} and email = ${v.email} and deleted_at is null)`,
       summary: `${v.displayName} (${v.email})`,
       at: now,
     }),
@@ -263,9 +271,7 @@ export async function addUser(db: Db, auth: Auth, input: UserForm, now: number):
 }
 
 export async function modifyUser(db: Db, auth: Auth, id: number, input: UserForm, now: number): Promise<{ message: string }> {
-  assertCan(auth, "users", "modify");
-  const before = await findUser(db, auth, id);
-  assertMayTouch(auth, before);
+  const before = await userToChange(db, auth, id, "modify");
   const v = parseUserForm(input);
   assertMayChangeSuperAdmin(auth, before.isSuperAdmin, v.isSuperAdmin);
   await assertUnique(db, auth, v, id);
@@ -285,9 +291,7 @@ export async function modifyUser(db: Db, auth: Auth, id: number, input: UserForm
  * their passkey challenges, phone authenticators, reset links, sign-in codes and alert recipient rows.
  */
 export async function deleteUser(db: Db, auth: Auth, id: number, now: number): Promise<{ message: string }> {
-  assertCan(auth, "users", "delete");
-  const user = await findUser(db, auth, id);
-  assertMayTouch(auth, user);
+  const user = await userToChange(db, auth, id, "delete");
   if (user.id === auth.user.id) throw new ServiceError(422, USER_MSG.selfDelete);
   const { ekeyAssignments: k, sessions: s, webauthnChallenges: w, phoneAuthenticators: p, passwordResetTokens: r, twoFactorCodes: f, alertRecipients: a } = schema;
   await db.batch([
@@ -329,9 +333,7 @@ export async function setFlagged(
   input: { userId: number; isFlagged: boolean; supportTicketId?: string | number | null },
   now: number,
 ): Promise<{ message: string }> {
-  assertCan(auth, "users", "modify");
-  const user = await findUser(db, auth, input.userId);
-  assertMayTouch(auth, user);
+  const user = await userToChange(db, auth, input.userId, "modify");
   const ticket = input.supportTicketId == null || input.supportTicketId === "" ? user.supportTicketId : await companyTicket(db, auth, input.supportTicketId);
   const update = db
     .update(u)
@@ -349,9 +351,7 @@ export async function setFlagged(
 }
 
 export async function resendInvite(db: Db, auth: Auth, userId: number, ctx: { origin: string; now: number }): Promise<{ message: string }> {
-  assertCan(auth, "users", "modify");
-  const user = await findUser(db, auth, userId);
-  assertMayTouch(auth, user);
+  const user = await userToChange(db, auth, userId, "modify");
   if (!user.accountSetupPending) throw new ServiceError(422, USER_MSG.notPending);
   await db.batch(inviteStatements(db, auth, user, ctx));
   return { message: USER_MSG.inviteResent };
@@ -372,9 +372,7 @@ export function inviteStatements(db: Db, auth: Auth, user: { id: number; email: 
 }
 
 export async function forgetDevice(db: Db, auth: Auth, userId: number, now: number): Promise<{ message: string }> {
-  assertCan(auth, "users", "modify");
-  const user = await findUser(db, auth, userId);
-  assertMayTouch(auth, user);
+  const user = await userToChange(db, auth, userId, "modify");
   await db.batch([
     db
       .update(u)
@@ -391,9 +389,7 @@ export async function forgetDevice(db: Db, auth: Auth, userId: number, now: numb
 
 /** Only when the company's reset security is admin (docs/ARCHITECTURE.md §7.2); the link itself is queued by the auth service. */
 export async function sendResetLink(db: Db, auth: Auth, userId: number, ctx: { origin: string; now: number }): Promise<{ message: string }> {
-  assertCan(auth, "users", "modify");
-  const user = await findUser(db, auth, userId);
-  assertMayTouch(auth, user);
+  const user = await userToChange(db, auth, userId, "modify");
   const settings = await db.query.companySettings.findFirst({ where: eq(schema.companySettings.companyId, auth.company.id) });
   if (settings?.passwordResetSecurity !== "admin") throw new ServiceError(422, USER_MSG.resetNotAllowed);
   await queueResetLink(db, user, ctx, [

@@ -12,9 +12,10 @@ export type ActivityEntry = {
   name: string;
   operationType?: "Sentinel" | "App" | "Device" | "Admin";
   createdByUserId?: number | null;
-  targetUserId?: number | null;
+  /** Ids, or a subquery that finds a row inserted earlier in the same batch (its id is unknown until it runs). */
+  targetUserId?: number | SQL | null;
   targetDeviceId?: number | null;
-  targetDeviceGroupId?: number | null;
+  targetDeviceGroupId?: number | SQL | null;
   summary?: string;
   details?: Record<string, unknown>;
   gpsLocation?: string | null;

@@ -1,5 +1,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
+import { count, type SQL } from "drizzle-orm";
 import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import * as schema from "../../db/schema";
 
 export type Db = DrizzleD1Database<typeof schema>;
@@ -37,6 +39,11 @@ export function chunks<T>(list: readonly T[], size = IN_CHUNK): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
   return out;
+}
+
+/** `{ n }`: how many rows of `table` match `where` (a list's total beside its page, or a plain count). */
+export function countWhere(db: Db, table: SQLiteTable, where?: SQL) {
+  return db.select({ n: count() }).from(table).where(where);
 }
 
 /** Runs `query` once per part of `ids` (see IN_CHUNK) and concatenates the rows. */

@@ -60,6 +60,12 @@ export function formatDateTimeSeconds(value: Timestamp, timeZone = DEFAULT_ZONE)
   return p ? `${p.month}/${p.day}/${p.year} ${p.hour}:${p.minute}:${p.second}` : "";
 }
 
+/** The local calendar day, YYYY-MM-DD (what a Date cell filters to). */
+export function localDay(ms: number, timeZone: string): string {
+  const [m, d, y] = formatDateTimeSeconds(ms, timeZone).slice(0, 10).split("/");
+  return `${y}-${m}-${d}`;
+}
+
 const zoneNames = new Map<string, Intl.DateTimeFormat>();
 
 function zoneName(ms: number, timeZone: string, locale: string): string {

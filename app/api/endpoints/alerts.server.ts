@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { addAlertSchema, ALERT_MESSAGES, alertTestEmailSchema, DAY_FIELDS, modifyAlertSchema } from "~/schemas/alerts";
+import { addAlertSchema, ALERT_MSG, alertTestEmailSchema, DAY_FIELDS, modifyAlertSchema } from "~/schemas/alerts";
 import * as alerts from "~/services/alerts.server";
 import type { AlertDetails, AlertListRow } from "~/services/alerts.server";
-import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import { endpoint } from "../define.server";
+import { deliveringMail } from "../mail-delivery.server";
 
 const tag = "Alerts";
 const idQuery = z.object({ id: z.coerce.number({ invalid_type_error: "id must be a number" }).int().positive(), uid: z.string().max(100).optional() });
@@ -137,7 +137,7 @@ export const alertEndpoints = [
     body: addAlertSchema,
     response: z.object({ message: z.string(), payload: z.object({ id: z.number() }) }),
     async handler({ db, auth, body, now, core }) {
-      return { message: ALERT_MESSAGES.created, payload: { id: await alerts.addAlert(db, auth, body, now, core) } };
+      return { message: ALERT_MSG.created, payload: { id: await alerts.addAlert(db, auth, body, now, core) } };
     },
   }),
   endpoint({
@@ -150,7 +150,7 @@ export const alertEndpoints = [
     response: z.object({ message: z.string(), payload: z.object({ id: z.number() }) }),
     async handler({ db, auth, body, now, core }) {
       await alerts.modifyAlert(db, auth, body, now, core);
-      return { message: ALERT_MESSAGES.modified, payload: { id: body.id } };
+      return { message: ALERT_MSG.modified, payload: { id: body.id } };
     },
   }),
   endpoint({
@@ -163,7 +163,7 @@ export const alertEndpoints = [
     response: z.object({ message: z.string() }),
     async handler({ db, auth, query, now }) {
       await alerts.deleteAlert(db, auth, query.id, now);
-      return { message: ALERT_MESSAGES.deleted };
+      return { message: ALERT_MSG.deleted };
     },
   }),
   endpoint({
@@ -175,9 +175,8 @@ export const alertEndpoints = [
     body: alertTestEmailSchema,
     response: z.object({ message: z.string(), payload: z.object({ recipients: z.number() }) }),
     async handler({ db, auth, body, now, env, waitUntil }) {
-      const recipients = await alerts.sendAlertTestEmail(db, auth, body, now);
-      deliverQueuedMail(env, waitUntil);
-      return { message: ALERT_MESSAGES.emailSent, payload: { recipients } };
+      const recipients = await deliveringMail({ env, waitUntil }, alerts.sendAlertTestEmail(db, auth, body, now));
+      return { message: ALERT_MSG.emailSent, payload: { recipients } };
     },
   }),
   endpoint({

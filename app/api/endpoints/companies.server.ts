@@ -2,10 +2,10 @@ import { z } from "zod";
 import { addCompanyBody, companyCreateSchema, companyIdQuery, companyUpdateSchema, updateCompanyBody } from "~/schemas/companies";
 import * as companies from "~/services/companies.server";
 import type { CompanyDetails, CompanyDeviceRow, CompanyListRow, CompanyRef } from "~/services/companies.server";
-import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import { parseInput } from "~/utils/parse-input.server";
 import { splitPhone } from "~/utils/phone";
 import { endpoint } from "../define.server";
+import { deliveringMail } from "../mail-delivery.server";
 
 const message = z.object({ message: z.string() });
 const origin = (request: Request) => new URL(request.url).origin;
@@ -88,8 +88,7 @@ export const companyEndpoints = [
     response: z.object({ message: z.string(), payload: z.object({ id: z.number(), company_id: z.string() }) }),
     async handler({ db, env, auth, body, now, request, waitUntil }) {
       companies.assertPlatformCaller(auth, "company", "add"); // a caller without the right is refused before the body is read
-      const r = await companies.addCompany(db, auth, parseInput(companyCreateSchema, body), { origin: origin(request), now });
-      deliverQueuedMail(env, waitUntil);
+      const r = await deliveringMail({ env, waitUntil }, companies.addCompany(db, auth, parseInput(companyCreateSchema, body), { origin: origin(request), now }));
       return { message: r.message, payload: { id: r.id, company_id: r.code } };
     },
   }),

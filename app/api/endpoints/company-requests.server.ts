@@ -2,9 +2,9 @@ import { z } from "zod";
 import { createCompanyRequestBody, rejectIdQuery, requestIdQuery } from "~/schemas/company-requests";
 import * as requests from "~/services/company-requests.server";
 import type { CompanyRequestRow } from "~/services/company-requests.server";
-import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import { splitPhone } from "~/utils/phone";
 import { endpoint } from "../define.server";
+import { deliveringMail } from "../mail-delivery.server";
 
 const message = z.object({ message: z.string() });
 const tag = "Company requests";
@@ -68,8 +68,7 @@ export const companyRequestEndpoints = [
     query: requestIdQuery,
     response: z.object({ message: z.string(), payload: z.object({ company_id: z.string() }) }),
     async handler({ db, env, auth, query, now, request, waitUntil }) {
-      const r = await requests.acceptCompanyRequest(db, auth, query.requestId, { origin: new URL(request.url).origin, now });
-      deliverQueuedMail(env, waitUntil);
+      const r = await deliveringMail({ env, waitUntil }, requests.acceptCompanyRequest(db, auth, query.requestId, { origin: new URL(request.url).origin, now }));
       return { message: r.message, payload: { company_id: r.companyId } };
     },
   }),
@@ -82,9 +81,7 @@ export const companyRequestEndpoints = [
     query: rejectIdQuery,
     response: message,
     async handler({ db, env, auth, query, now, waitUntil }) {
-      const r = await requests.rejectCompanyRequest(db, auth, query.id, now);
-      deliverQueuedMail(env, waitUntil);
-      return r;
+      return deliveringMail({ env, waitUntil }, requests.rejectCompanyRequest(db, auth, query.id, now));
     },
   }),
 ];

@@ -7,11 +7,10 @@ import { z } from "zod";
 import { appEventsSchema, mobileLoginSchema, mobileTwoFactorSchema, myActivitySchema } from "~/schemas/mobile";
 import { challengeSchema, keysWithAssertionSchema, registrationSchema } from "~/schemas/phone-webauthn";
 import * as authService from "~/services/auth.server";
-import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import { mobileLogin, mobileTwoFactor, myActivity, myKeys, reportAppEvents, assertMobile } from "~/services/mobile.server";
 import { issueChallenge, registerAuthenticator, verifyAssertion } from "~/services/phone-webauthn.server";
-import { ServiceError } from "~/utils/errors.server";
 import { endpoint } from "../define.server";
+import { sendingSignInCode } from "../mail-delivery.server";
 
 const settings = z.object({
   multiPhoneLogin: z.boolean(),
@@ -48,13 +47,8 @@ export const mobileEndpoints = [
     body: mobileLoginSchema,
     response: signedIn,
     async handler({ db, env, body, request, now, waitUntil }) {
-      try {
-        const r = await mobileLogin(db, body, { request, now, env });
-        return { message: r.message, payload: r.payload, extra: { token: r.token } };
-      } catch (e) {
-        if (e instanceof ServiceError && e.details.errorCode === "2fa-required") deliverQueuedMail(env, waitUntil);
-        throw e;
-      }
+      const r = await sendingSignInCode({ env, waitUntil }, mobileLogin(db, body, { request, now, env }));
+      return { message: r.message, payload: r.payload, extra: { token: r.token } };
     },
   }),
   endpoint({

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { companySettingsSchema, fobProgrammersSchema, scheduleOpenSchema, SETTINGS_MESSAGES } from "~/schemas/settings";
+import { companySettingsSchema, fobProgrammersSchema, scheduleOpenSchema, SETTINGS_MSG } from "~/schemas/settings";
 import * as fobs from "~/services/fob-programmers.server";
 import * as scheduled from "~/services/scheduled-open.server";
 import * as settings from "~/services/settings.server";
@@ -89,7 +89,7 @@ export const settingsEndpoints = [
     response: z.object({ message: z.string(), payload: z.object({ id: z.number(), is_force_firmware_update: z.boolean() }) }),
     async handler({ db, auth, body, now, core }) {
       const saved = await settings.modifyCompanySettings(db, auth, body, now, core);
-      return { message: SETTINGS_MESSAGES.updated, payload: { id: saved.id, is_force_firmware_update: saved.isForceFirmwareUpdate } };
+      return { message: SETTINGS_MSG.updated, payload: { id: saved.id, is_force_firmware_update: saved.isForceFirmwareUpdate } };
     },
   }),
   endpoint({
@@ -102,7 +102,7 @@ export const settingsEndpoints = [
     body: scheduleOpenSchema,
     async handler({ db, auth, body, now, core }) {
       await scheduled.saveScheduleOpen(db, auth, body, now, core);
-      return { message: SETTINGS_MESSAGES.scheduleChanged };
+      return { message: SETTINGS_MSG.scheduleChanged };
     },
   }),
   endpoint({
@@ -127,7 +127,7 @@ export const settingsEndpoints = [
     body: fobProgrammersSchema,
     async handler({ db, auth, body, now }) {
       await fobs.saveFobProgrammers(db, auth, body, now);
-      return { message: SETTINGS_MESSAGES.fobsChanged };
+      return { message: SETTINGS_MSG.fobsChanged };
     },
   }),
 ];

@@ -4,13 +4,13 @@ import { lenient, optionalId, USER_FLAGS, USER_STATUSES, searchText } from "~/sc
 import { assignBody, entryIdQuery, getEkeysQuery, userIdQuery } from "~/schemas/ekeys";
 import { addUserBody, flaggedUserBody, fromApiBody, idQuery, modifyUserBody, userIdBody } from "~/schemas/users";
 import * as ekeys from "~/services/ekeys.server";
-import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import * as users from "~/services/users.server";
 import * as bulk from "~/services/users-bulk.server";
 import type { Auth } from "~/utils/auth-guards.server";
 import { publicOrigin } from "~/utils/origin.server";
 import { splitPhone } from "~/utils/phone";
 import { endpoint } from "../define.server";
+import { deliveringMail } from "../mail-delivery.server";
 
 const flagQuery = z.union([z.boolean(), z.enum(["true", "false", "1", "0"])]).transform((v) => v === true || v === "true" || v === "1");
 
@@ -249,9 +249,7 @@ export const usersEndpoints = [
     body: userIdBody,
     response: message,
     async handler({ db, env, auth, body, now, request, waitUntil }) {
-      const r = await users.resendInvite(db, auth, body.userId, { origin: origin(env, request), now });
-      deliverQueuedMail(env, waitUntil);
-      return r;
+      return deliveringMail({ env, waitUntil }, users.resendInvite(db, auth, body.userId, { origin: origin(env, request), now }));
     },
   }),
   endpoint({
@@ -275,9 +273,7 @@ export const usersEndpoints = [
     body: userIdBody,
     response: message,
     async handler({ db, env, auth, body, now, request, waitUntil }) {
-      const r = await users.sendResetLink(db, auth, body.userId, { origin: origin(env, request), now });
-      deliverQueuedMail(env, waitUntil);
-      return r;
+      return deliveringMail({ env, waitUntil }, users.sendResetLink(db, auth, body.userId, { origin: origin(env, request), now }));
     },
   }),
   endpoint({
@@ -378,8 +374,7 @@ export const usersEndpoints = [
     body: bulkUsersBody,
     response: bulkResponse,
     async handler({ db, env, auth, body, now, request, waitUntil }) {
-      const rows = await bulk.inviteUsers(db, auth, body.userIds, { origin: origin(env, request), now });
-      deliverQueuedMail(env, waitUntil);
+      const rows = await deliveringMail({ env, waitUntil }, bulk.inviteUsers(db, auth, body.userIds, { origin: origin(env, request), now }));
       return { message: bulkMessage(rows), payload: bulkPayload(rows) };
     },
   }),

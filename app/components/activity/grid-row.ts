@@ -4,7 +4,7 @@
  * keys and the raw ids, which the details page and the API use; a page of the log sent them 100 times.
  */
 import type { ActivityRow } from "~/services/activity.server";
-import { formatActivityTime, localDay } from "./format";
+import { formatZonedTime, localDay } from "~/utils/format";
 
 export type ActivityGridRow = {
   id: number;
@@ -28,7 +28,7 @@ export function gridRow(r: ActivityRow, tz: string): ActivityGridRow {
   const group = r.targetDeviceGroup;
   return {
     id: r.id,
-    when: formatActivityTime(r.at, tz),
+    when: formatZonedTime(r.at, tz),
     day: localDay(r.at, tz),
     activityName: r.activityName,
     activityType: { name: r.activityType.name, type: r.activityType.type },

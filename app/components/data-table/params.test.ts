@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatSort, nextSort, pageCount, pageRange, parseSort, parseTableParams, tableSearch, type TableParamsOptions } from "./params";
+import { formatSort, parseSort } from "~/utils/sort";
+import { nextSort, pageCount, pageRange, parseTableParams, tableSearch, type TableParamsOptions } from "./params";
 
 const options: TableParamsOptions = { defaultSort: "name", sortable: ["name", "email", "lastActivity"] };
 

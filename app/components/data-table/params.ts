@@ -8,6 +8,7 @@
  *
  * Any other params (filters such as `hideInactive=1`) are left alone and preserved by the links.
  */
+import { formatSort, parseSort, type TableSort } from "~/utils/sort";
 
 export const PAGE_PARAM = "page";
 export const PAGE_SIZE_PARAM = "pageSize";
@@ -16,11 +17,6 @@ export const SORT_PARAM = "sort";
 /** Grids show 25 rows per page (docs/ARCHITECTURE.md §7.3). */
 export const DEFAULT_PAGE_SIZE = 25;
 const DEFAULT_MAX_PAGE_SIZE = 100;
-
-export interface TableSort {
-  key: string;
-  desc: boolean;
-}
 
 export interface TableParams {
   page: number;
@@ -39,19 +35,6 @@ export interface TableParamsOptions {
   pageSize?: number;
   /** Largest `?pageSize=` accepted (100); larger values fall back to the default. */
   maxPageSize?: number;
-}
-
-/** "-name" → { key: "name", desc: true }; "" → null. */
-export function parseSort(value: string | null | undefined): TableSort | null {
-  if (!value) return null;
-  const desc = value.startsWith("-");
-  const key = desc ? value.slice(1) : value;
-  return key ? { key, desc } : null;
-}
-
-/** { key: "name", desc: true } → "-name". */
-export function formatSort(sort: TableSort): string {
-  return `${sort.desc ? "-" : ""}${sort.key}`;
 }
 
 function positiveInteger(value: string | null): number | null {

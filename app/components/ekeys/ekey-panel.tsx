@@ -8,7 +8,7 @@ import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { NativeSelect } from "~/components/ui/native-select";
 import { translateMessage } from "~/i18n/messages";
-import { ACCESS_TYPES, MSG, scheduleForAccess, toWindow, windowErrors, type AccessType, type Schedule } from "~/schemas/ekeys";
+import { ACCESS_TYPES, EKEY_MSG, scheduleForAccess, toWindow, windowErrors, type AccessType, type Schedule } from "~/schemas/ekeys";
 import type { FormReply } from "~/utils/form-action.server";
 import { AssignedList } from "./assigned-list";
 import { assignFields, draftOfKey, freshDraft, groupSchedule, type Draft } from "./ekey-draft";
@@ -37,7 +37,7 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
   const clientErrors = useMemo(() => (core ? windowErrors(core.validate(window)) : {}), [core, window]);
   const errors: Record<string, string[]> = {
     ...(showErrors ? clientErrors : {}),
-    ...(showErrors && draft.eKey == null ? { eKey: [MSG.keyRequired] } : {}),
+    ...(showErrors && draft.eKey == null ? { eKey: [EKEY_MSG.keyRequired] } : {}),
     ...serverErrors,
   };
   const err = (k: string) => errors[k]?.map((m) => translateMessage(t, m, "users"));
