@@ -24,17 +24,10 @@ export type AlertFormValues = {
   targetUsers: string[];
   devices: string[];
   schedule: "any" | "custom" | "";
-  startDate: string;
-  endDate: string;
-  isNeverEnd: boolean;
-  days: boolean[];
-  isAllDay: boolean;
-  startTime: string;
-  endTime: string;
   zone: string;
   recipientUsers: string[];
   recipientEmails: string;
-};
+} & CustomSchedule;
 
 export type AlertOptions = {
   activities: { id: number; name: string; type: string; alertConditions: string }[];
@@ -68,14 +61,9 @@ export function AlertForm({ mode, values, options, today, readOnly = false }: Pr
   const [activity, setActivity] = useState(values.activity);
   const conditions = options.activities.find((a) => a.name === activity)?.alertConditions ?? "000";
   const [schedule, setSchedule] = useState(values.schedule);
-  const [custom, setCustom] = useState<CustomSchedule>({
-    startDate: values.startDate,
-    endDate: values.endDate,
-    isNeverEnd: values.isNeverEnd,
-    days: values.days,
-    isAllDay: values.isAllDay,
-    startTime: values.startTime,
-    endTime: values.endTime,
+  const [custom, setCustom] = useState<CustomSchedule>(() => {
+    const { startDate, endDate, isNeverEnd, days, isAllDay, startTime, endTime } = values;
+    return { startDate, endDate, isNeverEnd, days, isAllDay, startTime, endTime };
   });
   const [recipientUsers, setRecipientUsers] = useState(values.recipientUsers);
   const [recipientEmails, setRecipientEmails] = useState(values.recipientEmails);
