@@ -11,7 +11,7 @@ import { Input } from "~/components/ui/input";
 import { getLanguage } from "~/i18n/i18next.server";
 import { resetExpiredPasswordSchema } from "~/schemas/auth";
 import { resetExpiredPassword } from "~/services/auth.server";
-import { formAction } from "~/utils/auth-action.server";
+import { formAction } from "~/utils/form-action.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -28,7 +28,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       const r = await resetExpiredPassword(getDb(context), input, { request, kind: "web", now: nowMs() });
       return redirectWithToast("/login", { type: "success", message: r.message }, context.cloudflare.env);
     },
-    ["currentPassword", "newPassword", "confirmPassword"],
+    { hideFields: ["currentPassword", "newPassword", "confirmPassword"] },
   );
 }
 

@@ -1,6 +1,6 @@
 import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { activityLabel, denialReason, outcomeOf, summaryText } from "~/components/activity/activity-text";
@@ -12,27 +12,25 @@ import { EmptyState } from "~/components/ui/empty-state";
 import { Field } from "~/components/ui/field";
 import { PageHeader } from "~/components/ui/page-header";
 import { Textarea } from "~/components/ui/textarea";
-import { getFixedT, getLanguage } from "~/i18n/i18next.server";
 import { translateMessage } from "~/i18n/messages";
 import { activityNoteSchema } from "~/schemas/activity";
 import { addNote, getActivity, zoneFor } from "~/services/activity.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
+import { formAction } from "~/utils/form-action.server";
+import { redirectWithMessage } from "~/utils/toast.server";
 import { ServiceError } from "~/utils/errors.server";
 import { formatZonedTime } from "~/utils/format";
 import { can } from "~/utils/permissions";
-import { redirectWithToast } from "~/utils/toast.server";
+import { loadRecord } from "~/utils/record-from-url.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.row.activityName ?? "Activity" }];
 
 /** Without an id, or with one that is not the company's, back to the list (docs/ARCHITECTURE.md §7.1). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "activity");
-  const id = Number(new URL(request.url).searchParams.get("id"));
-  if (!Number.isSafeInteger(id) || id <= 0) throw redirect("/activity");
-  const db = getDb(context);
-  try {
-    const { row, notes } = await getActivity(db, auth, id);
+  return loadRecord(request, { list: "/activity" }, async (id) => {
+    const { row, notes } = await getActivity(getDb(context), auth, id);
     const tz = zoneFor(auth, context.core, undefined);
     const nextOpen = typeof row.details.nextOpen === "string" ? Date.parse(row.details.nextOpen) : NaN;
     return {
@@ -40,25 +38,20 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       notes: notes.map((n) => ({ ...n, when: formatZonedTime(n.createdAt, tz) })),
       canAddNote: can(auth.permissions, "activity", "add"),
     };
-  } catch (e) {
-    if (e instanceof ServiceError && e.status === 404) throw redirect("/activity");
-    throw e;
-  }
+  });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "activity", "add");
-  const submission = parseWithZod(await request.formData(), { schema: activityNoteSchema });
-  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
-  const t = await getFixedT(await getLanguage(request), "activity");
   try {
-    const r = await addNote(getDb(context), auth, submission.value, nowMs());
-    const to = `/activityDetails?id=${submission.value.id}`;
-    return redirectWithToast(to, { type: "success", message: translateMessage(t, r.message, "activity") }, context.cloudflare.env);
+    return await formAction(request, activityNoteSchema, async (value) => {
+      const r = await addNote(getDb(context), auth, value, nowMs());
+      return redirectWithMessage({ request, context }, { to: `/activityDetails?id=${value.id}`, ns: "activity", message: r.message });
+    });
   } catch (e) {
-    if (!(e instanceof ServiceError)) throw e;
-    if (e.status === 404) throw redirect("/activity");
-    return data({ result: submission.reply({ formErrors: [translateMessage(t, e.message, "activity")] }) }, { status: e.status });
+    // A record gone since the page loaded: back to the log.
+    if (e instanceof ServiceError && e.status === 404) throw redirect("/activity");
+    throw e;
   }
 }
 

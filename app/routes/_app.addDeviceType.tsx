@@ -4,12 +4,10 @@ import { useTranslation } from "react-i18next";
 import { DeviceTypeForm } from "~/components/device-types/device-type-form";
 import { Button } from "~/components/ui/button";
 import { PageHeader } from "~/components/ui/page-header";
-import { getFixedT, getLanguage } from "~/i18n/i18next.server";
-import { translateMessage } from "~/i18n/messages";
 import { addDeviceType } from "~/services/device-types.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { redirectWithMessage } from "~/utils/toast.server";
 import { formAction } from "~/utils/form-action.server";
 import { deviceTypeFormSchema } from "~/schemas/device-types";
 
@@ -25,10 +23,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, MODULES, "add");
-  return formAction(await request.formData(), deviceTypeFormSchema, async (value) => {
+  return formAction(request, deviceTypeFormSchema, async (value) => {
     const r = await addDeviceType(getDb(context), auth, value, nowMs());
-    const t = await getFixedT(await getLanguage(request), "deviceTypes");
-    return redirectWithToast("/deviceType", { type: "success", message: translateMessage(t, r.message, "deviceTypes") }, context.cloudflare.env);
+    return redirectWithMessage({ request, context }, { to: "/deviceType", ns: "deviceTypes", message: r.message });
   });
 }
 

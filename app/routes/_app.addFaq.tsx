@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { faqAction, type FaqActionData } from "~/routes/faq-form-action.server";
+import { faqAction } from "~/routes/faq-form-action.server";
+import type { FormReply } from "~/utils/form-action.server";
 import { FaqForm } from "~/components/support/faq-form";
 import { PageHeader } from "~/components/ui/page-header";
 import { addFaq, canEditFaqs } from "~/services/faqs.server";
@@ -18,12 +19,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "company", "add");
-  return faqAction(request, context.cloudflare.env, auth, (value) => addFaq(getDb(context), auth, value, nowMs()));
+  return faqAction(request, context, (value) => addFaq(getDb(context), auth, value, nowMs()));
 }
 
 export default function AddFaqPage() {
   const { language } = useLoaderData<typeof loader>();
-  const actionData = useActionData<FaqActionData>();
+  const actionData = useActionData<FormReply>();
   const { t } = useTranslation("support");
   return (
     <div className="grid gap-6">

@@ -7,8 +7,6 @@ import { Button } from "~/components/ui/button";
 import { PageHeader } from "~/components/ui/page-header";
 import { loadPanelData } from "~/routes/user-ekey-panel.server";
 import { EMPTY_USER, UserForm } from "~/components/users/user-form";
-import { getFixedT, getLanguage } from "~/i18n/i18next.server";
-import { translateMessage } from "~/i18n/messages";
 import { userFormSchema } from "~/schemas/users";
 import { settingsOf } from "~/services/auth.server";
 import { addUser } from "~/services/users.server";
@@ -16,7 +14,7 @@ import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { formAction } from "~/utils/form-action.server";
 import { regionForCallingCode } from "~/utils/phone";
-import { redirectWithToast } from "~/utils/toast.server";
+import { redirectWithMessage } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Add User" }];
 
@@ -31,10 +29,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "users", "add");
-  return formAction(await request.formData(), userFormSchema, async (value) => {
+  return formAction(request, userFormSchema, async (value) => {
     const r = await addUser(getDb(context), auth, value, nowMs());
-    const t = await getFixedT(await getLanguage(request), "users");
-    return redirectWithToast(`/modifyUser?id=${r.id}`, { type: "success", message: translateMessage(t, r.message, "users") }, context.cloudflare.env);
+    return redirectWithMessage({ request, context }, { to: `/modifyUser?id=${r.id}`, ns: "users", message: r.message });
   });
 }
 

@@ -1,17 +1,15 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { z } from "zod";
 import { FaqEditor } from "~/components/support/faq-editor";
 import { SupportTabs } from "~/components/support/support-tabs";
 import { ticketsPage } from "~/routes/support-ticket-list.server";
 import { TicketsTable } from "~/components/support/tickets-table";
-import { getFixedT, getLanguage } from "~/i18n/i18next.server";
-import { translateMessage } from "~/i18n/messages";
 import { canEditFaqs, deleteFaq, listFaqsForEditing, moveFaq, type FaqLanguage } from "~/services/faqs.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
-import { ServiceError } from "~/utils/errors.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { rowAction, rowSchema } from "~/utils/row-action.server";
 
 export const meta: MetaFunction = () => [{ title: "Support" }];
 
@@ -27,22 +25,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { ...tickets, faqs, language, editor, can: { add: canEditFaqs(auth, "add"), modify: canEditFaqs(auth, "modify"), delete: canEditFaqs(auth, "delete") } };
 }
 
+/** A FAQ row's buttons: delete, or move up or down (the service checks the direction). */
+const faqRowSchema = rowSchema.extend({ direction: z.string().max(8).optional() });
+
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
-  const intent = form.get("intent");
+  const formData = await request.clone().formData();
+  const intent = formData.get("intent");
   const auth = await requireModule(request, context, "company", intent === "delete" ? "delete" : "modify");
-  const t = await getFixedT(await getLanguage(request), "support");
-  const back = new URL(request.url);
-  const env = context.cloudflare.env;
   const db = getDb(context);
-  try {
-    const r =
-      intent === "delete" ? await deleteFaq(db, auth, Number(form.get("id")), nowMs()) : await moveFaq(db, auth, { id: form.get("id"), direction: form.get("direction") }, nowMs());
-    return redirectWithToast(back.pathname + back.search, { type: "success", message: translateMessage(t, r.message, "support") }, env);
-  } catch (e) {
-    if (!(e instanceof ServiceError)) throw e;
-    return redirectWithToast(back.pathname + back.search, { type: "error", message: translateMessage(t, e.message, "support") }, env);
-  }
+  return rowAction(request, context, "support", faqRowSchema, async ({ id, direction }) =>
+    intent === "delete" ? (await deleteFaq(db, auth, id, nowMs())).message : (await moveFaq(db, auth, { id, direction }, nowMs())).message,
+  );
 }
 
 export default function AdminSupportPage() {

@@ -5,13 +5,11 @@ import { ConfirmDialog } from "~/components/confirm-dialog";
 import { SelectField } from "~/components/select-field";
 import { Button } from "~/components/ui/button";
 import { PageHeader } from "~/components/ui/page-header";
-import { getFixedT, getLanguage } from "~/i18n/i18next.server";
-import { translateMessage } from "~/i18n/messages";
 import { assignRoleSchema } from "~/schemas/roles";
 import { assignRole, listRoleUsers, listRoles, removeRoleFromUser } from "~/services/roles.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { redirectWithMessage } from "~/utils/toast.server";
 import { usePageForm } from "~/components/forms/use-page-form";
 import { formAction } from "~/utils/form-action.server";
 
@@ -26,17 +24,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "role", "add");
-  const form = await request.formData();
+  const formData = await request.formData();
   const db = getDb(context);
-  const done = async (message: string) => {
-    const back = new URL(request.url);
-    const t = await getFixedT(await getLanguage(request), "roles");
-    return redirectWithToast(back.pathname + back.search, { type: "success", message: translateMessage(t, message, "roles") }, context.cloudflare.env);
-  };
-  if (form.get("intent") === "remove") {
-    return formAction(form, assignRoleSchema.pick({ user_id: true }), async ({ user_id }) => done((await removeRoleFromUser(db, auth, user_id, nowMs())).message));
+  const done = (message: string) => redirectWithMessage({ request, context }, { ns: "roles", message });
+  if (formData.get("intent") === "remove") {
+    return formAction(request, assignRoleSchema.pick({ user_id: true }), async ({ user_id }) => done((await removeRoleFromUser(db, auth, user_id, nowMs())).message), { formData });
   }
-  return formAction(form, assignRoleSchema, async (value) => done((await assignRole(db, auth, value, nowMs())).message));
+  return formAction(request, assignRoleSchema, async (value) => done((await assignRole(db, auth, value, nowMs())).message), { formData });
 }
 
 /** /assignRole: choose a role and a user; users without and with a role are listed apart, and move on assignment. */

@@ -9,7 +9,7 @@ import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { changePasswordSchema } from "~/schemas/auth";
 import { changePassword } from "~/services/auth.server";
-import { formAction } from "~/utils/auth-action.server";
+import { formAction } from "~/utils/form-action.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -28,7 +28,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       const r = await changePassword(getDb(context), auth, input, nowMs());
       return redirectWithToast("/", { type: "success", message: r.message }, context.cloudflare.env);
     },
-    ["currentPassword", "newPassword", "confirmPassword"],
+    { hideFields: ["currentPassword", "newPassword", "confirmPassword"] },
   );
 }
 

@@ -7,7 +7,6 @@ import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { PageHeader } from "~/components/ui/page-header";
-import { getFixedT, getLanguage } from "~/i18n/i18next.server";
 import { translateMessage } from "~/i18n/messages";
 import { mailerFormSchema } from "~/schemas/mailer";
 import { getMailerConfig, MAILER_MSG, modifyMailerConfig, sendTestMail } from "~/services/mailer.server";
@@ -15,8 +14,9 @@ import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { can } from "~/utils/permissions";
+import { idFromUrl } from "~/utils/record-from-url.server";
 import { formAction } from "~/utils/form-action.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { redirectWithMessage } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Default Mailer Config" }];
 
@@ -27,10 +27,7 @@ type TestReply = { test: { ok: boolean; message: string; detail?: string } };
 // A failed test mail reads "Test mail failed: <SMTP stage and reply>": the sentence is translated, the reply shown as the server gave it.
 const SMTP_FAILED = `${MAILER_MSG.testFailed}: `;
 
-const companyIdOf = (request: Request) => {
-  const v = Number(new URL(request.url).searchParams.get("company_id"));
-  return Number.isInteger(v) && v > 0 ? v : null;
-};
+const companyIdOf = (request: Request) => idFromUrl(request, "company_id");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, MODULES);
@@ -64,12 +61,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
       throw e;
     }
   }
-  return formAction(formData, mailerFormSchema, async (value) => {
-    const r = await modifyMailerConfig(getDb(context), env, auth, { ...value, company_id: companyId }, nowMs());
-    const t = await getFixedT(await getLanguage(request), "mailer");
-    const back = new URL(request.url);
-    return redirectWithToast(back.pathname + back.search, { type: "success", message: translateMessage(t, r.message, "mailer") }, env);
-  });
+  return formAction(
+    request,
+    mailerFormSchema,
+    async (value) => {
+      const r = await modifyMailerConfig(getDb(context), env, auth, { ...value, company_id: companyId }, nowMs());
+      return redirectWithMessage({ request, context }, { ns: "mailer", message: r.message });
+    },
+    { formData },
+  );
 }
 
 const FIELDS = ["host_name", "port_name", "user_name", "user_password"] as const;

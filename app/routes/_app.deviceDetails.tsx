@@ -1,6 +1,4 @@
-import { parseWithZod } from "@conform-to/zod";
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import type { SubmissionResult } from "@conform-to/react";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import QRCode from "qrcode";
 import { useTranslation } from "react-i18next";
@@ -18,8 +16,6 @@ import { Alert, AlertTitle } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { PageHeader } from "~/components/ui/page-header";
-import { getFixedT, getLanguage } from "~/i18n/i18next.server";
-import { translateMessage } from "~/i18n/messages";
 import { COMMAND_MSG, unlockSchema } from "~/schemas/device-commands";
 import { configureSchema, deviceIdSchema, removeConfigurationSchema } from "~/schemas/device-lifecycle";
 import { latestCommand, requestUnlock } from "~/services/device-commands.server";
@@ -28,21 +24,20 @@ import { todayOf } from "~/services/device-stock.server";
 import { getDeviceDetails } from "~/services/devices.server";
 import { companyZone, requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
-import { ServiceError } from "~/utils/errors.server";
+import { formAction, type FormReply } from "~/utils/form-action.server";
 import { can } from "~/utils/permissions";
-import { redirectWithToast } from "~/utils/toast.server";
+import { loadRecord } from "~/utils/record-from-url.server";
+import { redirectWithMessage } from "~/utils/toast.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.device.fullName || data?.device.serialNumber || "Device" }];
 
-type ActionData = { intent: string; result?: SubmissionResult<string[]>; issued?: IssuedBoardSecret };
+type ActionData = Partial<FormReply> & { intent: string; issued?: IssuedBoardSecret };
 
 /** Without an id, or with another company's, back to the list. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "devices");
-  const id = Number(new URL(request.url).searchParams.get("id"));
-  if (!Number.isInteger(id) || id <= 0) throw redirect("/devices");
   const db = getDb(context);
-  try {
+  return loadRecord(request, { list: "/devices" }, async (id) => {
     const now = nowMs();
     const [details, rights] = await Promise.all([getDeviceDetails(db, auth, id), lifecycleRights(db, auth)]);
     const command = await latestCommand(db, auth, id, now);
@@ -55,10 +50,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       command: command && { id: command.id, status: command.status, error: command.error },
       canUnlock,
     };
-  } catch (err) {
-    if (err instanceof ServiceError && err.status === 404) throw redirect("/devices");
-    throw err;
-  }
+  });
 }
 
 const SCHEMAS = { configure: configureSchema, rotate: deviceIdSchema, remove: removeConfigurationSchema, retire: deviceIdSchema, unlock: unlockSchema } as const;
@@ -70,36 +62,47 @@ async function withQr(r: IssuedSecret): Promise<IssuedBoardSecret> {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "devices");
-  const form = await request.formData();
-  const intent = String(form.get("intent") ?? "");
+  const formData = await request.formData();
+  const intent = String(formData.get("intent") ?? "");
   if (!(intent in SCHEMAS)) throw new Response("Unknown intent", { status: 400 });
-  const submission = parseWithZod(form, { schema: SCHEMAS[intent as keyof typeof SCHEMAS] });
-  if (submission.status !== "success") return data({ intent, result: submission.reply() } satisfies ActionData, { status: 400 });
   const db = getDb(context);
   const now = nowMs();
-  const id = submission.value.id;
-  const t = await getFixedT(await getLanguage(request), "lifecycle");
-  const back = `/deviceDetails?id=${id}`;
-  if (intent === "unlock") {
-    const td = await getFixedT(await getLanguage(request), "devices");
-    try {
-      await requestUnlock(db, auth, submission.value, now);
-      return redirectWithToast(back, { type: "success", message: translateMessage(td, COMMAND_MSG.sent, "devices") }, context.cloudflare.env);
-    } catch (e) {
-      if (!(e instanceof ServiceError) || e.status === 403) throw e;
-      return redirectWithToast(back, { type: "error", message: translateMessage(td, e.message, "devices") }, context.cloudflare.env);
-    }
-  }
-  try {
-    if (intent === "configure")
-      return { intent, issued: await withQr(await configureDevice(db, auth, submission.value, now)), result: submission.reply({ resetForm: true }) } satisfies ActionData;
-    if (intent === "rotate") return { intent, issued: await withQr(await rotateDeviceSecret(db, auth, id, now)) } satisfies ActionData;
-    const r = intent === "remove" ? await removeDeviceConfiguration(db, auth, submission.value, now) : await retireDevice(db, auth, id, now);
-    return redirectWithToast(back, { type: "success", message: translateMessage(t, r.message, "lifecycle") }, context.cloudflare.env);
-  } catch (e) {
-    if (!(e instanceof ServiceError) || e.status === 403) throw e;
-    if (intent === "rotate" || intent === "retire") return redirectWithToast(back, { type: "error", message: translateMessage(t, e.message, "lifecycle") }, context.cloudflare.env);
-    return data({ intent, result: submission.reply({ fieldErrors: e.details.fieldErrors ?? { "": [e.message] } }) } satisfies ActionData, { status: e.status });
+  const page = { request, context };
+  const refuseWithToast = (ns: string) => ({ formData, onRefusal: (message: string) => redirectWithMessage(page, { ns, message, type: "error" }) });
+  switch (intent as keyof typeof SCHEMAS) {
+    case "unlock":
+      return formAction(
+        request,
+        unlockSchema,
+        async (v) => {
+          await requestUnlock(db, auth, v, now);
+          return redirectWithMessage(page, { ns: "devices", message: COMMAND_MSG.sent });
+        },
+        refuseWithToast("devices"),
+      );
+    case "rotate":
+      return formAction(request, deviceIdSchema, async ({ id }) => ({ intent, issued: await withQr(await rotateDeviceSecret(db, auth, id, now)) }), refuseWithToast("lifecycle"));
+    case "retire":
+      return formAction(
+        request,
+        deviceIdSchema,
+        async ({ id }) => redirectWithMessage(page, { ns: "lifecycle", message: (await retireDevice(db, auth, id, now)).message }),
+        refuseWithToast("lifecycle"),
+      );
+    case "configure":
+      return formAction(
+        request,
+        configureSchema,
+        async (v, submission) => ({ intent, issued: await withQr(await configureDevice(db, auth, v, now)), result: submission.reply({ resetForm: true }) }),
+        { formData, extra: { intent } },
+      );
+    case "remove":
+      return formAction(
+        request,
+        removeConfigurationSchema,
+        async (v) => redirectWithMessage(page, { ns: "lifecycle", message: (await removeDeviceConfiguration(db, auth, v, now)).message }),
+        { formData, extra: { intent } },
+      );
   }
 }
 

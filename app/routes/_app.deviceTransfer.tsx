@@ -1,5 +1,4 @@
-import { parseWithZod } from "@conform-to/zod";
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useFetcher, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -18,7 +17,8 @@ import { listCompanyDevices } from "~/services/companies.server";
 import { assertVarPanel, findChildCompany, getCompanyStock, todayOf, transferDevices } from "~/services/device-stock.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
-import { ServiceError } from "~/utils/errors.server";
+import { formAction } from "~/utils/form-action.server";
+import { loadRecord } from "~/utils/record-from-url.server";
 
 export const meta: MetaFunction = () => [{ title: "Device Transfer" }];
 
@@ -31,11 +31,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   assertVarPanel(auth, "modify");
   const url = new URL(request.url);
   const db = getDb(context);
-  const targetId = Number(url.searchParams.get("company_id"));
-  const target = await findChildCompany(db, auth, targetId).catch((e) => {
-    if (e instanceof ServiceError && e.status === 404) throw redirect("/varPanel");
-    throw e;
-  });
+  const target = await loadRecord(request, { list: "/varPanel", param: "company_id" }, (id) => findChildCompany(db, auth, id));
   const stockPage = pageOf(url.searchParams.get("stockPage"));
   const targetPage = pageOf(url.searchParams.get("targetPage"));
   const [stock, devices] = await Promise.all([
@@ -54,16 +50,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "var_panel", "modify");
   const now = nowMs();
-  const submission = parseWithZod(await request.formData(), { schema: transferSchema(todayOf(now)) });
-  if (submission.status !== "success") return data({ result: submission.reply() } satisfies TransferActionData, { status: 400 });
-  try {
-    const r = await transferDevices(getDb(context), auth, submission.value, now);
+  return formAction(request, transferSchema(todayOf(now)), async (value, submission) => {
+    const r = await transferDevices(getDb(context), auth, value, now);
     const t = await getFixedT(await getLanguage(request), "lifecycle");
     return { ok: true, message: translateMessage(t, r.message, "lifecycle"), result: submission.reply({ resetForm: true }) } satisfies TransferActionData;
-  } catch (e) {
-    if (!(e instanceof ServiceError) || e.status === 403) throw e;
-    return data({ result: submission.reply({ fieldErrors: e.details.fieldErrors ?? { "": [e.message] } }) } satisfies TransferActionData, { status: e.status });
-  }
+  });
 }
 
 export default function DeviceTransferPage() {

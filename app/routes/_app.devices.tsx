@@ -3,15 +3,13 @@ import { data } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { DataTable } from "~/components/data-table/data-table";
-import { parseTableParams } from "~/components/data-table/params";
+import { ListPage } from "~/components/data-table/list-page";
+import { tablePage } from "~/components/data-table/params";
 import { selectColumn } from "~/components/data-table/select-column";
 import { DeviceBulkBar } from "~/components/devices/device-bulk-bar";
 import { DeviceBulkResults } from "~/components/devices/device-bulk-results";
 import { deviceColumns, type DeviceListRow } from "~/components/devices/device-columns";
 import { DeviceFilterBar } from "~/components/devices/device-filters";
-import { EmptyState } from "~/components/ui/empty-state";
-import { PageHeader } from "~/components/ui/page-header";
 import { addDevicesToGroupSchema, type BulkRowResult } from "~/schemas/bulk";
 import { parseDeviceFilters } from "~/schemas/device-filters";
 import { addDevicesToGroup } from "~/services/device-groups.server";
@@ -27,21 +25,23 @@ export const meta: MetaFunction = () => [{ title: "Devices" }];
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "devices");
   const url = new URL(request.url);
-  const params = parseTableParams(url, { defaultSort: "fullName", sortable: DEVICE_SORTS });
   const filters = parseDeviceFilters(url.searchParams);
   const db = getDb(context);
   const now = nowMs();
-  const [{ rows, total }, options] = await Promise.all([listDevices(db, auth, { ...params, filters }, now, context.core), deviceFilterOptions(db, auth)]);
+  const [page, options] = await Promise.all([
+    tablePage(url, { defaultSort: "fullName", sortable: DEVICE_SORTS }, (params) => listDevices(db, auth, { ...params, filters }, now, context.core)),
+    deviceFilterOptions(db, auth),
+  ]);
   // Times read as in /activity: the company's zone, labelled.
   const canBulk = can(auth.permissions, "device_group", "modify");
-  return { rows, total, params, filters, ...options, canBulk, today: todayOf(now), tz: companyZone(auth) };
+  return { ...page, filters, ...options, canBulk, today: todayOf(now), tz: companyZone(auth) };
 }
 
 /** Adds the selected devices to a group (decision 0035); the service checks the group right itself. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "devices");
   const db = getDb(context);
-  return formAction(await request.formData(), addDevicesToGroupSchema, async (v, submission) => {
+  return formAction(request, addDevicesToGroupSchema, async (v, submission) => {
     const rows = await addDevicesToGroup(db, auth, v, nowMs());
     return data({ result: submission.reply({ resetForm: true }), bulk: { groupId: v.groupId, rows } });
   });
@@ -75,20 +75,10 @@ export default function Devices() {
   const activeGroups = useMemo(() => groups.filter((g) => g.active), [groups]);
   const filtered = Object.keys(filters).length > 0;
   return (
-    <div className="grid gap-4">
-      <PageHeader title={t("title")} />
+    <ListPage title={t("title")} caption={t("caption")} columns={columns} data={rows} total={total} params={params} empty={t(filtered ? "emptyFiltered" : "empty")}>
       <DeviceFilterBar t={t} filters={filters} groups={filterGroups} types={types} />
       {selected.size > 0 && <DeviceBulkBar ids={[...selected]} groups={activeGroups} onClear={() => setSelected(new Set())} />}
       {actionData?.bulk && bulkGroup && <DeviceBulkResults group={bulkGroup} rows={actionData.bulk.rows} />}
-      <DataTable
-        columns={columns}
-        data={rows}
-        total={total}
-        params={params}
-        caption={t("caption")}
-        getRowId={(d) => String(d.id)}
-        emptyState={<EmptyState title={t(filtered ? "emptyFiltered" : "empty")} />}
-      />
-    </div>
+    </ListPage>
   );
 }

@@ -10,14 +10,12 @@ import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { NativeSelect } from "~/components/ui/native-select";
 import { PageHeader } from "~/components/ui/page-header";
-import { getFixedT, getLanguage } from "~/i18n/i18next.server";
-import { translateMessage } from "~/i18n/messages";
 import { companyRequestSchema, RENEWAL_TERMS } from "~/schemas/company-requests";
 import { createCompanyRequest } from "~/services/company-requests.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { canUseVarPanel } from "~/utils/permissions";
-import { redirectWithToast } from "~/utils/toast.server";
+import { redirectWithMessage } from "~/utils/toast.server";
 import { usePageForm } from "~/components/forms/use-page-form";
 import { formAction } from "~/utils/form-action.server";
 import { AS_POSTED } from "~/utils/form-options";
@@ -33,13 +31,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "var_panel", "add");
   return formAction(
-    await request.formData(),
+    request,
     companyRequestSchema,
     async (value) => {
       const r = await createCompanyRequest(getDb(context), auth, value, nowMs());
-      const t = await getFixedT(await getLanguage(request), "requests");
       // Spec §4: a successful company request goes to /varPanel.
-      return redirectWithToast("/varPanel", { type: "success", message: translateMessage(t, r.message, "requests") }, context.cloudflare.env);
+      return redirectWithMessage({ request, context }, { to: "/varPanel", ns: "requests", message: r.message });
     },
     AS_POSTED,
   );

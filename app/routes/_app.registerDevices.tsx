@@ -1,6 +1,6 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useRef } from "react";
 import { useTranslation } from "react-i18next";
@@ -18,11 +18,12 @@ import { registerFormSchema } from "~/schemas/device-lifecycle";
 import { listStockOwners, registerDevices, type RegisterReportRow } from "~/services/device-lifecycle.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs, schema } from "~/utils/db.server";
-import { ServiceError } from "~/utils/errors.server";
+import { formAction, type FormReply } from "~/utils/form-action.server";
 
 export const meta: MetaFunction = () => [{ title: "Register Devices" }];
 
-type ActionData = { result?: SubmissionResult<string[]>; report?: RegisterReportRow[]; registered?: number };
+/** A registration answers its per-row report; a refused one carries it in the refusal's payload. */
+type ActionData = FormReply & { report?: RegisterReportRow[]; registered?: number };
 
 /** /registerDevices (root): boards into the root's own stock or a reseller's, one at a time or from a CSV. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -38,25 +39,20 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "company", "add");
-  const submission = parseWithZod(await request.formData(), { schema: registerFormSchema });
-  if (submission.status !== "success") return data({ result: submission.reply() } satisfies ActionData, { status: 400 });
-  const v = submission.value;
-  const input = v.csv?.trim()
-    ? { companyId: v.companyId, csv: v.csv }
-    : { companyId: v.companyId, devices: [{ serialFront: v.serialFront, serialBack: v.serialBack, deviceType: v.deviceType }] };
-  try {
+  return formAction(request, registerFormSchema, async (v, submission) => {
+    const input = v.csv?.trim()
+      ? { companyId: v.companyId, csv: v.csv }
+      : { companyId: v.companyId, devices: [{ serialFront: v.serialFront, serialBack: v.serialBack, deviceType: v.deviceType }] };
     const r = await registerDevices(getDb(context), auth, input, nowMs());
-    return { result: submission.reply({ resetForm: true }), report: r.report, registered: r.registered } satisfies ActionData;
-  } catch (e) {
-    if (!(e instanceof ServiceError) || e.status === 403) throw e;
-    const report = (e.details.payload as { report?: RegisterReportRow[] } | undefined)?.report;
-    return data({ result: submission.reply({ fieldErrors: e.details.fieldErrors ?? { "": [e.message] } }), report, registered: 0 } satisfies ActionData, { status: e.status });
-  }
+    return { result: submission.reply({ resetForm: true }), report: r.report, registered: r.registered };
+  });
 }
 
 export default function RegisterDevicesPage() {
   const { owners, types, own } = useLoaderData<typeof loader>();
   const actionData = useActionData<ActionData>();
+  const report = actionData?.report ?? (actionData?.payload as { report?: RegisterReportRow[] } | undefined)?.report;
+  const registered = actionData?.registered ?? 0;
   const busy = useNavigation().state === "submitting";
   const { t } = useTranslation("lifecycle");
   const csvRef = useRef<HTMLTextAreaElement>(null);
@@ -139,13 +135,13 @@ export default function RegisterDevicesPage() {
           </Button>
         </div>
       </Form>
-      {actionData?.report && (
+      {report && (
         <section aria-labelledby="report-heading" className="grid gap-3">
           <h2 id="report-heading" className="text-lg font-semibold">
             {t("report")}
           </h2>
-          <Alert variant={actionData.registered ? "info" : "destructive"} role="status">
-            <AlertTitle>{t("reportSummary", { registered: actionData.registered ?? 0, rejected: actionData.report.length - (actionData.registered ?? 0) })}</AlertTitle>
+          <Alert variant={registered ? "info" : "destructive"} role="status">
+            <AlertTitle>{t("reportSummary", { registered, rejected: report.length - registered })}</AlertTitle>
           </Alert>
           <div className="overflow-x-auto rounded-lg border bg-card">
             <table className="w-full text-sm" data-testid="register-report">
@@ -160,7 +156,7 @@ export default function RegisterDevicesPage() {
                 </tr>
               </thead>
               <tbody>
-                {actionData.report.map((r) => (
+                {report.map((r) => (
                   <tr key={r.row} className="border-b last:border-0">
                     <td className="p-2 tabular-nums">{r.row}</td>
                     <td className="p-2 font-mono">{r.serialFront}</td>

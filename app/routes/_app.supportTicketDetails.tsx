@@ -1,5 +1,4 @@
-import { parseWithZod } from "@conform-to/zod";
-import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -11,16 +10,15 @@ import { TicketNotes, type NoteActionData } from "~/components/support/ticket-no
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { PageHeader } from "~/components/ui/page-header";
-import { getFixedT, getLanguage } from "~/i18n/i18next.server";
 import { translateMessage } from "~/i18n/messages";
 import { SUPPORT_MSG, supportNoteSchema } from "~/schemas/support";
 import { addTicketNote } from "~/services/support.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
-import { ServiceError } from "~/utils/errors.server";
+import { formAction } from "~/utils/form-action.server";
+import { redirectWithMessage } from "~/utils/toast.server";
 import { formatPhone, formatTicketTime, formatZonedTime, zoneAbbreviation } from "~/utils/format";
 import { can } from "~/utils/permissions";
-import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Ticket ${data.ticket.ticketNumber}` : "Support ticket" }];
 export const links: LinksFunction = mapLinks;
@@ -29,7 +27,7 @@ const MODULES = ["support", "company"] as const;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, MODULES);
-  const page = await ticketPageData(getDb(context), auth, context.cloudflare.env, request.url);
+  const page = await ticketPageData(getDb(context), auth, context.cloudflare.env, request);
   // The submitter links to their user page only for someone who manages that company's users.
   const ownerLink = page.owner && !page.owner.deleted && page.ticket.companyId === auth.company.id && can(auth.permissions, "users");
   return { ...page, ownerLink, canAddNote: can(auth.permissions, MODULES, "add") };
@@ -37,17 +35,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, MODULES, "add");
-  const submission = parseWithZod(await request.formData(), { schema: supportNoteSchema });
-  if (submission.status !== "success") return data({ result: submission.reply() } satisfies NoteActionData, { status: 400 });
-  const url = new URL(request.url);
-  try {
-    const r = await addTicketNote(getDb(context), auth, { serviceTicketId: Number(url.searchParams.get("id")), notes: submission.value.notes }, nowMs());
-    const t = await getFixedT(await getLanguage(request), "support");
-    return redirectWithToast(url.pathname + url.search, { type: "success", message: translateMessage(t, r.message, "support") }, context.cloudflare.env);
-  } catch (e) {
-    if (!(e instanceof ServiceError) || e.status === 403) throw e;
-    return data({ result: submission.reply({ fieldErrors: e.details.fieldErrors ?? { "": [e.message] } }) } satisfies NoteActionData, { status: e.status });
-  }
+  const serviceTicketId = Number(new URL(request.url).searchParams.get("id"));
+  return formAction(request, supportNoteSchema, async ({ notes }) => {
+    const r = await addTicketNote(getDb(context), auth, { serviceTicketId, notes }, nowMs());
+    return redirectWithMessage({ request, context }, { ns: "support", message: r.message });
+  });
 }
 
 export default function SupportTicketDetailsPage() {

@@ -1,17 +1,14 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { data } from "@remix-run/cloudflare";
-import { Link, useActionData, useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
+import { useActionData, useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { DataTable } from "~/components/data-table/data-table";
-import { parseTableParams } from "~/components/data-table/params";
-import { Button } from "~/components/ui/button";
-import { EmptyState } from "~/components/ui/empty-state";
+import { ListPage } from "~/components/data-table/list-page";
+import { tablePage } from "~/components/data-table/params";
 import { selectColumn } from "~/components/data-table/select-column";
 import { BulkBar } from "~/components/users/bulk-bar";
 import { BulkResults } from "~/components/users/bulk-results";
 import { UserFilterForm } from "~/components/users/user-filter-form";
-import { PageHeader } from "~/components/ui/page-header";
 import { userColumns } from "~/components/users/columns";
 import { bulkUsersSchema, type BulkRowResult, type BulkUserAction } from "~/schemas/bulk";
 import { userFiltersFromUrl } from "~/schemas/search";
@@ -32,17 +29,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "users");
   const db = getDb(context);
   const url = new URL(request.url);
-  const params = parseTableParams(url, { defaultSort: "displayName", sortable: Object.keys(USER_SORTS) });
   const filters = userFiltersFromUrl(url.searchParams);
-  const [{ rows, total }, targets, roles] = await Promise.all([
-    listUsers(db, auth, { includeInactive: false, filters, sort: params.sort, page: { offset: params.offset, limit: params.pageSize } }),
+  const [page, targets, roles] = await Promise.all([
+    tablePage(url, { defaultSort: "displayName", sortable: Object.keys(USER_SORTS) }, (_, slice) => listUsers(db, auth, { includeInactive: false, filters, ...slice })),
     keyTargets(db, auth),
     can(auth.permissions, "role") ? listRoles(db, auth) : Promise.resolve([]),
   ]);
   return {
-    rows,
-    total,
-    params,
+    ...page,
     filters,
     targets,
     roles: roles.map((r) => ({ id: r.id, title: r.title })),
@@ -63,17 +57,22 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "users");
   const db = getDb(context);
   const env = context.cloudflare.env;
-  return formAction(formData, bulkUsersSchema, async (v, submission) => {
-    const now = nowMs();
-    const rows =
-      v.action === "giveGroupKey" || v.action === "giveDeviceKey"
-        ? await giveKeyToUsers(db, auth, context.core, { ...bulkKey(v), userIds: v.ids }, now)
-        : v.action === "invite"
-          ? await inviteUsers(db, auth, v.ids, { origin: publicOrigin(env, request), now })
-          : await setUsersInactive(db, auth, { userIds: v.ids, isInactive: v.action === "deactivate" }, now);
-    if (v.action === "invite") deliverQueuedMail(env, (p) => context.cloudflare.ctx.waitUntil(p));
-    return data({ result: submission.reply({ resetForm: true }), bulk: { action: v.action, rows } });
-  });
+  return formAction(
+    request,
+    bulkUsersSchema,
+    async (v, submission) => {
+      const now = nowMs();
+      const rows =
+        v.action === "giveGroupKey" || v.action === "giveDeviceKey"
+          ? await giveKeyToUsers(db, auth, context.core, { ...bulkKey(v), userIds: v.ids }, now)
+          : v.action === "invite"
+            ? await inviteUsers(db, auth, v.ids, { origin: publicOrigin(env, request), now })
+            : await setUsersInactive(db, auth, { userIds: v.ids, isInactive: v.action === "deactivate" }, now);
+      if (v.action === "invite") deliverQueuedMail(env, (p) => context.cloudflare.ctx.waitUntil(p));
+      return data({ result: submission.reply({ resetForm: true }), bulk: { action: v.action, rows } });
+    },
+    { formData },
+  );
 }
 
 /** A bulk key is a full-access device key or a group key (the group's own schedule), as the assign form gives by default. */
@@ -120,30 +119,19 @@ export default function UsersPage() {
   }, [t, canDelete, timeZone, canBulk, selected]);
 
   return (
-    <div className="grid gap-4">
-      <PageHeader
-        title={t("title")}
-        actions={
-          canAdd && (
-            <Button asChild>
-              <Link to="/addUser">{t("addUser")}</Link>
-            </Button>
-          )
-        }
-      />
+    <ListPage
+      title={t("title")}
+      add={canAdd && { to: "/addUser", label: t("addUser") }}
+      columns={columns}
+      data={rows}
+      total={total}
+      params={params}
+      onRowClick={(u) => navigate(`/modifyUser?id=${u.id}`)}
+      empty={filters.q || filters.flag || filters.roleId || filters.groupId ? t("noMatches") : t("empty")}
+    >
       <UserFilterForm filters={filters} groups={targets.groups} roles={roles} searchParams={searchParams} />
       {selected.size > 0 && <BulkBar ids={[...selected]} groups={targets.groups} devices={targets.devices} onClear={() => setSelected(new Set())} />}
       {actionData?.bulk && <BulkResults action={actionData.bulk.action} rows={actionData.bulk.rows} />}
-      <DataTable
-        columns={columns}
-        data={rows}
-        total={total}
-        params={params}
-        caption={t("title")}
-        getRowId={(u) => String(u.id)}
-        onRowClick={(u) => navigate(`/modifyUser?id=${u.id}`)}
-        emptyState={<EmptyState title={filters.q || filters.flag || filters.roleId || filters.groupId ? t("noMatches") : t("empty")} />}
-      />
-    </div>
+    </ListPage>
   );
 }

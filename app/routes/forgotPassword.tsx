@@ -10,7 +10,7 @@ import { getLanguage } from "~/i18n/i18next.server";
 import { forgotPasswordSchema } from "~/schemas/auth";
 import { webForgotPassword } from "~/services/auth.server";
 import { deliverQueuedMail } from "~/services/mail/outbox.server";
-import { formAction } from "~/utils/auth-action.server";
+import { formAction } from "~/utils/form-action.server";
 import { requireAnonymous } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { publicOrigin } from "~/utils/origin.server";

@@ -16,9 +16,15 @@ export const OTA_UPLOADED = { uploaded: true } as const;
  */
 export async function otaUploadAction<R>(request: Request, context: AppLoadContext, onStored: () => R | Promise<R>) {
   const auth = await requireModule(request, context, "company", "add");
-  const form = await request.formData().catch(() => new FormData());
-  return formAction(form, addOtaSchema, async (value) => {
-    await createRelease(getDb(context), context.cloudflare.env.FIRMWARE, auth, value, nowMs());
-    return onStored();
-  });
+  // A body that is not multipart reads as an empty form: a 400 with the schema's messages, not a 500.
+  const formData = await request.formData().catch(() => new FormData());
+  return formAction(
+    request,
+    addOtaSchema,
+    async (value) => {
+      await createRelease(getDb(context), context.cloudflare.env.FIRMWARE, auth, value, nowMs());
+      return onStored();
+    },
+    { formData },
+  );
 }

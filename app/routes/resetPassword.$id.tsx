@@ -8,7 +8,7 @@ import { NewPasswordFields } from "~/components/auth/new-password-fields";
 import { useAuthForm } from "~/components/auth/use-auth-form";
 import { getLanguage } from "~/i18n/i18next.server";
 import { webResetPassword } from "~/services/auth.server";
-import { formAction } from "~/utils/auth-action.server";
+import { formAction } from "~/utils/form-action.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -32,7 +32,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       const r = await webResetPassword(getDb(context), { uid: params.id ?? "", ...input }, nowMs());
       return redirectWithToast("/login", { type: "success", message: r.message }, context.cloudflare.env);
     },
-    ["password", "confirmPassword"],
+    { hideFields: ["password", "confirmPassword"] },
   );
 }
 

@@ -8,6 +8,7 @@ import { OTA_UPLOADED, otaUploadAction } from "~/routes/ota-upload-action.server
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   const answer = await otaUploadAction(request, context, () => OTA_UPLOADED);
+  if (answer instanceof Response) return answer;
   if ("uploaded" in answer) return Response.json(answer);
   return Response.json(answer.data, answer.init ?? undefined);
 }

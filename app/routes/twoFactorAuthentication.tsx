@@ -9,7 +9,7 @@ import { Input } from "~/components/ui/input";
 import { getLanguage } from "~/i18n/i18next.server";
 import { twoFactorSchema } from "~/schemas/auth";
 import { twoFactorAuthenticate } from "~/services/auth.server";
-import { formAction } from "~/utils/auth-action.server";
+import { formAction } from "~/utils/form-action.server";
 import { requireAnonymous } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { rememberCompany } from "~/utils/remembered-companies.server";

@@ -3,12 +3,13 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { useActionData } from "@remix-run/react";
 import { useEffect, useState, type FormEvent, type MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
-import type { ZodTypeAny } from "zod";
+import type { z, ZodTypeAny } from "zod";
 import { translateMessage } from "~/i18n/messages";
 
-type Options = {
+type Options<S extends ZodTypeAny> = {
   id: string;
-  schema: ZodTypeAny;
+  /** The schema the action parses: it types `fields`, so a misspelt field name does not compile. */
+  schema: S;
   /** The i18n namespace whose keys translate the schema's and the services' English messages. */
   ns: string;
   /** The action's reply; defaults to this route's action data (pass a fetcher's for a fetcher form). */
@@ -35,10 +36,10 @@ function keepFocusOnSubmit(event: MouseEvent<HTMLFormElement>) {
  * other fields' errors stay while one field is fixed (Conform's status forgets the submit on the next
  * check); a reset form starts over. Spread `formProps` on the `<Form>`.
  */
-export function usePageForm({ id, schema, ns, lastResult, disableAutoCoercion, onSubmit }: Options) {
+export function usePageForm<S extends ZodTypeAny>({ id, schema, ns, lastResult, disableAutoCoercion, onSubmit }: Options<S>) {
   const actionData = useActionData<{ result?: SubmissionResult<string[]> }>();
   const { t } = useTranslation(ns);
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<S>>({
     id,
     lastResult: lastResult === undefined ? actionData?.result : lastResult,
     constraint: getZodConstraint(schema),
