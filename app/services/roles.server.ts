@@ -264,22 +264,19 @@ export async function assignRole(db: Db, auth: Auth, input: unknown, now: number
     const current = await findRole(db, auth, user.roleId).catch(() => null);
     if (current) assertWithinCaller(auth, grantOfRow(current.role, current.modules));
   }
-  await db.batch([
+  await setRoleOf(db, auth, user, role.id, `${role.title} → ${user.displayName}`, now);
+  return { message: ROLE_MSG.assigned };
+}
+
+/** Sets or clears a user's role, with its 'Role Assigned' entry, in one batch. */
+function setRoleOf(db: Db, auth: Auth, user: { id: number }, roleId: number | null, summary: string, now: number) {
+  return db.batch([
     db
       .update(u)
-      .set({ roleId: role.id, updatedAt: now })
+      .set({ roleId, updatedAt: now })
       .where(liveInCompany(u, auth, eq(u.id, user.id))),
-    activityInsert(db, {
-      companyId: auth.company.id,
-      name: "Role Assigned",
-      createdByUserId: auth.user.id,
-      targetUserId: user.id,
-      summary: `${role.title} → ${user.displayName}`,
-      details: { role_id: role.id },
-      at: now,
-    }),
+    activityInsert(db, { companyId: auth.company.id, name: "Role Assigned", createdByUserId: auth.user.id, targetUserId: user.id, summary, details: { role_id: roleId }, at: now }),
   ]);
-  return { message: ROLE_MSG.assigned };
 }
 
 export async function removeRoleFromUser(db: Db, auth: Auth, userId: number, now: number): Promise<{ message: string }> {
@@ -290,21 +287,7 @@ export async function removeRoleFromUser(db: Db, auth: Auth, userId: number, now
   assertNotOwnRole(auth, user, null);
   const current = await findRole(db, auth, user.roleId).catch(() => null);
   if (current) assertWithinCaller(auth, grantOfRow(current.role, current.modules));
-  await db.batch([
-    db
-      .update(u)
-      .set({ roleId: null, updatedAt: now })
-      .where(liveInCompany(u, auth, eq(u.id, user.id))),
-    activityInsert(db, {
-      companyId: auth.company.id,
-      name: "Role Assigned",
-      createdByUserId: auth.user.id,
-      targetUserId: user.id,
-      summary: `${current?.role.title ?? "Role"} removed from ${user.displayName}`,
-      details: { role_id: null },
-      at: now,
-    }),
-  ]);
+  await setRoleOf(db, auth, user, null, `${current?.role.title ?? "Role"} removed from ${user.displayName}`, now);
   return { message: ROLE_MSG.unassigned };
 }
 
