@@ -1,16 +1,15 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData, useLocation, useSearchParams } from "@remix-run/react";
+import { useLoaderData, useLocation, useSearchParams } from "@remix-run/react";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { activityColumns, type FilterHref } from "~/components/activity/activity-columns";
 import { FilterBar } from "~/components/activity/filter-bar";
 import { gridRow } from "~/components/activity/grid-row";
-import { DataTable } from "~/components/data-table/data-table";
-import { parseTableParams } from "~/components/data-table/params";
+import { ListPage } from "~/components/data-table/list-page";
+import { tablePage } from "~/components/data-table/params";
 import { formatSort } from "~/utils/sort";
 import { Alert, AlertTitle } from "~/components/ui/alert";
-import { EmptyState } from "~/components/ui/empty-state";
-import { PageHeader } from "~/components/ui/page-header";
+import { LinkButton } from "~/components/ui/link-button";
 import { getFixedT, getLanguage } from "~/i18n/i18next.server";
 import { translateMessage } from "~/i18n/messages";
 import { ACTIVITY_PAGE_SIZE, ACTIVITY_SORTS, DEFAULT_ACTIVITY_SORT, FILTER_TYPES, filterFromSearch, hasAnyFilter, type FilterType } from "~/schemas/activity";
@@ -29,25 +28,25 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "activity");
   const db = getDb(context);
   const url = new URL(request.url);
-  const params = parseTableParams(url, { defaultSort: DEFAULT_ACTIVITY_SORT, sortable: ACTIVITY_SORTS, pageSize: ACTIVITY_PAGE_SIZE });
   const filter = filterFromSearch(url.searchParams);
-  const grid = { sort: formatSort(params.sort), page: params.page - 1, pageSize: params.pageSize };
-  let result: ActivityPage;
   let error: string | null = null;
-  try {
-    result = await listActivity(db, auth, { ...filter, ...grid }, context.core);
-  } catch (e) {
-    if (!(e instanceof ServiceError) || e.status !== 400) throw e;
-    // A hand-edited URL with a bad filter shows why and the whole log.
-    error = translateMessage(await getFixedT(await getLanguage(request), "activity"), e.message, "activity");
-    result = await listActivity(db, auth, grid, context.core);
-  }
+  const page = await tablePage(url, { defaultSort: DEFAULT_ACTIVITY_SORT, sortable: ACTIVITY_SORTS, pageSize: ACTIVITY_PAGE_SIZE }, async (params) => {
+    const grid = { sort: formatSort(params.sort), page: params.page - 1, pageSize: params.pageSize };
+    let result: ActivityPage;
+    try {
+      result = await listActivity(db, auth, { ...filter, ...grid }, context.core);
+    } catch (e) {
+      if (!(e instanceof ServiceError) || e.status !== 400) throw e;
+      // A hand-edited URL with a bad filter shows why and the whole log.
+      error = translateMessage(await getFixedT(await getLanguage(request), "activity"), e.message, "activity");
+      result = await listActivity(db, auth, grid, context.core);
+    }
+    return { rows: result.rows.map((r) => gridRow(r, result.tz)), total: result.total };
+  });
   const type = filter.type as FilterType | undefined;
   const targetName = !error && type && FILTER_TYPES.includes(type) && filter.id ? await filterTargetName(db, auth, type, Number(filter.id)) : null;
   return {
-    rows: result.rows.map((r) => gridRow(r, result.tz)),
-    total: result.total,
-    params,
+    ...page,
     filter,
     error,
     target: !error && type && filter.id ? { type, name: targetName ?? `#${filter.id}` } : null,
@@ -77,8 +76,16 @@ export default function ActivityPageRoute() {
   if (searchParams.get("sort")) reportSearch.set("sort", searchParams.get("sort")!);
 
   return (
-    <div className="grid gap-4">
-      <PageHeader title={t("title")} />
+    <ListPage
+      title={t("title")}
+      caption={t("caption")}
+      columns={columns}
+      data={rows}
+      total={total}
+      params={params}
+      empty={t("empty")}
+      emptyHint={hasAnyFilter(filter) ? t("emptyFiltered") : undefined}
+    >
       {error && (
         <Alert variant="destructive" role="alert">
           <AlertTitle>{error}</AlertTitle>
@@ -93,20 +100,11 @@ export default function ActivityPageRoute() {
       {target && (
         <p className="flex flex-wrap items-center gap-2 text-sm" data-testid="target-filter">
           <span>{t("filteredBy", { what: t(`type.${target.type}`), name: target.name })}</span>
-          <Link to={href({ id: null, type: null })} className="text-primary underline-offset-4 hover:underline">
+          <LinkButton to={href({ id: null, type: null })} variant="link" size="inline">
             {t("clearTarget")}
-          </Link>
+          </LinkButton>
         </p>
       )}
-      <DataTable
-        columns={columns}
-        data={rows}
-        total={total}
-        params={params}
-        caption={t("caption")}
-        getRowId={(r) => String(r.id)}
-        emptyState={<EmptyState title={t("empty")} description={hasAnyFilter(filter) ? t("emptyFiltered") : undefined} />}
-      />
-    </div>
+    </ListPage>
   );
 }

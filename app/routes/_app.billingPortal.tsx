@@ -3,11 +3,8 @@ import { useLoaderData } from "@remix-run/react";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { invoiceColumns } from "~/components/invoices/columns";
-import { LinkButton } from "~/components/invoices/invoice-view";
-import { DataTable } from "~/components/data-table/data-table";
-import { parseTableParams } from "~/components/data-table/params";
-import { EmptyState } from "~/components/ui/empty-state";
-import { PageHeader } from "~/components/ui/page-header";
+import { ListPage } from "~/components/data-table/list-page";
+import { tablePage } from "~/components/data-table/params";
 import { INVOICE_SORTS, listInvoices } from "~/services/invoices.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
@@ -18,10 +15,9 @@ export const meta: MetaFunction = () => [{ title: "Billing Portal" }];
 /** /billingPortal: the invoices the caller reads, 25 per page, newest first. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "billing_portal");
-  const params = parseTableParams(request.url, { defaultSort: "-created", sortable: Object.keys(INVOICE_SORTS) });
-  const r = await listInvoices(getDb(context), auth, nowMs(), { sort: params.sort, page: { offset: params.offset, limit: params.pageSize } });
+  const page = await tablePage(request.url, { defaultSort: "-created", sortable: Object.keys(INVOICE_SORTS) }, (_, slice) => listInvoices(getDb(context), auth, nowMs(), slice));
   // An ec company has no child companies to bill.
-  return { ...r, params, company: auth.company.name, canCreate: auth.company.type !== "ec" && can(auth.permissions, "billing_portal", "add") };
+  return { ...page, company: auth.company.name, canCreate: auth.company.type !== "ec" && can(auth.permissions, "billing_portal", "add") };
 }
 
 export default function BillingPortal() {
@@ -29,27 +25,16 @@ export default function BillingPortal() {
   const { t } = useTranslation("invoices");
   const columns = useMemo(() => invoiceColumns(t, (r) => `/invoiceDetails?id=${r.id}`), [t]);
   return (
-    <div className="grid gap-4">
-      <PageHeader
-        title={t("title")}
-        description={t("description", { company })}
-        actions={
-          canCreate && (
-            <LinkButton to="/createCustomerInvoice" variant="default">
-              {t("createInvoice")}
-            </LinkButton>
-          )
-        }
-      />
-      <DataTable
-        columns={columns}
-        data={rows}
-        total={total}
-        params={params}
-        caption={t("title")}
-        getRowId={(r) => String(r.id)}
-        emptyState={<EmptyState title={t("empty")} description={t("emptyHint")} />}
-      />
-    </div>
+    <ListPage
+      title={t("title")}
+      description={t("description", { company })}
+      add={canCreate && { to: "/createCustomerInvoice", label: t("createInvoice") }}
+      columns={columns}
+      data={rows}
+      total={total}
+      params={params}
+      empty={t("empty")}
+      emptyHint={t("emptyHint")}
+    />
   );
 }

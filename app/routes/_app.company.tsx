@@ -1,14 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
+import { Form, useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { companyColumns } from "~/components/companies/columns";
-import { DataTable } from "~/components/data-table/data-table";
-import { parseTableParams } from "~/components/data-table/params";
+import { ListPage } from "~/components/data-table/list-page";
+import { tablePage } from "~/components/data-table/params";
 import { Button } from "~/components/ui/button";
-import { EmptyState } from "~/components/ui/empty-state";
 import { Input } from "~/components/ui/input";
-import { PageHeader } from "~/components/ui/page-header";
+import { LinkButton } from "~/components/ui/link-button";
 import { COMPANY_SORTS, deleteCompany, listCompanies } from "~/services/companies.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
@@ -26,13 +25,10 @@ export const COMPANY_LIST_LINKS: { key: string; to: string }[] = [
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "company");
   const url = new URL(request.url);
-  const params = parseTableParams(url, { defaultSort: "name", sortable: Object.keys(COMPANY_SORTS) });
   const search = url.searchParams.get("q") ?? "";
-  const { rows, total } = await listCompanies(getDb(context), auth, { sort: params.sort, page: { offset: params.offset, limit: params.pageSize }, search });
+  const page = await tablePage(url, { defaultSort: "name", sortable: Object.keys(COMPANY_SORTS) }, (_, slice) => listCompanies(getDb(context), auth, { ...slice, search }));
   return {
-    rows,
-    total,
-    params,
+    ...page,
     search,
     can: {
       add: can(auth.permissions, "company", "add"),
@@ -54,24 +50,21 @@ export default function CompanyList() {
   const [searchParams] = useSearchParams();
   const columns = useMemo(() => companyColumns(t, { canDelete: can.delete, canModify: can.modify }), [t, can.delete, can.modify]);
   return (
-    <div className="grid gap-4">
-      <PageHeader
-        title={t("title")}
-        actions={
-          <>
-            {COMPANY_LIST_LINKS.map((l) => (
-              <Button key={l.key} asChild variant="outline">
-                <Link to={l.to}>{t(l.key)}</Link>
-              </Button>
-            ))}
-            {can.add && (
-              <Button asChild>
-                <Link to="/addCompany">{t("addCompany")}</Link>
-              </Button>
-            )}
-          </>
-        }
-      />
+    <ListPage
+      title={t("title")}
+      actions={COMPANY_LIST_LINKS.map((l) => (
+        <LinkButton key={l.key} to={l.to} variant="outline">
+          {t(l.key)}
+        </LinkButton>
+      ))}
+      add={can.add && { to: "/addCompany", label: t("addCompany") }}
+      columns={columns}
+      data={rows}
+      total={total}
+      params={params}
+      onRowClick={can.modify ? (c) => navigate(`/modifyCompany?id=${c.id}`) : undefined}
+      empty={t("empty")}
+    >
       <Form method="get" className="flex max-w-md items-center gap-2" role="search">
         {searchParams.get("sort") && <input type="hidden" name="sort" value={searchParams.get("sort")!} />}
         <Input name="q" defaultValue={search} placeholder={t("searchPlaceholder")} aria-label={t("search")} />
@@ -79,16 +72,6 @@ export default function CompanyList() {
           {t("search")}
         </Button>
       </Form>
-      <DataTable
-        columns={columns}
-        data={rows}
-        total={total}
-        params={params}
-        caption={t("title")}
-        getRowId={(c) => String(c.id)}
-        onRowClick={can.modify ? (c) => navigate(`/modifyCompany?id=${c.id}`) : undefined}
-        emptyState={<EmptyState title={t("empty")} />}
-      />
-    </div>
+    </ListPage>
   );
 }

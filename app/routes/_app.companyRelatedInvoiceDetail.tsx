@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { InvoiceView, LinkButton } from "~/components/invoices/invoice-view";
+import { InvoiceView } from "~/components/invoices/invoice-view";
+import { LinkButton } from "~/components/ui/link-button";
 import { loadInvoice } from "~/routes/invoice-details-loader.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb } from "~/utils/db.server";
@@ -19,5 +20,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export default function CompanyInvoiceDetailPage() {
   const { invoice, back } = useLoaderData<typeof loader>();
   const { t } = useTranslation("invoices");
-  return <InvoiceView invoice={invoice} actions={<LinkButton to={back}>{t("backToRelated")}</LinkButton>} />;
+  return (
+    <InvoiceView
+      invoice={invoice}
+      actions={
+        <LinkButton to={back} variant="outline">
+          {t("backToRelated")}
+        </LinkButton>
+      }
+    />
+  );
 }

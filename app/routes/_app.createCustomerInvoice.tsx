@@ -80,7 +80,11 @@ export default function CreateCustomerInvoice() {
       <PageHeader
         title={t("createTitle")}
         description={customers.length ? undefined : t("noCustomers")}
-        actions={<LinkButton to="/billingPortal" variant="outline">{t("backToBilling")}</LinkButton>}
+        actions={
+          <LinkButton to="/billingPortal" variant="outline">
+            {t("backToBilling")}
+          </LinkButton>
+        }
       />
       <InvoiceForm draft={draft} customers={customers} today={today} />
     </div>

@@ -1,15 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData, useNavigate, useRouteLoaderData, useSearchParams } from "@remix-run/react";
+import { Form, useLoaderData, useNavigate, useRouteLoaderData, useSearchParams } from "@remix-run/react";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
-import { DataTable } from "~/components/data-table/data-table";
-import { parseTableParams } from "~/components/data-table/params";
+import { ListPage } from "~/components/data-table/list-page";
+import { tablePage } from "~/components/data-table/params";
 import { groupColumns } from "~/components/device-groups/group-columns";
 import { Button } from "~/components/ui/button";
-import { EmptyState } from "~/components/ui/empty-state";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
-import { PageHeader } from "~/components/ui/page-header";
 import { Switch } from "~/components/ui/switch";
 import { SEARCH_MAX, searchText } from "~/schemas/search";
 import { deleteDeviceGroup, GROUP_SORTS, listDeviceGroups } from "~/services/device-groups.server";
@@ -26,11 +24,10 @@ const HIDE_INACTIVE = "hideInactive";
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "device_group");
   const url = new URL(request.url);
-  const params = parseTableParams(url, { defaultSort: "fullName", sortable: GROUP_SORTS });
   const hideInactive = url.searchParams.get(HIDE_INACTIVE) === "1";
   const q = searchText.parse(url.searchParams.get("q"));
-  const { rows, total } = await listDeviceGroups(getDb(context), auth, { ...params, hideInactive, q });
-  return { rows, total, params, hideInactive, q };
+  const page = await tablePage(url, { defaultSort: "fullName", sortable: GROUP_SORTS }, (params) => listDeviceGroups(getDb(context), auth, { ...params, hideInactive, q }));
+  return { ...page, hideInactive, q };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -61,24 +58,23 @@ export default function DeviceGroups() {
   };
 
   return (
-    <div>
-      <PageHeader
-        title={t("title")}
-        actions={
-          <>
-            <div className="flex items-center gap-2">
-              <Switch id="hide-inactive" checked={hideInactive} onCheckedChange={toggleHideInactive} />
-              <Label htmlFor="hide-inactive">{t("hideInactive")}</Label>
-            </div>
-            {canAdd && (
-              <Button asChild>
-                <Link to="/addDeviceGroup">{t("add")}</Link>
-              </Button>
-            )}
-          </>
-        }
-      />
-      <Form method="get" role="search" aria-label={t("search.label")} className="mb-4 flex items-end gap-2">
+    <ListPage
+      title={t("title")}
+      caption={t("caption")}
+      actions={
+        <div className="flex items-center gap-2">
+          <Switch id="hide-inactive" checked={hideInactive} onCheckedChange={toggleHideInactive} />
+          <Label htmlFor="hide-inactive">{t("hideInactive")}</Label>
+        </div>
+      }
+      add={canAdd && { to: "/addDeviceGroup", label: t("add") }}
+      columns={columns}
+      data={rows}
+      total={total}
+      params={params}
+      empty={q ? t("noMatches") : t("empty")}
+    >
+      <Form method="get" role="search" aria-label={t("search.label")} className="flex items-end gap-2">
         {[HIDE_INACTIVE, "sort", "pageSize"]
           .filter((k) => searchParams.has(k))
           .map((k) => (
@@ -90,15 +86,6 @@ export default function DeviceGroups() {
         </div>
         <Button type="submit">{t("search.submit")}</Button>
       </Form>
-      <DataTable
-        columns={columns}
-        data={rows}
-        total={total}
-        params={params}
-        caption={t("caption")}
-        getRowId={(g) => String(g.id)}
-        emptyState={<EmptyState title={q ? t("noMatches") : t("empty")} />}
-      />
-    </div>
+    </ListPage>
   );
 }

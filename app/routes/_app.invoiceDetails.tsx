@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { InvoiceView, LinkButton } from "~/components/invoices/invoice-view";
+import { InvoiceView } from "~/components/invoices/invoice-view";
+import { LinkButton } from "~/components/ui/link-button";
 import { loadInvoice } from "~/routes/invoice-details-loader.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb } from "~/utils/db.server";
@@ -26,12 +27,10 @@ export default function InvoiceDetailsPage() {
       invoice={invoice}
       actions={
         <>
-          <LinkButton to="/billingPortal">{t("backToBilling")}</LinkButton>
-          {canCreate && (
-            <LinkButton to={`/createCustomerInvoice?from=${invoice.id}`} variant="default">
-              {t("createFromThis")}
-            </LinkButton>
-          )}
+          <LinkButton to="/billingPortal" variant="outline">
+            {t("backToBilling")}
+          </LinkButton>
+          {canCreate && <LinkButton to={`/createCustomerInvoice?from=${invoice.id}`}>{t("createFromThis")}</LinkButton>}
         </>
       }
     />

@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { redirect } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { alertFormAction } from "~/routes/alert-form-action.server";
@@ -9,7 +8,8 @@ import { PageHeader } from "~/components/ui/page-header";
 import { getAlertDetails, type AlertDetails } from "~/services/alerts.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb } from "~/utils/db.server";
-import { ServiceError } from "~/utils/errors.server";
+import { loadRecord } from "~/utils/record-from-url.server";
+
 import { can } from "~/utils/permissions";
 
 export const meta: MetaFunction = () => [{ title: "Modify alert" }];
@@ -46,15 +46,10 @@ function formValues(d: AlertDetails, companyZone: number | null): AlertFormValue
 /** Without an id, or with one that is not the company's, back to the list. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "activity");
-  const id = Number(new URL(request.url).searchParams.get("id"));
-  if (!Number.isSafeInteger(id) || id <= 0) throw redirect("/alerts");
-  try {
+  return loadRecord(request, { list: "/alerts" }, async (id) => {
     const [details, form] = await Promise.all([getAlertDetails(getDb(context), auth, id), alertFormOptions(context, auth)]);
     return { values: formValues(details, form.zoneId), ...form, updatedAt: details.alert.updatedAt, readOnly: !can(auth.permissions, "activity", "modify") };
-  } catch (e) {
-    if (e instanceof ServiceError && e.status === 404) throw redirect("/alerts");
-    throw e;
-  }
+  });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

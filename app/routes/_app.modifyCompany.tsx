@@ -1,6 +1,4 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { ServiceError } from "~/utils/errors.server";
-import { redirect } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
@@ -10,6 +8,7 @@ import { PageHeader } from "~/components/ui/page-header";
 import { COMPANY_MSG, getCompanyDetails, updateCompany } from "~/services/companies.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
+import { loadRecord } from "~/utils/record-from-url.server";
 import { redirectWithMessage } from "~/utils/toast.server";
 import { companyUpdateSchema } from "~/schemas/companies";
 import { formAction, type FormReply } from "~/utils/form-action.server";
@@ -21,15 +20,8 @@ const idOf = (request: Request) => Number(new URL(request.url).searchParams.get(
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "company", "modify");
-  const id = idOf(request);
   // Without an id (or with one outside the caller's view) the page goes back to the list.
-  if (!Number.isInteger(id) || id <= 0) throw redirect("/company");
-  try {
-    return { company: await getCompanyDetails(getDb(context), auth, id) };
-  } catch (e) {
-    if (e instanceof ServiceError && e.status === 404) throw redirect("/company");
-    throw e;
-  }
+  return loadRecord(request, { list: "/company" }, async (id) => ({ company: await getCompanyDetails(getDb(context), auth, id) }));
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -1,5 +1,4 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { ServiceError } from "~/utils/errors.server";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -14,6 +13,8 @@ import { getAvailableDevices, getDeviceGroupDetails } from "~/services/device-gr
 import { timeZoneOptions } from "~/services/time-zones.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb } from "~/utils/db.server";
+import { loadRecord } from "~/utils/record-from-url.server";
+
 import { can } from "~/utils/permissions";
 
 export const meta: MetaFunction = () => [{ title: "Modify device group" }];
@@ -21,16 +22,11 @@ export const meta: MetaFunction = () => [{ title: "Modify device group" }];
 /** Without an id, or with another company's, back to the list. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "device_group");
-  const id = Number(new URL(request.url).searchParams.get("id"));
-  if (!Number.isInteger(id) || id <= 0) throw redirect("/deviceGroups");
   const db = getDb(context);
-  try {
+  return loadRecord(request, { list: "/deviceGroups" }, async (id) => {
     const [details, available, zones] = await Promise.all([getDeviceGroupDetails(db, auth, id), getAvailableDevices(db, auth, id), timeZoneOptions(db)]);
     return { ...details, available, zones, canModify: can(auth.permissions, "device_group", "modify") };
-  } catch (err) {
-    if (err instanceof ServiceError && err.status === 404) throw redirect("/deviceGroups");
-    throw err;
-  }
+  });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

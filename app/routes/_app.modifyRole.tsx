@@ -1,6 +1,4 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { ServiceError } from "~/utils/errors.server";
-import { redirect } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
@@ -14,21 +12,20 @@ import { redirectWithMessage } from "~/utils/toast.server";
 import { roleFormSchema } from "~/schemas/roles";
 import { formAction } from "~/utils/form-action.server";
 import { AS_POSTED } from "~/utils/form-options";
+import { loadRecord } from "~/utils/record-from-url.server";
+
 export const meta: MetaFunction = () => [{ title: "Modify Role" }];
 
 const idOf = (request: Request) => Number(new URL(request.url).searchParams.get("id"));
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "role", "modify");
-  const id = idOf(request);
   // Without an id (or with another company's) the page goes back to the list (spec §2).
-  if (!Number.isInteger(id) || id <= 0) throw redirect("/role");
-  try {
-    return { role: await getRoleDetails(getDb(context), auth, id), grantable: grantableModules(auth), actions: grantableActions(auth) };
-  } catch (e) {
-    if (e instanceof ServiceError && e.status === 404) throw redirect("/role");
-    throw e;
-  }
+  return loadRecord(request, { list: "/role" }, async (id) => ({
+    role: await getRoleDetails(getDb(context), auth, id),
+    grantable: grantableModules(auth),
+    actions: grantableActions(auth),
+  }));
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

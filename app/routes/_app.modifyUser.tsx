@@ -25,6 +25,7 @@ import { AS_POSTED } from "~/utils/form-options";
 import { publicOrigin } from "~/utils/origin.server";
 import type { Action } from "~/utils/permissions";
 import { can } from "~/utils/permissions";
+import { loadRecord } from "~/utils/record-from-url.server";
 import { redirectWithMessage } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Modify User" }];
@@ -33,21 +34,13 @@ const idOf = (request: Request) => Number(new URL(request.url).searchParams.get(
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "users");
-  const id = idOf(request);
   // Without an id (or with one of another company) the page goes back to the list.
-  if (!Number.isInteger(id) || id <= 0) throw redirect("/users");
-  try {
-    const user = await users.getUserDetails(getDb(context), auth, id);
-    return {
-      user,
-      panel: await loadPanelData(context, auth, id),
-      can: { modify: can(auth.permissions, "users", "modify"), delete: can(auth.permissions, "users", "delete") },
-      isSelf: id === auth.user.id,
-    };
-  } catch (e) {
-    if (e instanceof ServiceError && e.status === 404) throw redirect("/users");
-    throw e;
-  }
+  return loadRecord(request, { list: "/users" }, async (id) => ({
+    user: await users.getUserDetails(getDb(context), auth, id),
+    panel: await loadPanelData(context, auth, id),
+    can: { modify: can(auth.permissions, "users", "modify"), delete: can(auth.permissions, "users", "delete") },
+    isSelf: id === auth.user.id,
+  }));
 }
 
 /** The right each intent needs (the services check it again). */

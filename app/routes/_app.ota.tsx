@@ -1,14 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
+import { useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect, useMemo } from "react";
 import { useTranslation } from "react-i18next";
-import { DataTable } from "~/components/data-table/data-table";
-import { parseTableParams } from "~/components/data-table/params";
+import { ListPage } from "~/components/data-table/list-page";
+import { tablePage } from "~/components/data-table/params";
 import { ProgressList } from "~/components/ota/progress-list";
 import { releaseColumns } from "~/components/ota/release-columns";
-import { Button } from "~/components/ui/button";
-import { EmptyState } from "~/components/ui/empty-state";
-import { PageHeader } from "~/components/ui/page-header";
 import { activateRelease, deleteRelease, listProgress, listReleases, OTA_PAGE_SIZE } from "~/services/firmware.server";
 import { companyZone, requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
@@ -23,13 +20,15 @@ const PROGRESS_REFRESH_MS = 5000;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "company");
-  const params = parseTableParams(request.url, { defaultSort: "createdAt", sortable: ["createdAt"], pageSize: OTA_PAGE_SIZE });
   const db = getDb(context);
-  const [{ rows, total }, progress] = await Promise.all([listReleases(db, auth, { page: params.page, pageSize: params.pageSize }), listProgress(db, auth)]);
+  const [page, progress] = await Promise.all([
+    tablePage(request.url, { defaultSort: "createdAt", sortable: ["createdAt"], pageSize: OTA_PAGE_SIZE }, (params) =>
+      listReleases(db, auth, { page: params.page, pageSize: params.pageSize }),
+    ),
+    listProgress(db, auth),
+  ]);
   return {
-    rows,
-    total,
-    params,
+    ...page,
     progress,
     timeZone: companyZone(auth),
     can: { add: can(auth.permissions, "company", "add"), modify: can(auth.permissions, "company", "modify"), remove: can(auth.permissions, "company", "delete") },
@@ -65,26 +64,18 @@ export default function Ota() {
   return (
     <div className="grid gap-8">
       <section>
-        <PageHeader
+        <ListPage
           title={t("title")}
-          actions={
-            can.add ? (
-              <Button asChild>
-                <Link to="/addota">{t("add")}</Link>
-              </Button>
-            ) : null
-          }
-        />
-        <DataTable
+          caption={t("caption")}
+          add={can.add && { to: "/addota", label: t("add") }}
           columns={columns}
           data={rows}
           total={total}
           params={params}
-          caption={t("caption")}
-          getRowId={(r) => String(r.id)}
-          emptyState={<EmptyState title={t("empty")} />}
+          empty={t("empty")}
         />
       </section>
+
       <section aria-labelledby="ota-progress">
         <h2 id="ota-progress" className="mb-3 text-lg font-semibold">
           {t("progressTitle")}

@@ -14,7 +14,7 @@ export const links: LinksFunction = mapLinks;
 /** The ticket's position on a full map; without a usable position (or tiles), back to the ticket. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, ["support", "company"]);
-  const page = await ticketPageData(getDb(context), auth, context.cloudflare.env, request.url);
+  const page = await ticketPageData(getDb(context), auth, context.cloudflare.env, request);
   const { ticket, tiles } = page;
   if (!page.locationValid || !tiles) throw redirect(`/supportTicketDetails?id=${ticket.id}`);
   return { id: ticket.id, number: ticket.ticketNumber, latitude: ticket.latitude!, longitude: ticket.longitude!, tiles };

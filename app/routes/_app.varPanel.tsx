@@ -1,19 +1,14 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
-import type { ColumnDef } from "@tanstack/react-table";
+import { useLoaderData } from "@remix-run/react";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
-import { DataTable } from "~/components/data-table/data-table";
-import { parseTableParams } from "~/components/data-table/params";
-import { Button } from "~/components/ui/button";
-import { EmptyState } from "~/components/ui/empty-state";
-import { EmailText } from "~/components/data-table/email-link";
-import { CheckIcon } from "~/components/ui/icons";
-import { PageHeader } from "~/components/ui/page-header";
-import { CHILD_SORTS, listChildCompanies, type ChildCompany } from "~/services/device-stock.server";
+import { ListPage } from "~/components/data-table/list-page";
+import { tablePage } from "~/components/data-table/params";
+import { childCompanyColumns } from "~/components/lifecycle/child-company-columns";
+import { LinkButton } from "~/components/ui/link-button";
+import { CHILD_SORTS, listChildCompanies } from "~/services/device-stock.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb } from "~/utils/db.server";
-import { formatPhone } from "~/utils/format";
 import { can, canUseVarPanel } from "~/utils/permissions";
 
 export const meta: MetaFunction = () => [{ title: "VAR Panel" }];
@@ -22,12 +17,9 @@ export const meta: MetaFunction = () => [{ title: "VAR Panel" }];
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "var_panel");
   if (!canUseVarPanel(auth.permissions, auth.company.type)) throw new Response("Forbidden", { status: 403 });
-  const params = parseTableParams(request.url, { defaultSort: "name", sortable: Object.keys(CHILD_SORTS) });
-  const { rows, total } = await listChildCompanies(getDb(context), auth, { sort: params.sort, page: { offset: params.offset, limit: params.pageSize } });
+  const page = await tablePage(request.url, { defaultSort: "name", sortable: Object.keys(CHILD_SORTS) }, (_, slice) => listChildCompanies(getDb(context), auth, slice));
   return {
-    rows,
-    total,
-    params,
+    ...page,
     company: auth.company.name,
     canRequest: can(auth.permissions, "var_panel", "add"),
     canTransfer: can(auth.permissions, "var_panel", "modify"),
@@ -37,78 +29,26 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export default function VarPanelPage() {
   const { rows, total, params, company, canRequest, canTransfer } = useLoaderData<typeof loader>();
   const { t } = useTranslation("lifecycle");
-  const columns = useMemo<ColumnDef<ChildCompany>[]>(
-    () => [
-      { id: "name", accessorKey: "name", header: t("col.companyName"), enableSorting: true, meta: { className: "whitespace-normal min-w-28" } },
-      { id: "code", accessorKey: "code", header: t("col.code"), enableSorting: true, meta: { className: "font-mono" } },
-      { id: "fullName", header: t("col.fullName"), meta: { className: "whitespace-normal" }, cell: ({ row }) => `${row.original.pocFirstName} ${row.original.pocLastName}`.trim() },
-      { id: "phone", header: t("col.phone"), cell: ({ row }) => formatPhone(row.original.pocCountryCode, row.original.pocPhoneNumber) },
-      {
-        id: "email",
-        accessorKey: "pocEmail",
-        header: t("col.email"),
-        enableSorting: true,
-        meta: { className: "whitespace-normal" },
-        cell: ({ row }) => <EmailText email={row.original.pocEmail} />,
-      },
-      {
-        id: "devices",
-        accessorKey: "totalDevices",
-        header: t("col.devices"),
-        enableSorting: true,
-        meta: { className: "text-right" },
-        cell: ({ row }) =>
-          canTransfer ? (
-            <Link
-              to={`/deviceTransfer?company_id=${row.original.id}`}
-              className="font-medium text-primary underline-offset-4 hover:underline"
-              aria-label={t("transferTo", { name: row.original.name, count: row.original.totalDevices })}
-            >
-              {row.original.totalDevices}
-            </Link>
-          ) : (
-            row.original.totalDevices
-          ),
-      },
-      { id: "users", accessorKey: "totalUsers", header: t("col.users"), enableSorting: true, meta: { className: "text-right" } },
-      {
-        id: "active",
-        header: t("col.active"),
-        enableSorting: true,
-        accessorKey: "isDeactive",
-        cell: ({ row }) => (row.original.isDeactive ? <span className="sr-only">{t("no")}</span> : <CheckIcon className="size-4 text-primary" aria-label={t("yes")} />),
-      },
-    ],
-    [t, canTransfer],
-  );
+  const columns = useMemo(() => childCompanyColumns(t, canTransfer), [t, canTransfer]);
   return (
-    <div className="grid gap-4">
-      <PageHeader
-        title={t("varPanel")}
-        description={company}
-        actions={
-          // Room for more reseller links (invoices) beside these.
-          <nav aria-label={t("varPanel")} className="flex flex-wrap gap-2">
-            <Button asChild variant="outline">
-              <Link to="/viewDeviceStock">{t("viewStock")}</Link>
-            </Button>
-            {canRequest && (
-              <Button asChild>
-                <Link to="/newCompanyRequest">{t("newCompanyRequest")}</Link>
-              </Button>
-            )}
-          </nav>
-        }
-      />
-      <DataTable
-        columns={columns}
-        data={rows}
-        total={total}
-        params={params}
-        caption={t("childCompanies")}
-        getRowId={(r) => String(r.id)}
-        emptyState={<EmptyState title={t("noChildren")} />}
-      />
-    </div>
+    <ListPage
+      title={t("varPanel")}
+      description={company}
+      caption={t("childCompanies")}
+      actions={
+        // Room for more reseller links (invoices) beside these.
+        <nav aria-label={t("varPanel")} className="flex flex-wrap gap-2">
+          <LinkButton to="/viewDeviceStock" variant="outline">
+            {t("viewStock")}
+          </LinkButton>
+          {canRequest && <LinkButton to="/newCompanyRequest">{t("newCompanyRequest")}</LinkButton>}
+        </nav>
+      }
+      columns={columns}
+      data={rows}
+      total={total}
+      params={params}
+      empty={t("noChildren")}
+    />
   );
 }

@@ -1,6 +1,6 @@
-import { Link } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
 import type { TFunction } from "i18next";
+import { LinkButton } from "~/components/ui/link-button";
 import { memoT } from "~/i18n/memo-t";
 import type { FilterType } from "~/schemas/activity";
 import { activityLabel, denialReason, outcomeOf, summaryText } from "./activity-text";
@@ -9,9 +9,6 @@ import { OutcomeMark } from "./outcome-mark";
 
 /** Builds a link to /activity with some filter params replaced (null removes one); paging restarts. */
 export type FilterHref = (changes: Record<string, string | null>) => string;
-
-const detailsClass = "font-medium text-foreground underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring rounded-sm";
-const linkClass = "text-primary underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring rounded-sm";
 
 /**
  * Names, dates and triggers wrap between words, and a name longer than its column (a one-word device
@@ -22,9 +19,9 @@ const WRAP = { className: "whitespace-normal [overflow-wrap:anywhere]" };
 /** A cell that narrows the log to the thing it names (docs/ARCHITECTURE.md §7.1: clicking a cell filters). */
 function FilterCell({ to, label, text }: { to: string; label: string; text: string }) {
   return (
-    <Link to={to} aria-label={label} className={linkClass} preventScrollReset>
+    <LinkButton to={to} aria-label={label} variant="link" size="inline" className="font-normal" preventScrollReset>
       {text}
-    </Link>
+    </LinkButton>
   );
 }
 
@@ -70,9 +67,9 @@ export function activityColumns(translate: TFunction, href: FilterHref): ColumnD
         return (
           <span className="inline-flex flex-wrap items-center gap-2">
             {outcome && <OutcomeMark outcome={outcome} label={t(`outcome.${outcome}`)} />}
-            <Link to={`/activityDetails?id=${r.id}`} className={detailsClass} aria-label={t("openDetails", { name: label })}>
+            <LinkButton to={`/activityDetails?id=${r.id}`} variant="link" size="inline" className="text-foreground" aria-label={t("openDetails", { name: label })}>
               {label}
-            </Link>
+            </LinkButton>
           </span>
         );
       },

@@ -1,33 +1,20 @@
-import { Link } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
 import type { TFunction } from "i18next";
 import { deleteColumn } from "~/components/data-table/delete-column";
+import { openColumn } from "~/components/data-table/open-column";
+import { LinkButton } from "~/components/ui/link-button";
 import { NAV_ICONS } from "~/components/shell/nav-icons";
 import type { AlertListRow } from "~/services/alerts.server";
 import { activityName } from "./activity-name";
 
 export type AlertGridRow = AlertListRow & { lastRun: string | null };
 
-const linkClass = "text-primary underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring rounded-sm";
 const Bell = NAV_ICONS.alerts;
 
 /** /alerts columns: the icon opens modify, the last run opens its activity, delete asks with the alert's name. */
 export function alertColumns(t: TFunction, canDelete: boolean): ColumnDef<AlertGridRow>[] {
   const columns: ColumnDef<AlertGridRow>[] = [
-    {
-      id: "icon",
-      header: () => <span className="sr-only">{t("col.open")}</span>,
-      meta: { className: "w-12" },
-      cell: ({ row }) => (
-        <Link
-          to={`/modifyAlert?id=${row.original.id}`}
-          aria-label={t("open", { name: row.original.name })}
-          className="inline-flex size-8 items-center justify-center rounded-md hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
-        >
-          <Bell className="size-4" />
-        </Link>
-      ),
-    },
+    openColumn<AlertGridRow>({ header: t("col.open"), icon: <Bell className="size-4" />, href: (a) => `/modifyAlert?id=${a.id}`, label: (a) => t("open", { name: a.name }) }),
     { id: "name", accessorKey: "name", header: t("col.name") },
     { id: "activity", accessorKey: "activityName", header: t("col.activity"), cell: ({ row }) => activityName(t, row.original.activityName) },
     {
@@ -35,9 +22,9 @@ export function alertColumns(t: TFunction, canDelete: boolean): ColumnDef<AlertG
       header: t("col.lastRun"),
       cell: ({ row }) =>
         row.original.lastActivityId && row.original.lastRun ? (
-          <Link to={`/activityDetails?id=${row.original.lastActivityId}`} className={linkClass} aria-label={t("openLastRun", { name: row.original.name })}>
+          <LinkButton to={`/activityDetails?id=${row.original.lastActivityId}`} variant="link" size="inline" aria-label={t("openLastRun", { name: row.original.name })}>
             {row.original.lastRun}
-          </Link>
+          </LinkButton>
         ) : (
           t("never")
         ),

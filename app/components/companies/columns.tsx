@@ -1,8 +1,9 @@
-import { Link } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
 import type { TFunction } from "i18next";
 import { EmailLink } from "~/components/data-table/email-link";
 import { deleteColumn } from "~/components/data-table/delete-column";
+import { openColumn } from "~/components/data-table/open-column";
+import { LinkButton } from "~/components/ui/link-button";
 import { CheckIcon } from "~/components/ui/icons";
 import type { CompanyListRow } from "~/services/companies.server";
 import { formatPhone } from "~/utils/format";
@@ -11,19 +12,12 @@ import { BuildingIcon } from "./icons";
 /** Columns of /company (spec part 2 §2); sortable ids match `COMPANY_SORTS`. */
 export function companyColumns(t: TFunction, opts: { canDelete: boolean; canModify: boolean }): ColumnDef<CompanyListRow>[] {
   const cols: ColumnDef<CompanyListRow>[] = [
-    {
-      id: "icon",
-      header: () => <span className="sr-only">{t("col.icon")}</span>,
-      meta: { className: "w-10" },
-      cell: ({ row }) =>
-        opts.canModify ? (
-          <Link to={`/modifyCompany?id=${row.original.id}`} aria-label={t("openCompany", { name: row.original.name })} className="text-muted-foreground hover:text-foreground">
-            <BuildingIcon />
-          </Link>
-        ) : (
-          <BuildingIcon className="text-muted-foreground" />
-        ),
-    },
+    openColumn<CompanyListRow>({
+      header: t("col.icon"),
+      icon: <BuildingIcon />,
+      href: (r) => (opts.canModify ? `/modifyCompany?id=${r.id}` : null),
+      label: (r) => t("openCompany", { name: r.name }),
+    }),
     { id: "name", accessorKey: "name", header: t("col.name"), enableSorting: true, meta: { className: "whitespace-normal min-w-28" } },
     { id: "code", accessorKey: "code", header: t("col.code"), enableSorting: true, meta: { className: "font-mono" } },
     { id: "fullName", accessorKey: "contactName", header: t("col.fullName"), enableSorting: true, meta: { className: "whitespace-normal min-w-24" } },
@@ -61,9 +55,9 @@ export function companyColumns(t: TFunction, opts: { canDelete: boolean; canModi
       enableSorting: true,
       meta: { className: "text-right" },
       cell: ({ row }) => (
-        <Link to={`/companyRelatedDevices?company_id=${row.original.id}`} className="text-primary hover:underline" aria-label={t("openDevices", { name: row.original.name })}>
+        <LinkButton to={`/companyRelatedDevices?company_id=${row.original.id}`} variant="link" size="inline" aria-label={t("openDevices", { name: row.original.name })}>
           {row.original.totalDevices}
-        </Link>
+        </LinkButton>
       ),
     },
     { id: "users", accessorKey: "totalUsers", header: t("col.users"), enableSorting: true, meta: { className: "text-right" } },
@@ -73,9 +67,9 @@ export function companyColumns(t: TFunction, opts: { canDelete: boolean; canModi
       enableSorting: true,
       meta: { className: "text-right" },
       cell: ({ row }) => (
-        <Link to={`/companyRelatedInvoices?company_id=${row.original.id}`} className="text-primary hover:underline" aria-label={t("openInvoices", { name: row.original.name })}>
+        <LinkButton to={`/companyRelatedInvoices?company_id=${row.original.id}`} variant="link" size="inline" aria-label={t("openInvoices", { name: row.original.name })}>
           {row.original.totalInvoices}
-        </Link>
+        </LinkButton>
       ),
     },
     {

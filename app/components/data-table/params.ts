@@ -74,6 +74,28 @@ export function parseTableParams(input: URL | URLSearchParams | string, options:
   return { page, pageSize, offset: (page - 1) * pageSize, sort };
 }
 
+/** One page of a service's list, in the shape most list services take: `{ sort, page: { offset, limit } }`. */
+export interface TableSlice {
+  sort: TableSort;
+  page: { offset: number; limit: number };
+}
+
+/**
+ * A list loader's core: parses the table params, asks `query` for that page (with the params and
+ * the same as a `TableSlice`) and returns its answer with the params, which `DataTable` reads.
+ *
+ *   return tablePage(request.url, { defaultSort: "name", sortable: Object.keys(ROLE_SORTS) }, (_, slice) => listRoles(db, auth, slice));
+ */
+export async function tablePage<T extends { total: number }>(
+  input: URL | URLSearchParams | string,
+  options: TableParamsOptions,
+  query: (params: TableParams, slice: TableSlice) => Promise<T>,
+): Promise<T & { params: TableParams }> {
+  const params = parseTableParams(input, options);
+  const result = await query(params, { sort: params.sort, page: { offset: params.offset, limit: params.pageSize } });
+  return { ...result, params };
+}
+
 /** Number of pages for `total` rows (at least 1, so "page 1 of 1" holds for an empty table). */
 export function pageCount(total: number, pageSize: number): number {
   return Math.max(1, Math.ceil(Math.max(0, total) / Math.max(1, pageSize)));

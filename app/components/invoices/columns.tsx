@@ -1,8 +1,9 @@
-import { Link } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
 import type { TFunction } from "i18next";
 import type { SVGProps } from "react";
+import { openColumn } from "~/components/data-table/open-column";
 import { Badge } from "~/components/ui/badge";
+import { LinkButton } from "~/components/ui/link-button";
 import { Icon } from "~/components/ui/icons";
 import type { InvoiceRow, InvoiceStatus } from "~/services/invoices.server";
 import { formatUsd } from "~/utils/invoice-money";
@@ -27,25 +28,16 @@ export const InvoiceStatusBadge = ({ status, t }: { status: InvoiceStatus; t: TF
 /** Invoice list columns (billing portal and a company's invoices); sortable ids match `INVOICE_SORTS`. `href` opens one. */
 export function invoiceColumns(t: TFunction, href: (r: InvoiceRow) => string): ColumnDef<InvoiceRow>[] {
   return [
-    {
-      id: "icon",
-      header: () => <span className="sr-only">{t("col.icon")}</span>,
-      meta: { className: "w-10" },
-      cell: ({ row }) => (
-        <Link to={href(row.original)} aria-label={t("openInvoice", { number: row.original.invoiceNum })} className="text-muted-foreground hover:text-foreground">
-          <InvoiceIcon />
-        </Link>
-      ),
-    },
+    openColumn<InvoiceRow>({ header: t("col.icon"), icon: <InvoiceIcon />, href, label: (r) => t("openInvoice", { number: r.invoiceNum }) }),
     {
       id: "number",
       accessorKey: "invoiceNum",
       header: t("col.number"),
       enableSorting: true,
       cell: ({ row }) => (
-        <Link to={href(row.original)} className="font-mono text-primary hover:underline">
+        <LinkButton to={href(row.original)} variant="link" size="inline" className="font-mono">
           {row.original.invoiceNum}
-        </Link>
+        </LinkButton>
       ),
     },
     { id: "customer", accessorFn: (r) => r.customer.name, header: t("col.customer"), enableSorting: true },

@@ -1,4 +1,3 @@
-import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Button } from "~/components/ui/button";
@@ -98,10 +97,3 @@ export function InvoiceView({ invoice: inv, actions }: { invoice: InvoiceDetails
     </article>
   );
 }
-
-/** A header link styled as a button. */
-export const LinkButton = ({ to, children, variant = "outline" }: { to: string; children: ReactNode; variant?: "outline" | "default" }) => (
-  <Button asChild variant={variant}>
-    <Link to={to}>{children}</Link>
-  </Button>
-);

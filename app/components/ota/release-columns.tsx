@@ -2,8 +2,9 @@ import type { ColumnDef } from "@tanstack/react-table";
 import type { TFunction } from "i18next";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { Badge } from "~/components/ui/badge";
-import { Button } from "~/components/ui/button";
-import { formatZonedTime } from "~/utils/format";
+import { Button, buttonVariants } from "~/components/ui/button";
+
+import { dateColumn } from "~/components/data-table/date-column";
 
 export type ReleaseListRow = {
   id: number;
@@ -35,7 +36,7 @@ export function releaseColumns(t: TFunction, can: { modify: boolean; remove: boo
       header: t("file"),
       cell: ({ row }) => (
         <a
-          className="text-primary underline-offset-4 hover:underline"
+          className={buttonVariants({ variant: "link", size: "inline" })}
           href={`/resources/ota/${row.original.id}/download`}
           download
           aria-label={t("downloadVersion", { version: row.original.version })}
@@ -58,7 +59,7 @@ export function releaseColumns(t: TFunction, can: { modify: boolean; remove: boo
       header: t("status"),
       cell: ({ row }) => (row.original.isActive ? <Badge variant="success">{t("active")}</Badge> : <Badge variant="outline">{t("inactive")}</Badge>),
     },
-    { accessorKey: "createdAt", header: t("createdAt"), cell: ({ row }) => formatZonedTime(row.original.createdAt, timeZone), meta: { className: "whitespace-nowrap" } },
+    dateColumn<ReleaseListRow>({ id: "createdAt", header: t("createdAt"), value: (r) => r.createdAt, timeZone }),
     {
       id: "actions",
       header: () => <span className="sr-only">{t("actions")}</span>,

@@ -22,6 +22,8 @@ export const buttonVariants = cva(
         lg: "h-10 px-6",
         icon: "size-9",
         "icon-sm": "size-8",
+        /** No box of its own, wrapping like text: for `variant="link"` in a sentence or a table cell. */
+        inline: "inline h-auto p-0 whitespace-normal",
       },
     },
     defaultVariants: { variant: "default", size: "default" },

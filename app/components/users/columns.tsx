@@ -1,9 +1,10 @@
-import { Link } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
 import type { TFunction } from "i18next";
 import { EmailLink } from "~/components/data-table/email-link";
 import { shortHeader } from "~/components/data-table/short-header";
 import { deleteColumn } from "~/components/data-table/delete-column";
+import { openColumn } from "~/components/data-table/open-column";
+import { LinkButton } from "~/components/ui/link-button";
 import { Badge } from "~/components/ui/badge";
 import { CheckIcon } from "~/components/ui/icons";
 import type { UserListRow } from "~/services/users.server";
@@ -30,14 +31,8 @@ const PRIVILEGES = [
 export function userColumns(t: TFunction, opts: { canDelete: boolean; timeZone: string }): ColumnDef<UserListRow>[] {
   const cols: ColumnDef<UserListRow>[] = [
     {
+      ...openColumn<UserListRow>({ header: t("col.details"), icon: <UserIcon />, href: (u) => `/modifyUser?id=${u.id}`, label: (u) => t("openUser", { name: u.displayName }) }),
       id: "details",
-      header: () => <span className="sr-only">{t("col.details")}</span>,
-      meta: { className: "w-10" },
-      cell: ({ row }) => (
-        <Link to={`/modifyUser?id=${row.original.id}`} aria-label={t("openUser", { name: row.original.displayName })} className="text-muted-foreground hover:text-foreground">
-          <UserIcon />
-        </Link>
-      ),
     },
     { id: "displayName", accessorKey: "displayName", header: t("col.displayName"), enableSorting: true, meta: { className: "min-w-32 whitespace-normal" } },
     {
@@ -125,9 +120,9 @@ export function userColumns(t: TFunction, opts: { canDelete: boolean; timeZone: 
       meta: { className: "whitespace-normal" },
       cell: ({ row }) =>
         row.original.lastActivityAt ? (
-          <Link to={`/activity?id=${row.original.id}&type=Triggered+By`} className="text-primary hover:underline">
+          <LinkButton to={`/activity?id=${row.original.id}&type=Triggered+By`} variant="link" size="inline">
             <ZonedTime value={row.original.lastActivityAt} timeZone={opts.timeZone} />
-          </Link>
+          </LinkButton>
         ) : (
           "-"
         ),
