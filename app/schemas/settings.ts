@@ -1,6 +1,6 @@
 /**
- * Company settings, scheduled-open hours and fob programmers (docs/ARCHITECTURE.md §7.2 and §8), in the
- * spec's wire names so the pages, the services and the admin API share one schema per form.
+ * Company settings, scheduled-open hours and fob programmers (docs/ARCHITECTURE.md §7.2 and §8). The settings
+ * form speaks domain names; the admin API's endpoint file reads the spec's names with the same field checks.
  * Scheduled-open times and dates are checked by the service through the access-window core.
  */
 import { z } from "zod";
@@ -45,47 +45,67 @@ const optionalFlag = z.preprocess((v) => (v === undefined || v === "" ? undefine
 
 const hours = z.coerce.number({ invalid_type_error: SETTINGS_MSG.hours }).int(SETTINGS_MSG.hours).min(1, SETTINGS_MSG.hours).max(24, SETTINGS_MSG.hours);
 
-export const companySettingsSchema = z
-  .object({
-    is_multi_phone_login: flag,
-    offline_reconect: hours,
-    schedule_open: flag,
-    default_time_zone_id: z.coerce.number({ required_error: SETTINGS_MSG.timeZone, invalid_type_error: SETTINGS_MSG.timeZone }).int().positive(SETTINGS_MSG.timeZone),
-    ekey_duration: hours,
-    // Any usual shape ('001', '+34', '34', 'ES'); kept in the spec's shape ('034').
-    default_country_code: z
-      .string({ required_error: SETTINGS_MSG.countryCode })
-      .trim()
-      .max(8, SETTINGS_MSG.countryCode)
-      .refine((v) => callingCode(v) !== null, SETTINGS_MSG.countryCode)
-      .transform((v) => wireCallingCode(callingCode(v) ?? "")),
-    allowed_firmware: z.enum(FIRMWARE_CHOICES).default("All Users"),
-    is_force_firmware_update: optionalFlag,
-    fpi: optionalFlag,
-    password_expiry_duration: z.coerce
-      .number({ invalid_type_error: SETTINGS_MSG.expiry })
-      .refine((n) => (PASSWORD_EXPIRY_MONTHS as readonly number[]).includes(n), SETTINGS_MSG.expiry),
-    biometric_security: flag,
-    require_2fa: flag,
-    password_reset_security: z.enum(RESET_METHODS).default("email"),
-    password_reset_secondary_action: z.enum(SECONDARY_ACTIONS).default("nothing"),
-    password_reset_phone: z.string().trim().max(PHONE_INPUT_MAX, SETTINGS_MSG.phoneInvalid).default(""),
-    /** The contact phone's country (the console's picker); without it, the company's default country. */
-    password_reset_phone_country: z.string().trim().max(8).optional(),
-  })
-  .superRefine((v, ctx) => {
-    if (v.password_reset_security !== "admin") return;
-    if (!v.password_reset_phone) return ctx.addIssue({ code: "custom", path: ["password_reset_phone"], message: SETTINGS_MSG.phone });
-    const pair = { password_reset_phone_country: v.password_reset_phone_country || v.default_country_code, password_reset_phone: v.password_reset_phone };
-    checkPhonePair(pair, ctx, { country: "password_reset_phone_country", number: "password_reset_phone" }, RESET_PHONE_MSG);
-  })
-  // The extra field belongs to its mode only (text: secondary action, admin: contact phone).
-  .transform((v) => ({
-    ...v,
-    password_reset_secondary_action: v.password_reset_security === "text" ? v.password_reset_secondary_action : ("nothing" as const),
-    // Stored as E.164 (decision 0037).
-    password_reset_phone: v.password_reset_security === "admin" ? phonePair(v.password_reset_phone_country || v.default_country_code, v.password_reset_phone).e164 : "",
-  }));
+/** Each setting's check, shared by the page's schema and the admin API's body in the spec's names. */
+export const settingsField = {
+  flag,
+  optionalFlag,
+  hours,
+  timeZoneId: z.coerce.number({ required_error: SETTINGS_MSG.timeZone, invalid_type_error: SETTINGS_MSG.timeZone }).int().positive(SETTINGS_MSG.timeZone),
+  // Any usual shape ('001', '+34', '34', 'ES'); kept in the spec's shape ('034').
+  countryCode: z
+    .string({ required_error: SETTINGS_MSG.countryCode })
+    .trim()
+    .max(8, SETTINGS_MSG.countryCode)
+    .refine((v) => callingCode(v) !== null, SETTINGS_MSG.countryCode)
+    .transform((v) => wireCallingCode(callingCode(v) ?? "")),
+  firmware: z.enum(FIRMWARE_CHOICES).default("All Users"),
+  expiryMonths: z.coerce.number({ invalid_type_error: SETTINGS_MSG.expiry }).refine((n) => (PASSWORD_EXPIRY_MONTHS as readonly number[]).includes(n), SETTINGS_MSG.expiry),
+  resetMethod: z.enum(RESET_METHODS).default("email"),
+  secondaryAction: z.enum(SECONDARY_ACTIONS).default("nothing"),
+  resetPhone: z.string().trim().max(PHONE_INPUT_MAX, SETTINGS_MSG.phoneInvalid).default(""),
+  /** The contact phone's country (the console's picker); without it, the company's default country. */
+  resetPhoneCountry: z.string().trim().max(8).optional(),
+};
+
+/** The settings fields one by one; the admin API reads the same fields in the spec's names (`wireObject`). */
+export const companySettingsFields = z.object({
+  multiPhoneLogin: flag,
+  offlineReconnect: hours,
+  scheduleOpen: flag,
+  defaultTimeZoneId: settingsField.timeZoneId,
+  ekeyDuration: hours,
+  defaultCountryCode: settingsField.countryCode,
+  allowedFirmware: settingsField.firmware,
+  forceFirmwareUpdate: optionalFlag,
+  fpi: optionalFlag,
+  passwordExpiryMonths: settingsField.expiryMonths,
+  biometricSecurity: flag,
+  require2fa: flag,
+  passwordResetSecurity: settingsField.resetMethod,
+  passwordResetSecondaryAction: settingsField.secondaryAction,
+  passwordResetPhone: settingsField.resetPhone,
+  passwordResetPhoneCountry: settingsField.resetPhoneCountry,
+});
+type CompanySettingsFields = z.output<typeof companySettingsFields>;
+export type SettingsKey = keyof CompanySettingsFields;
+
+/** The admin mode needs a contact phone, read in its country (or the default one); `name` gives a field's name in the checked body. */
+export function checkResetPhone(v: CompanySettingsFields, ctx: z.RefinementCtx, name: (key: SettingsKey) => string = (k) => k) {
+  if (v.passwordResetSecurity !== "admin") return;
+  if (!v.passwordResetPhone) return ctx.addIssue({ code: "custom", path: [name("passwordResetPhone")], message: SETTINGS_MSG.phone });
+  const keys = { country: name("passwordResetPhoneCountry"), number: name("passwordResetPhone") };
+  checkPhonePair({ [keys.country]: v.passwordResetPhoneCountry || v.defaultCountryCode, [keys.number]: v.passwordResetPhone }, ctx, keys, RESET_PHONE_MSG);
+}
+
+/** The extra field belongs to its mode only (text: secondary action, admin: contact phone, stored as E.164, decision 0037). */
+export const keepModeFields = (v: CompanySettingsFields) => ({
+  ...v,
+  passwordResetSecondaryAction: v.passwordResetSecurity === "text" ? v.passwordResetSecondaryAction : ("nothing" as const),
+  passwordResetPhone: v.passwordResetSecurity === "admin" ? phonePair(v.passwordResetPhoneCountry || v.defaultCountryCode, v.passwordResetPhone).e164 : "",
+});
+
+/** The settings page's form; the service takes its value. */
+export const companySettingsSchema = companySettingsFields.superRefine((v, ctx) => checkResetPhone(v, ctx)).transform(keepModeFields);
 export type CompanySettingsInput = z.infer<typeof companySettingsSchema>;
 
 /** `HH:mm` (a trailing `:ss` is dropped); anything else reaches the core, which names the problem. */

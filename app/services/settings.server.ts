@@ -26,20 +26,20 @@ export async function getCompanySettings(db: Db, auth: Auth): Promise<SettingsRo
 }
 
 const columns = (input: CompanySettingsInput) => ({
-  isMultiPhoneLogin: input.is_multi_phone_login,
-  offlineReconnectHours: input.offline_reconect,
-  scheduleOpen: input.schedule_open,
-  defaultTimeZoneId: input.default_time_zone_id,
-  ekeyDurationHours: input.ekey_duration,
-  defaultCountryCode: input.default_country_code,
-  passwordExpiryMonths: input.password_expiry_duration,
-  allowedFirmware: input.allowed_firmware,
-  biometricSecurity: input.biometric_security,
-  require2fa: input.require_2fa,
-  passwordResetSecurity: input.password_reset_security,
-  passwordResetSecondaryAction: input.password_reset_secondary_action,
-  passwordResetPhone: input.password_reset_phone,
-  ...(input.is_force_firmware_update === undefined ? {} : { isForceFirmwareUpdate: input.is_force_firmware_update }),
+  isMultiPhoneLogin: input.multiPhoneLogin,
+  offlineReconnectHours: input.offlineReconnect,
+  scheduleOpen: input.scheduleOpen,
+  defaultTimeZoneId: input.defaultTimeZoneId,
+  ekeyDurationHours: input.ekeyDuration,
+  defaultCountryCode: input.defaultCountryCode,
+  passwordExpiryMonths: input.passwordExpiryMonths,
+  allowedFirmware: input.allowedFirmware,
+  biometricSecurity: input.biometricSecurity,
+  require2fa: input.require2fa,
+  passwordResetSecurity: input.passwordResetSecurity,
+  passwordResetSecondaryAction: input.passwordResetSecondaryAction,
+  passwordResetPhone: input.passwordResetPhone,
+  ...(input.forceFirmwareUpdate === undefined ? {} : { isForceFirmwareUpdate: input.forceFirmwareUpdate }),
   ...(input.fpi === undefined ? {} : { fpi: input.fpi }),
 });
 
@@ -52,9 +52,9 @@ const columns = (input: CompanySettingsInput) => ({
 export async function modifyCompanySettings(db: Db, auth: Auth, input: CompanySettingsInput, now: number, core: Core) {
   assertCan(auth, SETTINGS_MODULE, "modify");
   const companyId = auth.company.id;
-  const zone = await db.query.timeZones.findFirst({ where: eq(tz.id, input.default_time_zone_id) });
+  const zone = await db.query.timeZones.findFirst({ where: eq(tz.id, input.defaultTimeZoneId) });
   if (!zone) {
-    throw new ServiceError(400, SETTINGS_MSG.timeZone, { fieldErrors: { default_time_zone_id: [SETTINGS_MSG.timeZone] } });
+    throw new ServiceError(400, SETTINGS_MSG.timeZone, { fieldErrors: { defaultTimeZoneId: [SETTINGS_MSG.timeZone] } });
   }
   const current = await findSettings(db, companyId);
   const values = columns(input);

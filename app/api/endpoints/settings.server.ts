@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { companySettingsSchema, fobProgrammersSchema, scheduleOpenSchema, SETTINGS_MSG } from "~/schemas/settings";
+import { checkResetPhone, companySettingsFields, fobProgrammersSchema, keepModeFields, scheduleOpenSchema, SETTINGS_MSG, type SettingsKey } from "~/schemas/settings";
 import * as fobs from "~/services/fob-programmers.server";
 import * as scheduled from "~/services/scheduled-open.server";
 import * as settings from "~/services/settings.server";
@@ -7,6 +7,32 @@ import type { FobProgrammer } from "~/services/fob-programmers.server";
 import type { ScheduleOpen } from "~/services/scheduled-open.server";
 import type { SettingsRow } from "~/services/settings.server";
 import { endpoint } from "../define.server";
+import { wireObject, withWireFields } from "../wire-fields.server";
+
+/** The settings' domain fields in the spec's names (`offline_reconect` sic); field errors go back under these. */
+const SETTINGS_WIRE = {
+  multiPhoneLogin: "is_multi_phone_login",
+  offlineReconnect: "offline_reconect",
+  scheduleOpen: "schedule_open",
+  defaultTimeZoneId: "default_time_zone_id",
+  ekeyDuration: "ekey_duration",
+  defaultCountryCode: "default_country_code",
+  allowedFirmware: "allowed_firmware",
+  forceFirmwareUpdate: "is_force_firmware_update",
+  fpi: "fpi",
+  passwordExpiryMonths: "password_expiry_duration",
+  biometricSecurity: "biometric_security",
+  require2fa: "require_2fa",
+  passwordResetSecurity: "password_reset_security",
+  passwordResetSecondaryAction: "password_reset_secondary_action",
+  passwordResetPhone: "password_reset_phone",
+  passwordResetPhoneCountry: "password_reset_phone_country",
+} as const satisfies Record<SettingsKey, string>;
+
+/** A settings body in the spec's names, checked as the page's form is, as the settings the service takes. */
+const settingsBody = wireObject(companySettingsFields, SETTINGS_WIRE)
+  .superRefine((v, ctx) => checkResetPhone(v, ctx, (k) => SETTINGS_WIRE[k]))
+  .transform(keepModeFields);
 
 const bit = (v: boolean) => (v ? "1" : "0");
 const flagShape = z.enum(["1", "0"]);
@@ -85,10 +111,10 @@ export const settingsEndpoints = [
     summary:
       "Saves the settings object. password_reset_secondary_action is kept only for the text mode and password_reset_phone (required) only for admin: a national number is read in default_country_code (or password_reset_phone_country), and it comes back as E.164. The first save also creates a closed seven-day schedule and one closed exception dated today. Needs the modify right.",
     auth: "token",
-    body: companySettingsSchema,
+    body: settingsBody,
     response: z.object({ message: z.string(), payload: z.object({ id: z.number(), is_force_firmware_update: z.boolean() }) }),
     async handler({ db, auth, body, now, core }) {
-      const saved = await settings.modifyCompanySettings(db, auth, body, now, core);
+      const saved = await withWireFields(SETTINGS_WIRE, () => settings.modifyCompanySettings(db, auth, body, now, core));
       return { message: SETTINGS_MSG.updated, payload: { id: saved.id, is_force_firmware_update: saved.isForceFirmwareUpdate } };
     },
   }),

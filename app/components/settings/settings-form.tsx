@@ -44,7 +44,7 @@ export function SettingsForm({ settings: s, zones, canModify }: Props) {
 
   const toggle = (name: keyof typeof fields, label: string, on: boolean, hint?: ReactNode) => (
     <Field label={label} hint={hint} orientation="horizontal">
-      <Switch name={fields[name].name} value="1" defaultChecked={on} disabled={!canModify} />
+      <Switch name={fields[name].name} defaultChecked={on} disabled={!canModify} />
     </Field>
   );
   const hourOptions = HOURS.map((h) => (
@@ -62,9 +62,9 @@ export function SettingsForm({ settings: s, zones, canModify }: Props) {
             <CardTitle>{t("section.access")}</CardTitle>
           </CardHeader>
           <CardContent className="grid gap-5 md:grid-cols-2">
-            {toggle("is_multi_phone_login", t("multiPhoneLogin"), !!s?.isMultiPhoneLogin, t("multiPhoneLoginHint"))}
+            {toggle("multiPhoneLogin", t("multiPhoneLogin"), !!s?.isMultiPhoneLogin, t("multiPhoneLoginHint"))}
             <div className="grid content-start gap-2">
-              {toggle("schedule_open", t("scheduleOpen"), !!s?.scheduleOpen, s ? t("scheduleOpenHint") : t("scheduleOpenSaveFirst"))}
+              {toggle("scheduleOpen", t("scheduleOpen"), !!s?.scheduleOpen, s ? t("scheduleOpenHint") : t("scheduleOpenSaveFirst"))}
               {s ? (
                 <Button asChild variant="outline" size="sm" className="w-fit">
                   <Link to="/scheduleOpen" aria-label={t("scheduleOpenSetLabel")}>
@@ -77,24 +77,24 @@ export function SettingsForm({ settings: s, zones, canModify }: Props) {
                 </Button>
               )}
             </div>
-            <Field label={t("offlineReconnect")} error={err(fields.offline_reconect.errors)}>
-              <NativeSelect name={fields.offline_reconect.name} defaultValue={s?.offlineReconnectHours ?? 24}>
+            <Field label={t("offlineReconnect")} error={err(fields.offlineReconnect.errors)}>
+              <NativeSelect name={fields.offlineReconnect.name} defaultValue={s?.offlineReconnectHours ?? 24}>
                 {hourOptions}
               </NativeSelect>
             </Field>
-            <Field label={t("ekeyDuration")} error={err(fields.ekey_duration.errors)}>
-              <NativeSelect name={fields.ekey_duration.name} defaultValue={s?.ekeyDurationHours ?? 24}>
+            <Field label={t("ekeyDuration")} error={err(fields.ekeyDuration.errors)}>
+              <NativeSelect name={fields.ekeyDuration.name} defaultValue={s?.ekeyDurationHours ?? 24}>
                 {hourOptions}
               </NativeSelect>
             </Field>
-            <Field label={t("timeZone")} error={err(fields.default_time_zone_id.errors)} required>
-              <ZoneSelect zones={zones} placeholder={t("chooseZone")} name={fields.default_time_zone_id.name} defaultValue={s?.defaultTimeZoneId ?? ""} />
+            <Field label={t("timeZone")} error={err(fields.defaultTimeZoneId.errors)} required>
+              <ZoneSelect zones={zones} placeholder={t("chooseZone")} name={fields.defaultTimeZoneId.name} defaultValue={s?.defaultTimeZoneId ?? ""} />
             </Field>
-            <Field label={t("countryCode")} error={err(fields.default_country_code.errors)} required>
-              <CountryPicker name={fields.default_country_code.name} region={defaultRegion} onChange={setDefaultRegion} />
+            <Field label={t("countryCode")} error={err(fields.defaultCountryCode.errors)} required>
+              <CountryPicker name={fields.defaultCountryCode.name} region={defaultRegion} onChange={setDefaultRegion} />
             </Field>
-            <Field label={t("allowedFirmware")} error={err(fields.allowed_firmware.errors)}>
-              <NativeSelect name={fields.allowed_firmware.name} defaultValue={s?.allowedFirmware ?? "All Users"}>
+            <Field label={t("allowedFirmware")} error={err(fields.allowedFirmware.errors)}>
+              <NativeSelect name={fields.allowedFirmware.name} defaultValue={s?.allowedFirmware ?? "All Users"}>
                 {FIRMWARE_CHOICES.map((f) => (
                   <option key={f} value={f}>
                     {t(`firmware.${f}`)}
@@ -113,8 +113,8 @@ export function SettingsForm({ settings: s, zones, canModify }: Props) {
             <CardTitle>{t("section.security")}</CardTitle>
           </CardHeader>
           <CardContent className="grid gap-5 md:grid-cols-2">
-            <Field label={t("passwordExpiry")} error={err(fields.password_expiry_duration.errors)}>
-              <NativeSelect name={fields.password_expiry_duration.name} defaultValue={s?.passwordExpiryMonths ?? 0}>
+            <Field label={t("passwordExpiry")} error={err(fields.passwordExpiryMonths.errors)}>
+              <NativeSelect name={fields.passwordExpiryMonths.name} defaultValue={s?.passwordExpiryMonths ?? 0}>
                 {PASSWORD_EXPIRY_MONTHS.map((m) => (
                   <option key={m} value={m}>
                     {t(`expiry.${m}`)}
@@ -123,8 +123,8 @@ export function SettingsForm({ settings: s, zones, canModify }: Props) {
               </NativeSelect>
             </Field>
             <div className="grid content-start gap-4">
-              {toggle("biometric_security", t("biometric"), !!s?.biometricSecurity)}
-              {toggle("require_2fa", t("twoFactor"), !!s?.require2fa)}
+              {toggle("biometricSecurity", t("biometric"), !!s?.biometricSecurity)}
+              {toggle("require2fa", t("twoFactor"), !!s?.require2fa)}
             </div>
           </CardContent>
         </Card>
@@ -134,8 +134,8 @@ export function SettingsForm({ settings: s, zones, canModify }: Props) {
             <CardTitle>{t("section.passwordReset")}</CardTitle>
           </CardHeader>
           <CardContent className="grid gap-5 md:grid-cols-2">
-            <Field label={t("resetMode")} error={err(fields.password_reset_security.errors)}>
-              <NativeSelect name={fields.password_reset_security.name} value={mode} onChange={(e) => setMode(e.target.value as typeof mode)}>
+            <Field label={t("resetMode")} error={err(fields.passwordResetSecurity.errors)}>
+              <NativeSelect name={fields.passwordResetSecurity.name} value={mode} onChange={(e) => setMode(e.target.value as typeof mode)}>
                 {RESET_METHODS.map((m) => (
                   <option key={m} value={m}>
                     {t(`reset.${m}`)}
@@ -144,8 +144,8 @@ export function SettingsForm({ settings: s, zones, canModify }: Props) {
               </NativeSelect>
             </Field>
             {mode === "text" && (
-              <Field label={t("secondaryAction")} error={err(fields.password_reset_secondary_action.errors)}>
-                <NativeSelect name={fields.password_reset_secondary_action.name} defaultValue={s?.passwordResetSecondaryAction ?? "nothing"}>
+              <Field label={t("secondaryAction")} error={err(fields.passwordResetSecondaryAction.errors)}>
+                <NativeSelect name={fields.passwordResetSecondaryAction.name} defaultValue={s?.passwordResetSecondaryAction ?? "nothing"}>
                   {SECONDARY_ACTIONS.map((a) => (
                     <option key={a} value={a}>
                       {t(`secondary.${a}`)}
@@ -156,11 +156,11 @@ export function SettingsForm({ settings: s, zones, canModify }: Props) {
             )}
             {mode === "admin" && (
               <div className="grid gap-4 sm:grid-cols-2">
-                <Field label={t("resetPhoneCountry")} error={err(fields.password_reset_phone_country.errors)} required>
-                  <CountryPicker name={fields.password_reset_phone_country.name} region={resetRegion ?? defaultRegion} onChange={setResetRegion} />
+                <Field label={t("resetPhoneCountry")} error={err(fields.passwordResetPhoneCountry.errors)} required>
+                  <CountryPicker name={fields.passwordResetPhoneCountry.name} region={resetRegion ?? defaultRegion} onChange={setResetRegion} />
                 </Field>
-                <Field label={t("resetPhone")} hint={t("resetPhoneHint")} error={err(fields.password_reset_phone.errors)} required>
-                  <PhoneInput name={fields.password_reset_phone.name} region={resetRegion ?? defaultRegion} value={resetPhone} onChange={setResetPhone} />
+                <Field label={t("resetPhone")} hint={t("resetPhoneHint")} error={err(fields.passwordResetPhone.errors)} required>
+                  <PhoneInput name={fields.passwordResetPhone.name} region={resetRegion ?? defaultRegion} value={resetPhone} onChange={setResetPhone} />
                 </Field>
               </div>
             )}
