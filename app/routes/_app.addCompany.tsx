@@ -1,9 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { CompanyForm, emptyCompany } from "~/components/companies/company-form";
-import { Button } from "~/components/ui/button";
 import { PageHeader } from "~/components/ui/page-header";
 import { addCompany, freeCompanyCode, listParentOptions } from "~/services/companies.server";
 import { deliverQueuedMail } from "~/services/mail/outbox.server";
@@ -43,14 +42,7 @@ export default function AddCompanyPage() {
   const initial = useMemo(() => emptyCompany(code), [code]);
   return (
     <div className="grid gap-6">
-      <PageHeader
-        title={t("addTitle")}
-        actions={
-          <Button asChild variant="outline">
-            <Link to="/company">{t("backToList")}</Link>
-          </Button>
-        }
-      />
+      <PageHeader title={t("addTitle")} back={{ to: "/company", label: t("backToList") }} />
       <CompanyForm mode="add" initial={initial} parents={parents} />
     </div>
   );

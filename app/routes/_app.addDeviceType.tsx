@@ -1,8 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { DeviceTypeForm } from "~/components/device-types/device-type-form";
-import { Button } from "~/components/ui/button";
 import { PageHeader } from "~/components/ui/page-header";
 import { addDeviceType } from "~/services/device-types.server";
 import { requireModule } from "~/utils/auth-guards.server";
@@ -33,14 +31,7 @@ export default function AddDeviceTypePage() {
   const { t } = useTranslation("deviceTypes");
   return (
     <div className="grid gap-6">
-      <PageHeader
-        title={t("addTitle")}
-        actions={
-          <Button asChild variant="outline">
-            <Link to="/deviceType">{t("backToList")}</Link>
-          </Button>
-        }
-      />
+      <PageHeader title={t("addTitle")} back={{ to: "/deviceType", label: t("backToList") }} />
       <DeviceTypeForm initial={{ deviceCode: "", deviceType: "" }} submitLabel={t("add")} />
     </div>
   );

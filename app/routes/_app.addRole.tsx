@@ -1,8 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { EMPTY_ROLE, RoleForm } from "~/components/roles/role-form";
-import { Button } from "~/components/ui/button";
 import { PageHeader } from "~/components/ui/page-header";
 import { createRole, grantableActions, grantableModules } from "~/services/roles.server";
 import { requireModule } from "~/utils/auth-guards.server";
@@ -37,14 +36,7 @@ export default function AddRolePage() {
   const { t } = useTranslation("roles");
   return (
     <div className="grid gap-6">
-      <PageHeader
-        title={t("addTitle")}
-        actions={
-          <Button asChild variant="outline">
-            <Link to="/role">{t("backToRoles")}</Link>
-          </Button>
-        }
-      />
+      <PageHeader title={t("addTitle")} back={{ to: "/role", label: t("backToRoles") }} />
       <RoleForm initial={EMPTY_ROLE} grantable={grantable} grantableActions={actions} submitLabel={t("create")} />
     </div>
   );

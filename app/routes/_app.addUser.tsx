@@ -1,9 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { EkeyPanel } from "~/components/ekeys/ekey-panel";
-import { Button } from "~/components/ui/button";
 import { PageHeader } from "~/components/ui/page-header";
 import { loadPanelData } from "~/routes/user-ekey-panel.server";
 import { EMPTY_USER, UserForm } from "~/components/users/user-form";
@@ -41,14 +40,7 @@ export default function AddUserPage() {
   const { t } = useTranslation("users");
   return (
     <div className="grid gap-6">
-      <PageHeader
-        title={t("addTitle")}
-        actions={
-          <Button asChild variant="outline">
-            <Link to="/users">{t("backToUsers")}</Link>
-          </Button>
-        }
-      />
+      <PageHeader title={t("addTitle")} back={{ to: "/users", label: t("backToUsers") }} />
       <UserForm initial={initial} />
       <EkeyPanel data={panel} disabled />
     </div>

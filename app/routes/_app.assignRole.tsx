@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { SelectField } from "~/components/select-field";
@@ -56,14 +56,7 @@ export default function AssignRolePage() {
   ];
   return (
     <div className="grid gap-6">
-      <PageHeader
-        title={t("assignTitle")}
-        actions={
-          <Button asChild variant="outline">
-            <Link to="/role">{t("backToRoles")}</Link>
-          </Button>
-        }
-      />
+      <PageHeader title={t("assignTitle")} back={{ to: "/role", label: t("backToRoles") }} />
       {formError && (
         <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm">
           {formError}

@@ -1,5 +1,5 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { usePageForm } from "~/components/forms/use-page-form";
 import { Alert, AlertDescription } from "~/components/ui/alert";
@@ -89,15 +89,7 @@ export default function MailerSettingPage() {
   const testMessage = actionData?.test;
   return (
     <div className="grid gap-6">
-      <PageHeader
-        title={t("title")}
-        description={config.company_id == null ? t("platformDefault") : config.target}
-        actions={
-          <Button asChild variant="outline">
-            <Link to={back}>{t("back")}</Link>
-          </Button>
-        }
-      />
+      <PageHeader title={t("title")} description={config.company_id == null ? t("platformDefault") : config.target} back={{ to: back, label: t("back") }} />
       {testMessage && (
         <Alert variant={testMessage.ok ? "info" : "destructive"} data-testid="mailer-result">
           <AlertDescription>

@@ -1,8 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { SettingsForm } from "~/components/settings/settings-form";
-import { Button } from "~/components/ui/button";
 import { PageHeader } from "~/components/ui/page-header";
 import { companySettingsSchema, SETTINGS_MSG } from "~/schemas/settings";
 import { timeZoneOptions } from "~/services/time-zones.server";
@@ -35,15 +34,7 @@ export default function CompanySettings() {
   const { t } = useTranslation("settings");
   return (
     <div className="max-w-4xl">
-      <PageHeader
-        title={t("title")}
-        description={t("description", { company })}
-        actions={
-          <Button asChild variant="outline">
-            <Link to="/companyMailerSetting">{t("mailerConfig")}</Link>
-          </Button>
-        }
-      />
+      <PageHeader title={t("title")} description={t("description", { company })} back={{ to: "/companyMailerSetting", label: t("mailerConfig") }} />
       <SettingsForm key={settings?.updatedAt ?? "new"} settings={settings} zones={zones} canModify={canModify} />
     </div>
   );

@@ -1,5 +1,5 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Link, useFetcher, useLoaderData } from "@remix-run/react";
+import { useFetcher, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { DevicePickTable } from "~/components/lifecycle/device-pick-table";
@@ -89,11 +89,7 @@ export default function DeviceTransferPage() {
       <PageHeader
         title={t("transferPageTitle")}
         description={t("transferPageDescription", { from: `${company.name} (${company.code})`, to: `${target.name} (${target.code})` })}
-        actions={
-          <Button asChild variant="outline">
-            <Link to="/varPanel">{t("backToCompanies")}</Link>
-          </Button>
-        }
+        back={{ to: "/varPanel", label: t("backToCompanies") }}
       />
       <div className="grid items-start gap-4 lg:grid-cols-[1fr_auto_1fr]">
         <section aria-labelledby="stock-heading" className="grid min-w-0 gap-2">

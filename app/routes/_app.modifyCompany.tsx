@@ -1,9 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { CompanyForm, type CompanyFormValues } from "~/components/companies/company-form";
-import { Button } from "~/components/ui/button";
 import { PageHeader } from "~/components/ui/page-header";
 import { COMPANY_MSG, getCompanyDetails, updateCompany } from "~/services/companies.server";
 import { requireModule } from "~/utils/auth-guards.server";
@@ -63,15 +62,7 @@ export default function ModifyCompanyPage() {
   );
   return (
     <div className="grid gap-6">
-      <PageHeader
-        title={t("modifyTitle")}
-        description={`${company.name} (${company.code})`}
-        actions={
-          <Button asChild variant="outline">
-            <Link to="/company">{t("backToList")}</Link>
-          </Button>
-        }
-      />
+      <PageHeader title={t("modifyTitle")} description={`${company.name} (${company.code})`} back={{ to: "/company", label: t("backToList") }} />
       <CompanyForm mode="modify" initial={initial} parents={[]} id={company.id} />
     </div>
   );

@@ -1,16 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { DeviceTypeForm } from "~/components/device-types/device-type-form";
-import { Button } from "~/components/ui/button";
 import { PageHeader } from "~/components/ui/page-header";
 import { getDeviceTypeDetails, updateDeviceType } from "~/services/device-types.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
-
 import { loadRecord } from "~/utils/record-from-url.server";
 import { redirectWithMessage } from "~/utils/toast.server";
-
 import { formAction } from "~/utils/form-action.server";
 import { deviceTypeFormSchema } from "~/schemas/device-types";
 
@@ -38,15 +35,7 @@ export default function ModifyDeviceTypePage() {
   const { t } = useTranslation("deviceTypes");
   return (
     <div className="grid gap-6">
-      <PageHeader
-        title={t("modifyTitle")}
-        description={`${type.deviceType} (${type.deviceCode})`}
-        actions={
-          <Button asChild variant="outline">
-            <Link to="/deviceType">{t("backToList")}</Link>
-          </Button>
-        }
-      />
+      <PageHeader title={t("modifyTitle")} description={`${type.deviceType} (${type.deviceCode})`} back={{ to: "/deviceType", label: t("backToList") }} />
       <DeviceTypeForm initial={{ deviceCode: type.deviceCode, deviceType: type.deviceType }} submitLabel={t("save")} />
     </div>
   );

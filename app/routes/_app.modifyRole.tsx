@@ -1,9 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { RoleForm, type RoleFormValues } from "~/components/roles/role-form";
-import { Button } from "~/components/ui/button";
 import { PageHeader } from "~/components/ui/page-header";
 import { getRoleDetails, grantableActions, grantableModules, modifyRole } from "~/services/roles.server";
 import { requireModule } from "~/utils/auth-guards.server";
@@ -61,15 +60,7 @@ export default function ModifyRolePage() {
   );
   return (
     <div className="grid gap-6">
-      <PageHeader
-        title={t("modifyTitle")}
-        description={role.title}
-        actions={
-          <Button asChild variant="outline">
-            <Link to="/role">{t("backToRoles")}</Link>
-          </Button>
-        }
-      />
+      <PageHeader title={t("modifyTitle")} description={role.title} back={{ to: "/role", label: t("backToRoles") }} />
       <RoleForm initial={initial} grantable={grantable} grantableActions={actions} submitLabel={t("save")} />
     </div>
   );

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useNavigation } from "@remix-run/react";
+import { Form, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { Alert, AlertDescription } from "~/components/ui/alert";
 import { CountryPicker } from "~/components/phone-field/country-picker";
@@ -59,14 +59,7 @@ export default function NewCompanyRequestPage() {
   const set = (k: string, v: string) => setValues((x) => ({ ...x, [k]: v }));
   return (
     <div className="grid gap-6">
-      <PageHeader
-        title={t("newTitle")}
-        actions={
-          <Button asChild variant="outline">
-            <Link to="/varPanel">{t("backToVarPanel")}</Link>
-          </Button>
-        }
-      />
+      <PageHeader title={t("newTitle")} back={{ to: "/varPanel", label: t("backToVarPanel") }} />
       <Form method="post" {...formProps} className="grid max-w-3xl gap-4 sm:grid-cols-2">
         {formError && (
           <Alert variant="destructive" className="sm:col-span-2">

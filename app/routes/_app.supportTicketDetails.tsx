@@ -7,7 +7,6 @@ import { LocationMap, mapLinks } from "~/components/support/location-map";
 import { ticketPageData } from "~/routes/support-ticket-page.server";
 import { TicketDevices } from "~/components/support/ticket-devices";
 import { TicketNotes, type NoteActionData } from "~/components/support/ticket-notes";
-import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { PageHeader } from "~/components/ui/page-header";
 import { translateMessage } from "~/i18n/messages";
@@ -54,16 +53,7 @@ export default function SupportTicketDetailsPage() {
 
   return (
     <div className="grid grid-cols-1 gap-5">
-      <PageHeader
-        title={t("ticketTitle", { number: ticket.ticketNumber })}
-        description={company?.name}
-        actions={
-          <Button asChild variant="outline">
-            <Link to={back}>{t("backToTickets")}</Link>
-          </Button>
-        }
-        className="pb-0"
-      />
+      <PageHeader title={t("ticketTitle", { number: ticket.ticketNumber })} description={company?.name} back={{ to: back, label: t("backToTickets") }} className="pb-0" />
       <Card>
         <CardHeader>
           <CardTitle>{t("ticketSection")}</CardTitle>
