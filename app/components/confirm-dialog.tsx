@@ -1,7 +1,7 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useState, type ReactNode } from "react";
 import { Button } from "~/components/ui/button";
-import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "~/components/ui/dialog";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger, DialogCancel } from "~/components/ui/dialog";
 
 export interface ConfirmDialogProps {
   /** The element that opens the dialog, e.g. a delete icon button; it must accept a ref (Button does). */
@@ -59,11 +59,7 @@ export function ConfirmDialog({ trigger, title, description, fields, action, con
             <input key={name} type="hidden" name={name} value={String(value)} />
           ))}
           <DialogFooter>
-            <DialogClose asChild>
-              <Button type="button" variant="outline" disabled={busy}>
-                {cancelLabel}
-              </Button>
-            </DialogClose>
+            <DialogCancel disabled={busy}>{cancelLabel}</DialogCancel>
             <Button type="submit" variant={destructive ? "destructive" : "default"} loading={busy}>
               {confirmLabel}
             </Button>

@@ -3,7 +3,7 @@ import { useRef, useState } from "react";
 import { usePageForm } from "~/components/forms/use-page-form";
 import { SelectField } from "~/components/select-field";
 import { Button } from "~/components/ui/button";
-import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "~/components/ui/dialog";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogCancel } from "~/components/ui/dialog";
 import { addDevicesToGroupSchema } from "~/schemas/bulk";
 
 export const DEVICE_BULK_FORM_ID = "bulk-devices";
@@ -75,11 +75,7 @@ export function DeviceBulkBar({ ids, groups, onClear }: { ids: number[]; groups:
             <DialogDescription>{t("bulk.confirmDescription")}</DialogDescription>
           </DialogHeader>
           <DialogFooter>
-            <DialogClose asChild>
-              <Button type="button" variant="outline">
-                {t("bulk.cancel")}
-              </Button>
-            </DialogClose>
+            <DialogCancel>{t("bulk.cancel")}</DialogCancel>
             <Button type="button" onClick={confirm}>
               {t("bulk.addToGroup")}
             </Button>

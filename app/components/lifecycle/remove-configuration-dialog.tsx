@@ -5,7 +5,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FormAlert } from "~/components/auth/form-parts";
 import { Button } from "~/components/ui/button";
-import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "~/components/ui/dialog";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger, DialogCancel } from "~/components/ui/dialog";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { translateMessage } from "~/i18n/messages";
@@ -43,11 +43,7 @@ export function RemoveConfigurationDialog({ deviceId, displayName, lastResult }:
             <Input {...getInputProps(fields.displayName, { type: "text" })} key={fields.displayName.key} autoComplete="off" maxLength={100} />
           </Field>
           <DialogFooter>
-            <DialogClose asChild>
-              <Button type="button" variant="outline">
-                {t("cancel")}
-              </Button>
-            </DialogClose>
+            <DialogCancel>{t("cancel")}</DialogCancel>
             <Button type="submit" variant="destructive" disabled={busy}>
               {t("removeConfiguration")}
             </Button>

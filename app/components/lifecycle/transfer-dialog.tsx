@@ -6,7 +6,7 @@ import { useTranslation } from "react-i18next";
 import { FormAlert } from "~/components/auth/form-parts";
 import { Button } from "~/components/ui/button";
 import { Checkbox } from "~/components/ui/checkbox";
-import { DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "~/components/ui/dialog";
+import { DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogCancel } from "~/components/ui/dialog";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { NativeSelect } from "~/components/ui/native-select";
@@ -77,11 +77,7 @@ export function TransferDialogForm({ fetcher, target, deviceIds, today }: Props)
           </>
         )}
         <DialogFooter>
-          <DialogClose asChild>
-            <Button type="button" variant="outline">
-              {t("cancel")}
-            </Button>
-          </DialogClose>
+          <DialogCancel>{t("cancel")}</DialogCancel>
           <Button type="submit" disabled={busy || deviceIds.length === 0}>
             {t("transfer")}
           </Button>

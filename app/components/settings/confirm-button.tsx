@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from "react";
 import { Button } from "~/components/ui/button";
-import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "~/components/ui/dialog";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger, DialogCancel } from "~/components/ui/dialog";
 
 type Props = {
   trigger: ReactNode;
@@ -26,11 +26,7 @@ export function ConfirmButton({ trigger, title, description, confirmLabel, cance
           <DialogDescription>{description}</DialogDescription>
         </DialogHeader>
         <DialogFooter>
-          <DialogClose asChild>
-            <Button type="button" variant="outline">
-              {cancelLabel}
-            </Button>
-          </DialogClose>
+          <DialogCancel>{cancelLabel}</DialogCancel>
           <Button
             type="button"
             variant="destructive"

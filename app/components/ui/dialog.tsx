@@ -1,7 +1,8 @@
 import * as DialogPrimitive from "@radix-ui/react-dialog";
-import { forwardRef, type ComponentPropsWithoutRef, type ElementRef, type HTMLAttributes } from "react";
+import { forwardRef, type ComponentPropsWithoutRef, type ElementRef, type HTMLAttributes, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { cn } from "~/utils/cn";
+import { Button } from "./button";
 import { XIcon } from "./icons";
 
 /*
@@ -13,7 +14,7 @@ import { XIcon } from "./icons";
  *     <DialogContent>
  *       <DialogHeader><DialogTitle>…</DialogTitle><DialogDescription>…</DialogDescription></DialogHeader>
  *       …
- *       <DialogFooter><DialogClose asChild><Button variant="outline">Cancel</Button></DialogClose></DialogFooter>
+ *       <DialogFooter><DialogCancel>Cancel</DialogCancel><Button type="submit">Save</Button></DialogFooter>
  *     </DialogContent>
  *   </Dialog>
  */
@@ -60,6 +61,17 @@ DialogContent.displayName = "DialogContent";
 
 export function DialogHeader({ className, ...props }: HTMLAttributes<HTMLDivElement>) {
   return <div className={cn("flex flex-col gap-1.5 pr-6 text-left", className)} {...props} />;
+}
+
+/** The footer's way out: an outline button that closes the dialog and submits nothing. */
+export function DialogCancel({ children, disabled }: { children: ReactNode; disabled?: boolean }) {
+  return (
+    <DialogPrimitive.Close asChild>
+      <Button type="button" variant="outline" disabled={disabled}>
+        {children}
+      </Button>
+    </DialogPrimitive.Close>
+  );
 }
 
 export function DialogFooter({ className, ...props }: HTMLAttributes<HTMLDivElement>) {

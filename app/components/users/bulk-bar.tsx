@@ -3,7 +3,7 @@ import { useState } from "react";
 import { namedOptions, SelectField } from "~/components/select-field";
 import { usePageForm } from "~/components/forms/use-page-form";
 import { Button } from "~/components/ui/button";
-import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "~/components/ui/dialog";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogCancel } from "~/components/ui/dialog";
 import { Field } from "~/components/ui/field";
 import { NativeSelect } from "~/components/ui/native-select";
 import { BULK_USER_ACTIONS, bulkUsersSchema, type BulkUserAction } from "~/schemas/bulk";
@@ -90,11 +90,7 @@ export function BulkBar({ ids, groups, devices, onClear }: { ids: number[]; grou
             <DialogDescription>{t("bulk.deactivateDescription")}</DialogDescription>
           </DialogHeader>
           <DialogFooter>
-            <DialogClose asChild>
-              <Button type="button" variant="outline">
-                {t("cancel")}
-              </Button>
-            </DialogClose>
+            <DialogCancel>{t("cancel")}</DialogCancel>
             <Button type="submit" form={BULK_FORM_ID} variant="destructive">
               {t("bulk.deactivateConfirm")}
             </Button>
