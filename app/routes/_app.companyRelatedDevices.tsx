@@ -5,7 +5,6 @@ import { useTranslation } from "react-i18next";
 import { companyDeviceColumns } from "~/components/companies/device-columns";
 import { ListPage } from "~/components/data-table/list-page";
 import { tablePage } from "~/components/data-table/params";
-import { LinkButton } from "~/components/ui/link-button";
 import { listCompanyDevices } from "~/services/companies.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
@@ -32,11 +31,7 @@ export default function CompanyDevicesPage() {
     <ListPage
       title={t("dev.title")}
       description={`${company.name} (${company.code}) - ${company.type.toUpperCase()}`}
-      actions={
-        <LinkButton to="/company" variant="outline">
-          {t("backToList")}
-        </LinkButton>
-      }
+      back={{ to: "/company", label: t("backToList") }}
       columns={columns}
       data={rows}
       total={total}

@@ -5,7 +5,6 @@ import { useTranslation } from "react-i18next";
 import { ListPage } from "~/components/data-table/list-page";
 import { tablePage } from "~/components/data-table/params";
 import { invoiceColumns } from "~/components/invoices/columns";
-import { LinkButton } from "~/components/ui/link-button";
 import { INVOICE_SORTS, listCompanyInvoices } from "~/services/invoices.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
@@ -30,11 +29,7 @@ export default function CompanyInvoicesPage() {
       title={t("relatedTitle")}
       description={t("invoicesOf", { name: company.name, code: company.code })}
       caption={t("invoicesOf", { name: company.name, code: company.code })}
-      actions={
-        <LinkButton to="/company" variant="outline">
-          {t("backToCompanies")}
-        </LinkButton>
-      }
+      back={{ to: "/company", label: t("backToCompanies") }}
       columns={columns}
       data={rows}
       total={total}

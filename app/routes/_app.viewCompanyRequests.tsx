@@ -5,7 +5,6 @@ import { useTranslation } from "react-i18next";
 import { requestColumns } from "~/components/companies/request-columns";
 import { ListPage } from "~/components/data-table/list-page";
 import { tablePage } from "~/components/data-table/params";
-import { LinkButton } from "~/components/ui/link-button";
 import { getFixedT, getLanguage } from "~/i18n/i18next.server";
 import { translateMessage } from "~/i18n/messages";
 import { acceptCompanyRequest, listCompanyRequests, rejectCompanyRequest } from "~/services/company-requests.server";
@@ -55,13 +54,7 @@ export default function CompanyRequestsPage() {
   return (
     <ListPage
       title={t("title")}
-      actions={
-        companyList && (
-          <LinkButton to="/company" variant="outline">
-            {t("backToCompanies")}
-          </LinkButton>
-        )
-      }
+      back={companyList && { to: "/company", label: t("backToCompanies") }}
       columns={columns}
       data={rows}
       total={total}

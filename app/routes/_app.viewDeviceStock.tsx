@@ -5,7 +5,6 @@ import { useTranslation } from "react-i18next";
 import { ListPage } from "~/components/data-table/list-page";
 import { tablePage } from "~/components/data-table/params";
 import { stockColumns } from "~/components/lifecycle/stock-columns";
-import { LinkButton } from "~/components/ui/link-button";
 import { getCompanyStock } from "~/services/device-stock.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb } from "~/utils/db.server";
@@ -26,11 +25,7 @@ export default function ViewDeviceStockPage() {
     <ListPage
       title={t("stockTitle")}
       description={`${company.name} (${company.code})`}
-      actions={
-        <LinkButton to="/varPanel" variant="outline">
-          {t("backToCompanies")}
-        </LinkButton>
-      }
+      back={{ to: "/varPanel", label: t("backToCompanies") }}
       columns={columns}
       data={rows}
       total={total}

@@ -12,6 +12,8 @@ export interface ListPageProps<TData extends { id: number | string }> extends Om
   caption?: string;
   /** Header links before the add button (e.g. "Assign role"). */
   actions?: ReactNode;
+  /** The way back (e.g. to the parent list), an outline button after the others. */
+  back?: { to: string; label: string } | false;
   /** The header's primary button; leave it out (or `false`) without the add right. */
   add?: { to: string; label: string } | false;
   /** What an empty page says, and an optional hint below it. */
@@ -32,6 +34,7 @@ export function ListPage<TData extends { id: number | string }>({
   description,
   caption,
   actions,
+  back,
   add,
   empty,
   emptyHint,
@@ -49,7 +52,7 @@ export function ListPage<TData extends { id: number | string }>({
     ) : undefined;
   return (
     <div className={cn("grid gap-4", className)}>
-      <PageHeader title={title} description={description} actions={headerActions} />
+      <PageHeader title={title} description={description} actions={headerActions} back={back || undefined} />
       {children}
       <DataTable {...table} caption={caption ?? title} getRowId={getRowId} emptyState={<EmptyState title={empty} description={emptyHint} />} />
     </div>
