@@ -1,11 +1,11 @@
 import { useEffect } from "react";
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { LoadingOverlay } from "~/components/loading-overlay";
 import { clearToastCookieHeader, readToastCookie } from "~/utils/toast-cookie";
 import { Toaster } from "~/components/toast/toaster";
-import { buttonVariants } from "~/components/ui/button";
+import { ErrorNotice } from "~/components/shell/error-notice";
 import { TooltipProvider } from "~/components/ui/tooltip";
 import { fallbackLanguage, resources } from "~/i18n/config";
 import { getLanguage } from "~/i18n/i18next.server";
@@ -71,19 +71,9 @@ export default function App() {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const { t } = useTranslation("common");
-  const status = isRouteErrorResponse(error) ? error.status : 500;
-  const key = status === 403 ? "forbidden" : status === 404 ? "notFound" : "serverError";
-  if (!isRouteErrorResponse(error)) console.error(error);
   return (
-    <main id="main" className="mx-auto flex min-h-[60vh] max-w-lg flex-col items-center justify-center gap-4 p-6 text-center">
-      <p className="text-6xl font-bold text-primary">{status}</p>
-      <h1 className="text-2xl font-semibold">{t(`${key}.title`)}</h1>
-      <p className="text-muted-foreground">{t(`${key}.body`)}</p>
-      <Link to="/" className={buttonVariants()}>
-        {t("backHome")}
-      </Link>
+    <main id="main" className="p-6">
+      <ErrorNotice error={useRouteError()} className="min-h-[60vh]" />
     </main>
   );
 }

@@ -1,10 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { isRouteErrorResponse, Link, Outlet, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { Outlet, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { BusyMain } from "~/components/loading-overlay";
 import { AppHeader } from "~/components/shell/app-header";
+import { ErrorNotice } from "~/components/shell/error-notice";
 import { IdleGuard } from "~/components/shell/idle-guard";
-import { buttonVariants } from "~/components/ui/button";
 import { loadShell, type ShellData } from "~/utils/shell.server";
 
 /** The signed-in shell: header, menus and idle protection around every console page. */
@@ -32,20 +31,7 @@ export default function AppShell() {
 export function ErrorBoundary() {
   const error = useRouteError();
   const data = useRouteLoaderData<ShellData>("routes/_app");
-  const { t } = useTranslation("common");
-  const status = isRouteErrorResponse(error) ? error.status : 500;
-  const key = status === 403 ? "forbidden" : status === 404 ? "notFound" : "serverError";
-  if (!isRouteErrorResponse(error)) console.error(error);
-  const body = (
-    <div className="mx-auto flex min-h-[50vh] max-w-lg flex-col items-center justify-center gap-4 text-center" data-testid={`error-${status}`}>
-      <p className="text-6xl font-bold text-primary">{status}</p>
-      <h1 className="text-2xl font-semibold">{t(`${key}.title`)}</h1>
-      <p className="text-muted-foreground">{t(`${key}.body`)}</p>
-      <Link to="/" className={buttonVariants()}>
-        {t("backHome")}
-      </Link>
-    </div>
-  );
+  const body = <ErrorNotice error={error} className="min-h-[50vh]" />;
   if (!data) return <main className="p-6">{body}</main>;
   return (
     <div className="flex min-h-screen flex-col">
