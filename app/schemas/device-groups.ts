@@ -1,14 +1,14 @@
 /**
- * The device-group form (docs/ARCHITECTURE.md §7.2), in the spec's wire names so the page form, the
- * service and the admin API share one schema. Schedule rules the access-window core also
- * knows (equal times, unknown zone) are checked by the service through the core.
+ * The device-group form (docs/ARCHITECTURE.md §7.2) in domain names; the admin API's endpoint file reads
+ * the spec's names (`sch_monday`, `start_at`, ...) with the same field checks. Schedule rules the
+ * access-window core also knows (equal times, unknown zone) are checked by the service through the core.
  */
 import { z } from "zod";
 import { checkbox } from "./flag";
 import { freeText, NAME_MAX, nameText } from "./text";
 
-export const WEEKDAY_FIELDS = ["sch_monday", "sch_tuesday", "sch_wednesday", "sch_thursday", "sch_friday", "sch_saturday", "sch_sunday"] as const;
-export type WeekdayField = (typeof WEEKDAY_FIELDS)[number];
+export const WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
 
 /** Device-group status 3: deactivated (1 and 2 are active). */
 export const DEACTIVATED = 3;
@@ -41,44 +41,45 @@ const deviceIds = z.preprocess((v) => {
   return list.map((x) => (x && typeof x === "object" && "id" in x ? (x as { id: unknown }).id : x)).filter((x) => x !== "" && x != null);
 }, z.array(z.coerce.number().int().positive()));
 
-const base = z.object({
-  display_name: nameText("Display name", NAME_MAX, GROUP_MSG.displayName),
-  full_name: nameText("Full name", NAME_MAX, GROUP_MSG.fullName),
+/** The week: a flag per day. */
+export const weekFlags = z.object(Object.fromEntries(WEEKDAYS.map((d) => [d, flag])) as Record<Weekday, typeof flag>);
+
+/** The group's fields one by one; the admin API reads the same fields in the spec's names. */
+export const groupFields = z.object({
+  displayName: nameText("Display name", NAME_MAX, GROUP_MSG.displayName),
+  fullName: nameText("Full name", NAME_MAX, GROUP_MSG.fullName),
   description: freeText("Description", 1000).optional().default(""),
-  sch_monday: flag,
-  sch_tuesday: flag,
-  sch_wednesday: flag,
-  sch_thursday: flag,
-  sch_friday: flag,
-  sch_saturday: flag,
-  sch_sunday: flag,
-  start_at: time,
-  end_at: time,
-  is_all_day: flag,
-  time_zone_id: optionalId,
-  available_devices: deviceIds,
+  // Nothing ticked posts no `days.*` field at all.
+  days: weekFlags.default({}),
+  startAt: time,
+  endAt: time,
+  allDay: flag,
+  timeZoneId: optionalId,
+  deviceIds,
   /** 1 or 2 active, 3 deactivated. Absent means active: 1 on create; on modify 3 returns to 1 and 1 or 2 is kept. */
   status: z.preprocess((v) => (v === "" || v == null ? undefined : v), z.coerce.number().int().min(1).max(3).optional()),
 });
+export const groupId = z.coerce.number().int().positive();
+type Group = z.output<typeof groupFields>;
+export type GroupKey = keyof Group;
 
-type Base = z.infer<typeof base>;
-
-function checkGroup(v: Base, ctx: z.RefinementCtx, requireZone: boolean) {
-  if (!WEEKDAY_FIELDS.some((d) => v[d])) ctx.addIssue({ code: "custom", path: ["days"], message: GROUP_MSG.days });
-  if (!v.is_all_day && (!v.start_at || !v.end_at)) {
-    ctx.addIssue({ code: "custom", path: [v.start_at ? "end_at" : "start_at"], message: GROUP_MSG.times });
+/** The whole-group rules; `name` gives a field's name in the checked body. */
+export function checkGroup(v: Group, ctx: z.RefinementCtx, requireZone: boolean, name: (key: GroupKey) => string = (k) => k) {
+  if (!WEEKDAYS.some((d) => v.days[d])) ctx.addIssue({ code: "custom", path: [name("days")], message: GROUP_MSG.days });
+  if (!v.allDay && (!v.startAt || !v.endAt)) {
+    ctx.addIssue({ code: "custom", path: [name(v.startAt ? "endAt" : "startAt")], message: GROUP_MSG.times });
   }
-  if (requireZone && v.time_zone_id == null) ctx.addIssue({ code: "custom", path: ["time_zone_id"], message: GROUP_MSG.timeZone });
-  if (v.available_devices.length === 0) ctx.addIssue({ code: "custom", path: ["available_devices"], message: GROUP_MSG.devices });
+  if (requireZone && v.timeZoneId == null) ctx.addIssue({ code: "custom", path: [name("timeZoneId")], message: GROUP_MSG.timeZone });
+  if (v.deviceIds.length === 0) ctx.addIssue({ code: "custom", path: [name("deviceIds")], message: GROUP_MSG.devices });
 }
 
 /** All day clears both times (docs/ARCHITECTURE.md §7.2). */
-const clearTimes = <T extends Base>(v: T): T => (v.is_all_day ? { ...v, start_at: "", end_at: "" } : v);
+export const clearTimes = <T extends Group>(v: T): T => (v.allDay ? { ...v, startAt: "", endAt: "" } : v);
 
-export const createDeviceGroupSchema = base.superRefine((v, ctx) => checkGroup(v, ctx, true)).transform(clearTimes);
+export const createDeviceGroupSchema = groupFields.superRefine((v, ctx) => checkGroup(v, ctx, true)).transform(clearTimes);
 
-export const modifyDeviceGroupSchema = base
-  .extend({ id: z.coerce.number().int().positive() })
+export const modifyDeviceGroupSchema = groupFields
+  .extend({ id: groupId })
   .superRefine((v, ctx) => checkGroup(v, ctx, false))
   .transform(clearTimes);
 

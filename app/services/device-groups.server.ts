@@ -6,7 +6,7 @@ import { and, asc, count, desc, eq, inArray, isNull, ne, notInArray, sql, type S
 import type { Core, Days, ValidationError } from "~core";
 import { chunkedInserts } from "../../db/seed/batch";
 import { addDevicesToGroupSchema, BULK_MSG, devicePickerQuery, PICKER_PAGE_SIZE, type AddDevicesToGroupInput, type BulkRowResult, type DevicePickerQuery } from "~/schemas/bulk";
-import { DEACTIVATED, GROUP_MSG, WEEKDAY_FIELDS, type CreateDeviceGroupInput, type ModifyDeviceGroupInput } from "~/schemas/device-groups";
+import { DEACTIVATED, GROUP_MSG, WEEKDAYS, type CreateDeviceGroupInput, type ModifyDeviceGroupInput } from "~/schemas/device-groups";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { inChunks, schema, type Db } from "~/utils/db.server";
@@ -166,20 +166,20 @@ const CORE_TEXT: Record<string, string> = {
 /** Looks up the zone and checks the schedule through the core, so errors match the gateway's. */
 async function checkSchedule(db: Db, core: Core, input: GroupInput, zoneId: number | null) {
   const zone = zoneId == null ? undefined : await db.query.timeZones.findFirst({ where: eq(tz.id, zoneId) });
-  if (!zone) throw new ServiceError(400, "Time zone is required", { fieldErrors: { time_zone_id: ["Time zone is required"] } });
+  if (!zone) throw new ServiceError(400, "Time zone is required", { fieldErrors: { timeZoneId: ["Time zone is required"] } });
   const errors = core.validate({
     kind: "group",
     tz: zone.name,
-    days: WEEKDAY_FIELDS.map((f) => input[f]) as Days,
-    allDay: input.is_all_day,
-    startTime: input.start_at || null,
-    endTime: input.end_at || null,
+    days: WEEKDAYS.map((d) => input.days[d]) as Days,
+    allDay: input.allDay,
+    startTime: input.startAt || null,
+    endTime: input.endAt || null,
   });
   if (errors.length === 0) return;
-  const wire: Record<string, string> = { startTime: "start_at", endTime: "end_at", tz: "time_zone_id", days: "days", allDay: "is_all_day" };
+  const field: Record<string, string> = { startTime: "startAt", endTime: "endAt", tz: "timeZoneId", days: "days", allDay: "allDay" };
   const fieldErrors: Record<string, string[]> = {};
   const text = (e: ValidationError) => CORE_TEXT[e.code] ?? e.message;
-  for (const e of errors) (fieldErrors[wire[e.field] ?? e.field ?? "_"] ??= []).push(text(e));
+  for (const e of errors) (fieldErrors[field[e.field] ?? e.field ?? "_"] ??= []).push(text(e));
   throw new ServiceError(400, text(errors[0]), { fieldErrors, errorCode: errors[0].code });
 }
 
@@ -197,19 +197,19 @@ async function checkDevices(db: Db, auth: Auth, ids: number[]): Promise<number[]
 }
 
 const groupValues = (input: GroupInput) => ({
-  fullName: input.full_name,
-  displayName: input.display_name,
+  fullName: input.fullName,
+  displayName: input.displayName,
   description: input.description,
-  schMonday: input.sch_monday,
-  schTuesday: input.sch_tuesday,
-  schWednesday: input.sch_wednesday,
-  schThursday: input.sch_thursday,
-  schFriday: input.sch_friday,
-  schSaturday: input.sch_saturday,
-  schSunday: input.sch_sunday,
-  startAt: input.start_at || null,
-  endAt: input.end_at || null,
-  isAllDay: input.is_all_day,
+  schMonday: input.days.monday,
+  schTuesday: input.days.tuesday,
+  schWednesday: input.days.wednesday,
+  schThursday: input.days.thursday,
+  schFriday: input.days.friday,
+  schSaturday: input.days.saturday,
+  schSunday: input.days.sunday,
+  startAt: input.startAt || null,
+  endAt: input.endAt || null,
+  isAllDay: input.allDay,
 });
 
 function memberInserts(db: Db, companyId: number, groupId: number | SQL, deviceIds: number[]) {
@@ -222,20 +222,20 @@ function memberInserts(db: Db, companyId: number, groupId: number | SQL, deviceI
 
 export async function createDeviceGroup(db: Db, auth: Auth, input: CreateDeviceGroupInput, now: number, core: Core): Promise<number> {
   assertCan(auth, MODULE, "add");
-  await checkSchedule(db, core, input, input.time_zone_id ?? null);
-  const deviceIds = await checkDevices(db, auth, input.available_devices);
+  await checkSchedule(db, core, input, input.timeZoneId ?? null);
+  const deviceIds = await checkDevices(db, auth, input.deviceIds);
   const companyId = auth.company.id;
   // Inside one batch nothing else writes, so the newest group id is the row just inserted.
   const newId = sql`(select max(id) from device_groups)`;
   const results = await db.batch([
-    db.insert(g).values({ ...groupValues(input), companyId, timeZoneId: input.time_zone_id!, status: input.status ?? 1, createdAt: now, updatedAt: now }),
+    db.insert(g).values({ ...groupValues(input), companyId, timeZoneId: input.timeZoneId!, status: input.status ?? 1, createdAt: now, updatedAt: now }),
     ...memberInserts(db, companyId, newId, deviceIds),
     activityInsert(db, {
       companyId,
       name: "Device Group Created",
       createdByUserId: auth.user.id,
       targetDeviceGroupId: newId,
-      summary: input.full_name,
+      summary: input.fullName,
       at: now,
     }),
     db.select({ id: sql<number>`max(id)` }).from(g),
@@ -248,9 +248,9 @@ export async function createDeviceGroup(db: Db, auth: Auth, input: CreateDeviceG
 export async function modifyDeviceGroup(db: Db, auth: Auth, input: ModifyDeviceGroupInput, now: number, core: Core): Promise<{ status: number; message: string }> {
   assertCan(auth, MODULE, "modify");
   const current = await findGroup(db, auth, input.id);
-  const zoneId = input.time_zone_id ?? current.timeZoneId;
+  const zoneId = input.timeZoneId ?? current.timeZoneId;
   await checkSchedule(db, core, input, zoneId);
-  const deviceIds = await checkDevices(db, auth, input.available_devices);
+  const deviceIds = await checkDevices(db, auth, input.deviceIds);
   const status = input.status === DEACTIVATED ? DEACTIVATED : (input.status ?? (current.status === DEACTIVATED ? 1 : current.status));
   const name = status === DEACTIVATED ? "Device Group De-Activated" : "Device Group Modified";
   const companyId = auth.company.id;
@@ -261,7 +261,7 @@ export async function modifyDeviceGroup(db: Db, auth: Auth, input: ModifyDeviceG
       .where(liveInCompany(g, auth, eq(g.id, input.id))),
     db.delete(m).where(and(eq(m.groupId, input.id), eq(m.companyId, companyId))),
     ...memberInserts(db, companyId, input.id, deviceIds),
-    activityInsert(db, { companyId, name, createdByUserId: auth.user.id, targetDeviceGroupId: input.id, summary: input.full_name, at: now }),
+    activityInsert(db, { companyId, name, createdByUserId: auth.user.id, targetDeviceGroupId: input.id, summary: input.fullName, at: now }),
   ]);
   return { status, message: status === DEACTIVATED ? "Device Group De-Activated" : "Device Group Modified" };
 }

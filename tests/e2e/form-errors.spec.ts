@@ -80,7 +80,7 @@ for (const { lang, user, group } of LANGS) {
     test("the add device-group form: tabbing turns nothing red, Save shows each error once, typing clears that field's", async ({ page }) => {
       await page.goto(`/addDeviceGroup?lng=${lang}`);
       const form = page.locator("form#group-add");
-      await form.locator("input[name=display_name]").focus();
+      await form.locator("input[name=displayName]").focus();
       for (let i = 0; i < 8; i++) await page.keyboard.press("Tab");
       await expect(form.locator("[aria-invalid=true]")).toHaveCount(0);
       await expect(page.getByText(group.full)).toHaveCount(0);

@@ -1,10 +1,54 @@
 import { z } from "zod";
 import { addDevicesToGroupSchema } from "~/schemas/bulk";
 import { searchText } from "~/schemas/search";
-import { createDeviceGroupSchema, modifyDeviceGroupSchema } from "~/schemas/device-groups";
+import { checkGroup, clearTimes, groupFields, groupId, weekFlags, type GroupKey, type Weekday } from "~/schemas/device-groups";
 import * as groups from "~/services/device-groups.server";
 import type { DeviceOption, GroupRow } from "~/services/device-groups.server";
 import { endpoint } from "../define.server";
+import { wireObject, withWireFields } from "../wire-fields.server";
+
+const DAY_WIRE = {
+  monday: "sch_monday",
+  tuesday: "sch_tuesday",
+  wednesday: "sch_wednesday",
+  thursday: "sch_thursday",
+  friday: "sch_friday",
+  saturday: "sch_saturday",
+  sunday: "sch_sunday",
+} as const satisfies Record<Weekday, string>;
+
+/** The group's domain fields in the spec's names; field errors go back under these. */
+const GROUP_WIRE = {
+  displayName: "display_name",
+  fullName: "full_name",
+  description: "description",
+  startAt: "start_at",
+  endAt: "end_at",
+  allDay: "is_all_day",
+  timeZoneId: "time_zone_id",
+  deviceIds: "available_devices",
+  status: "status",
+  days: "days",
+  id: "id",
+  ...DAY_WIRE,
+} as const satisfies Record<GroupKey | Weekday | "id", string>;
+
+/** The spec's body is flat, a `sch_*` flag per day; the group nests them under `days`. */
+const flatGroup = groupFields.omit({ days: true }).merge(weekFlags);
+const nestDays = <T extends Record<Weekday, boolean>>({ monday, tuesday, wednesday, thursday, friday, saturday, sunday, ...rest }: T) => ({
+  ...rest,
+  days: { monday, tuesday, wednesday, thursday, friday, saturday, sunday },
+});
+
+/** Create and modify bodies in the spec's names, checked as the page's form is, as the group the service takes. */
+const createBody = wireObject(flatGroup, GROUP_WIRE)
+  .transform(nestDays)
+  .superRefine((v, ctx) => checkGroup(v, ctx, true, (k) => GROUP_WIRE[k]))
+  .transform(clearTimes);
+const modifyBody = wireObject(flatGroup.extend({ id: groupId }), GROUP_WIRE)
+  .transform(nestDays)
+  .superRefine((v, ctx) => checkGroup(v, ctx, false, (k) => GROUP_WIRE[k]))
+  .transform(clearTimes);
 
 const id = z.coerce.number({ invalid_type_error: "id must be a number" }).int().positive();
 const bit = (v: boolean) => (v ? "1" : "0");
@@ -99,10 +143,10 @@ export const deviceGroupEndpoints = [
     tag: "Device groups",
     summary: "Creates a group with its devices (available_devices: device ids). Needs the add right.",
     auth: "token",
-    body: createDeviceGroupSchema,
+    body: createBody,
     response: z.object({ message: z.string(), payload: z.object({ id: z.number() }) }),
     async handler({ db, auth, body, now, core }) {
-      const newId = await groups.createDeviceGroup(db, auth, body, now, core);
+      const newId = await withWireFields(GROUP_WIRE, () => groups.createDeviceGroup(db, auth, body, now, core));
       return { message: "Device Group Created", payload: { id: newId } };
     },
   }),
@@ -112,10 +156,10 @@ export const deviceGroupEndpoints = [
     tag: "Device groups",
     summary: "Saves a group; status 3 deactivates it (logged as de-activated). Needs the modify right.",
     auth: "token",
-    body: modifyDeviceGroupSchema,
+    body: modifyBody,
     response: z.object({ message: z.string(), payload: z.object({ id: z.number(), status: z.number() }) }),
     async handler({ db, auth, body, now, core }) {
-      const r = await groups.modifyDeviceGroup(db, auth, body, now, core);
+      const r = await withWireFields(GROUP_WIRE, () => groups.modifyDeviceGroup(db, auth, body, now, core));
       return { message: r.message, payload: { id: body.id, status: r.status } };
     },
   }),

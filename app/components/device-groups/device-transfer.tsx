@@ -3,6 +3,8 @@ import { PickList } from "~/components/ui/pick-list";
 import type { DeviceOption } from "~/services/device-groups.server";
 
 type Props = {
+  /** The form field the group's devices post under, one id each. */
+  name: string;
   available: DeviceOption[];
   inGroup: DeviceOption[];
   onMove: (device: DeviceOption, toGroup: boolean) => void;
@@ -11,9 +13,9 @@ type Props = {
 
 /**
  * The two moving lists of the group form: activating a device (click, Enter or Space on its
- * button) moves it to the other list. The group's devices post as `available_devices`.
+ * button) moves it to the other list. The group's devices post under `name`.
  */
-export function DeviceTransfer({ available, inGroup, onMove, error }: Props) {
+export function DeviceTransfer({ name, available, inGroup, onMove, error }: Props) {
   const { t } = useTranslation("groups");
   return (
     <div className="grid gap-2">
@@ -44,7 +46,7 @@ export function DeviceTransfer({ available, inGroup, onMove, error }: Props) {
         </PickList>
       </div>
       {inGroup.map((d) => (
-        <input key={d.id} type="hidden" name="available_devices" value={d.id} />
+        <input key={d.id} type="hidden" name={name} value={d.id} />
       ))}
       {error && (
         <p id="group-devices-error" className="text-xs font-medium text-destructive">

@@ -5,7 +5,7 @@ import { deleteColumn } from "~/components/data-table/delete-column";
 import { CircleCheckIcon, CircleOffIcon } from "~/components/devices/device-icons";
 import { CheckIcon } from "~/components/ui/icons";
 import type { GroupRow } from "~/services/device-groups.server";
-import { WEEKDAY_FIELDS } from "~/schemas/device-groups";
+import { WEEKDAYS } from "~/schemas/device-groups";
 
 const DAY_KEYS = ["schMonday", "schTuesday", "schWednesday", "schThursday", "schFriday", "schSaturday", "schSunday"] as const satisfies readonly (keyof GroupRow)[];
 
@@ -65,7 +65,7 @@ export function groupColumns(t: TFunction, canDelete: boolean): ColumnDef<GroupR
       cell: ({ row }) => (row.original.isAllDay ? t("allDay") : `${row.original.startAt ?? "-"}–${row.original.endAt ?? "-"}`),
     },
     ...DAY_KEYS.map((key, i): ColumnDef<GroupRow> => ({
-      id: WEEKDAY_FIELDS[i],
+      id: WEEKDAYS[i],
       header: () => (
         <abbr title={t(`day.${i}`)} className="no-underline">
           {t(`day.short.${i}`)}

@@ -9,7 +9,7 @@ import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { Switch } from "~/components/ui/switch";
 import { Textarea } from "~/components/ui/textarea";
-import { createDeviceGroupSchema, modifyDeviceGroupSchema, WEEKDAY_FIELDS } from "~/schemas/device-groups";
+import { createDeviceGroupSchema, modifyDeviceGroupSchema, WEEKDAYS } from "~/schemas/device-groups";
 import type { DeviceOption } from "~/services/device-groups.server";
 import { DeviceTransfer } from "./device-transfer";
 import { AS_POSTED } from "~/utils/form-options";
@@ -38,15 +38,15 @@ type Props = {
 /** The add and modify device-group form (docs/ARCHITECTURE.md §7.2); Conform with the schema the action parses. */
 export function GroupForm({ mode, values, zones, available: initialAvailable, inGroup: initialInGroup }: Props) {
   const schema = mode === "add" ? createDeviceGroupSchema : modifyDeviceGroupSchema;
-  const { form, fields, err, formError, formProps, t } = usePageForm({ id: `group-${mode}`, schema, ns: "groups", ...AS_POSTED });
+  const { fields, err, formError, formProps, t } = usePageForm({ id: `group-${mode}`, schema, ns: "groups", ...AS_POSTED });
   const navigation = useNavigation();
   const [allDay, setAllDay] = useState(values.isAllDay);
   const [times, setTimes] = useState({ start: values.startAt, end: values.endAt });
   const [available, setAvailable] = useState(initialAvailable);
   const [inGroup, setInGroup] = useState(initialInGroup);
   const error = (name: keyof typeof fields) => err(fields[name]);
-  // "days" is the schema's whole-week check, not a field of its own: its error is read from the form's.
-  const daysError = err({ errors: form.allErrors.days, dirty: false });
+  // The whole-week check shows once the form was submitted, not as the days are ticked.
+  const daysError = err({ errors: fields.days.errors, dirty: false });
   const busy = navigation.state === "submitting";
 
   const move = (device: DeviceOption, toGroup: boolean) => {
@@ -64,22 +64,21 @@ export function GroupForm({ mode, values, zones, available: initialAvailable, in
     <Form method="post" {...formProps} className="grid gap-6">
       {values.id != null && <input type="hidden" name="id" value={values.id} />}
       <div className="grid gap-4 md:grid-cols-2">
-        <Field label={t("form.displayName")} error={error("display_name")} required>
-          <Input name="display_name" defaultValue={values.displayName} maxLength={100} />
+        <Field label={t("form.displayName")} error={error("displayName")} required>
+          <Input name={fields.displayName.name} defaultValue={values.displayName} maxLength={100} />
         </Field>
-        <Field label={t("form.fullName")} error={error("full_name")} required>
-          <Input name="full_name" defaultValue={values.fullName} maxLength={100} />
+        <Field label={t("form.fullName")} error={error("fullName")} required>
+          <Input name={fields.fullName.name} defaultValue={values.fullName} maxLength={100} />
         </Field>
         <Field label={t("form.description")} className="md:col-span-2">
-          <Textarea name="description" defaultValue={values.description} rows={3} />
+          <Textarea name={fields.description.name} defaultValue={values.description} rows={3} />
         </Field>
       </div>
 
       <fieldset className="grid gap-4 md:grid-cols-4">
         <Field label={t("form.allDay")} orientation="horizontal" className="self-end pb-2">
           <Checkbox
-            name="is_all_day"
-            value="1"
+            name={fields.allDay.name}
             checked={allDay}
             onCheckedChange={(on) => {
               setAllDay(on === true);
@@ -87,14 +86,14 @@ export function GroupForm({ mode, values, zones, available: initialAvailable, in
             }}
           />
         </Field>
-        <Field label={t("form.startAt")} error={error("start_at")} required={!allDay}>
-          <Input type="time" name="start_at" value={times.start} disabled={allDay} onChange={(e) => setTimes((x) => ({ ...x, start: e.target.value }))} />
+        <Field label={t("form.startAt")} error={error("startAt")} required={!allDay}>
+          <Input type="time" name={fields.startAt.name} value={times.start} disabled={allDay} onChange={(e) => setTimes((x) => ({ ...x, start: e.target.value }))} />
         </Field>
-        <Field label={t("form.endAt")} error={error("end_at")} required={!allDay}>
-          <Input type="time" name="end_at" value={times.end} disabled={allDay} onChange={(e) => setTimes((x) => ({ ...x, end: e.target.value }))} />
+        <Field label={t("form.endAt")} error={error("endAt")} required={!allDay}>
+          <Input type="time" name={fields.endAt.name} value={times.end} disabled={allDay} onChange={(e) => setTimes((x) => ({ ...x, end: e.target.value }))} />
         </Field>
-        <Field label={t("form.timeZone")} error={error("time_zone_id")} required={mode === "add"}>
-          <ZoneSelect zones={zones} placeholder={t("form.chooseZone")} name="time_zone_id" defaultValue={values.timeZoneId ?? ""} />
+        <Field label={t("form.timeZone")} error={error("timeZoneId")} required={mode === "add"}>
+          <ZoneSelect zones={zones} placeholder={t("form.chooseZone")} name={fields.timeZoneId.name} defaultValue={values.timeZoneId ?? ""} />
         </Field>
       </fieldset>
 
@@ -106,10 +105,10 @@ export function GroupForm({ mode, values, zones, available: initialAvailable, in
           </span>
         </legend>
         <div className="flex flex-wrap gap-4">
-          {WEEKDAY_FIELDS.map((day, i) => (
+          {WEEKDAYS.map((day, i) => (
             <div key={day} className="flex items-center gap-2">
-              <Checkbox id={day} name={day} value="1" defaultChecked={values.days[i]} />
-              <Label htmlFor={day}>{t(`day.${i}`)}</Label>
+              <Checkbox id={`day-${day}`} name={fields.days.getFieldset()[day].name} defaultChecked={values.days[i]} />
+              <Label htmlFor={`day-${day}`}>{t(`day.${i}`)}</Label>
             </div>
           ))}
         </div>
@@ -121,12 +120,12 @@ export function GroupForm({ mode, values, zones, available: initialAvailable, in
       </fieldset>
 
       <div className="flex items-center gap-2">
-        {/* Checked posts the spec's status 3; absent keeps or restores an active status. */}
-        <Switch id="deactivate" name="status" value="3" defaultChecked={values.deactivated} />
+        {/* Checked posts status 3 (deactivated); absent keeps or restores an active status. */}
+        <Switch id="deactivate" name={fields.status.name} value="3" defaultChecked={values.deactivated} />
         <Label htmlFor="deactivate">{t("form.deactivate")}</Label>
       </div>
 
-      <DeviceTransfer available={available} inGroup={inGroup} onMove={move} error={error("available_devices")} />
+      <DeviceTransfer available={available} inGroup={inGroup} onMove={move} name={fields.deviceIds.name} error={error("deviceIds")} />
 
       {formError && (
         <p role="alert" className="text-sm font-medium text-destructive">
