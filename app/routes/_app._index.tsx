@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { LinkButton } from "~/components/ui/link-button";
 import type { ReactNode } from "react";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -37,9 +38,9 @@ export default function Home() {
         "/devices?online=0",
         dev.offline,
         dev.neverSeen > 0 && (
-          <Link to="/devices?online=never" data-testid="stat-neverSeen" className="px-4 pb-3 text-xs text-primary underline-offset-4 hover:underline">
+          <LinkButton variant="link" size="inline" to="/devices?online=never" data-testid="stat-neverSeen" className="px-4 pb-3 text-xs">
             {td("neverSeen", { count: dev.neverSeen })}
-          </Link>
+          </LinkButton>
         ),
       ),
     dev && stat("scheduledOpen", "/devices?schedule=open", dev.scheduledOpen),

@@ -1,7 +1,7 @@
 import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { activityLabel, denialReason, outcomeOf, summaryText } from "~/components/activity/activity-text";
 import { OutcomeMark } from "~/components/activity/outcome-mark";
@@ -82,11 +82,7 @@ export default function ActivityDetailsPage() {
       <PageHeader
         title={label}
         description={outcome ? <OutcomeMark outcome={outcome} label={t(`outcome.${outcome}`)} /> : undefined}
-        actions={
-          <Link to="/activity" className="text-sm text-primary underline-offset-4 hover:underline">
-            {t("back")}
-          </Link>
-        }
+        back={{ to: "/activity", label: t("back") }}
         className="pb-0"
       />
       <Card>

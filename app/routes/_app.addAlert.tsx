@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { alertFormAction } from "~/routes/alert-form-action.server";
 import { AlertForm } from "~/components/alerts/alert-form";
@@ -24,14 +24,7 @@ export default function AddAlert() {
   const { t } = useTranslation("alerts");
   return (
     <div>
-      <PageHeader
-        title={t("addTitle")}
-        actions={
-          <Link to="/alerts" className="text-sm text-primary underline-offset-4 hover:underline">
-            {t("backToList")}
-          </Link>
-        }
-      />
+      <PageHeader title={t("addTitle")} back={{ to: "/alerts", label: t("backToList") }} />
       <AlertForm
         mode="add"
         options={options}

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { saveGroupForm } from "~/routes/device-group-form-action.server";
 import { GroupForm } from "~/components/device-groups/group-form";
@@ -29,14 +29,7 @@ export default function AddDeviceGroup() {
   const { t } = useTranslation("groups");
   return (
     <div>
-      <PageHeader
-        title={t("addTitle")}
-        actions={
-          <Link to="/deviceGroups" className="text-sm text-primary underline-offset-4 hover:underline">
-            {t("title")}
-          </Link>
-        }
-      />
+      <PageHeader title={t("addTitle")} back={{ to: "/deviceGroups", label: t("title") }} />
       <GroupForm
         key={formKey}
         mode="add"

@@ -1,5 +1,5 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import QRCode from "qrcode";
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "~/components/confirm-dialog";
@@ -126,11 +126,7 @@ export default function DeviceDetailsPage() {
             {tl("col.status")}: {deviceStatusText(tl, status, device.startDate, today)}
           </span>
         }
-        actions={
-          <Link to="/devices" className="text-sm text-primary underline-offset-4 hover:underline">
-            {t("details.back")}
-          </Link>
-        }
+        back={{ to: "/devices", label: t("details.back") }}
         className="pb-0"
       />
       {actionData?.issued && <BoardSecretCard issued={actionData.issued} />}

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { alertFormAction } from "~/routes/alert-form-action.server";
 import { AlertForm, type AlertFormValues } from "~/components/alerts/alert-form";
@@ -62,14 +62,7 @@ export default function ModifyAlert() {
   const { t } = useTranslation("alerts");
   return (
     <div>
-      <PageHeader
-        title={t("modifyTitle", { name: values.displayName })}
-        actions={
-          <Link to="/alerts" className="text-sm text-primary underline-offset-4 hover:underline">
-            {t("backToList")}
-          </Link>
-        }
-      />
+      <PageHeader title={t("modifyTitle", { name: values.displayName })} back={{ to: "/alerts", label: t("backToList") }} />
       <AlertForm key={`${values.id}-${updatedAt}`} mode="modify" options={options} today={today} values={values} readOnly={readOnly} />
     </div>
   );

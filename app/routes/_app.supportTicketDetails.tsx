@@ -1,5 +1,5 @@
 import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { DetailList } from "~/components/devices/detail-list";
@@ -8,6 +8,8 @@ import { ticketPageData } from "~/routes/support-ticket-page.server";
 import { TicketDevices } from "~/components/support/ticket-devices";
 import { TicketNotes, type NoteActionData } from "~/components/support/ticket-notes";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
+import { Button } from "~/components/ui/button";
+import { LinkButton } from "~/components/ui/link-button";
 import { PageHeader } from "~/components/ui/page-header";
 import { translateMessage } from "~/i18n/messages";
 import { SUPPORT_MSG, supportNoteSchema } from "~/schemas/support";
@@ -66,9 +68,9 @@ export default function SupportTicketDetailsPage() {
                 key: "user",
                 label: t("submittedBy"),
                 value: ownerLink ? (
-                  <Link to={`/modifyUser?id=${ticket.userId}`} className="text-primary underline-offset-4 hover:underline">
+                  <LinkButton variant="link" size="inline" to={`/modifyUser?id=${ticket.userId}`}>
                     {owner?.displayName}
-                  </Link>
+                  </LinkButton>
                 ) : (
                   owner?.displayName
                 ),
@@ -111,13 +113,13 @@ export default function SupportTicketDetailsPage() {
                   key: "gps",
                   label: t("gps"),
                   value: locationValid ? (
-                    <Link to={gpsUrl} className="text-primary underline-offset-4 hover:underline" data-testid="gps-link">
+                    <LinkButton variant="link" size="inline" to={gpsUrl} data-testid="gps-link">
                       {position}
-                    </Link>
+                    </LinkButton>
                   ) : (
-                    <button type="button" className="text-primary underline-offset-4 hover:underline" data-testid="gps-link" onClick={() => setGpsError(true)}>
+                    <Button type="button" variant="link" size="inline" data-testid="gps-link" onClick={() => setGpsError(true)}>
                       {position}
-                    </button>
+                    </Button>
                   ),
                 },
               ]}

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "~/components/auth/auth-card";
@@ -10,6 +10,7 @@ import { SessionEndedNotice } from "~/components/auth/session-ended-notice";
 import { PasswordInput } from "~/components/auth/password-input";
 import { toast } from "~/components/toast/toast-store";
 import { Button } from "~/components/ui/button";
+import { LinkButton } from "~/components/ui/link-button";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { getLanguage, languageCookie } from "~/i18n/i18next.server";
@@ -115,12 +116,12 @@ export default function Login() {
           {t("login")}
         </Button>
         <div className="flex items-center justify-between text-sm">
-          <Link to="/forgotPassword" className="text-primary hover:underline">
+          <LinkButton variant="link" size="inline" to="/forgotPassword">
             {t("forgotPassword")}
-          </Link>
-          <Link to="/terms" className="text-muted-foreground hover:underline">
+          </LinkButton>
+          <LinkButton variant="link" size="inline" to="/terms" className="text-muted-foreground">
             {t("terms")}
-          </Link>
+          </LinkButton>
         </div>
       </Form>
     </AuthCard>

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { LinkButton } from "~/components/ui/link-button";
+import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "~/components/auth/auth-card";
 import { getLanguage } from "~/i18n/i18next.server";
@@ -17,9 +18,9 @@ export default function Terms() {
         <p>{t("termsBody1")}</p>
         <p>{t("termsBody2")}</p>
       </div>
-      <Link to="/login" className="mt-4 block text-center text-sm text-primary hover:underline">
+      <LinkButton variant="link" size="inline" to="/login" className="mt-4 block text-center">
         {t("backToLogin")}
-      </Link>
+      </LinkButton>
     </AuthCard>
   );
 }

@@ -1,6 +1,6 @@
-import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Button } from "~/components/ui/button";
+import { LinkButton } from "~/components/ui/link-button";
 
 /** The server's refusal, announced to screen readers. */
 export function FormAlert({ message }: { message: string | null | undefined }) {
@@ -20,9 +20,9 @@ export function SubmitAndBack({ label, busy }: { label: string; busy: boolean })
       <Button type="submit" className="w-full" loading={busy}>
         {label}
       </Button>
-      <Link to="/login" className="block text-center text-sm text-primary hover:underline">
+      <LinkButton variant="link" size="inline" to="/login" className="block text-center">
         {t("backToLogin")}
-      </Link>
+      </LinkButton>
     </>
   );
 }

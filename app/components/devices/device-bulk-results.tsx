@@ -1,5 +1,5 @@
-import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { LinkButton } from "~/components/ui/link-button";
 import type { BulkRowResult } from "~/schemas/bulk";
 
 /**
@@ -22,9 +22,9 @@ export function DeviceBulkResults({ group, rows, linkToGroup = true }: { group: 
         ))}
       </ul>
       {linkToGroup && (
-        <Link to={`/modifyDeviceGroup?id=${group.id}`} className="text-sm text-primary underline-offset-4 hover:underline">
+        <LinkButton variant="link" size="inline" to={`/modifyDeviceGroup?id=${group.id}`}>
           {t("bulk.openGroup", { group: group.name })}
-        </Link>
+        </LinkButton>
       )}
     </section>
   );

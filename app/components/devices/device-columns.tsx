@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { LinkButton } from "~/components/ui/link-button";
 import type { ColumnDef } from "@tanstack/react-table";
 import type { TFunction } from "i18next";
 import { deviceStatusText } from "~/components/lifecycle/device-status";
@@ -108,9 +109,9 @@ export function deviceColumns(t: TFunction, today: string, tz: string): ColumnDe
         row.original.lastActivityAt == null ? (
           "-"
         ) : (
-          <Link to={`/activity?id=${row.original.id}&type=Device`} className="text-primary underline-offset-4 hover:underline">
+          <LinkButton variant="link" size="inline" to={`/activity?id=${row.original.id}&type=Device`}>
             <ZonedTime value={row.original.lastActivityAt} timeZone={tz} />
-          </Link>
+          </LinkButton>
         ),
     },
     {

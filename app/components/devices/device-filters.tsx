@@ -1,4 +1,5 @@
-import { Form, Link, useSearchParams, useSubmit } from "@remix-run/react";
+import { Form, useSearchParams, useSubmit } from "@remix-run/react";
+import { LinkButton } from "~/components/ui/link-button";
 import type { TFunction } from "i18next";
 import { Button } from "~/components/ui/button";
 import { FiltersToggle, useFilterDisclosure } from "~/components/ui/filter-disclosure";
@@ -86,9 +87,9 @@ export function DeviceFilterBar({ t, filters, groups, types }: { t: TFunction; f
       {active && (
         <div className="flex flex-wrap items-center gap-2 sm:col-span-2 lg:col-span-4 xl:col-span-8">
           {filters.schedule && <span className="text-sm text-muted-foreground">{t("filter.scheduleOpen")}</span>}
-          <Link to={sort ? `?sort=${encodeURIComponent(sort)}` : "?"} className="text-sm text-primary underline-offset-4 hover:underline">
+          <LinkButton variant="link" size="inline" to={sort ? `?sort=${encodeURIComponent(sort)}` : "?"}>
             {t("filter.clear")}
-          </Link>
+          </LinkButton>
         </div>
       )}
     </Form>

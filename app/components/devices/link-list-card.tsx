@@ -1,5 +1,5 @@
-import { Link } from "@remix-run/react";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
+import { LinkButton } from "~/components/ui/link-button";
 
 /** A titled card of links (key holders, groups) with a message when empty. */
 export function LinkListCard({ title, empty, items, testId }: { title: string; empty: string; items: { id: number; label: string; to: string }[]; testId: string }) {
@@ -15,9 +15,9 @@ export function LinkListCard({ title, empty, items, testId }: { title: string; e
           <ul className="grid gap-1 text-sm" data-testid={testId}>
             {items.map((i) => (
               <li key={i.id}>
-                <Link to={i.to} className="text-primary underline-offset-4 hover:underline">
+                <LinkButton variant="link" size="inline" to={i.to}>
                   {i.label}
-                </Link>
+                </LinkButton>
               </li>
             ))}
           </ul>

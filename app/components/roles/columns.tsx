@@ -1,5 +1,5 @@
-import { Link } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
+import { LinkButton } from "~/components/ui/link-button";
 import type { TFunction } from "i18next";
 import { deleteColumn } from "~/components/data-table/delete-column";
 import { CheckCircleIcon, XIcon } from "~/components/ui/icons";
@@ -30,9 +30,9 @@ export function roleColumns(t: TFunction, opts: { canModify: boolean; canDelete:
       id: "edit",
       header: () => <span className="sr-only">{t("col.edit")}</span>,
       cell: ({ row }) => (
-        <Link to={`/modifyRole?id=${row.original.id}`} className="text-sm text-primary hover:underline" aria-label={t("edit", { name: row.original.title })}>
+        <LinkButton variant="link" size="inline" to={`/modifyRole?id=${row.original.id}`} aria-label={t("edit", { name: row.original.title })}>
           {t("col.edit")}
-        </Link>
+        </LinkButton>
       ),
     });
   }
