@@ -80,9 +80,7 @@ export default function ActivityPageRoute() {
       title={t("title")}
       caption={t("caption")}
       columns={columns}
-      data={rows}
-      total={total}
-      params={params}
+      page={{ rows, total, params }}
       empty={t("empty")}
       emptyHint={hasAnyFilter(filter) ? t("emptyFiltered") : undefined}
     >

@@ -40,15 +40,6 @@ export default function Alerts() {
   const canDelete = !!permissions && can(permissions, "activity", "delete");
   const columns = useMemo(() => alertColumns(t, canDelete), [t, canDelete]);
   return (
-    <ListPage
-      title={t("title")}
-      caption={t("caption")}
-      add={canAdd && { to: "/addAlert", label: t("add") }}
-      columns={columns}
-      data={rows}
-      total={total}
-      params={params}
-      empty={t("empty")}
-    />
+    <ListPage title={t("title")} caption={t("caption")} add={canAdd && { to: "/addAlert", label: t("add") }} columns={columns} page={{ rows, total, params }} empty={t("empty")} />
   );
 }

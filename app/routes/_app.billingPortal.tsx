@@ -30,9 +30,7 @@ export default function BillingPortal() {
       description={t("description", { company })}
       add={canCreate && { to: "/createCustomerInvoice", label: t("createInvoice") }}
       columns={columns}
-      data={rows}
-      total={total}
-      params={params}
+      page={{ rows, total, params }}
       empty={t("empty")}
       emptyHint={t("emptyHint")}
     />

@@ -59,9 +59,7 @@ export default function CompanyList() {
       ))}
       add={can.add && { to: "/addCompany", label: t("addCompany") }}
       columns={columns}
-      data={rows}
-      total={total}
-      params={params}
+      page={{ rows, total, params }}
       onRowClick={can.modify ? (c) => navigate(`/modifyCompany?id=${c.id}`) : undefined}
       empty={t("empty")}
     >

@@ -33,9 +33,7 @@ export default function CompanyDevicesPage() {
       description={`${company.name} (${company.code}) - ${company.type.toUpperCase()}`}
       back={{ to: "/company", label: t("backToList") }}
       columns={columns}
-      data={rows}
-      total={total}
-      params={params}
+      page={{ rows, total, params }}
       empty={t("empty")}
     />
   );

@@ -31,9 +31,7 @@ export default function CompanyInvoicesPage() {
       caption={t("invoicesOf", { name: company.name, code: company.code })}
       back={{ to: "/company", label: t("backToCompanies") }}
       columns={columns}
-      data={rows}
-      total={total}
-      params={params}
+      page={{ rows, total, params }}
       empty={t("empty")}
     />
   );

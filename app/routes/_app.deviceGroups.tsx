@@ -69,9 +69,7 @@ export default function DeviceGroups() {
       }
       add={canAdd && { to: "/addDeviceGroup", label: t("add") }}
       columns={columns}
-      data={rows}
-      total={total}
-      params={params}
+      page={{ rows, total, params }}
       empty={q ? t("noMatches") : t("empty")}
     >
       <Form method="get" role="search" aria-label={t("search.label")} className="flex items-end gap-2">

@@ -40,9 +40,7 @@ export default function DeviceTypesPage() {
       title={t("title")}
       add={can.add && { to: "/addDeviceType", label: t("add") }}
       columns={columns}
-      data={rows}
-      total={total}
-      params={params}
+      page={{ rows, total, params }}
       onRowClick={can.modify ? (r) => navigate(`/modifyDeviceType?id=${r.id}`) : undefined}
       empty={t("empty")}
     />

@@ -75,7 +75,7 @@ export default function Devices() {
   const activeGroups = useMemo(() => groups.filter((g) => g.active), [groups]);
   const filtered = Object.keys(filters).length > 0;
   return (
-    <ListPage title={t("title")} caption={t("caption")} columns={columns} data={rows} total={total} params={params} empty={t(filtered ? "emptyFiltered" : "empty")}>
+    <ListPage title={t("title")} caption={t("caption")} columns={columns} page={{ rows, total, params }} empty={t(filtered ? "emptyFiltered" : "empty")}>
       <DeviceFilterBar t={t} filters={filters} groups={filterGroups} types={types} />
       {selected.size > 0 && <DeviceBulkBar ids={[...selected]} groups={activeGroups} onClear={() => setSelected(new Set())} />}
       {actionData?.bulk && bulkGroup && <DeviceBulkResults group={bulkGroup} rows={actionData.bulk.rows} />}

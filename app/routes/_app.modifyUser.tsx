@@ -11,7 +11,7 @@ import { PageHeader } from "~/components/ui/page-header";
 import { TrashIcon } from "~/components/users/icons";
 import { loadPanelData } from "~/routes/user-ekey-panel.server";
 import { UserForm, type UserFormValues } from "~/components/users/user-form";
-import { assignBody } from "~/schemas/ekeys";
+import { keyAssignmentSchema } from "~/schemas/ekeys";
 import { userFormSchema } from "~/schemas/users";
 import { nationalForField, regionForCallingCode, regionOf } from "~/utils/phone";
 import { assignKey, removeKey } from "~/services/ekeys.server";
@@ -72,7 +72,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     form.set("userId", String(id));
     return formAction(
       request,
-      assignBody,
+      keyAssignmentSchema,
       async (value, submission) => {
         const r = await assignKey(db, auth, context.core, value, now);
         return { result: submission.reply({ resetForm: true }), message: r.message } satisfies FormReply;

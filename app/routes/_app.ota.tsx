@@ -69,9 +69,7 @@ export default function Ota() {
           caption={t("caption")}
           add={can.add && { to: "/addota", label: t("add") }}
           columns={columns}
-          data={rows}
-          total={total}
-          params={params}
+          page={{ rows, total, params }}
           empty={t("empty")}
         />
       </section>

@@ -51,9 +51,7 @@ export default function RolesPage() {
       }
       add={can.add && { to: "/addRole", label: t("addRole") }}
       columns={columns}
-      data={rows}
-      total={total}
-      params={params}
+      page={{ rows, total, params }}
       empty={t("empty")}
     />
   );

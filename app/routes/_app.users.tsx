@@ -123,9 +123,7 @@ export default function UsersPage() {
       title={t("title")}
       add={canAdd && { to: "/addUser", label: t("addUser") }}
       columns={columns}
-      data={rows}
-      total={total}
-      params={params}
+      page={{ rows, total, params }}
       onRowClick={(u) => navigate(`/modifyUser?id=${u.id}`)}
       empty={filters.q || filters.flag || filters.roleId || filters.groupId ? t("noMatches") : t("empty")}
     >

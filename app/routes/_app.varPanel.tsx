@@ -45,9 +45,7 @@ export default function VarPanelPage() {
         </nav>
       }
       columns={columns}
-      data={rows}
-      total={total}
-      params={params}
+      page={{ rows, total, params }}
       empty={t("noChildren")}
     />
   );

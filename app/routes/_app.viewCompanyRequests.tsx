@@ -51,15 +51,5 @@ export default function CompanyRequestsPage() {
   const { t } = useTranslation("requests");
   const busy = useNavigation().state !== "idle";
   const columns = useMemo(() => requestColumns(t, decide, busy), [t, decide, busy]);
-  return (
-    <ListPage
-      title={t("title")}
-      back={companyList && { to: "/company", label: t("backToCompanies") }}
-      columns={columns}
-      data={rows}
-      total={total}
-      params={params}
-      empty={t("empty")}
-    />
-  );
+  return <ListPage title={t("title")} back={companyList && { to: "/company", label: t("backToCompanies") }} columns={columns} page={{ rows, total, params }} empty={t("empty")} />;
 }

@@ -27,9 +27,7 @@ export default function ViewDeviceStockPage() {
       description={`${company.name} (${company.code})`}
       back={{ to: "/varPanel", label: t("backToCompanies") }}
       columns={columns}
-      data={rows}
-      total={total}
-      params={params}
+      page={{ rows, total, params }}
       empty={t("noStock")}
     />
   );

@@ -5,7 +5,9 @@ import { PageHeader } from "~/components/ui/page-header";
 import { cn } from "~/utils/cn";
 import { DataTable, type DataTableProps } from "./data-table";
 
-export interface ListPageProps<TData extends { id: number | string }> extends Omit<DataTableProps<TData>, "caption" | "emptyState" | "className"> {
+export interface ListPageProps<TData extends { id: number | string }> extends Omit<DataTableProps<TData>, "caption" | "emptyState" | "className" | "data" | "total" | "params"> {
+  /** The loader's page, as `tablePage(...)` returns it: this page's rows, the total and the table params. */
+  page: { rows: TData[]; total: number; params: DataTableProps<TData>["params"] };
   /** The page's `<h1>`, and the table's caption unless `caption` is given. */
   title: string;
   description?: ReactNode;
@@ -41,6 +43,7 @@ export function ListPage<TData extends { id: number | string }>({
   children,
   className,
   getRowId = (row) => String(row.id),
+  page,
   ...table
 }: ListPageProps<TData>) {
   const headerActions =
@@ -54,7 +57,15 @@ export function ListPage<TData extends { id: number | string }>({
     <div className={cn("grid gap-4", className)}>
       <PageHeader title={title} description={description} actions={headerActions} back={back || undefined} />
       {children}
-      <DataTable {...table} caption={caption ?? title} getRowId={getRowId} emptyState={<EmptyState title={empty} description={emptyHint} />} />
+      <DataTable
+        {...table}
+        data={page.rows}
+        total={page.total}
+        params={page.params}
+        caption={caption ?? title}
+        getRowId={getRowId}
+        emptyState={<EmptyState title={empty} description={emptyHint} />}
+      />
     </div>
   );
 }
