@@ -11,6 +11,7 @@ import { BulkResults } from "~/components/users/bulk-results";
 import { UserFilterForm } from "~/components/users/user-filter-form";
 import { userColumns } from "~/components/users/columns";
 import { bulkUsersSchema, type BulkRowResult, type BulkUserAction } from "~/schemas/bulk";
+import { ALL_DAYS } from "~/schemas/ekeys";
 import { userFiltersFromUrl } from "~/schemas/search";
 import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import { listRoles } from "~/services/roles.server";
@@ -79,17 +80,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
 function bulkKey(v: { action: string; groupId?: number; deviceId?: number }) {
   const group = v.action === "giveGroupKey";
   return {
-    eKey: (group ? v.groupId : v.deviceId) ?? null,
+    keyId: (group ? v.groupId : v.deviceId) ?? null,
     type: group ? ("group" as const) : ("device" as const),
     accessType: group ? ("custom_access" as const) : ("full_access" as const),
-    status: null,
     startDate: null,
     startTime: null,
     endDate: null,
     endTime: null,
     isNeverEnd: true,
     isAllDay: true,
-    scheduleDays: [true, true, true, true, true, true, true] as [boolean, boolean, boolean, boolean, boolean, boolean, boolean],
+    days: ALL_DAYS,
     zone: null,
   };
 }

@@ -56,23 +56,23 @@ const optionalText = z
 /** `HH:mm` or `HH:mm:ss` → `HH:mm`. */
 const time = optionalText.transform((s) => (s && /^\d{2}:\d{2}(:\d{2})?$/.test(s) ? s.slice(0, 5) : s));
 
-/** POST /user/assignKeyToUser body (spec names). */
-export const assignBody = z.object({
-  userId: z.coerce.number({ invalid_type_error: "userId is required" }).int().positive("userId is required"),
-  eKey: optionalId("eKey"),
-  type: z.enum(["device", "group"]).default("device"),
-  status: z.union([z.string(), z.number()]).nullish(),
-  FOBDeviceId: z
-    .union([z.string(), z.number()])
-    .nullish()
-    .transform((v) => (v == null ? "" : String(v).trim()))
-    .pipe(
-      z
-        .string()
-        .max(FOB_NUMBER_MAX, EKEY_MSG.fobNumber)
-        .regex(/^[A-Za-z0-9 _.:-]*$/, EKEY_MSG.fobNumber),
-    )
-    .transform((v) => v || null),
+const userId = z.coerce.number({ invalid_type_error: "userId is required" }).int().positive("userId is required");
+
+/** A fob number: letters, digits and a few separators; empty is none. */
+const fobNumber = z
+  .union([z.string(), z.number()])
+  .nullish()
+  .transform((v) => (v == null ? "" : String(v).trim()))
+  .pipe(
+    z
+      .string()
+      .max(FOB_NUMBER_MAX, EKEY_MSG.fobNumber)
+      .regex(/^[A-Za-z0-9 _.:-]*$/, EKEY_MSG.fobNumber),
+  )
+  .transform((v) => v || null);
+
+/** The window's fields, the same in the form and in the spec's body. */
+const windowFields = {
   startDate: optionalText,
   startTime: time,
   endDate: optionalText,
@@ -80,11 +80,44 @@ export const assignBody = z.object({
   accessType: z.enum(ACCESS_TYPES).default("full_access"),
   isNeverEnd: flag.default(true),
   isAllDay: flag.default(true),
+};
+
+/** POST /user/assignKeyToUser body (spec names); its endpoint maps it to a `KeyAssignment`. */
+export const assignBody = z.object({
+  userId,
+  eKey: optionalId("eKey"),
+  type: z.enum(["device", "group"]).default("device"),
+  status: z.union([z.string(), z.number()]).nullish(),
+  FOBDeviceId: fobNumber,
+  ...windowFields,
   entryId: optionalId("entryId"),
   scheduleDays: scheduleDays.default("1111111"),
   zone: optionalId("zone"),
 });
-export type AssignInput = z.output<typeof assignBody>;
+export type AssignBody = z.output<typeof assignBody>;
+
+/**
+ * A key given to a user, as the e-key panel posts it and the service takes it: the device or group
+ * (`keyId`), its window with the days Monday first, the fob number. The status (one-time or not) is
+ * the service's to derive from the access type.
+ */
+export const keyAssignmentSchema = z.object({
+  userId,
+  entryId: optionalId("entryId"),
+  type: z.enum(["device", "group"]).default("device"),
+  keyId: optionalId("keyId"),
+  fobNumber,
+  ...windowFields,
+  days: z
+    .array(flag)
+    .length(7)
+    .transform((v) => v as Days)
+    .default([true, true, true, true, true, true, true]),
+  zone: optionalId("zone"),
+});
+export type KeyAssignment = z.output<typeof keyAssignmentSchema>;
+/** What a key gives, whoever it is for (one user's assignment, or the bulk one). */
+export type KeySpec = Omit<KeyAssignment, "userId" | "entryId" | "fobNumber">;
 
 /** The schedule part of an assignment, as stored and as the form holds it. */
 export type Schedule = {

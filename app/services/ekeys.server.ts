@@ -6,7 +6,7 @@
 import { and, asc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { Core } from "~core";
 import { DEACTIVATED } from "~/schemas/device-groups";
-import { EKEY_MSG, textToDays, daysToText, toWindow, windowErrors, type AssignInput, type Schedule } from "~/schemas/ekeys";
+import { EKEY_MSG, textToDays, daysToText, toWindow, windowErrors, type KeyAssignment, type KeySpec, type Schedule } from "~/schemas/ekeys";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, companyZone, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
@@ -173,15 +173,15 @@ export type KeyPlan = {
 };
 
 /** The key an assign input describes, whoever it is for; refused (400/404) before anything is written. */
-export async function planKey(db: Db, auth: Auth, core: Core, input: Omit<AssignInput, "userId" | "entryId" | "FOBDeviceId">, now: number): Promise<KeyPlan> {
-  if (input.eKey == null) invalid({ eKey: [EKEY_MSG.keyRequired] });
+export async function planKey(db: Db, auth: Auth, core: Core, input: KeySpec, now: number): Promise<KeyPlan> {
+  if (input.keyId == null) invalid({ keyId: [EKEY_MSG.keyRequired] });
   const today = companyToday(auth, core, now);
   let schedule: Schedule;
   let zone: { id: number; name: string } | null = null;
   let target: { deviceId: number | null; groupId: number | null; label: string };
   if (input.type === "group") {
     // docs/ARCHITECTURE.md §7.2: a group forces custom access with the group's own schedule, never ending.
-    const group = (await db.query.deviceGroups.findFirst({ where: liveInCompany(g, auth, eq(g.id, input.eKey)) })) ?? notFound("Device group not found");
+    const group = (await db.query.deviceGroups.findFirst({ where: liveInCompany(g, auth, eq(g.id, input.keyId)) })) ?? notFound("Device group not found");
     zone = group.timeZoneId ? ((await db.query.timeZones.findFirst({ where: eq(tz.id, group.timeZoneId) })) ?? null) : null;
     schedule = {
       accessType: "custom_access",
@@ -195,7 +195,7 @@ export async function planKey(db: Db, auth: Auth, core: Core, input: Omit<Assign
     };
     target = { deviceId: null, groupId: group.id, label: group.fullName };
   } else {
-    const device = (await db.query.devices.findFirst({ where: liveInCompany(d, auth, eq(d.id, input.eKey)) })) ?? notFound(EKEY_MSG.notYourDevice);
+    const device = (await db.query.devices.findFirst({ where: liveInCompany(d, auth, eq(d.id, input.keyId)) })) ?? notFound(EKEY_MSG.notYourDevice);
     const full = input.accessType === "full_access";
     if (!full && input.zone != null) zone = (await db.query.timeZones.findFirst({ where: eq(tz.id, input.zone) })) ?? null;
     schedule = full
@@ -215,7 +215,7 @@ export async function planKey(db: Db, auth: Auth, core: Core, input: Omit<Assign
           endDate: input.isNeverEnd ? null : input.endDate,
           startTime: input.isAllDay ? null : input.startTime,
           endTime: input.isAllDay ? null : input.endTime,
-          days: input.scheduleDays,
+          days: input.days,
           isNeverEnd: input.isNeverEnd,
           isAllDay: input.isAllDay,
         };
@@ -271,13 +271,13 @@ export function newKeyStatements(db: Db, auth: Auth, plan: KeyPlan, userId: numb
 }
 
 /** POST /user/assignKeyToUser: a new entry, or the entry `entryId` modified. */
-export async function assignKey(db: Db, auth: Auth, core: Core, input: AssignInput, now: number): Promise<{ message: string; entryId: number }> {
+export async function assignKey(db: Db, auth: Auth, core: Core, input: KeyAssignment, now: number): Promise<{ message: string; entryId: number }> {
   assertCan(auth, "users", input.entryId ? "modify" : "add");
   const user = await assertUser(db, auth, input.userId);
   const existing = input.entryId ? await findEntry(db, auth, input.entryId) : null;
   if (existing && existing.userId !== user.id) throw new ServiceError(422, EKEY_MSG.notFound);
   const plan = await planKey(db, auth, core, input, now);
-  const fob = input.FOBDeviceId?.trim() || null;
+  const fob = input.fobNumber?.trim() || null;
   if (fob) await assertFobFree(db, auth, fob, user.id);
   if (existing) {
     const { values, audit } = keyRow(auth, plan, user.id, fob, now);
@@ -306,7 +306,7 @@ async function assertFobFree(db: Db, auth: Auth, fob: string, userId: number) {
     .from(k)
     .where(and(eq(k.companyId, auth.company.id), eq(k.fobDeviceId, fob), ne(k.userId, userId)))
     .limit(1);
-  if (taken.length) throw new ServiceError(422, EKEY_MSG.fobTaken, { fieldErrors: { FOBDeviceId: [EKEY_MSG.fobTaken] } });
+  if (taken.length) throw new ServiceError(422, EKEY_MSG.fobTaken, { fieldErrors: { fobNumber: [EKEY_MSG.fobTaken] } });
 }
 
 /** The database refuses a taken fob too (a concurrent assignment): the same clear answer. */
@@ -314,7 +314,7 @@ async function fobSafe<T>(write: Promise<T>): Promise<T> {
   try {
     return await write;
   } catch (e) {
-    if (String((e as Error)?.message).includes("fob_taken")) throw new ServiceError(422, EKEY_MSG.fobTaken, { fieldErrors: { FOBDeviceId: [EKEY_MSG.fobTaken] } });
+    if (String((e as Error)?.message).includes("fob_taken")) throw new ServiceError(422, EKEY_MSG.fobTaken, { fieldErrors: { fobNumber: [EKEY_MSG.fobTaken] } });
     throw e;
   }
 }

@@ -9,7 +9,7 @@ import { and, asc, eq, inArray, ne } from "drizzle-orm";
 import type { Core } from "~core";
 import { DEACTIVATED } from "~/schemas/device-groups";
 import type { BulkOutcome, BulkRefusal, BulkRowResult } from "~/schemas/bulk";
-import type { AssignInput } from "~/schemas/ekeys";
+import type { KeySpec } from "~/schemas/ekeys";
 import { newKeyStatements, planKey } from "~/services/ekeys.server";
 import { inviteStatements } from "~/services/users.server";
 import { activityInsert } from "~/utils/activity-insert.server";
@@ -58,7 +58,7 @@ async function runAll(db: Db, statements: unknown[]) {
   if (statements.length) await db.batch(statements as unknown as Parameters<Db["batch"]>[0]);
 }
 
-export type BulkKeyInput = Omit<AssignInput, "userId" | "entryId" | "FOBDeviceId"> & { userIds: number[] };
+export type BulkKeyInput = KeySpec & { userIds: number[] };
 
 /** The same key (device or group, checked once by the core) to every selected user that has none on it yet. */
 export async function giveKeyToUsers(db: Db, auth: Auth, core: Core, input: BulkKeyInput, now: number): Promise<BulkRowResult[]> {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { bulkAssignBody, bulkUsersBody, type BulkRowResult } from "~/schemas/bulk";
 import { lenient, optionalId, USER_FLAGS, USER_STATUSES, searchText } from "~/schemas/search";
-import { assignBody, entryIdQuery, getEkeysQuery, userIdQuery } from "~/schemas/ekeys";
+import { assignBody, entryIdQuery, getEkeysQuery, userIdQuery, type AssignBody, type KeySpec } from "~/schemas/ekeys";
 import { addUserBody, flaggedUserBody, fromApiBody, idQuery, modifyUserBody, userIdBody } from "~/schemas/users";
 import * as ekeys from "~/services/ekeys.server";
 import * as users from "~/services/users.server";
@@ -11,6 +11,24 @@ import { publicOrigin } from "~/utils/origin.server";
 import { splitPhone } from "~/utils/phone";
 import { endpoint } from "../define.server";
 import { deliveringMail } from "../mail-delivery.server";
+import { withWireFields } from "../wire-fields.server";
+
+/** The key of an assign body in domain names: `eKey` is the device or group, `scheduleDays` the days; `status` is derived, not read. */
+const keySpecOfBody = (b: Omit<AssignBody, "userId" | "entryId" | "FOBDeviceId">): KeySpec => ({
+  type: b.type,
+  keyId: b.eKey,
+  accessType: b.accessType,
+  startDate: b.startDate,
+  startTime: b.startTime,
+  endDate: b.endDate,
+  endTime: b.endTime,
+  isNeverEnd: b.isNeverEnd,
+  isAllDay: b.isAllDay,
+  days: b.scheduleDays,
+  zone: b.zone,
+});
+/** An assignment's domain fields in the spec's names; field errors go back under these. */
+const KEY_WIRE = { keyId: "eKey", fobNumber: "FOBDeviceId" } as const;
 
 const flagQuery = z.union([z.boolean(), z.enum(["true", "false", "1", "0"])]).transform((v) => v === true || v === "true" || v === "1");
 
@@ -311,7 +329,8 @@ export const usersEndpoints = [
     body: assignBody,
     response: message,
     async handler({ db, auth, core, body, now }) {
-      const r = await ekeys.assignKey(db, auth, core, body, now);
+      const assignment = { ...keySpecOfBody(body), userId: body.userId, entryId: body.entryId, fobNumber: body.FOBDeviceId };
+      const r = await withWireFields(KEY_WIRE, () => ekeys.assignKey(db, auth, core, assignment, now));
       return { message: r.message, payload: { entryId: r.entryId } };
     },
   }),
@@ -348,7 +367,7 @@ export const usersEndpoints = [
     body: bulkAssignBody,
     response: bulkResponse,
     async handler({ db, auth, core, body, now }) {
-      const rows = await bulk.giveKeyToUsers(db, auth, core, body, now);
+      const rows = await withWireFields(KEY_WIRE, () => bulk.giveKeyToUsers(db, auth, core, { ...keySpecOfBody(body), userIds: body.userIds }, now));
       return { message: bulkMessage(rows), payload: bulkPayload(rows) };
     },
   }),

@@ -2,12 +2,12 @@ import { scheduleForAccess, type Schedule } from "~/schemas/ekeys";
 import type { AssignedKey, GroupOption, PanelData } from "./types";
 
 /** The key being assigned or modified, as the panel edits it. */
-export type Draft = { type: "device" | "group"; eKey: number | null; schedule: Schedule; zoneId: number | null; entryId: number | null; fob: string };
+export type Draft = { type: "device" | "group"; keyId: number | null; schedule: Schedule; zoneId: number | null; entryId: number | null; fob: string };
 
 /** A fresh assignment: a device key with full access in the company's zone. */
 export const freshDraft = (data: PanelData): Draft => ({
   type: "device",
-  eKey: null,
+  keyId: null,
   schedule: scheduleForAccess("full_access", data.today),
   zoneId: data.defaultZoneId,
   entryId: null,
@@ -30,7 +30,7 @@ export const groupSchedule = (g: GroupOption, today: string): Schedule => ({
 export const draftOfKey = (k: AssignedKey, defaultZoneId: number | null): Draft => ({
   entryId: k.entryId,
   type: k.isGroup ? "group" : "device",
-  eKey: k.isGroup ? (k.group?.id ?? null) : (k.device?.id ?? null),
+  keyId: k.isGroup ? (k.group?.id ?? null) : (k.device?.id ?? null),
   zoneId: k.timeZoneId ?? defaultZoneId,
   fob: k.fobDeviceId ?? "",
   schedule: {
@@ -46,26 +46,27 @@ export const draftOfKey = (k: AssignedKey, defaultZoneId: number | null): Draft 
 });
 
 /**
- * The assign post: plain fields (absent = null) that the action parses with the admin API's assign
- * schema, so the key's status (one-time or not) is the server's to derive from the access type.
+ * The assign post, in the names and values the service takes (`keyAssignmentSchema`): absent is null,
+ * flags are booleans and the days go Monday first (`days[0]` … `days[6]`). The key's status (one-time
+ * or not) is the server's to derive from the access type.
  */
-export function assignFields(draft: Draft, userId: number | null): Record<string, string | number> {
+export function assignFields(draft: Draft, userId: number | null): Record<string, string | number | boolean> {
   const s = draft.schedule;
   const payload = {
     userId,
-    eKey: draft.eKey,
+    keyId: draft.keyId,
     type: draft.type,
-    FOBDeviceId: draft.fob.trim() || null,
+    fobNumber: draft.fob.trim() || null,
     startDate: s.startDate,
     startTime: s.startTime,
     endDate: s.endDate,
     endTime: s.endTime,
     accessType: s.accessType,
-    isNeverEnd: s.isNeverEnd ? "1" : "0",
-    isAllDay: s.isAllDay ? "1" : "0",
+    isNeverEnd: s.isNeverEnd,
+    isAllDay: s.isAllDay,
     entryId: draft.entryId,
-    scheduleDays: s.days.map((d) => (d ? "1" : "0")).join(""),
+    ...Object.fromEntries(s.days.map((on, i) => [`days[${i}]`, on])),
     zone: draft.zoneId,
   };
-  return Object.fromEntries(Object.entries(payload).filter((e): e is [string, string | number] => e[1] != null));
+  return Object.fromEntries(Object.entries(payload).filter((e): e is [string, string | number | boolean] => e[1] != null));
 }

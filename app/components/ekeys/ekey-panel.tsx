@@ -31,13 +31,13 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
   const [showErrors, setShowErrors] = useState(false);
   const [serverErrors, setServerErrors] = useState<Record<string, string[]>>({});
 
-  const group = draft.type === "group" ? data.groups.find((g) => g.id === draft.eKey) : undefined;
+  const group = draft.type === "group" ? data.groups.find((g) => g.id === draft.keyId) : undefined;
   const zoneName = (group ? group.timeZone : data.zones.find((z) => z.id === draft.zoneId)?.name) ?? null;
   const window = useMemo(() => toWindow(draft.schedule, zoneName), [draft.schedule, zoneName]);
   const clientErrors = useMemo(() => (core ? windowErrors(core.validate(window)) : {}), [core, window]);
   const errors: Record<string, string[]> = {
     ...(showErrors ? clientErrors : {}),
-    ...(showErrors && draft.eKey == null ? { eKey: [EKEY_MSG.keyRequired] } : {}),
+    ...(showErrors && draft.keyId == null ? { keyId: [EKEY_MSG.keyRequired] } : {}),
     ...serverErrors,
   };
   const err = (k: string) => errors[k]?.map((m) => translateMessage(t, m, "users"));
@@ -73,13 +73,13 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
   const chooseKey = (value: string) => {
     const id = value ? Number(value) : null;
     const g = draft.type === "group" ? data.groups.find((x) => x.id === id) : undefined;
-    if (g) update({ eKey: id, schedule: groupSchedule(g, data.today), zoneId: g.timeZoneId });
-    else update({ eKey: id });
+    if (g) update({ keyId: id, schedule: groupSchedule(g, data.today), zoneId: g.timeZoneId });
+    else update({ keyId: id });
   };
 
   const submit = () => {
     setShowErrors(true);
-    if (draft.eKey == null || Object.keys(clientErrors).length) return;
+    if (draft.keyId == null || Object.keys(clientErrors).length) return;
     fetcher.submit({ intent: "assign", ...assignFields(draft, data.userId) }, { method: "post" });
   };
 
@@ -87,10 +87,10 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
   const locked = disabled || draft.type === "group";
   const custom = s.accessType !== "full_access";
   const mayAssign = draft.entryId ? data.can.modify : data.can.add;
-  const label = (draft.type === "group" ? group?.fullName : data.devices.find((d) => d.id === draft.eKey)?.fullName) ?? "";
+  const label = (draft.type === "group" ? group?.fullName : data.devices.find((d) => d.id === draft.keyId)?.fullName) ?? "";
   // Devices the user already holds a key to (other than the key being modified): choosing one again is warned about in place.
   const heldDevices = new Map(data.keys.filter((k) => !k.isGroup && k.device && k.entryId !== draft.entryId).map((k) => [k.device!.id, k.device!.fullName]));
-  const duplicate = draft.type === "device" && draft.eKey != null ? heldDevices.get(draft.eKey) : undefined;
+  const duplicate = draft.type === "device" && draft.keyId != null ? heldDevices.get(draft.keyId) : undefined;
 
   return (
     <section className="grid gap-4" aria-label={t("ekeys")} aria-disabled={disabled || undefined}>
@@ -110,8 +110,8 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
             </label>
           ))}
         </div>
-        <Field label={t(draft.type === "device" ? "keyDevice" : "keyGroup")} error={err("eKey")}>
-          <NativeSelect id="ekey-key" value={draft.eKey ?? ""} onChange={(e) => chooseKey(e.target.value)}>
+        <Field label={t(draft.type === "device" ? "keyDevice" : "keyGroup")} error={err("keyId")}>
+          <NativeSelect id="ekey-key" value={draft.keyId ?? ""} onChange={(e) => chooseKey(e.target.value)}>
             <option value="">{t("selectKey")}</option>
             {(draft.type === "device" ? data.devices : data.groups).map((o) => (
               <option key={o.id} value={o.id}>
@@ -126,7 +126,7 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
           </Alert>
         )}
         {draft.type === "group" && <p className="text-xs text-muted-foreground">{t("groupSchedule")}</p>}
-        <Field label={t("fobNumber")} hint={t("fobNumberHint")} error={err("FOBDeviceId")}>
+        <Field label={t("fobNumber")} hint={t("fobNumberHint")} error={err("fobNumber")}>
           <Input id="ekey-fob" value={draft.fob} maxLength={32} autoComplete="off" disabled={disabled} onChange={(e) => update({ fob: e.target.value })} />
         </Field>
 
@@ -170,7 +170,7 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
 
       {!disabled &&
         core &&
-        draft.eKey != null &&
+        draft.keyId != null &&
         (Object.keys(clientErrors).length ? <p className="text-sm text-muted-foreground">{t("previewInvalid")}</p> : <EkeyPreview core={core} window={window} label={label} />)}
     </section>
   );
