@@ -31,15 +31,5 @@ export function alertColumns(t: TFunction, canDelete: boolean): ColumnDef<AlertG
     },
   ];
   if (!canDelete) return columns;
-  return [
-    ...columns,
-    deleteColumn<AlertGridRow>({
-      header: t("col.delete"),
-      label: (a) => t("delete.label", { name: a.name }),
-      title: t("delete.title"),
-      description: (a) => t("delete.description", { name: a.name }),
-      confirm: t("delete.confirm"),
-      cancel: t("cancel"),
-    }),
-  ];
+  return [...columns, deleteColumn<AlertGridRow>(t, (a) => ({ name: a.name }))];
 }

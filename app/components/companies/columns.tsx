@@ -81,13 +81,11 @@ export function companyColumns(t: TFunction, opts: { canDelete: boolean; canModi
   ];
   if (opts.canDelete) {
     cols.push(
-      deleteColumn<CompanyListRow>({
-        header: t("col.delete"),
-        label: (r) => t("deleteCompany", { name: r.name }),
-        title: t("deleteTitle"),
-        description: (r) => t("deleteDescription", { name: r.name, code: r.code }),
-        confirm: t("delete"),
-        cancel: t("cancel"),
+      deleteColumn<CompanyListRow>(t, (r) => ({ name: r.name, code: r.code }), {
+        label: "deleteCompany",
+        title: "deleteTitle",
+        description: "deleteDescription",
+        confirm: "delete",
       }),
     );
   }

@@ -101,15 +101,5 @@ export function groupColumns(t: TFunction, canDelete: boolean): ColumnDef<GroupR
     },
   ];
   if (!canDelete) return columns;
-  return [
-    ...columns,
-    deleteColumn<GroupRow>({
-      header: t("col.delete"),
-      label: (g) => t("delete.label", { name: g.fullName }),
-      title: t("delete.title"),
-      description: (g) => t("delete.description", { name: g.fullName }),
-      confirm: t("delete.confirm"),
-      cancel: t("cancel"),
-    }),
-  ];
+  return [...columns, deleteColumn<GroupRow>(t, (g) => ({ name: g.fullName }))];
 }

@@ -22,13 +22,12 @@ export function deviceTypeColumns(t: TFunction, can: { modify: boolean; delete: 
   ];
   if (can.delete)
     cols.push(
-      deleteColumn<DeviceTypeRow>({
-        header: t("delete"),
-        label: (r) => t("deleteType", { name: r.deviceType }),
-        title: t("deleteTitle"),
-        description: (r) => t("deleteDescription", { name: r.deviceType, code: r.deviceCode }),
-        confirm: t("delete"),
-        cancel: t("cancel"),
+      deleteColumn<DeviceTypeRow>(t, (r) => ({ name: r.deviceType, code: r.deviceCode }), {
+        header: "delete",
+        label: "deleteType",
+        title: "deleteTitle",
+        description: "deleteDescription",
+        confirm: "delete",
       }),
     );
   return cols;

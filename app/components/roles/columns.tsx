@@ -37,16 +37,7 @@ export function roleColumns(t: TFunction, opts: { canModify: boolean; canDelete:
     });
   }
   if (opts.canDelete) {
-    cols.push(
-      deleteColumn<RoleRow>({
-        header: t("col.delete"),
-        label: (r) => t("deleteRole", { name: r.title }),
-        title: t("deleteTitle"),
-        description: (r) => t("deleteDescription", { name: r.title }),
-        confirm: t("delete"),
-        cancel: t("cancel"),
-      }),
-    );
+    cols.push(deleteColumn<RoleRow>(t, (r) => ({ name: r.title }), { label: "deleteRole", title: "deleteTitle", description: "deleteDescription", confirm: "delete" }));
   }
   return cols;
 }

@@ -129,15 +129,6 @@ export function userColumns(t: TFunction, opts: { canDelete: boolean; timeZone: 
     },
   ];
   if (opts.canDelete)
-    cols.push(
-      deleteColumn<UserListRow>({
-        header: t("col.delete"),
-        label: (u) => t("deleteUser", { name: u.displayName }),
-        title: t("deleteTitle"),
-        description: (u) => t("deleteDescription", { name: u.displayName }),
-        confirm: t("delete"),
-        cancel: t("cancel"),
-      }),
-    );
+    cols.push(deleteColumn<UserListRow>(t, (u) => ({ name: u.displayName }), { label: "deleteUser", title: "deleteTitle", description: "deleteDescription", confirm: "delete" }));
   return cols;
 }
