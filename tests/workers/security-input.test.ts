@@ -122,8 +122,8 @@ describe("lists of more than 99 ids", () => {
 
   it("the /addDeviceGroup page saves a group of every device", async () => {
     const cookie = await pageCookie("acme");
-    const form = new URLSearchParams({ display_name: "Page", full_name: "Page group of all", time_zone_id: String(madrid), is_all_day: "1", sch_monday: "1" });
-    for (const id of ids) form.append("available_devices", String(id));
+    const form = new URLSearchParams({ displayName: "Page", fullName: "Page group of all", timeZoneId: String(madrid), allDay: "on", "days.monday": "on" });
+    for (const id of ids) form.append("deviceIds", String(id));
     const res = await pagePost(cookie, "/addDeviceGroup", form);
     expect(res.status, await res.clone().text()).toBe(302);
     const [g] = await db().select().from(schema.deviceGroups).where(eq(schema.deviceGroups.fullName, "Page group of all"));
