@@ -11,7 +11,6 @@ import { getDb, nowMs } from "~/utils/db.server";
 import { redirectWithMessage } from "~/utils/toast.server";
 import { companyCreateSchema } from "~/schemas/companies";
 import { formAction } from "~/utils/form-action.server";
-import { AS_POSTED } from "~/utils/form-options";
 
 export const meta: MetaFunction = () => [{ title: "Create a Company" }];
 
@@ -24,16 +23,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "company", "add");
-  return formAction(
-    request,
-    companyCreateSchema,
-    async (value) => {
-      const r = await addCompany(getDb(context), auth, value, { origin: new URL(request.url).origin, now: nowMs() });
-      deliverQueuedMail(context.cloudflare.env, (p) => context.cloudflare.ctx.waitUntil(p));
-      return redirectWithMessage({ request, context }, { to: "/company", ns: "companies", message: r.message });
-    },
-    AS_POSTED,
-  );
+  return formAction(request, companyCreateSchema, async (value) => {
+    const r = await addCompany(getDb(context), auth, value, { origin: new URL(request.url).origin, now: nowMs() });
+    deliverQueuedMail(context.cloudflare.env, (p) => context.cloudflare.ctx.waitUntil(p));
+    return redirectWithMessage({ request, context }, { to: "/company", ns: "companies", message: r.message });
+  });
 }
 
 export default function AddCompanyPage() {

@@ -9,7 +9,6 @@ import { getDb, nowMs } from "~/utils/db.server";
 import { redirectWithMessage } from "~/utils/toast.server";
 import { roleFormSchema } from "~/schemas/roles";
 import { formAction } from "~/utils/form-action.server";
-import { AS_POSTED } from "~/utils/form-options";
 
 export const meta: MetaFunction = () => [{ title: "Add Role" }];
 
@@ -20,15 +19,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "role", "add");
-  return formAction(
-    request,
-    roleFormSchema,
-    async (value) => {
-      const r = await createRole(getDb(context), auth, value, nowMs());
-      return redirectWithMessage({ request, context }, { to: "/role", ns: "roles", message: r.message });
-    },
-    AS_POSTED,
-  );
+  return formAction(request, roleFormSchema, async (value) => {
+    const r = await createRole(getDb(context), auth, value, nowMs());
+    return redirectWithMessage({ request, context }, { to: "/role", ns: "roles", message: r.message });
+  });
 }
 
 export default function AddRolePage() {

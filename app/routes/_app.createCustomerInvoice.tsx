@@ -12,7 +12,6 @@ import { ServiceError } from "~/utils/errors.server";
 import { centsText, percentText } from "~/utils/invoice-money";
 import { formAction } from "~/utils/form-action.server";
 import { inFormFieldNames } from "~/utils/form-field-names.server";
-import { AS_POSTED } from "~/utils/form-options";
 import { redirectWithMessage } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Create Customer Invoice" }];
@@ -60,16 +59,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireBiller(request, context);
   const now = nowMs();
-  return formAction(
-    request,
-    invoiceFormSchema(todayOf(now)),
-    async (value) => {
-      const r = await inFormFieldNames(() => addInvoice(getDb(context), auth, value, now), { showMessage: true });
-      // Spec §4: after "Invoice created successfully" the app goes to /billingPortal.
-      return redirectWithMessage({ request, context }, { to: "/billingPortal", ns: "invoices", message: r.message });
-    },
-    AS_POSTED,
-  );
+  return formAction(request, invoiceFormSchema(todayOf(now)), async (value) => {
+    const r = await inFormFieldNames(() => addInvoice(getDb(context), auth, value, now), { showMessage: true });
+    // Spec §4: after "Invoice created successfully" the app goes to /billingPortal.
+    return redirectWithMessage({ request, context }, { to: "/billingPortal", ns: "invoices", message: r.message });
+  });
 }
 
 export default function CreateCustomerInvoice() {

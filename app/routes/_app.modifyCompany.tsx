@@ -11,7 +11,6 @@ import { loadRecord } from "~/utils/record-from-url.server";
 import { redirectWithMessage } from "~/utils/toast.server";
 import { companyUpdateSchema } from "~/schemas/companies";
 import { formAction, type FormReply } from "~/utils/form-action.server";
-import { AS_POSTED } from "~/utils/form-options";
 
 export const meta: MetaFunction = () => [{ title: "Modify a Company" }];
 
@@ -36,7 +35,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       if (r.message === COMPANY_MSG.modified) return redirectWithMessage({ request, context }, { to: "/company", ns: "companies", message: r.message });
       return { result: submission.reply({ formErrors: [r.message] }) } satisfies FormReply;
     },
-    { ...AS_POSTED, formData },
+    { formData },
   );
 }
 

@@ -10,7 +10,6 @@ import { getDb, nowMs } from "~/utils/db.server";
 import { redirectWithMessage } from "~/utils/toast.server";
 import { roleFormSchema } from "~/schemas/roles";
 import { formAction } from "~/utils/form-action.server";
-import { AS_POSTED } from "~/utils/form-options";
 import { loadRecord } from "~/utils/record-from-url.server";
 
 export const meta: MetaFunction = () => [{ title: "Modify Role" }];
@@ -29,15 +28,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "role", "modify");
-  return formAction(
-    request,
-    roleFormSchema,
-    async (value) => {
-      const r = await modifyRole(getDb(context), auth, idOf(request), value, nowMs());
-      return redirectWithMessage({ request, context }, { to: "/role", ns: "roles", message: r.message });
-    },
-    AS_POSTED,
-  );
+  return formAction(request, roleFormSchema, async (value) => {
+    const r = await modifyRole(getDb(context), auth, idOf(request), value, nowMs());
+    return redirectWithMessage({ request, context }, { to: "/role", ns: "roles", message: r.message });
+  });
 }
 
 export default function ModifyRolePage() {

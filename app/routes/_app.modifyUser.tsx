@@ -21,7 +21,6 @@ import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { formAction, type FormReply } from "~/utils/form-action.server";
-import { AS_POSTED } from "~/utils/form-options";
 import { publicOrigin } from "~/utils/origin.server";
 import type { Action } from "~/utils/permissions";
 import { can } from "~/utils/permissions";
@@ -77,7 +76,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         const r = await assignKey(db, auth, context.core, value, now);
         return { result: submission.reply({ resetForm: true }), message: r.message } satisfies FormReply;
       },
-      { ...AS_POSTED, formData: form },
+      { formData: form },
     );
   }
   try {

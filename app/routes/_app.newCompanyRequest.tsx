@@ -18,7 +18,6 @@ import { canUseVarPanel } from "~/utils/permissions";
 import { redirectWithMessage } from "~/utils/toast.server";
 import { usePageForm } from "~/components/forms/use-page-form";
 import { formAction } from "~/utils/form-action.server";
-import { AS_POSTED } from "~/utils/form-options";
 
 export const meta: MetaFunction = () => [{ title: "New Company Request" }];
 
@@ -30,22 +29,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "var_panel", "add");
-  return formAction(
-    request,
-    companyRequestSchema,
-    async (value) => {
-      const r = await createCompanyRequest(getDb(context), auth, value, nowMs());
-      // Spec §4: a successful company request goes to /varPanel.
-      return redirectWithMessage({ request, context }, { to: "/varPanel", ns: "requests", message: r.message });
-    },
-    AS_POSTED,
-  );
+  return formAction(request, companyRequestSchema, async (value) => {
+    const r = await createCompanyRequest(getDb(context), auth, value, nowMs());
+    // Spec §4: a successful company request goes to /varPanel.
+    return redirectWithMessage({ request, context }, { to: "/varPanel", ns: "requests", message: r.message });
+  });
 }
 
 const FIELDS = ["companyName", "POCFirstName", "POCLastName", "POCEmail"] as const;
 
 export default function NewCompanyRequestPage() {
-  const { fields, err, formError, formProps, t } = usePageForm({ id: "company-request", schema: companyRequestSchema, ns: "requests", ...AS_POSTED });
+  const { fields, err, formError, formProps, t } = usePageForm({ id: "company-request", schema: companyRequestSchema, ns: "requests" });
   const saving = useNavigation().state === "submitting";
   const [values, setValues] = useState<Record<string, string>>({
     companyName: "",

@@ -10,7 +10,6 @@ import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { formAction, type FormReply } from "~/utils/form-action.server";
 import { inFormFieldNames } from "~/utils/form-field-names.server";
-import { AS_POSTED } from "~/utils/form-options";
 import { redirectWithMessage } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Scheduled open" }];
@@ -23,16 +22,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 /** The form posts plain fields in Conform's names, read as posted (the API's strings); refusals come back as Conform's reply on those fields. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "company_settings", "modify");
-  return formAction(
-    request,
-    scheduleOpenSchema,
-    async (value) => {
-      // The service keys a row's error `schedule_opens.2.closeTime`.
-      await inFormFieldNames(() => saveScheduleOpen(getDb(context), auth, value, nowMs(), context.core));
-      return redirectWithMessage({ request, context }, { to: "/scheduleOpen", ns: "settings", message: SETTINGS_MSG.scheduleChanged });
-    },
-    AS_POSTED,
-  );
+  return formAction(request, scheduleOpenSchema, async (value) => {
+    // The service keys a row's error `schedule_opens.2.closeTime`.
+    await inFormFieldNames(() => saveScheduleOpen(getDb(context), auth, value, nowMs(), context.core));
+    return redirectWithMessage({ request, context }, { to: "/scheduleOpen", ns: "settings", message: SETTINGS_MSG.scheduleChanged });
+  });
 }
 
 export default function ScheduleOpenPage() {

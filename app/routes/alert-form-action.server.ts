@@ -8,7 +8,6 @@ import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import type { Auth } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { formAction } from "~/utils/form-action.server";
-import { AS_POSTED } from "~/utils/form-options";
 import { redirectWithMessage } from "~/utils/toast.server";
 
 /**
@@ -28,7 +27,7 @@ export async function alertFormAction(request: Request, context: AppLoadContext,
         const t = await getFixedT(await getLanguage(request), "alerts");
         return data({ sent: translateMessage(t, ALERT_MSG.emailSent, "alerts") } satisfies AlertActionData);
       },
-      { ...AS_POSTED, formData },
+      { formData },
     );
   }
   return formAction(
@@ -40,6 +39,6 @@ export async function alertFormAction(request: Request, context: AppLoadContext,
       const message = mode === "add" ? ALERT_MSG.created : ALERT_MSG.modified;
       return redirectWithMessage({ request, context }, { to: `/modifyAlert?id=${id}`, ns: "alerts", message });
     },
-    { ...AS_POSTED, formData },
+    { formData },
   );
 }

@@ -6,7 +6,6 @@ import type { Auth } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { formAction } from "~/utils/form-action.server";
 import { redirectWithMessage } from "~/utils/toast.server";
-import { AS_POSTED } from "~/utils/form-options";
 
 /**
  * The add and modify actions: the post parsed with the shared schema (Conform), saved through the
@@ -23,7 +22,7 @@ export async function saveGroupForm(request: Request, formData: FormData, contex
         await createDeviceGroup(db, auth, value, nowMs(), context.core);
         return done(formData.get("intent") === "another" ? "/addDeviceGroup" : "/deviceGroups", "toast.created");
       },
-      { ...AS_POSTED, formData },
+      { formData },
     );
   }
   return formAction(
@@ -33,7 +32,7 @@ export async function saveGroupForm(request: Request, formData: FormData, contex
       const r = await modifyDeviceGroup(db, auth, value, nowMs(), context.core);
       return done("/deviceGroups", r.status === DEACTIVATED ? "toast.deactivated" : "toast.modified");
     },
-    { ...AS_POSTED, formData },
+    { formData },
   );
 }
 

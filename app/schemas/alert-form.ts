@@ -5,6 +5,7 @@
  */
 import type { SubmissionResult } from "@conform-to/react";
 import { z } from "zod";
+import { readsPostedStrings } from "~/utils/form-options";
 import { addAlertSchema, alertTestEmailSchema, modifyAlertSchema } from "./alerts";
 
 /** What the alert pages' action answers: Conform's reply, or the test mail's confirmation. */
@@ -29,6 +30,6 @@ export function alertFormToWire(v: unknown) {
   };
 }
 
-export const alertAddFormSchema = z.preprocess(alertFormToWire, addAlertSchema);
-export const alertModifyFormSchema = z.preprocess(alertFormToWire, modifyAlertSchema);
-export const alertTestFormSchema = z.preprocess(alertFormToWire, alertTestEmailSchema);
+export const alertAddFormSchema = readsPostedStrings(z.preprocess(alertFormToWire, addAlertSchema));
+export const alertModifyFormSchema = readsPostedStrings(z.preprocess(alertFormToWire, modifyAlertSchema));
+export const alertTestFormSchema = readsPostedStrings(z.preprocess(alertFormToWire, alertTestEmailSchema));

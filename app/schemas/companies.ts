@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { readsPostedStrings } from "~/utils/form-options";
 import { pocBodyFields, pocPhone, POC_PHONE_MSG } from "./phone";
 
 /**
@@ -77,24 +78,28 @@ const commonFields = {
 };
 
 /** Create payload (spec §3): companyId is the 4-character code, parentCompanyId the parent's code. */
-export const companyCreateSchema = pocPhone(
-  z.object({
-    companyType: z.enum(COMPANY_TYPES, { errorMap: () => ({ message: "Required company type" }) }),
-    parentCompanyId: text("Required parent company code").transform((s) => s.toUpperCase()),
-    companyId: text("Required company ID")
-      .transform((s) => s.toUpperCase())
-      .pipe(z.string().regex(CODE_PATTERN, "The company ID must be 4 characters: letters except V, and digits")),
-    ...commonFields,
-  }),
+export const companyCreateSchema = readsPostedStrings(
+  pocPhone(
+    z.object({
+      companyType: z.enum(COMPANY_TYPES, { errorMap: () => ({ message: "Required company type" }) }),
+      parentCompanyId: text("Required parent company code").transform((s) => s.toUpperCase()),
+      companyId: text("Required company ID")
+        .transform((s) => s.toUpperCase())
+        .pipe(z.string().regex(CODE_PATTERN, "The company ID must be 4 characters: letters except V, and digits")),
+      ...commonFields,
+    }),
+  ),
 );
 export type CompanyCreateInput = z.output<typeof companyCreateSchema>;
 
 /** Update payload: the same plus id; type, parent and code are locked (spec §2) and ignored if sent. */
-export const companyUpdateSchema = pocPhone(
-  z.object({
-    id: z.coerce.number({ invalid_type_error: "id is required" }).int().positive("id is required"),
-    ...commonFields,
-  }),
+export const companyUpdateSchema = readsPostedStrings(
+  pocPhone(
+    z.object({
+      id: z.coerce.number({ invalid_type_error: "id is required" }).int().positive("id is required"),
+      ...commonFields,
+    }),
+  ),
 );
 export type CompanyUpdateInput = z.output<typeof companyUpdateSchema>;
 

@@ -4,6 +4,7 @@
  * access-window core also knows (equal times, unknown zone) are checked by the service through the core.
  */
 import { z } from "zod";
+import { readsPostedStrings } from "~/utils/form-options";
 import { checkbox } from "./flag";
 import { freeText, NAME_MAX, nameText } from "./text";
 
@@ -76,12 +77,14 @@ export function checkGroup(v: Group, ctx: z.RefinementCtx, requireZone: boolean,
 /** All day clears both times (docs/ARCHITECTURE.md §7.2). */
 export const clearTimes = <T extends Group>(v: T): T => (v.allDay ? { ...v, startAt: "", endAt: "" } : v);
 
-export const createDeviceGroupSchema = groupFields.superRefine((v, ctx) => checkGroup(v, ctx, true)).transform(clearTimes);
+export const createDeviceGroupSchema = readsPostedStrings(groupFields.superRefine((v, ctx) => checkGroup(v, ctx, true)).transform(clearTimes));
 
-export const modifyDeviceGroupSchema = groupFields
-  .extend({ id: groupId })
-  .superRefine((v, ctx) => checkGroup(v, ctx, false))
-  .transform(clearTimes);
+export const modifyDeviceGroupSchema = readsPostedStrings(
+  groupFields
+    .extend({ id: groupId })
+    .superRefine((v, ctx) => checkGroup(v, ctx, false))
+    .transform(clearTimes),
+);
 
 export type CreateDeviceGroupInput = z.infer<typeof createDeviceGroupSchema>;
 export type ModifyDeviceGroupInput = z.infer<typeof modifyDeviceGroupSchema>;

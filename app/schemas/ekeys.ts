@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { readsPostedStrings } from "~/utils/form-options";
 import { FOB_NUMBER_MAX } from "./text";
 import type { Days, EKeyWindow, ValidationError } from "~core";
 
@@ -101,20 +102,22 @@ export type AssignBody = z.output<typeof assignBody>;
  * (`keyId`), its window with the days Monday first, the fob number. The status (one-time or not) is
  * the service's to derive from the access type.
  */
-export const keyAssignmentSchema = z.object({
-  userId,
-  entryId: optionalId("entryId"),
-  type: z.enum(["device", "group"]).default("device"),
-  keyId: optionalId("keyId"),
-  fobNumber,
-  ...windowFields,
-  days: z
-    .array(flag)
-    .length(7)
-    .transform((v) => v as Days)
-    .default([true, true, true, true, true, true, true]),
-  zone: optionalId("zone"),
-});
+export const keyAssignmentSchema = readsPostedStrings(
+  z.object({
+    userId,
+    entryId: optionalId("entryId"),
+    type: z.enum(["device", "group"]).default("device"),
+    keyId: optionalId("keyId"),
+    fobNumber,
+    ...windowFields,
+    days: z
+      .array(flag)
+      .length(7)
+      .transform((v) => v as Days)
+      .default([true, true, true, true, true, true, true]),
+    zone: optionalId("zone"),
+  }),
+);
 export type KeyAssignment = z.output<typeof keyAssignmentSchema>;
 /** What a key gives, whoever it is for (one user's assignment, or the bulk one). */
 export type KeySpec = Omit<KeyAssignment, "userId" | "entryId" | "fobNumber">;

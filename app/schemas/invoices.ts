@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { readsPostedStrings } from "~/utils/form-options";
 import { lineFigures, MAX_LINES, MAX_MSRP_CENTS, MAX_QTY, parseMoney, parsePercent, type LineFigures } from "~/utils/invoice-money";
 
 /**
@@ -149,9 +150,11 @@ export function invoiceFormSchema(today: string) {
     .refine((v) => v.companyId === undefined || v.companyId === v.customerId, { path: ["customerId"], message: INVOICE_MSG.sameCompany })
     .transform(({ companyId: _, ...rest }) => rest);
   // A payload with only companyId names the customer with it.
-  return z.preprocess(
-    (v) => (v && typeof v === "object" && blank((v as { customerId?: unknown }).customerId) ? { ...v, customerId: (v as { companyId?: unknown }).companyId } : v),
-    form,
+  return readsPostedStrings(
+    z.preprocess(
+      (v) => (v && typeof v === "object" && blank((v as { customerId?: unknown }).customerId) ? { ...v, customerId: (v as { companyId?: unknown }).companyId } : v),
+      form,
+    ),
   );
 }
 export type InvoiceInput = z.output<ReturnType<typeof invoiceFormSchema>>;

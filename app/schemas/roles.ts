@@ -1,10 +1,11 @@
 import { z } from "zod";
+import { readsPostedStrings } from "~/utils/form-options";
 import { MODULES, type ModuleKey } from "~/utils/permissions";
 import { checkbox } from "./flag";
 
 /**
  * Roles (spec part 2 §2 Roles, §3 Role, §5): the role form in domain names, shared by the form, its action
- * (both `AS_POSTED`, so an empty title and no rights report both messages) and the service. The admin API's names (`permission_modifly` sic) are mapped in
+ * (both read the posted strings, `readsPostedStrings`, so an empty title and no rights report both messages) and the service. The admin API's names (`permission_modifly` sic) are mapped in
  * `app/api/endpoints/roles.server.ts`. Messages are the spec's English texts.
  */
 export const ROLE_MSG = {
@@ -59,19 +60,21 @@ export function requireSomeRight(v: Record<RoleAction, boolean> & { modules: rea
   if (!ROLE_ACTIONS.some((f) => v[f]) && v.modules.length === 0) ctx.addIssue({ code: "custom", path: [modulesPath], message: ROLE_MSG.atLeastOne });
 }
 
-export const roleFormSchema = z
-  .object({
-    title: roleTitle,
-    description: roleDescription,
-    permissionAll: checkbox(),
-    permissionAdd: checkbox(),
-    permissionModify: checkbox(),
-    permissionView: checkbox(),
-    permissionDelete: checkbox(),
-    // One ticked module posts a single value, none posts nothing.
-    modules: z.preprocess((m) => (m === undefined ? [] : [m].flat()), z.array(z.string())).transform((m) => MODULES.filter((k) => m.includes(k))),
-  })
-  .superRefine((v, ctx) => requireSomeRight(v, ctx, "modules"));
+export const roleFormSchema = readsPostedStrings(
+  z
+    .object({
+      title: roleTitle,
+      description: roleDescription,
+      permissionAll: checkbox(),
+      permissionAdd: checkbox(),
+      permissionModify: checkbox(),
+      permissionView: checkbox(),
+      permissionDelete: checkbox(),
+      // One ticked module posts a single value, none posts nothing.
+      modules: z.preprocess((m) => (m === undefined ? [] : [m].flat()), z.array(z.string())).transform((m) => MODULES.filter((k) => m.includes(k))),
+    })
+    .superRefine((v, ctx) => requireSomeRight(v, ctx, "modules")),
+);
 export type RoleInput = z.output<typeof roleFormSchema>;
 
 export const modifyRoleSchema = z.object({ id: z.coerce.number({ invalid_type_error: "id is required" }).int().positive("id is required") });

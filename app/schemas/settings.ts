@@ -4,6 +4,7 @@
  * Scheduled-open times and dates are checked by the service through the access-window core.
  */
 import { z } from "zod";
+import { readsPostedStrings } from "~/utils/form-options";
 import { callingCode, PHONE_INPUT_MAX, wireCallingCode } from "~/utils/phone";
 import { checkbox, isOn } from "./flag";
 import { checkPhonePair, phonePair } from "./phone";
@@ -130,21 +131,23 @@ export type ScheduleExceptionInput = z.infer<typeof exceptionRow>;
 /** Unchecking a day (or an exception) clears its times (docs/ARCHITECTURE.md §7.2). */
 const clearUnchecked = <T extends { openWholeDay: boolean; openTime: string; closeTime: string }>(r: T): T => (r.openWholeDay ? r : { ...r, openTime: "", closeTime: "" });
 
-export const scheduleOpenSchema = z
-  .object({
-    fpi: flag,
-    schedule_opens: z.array(dayRow, { required_error: SETTINGS_MSG.week }),
-    schedule_exceptions: z.array(exceptionRow).max(MAX_EXCEPTIONS).default([]),
-  })
-  .superRefine((v, ctx) => {
-    const days = new Set(v.schedule_opens.map((d) => d.scheduleDay));
-    if (v.schedule_opens.length !== 7 || days.size !== 7) ctx.addIssue({ code: "custom", path: ["schedule_opens"], message: SETTINGS_MSG.week });
-  })
-  .transform((v) => ({
-    fpi: v.fpi,
-    schedule_opens: [...v.schedule_opens].sort((a, b) => a.scheduleDay - b.scheduleDay).map(clearUnchecked),
-    schedule_exceptions: v.schedule_exceptions.map(clearUnchecked),
-  }));
+export const scheduleOpenSchema = readsPostedStrings(
+  z
+    .object({
+      fpi: flag,
+      schedule_opens: z.array(dayRow, { required_error: SETTINGS_MSG.week }),
+      schedule_exceptions: z.array(exceptionRow).max(MAX_EXCEPTIONS).default([]),
+    })
+    .superRefine((v, ctx) => {
+      const days = new Set(v.schedule_opens.map((d) => d.scheduleDay));
+      if (v.schedule_opens.length !== 7 || days.size !== 7) ctx.addIssue({ code: "custom", path: ["schedule_opens"], message: SETTINGS_MSG.week });
+    })
+    .transform((v) => ({
+      fpi: v.fpi,
+      schedule_opens: [...v.schedule_opens].sort((a, b) => a.scheduleDay - b.scheduleDay).map(clearUnchecked),
+      schedule_exceptions: v.schedule_exceptions.map(clearUnchecked),
+    })),
+);
 export type ScheduleOpenInput = z.infer<typeof scheduleOpenSchema>;
 
 /** The assigned programmers' ids; every other programmer of the company becomes available. */

@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { data } from "@remix-run/cloudflare";
 import type { z, ZodTypeAny } from "zod";
 import { ServiceError } from "./errors.server";
+import { parseOptionsFor } from "./form-options";
 import { pageMessage } from "./page-message.server";
 
 /**
@@ -14,8 +15,6 @@ export type FormReply = { result: SubmissionResult<string[]>; message?: string; 
 export type FormActionOptions<E extends object> = {
   /** The post, when the action had to read it first (to pick a schema by its intent). */
   formData?: FormData;
-  /** As `AS_POSTED`: the schema reads the posted strings itself (schemas written for the API's strings). */
-  disableAutoCoercion?: boolean;
   /** Fields never echoed back in a reply (passwords). */
   hideFields?: string[];
   /** Sent with every refusal too, so the page can tell which of its forms was refused. */
@@ -38,9 +37,9 @@ export async function formAction<S extends ZodTypeAny, R, E extends object = obj
   request: Request,
   schema: S,
   run: (value: z.output<S>, submission: Submission<z.output<S>>) => Promise<R>,
-  { formData, disableAutoCoercion, hideFields, extra = {} as E, onRefusal }: FormActionOptions<E> = {},
+  { formData, hideFields, extra = {} as E, onRefusal }: FormActionOptions<E> = {},
 ) {
-  const submission = parseWithZod(formData ?? (await request.formData()), { schema, disableAutoCoercion });
+  const submission = parseWithZod(formData ?? (await request.formData()), { schema, ...parseOptionsFor(schema) });
   if (submission.status !== "success") {
     if (onRefusal) return onRefusal(Object.values(submission.error ?? {}).flat()[0] ?? "Invalid request");
     return data({ ...extra, result: submission.reply({ hideFields }) } satisfies FormReply & E, { status: 400 });

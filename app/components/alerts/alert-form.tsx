@@ -1,4 +1,5 @@
 import { getFormProps, useForm } from "@conform-to/react";
+import { parseOptionsFor } from "~/utils/form-options";
 import { parseWithZod } from "@conform-to/zod";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
@@ -46,13 +47,14 @@ export function AlertForm({ mode, values, options, today, readOnly = false }: Pr
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") !== "test";
   const [step, setStep] = useState(0);
+  const formSchema = mode === "add" ? alertAddFormSchema : alertModifyFormSchema;
   const [form] = useForm({
     id: "alert-form",
     lastResult: actionData?.result,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    // The schema reads form strings itself; Conform's coercion would turn the empty dates and times it accepts into undefined.
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: mode === "add" ? alertAddFormSchema : alertModifyFormSchema, disableAutoCoercion: true }),
+    // The schema reads form strings itself (`readsPostedStrings`): coercion would turn the empty dates and times it accepts into undefined.
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: formSchema, ...parseOptionsFor(formSchema) }),
   });
   const errors = form.allErrors;
   const err = (name: string) => (errors[name]?.[0] ? translateMessage(t, errors[name][0], "alerts") : undefined);

@@ -11,7 +11,6 @@ import { NativeSelect } from "~/components/ui/native-select";
 import { Switch } from "~/components/ui/switch";
 import { allowedParentTypes, COMPANY_TYPES, companyCreateSchema, companyUpdateSchema, defaultDiscount, DISCOUNTS, generateCompanyCode } from "~/schemas/companies";
 import { usePageForm } from "~/components/forms/use-page-form";
-import { AS_POSTED } from "~/utils/form-options";
 
 export type CompanyFormValues = {
   companyType: string;
@@ -69,7 +68,6 @@ export function CompanyForm({
     id: `company-${mode}`,
     schema: locked ? companyUpdateSchema : companyCreateSchema,
     ns: "companies",
-    ...AS_POSTED,
   });
   const navigation = useNavigation();
   const saving = navigation.state === "submitting";

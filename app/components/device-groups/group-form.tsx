@@ -12,7 +12,6 @@ import { Textarea } from "~/components/ui/textarea";
 import { createDeviceGroupSchema, modifyDeviceGroupSchema, WEEKDAYS } from "~/schemas/device-groups";
 import type { DeviceOption } from "~/services/device-groups.server";
 import { DeviceTransfer } from "./device-transfer";
-import { AS_POSTED } from "~/utils/form-options";
 
 export type GroupFormValues = {
   id?: number;
@@ -38,7 +37,7 @@ type Props = {
 /** The add and modify device-group form (docs/ARCHITECTURE.md §7.2); Conform with the schema the action parses. */
 export function GroupForm({ mode, values, zones, available: initialAvailable, inGroup: initialInGroup }: Props) {
   const schema = mode === "add" ? createDeviceGroupSchema : modifyDeviceGroupSchema;
-  const { fields, err, formError, formProps, t } = usePageForm({ id: `group-${mode}`, schema, ns: "groups", ...AS_POSTED });
+  const { fields, err, formError, formProps, t } = usePageForm({ id: `group-${mode}`, schema, ns: "groups" });
   const navigation = useNavigation();
   const [allDay, setAllDay] = useState(values.isAllDay);
   const [times, setTimes] = useState({ start: values.startAt, end: values.endAt });

@@ -5,6 +5,7 @@ import { useEffect, useState, type FormEvent, type MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
 import type { z, ZodTypeAny } from "zod";
 import { translateMessage } from "~/i18n/messages";
+import { parseOptionsFor } from "~/utils/form-options";
 
 type Options<S extends ZodTypeAny> = {
   id: string;
@@ -14,8 +15,6 @@ type Options<S extends ZodTypeAny> = {
   ns: string;
   /** The action's reply; defaults to this route's action data (pass a fetcher's for a fetcher form). */
   lastResult?: SubmissionResult<string[]> | null;
-  /** As the action's `formAction` option: the schema reads the posted strings itself. */
-  disableAutoCoercion?: boolean;
   /** Called once the browser checks pass; a form that posts by itself (the OTA upload) prevents the default there. */
   onSubmit?: (event: FormEvent<HTMLFormElement>, submit: { formData: FormData; action: string }) => void;
 };
@@ -36,7 +35,7 @@ function keepFocusOnSubmit(event: MouseEvent<HTMLFormElement>) {
  * other fields' errors stay while one field is fixed (Conform's status forgets the submit on the next
  * check); a reset form starts over. Spread `formProps` on the `<Form>`.
  */
-export function usePageForm<S extends ZodTypeAny>({ id, schema, ns, lastResult, disableAutoCoercion, onSubmit }: Options<S>) {
+export function usePageForm<S extends ZodTypeAny>({ id, schema, ns, lastResult, onSubmit }: Options<S>) {
   const actionData = useActionData<{ result?: SubmissionResult<string[]> }>();
   const { t } = useTranslation(ns);
   const [form, fields] = useForm<z.input<S>>({
@@ -45,7 +44,7 @@ export function usePageForm<S extends ZodTypeAny>({ id, schema, ns, lastResult, 
     constraint: getZodConstraint(schema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema, disableAutoCoercion }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema, ...parseOptionsFor(schema) }),
     onSubmit: onSubmit && ((event, { formData, action }) => onSubmit(event, { formData, action })),
   });
   const [submitted, setSubmitted] = useState(false);

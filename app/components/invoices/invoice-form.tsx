@@ -1,4 +1,5 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseOptionsFor } from "~/utils/form-options";
 import { parseWithZod } from "@conform-to/zod";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { useMemo, useRef, useState } from "react";
@@ -61,7 +62,7 @@ export function InvoiceForm({ draft, customers, today }: { draft: InvoiceDraft; 
     lastResult: actionData?.result,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema, disableAutoCoercion: true }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema, ...parseOptionsFor(schema) }),
   });
   const msg = (e?: string[]) => (e?.[0] ? translateMessage(t, e[0], "invoices") : undefined);
   const errorOf = (name: string) => msg(form.allErrors[name]);

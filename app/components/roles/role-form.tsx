@@ -9,7 +9,6 @@ import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { Textarea } from "~/components/ui/textarea";
 import { ROLE_ACTIONS, roleFormSchema, type RoleAction } from "~/schemas/roles";
-import { AS_POSTED } from "~/utils/form-options";
 import type { ModuleKey } from "~/utils/permissions";
 
 export type RoleFormValues = {
@@ -42,7 +41,7 @@ export function RoleForm({
   grantableActions: Record<RoleAction, boolean>;
   submitLabel: string;
 }) {
-  const { fields, err, formError, formProps, t } = usePageForm({ id: "role", schema: roleFormSchema, ns: "roles", ...AS_POSTED });
+  const { fields, err, formError, formProps, t } = usePageForm({ id: "role", schema: roleFormSchema, ns: "roles" });
   const navigation = useNavigation();
   const saving = navigation.state === "submitting";
   const [values, setValues] = useState(initial);
