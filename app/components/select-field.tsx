@@ -1,8 +1,6 @@
 import type { SelectHTMLAttributes } from "react";
 import { Field, type FieldProps } from "~/components/ui/field";
-import { NativeSelect } from "~/components/ui/native-select";
-
-export type SelectOption = { value: string | number; label: string };
+import { NativeSelect, type SelectOption } from "~/components/ui/native-select";
 
 type OptionSelectProps = {
   /** The first, empty choice ("Any", "Choose…"). */
@@ -13,13 +11,8 @@ type OptionSelectProps = {
 /** A `<select>` of a blank choice then the given options. */
 export function OptionSelect({ blank, options, ...select }: OptionSelectProps) {
   return (
-    <NativeSelect {...select}>
+    <NativeSelect {...select} options={options}>
       <option value="">{blank}</option>
-      {options.map((o) => (
-        <option key={o.value} value={o.value}>
-          {o.label}
-        </option>
-      ))}
     </NativeSelect>
   );
 }

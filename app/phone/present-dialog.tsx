@@ -90,13 +90,7 @@ export function PresentDialog({
         </DialogHeader>
         {heldKey.doors.length > 1 && (
           <Field label={t("door")} id={doorId}>
-            <NativeSelect value={door} onChange={(e) => setDoor(Number(e.target.value))}>
-              {heldKey.doors.map((d) => (
-                <option key={d.id} value={d.id}>
-                  {d.name}
-                </option>
-              ))}
-            </NativeSelect>
+            <NativeSelect value={door} onChange={(e) => setDoor(Number(e.target.value))} options={heldKey.doors.map((d) => ({ value: d.id, label: d.name }))} />
           </Field>
         )}
         {qr ? (

@@ -64,13 +64,14 @@ export default function NewCompanyRequestPage() {
           <Input id="req-companyName" name="companyName" value={values.companyName} maxLength={200} onChange={(e) => set("companyName", e.target.value)} />
         </Field>
         <Field label={t("renewalTerm")} error={err(fields.renewalTerm)} required>
-          <NativeSelect id="req-renewalTerm" name="renewalTerm" value={values.renewalTerm} onChange={(e) => set("renewalTerm", e.target.value)}>
+          <NativeSelect
+            id="req-renewalTerm"
+            name="renewalTerm"
+            value={values.renewalTerm}
+            onChange={(e) => set("renewalTerm", e.target.value)}
+            options={RENEWAL_TERMS.map((n) => ({ value: n, label: t("term", { n }) }))}
+          >
             <option value="">{t("choose")}</option>
-            {RENEWAL_TERMS.map((n) => (
-              <option key={n} value={n}>
-                {t("term", { n })}
-              </option>
-            ))}
           </NativeSelect>
         </Field>
         {FIELDS.slice(1).map((k) => (

@@ -78,13 +78,8 @@ export function FilterBar({
               else next.set("filterOperationType", e.target.value);
               submit(next, { method: "get", preventScrollReset: true });
             }}
-          >
-            {OPERATION_TYPES.map((op) => (
-              <option key={op} value={op}>
-                {t(`op.${op}`)}
-              </option>
-            ))}
-          </NativeSelect>
+            options={OPERATION_TYPES.map((op) => ({ value: op, label: t(`op.${op}`) }))}
+          />
         </Field>
       </FilterDisclosure>
       {hidden.map((k) => (

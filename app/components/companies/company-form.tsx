@@ -117,13 +117,9 @@ export function CompanyForm({
               value={values.parentCompanyId}
               disabled={!values.companyType}
               onChange={(e) => set("parentCompanyId", e.target.value)}
+              options={parentChoices.map((p) => ({ value: p.code, label: parentLabel(p) }))}
             >
               <option value="">{t("choose")}</option>
-              {parentChoices.map((p) => (
-                <option key={p.code} value={p.code}>
-                  {parentLabel(p)}
-                </option>
-              ))}
             </NativeSelect>
           )}
         </Field>

@@ -69,13 +69,7 @@ export function ConfigureForm({ deviceId, lastResult }: Props) {
             </>
           )}
           <Field label={t("bluetoothPower")} error={err(fields.bluetoothPowerLevel.errors)}>
-            <NativeSelect name={fields.bluetoothPowerLevel.name} defaultValue="3">
-              {[1, 2, 3, 4, 5].map((n) => (
-                <option key={n} value={n}>
-                  {n}
-                </option>
-              ))}
-            </NativeSelect>
+            <NativeSelect name={fields.bluetoothPowerLevel.name} defaultValue="3" options={[1, 2, 3, 4, 5].map((n) => ({ value: n, label: n }))} />
           </Field>
           <Field label={t("manualUnlock")} orientation="horizontal">
             <Checkbox name={fields.manualLock.name} value="1" />

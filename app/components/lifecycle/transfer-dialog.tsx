@@ -65,13 +65,13 @@ export function TransferDialogForm({ fetcher, target, deviceIds, today }: Props)
               <Input {...getInputProps(fields.shippingDate, { type: "date" })} min={today} key={fields.shippingDate.key} />
             </Field>
             <Field label={t("subscriptionTerm")} error={err(fields.subscriptionTerm.errors)} required>
-              <NativeSelect name={fields.subscriptionTerm.name} defaultValue="" key={fields.subscriptionTerm.key}>
+              <NativeSelect
+                name={fields.subscriptionTerm.name}
+                defaultValue=""
+                key={fields.subscriptionTerm.key}
+                options={SUBSCRIPTION_TERMS.map((n) => ({ value: n, label: t("term", { n }) }))}
+              >
                 <option value="">{t("choose")}</option>
-                {SUBSCRIPTION_TERMS.map((n) => (
-                  <option key={n} value={n}>
-                    {t("term", { n })}
-                  </option>
-                ))}
               </NativeSelect>
             </Field>
           </>

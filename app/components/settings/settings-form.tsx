@@ -94,13 +94,11 @@ export function SettingsForm({ settings: s, zones, canModify }: Props) {
               <CountryPicker name={fields.defaultCountryCode.name} region={defaultRegion} onChange={setDefaultRegion} />
             </Field>
             <Field label={t("allowedFirmware")} error={err(fields.allowedFirmware.errors)}>
-              <NativeSelect name={fields.allowedFirmware.name} defaultValue={s?.allowedFirmware ?? "All Users"}>
-                {FIRMWARE_CHOICES.map((f) => (
-                  <option key={f} value={f}>
-                    {t(`firmware.${f}`)}
-                  </option>
-                ))}
-              </NativeSelect>
+              <NativeSelect
+                name={fields.allowedFirmware.name}
+                defaultValue={s?.allowedFirmware ?? "All Users"}
+                options={FIRMWARE_CHOICES.map((f) => ({ value: f, label: t(`firmware.${f}`) }))}
+              />
             </Field>
             <Button asChild variant="outline" size="sm" className="w-fit self-end">
               <Link to="/setFobProgrammers">{t("fobProgrammers")}</Link>
@@ -114,13 +112,11 @@ export function SettingsForm({ settings: s, zones, canModify }: Props) {
           </CardHeader>
           <CardContent className="grid gap-5 md:grid-cols-2">
             <Field label={t("passwordExpiry")} error={err(fields.passwordExpiryMonths.errors)}>
-              <NativeSelect name={fields.passwordExpiryMonths.name} defaultValue={s?.passwordExpiryMonths ?? 0}>
-                {PASSWORD_EXPIRY_MONTHS.map((m) => (
-                  <option key={m} value={m}>
-                    {t(`expiry.${m}`)}
-                  </option>
-                ))}
-              </NativeSelect>
+              <NativeSelect
+                name={fields.passwordExpiryMonths.name}
+                defaultValue={s?.passwordExpiryMonths ?? 0}
+                options={PASSWORD_EXPIRY_MONTHS.map((m) => ({ value: m, label: t(`expiry.${m}`) }))}
+              />
             </Field>
             <div className="grid content-start gap-4">
               {toggle("biometricSecurity", t("biometric"), !!s?.biometricSecurity)}
@@ -135,23 +131,20 @@ export function SettingsForm({ settings: s, zones, canModify }: Props) {
           </CardHeader>
           <CardContent className="grid gap-5 md:grid-cols-2">
             <Field label={t("resetMode")} error={err(fields.passwordResetSecurity.errors)}>
-              <NativeSelect name={fields.passwordResetSecurity.name} value={mode} onChange={(e) => setMode(e.target.value as typeof mode)}>
-                {RESET_METHODS.map((m) => (
-                  <option key={m} value={m}>
-                    {t(`reset.${m}`)}
-                  </option>
-                ))}
-              </NativeSelect>
+              <NativeSelect
+                name={fields.passwordResetSecurity.name}
+                value={mode}
+                onChange={(e) => setMode(e.target.value as typeof mode)}
+                options={RESET_METHODS.map((m) => ({ value: m, label: t(`reset.${m}`) }))}
+              />
             </Field>
             {mode === "text" && (
               <Field label={t("secondaryAction")} error={err(fields.passwordResetSecondaryAction.errors)}>
-                <NativeSelect name={fields.passwordResetSecondaryAction.name} defaultValue={s?.passwordResetSecondaryAction ?? "nothing"}>
-                  {SECONDARY_ACTIONS.map((a) => (
-                    <option key={a} value={a}>
-                      {t(`secondary.${a}`)}
-                    </option>
-                  ))}
-                </NativeSelect>
+                <NativeSelect
+                  name={fields.passwordResetSecondaryAction.name}
+                  defaultValue={s?.passwordResetSecondaryAction ?? "nothing"}
+                  options={SECONDARY_ACTIONS.map((a) => ({ value: a, label: t(`secondary.${a}`) }))}
+                />
               </Field>
             )}
             {mode === "admin" && (

@@ -28,13 +28,7 @@ export function FaqForm({ initial, lastResult, submitLabel }: { initial: FaqInpu
     <Form method="post" {...getFormProps(form)} className="grid max-w-2xl gap-4">
       <FormAlert message={err(form.errors)} />
       <Field label={t("faqLanguage")} error={err(fields.language.errors)} required>
-        <NativeSelect {...getSelectProps(fields.language)} className="w-48">
-          {FAQ_LANGUAGES.map((l) => (
-            <option key={l} value={l}>
-              {t(`language.${l}`)}
-            </option>
-          ))}
-        </NativeSelect>
+        <NativeSelect {...getSelectProps(fields.language)} className="w-48" options={FAQ_LANGUAGES.map((l) => ({ value: l, label: t(`language.${l}`) }))} />
       </Field>
       <Field label={t("question")} error={err(fields.question.errors)} required>
         <Input {...getInputProps(fields.question, { type: "text" })} maxLength={FAQ_QUESTION_MAX} autoComplete="off" />

@@ -46,13 +46,13 @@ export function BulkBar({ ids, groups, devices, onClear }: { ids: number[]; grou
           {t("bulk.selected", { count: ids.length })}
         </p>
         <Field label={t("bulk.action")} id="bulk-action" error={err(fields.action)} className="min-w-48">
-          <NativeSelect id="bulk-action" name={fields.action.name} value={action} onChange={(e) => setAction(e.target.value as BulkUserAction)}>
-            {BULK_USER_ACTIONS.map((a) => (
-              <option key={a} value={a}>
-                {t(`bulk.actions.${a}`)}
-              </option>
-            ))}
-          </NativeSelect>
+          <NativeSelect
+            id="bulk-action"
+            name={fields.action.name}
+            value={action}
+            onChange={(e) => setAction(e.target.value as BulkUserAction)}
+            options={BULK_USER_ACTIONS.map((a) => ({ value: a, label: t(`bulk.actions.${a}`) }))}
+          />
         </Field>
         {target && (
           <SelectField
