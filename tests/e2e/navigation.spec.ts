@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { navItems, type CompanyType, type Permissions } from "../../app/utils/permissions";
+import { navItems, type CompanyType, type ModuleKey, type Permissions } from "../../app/utils/permissions";
 import { DEMO, type DemoLogin, expect, keepScreenshot, signIn, test } from "./fixtures";
 import { axeFindings } from "./axe";
 
@@ -19,8 +19,18 @@ async function expectedEntries(request: APIRequestContext, who: DemoLogin): Prom
   const body = (await login.json()) as { token: string; payload: { role_id: number; company_type: string } };
   const res = await request.get(`/api/admin/user/getUserPermissions?roleId=${body.payload.role_id}`, { headers: { Authorization: body.token } });
   expect(res.status()).toBe(200);
-  const { payload } = (await res.json()) as { payload: Permissions };
-  return new Map([["home", "/"], ...navItems(payload, body.payload.company_type as CompanyType).map((i) => [i.key, i.to] as [string, string])]);
+  // The API answers in the spec's names; the console's Permissions use domain names.
+  type WirePermissions = Record<ModuleKey, boolean> & Record<"permission_all" | "permission_add" | "permission_modifly" | "permission_delete" | "permission_view", boolean>;
+  const { permission_all, permission_add, permission_modifly, permission_delete, permission_view, ...modules } = ((await res.json()) as { payload: WirePermissions }).payload;
+  const permissions: Permissions = {
+    ...modules,
+    permissionAll: permission_all,
+    permissionAdd: permission_add,
+    permissionModify: permission_modifly,
+    permissionDelete: permission_delete,
+    permissionView: permission_view,
+  };
+  return new Map([["home", "/"], ...navItems(permissions, body.payload.company_type as CompanyType).map((i) => [i.key, i.to] as [string, string])]);
 }
 
 const keyOf = (testId: string | null, prefix: string) => (testId ?? "").slice(prefix.length);
