@@ -1,8 +1,8 @@
-import { getFormProps, getInputProps } from "@conform-to/react";
+import { getInputProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Form, useLoaderData, useNavigation } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { AuthCard } from "~/components/auth/auth-card";
-import { FormAlert, SubmitAndBack } from "~/components/auth/form-parts";
+import { AuthForm, SubmitAndBack } from "~/components/auth/form-parts";
 import { PasswordInput } from "~/components/auth/password-input";
 import { NewPasswordFields } from "~/components/auth/new-password-fields";
 import { useAuthForm } from "~/components/auth/use-auth-form";
@@ -34,12 +34,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function ResetExpired() {
   const { lng, username, companyCode } = useLoaderData<typeof loader>();
-  const { form, fields, err, formError, t } = useAuthForm("reset-expired", resetExpiredPasswordSchema);
-  const busy = useNavigation().state === "submitting";
+  const { formProps, fields, err, formError, busy, t } = useAuthForm("reset-expired", resetExpiredPasswordSchema);
   return (
     <AuthCard title={t("resetExpired")} lng={lng}>
-      <Form method="post" {...getFormProps(form)} className="space-y-4" noValidate>
-        <FormAlert message={formError} />
+      <AuthForm formProps={formProps} error={formError}>
         <Field label={t("companyId")} error={err(fields.companyId.errors)}>
           <Input {...getInputProps(fields.companyId, { type: "text" })} defaultValue={companyCode} readOnly={Boolean(companyCode)} />
         </Field>
@@ -51,7 +49,7 @@ export default function ResetExpired() {
         </Field>
         <NewPasswordFields password={fields.newPassword} confirm={fields.confirmPassword} err={err} />
         <SubmitAndBack label={t("submit")} busy={busy} />
-      </Form>
+      </AuthForm>
     </AuthCard>
   );
 }

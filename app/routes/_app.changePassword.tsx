@@ -1,7 +1,7 @@
-import { getFormProps, getInputProps } from "@conform-to/react";
+import { getInputProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Form, useNavigation } from "@remix-run/react";
-import { FormAlert } from "~/components/auth/form-parts";
+
+import { AuthForm } from "~/components/auth/form-parts";
 import { PasswordInput } from "~/components/auth/password-input";
 import { NewPasswordFields } from "~/components/auth/new-password-fields";
 import { useAuthForm } from "~/components/auth/use-auth-form";
@@ -33,13 +33,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function ChangePassword() {
-  const { form, fields, err, formError, t } = useAuthForm("change-password", changePasswordSchema);
-  const busy = useNavigation().state === "submitting";
+  const { formProps, fields, err, formError, busy, t } = useAuthForm("change-password", changePasswordSchema);
   return (
     <div className="mx-auto max-w-md space-y-4">
       <h1 className="text-2xl font-semibold">{t("changePasswordTitle")}</h1>
-      <Form method="post" {...getFormProps(form)} className="space-y-4 rounded-xl border border-border bg-card p-6" noValidate>
-        <FormAlert message={formError} />
+      <AuthForm formProps={formProps} error={formError} className="space-y-4 rounded-xl border border-border bg-card p-6">
         <Field label={t("currentPassword")} error={err(fields.currentPassword.errors)}>
           <PasswordInput {...getInputProps(fields.currentPassword, { type: "password" })} autoComplete="current-password" />
         </Field>
@@ -47,7 +45,7 @@ export default function ChangePassword() {
         <Button type="submit" loading={busy}>
           {t("submit")}
         </Button>
-      </Form>
+      </AuthForm>
     </div>
   );
 }

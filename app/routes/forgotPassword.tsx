@@ -1,8 +1,8 @@
-import { getFormProps, getInputProps } from "@conform-to/react";
+import { getInputProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Form, useLoaderData, useNavigation } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { AuthCard } from "~/components/auth/auth-card";
-import { SubmitAndBack } from "~/components/auth/form-parts";
+import { AuthForm, SubmitAndBack } from "~/components/auth/form-parts";
 import { useAuthForm } from "~/components/auth/use-auth-form";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
@@ -32,12 +32,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function ForgotPassword() {
   const { lng } = useLoaderData<typeof loader>();
-  const { form, fields, err, t } = useAuthForm("forgot", forgotPasswordSchema);
-  const busy = useNavigation().state === "submitting";
+  const { formProps, fields, err, busy, t } = useAuthForm("forgot", forgotPasswordSchema);
   return (
     <AuthCard title={t("forgotTitle")} lng={lng}>
       <p className="mb-4 text-sm text-muted-foreground">{t("forgotBody")}</p>
-      <Form method="post" {...getFormProps(form)} className="space-y-4" noValidate>
+      <AuthForm formProps={formProps}>
         <Field label={t("companyId")} error={err(fields.companyId.errors)}>
           <Input {...getInputProps(fields.companyId, { type: "text" })} maxLength={4} className="uppercase" autoFocus />
         </Field>
@@ -45,7 +44,7 @@ export default function ForgotPassword() {
           <Input {...getInputProps(fields.userName, { type: "text" })} />
         </Field>
         <SubmitAndBack label={t("sendLink")} busy={busy} />
-      </Form>
+      </AuthForm>
     </AuthCard>
   );
 }

@@ -1,9 +1,8 @@
-import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Form, useLoaderData, useNavigation } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { AuthCard } from "~/components/auth/auth-card";
-import { FormAlert, SubmitAndBack } from "~/components/auth/form-parts";
+import { AuthForm, SubmitAndBack } from "~/components/auth/form-parts";
 import { NewPasswordFields } from "~/components/auth/new-password-fields";
 import { useAuthForm } from "~/components/auth/use-auth-form";
 import { getLanguage } from "~/i18n/i18next.server";
@@ -38,15 +37,13 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
 export default function ResetPassword() {
   const { lng } = useLoaderData<typeof loader>();
-  const { form, fields, err, formError, t } = useAuthForm("reset", schema);
-  const busy = useNavigation().state === "submitting";
+  const { formProps, fields, err, formError, busy, t } = useAuthForm("reset", schema);
   return (
     <AuthCard title={t("resetTitle")} lng={lng}>
-      <Form method="post" {...getFormProps(form)} className="space-y-4" noValidate>
-        <FormAlert message={formError} />
+      <AuthForm formProps={formProps} error={formError}>
         <NewPasswordFields password={fields.password} confirm={fields.confirmPassword} err={err} autoFocus />
         <SubmitAndBack label={t("submit")} busy={busy} />
-      </Form>
+      </AuthForm>
     </AuthCard>
   );
 }

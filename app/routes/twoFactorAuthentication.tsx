@@ -1,8 +1,8 @@
-import { getFormProps, getInputProps } from "@conform-to/react";
+import { getInputProps } from "@conform-to/react";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Form, useLoaderData, useNavigation } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { AuthCard } from "~/components/auth/auth-card";
-import { FormAlert, SubmitAndBack } from "~/components/auth/form-parts";
+import { AuthForm, SubmitAndBack } from "~/components/auth/form-parts";
 import { useAuthForm } from "~/components/auth/use-auth-form";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
@@ -33,13 +33,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function TwoFactor() {
   const { lng, username, companyCode } = useLoaderData<typeof loader>();
-  const { form, fields, err, formError, t } = useAuthForm("two-factor", twoFactorSchema);
-  const busy = useNavigation().state === "submitting";
+  const { formProps, fields, err, formError, busy, t } = useAuthForm("two-factor", twoFactorSchema);
   return (
     <AuthCard title={t("twoFactorTitle")} lng={lng}>
       <p className="mb-4 text-sm text-muted-foreground">{t("twoFactorBody")}</p>
-      <Form method="post" {...getFormProps(form)} className="space-y-4" noValidate>
-        <FormAlert message={formError} />
+      <AuthForm formProps={formProps} error={formError}>
         <Field label={t("companyId")} error={err(fields.companyId.errors)}>
           <Input {...getInputProps(fields.companyId, { type: "text" })} defaultValue={companyCode} maxLength={4} className="uppercase" />
         </Field>
@@ -50,7 +48,7 @@ export default function TwoFactor() {
           <Input {...getInputProps(fields.code, { type: "text" })} inputMode="numeric" autoComplete="one-time-code" maxLength={6} autoFocus />
         </Field>
         <SubmitAndBack label={t("verify")} busy={busy} />
-      </Form>
+      </AuthForm>
     </AuthCard>
   );
 }

@@ -1,6 +1,6 @@
-import { useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import { useActionData } from "@remix-run/react";
+import { useActionData, useNavigation } from "@remix-run/react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import type { ZodTypeAny } from "zod";
@@ -26,5 +26,6 @@ export function useAuthForm(id: string, schema: ZodTypeAny) {
   }, [actionData, t]);
   const err = (e?: string[]) => (e?.[0] ? translateMessage(t, e[0], "auth") : undefined);
   const formError = actionData?.message ? translateMessage(t, actionData.message, "auth") : null;
-  return { form, fields, err, formError, t };
+  const busy = useNavigation().state === "submitting";
+  return { form, formProps: getFormProps(form), fields, err, formError, busy, t };
 }
