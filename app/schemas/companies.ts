@@ -55,6 +55,17 @@ const text = (message: string) => z.string({ required_error: message, invalid_ty
 const flag = z.union([z.boolean(), z.enum(["1", "0", "true", "false"]), z.literal(1), z.literal(0)]).transform((v) => v === true || v === 1 || v === "1" || v === "true");
 
 /** The fields both create and modify check (spec §5 "Modify company: the same rules except type, parent and ID"). */
+/** The point of contact a company and a company request both name, with the spec's messages. */
+export const pocFormFields = {
+  POCFirstName: text("Required first name").pipe(z.string().max(100)),
+  POCLastName: text("Required last name").pipe(z.string().max(100)),
+  POCEmail: text("Required email")
+    .pipe(z.string().email("Email invalid").max(200))
+    .transform((s) => s.toLowerCase()),
+  POCCountryCode: text("Required country code").pipe(z.string().max(8, POC_PHONE_MSG.country)),
+  POCPhoneNumber: text("Required telephone"),
+};
+
 const commonFields = {
   companyName: text("Required company name").pipe(z.string().max(200)),
   discountPercentage: z
@@ -67,13 +78,7 @@ const commonFields = {
     .nullish()
     .transform((v) => v?.trim() || null)
     .refine((v) => v == null || /^\d{4}-\d{2}-\d{2}$/.test(v), "Next billing date is invalid"),
-  POCFirstName: text("Required first name").pipe(z.string().max(100)),
-  POCLastName: text("Required last name").pipe(z.string().max(100)),
-  POCEmail: text("Required email")
-    .pipe(z.string().email("Email invalid").max(200))
-    .transform((s) => s.toLowerCase()),
-  POCCountryCode: text("Required country code").pipe(z.string().max(8, POC_PHONE_MSG.country)),
-  POCPhoneNumber: text("Required telephone"),
+  ...pocFormFields,
   isDeactive: flag.default(false),
 };
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { readsPostedStrings } from "~/utils/form-options";
-import { pocBodyFields, pocPhone, POC_PHONE_MSG } from "./phone";
+import { pocFormFields } from "./companies";
+import { pocBodyFields, pocPhone } from "./phone";
 
 /** Company requests (spec part 2 §3 Company request, §5 New company request, §9 renewal terms 1 or 3). */
 export const RENEWAL_TERMS = [1, 3] as const;
@@ -16,13 +17,7 @@ export const companyRequestSchema = readsPostedStrings(
         .union([z.number(), z.string()], { required_error: "Required renewal term", invalid_type_error: "Required renewal term" })
         .transform((v) => Number(v))
         .refine((v) => (RENEWAL_TERMS as readonly number[]).includes(v), "Required renewal term"),
-      POCFirstName: text("Required first name").pipe(z.string().max(100)),
-      POCLastName: text("Required last name").pipe(z.string().max(100)),
-      POCEmail: text("Required email")
-        .pipe(z.string().email("Email invalid").max(200))
-        .transform((s) => s.toLowerCase()),
-      POCCountryCode: text("Required country code").pipe(z.string().max(8, POC_PHONE_MSG.country)),
-      POCPhoneNumber: text("Required telephone"),
+      ...pocFormFields,
     }),
   ),
 );
