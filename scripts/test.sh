@@ -21,7 +21,7 @@ for dir in . gateway core-wasm; do npm_install "$dir" & install_pids+=($!); done
 for pid in "${install_pids[@]}"; do wait "$pid" || exit 1; done
 install_seconds=$(($(date +%s) - run_started))
 
-passed=0; failed=0; failures=(); timings=()
+passed=0; failed=0; failures=(); failed_logs=(); timings=()
 record() { # record <name> <passed|FAILED> <seconds>
   if [ "$2" = passed ]; then passed=$((passed + 1)); else failed=$((failed + 1)); failures+=("$1"); fi
   timings+=("$(printf '%5d s  %-6s  %s' "$3" "$2" "$1")")
@@ -34,9 +34,11 @@ setup_time "npm packages (three installs side by side)" "$install_seconds"
 suite() { # suite <name> <command...>: runs now, output as it comes
   local name=$1; shift
   echo; echo "=== $name"
-  local start status=passed
+  local start status=passed log
   start=$(date +%s)
-  "$@" || status=FAILED
+  log="$logs/suite-$(date +%s%N).log"
+  "$@" 2>&1 | tee "$log"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || { status=FAILED; failed_logs+=("$name|$log"); }
   record "$name" "$status" $(($(date +%s) - start))
 }
 
@@ -60,6 +62,7 @@ join_beside() {
     cat "${beside_logs[$i]}.log"
     read -r status seconds <"${beside_logs[$i]}.result" || { status=FAILED seconds=0; }
     record "${beside_names[$i]}" "$status" "$seconds"
+    [ "$status" = passed ] || failed_logs+=("${beside_names[$i]}|${beside_logs[$i]}.log")
   done
   beside_names=(); beside_pids=(); beside_logs=()
 }
@@ -70,6 +73,12 @@ summary() {
   printf '  %s\n' "${timings[@]}"
   echo "  total: $(($(date +%s) - run_started)) s"
   echo
+  # CI keeps only the end of the output: what failed is repeated here, where it survives.
+  local entry
+  for entry in "${failed_logs[@]}"; do
+    echo "--- what failed in ${entry%%|*}:"
+    grep -E '✘|not ok |FAIL |Error:|Expected|Received|^ +[0-9]+\) ' "${entry#*|}" | head -60
+  done
   [ "$failed" -gt 0 ] && echo "Failed suites: ${failures[*]}"
   echo "suites: $passed passed, $failed failed"
   [ "$failed" -eq 0 ]
