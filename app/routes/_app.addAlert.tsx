@@ -30,7 +30,7 @@ export default function AddAlert() {
         options={options}
         today={today}
         values={{
-          displayName: "",
+          name: "",
           activity: "",
           createdBy: [],
           targetUsers: [],
@@ -38,12 +38,12 @@ export default function AddAlert() {
           schedule: "",
           startDate: today,
           endDate: "",
-          isNeverEnd: true,
+          neverEnds: true,
           days: Array(7).fill(true),
-          isAllDay: true,
+          allDay: true,
           startTime: "",
           endTime: "",
-          zone: zoneId == null ? "" : String(zoneId),
+          timeZoneId: zoneId == null ? "" : String(zoneId),
           recipientUsers: [],
           recipientEmails: "",
         }}

@@ -21,7 +21,7 @@ function formValues(d: AlertDetails, companyZone: number | null): AlertFormValue
   const a = d.alert;
   return {
     id: a.id,
-    displayName: a.name,
+    name: a.name,
     activity: d.activity.name,
     createdBy: ids(d, "created_by"),
     targetUsers: ids(d, "target_user"),
@@ -29,12 +29,12 @@ function formValues(d: AlertDetails, companyZone: number | null): AlertFormValue
     schedule: a.schedule,
     startDate: a.startDate ?? "",
     endDate: a.endDate ?? "",
-    isNeverEnd: a.isNeverEnd,
+    neverEnds: a.isNeverEnd,
     days: [...a.days].map((c) => c === "1"),
-    isAllDay: a.isAllDay,
+    allDay: a.isAllDay,
     startTime: a.startTime ?? "",
     endTime: a.endTime ?? "",
-    zone: String(a.timeZoneId ?? companyZone ?? ""),
+    timeZoneId: String(a.timeZoneId ?? companyZone ?? ""),
     recipientUsers: d.recipients.flatMap((r) => (r.userId ? [String(r.userId)] : [])),
     recipientEmails: d.recipients
       .filter((r) => !r.userId)
@@ -62,7 +62,7 @@ export default function ModifyAlert() {
   const { t } = useTranslation("alerts");
   return (
     <div>
-      <PageHeader title={t("modifyTitle", { name: values.displayName })} back={{ to: "/alerts", label: t("backToList") }} />
+      <PageHeader title={t("modifyTitle", { name: values.name })} back={{ to: "/alerts", label: t("backToList") }} />
       <AlertForm key={`${values.id}-${updatedAt}`} mode="modify" options={options} today={today} values={values} readOnly={readOnly} />
     </div>
   );

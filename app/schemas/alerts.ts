@@ -1,12 +1,14 @@
 /**
- * The alert form (add and modify, four steps) and the test-mail call, in the spec's wire names so
- * the page, the service and the admin API share one schema. Lenient on shapes (picker objects, ids,
- * JSON strings from hidden form fields, '1'/'0' flags); strict on what is stored. The activity's
- * `alert_conditions` is checked here when the caller sends it, and again by the service against
- * the catalogue; the schedule is checked by the access-window core.
+ * An alert (add and modify, four steps) and its test mail in domain names: the page's form posts
+ * them and the service takes them. The admin API's endpoint file reads the spec's names
+ * (`created_by_users`, `mon`, `zone`, `emails`, ...) into the same fields. Lenient on shapes (picker
+ * objects, ids, JSON text, '1'/'0' flags); strict on what is stored. Which pickers an activity needs
+ * is checked by the service against the activity catalogue; the schedule by the access-window core.
  */
 import { z } from "zod";
+import { checkbox } from "./flag";
 import { nameText, NAME_MAX } from "./text";
+import { WEEKDAYS, weekFlags } from "./week";
 
 export const ALERT_MSG = {
   name: "Display name is required",
@@ -31,14 +33,12 @@ export const ALERT_MSG = {
   notFound: "Alert not found",
 } as const;
 
-export const DAY_FIELDS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
-export type DayField = (typeof DAY_FIELDS)[number];
 /** The three pickers, in the order of an activity's `alert_conditions` positions. */
-export const CONDITION_FIELDS = ["created_by_users", "target_users", "devices"] as const;
+export const CONDITION_FIELDS = ["createdBy", "targetUsers", "devices"] as const;
 export type ConditionField = (typeof CONDITION_FIELDS)[number];
-const CONDITION_MSG: Record<ConditionField, string> = {
-  created_by_users: ALERT_MSG.createdBy,
-  target_users: ALERT_MSG.targetUsers,
+export const CONDITION_MSG: Record<ConditionField, string> = {
+  createdBy: ALERT_MSG.createdBy,
+  targetUsers: ALERT_MSG.targetUsers,
   devices: ALERT_MSG.devices,
 };
 
@@ -57,7 +57,7 @@ const json = (v: unknown) => {
   }
 };
 
-const flag = z.preprocess((v) => v === true || v === 1 || v === "1" || v === "true" || v === "on", z.boolean());
+const flag = checkbox();
 
 const dateText = z.preprocess(
   (v) => (typeof v === "string" ? v.trim().slice(0, 10) : v == null ? "" : v),
@@ -129,7 +129,7 @@ export const recipientList = z.preprocess(
 );
 export type Recipient = { userId: number | null; email: string };
 
-/** The activity: a picker object `{id?, name, type, alert_conditions}`, a name, or an id. */
+/** The activity: a picker object `{id?, name, ...}`, a name, or an id. */
 const activityRef = z.preprocess(
   (v) => {
     const x = json(v);
@@ -142,95 +142,75 @@ const activityRef = z.preprocess(
     {
       id: z.coerce.number().int().positive().optional(),
       name: z.string().trim().max(NAME_MAX).optional(),
-      alert_conditions: z
-        .string()
-        .regex(/^[01]{3}$/)
-        .optional(),
     },
     { required_error: ALERT_MSG.activity, invalid_type_error: ALERT_MSG.activity },
   ),
 );
 
-const base = z.object({
-  displayName: nameText("Display name", NAME_MAX, ALERT_MSG.name),
+/** The alert's fields one by one; the admin API reads the same fields in the spec's names. */
+export const alertFields = z.object({
+  name: nameText("Display name", NAME_MAX, ALERT_MSG.name),
   activity: activityRef,
-  created_by_users: targetList,
-  target_users: targetList,
+  createdBy: targetList,
+  targetUsers: targetList,
   devices: targetList,
   schedule: z.enum(["any", "custom"], { errorMap: () => ({ message: ALERT_MSG.schedule }) }),
   startDate: dateText,
   endDate: dateText,
-  isNeverEnd: flag,
-  mon: flag,
-  tue: flag,
-  wed: flag,
-  thu: flag,
-  fri: flag,
-  sat: flag,
-  sun: flag,
-  isAllDay: flag,
+  neverEnds: flag,
+  // Nothing ticked posts no `days.*` field at all.
+  days: weekFlags.default({}),
+  allDay: flag,
   startTime: timeText,
   endTime: timeText,
-  zone: zoneId,
-  emails: recipientList,
+  timeZoneId: zoneId,
+  recipients: recipientList,
 });
-type Base = z.infer<typeof base>;
+export const alertId = z.coerce.number().int().positive();
+type Alert = z.output<typeof alertFields>;
+export type AlertKey = keyof Alert;
 
-/** The spec also calls the name `name`, the zone `time_zone`, and sends stored-shape names: accept them. */
-function aliases(v: unknown) {
-  if (!v || typeof v !== "object") return v;
-  const o = { ...(v as Record<string, unknown>) };
-  o.displayName ??= o.name;
-  o.zone ??= o.time_zone ?? o.time_zone_id;
-  o.startDate ??= o.start_date;
-  o.endDate ??= o.end_date;
-  o.isNeverEnd ??= o.is_never_end;
-  o.isAllDay ??= o.is_all_day;
-  o.startTime ??= o.start_time;
-  o.endTime ??= o.end_time;
-  o.emails ??= o.recipients;
-  o.activity ??= o.activityId ?? o.activity_id;
-  if (typeof o.days === "string" && /^[01]{7}$/.test(o.days)) DAY_FIELDS.forEach((d, i) => (o[d] ??= (o.days as string)[i] === "1"));
-  return o;
-}
-
-/** The activity's conditions say which pickers are required (position 1 created-by, 2 target users, 3 devices). */
-export function conditionIssues(conditions: string, v: Pick<Base, ConditionField>): { field: ConditionField; message: string }[] {
-  return CONDITION_FIELDS.filter((f, i) => conditions[i] === "1" && v[f].length === 0).map((field) => ({ field, message: CONDITION_MSG[field] }));
-}
-
-function checkAlert(v: Base, ctx: z.RefinementCtx) {
-  const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
+/** The whole-alert rules; `name` gives a field's name in the checked body. */
+export function checkAlert(v: Alert, ctx: z.RefinementCtx, name: (key: AlertKey) => string = (k) => k) {
+  const issue = (key: AlertKey, message: string) => ctx.addIssue({ code: "custom", path: [name(key)], message });
   if (!v.activity.id && !v.activity.name) issue("activity", ALERT_MSG.activity);
-  if (v.activity.alert_conditions) for (const x of conditionIssues(v.activity.alert_conditions, v)) issue(x.field, x.message);
   if (v.schedule === "custom") {
     if (!v.startDate) issue("startDate", ALERT_MSG.startDate);
-    if (!v.isNeverEnd && (!v.endDate || (v.startDate && v.endDate < v.startDate))) issue("endDate", ALERT_MSG.endDate);
-    if (!DAY_FIELDS.some((d) => v[d])) issue("days", ALERT_MSG.days);
-    if (!v.isAllDay && (!v.startTime || !v.endTime)) issue(v.startTime ? "endTime" : "startTime", ALERT_MSG.times);
-    if (v.zone == null) issue("zone", ALERT_MSG.zone);
+    if (!v.neverEnds && (!v.endDate || (v.startDate && v.endDate < v.startDate))) issue("endDate", ALERT_MSG.endDate);
+    if (!WEEKDAYS.some((d) => v.days[d])) issue("days", ALERT_MSG.days);
+    if (!v.allDay && (!v.startTime || !v.endTime)) issue(v.startTime ? "endTime" : "startTime", ALERT_MSG.times);
+    if (v.timeZoneId == null) issue("timeZoneId", ALERT_MSG.zone);
   }
-  if (v.emails.length === 0) issue("emails", ALERT_MSG.recipients);
+  if (v.recipients.length === 0) issue("recipients", ALERT_MSG.recipients);
 }
 
 /** Never-ends clears the end date, all-day the times; an "any" schedule keeps no custom fields. */
-function normalise<T extends Base>(v: T): T {
+export function normaliseAlert<T extends Alert>(v: T): T {
   if (v.schedule === "any")
-    return { ...v, startDate: "", endDate: "", isNeverEnd: true, isAllDay: true, startTime: "", endTime: "", ...Object.fromEntries(DAY_FIELDS.map((d) => [d, true])) };
-  return { ...v, endDate: v.isNeverEnd ? "" : v.endDate, startTime: v.isAllDay ? "" : v.startTime, endTime: v.isAllDay ? "" : v.endTime };
+    return {
+      ...v,
+      startDate: "",
+      endDate: "",
+      neverEnds: true,
+      allDay: true,
+      startTime: "",
+      endTime: "",
+      days: Object.fromEntries(WEEKDAYS.map((d) => [d, true])) as Alert["days"],
+    };
+  return { ...v, endDate: v.neverEnds ? "" : v.endDate, startTime: v.allDay ? "" : v.startTime, endTime: v.allDay ? "" : v.endTime };
 }
 
-export const addAlertSchema = z.preprocess(aliases, base.superRefine(checkAlert).transform(normalise));
-export const modifyAlertSchema = z.preprocess(aliases, base.extend({ id: z.coerce.number().int().positive() }).superRefine(checkAlert).transform(normalise));
+export const addAlertSchema = alertFields.superRefine((v, ctx) => checkAlert(v, ctx)).transform(normaliseAlert);
+export const modifyAlertSchema = alertFields
+  .extend({ id: alertId })
+  .superRefine((v, ctx) => checkAlert(v, ctx))
+  .transform(normaliseAlert);
 export type AddAlertInput = z.output<typeof addAlertSchema>;
 export type ModifyAlertInput = z.output<typeof modifyAlertSchema>;
 
-/** The test mail: the recipients of the form (`emails` or `recipients`), optionally the alert's name. */
-export const alertTestEmailSchema = z.preprocess(
-  aliases,
-  z.object({
-    displayName: z.string().trim().max(NAME_MAX).optional().default(""),
-    emails: recipientList.refine((l) => l.length > 0, ALERT_MSG.recipients),
-  }),
-);
-export type AlertTestEmailInput = z.output<typeof alertTestEmailSchema>;
+/** The test mail: the form's recipients, and the alert's name when it has one. */
+export const alertTestFields = z.object({
+  name: z.string().trim().max(NAME_MAX).optional().default(""),
+  recipients: recipientList.refine((l) => l.length > 0, ALERT_MSG.recipients),
+});
+export type AlertTestEmailInput = z.output<typeof alertTestFields>;

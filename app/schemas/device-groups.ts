@@ -7,9 +7,7 @@ import { z } from "zod";
 import { readsPostedStrings } from "~/utils/form-options";
 import { checkbox } from "./flag";
 import { freeText, NAME_MAX, nameText } from "./text";
-
-export const WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
-export type Weekday = (typeof WEEKDAYS)[number];
+import { WEEKDAYS, weekFlags } from "./week";
 
 /** Device-group status 3: deactivated (1 and 2 are active). */
 export const DEACTIVATED = 3;
@@ -41,9 +39,6 @@ const deviceIds = z.preprocess((v) => {
   const list = Array.isArray(v) ? v : typeof v === "string" ? v.split(",") : v == null ? [] : [v];
   return list.map((x) => (x && typeof x === "object" && "id" in x ? (x as { id: unknown }).id : x)).filter((x) => x !== "" && x != null);
 }, z.array(z.coerce.number().int().positive()));
-
-/** The week: a flag per day. */
-export const weekFlags = z.object(Object.fromEntries(WEEKDAYS.map((d) => [d, flag])) as Record<Weekday, typeof flag>);
 
 /** The group's fields one by one; the admin API reads the same fields in the spec's names. */
 export const groupFields = z.object({

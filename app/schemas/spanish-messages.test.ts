@@ -43,6 +43,7 @@ const SCHEMA_NS: Record<string, string[]> = {
   support: ["support"],
   text: [],
   users: ["users"],
+  week: [],
 };
 
 /**

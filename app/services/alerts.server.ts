@@ -5,8 +5,8 @@
  */
 import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { Core } from "~core";
-import { ALERT_MSG, CONDITION_FIELDS, conditionIssues, DAY_FIELDS, type AddAlertInput, type ModifyAlertInput, type Recipient } from "~/schemas/alerts";
-import type { AlertTestEmailInput } from "~/schemas/alerts";
+import { ALERT_MSG, CONDITION_FIELDS, CONDITION_MSG, type AddAlertInput, type AlertTestEmailInput, type ModifyAlertInput, type Recipient } from "~/schemas/alerts";
+import { weekBits } from "~/schemas/week";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { inChunks, schema, type Db } from "~/utils/db.server";
@@ -17,7 +17,7 @@ import { alertWindow } from "./alert-window";
 
 const { alerts: a, alertTargets: t, alertRecipients: r, activityTypes: at, activityLogs: l, users: u, devices: d, timeZones: tz, mailOutbox: o, alertMatches: m } = schema;
 const MODULE = "activity";
-const TARGET_KIND = { created_by_users: "created_by", target_users: "target_user", devices: "device" } as const;
+const TARGET_KIND = { createdBy: "created_by", targetUsers: "target_user", devices: "device" } as const;
 
 export type AlertListRow = { id: number; name: string; activityName: string; lastActivityId: number | null; lastRunAt: number | null };
 
@@ -80,31 +80,36 @@ const fieldError = (field: string, message: string, status: 400 | 404 = 400): ne
   throw new ServiceError(status, message, { fieldErrors: { [field]: [message] } });
 };
 
+/** The pickers the activity's conditions ask for (position 1 created-by, 2 target users, 3 devices) and the alert leaves empty, all at once. */
+function missingConditions(conditions: string, input: AlertInput) {
+  const missing = CONDITION_FIELDS.filter((f, i) => conditions[i] === "1" && input[f].length === 0);
+  if (missing.length) throw new ServiceError(400, CONDITION_MSG[missing[0]], { fieldErrors: Object.fromEntries(missing.map((f) => [f, [CONDITION_MSG[f]]])) });
+}
+
 /** Checks everything the schema cannot: the activity and its conditions, the zone and window (core), and that every id is the company's. */
 async function resolve(db: Db, auth: Auth, input: AlertInput, core: Core) {
   const activity = await db.query.activityTypes.findFirst({ where: input.activity.id ? eq(at.id, input.activity.id) : eq(at.name, input.activity.name ?? "") });
   if (!activity) return fieldError("activity", ALERT_MSG.activity);
-  const missing = conditionIssues(activity.alertConditions, input);
-  if (missing.length) fieldError(missing[0].field, missing[0].message);
+  missingConditions(activity.alertConditions, input);
 
   let zoneName: string | null = null;
   if (input.schedule === "custom") {
-    const zone = await db.query.timeZones.findFirst({ where: eq(tz.id, input.zone!) });
-    if (!zone) return fieldError("zone", ALERT_MSG.zone);
+    const zone = await db.query.timeZones.findFirst({ where: eq(tz.id, input.timeZoneId!) });
+    if (!zone) return fieldError("timeZoneId", ALERT_MSG.zone);
     zoneName = zone.name;
     const errors = core.validate(alertWindow({ ...values(input, activity.id), zoneName }));
     if (errors.length) {
-      const wire: Record<string, string> = { startDate: "startDate", endDate: "endDate", startTime: "startTime", endTime: "endTime", days: "days", tz: "zone" };
+      const fieldOf: Record<string, string> = { startDate: "startDate", endDate: "endDate", startTime: "startTime", endTime: "endTime", days: "days", tz: "timeZoneId" };
       // The console's texts, not the core's sentences: a page shows them in its own language.
       const messages: Record<string, string> = {
         startDate: ALERT_MSG.startDate,
         endDate: ALERT_MSG.endDate,
         days: ALERT_MSG.days,
-        zone: ALERT_MSG.zone,
+        timeZoneId: ALERT_MSG.zone,
         startTime: ALERT_MSG.times,
         endTime: errors[0].code === "endTime.equalsStart" ? ALERT_MSG.sameTimes : ALERT_MSG.times,
       };
-      const field = wire[errors[0].field] ?? "startTime";
+      const field = fieldOf[errors[0].field] ?? "startTime";
       fieldError(field, messages[field] ?? errors[0].message);
     }
   }
@@ -126,9 +131,9 @@ async function resolve(db: Db, auth: Auth, input: AlertInput, core: Core) {
   }
 
   // A picked user is mailed at the address the company has for them, never one the caller sends.
-  const emailOf = await emailsOfPickedUsers(db, auth, input.emails);
+  const emailOf = await emailsOfPickedUsers(db, auth, input.recipients);
   const seen = new Set<string>();
-  const recipients = input.emails
+  const recipients = input.recipients
     .map((x) => (x.userId ? { userId: x.userId, email: emailOf.get(x.userId)! } : x))
     .filter((x) => (seen.has(x.email) ? false : (seen.add(x.email), true)));
   return { activity, targets, recipients, zoneName };
@@ -137,17 +142,17 @@ async function resolve(db: Db, auth: Auth, input: AlertInput, core: Core) {
 function values(input: AlertInput, activityTypeId: number) {
   const custom = input.schedule === "custom";
   return {
-    name: input.displayName,
+    name: input.name,
     activityTypeId,
     schedule: input.schedule,
     startDate: custom ? input.startDate : null,
-    endDate: custom && !input.isNeverEnd ? input.endDate : null,
-    isNeverEnd: custom ? input.isNeverEnd : true,
-    days: DAY_FIELDS.map((f) => (input[f] ? "1" : "0")).join(""),
-    isAllDay: custom ? input.isAllDay : true,
-    startTime: custom && !input.isAllDay ? input.startTime : null,
-    endTime: custom && !input.isAllDay ? input.endTime : null,
-    timeZoneId: custom ? input.zone! : null,
+    endDate: custom && !input.neverEnds ? input.endDate : null,
+    isNeverEnd: custom ? input.neverEnds : true,
+    days: weekBits(input.days),
+    isAllDay: custom ? input.allDay : true,
+    startTime: custom && !input.allDay ? input.startTime : null,
+    endTime: custom && !input.allDay ? input.endTime : null,
+    timeZoneId: custom ? input.timeZoneId! : null,
   };
 }
 
@@ -173,7 +178,7 @@ export async function addAlert(db: Db, auth: Auth, input: AddAlertInput, now: nu
   const results = await db.batch([
     db.insert(a).values({ ...values(input, activity.id), companyId, createdAt: now, updatedAt: now }),
     ...childInserts(db, companyId, newId, targets, recipients),
-    activityInsert(db, { companyId, name: "Alert Created", createdByUserId: auth.user.id, summary: input.displayName, details: {}, at: now }),
+    activityInsert(db, { companyId, name: "Alert Created", createdByUserId: auth.user.id, summary: input.name, details: {}, at: now }),
     db.select({ id: sql<number>`max(id)` }).from(a),
   ] as never);
   const last = (results as unknown[])[(results as unknown[]).length - 1] as { id: number }[];
@@ -198,7 +203,7 @@ export async function modifyAlert(db: Db, auth: Auth, input: ModifyAlertInput, n
     db.delete(t).where(and(eq(t.alertId, input.id), eq(t.companyId, companyId))),
     db.delete(r).where(and(eq(r.alertId, input.id), eq(r.companyId, companyId))),
     ...childInserts(db, companyId, input.id, targets, recipients),
-    activityInsert(db, { companyId, name: "Alert Modified", createdByUserId: auth.user.id, summary: input.displayName, details: { alertId: input.id }, at: now }),
+    activityInsert(db, { companyId, name: "Alert Modified", createdByUserId: auth.user.id, summary: input.name, details: { alertId: input.id }, at: now }),
   ] as never);
 }
 
@@ -219,16 +224,16 @@ export async function deleteAlert(db: Db, auth: Auth, id: number, now: number): 
   ]);
 }
 
-/** The company's addresses of the users picked among `emails`; a user not live in the company is a 404 on `emails`. */
-async function emailsOfPickedUsers(db: Db, auth: Auth, emails: { userId?: number | null }[]): Promise<Map<number, string>> {
-  const userIds = emails.flatMap((x) => (x.userId ? [x.userId] : []));
+/** The company's addresses of the users picked among `recipients`; a user not live in the company is a 404 on `recipients`. */
+async function emailsOfPickedUsers(db: Db, auth: Auth, recipients: { userId?: number | null }[]): Promise<Map<number, string>> {
+  const userIds = recipients.flatMap((x) => (x.userId ? [x.userId] : []));
   const users = await inChunks(userIds, (part) =>
     db
       .select({ id: u.id, email: u.email })
       .from(u)
       .where(liveInCompany(u, auth, inArray(u.id, part))),
   );
-  if (users.length !== new Set(userIds).size) fieldError("emails", "The provided user is invalid", 404);
+  if (users.length !== new Set(userIds).size) fieldError("recipients", "The provided user is invalid", 404);
   return new Map(users.map((x) => [x.id, x.email.toLowerCase()]));
 }
 
@@ -238,9 +243,9 @@ async function emailsOfPickedUsers(db: Db, auth: Auth, emails: { userId?: number
  */
 export async function sendAlertTestEmail(db: Db, auth: Auth, body: AlertTestEmailInput, now: number): Promise<number> {
   if (!can(auth.permissions, MODULE, "add")) assertCan(auth, MODULE, "modify");
-  const emailOf = await emailsOfPickedUsers(db, auth, body.emails);
-  const addresses = [...new Set(body.emails.map((x) => (x.userId ? emailOf.get(x.userId)! : x.email)))];
-  const name = body.displayName || "(new alert)";
+  const emailOf = await emailsOfPickedUsers(db, auth, body.recipients);
+  const addresses = [...new Set(body.recipients.map((x) => (x.userId ? emailOf.get(x.userId)! : x.email)))];
+  const name = body.name || "(new alert)";
   await db.batch([
     db.insert(o).values(
       addresses.map((toAddress) => ({

@@ -6,7 +6,8 @@ import { and, asc, count, desc, eq, inArray, isNull, ne, notInArray, sql, type S
 import type { Core, Days, ValidationError } from "~core";
 import { chunkedInserts } from "../../db/seed/batch";
 import { addDevicesToGroupSchema, BULK_MSG, devicePickerQuery, PICKER_PAGE_SIZE, type AddDevicesToGroupInput, type BulkRowResult, type DevicePickerQuery } from "~/schemas/bulk";
-import { DEACTIVATED, GROUP_MSG, WEEKDAYS, type CreateDeviceGroupInput, type ModifyDeviceGroupInput } from "~/schemas/device-groups";
+import { WEEKDAYS } from "~/schemas/week";
+import { DEACTIVATED, GROUP_MSG, type CreateDeviceGroupInput, type ModifyDeviceGroupInput } from "~/schemas/device-groups";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { inChunks, schema, type Db } from "~/utils/db.server";

@@ -160,6 +160,22 @@ describe("POST /user/addAlert", () => {
     expect((await db().select().from(schema.alerts)).length).toBe(before);
   });
 
+  it("names field errors in the spec's fields, whether the schema or the service finds them", async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ activity: { name: "Password Changed" }, created_by_users: [] }, "created_by_users"],
+      [{ devices: [] }, "devices"],
+      [{ zone: "" }, "zone"],
+      [{ zone: 99_999 }, "zone"],
+      [{ emails: [] }, "emails"],
+      [{ emails: [{ id: BETA_USER, type: "User" }] }, "emails"],
+      [{ displayName: "" }, "displayName"],
+    ];
+    for (const [change, field] of cases) {
+      const r = await api(acme, "POST", `${BASE}/addAlert`, { ...validAlert(), ...change });
+      expect(Object.keys(r.body.errors ?? {}), JSON.stringify(change)).toEqual([field]);
+    }
+  });
+
   it("checks the schedule with the core: equal start and end times are refused", async () => {
     const r = await api(acme, "POST", `${BASE}/addAlert`, { ...validAlert(), startTime: "09:00:00", endTime: "09:00:00" });
     expect(r.status).toBe(400);
@@ -320,12 +336,11 @@ describe("the alert pages (form actions)", () => {
     return res.status;
   }
   const form = (over: Record<string, string> = {}) => ({
-    displayName: "From the page",
+    name: "From the page",
     activity: "Low Battery",
-    activity_conditions: "001",
     devices: "any",
     schedule: "any",
-    recipient_emails: "page@acme.example",
+    recipientEmails: "page@acme.example",
     ...over,
   });
 
@@ -334,8 +349,8 @@ describe("the alert pages (form actions)", () => {
     const count = (await db().select().from(schema.alerts)).length;
     const before = await alertRow(2);
     expect(await post(cookie, "/addAlert.data", form())).toBe(403);
-    expect(await post(cookie, "/modifyAlert.data?id=2", form({ id: "2", displayName: "Changed by the auditor" }))).toBe(403);
-    expect(await post(cookie, "/modifyAlert.data?id=2", { intent: "test", recipient_emails: "someone@acme.example" })).toBe(403);
+    expect(await post(cookie, "/modifyAlert.data?id=2", form({ id: "2", name: "Changed by the auditor" }))).toBe(403);
+    expect(await post(cookie, "/modifyAlert.data?id=2", { intent: "test", recipientEmails: "someone@acme.example" })).toBe(403);
     expect(await post(cookie, "/alerts.data", { id: "2" })).toBe(403);
     expect((await db().select().from(schema.alerts)).length).toBe(count);
     expect(await alertRow(2)).toEqual(before);
@@ -344,7 +359,7 @@ describe("the alert pages (form actions)", () => {
   it("treats another company's alert as absent: modify is 404, delete and the page change nothing", async () => {
     const cookie = await pageCookie("acme");
     const before = await alertRow(BETA_ALERT);
-    expect(await post(cookie, `/modifyAlert.data?id=${BETA_ALERT}`, form({ id: String(BETA_ALERT), displayName: "Taken over" }))).toBe(404);
+    expect(await post(cookie, `/modifyAlert.data?id=${BETA_ALERT}`, form({ id: String(BETA_ALERT), name: "Taken over" }))).toBe(404);
     await post(cookie, "/alerts.data", { id: String(BETA_ALERT) });
     expect(await alertRow(BETA_ALERT)).toEqual(before);
     const open = await consoleWorker.fetch(`${ORIGIN}/modifyAlert?id=${BETA_ALERT}`, { headers: { Host: HOST, Cookie: cookie }, redirect: "manual" });
@@ -354,13 +369,22 @@ describe("the alert pages (form actions)", () => {
 
   it("saves the form through the shared schema: pickers of the activity only, typed duplicates dropped", async () => {
     const cookie = await pageCookie("acme");
-    const status = await post(cookie, "/addAlert.data", form({ displayName: "Page alert", recipient_emails: "a@acme.example, A@acme.example; b@acme.example", target_users: "3" }));
+    const status = await post(cookie, "/addAlert.data", form({ name: "Page alert", recipientEmails: "a@acme.example, A@acme.example; b@acme.example", targetUsers: "3" }));
     expect([200, 202, 204, 302]).toContain(status);
     const [row] = await db().select().from(schema.alerts).where(eq(schema.alerts.name, "Page alert"));
     const recipients = await db().select().from(schema.alertRecipients).where(eq(schema.alertRecipients.alertId, row.id));
     expect(recipients.map((x) => x.email)).toEqual(["a@acme.example", "b@acme.example"]);
     const targets = await db().select().from(schema.alertTargets).where(eq(schema.alertTargets.alertId, row.id));
     expect(targets.map((x) => [x.kind, x.refId])).toEqual([["device", null]]); // Low Battery asks for devices only
+  });
+
+  it("takes which pickers an activity needs from the catalogue, not from the post: a missing one is refused and nothing is saved", async () => {
+    const cookie = await pageCookie("acme");
+    const count = (await db().select().from(schema.alerts)).length;
+    // Access Granted asks for target users and devices; the post names neither.
+    const status = await post(cookie, "/addAlert.data", form({ name: "No pickers", activity: "Access Granted", devices: "" }));
+    expect(status).toBe(400);
+    expect((await db().select().from(schema.alerts)).length).toBe(count);
   });
 
   it("lists 25 alerts a page, and shows the empty state to a company without alerts", async () => {

@@ -1,15 +1,77 @@
 import { z } from "zod";
-import { addAlertSchema, ALERT_MSG, alertTestEmailSchema, DAY_FIELDS, modifyAlertSchema } from "~/schemas/alerts";
+import { alertFields, alertId, alertTestFields, ALERT_MSG, checkAlert, normaliseAlert, type AlertKey } from "~/schemas/alerts";
+import { nestDays, weekFlags, WEEKDAYS, type Weekday } from "~/schemas/week";
 import * as alerts from "~/services/alerts.server";
 import type { AlertDetails, AlertListRow } from "~/services/alerts.server";
 import { endpoint } from "../define.server";
 import { deliveringMail } from "../mail-delivery.server";
+import { wireObject, withWireFields } from "../wire-fields.server";
 
 const tag = "Alerts";
 const idQuery = z.object({ id: z.coerce.number({ invalid_type_error: "id must be a number" }).int().positive(), uid: z.string().max(100).optional() });
 const bit = (v: boolean) => (v ? "1" : "0");
 /** Times travel as HH:mm:00 (spec part 1 §5). */
 const wireTime = (v: string | null) => (v ? `${v}:00` : null);
+
+const DAY_WIRE = { monday: "mon", tuesday: "tue", wednesday: "wed", thursday: "thu", friday: "fri", saturday: "sat", sunday: "sun" } as const satisfies Record<Weekday, string>;
+
+/** The alert's domain fields in the spec's names (spec part 1 §5, Add alert); field errors go back under these. */
+const ALERT_WIRE = {
+  name: "displayName",
+  activity: "activity",
+  createdBy: "created_by_users",
+  targetUsers: "target_users",
+  devices: "devices",
+  schedule: "schedule",
+  startDate: "startDate",
+  endDate: "endDate",
+  neverEnds: "isNeverEnd",
+  days: "days",
+  allDay: "isAllDay",
+  startTime: "startTime",
+  endTime: "endTime",
+  timeZoneId: "zone",
+  recipients: "emails",
+  id: "id",
+  ...DAY_WIRE,
+} as const satisfies Record<AlertKey | Weekday | "id", string>;
+
+/** The spec's other spellings of the same fields: `name`, `time_zone`, the stored names, `days` as seven 0/1 characters. */
+function spellings(v: unknown) {
+  if (!v || typeof v !== "object") return v;
+  const o = { ...(v as Record<string, unknown>) };
+  o.displayName ??= o.name;
+  o.zone ??= o.time_zone ?? o.time_zone_id;
+  o.startDate ??= o.start_date;
+  o.endDate ??= o.end_date;
+  o.isNeverEnd ??= o.is_never_end;
+  o.isAllDay ??= o.is_all_day;
+  o.startTime ??= o.start_time;
+  o.endTime ??= o.end_time;
+  o.emails ??= o.recipients;
+  o.activity ??= o.activityId ?? o.activity_id;
+  if (typeof o.days === "string" && /^[01]{7}$/.test(o.days)) WEEKDAYS.forEach((d, i) => (o[DAY_WIRE[d]] ??= (o.days as string)[i]));
+  return o;
+}
+
+/** The spec's body is flat, a flag per day (`mon` ... `sun`); the alert nests them under `days`. */
+const flatAlert = alertFields.omit({ days: true }).merge(weekFlags);
+/** Add and modify bodies in the spec's names, checked as the page's form is, as the alert the service takes. */
+const addBody = z.preprocess(
+  spellings,
+  wireObject(flatAlert, ALERT_WIRE)
+    .transform(nestDays)
+    .superRefine((v, ctx) => checkAlert(v, ctx, (k) => ALERT_WIRE[k]))
+    .transform(normaliseAlert),
+);
+const modifyBody = z.preprocess(
+  spellings,
+  wireObject(flatAlert.extend({ id: alertId }), ALERT_WIRE)
+    .transform(nestDays)
+    .superRefine((v, ctx) => checkAlert(v, ctx, (k) => ALERT_WIRE[k]))
+    .transform(normaliseAlert),
+);
+const testBody = z.preprocess(spellings, wireObject(alertTestFields, { name: "displayName", recipients: "emails" }));
 
 const listRow = (x: AlertListRow) => ({ id: x.id, name: x.name, activity: { name: x.activityName }, lastActivity: x.lastRunAt, lastActivityID: x.lastActivityId });
 
@@ -25,7 +87,7 @@ const pickerOf = (kind: keyof typeof ANY) => (x: AlertDetails["targets"][number]
 function detailsPayload(x: AlertDetails) {
   const al = x.alert;
   const targets = (kind: keyof typeof ANY) => x.targets.filter((t) => t.kind === kind).map(pickerOf(kind));
-  const days = Object.fromEntries(DAY_FIELDS.map((d, i) => [d, bit(al.days[i] === "1")]));
+  const days = Object.fromEntries(WEEKDAYS.map((d, i) => [DAY_WIRE[d], bit(al.days[i] === "1")]));
   return {
     id: al.id,
     name: al.name,
@@ -73,7 +135,7 @@ const detailsShape = z.object({
   startDate: z.string().nullable().describe("YYYY-MM-DD"),
   endDate: z.string().nullable().describe("YYYY-MM-DD; null when it never ends"),
   isNeverEnd: bitShape,
-  ...Object.fromEntries(DAY_FIELDS.map((d) => [d, bitShape])),
+  ...Object.fromEntries(WEEKDAYS.map((d) => [DAY_WIRE[d], bitShape])),
   isAllDay: bitShape,
   startTime: z.string().nullable().describe("HH:mm:00"),
   endTime: z.string().nullable().describe("HH:mm:00"),
@@ -134,10 +196,10 @@ export const alertEndpoints = [
     tag,
     summary: "Creates an alert. Dates YYYY-MM-DD, times HH:mm:00; pickers are lists of {id, name, type} (type 'Any User'/'Any Device' or id null: any). Needs the add right.",
     auth: "token",
-    body: addAlertSchema,
+    body: addBody,
     response: z.object({ message: z.string(), payload: z.object({ id: z.number() }) }),
     async handler({ db, auth, body, now, core }) {
-      return { message: ALERT_MSG.created, payload: { id: await alerts.addAlert(db, auth, body, now, core) } };
+      return { message: ALERT_MSG.created, payload: { id: await withWireFields(ALERT_WIRE, () => alerts.addAlert(db, auth, body, now, core)) } };
     },
   }),
   endpoint({
@@ -146,10 +208,10 @@ export const alertEndpoints = [
     tag,
     summary: "Saves an alert (the add body plus id). Needs the modify right; 404 outside the caller's company.",
     auth: "token",
-    body: modifyAlertSchema,
+    body: modifyBody,
     response: z.object({ message: z.string(), payload: z.object({ id: z.number() }) }),
     async handler({ db, auth, body, now, core }) {
-      await alerts.modifyAlert(db, auth, body, now, core);
+      await withWireFields(ALERT_WIRE, () => alerts.modifyAlert(db, auth, body, now, core));
       return { message: ALERT_MSG.modified, payload: { id: body.id } };
     },
   }),
@@ -172,10 +234,13 @@ export const alertEndpoints = [
     tag,
     summary: "Sends a test mail to the form's recipients (emails: picked users {id, type 'User'} or addresses; at most 50). Needs the add or modify right.",
     auth: "token",
-    body: alertTestEmailSchema,
+    body: testBody,
     response: z.object({ message: z.string(), payload: z.object({ recipients: z.number() }) }),
     async handler({ db, auth, body, now, env, waitUntil }) {
-      const recipients = await deliveringMail({ env, waitUntil }, alerts.sendAlertTestEmail(db, auth, body, now));
+      const recipients = await deliveringMail(
+        { env, waitUntil },
+        withWireFields(ALERT_WIRE, () => alerts.sendAlertTestEmail(db, auth, body, now)),
+      );
       return { message: ALERT_MSG.emailSent, payload: { recipients } };
     },
   }),

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { addDevicesToGroupSchema } from "~/schemas/bulk";
 import { searchText } from "~/schemas/search";
-import { checkGroup, clearTimes, groupFields, groupId, weekFlags, type GroupKey, type Weekday } from "~/schemas/device-groups";
+import { checkGroup, clearTimes, groupFields, groupId, type GroupKey } from "~/schemas/device-groups";
+import { nestDays, weekFlags, type Weekday } from "~/schemas/week";
 import * as groups from "~/services/device-groups.server";
 import type { DeviceOption, GroupRow } from "~/services/device-groups.server";
 import { endpoint } from "../define.server";
@@ -35,10 +36,6 @@ const GROUP_WIRE = {
 
 /** The spec's body is flat, a `sch_*` flag per day; the group nests them under `days`. */
 const flatGroup = groupFields.omit({ days: true }).merge(weekFlags);
-const nestDays = <T extends Record<Weekday, boolean>>({ monday, tuesday, wednesday, thursday, friday, saturday, sunday, ...rest }: T) => ({
-  ...rest,
-  days: { monday, tuesday, wednesday, thursday, friday, saturday, sunday },
-});
 
 /** Create and modify bodies in the spec's names, checked as the page's form is, as the group the service takes. */
 const createBody = wireObject(flatGroup, GROUP_WIRE)

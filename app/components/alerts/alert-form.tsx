@@ -11,6 +11,7 @@ import { Input } from "~/components/ui/input";
 import { NativeSelect } from "~/components/ui/native-select";
 import { translateMessage } from "~/i18n/messages";
 import { alertAddFormSchema, alertModifyFormSchema, type AlertActionData } from "~/schemas/alert-form";
+import type { ConditionField } from "~/schemas/alerts";
 import { activityName } from "./activity-name";
 import { STEP_OF, StepNav, STEPS } from "./alert-steps";
 import { ConditionPicker } from "./condition-picker";
@@ -19,13 +20,13 @@ import { RecipientsFields } from "./recipients-fields";
 
 export type AlertFormValues = {
   id?: number;
-  displayName: string;
+  name: string;
   activity: string;
   createdBy: string[];
   targetUsers: string[];
   devices: string[];
   schedule: "any" | "custom" | "";
-  zone: string;
+  timeZoneId: string;
   recipientUsers: string[];
   recipientEmails: string;
 } & CustomSchedule;
@@ -59,13 +60,13 @@ export function AlertForm({ mode, values, options, today, readOnly = false }: Pr
   const errors = form.allErrors;
   const err = (name: string) => (errors[name]?.[0] ? translateMessage(t, errors[name][0], "alerts") : undefined);
 
-  const [name, setName] = useState(values.displayName);
+  const [name, setName] = useState(values.name);
   const [activity, setActivity] = useState(values.activity);
   const conditions = options.activities.find((a) => a.name === activity)?.alertConditions ?? "000";
   const [schedule, setSchedule] = useState(values.schedule);
   const [custom, setCustom] = useState<CustomSchedule>(() => {
-    const { startDate, endDate, isNeverEnd, days, isAllDay, startTime, endTime } = values;
-    return { startDate, endDate, isNeverEnd, days, isAllDay, startTime, endTime };
+    const { startDate, endDate, neverEnds, days, allDay, startTime, endTime } = values;
+    return { startDate, endDate, neverEnds, days, allDay, startTime, endTime };
   });
   const [recipientUsers, setRecipientUsers] = useState(values.recipientUsers);
   const [recipientEmails, setRecipientEmails] = useState(values.recipientEmails);
@@ -82,10 +83,10 @@ export function AlertForm({ mode, values, options, today, readOnly = false }: Pr
   /** Choosing a schedule starts the custom one afresh: today, no end, every day, all day. */
   const chooseSchedule = (next: "any" | "custom") => {
     setSchedule(next);
-    setCustom({ startDate: today, endDate: "", isNeverEnd: true, days: Array(7).fill(true), isAllDay: true, startTime: "", endTime: "" });
+    setCustom({ startDate: today, endDate: "", neverEnds: true, days: Array(7).fill(true), allDay: true, startTime: "", endTime: "" });
   };
 
-  const picker = (field: "created_by_users" | "target_users" | "devices", label: string, anyLabel: string, items: { id: number; name: string }[], initial: string[]) => (
+  const picker = (field: ConditionField, label: string, anyLabel: string, items: { id: number; name: string }[], initial: string[]) => (
     <ConditionPicker field={field} label={label} anyLabel={anyLabel} hint={t("pickerHint")} error={err(field)} items={items} initial={initial} />
   );
 
@@ -101,8 +102,8 @@ export function AlertForm({ mode, values, options, today, readOnly = false }: Pr
             <h2 id="step-alert" className="text-lg font-semibold">
               {t("step.alert")}
             </h2>
-            <Field label={t("form.name")} error={err("displayName")} required>
-              <Input name="displayName" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} />
+            <Field label={t("form.name")} error={err("name")} required>
+              <Input name="name" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} />
             </Field>
             <Field label={t("form.activity")} error={err("activity")} required>
               <NativeSelect name="activity" value={activity} onChange={(e) => setActivity(e.target.value)}>
@@ -114,7 +115,6 @@ export function AlertForm({ mode, values, options, today, readOnly = false }: Pr
                 ))}
               </NativeSelect>
             </Field>
-            <input type="hidden" name="activity_conditions" value={activity ? conditions : ""} />
           </section>
 
           <section hidden={step !== 1} aria-labelledby="step-conditions" className="grid gap-4 md:max-w-xl">
@@ -122,8 +122,8 @@ export function AlertForm({ mode, values, options, today, readOnly = false }: Pr
               {t("step.conditions")}
             </h2>
             {conditions === "000" && <p className="text-sm text-muted-foreground">{t("noConditions")}</p>}
-            {conditions[0] === "1" && picker("created_by_users", t("form.createdBy"), t("anyUser"), options.users, values.createdBy)}
-            {conditions[1] === "1" && picker("target_users", t("form.targetUsers"), t("anyUser"), options.users, values.targetUsers)}
+            {conditions[0] === "1" && picker("createdBy", t("form.createdBy"), t("anyUser"), options.users, values.createdBy)}
+            {conditions[1] === "1" && picker("targetUsers", t("form.targetUsers"), t("anyUser"), options.users, values.targetUsers)}
             {conditions[2] === "1" && picker("devices", t("form.devices"), t("anyDevice"), options.devices, values.devices)}
           </section>
 
@@ -143,7 +143,7 @@ export function AlertForm({ mode, values, options, today, readOnly = false }: Pr
               </div>
               {err("schedule") && <p className="text-xs font-medium text-destructive">{err("schedule")}</p>}
             </fieldset>
-            {schedule === "custom" && <CustomScheduleFields custom={custom} setCustom={setCustom} err={err} zones={options.zones} zone={values.zone} />}
+            {schedule === "custom" && <CustomScheduleFields custom={custom} setCustom={setCustom} err={err} zones={options.zones} zone={values.timeZoneId} />}
           </section>
 
           <section hidden={step !== 3} aria-labelledby="step-recipients" className="grid gap-4 md:max-w-xl">
@@ -157,7 +157,7 @@ export function AlertForm({ mode, values, options, today, readOnly = false }: Pr
               recipientEmails={recipientEmails}
               setRecipientEmails={setRecipientEmails}
               name={name}
-              error={err("emails")}
+              error={err("recipients")}
               sent={actionData?.sent}
               readOnly={readOnly}
             />

@@ -6,10 +6,10 @@ export const STEPS = ["alert", "conditions", "schedule", "recipients"] as const;
 
 /** Which step shows each field, so a failed save opens the step with the first error. */
 export const STEP_OF: Record<string, number> = {
-  displayName: 0,
+  name: 0,
   activity: 0,
-  created_by_users: 1,
-  target_users: 1,
+  createdBy: 1,
+  targetUsers: 1,
   devices: 1,
   schedule: 2,
   startDate: 2,
@@ -17,8 +17,8 @@ export const STEP_OF: Record<string, number> = {
   days: 2,
   startTime: 2,
   endTime: 2,
-  zone: 2,
-  emails: 3,
+  timeZoneId: 2,
+  recipients: 3,
 };
 
 /** The step list above the form; any step can be opened at any time. */

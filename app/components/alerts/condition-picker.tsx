@@ -1,10 +1,11 @@
 import { Field } from "~/components/ui/field";
+import type { ConditionField } from "~/schemas/alerts";
 
 /** The value of a picker's "any" entry: the condition holds for every user or device. */
 const ANY = "any";
 
 type Props = {
-  field: "created_by_users" | "target_users" | "devices";
+  field: ConditionField;
   label: string;
   anyLabel: string;
   hint: string;

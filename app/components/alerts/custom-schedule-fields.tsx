@@ -5,15 +5,15 @@ import { Checkbox } from "~/components/ui/checkbox";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
-import { DAY_FIELDS } from "~/schemas/alerts";
+import { WEEKDAYS } from "~/schemas/week";
 
 /** The custom schedule as the form holds it while it is edited. */
 export type CustomSchedule = {
   startDate: string;
   endDate: string;
-  isNeverEnd: boolean;
+  neverEnds: boolean;
   days: boolean[];
-  isAllDay: boolean;
+  allDay: boolean;
   startTime: string;
   endTime: string;
 };
@@ -34,46 +34,46 @@ export function CustomScheduleFields({ custom, setCustom, err, zones, zone }: Pr
       <Field label={t("form.startDate")} error={err("startDate")} required>
         <Input type="date" name="startDate" value={custom.startDate} onChange={(e) => setCustom((c) => ({ ...c, startDate: e.target.value }))} />
       </Field>
-      <Field label={t("form.endDate")} error={err("endDate")} required={!custom.isNeverEnd}>
-        <Input type="date" name="endDate" value={custom.endDate} disabled={custom.isNeverEnd} onChange={(e) => setCustom((c) => ({ ...c, endDate: e.target.value }))} />
+      <Field label={t("form.endDate")} error={err("endDate")} required={!custom.neverEnds}>
+        <Input type="date" name="endDate" value={custom.endDate} disabled={custom.neverEnds} onChange={(e) => setCustom((c) => ({ ...c, endDate: e.target.value }))} />
       </Field>
       <Field label={t("form.neverEnds")} orientation="horizontal">
         <Checkbox
-          name="isNeverEnd"
+          name="neverEnds"
           value="1"
-          checked={custom.isNeverEnd}
-          onCheckedChange={(on) => setCustom((c) => ({ ...c, isNeverEnd: on === true, endDate: on === true ? "" : c.endDate }))}
+          checked={custom.neverEnds}
+          onCheckedChange={(on) => setCustom((c) => ({ ...c, neverEnds: on === true, endDate: on === true ? "" : c.endDate }))}
         />
       </Field>
       <Field label={t("form.allDay")} orientation="horizontal">
         <Checkbox
-          name="isAllDay"
+          name="allDay"
           value="1"
-          checked={custom.isAllDay}
-          onCheckedChange={(on) => setCustom((c) => ({ ...c, isAllDay: on === true, ...(on === true ? { startTime: "", endTime: "" } : {}) }))}
+          checked={custom.allDay}
+          onCheckedChange={(on) => setCustom((c) => ({ ...c, allDay: on === true, ...(on === true ? { startTime: "", endTime: "" } : {}) }))}
         />
       </Field>
-      <Field label={t("form.startTime")} error={err("startTime")} required={!custom.isAllDay}>
+      <Field label={t("form.startTime")} error={err("startTime")} required={!custom.allDay}>
         <Input
           type="time"
           name="startTime"
           step={300}
           value={custom.startTime}
-          disabled={custom.isAllDay}
+          disabled={custom.allDay}
           onChange={(e) => setCustom((c) => ({ ...c, startTime: e.target.value }))}
         />
       </Field>
-      <Field label={t("form.endTime")} error={err("endTime")} required={!custom.isAllDay}>
-        <Input type="time" name="endTime" step={300} value={custom.endTime} disabled={custom.isAllDay} onChange={(e) => setCustom((c) => ({ ...c, endTime: e.target.value }))} />
+      <Field label={t("form.endTime")} error={err("endTime")} required={!custom.allDay}>
+        <Input type="time" name="endTime" step={300} value={custom.endTime} disabled={custom.allDay} onChange={(e) => setCustom((c) => ({ ...c, endTime: e.target.value }))} />
       </Field>
       <fieldset className="grid gap-2 md:col-span-2">
         <legend className="mb-1 text-sm font-medium">{t("form.days")}</legend>
         <div className="flex flex-wrap gap-4">
-          {DAY_FIELDS.map((d, i) => (
+          {WEEKDAYS.map((d, i) => (
             <div key={d} className="flex items-center gap-2">
               <Checkbox
                 id={`day-${d}`}
-                name={d}
+                name={`days.${d}`}
                 value="1"
                 checked={custom.days[i]}
                 onCheckedChange={(on) => setCustom((c) => ({ ...c, days: c.days.map((x, j) => (j === i ? on === true : x)) }))}
@@ -84,8 +84,8 @@ export function CustomScheduleFields({ custom, setCustom, err, zones, zone }: Pr
         </div>
         {err("days") && <p className="text-xs font-medium text-destructive">{err("days")}</p>}
       </fieldset>
-      <Field label={t("form.zone")} error={err("zone")} required className="md:col-span-2">
-        <ZoneSelect zones={zones} placeholder={t("form.chooseZone")} name="zone" defaultValue={zone} />
+      <Field label={t("form.zone")} error={err("timeZoneId")} required className="md:col-span-2">
+        <ZoneSelect zones={zones} placeholder={t("form.chooseZone")} name="timeZoneId" defaultValue={zone} />
       </Field>
     </div>
   );

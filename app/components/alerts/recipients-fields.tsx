@@ -25,7 +25,7 @@ export function RecipientsFields({ users, recipientUsers, setRecipientUsers, rec
     <>
       <Field label={t("form.recipientUsers")} error={error} hint={t("pickerHint")}>
         <select
-          name="recipient_users"
+          name="recipientUsers"
           multiple
           value={recipientUsers}
           onChange={(e) => setRecipientUsers(Array.from(e.target.selectedOptions, (o) => o.value))}
@@ -40,7 +40,7 @@ export function RecipientsFields({ users, recipientUsers, setRecipientUsers, rec
         </select>
       </Field>
       <Field label={t("form.recipientEmails")} hint={t("form.recipientEmailsHint")}>
-        <Input name="recipient_emails" value={recipientEmails} onChange={(e) => setRecipientEmails(e.target.value)} maxLength={2000} />
+        <Input name="recipientEmails" value={recipientEmails} onChange={(e) => setRecipientEmails(e.target.value)} maxLength={2000} />
       </Field>
       <div className="flex flex-wrap items-center gap-3" hidden={readOnly}>
         <ConfirmDialog
@@ -51,7 +51,7 @@ export function RecipientsFields({ users, recipientUsers, setRecipientUsers, rec
           }
           title={t("test.title")}
           description={t("test.description")}
-          fields={{ intent: "test", displayName: name, recipient_users: recipientUsers.join(","), recipient_emails: recipientEmails }}
+          fields={{ intent: "test", name, recipientUsers: recipientUsers.join(","), recipientEmails }}
           confirmLabel={t("test.send")}
           cancelLabel={t("cancel")}
         />

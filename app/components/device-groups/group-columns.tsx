@@ -5,7 +5,7 @@ import { deleteColumn } from "~/components/data-table/delete-column";
 import { CircleCheckIcon, CircleOffIcon } from "~/components/devices/device-icons";
 import { CheckIcon } from "~/components/ui/icons";
 import type { GroupRow } from "~/services/device-groups.server";
-import { WEEKDAYS } from "~/schemas/device-groups";
+import { WEEKDAYS } from "~/schemas/week";
 
 const DAY_KEYS = ["schMonday", "schTuesday", "schWednesday", "schThursday", "schFriday", "schSaturday", "schSunday"] as const satisfies readonly (keyof GroupRow)[];
 

@@ -9,7 +9,8 @@ import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { Switch } from "~/components/ui/switch";
 import { Textarea } from "~/components/ui/textarea";
-import { createDeviceGroupSchema, modifyDeviceGroupSchema, WEEKDAYS } from "~/schemas/device-groups";
+import { createDeviceGroupSchema, modifyDeviceGroupSchema } from "~/schemas/device-groups";
+import { WEEKDAYS } from "~/schemas/week";
 import type { DeviceOption } from "~/services/device-groups.server";
 import { DeviceTransfer } from "./device-transfer";
 
