@@ -2,12 +2,10 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { Alert, AlertDescription } from "~/components/ui/alert";
-import { CountryPicker } from "~/components/phone-field/country-picker";
-import { PhoneInput } from "~/components/phone-field/phone-input";
+import { PhoneFields, TextFields } from "~/components/forms/bound-fields";
 import { pickerRegion } from "~/utils/phone";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
-import { Input } from "~/components/ui/input";
 import { NativeSelect } from "~/components/ui/native-select";
 import { PageHeader } from "~/components/ui/page-header";
 import { companyRequestSchema, RENEWAL_TERMS } from "~/schemas/company-requests";
@@ -36,7 +34,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   });
 }
 
-const FIELDS = ["companyName", "POCFirstName", "POCLastName", "POCEmail"] as const;
+const POC_TEXT = ["POCFirstName", "POCLastName", "POCEmail"] as const;
 
 export default function NewCompanyRequestPage() {
   const { fields, err, formError, formProps, t } = usePageForm({ id: "company-request", schema: companyRequestSchema, ns: "requests" });
@@ -51,6 +49,7 @@ export default function NewCompanyRequestPage() {
     POCPhoneNumber: "",
   });
   const set = (k: string, v: string) => setValues((x) => ({ ...x, [k]: v }));
+  const bound = { values, set, label: (k: string) => t(k), error: (k: Extract<keyof typeof fields, string>) => err(fields[k]) };
   return (
     <div className="grid gap-6">
       <PageHeader title={t("newTitle")} back={{ to: "/varPanel", label: t("backToVarPanel") }} />
@@ -60,9 +59,7 @@ export default function NewCompanyRequestPage() {
             <AlertDescription>{formError}</AlertDescription>
           </Alert>
         )}
-        <Field label={t("companyName")} error={err(fields.companyName)} required>
-          <Input id="req-companyName" name="companyName" value={values.companyName} maxLength={200} onChange={(e) => set("companyName", e.target.value)} />
-        </Field>
+        <TextFields idPrefix="req" keys={["companyName"]} {...bound} />
         <Field label={t("renewalTerm")} error={err(fields.renewalTerm)} required>
           <NativeSelect
             id="req-renewalTerm"
@@ -74,31 +71,8 @@ export default function NewCompanyRequestPage() {
             <option value="">{t("choose")}</option>
           </NativeSelect>
         </Field>
-        {FIELDS.slice(1).map((k) => (
-          <Field key={k} label={t(k)} error={err(fields[k])} required>
-            <Input
-              id={`req-${k}`}
-              name={k}
-              value={values[k]}
-              type={k === "POCEmail" ? "email" : "text"}
-              maxLength={200}
-              autoComplete="off"
-              onChange={(e) => set(k, e.target.value)}
-            />
-          </Field>
-        ))}
-        <Field label={t("POCCountryCode")} error={err(fields.POCCountryCode)} required>
-          <CountryPicker id="req-POCCountryCode" name="POCCountryCode" region={pickerRegion(values.POCCountryCode)} onChange={(r) => set("POCCountryCode", r)} />
-        </Field>
-        <Field label={t("POCPhoneNumber")} error={err(fields.POCPhoneNumber)} required>
-          <PhoneInput
-            id="req-POCPhoneNumber"
-            name="POCPhoneNumber"
-            region={pickerRegion(values.POCCountryCode)}
-            value={values.POCPhoneNumber}
-            onChange={(v) => set("POCPhoneNumber", v)}
-          />
-        </Field>
+        <TextFields idPrefix="req" keys={POC_TEXT} email="POCEmail" {...bound} />
+        <PhoneFields idPrefix="req" country="POCCountryCode" phone="POCPhoneNumber" region={pickerRegion(values.POCCountryCode)} {...bound} />
         <div className="sm:col-span-2">
           <Button type="submit" disabled={saving}>
             {t("submit")}

@@ -1,8 +1,7 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { Alert, AlertDescription } from "~/components/ui/alert";
-import { CountryPicker } from "~/components/phone-field/country-picker";
-import { PhoneInput } from "~/components/phone-field/phone-input";
+import { PhoneFields, TextFields } from "~/components/forms/bound-fields";
 import { pickerRegion } from "~/utils/phone";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
@@ -84,6 +83,7 @@ export function CompanyForm({
     });
 
   const error = (k: keyof CompanyFormValues) => err(fields[k]);
+  const bound = { values, set, label: (k: string) => t(k), error };
   const parentChoices = parents.filter((p) => allowedParentTypes(values.companyType).includes(p.type));
   const parentLabel = (p: ParentChoice) => `${p.name} (${p.code}) - ${p.type.toUpperCase()}`;
 
@@ -143,31 +143,8 @@ export function CompanyForm({
             onChange={(e) => set("nextBillingDate", e.target.value)}
           />
         </Field>
-        {TEXT_FIELDS.map((k) => (
-          <Field key={k} label={t(k)} error={error(k)} required className={k === "companyName" ? "sm:col-span-2" : undefined}>
-            <Input
-              id={`company-${k}`}
-              name={k}
-              value={values[k]}
-              type={k === "POCEmail" ? "email" : "text"}
-              maxLength={200}
-              autoComplete="off"
-              onChange={(e) => set(k, e.target.value)}
-            />
-          </Field>
-        ))}
-        <Field label={t("POCCountryCode")} error={error("POCCountryCode")} required>
-          <CountryPicker id="company-POCCountryCode" name="POCCountryCode" region={pickerRegion(values.POCCountryCode)} onChange={(r) => set("POCCountryCode", r)} />
-        </Field>
-        <Field label={t("POCPhoneNumber")} error={error("POCPhoneNumber")} required>
-          <PhoneInput
-            id="company-POCPhoneNumber"
-            name="POCPhoneNumber"
-            region={pickerRegion(values.POCCountryCode)}
-            value={values.POCPhoneNumber}
-            onChange={(v) => set("POCPhoneNumber", v)}
-          />
-        </Field>
+        <TextFields idPrefix="company" keys={TEXT_FIELDS} email="POCEmail" wide={["companyName"]} {...bound} />
+        <PhoneFields idPrefix="company" country="POCCountryCode" phone="POCPhoneNumber" region={pickerRegion(values.POCCountryCode)} {...bound} />
         <div className="flex items-start gap-2">
           <Field label={t("companyId")} error={error("companyId")} required hint={locked ? undefined : t("companyIdHint")} className="flex-1">
             <Input id="company-companyId" name="companyId" value={values.companyId} readOnly className="font-mono uppercase" />

@@ -1,12 +1,10 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { PhoneFields, TextFields } from "~/components/forms/bound-fields";
 import { usePageForm } from "~/components/forms/use-page-form";
 import { Button } from "~/components/ui/button";
-import { CountryPicker } from "~/components/phone-field/country-picker";
-import { PhoneInput } from "~/components/phone-field/phone-input";
 import { Checkbox } from "~/components/ui/checkbox";
 import { Field } from "~/components/ui/field";
-import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { Switch } from "~/components/ui/switch";
 import { Textarea } from "~/components/ui/textarea";
@@ -64,32 +62,20 @@ export function UserForm({ initial, disabled = false }: { initial: UserFormValue
 
   const dirty = (Object.keys(initial) as (keyof UserFormValues)[]).some((k) => values[k] !== initial[k]);
   const set = <K extends keyof UserFormValues>(key: K, value: UserFormValues[K]) => setValues((v) => applyPrivilegeRules({ ...v, [key]: value }));
+  const bound = { values, set, label: (k: string) => t(k), error: (k: keyof typeof fields) => err(fields[k]), disabled };
 
   return (
     <Form method="post" {...formProps} className="grid gap-6" aria-label={t("save")}>
       <input type="hidden" name="intent" value="save" />
       <div className="grid gap-4 sm:grid-cols-2">
-        {TEXT_FIELDS.map((k) => (
-          <Field key={k} label={t(k)} error={err(fields[k])} required>
-            <Input
-              id={`user-${k}`}
-              name={k}
-              value={values[k]}
-              type={k === "email" ? "email" : "text"}
-              maxLength={200}
-              autoComplete="off"
-              disabled={disabled}
-              onChange={(e) => set(k, e.target.value)}
-              onBlur={k === "firstName" ? () => set("displayName", autoDisplayName(values.firstName, values.lastName)) : undefined}
-            />
-          </Field>
-        ))}
-        <Field label={t("countryCode")} error={err(fields.countryCode)} required>
-          <CountryPicker id="user-countryCode" name="countryCode" region={values.countryCode} disabled={disabled} onChange={(r) => set("countryCode", r)} />
-        </Field>
-        <Field label={t("cell")} error={err(fields.cell)} required>
-          <PhoneInput id="user-cell" name="cell" region={values.countryCode} value={values.cell} disabled={disabled} onChange={(v) => set("cell", v)} />
-        </Field>
+        <TextFields
+          idPrefix="user"
+          keys={TEXT_FIELDS}
+          email="email"
+          onBlur={{ firstName: () => set("displayName", autoDisplayName(values.firstName, values.lastName)) }}
+          {...bound}
+        />
+        <PhoneFields idPrefix="user" country="countryCode" phone="cell" region={values.countryCode} {...bound} />
         <Field label={t("notes")} error={err(fields.userNotes)} className="sm:col-span-2">
           <Textarea id="user-notes" name="userNotes" value={values.userNotes} disabled={disabled} onChange={(e) => set("userNotes", e.target.value)} rows={3} />
         </Field>
