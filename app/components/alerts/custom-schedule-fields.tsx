@@ -53,19 +53,11 @@ export function CustomScheduleFields({ custom, setCustom, err, zones, zone }: Pr
           onCheckedChange={(on) => setCustom((c) => ({ ...c, allDay: on === true, ...(on === true ? { startTime: "", endTime: "" } : {}) }))}
         />
       </Field>
-      <Field label={t("form.startTime")} error={err("startTime")} required={!custom.allDay}>
-        <Input
-          type="time"
-          name="startTime"
-          step={300}
-          value={custom.startTime}
-          disabled={custom.allDay}
-          onChange={(e) => setCustom((c) => ({ ...c, startTime: e.target.value }))}
-        />
-      </Field>
-      <Field label={t("form.endTime")} error={err("endTime")} required={!custom.allDay}>
-        <Input type="time" name="endTime" step={300} value={custom.endTime} disabled={custom.allDay} onChange={(e) => setCustom((c) => ({ ...c, endTime: e.target.value }))} />
-      </Field>
+      {(["startTime", "endTime"] as const).map((k) => (
+        <Field key={k} label={t(`form.${k}`)} error={err(k)} required={!custom.allDay}>
+          <Input type="time" name={k} step={300} value={custom[k]} disabled={custom.allDay} onChange={(e) => setCustom((c) => ({ ...c, [k]: e.target.value }))} />
+        </Field>
+      ))}
       <fieldset className="grid gap-2 md:col-span-2">
         <legend className="mb-1 text-sm font-medium">{t("form.days")}</legend>
         <div className="flex flex-wrap gap-4">

@@ -23,27 +23,25 @@ export function DeviceTransfer({ name, available, inGroup, onMove, error }: Prop
         {t("form.moveHint")}
       </p>
       <div className="grid gap-4 md:grid-cols-2">
-        <PickList
-          id="available-devices"
-          title={t("form.available")}
-          empty={t("form.noneAvailable")}
-          items={available}
-          onPick={(d) => onMove(d, true)}
-          describedBy="device-move-hint"
-        >
-          {deviceLabel}
-        </PickList>
-        <PickList
-          id="group-devices"
-          title={t("form.inGroup")}
-          empty={t("form.noneInGroup")}
-          items={inGroup}
-          onPick={(d) => onMove(d, false)}
-          describedBy="device-move-hint"
-          invalid={!!error}
-        >
-          {deviceLabel}
-        </PickList>
+        {(
+          [
+            { id: "available-devices", title: t("form.available"), empty: t("form.noneAvailable"), items: available, toGroup: true },
+            { id: "group-devices", title: t("form.inGroup"), empty: t("form.noneInGroup"), items: inGroup, toGroup: false },
+          ] as const
+        ).map((list) => (
+          <PickList
+            key={list.id}
+            id={list.id}
+            title={list.title}
+            empty={list.empty}
+            items={list.items}
+            onPick={(d) => onMove(d, list.toGroup)}
+            describedBy="device-move-hint"
+            invalid={!list.toGroup && !!error}
+          >
+            {deviceLabel}
+          </PickList>
+        ))}
       </div>
       {inGroup.map((d) => (
         <input key={d.id} type="hidden" name={name} value={d.id} />

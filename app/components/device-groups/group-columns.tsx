@@ -75,22 +75,14 @@ export function groupColumns(t: TFunction, canDelete: boolean): ColumnDef<GroupR
       cell: ({ row }) =>
         row.original[key] ? <CheckIcon className="mx-auto size-4" aria-label={t("yes")} aria-hidden={false} role="img" /> : <span className="sr-only">{t("no")}</span>,
     })),
-    {
-      id: "startAt",
-      accessorKey: "startAt",
-      header: t("col.start"),
+    ...(["startAt", "endAt"] as const).map((key): ColumnDef<GroupRow> => ({
+      id: key,
+      accessorKey: key,
+      header: t(key === "startAt" ? "col.start" : "col.end"),
       enableSorting: true,
       meta: { className: WIDE },
-      cell: ({ row }) => (row.original.isAllDay ? t("allDay") : (row.original.startAt ?? "-")),
-    },
-    {
-      id: "endAt",
-      accessorKey: "endAt",
-      header: t("col.end"),
-      enableSorting: true,
-      meta: { className: WIDE },
-      cell: ({ row }) => (row.original.isAllDay ? t("allDay") : (row.original.endAt ?? "-")),
-    },
+      cell: ({ row }) => (row.original.isAllDay ? t("allDay") : (row.original[key] ?? "-")),
+    })),
     {
       id: "timeZone",
       accessorKey: "timeZoneLabel",

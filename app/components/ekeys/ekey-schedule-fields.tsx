@@ -67,26 +67,12 @@ export function EkeyScheduleFields({ schedule: s, patchSchedule, zones, zoneId, 
         </div>
         {err("days") && <p className="mt-1 text-sm text-destructive">{err("days")![0]}</p>}
       </fieldset>
-      <Field label={t("startTime")} error={err("startTime")}>
-        <Input
-          id="ekey-startTime"
-          type="time"
-          step={300}
-          value={s.startTime ?? ""}
-          disabled={locked || s.isAllDay}
-          onChange={(e) => patchSchedule({ startTime: e.target.value || null })}
-        />
-      </Field>
-      <Field label={t("endTime")}>
-        <Input
-          id="ekey-endTime"
-          type="time"
-          step={300}
-          value={s.endTime ?? ""}
-          disabled={locked || s.isAllDay}
-          onChange={(e) => patchSchedule({ endTime: e.target.value || null })}
-        />
-      </Field>
+      {/* The window's two ends; an error on the pair is reported at its start. */}
+      {(["startTime", "endTime"] as const).map((k) => (
+        <Field key={k} label={t(k)} error={k === "startTime" ? err(k) : undefined}>
+          <Input id={`ekey-${k}`} type="time" step={300} value={s[k] ?? ""} disabled={locked || s.isAllDay} onChange={(e) => patchSchedule({ [k]: e.target.value || null })} />
+        </Field>
+      ))}
       <Field label={t("timeZone")} error={err("zone")} className="sm:col-span-2">
         <ZoneSelect
           id="ekey-zone"
