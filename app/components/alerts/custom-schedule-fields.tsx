@@ -4,7 +4,6 @@ import { ZoneSelect } from "~/components/zone-select";
 import { Checkbox } from "~/components/ui/checkbox";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
-import { Label } from "~/components/ui/label";
 import { WEEKDAYS } from "~/schemas/week";
 
 /** The custom schedule as the form holds it while it is edited. */
@@ -37,22 +36,16 @@ export function CustomScheduleFields({ custom, setCustom, err, zones, zone }: Pr
       <Field label={t("form.endDate")} error={err("endDate")} required={!custom.neverEnds}>
         <Input type="date" name="endDate" value={custom.endDate} disabled={custom.neverEnds} onChange={(e) => setCustom((c) => ({ ...c, endDate: e.target.value }))} />
       </Field>
-      <Field label={t("form.neverEnds")} orientation="horizontal">
-        <Checkbox
-          name="neverEnds"
-          value="1"
-          checked={custom.neverEnds}
-          onCheckedChange={(on) => setCustom((c) => ({ ...c, neverEnds: on === true, endDate: on === true ? "" : c.endDate }))}
-        />
-      </Field>
-      <Field label={t("form.allDay")} orientation="horizontal">
-        <Checkbox
-          name="allDay"
-          value="1"
-          checked={custom.allDay}
-          onCheckedChange={(on) => setCustom((c) => ({ ...c, allDay: on === true, ...(on === true ? { startTime: "", endTime: "" } : {}) }))}
-        />
-      </Field>
+      {(
+        [
+          ["neverEnds", (on: boolean): Partial<CustomSchedule> => (on ? { neverEnds: on, endDate: "" } : { neverEnds: on })],
+          ["allDay", (on: boolean): Partial<CustomSchedule> => (on ? { allDay: on, startTime: "", endTime: "" } : { allDay: on })],
+        ] as const
+      ).map(([k, patch]) => (
+        <Field key={k} label={t(`form.${k}`)} orientation="horizontal">
+          <Checkbox name={k} value="1" checked={custom[k]} onCheckedChange={(on) => setCustom((c) => ({ ...c, ...patch(on === true) }))} />
+        </Field>
+      ))}
       {(["startTime", "endTime"] as const).map((k) => (
         <Field key={k} label={t(`form.${k}`)} error={err(k)} required={!custom.allDay}>
           <Input type="time" name={k} step={300} value={custom[k]} disabled={custom.allDay} onChange={(e) => setCustom((c) => ({ ...c, [k]: e.target.value }))} />
@@ -62,7 +55,7 @@ export function CustomScheduleFields({ custom, setCustom, err, zones, zone }: Pr
         <legend className="mb-1 text-sm font-medium">{t("form.days")}</legend>
         <div className="flex flex-wrap gap-4">
           {WEEKDAYS.map((d, i) => (
-            <div key={d} className="flex items-center gap-2">
+            <Field key={d} label={t(`day.${i}`)} orientation="horizontal">
               <Checkbox
                 id={`day-${d}`}
                 name={`days.${d}`}
@@ -70,8 +63,7 @@ export function CustomScheduleFields({ custom, setCustom, err, zones, zone }: Pr
                 checked={custom.days[i]}
                 onCheckedChange={(on) => setCustom((c) => ({ ...c, days: c.days.map((x, j) => (j === i ? on === true : x)) }))}
               />
-              <Label htmlFor={`day-${d}`}>{t(`day.${i}`)}</Label>
-            </div>
+            </Field>
           ))}
         </div>
         {err("days") && <p className="text-xs font-medium text-destructive">{err("days")}</p>}

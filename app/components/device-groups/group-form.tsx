@@ -106,10 +106,9 @@ export function GroupForm({ mode, values, zones, available: initialAvailable, in
         </legend>
         <div className="flex flex-wrap gap-4">
           {WEEKDAYS.map((day, i) => (
-            <div key={day} className="flex items-center gap-2">
+            <Field key={day} label={t(`day.${i}`)} orientation="horizontal">
               <Checkbox id={`day-${day}`} name={fields.days.getFieldset()[day].name} defaultChecked={values.days[i]} />
-              <Label htmlFor={`day-${day}`}>{t(`day.${i}`)}</Label>
-            </div>
+            </Field>
           ))}
         </div>
         {daysError && (

@@ -3,7 +3,6 @@ import { ZoneSelect } from "~/components/zone-select";
 import { Checkbox } from "~/components/ui/checkbox";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
-import { Label } from "~/components/ui/label";
 import type { Schedule } from "~/schemas/ekeys";
 import type { Days } from "~core";
 import type { ZoneOption } from "./types";
@@ -32,37 +31,28 @@ export function EkeyScheduleFields({ schedule: s, patchSchedule, zones, zoneId, 
       <Field label={t("endDate")} error={err("endDate")}>
         <Input id="ekey-endDate" type="date" value={s.endDate ?? ""} disabled={locked || s.isNeverEnd} onChange={(e) => patchSchedule({ endDate: e.target.value || null })} />
       </Field>
-      <div className="flex items-center gap-2">
-        <Checkbox
-          id="ekey-neverEnds"
-          checked={s.isNeverEnd}
-          disabled={locked}
-          onCheckedChange={(c) => patchSchedule({ isNeverEnd: c === true, endDate: c === true ? null : s.endDate })}
-        />
-        <Label htmlFor="ekey-neverEnds">{t("neverEnds")}</Label>
-      </div>
-      <div className="flex items-center gap-2">
-        <Checkbox
-          id="ekey-allDay"
-          checked={s.isAllDay}
-          disabled={locked}
-          onCheckedChange={(c) => patchSchedule({ isAllDay: c === true, ...(c === true && { startTime: null, endTime: null }) })}
-        />
-        <Label htmlFor="ekey-allDay">{t("allDay")}</Label>
-      </div>
+      {(
+        [
+          ["neverEnds", s.isNeverEnd, (on: boolean): Partial<Schedule> => ({ isNeverEnd: on, endDate: on ? null : s.endDate })],
+          ["allDay", s.isAllDay, (on: boolean): Partial<Schedule> => (on ? { isAllDay: on, startTime: null, endTime: null } : { isAllDay: on })],
+        ] as const
+      ).map(([k, checked, patch]) => (
+        <Field key={k} label={t(k)} orientation="horizontal">
+          <Checkbox id={`ekey-${k}`} checked={checked} disabled={locked} onCheckedChange={(c) => patchSchedule(patch(c === true))} />
+        </Field>
+      ))}
       <fieldset className="sm:col-span-2">
         <legend className="mb-2 text-sm font-medium">{t("days")}</legend>
         <div className="flex flex-wrap gap-3">
           {s.days.map((on, i) => (
-            <div key={i} className="flex items-center gap-1.5">
+            <Field key={i} label={t(`day.${i}`)} orientation="horizontal">
               <Checkbox
                 id={`ekey-day-${i}`}
                 checked={on}
                 disabled={locked}
                 onCheckedChange={(c) => patchSchedule({ days: s.days.map((d, j) => (j === i ? c === true : d)) as Days })}
               />
-              <Label htmlFor={`ekey-day-${i}`}>{t(`day.${i}`)}</Label>
-            </div>
+            </Field>
           ))}
         </div>
         {err("days") && <p className="mt-1 text-sm text-destructive">{err("days")![0]}</p>}

@@ -6,7 +6,6 @@ import { Button } from "~/components/ui/button";
 import { Checkbox } from "~/components/ui/checkbox";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
-import { Label } from "~/components/ui/label";
 import { Textarea } from "~/components/ui/textarea";
 import { ROLE_ACTIONS, roleFormSchema, type RoleAction } from "~/schemas/roles";
 import type { ModuleKey } from "~/utils/permissions";
@@ -76,32 +75,32 @@ export function RoleForm({
         <legend className="px-1 text-sm font-semibold">{t("actions")}</legend>
         <div className="flex flex-wrap gap-x-6 gap-y-2">
           {ROLE_ACTIONS.map((f) => (
-            <div key={f} className="flex items-center gap-2">
+            <Field key={f} label={t(`action.${f}`)} orientation="horizontal">
               <Checkbox
                 id={`role-${f}`}
                 checked={values.actions[f]}
                 disabled={!grantableActions[f] && !values.actions[f]}
                 onCheckedChange={(c) => setValues((v) => ({ ...v, actions: { ...v.actions, [f]: c === true } }))}
               />
-              <Label htmlFor={`role-${f}`}>{t(`action.${f}`)}</Label>
-              {values.actions[f] && <input type="hidden" name={f} value="true" />}
-            </div>
+            </Field>
           ))}
         </div>
+        {ROLE_ACTIONS.filter((f) => values.actions[f]).map((f) => (
+          <input key={f} type="hidden" name={f} value="true" />
+        ))}
       </fieldset>
       <fieldset className="grid gap-2 rounded-lg border p-4" aria-describedby={modulesError ? "role-modules-error" : undefined}>
         <legend className="px-1 text-sm font-semibold">{t("modules")}</legend>
         <div className="grid gap-2 sm:grid-cols-3">
           {shown.map((m) => (
-            <div key={m} className="flex items-center gap-2">
+            <Field key={m} label={t(`module.${m}`, { defaultValue: m })} orientation="horizontal">
               <Checkbox
                 id={`role-module-${m}`}
                 checked={values.modules.includes(m)}
                 disabled={!grantable.includes(m)}
                 onCheckedChange={(c) => setValues((v) => ({ ...v, modules: c === true ? [...v.modules, m] : v.modules.filter((x) => x !== m) }))}
               />
-              <Label htmlFor={`role-module-${m}`}>{t(`module.${m}`, { defaultValue: m })}</Label>
-            </div>
+            </Field>
           ))}
         </div>
         {values.modules.map((m) => (

@@ -1,5 +1,5 @@
 import { Form, useNavigation } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { Fragment, useEffect, useState } from "react";
 import { PhoneFields, TextFields } from "~/components/forms/bound-fields";
 import { usePageForm } from "~/components/forms/use-page-form";
 import { Button } from "~/components/ui/button";
@@ -89,11 +89,12 @@ export function UserForm({ initial, disabled = false }: { initial: UserFormValue
           </a>
         </legend>
         {PRIVILEGES.map((k) => (
-          <div key={k} className="flex items-center gap-2">
-            <Checkbox id={`user-${k}`} checked={values[k]} disabled={disabled} onCheckedChange={(c) => set(k, c === true)} />
-            <Label htmlFor={`user-${k}`}>{t(k)}</Label>
+          <Fragment key={k}>
+            <Field label={t(k)} orientation="horizontal">
+              <Checkbox id={`user-${k}`} checked={values[k]} disabled={disabled} onCheckedChange={(c) => set(k, c === true)} />
+            </Field>
             <input type="hidden" name={k} value={values[k] ? "1" : "0"} />
-          </div>
+          </Fragment>
         ))}
         <input type="hidden" name="isFob" value={values.isFob ? "1" : "0"} />
       </fieldset>
