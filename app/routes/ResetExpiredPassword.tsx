@@ -38,13 +38,13 @@ export default function ResetExpired() {
   return (
     <AuthCard title={t("resetExpired")} lng={lng}>
       <AuthForm formProps={formProps} error={formError}>
-        <Field label={t("companyId")} error={err(fields.companyId.errors)}>
+        <Field label={t("companyId")} error={err(fields.companyId)}>
           <Input {...getInputProps(fields.companyId, { type: "text" })} defaultValue={companyCode} readOnly={Boolean(companyCode)} />
         </Field>
-        <Field label={t("userName")} error={err(fields.userName.errors)}>
+        <Field label={t("userName")} error={err(fields.userName)}>
           <Input {...getInputProps(fields.userName, { type: "text" })} defaultValue={username} readOnly={Boolean(username)} />
         </Field>
-        <Field label={t("currentPassword")} error={err(fields.currentPassword.errors)}>
+        <Field label={t("currentPassword")} error={err(fields.currentPassword)}>
           <PasswordInput {...getInputProps(fields.currentPassword, { type: "password" })} autoComplete="current-password" />
         </Field>
         <NewPasswordFields password={fields.newPassword} confirm={fields.confirmPassword} err={err} />

@@ -1,5 +1,5 @@
-import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { getTextareaProps, type SubmissionResult } from "@conform-to/react";
+import { usePageForm } from "~/components/forms/use-page-form";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -12,7 +12,6 @@ import { EmptyState } from "~/components/ui/empty-state";
 import { Field } from "~/components/ui/field";
 import { PageHeader } from "~/components/ui/page-header";
 import { Textarea } from "~/components/ui/textarea";
-import { translateMessage } from "~/i18n/messages";
 import { activityNoteSchema } from "~/schemas/activity";
 import { addNote, getActivity, zoneFor } from "~/services/activity.server";
 import { requireModule } from "~/utils/auth-guards.server";
@@ -132,20 +131,18 @@ function NoteForm({ id }: { id: number }) {
   const { t } = useTranslation("activity");
   const actionData = useActionData<typeof action>() as { result?: SubmissionResult<string[]> } | undefined;
   const busy = useNavigation().state === "submitting";
-  const [form, fields] = useForm({
+  const { fields, err, formError, formProps } = usePageForm({
     id: "add-note",
-    lastResult: busy ? undefined : actionData?.result,
-    constraint: getZodConstraint(activityNoteSchema),
+    schema: activityNoteSchema,
+    ns: "activity",
+    lastResult: busy ? null : (actionData?.result ?? null),
     shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: activityNoteSchema }),
   });
-  const error = fields.note_description.errors?.[0] ?? form.errors?.[0];
   return (
-    <Form method="post" {...getFormProps(form)} className="grid gap-3" noValidate>
+    <Form method="post" {...formProps} className="grid gap-3">
       <input type="hidden" name="id" value={id} />
-      <Field label={t("addNote")} error={error ? translateMessage(t, error, "activity") : undefined} required>
-        <Textarea {...getTextareaProps(fields.note_description)} rows={3} maxLength={2000} />
+      <Field label={t("addNote")} error={err(fields.note) ?? formError} required>
+        <Textarea {...getTextareaProps(fields.note)} rows={3} maxLength={2000} />
       </Field>
       <div>
         <Button type="submit" loading={busy}>

@@ -38,7 +38,7 @@ export default function ChangePassword() {
     <div className="mx-auto max-w-md space-y-4">
       <h1 className="text-2xl font-semibold">{t("changePasswordTitle")}</h1>
       <AuthForm formProps={formProps} error={formError} className="space-y-4 rounded-xl border border-border bg-card p-6">
-        <Field label={t("currentPassword")} error={err(fields.currentPassword.errors)}>
+        <Field label={t("currentPassword")} error={err(fields.currentPassword)}>
           <PasswordInput {...getInputProps(fields.currentPassword, { type: "password" })} autoComplete="current-password" />
         </Field>
         <NewPasswordFields password={fields.newPassword} confirm={fields.confirmPassword} err={err} />

@@ -1,5 +1,5 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { usePageForm } from "~/components/forms/use-page-form";
+import { getInputProps, getTextareaProps } from "@conform-to/react";
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useRef } from "react";
@@ -56,19 +56,13 @@ export default function RegisterDevicesPage() {
   const busy = useNavigation().state === "submitting";
   const { t } = useTranslation("lifecycle");
   const csvRef = useRef<HTMLTextAreaElement>(null);
-  const [form, fields] = useForm({
-    id: "register-devices",
-    lastResult: actionData?.result,
-    shouldValidate: "onSubmit",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: registerFormSchema }),
-  });
-  const err = (e?: string[]) => (e?.[0] ? translateMessage(t, e[0], "lifecycle") : undefined);
+  const { fields, err, formError, formProps } = usePageForm({ id: "register-devices", schema: registerFormSchema, ns: "lifecycle", shouldValidate: "onSubmit" });
   return (
     <div className="grid max-w-4xl gap-5">
       <PageHeader title={t("registerTitle")} description={t("registerDescription")} />
-      <Form method="post" {...getFormProps(form)} className="grid gap-5">
-        <FormAlert message={err(form.errors)} />
-        <Field label={t("stockOf")} error={err(fields.companyId.errors)} required>
+      <Form method="post" {...formProps} className="grid gap-5">
+        <FormAlert message={formError} />
+        <Field label={t("stockOf")} error={err(fields.companyId)} required>
           <NativeSelect name={fields.companyId.name} defaultValue={String(own)} key={fields.companyId.key}>
             {owners.map((o) => (
               <option key={o.id} value={o.id}>
@@ -83,13 +77,13 @@ export default function RegisterDevicesPage() {
               <CardTitle>{t("oneBoard")}</CardTitle>
             </CardHeader>
             <CardContent className="grid gap-4">
-              <Field label={t("col.serialFront")} error={err(fields.serialFront.errors)}>
+              <Field label={t("col.serialFront")} error={err(fields.serialFront)}>
                 <Input {...getInputProps(fields.serialFront, { type: "text" })} key={fields.serialFront.key} maxLength={64} autoComplete="off" />
               </Field>
-              <Field label={t("col.serialBack")} error={err(fields.serialBack.errors)}>
+              <Field label={t("col.serialBack")} error={err(fields.serialBack)}>
                 <Input {...getInputProps(fields.serialBack, { type: "text" })} key={fields.serialBack.key} maxLength={64} autoComplete="off" />
               </Field>
-              <Field label={t("col.boardType")} error={err(fields.deviceType.errors)}>
+              <Field label={t("col.boardType")} error={err(fields.deviceType)}>
                 <NativeSelect name={fields.deviceType.name} defaultValue={types[0]?.code} key={fields.deviceType.key}>
                   {types.map((ty) => (
                     <option key={ty.code} value={ty.code}>
@@ -116,7 +110,7 @@ export default function RegisterDevicesPage() {
                   }}
                 />
               </Field>
-              <Field label={t("csvText")} error={err(fields.csv.errors)}>
+              <Field label={t("csvText")} error={err(fields.csv)}>
                 <Textarea
                   {...getTextareaProps(fields.csv)}
                   key={fields.csv.key}

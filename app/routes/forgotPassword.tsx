@@ -37,10 +37,10 @@ export default function ForgotPassword() {
     <AuthCard title={t("forgotTitle")} lng={lng}>
       <p className="mb-4 text-sm text-muted-foreground">{t("forgotBody")}</p>
       <AuthForm formProps={formProps}>
-        <Field label={t("companyId")} error={err(fields.companyId.errors)}>
+        <Field label={t("companyId")} error={err(fields.companyId)}>
           <Input {...getInputProps(fields.companyId, { type: "text" })} maxLength={4} className="uppercase" autoFocus />
         </Field>
-        <Field label={t("userName")} error={err(fields.userName.errors)}>
+        <Field label={t("userName")} error={err(fields.userName)}>
           <Input {...getInputProps(fields.userName, { type: "text" })} />
         </Field>
         <SubmitAndBack label={t("sendLink")} busy={busy} />

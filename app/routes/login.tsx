@@ -1,20 +1,17 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { getInputProps } from "@conform-to/react";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "~/components/auth/auth-card";
 import { FormAlert } from "~/components/auth/form-parts";
 import { SessionEndedNotice } from "~/components/auth/session-ended-notice";
+import { useAuthForm } from "~/components/auth/use-auth-form";
 import { PasswordInput } from "~/components/auth/password-input";
-import { toast } from "~/components/toast/toast-store";
 import { Button } from "~/components/ui/button";
 import { LinkButton } from "~/components/ui/link-button";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { getLanguage, languageCookie } from "~/i18n/i18next.server";
-import { translateMessage } from "~/i18n/messages";
 import { loginSchema } from "~/schemas/auth";
 import { AUTH_MSG, login } from "~/services/auth.server";
 import { deliverQueuedMail } from "~/services/mail/outbox.server";
@@ -65,37 +62,25 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function Login() {
   const { lng, remembered } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>() as { result?: SubmissionResult<string[]>; message?: string | null } | undefined;
+  const actionData = useActionData<typeof action>();
   const { t } = useTranslation("auth");
   const navigation = useNavigation();
   const [params] = useSearchParams();
-  const [form, fields] = useForm({
-    id: "login",
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(loginSchema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
-  });
+  const { fields, err, formError, formProps } = useAuthForm("login", loginSchema);
   const companies = Object.entries(remembered);
-  const err = (e?: string[]) => (e?.[0] ? translateMessage(t, e[0], "auth") : undefined);
-
-  useEffect(() => {
-    if (actionData?.message) toast({ type: "error", message: translateMessage(t, actionData.message, "auth") });
-  }, [actionData, t]);
 
   return (
     <AuthCard title={t("signIn")} lng={lng}>
       <Form
         method="post"
-        {...getFormProps(form)}
+        {...formProps}
         action={`/login${params.get("redirectTo") ? `?redirectTo=${encodeURIComponent(params.get("redirectTo")!)}` : ""}`}
         className="space-y-4"
         noValidate
       >
-        <FormAlert message={actionData?.message ? translateMessage(t, actionData.message, "auth") : null} />
+        <FormAlert message={formError} />
         {!actionData && <SessionEndedNotice reason={params.get("reason")} />}
-        <Field label={t("companyId")} error={err(fields.companyId.errors)} hint={companies.length ? t("companyHint") : undefined}>
+        <Field label={t("companyId")} error={err(fields.companyId)} hint={companies.length ? t("companyHint") : undefined}>
           <Input {...getInputProps(fields.companyId, { type: "text" })} maxLength={4} autoComplete="organization" list="remembered-companies" className="uppercase" autoFocus />
         </Field>
         <datalist id="remembered-companies">
@@ -105,10 +90,10 @@ export default function Login() {
             </option>
           ))}
         </datalist>
-        <Field label={t("userName")} error={err(fields.userName.errors)}>
+        <Field label={t("userName")} error={err(fields.userName)}>
           <Input {...getInputProps(fields.userName, { type: "text" })} autoComplete="username" />
         </Field>
-        <Field label={t("password")} error={err(fields.password.errors)}>
+        <Field label={t("password")} error={err(fields.password)}>
           <PasswordInput {...getInputProps(fields.password, { type: "password" })} autoComplete="current-password" />
         </Field>
         <input type="hidden" name="language" value={lng} />

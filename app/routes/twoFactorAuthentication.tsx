@@ -38,13 +38,13 @@ export default function TwoFactor() {
     <AuthCard title={t("twoFactorTitle")} lng={lng}>
       <p className="mb-4 text-sm text-muted-foreground">{t("twoFactorBody")}</p>
       <AuthForm formProps={formProps} error={formError}>
-        <Field label={t("companyId")} error={err(fields.companyId.errors)}>
+        <Field label={t("companyId")} error={err(fields.companyId)}>
           <Input {...getInputProps(fields.companyId, { type: "text" })} defaultValue={companyCode} maxLength={4} className="uppercase" />
         </Field>
-        <Field label={t("userName")} error={err(fields.userName.errors)}>
+        <Field label={t("userName")} error={err(fields.userName)}>
           <Input {...getInputProps(fields.userName, { type: "text" })} defaultValue={username} />
         </Field>
-        <Field label={t("code")} error={err(fields.code.errors)}>
+        <Field label={t("code")} error={err(fields.code)}>
           <Input {...getInputProps(fields.code, { type: "text" })} inputMode="numeric" autoComplete="one-time-code" maxLength={6} autoFocus />
         </Field>
         <SubmitAndBack label={t("verify")} busy={busy} />

@@ -82,10 +82,10 @@ export type ActivityFilter = z.output<typeof activityFilterSchema>;
 export const canApplyFilter = (v: { filterFromDate?: string; filterToDate?: string; filterFromTime?: string; filterToTime?: string }) =>
   (!!v.filterFromDate && !!v.filterToDate) || (!!v.filterFromTime && !!v.filterToTime);
 
-/** createActivityLogNotes body and the details page's add-note form: the activity id and the note. */
+/** The details page's add-note form: the activity id and the note (the API's createActivityLogNotes calls it `note_description`). */
 export const activityNoteSchema = z.object({
   id: z.coerce.number().int().positive(),
-  note_description: z.string({ required_error: ACTIVITY_MSG.note, invalid_type_error: ACTIVITY_MSG.note }).trim().min(1, ACTIVITY_MSG.note).max(2000),
+  note: z.string({ required_error: ACTIVITY_MSG.note, invalid_type_error: ACTIVITY_MSG.note }).trim().min(1, ACTIVITY_MSG.note).max(2000),
 });
 export type ActivityNoteInput = z.infer<typeof activityNoteSchema>;
 

@@ -10,10 +10,10 @@ import {
   ACTIVITY_MSG,
   ACTIVITY_SORTS,
   activityFilterSchema,
-  activityNoteSchema,
   DEFAULT_ACTIVITY_SORT,
   type ActivityFilter,
   type ActivityFilterInput,
+  type ActivityNoteInput,
   type FilterType,
 } from "~/schemas/activity";
 import { assertCan, companyZone, type Auth } from "~/utils/auth-guards.server";
@@ -594,14 +594,10 @@ export async function listNotes(db: Db, auth: Auth, activityId: number): Promise
 }
 
 /** Adding a note is an addition to the log, so it needs the add right (a read-only role only reads notes). */
-export async function addNote(db: Db, auth: Auth, input: unknown, now: number): Promise<{ message: string; id: number }> {
+export async function addNote(db: Db, auth: Auth, body: ActivityNoteInput, now: number): Promise<{ message: string; id: number }> {
   assertCan(auth, MODULE, "add");
-  const body = parseInput(activityNoteSchema, input);
   await findActivity(db, auth, body.id);
-  const [note] = await db
-    .insert(n)
-    .values({ companyId: auth.company.id, activityId: body.id, userId: auth.user.id, note: body.note_description, createdAt: now })
-    .returning({ id: n.id });
+  const [note] = await db.insert(n).values({ companyId: auth.company.id, activityId: body.id, userId: auth.user.id, note: body.note, createdAt: now }).returning({ id: n.id });
   return { message: ACTIVITY_MSG.noteAdded, id: note.id };
 }
 

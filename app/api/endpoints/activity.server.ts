@@ -2,6 +2,7 @@ import { z } from "zod";
 import { activityFilterSchema, activityNoteSchema } from "~/schemas/activity";
 import * as activity from "~/services/activity.server";
 import { endpoint } from "../define.server";
+import { wireObject } from "../wire-fields.server";
 
 const tag = "Activity";
 const idQuery = z.object({ id: z.coerce.number({ invalid_type_error: "id must be a number" }).int().positive() });
@@ -107,7 +108,7 @@ export const activityEndpoints = [
     tag,
     summary: "Adds a note to activity `id` (needs the add right). 400 when the note is empty, 404 outside the caller's company.",
     auth: "token",
-    body: activityNoteSchema,
+    body: wireObject(activityNoteSchema, { id: "id", note: "note_description" }),
     response: z.object({ message: z.string(), payload: z.object({ id: z.number() }) }),
     async handler({ db, auth, body, now }) {
       const r = await activity.addNote(db, auth, body, now);

@@ -1,6 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { parseOptionsFor } from "~/utils/form-options";
-import { parseWithZod } from "@conform-to/zod";
+import { usePageForm } from "~/components/forms/use-page-form";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -49,14 +47,7 @@ export function AlertForm({ mode, values, options, today, readOnly = false }: Pr
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") !== "test";
   const [step, setStep] = useState(0);
   const formSchema = mode === "add" ? alertAddFormSchema : alertModifyFormSchema;
-  const [form] = useForm({
-    id: "alert-form",
-    lastResult: actionData?.result,
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    // The schema reads form strings itself (`readsPostedStrings`): coercion would turn the empty dates and times it accepts into undefined.
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: formSchema, ...parseOptionsFor(formSchema) }),
-  });
+  const { form, formProps } = usePageForm({ id: "alert-form", schema: formSchema, ns: "alerts", lastResult: actionData?.result ?? null });
   const errors = form.allErrors;
   const err = (name: string) => (errors[name]?.[0] ? translateMessage(t, errors[name][0], "alerts") : undefined);
 
@@ -94,7 +85,7 @@ export function AlertForm({ mode, values, options, today, readOnly = false }: Pr
     <div className="grid gap-6">
       <StepNav step={step} onStep={setStep} />
 
-      <Form method="post" {...getFormProps(form)} className="grid gap-6">
+      <Form method="post" {...formProps} className="grid gap-6">
         {values.id != null && <input type="hidden" name="id" value={values.id} />}
         <FormAlert message={err("")} />
         <fieldset disabled={readOnly} className="contents">

@@ -15,16 +15,17 @@ export function NewPasswordFields({
   password: FieldMetadata<any, any, string[]>;
   confirm: FieldMetadata<any, any, string[]>;
   /* eslint-enable @typescript-eslint/no-explicit-any */
-  err: (errors?: string[]) => string | undefined;
+  /** The page form's `err`: a field's first error, translated, once it should show. */
+  err: (field: { errors?: string[]; dirty: boolean }) => string | undefined;
   autoFocus?: boolean;
 }) {
   const { t } = useTranslation("auth");
   return (
     <>
-      <Field label={t("newPassword")} error={err(password.errors)}>
+      <Field label={t("newPassword")} error={err(password)}>
         <PasswordInput {...getInputProps(password, { type: "password" })} autoComplete="new-password" autoFocus={autoFocus} />
       </Field>
-      <Field label={t("confirmPassword")} error={err(confirm.errors)}>
+      <Field label={t("confirmPassword")} error={err(confirm)}>
         <PasswordInput {...getInputProps(confirm, { type: "password" })} autoComplete="new-password" />
       </Field>
       <PasswordRules />

@@ -1,4 +1,4 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, useForm, type DefaultValue, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { useActionData } from "@remix-run/react";
 import { useEffect, useState, type FormEvent, type MouseEvent } from "react";
@@ -6,6 +6,9 @@ import { useTranslation } from "react-i18next";
 import type { z, ZodTypeAny } from "zod";
 import { translateMessage } from "~/i18n/messages";
 import { parseOptionsFor } from "~/utils/form-options";
+
+/** The posted fields: the schema's input, or its output when a preprocess step leaves the input unknown. */
+type FormShape<S extends ZodTypeAny> = unknown extends z.input<S> ? z.output<S> : z.input<S>;
 
 type Options<S extends ZodTypeAny> = {
   id: string;
@@ -17,6 +20,10 @@ type Options<S extends ZodTypeAny> = {
   lastResult?: SubmissionResult<string[]> | null;
   /** Called once the browser checks pass; a form that posts by itself (the OTA upload) prevents the default there. */
   onSubmit?: (event: FormEvent<HTMLFormElement>, submit: { formData: FormData; action: string }) => void;
+  /** The fields' first values, for inputs that take them from `getInputProps`. */
+  defaultValue?: DefaultValue<FormShape<S>>;
+  /** "onSubmit" for a short form in a dialog or beside a list, where a check on leaving a field would interrupt. */
+  shouldValidate?: "onBlur" | "onSubmit";
 };
 
 /**
@@ -35,14 +42,15 @@ function keepFocusOnSubmit(event: MouseEvent<HTMLFormElement>) {
  * other fields' errors stay while one field is fixed (Conform's status forgets the submit on the next
  * check); a reset form starts over. Spread `formProps` on the `<Form>`.
  */
-export function usePageForm<S extends ZodTypeAny>({ id, schema, ns, lastResult, onSubmit }: Options<S>) {
+export function usePageForm<S extends ZodTypeAny>({ id, schema, ns, lastResult, onSubmit, defaultValue, shouldValidate = "onBlur" }: Options<S>) {
   const actionData = useActionData<{ result?: SubmissionResult<string[]> }>();
   const { t } = useTranslation(ns);
-  const [form, fields] = useForm<z.input<S>>({
+  const [form, fields] = useForm<FormShape<S>>({
     id,
     lastResult: lastResult === undefined ? actionData?.result : lastResult,
+    defaultValue,
     constraint: getZodConstraint(schema),
-    shouldValidate: "onBlur",
+    shouldValidate,
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema, ...parseOptionsFor(schema) }),
     onSubmit: onSubmit && ((event, { formData, action }) => onSubmit(event, { formData, action })),

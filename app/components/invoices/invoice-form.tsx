@@ -1,7 +1,5 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseOptionsFor } from "~/utils/form-options";
-import { parseWithZod } from "@conform-to/zod";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { usePageForm } from "~/components/forms/use-page-form";
+import { Form, Link, useNavigation } from "@remix-run/react";
 import { useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FormAlert } from "~/components/auth/form-parts";
@@ -15,7 +13,6 @@ import { translateMessage } from "~/i18n/messages";
 import { INVOICE_MSG, invoiceFormSchema, REQUIRED_MESSAGES } from "~/schemas/invoices";
 import { centsText, discountBpFor, formatUsd, lineFigures, MAX_LINES, parseMoney, parsePercent, percentText, pricePerFor } from "~/utils/invoice-money";
 
-export type InvoiceActionData = { result?: SubmissionResult<string[]> } | undefined;
 export type DraftLine = { id?: number; name: string; desc: string; qty: string; price: string; discount: string; price_per: string };
 export type InvoiceDraft = { customerId: string; invoiceNum: string; dueDate: string; notes: string; lines: DraftLine[] };
 
@@ -52,18 +49,11 @@ function totalOf(l: DraftLine): number | null {
 /** /createCustomerInvoice (spec part 2 §5): Conform + the shared zod schema in the browser and on the server, live totals. */
 export function InvoiceForm({ draft, customers, today }: { draft: InvoiceDraft; customers: { id: number; name: string; code: string }[]; today: string }) {
   const { t } = useTranslation("invoices");
-  const actionData = useActionData<InvoiceActionData>();
   const busy = useNavigation().state === "submitting";
   const nextKey = useRef(draft.lines.length + 1);
   const [lines, setLines] = useState<Line[]>(() => (draft.lines.length ? draft.lines : [EMPTY_LINE]).map((l, i) => ({ ...l, key: i })));
   const schema = useMemo(() => invoiceFormSchema(today), [today]);
-  const [form, fields] = useForm({
-    id: "create-invoice",
-    lastResult: actionData?.result,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema, ...parseOptionsFor(schema) }),
-  });
+  const { form, fields, formProps } = usePageForm({ id: "create-invoice", schema, ns: "invoices", shouldValidate: "onSubmit" });
   const msg = (e?: string[]) => (e?.[0] ? translateMessage(t, e[0], "invoices") : undefined);
   const errorOf = (name: string) => msg(form.allErrors[name]);
   const allMessages = Object.values(form.allErrors).flat();
@@ -76,7 +66,7 @@ export function InvoiceForm({ draft, customers, today }: { draft: InvoiceDraft; 
   const remove = (key: number) => setLines((ls) => ls.filter((l) => l.key !== key));
 
   return (
-    <Form method="post" {...getFormProps(form)} className="grid gap-6">
+    <Form method="post" {...formProps} className="grid gap-6">
       <FormAlert message={banner} />
       <FormAlert message={form.errors?.[0] !== INVOICE_MSG.banner ? msg(form.errors) : undefined} />
       <Card>

@@ -1,5 +1,5 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { usePageForm } from "~/components/forms/use-page-form";
+import { getInputProps, type SubmissionResult } from "@conform-to/react";
 import { Form, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -10,7 +10,6 @@ import { Checkbox } from "~/components/ui/checkbox";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { NativeSelect } from "~/components/ui/native-select";
-import { translateMessage } from "~/i18n/messages";
 import { configureSchema } from "~/schemas/device-lifecycle";
 
 type Props = { deviceId: number; lastResult?: SubmissionResult<string[]> };
@@ -20,17 +19,10 @@ export function ConfigureForm({ deviceId, lastResult }: Props) {
   const { t } = useTranslation("lifecycle");
   const busy = useNavigation().state === "submitting";
   const [trigger, setTrigger] = useState("Timer");
-  const [form, fields] = useForm({
-    id: "configure-device",
-    lastResult,
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: configureSchema }),
-  });
-  const err = (e?: string[]) => (e?.[0] ? translateMessage(t, e[0], "lifecycle") : undefined);
+  const { fields, err, formError, formProps } = usePageForm({ id: "configure-device", schema: configureSchema, ns: "lifecycle", lastResult });
   type TextField = "fullName" | "displayName" | "lockType" | "triggerMode" | "sensor1OpenName" | "sensor1CloseName" | "sensor2OpenName" | "sensor2CloseName";
   const text = (name: TextField, label: string, required = false, max = 100) => (
-    <Field label={label} error={err(fields[name].errors)} required={required}>
+    <Field label={label} error={err(fields[name])} required={required}>
       <Input {...getInputProps(fields[name], { type: "text" })} key={fields[name].key} maxLength={max} />
     </Field>
   );
@@ -41,34 +33,34 @@ export function ConfigureForm({ deviceId, lastResult }: Props) {
         <CardDescription>{t("configureDescription")}</CardDescription>
       </CardHeader>
       <CardContent>
-        <Form method="post" {...getFormProps(form)} className="grid gap-4 md:grid-cols-2">
+        <Form method="post" {...formProps} className="grid gap-4 md:grid-cols-2">
           <div className="md:col-span-2">
-            <FormAlert message={err(form.errors)} />
+            <FormAlert message={formError} />
           </div>
           <input type="hidden" name="intent" value="configure" />
           <input type="hidden" name="id" value={deviceId} />
           {text("fullName", t("fullName"), true)}
           {text("displayName", t("displayName"), true, 50)}
           {text("lockType", t("lockType"), false, 50)}
-          <Field label={t("relockTrigger")} error={err(fields.relockTrigger.errors)}>
+          <Field label={t("relockTrigger")} error={err(fields.relockTrigger)}>
             <NativeSelect name={fields.relockTrigger.name} value={trigger} onChange={(e) => setTrigger(e.currentTarget.value)}>
               <option value="Timer">{t("trigger.Timer")}</option>
               <option value="Door Close">{t("trigger.DoorClose")}</option>
             </NativeSelect>
           </Field>
           {trigger === "Timer" ? (
-            <Field label={t("relockTimer")} error={err(fields.relockTimer.errors)}>
+            <Field label={t("relockTimer")} error={err(fields.relockTimer)}>
               <Input {...getInputProps(fields.relockTimer, { type: "number" })} key={fields.relockTimer.key} min={1} max={3600} defaultValue="5" />
             </Field>
           ) : (
             <>
               {text("triggerMode", t("triggerMode"), false, 50)}
-              <Field label={t("dnortTime")} error={err(fields.dnortTime.errors)}>
+              <Field label={t("dnortTime")} error={err(fields.dnortTime)}>
                 <Input {...getInputProps(fields.dnortTime, { type: "number" })} key={fields.dnortTime.key} min={1} max={3600} />
               </Field>
             </>
           )}
-          <Field label={t("bluetoothPower")} error={err(fields.bluetoothPowerLevel.errors)}>
+          <Field label={t("bluetoothPower")} error={err(fields.bluetoothPowerLevel)}>
             <NativeSelect name={fields.bluetoothPowerLevel.name} defaultValue="3" options={[1, 2, 3, 4, 5].map((n) => ({ value: n, label: n }))} />
           </Field>
           <Field label={t("manualUnlock")} orientation="horizontal">

@@ -1,5 +1,5 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { usePageForm } from "~/components/forms/use-page-form";
+import { getInputProps, type SubmissionResult } from "@conform-to/react";
 import { Form, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -8,7 +8,6 @@ import { Button } from "~/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger, DialogCancel } from "~/components/ui/dialog";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
-import { translateMessage } from "~/i18n/messages";
 import { removeConfigurationSchema } from "~/schemas/device-lifecycle";
 
 type Props = { deviceId: number; displayName: string; lastResult?: SubmissionResult<string[]> };
@@ -18,13 +17,13 @@ export function RemoveConfigurationDialog({ deviceId, displayName, lastResult }:
   const { t } = useTranslation("lifecycle");
   const busy = useNavigation().state === "submitting";
   const [open, setOpen] = useState(!!lastResult && lastResult.status === "error");
-  const [form, fields] = useForm({
+  const { fields, err, formError, formProps } = usePageForm({
     id: "remove-configuration",
+    schema: removeConfigurationSchema,
+    ns: "lifecycle",
     lastResult,
     shouldValidate: "onSubmit",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: removeConfigurationSchema }),
   });
-  const err = (e?: string[]) => (e?.[0] ? translateMessage(t, e[0], "lifecycle") : undefined);
   return (
     <Dialog open={open} onOpenChange={setOpen}>
       <DialogTrigger asChild>
@@ -35,11 +34,11 @@ export function RemoveConfigurationDialog({ deviceId, displayName, lastResult }:
           <DialogTitle>{t("removeTitle")}</DialogTitle>
           <DialogDescription>{t("removeDescription", { name: displayName })}</DialogDescription>
         </DialogHeader>
-        <Form method="post" {...getFormProps(form)} className="grid gap-4">
-          <FormAlert message={err(form.errors)} />
+        <Form method="post" {...formProps} className="grid gap-4">
+          <FormAlert message={formError} />
           <input type="hidden" name="intent" value="remove" />
           <input type="hidden" name="id" value={deviceId} />
-          <Field label={t("typeDisplayName", { name: displayName })} error={err(fields.displayName.errors)} required>
+          <Field label={t("typeDisplayName", { name: displayName })} error={err(fields.displayName)} required>
             <Input {...getInputProps(fields.displayName, { type: "text" })} key={fields.displayName.key} autoComplete="off" maxLength={100} />
           </Field>
           <DialogFooter>

@@ -1,5 +1,5 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { usePageForm } from "~/components/forms/use-page-form";
+import { getInputProps, type SubmissionResult } from "@conform-to/react";
 import type { FetcherWithComponents } from "@remix-run/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -10,7 +10,6 @@ import { DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTit
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { NativeSelect } from "~/components/ui/native-select";
-import { translateMessage } from "~/i18n/messages";
 import { SUBSCRIPTION_TERMS, transferSchema } from "~/schemas/device-lifecycle";
 
 export type TransferActionData = { result?: SubmissionResult<string[]>; ok?: boolean; message?: string };
@@ -32,14 +31,13 @@ export function TransferDialogForm({ fetcher, target, deviceIds, today }: Props)
   const schema = transferSchema(today);
   const canStock = target.type !== "ec";
   const [asStock, setAsStock] = useState(false);
-  const [form, fields] = useForm({
+  const { fields, err, formError, formProps } = usePageForm({
     id: "transfer",
-    lastResult: fetcher.state === "idle" && !fetcher.data?.ok ? fetcher.data?.result : undefined,
+    schema,
+    ns: "lifecycle",
+    lastResult: fetcher.state === "idle" && !fetcher.data?.ok ? fetcher.data?.result : null,
     shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
-  const err = (e?: string[]) => (e?.[0] ? translateMessage(t, e[0], "lifecycle") : undefined);
   const busy = fetcher.state !== "idle";
   return (
     <DialogContent>
@@ -47,8 +45,8 @@ export function TransferDialogForm({ fetcher, target, deviceIds, today }: Props)
         <DialogTitle>{t("transferTitle")}</DialogTitle>
         <DialogDescription>{t("transferDescription", { count: deviceIds.length, name: target.name })}</DialogDescription>
       </DialogHeader>
-      <fetcher.Form method="post" {...getFormProps(form)} className="grid gap-4">
-        <FormAlert message={err(form.errors) ?? err(fields.transferDevices.errors) ?? err(fields.status.errors)} />
+      <fetcher.Form method="post" {...formProps} className="grid gap-4">
+        <FormAlert message={formError ?? err(fields.transferDevices) ?? err(fields.status)} />
         <input type="hidden" name="toCompany" value={target.id} />
         <input type="hidden" name="status" value={asStock && canStock ? "stock" : "unconfigured"} />
         {deviceIds.map((id, i) => (
@@ -61,10 +59,10 @@ export function TransferDialogForm({ fetcher, target, deviceIds, today }: Props)
         )}
         {!(asStock && canStock) && (
           <>
-            <Field label={t("shippingDate")} error={err(fields.shippingDate.errors)} required>
+            <Field label={t("shippingDate")} error={err(fields.shippingDate)} required>
               <Input {...getInputProps(fields.shippingDate, { type: "date" })} min={today} key={fields.shippingDate.key} />
             </Field>
-            <Field label={t("subscriptionTerm")} error={err(fields.subscriptionTerm.errors)} required>
+            <Field label={t("subscriptionTerm")} error={err(fields.subscriptionTerm)} required>
               <NativeSelect
                 name={fields.subscriptionTerm.name}
                 defaultValue=""

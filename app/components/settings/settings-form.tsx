@@ -1,6 +1,5 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { usePageForm } from "~/components/forms/use-page-form";
+import { Form, Link, useNavigation } from "@remix-run/react";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { CountryPicker } from "~/components/phone-field/country-picker";
@@ -12,12 +11,9 @@ import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { Field } from "~/components/ui/field";
 import { NativeSelect } from "~/components/ui/native-select";
 import { Switch } from "~/components/ui/switch";
-import { translateMessage } from "~/i18n/messages";
 import { companySettingsSchema, FIRMWARE_CHOICES, PASSWORD_EXPIRY_MONTHS, RESET_METHODS, SECONDARY_ACTIONS } from "~/schemas/settings";
 import type { SettingsRow } from "~/services/settings.server";
 import { nationalForField, pickerRegion, regionOf } from "~/utils/phone";
-
-export type SettingsActionData = { result?: SubmissionResult<string[]> } | undefined;
 
 type Props = { settings: SettingsRow | null; zones: { id: number; label: string }[]; canModify: boolean };
 
@@ -26,21 +22,13 @@ const HOURS = Array.from({ length: 24 }, (_, i) => i + 1);
 /** The /companySettings form (docs/ARCHITECTURE.md §7.1); conform + the shared zod schema in the browser and on the server. */
 export function SettingsForm({ settings: s, zones, canModify }: Props) {
   const { t } = useTranslation("settings");
-  const actionData = useActionData<SettingsActionData>();
   const busy = useNavigation().state === "submitting";
   const [mode, setMode] = useState(s?.passwordResetSecurity ?? "email");
   // Phones are E.164 (decision 0037): the pickers hold regions and post calling codes.
   const [defaultRegion, setDefaultRegion] = useState(pickerRegion(s?.defaultCountryCode ?? "001"));
   const [resetRegion, setResetRegion] = useState(regionOf(s?.passwordResetPhone) as string | undefined);
   const [resetPhone, setResetPhone] = useState(nationalForField(s?.passwordResetPhone));
-  const [form, fields] = useForm({
-    id: "company-settings",
-    lastResult: actionData?.result,
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: companySettingsSchema }),
-  });
-  const err = (e?: string[]) => (e?.[0] ? translateMessage(t, e[0], "settings") : undefined);
+  const { fields, err, formError, formProps } = usePageForm({ id: "company-settings", schema: companySettingsSchema, ns: "settings" });
 
   const toggle = (name: keyof typeof fields, label: string, on: boolean, hint?: ReactNode) => (
     <Field label={label} hint={hint} orientation="horizontal">
@@ -54,8 +42,8 @@ export function SettingsForm({ settings: s, zones, canModify }: Props) {
   ));
 
   return (
-    <Form method="post" {...getFormProps(form)} className="grid gap-6">
-      <FormAlert message={err(form.errors)} />
+    <Form method="post" {...formProps} className="grid gap-6">
+      <FormAlert message={formError} />
       <fieldset disabled={!canModify} className="contents">
         <Card>
           <CardHeader>
@@ -77,23 +65,23 @@ export function SettingsForm({ settings: s, zones, canModify }: Props) {
                 </Button>
               )}
             </div>
-            <Field label={t("offlineReconnect")} error={err(fields.offlineReconnect.errors)}>
+            <Field label={t("offlineReconnect")} error={err(fields.offlineReconnect)}>
               <NativeSelect name={fields.offlineReconnect.name} defaultValue={s?.offlineReconnectHours ?? 24}>
                 {hourOptions}
               </NativeSelect>
             </Field>
-            <Field label={t("ekeyDuration")} error={err(fields.ekeyDuration.errors)}>
+            <Field label={t("ekeyDuration")} error={err(fields.ekeyDuration)}>
               <NativeSelect name={fields.ekeyDuration.name} defaultValue={s?.ekeyDurationHours ?? 24}>
                 {hourOptions}
               </NativeSelect>
             </Field>
-            <Field label={t("timeZone")} error={err(fields.defaultTimeZoneId.errors)} required>
+            <Field label={t("timeZone")} error={err(fields.defaultTimeZoneId)} required>
               <ZoneSelect zones={zones} placeholder={t("chooseZone")} name={fields.defaultTimeZoneId.name} defaultValue={s?.defaultTimeZoneId ?? ""} />
             </Field>
-            <Field label={t("countryCode")} error={err(fields.defaultCountryCode.errors)} required>
+            <Field label={t("countryCode")} error={err(fields.defaultCountryCode)} required>
               <CountryPicker name={fields.defaultCountryCode.name} region={defaultRegion} onChange={setDefaultRegion} />
             </Field>
-            <Field label={t("allowedFirmware")} error={err(fields.allowedFirmware.errors)}>
+            <Field label={t("allowedFirmware")} error={err(fields.allowedFirmware)}>
               <NativeSelect
                 name={fields.allowedFirmware.name}
                 defaultValue={s?.allowedFirmware ?? "All Users"}
@@ -111,7 +99,7 @@ export function SettingsForm({ settings: s, zones, canModify }: Props) {
             <CardTitle>{t("section.security")}</CardTitle>
           </CardHeader>
           <CardContent className="grid gap-5 md:grid-cols-2">
-            <Field label={t("passwordExpiry")} error={err(fields.passwordExpiryMonths.errors)}>
+            <Field label={t("passwordExpiry")} error={err(fields.passwordExpiryMonths)}>
               <NativeSelect
                 name={fields.passwordExpiryMonths.name}
                 defaultValue={s?.passwordExpiryMonths ?? 0}
@@ -130,7 +118,7 @@ export function SettingsForm({ settings: s, zones, canModify }: Props) {
             <CardTitle>{t("section.passwordReset")}</CardTitle>
           </CardHeader>
           <CardContent className="grid gap-5 md:grid-cols-2">
-            <Field label={t("resetMode")} error={err(fields.passwordResetSecurity.errors)}>
+            <Field label={t("resetMode")} error={err(fields.passwordResetSecurity)}>
               <NativeSelect
                 name={fields.passwordResetSecurity.name}
                 value={mode}
@@ -139,7 +127,7 @@ export function SettingsForm({ settings: s, zones, canModify }: Props) {
               />
             </Field>
             {mode === "text" && (
-              <Field label={t("secondaryAction")} error={err(fields.passwordResetSecondaryAction.errors)}>
+              <Field label={t("secondaryAction")} error={err(fields.passwordResetSecondaryAction)}>
                 <NativeSelect
                   name={fields.passwordResetSecondaryAction.name}
                   defaultValue={s?.passwordResetSecondaryAction ?? "nothing"}
@@ -149,10 +137,10 @@ export function SettingsForm({ settings: s, zones, canModify }: Props) {
             )}
             {mode === "admin" && (
               <div className="grid gap-4 sm:grid-cols-2">
-                <Field label={t("resetPhoneCountry")} error={err(fields.passwordResetPhoneCountry.errors)} required>
+                <Field label={t("resetPhoneCountry")} error={err(fields.passwordResetPhoneCountry)} required>
                   <CountryPicker name={fields.passwordResetPhoneCountry.name} region={resetRegion ?? defaultRegion} onChange={setResetRegion} />
                 </Field>
-                <Field label={t("resetPhone")} hint={t("resetPhoneHint")} error={err(fields.passwordResetPhone.errors)} required>
+                <Field label={t("resetPhone")} hint={t("resetPhoneHint")} error={err(fields.passwordResetPhone)} required>
                   <PhoneInput name={fields.passwordResetPhone.name} region={resetRegion ?? defaultRegion} value={resetPhone} onChange={setResetPhone} />
                 </Field>
               </div>

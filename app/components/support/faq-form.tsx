@@ -1,5 +1,5 @@
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { usePageForm } from "~/components/forms/use-page-form";
+import { getInputProps, getSelectProps, getTextareaProps, type SubmissionResult } from "@conform-to/react";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormAlert } from "~/components/auth/form-parts";
@@ -8,32 +8,23 @@ import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { NativeSelect } from "~/components/ui/native-select";
 import { Textarea } from "~/components/ui/textarea";
-import { translateMessage } from "~/i18n/messages";
 import { FAQ_ANSWER_MAX, FAQ_LANGUAGES, FAQ_QUESTION_MAX, faqSchema, type FaqInput } from "~/schemas/support";
 
 /** Root's add/modify FAQ form: language, question and answer (`faqSchema` in the browser and on the server). */
 export function FaqForm({ initial, lastResult, submitLabel }: { initial: FaqInput; lastResult?: SubmissionResult<string[]>; submitLabel: string }) {
   const { t } = useTranslation("support");
   const navigation = useNavigation();
-  const [form, fields] = useForm({
-    id: "faq",
-    lastResult,
-    defaultValue: initial,
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: faqSchema }),
-  });
-  const err = (e?: string[]) => (e?.[0] ? translateMessage(t, e[0], "support") : undefined);
+  const { fields, err, formError, formProps } = usePageForm({ id: "faq", schema: faqSchema, ns: "support", lastResult, defaultValue: initial });
   return (
-    <Form method="post" {...getFormProps(form)} className="grid max-w-2xl gap-4">
-      <FormAlert message={err(form.errors)} />
-      <Field label={t("faqLanguage")} error={err(fields.language.errors)} required>
+    <Form method="post" {...formProps} className="grid max-w-2xl gap-4">
+      <FormAlert message={formError} />
+      <Field label={t("faqLanguage")} error={err(fields.language)} required>
         <NativeSelect {...getSelectProps(fields.language)} className="w-48" options={FAQ_LANGUAGES.map((l) => ({ value: l, label: t(`language.${l}`) }))} />
       </Field>
-      <Field label={t("question")} error={err(fields.question.errors)} required>
+      <Field label={t("question")} error={err(fields.question)} required>
         <Input {...getInputProps(fields.question, { type: "text" })} maxLength={FAQ_QUESTION_MAX} autoComplete="off" />
       </Field>
-      <Field label={t("answer")} error={err(fields.answer.errors)} required>
+      <Field label={t("answer")} error={err(fields.answer)} required>
         <Textarea {...getTextareaProps(fields.answer)} maxLength={FAQ_ANSWER_MAX} rows={6} />
       </Field>
       <div className="flex gap-2">

@@ -1,5 +1,5 @@
-import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { usePageForm } from "~/components/forms/use-page-form";
+import { getTextareaProps, type SubmissionResult } from "@conform-to/react";
 import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
@@ -7,7 +7,6 @@ import { FormAlert } from "~/components/auth/form-parts";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { Textarea } from "~/components/ui/textarea";
-import { translateMessage } from "~/i18n/messages";
 import { NOTE_MAX, supportNoteSchema } from "~/schemas/support";
 import { formatDate } from "~/utils/format";
 
@@ -19,14 +18,7 @@ export function TicketNotes({ notes, canAdd, timeZone, lastResult }: { notes: No
   const { t } = useTranslation("support");
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "note";
-  const [form, fields] = useForm({
-    id: "ticket-note",
-    lastResult,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: supportNoteSchema }),
-  });
-  const err = (e?: string[]) => (e?.[0] ? translateMessage(t, e[0], "support") : undefined);
+  const { fields, err, formError, formProps } = usePageForm({ id: "ticket-note", schema: supportNoteSchema, ns: "support", lastResult, shouldValidate: "onSubmit" });
   // A saved note empties the box for the next one.
   const box = useRef<HTMLFormElement>(null);
   const saved = notes.length;
@@ -34,10 +26,10 @@ export function TicketNotes({ notes, canAdd, timeZone, lastResult }: { notes: No
   return (
     <div className="grid gap-4">
       {canAdd && (
-        <Form method="post" ref={box} {...getFormProps(form)} className="grid gap-2">
+        <Form method="post" ref={box} {...formProps} className="grid gap-2">
           <input type="hidden" name="intent" value="note" />
-          <FormAlert message={err(form.errors)} />
-          <Field label={t("addNote")} error={err(fields.notes.errors)} required>
+          <FormAlert message={formError} />
+          <Field label={t("addNote")} error={err(fields.notes)} required>
             <Textarea {...getTextareaProps(fields.notes)} rows={3} maxLength={NOTE_MAX} />
           </Field>
           <div>
