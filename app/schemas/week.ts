@@ -11,7 +11,7 @@ export type Weekday = (typeof WEEKDAYS)[number];
 const flag = checkbox();
 /** A flag per day; an unticked day posts nothing and reads as off. */
 export const weekFlags = z.object(Object.fromEntries(WEEKDAYS.map((d) => [d, flag])) as Record<Weekday, typeof flag>);
-export type WeekFlags = z.output<typeof weekFlags>;
+type WeekFlags = z.output<typeof weekFlags>;
 
 /** A flat body's seven day flags, gathered under `days`. */
 export const nestDays = <T extends Record<Weekday, boolean>>({ monday, tuesday, wednesday, thursday, friday, saturday, sunday, ...rest }: T) => ({
@@ -21,5 +21,3 @@ export const nestDays = <T extends Record<Weekday, boolean>>({ monday, tuesday, 
 
 /** The week as seven '0'/'1' characters, Monday first (how it is stored). */
 export const weekBits = (days: WeekFlags) => WEEKDAYS.map((d) => (days[d] ? "1" : "0")).join("");
-/** Seven '0'/'1' characters, Monday first, as flags. */
-export const weekFromBits = (bits: string): WeekFlags => Object.fromEntries(WEEKDAYS.map((d, i) => [d, bits[i] === "1"])) as WeekFlags;
