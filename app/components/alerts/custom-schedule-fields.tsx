@@ -36,16 +36,22 @@ export function CustomScheduleFields({ custom, setCustom, err, zones, zone }: Pr
       <Field label={t("form.endDate")} error={err("endDate")} required={!custom.neverEnds}>
         <Input type="date" name="endDate" value={custom.endDate} disabled={custom.neverEnds} onChange={(e) => setCustom((c) => ({ ...c, endDate: e.target.value }))} />
       </Field>
-      {(
-        [
-          ["neverEnds", (on: boolean): Partial<CustomSchedule> => (on ? { neverEnds: on, endDate: "" } : { neverEnds: on })],
-          ["allDay", (on: boolean): Partial<CustomSchedule> => (on ? { allDay: on, startTime: "", endTime: "" } : { allDay: on })],
-        ] as const
-      ).map(([k, patch]) => (
-        <Field key={k} label={t(`form.${k}`)} orientation="horizontal">
-          <Checkbox name={k} value="1" checked={custom[k]} onCheckedChange={(on) => setCustom((c) => ({ ...c, ...patch(on === true) }))} />
-        </Field>
-      ))}
+      <Field label={t("form.neverEnds")} orientation="horizontal">
+        <Checkbox
+          name="neverEnds"
+          value="1"
+          checked={custom.neverEnds}
+          onCheckedChange={(on) => setCustom((c) => ({ ...c, neverEnds: on === true, endDate: on === true ? "" : c.endDate }))}
+        />
+      </Field>
+      <Field label={t("form.allDay")} orientation="horizontal">
+        <Checkbox
+          name="allDay"
+          value="1"
+          checked={custom.allDay}
+          onCheckedChange={(on) => setCustom((c) => ({ ...c, allDay: on === true, ...(on === true && { startTime: "", endTime: "" }) }))}
+        />
+      </Field>
       {(["startTime", "endTime"] as const).map((k) => (
         <Field key={k} label={t(`form.${k}`)} error={err(k)} required={!custom.allDay}>
           <Input type="time" name={k} step={300} value={custom[k]} disabled={custom.allDay} onChange={(e) => setCustom((c) => ({ ...c, [k]: e.target.value }))} />

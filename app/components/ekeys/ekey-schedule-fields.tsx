@@ -31,16 +31,22 @@ export function EkeyScheduleFields({ schedule: s, patchSchedule, zones, zoneId, 
       <Field label={t("endDate")} error={err("endDate")}>
         <Input id="ekey-endDate" type="date" value={s.endDate ?? ""} disabled={locked || s.isNeverEnd} onChange={(e) => patchSchedule({ endDate: e.target.value || null })} />
       </Field>
-      {(
-        [
-          ["neverEnds", s.isNeverEnd, (on: boolean): Partial<Schedule> => ({ isNeverEnd: on, endDate: on ? null : s.endDate })],
-          ["allDay", s.isAllDay, (on: boolean): Partial<Schedule> => (on ? { isAllDay: on, startTime: null, endTime: null } : { isAllDay: on })],
-        ] as const
-      ).map(([k, checked, patch]) => (
-        <Field key={k} label={t(k)} orientation="horizontal">
-          <Checkbox id={`ekey-${k}`} checked={checked} disabled={locked} onCheckedChange={(c) => patchSchedule(patch(c === true))} />
-        </Field>
-      ))}
+      <Field label={t("neverEnds")} orientation="horizontal">
+        <Checkbox
+          id="ekey-neverEnds"
+          checked={s.isNeverEnd}
+          disabled={locked}
+          onCheckedChange={(c) => patchSchedule({ isNeverEnd: c === true, endDate: c === true ? null : s.endDate })}
+        />
+      </Field>
+      <Field label={t("allDay")} orientation="horizontal">
+        <Checkbox
+          id="ekey-allDay"
+          checked={s.isAllDay}
+          disabled={locked}
+          onCheckedChange={(c) => patchSchedule({ isAllDay: c === true, ...(c === true && { startTime: null, endTime: null }) })}
+        />
+      </Field>
       <fieldset className="sm:col-span-2">
         <legend className="mb-2 text-sm font-medium">{t("days")}</legend>
         <div className="flex flex-wrap gap-3">
