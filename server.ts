@@ -4,17 +4,21 @@ import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
 // @ts-ignore -- resolved only after a build
 import * as build from "./build/server";
 import { configureClock } from "./app/utils/clock.server";
-import { countRoundTrips } from "./app/utils/d1-round-trips.server";
+import { countLogRoundTrips, countRoundTrips } from "./app/utils/d1-round-trips.server";
 import { limitBody, refuseCrossSite, withHost, withSecurityHeaders } from "./app/utils/http.server";
 import { getLoadContext } from "./load-context";
 import { background, core, wakeAlerts, type AlertWakeUp } from "./worker-background";
+
+export { CompanyLog } from "./app/durable/company-log";
 
 const handleRemixRequest = createRequestHandler(build as unknown as ServerBuild);
 
 export default {
   async fetch(incoming, workerEnv, ctx) {
-    const counted = (workerEnv.ENVIRONMENT as string) === "test" ? countRoundTrips(workerEnv.DB) : null;
-    const env = counted ? { ...workerEnv, DB: counted.db } : workerEnv;
+    const testing = (workerEnv.ENVIRONMENT as string) === "test";
+    const counted = testing ? countRoundTrips(workerEnv.DB) : null;
+    const logReads = testing ? countLogRoundTrips(workerEnv.COMPANY_LOG) : null;
+    const env = counted && logReads ? { ...workerEnv, DB: counted.db, COMPANY_LOG: logReads.ns } : workerEnv;
     configureClock(env);
     // Before anything parses the request: its size, and (console actions) where it comes from.
     const limited = await limitBody(incoming);
@@ -41,6 +45,7 @@ export default {
     const secured = withSecurityHeaders(response, env);
     // Loaders have finished when a response exists; the Workers tests read this to hold pages to a query budget.
     if (counted) secured.headers.set("X-D1-Round-Trips", String(counted.count()));
+    if (logReads) secured.headers.set("X-Log-Round-Trips", String(logReads.count()));
     return secured;
   },
   ...background,

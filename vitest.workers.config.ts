@@ -20,7 +20,11 @@ import { newSigningKeys } from "./scripts/credential-keys.mjs";
 
 // The runner gets wrangler.toml's bindings too (files that import server.ts call its handlers with
 // the runner's env), but neither the queue's consumer nor the static assets: those are the console's.
-const { queueConsumers: _consumers, assets: _assets, ...runnerOptions } = wranglerWorkerOptions();
+const { queueConsumers: _consumers, assets: _assets, durableObjects, ...runnerOptions } = wranglerWorkerOptions();
+// The Durable Object classes live in the console's bundle: the runner reaches them there.
+const runnerDurableObjects = Object.fromEntries(
+  Object.entries(durableObjects ?? {}).map(([name, d]) => [name, { ...(typeof d === "string" ? { className: d } : d), scriptName: "console" }]),
+);
 
 export default defineConfig({
   plugins: [
@@ -40,6 +44,7 @@ export default defineConfig({
         miniflare: {
           ...runnerOptions,
           bindings: { ...runnerOptions.bindings, ...bindings, TEST_MIGRATIONS: await readD1Migrations("./db/migrations") },
+          durableObjects: runnerDurableObjects,
           serviceBindings: { CONSOLE: "console" },
           workers: [consoleWorkerOptions("console", bindings)],
         },

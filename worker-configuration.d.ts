@@ -8,6 +8,7 @@ declare namespace Cloudflare {
 		FIRMWARE: R2Bucket;
 		ALERTS_QUEUE: Queue;
 		DB: D1Database;
+		COMPANY_LOG: DurableObjectNamespace<import("./app/durable/company-log").CompanyLog>;
 		ENVIRONMENT: "production";
 		IDLE_TIMEOUT_MS: "540000";
 		IDLE_WARNING_MS: "60000";

@@ -8,11 +8,12 @@ import { NAV_ICONS } from "~/components/shell/nav-icons";
 import { dashboardNumbers, DENIED_ACTIVITY } from "~/services/dashboard.server";
 import { requireAuth } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
+import { companyLogDb } from "~/utils/company-log.server";
 import type { ShellData } from "~/utils/shell.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireAuth(request, context);
-  const numbers = await dashboardNumbers(getDb(context), auth, context.core, nowMs());
+  const numbers = await dashboardNumbers(getDb(context), companyLogDb(context.cloudflare.env, auth.company.id), auth, context.core, nowMs());
   // /activity filtered to today's denials (company zone), with the activity log's own URL names.
   const today = numbers.denied?.today ?? "";
   const deniedHref = `/activity?${new URLSearchParams({ filterFromDate: today, filterToDate: today, additionalFilter: DENIED_ACTIVITY })}`;

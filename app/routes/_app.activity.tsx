@@ -15,6 +15,7 @@ import { translateMessage } from "~/i18n/messages";
 import { ACTIVITY_PAGE_SIZE, ACTIVITY_SORTS, DEFAULT_ACTIVITY_SORT, FILTER_TYPES, filterFromSearch, hasAnyFilter, type FilterType } from "~/schemas/activity";
 import { filterTargetName, listActivity, type ActivityPage } from "~/services/activity.server";
 import { requireModule } from "~/utils/auth-guards.server";
+import { companyLogDb } from "~/utils/company-log.server";
 import { getDb } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 
@@ -27,6 +28,7 @@ export const meta: MetaFunction = () => [{ title: "Activity" }];
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "activity");
   const db = getDb(context);
+  const log = companyLogDb(context.cloudflare.env, auth.company.id);
   const url = new URL(request.url);
   const filter = filterFromSearch(url.searchParams);
   let error: string | null = null;
@@ -34,12 +36,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     const grid = { sort: formatSort(params.sort), page: params.page - 1, pageSize: params.pageSize };
     let result: ActivityPage;
     try {
-      result = await listActivity(db, auth, { ...filter, ...grid }, context.core);
+      result = await listActivity(log, auth, { ...filter, ...grid }, context.core);
     } catch (e) {
       if (!(e instanceof ServiceError) || e.status !== 400) throw e;
       // A hand-edited URL with a bad filter shows why and the whole log.
       error = translateMessage(await getFixedT(await getLanguage(request), "activity"), e.message, "activity");
-      result = await listActivity(db, auth, grid, context.core);
+      result = await listActivity(log, auth, grid, context.core);
     }
     return { rows: result.rows.map((r) => gridRow(r, result.tz)), total: result.total };
   });

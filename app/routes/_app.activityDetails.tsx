@@ -15,6 +15,7 @@ import { Textarea } from "~/components/ui/textarea";
 import { activityNoteSchema } from "~/schemas/activity";
 import { addNote, getActivity, zoneFor } from "~/services/activity.server";
 import { requireModule } from "~/utils/auth-guards.server";
+import { companyLogDb } from "~/utils/company-log.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { formAction } from "~/utils/form-action.server";
 import { redirectWithMessage } from "~/utils/toast.server";
@@ -29,7 +30,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.r
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "activity");
   return loadRecord(request, { list: "/activity" }, async (id) => {
-    const { row, notes } = await getActivity(getDb(context), auth, id);
+    const { row, notes } = await getActivity(companyLogDb(context.cloudflare.env, auth.company.id), auth, id);
     const tz = zoneFor(auth, context.core, undefined);
     const nextOpen = typeof row.details.nextOpen === "string" ? Date.parse(row.details.nextOpen) : NaN;
     return {

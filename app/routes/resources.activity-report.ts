@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { filterFromSearch } from "~/schemas/activity";
 import { activityReportStream, REPORT_FILE } from "~/services/activity.server";
 import { requireModule } from "~/utils/auth-guards.server";
-import { getDb } from "~/utils/db.server";
+import { companyLogDb } from "~/utils/company-log.server";
 import { ServiceError } from "~/utils/errors.server";
 
 /** /activity's Download report: every row the filter matches, streamed as activity_report.csv in time order. */
@@ -10,7 +10,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "activity");
   const search = new URL(request.url).searchParams;
   try {
-    const body = await activityReportStream(getDb(context), auth, { ...filterFromSearch(search), sort: search.get("sort") ?? undefined }, context.core);
+    const body = await activityReportStream(
+      companyLogDb(context.cloudflare.env, auth.company.id),
+      auth,
+      { ...filterFromSearch(search), sort: search.get("sort") ?? undefined },
+      context.core,
+    );
     return new Response(body, {
       headers: {
         "Content-Type": "text/csv; charset=utf-8",

@@ -17,6 +17,7 @@ import {
   type FilterType,
 } from "~/schemas/activity";
 import { assertCan, companyZone, type Auth } from "~/utils/auth-guards.server";
+import type { LogDb } from "~/utils/company-log.server";
 import { schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
 import { formatZonedTime } from "~/utils/format";
@@ -148,7 +149,7 @@ function shape(r: Flat): ActivityRow {
 }
 
 /** The log joined with the names it shows; history keeps names of removed users and devices. */
-const joined = (db: Db) =>
+const joined = (db: LogDb) =>
   db
     .select(rowColumns)
     .from(l)
@@ -206,7 +207,7 @@ function orderOf(sortText: string, reverse = false) {
  * The ids of one page, read from the indexes alone where the sort allows: the skipped rows are
  * index entries, never joined rows (a deferred join). Only the table the sort names is joined.
  */
-function pageIds(db: Db, scope: Scope, sortText: string, reverse: boolean, limit: number, offset: number) {
+function pageIds(db: LogDb, scope: Scope, sortText: string, reverse: boolean, limit: number, offset: number) {
   const key = sortOf(sortText).key;
   // Written out: drizzle checks a selected column's table against `from`, which may be the intervals' join
   // (whose json_each has an `id` of its own, so the name is qualified).
@@ -262,7 +263,7 @@ export function zoneFor(auth: Auth, core: Core, tz: string | undefined): string 
  * whole local days, times a daily local window (overnight when the end is before the start),
  * both together that window on those days. Times alone cover the span of the company's log.
  */
-async function timeIntervals(db: Db, auth: Auth, core: Core, f: ActivityFilter, tz: string): Promise<Interval[] | null> {
+async function timeIntervals(db: LogDb, auth: Auth, core: Core, f: ActivityFilter, tz: string): Promise<Interval[] | null> {
   if (!f.filterFromDate && !f.filterFromTime) return null;
   let from: number;
   let to: number;
@@ -326,7 +327,7 @@ type Scope = { from: typeof l | SQL; where: SQL };
 
 type Filtered = { where: SQL; scope: Scope; intervals: Interval[] | null };
 
-async function whereOf(db: Db, auth: Auth, core: Core, f: ActivityFilter, tz: string): Promise<Filtered> {
+async function whereOf(db: LogDb, auth: Auth, core: Core, f: ActivityFilter, tz: string): Promise<Filtered> {
   const intervals = await timeIntervals(db, auth, core, f, tz);
   const base = inCompany(
     l,
@@ -352,7 +353,7 @@ const REF_KINDS: Record<FilterType, (typeof schema.activityRefCounts.$inferSelec
  * activity filters sum a few tally rows, a person's, device's or group's filter alone is one row.
  * Otherwise the matching rows are counted on their index.
  */
-async function countOf(db: Db, auth: Auth, f: ActivityFilter, filtered: Filtered): Promise<number> {
+async function countOf(db: LogDb, auth: Auth, f: ActivityFilter, filtered: Filtered): Promise<number> {
   const op = f.filterOperationType !== "All" ? f.filterOperationType : undefined;
   if (!filtered.intervals && !(f.type && f.id)) {
     const [row] = await db
@@ -385,7 +386,7 @@ const NAME_COLUMNS = { triggeredBy: creator.displayName, user: target.displayNam
  * refer to, say which names the page covers and how far into each; each name's rows are then one
  * range of its (company, column, time) index, read from whichever end is nearer.
  */
-async function namePageIds(db: Db, auth: Auth, key: NameSort, descending: boolean, offset: number, limit: number): Promise<number[]> {
+async function namePageIds(db: LogDb, auth: Auth, key: NameSort, descending: boolean, offset: number, limit: number): Promise<number[]> {
   const dir = descending ? desc : asc;
   const { column, kind } = NAME_SORTS[key];
   const groups =
@@ -449,7 +450,7 @@ export type ActivityPage = { rows: ActivityRow[]; total: number; page: number; p
  * statement, so a page is two round trips (the name sorts three; a time window alone one more for
  * the log's span).
  */
-export async function listActivity(db: Db, auth: Auth, input: ActivityFilterInput, core: Core): Promise<ActivityPage> {
+export async function listActivity(db: LogDb, auth: Auth, input: ActivityFilterInput, core: Core): Promise<ActivityPage> {
   assertCan(auth, MODULE);
   const f = parseFilter(input);
   const tz = zoneFor(auth, core, f.tz);
@@ -505,7 +506,7 @@ function csvLine(r: ActivityRow, tz: string): string {
 }
 
 /** The filtered log (every page, up to REPORT_LIMIT rows) as CSV, times in the filter's zone. */
-export async function activityReport(db: Db, auth: Auth, input: ActivityFilterInput, core: Core): Promise<string> {
+export async function activityReport(db: LogDb, auth: Auth, input: ActivityFilterInput, core: Core): Promise<string> {
   assertCan(auth, MODULE);
   const f = parseFilter(input);
   const tz = zoneFor(auth, core, f.tz);
@@ -527,7 +528,7 @@ export const STREAM_CHUNK = 1000;
  * sorted by date ascending). Each chunk continues after the last row sent (a keyset on time and id),
  * so the millionth row costs what the first does; nothing waits for the whole log.
  */
-export async function activityReportStream(db: Db, auth: Auth, input: ActivityFilterInput, core: Core): Promise<ReadableStream<Uint8Array>> {
+export async function activityReportStream(db: LogDb, auth: Auth, input: ActivityFilterInput, core: Core): Promise<ReadableStream<Uint8Array>> {
   assertCan(auth, MODULE);
   const f = parseFilter(input);
   const tz = zoneFor(auth, core, f.tz);
@@ -560,7 +561,7 @@ export async function activityReportStream(db: Db, auth: Auth, input: ActivityFi
   });
 }
 
-async function findActivity(db: Db, auth: Auth, id: number): Promise<ActivityRow> {
+async function findActivity(db: LogDb, auth: Auth, id: number): Promise<ActivityRow> {
   if (!Number.isSafeInteger(id) || id <= 0) notFound(ACTIVITY_MSG.notFound);
   const [row] = await joined(db)
     .where(inCompany(l, auth, eq(l.id, id)))
@@ -570,7 +571,7 @@ async function findActivity(db: Db, auth: Auth, id: number): Promise<ActivityRow
 
 export type ActivityNote = { id: number; createdAt: number; author: string; note: string };
 
-const notesOf = (db: Db, auth: Auth, activityId: number) =>
+const notesOf = (db: LogDb, auth: Auth, activityId: number) =>
   db
     .select({ id: n.id, createdAt: n.createdAt, author: u.displayName, note: n.note })
     .from(n)
@@ -581,13 +582,13 @@ const notesOf = (db: Db, auth: Auth, activityId: number) =>
     .then((rows) => rows.map((r): ActivityNote => ({ ...r, author: r.author ?? "" })));
 
 /** /activityDetails: the entry and its notes (404 outside the caller's company). */
-export async function getActivity(db: Db, auth: Auth, id: number): Promise<{ row: ActivityRow; notes: ActivityNote[] }> {
+export async function getActivity(db: LogDb, auth: Auth, id: number): Promise<{ row: ActivityRow; notes: ActivityNote[] }> {
   assertCan(auth, MODULE);
   const [row, notes] = await Promise.all([findActivity(db, auth, id), notesOf(db, auth, id)]);
   return { row, notes };
 }
 
-export async function listNotes(db: Db, auth: Auth, activityId: number): Promise<ActivityNote[]> {
+export async function listNotes(db: LogDb, auth: Auth, activityId: number): Promise<ActivityNote[]> {
   assertCan(auth, MODULE);
   await findActivity(db, auth, activityId);
   return notesOf(db, auth, activityId);

@@ -8,6 +8,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Core } from "~core";
 import type { Auth } from "~/utils/auth-guards.server";
 import { companyToday } from "~/services/ekeys.server";
+import type { LogDb } from "~/utils/company-log.server";
 import { countWhere, schema, type Db } from "~/utils/db.server";
 import { can } from "~/utils/permissions";
 import { liveInCompany } from "~/utils/tenant.server";
@@ -23,7 +24,8 @@ export type DashboardNumbers = {
   denied?: { today: string; count: number };
 };
 
-export async function dashboardNumbers(db: Db, auth: Auth, core: Core, now: number): Promise<DashboardNumbers> {
+/** `log` is the company's activity log (its own store, app/utils/company-log.server.ts). */
+export async function dashboardNumbers(db: Db, log: LogDb, auth: Auth, core: Core, now: number): Promise<DashboardNumbers> {
   const out: DashboardNumbers = {};
   const p = auth.permissions;
   const jobs: Promise<unknown>[] = [];
@@ -36,7 +38,7 @@ export async function dashboardNumbers(db: Db, auth: Auth, core: Core, now: numb
     jobs.push(
       (async () => {
         const today = companyToday(auth, core, now);
-        const page = await listActivity(db, auth, { filterFromDate: today, filterToDate: today, additionalFilter: DENIED_ACTIVITY, pageSize: 1 }, core);
+        const page = await listActivity(log, auth, { filterFromDate: today, filterToDate: today, additionalFilter: DENIED_ACTIVITY, pageSize: 1 }, core);
         out.denied = { today, count: page.total };
       })(),
     );

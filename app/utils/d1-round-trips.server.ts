@@ -35,3 +35,27 @@ export function countRoundTrips(db: D1Database): { db: D1Database; count: () => 
   });
   return { db: counted, count: () => trips };
 }
+
+/**
+ * Counts a request's reads of company activity logs (app/durable/company-log.ts): each statement or batch
+ * sent to a company's store is one round trip (the store's catch-up with D1 happens on its side).
+ */
+export function countLogRoundTrips<T extends Rpc.DurableObjectBranded>(ns: DurableObjectNamespace<T>): { ns: DurableObjectNamespace<T>; count: () => number } {
+  let trips = 0;
+  const READS = new Set<PropertyKey>(["query", "batch"]);
+  const counted = new Proxy(ns, {
+    get(target, key) {
+      const value = Reflect.get(target, key) as unknown;
+      if (typeof value !== "function") return value;
+      if (key !== "get") return value.bind(target);
+      return (...args: Parameters<DurableObjectNamespace<T>["get"]>) =>
+        new Proxy(target.get(...args), {
+          get(stub, name) {
+            if (READS.has(name)) trips++;
+            return Reflect.get(stub, name);
+          },
+        });
+    },
+  });
+  return { ns: counted, count: () => trips };
+}

@@ -16,7 +16,7 @@ import { loadCompany, loadScheduledOpen } from "../../app/services/door-decision
 import { listDevices, type ListDevicesOptions } from "../../app/services/devices.server";
 import { authFromToken, type Auth } from "../../app/utils/auth-guards.server";
 import type { DeviceFilters } from "../../app/schemas/device-filters";
-import { consoleWorker, api, db, login, ORIGIN, schema, workerNow } from "./helpers";
+import { companyLog, consoleWorker, api, db, login, ORIGIN, schema, workerNow } from "./helpers";
 
 const SECRET = String(env.GATEWAY_SECRET);
 const core = createCore(coreModule);
@@ -214,7 +214,7 @@ describe("home dashboard", () => {
     await db().update(schema.gateways).set({ lastSeenAt: now });
     // Firmware: an active release of D's type that D does not run.
     const [type] = await db().select().from(schema.deviceTypes).where(eq(schema.deviceTypes.deviceCode, "LIVE-T"));
-    const before = (await dashboardNumbers(db(), acme, core, now)).devices!;
+    const before = (await dashboardNumbers(db(), companyLog(acme.company.id), acme, core, now)).devices!;
     await db()
       .insert(schema.firmwareReleases)
       .values({ companyId: acme.company.id, deviceTypeId: type.id, version: "9.9.9", r2Key: "k", fileName: "f.bin", size: 1, sha256: "0".repeat(64), isActive: true });
@@ -227,14 +227,14 @@ describe("home dashboard", () => {
     await db().update(schema.devices).set({ scheduleOpen: true }).where(eq(schema.devices.id, ids.a));
     await db().update(schema.devices).set({ scheduleOpen: true }).where(eq(schema.devices.id, ids.c));
     // Two denials now, one two days ago.
-    const deniedBefore = (await dashboardNumbers(db(), acme, core, now)).denied!.count;
+    const deniedBefore = (await dashboardNumbers(db(), companyLog(acme.company.id), acme, core, now)).denied!.count;
     await events([
       event(ids.a, "access.denied", { reason: "no key" }, now - 1000),
       event(ids.b, "access.denied", { reason: "no key" }, now - 2000),
       event(ids.b, "access.denied", { reason: "no key" }, now - 2 * 86_400_000),
     ]);
 
-    const numbers = await dashboardNumbers(db(), acme, core, now);
+    const numbers = await dashboardNumbers(db(), companyLog(acme.company.id), acme, core, now);
     const d = numbers.devices!;
     expect(d.firmwarePending).toBe(before.firmwarePending + 1);
     expect(numbers.denied!.count).toBe(deniedBefore + 2);
@@ -251,7 +251,7 @@ describe("home dashboard", () => {
 
     // Closed hours: nothing is held open.
     await db().update(schema.scheduleOpenDays).set({ openWholeDay: false }).where(eq(schema.scheduleOpenDays.companyId, acme.company.id));
-    expect((await dashboardNumbers(db(), acme, core, now)).devices!.scheduledOpen).toBe(0);
+    expect((await dashboardNumbers(db(), companyLog(acme.company.id), acme, core, now)).devices!.scheduledOpen).toBe(0);
     expect(await total({ schedule: "open" })).toBe(0);
   });
 
@@ -281,7 +281,7 @@ describe("home dashboard", () => {
     expect(open).toBeGreaterThan(0);
     expect(open).toBeLessThan(8 * 24);
     const opening = Date.UTC(2026, 11, 21, 9, 30); // Monday 10:30 in Madrid
-    const numbers = await dashboardNumbers(db(), acme, core, opening);
+    const numbers = await dashboardNumbers(db(), companyLog(acme.company.id), acme, core, opening);
     expect(numbers.devices!.scheduledOpen).toBe((await list(acme, { schedule: "open" }, undefined, opening)).total);
     expect(mine((await list(acme, { schedule: "open" }, undefined, opening)).rows)).toContain(ids.a);
 
@@ -293,9 +293,9 @@ describe("home dashboard", () => {
 
   it("shows only the numbers of modules the caller holds", async () => {
     const none = { ...acme, permissions: { ...acme.permissions, users: false, devices: false, activity: false } };
-    expect(await dashboardNumbers(db(), none, core, workerNow())).toEqual({});
+    expect(await dashboardNumbers(db(), companyLog(none.company.id), none, core, workerNow())).toEqual({});
     const usersOnly = { ...acme, permissions: { ...acme.permissions, devices: false, activity: false } };
-    const n = await dashboardNumbers(db(), usersOnly, core, workerNow());
+    const n = await dashboardNumbers(db(), companyLog(usersOnly.company.id), usersOnly, core, workerNow());
     expect(Object.keys(n)).toEqual(["users"]);
     expect(n.users).toBeGreaterThan(0);
   });

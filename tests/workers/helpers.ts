@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import * as schema from "../../db/schema";
 import { configureClock, nowMs } from "../../app/utils/clock.server";
+import { companyLogDb, type CompanyLogEnv } from "../../app/utils/company-log.server";
 
 export const ORIGIN = "https://console.test";
 
@@ -32,6 +33,9 @@ export function workerNow(): number {
 /** Drizzle over the test D1, for asserting what a call changed. */
 export const db = () => drizzle(env.DB, { schema });
 export { schema };
+
+/** A company's activity log in its own store (the console's Durable Object), as the activity service reads it. */
+export const companyLog = (companyId: number) => companyLogDb(env as unknown as CompanyLogEnv, companyId);
 
 export type ApiResponse<T = any> = { status: number; body: T & { message?: string; payload?: any } };
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { activityFilterSchema, activityNoteSchema } from "~/schemas/activity";
 import * as activity from "~/services/activity.server";
+import { companyLogDb } from "~/utils/company-log.server";
 import { endpoint } from "../define.server";
 import { wireObject } from "../wire-fields.server";
 
@@ -85,8 +86,8 @@ export const activityEndpoints = [
     auth: "token",
     body: activityFilterSchema,
     response: z.object({ payload: z.object({ rows: z.array(activityRow), total: z.number(), page: z.number(), pageSize: z.number(), tz: z.string() }) }),
-    async handler({ db, auth, core, body }) {
-      const page = await activity.listActivity(db, auth, body, core);
+    async handler({ env, auth, core, body }) {
+      const page = await activity.listActivity(companyLogDb(env, auth.company.id), auth, body, core);
       return { payload: { ...page, rows: page.rows.map(rowPayload) } };
     },
   }),
@@ -98,8 +99,8 @@ export const activityEndpoints = [
     auth: "token",
     body: activityFilterSchema,
     response: z.object({ payload: z.string() }),
-    async handler({ db, auth, core, body }) {
-      return { payload: await activity.activityReport(db, auth, body, core) };
+    async handler({ env, auth, core, body }) {
+      return { payload: await activity.activityReport(companyLogDb(env, auth.company.id), auth, body, core) };
     },
   }),
   endpoint({
@@ -123,8 +124,8 @@ export const activityEndpoints = [
     auth: "token",
     query: idQuery,
     response: z.object({ payload: z.array(note) }),
-    async handler({ db, auth, query }) {
-      return { payload: (await activity.listNotes(db, auth, query.id)).map(notePayload) };
+    async handler({ env, auth, query }) {
+      return { payload: (await activity.listNotes(companyLogDb(env, auth.company.id), auth, query.id)).map(notePayload) };
     },
   }),
   endpoint({

@@ -1,0 +1,201 @@
+/**
+ * One company's activity log in its own SQLite-backed Durable Object (docs/decisions/0047-activity-log-per-company.md),
+ * one object per company (`idFromName("company:<id>")`). It follows D1: `catchUp` copies the company's rows and
+ * notes after the last id it holds, the names those rows show, and the renames D1 recorded since it last looked.
+ * Copies keep D1's ids, so a copy interrupted at any point is simply run again: nothing is written twice.
+ * Reads come in as the activity service's own SQL (`query`, `batch`), read-only.
+ */
+import { DurableObject } from "cloudflare:workers";
+import { COMPANY_LOG_SCHEMA, LOG_COLUMNS, NAME_COLUMNS, NOTE_COLUMNS, TYPE_COLUMNS, type NameTable } from "./company-log-schema";
+
+/** Rows copied per D1 read: one statement's worth, and a bounded transaction in the store. */
+export const CATCH_UP_BATCH = 500;
+/** A read waits for at most this many rows of backlog; a larger one (a first copy) is the backfill's job. */
+export const CATCH_UP_LIMIT = 5_000;
+/** D1 binds at most 100 parameters per statement. */
+const ID_CHUNK = 90;
+const REF_TABLES = { created_by_user_id: "users", target_user_id: "users", target_device_id: "devices", target_device_group_id: "device_groups" } as const;
+
+type Env = { DB: D1Database };
+type Row = Record<string, SqlStorageValue>;
+export type ProxyMethod = "run" | "all" | "values" | "get";
+export type ProxyQuery = { sql: string; params: SqlStorageValue[]; method: ProxyMethod };
+/** All rows as arrays of values; for `get`, the first row alone (or none). */
+export type ProxyRows = SqlStorageValue[][] | SqlStorageValue[] | undefined;
+/**
+ * A read's answer, or `behind`: the store is further behind D1 than one read may wait for (a first copy of
+ * a large log, which the backfill finishes), and the caller reads D1 instead.
+ */
+export type Answer<T> = { rows: T; behind?: undefined } | { behind: true };
+const BEHIND = { behind: true } as const;
+type Rename = { seq: number; kind: NameTable; ref_id: number };
+export type CatchUp = { rows: number; notes: number; names: number; done: boolean };
+
+const placeholders = (n: number) => Array.from({ length: n }, () => "?").join(", ");
+const upsert = (table: string, columns: readonly string[]) => `INSERT OR REPLACE INTO ${table} (${columns.join(", ")}) VALUES (${placeholders(columns.length)})`;
+
+export class CompanyLog extends DurableObject<Env> {
+  private running: Promise<CatchUp> | null = null;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    ctx.blockConcurrencyWhile(async () => {
+      ctx.storage.sql.exec(COMPANY_LOG_SCHEMA);
+    });
+  }
+
+  private sql<T extends Row = Row>(query: string, ...params: unknown[]) {
+    return this.ctx.storage.sql.exec<T>(query, ...(params as SqlStorageValue[]));
+  }
+
+  private state(key: string): number | null {
+    const [row] = this.sql<{ value: number }>("SELECT value FROM store_state WHERE key = ?", key).toArray();
+    return row ? row.value : null;
+  }
+
+  private setState(key: string, value: number) {
+    this.sql("INSERT OR REPLACE INTO store_state (key, value) VALUES (?, ?)", key, value);
+  }
+
+  /** The store belongs to one company for good: a call for another is refused before anything is read. */
+  private claim(companyId: number) {
+    if (!Number.isSafeInteger(companyId) || companyId <= 0) throw new Error("A company log needs a company id");
+    const owner = this.state("company_id");
+    if (owner === null) this.setState("company_id", companyId);
+    else if (owner !== companyId) throw new Error(`This log belongs to company ${owner}, not ${companyId}`);
+  }
+
+  /**
+   * Copies what D1 holds past this store: up to `limit` rows (CATCH_UP_LIMIT for a read, more for the
+   * backfill), their notes and names, and the renames since the last call. Calls are taken one at a
+   * time, so two readers never copy the same rows.
+   */
+  async catchUp(companyId: number, limit = CATCH_UP_LIMIT): Promise<CatchUp> {
+    this.claim(companyId);
+    while (this.running) await this.running.catch(() => undefined);
+    this.running = this.copy(companyId, limit);
+    try {
+      return await this.running;
+    } finally {
+      this.running = null;
+    }
+  }
+
+  private async copy(companyId: number, limit: number): Promise<CatchUp> {
+    const db = this.env.DB;
+    const result: CatchUp = { rows: 0, notes: 0, names: 0, done: false };
+    if (this.state("types_copied") === null) {
+      const { results } = await db.prepare(`SELECT ${TYPE_COLUMNS.join(", ")} FROM activity_types`).all<Row>();
+      this.ctx.storage.transactionSync(() => {
+        for (const t of results) this.sql(upsert("activity_types", TYPE_COLUMNS), ...TYPE_COLUMNS.map((c) => t[c]));
+        this.setState("types_copied", 1);
+      });
+    }
+    for (;;) {
+      // One D1 round trip asks for all three (one snapshot); with nothing new, that is the whole cost of a read's catch-up.
+      const lastRow = this.sql<{ id: number }>("SELECT coalesce(max(id), 0) AS id FROM activity_logs").one().id;
+      const lastNote = this.sql<{ id: number }>("SELECT coalesce(max(id), 0) AS id FROM activity_notes").one().id;
+      const [rows, notes, renames] = (
+        await db.batch<Row>([
+          db.prepare(`SELECT ${LOG_COLUMNS.join(", ")} FROM activity_logs WHERE company_id = ? AND id > ? ORDER BY id LIMIT ?`).bind(companyId, lastRow, CATCH_UP_BATCH),
+          db.prepare(`SELECT ${NOTE_COLUMNS.join(", ")} FROM activity_notes WHERE company_id = ? AND id > ? ORDER BY id LIMIT ?`).bind(companyId, lastNote, CATCH_UP_BATCH),
+          db
+            .prepare("SELECT seq, kind, ref_id FROM log_name_changes WHERE company_id = ? AND seq > ? ORDER BY seq LIMIT ?")
+            .bind(companyId, this.state("name_seq") ?? 0, CATCH_UP_BATCH),
+        ])
+      ).map((r) => r.results);
+      // Renames first: the names of refs new in this pass are read after the snapshot, so they are at least as new.
+      result.names += await this.followRenames(renames as Rename[]);
+      result.names += await this.copyNames([...rows, ...notes.map((n) => ({ created_by_user_id: n.user_id }))]);
+      this.ctx.storage.transactionSync(() => {
+        for (const r of rows)
+          this.sql(`INSERT OR IGNORE INTO activity_logs (${LOG_COLUMNS.join(", ")}) VALUES (${placeholders(LOG_COLUMNS.length)})`, ...LOG_COLUMNS.map((c) => r[c]));
+        for (const n of notes)
+          this.sql(`INSERT OR IGNORE INTO activity_notes (${NOTE_COLUMNS.join(", ")}) VALUES (${placeholders(NOTE_COLUMNS.length)})`, ...NOTE_COLUMNS.map((c) => n[c]));
+      });
+      result.rows += rows.length;
+      result.notes += notes.length;
+      const more = [rows, notes, renames].some((list) => list.length === CATCH_UP_BATCH);
+      if (!more || result.rows >= limit) {
+        result.done = !more;
+        return result;
+      }
+    }
+  }
+
+  /** The names of the people, devices and groups these rows point at that the store does not have yet. */
+  private async copyNames(rows: Row[]): Promise<number> {
+    const wanted: Record<NameTable, Set<number>> = { users: new Set(), devices: new Set(), device_groups: new Set() };
+    for (const r of rows)
+      for (const [column, table] of Object.entries(REF_TABLES)) {
+        const id = r[column];
+        if (typeof id === "number") wanted[table].add(id);
+      }
+    let copied = 0;
+    for (const table of Object.keys(wanted) as NameTable[]) {
+      const missing = [...wanted[table]].filter((id) => this.sql(`SELECT 1 FROM ${table} WHERE id = ?`, id).toArray().length === 0);
+      copied += await this.copyNamesById(table, missing);
+    }
+    return copied;
+  }
+
+  private async copyNamesById(table: NameTable, ids: number[]): Promise<number> {
+    const columns = NAME_COLUMNS[table];
+    let copied = 0;
+    for (let i = 0; i < ids.length; i += ID_CHUNK) {
+      const part = ids.slice(i, i + ID_CHUNK);
+      const { results } = await this.env.DB.prepare(`SELECT ${columns.join(", ")} FROM ${table} WHERE id IN (${placeholders(part.length)})`)
+        .bind(...part)
+        .all<Row>();
+      this.ctx.storage.transactionSync(() => {
+        for (const r of results) this.sql(upsert(table, columns), ...columns.map((c) => r[c]));
+      });
+      copied += results.length;
+    }
+    return copied;
+  }
+
+  /** Today's names for renames D1 recorded in this company; a rename of someone the log never shows is nothing to it. */
+  private async followRenames(renames: Rename[]): Promise<number> {
+    if (renames.length === 0) return 0;
+    let copied = 0;
+    for (const table of Object.keys(NAME_COLUMNS) as NameTable[]) {
+      const known = renames.filter((c) => c.kind === table && this.sql(`SELECT 1 FROM ${table} WHERE id = ?`, c.ref_id).toArray().length > 0);
+      copied += await this.copyNamesById(table, [...new Set(known.map((c) => c.ref_id))]);
+    }
+    this.setState("name_seq", renames[renames.length - 1].seq);
+    return copied;
+  }
+
+  /**
+   * One read statement of the activity service (drizzle's sqlite-proxy protocol), rows as arrays, after
+   * catching up with D1: every statement sees what D1 held when it was asked (a streamed report's later
+   * chunks include rows written while it streams, as they did from D1). Each read copies at most
+   * CATCH_UP_LIMIT rows; past that it answers `behind`.
+   */
+  async query(companyId: number, q: ProxyQuery): Promise<Answer<ProxyRows>> {
+    if (!(await this.catchUp(companyId)).done) return BEHIND;
+    return { rows: this.read(q) };
+  }
+
+  /** Statements of one drizzle batch, read from one state of the store. */
+  async batch(companyId: number, queries: ProxyQuery[]): Promise<Answer<ProxyRows[]>> {
+    if (!(await this.catchUp(companyId)).done) return BEHIND;
+    return { rows: queries.map((q) => this.read(q)) };
+  }
+
+  private read({ sql, params, method }: ProxyQuery): ProxyRows {
+    // The store changes only by copying from D1 (and, later, by retention): SQL from outside only reads.
+    if (method === "run" || !/^\s*select\b/i.test(sql)) throw new Error("The company log takes read statements only");
+    const rows = Array.from(this.ctx.storage.sql.exec(sql, ...params).raw());
+    // drizzle reads a missing row as `undefined`.
+    return method === "get" ? rows[0] : rows;
+  }
+
+  /** What the store holds and its size on disk, for the ingest bench and the operators' backfill. */
+  stats(): { rows: number; notes: number; bytes: number; lastId: number } {
+    const { rows, lastId } = this.sql<{ rows: number; lastId: number }>("SELECT count(*) AS rows, coalesce(max(id), 0) AS lastId FROM activity_logs").one();
+    const { notes } = this.sql<{ notes: number }>("SELECT count(*) AS notes FROM activity_notes").one();
+    return { rows, notes, lastId, bytes: this.ctx.storage.sql.databaseSize };
+  }
+}
