@@ -1,6 +1,7 @@
 // Measures the activity log at scale (issue 16: with 1,000,000 rows in one company the first, a middle
 // and the last page, each filter and each sort answer at p95 <= 150 ms; the CSV of every row streams,
-// first bytes under 1 s, memory flat). Seeds a fresh local D1 in its own directory: ACME gets
+// first bytes under 1 s, memory flat). The pages and the CSV read each company's own store, filled
+// first by the operators' backfill (decision 0047), whose rate and bytes per row are printed too. Seeds a fresh local D1 in its own directory: ACME gets
 // ACTIVITY_ROWS rows (default 1,000,000; 100000 for a quick run) and BETA 10,000, the baseline: the
 // same URLs from the same run at 10,000 rows. BENCH_ONLY picks parts (comma-separated):
 //   pages   each page, filter and sort, p95 beside its baseline;
@@ -10,9 +11,10 @@
 //           (migration 0017) against a copy of the same D1 without them, served side by side.
 // The server is `scripts/bench-worker.mjs` (no devtools inspector); BENCH_SERVER=wrangler uses `wrangler dev`.
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { backfill, rootToken } from "./activity-backfill.mjs";
 import { benchEnv, measureGet, memoryOf, signIn, sleep, startBenchServer, stopConsole, summarize } from "./bench-server.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
@@ -160,6 +162,24 @@ async function benchCsv(origin, acme, pgid, failed) {
   }
 }
 
+/**
+ * The operators' backfill (decision 0047) before anything is measured: pages then read each company's
+ * own store. Prints its rate and each store's bytes per row beside D1's file.
+ */
+async function fillStores(origin, dir) {
+  const token = await rootToken(origin, { userName: "root@example.com", password: "Root#Demo2026" });
+  const stores = [];
+  const started = performance.now();
+  const copied = await backfill(origin, token, { onCompany: (c) => c.done && stores.push(c) });
+  const seconds = (performance.now() - started) / 1000;
+  const d1Bytes = statSync(d1File(dir)).size;
+  const d1Rows = sql(dir, "select count(*) n from activity_logs")[0].n;
+  console.log(`\nBackfill into the companies' stores: ${copied} rows in ${seconds.toFixed(1)} s (${(copied / seconds).toFixed(0)} rows/s); load average ${load()}`);
+  for (const c of stores.filter((c) => c.rows >= BASELINE_ROWS))
+    console.log(`  company ${c.companyId}'s store: ${c.rows} rows, ${(c.bytes / 1e6).toFixed(1)} MB, ${(c.bytes / c.rows).toFixed(0)} bytes per row`);
+  console.log(`  D1's file (every table): ${d1Rows} activity rows, ${(d1Bytes / 1e6).toFixed(1)} MB, ${(d1Bytes / d1Rows).toFixed(0)} bytes per activity row`);
+}
+
 /** Device and person ids of ACME that the gateway's events name. */
 function acmeRefs(dir) {
   const ids = (table) => sql(dir, `select id from ${table} where company_id = (select id from companies where code = 'ACME') order by id`).map((r) => r.id);
@@ -293,6 +313,7 @@ try {
   if (ONLY.has("pages") || ONLY.has("csv")) {
     let origin;
     ({ origin, server } = await startBenchServer(dir, env, { via: VIA }));
+    await fillStores(origin, dir);
     const acme = await signIn(origin, ACME);
     if (ONLY.has("pages")) await benchPages(origin, acme, await signIn(origin, BETA), failed);
     if (ONLY.has("csv")) await benchCsv(origin, acme, server.pid, failed);

@@ -13,7 +13,7 @@ import { ACTIVITY_SORTS } from "~/schemas/activity";
 import { CATCH_UP_LIMIT } from "~/durable/company-log";
 import { companyLogStub, type CompanyLogEnv } from "~/utils/company-log.server";
 import { authFromToken, type Auth } from "~/utils/auth-guards.server";
-import { companyLog, db, login, schema, workerNow } from "./helpers";
+import { api, companyLog, db, login, schema, workerNow } from "./helpers";
 
 const BETA = 4;
 const ROWS = 3_000;
@@ -176,5 +176,30 @@ describe("the store and D1 agree", () => {
         expect(await new Response(y).text()).toBe(await new Response(x).text());
       }
     }
+  });
+});
+
+describe("the operators' backfill", () => {
+  it("is the platform root's alone, resumes from where it stopped, and leaves every company's store whole", async () => {
+    const call = (token: string, body: Record<string, unknown>) => api(token, "POST", "/api/admin/platform/backfillActivityLogs", body);
+    expect((await call(await login("acme"), {})).status).toBe(403);
+    const root = await login("root");
+    expect((await call(root, { companies: 0 })).status).toBe(400);
+    // One company a step: each step names where the next starts.
+    const first = await call(root, { companies: 1 });
+    expect(first.status).toBe(200);
+    expect(first.body.payload.companies).toHaveLength(1);
+    let next: number | null = first.body.payload.next;
+    expect(next).toBe(first.body.payload.companies[0].companyId);
+    while (next !== null) next = (await call(root, { afterCompanyId: next, companies: 3 })).body.payload.next;
+    const { results } = await env.DB.prepare("SELECT c.id AS id, (SELECT count(*) FROM activity_logs l WHERE l.company_id = c.id) AS n FROM companies c").all<{
+      id: number;
+      n: number;
+    }>();
+    for (const { id, n } of results) expect((await companyLogStub(logEnv, id).stats()).rows, `company ${id}`).toBe(n);
+    // Run again: nothing left to copy.
+    const again = await call(root, { companies: 100 });
+    expect(again.body.payload.companies.every((c: { copied: number; done: boolean }) => c.copied === 0 && c.done)).toBe(true);
+    expect(again.body.payload.next).toBeNull();
   });
 });

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { activityFilterSchema, activityNoteSchema } from "~/schemas/activity";
+import { backfillSchema } from "~/schemas/activity-backfill";
 import * as activity from "~/services/activity.server";
+import { backfillActivityLogs } from "~/services/activity-backfill.server";
 import { companyLogDb } from "~/utils/company-log.server";
 import { endpoint } from "../define.server";
 import { wireObject } from "../wire-fields.server";
@@ -143,6 +145,24 @@ export const activityEndpoints = [
           users: o.users.map(({ id, name, email, type }) => ({ id, name, e_mail: email, type })),
         },
       };
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/platform/backfillActivityLogs",
+    tag,
+    summary:
+      "Platform root only (company module, modify right): one step of copying each company's activity log into its own store, companies after `afterCompanyId` in id order, at most `companies` of them and 20,000 rows each. Each company's answer says how many rows it copied, how many its store holds and the store's size in bytes. Call again with `next` until it is null; a stopped run resumes where it stopped, and rows already copied are never copied twice (`npm run activity:backfill`).",
+    auth: "token",
+    body: backfillSchema,
+    response: z.object({
+      payload: z.object({
+        companies: z.array(z.object({ companyId: z.number(), copied: z.number(), rows: z.number(), bytes: z.number(), done: z.boolean() })),
+        next: z.number().nullable(),
+      }),
+    }),
+    async handler({ db, env, auth, body }) {
+      return { payload: await backfillActivityLogs(db, env, auth, body) };
     },
   }),
 ];
