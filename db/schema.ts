@@ -547,8 +547,6 @@ export const activityLogs = sqliteTable(
     uniqueIndex("activity_event_uq").on(t.eventId),
     index("activity_company_ts_idx").on(t.companyId, t.activityTimestamp),
     index("activity_company_op_ts_idx").on(t.companyId, t.operationType, t.activityTimestamp),
-    // Trigger ascending with time and id descending (db/migrations/0012_activity_indexes.sql).
-    index("activity_company_op_ts_desc_idx").on(t.companyId, t.operationType, sql`${t.activityTimestamp} desc`, sql`${t.id} desc`),
     index("activity_user_ts_idx").on(t.companyId, t.targetUserId, t.activityTimestamp),
     index("activity_creator_ts_idx").on(t.companyId, t.createdByUserId, t.activityTimestamp),
     index("activity_device_ts_idx").on(t.companyId, t.targetDeviceId, t.activityTimestamp),

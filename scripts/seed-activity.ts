@@ -2,7 +2,7 @@
 // device events spread over a year, a tenth of them denials with a gateway reason code, written by
 // INSERT … SELECT over a counter in chunks so no statement holds the whole set.
 // ACTIVITY_COMPANY (default ACME); PERSIST_TO selects another local state directory.
-import { getPlatformProxy } from "wrangler";
+import { openLocalD1 } from "./local-d1";
 
 const code = (process.env.ACTIVITY_COMPANY ?? "ACME").toUpperCase();
 const rows = Number(process.env.ACTIVITY_ROWS ?? 1_000_000);
@@ -11,9 +11,9 @@ const YEAR = 365 * 86_400_000;
 const START = Date.UTC(2025, 10, 23);
 const DENIALS = ["no_key", "outside_schedule", "expired", "unknown_credential", "user_inactive"];
 
-const proxy = await getPlatformProxy<Env>({ persist: process.env.PERSIST_TO ? { path: process.env.PERSIST_TO } : true });
+const local = await openLocalD1();
 try {
-  const db = proxy.env.DB;
+  const db = local.db;
   const company = await db.prepare("select id from companies where code = ?").bind(code).first<{ id: number }>();
   if (!company) throw new Error(`No company ${code}: seed the demo data first (npm run db:seed).`);
   const ids = async (table: string) =>
@@ -49,5 +49,5 @@ try {
   }
   console.log(`\n${code} has ${rows} activity rows (${((performance.now() - started) / 1000).toFixed(1)} s).`);
 } finally {
-  await proxy.dispose();
+  await local.dispose();
 }

@@ -1,15 +1,15 @@
 // Adds the scale data set (db/seed/scale.ts) to one company of the local D1: SCALE_COMPANY (default ACME).
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { getPlatformProxy } from "wrangler";
+import { openLocalD1 } from "./local-d1";
 import * as schema from "../db/schema";
 import { SCALE, seedScale } from "../db/seed/scale";
 
 const code = (process.env.SCALE_COMPANY ?? "ACME").toUpperCase();
 // PERSIST_TO selects another local state directory, as in scripts/seed-local.ts.
-const proxy = await getPlatformProxy<Env>({ persist: process.env.PERSIST_TO ? { path: process.env.PERSIST_TO } : true });
+const local = await openLocalD1();
 try {
-  const db = drizzle(proxy.env.DB, { schema });
+  const db = drizzle(local.db, { schema });
   const company = await db.query.companies.findFirst({ where: eq(schema.companies.code, code) });
   if (!company) throw new Error(`No company ${code}: seed the demo data first (npm run db:seed).`);
   const started = performance.now();
@@ -19,5 +19,5 @@ try {
     seeded ? `Added ${SCALE.users} users, ${SCALE.devices} devices and ${SCALE.groups} groups to ${code} in ${seconds} s.` : `${code} already has the scale data; nothing added.`,
   );
 } finally {
-  await proxy.dispose();
+  await local.dispose();
 }

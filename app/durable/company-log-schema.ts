@@ -1,7 +1,7 @@
 /**
  * The tables of one company's activity log store (docs/decisions/0047-activity-log-per-company.md).
  * The log's own tables have the D1 columns, indexes and tally triggers verbatim (db/migrations 0000,
- * 0012 and 0017), so the activity service's queries run here unchanged. The names the log shows live
+ * 0017 and 0023), so the activity service's queries run here unchanged. The names the log shows live
  * in small copies of `users`, `devices` and `device_groups` (only the columns the log reads) and a full
  * copy of the activity catalogue. Every statement is idempotent: a store at any version runs it all.
  */
@@ -25,7 +25,6 @@ CREATE TABLE IF NOT EXISTS activity_logs (
 CREATE UNIQUE INDEX IF NOT EXISTS activity_event_uq ON activity_logs (event_id);
 CREATE INDEX IF NOT EXISTS activity_company_ts_idx ON activity_logs (company_id, activity_timestamp);
 CREATE INDEX IF NOT EXISTS activity_company_op_ts_idx ON activity_logs (company_id, operation_type, activity_timestamp);
-CREATE INDEX IF NOT EXISTS activity_company_op_ts_desc_idx ON activity_logs (company_id, operation_type, activity_timestamp DESC, id DESC);
 CREATE INDEX IF NOT EXISTS activity_user_ts_idx ON activity_logs (company_id, target_user_id, activity_timestamp);
 CREATE INDEX IF NOT EXISTS activity_creator_ts_idx ON activity_logs (company_id, created_by_user_id, activity_timestamp);
 CREATE INDEX IF NOT EXISTS activity_device_ts_idx ON activity_logs (company_id, target_device_id, activity_timestamp);

@@ -172,19 +172,21 @@ const SORT_COLUMNS = {
 type SortKey = keyof typeof SORT_COLUMNS;
 
 /**
- * The sorts by a name: the log column that refers to the named row, and its tally in
- * activity_ref_counts (activities are tallied in activity_counts). Equal names keep each row's
- * entries together (the referenced id breaks the tie), so the order is one index range per name.
+ * The sorts the tallies can walk: by a name, the log column that refers to the named row and its tally
+ * in activity_ref_counts (activities and triggers are tallied in activity_counts). Equal values keep
+ * each row's entries together (the referenced id breaks a name's tie), so the order is one index range
+ * per value, read newest first: no index of its own for either direction (decision 0047).
  */
-const NAME_SORTS = {
+const TALLY_SORTS = {
   activity: { column: l.activityTypeId, kind: null },
+  trigger: { column: l.operationType, kind: null },
   triggeredBy: { column: l.createdByUserId, kind: "creator" },
   user: { column: l.targetUserId, kind: "target" },
   device: { column: l.targetDeviceId, kind: "device" },
   deviceGroup: { column: l.targetDeviceGroupId, kind: "group" },
 } as const;
-type NameSort = keyof typeof NAME_SORTS;
-const isNameSort = (key: SortKey): key is NameSort => key in NAME_SORTS;
+type TallySort = keyof typeof TALLY_SORTS;
+const isTallySort = (key: SortKey): key is TallySort => key in TALLY_SORTS;
 
 function sortOf(sortText: string): { key: SortKey; desc: boolean } {
   const parsed = parseSort(sortText);
@@ -199,7 +201,7 @@ function orderOf(sortText: string, reverse = false) {
   // Newest first within equal values, and the id keeps pages stable.
   const newest = reverse ? asc : desc;
   if (s.key === "date") return [dir(l.activityTimestamp), dir(l.id)];
-  const tie = isNameSort(s.key) ? [dir(NAME_SORTS[s.key].column)] : [];
+  const tie = isTallySort(s.key) && s.key !== "trigger" ? [dir(TALLY_SORTS[s.key].column)] : [];
   return [dir(SORT_COLUMNS[s.key]), ...tie, newest(l.activityTimestamp), newest(l.id)];
 }
 
@@ -381,34 +383,44 @@ async function countOf(db: LogDb, auth: Auth, f: ActivityFilter, filtered: Filte
 
 const NAME_COLUMNS = { triggeredBy: creator.displayName, user: target.displayName, device: d.fullName, deviceGroup: g.fullName } as const;
 
-/**
- * A page of an unfiltered name sort without sorting the log: the tallies, ordered by the names they
- * refer to, say which names the page covers and how far into each; each name's rows are then one
- * range of its (company, column, time) index, read from whichever end is nearer.
- */
-async function namePageIds(db: LogDb, auth: Auth, key: NameSort, descending: boolean, offset: number, limit: number): Promise<number[]> {
+/** The values a tally sort walks, in its order, with how many rows each has. */
+async function tallyGroups(db: LogDb, auth: Auth, key: TallySort, descending: boolean): Promise<{ ref: number | string; n: number }[]> {
   const dir = descending ? desc : asc;
-  const { column, kind } = NAME_SORTS[key];
-  const groups =
-    kind === null
-      ? await db
-          .select({ ref: c.activityTypeId, n: sql<number>`sum(${c.n})` })
-          .from(c)
-          .innerJoin(at, eq(at.id, c.activityTypeId))
-          .where(eq(c.companyId, auth.company.id))
-          .groupBy(c.activityTypeId)
-          .having(sql`sum(${c.n}) > 0`)
-          .orderBy(dir(at.name), dir(c.activityTypeId))
-      : await (() => {
-          const named = key as Exclude<NameSort, "activity">;
-          const table = { triggeredBy: creator, user: target, device: d, deviceGroup: g }[named];
-          return db
-            .select({ ref: rc.refId, n: rc.n })
-            .from(rc)
-            .leftJoin(table, eq(table.id, rc.refId))
-            .where(and(eq(rc.companyId, auth.company.id), eq(rc.kind, kind), gt(rc.n, 0)))
-            .orderBy(dir(NAME_COLUMNS[named]), dir(rc.refId));
-        })();
+  const company = eq(c.companyId, auth.company.id);
+  if (key === "trigger")
+    return db
+      .select({ ref: c.operationType, n: sql<number>`sum(${c.n})` })
+      .from(c)
+      .where(company)
+      .groupBy(c.operationType)
+      .having(sql`sum(${c.n}) > 0`)
+      .orderBy(dir(c.operationType));
+  if (key === "activity")
+    return db
+      .select({ ref: c.activityTypeId, n: sql<number>`sum(${c.n})` })
+      .from(c)
+      .innerJoin(at, eq(at.id, c.activityTypeId))
+      .where(company)
+      .groupBy(c.activityTypeId)
+      .having(sql`sum(${c.n}) > 0`)
+      .orderBy(dir(at.name), dir(c.activityTypeId));
+  const table = { triggeredBy: creator, user: target, device: d, deviceGroup: g }[key];
+  return db
+    .select({ ref: rc.refId, n: rc.n })
+    .from(rc)
+    .leftJoin(table, eq(table.id, rc.refId))
+    .where(and(eq(rc.companyId, auth.company.id), eq(rc.kind, TALLY_SORTS[key].kind), gt(rc.n, 0)))
+    .orderBy(dir(NAME_COLUMNS[key]), dir(rc.refId));
+}
+
+/**
+ * A page of an unfiltered tally sort without sorting the log: the tallies, in the sort's order, say
+ * which values the page covers and how far into each; each value's rows are then one range of its
+ * (company, column, time) index, read from whichever end is nearer.
+ */
+async function tallyPageIds(db: LogDb, auth: Auth, key: TallySort, descending: boolean, offset: number, limit: number): Promise<number[]> {
+  const { column, kind } = TALLY_SORTS[key];
+  const groups = await tallyGroups(db, auth, key, descending);
   const reads = [];
   let skip = offset;
   let want = limit;
@@ -420,7 +432,7 @@ async function namePageIds(db: LogDb, auth: Auth, key: NameSort, descending: boo
     }
     const take = Math.min(want, size - skip);
     // Tally 0 is the rows that name nobody.
-    const match = inCompany(l, auth, kind !== null && ref === 0 ? isNull(column) : eq(column, ref));
+    const match = inCompany(l, auth, kind !== null && ref === 0 ? isNull(column) : sql`${column} = ${ref}`);
     const fromEnd = skip > size / 2;
     const q = db.select({ id: l.id }).from(l).where(match);
     reads.push(
@@ -445,9 +457,9 @@ export type ActivityPage = { rows: ActivityRow[]; total: number; page: number; p
 
 /**
  * One page (0-based) and the total. A page past the middle is read backwards from the end, so no
- * page skips more than half the log; an unfiltered name sort walks the tallies instead of sorting;
+ * page skips more than half the log; an unfiltered sort by name or trigger walks the tallies instead of sorting;
  * the page's rows are then joined by id. The zone comes with the session and the count is one
- * statement, so a page is two round trips (the name sorts three; a time window alone one more for
+ * statement, so a page is two round trips (the tally sorts three; a time window alone one more for
  * the log's span).
  */
 export async function listActivity(db: LogDb, auth: Auth, input: ActivityFilterInput, core: Core): Promise<ActivityPage> {
@@ -462,8 +474,8 @@ export async function listActivity(db: LogDb, auth: Auth, input: ActivityFilterI
   const reverse = offset > total / 2;
   // The ids query goes in as a subquery: the page's ids and its joined rows are one statement, one round trip.
   const ids =
-    isNameSort(s.key) && unfiltered(f, filtered)
-      ? inArray(l.id, await namePageIds(db, auth, s.key, s.desc, offset, f.pageSize))
+    isTallySort(s.key) && unfiltered(f, filtered)
+      ? inArray(l.id, await tallyPageIds(db, auth, s.key, s.desc, offset, f.pageSize))
       : inArray(
           l.id,
           reverse

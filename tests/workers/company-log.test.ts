@@ -92,11 +92,14 @@ describe("a company's log follows D1", () => {
   it("belongs to one company: another company's calls are refused and its rows never appear", async () => {
     const stub = companyLogStub(logEnv, BETA);
     await stub.catchUp(BETA);
+    const before = (await stub.stats()).rows;
     expect(await failure(stub.catchUp(3))).toMatch(/belongs to company 4/);
     expect(await failure(stub.query(3, { sql: "select 1", params: [], method: "all" }))).toMatch(/belongs to company 4/);
     const other = await stub.query(BETA, { sql: "select count(*) from activity_logs where company_id <> ?", params: [BETA], method: "get" });
     expect(other).toMatchObject({ rows: [0] });
     expect(await failure(stub.query(BETA, { sql: "delete from activity_logs", params: [], method: "run" }))).toMatch(/read statements only/);
+    expect(await failure(stub.query(BETA, { sql: "select 1; delete from activity_logs", params: [], method: "all" }))).toMatch(/read statements only/);
+    expect((await stub.stats()).rows).toBe(before);
   });
 
   it("shows a device's new name after a rename, and a note added a moment ago", async () => {
@@ -108,6 +111,11 @@ describe("a company's log follows D1", () => {
     await db().insert(schema.activityNotes).values({ companyId: BETA, activityId: row.id, userId: refs.users[0], note: "checked the door", createdAt: T0 });
     const notes = await companyLog(BETA).select({ note: schema.activityNotes.note }).from(schema.activityNotes).where(eq(schema.activityNotes.activityId, row.id));
     expect(notes).toEqual([{ note: "checked the door" }]);
+    // An activity the catalogue gained after the store copied it (a later migration) still shows.
+    await env.DB.prepare("INSERT INTO activity_types (id, name, type) VALUES (9001, 'Added Later', 'Device')").run();
+    await db().insert(schema.activityLogs).values({ companyId: BETA, activityTypeId: 9001, operationType: "Device", summary: "new kind", activityTimestamp: T0 });
+    const added = await listActivity(companyLog(BETA), beta, { additionalFilter: "Added Later" }, core);
+    expect(added.rows.map((r) => [r.activityName, r.summary])).toEqual([["Added Later", "new kind"]]);
   });
   it("answers from D1 while its first copy is more than one read may wait for", async () => {
     const ACME = 3;
