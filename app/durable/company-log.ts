@@ -73,11 +73,13 @@ export class CompanyLog extends DurableObject<Env> {
   async catchUp(companyId: number, limit = CATCH_UP_LIMIT): Promise<CatchUp> {
     this.claim(companyId);
     while (this.running) await this.running.catch(() => undefined);
-    this.running = this.copy(companyId, limit);
+    const mine = this.copy(companyId, limit);
+    this.running = mine;
     try {
-      return await this.running;
+      return await mine;
     } finally {
-      this.running = null;
+      // A waiting call may already have started its own copy.
+      if (this.running === mine) this.running = null;
     }
   }
 
