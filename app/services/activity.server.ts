@@ -1,7 +1,9 @@
 /**
  * The activity log (docs/ARCHITECTURE.md §7.1 and §7.2; API calls `user/activity*`, §8): the filtered,
  * sorted, paged list, the CSV report, one entry with its notes, and the filter pickers' options.
- * Every query is scoped to the caller's company; another company's entry is a 404.
+ * Every query is scoped to the caller's company; another company's entry is a 404. The reads take a
+ * `LogDb`: the company's own store in the console (decision 0047), or D1, which the differential test
+ * holds it to; the pickers read the directory in D1.
  */
 import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, max, min, or, sql, type SQL } from "drizzle-orm";
 import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
