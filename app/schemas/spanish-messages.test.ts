@@ -18,6 +18,8 @@ const schemaModules = import.meta.glob<Record<string, unknown>>(["./*.ts", "!./*
 /** The namespaces of the pages that show a schema module's messages (a new module must be placed here). */
 const SCHEMA_NS: Record<string, string[]> = {
   activity: ["activity"],
+  // The operators' backfill is an API call of the platform root's; no page shows its messages.
+  "activity-backfill": [],
   "alert-form": ["alerts"],
   alerts: ["alerts"],
   auth: ["auth"],
