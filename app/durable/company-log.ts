@@ -121,8 +121,8 @@ export class CompanyLog extends DurableObject<Env> {
 
   /** The activity catalogue again when a row names an activity the store has not seen (a later migration added it). */
   private async copyTypes(rows: Row[]) {
-    const known = (id: SqlStorageValue) => this.sql("SELECT 1 FROM activity_types WHERE id = ?", id).toArray().length > 0;
-    if (rows.every((r) => known(r.activity_type_id))) return;
+    const ids = new Set(rows.map((r) => r.activity_type_id));
+    if ([...ids].every((id) => this.sql("SELECT 1 FROM activity_types WHERE id = ?", id).toArray().length > 0)) return;
     const { results } = await this.env.DB.prepare(`SELECT ${TYPE_COLUMNS.join(", ")} FROM activity_types`).all<Row>();
     this.ctx.storage.transactionSync(() => {
       for (const t of results) this.sql(upsert("activity_types", TYPE_COLUMNS), ...TYPE_COLUMNS.map((c) => t[c]));

@@ -12,8 +12,6 @@ export type CompanyLogEnv = { COMPANY_LOG: DurableObjectNamespace<CompanyLog>; D
 
 /** What the activity service reads with: the builder's selects and batches, nothing that writes. */
 export type LogDb = Pick<Db, "select" | "batch">;
-/** A statement's rows as drizzle's proxy takes them; `get` of no row is undefined, which drizzle reads as none. */
-type Rows = ProxyRows;
 
 export function companyLogStub(env: CompanyLogEnv, companyId: number) {
   return env.COMPANY_LOG.get(env.COMPANY_LOG.idFromName(`company:${companyId}`));
@@ -26,7 +24,7 @@ export function companyLogStub(env: CompanyLogEnv, companyId: number) {
  */
 export function companyLogDb(env: CompanyLogEnv, companyId: number): LogDb {
   const stub = companyLogStub(env, companyId);
-  const onD1 = async ({ sql, params, method }: ProxyQuery): Promise<Rows> => {
+  const onD1 = async ({ sql, params, method }: ProxyQuery): Promise<ProxyRows> => {
     const rows = await env.DB.prepare(sql)
       .bind(...params)
       .raw<SqlStorageValue[]>();
@@ -35,12 +33,13 @@ export function companyLogDb(env: CompanyLogEnv, companyId: number): LogDb {
   const proxy = drizzle(
     async (sql, params, method) => {
       const answer = await stub.query(companyId, { sql, params, method });
-      return { rows: (answer.behind ? await onD1({ sql, params, method }) : answer.rows) as Rows[] };
+      // `get` of no row is undefined, which drizzle reads as none although its type says an array.
+      return { rows: (answer.behind ? await onD1({ sql, params, method }) : answer.rows) as ProxyRows[] };
     },
     async (queries) => {
       const answer = await stub.batch(companyId, queries);
       const rows = answer.behind ? await Promise.all(queries.map(onD1)) : answer.rows;
-      return rows.map((r) => ({ rows: r as Rows[] }));
+      return rows.map((r) => ({ rows: r as ProxyRows[] }));
     },
     { schema },
   );
