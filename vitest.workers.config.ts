@@ -45,6 +45,9 @@ export default defineConfig({
           ...runnerOptions,
           bindings: { ...runnerOptions.bindings, ...bindings, TEST_MIGRATIONS: await readD1Migrations("./db/migrations") },
           durableObjects: runnerDurableObjects,
+          // The runner's alone: D1 as it was before the activity outbox, for the store's differential test
+          // (tests/workers/company-log.test.ts); the console never sees it.
+          d1Databases: { ...runnerOptions.d1Databases, REFERENCE_DB: { id: "reference-single-table" } },
           serviceBindings: { CONSOLE: "console" },
           workers: [consoleWorkerOptions("console", bindings)],
         },

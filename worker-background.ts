@@ -6,6 +6,7 @@
 // Workers only instantiate precompiled modules; wrangler turns this import into one.
 import coreModule from "~core/core.wasm";
 import { createCore } from "~core";
+import { drainActivityOutbox } from "./app/services/activity-outbox.server";
 import { runAlertEngine } from "./app/services/alert-engine.server";
 import { settleExpired } from "./app/services/device-commands.server";
 import { pruneFeed } from "./app/services/gateway-feed.server";
@@ -21,21 +22,24 @@ export const core = createCore(coreModule);
 export type AlertWakeUp = { wake: true };
 
 export const background = {
-  // The alert queue's consumer (wrangler.toml): one engine run per batch of wake-ups, then the mail it queued leaves.
+  // The alert queue's consumer (wrangler.toml): one engine run per batch of wake-ups, then the mail it
+  // queued leaves and the rows it read drain from D1's activity outbox into the companies' logs.
   async queue(batch, env, ctx) {
     configureClock(env);
     await runAlerts(env);
     batch.ackAll();
+    ctx.waitUntil(drainActivityOutbox(env).catch((e) => console.error("activity outbox drain failed", e)));
     ctx.waitUntil(drainOutbox(env, { limit: 50 }).catch((e) => console.error("mail delivery failed", e)));
   },
-  // The cron trigger (wrangler.toml) retries mail that a request's own delivery could not send,
+  // The cron trigger (wrangler.toml) retries mail that a request's own delivery could not send, drains
+  // the activity outbox into the companies' logs (a queue wake-up does too, after the alert engine),
   // and drops what has outlived its use: dead sessions, gateway changes past their retention; remote
   // commands no board answered in time are failed (their pages settle them too when asked).
   async scheduled(_controller, env, ctx) {
     configureClock(env);
     const db = dbFromEnv(env);
     const now = nowMs();
-    ctx.waitUntil(runAlerts(env).then(() => drainOutbox(env, { limit: 50, now })));
+    ctx.waitUntil(runAlerts(env).then(() => Promise.all([drainOutbox(env, { limit: 50, now }), drainActivityOutbox(env)])));
     ctx.waitUntil(deleteExpiredSessions(db, env, now));
     ctx.waitUntil(pruneFeed(db, now));
     ctx.waitUntil(purgeSignInLeftovers(db, now));

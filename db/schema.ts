@@ -524,6 +524,11 @@ export const ekeyAssignments = sqliteTable(
 
 // ---------------------------------------------------------------- activity, alerts, support
 
+/**
+ * D1 holds each row only until its company's store has copied it and the alert engine has read it
+ * (an outbox, migration 0024); each company's whole log is in its own store with these columns and the
+ * filter and sort indexes (app/durable/company-log-schema.ts, docs/decisions/0047 and 0048).
+ */
 export const activityLogs = sqliteTable(
   "activity_logs",
   {
@@ -543,21 +548,13 @@ export const activityLogs = sqliteTable(
     activityTimestamp: integer("activity_timestamp").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [
-    uniqueIndex("activity_event_uq").on(t.eventId),
-    index("activity_company_ts_idx").on(t.companyId, t.activityTimestamp),
-    index("activity_company_op_ts_idx").on(t.companyId, t.operationType, t.activityTimestamp),
-    index("activity_user_ts_idx").on(t.companyId, t.targetUserId, t.activityTimestamp),
-    index("activity_creator_ts_idx").on(t.companyId, t.createdByUserId, t.activityTimestamp),
-    index("activity_device_ts_idx").on(t.companyId, t.targetDeviceId, t.activityTimestamp),
-    index("activity_group_ts_idx").on(t.companyId, t.targetDeviceGroupId, t.activityTimestamp),
-    index("activity_type_ts_idx").on(t.companyId, t.activityTypeId, t.activityTimestamp),
-  ],
+  (t) => [uniqueIndex("activity_event_uq").on(t.eventId), index("activity_company_id_idx").on(t.companyId)],
 );
 
 /**
- * Tallies of activity_logs kept by triggers in the same statement as each write
- * (db/migrations/0017_activity_scale.sql): the list's counts and name sorts read these, never the log.
+ * Tallies of a company's activity log, kept by triggers in the same statement as each write: the list's
+ * counts and name sorts read these, never the log. They live in each company's store with its log
+ * (app/durable/company-log-schema.ts); D1's `activity_logs` is an outbox without them (migration 0024).
  */
 export const activityCounts = sqliteTable(
   "activity_counts",
@@ -650,6 +647,18 @@ export const alertRecipients = sqliteTable(
 );
 
 /** How far the alert engine has read `activity_logs` (a single row, id 1). */
+/** Each company's latest first-person-in entry ('Scheduled Open Started'), kept by a trigger on the outbox. */
+export const companyFirstEntries = sqliteTable("company_first_entries", {
+  companyId: integer("company_id").primaryKey(),
+  at: integer("at").notNull(),
+});
+
+/** How many drains have deleted each company's outbox rows: the compare-and-set of the event dedupe (migration 0024). */
+export const logDrains = sqliteTable("log_drains", {
+  companyId: integer("company_id").primaryKey(),
+  epoch: integer("epoch").notNull().default(0),
+});
+
 export const alertCursor = sqliteTable("alert_cursor", {
   id: integer("id").primaryKey(),
   lastActivityId: integer("last_activity_id").notNull(),

@@ -3,15 +3,17 @@
  * one object per company (`idFromName("company:<id>")`). It follows D1: `catchUp` copies the company's rows and
  * notes after the last id it holds, the names those rows show, and the renames D1 recorded since it last looked.
  * Copies keep D1's ids, so a copy interrupted at any point is simply run again: nothing is written twice.
- * Reads come in as the activity service's own SQL (`query`, `batch`), read-only.
+ * D1's table is an outbox (docs/decisions/0048-activity-outbox.md): `drain` copies, then deletes from D1 what
+ * the store holds and the alert engine has read. Reads come in as the activity service's own SQL (`query`,
+ * `batch`), read-only; writers ask `knownEvents` which event ids the log already has.
  */
 import { DurableObject } from "cloudflare:workers";
 import { COMPANY_LOG_SCHEMA, LOG_COLUMNS, NAME_COLUMNS, NOTE_COLUMNS, TYPE_COLUMNS, type NameTable } from "./company-log-schema";
 
 /** Rows copied per D1 read: one statement's worth, and a bounded transaction in the store. */
 export const CATCH_UP_BATCH = 500;
-/** A read waits for at most this many rows of backlog; a larger one (a first copy) is the backfill's job. */
-export const CATCH_UP_LIMIT = 5_000;
+/** Rows one drain call copies (and then deletes from D1); the next call goes on. */
+export const DRAIN_LIMIT = 5_000;
 /** D1 binds at most 100 parameters per statement. */
 const ID_CHUNK = 90;
 const REF_TABLES = { created_by_user_id: "users", target_user_id: "users", target_device_id: "devices", target_device_group_id: "device_groups" } as const;
@@ -22,20 +24,20 @@ export type ProxyMethod = "run" | "all" | "values" | "get";
 export type ProxyQuery = { sql: string; params: SqlStorageValue[]; method: ProxyMethod };
 /** All rows as arrays of values; for `get`, the first row alone (or none). */
 export type ProxyRows = SqlStorageValue[][] | SqlStorageValue[] | undefined;
-/**
- * A read's answer, or `behind`: the store is further behind D1 than one read may wait for (a first copy of
- * a large log, which the backfill finishes), and the caller reads D1 instead.
- */
-export type Answer<T> = { rows: T; behind?: undefined } | { behind: true };
-const BEHIND = { behind: true } as const;
 type Rename = { seq: number; kind: NameTable; ref_id: number };
+/** D1's outbox as one copy pass saw it: the drains so far, the company's oldest outbox row, how far the alert engine has read. */
+type Outbox = { epoch: number; first: number; alerted: number };
 export type CatchUp = { rows: number; notes: number; names: number; done: boolean };
+export type Drain = CatchUp & { deleted: number; epoch: number };
+/** Event ids the log already holds, and the drain count they were read at (the writer's compare-and-set). */
+export type KnownEvents = { held: string[]; epoch: number };
 
 const placeholders = (n: number) => Array.from({ length: n }, () => "?").join(", ");
 const upsert = (table: string, columns: readonly string[]) => `INSERT OR REPLACE INTO ${table} (${columns.join(", ")}) VALUES (${placeholders(columns.length)})`;
 
 export class CompanyLog extends DurableObject<Env> {
-  private running: Promise<CatchUp> | null = null;
+  /** The call holding the store: copies, drains and event checks run one at a time (D1 awaits let others in). */
+  private turn: Promise<unknown> = Promise.resolve();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -65,38 +67,80 @@ export class CompanyLog extends DurableObject<Env> {
     else if (owner !== companyId) throw new Error(`This log belongs to company ${owner}, not ${companyId}`);
   }
 
-  /**
-   * Copies what D1 holds past this store: up to `limit` rows (CATCH_UP_LIMIT for a read, more for the
-   * backfill), their notes and names, and the renames since the last call. Calls are taken one at a
-   * time, so two readers never copy the same rows.
-   */
-  async catchUp(companyId: number, limit = CATCH_UP_LIMIT): Promise<CatchUp> {
+  /** Runs `work` after every call before it has finished, whatever became of them. */
+  private serial<T>(companyId: number, work: () => Promise<T>): Promise<T> {
     this.claim(companyId);
-    while (this.running) await this.running.catch(() => undefined);
-    const mine = this.copy(companyId, limit);
-    this.running = mine;
-    try {
-      return await mine;
-    } finally {
-      // A waiting call may already have started its own copy.
-      if (this.running === mine) this.running = null;
-    }
+    const mine = this.turn.catch(() => undefined).then(work);
+    this.turn = mine;
+    return mine;
   }
 
-  private async copy(companyId: number, limit: number): Promise<CatchUp> {
+  /**
+   * Copies what D1 holds past this store: at least `limit` rows if there are that many (every row by
+   * default), their notes and names, and the renames since the last call.
+   */
+  async catchUp(companyId: number, limit = Infinity): Promise<CatchUp> {
+    return this.serial(companyId, async () => (await this.copy(companyId, limit)).result);
+  }
+
+  /**
+   * One step of emptying D1's outbox: copies up to `limit` rows, then deletes from D1 this company's rows
+   * that the store holds and the alert engine has read, and counts the drain in `log_drains` in the same
+   * batch. Cut off anywhere, it is run again: the copy skips what it holds, the delete finds less to delete.
+   */
+  async drain(companyId: number, limit = DRAIN_LIMIT): Promise<Drain> {
+    return this.serial(companyId, async () => {
+      const { result, outbox } = await this.copy(companyId, limit);
+      const through = Math.min(this.copiedThrough(), outbox.alerted);
+      if (outbox.first === 0 || outbox.first > through) return { ...result, deleted: 0, epoch: outbox.epoch };
+      const db = this.env.DB;
+      const [deleted] = await db.batch([
+        db.prepare("DELETE FROM activity_logs WHERE company_id = ? AND id <= ?").bind(companyId, through),
+        db.prepare("INSERT INTO log_drains (company_id, epoch) VALUES (?, 1) ON CONFLICT (company_id) DO UPDATE SET epoch = epoch + 1").bind(companyId),
+      ]);
+      return { ...result, deleted: deleted.meta.changes, epoch: outbox.epoch + 1 };
+    });
+  }
+
+  /** Which of these event ids the log holds (after copying everything D1 has), and the drain count D1 showed then. */
+  async knownEvents(companyId: number, eventIds: string[]): Promise<KnownEvents> {
+    return this.serial(companyId, async () => {
+      const { outbox } = await this.copy(companyId, Infinity);
+      const held: string[] = [];
+      for (let i = 0; i < eventIds.length; i += ID_CHUNK) {
+        const part = eventIds.slice(i, i + ID_CHUNK);
+        for (const r of this.sql<{ event_id: string }>(`SELECT event_id FROM activity_logs WHERE event_id IN (${placeholders(part.length)})`, ...part)) held.push(r.event_id);
+      }
+      return { held, epoch: outbox.epoch };
+    });
+  }
+
+  /** The highest D1 id this store has copied (kept apart from its rows, which retention may delete). */
+  private copiedThrough(): number {
+    return this.state("row_id") ?? this.sql<{ id: number }>("SELECT coalesce(max(id), 0) AS id FROM activity_logs").one().id;
+  }
+
+  private async copy(companyId: number, limit: number): Promise<{ result: CatchUp; outbox: Outbox }> {
     const db = this.env.DB;
     const result: CatchUp = { rows: 0, notes: 0, names: 0, done: false };
     for (;;) {
-      // One D1 round trip asks for all three (one snapshot); with nothing new, that is the whole cost of a read's catch-up.
-      const lastRow = this.sql<{ id: number }>("SELECT coalesce(max(id), 0) AS id FROM activity_logs").one().id;
-      const lastNote = this.sql<{ id: number }>("SELECT coalesce(max(id), 0) AS id FROM activity_notes").one().id;
-      const [rows, notes, renames] = (
+      // One D1 round trip asks for all of it (one snapshot); with nothing new, that is the whole cost of a read's catch-up.
+      const lastRow = this.copiedThrough();
+      const lastNote = this.state("note_id") ?? this.sql<{ id: number }>("SELECT coalesce(max(id), 0) AS id FROM activity_notes").one().id;
+      const [rows, notes, renames, [outbox]] = (
         await db.batch<Row>([
           db.prepare(`SELECT ${LOG_COLUMNS.join(", ")} FROM activity_logs WHERE company_id = ? AND id > ? ORDER BY id LIMIT ?`).bind(companyId, lastRow, CATCH_UP_BATCH),
           db.prepare(`SELECT ${NOTE_COLUMNS.join(", ")} FROM activity_notes WHERE company_id = ? AND id > ? ORDER BY id LIMIT ?`).bind(companyId, lastNote, CATCH_UP_BATCH),
           db
             .prepare("SELECT seq, kind, ref_id FROM log_name_changes WHERE company_id = ? AND seq > ? ORDER BY seq LIMIT ?")
             .bind(companyId, this.state("name_seq") ?? 0, CATCH_UP_BATCH),
+          db
+            .prepare(
+              `SELECT coalesce((SELECT epoch FROM log_drains WHERE company_id = ?1), 0) AS epoch,
+                 coalesce((SELECT min(id) FROM activity_logs WHERE company_id = ?1), 0) AS first,
+                 coalesce((SELECT last_activity_id FROM alert_cursor WHERE id = 1), 0) AS alerted`,
+            )
+            .bind(companyId),
         ])
       ).map((r) => r.results);
       // Renames first: the names of refs new in this pass are read after the snapshot, so they are at least as new.
@@ -108,13 +152,16 @@ export class CompanyLog extends DurableObject<Env> {
           this.sql(`INSERT OR IGNORE INTO activity_logs (${LOG_COLUMNS.join(", ")}) VALUES (${placeholders(LOG_COLUMNS.length)})`, ...LOG_COLUMNS.map((c) => r[c]));
         for (const n of notes)
           this.sql(`INSERT OR IGNORE INTO activity_notes (${NOTE_COLUMNS.join(", ")}) VALUES (${placeholders(NOTE_COLUMNS.length)})`, ...NOTE_COLUMNS.map((c) => n[c]));
+        // A row skipped as a re-sent event (same event id, another D1 id) still counts as copied: the drain deletes it.
+        if (rows.length > 0) this.setState("row_id", rows[rows.length - 1].id as number);
+        if (notes.length > 0) this.setState("note_id", notes[notes.length - 1].id as number);
       });
       result.rows += rows.length;
       result.notes += notes.length;
       const more = [rows, notes, renames].some((list) => list.length === CATCH_UP_BATCH);
       if (!more || result.rows >= limit) {
         result.done = !more;
-        return result;
+        return { result, outbox: outbox as unknown as Outbox };
       }
     }
   }
@@ -176,18 +223,17 @@ export class CompanyLog extends DurableObject<Env> {
   /**
    * One read statement of the activity service (drizzle's sqlite-proxy protocol), rows as arrays, after
    * catching up with D1: every statement sees what D1 held when it was asked (a streamed report's later
-   * chunks include rows written while it streams, as they did from D1). Each read copies at most
-   * CATCH_UP_LIMIT rows; past that it answers `behind`.
+   * chunks include rows written while it streams, as they did from D1).
    */
-  async query(companyId: number, q: ProxyQuery): Promise<Answer<ProxyRows>> {
-    if (!(await this.catchUp(companyId)).done) return BEHIND;
-    return { rows: this.read(q) };
+  async query(companyId: number, q: ProxyQuery): Promise<ProxyRows> {
+    await this.catchUp(companyId);
+    return this.read(q);
   }
 
   /** Statements of one drizzle batch, read from one state of the store. */
-  async batch(companyId: number, queries: ProxyQuery[]): Promise<Answer<ProxyRows[]>> {
-    if (!(await this.catchUp(companyId)).done) return BEHIND;
-    return { rows: queries.map((q) => this.read(q)) };
+  async batch(companyId: number, queries: ProxyQuery[]): Promise<ProxyRows[]> {
+    await this.catchUp(companyId);
+    return queries.map((q) => this.read(q));
   }
 
   private read({ sql, params, method }: ProxyQuery): ProxyRows {

@@ -45,7 +45,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "activity", "add");
   try {
     return await formAction(request, activityNoteSchema, async (value) => {
-      const r = await addNote(getDb(context), auth, value, nowMs());
+      const r = await addNote(getDb(context), companyLogDb(context.cloudflare.env, auth.company.id), auth, value, nowMs());
       return redirectWithMessage({ request, context }, { to: `/activityDetails?id=${value.id}`, ns: "activity", message: r.message });
     });
   } catch (e) {

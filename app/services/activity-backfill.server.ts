@@ -1,8 +1,9 @@
 /**
  * The operators' backfill of company activity logs (docs/decisions/0047-activity-log-per-company.md): each
- * company's store copies what D1 holds past it, company by company in id order. A call does a bounded
- * amount and says where to go on, so a run stopped anywhere is resumed by running it again; the copy
- * itself is idempotent by row id (app/durable/company-log.ts).
+ * company's store copies what D1 holds past it and drains it from D1 (decision 0048), company by company
+ * in id order. A call does a bounded amount and says where to go on, so a run stopped anywhere is resumed
+ * by running it again; the copy is idempotent by row id and the delete takes only what the store holds
+ * (app/durable/company-log.ts).
  */
 import { asc, gt } from "drizzle-orm";
 import type { BackfillInput } from "~/schemas/activity-backfill";
@@ -15,7 +16,7 @@ import { forbidden } from "~/utils/errors.server";
 export const BACKFILL_ROWS = 20_000;
 
 export type BackfillStep = {
-  companies: { companyId: number; copied: number; rows: number; bytes: number; done: boolean }[];
+  companies: { companyId: number; copied: number; deleted: number; rows: number; bytes: number; done: boolean }[];
   /** Where the next call starts (its `afterCompanyId`); null when every company's store holds its whole log. */
   next: number | null;
 };
@@ -29,9 +30,9 @@ export async function backfillActivityLogs(db: Db, env: CompanyLogEnv, auth: Aut
   const step: BackfillStep = { companies: [], next: null };
   for (const { id } of ids) {
     const stub = companyLogStub(env, id);
-    const copy = await stub.catchUp(id, BACKFILL_ROWS);
+    const copy = await stub.drain(id, BACKFILL_ROWS);
     const { rows, bytes } = await stub.stats();
-    step.companies.push({ companyId: id, copied: copy.rows, rows, bytes, done: copy.done });
+    step.companies.push({ companyId: id, copied: copy.rows, deleted: copy.deleted, rows, bytes, done: copy.done });
     // A company not finished is where the next call starts.
     if (!copy.done) return { ...step, next: id - 1 };
   }

@@ -609,9 +609,9 @@ export async function listNotes(db: LogDb, auth: Auth, activityId: number): Prom
 }
 
 /** Adding a note is an addition to the log, so it needs the add right (a read-only role only reads notes). */
-export async function addNote(db: Db, auth: Auth, body: ActivityNoteInput, now: number): Promise<{ message: string; id: number }> {
+export async function addNote(db: Db, log: LogDb, auth: Auth, body: ActivityNoteInput, now: number): Promise<{ message: string; id: number }> {
   assertCan(auth, MODULE, "add");
-  await findActivity(db, auth, body.id);
+  await findActivity(log, auth, body.id);
   const [note] = await db.insert(n).values({ companyId: auth.company.id, activityId: body.id, userId: auth.user.id, note: body.note, createdAt: now }).returning({ id: n.id });
   return { message: ACTIVITY_MSG.noteAdded, id: note.id };
 }

@@ -1,6 +1,7 @@
 /**
- * The alert engine (docs/decisions/0025-alert-engine.md, 0026-alert-digest.md). It reads
- * `activity_logs` past a cursor, whatever wrote them (console and API audit, gateway events, app
+ * The alert engine (docs/decisions/0025-alert-engine.md, 0026-alert-digest.md). It reads D1's
+ * `activity_logs` outbox past a cursor (a row leaves the outbox only once the engine has read it,
+ * decision 0048), whatever wrote them (console and API audit, gateway events, app
  * events), matches each row against the company's live alerts on the activity, its conditions and
  * the schedule (evaluated by the core in the alert's zone), and queues mail through the outbox.
  *

@@ -9,6 +9,7 @@ import { ALERT_MSG, CONDITION_FIELDS, CONDITION_MSG, type AddAlertInput, type Al
 import { weekBits } from "~/schemas/week";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
+import type { LogDb } from "~/utils/company-log.server";
 import { inChunks, schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
 import { can } from "~/utils/permissions";
@@ -267,28 +268,54 @@ export async function sendAlertTestEmail(db: Db, auth: Auth, body: AlertTestEmai
   return addresses.length;
 }
 
-/** Recent firings of the company's alerts, newest first: what the sentinel feed (getSentinelAlerts) shows. */
-export async function sentinelAlerts(db: Db, auth: Auth, limit = 100) {
+/**
+ * Recent firings of the company's alerts, newest first: what the sentinel feed (getSentinelAlerts) shows.
+ * The matches are in D1, the activities they matched in the company's log; a firing whose activity the
+ * log no longer holds (past retention) is left out, as its entry would be.
+ */
+export async function sentinelAlerts(db: Db, log: LogDb, auth: Auth, limit = 100) {
   assertCan(auth, MODULE);
-  return db
-    .select({
-      id: m.id,
-      alertId: a.id,
-      alertName: a.name,
-      activityId: l.id,
-      activityName: at.name,
-      activityTimestamp: l.activityTimestamp,
-      summary: l.summary,
-      targetDeviceId: l.targetDeviceId,
-      targetUserId: l.targetUserId,
-      state: m.state,
-      matchedAt: m.matchedAt,
-    })
+  const matches = await db
+    .select({ id: m.id, alertId: a.id, alertName: a.name, activityId: m.activityId, state: m.state, matchedAt: m.matchedAt })
     .from(m)
     .innerJoin(a, and(eq(a.id, m.alertId), isNull(a.deletedAt)))
-    .innerJoin(l, eq(l.id, m.activityId))
-    .innerJoin(at, eq(at.id, l.activityTypeId))
     .where(inCompany(m, auth))
     .orderBy(desc(m.id))
     .limit(limit);
+  const ids = [...new Set(matches.map((x) => x.activityId))];
+  const entries = await inChunks(ids, (part) =>
+    log
+      .select({
+        id: l.id,
+        activityName: at.name,
+        activityTimestamp: l.activityTimestamp,
+        summary: l.summary,
+        targetDeviceId: l.targetDeviceId,
+        targetUserId: l.targetUserId,
+      })
+      .from(l)
+      .innerJoin(at, eq(at.id, l.activityTypeId))
+      .where(and(inArray(l.id, part), eq(l.companyId, auth.company.id))),
+  );
+  const byId = new Map(entries.map((x) => [x.id, x]));
+  return matches.flatMap(({ id, alertId, alertName, activityId, state, matchedAt }) => {
+    const e = byId.get(activityId);
+    return e
+      ? [
+          {
+            id,
+            alertId,
+            alertName,
+            activityId,
+            activityName: e.activityName,
+            activityTimestamp: e.activityTimestamp,
+            summary: e.summary,
+            targetDeviceId: e.targetDeviceId,
+            targetUserId: e.targetUserId,
+            state,
+            matchedAt,
+          },
+        ]
+      : [];
+  });
 }

@@ -13,7 +13,7 @@
  * The gateway applies the same rules to its copy (gateway/src/access/decide.js), and
  * tests/door-path/differential.test.mjs checks that both answer alike after every kind of change.
  */
-import { and, eq, isNull, max, ne } from "drizzle-orm";
+import { and, eq, isNull, ne } from "drizzle-orm";
 import type { AccessWindow, Core, EKeyWindow, GroupWindow, ScheduledOpenWindow } from "~core";
 import { DEACTIVATED } from "~/schemas/device-groups";
 import { textToDays, toWindow, type AccessType } from "~/schemas/ekeys";
@@ -60,11 +60,7 @@ function scheduleQueries(db: Db, companyId: number) {
     db.select().from(s.companySettings).where(eq(s.companySettings.companyId, companyId)),
     db.select().from(s.scheduleOpenDays).where(eq(s.scheduleOpenDays.companyId, companyId)),
     db.select().from(s.scheduleOpenExceptions).where(eq(s.scheduleOpenExceptions.companyId, companyId)),
-    db
-      .select({ at: max(s.activityLogs.activityTimestamp) })
-      .from(s.activityLogs)
-      .innerJoin(s.activityTypes, eq(s.activityTypes.id, s.activityLogs.activityTypeId))
-      .where(and(eq(s.activityLogs.companyId, companyId), eq(s.activityTypes.name, "Scheduled Open Started"))),
+    db.select({ at: s.companyFirstEntries.at }).from(s.companyFirstEntries).where(eq(s.companyFirstEntries.companyId, companyId)),
   ] as const;
 }
 

@@ -13,7 +13,9 @@
  */
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { commandResultStatements } from "~/services/device-commands.server";
+import { writeOnce } from "~/services/activity-outbox.server";
 import { activityValues, type ActivityEntry } from "~/utils/activity-insert.server";
+import type { CompanyLogEnv } from "~/utils/company-log.server";
 import { chunks, inChunks, schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import type { EventBatchResult, WireEvent } from "../../gateway/src/protocol/wire";
@@ -143,7 +145,7 @@ function checkEvent(x: unknown): GatewayEvent | string {
 const ROWS_PER_INSERT = 8;
 
 /** `gatewayId`: the authenticated caller, whose board presence entries are recorded. */
-export async function ingestEvents(db: Db, rawEvents: unknown[], now: number, gatewayId?: number): Promise<IngestResult> {
+export async function ingestEvents(env: CompanyLogEnv, db: Db, rawEvents: unknown[], now: number, gatewayId?: number): Promise<IngestResult> {
   const presence = gatewayId === undefined ? null : await presenceStatements(db, gatewayId, rawEvents.filter(isPresence), now);
   const rejected: IngestResult["rejected"] = presence?.rejected ?? [];
   const events: GatewayEvent[] = [];
@@ -204,15 +206,18 @@ export async function ingestEvents(db: Db, rawEvents: unknown[], now: number, ga
 
   const presenceWrites = presence?.statements ?? [];
   if (rows.length === 0 && presenceWrites.length === 0) return { accepted: 0, duplicates, rejected };
-  const inserts = chunks(rows, ROWS_PER_INSERT).map((part) => activityInsertMany(db, part));
-  const results = await db.batch([...inserts, ...state.statements(db, now), ...commandResultStatements(db, commandResults, now), ...presenceWrites] as unknown as [
-    never,
-    ...never[],
-  ]);
-  let inserted = 0;
-  for (let i = 0; i < inserts.length; i++) inserted += (results[i] as unknown[]).length;
-  // Presence entries are stored state, not rows: counted as accepted, never as duplicates.
-  return { accepted: (presence?.applied ?? 0) + inserted, duplicates: duplicates + rows.length - inserted, rejected };
+  // An event the company's log already holds is a duplicate; the rest are inserted with the facts they carry.
+  return writeOnce(env, db, rows, async (fresh, guards) => {
+    const inserts = chunks(fresh, ROWS_PER_INSERT).map((part) => activityInsertMany(db, part));
+    const results = await db.batch([...guards, ...inserts, ...state.statements(db, now), ...commandResultStatements(db, commandResults, now), ...presenceWrites] as unknown as [
+      never,
+      ...never[],
+    ]);
+    let inserted = 0;
+    for (let i = 0; i < inserts.length; i++) inserted += (results[guards.length + i] as unknown[]).length;
+    // Presence entries are stored state, not rows: counted as accepted, never as duplicates.
+    return { accepted: (presence?.applied ?? 0) + inserted, duplicates: duplicates + rows.length - inserted, rejected };
+  });
 }
 
 /** Several activity rows in one statement, skipping ids already stored. */

@@ -243,19 +243,13 @@ const CLOSED = { openWholeDay: false, openTime: "", closeTime: "" };
  * Open Started' activity, from whichever gateway saw it): the core only counts it on its own local day.
  */
 async function scheduleChanges(db: Db, ref: Ref, ids: number[]): Promise<FeedChange[]> {
-  const a = schema.activityLogs;
+  const f = schema.companyFirstEntries;
   const [dayRows, exceptionRows, firstEntries] = await Promise.all([
     inChunks(ids, (part) => db.select().from(schema.scheduleOpenDays).where(inArray(schema.scheduleOpenDays.companyId, part))),
     inChunks(ids, (part) =>
       db.select().from(schema.scheduleOpenExceptions).where(inArray(schema.scheduleOpenExceptions.companyId, part)).orderBy(asc(schema.scheduleOpenExceptions.date)),
     ),
-    inChunks(ids, (part) =>
-      db
-        .select({ companyId: a.companyId, at: sql<number>`max(${a.activityTimestamp})` })
-        .from(a)
-        .where(and(inArray(a.companyId, part!), eq(a.activityTypeId, sql`(select id from activity_types where name = 'Scheduled Open Started')`)))
-        .groupBy(a.companyId),
-    ),
+    inChunks(ids, (part) => db.select().from(f).where(inArray(f.companyId, part))),
   ]);
   const firstEntryOf = new Map(firstEntries.map((r) => [r.companyId, r.at]));
   const out: FeedChange[] = [];

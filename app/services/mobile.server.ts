@@ -16,8 +16,10 @@ import type { AccessWindow, Core } from "~core";
 import { BIO_MSG } from "~/schemas/phone-webauthn";
 import { MOBILE_MSG, type AppEventsInput, type MobileLoginInput, type MobileTwoFactorInput } from "~/schemas/mobile";
 import { loginPayload, settingsOf, signIn, signInWithCode, type Account, type LoginPayload, type Settings } from "~/services/auth.server";
+import { writeOnce } from "~/services/activity-outbox.server";
 import { activityInsert, activityValues } from "~/utils/activity-insert.server";
 import type { Auth } from "~/utils/auth-guards.server";
+import type { CompanyLogEnv, LogDb } from "~/utils/company-log.server";
 import { chunks, countWhere, D1_MAX_PARAMS, schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { deleteSession, newSession } from "~/utils/session.server";
@@ -258,8 +260,8 @@ export async function myKeys(
 
 export type MyActivityRow = { id: number; at: number; name: string; operationType: string; summary: string; deviceId: number | null; deviceName: string | null };
 
-/** The caller's own activity (as actor or target), newest first. */
-export async function myActivity(db: Db, auth: Auth, page: number, pageSize: number): Promise<{ rows: MyActivityRow[]; total: number; page: number; pageSize: number }> {
+/** The caller's own activity (as actor or target), newest first, from the company's log. */
+export async function myActivity(db: LogDb, auth: Auth, page: number, pageSize: number): Promise<{ rows: MyActivityRow[]; total: number; page: number; pageSize: number }> {
   assertMobile(auth);
   const a = schema.activityLogs;
   const t = schema.activityTypes;
@@ -286,7 +288,7 @@ export async function myActivity(db: Db, auth: Auth, page: number, pageSize: num
  * another company, or a key that is not the caller's, is rejected and nothing of it is written. A one-time
  * key that opened is marked used, as when a gateway reports it.
  */
-export async function reportAppEvents(db: Db, auth: Auth, input: AppEventsInput, now: number) {
+export async function reportAppEvents(env: CompanyLogEnv, db: Db, auth: Auth, input: AppEventsInput, now: number) {
   assertMobile(auth);
   const deviceIds = [...new Set(input.events.map((e) => e.deviceId))];
   const keyIds = [...new Set(input.events.flatMap((e) => (e.keyId ? [e.keyId] : [])))];
@@ -338,16 +340,20 @@ export async function reportAppEvents(db: Db, auth: Auth, input: AppEventsInput,
   }
   if (rows.length === 0) return { accepted: 0, duplicates: input.events.length - rejected.length, rejected };
   const a = schema.activityLogs;
-  const inserts = chunks(rows, ROWS_PER_INSERT).map((part) => db.insert(a).values(part).onConflictDoNothing({ target: a.eventId }).returning({ id: a.id }));
-  const results = await db.batch([
-    ...inserts,
-    ...[...spent].map(([id, at]) =>
-      db
-        .update(k)
-        .set({ usedAt: at, updatedAt: now })
-        .where(and(eq(k.id, id), eq(k.companyId, auth.company.id), eq(k.accessType, "one_time_access"), isNull(k.usedAt))),
-    ),
-  ] as unknown as [never, ...never[]]);
-  const accepted = results.slice(0, inserts.length).reduce((n, r) => n + (r as unknown[]).length, 0);
+  // An event the company's log already holds is a duplicate (activity-outbox.server.ts).
+  const accepted = await writeOnce(env, db, rows, async (fresh, guards) => {
+    const inserts = chunks(fresh, ROWS_PER_INSERT).map((part) => db.insert(a).values(part).onConflictDoNothing({ target: a.eventId }).returning({ id: a.id }));
+    const results = await db.batch([
+      ...guards,
+      ...inserts,
+      ...[...spent].map(([id, at]) =>
+        db
+          .update(k)
+          .set({ usedAt: at, updatedAt: now })
+          .where(and(eq(k.id, id), eq(k.companyId, auth.company.id), eq(k.accessType, "one_time_access"), isNull(k.usedAt))),
+      ),
+    ] as unknown as [never, ...never[]]);
+    return results.slice(guards.length, guards.length + inserts.length).reduce((n, r) => n + (r as unknown[]).length, 0);
+  });
   return { accepted, duplicates: input.events.length - rejected.length - accepted, rejected };
 }

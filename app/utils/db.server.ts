@@ -42,7 +42,7 @@ export function chunks<T>(list: readonly T[], size = IN_CHUNK): T[][] {
 }
 
 /** `{ n }`: how many rows of `table` match `where` (a list's total beside its page, or a plain count). */
-export function countWhere(db: Db, table: SQLiteTable, where?: SQL) {
+export function countWhere(db: Pick<Db, "select">, table: SQLiteTable, where?: SQL) {
   return db.select({ n: count() }).from(table).where(where);
 }
 

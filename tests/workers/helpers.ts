@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import * as schema from "../../db/schema";
 import { configureClock, nowMs } from "../../app/utils/clock.server";
-import { companyLogDb, type CompanyLogEnv } from "../../app/utils/company-log.server";
+import { companyLogDb, type CompanyLogEnv, type LogDb } from "../../app/utils/company-log.server";
 
 export const ORIGIN = "https://console.test";
 
@@ -36,6 +36,16 @@ export { schema };
 
 /** A company's activity log in its own store (the console's Durable Object), as the activity service reads it. */
 export const companyLog = (companyId: number) => companyLogDb(env as unknown as CompanyLogEnv, companyId);
+
+/**
+ * The same read of every company's activity log, concatenated. The log is each company's store: D1's
+ * `activity_logs` is an outbox the queue consumer drains at any moment (decision 0048), so a test that
+ * looks for a row it caused reads it here, where it is whether or not it has drained yet.
+ */
+export async function fromEveryLog<T>(read: (log: LogDb) => Promise<T[]>): Promise<T[]> {
+  const companies = await db().select({ id: schema.companies.id }).from(schema.companies);
+  return (await Promise.all(companies.map((c) => read(companyLog(c.id))))).flat();
+}
 
 export type ApiResponse<T = any> = { status: number; body: T & { message?: string; payload?: any } };
 

@@ -113,8 +113,8 @@ export const activityEndpoints = [
     auth: "token",
     body: wireObject(activityNoteSchema, { id: "id", note: "note_description" }),
     response: z.object({ message: z.string(), payload: z.object({ id: z.number() }) }),
-    async handler({ db, auth, body, now }) {
-      const r = await activity.addNote(db, auth, body, now);
+    async handler({ env, db, auth, body, now }) {
+      const r = await activity.addNote(db, companyLogDb(env, auth.company.id), auth, body, now);
       return { message: r.message, payload: { id: r.id } };
     },
   }),
@@ -152,12 +152,12 @@ export const activityEndpoints = [
     path: "/platform/backfillActivityLogs",
     tag,
     summary:
-      "Platform root only (company module, modify right): one step of copying each company's activity log into its own store, companies after `afterCompanyId` in id order, at most `companies` of them and 20,000 rows each. Each company's answer says how many rows it copied, how many its store holds and the store's size in bytes. Call again with `next` until it is null; a stopped run resumes where it stopped, and rows already copied are never copied twice (`npm run activity:backfill`).",
+      "Platform root only (company module, modify right): one step of moving each company's activity log into its own store, companies after `afterCompanyId` in id order, at most `companies` of them and 20,000 rows each: the store copies the rows, then they are deleted from the shared database once the alert engine has read them. Each company's answer says how many rows it copied and deleted, how many its store holds and the store's size in bytes. Call again with `next` until it is null; a stopped run resumes where it stopped, and rows already copied are never copied twice (`npm run activity:backfill`).",
     auth: "token",
     body: backfillSchema,
     response: z.object({
       payload: z.object({
-        companies: z.array(z.object({ companyId: z.number(), copied: z.number(), rows: z.number(), bytes: z.number(), done: z.boolean() })),
+        companies: z.array(z.object({ companyId: z.number(), copied: z.number(), deleted: z.number(), rows: z.number(), bytes: z.number(), done: z.boolean() })),
         next: z.number().nullable(),
       }),
     }),

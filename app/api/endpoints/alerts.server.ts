@@ -3,6 +3,7 @@ import { alertFields, alertId, alertTestFields, ALERT_MSG, checkAlert, normalise
 import { nestDays, weekFlags, WEEKDAYS, type Weekday } from "~/schemas/week";
 import * as alerts from "~/services/alerts.server";
 import type { AlertDetails, AlertListRow } from "~/services/alerts.server";
+import { companyLogDb } from "~/utils/company-log.server";
 import { endpoint } from "../define.server";
 import { deliveringMail } from "../mail-delivery.server";
 import { wireObject, withWireFields } from "../wire-fields.server";
@@ -251,8 +252,8 @@ export const alertEndpoints = [
     summary: "The company's latest alert firings, newest first (at most 100): which alert matched which activity and what became of its mail.",
     auth: "token",
     response: z.object({ message: z.string(), payload: z.array(sentinelAlert) }),
-    async handler({ db, auth }) {
-      const rows = await alerts.sentinelAlerts(db, auth);
+    async handler({ env, db, auth }) {
+      const rows = await alerts.sentinelAlerts(db, companyLogDb(env, auth.company.id), auth);
       return {
         payload: rows.map((x) => ({
           id: x.id,

@@ -5,6 +5,7 @@ import { freeText } from "~/schemas/text";
 import { overRateLimit, THROTTLE } from "~/services/throttle.server";
 import { activityInsert } from "~/utils/activity-insert.server";
 import type { Auth } from "~/utils/auth-guards.server";
+import { companyLogDb } from "~/utils/company-log.server";
 import { schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { clientIp } from "~/utils/session.server";
@@ -122,7 +123,7 @@ export const auditEndpoints = [
       "Writes the sign-out entry of a user whose session already ended: only 'User Logs Out', only when the user has no live session and their last sign-in has no sign-out yet; rate-limited (429).",
     auth: "public",
     body: auditBody.extend({ userName: z.string().trim().min(1).max(254), companyId: companyCode, uid: z.coerce.number().int().positive() }),
-    async handler({ db, body, now, request }) {
+    async handler({ env, db, body, now, request }) {
       if (!ANONYMOUS_ACTIVITIES.has(body.activity_description)) throw new ServiceError(403, "This activity needs a signed-in user");
       if (await overRateLimit(db, `anonlog:ip:${clientIp(request)}`, ANONYMOUS_LIMIT.perClient, THROTTLE.windowMs, now)) {
         throw new ServiceError(429, "Too many reports. Try again later.");
@@ -147,7 +148,7 @@ export const auditEndpoints = [
         .limit(1);
       const t = schema.activityTypes;
       const a = schema.activityLogs;
-      const [last] = await db
+      const [last] = await companyLogDb(env, user.companyId)
         .select({ name: t.name })
         .from(a)
         .innerJoin(t, eq(t.id, a.activityTypeId))

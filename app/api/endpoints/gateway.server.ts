@@ -56,7 +56,7 @@ export const gatewayEndpoints: readonly Endpoint[] = [
     tag,
     auth: "gateway",
     bodyRequired: true,
-    handler: async ({ db, body, now, gatewayId }) => json(200, await ingestEvents(db, parseBatch(body), now, gatewayId)),
+    handler: async ({ env, db, body, now, gatewayId }) => json(200, await ingestEvents(env, db, parseBatch(body), now, gatewayId)),
   }),
   endpoint({
     method: "POST",

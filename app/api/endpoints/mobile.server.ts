@@ -9,6 +9,7 @@ import { challengeSchema, keysWithAssertionSchema, registrationSchema } from "~/
 import * as authService from "~/services/auth.server";
 import { mobileLogin, mobileTwoFactor, myActivity, myKeys, reportAppEvents, assertMobile } from "~/services/mobile.server";
 import { issueChallenge, registerAuthenticator, verifyAssertion } from "~/services/phone-webauthn.server";
+import { companyLogDb } from "~/utils/company-log.server";
 import { endpoint } from "../define.server";
 import { sendingSignInCode } from "../mail-delivery.server";
 
@@ -128,8 +129,8 @@ export const mobileEndpoints = [
     summary: "The caller's own activity, newest first, paged.",
     auth: "token",
     query: myActivitySchema,
-    async handler({ db, auth, query }) {
-      return { payload: await myActivity(db, auth, query.page, query.pageSize) };
+    async handler({ env, auth, query }) {
+      return { payload: await myActivity(companyLogDb(env, auth.company.id), auth, query.page, query.pageSize) };
     },
   }),
   endpoint({
@@ -139,8 +140,8 @@ export const mobileEndpoints = [
     summary: "Reports unlock attempts made with the phone (App activity); an eventId already reported is not stored again.",
     auth: "token",
     body: appEventsSchema,
-    async handler({ db, auth, body, now }) {
-      return { payload: await reportAppEvents(db, auth, body, now) };
+    async handler({ env, db, auth, body, now }) {
+      return { payload: await reportAppEvents(env, db, auth, body, now) };
     },
   }),
   endpoint({
