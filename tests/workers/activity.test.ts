@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, db, login, schema } from "./helpers";
+import { api, companyLog, db, login, schema } from "./helpers";
 
 const BASE = "/api/admin";
 const ACME = 3;
@@ -160,7 +160,7 @@ describe("POST /user/activityLogs", () => {
 
 describe("tenancy and permissions", () => {
   it("never shows another company's rows", async () => {
-    const betaRows = await db().select({ id: schema.activityLogs.id }).from(schema.activityLogs).where(eq(schema.activityLogs.companyId, BETA));
+    const betaRows = await companyLog(BETA).select({ id: schema.activityLogs.id }).from(schema.activityLogs).where(eq(schema.activityLogs.companyId, BETA));
     const acmeIds = new Set((await list(acme, { pageSize: 100 })).body.payload.rows.map((x: { id: number }) => x.id));
     const betaIds = new Set(idsOf(await list(beta, { pageSize: 100 })));
     expect(betaRows.length).toBeGreaterThan(0);

@@ -6,7 +6,7 @@
  */
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { consoleWorker, api, db, login, ORIGIN, pageCookie, schema } from "./helpers";
+import { consoleWorker, api, db, fromEveryLog, login, ORIGIN, pageCookie, schema, companyLog } from "./helpers";
 
 const BASE = "/api/admin/user";
 const BETA_ALERT = 3;
@@ -52,11 +52,13 @@ const validAlert = () => ({
 
 const alertRow = async (id: number) => db().query.alerts.findFirst({ where: eq(schema.alerts.id, id) });
 const audit = async (name: string) =>
-  db()
-    .select({ summary: schema.activityLogs.summary })
-    .from(schema.activityLogs)
-    .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
-    .where(eq(schema.activityTypes.name, name));
+  fromEveryLog((log) =>
+    log
+      .select({ summary: schema.activityLogs.summary })
+      .from(schema.activityLogs)
+      .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
+      .where(eq(schema.activityTypes.name, name)),
+  );
 
 beforeAll(async () => {
   [acme, beta, auditor] = await Promise.all([login("acme"), login("beta"), login("auditor")]);
@@ -295,8 +297,8 @@ describe("GET /user/getSentinelAlerts", () => {
   it("lists the company's firings only, newest first, in the documented shape", async () => {
     const company = async (code: string) => (await db().query.companies.findFirst({ where: eq(schema.companies.code, code) }))!.id;
     const [acmeId, betaId] = [await company("ACME"), await company("BETA")];
-    const [acmeAct] = await db().select({ id: schema.activityLogs.id }).from(schema.activityLogs).where(eq(schema.activityLogs.companyId, acmeId)).limit(1);
-    const [betaAct] = await db().select({ id: schema.activityLogs.id }).from(schema.activityLogs).where(eq(schema.activityLogs.companyId, betaId)).limit(1);
+    const [acmeAct] = await companyLog(acmeId).select({ id: schema.activityLogs.id }).from(schema.activityLogs).where(eq(schema.activityLogs.companyId, acmeId)).limit(1);
+    const [betaAct] = await companyLog(betaId).select({ id: schema.activityLogs.id }).from(schema.activityLogs).where(eq(schema.activityLogs.companyId, betaId)).limit(1);
     await db()
       .insert(schema.alertMatches)
       .values([

@@ -8,7 +8,7 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { consoleWorker, db, ORIGIN, schema } from "./helpers";
+import { consoleWorker, fromEveryLog, ORIGIN, schema } from "./helpers";
 
 const MiB = 1024 * 1024;
 const LIMITS = [
@@ -43,7 +43,8 @@ function post(path: string, body: BodyInit) {
   return consoleWorker.fetch(ORIGIN + path, { method: "POST", headers: { Authorization: `Bearer ${env.GATEWAY_SECRET}`, "Content-Type": "application/json" }, body });
 }
 
-const stored = async (eventId: string) => (await db().select({ id: schema.activityLogs.id }).from(schema.activityLogs).where(eq(schema.activityLogs.eventId, eventId))).length;
+const stored = async (eventId: string) =>
+  (await fromEveryLog((log) => log.select({ id: schema.activityLogs.id }).from(schema.activityLogs).where(eq(schema.activityLogs.eventId, eventId)))).length;
 
 async function expectRefused(res: Response, message: string) {
   expect(res.status).toBe(413);

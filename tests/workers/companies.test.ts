@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CODE_PATTERN, generateCompanyCode } from "~/schemas/companies";
-import { api, db, login, schema } from "./helpers";
+import { api, db, fromEveryLog, login, schema } from "./helpers";
 
 const BASE = "/api/admin";
 const IDS = { ROOT: 1, RSL1: 2, ACME: 3, BETA: 4 };
@@ -27,11 +27,13 @@ const valid = (over: Record<string, unknown> = {}) => ({
 });
 
 const activityOf = async (name: string) =>
-  db()
-    .select({ summary: schema.activityLogs.summary, companyId: schema.activityLogs.companyId, createdBy: schema.activityLogs.createdByUserId })
-    .from(schema.activityLogs)
-    .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
-    .where(eq(schema.activityTypes.name, name));
+  fromEveryLog((log) =>
+    log
+      .select({ summary: schema.activityLogs.summary, companyId: schema.activityLogs.companyId, createdBy: schema.activityLogs.createdByUserId })
+      .from(schema.activityLogs)
+      .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
+      .where(eq(schema.activityTypes.name, name)),
+  );
 
 const companyByCode = (code: string) => db().query.companies.findFirst({ where: eq(schema.companies.code, code) });
 

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, db, login, schema } from "./helpers";
+import { api, db, fromEveryLog, login, schema } from "./helpers";
 
 const BASE = "/api/admin/company";
 const RSL1 = 2;
@@ -23,10 +23,12 @@ const request = (over: Record<string, unknown> = {}) => ({
 
 const activity = async () =>
   (
-    await db()
-      .select({ name: schema.activityTypes.name, summary: schema.activityLogs.summary, companyId: schema.activityLogs.companyId })
-      .from(schema.activityLogs)
-      .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
+    await fromEveryLog((log) =>
+      log
+        .select({ name: schema.activityTypes.name, summary: schema.activityLogs.summary, companyId: schema.activityLogs.companyId })
+        .from(schema.activityLogs)
+        .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId)),
+    )
   ).map((r) => `${r.companyId} ${r.name}: ${r.summary}`);
 
 beforeAll(async () => {

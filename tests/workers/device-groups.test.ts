@@ -1,6 +1,6 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, db, deviceGroupBody, login, madridZoneId, schema } from "./helpers";
+import { api, db, deviceGroupBody, fromEveryLog, login, madridZoneId, schema } from "./helpers";
 
 const BASE = "/api/admin";
 const ACME_GROUP = 1; // Office Hours: devices 1, 5, 7
@@ -23,11 +23,13 @@ const validGroup = () =>
   });
 
 const activities = async (groupId: number) =>
-  db()
-    .select({ name: schema.activityTypes.name })
-    .from(schema.activityLogs)
-    .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
-    .where(eq(schema.activityLogs.targetDeviceGroupId, groupId));
+  fromEveryLog((log) =>
+    log
+      .select({ name: schema.activityTypes.name })
+      .from(schema.activityLogs)
+      .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
+      .where(eq(schema.activityLogs.targetDeviceGroupId, groupId)),
+  );
 
 const gatewayOps = async (groupId: number) =>
   db()

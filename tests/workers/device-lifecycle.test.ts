@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { and, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { consoleWorker, api, db, login, ORIGIN, schema, workerNow } from "./helpers";
+import { consoleWorker, api, db, fromEveryLog, login, ORIGIN, schema, workerNow } from "./helpers";
 
 /**
  * Reseller stock, transfers and the device lifecycle through the admin API (decision 0022).
@@ -19,10 +19,12 @@ const day = (offset: number) => new Date(workerNow() + offset * 86_400_000).toIS
 const device = async (id: number) => (await db().query.devices.findFirst({ where: eq(schema.devices.id, id) }))!;
 const audit = async () =>
   (
-    await db()
-      .select({ name: schema.activityTypes.name, summary: schema.activityLogs.summary, companyId: schema.activityLogs.companyId, target: schema.activityLogs.targetDeviceId })
-      .from(schema.activityLogs)
-      .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
+    await fromEveryLog((log) =>
+      log
+        .select({ name: schema.activityTypes.name, summary: schema.activityLogs.summary, companyId: schema.activityLogs.companyId, target: schema.activityLogs.targetDeviceId })
+        .from(schema.activityLogs)
+        .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId)),
+    )
   ).map((r) => `${r.companyId} ${r.name}${r.target ? ` #${r.target}` : ""}: ${r.summary}`);
 
 /** The gateway feed's latest record of a device and its credential. */
@@ -298,7 +300,8 @@ describe("configuration", () => {
     expect(f.device?.data).toMatchObject({ active: false });
     expect(f.credential?.op).toBe("delete");
 
-    const historyOf2 = async () => (await db().select({ id: schema.activityLogs.id }).from(schema.activityLogs).where(eq(schema.activityLogs.targetDeviceId, 2))).length;
+    const historyOf2 = async () =>
+      (await fromEveryLog((log) => log.select({ id: schema.activityLogs.id }).from(schema.activityLogs).where(eq(schema.activityLogs.targetDeviceId, 2)))).length;
     const history = await historyOf2();
     expect(history).toBeGreaterThan(0);
     expect((await api(beta, "POST", `${A}/device/retireDevice`, { id: 2 })).status).toBe(404);

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { eq, inArray, like } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedGateway } from "../../db/seed/gateway";
-import { consoleWorker, db, ORIGIN, schema } from "./helpers";
+import { consoleWorker, db, fromEveryLog, ORIGIN, schema } from "./helpers";
 
 const SECRET = String(env.GATEWAY_SECRET);
 
@@ -131,10 +131,12 @@ describe("event ingestion", () => {
     })),
   });
   const rowsFor = (prefix: string) =>
-    db()
-      .select()
-      .from(schema.activityLogs)
-      .where(like(schema.activityLogs.eventId, `${prefix}%`));
+    fromEveryLog((log) =>
+      log
+        .select()
+        .from(schema.activityLogs)
+        .where(like(schema.activityLogs.eventId, `${prefix}%`)),
+    );
 
   it("stores a batch once, however often it is sent", async () => {
     const body = batch(["idem-1", "idem-2", "idem-3"]);
@@ -157,11 +159,13 @@ describe("event ingestion", () => {
     ];
     const r = await gwJson("POST", "/api/gateway/events", { v: 1, events });
     expect(r.body).toMatchObject({ accepted: 4, duplicates: 0 });
-    const rows = await db()
-      .select({ eventId: schema.activityLogs.eventId, companyId: schema.activityLogs.companyId, name: schema.activityTypes.name, user: schema.activityLogs.targetUserId })
-      .from(schema.activityLogs)
-      .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
-      .where(like(schema.activityLogs.eventId, "13/map-%"));
+    const rows = await fromEveryLog((log) =>
+      log
+        .select({ eventId: schema.activityLogs.eventId, companyId: schema.activityLogs.companyId, name: schema.activityTypes.name, user: schema.activityLogs.targetUserId })
+        .from(schema.activityLogs)
+        .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
+        .where(like(schema.activityLogs.eventId, "13/map-%")),
+    );
     expect(Object.fromEntries(rows.map((x) => [x.eventId, x.name]))).toEqual({
       "13/map-1": "Access Granted",
       "13/map-2": "Low Battery",
@@ -185,16 +189,18 @@ describe("event ingestion", () => {
     ];
     const r = await gwJson("POST", "/api/gateway/events", { v: 1, events });
     expect(r.body).toEqual({ accepted: 4, duplicates: 0, rejected: [{ id: "1/sen-bad", reason: "sensor.contact events need data.input (1 or 2) and data.state" }] });
-    const rows = await db()
-      .select({ eventId: schema.activityLogs.eventId, name: schema.activityTypes.name, summary: schema.activityLogs.summary })
-      .from(schema.activityLogs)
-      .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
-      .where(
-        inArray(
-          schema.activityLogs.eventId,
-          events.map((e) => e.id),
+    const rows = await fromEveryLog((log) =>
+      log
+        .select({ eventId: schema.activityLogs.eventId, name: schema.activityTypes.name, summary: schema.activityLogs.summary })
+        .from(schema.activityLogs)
+        .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
+        .where(
+          inArray(
+            schema.activityLogs.eventId,
+            events.map((e) => e.id),
+          ),
         ),
-      );
+    );
     const byId = Object.fromEntries(rows.map((x) => [x.eventId, { name: x.name, summary: x.summary }]));
     expect(byId).toEqual({
       "1/gw/sen-m": { name: "Sensor Reading", summary: "temp 21.5 C at Main Entrance" },
@@ -219,22 +225,24 @@ describe("event ingestion", () => {
     const first = await gwJson("POST", "/api/gateway/events", { v: 1, events });
     expect(first.body).toEqual({ accepted: 3, duplicates: 0, rejected: [] });
     expect((await gwJson("POST", "/api/gateway/events", { v: 1, events })).body).toEqual({ accepted: 0, duplicates: 3, rejected: [] });
-    const rows = await db()
-      .select({
-        eventId: schema.activityLogs.eventId,
-        name: schema.activityTypes.name,
-        summary: schema.activityLogs.summary,
-        device: schema.activityLogs.targetDeviceId,
-        details: schema.activityLogs.detailsJson,
-      })
-      .from(schema.activityLogs)
-      .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
-      .where(
-        inArray(
-          schema.activityLogs.eventId,
-          events.map((e) => e.id),
+    const rows = await fromEveryLog((log) =>
+      log
+        .select({
+          eventId: schema.activityLogs.eventId,
+          name: schema.activityTypes.name,
+          summary: schema.activityLogs.summary,
+          device: schema.activityLogs.targetDeviceId,
+          details: schema.activityLogs.detailsJson,
+        })
+        .from(schema.activityLogs)
+        .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
+        .where(
+          inArray(
+            schema.activityLogs.eventId,
+            events.map((e) => e.id),
+          ),
         ),
-      );
+    );
     expect(rows).toHaveLength(3);
     const byId = Object.fromEntries(rows.map((r) => [r.eventId, r]));
     expect(byId["1/cmd-ok"]).toMatchObject({ name: "Command Succeeded", summary: "Command cmd_8 succeeded on Main Entrance", device: 1 });

@@ -1,6 +1,6 @@
 import { count, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, db, login, schema, workerNow } from "./helpers";
+import { api, db, fromEveryLog, login, schema, workerNow } from "./helpers";
 
 /*
  * Billing calls (spec part 2 §7): who reads which invoice, the create-invoice rules, exact money and
@@ -42,11 +42,13 @@ async function otherSubtree() {
 
 const audit = async () =>
   (
-    await db()
-      .select({ name: schema.activityTypes.name, summary: schema.activityLogs.summary, companyId: schema.activityLogs.companyId })
-      .from(schema.activityLogs)
-      .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
-      .where(eq(schema.activityTypes.name, "Invoice Created"))
+    await fromEveryLog((log) =>
+      log
+        .select({ name: schema.activityTypes.name, summary: schema.activityLogs.summary, companyId: schema.activityLogs.companyId })
+        .from(schema.activityLogs)
+        .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
+        .where(eq(schema.activityTypes.name, "Invoice Created")),
+    )
   ).map((r) => `${r.companyId} ${r.name}: ${r.summary}`);
 
 const invoiceCount = async () => (await db().select({ n: count() }).from(schema.invoices))[0].n;

@@ -5,7 +5,7 @@ import { configureDevice, registerDevices, removeDeviceConfiguration, retireDevi
 import { transferDevices } from "../../app/services/device-stock.server";
 import { authFromToken, type Auth } from "../../app/utils/auth-guards.server";
 import { type ServiceError } from "../../app/utils/errors.server";
-import { db, login, schema, workerNow } from "./helpers";
+import { db, fromEveryLog, login, schema, workerNow } from "./helpers";
 
 /**
  * Two calls changing one board at once (decision 0022): the board changes once, and only the call
@@ -35,12 +35,14 @@ const day = (offset: number) => new Date(workerNow() + offset * 86_400_000).toIS
 const a = schema.activityLogs;
 /** Audit entries of one kind written after `since` (an activity id). */
 const entries = async (name: string, since: number) =>
-  db()
-    .select({ companyId: a.companyId, target: a.targetDeviceId, details: a.detailsJson })
-    .from(a)
-    .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, a.activityTypeId))
-    .where(and(eq(schema.activityTypes.name, name), gt(a.id, since)));
-const lastActivity = async () => (await db().select({ id: a.id }).from(a)).reduce((m, r) => Math.max(m, r.id), 0);
+  fromEveryLog((log) =>
+    log
+      .select({ companyId: a.companyId, target: a.targetDeviceId, details: a.detailsJson })
+      .from(a)
+      .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, a.activityTypeId))
+      .where(and(eq(schema.activityTypes.name, name), gt(a.id, since))),
+  );
+const lastActivity = async () => (await fromEveryLog((log) => log.select({ id: a.id }).from(a))).reduce((m, r) => Math.max(m, r.id), 0);
 const statuses = (rs: { status: number }[]) => rs.map((r) => r.status).sort();
 const now = () => workerNow();
 

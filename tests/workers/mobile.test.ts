@@ -1,7 +1,7 @@
 import { desc, eq } from "drizzle-orm";
 import { compactVerify, createLocalJWKSet, decodeJwt } from "jose";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { consoleWorker, api, db, login, ORIGIN, resetThrottles, schema, workerNow } from "./helpers";
+import { consoleWorker, api, db, fromEveryLog, login, ORIGIN, resetThrottles, schema, workerNow } from "./helpers";
 
 // Demo ids (db/seed/demo.ts): ACME is company 3 (admin user 3), staff user 6, devices 1–12, groups 1–4;
 // BETA device 13; the root company's admin signs in as ROOT / root@example.com.
@@ -234,7 +234,7 @@ describe("app activity", () => {
     const again = await api(token, "POST", `${M}/activity`, { events: events.slice(0, 2) });
     expect(again.body.payload).toEqual({ accepted: 0, duplicates: 2, rejected: [] });
 
-    const stored = await db().select().from(schema.activityLogs).where(eq(schema.activityLogs.createdByUserId, STAFF));
+    const stored = await fromEveryLog((log) => log.select().from(schema.activityLogs).where(eq(schema.activityLogs.createdByUserId, STAFF)));
     const app = stored.filter((s) => s.eventId?.startsWith(`app/${STAFF}/`));
     expect(app.map((s) => [s.eventId, s.operationType]).sort()).toEqual([
       [`app/${STAFF}/ev-1`, "App"],

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, db, login, schema, workerNow } from "./helpers";
+import { api, companyLog, db, login, schema, workerNow } from "./helpers";
 
 const BASE = "/api/admin";
 const ACME = 3;
@@ -29,7 +29,7 @@ const role = (over: Record<string, unknown> = {}) => ({
 
 const activityNames = async () =>
   (
-    await db()
+    await companyLog(ACME)
       .select({ name: schema.activityTypes.name, summary: schema.activityLogs.summary })
       .from(schema.activityLogs)
       .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { userConditions } from "../../app/services/users.server";
-import { api, createDeviceGroup, db, login, schema, workerNow } from "./helpers";
+import { api, createDeviceGroup, db, fromEveryLog, login, schema, workerNow } from "./helpers";
 
 const BASE = "/api/admin";
 const ACME = 3;
@@ -55,11 +55,13 @@ const keysOf = (userIds: number[]) =>
     .from(schema.ekeyAssignments)
     .where(and(inArray(schema.ekeyAssignments.userId, userIds), eq(schema.ekeyAssignments.groupId, groupId)));
 const audits = (name: string, userIds: number[]) =>
-  db()
-    .select({ id: schema.activityLogs.id })
-    .from(schema.activityLogs)
-    .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
-    .where(and(eq(schema.activityTypes.name, name), inArray(schema.activityLogs.targetUserId, userIds)));
+  fromEveryLog((log) =>
+    log
+      .select({ id: schema.activityLogs.id })
+      .from(schema.activityLogs)
+      .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
+      .where(and(eq(schema.activityTypes.name, name), inArray(schema.activityLogs.targetUserId, userIds))),
+  );
 
 describe("user search (getAllUsers)", () => {
   it("matches a prefix of the display, first or last name, case-insensitively, within the caller's company only", async () => {
@@ -264,10 +266,12 @@ describe("POST /deviceGroup/addDevicesToGroup", () => {
     expect(r.body.payload.map((x: { result: string }) => x.result)).toEqual(["already", "done", "done", "notFound"]);
     const members = await db().select({ id: schema.deviceGroupMembers.deviceId }).from(schema.deviceGroupMembers).where(eq(schema.deviceGroupMembers.groupId, groupId));
     expect(members.map((m) => m.id).sort((x, y) => x - y)).toEqual([2, 4, 5]);
-    const logged = await db()
-      .select({ id: schema.activityLogs.targetDeviceId })
-      .from(schema.activityLogs)
-      .where(and(eq(schema.activityLogs.targetDeviceGroupId, groupId), inArray(schema.activityLogs.targetDeviceId, [4, 5])));
+    const logged = await fromEveryLog((log) =>
+      log
+        .select({ id: schema.activityLogs.targetDeviceId })
+        .from(schema.activityLogs)
+        .where(and(eq(schema.activityLogs.targetDeviceGroupId, groupId), inArray(schema.activityLogs.targetDeviceId, [4, 5]))),
+    );
     expect(logged.length).toBe(2);
   });
 

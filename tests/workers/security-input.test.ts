@@ -5,7 +5,7 @@
 import { and, count, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { chunkedInserts } from "../../db/seed/batch";
-import { consoleWorker, api, db, DEMO, deviceGroupBody, login, madridZoneId, ORIGIN, resetThrottles, schema, pageCookie } from "./helpers";
+import { consoleWorker, api, db, DEMO, deviceGroupBody, fromEveryLog, login, madridZoneId, ORIGIN, resetThrottles, schema, pageCookie } from "./helpers";
 
 const BASE = "/api/admin";
 /** Browsers always send Host; Remix compares it with Origin. */
@@ -159,11 +159,18 @@ describe("lists of more than 99 ids", () => {
 describe("audit entries a client may write", () => {
   const LOG = "/api/user/createActivityLog";
   const entries = async (name: string) =>
-    db()
-      .select({ by: schema.activityLogs.createdByUserId, target: schema.activityLogs.targetUserId, company: schema.activityLogs.companyId, op: schema.activityLogs.operationType })
-      .from(schema.activityLogs)
-      .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
-      .where(eq(schema.activityTypes.name, name));
+    fromEveryLog((log) =>
+      log
+        .select({
+          by: schema.activityLogs.createdByUserId,
+          target: schema.activityLogs.targetUserId,
+          company: schema.activityLogs.companyId,
+          op: schema.activityLogs.operationType,
+        })
+        .from(schema.activityLogs)
+        .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
+        .where(eq(schema.activityTypes.name, name)),
+    );
 
   it("refuses the server's own activities (403), even to an admin, and stores nothing", async () => {
     for (const name of ["User Created", "Removed User", "Access Granted", "Firmware Activated", "Password Changed", "User Logs In"]) {

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { and, desc, eq, max } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { consoleWorker, api, db, login, ORIGIN, schema, workerNow } from "./helpers";
+import { consoleWorker, api, companyLog, db, login, ORIGIN, schema, workerNow } from "./helpers";
 
 const BASE = "/api/admin/settings";
 const ACME = 3;
@@ -35,7 +35,7 @@ const validSettings = () => ({
 
 /** Audit rows of `name` written for a company, newest first. */
 const audits = (companyId: number, name: string) =>
-  db()
+  companyLog(companyId)
     .select({ id: schema.activityLogs.id, by: schema.activityLogs.createdByUserId, summary: schema.activityLogs.summary })
     .from(schema.activityLogs)
     .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { consoleWorker, api, db, DEMO, login, ORIGIN, resetThrottles, schema, workerNow, pageCookie } from "./helpers";
+import { consoleWorker, api, db, DEMO, fromEveryLog, login, ORIGIN, resetThrottles, schema, workerNow, pageCookie } from "./helpers";
 
 const ADMIN = "/api/admin/support";
 const PHONE = "/api/user/support/createTicket";
@@ -11,11 +11,13 @@ let auditor: string;
 
 const notesOf = (ticketId: number) => db().select().from(schema.supportTicketNotes).where(eq(schema.supportTicketNotes.ticketId, ticketId));
 const auditOf = async (name: string) =>
-  db()
-    .select({ companyId: schema.activityLogs.companyId, summary: schema.activityLogs.summary, by: schema.activityLogs.createdByUserId, gps: schema.activityLogs.gpsLocation })
-    .from(schema.activityLogs)
-    .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
-    .where(eq(schema.activityTypes.name, name));
+  fromEveryLog((log) =>
+    log
+      .select({ companyId: schema.activityLogs.companyId, summary: schema.activityLogs.summary, by: schema.activityLogs.createdByUserId, gps: schema.activityLogs.gpsLocation })
+      .from(schema.activityLogs)
+      .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
+      .where(eq(schema.activityTypes.name, name)),
+  );
 
 const phoneTicket = {
   brand: "Samsung",

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, db, login, schema } from "./helpers";
+import { api, db, fromEveryLog, login, schema } from "./helpers";
 
 const BASE = "/api/admin";
 let acme: string;
@@ -34,11 +34,13 @@ const newUser = (over: Record<string, unknown> = {}) => ({
 });
 
 async function auditCount(name: string, targetUserId: number) {
-  const rows = await db()
-    .select({ id: schema.activityLogs.id })
-    .from(schema.activityLogs)
-    .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
-    .where(and(eq(schema.activityTypes.name, name), eq(schema.activityLogs.targetUserId, targetUserId)));
+  const rows = await fromEveryLog((log) =>
+    log
+      .select({ id: schema.activityLogs.id })
+      .from(schema.activityLogs)
+      .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
+      .where(and(eq(schema.activityTypes.name, name), eq(schema.activityLogs.targetUserId, targetUserId))),
+  );
   return rows.length;
 }
 
