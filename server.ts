@@ -39,8 +39,8 @@ export default {
       },
     });
     const response = await handleRemixRequest(request, loadContext);
-    // A change may have written activity: wake the alert engine (a message only wakes it; the
-    // engine reads activity_logs past its cursor, and the cron sweeps when a message is lost).
+    // A change may have written activity: wake the queue consumer, which drains D1's activity outbox
+    // into the company stores and their alert engines (a message only wakes it; the cron sweeps when one is lost).
     if (request.method !== "GET" && request.method !== "HEAD" && response.status < 400) ctx.waitUntil(wakeAlerts(env));
     const secured = withSecurityHeaders(response, env);
     // Loaders have finished when a response exists; the Workers tests read this to hold pages to a query budget.

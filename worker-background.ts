@@ -3,11 +3,9 @@
  * and the core they and the pages share. server.ts adds `fetch`; these live apart so that a test can
  * run them without loading the Remix build (tests/workers: about ten seconds a file).
  */
-// Workers only instantiate precompiled modules; wrangler turns this import into one.
-import coreModule from "~core/core.wasm";
-import { createCore } from "~core";
 import { drainActivityOutbox } from "./app/services/activity-outbox.server";
-import { runAlertEngine } from "./app/services/alert-engine.server";
+import { flushDigests } from "./app/services/alert-engine.server";
+import { core } from "./app/core.server";
 import { settleExpired } from "./app/services/device-commands.server";
 import { pruneFeed } from "./app/services/gateway-feed.server";
 import { drainOutbox } from "./app/services/mail/outbox.server";
@@ -17,29 +15,34 @@ import { dbFromEnv } from "./app/utils/db.server";
 import { configuredOrigin } from "./app/utils/origin.server";
 import { deleteExpiredSessions } from "./app/utils/session.server";
 
-export const core = createCore(coreModule);
+export { core };
 
 export type AlertWakeUp = { wake: true };
 
 export const background = {
-  // The alert queue's consumer (wrangler.toml): one engine run per batch of wake-ups, then the mail it
-  // queued leaves and the rows it read drain from D1's activity outbox into the companies' logs.
+  // The alert queue's consumer (wrangler.toml). A wake-up follows every change that may have written
+  // activity: each company with rows in D1's activity outbox has its store copy them, match them against
+  // its alerts and delete them from D1; then digests whose window closed are mailed, and the mail leaves.
   async queue(batch, env, ctx) {
     configureClock(env);
-    await runAlerts(env);
+    await drainActivityOutbox(env);
+    await flushDue(env);
     batch.ackAll();
-    ctx.waitUntil(drainActivityOutbox(env).catch((e) => console.error("activity outbox drain failed", e)));
     ctx.waitUntil(drainOutbox(env, { limit: 50 }).catch((e) => console.error("mail delivery failed", e)));
   },
-  // The cron trigger (wrangler.toml) retries mail that a request's own delivery could not send, drains
-  // the activity outbox into the companies' logs (a queue wake-up does too, after the alert engine),
-  // and drops what has outlived its use: dead sessions, gateway changes past their retention; remote
-  // commands no board answered in time are failed (their pages settle them too when asked).
+  // The cron trigger (wrangler.toml) does the same for wake-ups that were lost, retries mail that a
+  // request's own delivery could not send, and drops what has outlived its use: dead sessions, gateway
+  // changes past their retention; remote commands no board answered in time are failed (their pages
+  // settle them too when asked).
   async scheduled(_controller, env, ctx) {
     configureClock(env);
     const db = dbFromEnv(env);
     const now = nowMs();
-    ctx.waitUntil(runAlerts(env).then(() => Promise.all([drainOutbox(env, { limit: 50, now }), drainActivityOutbox(env)])));
+    ctx.waitUntil(
+      drainActivityOutbox(env)
+        .then(() => flushDue(env))
+        .then(() => drainOutbox(env, { limit: 50, now })),
+    );
     ctx.waitUntil(deleteExpiredSessions(db, env, now));
     ctx.waitUntil(pruneFeed(db, now));
     ctx.waitUntil(purgeSignInLeftovers(db, now));
@@ -48,11 +51,11 @@ export const background = {
 } satisfies ExportedHandler<Env, AlertWakeUp>;
 
 // Alert mail links to the console: production without PUBLIC_ORIGIN refuses here rather than mail host-less links.
-async function runAlerts(env: Env) {
-  return runAlertEngine(dbFromEnv(env), core, { now: nowMs(), origin: configuredOrigin(env) ?? "" });
+async function flushDue(env: Env) {
+  return flushDigests(dbFromEnv(env), env, core, { now: nowMs(), origin: configuredOrigin(env) ?? "" });
 }
 
-/** After a change that may have written activity: a message only wakes the alert engine. */
+/** After a change that may have written activity: a message only wakes the queue consumer. */
 export async function wakeAlerts(env: Env) {
   try {
     await env.ALERTS_QUEUE.send({ wake: true } satisfies AlertWakeUp);

@@ -525,9 +525,9 @@ export const ekeyAssignments = sqliteTable(
 // ---------------------------------------------------------------- activity, alerts, support
 
 /**
- * D1 holds each row only until its company's store has copied it and the alert engine has read it
- * (an outbox, migration 0024); each company's whole log is in its own store with these columns and the
- * filter and sort indexes (app/durable/company-log-schema.ts, docs/decisions/0047 and 0048).
+ * D1 holds a console or API audit row only until its company's store has copied it (an outbox, migration
+ * 0024); gateway and phone events go to the store alone. Each company's whole log is in its own store with
+ * these columns and the filter and sort indexes (app/durable/company-log-schema.ts, decisions 0047 and 0048).
  */
 export const activityLogs = sqliteTable(
   "activity_logs",
@@ -646,17 +646,11 @@ export const alertRecipients = sqliteTable(
   (t) => [index("alert_recipients_alert_idx").on(t.alertId)],
 );
 
-/** How far the alert engine has read `activity_logs` (a single row, id 1). */
+/** Where the platform-wide alert engine stopped (a single row, id 1): each company store alerts on the rows past it (decision 0048). */
 /** Each company's latest first-person-in entry ('Scheduled Open Started'), kept by a trigger on the outbox. */
 export const companyFirstEntries = sqliteTable("company_first_entries", {
   companyId: integer("company_id").primaryKey(),
   at: integer("at").notNull(),
-});
-
-/** How many drains have deleted each company's outbox rows: the compare-and-set of the event dedupe (migration 0024). */
-export const logDrains = sqliteTable("log_drains", {
-  companyId: integer("company_id").primaryKey(),
-  epoch: integer("epoch").notNull().default(0),
 });
 
 export const alertCursor = sqliteTable("alert_cursor", {

@@ -3,6 +3,7 @@
 // INSERT … SELECT over a counter in chunks so no statement holds the whole set.
 // ACTIVITY_COMPANY (default ACME); PERSIST_TO selects another local state directory.
 import { openLocalD1 } from "./local-d1";
+import { HISTORY_ALERTED } from "../db/seed/batch";
 
 const code = (process.env.ACTIVITY_COMPANY ?? "ACME").toUpperCase();
 const rows = Number(process.env.ACTIVITY_ROWS ?? 1_000_000);
@@ -47,6 +48,7 @@ try {
       .run();
     process.stdout.write(`\r${code}: ${to} activity rows`);
   }
+  await db.prepare(HISTORY_ALERTED).run();
   console.log(`\n${code} has ${rows} activity rows (${((performance.now() - started) / 1000).toFixed(1)} s).`);
 } finally {
   await local.dispose();

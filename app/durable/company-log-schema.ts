@@ -94,6 +94,9 @@ CREATE TABLE IF NOT EXISTS devices (
 );
 CREATE TABLE IF NOT EXISTS device_groups (id integer PRIMARY KEY NOT NULL, company_id integer NOT NULL, full_name text NOT NULL, display_name text NOT NULL);
 
+-- Rows the alert engine has still to read, in the order they reached this store (copied or written here).
+CREATE TABLE IF NOT EXISTS alert_arrivals (seq integer PRIMARY KEY AUTOINCREMENT, activity_id integer NOT NULL);
+
 -- How far this store has followed D1's name changes (log_name_changes.seq), and whose store it is.
 CREATE TABLE IF NOT EXISTS store_state (key text PRIMARY KEY NOT NULL, value integer NOT NULL) WITHOUT ROWID;
 `;
@@ -124,3 +127,13 @@ export const LOG_COLUMNS = [
 ] as const;
 export const NOTE_COLUMNS = ["id", "company_id", "activity_id", "user_id", "note_description", "created_at"] as const;
 export const TYPE_COLUMNS = ["id", "name", "type", "alert_conditions", "first_section_info", "details_section_info"] as const;
+
+/**
+ * Ids of rows written in a store rather than copied from D1 (gateway and phone events) start above any id
+ * D1's sequence will reach, so the two never meet in a store; both stay exact in JavaScript (below 2^53).
+ */
+export const STORE_ID_BASE = 2 ** 52;
+/** Rows one `ingest` call takes: a gateway batch (at most 1,000 events) at most. */
+export const INGEST_LIMIT = 1_000;
+/** A row to write in a store: the log's columns but its id (the store gives it one). */
+export type IngestRow = { [K in Exclude<(typeof LOG_COLUMNS)[number], "id">]: string | number | null };

@@ -4,11 +4,17 @@
  * notes after the last id it holds, the names those rows show, and the renames D1 recorded since it last looked.
  * Copies keep D1's ids, so a copy interrupted at any point is simply run again: nothing is written twice.
  * D1's table is an outbox (docs/decisions/0048-activity-outbox.md): `drain` copies, then deletes from D1 what
- * the store holds and the alert engine has read. Reads come in as the activity service's own SQL (`query`,
- * `batch`), read-only; writers ask `knownEvents` which event ids the log already has.
+ * the store holds. Gateway and phone events are written here directly (`ingest`), once by event id. Every
+ * row that arrives, copied or written, is queued for the company's alert engine, which the store runs.
+ * Reads come in as the activity service's own SQL (`query`, `batch`), read-only.
  */
 import { DurableObject } from "cloudflare:workers";
-import { COMPANY_LOG_SCHEMA, LOG_COLUMNS, NAME_COLUMNS, NOTE_COLUMNS, TYPE_COLUMNS, type NameTable } from "./company-log-schema";
+import { core } from "~/core.server";
+import { ACTIVITY_COLUMNS, ALERT_PAGE, alertActivities, type Activity, type EngineResult } from "~/services/alert-engine.server";
+import { configureClock, nowMs } from "~/utils/clock.server";
+import { dbFromEnv } from "~/utils/db.server";
+import { configuredOrigin } from "~/utils/origin.server";
+import { COMPANY_LOG_SCHEMA, INGEST_LIMIT, LOG_COLUMNS, NAME_COLUMNS, NOTE_COLUMNS, STORE_ID_BASE, TYPE_COLUMNS, type IngestRow, type NameTable } from "./company-log-schema";
 
 /** Rows copied per D1 read: one statement's worth, and a bounded transaction in the store. */
 export const CATCH_UP_BATCH = 500;
@@ -18,19 +24,19 @@ export const DRAIN_LIMIT = 5_000;
 const ID_CHUNK = 90;
 const REF_TABLES = { created_by_user_id: "users", target_user_id: "users", target_device_id: "devices", target_device_group_id: "device_groups" } as const;
 
-type Env = { DB: D1Database };
 type Row = Record<string, SqlStorageValue>;
 export type ProxyMethod = "run" | "all" | "values" | "get";
 export type ProxyQuery = { sql: string; params: SqlStorageValue[]; method: ProxyMethod };
 /** All rows as arrays of values; for `get`, the first row alone (or none). */
 export type ProxyRows = SqlStorageValue[][] | SqlStorageValue[] | undefined;
 type Rename = { seq: number; kind: NameTable; ref_id: number };
-/** D1's outbox as one copy pass saw it: the drains so far, the company's oldest outbox row, how far the alert engine has read. */
-type Outbox = { epoch: number; first: number; alerted: number };
+/**
+ * D1's outbox as one copy pass saw it: the company's oldest outbox row, and where the platform-wide alert
+ * engine stopped (rows past it arrive at this store's engine).
+ */
+type Outbox = { first: number; alerted: number };
 export type CatchUp = { rows: number; notes: number; names: number; done: boolean };
-export type Drain = CatchUp & { deleted: number; epoch: number };
-/** Event ids the log already holds, and the drain count they were read at (the writer's compare-and-set). */
-export type KnownEvents = { held: string[]; epoch: number };
+export type Drain = CatchUp & { deleted: number; alerts: EngineResult };
 
 const placeholders = (n: number) => Array.from({ length: n }, () => "?").join(", ");
 const upsert = (table: string, columns: readonly string[]) => `INSERT OR REPLACE INTO ${table} (${columns.join(", ")}) VALUES (${placeholders(columns.length)})`;
@@ -41,6 +47,7 @@ export class CompanyLog extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    configureClock(env);
     ctx.blockConcurrencyWhile(async () => {
       ctx.storage.sql.exec(COMPANY_LOG_SCHEMA);
     });
@@ -84,40 +91,98 @@ export class CompanyLog extends DurableObject<Env> {
   }
 
   /**
-   * One step of emptying D1's outbox: copies up to `limit` rows, then deletes from D1 this company's rows
-   * that the store holds and the alert engine has read, and counts the drain in `log_drains` in the same
-   * batch. Cut off anywhere, it is run again: the copy skips what it holds, the delete finds less to delete.
+   * One step of emptying D1's outbox: copies up to `limit` rows (queueing them for the alert engine in the
+   * same transaction), deletes from D1 this company's rows the store holds, then runs the alert engine.
+   * Cut off anywhere, it is run again: the copy skips what it holds, the delete finds less to delete, and
+   * the engine reads what it had not finished.
    */
   async drain(companyId: number, limit = DRAIN_LIMIT): Promise<Drain> {
     return this.serial(companyId, async () => {
       const { result, outbox } = await this.copy(companyId, limit);
-      const through = Math.min(this.copiedThrough(), outbox.alerted);
-      if (outbox.first === 0 || outbox.first > through) return { ...result, deleted: 0, epoch: outbox.epoch };
-      const db = this.env.DB;
-      const [deleted] = await db.batch([
-        db.prepare("DELETE FROM activity_logs WHERE company_id = ? AND id <= ?").bind(companyId, through),
-        db.prepare("INSERT INTO log_drains (company_id, epoch) VALUES (?, 1) ON CONFLICT (company_id) DO UPDATE SET epoch = epoch + 1").bind(companyId),
-      ]);
-      return { ...result, deleted: deleted.meta.changes, epoch: outbox.epoch + 1 };
+      const through = this.copiedThrough();
+      let deleted = 0;
+      if (outbox.first !== 0 && outbox.first <= through) {
+        const db = this.env.DB;
+        const [done] = await db.batch([db.prepare("DELETE FROM activity_logs WHERE company_id = ? AND id <= ?").bind(companyId, through)]);
+        deleted = done.meta.changes;
+      }
+      return { ...result, deleted, alerts: await this.alertArrivals() };
     });
   }
 
-  /** Which of these event ids the log holds (after copying everything D1 has), and the drain count D1 showed then. */
-  async knownEvents(companyId: number, eventIds: string[]): Promise<KnownEvents> {
+  /**
+   * Writes rows that are this store's alone (gateway and phone events), each once by event id: a row whose
+   * event id the log holds is skipped. Answers how many were new; the alarm runs the alert engine over them.
+   */
+  async ingest(companyId: number, rows: IngestRow[]): Promise<number> {
+    if (rows.length > INGEST_LIMIT) throw new Error(`At most ${INGEST_LIMIT} rows per call`);
     return this.serial(companyId, async () => {
-      const { outbox } = await this.copy(companyId, Infinity);
-      const held: string[] = [];
-      for (let i = 0; i < eventIds.length; i += ID_CHUNK) {
-        const part = eventIds.slice(i, i + ID_CHUNK);
-        for (const r of this.sql<{ event_id: string }>(`SELECT event_id FROM activity_logs WHERE event_id IN (${placeholders(part.length)})`, ...part)) held.push(r.event_id);
-      }
-      return { held, epoch: outbox.epoch };
+      if (rows.some((r) => r.company_id !== companyId)) throw new Error(`This log takes rows of company ${companyId} only`);
+      // Names and catalogue first (D1 reads); the rows then go in one transaction.
+      await this.copyNames(rows);
+      await this.copyTypes(rows);
+      const inserted = this.ctx.storage.transactionSync(() => {
+        let next = this.state("next_id") ?? STORE_ID_BASE;
+        let n = 0;
+        for (const r of rows) {
+          this.sql(
+            `INSERT OR IGNORE INTO activity_logs (${LOG_COLUMNS.join(", ")}) VALUES (${placeholders(LOG_COLUMNS.length)})`,
+            next + 1,
+            ...LOG_COLUMNS.slice(1).map((c) => r[c as keyof IngestRow]),
+          );
+          if (this.changes() === 0) continue;
+          next++;
+          n++;
+          this.sql("INSERT INTO alert_arrivals (activity_id) VALUES (?)", next);
+        }
+        this.setState("next_id", next);
+        return n;
+      });
+      if (inserted > 0) await this.ctx.storage.setAlarm(Date.now());
+      return inserted;
     });
+  }
+
+  /** The alarm an ingest sets: the alert engine over what arrived (a throw retries it later, with the alarm's own backoff). */
+  async alarm() {
+    const companyId = this.state("company_id");
+    if (companyId !== null) await this.serial(companyId, () => this.alertArrivals());
+  }
+
+  /** The alert engine over what has arrived and not been read yet: the alarm's work, run now. */
+  async runAlerts(companyId: number): Promise<EngineResult> {
+    return this.serial(companyId, () => this.alertArrivals());
+  }
+
+  /** Reads arrivals in order, a page at a time; an arrival is forgotten only after its matches and mail are in D1. */
+  private async alertArrivals(): Promise<EngineResult> {
+    const total: EngineResult = { read: 0, matched: 0, mails: 0 };
+    const db = dbFromEnv(this.env);
+    for (;;) {
+      const last = this.sql<{ seq: number }>("SELECT coalesce(max(seq), 0) AS seq FROM (SELECT seq FROM alert_arrivals ORDER BY seq LIMIT ?)", ALERT_PAGE).one().seq;
+      if (last === 0) return total;
+      // An arrival whose row is gone (erased) has nothing to match.
+      const page = this.sql<Activity>(
+        `SELECT ${ACTIVITY_COLUMNS.map((c) => `l.${c}`).join(", ")} FROM alert_arrivals a JOIN activity_logs l ON l.id = a.activity_id WHERE a.seq <= ? ORDER BY a.seq`,
+        last,
+      ).toArray();
+      if (page.length > 0) {
+        const r = await alertActivities(db, core, page, { now: nowMs(), origin: configuredOrigin(this.env) ?? "" });
+        total.read += r.read;
+        total.matched += r.matched;
+        total.mails += r.mails;
+      }
+      this.sql("DELETE FROM alert_arrivals WHERE seq <= ?", last);
+    }
+  }
+
+  private changes(): number {
+    return this.sql<{ n: number }>("SELECT changes() AS n").one().n;
   }
 
   /** The highest D1 id this store has copied (kept apart from its rows, which retention may delete). */
   private copiedThrough(): number {
-    return this.state("row_id") ?? this.sql<{ id: number }>("SELECT coalesce(max(id), 0) AS id FROM activity_logs").one().id;
+    return this.state("row_id") ?? this.sql<{ id: number }>("SELECT coalesce(max(id), 0) AS id FROM activity_logs WHERE id < ?", STORE_ID_BASE).one().id;
   }
 
   private async copy(companyId: number, limit: number): Promise<{ result: CatchUp; outbox: Outbox }> {
@@ -136,8 +201,7 @@ export class CompanyLog extends DurableObject<Env> {
             .bind(companyId, this.state("name_seq") ?? 0, CATCH_UP_BATCH),
           db
             .prepare(
-              `SELECT coalesce((SELECT epoch FROM log_drains WHERE company_id = ?1), 0) AS epoch,
-                 coalesce((SELECT min(id) FROM activity_logs WHERE company_id = ?1), 0) AS first,
+              `SELECT coalesce((SELECT min(id) FROM activity_logs WHERE company_id = ?1), 0) AS first,
                  coalesce((SELECT last_activity_id FROM alert_cursor WHERE id = 1), 0) AS alerted`,
             )
             .bind(companyId),
@@ -148,8 +212,12 @@ export class CompanyLog extends DurableObject<Env> {
       result.names += await this.copyNames([...rows, ...notes.map((n) => ({ created_by_user_id: n.user_id }))]);
       await this.copyTypes(rows);
       this.ctx.storage.transactionSync(() => {
-        for (const r of rows)
+        const { alerted } = outbox as unknown as Outbox;
+        for (const r of rows) {
           this.sql(`INSERT OR IGNORE INTO activity_logs (${LOG_COLUMNS.join(", ")}) VALUES (${placeholders(LOG_COLUMNS.length)})`, ...LOG_COLUMNS.map((c) => r[c]));
+          // A row the platform-wide engine had not read arrives at this store's engine (once: a copy skipped as held wrote nothing).
+          if ((r.id as number) > alerted && this.changes() > 0) this.sql("INSERT INTO alert_arrivals (activity_id) VALUES (?)", r.id);
+        }
         for (const n of notes)
           this.sql(`INSERT OR IGNORE INTO activity_notes (${NOTE_COLUMNS.join(", ")}) VALUES (${placeholders(NOTE_COLUMNS.length)})`, ...NOTE_COLUMNS.map((c) => n[c]));
         // A row skipped as a re-sent event (same event id, another D1 id) still counts as copied: the drain deletes it.

@@ -1,48 +1,44 @@
 /**
- * The alert engine (docs/decisions/0025-alert-engine.md, 0026-alert-digest.md). It reads D1's
- * `activity_logs` outbox past a cursor (a row leaves the outbox only once the engine has read it,
- * decision 0048), whatever wrote them (console and API audit, gateway events, app
- * events), matches each row against the company's live alerts on the activity, its conditions and
- * the schedule (evaluated by the core in the alert's zone), and queues mail through the outbox.
+ * The alert engine (docs/decisions/0025-alert-engine.md, 0026-alert-digest.md, 0048-activity-outbox.md).
+ * Each company's log store runs it over the activities that arrive there, whatever wrote them (console and
+ * API audit drained from D1's outbox, gateway and phone events written to the store), in arrival order:
+ * `alertActivities` matches them against the company's live alerts on the activity, its conditions and the
+ * schedule (evaluated by the core in the alert's zone), and queues mail through the mail outbox.
  *
- * Exactly once: a match is a row unique per (alert, activity) and each mail carries a unique
- * dedupe key, so reading an activity again queues nothing. The cursor moves in the same D1 batch
- * as the matches; that batch first sets the cursor with a compare-and-set that breaks a CHECK when
- * another run moved it meanwhile, so two runs over the same page cannot both commit.
+ * Exactly once: a match is a row unique per (alert, activity) and each mail carries a unique dedupe key,
+ * so reading an activity again queues nothing; the store forgets an arrival only after the batch committed.
  * Bursts: after an alert mails, further matches are held for DIGEST_WINDOW_MS and then go out as one
- * digest per recipient.
+ * digest per recipient (`flushDigests`, run platform-wide by the queue consumer and the cron).
  */
-import { and, asc, eq, gt, inArray, isNull, lte, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import type { Core } from "~core";
+import { companyLogDb, type CompanyLogEnv } from "~/utils/company-log.server";
 import { chunks, inChunks, schema, type Db } from "~/utils/db.server";
 import { alertWindow } from "./alert-window";
 
-const {
-  alerts: a,
-  alertTargets: t,
-  alertRecipients: r,
-  alertMatches: m,
-  alertCursor: c,
-  activityLogs: l,
-  activityTypes: at,
-  timeZones: tz,
-  users: u,
-  devices: d,
-  mailOutbox: o,
-} = schema;
+const { alerts: a, alertTargets: t, alertRecipients: r, alertMatches: m, activityLogs: l, activityTypes: at, timeZones: tz, users: u, devices: d, mailOutbox: o } = schema;
 
 /** After an alert mails, its matches wait this long and then leave together as one digest. */
 export const DIGEST_WINDOW_MS = 5 * 60_000;
-/** Activity rows read per batch, and batches per run (a run leaves the rest to the next wake-up). */
-const PAGE = 200;
-const MAX_PAGES = 25;
+/** Activity rows one call of `alertActivities` takes. */
+export const ALERT_PAGE = 200;
 /** Activities listed one by one in a digest; the rest are counted. */
 const DIGEST_LINES = 50;
 
 export type EngineOptions = { now: number; origin: string };
 export type EngineResult = { read: number; matched: number; mails: number };
 
-/** The activity columns an alert matches on and a mail shows. */
+/** The activity columns an alert matches on and a mail shows (read from a company's log). */
+export const ACTIVITY_COLUMNS = [
+  "id",
+  "company_id AS companyId",
+  "activity_type_id AS activityTypeId",
+  "created_by_user_id AS createdByUserId",
+  "target_user_id AS targetUserId",
+  "target_device_id AS targetDeviceId",
+  "summary",
+  "activity_timestamp AS activityTimestamp",
+] as const;
 const activityColumns = {
   id: l.id,
   companyId: l.companyId,
@@ -53,7 +49,7 @@ const activityColumns = {
   summary: l.summary,
   activityTimestamp: l.activityTimestamp,
 };
-type Activity = {
+export type Activity = {
   id: number;
   companyId: number;
   activityTypeId: number;
@@ -75,44 +71,15 @@ type LiveAlert = {
   recipients: string[];
 };
 
-/** Reads the cursor, creating it at the newest activity: what was written before alerts existed never mails. */
-async function readCursor(db: Db, now: number): Promise<number> {
-  await db
-    .insert(c)
-    .values({ id: 1, lastActivityId: sql`(select coalesce(max(id), 0) from activity_logs)`, updatedAt: now })
-    .onConflictDoNothing();
-  const [row] = await db.select({ last: c.lastActivityId }).from(c).where(eq(c.id, 1));
-  return row.last;
-}
-
-export async function runAlertEngine(db: Db, core: Core, opts: EngineOptions): Promise<EngineResult> {
-  const result: EngineResult = { read: 0, matched: 0, mails: 0 };
-  result.mails += await flushDigests(db, core, opts);
-  let cursor = await readCursor(db, opts.now);
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const rows: Activity[] = await db.select(activityColumns).from(l).where(gt(l.id, cursor)).orderBy(asc(l.id)).limit(PAGE);
-    if (rows.length === 0) break;
-    const last = rows[rows.length - 1].id;
-    const { statements, matched, mails } = await matchPage(db, core, rows, opts);
-    // First statement: the compare-and-set. A cursor moved by another run becomes -1, which the
-    // table's CHECK refuses, and the whole batch (matches, mail) rolls back.
-    const advance = db
-      .update(c)
-      .set({ lastActivityId: sql`case when ${c.lastActivityId} = ${cursor} then ${last} else -1 end`, updatedAt: opts.now })
-      .where(eq(c.id, 1));
-    try {
-      await db.batch([advance, ...statements] as never);
-    } catch (e) {
-      if (/CHECK constraint failed/i.test(String((e as Error).message ?? e))) break; // another run has this page
-      throw e;
-    }
-    cursor = last;
-    result.read += rows.length;
-    result.matched += matched;
-    result.mails += mails;
-    if (rows.length < PAGE) break;
-  }
-  return result;
+/**
+ * Matches activities (at most ALERT_PAGE rows) against their company's live alerts and commits the
+ * matches and mail in one D1 batch. The caller reads each activity once in order and may read one again
+ * after a crash: the unique match and mail keys make a second reading queue nothing.
+ */
+export async function alertActivities(db: Db, core: Core, rows: Activity[], opts: EngineOptions): Promise<EngineResult> {
+  const { statements, matched, mails } = await matchPage(db, core, rows, opts);
+  if (statements.length > 0) await db.batch(statements as never);
+  return { read: rows.length, matched, mails };
 }
 
 /** The live alerts of the page's companies and activities, with targets, recipients and compiled schedule. */
@@ -259,33 +226,36 @@ async function deviceNames(db: Db, list: Activity[]): Promise<Map<number, string
   return new Map(rows.map((x) => [x.id, x.name]));
 }
 
-/** Alerts whose digest window has closed with held matches: one digest per recipient, the matches marked digested. */
-async function flushDigests(db: Db, core: Core, opts: EngineOptions): Promise<number> {
+/**
+ * Alerts whose digest window has closed with held matches: one digest per recipient, the matches marked
+ * digested. The matches are in D1, the activities in the alert's company log.
+ */
+export async function flushDigests(db: Db, env: CompanyLogEnv, core: Core, opts: EngineOptions): Promise<number> {
   const due = await db
-    .selectDistinct({ alertId: m.alertId })
+    .selectDistinct({ alertId: m.alertId, companyId: a.companyId })
     .from(m)
     .innerJoin(a, eq(a.id, m.alertId))
     .where(and(eq(m.state, "held"), sql`coalesce(${a.lastMailAt}, 0) <= ${opts.now - DIGEST_WINDOW_MS}`))
     .limit(50);
   let mails = 0;
-  for (const { alertId } of due) {
-    const held = await db
-      .select({
-        matchId: m.id,
-        ...activityColumns,
-      })
+  for (const { alertId, companyId } of due) {
+    const matches = await db
+      .select({ matchId: m.id, activityId: m.activityId })
       .from(m)
-      .innerJoin(l, eq(l.id, m.activityId))
       .where(and(eq(m.alertId, alertId), eq(m.state, "held")))
-      .orderBy(asc(l.id))
+      .orderBy(asc(m.activityId))
       .limit(5000);
-    if (held.length === 0) continue;
-    const alerts = await loadAlerts(db, core, held);
+    if (matches.length === 0) continue;
+    const log = companyLogDb(env, companyId);
+    const activities = await inChunks([...new Set(matches.map((x) => x.activityId))], (part) => log.select(activityColumns).from(l).where(inArray(l.id, part)));
+    // Held matches whose activity the log no longer holds (past retention) are digested with nothing to list.
+    const held = activities.sort((x, y) => x.id - y.id);
+    const alerts = held.length > 0 ? await loadAlerts(db, core, held) : new Map<string, LiveAlert[]>();
     const alert = [...alerts.values()].flat().find((x) => x.id === alertId);
     const markDigested = db
       .update(m)
       .set({ state: "digested" })
-      .where(and(eq(m.alertId, alertId), eq(m.state, "held"), lte(m.id, Math.max(...held.map((x) => x.matchId)))));
+      .where(and(eq(m.alertId, alertId), eq(m.state, "held"), lte(m.id, Math.max(...matches.map((x) => x.matchId)))));
     if (!alert || alert.recipients.length === 0) {
       await db.batch([markDigested]);
       continue;

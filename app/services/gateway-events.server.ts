@@ -13,10 +13,10 @@
  */
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { commandResultStatements } from "~/services/device-commands.server";
-import { writeOnce } from "~/services/activity-outbox.server";
-import { activityValues, type ActivityEntry } from "~/utils/activity-insert.server";
+import { ingestActivity } from "~/services/activity-ingest.server";
+import type { ActivityEntry } from "~/utils/activity-insert.server";
 import type { CompanyLogEnv } from "~/utils/company-log.server";
-import { chunks, inChunks, schema, type Db } from "~/utils/db.server";
+import { inChunks, schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import type { EventBatchResult, WireEvent } from "../../gateway/src/protocol/wire";
 import { isPresence, presenceStatements } from "./board-presence.server";
@@ -141,9 +141,6 @@ function checkEvent(x: unknown): GatewayEvent | string {
   return { id: e.id, deviceId: e.deviceId, type: e.type, at: e.at as number, data: data as Record<string, unknown> };
 }
 
-/** Activity rows per insert statement: 12 bound columns each, under D1's 100 parameters. */
-const ROWS_PER_INSERT = 8;
-
 /** `gatewayId`: the authenticated caller, whose board presence entries are recorded. */
 export async function ingestEvents(env: CompanyLogEnv, db: Db, rawEvents: unknown[], now: number, gatewayId?: number): Promise<IngestResult> {
   const presence = gatewayId === undefined ? null : await presenceStatements(db, gatewayId, rawEvents.filter(isPresence), now);
@@ -206,28 +203,13 @@ export async function ingestEvents(env: CompanyLogEnv, db: Db, rawEvents: unknow
 
   const presenceWrites = presence?.statements ?? [];
   if (rows.length === 0 && presenceWrites.length === 0) return { accepted: 0, duplicates, rejected };
-  // An event the company's log already holds is a duplicate; the rest are inserted with the facts they carry.
-  return writeOnce(env, db, rows, async (fresh, guards) => {
-    const inserts = chunks(fresh, ROWS_PER_INSERT).map((part) => activityInsertMany(db, part));
-    const results = await db.batch([...guards, ...inserts, ...state.statements(db, now), ...commandResultStatements(db, commandResults, now), ...presenceWrites] as unknown as [
-      never,
-      ...never[],
-    ]);
-    let inserted = 0;
-    for (let i = 0; i < inserts.length; i++) inserted += (results[guards.length + i] as unknown[]).length;
-    // Presence entries are stored state, not rows: counted as accepted, never as duplicates.
-    return { accepted: (presence?.applied ?? 0) + inserted, duplicates: duplicates + rows.length - inserted, rejected };
-  });
-}
-
-/** Several activity rows in one statement, skipping ids already stored. */
-function activityInsertMany(db: Db, entries: ActivityEntry[]) {
-  const t = schema.activityLogs;
-  return db
-    .insert(t)
-    .values(entries.map((e) => activityValues(e, "Device")))
-    .onConflictDoNothing({ target: t.eventId })
-    .returning({ id: t.id });
+  // The log first: a batch that fails after it is sent again, and the stores skip what they hold. The
+  // device facts it carries are written with statements that are harmless to repeat.
+  const inserted = await ingestActivity(env, db, rows, "Device", now);
+  const facts = [...state.statements(db, now), ...commandResultStatements(db, commandResults, now), ...presenceWrites];
+  if (facts.length > 0) await db.batch(facts as unknown as [never, ...never[]]);
+  // Presence entries are stored state, not rows: counted as accepted, never as duplicates.
+  return { accepted: (presence?.applied ?? 0) + inserted, duplicates: duplicates + rows.length - inserted, rejected };
 }
 
 /** The companies of users named in access events, so a user id is only linked inside its own company. */
@@ -260,6 +242,8 @@ class DeviceState {
   door = new Map<number, { at: number; state: "open" | "closed" }>();
   progress = new Map<string, Progress>();
   installed = new Map<number, number>();
+  /** the latest first-person-in entry per company */
+  firstEntry = new Map<number, number>();
   /** e-keys that opened a door, by key id: a one-time key among them is used from then on */
   opened = new Map<number, { at: number; companyId: number }>();
 
@@ -272,6 +256,7 @@ class DeviceState {
       this.opened.set(keyId, { at: e.at, companyId: device.companyId });
     }
     if (e.type === "battery" && (this.battery.get(id)?.at ?? 0) <= e.at) this.battery.set(id, { at: e.at, low: (num(d.percent) ?? 100) < LOW_BATTERY });
+    if (e.type === "schedule.firstEntry") this.firstEntry.set(device.companyId, Math.max(this.firstEntry.get(device.companyId) ?? 0, e.at));
     const door = doorStateOf(e);
     if (door && (this.door.get(id)?.at ?? 0) <= e.at) this.door.set(id, { at: e.at, state: door });
     if (e.type === "location" && (this.location.get(id)?.at ?? 0) <= e.at) this.location.set(id, { at: e.at, lat: num(d.lat)!, lon: num(d.lon)! });
@@ -364,6 +349,18 @@ class DeviceState {
     for (const [keyId, o] of this.opened) {
       const unusedOneTime = and(eq(k.id, keyId), eq(k.companyId, o.companyId), eq(k.accessType, "one_time_access"), isNull(k.usedAt));
       out.push(db.update(k).set({ usedAt: o.at, updatedAt: now }).where(unusedOneTime));
+    }
+    // The company's latest first-person-in entry holds its doors open for the day: the door decision and
+    // every gateway (through the feed) read it.
+    for (const [companyId, at] of this.firstEntry) {
+      const f = schema.companyFirstEntries;
+      out.push(
+        db
+          .insert(f)
+          .values({ companyId, at })
+          .onConflictDoUpdate({ target: f.companyId, set: { at: sql`max(${f.at}, excluded.at)` } }),
+        db.insert(schema.gatewayChanges).values({ companyId, entity: "scheduledOpen", entityId: companyId, op: "upsert" }),
+      );
     }
     for (const [id, releaseId] of this.installed) {
       const f = schema.firmwareReleases;

@@ -16,11 +16,11 @@ import type { AccessWindow, Core } from "~core";
 import { BIO_MSG } from "~/schemas/phone-webauthn";
 import { MOBILE_MSG, type AppEventsInput, type MobileLoginInput, type MobileTwoFactorInput } from "~/schemas/mobile";
 import { loginPayload, settingsOf, signIn, signInWithCode, type Account, type LoginPayload, type Settings } from "~/services/auth.server";
-import { writeOnce } from "~/services/activity-outbox.server";
-import { activityInsert, activityValues } from "~/utils/activity-insert.server";
+import { ingestActivity } from "~/services/activity-ingest.server";
+import { activityInsert, type ActivityEntry } from "~/utils/activity-insert.server";
 import type { Auth } from "~/utils/auth-guards.server";
 import type { CompanyLogEnv, LogDb } from "~/utils/company-log.server";
-import { chunks, countWhere, D1_MAX_PARAMS, schema, type Db } from "~/utils/db.server";
+import { countWhere, schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { deleteSession, newSession } from "~/utils/session.server";
 import { requireCredentialKeys } from "./credential-keys.server";
@@ -30,8 +30,6 @@ import { ekeyWindow, groupKeyWindow, loadCompany } from "./door-decision.server"
 /** A phone stays signed in this long; its credentials expire much sooner (settings), so it refreshes them while signed in. */
 export const MOBILE_SESSION_MS = 30 * 24 * 3_600_000;
 const DEFAULT_MIN_APP_VERSION = "1.0.0";
-/** An activity row binds 13 values; D1 allows D1_MAX_PARAMS per statement. */
-const ROWS_PER_INSERT = Math.floor(D1_MAX_PARAMS / 13);
 
 export type PhoneSettings = {
   multiPhoneLogin: boolean;
@@ -307,7 +305,7 @@ export async function reportAppEvents(env: CompanyLogEnv, db: Db, auth: Auth, in
   const deviceById = new Map(devices.map((x) => [x.id, x]));
   const keyById = new Map(keys.map((x) => [x.id, x]));
   const rejected: { eventId: string; reason: string }[] = [];
-  const rows: ReturnType<typeof activityValues>[] = [];
+  const rows: ActivityEntry[] = [];
   const spent = new Map<number, number>();
   const seen = new Set<string>();
   for (const e of input.events) {
@@ -323,37 +321,31 @@ export async function reportAppEvents(env: CompanyLogEnv, db: Db, auth: Auth, in
     if (seen.has(e.eventId)) continue;
     seen.add(e.eventId);
     if (e.allowed && e.keyId && keyById.get(e.keyId)?.oneTime && !spent.has(e.keyId)) spent.set(e.keyId, e.at);
-    rows.push(
-      activityValues({
-        companyId: auth.company.id,
-        name: e.allowed ? "Unlocked With App" : "App Access Denied",
-        operationType: "App",
-        createdByUserId: auth.user.id,
-        targetUserId: auth.user.id,
-        targetDeviceId: device.id,
-        summary: `${e.allowed ? "Unlocked with the app" : "App access denied"} at ${device.name}${e.reason && !e.allowed ? `: ${e.reason}` : ""}`,
-        details: { reason: e.reason ?? null, keyId: e.keyId ?? null, credentialId: e.credentialId ?? null, installationId: auth.session.installationId, receivedAt: now },
-        eventId: `app/${auth.user.id}/${e.eventId}`,
-        at: e.at,
-      }),
-    );
+    rows.push({
+      companyId: auth.company.id,
+      name: e.allowed ? "Unlocked With App" : "App Access Denied",
+      operationType: "App",
+      createdByUserId: auth.user.id,
+      targetUserId: auth.user.id,
+      targetDeviceId: device.id,
+      summary: `${e.allowed ? "Unlocked with the app" : "App access denied"} at ${device.name}${e.reason && !e.allowed ? `: ${e.reason}` : ""}`,
+      details: { reason: e.reason ?? null, keyId: e.keyId ?? null, credentialId: e.credentialId ?? null, installationId: auth.session.installationId, receivedAt: now },
+      eventId: `app/${auth.user.id}/${e.eventId}`,
+      at: e.at,
+    });
   }
   if (rows.length === 0) return { accepted: 0, duplicates: input.events.length - rejected.length, rejected };
-  const a = schema.activityLogs;
-  // An event the company's log already holds is a duplicate (activity-outbox.server.ts).
-  const accepted = await writeOnce(env, db, rows, async (fresh, guards) => {
-    const inserts = chunks(fresh, ROWS_PER_INSERT).map((part) => db.insert(a).values(part).onConflictDoNothing({ target: a.eventId }).returning({ id: a.id }));
-    const results = await db.batch([
-      ...guards,
-      ...inserts,
-      ...[...spent].map(([id, at]) =>
+  // The log first (an event id the company's log holds is a duplicate); a report that fails after it is sent
+  // again, and spending a one-time key is harmless to repeat.
+  const accepted = await ingestActivity(env, db, rows, "App", now);
+  if (spent.size > 0)
+    await db.batch(
+      [...spent].map(([id, at]) =>
         db
           .update(k)
           .set({ usedAt: at, updatedAt: now })
           .where(and(eq(k.id, id), eq(k.companyId, auth.company.id), eq(k.accessType, "one_time_access"), isNull(k.usedAt))),
-      ),
-    ] as unknown as [never, ...never[]]);
-    return results.slice(guards.length, guards.length + inserts.length).reduce((n, r) => n + (r as unknown[]).length, 0);
-  });
+      ) as unknown as [never, ...never[]],
+    );
   return { accepted, duplicates: input.events.length - rejected.length - accepted, rejected };
 }

@@ -1,7 +1,7 @@
--- D1's activity_logs becomes an outbox (docs/decisions/0048-activity-outbox.md): a row waits here until
--- its company's store (a Durable Object) has copied it and the alert engine has read it, and is then
--- deleted. Nothing reads the outbox by filter or sort any more, so only the indexes the drain and the
--- event dedupe use stay: the primary key, activity_event_uq and activity_company_id_idx.
+-- D1's activity_logs becomes an outbox (docs/decisions/0048-activity-outbox.md): a console or API audit row
+-- waits here until its company's store (a Durable Object) has copied it, and is then deleted. Nothing reads
+-- the outbox by filter or sort any more, so only the indexes the drain and the writers' own guards use stay:
+-- the primary key, activity_event_uq and activity_company_id_idx.
 
 -- The company's latest first-person-in entry, which the door decision and the gateway feed read, kept
 -- beside the outbox instead of looked up in it.
@@ -23,14 +23,6 @@ WHEN new.activity_type_id = (SELECT id FROM activity_types WHERE name = 'Schedul
     ON CONFLICT (company_id) DO UPDATE SET at = max(at, excluded.at);
   INSERT INTO gateway_changes (company_id, entity, entity_id, op) VALUES (new.company_id, 'scheduledOpen', new.company_id, 'upsert');
 END;
---> statement-breakpoint
--- How many times each company's outbox rows were deleted by a drain. A writer that checked its event ids
--- against the store sets this back to the value it saw in the same batch as its insert; a drain in
--- between makes that -1, which the CHECK refuses, and the writer checks again (exactly once by event id).
-CREATE TABLE `log_drains` (
-	`company_id` integer PRIMARY KEY NOT NULL,
-	`epoch` integer DEFAULT 0 NOT NULL CHECK (`epoch` >= 0)
-);
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS activity_counts_insert;
 --> statement-breakpoint
@@ -55,3 +47,7 @@ DROP INDEX IF EXISTS activity_device_ts_idx;
 DROP INDEX IF EXISTS activity_group_ts_idx;
 --> statement-breakpoint
 DROP INDEX IF EXISTS activity_type_ts_idx;
+--> statement-breakpoint
+-- The company stores run the alert engine from now on, over the rows that reach them past this cursor;
+-- the platform-wide engine stops where it had read to (or at the newest row, if it never ran).
+INSERT OR IGNORE INTO alert_cursor (id, last_activity_id, updated_at) SELECT 1, coalesce(max(id), 0), 0 FROM activity_logs;

@@ -23,3 +23,11 @@ export async function runBatches(db: DrizzleD1Database<any>, statements: any[], 
     await db.batch(part as [any, ...any[]]);
   }
 }
+
+/**
+ * Seeded history is not news: the alert engine starts after the newest activity id (company stores match
+ * only rows past `alert_cursor`, decision 0048), so seeding never mails the demo alerts' recipients.
+ */
+export const HISTORY_ALERTED = `INSERT INTO alert_cursor (id, last_activity_id, updated_at)
+  SELECT 1, coalesce(max(id), 0), 0 FROM activity_logs WHERE true
+  ON CONFLICT (id) DO UPDATE SET last_activity_id = max(last_activity_id, excluded.last_activity_id)`;

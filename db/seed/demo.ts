@@ -7,7 +7,7 @@ import { count, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import * as schema from "../schema";
 import { hashPassword } from "../../app/utils/password.server";
-import { chunkedInserts, runBatches } from "./batch";
+import { chunkedInserts, HISTORY_ALERTED, runBatches } from "./batch";
 
 type Db = DrizzleD1Database<typeof schema>;
 
@@ -467,6 +467,7 @@ export async function seedDemo(db: Db, { now = Date.UTC(2026, 10, 20, 12, 0, 0),
     });
   }
   add(chunkedInserts(db, schema.activityLogs, activity));
+  add([db.run(sql.raw(HISTORY_ALERTED))]);
 
   // Alerts, support tickets, FAQs.
   add(

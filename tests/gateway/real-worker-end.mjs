@@ -3,8 +3,8 @@
  * (run with WORKER_END=tests/gateway/real-worker-end.mjs) and of the door-path differential test:
  * the built console as wrangler bundles it, served by Miniflare in this process with its own local D1
  * (a copy of the seeded one scripts/d1-template.sh keeps), plus boards provisioned as real devices
- * whose board secret is 'board-secret'. Rows are counted in the activity log itself, through the
- * same D1 binding the Worker uses.
+ * whose board secret is 'board-secret'. Rows are counted in the activity log itself: ACME's store, the
+ * Durable Object the Worker writes events to.
  */
 import { execFile } from "node:child_process";
 import { pbkdf2Sync, randomBytes } from "node:crypto";
@@ -67,15 +67,23 @@ export async function startWorkerEnd() {
     await served?.dispose();
     served = null;
   };
-  /** One statement on the Worker's D1; while the Worker is stopped, through a Miniflare on the same state that serves nobody. */
-  const d1 = async (sql) => {
+  /** Runs `read` on the Worker's Miniflare; while the Worker is stopped, on a Miniflare on the same state that serves nobody. */
+  const onState = async (read) => {
     const mf = served ?? miniflare(0);
     try {
-      return (await (await mf.getD1Database("DB")).prepare(sql).all()).results;
+      return await read(mf);
     } finally {
       if (mf !== served) await mf.dispose();
     }
   };
+  /** One statement on the Worker's D1. */
+  const d1 = (sql) => onState(async (mf) => (await (await mf.getD1Database("DB")).prepare(sql).all()).results);
+  /** One read of ACME's activity log, in its store (decision 0048: events are written there, never to D1). */
+  const acmeLog = (sql) =>
+    onState(async (mf) => {
+      const logs = await mf.getDurableObjectNamespace("COMPANY_LOG", "console");
+      return logs.get(logs.idFromName(`company:${ACME}`)).query(ACME, { sql, params: [], method: "get" });
+    });
   await start();
 
   return {
@@ -95,7 +103,7 @@ export async function startWorkerEnd() {
     provision: async () => {},
     /** One SQL statement on the Worker's D1, for changes no console call makes yet. */
     sql: d1,
-    rows: async () => (await d1(`select count(*) n from activity_logs where event_id like '%-e%'`))[0].n,
+    rows: async () => (await acmeLog(`select count(*) from activity_logs where event_id like '%-e%'`))[0],
     duplicatesRefused: () => "not counted (the Worker answers them as duplicates)",
     start,
     stop,

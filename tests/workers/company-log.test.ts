@@ -1,7 +1,7 @@
 /**
  * Each company's activity log in its own store (docs/decisions/0047 and 0048): the console's Durable Object
  * follows D1 exactly once, keeps to one company, shows today's names, drains D1's outbox without losing or
- * doubling a row, keeps gateway and phone events exactly once across the two, and answers the activity
+ * doubling a row, takes gateway events itself (once by event id, never in D1), and answers the activity
  * service's pages, totals and reports exactly as the old single D1 table did (a differential over random
  * filters, sorts and pages against REFERENCE_DB, D1 migrated up to before the outbox).
  *
@@ -16,9 +16,9 @@ import { drizzle } from "drizzle-orm/d1";
 import { beforeAll, describe, expect, it } from "vitest";
 import coreModule from "~core/core.wasm";
 import { createCore } from "~core";
-import { LOG_COLUMNS, NAME_COLUMNS, NOTE_COLUMNS, TYPE_COLUMNS } from "~/durable/company-log-schema";
+import { INGEST_LIMIT, LOG_COLUMNS, NAME_COLUMNS, NOTE_COLUMNS, STORE_ID_BASE, TYPE_COLUMNS } from "~/durable/company-log-schema";
 import { activityReport, activityReportStream, listActivity } from "~/services/activity.server";
-import { drainActivityOutbox, writeOnce } from "~/services/activity-outbox.server";
+import { drainActivityOutbox } from "~/services/activity-outbox.server";
 import { ingestEvents } from "~/services/gateway-events.server";
 import { ACTIVITY_SORTS } from "~/schemas/activity";
 import { companyLogStub, type CompanyLogEnv } from "~/utils/company-log.server";
@@ -63,9 +63,6 @@ async function betaAdmin(): Promise<Auth> {
 
 const d1Count = async (companyId: number) => (await env.DB.prepare("SELECT count(*) AS n FROM activity_logs WHERE company_id = ?").bind(companyId).first<{ n: number }>())!.n;
 
-/** Where the alert engine has read to: the drain takes no row past it. */
-const alertCursorAt = (id: number) =>
-  env.DB.prepare("INSERT INTO alert_cursor (id, last_activity_id, updated_at) VALUES (1, ?1, 0) ON CONFLICT (id) DO UPDATE SET last_activity_id = ?1").bind(id).run();
 const maxId = async () => (await env.DB.prepare("SELECT coalesce(max(seq), 0) AS id FROM sqlite_sequence WHERE name = 'activity_logs'").first<{ id: number }>())!.id;
 
 beforeAll(async () => {
@@ -158,35 +155,28 @@ describe("D1's outbox drains into the store", () => {
       .bind(rows, ACME, refs.types[0], T0, from)
       .run();
 
-  it("deletes from D1 only what the store holds and the alert engine has read, in steps that can stop anywhere", async () => {
+  it("deletes from D1 what the store holds, in steps that can stop anywhere", async () => {
     await backlog(7_200, 0);
     const acme = { ...beta, company: { ...beta.company, id: ACME } };
     const filter = { filterFromDate: "2003-01-01", filterToDate: "2003-12-31", tz: "UTC", pageSize: 25, page: 100 };
     const stub = companyLogStub(logEnv, ACME);
+    // ACME's demo rows and the backlog, none copied yet.
+    const inD1 = await d1Count(ACME);
+    const first = await stub.drain(ACME, 1_000);
+    expect(first).toMatchObject({ rows: 1_000, deleted: 1_000, done: false });
+    expect(await d1Count(ACME)).toBe(inD1 - 1_000);
+    // A read copies the rest, as a drain stopped after copying (a killed Worker) leaves it; the next drain
+    // deletes what it holds, and a third finds nothing.
     const before = await listActivity(companyLog(ACME), acme, filter, core);
     expect(before.total).toBe(7_200);
-    // ACME's demo rows and the backlog; the engine has read all but the backlog's second half, which
-    // stays in D1 whatever the store holds.
-    const inD1 = await d1Count(ACME);
-    const half = (await env.DB.prepare("SELECT id FROM activity_logs WHERE company_id = ? ORDER BY id DESC LIMIT 1 OFFSET 3600").bind(ACME).first<{ id: number }>())!.id;
-    await alertCursorAt(half);
-    const first = await stub.drain(ACME);
-    expect(first.deleted).toBe(inD1 - 3_600);
-    expect(await d1Count(ACME)).toBe(3_600);
-    await alertCursorAt(await maxId());
-    // A drain stopped after copying (as a killed Worker leaves it) is finished by the next one; a second
-    // delete of the same range finds nothing.
-    const second = await stub.drain(ACME);
-    expect(second.deleted).toBe(3_600);
+    expect(await stub.drain(ACME)).toMatchObject({ rows: 0, deleted: inD1 - 1_000, done: true });
     expect(await d1Count(ACME)).toBe(0);
     expect(await stub.drain(ACME)).toMatchObject({ rows: 0, deleted: 0 });
     expect((await stub.stats()).rows).toBe(inD1);
     expect(await listActivity(companyLog(ACME), acme, filter, core)).toEqual(before);
-    // New rows after a drain are copied and drained like the first ones; ids go on from D1's sequence.
+    // Rows written after a drain are copied and drained like the first ones; ids go on from D1's sequence.
     await backlog(300, 7_200);
-    await alertCursorAt(await maxId());
-    const sweep = await drainActivityOutbox(logEnv);
-    expect(sweep).toMatchObject({ copied: expect.any(Number), deleted: expect.any(Number) });
+    expect((await drainActivityOutbox(logEnv)).deleted).toBeGreaterThanOrEqual(300);
     expect(await d1Count(ACME)).toBe(0);
     expect((await listActivity(companyLog(ACME), acme, filter, core)).total).toBe(7_500);
     const [{ n }] = await companyLog(ACME)
@@ -196,42 +186,48 @@ describe("D1's outbox drains into the store", () => {
     expect(n).toBe(7_500);
   });
 
-  it("keeps a gateway's event once when it is sent again after its first copy has drained", async () => {
+  it("writes gateway events to the store alone, once by event id", async () => {
     const [device] = await db().select({ id: schema.devices.id }).from(schema.devices).where(eq(schema.devices.companyId, ACME)).limit(1);
     const batch = [{ id: `${device.id}/again-1`, deviceId: String(device.id), type: "door.opened", at: T0, data: {} }];
+    const [d1Before, d1Max] = [await d1Count(ACME), await maxId()];
     expect(await ingestEvents(logEnv, db(), batch, workerNow())).toMatchObject({ accepted: 1, duplicates: 0 });
-    await alertCursorAt(await maxId());
-    await companyLogStub(logEnv, ACME).drain(ACME);
-    expect(await d1Count(ACME)).toBe(0);
     expect(await ingestEvents(logEnv, db(), batch, workerNow())).toMatchObject({ accepted: 0, duplicates: 1 });
-    expect(await d1Count(ACME)).toBe(0);
+    // D1 neither holds the event nor spent an id on it.
+    expect([await d1Count(ACME), await maxId()]).toEqual([d1Before, d1Max]);
     const stored = await companyLog(ACME).select({ id: schema.activityLogs.id }).from(schema.activityLogs).where(eq(schema.activityLogs.eventId, batch[0].id));
     expect(stored).toHaveLength(1);
+    expect(stored[0].id).toBeGreaterThan(STORE_ID_BASE);
   });
 
-  it("checks event ids again when a drain comes between the check and the write", async () => {
-    const eventId = `${ACME}/race-1`;
-    const row = { companyId: ACME, eventId, activityTypeId: refs.types[0], operationType: "Device" as const, summary: "raced", activityTimestamp: T0 };
-    const t = schema.activityLogs;
-    let attempts = 0;
-    const inserted = await writeOnce(logEnv, db(), [{ ...row, summary: "sent again" }], async (fresh, guards) => {
-      attempts++;
-      if (attempts === 1) {
-        // Checked before anyone had it; meanwhile the same event arrives by another request and drains.
-        expect(fresh).toHaveLength(1);
-        await db().insert(t).values(row);
-        await alertCursorAt(await maxId());
-        expect((await companyLogStub(logEnv, ACME).drain(ACME)).deleted).toBeGreaterThan(0);
-      }
-      const inserts = fresh.map((r) => db().insert(t).values(r).onConflictDoNothing({ target: t.eventId }).returning({ id: t.id }));
-      const results = await db().batch([...guards, ...inserts] as never);
-      return (results as unknown[][]).slice(guards.length).flat().length;
-    });
-    // The write with the stale check was refused whole; the second check found the event in the store.
-    expect(attempts).toBe(2);
-    expect(inserted).toBe(0);
-    const stored = await companyLog(ACME).select({ summary: t.summary }).from(t).where(eq(t.eventId, eventId));
-    expect(stored).toEqual([{ summary: "raced" }]);
+  it("takes rows of its own company only, and a bounded number per call", async () => {
+    const row = {
+      company_id: ACME,
+      event_id: "elsewhere-1",
+      activity_type_id: refs.types[0],
+      operation_type: "Device",
+      created_by_user_id: null,
+      target_user_id: null,
+      target_device_id: null,
+      target_device_group_id: null,
+      summary: "not yours",
+      details_json: "{}",
+      gps_location: null,
+      activity_timestamp: T0,
+      created_at: T0,
+    };
+    const store = companyLogStub(logEnv, BETA);
+    const before = (await store.stats()).rows;
+    expect(await failure(store.ingest(BETA, [row]))).toMatch(/rows of company 4 only/);
+    expect(await failure(store.ingest(ACME, [row]))).toMatch(/belongs to company 4/);
+    expect(
+      await failure(
+        store.ingest(
+          BETA,
+          Array.from({ length: INGEST_LIMIT + 1 }, () => ({ ...row, company_id: BETA })),
+        ),
+      ),
+    ).toMatch(/At most 1000 rows/);
+    expect((await store.stats()).rows).toBe(before);
   });
 });
 
@@ -330,7 +326,6 @@ describe("the operators' backfill", () => {
     const idsOf = async (companyId: number) =>
       new Set(((await companyLogStub(logEnv, companyId).query(companyId, { sql: "SELECT id FROM activity_logs", params: [], method: "values" })) as number[][]).map(([id]) => id));
     const before = new Map(await Promise.all(companies.map(async (id) => [id, await idsOf(id)] as const)));
-    await alertCursorAt(await maxId());
     const call = (token: string, body: Record<string, unknown>) => api(token, "POST", "/api/admin/platform/backfillActivityLogs", body);
     expect((await call(await login("acme"), {})).status).toBe(403);
     const root = await login("root");
