@@ -1,7 +1,8 @@
 /**
- * `npm run activity:backfill`: copies every company's activity log from D1 into its own store, through the
- * console's `POST /api/admin/platform/backfillActivityLogs` (docs/decisions/0047-activity-log-per-company.md).
- * Safe to stop and run again: each step resumes where the last one stopped and never copies a row twice.
+ * `npm run activity:backfill`: moves every company's activity log from D1 into its own store, through the
+ * console's `POST /api/admin/platform/backfillActivityLogs` (docs/decisions/0047 and 0048): each store
+ * copies its company's rows, then they are deleted from D1. Safe to stop and run again: each step resumes
+ * where the last one stopped, never copies a row twice and never deletes one its store does not hold.
  *
  *   CONSOLE_URL   the console (default http://127.0.0.1:8787, what `npm start` serves)
  *   ROOT_TOKEN    a platform root token, or ROOT_COMPANY (default ROOT), ROOT_EMAIL and ROOT_PASSWORD to sign in
@@ -50,7 +51,8 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const started = Date.now();
   const copied = await backfill(base, token, {
     after: Number(process.env.AFTER_COMPANY ?? 0),
-    onCompany: (c) => console.log(`company ${c.companyId}: ${c.copied} rows copied, ${c.rows} in its store (${c.bytes} bytes)${c.done ? "" : ", continuing"}`),
+    onCompany: (c) =>
+      console.log(`company ${c.companyId}: ${c.copied} rows copied, ${c.deleted} deleted from D1, ${c.rows} in its store (${c.bytes} bytes)${c.done ? "" : ", continuing"}`),
   });
-  console.log(`Done: ${copied} rows copied in ${((Date.now() - started) / 1000).toFixed(1)} s; every company's store holds its whole log.`);
+  console.log(`Done: ${copied} rows copied in ${((Date.now() - started) / 1000).toFixed(1)} s; every company's store holds its whole log, and D1 what was written meanwhile.`);
 }

@@ -78,12 +78,15 @@ export async function startWorkerEnd() {
   };
   /** One statement on the Worker's D1. */
   const d1 = (sql) => onState(async (mf) => (await (await mf.getD1Database("DB")).prepare(sql).all()).results);
-  /** One read of ACME's activity log, in its store (decision 0048: events are written there, never to D1). */
-  const acmeLog = (sql) =>
+  /** A call on ACME's activity log store (decision 0048: events are written there, never to D1). */
+  const onAcmeLog = (call) =>
     onState(async (mf) => {
       const logs = await mf.getDurableObjectNamespace("COMPANY_LOG", "console");
-      return logs.get(logs.idFromName(`company:${ACME}`)).query(ACME, { sql, params: [], method: "get" });
+      // A plain copy: the answer is a proxy into the runtime, gone once a stopped Worker's Miniflare is disposed.
+      return JSON.parse(JSON.stringify(await call(logs.get(logs.idFromName(`company:${ACME}`)))));
     });
+  /** One read statement on ACME's log, after the store copied what D1's outbox holds; rows as arrays. */
+  const acmeLog = (sql, method = "all") => onAcmeLog((store) => store.query(ACME, { sql, params: [], method }));
   await start();
 
   return {
@@ -103,7 +106,10 @@ export async function startWorkerEnd() {
     provision: async () => {},
     /** One SQL statement on the Worker's D1, for changes no console call makes yet. */
     sql: d1,
-    rows: async () => (await acmeLog(`select count(*) from activity_logs where event_id like '%-e%'`))[0],
+    acmeLog,
+    /** What ACME's store holds now, without copying first. */
+    acmeStats: () => onAcmeLog((store) => store.stats()),
+    rows: async () => (await acmeLog(`select count(*) from activity_logs where event_id like '%-e%'`, "get"))[0],
     duplicatesRefused: () => "not counted (the Worker answers them as duplicates)",
     start,
     stop,

@@ -1,0 +1,65 @@
+// D1's activity outbox drained into a company's store (docs/decisions/0048-activity-outbox.md) with the
+// Worker killed every KILL_EVERY_MS until the outbox is empty, each time restarted and the drain run
+// again: every row ends in the store exactly once, with its D1 id, and none is left in D1. The drains are the operators' backfill calls (and the queue consumer's, which
+// each call wakes); the Worker is the built console under Miniflare (tests/gateway/real-worker-end.mjs),
+// whose workerd process is killed (SIGKILL) and started again on the same state.
+// Run: node --test tests/scripts/activity-drain-kill.test.mjs
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import { backfill, rootToken } from "../../scripts/activity-backfill.mjs";
+import { startWorkerEnd } from "../gateway/real-worker-end.mjs";
+
+const ROWS = 50_000;
+const ROOT = { companyId: "ROOT", userName: "root@example.com", password: "Root#Demo2026" };
+/** A drain copies (500 rows a transaction), then deletes what its store holds in one statement: kills at this pace cut copies. */
+const KILL_EVERY_MS = 1_200;
+const MAX_KILLS = 40;
+
+test("a drain killed mid-way and run again loses and doubles nothing", { timeout: 300_000 }, async () => {
+  const worker = await startWorkerEnd();
+  try {
+    await worker.sql(
+      `with recursive c(i) as (select 0 union all select i + 1 from c where i + 1 < ${ROWS})
+       insert into activity_logs (company_id, activity_type_id, operation_type, summary, activity_timestamp)
+       select 3, (select id from activity_types where name = 'Door Opened'), 'Admin', 'kill ' || i, 1000000000000 + i from c`,
+    );
+    const written = (await worker.sql("select id from activity_logs where summary like 'kill %' order by id")).map((r) => r.id);
+    assert.equal(written.length, ROWS);
+    // One drain step run to its end first: it copies 20,000 rows and deletes them, the rest wait in D1.
+    const step = await fetch(`${worker.url}/api/admin/platform/backfillActivityLogs`, {
+      method: "POST",
+      headers: { Authorization: await rootToken(worker.url, ROOT), "Content-Type": "application/json" },
+      body: JSON.stringify({ afterCompanyId: 2, companies: 1 }),
+    });
+    assert.equal(step.status, 200);
+    const [acme] = (await step.json()).payload.companies;
+    assert.deepEqual([acme.companyId, acme.done], [3, false]);
+    // (The queue consumer, woken by each call, drains too: a few thousand rows more may be gone.)
+    const waiting = (await worker.sql("select count(*) n from activity_logs where summary like 'kill %'"))[0].n;
+    assert.ok(waiting > 0 && waiting < ROWS, `${waiting} rows wait in D1`);
+    let copiedNotDeleted = false;
+    for (let kills = 1, left = ROWS; left > 0; kills++) {
+      assert.ok(kills <= MAX_KILLS, `the outbox still holds ${left} rows after ${MAX_KILLS} kills`);
+      const token = await rootToken(worker.url, ROOT);
+      const cut = backfill(worker.url, token).catch(() => "cut off");
+      await sleep(KILL_EVERY_MS);
+      await worker.stop();
+      await cut;
+      left = (await worker.sql("select count(*) n from activity_logs where summary like 'kill %'"))[0].n;
+      const { rows } = await worker.acmeStats();
+      console.log(`kill ${kills}: ${rows} rows in ACME's store, ${left} of this test's ${ROWS} still in D1`);
+      copiedNotDeleted ||= rows >= acme.rows + 1_000 && left > 0;
+      await worker.start();
+    }
+    // Some kill cut a drain after its store had copied rows and before D1 deleted them.
+    assert.ok(copiedNotDeleted);
+    await backfill(worker.url, await rootToken(worker.url, ROOT));
+    const [left] = await worker.sql("select count(*) n from activity_logs where summary like 'kill %'");
+    assert.equal(left.n, 0, "nothing is left in D1's outbox");
+    const stored = (await worker.acmeLog("select id from activity_logs where summary like 'kill %' order by id")).map(([id]) => id);
+    assert.deepEqual(stored, written, "the store holds every row once, with its D1 id");
+  } finally {
+    await worker.dispose();
+  }
+});
