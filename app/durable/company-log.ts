@@ -143,6 +143,29 @@ export class CompanyLog extends DurableObject<Env> {
     });
   }
 
+  /**
+   * Erases every entry that names this person, as the one who acted or the one acted on, with the notes
+   * on those entries and the notes they wrote, and the store's copy of their name; what D1's outbox still
+   * held of theirs is copied first, so it goes too (the caller deletes D1's own copies). The tallies follow
+   * the deletes. Answers the ids erased, so the caller can remove D1's notes on them.
+   */
+  async erasePerson(companyId: number, userId: number): Promise<number[]> {
+    if (!Number.isSafeInteger(userId) || userId <= 0) throw new Error("A person to erase needs a user id");
+    return this.serial(companyId, async () => {
+      await this.copy(companyId, Infinity);
+      return this.ctx.storage.transactionSync(() => {
+        const names = "created_by_user_id = ?1 OR target_user_id = ?1";
+        const ids = this.sql<{ id: number }>(`SELECT id FROM activity_logs WHERE ${names}`, userId)
+          .toArray()
+          .map((r) => r.id);
+        this.sql(`DELETE FROM activity_notes WHERE user_id = ?1 OR activity_id IN (SELECT id FROM activity_logs WHERE ${names})`, userId);
+        this.sql(`DELETE FROM activity_logs WHERE ${names}`, userId);
+        this.sql("DELETE FROM users WHERE id = ?", userId);
+        return ids;
+      });
+    });
+  }
+
   /** The alarm an ingest sets: the alert engine over what arrived (a throw retries it later, with the alarm's own backoff). */
   async alarm() {
     const companyId = this.state("company_id");

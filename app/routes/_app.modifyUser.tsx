@@ -8,7 +8,7 @@ import { EkeyPanel } from "~/components/ekeys/ekey-panel";
 import { Alert, AlertDescription, AlertTitle } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { PageHeader } from "~/components/ui/page-header";
-import { TrashIcon } from "~/components/users/icons";
+import { EraserIcon, TrashIcon } from "~/components/users/icons";
 import { loadPanelData } from "~/routes/user-ekey-panel.server";
 import { UserForm, type UserFormValues } from "~/components/users/user-form";
 import { keyAssignmentSchema } from "~/schemas/ekeys";
@@ -16,6 +16,7 @@ import { userFormSchema } from "~/schemas/users";
 import { nationalForField, regionForCallingCode, regionOf } from "~/utils/phone";
 import { assignKey, removeKey } from "~/services/ekeys.server";
 import { deliverQueuedMail } from "~/services/mail/outbox.server";
+import { eraseUserActivity } from "~/services/activity-erasure.server";
 import * as users from "~/services/users.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
@@ -51,6 +52,7 @@ const INTENT_RIGHT: Record<string, Action> = {
   resendInvite: "modify",
   assign: "view",
   delete: "delete",
+  eraseActivity: "delete",
   removeKey: "delete",
 };
 
@@ -83,6 +85,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     switch (intent) {
       case "delete":
         return done((await users.deleteUser(db, auth, id, now)).message, "/users");
+      case "eraseActivity":
+        return done((await eraseUserActivity(db, env, auth, id, now)).message);
       case "approve":
         return done((await users.setFlagged(db, auth, { userId: id, isFlagged: false }, now)).message);
       case "forgetDevice":
@@ -174,6 +178,21 @@ export default function ModifyUserPage() {
             {can.modify && !user.isMultiPhoneLogin && <ActionButton intent="forgetDevice">{t("forgetDevice")}</ActionButton>}
             {can.modify && user.passwordResetSecurity === "admin" && <ActionButton intent="sendResetLink">{t("sendResetLink")}</ActionButton>}
             {can.modify && user.accountSetupPending && <ActionButton intent="resendInvite">{t("resendInvite")}</ActionButton>}
+            {can.delete && !isSelf && (
+              <ConfirmDialog
+                trigger={
+                  <Button variant="outline" size="sm" aria-label={t("eraseActivityLabel", { name: user.displayName })}>
+                    <EraserIcon /> {t("eraseActivity")}
+                  </Button>
+                }
+                title={t("eraseTitle")}
+                description={t("eraseDescription", { name: user.displayName })}
+                fields={{ intent: "eraseActivity" }}
+                confirmLabel={t("eraseActivity")}
+                cancelLabel={t("cancel")}
+                destructive
+              />
+            )}
             {can.delete && !isSelf && (
               <ConfirmDialog
                 trigger={

@@ -28,6 +28,8 @@ export const ACTIVITY_MSG = {
   note: "Note is required",
   notFound: "Activity not found",
   noteAdded: "Note added",
+  erased: "Activity erased",
+  selfErase: "You cannot erase your own activity",
 } as const;
 
 const blank = (v: unknown) => (v === "" || v == null ? undefined : v);

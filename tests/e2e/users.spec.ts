@@ -131,6 +131,36 @@ test.describe("users (English)", () => {
     await expect(page.getByText("Removed User").first()).toBeVisible();
   });
 
+  test("erasing a person's activity asks first, leaves none of their entries and records the erasure (en, es)", async ({ page }) => {
+    await page.goto("/addUser");
+    await page.getByLabel("Last name").fill("Gone");
+    await page.getByLabel("First name").fill("Gina");
+    await page.getByLabel("First name").blur();
+    await page.getByLabel("Email").fill(`gina.${unique()}@acme.example`);
+    await page.getByLabel("Cell").fill(`557${String(Date.now()).slice(-7)}`);
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page).toHaveURL(/\/modifyUser\?id=\d+/);
+    const id = new URL(page.url()).searchParams.get("id");
+    await page.goto(`/activity?id=${id}&type=User`);
+    await expect(page.getByRole("cell", { name: "User Created" })).toBeVisible();
+
+    await chooseLanguage(page, "es");
+    await page.goto(`/modifyUser?id=${id}`);
+    await page.getByRole("button", { name: "Borrar la actividad de Gone, Gina" }).click();
+    await expect(page.getByRole("alertdialog")).toContainText("¿Borrar la actividad de esta persona?");
+    await page.getByRole("alertdialog").getByRole("button", { name: "Cancelar", exact: true }).first().click();
+    await chooseLanguage(page, "en");
+    await page.reload();
+    await page.getByRole("button", { name: "Erase the activity of Gone, Gina" }).click();
+    await expect(page.getByRole("alertdialog")).toContainText("Every activity log entry that names “Gone, Gina”");
+    await page.getByRole("alertdialog").getByRole("button", { name: "Erase activity" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Activity erased" })).toBeVisible();
+    await page.goto(`/activity?id=${id}&type=User`);
+    await expect(page.getByRole("cell", { name: "User Created" })).toHaveCount(0);
+    await page.goto("/activity?additionalFilter=User+Activity+Erased");
+    await expect(page.getByRole("cell", { name: new RegExp(`Activity of user #${id} erased: 1 entries`) })).toBeVisible();
+  });
+
   test("the grid's delete cell asks first and removes the user", async ({ page }) => {
     const login = await page.request.post("/api/admin/user/login", { data: { companyId: "ACME", userName: "admin@acme.example", password: "Acme#Demo2026" } });
     const { token } = await login.json();

@@ -351,3 +351,74 @@ describe("the operators' backfill", () => {
     expect(again.body.payload.next).toBeNull();
   });
 });
+
+describe("erasing one person's activity (GDPR)", () => {
+  it("removes every entry naming them, in the store and D1, with the notes, and records only that it happened", async () => {
+    const STAFF = 6;
+    const OTHER = 8;
+    const [acmeToken, auditor, betaToken] = [await login("acme"), await login("auditor"), await login("beta")];
+    const l = schema.activityLogs;
+    const t0 = Date.UTC(2004, 0, 1);
+    // Entries naming STAFF as target and as actor (D1's outbox), and one naming OTHER; a gateway event for STAFF (the store).
+    const [first] = await db()
+      .insert(l)
+      .values([
+        { companyId: ACME, activityTypeId: refs.types[0], operationType: "Admin", createdByUserId: 3, targetUserId: STAFF, summary: "Staff Person's key", activityTimestamp: t0 },
+        { companyId: ACME, activityTypeId: refs.types[0], operationType: "App", createdByUserId: STAFF, summary: "Staff Person opened", activityTimestamp: t0 + 1 },
+        { companyId: ACME, activityTypeId: refs.types[0], operationType: "Admin", createdByUserId: 3, targetUserId: OTHER, summary: "someone else", activityTimestamp: t0 + 2 },
+      ])
+      .returning({ id: l.id });
+    await db().insert(schema.activityNotes).values({ companyId: ACME, activityId: first.id, userId: 3, note: "about Staff Person", createdAt: t0 });
+    const [device] = await db().select({ id: schema.devices.id }).from(schema.devices).where(eq(schema.devices.companyId, ACME)).limit(1);
+    await ingestEvents(
+      logEnv,
+      db(),
+      [{ id: `${device.id}/erase-1`, deviceId: String(device.id), type: "access.granted", at: t0 + 3, data: { userId: String(STAFF) } }],
+      workerNow(),
+    );
+    const naming = (userId: number) =>
+      companyLog(ACME)
+        .select({ id: l.id })
+        .from(l)
+        .where(sql`${l.createdByUserId} = ${userId} or ${l.targetUserId} = ${userId}`);
+    const before = (await naming(STAFF)).length;
+    expect(before).toBeGreaterThanOrEqual(3);
+    const others = (await naming(OTHER)).length;
+
+    const erase = (token: string, userId: number) => api(token, "POST", "/api/admin/user/eraseUserActivity", { userId });
+    expect((await erase(auditor, STAFF)).status).toBe(403);
+    expect((await erase(betaToken, STAFF)).status).toBe(404);
+    expect((await erase(acmeToken, 3)).status).toBe(422);
+    const done = await erase(acmeToken, STAFF);
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.body).toMatchObject({ message: "Activity erased", payload: { erased: before } });
+
+    expect(await naming(STAFF)).toEqual([]);
+    expect((await naming(OTHER)).length).toBe(others);
+    const inD1 = await env.DB.prepare("SELECT count(*) AS n FROM activity_logs WHERE created_by_user_id = ?1 OR target_user_id = ?1").bind(STAFF).first<{ n: number }>();
+    expect(inD1!.n).toBe(0);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM activity_notes WHERE activity_id = ?").bind(first.id).first()).toEqual({ n: 0 });
+    // The list's totals follow (the tallies), and a filter by the person finds nothing.
+    const acme = { ...beta, company: { ...beta.company, id: ACME } };
+    const [{ n: rows }] = await companyLog(ACME)
+      .select({ n: sql<number>`count(*)` })
+      .from(l);
+    expect((await listActivity(companyLog(ACME), acme, {}, core)).total).toBe(rows);
+    expect((await listActivity(companyLog(ACME), acme, { type: "User", id: STAFF }, core)).total).toBe(0);
+    // The record of the erasure names who asked and how many entries went, nothing that was erased.
+    const [record] = await companyLog(ACME)
+      .select({ createdBy: l.createdByUserId, target: l.targetUserId, summary: l.summary, details: l.detailsJson })
+      .from(l)
+      .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, l.activityTypeId))
+      .where(eq(schema.activityTypes.name, "User Activity Erased"));
+    expect(record).toEqual({
+      createdBy: 3,
+      target: null,
+      summary: `Activity of user #${STAFF} erased: ${before} entries`,
+      details: JSON.stringify({ userId: STAFF, entries: before }),
+    });
+    expect(JSON.stringify(record)).not.toMatch(/Staff Person/);
+    // Asked again: nothing left to erase.
+    expect((await erase(acmeToken, STAFF)).body.payload).toEqual({ erased: 0 });
+  });
+});

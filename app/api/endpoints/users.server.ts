@@ -9,6 +9,7 @@ import * as bulk from "~/services/users-bulk.server";
 import type { Auth } from "~/utils/auth-guards.server";
 import { publicOrigin } from "~/utils/origin.server";
 import { splitPhone } from "~/utils/phone";
+import { eraseUserActivity } from "~/services/activity-erasure.server";
 import { endpoint } from "../define.server";
 import { deliveringMail } from "../mail-delivery.server";
 import { withWireFields } from "../wire-fields.server";
@@ -219,6 +220,20 @@ export const usersEndpoints = [
     response: message,
     async handler({ db, auth, query, now }) {
       return await users.deleteUser(db, auth, query.id, now);
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/user/eraseUserActivity",
+    tag,
+    summary:
+      "Erases a person's activity on request (GDPR): every entry of the company's log that names user `userId` as actor or target, the notes on those entries and the notes they wrote. Needs the users module's delete right; the user may already be removed. Records 'User Activity Erased' with the number of entries and nothing erased. 404 outside the caller's company, 422 for the caller's own activity.",
+    auth: "token",
+    body: userIdBody,
+    response: z.object({ message: z.string(), payload: z.object({ erased: z.number() }) }),
+    async handler({ env, db, auth, body, now }) {
+      const r = await eraseUserActivity(db, env, auth, body.userId, now);
+      return { message: r.message, payload: { erased: r.erased } };
     },
   }),
   endpoint({
