@@ -42,8 +42,10 @@ const placeholders = (n: number) => Array.from({ length: n }, () => "?").join(",
 const upsert = (table: string, columns: readonly string[]) => `INSERT OR REPLACE INTO ${table} (${columns.join(", ")}) VALUES (${placeholders(columns.length)})`;
 
 export class CompanyLog extends DurableObject<Env> {
-  /** The call holding the store: copies, drains and event checks run one at a time (D1 awaits let others in). */
+  /** The call holding the store: copies, drains, writes and erasures run one at a time (D1 awaits let others in). */
   private turn: Promise<unknown> = Promise.resolve();
+  /** The alert engine's own turn: it reads arrivals while writes go on (it forgets only the ones it read). */
+  private alerting: Promise<unknown> = Promise.resolve();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -82,6 +84,13 @@ export class CompanyLog extends DurableObject<Env> {
     return mine;
   }
 
+  /** Runs the alert engine over the arrivals after any run before it has finished. */
+  private alertInTurn(): Promise<EngineResult> {
+    const mine = this.alerting.catch(() => undefined).then(() => this.alertArrivals());
+    this.alerting = mine;
+    return mine;
+  }
+
   /**
    * Copies what D1 holds past this store: at least `limit` rows if there are that many (every row by
    * default), their notes and names, and the renames since the last call.
@@ -97,7 +106,7 @@ export class CompanyLog extends DurableObject<Env> {
    * the engine reads what it had not finished.
    */
   async drain(companyId: number, limit = DRAIN_LIMIT): Promise<Drain> {
-    return this.serial(companyId, async () => {
+    const step = await this.serial(companyId, async () => {
       const { result, outbox } = await this.copy(companyId, limit);
       const through = this.copiedThrough();
       let deleted = 0;
@@ -106,8 +115,9 @@ export class CompanyLog extends DurableObject<Env> {
         const [done] = await db.batch([db.prepare("DELETE FROM activity_logs WHERE company_id = ? AND id <= ?").bind(companyId, through)]);
         deleted = done.meta.changes;
       }
-      return { ...result, deleted, alerts: await this.alertArrivals() };
+      return { ...result, deleted };
     });
+    return { ...step, alerts: await this.alertInTurn() };
   }
 
   /**
@@ -168,13 +178,13 @@ export class CompanyLog extends DurableObject<Env> {
 
   /** The alarm an ingest sets: the alert engine over what arrived (a throw retries it later, with the alarm's own backoff). */
   async alarm() {
-    const companyId = this.state("company_id");
-    if (companyId !== null) await this.serial(companyId, () => this.alertArrivals());
+    await this.alertInTurn();
   }
 
   /** The alert engine over what has arrived and not been read yet: the alarm's work, run now. */
   async runAlerts(companyId: number): Promise<EngineResult> {
-    return this.serial(companyId, () => this.alertArrivals());
+    this.claim(companyId);
+    return this.alertInTurn();
   }
 
   /** Reads arrivals in order, a page at a time; an arrival is forgotten only after its matches and mail are in D1. */
