@@ -1,21 +1,24 @@
 // Measures the activity log at scale (issue 16: with 1,000,000 rows in one company the first, a middle
 // and the last page, each filter and each sort answer at p95 <= 150 ms; the CSV of every row streams,
 // first bytes under 1 s, memory flat). The pages and the CSV read each company's own store, filled
-// first by the operators' backfill (decision 0047), whose rate and bytes per row are printed too. Seeds a fresh local D1 in its own directory: ACME gets
-// ACTIVITY_ROWS rows (default 1,000,000; 100000 for a quick run) and BETA 10,000, the baseline: the
-// same URLs from the same run at 10,000 rows. BENCH_ONLY picks parts (comma-separated):
+// first by the operators' backfill (decision 0047), which drains D1's outbox: its rate, each store's
+// bytes per row and what D1's file keeps afterwards are printed too. Seeds a fresh local D1 in its own
+// directory: ACME gets ACTIVITY_ROWS rows (default 1,000,000; 100000 for a quick run) and BETA 10,000,
+// the baseline: the same URLs from the same run at 10,000 rows. BENCH_ONLY picks parts (comma-separated):
 //   pages   each page, filter and sort, p95 beside its baseline;
 //   csv     the whole CSV twice (read at full speed, then stalled for 30 s after a tenth), with the first
-//           bytes' time and the resident memory of each server process at start, peak and end;
-//   ingest  gateway event batches (POST /api/gateway/events) into this log with the tally triggers
-//           (migration 0017) against a copy of the same D1 without them, served side by side.
-// The server is `scripts/bench-worker.mjs` (no devtools inspector); BENCH_SERVER=wrangler uses `wrangler dev`.
-import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+//           bytes' time and the resident memory of each server process at start, peak and end.
+// Gateway event ingestion (into the companies' stores, beside the old single D1 table) is
+// `npm run bench:ingest` (scripts/bench-ingest.mjs).
+// The server is wrangler's bundle in Miniflare (`scripts/serve-miniflare.mjs`: no devtools inspector,
+// development with its own PUBLIC_ORIGIN, which the stores' alert engine needs when the backfill drains);
+// BENCH_SERVER=worker uses `scripts/bench-worker.mjs` (production, no PUBLIC_ORIGIN: the backfill fails
+// there once a drain has rows to alert on), BENCH_SERVER=wrangler `wrangler dev`.
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { backfill, rootToken } from "./activity-backfill.mjs";
-import { benchEnv, measureGet, memoryOf, signIn, sleep, startBenchServer, stopConsole, summarize } from "./bench-server.mjs";
+import { benchEnv, d1File, load, measureGet, memoryOf, signIn, sleep, sql, startBenchServer, stopConsole, ensureBuilt } from "./bench-server.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
 const WARMUP = 5;
@@ -24,12 +27,8 @@ const TARGET_FIRST_BYTES_MS = 1000;
 const ROWS = Number(process.env.ACTIVITY_ROWS ?? 1_000_000);
 const BASELINE_ROWS = 10_000;
 const PAGE_SIZE = 100;
-const ONLY = new Set((process.env.BENCH_ONLY ?? "pages,csv,ingest").split(",").map((x) => x.trim()));
-const VIA = process.env.BENCH_SERVER ?? "worker";
-const INGEST_ROUNDS = Number(process.env.INGEST_ROUNDS ?? 20);
-const INGEST_BATCH = 1000; // the most one call takes (MAX_EVENTS)
-const GATEWAY_SECRET = "local-gateway-secret";
-const TALLY_TRIGGERS = ["activity_counts_insert", "activity_counts_update", "activity_counts_delete"];
+const ONLY = new Set((process.env.BENCH_ONLY ?? "pages,csv").split(",").map((x) => x.trim()));
+const VIA = process.env.BENCH_SERVER ?? "miniflare";
 const ACME = { companyId: "ACME", userName: "admin@acme.example", password: "Acme#Demo2026", intent: "login" };
 const BETA = { companyId: "BETA", userName: "admin@beta.example", password: "Beta#Demo2026", intent: "login" };
 
@@ -56,14 +55,7 @@ const pages = (rows) => {
   ];
 };
 
-const { env, run } = benchEnv({ GATEWAY_SECRET });
-const sql = (dir, command) =>
-  JSON.parse(execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", dir, "--json", "--command", command], { env, encoding: "utf8" }))[0].results;
-// The machine may be shared: the load average says how much of an absolute time is queueing.
-const load = () =>
-  loadavg()
-    .map((x) => x.toFixed(1))
-    .join(" / ");
+const { env, run } = benchEnv();
 
 /**
  * Each server process's resident memory at the start, its peak and the end, sampled every 250 ms;
@@ -164,7 +156,8 @@ async function benchCsv(origin, acme, pgid, failed) {
 
 /**
  * The operators' backfill (decision 0047) before anything is measured: pages then read each company's
- * own store. Prints its rate and each store's bytes per row beside D1's file.
+ * own store. Prints its rate and each store's bytes per row, and D1's file with the outbox rows the
+ * drain left (none once it has finished, so D1's size is not divided by them).
  */
 async function fillStores(origin, dir) {
   const token = await rootToken(origin, { userName: "root@example.com", password: "Root#Demo2026" });
@@ -177,132 +170,13 @@ async function fillStores(origin, dir) {
   console.log(`\nBackfill into the companies' stores: ${copied} rows in ${seconds.toFixed(1)} s (${(copied / seconds).toFixed(0)} rows/s); load average ${load()}`);
   for (const c of stores.filter((c) => c.rows >= BASELINE_ROWS))
     console.log(`  company ${c.companyId}'s store: ${c.rows} rows, ${(c.bytes / 1e6).toFixed(1)} MB, ${(c.bytes / c.rows).toFixed(0)} bytes per row`);
-  console.log(`  D1's file (every table): ${d1Rows} activity rows, ${(d1Bytes / 1e6).toFixed(1)} MB, ${(d1Bytes / d1Rows).toFixed(0)} bytes per activity row`);
-}
-
-/** Device and person ids of ACME that the gateway's events name. */
-function acmeRefs(dir) {
-  const ids = (table) => sql(dir, `select id from ${table} where company_id = (select id from companies where code = 'ACME') order by id`).map((r) => r.id);
-  return { devices: ids("devices"), users: ids("users") };
-}
-
-let seq = 0;
-/** One batch of gateway events (granted, denied, door open and closed); ms until the answer. */
-async function postEvents(origin, refs) {
-  const at = Date.UTC(2026, 10, 23, 16);
-  const events = Array.from({ length: INGEST_BATCH }, () => {
-    const n = ++seq;
-    const type = ["access.granted", "access.denied", "door.opened", "door.closed"][n % 4];
-    return {
-      id: `bench/${process.pid}/${n}`,
-      deviceId: String(refs.devices[n % refs.devices.length]),
-      type,
-      at: at + n,
-      data: type.startsWith("access.") ? { userId: String(refs.users[n % refs.users.length]), ...(type === "access.denied" ? { code: "no_key" } : {}) } : {},
-    };
-  });
-  const started = performance.now();
-  const res = await fetch(`${origin}/api/gateway/events`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${GATEWAY_SECRET}`, "Content-Type": "application/json" },
-    body: JSON.stringify({ v: 1, events }),
-  });
-  const body = await res.json();
-  const ms = performance.now() - started;
-  if (res.status !== 200 || body.accepted !== INGEST_BATCH) throw new Error(`ingestion failed: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
-  return ms;
-}
-
-/** The local D1's SQLite file in a state directory. */
-function d1File(dir) {
-  const sub = join(dir, "v3", "d1", "miniflare-D1DatabaseObject");
-  return join(
-    sub,
-    readdirSync(sub).find((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite"),
-  );
-}
-
-/**
- * The database's own share, when the sqlite3 program is installed: 20,000 event rows inserted in one
- * statement and rolled back, on each file in turn (best of three), as CPU seconds of SQLite alone.
- */
-function sqliteOnly(files, refs, companyId, typeId) {
-  const insert = `.timer on
-BEGIN;
-WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 20000)
-INSERT INTO activity_logs (company_id, event_id, activity_type_id, operation_type, created_by_user_id, target_user_id, target_device_id, summary, details_json, activity_timestamp, created_at)
-SELECT ${companyId}, 'sqlite/' || i, ${typeId}, 'Device', u, u, d, 'Access granted', '{"type":"access.granted"}', ${Date.UTC(2026, 10, 23)} + i, ${Date.UTC(2026, 10, 23)} + i
-FROM (SELECT i, json_extract('${JSON.stringify(refs.users)}', '$[' || (i % ${refs.users.length}) || ']') u, json_extract('${JSON.stringify(refs.devices)}', '$[' || (i % ${refs.devices.length}) || ']') d FROM c)
-WHERE true ON CONFLICT (event_id) DO NOTHING;
-ROLLBACK;
-`;
-  const best = files.map(() => Infinity);
-  try {
-    for (let round = 0; round < 3; round++)
-      files.forEach((file, k) => {
-        const out = execFileSync("sqlite3", [file], { input: insert, encoding: "utf8" });
-        // BEGIN, the insert, ROLLBACK: the second timing is the insert's.
-        const [, user, sys] = [...out.matchAll(/Run Time: real [\d.]+ user ([\d.]+) sys ([\d.]+)/g)][1];
-        best[k] = Math.min(best[k], Number(user) + Number(sys));
-      });
-  } catch {
-    return null; // no sqlite3 program
-  }
-  return best;
-}
-
-/**
- * Event ingestion with the tally triggers against the same D1 copied without them, both served at
- * once and alternated batch by batch (A B B A …) so the machine's drift falls on both sides.
- */
-async function benchIngest(dir) {
-  const bare = `${dir}-bare`;
-  cpSync(dir, bare, { recursive: true });
-  try {
-    sql(bare, TALLY_TRIGGERS.map((t) => `DROP TRIGGER ${t};`).join(" "));
-    const refs = acmeRefs(dir);
-    const [{ company, type }] = sql(dir, "select (select id from companies where code = 'ACME') company, (select id from activity_types where name = 'Access Granted') type");
-    const alone = sqliteOnly([d1File(dir), d1File(bare)], refs, company, type);
-    const withTallies = await startBenchServer(dir, env, { via: VIA });
-    const without = await startBenchServer(bare, env, { via: VIA });
-    try {
-      const sides = [withTallies.origin, without.origin];
-      for (const origin of sides) for (let i = 0; i < 3; i++) await postEvents(origin, refs);
-      const samples = [[], []];
-      const loadBefore = load();
-      for (let i = 0; i < INGEST_ROUNDS; i++) {
-        const order = i % 2 === 0 ? [0, 1] : [1, 0];
-        for (const k of order) samples[k].push(await postEvents(sides[k], refs));
-      }
-      const [a, b] = samples.map(summarize);
-      const rate = (r) => ((INGEST_BATCH / r.mean) * 1000).toFixed(0);
-      console.log(
-        `\nGateway event ingestion: ${INGEST_ROUNDS} batches of ${INGEST_BATCH} events per side after 3 warm-up, ${ROWS} rows in the log; load average ${loadBefore} before, ${load()} after`,
-      );
-      console.log(`${"ms per batch".padEnd(28)} ${"p50".padStart(8)} ${"p95".padStart(8)} ${"mean".padStart(8)} ${"events/s".padStart(9)}`);
-      for (const [label, r] of [
-        ["with tally triggers", a],
-        ["without (same D1, dropped)", b],
-      ])
-        console.log(`${label.padEnd(28)} ${r.p50.toFixed(1).padStart(8)} ${r.p95.toFixed(1).padStart(8)} ${r.mean.toFixed(1).padStart(8)} ${rate(r).padStart(9)}`);
-      console.log(`ratio with/without: p50 ${(a.p50 / b.p50).toFixed(2)}x, mean ${(a.mean / b.mean).toFixed(2)}x`);
-      if (alone)
-        console.log(
-          `SQLite alone (sqlite3, 20,000 rows in one statement, best of 3): ${alone[0].toFixed(3)} s with the triggers, ${alone[1].toFixed(3)} s without, ${(alone[0] / alone[1]).toFixed(2)}x; ${(((alone[0] - alone[1]) / 20_000) * 1e6).toFixed(1)} µs more per row`,
-        );
-    } finally {
-      await stopConsole(withTallies.server);
-      await stopConsole(without.server);
-    }
-  } finally {
-    rmSync(bare, { recursive: true, force: true });
-  }
+  console.log(`  D1's file (every table): ${(d1Bytes / 1e6).toFixed(1)} MB, ${d1Rows} activity rows left in its outbox`);
 }
 
 const dir = mkdtempSync(join(tmpdir(), "bench-activity-"));
 let server;
 try {
-  if (!existsSync("build/server/index.js")) run("npx", ["remix", "vite:build"]);
+  ensureBuilt();
   console.log(`Seeding a fresh local D1 in ${dir} ...`);
   run("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", dir]);
   run("npx", ["tsx", "scripts/seed-local.ts"], { PERSIST_TO: join(dir, "v3") });
@@ -317,11 +191,7 @@ try {
     const acme = await signIn(origin, ACME);
     if (ONLY.has("pages")) await benchPages(origin, acme, await signIn(origin, BETA), failed);
     if (ONLY.has("csv")) await benchCsv(origin, acme, server.pid, failed);
-    await stopConsole(server);
-    server = undefined;
   }
-  // Last: it adds rows to ACME's log.
-  if (ONLY.has("ingest")) await benchIngest(dir);
 
   console.log(failed.length === 0 ? `\nEvery measured case met its target.` : `\nOver target: ${failed.join(", ")}`);
   process.exitCode = failed.length === 0 ? 0 : 1;

@@ -1,8 +1,8 @@
 // Measures gateway event ingestion (POST /api/gateway/events) with 100 active alerts in the company
-// against the same without alerts, in one run on one server (docs/decisions/0025-alert-engine.md:
-// matching runs in the queue consumer, off the request path, so the two should be alike). Seeds a
-// fresh local D1 in its own directory, serves the built console with `wrangler dev` on a free
-// loopback port (its local queue runs the consumer), and prints both figures and their ratio.
+// against the same without alerts, in one run on one server (decisions 0025 and 0048: matching runs on
+// the company store's alarm, off the request path, so the two should be alike). Seeds a fresh local D1
+// in its own directory, serves the built console with `wrangler dev` on a free loopback port, and prints
+// both figures and their ratio.
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

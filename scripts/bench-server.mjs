@@ -1,8 +1,10 @@
 // What the console benchmarks share: running the build steps, serving a fresh local D1 with
 // `wrangler dev` on a free loopback port, signing in through the page, and timing with percentiles.
 import { execFileSync, spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { loadavg } from "node:os";
+import { join } from "node:path";
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -11,6 +13,34 @@ export function benchEnv(extra = {}) {
   const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true", ...extra };
   const run = (cmd, args, more = {}) => execFileSync(cmd, args, { stdio: ["ignore", "inherit", "inherit"], env: { ...env, ...more } });
   return { env, run };
+}
+
+/** Rows of an SQL command run on the local D1 in the state directory `dir` (`wrangler d1 execute --local`). */
+export function sql(dir, command) {
+  const { env } = benchEnv();
+  const out = execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", dir, "--json", "--command", command], { env, encoding: "utf8" });
+  return JSON.parse(out)[0].results;
+}
+
+/** The local D1's SQLite file in a state directory. */
+export function d1File(dir) {
+  const sub = join(dir, "v3", "d1", "miniflare-D1DatabaseObject");
+  return join(
+    sub,
+    readdirSync(sub).find((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite"),
+  );
+}
+
+/** The load average (1, 5 and 15 minutes): on a shared machine, how much of an absolute time is queueing. */
+export const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" / ");
+
+/** The console built (once, when build/ is missing) and bundled as wrangler bundles it (scripts/bundle-console.sh). */
+export function ensureBuilt() {
+  if (!existsSync("build/server/index.js")) execFileSync("npx", ["remix", "vite:build"], { stdio: "ignore" });
+  execFileSync("bash", ["scripts/bundle-console.sh"], { stdio: "ignore" });
 }
 
 export function freePort() {
@@ -63,14 +93,25 @@ export async function startConsole(dir, env) {
 /**
  * Like `startConsole`, but `via: "worker"` (the default) serves through `scripts/bench-worker.mjs`:
  * the same local runtime without `wrangler dev`'s devtools inspector, whose buffer of the Worker's
- * network events grows with every D1 query while no debugger is attached.
+ * network events grows with every D1 query while no debugger is attached. `via: "miniflare"` serves
+ * wrangler's bundle (.tmp/bundle, scripts/bundle-console.sh) with Miniflare alone
+ * (`scripts/serve-miniflare.mjs`), as a local runner does: development, with its own PUBLIC_ORIGIN.
  */
 export async function startBenchServer(dir, env, { via = "worker" } = {}) {
   if (via === "wrangler") return startConsole(dir, env);
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const server = spawn("node", ["scripts/bench-worker.mjs", dir, String(port)], { env, stdio: "ignore", detached: true });
-  await waitUntilUp(origin, server);
+  const args =
+    via === "miniflare"
+      ? ["scripts/serve-miniflare.mjs", String(port), dir, "--var", "ENVIRONMENT:development", "--var", `PUBLIC_ORIGIN:${origin}`]
+      : ["scripts/bench-worker.mjs", dir, String(port)];
+  const server = spawn("node", args, { env, stdio: "ignore", detached: true });
+  try {
+    await waitUntilUp(origin, server);
+  } catch (err) {
+    await stopConsole(server); // one that never answered is not left running
+    throw err;
+  }
   return { origin, server };
 }
 
@@ -78,8 +119,8 @@ export async function startBenchServer(dir, env, { via = "worker" } = {}) {
  * Resident memory (MB) of each process in a server's process group, from /proc: the whole VmRSS and
  * its anonymous part (heaps and caches; the rest is mapped files such as the executable). `role`
  * tells the runtime that runs the Worker and its D1 (a workerd listening on a port of its own
- * choosing) from the dev proxy in front of it (the workerd on the server's port); others go by
- * their program's name.
+ * choosing) from the dev proxy in front of it (the workerd on the server's port); a lone workerd
+ * (Miniflare without wrangler) is the runtime; others go by their program's name.
  */
 export function memoryOf(pgid) {
   const out = [];
@@ -97,6 +138,8 @@ export function memoryOf(pgid) {
       /* the process ended meanwhile */
     }
   }
+  const proxies = out.filter((p) => p.role === "dev proxy");
+  if (proxies.length === 1 && !out.some((p) => p.role === "worker runtime")) proxies[0].role = "worker runtime";
   return out;
 }
 
