@@ -7,7 +7,8 @@ import { configureClock } from "./app/utils/clock.server";
 import { countLogRoundTrips, countRoundTrips } from "./app/utils/d1-round-trips.server";
 import { limitBody, refuseCrossSite, withHost, withSecurityHeaders } from "./app/utils/http.server";
 import { getLoadContext } from "./load-context";
-import { background, core, wakeAlerts, type AlertWakeUp } from "./worker-background";
+import { core } from "./app/core.server";
+import { background, wakeAlerts, type AlertWakeUp } from "./worker-background";
 
 export { CompanyLog } from "./app/durable/company-log";
 

@@ -1,6 +1,6 @@
 /**
  * The Worker's work outside requests: the alert queue's consumer and the cron trigger (wrangler.toml),
- * and the core they and the pages share. server.ts adds `fetch`; these live apart so that a test can
+ * and the core they use (app/core.server.ts). server.ts adds `fetch`; these live apart so that a test can
  * run them without loading the Remix build (tests/workers: about ten seconds a file).
  */
 import { drainActivityOutbox } from "./app/services/activity-outbox.server";
@@ -14,8 +14,6 @@ import { configureClock, nowMs } from "./app/utils/clock.server";
 import { dbFromEnv } from "./app/utils/db.server";
 import { configuredOrigin } from "./app/utils/origin.server";
 import { deleteExpiredSessions } from "./app/utils/session.server";
-
-export { core };
 
 export type AlertWakeUp = { wake: true };
 

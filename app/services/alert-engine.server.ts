@@ -28,17 +28,7 @@ const DIGEST_LINES = 50;
 export type EngineOptions = { now: number; origin: string };
 export type EngineResult = { read: number; matched: number; mails: number };
 
-/** The activity columns an alert matches on and a mail shows (read from a company's log). */
-export const ACTIVITY_COLUMNS = [
-  "id",
-  "company_id AS companyId",
-  "activity_type_id AS activityTypeId",
-  "created_by_user_id AS createdByUserId",
-  "target_user_id AS targetUserId",
-  "target_device_id AS targetDeviceId",
-  "summary",
-  "activity_timestamp AS activityTimestamp",
-] as const;
+/** The activity columns an alert matches on and a mail shows. */
 const activityColumns = {
   id: l.id,
   companyId: l.companyId,
@@ -49,6 +39,8 @@ const activityColumns = {
   summary: l.summary,
   activityTimestamp: l.activityTimestamp,
 };
+/** The same columns as a company log's own SQL reads them (`column AS key`). */
+export const ACTIVITY_COLUMNS = Object.entries(activityColumns).map(([key, column]) => `${column.name} AS ${key}`);
 export type Activity = {
   id: number;
   companyId: number;
