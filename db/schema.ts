@@ -272,6 +272,14 @@ export const companySettings = sqliteTable("company_settings", {
     .notNull()
     .default("nothing"),
   passwordResetPhone: text("password_reset_phone").notNull().default(""),
+  /** Days the company's log store keeps at hand; older rows are read from the archive (HOT_DAYS, app/schemas/settings.ts). */
+  activityHotDays: integer("activity_hot_days").notNull().default(90),
+  /** Days activity is kept at all (RETENTION_DAYS); null keeps it indefinitely. */
+  activityRetentionDays: integer("activity_retention_days"),
+  /** What happens to activity past the retention: deleted, or kept with the people removed. */
+  activityRetentionAction: text("activity_retention_action", { enum: ["delete", "anonymise"] })
+    .notNull()
+    .default("delete"),
   updatedAt: updatedAt(),
 });
 

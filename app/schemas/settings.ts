@@ -10,6 +10,16 @@ import { checkbox, isOn } from "./flag";
 import { checkPhonePair, phonePair } from "./phone";
 import type { ScheduledOpenWindow, ValidationError } from "~core";
 
+/** Days a company's activity log keeps at hand in its store; older entries are read from the archive (decision 0047). */
+export const HOT_DAYS = { min: 7, max: 180, default: 90 } as const;
+/** Days activity is kept at all when the company sets a limit; without one it is kept indefinitely. */
+export const RETENTION_DAYS = { min: 1, max: 3650 } as const;
+/** What happens to an entry past the retention: removed, or kept with the people in it removed. */
+export const RETENTION_ACTIONS = ["delete", "anonymise"] as const;
+export type RetentionAction = (typeof RETENTION_ACTIONS)[number];
+/** The settings page's retention choice; "days" takes the number of days beside it. */
+export const RETENTION_MODES = ["indefinitely", "days"] as const;
+
 export const SETTINGS_MSG = {
   hours: "Choose from 1 to 24 hours",
   timeZone: "Time zone is required",
@@ -28,6 +38,9 @@ export const SETTINGS_MSG = {
   date: "Exception date is required or invalid",
   duplicateDate: "Only one exception per date",
   programmerNotFound: "Fob programmer not found",
+  hotDays: `Choose from ${HOT_DAYS.min} to ${HOT_DAYS.max} days`,
+  retentionDays: `Choose from ${RETENTION_DAYS.min} to ${RETENTION_DAYS.max} days`,
+  retentionAction: "Choose delete or anonymise",
 } as const;
 
 const RESET_PHONE_MSG = { country: SETTINGS_MSG.phoneInvalid, number: SETTINGS_MSG.phoneInvalid, usNumber: SETTINGS_MSG.phone };
@@ -43,6 +56,10 @@ export const MAX_EXCEPTIONS = 366;
 const flag = checkbox();
 /** The same, but absent keeps the stored value (fields the settings page does not show). */
 const optionalFlag = z.preprocess((v) => (v === undefined || v === "" ? undefined : isOn(v)), z.boolean().optional());
+
+/** A whole number of days within `range`; the message names the range. */
+const days = (range: { min: number; max: number }, message: string) =>
+  z.coerce.number({ invalid_type_error: message }).int(message).min(range.min, message).max(range.max, message);
 
 const hours = z.coerce.number({ invalid_type_error: SETTINGS_MSG.hours }).int(SETTINGS_MSG.hours).min(1, SETTINGS_MSG.hours).max(24, SETTINGS_MSG.hours);
 
@@ -66,6 +83,11 @@ export const settingsField = {
   resetPhone: z.string().trim().max(PHONE_INPUT_MAX, SETTINGS_MSG.phoneInvalid).default(""),
   /** The contact phone's country (the console's picker); without it, the company's default country. */
   resetPhoneCountry: z.string().trim().max(8).optional(),
+  // The activity log's policy: absent keeps the stored value (API callers and pages from before it).
+  hotDays: days(HOT_DAYS, SETTINGS_MSG.hotDays).optional(),
+  /** null keeps activity indefinitely. */
+  retentionDays: days(RETENTION_DAYS, SETTINGS_MSG.retentionDays).nullable().optional(),
+  retentionAction: z.enum(RETENTION_ACTIONS, { errorMap: () => ({ message: SETTINGS_MSG.retentionAction }) }).optional(),
 };
 
 /** The settings fields one by one; the admin API reads the same fields in the spec's names (`wireObject`). */
@@ -86,6 +108,9 @@ export const companySettingsFields = z.object({
   passwordResetSecondaryAction: settingsField.secondaryAction,
   passwordResetPhone: settingsField.resetPhone,
   passwordResetPhoneCountry: settingsField.resetPhoneCountry,
+  activityHotDays: settingsField.hotDays,
+  activityRetentionDays: settingsField.retentionDays,
+  activityRetentionAction: settingsField.retentionAction,
 });
 type CompanySettingsFields = z.output<typeof companySettingsFields>;
 export type SettingsKey = keyof CompanySettingsFields;
@@ -105,8 +130,19 @@ export const keepModeFields = (v: CompanySettingsFields) => ({
   passwordResetPhone: v.passwordResetSecurity === "admin" ? phonePair(v.passwordResetPhoneCountry || v.defaultCountryCode, v.passwordResetPhone).e164 : "",
 });
 
-/** The settings page's form; the service takes its value. */
-export const companySettingsSchema = companySettingsFields.superRefine((v, ctx) => checkResetPhone(v, ctx)).transform(keepModeFields);
+/**
+ * The settings page's form; the service takes its value. The page posts a retention choice beside the
+ * days: "indefinitely" stores null whatever the days say, "days" needs them.
+ */
+export const companySettingsSchema = companySettingsFields
+  .extend({ activityRetentionMode: z.enum(RETENTION_MODES).optional() })
+  .superRefine((v, ctx) => {
+    checkResetPhone(v, ctx);
+    if (v.activityRetentionMode === "days" && v.activityRetentionDays == null) {
+      ctx.addIssue({ code: "custom", path: ["activityRetentionDays"], message: SETTINGS_MSG.retentionDays });
+    }
+  })
+  .transform(({ activityRetentionMode, ...v }) => keepModeFields(activityRetentionMode === "indefinitely" ? { ...v, activityRetentionDays: null } : v));
 export type CompanySettingsInput = z.infer<typeof companySettingsSchema>;
 
 /** `HH:mm` (a trailing `:ss` is dropped); anything else reaches the core, which names the problem. */

@@ -41,6 +41,10 @@ const columns = (input: CompanySettingsInput) => ({
   passwordResetPhone: input.passwordResetPhone,
   ...(input.forceFirmwareUpdate === undefined ? {} : { isForceFirmwareUpdate: input.forceFirmwareUpdate }),
   ...(input.fpi === undefined ? {} : { fpi: input.fpi }),
+  // The activity log's policy: absent keeps the stored value (null retention is a value: indefinitely).
+  ...(input.activityHotDays === undefined ? {} : { activityHotDays: input.activityHotDays }),
+  ...(input.activityRetentionDays === undefined ? {} : { activityRetentionDays: input.activityRetentionDays }),
+  ...(input.activityRetentionAction === undefined ? {} : { activityRetentionAction: input.activityRetentionAction }),
 });
 
 /**

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { and, desc, eq, max } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { consoleWorker, api, companyLog, db, login, ORIGIN, schema, workerNow } from "./helpers";
+import { consoleWorker, api, companyLog, db, login, ORIGIN, pageCookie, schema, workerNow } from "./helpers";
 
 const BASE = "/api/admin/settings";
 const ACME = 3;
@@ -16,6 +16,9 @@ let acmeAdmin: number;
 
 const CLOSED = { openWholeDay: false, openTime: "", closeTime: "" };
 const week = (monday = CLOSED) => [0, 1, 2, 3, 4, 5, 6].map((scheduleDay) => ({ scheduleDay, ...(scheduleDay === 0 ? monday : CLOSED) }));
+
+/** The activity log's policy before any company sets one (migration 0026). */
+const POLICY_DEFAULTS = { activity_hot_days: 90, activity_retention_days: null, activity_retention_action: "delete" };
 
 const validSettings = () => ({
   is_multi_phone_login: "0",
@@ -157,6 +160,7 @@ describe("PUT /settings/modifyCompanySettings", () => {
     await d.delete(schema.scheduleOpenExceptions).where(eq(schema.scheduleOpenExceptions.companyId, BETA));
     const empty = await api(beta, "GET", `${BASE}/getCompanySettings`);
     expect(empty.body.payload.id).toBeNull();
+    expect(empty.body.payload).toMatchObject(POLICY_DEFAULTS);
     expect((await api(beta, "PUT", `${BASE}/modifyScheduleOpen`, { fpi: "0", schedule_opens: week() })).status).toBe(409);
 
     const berlinDay = (at: number) => new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Berlin" }).format(at);
@@ -269,6 +273,125 @@ describe("fob programmers", () => {
   });
 });
 
+describe("the activity log's policy", () => {
+  const policyOf = async (companyId: number) => {
+    const row = await db().query.companySettings.findFirst({ where: eq(schema.companySettings.companyId, companyId) });
+    return { hot: row!.activityHotDays, days: row!.activityRetentionDays, action: row!.activityRetentionAction };
+  };
+  const HOST = new URL(ORIGIN).host;
+  /** The settings page's post as the browser sends it (`.data`), so the action's own status comes back. */
+  async function postPage(cookie: string, fields: Record<string, string>) {
+    const res = await consoleWorker.fetch(`${ORIGIN}/companySettings.data`, {
+      method: "POST",
+      body: new URLSearchParams(fields),
+      headers: { Host: HOST, Cookie: cookie, Origin: ORIGIN },
+      redirect: "manual",
+    });
+    return { status: res.status, text: await res.text() };
+  }
+  /** ACME's settings as the page posts them, without the activity log's fields. */
+  const pageFields = () => ({
+    offlineReconnect: "12",
+    scheduleOpen: "on",
+    defaultTimeZoneId: String(madrid),
+    ekeyDuration: "8",
+    defaultCountryCode: "001",
+    allowedFirmware: "Installer Only",
+    passwordExpiryMonths: "3",
+    biometricSecurity: "on",
+    passwordResetSecurity: "admin",
+    passwordResetPhone: "555-000-0003",
+  });
+
+  // Values the company-log store may act on while the file runs are long ones: nothing seeded is that old.
+  it("reads the defaults (90 days at hand, kept indefinitely, delete), which saves without the fields keep", async () => {
+    for (const token of [acme, beta]) expect((await api(token, "GET", `${BASE}/getCompanySettings`)).body.payload).toMatchObject(POLICY_DEFAULTS);
+    expect(await policyOf(ACME)).toEqual({ hot: 90, days: null, action: "delete" });
+  });
+
+  it("saves the three through the API; absent keeps each, and null goes back to indefinitely", async () => {
+    const r = await api(acme, "PUT", `${BASE}/modifyCompanySettings`, {
+      ...validSettings(),
+      activity_hot_days: 180,
+      activity_retention_days: 3650,
+      activity_retention_action: "anonymise",
+    });
+    expect(r.status).toBe(200);
+    expect(await policyOf(ACME)).toEqual({ hot: 180, days: 3650, action: "anonymise" });
+    expect((await api(acme, "GET", `${BASE}/getCompanySettings`)).body.payload).toMatchObject({
+      activity_hot_days: 180,
+      activity_retention_days: 3650,
+      activity_retention_action: "anonymise",
+    });
+
+    expect((await api(acme, "PUT", `${BASE}/modifyCompanySettings`, validSettings())).status).toBe(200);
+    expect(await policyOf(ACME)).toEqual({ hot: 180, days: 3650, action: "anonymise" });
+    expect((await api(acme, "PUT", `${BASE}/modifyCompanySettings`, { ...validSettings(), activity_hot_days: 120 })).status).toBe(200);
+    expect(await policyOf(ACME)).toEqual({ hot: 120, days: 3650, action: "anonymise" });
+
+    expect((await api(acme, "PUT", `${BASE}/modifyCompanySettings`, { ...validSettings(), activity_retention_days: null })).status).toBe(200);
+    expect(await policyOf(ACME)).toEqual({ hot: 120, days: null, action: "anonymise" });
+    expect((await api(acme, "GET", `${BASE}/getCompanySettings`)).body.payload.activity_retention_days).toBeNull();
+  });
+
+  it("refuses values out of range or of the wrong kind with 400 naming the range, and stores nothing", async () => {
+    const before = await db().query.companySettings.findFirst({ where: eq(schema.companySettings.companyId, ACME) });
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ activity_hot_days: 6 }, "activity_hot_days", "Choose from 7 to 180 days"],
+      [{ activity_hot_days: 181 }, "activity_hot_days", "Choose from 7 to 180 days"],
+      [{ activity_hot_days: 90.5 }, "activity_hot_days", "Choose from 7 to 180 days"],
+      [{ activity_hot_days: "ninety" }, "activity_hot_days", "Choose from 7 to 180 days"],
+      [{ activity_hot_days: null }, "activity_hot_days", "Choose from 7 to 180 days"],
+      [{ activity_retention_days: 0 }, "activity_retention_days", "Choose from 1 to 3650 days"],
+      [{ activity_retention_days: 3651 }, "activity_retention_days", "Choose from 1 to 3650 days"],
+      [{ activity_retention_days: "forever" }, "activity_retention_days", "Choose from 1 to 3650 days"],
+      [{ activity_retention_action: "archive" }, "activity_retention_action", "Choose delete or anonymise"],
+      [{ activity_retention_action: 1 }, "activity_retention_action", "Choose delete or anonymise"],
+    ];
+    for (const [patch, field, message] of cases) {
+      const r = await api(acme, "PUT", `${BASE}/modifyCompanySettings`, { ...validSettings(), offline_reconect: 3, ...patch });
+      expect(r.status, JSON.stringify(patch)).toBe(400);
+      expect(r.body, JSON.stringify(patch)).toMatchObject({ message: `${field}: ${message}`, errors: { [field]: [message] } });
+    }
+    expect(await db().query.companySettings.findFirst({ where: eq(schema.companySettings.companyId, ACME) })).toEqual(before);
+  });
+
+  it("saves through the page's form: the retention choice, the days it needs, and a post without the fields", async () => {
+    const cookie = await pageCookie("acme");
+    const saved = await postPage(cookie, {
+      ...pageFields(),
+      activityHotDays: "150",
+      activityRetentionMode: "days",
+      activityRetentionDays: "2000",
+      activityRetentionAction: "delete",
+    });
+    expect([200, 202, 204, 302], saved.text).toContain(saved.status);
+    expect(await policyOf(ACME)).toEqual({ hot: 150, days: 2000, action: "delete" });
+
+    // Kept indefinitely, the page posts neither the days nor the action: the action stays for later.
+    expect([200, 202, 204, 302]).toContain((await postPage(cookie, { ...pageFields(), activityHotDays: "150", activityRetentionMode: "indefinitely" })).status);
+    expect(await policyOf(ACME)).toEqual({ hot: 150, days: null, action: "delete" });
+
+    const refusals: [Record<string, string>, string][] = [
+      [{ activityRetentionMode: "days" }, "Choose from 1 to 3650 days"],
+      [{ activityRetentionMode: "days", activityRetentionDays: "3651" }, "Choose from 1 to 3650 days"],
+      [{ activityHotDays: "181" }, "Choose from 7 to 180 days"],
+      [{ activityRetentionAction: "archive" }, "Choose delete or anonymise"],
+    ];
+    for (const [patch, message] of refusals) {
+      const r = await postPage(cookie, { ...pageFields(), offlineReconnect: "3", ...patch });
+      expect(r.status, JSON.stringify(patch)).toBe(400);
+      expect(r.text, JSON.stringify(patch)).toContain(message);
+    }
+    expect(await policyOf(ACME)).toEqual({ hot: 150, days: null, action: "delete" });
+    expect((await db().query.companySettings.findFirst({ where: eq(schema.companySettings.companyId, ACME) }))!.offlineReconnectHours).toBe(12);
+
+    // A page loaded before these fields existed posts none of them: the stored policy stays.
+    expect([200, 202, 204, 302]).toContain((await postPage(cookie, pageFields())).status);
+    expect(await policyOf(ACME)).toEqual({ hot: 150, days: null, action: "delete" });
+  });
+});
+
 describe("tenant isolation and permissions", () => {
   it("a save touches only the caller's company", async () => {
     const acmeBefore = await db().query.companySettings.findFirst({ where: eq(schema.companySettings.companyId, ACME) });
@@ -301,5 +424,22 @@ describe("OpenAPI", () => {
       expect(Object.keys(r.body.paths)).toContain(`${BASE}/${path}`);
     }
     expect(JSON.stringify(r.body.paths[`${BASE}/modifyFobProgrammers`])).toContain("fob_programmers");
+  });
+
+  it("describes the activity log's policy with its ranges, in the body and the answer", async () => {
+    const r = await api(null, "GET", "/api/openapi.json");
+    const body = r.body.paths[`${BASE}/modifyCompanySettings`].put.requestBody.content["application/json"].schema;
+    expect(body.required ?? []).not.toContain("activity_hot_days");
+    expect(body.properties.activity_hot_days).toMatchObject({ type: "integer", minimum: 7, maximum: 180, description: expect.stringContaining("archive") });
+    expect(body.properties.activity_retention_days).toMatchObject({
+      minimum: 1,
+      maximum: 3650,
+      nullable: true,
+      description: expect.stringContaining("null keeps it indefinitely"),
+    });
+    expect(body.properties.activity_retention_action).toMatchObject({ enum: ["delete", "anonymise"], description: expect.stringContaining("anonymise keeps them") });
+    const answer = r.body.paths[`${BASE}/getCompanySettings`].get.responses["200"].content["application/json"].schema.properties.payload;
+    expect(answer.required).toEqual(expect.arrayContaining(["activity_hot_days", "activity_retention_days", "activity_retention_action"]));
+    expect(answer.properties.activity_retention_days).toMatchObject({ nullable: true, description: expect.stringContaining("null keeps it indefinitely") });
   });
 });

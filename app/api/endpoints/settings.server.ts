@@ -1,5 +1,16 @@
 import { z } from "zod";
-import { checkResetPhone, companySettingsFields, fobProgrammersSchema, keepModeFields, scheduleOpenSchema, SETTINGS_MSG, type SettingsKey } from "~/schemas/settings";
+import {
+  checkResetPhone,
+  companySettingsFields,
+  fobProgrammersSchema,
+  HOT_DAYS,
+  keepModeFields,
+  RETENTION_ACTIONS,
+  RETENTION_DAYS,
+  scheduleOpenSchema,
+  SETTINGS_MSG,
+  type SettingsKey,
+} from "~/schemas/settings";
 import * as fobs from "~/services/fob-programmers.server";
 import * as scheduled from "~/services/scheduled-open.server";
 import * as settings from "~/services/settings.server";
@@ -27,10 +38,29 @@ const SETTINGS_WIRE = {
   passwordResetSecondaryAction: "password_reset_secondary_action",
   passwordResetPhone: "password_reset_phone",
   passwordResetPhoneCountry: "password_reset_phone_country",
+  activityHotDays: "activity_hot_days",
+  activityRetentionDays: "activity_retention_days",
+  activityRetentionAction: "activity_retention_action",
 } as const satisfies Record<SettingsKey, string>;
 
+/** The activity log's policy as the OpenAPI document explains it, in the body and the answer alike. */
+const ACTIVITY_DOC = {
+  hotDays: `Days the company's activity log keeps at hand, ${HOT_DAYS.min} to ${HOT_DAYS.max} (default ${HOT_DAYS.default}); older entries are read from the archive.`,
+  retentionDays: `Days activity is kept, ${RETENTION_DAYS.min} to ${RETENTION_DAYS.max}; null keeps it indefinitely (the default). It may be shorter than activity_hot_days.`,
+  retentionAction: "What happens to activity older than activity_retention_days: delete removes the entries; anonymise keeps them with the people in them removed.",
+};
+const KEPT_WHEN_ABSENT = " Absent keeps the stored value.";
+const { activityHotDays, activityRetentionDays, activityRetentionAction } = companySettingsFields.shape;
+
 /** A settings body in the spec's names, checked as the page's form is, as the settings the service takes. */
-const settingsBody = wireObject(companySettingsFields, SETTINGS_WIRE)
+const settingsBody = wireObject(
+  companySettingsFields.extend({
+    activityHotDays: activityHotDays.describe(ACTIVITY_DOC.hotDays + KEPT_WHEN_ABSENT),
+    activityRetentionDays: activityRetentionDays.describe(ACTIVITY_DOC.retentionDays + KEPT_WHEN_ABSENT),
+    activityRetentionAction: activityRetentionAction.describe(ACTIVITY_DOC.retentionAction + KEPT_WHEN_ABSENT),
+  }),
+  SETTINGS_WIRE,
+)
   .superRefine((v, ctx) => checkResetPhone(v, ctx, (k) => SETTINGS_WIRE[k]))
   .transform(keepModeFields);
 
@@ -57,6 +87,9 @@ function settingsPayload(s: SettingsRow | null, schedule: ScheduleOpen, assigned
     password_reset_security: s?.passwordResetSecurity ?? "email",
     password_reset_secondary_action: s?.passwordResetSecondaryAction ?? "nothing",
     password_reset_phone: s?.passwordResetPhone ?? "",
+    activity_hot_days: s?.activityHotDays ?? HOT_DAYS.default,
+    activity_retention_days: s?.activityRetentionDays ?? null,
+    activity_retention_action: s?.activityRetentionAction ?? "delete",
     schedule_opens: schedule.week.map((d) => ({ scheduleDay: d.day, openWholeDay: d.openWholeDay, openTime: d.openTime, closeTime: d.closeTime })),
     schedule_exceptions: schedule.exceptions.map((e) => ({ id: e.id, exceptionDate: e.date, openWholeDay: e.openWholeDay, openTime: e.openTime, closeTime: e.closeTime })),
     fob_programmers: assigned.map(programmerPayload),
@@ -85,6 +118,9 @@ const settingsShape = z.object({
   password_reset_security: z.string(),
   password_reset_secondary_action: z.string(),
   password_reset_phone: z.string(),
+  activity_hot_days: z.number().int().describe(ACTIVITY_DOC.hotDays),
+  activity_retention_days: z.number().int().nullable().describe(ACTIVITY_DOC.retentionDays),
+  activity_retention_action: z.enum(RETENTION_ACTIONS).describe(ACTIVITY_DOC.retentionAction),
   schedule_opens: z.array(dayShape),
   schedule_exceptions: z.array(dayShape.omit({ scheduleDay: true }).extend({ id: z.number(), exceptionDate: z.string() })),
   fob_programmers: z.array(programmerShape),
@@ -109,7 +145,7 @@ export const settingsEndpoints = [
     path: "/settings/modifyCompanySettings",
     tag: "Company settings",
     summary:
-      "Saves the settings object. password_reset_secondary_action is kept only for the text mode and password_reset_phone (required) only for admin: a national number is read in default_country_code (or password_reset_phone_country), and it comes back as E.164. The first save also creates a closed seven-day schedule and one closed exception dated today. Needs the modify right.",
+      "Saves the settings object. password_reset_secondary_action is kept only for the text mode and password_reset_phone (required) only for admin: a national number is read in default_country_code (or password_reset_phone_country), and it comes back as E.164. The activity log's activity_hot_days, activity_retention_days (null: indefinitely) and activity_retention_action may be left out to keep their stored values. The first save also creates a closed seven-day schedule and one closed exception dated today. Needs the modify right.",
     auth: "token",
     body: settingsBody,
     response: z.object({ message: z.string(), payload: z.object({ id: z.number(), is_force_firmware_update: z.boolean() }) }),

@@ -6,6 +6,7 @@ import { CountryPicker } from "~/components/phone-field/country-picker";
 import { PhoneInput } from "~/components/phone-field/phone-input";
 import { ZoneSelect } from "~/components/zone-select";
 import { FormAlert } from "~/components/auth/form-parts";
+import { ActivityLogCard } from "~/components/settings/activity-log-card";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { Field } from "~/components/ui/field";
@@ -147,6 +148,8 @@ export function SettingsForm({ settings: s, zones, canModify }: Props) {
             )}
           </CardContent>
         </Card>
+
+        <ActivityLogCard settings={s} fields={fields} err={err} />
       </fieldset>
 
       {canModify && (
