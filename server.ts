@@ -10,6 +10,7 @@ import { getLoadContext } from "./load-context";
 import { core } from "./app/core.server";
 import { background, wakeAlerts, type AlertWakeUp } from "./worker-background";
 
+export { ArchiveView } from "./app/durable/archive-view";
 export { CompanyLog } from "./app/durable/company-log";
 
 const handleRemixRequest = createRequestHandler(build as unknown as ServerBuild);

@@ -6,9 +6,11 @@ declare namespace Cloudflare {
 	}
 	interface Env {
 		FIRMWARE: R2Bucket;
+		ACTIVITY_ARCHIVE: R2Bucket;
 		ALERTS_QUEUE: Queue;
 		DB: D1Database;
 		COMPANY_LOG: DurableObjectNamespace<import("./app/durable/company-log").CompanyLog>;
+		ARCHIVE_VIEW: DurableObjectNamespace<import("./app/durable/archive-view").ArchiveView>;
 		ENVIRONMENT: "production";
 		IDLE_TIMEOUT_MS: "540000";
 		IDLE_WARNING_MS: "60000";

@@ -1,9 +1,10 @@
 /**
  * The tables of one company's activity log store (docs/decisions/0047-activity-log-per-company.md).
  * The log's own tables have the D1 columns, indexes and tally triggers verbatim (db/migrations 0000,
- * 0017 and 0023), so the activity service's queries run here unchanged. The names the log shows live
- * in small copies of `users`, `devices` and `device_groups` (only the columns the log reads) and a full
- * copy of the activity catalogue. Every statement is idempotent: a store at any version runs it all.
+ * 0017 and 0023; the update trigger is there for the retention policy's anonymising), so the activity
+ * service's queries run here unchanged. The names the log shows live in small copies of `users`,
+ * `devices` and `device_groups` (only the columns the log reads) and a full copy of the activity
+ * catalogue. Every statement is idempotent: a store at any version runs it all.
  */
 export const COMPANY_LOG_SCHEMA = `
 CREATE TABLE IF NOT EXISTS activity_logs (
@@ -93,6 +94,40 @@ CREATE TABLE IF NOT EXISTS devices (
   sensor2_close_name text NOT NULL
 );
 CREATE TABLE IF NOT EXISTS device_groups (id integer PRIMARY KEY NOT NULL, company_id integer NOT NULL, full_name text NOT NULL, display_name text NOT NULL);
+
+CREATE TRIGGER IF NOT EXISTS activity_counts_update AFTER UPDATE OF company_id, operation_type, activity_type_id, created_by_user_id, target_user_id, target_device_id, target_device_group_id
+ON activity_logs BEGIN
+  UPDATE activity_counts SET n = n - 1
+    WHERE company_id = old.company_id AND operation_type = old.operation_type AND activity_type_id = old.activity_type_id;
+  INSERT INTO activity_counts (company_id, operation_type, activity_type_id, n) VALUES (new.company_id, new.operation_type, new.activity_type_id, 1)
+    ON CONFLICT (company_id, operation_type, activity_type_id) DO UPDATE SET n = n + 1;
+  UPDATE activity_ref_counts SET n = n - 1 WHERE company_id = old.company_id AND (
+    (kind = 'creator' AND ref_id = coalesce(old.created_by_user_id, 0)) OR (kind = 'target' AND ref_id = coalesce(old.target_user_id, 0))
+    OR (kind = 'device' AND ref_id = coalesce(old.target_device_id, 0)) OR (kind = 'group' AND ref_id = coalesce(old.target_device_group_id, 0)));
+  INSERT INTO activity_ref_counts (company_id, kind, ref_id, n) VALUES
+    (new.company_id, 'creator', coalesce(new.created_by_user_id, 0), 1),
+    (new.company_id, 'target', coalesce(new.target_user_id, 0), 1),
+    (new.company_id, 'device', coalesce(new.target_device_id, 0), 1),
+    (new.company_id, 'group', coalesce(new.target_device_group_id, 0), 1)
+    ON CONFLICT (company_id, kind, ref_id) DO UPDATE SET n = n + 1;
+END;
+
+-- The archive (docs/decisions/0049-activity-hot-window-archive.md): UTC days (activity_timestamp / 86400000)
+-- with rows or notes the archive lacks, and the days archived: how many rows, whether the store has
+-- dropped them (past the hot window), whether the retention policy has anonymised them.
+CREATE TABLE IF NOT EXISTS archive_pending (day integer PRIMARY KEY NOT NULL) WITHOUT ROWID;
+CREATE TRIGGER IF NOT EXISTS archive_pending_row AFTER INSERT ON activity_logs BEGIN
+  INSERT OR IGNORE INTO archive_pending (day) VALUES (new.activity_timestamp / 86400000);
+END;
+CREATE TRIGGER IF NOT EXISTS archive_pending_note AFTER INSERT ON activity_notes BEGIN
+  INSERT OR IGNORE INTO archive_pending (day) SELECT activity_timestamp / 86400000 FROM activity_logs WHERE id = new.activity_id;
+END;
+CREATE TABLE IF NOT EXISTS archive_days (
+  day integer PRIMARY KEY NOT NULL,
+  rows integer NOT NULL,
+  pruned integer NOT NULL DEFAULT 0,
+  anonymised integer NOT NULL DEFAULT 0
+) WITHOUT ROWID;
 
 -- Rows the alert engine has still to read, in the order they reached this store (copied or written here).
 CREATE TABLE IF NOT EXISTS alert_arrivals (seq integer PRIMARY KEY AUTOINCREMENT, activity_id integer NOT NULL);

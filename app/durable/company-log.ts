@@ -14,6 +14,9 @@ import { ACTIVITY_COLUMNS, ALERT_PAGE, alertActivities, type Activity, type Engi
 import { configureClock, nowMs } from "~/utils/clock.server";
 import { dbFromEnv } from "~/utils/db.server";
 import { configuredOrigin } from "~/utils/origin.server";
+import { DAY_MS } from "./company-log-archive";
+import { readOnly, type ProxyQuery, type ProxyRows } from "./log-read";
+import { closedDayPending, eraseFromArchive, nextUpkeep, policyWithin, upkeep, type Policy, type Upkeep, type UpkeepStore } from "./company-log-upkeep";
 import { COMPANY_LOG_SCHEMA, INGEST_LIMIT, LOG_COLUMNS, NAME_COLUMNS, NOTE_COLUMNS, STORE_ID_BASE, TYPE_COLUMNS, type IngestRow, type NameTable } from "./company-log-schema";
 
 /** Rows copied per D1 read: one statement's worth, and a bounded transaction in the store. */
@@ -25,10 +28,6 @@ const ID_CHUNK = 90;
 const REF_TABLES = { created_by_user_id: "users", target_user_id: "users", target_device_id: "devices", target_device_group_id: "device_groups" } as const;
 
 type Row = Record<string, SqlStorageValue>;
-export type ProxyMethod = "run" | "all" | "values" | "get";
-export type ProxyQuery = { sql: string; params: SqlStorageValue[]; method: ProxyMethod };
-/** All rows as arrays of values; for `get`, the first row alone (or none). */
-export type ProxyRows = SqlStorageValue[][] | SqlStorageValue[] | undefined;
 type Rename = { seq: number; kind: NameTable; ref_id: number };
 /**
  * D1's outbox as one copy pass saw it: the company's oldest outbox row, and where the platform-wide alert
@@ -52,6 +51,12 @@ export class CompanyLog extends DurableObject<Env> {
     configureClock(env);
     ctx.blockConcurrencyWhile(async () => {
       ctx.storage.sql.exec(COMPANY_LOG_SCHEMA);
+      // A store from before the archive: every day it holds is still to be archived.
+      if (this.state("archive_seeded") === null)
+        ctx.storage.transactionSync(() => {
+          this.sql("INSERT OR IGNORE INTO archive_pending (day) SELECT DISTINCT activity_timestamp / 86400000 FROM activity_logs");
+          this.setState("archive_seeded", 1);
+        });
     });
   }
 
@@ -115,6 +120,8 @@ export class CompanyLog extends DurableObject<Env> {
         const [done] = await db.batch([db.prepare("DELETE FROM activity_logs WHERE company_id = ? AND id <= ?").bind(companyId, through)]);
         deleted = done.meta.changes;
       }
+      // A store fed by the outbox alone has no ingest to set its alarm, which runs the upkeep.
+      if (result.rows > 0 && (await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now());
       return { ...result, deleted };
     });
     return { ...step, alerts: await this.alertInTurn() };
@@ -163,7 +170,7 @@ export class CompanyLog extends DurableObject<Env> {
     if (!Number.isSafeInteger(userId) || userId <= 0) throw new Error("A person to erase needs a user id");
     return this.serial(companyId, async () => {
       await this.copy(companyId, Infinity);
-      return this.ctx.storage.transactionSync(() => {
+      const erased = this.ctx.storage.transactionSync(() => {
         const names = "created_by_user_id = ?1 OR target_user_id = ?1";
         const ids = this.sql<{ id: number }>(`SELECT id FROM activity_logs WHERE ${names}`, userId)
           .toArray()
@@ -171,14 +178,80 @@ export class CompanyLog extends DurableObject<Env> {
         this.sql(`DELETE FROM activity_notes WHERE user_id = ?1 OR activity_id IN (SELECT id FROM activity_logs WHERE ${names})`, userId);
         this.sql(`DELETE FROM activity_logs WHERE ${names}`, userId);
         this.sql("DELETE FROM users WHERE id = ?", userId);
+        // Readers built on the log before (archive views) are built again.
+        this.setState("archive_gen", (this.state("archive_gen") ?? 0) + 1);
         return ids;
       });
+      await eraseFromArchive(this.upkeepStore(companyId), userId);
+      return erased;
     });
   }
 
-  /** The alarm an ingest sets: the alert engine over what arrived (a throw retries it later, with the alarm's own backoff). */
+  /**
+   * The alarm: the alert engine over what arrived (an ingest sets it), then the upkeep when it is due or a
+   * closed day has rows to archive. A throw retries it later, with the alarm's own backoff.
+   */
   async alarm() {
     await this.alertInTurn();
+    const companyId = this.state("company_id");
+    if (companyId === null) return;
+    const now = nowMs();
+    const more = now >= (this.state("upkeep_due") ?? 0) || closedDayPending(this.upkeepStore(companyId), now) ? (await this.upkeep(companyId, now)).more : false;
+    // Alarms run on the real clock; the upkeep's day is the server's (which tests may shift).
+    const due = more ? now : this.state("upkeep_due")!;
+    await this.ctx.storage.setAlarm(Date.now() + Math.max(0, due - now));
+  }
+
+  /**
+   * Archives the closed days the archive lacks, applies the company's retention policy and drops archived
+   * days past its hot window, a bounded amount per call (`more` says there is more): the alarm's daily work,
+   * run now. `now` is the instant it runs as.
+   */
+  async upkeep(companyId: number, now = nowMs()): Promise<Upkeep> {
+    return this.serial(companyId, async () => {
+      const result = await upkeep(this.upkeepStore(companyId), await this.policy(companyId), now);
+      this.setState("upkeep_due", nextUpkeep(now));
+      return result;
+    });
+  }
+
+  /** The company's hot window and retention policy (company settings), within their limits. */
+  private async policy(companyId: number): Promise<Policy> {
+    const row = await this.env.DB.prepare(
+      "SELECT activity_hot_days AS hotDays, activity_retention_days AS retentionDays, activity_retention_action AS action FROM company_settings WHERE company_id = ?",
+    )
+      .bind(companyId)
+      .first<Policy>();
+    return policyWithin(row);
+  }
+
+  private upkeepStore(companyId: number): UpkeepStore {
+    return {
+      companyId,
+      bucket: this.env.ACTIVITY_ARCHIVE,
+      sql: (query, ...params) => this.sql(query, ...params),
+      state: (key) => this.state(key),
+      setState: (key, value) => this.setState(key, value),
+      transaction: (work) => this.ctx.storage.transactionSync(work),
+    };
+  }
+
+  /**
+   * Where the store's rows begin: every row before `hotFrom` (UTC midnight; null while nothing has left the
+   * store) is read from the archive. `generation` changes whenever an archived day does.
+   */
+  archiveState(companyId: number): { hotFrom: number | null; generation: number } {
+    this.claim(companyId);
+    const day = this.state("hot_from_day");
+    return { hotFrom: day === null ? null : day * DAY_MS, generation: this.state("archive_gen") ?? 0 };
+  }
+
+  /** The archived days in [fromDay, toDay) the store no longer holds, oldest first. */
+  archivedDays(companyId: number, fromDay: number, toDay: number): number[] {
+    this.claim(companyId);
+    return this.sql<{ day: number }>("SELECT day FROM archive_days WHERE pruned = 1 AND day >= ? AND day < ? ORDER BY day", fromDay, toDay)
+      .toArray()
+      .map((r) => r.day);
   }
 
   /** The alert engine over what has arrived and not been read yet: the alarm's work, run now. */
@@ -337,19 +410,14 @@ export class CompanyLog extends DurableObject<Env> {
     return queries.map((q) => this.read(q));
   }
 
-  private read({ sql, params, method }: ProxyQuery): ProxyRows {
-    // The store changes only by copying from D1: SQL from outside only reads, one statement (drizzle's
-    // never contain a semicolon; the values are bound parameters).
-    if (method === "run" || !/^\s*select\b/i.test(sql) || sql.includes(";")) throw new Error("The company log takes read statements only");
-    const rows = Array.from(this.ctx.storage.sql.exec(sql, ...params).raw());
-    // drizzle reads a missing row as `undefined`.
-    return method === "get" ? rows[0] : rows;
+  private read(q: ProxyQuery): ProxyRows {
+    return readOnly(this.ctx.storage.sql, q);
   }
 
   /** What the store holds and its size on disk, for the operators' backfill and `bench:activity`. */
-  stats(): { rows: number; notes: number; bytes: number; lastId: number } {
+  stats(): { rows: number; notes: number; bytes: number; lastId: number; copiedThrough: number } {
     const { rows, lastId } = this.sql<{ rows: number; lastId: number }>("SELECT count(*) AS rows, coalesce(max(id), 0) AS lastId FROM activity_logs").one();
     const { notes } = this.sql<{ notes: number }>("SELECT count(*) AS notes FROM activity_notes").one();
-    return { rows, notes, lastId, bytes: this.ctx.storage.sql.databaseSize };
+    return { rows, notes, lastId, copiedThrough: this.copiedThrough(), bytes: this.ctx.storage.sql.databaseSize };
   }
 }

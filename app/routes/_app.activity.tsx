@@ -13,10 +13,11 @@ import { LinkButton } from "~/components/ui/link-button";
 import { getFixedT, getLanguage } from "~/i18n/i18next.server";
 import { translateMessage } from "~/i18n/messages";
 import { ACTIVITY_PAGE_SIZE, ACTIVITY_SORTS, DEFAULT_ACTIVITY_SORT, FILTER_TYPES, filterFromSearch, hasAnyFilter, type FilterType } from "~/schemas/activity";
-import { filterTargetName, listActivity, type ActivityPage } from "~/services/activity.server";
+import { activityLog, filterTargetName, listActivity, type ActivityPage } from "~/services/activity.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { companyLogDb } from "~/utils/company-log.server";
-import { getDb } from "~/utils/db.server";
+import { getDb, nowMs } from "~/utils/db.server";
+import { formatDate } from "~/utils/format";
 import { ServiceError } from "~/utils/errors.server";
 
 export const meta: MetaFunction = () => [{ title: "Activity" }];
@@ -28,10 +29,13 @@ export const meta: MetaFunction = () => [{ title: "Activity" }];
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "activity");
   const db = getDb(context);
-  const log = companyLogDb(context.cloudflare.env, auth.company.id);
+  const env = context.cloudflare.env;
   const url = new URL(request.url);
   const filter = filterFromSearch(url.searchParams);
+  // Dates before the store's hot window read a view of the archive.
+  const { db: log, archivedBefore } = await activityLog(env, auth, filter, nowMs());
   let error: string | null = null;
+  let tz = "UTC";
   const page = await tablePage(url, { defaultSort: DEFAULT_ACTIVITY_SORT, sortable: ACTIVITY_SORTS, pageSize: ACTIVITY_PAGE_SIZE }, async (params) => {
     const grid = { sort: formatSort(params.sort), page: params.page - 1, pageSize: params.pageSize };
     let result: ActivityPage;
@@ -41,8 +45,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       if (!(e instanceof ServiceError) || e.status !== 400) throw e;
       // A hand-edited URL with a bad filter shows why and the whole log.
       error = translateMessage(await getFixedT(await getLanguage(request), "activity"), e.message, "activity");
-      result = await listActivity(log, auth, grid, context.core);
+      result = await listActivity(companyLogDb(env, auth.company.id), auth, grid, context.core);
     }
+    tz = result.tz;
     return { rows: result.rows.map((r) => gridRow(r, result.tz)), total: result.total };
   });
   const type = filter.type as FilterType | undefined;
@@ -51,12 +56,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     ...page,
     filter,
     error,
+    archivedBefore: archivedBefore === null ? null : formatDate(archivedBefore, tz),
     target: !error && type && filter.id ? { type, name: targetName ?? `#${filter.id}` } : null,
   };
 }
 
 export default function ActivityPageRoute() {
-  const { rows, total, params, filter, error, target } = useLoaderData<typeof loader>();
+  const { rows, total, params, filter, error, archivedBefore, target } = useLoaderData<typeof loader>();
   const { t } = useTranslation("activity");
   const [searchParams] = useSearchParams();
   const location = useLocation();
@@ -97,6 +103,11 @@ export default function ActivityPageRoute() {
         anyFilter={hasAnyFilter(filter)}
         reportHref={`/resources/activity-report?${reportSearch}`}
       />
+      {archivedBefore && (
+        <p className="text-sm text-muted-foreground" data-testid="hot-window">
+          {t("archivedBefore", { date: archivedBefore })}
+        </p>
+      )}
       {target && (
         <p className="flex flex-wrap items-center gap-2 text-sm" data-testid="target-filter">
           <span>{t("filteredBy", { what: t(`type.${target.type}`), name: target.name })}</span>

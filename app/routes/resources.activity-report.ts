@@ -1,17 +1,16 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { filterFromSearch } from "~/schemas/activity";
-import { activityReportStream, REPORT_FILE } from "~/services/activity.server";
+import { activityReportStream, REPORT_FILE, reportSource } from "~/services/activity.server";
 import { requireModule } from "~/utils/auth-guards.server";
-import { companyLogDb } from "~/utils/company-log.server";
 import { ServiceError } from "~/utils/errors.server";
 
-/** /activity's Download report: every row the filter matches, streamed as activity_report.csv in time order. */
+/** /activity's Download report: every row the filter matches, archive included, streamed as activity_report.csv in time order. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "activity");
   const search = new URL(request.url).searchParams;
   try {
     const body = await activityReportStream(
-      companyLogDb(context.cloudflare.env, auth.company.id),
+      reportSource(context.cloudflare.env, auth),
       auth,
       { ...filterFromSearch(search), sort: search.get("sort") ?? undefined },
       context.core,

@@ -19,7 +19,7 @@ import {
   type FilterType,
 } from "~/schemas/activity";
 import { assertCan, companyZone, type Auth } from "~/utils/auth-guards.server";
-import type { LogDb } from "~/utils/company-log.server";
+import { activityLogFor, reportParts, type CompanyLogEnv, type LogDb, type LogPart, type Span } from "~/utils/company-log.server";
 import { schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
 import { formatZonedTime } from "~/utils/format";
@@ -263,6 +263,32 @@ export function zoneFor(auth: Auth, core: Core, tz: string | undefined): string 
 }
 
 /**
+ * The UTC times the filter's dates can cover in any zone (a local day is within two days of the UTC
+ * one), or none without dates: the part of the log a filtered read needs (the store or the archive).
+ */
+export function filterSpan(f: ActivityFilter): Span | null {
+  if (!f.filterFromDate || !f.filterToDate) return null;
+  return { from: Date.parse(`${f.filterFromDate}T00:00:00Z`) - 2 * DAY, to: Date.parse(`${f.filterToDate}T00:00:00Z`) + 3 * DAY };
+}
+
+/**
+ * The part of the company's log a read with this filter needs (its store, or a view of the archive when
+ * the dates reach before the store's rows) and where the store's rows begin (`archivedBefore`; null while
+ * nothing is archived out of it). A filter that does not parse reads the store, which then says why.
+ */
+export async function activityLog(env: CompanyLogEnv, auth: Auth, input: ActivityFilterInput, now: number): Promise<{ db: LogDb; archivedBefore: number | null }> {
+  const parsed = activityFilterSchema.safeParse(input);
+  const { db, hotFrom } = await activityLogFor(env, auth.company.id, parsed.success ? filterSpan(parsed.data) : null, now);
+  return { db, archivedBefore: hotFrom };
+}
+
+/** The parts of the company's log a streamed report reads (store and archive). */
+export const reportSource =
+  (env: CompanyLogEnv, auth: Auth): ReportSource =>
+  (span, oldestFirst) =>
+    reportParts(env, auth.company.id, span, oldestFirst);
+
+/**
  * The date and time filters as UTC intervals, expanded by the access-window core: dates are
  * whole local days, times a daily local window (overnight when the end is before the start),
  * both together that window on those days. Times alone cover the span of the company's log.
@@ -271,9 +297,9 @@ async function timeIntervals(db: LogDb, auth: Auth, core: Core, f: ActivityFilte
   if (!f.filterFromDate && !f.filterFromTime) return null;
   let from: number;
   let to: number;
-  if (f.filterFromDate && f.filterToDate) {
-    from = Date.parse(`${f.filterFromDate}T00:00:00Z`) - 2 * DAY;
-    to = Date.parse(`${f.filterToDate}T00:00:00Z`) + 3 * DAY;
+  const span = filterSpan(f);
+  if (span) {
+    ({ from, to } = span);
   } else {
     // Two queries: SQLite reads a lone min() or max() from the index's end, but both at once scan the range.
     const [[first], [last]] = await db.batch([
@@ -537,30 +563,41 @@ export async function activityReport(db: LogDb, auth: Auth, input: ActivityFilte
 /** Rows per query of the streamed report: small enough that memory stays flat, large enough to be quick. */
 export const STREAM_CHUNK = 1000;
 
+/** The parts of the log a streamed report reads within a span (none: all of it), in the order it reads them. */
+export type ReportSource = (span: Span | null, oldestFirst: boolean) => Promise<LogPart[]>;
+
 /**
  * Every row of the filtered log as a CSV stream, in time order (oldest first only when the grid is
- * sorted by date ascending). Each chunk continues after the last row sent (a keyset on time and id),
- * so the millionth row costs what the first does; nothing waits for the whole log.
+ * sorted by date ascending), across the store and the archive: the parts cover times that do not meet,
+ * and each is read in turn. Each chunk continues after the last row sent (a keyset on time and id), so
+ * the millionth row costs what the first does; nothing waits for the whole log.
  */
-export async function activityReportStream(db: LogDb, auth: Auth, input: ActivityFilterInput, core: Core): Promise<ReadableStream<Uint8Array>> {
+export async function activityReportStream(source: ReportSource, auth: Auth, input: ActivityFilterInput, core: Core): Promise<ReadableStream<Uint8Array>> {
   assertCan(auth, MODULE);
   const f = parseFilter(input);
   const tz = zoneFor(auth, core, f.tz);
-  const { where } = await whereOf(db, auth, core, f, tz);
   const s = sortOf(f.sort);
   const oldestFirst = s.key === "date" && !s.desc;
+  const parts = await source(filterSpan(f), oldestFirst);
   const dir = oldestFirst ? asc : desc;
   const past = oldestFirst ? gt : lt;
   const encoder = new TextEncoder();
+  let part = 0;
+  let where: SQL | null = null;
   let last: { at: number; id: number } | null = null;
-  let done = false;
   return new ReadableStream<Uint8Array>({
     start(controller) {
       // The byte-order mark makes spreadsheet programs read the names as UTF-8.
       controller.enqueue(encoder.encode(`\uFEFF${REPORT_COLUMNS.join(",")}\r\n`));
     },
     async pull(controller) {
-      if (done) return controller.close();
+      if (part === parts.length) return controller.close();
+      const { db, span } = parts[part];
+      where ??= and(
+        (await whereOf(db, auth, core, f, tz)).where,
+        span?.from !== undefined ? gte(l.activityTimestamp, span.from) : undefined,
+        span?.to !== undefined ? lt(l.activityTimestamp, span.to) : undefined,
+      )!;
       const after = last ? or(past(l.activityTimestamp, last.at), and(eq(l.activityTimestamp, last.at), past(l.id, last.id))) : undefined;
       const rows = ((await joined(db).where(and(where, after)).orderBy(dir(l.activityTimestamp), dir(l.id)).limit(STREAM_CHUNK)) as Flat[]).map(shape);
       if (rows.length) {
@@ -568,8 +605,10 @@ export async function activityReportStream(db: LogDb, auth: Auth, input: Activit
         controller.enqueue(encoder.encode(rows.map((r) => csvLine(r, tz) + "\r\n").join("")));
       }
       if (rows.length < STREAM_CHUNK) {
-        done = true;
-        controller.close();
+        part++;
+        where = null;
+        last = null;
+        if (part === parts.length) controller.close();
       }
     },
   });

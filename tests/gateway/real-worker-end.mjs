@@ -10,6 +10,7 @@ import { execFile } from "node:child_process";
 import { pbkdf2Sync, randomBytes } from "node:crypto";
 import { cp, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
+import { gunzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { Miniflare } from "miniflare";
@@ -87,6 +88,21 @@ export async function startWorkerEnd() {
     });
   /** One read statement on ACME's log, after the store copied what D1's outbox holds; rows as arrays. */
   const acmeLog = (sql, method = "all") => onAcmeLog((store) => store.query(ACME, { sql, params: [], method }));
+  /** ACME's archived days (decision 0049): each object's key and its rows, as arrays in the store's column order. */
+  const acmeArchive = () =>
+    onState(async (mf) => {
+      const bucket = await mf.getR2Bucket("ACTIVITY_ARCHIVE", "console");
+      const days = [];
+      for (const { key } of (await bucket.list({ prefix: `activity/${ACME}/` })).objects) {
+        const text = gunzipSync(Buffer.from(await (await bucket.get(key)).arrayBuffer())).toString();
+        const rows = text
+          .split("\n")
+          .filter((line) => line.startsWith('["r"'))
+          .map((line) => JSON.parse(line).slice(1));
+        days.push({ key, rows });
+      }
+      return days;
+    });
   await start();
 
   return {
@@ -107,6 +123,13 @@ export async function startWorkerEnd() {
     /** One SQL statement on the Worker's D1, for changes no console call makes yet. */
     sql: d1,
     acmeLog,
+    acmeArchive,
+    /** Runs ACME's store upkeep until it has nothing left to do (archive, retention, hot window). */
+    acmeUpkeep: () =>
+      onAcmeLog(async (store) => {
+        while ((await store.upkeep(ACME)).more);
+        return store.archiveState(ACME);
+      }),
     /** What ACME's store holds now, without copying first. */
     acmeStats: () => onAcmeLog((store) => store.stats()),
     rows: async () => (await acmeLog(`select count(*) from activity_logs where event_id like '%-e%'`, "get"))[0],

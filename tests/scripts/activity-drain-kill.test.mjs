@@ -1,8 +1,11 @@
 // D1's activity outbox drained into a company's store (docs/decisions/0048-activity-outbox.md) with the
 // Worker killed every KILL_EVERY_MS until the outbox is empty, each time restarted and the drain run
-// again: every row ends in the store exactly once, with its D1 id, and none is left in D1. The drains are the operators' backfill calls (and the queue consumer's, which
-// each call wakes); the Worker is the built console under Miniflare (tests/gateway/real-worker-end.mjs),
-// whose workerd process is killed (SIGKILL) and started again on the same state.
+// again. The rows are dated 100 days ago, past the hot window, so the store's upkeep (its alarm, set by
+// the drains) archives their days to R2 and drops them while the kills go on (decision 0049): in the end
+// every row is in the archive exactly once, with its D1 id, none is left in the store or in D1. The drains
+// are the operators' backfill calls (and the queue consumer's, which each call wakes); the Worker is the
+// built console under Miniflare (tests/gateway/real-worker-end.mjs), whose workerd process is killed
+// (SIGKILL) and started again on the same state.
 // Run: node --test tests/scripts/activity-drain-kill.test.mjs
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -15,6 +18,9 @@ const ROOT = { companyId: "ROOT", userName: "root@example.com", password: "Root#
 /** A drain copies (500 rows a transaction), then deletes what its store holds in one statement: kills at this pace cut copies. */
 const KILL_EVERY_MS = 600;
 const MAX_KILLS = 40;
+const DAY = 86_400_000;
+/** 100 days ago at midnight; the rows, 8 s apart, cover three days. */
+const FIRST_AT = (Math.floor(Date.now() / DAY) - 100) * DAY;
 
 test("a drain killed mid-way and run again loses and doubles nothing", { timeout: 540_000 }, async () => {
   const worker = await startWorkerEnd();
@@ -22,7 +28,7 @@ test("a drain killed mid-way and run again loses and doubles nothing", { timeout
     await worker.sql(
       `with recursive c(i) as (select 0 union all select i + 1 from c where i + 1 < ${ROWS})
        insert into activity_logs (company_id, activity_type_id, operation_type, summary, activity_timestamp)
-       select 3, (select id from activity_types where name = 'Door Opened'), 'Admin', 'kill ' || i, 1000000000000 + i from c`,
+       select 3, (select id from activity_types where name = 'Door Opened'), 'Admin', 'kill ' || i, ${FIRST_AT} + i * 8000 from c`,
     );
     const written = (await worker.sql("select id from activity_logs where summary like 'kill %' order by id")).map((r) => r.id);
     assert.equal(written.length, ROWS);
@@ -47,9 +53,11 @@ test("a drain killed mid-way and run again loses and doubles nothing", { timeout
       await worker.stop();
       await cut;
       left = (await worker.sql("select count(*) n from activity_logs where summary like 'kill %'"))[0].n;
-      const { rows } = await worker.acmeStats();
-      console.log(`kill ${kills}: ${rows} rows in ACME's store, ${left} of this test's ${ROWS} still in D1`);
-      copiedNotDeleted ||= rows >= acme.rows + 1_000 && left > 0;
+      const { rows, copiedThrough } = await worker.acmeStats();
+      const archived = (await worker.acmeArchive()).reduce((n, day) => n + day.rows.filter((r) => String(r[9]).startsWith("kill ")).length, 0);
+      console.log(`kill ${kills}: ${rows} rows in ACME's store, ${archived} of this test's in its archive, ${left} still in D1`);
+      const [{ first }] = await worker.sql("select coalesce(min(id), 0) first from activity_logs where summary like 'kill %'");
+      copiedNotDeleted ||= left > 0 && first <= copiedThrough;
       await worker.start();
     }
     // Some kill cut a drain after its store had copied rows and before D1 deleted them.
@@ -57,8 +65,17 @@ test("a drain killed mid-way and run again loses and doubles nothing", { timeout
     await backfill(worker.url, await rootToken(worker.url, ROOT));
     const [left] = await worker.sql("select count(*) n from activity_logs where summary like 'kill %'");
     assert.equal(left.n, 0, "nothing is left in D1's outbox");
-    const stored = (await worker.acmeLog("select id from activity_logs where summary like 'kill %' order by id")).map(([id]) => id);
-    assert.deepEqual(stored, written, "the store holds every row once, with its D1 id");
+    // The upkeep run to its end: every day archived, the three past the window dropped from the store.
+    const { hotFrom } = await worker.acmeUpkeep();
+    assert.ok(hotFrom > FIRST_AT + 2 * DAY, `the store begins at ${hotFrom}`);
+    const stored = await worker.acmeLog("select id from activity_logs where summary like 'kill %'");
+    assert.deepEqual(stored, [], "the store has dropped the archived days");
+    const archived = (await worker.acmeArchive())
+      .flatMap((day) => day.rows)
+      .filter((r) => String(r[9]).startsWith("kill "))
+      .map((r) => r[0])
+      .sort((a, b) => a - b);
+    assert.deepEqual(archived, written, "the archive holds every row once, with its D1 id");
   } finally {
     await worker.dispose();
   }

@@ -84,25 +84,38 @@ export const activityEndpoints = [
     path: "/user/activityLogs",
     tag,
     summary:
-      "One page (0-based, default 100 rows) of the company's activity log. Dates are whole days and times a daily window, both in `tz` (default: the company's zone); id+type filters by Triggered By, User, Device or Device Group; sort is a column name, '-' for descending (default '-date').",
+      "One page (0-based, default 100 rows) of the company's activity log. Dates are whole days and times a daily window, both in `tz` (default: the company's zone); id+type filters by Triggered By, User, Device or Device Group; sort is a column name, '-' for descending (default '-date'). Without dates the page covers the company's hot window; `archivedBefore` (epoch ms, null while nothing is archived) says where it begins, and dates before it search the archive.",
     auth: "token",
     body: activityFilterSchema,
-    response: z.object({ payload: z.object({ rows: z.array(activityRow), total: z.number(), page: z.number(), pageSize: z.number(), tz: z.string() }) }),
-    async handler({ env, auth, core, body }) {
-      const page = await activity.listActivity(companyLogDb(env, auth.company.id), auth, body, core);
-      return { payload: { ...page, rows: page.rows.map(rowPayload) } };
+    response: z.object({
+      payload: z.object({
+        rows: z.array(activityRow),
+        total: z.number(),
+        page: z.number(),
+        pageSize: z.number(),
+        tz: z.string(),
+        archivedBefore: z
+          .number()
+          .nullable()
+          .describe("Entries before this instant (epoch ms) are in the archive: a date range reaches them. Null while the whole log is at hand."),
+      }),
+    }),
+    async handler({ env, auth, core, body, now }) {
+      const { db, archivedBefore } = await activity.activityLog(env, auth, body, now);
+      const page = await activity.listActivity(db, auth, body, core);
+      return { payload: { ...page, rows: page.rows.map(rowPayload), archivedBefore } };
     },
   }),
   endpoint({
     method: "POST",
     path: "/user/activityReport",
     tag,
-    summary: `The filtered log as CSV text (every page, at most ${activity.REPORT_LIMIT} rows; save it as ${activity.REPORT_FILE}).`,
+    summary: `The filtered log as CSV text (every page, at most ${activity.REPORT_LIMIT} rows; save it as ${activity.REPORT_FILE}). Without dates it covers the hot window; dates before it read the archive.`,
     auth: "token",
     body: activityFilterSchema,
     response: z.object({ payload: z.string() }),
-    async handler({ env, auth, core, body }) {
-      return { payload: await activity.activityReport(companyLogDb(env, auth.company.id), auth, body, core) };
+    async handler({ env, auth, core, body, now }) {
+      return { payload: await activity.activityReport((await activity.activityLog(env, auth, body, now)).db, auth, body, core) };
     },
   }),
   endpoint({

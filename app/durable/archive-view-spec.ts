@@ -1,0 +1,15 @@
+/** The name and contents of an archive view (archive-view.ts), apart from the class so the console's build can use them. */
+const DAY_MS = 86_400_000;
+
+/**
+ * What a view holds: the company's rows with `from <= activity_timestamp < to` (UTC midnights), the archived
+ * days from R2 and, when `to` passes the store's `hotFrom`, the store's rows from there. `generation` and
+ * `minute` are part of its name only: a new archive state, or for a span reaching the store a new
+ * minute, is a new view.
+ */
+export type ViewSpec = { companyId: number; from: number; to: number; hotFrom: number; generation: number; minute: number };
+
+export const viewName = (v: ViewSpec) => `view:${v.companyId}:${v.from}:${v.to}:${v.hotFrom}:${v.generation}:${v.minute}`;
+
+/** Whole UTC days around an instant span: what a view over it holds. */
+export const daySpan = (from: number, to: number) => ({ from: Math.floor(from / DAY_MS) * DAY_MS, to: (Math.floor((to - 1) / DAY_MS) + 1) * DAY_MS });
