@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { companySettingsSchema, settingsField } from "./settings";
+import { companySettings } from "../../db/schema";
+import { companySettingsSchema, HOT_DAYS, RETENTION_ACTIONS, settingsField } from "./settings";
 
 const messageOf = (r: { error?: { issues: { message: string }[] } }) => r.error?.issues[0].message;
 
@@ -11,6 +12,11 @@ describe("the activity log's policy", () => {
     for (const bad of [0, 3651, -5, "forever"]) expect(messageOf(settingsField.retentionDays.safeParse(bad)), String(bad)).toBe("Choose from 1 to 3650 days");
     expect(settingsField.retentionAction.parse("anonymise")).toBe("anonymise");
     expect(messageOf(settingsField.retentionAction.safeParse("archive"))).toBe("Choose delete or anonymise");
+  });
+
+  it("agrees with the table: its default days at hand and its actions", () => {
+    expect(companySettings.activityHotDays.default).toBe(HOT_DAYS.default);
+    expect(companySettings.activityRetentionAction.enumValues).toEqual([...RETENTION_ACTIONS]);
   });
 
   it("leaves absent fields undefined, so the stored values stay", () => {

@@ -124,7 +124,8 @@ export async function adminApi(request: APIRequestContext, who: DemoLogin = "acm
      * Puts the company's settings, scheduled-open hours and fob programmers back to the demo data's
      * (db/seed/demo.ts: Europe/Madrid, scheduled open with FPI, admin reset with phone 5550000003,
      * Monday to Friday 08:00-18:00, closed on 2026-12-25, 08:00-13:00 on 2026-12-31, Reception
-     * Programmer assigned), whatever another test or an earlier run changed. ACME only.
+     * Programmer assigned, the activity log's default policy), whatever another test or an earlier
+     * run changed. ACME only.
      */
     async resetAcmeSettings(): Promise<void> {
       const { payload: current } = await call<{ payload: Record<string, unknown> }>("GET", "/settings/getCompanySettings");
@@ -139,6 +140,9 @@ export async function adminApi(request: APIRequestContext, who: DemoLogin = "acm
         default_time_zone_id: await this.zoneId("Europe/Madrid"),
         password_reset_security: "admin",
         password_reset_phone: "5550000003",
+        activity_hot_days: 90,
+        activity_retention_days: null,
+        activity_retention_action: "delete",
       });
       const weekday = (d: number) => (d < 5 ? { openWholeDay: true, openTime: "08:00", closeTime: "18:00" } : { openWholeDay: false, openTime: "", closeTime: "" });
       await call("PUT", "/settings/modifyScheduleOpen", {

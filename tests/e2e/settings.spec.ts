@@ -46,6 +46,49 @@ test.describe("company settings", () => {
     await expect(phone).toHaveValue("555-000-0003");
   });
 
+  test("activity log: the days at hand, the retention and its action are checked and saved", async ({ page, loginAs }) => {
+    await loginAs("acme");
+    await page.goto("/companySettings");
+    const hot = page.getByLabel("Days kept at hand");
+    const days = page.getByLabel("Days to keep activity");
+    const anonymise = page.getByRole("radio", { name: "Anonymise people" });
+    await expect(hot).toHaveValue("90");
+    await expect(page.getByRole("radio", { name: "Indefinitely" })).toBeChecked();
+    // Kept indefinitely, nothing expires: the days and the action wait until a limit is chosen.
+    await expect(days).toBeDisabled();
+    await expect(page.getByRole("radio", { name: "Delete the entries" })).toBeChecked();
+    await expect(anonymise).toBeDisabled();
+    await expect(anonymise).toHaveAccessibleDescription("Entries older than that stay, without the people in them.");
+
+    await page.getByRole("radio", { name: "For a number of days" }).check();
+    await expect(days).toBeEnabled();
+    await hot.fill("200");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByText("Choose from 7 to 180 days")).toBeVisible();
+    await expect(page.getByText("Choose from 1 to 3650 days")).toBeVisible();
+    await expect(days).toHaveAccessibleDescription(/Choose from 1 to 3650 days/);
+
+    // Long values only: the company's store may act on them while other specs read ACME's log.
+    await hot.fill("180");
+    await days.fill("3650");
+    await anonymise.check();
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByText("Company Settings Updated", { exact: true })).toBeVisible();
+    await page.reload();
+    await expect(hot).toHaveValue("180");
+    await expect(page.getByRole("radio", { name: "For a number of days" })).toBeChecked();
+    await expect(days).toHaveValue("3650");
+    await expect(anonymise).toBeChecked();
+
+    await page.getByRole("radio", { name: "Indefinitely" }).check();
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByText("Company Settings Updated", { exact: true })).toBeVisible();
+    await page.reload();
+    await expect(page.getByRole("radio", { name: "Indefinitely" })).toBeChecked();
+    await expect(days).toHaveValue("");
+    await expect(anonymise).toBeChecked();
+  });
+
   test("scheduled open: Monday's hours and a new exception reach the device details", async ({ page, loginAs }) => {
     await loginAs("acme");
     await page.goto("/companySettings");
@@ -148,6 +191,10 @@ test.describe("company settings", () => {
     await page.goto("/companySettings");
     await expect(page.getByRole("heading", { name: "Configuración de la empresa" })).toBeVisible();
     await expect(page.getByLabel("Zona horaria predeterminada")).toBeVisible();
+    await expect(page.getByLabel("Días de acceso inmediato")).toHaveValue("90");
+    await expect(page.getByRole("radio", { name: "Anonimizar a las personas" })).toHaveAccessibleDescription(
+      "Las entradas más antiguas se conservan, sin las personas que aparecen en ellas.",
+    );
     await page.goto("/scheduleOpen");
     await expect(page.getByRole("checkbox", { name: "Abrir el lunes" })).toBeVisible();
     await page.goto("/setFobProgrammers");

@@ -307,6 +307,13 @@ describe("the activity log's policy", () => {
   it("reads the defaults (90 days at hand, kept indefinitely, delete), which saves without the fields keep", async () => {
     for (const token of [acme, beta]) expect((await api(token, "GET", `${BASE}/getCompanySettings`)).body.payload).toMatchObject(POLICY_DEFAULTS);
     expect(await policyOf(ACME)).toEqual({ hot: 90, days: null, action: "delete" });
+    // Rows saved before migration 0026 take its SQL defaults; the rows above were written with drizzle's.
+    const { results } = await env.DB.prepare("SELECT name, dflt_value FROM pragma_table_info('company_settings') WHERE name LIKE 'activity_%' ORDER BY cid").all();
+    expect(results).toEqual([
+      { name: "activity_hot_days", dflt_value: "90" },
+      { name: "activity_retention_days", dflt_value: null },
+      { name: "activity_retention_action", dflt_value: "'delete'" },
+    ]);
   });
 
   it("saves the three through the API; absent keeps each, and null goes back to indefinitely", async () => {

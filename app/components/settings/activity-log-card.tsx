@@ -29,7 +29,7 @@ export function ActivityLogCard({ settings: s, fields, err }: Props) {
         <CardTitle>{t("section.activity")}</CardTitle>
       </CardHeader>
       <CardContent className="grid gap-5 md:grid-cols-2">
-        <Field label={t("activityHotDays")} hint={t("activityHotDaysHint", HOT_DAYS)} error={err(fields.activityHotDays)} className="md:col-span-2 md:max-w-xs">
+        <Field label={t("activityHotDays")} hint={t("activityHotDaysHint", HOT_DAYS)} error={err(fields.activityHotDays)}>
           <Input type="number" inputMode="numeric" min={HOT_DAYS.min} max={HOT_DAYS.max} name={fields.activityHotDays.name} defaultValue={s?.activityHotDays ?? HOT_DAYS.default} />
         </Field>
 
