@@ -120,8 +120,6 @@ export class CompanyLog extends DurableObject<Env> {
         const [done] = await db.batch([db.prepare("DELETE FROM activity_logs WHERE company_id = ? AND id <= ?").bind(companyId, through)]);
         deleted = done.meta.changes;
       }
-      // A store fed by the outbox alone has no ingest to set its alarm, which runs the upkeep.
-      if (result.rows > 0 && (await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now());
       return { ...result, deleted };
     });
     return { ...step, alerts: await this.alertInTurn() };
@@ -330,6 +328,8 @@ export class CompanyLog extends DurableObject<Env> {
         if (rows.length > 0) this.setState("row_id", rows[rows.length - 1].id as number);
         if (notes.length > 0) this.setState("note_id", notes[notes.length - 1].id as number);
       });
+      // A store fed by the outbox alone (drains and reads copy) has no ingest to set its alarm, which runs the upkeep.
+      if (rows.length > 0 && (await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now());
       result.rows += rows.length;
       result.notes += notes.length;
       const more = [rows, notes, renames].some((list) => list.length === CATCH_UP_BATCH);

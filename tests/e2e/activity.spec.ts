@@ -106,6 +106,35 @@ test.describe("activity", () => {
     await expect(page).toHaveURL(/\/activity$/);
   });
 
+  test("says where the hot window begins; a date range and the report reach the archive", async ({ page, loginAs }) => {
+    // The demo's Device Group Created entry of 08/12/2026 is past ACME's 90-day window: once the sign-in's
+    // audit row reaches ACME's store, its alarm archives that day and drops it from the store.
+    await loginAs("acme");
+    const note = page.getByTestId("hot-window");
+    await expect(async () => {
+      await page.goto("/activity");
+      await expect(note).toBeVisible({ timeout: 1_000 });
+    }).toPass({ timeout: 30_000 });
+    await expect(note).toHaveText(/^Entries before \d{2}\/\d{2}\/2026 are in the archive: choose a date range to search them\./);
+    const rows = page.getByRole("table", { name: "Activity log of the company" }).locator("tbody tr");
+    await expect(rows.filter({ hasText: "Device Group Created" }).filter({ hasText: "08/12/2026" })).toHaveCount(0);
+
+    await page.getByLabel("From date").fill("2026-08-01");
+    await page.getByLabel("To date").fill("2026-08-31");
+    await page.getByRole("button", { name: "Filter", exact: true }).click();
+    await expect(rows.filter({ hasText: "Device Group Created" })).toHaveCount(1);
+    await expect(rows.first().locator("td").first()).toHaveText(/^08\/12\/2026/);
+
+    await page.goto("/activity");
+    const downloading = page.waitForEvent("download");
+    await page.getByRole("link", { name: "Download report" }).click();
+    const csv = await readFile((await (await downloading).path())!, "utf8");
+    expect(csv).toMatch(/\r\n08\/12\/2026 [^\r]*,Device Group Created,Admin,/);
+
+    await page.goto("/activity?lng=es");
+    await expect(note).toHaveText(/^Las entradas anteriores al \d{2}\/\d{2}\/2026 están en el archivo/);
+  });
+
   test("in Spanish", async ({ page, loginAs }) => {
     await loginAs("acme", "es");
     await page.goto("/activity?lng=es");
