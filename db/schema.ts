@@ -60,6 +60,8 @@ export const companies = sqliteTable(
     nextBillingDate: text("next_billing_date"),
     isDeactive: bool("is_deactive"),
     deletedAt: integer("deleted_at"),
+    /** The gateway cell serving the company's doors (docs/decisions/0050-cells.md). */
+    cell: text("cell").notNull().default("main"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -858,6 +860,8 @@ export const gateways = sqliteTable("gateways", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   name: text("name").notNull().unique(),
   secretHash: text("secret_hash").notNull(),
+  /** The one cell this gateway serves (docs/decisions/0050-cells.md). */
+  cell: text("cell").notNull().default("main"),
   lastSeenAt: integer("last_seen_at"),
   createdAt: createdAt(),
 });

@@ -5,8 +5,9 @@
  * `device_presence`; nothing goes to the activity log. Statements are conditional on the instant, so
  * a batch sent again (or late) never moves a row back in time.
  */
-import { and, eq, inArray, lt, sql } from "drizzle-orm";
-import { inChunks, schema, type Db } from "~/utils/db.server";
+import { and, eq, lt, sql } from "drizzle-orm";
+import { schema, type Db } from "~/utils/db.server";
+import { devicesReportedBy, NOT_SERVED } from "./gateway-cells.server";
 import type { IngestResult } from "./gateway-events.server";
 
 export const PRESENCE_TYPES = new Set(["board.presence", "gateway.started"]);
@@ -45,11 +46,7 @@ export async function presenceStatements(db: Db, gatewayId: number, raws: unknow
     if (typeof e === "string") rejected.push({ id: typeof (raw as { id?: unknown })?.id === "string" ? (raw as { id: string }).id : null, reason: e });
     else entries.push(e);
   }
-  const ids = [...new Set(entries.filter((e) => e.deviceId).map((e) => Number(e.deviceId)))];
-  const found = await inChunks(ids, (part) =>
-    db.select({ id: schema.devices.id, companyId: schema.devices.companyId }).from(schema.devices).where(inArray(schema.devices.id, part)),
-  );
-  const companyOf = new Map(found.map((d) => [d.id, d.companyId]));
+  const devices = await devicesReportedBy(db, gatewayId, [...new Set(entries.filter((e) => e.deviceId).map((e) => Number(e.deviceId)))]);
   const statements: unknown[] = [];
   let applied = 0;
   for (const e of entries) {
@@ -65,11 +62,12 @@ export async function presenceStatements(db: Db, gatewayId: number, raws: unknow
       continue;
     }
     const deviceId = Number(e.deviceId);
-    const companyId = companyOf.get(deviceId);
-    if (companyId === undefined) {
-      rejected.push({ id: e.id, reason: "unknown device" });
+    const device = devices.get(deviceId);
+    if (!device || !device.served) {
+      rejected.push({ id: e.id, reason: device ? NOT_SERVED : "unknown device" });
       continue;
     }
+    const companyId = device.companyId;
     statements.push(
       db
         .insert(p)

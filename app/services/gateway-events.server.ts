@@ -20,6 +20,7 @@ import { inChunks, schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import type { EventBatchResult, WireEvent } from "../../gateway/src/protocol/wire";
 import { isPresence, presenceStatements } from "./board-presence.server";
+import { devicesReportedBy, NOT_SERVED } from "./gateway-cells.server";
 
 export const MAX_EVENTS = 1000;
 
@@ -160,12 +161,7 @@ export async function ingestEvents(env: CompanyLogEnv, db: Db, rawEvents: unknow
     }
   }
 
-  const deviceIds = [...new Set(events.map((e) => Number(e.deviceId)))];
-  const devices = new Map<number, Device>();
-  const deviceRows = await inChunks(deviceIds, (part) =>
-    db.select({ id: schema.devices.id, companyId: schema.devices.companyId, fullName: schema.devices.fullName }).from(schema.devices).where(inArray(schema.devices.id, part)),
-  );
-  for (const r of deviceRows) devices.set(r.id, r);
+  const devices = await devicesReportedBy(db, gatewayId, [...new Set(events.map((e) => Number(e.deviceId)))]);
   const users = await companyOfUsers(db, events);
 
   const rows: ActivityEntry[] = [];
@@ -173,8 +169,8 @@ export async function ingestEvents(env: CompanyLogEnv, db: Db, rawEvents: unknow
   const commandResults: Parameters<typeof commandResultStatements>[1][number][] = [];
   for (const e of events) {
     const device = devices.get(Number(e.deviceId));
-    if (!device) {
-      rejected.push({ id: e.id, reason: "unknown device" });
+    if (!device || !device.served) {
+      rejected.push({ id: e.id, reason: device ? NOT_SERVED : "unknown device" });
       continue;
     }
     const m = mapEvent(e, device);

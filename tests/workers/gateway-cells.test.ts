@@ -1,0 +1,78 @@
+/**
+ * Cells (docs/decisions/0050-cells.md): a gateway writes into the companies of its own cell only. With BETA
+ * moved to cell "b", the main cell's gateway has its events and board presence for BETA's doors refused as
+ * not served: nothing reaches BETA's log or BETA's devices. Cell b's gateway is the mirror image.
+ */
+import { env } from "cloudflare:test";
+import { eq, inArray } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { seedGateway } from "../../db/seed/gateway";
+import { companyLog, consoleWorker, db, ORIGIN, schema } from "./helpers";
+
+const ACME = 3;
+const BETA = 4;
+const MAIN_SECRET = String(env.GATEWAY_SECRET);
+const CELL_B_SECRET = "cell-b-gateway-secret";
+/** A recent instant: inside the hot window whenever the suite runs (decision 0049). */
+const AT = Date.now() - 3_600_000;
+
+async function post(secret: string, events: unknown[]) {
+  const res = await consoleWorker.fetch(`${ORIGIN}/api/gateway/events`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${secret}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ v: 1, events }),
+  });
+  expect(res.status).toBe(200);
+  return (await res.json()) as { accepted: number; rejected: { id: string; reason: string }[] };
+}
+
+let acmeDoor: number;
+let betaDoor: number;
+let n = 0;
+const opened = (deviceId: number) => ({ id: `${deviceId}/cells-${++n}`, deviceId: String(deviceId), type: "door.opened", at: AT + n, data: {} });
+const presence = (deviceId: number) => ({
+  id: `${deviceId}/cells-prs-${++n}`,
+  deviceId: String(deviceId),
+  type: "board.presence",
+  at: AT + n,
+  gatewayId: "cells-1",
+  data: { online: true },
+});
+const logged = async (companyId: number, ids: string[]) =>
+  (await companyLog(companyId).select({ id: schema.activityLogs.eventId }).from(schema.activityLogs).where(inArray(schema.activityLogs.eventId, ids))).map((r) => r.id);
+
+beforeAll(async () => {
+  await seedGateway(db(), { GATEWAY_SECRET: MAIN_SECRET });
+  const hash = [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(CELL_B_SECRET)))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  await db().insert(schema.gateways).values({ name: "cell-b", secretHash: hash, cell: "b" });
+  await db().update(schema.companies).set({ cell: "b" }).where(eq(schema.companies.id, BETA));
+  const doors = await db()
+    .select({ id: schema.devices.id, companyId: schema.devices.companyId })
+    .from(schema.devices)
+    .where(inArray(schema.devices.companyId, [ACME, BETA]));
+  acmeDoor = doors.find((d) => d.companyId === ACME)!.id;
+  betaDoor = doors.find((d) => d.companyId === BETA)!.id;
+});
+
+describe("a gateway and the companies of its cell", () => {
+  it("the main cell's gateway writes ACME's events and is refused BETA's, which reach no log and no device", async () => {
+    const [mine, theirs] = [opened(acmeDoor), opened(betaDoor)];
+    const before = await db().select({ at: schema.devices.lastActivityAt }).from(schema.devices).where(eq(schema.devices.id, betaDoor));
+    const r = await post(MAIN_SECRET, [mine, theirs, presence(betaDoor)]);
+    expect(r.accepted).toBe(1);
+    expect(r.rejected.map((x) => x.reason)).toEqual(["device not served by this gateway", "device not served by this gateway"]);
+    expect(await logged(ACME, [mine.id])).toEqual([mine.id]);
+    expect(await logged(BETA, [theirs.id])).toEqual([]);
+    expect(await db().select({ at: schema.devices.lastActivityAt }).from(schema.devices).where(eq(schema.devices.id, betaDoor))).toEqual(before);
+    expect(await db().select().from(schema.devicePresence).where(eq(schema.devicePresence.deviceId, betaDoor))).toEqual([]);
+  });
+
+  it("cell b's gateway writes BETA's events and is refused ACME's", async () => {
+    const [mine, theirs] = [opened(betaDoor), opened(acmeDoor)];
+    const r = await post(CELL_B_SECRET, [mine, theirs]);
+    expect(r.accepted).toBe(1);
+    expect(r.rejected).toEqual([{ id: theirs.id, reason: "device not served by this gateway" }]);
+    expect(await logged(BETA, [mine.id])).toEqual([mine.id]);
+    expect(await logged(ACME, [theirs.id])).toEqual([]);
+  });
+});
