@@ -2,10 +2,10 @@
 const DAY_MS = 86_400_000;
 
 /**
- * What a view holds: the company's rows with `from <= activity_timestamp < to` (UTC midnights), the archived
- * days from R2 and, when `to` passes the store's `hotFrom`, the store's rows from there. `generation` and
- * `minute` are part of its name only: a new archive state, or for a span reaching the store a new
- * minute, is a new view.
+ * What a view holds: the company's rows with `from <= activity_timestamp < to` (UTC midnights): the archived
+ * days (those before the store's `hotFrom`) from R2, and what the store holds of the span. `generation`
+ * and `minute` are part of its name only: a new archive state, or for a span reaching the store's hot
+ * window a new minute, is a new view.
  */
 export type ViewSpec = { companyId: number; from: number; to: number; hotFrom: number; generation: number; minute: number };
 

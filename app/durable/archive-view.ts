@@ -18,7 +18,8 @@ const IDLE_MS = 10 * 60_000;
 const COPY_PAGE = 2_000;
 const REFS = { created_by_user_id: "users", target_user_id: "users", target_device_id: "devices", target_device_group_id: "device_groups" } as const;
 
-const insert = (table: string, columns: readonly string[]) => `INSERT OR REPLACE INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`;
+const insert = (table: string, columns: readonly string[], conflict: "IGNORE" | "REPLACE" = "REPLACE") =>
+  `INSERT OR ${conflict} INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`;
 
 export class ArchiveView extends DurableObject<Env> {
   private building: Promise<void> | null = null;
@@ -70,8 +71,9 @@ export class ArchiveView extends DurableObject<Env> {
     const refs: Record<NameTable, Set<number>> = { users: new Set(), devices: new Set(), device_groups: new Set() };
     const keep = (rows: Values[], notes: Values[] = []) => {
       this.ctx.storage.transactionSync(() => {
-        for (const r of rows) sql.exec(insert("activity_logs", LOG_COLUMNS), ...r);
-        for (const n of notes) sql.exec(insert("activity_notes", NOTE_COLUMNS), ...n);
+        // OR IGNORE, not OR REPLACE: a replaced row would count twice in the tallies (its delete fires no trigger).
+        for (const r of rows) sql.exec(insert("activity_logs", LOG_COLUMNS, "IGNORE"), ...r);
+        for (const n of notes) sql.exec(insert("activity_notes", NOTE_COLUMNS, "IGNORE"), ...n);
       });
       for (const r of rows)
         for (const [column, table] of Object.entries(REFS)) {
@@ -79,22 +81,25 @@ export class ArchiveView extends DurableObject<Env> {
           if (typeof id === "number") refs[table].add(id);
         }
     };
-    const coldTo = Math.min(spec.to, spec.hotFrom);
-    if (spec.from < coldTo)
-      for (const day of await store.archivedDays(spec.companyId, dayOf(spec.from), dayOf(coldTo))) {
-        const archived = await readDay(this.env.ACTIVITY_ARCHIVE, spec.companyId, day);
-        if (archived) keep(archived.rows, archived.notes);
-      }
-    for (let after = 0; spec.to > spec.hotFrom;) {
+    // The store's rows of the span first: its hot window, and any row of an archived day it still holds (a
+    // late event the upkeep has not archived yet).
+    for (let after = 0; ;) {
       const page = (await store.query(spec.companyId, {
         sql: `SELECT ${LOG_COLUMNS.join(", ")} FROM activity_logs WHERE activity_timestamp >= ? AND activity_timestamp < ? AND id > ? ORDER BY id LIMIT ?`,
-        params: [Math.max(spec.from, spec.hotFrom), spec.to, after, COPY_PAGE],
+        params: [spec.from, spec.to, after, COPY_PAGE],
         method: "values",
       })) as Values[];
       keep(page);
       if (page.length < COPY_PAGE) break;
       after = page[page.length - 1][0] as number;
     }
+    // Then the archived days; a row the store holds too was kept from the store.
+    const coldTo = Math.min(spec.to, spec.hotFrom);
+    if (spec.from < coldTo)
+      for (const day of await store.archivedDays(spec.companyId, dayOf(spec.from), dayOf(coldTo))) {
+        const archived = await readDay(this.env.ACTIVITY_ARCHIVE, spec.companyId, day);
+        if (archived) keep(archived.rows, archived.notes);
+      }
     // The names as the store shows them today, so a row reads the same here as it did there.
     for (const table of Object.keys(refs) as NameTable[]) {
       if (refs[table].size === 0) continue;

@@ -102,12 +102,8 @@ export default function ActivityPageRoute() {
         current={{ ...filter, sort: searchParams.get("sort") ?? undefined }}
         anyFilter={hasAnyFilter(filter)}
         reportHref={`/resources/activity-report?${reportSearch}`}
+        archivedBefore={archivedBefore}
       />
-      {archivedBefore && (
-        <p className="text-sm text-muted-foreground" data-testid="hot-window">
-          {t("archivedBefore", { date: archivedBefore })}
-        </p>
-      )}
       {target && (
         <p className="flex flex-wrap items-center gap-2 text-sm" data-testid="target-filter">
           <span>{t("filteredBy", { what: t(`type.${target.type}`), name: target.name })}</span>

@@ -9,12 +9,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "activity");
   const search = new URL(request.url).searchParams;
   try {
-    const body = await activityReportStream(
-      reportSource(context.cloudflare.env, auth),
-      auth,
-      { ...filterFromSearch(search), sort: search.get("sort") ?? undefined },
-      context.core,
-    );
+    const body = await activityReportStream(reportSource(context.cloudflare.env, auth), auth, { ...filterFromSearch(search), sort: search.get("sort") ?? undefined }, context.core);
     return new Response(body, {
       headers: {
         "Content-Type": "text/csv; charset=utf-8",

@@ -23,11 +23,14 @@ export function FilterBar({
   current,
   anyFilter,
   reportHref,
+  archivedBefore,
 }: {
   /** The filter params in the URL now. */
   current: Record<string, string | undefined>;
   anyFilter: boolean;
   reportHref: string;
+  /** The date (as shown) before which entries are in the archive, reached by dates; none while nothing is archived. */
+  archivedBefore: string | null;
 }) {
   const { t } = useTranslation("activity");
   const submit = useSubmit();
@@ -55,6 +58,12 @@ export function FilterBar({
       }}
     >
       <FilterDisclosure active={chosen} panelClassName="grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
+        {/* With the date fields it is about (folded with them on phones). */}
+        {archivedBefore && (
+          <p className="text-sm text-muted-foreground sm:col-span-2 lg:col-span-5" data-testid="hot-window">
+            {t("archivedBefore", { date: archivedBefore })}
+          </p>
+        )}
         <Field label={t("fromDate")}>
           <Input type="date" name="filterFromDate" value={values.filterFromDate} onChange={set("filterFromDate")} max={values.filterToDate || undefined} />
         </Field>
