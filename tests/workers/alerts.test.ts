@@ -6,7 +6,7 @@
  */
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { consoleWorker, api, db, fromEveryLog, login, ORIGIN, pageCookie, schema, companyLog } from "./helpers";
+import { api, auditsNamed, companyLog, consoleWorker, db, login, ORIGIN, pageCookie, schema } from "./helpers";
 
 const BASE = "/api/admin/user";
 const BETA_ALERT = 3;
@@ -51,15 +51,6 @@ const validAlert = () => ({
 });
 
 const alertRow = async (id: number) => db().query.alerts.findFirst({ where: eq(schema.alerts.id, id) });
-const audit = async (name: string) =>
-  fromEveryLog((log) =>
-    log
-      .select({ summary: schema.activityLogs.summary })
-      .from(schema.activityLogs)
-      .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
-      .where(eq(schema.activityTypes.name, name)),
-  );
-
 beforeAll(async () => {
   [acme, beta, auditor] = await Promise.all([login("acme"), login("beta"), login("auditor")]);
   madrid = (await db().query.timeZones.findFirst({ where: eq(schema.timeZones.name, "Europe/Madrid") }))!.id;
@@ -132,7 +123,7 @@ describe("POST /user/addAlert", () => {
     // A picked user is mailed at the company's address for them; typed duplicates are dropped.
     expect(details.emails.map((x: { e_mail: string }) => x.e_mail)).toEqual(["admin@acme.example", "ops@acme.example"]);
     expect(details.created_by_users).toEqual([]); // Access Granted does not ask for created-by users
-    expect((await audit("Alert Created")).map((x) => x.summary)).toContain("Night doors");
+    expect((await auditsNamed("Alert Created")).map((x) => x.summary)).toContain("Night doors");
   });
 
   it("answers the spec's validation messages and writes nothing", async () => {
@@ -226,7 +217,7 @@ describe("POST /user/modifyAlert", () => {
     expect(await alertRow(id)).toMatchObject({ name: "Night doors (weekend)", isAllDay: true, startTime: null, endTime: null, days: "1111111" });
     const targets = await db().select().from(schema.alertTargets).where(eq(schema.alertTargets.alertId, id));
     expect(targets.filter((x) => x.kind === "device").map((x) => x.refId)).toEqual([5]);
-    expect((await audit("Alert Modified")).map((x) => x.summary)).toContain("Night doors (weekend)");
+    expect((await auditsNamed("Alert Modified")).map((x) => x.summary)).toContain("Night doors (weekend)");
   });
 
   it("is 404 for another company's alert, which stays unchanged", async () => {
@@ -252,7 +243,7 @@ describe("DELETE /user/deleteAlert", () => {
     expect(r.body.message).toBe("Alert deleted");
     expect((await api(acme, "GET", `${BASE}/getAlertDetails?id=${id}`)).status).toBe(404);
     expect((await api(acme, "GET", `${BASE}/getAlerts`)).body.payload.map((x: { id: number }) => x.id)).not.toContain(id);
-    expect((await audit("Alert Removed")).map((x) => x.summary)).toContain("Short lived");
+    expect((await auditsNamed("Alert Removed")).map((x) => x.summary)).toContain("Short lived");
     expect((await api(acme, "DELETE", `${BASE}/deleteAlert?id=${id}`)).status).toBe(404);
   });
 

@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CODE_PATTERN, generateCompanyCode } from "~/schemas/companies";
-import { api, db, fromEveryLog, login, schema } from "./helpers";
+import { api, auditsNamed, db, login, schema } from "./helpers";
 
 const BASE = "/api/admin";
 const IDS = { ROOT: 1, RSL1: 2, ACME: 3, BETA: 4 };
@@ -25,15 +25,6 @@ const valid = (over: Record<string, unknown> = {}) => ({
   isDeactive: "0",
   ...over,
 });
-
-const activityOf = async (name: string) =>
-  fromEveryLog((log) =>
-    log
-      .select({ summary: schema.activityLogs.summary, companyId: schema.activityLogs.companyId, createdBy: schema.activityLogs.createdByUserId })
-      .from(schema.activityLogs)
-      .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
-      .where(eq(schema.activityTypes.name, name)),
-  );
 
 const companyByCode = (code: string) => db().query.companies.findFirst({ where: eq(schema.companies.code, code) });
 
@@ -88,7 +79,7 @@ describe("POST /company/addCompany", () => {
     expect(modules.map((m) => m.moduleKey).sort()).toContain("users");
     const mail = await db().query.mailOutbox.findFirst({ where: eq(schema.mailOutbox.toAddress, "gina@gamma.example") });
     expect(mail?.body).toContain("GM01");
-    const audit = await activityOf("Created Company");
+    const audit = await auditsNamed("Created Company");
     expect(audit).toContainEqual(expect.objectContaining({ companyId: IDS.ROOT, summary: "Gamma Logistics (GM01)" }));
   });
 
@@ -259,7 +250,7 @@ describe("PUT /company/updateCompany", () => {
       discountPercentage: 30,
       pocPhoneNumber: "+15559990000",
     });
-    expect(await activityOf("Modified Company")).toContainEqual(expect.objectContaining({ summary: "Gamma Renamed (GM04)" }));
+    expect(await auditsNamed("Modified Company")).toContainEqual(expect.objectContaining({ summary: "Gamma Renamed (GM04)" }));
   });
 
   it("de-activating ends the company's sessions and inserts its gateway feed row in the same batch", async () => {
@@ -295,7 +286,7 @@ describe("PUT /company/updateCompany", () => {
       .from(schema.gatewayChanges)
       .where(and(eq(schema.gatewayChanges.entity, "company"), eq(schema.gatewayChanges.entityId, IDS.ACME)));
     expect(feed.length).toBeGreaterThan(0);
-    expect(await activityOf("Modified Company")).toContainEqual(expect.objectContaining({ summary: "Acme Corporation (ACME) de-activated" }));
+    expect(await auditsNamed("Modified Company")).toContainEqual(expect.objectContaining({ summary: "Acme Corporation (ACME) de-activated" }));
     const signIn = await api(null, "POST", `${BASE}/user/login`, { companyId: "ACME", userName: "admin@acme.example", password: "Acme#Demo2026" });
     expect(signIn.status).not.toBe(200);
 
@@ -334,7 +325,7 @@ describe("DELETE /user/deleteCompany", () => {
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.message).toBe("Company removed successfully");
     expect((await companyByCode("GM03"))!.deletedAt).not.toBeNull();
-    expect(await activityOf("Removed Company")).toContainEqual(expect.objectContaining({ summary: `${company.name} (GM03)`, companyId: IDS.ROOT }));
+    expect(await auditsNamed("Removed Company")).toContainEqual(expect.objectContaining({ summary: `${company.name} (GM03)`, companyId: IDS.ROOT }));
     expect((await companyChanges()).length).toBe(before + 1);
     expect((await api(root, "GET", `${BASE}/company/getCompanyDetails?id=${company.id}`)).status).toBe(404);
     const again = await api(root, "POST", `${BASE}/company/addCompany`, valid({ companyId: "GM05", POCEmail: company.pocEmail }));

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, db, deviceGroupBody, fromEveryLog, login, madridZoneId, schema } from "./helpers";
+import { api, auditRows, db, deviceGroupBody, login, madridZoneId, schema } from "./helpers";
 
 const BASE = "/api/admin";
 const ACME_GROUP = 1; // Office Hours: devices 1, 5, 7
@@ -22,14 +22,7 @@ const validGroup = () =>
     end_at: "15:30",
   });
 
-const activities = async (groupId: number) =>
-  fromEveryLog((log) =>
-    log
-      .select({ name: schema.activityTypes.name })
-      .from(schema.activityLogs)
-      .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
-      .where(eq(schema.activityLogs.targetDeviceGroupId, groupId)),
-  );
+const activities = async (groupId: number) => (await auditRows(eq(schema.activityLogs.targetDeviceGroupId, groupId))).map(({ name }) => ({ name }));
 
 const gatewayOps = async (groupId: number) =>
   db()

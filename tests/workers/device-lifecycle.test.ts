@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { and, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { consoleWorker, api, db, fromEveryLog, login, ORIGIN, schema, workerNow } from "./helpers";
+import { api, auditRows, consoleWorker, db, fromEveryLog, login, ORIGIN, schema, workerNow } from "./helpers";
 
 /**
  * Reseller stock, transfers and the device lifecycle through the admin API (decision 0022).
@@ -17,15 +17,7 @@ let auditor: string;
 
 const day = (offset: number) => new Date(workerNow() + offset * 86_400_000).toISOString().slice(0, 10);
 const device = async (id: number) => (await db().query.devices.findFirst({ where: eq(schema.devices.id, id) }))!;
-const audit = async () =>
-  (
-    await fromEveryLog((log) =>
-      log
-        .select({ name: schema.activityTypes.name, summary: schema.activityLogs.summary, companyId: schema.activityLogs.companyId, target: schema.activityLogs.targetDeviceId })
-        .from(schema.activityLogs)
-        .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId)),
-    )
-  ).map((r) => `${r.companyId} ${r.name}${r.target ? ` #${r.target}` : ""}: ${r.summary}`);
+const audit = async () => (await auditRows()).map((r) => `${r.companyId} ${r.name}${r.deviceId ? ` #${r.deviceId}` : ""}: ${r.summary}`);
 
 /** The gateway feed's latest record of a device and its credential. */
 async function feedOf(id: number) {

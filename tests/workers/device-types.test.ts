@@ -1,21 +1,13 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, db, fromEveryLog, login, schema } from "./helpers";
+import { api, auditRows, db, login, schema } from "./helpers";
 
 const BASE = "/api/admin/deviceType";
 let root: string;
 let reseller: string;
 let acme: string;
 
-const audit = async () =>
-  (
-    await fromEveryLog((log) =>
-      log
-        .select({ name: schema.activityTypes.name, summary: schema.activityLogs.summary, companyId: schema.activityLogs.companyId })
-        .from(schema.activityLogs)
-        .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId)),
-    )
-  ).map((r) => `${r.companyId} ${r.name}: ${r.summary}`);
+const audit = async () => (await auditRows()).map((r) => `${r.companyId} ${r.name}: ${r.summary}`);
 
 beforeAll(async () => {
   [root, reseller, acme] = await Promise.all([login("root"), login("var"), login("acme")]);

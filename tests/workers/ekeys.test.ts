@@ -1,7 +1,7 @@
 // @clock: decides at the Worker's instant; scripts/test.sh runs this file again half an hour before the DST switch.
-import { and, desc, eq } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, db, fromEveryLog, login, schema } from "./helpers";
+import { api, auditsNamed, db, login, schema } from "./helpers";
 
 const BASE = "/api/admin";
 let acme: string;
@@ -58,13 +58,7 @@ describe("POST /user/assignKeyToUser", () => {
       endDate: "2026-06-30",
     });
     expect(await lastChange()).toMatchObject({ entity: "ekey", entityId: id, op: "upsert" });
-    const audit = await fromEveryLog((log) =>
-      log
-        .select()
-        .from(schema.activityLogs)
-        .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
-        .where(and(eq(schema.activityTypes.name, "eKey Assigned"), eq(schema.activityLogs.targetUserId, USER))),
-    );
+    const audit = await auditsNamed("eKey Assigned", eq(schema.activityLogs.targetUserId, USER));
     expect(audit.length).toBeGreaterThan(0);
   });
 

@@ -1,6 +1,6 @@
 import { and, eq, gt } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { consoleWorker, api, createDeviceGroup, db, fromEveryLog, login, ORIGIN, pageCookie, schema } from "./helpers";
+import { api, auditRows, consoleWorker, createDeviceGroup, db, login, ORIGIN, pageCookie, schema } from "./helpers";
 
 /**
  * Adding devices to a group from the group page's picker and through the API (decisions 0035, 0040):
@@ -21,8 +21,7 @@ const { deviceGroupMembers: m, activityLogs: logs, gatewayChanges: feed } = sche
 const createGroup = (name: string, deviceIds: number[], status = 1) => createDeviceGroup(acme, name, deviceIds, { status });
 
 const membersOf = async (groupId: number) => (await db().select({ id: m.deviceId }).from(m).where(eq(m.groupId, groupId))).map((x) => x.id).sort((a, b) => a - b);
-const auditsOf = (groupId: number) =>
-  fromEveryLog((log) => log.select({ deviceId: logs.targetDeviceId, summary: logs.summary }).from(logs).where(eq(logs.targetDeviceGroupId, groupId)));
+const auditsOf = (groupId: number) => auditRows(eq(logs.targetDeviceGroupId, groupId));
 const lastSeq = async () => (await db().select({ seq: feed.seq }).from(feed).orderBy(feed.seq)).at(-1)?.seq ?? 0;
 const deviceFeedSince = async (seq: number) =>
   (

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:test";
-import { eq } from "drizzle-orm";
+import { and, eq, type SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import * as schema from "../../db/schema";
 import { configureClock, nowMs } from "../../app/utils/clock.server";
@@ -46,6 +46,37 @@ export async function fromEveryLog<T>(read: (log: LogDb) => Promise<T[]>): Promi
   const companies = await db().select({ id: schema.companies.id }).from(schema.companies);
   return (await Promise.all(companies.map((c) => read(companyLog(c.id))))).flat();
 }
+
+const { activityLogs: l, activityTypes: t } = schema;
+
+/**
+ * Every company's log entries with their activity's name, narrowed by `where` (on the log and the activity
+ * catalogue): the read every audit check makes. Each row has the columns those checks compare.
+ */
+export const auditRows = (where?: SQL) =>
+  fromEveryLog((log) =>
+    log
+      .select({
+        id: l.id,
+        name: t.name,
+        companyId: l.companyId,
+        op: l.operationType,
+        summary: l.summary,
+        details: l.detailsJson,
+        by: l.createdByUserId,
+        targetUserId: l.targetUserId,
+        deviceId: l.targetDeviceId,
+        groupId: l.targetDeviceGroupId,
+        eventId: l.eventId,
+        gps: l.gpsLocation,
+      })
+      .from(l)
+      .innerJoin(t, eq(t.id, l.activityTypeId))
+      .where(where),
+  );
+
+/** The entries of one activity, by its name, narrowed further by `where`. */
+export const auditsNamed = (name: string, where?: SQL) => auditRows(and(eq(t.name, name), where));
 
 export type ApiResponse<T = any> = { status: number; body: T & { message?: string; payload?: any } };
 

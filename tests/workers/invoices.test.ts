@@ -1,6 +1,6 @@
 import { count, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, db, fromEveryLog, login, schema, workerNow } from "./helpers";
+import { api, auditsNamed, db, login, schema, workerNow } from "./helpers";
 
 /*
  * Billing calls (spec part 2 §7): who reads which invoice, the create-invoice rules, exact money and
@@ -40,16 +40,7 @@ async function otherSubtree() {
   return { rs2: rs2.id, ec2: ec2.id, otherInvoice: other.id, betaInvoice: beta.id };
 }
 
-const audit = async () =>
-  (
-    await fromEveryLog((log) =>
-      log
-        .select({ name: schema.activityTypes.name, summary: schema.activityLogs.summary, companyId: schema.activityLogs.companyId })
-        .from(schema.activityLogs)
-        .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
-        .where(eq(schema.activityTypes.name, "Invoice Created")),
-    )
-  ).map((r) => `${r.companyId} ${r.name}: ${r.summary}`);
+const audit = async () => (await auditsNamed("Invoice Created")).map((r) => `${r.companyId} ${r.name}: ${r.summary}`);
 
 const invoiceCount = async () => (await db().select({ n: count() }).from(schema.invoices))[0].n;
 const lineCount = async () => (await db().select({ n: count() }).from(schema.invoiceLineItems))[0].n;

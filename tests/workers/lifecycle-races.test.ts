@@ -1,11 +1,11 @@
 import { env } from "cloudflare:test";
-import { and, eq, gt, inArray } from "drizzle-orm";
+import { eq, gt, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { configureDevice, registerDevices, removeDeviceConfiguration, retireDevice } from "../../app/services/device-lifecycle.server";
 import { transferDevices } from "../../app/services/device-stock.server";
 import { authFromToken, type Auth } from "../../app/utils/auth-guards.server";
 import { type ServiceError } from "../../app/utils/errors.server";
-import { db, fromEveryLog, login, schema, workerNow } from "./helpers";
+import { auditsNamed, db, fromEveryLog, login, schema, workerNow } from "./helpers";
 
 /**
  * Two calls changing one board at once (decision 0022): the board changes once, and only the call
@@ -34,14 +34,7 @@ async function both(run: (i: number) => Promise<unknown>) {
 const day = (offset: number) => new Date(workerNow() + offset * 86_400_000).toISOString().slice(0, 10);
 const a = schema.activityLogs;
 /** Audit entries of one kind written after `since` (an activity id). */
-const entries = async (name: string, since: number) =>
-  fromEveryLog((log) =>
-    log
-      .select({ companyId: a.companyId, target: a.targetDeviceId, details: a.detailsJson })
-      .from(a)
-      .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, a.activityTypeId))
-      .where(and(eq(schema.activityTypes.name, name), gt(a.id, since))),
-  );
+const entries = async (name: string, since: number) => auditsNamed(name, gt(a.id, since));
 const lastActivity = async () => (await fromEveryLog((log) => log.select({ id: a.id }).from(a))).reduce((m, r) => Math.max(m, r.id), 0);
 const statuses = (rs: { status: number }[]) => rs.map((r) => r.status).sort();
 const now = () => workerNow();

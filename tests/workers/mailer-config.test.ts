@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { drainOutbox } from "../../app/services/mail/outbox.server";
 import { ownMailServer } from "./mail-server";
 import type { ReceivedMail } from "./smtp-global-setup";
-import { api, db, fromEveryLog, login, schema } from "./helpers";
+import { api, auditsNamed, db, login, schema } from "./helpers";
 
 const BASE = "/api/admin/company";
 const ACME = 3;
@@ -63,13 +63,7 @@ describe("mailer configuration", () => {
     const read = await api(acme, "GET", `${BASE}/getCompanyMailerConfig`);
     expect(read.body.payload).toMatchObject({ id: row.id, host_name: "127.0.0.1", user_password: "", has_password: true });
     expect(JSON.stringify(read.body)).not.toContain("local-only");
-    const log = await fromEveryLog((l) =>
-      l
-        .select({ summary: schema.activityLogs.summary })
-        .from(schema.activityLogs)
-        .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
-        .where(eq(schema.activityTypes.name, "Mailer Config Updated")),
-    );
+    const log = await auditsNamed("Mailer Config Updated");
     expect(log.map((l) => l.summary)).toContain(`Acme Corporation (ACME): 127.0.0.1:${smtpPort}`);
 
     await db().delete(schema.mailOutbox);

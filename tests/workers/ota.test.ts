@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { consoleWorker, api, db, fromEveryLog, login, ORIGIN, schema } from "./helpers";
+import { api, auditsNamed, consoleWorker, db, login, ORIGIN, schema } from "./helpers";
 
 let root: string;
 let acme: string;
@@ -18,16 +18,7 @@ const upload = (token: string, fields: Record<string, string | File>) => {
   return api(token, "POST", "/api/admin/ota/addota", form);
 };
 const sha256 = async (bytes: ArrayBuffer) => [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
-const activityCount = async (name: string) =>
-  (
-    await fromEveryLog((log) =>
-      log
-        .select({ id: schema.activityLogs.id })
-        .from(schema.activityLogs)
-        .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
-        .where(eq(schema.activityTypes.name, name)),
-    )
-  ).length;
+const activityCount = async (name: string) => (await auditsNamed(name)).length;
 
 describe("POST /ota/addota", () => {
   it("stores the zip in R2 with size and SHA-256 and records an inactive release", async () => {

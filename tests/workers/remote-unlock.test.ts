@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_IDS } from "../../db/seed/demo";
 import { seedGateway } from "../../db/seed/gateway";
 import { settleExpired } from "../../app/services/device-commands.server";
-import { consoleWorker, api, db, fromEveryLog, login, ORIGIN, schema, workerNow } from "./helpers";
+import { api, auditRows, consoleWorker, db, login, ORIGIN, schema, workerNow } from "./helpers";
 
 /** Remote unlock (decision 0034): permission, tenant boundary, claim once, expiry, results from the board. */
 const SECRET = String(env.GATEWAY_SECRET);
@@ -43,13 +43,7 @@ async function configuredDevices(companyId: number) {
 }
 
 const activityOf = (deviceId: number) =>
-  fromEveryLog((log) =>
-    log
-      .select({ name: schema.activityTypes.name, summary: schema.activityLogs.summary, by: schema.activityLogs.createdByUserId, eventId: schema.activityLogs.eventId })
-      .from(schema.activityLogs)
-      .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
-      .where(and(eq(schema.activityLogs.targetDeviceId, deviceId), inArray(schema.activityTypes.name, ["Remote Unlock Requested", "Command Succeeded", "Command Failed"]))),
-  );
+  auditRows(and(eq(schema.activityLogs.targetDeviceId, deviceId), inArray(schema.activityTypes.name, ["Remote Unlock Requested", "Command Succeeded", "Command Failed"])));
 
 let acme: string;
 let acmeDevices: { id: number; fullName: string }[];

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { userConditions } from "../../app/services/users.server";
-import { api, createDeviceGroup, db, fromEveryLog, login, schema, workerNow } from "./helpers";
+import { api, auditsNamed, createDeviceGroup, db, fromEveryLog, login, schema, workerNow } from "./helpers";
 
 const BASE = "/api/admin";
 const ACME = 3;
@@ -54,14 +54,7 @@ const keysOf = (userIds: number[]) =>
     .select({ userId: schema.ekeyAssignments.userId })
     .from(schema.ekeyAssignments)
     .where(and(inArray(schema.ekeyAssignments.userId, userIds), eq(schema.ekeyAssignments.groupId, groupId)));
-const audits = (name: string, userIds: number[]) =>
-  fromEveryLog((log) =>
-    log
-      .select({ id: schema.activityLogs.id })
-      .from(schema.activityLogs)
-      .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
-      .where(and(eq(schema.activityTypes.name, name), inArray(schema.activityLogs.targetUserId, userIds))),
-  );
+const audits = (name: string, userIds: number[]) => auditsNamed(name, inArray(schema.activityLogs.targetUserId, userIds));
 
 describe("user search (getAllUsers)", () => {
   it("matches a prefix of the display, first or last name, case-insensitively, within the caller's company only", async () => {

@@ -1,6 +1,6 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, db, fromEveryLog, login, schema } from "./helpers";
+import { api, auditsNamed, db, login, schema } from "./helpers";
 
 const BASE = "/api/admin";
 let acme: string;
@@ -33,16 +33,7 @@ const newUser = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-async function auditCount(name: string, targetUserId: number) {
-  const rows = await fromEveryLog((log) =>
-    log
-      .select({ id: schema.activityLogs.id })
-      .from(schema.activityLogs)
-      .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
-      .where(and(eq(schema.activityTypes.name, name), eq(schema.activityLogs.targetUserId, targetUserId))),
-  );
-  return rows.length;
-}
+const auditCount = async (name: string, targetUserId: number) => (await auditsNamed(name, eq(schema.activityLogs.targetUserId, targetUserId))).length;
 
 describe("GET /user/getAllUsers", () => {
   it("lists the company's active users in the spec's shape", async () => {
