@@ -208,7 +208,8 @@ export class CompanyLog extends DurableObject<Env> {
   async upkeep(companyId: number, now = nowMs()): Promise<Upkeep> {
     return this.serial(companyId, async () => {
       const result = await upkeep(this.upkeepStore(companyId), await this.policy(companyId), now);
-      this.setState("upkeep_due", nextUpkeep(now));
+      // A run that stopped short is due again at once (the alarm goes on with it), else after next midnight.
+      this.setState("upkeep_due", result.more ? now : nextUpkeep(now));
       return result;
     });
   }
