@@ -6,7 +6,7 @@
  */
 import { anonymiseDay, dayOf, DAY_MS, deleteDay, eraseFromDay, mergeDay, readDay, writeDay, type ArchivedDay, type Values } from "./company-log-archive";
 import { HOT_DAYS, RETENTION_DAYS, type RetentionAction } from "~/schemas/settings";
-import { LOG_COLUMNS, NOTE_COLUMNS } from "./company-log-schema";
+import { LOG_COLUMNS, NOTE_COLUMNS, STORE_ID_BASE } from "./company-log-schema";
 
 /** Days one run archives, expires or drops; a run that stops short asks for another at once. */
 const DAYS_PER_RUN = 31;
@@ -55,8 +55,8 @@ export async function upkeep(s: UpkeepStore, policy: Policy, now: number): Promi
   const result: Upkeep = { archived: 0, expired: 0, dropped: 0, more: false };
   const pending = days(s, "SELECT day FROM archive_pending WHERE day < ? ORDER BY day LIMIT ?", today);
   for (const day of pending.slice(0, DAYS_PER_RUN)) {
-    await archiveDay(s, day);
-    result.archived++;
+    if (await archiveDay(s, day)) result.archived++;
+    else result.more = true;
   }
   result.more ||= pending.length > DAYS_PER_RUN;
   if (policy.retentionDays !== null) {
@@ -80,6 +80,23 @@ function days(s: UpkeepStore, query: string, before: number): number[] {
     .map((r) => r.day);
 }
 
+/**
+ * What the store holds of a day, in numbers that any write to it changes: a copied or written row raises
+ * its id range's highest id, a note the highest note id, and a delete lowers a count.
+ */
+function daySignature(s: UpkeepStore, day: number): string {
+  const [range] = s
+    .sql(
+      `SELECT count(*) AS n, max(CASE WHEN id < ${STORE_ID_BASE} THEN id END) AS copied, max(CASE WHEN id >= ${STORE_ID_BASE} THEN id END) AS written,
+         (SELECT count(*) || ':' || coalesce(max(id), 0) FROM activity_notes WHERE activity_id IN (SELECT id FROM activity_logs WHERE ${DAY_ROWS})) AS notes
+       FROM activity_logs WHERE ${DAY_ROWS}`,
+      ...dayRange(s, day),
+      ...dayRange(s, day),
+    )
+    .toArray();
+  return JSON.stringify(range);
+}
+
 /** The day's rows and notes as the store holds them. */
 function heldDay(s: UpkeepStore, day: number): ArchivedDay {
   const rows = Array.from(s.sql(`SELECT ${LOG_COLUMNS.join(", ")} FROM activity_logs WHERE ${DAY_ROWS} ORDER BY id`, ...dayRange(s, day)).raw()) as Values[];
@@ -92,14 +109,17 @@ function heldDay(s: UpkeepStore, day: number): ArchivedDay {
 /**
  * Writes the day's object: what the store holds of it, added to what the archive held when the store
  * had already dropped the day (a late event for an old day). Held rows of a dropped day leave the store
- * once they are in the object.
+ * once they are in the object. Copies and writes go on meanwhile: when one touched the day while the
+ * object was being written, the day stays pending and the next run writes it again.
  */
-async function archiveDay(s: UpkeepStore, day: number) {
+async function archiveDay(s: UpkeepStore, day: number): Promise<boolean> {
   const [known] = s.sql<{ pruned: number }>("SELECT pruned FROM archive_days WHERE day = ?", day).toArray();
+  const signature = daySignature(s, day);
   const held = heldDay(s, day);
   const content = known?.pruned ? mergeDay((await readDay(s.bucket, s.companyId, day)) ?? { rows: [], notes: [] }, held) : held;
   await writeDay(s.bucket, s.companyId, day, content);
-  s.transaction(() => {
+  return s.transaction(() => {
+    if (daySignature(s, day) !== signature) return false;
     s.sql("DELETE FROM archive_pending WHERE day = ?", day);
     s.sql(
       `INSERT INTO archive_days (day, rows, pruned, anonymised) VALUES (?, ?, 0, 0)
@@ -109,6 +129,7 @@ async function archiveDay(s: UpkeepStore, day: number) {
     );
     if (known?.pruned) dropDay(s, day);
     bumpArchive(s);
+    return true;
   });
 }
 

@@ -45,6 +45,11 @@ export class CompanyLog extends DurableObject<Env> {
   private turn: Promise<unknown> = Promise.resolve();
   /** The alert engine's own turn: it reads arrivals while writes go on (it forgets only the ones it read). */
   private alerting: Promise<unknown> = Promise.resolve();
+  /**
+   * The archive's own turn (upkeep, and erasure's rewrite of archived days): its R2 reads and writes never
+   * hold up copies and writes, which it checks for before recording a day (decision 0049).
+   */
+  private archiving: Promise<unknown> = Promise.resolve();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -86,6 +91,14 @@ export class CompanyLog extends DurableObject<Env> {
     this.claim(companyId);
     const mine = this.turn.catch(() => undefined).then(work);
     this.turn = mine;
+    return mine;
+  }
+
+  /** Runs `work` on the archive after any archive work before it has finished. */
+  private archiveInTurn<T>(companyId: number, work: () => Promise<T>): Promise<T> {
+    this.claim(companyId);
+    const mine = this.archiving.catch(() => undefined).then(work);
+    this.archiving = mine;
     return mine;
   }
 
@@ -180,7 +193,9 @@ export class CompanyLog extends DurableObject<Env> {
         this.setState("archive_gen", (this.state("archive_gen") ?? 0) + 1);
         return ids;
       });
-      await eraseFromArchive(this.upkeepStore(companyId), userId);
+      return erased;
+    }).then(async (erased) => {
+      await this.archiveInTurn(companyId, () => eraseFromArchive(this.upkeepStore(companyId), userId));
       return erased;
     });
   }
@@ -206,7 +221,7 @@ export class CompanyLog extends DurableObject<Env> {
    * run now. `now` is the instant it runs as.
    */
   async upkeep(companyId: number, now = nowMs()): Promise<Upkeep> {
-    return this.serial(companyId, async () => {
+    return this.archiveInTurn(companyId, async () => {
       const result = await upkeep(this.upkeepStore(companyId), await this.policy(companyId), now);
       // A run that stopped short is due again at once (the alarm goes on with it), else after next midnight.
       this.setState("upkeep_due", result.more ? now : nextUpkeep(now));
