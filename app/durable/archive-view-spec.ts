@@ -1,5 +1,5 @@
 /** The name and contents of an archive view (archive-view.ts), apart from the class so the console's build can use them. */
-const DAY_MS = 86_400_000;
+import { dayOf, DAY_MS } from "./company-log-archive";
 
 /**
  * What a view holds: the company's rows with `from <= activity_timestamp < to` (UTC midnights): the archived
@@ -12,4 +12,4 @@ export type ViewSpec = { companyId: number; from: number; to: number; hotFrom: n
 export const viewName = (v: ViewSpec) => `view:${v.companyId}:${v.from}:${v.to}:${v.hotFrom}:${v.generation}:${v.minute}`;
 
 /** Whole UTC days around an instant span: what a view over it holds. */
-export const daySpan = (from: number, to: number) => ({ from: Math.floor(from / DAY_MS) * DAY_MS, to: (Math.floor((to - 1) / DAY_MS) + 1) * DAY_MS });
+export const daySpan = (from: number, to: number) => ({ from: dayOf(from) * DAY_MS, to: (dayOf(to - 1) + 1) * DAY_MS });

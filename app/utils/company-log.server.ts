@@ -6,6 +6,7 @@
  */
 import { drizzle } from "drizzle-orm/sqlite-proxy";
 import type { ArchiveView } from "~/durable/archive-view";
+import { dayOf, DAY_MS } from "~/durable/company-log-archive";
 import { daySpan, viewName, type ViewSpec } from "~/durable/archive-view-spec";
 import type { CompanyLog } from "~/durable/company-log";
 import type { ProxyQuery, ProxyRows } from "~/durable/log-read";
@@ -21,7 +22,6 @@ export type Span = { from: number; to: number };
 /** Part of the log, for reads that walk it in time order: a handle and the times its part covers. */
 export type LogPart = { db: LogDb; span?: Partial<Span> };
 
-const DAY_MS = 86_400_000;
 /** Archived days per view of a streamed report: each view stays small and the first is quick to build. */
 const REPORT_VIEW_DAYS = 7;
 
@@ -83,8 +83,8 @@ export async function reportParts(env: CompanyLogEnv, companyId: number, span: S
   const { hotFrom, generation } = await hotWindow(env, companyId);
   const hot: LogPart = { db: companyLogDb(env, companyId), span: hotFrom === null ? undefined : { from: hotFrom } };
   if (hotFrom === null || (span && span.from >= hotFrom)) return [hot];
-  const fromDay = span ? Math.floor(span.from / DAY_MS) : 0;
-  const toDay = Math.min(hotFrom / DAY_MS, span ? Math.floor((span.to - 1) / DAY_MS) + 1 : Infinity);
+  const fromDay = span ? dayOf(span.from) : 0;
+  const toDay = Math.min(dayOf(hotFrom), span ? dayOf(span.to - 1) + 1 : Infinity);
   const archived = await companyLogStub(env, companyId).archivedDays(companyId, fromDay, toDay);
   const cold: LogPart[] = [];
   for (let i = 0; i < archived.length;) {
