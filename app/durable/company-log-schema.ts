@@ -129,8 +129,11 @@ CREATE TABLE IF NOT EXISTS archive_days (
   anonymised integer NOT NULL DEFAULT 0
 ) WITHOUT ROWID;
 
--- Rows the alert engine has still to read, in the order they reached this store (copied or written here).
-CREATE TABLE IF NOT EXISTS alert_arrivals (seq integer PRIMARY KEY AUTOINCREMENT, activity_id integer NOT NULL);
+-- Rows copied from D1 that the alert engine has still to read, in the order they were copied. Rows written
+-- here (ids from STORE_ID_BASE up, in order) need no arrival row: the engine follows them by id
+-- (store_state 'alerted_id'). A plain rowid: the engine deletes what it read, so no seq is ever reused
+-- while a read of it is pending, and AUTOINCREMENT would write sqlite_sequence once more per row.
+CREATE TABLE IF NOT EXISTS alert_arrivals (seq integer PRIMARY KEY, activity_id integer NOT NULL);
 
 -- How far this store has followed D1's name changes (log_name_changes.seq), and whose store it is.
 CREATE TABLE IF NOT EXISTS store_state (key text PRIMARY KEY NOT NULL, value integer NOT NULL) WITHOUT ROWID;

@@ -62,6 +62,8 @@ export class CompanyLog extends DurableObject<Env> {
           this.sql("INSERT OR IGNORE INTO archive_pending (day) SELECT DISTINCT activity_timestamp / 86400000 FROM activity_logs");
           this.setState("archive_seeded", 1);
         });
+      // A store from before the engine followed written rows by id queued each of them as an arrival.
+      if (this.state("alerted_id") === null) this.setState("alerted_id", this.state("next_id") ?? STORE_ID_BASE);
     });
   }
 
@@ -161,7 +163,6 @@ export class CompanyLog extends DurableObject<Env> {
           if (this.changes() === 0) continue;
           next++;
           n++;
-          this.sql("INSERT INTO alert_arrivals (activity_id) VALUES (?)", next);
         }
         this.setState("next_id", next);
         return n;
@@ -274,26 +275,39 @@ export class CompanyLog extends DurableObject<Env> {
     return this.alertInTurn();
   }
 
-  /** Reads arrivals in order, a page at a time; an arrival is forgotten only after its matches and mail are in D1. */
+  /**
+   * Reads what the engine has not read, a page at a time: rows copied from D1 (their arrivals, in copy
+   * order), then rows written here (by id, in write order). Each is forgotten only after its matches and
+   * mail are in D1.
+   */
   private async alertArrivals(): Promise<EngineResult> {
     const total: EngineResult = { read: 0, matched: 0, mails: 0 };
-    const db = dbFromEnv(this.env);
+    const columns = ACTIVITY_COLUMNS.map((c) => `l.${c}`).join(", ");
     for (;;) {
       const last = this.sql<{ seq: number }>("SELECT coalesce(max(seq), 0) AS seq FROM (SELECT seq FROM alert_arrivals ORDER BY seq LIMIT ?)", ALERT_PAGE).one().seq;
-      if (last === 0) return total;
+      if (last === 0) break;
       // An arrival whose row is gone (erased) has nothing to match.
-      const page = this.sql<Activity>(
-        `SELECT ${ACTIVITY_COLUMNS.map((c) => `l.${c}`).join(", ")} FROM alert_arrivals a JOIN activity_logs l ON l.id = a.activity_id WHERE a.seq <= ? ORDER BY a.seq`,
-        last,
-      ).toArray();
-      if (page.length > 0) {
-        const r = await alertActivities(db, core, page, { now: nowMs(), origin: configuredOrigin(this.env) ?? "" });
-        total.read += r.read;
-        total.matched += r.matched;
-        total.mails += r.mails;
-      }
+      await this.alertPage(
+        this.sql<Activity>(`SELECT ${columns} FROM alert_arrivals a JOIN activity_logs l ON l.id = a.activity_id WHERE a.seq <= ? ORDER BY a.seq`, last).toArray(),
+        total,
+      );
       this.sql("DELETE FROM alert_arrivals WHERE seq <= ?", last);
     }
+    for (;;) {
+      const after = this.state("alerted_id") ?? STORE_ID_BASE;
+      const page = this.sql<Activity>(`SELECT ${columns} FROM activity_logs l WHERE l.id > ? ORDER BY l.id LIMIT ?`, after, ALERT_PAGE).toArray();
+      if (page.length === 0) return total;
+      await this.alertPage(page, total);
+      this.setState("alerted_id", page[page.length - 1].id);
+    }
+  }
+
+  private async alertPage(page: Activity[], total: EngineResult) {
+    if (page.length === 0) return;
+    const r = await alertActivities(dbFromEnv(this.env), core, page, { now: nowMs(), origin: configuredOrigin(this.env) ?? "" });
+    total.read += r.read;
+    total.matched += r.matched;
+    total.mails += r.mails;
   }
 
   private changes(): number {
