@@ -20,7 +20,7 @@ import { decideAccess } from '../src/access/decide.js'
 import { snapshotPages, siteChanges, request } from './replica-sites.mjs'
 
 const SELF = fileURLToPath(import.meta.url)
-const DECISIONS = 200_000
+const DECISIONS = 50_000
 const NOW = Date.parse('2026-11-25T10:00:00Z') // a Wednesday, inside the keys' hours
 
 const [mode, ...args] = process.argv.slice(2)
@@ -156,6 +156,7 @@ async function child(step, sites, dir) {
 
 async function settledFigures(replica, sites) {
   const rss = await settledRss()
+  const heap = process.memoryUsage().heapUsed
   const times = new Float64Array(DECISIONS)
   let allowed = 0
   for (let i = 0; i < DECISIONS; i++) {
@@ -167,5 +168,5 @@ async function settledFigures(replica, sites) {
   }
   times.sort()
   const at = (q) => times[Math.floor(q * (times.length - 1))].toFixed(1)
-  return { rss, p50us: at(0.5), p99us: at(0.99), allowedShare: +(allowed / DECISIONS).toFixed(3) }
+  return { rss, heap, p50us: at(0.5), p99us: at(0.99), allowedShare: +(allowed / DECISIONS).toFixed(3) }
 }

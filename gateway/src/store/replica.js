@@ -22,6 +22,8 @@ import { readJsonReplica, removeJsonReplica } from './replica-json.js'
 
 export const ENTITY_TYPES = ['company', 'device', 'boardCredential', 'user', 'ekey', 'groupKey', 'scheduledOpen', 'firmware']
 
+const STRUCTURES = Symbol.for('structures')
+
 /** Records per transaction when a whole copy is written at once (migration). */
 const BATCH = 5000
 
@@ -63,8 +65,8 @@ export class Replica {
     // A snapshot cut short (or an old generation whose drop was cut short) is not the copy.
     for (const other of [this.#generation - 1, this.#generation + 1]) if (other > 0) await this.#generationDb(other).drop()
     for (const { key, value } of this.#records.getRange()) {
-      const [type] = /** @type {[string, string]} */ (key)
-      if (!this.tables.has(type)) continue
+      if (!Array.isArray(key) || !this.tables.has(key[0])) continue // the shared structures' entry
+      const type = key[0]
       this.tables.get(type).set(value.id, value)
       this.index.add(type, value)
     }
@@ -73,7 +75,8 @@ export class Replica {
 
   /** @param {number} n */
   #generationDb(n) {
-    return this.#env.openDB({ name: `records.${n}` })
+    // Shared structures: a record's field names are stored once per shape, not in every record.
+    return this.#env.openDB({ name: `records.${n}`, sharedStructuresKey: STRUCTURES })
   }
 
   /** A gateway that kept its copy as replica.snapshot.json and replica.log takes it over once. */
