@@ -62,8 +62,12 @@ export class Replica {
     else this.#generation = generation
     this.cursor = this.#meta.get('cursor') ?? null
     this.#records = this.#generationDb(this.#generation)
-    // A snapshot cut short (or an old generation whose drop was cut short) is not the copy.
-    for (const other of [this.#generation - 1, this.#generation + 1]) if (other > 0) await this.#generationDb(other).drop()
+    // A snapshot cut short, or an old generation whose drop was cut short, is not the copy. (The
+    // environment's unnamed database lists its named ones.)
+    for (const name of [...this.#env.getKeys()]) {
+      const n = /^records\.(\d+)$/.exec(String(name))?.[1]
+      if (n && Number(n) !== this.#generation) await this.#generationDb(Number(n)).drop()
+    }
     for (const { key, value } of this.#records.getRange()) {
       if (!Array.isArray(key) || !this.tables.has(key[0])) continue // the shared structures' entry
       const type = key[0]
