@@ -139,7 +139,8 @@ async function child(step, sites, dir) {
     await replica.close()
   } else if (step === 'open-json') {
     const snap = JSON.parse(await readFile(join(dir, 'replica.snapshot.json'), 'utf8'))
-    const copy = { tables: new Map(ENTITY_TYPES.map((t) => [t, new Map()])), index: new Indexes(), get: (type, id) => copy.tables.get(type)?.get(id) }
+    const tables = new Map(ENTITY_TYPES.map((t) => [t, new Map()]))
+    const copy = { tables, index: new Indexes(tables), get: (type, id) => tables.get(type)?.get(id) }
     for (const [type, rows] of Object.entries(snap.tables)) {
       for (const row of rows) {
         copy.tables.get(type).set(row.id, row)

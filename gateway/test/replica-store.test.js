@@ -100,6 +100,29 @@ test('a snapshot in pages is invisible until its last page is in, then replaces 
   }
 })
 
+test('the indexes follow each change: a fob key before its user, a user moving to another company', async () => {
+  const dir = await tempDir('replica-index-')
+  const replica = await new Replica(dir).open()
+  const { index } = replica
+  try {
+    await replica.applyPage({ cursor: '1', changes: [up('ekey', 'k1', { deviceId: 'd1', userId: 'u1', fob: 'F1' })] })
+    assert.equal(index.keysByFob.get('ACME\0F1'), undefined)
+    await replica.applyPage({ cursor: '2', changes: [up('user', 'u1', { companyId: 'ACME', phoneKeys: ['P1'] })] })
+    assert.equal(index.keysByFob.get('ACME\0F1')?.[0].key.id, 'k1', 'filed once its user came')
+    await replica.applyPage({ cursor: '3', changes: [up('user', 'u1', { companyId: 'BETA', phoneKeys: ['P1'] })] })
+    assert.equal(index.keysByFob.get('ACME\0F1'), undefined)
+    assert.equal(index.userByPhoneKey.get('ACME\0P1'), undefined)
+    assert.equal(index.keysByFob.get('BETA\0F1')?.[0].key.id, 'k1')
+    assert.equal(index.userByPhoneKey.get('BETA\0P1')?.id, 'u1')
+    await replica.applyPage({ cursor: '4', changes: [{ type: 'ekey', op: 'delete', id: 'k1' }] })
+    assert.equal(index.keysByFob.get('BETA\0F1'), undefined)
+    assert.equal(index.ekeysByDeviceUser.get('d1\0u1'), undefined)
+  } finally {
+    await replica.close()
+    await removeDir(dir)
+  }
+})
+
 test('a page whose write fails leaves neither its records nor its cursor, in memory or on disk', async () => {
   const dir = await tempDir('replica-atomic-')
   let replica = await new Replica(dir).open()
@@ -180,7 +203,7 @@ test('a replica kept as replica.snapshot.json and replica.log is taken over on f
       ['u1']
     )
     assert.equal(replica.get('ekey', 'k1').window.used, true)
-    assert.equal(replica.index.keysByFob.get('F1')?.[0].key.id, 'k1')
+    assert.equal(replica.index.keysByFob.get('ACME\0F1')?.[0].key.id, 'k1')
     assert.deepEqual(
       (await readdir(dir)).filter((f) => f.startsWith('replica.') && !f.startsWith('replica.mdb')),
       [],

@@ -59,9 +59,8 @@ const companyActive = (replica, companyId) => replica.get('company', companyId)?
  */
 function resolve(replica, companyId, { type, id }) {
   if (type === 'fob') {
-    // The key's user says which company the fob belongs to: the same record decisions check.
-    const found = replica.index.keysByFob.get(id)?.find((e) => replica.get('user', e.key.userId)?.companyId === companyId)
-    const user = found && replica.get('user', found.key.userId)
+    const found = replica.index.keysByFob.get(companyId + '\0' + id)
+    const user = found && replica.get('user', found[0].key.userId)
     return { user: user?.companyId === companyId ? user : undefined, fobKeys: true }
   }
   const user = type === 'user' ? replica.get('user', id) : type === 'phone' ? replica.index.userByPhoneKey.get(companyId + '\0' + id) : undefined

@@ -33,13 +33,25 @@ class Groups {
 export class Indexes {
   /** A user by one of its phone keys, within the user's company: another company's numbers never collide. */
   userByPhoneKey = new Map()
-  /** `{type, key}` of every e-key and group key with this fob number, in any company (decide.js picks the door's). */
+  /**
+   * `{type, key}` of the e-keys and group keys with a fob, by their user's company and fob number: the
+   * key's user says which company the fob belongs to, the same record decisions check. A key whose
+   * user is not (yet) in the copy is filed when the user comes; a user that changes company takes its
+   * keys along.
+   */
   keysByFob = new Groups()
+  /** `{type, key}` of the keys with a fob, by user: what a user's change re-files. */
+  #fobKeysByUser = new Groups()
   ekeysByDeviceUser = new Groups()
   groupKeysByGroupUser = new Groups()
   devicesByCompany = new Groups()
   /** @type {Map<string, any>} */ scheduleByCompany = new Map()
   /** @type {Map<string, any>} */ activeFirmwareByType = new Map()
+
+  /** @param {Map<string, Map<string, any>>} tables the copy these index */
+  constructor(tables) {
+    this.users = tables.get('user')
+  }
 
   /** @param {string} type @param {any} rec the record as it was, now gone or replaced */
   remove(type, rec) {
@@ -50,10 +62,15 @@ export class Indexes {
           const at = rec.companyId + '\0' + p
           if (this.userByPhoneKey.get(at)?.id === rec.id) this.userByPhoneKey.delete(at)
         }
+        for (const e of this.#fobKeysByUser.get(rec.id) ?? []) this.#unfile(rec.companyId, e.type, e.key)
         break
       case 'ekey':
       case 'groupKey':
-        if (rec.fob) this.keysByFob.remove(rec.fob, (e) => e.type === type && e.key.id === rec.id)
+        if (rec.fob) {
+          this.#fobKeysByUser.remove(rec.userId, (e) => e.type === type && e.key.id === rec.id)
+          const user = this.users.get(rec.userId)
+          if (user) this.#unfile(user.companyId, type, rec)
+        }
         if (type === 'ekey') this.ekeysByDeviceUser.remove(rec.deviceId + '\0' + rec.userId, same)
         else this.groupKeysByGroupUser.remove(rec.groupId + '\0' + rec.userId, same)
         break
@@ -74,10 +91,15 @@ export class Indexes {
     switch (type) {
       case 'user':
         for (const p of rec.phoneKeys ?? []) this.userByPhoneKey.set(rec.companyId + '\0' + p, rec)
+        for (const e of this.#fobKeysByUser.get(rec.id) ?? []) this.keysByFob.add(rec.companyId + '\0' + e.key.fob, e)
         break
       case 'ekey':
       case 'groupKey':
-        if (rec.fob) this.keysByFob.add(rec.fob, { type, key: rec })
+        if (rec.fob) {
+          this.#fobKeysByUser.add(rec.userId, { type, key: rec })
+          const user = this.users.get(rec.userId)
+          if (user) this.keysByFob.add(user.companyId + '\0' + rec.fob, { type, key: rec })
+        }
         if (type === 'ekey') this.ekeysByDeviceUser.add(rec.deviceId + '\0' + rec.userId, rec)
         else this.groupKeysByGroupUser.add(rec.groupId + '\0' + rec.userId, rec)
         break
@@ -91,5 +113,10 @@ export class Indexes {
         if (rec.active) this.activeFirmwareByType.set(rec.deviceType, rec)
         break
     }
+  }
+
+  /** @param {string} companyId @param {string} type @param {any} key */
+  #unfile(companyId, type, key) {
+    this.keysByFob.remove(companyId + '\0' + key.fob, (e) => e.type === type && e.key.id === key.id)
   }
 }

@@ -31,7 +31,10 @@ const BATCH = 5000
 /** @typedef {{tables: Map<string, Map<string, any>>, index: Indexes}} Copy */
 /** @typedef {{db: import('lmdb').Database, copy: Copy}} Snapshot a snapshot being written into the next generation */
 
-const emptyCopy = () => ({ tables: new Map(ENTITY_TYPES.map((t) => [t, new Map()])), index: new Indexes() })
+const emptyCopy = () => {
+  const tables = new Map(ENTITY_TYPES.map((t) => [t, new Map()]))
+  return { tables, index: new Indexes(tables) }
+}
 
 export class Replica {
   /** @type {Map<string, Map<string, any>>} */ tables
@@ -69,8 +72,8 @@ export class Replica {
       if (n && Number(n) !== this.#generation) await this.#generationDb(Number(n)).drop()
     }
     for (const { key, value } of this.#records.getRange()) {
-      if (!Array.isArray(key) || !this.tables.has(key[0])) continue // the shared structures' entry
-      const type = key[0]
+      const type = Array.isArray(key) ? String(key[0]) : null // not an array: the shared structures' entry
+      if (!this.tables.has(type)) continue
       this.tables.get(type).set(value.id, value)
       this.index.add(type, value)
     }
