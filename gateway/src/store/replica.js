@@ -5,9 +5,10 @@
  * `[type, id]`, in a database per generation (`records.<n>`), and a `meta` database with the live
  * generation and the cursor. Each feed page is one transaction together with its cursor, so a page is
  * applied whole or not at all and the cursor never runs ahead of the data. Writes go through child
- * transactions: lmdb-js commits what an ordinary transaction's callback wrote before it threw. A snapshot is written page
- * by page into the next generation; one transaction then makes it the live one. Until then the live
- * generation and the decisions read from it stay as they were, and a snapshot cut short is dropped.
+ * transactions: lmdb-js commits what an ordinary transaction's callback wrote before it threw.
+ * A snapshot is written page by page into the next generation; one transaction then makes it the live
+ * one. Until then the live generation and the decisions read from it stay as they were, and a
+ * snapshot cut short is dropped.
  *
  * Decisions read from memory: the records are loaded into Maps record by record at open, and the
  * indexes follow each change (replica-indexes.js).
