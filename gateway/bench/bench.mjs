@@ -11,7 +11,8 @@
  *     previous path (PBKDF2-SHA256 at 100,000 iterations, no back-off) measured in this run.
  *
  * The gateway runs as its own process (as in production), and so does the Worker end (the contract
- * test double, bench/worker-end.mjs); the boards share this process.
+ * test double, bench/worker-end.mjs); the boards share this process. The replica's size on disk,
+ * restart time and memory per number of sites are `npm run bench:replica` (bench/replica.mjs).
  */
 import { readFileSync } from 'node:fs'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
@@ -345,6 +346,7 @@ try {
   say(`  total ${((FW_BOARDS * FW_SIZE) / 1048576 / g.fwSeconds).toFixed(1)} MB/s in ${g.fwSeconds.toFixed(2)} s; slowest board ${g.slowest.toFixed(2)} s`)
   say(`activity rows written by the decisions and downloads: ${await worker.rows()}`)
   sayAuth(a)
+  say('replica on disk, restart time and memory for 1, 10 and 100 sites: npm run bench:replica')
   say(
     `machine load average at the end: ${loadavg()
       .map((x) => x.toFixed(1))

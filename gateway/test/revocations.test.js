@@ -42,10 +42,21 @@ test('each withdrawal of the feed names what it withdraws, in the company that h
 test('a snapshot withdraws what the copy had and the snapshot no longer has', async () => {
   const dir = await tempDir('revoke-unit-')
   const replica = await new Replica(dir).open()
+  const upserts = (records) => records.map((r) => ({ ...r, op: /** @type {const} */ ('upsert') }))
+  /** @type {any[]} */ let withdrawn = []
+  replica.beforeApply(async (page) => withdrawn.push(...pageWithdrawals(replica, page)))
   try {
-    await replica.applyPage({ cursor: '1', reset: true, changes: [COMPANY, ACME_USER, KEY].map((r) => ({ ...r, op: 'upsert' })) })
-    assert.deepEqual(pageWithdrawals(replica, { reset: true, changes: [COMPANY, ACME_USER].map((r) => ({ ...r, op: 'upsert' })) }), [{ companyId: 'ACME', field: 'key', id: 'k1' }])
-    assert.deepEqual(pageWithdrawals(replica, { reset: true, changes: [{ ...COMPANY, op: 'upsert' }] }), [{ companyId: 'ACME', field: 'sub', id: 'u1' }])
+    await replica.applyPage({ cursor: '1', reset: true, changes: upserts([COMPANY, ACME_USER, KEY]) })
+    withdrawn = []
+    await replica.applyPage({ cursor: '2', reset: true, changes: upserts([COMPANY, ACME_USER]) })
+    assert.deepEqual(withdrawn, [{ companyId: 'ACME', field: 'key', id: 'k1' }])
+    withdrawn = []
+    // In pages: judged as a whole, so the user's entry covers its key.
+    const snapshot = await replica.beginSnapshot()
+    await snapshot.add(upserts([COMPANY]))
+    assert.deepEqual(withdrawn, [], 'nothing is missing before the last page is in')
+    await snapshot.commit('3')
+    assert.deepEqual(withdrawn, [{ companyId: 'ACME', field: 'sub', id: 'u1' }])
   } finally {
     await replica.close()
     await removeDir(dir)

@@ -229,20 +229,11 @@ export class Revocations {
   }
 }
 
-/** Record types whose disappearance can withdraw a credential. */
-const WITHDRAWING_TYPES = ['company', 'user', 'ekey', 'groupKey']
-
 /**
- * The withdrawals of a feed page about to be applied to `replica`. A snapshot replaces the copy, so a
- * record it no longer has counts as deleted.
- * @param {import('../store/replica.js').Replica} replica @param {{reset?: boolean, changes: Change[]}} page
+ * The withdrawals of a feed page about to be applied to `replica`. The records of the copy that a
+ * snapshot no longer has come as deletes, in the last page the replica hands over before the switch.
+ * @param {import('../store/replica.js').Replica} replica @param {{changes: Change[]}} page
  */
-export function pageWithdrawals(replica, { reset, changes }) {
-  let all = changes
-  if (reset) {
-    const kept = new Set(changes.map((c) => c.type + '\0' + c.id))
-    all = [...changes]
-    for (const type of WITHDRAWING_TYPES) for (const id of replica.tables.get(type).keys()) if (!kept.has(type + '\0' + id)) all.push({ type, op: 'delete', id })
-  }
-  return withdrawals((type, id) => replica.get(type, id), all)
+export function pageWithdrawals(replica, { changes }) {
+  return withdrawals((type, id) => replica.get(type, id), changes)
 }

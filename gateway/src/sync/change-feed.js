@@ -3,8 +3,9 @@
  * so after any downtime the feed resumes exactly where it stopped. A 410 means the Worker no longer
  * has history back to our cursor: start over from a full snapshot (`reset`).
  *
- * A snapshot comes in pages too. They are gathered and applied as one reset once the last is in, so
- * decisions never run on half a snapshot, and a snapshot cut short leaves the previous copy in place.
+ * A snapshot comes in pages too. Each goes to disk as it arrives, beside the copy decisions read, and
+ * the snapshot replaces that copy in one step once the last is in: decisions never run on half a
+ * snapshot, and a snapshot cut short leaves the previous copy in place.
  */
 import { backoff } from '../util/backoff.js'
 
@@ -40,7 +41,7 @@ export class ChangeFeed {
 
   async #sync() {
     let cursor = this.replica.cursor
-    /** @type {import('../store/replica.js').Change[]|null} the changes of a snapshot being paged */
+    /** @type {Awaited<ReturnType<import('../store/replica.js').Replica['beginSnapshot']>>|null} a snapshot being paged */
     let snapshot = null
     for (;;) {
       let page
@@ -52,11 +53,11 @@ export class ChangeFeed {
         page = await this.worker.changes(null, this.pageSize)
       }
       cursor = page.cursor
-      if (page.reset) snapshot = []
+      if (page.reset) snapshot = await this.replica.beginSnapshot()
       if (snapshot) {
-        for (const c of page.changes) snapshot.push(c)
+        await snapshot.add(page.changes)
         if (page.more) continue
-        await this.replica.applyPage({ cursor, reset: true, changes: snapshot })
+        await snapshot.commit(cursor)
         snapshot = null
         continue // what changed while the snapshot was paged follows from its cursor
       }
