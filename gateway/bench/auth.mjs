@@ -27,9 +27,14 @@ function nextPacket(parser, cmd) {
 /**
  * What a board does when the gateway comes back (PROTOCOL.md, "Connection"): CONNECT, status (QoS 1,
  * waits for the PUBACK), SUBSCRIBE to its down topics (waits for the SUBACK). Returns the open socket.
+ * With `asSim`, the CONNECT is sim/sim-board.js' own (its retained offline will, keep-alive 30 s), so
+ * that the gateway holds per connection what it holds for a simulated board.
  */
-export async function reconnectBoard(port, id, password) {
-  const c = await rawConnect({ port, clientId: id, password, keep: true, timeoutMs: 120_000 })
+export async function reconnectBoard(port, id, password, { asSim = false } = {}) {
+  const sim = asSim
+    ? { keepalive: 30, will: { topic: `boards/${id}/status`, payload: Buffer.from(JSON.stringify({ v: 1, online: false })), qos: /** @type {1} */ (1), retain: true } }
+    : {}
+  const c = await rawConnect({ port, clientId: id, password, keep: true, timeoutMs: 120_000, ...sim })
   if (c.code !== 0) throw new Error(`board ${id} refused with ${c.code}`)
   const { socket, parser } = c
   // a board acknowledges the retained QoS 1 messages its subscription brings

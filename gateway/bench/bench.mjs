@@ -14,9 +14,8 @@
  * test double, bench/worker-end.mjs); the boards share this process. The replica's size on disk,
  * restart time and memory per number of sites are `npm run bench:replica` (bench/replica.mjs).
  */
-import { readFileSync } from 'node:fs'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
-import { spawn, fork, execFileSync } from 'node:child_process'
+import { spawn, execFileSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { loadavg, cpus } from 'node:os'
 import { createInterface } from 'node:readline'
@@ -26,6 +25,7 @@ import { startMosquitto } from '../test/support/processes.js'
 import { SimBoard } from '../sim/sim-board.js'
 import { connectRequester } from './requester.mjs'
 import { reconnectStorm, prepareStorm, quietConnects, connectsDuring } from './auth.mjs'
+import { say, pct, ms, cpuSeconds, inBatches, openLoop, startWorkerEnd } from './measure.mjs'
 
 const BOARDS = 1000
 const OFFERED_RATE = 2000
@@ -39,38 +39,6 @@ const PBKDF2_RECONNECT = 500 // the previous path costs ~20 ms of CPU per board:
 const PBKDF2_BOARDS = PBKDF2_RECONNECT + 500
 const STORM = 1000
 const QUIET_CONNECTS = 200
-
-const say = (s) => process.stdout.write(s + '\n')
-/** CPU seconds a process has used so far (Linux /proc), to show where the time goes. */
-const cpuSeconds = (pid) => {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
-  return (Number(f[11]) + Number(f[12])) / 100
-}
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
-const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]
-const ms = (x) => x.toFixed(2) + ' ms'
-
-async function inBatches(items, size, fn) {
-  const out = []
-  for (let i = 0; i < items.length; i += size) out.push(...(await Promise.all(items.slice(i, i + size).map(fn))))
-  return out
-}
-
-/** Sends requests at a fixed offered rate (open loop) and returns sorted latencies. */
-async function openLoop(send, count, rate) {
-  const latencies = []
-  const pending = []
-  const t0 = performance.now()
-  for (let i = 0; i < count; i++) {
-    const due = t0 + (i * 1000) / rate
-    const wait = due - performance.now()
-    if (wait > 1) await sleep(wait)
-    const start = performance.now()
-    pending.push(send(i).then(() => latencies.push(performance.now() - start)))
-  }
-  await Promise.all(pending)
-  return { latencies: latencies.sort((a, b) => a - b), seconds: (performance.now() - t0) / 1000 }
-}
 
 /** Keeps `outstanding` requests in flight for `seconds`; returns completed requests per second. */
 async function closedLoop(send, outstanding, seconds) {
@@ -281,32 +249,8 @@ function sayAuth(a) {
   line(`during ${STORM} bad CONNECTs from 127.0.0.2:              `, a.pbStorm, a.pbQuiet)
 }
 
-/** Forks the Worker end (bench/worker-end.mjs) and waits until it listens. */
-async function startWorkerEnd() {
-  const proc = fork(fileURLToPath(new URL('./worker-end.mjs', import.meta.url)), [String(BOARDS), String(FW_SIZE), String(RECONNECT_BOARDS), String(PBKDF2_BOARDS)])
-  const exited = new Promise((resolve) => proc.once('exit', resolve))
-  const next = () =>
-    new Promise((resolve, reject) => {
-      proc.once('message', resolve)
-      proc.once('exit', (code) => reject(new Error(`Worker end exited with ${code}`)))
-    })
-  const { url } = await next()
-  return {
-    url,
-    pid: proc.pid,
-    async rows() {
-      proc.send('rows')
-      return (await next()).rows
-    },
-    close() {
-      proc.disconnect()
-      return exited
-    }
-  }
-}
-
 execFileSync('bash', [fileURLToPath(new URL('../scripts/ensure-services.sh', import.meta.url))], { stdio: 'inherit' })
-const worker = await startWorkerEnd()
+const worker = await startWorkerEnd([BOARDS, FW_SIZE, RECONNECT_BOARDS, PBKDF2_BOARDS])
 const dir = await tempDir('gw-bench-')
 const authDir = await tempDir('gw-bench-auth-')
 try {

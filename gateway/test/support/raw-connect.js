@@ -10,9 +10,10 @@ import mqttPacket from 'mqtt-packet'
  * Resolves with the CONNACK return code (0 accepted), or 'closed' when the connection ends first.
  * With `keep`, an accepted connection is handed back open (`{code, socket, parser}`); otherwise it is closed.
  * @param {{port: number, localAddress?: string, clientId: string, username?: string, password?: string,
- *   clean?: boolean, keep?: boolean, timeoutMs?: number}} o
+ *   clean?: boolean, keep?: boolean, timeoutMs?: number, keepalive?: number,
+ *   will?: {topic: string, payload: Buffer, qos: 0|1, retain: boolean}}} o
  */
-export function rawConnect({ port, localAddress, clientId, username = clientId, password, clean = false, keep = false, timeoutMs = 30_000 }) {
+export function rawConnect({ port, localAddress, clientId, username = clientId, password, clean = false, keep = false, timeoutMs = 30_000, keepalive = 60, will }) {
   return new Promise((resolve, reject) => {
     const socket = tcpConnect({ port, host: '127.0.0.1', localAddress, noDelay: true })
     const parser = mqttPacket.parser()
@@ -46,8 +47,9 @@ export function rawConnect({ port, localAddress, clientId, username = clientId, 
           protocolVersion: 4,
           clean,
           clientId,
-          keepalive: 60,
+          keepalive,
           username,
+          will,
           password: password === undefined ? undefined : Buffer.from(password)
         })
       )
