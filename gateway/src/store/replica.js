@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { AppendLog, replaceFile } from './append-log.js'
 
-export const ENTITY_TYPES = ['company', 'device', 'boardCredential', 'user', 'ekey', 'groupKey', 'scheduledOpen', 'firmware']
+export const ENTITY_TYPES = ['company', 'device', 'boardCredential', 'user', 'ekey', 'groupKey', 'scheduledOpen', 'firmware', 'cell']
 
 /** @typedef {import('../protocol/wire.js').FeedChange<any>} Change */
 
