@@ -179,13 +179,16 @@ export class Gateway {
     })
     this.feed = new ChangeFeed({ replica: this.replica, worker: this.worker, log: this.log, intervalMs: this.opts.syncIntervalMs })
     this.replica.beforeApply((page) => this.configs.beforePage(page))
+    // a feed naming a cell other than the one this Redis belongs to is not applied
+    this.replica.beforeApply(async (page) => {
+      const cell = page.changes.find((c) => c.type === 'cell' && c.op === 'upsert')
+      if (cell) await this.cellRedis?.claimCell(cell.id)
+    })
     this.revocations.onChange((companyIds) => this.configs.revocationsChanged(companyIds))
     this.#pruneTimer = setInterval(() => this.revocations.prune(this.opts.now()).catch((e) => this.log.error('pruning revocations failed', { error: e.message })), 10 * 60_000)
     this.#pruneTimer.unref?.()
     this.replica.onChange((changes, reset) => this.configs.onReplicaChange(changes, reset).catch((e) => this.log.error('applying change failed', { error: e.message })))
-    this.replica.onChange((changes, reset) => {
-      if (this.cell && (reset || changes.some((c) => c.type === 'cell')))
-        this.cellRedis?.claimCell(this.cell.id).catch((e) => this.log.error('Redis of another cell', { error: e.message }))
+    this.replica.onChange((changes) => {
       for (const c of changes) if (c.type === 'device' && c.op === 'upsert') this.placement.forget(c.id)
     })
     await this.configs.republishAll()
