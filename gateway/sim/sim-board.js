@@ -34,6 +34,8 @@ export class SimBoard extends EventEmitter {
   moving = null
   /** redirects followed */
   moves = 0
+  /** events `deliver` sent again because their connection closed before the PUBACK */
+  resent = 0
 
   /**
    * @param {{url: string, id: string, password: string, fw?: string, deviceType?: string, clean?: boolean,
@@ -76,7 +78,7 @@ export class SimBoard extends EventEmitter {
    * may not have the board yet); a further redirect is followed too, up to 3 in a row.
    */
   async #follow() {
-    for (let hops = 0, tries = 0; ; ) {
+    for (let hops = 0, tries = 0; ;) {
       if (this.redirect) {
         if (++hops > 3) throw new Error('redirected more than 3 times in a row')
         this.url = this.redirect.mqttUrl
@@ -159,6 +161,7 @@ export class SimBoard extends EventEmitter {
         return id
       } catch (e) {
         if (!this.moving && !this.redirect) throw e
+        this.resent++
       }
     }
   }

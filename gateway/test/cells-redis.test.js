@@ -58,8 +58,7 @@ after(async () => {
 function attemptsOf(gw) {
   const seen = new Map()
   const publishOnce = gw.cellRedis.publishOnce.bind(gw.cellRedis)
-  gw.cellRedis.publishOnce = (topic, payload, publish) =>
-    publishOnce(topic, payload, publish).finally(() => seen.set(topic, (seen.get(topic) ?? 0) + 1))
+  gw.cellRedis.publishOnce = (topic, payload, publish) => publishOnce(topic, payload, publish).finally(() => seen.set(topic, (seen.get(topic) ?? 0) + 1))
   return seen
 }
 
@@ -80,7 +79,16 @@ let seen1, seen2
 test('a second instance of the cell starting up publishes no retained configuration the first already published', async () => {
   seen1 = attemptsOf(gw1)
   published.clear()
-  gw2 = new Gateway({ dataDir: await dir(), workerUrl: worker.url, gatewaySecret: SECRET, gatewayId: 'gw-a2', mqttPort: 0, wsPort: null, syncIntervalMs: 200, redisUrl: redisA.url })
+  gw2 = new Gateway({
+    dataDir: await dir(),
+    workerUrl: worker.url,
+    gatewaySecret: SECRET,
+    gatewayId: 'gw-a2',
+    mqttPort: 0,
+    wsPort: null,
+    syncIntervalMs: 200,
+    redisUrl: redisA.url
+  })
   seen2 = attemptsOf(gw2)
   await gw2.start()
   await gw2.syncNow() // its first snapshot: every board's retained topics are published, or found published
@@ -105,7 +113,10 @@ test("a change of a board's configuration is published once per cell, not once p
 })
 
 test("two cells on one machine share no record: each Redis holds only its own cell's boards", async () => {
-  for (const [gw, id] of [[gw1, 'r2'], [gwB, 'q1']]) {
+  for (const [gw, id] of [
+    [gw1, 'r2'],
+    [gwB, 'q1']
+  ]) {
     const b = await board(gw, id).connect()
     await b.next('config')
     await b.close()
@@ -135,7 +146,15 @@ test("two cells on one machine share no record: each Redis holds only its own ce
 })
 
 test("a gateway refuses to start on another cell's Redis", async () => {
-  const wrong = await createGateway({ dataDir: await dir(), workerUrl: worker.url, gatewaySecret: SECRET_B, gatewayId: 'gw-b-wrong', mqttPort: 0, wsPort: null, redisUrl: redisA.url })
+  const wrong = await createGateway({
+    dataDir: await dir(),
+    workerUrl: worker.url,
+    gatewaySecret: SECRET_B,
+    gatewayId: 'gw-b-wrong',
+    mqttPort: 0,
+    wsPort: null,
+    redisUrl: redisA.url
+  })
   try {
     await assert.rejects(wrong.syncNow(), /this Redis belongs to cell "main", this gateway serves cell "b"/)
     assert.equal(wrong.replica.get('device', 'q1'), undefined, 'nothing of the feed applied')

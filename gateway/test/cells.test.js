@@ -86,8 +86,8 @@ test('a board of the other cell gets only a redirect, is disconnected, and leave
 
 test('a board no cell knows is refused (4); lookups beyond the bound are refused (3) without asking the Worker', async () => {
   assert.equal(await rawConnect({ port: gwA.mqttPort, localAddress: '127.0.0.21', clientId: 'nowhere-1', password: 'x' }), 4)
-  let release
-  worker.cellLookupGate = new Promise((resolve) => (release = resolve))
+  let release = () => {}
+  worker.cellLookupGate = new Promise((resolve) => (release = () => resolve(undefined)))
   const lookups = worker.requests.cellLookups
   const attempts = [1, 2, 3, 4, 5].map((i) => rawConnect({ port: gwA.mqttPort, localAddress: `127.0.0.${30 + i}`, clientId: `nowhere-x${i}`, password: 'x', timeoutMs: 5000 }))
   // answered while the first two lookups still wait for the Worker

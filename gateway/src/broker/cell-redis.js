@@ -33,8 +33,8 @@ export class CellRedis {
 
   /** @param {string} url */
   constructor(url) {
-    const Redis = require('ioredis')
-    this.db = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 3 })
+    const { Redis } = require('ioredis')
+    this.db = new Redis(url, { maxRetriesPerRequest: 3 })
     this.db.defineCommand('claimRetained', { numberOfKeys: 1, lua: CLAIM })
     this.db.defineCommand('releaseRetained', { numberOfKeys: 1, lua: RELEASE })
   }

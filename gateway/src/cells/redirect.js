@@ -3,15 +3,14 @@
  *
  * MQTT 3.1.1 has no server reference, so the redirect is a message: `boards/{id}/redirect`,
  * `{"v":1,"cell":…,"mqttUrl":…}`, QoS 1, not retained, written straight onto the board's connection
- * (it need not subscribe). Once the board has acknowledged it, or after `ackWaitMs`, the connection is
- * closed. From the moment a board is leaving, nothing it sends is accepted: its publishes get no
+ * (it need not subscribe), then the connection is ended. From the moment a board is leaving, nothing it sends is accepted: its publishes get no
  * PUBACK (they are refused when the connection closes, so the board sends them again to its new
  * cell), its subscriptions are refused, and nothing else is forwarded to it.
  */
 import { topic } from '../protocol/topics.js'
 import { identityOf, setIdentity } from '../broker/identity.js'
 
-export const REDIRECT_ACK_WAIT_MS = 5_000
+export const REDIRECT_CLOSE_WAIT_MS = 5_000
 
 /** Whether this client may no longer publish, subscribe or receive anything but its redirect. */
 export const isLeaving = (client) => {
@@ -39,30 +38,31 @@ export function refuseOnClose(client, cb) {
 }
 
 /**
- * Sends the redirect to a connected board and closes its connection.
+ * Sends the redirect to a connected board and ends its connection: a half-close once the redirect is
+ * written, so that the board reads it before it sees the end, then a full close when the board has
+ * closed its side or after `closeWaitMs`. (Waiting for the redirect's PUBACK is not possible: aedes
+ * reads a client's packets one at a time, and the board's held publishes come first.)
  * @param {import('aedes').Client} client
  * @param {{boardId: string, cell: string, mqttUrl: string}} to
- * @param {{ackWaitMs?: number}} [opts]
+ * @param {{closeWaitMs?: number}} [opts]
  */
-export async function redirectClient(client, { boardId, cell, mqttUrl }, { ackWaitMs = REDIRECT_ACK_WAIT_MS } = {}) {
+export async function redirectClient(client, { boardId, cell, mqttUrl }, { closeWaitMs = REDIRECT_CLOSE_WAIT_MS } = {}) {
   if (identityOf(client)?.role !== 'redirect') markLeaving(client, boardId)
   setIdentity(client, { role: 'redirect', boardId, cell, mqttUrl })
-  const packet = { cmd: 'publish', topic: topic(boardId, 'redirect'), payload: Buffer.from(JSON.stringify({ v: 1, cell, mqttUrl })), qos: 1, retain: false }
-  const broker = client.broker
+  /** @type {import('aedes').PublishPacket} */
+  const packet = { cmd: 'publish', topic: topic(boardId, 'redirect'), payload: Buffer.from(JSON.stringify({ v: 1, cell, mqttUrl })), qos: 1, retain: false, dup: false }
+  const conn = client.conn
+  await new Promise((resolve) => client.publish(packet, resolve))
+  if (conn.destroyed) return
   await new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer)
-      broker.off('ack', onAck)
-      client.conn.off('close', done)
       resolve(undefined)
     }
-    // A clean client's acknowledged packets are not stored, so the ack names only the client.
-    const onAck = (_packet, from) => from === client && done()
-    const timer = setTimeout(done, ackWaitMs)
+    const timer = setTimeout(done, closeWaitMs)
     timer.unref?.()
-    client.conn.once('close', done)
-    broker.on('ack', onAck)
-    client.publish(packet, (err) => err && done())
+    conn.once('close', done)
+    conn.end()
   })
   client.close()
 }
