@@ -7,7 +7,7 @@ import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
 import mqtt from 'mqtt'
 import { WorkerContractDouble } from './support/worker-contract-double.js'
-import { SECRET, tempDir, removeDir, provisionBoard, board, startGateway, until } from './support/fixtures.js'
+import { SECRET, tempDir, removeDir, provisionBoard, board, startGateway, until, dropConnection } from './support/fixtures.js'
 import { startRedis, freePort } from './support/processes.js'
 import { createGateway, Gateway } from '../src/gateway.js'
 
@@ -32,9 +32,10 @@ before(async () => {
   const [portA, portB] = [await freePort(), await freePort()]
   worker.cell('main', { mqttUrl: `mqtt://127.0.0.1:${portA}` }).cell('b', { secret: SECRET_B, mqttUrl: `mqtt://127.0.0.1:${portB}` })
   worker.companyCells.set('BETA', 'b')
-  for (const c of ['ACME', 'BETA']) worker.change('company', 'upsert', c, { id: c, name: c, active: true })
+  for (const c of ['ACME', 'BETA', 'MOVER']) worker.change('company', 'upsert', c, { id: c, name: c, active: true })
   for (const id of ['r1', 'r2', 'r3']) await provisionBoard(worker, id, { companyId: 'ACME' })
   await provisionBoard(worker, 'q1', { companyId: 'BETA' })
+  await provisionBoard(worker, 'm4', { companyId: 'MOVER' })
   gw1 = await startGateway(worker, await dir(), { gatewayId: 'gw-a1', mqttPort: portA, redisUrl: redisA.url })
   op = await mqtt.connectAsync(`mqtt://127.0.0.1:${gw1.mqttPort}`, { clientId: 'op-count', username: 'operator', password: SECRET, reconnectPeriod: 0 })
   op.on('message', (t, payload, packet) => {
@@ -160,5 +161,33 @@ test("a gateway refuses to start on another cell's Redis", async () => {
     assert.equal(wrong.replica.get('device', 'q1'), undefined, 'nothing of the feed applied')
   } finally {
     await wrong.close()
+  }
+})
+
+test("a board whose company moves leaves nothing in the old cell's Redis: session, queued command, retained topics", async () => {
+  const inA = new Redis(redisA.url)
+  try {
+    // about m4, what the old cell's Redis holds besides the hour-long empty hashes of cleared topics
+    const traces = async () => {
+      const keys = (await inA.keys('*m4*')).filter((k) => !(k.startsWith('keyless:retained:') && k.includes('/m4/')))
+      const retained = (await inA.hkeys('retained')).filter((t) => t.includes('/m4/'))
+      const empties = await Promise.all((await inA.keys('keyless:retained:*m4*')).map((k) => inA.get(k)))
+      return [...keys, ...retained, ...empties.filter((v) => v !== '')]
+    }
+    // offline with its session kept, and a command queued for it
+    await dropConnection(await board(gw1, 'm4').connect(), gw1, 'gw-a1')
+    await gw2.sendCommand('m4', { id: 'queued-before-the-move', cmd: 'ping' })
+    assert.ok((await traces()).length > 0, 'the session, its queue and retained topics are in the Redis')
+
+    worker.moveCompany('MOVER', 'b')
+    await Promise.all([gw1.syncNow(), gw2.syncNow(), gwB.syncNow()])
+    await until(async () => (await traces()).length === 0, { what: "nothing of m4 left in the old cell's Redis" })
+
+    const back = await board(gw2, 'm4', { retryMs: 50 }).connect()
+    assert.equal(back.url, `mqtt://127.0.0.1:${gwB.mqttPort}`)
+    assert.equal((await back.next('config')).cell, 'b')
+    await back.close()
+  } finally {
+    inA.disconnect()
   }
 })

@@ -9,6 +9,7 @@ import { WorkerContractDouble } from './support/worker-contract-double.js'
 import { SECRET, tempDir, removeDir, provisionBoard, board, startGateway, until } from './support/fixtures.js'
 import { rawConnect } from './support/raw-connect.js'
 import { freePort } from './support/processes.js'
+import mqtt from 'mqtt'
 
 const SECRET_B = 'cell-b-gateway-secret'
 /** events a board sends while its company moves (the 10,000-event run is bench/cell-move.mjs) */
@@ -82,6 +83,19 @@ test('a board of the other cell gets only a redirect, is disconnected, and leave
   assert.equal(follows.moves, 1)
   assert.equal((await follows.next('config')).mqttUrl, urlB)
   await follows.close()
+})
+
+test('a board of the other cell gets no PUBACK for what it publishes while it is told where to go', async () => {
+  const client = await mqtt.connectAsync(urlA, { clientId: 'b1', username: 'b1', password: 'board-secret', clean: false, reconnectPeriod: 0 })
+  const redirect = new Promise((resolve) => client.on('message', (t, p) => resolve([t, JSON.parse(p.toString())])))
+  const closed = new Promise((resolve) => client.once('close', resolve))
+  const acked = []
+  client.publish('boards/b1/events', JSON.stringify({ v: 1, id: 'not-here', type: 'door.opened', at: Date.now(), data: {} }), { qos: 1 }, (err) => acked.push(err ?? 'PUBACK'))
+  assert.deepEqual(await redirect, ['boards/b1/redirect', { v: 1, cell: 'b', mqttUrl: urlB }])
+  await closed
+  assert.deepEqual(acked, [], 'the event got no PUBACK')
+  assert.equal(worker.rows.has('b1/not-here'), false)
+  client.end(true)
 })
 
 test('a board no cell knows is refused (4); lookups beyond the bound are refused (3) without asking the Worker', async () => {
