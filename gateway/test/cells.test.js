@@ -88,7 +88,7 @@ test('a board of the other cell gets only a redirect, is disconnected, and leave
 test('a board of the other cell gets no PUBACK for what it publishes while it is told where to go', async () => {
   const client = await mqtt.connectAsync(urlA, { clientId: 'b1', username: 'b1', password: 'board-secret', clean: false, reconnectPeriod: 0 })
   const redirect = new Promise((resolve) => client.on('message', (t, p) => resolve([t, JSON.parse(p.toString())])))
-  const closed = new Promise((resolve) => client.once('close', resolve))
+  const closed = new Promise((resolve) => client.once('close', () => resolve(undefined)))
   const acked = []
   client.publish('boards/b1/events', JSON.stringify({ v: 1, id: 'not-here', type: 'door.opened', at: Date.now(), data: {} }), { qos: 1 }, (err) => acked.push(err ?? 'PUBACK'))
   assert.deepEqual(await redirect, ['boards/b1/redirect', { v: 1, cell: 'b', mqttUrl: urlB }])
