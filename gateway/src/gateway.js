@@ -80,6 +80,8 @@ const definedOnly = (o) => Object.fromEntries(Object.entries(o).filter(([, v]) =
 
 export class Gateway {
   #pruneTimer = null
+  /** boards of another cell told where to go when they connected */
+  #redirectedOnConnect = 0
   /** @param {GatewayOptions} opts */
   constructor(opts) {
     /** @type {GatewayOptions & Required<Pick<GatewayOptions, 'host'|'mqttPort'|'maxPayload'|'maxTopicLevels'|'statsIntervalMs'|'gatewayId'|'now'>>} */
@@ -197,7 +199,7 @@ export class Gateway {
     this.feed.start()
     this.consoleCommands.start()
     this.schedule.start()
-    this.stats.start({ aedes: this.aedes, forwarder: this.forwarder })
+    this.stats.start({ aedes: this.aedes, forwarder: this.forwarder, cells: () => this.#cellStats() })
     this.log.info('gateway started', {
       mqttPort: this.listeners.mqttPort,
       mqttsPort: this.listeners.mqttsPort,
@@ -244,7 +246,9 @@ export class Gateway {
     // a board of another cell hears where to go once it has its CONNACK, and nothing else
     aedes.on('connackSent', (_connack, client) => {
       const identity = identityOf(client)
-      if (identity?.role === 'redirect') redirectClient(client, identity).catch((e) => log.warn('redirect failed', { clientId: client.id, error: e.message }))
+      if (identity?.role !== 'redirect') return
+      this.#redirectedOnConnect++
+      redirectClient(client, identity).catch((e) => log.warn('redirect failed', { clientId: client.id, error: e.message }))
     })
     aedes.authorizePublish = authorizePublishHandler({ policy: this.hooks.authorizePublish, maxPayload: this.opts.maxPayload, commands, inbound: this.inbound, log })
     aedes.authorizeSubscribe = authorizeSubscribeHandler({ policy: this.hooks.authorizeSubscribe, log })
@@ -273,6 +277,17 @@ export class Gateway {
     const packet = { topic: topic(boardId, name), payload: Buffer.from(msg ? JSON.stringify(msg) : ''), qos: /** @type {1} */ (1), retain: true }
     if (!this.cellRedis) return this.#publish(packet)
     return this.cellRedis.publishOnce(packet.topic, packet.payload, () => this.#publish(packet))
+  }
+
+  #cellStats() {
+    return {
+      cell: this.cell?.id ?? null,
+      lookups: this.placement.lookups,
+      lookupsRefused: this.placement.refusedBusy,
+      redirectedOnConnect: this.#redirectedOnConnect,
+      redirectedConnected: this.departures.redirected,
+      ...(this.cellRedis ? { retainedPublished: this.cellRedis.published, retainedSkipped: this.cellRedis.skipped } : {})
+    }
   }
 
   /** A board that left this cell's copy leaves nothing in its broker persistence (src/cells/departures.js). */

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { WorkerContractDouble } from './support/worker-contract-double.js'
-import { SECRET, tempDir, removeDir, provisionBoard, board, startGateway, until } from './support/fixtures.js'
+import { SECRET, tempDir, removeDir, provisionBoard, board, startGateway, until, gatewayStats } from './support/fixtures.js'
 import { rawConnect } from './support/raw-connect.js'
 import { freePort } from './support/processes.js'
 import mqtt from 'mqtt'
@@ -146,6 +146,11 @@ test(`a company moved to the other cell: its board is redirected, and all ${EVEN
   for await (const p of gwA.aedes.persistence.createRetainedStreamCombi(['boards/m1/#'])) retained.push(p.topic)
   assert.deepEqual(retained, [])
   assert.equal(gwA.replica.get('device', 'm1'), undefined)
+  const after = Date.now()
+  const stats = await gatewayStats(gwA.mqttPort, 'gw-a', (st) => st.at > after)
+  assert.equal(stats.cells.cell, 'main')
+  assert.equal(stats.cells.redirectedConnected, 1)
+  assert.ok(stats.cells.redirectedOnConnect >= 2 && stats.cells.lookupsRefused === 3, JSON.stringify(stats.cells))
   await m1.close()
 })
 

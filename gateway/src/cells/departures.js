@@ -13,6 +13,8 @@ export const RETAINED_NAMES = ['config', 'schedule', 'fw/offer', 'status']
 
 export class Departures {
   /** @type {Set<Promise<void>>} */ #running = new Set()
+  /** connected boards sent to their new cell */
+  redirected = 0
 
   /**
    * @param {object} deps
@@ -44,6 +46,7 @@ export class Departures {
     if (client && !client.closed) {
       if (p.where === 'elsewhere') {
         this.log.info('board redirected to its new cell', { boardId, cell: p.cell })
+        this.redirected++
         await redirectClient(client, { boardId, cell: p.cell, mqttUrl: p.mqttUrl })
       } else {
         this.log.info('disconnecting board', { boardId, why: 'device removed' })
