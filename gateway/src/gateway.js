@@ -82,6 +82,7 @@ export class Gateway {
   #pruneTimer = null
   /** boards of another cell told where to go when they connected */
   #redirectedOnConnect = 0
+  /** @type {Promise<void>|null|undefined} */ #catchingUp = null
   /** @param {GatewayOptions} opts */
   constructor(opts) {
     /** @type {GatewayOptions & Required<Pick<GatewayOptions, 'host'|'mqttPort'|'maxPayload'|'maxTopicLevels'|'statsIntervalMs'|'gatewayId'|'now'>>} */
@@ -111,6 +112,7 @@ export class Gateway {
     this.departures = new Departures({
       placement: this.placement,
       clientOf: (boardId) => this.aedes.clients[boardId],
+      holds: (boardId) => this.replica.get('device', boardId) !== undefined,
       forget: (boardId) => this.#forgetBoard(boardId),
       log: this.log
     })
@@ -180,12 +182,12 @@ export class Gateway {
       intervalMs: this.opts.commandIntervalMs
     })
     this.feed = new ChangeFeed({ replica: this.replica, worker: this.worker, log: this.log, intervalMs: this.opts.syncIntervalMs })
-    this.replica.beforeApply((page) => this.configs.beforePage(page))
-    // a feed naming a cell other than the one this Redis belongs to is not applied
+    // a feed naming a cell other than the one this Redis belongs to is not applied, nor stored in part
     this.replica.beforeApply(async (page) => {
       const cell = page.changes.find((c) => c.type === 'cell' && c.op === 'upsert')
       if (cell) await this.cellRedis?.claimCell(cell.id)
     })
+    this.replica.beforeApply((page) => this.configs.beforePage(page))
     this.revocations.onChange((companyIds) => this.configs.revocationsChanged(companyIds))
     this.#pruneTimer = setInterval(() => this.revocations.prune(this.opts.now()).catch((e) => this.log.error('pruning revocations failed', { error: e.message })), 10 * 60_000)
     this.#pruneTimer.unref?.()
@@ -239,7 +241,7 @@ export class Gateway {
       cells: {
         placement: this.placement,
         holds: (boardId) => this.replica.get('device', boardId) !== undefined,
-        behind: () => this.feed?.syncOnce().catch(() => {})
+        behind: () => this.#catchUp()
       },
       log
     })
@@ -277,6 +279,15 @@ export class Gateway {
     const packet = { topic: topic(boardId, name), payload: Buffer.from(msg ? JSON.stringify(msg) : ''), qos: /** @type {1} */ (1), retain: true }
     if (!this.cellRedis) return this.#publish(packet)
     return this.cellRedis.publishOnce(packet.topic, packet.payload, () => this.#publish(packet))
+  }
+
+  /** One feed sync at a time for boards the console places here before this copy has them. */
+  #catchUp() {
+    if (this.#catchingUp || !this.feed) return
+    this.#catchingUp = this.feed
+      .syncOnce()
+      .catch((e) => this.log.warn('change feed unavailable', { error: e.message }))
+      .finally(() => (this.#catchingUp = null))
   }
 
   #cellStats() {

@@ -20,12 +20,14 @@ export class Departures {
    * @param {object} deps
    * @param {Pick<import('./placement.js').CellPlacement, 'place'>} deps.placement
    * @param {(boardId: string) => import('aedes').Client|undefined} deps.clientOf the board's connection to this instance
+   * @param {(boardId: string) => boolean} deps.holds whether this cell's copy has the board's device (again)
    * @param {(boardId: string) => Promise<void>} deps.forget removes the board's session and retained topics
    * @param {import('../log.js').Logger} deps.log
    */
-  constructor({ placement, clientOf, forget, log }) {
+  constructor({ placement, clientOf, holds, forget, log }) {
     this.placement = placement
     this.clientOf = clientOf
+    this.holds = holds
     this.forget = forget
     this.log = log
   }
@@ -43,6 +45,11 @@ export class Departures {
 
   async #depart(boardId, client) {
     const p = await this.placement.place(boardId, { fresh: true })
+    if (this.holds(boardId)) {
+      // back in this cell's copy meanwhile (moved back, or removed and added again): only reconnect it
+      client?.close()
+      return
+    }
     if (client && !client.closed) {
       if (p.where === 'elsewhere') {
         this.log.info('board redirected to its new cell', { boardId, cell: p.cell })
