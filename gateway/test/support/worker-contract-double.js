@@ -113,7 +113,7 @@ export class WorkerContractDouble {
     if (type === 'device' && op === 'upsert') this.devices.add(id)
     const key = `${type} ${id}`
     const companyId = op === 'upsert' ? this.#companyOf(type, id, data) : this.#live.get(key)?.companyId
-    if (type === 'device' && op === 'upsert') this.#deviceCompany.set(id, data.companyId)
+    if (type === 'device' && op === 'upsert') this.#deviceCompany.set(id, data?.companyId)
     if (op === 'upsert') this.#live.set(key, { type, id, data, companyId })
     else this.#live.delete(key)
     const cells = companyId == null ? [...this.cells.values()] : [this.cells.get(this.cellOf(companyId))]
@@ -125,9 +125,9 @@ export class WorkerContractDouble {
     const of = (t, i) => this.#live.get(`${t} ${i}`)?.companyId
     if (type === 'company') return id
     if (type === 'firmware') return null
-    if (type === 'boardCredential') return of('device', data.deviceId ?? id)
-    if (type === 'ekey' || type === 'groupKey') return of('user', data.userId) ?? of('device', data.deviceId)
-    return data.companyId
+    if (type === 'boardCredential') return of('device', data?.deviceId ?? id)
+    if (type === 'ekey' || type === 'groupKey') return of('user', data?.userId) ?? of('device', data?.deviceId)
+    return data?.companyId
   }
 
   /**
