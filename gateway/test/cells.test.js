@@ -14,6 +14,8 @@ import mqtt from 'mqtt'
 const SECRET_B = 'cell-b-gateway-secret'
 /** events a board sends while its company moves (the 10,000-event run is bench/cell-move.mjs) */
 const EVENTS = 2_000
+/** boards of a company that moves with all of them connected, more than the lookups allowed at once (2 here) */
+const FLEET = 20
 
 let worker, gwA, gwB, dirA, dirB, urlA, urlB
 
@@ -24,11 +26,12 @@ before(async () => {
   urlB = `mqtt://127.0.0.1:${portB}`
   worker.cell('main', { mqttUrl: urlA }).cell('b', { secret: SECRET_B, mqttUrl: urlB })
   worker.companyCells.set('BETA', 'b')
-  for (const c of ['ACME', 'BETA', 'MOVER', 'MOVER2']) worker.change('company', 'upsert', c, { id: c, name: c, active: true })
+  for (const c of ['ACME', 'BETA', 'MOVER', 'MOVER2', 'FLEET']) worker.change('company', 'upsert', c, { id: c, name: c, active: true })
   await provisionBoard(worker, 'a1', { companyId: 'ACME' })
   await provisionBoard(worker, 'b1', { companyId: 'BETA' })
   await provisionBoard(worker, 'm1', { companyId: 'MOVER' })
   await provisionBoard(worker, 'm2', { companyId: 'MOVER2' })
+  for (let i = 0; i < FLEET; i++) await provisionBoard(worker, `f${i}`, { companyId: 'FLEET' })
   dirA = await tempDir()
   dirB = await tempDir()
   gwA = await startGateway(worker, dirA, { gatewayId: 'gw-a', mqttPort: portA, placement: { maxInFlight: 2 } })
@@ -47,7 +50,7 @@ after(async () => {
 const companiesOf = (gw) => new Set(gw.replica.all('device').map((d) => d.companyId))
 
 test("each cell's gateway holds only its cell's companies, and configures its boards with its own endpoint", async () => {
-  assert.deepEqual([...companiesOf(gwA)].sort(), ['ACME', 'MOVER', 'MOVER2'])
+  assert.deepEqual([...companiesOf(gwA)].sort(), ['ACME', 'FLEET', 'MOVER', 'MOVER2'])
   assert.deepEqual([...companiesOf(gwB)], ['BETA'])
   assert.equal(gwB.replica.get('company', 'ACME'), undefined)
   assert.equal(gwA.replica.get('boardCredential', 'b1'), undefined)
@@ -165,4 +168,15 @@ test('a board of a moved company that was offline is redirected when it comes ba
   assert.equal(back.url, urlB)
   assert.equal((await back.next('config')).cell, 'b')
   await back.close()
+})
+
+test(`a company moved with ${FLEET} boards connected: each is redirected while connected, the lookups waiting their turn`, async () => {
+  const boards = await Promise.all(Array.from({ length: FLEET }, (_, i) => board(gwA, `f${i}`, { retryMs: 50 }).connect()))
+  const redirectedBefore = gwA.departures.redirected
+  worker.moveCompany('FLEET', 'b')
+  await gwA.syncNow()
+  await until(() => boards.every((b) => b.url === urlB && !b.moving), { what: 'every board in its new cell' })
+  assert.equal(gwA.departures.redirected - redirectedBefore, FLEET, 'every board was told while connected, none merely dropped')
+  assert.ok(boards.every((b) => b.moves === 1))
+  await Promise.all(boards.map((b) => b.close()))
 })

@@ -79,7 +79,7 @@ export function authenticateHandler({ policy, context, backoff, credentialHash, 
     }
     policy({ clientId: client.id, username, password }, context).then(
       (identity) => {
-        if (!identity && name && name === client.id && isBoardId(name) && !cells.holds(name)) return elsewhere(client, name, address, cb)
+        if (!identity && name && name !== 'operator' && name === client.id && isBoardId(name) && !cells.holds(name)) return elsewhere(client, name, address, cb)
         if (!identity) {
           backoff?.failed(address, name)
           log.warn('connection refused', { clientId: client.id, username: name, address })

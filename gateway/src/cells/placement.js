@@ -3,7 +3,8 @@
  * (`GET /api/gateway/devices/{id}/cell`, docs/gateway-api.md), bounded so that many unknown boards
  * cannot flood it (decision 0053). Answers are cached per device id for a while, lookups of the same
  * id share one request, and at most `maxInFlight` requests run at once: a CONNECT past that is told
- * to come back later (CONNACK 3) without a lookup.
+ * to come back later (CONNACK 3) without a lookup, while the departures of a company's connected
+ * boards wait their turn.
  */
 
 /**
@@ -24,6 +25,7 @@ export const PLACEMENT_DEFAULTS = {
 export class CellPlacement {
   /** @type {Map<string, {placement: Placement, until: number}>} */ #cache = new Map()
   /** @type {Map<string, Promise<Placement>>} */ #inFlight = new Map()
+  /** @type {(() => void)[]} lookups waiting for a free slot */ #waiting = []
   lookups = 0
   refusedBusy = 0
 
@@ -45,19 +47,27 @@ export class CellPlacement {
 
   /**
    * @param {string} deviceId
-   * @param {{fresh?: boolean}} [opts] fresh: ask the Worker even when an answer is cached (a device that just left)
+   * @param {{fresh?: boolean, wait?: boolean}} [opts] fresh: ask the Worker even when an answer is cached
+   *   (a device that just left); wait: for a free slot rather than answer `busy`
    * @returns {Promise<Placement>}
    */
-  place(deviceId, { fresh = false } = {}) {
+  async place(deviceId, { fresh = false, wait = false } = {}) {
     const cached = this.#cache.get(deviceId)
-    if (cached && !fresh && cached.until > this.now()) return Promise.resolve(cached.placement)
-    const running = this.#inFlight.get(deviceId)
-    if (running) return running
-    if (this.#inFlight.size >= this.limits.maxInFlight) {
-      this.refusedBusy++
-      return Promise.resolve({ where: 'busy' })
+    if (cached && !fresh && cached.until > this.now()) return cached.placement
+    for (;;) {
+      const running = this.#inFlight.get(deviceId)
+      if (running) return running
+      if (this.#inFlight.size < this.limits.maxInFlight) break
+      if (!wait) {
+        this.refusedBusy++
+        return { where: 'busy' }
+      }
+      await new Promise((resolve) => this.#waiting.push(() => resolve(undefined)))
     }
-    const lookup = this.#lookup(deviceId).finally(() => this.#inFlight.delete(deviceId))
+    const lookup = this.#lookup(deviceId).finally(() => {
+      this.#inFlight.delete(deviceId)
+      this.#waiting.shift()?.()
+    })
     this.#inFlight.set(deviceId, lookup)
     return lookup
   }
