@@ -45,6 +45,7 @@ export class Departures {
 
   async #depart(boardId, client) {
     // only a board connected here needs to hear where it went; the others learn it when they connect
+    /** @type {import('./placement.js').Placement} */
     const p = client ? await this.placement.place(boardId, { fresh: true, wait: true }) : { where: 'unknown' }
     if (this.holds(boardId)) {
       // back in this cell's copy meanwhile (moved back, or removed and added again): only reconnect it
