@@ -16,7 +16,8 @@ usage: npm run board -- --id <board id> --password=<board secret> [options]   (t
                        (offline verification of a signed credential; verify --help for details)
 
 connection
-  --url <mqtt url>        broker address (default mqtt://127.0.0.1:1883, or ws://… for WebSocket)
+  --url <mqtt url>        broker address (default mqtt://127.0.0.1:1883, or ws://… for WebSocket); a
+                          redirect to another cell (PROTOCOL.md, "Cells and redirects") is followed
   --fw <version>          installed firmware version reported in status (default 1.0.0)
   --clean                 clean session (default: persistent session, as real boards use)
   --wait <seconds>        keep retrying the connection this long, like a board waiting for its

@@ -10,6 +10,10 @@ import { importKeySet, isOneTime, revokedBy, verifyCredential } from '../src/acc
 
 export class SimBoard extends EventEmitter {
   #pendingAccess = new Map()
+  /** @type {Promise<never>} rejects when the current connection closes */
+  #closed = notConnected()
+  /** whether the current connection got through its connect handshake */
+  #established = false
   #corr = 0
   #eventSeq = 0
   /** blocks received per index, to prove nothing finished was sent again */
@@ -24,12 +28,22 @@ export class SimBoard extends EventEmitter {
   commandIds = new Set()
   /** one-time credentials (`jti`) and keys (`key:<id>`) this board opened for while deciding alone */
   spent = new Set()
+  /** @type {{v: 1, cell: string, mqttUrl: string}|null} the last redirect to another cell, until it is followed */
+  redirect = null
+  /** @type {Promise<void>|null} while the board follows a redirect received when it was connected */
+  moving = null
+  /** redirects followed */
+  moves = 0
+  /** events `deliver` sent again because their connection closed before the PUBACK */
+  resent = 0
 
   /**
    * @param {{url: string, id: string, password: string, fw?: string, deviceType?: string, clean?: boolean,
-   *   subscribe?: string[], connectTimeoutMs?: number, ca?: string|Buffer}} opts  ca: trusted certificate for mqtts://
+   *   subscribe?: string[], connectTimeoutMs?: number, ca?: string|Buffer, followRedirects?: boolean, retryMs?: number}} opts
+   *   ca: trusted certificate for mqtts://; followRedirects: go to the cell a redirect names (PROTOCOL.md,
+   *   "Cells and redirects"), retrying every `retryMs` while the new cell answers CONNACK 3
    */
-  constructor({ url, id, password, fw = '1.0.0', deviceType, clean = false, subscribe, connectTimeoutMs = 10_000, ca }) {
+  constructor({ url, id, password, fw = '1.0.0', deviceType, clean = false, subscribe, connectTimeoutMs = 10_000, ca, followRedirects = true, retryMs = 1000 }) {
     super()
     this.url = url
     this.id = id
@@ -39,12 +53,52 @@ export class SimBoard extends EventEmitter {
     this.clean = clean
     this.connectTimeoutMs = connectTimeoutMs
     this.ca = ca
+    this.followRedirects = followRedirects
+    this.retryMs = retryMs
     this.subscriptions = subscribe ?? ['access/res', 'config', 'schedule', 'cmd', 'fw/offer', 'fw/block', 'error'].map((n) => `boards/${id}/${n}`)
     this.bootId = randomBytes(4).toString('hex')
   }
 
-  /** Connects; rejects on a refused CONNACK or a timeout. */
+  /**
+   * Connects; rejects on a refused CONNACK or a timeout. Told to go to another cell, it goes there
+   * (with `followRedirects`).
+   */
   async connect() {
+    try {
+      return await this.#connectOnce()
+    } catch (e) {
+      if (!this.followRedirects || !this.redirect) throw e
+      await this.#follow()
+      return this
+    }
+  }
+
+  /**
+   * Connects to the cell the last redirect named, trying again while it answers CONNACK 3 (its copy
+   * may not have the board yet); a further redirect is followed too, up to 3 in a row.
+   */
+  async #follow() {
+    for (let hops = 0, tries = 0; ;) {
+      if (this.redirect) {
+        if (++hops > 3) throw new Error('redirected more than 3 times in a row')
+        this.url = this.redirect.mqttUrl
+        this.redirect = null
+        this.moves++
+      }
+      try {
+        await this.#connectOnce()
+        return
+      } catch (e) {
+        if (this.redirect) continue
+        if (e.code !== 3 || ++tries > 50) throw e
+        await new Promise((resolve) => setTimeout(resolve, this.retryMs))
+      }
+    }
+  }
+
+  async #connectOnce() {
+    this.client?.removeAllListeners()
+    this.client?.end(true)
     this.client = mqtt.connect(this.url, {
       clientId: this.id,
       username: this.id,
@@ -56,8 +110,22 @@ export class SimBoard extends EventEmitter {
       ...(this.ca ? { ca: this.ca } : {}),
       will: { topic: `boards/${this.id}/status`, payload: JSON.stringify({ v: 1, online: false }), qos: 1, retain: true }
     })
-    this.client.on('message', (t, payload) => this.#onMessage(t, payload))
-    this.client.on('error', (e) => this.emit('mqtt-error', e))
+    const client = this.client
+    client.on('message', (t, payload) => this.#onMessage(t, payload))
+    client.on('error', (e) => this.emit('mqtt-error', e))
+    // redirected while connected: the gateway closes the connection once the redirect is acknowledged
+    this.#closed = new Promise((_resolve, reject) =>
+      client.once('close', () => {
+        reject(new Error('connection closed'))
+        if (this.redirect && this.followRedirects && this.client === client && this.#established) {
+          this.#established = false
+          this.moving = this.#follow().finally(() => (this.moving = null))
+          this.moving.catch((e) => this.emit('mqtt-error', e))
+        }
+      })
+    )
+    this.#closed.catch(() => {})
+    this.#established = false
     await new Promise((resolve, reject) => {
       this.client.once('connect', (connack) => {
         this.sessionPresent = connack.sessionPresent
@@ -77,7 +145,25 @@ export class SimBoard extends EventEmitter {
       const granted = await Promise.race([this.client.subscribeAsync(Object.fromEntries(this.subscriptions.map((topic) => [topic, { qos: 1 }]))), closed])
       this.granted = granted
     }
+    this.#established = true
     return this
+  }
+
+  /**
+   * Sends one event until a gateway has stored it (PUBACK), following a redirect on the way: an event
+   * whose connection closed before its PUBACK is sent again, with the same id, to the board's new cell.
+   */
+  async deliver(type, data = {}, { id = `${this.bootId}.${++this.#eventSeq}`, at = Date.now() } = {}) {
+    for (;;) {
+      if (this.moving) await this.moving
+      try {
+        await Promise.race([this.publish('events', { v: 1, id, type, at, data }), this.#closed])
+        return id
+      } catch (e) {
+        if (!this.moving && !this.redirect) throw e
+        this.resent++
+      }
+    }
   }
 
   publishStatus() {
@@ -87,6 +173,14 @@ export class SimBoard extends EventEmitter {
   #onMessage(t, payload) {
     const name = t.slice(`boards/${this.id}/`.length)
     if (name === 'fw/block') return this.emit('block', payload)
+    if (name === 'redirect') {
+      try {
+        this.redirect = JSON.parse(payload.toString())
+      } catch {
+        return
+      }
+      return this.emit('redirect', this.redirect)
+    }
     let msg = null
     if (payload.length)
       try {
@@ -262,6 +356,12 @@ export class SimBoard extends EventEmitter {
     this.client?.stream?.destroy()
     this.client?.end(true)
   }
+}
+
+function notConnected() {
+  const p = Promise.reject(new Error('not connected'))
+  p.catch(() => {})
+  return p
 }
 
 export function fullBitmap(blocks) {

@@ -1,15 +1,17 @@
 /**
  * What each board is told, and when: its retained `config` (PROTOCOL.md), then its scheduled-open
  * state and firmware offer. Published for every board at start, again for the boards a change of the
- * console's records, of the credential keys or of a company's revocations concerns; boards removed,
- * deactivated or given a new credential are disconnected.
+ * console's records, of the credential keys or of a company's revocations concerns; boards deactivated
+ * or given a new credential are disconnected, boards whose device left this cell's copy depart
+ * (src/cells/departures.js: redirected to their new cell or disconnected, and forgotten here).
  */
 import { topic } from './protocol/topics.js'
 import { pageWithdrawals } from './access/revocations.js'
 import { credentialHashOf } from './broker/identity.js'
+import { isLeaving } from './cells/redirect.js'
 
 /** PROTOCOL.md's revision of version 1, told to boards in their configuration. */
-export const PROTOCOL_REVISION = 2
+export const PROTOCOL_REVISION = 3
 
 export class BoardConfigs {
   #revocationTimer = null
@@ -24,13 +26,15 @@ export class BoardConfigs {
    * @param {Pick<import('./firmware/delivery.js').FirmwareDelivery, 'offer'>} deps.firmware
    * @param {(name: string, boardId: string, msg: object|null) => Promise<void>} deps.publishRetained
    * @param {(boardId: string) => import('aedes').Client|undefined} deps.clientOf the board's connection to this instance
+   * @param {Pick<import('./cells/departures.js').Departures, 'leave'>} deps.departures
    * @param {(topics: string[]) => AsyncIterable<{payload: Buffer}>} deps.retained the broker's retained messages
+   * @param {() => string[]} deps.connected the boards connected to this instance
    * @param {boolean} deps.cluster instances share retained messages through Redis
    * @param {number} deps.revocationDelayMs
    * @param {() => number} deps.now
    * @param {import('./log.js').Logger} deps.log
    */
-  constructor({ replica, credentialKeys, revocations, schedule, firmware, publishRetained, clientOf, retained, cluster, revocationDelayMs, now, log }) {
+  constructor({ replica, credentialKeys, revocations, schedule, firmware, publishRetained, clientOf, departures, connected, retained, cluster, revocationDelayMs, now, log }) {
     this.replica = replica
     this.credentialKeys = credentialKeys
     this.revocations = revocations
@@ -38,6 +42,8 @@ export class BoardConfigs {
     this.firmware = firmware
     this.publishRetained = publishRetained
     this.clientOf = clientOf
+    this.departures = departures
+    this.connected = connected
     this.retained = retained
     this.cluster = cluster
     this.revocationDelayMs = revocationDelayMs
@@ -67,6 +73,8 @@ export class BoardConfigs {
       await this.publishRetained('config', deviceId, null)
       return false
     }
+    // the feed carries one: the cell this gateway serves and where its boards connect
+    const cell = this.replica.all('cell')[0]
     await this.publishRetained('config', deviceId, {
       v: 1,
       rev: PROTOCOL_REVISION,
@@ -81,7 +89,8 @@ export class BoardConfigs {
       // What was withdrawn since issue, for the board to refuse while it decides alone.
       revoked: this.revocations.list(d.companyId),
       // Credentials without the console-verified biometric claim are refused (PROTOCOL.md, "Signed credentials").
-      biometricRequired: this.replica.get('company', d.companyId)?.biometricRequired === true
+      biometricRequired: this.replica.get('company', d.companyId)?.biometricRequired === true,
+      ...(cell ? { cell: cell.id, mqttUrl: cell.mqttUrl } : {})
     })
     return true
   }
@@ -135,12 +144,19 @@ export class BoardConfigs {
   }
 
   async onReplicaChange(changes, reset) {
-    if (reset) return this.republishAll()
+    // first, before anything waits: a departing board's next publish must not be acknowledged here
+    if (reset) {
+      for (const id of this.connected()) if (!this.replica.get('device', id)) this.departures.leave(id)
+      return this.republishAll()
+    }
+    for (const c of changes) if (c.type === 'device' && c.op === 'delete') this.departures.leave(c.id)
     const devices = new Set()
     for (const c of changes) {
       if (c.type === 'device') {
         devices.add(c.id)
-        if (c.op === 'delete' || c.data?.active === false) this.#disconnect(c.id, 'device removed or deactivated')
+        if (c.op === 'upsert' && c.data?.active === false) this.#disconnect(c.id, 'device deactivated')
+      } else if (c.type === 'cell') {
+        for (const d of this.replica.all('device')) devices.add(d.id)
       } else if (c.type === 'boardCredential') {
         const client = this.clientOf(c.id)
         if (client && credentialHashOf(client) !== this.replica.get('boardCredential', c.id)?.hash) this.#disconnect(c.id, 'credential changed')
@@ -156,7 +172,7 @@ export class BoardConfigs {
 
   #disconnect(boardId, why) {
     const client = this.clientOf(boardId)
-    if (!client) return
+    if (!client || isLeaving(client)) return // a departing board is closed by its departure
     this.log.info('disconnecting board', { boardId, why })
     client.close()
   }

@@ -7,12 +7,17 @@ import { hostname } from 'node:os'
 import { createLogger } from './log.js'
 import { createAedes, listen } from './broker/broker.js'
 import { defaultHooks } from './broker/hooks.js'
-import { authenticateHandler } from './broker/authenticate.js'
+import { authenticateHandler, preConnectHandler } from './broker/authenticate.js'
 import { authorizePublishHandler } from './broker/authorize-publish.js'
 import { authorizeSubscribeHandler } from './broker/authorize-subscribe.js'
 import { authorizeForwardHandler } from './broker/authorize-forward.js'
 import { watchConnections } from './broker/connections.js'
-import { boardOf } from './broker/identity.js'
+import { boardOf, identityOf } from './broker/identity.js'
+import { forgetSession } from './broker/sessions.js'
+import { CellRedis } from './broker/cell-redis.js'
+import { CellPlacement } from './cells/placement.js'
+import { Departures, RETAINED_NAMES } from './cells/departures.js'
+import { redirectClient } from './cells/redirect.js'
 import { ConnectBackoff } from './broker/connect-backoff.js'
 import { topic } from './protocol/topics.js'
 import { Replica } from './store/replica.js'
@@ -44,7 +49,9 @@ import { BoardConfigs } from './board-configs.js'
  * @property {number} [mqttPort]        default 1883 (0 picks a free port)
  * @property {number|null} [wsPort]     default 8883; null disables WebSocket
  * @property {{cert: string|Buffer, key: string|Buffer, port: number}} [tls] MQTT over TLS as well
- * @property {string} [redisUrl]        cluster mode when set
+ * @property {string} [redisUrl]        cluster mode when set: the Redis of this gateway's cell, shared by its instances only
+ * @property {Partial<import('./cells/placement.js').PLACEMENT_DEFAULTS>} [placement] bounds of the Worker lookups
+ *   for boards this cell does not hold
  * @property {number} [maxPayload]      bytes, default 65536
  * @property {number} [maxTopicLevels]  default 8
  * @property {number} [syncIntervalMs]  change-feed poll interval, default 5000
@@ -73,6 +80,9 @@ const definedOnly = (o) => Object.fromEntries(Object.entries(o).filter(([, v]) =
 
 export class Gateway {
   #pruneTimer = null
+  /** boards of another cell told where to go when they connected */
+  #redirectedOnConnect = 0
+  /** @type {Promise<void>|null|undefined} */ #catchingUp = null
   /** @param {GatewayOptions} opts */
   constructor(opts) {
     /** @type {GatewayOptions & Required<Pick<GatewayOptions, 'host'|'mqttPort'|'maxPayload'|'maxTopicLevels'|'statsIntervalMs'|'gatewayId'|'now'>>} */
@@ -97,6 +107,15 @@ export class Gateway {
     this.commands = this.opts.redisUrl ? null : new CommandOutbox(join(this.opts.dataDir, 'commands'), { log: this.log })
     this.worker = new WorkerClient({ url: this.opts.workerUrl, secret: this.opts.gatewaySecret, gatewayId: this.opts.gatewayId })
     this.events = new EventRecorder({ queue: this.queue, gatewayId: this.opts.gatewayId, stored: () => this.forwarder?.poke() })
+    this.cellRedis = this.opts.redisUrl ? new CellRedis(this.opts.redisUrl) : null
+    this.placement = new CellPlacement({ worker: this.worker, ownCell: () => this.cell?.id, log: this.log, limits: this.opts.placement })
+    this.departures = new Departures({
+      placement: this.placement,
+      clientOf: (boardId) => this.aedes.clients[boardId],
+      holds: (boardId) => this.replica.get('device', boardId) !== undefined,
+      forget: (boardId) => this.#forgetBoard(boardId),
+      log: this.log
+    })
     const publishRetained = (name, boardId, msg) => this.publishRetained(name, boardId, msg)
     const recordEvent = (boardId, ev) => this.events.record(boardId, ev)
     this.firmware = new FirmwareDelivery({
@@ -120,6 +139,8 @@ export class Gateway {
       firmware: this.firmware,
       publishRetained,
       clientOf: (boardId) => this.aedes.clients[boardId],
+      departures: this.departures,
+      connected: () => this.#connectedBoards(),
       retained: (topics) => this.aedes.persistence.createRetainedStreamCombi(topics),
       cluster: Boolean(this.opts.redisUrl),
       revocationDelayMs: this.opts.revocationDelayMs ?? 1000,
@@ -145,6 +166,7 @@ export class Gateway {
     await this.queue.open()
     await this.commands?.open()
     await this.presence.open()
+    if (this.cell) await this.cellRedis?.claimCell(this.cell.id)
     this.aedes = await createAedes({ id: this.opts.gatewayId, redisUrl: this.opts.redisUrl, maxTopicLevels: this.opts.maxTopicLevels })
     this.#installHooks(this.aedes)
     await this.configs.adoptPublished()
@@ -160,18 +182,26 @@ export class Gateway {
       intervalMs: this.opts.commandIntervalMs
     })
     this.feed = new ChangeFeed({ replica: this.replica, worker: this.worker, log: this.log, intervalMs: this.opts.syncIntervalMs })
+    // a feed naming a cell other than the one this Redis belongs to is not applied, nor stored in part
+    this.replica.beforeApply(async (page) => {
+      const cell = page.changes.find((c) => c.type === 'cell' && c.op === 'upsert')
+      if (cell) await this.cellRedis?.claimCell(cell.id)
+    })
     this.replica.beforeApply((page) => this.configs.beforePage(page))
     this.revocations.onChange((companyIds) => this.configs.revocationsChanged(companyIds))
     this.#pruneTimer = setInterval(() => this.revocations.prune(this.opts.now()).catch((e) => this.log.error('pruning revocations failed', { error: e.message })), 10 * 60_000)
     this.#pruneTimer.unref?.()
     this.replica.onChange((changes, reset) => this.configs.onReplicaChange(changes, reset).catch((e) => this.log.error('applying change failed', { error: e.message })))
+    this.replica.onChange((changes) => {
+      for (const c of changes) if (c.type === 'device' && c.op === 'upsert') this.placement.forget(c.id)
+    })
     await this.configs.republishAll()
     this.credentialKeys.onChange(() => this.configs.republishAll().catch((e) => this.log.error('publishing configurations failed', { error: e.message })))
     this.credentialKeys.start()
     this.feed.start()
     this.consoleCommands.start()
     this.schedule.start()
-    this.stats.start({ aedes: this.aedes, forwarder: this.forwarder })
+    this.stats.start({ aedes: this.aedes, forwarder: this.forwarder, cells: () => this.#cellStats() })
     this.log.info('gateway started', {
       mqttPort: this.listeners.mqttPort,
       mqttsPort: this.listeners.mqttsPort,
@@ -182,6 +212,11 @@ export class Gateway {
     })
     // A production gateway without it lets anyone guess board secrets at full speed (decision 0110).
     if (!this.backoff) this.log.warn('connect back-off is off (CONNECT_BACKOFF=off): failed CONNECTs are not throttled; for measurements only')
+  }
+
+  /** The cell this gateway serves, from the feed's `cell` record (docs/gateway-api.md); undefined before the first sync. */
+  get cell() {
+    return this.replica.all('cell')[0]
   }
 
   get mqttPort() {
@@ -197,12 +232,25 @@ export class Gateway {
   /** The aedes hooks, each in its own file under src/broker/ with its contract; each gets only what it uses. */
   #installHooks(aedes) {
     const { log, commands } = this
+    aedes.preConnect = preConnectHandler()
     aedes.authenticate = authenticateHandler({
       policy: this.hooks.authenticate,
       context: { replica: this.replica, gatewaySecret: this.gatewaySecret },
       backoff: this.backoff,
       credentialHash: (boardId) => this.replica.get('boardCredential', boardId)?.hash,
+      cells: {
+        placement: this.placement,
+        holds: (boardId) => this.replica.get('device', boardId) !== undefined,
+        behind: () => this.#catchUp()
+      },
       log
+    })
+    // a board of another cell hears where to go once it has its CONNACK, and nothing else
+    aedes.on('connackSent', (_connack, client) => {
+      const identity = identityOf(client)
+      if (identity?.role !== 'redirect') return
+      this.#redirectedOnConnect++
+      redirectClient(client, identity).catch((e) => log.warn('redirect failed', { clientId: client.id, error: e.message }))
     })
     aedes.authorizePublish = authorizePublishHandler({ policy: this.hooks.authorizePublish, maxPayload: this.opts.maxPayload, commands, inbound: this.inbound, log })
     aedes.authorizeSubscribe = authorizeSubscribeHandler({ policy: this.hooks.authorizeSubscribe, log })
@@ -223,9 +271,40 @@ export class Gateway {
     return Promise.all([spent, this.schedule.onGranted(boardId, now)])
   }
 
-  /** @param {string} name @param {string} boardId @param {object|null} msg null clears the retained message */
+  /**
+   * In a cluster, a content the cell's retained topic already has is not published again (src/broker/cell-redis.js).
+   * @param {string} name @param {string} boardId @param {object|null} msg null clears the retained message
+   */
   publishRetained(name, boardId, msg) {
-    return this.#publish({ topic: topic(boardId, name), payload: msg ? JSON.stringify(msg) : '', qos: 1, retain: true })
+    const packet = { topic: topic(boardId, name), payload: Buffer.from(msg ? JSON.stringify(msg) : ''), qos: /** @type {1} */ (1), retain: true }
+    if (!this.cellRedis) return this.#publish(packet)
+    return this.cellRedis.publishOnce(packet.topic, packet.payload, () => this.#publish(packet))
+  }
+
+  /** One feed sync at a time for boards the console places here before this copy has them. */
+  #catchUp() {
+    if (this.#catchingUp || !this.feed) return
+    this.#catchingUp = this.feed
+      .syncOnce()
+      .catch((e) => this.log.warn('change feed unavailable', { error: e.message }))
+      .finally(() => (this.#catchingUp = null))
+  }
+
+  #cellStats() {
+    return {
+      cell: this.cell?.id ?? null,
+      lookups: this.placement.lookups,
+      lookupsRefused: this.placement.refusedBusy,
+      redirectedOnConnect: this.#redirectedOnConnect,
+      redirectedConnected: this.departures.redirected,
+      ...(this.cellRedis ? { retainedPublished: this.cellRedis.published, retainedSkipped: this.cellRedis.skipped } : {})
+    }
+  }
+
+  /** A board that left this cell's copy leaves nothing in its broker persistence (src/cells/departures.js). */
+  async #forgetBoard(boardId) {
+    for (const name of RETAINED_NAMES) await this.publishRetained(name, boardId, null)
+    await forgetSession(this.aedes.persistence, this.aedes.id, boardId)
   }
 
   /**
@@ -263,6 +342,7 @@ export class Gateway {
     this.credentialKeys.stop()
     clearInterval(this.#pruneTimer)
     this.configs.stop()
+    await this.departures.settled()
     this.firmware.stop()
     this.schedule.stop()
     await this.feed?.stop()
@@ -271,6 +351,7 @@ export class Gateway {
     await this.presence.stop()
     await new Promise((resolve) => this.aedes.close(() => resolve()))
     if (this.opts.redisUrl) await this.aedes.persistence.destroy() // aedes closes its mq, not its persistence
+    await this.cellRedis?.close()
     await this.listeners?.close()
     await this.queue.close()
     await this.presence.close()

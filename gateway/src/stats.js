@@ -44,6 +44,7 @@ export class Stats {
    * @param {object} running
    * @param {import('aedes').Aedes} running.aedes its connected clients are counted, the figures published through it
    * @param {import('./events/forwarder.js').Forwarder} running.forwarder
+   * @param {() => object} running.cells the cell's figures: lookups, redirects, retained publishes (decision 0053)
    */
   start(running) {
     this.#running = running
@@ -60,7 +61,7 @@ export class Stats {
 
   #publish() {
     const d = Array.from(this.#durations.subarray(0, Math.min(this.#n, SAMPLES))).sort((a, b) => a - b)
-    const { aedes, forwarder } = this.#running
+    const { aedes, forwarder, cells } = this.#running
     const dead = forwarder.deadLetter
     const at = (p) => (d.length ? +(d[Math.min(d.length - 1, Math.floor(d.length * p))] * 1000).toFixed(0) : null)
     const msg = {
@@ -76,6 +77,7 @@ export class Stats {
         deadLettered: dead.held,
         awaitingRetry: dead.awaitingRetry
       },
+      cells: cells(),
       cursor: this.replica.cursor
     }
     this.#n = 0

@@ -51,7 +51,7 @@ test('a board with its own credentials connects and gets its retained config', a
   const config = await b1.next('config')
   assert.equal(config.deviceId, 'b1')
   assert.equal(config.v, 1)
-  assert.equal(config.rev, 2, 'the protocol revision, so firmware knows which additions it may use')
+  assert.equal(config.rev, 3, 'the protocol revision, so firmware knows which additions it may use')
   await b1.close()
 })
 

@@ -5,12 +5,13 @@
  * Receives: the receiving client and the packet about to go to it.
  * Must return: the packet to deliver it, null to drop it for this client.
  * Must never: change the packet (it is shared with the other subscribers and aedes' own bookkeeping),
- * or let a board receive another board's messages, whatever it subscribed to (defence in depth
+ * or let a board receive another board's messages, or a leaving board anything but its redirect, whatever it subscribed to (defence in depth
  * behind authorizeSubscribe), or a command past its deadline.
  */
 import { parseTopic } from '../protocol/topics.js'
 import { pastDeadline } from '../commands/deadline.js'
 import { identityOf } from './identity.js'
+import { isLeaving } from '../cells/redirect.js'
 
 /**
  * @param {object} deps
@@ -20,6 +21,7 @@ import { identityOf } from './identity.js'
 export function authorizeForwardHandler({ commands, log }) {
   return (client, packet) => {
     const identity = identityOf(client)
+    if (isLeaving(client)) return identity.role === 'redirect' && packet.topic === `boards/${identity.boardId}/redirect` ? packet : null
     if (identity?.role !== 'board') return packet
     if (parseTopic(packet.topic)?.boardId !== identity.boardId) return null
     if (commands ? commands.withheld(identity.boardId, packet) : pastDeadline(packet)) {

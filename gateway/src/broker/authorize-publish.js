@@ -7,12 +7,14 @@
  * it, which closes the connection without PUBACK (MQTT 3.1.1 has no other refusal), so a board resends.
  * aedes sends the PUBACK only after the callback: a board's message is handled, and a command stored,
  * before it (decision 0101).
- * Must never: call back before what the PUBACK promises is on disk, let a client publish outside the
+ * Must never: call back before what the PUBACK promises is on disk, acknowledge anything of a board
+ * leaving for another cell (src/cells/redirect.js), let a client publish outside the
  * `authorizePublish` policy hook (src/broker/hooks.js), or pass a payload over `maxPayload`.
  */
 import { parseTopic } from '../protocol/topics.js'
 import { withDeadline } from '../commands/deadline.js'
 import { identityOf } from './identity.js'
+import { isLeaving, refuseOnClose } from '../cells/redirect.js'
 
 /**
  * @param {object} deps
@@ -25,6 +27,8 @@ import { identityOf } from './identity.js'
 export function authorizePublishHandler({ policy, maxPayload, commands, inbound, log }) {
   return (client, packet, cb) => {
     if (!client) return cb(null) // the broker's own will handling of a client already gone
+    // held, not acknowledged: refused when its connection closes, so the board sends it to its new cell
+    if (isLeaving(client)) return refuseOnClose(client, cb)
     const identity = identityOf(client)
     if (!identity || !policy(identity, packet.topic)) {
       log.warn('publish refused', { clientId: client.id, topic: packet.topic })

@@ -17,12 +17,17 @@ import { boardOf } from './identity.js'
  * @param {import('../log.js').Logger} deps.log
  */
 export function watchConnections(aedes, { presence, firmware, log }) {
+  // by connection, not by identity: a board redirected to another cell on its way out goes offline too
+  /** @type {WeakMap<object, string>} */
+  const online = new WeakMap()
   aedes.on('client', (client) => {
     const boardId = boardOf(client)
-    if (boardId) presence.changed(boardId, true)
+    if (!boardId) return
+    online.set(client, boardId)
+    presence.changed(boardId, true)
   })
   aedes.on('clientDisconnect', (client) => {
-    const boardId = boardOf(client)
+    const boardId = online.get(client)
     if (!boardId) return
     firmware.forget(boardId, client)
     presence.changed(boardId, false)

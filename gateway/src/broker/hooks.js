@@ -23,7 +23,12 @@ import { timingSafeEqual, createHash } from 'node:crypto'
 import { verifySecret, verifyFast, isFastHash, VerifiedCache } from '../password.js'
 import { UP, DOWN, isBoardId, parseTopic } from '../protocol/topics.js'
 
-/** @typedef {{role: 'board', boardId: string} | {role: 'operator'}} Identity */
+/**
+ * A board leaving for another cell (src/cells/redirect.js) is `leaving` while its cell is looked up,
+ * then `redirect`; neither is ever returned by a policy, and neither may do anything.
+ * @typedef {{role: 'board', boardId: string} | {role: 'operator'} | {role: 'leaving', boardId: string}
+ *   | {role: 'redirect', boardId: string, cell: string, mqttUrl: string}} Identity
+ */
 
 const verified = new VerifiedCache()
 const digest = (x) => createHash('sha256').update(x).digest()

@@ -78,6 +78,22 @@ export class WorkerClient {
     return jwks
   }
 
+  /**
+   * Which cell serves a device (docs/gateway-api.md), null when the console has no such device.
+   * @param {string} deviceId @returns {Promise<{cell: string, mqttUrl: string}|null>}
+   */
+  async deviceCell(deviceId) {
+    let body
+    try {
+      body = /** @type {any} */ (await (await this.#call(`/api/gateway/devices/${encodeURIComponent(deviceId)}/cell`)).json())
+    } catch (e) {
+      if (e.status === 404) return null
+      throw e
+    }
+    if (typeof body?.cell !== 'string' || typeof body?.mqttUrl !== 'string') throw new WorkerError('device cell: no cell or mqttUrl', 502)
+    return { cell: body.cell, mqttUrl: body.mqttUrl }
+  }
+
   /** @param {string} releaseId @returns {Promise<Buffer>} */
   async firmware(releaseId) {
     const res = await this.#call(`/api/gateway/firmware/${encodeURIComponent(releaseId)}`)

@@ -1,8 +1,15 @@
 /**
  * CONTRACT TEST DOUBLE of the console Worker's gateway API (docs/gateway-api.md). It is not the
  * console: it implements just the contract — change feed with cursors, idempotent event ingestion
- * de-duplicated by event id with the console's per-event rejections, firmware download — so the
+ * de-duplicated by event id with the console's per-event rejections, firmware download, cells — so the
  * gateway's tests have a real HTTP peer.
+ *
+ * Cells (docs/decisions/0050-cells.md, 0053): each cell has its own gateway secret and feed. The
+ * default cell is `main`, with the double's `secret`, `changes`, `cursorsSeen` and `oldestKept`;
+ * `cell(name, …)` adds another or names a cell's MQTT endpoint (the feed's `cell` record). A record
+ * goes to the feed of its company's cell (firmware to every cell); `moveCompany` deletes a company's
+ * records from its old cell's feed and upserts them in the new one's. Events and presence are taken
+ * from the cell that serves the device's company, and from its previous cell for 24 hours after a move.
  * Tests that only need the events contract can point at the real Worker instead via WORKER_URL.
  *
  * Run standalone: `node test/support/worker-contract-double.js --port 8787 --secret s`.
@@ -37,7 +44,7 @@ export class WorkerContractDouble {
   /** @type {Map<string, object>} event rows by id: the "activity log" */ rows = new Map()
   /** @type {Map<string, Buffer>} */ firmware = new Map()
   duplicates = 0
-  requests = { changes: 0, events: 0, firmware: 0, claims: 0 }
+  requests = { changes: 0, events: 0, firmware: 0, claims: 0, cellLookups: 0 }
   /** @type {{id: string, boardId: string, cmd: string, args: object, expiresAt: number, claimedBy: string|null}[]} console commands, as device_commands rows */
   commands = []
   /** cursors the gateway asked with, in order (null: no cursor) */
@@ -61,15 +68,87 @@ export class WorkerContractDouble {
   /** event types with an activity name; remove one to play a console from before it had one */
   recordedTypes = new Set(RECORDED_TYPES)
 
-  /** @param {{secret: string}} opts */
-  constructor({ secret }) {
+  /** @type {Promise<void>|null} while set, cell lookups wait for it (a slow Worker) */
+  cellLookupGate = null
+  /** @type {Map<string, {secret: string, mqttUrl?: string, feed: {changes: any[], cursorsSeen: (string|null)[], oldestKept: number}}>} */
+  cells = new Map()
+  /** the live records by `type id`, with the company each belongs to (null: every cell's) */
+  #live = new Map()
+  /** @type {Map<string, string>} company id → cell; a company not in it is in `main` */
+  companyCells = new Map()
+  /** @type {Map<string, {from: string, at: number}>} the last move of each company */
+  moves = new Map()
+  /** @type {Map<string, string>} device id → company, kept after the device is removed */
+  #deviceCompany = new Map()
+
+  /** @param {{secret: string, now?: () => number}} opts */
+  constructor({ secret, now = Date.now }) {
     this.secret = secret
+    this.now = now
+    this.cells.set('main', { secret, feed: this })
   }
 
-  /** Appends a change to the feed, the way the console would when a record is written. */
+  /**
+   * Adds a cell with its gateway secret, or (re)names a cell's public MQTT endpoint, which its feed
+   * then carries as the `cell` record.
+   * @param {string} name @param {{secret?: string, mqttUrl?: string}} opts
+   */
+  cell(name, { secret, mqttUrl }) {
+    const c = this.cells.get(name) ?? { secret: /** @type {string} */ (secret), feed: { changes: [], cursorsSeen: [], oldestKept: 0 } }
+    this.cells.set(name, c)
+    if (mqttUrl) {
+      c.mqttUrl = mqttUrl
+      append(c.feed, { type: 'cell', op: 'upsert', id: name, data: { id: name, mqttUrl } })
+    }
+    return this
+  }
+
+  /** The cell a company is in. */
+  cellOf(companyId) {
+    return this.companyCells.get(companyId) ?? 'main'
+  }
+
+  /** Appends a change to the feed of its company's cell, the way the console would when a record is written. */
   change(type, op, id, data) {
     if (type === 'device' && op === 'upsert') this.devices.add(id)
-    this.changes.push({ seq: this.changes.length + 1, type, op, id, ...(op === 'upsert' ? { data } : {}) })
+    const key = `${type} ${id}`
+    const companyId = op === 'upsert' ? this.#companyOf(type, id, data) : this.#live.get(key)?.companyId
+    if (type === 'device' && op === 'upsert') this.#deviceCompany.set(id, data?.companyId)
+    if (op === 'upsert') this.#live.set(key, { type, id, data, companyId })
+    else this.#live.delete(key)
+    const cells = companyId == null ? [...this.cells.values()] : [this.cells.get(this.cellOf(companyId))]
+    for (const c of cells) append(c.feed, { type, op, id, ...(op === 'upsert' ? { data } : {}) })
+  }
+
+  /** @returns {string|null|undefined} */
+  #companyOf(type, id, data) {
+    const of = (t, i) => this.#live.get(`${t} ${i}`)?.companyId
+    if (type === 'company') return id
+    if (type === 'firmware') return null
+    if (type === 'boardCredential') return of('device', data?.deviceId ?? id)
+    if (type === 'ekey' || type === 'groupKey') return of('user', data?.userId) ?? of('device', data?.deviceId)
+    return data?.companyId
+  }
+
+  /**
+   * Moves a company to another cell: the old cell's feed deletes every record of it, the new one's
+   * has them all.
+   */
+  moveCompany(companyId, to) {
+    const from = this.cellOf(companyId)
+    const records = [...this.#live.values()].filter((r) => r.companyId === companyId)
+    for (const r of records) append(this.cells.get(from).feed, { type: r.type, op: 'delete', id: r.id })
+    this.companyCells.set(companyId, to)
+    this.moves.set(companyId, { from, at: this.now() })
+    for (const r of records) append(this.cells.get(to).feed, { type: r.type, op: 'upsert', id: r.id, data: r.data })
+  }
+
+  /** Whether a gateway of `cell` may report for this device: its company's cell, or the one it left less than 24 h ago. */
+  #serves(cell, deviceId) {
+    const companyId = this.#deviceCompany.get(deviceId)
+    if (companyId === undefined || this.cellOf(companyId) === cell) return true
+    const move = this.moves.get(companyId)
+    return move?.from === cell && this.now() - move.at < 24 * 3600_000
   }
 
   /** Queues a console command (an admin's unlock) until a gateway that holds the board claims it. */
@@ -101,27 +180,39 @@ export class WorkerContractDouble {
   async #handle(req, res) {
     const url = new URL(req.url, 'http://x')
     if (this.down) return send(res, 503, { error: 'unavailable' })
-    if (req.headers.authorization !== `Bearer ${this.secret}`) return send(res, 401, { error: 'unauthorized' })
+    const cellName = [...this.cells].find(([, c]) => req.headers.authorization === `Bearer ${c.secret}`)?.[0]
+    if (!cellName) return send(res, 401, { error: 'unauthorized' })
+    const feed = this.cells.get(cellName).feed
     if (req.method === 'GET' && url.pathname === '/api/gateway/changes') {
       this.requests.changes++
       const limit = Math.min(Number(url.searchParams.get('limit') ?? 500), 1000)
       const cursor = url.searchParams.get('cursor')
-      this.cursorsSeen.push(cursor)
+      feed.cursorsSeen.push(cursor)
       // Cursors are seqs; "s<n>" marks a position inside a snapshot, which stays valid after pruning.
       // The snapshot replays the whole log here, which yields the live state just the same.
       const snapshot = cursor == null || cursor.startsWith('s')
       const from = cursor == null ? 0 : Number(snapshot ? cursor.slice(1) : cursor)
-      if (!Number.isInteger(from) || from > this.changes.length || (!snapshot && from < this.oldestKept - 1)) return send(res, 410, { error: 'cursor_expired' })
-      const page = this.changes.slice(from, from + limit)
+      if (!Number.isInteger(from) || from > feed.changes.length || (!snapshot && from < feed.oldestKept - 1)) return send(res, 410, { error: 'cursor_expired' })
+      const page = feed.changes.slice(from, from + limit)
       const next = from + page.length
-      const more = next < this.changes.length
+      const more = next < feed.changes.length
       return send(res, 200, { v: 1, changes: page, cursor: snapshot && more ? `s${next}` : String(next), more, ...(cursor == null ? { reset: true } : {}) })
     }
     if (req.method === 'POST' && url.pathname === '/api/gateway/events') {
       this.requests.events++
       const body = JSON.parse(await readBody(req))
       if (body.v !== 1 || !Array.isArray(body.events) || body.events.length > 1000) return send(res, 400, { error: 'bad_batch' })
-      return send(res, 200, this.ingest(body.events))
+      return send(res, 200, this.ingest(body.events, cellName))
+    }
+    const placed = url.pathname.match(/^\/api\/gateway\/devices\/([^/]+)\/cell$/)
+    if (req.method === 'GET' && placed) {
+      this.requests.cellLookups++
+      await this.cellLookupGate
+      const deviceId = decodeURIComponent(placed[1])
+      const device = this.#live.get(`device ${deviceId}`)
+      if (!device) return send(res, 404, { error: 'not_found' })
+      const cell = this.cellOf(device.companyId)
+      return send(res, 200, { v: 1, deviceId, cell, mqttUrl: this.cells.get(cell).mqttUrl })
     }
     if (req.method === 'POST' && url.pathname === '/api/gateway/commands/claim') {
       this.requests.claims++
@@ -149,8 +240,9 @@ export class WorkerContractDouble {
    * The console's rules (app/services/gateway-events.server.ts), reasons word for word: entries are
    * checked one by one and a bad one is reported in `rejected` without failing the batch. Public so
    * tests/workers/gateway-double-contract.test.ts can hold the real Worker to the same answers.
+   * @param {any[]} events @param {string} [cell] the cell of the gateway that sent them
    */
-  ingest(events) {
+  ingest(events, cell = 'main') {
     const rejected = []
     const valid = []
     const seen = new Set()
@@ -158,7 +250,7 @@ export class WorkerContractDouble {
     let accepted = 0
     for (const ev of events) {
       if (ev?.type === 'board.presence' || ev?.type === 'gateway.started') {
-        const reason = this.#presence(ev)
+        const reason = this.#presence(ev, cell)
         if (reason) rejected.push({ id: ev?.id ?? null, reason })
         else accepted++
         continue
@@ -172,7 +264,7 @@ export class WorkerContractDouble {
       }
     }
     for (const ev of valid) {
-      const reason = this.devices.has(ev.deviceId) ? this.#mappingProblem(ev) : 'unknown device'
+      const reason = !this.devices.has(ev.deviceId) ? 'unknown device' : !this.#serves(cell, ev.deviceId) ? 'device not served by this gateway' : this.#mappingProblem(ev)
       if (reason) rejected.push({ id: ev.id, reason })
       else if (this.rows.has(ev.id)) duplicates++
       else {
@@ -185,7 +277,7 @@ export class WorkerContractDouble {
   }
 
   /** The console's presence rules: never back in time; a start clears what the instance had online. */
-  #presence(ev) {
+  #presence(ev, cell) {
     if (typeof ev.id !== 'string' || !ID.test(ev.id)) return 'id must be 1-200 printable characters'
     if (!Number.isSafeInteger(ev.at) || ev.at <= 0) return 'at must be epoch milliseconds'
     const instance = typeof ev.gatewayId === 'string' ? ev.gatewayId : ''
@@ -195,6 +287,7 @@ export class WorkerContractDouble {
     }
     if (typeof ev.data?.online !== 'boolean') return 'board.presence events need data.online'
     if (!this.devices.has(ev.deviceId)) return 'unknown device'
+    if (!this.#serves(cell, ev.deviceId)) return 'device not served by this gateway'
     const key = `${ev.deviceId} ${instance}`
     if ((this.presence.get(key)?.since ?? 0) <= ev.at) this.presence.set(key, { online: ev.data.online, since: ev.at })
     return null
@@ -224,6 +317,11 @@ export class WorkerContractDouble {
 }
 
 const ID = /^[\x21-\x7e]{1,200}$/
+
+/** @param {{changes: any[]}} feed */
+function append(feed, change) {
+  feed.changes.push({ seq: feed.changes.length + 1, ...change })
+}
 
 /** The console's per-entry checks, in its order. */
 function envelopeProblem(ev) {
