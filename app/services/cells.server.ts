@@ -36,7 +36,8 @@ export async function listCells(db: Db, auth: Auth): Promise<CellRow[]> {
       name: k.name,
       mqttUrl: k.mqttUrl,
       label: k.label,
-      companies: sql<number>`(select count(*) from ${c} where ${c.cell} = ${k.name} and ${c.deletedAt} is null)`,
+      // Written out: drizzle leaves a column of the outer table unqualified, and inside the subquery "name" is the company's.
+      companies: sql<number>`(select count(*) from companies where companies.cell = cells.name and companies.deleted_at is null)`,
     })
     .from(k)
     .orderBy(asc(k.name));
