@@ -52,7 +52,10 @@ export async function listCells(db: Db, auth: Auth): Promise<CellRow[]> {
 export async function moveCompanyToCell(db: Db, auth: Auth, v: CompanyCellInput, now: number): Promise<{ message: string; from: string; to: string }> {
   assertPlatformAdmin(auth, "modify");
   const [[row], [cell]] = await db.batch([
-    db.select({ id: c.id, name: c.name, code: c.code, cell: c.cell }).from(c).where(and(eq(c.id, v.id), isNull(c.deletedAt))),
+    db
+      .select({ id: c.id, name: c.name, code: c.code, cell: c.cell })
+      .from(c)
+      .where(and(eq(c.id, v.id), isNull(c.deletedAt))),
     db.select({ name: schema.cells.name }).from(schema.cells).where(eq(schema.cells.name, v.cell)),
   ]);
   if (!row) notFound(COMPANY_MSG.notFound);
