@@ -10,11 +10,7 @@ export const CELL_NAME_PATTERN = /^[a-z0-9][a-z0-9-]{0,31}$/;
 export const companyCellSchema = readsPostedStrings(
   z.object({
     id: z.coerce.number({ invalid_type_error: "id is required" }).int().positive("id is required"),
-    cell: z
-      .string({ required_error: "Required cell", invalid_type_error: "Required cell" })
-      .trim()
-      .min(1, "Required cell")
-      .regex(CELL_NAME_PATTERN, "The cell name is invalid"),
+    cell: z.string({ required_error: "Required cell", invalid_type_error: "Required cell" }).trim().min(1, "Required cell").regex(CELL_NAME_PATTERN, "The cell name is invalid"),
   }),
 );
 export type CompanyCellInput = z.output<typeof companyCellSchema>;

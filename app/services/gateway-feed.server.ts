@@ -522,11 +522,7 @@ async function changesAfter(db: Db, cell: string, cursor: number, limit: number)
   const types = idsOf("deviceType");
   const deviceCompanies = [...new Set([...companies, ...(groups.length ? await groupCompanyIds(db, groups) : [])])];
   const devices = [
-    ...new Set([
-      ...idsOf("device"),
-      ...(deviceCompanies.length ? await companyDeviceIds(db, deviceCompanies) : []),
-      ...(types.length ? await typeDeviceIds(db, cell, types) : []),
-    ]),
+    ...new Set([...idsOf("device"), ...(deviceCompanies.length ? await companyDeviceIds(db, deviceCompanies) : []), ...(types.length ? await typeDeviceIds(db, cell, types) : [])]),
   ];
   const firmware = [...new Set([...idsOf("firmware"), ...(types.length ? await typeFirmwareIds(db, types) : [])])];
   const schedules = [...new Set([...idsOf("scheduledOpen"), ...companies])];
