@@ -166,23 +166,28 @@ describe("a company moved to another cell", () => {
       .limit(1);
     const [mainAt, bAt] = [await follow(MAIN_SECRET, mainMove.cursor), await follow(B_SECRET, bMove.cursor)];
     await db().update(schema.devices).set({ companyId: ACME }).where(eq(schema.devices.id, door.id));
-
-    const main = latest((await follow(MAIN_SECRET, mainAt.cursor)).changes);
-    const b = latest((await follow(B_SECRET, bAt.cursor)).changes);
-    const id = String(door.id);
-    expect(main.get(`device/${id}`)).toEqual({ type: "device", op: "delete", id });
-    expect(main.get(`boardCredential/${id}`)).toEqual({ type: "boardCredential", op: "delete", id });
-    expect(b.get(`device/${id}`)).toMatchObject({ op: "upsert", data: { companyId: "ACME" } });
-    expect(b.get(`boardCredential/${id}`)).toMatchObject({ op: "upsert", data: { deviceId: id } });
-    await db().update(schema.devices).set({ companyId: BETA }).where(eq(schema.devices.id, door.id));
+    try {
+      const main = latest((await follow(MAIN_SECRET, mainAt.cursor)).changes);
+      const b = latest((await follow(B_SECRET, bAt.cursor)).changes);
+      const id = String(door.id);
+      expect(main.get(`device/${id}`)).toEqual({ type: "device", op: "delete", id });
+      expect(main.get(`boardCredential/${id}`)).toEqual({ type: "boardCredential", op: "delete", id });
+      expect(b.get(`device/${id}`)).toMatchObject({ op: "upsert", data: { companyId: "ACME" } });
+      expect(b.get(`boardCredential/${id}`)).toMatchObject({ op: "upsert", data: { deviceId: id } });
+    } finally {
+      await db().update(schema.devices).set({ companyId: BETA }).where(eq(schema.devices.id, door.id));
+    }
   });
 
   it("a change to a cell's record reaches that cell's gateways only", async () => {
     const [mainAt, bAt] = [await follow(MAIN_SECRET, mainMove.cursor), await follow(B_SECRET, bMove.cursor)];
     await db().update(schema.cells).set({ mqttUrl: "mqtts://cell-b2.example:8884" }).where(eq(schema.cells.name, "b"));
-    expect((await follow(B_SECRET, bAt.cursor)).changes).toEqual([{ type: "cell", op: "upsert", id: "b", data: { id: "b", mqttUrl: "mqtts://cell-b2.example:8884" } }]);
-    expect((await follow(MAIN_SECRET, mainAt.cursor)).changes).toEqual([]);
-    await db().update(schema.cells).set({ mqttUrl: B_URL }).where(eq(schema.cells.name, "b"));
+    try {
+      expect((await follow(B_SECRET, bAt.cursor)).changes).toEqual([{ type: "cell", op: "upsert", id: "b", data: { id: "b", mqttUrl: "mqtts://cell-b2.example:8884" } }]);
+      expect((await follow(MAIN_SECRET, mainAt.cursor)).changes).toEqual([]);
+    } finally {
+      await db().update(schema.cells).set({ mqttUrl: B_URL }).where(eq(schema.cells.name, "b"));
+    }
   });
 });
 

@@ -10,7 +10,8 @@ import { endpoint, type Endpoint } from "../define.server";
 import { claimCommands } from "~/services/device-commands.server";
 import { releaseObject } from "~/services/firmware.server";
 import { ingestEvents, parseBatch } from "~/services/gateway-events.server";
-import { deviceCell } from "~/services/gateway-cells.server";
+import { cellKeySet } from "~/services/credential-keys.server";
+import { cellOf, deviceCell } from "~/services/gateway-cells.server";
 import { CursorExpired, parseFeedQuery, readFeed } from "~/services/gateway-feed.server";
 import { ServiceError } from "~/utils/errors.server";
 import type { DeviceCell } from "../../../gateway/src/protocol/wire";
@@ -82,6 +83,14 @@ export const gatewayEndpoints: readonly Endpoint[] = [
       if (!found) return json(404, { message: "No such device", error: "not_found" });
       return json(200, { v: 1, deviceId: params.id, cell: found.cell, mqttUrl: found.mqttUrl } satisfies DeviceCell);
     },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/credential-keys",
+    summary: "The credential keys of the gateway's cell (§6)",
+    tag,
+    auth: "gateway",
+    handler: async ({ db, env, gatewayId }) => json(200, await cellKeySet(env, await cellOf(db, gatewayId))),
   }),
   endpoint({
     method: "GET",
