@@ -32,8 +32,9 @@ export default defineConfig({
     cloudflareTest(async () => {
       const bindings = {
         GATEWAY_SECRET: "test-gateway-secret",
-        // A key made for this run only (never committed), as scripts/credential-keys.mjs makes one for local runs.
-        CREDENTIAL_SIGNING_KEYS: await newSigningKeys(),
+        // Keys made for this run only (never committed), as scripts/credential-keys.mjs makes one for local runs:
+        // the first serves cell "b" alone, the second every cell (docs/decisions/0051-credential-keys-per-cell.md).
+        CREDENTIAL_SIGNING_KEYS: JSON.stringify([{ ...JSON.parse(await newSigningKeys())[0], kid: "cell-b-key", cell: "b" }, ...JSON.parse(await newSigningKeys())]),
         ENVIRONMENT: "test",
         // Links in mail are built from this, never from the request's Host.
         PUBLIC_ORIGIN: "https://console.test",

@@ -62,6 +62,9 @@ export const companies = sqliteTable(
     deletedAt: integer("deleted_at"),
     /** The gateway cell serving the company's doors (docs/decisions/0050-cells.md). */
     cell: text("cell").notNull().default("main"),
+    /** The cell the company last left, and when: its gateway may still deliver buffered events for a while. */
+    previousCell: text("previous_cell"),
+    cellMovedAt: integer("cell_moved_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -855,6 +858,14 @@ export const deviceTransferItems = sqliteTable(
 
 // ---------------------------------------------------------------- gateway
 
+/** Cells (docs/decisions/0050-cells.md): `mqttUrl` is the public MQTT endpoint the cell's boards connect to. */
+export const cells = sqliteTable("cells", {
+  name: text("name").primaryKey(),
+  mqttUrl: text("mqtt_url").notNull(),
+  label: text("label").notNull().default(""),
+  createdAt: createdAt(),
+});
+
 /** Registered gateways; each authenticates to the Worker with its own secret. */
 export const gateways = sqliteTable("gateways", {
   id: integer("id").primaryKey({ autoIncrement: true }),
@@ -878,6 +889,8 @@ export const gatewayChanges = sqliteTable(
     entity: text("entity").notNull(),
     entityId: integer("entity_id").notNull(),
     op: text("op", { enum: ["upsert", "delete"] }).notNull(),
+    /** A cell the change concerns besides its company's current one (the cell a company or device left, or a cell's own record). */
+    cell: text("cell"),
     createdAt: createdAt(),
   },
   (t) => [index("gateway_changes_entity_idx").on(t.entity, t.entityId)],

@@ -7,6 +7,7 @@ import { activityEndpoints } from "./endpoints/activity.server";
 import { alertEndpoints } from "./endpoints/alerts.server";
 import { auditEndpoints } from "./endpoints/audit.server";
 import { authEndpoints } from "./endpoints/auth.server";
+import { cellEndpoints } from "./endpoints/cells.server";
 import { companyEndpoints } from "./endpoints/companies.server";
 import { companyRequestEndpoints } from "./endpoints/company-requests.server";
 import { deviceLifecycleEndpoints } from "./endpoints/device-lifecycle.server";
@@ -39,6 +40,7 @@ export const adminEndpoints: readonly Endpoint[] = [
   ...settingsEndpoints,
   ...activityEndpoints,
   ...companyEndpoints,
+  ...cellEndpoints,
   ...roleEndpoints,
   ...deviceTypeEndpoints,
   ...companyRequestEndpoints,

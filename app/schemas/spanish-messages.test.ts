@@ -24,6 +24,7 @@ const SCHEMA_NS: Record<string, string[]> = {
   alerts: ["alerts"],
   auth: ["auth"],
   bulk: ["devices", "users"],
+  cells: ["companies"],
   companies: ["companies"],
   "company-requests": ["requests"],
   "device-commands": ["devices"],
@@ -55,6 +56,7 @@ const SCHEMA_NS: Record<string, string[]> = {
  */
 const SERVICES: [string, string][] = [
   ["auth", "auth"],
+  ["cells", "companies"],
   ["companies", "companies"],
   ["company-requests", "requests"],
   ["device-groups", "groups"],

@@ -46,7 +46,7 @@ export async function presenceStatements(db: Db, gatewayId: number, raws: unknow
     if (typeof e === "string") rejected.push({ id: typeof (raw as { id?: unknown })?.id === "string" ? (raw as { id: string }).id : null, reason: e });
     else entries.push(e);
   }
-  const devices = await devicesReportedBy(db, gatewayId, [...new Set(entries.filter((e) => e.deviceId).map((e) => Number(e.deviceId)))]);
+  const devices = await devicesReportedBy(db, gatewayId, [...new Set(entries.filter((e) => e.deviceId).map((e) => Number(e.deviceId)))], now);
   const statements: unknown[] = [];
   let applied = 0;
   for (const e of entries) {

@@ -183,6 +183,8 @@ export type CompanyDetails = CompanyRef & {
   pocPhoneNumber: string;
   nextBillingDate: string | null;
   isDeactive: boolean;
+  /** The gateway cell serving its doors (docs/decisions/0050-cells.md). */
+  cell: string;
   totalDevices: number;
   totalUsers: number;
   totalInvoices: number;
@@ -215,6 +217,7 @@ export async function getCompanyDetails(db: Db, auth: Auth, id: number): Promise
     pocPhoneNumber: splitPhone(row.pocPhoneNumber).phoneNumber,
     nextBillingDate: row.nextBillingDate,
     isDeactive: row.isDeactive,
+    cell: row.cell,
     totalDevices: Number(totals[0]?.totalDevices ?? 0),
     totalUsers: Number(totals[0]?.totalUsers ?? 0),
     totalInvoices: Number(totals[0]?.totalInvoices ?? 0),

@@ -6,7 +6,7 @@
  */
 import { CompactSign } from "jose";
 import type { AccessWindow, Core } from "~core";
-import type { CredentialKeys } from "./credential-keys.server";
+import type { SigningKey } from "./credential-keys.server";
 
 export const CREDENTIAL_TYP = "kac+jws";
 const HOUR_MS = 3_600_000;
@@ -66,14 +66,12 @@ export function credentialExpiry(core: Core, window: AccessWindow, now: number, 
   return last ? Math.min(horizon, last[1]) : null;
 }
 
-/** Signs one credential with the current signing key. */
-export async function signCredential(keys: CredentialKeys, claims: Omit<CredentialClaims, "v" | "jti" | "iat" | "exp">, now: number, expiresAt: number): Promise<IssuedCredential> {
+/** Signs one credential with `signer` (the current signing key of the company's cell). */
+export async function signCredential(signer: SigningKey, claims: Omit<CredentialClaims, "v" | "jti" | "iat" | "exp">, now: number, expiresAt: number): Promise<IssuedCredential> {
   const id = randomId();
   const iat = Math.floor(now / 1000);
   const exp = Math.floor(expiresAt / 1000);
   const body: CredentialClaims = { v: 1, jti: id, ...claims, iat, exp };
-  const token = await new CompactSign(new TextEncoder().encode(JSON.stringify(body)))
-    .setProtectedHeader({ alg: "EdDSA", kid: keys.signer.kid, typ: CREDENTIAL_TYP })
-    .sign(keys.signer.key);
+  const token = await new CompactSign(new TextEncoder().encode(JSON.stringify(body))).setProtectedHeader({ alg: "EdDSA", kid: signer.kid, typ: CREDENTIAL_TYP }).sign(signer.key);
   return { token, id, issuedAt: iat * 1000, expiresAt: exp * 1000 };
 }

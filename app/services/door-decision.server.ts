@@ -54,7 +54,7 @@ function scheduleQueries(db: Db, companyId: number) {
   const s = schema;
   return [
     db
-      .select({ live: isNull(s.companies.deletedAt), off: s.companies.isDeactive })
+      .select({ live: isNull(s.companies.deletedAt), off: s.companies.isDeactive, cell: s.companies.cell })
       .from(s.companies)
       .where(eq(s.companies.id, companyId)),
     db.select().from(s.companySettings).where(eq(s.companySettings.companyId, companyId)),
@@ -138,6 +138,8 @@ export async function loadCompany(db: Db, companyId: number) {
   const schedule = scheduleWindow(settings, defaultZone, dayRows, exceptionRows, firstEntry?.at ?? null);
   return {
     live: Boolean(company?.live) && !company?.off,
+    /** The company's cell, whose key signs its phones' credentials (app/services/credential-keys.server.ts). */
+    cell: company?.cell ?? "main",
     devices: new Map(devices.map((d) => [d.id, d])),
     users: new Map(users.map((u) => [u.id, u])),
     keys,

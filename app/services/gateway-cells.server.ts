@@ -1,28 +1,53 @@
 /**
  * Cells (docs/decisions/0050-cells.md): each company belongs to one cell and each gateway serves one. What a
  * gateway reports (events, board presence) counts only for the devices of its cell's companies; a device
- * of another cell is refused as not served, and nothing of it is written.
+ * of another cell is refused as not served, and nothing of it is written. For MOVE_GRACE_MS after a company
+ * moves, the cell it left is still served for it: events its gateway buffered before the boards moved drain
+ * (the event id dedups one sent through both cells).
  */
-import { eq, inArray, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import { inChunks, schema, type Db } from "~/utils/db.server";
 
 export const NOT_SERVED = "device not served by this gateway";
+/** How long the cell a company left still delivers its events. */
+export const MOVE_GRACE_MS = 24 * 3600_000;
 
 export type ReportedDevice = { id: number; companyId: number; fullName: string; served: boolean };
 
+/** The cell a gateway serves. */
+export async function cellOf(db: Db, gatewayId: number): Promise<string> {
+  const [row] = await db.select({ cell: schema.gateways.cell }).from(schema.gateways).where(eq(schema.gateways.id, gatewayId));
+  return row?.cell ?? "main";
+}
+
 /**
  * The devices among `ids` that exist, each with whether `gatewayId` serves it (its company is in the
- * gateway's cell). Without a gateway (the console's own callers) every device is served.
+ * gateway's cell, or left it less than MOVE_GRACE_MS before `now`). Without a gateway (the console's own
+ * callers) every device is served.
  */
-export async function devicesReportedBy(db: Db, gatewayId: number | undefined, ids: number[]): Promise<Map<number, ReportedDevice>> {
+export async function devicesReportedBy(db: Db, gatewayId: number | undefined, ids: number[], now: number): Promise<Map<number, ReportedDevice>> {
   const d = schema.devices;
   const c = schema.companies;
+  const gatewayCell = sql`(select ${schema.gateways.cell} from ${schema.gateways} where ${schema.gateways.id} = ${gatewayId ?? null})`;
   const served =
     gatewayId === undefined
       ? sql<number>`1`
-      : sql<number>`coalesce(${c.cell}, 'main') = (select ${schema.gateways.cell} from ${schema.gateways} where ${schema.gateways.id} = ${gatewayId})`;
+      : sql<number>`coalesce(${or(eq(c.cell, gatewayCell), and(eq(c.previousCell, gatewayCell), gt(c.cellMovedAt, now - MOVE_GRACE_MS)))}, 0)`;
   const rows = await inChunks(ids, (part) =>
     db.select({ id: d.id, companyId: d.companyId, fullName: d.fullName, served }).from(d).leftJoin(c, eq(c.id, d.companyId)).where(inArray(d.id, part)),
   );
   return new Map(rows.map((r) => [r.id, { ...r, served: Boolean(r.served) }]));
+}
+
+/** Where a live device's boards connect: its company's cell and that cell's MQTT endpoint, or null. */
+export async function deviceCell(db: Db, deviceId: number): Promise<{ cell: string; mqttUrl: string } | null> {
+  const d = schema.devices;
+  const c = schema.companies;
+  const [row] = await db
+    .select({ cell: schema.cells.name, mqttUrl: schema.cells.mqttUrl })
+    .from(d)
+    .innerJoin(c, eq(c.id, d.companyId))
+    .innerJoin(schema.cells, eq(schema.cells.name, c.cell))
+    .where(and(eq(d.id, deviceId), isNull(d.deletedAt)));
+  return row ?? null;
 }

@@ -161,7 +161,7 @@ export async function ingestEvents(env: CompanyLogEnv, db: Db, rawEvents: unknow
     }
   }
 
-  const devices = await devicesReportedBy(db, gatewayId, [...new Set(events.map((e) => Number(e.deviceId)))]);
+  const devices = await devicesReportedBy(db, gatewayId, [...new Set(events.map((e) => Number(e.deviceId)))], now);
   const users = await companyOfUsers(db, events);
 
   const rows: ActivityEntry[] = [];

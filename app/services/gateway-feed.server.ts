@@ -22,6 +22,15 @@
  *   scheduledOpen → scheduledOpen of that company     (entityId = companies.id; hours, first entries)
  *   firmware      → firmware                          (entityId = firmware_releases.id)
  *   deviceType    → the devices and releases of that type, which carry its code
+ *   companyCell   → the company, its devices, users, keys and scheduled-open (entityId = companies.id; a move
+ *                   between cells, `gateway_changes.cell` = the cell it left)
+ *   cell          → cell {id: name, mqttUrl}, the calling gateway's own       (`gateway_changes.cell` = its name)
+ *
+ * Each gateway serves one cell (docs/decisions/0050-cells.md): it reads the rows of its cell's companies,
+ * the rows naming its cell in `gateway_changes.cell` (a company or a transferred device that left it, its
+ * cell's record) and the platform's (firmware, device types). Records are built from the current state
+ * against the cell's companies only, so whatever now belongs to another cell reaches the cell it left as
+ * a delete and never reaches any other.
  *
  * `gateway_changes` keeps changes for FEED_RETENTION_MS (pruned by the cron); a cursor older than
  * the oldest kept change is answered 410 and the gateway starts over from a snapshot.
@@ -31,12 +40,13 @@ import type { AnySQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { DEACTIVATED } from "~/schemas/device-groups";
 import { inChunks, schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
+import { cellOf } from "./gateway-cells.server";
 import type { FeedChange, FeedPage } from "../../gateway/src/protocol/wire";
 
 export type { FeedChange, FeedPage };
 
 /** What `gateway_changes.entity` may name; the triggers of db/migrations/0005_door_feed_triggers.sql write them. */
-export const FEED_ENTITIES = ["company", "device", "ekey", "group", "user", "scheduledOpen", "firmware", "deviceType"] as const;
+export const FEED_ENTITIES = ["company", "device", "ekey", "group", "user", "scheduledOpen", "firmware", "deviceType", "companyCell", "cell"] as const;
 export type FeedEntity = (typeof FEED_ENTITIES)[number];
 /**
  * Page size (`?limit=`): `gateway_changes` rows per incremental page, console rows per snapshot
@@ -47,19 +57,28 @@ const MAX_LIMIT = 1000;
 /** How long `gateway_changes` keeps a change; a gateway away for longer resyncs from a snapshot. */
 export const FEED_RETENTION_MS = 7 * 24 * 3600_000;
 
-/** Companies, zones and device types: small tables every builder needs. */
-async function loadReference(db: Db) {
+/**
+ * Companies, zones and device types: small tables every builder needs. `company` holds only the companies
+ * of the calling gateway's cell, so a builder turns any record of another cell's company into a delete:
+ * records never reach another cell's gateway, and a cell a company or device left forgets them.
+ */
+async function loadReference(db: Db, cell: string) {
   const [companies, zones, types, settings] = await db.batch([
-    db.select({ id: schema.companies.id, code: schema.companies.code, live: isNull(schema.companies.deletedAt), off: schema.companies.isDeactive }).from(schema.companies),
+    db
+      .select({ id: schema.companies.id, code: schema.companies.code, cell: schema.companies.cell, live: isNull(schema.companies.deletedAt), off: schema.companies.isDeactive })
+      .from(schema.companies),
     db.select({ id: schema.timeZones.id, name: schema.timeZones.name }).from(schema.timeZones),
     db.select({ id: schema.deviceTypes.id, code: schema.deviceTypes.deviceCode }).from(schema.deviceTypes),
     db.select().from(schema.companySettings),
   ]);
   const zone = new Map(zones.map((z) => [z.id, z.name]));
   const settingsByCompany = new Map(settings.map((s) => [s.companyId, s]));
-  const company = new Map(companies.map((c) => [c.id, { code: c.code, live: Boolean(c.live) && !c.off }]));
+  const company = new Map(companies.filter((c) => c.cell === cell).map((c) => [c.id, { code: c.code, live: Boolean(c.live) && !c.off }]));
   return {
+    cell,
     company,
+    /** Every company's code, for the delete of a company that left the cell. */
+    codeOf: new Map(companies.map((c) => [c.id, c.code])),
     typeCode: new Map(types.map((t) => [t.id, t.code])),
     settingsByCompany,
     zoneName: (id: number | null | undefined) => (id == null ? undefined : zone.get(id)),
@@ -318,10 +337,21 @@ function companyChanges(ref: Ref, ids: number[]): FeedChange[] {
   return ids.flatMap((id) => {
     const company = ref.company.get(id);
     const biometricRequired = Boolean(ref.settingsByCompany.get(id)?.biometricSecurity);
-    // Companies are only ever soft-deleted, so a company change always finds its row.
-    return company ? [{ type: "company", op: "upsert" as const, id: company.code, data: { id: company.code, active: company.live, biometricRequired } }] : [];
+    if (company) return [{ type: "company", op: "upsert" as const, id: company.code, data: { id: company.code, active: company.live, biometricRequired } }];
+    // Companies are only ever soft-deleted, so a company change always finds its row; one of another cell has left this one.
+    const code = ref.codeOf.get(id);
+    return code === undefined ? [] : [tombstone("company", code)];
   });
 }
+
+/** The gateway's own cell: the MQTT endpoint its boards' configurations name (docs/decisions/0050-cells.md). */
+async function cellChanges(db: Db, cell: string): Promise<FeedChange[]> {
+  const [row] = await db.select({ name: schema.cells.name, mqttUrl: schema.cells.mqttUrl }).from(schema.cells).where(eq(schema.cells.name, cell));
+  return row ? [{ type: "cell", op: "upsert", id: row.name, data: { id: row.name, mqttUrl: row.mqttUrl } }] : [tombstone("cell", cell)];
+}
+
+/** The ids of the companies of `cell`, as a subquery. */
+const companiesOf = (cell: string): SQL => sql`(select ${schema.companies.id} from ${schema.companies} where ${schema.companies.cell} = ${cell})`;
 
 async function groupCompanyIds(db: Db, groupIds: number[]): Promise<number[]> {
   const g = schema.deviceGroups;
@@ -340,13 +370,25 @@ async function companyDeviceIds(db: Db, companyIds: number[]): Promise<number[]>
   return rows.map((r) => r.id);
 }
 
-async function typeDeviceIds(db: Db, typeIds: number[]): Promise<number[]> {
+async function companyUserIds(db: Db, companyIds: number[]): Promise<number[]> {
+  const u = schema.users;
+  const rows = await inChunks(companyIds, (part) =>
+    db
+      .select({ id: u.id })
+      .from(u)
+      .where(and(inArray(u.companyId, part), isNull(u.deletedAt))),
+  );
+  return rows.map((r) => r.id);
+}
+
+/** The live devices of these types in the cell's companies (a type's code names devices of every cell). */
+async function typeDeviceIds(db: Db, cell: string, typeIds: number[]): Promise<number[]> {
   const d = schema.devices;
   const rows = await inChunks(typeIds, (part) =>
     db
       .select({ id: d.id })
       .from(d)
-      .where(and(inArray(d.deviceTypeId, part), isNull(d.deletedAt))),
+      .where(and(inArray(d.deviceTypeId, part), isNull(d.deletedAt), inArray(d.companyId, companiesOf(cell)))),
   );
   return rows.map((r) => r.id);
 }
@@ -375,24 +417,52 @@ async function idsAfter(db: Db, table: SQLiteTable, id: AnySQLiteColumn, after: 
 
 type Section = {
   name: string;
-  ids: (db: Db, after: number, n: number) => Promise<number[]>;
+  ids: (db: Db, cell: string, after: number, n: number) => Promise<number[]>;
   build: (db: Db, ref: Ref, ids: number[]) => Promise<FeedChange[]>;
 };
 
-/** The snapshot, in the order it is paged. Companies come first, so a page of users never precedes their company. */
+/**
+ * The snapshot, in the order it is paged: the records of the gateway's cell's companies, and the platform's
+ * firmware. Companies come first, so a page of users never precedes their company.
+ */
 const SECTIONS: Section[] = [
-  { name: "company", ids: (db, after, n) => idsAfter(db, schema.companies, schema.companies.id, after, n), build: async (_db, ref, ids) => companyChanges(ref, ids) },
-  { name: "device", ids: (db, after, n) => idsAfter(db, schema.devices, schema.devices.id, after, n, isNull(schema.devices.deletedAt)), build: deviceChanges },
-  { name: "user", ids: (db, after, n) => idsAfter(db, schema.users, schema.users.id, after, n, isNull(schema.users.deletedAt)), build: userChanges },
-  { name: "key", ids: (db, after, n) => idsAfter(db, schema.ekeyAssignments, schema.ekeyAssignments.id, after, n), build: (db, ref, ids) => keyChanges(db, ref, { ids }) },
+  {
+    name: "company",
+    ids: (db, cell, after, n) => idsAfter(db, schema.companies, schema.companies.id, after, n, eq(schema.companies.cell, cell)),
+    build: async (_db, ref, ids) => companyChanges(ref, ids),
+  },
+  {
+    name: "device",
+    ids: (db, cell, after, n) =>
+      idsAfter(db, schema.devices, schema.devices.id, after, n, and(isNull(schema.devices.deletedAt), inArray(schema.devices.companyId, companiesOf(cell)))),
+    build: deviceChanges,
+  },
+  {
+    name: "user",
+    ids: (db, cell, after, n) => idsAfter(db, schema.users, schema.users.id, after, n, and(isNull(schema.users.deletedAt), inArray(schema.users.companyId, companiesOf(cell)))),
+    build: userChanges,
+  },
+  {
+    name: "key",
+    ids: (db, cell, after, n) => idsAfter(db, schema.ekeyAssignments, schema.ekeyAssignments.id, after, n, inArray(schema.ekeyAssignments.companyId, companiesOf(cell))),
+    build: (db, ref, ids) => keyChanges(db, ref, { ids }),
+  },
   {
     name: "scheduledOpen",
-    ids: (db, after, n) => idsAfter(db, schema.companySettings, schema.companySettings.companyId, after, n, eq(schema.companySettings.scheduleOpen, true)),
+    ids: (db, cell, after, n) =>
+      idsAfter(
+        db,
+        schema.companySettings,
+        schema.companySettings.companyId,
+        after,
+        n,
+        and(eq(schema.companySettings.scheduleOpen, true), inArray(schema.companySettings.companyId, companiesOf(cell))),
+      ),
     build: scheduleChanges,
   },
   {
     name: "firmware",
-    ids: (db, after, n) => idsAfter(db, schema.firmwareReleases, schema.firmwareReleases.id, after, n, isNull(schema.firmwareReleases.deletedAt)),
+    ids: (db, _cell, after, n) => idsAfter(db, schema.firmwareReleases, schema.firmwareReleases.id, after, n, isNull(schema.firmwareReleases.deletedAt)),
     build: firmwareChanges,
   },
 ];
@@ -402,13 +472,14 @@ type SnapshotAt = { head: number; section: number; after: number };
 const SNAPSHOT_CURSOR = /^s(\d+)\.([A-Za-z]+)\.(\d+)$/;
 
 /** Fills a page with up to `limit` rows, section after section, from where the cursor stands. */
-async function snapshotPage(db: Db, at: SnapshotAt, limit: number, first: boolean): Promise<FeedPage> {
-  const ref = await loadReference(db);
-  const changes: FeedChange[] = [];
+async function snapshotPage(db: Db, cell: string, at: SnapshotAt, limit: number, first: boolean): Promise<FeedPage> {
+  const ref = await loadReference(db, cell);
+  // The first page opens with the gateway's own cell record.
+  const changes: FeedChange[] = first ? await cellChanges(db, cell) : [];
   let room = limit;
   for (let i = at.section; i < SECTIONS.length; i++) {
     const section = SECTIONS[i];
-    const ids = await section.ids(db, i === at.section ? at.after : 0, room);
+    const ids = await section.ids(db, cell, i === at.section ? at.after : 0, room);
     if (ids.length > 0) changes.push(...(await section.build(db, ref, ids)));
     room -= ids.length;
     if (room === 0) return { v: 1, changes, cursor: `s${at.head}.${section.name}.${ids.at(-1)}`, more: true, ...(first ? { reset: true as const } : {}) };
@@ -416,15 +487,21 @@ async function snapshotPage(db: Db, at: SnapshotAt, limit: number, first: boolea
   return { v: 1, changes, cursor: String(at.head), more: false, ...(first ? { reset: true as const } : {}) };
 }
 
-async function changesAfter(db: Db, cursor: number, limit: number): Promise<FeedPage> {
+/** Feed entities that concern every cell: the platform's firmware and device-type codes. */
+const PLATFORM_ENTITIES: FeedEntity[] = ["firmware", "deviceType"];
+
+async function changesAfter(db: Db, cell: string, cursor: number, limit: number): Promise<FeedPage> {
   const c = schema.gatewayChanges;
+  // A cell's gateway reads the changes of its cell's companies, those naming its cell (a company or device
+  // that left it, its own cell record) and the platform's.
+  const concerns = sql`(${inArray(c.entity, PLATFORM_ENTITIES)} or ${c.cell} = ${cell} or ${inArray(c.companyId, companiesOf(cell))})`;
   // One batch is one transaction: a prune cannot slip in between the history check and the read.
   const [[kept], rows] = await db.batch([
     db.select({ oldest: min(c.seq), newest: max(c.seq) }).from(c),
     db
       .select({ seq: c.seq, entity: c.entity, entityId: c.entityId })
       .from(c)
-      .where(gt(c.seq, cursor))
+      .where(and(gt(c.seq, cursor), concerns))
       .orderBy(asc(c.seq))
       .limit(limit + 1),
   ]);
@@ -432,21 +509,25 @@ async function changesAfter(db: Db, cursor: number, limit: number): Promise<Feed
   if (cursor > (kept?.newest ?? 0) || cursor < (kept?.oldest ?? 1) - 1) throw new CursorExpired();
   const more = rows.length > limit;
   const page = rows.slice(0, limit);
-  const next = page.at(-1)?.seq ?? cursor;
+  // With nothing more for this cell, its cursor moves past other cells' changes too (read in the same transaction).
+  const next = more ? page.at(-1)!.seq : Math.max(cursor, kept?.newest ?? 0);
 
-  const ref = await loadReference(db);
+  const ref = await loadReference(db, cell);
   const idsOf = (entity: string) => [...new Set(page.filter((r) => r.entity === entity).map((r) => r.entityId))];
-  const companies = idsOf("company");
+  // A company that changed cells goes whole: learnt by the cell it joined, forgotten by the one it left.
+  const moved = idsOf("companyCell");
+  const companies = [...new Set([...idsOf("company"), ...moved])];
   const groups = idsOf("group");
-  const users = idsOf("user");
+  const users = [...new Set([...idsOf("user"), ...(moved.length ? await companyUserIds(db, moved) : [])])];
   const types = idsOf("deviceType");
   const deviceCompanies = [...new Set([...companies, ...(groups.length ? await groupCompanyIds(db, groups) : [])])];
   const devices = [
-    ...new Set([...idsOf("device"), ...(deviceCompanies.length ? await companyDeviceIds(db, deviceCompanies) : []), ...(types.length ? await typeDeviceIds(db, types) : [])]),
+    ...new Set([...idsOf("device"), ...(deviceCompanies.length ? await companyDeviceIds(db, deviceCompanies) : []), ...(types.length ? await typeDeviceIds(db, cell, types) : [])]),
   ];
   const firmware = [...new Set([...idsOf("firmware"), ...(types.length ? await typeFirmwareIds(db, types) : [])])];
   const schedules = [...new Set([...idsOf("scheduledOpen"), ...companies])];
   const changes = [
+    ...(idsOf("cell").length ? await cellChanges(db, cell) : []),
     ...companyChanges(ref, companies),
     ...(devices.length ? await deviceChanges(db, ref, devices) : []),
     ...(users.length ? await userChanges(db, ref, users) : []),
@@ -489,14 +570,16 @@ export function parseFeedQuery(url: URL): FeedQuery {
   return { from: { seq }, limit };
 }
 
-export async function readFeed(db: Db, { from, limit }: FeedQuery): Promise<FeedPage> {
+/** A page of the feed for the gateway `gatewayId`: the records of its cell (docs/decisions/0050-cells.md) and the platform's. */
+export async function readFeed(db: Db, gatewayId: number, { from, limit }: FeedQuery): Promise<FeedPage> {
+  const cell = await cellOf(db, gatewayId);
   if (from === "start") {
     // The head is read before any row: a change racing the snapshot is sent again after it.
     const [head] = await db.select({ seq: max(schema.gatewayChanges.seq) }).from(schema.gatewayChanges);
-    return snapshotPage(db, { head: head?.seq ?? 0, section: 0, after: 0 }, limit, true);
+    return snapshotPage(db, cell, { head: head?.seq ?? 0, section: 0, after: 0 }, limit, true);
   }
-  if ("snapshot" in from) return snapshotPage(db, from.snapshot, limit, false);
-  return changesAfter(db, from.seq, limit);
+  if ("snapshot" in from) return snapshotPage(db, cell, from.snapshot, limit, false);
+  return changesAfter(db, cell, from.seq, limit);
 }
 
 /**

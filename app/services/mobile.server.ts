@@ -183,7 +183,7 @@ export async function myKeys(
   if (settings.biometricRequired && verifiedAt === undefined) throw new ServiceError(403, BIO_MSG.required, { errorCode: "biometric-required" });
   const uv = verifiedAt === undefined ? {} : { uv: Math.floor(verifiedAt / 1000) };
   const user = state.users.get(auth.user.id);
-  const signing = await requireCredentialKeys(env);
+  const signer = (await requireCredentialKeys(env)).signerOf(state.cell);
   // The doors' own rule (door-decision.server.ts, rule 3): only a configured door opens, so only it gets credentials.
   const inService = (id: number | null) => {
     const d = id == null ? undefined : state.devices.get(id);
@@ -236,7 +236,7 @@ export async function myKeys(
     const expiresAt = doors.length ? credentialExpiry(core, window, now, lifeHours) : null;
     if (expiresAt != null && expiresAt > now) {
       key.credential = await signCredential(
-        signing,
+        signer,
         {
           sub: String(auth.user.id),
           cid: auth.company.code,

@@ -1,13 +1,15 @@
 /**
  * Cells (docs/decisions/0050-cells.md): a gateway writes into the companies of its own cell only. With BETA
  * moved to cell "b", the main cell's gateway has its events and board presence for BETA's doors refused as
- * not served: nothing reaches BETA's log or BETA's devices. Cell b's gateway is the mirror image.
+ * not served: nothing reaches BETA's log or BETA's devices. Cell b's gateway is the mirror image. A company
+ * moved by the platform administrator is still served by the cell it left for 24 hours, so events its old
+ * gateway buffered drain; one sent through both cells is stored once.
  */
 import { env } from "cloudflare:test";
 import { eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedGateway } from "../../db/seed/gateway";
-import { companyLog, consoleWorker, db, ORIGIN, schema } from "./helpers";
+import { api, companyLog, consoleWorker, db, login, ORIGIN, schema, workerNow } from "./helpers";
 
 const ACME = 3;
 const BETA = 4;
@@ -45,6 +47,7 @@ beforeAll(async () => {
   await seedGateway(db(), { GATEWAY_SECRET: MAIN_SECRET });
   const hash = [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(CELL_B_SECRET)))].map((b) => b.toString(16).padStart(2, "0")).join("");
   await db().insert(schema.gateways).values({ name: "cell-b", secretHash: hash, cell: "b" });
+  await db().insert(schema.cells).values({ name: "b", mqttUrl: "mqtts://cell-b.example:8884" });
   await db().update(schema.companies).set({ cell: "b" }).where(eq(schema.companies.id, BETA));
   const doors = await db()
     .select({ id: schema.devices.id, companyId: schema.devices.companyId })
@@ -74,5 +77,50 @@ describe("a gateway and the companies of its cell", () => {
     expect(r.rejected).toEqual([{ id: theirs.id, reason: "device not served by this gateway" }]);
     expect(await logged(BETA, [mine.id])).toEqual([mine.id]);
     expect(await logged(ACME, [theirs.id])).toEqual([]);
+  });
+});
+
+describe("a company moving between cells", () => {
+  const HOUR = 3_600_000;
+  const movedAt = (at: number) => db().update(schema.companies).set({ cellMovedAt: at }).where(eq(schema.companies.id, ACME));
+
+  beforeAll(async () => {
+    const r = await api(await login("root"), "PUT", "/api/admin/company/setCompanyCell", { id: ACME, cell: "b" });
+    expect(r.status).toBe(200);
+  });
+
+  it("during the grace, an event sent through the old cell's gateway and the new one's is stored once, whichever comes first", async () => {
+    const [viaOldFirst, viaNewFirst] = [opened(acmeDoor), opened(acmeDoor)];
+    expect(await post(MAIN_SECRET, [viaOldFirst])).toMatchObject({ accepted: 1, duplicates: 0, rejected: [] });
+    expect(await post(CELL_B_SECRET, [viaOldFirst, viaNewFirst])).toMatchObject({ accepted: 1, duplicates: 1, rejected: [] });
+    expect(await post(MAIN_SECRET, [viaNewFirst])).toMatchObject({ accepted: 0, duplicates: 1, rejected: [] });
+    expect((await logged(ACME, [viaOldFirst.id, viaNewFirst.id])).sort()).toEqual([viaOldFirst.id, viaNewFirst.id].sort());
+    const rows = await companyLog(ACME)
+      .select({ id: schema.activityLogs.eventId })
+      .from(schema.activityLogs)
+      .where(inArray(schema.activityLogs.eventId, [viaOldFirst.id, viaNewFirst.id]));
+    expect(rows).toHaveLength(2);
+  });
+
+  it("the old cell is still served 23 hours after the move, and refused after 24", async () => {
+    await movedAt(workerNow() - 23 * HOUR);
+    const late = opened(acmeDoor);
+    expect(await post(MAIN_SECRET, [late])).toMatchObject({ accepted: 1, rejected: [] });
+
+    await movedAt(workerNow() - 24 * HOUR - 60_000);
+    const [tooLate, viaNew] = [opened(acmeDoor), opened(acmeDoor)];
+    const r = await post(MAIN_SECRET, [tooLate, presence(acmeDoor)]);
+    expect(r.accepted).toBe(0);
+    expect(r.rejected.map((x) => x.reason)).toEqual(["device not served by this gateway", "device not served by this gateway"]);
+    expect(await logged(ACME, [tooLate.id])).toEqual([]);
+    expect(await post(CELL_B_SECRET, [viaNew])).toMatchObject({ accepted: 1, rejected: [] });
+  });
+
+  it("the grace belongs to the cell the company left: a third cell's gateway is refused", async () => {
+    await movedAt(workerNow());
+    const hash = [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode("cell-c-secret")))].map((b) => b.toString(16).padStart(2, "0")).join("");
+    await db().insert(schema.gateways).values({ name: "cell-c", secretHash: hash, cell: "c" });
+    const r = await post("cell-c-secret", [opened(acmeDoor)]);
+    expect(r.rejected.map((x) => x.reason)).toEqual(["device not served by this gateway"]);
   });
 });

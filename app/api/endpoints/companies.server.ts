@@ -62,6 +62,7 @@ const detailsPayload = (r: CompanyDetails) => ({
   poc_phone_number: r.pocPhoneNumber,
   next_billing_date: r.nextBillingDate,
   is_deactive: bit(r.isDeactive),
+  cell: r.cell,
   ...counts(r),
 });
 

@@ -10,8 +10,11 @@ import { endpoint, type Endpoint } from "../define.server";
 import { claimCommands } from "~/services/device-commands.server";
 import { releaseObject } from "~/services/firmware.server";
 import { ingestEvents, parseBatch } from "~/services/gateway-events.server";
+import { cellKeySet } from "~/services/credential-keys.server";
+import { cellOf, deviceCell } from "~/services/gateway-cells.server";
 import { CursorExpired, parseFeedQuery, readFeed } from "~/services/gateway-feed.server";
 import { ServiceError } from "~/utils/errors.server";
+import type { DeviceCell } from "../../../gateway/src/protocol/wire";
 
 export const GATEWAY_BASE = "/api/gateway";
 
@@ -40,9 +43,9 @@ export const gatewayEndpoints: readonly Endpoint[] = [
     summary: "Change feed (§1)",
     tag,
     auth: "gateway",
-    handler: async ({ db, request }) => {
+    handler: async ({ db, request, gatewayId }) => {
       try {
-        return json(200, await readFeed(db, parseFeedQuery(new URL(request.url))));
+        return json(200, await readFeed(db, gatewayId, parseFeedQuery(new URL(request.url))));
       } catch (err) {
         if (!(err instanceof CursorExpired)) throw err;
         return json(410, { message: "The feed no longer has history at this cursor; start again without one", error: "cursor_expired" });
@@ -66,6 +69,28 @@ export const gatewayEndpoints: readonly Endpoint[] = [
     auth: "gateway",
     bodyRequired: true,
     handler: async ({ db, body, now, gatewayId }) => json(200, { v: 1, commands: await claimCommands(db, gatewayId, parseClaim(body), now) }),
+  }),
+  endpoint({
+    method: "GET",
+    path: "/devices/:id/cell",
+    summary: "The cell a device belongs to, and its MQTT endpoint (§5)",
+    tag,
+    auth: "gateway",
+    handler: async ({ db, params }) => {
+      // The device id as the feed writes it (the console's numeric id).
+      if (!/^[1-9]\d{0,14}$/.test(params.id)) return json(400, { message: "deviceId must be a device id", error: "bad_request" });
+      const found = await deviceCell(db, Number(params.id));
+      if (!found) return json(404, { message: "No such device", error: "not_found" });
+      return json(200, { v: 1, deviceId: params.id, cell: found.cell, mqttUrl: found.mqttUrl } satisfies DeviceCell);
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/credential-keys",
+    summary: "The credential keys of the gateway's cell (§6)",
+    tag,
+    auth: "gateway",
+    handler: async ({ db, env, gatewayId }) => json(200, await cellKeySet(env, await cellOf(db, gatewayId))),
   }),
   endpoint({
     method: "GET",

@@ -62,6 +62,12 @@ describe("summaries stored as English text", () => {
     ["User Logs Out", `${user} signed out`, "Ana signed out", "Ana cerró la sesión"],
     ["Modified Company", `${"Acme"} (${"ACM1"})${" de-activated"}`, "Acme (ACM1) de-activated", "Acme (ACM1) desactivada"],
     ["Modified Company", `${"Acme"} (${"ACM1"})${" activated"}`, "Acme (ACM1) activated", "Acme (ACM1) activada"],
+    [
+      "Moved Company To Cell",
+      `${"Acme"} (${"ACM1"}) moved from cell ${"main"} to cell ${"eu-2"}`,
+      "Acme (ACM1) moved from cell main to cell eu-2",
+      "Acme (ACM1) movida de la celda main a la celda eu-2",
+    ],
     ["Remote Unlock Requested", `Remote unlock requested for ${door}`, "Remote unlock requested for West Door", "Apertura remota solicitada para West Door"],
     ["Firmware Uploaded", `Firmware ${version} uploaded`, "Firmware 1.2 uploaded", "Firmware 1.2 subido"],
     ["Firmware Activated", `Firmware ${version} made active`, "Firmware 1.2 made active", "Firmware 1.2 activado"],

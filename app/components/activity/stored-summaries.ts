@@ -13,6 +13,7 @@ const STORED: [RegExp, string, RegExp][] = [
   [/^(?<user>.+) signed out$/s, "signedOut", /^(?:User Logs Out)$/],
   [/^(?<company>.+ \([^()]*\)) de-activated$/s, "companyDeactivated", /^(?:Modified Company)$/], // services/companies.server.ts
   [/^(?<company>.+ \([^()]*\)) activated$/s, "companyActivated", /^(?:Modified Company)$/],
+  [/^(?<company>.+ \([^()]*\)) moved from cell (?<from>\S+) to cell (?<to>\S+)$/s, "companyMovedCell", /^(?:Moved Company To Cell)$/], // services/cells.server.ts
   [/^Remote unlock requested for (?<door>.+)$/s, "remoteUnlock", /^(?:Remote Unlock Requested)$/], // services/device-commands.server.ts
   [/^Firmware (?<version>.+) uploaded$/s, "firmwareUploaded", /^(?:Firmware Uploaded)$/], // services/firmware.server.ts
   [/^Firmware (?<version>.+) made active$/s, "firmwareActive", /^(?:Firmware Activated)$/],

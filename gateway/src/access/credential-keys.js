@@ -1,5 +1,5 @@
 /**
- * The console's published credential keys (its JWKS, `GET /.well-known/keyless-credential-keys.json`),
+ * The console's credential keys for this gateway's cell (a JWKS, `GET /api/gateway/credential-keys`),
  * kept on disk so a gateway that restarts while the console is unreachable still verifies credentials,
  * and handed to boards in their configuration (`credentialKeys`) so they verify with no network.
  * Refreshed every `intervalMs`, and at once (at most every `minGapMs`) when a credential names a key

@@ -13,7 +13,7 @@
 // ---------------------------------------------------------------------------------------------
 
 /** Record types the feed carries (the gateway ignores types it does not know). */
-export type FeedRecordType = 'company' | 'device' | 'boardCredential' | 'user' | 'ekey' | 'groupKey' | 'scheduledOpen' | 'firmware'
+export type FeedRecordType = 'company' | 'device' | 'boardCredential' | 'user' | 'ekey' | 'groupKey' | 'scheduledOpen' | 'firmware' | 'cell'
 
 /**
  * One change: an `upsert` carries the whole current record in `data`, a `delete` carries no data.
@@ -101,6 +101,16 @@ export type ScheduledOpenRecord = { id: string; companyId: string; window: Sched
 
 /** A firmware release; at most one is `active` per device type. */
 export type FirmwareRecord = { id: string; deviceType: string; version: string; size: number; sha256: string; active: boolean; description?: string }
+
+/** The calling gateway's own cell (`id` = its name): `mqttUrl` is the public MQTT endpoint its boards' configurations name. */
+export type CellRecord = { id: string; mqttUrl: string }
+
+// ---------------------------------------------------------------------------------------------
+// A device's cell: GET /api/gateway/devices/<deviceId>/cell
+// ---------------------------------------------------------------------------------------------
+
+/** Where a live device's boards belong (any cell's device); the gateway redirects a board of another cell there. */
+export type DeviceCell = { v: 1; deviceId: string; cell: string; mqttUrl: string }
 
 // ---------------------------------------------------------------------------------------------
 // Event ingestion: POST /api/gateway/events

@@ -71,9 +71,9 @@ export class WorkerClient {
     return body
   }
 
-  /** The console's published credential keys (a JWKS). @returns {Promise<{keys: any[]}>} */
+  /** The credential keys of this gateway's cell (a JWKS: its cell's keys and the untagged ones). @returns {Promise<{keys: any[]}>} */
   async credentialKeys() {
-    const jwks = /** @type {any} */ (await (await this.#call('/.well-known/keyless-credential-keys.json')).json())
+    const jwks = /** @type {any} */ (await (await this.#call('/api/gateway/credential-keys')).json())
     if (!jwks || !Array.isArray(jwks.keys)) throw new WorkerError('credential keys: not a JWKS', 502)
     return jwks
   }

@@ -51,7 +51,7 @@ export class WorkerContractDouble {
   cursorsSeen = []
   /** seq of the oldest change still kept, as after the Worker's pruning: a cursor short of `oldestKept - 1` gets 410 */
   oldestKept = 0
-  /** the console's published credential keys (GET /.well-known/keyless-credential-keys.json) */
+  /** the credential keys of the gateway's cell (GET /api/gateway/credential-keys) */
   jwks = { keys: [] }
   /** while true every call answers 503, as a Worker that is down */
   down = false
@@ -224,7 +224,7 @@ export class WorkerContractDouble {
       for (const c of claimed) c.claimedBy = String(req.headers['x-gateway-id'])
       return send(res, 200, { v: 1, commands: claimed.map(({ id, boardId, cmd, args, expiresAt }) => ({ id, boardId, cmd, args, expiresAt, expiresInMs: expiresAt - now })) })
     }
-    if (req.method === 'GET' && url.pathname === '/.well-known/keyless-credential-keys.json') return send(res, 200, this.jwks)
+    if (req.method === 'GET' && url.pathname === '/api/gateway/credential-keys') return send(res, 200, this.jwks)
     const fw = url.pathname.match(/^\/api\/gateway\/firmware\/([^/]+)$/)
     if (req.method === 'GET' && fw) {
       this.requests.firmware++
