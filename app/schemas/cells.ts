@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { companyRef } from "~/schemas/device-lifecycle";
 import { readsPostedStrings } from "~/utils/form-options";
 
 /**
@@ -9,11 +10,16 @@ export const CELL_NAME_PATTERN = /^[a-z0-9][a-z0-9-]{0,31}$/;
 
 export const companyCellSchema = readsPostedStrings(
   z.object({
-    id: z.coerce.number({ invalid_type_error: "id is required" }).int().positive("id is required"),
+    // The company's id or its code (the spec's company_id), whichever the caller holds.
+    id: companyRef,
     cell: z.string({ required_error: "Required cell", invalid_type_error: "Required cell" }).trim().min(1, "Required cell").regex(CELL_NAME_PATTERN, "The cell name is invalid"),
   }),
 );
 export type CompanyCellInput = z.output<typeof companyCellSchema>;
 
-/** The API body: both fields optional at the transport level; the service runs the schema above. */
-export const setCompanyCellBody = z.object({ id: z.union([z.number(), z.string()]).optional(), cell: z.string().optional() });
+/** The API body: every field optional at the transport level (`company_id` names the company as `id` does); the service runs the schema above. */
+export const setCompanyCellBody = z.object({
+  id: z.union([z.number(), z.string()]).optional(),
+  company_id: z.union([z.number(), z.string()]).optional(),
+  cell: z.string().optional(),
+});

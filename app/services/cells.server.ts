@@ -9,7 +9,7 @@ import { activityInsertWhen } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { forbidden, notFound, ServiceError } from "~/utils/errors.server";
-import { COMPANY_MSG } from "./companies.server";
+import { COMPANY_MSG, companyIdOf } from "./companies.server";
 
 export const CELL_MSG = {
   moved: "Company moved to another cell",
@@ -51,11 +51,12 @@ export async function listCells(db: Db, auth: Auth): Promise<CellRow[]> {
  */
 export async function moveCompanyToCell(db: Db, auth: Auth, v: CompanyCellInput, now: number): Promise<{ message: string; from: string; to: string }> {
   assertPlatformAdmin(auth, "modify");
+  const id = await companyIdOf(db, v.id);
   const [[row], [cell]] = await db.batch([
     db
       .select({ id: c.id, name: c.name, code: c.code, cell: c.cell })
       .from(c)
-      .where(and(eq(c.id, v.id), isNull(c.deletedAt))),
+      .where(and(eq(c.id, id), isNull(c.deletedAt))),
     db.select({ name: schema.cells.name }).from(schema.cells).where(eq(schema.cells.name, v.cell)),
   ]);
   if (!row) notFound(COMPANY_MSG.notFound);

@@ -502,3 +502,14 @@ export async function listCompanyDevices(
   const [rows, totals] = await db.batch([opts.page ? base.limit(opts.page.limit).offset(opts.page.offset) : base, countWhere(db, d, where)]);
   return { company: { name: company.name, code: company.code, type: company.type }, details: rows, total: Number(totals[0]?.n ?? 0) };
 }
+
+/** The id a company reference names: a number is an id, a string a code (case-insensitive). */
+export async function companyIdOf(db: Db, ref: number | string): Promise<number> {
+  if (typeof ref === "number") return ref;
+  if (/^\d+$/.test(ref)) return Number(ref);
+  const row = await db.query.companies.findFirst({
+    where: and(sql`upper(${schema.companies.code}) = ${ref.toUpperCase()}`, isNull(schema.companies.deletedAt)),
+    columns: { id: true },
+  });
+  return row?.id ?? 0;
+}

@@ -15,6 +15,7 @@ import { forbidden, notFound, ServiceError } from "~/utils/errors.server";
 import { insertWhen } from "~/utils/insert-when.server";
 import { parseInput } from "~/utils/parse-input.server";
 import { canUseVarPanel } from "~/utils/permissions";
+import { companyIdOf } from "./companies.server";
 
 const { companies: c, devices: d } = schema;
 type Page = { offset: number; limit: number };
@@ -96,14 +97,6 @@ export async function getCompanyStock(db: Db, auth: Auth, opts: { page?: Page } 
     .orderBy(asc(d.serialNumber), asc(d.id));
   const [rows, totals] = await db.batch([opts.page ? base.limit(opts.page.limit).offset(opts.page.offset) : base, countWhere(db, d, where)]);
   return { company: { id: auth.company.id, name: auth.company.name, code: auth.company.code }, rows: rows as StockRow[], total: Number(totals[0]?.n ?? 0) };
-}
-
-/** The id a company reference names: a number is an id, a string a code (case-insensitive). */
-async function companyIdOf(db: Db, ref: number | string): Promise<number> {
-  if (typeof ref === "number") return ref;
-  if (/^\d+$/.test(ref)) return Number(ref);
-  const row = await db.query.companies.findFirst({ where: and(sql`upper(${c.code}) = ${ref.toUpperCase()}`, isNull(c.deletedAt)), columns: { id: true } });
-  return row?.id ?? 0;
 }
 
 export type TransferReportRow = { id: number; transferred: boolean; message: string };

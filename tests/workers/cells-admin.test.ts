@@ -50,7 +50,8 @@ describe("moving a company", () => {
       [{ id: BETA }, 400],
       [{ id: BETA, cell: "" }, 400],
       [{ id: BETA, cell: "B C" }, 400],
-      [{ id: "x", cell: "b" }, 400],
+      [{ id: {}, cell: "b" }, 400],
+      [{ id: "x", cell: "b" }, 404],
       [{ id: BETA, cell: "nowhere" }, 422],
       [{ id: BETA, cell: "main" }, 422],
       [{ id: 99999, cell: "b" }, 404],
@@ -84,8 +85,8 @@ describe("moving a company", () => {
       .where(and(gt(schema.gatewayChanges.seq, head ?? 0), eq(schema.gatewayChanges.entity, "companyCell")));
     expect(feedRows).toEqual([{ entity: "companyCell", entityId: BETA, cell: "main" }]);
 
-    // Back again: the cell it left is now b.
-    expect((await api(root, "PUT", "/api/admin/company/setCompanyCell", { id: String(BETA), cell: "main" })).status).toBe(200);
+    // Back again, named by its code as the spec's company_id: the cell it left is now b.
+    expect((await api(root, "PUT", "/api/admin/company/setCompanyCell", { company_id: "beta", cell: "main" })).status).toBe(200);
     expect(await company(BETA)).toMatchObject({ cell: "main", previousCell: "b" });
     expect(await auditsNamed("Moved Company To Cell")).toHaveLength(2);
   });
