@@ -14,6 +14,7 @@ import { backfill, rootToken } from "../../scripts/activity-backfill.mjs";
 import { startWorkerEnd } from "../gateway/real-worker-end.mjs";
 
 const ROWS = 30_000;
+const INSERT_PART = 5_000;
 const ROOT = { companyId: "ROOT", userName: "root@example.com", password: "Root#Demo2026" };
 /** A drain copies (500 rows a transaction), then deletes what its store holds in one statement: kills at this pace cut copies. */
 const KILL_EVERY_MS = 600;
@@ -25,11 +26,13 @@ const FIRST_AT = (Math.floor(Date.now() / DAY) - 100) * DAY;
 test("a drain killed mid-way and run again loses and doubles nothing", { timeout: 540_000 }, async () => {
   const worker = await startWorkerEnd();
   try {
-    await worker.sql(
-      `with recursive c(i) as (select 0 union all select i + 1 from c where i + 1 < ${ROWS})
-       insert into activity_logs (company_id, activity_type_id, operation_type, summary, activity_timestamp)
-       select 3, (select id from activity_types where name = 'Door Opened'), 'Admin', 'kill ' || i, ${FIRST_AT} + i * 8000 from c`,
-    );
+    // In parts: one statement for every row could outlast the local proxy's request on a loaded machine.
+    for (let from = 0; from < ROWS; from += INSERT_PART)
+      await worker.sql(
+        `with recursive c(i) as (select ${from} union all select i + 1 from c where i + 1 < ${Math.min(from + INSERT_PART, ROWS)})
+         insert into activity_logs (company_id, activity_type_id, operation_type, summary, activity_timestamp)
+         select 3, (select id from activity_types where name = 'Door Opened'), 'Admin', 'kill ' || i, ${FIRST_AT} + i * 8000 from c`,
+      );
     const written = (await worker.sql("select id from activity_logs where summary like 'kill %' order by id")).map((r) => r.id);
     assert.equal(written.length, ROWS);
     // One drain step run to its end first: it copies 20,000 rows and deletes them, the rest wait in D1.
