@@ -129,13 +129,15 @@ beside "gateway durability against the console Worker" env WORKER_END=tests/gate
 # reproduce a run), a gateway replica following the real feed, decisions compared after each sync.
 beside "door path: console vs gateway decisions (2,000 random changes)" env DIFF_OPS=2000 \
   node --test --test-timeout=1500000 tests/door-path/differential.test.mjs
-# D1's activity outbox drained into a company's store with the Worker killed mid-drain (decision 0048).
-beside "activity outbox: drains killed mid-way" node --test --test-timeout=570000 tests/scripts/activity-drain-kill.test.mjs
 # End to end in one run: every untagged test once at the real time, and the tests tagged @clock at
 # each fixed instant instead, each instant with a console whose clock is shifted (playwright.config.ts).
 # Retries are off (E2E_RETRIES is a local opt-in only).
 suite "end to end (Chromium headless shell): real time, and @clock tests at 3 instants" npx playwright test
 join_beside
+# D1's activity outbox drained into a company's store with the Worker killed mid-drain (decision 0048).
+# After the end to end suite, not beside it: beside it, a Miniflare read of the killed Worker's state
+# failed ('fetch failed') in two runs out of two, which it never did alone or beside the door path.
+suite "activity outbox: drains killed mid-way" node --test --test-timeout=570000 tests/scripts/activity-drain-kill.test.mjs
 suite "npm start: busy ports" node --test tests/scripts/start.test.mjs
 suite "deploy dry run (production config)" node --test tests/scripts/deploy-config.test.mjs
 
