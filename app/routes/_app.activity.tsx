@@ -2,7 +2,8 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData, useLocation, useSearchParams } from "@remix-run/react";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
-import { activityColumns, type FilterHref } from "~/components/activity/activity-columns";
+import { activityCard } from "~/components/activity/activity-card";
+import { activityColumns } from "~/components/activity/activity-columns";
 import { FilterBar } from "~/components/activity/filter-bar";
 import { gridRow } from "~/components/activity/grid-row";
 import { ListPage } from "~/components/data-table/list-page";
@@ -12,9 +13,11 @@ import { Alert, AlertTitle } from "~/components/ui/alert";
 import { LinkButton } from "~/components/ui/link-button";
 import { getFixedT, getLanguage } from "~/i18n/i18next.server";
 import { translateMessage } from "~/i18n/messages";
-import { ACTIVITY_PAGE_SIZE, ACTIVITY_SORTS, DEFAULT_ACTIVITY_SORT, FILTER_TYPES, filterFromSearch, hasAnyFilter, type FilterType } from "~/schemas/activity";
+import { ACTIVITY_PAGE_SIZE, ACTIVITY_SORTS, DEFAULT_ACTIVITY_SORT, FILTER_TYPES, filterFromSearch, filterToSearch, hasAnyFilter, type FilterType } from "~/schemas/activity";
+import { pickedNames } from "~/services/activity-pickers.server";
 import { activityLog, filterTargetName, listActivity, type ActivityPage } from "~/services/activity.server";
 import { requireModule } from "~/utils/auth-guards.server";
+import { can } from "~/utils/permissions";
 import { companyLogDb } from "~/utils/company-log.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { formatDate } from "~/utils/format";
@@ -24,7 +27,8 @@ export const meta: MetaFunction = () => [{ title: "Activity" }];
 
 /**
  * The URL is the state: the filter's own params (also what /users and /devices link with, e.g.
- * `?id=4&type=Device`), plus the grid's 1-based page and sort. Dates and times are the company's zone.
+ * `?id=4&type=Device`, and the dashboard, `?additionalFilter=Access+Denied`, read as an event type),
+ * plus the grid's 1-based page and sort. Dates and times are the company's zone.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "activity");
@@ -52,42 +56,40 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   });
   const type = filter.type as FilterType | undefined;
   const targetName = !error && type && FILTER_TYPES.includes(type) && filter.id ? await filterTargetName(db, auth, type, Number(filter.id)) : null;
+  const id = (v: string | undefined) => (v && /^\d{1,15}$/.test(v) ? Number(v) : undefined);
+  const picked = filter.person || filter.door ? await pickedNames(db, auth, id(filter.person), id(filter.door)) : { person: null, door: null };
+  const p = auth.permissions;
   return {
     ...page,
     filter,
     error,
+    picked,
+    // A name links to its record only where that page would open for the reader.
+    rights: { users: can(p, "users"), devices: can(p, "devices"), groups: can(p, "device_group") },
     archivedBefore: archivedBefore === null ? null : formatDate(archivedBefore, tz),
     target: !error && type && filter.id ? { type, name: targetName ?? `#${filter.id}` } : null,
   };
 }
 
 export default function ActivityPageRoute() {
-  const { rows, total, params, filter, error, archivedBefore, target } = useLoaderData<typeof loader>();
+  const { rows, total, params, filter, error, archivedBefore, target, picked, rights } = useLoaderData<typeof loader>();
   const { t } = useTranslation("activity");
   const [searchParams] = useSearchParams();
   const location = useLocation();
 
-  const href: FilterHref = useMemo(
-    () => (changes) => {
-      const next = new URLSearchParams(searchParams);
-      next.delete("page");
-      for (const [k, v] of Object.entries(changes)) {
-        if (v === null) next.delete(k);
-        else next.set(k, v);
-      }
-      return `/activity?${next}`;
-    },
-    [searchParams],
-  );
-  const columns = useMemo(() => activityColumns(t, href), [t, href]);
-  const reportSearch = new URLSearchParams(filter as Record<string, string>);
+  const columns = useMemo(() => activityColumns(t, rights), [t, rights]);
+  const card = useMemo(() => activityCard(t, rights), [t, rights]);
+  const reportSearch = filterToSearch(filter);
   if (searchParams.get("sort")) reportSearch.set("sort", searchParams.get("sort")!);
+  const withoutTarget = filterToSearch({ ...filter, id: undefined, type: undefined });
+  if (searchParams.get("sort")) withoutTarget.set("sort", searchParams.get("sort")!);
 
   return (
     <ListPage
       title={t("title")}
       caption={t("caption")}
       columns={columns}
+      renderCard={card}
       page={{ rows, total, params }}
       empty={t("empty")}
       emptyHint={hasAnyFilter(filter) ? t("emptyFiltered") : undefined}
@@ -103,11 +105,12 @@ export default function ActivityPageRoute() {
         anyFilter={hasAnyFilter(filter)}
         reportHref={`/resources/activity-report?${reportSearch}`}
         archivedBefore={archivedBefore}
+        picked={picked}
       />
       {target && (
         <p className="flex flex-wrap items-center gap-2 text-sm" data-testid="target-filter">
           <span>{t("filteredBy", { what: t(`type.${target.type}`), name: target.name })}</span>
-          <LinkButton to={href({ id: null, type: null })} variant="link" size="inline">
+          <LinkButton to={`/activity?${withoutTarget}`} variant="link" size="inline">
             {t("clearTarget")}
           </LinkButton>
         </p>

@@ -3,8 +3,8 @@ import { usePageForm } from "~/components/forms/use-page-form";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { activityLabel, denialReason, outcomeOf, summaryText } from "~/components/activity/activity-text";
-import { OutcomeMark } from "~/components/activity/outcome-mark";
+import { activityLabel, denialReason, markOf, summaryText } from "~/components/activity/activity-text";
+import { EventMark } from "~/components/activity/event-mark";
 import { DetailList, type DetailItem } from "~/components/devices/detail-list";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
@@ -68,7 +68,7 @@ export default function ActivityDetailsPage() {
     { key: "deviceGroup", label: t("col.deviceGroup"), value: none(row.targetDeviceGroup?.fullName) },
   ];
   const reason = denialReason(t, row);
-  const outcome = outcomeOf(row);
+  const mark = markOf(row);
   const label = activityLabel(t, row);
   // The stored details are the board's raw fields: only what a reader needs is shown, in words.
   const details: DetailItem[] = [
@@ -81,7 +81,7 @@ export default function ActivityDetailsPage() {
     <div className="grid gap-5">
       <PageHeader
         title={label}
-        description={outcome ? <OutcomeMark outcome={outcome} label={t(`outcome.${outcome}`)} /> : undefined}
+        description={mark ? <EventMark mark={mark} label={t(`mark.${mark}`)} /> : undefined}
         back={{ to: "/activity", label: t("back") }}
         className="pb-0"
       />

@@ -19,8 +19,6 @@ export const DEFAULT_ACTIVITY_SORT = "-date";
 export const ACTIVITY_PAGE_SIZE = 100;
 
 export const ACTIVITY_MSG = {
-  dates: "Both the from and to dates are required",
-  times: "Both the from and to times are required",
   dateOrder: "The from date must not be after the to date",
   date: "Dates must be YYYY-MM-DD",
   time: "Times must be HH:mm",
@@ -33,6 +31,12 @@ export const ACTIVITY_MSG = {
 } as const;
 
 const blank = (v: unknown) => (v === "" || v == null ? undefined : v);
+
+/** Event types as catalogue names (the page's URL repeats `event`); a lone name is one type. */
+const eventNames = z.preprocess(
+  (v) => (typeof v === "string" ? [v] : Array.isArray(v) ? v.filter((x) => x !== "") : v),
+  z.array(z.string().trim().min(1).max(100)).max(30).optional(),
+);
 
 const date = z.preprocess(
   blank,
@@ -61,8 +65,16 @@ export const activityFilterSchema = z
     filterToTime: time,
     id: z.preprocess(blank, z.coerce.number().int().positive().optional()),
     type: z.preprocess(blank, z.enum(FILTER_TYPES).optional()),
-    /** An activity name from getActivityOptions: only rows of that activity. */
+    /** An activity name from getActivityOptions: only rows of that activity (with `events`: of any of them). */
     additionalFilter: z.preprocess(blank, z.string().trim().max(100).optional()),
+    /** Activity names (the catalogue's): only rows of any of them. */
+    events: eventNames,
+    /** A person: rows they triggered or that name them as the user. */
+    person: z.preprocess(blank, z.coerce.number().int().positive().optional()),
+    /** A device: rows about it. */
+    door: z.preprocess(blank, z.coerce.number().int().positive().optional()),
+    /** Free text: rows whose summary, person, device or group name contains it. */
+    q: z.preprocess((v) => (typeof v === "string" ? blank(v.trim()) : blank(v)), z.string().max(100).optional()),
     /** A column of ACTIVITY_SORTS, "-" prefix for descending; unknown values fall back to "-date". */
     sort: z.preprocess(blank, z.string().max(20).default(DEFAULT_ACTIVITY_SORT)),
     /** 0-based, as the spec's payload. */
@@ -72,17 +84,12 @@ export const activityFilterSchema = z
     tz: z.preprocess(blank, z.string().max(64).optional()),
   })
   .superRefine((v, ctx) => {
-    if (!v.filterFromDate !== !v.filterToDate) ctx.addIssue({ code: "custom", path: [v.filterFromDate ? "filterToDate" : "filterFromDate"], message: ACTIVITY_MSG.dates });
-    if (!v.filterFromTime !== !v.filterToTime) ctx.addIssue({ code: "custom", path: [v.filterFromTime ? "filterToTime" : "filterFromTime"], message: ACTIVITY_MSG.times });
+    // Either date alone is open-ended (from that day on, or up to it); either time alone runs to or from midnight.
     if (v.filterFromDate && v.filterToDate && v.filterFromDate > v.filterToDate) ctx.addIssue({ code: "custom", path: ["filterToDate"], message: ACTIVITY_MSG.dateOrder });
     if ((v.id === undefined) !== (v.type === undefined)) ctx.addIssue({ code: "custom", path: ["id"], message: ACTIVITY_MSG.idType });
   });
 export type ActivityFilterInput = z.input<typeof activityFilterSchema>;
 export type ActivityFilter = z.output<typeof activityFilterSchema>;
-
-/** docs/ARCHITECTURE.md §7.2: Filter is enabled only with both dates or both times set. */
-export const canApplyFilter = (v: { filterFromDate?: string; filterToDate?: string; filterFromTime?: string; filterToTime?: string }) =>
-  (!!v.filterFromDate && !!v.filterToDate) || (!!v.filterFromTime && !!v.filterToTime);
 
 /** The details page's add-note form: the activity id and the note (the API's createActivityLogNotes calls it `note_description`). */
 export const activityNoteSchema = z.object({
@@ -91,18 +98,32 @@ export const activityNoteSchema = z.object({
 });
 export type ActivityNoteInput = z.infer<typeof activityNoteSchema>;
 
-/** The filter's URL search params on /activity (page, pageSize and sort belong to the grid). */
-export const FILTER_PARAMS = ["filterOperationType", "filterFromDate", "filterToDate", "filterFromTime", "filterToTime", "id", "type", "additionalFilter"] as const;
+/**
+ * The filter's URL search params on /activity (page, pageSize and sort belong to the grid). `event`
+ * repeats, one per event type; the dashboard's `additionalFilter` links read as one event type.
+ */
+export const FILTER_PARAMS = ["filterOperationType", "filterFromDate", "filterToDate", "filterFromTime", "filterToTime", "id", "type", "person", "door", "q"] as const;
+export type FilterParam = (typeof FILTER_PARAMS)[number];
+export type UrlFilter = Partial<Record<FilterParam, string>> & { events?: string[] };
 
 /** docs/ARCHITECTURE.md §7.2: Remove filter is enabled when any filter is set. */
-export const hasAnyFilter = (v: Partial<Record<(typeof FILTER_PARAMS)[number], unknown>>) =>
-  FILTER_PARAMS.some((k) => (k === "filterOperationType" ? v[k] != null && v[k] !== "All" : !!v[k]));
+export const hasAnyFilter = (v: UrlFilter) => !!v.events?.length || FILTER_PARAMS.some((k) => (k === "filterOperationType" ? v[k] != null && v[k] !== "All" : !!v[k]));
 
-export function filterFromSearch(search: URLSearchParams): Partial<Record<(typeof FILTER_PARAMS)[number], string>> {
-  const out: Partial<Record<(typeof FILTER_PARAMS)[number], string>> = {};
+export function filterFromSearch(search: URLSearchParams): UrlFilter {
+  const out: UrlFilter = {};
   for (const key of FILTER_PARAMS) {
-    const v = search.get(key);
+    const v = search.get(key)?.trim();
     if (v) out[key] = v;
   }
+  const events = [...new Set([...search.getAll("event"), ...search.getAll("additionalFilter")].map((e) => e.trim()).filter(Boolean))];
+  if (events.length) out.events = events;
+  return out;
+}
+
+/** The filter back as search params (the report's link and the page's own links). */
+export function filterToSearch(f: UrlFilter): URLSearchParams {
+  const out = new URLSearchParams();
+  for (const key of FILTER_PARAMS) if (f[key]) out.set(key, f[key]!);
+  for (const e of f.events ?? []) out.append("event", e);
   return out;
 }

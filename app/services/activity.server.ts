@@ -262,13 +262,19 @@ export function zoneFor(auth: Auth, core: Core, tz: string | undefined): string 
   return companyZone(auth);
 }
 
+/** How far an open end of a one-date filter reaches: inside the core's 10,000 days with the margins below. */
+const OPEN_END = (MAX_DAYS - 10) * DAY;
+
 /**
  * The UTC times the filter's dates can cover in any zone (a local day is within two days of the UTC
  * one), or none without dates: the part of the log a filtered read needs (the store or the archive).
+ * A date alone is open at its other end ("from that day on", "up to that day"), as far as the core reaches.
  */
 export function filterSpan(f: ActivityFilter): Span | null {
-  if (!f.filterFromDate || !f.filterToDate) return null;
-  return { from: Date.parse(`${f.filterFromDate}T00:00:00Z`) - 2 * DAY, to: Date.parse(`${f.filterToDate}T00:00:00Z`) + 3 * DAY };
+  const from = f.filterFromDate ? Date.parse(`${f.filterFromDate}T00:00:00Z`) - 2 * DAY : null;
+  const to = f.filterToDate ? Date.parse(`${f.filterToDate}T00:00:00Z`) + 3 * DAY : null;
+  if (from === null && to === null) return null;
+  return { from: from ?? to! - OPEN_END, to: to ?? from! + OPEN_END };
 }
 
 /**
@@ -291,10 +297,11 @@ export const reportSource =
 /**
  * The date and time filters as UTC intervals, expanded by the access-window core: dates are
  * whole local days, times a daily local window (overnight when the end is before the start),
- * both together that window on those days. Times alone cover the span of the company's log.
+ * both together that window on those days. Times alone cover the span of the company's log. A date
+ * alone leaves the other end open; a time alone runs from midnight to it, or from it to midnight.
  */
 async function timeIntervals(db: LogDb, auth: Auth, core: Core, f: ActivityFilter, tz: string): Promise<Interval[] | null> {
-  if (!f.filterFromDate && !f.filterFromTime) return null;
+  if (!f.filterFromDate && !f.filterToDate && !f.filterFromTime && !f.filterToTime) return null;
   let from: number;
   let to: number;
   const span = filterSpan(f);
@@ -325,9 +332,10 @@ async function timeIntervals(db: LogDb, auth: Auth, core: Core, f: ActivityFilte
     startDate: f.filterFromDate ?? null,
     endDate: f.filterToDate ?? null,
     days: [true, true, true, true, true, true, true],
-    allDay: !f.filterFromTime,
-    startTime: f.filterFromTime ?? null,
-    endTime: f.filterToTime ?? null,
+    allDay: !f.filterFromTime && !f.filterToTime,
+    // "00:00" as the end is the next midnight (an end before the start runs overnight).
+    startTime: f.filterFromTime ?? (f.filterToTime ? "00:00" : null),
+    endTime: f.filterToTime ?? (f.filterFromTime ? "00:00" : null),
   };
   const problems = core.validate(window);
   if (problems.length) throw new ServiceError(400, problems[0].message);
@@ -357,14 +365,42 @@ type Scope = { from: typeof l | SQL; where: SQL };
 
 type Filtered = { where: SQL; scope: Scope; intervals: Interval[] | null };
 
+/** The event types a filter names: its `events` and the spec's `additionalFilter`. */
+const eventsOf = (f: ActivityFilter): string[] => [...new Set([...(f.events ?? []), ...(f.additionalFilter ? [f.additionalFilter] : [])])];
+
+/** `column` is the id of one of the named catalogue activities. */
+const ofEvents = (column: SQLiteColumn, names: string[]) => sql`${column} in (select id from activity_types where name in ${names})`;
+
+/** A LIKE pattern containing `text` literally (its own % and _ escaped with \). */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * Rows whose summary, people, device or group name contains the text (case-insensitive for ASCII). Names
+ * are looked up in the log's own name tables (small), so only the summary is read row by row.
+ */
+function textMatch(text: string): SQL {
+  const like = containing(text);
+  const named = (table: SQL, columns: SQL) => sql`(select id from ${table} where ${columns})`;
+  const people = named(sql`users`, sql`display_name like ${like} escape '\\'`);
+  return sql`(${l.summary} like ${like} escape '\\'
+    or ${l.createdByUserId} in ${people}
+    or ${l.targetUserId} in ${people}
+    or ${l.targetDeviceId} in ${named(sql`devices`, sql`full_name like ${like} escape '\\' or display_name like ${like} escape '\\'`)}
+    or ${l.targetDeviceGroupId} in ${named(sql`device_groups`, sql`full_name like ${like} escape '\\'`)})`;
+}
+
 async function whereOf(db: LogDb, auth: Auth, core: Core, f: ActivityFilter, tz: string): Promise<Filtered> {
   const intervals = await timeIntervals(db, auth, core, f, tz);
+  const events = eventsOf(f);
   const base = inCompany(
     l,
     auth,
     f.filterOperationType !== "All" ? eq(l.operationType, f.filterOperationType) : undefined,
     f.type && f.id ? eq(ID_COLUMNS[f.type], f.id) : undefined,
-    f.additionalFilter ? sql`${l.activityTypeId} = (select id from activity_types where name = ${f.additionalFilter})` : undefined,
+    events.length ? ofEvents(l.activityTypeId, events) : undefined,
+    f.person ? or(eq(l.createdByUserId, f.person), eq(l.targetUserId, f.person)) : undefined,
+    f.door ? eq(l.targetDeviceId, f.door) : undefined,
+    f.q ? textMatch(f.q) : undefined,
   );
   const where = intervals ? and(base, inIntervals(auth, intervals))! : base;
   const scope = intervals && intervals.length > 1 ? { from: fromIntervals(auth, intervals), where: base } : { from: l, where };
@@ -385,20 +421,16 @@ const REF_KINDS: Record<FilterType, (typeof schema.activityRefCounts.$inferSelec
  */
 async function countOf(db: LogDb, auth: Auth, f: ActivityFilter, filtered: Filtered): Promise<number> {
   const op = f.filterOperationType !== "All" ? f.filterOperationType : undefined;
-  if (!filtered.intervals && !(f.type && f.id)) {
+  const events = eventsOf(f);
+  const rowFilters = !!(f.person || f.door || f.q);
+  if (!filtered.intervals && !(f.type && f.id) && !rowFilters) {
     const [row] = await db
       .select({ n: sql<number>`coalesce(sum(${c.n}), 0)` })
       .from(c)
-      .where(
-        and(
-          eq(c.companyId, auth.company.id),
-          op ? eq(c.operationType, op) : undefined,
-          f.additionalFilter ? sql`${c.activityTypeId} = (select id from activity_types where name = ${f.additionalFilter})` : undefined,
-        ),
-      );
+      .where(and(eq(c.companyId, auth.company.id), op ? eq(c.operationType, op) : undefined, events.length ? ofEvents(c.activityTypeId, events) : undefined));
     return Math.max(0, Number(row?.n ?? 0));
   }
-  if (!filtered.intervals && f.type && f.id && !op && !f.additionalFilter) {
+  if (!filtered.intervals && f.type && f.id && !op && !events.length && !rowFilters) {
     const [row] = await db
       .select({ n: rc.n })
       .from(rc)
@@ -479,7 +511,8 @@ async function tallyPageIds(db: LogDb, auth: Auth, key: TallySort, descending: b
   return pages.flatMap((rows) => rows.map((r) => r.id));
 }
 
-const unfiltered = (f: ActivityFilter, filtered: Filtered) => !filtered.intervals && f.filterOperationType === "All" && !(f.type && f.id) && !f.additionalFilter;
+const unfiltered = (f: ActivityFilter, filtered: Filtered) =>
+  !filtered.intervals && f.filterOperationType === "All" && !(f.type && f.id) && !eventsOf(f).length && !f.person && !f.door && !f.q;
 
 export type ActivityPage = { rows: ActivityRow[]; total: number; page: number; pageSize: number; tz: string };
 

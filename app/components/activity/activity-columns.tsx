@@ -2,115 +2,106 @@ import type { ColumnDef } from "@tanstack/react-table";
 import type { TFunction } from "i18next";
 import { LinkButton } from "~/components/ui/link-button";
 import { memoT } from "~/i18n/memo-t";
-import type { FilterType } from "~/schemas/activity";
-import { activityLabel, denialReason, outcomeOf, summaryText } from "./activity-text";
+import { activityLabel, markOf, summaryText } from "./activity-text";
+import { EventMark } from "./event-mark";
 import type { ActivityGridRow } from "./grid-row";
-import { OutcomeMark } from "./outcome-mark";
 
-/** Builds a link to /activity with some filter params replaced (null removes one); paging restarts. */
-export type FilterHref = (changes: Record<string, string | null>) => string;
+/** Which records the reader may open: a name is a link only where its page would not answer 403. */
+export type ActivityLinkRights = { users: boolean; devices: boolean; groups: boolean };
 
 /**
- * Names, dates and triggers wrap between words, and a name longer than its column (a one-word device
- * or user name) breaks inside, so the log fits 1024 px in Spanish whatever the rows hold.
+ * Cells wrap between words only: a word longer than its column widens the column (the table then
+ * scrolls inside its box) rather than breaking letter by letter, and headers never wrap.
  */
-const WRAP = { className: "whitespace-normal [overflow-wrap:anywhere]" };
+const WRAP = "whitespace-normal [overflow-wrap:break-word]";
 
-/** A cell that narrows the log to the thing it names (docs/ARCHITECTURE.md §7.1: clicking a cell filters). */
-function FilterCell({ to, label, text }: { to: string; label: string; text: string }) {
+type Named = { id: number; name: string } | null;
+
+/** A name from the row and the page that shows it, or plain text without the right (or "-" for none). */
+function NameLink({ named, to }: { named: Named; to: string | null }) {
+  if (!named) return "-";
+  if (!to) return named.name;
   return (
-    <LinkButton to={to} aria-label={label} variant="link" size="inline" className="font-normal" preventScrollReset>
-      {text}
+    <LinkButton to={to} variant="link" size="inline" className="font-normal whitespace-normal">
+      {named.name}
     </LinkButton>
   );
 }
 
-function byIdColumn(t: TFunction, href: FilterHref, id: string, type: FilterType, pick: (r: ActivityGridRow) => { id: number; name: string } | null): ColumnDef<ActivityGridRow> {
+/** The person, door and group cells (and card lines): who, where and which group, each opening its record. */
+export function nameCells(rights: ActivityLinkRights) {
   return {
-    id,
-    header: t(`col.${id}`),
-    enableSorting: true,
-    meta: WRAP,
-    accessorFn: (r) => pick(r)?.name ?? "",
-    cell: ({ row }) => {
-      const v = pick(row.original);
-      return v ? <FilterCell to={href({ id: String(v.id), type })} label={t("filterBy", { what: t(`col.${id}`), name: v.name })} text={v.name} /> : "-";
-    },
+    triggeredBy: (r: ActivityGridRow) => (
+      <NameLink
+        named={r.createdByUser && { id: r.createdByUser.id, name: r.createdByUser.displayName }}
+        to={rights.users && r.createdByUser ? `/modifyUser?id=${r.createdByUser.id}` : null}
+      />
+    ),
+    user: (r: ActivityGridRow) => (
+      <NameLink named={r.targetUser && { id: r.targetUser.id, name: r.targetUser.displayName }} to={rights.users && r.targetUser ? `/modifyUser?id=${r.targetUser.id}` : null} />
+    ),
+    device: (r: ActivityGridRow) => (
+      <NameLink
+        named={r.targetDevice && { id: r.targetDevice.id, name: r.targetDevice.fullName || r.targetDevice.displayName }}
+        to={rights.devices && r.targetDevice ? `/deviceDetails?id=${r.targetDevice.id}` : null}
+      />
+    ),
+    deviceGroup: (r: ActivityGridRow) => (
+      <NameLink
+        named={r.targetDeviceGroup && { id: r.targetDeviceGroup.id, name: r.targetDeviceGroup.fullName }}
+        to={rights.groups && r.targetDeviceGroup ? `/modifyDeviceGroup?id=${r.targetDeviceGroup.id}` : null}
+      />
+    ),
   };
 }
 
+/** The entry's badge and its name, which opens the entry. */
+export function ActivityName({ t, row }: { t: TFunction; row: ActivityGridRow }) {
+  const mark = markOf(row);
+  const label = activityLabel(t, row);
+  return (
+    <span className="inline-flex flex-wrap items-center gap-2">
+      {mark && <EventMark mark={mark} label={t(`mark.${mark}`)} />}
+      <LinkButton to={`/activityDetails?id=${row.id}`} variant="link" size="inline" className="whitespace-normal text-foreground" aria-label={t("openDetails", { name: label })}>
+        {label}
+      </LinkButton>
+    </span>
+  );
+}
+
 /** /activity columns; ids match ACTIVITY_SORTS. Each distinct text is translated once for the whole page. */
-export function activityColumns(translate: TFunction, href: FilterHref): ColumnDef<ActivityGridRow>[] {
+export function activityColumns(translate: TFunction, rights: ActivityLinkRights): ColumnDef<ActivityGridRow>[] {
   const t = memoT(translate);
+  const names = nameCells(rights);
+  const named = (id: keyof typeof names, accessor: (r: ActivityGridRow) => string): ColumnDef<ActivityGridRow> => ({
+    id,
+    header: t(`col.${id}`),
+    enableSorting: true,
+    meta: { className: WRAP },
+    accessorFn: accessor,
+    cell: ({ row }) => names[id](row.original),
+  });
   return [
-    {
-      id: "date",
-      header: t("col.date"),
-      accessorKey: "when",
-      enableSorting: true,
-      meta: { className: "whitespace-normal min-w-28" },
-      cell: ({ row }) => (
-        <FilterCell to={href({ filterFromDate: row.original.day, filterToDate: row.original.day })} label={t("filterByDay", { day: row.original.when })} text={row.original.when} />
-      ),
-    },
+    { id: "date", header: t("col.date"), accessorKey: "when", enableSorting: true, meta: { className: "whitespace-normal min-w-28" } },
     {
       id: "activity",
       header: t("col.activity"),
       accessorKey: "activityName",
       enableSorting: true,
-      meta: WRAP,
-      cell: ({ row }) => {
-        const r = row.original;
-        const outcome = outcomeOf(r);
-        const label = activityLabel(t, r);
-        // Opens the entry; it does not filter, so it reads as text, not as a link-coloured cell.
-        return (
-          <span className="inline-flex flex-wrap items-center gap-2">
-            {outcome && <OutcomeMark outcome={outcome} label={t(`outcome.${outcome}`)} />}
-            <LinkButton to={`/activityDetails?id=${r.id}`} variant="link" size="inline" className="text-foreground" aria-label={t("openDetails", { name: label })}>
-              {label}
-            </LinkButton>
-          </span>
-        );
-      },
+      meta: { className: WRAP },
+      cell: ({ row }) => <ActivityName t={t} row={row.original} />,
     },
-    {
-      id: "trigger",
-      header: t("col.trigger"),
-      accessorKey: "operationType",
-      enableSorting: true,
-      meta: WRAP,
-      cell: ({ row }) => (
-        <FilterCell
-          to={href({ filterOperationType: row.original.operationType })}
-          label={t("filterBy", { what: t("col.trigger"), name: t(`op.${row.original.operationType}`) })}
-          text={t(`op.${row.original.operationType}`)}
-        />
-      ),
-    },
-    byIdColumn(t, href, "triggeredBy", "Triggered By", (r) => r.createdByUser && { id: r.createdByUser.id, name: r.createdByUser.displayName }),
-    byIdColumn(t, href, "user", "User", (r) => r.targetUser && { id: r.targetUser.id, name: r.targetUser.displayName }),
-    byIdColumn(t, href, "device", "Device", (r) => r.targetDevice && { id: r.targetDevice.id, name: r.targetDevice.fullName || r.targetDevice.displayName }),
-    byIdColumn(t, href, "deviceGroup", "Device Group", (r) => r.targetDeviceGroup && { id: r.targetDeviceGroup.id, name: r.targetDeviceGroup.fullName }),
+    { id: "trigger", header: t("col.trigger"), accessorKey: "operationType", enableSorting: true, cell: ({ row }) => t(`op.${row.original.operationType}`) },
+    named("triggeredBy", (r) => r.createdByUser?.displayName ?? ""),
+    named("user", (r) => r.targetUser?.displayName ?? ""),
+    named("device", (r) => r.targetDevice?.fullName || r.targetDevice?.displayName || ""),
+    named("deviceGroup", (r) => r.targetDeviceGroup?.fullName ?? ""),
     {
       id: "summary",
       header: t("col.summary"),
       accessorKey: "summary",
-      // Free text may hold long unbroken words (an e-mail, a serial): those break too rather than widen the log.
-      meta: { className: "whitespace-normal min-w-40 xl:min-w-48 [overflow-wrap:anywhere]" },
-      cell: ({ row }) => {
-        const reason = denialReason(t, row.original);
-        return (
-          <span className="grid gap-0.5">
-            <span>{summaryText(t, row.original)}</span>
-            {reason && (
-              <span className="text-xs font-medium text-red-800 dark:text-red-300" data-testid="denial-reason">
-                {t("deniedBecause", { reason })}
-              </span>
-            )}
-          </span>
-        );
-      },
+      meta: { className: `${WRAP} min-w-48` },
+      cell: ({ row }) => summaryText(t, row.original),
     },
   ];
 }

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import en from "~/locales/en/activity.json";
 import es from "~/locales/es/activity.json";
 import type { ActivityRow } from "~/services/activity.server";
-import { activityLabel, summaryText } from "./activity-text";
+import { activityLabel, markOf, summaryText } from "./activity-text";
 
 // The e-key entries store the access type's code ("Front Door: custom_access"); the log must never show it.
 const t: Record<"en" | "es", TFunction> = {} as never;
@@ -88,6 +88,29 @@ describe("summaries stored as English text", () => {
     ["Device Group Modified", `${"Lobby"}: ${door} added`, "Lobby: West Door added", "Lobby: West Door añadido"],
     ["User Modified", `${"Ruiz, Ana"}: ${"deactivated"}`, "Ruiz, Ana: deactivated", "Ruiz, Ana: desactivado"],
     ["User Modified", `${"Ruiz, Ana"}: ${"reactivated"}`, "Ruiz, Ana: reactivated", "Ruiz, Ana: reactivado"],
+    // A command's protocol id never shows; the console's own expiry reads as what happened.
+    ["Command Succeeded", `Command ${"console.3"} succeeded on ${door}`, "Command succeeded on West Door", "Orden completada en West Door"],
+    [
+      "Command Failed",
+      `Command ${"console.3"} failed on ${door}: ${"expired / device offline"}`,
+      "Command failed on West Door: the board did not answer in time",
+      "Orden fallida en West Door: el dispositivo no respondió a tiempo",
+    ],
+    ["Command Failed", `Command ${"b-7"} failed on ${door}: ${"jammed"}`, "Command failed on West Door: jammed", "Orden fallida en West Door: jammed"],
+    ["Command Failed", `Command ${"b-7"} failed on ${door}`, "Command failed on West Door", "Orden fallida en West Door"],
+    ["Mailer Test Sent", `Alert test mail to ${1} recipient(s)`, "Alert test mail to 1 recipient", "Correo de prueba de alerta a 1 destinatario"],
+    ["Mailer Test Sent", `Alert test mail to ${3} recipient(s)`, "Alert test mail to 3 recipients", "Correo de prueba de alerta a 3 destinatarios"],
+    ["User Logs In", `${user} signed in to the mobile app`, "Ana signed in to the mobile app", "Ana inició sesión en la app móvil"],
+    ["Unlocked With App", `Unlocked with the app at ${door}`, "Unlocked with the app at West Door", "Desbloqueado con la app en West Door"],
+    [
+      "Scheduled Open Started",
+      `Scheduled open started at ${door}: first person in`,
+      "Scheduled open started at West Door: first person in",
+      "Apertura programada iniciada en West Door: primera persona dentro",
+    ],
+    ["Firmware Installed", `Firmware installed on ${door}`, "Firmware installed on West Door", "Firmware instalado en West Door"],
+    ["Firmware Progress", `Firmware ${version} download at ${40}% on ${door}`, "Firmware 1.2 download at 40% on West Door", "Descarga del firmware 1.2 al 40 % en West Door"],
+    ["Phone Biometric Registered", `${user} registered the phone's biometric`, "Ana registered the phone's biometric", "Ana registró la biometría del teléfono"],
   ];
   it.each(cases)("%s: %s", (name, stored, english, spanish) => {
     expect(summaryText(t.en, row(name, stored))).toBe(english);
@@ -112,5 +135,32 @@ describe("summaries stored as English text", () => {
 
   it("leaves the free text of another event as written even when it looks like a known shape", () => {
     expect(summaryText(t.es, row("Alert Created", "Ana signed out"))).toBe("Ana signed out");
+  });
+});
+
+describe("badges", () => {
+  it.each([
+    ["Access Granted", "", "granted"],
+    ["Access Denied", "", "denied"],
+    ["Door Forced Open", "West Door forced open", "forced"],
+    ["Door Held Open", "West Door held open", "heldOpen"],
+    ["Tamper Detected", "Tamper detected on West Door", "tamper"],
+    ["Tamper Detected", "Tamper cleared on West Door", null],
+    ["Low Battery", "Battery at 9% on West Door", "lowBattery"],
+    ["Door Opened", "West Door opened", null],
+  ] as const)("%s (%s): %s", (name, summary, mark) => {
+    expect(markOf(row(name, summary))).toBe(mark);
+  });
+});
+
+describe("a denial", () => {
+  it("gives its reason once, in the summary", () => {
+    const denied = row("Access Denied", "Access denied at West Door", {
+      targetDevice: device,
+      details: { code: "no_key" },
+      activityType: { name: "Access Denied", type: "Device", alertConditions: "001", firstSectionInfo: "", detailsSectionInfo: "" },
+    });
+    expect(summaryText(t.en, denied)).toBe("Access denied at West Door: No key for this door");
+    expect(summaryText(t.es, denied)).toBe("Acceso denegado en West Door: No tiene llave para esta puerta");
   });
 });

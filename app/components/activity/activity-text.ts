@@ -33,8 +33,19 @@ export function activityLabel(t: TFunction, r: Row): string {
   return r.activityName === name ? t(`name.${name}`, { defaultValue: name }) : r.activityName;
 }
 
-export function outcomeOf(r: Row): "granted" | "denied" | null {
+export function outcomeOf(r: Pick<Row, "activityType">): "granted" | "denied" | null {
   return GRANTED.has(r.activityType.name) ? "granted" : DENIED.has(r.activityType.name) ? "denied" : null;
+}
+
+/** What an entry's badge says: access granted or denied, or a door or board needing attention. */
+export type Mark = "granted" | "denied" | "forced" | "heldOpen" | "tamper" | "lowBattery";
+
+const ALARMS: Record<string, Mark> = { "Door Forced Open": "forced", "Door Held Open": "heldOpen", "Tamper Detected": "tamper", "Low Battery": "lowBattery" };
+
+/** The badge of an entry, if any; a cleared tamper needs none. */
+export function markOf(r: Pick<Row, "activityType" | "summary">): Mark | null {
+  const mark = outcomeOf(r) ?? ALARMS[r.activityType.name] ?? null;
+  return mark === "tamper" && /^Tamper cleared /.test(r.summary) ? null : mark;
 }
 
 /** The reason of a denial from its code (gateway/PROTOCOL.md "Denial codes"); an unknown code still reads as a denial. */

@@ -6,43 +6,48 @@ import { Field } from "~/components/ui/field";
 import { FilterDisclosure } from "~/components/ui/filter-disclosure";
 import { Input } from "~/components/ui/input";
 import { NativeSelect } from "~/components/ui/native-select";
-import { canApplyFilter, OPERATION_TYPES } from "~/schemas/activity";
+import { OPERATION_TYPES, type UrlFilter } from "~/schemas/activity";
+import { FilterCombobox, type ComboOption } from "./filter-combobox";
 
 /** The fields behind the phone's "Filters (n)" button, counted on it when set. */
-const FIELDS = ["filterFromDate", "filterToDate", "filterFromTime", "filterToTime", "filterOperationType"] as const;
+const FOLDED = ["person", "door", "filterFromDate", "filterToDate", "filterFromTime", "filterToTime", "filterOperationType"] as const;
 
-type Values = { filterFromDate: string; filterToDate: string; filterFromTime: string; filterToTime: string };
+type Named = { id: number; name: string } | null;
 
 /**
- * Date and time range, operation type, Filter, Remove filter and Download report
- * (docs/ARCHITECTURE.md §7.1, §7.2). A GET form, so the filter lives in the URL; the id/type filter of a clicked cell and
- * the sort ride along as hidden fields. Remount it (key) when the URL changes. On phones the fields fold
- * behind a "Filters (n)" button, so the log starts on the first screen.
+ * Text search, event types, person, door, dates, times and trigger, then Filter, Remove filter and
+ * Download report (docs/ARCHITECTURE.md §7.1, §7.2). A GET form, so the filter lives in the URL (empty
+ * fields stay out of it); the id/type filter of a /users or /devices link and the sort ride along as
+ * hidden fields. Any one field is enough to filter. Remount it (key) when the URL changes. On phones
+ * everything but the search folds behind a "Filters (n)" button, so the log starts on the first screen.
  */
 export function FilterBar({
   current,
   anyFilter,
   reportHref,
   archivedBefore,
+  picked,
 }: {
-  /** The filter params in the URL now. */
-  current: Record<string, string | undefined>;
+  /** The filter in the URL now, with the sort. */
+  current: UrlFilter & { sort?: string };
   anyFilter: boolean;
   reportHref: string;
   /** The date (as shown) before which entries are in the archive, reached by dates; none while nothing is archived. */
   archivedBefore: string | null;
+  /** The chosen person's and door's names. */
+  picked: { person: Named; door: Named };
 }) {
   const { t } = useTranslation("activity");
   const submit = useSubmit();
-  const [values, setValues] = useState<Values>({
-    filterFromDate: current.filterFromDate ?? "",
-    filterToDate: current.filterToDate ?? "",
-    filterFromTime: current.filterFromTime ?? "",
-    filterToTime: current.filterToTime ?? "",
-  });
-  const set = (key: keyof Values) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [key]: e.target.value }));
-  const chosen = FIELDS.filter((k) => current[k] && !(k === "filterOperationType" && current[k] === "All")).length;
-  const hidden = (["id", "type", "additionalFilter", "sort"] as const).filter((k) => current[k]);
+  const eventLabel = (name: string) => t(`name.${name}`, { defaultValue: name });
+  const eventOption = (name: string): ComboOption => ({ value: name, label: eventLabel(name) });
+  const [events, setEvents] = useState<ComboOption[]>(() => (current.events ?? []).map(eventOption));
+  const named = (n: Named, id: string | undefined): ComboOption[] => (id ? [{ value: id, label: n?.name ?? `#${id}` }] : []);
+  const [person, setPerson] = useState(() => named(picked.person, current.person));
+  const [door, setDoor] = useState(() => named(picked.door, current.door));
+  const chosen = FOLDED.filter((k) => current[k] && !(k === "filterOperationType" && current[k] === "All")).length + (current.events?.length ? 1 : 0);
+  const hidden = (["id", "type", "sort"] as const).filter((k) => current[k]);
+  const remove = (label: string) => t("removeChoice", { name: label });
 
   return (
     <Form
@@ -50,60 +55,93 @@ export function FilterBar({
       className="grid gap-3 rounded-lg border bg-card p-4"
       aria-label={t("filters")}
       onSubmit={(e) => {
-        // Empty fields stay out of the URL.
         e.preventDefault();
         const next = new URLSearchParams();
-        for (const [k, v] of new FormData(e.currentTarget)) if (typeof v === "string" && v && !(k === "filterOperationType" && v === "All")) next.set(k, v);
+        for (const [k, v] of new FormData(e.currentTarget)) if (typeof v === "string" && v.trim() && !(k === "filterOperationType" && v === "All")) next.append(k, v.trim());
         submit(next, { method: "get", preventScrollReset: true });
       }}
     >
-      <FilterDisclosure active={chosen} panelClassName="grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
-        {/* With the date fields it is about (folded with them on phones). */}
-        {archivedBefore && (
-          <p className="text-sm text-muted-foreground sm:col-span-2 lg:col-span-5" data-testid="hot-window">
-            {t("archivedBefore", { date: archivedBefore })}
-          </p>
-        )}
-        <Field label={t("fromDate")}>
-          <Input type="date" name="filterFromDate" value={values.filterFromDate} onChange={set("filterFromDate")} max={values.filterToDate || undefined} />
+      <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+        <Field label={t("search")} className="lg:col-span-2">
+          <Input type="search" name="q" defaultValue={current.q ?? ""} placeholder={t("searchPlaceholder")} maxLength={100} />
         </Field>
-        <Field label={t("toDate")}>
-          <Input type="date" name="filterToDate" value={values.filterToDate} onChange={set("filterToDate")} min={values.filterFromDate || undefined} />
-        </Field>
-        <Field label={t("fromTime")}>
-          <Input type="time" name="filterFromTime" value={values.filterFromTime} onChange={set("filterFromTime")} />
-        </Field>
-        <Field label={t("toTime")}>
-          <Input type="time" name="filterToTime" value={values.filterToTime} onChange={set("filterToTime")} />
-        </Field>
-        <Field label={t("operationType")}>
-          {/* Changing the type applies at once, with the filter already in the URL. */}
-          <NativeSelect
-            name="filterOperationType"
-            defaultValue={current.filterOperationType ?? "All"}
-            onChange={(e) => {
-              const next = new URLSearchParams(Object.entries(current).filter((kv): kv is [string, string] => !!kv[1]));
-              if (e.target.value === "All") next.delete("filterOperationType");
-              else next.set("filterOperationType", e.target.value);
-              submit(next, { method: "get", preventScrollReset: true });
-            }}
-            options={OPERATION_TYPES.map((op) => ({ value: op, label: t(`op.${op}`) }))}
-          />
-        </Field>
-      </FilterDisclosure>
+        <FilterDisclosure active={chosen} className="sm:col-span-2" panelClassName="contents">
+          <Field label={t("eventType")} className="lg:col-span-2">
+            <FilterCombobox
+              name="event"
+              multiple
+              selected={events}
+              onChange={setEvents}
+              source={{ url: "/resources/activity-options?kind=event", local: true }}
+              labelOf={eventLabel}
+              placeholder={t("eventTypeAny")}
+              noMatch={t("noMatch")}
+              listLabel={t("eventType")}
+              removeLabel={remove}
+            />
+          </Field>
+          <Field label={t("person")}>
+            <FilterCombobox
+              name="person"
+              selected={person}
+              onChange={setPerson}
+              source={{ url: "/resources/activity-options?kind=person" }}
+              placeholder={t("anyone")}
+              noMatch={t("noMatch")}
+              listLabel={t("person")}
+              removeLabel={remove}
+            />
+          </Field>
+          <Field label={t("door")}>
+            <FilterCombobox
+              name="door"
+              selected={door}
+              onChange={setDoor}
+              source={{ url: "/resources/activity-options?kind=door" }}
+              placeholder={t("anyDoor")}
+              noMatch={t("noMatch")}
+              listLabel={t("door")}
+              removeLabel={remove}
+            />
+          </Field>
+          {/* With the date fields it is about (folded with them on phones). */}
+          {archivedBefore && (
+            <p className="text-sm text-muted-foreground sm:col-span-2 lg:col-span-4" data-testid="hot-window">
+              {t("archivedBefore", { date: archivedBefore })}
+            </p>
+          )}
+          <Field label={t("fromDate")} hint={t("fromDateHint")}>
+            <Input type="date" name="filterFromDate" defaultValue={current.filterFromDate ?? ""} />
+          </Field>
+          <Field label={t("toDate")} hint={t("toDateHint")}>
+            <Input type="date" name="filterToDate" defaultValue={current.filterToDate ?? ""} />
+          </Field>
+          <Field label={t("fromTime")}>
+            <Input type="time" name="filterFromTime" defaultValue={current.filterFromTime ?? ""} />
+          </Field>
+          <Field label={t("toTime")}>
+            <Input type="time" name="filterToTime" defaultValue={current.filterToTime ?? ""} />
+          </Field>
+          <Field label={t("operationType")}>
+            <NativeSelect
+              name="filterOperationType"
+              defaultValue={current.filterOperationType ?? "All"}
+              options={OPERATION_TYPES.map((op) => ({ value: op, label: t(`op.${op}`) }))}
+            />
+          </Field>
+        </FilterDisclosure>
+      </div>
       {hidden.map((k) => (
         <input key={k} type="hidden" name={k} value={current[k]} />
       ))}
       <div className="flex flex-wrap items-center gap-2">
-        <Button type="submit" disabled={!canApplyFilter(values)}>
-          {t("filter")}
-        </Button>
+        <Button type="submit">{t("filter")}</Button>
         {anyFilter ? (
           <Button asChild variant="outline">
             <Link to="/activity">{t("removeFilter")}</Link>
           </Button>
         ) : (
-          <Button type="button" variant="outline" disabled>
+          <Button type="button" variant="outline" disabled title={t("nothingToRemove")}>
             {t("removeFilter")}
           </Button>
         )}

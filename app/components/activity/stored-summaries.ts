@@ -30,6 +30,18 @@ const STORED: [RegExp, string, RegExp][] = [
   [/^(?<amount>\d+) from (?<company>.+) as stock$/s, "stockMovedStock", /^(?:Devices Transferred)$/], // services/device-stock.server.ts
   [/^(?<amount>\d+) from (?<company>.+) as unconfigured$/s, "stockMovedUnconfigured", /^(?:Devices Transferred)$/],
   [/^(?<group>.+): (?<device>.+) added$/s, "groupDeviceAdded", /^(?:Device Group Modified)$/], // services/device-groups.server.ts
+  // A command's id ("console.3") is the board protocol's, not the reader's: it is left out.
+  [/^Command \S+ succeeded on (?<door>.+)$/s, "commandSucceeded", /^(?:Command Succeeded)$/], // services/gateway-events.server.ts
+  [/^Command \S+ failed on (?<door>.+?): expired \/ device offline$/s, "commandExpired", /^(?:Command Failed)$/], // services/device-commands.server.ts
+  [/^Command \S+ failed on (?<door>.+?): (?<error>.+)$/s, "commandFailedBecause", /^(?:Command Failed)$/],
+  [/^Command \S+ failed on (?<door>.+)$/s, "commandFailed", /^(?:Command Failed)$/],
+  [/^Alert test mail to (?<count>\d+) recipient\(s\)$/s, "alertTestMail", /^(?:Mailer Test Sent)$/], // services/alerts.server.ts
+  [/^(?<user>.+) signed in to the mobile app$/s, "signedInMobile", /^(?:User Logs In)$/], // services/mobile.server.ts
+  [/^Unlocked with the app at (?<door>.+)$/s, "unlockedWithApp", /^(?:Unlocked With App)$/],
+  [/^Scheduled open started at (?<door>.+): first person in$/s, "scheduledFirstIn", /^(?:Scheduled Open Started)$/], // services/gateway-events.server.ts
+  [/^Firmware installed on (?<door>.+)$/s, "firmwareInstalled", /^(?:Firmware Installed)$/],
+  [/^Firmware (?<version>\S*) download at (?<percent>\d+)% on (?<door>.+)$/s, "firmwareProgress", /^(?:Firmware Progress)$/],
+  [/^(?<user>.+) registered the phone's biometric$/s, "biometricRegistered", /^(?:Phone Biometric Registered)$/], // services/phone-webauthn.server.ts
   [/^(?<user>.+): deactivated$/s, "userDeactivated", /^(?:User Modified)$/], // services/users-bulk.server.ts
   [/^(?<user>.+): reactivated$/s, "userReactivated", /^(?:User Modified)$/],
 ];
@@ -38,7 +50,8 @@ const STORED: [RegExp, string, RegExp][] = [
 export function storedSummary(t: TFunction, eventName: string, summary: string): string | null {
   for (const [pattern, key, names] of STORED) {
     const groups = names.test(eventName) ? pattern.exec(summary)?.groups : undefined;
-    if (groups) return t(`stored.${key}`, groups);
+    // A count picks its plural form.
+    if (groups) return t(`stored.${key}`, groups.count ? { ...groups, count: Number(groups.count) } : groups);
   }
   return null;
 }

@@ -67,10 +67,24 @@ export interface DataTableProps<TData> {
   /** Shown instead of rows when the page is empty. */
   emptyState?: ReactNode;
   paginationLabels?: Partial<PaginationLabels>;
+  /** Below 768 px, the rows as a list of these cards instead of the table (a log too wide for a phone). */
+  renderCard?: (row: TData) => ReactNode;
   className?: string;
 }
 
-export function DataTable<TData>({ columns, data, total, params, caption, getRowId, onRowClick, emptyState = "No results.", paginationLabels, className }: DataTableProps<TData>) {
+export function DataTable<TData>({
+  columns,
+  data,
+  total,
+  params,
+  caption,
+  getRowId,
+  onRowClick,
+  emptyState = "No results.",
+  paginationLabels,
+  renderCard,
+  className,
+}: DataTableProps<TData>) {
   const location = useLocation();
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
@@ -102,9 +116,25 @@ export function DataTable<TData>({ columns, data, total, params, caption, getRow
     // min-w-0 lets the table scroll inside its own box instead of widening a grid or flex parent;
     // `relative` keeps absolutely positioned sr-only text inside that box.
     <div className={cn("grid min-w-0 gap-3", className)}>
+      {renderCard && (
+        <ul className={cn("grid gap-2 transition-opacity md:hidden", pending && "opacity-60")} aria-label={caption} aria-busy={pending || undefined}>
+          {rows.length === 0 ? (
+            <li className="rounded-lg border bg-card p-4 text-center text-muted-foreground">{emptyState}</li>
+          ) : (
+            rows.map((row) => (
+              <li key={row.id} className="rounded-lg border bg-card p-3">
+                {renderCard(row.original)}
+              </li>
+            ))
+          )}
+        </ul>
+      )}
       <div
         {...scroll}
-        className="relative min-w-0 overflow-x-auto rounded-lg border bg-card focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+        className={cn(
+          "relative min-w-0 overflow-x-auto rounded-lg border bg-card focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none",
+          renderCard && "max-md:hidden",
+        )}
         aria-busy={pending || undefined}
       >
         <table className={cn("w-full caption-bottom text-sm transition-opacity", pending && "opacity-60")}>
