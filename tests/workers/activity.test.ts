@@ -141,10 +141,8 @@ describe("POST /user/activityLogs", () => {
     expect(noon.operation_type).toBe("Sentinel");
   });
 
-  it("rejects half a date range, half a time range, a reversed range, an id without type and an unknown zone", async () => {
+  it("rejects a reversed range, an id without type and an unknown zone", async () => {
     for (const body of [
-      { filterFromDate: "2020-07-01" },
-      { filterFromTime: "10:00" },
       { filterFromDate: "2020-07-05", filterToDate: "2020-07-01" },
       { id: 3 },
       { type: "Device" },
