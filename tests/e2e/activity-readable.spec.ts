@@ -75,25 +75,28 @@ for (const lang of ["en", "es"] as const) {
     await page.goto(`/activity?id=${device.id}&type=Device`);
     await expect(page.getByRole("heading", { level: 1, name: text.title })).toBeVisible();
     const first = page.locator("tbody tr").first();
-    // Icon and word, not colour alone; the name is translated; the reason comes from the code.
-    await expect(first.locator('[data-outcome="denied"]')).toHaveText(text.mark);
+    // Icon and word, not colour alone; the name is translated; the reason comes from the code, once.
+    await expect(first.locator('[data-mark="denied"]')).toHaveText(text.mark);
     await expect(first.getByRole("link", { name: new RegExp(text.denied) })).toBeVisible();
-    await expect(first.getByTestId("denial-reason")).toHaveText(text.reason);
+    const summary = first.locator("td").nth(7);
+    await expect(summary).toHaveText(new RegExp(`: ${text.reason.split(": ")[1]}$`));
+    expect((await summary.innerText()).split(text.reason.split(": ")[1]).length).toBe(2);
     // The time is in the company's zone and says which: CET or CEST, whichever is in force at the instant.
     await expect(first.locator("td").first()).toHaveText(madridLabel(at));
     // The device is shown by its full name, as the pickers name it, not by its short code.
     await expect(first.locator("td").nth(5).getByRole("link")).toHaveText(device.name);
     if (lang === "es") await expect(page.locator("tbody")).not.toContainText("Access Denied");
     // Granted looks different at a glance: its own word and colour.
-    const grantedMark = page.locator("tbody tr").nth(1).locator('[data-outcome="granted"]');
+    const grantedMark = page.locator("tbody tr").nth(1).locator('[data-mark="granted"]');
     await expect(grantedMark).toHaveText(text.granted);
-    expect(await colour(grantedMark)).not.toBe(await colour(first.locator('[data-outcome="denied"]')));
-    // Only the cells that filter look like links: the entry's name opens it and reads as text.
+    expect(await colour(grantedMark)).not.toBe(await colour(first.locator('[data-mark="denied"]')));
+    // Only names look like links, each opening its record; the entry's name opens it and reads as text.
     const nameLink = first.locator('a[href^="/activityDetails"]');
-    const filterLink = first.locator("td").nth(5).getByRole("link");
-    expect(await filterLink.getAttribute("href")).toMatch(/^\/activity\?/);
+    const deviceLink = first.locator("td").nth(5).getByRole("link");
+    expect(await deviceLink.getAttribute("href")).toBe(`/deviceDetails?id=${device.id}`);
     expect(await colour(nameLink)).toBe(await colour(first.locator("td").nth(6)));
-    expect(await colour(filterLink)).not.toBe(await colour(nameLink));
+    expect(await colour(deviceLink)).not.toBe(await colour(nameLink));
+    await expect(first.locator("td").first().locator("a")).toHaveCount(0);
     await keepScreenshot(page, `activity-denied-${lang}`, { fullPage: true });
 
     await first.getByRole("link", { name: new RegExp(text.denied) }).click();
@@ -133,6 +136,42 @@ for (const lang of ["en", "es"] as const) {
     await expect(page.getByRole("main")).not.toContainText("_access");
   });
 }
+
+// The alarms have badges of their own: forced and tamper in the denial's red, held open and a low battery in amber.
+test("forced, held open, tamper and low battery get their own badges", async ({ page, request, loginAs }) => {
+  const api = await adminApi(request);
+  const options = await api.call<{ payload: { devices: { id: number; name: string }[] } }>("GET", "/user/getActivityOptions");
+  const device = options.payload.devices[0];
+  const now = runNow();
+  const event = (type: string, ms: number, data: Record<string, unknown> = {}) => ({
+    id: `${device.id}/gw/alarm.e2e-${unique()}`,
+    deviceId: String(device.id),
+    type,
+    at: now - ms,
+    data,
+  });
+  const res = await request.post("/api/gateway/events", {
+    headers: { Authorization: `Bearer ${DEMO_GATEWAY.defaultSecret}` },
+    data: { v: 1, events: [event("door.forced", 4000), event("door.heldOpen", 3000), event("tamper", 2000, { state: "open" }), event("battery", 1000, { percent: 5 })] },
+  });
+  expect(res.status()).toBe(200);
+
+  await loginAs("acme");
+  await page.goto(`/activity?door=${device.id}`);
+  const marks = page.locator("tbody tr").locator("[data-mark]");
+  await expect(marks.nth(3)).toBeVisible();
+  expect(await marks.evaluateAll((els) => els.slice(0, 4).map((e) => `${e.getAttribute("data-mark")}:${e.textContent}`))).toEqual([
+    "lowBattery:Low battery",
+    "tamper:Tamper",
+    "heldOpen:Held open",
+    "forced:Forced",
+  ]);
+  const [battery, tamper, held, forced] = await Promise.all([0, 1, 2, 3].map((i) => colour(marks.nth(i))));
+  expect(forced).toBe(tamper);
+  expect(held).toBe(battery);
+  expect(forced).not.toBe(held);
+  await keepScreenshot(page, "activity-alarm-badges", { fullPage: false });
+});
 
 // A battery report stores "Battery at 42% on <door>" in English; a Spanish reader reads it in Spanish.
 test("a battery summary stored in English reads in Spanish", async ({ page, request, loginAs }) => {

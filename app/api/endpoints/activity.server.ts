@@ -84,7 +84,7 @@ export const activityEndpoints = [
     path: "/user/activityLogs",
     tag,
     summary:
-      "One page (0-based, default 100 rows) of the company's activity log. Dates are whole days and times a daily window, both in `tz` (default: the company's zone); id+type filters by Triggered By, User, Device or Device Group; sort is a column name, '-' for descending (default '-date'). Without dates the page covers the company's hot window; `archivedBefore` (epoch ms, null while nothing is archived) says where it begins, and dates before it search the archive.",
+      "One page (0-based, default 100 rows) of the company's activity log. Dates are whole days and times a daily window, both in `tz` (default: the company's zone); one date alone is open at its other end, one time alone runs to or from midnight; id+type filters by Triggered By, User, Device or Device Group; `events` (activity names, with `additionalFilter`) keeps any of them, `person` a user who triggered the entry or is its user, `door` a device, `q` text in the summary or a person's, device's or group's name; sort is a column name, '-' for descending (default '-date'). Without dates the page covers the company's hot window; `archivedBefore` (epoch ms, null while nothing is archived) says where it begins, and dates before it search the archive.",
     auth: "token",
     body: activityFilterSchema,
     response: z.object({
