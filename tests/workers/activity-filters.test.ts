@@ -136,7 +136,9 @@ describe("tenant isolation", () => {
     const [acmeCookie, betaCookie] = await Promise.all([pageCookie("acme"), pageCookie("beta")]);
     const acmePeople = await (await page(acmeCookie, "/resources/activity-options?kind=person&q=admin")).json<{ options: { value: string; name: string }[] }>();
     expect(acmePeople.options).toContainEqual(expect.objectContaining({ value: "3", name: alice }));
-    const betaPeople = await (await page(betaCookie, `/resources/activity-options?kind=person&q=${encodeURIComponent(alice.slice(0, 5))}`)).json<{ options: { value: string }[] }>();
+    const betaPeople = await (
+      await page(betaCookie, `/resources/activity-options?kind=person&q=${encodeURIComponent(alice.slice(0, 5))}`)
+    ).json<{ options: { value: string }[] }>();
     expect(betaPeople.options.map((o) => o.value)).not.toContain("3");
     const betaDoors = await (await page(betaCookie, `/resources/activity-options?kind=door&q=${encodeURIComponent(device1)}`)).json<{ options: { value: string }[] }>();
     expect(betaDoors.options.map((o) => o.value)).not.toContain("1");
@@ -150,8 +152,7 @@ describe("tenant isolation", () => {
 });
 
 describe("the page and its report follow the URL", () => {
-  const get = async (who: "acme" | "auditor", path: string) =>
-    consoleWorker.fetch(`${ORIGIN}${path}`, { headers: { Host: new URL(ORIGIN).host, Cookie: await pageCookie(who) } });
+  const get = async (who: "acme" | "auditor", path: string) => consoleWorker.fetch(`${ORIGIN}${path}`, { headers: { Host: new URL(ORIGIN).host, Cookie: await pageCookie(who) } });
 
   it("reads the dashboard's additionalFilter link as an event type, and the report takes the same filter", async () => {
     const html = await (await get("acme", "/activity?additionalFilter=Door+Forced+Open&q=zq19&lng=en")).text();
