@@ -179,7 +179,7 @@ describe("the page and its report follow the URL", () => {
     expect(auditor).toContain(alice);
     // Dates and triggers are text: no cell links back into the log (sort headers and pages still do).
     const body = admin.slice(admin.indexOf("<tbody"), admin.indexOf("</tbody>"));
-    expect(body).toContain("zq19 granted");
+    expect(body).toContain("zq19 key 100%");
     expect(body).not.toContain(`href="/activity?`);
   });
 });
