@@ -26,8 +26,10 @@ export function ZoneSelect({ zones, placeholder, className, ...props }: { zones:
   const current = props.value !== undefined ? String(props.value) : chosen;
   // A plain comparison, not localeCompare: the server's and the browser's collation must agree for hydration.
   const options = useMemo(() => zones.map((z) => ({ ...z, text: readableZone(z.label) })).sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0)), [zones]);
-  const shown = query.trim() ? options.filter((o) => String(o.id) === current || zoneMatches(o, query)) : options;
   const listing = query.trim() !== "";
+  const matching = listing ? options.filter((o) => zoneMatches(o, query)) : options;
+  const matched = new Set(matching);
+  const shown = listing ? options.filter((o) => String(o.id) === current || matched.has(o)) : options;
 
   /** Chooses a zone as a person would: a change event, so a controlled form and Conform both hear it. */
   const choose = (id: number) => {
@@ -92,7 +94,7 @@ export function ZoneSelect({ zones, placeholder, className, ...props }: { zones:
         maxLength={60}
         className={cn(controlClassName, "h-8 py-1 text-xs")}
       />
-      {listing && shown.length === 0 && <p className="text-xs text-muted-foreground">{t("zoneNoMatch")}</p>}
+      {listing && matching.length === 0 && <p className="text-xs text-muted-foreground">{t("zoneNoMatch")}</p>}
     </div>
   );
 }

@@ -178,7 +178,7 @@ for (const { lang, width, height } of LANGUAGE_AND_WIDTH_RUNS) {
     await page.setViewportSize({ width, height });
     await loginAs("acme", lang);
     await page.goto(`/addDeviceGroup?lng=${lang}`);
-    const zone = page.getByLabel(x.zone, { exact: true });
+    const zone = page.getByLabel(x.zone);
     await page.getByLabel(x.search).fill("york");
     await expect(zone.locator("option", { hasText: "New York (America)" })).toHaveCount(1);
     await expect(zone.locator("option", { hasText: "Madrid (Europe)" })).toHaveCount(1); // the chosen zone stays listed

@@ -111,7 +111,7 @@ test.describe("users (English)", () => {
     // Both ask first; cancelling sends nothing.
     await page.getByRole("button", { name: "Send reset link" }).click();
     await expect(page.getByRole("alertdialog")).toContainText("Send a password reset link?");
-    await page.getByRole("alertdialog").getByRole("button", { name: "Cancel" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Cancel" }).first().click();
     await expect(page.getByRole("alertdialog")).toHaveCount(0);
     await expect(page.getByText("Password Reset Link Sent")).toHaveCount(0);
     await page.getByRole("button", { name: "Send reset link" }).click();
@@ -190,7 +190,7 @@ test.describe("users (English)", () => {
 
     await page.goto("/users");
     // One's own row has no delete button (the server refuses it too).
-    await expect(page.getByRole("cell", { name: "Admin, Alice" })).toBeVisible();
+    await expect(page.getByRole("cell", { name: "Admin, Alice", exact: true })).toBeVisible();
     await expect(page.getByRole("button", { name: "Delete Admin, Alice" })).toHaveCount(0);
     await page.getByRole("button", { name: `Delete ${name}, Gina` }).click();
     await expect(page.getByRole("alertdialog")).toContainText(`“${name}, Gina” and their e-keys will be removed.`);
@@ -225,8 +225,8 @@ test("users in Spanish: grid, validation messages and the add form", async ({ pa
   await expect(page.getByText("El nombre es obligatorio").first()).toBeVisible();
   await page.getByLabel("Correo").fill("mal");
   await expect(page.getByText("El correo no es válido").first()).toBeVisible();
-  await page.getByLabel("Apellido").pressSequentially("Molina");
-  await page.getByLabel("Nombre", { exact: true }).pressSequentially("Dan");
+  await page.locator("#user-lastName").pressSequentially("Molina");
+  await page.locator("#user-firstName").pressSequentially("Dan");
   await expect(page.getByLabel("Nombre visible")).toHaveValue("Molina, Dan");
 
   // The confirmations speak Spanish too.
