@@ -5,7 +5,7 @@ import { InvoiceForm, type InvoiceDraft } from "~/components/invoices/invoice-fo
 import { LinkButton } from "~/components/ui/link-button";
 import { PageHeader } from "~/components/ui/page-header";
 import { invoiceFormSchema } from "~/schemas/invoices";
-import { addInvoice, customerOptions, getInvoiceDetails, todayOf } from "~/services/invoices.server";
+import { addInvoice, customerOptions, getInvoiceDetails, nextInvoiceNumber, todayOf } from "~/services/invoices.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
@@ -32,7 +32,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const db = getDb(context);
   const now = nowMs();
   const from = Number(new URL(request.url).searchParams.get("from"));
-  let draft: InvoiceDraft = { customerId: "", invoiceNum: "", dueDate: "", notes: "", lines: [] };
+  let draft: InvoiceDraft = { customerId: "", invoiceNum: await nextInvoiceNumber(db, auth, now), dueDate: "", notes: "", lines: [] };
   if (Number.isInteger(from) && from > 0) {
     const source = await getInvoiceDetails(db, auth, from, now).catch((e: unknown) => {
       if (e instanceof ServiceError && e.status === 404) throw new Response(e.message, { status: 404 });

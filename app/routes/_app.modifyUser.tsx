@@ -89,8 +89,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
         return done((await eraseUserActivity(db, env, auth, id, now)).message);
       case "approve":
         return done((await users.setFlagged(db, auth, { userId: id, isFlagged: false }, now)).message);
-      case "forgetDevice":
-        return done((await users.forgetDevice(db, auth, id, now)).message);
+      case "forgetDevice": {
+        const r = await users.forgetDevice(db, auth, id, now);
+        return redirectWithMessage({ request, context }, { to: here, ns: "users", message: r.message, type: r.forgotten ? "success" : "info" });
+      }
       case "sendResetLink": {
         const r = await users.sendResetLink(db, auth, id, ctx);
         deliverQueuedMail(context.cloudflare.env, (p) => context.cloudflare.ctx.waitUntil(p));
@@ -124,6 +126,25 @@ function ActionButton({ intent, children }: { intent: string; children: React.Re
         {children}
       </Button>
     </Form>
+  );
+}
+
+/** A header action that asks first: what it does to whom, then posts its intent. */
+function ConfirmAction({ intent, name }: { intent: "forgetDevice" | "sendResetLink"; name: string }) {
+  const { t } = useTranslation("users");
+  return (
+    <ConfirmDialog
+      trigger={
+        <Button variant="outline" size="sm">
+          {t(intent)}
+        </Button>
+      }
+      title={t(`${intent}Title`)}
+      description={t(`${intent}Description`, { name })}
+      fields={{ intent }}
+      confirmLabel={t(intent)}
+      cancelLabel={t("cancel")}
+    />
   );
 }
 
@@ -175,8 +196,8 @@ export default function ModifyUserPage() {
         title={user.displayName || t("modifyTitle")}
         actions={
           <>
-            {can.modify && !user.isMultiPhoneLogin && <ActionButton intent="forgetDevice">{t("forgetDevice")}</ActionButton>}
-            {can.modify && user.passwordResetSecurity === "admin" && <ActionButton intent="sendResetLink">{t("sendResetLink")}</ActionButton>}
+            {can.modify && !user.isMultiPhoneLogin && <ConfirmAction intent="forgetDevice" name={user.displayName} />}
+            {can.modify && user.passwordResetSecurity === "admin" && <ConfirmAction intent="sendResetLink" name={user.displayName} />}
             {can.modify && user.accountSetupPending && <ActionButton intent="resendInvite">{t("resendInvite")}</ActionButton>}
             {can.delete && !isSelf && (
               <ConfirmDialog

@@ -6,17 +6,18 @@ import { Button } from "~/components/ui/button";
 import { PageHeader } from "~/components/ui/page-header";
 import { scheduleOpenSchema, SETTINGS_MSG } from "~/schemas/settings";
 import { getScheduleOpen, saveScheduleOpen } from "~/services/scheduled-open.server";
-import { requireModule } from "~/utils/auth-guards.server";
+import { companyZone, requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { formAction, type FormReply } from "~/utils/form-action.server";
 import { inFormFieldNames } from "~/utils/form-field-names.server";
 import { redirectWithMessage } from "~/utils/toast.server";
+import { readableZone } from "~/utils/zone-label";
 
 export const meta: MetaFunction = () => [{ title: "Scheduled open" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "company_settings");
-  return getScheduleOpen(getDb(context), auth);
+  return { schedule: await getScheduleOpen(getDb(context), auth), zone: companyZone(auth) };
 }
 
 /** The form posts plain fields in Conform's names, read as posted (the API's strings); refusals come back as Conform's reply on those fields. */
@@ -30,12 +31,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function ScheduleOpenPage() {
-  const schedule = useLoaderData<typeof loader>();
+  const { schedule, zone } = useLoaderData<typeof loader>();
   const actionData = useActionData<FormReply>();
   const { t } = useTranslation("settings");
   return (
     <div className="max-w-4xl">
       <PageHeader title={t("schedule.title")} description={t("schedule.description")} />
+      {/* The doors follow the company's zone: say which, so nobody types hours in their own. */}
+      <p className="mb-4 text-sm text-muted-foreground" data-testid="schedule-zone">
+        {t("schedule.zone", { zone: readableZone(zone) })}
+      </p>
       {schedule.hasSettings && !schedule.scheduleOpen && (
         <p role="note" className="mb-4 rounded-md border px-3 py-2 text-sm text-muted-foreground">
           {t("schedule.off")}

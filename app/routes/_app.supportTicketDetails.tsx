@@ -150,8 +150,8 @@ export default function SupportTicketDetailsPage() {
           <CardContent>
             <DetailList
               items={[
-                { key: "sentinelTime", label: t("sentinelTime"), value: formatZonedTime(ticket.sentinelDateTime, timeZone) },
-                { key: "reportingTime", label: t("reportingTime"), value: formatZonedTime(ticket.reportingDateTime, timeZone) },
+                { key: "sentinelTime", label: t("sentinelTime"), value: formatZonedTime(ticket.sentinelDateTime, timeZone, i18n.language) },
+                { key: "reportingTime", label: t("reportingTime"), value: formatZonedTime(ticket.reportingDateTime, timeZone, i18n.language) },
                 { key: "timeGap", label: t("timeGap"), value: gap == null ? "" : t("seconds", { count: gap }) },
               ]}
             />

@@ -45,6 +45,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     timeZone: companyZone(auth),
     canAdd: can(auth.permissions, "users", "add"),
     canDelete: can(auth.permissions, "users", "delete"),
+    selfId: auth.user.id,
   };
 }
 
@@ -95,7 +96,7 @@ function bulkKey(v: { action: string; groupId?: number; deviceId?: number }) {
 }
 
 export default function UsersPage() {
-  const { rows, total, params, filters, targets, roles, canBulk, timeZone, canAdd, canDelete } = useLoaderData<typeof loader>();
+  const { rows, total, params, filters, targets, roles, canBulk, timeZone, canAdd, canDelete, selfId } = useLoaderData<typeof loader>();
   const actionData = useActionData<{ bulk?: { action: BulkUserAction; rows: BulkRowResult[] } }>();
   const { t } = useTranslation("users");
   const navigate = useNavigate();
@@ -106,7 +107,7 @@ export default function UsersPage() {
     if (actionData?.bulk) setSelected(new Set());
   }, [actionData]);
   const columns = useMemo(() => {
-    const cols = userColumns(t, { canDelete, timeZone });
+    const cols = userColumns(t, { canDelete, timeZone, selfId });
     if (!canBulk) return cols;
     const select = selectColumn<(typeof rows)[number]>({
       selected,
@@ -116,7 +117,7 @@ export default function UsersPage() {
       pageLabel: t("bulk.selectPage"),
     });
     return [select, ...cols];
-  }, [t, canDelete, timeZone, canBulk, selected]);
+  }, [t, canDelete, timeZone, selfId, canBulk, selected]);
 
   return (
     <ListPage

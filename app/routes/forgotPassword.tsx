@@ -32,11 +32,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function ForgotPassword() {
   const { lng } = useLoaderData<typeof loader>();
-  const { formProps, fields, err, busy, t } = useAuthForm("forgot", forgotPasswordSchema);
+  const { formProps, fields, err, formError, busy, t } = useAuthForm("forgot", forgotPasswordSchema);
   return (
     <AuthCard title={t("forgotTitle")} lng={lng}>
       <p className="mb-4 text-sm text-muted-foreground">{t("forgotBody")}</p>
-      <AuthForm formProps={formProps}>
+      <AuthForm formProps={formProps} error={formError}>
         <Field label={t("companyId")} error={err(fields.companyId)}>
           <Input {...getInputProps(fields.companyId, { type: "text" })} maxLength={4} className="uppercase" autoFocus />
         </Field>

@@ -85,8 +85,20 @@ export function fromApiBody(b: z.infer<typeof addUserBody>): UserForm {
   };
 }
 
-/** 'last, first', filled in when the first name loses focus. */
+/** 'last, first': the display name the form offers. */
 export const autoDisplayName = (first: string, last: string) => [last.trim(), first.trim()].filter(Boolean).join(", ");
+
+type Names = { firstName: string; lastName: string; displayName: string };
+
+/**
+ * The display name follows the first and last name as either is typed, in any order, until it is
+ * edited by hand (it then no longer equals the name built from the previous values, or is cleared).
+ */
+export function followDisplayName<T extends Names>(prev: T, next: T): T {
+  const named = next.firstName !== prev.firstName || next.lastName !== prev.lastName;
+  const following = prev.displayName === autoDisplayName(prev.firstName, prev.lastName);
+  return named && following ? { ...next, displayName: autoDisplayName(next.firstName, next.lastName) } : next;
+}
 
 /** Super admin implies sentinel web management (docs/ARCHITECTURE.md §3). */
 export function applyPrivilegeRules<T extends { isSuperAdmin: boolean; isSentinel: boolean }>(v: T): T {

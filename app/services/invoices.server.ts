@@ -166,13 +166,32 @@ export async function getInvoiceDetails(db: Db, auth: Auth, id: number, now: num
 }
 
 /** Companies the caller may bill: its own live child companies. */
-export async function customerOptions(db: Db, auth: Auth): Promise<CompanyRef[]> {
+/** The biller's customers, with the discount of their tier (a new invoice line starts at it). */
+export async function customerOptions(db: Db, auth: Auth): Promise<(CompanyRef & { discountPercent: number })[]> {
   const c = schema.companies;
   return db
-    .select({ id: c.id, name: c.name, code: c.code })
+    .select({ id: c.id, name: c.name, code: c.code, discountPercent: c.discountPercentage })
     .from(c)
     .where(and(eq(c.parentId, auth.company.id), isNull(c.deletedAt)))
     .orderBy(asc(c.name), asc(c.id));
+}
+
+/**
+ * The number a new invoice is offered: the biller's next free `INV-<year>-NNN` (the seed's and the
+ * usual form), one past the highest of the year. The biller may still type another; numbers stay
+ * unique per biller (`addInvoice` refuses a taken one).
+ */
+export async function nextInvoiceNumber(db: Db, auth: Auth, now: number): Promise<string> {
+  const prefix = `INV-${todayOf(now).slice(0, 4)}-`;
+  const rows = await db
+    .select({ num: inv.invoiceNum })
+    .from(inv)
+    .where(and(eq(inv.companyId, auth.company.id), sql`${inv.invoiceNum} like ${`${prefix}%`}`));
+  const highest = rows.reduce((max, r) => {
+    const n = /^\d{1,9}$/.test(r.num.slice(prefix.length)) ? Number(r.num.slice(prefix.length)) : 0;
+    return Math.max(max, n);
+  }, 0);
+  return `${prefix}${String(highest + 1).padStart(3, "0")}`;
 }
 
 /** Validates a create-invoice input; a missing required field answers with the spec's banner. */

@@ -24,6 +24,7 @@ export const USER_MSG = {
   resetSent: "Password Reset Link Sent",
   inviteResent: "Invite Resent",
   deviceForgotten: "Device Forgotten",
+  noPhone: "No phone registered",
   emailTaken: "This email already exists in this company",
   phoneTaken: "This phone number already exists in this company",
   notFound: "The provided user is invalid",
@@ -371,8 +372,10 @@ export function inviteStatements(db: Db, auth: Auth, user: { id: number; email: 
   ] as const;
 }
 
-export async function forgetDevice(db: Db, auth: Auth, userId: number, now: number): Promise<{ message: string }> {
+export async function forgetDevice(db: Db, auth: Auth, userId: number, now: number): Promise<{ message: string; forgotten: boolean }> {
   const user = await userToChange(db, auth, userId, "modify");
+  // A user who never signed in on a phone has nothing to forget: say so, and write no audit entry claiming otherwise.
+  if (user.boundDeviceId === null && !(await hasPhone(db, auth, user.id))) return { message: USER_MSG.noPhone, forgotten: false };
   await db.batch([
     db
       .update(u)
@@ -384,7 +387,25 @@ export async function forgetDevice(db: Db, auth: Auth, userId: number, now: numb
     db.delete(schema.phoneAuthenticators).where(and(eq(schema.phoneAuthenticators.userId, user.id), eq(schema.phoneAuthenticators.companyId, auth.company.id))),
     activityInsert(db, { companyId: auth.company.id, name: "Device Forgotten", createdByUserId: auth.user.id, targetUserId: user.id, summary: user.displayName, at: now }),
   ]);
-  return { message: USER_MSG.deviceForgotten };
+  return { message: USER_MSG.deviceForgotten, forgotten: true };
+}
+
+/** A phone session or a registered phone biometric (a multi-phone company binds no single device). */
+async function hasPhone(db: Db, auth: Auth, userId: number): Promise<boolean> {
+  const { sessions: s, phoneAuthenticators: p } = schema;
+  const [session, authenticator] = await db.batch([
+    db
+      .select({ id: s.id })
+      .from(s)
+      .where(and(eq(s.userId, userId), eq(s.kind, "mobile")))
+      .limit(1),
+    db
+      .select({ id: p.id })
+      .from(p)
+      .where(and(eq(p.userId, userId), eq(p.companyId, auth.company.id)))
+      .limit(1),
+  ]);
+  return session.length > 0 || authenticator.length > 0;
 }
 
 /** Only when the company's reset security is admin (docs/ARCHITECTURE.md §7.2); the link itself is queued by the auth service. */

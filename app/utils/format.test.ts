@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDate, formatDateTime, formatDateTimeSeconds, formatMoney, formatPhone, formatTicketTime } from "./format";
+import { formatDate, formatDateTime, formatDateTimeSeconds, formatMoney, formatPhone, formatTicketTime, formatZonedTime, localDay } from "./format";
 
 // 2026-01-05T14:03:09Z
 const jan5 = Date.UTC(2026, 0, 5, 14, 3, 9);
@@ -22,10 +22,25 @@ describe("date formatting", () => {
     expect(formatTicketTime(ms, zone)).toBe(ticket);
   });
 
-  it("names the ticket time's month in the reader's language", () => {
-    expect(formatTicketTime(jan5, "UTC", "es")).toBe("enero 05, 2026, 14:03:09");
-    expect(formatTicketTime(Date.UTC(2026, 10, 23, 16, 20), "Europe/Madrid", "es")).toBe("noviembre 23, 2026, 17:20:00");
+  it("writes the ticket time as the reader's language does", () => {
+    expect(formatTicketTime(jan5, "UTC", "es")).toBe("5 de enero de 2026, 14:03:09");
+    expect(formatTicketTime(Date.UTC(2026, 10, 23, 16, 20), "Europe/Madrid", "es")).toBe("23 de noviembre de 2026, 17:20:00");
     expect(formatTicketTime(jan5, "UTC", "en")).toBe("January 05, 2026, 14:03:09");
+  });
+
+  it("writes Spanish days day first, English ones as the spec's MM/DD/YYYY", () => {
+    const nov27 = Date.UTC(2026, 10, 27, 9, 5, 7);
+    expect(formatDate(nov27, "Europe/Madrid", "es")).toBe("27/11/2026");
+    expect(formatDate(nov27, "Europe/Madrid", "es-ES")).toBe("27/11/2026");
+    expect(formatDateTime(nov27, "Europe/Madrid", "es")).toBe("27/11/2026 10:05");
+    expect(formatDateTimeSeconds(nov27, "Europe/Madrid", "es")).toBe("27/11/2026 10:05:07");
+    expect(formatZonedTime(nov27, "Europe/Madrid", "es")).toBe("27/11/2026 10:05:07 CET");
+    expect(formatDate(nov27, "Europe/Madrid", "en")).toBe("11/27/2026");
+    expect(formatZonedTime(nov27, "America/New_York")).toBe("11/27/2026 04:05:07 EST");
+  });
+
+  it("gives the local calendar day whatever the language", () => {
+    expect(localDay(Date.UTC(2026, 10, 27, 23, 30), "Europe/Madrid")).toBe("2026-11-28");
   });
 
   it("defaults to UTC and accepts Date objects", () => {

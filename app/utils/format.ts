@@ -4,6 +4,9 @@
  * Every date helper takes an explicit IANA zone (default UTC) and assembles its output from
  * `formatToParts`, so the server render and the hydrated client produce the same string
  * regardless of the machine's locale or zone. Invalid or missing input yields "".
+ *
+ * The date helpers also take the reader's language (default English): English dates are the spec's
+ * MM/DD/YYYY, Spanish ones are written as Spanish readers write them, DD/MM/YYYY. Times are 24-hour in both.
  */
 
 export type Timestamp = number | Date | null | undefined;
@@ -42,28 +45,33 @@ function partsFor(value: Timestamp, timeZone: string): Parts | null {
   return parts;
 }
 
-/** `MM/DD/YYYY`, e.g. formatDate(Date.UTC(2026, 0, 5)) → "01/05/2026". */
-export function formatDate(value: Timestamp, timeZone = DEFAULT_ZONE): string {
+const isSpanish = (language: string) => language.toLowerCase().startsWith("es");
+
+/** The calendar day in the reader's order: MM/DD/YYYY in English, DD/MM/YYYY in Spanish. */
+const day = (p: Parts, language: string) => (isSpanish(language) ? `${p.day}/${p.month}/${p.year}` : `${p.month}/${p.day}/${p.year}`);
+
+/** `MM/DD/YYYY` (`DD/MM/YYYY` in Spanish), e.g. formatDate(Date.UTC(2026, 0, 5)) → "01/05/2026", with "es" → "05/01/2026". */
+export function formatDate(value: Timestamp, timeZone = DEFAULT_ZONE, language = "en"): string {
   const p = partsFor(value, timeZone);
-  return p ? `${p.month}/${p.day}/${p.year}` : "";
+  return p ? day(p, language) : "";
 }
 
-/** `MM/DD/YYYY HH:mm` (24-hour). */
-export function formatDateTime(value: Timestamp, timeZone = DEFAULT_ZONE): string {
+/** `MM/DD/YYYY HH:mm` (24-hour; the day as `formatDate` writes it). */
+export function formatDateTime(value: Timestamp, timeZone = DEFAULT_ZONE, language = "en"): string {
   const p = partsFor(value, timeZone);
-  return p ? `${p.month}/${p.day}/${p.year} ${p.hour}:${p.minute}` : "";
+  return p ? `${day(p, language)} ${p.hour}:${p.minute}` : "";
 }
 
-/** `MM/DD/YYYY HH:mm:ss` (24-hour). */
-export function formatDateTimeSeconds(value: Timestamp, timeZone = DEFAULT_ZONE): string {
+/** `MM/DD/YYYY HH:mm:ss` (24-hour; the day as `formatDate` writes it). */
+export function formatDateTimeSeconds(value: Timestamp, timeZone = DEFAULT_ZONE, language = "en"): string {
   const p = partsFor(value, timeZone);
-  return p ? `${p.month}/${p.day}/${p.year} ${p.hour}:${p.minute}:${p.second}` : "";
+  return p ? `${day(p, language)} ${p.hour}:${p.minute}:${p.second}` : "";
 }
 
 /** The local calendar day, YYYY-MM-DD (what a Date cell filters to). */
 export function localDay(ms: number, timeZone: string): string {
-  const [m, d, y] = formatDateTimeSeconds(ms, timeZone).slice(0, 10).split("/");
-  return `${y}-${m}-${d}`;
+  const p = partsFor(ms, timeZone);
+  return p ? `${p.year}-${p.month}-${p.day}` : "";
 }
 
 const zoneNames = new Map<string, Intl.DateTimeFormat>();
@@ -84,11 +92,12 @@ export function zoneAbbreviation(ms: number, timeZone: string): string {
 }
 
 /**
- * A moment in a zone, labelled with the zone's abbreviation: "11/20/2026 13:00:05 CET". Every screen
- * that shows when something happened uses this, so the same event reads the same everywhere.
+ * A moment in a zone, labelled with the zone's abbreviation: "11/20/2026 13:00:05 CET" ("20/11/2026
+ * 13:00:05 CET" in Spanish). Every screen that shows when something happened uses this, so the same
+ * event reads the same everywhere.
  */
-export function formatZonedTime(value: Timestamp, timeZone = DEFAULT_ZONE): string {
-  const text = formatDateTimeSeconds(value, timeZone);
+export function formatZonedTime(value: Timestamp, timeZone = DEFAULT_ZONE, language = "en"): string {
+  const text = formatDateTimeSeconds(value, timeZone, language);
   if (!text) return "";
   const ms = typeof value === "number" ? value : value!.getTime();
   return `${text} ${zoneAbbreviation(ms, timeZone)}`;
@@ -97,18 +106,20 @@ export function formatZonedTime(value: Timestamp, timeZone = DEFAULT_ZONE): stri
 const monthNames = new Map<string, Intl.DateTimeFormat>();
 
 /**
- * Support-ticket submission time: `MMMM DD, YYYY, HH:mm:ss` with the month named in the reader's
- * language, e.g. "January 05, 2026, 14:03:09" or, in Spanish, "enero 05, 2026, 14:03:09".
+ * Support-ticket submission time with the month named: the spec's `MMMM DD, YYYY, HH:mm:ss` in
+ * English, "January 05, 2026, 14:03:09"; in Spanish as Spanish readers write it, "5 de enero de 2026, 14:03:09".
  */
 export function formatTicketTime(value: Timestamp, timeZone = DEFAULT_ZONE, language = "en"): string {
   const p = partsFor(value, timeZone);
   if (!p) return "";
-  const locale = language.startsWith("es") ? "es-ES" : "en-US";
+  const spanish = isSpanish(language);
+  const locale = spanish ? "es-ES" : "en-US";
   const key = `${locale}|${timeZone}`;
   let months = monthNames.get(key);
   if (!months) monthNames.set(key, (months = new Intl.DateTimeFormat(locale, { timeZone, month: "long" })));
   const month = months.format(typeof value === "number" ? value : value!.getTime());
-  return `${month} ${p.day}, ${p.year}, ${p.hour}:${p.minute}:${p.second}`;
+  const time = `${p.hour}:${p.minute}:${p.second}`;
+  return spanish ? `${Number(p.day)} de ${month} de ${p.year}, ${time}` : `${month} ${p.day}, ${p.year}, ${time}`;
 }
 
 /**

@@ -4,9 +4,15 @@ import { DEMO, expect, test } from "./fixtures";
 test.describe("sign-in", () => {
   test("checks the form before sending and shows the server's failure message", async ({ page }) => {
     await page.goto("/login");
+    // Tabbing past the empty fields turns nothing red; the errors come with Log in.
+    await page.getByLabel("Company ID").focus();
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Tab");
+    await expect(page.locator("[aria-invalid=true]")).toHaveCount(0);
     await page.getByLabel("Company ID").fill("AC");
     await page.getByRole("button", { name: "Log in" }).click();
-    await expect(page.getByText("Company ID is required to have 4 digits")).toBeVisible();
+    await expect(page.getByText("Company ID must have 4 characters")).toBeVisible();
     await expect(page.getByText("Email or Phone Number is required")).toBeVisible();
     await expect(page).toHaveURL(/\/login$/);
 
@@ -15,6 +21,8 @@ test.describe("sign-in", () => {
     await page.getByLabel("Password", { exact: true }).fill("wrong-password");
     await page.getByRole("button", { name: "Log in" }).click();
     await expect(page.getByRole("alert").filter({ hasText: "Incorrect Company ID, Username, or Password" })).toBeVisible();
+    // Said once: the form's banner, no toast beside it.
+    await expect(page.getByText("Incorrect Company ID, Username, or Password")).toHaveCount(1);
   });
 
   test("throttles repeated failures with a translated message", async ({ page }) => {

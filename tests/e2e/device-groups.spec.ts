@@ -1,4 +1,4 @@
-import { adminApi, expect, test, unique } from "./fixtures";
+import { adminApi, expect, keepScreenshot, LANGUAGE_AND_WIDTH_RUNS, test, unique } from "./fixtures";
 
 // Demo data: ACME has devices 1-12 and its company settings default to Europe/Madrid; group 5
 // belongs to BETA. Each test creates the groups it changes through the admin API, so no test
@@ -41,7 +41,7 @@ test.describe("device groups", () => {
     await loginAs("acme");
     await page.goto("/addDeviceGroup");
     await expect(page.getByLabel("Time zone")).toHaveValue(/\d+/);
-    await expect(page.getByLabel("Time zone").locator("option:checked")).toHaveText("Europe/Madrid");
+    await expect(page.getByLabel("Time zone").locator("option:checked")).toHaveText("Madrid (Europe)");
 
     await page.getByRole("button", { name: "Add and return to device groups" }).click();
     await expect(page.getByText("Display name is required")).toBeVisible();
@@ -152,3 +152,61 @@ test.describe("device groups", () => {
     await expect(page.getByText("Seleccione al menos un dispositivo")).toBeVisible();
   });
 });
+
+const TIMES_TEXT = {
+  en: {
+    zone: "Time zone",
+    search: "Find a zone by city or region",
+    start: "Start time",
+    end: "End time",
+    timesIn: "Times are in New York (America).",
+    overnight: "22:00 → 06:00 the next day (New York (America))",
+  },
+  es: {
+    zone: "Zona horaria",
+    search: "Buscar por ciudad o región",
+    start: "Hora de inicio",
+    end: "Hora de fin",
+    timesIn: "Las horas son de New York (America).",
+    overnight: "22:00 → 06:00 del día siguiente (New York (America))",
+  },
+} as const;
+
+for (const { lang, width, height } of LANGUAGE_AND_WIDTH_RUNS) {
+  test(`group times: the zone is found by city and named, an overnight window says so, Spanish times are 24-hour (${lang}, ${width} px)`, async ({ page, loginAs }) => {
+    const x = TIMES_TEXT[lang];
+    await page.setViewportSize({ width, height });
+    await loginAs("acme", lang);
+    await page.goto(`/addDeviceGroup?lng=${lang}`);
+    const zone = page.getByLabel(x.zone);
+    await page.getByLabel(x.search).fill("york");
+    await expect(zone.locator("option", { hasText: "New York (America)" })).toHaveCount(1);
+    await expect(zone.locator("option", { hasText: "Madrid (Europe)" })).toHaveCount(1); // the chosen zone stays listed
+    await expect(zone.locator("option", { hasText: "Tokyo (Asia)" })).toHaveCount(0);
+    await page.getByLabel(x.search).press("Enter");
+    await expect(zone.locator("option:checked")).toHaveText("New York (America)");
+    await expect(page.getByLabel(x.search)).toHaveValue("");
+    // The canonical id finds it too.
+    await page.getByLabel(x.search).fill("Asia/Tokyo");
+    await expect(zone.locator("option", { hasText: "Tokyo (Asia)" })).toHaveCount(1);
+    await page.getByLabel(x.search).press("Escape");
+    await expect(zone.locator("option:checked")).toHaveText("New York (America)");
+
+    const hint = page.getByTestId("group-times-hint");
+    await expect(hint).toHaveText(x.timesIn);
+    if (lang === "es") {
+      // Spanish: a 24-hour text field, "2200" reads as 22:00 whatever the browser's own locale.
+      await expect(page.getByLabel(x.start)).toHaveAttribute("type", "text");
+      await page.getByLabel(x.start).fill("2200");
+      await page.getByLabel(x.end).fill("6:00");
+      await page.getByLabel(x.end).blur();
+      await expect(page.getByLabel(x.start)).toHaveValue("22:00");
+      await expect(page.getByLabel(x.end)).toHaveValue("06:00");
+    } else {
+      await page.getByLabel(x.start).fill("22:00");
+      await page.getByLabel(x.end).fill("06:00");
+    }
+    await expect(hint).toContainText(x.overnight);
+    await keepScreenshot(page, `group-times-${lang}`, { fullPage: true });
+  });
+}

@@ -55,7 +55,7 @@ test.describe("e-key assignment panel", () => {
 
     // Nothing selected: the key is required.
     await panel.getByRole("button", { name: "Assign" }).click();
-    await expect(panel.getByText("Please select an eKey or group")).toBeVisible();
+    await expect(panel.getByText("Please select an e-key or group")).toBeVisible();
 
     await panel.locator("#ekey-key").selectOption({ index: 1 });
     const label = (await panel.locator("#ekey-key option:checked").textContent())!.trim();
@@ -113,8 +113,12 @@ test.describe("e-key assignment panel", () => {
       await expect(why).toContainText(expected);
     }
 
+    // The check is asked in the viewer's own zone, and says which.
+    await expect(preview.getByText(/Would it open at… \(time in .+\)/)).toBeVisible();
+
     await panel.getByRole("button", { name: "Assign" }).click();
-    await expect(page.getByText("eKeys/Groups Assigned successfully").first()).toBeVisible();
+    // A success is a success toast (the kept form's reply carries no status: it was read as a refusal, in red).
+    await expect(page.locator("[role=status][data-type]").filter({ hasText: "E-key assigned successfully" })).toHaveAttribute("data-type", "success");
 
     // Selecting the new entry enters modify mode; selecting it again leaves it.
     // The list is labelled with the form's field names.
@@ -130,12 +134,12 @@ test.describe("e-key assignment panel", () => {
     await panel.getByRole("checkbox", { name: "Never expires" }).click();
     await panel.locator("#ekey-endDate").fill(end);
     await panel.getByRole("button", { name: "Modify" }).click();
-    await expect(page.getByText("eKeys Modified successfully").first()).toBeVisible();
+    await expect(page.locator("[role=status][data-type]").filter({ hasText: "E-key modified successfully" })).toHaveAttribute("data-type", "success");
 
     const row = panel.locator("li", { hasText: end });
     await row.getByRole("button", { name: /^Remove / }).click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Remove" }).click();
-    await expect(page.getByText("ekey removed successfully").first()).toBeVisible();
+    await expect(page.getByText("E-key removed successfully").first()).toBeVisible();
     await expect(panel.locator("li", { hasText: end })).toHaveCount(0);
   });
 
@@ -159,7 +163,7 @@ test.describe("e-key assignment panel", () => {
     await expect(panel.locator("#ekey-endTime")).toHaveValue("18:00");
     await expect(panel.getByRole("checkbox", { name: "Never expires" })).toBeChecked();
     await panel.getByRole("button", { name: "Assign" }).click();
-    await expect(page.getByText("eKeys/Groups Assigned successfully").first()).toBeVisible();
+    await expect(page.getByText("E-key assigned successfully").first()).toBeVisible();
     await expect(panel.locator("li", { hasText: group }).first()).toBeVisible();
   });
 
@@ -190,6 +194,18 @@ test("e-key panel in Spanish", async ({ page, loginAs }) => {
   const panel = page.getByRole("region", { name: "Llaves electrónicas" });
   await panel.getByRole("button", { name: "Asignar" }).click();
   await expect(panel.getByText("Seleccione una llave electrónica o un grupo")).toBeVisible();
+
+  // A custom window's times are 24-hour text fields, and the assignment is a success toast.
+  await panel.locator("#ekey-key").selectOption({ index: 1 });
+  await panel.getByRole("radio", { name: "Personalizado" }).check();
+  await panel.getByRole("checkbox", { name: "Todo el día" }).click();
+  await expect(panel.locator("#ekey-startTime")).toHaveAttribute("type", "text");
+  await panel.locator("#ekey-startTime").fill("2200");
+  await panel.locator("#ekey-endTime").fill("06:00");
+  await expect(panel.locator("#ekey-startTime")).toHaveValue("22:00");
+  await expect(page.getByText(/¿Abriría el…\? \(hora de .+\)/)).toBeVisible();
+  await panel.getByRole("button", { name: "Asignar" }).click();
+  await expect(page.locator("[role=status][data-type]").filter({ hasText: "Llave electrónica asignada correctamente" })).toHaveAttribute("data-type", "success");
 });
 
 test.describe("fobs given with a key", () => {
@@ -207,7 +223,7 @@ test.describe("fobs given with a key", () => {
               region: "E-keys",
               fob: "Fob number",
               assign: "Assign",
-              done: "eKeys/Groups Assigned successfully",
+              done: "E-key assigned successfully",
               taken: "This fob number is already given to another user in this company",
             }
           : {

@@ -225,3 +225,26 @@ test("RSL1 re-bills a saved invoice's lines: quantity and MSRP stay, the price i
   await expect(page).toHaveURL(/\/billingPortal$/);
   await expect(page.locator("tbody tr", { hasText: number })).toContainText("$540.00");
 });
+
+for (const lang of ["en", "es"] as const) {
+  test(`a new invoice offers the next free number and starts new lines at the customer's tier (${lang})`, async ({ page, loginAs }) => {
+    const t = L[lang];
+    await loginAs("root", lang);
+    await page.goto(`/billingPortal?lng=${lang}`);
+    const taken = await page.locator("tbody tr td").allTextContents();
+    await page.goto(`/createCustomerInvoice?lng=${lang}`);
+    const offered = await page.getByLabel(t.number).inputValue();
+    expect(offered).toMatch(/^INV-\d{4}-\d{3}$/);
+    expect(taken.some((cell) => cell.includes(offered))).toBe(false);
+
+    // Northwind's tier is 15 %: the line starts there; a discount typed by hand is kept when the customer changes.
+    await page.getByLabel(t.customer).selectOption({ label: "Northwind Resellers (RSL1)" });
+    await expect(page.getByTestId("line-0").getByLabel(t.discount)).toHaveValue("15.00");
+    await page.getByRole("button", { name: t.addLine }).click();
+    await expect(page.getByTestId("line-1").getByLabel(t.discount)).toHaveValue("15.00");
+    await page.getByTestId("line-1").getByLabel(t.discount).fill("20");
+    await page.getByLabel(t.customer).selectOption({ index: 0 });
+    await expect(page.getByTestId("line-0").getByLabel(t.discount)).toHaveValue("0");
+    await expect(page.getByTestId("line-1").getByLabel(t.discount)).toHaveValue("20");
+  });
+}

@@ -14,7 +14,7 @@ test.describe("company settings", () => {
     await loginAs("acme");
     await page.goto("/companySettings");
     await expect(page.getByRole("heading", { name: "Company settings" })).toBeVisible();
-    await expect(page.getByLabel("Default time zone").locator("option:checked")).toHaveText("Europe/Madrid");
+    await expect(page.getByLabel("Default time zone").locator("option:checked")).toHaveText("Madrid (Europe)");
     await expect(page.getByRole("switch", { name: "Scheduled open" })).toBeChecked();
     await expect(page.getByRole("link", { name: "Set scheduled open hours" })).toBeVisible();
 
@@ -95,6 +95,7 @@ test.describe("company settings", () => {
     await page.getByRole("link", { name: "Set scheduled open hours" }).click();
     await expect(page).toHaveURL(/\/scheduleOpen$/);
     await expect(page.getByRole("checkbox", { name: "Open on Monday" })).toBeChecked();
+    await expect(page.getByTestId("schedule-zone")).toHaveText("Times are in the company's time zone: Madrid (Europe).");
 
     // Unchecking a day disables and clears its times.
     const saturday = page.getByRole("checkbox", { name: "Open on Saturday" });
@@ -191,12 +192,21 @@ test.describe("company settings", () => {
     await page.goto("/companySettings");
     await expect(page.getByRole("heading", { name: "Configuración de la empresa" })).toBeVisible();
     await expect(page.getByLabel("Zona horaria predeterminada")).toBeVisible();
+    // The zone picker searches by city.
+    await page.getByLabel("Buscar por ciudad o región").fill("lisboa lisbon");
+    await expect(page.getByText("Ninguna zona coincide")).toBeVisible();
+    await page.getByLabel("Buscar por ciudad o región").fill("lisbon");
+    await expect(page.getByLabel("Zona horaria predeterminada").locator("option", { hasText: "Lisbon (Europe)" })).toHaveCount(1);
     await expect(page.getByLabel("Días de acceso inmediato")).toHaveValue("90");
     await expect(page.getByRole("radio", { name: "Anonimizar a las personas" })).toHaveAccessibleDescription(
       "Las entradas más antiguas se conservan, sin las personas que aparecen en ellas.",
     );
     await page.goto("/scheduleOpen");
     await expect(page.getByRole("checkbox", { name: "Abrir el lunes" })).toBeVisible();
+    // The hours are the company's zone's, said so, and typed as 24-hour times.
+    await expect(page.getByTestId("schedule-zone")).toHaveText("Las horas son de la zona horaria de la empresa: Madrid (Europe).");
+    await expect(page.getByLabel("Hora de cierre, lunes")).toHaveAttribute("type", "text");
+    await expect(page.getByLabel("Hora de cierre, lunes")).toHaveValue(/^\d{2}:\d{2}$/);
     await page.goto("/setFobProgrammers");
     await expect(page.getByRole("heading", { name: "Programadores disponibles" })).toBeVisible();
   });

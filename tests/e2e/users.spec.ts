@@ -46,15 +46,16 @@ test.describe("users (English)", () => {
     await expect(page.getByText("E-keys can be assigned once the user is saved.").first()).toBeVisible();
     await expect(page.getByRole("checkbox", { name: "Scheduled open interrupt" })).toBeChecked();
 
-    // Empty save: every required field reports the spec's message.
-    await page.getByLabel("Email").fill("x");
+    // Save on the empty form is enabled and answers with every required field's message.
     await page.getByRole("button", { name: "Save" }).click();
     await expect(page.getByText("First name is required").first()).toBeVisible();
+    await expect(page.getByText("Email is required").first()).toBeVisible();
+    await page.getByLabel("Email").fill("x");
     await expect(page.getByText("Email is invalid").first()).toBeVisible();
     const id = unique();
-    await page.getByLabel("Last name").fill("Quintero");
-    await page.getByLabel("First name").fill("Paula");
-    await page.getByLabel("First name").blur();
+    // First name first, then last name: the display name follows both as they are typed.
+    await page.getByLabel("First name").pressSequentially("Paula");
+    await page.getByLabel("Last name").pressSequentially("Quintero");
     await expect(page.getByLabel("Display name")).toHaveValue("Quintero, Paula");
     await page.getByLabel("Email").fill(`paula.${id}@acme.example`);
     // The country picker starts at the company's default (+1): a US cell is 10 digits.
@@ -82,16 +83,14 @@ test.describe("users (English)", () => {
     await expect(page.getByText("This email already exists in this company").first()).toBeVisible();
   });
 
-  test("modify: save is disabled until a field changes, then saves", async ({ page }) => {
+  test("modify: save is enabled and saves a change", async ({ page }) => {
     const { id } = await (await adminApi(page.request)).createUser("Mo", `Modify${unique()}`);
     await page.goto(`/modifyUser?id=${id}`);
     const save = page.getByRole("button", { name: "Save" });
-    await expect(save).toBeDisabled();
-    await page.getByLabel("Notes").fill(`note ${unique()}`);
     await expect(save).toBeEnabled();
+    await page.getByLabel("Notes").fill(`note ${unique()}`);
     await save.click();
     await expect(page.getByText("User Modified").first()).toBeVisible();
-    await expect(save).toBeDisabled();
   });
 
   test("flagged banner approves the account; header buttons follow the company settings", async ({ page }) => {
@@ -109,10 +108,21 @@ test.describe("users (English)", () => {
     await expect(page.getByText("Account Approved").first()).toBeVisible();
     await expect(page.getByText("This account is locked due to suspicious activity")).toHaveCount(0);
 
+    // Both ask first; cancelling sends nothing.
     await page.getByRole("button", { name: "Send reset link" }).click();
+    await expect(page.getByRole("alertdialog")).toContainText("Send a password reset link?");
+    await page.getByRole("alertdialog").getByRole("button", { name: "Cancel" }).first().click();
+    await expect(page.getByRole("alertdialog")).toHaveCount(0);
+    await expect(page.getByText("Password Reset Link Sent")).toHaveCount(0);
+    await page.getByRole("button", { name: "Send reset link" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Send reset link" }).click();
     await expect(page.getByText("Password Reset Link Sent").first()).toBeVisible();
+    // This user never signed in on a phone: the server says so instead of "Device Forgotten".
     await page.getByRole("button", { name: "Forget device" }).click();
-    await expect(page.getByText("Device Forgotten").first()).toBeVisible();
+    await expect(page.getByRole("alertdialog")).toContainText("Forget this user's phone?");
+    await page.getByRole("alertdialog").getByRole("button", { name: "Forget device" }).click();
+    await expect(page.getByText("No phone registered").first()).toBeVisible();
+    await expect(page.getByText("Device Forgotten")).toHaveCount(0);
   });
 
   test("delete from the modify page asks first, then returns to the list", async ({ page }) => {
@@ -179,6 +189,9 @@ test.describe("users (English)", () => {
     expect(created.status()).toBe(200);
 
     await page.goto("/users");
+    // One's own row has no delete button (the server refuses it too).
+    await expect(page.getByRole("cell", { name: "Admin, Alice", exact: true })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Delete Admin, Alice" })).toHaveCount(0);
     await page.getByRole("button", { name: `Delete ${name}, Gina` }).click();
     await expect(page.getByRole("alertdialog")).toContainText(`“${name}, Gina” and their e-keys will be removed.`);
     await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
@@ -208,8 +221,19 @@ test("users in Spanish: grid, validation messages and the add form", async ({ pa
   await expect(page.getByRole("switch", { name: "Ocultar inactivos" })).toBeChecked();
   await page.getByRole("link", { name: "Añadir usuario" }).click();
   await expect(page.getByRole("heading", { name: "Añadir usuario" })).toBeVisible();
-  await page.getByLabel("Correo").fill("mal");
   await page.getByRole("button", { name: "Guardar" }).click();
   await expect(page.getByText("El nombre es obligatorio").first()).toBeVisible();
+  await page.getByLabel("Correo").fill("mal");
   await expect(page.getByText("El correo no es válido").first()).toBeVisible();
+  await page.locator("#user-lastName").pressSequentially("Molina");
+  await page.locator("#user-firstName").pressSequentially("Dan");
+  await expect(page.getByLabel("Nombre visible")).toHaveValue("Molina, Dan");
+
+  // The confirmations speak Spanish too.
+  const { id } = await (await adminApi(page.request)).createUser("Sin", `Telefono${unique()}`);
+  await page.goto(`/modifyUser?id=${id}`);
+  await page.getByRole("button", { name: "Olvidar dispositivo" }).click();
+  await expect(page.getByRole("alertdialog")).toContainText("¿Olvidar el teléfono de este usuario?");
+  await page.getByRole("alertdialog").getByRole("button", { name: "Olvidar dispositivo" }).click();
+  await expect(page.getByText("No hay ningún teléfono registrado").first()).toBeVisible();
 });

@@ -190,7 +190,10 @@ describe("DELETE /user/deleteUser", () => {
   });
 
   it("refuses the caller's own account, other companies and callers without the delete right", async () => {
-    expect((await api(acme, "DELETE", `${BASE}/user/deleteUser?id=${ACME_ADMIN}`)).status).toBe(422);
+    const self = await api(acme, "DELETE", `${BASE}/user/deleteUser?id=${ACME_ADMIN}`);
+    expect(self.status).toBe(422);
+    expect(self.body.message).toBe("You cannot remove your own account");
+    expect((await db().query.users.findFirst({ where: eq(schema.users.id, ACME_ADMIN) }))?.deletedAt).toBeNull();
     expect((await api(acme, "DELETE", `${BASE}/user/deleteUser?id=${BETA_ADMIN}`)).status).toBe(404);
     expect((await db().query.users.findFirst({ where: eq(schema.users.id, BETA_ADMIN) }))?.deletedAt).toBeNull();
     expect((await api(auditor, "DELETE", `${BASE}/user/deleteUser?id=6`)).status).toBe(403);
@@ -243,6 +246,31 @@ describe("account actions", () => {
     expect((await db().query.users.findFirst({ where: eq(schema.users.id, 8) }))?.boundDeviceId).toBeNull();
     expect((await api(acme, "DELETE", `${BASE}/user/forgetDevice?id=${BETA_ADMIN}`)).status).toBe(404);
     expect((await api(auditor, "DELETE", `${BASE}/user/forgetDevice?id=8`)).status).toBe(403);
+  });
+
+  it("DELETE /user/forgetDevice on a user without a phone says so and changes nothing", async () => {
+    const created = await api(acme, "POST", `${BASE}/user/addUser`, newUser());
+    const id = created.body.payload.id as number;
+    const r = await api(acme, "DELETE", `${BASE}/user/forgetDevice?id=${id}`);
+    expect(r.status).toBe(200);
+    expect(r.body.message).toBe("No phone registered");
+    expect(await auditCount("Device Forgotten", id)).toBe(0);
+
+    // A phone session alone (a multi-phone company binds no device) is a phone to forget.
+    const at = Date.now();
+    const { companyId } = (await db().query.users.findFirst({ where: eq(schema.users.id, id) }))!;
+    await db()
+      .insert(schema.sessions)
+      .values({ id: `forget-${id}`, userId: id, companyId, kind: "mobile", lastSeenAt: at, expiresAt: at + 3_600_000 });
+    const forgotten = await api(acme, "DELETE", `${BASE}/user/forgetDevice?id=${id}`);
+    expect(forgotten.body.message).toBe("Device Forgotten");
+    expect(await auditCount("Device Forgotten", id)).toBe(1);
+    expect(
+      await db()
+        .select()
+        .from(schema.sessions)
+        .where(eq(schema.sessions.id, `forget-${id}`)),
+    ).toHaveLength(0);
   });
 
   it("POST /user/sendResetLink queues a link when reset security is admin, and only then", async () => {

@@ -289,12 +289,13 @@ export const usersEndpoints = [
     method: "DELETE",
     path: "/user/forgetDevice",
     tag,
-    summary: "Unbinds the user's phone from single-device login.",
+    summary: "Unbinds the user's phone from single-device login; answers 'No phone registered' and changes nothing when the user has no phone.",
     auth: "token",
     query: idQuery,
     response: message,
     async handler({ db, auth, query, now }) {
-      return await users.forgetDevice(db, auth, query.id, now);
+      const { message } = await users.forgetDevice(db, auth, query.id, now);
+      return { message };
     },
   }),
   endpoint({

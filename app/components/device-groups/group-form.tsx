@@ -9,9 +9,12 @@ import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { Switch } from "~/components/ui/switch";
 import { Textarea } from "~/components/ui/textarea";
+import { TimeInput } from "~/components/ui/time-input";
 import { createDeviceGroupSchema, modifyDeviceGroupSchema } from "~/schemas/device-groups";
 import { WEEKDAYS } from "~/schemas/week";
 import type { DeviceOption } from "~/services/device-groups.server";
+import { runsOvernight } from "~/utils/time-text";
+import { readableZone } from "~/utils/zone-label";
 import { DeviceTransfer } from "./device-transfer";
 
 export type GroupFormValues = {
@@ -42,6 +45,9 @@ export function GroupForm({ mode, values, zones, available: initialAvailable, in
   const navigation = useNavigation();
   const [allDay, setAllDay] = useState(values.isAllDay);
   const [times, setTimes] = useState({ start: values.startAt, end: values.endAt });
+  const [zoneId, setZoneId] = useState(values.timeZoneId == null ? "" : String(values.timeZoneId));
+  const zoneLabel = zones.find((z) => String(z.id) === zoneId)?.label;
+  const zone = zoneLabel ? readableZone(zoneLabel) : null;
   const [available, setAvailable] = useState(initialAvailable);
   const [inGroup, setInGroup] = useState(initialInGroup);
   const error = (name: keyof typeof fields) => err(fields[name]);
@@ -87,14 +93,27 @@ export function GroupForm({ mode, values, zones, available: initialAvailable, in
           />
         </Field>
         <Field label={t("form.startAt")} error={error("startAt")} required={!allDay}>
-          <Input type="time" name={fields.startAt.name} value={times.start} disabled={allDay} onChange={(e) => setTimes((x) => ({ ...x, start: e.target.value }))} />
+          <TimeInput name={fields.startAt.name} value={times.start} disabled={allDay} onValueChange={(start) => setTimes((x) => ({ ...x, start }))} />
         </Field>
         <Field label={t("form.endAt")} error={error("endAt")} required={!allDay}>
-          <Input type="time" name={fields.endAt.name} value={times.end} disabled={allDay} onChange={(e) => setTimes((x) => ({ ...x, end: e.target.value }))} />
+          <TimeInput name={fields.endAt.name} value={times.end} disabled={allDay} onValueChange={(end) => setTimes((x) => ({ ...x, end }))} />
         </Field>
         <Field label={t("form.timeZone")} error={error("timeZoneId")} required={mode === "add"}>
-          <ZoneSelect zones={zones} placeholder={t("form.chooseZone")} name={fields.timeZoneId.name} defaultValue={values.timeZoneId ?? ""} />
+          <ZoneSelect
+            zones={zones}
+            placeholder={t("form.chooseZone")}
+            name={fields.timeZoneId.name}
+            defaultValue={values.timeZoneId ?? ""}
+            onChange={(e) => setZoneId(e.target.value)}
+          />
         </Field>
+        {!allDay && (
+          <p className="text-sm text-muted-foreground md:col-span-4" aria-live="polite" data-testid="group-times-hint">
+            {runsOvernight(times.start, times.end)
+              ? t(zone ? "form.overnightIn" : "form.overnight", { start: times.start, end: times.end, zone })
+              : zone && t("form.timesIn", { zone })}
+          </p>
+        )}
       </fieldset>
 
       <fieldset className="grid gap-2" aria-describedby={daysError ? "days-error" : undefined}>

@@ -1,6 +1,7 @@
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { replyAccepted } from "~/components/forms/reply-accepted";
 import { toast } from "~/components/toast/toast-store";
 import { Alert, AlertDescription } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
@@ -46,7 +47,7 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
   useEffect(() => {
     const r = fetcher.data;
     if (fetcher.state !== "idle" || !r) return;
-    const ok = r.result.status === "success";
+    const ok = replyAccepted(r.result);
     const fieldErrors = Object.fromEntries(Object.entries(r.result.error ?? {}).filter((e): e is [string, string[]] => !!e[0] && !!e[1]?.length));
     const message = r.message ?? r.result.error?.[""]?.[0] ?? Object.values(fieldErrors)[0]?.[0];
     if (message) toast({ type: ok ? "success" : "error", message: translateMessage(t, message, "users") });

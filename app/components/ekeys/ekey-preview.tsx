@@ -4,6 +4,7 @@ import { Alert, AlertDescription } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
+import { readableZone } from "~/utils/zone-label";
 import type { Core, EKeyWindow, Interval } from "~core";
 import { browserZone } from "./use-core";
 
@@ -100,7 +101,7 @@ function WhyWhen({ core, window, label, lng, now }: { core: Core; window: EKeyWi
 
   return (
     <div className="grid gap-2">
-      <Label htmlFor="ekey-why-at">{t("whyTitle")}</Label>
+      <Label htmlFor="ekey-why-at">{t("whyTitle", { zone: readableZone(mine) })}</Label>
       <div className="flex flex-wrap gap-2">
         <Input id="ekey-why-at" type="datetime-local" value={at} onChange={(e) => setAt(e.target.value)} className="w-auto" />
         <Button type="button" variant="outline" onClick={check}>

@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { TimeInput } from "~/components/ui/time-input";
 import { ZoneSelect } from "~/components/zone-select";
 import { Checkbox } from "~/components/ui/checkbox";
 import { Field } from "~/components/ui/field";
@@ -66,7 +67,7 @@ export function EkeyScheduleFields({ schedule: s, patchSchedule, zones, zoneId, 
       {/* The window's two ends; an error on the pair is reported at its start. */}
       {(["startTime", "endTime"] as const).map((k) => (
         <Field key={k} label={t(k)} error={k === "startTime" ? err(k) : undefined}>
-          <Input id={`ekey-${k}`} type="time" step={300} value={s[k] ?? ""} disabled={locked || s.isAllDay} onChange={(e) => patchSchedule({ [k]: e.target.value || null })} />
+          <TimeInput id={`ekey-${k}`} step={300} value={s[k] ?? ""} disabled={locked || s.isAllDay} onValueChange={(v) => patchSchedule({ [k]: v || null })} />
         </Field>
       ))}
       <Field label={t("timeZone")} error={err("zone")} className="sm:col-span-2">

@@ -20,11 +20,10 @@ type TextFieldsProps<K extends string> = Bound<K> & {
   email?: K;
   /** Keys that span both columns of the form's grid. */
   wide?: readonly K[];
-  onBlur?: Partial<Record<K, () => void>>;
 };
 
 /** Required one-line text fields, one per key, each bound to `values[key]`. */
-export function TextFields<K extends string>({ idPrefix, values, set, label, error, disabled, keys, email, wide = [], onBlur }: TextFieldsProps<K>) {
+export function TextFields<K extends string>({ idPrefix, values, set, label, error, disabled, keys, email, wide = [] }: TextFieldsProps<K>) {
   return keys.map((k) => (
     <Field key={k} label={label(k)} error={error(k)} required className={wide.includes(k) ? "sm:col-span-2" : undefined}>
       <Input
@@ -36,7 +35,6 @@ export function TextFields<K extends string>({ idPrefix, values, set, label, err
         autoComplete="off"
         disabled={disabled}
         onChange={(e) => set(k, e.target.value)}
-        onBlur={onBlur?.[k]}
       />
     </Field>
   ));

@@ -47,11 +47,19 @@ function totalOf(l: DraftLine): number | null {
 }
 
 /** /createCustomerInvoice (spec part 2 §5): Conform + the shared zod schema in the browser and on the server, live totals. */
-export function InvoiceForm({ draft, customers, today }: { draft: InvoiceDraft; customers: { id: number; name: string; code: string }[]; today: string }) {
+type Customer = { id: number; name: string; code: string; discountPercent: number };
+
+export function InvoiceForm({ draft, customers, today }: { draft: InvoiceDraft; customers: Customer[]; today: string }) {
   const { t } = useTranslation("invoices");
   const busy = useNavigation().state === "submitting";
   const nextKey = useRef(draft.lines.length + 1);
-  const [lines, setLines] = useState<Line[]>(() => (draft.lines.length ? draft.lines : [EMPTY_LINE]).map((l, i) => ({ ...l, key: i })));
+  // A new line's discount starts at the chosen customer's tier (15 % for most, 0 % retail).
+  const tierOf = (customerId: string) => {
+    const c = customers.find((x) => String(x.id) === customerId);
+    return c ? percentText(Math.round(c.discountPercent * 100)) : EMPTY_LINE.discount;
+  };
+  const [tier, setTier] = useState(() => tierOf(draft.customerId));
+  const [lines, setLines] = useState<Line[]>(() => (draft.lines.length ? draft.lines : [{ ...EMPTY_LINE, discount: tier }]).map((l, i) => ({ ...l, key: i })));
   const schema = useMemo(() => invoiceFormSchema(today), [today]);
   const { form, fields, formProps } = usePageForm({ id: "create-invoice", schema, ns: "invoices", shouldValidate: "onSubmit" });
   const msg = (e?: string[]) => (e?.[0] ? translateMessage(t, e[0], "invoices") : undefined);
@@ -62,7 +70,13 @@ export function InvoiceForm({ draft, customers, today }: { draft: InvoiceDraft; 
   const invoiceTotal = totals.reduce<number>((s, v) => s + (v ?? 0), 0);
 
   const set = (key: number, field: keyof DraftLine, value: string) => setLines((ls) => ls.map((l) => (l.key === key ? edit(l, field, value) : l)));
-  const add = () => setLines((ls) => [...ls, { ...EMPTY_LINE, key: nextKey.current++ }]);
+  const add = () => setLines((ls) => [...ls, { ...EMPTY_LINE, discount: tier, key: nextKey.current++ }]);
+  /** Another customer: new lines still at the old tier's discount move to the new tier; a discount typed by hand stays. */
+  const chooseCustomer = (customerId: string) => {
+    const next = tierOf(customerId);
+    setLines((ls) => ls.map((l) => (l.id == null && parsePercent(l.discount) === parsePercent(tier) ? edit(l, "discount", next) : l)));
+    setTier(next);
+  };
   const remove = (key: number) => setLines((ls) => ls.filter((l) => l.key !== key));
 
   return (
@@ -72,7 +86,7 @@ export function InvoiceForm({ draft, customers, today }: { draft: InvoiceDraft; 
       <Card>
         <CardContent className="grid gap-5 pt-5 sm:pt-6 md:grid-cols-2">
           <Field label={t("field.customer")} error={msg(fields.customerId.errors)} required>
-            <NativeSelect id="invoice-customer" name={fields.customerId.name} defaultValue={draft.customerId}>
+            <NativeSelect id="invoice-customer" name={fields.customerId.name} defaultValue={draft.customerId} onChange={(e) => chooseCustomer(e.target.value)}>
               <option value="">{t("field.chooseCustomer")}</option>
               {customers.map((c) => (
                 <option key={c.id} value={c.id}>
@@ -81,7 +95,7 @@ export function InvoiceForm({ draft, customers, today }: { draft: InvoiceDraft; 
               ))}
             </NativeSelect>
           </Field>
-          <Field label={t("field.invoiceNum")} error={msg(fields.invoiceNum.errors)} required>
+          <Field label={t("field.invoiceNum")} hint={t("field.invoiceNumHint")} error={msg(fields.invoiceNum.errors)} required>
             <Input id="invoice-num" name={fields.invoiceNum.name} defaultValue={draft.invoiceNum} maxLength={50} autoComplete="off" />
           </Field>
           <Field label={t("field.dueDate")} hint={t("field.dueDateHint")} error={msg(fields.dueDate.errors)} required>

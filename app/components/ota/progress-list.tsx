@@ -1,7 +1,7 @@
 import type { TFunction } from "i18next";
 import { Badge } from "~/components/ui/badge";
+import { ZonedTime } from "~/components/ui/zoned-time";
 import type { ProgressRow } from "~/services/firmware.server";
-import { formatZonedTime } from "~/utils/format";
 
 const STATE_VARIANT = { installed: "success", failed: "destructive", downloading: "secondary", verified: "secondary", offered: "outline" } as const;
 
@@ -28,7 +28,7 @@ export function ProgressList({ rows, t, timeZone }: { rows: ProgressRow[]; t: TF
               <span>
                 {t("blocks", { done: r.blocksDone, total: r.blocksTotal })} ({percent}%){r.detail ? ` · ${r.detail}` : ""}
               </span>
-              <span>{formatZonedTime(r.updatedAt, timeZone)}</span>
+              <ZonedTime value={r.updatedAt} timeZone={timeZone} />
             </div>
           </li>
         );

@@ -1,17 +1,16 @@
 import { useId } from "react";
-import { Input } from "~/components/ui/input";
+import { TimeInput } from "~/components/ui/time-input";
 
 /** A time field in a schedule table's cell, with its error below it. */
 export function TimeCell({ label, value, disabled, error, onChange }: { label: string; value: string; disabled: boolean; error?: string; onChange: (v: string) => void }) {
   const id = useId();
   return (
     <td className="py-2 pr-3">
-      <Input
-        type="time"
+      <TimeInput
         step={300}
         value={value}
         disabled={disabled}
-        onChange={(e) => onChange(e.target.value)}
+        onValueChange={onChange}
         aria-label={label}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}-error` : undefined}

@@ -15,7 +15,7 @@ type Note = { id: number; note: string; createdAt: number; authorName: string };
 
 /** The add-note form (with the add right) and the notes, newest first: date, author, text. */
 export function TicketNotes({ notes, canAdd, timeZone, lastResult }: { notes: Note[]; canAdd: boolean; timeZone: string; lastResult?: SubmissionResult<string[]> }) {
-  const { t } = useTranslation("support");
+  const { t, i18n } = useTranslation("support");
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "note";
   const { fields, err, formError, formProps } = usePageForm({ id: "ticket-note", schema: supportNoteSchema, ns: "support", lastResult, shouldValidate: "onSubmit" });
@@ -46,7 +46,7 @@ export function TicketNotes({ notes, canAdd, timeZone, lastResult }: { notes: No
           {notes.map((n) => (
             <li key={n.id} className="rounded-md border px-4 py-3">
               <p className="text-xs text-muted-foreground">
-                <time dateTime={new Date(n.createdAt).toISOString()}>{formatDate(n.createdAt, timeZone)}</time> · {n.authorName}
+                <time dateTime={new Date(n.createdAt).toISOString()}>{formatDate(n.createdAt, timeZone, i18n.language)}</time> · {n.authorName}
               </p>
               <p className="mt-1 text-sm whitespace-pre-line break-words">{n.note}</p>
             </li>

@@ -44,6 +44,7 @@ export function Toaster({ toast: serverToast, closeLabel = "Close", regionLabel 
           // status role for lookup but stays silent so it is not read twice.
           role="status"
           aria-live="off"
+          data-type={active.type}
           aria-atomic="true"
           onOpenChange={(open) => {
             if (!open) dismiss();

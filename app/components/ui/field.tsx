@@ -1,5 +1,5 @@
 import { Slot } from "@radix-ui/react-slot";
-import { isValidElement, useId, type ReactElement, type ReactNode } from "react";
+import { cloneElement, isValidElement, useId, type ReactElement, type ReactNode } from "react";
 import { cn } from "~/utils/cn";
 import { Label } from "./label";
 
@@ -38,9 +38,13 @@ export function Field({ label, children, hint, error, id, required, orientation 
   const message = Array.isArray(error) ? error[0] : error;
   const describedBy = [hint ? hintId : null, message ? errorId : null].filter(Boolean).join(" ") || undefined;
 
+  // The field is invalid exactly when its error shows: a control's own `aria-invalid` (Conform's
+  // `getInputProps` sets it from errors the form still hides, e.g. after tabbing past an empty field)
+  // would otherwise paint it red with no message. Slot lets the child's props win, so override them here.
+  const invalid = message ? true : undefined;
   const control = (
-    <Slot id={controlId} aria-describedby={describedBy} aria-invalid={message ? true : undefined} aria-required={required || undefined}>
-      {children}
+    <Slot id={controlId} aria-describedby={describedBy} aria-required={required || undefined}>
+      {isValidElement(children) ? cloneElement(children as ReactElement<{ "aria-invalid"?: boolean }>, { "aria-invalid": invalid }) : children}
     </Slot>
   );
   const labelElement = (

@@ -28,7 +28,7 @@ const PRIVILEGES = [
 ] as const satisfies readonly (readonly [keyof UserListRow, string])[];
 
 /** Columns of /users (docs/ARCHITECTURE.md §7.1); sortable ids match `USER_SORTS`. */
-export function userColumns(t: TFunction, opts: { canDelete: boolean; timeZone: string }): ColumnDef<UserListRow>[] {
+export function userColumns(t: TFunction, opts: { canDelete: boolean; timeZone: string; selfId: number }): ColumnDef<UserListRow>[] {
   const cols: ColumnDef<UserListRow>[] = [
     {
       ...openColumn<UserListRow>({ header: t("col.details"), icon: <UserIcon />, href: (u) => `/modifyUser?id=${u.id}`, label: (u) => t("openUser", { name: u.displayName }) }),
@@ -129,6 +129,13 @@ export function userColumns(t: TFunction, opts: { canDelete: boolean; timeZone: 
     },
   ];
   if (opts.canDelete)
-    cols.push(deleteColumn<UserListRow>(t, (u) => ({ name: u.displayName }), { label: "deleteUser", title: "deleteTitle", description: "deleteDescription", confirm: "delete" }));
+    cols.push(
+      deleteColumn<UserListRow>(
+        t,
+        (u) => ({ name: u.displayName }),
+        { label: "deleteUser", title: "deleteTitle", description: "deleteDescription", confirm: "delete" },
+        (u) => u.id === opts.selfId,
+      ),
+    );
   return cols;
 }

@@ -8,7 +8,7 @@ import { Field } from "~/components/ui/field";
 import { Label } from "~/components/ui/label";
 import { Switch } from "~/components/ui/switch";
 import { Textarea } from "~/components/ui/textarea";
-import { applyPrivilegeRules, autoDisplayName, userFormSchema } from "~/schemas/users";
+import { applyPrivilegeRules, followDisplayName, userFormSchema } from "~/schemas/users";
 
 export type UserFormValues = {
   firstName: string;
@@ -51,7 +51,8 @@ const PERMISSION_HELP = "/support?tab=faqs";
 /**
  * The add/modify user form: Conform with the schema the action parses. The values stay controlled
  * (the privilege rules, the display-name default and the +1 cell mask rewrite them as you type);
- * server errors (e.g. a duplicate email) arrive as the action's reply. Save stays disabled until a field changes.
+ * server errors (e.g. a duplicate email) arrive as the action's reply. Save is always enabled: an empty or
+ * unchanged form answers with its errors (or saves nothing new) rather than a button that gives no reason.
  */
 export function UserForm({ initial, disabled = false }: { initial: UserFormValues; disabled?: boolean }) {
   const { fields, err, formError, formProps, t } = usePageForm({ id: "user-form", schema: userFormSchema, ns: "users" });
@@ -60,8 +61,7 @@ export function UserForm({ initial, disabled = false }: { initial: UserFormValue
   const [values, setValues] = useState(initial);
   useEffect(() => setValues(initial), [initial]);
 
-  const dirty = (Object.keys(initial) as (keyof UserFormValues)[]).some((k) => values[k] !== initial[k]);
-  const set = <K extends keyof UserFormValues>(key: K, value: UserFormValues[K]) => setValues((v) => applyPrivilegeRules({ ...v, [key]: value }));
+  const set = <K extends keyof UserFormValues>(key: K, value: UserFormValues[K]) => setValues((v) => applyPrivilegeRules(followDisplayName(v, { ...v, [key]: value })));
   const bound = { values, set, label: (k: string) => t(k), error: (k: keyof typeof fields) => err(fields[k]), disabled };
 
   return (
@@ -72,7 +72,6 @@ export function UserForm({ initial, disabled = false }: { initial: UserFormValue
           idPrefix="user"
           keys={TEXT_FIELDS}
           email="email"
-          onBlur={{ firstName: () => set("displayName", autoDisplayName(values.firstName, values.lastName)) }}
           {...bound}
         />
         <PhoneFields idPrefix="user" country="countryCode" phone="cell" region={values.countryCode} {...bound} />
@@ -110,7 +109,7 @@ export function UserForm({ initial, disabled = false }: { initial: UserFormValue
           <Label htmlFor="user-isInactive">{t("deactivate")}</Label>
           <input type="hidden" name="isInactive" value={values.isInactive ? "1" : "0"} />
         </div>
-        <Button type="submit" loading={saving} disabled={disabled || !dirty}>
+        <Button type="submit" loading={saving} disabled={disabled}>
           {t("save")}
         </Button>
       </div>
