@@ -9,7 +9,7 @@ import { EMPTY_USER, UserForm } from "~/components/users/user-form";
 import { userFormSchema } from "~/schemas/users";
 import { settingsOf } from "~/services/auth.server";
 import { deliverQueuedMail } from "~/services/mail/outbox.server";
-import { addUser } from "~/services/users.server";
+import { addUser, USER_MSG } from "~/services/users.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { formAction } from "~/utils/form-action.server";
@@ -34,7 +34,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const env = context.cloudflare.env;
     const r = await addUser(getDb(context), auth, value, { origin: publicOrigin(env, request), now: nowMs() });
     if (r.invited) deliverQueuedMail(env, (p) => context.cloudflare.ctx.waitUntil(p));
-    return redirectWithMessage({ request, context }, { to: `/modifyUser?id=${r.id}`, ns: "users", message: r.message });
+    return redirectWithMessage({ request, context }, { to: `/modifyUser?id=${r.id}`, ns: "users", message: r.invited ? USER_MSG.createdInvited : r.message });
   });
 }
 

@@ -102,9 +102,7 @@ export default function ResetPassword() {
     <AuthCard title={t(link.purpose === "invite" ? "inviteTitle" : "resetTitle")} lng={lng}>
       <dl className="mb-4 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 rounded-md bg-muted/60 p-3 text-sm" data-testid="link-account">
         <dt className="text-muted-foreground">{t("accountCompany")}</dt>
-        <dd>
-          {link.companyName} ({link.companyCode})
-        </dd>
+        <dd>{`${link.companyName} (${link.companyCode})`}</dd>
         <dt className="text-muted-foreground">{t("accountUser")}</dt>
         <dd className="break-all">{link.email}</dd>
       </dl>

@@ -25,6 +25,7 @@ export const USER_MSG = {
   approved: "Account Approved",
   resetSent: "Password Reset Link Sent",
   inviteResent: "Invite Resent",
+  /** The add-user page's answer when the invite went with the new user. */
   createdInvited: "User Created; invite sent",
   deviceForgotten: "Device Forgotten",
   emailTaken: "This email already exists in this company",
@@ -274,7 +275,7 @@ export async function addUser(db: Db, auth: Auth, input: UserForm, ctx: { origin
     }),
     ...invite,
   ]);
-  return { id: inserted[0].id, message: v.sendInvite ? USER_MSG.createdInvited : USER_MSG.created, invited: v.sendInvite };
+  return { id: inserted[0].id, message: USER_MSG.created, invited: v.sendInvite };
 }
 
 export async function modifyUser(db: Db, auth: Auth, id: number, input: UserForm, now: number): Promise<{ message: string }> {
