@@ -170,3 +170,11 @@ describe("creating a user", () => {
     expect(linkIn(mail.body)).toMatch(/^\/resetPassword\//);
   });
 });
+
+it("the OpenAPI document names the new fields of addCompany and addUser", async () => {
+  const doc = (await api(null, "GET", "/api/openapi.json")).body;
+  const body = (path: string) => doc.paths[`${BASE}${path}`].post.requestBody.content["application/json"].schema.properties;
+  expect(Object.keys(body("/company/addCompany"))).toEqual(expect.arrayContaining(["timeZone", "country", "language"]));
+  expect(body("/company/addCompany").timeZone.description).toContain("IANA");
+  expect(Object.keys(body("/user/addUser"))).toContain("sendInvite");
+});
