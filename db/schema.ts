@@ -232,6 +232,14 @@ export const passwordResetTokens = sqliteTable(
     companyId: integer("company_id").notNull(),
     expiresAt: integer("expires_at").notNull(),
     usedAt: integer("used_at"),
+    /** 'reset' (forgot password, an hour) or 'invite' (a new account, 7 days); decision 0055. */
+    purpose: text("purpose", { enum: ["reset", "invite"] })
+      .notNull()
+      .default("reset"),
+    /** Where the person is signed in once the password is chosen. */
+    landsOn: text("lands_on", { enum: ["console", "phone"] })
+      .notNull()
+      .default("console"),
     createdAt: createdAt(),
   },
   (t) => [index("password_reset_user_idx").on(t.userId)],
@@ -285,6 +293,10 @@ export const companySettings = sqliteTable("company_settings", {
   activityRetentionAction: text("activity_retention_action", { enum: ["delete", "anonymise"] })
     .notNull()
     .default("delete"),
+  /** The language of the company's mails (invites, reset links); asked when the company is created. */
+  language: text("language", { enum: ["en", "es"] })
+    .notNull()
+    .default("en"),
   updatedAt: updatedAt(),
 });
 

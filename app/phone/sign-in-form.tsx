@@ -66,6 +66,10 @@ export function SignInForm({ onSignedIn }: { onSignedIn: (s: PhoneSession) => vo
       <Button type="submit" className="w-full" disabled={busy}>
         {busy ? t("signingIn") : t("signIn")}
       </Button>
+      {/* The console's reset page, asked to send a link that signs in back here (decision 0055). */}
+      <a href="/forgotPassword?from=m" className="block text-center text-sm text-primary underline-offset-4 hover:underline">
+        {t("forgotPassword")}
+      </a>
     </form>
   );
 }

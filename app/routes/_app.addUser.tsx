@@ -8,10 +8,12 @@ import { loadPanelData } from "~/routes/user-ekey-panel.server";
 import { EMPTY_USER, UserForm } from "~/components/users/user-form";
 import { userFormSchema } from "~/schemas/users";
 import { settingsOf } from "~/services/auth.server";
-import { addUser } from "~/services/users.server";
+import { deliverQueuedMail } from "~/services/mail/outbox.server";
+import { addUser, USER_MSG } from "~/services/users.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { formAction } from "~/utils/form-action.server";
+import { publicOrigin } from "~/utils/origin.server";
 import { regionForCallingCode } from "~/utils/phone";
 import { redirectWithMessage } from "~/utils/toast.server";
 
@@ -29,14 +31,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "users", "add");
   return formAction(request, userFormSchema, async (value) => {
-    const r = await addUser(getDb(context), auth, value, nowMs());
-    return redirectWithMessage({ request, context }, { to: `/modifyUser?id=${r.id}`, ns: "users", message: r.message });
+    const env = context.cloudflare.env;
+    const r = await addUser(getDb(context), auth, value, { origin: publicOrigin(env, request), now: nowMs() });
+    if (r.invited) deliverQueuedMail(env, (p) => context.cloudflare.ctx.waitUntil(p));
+    return redirectWithMessage({ request, context }, { to: `/modifyUser?id=${r.id}`, ns: "users", message: r.invited ? USER_MSG.createdInvited : r.message });
   });
 }
 
 export default function AddUserPage() {
   const { panel, region } = useLoaderData<typeof loader>();
-  const initial = useMemo(() => ({ ...EMPTY_USER, countryCode: region }), [region]);
+  const initial = useMemo(() => ({ ...EMPTY_USER, countryCode: region, sendInvite: true }), [region]);
   const { t } = useTranslation("users");
   return (
     <div className="grid gap-6">

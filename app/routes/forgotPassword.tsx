@@ -1,6 +1,6 @@
 import { getInputProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { useLoaderData } from "@remix-run/react";
+import { useLoaderData, useSearchParams } from "@remix-run/react";
 import { AuthCard } from "~/components/auth/auth-card";
 import { AuthForm, SubmitAndBack } from "~/components/auth/form-parts";
 import { useAuthForm } from "~/components/auth/use-auth-form";
@@ -22,17 +22,39 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { lng: await getLanguage(request) };
 }
 
+/** `?from=m`: asked from the phone app, whose link signs in back there (decision 0055). */
+const fromPhone = (request: Request) => new URL(request.url).searchParams.get("from") === "m";
+
 export async function action({ request, context }: ActionFunctionArgs) {
   return formAction(request, forgotPasswordSchema, async (input) => {
-    const r = await webForgotPassword(getDb(context), input, { origin: publicOrigin(context.cloudflare.env, request), ip: clientIp(request), now: nowMs() });
+    const phone = fromPhone(request);
+    const r = await webForgotPassword(
+      getDb(context),
+      { ...input, landsOn: phone ? "phone" : "console" },
+      { origin: publicOrigin(context.cloudflare.env, request), ip: clientIp(request), now: nowMs() },
+    );
     deliverQueuedMail(context.cloudflare.env, context.cloudflare.ctx.waitUntil);
-    return redirectWithToast("/login", { type: "success", message: r.message }, context.cloudflare.env);
+    return redirectWithToast(phone ? "/forgotPassword?from=m&sent=1" : "/login", { type: "success", message: r.message }, context.cloudflare.env);
   });
 }
 
 export default function ForgotPassword() {
   const { lng } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const phone = params.get("from") === "m";
   const { formProps, fields, err, formError, busy, t } = useAuthForm("forgot", forgotPasswordSchema);
+  if (phone && params.get("sent")) {
+    return (
+      <AuthCard title={t("forgotTitle")} lng={lng}>
+        <p role="status" className="mb-4 text-sm">
+          {t("forgotSentPhone")}
+        </p>
+        <a href="/m" className="block text-center text-sm text-primary underline-offset-4 hover:underline">
+          {t("backToPhoneApp")}
+        </a>
+      </AuthCard>
+    );
+  }
   return (
     <AuthCard title={t("forgotTitle")} lng={lng}>
       <p className="mb-4 text-sm text-muted-foreground">{t("forgotBody")}</p>
@@ -43,7 +65,7 @@ export default function ForgotPassword() {
         <Field label={t("userName")} error={err(fields.userName)}>
           <Input {...getInputProps(fields.userName, { type: "text" })} />
         </Field>
-        <SubmitAndBack label={t("sendLink")} busy={busy} />
+        <SubmitAndBack label={t("sendLink")} busy={busy} back={phone ? { to: "/m", label: t("backToPhoneApp") } : undefined} />
       </AuthForm>
     </AuthCard>
   );

@@ -1,5 +1,8 @@
 import { z } from "zod";
 
+/** The console's refusal of a user without console rights; the sign-in page then points to the phone app (decision 0055). */
+export const NO_CONSOLE_MSG = "You do not have permission to log in to the console";
+
 /** Shared by the sign-in form (client checks) and the service (server checks). */
 export const companyCode = z
   .string({ required_error: "Company ID is required to have 4 digits", invalid_type_error: "Company ID is required to have 4 digits" })
@@ -59,6 +62,8 @@ export const changePasswordSchema = z.object({
 export const forgotPasswordSchema = z.object({
   companyId: companyCode,
   userName: z.string({ required_error: "Email or user name is required" }).trim().min(1, "Email or user name is required"),
+  /** Asked from the phone app: the link signs in there (decision 0055). */
+  landsOn: z.enum(["console", "phone"]).optional(),
 });
 
 export const webResetPasswordSchema = z

@@ -36,6 +36,8 @@ export const userFormSchema = z
     isFob: checkbox(),
     isInactive: checkbox(),
     isSOInterrupt: checkbox(true),
+    /** On a new user only: mail the invite now (decision 0055). The form's box starts ticked; the API's default is on. */
+    sendInvite: checkbox(),
   })
   .superRefine((v, ctx) => checkPhonePair(v, ctx, { country: "countryCode", number: "cell" }, USER_PHONE_MSG))
   .transform((v) => {
@@ -63,6 +65,8 @@ export const addUserBody = z.object({
   isFob: flag.optional(),
   isInactive: flag.optional(),
   isSOInterrupt: flag.optional(),
+  /** addUser only: mail the invite (set-password link) now; on unless '0'. */
+  sendInvite: flag.optional(),
 });
 export const modifyUserBody = addUserBody.extend({ userId: z.coerce.number().int().positive("userId is required") });
 
@@ -82,6 +86,7 @@ export function fromApiBody(b: z.infer<typeof addUserBody>): UserForm {
     isFob: b.isFob ?? false,
     isInactive: b.isInactive ?? false,
     isSOInterrupt: b.isSOInterrupt ?? true,
+    sendInvite: b.sendInvite ?? true,
   };
 }
 

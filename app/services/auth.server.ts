@@ -2,14 +2,23 @@
  * Sign-in, second factor, password changes and sign-out: the one implementation behind the
  * console pages and the admin API (`/user/login`, `/user/twoFactorAuthenticate`, ...).
  */
-import { and, desc, eq, isNull, ne, or } from "drizzle-orm";
+import { and, desc, eq, isNull, ne, or, type SQL } from "drizzle-orm";
 import type { z } from "zod";
-import type { changePasswordSchema, forgotPasswordSchema, LoginInput, resetExpiredPasswordSchema, twoFactorSchema, webResetPasswordSchema } from "~/schemas/auth";
+import {
+  NO_CONSOLE_MSG,
+  type changePasswordSchema,
+  type forgotPasswordSchema,
+  type LoginInput,
+  type resetExpiredPasswordSchema,
+  type twoFactorSchema,
+  type webResetPasswordSchema,
+} from "~/schemas/auth";
 import { activityInsert } from "~/utils/activity-insert.server";
 import type { Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
-import { hashPassword, needsRehash, passwordMeetsRules, verifyPassword } from "~/utils/password.server";
+import { hashPassword, needsRehash, verifyPassword } from "~/utils/password.server";
+import { passwordMeetsRules } from "~/utils/password-rules";
 import { createSession, deleteSession, type SessionKind } from "~/utils/session.server";
 import { randomToken, sha256Hex } from "~/utils/tokens.server";
 import { toE164 } from "~/utils/phone";
@@ -20,7 +29,7 @@ export const AUTH_MSG = {
   badCredentials: "Incorrect Company ID, Username, or Password",
   deactivated: "Your account has been de-activated",
   flagged: "account has been locked due to suspicious activity",
-  noConsole: "You do not have permission to log in to the console",
+  noConsole: NO_CONSOLE_MSG,
   expired: "Your password has expired, please reset it",
   twoFactor: "Two Factor Authentication is required to login",
   badCurrent: "Incorrect Current Password",
@@ -34,7 +43,6 @@ export const AUTH_MSG = {
 
 const TWO_FACTOR_TTL_MS = 5 * 60 * 1000;
 const TWO_FACTOR_MAX_ATTEMPTS = 5;
-const RESET_LINK_TTL_MS = 60 * 60 * 1000;
 const MONTH_MS = 30 * 24 * 60 * 60 * 1000;
 
 export type LoginPayload = {
@@ -358,40 +366,111 @@ export async function webForgotPassword(db: Db, input: z.infer<typeof forgotPass
   if (!account || account.user.isInactive) return { message };
   // Per account: further requests are answered the same way but send nothing (no mail bombing).
   if (await overRateLimit(db, `reset:user:${account.user.id}`, RESET_MAIL_LIMIT.perAccount, THROTTLE.windowMs, ctx.now)) return { message };
-  await queueResetLink(db, account.user, ctx);
+  await queueResetLink(db, account.user, { ...ctx, landsOn: input.landsOn });
   return { message };
 }
 
-/** Queues a reset link; `alongside` (e.g. the audit entry of the caller) lands in the same batch. */
-export async function queueResetLink(db: Db, user: { id: number; companyId: number; email: string }, ctx: { origin: string; now: number }, alongside: BatchItem[] = []) {
+/** How long a set-password link lives: an hour for a reset, a week for an invite (decision 0055). */
+export const PASSWORD_LINK_TTL_MS = { reset: 60 * 60 * 1000, invite: 7 * 24 * 60 * 60 * 1000 } as const;
+export type PasswordLinkPurpose = keyof typeof PASSWORD_LINK_TTL_MS;
+export type LandsOn = "console" | "phone";
+
+/**
+ * A one-time set-password link and the statement that stores its hash: the one machinery behind reset
+ * links and invites. `user.id` may be a subquery when the user is created in the same batch.
+ */
+export async function passwordLink(
+  db: Db,
+  user: { id: number | SQL; companyId: number | SQL },
+  link: { purpose: PasswordLinkPurpose; landsOn: LandsOn },
+  ctx: { origin: string; now: number },
+): Promise<{ url: string; statement: BatchItem }> {
   const token = randomToken();
+  const statement = db.insert(schema.passwordResetTokens).values({
+    id: await sha256Hex(token),
+    userId: user.id,
+    companyId: user.companyId,
+    purpose: link.purpose,
+    landsOn: link.landsOn,
+    expiresAt: ctx.now + PASSWORD_LINK_TTL_MS[link.purpose],
+    createdAt: ctx.now,
+  });
+  return { url: `${ctx.origin}/resetPassword/${token}`, statement };
+}
+
+/** Queues a reset link; `alongside` (e.g. the audit entry of the caller) lands in the same batch. */
+export async function queueResetLink(
+  db: Db,
+  user: { id: number; companyId: number; email: string },
+  ctx: { origin: string; now: number; landsOn?: LandsOn },
+  alongside: BatchItem[] = [],
+) {
+  const link = await passwordLink(db, user, { purpose: "reset", landsOn: ctx.landsOn ?? "console" }, ctx);
   await db.batch([
-    db.insert(schema.passwordResetTokens).values({
-      id: await sha256Hex(token),
-      userId: user.id,
-      companyId: user.companyId,
-      expiresAt: ctx.now + RESET_LINK_TTL_MS,
-      createdAt: ctx.now,
-    }),
+    link.statement,
     db.insert(schema.mailOutbox).values({
       companyId: user.companyId,
       toAddress: user.email,
       subject: "Reset your password",
-      body: `Open this link within an hour to choose a new password: ${ctx.origin}/resetPassword/${token}`,
+      body: `Open this link within an hour to choose a new password: ${link.url}`,
       createdAt: ctx.now,
     }),
     ...alongside,
   ]);
 }
 
+/** What a set-password page shows about its link: whose account it opens, and where it lands. */
+export type PasswordLinkInfo = {
+  purpose: PasswordLinkPurpose;
+  landsOn: LandsOn;
+  companyName: string;
+  companyCode: string;
+  email: string;
+  language: "en" | "es";
+};
+
+/** A usable link's account (the user may sign in to the console or only to the phone); null when used, expired or unknown. */
+async function usableLink(db: Db, token: string, now: number) {
+  const t = schema.passwordResetTokens;
+  const [row] = await db
+    .select({ link: t, user: schema.users, company: schema.companies, language: schema.companySettings.language })
+    .from(t)
+    .innerJoin(schema.users, and(eq(schema.users.id, t.userId), isNull(schema.users.deletedAt)))
+    .innerJoin(schema.companies, and(eq(schema.companies.id, schema.users.companyId), isNull(schema.companies.deletedAt)))
+    .leftJoin(schema.companySettings, eq(schema.companySettings.companyId, schema.companies.id))
+    .where(eq(t.id, await sha256Hex(token)))
+    .limit(1);
+  if (!row || row.link.usedAt != null || row.link.expiresAt <= now) return null;
+  // A user without console rights is always sent to the phone app.
+  const landsOn: LandsOn = row.user.isSentinel || row.user.isSuperAdmin ? row.link.landsOn : "phone";
+  return { ...row, landsOn };
+}
+
+export async function describePasswordLink(db: Db, token: string, now: number): Promise<PasswordLinkInfo | null> {
+  const row = await usableLink(db, token, now);
+  if (!row) return null;
+  return {
+    purpose: row.link.purpose,
+    landsOn: row.landsOn,
+    companyName: row.company.name,
+    companyCode: row.company.code,
+    email: row.user.email,
+    language: row.language ?? "en",
+  };
+}
+
+/** Spends a link: sets the password (which ends every link of the account) and says where to sign in. */
 export async function webResetPassword(db: Db, input: z.infer<typeof webResetPasswordSchema>, now: number) {
-  const row = await db.query.passwordResetTokens.findFirst({ where: eq(schema.passwordResetTokens.id, await sha256Hex(input.uid)) });
-  if (!row || row.usedAt != null || row.expiresAt <= now) throw new ServiceError(400, AUTH_MSG.badLink, { errorCode: "bad-link" });
+  const row = await usableLink(db, input.uid, now);
+  if (!row) throw new ServiceError(400, AUTH_MSG.badLink, { errorCode: "bad-link" });
   assertNewPassword(input.password, input.confirmPassword);
-  const user = await db.query.users.findFirst({ where: eq(schema.users.id, row.userId) });
-  if (!user) throw new ServiceError(400, AUTH_MSG.badLink, { errorCode: "bad-link" });
-  await setPassword(db, user, input.password, now, user.id);
-  return { message: "Password reset successfully", hasWebAccess: user.isSentinel || user.isSuperAdmin };
+  await setPassword(db, row.user, input.password, now, row.user.id);
+  return {
+    message: row.link.purpose === "invite" ? "Password set successfully" : "Password reset successfully",
+    hasWebAccess: row.user.isSentinel || row.user.isSuperAdmin,
+    landsOn: row.landsOn,
+    signIn: { companyId: row.company.code, userName: row.user.email },
+  };
 }
 
 /** Ends the session; the 'User Logs Out' entry is written only by the call that actually ended it. */

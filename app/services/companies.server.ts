@@ -7,11 +7,13 @@
  * Viewing needs the `company` or `var_panel` module; adding, modifying and deleting need `company`.
  */
 import { and, asc, desc, eq, isNull, ne, sql, type SQL } from "drizzle-orm";
-import { allowedParentTypes, generateCompanyCode, type CompanyCreateInput, type CompanyUpdateInput } from "~/schemas/companies";
+import { allowedParentTypes, COMPANY_SETUP_MSG, generateCompanyCode, type CompanyCreateInput, type CompanySetup, type CompanyUpdateInput } from "~/schemas/companies";
+import { inviteStatements } from "~/services/invites.server";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { countWhere, schema, type Db } from "~/utils/db.server";
-import { splitPhone } from "~/utils/phone";
+import { countryDefaults } from "~/utils/country-defaults";
+import { callingCode, splitPhone, wireCallingCode } from "~/utils/phone";
 import { forbidden, notFound, ServiceError } from "~/utils/errors.server";
 import type { ModuleKey } from "~/utils/permissions";
 
@@ -304,16 +306,42 @@ function formColumns(v: CompanyCreateInput | CompanyUpdateInput) {
   };
 }
 
+/** A company's starting settings from a country alone (an accepted request): its main zone, UTC when it has none. */
+export function setupFromCountry(countryCode: string): CompanySetup {
+  const d = countryDefaults(countryCode);
+  return { timeZone: d?.timeZone ?? "UTC", countryCode: wireCallingCode(callingCode(countryCode) ?? "1"), language: d?.language ?? "en" };
+}
+
+/** The zone a setup names, as its picker id; an unknown name is refused on its field. */
+async function zoneIdOf(db: Db, name: string): Promise<number> {
+  const [row] = await db.select({ id: schema.timeZones.id }).from(schema.timeZones).where(eq(schema.timeZones.name, name)).limit(1);
+  if (!row) throw new ServiceError(400, COMPANY_SETUP_MSG.badTimeZone, { fieldErrors: { timeZone: [COMPANY_SETUP_MSG.badTimeZone] } });
+  return row.id;
+}
+
 /**
- * The statements that create a company with its first administrator: the company, a
- * "Company Admin" role, its point of contact as an active super admin whose account setup is
- * pending, and the invite mail. Ids are unknown inside a batch, so later rows find the company
- * by its (unique) code. The caller adds its audit entries and runs them in one batch.
+ * The statements that create a company with its first administrator: the company, its settings (zone,
+ * default phone country and mail language: decision 0055), a "Company Admin" role, its point of contact
+ * as an active super admin whose account setup is pending, and the invite with its set-password link.
+ * Ids are unknown inside a batch, so later rows find the company by its (unique) code. The caller adds
+ * its audit entries and runs them in one batch.
  */
-export function provisionCompany(db: Db, v: NewCompany & { parentId: number; billingTerm?: number }, ctx: { origin: string; now: number }): BatchItem[] {
+export async function provisionCompany(
+  db: Db,
+  v: Omit<NewCompany, "setup"> & { parentId: number; setup: CompanySetup },
+  ctx: { origin: string; now: number },
+): Promise<BatchItem[]> {
   const companyId = sql`(select id from companies where code = ${v.companyId})`;
   const roleId = sql`(select id from roles where company_id = ${companyId} and role_title = ${COMPANY_ADMIN_ROLE})`;
+  const userId = sql`(select id from users where company_id = ${companyId} and email = ${v.POCEmail} and deleted_at is null)`;
   const modules = v.companyType === "ec" ? COMPANY_ADMIN_MODULES : [...COMPANY_ADMIN_MODULES, ...RESELLER_EXTRA_MODULES];
+  const timeZoneId = await zoneIdOf(db, v.setup.timeZone);
+  const invite = await inviteStatements(
+    db,
+    { id: userId, companyId, email: v.POCEmail, isSentinel: true, isSuperAdmin: true },
+    { name: v.companyName, code: v.companyId, language: v.setup.language },
+    ctx,
+  );
   return [
     db.insert(c).values({
       code: v.companyId,
@@ -323,6 +351,7 @@ export function provisionCompany(db: Db, v: NewCompany & { parentId: number; bil
       createdAt: ctx.now,
       updatedAt: ctx.now,
     }),
+    db.insert(schema.companySettings).values({ companyId, defaultTimeZoneId: timeZoneId, defaultCountryCode: v.setup.countryCode, language: v.setup.language }),
     db.insert(schema.roles).values({
       companyId,
       title: COMPANY_ADMIN_ROLE,
@@ -351,13 +380,7 @@ export function provisionCompany(db: Db, v: NewCompany & { parentId: number; bil
       createdAt: ctx.now,
       updatedAt: ctx.now,
     }),
-    db.insert(schema.mailOutbox).values({
-      companyId,
-      toAddress: v.POCEmail,
-      subject: `You are invited to the ${v.companyName} console`,
-      body: `You are the administrator of ${v.companyName}. Company ID: ${v.companyId}, user name: ${v.POCEmail}. Open ${ctx.origin}/forgotPassword to choose your password.`,
-      createdAt: ctx.now,
-    }),
+    ...invite,
   ];
 }
 
@@ -374,7 +397,7 @@ export async function addCompany(db: Db, auth: Auth, input: CompanyCreateInput, 
   assertPlatformCaller(auth, "company", "add");
   const v = await checkNewCompany(db, auth, input);
   await db.batch([
-    ...(provisionCompany(db, v, ctx) as [BatchItem, ...BatchItem[]]),
+    ...((await provisionCompany(db, v, ctx)) as [BatchItem, ...BatchItem[]]),
     activityInsert(db, {
       companyId: auth.company.id,
       name: "Created Company",

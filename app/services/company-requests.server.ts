@@ -7,7 +7,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { companyRequestSchema } from "~/schemas/company-requests";
 import { defaultDiscount, issuesOf } from "~/schemas/companies";
-import { assertPlatformCaller, COMPANY_MSG, freeCompanyCode, provisionCompany } from "~/services/companies.server";
+import { assertPlatformCaller, COMPANY_MSG, freeCompanyCode, provisionCompany, setupFromCountry } from "~/services/companies.server";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { countWhere, schema, type Db } from "~/utils/db.server";
@@ -162,7 +162,7 @@ export async function acceptCompanyRequest(db: Db, auth: Auth, id: number, ctx: 
     .limit(1);
   if (pair.length) throw new ServiceError(422, COMPANY_MSG.pairTaken);
   const code = await freeCompanyCode(db, auth);
-  const statements = provisionCompany(
+  const statements = await provisionCompany(
     db,
     {
       companyId: code,
@@ -178,6 +178,8 @@ export async function acceptCompanyRequest(db: Db, auth: Auth, id: number, ctx: 
       POCCountryCode: req.pocCountryCode,
       POCPhoneNumber: req.pocPhoneNumber,
       isDeactive: false,
+      // A request names no zone: the contact phone's country gives it (decision 0055); the admin can change it.
+      setup: setupFromCountry(req.pocCountryCode),
     },
     ctx,
   );

@@ -11,7 +11,7 @@ import { DEACTIVATED } from "~/schemas/device-groups";
 import type { BulkOutcome, BulkRefusal, BulkRowResult } from "~/schemas/bulk";
 import type { KeySpec } from "~/schemas/ekeys";
 import { newKeyStatements, planKey } from "~/services/ekeys.server";
-import { inviteStatements } from "~/services/users.server";
+import { invitingCompany, userInviteStatements } from "~/services/users.server";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { chunks, inChunks, schema, type Db } from "~/utils/db.server";
@@ -34,13 +34,21 @@ export const BULK_ROW_MSG = {
   notPending: "has already completed account setup",
 } as const;
 
-type Target = { id: number; displayName: string; email: string; isSuperAdmin: boolean; isInactive: boolean; accountSetupPending: boolean };
+type Target = { id: number; displayName: string; email: string; isSentinel: boolean; isSuperAdmin: boolean; isInactive: boolean; accountSetupPending: boolean };
 
 /** The live users of the caller's company among `ids`. */
 async function targets(db: Db, auth: Auth, ids: number[]): Promise<Map<number, Target>> {
   const rows = await inChunks(ids, (part) =>
     db
-      .select({ id: u.id, displayName: u.displayName, email: u.email, isSuperAdmin: u.isSuperAdmin, isInactive: u.isInactive, accountSetupPending: u.accountSetupPending })
+      .select({
+        id: u.id,
+        displayName: u.displayName,
+        email: u.email,
+        isSentinel: u.isSentinel,
+        isSuperAdmin: u.isSuperAdmin,
+        isInactive: u.isInactive,
+        accountSetupPending: u.accountSetupPending,
+      })
       .from(u)
       .where(liveInCompany(u, auth, inArray(u.id, part))),
   );
@@ -122,15 +130,19 @@ export async function setUsersInactive(db: Db, auth: Auth, input: { userIds: num
 export async function inviteUsers(db: Db, auth: Auth, userIds: number[], ctx: { origin: string; now: number }): Promise<BulkRowResult[]> {
   assertCan(auth, "users", "modify");
   const users = await targets(db, auth, userIds);
+  const company = await invitingCompany(db, auth);
   const statements: unknown[] = [];
-  const results = userIds.map((id) => {
+  const results: BulkRowResult[] = [];
+  for (const id of userIds) {
     const user = users.get(id);
-    if (!user) return row(id, user, "notFound", BULK_ROW_MSG.notFound);
-    if (!mayTouch(auth, user)) return refused(id, user, "superAdminOnly");
-    if (!user.accountSetupPending) return row(id, user, "notPending", BULK_ROW_MSG.notPending);
-    statements.push(...inviteStatements(db, auth, user, ctx));
-    return row(id, user, "done", BULK_ROW_MSG.inviteSent);
-  });
+    if (!user) results.push(row(id, user, "notFound", BULK_ROW_MSG.notFound));
+    else if (!mayTouch(auth, user)) results.push(refused(id, user, "superAdminOnly"));
+    else if (!user.accountSetupPending) results.push(row(id, user, "notPending", BULK_ROW_MSG.notPending));
+    else {
+      statements.push(...(await userInviteStatements(db, auth, user, ctx, company)));
+      results.push(row(id, user, "done", BULK_ROW_MSG.inviteSent));
+    }
+  }
   await runAll(db, statements);
   return results;
 }

@@ -6,6 +6,7 @@ import { and, asc, desc, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm"
 import type { UserFilters } from "~/schemas/search";
 import { userFormSchema, applyPrivilegeRules, type UserForm, type UserInput } from "~/schemas/users";
 import { queueResetLink } from "~/services/auth.server";
+import { inviteStatements, type InvitingCompany } from "~/services/invites.server";
 import { idInAny, lowerOf, phoneDigits, searchKey, startsWith } from "~/services/search.server";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
@@ -15,6 +16,7 @@ import { parseInput } from "~/utils/parse-input.server";
 import { liveInCompany } from "~/utils/tenant.server";
 
 const u = schema.users;
+type BatchItem = Parameters<Db["batch"]>[0][number];
 
 export const USER_MSG = {
   created: "User Created",
@@ -23,6 +25,8 @@ export const USER_MSG = {
   approved: "Account Approved",
   resetSent: "Password Reset Link Sent",
   inviteResent: "Invite Resent",
+  /** The add-user page's answer when the invite went with the new user. */
+  createdInvited: "User Created; invite sent",
   deviceForgotten: "Device Forgotten",
   noPhone: "No phone registered",
   emailTaken: "This email already exists in this company",
@@ -248,11 +252,15 @@ async function userToChange(db: Db, auth: Auth, id: number, action: "modify" | "
   return user;
 }
 
-export async function addUser(db: Db, auth: Auth, input: UserForm, now: number): Promise<{ id: number; message: string }> {
+export async function addUser(db: Db, auth: Auth, input: UserForm, ctx: { origin: string; now: number }): Promise<{ id: number; message: string; invited: boolean }> {
   assertCan(auth, "users", "add");
   const v = parseUserForm(input);
   assertMayChangeSuperAdmin(auth, false, v.isSuperAdmin);
   await assertUnique(db, auth, v);
+  const now = ctx.now;
+  // The new id is unknown inside the batch; the live email is unique per company, so look it up there.
+  const newId = sql`(select id from users where company_id = ${auth.company.id} and email = ${v.email} and deleted_at is null)`;
+  const invite = v.sendInvite ? await userInviteStatements(db, auth, { id: newId, email: v.email, isSentinel: v.isSentinel, isSuperAdmin: v.isSuperAdmin }, ctx) : [];
   const [inserted] = await db.batch([
     db
       .insert(u)
@@ -262,13 +270,13 @@ export async function addUser(db: Db, auth: Auth, input: UserForm, now: number):
       companyId: auth.company.id,
       name: "User Created",
       createdByUserId: auth.user.id,
-      // The new id is unknown inside the batch; the live email is unique per company, so look it up there.
-      targetUserId: sql`(select id from users where company_id = ${auth.company.id} and email = ${v.email} and deleted_at is null)`,
+      targetUserId: newId,
       summary: `${v.displayName} (${v.email})`,
       at: now,
     }),
+    ...invite,
   ]);
-  return { id: inserted[0].id, message: USER_MSG.created };
+  return { id: inserted[0].id, message: USER_MSG.created, invited: v.sendInvite };
 }
 
 export async function modifyUser(db: Db, auth: Auth, id: number, input: UserForm, now: number): Promise<{ message: string }> {
@@ -354,22 +362,25 @@ export async function setFlagged(
 export async function resendInvite(db: Db, auth: Auth, userId: number, ctx: { origin: string; now: number }): Promise<{ message: string }> {
   const user = await userToChange(db, auth, userId, "modify");
   if (!user.accountSetupPending) throw new ServiceError(422, USER_MSG.notPending);
-  await db.batch(inviteStatements(db, auth, user, ctx));
+  await db.batch((await userInviteStatements(db, auth, user, ctx)) as [BatchItem, ...BatchItem[]]);
   return { message: USER_MSG.inviteResent };
 }
 
-/** The invitation mail queued in the outbox and its "Invite Resent" entry, for the caller's batch. */
-export function inviteStatements(db: Db, auth: Auth, user: { id: number; email: string }, ctx: { origin: string; now: number }) {
+/** The caller's company as an invite names it, in the language of its mails. */
+export async function invitingCompany(db: Db, auth: Auth): Promise<InvitingCompany> {
+  const s = schema.companySettings;
+  const [row] = await db.select({ language: s.language }).from(s).where(eq(s.companyId, auth.company.id)).limit(1);
+  return { name: auth.company.name, code: auth.company.code, language: row?.language ?? "en" };
+}
+
+type Invited = { id: number | SQL; email: string; isSentinel: boolean; isSuperAdmin: boolean };
+
+/** The invite (set-password link and mail) of a user of the caller's company and its "Invite Resent" entry, for the caller's batch. */
+export async function userInviteStatements(db: Db, auth: Auth, user: Invited, ctx: { origin: string; now: number }, company?: InvitingCompany): Promise<BatchItem[]> {
   return [
-    db.insert(schema.mailOutbox).values({
-      companyId: auth.company.id,
-      toAddress: user.email,
-      subject: `You are invited to the ${auth.company.name} console`,
-      body: `Company ID: ${auth.company.code}. Open ${ctx.origin}/forgotPassword to choose your password.`,
-      createdAt: ctx.now,
-    }),
+    ...(await inviteStatements(db, { ...user, companyId: auth.company.id }, company ?? (await invitingCompany(db, auth)), ctx)),
     activityInsert(db, { companyId: auth.company.id, name: "Invite Resent", createdByUserId: auth.user.id, targetUserId: user.id, summary: user.email, at: ctx.now }),
-  ] as const;
+  ];
 }
 
 export async function forgetDevice(db: Db, auth: Auth, userId: number, now: number): Promise<{ message: string; forgotten: boolean }> {

@@ -42,16 +42,3 @@ export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
   for (let i = 0; i < a.length; i++) diff |= a[i] ^ b[i];
   return diff === 0;
 }
-
-/** The spec's rules: 8+ characters, lower, upper, digit and one of # ? ! @ $ % ^ & * _ -. */
-export const PASSWORD_RULES = [
-  { key: "length", test: (p: string) => p.length >= 8 },
-  { key: "lower", test: (p: string) => /[a-z]/.test(p) },
-  { key: "upper", test: (p: string) => /[A-Z]/.test(p) },
-  { key: "digit", test: (p: string) => /\d/.test(p) },
-  { key: "special", test: (p: string) => /[#?!@$%^&*_-]/.test(p) },
-] as const;
-
-export function passwordMeetsRules(p: string): boolean {
-  return PASSWORD_RULES.every((r) => r.test(p));
-}

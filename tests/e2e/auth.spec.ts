@@ -1,5 +1,5 @@
 import { E2E_IDLE_PORT } from "../../playwright.config";
-import { DEMO, expect, test } from "./fixtures";
+import { adminApi, DEMO, expect, mailbox, test, unique } from "./fixtures";
 
 test.describe("sign-in", () => {
   test("checks the form before sending and shows the server's failure message", async ({ page }) => {
@@ -164,13 +164,74 @@ test.describe("passwords", () => {
     await expect(page.getByRole("alert").filter({ hasText: "Incorrect Current Password" })).toBeVisible();
   });
 
-  test("the reset and expired-reset screens ask for the new password twice", async ({ page }) => {
-    for (const url of ["/resetPassword/unknown-link", "/ResetExpiredPassword?username=a%40b.example&companyCode=ACME"]) {
-      await page.goto(url);
-      await expect(page.getByLabel("New password", { exact: true })).toBeVisible();
-      await expect(page.getByLabel("Confirm password", { exact: true })).toBeVisible();
-      await expect(page.getByText("a special character: # ? ! @ $ % ^ & * _ -")).toBeVisible();
-    }
+  test("the expired-reset screen asks for the new password twice, ticking the rules as you type; a used link says so", async ({ page }) => {
+    await page.goto("/ResetExpiredPassword?username=a%40b.example&companyCode=ACME");
+    await expect(page.getByLabel("Confirm password", { exact: true })).toBeVisible();
+    const rule = (text: string) => page.getByTestId("password-rules").locator("li", { hasText: text });
+    await expect(rule("a special character")).toHaveAttribute("data-met", "false");
+    await page.getByLabel("New password", { exact: true }).pressSequentially("abc#");
+    await expect(rule("a lower-case letter")).toHaveAttribute("data-met", "true");
+    await expect(rule("a special character")).toHaveAttribute("data-met", "true");
+    await expect(rule("an upper-case letter")).toHaveAttribute("data-met", "false");
+    await expect(rule("8 or more characters")).toHaveAttribute("data-met", "false");
+
+    await page.goto("/resetPassword/unknown-link");
+    await expect(page.getByRole("heading", { name: "This link cannot be used" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Send reset link" })).toHaveAttribute("href", "/forgotPassword");
+  });
+
+  test("an invited admin's link names the account and lands signed in on home", async ({ page, request }) => {
+    const acme = await adminApi(request, "acme");
+    const email = `new.admin.${unique()}@acme.example`;
+    await acme.call("POST", "/user/addUser", {
+      firstName: "Nia",
+      lastName: "Admin",
+      displayName: "Admin, Nia",
+      emailId: email,
+      countryCode: "1",
+      phoneNumer: `55${String(Date.now()).slice(-8)}`,
+      isSentinel: "1",
+    });
+    const invite = async () => (await mailbox()).find((m) => m.to.includes(email));
+    await expect.poll(invite, { timeout: 30_000 }).toBeTruthy();
+    const link = (await invite())!.text.match(/https?:\/\/\S+\/resetPassword\/[A-Za-z0-9_-]+/)![0];
+    await page.goto(new URL(link).pathname);
+    await expect(page.getByRole("heading", { name: "Choose your password" })).toBeVisible();
+    await expect(page.getByTestId("link-account")).toContainText("Acme Corporation (ACME)");
+    await expect(page.getByTestId("link-account")).toContainText(email);
+    await page.getByLabel("New password", { exact: true }).fill("Nia#Admin2026");
+    await page.getByLabel("Confirm password", { exact: true }).fill("Nia#Admin2026");
+    await page.getByRole("button", { name: "Set password and sign in" }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByTestId("user-menu")).toBeVisible();
+  });
+
+  test("a door user who signs in to the console is pointed to the phone app", async ({ page, request }) => {
+    const acme = await adminApi(request, "acme");
+    const user = await acme.createUser("Dan", `Door${unique()}`);
+    const email = `door.${unique()}@acme.example`;
+    const phone = `55${String(Date.now()).slice(-8)}`;
+    await acme.call("PUT", "/user/modifyUserDetails", {
+      userId: user.id,
+      firstName: "Dan",
+      lastName: "Door",
+      displayName: user.displayName,
+      emailId: email,
+      countryCode: "1",
+      phoneNumer: phone,
+    });
+    await acme.call("POST", "/user/resendInviteMail", { userId: user.id });
+    const invite = async () => (await mailbox()).find((m) => m.to.includes(email));
+    await expect.poll(invite, { timeout: 30_000 }).toBeTruthy();
+    const uid = (await invite())!.text.match(/\/resetPassword\/([A-Za-z0-9_-]+)/)![1];
+    expect((await request.post("/api/admin/user/webReSetPassword", { data: { uid, password: "Dan#Door2026" } })).status()).toBe(200);
+    await page.goto("/login");
+    await page.getByLabel("Company ID").fill("ACME");
+    await page.getByLabel("Email or phone").fill(email);
+    await page.getByLabel("Password", { exact: true }).fill("Dan#Door2026");
+    await page.getByRole("button", { name: "Log in" }).click();
+    await expect(page.getByTestId("use-phone-app")).toContainText("Keyless Access phone app");
+    await expect(page.getByTestId("use-phone-app").getByRole("link", { name: "Open the phone app" })).toHaveAttribute("href", "/m");
   });
 });
 

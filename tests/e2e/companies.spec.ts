@@ -85,6 +85,23 @@ test.describe("companies (English)", () => {
   });
 });
 
+test("the contact phone's country suggests the new company's zone, country and language; the zone is required", async ({ page, loginAs }) => {
+  await loginAs("root");
+  await page.goto("/addCompany");
+  const zone = page.getByLabel("Time zone");
+  await expect(zone).toHaveValue("America/New_York");
+  const phoneCountry = page.locator("#company-POCCountryCode");
+  await phoneCountry.focus();
+  await page.keyboard.type("Spain");
+  await page.keyboard.press("Enter");
+  await expect(zone).toHaveValue("Europe/Madrid");
+  await expect(page.getByLabel("Users' default country")).toHaveValue("Spain (+34)");
+  await expect(page.locator("#company-language")).toHaveValue("es");
+  await zone.selectOption("");
+  await page.getByRole("button", { name: "Create Company" }).click();
+  await expect(page.getByText("Time zone is required")).toBeVisible();
+});
+
 test.describe("companies (Spanish)", () => {
   test("root creates a company with a generated code in Spanish", async ({ page, loginAs }) => {
     await loginAs("root", "es");

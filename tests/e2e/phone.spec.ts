@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { adminApi, clockOffsetMs, clockTag, DEMO, expect, runNow, test, workerConsole } from "./fixtures";
+import { adminApi, clockOffsetMs, clockTag, DEMO, expect, mailbox, runNow, test, unique, workerConsole } from "./fixtures";
 import { axeFindings } from "./axe";
 
 /** The core in Node, to work out what the phone must say from the key's window and the page's clock. */
@@ -384,4 +384,28 @@ test.describe("phone web app", () => {
       );
     }
   });
+});
+
+test("forgot password from the phone app: the link lands signed in back on /m", async ({ page, request }) => {
+  const acme = await adminApi(request, "acme");
+  const last = `Phone${unique()}`;
+  const { id } = await acme.createUser("Pia", last);
+  const listed = await acme.call<{ payload: { id: number; e_mail: string }[] }>("GET", `/user/getAllUsers?q=${last}&status=all`);
+  const email = listed.payload.find((u) => u.id === id)!.e_mail;
+  await page.goto("/m");
+  await page.getByRole("link", { name: "Forgot password?" }).click();
+  await expect(page).toHaveURL(/\/forgotPassword\?from=m$/);
+  await page.getByLabel("Company ID").fill("ACME");
+  await page.getByLabel("Email or phone").fill(email);
+  await page.getByRole("button", { name: "Send reset link" }).click();
+  await expect(page.getByRole("link", { name: "Back to the phone app" })).toHaveAttribute("href", "/m");
+  const reset = async () => (await mailbox()).find((m) => m.to.includes(email) && m.subject === "Reset your password");
+  await expect.poll(reset, { timeout: 30_000 }).toBeTruthy();
+  await page.goto(new URL((await reset())!.text.match(/https?:\/\/\S+\/resetPassword\/[A-Za-z0-9_-]+/)![0]).pathname);
+  await expect(page.getByText("the Keyless Access phone app opens, signed in")).toBeVisible();
+  await page.getByLabel("New password", { exact: true }).fill("Pia#Phone2026");
+  await page.getByLabel("Confirm password", { exact: true }).fill("Pia#Phone2026");
+  await page.getByRole("button", { name: "Submit" }).click();
+  await expect(page).toHaveURL(/\/m$/);
+  await expect(page.getByRole("tab", { name: "My keys" })).toBeVisible();
 });

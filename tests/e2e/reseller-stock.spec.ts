@@ -82,6 +82,7 @@ async function newResellerChild(page: Page): Promise<{ id: number; name: string 
     POCPhoneNumber: "5550001111",
     companyId: code,
     isDeactive: "0",
+    timeZone: "America/New_York",
   });
   const rsl1 = await adminApi(page.request, "var");
   const kids = await rsl1.call<{ payload: { id: number; company_id: string }[] }>("GET", "/company/getChildCompanyList");

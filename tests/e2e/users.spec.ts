@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { adminApi, expect, test } from "./fixtures";
+import { adminApi, expect, mailbox, test } from "./fixtures";
 
 /** Stores the language the way the header's switch does (the signed cookie the server reads). */
 async function chooseLanguage(page: Page, lng: "en" | "es") {
@@ -66,9 +66,14 @@ test.describe("users (English)", () => {
     await expect(page.getByLabel("Cell")).toHaveValue(/^\d{3}-\d{3}-\d{4}$/);
     await page.getByRole("checkbox", { name: "Super admin" }).click();
     await expect(page.getByRole("checkbox", { name: "Sentinel web management" })).toBeChecked();
+    // Invited by default, to the console since the user has console rights (decision 0055).
+    await expect(page.getByRole("checkbox", { name: "Send invite" })).toBeChecked();
     await page.getByRole("button", { name: "Save" }).click();
     await expect(page).toHaveURL(/\/modifyUser\?id=\d+/);
-    await expect(page.getByText("User Created").first()).toBeVisible();
+    await expect(page.getByText("User Created; invite sent").first()).toBeVisible();
+    const invite = async () => (await mailbox()).find((m) => m.to.includes(`paula.${id}@acme.example`));
+    await expect.poll(invite, { timeout: 30_000 }).toBeTruthy();
+    expect((await invite())!.subject).toBe("You are invited to the Acme Corporation console");
     await expect(page.getByRole("button", { name: "Resend invite" })).toBeVisible();
   });
 

@@ -23,6 +23,7 @@ const valid = (over: Record<string, unknown> = {}) => ({
   POCPhoneNumber: "555-123-4567",
   companyId: "GM01",
   isDeactive: "0",
+  timeZone: "America/New_York",
   ...over,
 });
 

@@ -7,7 +7,7 @@ import { eq, isNull } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { background } from "../../worker-background";
 import { drainOutbox, MAX_ATTEMPTS } from "../../app/services/mail/outbox.server";
-import { ownMailServer } from "./mail-server";
+import { ownMailServer, parseMail as parse } from "./mail-server";
 import type { ReceivedMail } from "./smtp-global-setup";
 import { api, db, DEMO, schema, workerNow } from "./helpers";
 
@@ -30,25 +30,6 @@ async function runCron() {
   const ctx = createExecutionContext();
   await background.scheduled(createScheduledController({ cron: "* * * * *" }), env, ctx);
   await waitOnExecutionContext(ctx);
-}
-
-// Independent of the code under test: RFC 2047 B-words and quoted-printable, decoded by hand.
-const bytesToText = (bytes: number[]) => new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(bytes));
-function parse(raw: string) {
-  const split = raw.indexOf("\r\n\r\n");
-  const head = raw.slice(0, split).replace(/\r\n(?=[ \t])/g, "");
-  const header = (name: string) => new RegExp(`^${name}: (.*)$`, "mi").exec(head)?.[1] ?? "";
-  const decodeWords = (v: string) =>
-    v.replace(/\?=\s+=\?/g, "?==?").replace(/=\?UTF-8\?B\?([^?]*)\?=/gi, (_, b64: string) => bytesToText(Array.from(atob(b64), (c) => c.charCodeAt(0))));
-  const qp = raw.slice(split + 4).replace(/=\r\n/g, "");
-  const bytes: number[] = [];
-  for (let i = 0; i < qp.length; i++) {
-    if (qp[i] === "=") {
-      bytes.push(parseInt(qp.slice(i + 1, i + 3), 16));
-      i += 2;
-    } else bytes.push(qp.charCodeAt(i));
-  }
-  return { head, header, subject: decodeWords(header("Subject")), body: bytesToText(bytes) };
 }
 
 async function setMailerPort(port: number) {

@@ -125,6 +125,7 @@ describe("company and settings phones", () => {
       POCPhoneNumber: "612 345 678",
       companyId: "IB01",
       isDeactive: "0",
+      timeZone: "Europe/Madrid",
     };
     const r = await api(root, "POST", `${BASE}/company/addCompany`, body);
     expect(r.status, JSON.stringify(r.body)).toBe(200);

@@ -33,6 +33,7 @@ async function addUser(token: string, i: number, over: Record<string, unknown> =
     isFob: "0",
     isInactive: "0",
     isSOInterrupt: "0",
+    sendInvite: "0",
     ...over,
   };
   const r = await api(token, "POST", `${BASE}/user/addUser`, body);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { addCompanyBody, companyCreateSchema, companyIdQuery, companyUpdateSchema, updateCompanyBody } from "~/schemas/companies";
+import { addCompanySetupBody, companyCreateSchema, companyIdQuery, companyUpdateSchema, updateCompanyBody } from "~/schemas/companies";
 import * as companies from "~/services/companies.server";
 import type { CompanyDetails, CompanyDeviceRow, CompanyListRow, CompanyRef } from "~/services/companies.server";
 import { parseInput } from "~/utils/parse-input.server";
@@ -83,9 +83,9 @@ export const companyEndpoints = [
     path: "/company/addCompany",
     tag,
     summary:
-      "Creates a company ('Created Company') with its point of contact as its super admin, who is sent an invite. companyId is the generated 4-character code, parentCompanyId the parent's code (oem: a root company; var and ec: root or var). 400 field errors, 422 code or name+email taken.",
+      "Creates a company ('Created Company') with its settings and its point of contact as its super admin, who is mailed an invite with a set-password link (7 days) that signs in to the console. companyId is the generated 4-character code, parentCompanyId the parent's code (oem: a root company; var and ec: root or var). timeZone (IANA) is required unless country is sent (then the country's main zone); country defaults to the contact phone's, language to the country's. 400 field errors (no zone, unknown zone), 422 code or name+email taken.",
     auth: "token",
-    body: addCompanyBody,
+    body: addCompanySetupBody,
     response: z.object({ message: z.string(), payload: z.object({ id: z.number(), company_id: z.string() }) }),
     async handler({ db, env, auth, body, now, request, waitUntil }) {
       companies.assertPlatformCaller(auth, "company", "add"); // a caller without the right is refused before the body is read

@@ -240,13 +240,14 @@ export const usersEndpoints = [
     method: "POST",
     path: "/user/addUser",
     tag,
-    summary: "Creates a user ('User Created'); flags are '1'/'0'. 400 field errors, 422 duplicate email or phone.",
+    summary:
+      "Creates a user ('User Created'); flags are '1'/'0'. Unless sendInvite is '0', mails the invite: a set-password link valid 7 days that signs in to the console (console rights) or the phone app (/m). 400 field errors, 422 duplicate email or phone.",
     auth: "token",
     body: addUserBody,
-    response: z.object({ message: z.string(), payload: z.object({ id: z.number() }) }),
-    async handler({ db, auth, body, now }) {
-      const r = await users.addUser(db, auth, fromApiBody(body), now);
-      return { message: r.message, payload: { id: r.id } };
+    response: z.object({ message: z.string(), payload: z.object({ id: z.number(), invited: z.boolean() }) }),
+    async handler({ db, env, auth, body, now, request, waitUntil }) {
+      const r = await deliveringMail({ env, waitUntil }, users.addUser(db, auth, fromApiBody(body), { origin: origin(env, request), now }));
+      return { message: r.message, payload: { id: r.id, invited: r.invited } };
     },
   }),
   endpoint({

@@ -34,16 +34,16 @@ export function AuthForm({
   );
 }
 
-/** The public screens' submit button and the way back to sign-in. */
-export function SubmitAndBack({ label, busy }: { label: string; busy: boolean }) {
+/** The public screens' submit button and the way back: to sign-in, or where `back` says (the phone app, a page outside the console). */
+export function SubmitAndBack({ label, busy, back }: { label: string; busy: boolean; back?: { to: string; label: string } }) {
   const { t } = useTranslation("auth");
   return (
     <>
       <Button type="submit" className="w-full" loading={busy}>
         {label}
       </Button>
-      <LinkButton variant="link" size="inline" to="/login" className="block text-center">
-        {t("backToLogin")}
+      <LinkButton variant="link" size="inline" to={back?.to ?? "/login"} reloadDocument={back !== undefined} className="block text-center">
+        {back?.label ?? t("backToLogin")}
       </LinkButton>
     </>
   );

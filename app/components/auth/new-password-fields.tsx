@@ -1,10 +1,11 @@
 import { getInputProps, type FieldMetadata } from "@conform-to/react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Field } from "~/components/ui/field";
 import { PasswordInput } from "./password-input";
 import { PasswordRules } from "./password-rules";
 
-/** New password, its confirmation and the rules they must meet (reset, expired reset, change). */
+/** New password, its confirmation and the rules they must meet, ticking as you type (set-password link, expired reset, change). */
 export function NewPasswordFields({
   password,
   confirm,
@@ -20,15 +21,16 @@ export function NewPasswordFields({
   autoFocus?: boolean;
 }) {
   const { t } = useTranslation("auth");
+  const [typed, setTyped] = useState("");
   return (
     <>
       <Field label={t("newPassword")} error={err(password)}>
-        <PasswordInput {...getInputProps(password, { type: "password" })} autoComplete="new-password" autoFocus={autoFocus} />
+        <PasswordInput {...getInputProps(password, { type: "password" })} autoComplete="new-password" autoFocus={autoFocus} onInput={(e) => setTyped(e.currentTarget.value)} />
       </Field>
       <Field label={t("confirmPassword")} error={err(confirm)}>
         <PasswordInput {...getInputProps(confirm, { type: "password" })} autoComplete="new-password" />
       </Field>
-      <PasswordRules />
+      <PasswordRules password={typed} />
     </>
   );
 }

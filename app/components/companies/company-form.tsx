@@ -2,6 +2,9 @@ import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { Alert, AlertDescription } from "~/components/ui/alert";
 import { PhoneFields, TextFields } from "~/components/forms/bound-fields";
+import { CountryPicker } from "~/components/phone-field/country-picker";
+import { OptionSelect } from "~/components/select-field";
+import { countryDefaults } from "~/utils/country-defaults";
 import { pickerRegion } from "~/utils/phone";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
@@ -24,7 +27,14 @@ export type CompanyFormValues = {
   POCPhoneNumber: string;
   companyId: string;
   isDeactive: boolean;
+  /** A new company's settings (decision 0055): zone (IANA name), default phone country (region) and mail language. */
+  timeZone?: string;
+  country?: string;
+  language?: "en" | "es";
 };
+
+/** The settings fields a person changed by hand: the contact phone's country no longer overwrites them. */
+type SetupKey = "timeZone" | "country" | "language";
 
 export type ParentChoice = { name: string; code: string; type: string };
 
@@ -41,7 +51,14 @@ export const emptyCompany = (code: string): CompanyFormValues => ({
   POCPhoneNumber: "",
   companyId: code,
   isDeactive: false,
+  ...setupFor("US"),
 });
+
+/** A new company's settings as the contact phone's country suggests them (country-defaults.ts). */
+function setupFor(region: string | undefined): Pick<CompanyFormValues, SetupKey> {
+  const d = countryDefaults(region);
+  return { timeZone: d?.timeZone ?? "", country: d?.region ?? "", language: d?.language ?? "en" };
+}
 
 const TEXT_FIELDS = ["companyName", "POCFirstName", "POCLastName", "POCEmail"] as const;
 
@@ -54,11 +71,14 @@ export function CompanyForm({
   mode,
   initial,
   parents,
+  zones = [],
   id,
 }: {
   mode: "add" | "modify";
   initial: CompanyFormValues;
   parents: ParentChoice[];
+  /** The time-zone picker's choices (add only). */
+  zones?: { name: string; label: string }[];
   /** The company being modified (the action takes it from the URL; the browser check needs one). */
   id?: number;
 }) {
@@ -73,7 +93,19 @@ export function CompanyForm({
   const [values, setValues] = useState(initial);
   useEffect(() => setValues(initial), [initial]);
 
-  const set = <K extends keyof CompanyFormValues>(key: K, value: CompanyFormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
+  const [touched, setTouched] = useState<ReadonlySet<SetupKey>>(new Set());
+  const set = <K extends keyof CompanyFormValues>(key: K, value: CompanyFormValues[K]) =>
+    setValues((v) => {
+      if (key !== "POCCountryCode" || locked) return { ...v, [key]: value };
+      // The contact phone's country suggests the zone, country and language the person has not chosen.
+      const suggested = setupFor(String(value));
+      const untouched = Object.fromEntries((Object.keys(suggested) as SetupKey[]).filter((k) => !touched.has(k)).map((k) => [k, suggested[k]]));
+      return { ...v, ...untouched, [key]: value };
+    });
+  const choose = <K extends SetupKey>(key: K, value: CompanyFormValues[K]) => {
+    setTouched((s) => new Set(s).add(key));
+    setValues((v) => ({ ...v, [key]: value }));
+  };
 
   const changeType = (type: string) =>
     setValues((v) => {
@@ -155,6 +187,31 @@ export function CompanyForm({
             </Button>
           )}
         </div>
+        {!locked && (
+          <fieldset className="grid gap-4 rounded-lg border p-4 sm:col-span-2 sm:grid-cols-3">
+            <legend className="px-1 text-sm font-medium">{t("setupTitle")}</legend>
+            <p className="text-sm text-muted-foreground sm:col-span-3">{t("setupHint")}</p>
+            <Field label={t("timeZone")} error={err(fields.timeZone)} required>
+              <OptionSelect
+                id="company-timeZone"
+                name="timeZone"
+                blank={t("choose")}
+                value={values.timeZone}
+                onChange={(e) => choose("timeZone", e.target.value)}
+                options={zones.map((z) => ({ value: z.name, label: z.label }))}
+              />
+            </Field>
+            <Field label={t("country")} error={err(fields.country)} required>
+              <CountryPicker name="country" region={values.country || undefined} onChange={(r) => choose("country", r)} />
+            </Field>
+            <Field label={t("language")} error={err(fields.language)} required>
+              <NativeSelect id="company-language" name="language" value={values.language} onChange={(e) => choose("language", e.target.value as "en" | "es")}>
+                <option value="en">English</option>
+                <option value="es">Español</option>
+              </NativeSelect>
+            </Field>
+          </fieldset>
+        )}
         <Field label={t("deactivate")} orientation="horizontal" hint={t("deactivateHint")}>
           <Switch id="company-isDeactive" checked={values.isDeactive} onCheckedChange={(on) => set("isDeactive", on)} />
         </Field>

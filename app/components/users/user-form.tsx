@@ -25,6 +25,8 @@ export type UserFormValues = {
   isSuperAdmin: boolean;
   isFob: boolean;
   isInactive: boolean;
+  /** A new user only: the "Send invite" box (decision 0055). */
+  sendInvite?: boolean;
 };
 
 export const EMPTY_USER: UserFormValues = {
@@ -102,6 +104,14 @@ export function UserForm({ initial, disabled = false }: { initial: UserFormValue
         <p role="alert" className="text-sm text-destructive">
           {formError}
         </p>
+      )}
+      {values.sendInvite !== undefined && (
+        <>
+          <Field label={t("sendInvite")} hint={t(values.isSentinel ? "sendInviteConsole" : "sendInvitePhone")} orientation="horizontal">
+            <Checkbox id="user-sendInvite" checked={values.sendInvite} disabled={disabled} onCheckedChange={(c) => set("sendInvite", c === true)} />
+          </Field>
+          <input type="hidden" name="sendInvite" value={values.sendInvite ? "1" : "0"} />
+        </>
       )}
       <div className="flex flex-wrap items-center justify-between gap-4">
         <div className="flex items-center gap-2">

@@ -1,0 +1,39 @@
+/**
+ * A console sign-in answered as a page: the session cookie and the remembered company on success, the
+ * next step for a refusal that is one (an expired password, a second factor). The sign-in page and a
+ * set-password link that lands signed in (decision 0055) both answer through it.
+ */
+import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
+import { languageCookie } from "~/i18n/i18next.server";
+import type { LoginInput } from "~/schemas/auth";
+import { AUTH_MSG, login } from "~/services/auth.server";
+import { deliverQueuedMail } from "~/services/mail/outbox.server";
+import { getDb, nowMs } from "~/utils/db.server";
+import { ServiceError } from "~/utils/errors.server";
+import { rememberCompany } from "~/utils/remembered-companies.server";
+import { deleteSession, readSessionToken, sessionCookie } from "~/utils/session.server";
+import { redirectWithToast } from "~/utils/toast.server";
+import { sha256Hex } from "~/utils/tokens.server";
+
+export async function signInToConsole({ request, context }: { request: Request; context: AppLoadContext }, input: LoginInput, to: string): Promise<Response> {
+  const env = context.cloudflare.env;
+  const db = getDb(context);
+  const who = new URLSearchParams({ username: input.userName, companyCode: input.companyId }).toString();
+  const r = await login(db, input, { request, kind: "web", now: nowMs() }).catch((e) => {
+    // Two refusals are a next step, not an error: the page that takes it.
+    if (!(e instanceof ServiceError)) throw e;
+    if (e.details.errorCode === "password-expired") return redirectWithToast(`/ResetExpiredPassword?${who}`, { type: "info", message: AUTH_MSG.expired }, env);
+    if (e.details.errorCode !== "2fa-required") throw e;
+    deliverQueuedMail(env, context.cloudflare.ctx.waitUntil);
+    return redirectWithToast(`/twoFactorAuthentication?${who}`, { type: "info", message: AUTH_MSG.twoFactor }, env);
+  });
+  if (r instanceof Response) return r;
+  // Rotate: a session the browser already held is ended, the new one replaces it.
+  const previous = await readSessionToken(request, env);
+  if (previous) await deleteSession(db, await sha256Hex(previous));
+  const headers = new Headers();
+  headers.append("Set-Cookie", await sessionCookie(env).serialize(r.token));
+  headers.append("Set-Cookie", await rememberCompany(request, r.payload.company.company_name, r.payload.company.company_id));
+  if (input.language) headers.append("Set-Cookie", await languageCookie.serialize(input.language));
+  return redirect(to, { headers });
+}
