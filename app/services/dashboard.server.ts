@@ -24,7 +24,7 @@ export const DENIED_ACTIVITY = "Access Denied";
 const CHECKLIST_MODULES: readonly ModuleKey[] = ["users", "devices", "company_settings", "activity"];
 /** A door was opened by a person's credential: what "test a door" waits for. */
 const DOOR_OPENED = ["Access Granted", "Unlocked With App"];
-/** The app reached people: an invite mail went out, or someone signed in on the phone app. */
+/** The app reached people: an invite mail went out, or someone used the phone app (signed in, opened a door). */
 const INVITED = "Invite Resent";
 const PHONE_SIGN_IN = "User Logs In";
 
@@ -128,6 +128,6 @@ async function checklistTallies(log: LogDb, auth: Auth): Promise<{ app: boolean;
     .where(and(eq(c.companyId, auth.company.id), inArray(t.name, [...DOOR_OPENED, INVITED, PHONE_SIGN_IN]), sql`${c.n} > 0`));
   return {
     test: rows.some((r) => DOOR_OPENED.includes(r.name)),
-    app: rows.some((r) => r.name === INVITED || (r.name === PHONE_SIGN_IN && r.op === "App")),
+    app: rows.some((r) => r.name === INVITED || r.op === "App"),
   };
 }
