@@ -1,68 +1,60 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { LinkButton } from "~/components/ui/link-button";
-import type { ReactNode } from "react";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { StatLink } from "~/components/dashboard/stat-link";
+import { CompanyNumbers } from "~/components/dashboard/company-numbers";
+import { FirstRunChecklist } from "~/components/dashboard/first-run-checklist";
+import { PlatformHomeView } from "~/components/dashboard/platform-home";
+import { ResellerHomeView } from "~/components/dashboard/reseller-home";
 import { NAV_ICONS } from "~/components/shell/nav-icons";
-import { dashboardNumbers, DENIED_ACTIVITY } from "~/services/dashboard.server";
-import { requireAuth } from "~/utils/auth-guards.server";
+import { dashboardNumbers, DENIED_ACTIVITY, type DashboardNumbers } from "~/services/dashboard.server";
+import { isPlatformHome, platformHome, type PlatformHome } from "~/services/home-platform.server";
+import { resellerHomeStatements, type ResellerHome } from "~/services/home-reseller.server";
+import { companyZone, requireAuth } from "~/utils/auth-guards.server";
+import { batchOf } from "~/utils/batch-of.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { companyLogDb } from "~/utils/company-log.server";
+import { canRequestCompany } from "~/utils/permissions";
 import type { ShellData } from "~/utils/shell.server";
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+type HomeData = { numbers: DashboardNumbers; deniedHref: string; zone: string; reseller?: ResellerHome; platform?: PlatformHome; canRequest: boolean };
+
+/**
+ * Home per role (decision 0056): root gets the platform's queue and holdings, a reseller its business
+ * beside its own numbers, a customer company its numbers and, until done, the first-run checklist.
+ * Each kind reads D1 in one batch beside the session.
+ */
+export async function loader({ request, context }: LoaderFunctionArgs): Promise<HomeData> {
   const auth = await requireAuth(request, context);
-  const numbers = await dashboardNumbers(getDb(context), companyLogDb(context.cloudflare.env, auth.company.id), auth, context.core, nowMs());
+  const db = getDb(context);
+  const log = companyLogDb(context.cloudflare.env, auth.company.id);
+  const now = nowMs();
+  const zone = companyZone(auth);
+  const canRequest = canRequestCompany(auth.permissions, auth.company.type);
+  if (isPlatformHome(auth)) return { numbers: {}, deniedHref: "", zone, platform: await platformHome(db, log, auth), canRequest };
+  const batch = batchOf(db);
+  const readReseller = auth.company.type === "var" ? resellerHomeStatements(batch, db, auth, now) : null;
+  const numbers = await dashboardNumbers(db, log, auth, context.core, now, batch);
+  const reseller = readReseller?.(await batch.run());
   // /activity filtered to today's denials (company zone), with the activity log's own URL names.
   const today = numbers.denied?.today ?? "";
   const deniedHref = `/activity?${new URLSearchParams({ filterFromDate: today, filterToDate: today, additionalFilter: DENIED_ACTIVITY })}`;
-  return { numbers, deniedHref };
+  return { numbers, deniedHref, zone, reseller, canRequest };
 }
 
-/** Home: numbers the user's modules allow, each a link to its filtered list, then one tile per area. */
 export default function Home() {
   const data = useRouteLoaderData<ShellData>("routes/_app")!;
-  const { numbers, deniedHref } = useLoaderData<typeof loader>();
+  const { numbers, deniedHref, zone, reseller, platform, canRequest } = useLoaderData<typeof loader>();
   const { t } = useTranslation("common");
-  const { t: td } = useTranslation("dashboard");
-  const stat = (key: string, to: string, value: number, extra?: ReactNode) => (
-    <StatLink key={key} to={to} value={value} label={td(key)} testId={`stat-${key}`} ariaLabel={td("open", { label: td(key), count: value })} extra={extra} />
-  );
-  const dev = numbers.devices;
-  const stats = [
-    numbers.users !== undefined && stat("users", "/users", numbers.users),
-    dev && stat("online", "/devices?online=1", dev.online),
-    dev &&
-      stat(
-        "offline",
-        "/devices?online=0",
-        dev.offline,
-        dev.neverSeen > 0 && (
-          <LinkButton variant="link" size="inline" to="/devices?online=never" data-testid="stat-neverSeen" className="px-4 pb-3 text-xs">
-            {td("neverSeen", { count: dev.neverSeen })}
-          </LinkButton>
-        ),
-      ),
-    dev && stat("scheduledOpen", "/devices?schedule=open", dev.scheduledOpen),
-    dev && stat("lowBattery", "/devices?battery=low", dev.lowBattery),
-    numbers.denied && stat("denied", deniedHref, numbers.denied.count),
-    dev && stat("firmwarePending", "/devices?firmware=pending", dev.firmwarePending),
-  ].filter(Boolean);
   return (
     <div className="space-y-6">
       <div>
         <h1 className="text-2xl font-semibold">{t("home.welcome", { name: data.user.displayName })}</h1>
         <p className="text-muted-foreground">{data.company.name}</p>
       </div>
-      {stats.length > 0 && (
-        <section aria-labelledby="dashboard-title" className="space-y-3">
-          <h2 id="dashboard-title" className="text-lg font-medium">
-            {td("title")}
-          </h2>
-          <ul className="grid grid-cols-2 gap-3 md:grid-cols-4 xl:grid-cols-7">{stats}</ul>
-        </section>
-      )}
+      {numbers.checklist && <FirstRunChecklist checklist={numbers.checklist} />}
+      {platform && <PlatformHomeView home={platform} zone={zone} />}
+      {reseller && <ResellerHomeView home={reseller} zone={zone} canRequest={canRequest} />}
+      <CompanyNumbers numbers={numbers} deniedHref={deniedHref} />
       {data.nav.length === 0 ? (
         <p className="rounded-lg border border-dashed border-border p-8 text-center text-muted-foreground">{t("home.nothing")}</p>
       ) : (

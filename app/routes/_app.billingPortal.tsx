@@ -17,22 +17,25 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "billing_portal");
   const page = await tablePage(request.url, { defaultSort: "-created", sortable: Object.keys(INVOICE_SORTS) }, (_, slice) => listInvoices(getDb(context), auth, nowMs(), slice));
   // An ec company has no child companies to bill.
-  return { ...page, company: auth.company.name, canCreate: auth.company.type !== "ec" && can(auth.permissions, "billing_portal", "add") };
+  return { ...page, company: auth.company.name, type: auth.company.type, canCreate: auth.company.type !== "ec" && can(auth.permissions, "billing_portal", "add") };
 }
 
 export default function BillingPortal() {
-  const { rows, total, params, company, canCreate } = useLoaderData<typeof loader>();
+  const { rows, total, params, company, type, canCreate } = useLoaderData<typeof loader>();
   const { t } = useTranslation("invoices");
   const columns = useMemo(() => invoiceColumns(t, (r) => `/invoiceDetails?id=${r.id}`), [t]);
+  // What the list holds depends on who reads it: root sees every reseller's invoices and is billed by no one,
+  // a customer company only what it is billed (decision 0056).
+  const suffix = type === "root" ? "Root" : type === "var" ? "" : "Ec";
   return (
     <ListPage
       title={t("title")}
-      description={t("description", { company })}
+      description={t(`description${suffix}`, { company })}
       add={canCreate && { to: "/createCustomerInvoice", label: t("createInvoice") }}
       columns={columns}
       page={{ rows, total, params }}
       empty={t("empty")}
-      emptyHint={t("emptyHint")}
+      emptyHint={t(`emptyHint${suffix}`)}
     />
   );
 }

@@ -12,7 +12,7 @@ import { companyRequestSchema, RENEWAL_TERMS } from "~/schemas/company-requests"
 import { createCompanyRequest } from "~/services/company-requests.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
-import { canUseVarPanel } from "~/utils/permissions";
+import { canRequestCompany } from "~/utils/permissions";
 import { redirectWithMessage } from "~/utils/toast.server";
 import { usePageForm } from "~/components/forms/use-page-form";
 import { formAction } from "~/utils/form-action.server";
@@ -21,7 +21,8 @@ export const meta: MetaFunction = () => [{ title: "New Company Request" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "var_panel", "add");
-  if (!canUseVarPanel(auth.permissions, auth.company.type)) throw new Response("Forbidden", { status: 403 });
+  // Root adds companies itself (decision 0056); the action's service refuses it with its reason too.
+  if (!canRequestCompany(auth.permissions, auth.company.type)) throw new Response("Forbidden", { status: 403 });
   return null;
 }
 

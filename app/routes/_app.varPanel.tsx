@@ -9,7 +9,7 @@ import { LinkButton } from "~/components/ui/link-button";
 import { CHILD_SORTS, listChildCompanies } from "~/services/device-stock.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb } from "~/utils/db.server";
-import { can, canUseVarPanel } from "~/utils/permissions";
+import { can, canRequestCompany, canUseVarPanel } from "~/utils/permissions";
 
 export const meta: MetaFunction = () => [{ title: "VAR Panel" }];
 
@@ -21,19 +21,20 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     ...page,
     company: auth.company.name,
-    canRequest: can(auth.permissions, "var_panel", "add"),
+    type: auth.company.type,
+    canRequest: canRequestCompany(auth.permissions, auth.company.type),
     canTransfer: can(auth.permissions, "var_panel", "modify"),
   };
 }
 
 export default function VarPanelPage() {
-  const { rows, total, params, company, canRequest, canTransfer } = useLoaderData<typeof loader>();
+  const { rows, total, params, company, type, canRequest, canTransfer } = useLoaderData<typeof loader>();
   const { t } = useTranslation("lifecycle");
   const columns = useMemo(() => childCompanyColumns(t, canTransfer), [t, canTransfer]);
   return (
     <ListPage
       title={t("varPanel")}
-      description={company}
+      description={t(type === "root" ? "varPanelAboutRoot" : "varPanelAbout", { company })}
       caption={t("childCompanies")}
       actions={
         // Room for more reseller links (invoices) beside these.

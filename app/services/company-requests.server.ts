@@ -13,7 +13,7 @@ import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { countWhere, schema, type Db } from "~/utils/db.server";
 import { splitPhone } from "~/utils/phone";
 import { forbidden, notFound, ServiceError } from "~/utils/errors.server";
-import { canUseVarPanel } from "~/utils/permissions";
+import { canRequestCompany } from "~/utils/permissions";
 
 const cr = schema.companyRequests;
 const c = schema.companies;
@@ -25,6 +25,7 @@ export const REQUEST_MSG = {
   rejected: "Company request rejected",
   notFound: "The company request could not be found",
   decided: "This company request has already been decided",
+  rootAddsDirectly: "The root company adds companies itself; company requests are for resellers",
 } as const;
 
 /** A request as the console reads it; the API's names are mapped in `app/api/endpoints/company-requests.server.ts` (decision 0017). */
@@ -42,10 +43,14 @@ export type CompanyRequestRow = {
   createdCompanyCode: string | null;
 };
 
+const isRoot = (auth: Auth) => auth.company.type === "root";
+
 /** POST company/createCompanyRequest: the reseller's own request (pocID is the signed-in user). */
 export async function createCompanyRequest(db: Db, auth: Auth, input: unknown, now: number): Promise<{ id: number; message: string }> {
   assertCan(auth, "var_panel", "add");
-  if (!canUseVarPanel(auth.permissions, auth.company.type)) forbidden();
+  // Root decides requests; one from root would be a request to itself (decision 0056).
+  if (isRoot(auth)) forbidden(REQUEST_MSG.rootAddsDirectly);
+  if (!canRequestCompany(auth.permissions, auth.company.type)) forbidden();
   const r = companyRequestSchema.safeParse(input);
   if (!r.success) {
     const { message, fieldErrors } = issuesOf(r.error);
@@ -79,8 +84,6 @@ export async function createCompanyRequest(db: Db, auth: Auth, input: unknown, n
   ]);
   return { id: row[0].id, message: REQUEST_MSG.created };
 }
-
-const isRoot = (auth: Auth) => auth.company.type === "root";
 
 /** GET company/getCompanyRequest: root sees every request, a reseller its own; pending first, newest first. */
 export async function listCompanyRequests(db: Db, auth: Auth, opts: { page?: { offset: number; limit: number } } = {}): Promise<{ rows: CompanyRequestRow[]; total: number }> {

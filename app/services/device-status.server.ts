@@ -5,6 +5,7 @@
  *   board connected, 0 once seen but not so, null when no gateway ever reported it;
  * - since: when it connected (online) or was last known connected (offline);
  * - firmware pending: the active release of its type is another version, or a delivery is under way.
+ * A board in a reseller's stock is boxed, not in service: it counts in none of these (decision 0056).
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { Core } from "~core";
@@ -27,6 +28,9 @@ export function presenceSql(now: number) {
     else max(case when ${p.online} = 1 then max(${p.since}, coalesce(${g.lastSeenAt}, 0)) else ${p.since} end) end ${rows})`;
   return { online, since };
 }
+
+/** In service: anything but a board in stock, which is in its box and never connected or reporting. */
+export const inServiceSql: SQL = sql`${d.status} <> 'stock'`;
 
 /** Versions are compared as strings, as the gateway does before it offers a release. */
 export const firmwarePendingSql: SQL<number> = sql<number>`(exists (select 1 from ${f} where ${f.deviceTypeId} = ${d.deviceTypeId} and ${f.isActive} = 1

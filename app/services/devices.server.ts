@@ -12,7 +12,7 @@ import { schema, type Db } from "~/utils/db.server";
 import { notFound } from "~/utils/errors.server";
 import { liveInCompany } from "~/utils/tenant.server";
 import { idInAny, lowerOf, searchKey, startsWith } from "./search.server";
-import { firmwarePendingSql, followsScheduleSql, presenceSql, scheduledOpenNow } from "./device-status.server";
+import { firmwarePendingSql, followsScheduleSql, inServiceSql, presenceSql, scheduledOpenNow } from "./device-status.server";
 
 const { devices: d, deviceGroups: g, deviceGroupMembers: m, ekeyAssignments: k, users: u } = schema;
 const MODULE = "devices";
@@ -63,6 +63,8 @@ async function deviceConditions(db: Db, core: Core | undefined, auth: Auth, f: D
           .where(and(eq(m.groupId, f.group), eq(m.deviceId, d.id), eq(m.companyId, auth.company.id))),
       ),
     );
+  // The health filters, as the dashboard counts them, leave stock boards out.
+  if (f.online || f.battery || f.firmware) conditions.push(inServiceSql);
   if (f.online) conditions.push(f.online === "never" ? sql`${online} is null` : sql`${online} = ${Number(f.online)}`);
   if (f.battery) conditions.push(eq(d.lowBattery, f.battery === "low"));
   if (f.door) conditions.push(eq(d.doorState, f.door));

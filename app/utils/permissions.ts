@@ -60,6 +60,9 @@ export type CompanyType = "ec" | "var" | "oem" | "root";
 /** VAR Panel needs the module and a reseller or root company (docs/ARCHITECTURE.md §3). */
 export const canUseVarPanel = (p: Permissions, type: CompanyType) => p.var_panel && (type === "var" || type === "root");
 
+/** A company request is a reseller's: root adds companies itself and decides the requests (decision 0056). */
+export const canRequestCompany = (p: Permissions, type: CompanyType) => type === "var" && can(p, "var_panel", "add");
+
 export type NavItem = { key: string; to: string; modules: readonly ModuleKey[] };
 
 /**
@@ -88,6 +91,14 @@ export function navItems(p: Permissions, type?: CompanyType): NavItem[] {
     { key: "support", to: "/support", modules: ["support"] },
     { key: "companySettings", to: "/companySettings", modules: ["company_settings"] },
     { key: "role", to: "/role", modules: ["role"] },
+    // A reseller's business is in the main navigation, not only in the user menu (decision 0056).
+    ...(type === "var" && canUseVarPanel(p, type)
+      ? [
+          { key: "varPanel", to: "/varPanel", modules: ["var_panel"] as const },
+          { key: "deviceStock", to: "/viewDeviceStock", modules: ["var_panel"] as const },
+        ]
+      : []),
+    ...(type === "var" ? [{ key: "billingPortal", to: "/billingPortal", modules: ["billing_portal"] as const }] : []),
   ];
   return all.filter((i) => can(p, i.modules));
 }

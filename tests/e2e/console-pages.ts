@@ -73,6 +73,7 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
   },
   { who: "root", path: "/registerDevices" },
   // Reseller
+  { who: "var", path: "/" },
   { who: "var", path: "/varPanel" },
   { who: "var", path: "/newCompanyRequest" },
   { who: "var", path: "/viewCompanyRequests" },

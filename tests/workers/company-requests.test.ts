@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, auditRows, db, login, schema } from "./helpers";
+import { api, auditRows, consoleWorker, db, login, ORIGIN, pageCookie, schema } from "./helpers";
 
 const BASE = "/api/admin/company";
 const RSL1 = 2;
@@ -60,6 +60,19 @@ describe("company requests", () => {
     const r = await api(reseller, "POST", `${BASE}/createCompanyRequest`, request({ [field]: value }));
     expect(r.status).toBe(400);
     expect(r.body.message).toBe(message);
+  });
+
+  it("root is refused a company request (one to itself) with its reason, before its body is read, and nothing is stored", async () => {
+    const before = (await db().select().from(schema.companyRequests)).length;
+    for (const body of [request({ companyName: "Self Request" }), { companyName: "" }]) {
+      const r = await api(root, "POST", `${BASE}/createCompanyRequest`, body);
+      expect(r.status).toBe(403);
+      expect(r.body.message).toBe("The root company adds companies itself; company requests are for resellers");
+    }
+    expect((await db().select().from(schema.companyRequests)).length).toBe(before);
+    // The page is refused too.
+    const page = await consoleWorker.fetch(`${ORIGIN}/newCompanyRequest`, { headers: { Host: new URL(ORIGIN).host, Cookie: await pageCookie("root") } });
+    expect(page.status).toBe(403);
   });
 
   it("an ec company can neither request nor see requests; root sees them all", async () => {

@@ -40,7 +40,7 @@ export const companyRequestEndpoints = [
     path: "/company/createCompanyRequest",
     tag,
     summary:
-      "A reseller asks for a customer company ('Company Request Created'): companyName, companyType 'ec', renewalTerm 1 or 3, and the point of contact (POCFirstName, POCLastName, POCEmail, POCCountryCode, POCPhoneNumber). pocID is taken from the token.",
+      "A reseller asks for a customer company ('Company Request Created'): companyName, companyType 'ec', renewalTerm 1 or 3, and the point of contact (POCFirstName, POCLastName, POCEmail, POCCountryCode, POCPhoneNumber). pocID is taken from the token. Root is refused with 403 (it adds companies itself).",
     auth: "token",
     body: createCompanyRequestBody,
     response: z.object({ message: z.string(), payload: z.object({ id: z.number() }) }),

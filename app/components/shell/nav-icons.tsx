@@ -92,6 +92,25 @@ export const NAV_ICONS: Record<string, (p: P) => JSX.Element> = {
       <path d="M7 11h6M7 15h4M20 3v6M17 6h6" />
     </>,
   ),
+  varPanel: navIcon(
+    <>
+      <path d="M3 21V9l6-4 6 4v12" />
+      <path d="M15 13h6v8H3" />
+      <path d="M7 13h4M7 17h4" />
+    </>,
+  ),
+  deviceStock: navIcon(
+    <>
+      <path d="M3 8l9-5 9 5v8l-9 5-9-5z" />
+      <path d="M3 8l9 5 9-5M12 13v8" />
+    </>,
+  ),
+  billingPortal: navIcon(
+    <>
+      <path d="M6 2.5h12v19l-3-2-3 2-3-2-3 2z" />
+      <path d="M9 8h6M9 12h6M9 16h3" />
+    </>,
+  ),
   role: navIcon(
     <>
       <path d="M12 3l7 3v5c0 4.5-3 8.5-7 10-4-1.5-7-5.5-7-10V6z" />
