@@ -1,7 +1,7 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import QRCode from "qrcode";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { DetailList } from "~/components/devices/detail-list";
@@ -143,8 +143,12 @@ export default function DeviceDetailsPage() {
   const { t } = useTranslation("devices");
   const { t: tl } = useTranslation("lifecycle");
   const status = device.status;
-  // A refused edit comes back with the form open and its errors.
+  // A refused edit comes back with the form open and its errors; a saved one (a redirect here) closes it.
   const [editing, setEditing] = useState(actionData?.intent === "edit");
+  const { key } = useLocation();
+  useEffect(() => {
+    if (actionData?.intent !== "edit") setEditing(false);
+  }, [key, actionData]);
   const canEdit = status === "configured" && rights.configure;
   return (
     <div className="grid gap-5">

@@ -87,8 +87,8 @@ test.describe("devices", () => {
       await roof.locator("td").filter({ hasText: "Roof Access" }).click();
       await expect(page).toHaveURL(/\/deviceDetails\?id=8$/);
       const card = page.getByTestId("device-status-card");
-      await expect(card.getByTestId("detail-connection")).toContainText(tx.offlineSince);
-      await expect(card.getByTestId("detail-door")).toContainText(tx.lastKnownOpen);
+      await expect(card.getByTestId("detail-status-connection")).toContainText(tx.offlineSince);
+      await expect(card.getByTestId("detail-status-door")).toContainText(tx.lastKnownOpen);
     });
   }
 

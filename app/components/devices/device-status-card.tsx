@@ -32,9 +32,9 @@ export function DeviceStatusCard({ deviceId, status, tz }: { deviceId: number; s
       <CardContent>
         <DetailList
           items={[
-            { key: "connection", label: t("status.connection"), value: connection },
+            { key: "status-connection", label: t("status.connection"), value: connection },
             {
-              key: "door",
+              key: "status-door",
               label: t("status.door"),
               value: (
                 <span className="flex flex-wrap items-center gap-2">
@@ -44,12 +44,12 @@ export function DeviceStatusCard({ deviceId, status, tz }: { deviceId: number; s
               ),
             },
             {
-              key: "battery",
+              key: "status-battery",
               label: t("status.battery"),
               value: status.lowBattery ? <Badge variant="warning">{t("details.batteryLow")}</Badge> : t("details.batteryGood"),
             },
             {
-              key: "firmware",
+              key: "status-firmware",
               label: t("status.firmware"),
               value: (
                 <span className="flex flex-wrap items-center gap-1">
@@ -59,7 +59,7 @@ export function DeviceStatusCard({ deviceId, status, tz }: { deviceId: number; s
               ),
             },
             {
-              key: "lastEvent",
+              key: "status-lastEvent",
               label: t("status.lastEvent"),
               value:
                 status.lastActivityAt == null ? (
