@@ -1,15 +1,17 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import QRCode from "qrcode";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { DetailList } from "~/components/devices/detail-list";
 import { deviceSettingItems } from "~/components/devices/device-settings";
+import { DeviceStatusCard } from "~/components/devices/device-status-card";
 import { LinkListCard } from "~/components/devices/link-list-card";
 import { RemoteUnlockCard } from "~/components/devices/remote-unlock-card";
 import { ScheduledOpenCard } from "~/components/devices/scheduled-open-card";
 import { BoardSecretCard, type IssuedBoardSecret } from "~/components/lifecycle/board-secret-card";
-import { ConfigureForm } from "~/components/lifecycle/configure-form";
+import { DeviceSettingsForm } from "~/components/lifecycle/device-settings-form";
 import { deviceStatusText } from "~/components/lifecycle/device-status";
 import { RemoveConfigurationDialog } from "~/components/lifecycle/remove-configuration-dialog";
 import { Alert, AlertTitle } from "~/components/ui/alert";
@@ -19,9 +21,17 @@ import { PageHeader } from "~/components/ui/page-header";
 import { COMMAND_MSG, unlockSchema } from "~/schemas/device-commands";
 import { configureSchema, deviceIdSchema, removeConfigurationSchema } from "~/schemas/device-lifecycle";
 import { latestCommand, requestUnlock } from "~/services/device-commands.server";
-import { configureDevice, lifecycleRights, removeDeviceConfiguration, retireDevice, rotateDeviceSecret, type IssuedSecret } from "~/services/device-lifecycle.server";
+import {
+  configureDevice,
+  lifecycleRights,
+  removeDeviceConfiguration,
+  retireDevice,
+  rotateDeviceSecret,
+  updateDeviceSettings,
+  type IssuedSecret,
+} from "~/services/device-lifecycle.server";
 import { todayOf } from "~/services/device-stock.server";
-import { getDeviceDetails } from "~/services/devices.server";
+import { getDeviceDetails, getDeviceLiveStatus } from "~/services/devices.server";
 import { companyZone, requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { formAction, type FormReply } from "~/utils/form-action.server";
@@ -40,20 +50,36 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return loadRecord(request, { list: "/devices" }, async (id) => {
     const now = nowMs();
     const [details, rights] = await Promise.all([getDeviceDetails(db, auth, id), lifecycleRights(db, auth)]);
-    const command = await latestCommand(db, auth, id, now);
+    const [command, live] = await Promise.all([latestCommand(db, auth, id, now), getDeviceLiveStatus(db, auth, id, now)]);
     const canUnlock = can(auth.permissions, "devices", "modify") && details.device.status === "configured";
+    const tz = companyZone(auth);
     return {
       ...details,
       rights,
-      tz: companyZone(auth),
-      today: todayOf(now),
-      command: command && { id: command.id, status: command.status, error: command.error },
+      tz,
+      today: todayOf(now, tz),
+      live,
+      command: command && {
+        id: command.id,
+        status: command.status,
+        error: command.error,
+        createdAt: command.createdAt,
+        finishedAt: command.finishedAt,
+        requestedBy: command.requestedBy,
+      },
       canUnlock,
     };
   });
 }
 
-const SCHEMAS = { configure: configureSchema, rotate: deviceIdSchema, remove: removeConfigurationSchema, retire: deviceIdSchema, unlock: unlockSchema } as const;
+const SCHEMAS = {
+  configure: configureSchema,
+  edit: configureSchema,
+  rotate: deviceIdSchema,
+  remove: removeConfigurationSchema,
+  retire: deviceIdSchema,
+  unlock: unlockSchema,
+} as const;
 
 async function withQr(r: IssuedSecret): Promise<IssuedBoardSecret> {
   const qrSvg = await QRCode.toString(JSON.stringify({ board: String(r.id), secret: r.secret }), { type: "svg", margin: 1, errorCorrectionLevel: "M" });
@@ -96,6 +122,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
         async (v, submission) => ({ intent, issued: await withQr(await configureDevice(db, auth, v, now)), result: submission.reply({ resetForm: true }) }),
         { formData, extra: { intent } },
       );
+    case "edit":
+      return formAction(request, configureSchema, async (v) => redirectWithMessage(page, { ns: "lifecycle", message: (await updateDeviceSettings(db, auth, v, now)).message }), {
+        formData,
+        extra: { intent },
+      });
     case "remove":
       return formAction(
         request,
@@ -107,11 +138,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function DeviceDetailsPage() {
-  const { device, deviceType, scheduledOpen, fpi, week, exceptions, users, groups, rights, tz, today, hasBoardSecret, command, canUnlock } = useLoaderData<typeof loader>();
+  const { device, deviceType, scheduledOpen, fpi, week, exceptions, users, groups, rights, tz, today, hasBoardSecret, command, canUnlock, live } = useLoaderData<typeof loader>();
   const actionData = useActionData<ActionData>();
   const { t } = useTranslation("devices");
   const { t: tl } = useTranslation("lifecycle");
   const status = device.status;
+  // A refused edit comes back with the form open and its errors; a saved one (a redirect here) closes it.
+  const [editing, setEditing] = useState(actionData?.intent === "edit");
+  const { key } = useLocation();
+  useEffect(() => {
+    if (actionData?.intent !== "edit") setEditing(false);
+  }, [key, actionData]);
+  const canEdit = status === "configured" && rights.configure;
   return (
     <div className="grid gap-5">
       {device.lowBattery && (
@@ -130,11 +168,46 @@ export default function DeviceDetailsPage() {
         className="pb-0"
       />
       {actionData?.issued && <BoardSecretCard issued={actionData.issued} />}
+      {status !== "stock" && <DeviceStatusCard deviceId={device.id} status={live} tz={tz} />}
       {status === "unconfigured" && rights.configure && !actionData?.issued && (
-        <ConfigureForm deviceId={device.id} lastResult={actionData?.intent === "configure" ? actionData.result : undefined} />
+        <DeviceSettingsForm intent="configure" device={device} lastResult={actionData?.intent === "configure" ? actionData.result : undefined} />
       )}
-      {(status === "configured" || status === "unconfigured") && (rights.configure || rights.retire) && (
+      {status === "configured" && <RemoteUnlockCard deviceId={device.id} deviceName={device.fullName || device.serialNumber} command={command} canUnlock={canUnlock} tz={tz} />}
+      {editing && canEdit ? (
+        <DeviceSettingsForm intent="edit" device={device} lastResult={actionData?.intent === "edit" ? actionData.result : undefined} onCancel={() => setEditing(false)} />
+      ) : (
         <Card>
+          <CardHeader className="flex flex-row flex-wrap items-center justify-between gap-2">
+            <CardTitle>{t("details.settings")}</CardTitle>
+            {canEdit && (
+              <Button variant="outline" onClick={() => setEditing(true)}>
+                {t("details.editSettings")}
+              </Button>
+            )}
+          </CardHeader>
+          <CardContent>
+            <DetailList items={deviceSettingItems(t, device, deviceType, scheduledOpen, fpi, tz)} />
+          </CardContent>
+        </Card>
+      )}
+      {scheduledOpen && <ScheduledOpenCard week={week} exceptions={exceptions} />}
+      <div className="grid gap-5 md:grid-cols-2">
+        <LinkListCard
+          title={t("details.users")}
+          empty={t("details.noUsers")}
+          testId="key-holders"
+          items={users.map((u) => ({ id: u.id, label: u.displayName, to: `/modifyUser?id=${u.id}` }))}
+        />
+        <LinkListCard
+          title={t("details.groups")}
+          empty={t("details.noGroups")}
+          testId="device-groups"
+          items={groups.map((g) => ({ id: g.id, label: g.fullName, to: `/modifyDeviceGroup?id=${g.id}` }))}
+        />
+      </div>
+      {/* Consequential lifecycle actions last, each behind its confirmation. */}
+      {(status === "configured" || status === "unconfigured") && (rights.configure || rights.retire) && (
+        <Card data-testid="lifecycle-actions">
           <CardHeader>
             <CardTitle>{tl("lifecycleTitle")}</CardTitle>
           </CardHeader>
@@ -166,30 +239,6 @@ export default function DeviceDetailsPage() {
           </CardContent>
         </Card>
       )}
-      {status === "configured" && <RemoteUnlockCard deviceId={device.id} deviceName={device.fullName || device.serialNumber} command={command} canUnlock={canUnlock} />}
-      <Card>
-        <CardHeader>
-          <CardTitle>{t("details.settings")}</CardTitle>
-        </CardHeader>
-        <CardContent>
-          <DetailList items={deviceSettingItems(t, device, deviceType, scheduledOpen, fpi, tz)} />
-        </CardContent>
-      </Card>
-      {scheduledOpen && <ScheduledOpenCard week={week} exceptions={exceptions} />}
-      <div className="grid gap-5 md:grid-cols-2">
-        <LinkListCard
-          title={t("details.users")}
-          empty={t("details.noUsers")}
-          testId="key-holders"
-          items={users.map((u) => ({ id: u.id, label: u.displayName, to: `/modifyUser?id=${u.id}` }))}
-        />
-        <LinkListCard
-          title={t("details.groups")}
-          empty={t("details.noGroups")}
-          testId="device-groups"
-          items={groups.map((g) => ({ id: g.id, label: g.fullName, to: `/modifyDeviceGroup?id=${g.id}` }))}
-        />
-      </div>
     </div>
   );
 }

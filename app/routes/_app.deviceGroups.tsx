@@ -70,6 +70,7 @@ export default function DeviceGroups() {
       add={canAdd && { to: "/addDeviceGroup", label: t("add") }}
       columns={columns}
       page={{ rows, total, params }}
+      rowHref={(g) => `/modifyDeviceGroup?id=${g.id}`}
       empty={q ? t("noMatches") : t("empty")}
     >
       <Form method="get" role="search" aria-label={t("search.label")} className="flex items-end gap-2">

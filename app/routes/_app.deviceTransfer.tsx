@@ -15,7 +15,7 @@ import { translateMessage } from "~/i18n/messages";
 import { transferSchema } from "~/schemas/device-lifecycle";
 import { listCompanyDevices } from "~/services/companies.server";
 import { assertVarPanel, findChildCompany, getCompanyStock, todayOf, transferDevices } from "~/services/device-stock.server";
-import { requireModule } from "~/utils/auth-guards.server";
+import { companyZone, requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { formAction } from "~/utils/form-action.server";
 import { loadRecord } from "~/utils/record-from-url.server";
@@ -43,14 +43,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     target: { id: target.id, name: target.name, code: target.code, type: target.type },
     stock: { rows: stock.rows, total: stock.total, page: stockPage },
     devices: { rows: devices.details, total: devices.total, page: targetPage },
-    today: todayOf(nowMs()),
+    today: todayOf(nowMs(), companyZone(auth)),
   };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "var_panel", "modify");
   const now = nowMs();
-  return formAction(request, transferSchema(todayOf(now)), async (value, submission) => {
+  return formAction(request, transferSchema(todayOf(now, companyZone(auth))), async (value, submission) => {
     const r = await transferDevices(getDb(context), auth, value, now);
     const t = await getFixedT(await getLanguage(request), "lifecycle");
     return { ok: true, message: translateMessage(t, r.message, "lifecycle"), result: submission.reply({ resetForm: true }) } satisfies TransferActionData;

@@ -34,7 +34,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   ]);
   // Times read as in /activity: the company's zone, labelled.
   const canBulk = can(auth.permissions, "device_group", "modify");
-  return { ...page, filters, ...options, canBulk, today: todayOf(now), tz: companyZone(auth) };
+  const tz = companyZone(auth);
+  return { ...page, filters, ...options, canBulk, today: todayOf(now, tz), tz };
 }
 
 /** Adds the selected devices to a group (decision 0035); the service checks the group right itself. */
@@ -75,7 +76,14 @@ export default function Devices() {
   const activeGroups = useMemo(() => groups.filter((g) => g.active), [groups]);
   const filtered = Object.keys(filters).length > 0;
   return (
-    <ListPage title={t("title")} caption={t("caption")} columns={columns} page={{ rows, total, params }} empty={t(filtered ? "emptyFiltered" : "empty")}>
+    <ListPage
+      title={t("title")}
+      caption={t("caption")}
+      columns={columns}
+      page={{ rows, total, params }}
+      rowHref={(d) => `/deviceDetails?id=${d.id}`}
+      empty={t(filtered ? "emptyFiltered" : "empty")}
+    >
       <DeviceFilterBar t={t} filters={filters} groups={filterGroups} types={types} />
       {selected.size > 0 && <DeviceBulkBar ids={[...selected]} groups={activeGroups} onClear={() => setSelected(new Set())} />}
       {actionData?.bulk && bulkGroup && <DeviceBulkResults group={bulkGroup} rows={actionData.bulk.rows} />}

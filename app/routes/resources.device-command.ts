@@ -9,7 +9,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "devices");
   try {
     const command = await getCommand(getDb(context), auth, { commandId: new URL(request.url).searchParams.get("id") }, nowMs());
-    return Response.json({ id: command.id, status: command.status, error: command.error }, { headers: { "Cache-Control": "no-store" } });
+    return Response.json(
+      { id: command.id, status: command.status, error: command.error, createdAt: command.createdAt, finishedAt: command.finishedAt },
+      { headers: { "Cache-Control": "no-store" } },
+    );
   } catch (e) {
     if (e instanceof ServiceError) return Response.json({ message: e.message }, { status: e.status });
     throw e;

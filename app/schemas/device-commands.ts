@@ -10,7 +10,8 @@ export const COMMAND_MSG = {
   inProgress: "An unlock is already in progress for this device",
   deviceNotFound: "Device configuration could not be found",
   commandNotFound: "Command could not be found",
-  expired: "expired / device offline",
+  /** The stored reason and summary of an unanswered command: what is known, not a guess that the board is offline. */
+  expired: "the board did not answer within 60 s",
 } as const;
 
 const positiveId = (message: string) => z.coerce.number({ invalid_type_error: message }).int(message).positive(message).max(Number.MAX_SAFE_INTEGER, message);

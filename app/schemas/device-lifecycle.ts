@@ -29,7 +29,12 @@ export const LIFECYCLE_MSG = {
   fullNameRequired: "Required full name",
   displayNameRequired: "Required display name",
   lowBattery: "coin cell battery is low",
+  badLockType: "Choose a lock type from the list",
+  settingsSaved: "Device settings saved",
 } as const;
+
+/** The lock types a door can have; the stored value is this English name, shown translated. */
+export const LOCK_TYPES = ["Electric Strike", "Magnetic Lock", "Deadbolt", "Mortise Lock", "Motor Lock"] as const;
 
 export const SUBSCRIPTION_TERMS = [1, 2, 3] as const;
 export const MAX_TRANSFER = 500;
@@ -138,13 +143,20 @@ const flag = z
   .nullish()
   .transform((v) => v === true || v === "1" || v === "true" || v === "on");
 
-/** Configuring an unconfigured device: its names and the settings /deviceDetails shows. */
+/**
+ * A device's names and the settings /deviceDetails shows: configuring an unconfigured device, and
+ * editing a configured one's settings, post the same form. Lock type is one of `LOCK_TYPES` or none.
+ */
 export const configureSchema = z
   .object({
     id: z.coerce.number().int().positive(),
     fullName: text(LIFECYCLE_MSG.fullNameRequired),
     displayName: text(LIFECYCLE_MSG.displayNameRequired, 50),
-    lockType: z.string().trim().max(50).default(""),
+    lockType: z
+      .string({ invalid_type_error: LIFECYCLE_MSG.badLockType })
+      .trim()
+      .default("")
+      .refine((v) => v === "" || (LOCK_TYPES as readonly string[]).includes(v), LIFECYCLE_MSG.badLockType),
     relockTrigger: z.enum(["Timer", "Door Close"]).default("Timer"),
     relockTimer: optionalInt(1, 3600),
     triggerMode: z.string().trim().max(50).default(""),

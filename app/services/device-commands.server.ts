@@ -54,7 +54,7 @@ export async function settleExpired(db: Db, now: number, scope?: SQL) {
   // Every activity_logs column in table order (drizzle's insert … select names them all).
   const rows = sql`select null, ${c.companyId}, ${c.deviceId} || '/console/cmd.' || ${c.id} || '.expired',
       (select id from activity_types where name = 'Command Failed'), 'Device', ${c.requestedByUserId}, null, ${c.deviceId}, null,
-      'Command ' || ${wireId} || ' failed on ' || ${label} || ': ' || ${COMMAND_MSG.expired},
+      'Remote unlock failed on ' || ${label} || ': ' || ${COMMAND_MSG.expired},
       json_object('type', 'command.result', 'cmd', ${wireId}, 'ok', json('false'), 'error', 'expired'), null, ${c.expiresAt}, ${now}
     from ${c} left join ${d} on ${d.id} = ${c.deviceId}
     where ${due}`;
@@ -115,12 +115,15 @@ export async function getCommand(db: Db, auth: Auth, input: unknown, now: number
   return row ?? notFound(COMMAND_MSG.commandNotFound);
 }
 
-/** The device's latest command (for its details page), or null. The device is checked by the caller. */
-export async function latestCommand(db: Db, auth: Auth, deviceId: number, now: number): Promise<DeviceCommand | null> {
+/** Who asked for a command, as the details page names them (null once the user is gone). */
+const requestedBy = sql<string | null>`(select ${schema.users.displayName} from ${schema.users} where ${schema.users.id} = ${c.requestedByUserId})`;
+
+/** The device's latest command with who asked for it (for its details page), or null. The device is checked by the caller. */
+export async function latestCommand(db: Db, auth: Auth, deviceId: number, now: number): Promise<(DeviceCommand & { requestedBy: string | null }) | null> {
   assertCan(auth, MODULE);
   await settleExpired(db, now, inCompany(c, auth, eq(c.deviceId, deviceId)));
   const [row] = await db
-    .select(commandColumns)
+    .select({ ...commandColumns, requestedBy })
     .from(c)
     .where(inCompany(c, auth, eq(c.deviceId, deviceId)))
     .orderBy(desc(c.id))

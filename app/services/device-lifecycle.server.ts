@@ -6,6 +6,7 @@
  * - Configuration: a company admin (devices, modify) or an installer names an unconfigured device and
  *   sets what /deviceDetails shows; that issues the board's secret, shown once and stored only as
  *   `hmac-sha256$salt$hash` (decision 0110).
+ * - Editing a configured device's settings without removing its configuration.
  * - Rotating the secret, removing the configuration (the user types the display name) and retiring.
  *
  * Every change is one batch with its audit entry; the devices trigger writes the feed row, and the
@@ -208,6 +209,40 @@ export async function configureDevice(db: Db, auth: Auth, input: unknown, now: n
 async function findConfigured(db: Db, auth: Auth, id: number) {
   const device = await findOwnDevice(db, auth, id);
   return device.status === "configured" ? device : notFound(LIFECYCLE_MSG.configNotFound);
+}
+
+/**
+ * Changes a configured device's names and settings in place: its configuration and board secret
+ * stay. A new name or re-lock time reaches the gateways through the devices trigger (decision 0057).
+ */
+export async function updateDeviceSettings(db: Db, auth: Auth, input: unknown, now: number): Promise<{ message: string }> {
+  await assertConfigurer(db, auth, "modify");
+  const v = parseInput(configureSchema, input);
+  const device = await findConfigured(db, auth, v.id);
+  await assertNameFree(db, auth, v.fullName, device.id);
+  const { id, ...settings } = v;
+  const still = stillIn(auth, id, eq(d.status, "configured"));
+  const [, moved] = await db.batch([
+    activityInsertWhen(
+      db,
+      {
+        companyId: auth.company.id,
+        name: "Device Settings Changed",
+        createdByUserId: auth.user.id,
+        targetDeviceId: id,
+        summary: `${v.fullName} (${device.serialNumber})`,
+        at: now,
+      },
+      exists(still),
+    ),
+    db
+      .update(d)
+      .set({ ...settings, updatedAt: now })
+      .where(still)
+      .returning({ id: d.id }),
+  ]);
+  if (moved.length === 0) notFound(LIFECYCLE_MSG.configNotFound);
+  return { message: LIFECYCLE_MSG.settingsSaved };
 }
 
 /** A new secret for a configured device; the board holding the old one is disconnected at the next sync. */

@@ -9,9 +9,10 @@
 import { and, asc, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { LIFECYCLE_MSG, transferSchema } from "~/schemas/device-lifecycle";
 import { activityInsertWhen } from "~/utils/activity-insert.server";
-import { assertCan, type Auth } from "~/utils/auth-guards.server";
+import { assertCan, companyZone, type Auth } from "~/utils/auth-guards.server";
 import { countWhere, schema, type Db } from "~/utils/db.server";
 import { forbidden, notFound, ServiceError } from "~/utils/errors.server";
+import { localDay } from "~/utils/format";
 import { insertWhen } from "~/utils/insert-when.server";
 import { parseInput } from "~/utils/parse-input.server";
 import { canUseVarPanel } from "~/utils/permissions";
@@ -26,8 +27,11 @@ export function assertVarPanel(auth: Auth, action: "view" | "modify" = "view") {
   assertCan(auth, "var_panel", action);
 }
 
-/** The caller's date (UTC) as YYYY-MM-DD, what "not in the past" compares with. */
-export const todayOf = (now: number) => new Date(now).toISOString().slice(0, 10);
+/**
+ * The date in the caller's company's zone as YYYY-MM-DD: what "not in the past" compares with and the
+ * shipping date a transfer starts from (decision 0057), so a company west or east of UTC gets its own day.
+ */
+export const todayOf = (now: number, zone: string) => localDay(now, zone);
 
 const boardType = sql<string>`coalesce((select device_type from device_types where device_types.id = devices.device_type_id), '')`;
 const deviceCount = sql<number>`(select count(*) from devices where devices.company_id = companies.id and devices.deleted_at is null)`;
@@ -114,7 +118,7 @@ export type TransferReportRow = { id: number; transferred: boolean; message: str
  */
 export async function transferDevices(db: Db, auth: Auth, input: unknown, now: number): Promise<{ message: string; transferred: number }> {
   assertVarPanel(auth, "modify");
-  const v = parseInput(transferSchema(todayOf(now)), input);
+  const v = parseInput(transferSchema(todayOf(now, companyZone(auth))), input);
   if (v.fromCompany != null && (await companyIdOf(db, v.fromCompany)) !== auth.company.id) notFound(LIFECYCLE_MSG.notChild);
   const target = await findChildCompany(db, auth, await companyIdOf(db, v.toCompany));
   if (target.type === "ec" && v.status === "stock") throw new ServiceError(400, LIFECYCLE_MSG.stockToEc, { fieldErrors: { status: [LIFECYCLE_MSG.stockToEc] } });

@@ -218,6 +218,32 @@ export async function getDeviceDetails(db: Db, auth: Auth, id: number) {
 }
 export type DeviceDetails = Awaited<ReturnType<typeof getDeviceDetails>>;
 
+/**
+ * The status card of /deviceDetails: presence as the list shows it (decision 0033), the door as last
+ * reported, battery, firmware and the last event's time. The device is checked by the caller.
+ */
+export async function getDeviceLiveStatus(db: Db, auth: Auth, id: number, now: number) {
+  assertCan(auth, MODULE);
+  const presence = presenceSql(now);
+  const [row] = await db
+    .select({
+      online: presence.online,
+      since: presence.since,
+      doorState: d.doorState,
+      doorStateAt: d.doorStateAt,
+      lowBattery: d.lowBattery,
+      firmwareVersion: d.firmwareVersion,
+      firmwarePending: firmwarePendingSql,
+      lastActivityAt: d.lastActivityAt,
+    })
+    .from(d)
+    .where(liveInCompany(d, auth, eq(d.id, id)))
+    .limit(1);
+  if (!row) return notFound("Device configuration could not be found");
+  return { ...row, online: row.online == null ? null : row.online === 1, firmwarePending: Boolean(row.firmwarePending) };
+}
+export type DeviceLiveStatus = Awaited<ReturnType<typeof getDeviceLiveStatus>>;
+
 export async function getLastReportedLocation(db: Db, auth: Auth, id: number) {
   assertCan(auth, MODULE);
   const { device } = await findDevice(db, auth, id);

@@ -97,12 +97,12 @@ function mapEvent(e: GatewayEvent, device: Device): Mapped | string {
     case "firmware.progress":
       return { name: "Firmware Progress", summary: `Firmware ${String(d.version ?? "")} download at ${num(d.percent) ?? 0}% on ${door}` };
     case "command.result": {
-      // `cmd` is the id the command was sent with (PROTOCOL.md); the board may say why it failed.
+      // `cmd` is the id the command was sent with (PROTOCOL.md), kept in the details, not the summary; the board may say why it failed.
       const cmd = typeof d.cmd === "string" ? d.cmd : "";
       if (!cmd || typeof d.ok !== "boolean") return "command.result events need data.cmd and data.ok";
       return d.ok
-        ? { name: "Command Succeeded", summary: `Command ${cmd} succeeded on ${door}` }
-        : { name: "Command Failed", summary: `Command ${cmd} failed on ${door}${typeof d.error === "string" ? `: ${d.error.slice(0, 200)}` : ""}` };
+        ? { name: "Command Succeeded", summary: `Remote command succeeded on ${door}` }
+        : { name: "Command Failed", summary: `Remote command failed on ${door}${typeof d.error === "string" ? `: ${d.error.slice(0, 200)}` : ""}` };
     }
     case "schedule.firstEntry":
       return { name: "Scheduled Open Started", summary: `Scheduled open started at ${door}: first person in` };

@@ -1,9 +1,10 @@
-import { adminApi, expect, runNow, signIn, test, unique } from "./fixtures";
+import { adminApi, expect, LANGUAGE_AND_WIDTH_RUNS, runNow, signIn, test, unique } from "./fixtures";
 
 /*
- * Registration's per-row report and a configured board's removal and retirement on /deviceDetails
- * (decision 0022; part 1's device texts), in English and Spanish. The board is moved to BETA through
- * the admin API; the screens under test are the registration page and the device details page.
+ * Registration's per-row report, and on /deviceDetails a configured board's settings edited in place,
+ * its removal (the configure form then starts from the settings it kept) and retirement (decisions
+ * 0022, 0057; part 1's device texts), in English at 1440 px and Spanish at 390 px. The board is moved
+ * to BETA through the admin API; the screens under test are the registration and device details pages.
  */
 const TEXT = {
   en: {
@@ -23,6 +24,16 @@ const TEXT = {
     retired: "Device retired successfully",
     retiredStatus: "Status: Retired",
     cancel: "Cancel",
+    edit: "Edit settings",
+    save: "Save settings",
+    saved: "Device settings saved",
+    fullName: "Full Name",
+    lockType: "Lock Type",
+    relockTimer: "Re-lock Time (seconds)",
+    sensor1Open: "Sensor 1 Open Name",
+    magnetic: "Magnetic Lock",
+    seconds: (n: number) => `${n} seconds`,
+    configured: "Status: Configured",
   },
   es: {
     stockOf: "Inventario de",
@@ -41,13 +52,26 @@ const TEXT = {
     retired: "Dispositivo retirado correctamente",
     retiredStatus: "Estado: Retirado",
     cancel: "Cancelar",
+    edit: "Editar ajustes",
+    save: "Guardar ajustes",
+    saved: "Ajustes del dispositivo guardados",
+    fullName: "Nombre completo",
+    lockType: "Tipo de cerradura",
+    relockTimer: "Tiempo de rebloqueo (segundos)",
+    sensor1Open: "Nombre de sensor 1 abierto",
+    magnetic: "Cerradura electromagnética",
+    seconds: (n: number) => `${n} segundos`,
+    configured: "Estado: Configurado",
   },
 } as const;
 
-for (const lang of ["en", "es"] as const) {
-  test(`registration reports each row; removing a configuration asks the display name; retiring asks first (${lang})`, async ({ page }) => {
+for (const { lang, width, height } of LANGUAGE_AND_WIDTH_RUNS) {
+  test(`registration reports each row; settings edit in place; removing asks the display name and keeps the settings for the next configure; retiring asks first (${lang}, ${width} px)`, async ({
+    page,
+  }) => {
     test.setTimeout(90_000);
     const tx = TEXT[lang];
+    await page.setViewportSize({ width, height });
     const tag = unique().toUpperCase();
     const front = `CF-${tag}-F1`;
 
@@ -76,13 +100,32 @@ for (const lang of ["en", "es"] as const) {
     await root.call("POST", "/company/transferDevices", { toCompany: "BETA", transferDevices: [id], status: "unconfigured", shippingDate: today, subscriptionTerm: 1 });
     const beta = await adminApi(page.request, "beta");
     const displayName = `CF${tag}`;
-    await beta.call("POST", "/device/configureDevice", { id, fullName: `Config Door ${tag}`, displayName });
+    await beta.call("POST", "/device/configureDevice", { id, fullName: `Config Door ${tag}`, displayName, lockType: "Magnetic Lock", sensor1OpenName: "Door Open" });
 
-    // Removing the configuration: a wrong name is refused with the spec's message, the right one removes it.
     await signIn(page, "beta", lang);
     await page.goto(`/deviceDetails?id=${id}`);
     // The secret was shown once, to whoever configured the board: the page never shows it again.
     await expect(page.getByTestId("board-secret")).toHaveCount(0);
+    // The status card comes first, the lifecycle's consequential buttons last.
+    await expect(page.getByTestId("device-status-card")).toBeVisible();
+    const cards = await page.locator("[data-testid]").evaluateAll((els) => els.map((e) => e.getAttribute("data-testid")));
+    expect(cards.indexOf("device-status-card")).toBeLessThan(cards.indexOf("remote-unlock"));
+    expect(cards.indexOf("lifecycle-actions")).toBeGreaterThan(cards.indexOf("device-groups"));
+
+    // Edit settings: the form starts from the device's values; saving keeps it configured.
+    await page.getByRole("button", { name: tx.edit }).click();
+    await expect(page.getByLabel(tx.fullName)).toHaveValue(`Config Door ${tag}`);
+    await expect(page.getByLabel(tx.lockType)).toHaveValue("Magnetic Lock");
+    await expect(page.getByLabel(tx.lockType).locator("option:checked")).toHaveText(tx.magnetic);
+    await page.getByLabel(tx.fullName).fill(`Edited Door ${tag}`);
+    await page.getByLabel(tx.relockTimer).fill("9");
+    await page.getByRole("button", { name: tx.save }).click();
+    await expect(page.getByText(tx.saved, { exact: true })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: `Edited Door ${tag}` })).toBeVisible();
+    await expect(page.getByTestId("detail-relockTime")).toContainText(tx.seconds(9));
+    await expect(page.getByTestId("device-status")).toHaveText(tx.configured);
+
+    // Removing the configuration: a wrong name is refused with the spec's message, the right one removes it.
     await page.getByRole("button", { name: tx.remove }).click();
     let dialog = page.getByRole("dialog");
     await dialog.getByLabel(tx.typeName(displayName)).fill("not the name");
@@ -93,6 +136,11 @@ for (const lang of ["en", "es"] as const) {
     await dialog.getByRole("button", { name: tx.remove }).click();
     await expect(page.getByText(tx.removed, { exact: true })).toBeVisible();
     await expect(page.getByTestId("device-status")).toHaveText(tx.unconfigured);
+    // Configuring again starts from what the board kept: its lock type, re-lock time and sensor names (its names were cleared).
+    await expect(page.getByLabel(tx.lockType)).toHaveValue("Magnetic Lock");
+    await expect(page.getByLabel(tx.relockTimer)).toHaveValue("9");
+    await expect(page.getByLabel(tx.sensor1Open)).toHaveValue("Door Open");
+    await expect(page.getByLabel(tx.fullName)).toHaveValue("");
 
     // Retiring asks first; cancelling leaves it unchanged, confirming retires the device and keeps its page.
     await page.getByRole("button", { name: tx.retire }).click();

@@ -1,4 +1,5 @@
-import { adminApi, expect, test } from "./fixtures";
+import { DEMO_GATEWAY } from "../../db/seed/gateway";
+import { adminApi, expect, LANGUAGE_AND_WIDTH_RUNS, runNow, test, unique } from "./fixtures";
 
 // Demo data: ACME has devices 1-12; 1 is scheduled open (Timer re-lock), 3 re-locks on door
 // close, 7 has a low coin-cell battery; 13 belongs to BETA.
@@ -42,6 +43,54 @@ test.describe("devices", () => {
     await expect(page).toHaveURL(/\/deviceDetails\?id=1$/);
     await expect(page.getByRole("heading", { level: 1, name: "Main Entrance" })).toBeVisible();
   });
+
+  const ROW_TEXT = {
+    en: { lastKnownOpen: "Last known: Open", offlineSince: "Offline since", status: "Status" },
+    es: { lastKnownOpen: "Último estado conocido: Abierta", offlineSince: "Sin conexión desde", status: "Estado" },
+  } as const;
+  for (const { lang, width, height } of LANGUAGE_AND_WIDTH_RUNS) {
+    test(`a row opens its details, by click or by its link; an offline board's door is its last report (${lang}, ${width} px)`, async ({ page, request, loginAs }) => {
+      const tx = ROW_TEXT[lang];
+      await page.setViewportSize({ width, height });
+      // Roof Access (8): its board reports the door open, then goes offline, as a gateway posts it.
+      const now = runNow();
+      const event = (type: string, at: number, data: object) => ({ id: `8/gw/devices.${unique()}`, deviceId: "8", type, at, gatewayId: "gw-e2e", data });
+      const res = await request.post("/api/gateway/events", {
+        headers: { Authorization: `Bearer ${DEMO_GATEWAY.defaultSecret}` },
+        data: {
+          v: 1,
+          gatewayId: "gw-e2e",
+          events: [
+            event("board.presence", now - 3000, { online: true }),
+            event("sensor.contact", now - 2000, { input: 1, state: "open" }),
+            event("board.presence", now - 1000, { online: false }),
+          ],
+        },
+      });
+      expect(res.status()).toBe(200);
+      await loginAs("acme", lang);
+      await page.goto("/devices");
+      const table = page.getByRole("main").getByRole("table");
+      const roof = table.locator("tbody tr").filter({ hasText: "Roof Access" });
+      await expect(roof).toContainText(tx.lastKnownOpen);
+      // No focusable row wrapping focusable cells: the keyboard uses the row's own link.
+      const main = table.locator("tbody tr").filter({ hasText: "Main Entrance" });
+      await expect(main).not.toHaveAttribute("tabindex");
+      await main
+        .getByRole("link", { name: /Main Entrance/ })
+        .first()
+        .focus();
+      await page.keyboard.press("Enter");
+      await expect(page).toHaveURL(/\/deviceDetails\?id=1$/);
+      await page.goBack();
+      // A click anywhere else on the row opens it too.
+      await roof.locator("td").filter({ hasText: "Roof Access" }).click();
+      await expect(page).toHaveURL(/\/deviceDetails\?id=8$/);
+      const card = page.getByTestId("device-status-card");
+      await expect(card.getByTestId("detail-status-connection")).toContainText(tx.offlineSince);
+      await expect(card.getByTestId("detail-status-door")).toContainText(tx.lastKnownOpen);
+    });
+  }
 
   test("details of a scheduled-open Timer device", async ({ page, loginAs }) => {
     // The company's hours as the demo data has them, whatever the settings tests changed.

@@ -11,7 +11,7 @@ for (const { lang, close } of [
   test(`the transfer dialog's close button reads "${close}" (${lang})`, async ({ page }) => {
     await signIn(page, "var", lang);
     await page.goto("/varPanel");
-    await page.getByRole("row", { name: /ACME/ }).getByRole("link").click();
+    await page.getByRole("link", { name: /^(Transfer boards to|Transferir placas a) Acme/ }).click();
     await expect(page).toHaveURL(/\/deviceTransfer\?company_id=\d+/);
     await page.locator("main tbody tr").first().getByRole("checkbox").click();
     await page.getByRole("button", { name: /ACME|Acme/ }).click();

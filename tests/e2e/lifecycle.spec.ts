@@ -79,7 +79,7 @@ for (const lang of ["en", "es"] as const) {
     // RSL1 transfers two of them to ACME as unconfigured, with a shipping date two days ahead.
     await signIn(page, "var", lang);
     await page.goto("/varPanel");
-    await page.getByRole("row", { name: /ACME/ }).getByRole("link").click();
+    await page.getByRole("link", { name: /^(Transfer boards to|Transferir placas a) Acme/ }).click();
     await expect(page).toHaveURL(/\/deviceTransfer\?company_id=3/);
     for (const s of serials.slice(0, 2)) await page.getByRole("checkbox", { name: new RegExp(s.front) }).click();
     await page.getByRole("button", { name: /ACME|Acme/ }).click();

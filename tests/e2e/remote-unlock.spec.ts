@@ -18,7 +18,9 @@ const TEXT = {
     confirm: "Unlock this door?",
     succeeded: "Command Succeeded",
     failed: "Command Failed",
-    expired: "Failed: expired / device offline",
+    expired: "The board did not answer within 60 s.",
+    offline: /offline/i,
+    requestedBy: /Requested by .+ at \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2} \S+; ended at \d{2}\/\d{2}\/\d{4}/,
     waiting: /waiting for/,
     toast: "Unlock sent",
     activity: "Command Succeeded",
@@ -28,7 +30,9 @@ const TEXT = {
     confirm: "¿Abrir esta puerta?",
     succeeded: "Comando completado",
     failed: "Comando fallido",
-    expired: "Fallido: caducado / dispositivo sin conexión",
+    expired: "La placa no respondió en 60 s.",
+    offline: /sin conexión/i,
+    requestedBy: /Solicitado por .+ a las \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2} \S+; terminó a las \d{2}\/\d{2}\/\d{4}/,
     waiting: /esperando/,
     toast: "Apertura enviada",
     activity: "Comando completado",
@@ -132,6 +136,10 @@ test("an unlock no board answers fails as expired after 60 s (en, 1440 px; es, 3
         const status = r.page.getByTestId("unlock-status");
         await expect(status).toContainText(tx.failed, { timeout: 75_000 });
         await expect(status).toContainText(tx.expired);
+        // What happened, when and who asked; no internal ids, and no claim about presence (the status card says that).
+        await expect(r.page.getByTestId("unlock-when")).toHaveText(tx.requestedBy);
+        await expect(r.page.getByTestId("remote-unlock")).not.toContainText(tx.offline);
+        await expect(r.page.getByTestId("remote-unlock")).not.toContainText("console.");
         await expect(r.page.getByRole("button", { name: tx.unlock, exact: true })).toBeEnabled();
         await status.scrollIntoViewIfNeeded();
         await keepScreenshot(r.page, `remote-unlock-failed-${r.lang}`);

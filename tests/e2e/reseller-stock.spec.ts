@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { adminApi, expect, runNow, signIn, test, unique } from "./fixtures";
+import { adminApi, expect, LANGUAGE_AND_WIDTH_RUNS, runNow, signIn, test, unique } from "./fixtures";
 import { axeFindings } from "./axe";
 
 /*
@@ -27,6 +27,11 @@ const TEXT = {
     stock: "Stock",
     stockTitle: "Device Stock",
     terms: ["Choose…", "1-Year", "2-Year", "3-Year"],
+    transferBoards: "Transfer boards",
+    transferBoardsTo: (name: string) => `Transfer boards to ${name}`,
+    customer: "Customer",
+    next: "Next",
+    transferTitle: "Device Transfer",
   },
   es: {
     panel: "Panel VAR",
@@ -47,10 +52,17 @@ const TEXT = {
     stock: "Inventario",
     stockTitle: "Inventario de dispositivos",
     terms: ["Elija…", "1 año(s)", "2 año(s)", "3 año(s)"],
+    transferBoards: "Transferir placas",
+    transferBoardsTo: (name: string) => `Transferir placas a ${name}`,
+    customer: "Cliente",
+    next: "Siguiente",
+    transferTitle: "Transferencia de dispositivos",
   },
 } as const;
 
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+/** Today where RSL1 runs (New York in the seed): the day a transfer's shipping date starts at. */
+const rsl1Today = () => new Intl.DateTimeFormat("en-CA", { timeZone: "America/New_York" }).format(runNow());
 const CODE_CHARS = "ABCDEFGHIJKLMNOPQRSTUWXYZ0123456789";
 const randomCode = () => Array.from({ length: 4 }, () => CODE_CHARS[Math.floor(Math.random() * CODE_CHARS.length)]).join("");
 
@@ -91,26 +103,36 @@ async function newResellerChild(page: Page): Promise<{ id: number; name: string 
   return { id: id!, name };
 }
 
-for (const lang of ["en", "es"] as const) {
-  test(`RSL1's panel leads to its stock and to a transfer whose dialog starts empty each time (${lang})`, async ({ page }) => {
+for (const { lang, width, height } of LANGUAGE_AND_WIDTH_RUNS) {
+  test(`RSL1's panel and stock lead to a transfer whose dialog starts over each time (${lang}, ${width} px)`, async ({ page }) => {
     test.setTimeout(90_000);
     const tx = TEXT[lang];
+    await page.setViewportSize({ width, height });
     const [serial] = await registerIntoRsl1(page, 1);
     const sub = await newResellerChild(page);
     await signIn(page, "var", lang);
 
-    // The panel: its child companies, links to the stock and to a new company request.
+    // The panel: its child companies, each with its own "Transfer boards", links to the stock and to a new company request.
     await page.goto("/varPanel");
     await expect(page.getByRole("heading", { level: 1, name: tx.panel })).toBeVisible();
     await expect(page.getByRole("link", { name: tx.requestLink })).toHaveAttribute("href", "/newCompanyRequest");
-    await expect(page.getByRole("row", { name: /ACME/ }).getByRole("link")).toHaveAttribute("href", "/deviceTransfer?company_id=3");
+    await expect(page.getByRole("link", { name: tx.transferBoardsTo("Acme Corporation") })).toHaveAttribute("href", "/deviceTransfer?company_id=3");
+    await expect(page.getByRole("link", { name: tx.transferBoardsTo(sub.name) })).toHaveAttribute("href", `/deviceTransfer?company_id=${sub.id}`);
     await page.getByRole("link", { name: tx.stockLink }).click();
     await expect(page).toHaveURL(/\/viewDeviceStock$/);
     await expect(page.getByRole("heading", { level: 1, name: tx.stockTitle })).toBeVisible();
     await expect(page.getByText(/\(RSL1\)$/).first()).toBeVisible();
 
-    // An ec target (ACME): no "send as stock"; shipping date and term are required, the date not in the past.
-    await page.goto("/deviceTransfer?company_id=3");
+    // The stock page's "Transfer boards": choose the customer, then its transfer page.
+    await page.getByRole("button", { name: tx.transferBoards, exact: true }).click();
+    const choose = page.getByRole("dialog");
+    await choose.getByLabel(tx.customer).selectOption({ label: "Acme Corporation (ACME)" });
+    await choose.getByRole("button", { name: tx.next }).click();
+    await expect(page).toHaveURL(/\/deviceTransfer\?company_id=3$/);
+    await expect(page.getByRole("heading", { level: 1, name: tx.transferTitle })).toBeVisible();
+
+    // An ec target (ACME): no "send as stock"; the shipping date starts at RSL1's today, the term is
+    // required and the date not in the past.
     const arrow = (n: number, name: string) => page.getByRole("button", { name: tx.arrow(n, name) });
     await expect(arrow(0, "Acme Corporation")).toBeDisabled();
     await page.getByRole("checkbox", { name: tx.select(serial), exact: true }).click();
@@ -119,22 +141,25 @@ for (const lang of ["en", "es"] as const) {
     let dialog = page.getByRole("dialog");
     await expect(dialog.getByLabel(tx.sendAsStock)).toHaveCount(0);
     await expect(dialog.getByLabel(tx.term).locator("option")).toHaveText([...tx.terms]);
+    await expect(dialog.getByLabel(tx.shippingDate)).toHaveValue(rsl1Today());
+    await dialog.getByLabel(tx.shippingDate).fill("");
     await dialog.getByRole("button", { name: tx.transfer, exact: true }).click();
     await expect(dialog.getByText(tx.shippingRequired)).toBeVisible();
     await expect(dialog.getByText(tx.termRequired)).toBeVisible();
-    await dialog.getByLabel(tx.shippingDate).fill(isoDay(runNow() - 86_400_000));
+    // Two days back is past in New York whatever the hour in UTC.
+    await dialog.getByLabel(tx.shippingDate).fill(isoDay(runNow() - 2 * 86_400_000));
     await dialog.getByLabel(tx.term).selectOption("2");
     await dialog.getByRole("button", { name: tx.transfer, exact: true }).click();
     await expect(dialog.getByText(tx.past)).toBeVisible();
     // The open dialog, errors showing, has no serious or critical accessibility violation.
     const serious = await axeFindings(page, { include: "[role=dialog]" });
     expect(serious, serious.join("\n")).toEqual([]);
-    // Closing and opening again: the dialog starts empty, without the earlier errors.
+    // Closing and opening again: the dialog starts over (today, no term), without the earlier errors.
     await dialog.getByRole("button", { name: tx.cancel }).click();
     await expect(dialog).toBeHidden();
     await arrow(1, "Acme Corporation").click();
     dialog = page.getByRole("dialog");
-    await expect(dialog.getByLabel(tx.shippingDate)).toHaveValue("");
+    await expect(dialog.getByLabel(tx.shippingDate)).toHaveValue(rsl1Today());
     await expect(dialog.getByLabel(tx.term)).toHaveValue("");
     await expect(dialog.getByText(tx.past)).toHaveCount(0);
     await page.keyboard.press("Escape");

@@ -237,8 +237,8 @@ describe("event ingestion", () => {
     );
     expect(rows).toHaveLength(3);
     const byId = Object.fromEntries(rows.map((r) => [r.eventId, r]));
-    expect(byId["1/cmd-ok"]).toMatchObject({ name: "Command Succeeded", summary: "Command cmd_8 succeeded on Main Entrance", device: 1 });
-    expect(byId["1/cmd-fail"]).toMatchObject({ name: "Command Failed", summary: "Command cmd_9 failed on Main Entrance: motor jammed" });
+    expect(byId["1/cmd-ok"]).toMatchObject({ name: "Command Succeeded", summary: "Remote command succeeded on Main Entrance", device: 1 });
+    expect(byId["1/cmd-fail"]).toMatchObject({ name: "Command Failed", summary: "Remote command failed on Main Entrance: motor jammed" });
     expect(JSON.parse(byId["1/cmd-fail"].details)).toMatchObject({ type: "command.result", cmd: "cmd_9", ok: false });
     expect(byId["1/fpi.1.1800000012000"]).toMatchObject({ name: "Scheduled Open Started" });
   });

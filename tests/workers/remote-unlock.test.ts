@@ -191,7 +191,7 @@ describe("delivery through the gateways", () => {
     ]);
     expect((await api(acme, "GET", `/api/admin/device/getCommandStatus?commandId=${sent.id}`)).body.payload).toMatchObject({ status: "failed", error: "motor jammed" });
     expect(await activityOf(device.id)).toContainEqual(
-      expect.objectContaining({ name: "Command Failed", summary: `Command ${sent.command_id} failed on ${device.fullName}: motor jammed` }),
+      expect.objectContaining({ name: "Command Failed", summary: `Remote command failed on ${device.fullName}: motor jammed` }),
     );
   });
 });
@@ -211,7 +211,7 @@ describe("expiry", () => {
     const failed = (await activityOf(device.id)).filter((a) => a.name === "Command Failed");
     expect(failed).toEqual([
       expect.objectContaining({
-        summary: `Command ${sent.command_id} failed on ${device.fullName}: expired / device offline`,
+        summary: `Remote unlock failed on ${device.fullName}: the board did not answer within 60 s`,
         eventId: `${device.id}/console/cmd.${sent.id}.expired`,
       }),
     ]);

@@ -6,6 +6,7 @@ import {
   removeDeviceConfiguration,
   retireDevice,
   rotateDeviceSecret,
+  updateDeviceSettings,
   type IssuedSecret,
 } from "~/services/device-lifecycle.server";
 import { endpoint } from "../define.server";
@@ -76,12 +77,25 @@ export const deviceLifecycleEndpoints = [
     path: "/device/configureDevice",
     tag,
     summary:
-      "Configures an unconfigured device of the caller's company (devices modify, or an installer): fullName, displayName, lockType, relockTrigger (Timer or Door Close), relockTimer, triggerMode, manualLock, bluetoothPowerLevel (1-5), dnortTime, sensor names. Returns the board secret once (payload.board_secret); only its hash is kept. 'Device Configured'.",
+      "Configures an unconfigured device of the caller's company (devices modify, or an installer): fullName, displayName, lockType, relockTrigger (Timer or Door Close), relockTimer, triggerMode, manualLock, bluetoothPowerLevel (1-5), dnortTime, sensor names; lockType is one of Electric Strike, Magnetic Lock, Deadbolt, Mortise Lock, Motor Lock, or empty. Returns the board secret once (payload.board_secret); only its hash is kept. 'Device Configured'.",
     auth: "token",
     body: z.record(z.unknown()),
     response: secretPayload,
     async handler({ db, auth, body, now }) {
       return issued(await configureDevice(db, auth, body, now));
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/device/updateDeviceSettings",
+    tag,
+    summary:
+      "Changes a configured device's names and settings (the configureDevice fields, all of them) without removing its configuration; its board secret stays. A new name or re-lock time reaches the gateways' change feed. 'Device Settings Changed'.",
+    auth: "token",
+    body: z.record(z.unknown()),
+    response: message,
+    async handler({ db, auth, body, now }) {
+      return await updateDeviceSettings(db, auth, body, now);
     },
   }),
   endpoint({

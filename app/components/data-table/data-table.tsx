@@ -30,7 +30,7 @@
  * the loader's `sortable` list. Filters are ordinary search params (set by a `<Form method="get">`)
  * and survive sorting and paging.
  */
-import { Link, useLocation, useNavigation, useSearchParams } from "@remix-run/react";
+import { Link, useLocation, useNavigate, useNavigation, useSearchParams } from "@remix-run/react";
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type Header, type Row, type RowData } from "@tanstack/react-table";
 import type { KeyboardEvent, MouseEvent, ReactNode } from "react";
 import { ChevronDownIcon, ChevronsUpDownIcon, ChevronUpIcon } from "~/components/ui/icons";
@@ -64,6 +64,11 @@ export interface DataTableProps<TData> {
   getRowId?: (row: TData) => string;
   /** Makes rows clickable and focusable (Enter opens). Clicks on links or buttons inside a row are left to them. */
   onRowClick?: (row: TData) => void;
+  /**
+   * For rows that already hold a link to the same place (the icon column): a click anywhere on the row
+   * opens it, while the keyboard keeps using that link, so no focusable row wraps focusable cells.
+   */
+  rowHref?: (row: TData) => string;
   /** Shown instead of rows when the page is empty. */
   emptyState?: ReactNode;
   paginationLabels?: Partial<PaginationLabels>;
@@ -80,6 +85,7 @@ export function DataTable<TData>({
   caption,
   getRowId,
   onRowClick,
+  rowHref,
   emptyState = "No results.",
   paginationLabels,
   renderCard,
@@ -90,6 +96,7 @@ export function DataTable<TData>({
   const navigation = useNavigation();
   // Dim the rows while this same page reloads (sort, page or filter change, or a submission).
   const pending = navigation.state !== "idle" && navigation.location?.pathname === location.pathname;
+  const navigate = useNavigate();
 
   const table = useReactTable({
     data,
@@ -156,7 +163,7 @@ export function DataTable<TData>({
                 </td>
               </tr>
             ) : (
-              rows.map((row) => <BodyRow key={row.id} row={row} onRowClick={onRowClick} />)
+              rows.map((row) => <BodyRow<TData> key={row.id} row={row} onRowClick={onRowClick} onRowPointer={rowHref && ((r: TData) => navigate(rowHref(r)))} />)
             )}
           </tbody>
         </table>
@@ -218,16 +225,18 @@ function startedOnControl(event: MouseEvent<HTMLElement> | KeyboardEvent<HTMLEle
   return control !== null && control !== event.currentTarget && event.currentTarget.contains(control);
 }
 
-function BodyRow<TData>({ row, onRowClick }: { row: Row<TData>; onRowClick?: (row: TData) => void }) {
+function BodyRow<TData>({ row, onRowClick, onRowPointer }: { row: Row<TData>; onRowClick?: (row: TData) => void; onRowPointer?: (row: TData) => void }) {
   const clickable = onRowClick !== undefined;
+  const open = onRowClick ?? onRowPointer;
   return (
     <tr
       className={cn(
         "border-b transition-colors last:border-b-0 hover:bg-muted/40",
-        clickable && "cursor-pointer focus-visible:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset",
+        open && "cursor-pointer",
+        clickable && "focus-visible:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset",
       )}
       tabIndex={clickable ? 0 : undefined}
-      onClick={clickable ? (event) => !startedOnControl(event) && onRowClick(row.original) : undefined}
+      onClick={open ? (event) => !startedOnControl(event) && open(row.original) : undefined}
       onKeyDown={
         clickable
           ? (event) => {

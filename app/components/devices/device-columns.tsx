@@ -7,6 +7,7 @@ import { shortHeader } from "~/components/data-table/short-header";
 import { Badge } from "~/components/ui/badge";
 import { ZonedTime } from "~/components/ui/zoned-time";
 import { LockIcon } from "./device-icons";
+import { DoorState } from "./door-state";
 
 export type DeviceListRow = {
   id: number;
@@ -160,8 +161,8 @@ export function deviceColumns(t: TFunction, today: string, tz: string): ColumnDe
       accessorKey: "doorState",
       header: t("col.door"),
       enableSorting: true,
-      cell: ({ row }) =>
-        row.original.doorState ? <Badge variant={row.original.doorState === "open" ? "warning" : "secondary"}>{t(`door.${row.original.doorState}`)}</Badge> : "-",
+      meta: { className: WRAP },
+      cell: ({ row }) => <DoorState t={t} online={row.original.online} doorState={row.original.doorState} />,
     },
   ];
 }

@@ -24,7 +24,7 @@ export function deviceSettingItems(t: TFunction, device: Device, deviceType: str
     { key: "createdAt", label: t("col.createdAt"), value: formatZonedTime(device.createdAt, tz) },
     { key: "hardwareId", label: t("details.hardwareId"), value: device.hardwareId },
     { key: "deviceType", label: t("details.deviceType"), value: deviceType },
-    { key: "lockType", label: t("details.lockType"), value: device.lockType },
+    { key: "lockType", label: t("details.lockType"), value: device.lockType && t(`lifecycle:lockTypes.${device.lockType}`, { defaultValue: device.lockType }) },
     { key: "relockTrigger", label: t("details.relockTrigger"), value: relockTrigger(t, device.relockTrigger) },
     timer
       ? { key: "relockTime", label: t("details.relockTime"), value: seconds(device.relockTimer) }

@@ -1,26 +1,31 @@
 import { useFetcher } from "@remix-run/react";
-import { useEffect } from "react";
+import { useEffect, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { Spinner } from "~/components/ui/spinner";
+import { formatZonedTime } from "~/utils/format";
 
-export type CommandStatus = { id: number; status: "pending" | "sent" | "succeeded" | "failed"; error: string | null };
+export type CommandStatus = { id: number; status: "pending" | "sent" | "succeeded" | "failed"; error: string | null; createdAt: number; finishedAt: number | null };
 
 /** How often an open command's status is asked for. */
 const POLL_MS = 1000;
 
+type Props = { deviceId: number; deviceName: string; command: (CommandStatus & { requestedBy: string | null }) | null; canUnlock: boolean; tz: string };
+
 /**
  * Remote unlock on /deviceDetails (decision 0034): a confirmed unlock, then the latest command's
- * status, polled from /resources/device-command while it is open.
+ * status, polled from /resources/device-command while it is open. A failure says what is known (no
+ * answer in time, or the board's own reason), never that the board is offline: presence says that.
  */
-export function RemoteUnlockCard({ deviceId, deviceName, command, canUnlock }: { deviceId: number; deviceName: string; command: CommandStatus | null; canUnlock: boolean }) {
+export function RemoteUnlockCard({ deviceId, deviceName, command, canUnlock, tz }: Props) {
   const { t } = useTranslation("devices");
   const poll = useFetcher<CommandStatus>();
   const polled = poll.data && command && poll.data.id === command.id ? poll.data : null;
-  const shown = polled ?? command;
+  // A new poll answer is a new object, which schedules the next poll while the command is open.
+  const shown = useMemo(() => command && { ...command, ...polled }, [command, polled]);
   const open = shown?.status === "pending" || shown?.status === "sent";
   const { load } = poll;
 
@@ -67,10 +72,18 @@ export function RemoteUnlockCard({ deviceId, deviceName, command, canUnlock }: {
               <Badge variant="outline" className="border-destructive">
                 {t("unlock.failed")}
               </Badge>
-              <span>{shown.error === "expired" ? t("unlock.expired") : shown.error}</span>
+              <span>{shown.error === "expired" ? t("unlock.expired") : t("unlock.boardError", { error: shown.error })}</span>
             </>
           )}
         </div>
+        {shown && (
+          <p className="text-xs text-muted-foreground" data-testid="unlock-when">
+            {shown.requestedBy
+              ? t("unlock.requestedBy", { name: shown.requestedBy, at: formatZonedTime(shown.createdAt, tz) })
+              : t("unlock.requestedAt", { at: formatZonedTime(shown.createdAt, tz) })}
+            {shown.finishedAt != null && `; ${t("unlock.endedAt", { at: formatZonedTime(shown.finishedAt, tz) })}`}
+          </p>
+        )}
       </CardContent>
     </Card>
   );

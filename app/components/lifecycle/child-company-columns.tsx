@@ -6,7 +6,7 @@ import { LinkButton } from "~/components/ui/link-button";
 import type { ChildCompany } from "~/services/device-stock.server";
 import { formatPhone } from "~/utils/format";
 
-/** Columns of /varPanel; sortable ids match `CHILD_SORTS`. A devices count opens the transfer screen for that child. */
+/** Columns of /varPanel; sortable ids match `CHILD_SORTS`. Each row's "Transfer boards" (and its devices count) opens the transfer screen for that child. */
 export function childCompanyColumns(t: TFunction, canTransfer: boolean): ColumnDef<ChildCompany>[] {
   return [
     { id: "name", accessorKey: "name", header: t("col.companyName"), enableSorting: true, meta: { className: "whitespace-normal min-w-28" } },
@@ -49,5 +49,18 @@ export function childCompanyColumns(t: TFunction, canTransfer: boolean): ColumnD
       accessorKey: "isDeactive",
       cell: ({ row }) => (row.original.isDeactive ? <span className="sr-only">{t("no")}</span> : <CheckIcon className="size-4 text-primary" aria-label={t("yes")} />),
     },
+    ...(canTransfer
+      ? [
+          {
+            id: "transfer",
+            header: () => <span className="sr-only">{t("transferBoards")}</span>,
+            cell: ({ row }) => (
+              <LinkButton to={`/deviceTransfer?company_id=${row.original.id}`} variant="outline" size="sm" aria-label={t("transferBoardsTo", { name: row.original.name })}>
+                {t("transferBoards")}
+              </LinkButton>
+            ),
+          } satisfies ColumnDef<ChildCompany>,
+        ]
+      : []),
   ];
 }

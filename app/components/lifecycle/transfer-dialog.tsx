@@ -22,9 +22,9 @@ type Props = {
 };
 
 /**
- * The transfer dialog's form. The page mounts a fresh one each time the dialog opens, so shipping
- * date, term and the stock box start empty every time (spec part 2 §2). An ec target cannot take
- * stock: the box is hidden and off.
+ * The transfer dialog's form. The page mounts a fresh one each time the dialog opens, so it starts
+ * over every time (spec part 2 §2): the shipping date at today in the company's zone (decision 0057),
+ * the term and the stock box empty. An ec target cannot take stock: the box is hidden and off.
  */
 export function TransferDialogForm({ fetcher, target, deviceIds, today }: Props) {
   const { t } = useTranslation("lifecycle");
@@ -36,6 +36,7 @@ export function TransferDialogForm({ fetcher, target, deviceIds, today }: Props)
     schema,
     ns: "lifecycle",
     lastResult: fetcher.state === "idle" && !fetcher.data?.ok ? fetcher.data?.result : null,
+    defaultValue: { shippingDate: today },
     shouldValidate: "onSubmit",
   });
   const busy = fetcher.state !== "idle";
