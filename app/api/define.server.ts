@@ -60,7 +60,7 @@ export type Endpoint<Q extends ZodTypeAny = ZodTypeAny, B extends ZodTypeAny = Z
   tag: string;
   /** "token": a user session; "gateway": the gateway secret (docs/gateway-api.md). */
   auth: "public" | "token" | "gateway";
-  /** Required on every "token" endpoint (`app/api/permission.test.ts`). */
+  /** Required on every "token" endpoint: the dispatcher refuses one without it (tests/workers/permission-first.test.ts). */
   permission?: Permission;
   query?: Q;
   body?: B;
