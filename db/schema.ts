@@ -180,6 +180,22 @@ export const sessions = sqliteTable(
 );
 
 /**
+ * A session that ended (a trigger on `sessions` writes it, migration 0033) and whose sign-out is not yet
+ * recorded: the proof createActivityLogWithoutLogin asks for. Consumed by that call and by logout.
+ */
+export const endedSessions = sqliteTable(
+  "ended_sessions",
+  {
+    /** The session's id: SHA-256 of the token its client held. */
+    id: text("id").primaryKey(),
+    userId: integer("user_id").notNull(),
+    companyId: integer("company_id").notNull(),
+    endedAt: integer("ended_at").notNull().default(now),
+  },
+  (t) => [index("ended_sessions_ended_idx").on(t.endedAt)],
+);
+
+/**
  * A phone installation's platform authenticator (WebAuthn), registered by the phone app: the console
  * verifies its assertions before it signs credentials for a company that requires biometrics
  * (docs/decisions/0039-biometric-claim.md). One per user and installation; "forget device" drops them.

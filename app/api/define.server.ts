@@ -7,6 +7,7 @@ import type { z, ZodTypeAny } from "zod";
 import type { Core } from "~core";
 import type { Auth } from "~/utils/auth-guards.server";
 import type { Db } from "~/utils/db.server";
+import type { Action, ModuleKey } from "~/utils/permissions";
 
 export type Method = "GET" | "POST" | "PUT" | "DELETE";
 
@@ -34,6 +35,23 @@ export type ApiResult = {
   extra?: Record<string, unknown>;
 };
 
+/**
+ * Who may make a token call. The dispatcher checks it before it reads the query or the body, so a caller
+ * without the right hears 403, never what is wrong with input he may not send. The service checks again.
+ * - `modules`/`action`: the module right (`can`): any of the modules, with any of the actions.
+ * - `superAdmin`: only a super admin of the company.
+ * - `guard`: the service's own rule that needs no input (company type, installer), run after the right.
+ * - "signed-in": any session the table accepts (the caller's own session, password and reports).
+ */
+export type Permission =
+  | "signed-in"
+  | {
+      modules: ModuleKey | readonly ModuleKey[];
+      action?: Action | readonly Action[];
+      superAdmin?: true;
+      guard?: (db: Db, auth: Auth) => void | Promise<void>;
+    };
+
 export type Endpoint<Q extends ZodTypeAny = ZodTypeAny, B extends ZodTypeAny = ZodTypeAny> = {
   method: Method;
   /** Relative to the table's base; a `:name` segment matches any one segment (`ctx.params.name`). */
@@ -42,6 +60,8 @@ export type Endpoint<Q extends ZodTypeAny = ZodTypeAny, B extends ZodTypeAny = Z
   tag: string;
   /** "token": a user session; "gateway": the gateway secret (docs/gateway-api.md). */
   auth: "public" | "token" | "gateway";
+  /** Required on every "token" endpoint: the dispatcher refuses one without it (tests/workers/permission-first.test.ts). */
+  permission?: Permission;
   query?: Q;
   body?: B;
   /** Body is multipart/form-data (file uploads); `body` then validates the text fields. */

@@ -7,6 +7,7 @@ import { issuesByField } from "~/utils/field-errors";
 import { readBearerToken, type SessionKind } from "~/utils/session.server";
 import type { Endpoint, Method } from "./define.server";
 import { authenticateGateway, GATEWAY_MESSAGE, gatewaySeen } from "./gateway-auth.server";
+import { assertPermission } from "./permission.server";
 
 /** The spec's message for a missing or expired token; the console shows it as 'You have been logged out'. */
 export const TOKEN_MESSAGE = "Access Denied. Error Code 90";
@@ -63,8 +64,8 @@ export type Dialect = {
 const ENVELOPE: Dialect = {
   notFound: (pathname) => ({ message: `No API call at ${pathname}` }),
   failure: (err) => {
-    const { errorCode, fieldErrors, payload } = err.details;
-    return { message: err.message, ...(errorCode && { errorCode }), ...(fieldErrors && { errors: fieldErrors }), ...(payload !== undefined && { payload }) };
+    const { errorCode, fieldErrors, payload, extra } = err.details;
+    return { message: err.message, ...(errorCode && { errorCode }), ...(fieldErrors && { errors: fieldErrors }), ...(payload !== undefined && { payload }), ...extra };
   },
 };
 
@@ -121,6 +122,8 @@ export async function dispatch(
       if (!auth || !sessionKinds.includes(auth.session.kind)) return json(401, { message: TOKEN_MESSAGE, errorCode: "401" });
       const claimed = request.headers.get("id");
       if (claimed && claimed !== String(auth.user.id)) return json(401, { message: TOKEN_MESSAGE, errorCode: "401" });
+      // The right before the input: a caller who may not make the call learns nothing about its body.
+      await assertPermission(db, auth, e.permission);
     } else if (e.auth === "gateway") {
       gatewayId = await authenticateGateway(db, request);
       if (gatewayId === null) return json(401, { message: GATEWAY_MESSAGE, error: "unauthorized" });

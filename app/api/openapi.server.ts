@@ -1,6 +1,7 @@
 import { extendZodWithOpenApi, OpenApiGeneratorV3, OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import type { Endpoint } from "./define.server";
+import { describePermission } from "./permission.server";
 import { ADMIN_BASE, adminEndpoints, MOBILE_BASE, mobileEndpoints, USER_BASE, userEndpoints } from "./registry.server";
 
 const envelope = z.object({ message: z.string(), payload: z.unknown() });
@@ -23,6 +24,7 @@ export function openApiDocument() {
       summary: e.summary,
       tags: [e.tag],
       security: e.auth === "token" ? [{ token: [] }] : [],
+      ...(e.permission && { "x-permission": describePermission(e.permission) }),
       request: {
         ...(e.query && { query: e.query as z.AnyZodObject }),
         ...(e.body && {

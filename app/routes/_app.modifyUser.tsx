@@ -38,7 +38,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return loadRecord(request, { list: "/users" }, async (id) => ({
     user: await users.getUserDetails(getDb(context), auth, id),
     panel: await loadPanelData(context, auth, id),
-    can: { modify: can(auth.permissions, "users", "modify"), delete: can(auth.permissions, "users", "delete") },
+    can: {
+      modify: can(auth.permissions, "users", "modify"),
+      delete: can(auth.permissions, "users", "delete"),
+      // A Super Admin privilege (spec part 1 §6); the service refuses anyone else.
+      sendResetLink: can(auth.permissions, "users", "modify") && auth.user.isSuperAdmin,
+    },
     isSelf: id === auth.user.id,
   }));
 }
@@ -60,6 +65,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData();
   const intent = String(form.get("intent"));
   const auth = await requireModule(request, context, "users", INTENT_RIGHT[intent] ?? "modify");
+  // Sending a reset link is a Super Admin privilege (spec part 1 §6), refused as requireModule refuses.
+  if (intent === "sendResetLink" && !auth.user.isSuperAdmin) throw new Response("Forbidden", { status: 403 });
   const db = getDb(context);
   const env = context.cloudflare.env;
   const id = idOf(request);
@@ -197,7 +204,7 @@ export default function ModifyUserPage() {
         actions={
           <>
             {can.modify && !user.isMultiPhoneLogin && <ConfirmAction intent="forgetDevice" name={user.displayName} />}
-            {can.modify && user.passwordResetSecurity === "admin" && <ConfirmAction intent="sendResetLink" name={user.displayName} />}
+            {can.sendResetLink && user.passwordResetSecurity === "admin" && <ConfirmAction intent="sendResetLink" name={user.displayName} />}
             {can.modify && user.accountSetupPending && <ActionButton intent="resendInvite">{t("resendInvite")}</ActionButton>}
             {can.delete && !isSelf && (
               <ConfirmDialog

@@ -177,6 +177,15 @@ export const companyIdQuery = z.object({
   id: z.coerce.number({ invalid_type_error: "id must be a number" }).int().positive("id is required"),
 });
 
+/** A company in a query: its id or its 4-character code (the spec's company_id); `companyIdOf` resolves it. */
+const companyRef = z
+  .string({ required_error: "company_id is required" })
+  .trim()
+  .regex(/^(\d{1,12}|[A-Za-z0-9]{4})$/, "company_id must be a company id or code");
+export const companyRefQuery = z.object({ company_id: companyRef });
+/** The same, where an empty or absent company_id means the caller's default. */
+export const optionalCompanyRefQuery = z.object({ company_id: z.preprocess((v) => (v === "" || v == null ? undefined : v), companyRef.optional()) });
+
 /** Turns a validation failure into `{field: [messages]}` and the first message. */
 export function issuesOf(error: z.ZodError): { message: string; fieldErrors: Record<string, string[]> } {
   const fieldErrors: Record<string, string[]> = {};

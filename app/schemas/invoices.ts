@@ -161,7 +161,3 @@ export type InvoiceInput = z.output<ReturnType<typeof invoiceFormSchema>>;
 export type InvoiceLineInput = InvoiceInput["lineItems"][number];
 
 export const invoiceIdQuery = z.object({ invoice_id: z.coerce.number({ invalid_type_error: "invoice_id must be a number" }).int().positive("invoice_id is required") });
-export const companyIdQuery = z.object({ company_id: z.coerce.number({ invalid_type_error: "company_id must be a number" }).int().positive("company_id is required") });
-export const optionalCompanyIdQuery = z.object({
-  company_id: z.preprocess((v) => (blank(v) ? undefined : v), z.coerce.number({ invalid_type_error: "company_id must be a number" }).int().positive().optional()),
-});

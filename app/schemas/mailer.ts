@@ -31,5 +31,4 @@ export const mailerBody = z
   })
   .passthrough();
 
-export const mailerQuery = z.object({ company_id: z.union([z.coerce.number().int().nonnegative(), z.literal("")]).optional() });
 export const testMailBody = z.object({ company_id: z.union([z.number(), z.string()]).nullish(), to: z.string().email("Email invalid").optional() });

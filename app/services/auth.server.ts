@@ -222,10 +222,9 @@ export async function signIn(
   if (settings?.require2fa) {
     await issueTwoFactorCode(db, account, ctx.now);
     const phone = account.user.phoneNumber;
-    throw new ServiceError(402, AUTH_MSG.twoFactor, {
-      errorCode: "2fa-required",
-      payload: { phoneNumber: phone ? `***-***-${phone.slice(-4)}` : "", e_mail: account.user.email },
-    });
+    const phoneNumber = phone ? `***-***-${phone.slice(-4)}` : "";
+    // The spec's 402 carries phoneNumber beside message and errorCode; the payload keeps it for the console's own form.
+    throw new ServiceError(402, AUTH_MSG.twoFactor, { errorCode: "2fa-required", payload: { phoneNumber, e_mail: account.user.email }, extra: { phoneNumber } });
   }
   return { account, settings };
 }
@@ -476,16 +475,36 @@ export async function webResetPassword(db: Db, input: z.infer<typeof webResetPas
 /** Ends the session; the 'User Logs Out' entry is written only by the call that actually ended it. */
 export async function logout(db: Db, auth: Auth, now: number, reason: "user" | "idle" = "user"): Promise<boolean> {
   const ended = await deleteSession(db, auth.session.id);
-  if (ended) {
-    await activityInsert(db, {
-      companyId: auth.company.id,
+  if (ended) await recordSignOut(db, { sessionId: auth.session.id, companyId: auth.company.id, userId: auth.user.id, displayName: auth.user.displayName }, reason, now);
+  return ended;
+}
+
+const SIGN_OUT_SUMMARY = {
+  user: (name: string) => `${name} signed out`,
+  idle: (name: string) => `${name} was signed out after inactivity`,
+  ended: (name: string) => `${name}'s session ended`,
+} as const;
+
+/**
+ * The 'User Logs Out' entry of an ended session, its text the server's own, in one batch with the
+ * removal of the session's ended_sessions row (the trigger of migration 0033), so it is recorded once.
+ */
+export async function recordSignOut(
+  db: Db,
+  who: { sessionId: string; companyId: number; userId: number; displayName: string },
+  reason: keyof typeof SIGN_OUT_SUMMARY,
+  now: number,
+): Promise<void> {
+  await db.batch([
+    db.delete(schema.endedSessions).where(eq(schema.endedSessions.id, who.sessionId)),
+    activityInsert(db, {
+      companyId: who.companyId,
       name: "User Logs Out",
-      createdByUserId: auth.user.id,
-      targetUserId: auth.user.id,
-      summary: reason === "idle" ? `${auth.user.displayName} was signed out after inactivity` : `${auth.user.displayName} signed out`,
+      createdByUserId: who.userId,
+      targetUserId: who.userId,
+      summary: SIGN_OUT_SUMMARY[reason](who.displayName),
       details: { reason },
       at: now,
-    });
-  }
-  return ended;
+    }),
+  ]);
 }

@@ -526,13 +526,21 @@ export async function listCompanyDevices(
   return { company: { name: company.name, code: company.code, type: company.type }, details: rows, total: Number(totals[0]?.n ?? 0) };
 }
 
-/** The id a company reference names: a number is an id, a string a code (case-insensitive). */
+/**
+ * The id a company reference names (the spec's company_id is the 4-character code; the console sends ids):
+ * a number is an id; a 4-character string is the live company with that code (case-insensitive), else,
+ * all digits, an id; any other string a digit id. 0 when it names none: the caller's own lookup of that id
+ * then refuses it exactly as it refuses an id outside the caller's view.
+ */
 export async function companyIdOf(db: Db, ref: number | string): Promise<number> {
   if (typeof ref === "number") return ref;
-  if (/^\d+$/.test(ref)) return Number(ref);
-  const row = await db.query.companies.findFirst({
-    where: and(sql`upper(${schema.companies.code}) = ${ref.toUpperCase()}`, isNull(schema.companies.deletedAt)),
-    columns: { id: true },
-  });
-  return row?.id ?? 0;
+  const s = ref.trim();
+  if (s.length === 4) {
+    const row = await db.query.companies.findFirst({
+      where: and(sql`upper(${schema.companies.code}) = ${s.toUpperCase()}`, isNull(schema.companies.deletedAt)),
+      columns: { id: true },
+    });
+    if (row) return row.id;
+  }
+  return /^\d+$/.test(s) ? Number(s) : 0;
 }

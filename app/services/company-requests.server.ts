@@ -4,7 +4,7 @@
  * under the reseller, with its point of contact as super admin, who gets the invite) or rejects it
  * (the requester is told by mail). A reseller sees its own requests; an ec company none.
  */
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { companyRequestSchema } from "~/schemas/company-requests";
 import { defaultDiscount, issuesOf } from "~/schemas/companies";
 import { assertPlatformCaller, COMPANY_MSG, freeCompanyCode, provisionCompany, setupFromCountry } from "~/services/companies.server";
@@ -26,6 +26,7 @@ export const REQUEST_MSG = {
   notFound: "The company request could not be found",
   decided: "This company request has already been decided",
   rootAddsDirectly: "The root company adds companies itself; company requests are for resellers",
+  badPoc: "The provided user is invalid",
 } as const;
 
 /** A request as the console reads it; the API's names are mapped in `app/api/endpoints/company-requests.server.ts` (decision 0017). */
@@ -45,13 +46,43 @@ export type CompanyRequestRow = {
 
 const isRoot = (auth: Auth) => auth.company.type === "root";
 
-/** POST company/createCompanyRequest: the reseller's own request (pocID is the signed-in user). */
-export async function createCompanyRequest(db: Db, auth: Auth, input: unknown, now: number): Promise<{ id: number; message: string }> {
+/**
+ * The point of contact a request names: the API's pocID, a live user of the caller's company (the caller
+ * when absent), whose name, e-mail and phone fill the POC fields the body leaves out; the form sends them all.
+ */
+async function withPocDefaults(db: Db, auth: Auth, input: unknown): Promise<{ input: Record<string, unknown>; pocUserId: number }> {
+  const body = typeof input === "object" && input !== null ? (input as Record<string, unknown>) : {};
+  const named = body.pocID;
+  const pocUserId = named === undefined || named === null || named === "" ? auth.user.id : Number(named);
+  const u = schema.users;
+  const poc = Number.isSafeInteger(pocUserId)
+    ? await db.query.users.findFirst({ where: and(eq(u.id, pocUserId), eq(u.companyId, auth.company.id), isNull(u.deletedAt)) })
+    : undefined;
+  if (!poc) throw new ServiceError(400, REQUEST_MSG.badPoc, { fieldErrors: { pocID: [REQUEST_MSG.badPoc] } });
+  const given = (v: unknown) => v !== undefined && v !== null && String(v).trim() !== "";
+  const defaults: Record<string, string> = {
+    POCFirstName: poc.firstName,
+    POCLastName: poc.lastName,
+    POCEmail: poc.email,
+    POCCountryCode: poc.countryCode,
+    POCPhoneNumber: poc.phoneNumber,
+  };
+  const filled = Object.fromEntries(Object.entries(defaults).map(([k, v]) => [k, given(body[k]) ? body[k] : v]));
+  return { input: { ...body, ...filled }, pocUserId: poc.id };
+}
+
+/** Who may ask for a company: root decides requests, so one from root would be a request to itself (decision 0056). */
+export function assertMayRequestCompany(auth: Auth): void {
   assertCan(auth, "var_panel", "add");
-  // Root decides requests; one from root would be a request to itself (decision 0056).
   if (isRoot(auth)) forbidden(REQUEST_MSG.rootAddsDirectly);
   if (!canRequestCompany(auth.permissions, auth.company.type)) forbidden();
-  const r = companyRequestSchema.safeParse(input);
+}
+
+/** POST company/createCompanyRequest: a reseller's request for a customer company, its contact a user of its own. */
+export async function createCompanyRequest(db: Db, auth: Auth, input: unknown, now: number): Promise<{ id: number; message: string }> {
+  assertMayRequestCompany(auth);
+  const named = await withPocDefaults(db, auth, input);
+  const r = companyRequestSchema.safeParse(named.input);
   if (!r.success) {
     const { message, fieldErrors } = issuesOf(r.error);
     throw new ServiceError(400, message, { fieldErrors });
@@ -62,7 +93,7 @@ export async function createCompanyRequest(db: Db, auth: Auth, input: unknown, n
       .insert(cr)
       .values({
         companyId: auth.company.id,
-        pocUserId: auth.user.id,
+        pocUserId: named.pocUserId,
         companyName: v.companyName,
         companyType: "ec",
         billingTerm: v.renewalTerm,
@@ -135,7 +166,7 @@ async function pendingRequest(db: Db, id: number) {
 }
 
 /** Deciding is the root company's (company module). */
-function assertDecider(auth: Auth, action: "add" | "modify") {
+export function assertDecider(auth: Auth, action: "add" | "modify") {
   assertPlatformCaller(auth, "company", action);
   if (!isRoot(auth)) forbidden();
 }

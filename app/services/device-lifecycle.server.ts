@@ -33,6 +33,7 @@ import { forbidden, notFound, ServiceError } from "~/utils/errors.server";
 import { parseInput } from "~/utils/parse-input.server";
 import { can } from "~/utils/permissions";
 import { liveInCompany } from "~/utils/tenant.server";
+import { companyIdOf } from "./companies.server";
 
 const { companies: c, devices: d } = schema;
 type BatchItem = Parameters<Db["batch"]>[0][number];
@@ -51,15 +52,15 @@ export async function listStockOwners(db: Db, auth: Auth) {
     .orderBy(c.name, c.id);
 }
 
-function assertRegistrar(auth: Auth) {
+export function assertRegistrar(auth: Auth) {
   if (auth.company.type !== "root") forbidden();
   assertCan(auth, "company", "add");
 }
 
 async function resolveStockOwner(db: Db, auth: Auth, ref: number | string) {
-  const byCode = typeof ref === "string" && !/^\d+$/.test(ref);
+  const id = await companyIdOf(db, ref);
   const row = await db.query.companies.findFirst({
-    where: and(isNull(c.deletedAt), byCode ? sql`upper(${c.code}) = ${String(ref).toUpperCase()}` : eq(c.id, Number(ref)), or(eq(c.id, auth.company.id), eq(c.type, "var"))),
+    where: and(isNull(c.deletedAt), eq(c.id, id), or(eq(c.id, auth.company.id), eq(c.type, "var"))),
   });
   return row ?? notFound("The provided company code is invalid");
 }
@@ -144,7 +145,7 @@ async function mayConfigure(db: Db, auth: Auth, action: "modify" | "delete"): Pr
   return !!me?.isInstaller;
 }
 
-async function assertConfigurer(db: Db, auth: Auth, action: "modify" | "delete") {
+export async function assertConfigurer(db: Db, auth: Auth, action: "modify" | "delete") {
   if (!(await mayConfigure(db, auth, action))) forbidden();
 }
 

@@ -18,7 +18,7 @@ const MODULES = ["deviceType", "company"] as const;
 export type DeviceTypeRow = { id: number; deviceCode: string; deviceType: string; devices: number; createdAt: number };
 export type DeviceTypeDetails = { id: number; deviceCode: string; deviceType: string };
 
-function assertMay(auth: Auth, action: Action) {
+export function assertMay(auth: Auth, action: Action) {
   assertCan(auth, MODULES, action);
   if (action !== "view" && auth.company.type !== "root") forbidden();
 }

@@ -19,7 +19,7 @@ export type FaqRow = { id: number; language: FaqLanguage; question: string; answ
 
 export const canEditFaqs = (auth: Auth, action: Action) => auth.company.type === "root" && can(auth.permissions, MODULES, action);
 
-function assertEditor(auth: Auth, action: Action) {
+export function assertEditor(auth: Auth, action: Action) {
   assertCan(auth, MODULES, action);
   if (!canEditFaqs(auth, action)) forbidden();
 }

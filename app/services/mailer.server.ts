@@ -31,7 +31,7 @@ export const MAILER_MSG = {
 type Target = { companyId: number | null; label: string };
 
 export async function resolveTarget(db: Db, auth: Auth, companyId: number | null | undefined): Promise<Target> {
-  const id = companyId ? Number(companyId) : null;
+  const id = companyId == null ? null : Number(companyId);
   if (auth.company.type === "root" && auth.permissions.company) {
     if (id == null || id === auth.company.id) return { companyId: null, label: "platform default" };
     const company = await findVisibleCompany(db, auth, id);

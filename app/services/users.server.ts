@@ -11,7 +11,7 @@ import { idInAny, lowerOf, phoneDigits, searchKey, startsWith } from "~/services
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { countWhere, schema, type Db } from "~/utils/db.server";
-import { notFound, ServiceError } from "~/utils/errors.server";
+import { forbidden, notFound, ServiceError } from "~/utils/errors.server";
 import { parseInput } from "~/utils/parse-input.server";
 import { liveInCompany } from "~/utils/tenant.server";
 
@@ -419,8 +419,12 @@ async function hasPhone(db: Db, auth: Auth, userId: number): Promise<boolean> {
   return session.length > 0 || authenticator.length > 0;
 }
 
-/** Only when the company's reset security is admin (docs/ARCHITECTURE.md §7.2); the link itself is queued by the auth service. */
+/**
+ * Only when the company's reset security is admin (docs/ARCHITECTURE.md §7.2), and only by a super admin
+ * (spec part 1 §6: "send reset links" is a Super Admin privilege); the link itself is queued by the auth service.
+ */
 export async function sendResetLink(db: Db, auth: Auth, userId: number, ctx: { origin: string; now: number }): Promise<{ message: string }> {
+  if (!auth.user.isSuperAdmin) forbidden();
   const user = await userToChange(db, auth, userId, "modify");
   const settings = await db.query.companySettings.findFirst({ where: eq(schema.companySettings.companyId, auth.company.id) });
   if (settings?.passwordResetSecurity !== "admin") throw new ServiceError(422, USER_MSG.resetNotAllowed);

@@ -102,8 +102,18 @@ export async function deleteSession(db: Db, id: string): Promise<boolean> {
   return gone.length > 0;
 }
 
-/** Purges sessions past their lifetime or, for the console, past the idle limit (run by the cron). */
+/** How long a client may still report the sign-out of a session that ended (createActivityLogWithoutLogin). */
+export const ENDED_SESSION_KEPT_MS = 30 * 86_400_000;
+
+/**
+ * Purges sessions past their lifetime or, for the console, past the idle limit (run by the cron); the
+ * trigger of migration 0033 remembers them as ended. Ended ones past ENDED_SESSION_KEPT_MS go too.
+ */
 export async function deleteExpiredSessions(db: Db, env: Env, now: number): Promise<void> {
   const s = schema.sessions;
-  await db.delete(s).where(or(lt(s.expiresAt, now), and(eq(s.kind, "web"), lt(s.lastSeenAt, now - idleLimits(env).serverLimit))));
+  const e = schema.endedSessions;
+  await db.batch([
+    db.delete(s).where(or(lt(s.expiresAt, now), and(eq(s.kind, "web"), lt(s.lastSeenAt, now - idleLimits(env).serverLimit)))),
+    db.delete(e).where(lt(e.endedAt, now - ENDED_SESSION_KEPT_MS)),
+  ]);
 }

@@ -92,7 +92,9 @@ describe("POST /user/login", () => {
     const r = await api(null, "POST", LOGIN, DEMO.var);
     expect(r.status).toBe(402);
     expect(r.body).toMatchObject({ message: "Two Factor Authentication is required to login", errorCode: "2fa-required" });
-    expect(r.body.payload.phoneNumber).toMatch(/\*\*\*-\*\*\*-\d{4}/);
+    // The spec puts phoneNumber beside message and errorCode.
+    expect(r.body.phoneNumber).toMatch(/^\*\*\*-\*\*\*-\d{4}$/);
+    expect(r.body.payload.phoneNumber).toBe(r.body.phoneNumber);
     const mail = await db().select().from(schema.mailOutbox).where(eq(schema.mailOutbox.toAddress, "var@reseller.example"));
     const code = mail.at(-1)!.body.match(/\b(\d{6})\b/)![1];
     const wrong = await api(null, "POST", "/api/admin/user/twoFactorAuthenticate", {

@@ -12,7 +12,7 @@ const request = (over: Record<string, unknown> = {}) => ({
   companyName: "Omega Storage",
   companyType: "ec",
   renewalTerm: 3,
-  pocID: 999,
+  pocID: 2,
   POCFirstName: "Olga",
   POCLastName: "Omega",
   POCEmail: "Olga@Omega.example",
@@ -31,7 +31,7 @@ describe("company requests", () => {
   let first: number;
   let second: number;
 
-  it("a reseller creates requests ('Company Request Created'); pocID is the signed-in user", async () => {
+  it("a reseller creates requests ('Company Request Created'); the form's contact fields override pocID's", async () => {
     const r = await api(reseller, "POST", `${BASE}/createCompanyRequest`, request());
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.message).toBe("Company request created successfully");
@@ -48,6 +48,31 @@ describe("company requests", () => {
     });
     second = (await api(reseller, "POST", `${BASE}/createCompanyRequest`, request({ companyName: "Sigma Foods", POCEmail: "s@sigma.example", renewalTerm: "1" }))).body.payload.id;
     expect(await activity()).toContain(`${RSL1} Company Request Created: Omega Storage (3-Year)`);
+  });
+
+  it("the spec's four fields alone: the point of contact is the user pocID names", async () => {
+    const r = await api(reseller, "POST", `${BASE}/createCompanyRequest`, { companyName: "Tau Dairy", companyType: "ec", renewalTerm: 1, pocID: 2 });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const row = await db().query.companyRequests.findFirst({ where: eq(schema.companyRequests.id, r.body.payload.id) });
+    const vera = await db().query.users.findFirst({ where: eq(schema.users.id, 2) });
+    expect(row).toMatchObject({ pocUserId: 2, pocFirstName: "Vera", pocLastName: "Reseller", pocEmail: "var@reseller.example", pocPhoneNumber: vera!.phoneNumber });
+    expect(vera!.phoneNumber).toMatch(/^\+\d{10,}$/);
+    // Without pocID the caller is the contact; one field given overrides only itself.
+    const own = await api(reseller, "POST", `${BASE}/createCompanyRequest`, { companyName: "Tau Mills", companyType: "ec", renewalTerm: 3, POCFirstName: "Tamara" });
+    expect(own.status, JSON.stringify(own.body)).toBe(200);
+    expect(await db().query.companyRequests.findFirst({ where: eq(schema.companyRequests.id, own.body.payload.id) })).toMatchObject({
+      pocUserId: 2,
+      pocFirstName: "Tamara",
+      pocLastName: "Reseller",
+    });
+    await db().delete(schema.companyRequests).where(eq(schema.companyRequests.companyName, "Tau Dairy"));
+    await db().delete(schema.companyRequests).where(eq(schema.companyRequests.companyName, "Tau Mills"));
+  });
+
+  it.each([999, 3, "x"])("pocID %j, not a user of the caller's company, is 400 'The provided user is invalid'", async (pocID) => {
+    const r = await api(reseller, "POST", `${BASE}/createCompanyRequest`, { companyName: "Tau Dairy", companyType: "ec", renewalTerm: 1, pocID });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toBe("The provided user is invalid");
   });
 
   it.each([

@@ -80,6 +80,14 @@ describe("GET /deviceGroup/getDeviceGroupDetails and getAvailableDevices", () =>
     expect(all.body.payload.map((d: { id: number }) => d.id)).not.toContain(BETA_DEVICE);
   });
 
+  it("groupId=0, the add screen's group not yet created, lists every company device", async () => {
+    const zero = await api(acme, "GET", `${BASE}/deviceGroup/getAvailableDevices?groupId=0`);
+    expect(zero.status, JSON.stringify(zero.body)).toBe(200);
+    const all = await api(acme, "GET", `${BASE}/deviceGroup/getAvailableDevices`);
+    expect(zero.body.payload).toEqual(all.body.payload);
+    expect((await api(acme, "GET", `${BASE}/deviceGroup/getAvailableDevices?groupId=-1`)).status).toBe(400);
+  });
+
   it("answers 404 for another company's group and 400 for a bad id", async () => {
     expect((await api(acme, "GET", `${BASE}/deviceGroup/getDeviceGroupDetails?id=${BETA_GROUP}`)).status).toBe(404);
     expect((await api(acme, "GET", `${BASE}/deviceGroup/getAvailableDevices?groupId=${BETA_GROUP}`)).status).toBe(404);

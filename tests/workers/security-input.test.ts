@@ -5,6 +5,7 @@
 import { and, count, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { chunkedInserts } from "../../db/seed/batch";
+import { sha256Hex } from "../../app/utils/tokens.server";
 import { consoleWorker, api, db, DEMO, deviceGroupBody, fromEveryLog, login, madridZoneId, ORIGIN, resetThrottles, schema, pageCookie } from "./helpers";
 
 const BASE = "/api/admin";
@@ -63,7 +64,8 @@ describe("only a super admin may change a super admin", () => {
     for (const [method, path, body] of attempts) {
       const r = await api(manager, method, BASE + path, body);
       expect(r.status, `${method} ${path} ${JSON.stringify(body)}`).toBe(403);
-      expect(r.body.message).toBe("Only a super admin can change a super admin");
+      // Sending a reset link is itself a Super Admin privilege, whoever it is for.
+      expect(r.body.message).toBe(path === "/user/sendResetLink" ? "You do not have permission to do this" : "Only a super admin can change a super admin");
     }
     expect(await db().query.users.findFirst({ where: eq(schema.users.id, ACME_ADMIN) })).toEqual(before);
     const mail = await db().select().from(schema.mailOutbox).where(eq(schema.mailOutbox.subject, "Reset your password"));
@@ -166,6 +168,7 @@ describe("audit entries a client may write", () => {
           target: schema.activityLogs.targetUserId,
           company: schema.activityLogs.companyId,
           op: schema.activityLogs.operationType,
+          summary: schema.activityLogs.summary,
         })
         .from(schema.activityLogs)
         .innerJoin(schema.activityTypes, eq(schema.activityTypes.id, schema.activityLogs.activityTypeId))
@@ -186,7 +189,7 @@ describe("audit entries a client may write", () => {
   it("records the caller's own sign-out, bound to the caller whatever the body says", async () => {
     const r = await api(auditor, "POST", LOG, { operation_type: "Device", summary: "idle", activity_description: "User Logs Out" });
     expect(r.status).toBe(200);
-    expect((await entries("User Logs Out")).at(-1)).toEqual({ by: AUDITOR, target: AUDITOR, company: ACME, op: "Admin" });
+    expect((await entries("User Logs Out")).at(-1)).toMatchObject({ by: AUDITOR, target: AUDITOR, company: ACME, op: "Admin" });
   });
 
   it("app unlocks need an e-key to the door; sentinel reports need a sentinel", async () => {
@@ -204,26 +207,37 @@ describe("audit entries a client may write", () => {
     await db().update(schema.users).set({ isSentinel: true }).where(eq(schema.users.id, AUDITOR));
   });
 
-  it("the anonymous call records only an unrecorded sign-out, and is rate-limited", async () => {
+  it("the anonymous call records the sign-out of a session that ended, proven by its token, once, in the server's words; rate-limited", async () => {
     const WITHOUT = "/api/user/createActivityLogWithoutLogin";
-    const body = { activity_description: "User Logs Out", userName: DEMO.acme.userName, companyId: "ACME", uid: ACME_ADMIN };
     const ip = { "CF-Connecting-IP": "203.0.113.200" };
+    const token = await login("acme");
+    const body = { activity_description: "User Logs Out", userName: DEMO.acme.userName, companyId: "ACME", uid: token, summary: "I chose this", operation_type: "Device" };
     expect((await api(null, "POST", WITHOUT, { ...body, activity_description: "User Created" }, ip)).status).toBe(403);
     const before = (await entries("User Logs Out")).length;
-    // The admin still has live sessions: nothing to record.
-    const live = await api(null, "POST", WITHOUT, body, ip);
-    expect(live.status).toBe(200);
-    expect((await entries("User Logs Out")).length).toBe(before);
-    // Their sessions end without a sign-out entry (the tab was closed): one entry, once.
-    const token = await login("acme");
-    await db().delete(schema.sessions).where(eq(schema.sessions.userId, ACME_ADMIN));
-    expect((await api(null, "POST", WITHOUT, body, ip)).body.message).toBe("Activity recorded");
-    expect((await api(null, "POST", WITHOUT, body, ip)).body.message).toBe("Nothing to record");
-    expect((await entries("User Logs Out")).length).toBe(before + 1);
-    expect(token).toBeTruthy();
+    // The session is live: it has not ended, so nothing proves a sign-out.
+    expect((await api(null, "POST", WITHOUT, body, ip)).status).toBe(400);
+    // A user id is no proof (the old shape), nor is a made-up token.
+    expect((await api(null, "POST", WITHOUT, { ...body, uid: String(ACME_ADMIN) }, ip)).status).toBe(400);
+    // The session ends without a sign-out (the tab was closed, the purge took it): one entry, once, in the server's words.
+    await db()
+      .delete(schema.sessions)
+      .where(eq(schema.sessions.id, await sha256Hex(token)));
+    expect((await api(null, "POST", WITHOUT, { ...body, userName: "staff@acme.example" }, ip)).status).toBe(400);
+    const ok = await api(null, "POST", WITHOUT, body, ip);
+    expect(ok.body.message, JSON.stringify(ok.body)).toBe("Activity recorded");
+    expect((await api(null, "POST", WITHOUT, body, ip)).status).toBe(400);
+    const logged = await entries("User Logs Out");
+    expect(logged.length).toBe(before + 1);
+    expect(logged.filter((e) => e.summary === "Admin, Alice's session ended" && e.op === "Admin" && e.by === ACME_ADMIN)).toHaveLength(1);
+    expect(logged.some((e) => e.summary === "I chose this")).toBe(false);
+    // A session ended by the user's own logout has its entry already: no second one.
+    const second = await login("acme");
+    expect((await api(second, "POST", "/api/admin/user/logout")).status).toBe(200);
+    expect((await api(null, "POST", WITHOUT, { ...body, uid: second }, ip)).status).toBe(400);
+    expect((await entries("User Logs Out")).length).toBe(before + 2);
     // A flood from one client is refused.
     const statuses: number[] = [];
-    for (let i = 0; i < 12; i++) statuses.push((await api(null, "POST", WITHOUT, { ...body, uid: 999 }, ip)).status);
+    for (let i = 0; i < 12; i++) statuses.push((await api(null, "POST", WITHOUT, { ...body, uid: `x${i}` }, ip)).status);
     expect(statuses).toContain(429);
     acme = await login("acme");
   });

@@ -114,7 +114,7 @@ describe("PUT /settings/modifyCompanySettings", () => {
   it("saves, keeps only the extra field of the chosen mode, and writes the audit row", async () => {
     const r = await api(acme, "PUT", `${BASE}/modifyCompanySettings`, { ...validSettings(), is_force_firmware_update: "1" });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ message: "Company Settings Updated", payload: { is_force_firmware_update: true } });
+    expect(r.body).toMatchObject({ message: "Company Settings Updated", payload: { is_force_firmware_update: "1" } });
     const row = await db().query.companySettings.findFirst({ where: eq(schema.companySettings.companyId, ACME) });
     expect(row).toMatchObject({
       offlineReconnectHours: 12,

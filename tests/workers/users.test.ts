@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, auditsNamed, db, login, schema } from "./helpers";
+import { api, auditsNamed, consoleWorker, db, login, ORIGIN, pageCookie, schema } from "./helpers";
 
 const BASE = "/api/admin";
 let acme: string;
@@ -284,5 +284,34 @@ describe("account actions", () => {
     expect((await api(beta, "POST", `${BASE}/user/sendResetLink`, { userId: BETA_ADMIN })).status).toBe(422);
     expect((await api(acme, "POST", `${BASE}/user/sendResetLink`, { userId: BETA_ADMIN })).status).toBe(404);
     expect((await api(auditor, "POST", `${BASE}/user/sendResetLink`, { userId: 6 })).status).toBe(403);
+  });
+
+  it("sendResetLink is a Super Admin privilege: the users modify right alone is refused, by the API and the page", async () => {
+    const ACME_ADMIN = 3;
+    const cookie = await pageCookie("acme");
+    const outbox = async () => (await db().select().from(schema.mailOutbox)).length;
+    const before = await outbox();
+    const page = () =>
+      consoleWorker.fetch(`${ORIGIN}/modifyUser?id=6`, {
+        method: "POST",
+        body: new URLSearchParams({ intent: "sendResetLink" }),
+        headers: { Cookie: cookie, Origin: ORIGIN, Host: new URL(ORIGIN).host },
+        redirect: "manual",
+      });
+    const screen = async () => (await consoleWorker.fetch(`${ORIGIN}/modifyUser?id=6`, { headers: { Cookie: cookie } })).text();
+    await db().update(schema.users).set({ isSuperAdmin: false }).where(eq(schema.users.id, ACME_ADMIN));
+    try {
+      const r = await api(acme, "POST", `${BASE}/user/sendResetLink`, { userId: 6 });
+      expect(r.status).toBe(403);
+      expect((await page()).status).toBe(403);
+      expect(await screen()).not.toContain('value="sendResetLink"');
+      expect(await outbox()).toBe(before);
+    } finally {
+      await db().update(schema.users).set({ isSuperAdmin: true }).where(eq(schema.users.id, ACME_ADMIN));
+    }
+    // As a super admin again, the page offers it and sends it.
+    expect(await screen()).toContain('value="sendResetLink"');
+    expect((await page()).status).toBe(302);
+    expect(await outbox()).toBe(before + 1);
   });
 });

@@ -86,6 +86,7 @@ export const activityEndpoints = [
     summary:
       "One page (0-based, default 100 rows) of the company's activity log. Dates are whole days and times a daily window, both in `tz` (default: the company's zone); one date alone is open at its other end, one time alone runs to or from midnight; id+type filters by Triggered By, User, Device or Device Group; `events` (activity names, with `additionalFilter`) keeps any of them, `person` a user who triggered the entry or is its user, `door` a device, `q` text in the summary or a person's, device's or group's name; sort is a column name, '-' for descending (default '-date'). Without dates the page covers the company's hot window; `archivedBefore` (epoch ms, null while nothing is archived) says where it begins, and dates before it search the archive.",
     auth: "token",
+    permission: { modules: "activity" },
     body: activityFilterSchema,
     response: z.object({
       payload: z.object({
@@ -112,6 +113,7 @@ export const activityEndpoints = [
     tag,
     summary: `The filtered log as CSV text (every page, at most ${activity.REPORT_LIMIT} rows; save it as ${activity.REPORT_FILE}). Without dates it covers the hot window; dates before it read the archive.`,
     auth: "token",
+    permission: { modules: "activity" },
     body: activityFilterSchema,
     response: z.object({ payload: z.string() }),
     async handler({ env, auth, core, body, now }) {
@@ -124,6 +126,7 @@ export const activityEndpoints = [
     tag,
     summary: "Adds a note to activity `id` (needs the add right). 400 when the note is empty, 404 outside the caller's company.",
     auth: "token",
+    permission: { modules: "activity", action: "add" },
     body: wireObject(activityNoteSchema, { id: "id", note: "note_description" }),
     response: z.object({ message: z.string(), payload: z.object({ id: z.number() }) }),
     async handler({ env, db, auth, body, now }) {
@@ -137,6 +140,7 @@ export const activityEndpoints = [
     tag,
     summary: "The notes of activity `id`, oldest first (404 outside the caller's company).",
     auth: "token",
+    permission: { modules: "activity" },
     query: idQuery,
     response: z.object({ payload: z.array(note) }),
     async handler({ env, auth, query }) {
@@ -149,6 +153,7 @@ export const activityEndpoints = [
     tag,
     summary: "Picker options: activity names with their type, and the company's users, devices and device groups.",
     auth: "token",
+    permission: { modules: "activity" },
     async handler({ db, auth }) {
       const o = await activity.getActivityOptions(db, auth);
       return {
@@ -167,6 +172,7 @@ export const activityEndpoints = [
     summary:
       "Platform root only (company module, modify right): one step of moving each company's activity log into its own store, companies after `afterCompanyId` in id order, at most `companies` of them and 20,000 rows each: the store copies the rows, then they are deleted from the shared database once the alert engine has read them. Each company's answer says how many rows it copied and deleted, how many its store holds and the store's size in bytes. Call again with `next` until it is null; a stopped run resumes where it stopped, and rows already copied are never copied twice (`npm run activity:backfill`).",
     auth: "token",
+    permission: { modules: "company", action: "modify" },
     body: backfillSchema,
     response: z.object({
       payload: z.object({

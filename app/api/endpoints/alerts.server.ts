@@ -169,6 +169,7 @@ export const alertEndpoints = [
     tag,
     summary: "Every live alert of the caller's company: id, name, activity.name, lastActivity (last run, epoch ms) and lastActivityID.",
     auth: "token",
+    permission: { modules: "activity" },
     response: z.object({
       message: z.string(),
       payload: z.array(
@@ -185,6 +186,7 @@ export const alertEndpoints = [
     tag,
     summary: "One alert (uid is accepted and ignored). 404 outside the caller's company.",
     auth: "token",
+    permission: { modules: "activity" },
     query: idQuery,
     response: z.object({ message: z.string(), payload: detailsShape }),
     async handler({ db, auth, query }) {
@@ -197,6 +199,7 @@ export const alertEndpoints = [
     tag,
     summary: "Creates an alert. Dates YYYY-MM-DD, times HH:mm:00; pickers are lists of {id, name, type} (type 'Any User'/'Any Device' or id null: any). Needs the add right.",
     auth: "token",
+    permission: { modules: "activity", action: "add" },
     body: addBody,
     response: z.object({ message: z.string(), payload: z.object({ id: z.number() }) }),
     async handler({ db, auth, body, now, core }) {
@@ -209,6 +212,7 @@ export const alertEndpoints = [
     tag,
     summary: "Saves an alert (the add body plus id). Needs the modify right; 404 outside the caller's company.",
     auth: "token",
+    permission: { modules: "activity", action: "modify" },
     body: modifyBody,
     response: z.object({ message: z.string(), payload: z.object({ id: z.number() }) }),
     async handler({ db, auth, body, now, core }) {
@@ -222,6 +226,7 @@ export const alertEndpoints = [
     tag,
     summary: "Deletes an alert. Needs the delete right; 404 outside the caller's company.",
     auth: "token",
+    permission: { modules: "activity", action: "delete" },
     query: idQuery,
     response: z.object({ message: z.string() }),
     async handler({ db, auth, query, now }) {
@@ -235,6 +240,7 @@ export const alertEndpoints = [
     tag,
     summary: "Sends a test mail to the form's recipients (emails: picked users {id, type 'User'} or addresses; at most 50). Needs the add or modify right.",
     auth: "token",
+    permission: { modules: "activity", action: ["add", "modify"] },
     body: testBody,
     response: z.object({ message: z.string(), payload: z.object({ recipients: z.number() }) }),
     async handler({ db, auth, body, now, env, waitUntil }) {
@@ -251,6 +257,7 @@ export const alertEndpoints = [
     tag,
     summary: "The company's latest alert firings, newest first (at most 100): which alert matched which activity and what became of its mail.",
     auth: "token",
+    permission: { modules: "activity" },
     response: z.object({ message: z.string(), payload: z.array(sentinelAlert) }),
     async handler({ env, db, auth }) {
       const rows = await alerts.sentinelAlerts(db, companyLogDb(env, auth.company.id), auth);

@@ -1,14 +1,15 @@
-import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { companyCode } from "~/schemas/auth";
 import { freeText } from "~/schemas/text";
+import { recordSignOut } from "~/services/auth.server";
 import { overRateLimit, THROTTLE } from "~/services/throttle.server";
 import { activityInsert } from "~/utils/activity-insert.server";
 import type { Auth } from "~/utils/auth-guards.server";
-import { companyLogDb } from "~/utils/company-log.server";
 import { schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { clientIp } from "~/utils/session.server";
+import { sha256Hex } from "~/utils/tokens.server";
 import { endpoint } from "../define.server";
 
 const auditBody = z.object({
@@ -45,8 +46,8 @@ export const CLIENT_REPORTS: Record<string, Report> = {
 
 /** Without a session only a sign-out may be reported (the idle tab has already lost its token). */
 const ANONYMOUS_ACTIVITIES = new Set(["User Logs Out"]);
-/** Anonymous reports per client address and per account in the throttle window. */
-export const ANONYMOUS_LIMIT = { perClient: 10, perAccount: 3 } as const;
+/** Anonymous reports per client address in the throttle window. */
+export const ANONYMOUS_LIMIT = { perClient: 10 } as const;
 
 async function reportOf(db: Db, name: string): Promise<Report> {
   const row = await db.query.activityTypes.findFirst({ where: eq(schema.activityTypes.name, name) });
@@ -93,6 +94,7 @@ export const auditEndpoints = [
     summary:
       "Writes an audit entry about the caller: 'User Logs Out'; 'Unlocked With App' (needs an e-key to device_id), 'App Access Denied' (device_id); 'Sentinel Unlock'/'Sentinel Lock' (sentinel users, device_id). Other activities are the server's own (403).",
     auth: "token",
+    permission: "signed-in",
     body: auditBody,
     async handler({ db, auth, body, now }) {
       const report = await reportOf(db, body.activity_description);
@@ -120,51 +122,29 @@ export const auditEndpoints = [
     path: "/createActivityLogWithoutLogin",
     tag: "Audit",
     summary:
-      "Writes the sign-out entry of a user whose session already ended: only 'User Logs Out', only when the user has no live session and their last sign-in has no sign-out yet; rate-limited (429).",
+      "Records the sign-out of a session that already ended (idle, lifetime): activity_description 'User Logs Out' only; uid is the token the client held for that session, userName and companyId its user's. Recorded once per session, with the server's own text (summary and operation_type are ignored); a session that did not exist, ended with a sign-out already, or belongs to someone else answers 400 'The provided user is invalid'. Rate-limited (429).",
     auth: "public",
-    body: auditBody.extend({ userName: z.string().trim().min(1).max(254), companyId: companyCode, uid: z.coerce.number().int().positive() }),
-    async handler({ env, db, body, now, request }) {
+    body: auditBody.extend({
+      userName: z.string().trim().min(1).max(254),
+      companyId: companyCode,
+      uid: z.string({ required_error: "uid is required" }).trim().min(1, "uid is required").max(200),
+    }),
+    async handler({ db, body, now, request }) {
       if (!ANONYMOUS_ACTIVITIES.has(body.activity_description)) throw new ServiceError(403, "This activity needs a signed-in user");
       if (await overRateLimit(db, `anonlog:ip:${clientIp(request)}`, ANONYMOUS_LIMIT.perClient, THROTTLE.windowMs, now)) {
         throw new ServiceError(429, "Too many reports. Try again later.");
       }
-      const rows = await db
-        .select({ id: schema.users.id, companyId: schema.users.companyId })
-        .from(schema.users)
-        .innerJoin(schema.companies, eq(schema.companies.id, schema.users.companyId))
-        .where(and(eq(schema.users.id, body.uid), eq(schema.companies.code, body.companyId), eq(schema.users.email, body.userName.toLowerCase()), isNull(schema.users.deletedAt)))
+      const e = schema.endedSessions;
+      const u = schema.users;
+      const [ended] = await db
+        .select({ sessionId: e.id, userId: u.id, companyId: u.companyId, displayName: u.displayName })
+        .from(e)
+        .innerJoin(u, eq(u.id, e.userId))
+        .innerJoin(schema.companies, eq(schema.companies.id, u.companyId))
+        .where(and(eq(e.id, await sha256Hex(body.uid)), eq(schema.companies.code, body.companyId), eq(u.email, body.userName.toLowerCase()), isNull(u.deletedAt)))
         .limit(1);
-      const user = rows[0];
-      if (!user) throw new ServiceError(400, "The provided user is invalid");
-      if (await overRateLimit(db, `anonlog:user:${user.id}`, ANONYMOUS_LIMIT.perAccount, THROTTLE.windowMs, now)) {
-        throw new ServiceError(429, "Too many reports. Try again later.");
-      }
-      // Only a sign-out that really happened and was not recorded: no live session, and the user's
-      // latest sign-in/sign-out entry is a sign-in.
-      const [live] = await db
-        .select({ id: schema.sessions.id })
-        .from(schema.sessions)
-        .where(and(eq(schema.sessions.userId, user.id), sql`${schema.sessions.expiresAt} > ${now}`))
-        .limit(1);
-      const t = schema.activityTypes;
-      const a = schema.activityLogs;
-      const [last] = await companyLogDb(env, user.companyId)
-        .select({ name: t.name })
-        .from(a)
-        .innerJoin(t, eq(t.id, a.activityTypeId))
-        .where(and(eq(a.companyId, user.companyId), eq(a.createdByUserId, user.id), inArray(t.name, ["User Logs In", "User Logs Out"])))
-        .orderBy(desc(a.activityTimestamp), desc(a.id))
-        .limit(1);
-      if (live || last?.name !== "User Logs In") return { message: "Nothing to record" };
-      await activityInsert(db, {
-        companyId: user.companyId,
-        name: body.activity_description,
-        operationType: "Admin",
-        createdByUserId: user.id,
-        targetUserId: user.id,
-        summary: body.summary,
-        at: now,
-      });
+      if (!ended) throw new ServiceError(400, "The provided user is invalid");
+      await recordSignOut(db, ended, "ended", now);
       return { message: "Activity recorded" };
     },
   }),

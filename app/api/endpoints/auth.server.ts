@@ -36,7 +36,8 @@ export const authEndpoints = [
     method: "POST",
     path: "/user/login",
     tag: "Session",
-    summary: "Sign in; returns a token for the Authorization header. 401 bad credentials or state, 402 second factor required, 429 throttled.",
+    summary:
+      "Sign in; returns a token for the Authorization header. 401 bad credentials or state, 402 second factor required (with errorCode '2fa-required' and phoneNumber, the masked number the code went to, beside the message), 429 throttled.",
     auth: "public",
     body: loginSchema,
     response: z.object({ token: z.string(), payload: loginPayload, message: z.string() }),
@@ -97,9 +98,9 @@ export const authEndpoints = [
     tag: "Session",
     summary: "Changes the caller's password.",
     auth: "token",
+    permission: { modules: "change_password" },
     body: changePasswordSchema,
     async handler({ db, auth, body, now }) {
-      if (!auth.permissions.change_password) throw new ServiceError(403, "You do not have permission to do this");
       return authService.changePassword(db, auth, body, now);
     },
   }),
@@ -109,6 +110,7 @@ export const authEndpoints = [
     tag: "Session",
     summary: "Ends the caller's session (records 'User Logs Out' once).",
     auth: "token",
+    permission: "signed-in",
     async handler({ db, auth, now }) {
       await authService.logout(db, auth, now);
       return { message: "Logged out" };
@@ -120,6 +122,7 @@ export const authEndpoints = [
     tag: "Session",
     summary: "The permission details of a role of the caller's company.",
     auth: "token",
+    permission: "signed-in",
     query: z.object({ roleId: z.coerce.number({ invalid_type_error: "roleId must be a number" }).int() }),
     async handler({ db, auth, query }) {
       const role = await db.query.roles.findFirst({ where: and(eq(schema.roles.id, query.roleId), eq(schema.roles.companyId, auth.company.id)) });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { addCompanySetupBody, companyCreateSchema, companyIdQuery, companyUpdateSchema, updateCompanyBody } from "~/schemas/companies";
+import { addCompanySetupBody, companyCreateSchema, companyIdQuery, companyRefQuery, companyUpdateSchema, updateCompanyBody } from "~/schemas/companies";
 import * as companies from "~/services/companies.server";
 import type { CompanyDetails, CompanyDeviceRow, CompanyListRow, CompanyRef } from "~/services/companies.server";
 import { parseInput } from "~/utils/parse-input.server";
@@ -85,10 +85,10 @@ export const companyEndpoints = [
     summary:
       "Creates a company ('Created Company') with its settings and its point of contact as its super admin, who is mailed an invite with a set-password link (7 days) that signs in to the console. companyId is the generated 4-character code, parentCompanyId the parent's code (oem: a root company; var and ec: root or var). timeZone (IANA) is required unless country is sent (then the country's main zone); country defaults to the contact phone's, language to the country's. 400 field errors (no zone, unknown zone), 422 code or name+email taken.",
     auth: "token",
+    permission: { modules: "company", action: "add", guard: (_, auth) => companies.assertPlatformCaller(auth, "company", "add") },
     body: addCompanySetupBody,
     response: z.object({ message: z.string(), payload: z.object({ id: z.number(), company_id: z.string() }) }),
     async handler({ db, env, auth, body, now, request, waitUntil }) {
-      companies.assertPlatformCaller(auth, "company", "add"); // a caller without the right is refused before the body is read
       const r = await deliveringMail({ env, waitUntil }, companies.addCompany(db, auth, parseInput(companyCreateSchema, body), { origin: origin(request), now }));
       return { message: r.message, payload: { id: r.id, company_id: r.code } };
     },
@@ -99,6 +99,7 @@ export const companyEndpoints = [
     tag,
     summary: "One company in the spec's shape (404 outside the caller's view: root sees all, a reseller its subtree).",
     auth: "token",
+    permission: { modules: ["company", "var_panel"], guard: (_, auth) => companies.assertPlatformCaller(auth) },
     query: companyIdQuery,
     async handler({ db, auth, query }) {
       return { payload: detailsPayload(await companies.getCompanyDetails(db, auth, query.id)) };
@@ -110,10 +111,10 @@ export const companyEndpoints = [
     tag,
     summary: "Saves a company ('Modified Company'); type, parent and code are locked. isDeactive '1' ends the company's sessions and reaches gateways at once.",
     auth: "token",
+    permission: { modules: "company", action: "modify", guard: (_, auth) => companies.assertPlatformCaller(auth, "company", "modify") },
     body: updateCompanyBody,
     response: message,
     async handler({ db, auth, body, now }) {
-      companies.assertPlatformCaller(auth, "company", "modify");
       return await companies.updateCompany(db, auth, parseInput(companyUpdateSchema, body), now);
     },
   }),
@@ -123,6 +124,7 @@ export const companyEndpoints = [
     tag,
     summary: "Soft-deletes a company ('Removed Company'); 422 while it has child companies or configured devices.",
     auth: "token",
+    permission: { modules: "company", action: "delete", guard: (_, auth) => companies.assertPlatformCaller(auth, "company", "delete") },
     query: companyIdQuery,
     response: message,
     async handler({ db, auth, query, now }) {
@@ -135,6 +137,7 @@ export const companyEndpoints = [
     tag,
     summary: "Every company in the caller's view, sorted by name, with device, user and invoice counts.",
     auth: "token",
+    permission: { modules: ["company", "var_panel"], guard: (_, auth) => companies.assertPlatformCaller(auth) },
     response: z.object({ payload: z.array(companyRow) }),
     async handler({ db, auth }) {
       return { payload: (await companies.listCompanies(db, auth)).rows.map(listPayload) };
@@ -146,6 +149,7 @@ export const companyEndpoints = [
     tag,
     summary: "Companies that may be a parent (root and var companies in the caller's view), for the company form.",
     auth: "token",
+    permission: { modules: ["company", "var_panel"], guard: (_, auth) => companies.assertPlatformCaller(auth) },
     response: z.object({ payload: z.array(parentShape.extend({ id: z.number() })) }),
     async handler({ db, auth }) {
       return { payload: (await companies.listParentOptions(db, auth)).map((p) => ({ id: p.id, ...refPayload(p) })) };
@@ -155,11 +159,13 @@ export const companyEndpoints = [
     method: "GET",
     path: "/company/getCompanyRelatedDevices",
     tag,
-    summary: "The devices of one company in the caller's view: {company, details: [serial_front, serial_back, board_type, status, start_date]}.",
+    summary:
+      "The devices of company_id (its id or its code) in the caller's view (404 otherwise): {company, details: [serial_front, serial_back, board_type, status, start_date]}.",
     auth: "token",
-    query: z.object({ company_id: z.coerce.number({ invalid_type_error: "company_id must be a number" }).int().positive("company_id is required") }),
+    permission: { modules: ["company", "var_panel"], guard: (_, auth) => companies.assertPlatformCaller(auth) },
+    query: companyRefQuery,
     async handler({ db, auth, query }) {
-      const r = await companies.listCompanyDevices(db, auth, query.company_id);
+      const r = await companies.listCompanyDevices(db, auth, await companies.companyIdOf(db, query.company_id));
       return { payload: { company: refPayload(r.company), details: r.details.map(devicePayload) } };
     },
   }),
@@ -169,6 +175,7 @@ export const companyEndpoints = [
     tag,
     summary: "A free 4-character company code (upper-case letters except V, and digits) for the company form.",
     auth: "token",
+    permission: { modules: "company", action: "add", guard: (_, auth) => companies.assertPlatformCaller(auth, "company", "add") },
     response: z.object({ payload: z.object({ company_id: z.string() }) }),
     async handler({ db, auth }) {
       return { payload: { company_id: await companies.freeCompanyCode(db, auth) } };

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { createCompanyRequestBody, rejectIdQuery, requestIdQuery } from "~/schemas/company-requests";
 import * as requests from "~/services/company-requests.server";
 import type { CompanyRequestRow } from "~/services/company-requests.server";
+import { assertPlatformCaller } from "~/services/companies.server";
 import { splitPhone } from "~/utils/phone";
 import { endpoint } from "../define.server";
 import { deliveringMail } from "../mail-delivery.server";
@@ -40,8 +41,9 @@ export const companyRequestEndpoints = [
     path: "/company/createCompanyRequest",
     tag,
     summary:
-      "A reseller asks for a customer company ('Company Request Created'): companyName, companyType 'ec', renewalTerm 1 or 3, and the point of contact (POCFirstName, POCLastName, POCEmail, POCCountryCode, POCPhoneNumber). pocID is taken from the token. Root is refused with 403 (it adds companies itself).",
+      "A reseller asks for a customer company ('Company Request Created'): companyName, companyType 'ec', renewalTerm 1 or 3, and pocID, the point of contact: a user of the caller's company (the caller when absent; another is 400 'The provided user is invalid'), whose name, e-mail and phone the request takes. POCFirstName, POCLastName, POCEmail, POCCountryCode and POCPhoneNumber, when given, override them. Root is refused with 403 (it adds companies itself).",
     auth: "token",
+    permission: { modules: "var_panel", action: "add", guard: (_, auth) => requests.assertMayRequestCompany(auth) },
     body: createCompanyRequestBody,
     response: z.object({ message: z.string(), payload: z.object({ id: z.number() }) }),
     async handler({ db, auth, body, now }) {
@@ -55,6 +57,7 @@ export const companyRequestEndpoints = [
     tag,
     summary: "Company requests: every one for root, a reseller's own otherwise; pending first.",
     auth: "token",
+    permission: { modules: ["company", "users", "var_panel"], guard: (_, auth) => assertPlatformCaller(auth, ["company", "users", "var_panel"]) },
     async handler({ db, auth }) {
       return { payload: (await requests.listCompanyRequests(db, auth)).rows.map(requestPayload) };
     },
@@ -65,6 +68,7 @@ export const companyRequestEndpoints = [
     tag,
     summary: "Root accepts a request: the company is created under the requesting reseller, its point of contact becomes its super admin and is invited; the requester is told.",
     auth: "token",
+    permission: { modules: "company", action: "add", guard: (_, auth) => requests.assertDecider(auth, "add") },
     query: requestIdQuery,
     response: z.object({ message: z.string(), payload: z.object({ company_id: z.string() }) }),
     async handler({ db, env, auth, query, now, request, waitUntil }) {
@@ -78,6 +82,7 @@ export const companyRequestEndpoints = [
     tag,
     summary: "Root rejects a request; the requester is told by mail.",
     auth: "token",
+    permission: { modules: "company", action: "modify", guard: (_, auth) => requests.assertDecider(auth, "modify") },
     query: rejectIdQuery,
     response: message,
     async handler({ db, env, auth, query, now, waitUntil }) {

@@ -37,6 +37,7 @@ export const deviceCommandEndpoints = [
     summary:
       "Sends an unlock to a configured device through the gateway holding its connection (devices module with the modify right). 'Remote Unlock Requested'. The board has 60 s to answer; poll /device/getCommandStatus. 404 outside the caller's company, 409 while another unlock of the device is open.",
     auth: "token",
+    permission: { modules: "devices", action: "modify" },
     body: z.object({ deviceId: unlockSchema.shape.id }),
     response: z.object({ message: z.string(), payload: commandShape }),
     async handler({ db, auth, body, now }) {
@@ -49,6 +50,7 @@ export const deviceCommandEndpoints = [
     tag,
     summary: "A remote command's status: pending → sent → succeeded / failed ('Command Succeeded' / 'Command Failed' in the activity log). 404 outside the caller's company.",
     auth: "token",
+    permission: { modules: "devices" },
     query: commandIdSchema,
     response: z.object({ message: z.string(), payload: commandShape }),
     async handler({ db, auth, query, now }) {

@@ -103,6 +103,7 @@ export const deviceGroupEndpoints = [
     tag: "Device groups",
     summary: "Every device group of the caller's company (inactive ones have status 3); optional q (or search): a full or display name prefix.",
     auth: "token",
+    permission: { modules: "device_group" },
     query: z.object({ q: searchText.optional(), search: searchText.optional() }),
     response: z.object({ message: z.string(), payload: z.array(groupShape) }),
     async handler({ db, auth, query }) {
@@ -115,6 +116,7 @@ export const deviceGroupEndpoints = [
     tag: "Device groups",
     summary: "One group with the devices in it (deviceDetails). 404 outside the caller's company.",
     auth: "token",
+    permission: { modules: "device_group" },
     query: z.object({ id }),
     response: z.object({ message: z.string(), payload: groupShape.extend({ deviceDetails: z.array(deviceShape) }) }),
     async handler({ db, auth, query }) {
@@ -126,12 +128,14 @@ export const deviceGroupEndpoints = [
     method: "GET",
     path: "/deviceGroup/getAvailableDevices",
     tag: "Device groups",
-    summary: "The company's devices not in the group (every device without groupId).",
+    summary: "The company's devices not in the group; every device without groupId or with groupId 0 (the add screen's group, not yet created).",
     auth: "token",
-    query: z.object({ groupId: id.optional() }),
+    permission: { modules: "device_group" },
+    // 0 is the spec client's id of a group it has not created yet: no group, so every device.
+    query: z.object({ groupId: z.coerce.number({ invalid_type_error: "groupId must be a number" }).int().nonnegative().optional() }),
     response: z.object({ message: z.string(), payload: z.array(deviceShape) }),
     async handler({ db, auth, query }) {
-      return { payload: (await groups.getAvailableDevices(db, auth, query.groupId)).map(devicePayload) };
+      return { payload: (await groups.getAvailableDevices(db, auth, query.groupId || undefined)).map(devicePayload) };
     },
   }),
   endpoint({
@@ -140,6 +144,7 @@ export const deviceGroupEndpoints = [
     tag: "Device groups",
     summary: "Creates a group with its devices (available_devices: device ids). Needs the add right.",
     auth: "token",
+    permission: { modules: "device_group", action: "add" },
     body: createBody,
     response: z.object({ message: z.string(), payload: z.object({ id: z.number() }) }),
     async handler({ db, auth, body, now, core }) {
@@ -153,6 +158,7 @@ export const deviceGroupEndpoints = [
     tag: "Device groups",
     summary: "Saves a group; status 3 deactivates it (logged as de-activated). Needs the modify right.",
     auth: "token",
+    permission: { modules: "device_group", action: "modify" },
     body: modifyBody,
     response: z.object({ message: z.string(), payload: z.object({ id: z.number(), status: z.number() }) }),
     async handler({ db, auth, body, now, core }) {
@@ -166,6 +172,7 @@ export const deviceGroupEndpoints = [
     tag: "Device groups",
     summary: "Removes a group, its memberships and the e-keys given on it. Needs the delete right.",
     auth: "token",
+    permission: { modules: "device_group", action: "delete" },
     query: z.object({ id }),
     async handler({ db, auth, query, now }) {
       await groups.deleteDeviceGroup(db, auth, query.id, now);
@@ -178,6 +185,7 @@ export const deviceGroupEndpoints = [
     tag: "Device groups",
     summary: "Adds many devices (deviceIds) to a group in one batch; one result per id. Needs the modify right; a deactivated group is refused with 409.",
     auth: "token",
+    permission: { modules: "device_group", action: "modify" },
     body: addDevicesToGroupSchema,
     response: z.object({
       message: z.string(),

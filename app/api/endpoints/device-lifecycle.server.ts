@@ -1,5 +1,7 @@
 import { z } from "zod";
 import {
+  assertConfigurer,
+  assertRegistrar,
   configureDevice,
   listStockOwners,
   registerDevices,
@@ -33,6 +35,7 @@ export const deviceLifecycleEndpoints = [
     tag,
     summary: "Root only: the companies whose stock boards can be registered into (the root itself and every live var company).",
     auth: "token",
+    permission: { modules: "company", action: "add", guard: (_, auth) => assertRegistrar(auth) },
     async handler({ db, auth }) {
       return { payload: (await listStockOwners(db, auth)).map((r) => ({ id: r.id, company_name: r.name, company_id: r.code, company_type: r.type })) };
     },
@@ -44,6 +47,7 @@ export const deviceLifecycleEndpoints = [
     summary:
       "Root only: registers boards as stock of companyId (id or code: the root itself or a var company). Either devices: [{serialFront, serialBack, deviceType}] or csv: lines of serial_front,serial_back,device_type (a header line is skipped). Each row is reported: 'Invalid Serial Number', 'Device configuration already exists' (a serial already known) or 'Invalid device type'. 422 with the report when no row was registered. 'Devices Registered'.",
     auth: "token",
+    permission: { modules: "company", action: "add", guard: (_, auth) => assertRegistrar(auth) },
     body: z.object({
       companyId: z.union([z.number(), z.string().max(12)]).optional(),
       devices: z
@@ -79,6 +83,7 @@ export const deviceLifecycleEndpoints = [
     summary:
       "Configures an unconfigured device of the caller's company (devices modify, or an installer): fullName, displayName, lockType, relockTrigger (Timer or Door Close), relockTimer, triggerMode, manualLock, bluetoothPowerLevel (1-5), dnortTime, sensor names; lockType is one of Electric Strike, Magnetic Lock, Deadbolt, Mortise Lock, Motor Lock, or empty. Returns the board secret once (payload.board_secret); only its hash is kept. 'Device Configured'.",
     auth: "token",
+    permission: { modules: "devices", guard: (db, auth) => assertConfigurer(db, auth, "modify") },
     body: z.record(z.unknown()),
     response: secretPayload,
     async handler({ db, auth, body, now }) {
@@ -105,6 +110,7 @@ export const deviceLifecycleEndpoints = [
     summary:
       "Issues a new board secret for a configured device (returned once); the board holding the old one is disconnected at the gateways' next sync. 'Device Secret Rotated'.",
     auth: "token",
+    permission: { modules: "devices", guard: (db, auth) => assertConfigurer(db, auth, "modify") },
     body: idBody,
     response: secretPayload,
     async handler({ db, auth, body, now }) {
@@ -117,6 +123,7 @@ export const deviceLifecycleEndpoints = [
     tag,
     summary: "Returns a configured device to unconfigured (names and secret cleared) once displayName repeats the device's display name. 'Device Configuration Removed'.",
     auth: "token",
+    permission: { modules: "devices", guard: (db, auth) => assertConfigurer(db, auth, "delete") },
     body: z.object({ id: z.unknown().optional(), displayName: z.unknown().optional() }),
     response: message,
     async handler({ db, auth, body, now }) {
@@ -129,6 +136,7 @@ export const deviceLifecycleEndpoints = [
     tag,
     summary: "Retires an unconfigured or configured device (devices delete): it admits nobody, its board is disconnected and its history stays. 'Device Retired'.",
     auth: "token",
+    permission: { modules: "devices", action: "delete" },
     body: idBody,
     response: message,
     async handler({ db, auth, body, now }) {

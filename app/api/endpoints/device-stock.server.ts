@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { getCompanyStock, listChildCompanies, transferDevices } from "~/services/device-stock.server";
+import { assertVarPanel, getCompanyStock, listChildCompanies, transferDevices } from "~/services/device-stock.server";
 import { splitPhone } from "~/utils/phone";
 import { endpoint } from "../define.server";
 
@@ -39,6 +39,7 @@ export const deviceStockEndpoints = [
     tag,
     summary: "The caller's direct child companies (var_panel module, var or root company), by name, with device and user counts.",
     auth: "token",
+    permission: { modules: "var_panel", guard: (_, auth) => assertVarPanel(auth) },
     response: z.object({ payload: z.array(childRow) }),
     async handler({ db, auth }) {
       const { rows } = await listChildCompanies(db, auth);
@@ -66,6 +67,7 @@ export const deviceStockEndpoints = [
     tag,
     summary: "The caller's stock boards: {company: {company_name, company_id}, companyStock: [{id, serial_number, serial_front, serial_back, board_type}]}.",
     auth: "token",
+    permission: { modules: "var_panel", guard: (_, auth) => assertVarPanel(auth) },
     async handler({ db, auth }) {
       const r = await getCompanyStock(db, auth);
       return {
@@ -83,6 +85,7 @@ export const deviceStockEndpoints = [
     summary:
       "Moves stock boards of the caller's company (fromCompany: its id or code, optional) to one of its direct children (toCompany: id or code). status 'stock' (not for an ec target) or 'unconfigured' with shippingDate (YYYY-MM-DD, not in the past) and subscriptionTerm (1, 2 or 3). 'Devices Transferred' is written for both companies.",
     auth: "token",
+    permission: { modules: "var_panel", action: "modify", guard: (_, auth) => assertVarPanel(auth, "modify") },
     body: transferBody,
     response: z.object({ message: z.string() }),
     async handler({ db, auth, body, now }) {

@@ -18,6 +18,7 @@ export const deviceTypeEndpoints = [
     tag,
     summary: "Every device type, by code, with how many devices use it.",
     auth: "token",
+    permission: { modules: ["deviceType", "company"] },
     response: z.object({ payload: z.array(z.object({ id: z.number(), device_code: z.string(), device_type: z.string(), devices: z.number(), createdAt: z.number() })) }),
     async handler({ db, auth }) {
       return { payload: (await deviceTypes.listDeviceTypes(db, auth)).rows.map(listPayload) };
@@ -29,6 +30,7 @@ export const deviceTypeEndpoints = [
     tag,
     summary: "Adds a device type ('Device Type Created'); root company only. 400 'Device Code is Required' / 'Device Type is Required', 422 duplicate code.",
     auth: "token",
+    permission: { modules: ["deviceType", "company"], action: "add", guard: (_, auth) => deviceTypes.assertMay(auth, "add") },
     body: deviceTypeBody,
     response: message,
     async handler({ db, auth, body, now }) {
@@ -41,6 +43,7 @@ export const deviceTypeEndpoints = [
     tag,
     summary: "Saves a device type ('Device Type Modified'); root company only.",
     auth: "token",
+    permission: { modules: ["deviceType", "company"], action: "modify", guard: (_, auth) => deviceTypes.assertMay(auth, "modify") },
     body: updateDeviceTypeBody,
     response: message,
     async handler({ db, auth, body, now }) {
@@ -53,6 +56,7 @@ export const deviceTypeEndpoints = [
     tag,
     summary: "Deletes a device type ('Removed Device Type'); 422 while devices or firmware use it.",
     auth: "token",
+    permission: { modules: ["deviceType", "company"], action: "delete", guard: (_, auth) => deviceTypes.assertMay(auth, "delete") },
     query: deviceTypeIdQuery,
     response: message,
     async handler({ db, auth, query, now }) {
@@ -65,6 +69,7 @@ export const deviceTypeEndpoints = [
     tag,
     summary: "One device type: device_code, device_type.",
     auth: "token",
+    permission: { modules: ["deviceType", "company"] },
     query: deviceTypeIdQuery,
     response: z.object({ payload: z.object({ id: z.number(), device_code: z.string(), device_type: z.string() }) }),
     async handler({ db, auth, query }) {

@@ -119,6 +119,7 @@ export const deviceEndpoints = [
     tag: "Devices",
     summary: `The devices grid: 25 a page (page is 1-based), sort one of ${DEVICE_SORTS.join(", ")} ("-" for descending), filters q (name or serial), type, group, online (1, 0 or never), battery (low, ok), door (open, closed), firmware=pending, schedule=open. Online is null for a board no gateway ever reported.`,
     auth: "token",
+    permission: { modules: "devices" },
     query: listQuery,
     async handler({ db, core, auth, query, now }) {
       const search = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => typeof e[1] === "string"));
@@ -133,6 +134,7 @@ export const deviceEndpoints = [
     tag: "Devices",
     summary: "A device with its settings, the company's scheduled-open hours, key holders and groups. 404 outside the caller's company.",
     auth: "token",
+    permission: { modules: "devices" },
     query: deviceId,
     async handler({ db, auth, query }) {
       return { payload: devicePayload(await getDeviceDetails(db, auth, query.deviceId)) };
@@ -144,6 +146,7 @@ export const deviceEndpoints = [
     tag: "Devices",
     summary: "The device's last reported position (nulls when it never reported one).",
     auth: "token",
+    permission: { modules: "devices" },
     query: deviceId,
     response: z.object({ message: z.string(), payload: locationShape }),
     async handler({ db, auth, query }) {
@@ -157,6 +160,7 @@ export const deviceEndpoints = [
     summary:
       "Would these credentials open these doors at these instants, and why (or when they next open)? Decided from the console's own records with the same rules and core as the gateways. Up to 500 checks; a door outside the caller's company is not enabled.",
     auth: "token",
+    permission: { modules: "devices" },
     body: accessChecks,
     response: z.object({ message: z.string(), payload: z.array(decisionShape) }),
     async handler({ db, core, auth, body }) {

@@ -1,7 +1,9 @@
 import { z } from "zod";
-import { companyIdQuery, invoiceIdQuery, optionalCompanyIdQuery } from "~/schemas/invoices";
+import { companyRefQuery, optionalCompanyRefQuery } from "~/schemas/companies";
+import { invoiceIdQuery } from "~/schemas/invoices";
 import * as invoices from "~/services/invoices.server";
 import type { InvoiceDetails, InvoiceRow } from "~/services/invoices.server";
+import { assertPlatformCaller, companyIdOf } from "~/services/companies.server";
 import { centsText, percentText } from "~/utils/invoice-money";
 import { endpoint } from "../define.server";
 
@@ -93,12 +95,13 @@ export const invoiceEndpoints = [
     path: "/company/getInvoiceList",
     tag,
     summary:
-      "Invoices the caller reads (billing_portal): root every one, others those billed to them or issued in their subtree. With company_id (own or in view) only that company's, issued or billed. Newest first; status open, paid, void or overdue.",
+      "Invoices the caller reads (billing_portal): root every one, others those billed to them or issued in their subtree. With company_id (id or code, own or in view) only that company's, issued or billed. Newest first; status open, paid, void or overdue.",
     auth: "token",
-    query: optionalCompanyIdQuery,
+    permission: { modules: "billing_portal" },
+    query: optionalCompanyRefQuery,
     response: z.object({ payload: z.array(listItem) }),
     async handler({ db, auth, query, now }) {
-      const r = await invoices.listInvoices(db, auth, now, { companyId: query.company_id });
+      const r = await invoices.listInvoices(db, auth, now, { companyId: query.company_id === undefined ? undefined : await companyIdOf(db, query.company_id) });
       return { payload: r.rows.map(toWire) };
     },
   }),
@@ -106,12 +109,13 @@ export const invoiceEndpoints = [
     method: "GET",
     path: "/company/getCompanyRelatedInvoices",
     tag,
-    summary: "The invoices billed to one company in the caller's view (company module); 404 for a company outside it.",
+    summary: "The invoices billed to company_id (its id or its code) in the caller's view (company module); 404 for a company outside it.",
     auth: "token",
-    query: companyIdQuery,
+    permission: { modules: "company", guard: (_, auth) => assertPlatformCaller(auth, "company") },
+    query: companyRefQuery,
     response: z.object({ payload: z.array(listItem) }),
     async handler({ db, auth, query, now }) {
-      const r = await invoices.listCompanyInvoices(db, auth, query.company_id, now);
+      const r = await invoices.listCompanyInvoices(db, auth, await companyIdOf(db, query.company_id), now);
       return { payload: r.rows.map(toWire) };
     },
   }),
@@ -121,6 +125,7 @@ export const invoiceEndpoints = [
     tag,
     summary: "One invoice with invoice_line_items; 404 'Invoice could not be found' outside the caller's view.",
     auth: "token",
+    permission: { modules: ["billing_portal", "company"] },
     query: invoiceIdQuery,
     response: z.object({ payload: listItem.extend({ invoice_line_items: z.array(lineItem) }) }),
     async handler({ db, auth, query, now }) {
@@ -134,10 +139,10 @@ export const invoiceEndpoints = [
     summary:
       "Bills one of the caller's child companies ('Invoice created successfully', audit 'Invoice Created'). companyId and customerId both name the customer. lineItems: name, desc, qty, price (MSRP, dollars), discount (percent) and/or price_per (dollars, wins when both are sent); totals are computed, never taken. 400 'Plese enter all the required fields to continue...' with errors per field when one is missing; 404 for a customer that is not a child; 422 for a used invoice number.",
     auth: "token",
+    permission: { modules: "billing_portal", action: "add", guard: (_, auth) => invoices.assertBiller(auth) },
     body: z.object({}).passthrough(),
     response: z.object({ message: z.string(), payload: z.object({ id: z.number() }) }),
     async handler({ db, auth, body, now }) {
-      invoices.assertBiller(auth); // a caller without the right is refused before the body is read
       const r = await invoices.addInvoice(db, auth, invoices.parseInvoice(body, now), now);
       return { message: r.message, payload: { id: r.id } };
     },

@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { mailerBody, mailerQuery, testMailBody } from "~/schemas/mailer";
+import { optionalCompanyRefQuery } from "~/schemas/companies";
+import { mailerBody, testMailBody } from "~/schemas/mailer";
+import { companyIdOf } from "~/services/companies.server";
 import * as mailer from "~/services/mailer.server";
 import { endpoint } from "../define.server";
 
@@ -12,23 +14,26 @@ export const mailerEndpoints = [
     path: "/company/getCompanyMailerConfig",
     tag,
     summary:
-      "The mailer of company_id (the caller's own company; for root: empty or its own id is the platform default, another id a company in its view). user_password is always empty; has_password says whether one is saved.",
+      "The mailer of company_id, its id or its code (the caller's own company; for root: empty or its own is the platform default, another a company in its view; 404 otherwise). user_password is always empty; has_password says whether one is saved.",
     auth: "token",
-    query: mailerQuery,
+    permission: { modules: ["company", "users"] },
+    query: optionalCompanyRefQuery,
     async handler({ db, auth, query }) {
-      return { payload: await mailer.getMailerConfig(db, auth, query.company_id === "" ? null : query.company_id) };
+      return { payload: await mailer.getMailerConfig(db, auth, query.company_id === undefined ? null : await companyIdOf(db, query.company_id)) };
     },
   }),
   endpoint({
     method: "POST",
     path: "/company/modifyCompanyMailerConfig",
     tag,
-    summary: "Saves host_name, port_name, user_name and user_password (all required; the password is encrypted at rest) ('Mailer Config Updated').",
+    summary:
+      "Saves, for company_id (id or code, as getCompanyMailerConfig), host_name, port_name, user_name and user_password (all required; the password is encrypted at rest) ('Mailer Config Updated').",
     auth: "token",
+    permission: { modules: ["company", "users"], action: "modify" },
     body: mailerBody,
     response: message,
     async handler({ db, env, auth, body, now }) {
-      return await mailer.modifyMailerConfig(db, env, auth, body, now);
+      return await mailer.modifyMailerConfig(db, env, auth, { ...body, company_id: body.company_id ? await companyIdOf(db, body.company_id) : null }, now);
     },
   }),
   endpoint({
@@ -37,10 +42,11 @@ export const mailerEndpoints = [
     tag,
     summary: "Sends a test mail with the saved mailer to `to` (default: the caller). 422 'Test mail failed: <the SMTP stage and reply>'.",
     auth: "token",
+    permission: { modules: ["company", "users"], action: "modify" },
     body: testMailBody,
     response: message,
     async handler({ db, env, auth, body, now }) {
-      return await mailer.sendTestMail(db, env, auth, { company_id: body.company_id ? Number(body.company_id) : null, to: body.to }, now);
+      return await mailer.sendTestMail(db, env, auth, { company_id: body.company_id ? await companyIdOf(db, body.company_id) : null, to: body.to }, now);
     },
   }),
 ];

@@ -72,6 +72,7 @@ export const mobileEndpoints = [
     summary:
       "The caller's e-keys and group keys: doors, window (the core's JSON), open now / until / next open, and a signed offline credential each (null when the key never opens again). Refresh before refreshBy.",
     auth: "token",
+    permission: "signed-in",
     response: z.object({ message: z.string(), payload: z.object({ keys: z.array(key), settings, refreshBy: z.number(), now: z.number() }) }),
     async handler({ db, core, env, auth, now }) {
       const r = await myKeys(db, core, env, auth, now);
@@ -85,6 +86,7 @@ export const mobileEndpoints = [
     summary:
       "As GET /keys, with a WebAuthn assertion of this installation's registered platform authenticator (challenge from POST /webauthn/challenge, purpose get). Required when the company requires biometrics: without it 403 'Biometric verification required' (errorCode biometric-required) and nothing is signed; a refused assertion is 403 'Biometric verification failed' (biometric-failed, payload.reason). Credentials then carry uv, the verification time in epoch seconds.",
     auth: "token",
+    permission: "signed-in",
     body: keysWithAssertionSchema,
     response: z.object({ message: z.string(), payload: z.object({ keys: z.array(key), settings, refreshBy: z.number(), now: z.number() }) }),
     async handler({ db, core, env, auth, now, body, request }) {
@@ -100,6 +102,7 @@ export const mobileEndpoints = [
     summary:
       "A single-use challenge (two minutes) for registering this installation's platform authenticator (purpose create) or asserting with it (purpose get), with the RP id and the credential id already registered for this installation (or null).",
     auth: "token",
+    permission: "signed-in",
     body: challengeSchema,
     response: z.object({
       message: z.string(),
@@ -116,6 +119,7 @@ export const mobileEndpoints = [
     summary:
       "Registers this installation's platform authenticator: the credential id, clientDataJSON and authenticatorData (base64url) of navigator.credentials.create with user verification, and its public key (getPublicKey(), SPKI) and COSE algorithm (-7, -8 or -257). 400 'Biometric registration failed' (errorCode biometric-registration-failed, payload.reason) when a check fails.",
     auth: "token",
+    permission: "signed-in",
     body: registrationSchema,
     async handler({ db, env, auth, now, body, request }) {
       const r = await registerAuthenticator(db, auth, body, { request, env, now });
@@ -128,6 +132,7 @@ export const mobileEndpoints = [
     tag: "Mobile",
     summary: "The caller's own activity, newest first, paged.",
     auth: "token",
+    permission: "signed-in",
     query: myActivitySchema,
     async handler({ env, auth, query }) {
       return { payload: await myActivity(companyLogDb(env, auth.company.id), auth, query.page, query.pageSize) };
@@ -139,6 +144,7 @@ export const mobileEndpoints = [
     tag: "Mobile",
     summary: "Reports unlock attempts made with the phone (App activity); an eventId already reported is not stored again.",
     auth: "token",
+    permission: "signed-in",
     body: appEventsSchema,
     async handler({ env, db, auth, body, now }) {
       return { payload: await reportAppEvents(env, db, auth, body, now) };
@@ -150,6 +156,7 @@ export const mobileEndpoints = [
     tag: "Mobile",
     summary: "Ends the phone's session. Its credentials stay valid until they expire (gateway/PROTOCOL.md).",
     auth: "token",
+    permission: "signed-in",
     async handler({ db, auth, now }) {
       assertMobile(auth);
       await authService.logout(db, auth, now);

@@ -46,6 +46,7 @@ export const otaEndpoints = [
     tag: "Firmware",
     summary: "Uploads a firmware zip into R2 (size and SHA-256 computed by the Worker) and records the release, inactive.",
     auth: "token",
+    permission: { modules: "company", action: "add" },
     multipart: true,
     body: addOtaSchema,
     response: z.object({ message: z.string(), payload: z.object({ id: z.number(), size: z.number(), sha256: z.string() }) }),
@@ -60,6 +61,7 @@ export const otaEndpoints = [
     tag: "Firmware",
     summary: "Every firmware release, newest first (company_id is sent empty by the console and ignored).",
     auth: "token",
+    permission: { modules: "company" },
     body: z.object({
       company_id: z.union([z.string(), z.number()]).optional(),
       page: z.coerce
@@ -81,6 +83,7 @@ export const otaEndpoints = [
     tag: "Firmware",
     summary: "The uploaded zip of a release, as an attachment (the link in each record's zip_files).",
     auth: "token",
+    permission: { modules: "company" },
     file: "application/zip",
     query: otaIdSchema,
     async handler({ db, env, auth, query }) {
@@ -93,6 +96,7 @@ export const otaEndpoints = [
     tag: "Firmware",
     summary: "Removes a release; gateways stop offering it.",
     auth: "token",
+    permission: { modules: "company", action: "delete" },
     body: otaIdSchema,
     async handler({ db, env, auth, body, now }) {
       await deleteRelease(db, env.FIRMWARE, auth, body.id, now);
@@ -105,6 +109,7 @@ export const otaEndpoints = [
     tag: "Firmware",
     summary: "Makes a release the active one of its device type (the others of that type become inactive).",
     auth: "token",
+    permission: { modules: "company", action: "modify" },
     body: otaIdSchema,
     async handler({ db, auth, body, now }) {
       await activateRelease(db, auth, body.id, now);

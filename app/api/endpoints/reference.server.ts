@@ -10,6 +10,7 @@ export const referenceEndpoints = [
     tag: "Reference",
     summary: "Every IANA time zone offered in pickers.",
     auth: "token",
+    permission: "signed-in",
     response: z.object({ payload: z.array(z.object({ id: z.number(), full_time_zone: z.string(), name: z.string() })) }),
     async handler({ db }) {
       const rows = await db.select().from(schema.timeZones).orderBy(asc(schema.timeZones.name));

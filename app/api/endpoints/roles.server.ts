@@ -2,7 +2,6 @@ import { z } from "zod";
 import { assignRoleBody, getUsersQuery, modifyRoleBody, requireSomeRight, roleBody, roleDescription, roleIdQuery, roleTitle, type RoleInput } from "~/schemas/roles";
 import * as roles from "~/services/roles.server";
 import type { RoleRow, RoleUserRow } from "~/services/roles.server";
-import { assertCan } from "~/utils/auth-guards.server";
 import { parseInput } from "~/utils/parse-input.server";
 import { MODULES } from "~/utils/permissions";
 import { endpoint } from "../define.server";
@@ -108,6 +107,7 @@ export const roleEndpoints = [
     tag,
     summary: "The caller's company's roles with their permission flags and modules.",
     auth: "token",
+    permission: { modules: "role" },
     response: z.object({ payload: z.array(roleShape) }),
     async handler({ db, auth }) {
       return { payload: (await roles.listRoles(db, auth)).map(rolePayload) };
@@ -119,6 +119,7 @@ export const roleEndpoints = [
     tag,
     summary: "One role (404 outside the caller's company).",
     auth: "token",
+    permission: { modules: "role" },
     query: roleIdQuery,
     response: z.object({ payload: roleShape }),
     async handler({ db, auth, query }) {
@@ -132,10 +133,10 @@ export const roleEndpoints = [
     summary:
       "Creates a role ('Role Created'). permission_module is {module: boolean}. 400 'Required role' or the at-least-one-permission message; 403 when it holds a module or action the caller does not.",
     auth: "token",
+    permission: { modules: "role", action: "add" },
     body: roleBody,
     response: z.object({ message: z.string(), payload: z.object({ id: z.number() }) }),
     async handler({ db, auth, body, now }) {
-      assertCan(auth, "role", "add"); // a caller without the right is refused before the body is read
       const r = await withWireFields(ROLE_WIRE, () => roles.createRole(db, auth, parseInput(roleInput, body), now));
       return { message: r.message, payload: { id: r.id } };
     },
@@ -146,10 +147,10 @@ export const roleEndpoints = [
     tag,
     summary: "Saves a role ('Role Modified'); neither its current nor its new rights may exceed the caller's.",
     auth: "token",
+    permission: { modules: "role", action: "modify" },
     body: modifyRoleBody,
     response: message,
     async handler({ db, auth, body, now }) {
-      assertCan(auth, "role", "modify");
       return await withWireFields(ROLE_WIRE, () => roles.modifyRole(db, auth, Number(body.id), parseInput(roleInput, body), now));
     },
   }),
@@ -159,6 +160,7 @@ export const roleEndpoints = [
     tag,
     summary: "Deletes a role no user holds ('Role Removed'); 422 while users hold it.",
     auth: "token",
+    permission: { modules: "role", action: "delete" },
     query: roleIdQuery,
     response: message,
     async handler({ db, auth, query, now }) {
@@ -171,6 +173,7 @@ export const roleEndpoints = [
     tag,
     summary: "Users without a role, or with type=assigned the users with one (and their Role).",
     auth: "token",
+    permission: { modules: "role" },
     query: getUsersQuery,
     response: z.object({ payload: z.array(roleUser) }),
     async handler({ db, auth, query }) {
@@ -183,6 +186,7 @@ export const roleEndpoints = [
     tag,
     summary: "Gives a user a role ('Role Assigned'). 400 'Required role' / 'Required user'; 403 escalation or a super admin's role changed by a non-super admin.",
     auth: "token",
+    permission: { modules: "role", action: "add" },
     body: assignRoleBody,
     response: message,
     async handler({ db, auth, body, now }) {
@@ -195,6 +199,7 @@ export const roleEndpoints = [
     tag,
     summary: "Takes a user's role away (id is the user's id).",
     auth: "token",
+    permission: { modules: "role", action: "add" },
     query: roleIdQuery,
     response: message,
     async handler({ db, auth, query, now }) {

@@ -14,6 +14,7 @@ import {
 import * as fobs from "~/services/fob-programmers.server";
 import * as scheduled from "~/services/scheduled-open.server";
 import * as settings from "~/services/settings.server";
+import { SETTINGS_MODULE } from "~/services/settings.server";
 import type { FobProgrammer } from "~/services/fob-programmers.server";
 import type { ScheduleOpen } from "~/services/scheduled-open.server";
 import type { SettingsRow } from "~/services/settings.server";
@@ -134,6 +135,7 @@ export const settingsEndpoints = [
     summary:
       "The caller's company settings with its scheduled-open rows (scheduleDay 0 = Monday … 6 = Sunday), exceptions and assigned fob programmers. Before the first save id is null and the values are the defaults.",
     auth: "token",
+    permission: { modules: SETTINGS_MODULE },
     response: z.object({ message: z.string(), payload: settingsShape }),
     async handler({ db, auth }) {
       const [row, schedule, programmers] = await Promise.all([settings.getCompanySettings(db, auth), scheduled.getScheduleOpen(db, auth), fobs.getFobProgrammers(db, auth)]);
@@ -147,11 +149,12 @@ export const settingsEndpoints = [
     summary:
       "Saves the settings object. password_reset_secondary_action is kept only for the text mode and password_reset_phone (required) only for admin: a national number is read in default_country_code (or password_reset_phone_country), and it comes back as E.164. The activity log's activity_hot_days, activity_retention_days (null: indefinitely) and activity_retention_action may be left out to keep their stored values. The first save also creates a closed seven-day schedule and one closed exception dated today. Needs the modify right.",
     auth: "token",
+    permission: { modules: SETTINGS_MODULE, action: "modify" },
     body: settingsBody,
-    response: z.object({ message: z.string(), payload: z.object({ id: z.number(), is_force_firmware_update: z.boolean() }) }),
+    response: z.object({ message: z.string(), payload: z.object({ id: z.number(), is_force_firmware_update: flagShape }) }),
     async handler({ db, auth, body, now, core }) {
       const saved = await withWireFields(SETTINGS_WIRE, () => settings.modifyCompanySettings(db, auth, body, now, core));
-      return { message: SETTINGS_MSG.updated, payload: { id: saved.id, is_force_firmware_update: saved.isForceFirmwareUpdate } };
+      return { message: SETTINGS_MSG.updated, payload: { id: saved.id, is_force_firmware_update: bit(saved.isForceFirmwareUpdate) } };
     },
   }),
   endpoint({
@@ -161,6 +164,7 @@ export const settingsEndpoints = [
     summary:
       "Replaces the scheduled-open hours: fpi, schedule_opens (seven rows {scheduleDay 0-6, openWholeDay, openTime, closeTime}; open with empty times is the whole day) and schedule_exceptions ({exceptionDate YYYY-MM-DD, openWholeDay, openTime, closeTime}). Checked by the access-window core; 409 before the settings are first saved. Needs the modify right.",
     auth: "token",
+    permission: { modules: SETTINGS_MODULE, action: "modify" },
     body: scheduleOpenSchema,
     async handler({ db, auth, body, now, core }) {
       await scheduled.saveScheduleOpen(db, auth, body, now, core);
@@ -173,6 +177,7 @@ export const settingsEndpoints = [
     tag: "Company settings",
     summary: "The company's fob programmers: available_programmers and assigned_programmers.",
     auth: "token",
+    permission: { modules: SETTINGS_MODULE },
     response: z.object({ message: z.string(), payload: z.object({ available_programmers: z.array(programmerShape), assigned_programmers: z.array(programmerShape) }) }),
     async handler({ db, auth }) {
       const lists = await fobs.getFobProgrammers(db, auth);
@@ -186,6 +191,7 @@ export const settingsEndpoints = [
     summary:
       "Saves the fob programmers (the spec does not show this path): fob_programmers lists the ids of the assigned ones; every other programmer of the company becomes available. 404 for an id outside the caller's company. Needs the modify right.",
     auth: "token",
+    permission: { modules: SETTINGS_MODULE, action: "modify" },
     body: fobProgrammersSchema,
     async handler({ db, auth, body, now }) {
       await fobs.saveFobProgrammers(db, auth, body, now);

@@ -119,6 +119,7 @@ const faqEndpoints = [
     tag,
     summary: "Adds an FAQ entry in one language (en or es), last in its list ('FAQ Created'); root company only. 400 'Question is required' / 'Answer is required'.",
     auth: "token",
+    permission: { modules: ["support", "company"], action: "add", guard: (_, auth) => faqs.assertEditor(auth, "add") },
     body: faqBody,
     response: message,
     async handler({ db, auth, body, now }) {
@@ -131,6 +132,7 @@ const faqEndpoints = [
     tag,
     summary: "Saves an FAQ entry ('FAQ Modified'); root company only.",
     auth: "token",
+    permission: { modules: ["support", "company"], action: "modify", guard: (_, auth) => faqs.assertEditor(auth, "modify") },
     body: faqBody.extend({ id: z.coerce.number().int().positive() }),
     response: message,
     async handler({ db, auth, body, now }) {
@@ -143,6 +145,7 @@ const faqEndpoints = [
     tag,
     summary: "Moves an FAQ entry one place up or down within its language; root company only.",
     auth: "token",
+    permission: { modules: ["support", "company"], action: "modify", guard: (_, auth) => faqs.assertEditor(auth, "modify") },
     body: z.object({ id: z.coerce.number().int().positive(), direction: z.enum(["up", "down"]) }),
     response: message,
     async handler({ db, auth, body, now }) {
@@ -155,6 +158,7 @@ const faqEndpoints = [
     tag,
     summary: "Deletes an FAQ entry ('FAQ Deleted'); root company only.",
     auth: "token",
+    permission: { modules: ["support", "company"], action: "delete", guard: (_, auth) => faqs.assertEditor(auth, "delete") },
     query: idQuery,
     response: message,
     async handler({ db, auth, query, now }) {
@@ -171,6 +175,7 @@ export const supportEndpoints = [
     summary:
       "Support tickets, newest first: the caller's company with the support module; every company the caller oversees (with its company) with the company module. 403 without either.",
     auth: "token",
+    permission: { modules: ["support", "company"] },
     response: z.object({ message: z.string(), payload: z.array(ticketRowShape) }),
     async handler({ db, auth }) {
       return { payload: (await support.listTickets(db, auth)).rows.map(ticketRow) };
@@ -182,6 +187,7 @@ export const supportEndpoints = [
     tag,
     summary: "One ticket with its phone details, position, the devices and e-keys the phone reported, and its notes (newest first). 404 outside the caller's scope.",
     auth: "token",
+    permission: { modules: ["support", "company"] },
     query: idQuery,
     async handler({ db, auth, query }) {
       return { payload: ticketDetails(await support.getTicketDetails(db, auth, query.id)) };
@@ -193,6 +199,7 @@ export const supportEndpoints = [
     tag,
     summary: "Adds a note to a ticket ('Support Note Added'); needs the add right. 400 'Note is required'; 404 outside the caller's scope. The author is the caller.",
     auth: "token",
+    permission: { modules: ["support", "company"], action: "add" },
     body: supportNoteBody.omit({ notes: true }).extend({ notes: z.unknown() }),
     response: message,
     async handler({ db, auth, body, now }) {
@@ -206,6 +213,7 @@ export const supportEndpoints = [
     tag,
     summary: "The FAQ entries of one language (default en), in order.",
     auth: "token",
+    permission: { modules: ["support", "company"] },
     query: z.object({ language: z.enum(FAQ_LANGUAGES).default("en") }),
     response: z.object({ message: z.string(), payload: z.array(z.object({ id: z.number(), question: z.string(), answer: z.string(), sort_order: z.number() })) }),
     async handler({ db, auth, query }) {
@@ -225,6 +233,7 @@ export const mobileSupportEndpoints = [
       "The phone app opens a support ticket for its signed-in user ('Support Ticket Created'), with the phone's details, its position and the devices it sees or holds e-keys for. " +
       "Latitude -90..90 and longitude -180..180, both or neither (400 'Invalid latitude or longitude'); every device must be a device of the user's company (422 'This device does not belong to your company'); at most 200 devices.",
     auth: "token",
+    permission: "signed-in",
     body: mobileTicketBody,
     response: z.object({ message: z.string(), payload: z.object({ id: z.number(), ticket_number: z.string() }) }),
     async handler({ db, auth, body, now }) {

@@ -185,6 +185,7 @@ export const usersEndpoints = [
     summary:
       "The company's users (inactive ones only with includeInactive=true), sorted by display name. Optional: q (name, e-mail or phone prefix), status, flag, roleId, groupId.",
     auth: "token",
+    permission: { modules: "users" },
     query: userSearchQuery,
     response: z.object({ payload: z.array(userListRow) }),
     async handler({ db, auth, query }) {
@@ -205,6 +206,7 @@ export const usersEndpoints = [
     tag,
     summary: "One user in the form shape (404 outside the caller's company).",
     auth: "token",
+    permission: { modules: "users" },
     query: idQuery,
     async handler({ db, auth, query }) {
       return { payload: userDetailsPayload(await users.getUserDetails(db, auth, query.id), auth) };
@@ -216,6 +218,7 @@ export const usersEndpoints = [
     tag,
     summary: "Removes a user and their e-keys ('Removed User').",
     auth: "token",
+    permission: { modules: "users", action: "delete" },
     query: idQuery,
     response: message,
     async handler({ db, auth, query, now }) {
@@ -229,6 +232,7 @@ export const usersEndpoints = [
     summary:
       "Erases a person's activity on request (GDPR): every entry of the company's log that names user `userId` as actor or target, the notes on those entries and the notes they wrote. Needs the users module's delete right; the user may already be removed. Records 'User Activity Erased' with the number of entries and nothing erased. 404 outside the caller's company, 422 for the caller's own activity.",
     auth: "token",
+    permission: { modules: "users", action: "delete" },
     body: userIdBody,
     response: z.object({ message: z.string(), payload: z.object({ erased: z.number() }) }),
     async handler({ env, db, auth, body, now }) {
@@ -243,6 +247,7 @@ export const usersEndpoints = [
     summary:
       "Creates a user ('User Created'); flags are '1'/'0'. Unless sendInvite is '0', mails the invite: a set-password link valid 7 days that signs in to the console (console rights) or the phone app (/m). 400 field errors, 422 duplicate email or phone.",
     auth: "token",
+    permission: { modules: "users", action: "add" },
     body: addUserBody,
     response: z.object({ message: z.string(), payload: z.object({ id: z.number(), invited: z.boolean() }) }),
     async handler({ db, env, auth, body, now, request, waitUntil }) {
@@ -256,6 +261,7 @@ export const usersEndpoints = [
     tag,
     summary: "Saves a user's form ('User Modified').",
     auth: "token",
+    permission: { modules: "users", action: "modify" },
     body: modifyUserBody,
     response: message,
     async handler({ db, auth, body, now }) {
@@ -268,6 +274,7 @@ export const usersEndpoints = [
     tag,
     summary: "Approves (is_flagged '0', 'Account Approved') or flags an account.",
     auth: "token",
+    permission: { modules: "users", action: "modify" },
     body: flaggedUserBody,
     response: message,
     async handler({ db, auth, body, now }) {
@@ -280,6 +287,7 @@ export const usersEndpoints = [
     tag,
     summary: "Queues the invitation mail again (only while account setup is pending).",
     auth: "token",
+    permission: { modules: "users", action: "modify" },
     body: userIdBody,
     response: message,
     async handler({ db, env, auth, body, now, request, waitUntil }) {
@@ -292,6 +300,7 @@ export const usersEndpoints = [
     tag,
     summary: "Unbinds the user's phone from single-device login; answers 'No phone registered' and changes nothing when the user has no phone.",
     auth: "token",
+    permission: { modules: "users", action: "modify" },
     query: idQuery,
     response: message,
     async handler({ db, auth, query, now }) {
@@ -303,8 +312,9 @@ export const usersEndpoints = [
     method: "POST",
     path: "/user/sendResetLink",
     tag,
-    summary: "Queues a password reset link (only when password reset security is admin).",
+    summary: "Queues a password reset link: a super admin only (403 otherwise), and only when password reset security is admin (422).",
     auth: "token",
+    permission: { modules: "users", action: "modify", superAdmin: true },
     body: userIdBody,
     response: message,
     async handler({ db, env, auth, body, now, request, waitUntil }) {
@@ -317,6 +327,7 @@ export const usersEndpoints = [
     tag,
     summary: "The user's e-key entries (payload) and the devices reached through their groups (groupKeys).",
     auth: "token",
+    permission: { modules: "users" },
     query: userIdQuery,
     async handler({ db, auth, core, query, now }) {
       const today = ekeys.companyToday(auth, core, now);
@@ -331,6 +342,7 @@ export const usersEndpoints = [
     tag,
     summary: "Devices (type=device) or active device groups (type=group) that can be assigned.",
     auth: "token",
+    permission: { modules: "users" },
     query: getEkeysQuery,
     async handler({ db, auth, query }) {
       if (query.type === "device") return { payload: (await ekeys.getDeviceKeyOptions(db, auth, query.userId)).map(keyOptionPayload) };
@@ -343,6 +355,7 @@ export const usersEndpoints = [
     tag,
     summary: "Assigns a device or group key, or modifies entry entryId; the window is validated by the access-window core.",
     auth: "token",
+    permission: { modules: "users", action: ["add", "modify"] },
     body: assignBody,
     response: message,
     async handler({ db, auth, core, body, now }) {
@@ -357,6 +370,7 @@ export const usersEndpoints = [
     tag,
     summary: "Removes a device key entry (422 when unknown).",
     auth: "token",
+    permission: { modules: "users", action: "delete" },
     query: entryIdQuery,
     response: message,
     async handler({ db, auth, query, now }) {
@@ -369,6 +383,7 @@ export const usersEndpoints = [
     tag,
     summary: "Removes a group key entry (422 when unknown).",
     auth: "token",
+    permission: { modules: "users", action: "delete" },
     query: entryIdQuery,
     response: message,
     async handler({ db, auth, query, now }) {
@@ -381,6 +396,7 @@ export const usersEndpoints = [
     tag,
     summary: "Gives one device or group key (the assign body with userIds instead of userId) to many users in one batch; one result per id.",
     auth: "token",
+    permission: { modules: "users", action: "add" },
     body: bulkAssignBody,
     response: bulkResponse,
     async handler({ db, auth, core, body, now }) {
@@ -394,6 +410,7 @@ export const usersEndpoints = [
     tag,
     summary: "Deactivates (isInactive '1', the default) or reactivates ('0') many users in one batch; one result per id.",
     auth: "token",
+    permission: { modules: "users", action: "modify" },
     body: bulkUsersBody,
     response: bulkResponse,
     async handler({ db, auth, body, now }) {
@@ -407,6 +424,7 @@ export const usersEndpoints = [
     tag,
     summary: "Queues the invitation mail for many users (those with account setup pending); one result per id.",
     auth: "token",
+    permission: { modules: "users", action: "modify" },
     body: bulkUsersBody,
     response: bulkResponse,
     async handler({ db, env, auth, body, now, request, waitUntil }) {
