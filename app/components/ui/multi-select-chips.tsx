@@ -173,7 +173,7 @@ export function MultiSelectChips({ name, value, onChange, options, searchUrl, pi
               className={cn("cursor-pointer rounded-sm px-2 py-1.5", i === activeIndex && "bg-accent text-accent-foreground")}
             >
               {o.label}
-              {o.detail && <span className="ml-1 text-muted-foreground">({o.detail})</span>}
+              {o.detail && <span className="text-muted-foreground"> ({o.detail})</span>}
             </li>
           ))}
           {shown.length === 0 && (
