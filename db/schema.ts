@@ -36,6 +36,10 @@ export const activityTypes = sqliteTable("activity_types", {
   type: text("type").notNull(),
   /** Three 0/1 characters: created-by users, target users, devices required by an alert. */
   alertConditions: text("alert_conditions").notNull().default("000"),
+  /** Which companies can have the event: every company, resellers and the platform, or the platform only (decision 0059). */
+  audience: text("audience", { enum: ["company", "reseller", "platform"] })
+    .notNull()
+    .default("company"),
   firstSectionInfo: text("first_section_info").notNull().default(""),
   detailsSectionInfo: text("details_section_info").notNull().default(""),
 });
@@ -655,11 +659,29 @@ export const alerts = sqliteTable(
     lastRunAt: integer("last_run_at"),
     /** When the engine last mailed for this alert; the digest window starts there (decision 0026). */
     lastMailAt: integer("last_mail_at"),
+    /** The language of the alert's mail: its editor's when it was saved. */
+    language: text("language", { enum: ["en", "es"] })
+      .notNull()
+      .default("en"),
     deletedAt: integer("deleted_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [index("alerts_company_idx").on(t.companyId, t.name), index("alerts_activity_idx").on(t.companyId, t.activityTypeId)],
+);
+
+/**
+ * The event types an alert fires for (decision 0059); `alerts.activityTypeId` is the first of them. The
+ * engine finds the alerts of a page of events by (company, type).
+ */
+export const alertActivityTypes = sqliteTable(
+  "alert_activity_types",
+  {
+    alertId: integer("alert_id").notNull(),
+    companyId: integer("company_id").notNull(),
+    activityTypeId: integer("activity_type_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.alertId, t.activityTypeId] }), index("alert_activity_types_company_type_idx").on(t.companyId, t.activityTypeId)],
 );
 
 /** Who or what an alert watches: created-by users, target users or devices (null ref = any). */

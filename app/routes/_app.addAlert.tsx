@@ -31,11 +31,12 @@ export default function AddAlert() {
         today={today}
         values={{
           name: "",
-          activity: "",
+          activities: [],
           createdBy: [],
           targetUsers: [],
           devices: [],
-          schedule: "",
+          // Most alerts watch around the clock; a custom schedule is the exception.
+          schedule: "any",
           startDate: today,
           endDate: "",
           neverEnds: true,

@@ -5,6 +5,7 @@ import { alertFormAction } from "~/routes/alert-form-action.server";
 import { AlertForm, type AlertFormValues } from "~/components/alerts/alert-form";
 import { alertFormOptions } from "~/routes/alert-form-options.server";
 import { PageHeader } from "~/components/ui/page-header";
+import { getFixedT, getLanguage } from "~/i18n/i18next.server";
 import { getAlertDetails, type AlertDetails } from "~/services/alerts.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb } from "~/utils/db.server";
@@ -14,18 +15,22 @@ import { can } from "~/utils/permissions";
 
 export const meta: MetaFunction = () => [{ title: "Modify alert" }];
 
-const ids = (d: AlertDetails, kind: string) => d.targets.filter((x) => x.kind === kind).map((x) => (x.refId === null ? "any" : String(x.refId)));
+/** A picker's chosen entries with their names; "any" is labelled by the page. */
+const chips = (d: AlertDetails, kind: string, anyLabel: string) =>
+  d.targets
+    .filter((x) => x.kind === kind)
+    .map((x) => (x.refId === null ? { value: "any", label: anyLabel } : { value: String(x.refId), label: (kind === "device" ? x.deviceName : x.userName) ?? String(x.refId) }));
 
 /** `companyZone` fills the zone only when the alert has none (an "any time" alert), as Add does; a saved zone is kept. */
-function formValues(d: AlertDetails, companyZone: number | null): AlertFormValues {
+function formValues(d: AlertDetails, companyZone: number | null, any: { user: string; device: string }): AlertFormValues {
   const a = d.alert;
   return {
     id: a.id,
     name: a.name,
-    activity: d.activity.name,
-    createdBy: ids(d, "created_by"),
-    targetUsers: ids(d, "target_user"),
-    devices: ids(d, "device"),
+    activities: d.activities.map((x) => x.name),
+    createdBy: chips(d, "created_by", any.user),
+    targetUsers: chips(d, "target_user", any.user),
+    devices: chips(d, "device", any.device),
     schedule: a.schedule,
     startDate: a.startDate ?? "",
     endDate: a.endDate ?? "",
@@ -35,7 +40,7 @@ function formValues(d: AlertDetails, companyZone: number | null): AlertFormValue
     startTime: a.startTime ?? "",
     endTime: a.endTime ?? "",
     timeZoneId: String(a.timeZoneId ?? companyZone ?? ""),
-    recipientUsers: d.recipients.flatMap((r) => (r.userId ? [String(r.userId)] : [])),
+    recipientUsers: d.recipients.flatMap((r) => (r.userId ? [{ value: String(r.userId), label: r.name ?? r.email }] : [])),
     recipientEmails: d.recipients
       .filter((r) => !r.userId)
       .map((r) => r.email)
@@ -47,8 +52,13 @@ function formValues(d: AlertDetails, companyZone: number | null): AlertFormValue
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "activity");
   return loadRecord(request, { list: "/alerts" }, async (id) => {
-    const [details, form] = await Promise.all([getAlertDetails(getDb(context), auth, id), alertFormOptions(context, auth)]);
-    return { values: formValues(details, form.zoneId), ...form, updatedAt: details.alert.updatedAt, readOnly: !can(auth.permissions, "activity", "modify") };
+    const [details, form, t] = await Promise.all([getAlertDetails(getDb(context), auth, id), alertFormOptions(context, auth), getFixedT(await getLanguage(request), "alerts")]);
+    return {
+      values: formValues(details, form.zoneId, { user: t("anyUser"), device: t("anyDevice") }),
+      ...form,
+      updatedAt: details.alert.updatedAt,
+      readOnly: !can(auth.permissions, "activity", "modify"),
+    };
   });
 }
 

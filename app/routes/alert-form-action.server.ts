@@ -23,7 +23,7 @@ export async function alertFormAction(request: Request, context: AppLoadContext,
       alertTestFormSchema,
       async (value) => {
         await sendAlertTestEmail(db, auth, value, nowMs());
-        deliverQueuedMail(context.cloudflare.env, context.cloudflare.ctx.waitUntil);
+        deliverQueuedMail(context.cloudflare.env, (p) => context.cloudflare.ctx.waitUntil(p));
         const t = await getFixedT(await getLanguage(request), "alerts");
         return data({ sent: translateMessage(t, ALERT_MSG.emailSent, "alerts") } satisfies AlertActionData);
       },
@@ -34,7 +34,8 @@ export async function alertFormAction(request: Request, context: AppLoadContext,
     request,
     mode === "add" ? alertAddFormSchema : alertModifyFormSchema,
     async (parsed) => {
-      const value = parsed as ModifyAlertInput;
+      // The alert mails in the language its editor uses.
+      const value = { ...(parsed as ModifyAlertInput), language: await getLanguage(request) };
       const id = mode === "modify" ? (await modifyAlert(db, auth, value, nowMs(), context.core), value.id) : await addAlert(db, auth, value, nowMs(), context.core);
       const message = mode === "add" ? ALERT_MSG.created : ALERT_MSG.modified;
       return redirectWithMessage({ request, context }, { to: `/modifyAlert?id=${id}`, ns: "alerts", message });

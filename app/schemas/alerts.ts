@@ -2,8 +2,9 @@
  * An alert (add and modify, four steps) and its test mail in domain names: the page's form posts
  * them and the service takes them. The admin API's endpoint file reads the spec's names
  * (`created_by_users`, `mon`, `zone`, `emails`, ...) into the same fields. Lenient on shapes (picker
- * objects, ids, JSON text, '1'/'0' flags); strict on what is stored. Which pickers an activity needs
- * is checked by the service against the activity catalogue; the schedule by the access-window core.
+ * objects, ids, JSON text, '1'/'0' flags); strict on what is stored. An alert fires for one or more
+ * activities (decision 0059). Which pickers they need, and whether the company can have them at all, is
+ * checked by the service against the activity catalogue; the schedule by the access-window core.
  */
 import { z } from "zod";
 import { checkbox } from "./flag";
@@ -13,6 +14,7 @@ import { WEEKDAYS, weekFlags } from "./week";
 export const ALERT_MSG = {
   name: "Display name is required",
   activity: "Activity is required",
+  activityNotForCompany: "This activity cannot happen in your company",
   createdBy: "Created by users are required",
   targetUsers: "Target users are required",
   devices: "Devices are required",
@@ -26,12 +28,16 @@ export const ALERT_MSG = {
   recipients: "At least one email or recipient is required",
   email: "Email is invalid",
   tooMany: "Too many entries",
+  language: "Language must be en or es",
   created: "Alert Created",
   modified: "Alert Modified",
   deleted: "Alert deleted",
   emailSent: "Email Sent",
   notFound: "Alert not found",
 } as const;
+
+/** Which companies can have an activity (the catalogue's `audience`, migration 0031). */
+export type ActivityAudience = "company" | "reseller" | "platform";
 
 /** The three pickers, in the order of an activity's `alert_conditions` positions. */
 export const CONDITION_FIELDS = ["createdBy", "targetUsers", "devices"] as const;
@@ -43,6 +49,8 @@ export const CONDITION_MSG: Record<ConditionField, string> = {
 };
 
 export const MAX_TARGETS = 200;
+/** Activities one alert may watch (the catalogue has about 90). */
+export const MAX_ACTIVITIES = 20;
 export const MAX_RECIPIENTS = 50;
 
 /** Form fields carry lists and objects as JSON text; the API sends them as JSON. */
@@ -129,11 +137,9 @@ export const recipientList = z.preprocess(
 );
 export type Recipient = { userId: number | null; email: string };
 
-/** The activity: a picker object `{id?, name, ...}`, a name, or an id. */
+/** An activity: a picker object `{id?, name, ...}`, a name, or an id. */
 const activityRef = z.preprocess(
-  (v) => {
-    const x = json(v);
-    if (x == null || x === "") return undefined;
+  (x) => {
     if (typeof x === "number" || (typeof x === "string" && /^\d+$/.test(x.trim()))) return { id: Number(x) };
     if (typeof x === "string") return { name: x.trim() };
     return x;
@@ -143,14 +149,25 @@ const activityRef = z.preprocess(
       id: z.coerce.number().int().positive().optional(),
       name: z.string().trim().max(NAME_MAX).optional(),
     },
-    { required_error: ALERT_MSG.activity, invalid_type_error: ALERT_MSG.activity },
+    { invalid_type_error: ALERT_MSG.activity },
   ),
+);
+export type ActivityRef = z.output<typeof activityRef>;
+
+/** The activities an alert fires for: a list of references, or one (the spec's single `activity`); empty entries dropped. */
+const activityList = z.preprocess(
+  (v) => {
+    const x = json(v);
+    const list = Array.isArray(x) ? x : x == null ? [] : [x];
+    return list.map(json).filter((e) => e != null && e !== "");
+  },
+  z.array(activityRef).max(MAX_ACTIVITIES, ALERT_MSG.tooMany),
 );
 
 /** The alert's fields one by one; the admin API reads the same fields in the spec's names. */
 export const alertFields = z.object({
   name: nameText("Display name", NAME_MAX, ALERT_MSG.name),
-  activity: activityRef,
+  activities: activityList,
   createdBy: targetList,
   targetUsers: targetList,
   devices: targetList,
@@ -165,6 +182,8 @@ export const alertFields = z.object({
   endTime: timeText,
   timeZoneId: zoneId,
   recipients: recipientList,
+  /** The language of the alert's mail; the pages send their own. */
+  language: z.enum(["en", "es"], { errorMap: () => ({ message: ALERT_MSG.language }) }).default("en"),
 });
 export const alertId = z.coerce.number().int().positive();
 type Alert = z.output<typeof alertFields>;
@@ -173,7 +192,7 @@ export type AlertKey = keyof Alert;
 /** The whole-alert rules; `name` gives a field's name in the checked body. */
 export function checkAlert(v: Alert, ctx: z.RefinementCtx, name: (key: AlertKey) => string = (k) => k) {
   const issue = (key: AlertKey, message: string) => ctx.addIssue({ code: "custom", path: [name(key)], message });
-  if (!v.activity.id && !v.activity.name) issue("activity", ALERT_MSG.activity);
+  if (v.activities.length === 0 || v.activities.some((x) => !x.id && !x.name)) issue("activities", ALERT_MSG.activity);
   if (v.schedule === "custom") {
     if (!v.startDate) issue("startDate", ALERT_MSG.startDate);
     if (!v.neverEnds && (!v.endDate || (v.startDate && v.endDate < v.startDate))) issue("endDate", ALERT_MSG.endDate);

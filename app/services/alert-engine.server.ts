@@ -2,8 +2,9 @@
  * The alert engine (docs/decisions/0025-alert-engine.md, 0026-alert-digest.md, 0048-activity-outbox.md).
  * Each company's log store runs it over the activities that arrive there, whatever wrote them (console and
  * API audit drained from D1's outbox, gateway and phone events written to the store), in arrival order:
- * `alertActivities` matches them against the company's live alerts on the activity, its conditions and the
- * schedule (evaluated by the core in the alert's zone), and queues mail through the mail outbox.
+ * `alertActivities` matches them against the company's live alerts on the activity (any of the alert's,
+ * decision 0059), its conditions and the schedule (evaluated by the core in the alert's zone), and queues
+ * mail through the mail outbox: in the alert's language, naming the door, at the company's local time.
  *
  * Exactly once: a match is a row unique per (alert, activity) and each mail carries a unique dedupe key,
  * so reading an activity again queues nothing; the store forgets an arrival only after the batch committed.
@@ -14,9 +15,23 @@ import { and, asc, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import type { Core } from "~core";
 import { companyLogDb, type CompanyLogEnv } from "~/utils/company-log.server";
 import { chunks, inChunks, schema, type Db } from "~/utils/db.server";
+import { alertMailText, type MailLanguage } from "./alert-mail-text";
 import { alertWindow } from "./alert-window";
 
-const { alerts: a, alertTargets: t, alertRecipients: r, alertMatches: m, activityLogs: l, activityTypes: at, timeZones: tz, users: u, devices: d, mailOutbox: o } = schema;
+const {
+  alerts: a,
+  alertActivityTypes: aat,
+  companySettings: cs,
+  alertTargets: t,
+  alertRecipients: r,
+  alertMatches: m,
+  activityLogs: l,
+  activityTypes: at,
+  timeZones: tz,
+  users: u,
+  devices: d,
+  mailOutbox: o,
+} = schema;
 
 /** After an alert mails, its matches wait this long and then leave together as one digest. */
 export const DIGEST_WINDOW_MS = 5 * 60_000;
@@ -55,8 +70,9 @@ type LiveAlert = {
   id: number;
   companyId: number;
   name: string;
-  activityTypeId: number;
-  zoneName: string | null;
+  language: MailLanguage;
+  /** The company's zone, in which the mail gives times (UTC when it has none). */
+  companyZone: string;
   lastMailAt: number | null;
   isOpen: (at: number) => boolean;
   targets: Map<string, Set<number | null>>;
@@ -74,18 +90,32 @@ export async function alertActivities(db: Db, core: Core, rows: Activity[], opts
   return { read: rows.length, matched, mails };
 }
 
-/** The live alerts of the page's companies and activities, with targets, recipients and compiled schedule. */
+/**
+ * The live alerts of the page's companies that fire for any of the page's activities, with targets,
+ * recipients and compiled schedule, under each (company, activity) they fire for. One indexed read of
+ * alert_activity_types by (company, activity) finds them, however many activities an alert has.
+ */
 async function loadAlerts(db: Db, core: Core, rows: Activity[]): Promise<Map<string, LiveAlert[]>> {
   const companies = [...new Set(rows.map((x) => x.companyId))];
   const types = [...new Set(rows.map((x) => x.activityTypeId))];
-  const found = await inChunks(companies, (part) =>
+  const watched = await inChunks(companies, (part) =>
     db
-      .select({ alert: a, zoneName: tz.name })
+      .select({ alertId: aat.alertId, companyId: aat.companyId, activityTypeId: aat.activityTypeId })
+      .from(aat)
+      .where(and(inArray(aat.companyId, part), types.length <= 90 ? inArray(aat.activityTypeId, types) : undefined)),
+  );
+  const ids = [...new Set(watched.map((x) => x.alertId))];
+  const found = await inChunks(ids, (part) =>
+    db
+      .select({
+        alert: a,
+        zoneName: tz.name,
+        companyZone: sql<string | null>`(select z.name from ${cs} join ${tz} z on z.id = ${cs.defaultTimeZoneId} where ${cs.companyId} = ${a.companyId})`,
+      })
       .from(a)
       .leftJoin(tz, eq(tz.id, a.timeZoneId))
-      .where(and(inArray(a.companyId, part), isNull(a.deletedAt), types.length <= 90 ? inArray(a.activityTypeId, types) : undefined)),
+      .where(and(inArray(a.id, part), isNull(a.deletedAt))),
   );
-  const ids = found.map((x) => x.alert.id);
   const targets = await inChunks(ids, (part) => db.select({ alertId: t.alertId, kind: t.kind, refId: t.refId }).from(t).where(inArray(t.alertId, part)));
   // Recipients who are users are mailed at their current address, and not once they are gone or inactive.
   const recipients = await inChunks(ids, (part) =>
@@ -96,7 +126,7 @@ async function loadAlerts(db: Db, core: Core, rows: Activity[]): Promise<Map<str
       .where(inArray(r.alertId, part)),
   );
   const out = new Map<string, LiveAlert[]>();
-  for (const { alert, zoneName } of found) {
+  for (const { alert, zoneName, companyZone } of found) {
     const window = alertWindow({ ...alert, zoneName });
     const invalid = core.validate(window);
     if (invalid.length) {
@@ -107,8 +137,12 @@ async function loadAlerts(db: Db, core: Core, rows: Activity[]): Promise<Map<str
     const byKind = new Map<string, Set<number | null>>();
     for (const x of targets) if (x.alertId === alert.id) (byKind.get(x.kind) ?? byKind.set(x.kind, new Set()).get(x.kind)!).add(x.refId);
     const mails = [...new Set(recipients.filter((x) => x.alertId === alert.id && x.email).map((x) => x.email!.toLowerCase()))];
-    const key = `${alert.companyId}:${alert.activityTypeId}`;
-    (out.get(key) ?? out.set(key, []).get(key)!).push({ ...alert, zoneName, isOpen, targets: byKind, recipients: mails });
+    const live: LiveAlert = { ...alert, companyZone: companyZone ?? "UTC", isOpen, targets: byKind, recipients: mails };
+    for (const w of watched) {
+      if (w.alertId !== alert.id || w.companyId !== alert.companyId) continue;
+      const key = `${alert.companyId}:${w.activityTypeId}`;
+      (out.get(key) ?? out.set(key, []).get(key)!).push(live);
+    }
   }
   return out;
 }
@@ -169,7 +203,7 @@ async function matchPage(db: Db, core: Core, rows: Activity[], opts: EngineOptio
         .where(eq(a.id, alert.id)),
     );
     if (windowOpen || alert.recipients.length === 0) continue;
-    const mail = await composeMail(db, core, alert, list, catalogue, opts.origin);
+    const mail = await composeMail(db, alert, list, catalogue, opts.origin);
     statements.push(...mailInserts(db, alert, mail, opts.now));
     mails += alert.recipients.length;
   }
@@ -188,33 +222,33 @@ function mailInserts(db: Db, alert: LiveAlert, mail: Mail, now: number) {
 }
 
 /** One activity: its own mail. Several: a digest listing them. The key names what the mail is for. */
-async function composeMail(db: Db, core: Core, alert: LiveAlert, list: Activity[], catalogue: Map<number, { name: string }>, origin: string): Promise<Mail> {
-  const devices = await deviceNames(db, list);
-  const zone = alert.zoneName ?? "UTC";
-  const line = (x: Activity) => {
-    const device = x.targetDeviceId ? devices.get(x.targetDeviceId) : undefined;
-    return `${core.formatLocal(x.activityTimestamp, zone)}  ${catalogue.get(x.activityTypeId)?.name ?? "Activity"}${device ? ` at ${device}` : ""}${x.summary ? `: ${x.summary}` : ""}`;
-  };
+async function composeMail(db: Db, alert: LiveAlert, list: Activity[], catalogue: Map<number, { name: string }>, origin: string): Promise<Mail> {
+  const doors = await doorNames(db, list);
+  const text = alertMailText(alert.language, alert.companyZone);
+  const line = (x: Activity) =>
+    text.line({
+      at: x.activityTimestamp,
+      activity: catalogue.get(x.activityTypeId)?.name ?? "",
+      door: x.targetDeviceId ? doors.get(x.targetDeviceId) : undefined,
+      summary: x.summary,
+    });
   if (list.length === 1) {
     const x = list[0];
-    return {
-      key: `alert:${alert.id}:activity:${x.id}`,
-      subject: `Alert: ${alert.name}`,
-      body: `The alert "${alert.name}" fired.\n\n${line(x)}\n\nDetails: ${origin}/activityDetails?id=${x.id}\n`,
-    };
+    return { key: `alert:${alert.id}:activity:${x.id}`, ...text.single(alert.name, line(x), `${origin}/activityDetails?id=${x.id}`) };
   }
-  const shown = list.slice(0, DIGEST_LINES).map(line).join("\n");
-  const more = list.length > DIGEST_LINES ? `\n... and ${list.length - DIGEST_LINES} more.` : "";
-  return {
-    key: `alert:${alert.id}:digest:${list[0].id}`,
-    subject: `Alert: ${alert.name} (${list.length} activities)`,
-    body: `The alert "${alert.name}" fired ${list.length} times. Further matches within ${DIGEST_WINDOW_MS / 60_000} minutes of a mail are sent together.\n\n${shown}${more}\n\nActivity log: ${origin}/activity\n`,
-  };
+  const shown = list.slice(0, DIGEST_LINES).map(line);
+  return { key: `alert:${alert.id}:digest:${list[0].id}`, ...text.digest(alert.name, list.length, shown, DIGEST_WINDOW_MS / 60_000, `${origin}/activity`) };
 }
 
-async function deviceNames(db: Db, list: Activity[]): Promise<Map<number, string>> {
+/** The doors' names as the console shows them (the full name, else the display name), never their codes. */
+async function doorNames(db: Db, list: Activity[]): Promise<Map<number, string>> {
   const ids = [...new Set(list.flatMap((x) => (x.targetDeviceId ? [x.targetDeviceId] : [])))];
-  const rows = await inChunks(ids, (part) => db.select({ id: d.id, name: d.displayName }).from(d).where(inArray(d.id, part)));
+  const rows = await inChunks(ids, (part) =>
+    db
+      .select({ id: d.id, name: sql<string>`coalesce(nullif(${d.fullName}, ''), ${d.displayName})` })
+      .from(d)
+      .where(inArray(d.id, part)),
+  );
   return new Map(rows.map((x) => [x.id, x.name]));
 }
 
@@ -254,7 +288,7 @@ export async function flushDigests(db: Db, env: CompanyLogEnv, core: Core, opts:
     }
     const types = [...new Set(held.map((x) => x.activityTypeId))];
     const catalogue = new Map((await db.select({ id: at.id, name: at.name }).from(at).where(inArray(at.id, types))).map((x) => [x.id, x]));
-    const mail = await composeMail(db, core, alert, held, catalogue, opts.origin);
+    const mail = await composeMail(db, alert, held, catalogue, opts.origin);
     // A digest of one activity still says it is a digest: the key differs from the activity's own mail.
     mail.key = `alert:${alertId}:digest:${held[0].id}`;
     await db.batch([markDigested, ...mailInserts(db, alert, mail, opts.now), db.update(a).set({ lastMailAt: opts.now }).where(eq(a.id, alertId))] as never);

@@ -5,7 +5,16 @@
  */
 import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { Core } from "~core";
-import { ALERT_MSG, CONDITION_FIELDS, CONDITION_MSG, type AddAlertInput, type AlertTestEmailInput, type ModifyAlertInput, type Recipient } from "~/schemas/alerts";
+import {
+  ALERT_MSG,
+  CONDITION_FIELDS,
+  CONDITION_MSG,
+  type ActivityRef,
+  type AddAlertInput,
+  type AlertTestEmailInput,
+  type ModifyAlertInput,
+  type Recipient,
+} from "~/schemas/alerts";
 import { weekBits } from "~/schemas/week";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
@@ -14,13 +23,27 @@ import { inChunks, schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
 import { can } from "~/utils/permissions";
 import { inCompany, liveInCompany } from "~/utils/tenant.server";
+import { AUDIENCES } from "./alert-pickers.server";
 import { alertWindow } from "./alert-window";
 
-const { alerts: a, alertTargets: t, alertRecipients: r, activityTypes: at, activityLogs: l, users: u, devices: d, timeZones: tz, mailOutbox: o, alertMatches: m } = schema;
+const {
+  alerts: a,
+  alertActivityTypes: aat,
+  alertTargets: t,
+  alertRecipients: r,
+  activityTypes: at,
+  activityLogs: l,
+  users: u,
+  devices: d,
+  timeZones: tz,
+  mailOutbox: o,
+  alertMatches: m,
+} = schema;
 const MODULE = "activity";
 const TARGET_KIND = { createdBy: "created_by", targetUsers: "target_user", devices: "device" } as const;
 
-export type AlertListRow = { id: number; name: string; activityName: string; lastActivityId: number | null; lastRunAt: number | null };
+/** `activityNames`: every activity the alert fires for, the first one (`activityName`) first. */
+export type AlertListRow = { id: number; name: string; activityName: string; activityNames: string[]; lastActivityId: number | null; lastRunAt: number | null };
 
 export async function listAlerts(db: Db, auth: Auth, o: { offset: number; pageSize: number }): Promise<{ rows: AlertListRow[]; total: number }> {
   assertCan(auth, MODULE);
@@ -37,7 +60,30 @@ export async function listAlerts(db: Db, auth: Auth, o: { offset: number; pageSi
       .offset(o.offset),
     db.select({ total: count() }).from(a).where(where),
   ]);
-  return { rows, total };
+  const names = await activityNamesOf(
+    db,
+    auth,
+    rows.map((x) => x.id),
+  );
+  return { rows: rows.map((x) => ({ ...x, activityNames: orderedNames(x.activityName, names.get(x.id)) })), total };
+}
+
+/** The first activity, then the others by name. */
+const orderedNames = (first: string, all: string[] = []) => [first, ...all.filter((n) => n !== first)];
+
+/** Each alert's activities, by name. */
+async function activityNamesOf(db: Db, auth: Auth, ids: number[]): Promise<Map<number, string[]>> {
+  const rows = await inChunks(ids, (part) =>
+    db
+      .select({ alertId: aat.alertId, name: at.name })
+      .from(aat)
+      .innerJoin(at, eq(at.id, aat.activityTypeId))
+      .where(and(eq(aat.companyId, auth.company.id), inArray(aat.alertId, part)))
+      .orderBy(asc(at.name)),
+  );
+  const out = new Map<number, string[]>();
+  for (const x of rows) (out.get(x.alertId) ?? out.set(x.alertId, []).get(x.alertId)!).push(x.name);
+  return out;
 }
 
 /** Every live alert of the company (the API's getAlerts). */
@@ -56,7 +102,7 @@ export async function getAlertDetails(db: Db, auth: Auth, id: number) {
     .limit(1);
   if (!alert) notFound(ALERT_MSG.notFound);
   // Not a batch: user and device names share a column name, which a batch's rows are keyed by.
-  const [targets, recipients] = await Promise.all([
+  const [targets, recipients, activities] = await Promise.all([
     db
       .select({ kind: t.kind, refId: t.refId, userName: u.displayName, userEmail: u.email, deviceName: d.displayName })
       .from(t)
@@ -70,8 +116,15 @@ export async function getAlertDetails(db: Db, auth: Auth, id: number) {
       .leftJoin(u, eq(u.id, r.userId))
       .where(and(eq(r.alertId, id), eq(r.companyId, auth.company.id)))
       .orderBy(asc(r.id)),
+    db
+      .select({ id: at.id, name: at.name, type: at.type, alertConditions: at.alertConditions })
+      .from(aat)
+      .innerJoin(at, eq(at.id, aat.activityTypeId))
+      .where(and(eq(aat.alertId, id), eq(aat.companyId, auth.company.id)))
+      .orderBy(asc(at.name)),
   ]);
-  return { ...alert, targets, recipients };
+  // The first activity first, as the list and the spec's single `activity` field give it.
+  return { ...alert, activities: [alert.activity, ...activities.filter((x) => x.id !== alert.activity.id)], targets, recipients };
 }
 export type AlertDetails = Awaited<ReturnType<typeof getAlertDetails>>;
 
@@ -81,24 +134,43 @@ const fieldError = (field: string, message: string, status: 400 | 404 = 400): ne
   throw new ServiceError(status, message, { fieldErrors: { [field]: [message] } });
 };
 
-/** The pickers the activity's conditions ask for (position 1 created-by, 2 target users, 3 devices) and the alert leaves empty, all at once. */
+/** The pickers the activities' conditions ask for (position 1 created-by, 2 target users, 3 devices) and the alert leaves empty, all at once. */
 function missingConditions(conditions: string, input: AlertInput) {
   const missing = CONDITION_FIELDS.filter((f, i) => conditions[i] === "1" && input[f].length === 0);
   if (missing.length) throw new ServiceError(400, CONDITION_MSG[missing[0]], { fieldErrors: Object.fromEntries(missing.map((f) => [f, [CONDITION_MSG[f]]])) });
 }
 
-/** Checks everything the schema cannot: the activity and its conditions, the zone and window (core), and that every id is the company's. */
+/**
+ * The alert's activities from the catalogue, the first picked first. An unknown one is refused as a
+ * missing activity; one the company can never have (a platform event) is refused by name.
+ */
+async function resolveActivities(db: Db, auth: Auth, refs: ActivityRef[]) {
+  const ids = refs.flatMap((x) => (x.id ? [x.id] : []));
+  const names = refs.flatMap((x) => (!x.id && x.name ? [x.name] : []));
+  const found = await db
+    .select({ id: at.id, name: at.name, alertConditions: at.alertConditions, audience: at.audience })
+    .from(at)
+    .where(sql`${ids.length ? inArray(at.id, ids) : sql`0`} OR ${names.length ? inArray(at.name, names) : sql`0`}`);
+  const byRef = refs.map((x) => found.find((f) => (x.id ? f.id === x.id : f.name === x.name)));
+  if (byRef.some((x) => !x)) return fieldError("activities", ALERT_MSG.activity);
+  const activities = [...new Map(byRef.map((x) => [x!.id, x!])).values()];
+  if (activities.some((x) => !AUDIENCES[auth.company.type].includes(x.audience))) return fieldError("activities", ALERT_MSG.activityNotForCompany);
+  // A picker counts when any of the activities asks for it.
+  const conditions = [0, 1, 2].map((i) => (activities.some((x) => x.alertConditions[i] === "1") ? "1" : "0")).join("");
+  return { activities, conditions };
+}
+
+/** Checks everything the schema cannot: the activities and their conditions, the zone and window (core), and that every id is the company's. */
 async function resolve(db: Db, auth: Auth, input: AlertInput, core: Core) {
-  const activity = await db.query.activityTypes.findFirst({ where: input.activity.id ? eq(at.id, input.activity.id) : eq(at.name, input.activity.name ?? "") });
-  if (!activity) return fieldError("activity", ALERT_MSG.activity);
-  missingConditions(activity.alertConditions, input);
+  const { activities, conditions } = await resolveActivities(db, auth, input.activities);
+  missingConditions(conditions, input);
 
   let zoneName: string | null = null;
   if (input.schedule === "custom") {
     const zone = await db.query.timeZones.findFirst({ where: eq(tz.id, input.timeZoneId!) });
     if (!zone) return fieldError("timeZoneId", ALERT_MSG.zone);
     zoneName = zone.name;
-    const errors = core.validate(alertWindow({ ...values(input, activity.id), zoneName }));
+    const errors = core.validate(alertWindow({ ...values(input, activities[0].id), zoneName }));
     if (errors.length) {
       const fieldOf: Record<string, string> = { startDate: "startDate", endDate: "endDate", startTime: "startTime", endTime: "endTime", days: "days", tz: "timeZoneId" };
       // The console's texts, not the core's sentences: a page shows them in its own language.
@@ -115,10 +187,10 @@ async function resolve(db: Db, auth: Auth, input: AlertInput, core: Core) {
     }
   }
 
-  // Only the pickers the activity asks for are kept: the others mean nothing for it.
+  // Only the pickers the activities ask for are kept: the others mean nothing for them.
   const targets: { kind: (typeof TARGET_KIND)[keyof typeof TARGET_KIND]; refId: number | null }[] = [];
   for (const [i, field] of CONDITION_FIELDS.entries()) {
-    if (activity.alertConditions[i] !== "1") continue;
+    if (conditions[i] !== "1") continue;
     const ids = input[field].filter((x): x is number => x !== null);
     const table = field === "devices" ? d : u;
     const found = await inChunks(ids, (part) =>
@@ -137,7 +209,7 @@ async function resolve(db: Db, auth: Auth, input: AlertInput, core: Core) {
   const recipients = input.recipients
     .map((x) => (x.userId ? { userId: x.userId, email: emailOf.get(x.userId)! } : x))
     .filter((x) => (seen.has(x.email) ? false : (seen.add(x.email), true)));
-  return { activity, targets, recipients, zoneName };
+  return { activities, targets, recipients, zoneName };
 }
 
 function values(input: AlertInput, activityTypeId: number) {
@@ -154,6 +226,7 @@ function values(input: AlertInput, activityTypeId: number) {
     startTime: custom && !input.allDay ? input.startTime : null,
     endTime: custom && !input.allDay ? input.endTime : null,
     timeZoneId: custom ? input.timeZoneId! : null,
+    language: input.language,
   };
 }
 
@@ -161,10 +234,12 @@ function childInserts(
   db: Db,
   companyId: number,
   alertId: number | SQL,
+  activities: { id: number }[],
   targets: { kind: "created_by" | "target_user" | "device"; refId: number | null }[],
   recipients: Recipient[],
 ) {
   return [
+    db.insert(aat).values(activities.map((x) => ({ alertId: alertId as number, companyId, activityTypeId: x.id }))),
     ...(targets.length ? [db.insert(t).values(targets.map((x) => ({ ...x, alertId: alertId as number, companyId })))] : []),
     ...(recipients.length ? [db.insert(r).values(recipients.map((x) => ({ ...x, alertId: alertId as number, companyId })))] : []),
   ];
@@ -172,13 +247,13 @@ function childInserts(
 
 export async function addAlert(db: Db, auth: Auth, input: AddAlertInput, now: number, core: Core): Promise<number> {
   assertCan(auth, MODULE, "add");
-  const { activity, targets, recipients } = await resolve(db, auth, input, core);
+  const { activities, targets, recipients } = await resolve(db, auth, input, core);
   const companyId = auth.company.id;
   // Inside one batch nothing else writes, so the newest alert id is the row just inserted.
   const newId = sql`(select max(id) from alerts)`;
   const results = await db.batch([
-    db.insert(a).values({ ...values(input, activity.id), companyId, createdAt: now, updatedAt: now }),
-    ...childInserts(db, companyId, newId, targets, recipients),
+    db.insert(a).values({ ...values(input, activities[0].id), companyId, createdAt: now, updatedAt: now }),
+    ...childInserts(db, companyId, newId, activities, targets, recipients),
     activityInsert(db, { companyId, name: "Alert Created", createdByUserId: auth.user.id, summary: input.name, details: {}, at: now }),
     db.select({ id: sql<number>`max(id)` }).from(a),
   ] as never);
@@ -194,16 +269,17 @@ export async function modifyAlert(db: Db, auth: Auth, input: ModifyAlertInput, n
     .where(liveInCompany(a, auth, eq(a.id, input.id)))
     .limit(1);
   if (!found) notFound(ALERT_MSG.notFound);
-  const { activity, targets, recipients } = await resolve(db, auth, input, core);
+  const { activities, targets, recipients } = await resolve(db, auth, input, core);
   const companyId = auth.company.id;
   await db.batch([
     db
       .update(a)
-      .set({ ...values(input, activity.id), updatedAt: now })
+      .set({ ...values(input, activities[0].id), updatedAt: now })
       .where(liveInCompany(a, auth, eq(a.id, input.id))),
+    db.delete(aat).where(and(eq(aat.alertId, input.id), eq(aat.companyId, companyId))),
     db.delete(t).where(and(eq(t.alertId, input.id), eq(t.companyId, companyId))),
     db.delete(r).where(and(eq(r.alertId, input.id), eq(r.companyId, companyId))),
-    ...childInserts(db, companyId, input.id, targets, recipients),
+    ...childInserts(db, companyId, input.id, activities, targets, recipients),
     activityInsert(db, { companyId, name: "Alert Modified", createdByUserId: auth.user.id, summary: input.name, details: { alertId: input.id }, at: now }),
   ] as never);
 }

@@ -491,6 +491,13 @@ export async function seedDemo(db: Db, { now = Date.UTC(2026, 10, 20, 12, 0, 0),
     ]),
   );
   add(
+    chunkedInserts(db, schema.alertActivityTypes, [
+      { alertId: 1, companyId: C.ACME, activityTypeId: sqlId(`(select id from activity_types where name = 'Access Granted')`) },
+      { alertId: 2, companyId: C.ACME, activityTypeId: sqlId(`(select id from activity_types where name = 'Low Battery')`) },
+      { alertId: 3, companyId: C.BETA, activityTypeId: sqlId(`(select id from activity_types where name = 'Door Forced Open')`) },
+    ]),
+  );
+  add(
     chunkedInserts(db, schema.alertTargets, [
       { alertId: 1, companyId: C.ACME, kind: "device", refId: 3 },
       { alertId: 1, companyId: C.ACME, kind: "target_user", refId: null },

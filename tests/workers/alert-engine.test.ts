@@ -32,6 +32,19 @@ let madrid: number;
 let eventSeq = 0;
 
 const inbox = async (): Promise<ReceivedMail[]> => (await fetch(inboxUrl)).json();
+/** A mail's body as people read it: quoted-printable undone. */
+const bodyOf = (raw: string) =>
+  new TextDecoder().decode(
+    Uint8Array.from(
+      raw
+        .split(/\r?\n\r?\n/)
+        .slice(1)
+        .join("\n\n")
+        .replace(/=\r?\n/g, "")
+        .replace(/=([0-9A-F]{2})|[\s\S]/g, (c, hex: string | undefined) => (hex ? String.fromCharCode(parseInt(hex, 16)) : c)),
+      (c) => c.charCodeAt(0),
+    ),
+  );
 const subjectOf = (raw: string) => /^Subject: (.*)$/m.exec(raw)?.[1] ?? "";
 
 /**
@@ -295,11 +308,12 @@ describe("alert engine", () => {
       const matched = await matchedEventIds(ids[i]);
       expect(matched.map((x) => x!.replace("alert-test/autumn/", "")).sort(), `alert ${i + 1}`).toEqual([...row.fires].sort());
     }
-    // Each alert mails its first match at once (the rest wait for the digest), with the local time and its offset.
+    // Each alert mails its first match at once (the rest wait for the digest), at the company's local time
+    // (ACME: Madrid) with the zone in force then: summer time before the change, winter time after it.
     const mail = await inbox();
     expect(mail).toHaveLength(table.length);
-    expect(mail.some((m) => m.raw.includes("2026-10-25T01:45:00+02:00"))).toBe(true);
-    expect(mail.some((m) => m.raw.includes("2026-11-01T01:45:00-04:00"))).toBe(true);
+    expect(mail.some((m) => m.raw.includes("Oct 25, 2026, 01:45 CEST"))).toBe(true);
+    expect(mail.some((m) => m.raw.includes("Nov 1, 2026, 06:45 CET"))).toBe(true);
   });
 
   it("does not fire for a user outside its conditions", async () => {
@@ -376,6 +390,48 @@ describe("alert engine", () => {
     expect(await matches(denied)).toHaveLength(1);
     expect(await matches(ticket)).toHaveLength(1);
     expect((await db().query.alerts.findFirst({ where: eq(schema.alerts.id, ticket) }))?.lastActivityId).toBe((await matches(ticket))[0].activityId);
+  });
+
+  it("fires for any of its activities: one alert for access denied or door forced, not for a door opened", async () => {
+    const id = await addAlert({
+      displayName: "Denied or forced",
+      activity: undefined,
+      activities: [{ name: "Access Denied" }, { name: "Door Forced Open" }],
+      devices: [{ id: 3 }],
+    });
+    await gatewayEvents([
+      { deviceId: 3, type: "access.denied", at: workerNow(), id: "alert-test/several-denied" },
+      { deviceId: 3, type: "door.forced", at: workerNow() + 1, id: "alert-test/several-forced" },
+      { deviceId: 3, type: "door.opened", at: workerNow() + 2, id: "alert-test/several-opened" },
+    ]);
+    await wake();
+    expect((await matchedEventIds(id)).sort()).toEqual(["alert-test/several-denied", "alert-test/several-forced"]);
+    // Both in one page: one mail per recipient listing the two.
+    const mail = await inbox();
+    expect(mail).toHaveLength(2);
+    expect(subjectOf(mail[0].raw)).toBe("Alert: Denied or forced (2 activities)");
+    expect(bodyOf(mail[0].raw)).toMatch(/Access Denied at [^\n]+\n[^\n]*Door Forced Open at /);
+  });
+
+  it("mails in the alert's language, naming the door and giving the company's local time with its zone", async () => {
+    const door = (await db().query.devices.findFirst({ where: eq(schema.devices.id, 2) }))!;
+    expect(door.fullName).not.toBe(door.displayName);
+    const r = await api(acme, "POST", `${BASE}/addAlert`, { ...base(), displayName: "Puerta 2", devices: [{ id: 2 }], emails: ["guardia@acme.example"], language: "es" });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    await addAlert({ displayName: "Door 2", devices: [{ id: 2 }], emails: ["guard@acme.example"] });
+    // 13:05 UTC on 27 November 2026 is 14:05 in Madrid (CET), ACME's zone.
+    await gatewayEvents([{ deviceId: 2, type: "access.denied", at: Date.parse("2026-11-27T13:05:00Z"), id: "alert-test/door-name" }]);
+    await wake();
+    const mail = await inbox();
+    const es = bodyOf(mail.find((m) => m.to[0] === "guardia@acme.example")!.raw);
+    const en = bodyOf(mail.find((m) => m.to[0] === "guard@acme.example")!.raw);
+    expect(es).toContain(`27/11/2026 14:05 CET  Acceso denegado en ${door.fullName}`);
+    expect(es).toContain("La alerta «Puerta 2» se ha disparado.");
+    expect(en).toContain(`Nov 27, 2026, 14:05 CET  Access Denied at ${door.fullName}`);
+    for (const body of [es, en]) {
+      expect(body).not.toMatch(new RegExp(`(at|en) ${door.displayName}\\b`));
+      expect(body).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
+    }
   });
 
   it("stops firing once the alert is deleted", async () => {

@@ -67,6 +67,7 @@ describe("GET /user/getAlerts", () => {
       id: 2,
       name: "Low battery",
       activity: { name: "Low Battery" },
+      activities: [{ name: "Low Battery" }],
       lastActivity: null,
       lastActivityID: null,
     });
@@ -200,6 +201,75 @@ describe("POST /user/addAlert", () => {
   });
 });
 
+describe("several activities per alert (decision 0059)", () => {
+  it("takes the list field, keeps the spec's single field working beside it, and reads both back", async () => {
+    const body = { ...validAlert(), activity: undefined, activities: [{ name: "Door Forced Open" }, "Access Denied"] };
+    const r = await api(acme, "POST", `${BASE}/addAlert`, body);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const details = (await api(acme, "GET", `${BASE}/getAlertDetails?id=${r.body.payload.id}`)).body.payload;
+    expect(details.activity.name).toBe("Door Forced Open");
+    expect(details.activities.map((x: { name: string }) => x.name)).toEqual(["Door Forced Open", "Access Denied"]);
+    // Access Denied asks for target users, so its picker is kept for the pair.
+    expect(details.target_users).toHaveLength(1);
+    // The single field joins the list; modify replaces the list.
+    const m = await api(acme, "POST", `${BASE}/modifyAlert`, { ...validAlert(), id: r.body.payload.id, activity: { name: "Low Battery" }, activities: ["Tamper Detected"] });
+    expect(m.status, JSON.stringify(m.body)).toBe(200);
+    const after = (await api(acme, "GET", `${BASE}/getAlertDetails?id=${r.body.payload.id}`)).body.payload;
+    expect(after.activities.map((x: { name: string }) => x.name)).toEqual(["Low Battery", "Tamper Detected"]);
+    const listed = (await api(acme, "GET", `${BASE}/getAlerts`)).body.payload.find((x: { id: number }) => x.id === r.body.payload.id);
+    expect(listed.activities).toEqual([{ name: "Low Battery" }, { name: "Tamper Detected" }]);
+    const rows = await db().select().from(schema.alertActivityTypes).where(eq(schema.alertActivityTypes.alertId, r.body.payload.id));
+    expect(rows).toHaveLength(2);
+  });
+
+  it("refuses platform-only activities, alone or among others, and saves nothing", async () => {
+    const count = (await db().select().from(schema.alerts)).length;
+    for (const activities of [["FAQ Created"], ["Access Denied", { name: "Device Type Created" }], ["Created Company"]]) {
+      const r = await api(acme, "POST", `${BASE}/addAlert`, { ...validAlert(), activity: undefined, activities });
+      expect(r.status, JSON.stringify(activities)).toBe(400);
+      expect(r.body.message).toBe("This activity cannot happen in your company");
+      expect(Object.keys(r.body.errors ?? {})).toEqual(["activities"]);
+    }
+    const modify = await api(acme, "POST", `${BASE}/modifyAlert`, { ...validAlert(), id: 2, activity: { name: "FAQ Modified" } });
+    expect(modify.status).toBe(400);
+    expect((await db().select().from(schema.alerts)).length).toBe(count);
+    expect((await alertRow(2))?.name).toBe("Low battery");
+  });
+
+  it("offers the editor only the activities the company can have", async () => {
+    const res = await consoleWorker.fetch(`${ORIGIN}/addAlert.data`, { headers: { Cookie: await pageCookie("acme") } });
+    const text = await res.text();
+    expect(res.status).toBe(200);
+    expect(text).toContain("Door Forced Open");
+    for (const platform of ["FAQ Created", "Device Type Created", "Created Company", "Moved Company To Cell"]) expect(text).not.toContain(platform);
+  });
+});
+
+describe("the pickers' search (resources/alert-pickers)", () => {
+  const search = async (cookie: string, query: string) => {
+    const res = await consoleWorker.fetch(`${ORIGIN}/resources/alert-pickers?${query}`, { headers: { Cookie: cookie }, redirect: "manual" });
+    return { status: res.status, body: res.status === 200 ? ((await res.json()) as { items: { id: number; label: string; detail?: string }[] }) : null };
+  };
+
+  it("finds the company's users by name or e-mail and its devices, at most 20, never another company's", async () => {
+    const cookie = await pageCookie("acme");
+    const users = await search(cookie, "kind=users&q=admin");
+    expect(users.body!.items).toContainEqual({ id: 3, label: "Admin, Alice", detail: "admin@acme.example" });
+    expect(users.body!.items.map((x) => x.id)).not.toContain(BETA_USER);
+    const all = await search(cookie, "kind=users&q=");
+    expect(all.body!.items.length).toBe(20);
+    const devices = await search(cookie, "kind=devices&q=");
+    expect(devices.body!.items.map((x) => x.id)).not.toContain(BETA_DEVICE);
+    expect(devices.body!.items.length).toBeGreaterThan(0);
+    expect((await search(cookie, "kind=roles&q=a")).status).toBe(400);
+  });
+
+  it("is refused without a session", async () => {
+    const r = await search("", "kind=users&q=a");
+    expect(r.status).not.toBe(200);
+  });
+});
+
 describe("POST /user/modifyAlert", () => {
   it("saves the alert, replacing targets and recipients, audited", async () => {
     const id = (await api(acme, "POST", `${BASE}/addAlert`, validAlert())).body.payload.id;
@@ -330,7 +400,7 @@ describe("the alert pages (form actions)", () => {
   }
   const form = (over: Record<string, string> = {}) => ({
     name: "From the page",
-    activity: "Low Battery",
+    activities: "Low Battery",
     devices: "any",
     schedule: "any",
     recipientEmails: "page@acme.example",
@@ -375,7 +445,7 @@ describe("the alert pages (form actions)", () => {
     const cookie = await pageCookie("acme");
     const count = (await db().select().from(schema.alerts)).length;
     // Access Granted asks for target users and devices; the post names neither.
-    const status = await post(cookie, "/addAlert.data", form({ name: "No pickers", activity: "Access Granted", devices: "" }));
+    const status = await post(cookie, "/addAlert.data", form({ name: "No pickers", activities: "Access Granted", devices: "" }));
     expect(status).toBe(400);
     expect((await db().select().from(schema.alerts)).length).toBe(count);
   });

@@ -19,7 +19,7 @@ const DAY_WIRE = { monday: "mon", tuesday: "tue", wednesday: "wed", thursday: "t
 /** The alert's domain fields in the spec's names (spec part 1 §5, Add alert); field errors go back under these. */
 const ALERT_WIRE = {
   name: "displayName",
-  activity: "activity",
+  activities: "activities",
   createdBy: "created_by_users",
   targetUsers: "target_users",
   devices: "devices",
@@ -33,11 +33,15 @@ const ALERT_WIRE = {
   endTime: "endTime",
   timeZoneId: "zone",
   recipients: "emails",
+  language: "language",
   id: "id",
   ...DAY_WIRE,
 } as const satisfies Record<AlertKey | Weekday | "id", string>;
 
-/** The spec's other spellings of the same fields: `name`, `time_zone`, the stored names, `days` as seven 0/1 characters. */
+/**
+ * The spec's other spellings of the same fields: `name`, `time_zone`, the stored names, `days` as seven 0/1
+ * characters. The spec's single `activity` joins the list `activities` (decision 0059).
+ */
 function spellings(v: unknown) {
   if (!v || typeof v !== "object") return v;
   const o = { ...(v as Record<string, unknown>) };
@@ -51,6 +55,8 @@ function spellings(v: unknown) {
   o.endTime ??= o.end_time;
   o.emails ??= o.recipients;
   o.activity ??= o.activityId ?? o.activity_id;
+  if (o.activity != null && o.activity !== "") o.activities = [o.activity, ...(Array.isArray(o.activities) ? o.activities : o.activities == null ? [] : [o.activities])];
+  delete o.activity;
   if (typeof o.days === "string" && /^[01]{7}$/.test(o.days)) WEEKDAYS.forEach((d, i) => (o[DAY_WIRE[d]] ??= (o.days as string)[i]));
   return o;
 }
@@ -74,7 +80,14 @@ const modifyBody = z.preprocess(
 );
 const testBody = z.preprocess(spellings, wireObject(alertTestFields, { name: "displayName", recipients: "emails" }));
 
-const listRow = (x: AlertListRow) => ({ id: x.id, name: x.name, activity: { name: x.activityName }, lastActivity: x.lastRunAt, lastActivityID: x.lastActivityId });
+const listRow = (x: AlertListRow) => ({
+  id: x.id,
+  name: x.name,
+  activity: { name: x.activityName },
+  activities: x.activityNames.map((name) => ({ name })),
+  lastActivity: x.lastRunAt,
+  lastActivityID: x.lastActivityId,
+});
 
 const ANY = { created_by: "Any User", target_user: "Any User", device: "Any Device" } as const;
 const pickerOf = (kind: keyof typeof ANY) => (x: AlertDetails["targets"][number]) =>
@@ -94,6 +107,7 @@ function detailsPayload(x: AlertDetails) {
     name: al.name,
     displayName: al.name,
     activity: { id: x.activity.id, name: x.activity.name, type: x.activity.type, alert_conditions: x.activity.alertConditions },
+    activities: x.activities.map((y) => ({ id: y.id, name: y.name, type: y.type, alert_conditions: y.alertConditions })),
     created_by_users: targets("created_by"),
     target_users: targets("target_user"),
     devices: targets("device"),
@@ -117,6 +131,7 @@ function detailsPayload(x: AlertDetails) {
     emails: x.recipients.map((r) =>
       r.userId ? { id: r.userId, name: r.name ?? r.email, type: "User", e_mail: r.email } : { id: null, name: r.email, type: "Email", e_mail: r.email },
     ),
+    language: al.language,
     lastActivity: al.lastRunAt,
     lastActivityID: al.lastActivityId,
   };
@@ -124,11 +139,13 @@ function detailsPayload(x: AlertDetails) {
 
 const picker = z.object({ id: z.number().nullable(), name: z.string(), type: z.string(), e_mail: z.string().optional() });
 const bitShape = z.enum(["1", "0"]);
+const activityShape = z.object({ id: z.number(), name: z.string(), type: z.string(), alert_conditions: z.string() });
 const detailsShape = z.object({
   id: z.number(),
   name: z.string(),
   displayName: z.string(),
-  activity: z.object({ id: z.number(), name: z.string(), type: z.string(), alert_conditions: z.string() }),
+  activity: activityShape.describe("the first of `activities` (the spec's single activity)"),
+  activities: z.array(activityShape).describe("every activity the alert fires for"),
   created_by_users: z.array(picker),
   target_users: z.array(picker),
   devices: z.array(picker),
@@ -144,6 +161,7 @@ const detailsShape = z.object({
   days: z.string().describe("seven 0/1 characters, Monday first"),
   time_zone: z.object({ id: z.number(), name: z.string(), full_time_zone: z.string() }).nullable(),
   emails: z.array(picker),
+  language: z.enum(["en", "es"]).describe("the language of the alert's mail"),
   lastActivity: z.number().nullable(),
   lastActivityID: z.number().nullable(),
 });
@@ -167,13 +185,21 @@ export const alertEndpoints = [
     method: "GET",
     path: "/user/getAlerts",
     tag,
-    summary: "Every live alert of the caller's company: id, name, activity.name, lastActivity (last run, epoch ms) and lastActivityID.",
+    summary:
+      "Every live alert of the caller's company: id, name, activity.name (the first), activities (every one it fires for), lastActivity (last run, epoch ms) and lastActivityID.",
     auth: "token",
     permission: { modules: "activity" },
     response: z.object({
       message: z.string(),
       payload: z.array(
-        z.object({ id: z.number(), name: z.string(), activity: z.object({ name: z.string() }), lastActivity: z.number().nullable(), lastActivityID: z.number().nullable() }),
+        z.object({
+          id: z.number(),
+          name: z.string(),
+          activity: z.object({ name: z.string() }).describe("the first of `activities`"),
+          activities: z.array(z.object({ name: z.string() })),
+          lastActivity: z.number().nullable(),
+          lastActivityID: z.number().nullable(),
+        }),
       ),
     }),
     async handler({ db, auth }) {
@@ -197,7 +223,8 @@ export const alertEndpoints = [
     method: "POST",
     path: "/user/addAlert",
     tag,
-    summary: "Creates an alert. Dates YYYY-MM-DD, times HH:mm:00; pickers are lists of {id, name, type} (type 'Any User'/'Any Device' or id null: any). Needs the add right.",
+    summary:
+      "Creates an alert. It fires for any of `activities` (a list of {id} or {name}, or names or ids; at most 20); the spec's single `activity` is still read and joins the list. An activity the company cannot have (a platform event) is refused with 400. `language` (en or es, default en) is the mail's. Dates YYYY-MM-DD, times HH:mm:00; pickers are lists of {id, name, type} (type 'Any User'/'Any Device' or id null: any). Needs the add right.",
     auth: "token",
     permission: { modules: "activity", action: "add" },
     body: addBody,

@@ -16,7 +16,12 @@ export function alertColumns(t: TFunction, canDelete: boolean): ColumnDef<AlertG
   const columns: ColumnDef<AlertGridRow>[] = [
     openColumn<AlertGridRow>({ header: t("col.open"), icon: <Bell className="size-4" />, href: (a) => `/modifyAlert?id=${a.id}`, label: (a) => t("open", { name: a.name }) }),
     { id: "name", accessorKey: "name", header: t("col.name") },
-    { id: "activity", accessorKey: "activityName", header: t("col.activity"), cell: ({ row }) => activityName(t, row.original.activityName) },
+    {
+      id: "activity",
+      accessorKey: "activityName",
+      header: t("col.activity"),
+      cell: ({ row }) => row.original.activityNames.map((n) => activityName(t, n)).join(", "),
+    },
     {
       id: "lastRun",
       header: t("col.lastRun"),

@@ -1,38 +1,40 @@
 import { usePageForm } from "~/components/forms/use-page-form";
+import { parseWithZod } from "@conform-to/zod";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FormAlert } from "~/components/auth/form-parts";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
-import { NativeSelect } from "~/components/ui/native-select";
+import { MultiSelectChips, type ChipOption } from "~/components/ui/multi-select-chips";
 import { translateMessage } from "~/i18n/messages";
 import { alertAddFormSchema, alertModifyFormSchema, type AlertActionData } from "~/schemas/alert-form";
-import type { ConditionField } from "~/schemas/alerts";
+import { CONDITION_FIELDS, CONDITION_MSG, type ConditionField } from "~/schemas/alerts";
+import { parseOptionsFor } from "~/utils/form-options";
 import { activityName } from "./activity-name";
 import { STEP_OF, StepNav, STEPS } from "./alert-steps";
-import { ConditionPicker } from "./condition-picker";
+import { ConditionPicker, useChipTexts } from "./condition-picker";
 import { CustomScheduleFields, type CustomSchedule } from "./custom-schedule-fields";
 import { RecipientsFields } from "./recipients-fields";
 
+/** The pickers hold chosen entries with their labels (value "any" for any user or device); activities by name. */
 export type AlertFormValues = {
   id?: number;
   name: string;
-  activity: string;
-  createdBy: string[];
-  targetUsers: string[];
-  devices: string[];
-  schedule: "any" | "custom" | "";
+  activities: string[];
+  createdBy: ChipOption[];
+  targetUsers: ChipOption[];
+  devices: ChipOption[];
+  schedule: "any" | "custom";
   timeZoneId: string;
-  recipientUsers: string[];
+  recipientUsers: ChipOption[];
   recipientEmails: string;
 } & CustomSchedule;
 
+/** The activities the company can have; users and devices are searched on the server as they are typed. */
 export type AlertOptions = {
   activities: { id: number; name: string; type: string; alertConditions: string }[];
-  users: { id: number; name: string; email: string }[];
-  devices: { id: number; name: string }[];
   zones: { id: number; label: string }[];
 };
 
@@ -49,11 +51,13 @@ export function AlertForm({ mode, values, options, today, readOnly = false }: Pr
   const formSchema = mode === "add" ? alertAddFormSchema : alertModifyFormSchema;
   const { form, formProps } = usePageForm({ id: "alert-form", schema: formSchema, ns: "alerts", lastResult: actionData?.result ?? null });
   const errors = form.allErrors;
-  const err = (name: string) => (errors[name]?.[0] ? translateMessage(t, errors[name][0], "alerts") : undefined);
 
   const [name, setName] = useState(values.name);
-  const [activity, setActivity] = useState(values.activity);
-  const conditions = options.activities.find((a) => a.name === activity)?.alertConditions ?? "000";
+  const [activities, setActivities] = useState(values.activities);
+  const picked = options.activities.filter((a) => activities.includes(a.name));
+  // A picker shows when any chosen activity asks for it.
+  const conditions = [0, 1, 2].map((i) => (picked.some((a) => a.alertConditions[i] === "1") ? "1" : "0")).join("");
+  const [targets, setTargets] = useState<Record<ConditionField, ChipOption[]>>({ createdBy: values.createdBy, targetUsers: values.targetUsers, devices: values.devices });
   const [schedule, setSchedule] = useState(values.schedule);
   const [custom, setCustom] = useState<CustomSchedule>(() => {
     const { startDate, endDate, neverEnds, days, allDay, startTime, endTime } = values;
@@ -61,6 +65,28 @@ export function AlertForm({ mode, values, options, today, readOnly = false }: Pr
   });
   const [recipientUsers, setRecipientUsers] = useState(values.recipientUsers);
   const [recipientEmails, setRecipientEmails] = useState(values.recipientEmails);
+  const chipTexts = useChipTexts();
+
+  // Errors "Next" found on fields the browser schema does not check (a condition's picker); a change clears its own.
+  const [stepErrors, setStepErrors] = useState<Record<string, string>>({});
+  const err = (field: string) =>
+    errors[field]?.[0] ? translateMessage(t, errors[field][0], "alerts") : stepErrors[field] ? translateMessage(t, stepErrors[field], "alerts") : undefined;
+  const formRef = useRef<HTMLFormElement>(null);
+
+  /** "Next" moves on only when this step's fields pass: the same schema as saving, plus the pickers the activities ask for. */
+  const next = () => {
+    const parsed = parseWithZod(new FormData(formRef.current!), { schema: formSchema, ...parseOptionsFor(formSchema) });
+    const found = parsed.status === "error" ? (parsed.error ?? {}) : {};
+    const wrong = Object.keys(found).filter((k) => STEP_OF[k] === step && found[k]?.length);
+    const missing = step === 1 ? CONDITION_FIELDS.filter((f, i) => conditions[i] === "1" && targets[f].length === 0) : [];
+    setStepErrors(Object.fromEntries(missing.map((f) => [f, CONDITION_MSG[f]])));
+    wrong.forEach((k) => form.validate({ name: k }));
+    if (wrong.length === 0 && missing.length === 0) setStep((s) => s + 1);
+  };
+  const setTarget = (field: ConditionField) => (next: ChipOption[]) => {
+    setTargets((x) => ({ ...x, [field]: next }));
+    setStepErrors(({ [field]: _, ...rest }) => rest);
+  };
 
   // A failed save (in the browser or on the server) whose errors are all on other steps opens the first of them; typing does not move the form.
   const [jump, setJump] = useState(0);
@@ -77,15 +103,25 @@ export function AlertForm({ mode, values, options, today, readOnly = false }: Pr
     setCustom({ startDate: today, endDate: "", neverEnds: true, days: Array(7).fill(true), allDay: true, startTime: "", endTime: "" });
   };
 
-  const picker = (field: ConditionField, label: string, anyLabel: string, items: { id: number; name: string }[], initial: string[]) => (
-    <ConditionPicker field={field} label={label} anyLabel={anyLabel} hint={t("pickerHint")} error={err(field)} items={items} initial={initial} />
+  const picker = (field: ConditionField, label: string, any: ChipOption) => (
+    <ConditionPicker
+      field={field}
+      label={label}
+      any={any}
+      searchUrl={`/resources/alert-pickers?kind=${field === "devices" ? "devices" : "users"}`}
+      error={err(field)}
+      value={targets[field]}
+      onChange={setTarget(field)}
+    />
   );
+  const anyUser = { value: "any", label: t("anyUser") };
+  const activityOptions = options.activities.map((a) => ({ value: a.name, label: activityName(t, a.name), detail: t(`op.${a.type}`, { ns: "activity", defaultValue: a.type }) }));
 
   return (
     <div className="grid gap-6">
       <StepNav step={step} onStep={setStep} />
 
-      <Form method="post" {...formProps} className="grid gap-6">
+      <Form method="post" {...formProps} ref={formRef} className="grid gap-6">
         {values.id != null && <input type="hidden" name="id" value={values.id} />}
         <FormAlert message={err("")} />
         <fieldset disabled={readOnly} className="contents">
@@ -96,15 +132,14 @@ export function AlertForm({ mode, values, options, today, readOnly = false }: Pr
             <Field label={t("form.name")} error={err("name")} required>
               <Input name="name" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} />
             </Field>
-            <Field label={t("form.activity")} error={err("activity")} required>
-              <NativeSelect name="activity" value={activity} onChange={(e) => setActivity(e.target.value)}>
-                <option value="">{t("form.chooseActivity")}</option>
-                {options.activities.map((a) => (
-                  <option key={a.id} value={a.name}>
-                    {activityName(t, a.name)} ({t(`op.${a.type}`, { ns: "activity", defaultValue: a.type })})
-                  </option>
-                ))}
-              </NativeSelect>
+            <Field label={t("form.activities")} error={err("activities")} hint={t("form.activitiesHint")} required>
+              <MultiSelectChips
+                name="activities"
+                value={activityOptions.filter((o) => activities.includes(o.value))}
+                onChange={(next) => setActivities(next.map((o) => o.value))}
+                options={activityOptions}
+                texts={{ ...chipTexts, placeholder: t("form.searchActivities") }}
+              />
             </Field>
           </section>
 
@@ -113,9 +148,9 @@ export function AlertForm({ mode, values, options, today, readOnly = false }: Pr
               {t("step.conditions")}
             </h2>
             {conditions === "000" && <p className="text-sm text-muted-foreground">{t("noConditions")}</p>}
-            {conditions[0] === "1" && picker("createdBy", t("form.createdBy"), t("anyUser"), options.users, values.createdBy)}
-            {conditions[1] === "1" && picker("targetUsers", t("form.targetUsers"), t("anyUser"), options.users, values.targetUsers)}
-            {conditions[2] === "1" && picker("devices", t("form.devices"), t("anyDevice"), options.devices, values.devices)}
+            {conditions[0] === "1" && picker("createdBy", t("form.createdBy"), anyUser)}
+            {conditions[1] === "1" && picker("targetUsers", t("form.targetUsers"), anyUser)}
+            {conditions[2] === "1" && picker("devices", t("form.devices"), { value: "any", label: t("anyDevice") })}
           </section>
 
           <section hidden={step !== 2} aria-labelledby="step-schedule" className="grid gap-4 md:max-w-2xl">
@@ -142,7 +177,6 @@ export function AlertForm({ mode, values, options, today, readOnly = false }: Pr
               {t("step.recipients")}
             </h2>
             <RecipientsFields
-              users={options.users}
               recipientUsers={recipientUsers}
               setRecipientUsers={setRecipientUsers}
               recipientEmails={recipientEmails}
@@ -159,7 +193,7 @@ export function AlertForm({ mode, values, options, today, readOnly = false }: Pr
           <Button type="button" variant="outline" disabled={step === 0} onClick={() => setStep((s) => s - 1)}>
             {t("back")}
           </Button>
-          <Button type="button" variant="outline" disabled={step === STEPS.length - 1} onClick={() => setStep((s) => s + 1)}>
+          <Button type="button" variant="outline" disabled={step === STEPS.length - 1} onClick={next}>
             {t("next")}
           </Button>
           {/* Conform also submits to revalidate while typing: only this button's click may move the form to an error. */}

@@ -7,7 +7,7 @@ export const STEPS = ["alert", "conditions", "schedule", "recipients"] as const;
 /** Which step shows each field, so a failed save opens the step with the first error. */
 export const STEP_OF: Record<string, number> = {
   name: 0,
-  activity: 0,
+  activities: 0,
   createdBy: 1,
   targetUsers: 1,
   devices: 1,

@@ -1,37 +1,33 @@
+import { useTranslation } from "react-i18next";
 import { Field } from "~/components/ui/field";
+import { MultiSelectChips, type ChipOption } from "~/components/ui/multi-select-chips";
 import type { ConditionField } from "~/schemas/alerts";
 
-/** The value of a picker's "any" entry: the condition holds for every user or device. */
-const ANY = "any";
+/** The chips' own words (remove, nothing found, searching) in the alerts' language. */
+export function useChipTexts() {
+  const { t } = useTranslation("alerts");
+  return { remove: (label: string) => t("chips.remove", { label }), noResults: t("chips.noResults"), searching: t("chips.searching") };
+}
 
 type Props = {
   field: ConditionField;
   label: string;
-  anyLabel: string;
-  hint: string;
+  /** The "any" entry: the condition holds for every user or device. */
+  any: ChipOption;
+  /** Where the company's users or devices are searched. */
+  searchUrl: string;
   error?: string;
-  items: { id: number; name: string }[];
-  initial: string[];
+  value: ChipOption[];
+  onChange: (next: ChipOption[]) => void;
 };
 
-/** One of the alert's condition pickers: a multiple select posted as repeated fields, "any" first. */
-export function ConditionPicker({ field, label, anyLabel, hint, error, items, initial }: Props) {
+/** One of the alert's condition pickers: the chosen users or devices (or "any") as chips, posted as repeated fields. */
+export function ConditionPicker({ field, label, any, searchUrl, error, value, onChange }: Props) {
+  const { t } = useTranslation("alerts");
+  const texts = useChipTexts();
   return (
-    <Field label={label} error={error} required hint={hint}>
-      <select
-        name={field}
-        multiple
-        defaultValue={initial}
-        size={Math.min(8, items.length + 1)}
-        className="w-full rounded-md border border-input bg-background p-1 text-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
-      >
-        <option value={ANY}>{anyLabel}</option>
-        {items.map((x) => (
-          <option key={x.id} value={x.id}>
-            {x.name}
-          </option>
-        ))}
-      </select>
+    <Field label={label} error={error} required hint={t("chips.hint")}>
+      <MultiSelectChips name={field} value={value} onChange={onChange} searchUrl={searchUrl} pinned={any} texts={{ ...texts, placeholder: t("chips.search") }} />
     </Field>
   );
 }

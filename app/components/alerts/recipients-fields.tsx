@@ -3,11 +3,12 @@ import { ConfirmDialog } from "~/components/confirm-dialog";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
+import { MultiSelectChips, type ChipOption } from "~/components/ui/multi-select-chips";
+import { useChipTexts } from "./condition-picker";
 
 type Props = {
-  users: { id: number; name: string; email: string }[];
-  recipientUsers: string[];
-  setRecipientUsers: (ids: string[]) => void;
+  recipientUsers: ChipOption[];
+  setRecipientUsers: (users: ChipOption[]) => void;
   recipientEmails: string;
   setRecipientEmails: (text: string) => void;
   /** The alert's name, sent with the test mail. */
@@ -19,25 +20,19 @@ type Props = {
 };
 
 /** The recipients step: picked users and typed addresses, and the test mail sent to them after a confirmation. */
-export function RecipientsFields({ users, recipientUsers, setRecipientUsers, recipientEmails, setRecipientEmails, name, error, sent, readOnly }: Props) {
+export function RecipientsFields({ recipientUsers, setRecipientUsers, recipientEmails, setRecipientEmails, name, error, sent, readOnly }: Props) {
   const { t } = useTranslation("alerts");
+  const chipTexts = useChipTexts();
   return (
     <>
-      <Field label={t("form.recipientUsers")} error={error} hint={t("pickerHint")}>
-        <select
+      <Field label={t("form.recipientUsers")} error={error} hint={t("chips.hint")}>
+        <MultiSelectChips
           name="recipientUsers"
-          multiple
           value={recipientUsers}
-          onChange={(e) => setRecipientUsers(Array.from(e.target.selectedOptions, (o) => o.value))}
-          size={Math.min(8, Math.max(2, users.length))}
-          className="w-full rounded-md border border-input bg-background p-1 text-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
-        >
-          {users.map((u) => (
-            <option key={u.id} value={u.id}>
-              {u.name} ({u.email})
-            </option>
-          ))}
-        </select>
+          onChange={setRecipientUsers}
+          searchUrl="/resources/alert-pickers?kind=users"
+          texts={{ ...chipTexts, placeholder: t("chips.search") }}
+        />
       </Field>
       <Field label={t("form.recipientEmails")} hint={t("form.recipientEmailsHint")}>
         <Input name="recipientEmails" value={recipientEmails} onChange={(e) => setRecipientEmails(e.target.value)} maxLength={2000} />
@@ -51,7 +46,7 @@ export function RecipientsFields({ users, recipientUsers, setRecipientUsers, rec
           }
           title={t("test.title")}
           description={t("test.description")}
-          fields={{ intent: "test", name, recipientUsers: recipientUsers.join(","), recipientEmails }}
+          fields={{ intent: "test", name, recipientUsers: recipientUsers.map((u) => u.value).join(","), recipientEmails }}
           confirmLabel={t("test.send")}
           cancelLabel={t("cancel")}
         />
