@@ -184,7 +184,7 @@ export const sessions = sqliteTable(
 );
 
 /**
- * A session that ended (a trigger on `sessions` writes it, migration 0033) and whose sign-out is not yet
+ * A session that ended (a trigger on `sessions` writes it, migration 0032) and whose sign-out is not yet
  * recorded: the proof createActivityLogWithoutLogin asks for. Consumed by that call and by logout.
  */
 export const endedSessions = sqliteTable(

@@ -487,7 +487,7 @@ const SIGN_OUT_SUMMARY = {
 
 /**
  * The 'User Logs Out' entry of an ended session, its text the server's own, in one batch with the
- * removal of the session's ended_sessions row (the trigger of migration 0033), so it is recorded once.
+ * removal of the session's ended_sessions row (the trigger of migration 0032), so it is recorded once.
  */
 export async function recordSignOut(
   db: Db,

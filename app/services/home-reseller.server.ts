@@ -4,7 +4,7 @@
  * of the screen it links to (VAR panel, billing portal), as those screens do.
  */
 import { and, asc, count, desc, eq, isNull, sql } from "drizzle-orm";
-import type { Auth } from "~/utils/auth-guards.server";
+import { companyZone, type Auth } from "~/utils/auth-guards.server";
 import type { Batch } from "~/utils/batch-of.server";
 import { countWhere, schema, type Db } from "~/utils/db.server";
 import { can, canUseVarPanel } from "~/utils/permissions";
@@ -55,7 +55,7 @@ export function resellerHomeStatements(batch: Batch, db: Db, auth: Auth, now: nu
     });
   }
   if (can(auth.permissions, "billing_portal")) {
-    const today = todayOf(now);
+    const today = todayOf(now, companyZone(auth));
     const open = sql<number>`coalesce(sum(case when ${inv.status} = 'open' then 1 else 0 end), 0)`;
     const overdue = sql<number>`coalesce(sum(case when ${inv.status} = 'open' and ${inv.dueDate} < ${today} then 1 else 0 end), 0)`;
     const issued = batch.add(db.select({ open, overdue }).from(inv).where(eq(inv.companyId, me)));

@@ -107,7 +107,7 @@ export const ENDED_SESSION_KEPT_MS = 30 * 86_400_000;
 
 /**
  * Purges sessions past their lifetime or, for the console, past the idle limit (run by the cron); the
- * trigger of migration 0033 remembers them as ended. Ended ones past ENDED_SESSION_KEPT_MS go too.
+ * trigger of migration 0032 remembers them as ended. Ended ones past ENDED_SESSION_KEPT_MS go too.
  */
 export async function deleteExpiredSessions(db: Db, env: Env, now: number): Promise<void> {
   const s = schema.sessions;
