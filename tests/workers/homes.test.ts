@@ -149,19 +149,17 @@ describe("a new company's first-run checklist", () => {
       .insert(schema.roleModules)
       .values(COMPANY_ADMIN_MODULES.map((m) => ({ roleId: role.id, companyId, moduleKey: m })));
     const hash = (await db().query.users.findFirst({ where: eq(schema.users.email, DEMO.var.userName) }))!.passwordHash;
-    await db()
-      .insert(schema.users)
-      .values({
-        companyId,
-        roleId: role.id,
-        firstName: "Grace",
-        lastName: "Admin",
-        displayName: "Admin, Grace",
-        email: "grace@home.example",
-        passwordHash: hash,
-        passwordChangedAt: workerNow(),
-        isSuperAdmin: true,
-      });
+    await db().insert(schema.users).values({
+      companyId,
+      roleId: role.id,
+      firstName: "Grace",
+      lastName: "Admin",
+      displayName: "Admin, Grace",
+      email: "grace@home.example",
+      passwordHash: hash,
+      passwordChangedAt: workerNow(),
+      isSuperAdmin: true,
+    });
     const r = await api(null, "POST", "/api/admin/user/login", { companyId: "HM01", userName: "grace@home.example", password: DEMO.var.password });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     adminToken = r.body.token;

@@ -190,9 +190,7 @@ describe("delivery through the gateways", () => {
       { id: `${device.id}/res.9`, deviceId: String(device.id), type: "command.result", at: workerNow(), data: { cmd: sent.command_id, ok: false, error: "motor jammed" } },
     ]);
     expect((await api(acme, "GET", `/api/admin/device/getCommandStatus?commandId=${sent.id}`)).body.payload).toMatchObject({ status: "failed", error: "motor jammed" });
-    expect(await activityOf(device.id)).toContainEqual(
-      expect.objectContaining({ name: "Command Failed", summary: `Remote command failed on ${device.fullName}: motor jammed` }),
-    );
+    expect(await activityOf(device.id)).toContainEqual(expect.objectContaining({ name: "Command Failed", summary: `Remote command failed on ${device.fullName}: motor jammed` }));
   });
 });
 

@@ -70,12 +70,7 @@ export function UserForm({ initial, disabled = false }: { initial: UserFormValue
     <Form method="post" {...formProps} className="grid gap-6" aria-label={t("save")}>
       <input type="hidden" name="intent" value="save" />
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextFields
-          idPrefix="user"
-          keys={TEXT_FIELDS}
-          email="email"
-          {...bound}
-        />
+        <TextFields idPrefix="user" keys={TEXT_FIELDS} email="email" {...bound} />
         <PhoneFields idPrefix="user" country="countryCode" phone="cell" region={values.countryCode} {...bound} />
         <Field label={t("notes")} error={err(fields.userNotes)} className="sm:col-span-2">
           <Textarea id="user-notes" name="userNotes" value={values.userNotes} disabled={disabled} onChange={(e) => set("userNotes", e.target.value)} rows={3} />
