@@ -35,6 +35,11 @@ const STORED: [RegExp, string, RegExp][] = [
   [/^Command \S+ failed on (?<door>.+?): expired \/ device offline$/s, "commandExpired", /^(?:Command Failed)$/], // services/device-commands.server.ts
   [/^Command \S+ failed on (?<door>.+?): (?<error>.+)$/s, "commandFailedBecause", /^(?:Command Failed)$/],
   [/^Command \S+ failed on (?<door>.+)$/s, "commandFailed", /^(?:Command Failed)$/],
+  // Since decision 0057: the door named, the reason in words.
+  [/^Remote unlock failed on (?<door>.+?): the board did not answer within 60 s$/s, "unlockNoAnswer", /^(?:Command Failed)$/], // services/device-commands.server.ts
+  [/^Remote command succeeded on (?<door>.+)$/s, "remoteCommandSucceeded", /^(?:Command Succeeded)$/], // services/gateway-events.server.ts
+  [/^Remote command failed on (?<door>.+?): (?<error>.+)$/s, "remoteCommandFailedBecause", /^(?:Command Failed)$/],
+  [/^Remote command failed on (?<door>.+)$/s, "remoteCommandFailed", /^(?:Command Failed)$/],
   [/^Alert test mail to (?<count>\d+) recipient\(s\)$/s, "alertTestMail", /^(?:Mailer Test Sent)$/], // services/alerts.server.ts
   [/^(?<user>.+) signed in to the mobile app$/s, "signedInMobile", /^(?:User Logs In)$/], // services/mobile.server.ts
   [/^Unlocked with the app at (?<door>.+)$/s, "unlockedWithApp", /^(?:Unlocked With App)$/],
