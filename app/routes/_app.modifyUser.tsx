@@ -142,7 +142,7 @@ function ConfirmAction({ intent, name }: { intent: "forgetDevice" | "sendResetLi
   return (
     <ConfirmDialog
       trigger={
-        <Button variant="outline" size="sm">
+        <Button variant="outline" size="sm" data-intent={intent}>
           {t(intent)}
         </Button>
       }

@@ -97,6 +97,7 @@ export const deviceLifecycleEndpoints = [
     summary:
       "Changes a configured device's names and settings (the configureDevice fields, all of them) without removing its configuration; its board secret stays. A new name or re-lock time reaches the gateways' change feed. 'Device Settings Changed'.",
     auth: "token",
+    permission: { modules: "devices", guard: (db, auth) => assertConfigurer(db, auth, "modify") },
     body: z.record(z.unknown()),
     response: message,
     async handler({ db, auth, body, now }) {
