@@ -128,7 +128,7 @@ for (const lang of ["en", "es"] as const) {
     await loginAs("acme", lang);
     await page.goto(`/activity?id=${user.id}&type=User`);
     const row = page.locator("tbody tr").first();
-    await expect(row).toContainText(lang === "en" ? "eKey Assigned" : "eKey asignada");
+    await expect(row).toContainText(lang === "en" ? "E-key Assigned" : "eKey asignada");
     await expect(row.locator("td").nth(7)).toHaveText(`${device.name}: ${lang === "en" ? "Full access" : "Acceso completo"}`);
     await expect(page.locator("tbody")).not.toContainText("_access");
     await row.locator('a[href^="/activityDetails"]').click();

@@ -91,7 +91,15 @@ export function activityColumns(translate: TFunction, rights: ActivityLinkRights
       meta: { className: WRAP },
       cell: ({ row }) => <ActivityName t={t} row={row.original} />,
     },
-    { id: "trigger", header: t("col.trigger"), accessorKey: "operationType", enableSorting: true, cell: ({ row }) => t(`op.${row.original.operationType}`) },
+    // Below 1280 px the trigger stays in the filters and the details: the names need the room.
+    {
+      id: "trigger",
+      header: t("col.trigger"),
+      accessorKey: "operationType",
+      enableSorting: true,
+      meta: { className: "hidden xl:table-cell" },
+      cell: ({ row }) => t(`op.${row.original.operationType}`),
+    },
     named("triggeredBy", (r) => r.createdByUser?.displayName ?? ""),
     named("user", (r) => r.targetUser?.displayName ?? ""),
     named("device", (r) => r.targetDevice?.fullName || r.targetDevice?.displayName || ""),

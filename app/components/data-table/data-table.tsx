@@ -221,7 +221,10 @@ const interactiveSelector = "a, button, input, select, textarea, label, [role='b
 
 /** True when the event started on a control inside the row, which handles it itself. */
 function startedOnControl(event: MouseEvent<HTMLElement> | KeyboardEvent<HTMLElement>): boolean {
-  const control = (event.target as Element).closest(interactiveSelector);
+  const target = event.target as Element;
+  // A click in a portal (a row's confirmation dialog) bubbles through React, not through the DOM: not the row's.
+  if (!event.currentTarget.contains(target)) return true;
+  const control = target.closest(interactiveSelector);
   return control !== null && control !== event.currentTarget && event.currentTarget.contains(control);
 }
 

@@ -105,7 +105,8 @@ export function deviceColumns(t: TFunction, today: string, tz: string): ColumnDe
       accessorKey: "lastActivityAt",
       header: t("col.lastActivity"),
       enableSorting: true,
-      meta: { className: WRAP },
+      // Below 1280 px the status card of the details has it: the live status columns need the room.
+      meta: { className: `${WRAP} hidden xl:table-cell` },
       cell: ({ row }) =>
         row.original.lastActivityAt == null ? (
           "-"

@@ -12,7 +12,7 @@ export function childCompanyColumns(t: TFunction, canTransfer: boolean): ColumnD
     { id: "name", accessorKey: "name", header: t("col.companyName"), enableSorting: true, meta: { className: "whitespace-normal min-w-28" } },
     { id: "code", accessorKey: "code", header: t("col.code"), enableSorting: true, meta: { className: "font-mono" } },
     { id: "fullName", header: t("col.fullName"), meta: { className: "whitespace-normal" }, cell: ({ row }) => `${row.original.pocFirstName} ${row.original.pocLastName}`.trim() },
-    { id: "phone", header: t("col.phone"), cell: ({ row }) => formatPhone(row.original.pocCountryCode, row.original.pocPhoneNumber) },
+    { id: "phone", header: t("col.phone"), meta: { className: "hidden xl:table-cell" }, cell: ({ row }) => formatPhone(row.original.pocCountryCode, row.original.pocPhoneNumber) },
     {
       id: "email",
       accessorKey: "pocEmail",
