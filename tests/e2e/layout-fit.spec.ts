@@ -53,6 +53,7 @@ const TEXT = {
   en: {
     filters: /^Filters(?: \(\d+\))?$/,
     one: "Filters (1)",
+    filter: "Filter",
     battery: "Battery",
     good: "Good",
     flag: "Privilege",
@@ -66,6 +67,7 @@ const TEXT = {
   es: {
     filters: /^Filtros(?: \(\d+\))?$/,
     one: "Filtros (1)",
+    filter: "Filtrar",
     battery: "Batería",
     good: "Buena",
     flag: "Privilegio",
@@ -142,12 +144,13 @@ for (const lang of ["en", "es"] as const) {
     expect(privileges.length).toBeGreaterThan(0);
     for (const cell of privileges) expect(cell).toContain(tx.installer);
 
-    // Activity: the type applies at once.
+    // Activity: the choices apply with the Filter button (several pickers and dates make one search).
     await page.goto("/activity");
     await expectFirstRowOnFirstScreen(page, "/activity");
     expect(await sidewaysScroll(page, { tables: false })).toEqual([]);
     await openFilters(page, tx.filters, tx.type);
     await page.getByLabel(tx.type, { exact: true }).selectOption("Device");
+    await page.getByRole("button", { name: tx.filter, exact: true }).click();
     await expect(page).toHaveURL(/[?&]filterOperationType=Device/);
     await expect(page.getByRole("button", { name: tx.one })).toBeVisible();
     // On a phone each entry is a card: its trigger is the value under that label.

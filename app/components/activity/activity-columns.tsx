@@ -103,12 +103,12 @@ export function activityColumns(translate: TFunction, rights: ActivityLinkRights
     named("triggeredBy", (r) => r.createdByUser?.displayName ?? ""),
     named("user", (r) => r.targetUser?.displayName ?? ""),
     named("device", (r) => r.targetDevice?.fullName || r.targetDevice?.displayName || ""),
-    named("deviceGroup", (r) => r.targetDeviceGroup?.fullName ?? ""),
+    { ...named("deviceGroup", (r) => r.targetDeviceGroup?.fullName ?? ""), meta: { className: `${WRAP} hidden xl:table-cell` } },
     {
       id: "summary",
       header: t("col.summary"),
       accessorKey: "summary",
-      meta: { className: `${WRAP} min-w-48` },
+      meta: { className: `${WRAP} min-w-40` },
       cell: ({ row }) => summaryText(t, row.original),
     },
   ];
