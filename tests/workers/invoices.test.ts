@@ -1,6 +1,7 @@
 import { count, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, auditsNamed, db, login, schema, workerNow } from "./helpers";
+import { isoDay } from "../../db/seed/clock";
+import { api, auditsNamed, db, login, schema, seedNow, workerNow } from "./helpers";
 
 /*
  * Billing calls (spec part 2 §7): who reads which invoice, the create-invoice rules, exact money and
@@ -80,7 +81,8 @@ describe("reading invoices", () => {
       discount: "90.00",
       total: "510.00",
       total_cents: 51000,
-      due_date: "2027-01-15",
+      // The seed's "Extra boards" invoice is due 56 days after the seed instant.
+      due_date: isoDay(seedNow(), 56),
     });
     expect((await api(acme, "GET", `${BASE}/getInvoiceList`)).body.payload).toHaveLength(3);
 
