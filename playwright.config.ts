@@ -74,8 +74,7 @@ export const E2E_WORKERS = Number(resolvedEnv("E2E_WORKERS", () => "2"));
 const perWorker = () => Array.from({ length: E2E_WORKERS }, (_, i) => port(`E2E_PORT_${i}`));
 
 /** The seed instant of consoles shifted by `clockOffsetMs`, resolved once per run (`E2E_SEED_<name>`). */
-const seedAt = (name: string, clockOffsetMs: number): number =>
-  Number(resolvedEnv(`E2E_SEED_${name}`, () => String(seedInstant(Date.now() + clockOffsetMs))));
+const seedAt = (name: string, clockOffsetMs: number): number => Number(resolvedEnv(`E2E_SEED_${name}`, () => String(seedInstant(Date.now() + clockOffsetMs))));
 
 /** A project of the run: which tests, at which clock offset and seed instant, on which consoles (one per worker). */
 type E2ERun = { name: string; clockOffsetMs: number; seedNow: number; consolePorts: number[]; grep?: RegExp; grepInvert?: RegExp; workers?: number };

@@ -374,7 +374,16 @@ export async function seedDemo(db: Db, { now, smtpPort = DEMO_SMTP_PORT }: { now
   acmeStaff.slice(0, 24).forEach((u, i) => {
     const kind = i % 3;
     if (kind === 0)
-      ekeys.push({ companyId: C.ACME, userId: u, isGroup: true, groupId: 1 + (i % 3), accessType: "custom_access", startDate: isoDay(now, -323), isNeverEnd: true, isAllDay: false });
+      ekeys.push({
+        companyId: C.ACME,
+        userId: u,
+        isGroup: true,
+        groupId: 1 + (i % 3),
+        accessType: "custom_access",
+        startDate: isoDay(now, -323),
+        isNeverEnd: true,
+        isAllDay: false,
+      });
     else
       ekeys.push({
         companyId: C.ACME,
