@@ -26,13 +26,13 @@ import { authFromToken, type Auth } from "~/utils/auth-guards.server";
 import { newSession } from "~/utils/session.server";
 import { seedDemo } from "../../db/seed/demo";
 import { api, companyLog, db, login, schema, seedNow, workerNow } from "./helpers";
+import { isoDay } from "../../db/seed/clock";
 
 const BETA = 4;
 const ROWS = 3_000;
 const DAY = 86_400_000;
 /** Inside the default 90-day hot window, so the store's upkeep archives these rows but keeps them at hand. */
 let T0: number;
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const ACME = 3;
 const logEnv = env as unknown as CompanyLogEnv;
 const core = createCore(coreModule);

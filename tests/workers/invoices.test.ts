@@ -15,7 +15,6 @@ let acme: string;
 let other: Awaited<ReturnType<typeof otherSubtree>>;
 
 const day = 24 * 3600_000;
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** A second reseller subtree (RS2X → EC2X) with an invoice, and a ROOT → BETA invoice: none of them RSL1's or ACME's to read. */
 async function otherSubtree() {
