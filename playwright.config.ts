@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { defineConfig } from "@playwright/test";
+import { seedInstant } from "./db/seed/clock";
 
 /**
  * End-to-end tests in Debian's Chromium (its headless shell, package chromium-headless-shell)
@@ -13,6 +14,9 @@ import { defineConfig } from "@playwright/test";
  *   then: the console's clock is shifted by the same offset (`TEST_CLOCK_OFFSET_MS`, honoured only with
  *   `ENVIRONMENT=test`, see docs/decisions/0018-test-clock.md) and every page's clock is installed at
  *   the shifted time by the fixtures (tests/e2e/fixtures.ts). Time keeps passing on both.
+ * Each console's demo data is seeded relative to its own clock: at the start of the UTC day it reads
+ * when the run starts (`SEED_NOW`, `seedNow()` in the fixtures; docs/decisions/0064-seed-relative-to-the-run-clock.md),
+ * so a run at any date, real or shifted, sees e-keys in force and recent traffic.
  * One more console, with a short idle timeout, serves the idle tests. All deliver mail to one SMTP sink.
  *
  * Environment (all optional):
@@ -69,18 +73,23 @@ function offsetTo(name: string, at: string): number {
 export const E2E_WORKERS = Number(resolvedEnv("E2E_WORKERS", () => "2"));
 const perWorker = () => Array.from({ length: E2E_WORKERS }, (_, i) => port(`E2E_PORT_${i}`));
 
-/** A project of the run: which tests, at which clock offset, on which consoles (one per worker). */
-type E2ERun = { name: string; clockOffsetMs: number; consolePorts: number[]; grep?: RegExp; grepInvert?: RegExp; workers?: number };
+/** The seed instant of consoles shifted by `clockOffsetMs`, resolved once per run (`E2E_SEED_<name>`). */
+const seedAt = (name: string, clockOffsetMs: number): number => Number(resolvedEnv(`E2E_SEED_${name}`, () => String(seedInstant(Date.now() + clockOffsetMs))));
+
+/** A project of the run: which tests, at which clock offset and seed instant, on which consoles (one per worker). */
+type E2ERun = { name: string; clockOffsetMs: number; seedNow: number; consolePorts: number[]; grep?: RegExp; grepInvert?: RegExp; workers?: number };
 
 const E2E_NOW = process.env.E2E_NOW;
+const atNow = E2E_NOW ? offsetTo("NOW", E2E_NOW) : 0;
 export const E2E_RUNS: E2ERun[] = E2E_NOW
-  ? [{ name: `at ${E2E_NOW}`, clockOffsetMs: offsetTo("NOW", E2E_NOW), consolePorts: perWorker() }]
+  ? [{ name: `at ${E2E_NOW}`, clockOffsetMs: atNow, seedNow: seedAt("NOW", atNow), consolePorts: perWorker() }]
   : [
-      { name: "real time", clockOffsetMs: 0, consolePorts: perWorker(), grepInvert: /@clock/ },
+      { name: "real time", clockOffsetMs: 0, seedNow: seedAt("REAL", 0), consolePorts: perWorker(), grepInvert: /@clock/ },
       // `@clock-once`: a Spanish variant, at the first instant only (tests/e2e/fixtures.ts, clockTag).
       ...CLOCK_INSTANTS.map((at, k) => ({
         name: `instant ${at}`,
         clockOffsetMs: offsetTo(String(k), at),
+        seedNow: seedAt(String(k), offsetTo(String(k), at)),
         consolePorts: [port(`E2E_CLOCK_PORT_${k}`)],
         grep: /@clock/,
         grepInvert: k === 0 ? undefined : /@clock-once/,
@@ -101,10 +110,10 @@ export const E2E_CONSOLE_PORTS = [...E2E_RUNS.flatMap((r) => r.consolePorts), E2
 const E2E_TZ = resolvedEnv("E2E_TZ", () => "America/New_York");
 const retries = Number(process.env.E2E_RETRIES ?? 0);
 
-// Each console keeps its state in its own folder, named after its port.
-const consoleServer = (consolePort: number, clockOffsetMs: number, extra = "") => ({
+// Each console keeps its state in its own folder, named after its port, copied from the template of its seed instant.
+const consoleServer = (consolePort: number, clockOffsetMs: number, seedNow: number, extra = "") => ({
   command:
-    `rm -rf .tmp/e2e-${consolePort} && RUNTIME=miniflare FROM_TEMPLATE=1 STATE_DIR=.tmp/e2e-${consolePort} PORT=${consolePort} SMTP_PORT=${E2E_SMTP_PORT} bash scripts/serve-local.sh ` +
+    `rm -rf .tmp/e2e-${consolePort} && RUNTIME=miniflare FROM_TEMPLATE=1 STATE_DIR=.tmp/e2e-${consolePort} PORT=${consolePort} SMTP_PORT=${E2E_SMTP_PORT} SEED_NOW=${seedNow} bash scripts/serve-local.sh ` +
     `--var ENVIRONMENT:test --var TEST_CLOCK_OFFSET_MS:${clockOffsetMs} ` +
     `--var 'MAP_TILE_URL:${E2E_TILE_ORIGIN}/{z}/{x}/{y}.png' --var 'MAP_TILE_ATTRIBUTION:Local test tiles' ${extra}`.trim(),
   url: `${origin(consolePort)}/login`,
@@ -142,14 +151,14 @@ export default defineConfig({
   webServer: [
     { command: `node tests/e2e/tile-server.mjs ${new URL(E2E_TILE_ORIGIN).port}`, url: `${E2E_TILE_ORIGIN}/health`, timeout: 10_000, reuseExistingServer: false },
     { command: `node scripts/smtp-sink.mjs ${E2E_SMTP_PORT} ${E2E_MAILBOX_PORT}`, url: E2E_MAILBOX, timeout: 10_000, reuseExistingServer: false },
-    ...E2E_RUNS.flatMap((r) => r.consolePorts.map((p) => consoleServer(p, r.clockOffsetMs))),
-    consoleServer(E2E_IDLE_PORT, 0, "--var IDLE_TIMEOUT_MS:4000 --var IDLE_WARNING_MS:8000"),
+    ...E2E_RUNS.flatMap((r) => r.consolePorts.map((p) => consoleServer(p, r.clockOffsetMs, r.seedNow))),
+    consoleServer(E2E_IDLE_PORT, 0, seedAt("REAL", 0), "--var IDLE_TIMEOUT_MS:4000 --var IDLE_WARNING_MS:8000"),
   ],
-  projects: E2E_RUNS.map(({ name, clockOffsetMs, consolePorts, grep, grepInvert, workers }) => ({
+  projects: E2E_RUNS.map(({ name, clockOffsetMs, seedNow, consolePorts, grep, grepInvert, workers }) => ({
     name,
     grep,
     grepInvert,
     workers,
-    metadata: { clockOffsetMs, consoleOrigins: consolePorts.map(origin) },
+    metadata: { clockOffsetMs, seedNow, consoleOrigins: consolePorts.map(origin) },
   })),
 });

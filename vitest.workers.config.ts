@@ -17,6 +17,7 @@ import tsconfigPaths from "vite-tsconfig-paths";
 import { defineConfig } from "vitest/config";
 import { consoleWorkerOptions, wranglerWorkerOptions } from "./scripts/console-bundle.mjs";
 import { newSigningKeys } from "./scripts/credential-keys.mjs";
+import { seedInstant } from "./db/seed/clock";
 
 // The runner gets wrangler.toml's bindings too (files that import server.ts call its handlers with
 // the runner's env), but neither the queue's consumer nor the static assets: those are the console's.
@@ -44,7 +45,14 @@ export default defineConfig({
       return {
         miniflare: {
           ...runnerOptions,
-          bindings: { ...runnerOptions.bindings, ...bindings, TEST_MIGRATIONS: await readD1Migrations("./db/migrations") },
+          bindings: {
+            ...runnerOptions.bindings,
+            ...bindings,
+            TEST_MIGRATIONS: await readD1Migrations("./db/migrations"),
+            // The instant every file's demo seed is relative to: the start of the UTC day the suite's clock reads
+            // when it starts (db/seed/clock.ts, decision 0064); `seedNow()` in tests/workers/helpers.ts.
+            SEED_NOW: String(seedInstant(process.env.WORKERS_NOW ? Date.parse(process.env.WORKERS_NOW) : Date.now())),
+          },
           durableObjects: runnerDurableObjects,
           // The runner's alone: D1 as it was before the activity outbox, for the store's differential test
           // (tests/workers/company-log.test.ts); the console never sees it.

@@ -33,6 +33,9 @@ const ACME = { companyId: "ACME", userName: "admin@acme.example", password: "Acm
 const BETA = { companyId: "BETA", userName: "admin@beta.example", password: "Beta#Demo2026", intent: "login" };
 
 /** The same URLs for both companies; the middle and last pages follow each company's row count. */
+// A calendar date `days` before today (UTC); scripts/seed-activity.ts spreads the rows over the year before it.
+const daysAgo = (days) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+
 const pages = (rows) => {
   const last = Math.ceil(rows / PAGE_SIZE);
   return [
@@ -41,7 +44,7 @@ const pages = (rows) => {
     ["last page", `/activity?page=${last}`],
     ["type Device", "/activity?filterOperationType=Device"],
     ["activity Access Denied", "/activity?additionalFilter=Access+Denied"],
-    ["dates (one month)", "/activity?filterFromDate=2026-03-01&filterToDate=2026-03-31"],
+    ["dates (one month)", `/activity?filterFromDate=${daysAgo(267)}&filterToDate=${daysAgo(237)}`],
     ["times 08:00-09:00", "/activity?filterFromTime=08%3A00&filterToTime=09%3A00"],
     ["sort date asc", "/activity?sort=date"],
     ["sort activity", "/activity?sort=activity"],

@@ -1,15 +1,17 @@
 // Fills one company's activity log to ACTIVITY_ROWS rows (default 1,000,000) for bench:activity:
-// device events spread over a year, a tenth of them denials with a gateway reason code, written by
-// INSERT … SELECT over a counter in chunks so no statement holds the whole set.
+// device events spread over the year before the seed instant (scripts/seed-now.ts), a tenth of them
+// denials with a gateway reason code, written by INSERT … SELECT over a counter in chunks so no
+// statement holds the whole set.
 // ACTIVITY_COMPANY (default ACME); PERSIST_TO selects another local state directory.
 import { openLocalD1 } from "./local-d1";
 import { HISTORY_ALERTED } from "../db/seed/batch";
+import { seedNow } from "./seed-now";
 
 const code = (process.env.ACTIVITY_COMPANY ?? "ACME").toUpperCase();
 const rows = Number(process.env.ACTIVITY_ROWS ?? 1_000_000);
 const CHUNK = 50_000;
 const YEAR = 365 * 86_400_000;
-const START = Date.UTC(2025, 10, 23);
+const START = seedNow() - YEAR;
 const DENIALS = ["no_key", "outside_schedule", "expired", "unknown_credential", "user_inactive"];
 
 const local = await openLocalD1();

@@ -3,6 +3,8 @@
 # and seeding it first. Extra arguments go to `wrangler dev` (e.g. --var IDLE_TIMEOUT_MS:5000).
 # SMTP_PORT: the local mail sink's port a fresh seed points the demo mailer at (default 2525).
 # FROM_TEMPLATE=1 (the end-to-end servers): a new STATE_DIR starts as a copy of scripts/d1-template.sh's.
+# SEED_NOW (epoch ms): the instant a fresh seed's dates are relative to (scripts/seed-now.ts); the
+# end-to-end servers pass their shifted clock's.
 # RUNTIME=miniflare (the end-to-end servers): Miniflare serves the bundled Worker instead of
 # `wrangler dev` (scripts/serve-miniflare.mjs says why).
 set -euo pipefail
@@ -14,7 +16,7 @@ SMTP_PORT=${SMTP_PORT:-2525}
 node scripts/credential-keys.mjs
 if [ "${FROM_TEMPLATE:-}" = 1 ] && [ ! -d "$STATE_DIR" ]; then
   mkdir -p "$(dirname "$STATE_DIR")"
-  cp -r "$(SMTP_PORT=$SMTP_PORT bash scripts/d1-template.sh)" "$STATE_DIR"
+  cp -r "$(SMTP_PORT=$SMTP_PORT SEED_NOW=${SEED_NOW:-} bash scripts/d1-template.sh)" "$STATE_DIR"
 else
   npx wrangler d1 migrations apply DB --local --persist-to "$STATE_DIR" >/dev/null
   PERSIST_TO="$STATE_DIR/v3" SMTP_PORT=$SMTP_PORT npx tsx scripts/seed-local.ts # seeds an empty database only

@@ -8,6 +8,7 @@ import type { DrizzleD1Database } from "drizzle-orm/d1";
 import * as schema from "../schema";
 import { hashPassword } from "../../app/utils/password.server";
 import { chunkedInserts, HISTORY_ALERTED, runBatches } from "./batch";
+import { demoDates, isoDay } from "./clock";
 
 type Db = DrizzleD1Database<typeof schema>;
 
@@ -45,8 +46,13 @@ export async function isEmpty(db: Db): Promise<boolean> {
 /** Where the demo's platform mailer delivers: a local sink (`scripts/smtp-sink.mjs`), 2525 unless a local server is told another port. */
 export const DEMO_SMTP_PORT = 2525;
 
-export async function seedDemo(db: Db, { now = Date.UTC(2026, 10, 20, 12, 0, 0), smtpPort = DEMO_SMTP_PORT } = {}): Promise<boolean> {
+/**
+ * Seeds the demo data with every date relative to `now`, the seed instant (`seedInstant` in
+ * ./clock.ts, decision 0064): the run's clock, so the data is as fresh whenever the run happens.
+ */
+export async function seedDemo(db: Db, { now, smtpPort = DEMO_SMTP_PORT }: { now: number; smtpPort?: number }): Promise<boolean> {
   if (!(await isEmpty(db))) return false;
+  const dates = demoDates(now);
   const rand = prng(2026);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
   const day = 24 * 60 * 60 * 1000;
@@ -78,7 +84,7 @@ export async function seedDemo(db: Db, { now = Date.UTC(2026, 10, 20, 12, 0, 0),
         pocLastName: "Reseller",
         pocEmail: "var@reseller.example",
         pocPhoneNumber: "+15550000002",
-        nextBillingDate: "2027-01-01",
+        nextBillingDate: isoDay(now, 42),
       },
       {
         id: C.ACME,
@@ -90,7 +96,7 @@ export async function seedDemo(db: Db, { now = Date.UTC(2026, 10, 20, 12, 0, 0),
         pocLastName: "Admin",
         pocEmail: "admin@acme.example",
         pocPhoneNumber: "+15550000003",
-        nextBillingDate: "2027-03-01",
+        nextBillingDate: isoDay(now, 101),
       },
       {
         id: C.BETA,
@@ -102,7 +108,7 @@ export async function seedDemo(db: Db, { now = Date.UTC(2026, 10, 20, 12, 0, 0),
         pocLastName: "Admin",
         pocEmail: "admin@beta.example",
         pocPhoneNumber: "+15550000004",
-        nextBillingDate: "2027-02-01",
+        nextBillingDate: isoDay(now, 73),
       },
     ]),
   );
@@ -368,7 +374,16 @@ export async function seedDemo(db: Db, { now = Date.UTC(2026, 10, 20, 12, 0, 0),
   acmeStaff.slice(0, 24).forEach((u, i) => {
     const kind = i % 3;
     if (kind === 0)
-      ekeys.push({ companyId: C.ACME, userId: u, isGroup: true, groupId: 1 + (i % 3), accessType: "custom_access", startDate: "2026-01-01", isNeverEnd: true, isAllDay: false });
+      ekeys.push({
+        companyId: C.ACME,
+        userId: u,
+        isGroup: true,
+        groupId: 1 + (i % 3),
+        accessType: "custom_access",
+        startDate: isoDay(now, -323),
+        isNeverEnd: true,
+        isAllDay: false,
+      });
     else
       ekeys.push({
         companyId: C.ACME,
@@ -376,8 +391,8 @@ export async function seedDemo(db: Db, { now = Date.UTC(2026, 10, 20, 12, 0, 0),
         deviceId: companyDevices[C.ACME][i % 12],
         accessType: kind === 1 ? "custom_access" : "one_time_access",
         status: kind === 1 ? "1" : "2",
-        startDate: "2026-09-01",
-        endDate: kind === 1 ? null : "2026-12-31",
+        startDate: isoDay(now, -80),
+        endDate: kind === 1 ? null : isoDay(now, 41),
         isNeverEnd: kind === 1,
         scheduleDays: kind === 1 ? "1111100" : "1111111",
         isAllDay: kind !== 1,
@@ -421,8 +436,8 @@ export async function seedDemo(db: Db, { now = Date.UTC(2026, 10, 20, 12, 0, 0),
   );
   add(
     chunkedInserts(db, schema.scheduleOpenExceptions, [
-      { companyId: C.ACME, date: "2026-12-25", openWholeDay: false },
-      { companyId: C.ACME, date: "2026-12-31", openWholeDay: true, openTime: "08:00", closeTime: "13:00" },
+      { companyId: C.ACME, date: dates.christmas, openWholeDay: false },
+      { companyId: C.ACME, date: dates.newYearsEve, openWholeDay: true, openTime: "08:00", closeTime: "13:00" },
     ]),
   );
   add(
@@ -463,7 +478,7 @@ export async function seedDemo(db: Db, { now = Date.UTC(2026, 10, 20, 12, 0, 0),
       createdByUserId: companyUsers[companyId][0],
       targetDeviceGroupId: companyId === C.ACME ? 1 : 5,
       summary: "Device Group Created",
-      activityTimestamp: now - 100 * day,
+      activityTimestamp: dates.groupCreatedAt,
     });
   }
   add(chunkedInserts(db, schema.activityLogs, activity));
@@ -478,7 +493,7 @@ export async function seedDemo(db: Db, { now = Date.UTC(2026, 10, 20, 12, 0, 0),
         name: "Server room after hours",
         activityTypeId: sqlId(`(select id from activity_types where name = 'Access Granted')`),
         schedule: "custom",
-        startDate: "2026-01-01",
+        startDate: isoDay(now, -323),
         isNeverEnd: true,
         days: "1111111",
         isAllDay: false,
@@ -598,7 +613,7 @@ export async function seedDemo(db: Db, { now = Date.UTC(2026, 10, 20, 12, 0, 0),
         companyId: C.RSL1,
         customerCompanyId: C.ACME,
         invoiceNum: "INV-2026-001",
-        dueDate: "2026-12-15",
+        dueDate: isoDay(now, 25),
         notes: "Annual subscription",
         amountCents: 240000,
         discountCents: 0,
@@ -610,7 +625,7 @@ export async function seedDemo(db: Db, { now = Date.UTC(2026, 10, 20, 12, 0, 0),
         companyId: C.RSL1,
         customerCompanyId: C.ACME,
         invoiceNum: "INV-2026-002",
-        dueDate: "2027-01-15",
+        dueDate: isoDay(now, 56),
         notes: "Extra boards",
         amountCents: 60000,
         discountCents: 9000,
@@ -622,7 +637,7 @@ export async function seedDemo(db: Db, { now = Date.UTC(2026, 10, 20, 12, 0, 0),
         companyId: C.ROOT,
         customerCompanyId: C.RSL1,
         invoiceNum: "INV-2026-101",
-        dueDate: "2026-12-31",
+        dueDate: isoDay(now, 41),
         notes: "Stock order",
         amountCents: 1000000,
         discountCents: 150000,
@@ -635,7 +650,7 @@ export async function seedDemo(db: Db, { now = Date.UTC(2026, 10, 20, 12, 0, 0),
         companyId: C.RSL1,
         customerCompanyId: C.ACME,
         invoiceNum: "INV-2026-003",
-        dueDate: "2027-02-15",
+        dueDate: isoDay(now, 87),
         notes: "Locks for the second floor, with installation",
         amountCents: 145000,
         discountCents: 28800,

@@ -7,6 +7,7 @@
 import { count, like, max } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import * as schema from "../schema";
+import { isoDay } from "./clock";
 
 type Db = DrizzleD1Database<typeof schema> & { $client: D1Database };
 
@@ -24,7 +25,7 @@ async function nextId(db: Db, table: typeof schema.users | typeof schema.devices
 }
 
 /** Adds the scale data to `companyId` unless it is already there; returns whether it seeded. */
-export async function seedScale(db: Db, companyId: number, now = Date.now()): Promise<boolean> {
+export async function seedScale(db: Db, companyId: number, now: number): Promise<boolean> {
   const [done] = await db
     .select({ n: count() })
     .from(schema.devices)
@@ -83,7 +84,7 @@ export async function seedScale(db: Db, companyId: number, now = Date.now()): Pr
       series(
         users,
         `insert into ekey_assignments (company_id, user_id, is_group, group_id, access_type, start_date, is_never_end, is_all_day, time_zone_id)
-            select ${companyId}, ${user0} + i, 1, ${group0} + i % ${groups}, 'custom_access', '2026-01-01', 1, 1, ${zoneId} from n where i % 10 = 0`,
+            select ${companyId}, ${user0} + i, 1, ${group0} + i % ${groups}, 'custom_access', '${isoDay(now, -323)}', 1, 1, ${zoneId} from n where i % 10 = 0`,
       ),
     ),
   ]);

@@ -1,8 +1,9 @@
 import { readFile } from "node:fs/promises";
 import type { Locator } from "@playwright/test";
+import { demoDates, isoDay } from "../../db/seed/clock";
 import { DEMO_GATEWAY } from "../../db/seed/gateway";
 import { axeFindings } from "./axe";
-import { adminApi, expect, keepScreenshot, LANGUAGE_AND_WIDTH_RUNS, runNow, test, unique } from "./fixtures";
+import { adminApi, expect, keepScreenshot, LANGUAGE_AND_WIDTH_RUNS, runNow, seedNow, test, unique } from "./fixtures";
 
 /** Words of these elements' text that the layout split across lines (a word broken inside, e.g. "Disposi tivo"). */
 const brokenWords = (cells: Locator) =>
@@ -24,7 +25,7 @@ const brokenWords = (cells: Locator) =>
     return broken;
   });
 
-// Demo data: ACME (zone Europe/Madrid) has a month of door traffic up to 11/20/2026; device 1 is
+// Demo data: ACME (zone Europe/Madrid) has a month of door traffic up to the seed instant; device 1 is
 // Main Entrance (display name ME1). Rows are newest first, 100 per page.
 const HEADER = "Date,Activity,Trigger,Triggered By,User,Device,Device Group,Summary,GPS Location";
 
@@ -43,21 +44,23 @@ test.describe("activity", () => {
     // Filter is always there to press; a from date alone is enough.
     await expect(page.getByRole("button", { name: "Filter", exact: true })).toBeEnabled();
     await expect(page.getByRole("button", { name: "Remove filter" })).toBeDisabled();
-    await page.getByLabel("From date").fill("2026-11-19");
+    // The demo's last two days of traffic (db/seed/clock.ts).
+    const from = isoDay(seedNow(), -2);
+    await page.getByLabel("From date").fill(from);
     // The door is found by typing, from the server's search.
     const door = page.getByRole("combobox", { name: "Door" });
     await door.fill("main");
     await page.getByRole("option", { name: /^Main Entrance/ }).click();
     await expect(door).toHaveValue("Main Entrance");
     await page.getByRole("button", { name: "Filter", exact: true }).click();
-    await expect(page).toHaveURL(/\?door=1&filterFromDate=2026-11-19$/);
+    await expect(page).toHaveURL(new RegExp(`\\?door=1&filterFromDate=${from}$`));
     await expect(rows.first()).toBeVisible();
-    // Once the filtered page is drawn: every row from 11/19 on, every row at Main Entrance.
+    // Once the filtered page is drawn: every row from the from date on, every row at Main Entrance.
     const shown = async () => ({ dates: await rows.locator("td:first-child").allInnerTexts(), doors: await rows.locator("td:nth-child(6)").allInnerTexts() });
     await expect.poll(async () => (await shown()).doors.every((d) => d.trim() === "Main Entrance")).toBe(true);
     const { dates } = await shown();
     expect(dates.length).toBeGreaterThan(0);
-    for (const d of dates) expect(d).toMatch(/^11\/(19|2\d)\/2026 /);
+    for (const d of dates) expect(d.replace(/^(\d{2})\/(\d{2})\/(\d{4}) .*/s, "$3-$1-$2") >= from, d).toBe(true);
     await expect(page.getByRole("link", { name: "Remove filter" })).toBeVisible();
 
     // The Activity cell opens its details.
@@ -123,32 +126,35 @@ test.describe("activity", () => {
   });
 
   test("says where the hot window begins; a date range and the report reach the archive", async ({ page, loginAs }) => {
-    // The demo's Device Group Created entry of 08/12/2026 is past ACME's 90-day window: once the sign-in's
-    // audit row reaches ACME's store, its alarm archives that day and drops it from the store.
+    // The demo's Device Group Created entry, 100 days before the seed instant, is past ACME's 90-day window:
+    // once the sign-in's audit row reaches ACME's store, its alarm archives that day and drops it from the store.
+    const created = demoDates(seedNow()).groupCreatedAt;
+    const [y, m, d] = isoDay(created).split("-");
+    const shown = `${m}/${d}/${y}`;
     await loginAs("acme");
     const note = page.getByTestId("hot-window");
     await expect(async () => {
       await page.goto("/activity");
       await expect(note).toBeVisible({ timeout: 1_000 });
     }).toPass({ timeout: 30_000 });
-    await expect(note).toHaveText(/^Entries before \d{2}\/\d{2}\/2026 are in the archive: choose a date range to search them\./);
+    await expect(note).toHaveText(/^Entries before \d{2}\/\d{2}\/\d{4} are in the archive: choose a date range to search them\./);
     const rows = page.getByRole("table", { name: "Activity log of the company" }).locator("tbody tr");
-    await expect(rows.filter({ hasText: "Device Group Created" }).filter({ hasText: "08/12/2026" })).toHaveCount(0);
+    await expect(rows.filter({ hasText: "Device Group Created" }).filter({ hasText: shown })).toHaveCount(0);
 
-    await page.getByLabel("From date").fill("2026-08-01");
-    await page.getByLabel("To date").fill("2026-08-31");
+    await page.getByLabel("From date").fill(isoDay(created, -11));
+    await page.getByLabel("To date").fill(isoDay(created, 19));
     await page.getByRole("button", { name: "Filter", exact: true }).click();
     await expect(rows.filter({ hasText: "Device Group Created" })).toHaveCount(1);
-    await expect(rows.first().locator("td").first()).toHaveText(/^08\/12\/2026/);
+    await expect(rows.first().locator("td").first()).toHaveText(new RegExp(`^${shown}`));
 
     await page.goto("/activity");
     const downloading = page.waitForEvent("download");
     await page.getByRole("link", { name: "Download report" }).click();
     const csv = await readFile((await (await downloading).path())!, "utf8");
-    expect(csv).toMatch(/\r\n08\/12\/2026 [^\r]*,Device Group Created,Admin,/);
+    expect(csv).toMatch(new RegExp(`\r\n${shown} [^\r]*,Device Group Created,Admin,`));
 
     await page.goto("/activity?lng=es");
-    await expect(note).toHaveText(/^Las entradas anteriores al \d{2}\/\d{2}\/2026 están en el archivo/);
+    await expect(note).toHaveText(/^Las entradas anteriores al \d{2}\/\d{2}\/\d{4} están en el archivo/);
   });
 
   for (const run of LANGUAGE_AND_WIDTH_RUNS) {

@@ -1,10 +1,11 @@
 import { test as base, expect, type APIRequestContext, type BrowserContext, type Locator, type Page, type TestInfo } from "@playwright/test";
 import { E2E_MAILBOX } from "../../playwright.config";
+import { demoDates } from "../../db/seed/clock";
 import { DEMO, type DemoLogin } from "../demo-logins";
 
 export { DEMO, type DemoLogin };
 
-type ProjectMetadata = { clockOffsetMs: number; consoleOrigins: string[] };
+type ProjectMetadata = { clockOffsetMs: number; seedNow: number; consoleOrigins: string[] };
 const metadata = (info: TestInfo = base.info()) => info.project.metadata as ProjectMetadata;
 
 /**
@@ -30,6 +31,12 @@ export const clockOffsetMs = (): number => metadata().clockOffsetMs;
  * in other words, so it runs at the first instant only (`@clock-once`).
  */
 export const clockTag = (lang: "en" | "es" = "en"): string[] => (lang === "en" ? ["@clock"] : ["@clock", "@clock-once"]);
+
+/**
+ * The instant the console's demo data was seeded relative to (playwright.config.ts, db/seed/clock.ts):
+ * a test that expects a seeded date derives it from this, never from a calendar date.
+ */
+export const seedNow = (): number => metadata().seedNow;
 
 /** The run's "now": the real time, shifted when the test runs at a fixed instant. */
 export const runNow = (): number => Date.now() + clockOffsetMs();
@@ -125,7 +132,7 @@ export async function adminApi(request: APIRequestContext, who: DemoLogin = "acm
     /**
      * Puts the company's settings, scheduled-open hours and fob programmers back to the demo data's
      * (db/seed/demo.ts: Europe/Madrid, scheduled open with FPI, admin reset with phone 5550000003,
-     * Monday to Friday 08:00-18:00, closed on 2026-12-25, 08:00-13:00 on 2026-12-31, Reception
+     * Monday to Friday 08:00-18:00, closed on the next Christmas, 08:00-13:00 on the next New Year's Eve, Reception
      * Programmer assigned, the activity log's default policy), whatever another test or an earlier
      * run changed. ACME only.
      */
@@ -151,8 +158,8 @@ export async function adminApi(request: APIRequestContext, who: DemoLogin = "acm
         fpi: "1",
         schedule_opens: [0, 1, 2, 3, 4, 5, 6].map((d) => ({ scheduleDay: d, ...weekday(d) })),
         schedule_exceptions: [
-          { exceptionDate: "2026-12-25", openWholeDay: false, openTime: "", closeTime: "" },
-          { exceptionDate: "2026-12-31", openWholeDay: true, openTime: "08:00", closeTime: "13:00" },
+          { exceptionDate: demoDates(seedNow()).christmas, openWholeDay: false, openTime: "", closeTime: "" },
+          { exceptionDate: demoDates(seedNow()).newYearsEve, openWholeDay: true, openTime: "08:00", closeTime: "13:00" },
         ],
       });
       const fobs = await call<{ payload: { available_programmers: { id: number; display_name: string }[]; assigned_programmers: { id: number; display_name: string }[] } }>(

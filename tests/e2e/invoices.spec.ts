@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import { adminApi, expect, runNow, test, unique } from "./fixtures";
+import { isoDay } from "../../db/seed/clock";
 
 /*
  * Billing (spec part 2 §2, §5): RSL1 bills ACME through the form, the totals on screen and on the
@@ -25,7 +26,6 @@ const LINES: (RefLine & { name: string; desc: string; msrp: string; discount?: s
   { name: "Cable", desc: "Half a cent rounds up", qty: 9, msrp: "0.05", msrpCents: 5, discount: "10", discountBp: 1000 },
 ];
 
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const usDay = (iso: string) => `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(0, 4)}`;
 
 const L = {

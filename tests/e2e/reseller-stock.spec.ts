@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { adminApi, expect, LANGUAGE_AND_WIDTH_RUNS, runNow, signIn, test, unique } from "./fixtures";
 import { axeFindings } from "./axe";
+import { isoDay } from "../../db/seed/clock";
 
 /*
  * The reseller's panel, stock and transfer screens (spec part 2 §2 Reseller screens, §4 Transfer,
@@ -60,7 +61,6 @@ const TEXT = {
   },
 } as const;
 
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 /** Today where RSL1 runs (New York in the seed): the day a transfer's shipping date starts at. */
 const rsl1Today = () => new Intl.DateTimeFormat("en-CA", { timeZone: "America/New_York" }).format(runNow());
 const CODE_CHARS = "ABCDEFGHIJKLMNOPQRSTUWXYZ0123456789";

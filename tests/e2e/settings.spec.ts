@@ -1,8 +1,9 @@
-import { adminApi, expect, test } from "./fixtures";
+import { demoDates, isoDay } from "../../db/seed/clock";
+import { adminApi, expect, seedNow, test } from "./fixtures";
 
 // Demo data: ACME has settings (Europe/Madrid, scheduled open on, FPI on, reset by super admin
-// with contact phone 5550000003), Monday to Friday open 08:00-18:00, exceptions on 2026-12-25 and
-// 2026-12-31, and three fob programmers of which Reception Programmer is assigned. Device 1 has
+// with contact phone 5550000003), Monday to Friday open 08:00-18:00, exceptions on the next Christmas
+// and New Year's Eve (db/seed/clock.ts), and three fob programmers of which Reception Programmer is assigned. Device 1 has
 // scheduled open. Each test first puts those back through the admin API, so it does not depend on
 // an earlier test or run. Other specs sign in to ACME and rely on the admin reset mode, so neither
 // the reset mode nor two-factor sign-in is changed here.
@@ -113,14 +114,18 @@ test.describe("company settings", () => {
     await expect(page.getByText("Exception date is required or invalid")).toBeVisible();
 
     await page.getByLabel("Close time, Monday").fill("19:00");
-    await page.getByLabel("Exception 3 date").fill("2027-01-06");
+    // The demo's two exceptions in date order, and a day after both.
+    const { christmas, newYearsEve } = demoDates(seedNow());
+    const [first, second] = [christmas, newYearsEve].sort();
+    const added = isoDay(Date.parse(second), 6);
+    await page.getByLabel("Exception 3 date").fill(added);
     await page.getByRole("checkbox", { name: "Exception 3 open" }).click();
     await expect(page.getByLabel("Exception 3 open time")).toBeDisabled();
 
     // Deleting asks first; Escape cancels and keeps the row.
     await page.getByRole("button", { name: "Delete exception 1" }).click();
     const dialog = page.getByRole("alertdialog");
-    await expect(dialog).toContainText("2026-12-25");
+    await expect(dialog).toContainText(first);
     await page.keyboard.press("Escape");
     await expect(dialog).toHaveCount(0);
     await expect(page.getByTestId("exceptions").locator("tbody tr")).toHaveCount(3);
@@ -133,13 +138,13 @@ test.describe("company settings", () => {
     await page.reload();
     await expect(page.getByLabel("Open time, Monday")).toHaveValue("07:00");
     await expect(page.getByLabel("Close time, Monday")).toHaveValue("19:00");
-    await expect(page.getByLabel("Exception 1 date")).toHaveValue("2026-12-31");
-    await expect(page.getByLabel("Exception 2 date")).toHaveValue("2027-01-06");
+    await expect(page.getByLabel("Exception 1 date")).toHaveValue(second);
+    await expect(page.getByLabel("Exception 2 date")).toHaveValue(added);
 
     await page.goto("/deviceDetails?id=1");
     await expect(page.getByText("07:00")).toBeVisible();
-    await expect(page.getByTestId("exceptions")).toContainText("2027-01-06");
-    await expect(page.getByTestId("exceptions")).not.toContainText("2026-12-25");
+    await expect(page.getByTestId("exceptions")).toContainText(added);
+    await expect(page.getByTestId("exceptions")).not.toContainText(first);
   });
 
   for (const { lang, close, submit, message } of [

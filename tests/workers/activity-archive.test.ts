@@ -17,6 +17,7 @@ import { authFromToken, type Auth } from "~/utils/auth-guards.server";
 import { companyLogStub, type CompanyLogEnv } from "~/utils/company-log.server";
 import { newSession } from "~/utils/session.server";
 import { api, db, login, schema } from "./helpers";
+import { isoDay } from "../../db/seed/clock";
 
 const ACME = 3;
 const BETA = 4;
@@ -24,7 +25,6 @@ const DAY = 86_400_000;
 const logEnv = env as unknown as CompanyLogEnv;
 const bucket = (env as unknown as { ACTIVITY_ARCHIVE: R2Bucket }).ACTIVITY_ARCHIVE;
 const core = createCore(coreModule);
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 let now: number;
 let today: number;

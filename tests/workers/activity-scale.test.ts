@@ -6,16 +6,16 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { STREAM_CHUNK } from "~/services/activity.server";
-import { consoleWorker, api, db, login, ORIGIN, pageCookie, schema } from "./helpers";
+import { consoleWorker, api, db, login, ORIGIN, pageCookie, schema, workerNow } from "./helpers";
+import { isoDay } from "../../db/seed/clock";
 
 const ACME = 3;
 const BETA = 4;
 const HOST = new URL(ORIGIN).host;
 const DAY = 86_400_000;
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 // 80 days ago is inside the hot window and before the demo's recent rows; BETA's 2,500 rows cross two
 // chunk boundaries, and every fifth row shares its time with the next, so the keyset's id tie-break is exercised.
-const T0 = (Math.floor(Date.now() / DAY) - 80) * DAY + 12 * 3_600_000;
+const T0 = (Math.floor(workerNow() / DAY) - 80) * DAY + 12 * 3_600_000;
 const ROWS = 2 * STREAM_CHUNK + 500;
 const RANGE = `filterFromDate=${isoDay(T0)}&filterToDate=${isoDay(T0 + 3 * DAY)}`;
 

@@ -11,12 +11,12 @@ import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { companyLogStub, type CompanyLogEnv } from "~/utils/company-log.server";
-import { api, companyLog, db, login, schema } from "./helpers";
+import { api, companyLog, db, login, schema, workerNow } from "./helpers";
 
 const BETA = 4;
 const DAY = 86_400_000;
 // 85 days ago: inside the hot window, and apart from the demo's recent rows.
-const T0 = (Math.floor(Date.now() / DAY) - 85) * DAY + 12 * 3_600_000;
+const T0 = (Math.floor(workerNow() / DAY) - 85) * DAY + 12 * 3_600_000;
 const MISSING_DEVICE = 987_654;
 
 let beta: string;

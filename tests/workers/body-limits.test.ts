@@ -8,7 +8,7 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { consoleWorker, fromEveryLog, ORIGIN, schema } from "./helpers";
+import { consoleWorker, fromEveryLog, ORIGIN, schema, workerNow } from "./helpers";
 
 const MiB = 1024 * 1024;
 const LIMITS = [
@@ -16,7 +16,7 @@ const LIMITS = [
   { name: "gateway event batch", path: "/api/gateway/events", bytes: 8 * MiB, message: "The request body is larger than 8 MiB" },
 ];
 /** A recent instant: inside the hot window whenever the suite runs (decision 0049). */
-const AT = Date.now() - 3_600_000;
+const AT = workerNow() - 3_600_000;
 
 let serial = 0;
 /** A gateway batch of one door event, padded with JSON whitespace to exactly `size` bytes. */

@@ -25,14 +25,14 @@ import { companyLogStub, type CompanyLogEnv } from "~/utils/company-log.server";
 import { authFromToken, type Auth } from "~/utils/auth-guards.server";
 import { newSession } from "~/utils/session.server";
 import { seedDemo } from "../../db/seed/demo";
-import { api, companyLog, db, login, schema, workerNow } from "./helpers";
+import { api, companyLog, db, login, schema, seedNow, workerNow } from "./helpers";
+import { isoDay } from "../../db/seed/clock";
 
 const BETA = 4;
 const ROWS = 3_000;
 const DAY = 86_400_000;
 /** Inside the default 90-day hot window, so the store's upkeep archives these rows but keeps them at hand. */
 let T0: number;
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const ACME = 3;
 const logEnv = env as unknown as CompanyLogEnv;
 const core = createCore(coreModule);
@@ -256,7 +256,7 @@ async function insertRows(target: D1Database, table: string, columns: readonly s
 async function buildReference() {
   const migrations = (env as unknown as { TEST_MIGRATIONS: D1Migration[] }).TEST_MIGRATIONS.filter((m) => m.name < "0024" || m.name >= "0026");
   await applyD1Migrations(REFERENCE_DB, migrations);
-  await seedDemo(reference());
+  await seedDemo(reference(), { now: seedNow() });
   await REFERENCE_DB.batch([REFERENCE_DB.prepare("DELETE FROM activity_logs"), REFERENCE_DB.prepare("DELETE FROM activity_notes")]);
   const store = companyLogStub(logEnv, BETA);
   // The store's upkeep settled first: nothing it does later today changes what the store holds.

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, login } from "./helpers";
+import { demoDates } from "../../db/seed/clock";
+import { api, login, seedNow } from "./helpers";
 
 const BASE = "/api/admin";
 let acme: string;
@@ -29,8 +30,9 @@ describe("GET /user/getDeviceDetails", () => {
       sensor1_open_name: "Door Open",
     });
     expect(p.schedule).toMatchObject({ Monday: "08:00 - 18:00", Saturday: "Closed" });
-    expect(p.exceptions.map((e: { exceptionDate: string }) => e.exceptionDate)).toEqual(["2026-12-25", "2026-12-31"]);
-    expect(p.exceptions[0].exceptionsDays).toBe("Closed");
+    const { christmas, newYearsEve } = demoDates(seedNow());
+    expect(p.exceptions.map((e: { exceptionDate: string }) => e.exceptionDate)).toEqual([christmas, newYearsEve].sort());
+    expect(p.exceptions.find((e: { exceptionDate: string }) => e.exceptionDate === christmas).exceptionsDays).toBe("Closed");
     expect(p.users).toContainEqual({ user_id: 3, display_name: "Admin, Alice" });
     expect(p.deviceGroup.map((g: { id: number }) => g.id).sort()).toEqual([1, 2, 4]);
   });

@@ -2,12 +2,12 @@ import { env } from "cloudflare:test";
 import { eq, inArray, like } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedGateway } from "../../db/seed/gateway";
-import { auditRows, consoleWorker, db, fromEveryLog, ORIGIN, schema } from "./helpers";
+import { auditRows, consoleWorker, db, fromEveryLog, ORIGIN, schema, workerNow } from "./helpers";
 
 const SECRET = String(env.GATEWAY_SECRET);
 const DAY = 86_400_000;
 /** Board event times inside the hot window whenever the suite runs (older days leave the store, decision 0049); T2 is later. */
-const T = (Math.floor(Date.now() / DAY) - 10) * DAY;
+const T = (Math.floor(workerNow() / DAY) - 10) * DAY;
 const T2 = T + 10_000_000_000;
 
 async function gw(method: string, path: string, body?: unknown, secret: string | null = SECRET) {

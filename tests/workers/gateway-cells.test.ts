@@ -16,7 +16,7 @@ const BETA = 4;
 const MAIN_SECRET = String(env.GATEWAY_SECRET);
 const CELL_B_SECRET = "cell-b-gateway-secret";
 /** A recent instant: inside the hot window whenever the suite runs (decision 0049). */
-const AT = Date.now() - 3_600_000;
+const AT = workerNow() - 3_600_000;
 
 async function post(secret: string, events: unknown[]) {
   const res = await consoleWorker.fetch(`${ORIGIN}/api/gateway/events`, {

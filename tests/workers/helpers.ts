@@ -30,6 +30,12 @@ export function workerNow(): number {
   return nowMs();
 }
 
+/**
+ * The instant the demo data of every file was seeded relative to (tests/workers/setup.ts, decision
+ * 0064): tests that expect a seeded date derive it from this (`demoDates`, `isoDay` in db/seed/clock.ts).
+ */
+export const seedNow = (): number => Number((env as unknown as { SEED_NOW: string }).SEED_NOW);
+
 /** Drizzle over the test D1, for asserting what a call changed. */
 export const db = () => drizzle(env.DB, { schema });
 export { schema };

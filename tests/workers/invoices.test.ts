@@ -1,6 +1,7 @@
 import { count, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, auditsNamed, db, login, schema, workerNow } from "./helpers";
+import { isoDay } from "../../db/seed/clock";
+import { api, auditsNamed, db, login, schema, seedNow, workerNow } from "./helpers";
 
 /*
  * Billing calls (spec part 2 §7): who reads which invoice, the create-invoice rules, exact money and
@@ -14,7 +15,6 @@ let acme: string;
 let other: Awaited<ReturnType<typeof otherSubtree>>;
 
 const day = 24 * 3600_000;
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** A second reseller subtree (RS2X → EC2X) with an invoice, and a ROOT → BETA invoice: none of them RSL1's or ACME's to read. */
 async function otherSubtree() {
@@ -80,7 +80,8 @@ describe("reading invoices", () => {
       discount: "90.00",
       total: "510.00",
       total_cents: 51000,
-      due_date: "2027-01-15",
+      // The seed's "Extra boards" invoice is due 56 days after the seed instant.
+      due_date: isoDay(seedNow(), 56),
     });
     expect((await api(acme, "GET", `${BASE}/getInvoiceList`)).body.payload).toHaveLength(3);
 

@@ -1,7 +1,8 @@
 import { env } from "cloudflare:test";
 import { and, desc, eq, max } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { consoleWorker, api, companyLog, db, login, ORIGIN, pageCookie, schema, workerNow } from "./helpers";
+import { demoDates } from "../../db/seed/clock";
+import { consoleWorker, api, companyLog, db, login, ORIGIN, pageCookie, schema, seedNow, workerNow } from "./helpers";
 
 const BASE = "/api/admin/settings";
 const ACME = 3;
@@ -82,7 +83,8 @@ describe("GET /settings/getCompanySettings", () => {
     });
     expect(r.body.payload.schedule_opens).toHaveLength(7);
     expect(r.body.payload.schedule_opens[0]).toEqual({ scheduleDay: 0, openWholeDay: true, openTime: "08:00", closeTime: "18:00" });
-    expect(r.body.payload.schedule_exceptions.map((e: { exceptionDate: string }) => e.exceptionDate)).toEqual(["2026-12-25", "2026-12-31"]);
+    const { christmas, newYearsEve } = demoDates(seedNow());
+    expect(r.body.payload.schedule_exceptions.map((e: { exceptionDate: string }) => e.exceptionDate)).toEqual([christmas, newYearsEve].sort());
 
     const b = await api(beta, "GET", `${BASE}/getCompanySettings`);
     expect(b.body.payload).toMatchObject({ company_id: BETA, default_time_zone_id: berlin, schedule_open: "0", fob_programmers: [] });
