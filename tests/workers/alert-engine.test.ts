@@ -140,6 +140,24 @@ async function matchedEventIds(alertId: number): Promise<(string | null)[]> {
   return matches.filter((m) => eventIds.has(m.activityId)).map((m) => eventIds.get(m.activityId)!);
 }
 
+/**
+ * The UTC instants of Madrid's and New York's autumn clock changes in the year whose autumn is nearest
+ * `now` while inside a 180-day store: last year's until 170 days after it, then this year's (ahead).
+ */
+function autumnChangesNear(now: number) {
+  const lastSundayOfOctober = (y: number) => {
+    const d = new Date(Date.UTC(y, 9, 31, 1));
+    return d.getTime() - d.getUTCDay() * 86_400_000;
+  };
+  const firstSundayOfNovember = (y: number) => {
+    const d = new Date(Date.UTC(y, 10, 1, 6));
+    return d.getTime() + ((7 - d.getUTCDay()) % 7) * 86_400_000;
+  };
+  const thisYear = new Date(now).getUTCFullYear();
+  const year = lastSundayOfOctober(thisYear - 1) + 170 * 86_400_000 >= now ? thisYear - 1 : thisYear;
+  return { madridChange: lastSundayOfOctober(year), newYorkChange: firstSundayOfNovember(year) };
+}
+
 async function addAlert(body: Record<string, unknown>): Promise<number> {
   const r = await api(acme, "POST", `${BASE}/addAlert`, { ...base(), ...body });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -150,8 +168,7 @@ beforeAll(async () => {
   acme = await login("acme");
   madrid = (await db().query.timeZones.findFirst({ where: eq(schema.timeZones.name, "Europe/Madrid") }))!.id;
   await db().update(schema.mailerConfigs).set({ hostName: "127.0.0.1", port: smtpPort });
-  // The autumn clock changes of 2026 stay in ACME's store when the suite runs at a later clock (decision 0049):
-  // the checks read the matched entries there.
+  // The last autumn clock changes stay in ACME's store (decision 0049): the checks read the matched entries there.
   await db().update(schema.companySettings).set({ activityHotDays: 180 }).where(eq(schema.companySettings.companyId, 3));
   // The demo's own alerts stay out of the counts.
   await db().update(schema.alerts).set({ deletedAt: 1 });
@@ -248,39 +265,45 @@ describe("alert engine", () => {
   });
 
   it("fires in both passes of the repeated hour when the clocks go back, in Madrid and New York", async () => {
-    // Madrid, Sunday 2026-10-25: 03:00 CEST (UTC+2) becomes 02:00 CET (UTC+1) at 01:00Z.
-    // New York, Sunday 2026-11-01: 02:00 EDT (UTC-4) becomes 01:00 EST (UTC-5) at 06:00Z.
-    // Each alert covers that Sunday only; the comments give the local time of each event.
+    // The autumn change nearest the run's clock that the store still holds (its window is 180 days here):
+    // Madrid's last Sunday of October, 03:00 CEST (UTC+2) becomes 02:00 CET (UTC+1) at 01:00Z; New York's
+    // first Sunday of November, 02:00 EDT (UTC-4) becomes 01:00 EST (UTC-5) at 06:00Z. An autumn still ahead
+    // of the clock is fine: the engine matches an event by its own time.
+    const { madridChange, newYorkChange } = autumnChangesNear(workerNow());
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const min = 60_000;
+    // Each alert covers that Sunday only; the names give the local time of each event.
     const newYork = (await db().query.timeZones.findFirst({ where: eq(schema.timeZones.name, "America/New_York") }))!.id;
-    const events: Record<string, string> = {
-      "mad-0145-cest": "2026-10-24T23:45:00Z",
-      "mad-0215-cest": "2026-10-25T00:15:00Z",
-      "mad-0245-cest": "2026-10-25T00:45:00Z",
-      "mad-0215-cet": "2026-10-25T01:15:00Z",
-      "mad-0245-cet": "2026-10-25T01:45:00Z",
-      "mad-0300-cet": "2026-10-25T02:00:00Z",
-      "mad-2345-cet": "2026-10-25T22:45:00Z",
-      "mad-mon-0000": "2026-10-25T23:00:00Z",
-      "ny-0145-edt": "2026-11-01T05:45:00Z",
-      "ny-0115-est": "2026-11-01T06:15:00Z",
-      "ny-0145-est": "2026-11-01T06:45:00Z",
-      "ny-0215-est": "2026-11-01T07:15:00Z",
-      "ny-0245-est": "2026-11-01T07:45:00Z",
-      "ny-2345-est": "2026-11-02T04:45:00Z",
-      "ny-mon-0000": "2026-11-02T05:00:00Z",
+    const events: Record<string, number> = {
+      "mad-0145-cest": madridChange - 75 * min,
+      "mad-0215-cest": madridChange - 45 * min,
+      "mad-0245-cest": madridChange - 15 * min,
+      "mad-0215-cet": madridChange + 15 * min,
+      "mad-0245-cet": madridChange + 45 * min,
+      "mad-0300-cet": madridChange + 60 * min,
+      "mad-2345-cet": madridChange + (21 * 60 + 45) * min,
+      "mad-mon-0000": madridChange + 22 * 60 * min,
+      "ny-0145-edt": newYorkChange - 15 * min,
+      "ny-0115-est": newYorkChange + 15 * min,
+      "ny-0145-est": newYorkChange + 45 * min,
+      "ny-0215-est": newYorkChange + 75 * min,
+      "ny-0245-est": newYorkChange + 105 * min,
+      "ny-2345-est": newYorkChange + (22 * 60 + 45) * min,
+      "ny-mon-0000": newYorkChange + 23 * 60 * min,
     };
+    const [madridSunday, newYorkSunday] = [day(madridChange), day(newYorkChange)];
     const table: { zone: number; date: string; hours: [string, string] | "all day"; fires: string[] }[] = [
-      { zone: madrid, date: "2026-10-25", hours: ["02:00", "03:00"], fires: ["mad-0215-cest", "mad-0245-cest", "mad-0215-cet", "mad-0245-cet"] },
-      { zone: madrid, date: "2026-10-25", hours: ["01:30", "02:30"], fires: ["mad-0145-cest", "mad-0215-cest", "mad-0215-cet"] },
+      { zone: madrid, date: madridSunday, hours: ["02:00", "03:00"], fires: ["mad-0215-cest", "mad-0245-cest", "mad-0215-cet", "mad-0245-cet"] },
+      { zone: madrid, date: madridSunday, hours: ["01:30", "02:30"], fires: ["mad-0145-cest", "mad-0215-cest", "mad-0215-cet"] },
       {
         zone: madrid,
-        date: "2026-10-25",
+        date: madridSunday,
         hours: "all day",
         fires: ["mad-0145-cest", "mad-0215-cest", "mad-0245-cest", "mad-0215-cet", "mad-0245-cet", "mad-0300-cet", "mad-2345-cet"],
       },
-      { zone: newYork, date: "2026-11-01", hours: ["02:00", "03:00"], fires: ["ny-0215-est", "ny-0245-est"] },
-      { zone: newYork, date: "2026-11-01", hours: ["01:30", "02:30"], fires: ["ny-0145-edt", "ny-0145-est", "ny-0215-est"] },
-      { zone: newYork, date: "2026-11-01", hours: "all day", fires: ["ny-0145-edt", "ny-0115-est", "ny-0145-est", "ny-0215-est", "ny-0245-est", "ny-2345-est"] },
+      { zone: newYork, date: newYorkSunday, hours: ["02:00", "03:00"], fires: ["ny-0215-est", "ny-0245-est"] },
+      { zone: newYork, date: newYorkSunday, hours: ["01:30", "02:30"], fires: ["ny-0145-edt", "ny-0145-est", "ny-0215-est"] },
+      { zone: newYork, date: newYorkSunday, hours: "all day", fires: ["ny-0145-edt", "ny-0115-est", "ny-0145-est", "ny-0215-est", "ny-0245-est", "ny-2345-est"] },
     ];
     const ids: number[] = [];
     for (const [i, row] of table.entries()) {
@@ -302,7 +325,7 @@ describe("alert engine", () => {
         }),
       );
     }
-    await gatewayEvents(Object.entries(events).map(([name, at]) => ({ deviceId: 4, type: "access.denied", at: Date.parse(at), id: `alert-test/autumn/${name}` })));
+    await gatewayEvents(Object.entries(events).map(([name, at]) => ({ deviceId: 4, type: "access.denied", at, id: `alert-test/autumn/${name}` })));
     await wake();
     for (const [i, row] of table.entries()) {
       const matched = await matchedEventIds(ids[i]);
@@ -312,8 +335,9 @@ describe("alert engine", () => {
     // (ACME: Madrid) with the zone in force then: summer time before the change, winter time after it.
     const mail = await inbox();
     expect(mail).toHaveLength(table.length);
-    expect(mail.some((m) => m.raw.includes("Oct 25, 2026, 01:45 CEST"))).toBe(true);
-    expect(mail.some((m) => m.raw.includes("Nov 1, 2026, 06:45 CET"))).toBe(true);
+    const year = madridSunday.slice(0, 4);
+    expect(mail.some((m) => m.raw.includes(`Oct ${Number(madridSunday.slice(8))}, ${year}, 01:45 CEST`))).toBe(true);
+    expect(mail.some((m) => m.raw.includes(`Nov ${Number(newYorkSunday.slice(8))}, ${year}, 06:45 CET`))).toBe(true);
   });
 
   it("does not fire for a user outside its conditions", async () => {
