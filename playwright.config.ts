@@ -17,7 +17,8 @@ import { seedInstant } from "./db/seed/clock";
  * Each console's demo data is seeded relative to its own clock: at the start of the UTC day it reads
  * when the run starts (`SEED_NOW`, `seedNow()` in the fixtures; docs/decisions/0064-seed-relative-to-the-run-clock.md),
  * so a run at any date, real or shifted, sees e-keys in force and recent traffic.
- * One more console, with a short idle timeout, serves the idle tests. All deliver mail to one SMTP sink.
+ * One more console, with a short idle timeout, serves the idle tests. All deliver mail to one SMTP sink;
+ * on all, a board has E2E_UNLOCK_TTL_MS to answer an unlock.
  *
  * Environment (all optional):
  * - `E2E_NOW`: an ISO-8601 instant (`2026-11-23T17:20:00+01:00`): one project instead, every test at
@@ -110,11 +111,18 @@ export const E2E_CONSOLE_PORTS = [...E2E_RUNS.flatMap((r) => r.consolePorts), E2
 const E2E_TZ = resolvedEnv("E2E_TZ", () => "America/New_York");
 const retries = Number(process.env.E2E_RETRIES ?? 0);
 
+/**
+ * A board's time to answer an unlock on the test consoles: 20 s instead of 60 (honoured with
+ * `ENVIRONMENT=test` only), so remote-unlock.spec.ts's expiry test waits 20 s, not a minute; its
+ * success tests already give the board 20 s (docs/decisions/0069-gate-time-per-suite.md).
+ */
+export const E2E_UNLOCK_TTL_MS = 20_000;
+
 // Each console keeps its state in its own folder, named after its port, copied from the template of its seed instant.
 const consoleServer = (consolePort: number, clockOffsetMs: number, seedNow: number, extra = "") => ({
   command:
     `rm -rf .tmp/e2e-${consolePort} && RUNTIME=miniflare FROM_TEMPLATE=1 STATE_DIR=.tmp/e2e-${consolePort} PORT=${consolePort} SMTP_PORT=${E2E_SMTP_PORT} SEED_NOW=${seedNow} bash scripts/serve-local.sh ` +
-    `--var ENVIRONMENT:test --var TEST_CLOCK_OFFSET_MS:${clockOffsetMs} ` +
+    `--var ENVIRONMENT:test --var TEST_CLOCK_OFFSET_MS:${clockOffsetMs} --var TEST_UNLOCK_TTL_MS:${E2E_UNLOCK_TTL_MS} ` +
     `--var 'MAP_TILE_URL:${E2E_TILE_ORIGIN}/{z}/{x}/{y}.png' --var 'MAP_TILE_ATTRIBUTION:Local test tiles' ${extra}`.trim(),
   url: `${origin(consolePort)}/login`,
   // Generous: on a loaded 2-core machine a fresh build's first start has taken over two minutes.

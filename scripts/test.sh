@@ -42,6 +42,15 @@ suite() { # suite <name> <command...>: runs now, output as it comes
   record "$name" "$status" $(($(date +%s) - start))
 }
 
+# timed <name> <command...>: one step of a suite that runs several, its wall time printed after it.
+timed() {
+  local name=$1 start status=0; shift
+  start=$(date +%s)
+  "$@" || status=$?
+  echo "--- $name: $([ "$status" -eq 0 ] && echo passed || echo FAILED) in $(($(date +%s) - start)) s"
+  return "$status"
+}
+
 # beside <name> <command...>: starts a suite in the background, its output kept in a log;
 # join_beside waits for every such suite, prints its output and records it.
 beside_names=(); beside_pids=(); beside_logs=(); beside_count=0
@@ -62,6 +71,9 @@ join_beside() {
     cat "${beside_logs[$i]}.log"
     read -r status seconds <"${beside_logs[$i]}.result" || { status=FAILED seconds=0; }
     record "${beside_names[$i]}" "$status" "$seconds"
+    # A lane's steps (`timed`), each on a line of its own under it.
+    mapfile -t -O "${#timings[@]}" timings < <(sed -nE 's/^--- (.*): (passed|FAILED) in ([0-9]+) s$/\3 \2 \1/p' "${beside_logs[$i]}.log" |
+      while read -r seconds status name; do printf '%5d s  %-6s    %s\n' "$seconds" "$status" "$name"; done)
     [ "$status" = passed ] || failed_logs+=("${beside_names[$i]}|${beside_logs[$i]}.log")
   done
   beside_names=(); beside_pids=(); beside_logs=()
@@ -77,20 +89,25 @@ summary() {
   local entry
   for entry in "${failed_logs[@]}"; do
     echo "--- what failed in ${entry%%|*}:"
-    grep -E '✘|not ok |FAIL |Error:|Expected|Received|^ +[0-9]+\) ' "${entry#*|}" | head -60
+    grep -E '✘|not ok |FAIL |Error:|Expected|Received|^ +[0-9]+\) |^--- .*: FAILED in ' "${entry#*|}" | head -60
   done
   [ "$failed" -gt 0 ] && echo "Failed suites: ${failures[*]}"
   echo "suites: $passed passed, $failed failed"
   [ "$failed" -eq 0 ]
 }
 
-# Gates: each one fails `npm test` on its own. The two type checks and ESLint are single-threaded,
-# so two run at a time.
-beside "gate: lint (eslint)" npx eslint .
+# Gates: each one fails `npm test` on its own. Each is single-threaded, so they run in two lanes of
+# about the same length, one per core: the type checks here, ESLint then the formatters beside them.
+lint_and_format() {
+  local status=0
+  timed "gate: lint (eslint)" npx eslint . || status=1
+  timed "gate: format (prettier --check; fix with npm run format)" npx prettier --check --log-level=warn . || status=1
+  timed "gate: core format (cargo fmt --check)" core_fmt_check || status=1
+  return "$status"
+}
+beside "gate: lint and format (eslint, prettier, cargo fmt)" lint_and_format
 suite "gate: console types (tsc --noEmit)" npx tsc --noEmit
 suite "gate: gateway JSDoc types (tsc -p gateway)" npx tsc -p gateway
-suite "gate: format (prettier --check; fix with npm run format)" npx prettier --check --log-level=warn .
-suite "gate: core format (cargo fmt --check)" core_fmt_check
 join_beside
 [ "${1:-}" = "--gates" ] && { summary; exit; } # `npm run gates`: only these
 
@@ -104,11 +121,12 @@ build_console || exit 1
 bash scripts/bundle-console.sh || exit 1 # the Worker the Workers tests and the end-to-end consoles run
 setup_time "console build and Worker bundle" $(($(date +%s) - build_started))
 
-# Workers test files whose outcome depends on the Worker's clock: those reading it (workerNow) and
-# those tagged @clock in their first line. They run again half an hour before Europe/Madrid springs
-# forward (docs/decisions/0018-test-clock.md); the end-to-end instants are in playwright.config.ts.
+# Workers test files whose outcome depends on the instant, tagged `// @clock: <why>` in their first
+# line, run again half an hour before Europe/Madrid springs forward (docs/decisions/0018-test-clock.md);
+# a file that reads the clock only to stamp rows relative to it is not tagged (decision 0069). The
+# end-to-end instants are in playwright.config.ts.
 DST_EVE="2027-03-28T01:30:00+01:00"
-mapfile -t clock_files < <(grep -l -e "workerNow" -e "^// @clock" tests/workers/*.test.ts)
+mapfile -t clock_files < <(grep -l "^// @clock" tests/workers/*.test.ts)
 
 # The core (a Rust build, then Node's tests) beside the console's unit and Workers tests.
 [ -f core-wasm/scripts/test.sh ] && beside "access-window core" bash core-wasm/scripts/test.sh

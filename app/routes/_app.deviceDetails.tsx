@@ -18,7 +18,7 @@ import { Alert, AlertTitle } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { PageHeader } from "~/components/ui/page-header";
-import { COMMAND_MSG, unlockSchema } from "~/schemas/device-commands";
+import { COMMAND_MSG, unlockSchema, unlockTtlFor } from "~/schemas/device-commands";
 import { configureSchema, deviceIdSchema, removeConfigurationSchema } from "~/schemas/device-lifecycle";
 import { latestCommand, requestUnlock } from "~/services/device-commands.server";
 import {
@@ -101,7 +101,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         request,
         unlockSchema,
         async (v) => {
-          await requestUnlock(db, auth, v, now);
+          await requestUnlock(db, auth, v, now, unlockTtlFor(context.cloudflare.env));
           return redirectWithMessage(page, { ns: "devices", message: COMMAND_MSG.sent });
         },
         refuseWithToast("devices"),

@@ -23,3 +23,14 @@ export const commandIdSchema = z.object({ commandId: positiveId(COMMAND_MSG.comm
 
 /** How long a board has to answer an unlock: a stale one must never open a door later. */
 export const UNLOCK_TTL_MS = 60_000;
+
+/**
+ * The unlock's time to answer for `env`: UNLOCK_TTL_MS, or `TEST_UNLOCK_TTL_MS` when `ENVIRONMENT` is
+ * exactly "test" (as `TEST_CLOCK_OFFSET_MS`, docs/decisions/0018-test-clock.md), so the end-to-end
+ * expiry test waits seconds instead of a real minute (docs/decisions/0069-gate-time-per-suite.md).
+ */
+export function unlockTtlFor(env: { ENVIRONMENT?: unknown; TEST_UNLOCK_TTL_MS?: unknown }): number {
+  if (env.ENVIRONMENT !== "test") return UNLOCK_TTL_MS;
+  const n = Number(env.TEST_UNLOCK_TTL_MS);
+  return typeof env.TEST_UNLOCK_TTL_MS === "string" && Number.isSafeInteger(n) && n > 0 ? n : UNLOCK_TTL_MS;
+}

@@ -9,7 +9,7 @@
  * "Command Failed" activity in the same batch.
  */
 import { and, desc, eq, gt, inArray, lte, sql, type SQL } from "drizzle-orm";
-import { COMMAND_MSG, commandIdSchema, unlockSchema, UNLOCK_TTL_MS } from "~/schemas/device-commands";
+import { COMMAND_MSG, commandIdSchema, unlockSchema } from "~/schemas/device-commands";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { chunks, schema, type Db } from "~/utils/db.server";
@@ -70,8 +70,11 @@ async function findDevice(db: Db, auth: Auth, id: number) {
   return row ?? notFound(COMMAND_MSG.deviceNotFound);
 }
 
-/** Queues an unlock for one of the caller's configured devices; one open command per device at a time. */
-export async function requestUnlock(db: Db, auth: Auth, input: unknown, now: number): Promise<DeviceCommand> {
+/**
+ * Queues an unlock for one of the caller's configured devices, expiring `ttlMs` later (`unlockTtlFor`);
+ * one open command per device at a time.
+ */
+export async function requestUnlock(db: Db, auth: Auth, input: unknown, now: number, ttlMs: number): Promise<DeviceCommand> {
   assertCan(auth, MODULE, "modify");
   const { id } = parseInput(unlockSchema, input);
   const device = await findDevice(db, auth, id);
@@ -87,7 +90,7 @@ export async function requestUnlock(db: Db, auth: Auth, input: unknown, now: num
   const [[row]] = await db.batch([
     db
       .insert(c)
-      .values({ companyId: auth.company.id, deviceId: id, command: "unlock", requestedByUserId: auth.user.id, expiresAt: now + UNLOCK_TTL_MS, createdAt: now })
+      .values({ companyId: auth.company.id, deviceId: id, command: "unlock", requestedByUserId: auth.user.id, expiresAt: now + ttlMs, createdAt: now })
       .returning(commandColumns),
     activityInsert(db, {
       companyId: auth.company.id,
@@ -95,7 +98,7 @@ export async function requestUnlock(db: Db, auth: Auth, input: unknown, now: num
       createdByUserId: auth.user.id,
       targetDeviceId: id,
       summary: `Remote unlock requested for ${name}`,
-      details: { command: "unlock", expiresAt: now + UNLOCK_TTL_MS },
+      details: { command: "unlock", expiresAt: now + ttlMs },
       at: now,
     }),
   ]);

@@ -29,4 +29,5 @@ test("the deploy dry run binds production vars and no local origin", { timeout: 
   assert.equal(vars.ENVIRONMENT, "production", stdout);
   assert.doesNotMatch(vars.PUBLIC_ORIGIN ?? "", /localhost|127\.0\.0\.1|\[::1\]|^http:/, "PUBLIC_ORIGIN must not name a local or plain-http console");
   assert.equal(vars.TEST_CLOCK_OFFSET_MS, undefined);
+  assert.equal(vars.TEST_UNLOCK_TTL_MS, undefined);
 });

@@ -1,3 +1,4 @@
+// @clock: an alert's schedule and the digest's window are read at the Worker's instant; scripts/test.sh runs this file again half an hour before the DST switch.
 /**
  * The alert engine on real activity sources: audit rows written by admin API changes, events
  * posted by a gateway, and app events the phone reports through /api/mobile. Each company's log store

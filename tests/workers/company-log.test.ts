@@ -1,3 +1,4 @@
+// @clock: the log's rows are placed on UTC days counted back from the Worker's instant; scripts/test.sh runs this file again half an hour before the DST switch.
 /**
  * Each company's activity log in its own store (docs/decisions/0047 and 0048): the console's Durable Object
  * follows D1 exactly once, keeps to one company, shows today's names, drains D1's outbox without losing or

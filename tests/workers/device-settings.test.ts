@@ -1,3 +1,4 @@
+// @clock: a transfer's today is the reseller's day at the Worker's instant; scripts/test.sh runs this file again half an hour before the DST switch.
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";

@@ -1,3 +1,4 @@
+// @clock: the dashboard counts today's denials in the company's zone; scripts/test.sh runs this file again half an hour before the DST switch.
 /**
  * Live device status (decision 0033): presence and door state arrive through the real gateway API,
  * the devices list filters and sorts by them, staleness turns a silent gateway's boards offline, and

@@ -1,3 +1,4 @@
+// @clock: the dashboard counts today's denials in the company's zone; scripts/test.sh runs this file again half an hour before the DST switch.
 /**
  * Homes per role (decision 0056): a reseller's boards in stock never count as its offline or low-battery
  * devices (nor its customers'), a new company's first-run checklist ticks from its own data and is gone

@@ -1,3 +1,4 @@
+// @clock: a due date is checked against today; scripts/test.sh runs this file again half an hour before the DST switch.
 import { count, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { isoDay } from "../../db/seed/clock";

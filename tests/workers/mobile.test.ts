@@ -1,3 +1,4 @@
+// @clock: a credential ends at the end of today's key; scripts/test.sh runs this file again half an hour before the DST switch.
 import { desc, eq } from "drizzle-orm";
 import { compactVerify, createLocalJWKSet, decodeJwt } from "jose";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { commandIdSchema, COMMAND_MSG, unlockSchema } from "~/schemas/device-commands";
+import { commandIdSchema, COMMAND_MSG, unlockSchema, unlockTtlFor } from "~/schemas/device-commands";
 import { getCommand, requestUnlock, wireCommandId, type DeviceCommand } from "~/services/device-commands.server";
 import { endpoint } from "../define.server";
 
@@ -40,8 +40,8 @@ export const deviceCommandEndpoints = [
     permission: { modules: "devices", action: "modify" },
     body: z.object({ deviceId: unlockSchema.shape.id }),
     response: z.object({ message: z.string(), payload: commandShape }),
-    async handler({ db, auth, body, now }) {
-      return { message: COMMAND_MSG.sent, payload: wire(await requestUnlock(db, auth, { id: body.deviceId }, now)) };
+    async handler({ db, env, auth, body, now }) {
+      return { message: COMMAND_MSG.sent, payload: wire(await requestUnlock(db, auth, { id: body.deviceId }, now, unlockTtlFor(env))) };
     },
   }),
   endpoint({
