@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z, type ZodTypeAny } from "zod";
 import {
   assertConfigurer,
   assertRegistrar,
@@ -11,13 +11,41 @@ import {
   updateDeviceSettings,
   type IssuedSecret,
 } from "~/services/device-lifecycle.server";
-import { endpoint } from "../define.server";
+import type { Auth } from "~/utils/auth-guards.server";
+import type { Db } from "~/utils/db.server";
+import { endpoint, type ApiResult, type Permission } from "../define.server";
 
 const tag = "Device lifecycle";
 const idBody = z.object({ id: z.coerce.number({ invalid_type_error: "id is required" }).int().positive("id is required") });
 const message = z.object({ message: z.string() });
 const secretPayload = z.object({ message: z.string(), payload: z.object({ id: z.number(), serial_number: z.string(), display_name: z.string(), board_secret: z.string() }) });
 const issued = (r: IssuedSecret) => ({ message: r.message, payload: { id: r.id, serial_number: r.serialNumber, display_name: r.displayName, board_secret: r.secret } });
+
+/** Who configures a device (devices modify, or an installer): the settings calls and the secret's rotation. */
+const configurer: Permission = { modules: "devices", guard: (db, auth) => assertConfigurer(db, auth, "modify") };
+
+/**
+ * configureDevice and updateDeviceSettings take the same settings (the service's `configureSchema` checks
+ * them, so a wrong field is the form's 400) from the same callers; only their answers differ.
+ */
+function deviceSettingsEndpoint(e: {
+  path: string;
+  summary: string;
+  response: ZodTypeAny;
+  run: (db: Db, auth: Auth, body: Record<string, unknown>, now: number) => Promise<ApiResult>;
+}) {
+  return endpoint({
+    method: "POST",
+    path: e.path,
+    tag,
+    summary: e.summary,
+    auth: "token",
+    permission: configurer,
+    body: z.record(z.unknown()),
+    response: e.response,
+    handler: ({ db, auth, body, now }) => e.run(db, auth, body, now),
+  });
+}
 
 const reportRow = z.object({
   row: z.number(),
@@ -76,33 +104,19 @@ export const deviceLifecycleEndpoints = [
       };
     },
   }),
-  endpoint({
-    method: "POST",
+  deviceSettingsEndpoint({
     path: "/device/configureDevice",
-    tag,
     summary:
       "Configures an unconfigured device of the caller's company (devices modify, or an installer): fullName, displayName, lockType, relockTrigger (Timer or Door Close), relockTimer, triggerMode, manualLock, bluetoothPowerLevel (1-5), dnortTime, sensor names; lockType is one of Electric Strike, Magnetic Lock, Deadbolt, Mortise Lock, Motor Lock, or empty. Returns the board secret once (payload.board_secret); only its hash is kept. 'Device Configured'.",
-    auth: "token",
-    permission: { modules: "devices", guard: (db, auth) => assertConfigurer(db, auth, "modify") },
-    body: z.record(z.unknown()),
     response: secretPayload,
-    async handler({ db, auth, body, now }) {
-      return issued(await configureDevice(db, auth, body, now));
-    },
+    run: async (db, auth, body, now) => issued(await configureDevice(db, auth, body, now)),
   }),
-  endpoint({
-    method: "POST",
+  deviceSettingsEndpoint({
     path: "/device/updateDeviceSettings",
-    tag,
     summary:
       "Changes a configured device's names and settings (the configureDevice fields, all of them) without removing its configuration; its board secret stays. A new name or re-lock time reaches the gateways' change feed. 'Device Settings Changed'.",
-    auth: "token",
-    permission: { modules: "devices", guard: (db, auth) => assertConfigurer(db, auth, "modify") },
-    body: z.record(z.unknown()),
     response: message,
-    async handler({ db, auth, body, now }) {
-      return await updateDeviceSettings(db, auth, body, now);
-    },
+    run: updateDeviceSettings,
   }),
   endpoint({
     method: "POST",
@@ -111,7 +125,7 @@ export const deviceLifecycleEndpoints = [
     summary:
       "Issues a new board secret for a configured device (returned once); the board holding the old one is disconnected at the gateways' next sync. 'Device Secret Rotated'.",
     auth: "token",
-    permission: { modules: "devices", guard: (db, auth) => assertConfigurer(db, auth, "modify") },
+    permission: configurer,
     body: idBody,
     response: secretPayload,
     async handler({ db, auth, body, now }) {

@@ -6,13 +6,30 @@ import { Field } from "~/components/ui/field";
 import { FilterDisclosure } from "~/components/ui/filter-disclosure";
 import { Input } from "~/components/ui/input";
 import { NativeSelect } from "~/components/ui/native-select";
+import { SearchPicker, type PickerOption, type PickerSource } from "~/components/ui/search-picker";
+import { fold, matchesText } from "~/components/ui/search-picker-state";
 import { OPERATION_TYPES, type UrlFilter } from "~/schemas/activity";
-import { FilterCombobox, type ComboOption } from "./filter-combobox";
 
 /** The fields behind the phone's "Filters (n)" button, counted on it when set. */
 const FOLDED = ["person", "door", "filterFromDate", "filterToDate", "filterFromTime", "filterToTime", "filterOperationType"] as const;
 
 type Named = { id: number; name: string } | null;
+
+/** The answer of resources.activity-options. */
+type ActivityOptions = { options: { value: string; name: string; detail: string | null }[] };
+
+/**
+ * A picker's entries from resources.activity-options: people and doors searched on the server, the
+ * (short) list of event types asked for once and matched by the shown or the catalogue name.
+ */
+function activitySource(kind: "event" | "person" | "door", label: (name: string) => string = (n) => n): PickerSource {
+  return {
+    url: `/resources/activity-options?kind=${kind}`,
+    once: kind === "event",
+    read: (body) => (body as ActivityOptions).options.map((o) => ({ value: o.value, label: label(o.name), detail: o.detail })),
+    match: (o, q) => matchesText(o, q) || fold(o.value).includes(fold(q.trim())),
+  };
+}
 
 /**
  * Text search, event types, person, door, dates, times and trigger, then Filter, Remove filter and
@@ -40,14 +57,14 @@ export function FilterBar({
   const { t } = useTranslation("activity");
   const submit = useSubmit();
   const eventLabel = (name: string) => t(`name.${name}`, { defaultValue: name });
-  const eventOption = (name: string): ComboOption => ({ value: name, label: eventLabel(name) });
-  const [events, setEvents] = useState<ComboOption[]>(() => (current.events ?? []).map(eventOption));
-  const named = (n: Named, id: string | undefined): ComboOption[] => (id ? [{ value: id, label: n?.name ?? `#${id}` }] : []);
+  const eventOption = (name: string): PickerOption => ({ value: name, label: eventLabel(name) });
+  const [events, setEvents] = useState<PickerOption[]>(() => (current.events ?? []).map(eventOption));
+  const named = (n: Named, id: string | undefined): PickerOption[] => (id ? [{ value: id, label: n?.name ?? `#${id}` }] : []);
   const [person, setPerson] = useState(() => named(picked.person, current.person));
   const [door, setDoor] = useState(() => named(picked.door, current.door));
   const chosen = FOLDED.filter((k) => current[k] && !(k === "filterOperationType" && current[k] === "All")).length + (current.events?.length ? 1 : 0);
   const hidden = (["id", "type", "sort"] as const).filter((k) => current[k]);
-  const remove = (label: string) => t("removeChoice", { name: label });
+  const texts = (placeholder: string, list: string) => ({ placeholder, list, noMatch: t("noMatch"), remove: (label: string) => t("removeChoice", { name: label }) });
 
   return (
     <Form
@@ -67,42 +84,13 @@ export function FilterBar({
         </Field>
         <FilterDisclosure active={chosen} className="sm:col-span-2" panelClassName="contents">
           <Field label={t("eventType")} className="lg:col-span-2">
-            <FilterCombobox
-              name="event"
-              multiple
-              selected={events}
-              onChange={setEvents}
-              source={{ url: "/resources/activity-options?kind=event", local: true }}
-              labelOf={eventLabel}
-              placeholder={t("eventTypeAny")}
-              noMatch={t("noMatch")}
-              listLabel={t("eventType")}
-              removeLabel={remove}
-            />
+            <SearchPicker name="event" multiple value={events} onChange={setEvents} source={activitySource("event", eventLabel)} texts={texts(t("eventTypeAny"), t("eventType"))} />
           </Field>
           <Field label={t("person")}>
-            <FilterCombobox
-              name="person"
-              selected={person}
-              onChange={setPerson}
-              source={{ url: "/resources/activity-options?kind=person" }}
-              placeholder={t("anyone")}
-              noMatch={t("noMatch")}
-              listLabel={t("person")}
-              removeLabel={remove}
-            />
+            <SearchPicker name="person" clearable value={person} onChange={setPerson} source={activitySource("person")} texts={texts(t("anyone"), t("person"))} />
           </Field>
           <Field label={t("door")}>
-            <FilterCombobox
-              name="door"
-              selected={door}
-              onChange={setDoor}
-              source={{ url: "/resources/activity-options?kind=door" }}
-              placeholder={t("anyDoor")}
-              noMatch={t("noMatch")}
-              listLabel={t("door")}
-              removeLabel={remove}
-            />
+            <SearchPicker name="door" clearable value={door} onChange={setDoor} source={activitySource("door")} texts={texts(t("anyDoor"), t("door"))} />
           </Field>
           {/* With the date fields it is about (folded with them on phones). */}
           {archivedBefore && (

@@ -7,14 +7,14 @@ import { FormAlert } from "~/components/auth/form-parts";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
-import { MultiSelectChips, type ChipOption } from "~/components/ui/multi-select-chips";
+import { SearchPicker, type PickerOption } from "~/components/ui/search-picker";
 import { translateMessage } from "~/i18n/messages";
 import { alertAddFormSchema, alertModifyFormSchema, type AlertActionData } from "~/schemas/alert-form";
 import { CONDITION_FIELDS, CONDITION_MSG, type ConditionField } from "~/schemas/alerts";
 import { parseOptionsFor } from "~/utils/form-options";
 import { activityName } from "./activity-name";
 import { STEP_OF, StepNav, STEPS } from "./alert-steps";
-import { ConditionPicker, useChipTexts } from "./condition-picker";
+import { alertPickerSource, ConditionPicker, useChipTexts } from "./condition-picker";
 import { CustomScheduleFields, type CustomSchedule } from "./custom-schedule-fields";
 import { RecipientsFields } from "./recipients-fields";
 
@@ -23,12 +23,12 @@ export type AlertFormValues = {
   id?: number;
   name: string;
   activities: string[];
-  createdBy: ChipOption[];
-  targetUsers: ChipOption[];
-  devices: ChipOption[];
+  createdBy: PickerOption[];
+  targetUsers: PickerOption[];
+  devices: PickerOption[];
   schedule: "any" | "custom";
   timeZoneId: string;
-  recipientUsers: ChipOption[];
+  recipientUsers: PickerOption[];
   recipientEmails: string;
 } & CustomSchedule;
 
@@ -57,7 +57,7 @@ export function AlertForm({ mode, values, options, today, readOnly = false }: Pr
   const picked = options.activities.filter((a) => activities.includes(a.name));
   // A picker shows when any chosen activity asks for it.
   const conditions = [0, 1, 2].map((i) => (picked.some((a) => a.alertConditions[i] === "1") ? "1" : "0")).join("");
-  const [targets, setTargets] = useState<Record<ConditionField, ChipOption[]>>({ createdBy: values.createdBy, targetUsers: values.targetUsers, devices: values.devices });
+  const [targets, setTargets] = useState<Record<ConditionField, PickerOption[]>>({ createdBy: values.createdBy, targetUsers: values.targetUsers, devices: values.devices });
   const [schedule, setSchedule] = useState(values.schedule);
   const [custom, setCustom] = useState<CustomSchedule>(() => {
     const { startDate, endDate, neverEnds, days, allDay, startTime, endTime } = values;
@@ -83,7 +83,7 @@ export function AlertForm({ mode, values, options, today, readOnly = false }: Pr
     wrong.forEach((k) => form.validate({ name: k }));
     if (wrong.length === 0 && missing.length === 0) setStep((s) => s + 1);
   };
-  const setTarget = (field: ConditionField) => (next: ChipOption[]) => {
+  const setTarget = (field: ConditionField) => (next: PickerOption[]) => {
     setTargets((x) => ({ ...x, [field]: next }));
     setStepErrors(({ [field]: _, ...rest }) => rest);
   };
@@ -103,12 +103,12 @@ export function AlertForm({ mode, values, options, today, readOnly = false }: Pr
     setCustom({ startDate: today, endDate: "", neverEnds: true, days: Array(7).fill(true), allDay: true, startTime: "", endTime: "" });
   };
 
-  const picker = (field: ConditionField, label: string, any: ChipOption) => (
+  const picker = (field: ConditionField, label: string, any: PickerOption) => (
     <ConditionPicker
       field={field}
       label={label}
       any={any}
-      searchUrl={`/resources/alert-pickers?kind=${field === "devices" ? "devices" : "users"}`}
+      source={alertPickerSource(field === "devices" ? "devices" : "users")}
       error={err(field)}
       value={targets[field]}
       onChange={setTarget(field)}
@@ -133,12 +133,14 @@ export function AlertForm({ mode, values, options, today, readOnly = false }: Pr
               <Input name="name" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} />
             </Field>
             <Field label={t("form.activities")} error={err("activities")} hint={t("form.activitiesHint")} required>
-              <MultiSelectChips
+              <SearchPicker
                 name="activities"
+                multiple
+                keepEnter
                 value={activityOptions.filter((o) => activities.includes(o.value))}
                 onChange={(next) => setActivities(next.map((o) => o.value))}
-                options={activityOptions}
-                texts={{ ...chipTexts, placeholder: t("form.searchActivities") }}
+                source={{ options: activityOptions }}
+                texts={chipTexts(t("form.searchActivities"))}
               />
             </Field>
           </section>

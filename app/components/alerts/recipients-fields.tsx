@@ -3,12 +3,12 @@ import { ConfirmDialog } from "~/components/confirm-dialog";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
-import { MultiSelectChips, type ChipOption } from "~/components/ui/multi-select-chips";
-import { useChipTexts } from "./condition-picker";
+import { SearchPicker, type PickerOption } from "~/components/ui/search-picker";
+import { alertPickerSource, useChipTexts } from "./condition-picker";
 
 type Props = {
-  recipientUsers: ChipOption[];
-  setRecipientUsers: (users: ChipOption[]) => void;
+  recipientUsers: PickerOption[];
+  setRecipientUsers: (users: PickerOption[]) => void;
   recipientEmails: string;
   setRecipientEmails: (text: string) => void;
   /** The alert's name, sent with the test mail. */
@@ -26,12 +26,14 @@ export function RecipientsFields({ recipientUsers, setRecipientUsers, recipientE
   return (
     <>
       <Field label={t("form.recipientUsers")} error={error} hint={t("chips.hint")}>
-        <MultiSelectChips
+        <SearchPicker
           name="recipientUsers"
+          multiple
+          keepEnter
           value={recipientUsers}
           onChange={setRecipientUsers}
-          searchUrl="/resources/alert-pickers?kind=users"
-          texts={{ ...chipTexts, placeholder: t("chips.search") }}
+          source={alertPickerSource("users")}
+          texts={chipTexts(t("chips.search"))}
         />
       </Field>
       <Field label={t("form.recipientEmails")} hint={t("form.recipientEmailsHint")}>

@@ -4,6 +4,7 @@ import { LinkButton } from "~/components/ui/link-button";
 import type { ResellerHome } from "~/services/home-reseller.server";
 import { formatDate } from "~/utils/format";
 import { HomeCard } from "./home-card";
+import { HomeList, HomeStats } from "./home-list";
 import { StatLink } from "./stat-link";
 
 const REQUEST_BADGE = { pending: "warning", accepted: "success", rejected: "destructive" } as const;
@@ -24,61 +25,57 @@ export function ResellerHomeView({ home, zone, canRequest }: { home: ResellerHom
   if (stats.length === 0) return null;
   return (
     <div className="space-y-4">
-      <section aria-labelledby="business-title" className="space-y-3">
-        <h2 id="business-title" className="text-lg font-medium">
-          {t("reseller.title")}
-        </h2>
-        <ul className="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-5">{stats}</ul>
-        {home.invoices && home.invoices.issuedOverdue > 0 && (
-          <p className="text-sm text-destructive" data-testid="overdue">
-            {t("reseller.overdue", { count: home.invoices.issuedOverdue })}
-          </p>
-        )}
-      </section>
+      <HomeStats
+        id="business-title"
+        title={t("reseller.title")}
+        className="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-5"
+        after={
+          home.invoices &&
+          home.invoices.issuedOverdue > 0 && (
+            <p className="text-sm text-destructive" data-testid="overdue">
+              {t("reseller.overdue", { count: home.invoices.issuedOverdue })}
+            </p>
+          )
+        }
+      >
+        {stats}
+      </HomeStats>
       <div className="grid gap-4 lg:grid-cols-2">
         {home.children && (
           <HomeCard id="child-health" title={t("reseller.health")} more={{ to: "/varPanel", label: t("reseller.allChildren") }}>
-            {home.children.rows.length === 0 ? (
-              <p className="text-sm text-muted-foreground">{t("reseller.noChildren")}</p>
-            ) : (
-              <ul className="divide-y divide-border">
-                {home.children.rows.map((c) => (
-                  <li key={c.id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-2" data-testid={`child-${c.code}`}>
-                    <span className="min-w-0 font-medium">
-                      {c.name} <span className="text-sm font-normal text-muted-foreground">({c.code})</span>
-                    </span>
-                    <span className="flex flex-wrap gap-2 text-sm">
-                      <span className="text-muted-foreground">{t("reseller.devices", { count: c.devices })}</span>
-                      <Badge variant={c.offline > 0 ? "destructive" : "outline"} data-testid="offline">
-                        {t("reseller.offline", { count: c.offline })}
-                      </Badge>
-                      <Badge variant={c.lowBattery > 0 ? "warning" : "outline"} data-testid="lowBattery">
-                        {t("reseller.lowBattery", { count: c.lowBattery })}
-                      </Badge>
-                    </span>
-                  </li>
-                ))}
-              </ul>
-            )}
+            <HomeList items={home.children.rows} empty={t("reseller.noChildren")}>
+              {(c) => (
+                <li key={c.id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-2" data-testid={`child-${c.code}`}>
+                  <span className="min-w-0 font-medium">
+                    {c.name} <span className="text-sm font-normal text-muted-foreground">({c.code})</span>
+                  </span>
+                  <span className="flex flex-wrap gap-2 text-sm">
+                    <span className="text-muted-foreground">{t("reseller.devices", { count: c.devices })}</span>
+                    <Badge variant={c.offline > 0 ? "destructive" : "outline"} data-testid="offline">
+                      {t("reseller.offline", { count: c.offline })}
+                    </Badge>
+                    <Badge variant={c.lowBattery > 0 ? "warning" : "outline"} data-testid="lowBattery">
+                      {t("reseller.lowBattery", { count: c.lowBattery })}
+                    </Badge>
+                  </span>
+                </li>
+              )}
+            </HomeList>
           </HomeCard>
         )}
         {home.requests && (
           <HomeCard id="request-states" title={t("reseller.requests")} more={{ to: "/viewCompanyRequests", label: t("reseller.allRequests") }}>
-            {home.requests.rows.length === 0 ? (
-              <p className="text-sm text-muted-foreground">{t("reseller.noRequests")}</p>
-            ) : (
-              <ul className="divide-y divide-border">
-                {home.requests.rows.map((r) => (
-                  <li key={r.id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-2">
-                    <span className="min-w-0 font-medium">{r.companyName}</span>
-                    <span className="flex items-center gap-2 text-sm text-muted-foreground">
-                      {formatDate(r.createdAt, zone)}
-                      <Badge variant={REQUEST_BADGE[r.status]}>{t(`reseller.status.${r.status}`)}</Badge>
-                    </span>
-                  </li>
-                ))}
-              </ul>
-            )}
+            <HomeList items={home.requests.rows} empty={t("reseller.noRequests")}>
+              {(r) => (
+                <li key={r.id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-2">
+                  <span className="min-w-0 font-medium">{r.companyName}</span>
+                  <span className="flex items-center gap-2 text-sm text-muted-foreground">
+                    {formatDate(r.createdAt, zone)}
+                    <Badge variant={REQUEST_BADGE[r.status]}>{t(`reseller.status.${r.status}`)}</Badge>
+                  </span>
+                </li>
+              )}
+            </HomeList>
             {canRequest && (
               <LinkButton to="/newCompanyRequest" variant="outline" size="sm" className="self-start">
                 {t("reseller.newRequest")}
