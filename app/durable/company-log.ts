@@ -21,7 +21,7 @@ import { COMPANY_LOG_SCHEMA, INGEST_LIMIT, LOG_COLUMNS, NAME_COLUMNS, NOTE_COLUM
 
 /**
  * The activity catalogue's version: raised by a migration that changes types the stores already copied
- * (1: 0034 gave every type its /activityDetails section templates), so each store copies it again once.
+ * (1: 0034 gave every type its /activityDetails section templates), so each store copies it again once (decision 0063).
  */
 export const TYPES_VERSION = 1;
 /** Rows copied per D1 read: one statement's worth, and a bounded transaction in the store. */

@@ -5,7 +5,7 @@
  * shown, e.g. `date,trigger,user,device,deviceGroup`. Field names rather than text with placeholders keep
  * the labels translatable and the values formatted in the reader's language and zone. An empty template
  * (a type added without one) shows every field of its section; a name this console does not know is
- * skipped, so a template written for a newer console still renders.
+ * skipped, so a template written for a newer console still renders (decision 0063).
  */
 export const FIRST_FIELDS = ["date", "trigger", "triggeredBy", "user", "device", "deviceGroup"] as const;
 export const DETAIL_FIELDS = ["summary", "reason", "nextOpen", "gps"] as const;
