@@ -151,7 +151,7 @@ test("a platform admin opens Account Details from the top-bar menu and reads the
     await page.getByTestId("user-menu").click();
     await page.getByRole("menuitem", { name: label }).click();
     await expect(page).toHaveURL(/\/modifyUser\?id=\d+$/);
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Root Admin");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Admin, Root");
     await expect(page.locator("input[name=email]")).toHaveValue(DEMO.root.userName);
   }
 });
