@@ -19,6 +19,11 @@ import { readOnly, type ProxyQuery, type ProxyRows } from "./log-read";
 import { closedDayPending, eraseFromArchive, nextUpkeep, policyWithin, upkeep, type Policy, type Upkeep, type UpkeepStore } from "./company-log-upkeep";
 import { COMPANY_LOG_SCHEMA, INGEST_LIMIT, LOG_COLUMNS, NAME_COLUMNS, NOTE_COLUMNS, STORE_ID_BASE, TYPE_COLUMNS, type IngestRow, type NameTable } from "./company-log-schema";
 
+/**
+ * The activity catalogue's version: raised by a migration that changes types the stores already copied
+ * (1: 0034 gave every type its /activityDetails section templates), so each store copies it again once (decision 0063).
+ */
+export const TYPES_VERSION = 1;
 /** Rows copied per D1 read: one statement's worth, and a bounded transaction in the store. */
 export const CATCH_UP_BATCH = 500;
 /** Rows one drain call copies (and then deletes from D1); the next call goes on. */
@@ -64,6 +69,8 @@ export class CompanyLog extends DurableObject<Env> {
         });
       // A store from before the engine followed written rows by id queued each of them as an arrival.
       if (this.state("alerted_id") === null) this.setState("alerted_id", this.state("next_id") ?? STORE_ID_BASE);
+      // A store whose copy of the catalogue is older than a migration that changed existing types copies it again.
+      if (this.state("types_version") !== TYPES_VERSION && this.sql("SELECT 1 FROM activity_types LIMIT 1").toArray().length > 0) await this.copyCatalogue();
     });
   }
 
@@ -374,9 +381,14 @@ export class CompanyLog extends DurableObject<Env> {
   private async copyTypes(rows: Row[]) {
     const ids = new Set(rows.map((r) => r.activity_type_id));
     if ([...ids].every((id) => this.sql("SELECT 1 FROM activity_types WHERE id = ?", id).toArray().length > 0)) return;
+    await this.copyCatalogue();
+  }
+
+  private async copyCatalogue() {
     const { results } = await this.env.DB.prepare(`SELECT ${TYPE_COLUMNS.join(", ")} FROM activity_types`).all<Row>();
     this.ctx.storage.transactionSync(() => {
       for (const t of results) this.sql(upsert("activity_types", TYPE_COLUMNS), ...TYPE_COLUMNS.map((c) => t[c]));
+      this.setState("types_version", TYPES_VERSION);
     });
   }
 

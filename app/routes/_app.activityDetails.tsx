@@ -21,6 +21,7 @@ import { formAction } from "~/utils/form-action.server";
 import { redirectWithMessage } from "~/utils/toast.server";
 import { ServiceError } from "~/utils/errors.server";
 import { formatZonedTime } from "~/utils/format";
+import { activitySections, type DetailField, type FirstField } from "~/utils/activity-sections";
 import { can } from "~/utils/permissions";
 import { loadRecord } from "~/utils/record-from-url.server";
 
@@ -37,6 +38,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       row: { ...row, when: formatZonedTime(row.at, tz), nextOpen: Number.isFinite(nextOpen) ? formatZonedTime(nextOpen, tz) : null },
       notes: notes.map((n) => ({ ...n, when: formatZonedTime(n.createdAt, tz) })),
       canAddNote: can(auth.permissions, "activity", "add"),
+      sections: activitySections(row.activityType),
     };
   });
 }
@@ -56,27 +58,33 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function ActivityDetailsPage() {
-  const { row, notes, canAddNote } = useLoaderData<typeof loader>();
+  const { row, notes, canAddNote, sections } = useLoaderData<typeof loader>();
   const { t } = useTranslation("activity");
   const none = (v: string | null | undefined) => v || "-";
-  const first: DetailItem[] = [
-    { key: "date", label: t("col.date"), value: row.when },
-    { key: "trigger", label: t("col.trigger"), value: t(`op.${row.operationType}`) },
-    { key: "triggeredBy", label: t("col.triggeredBy"), value: none(row.createdByUser?.displayName) },
-    { key: "user", label: t("col.user"), value: none(row.targetUser?.displayName) },
-    { key: "device", label: t("col.device"), value: none(row.targetDevice?.fullName || row.targetDevice?.displayName) },
-    { key: "deviceGroup", label: t("col.deviceGroup"), value: none(row.targetDeviceGroup?.fullName) },
-  ];
+  const firstValue: Record<FirstField, string> = {
+    date: row.when,
+    trigger: t(`op.${row.operationType}`),
+    triggeredBy: none(row.createdByUser?.displayName),
+    user: none(row.targetUser?.displayName),
+    device: none(row.targetDevice?.fullName || row.targetDevice?.displayName),
+    deviceGroup: none(row.targetDeviceGroup?.fullName),
+  };
   const reason = denialReason(t, row);
   const mark = markOf(row);
   const label = activityLabel(t, row);
-  // The stored details are the board's raw fields: only what a reader needs is shown, in words.
-  const details: DetailItem[] = [
-    { key: "summary", label: t("col.summary"), value: none(summaryText(t, row)) },
-    ...(reason ? [{ key: "reason", label: t("reason"), value: reason }] : []),
-    ...(reason && row.nextOpen ? [{ key: "nextOpen", label: t("nextOpen"), value: row.nextOpen }] : []),
-    ...(row.gpsLocation ? [{ key: "gps", label: t("gps"), value: row.gpsLocation }] : []),
-  ];
+  // The stored details are the board's raw fields: only what a reader needs is shown, in words; a field the
+  // template names but this entry lacks (no reason on a granted access) is left out.
+  const detailValue: Record<DetailField, string | null> = {
+    summary: none(summaryText(t, row)),
+    reason,
+    nextOpen: reason ? row.nextOpen : null,
+    gps: row.gpsLocation || null,
+  };
+  const first: DetailItem[] = sections.first.map((key) => ({ key, label: t(FIRST_LABEL[key]), value: firstValue[key] }));
+  const details: DetailItem[] = sections.details.flatMap((key) => {
+    const value = detailValue[key];
+    return value ? [{ key, label: t(DETAIL_LABEL[key]), value }] : [];
+  });
   return (
     <div className="grid gap-5">
       <PageHeader
@@ -126,6 +134,16 @@ export default function ActivityDetailsPage() {
     </div>
   );
 }
+
+const FIRST_LABEL: Record<FirstField, string> = {
+  date: "col.date",
+  trigger: "col.trigger",
+  triggeredBy: "col.triggeredBy",
+  user: "col.user",
+  device: "col.device",
+  deviceGroup: "col.deviceGroup",
+};
+const DETAIL_LABEL: Record<DetailField, string> = { summary: "col.summary", reason: "reason", nextOpen: "nextOpen", gps: "gps" };
 
 /** The add-note box; the same schema checks it here and on the server. */
 function NoteForm({ id }: { id: number }) {

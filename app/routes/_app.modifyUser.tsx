@@ -18,14 +18,14 @@ import { assignKey, removeKey } from "~/services/ekeys.server";
 import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import { eraseUserActivity } from "~/services/activity-erasure.server";
 import * as users from "~/services/users.server";
-import { requireModule } from "~/utils/auth-guards.server";
+import { requireAuth, requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { formAction, type FormReply } from "~/utils/form-action.server";
 import { publicOrigin } from "~/utils/origin.server";
 import type { Action } from "~/utils/permissions";
 import { can } from "~/utils/permissions";
-import { loadRecord } from "~/utils/record-from-url.server";
+import { idFromUrl, loadRecord } from "~/utils/record-from-url.server";
 import { redirectWithMessage } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Modify User" }];
@@ -33,6 +33,11 @@ export const meta: MetaFunction = () => [{ title: "Modify User" }];
 const idOf = (request: Request) => Number(new URL(request.url).searchParams.get("id"));
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
+  // Account Details: one's own record, read-only, for a user without the users right (platform admins too).
+  const self = await requireAuth(request, context);
+  if (idFromUrl(request) === self.user.id && !can(self.permissions, "users")) {
+    return { user: await users.getOwnAccount(getDb(context), self), panel: null, can: NO_RIGHTS, isSelf: true, ownAccountOnly: true };
+  }
   const auth = await requireModule(request, context, "users");
   // Without an id (or with one of another company) the page goes back to the list.
   return loadRecord(request, { list: "/users" }, async (id) => ({
@@ -45,8 +50,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       sendResetLink: can(auth.permissions, "users", "modify") && auth.user.isSuperAdmin,
     },
     isSelf: id === auth.user.id,
+    ownAccountOnly: false,
   }));
 }
+
+const NO_RIGHTS = { modify: false, delete: false, sendResetLink: false };
 
 /** The right each intent needs (the services check it again). */
 const INTENT_RIGHT: Record<string, Action> = {
@@ -156,7 +164,7 @@ function ConfirmAction({ intent, name }: { intent: "forgetDevice" | "sendResetLi
 }
 
 export default function ModifyUserPage() {
-  const { user, panel, can, isSelf } = useLoaderData<typeof loader>();
+  const { user, panel, can, isSelf, ownAccountOnly } = useLoaderData<typeof loader>();
   const { t } = useTranslation("users");
   const initial = useMemo<UserFormValues>(
     () => ({
@@ -236,14 +244,16 @@ export default function ModifyUserPage() {
                 destructive
               />
             )}
-            <Button asChild variant="ghost" size="sm">
-              <Link to="/users">{t("backToUsers")}</Link>
-            </Button>
+            {!ownAccountOnly && (
+              <Button asChild variant="ghost" size="sm">
+                <Link to="/users">{t("backToUsers")}</Link>
+              </Button>
+            )}
           </>
         }
       />
       <UserForm key={user.id} initial={initial} disabled={!can.modify} />
-      <EkeyPanel key={`ekeys-${user.id}`} data={panel} />
+      {panel && <EkeyPanel key={`ekeys-${user.id}`} data={panel} />}
     </div>
   );
 }

@@ -25,7 +25,9 @@ export const LIFECYCLE_MSG = {
   removeConfirm: "you must enter the device's display name to remove the configuration",
   removed: "Device configuration removed successfully",
   retired: "Device retired successfully",
-  changedMeanwhile: "The device was changed at the same time; reload it and try again",
+  // A guarded write that moved nothing: the device changed between the checks and the write.
+  notAdded: "Device configuration was not added successfully",
+  updateFailed: "Error while updating",
   fullNameRequired: "Required full name",
   displayNameRequired: "Required display name",
   lowBattery: "coin cell battery is low",

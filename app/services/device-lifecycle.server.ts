@@ -202,8 +202,8 @@ export async function configureDevice(db: Db, auth: Auth, input: unknown, now: n
       .where(still)
       .returning({ id: d.id }),
   ]);
-  // Configured by a simultaneous call: its secret is the board's, this one was never stored.
-  if (moved.length === 0) throw new ServiceError(422, LIFECYCLE_MSG.exists);
+  // Changed by a simultaneous call (configured, retired): this secret was never stored.
+  if (moved.length === 0) throw new ServiceError(409, LIFECYCLE_MSG.notAdded);
   return { message: LIFECYCLE_MSG.configured, id, serialNumber: device.serialNumber, displayName: v.displayName, secret };
 }
 
@@ -242,7 +242,7 @@ export async function updateDeviceSettings(db: Db, auth: Auth, input: unknown, n
       .where(still)
       .returning({ id: d.id }),
   ]);
-  if (moved.length === 0) notFound(LIFECYCLE_MSG.configNotFound);
+  if (moved.length === 0) throw new ServiceError(409, LIFECYCLE_MSG.updateFailed);
   return { message: LIFECYCLE_MSG.settingsSaved };
 }
 
@@ -272,7 +272,7 @@ export async function rotateDeviceSecret(db: Db, auth: Auth, id: number, now: nu
       .where(still)
       .returning({ id: d.id }),
   ]);
-  if (moved.length === 0) throw new ServiceError(409, LIFECYCLE_MSG.changedMeanwhile);
+  if (moved.length === 0) throw new ServiceError(409, LIFECYCLE_MSG.updateFailed);
   return { message: LIFECYCLE_MSG.rotated, id, serialNumber: device.serialNumber, displayName: device.displayName, secret };
 }
 

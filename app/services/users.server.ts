@@ -158,6 +158,15 @@ export type UserDetails = Awaited<ReturnType<typeof getUserDetails>>;
 /** One user (domain names) plus the company settings the modify page's header buttons depend on. */
 export async function getUserDetails(db: Db, auth: Auth, id: number) {
   assertCan(auth, "users");
+  return userDetails(db, auth, id);
+}
+
+/** The signed-in user's own record (Account Details, spec part 1 §1): every user reads it, with or without the users right. */
+export async function getOwnAccount(db: Db, auth: Auth) {
+  return userDetails(db, auth, auth.user.id);
+}
+
+async function userDetails(db: Db, auth: Auth, id: number) {
   const user = await findUser(db, auth, id);
   const settings = await db.query.companySettings.findFirst({ where: eq(schema.companySettings.companyId, auth.company.id) });
   return {

@@ -16,7 +16,6 @@ export async function loadShell(request: Request, context: AppLoadContext) {
     permissions: p,
     nav: navItems(p, auth.company.type),
     menu: {
-      accountDetails: p.users,
       changePassword: p.change_password,
       varPanel: canUseVarPanel(p, auth.company.type),
       billingPortal: p.billing_portal,

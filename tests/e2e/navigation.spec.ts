@@ -140,3 +140,18 @@ test("the row gives entries back to the More menu and takes them again as the wi
   await page.setViewportSize({ width: 1440, height: 800 });
   await expect.poll(async () => (await rowAndMore(page)).row).toEqual(wide.row);
 });
+
+test("a platform admin opens Account Details from the top-bar menu and reads their own record", async ({ page }) => {
+  for (const [lang, label] of [
+    ["en", "Account Details"],
+    ["es", "Detalles de la cuenta"],
+  ] as const) {
+    await signIn(page, "root", lang);
+    await page.goto("/");
+    await page.getByTestId("user-menu").click();
+    await page.getByRole("menuitem", { name: label }).click();
+    await expect(page).toHaveURL(/\/modifyUser\?id=\d+$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Admin, Root");
+    await expect(page.locator("input[name=email]")).toHaveValue(DEMO.root.userName);
+  }
+});

@@ -6,8 +6,8 @@ import { DEMO, expect, signIn, test } from "./fixtures";
  * on; an ended session says so; an unknown path or a refused page keeps the shell and the language.
  */
 const TEXT = {
-  en: { idle: "signed out after a period of inactivity", expired: "Your session has ended", notFound: "Page not found", forbidden: "Access denied" },
-  es: { idle: "Se cerró su sesión por inactividad", expired: "Su sesión ha terminado", notFound: "Página no encontrada", forbidden: "Acceso denegado" },
+  en: { idle: "signed out after a period of inactivity", expired: "You have been logged out", notFound: "Page not found", forbidden: "Access denied" },
+  es: { idle: "Se cerró su sesión por inactividad", expired: "Se ha cerrado su sesión", notFound: "Página no encontrada", forbidden: "Acceso denegado" },
 } as const;
 
 for (const lang of ["en", "es"] as const) {

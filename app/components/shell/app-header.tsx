@@ -48,11 +48,10 @@ export function AppHeader({ data }: { data: ShellData }) {
               <span className="block text-xs font-normal text-muted-foreground">{data.user.email}</span>
             </DropdownMenuLabel>
             <DropdownMenuSeparator />
-            {data.menu.accountDetails && (
-              <DropdownMenuItem asChild>
-                <NavLink to={`/modifyUser?id=${data.user.id}`}>{t("menu.accountDetails")}</NavLink>
-              </DropdownMenuItem>
-            )}
+            {/* Every signed-in user, platform admins included: /modifyUser reads one's own record without the users right. */}
+            <DropdownMenuItem asChild>
+              <NavLink to={`/modifyUser?id=${data.user.id}`}>{t("menu.accountDetails")}</NavLink>
+            </DropdownMenuItem>
             {data.menu.changePassword && (
               <DropdownMenuItem asChild>
                 <NavLink to="/changePassword">{t("menu.changePassword")}</NavLink>
