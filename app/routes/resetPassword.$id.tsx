@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { z } from "zod";
@@ -7,7 +7,7 @@ import { AuthForm, SubmitAndBack } from "~/components/auth/form-parts";
 import { NewPasswordFields } from "~/components/auth/new-password-fields";
 import { useAuthForm } from "~/components/auth/use-auth-form";
 import { LinkButton } from "~/components/ui/link-button";
-import { getLanguage } from "~/i18n/i18next.server";
+import { getLanguage, languageCookie } from "~/i18n/i18next.server";
 import { APP_VERSION } from "~/phone/sign-in-form";
 import { installationId, phoneStore, type PhoneSession } from "~/phone/phone-store";
 import { signInToConsole } from "~/routes/web-sign-in.server";
@@ -46,7 +46,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   return formAction(
     request,
     schema,
-    async (input): Promise<Response | PhoneLanding> => {
+    async (input) => {
       const r = await webResetPassword(db, { uid: params.id ?? "", password: input.password, confirmPassword: input.confirmPassword }, nowMs());
       const credentials = { ...r.signIn, password: input.password, language: lng };
       if (r.landsOn === "console") return signInToConsole({ request, context }, credentials, "/");
@@ -59,7 +59,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
             throw e;
           })
         : null;
-      return {
+      const landing: PhoneLanding = {
         phone: phone && {
           token: phone.token,
           userName: r.signIn.userName,
@@ -68,6 +68,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
           settings: phone.payload.settings,
         },
       };
+      // The app opens in the page's language (an invite's is the company's), as the console's landing does.
+      return data(landing, { headers: { "Set-Cookie": await languageCookie.serialize(lng) } });
     },
     { hideFields: ["password", "confirmPassword"] },
   );

@@ -376,12 +376,13 @@ export type LandsOn = "console" | "phone";
 
 /**
  * A one-time set-password link and the statement that stores its hash: the one machinery behind reset
- * links and invites. `user.id` may be a subquery when the user is created in the same batch.
+ * links and invites. `user.id` may be a subquery when the user is created in the same batch. With a
+ * `language` (an invite's, the company's), the page opens in it: the person has never chosen one.
  */
 export async function passwordLink(
   db: Db,
   user: { id: number | SQL; companyId: number | SQL },
-  link: { purpose: PasswordLinkPurpose; landsOn: LandsOn },
+  link: { purpose: PasswordLinkPurpose; landsOn: LandsOn; language?: "en" | "es" },
   ctx: { origin: string; now: number },
 ): Promise<{ url: string; statement: BatchItem }> {
   const token = randomToken();
@@ -394,7 +395,7 @@ export async function passwordLink(
     expiresAt: ctx.now + PASSWORD_LINK_TTL_MS[link.purpose],
     createdAt: ctx.now,
   });
-  return { url: `${ctx.origin}/resetPassword/${token}`, statement };
+  return { url: `${ctx.origin}/resetPassword/${token}${link.language ? `?lng=${link.language}` : ""}`, statement };
 }
 
 /** Queues a reset link; `alongside` (e.g. the audit entry of the caller) lands in the same batch. */

@@ -45,7 +45,7 @@ function inviteText(company: InvitingCompany, email: string, landsOn: LandsOn, u
 /** The link and the mail of one invite, for the caller's batch (the caller adds its audit entry). */
 export async function inviteStatements(db: Db, user: Invitee, company: InvitingCompany, ctx: { origin: string; now: number }): Promise<BatchItem[]> {
   const landsOn = landsOnFor(user);
-  const link = await passwordLink(db, user, { purpose: "invite", landsOn }, ctx);
+  const link = await passwordLink(db, user, { purpose: "invite", landsOn, language: company.language }, ctx);
   const mail = inviteText(company, user.email, landsOn, link.url, ctx.origin);
   return [link.statement, db.insert(schema.mailOutbox).values({ companyId: user.companyId, toAddress: user.email, subject: mail.subject, body: mail.body, createdAt: ctx.now })];
 }

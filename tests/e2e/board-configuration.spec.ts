@@ -91,7 +91,7 @@ for (const { lang, width, height } of LANGUAGE_AND_WIDTH_RUNS) {
     await expect(report.locator("tbody tr").nth(2)).toContainText(tx.exists);
     await expect(page.getByText(tx.summary)).toBeVisible();
 
-    // Root ships it to its child BETA and BETA configures it (the API, as the lifecycle spec does on screen).
+    // Root ships it to its child BETA and BETA configures it (the API, as onboarding-walk.spec.ts does on screen).
     // BETA, not ACME: companies.spec.ts counts ACME's devices.
     const root = await adminApi(page.request, "root");
     const stock = await root.call<{ payload: { companyStock: { id: number; serial_front: string }[] } }>("GET", "/company/getCompanyStock");

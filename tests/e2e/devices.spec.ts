@@ -18,7 +18,7 @@ test.describe("devices", () => {
     // Below 1536 px the display name is the second line of the full name (decision 0038).
     await expect(table.getByRole("columnheader", { name: "Display name" })).toBeHidden();
     await expect(table.locator("tbody tr").filter({ hasText: "SN-100001" }).locator("td").nth(2)).toContainText("ME1");
-    // Other specs may add devices to ACME (lifecycle.spec.ts transfers boards in): check the seed's
+    // Other specs may add devices to ACME: check the seed's
     // twelve by name and their order, not the row count or the first row.
     const rows = table.locator("tbody tr");
     const order = async (labels: string[]) => {

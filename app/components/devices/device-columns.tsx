@@ -40,7 +40,7 @@ const WRAP = "whitespace-normal";
  * the full name); below 1280 px "Date added" is left to the details page, and on phones the serial
  * number moves under the name.
  */
-export function deviceColumns(t: TFunction, today: string, tz: string): ColumnDef<DeviceListRow>[] {
+export function deviceColumns(t: TFunction, today: string, tz: string, language: string): ColumnDef<DeviceListRow>[] {
   return [
     {
       id: "icon",
@@ -90,7 +90,7 @@ export function deviceColumns(t: TFunction, today: string, tz: string): ColumnDe
       id: "status",
       header: t("lifecycle:col.status"),
       meta: { className: WRAP },
-      cell: ({ row }) => deviceStatusText(t, row.original.status, row.original.startDate, today),
+      cell: ({ row }) => deviceStatusText(t, row.original.status, row.original.startDate, today, language),
     },
     {
       id: "createdAt",
