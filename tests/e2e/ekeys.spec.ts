@@ -118,7 +118,7 @@ test.describe("e-key assignment panel", () => {
 
     await panel.getByRole("button", { name: "Assign" }).click();
     // A success is a success toast (the kept form's reply carries no status: it was read as a refusal, in red).
-    await expect(page.locator("[role=status][data-type]").filter({ hasText: "E-key assigned successfully" })).toHaveAttribute("data-type", "success");
+    await expect(page.locator("li[data-type]").filter({ hasText: "E-key assigned successfully" })).toHaveAttribute("data-type", "success");
 
     // Selecting the new entry enters modify mode; selecting it again leaves it.
     // The list is labelled with the form's field names.
@@ -134,7 +134,7 @@ test.describe("e-key assignment panel", () => {
     await panel.getByRole("checkbox", { name: "Never expires" }).click();
     await panel.locator("#ekey-endDate").fill(end);
     await panel.getByRole("button", { name: "Modify" }).click();
-    await expect(page.locator("[role=status][data-type]").filter({ hasText: "E-key modified successfully" })).toHaveAttribute("data-type", "success");
+    await expect(page.locator("li[data-type]").filter({ hasText: "E-key modified successfully" })).toHaveAttribute("data-type", "success");
 
     const row = panel.locator("li", { hasText: end });
     await row.getByRole("button", { name: /^Remove / }).click();
@@ -205,7 +205,7 @@ test("e-key panel in Spanish", async ({ page, loginAs }) => {
   await expect(panel.locator("#ekey-startTime")).toHaveValue("22:00");
   await expect(page.getByText(/¿Abriría el…\? \(hora de .+\)/)).toBeVisible();
   await panel.getByRole("button", { name: "Asignar" }).click();
-  await expect(page.locator("[role=status][data-type]").filter({ hasText: "Llave electrónica asignada correctamente" })).toHaveAttribute("data-type", "success");
+  await expect(page.locator("li[data-type]").filter({ hasText: "Llave electrónica asignada correctamente" })).toHaveAttribute("data-type", "success");
 });
 
 test.describe("fobs given with a key", () => {

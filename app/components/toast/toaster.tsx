@@ -40,9 +40,8 @@ export function Toaster({ toast: serverToast, closeLabel = "Close", regionLabel 
         <ToastPrimitive.Root
           key={active.id}
           type={active.type === "error" ? "foreground" : "background"}
-          // Radix announces the text once through its own live region; the visible toast keeps the
-          // status role for lookup but stays silent so it is not read twice.
-          role="status"
+          // Radix announces the text once through its own live region; the visible toast is a plain item
+          // of the viewport's list (a role on it would break the list) and stays silent so it is not read twice.
           aria-live="off"
           data-type={active.type}
           aria-atomic="true"
