@@ -25,8 +25,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export default function CompanyDevicesPage() {
   const { company, rows, total, params, today } = useLoaderData<typeof loader>();
-  const { t } = useTranslation("companies");
-  const columns = useMemo(() => companyDeviceColumns(t, today), [t, today]);
+  const { t, i18n } = useTranslation("companies");
+  const columns = useMemo(() => companyDeviceColumns(t, today, i18n.language), [t, today, i18n.language]);
   return (
     <ListPage
       title={t("dev.title")}

@@ -141,7 +141,7 @@ export default function DeviceDetailsPage() {
   const { device, deviceType, scheduledOpen, fpi, week, exceptions, users, groups, rights, tz, today, hasBoardSecret, command, canUnlock, live } = useLoaderData<typeof loader>();
   const actionData = useActionData<ActionData>();
   const { t } = useTranslation("devices");
-  const { t: tl } = useTranslation("lifecycle");
+  const { t: tl, i18n } = useTranslation("lifecycle");
   const status = device.status;
   // A refused edit comes back with the form open and its errors; a saved one (a redirect here) closes it.
   const [editing, setEditing] = useState(actionData?.intent === "edit");
@@ -161,7 +161,7 @@ export default function DeviceDetailsPage() {
         title={device.fullName || device.serialNumber}
         description={
           <span data-testid="device-status">
-            {tl("col.status")}: {deviceStatusText(tl, status, device.startDate, today)}
+            {tl("col.status")}: {deviceStatusText(tl, status, device.startDate, today, i18n.language)}
           </span>
         }
         back={{ to: "/devices", label: t("details.back") }}
@@ -186,7 +186,7 @@ export default function DeviceDetailsPage() {
             )}
           </CardHeader>
           <CardContent>
-            <DetailList items={deviceSettingItems(t, device, deviceType, scheduledOpen, fpi, tz)} />
+            <DetailList items={deviceSettingItems(t, device, deviceType, scheduledOpen, fpi, tz, i18n.language)} />
           </CardContent>
         </Card>
       )}

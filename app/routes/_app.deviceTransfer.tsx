@@ -59,7 +59,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function DeviceTransferPage() {
   const { company, target, stock, devices, today } = useLoaderData<typeof loader>();
-  const { t } = useTranslation("lifecycle");
+  const { t, i18n } = useTranslation("lifecycle");
   const fetcher = useFetcher<TransferActionData>();
   const [selected, setSelected] = useState<Set<number>>(() => new Set());
   const [open, setOpen] = useState(false);
@@ -141,7 +141,7 @@ export default function DeviceTransferPage() {
               front: r.serialFront,
               back: r.serialBack,
               type: r.boardType,
-              status: deviceStatusText(t, r.status, r.startDate, today),
+              status: deviceStatusText(t, r.status, r.startDate, today, i18n.language),
             }))}
             total={devices.total}
             page={devices.page}

@@ -51,14 +51,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function Devices() {
   const { rows, total, params, filters, groups, types, canBulk, today, tz } = useLoaderData<typeof loader>();
   const actionData = useActionData<{ bulk?: { groupId: number; rows: BulkRowResult[] } }>();
-  const { t } = useTranslation("devices");
+  const { t, i18n } = useTranslation("devices");
   const [selected, setSelected] = useState<Set<number>>(() => new Set());
   // A finished bulk action clears the selection; its results stay on screen.
   useEffect(() => {
     if (actionData?.bulk) setSelected(new Set());
   }, [actionData]);
   const columns = useMemo(() => {
-    const cols = deviceColumns(t, today, tz);
+    const cols = deviceColumns(t, today, tz, i18n.language);
     if (!canBulk) return cols;
     const select = selectColumn<DeviceListRow>({
       selected,
@@ -68,7 +68,7 @@ export default function Devices() {
       pageLabel: t("bulk.selectPage"),
     });
     return [select, ...cols];
-  }, [t, today, tz, canBulk, selected]);
+  }, [t, i18n.language, today, tz, canBulk, selected]);
   const bulkGroup = actionData?.bulk && groups.find((g) => g.id === actionData.bulk!.groupId);
   // A deactivated group takes no devices (decision 0040), so the bulk bar offers the active ones; the
   // filter keeps every group, marked, to find the devices a deactivated group still holds.

@@ -3,8 +3,8 @@ import type { TFunction } from "i18next";
 import type { CompanyDeviceRow } from "~/services/companies.server";
 import { formatDate } from "~/utils/format";
 
-/** Columns of /companyRelatedDevices; `today` (YYYY-MM-DD) tells a future start date. */
-export function companyDeviceColumns(t: TFunction, today: string): ColumnDef<CompanyDeviceRow>[] {
+/** Columns of /companyRelatedDevices; `today` (YYYY-MM-DD) tells a future start date, written in the reader's `language`. */
+export function companyDeviceColumns(t: TFunction, today: string, language: string): ColumnDef<CompanyDeviceRow>[] {
   return [
     { id: "serial", accessorKey: "serialNumber", header: t("dev.serial"), meta: { className: "font-mono" } },
     { id: "front", accessorKey: "serialFront", header: t("dev.front"), meta: { className: "font-mono" } },
@@ -17,7 +17,7 @@ export function companyDeviceColumns(t: TFunction, today: string): ColumnDef<Com
       // Spec §3: an unconfigured device with a start date in the future "will be activated on {date}".
       cell: ({ row }) =>
         row.original.status === "unconfigured" && row.original.startDate && row.original.startDate > today
-          ? t("dev.willActivate", { date: formatDate(Date.parse(`${row.original.startDate}T12:00:00Z`), "UTC") })
+          ? t("dev.willActivate", { date: formatDate(Date.parse(`${row.original.startDate}T12:00:00Z`), "UTC", language) })
           : t(`dev.status.${row.original.status}`),
     },
   ];
