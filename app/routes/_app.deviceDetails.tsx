@@ -30,7 +30,7 @@ import {
   updateDeviceSettings,
   type IssuedSecret,
 } from "~/services/device-lifecycle.server";
-import { todayOf } from "~/services/device-stock.server";
+import { todayOf } from "~/utils/today";
 import { getDeviceDetails, getDeviceLiveStatus } from "~/services/devices.server";
 import { companyZone, requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
