@@ -63,7 +63,9 @@ export function PlatformHomeView({ home, zone }: { home: PlatformHome; zone: str
         </HomeCard>
         <HomeCard id="firmware" title={t("platform.firmware")} more={{ to: "/ota", label: t("platform.openOta") }}>
           <p className="text-sm">
-            {latest ? t("platform.latest", { version: latest.version, type: latest.boardType || "-", date: formatDate(latest.createdAt, zone, i18n.language) }) : t("platform.noReleases")}
+            {latest
+              ? t("platform.latest", { version: latest.version, type: latest.boardType || "-", date: formatDate(latest.createdAt, zone, i18n.language) })
+              : t("platform.noReleases")}
           </p>
           <p className="text-sm text-muted-foreground">{t("platform.active", { count: home.firmware.active })}</p>
         </HomeCard>
