@@ -62,8 +62,8 @@ describe("device details and header in Spanish", () => {
       lastLongitude: -3.722671,
       lastLocationAt: new Date("2026-11-16T12:45:51Z"),
     } as unknown as DeviceDetails["device"];
-    const items = deviceSettingItems(es.getFixedT("es", "devices"), device, "Bluetooth Lock", false, false, "Europe/Madrid");
-    expect(items.find((i) => i.key === "location")?.value).toBe("40.47387, -3.72267 el 11/16/2026 13:45:51 CET");
+    const items = deviceSettingItems(es.getFixedT("es", "devices"), device, "Bluetooth Lock", false, false, "Europe/Madrid", "es");
+    expect(items.find((i) => i.key === "location")?.value).toBe("40.47387, -3.72267 el 16/11/2026 13:45:51 CET");
     // The stored trigger code reads in Spanish too.
     expect(items.find((i) => i.key === "relockTrigger")?.value).toBe("Cierre de puerta");
   });

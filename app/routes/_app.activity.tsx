@@ -35,6 +35,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const db = getDb(context);
   const env = context.cloudflare.env;
   const url = new URL(request.url);
+  const language = await getLanguage(request);
   const filter = filterFromSearch(url.searchParams);
   // Dates before the store's hot window read a view of the archive.
   const { db: log, archivedBefore } = await activityLog(env, auth, filter, nowMs());
@@ -48,11 +49,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     } catch (e) {
       if (!(e instanceof ServiceError) || e.status !== 400) throw e;
       // A hand-edited URL with a bad filter shows why and the whole log.
-      error = translateMessage(await getFixedT(await getLanguage(request), "activity"), e.message, "activity");
+      error = translateMessage(await getFixedT(language, "activity"), e.message, "activity");
       result = await listActivity(companyLogDb(env, auth.company.id), auth, grid, context.core);
     }
     tz = result.tz;
-    return { rows: result.rows.map((r) => gridRow(r, result.tz)), total: result.total };
+    return { rows: result.rows.map((r) => gridRow(r, result.tz, language)), total: result.total };
   });
   const type = filter.type as FilterType | undefined;
   const targetName = !error && type && FILTER_TYPES.includes(type) && filter.id ? await filterTargetName(db, auth, type, Number(filter.id)) : null;
@@ -66,7 +67,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     picked,
     // A name links to its record only where that page would open for the reader.
     rights: { users: can(p, "users"), devices: can(p, "devices"), groups: can(p, "device_group") },
-    archivedBefore: archivedBefore === null ? null : formatDate(archivedBefore, tz),
+    archivedBefore: archivedBefore === null ? null : formatDate(archivedBefore, tz, language),
     target: !error && type && filter.id ? { type, name: targetName ?? `#${filter.id}` } : null,
   };
 }

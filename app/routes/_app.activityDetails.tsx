@@ -22,6 +22,7 @@ import { redirectWithMessage } from "~/utils/toast.server";
 import { ServiceError } from "~/utils/errors.server";
 import { formatZonedTime } from "~/utils/format";
 import { activitySections, type DetailField, type FirstField } from "~/utils/activity-sections";
+import { getLanguage } from "~/i18n/i18next.server";
 import { can } from "~/utils/permissions";
 import { loadRecord } from "~/utils/record-from-url.server";
 
@@ -33,10 +34,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return loadRecord(request, { list: "/activity" }, async (id) => {
     const { row, notes } = await getActivity(companyLogDb(context.cloudflare.env, auth.company.id), auth, id);
     const tz = zoneFor(auth, context.core, undefined);
+    const language = await getLanguage(request);
     const nextOpen = typeof row.details.nextOpen === "string" ? Date.parse(row.details.nextOpen) : NaN;
     return {
-      row: { ...row, when: formatZonedTime(row.at, tz), nextOpen: Number.isFinite(nextOpen) ? formatZonedTime(nextOpen, tz) : null },
-      notes: notes.map((n) => ({ ...n, when: formatZonedTime(n.createdAt, tz) })),
+      row: { ...row, when: formatZonedTime(row.at, tz, language), nextOpen: Number.isFinite(nextOpen) ? formatZonedTime(nextOpen, tz, language) : null },
+      notes: notes.map((n) => ({ ...n, when: formatZonedTime(n.createdAt, tz, language) })),
       canAddNote: can(auth.permissions, "activity", "add"),
       sections: activitySections(row.activityType),
     };

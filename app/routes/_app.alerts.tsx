@@ -11,6 +11,7 @@ import { companyZone, requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { rowAction, rowSchema } from "~/utils/row-action.server";
 import { formatZonedTime } from "~/utils/format";
+import { getLanguage } from "~/i18n/i18next.server";
 import { can } from "~/utils/permissions";
 import type { ShellData } from "~/utils/shell.server";
 
@@ -20,7 +21,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "activity");
   const db = getDb(context);
   const page = await tablePage(request.url, { defaultSort: "name", sortable: ["name"] }, (params) => listAlerts(db, auth, params));
-  return { ...page, rows: page.rows.map((r) => ({ ...r, lastRun: r.lastRunAt ? formatZonedTime(r.lastRunAt, companyZone(auth)) : null })) };
+  const language = await getLanguage(request);
+  return { ...page, rows: page.rows.map((r) => ({ ...r, lastRun: r.lastRunAt ? formatZonedTime(r.lastRunAt, companyZone(auth), language) : null })) };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -5,8 +5,9 @@ import { InvoiceForm, type InvoiceDraft } from "~/components/invoices/invoice-fo
 import { LinkButton } from "~/components/ui/link-button";
 import { PageHeader } from "~/components/ui/page-header";
 import { invoiceFormSchema } from "~/schemas/invoices";
-import { addInvoice, customerOptions, getInvoiceDetails, nextInvoiceNumber, todayOf } from "~/services/invoices.server";
-import { requireModule } from "~/utils/auth-guards.server";
+import { addInvoice, customerOptions, getInvoiceDetails, nextInvoiceNumber } from "~/services/invoices.server";
+import { todayOf } from "~/utils/today";
+import { companyZone, requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { centsText, percentText } from "~/utils/invoice-money";
@@ -53,13 +54,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       })),
     };
   }
-  return { draft, customers: await customerOptions(db, auth), today: todayOf(now) };
+  return { draft, customers: await customerOptions(db, auth), today: todayOf(now, companyZone(auth)) };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireBiller(request, context);
   const now = nowMs();
-  return formAction(request, invoiceFormSchema(todayOf(now)), async (value) => {
+  return formAction(request, invoiceFormSchema(todayOf(now, companyZone(auth))), async (value) => {
     const r = await inFormFieldNames(() => addInvoice(getDb(context), auth, value, now), { showMessage: true });
     // Spec §4: after "Invoice created successfully" the app goes to /billingPortal.
     return redirectWithMessage({ request, context }, { to: "/billingPortal", ns: "invoices", message: r.message });

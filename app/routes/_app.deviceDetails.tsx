@@ -30,7 +30,7 @@ import {
   updateDeviceSettings,
   type IssuedSecret,
 } from "~/services/device-lifecycle.server";
-import { todayOf } from "~/services/device-stock.server";
+import { todayOf } from "~/utils/today";
 import { getDeviceDetails, getDeviceLiveStatus } from "~/services/devices.server";
 import { companyZone, requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
@@ -186,7 +186,7 @@ export default function DeviceDetailsPage() {
             )}
           </CardHeader>
           <CardContent>
-            <DetailList items={deviceSettingItems(t, device, deviceType, scheduledOpen, fpi, tz)} />
+            <DetailList items={deviceSettingItems(t, device, deviceType, scheduledOpen, fpi, tz, i18n.language)} />
           </CardContent>
         </Card>
       )}

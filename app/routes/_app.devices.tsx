@@ -15,7 +15,7 @@ import { parseDeviceFilters } from "~/schemas/device-filters";
 import { addDevicesToGroup } from "~/services/device-groups.server";
 import { DEVICE_SORTS, deviceFilterOptions, listDevices } from "~/services/devices.server";
 import { companyZone, requireModule } from "~/utils/auth-guards.server";
-import { todayOf } from "~/services/device-stock.server";
+import { todayOf } from "~/utils/today";
 import { getDb, nowMs } from "~/utils/db.server";
 import { formAction } from "~/utils/form-action.server";
 import { can } from "~/utils/permissions";

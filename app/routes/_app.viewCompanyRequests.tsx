@@ -48,8 +48,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function CompanyRequestsPage() {
   const { rows, total, params, decide, companyList } = useLoaderData<typeof loader>();
-  const { t } = useTranslation("requests");
+  const { t, i18n } = useTranslation("requests");
   const busy = useNavigation().state !== "idle";
-  const columns = useMemo(() => requestColumns(t, decide, busy), [t, decide, busy]);
+  const columns = useMemo(() => requestColumns(t, i18n.language, decide, busy), [t, i18n.language, decide, busy]);
   return <ListPage title={t("title")} back={companyList && { to: "/company", label: t("backToCompanies") }} columns={columns} page={{ rows, total, params }} empty={t("empty")} />;
 }

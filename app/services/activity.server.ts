@@ -562,9 +562,10 @@ export function csvCell(value: unknown): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+/** A report line; like its column names, its date is the spec's English MM/DD/YYYY whatever the reader's language. */
 function csvLine(r: ActivityRow, tz: string): string {
   return [
-    formatZonedTime(r.at, tz),
+    formatZonedTime(r.at, tz, "en"),
     r.activityName,
     r.operationType,
     r.createdByUser?.displayName,

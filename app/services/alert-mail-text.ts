@@ -22,10 +22,12 @@ const fill = (template: string, values: Record<string, string | number>) => temp
 
 /** The moment in `zone`, in the language's order, with the zone's abbreviation. */
 export function mailTime(at: number, zone: string, language: MailLanguage): string {
-  const [date, time] = formatDateTime(at, zone).split(" ");
+  const text = formatDateTime(at, zone, language);
+  if (language === "es") return `${text} ${zoneAbbreviation(at, zone)}`;
+  // English names the month: "Nov 27, 2026, 14:05" from "11/27/2026 14:05".
+  const [date, time] = text.split(" ");
   const [m, d, y] = date.split("/");
-  const day = language === "es" ? `${d}/${m}/${y} ${time}` : `${MONTHS.format(Date.UTC(2000, Number(m) - 1, 1))} ${Number(d)}, ${y}, ${time}`;
-  return `${day} ${zoneAbbreviation(at, zone)}`;
+  return `${MONTHS.format(Date.UTC(2000, Number(m) - 1, 1))} ${Number(d)}, ${y}, ${time} ${zoneAbbreviation(at, zone)}`;
 }
 
 export function alertMailText(language: MailLanguage, zone: string) {

@@ -12,9 +12,9 @@ import { activityInsertWhen } from "~/utils/activity-insert.server";
 import { assertCan, companyZone, type Auth } from "~/utils/auth-guards.server";
 import { countWhere, schema, type Db } from "~/utils/db.server";
 import { forbidden, notFound, ServiceError } from "~/utils/errors.server";
-import { localDay } from "~/utils/format";
 import { insertWhen } from "~/utils/insert-when.server";
 import { parseInput } from "~/utils/parse-input.server";
+import { todayOf } from "~/utils/today";
 import { canUseVarPanel } from "~/utils/permissions";
 import { companyIdOf } from "./companies.server";
 
@@ -26,12 +26,6 @@ export function assertVarPanel(auth: Auth, action: "view" | "modify" = "view") {
   if (!canUseVarPanel(auth.permissions, auth.company.type)) forbidden();
   assertCan(auth, "var_panel", action);
 }
-
-/**
- * The date in the caller's company's zone as YYYY-MM-DD: what "not in the past" compares with and the
- * shipping date a transfer starts from (decision 0057), so a company west or east of UTC gets its own day.
- */
-export const todayOf = (now: number, zone: string) => localDay(now, zone);
 
 const boardType = sql<string>`coalesce((select device_type from device_types where device_types.id = devices.device_type_id), '')`;
 const deviceCount = sql<number>`(select count(*) from devices where devices.company_id = companies.id and devices.deleted_at is null)`;

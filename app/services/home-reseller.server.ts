@@ -5,11 +5,11 @@
  */
 import { and, asc, count, desc, eq, isNull, sql } from "drizzle-orm";
 import { companyZone, type Auth } from "~/utils/auth-guards.server";
+import { todayOf } from "~/utils/today";
 import type { Batch } from "~/utils/batch-of.server";
 import { countWhere, schema, type Db } from "~/utils/db.server";
 import { can, canUseVarPanel } from "~/utils/permissions";
 import { inServiceSql, presenceSql } from "./device-status.server";
-import { todayOf } from "./device-stock.server";
 
 /** The children listed on home, those with most trouble first; the VAR panel lists them all. */
 export const HOME_CHILDREN = 6;

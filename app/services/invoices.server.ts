@@ -11,7 +11,8 @@ import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-
 import { alias } from "drizzle-orm/sqlite-core";
 import { INVOICE_MSG, invoiceFormSchema, REQUIRED_MESSAGES, type InvoiceInput } from "~/schemas/invoices";
 import { activityInsert } from "~/utils/activity-insert.server";
-import { assertCan, type Auth } from "~/utils/auth-guards.server";
+import { assertCan, companyZone, type Auth } from "~/utils/auth-guards.server";
+import { todayOf } from "~/utils/today";
 import { countWhere, schema, type Db } from "~/utils/db.server";
 import { forbidden, notFound, ServiceError } from "~/utils/errors.server";
 import { issuesByField } from "~/utils/field-errors";
@@ -43,9 +44,6 @@ export type InvoiceRow = {
 export type InvoiceLineRow = { id: number; name: string; desc: string; qty: number; msrpCents: number; discountBp: number; pricePerCents: number; totalCents: number };
 export type InvoiceDetails = InvoiceRow & { lines: InvoiceLineRow[] };
 
-/** `YYYY-MM-DD` of an instant, in UTC: the day against which due dates are checked (decision 0024). */
-export const todayOf = (now: number) => new Date(now).toISOString().slice(0, 10);
-
 const READ_MODULES = ["billing_portal", "company"] as const;
 
 /** Invoices the caller may read. */
@@ -69,7 +67,8 @@ export const INVOICE_SORTS = {
 
 type ListOpts = { sort?: { key: string; desc: boolean }; page?: { offset: number; limit: number } };
 
-async function list(db: Db, where: SQL | undefined, now: number, opts: ListOpts): Promise<{ rows: InvoiceRow[]; total: number }> {
+/** Overdue is judged against `today`, the reader's company's local day. */
+async function list(db: Db, where: SQL | undefined, today: string, opts: ListOpts): Promise<{ rows: InvoiceRow[]; total: number }> {
   const key = opts.sort && opts.sort.key in INVOICE_SORTS ? (opts.sort.key as keyof typeof INVOICE_SORTS) : "created";
   const dir = opts.sort && opts.sort.key in INVOICE_SORTS && !opts.sort.desc ? asc : desc;
   const base = db
@@ -99,7 +98,6 @@ async function list(db: Db, where: SQL | undefined, now: number, opts: ListOpts)
     .orderBy(dir(INVOICE_SORTS[key]), dir(inv.id));
   // Not one batch: the joined companies' same-named columns would collide in a batch's result.
   const [rows, totals] = await Promise.all([opts.page ? base.limit(opts.page.limit).offset(opts.page.offset) : base, countWhere(db, inv, where)]);
-  const today = todayOf(now);
   return {
     rows: rows.map((r) => ({
       id: r.id,
@@ -132,14 +130,14 @@ export async function listInvoices(db: Db, auth: Auth, now: number, opts: ListOp
     await findVisibleCompany(db, auth, opts.companyId);
   }
   if (opts.companyId !== undefined) only = or(eq(inv.companyId, opts.companyId), eq(inv.customerCompanyId, opts.companyId));
-  return list(db, and(visibleInvoices(auth), only), now, opts);
+  return list(db, and(visibleInvoices(auth), only), todayOf(now, companyZone(auth)), opts);
 }
 
 /** /companyRelatedInvoices: the invoices billed to one company of the platform's company list. */
 export async function listCompanyInvoices(db: Db, auth: Auth, companyId: number, now: number, opts: ListOpts = {}) {
   assertPlatformCaller(auth, "company");
   const company = await findVisibleCompany(db, auth, companyId);
-  const r = await list(db, and(visibleInvoices(auth), eq(inv.customerCompanyId, company.id)), now, opts);
+  const r = await list(db, and(visibleInvoices(auth), eq(inv.customerCompanyId, company.id)), todayOf(now, companyZone(auth)), opts);
   return { company: { id: company.id, name: company.name, code: company.code, type: company.type }, ...r };
 }
 
@@ -147,7 +145,7 @@ export async function listCompanyInvoices(db: Db, auth: Auth, companyId: number,
 export async function getInvoiceDetails(db: Db, auth: Auth, id: number, now: number): Promise<InvoiceDetails> {
   assertCan(auth, READ_MODULES);
   if (!Number.isInteger(id) || id <= 0) notFound(INVOICE_MSG.notFound);
-  const { rows } = await list(db, and(visibleInvoices(auth), eq(inv.id, id)), now, {});
+  const { rows } = await list(db, and(visibleInvoices(auth), eq(inv.id, id)), todayOf(now, companyZone(auth)), {});
   const head = rows[0] ?? notFound(INVOICE_MSG.notFound);
   const items = await db.select().from(lines).where(eq(lines.invoiceId, head.id)).orderBy(asc(lines.id));
   return {
@@ -182,7 +180,7 @@ export async function customerOptions(db: Db, auth: Auth): Promise<(CompanyRef &
  * unique per biller (`addInvoice` refuses a taken one).
  */
 export async function nextInvoiceNumber(db: Db, auth: Auth, now: number): Promise<string> {
-  const prefix = `INV-${todayOf(now).slice(0, 4)}-`;
+  const prefix = `INV-${todayOf(now, companyZone(auth)).slice(0, 4)}-`;
   const rows = await db
     .select({ num: inv.invoiceNum })
     .from(inv)
@@ -194,9 +192,9 @@ export async function nextInvoiceNumber(db: Db, auth: Auth, now: number): Promis
   return `${prefix}${String(highest + 1).padStart(3, "0")}`;
 }
 
-/** Validates a create-invoice input; a missing required field answers with the spec's banner. */
-export function parseInvoice(input: unknown, now: number): InvoiceInput {
-  const r = invoiceFormSchema(todayOf(now)).safeParse(input);
+/** Validates a create-invoice input (the due date not before the biller's local today); a missing required field answers with the spec's banner. */
+export function parseInvoice(input: unknown, auth: Auth, now: number): InvoiceInput {
+  const r = invoiceFormSchema(todayOf(now, companyZone(auth))).safeParse(input);
   if (r.success) return r.data;
   const fieldErrors = issuesByField(r.error.issues, (path) => path.join("."));
   const first = r.error.issues[0]?.message ?? INVOICE_MSG.banner;

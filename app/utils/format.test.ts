@@ -16,10 +16,10 @@ describe("date formatting", () => {
     ["America/New_York", afterDst, "03/08/2026", "03/08/2026 03:00", "03/08/2026 03:00:00", "March 08, 2026, 03:00:00"],
     ["Asia/Kolkata", Date.UTC(2026, 5, 30, 18, 45), "07/01/2026", "07/01/2026 00:15", "07/01/2026 00:15:00", "July 01, 2026, 00:15:00"],
   ])("%s %d", (zone, ms, date, dateTime, dateTimeSeconds, ticket) => {
-    expect(formatDate(ms, zone)).toBe(date);
-    expect(formatDateTime(ms, zone)).toBe(dateTime);
-    expect(formatDateTimeSeconds(ms, zone)).toBe(dateTimeSeconds);
-    expect(formatTicketTime(ms, zone)).toBe(ticket);
+    expect(formatDate(ms, zone, "en")).toBe(date);
+    expect(formatDateTime(ms, zone, "en")).toBe(dateTime);
+    expect(formatDateTimeSeconds(ms, zone, "en")).toBe(dateTimeSeconds);
+    expect(formatTicketTime(ms, zone, "en")).toBe(ticket);
   });
 
   it("writes the ticket time as the reader's language does", () => {
@@ -36,24 +36,24 @@ describe("date formatting", () => {
     expect(formatDateTimeSeconds(nov27, "Europe/Madrid", "es")).toBe("27/11/2026 10:05:07");
     expect(formatZonedTime(nov27, "Europe/Madrid", "es")).toBe("27/11/2026 10:05:07 CET");
     expect(formatDate(nov27, "Europe/Madrid", "en")).toBe("11/27/2026");
-    expect(formatZonedTime(nov27, "America/New_York")).toBe("11/27/2026 04:05:07 EST");
+    expect(formatZonedTime(nov27, "America/New_York", "en")).toBe("11/27/2026 04:05:07 EST");
   });
 
   it("gives the local calendar day whatever the language", () => {
     expect(localDay(Date.UTC(2026, 10, 27, 23, 30), "Europe/Madrid")).toBe("2026-11-28");
   });
 
-  it("defaults to UTC and accepts Date objects", () => {
-    expect(formatDateTime(new Date(jan5))).toBe("01/05/2026 14:03");
+  it("accepts Date objects", () => {
+    expect(formatDateTime(new Date(jan5), "UTC", "en")).toBe("01/05/2026 14:03");
   });
 
   it("renders midnight as 00, not 24", () => {
-    expect(formatDateTime(Date.UTC(2026, 0, 5))).toBe("01/05/2026 00:00");
+    expect(formatDateTime(Date.UTC(2026, 0, 5), "UTC", "es")).toBe("05/01/2026 00:00");
   });
 
   it.each([null, undefined, Number.NaN, new Date("nope")])("returns an empty string for %s", (value) => {
-    expect(formatDate(value)).toBe("");
-    expect(formatTicketTime(value)).toBe("");
+    expect(formatDate(value, "UTC", "en")).toBe("");
+    expect(formatTicketTime(value, "UTC", "es")).toBe("");
   });
 });
 

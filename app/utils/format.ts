@@ -1,17 +1,16 @@
 /**
  * Display formatting shared by server and client.
  *
- * Every date helper takes an explicit IANA zone (default UTC) and assembles its output from
- * `formatToParts`, so the server render and the hydrated client produce the same string
- * regardless of the machine's locale or zone. Invalid or missing input yields "".
+ * Every date helper takes an explicit IANA zone and assembles its output from `formatToParts`, so
+ * the server render and the hydrated client produce the same string regardless of the machine's
+ * locale or zone. Invalid or missing input yields "".
  *
- * The date helpers also take the reader's language (default English): English dates are the spec's
+ * The date helpers also take the reader's language (`i18n.language` in the browser, `getLanguage(request)`
+ * in a loader), required so that no caller can forget it (decision 0067): English dates are the spec's
  * MM/DD/YYYY, Spanish ones are written as Spanish readers write them, DD/MM/YYYY. Times are 24-hour in both.
  */
 
 export type Timestamp = number | Date | null | undefined;
-
-const DEFAULT_ZONE = "UTC";
 
 type Parts = Record<"year" | "month" | "day" | "hour" | "minute" | "second", string>;
 
@@ -50,20 +49,20 @@ const isSpanish = (language: string) => language.toLowerCase().startsWith("es");
 /** The calendar day in the reader's order: MM/DD/YYYY in English, DD/MM/YYYY in Spanish. */
 const day = (p: Parts, language: string) => (isSpanish(language) ? `${p.day}/${p.month}/${p.year}` : `${p.month}/${p.day}/${p.year}`);
 
-/** `MM/DD/YYYY` (`DD/MM/YYYY` in Spanish), e.g. formatDate(Date.UTC(2026, 0, 5)) → "01/05/2026", with "es" → "05/01/2026". */
-export function formatDate(value: Timestamp, timeZone = DEFAULT_ZONE, language = "en"): string {
+/** `MM/DD/YYYY` (`DD/MM/YYYY` in Spanish), e.g. formatDate(Date.UTC(2026, 0, 5), "UTC", "en") → "01/05/2026", with "es" → "05/01/2026". */
+export function formatDate(value: Timestamp, timeZone: string, language: string): string {
   const p = partsFor(value, timeZone);
   return p ? day(p, language) : "";
 }
 
 /** `MM/DD/YYYY HH:mm` (24-hour; the day as `formatDate` writes it). */
-export function formatDateTime(value: Timestamp, timeZone = DEFAULT_ZONE, language = "en"): string {
+export function formatDateTime(value: Timestamp, timeZone: string, language: string): string {
   const p = partsFor(value, timeZone);
   return p ? `${day(p, language)} ${p.hour}:${p.minute}` : "";
 }
 
 /** `MM/DD/YYYY HH:mm:ss` (24-hour; the day as `formatDate` writes it). */
-export function formatDateTimeSeconds(value: Timestamp, timeZone = DEFAULT_ZONE, language = "en"): string {
+export function formatDateTimeSeconds(value: Timestamp, timeZone: string, language: string): string {
   const p = partsFor(value, timeZone);
   return p ? `${day(p, language)} ${p.hour}:${p.minute}:${p.second}` : "";
 }
@@ -96,7 +95,7 @@ export function zoneAbbreviation(ms: number, timeZone: string): string {
  * 13:00:05 CET" in Spanish). Every screen that shows when something happened uses this, so the same
  * event reads the same everywhere.
  */
-export function formatZonedTime(value: Timestamp, timeZone = DEFAULT_ZONE, language = "en"): string {
+export function formatZonedTime(value: Timestamp, timeZone: string, language: string): string {
   const text = formatDateTimeSeconds(value, timeZone, language);
   if (!text) return "";
   const ms = typeof value === "number" ? value : value!.getTime();
@@ -109,7 +108,7 @@ const monthNames = new Map<string, Intl.DateTimeFormat>();
  * Support-ticket submission time with the month named: the spec's `MMMM DD, YYYY, HH:mm:ss` in
  * English, "January 05, 2026, 14:03:09"; in Spanish as Spanish readers write it, "5 de enero de 2026, 14:03:09".
  */
-export function formatTicketTime(value: Timestamp, timeZone = DEFAULT_ZONE, language = "en"): string {
+export function formatTicketTime(value: Timestamp, timeZone: string, language: string): string {
   const p = partsFor(value, timeZone);
   if (!p) return "";
   const spanish = isSpanish(language);

@@ -210,7 +210,8 @@ describe("addInvoice", () => {
 
   it("checks dates and amounts with their own messages", async () => {
     const cases: [Record<string, unknown>, string][] = [
-      [{ dueDate: isoDay(workerNow() - day) }, "The due date cannot be in the past"],
+      // Two days back: past in every zone, whatever the biller's.
+      [{ dueDate: isoDay(workerNow() - 2 * day) }, "The due date cannot be in the past"],
       [{ dueDate: "2027-02-30" }, "Due Date must be a date (MM/DD/YYYY)"],
       [{ lineItems: [{ name: "A", desc: "B", qty: 1, price: "12.345", price_per: "1" }] }, "MSRP must be an amount in dollars with at most two decimals, up to $1,000,000.00"],
       [{ lineItems: [{ name: "A", desc: "B", qty: 1, price: 0.1 + 0.2, price_per: "0.10" }] }, "MSRP must be an amount in dollars with at most two decimals, up to $1,000,000.00"],
@@ -228,6 +229,31 @@ describe("addInvoice", () => {
     const [y, m, d] = isoDay(workerNow()).split("-");
     const today = await api(reseller, "POST", `${BASE}/addInvoice`, valid({ invoiceNum: "TODAY-1", dueDate: `${m}/${d}/${y}` }));
     expect(today.status, JSON.stringify(today.body)).toBe(200);
+  });
+
+  it("judges the due date by the biller's local day, not UTC's", async () => {
+    // A zone whose day differs from UTC's now: UTC+14 from 10:00 UTC on (a day ahead), UTC-11 before 11:00 (a day behind).
+    const now = workerNow();
+    const ahead = new Date(now).getUTCHours() >= 10;
+    const offset = (ahead ? 14 : -11) * 3600_000;
+    const localToday = isoDay(now + offset);
+    const localYesterday = isoDay(now + offset - day);
+    expect(localToday).not.toBe(isoDay(now));
+    const [zone] = await db()
+      .select({ id: schema.timeZones.id })
+      .from(schema.timeZones)
+      .where(eq(schema.timeZones.name, ahead ? "Pacific/Kiritimati" : "Pacific/Pago_Pago"));
+    const settings = schema.companySettings;
+    const [{ was }] = await db().select({ was: settings.defaultTimeZoneId }).from(settings).where(eq(settings.companyId, C.RSL1));
+    await db().update(settings).set({ defaultTimeZoneId: zone.id }).where(eq(settings.companyId, C.RSL1));
+    try {
+      const past = await api(reseller, "POST", `${BASE}/addInvoice`, valid({ invoiceNum: "LOCAL-0", dueDate: localYesterday }));
+      expect(past.body.message).toBe("The due date cannot be in the past");
+      const today = await api(reseller, "POST", `${BASE}/addInvoice`, valid({ invoiceNum: "LOCAL-1", dueDate: localToday }));
+      expect(today.status, JSON.stringify(today.body)).toBe(200);
+    } finally {
+      await db().update(settings).set({ defaultTimeZoneId: was }).where(eq(settings.companyId, C.RSL1));
+    }
   });
 
   it("bills only one's own child companies; an ec company bills nobody; numbers are unique per issuer", async () => {

@@ -143,7 +143,7 @@ export const invoiceEndpoints = [
     body: z.object({}).passthrough(),
     response: z.object({ message: z.string(), payload: z.object({ id: z.number() }) }),
     async handler({ db, auth, body, now }) {
-      const r = await invoices.addInvoice(db, auth, invoices.parseInvoice(body, now), now);
+      const r = await invoices.addInvoice(db, auth, invoices.parseInvoice(body, auth, now), now);
       return { message: r.message, payload: { id: r.id } };
     },
   }),

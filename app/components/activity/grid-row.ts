@@ -8,7 +8,7 @@ import { formatZonedTime, localDay } from "~/utils/format";
 
 export type ActivityGridRow = {
   id: number;
-  /** The time in the company's zone, and its local day (what a Date cell filters to). */
+  /** The time in the company's zone, written in the reader's language, and its local day (what a Date cell filters to). */
   when: string;
   day: string;
   activityName: string;
@@ -23,12 +23,12 @@ export type ActivityGridRow = {
   targetDeviceGroup: { id: number; fullName: string } | null;
 };
 
-export function gridRow(r: ActivityRow, tz: string): ActivityGridRow {
+export function gridRow(r: ActivityRow, tz: string, language: string): ActivityGridRow {
   const device = r.targetDevice;
   const group = r.targetDeviceGroup;
   return {
     id: r.id,
-    when: formatZonedTime(r.at, tz),
+    when: formatZonedTime(r.at, tz, language),
     day: localDay(r.at, tz),
     activityName: r.activityName,
     activityType: { name: r.activityType.name, type: r.activityType.type },

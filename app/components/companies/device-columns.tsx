@@ -3,7 +3,7 @@ import type { TFunction } from "i18next";
 import type { CompanyDeviceRow } from "~/services/companies.server";
 import { formatDate } from "~/utils/format";
 
-/** Columns of /companyRelatedDevices; `today` (YYYY-MM-DD) tells a future start date. */
+/** Columns of /companyRelatedDevices; `today` (YYYY-MM-DD) tells a future start date, written in the reader's `language`. */
 export function companyDeviceColumns(t: TFunction, today: string, language: string): ColumnDef<CompanyDeviceRow>[] {
   return [
     { id: "serial", accessorKey: "serialNumber", header: t("dev.serial"), meta: { className: "font-mono" } },

@@ -8,8 +8,8 @@ import { Button } from "~/components/ui/button";
 import type { CompanyRequestRow } from "~/services/company-requests.server";
 import { formatDate, formatPhone } from "~/utils/format";
 
-/** Columns of /viewCompanyRequests; with `decide` (root), a pending request's accept and reject buttons (disabled while `busy`). */
-export function requestColumns(t: TFunction, decide: boolean, busy: boolean): ColumnDef<CompanyRequestRow>[] {
+/** Columns of /viewCompanyRequests, dates in the reader's `language`; with `decide` (root), a pending request's accept and reject buttons (disabled while `busy`). */
+export function requestColumns(t: TFunction, language: string, decide: boolean, busy: boolean): ColumnDef<CompanyRequestRow>[] {
   const cols: ColumnDef<CompanyRequestRow>[] = [
     { id: "name", accessorKey: "companyName", header: t("col.name"), meta: { className: "whitespace-normal min-w-28" } },
     { id: "type", header: t("col.type"), cell: ({ row }) => row.original.companyType.toUpperCase() },
@@ -29,7 +29,7 @@ export function requestColumns(t: TFunction, decide: boolean, busy: boolean): Co
         </span>
       ),
     },
-    { id: "createdAt", header: t("col.createdAt"), meta: { className: "whitespace-normal" }, cell: ({ row }) => formatDate(row.original.createdAt, "UTC") },
+    { id: "createdAt", header: t("col.createdAt"), meta: { className: "whitespace-normal" }, cell: ({ row }) => formatDate(row.original.createdAt, "UTC", language) },
     {
       id: "status",
       header: t("col.status"),

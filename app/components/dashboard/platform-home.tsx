@@ -8,7 +8,7 @@ import { StatLink } from "./stat-link";
 
 /** The root company's home (decision 0056): what waits for the platform team and what the platform holds. */
 export function PlatformHomeView({ home, zone }: { home: PlatformHome; zone: string }) {
-  const { t } = useTranslation("dashboard");
+  const { t, i18n } = useTranslation("dashboard");
   const { t: ta } = useTranslation("activity");
   const latest = home.firmware.latest;
   return (
@@ -29,7 +29,7 @@ export function PlatformHomeView({ home, zone }: { home: PlatformHome; zone: str
                 <span className="min-w-0">
                   <span className="font-medium">{r.companyName}</span> <span className="text-sm text-muted-foreground">{t("platform.from", { reseller: r.reseller })}</span>
                 </span>
-                <span className="text-sm text-muted-foreground">{formatDate(r.createdAt, zone)}</span>
+                <span className="text-sm text-muted-foreground">{formatDate(r.createdAt, zone, i18n.language)}</span>
               </li>
             )}
           </HomeList>
@@ -51,7 +51,9 @@ export function PlatformHomeView({ home, zone }: { home: PlatformHome; zone: str
         </HomeCard>
         <HomeCard id="firmware" title={t("platform.firmware")} more={{ to: "/ota", label: t("platform.openOta") }}>
           <p className="text-sm">
-            {latest ? t("platform.latest", { version: latest.version, type: latest.boardType || "-", date: formatDate(latest.createdAt, zone) }) : t("platform.noReleases")}
+            {latest
+              ? t("platform.latest", { version: latest.version, type: latest.boardType || "-", date: formatDate(latest.createdAt, zone, i18n.language) })
+              : t("platform.noReleases")}
           </p>
           <p className="text-sm text-muted-foreground">{t("platform.active", { count: home.firmware.active })}</p>
         </HomeCard>

@@ -14,7 +14,7 @@ const REQUEST_BADGE = { pending: "warning", accepted: "success", rejected: "dest
  * invoices, each linking to its screen. The customers' numbers leave boards in stock out.
  */
 export function ResellerHomeView({ home, zone, canRequest }: { home: ResellerHome; zone: string; canRequest: boolean }) {
-  const { t } = useTranslation("dashboard");
+  const { t, i18n } = useTranslation("dashboard");
   const stats = [
     home.stock !== undefined && <StatLink key="stock" to="/viewDeviceStock" value={home.stock} label={t("reseller.stock")} testId="stat-stock" />,
     home.children && <StatLink key="children" to="/varPanel" value={home.children.total} label={t("reseller.children")} testId="stat-children" />,
@@ -70,7 +70,7 @@ export function ResellerHomeView({ home, zone, canRequest }: { home: ResellerHom
                 <li key={r.id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-2">
                   <span className="min-w-0 font-medium">{r.companyName}</span>
                   <span className="flex items-center gap-2 text-sm text-muted-foreground">
-                    {formatDate(r.createdAt, zone)}
+                    {formatDate(r.createdAt, zone, i18n.language)}
                     <Badge variant={REQUEST_BADGE[r.status]}>{t(`reseller.status.${r.status}`)}</Badge>
                   </span>
                 </li>

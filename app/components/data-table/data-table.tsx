@@ -9,7 +9,7 @@
  *     { accessorKey: "email", header: "Email", enableSorting: true,
  *       cell: ({ row }) => <a href={`mailto:${row.original.email}`}>{row.original.email}</a> },
  *     { accessorKey: "lastActivity", header: "Last activity", enableSorting: true,
- *       cell: ({ getValue }) => formatDateTime(getValue<number | null>()) || "-" },
+ *       cell: ({ getValue }) => formatDateTime(getValue<number | null>(), timeZone, i18n.language) || "-" },
  *     { id: "actions", header: () => <span className="sr-only">Actions</span>, meta: { className: "w-12" },
  *       cell: ({ row }) => <ConfirmDialog … fields={{ intent: "delete", id: row.original.id }} /> },
  *   ];

@@ -35,7 +35,7 @@ const WRAP = "whitespace-normal";
 /**
  * /devices columns (docs/ARCHITECTURE.md §7.1): the icon opens details, last activity opens that
  * device's activity; then the live status (decision 0033), each sortable on the server. Times are in
- * the company's zone, labelled. To fit 1440 px without sideways scrolling, times break between date
+ * the company's zone, labelled, dates in the reader's `language`. To fit 1440 px without sideways scrolling, times break between date
  * and time, and the display name's own column shows from 1536 px (below that it is the second line of
  * the full name); below 1280 px "Date added" is left to the details page, and on phones the serial
  * number moves under the name.

@@ -10,18 +10,18 @@ const relockTrigger = (t: TFunction, code: string) => t(`details.relockTrigger.$
 
 /**
  * The device's fields in the spec's order, with its conditional rules (docs/ARCHITECTURE.md §7.1), and
- * the date it was added (a column the list hides on narrow screens). Times are in the company's zone `tz`, labelled.
+ * the date it was added (a column the list hides on narrow screens). Times are in the company's zone `tz`, labelled, dates in the reader's `language`.
  */
-export function deviceSettingItems(t: TFunction, device: Device, deviceType: string, scheduledOpen: boolean, fpi: boolean, tz: string): DetailItem[] {
+export function deviceSettingItems(t: TFunction, device: Device, deviceType: string, scheduledOpen: boolean, fpi: boolean, tz: string, language: string): DetailItem[] {
   const yesNo = (v: boolean) => (v ? t("yes") : t("no"));
   const seconds = (v: number | null) => (v == null ? "" : t("details.seconds", { count: v }));
   const timer = device.relockTrigger === "Timer";
   const items: (DetailItem | false)[] = [
     { key: "fullName", label: t("details.fullName"), value: device.fullName },
     { key: "displayName", label: t("details.displayName"), value: device.displayName },
-    { key: "installedAt", label: t("details.installedAt"), value: formatDate(device.installedAt, tz) },
+    { key: "installedAt", label: t("details.installedAt"), value: formatDate(device.installedAt, tz, language) },
     { key: "serialNumber", label: t("details.serialNumber"), value: device.serialNumber },
-    { key: "createdAt", label: t("col.createdAt"), value: formatZonedTime(device.createdAt, tz) },
+    { key: "createdAt", label: t("col.createdAt"), value: formatZonedTime(device.createdAt, tz, language) },
     { key: "hardwareId", label: t("details.hardwareId"), value: device.hardwareId },
     { key: "deviceType", label: t("details.deviceType"), value: deviceType },
     { key: "lockType", label: t("details.lockType"), value: device.lockType && t(`lifecycle:lockTypes.${device.lockType}`, { defaultValue: device.lockType }) },
@@ -40,7 +40,7 @@ export function deviceSettingItems(t: TFunction, device: Device, deviceType: str
       value:
         device.lastLatitude == null || device.lastLongitude == null
           ? t("details.noLocation")
-          : t("details.locationAt", { lat: device.lastLatitude.toFixed(5), lon: device.lastLongitude.toFixed(5), at: formatZonedTime(device.lastLocationAt, tz) }),
+          : t("details.locationAt", { lat: device.lastLatitude.toFixed(5), lon: device.lastLongitude.toFixed(5), at: formatZonedTime(device.lastLocationAt, tz, language) }),
     },
     { key: "scheduledOpen", label: t("details.scheduledOpen"), value: yesNo(scheduledOpen) },
     scheduledOpen && { key: "fpi", label: t("details.fpi"), value: yesNo(fpi) },

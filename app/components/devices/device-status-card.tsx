@@ -12,8 +12,8 @@ import { DoorState } from "./door-state";
  * online, otherwise its last report), battery, firmware and the last event, linked to its activity.
  */
 export function DeviceStatusCard({ deviceId, status, tz }: { deviceId: number; status: DeviceLiveStatus; tz: string }) {
-  const { t } = useTranslation("devices");
-  const at = (ms: number | null) => formatZonedTime(ms, tz);
+  const { t, i18n } = useTranslation("devices");
+  const at = (ms: number | null) => formatZonedTime(ms, tz, i18n.language);
   const { online, since } = status;
   const connection =
     online == null ? (

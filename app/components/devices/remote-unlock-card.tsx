@@ -21,7 +21,7 @@ type Props = { deviceId: number; deviceName: string; command: (CommandStatus & {
  * answer in time, or the board's own reason), never that the board is offline: presence says that.
  */
 export function RemoteUnlockCard({ deviceId, deviceName, command, canUnlock, tz }: Props) {
-  const { t } = useTranslation("devices");
+  const { t, i18n } = useTranslation("devices");
   const poll = useFetcher<CommandStatus>();
   const polled = poll.data && command && poll.data.id === command.id ? poll.data : null;
   // A new poll answer is a new object, which schedules the next poll while the command is open.
@@ -79,9 +79,9 @@ export function RemoteUnlockCard({ deviceId, deviceName, command, canUnlock, tz 
         {shown && (
           <p className="text-xs text-muted-foreground" data-testid="unlock-when">
             {shown.requestedBy
-              ? t("unlock.requestedBy", { name: shown.requestedBy, at: formatZonedTime(shown.createdAt, tz) })
-              : t("unlock.requestedAt", { at: formatZonedTime(shown.createdAt, tz) })}
-            {shown.finishedAt != null && `; ${t("unlock.endedAt", { at: formatZonedTime(shown.finishedAt, tz) })}`}
+              ? t("unlock.requestedBy", { name: shown.requestedBy, at: formatZonedTime(shown.createdAt, tz, i18n.language) })
+              : t("unlock.requestedAt", { at: formatZonedTime(shown.createdAt, tz, i18n.language) })}
+            {shown.finishedAt != null && `; ${t("unlock.endedAt", { at: formatZonedTime(shown.finishedAt, tz, i18n.language) })}`}
           </p>
         )}
       </CardContent>
