@@ -13,14 +13,15 @@ import { defineConfig } from "@playwright/test";
  *   then: the console's clock is shifted by the same offset (`TEST_CLOCK_OFFSET_MS`, honoured only with
  *   `ENVIRONMENT=test`, see docs/decisions/0018-test-clock.md) and every page's clock is installed at
  *   the shifted time by the fixtures (tests/e2e/fixtures.ts). Time keeps passing on both.
- * One more console, with a short idle timeout, serves the idle tests. All deliver mail to one SMTP sink.
+ * One more console, with a short idle timeout, serves the idle tests. All deliver mail to one SMTP sink
+ * and texts to one text-message sink (scripts/sms-sink.mjs; E2E_TEXTS lists what it received).
  *
  * Environment (all optional):
  * - `E2E_NOW`: an ISO-8601 instant (`2026-11-23T17:20:00+01:00`): one project instead, every test at
  *   that instant (to reproduce a failure: `E2E_NOW=… npx playwright test tests/e2e/ekeys.spec.ts`).
  * - `E2E_WORKERS`: parallel workers (default 2, the machine's cores), each real-time worker with its console.
  * - `E2E_PORT_<i>` (real-time worker i's console), `E2E_CLOCK_PORT_<k>` (instant k's console),
- *   `E2E_IDLE_PORT`, `E2E_SMTP_PORT`, `E2E_MAILBOX_PORT`, `E2E_TILE_PORT`: ports; free ones are picked
+ *   `E2E_IDLE_PORT`, `E2E_SMTP_PORT`, `E2E_MAILBOX_PORT`, `E2E_SMS_PORT`, `E2E_TILE_PORT`: ports; free ones are picked
  *   when unset, so two runs, or a run beside `npm start`, do not collide. All consoles of a run use
  *   one SMTP port, so they copy one seeded template (the demo mailer's port is part of the seed).
  *   Maps never fetch tiles from the internet (tests/e2e/tile-server.mjs).
@@ -92,6 +93,9 @@ export const E2E_SMTP_PORT = port("E2E_SMTP_PORT");
 const E2E_MAILBOX_PORT = port("E2E_MAILBOX_PORT");
 export const E2E_MAILBOX = `http://127.0.0.1:${E2E_MAILBOX_PORT}/messages`;
 
+const E2E_SMS_PORT = port("E2E_SMS_PORT");
+export const E2E_TEXTS = `http://127.0.0.1:${E2E_SMS_PORT}/messages`;
+
 export const E2E_IDLE_PORT = port("E2E_IDLE_PORT");
 export const E2E_TILE_ORIGIN = `http://127.0.0.1:${port("E2E_TILE_PORT")}`;
 
@@ -104,7 +108,7 @@ const retries = Number(process.env.E2E_RETRIES ?? 0);
 // Each console keeps its state in its own folder, named after its port.
 const consoleServer = (consolePort: number, clockOffsetMs: number, extra = "") => ({
   command:
-    `rm -rf .tmp/e2e-${consolePort} && RUNTIME=miniflare FROM_TEMPLATE=1 STATE_DIR=.tmp/e2e-${consolePort} PORT=${consolePort} SMTP_PORT=${E2E_SMTP_PORT} bash scripts/serve-local.sh ` +
+    `rm -rf .tmp/e2e-${consolePort} && RUNTIME=miniflare FROM_TEMPLATE=1 STATE_DIR=.tmp/e2e-${consolePort} PORT=${consolePort} SMTP_PORT=${E2E_SMTP_PORT} SMS_PORT=${E2E_SMS_PORT} bash scripts/serve-local.sh ` +
     `--var ENVIRONMENT:test --var TEST_CLOCK_OFFSET_MS:${clockOffsetMs} ` +
     `--var 'MAP_TILE_URL:${E2E_TILE_ORIGIN}/{z}/{x}/{y}.png' --var 'MAP_TILE_ATTRIBUTION:Local test tiles' ${extra}`.trim(),
   url: `${origin(consolePort)}/login`,
@@ -142,6 +146,7 @@ export default defineConfig({
   webServer: [
     { command: `node tests/e2e/tile-server.mjs ${new URL(E2E_TILE_ORIGIN).port}`, url: `${E2E_TILE_ORIGIN}/health`, timeout: 10_000, reuseExistingServer: false },
     { command: `node scripts/smtp-sink.mjs ${E2E_SMTP_PORT} ${E2E_MAILBOX_PORT}`, url: E2E_MAILBOX, timeout: 10_000, reuseExistingServer: false },
+    { command: `node scripts/sms-sink.mjs ${E2E_SMS_PORT}`, url: E2E_TEXTS, timeout: 10_000, reuseExistingServer: false },
     ...E2E_RUNS.flatMap((r) => r.consolePorts.map((p) => consoleServer(p, r.clockOffsetMs))),
     consoleServer(E2E_IDLE_PORT, 0, "--var IDLE_TIMEOUT_MS:4000 --var IDLE_WARNING_MS:8000"),
   ],

@@ -13,12 +13,13 @@ import { loadPanelData } from "~/routes/user-ekey-panel.server";
 import { UserForm, type UserFormValues } from "~/components/users/user-form";
 import { keyAssignmentSchema } from "~/schemas/ekeys";
 import { userFormSchema } from "~/schemas/users";
+import { formatDateTime } from "~/utils/format";
 import { nationalForField, regionForCallingCode, regionOf } from "~/utils/phone";
 import { assignKey, removeKey } from "~/services/ekeys.server";
 import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import { eraseUserActivity } from "~/services/activity-erasure.server";
 import * as users from "~/services/users.server";
-import { requireModule } from "~/utils/auth-guards.server";
+import { companyZone, requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { formAction, type FormReply } from "~/utils/form-action.server";
@@ -45,6 +46,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       sendResetLink: can(auth.permissions, "users", "modify") && auth.user.isSuperAdmin,
     },
     isSelf: id === auth.user.id,
+    zone: companyZone(auth),
   }));
 }
 
@@ -156,8 +158,8 @@ function ConfirmAction({ intent, name }: { intent: "forgetDevice" | "sendResetLi
 }
 
 export default function ModifyUserPage() {
-  const { user, panel, can, isSelf } = useLoaderData<typeof loader>();
-  const { t } = useTranslation("users");
+  const { user, panel, can, isSelf, zone } = useLoaderData<typeof loader>();
+  const { t, i18n } = useTranslation("users");
   const initial = useMemo<UserFormValues>(
     () => ({
       firstName: user.firstName,
@@ -197,6 +199,12 @@ export default function ModifyUserPage() {
         >
           <AlertTitle>{t("flaggedTitle")}</AlertTitle>
           <AlertDescription>{t("flaggedText")}</AlertDescription>
+        </Alert>
+      )}
+      {user.passwordResetSecurity === "admin" && user.passwordResetRequestedAt != null && (
+        <Alert variant="warning" data-testid="reset-request" actions={can.sendResetLink && <ActionButton intent="sendResetLink">{t("approveReset")}</ActionButton>}>
+          <AlertTitle>{t("resetRequestedTitle")}</AlertTitle>
+          <AlertDescription>{t("resetRequestedText", { when: formatDateTime(user.passwordResetRequestedAt, zone, i18n.language) })}</AlertDescription>
         </Alert>
       )}
       <PageHeader
