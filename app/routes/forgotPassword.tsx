@@ -15,7 +15,9 @@ import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import { formAction } from "~/utils/form-action.server";
 import { requireAnonymous } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
+import { formatPhone } from "~/utils/format";
 import { publicOrigin } from "~/utils/origin.server";
+import { splitPhone } from "~/utils/phone";
 import { clientIp } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -65,7 +67,7 @@ export default function ForgotPassword() {
         </p>
         {requested && (
           <p className="mb-4 text-sm" data-testid="reset-contact-phone">
-            {t("forgotContactPhone", { phone: requested })}
+            {t("forgotContactPhone", { phone: formatPhone(splitPhone(requested).countryCode, requested) })}
           </p>
         )}
         <LinkButton variant="link" size="inline" to={phone ? "/m" : "/login"} className="block text-center" reloadDocument={phone}>

@@ -146,10 +146,11 @@ describe("a password change or reset ends the account's other sessions", () => {
 });
 
 describe("reset mails", () => {
+  // BETA resets by e-mail (ACME's demo mode is admin approval).
   it("are throttled per account (same answer, no more mail) and per client (429)", async () => {
     await db().delete(schema.mailOutbox);
     for (let i = 0; i < 6; i++) {
-      const r = await api(null, "POST", "/api/admin/user/webForgotPassword", { companyId: "ACME", userName: DEMO.acme.userName }, ip(`192.0.2.${30 + i}`));
+      const r = await api(null, "POST", "/api/admin/user/webForgotPassword", { companyId: "BETA", userName: DEMO.beta.userName }, ip(`192.0.2.${30 + i}`));
       expect(r.status).toBe(200);
       expect(r.body.message).toBe("A reset link has been sent to your email");
     }
@@ -166,7 +167,7 @@ describe("reset mails", () => {
     await db().delete(schema.mailOutbox);
     const res = await consoleWorker.fetch("https://evil.example/api/admin/user/webForgotPassword", {
       method: "POST",
-      body: JSON.stringify({ companyId: "ACME", userName: DEMO.acme.userName }),
+      body: JSON.stringify({ companyId: "BETA", userName: DEMO.beta.userName }),
       headers: { "Content-Type": "application/json", ...ip("192.0.2.77") },
     });
     expect(res.status).toBe(200);
