@@ -32,7 +32,16 @@ async function newUser(over: Partial<typeof u.$inferInsert> = {}) {
   const email = `reset-${seq}-${Date.now()}@acme.example`;
   const [row] = await db()
     .insert(u)
-    .values({ companyId: acme, firstName: "Rosa", lastName: `Reset${seq}`, displayName: `Rosa Reset${seq}`, email, phoneNumber: `+1555777${String(1000 + seq)}`, isSentinel: true, ...over })
+    .values({
+      companyId: acme,
+      firstName: "Rosa",
+      lastName: `Reset${seq}`,
+      displayName: `Rosa Reset${seq}`,
+      email,
+      phoneNumber: `+1555777${String(1000 + seq)}`,
+      isSentinel: true,
+      ...over,
+    })
     .returning();
   return row;
 }
@@ -143,7 +152,10 @@ describe("suspicious resets run the secondary action", () => {
     expect((await superAdminMail()).length).toBe(before + 1);
     expect((await texts(user.phoneNumber)).length).toBe(3);
     // The lock is the existing flag: sign-in is refused with the spec's text until a super admin approves.
-    await db().update(u).set({ passwordHash: (await db().query.users.findFirst({ where: eq(u.email, DEMO.acme.userName) }))!.passwordHash }).where(eq(u.id, user.id));
+    await db()
+      .update(u)
+      .set({ passwordHash: (await db().query.users.findFirst({ where: eq(u.email, DEMO.acme.userName) }))!.passwordHash })
+      .where(eq(u.id, user.id));
     const signIn = await api(null, "POST", "/api/admin/user/login", { companyId: "ACME", userName: user.email, password: DEMO.acme.password });
     expect(signIn).toMatchObject({ status: 401, body: { message: "account has been locked due to suspicious activity" } });
   });
@@ -202,7 +214,11 @@ describe("the text-message channel", () => {
 
   it("fails closed: no provider, or a clear-text one in production, is an error, never 'sent'", async () => {
     await expect(smsSender({}).send("+15557770000", "x")).rejects.toThrow(SmsError);
-    await expect(smsSender({ ...SMS_ENV, SMS_ACCOUNT_SID: "ACtest", SMS_AUTH_TOKEN: "t", SMS_FROM: "+15550100000", ENVIRONMENT: "production" }).send("+15557770000", "x")).rejects.toThrow(/https in production/);
-    await expect(smsSender({ SMS_API_URL: "http://127.0.0.1:9", SMS_ACCOUNT_SID: "ACtest", SMS_AUTH_TOKEN: "t", SMS_FROM: "+1555" }).send("+15557770000", "x")).rejects.toThrow(/could not be reached/);
+    await expect(
+      smsSender({ ...SMS_ENV, SMS_ACCOUNT_SID: "ACtest", SMS_AUTH_TOKEN: "t", SMS_FROM: "+15550100000", ENVIRONMENT: "production" }).send("+15557770000", "x"),
+    ).rejects.toThrow(/https in production/);
+    await expect(smsSender({ SMS_API_URL: "http://127.0.0.1:9", SMS_ACCOUNT_SID: "ACtest", SMS_AUTH_TOKEN: "t", SMS_FROM: "+1555" }).send("+15557770000", "x")).rejects.toThrow(
+      /could not be reached/,
+    );
   });
 });
