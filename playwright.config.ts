@@ -17,15 +17,16 @@ import { seedInstant } from "./db/seed/clock";
  * Each console's demo data is seeded relative to its own clock: at the start of the UTC day it reads
  * when the run starts (`SEED_NOW`, `seedNow()` in the fixtures; docs/decisions/0064-seed-relative-to-the-run-clock.md),
  * so a run at any date, real or shifted, sees e-keys in force and recent traffic.
- * One more console, with a short idle timeout, serves the idle tests. All deliver mail to one SMTP sink;
- * on all, a board has E2E_UNLOCK_TTL_MS to answer an unlock.
+ * One more console, with a short idle timeout, serves the idle tests. All deliver mail to one SMTP sink
+ * and texts to one text-message sink (scripts/sms-sink.mjs; E2E_TEXTS lists what it received); on all, a
+ * board has E2E_UNLOCK_TTL_MS to answer an unlock.
  *
  * Environment (all optional):
  * - `E2E_NOW`: an ISO-8601 instant (`2026-11-23T17:20:00+01:00`): one project instead, every test at
  *   that instant (to reproduce a failure: `E2E_NOW=… npx playwright test tests/e2e/ekeys.spec.ts`).
  * - `E2E_WORKERS`: parallel workers (default 2, the machine's cores), each real-time worker with its console.
  * - `E2E_PORT_<i>` (real-time worker i's console), `E2E_CLOCK_PORT_<k>` (instant k's console),
- *   `E2E_IDLE_PORT`, `E2E_SMTP_PORT`, `E2E_MAILBOX_PORT`, `E2E_TILE_PORT`: ports; free ones are picked
+ *   `E2E_IDLE_PORT`, `E2E_SMTP_PORT`, `E2E_MAILBOX_PORT`, `E2E_SMS_PORT`, `E2E_TILE_PORT`: ports; free ones are picked
  *   when unset, so two runs, or a run beside `npm start`, do not collide. All consoles of a run use
  *   one SMTP port, so they copy one seeded template (the demo mailer's port is part of the seed).
  *   Maps never fetch tiles from the internet (tests/e2e/tile-server.mjs).
@@ -102,6 +103,9 @@ export const E2E_SMTP_PORT = port("E2E_SMTP_PORT");
 const E2E_MAILBOX_PORT = port("E2E_MAILBOX_PORT");
 export const E2E_MAILBOX = `http://127.0.0.1:${E2E_MAILBOX_PORT}/messages`;
 
+const E2E_SMS_PORT = port("E2E_SMS_PORT");
+export const E2E_TEXTS = `http://127.0.0.1:${E2E_SMS_PORT}/messages`;
+
 export const E2E_IDLE_PORT = port("E2E_IDLE_PORT");
 export const E2E_TILE_ORIGIN = `http://127.0.0.1:${port("E2E_TILE_PORT")}`;
 
@@ -121,7 +125,7 @@ export const E2E_UNLOCK_TTL_MS = 20_000;
 // Each console keeps its state in its own folder, named after its port, copied from the template of its seed instant.
 const consoleServer = (consolePort: number, clockOffsetMs: number, seedNow: number, extra = "") => ({
   command:
-    `rm -rf .tmp/e2e-${consolePort} && RUNTIME=miniflare FROM_TEMPLATE=1 STATE_DIR=.tmp/e2e-${consolePort} PORT=${consolePort} SMTP_PORT=${E2E_SMTP_PORT} SEED_NOW=${seedNow} bash scripts/serve-local.sh ` +
+    `rm -rf .tmp/e2e-${consolePort} && RUNTIME=miniflare FROM_TEMPLATE=1 STATE_DIR=.tmp/e2e-${consolePort} PORT=${consolePort} SMTP_PORT=${E2E_SMTP_PORT} SMS_PORT=${E2E_SMS_PORT} SEED_NOW=${seedNow} bash scripts/serve-local.sh ` +
     `--var ENVIRONMENT:test --var TEST_CLOCK_OFFSET_MS:${clockOffsetMs} --var TEST_UNLOCK_TTL_MS:${E2E_UNLOCK_TTL_MS} ` +
     `--var 'MAP_TILE_URL:${E2E_TILE_ORIGIN}/{z}/{x}/{y}.png' --var 'MAP_TILE_ATTRIBUTION:Local test tiles' ${extra}`.trim(),
   url: `${origin(consolePort)}/login`,
@@ -159,6 +163,7 @@ export default defineConfig({
   webServer: [
     { command: `node tests/e2e/tile-server.mjs ${new URL(E2E_TILE_ORIGIN).port}`, url: `${E2E_TILE_ORIGIN}/health`, timeout: 10_000, reuseExistingServer: false },
     { command: `node scripts/smtp-sink.mjs ${E2E_SMTP_PORT} ${E2E_MAILBOX_PORT}`, url: E2E_MAILBOX, timeout: 10_000, reuseExistingServer: false },
+    { command: `node scripts/sms-sink.mjs ${E2E_SMS_PORT}`, url: E2E_TEXTS, timeout: 10_000, reuseExistingServer: false },
     ...E2E_RUNS.flatMap((r) => r.consolePorts.map((p) => consoleServer(p, r.clockOffsetMs, r.seedNow))),
     consoleServer(E2E_IDLE_PORT, 0, seedAt("REAL", 0), "--var IDLE_TIMEOUT_MS:4000 --var IDLE_WARNING_MS:8000"),
   ],

@@ -18,6 +18,7 @@ import { defineConfig } from "vitest/config";
 import { consoleWorkerOptions, wranglerWorkerOptions } from "./scripts/console-bundle.mjs";
 import { newSigningKeys } from "./scripts/credential-keys.mjs";
 import { seedInstant } from "./db/seed/clock";
+import { startSmsSink } from "./scripts/sms-sink.mjs";
 
 // The runner gets wrangler.toml's bindings too (files that import server.ts call its handlers with
 // the runner's env), but neither the queue's consumer nor the static assets: those are the console's.
@@ -31,6 +32,9 @@ export default defineConfig({
   plugins: [
     tsconfigPaths(),
     cloudflareTest(async () => {
+      // The text-message provider of the run: a real local sink (scripts/sms-sink.mjs); tests read /messages by recipient.
+      const sms = await startSmsSink(0, { quiet: true });
+      sms.server.unref();
       const bindings = {
         GATEWAY_SECRET: "test-gateway-secret",
         // Keys made for this run only (never committed), as scripts/credential-keys.mjs makes one for local runs:
@@ -39,6 +43,10 @@ export default defineConfig({
         ENVIRONMENT: "test",
         // Links in mail are built from this, never from the request's Host.
         PUBLIC_ORIGIN: "https://console.test",
+        SMS_API_URL: sms.url,
+        SMS_ACCOUNT_SID: "ACtest",
+        SMS_AUTH_TOKEN: "test-only",
+        SMS_FROM: "+15550100000",
         // WORKERS_NOW=<ISO instant> runs the suite as if it started then (docs/decisions/0018-test-clock.md).
         TEST_CLOCK_OFFSET_MS: String(process.env.WORKERS_NOW ? Date.parse(process.env.WORKERS_NOW) - Date.now() : 0),
       };

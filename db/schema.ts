@@ -139,6 +139,8 @@ export const users = sqliteTable(
     /** `algorithm$params$salt$hash`; null until the invite is accepted. */
     passwordHash: text("password_hash"),
     passwordChangedAt: integer("password_changed_at"),
+    /** Reset mode 'admin': a reset the user asked for that no super admin has approved yet (decision 0062). */
+    passwordResetRequestedAt: integer("password_reset_requested_at"),
     /** The phone bound to a single-device login; "forget device" clears it. */
     boundDeviceId: text("bound_device_id"),
     lastActivityAt: integer("last_activity_at"),
@@ -260,6 +262,9 @@ export const passwordResetTokens = sqliteTable(
     landsOn: text("lands_on", { enum: ["console", "phone"] })
       .notNull()
       .default("console"),
+    /** Reset mode 'text': the hash of the code texted to the phone; the link needs it (decision 0062). */
+    codeHash: text("code_hash"),
+    codeAttempts: integer("code_attempts").notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [index("password_reset_user_idx").on(t.userId)],

@@ -4,7 +4,8 @@
 #
 # Ports (environment): PORT (console, 8787), MQTT_PORT (gateway MQTT, 1883), WS_PORT (gateway MQTT
 # over WebSocket, 8883, "off" disables), SMTP_PORT (the local mail sink the demo mailer delivers to,
-# which prints every mail; 2525, "off" leaves the port to an SMTP server of your own). A busy port, or any part that fails to start or stops,
+# which prints every mail; 2525, "off" leaves the port to an SMTP server of your own), SMS_PORT (the local
+# text-message sink, which prints every text and lists them at /messages; 2526, "off" likewise). A busy port, or any part that fails to start or stops,
 # stops everything with a message naming the part, and the command exits non-zero.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +15,7 @@ PORT=${PORT:-8787}
 MQTT_PORT=${MQTT_PORT:-1883}
 WS_PORT=${WS_PORT:-8883}
 SMTP_PORT=${SMTP_PORT:-2525}
+SMS_PORT=${SMS_PORT:-2526}
 export GATEWAY_SECRET=${GATEWAY_SECRET:-local-gateway-secret}
 
 fail() {
@@ -27,7 +29,7 @@ port_free() {
   node -e "require('net').createServer().once('error', () => process.exit(1)).listen(+process.argv[1], '127.0.0.1', function () { this.close() })" "$1"
 }
 
-for spec in "PORT:$PORT:console" "MQTT_PORT:$MQTT_PORT:gateway MQTT" "WS_PORT:$WS_PORT:gateway WebSocket" "SMTP_PORT:$SMTP_PORT:mail sink"; do
+for spec in "PORT:$PORT:console" "MQTT_PORT:$MQTT_PORT:gateway MQTT" "WS_PORT:$WS_PORT:gateway WebSocket" "SMTP_PORT:$SMTP_PORT:mail sink" "SMS_PORT:$SMS_PORT:text-message sink"; do
   IFS=: read -r var port part <<<"$spec"
   [ "$port" = off ] && continue
   port_free "$port" || fail "port $port for the $part is already in use (another npm start?). Stop what uses it, or choose another port: $var=<port> npm start"
@@ -85,7 +87,13 @@ if [ "$SMTP_PORT" != off ]; then
   wait_for "mail sink" "${pids[-1]}" 10 bash -c "exec 2>/dev/null 3<>/dev/tcp/127.0.0.1/$SMTP_PORT"
 fi
 
-start_part console env PORT="$PORT" SMTP_PORT="${SMTP_PORT/off/2525}" bash scripts/serve-local.sh
+# Texts (reset codes) go to a local sink that prints them: http://127.0.0.1:$SMS_PORT/messages lists them.
+if [ "$SMS_PORT" != off ]; then
+  start_part "text-message sink" node scripts/sms-sink.mjs "$SMS_PORT"
+  wait_for "text-message sink" "${pids[-1]}" 10 curl -fs -o /dev/null "http://127.0.0.1:$SMS_PORT/messages"
+fi
+
+start_part console env PORT="$PORT" SMTP_PORT="${SMTP_PORT/off/2525}" SMS_PORT="${SMS_PORT/off/2526}" bash scripts/serve-local.sh
 wait_for console "${pids[-1]}" 120 curl -fs -o /dev/null "http://127.0.0.1:$PORT/login"
 
 if [ -f gateway/src/main.js ]; then
@@ -103,11 +111,14 @@ ws_line="ws://127.0.0.1:$WS_PORT"
 [ "$WS_PORT" = off ] && ws_line="(WebSocket off)"
 mail_line="smtp://127.0.0.1:$SMTP_PORT   (every mail is printed here, never sent on)"
 [ "$SMTP_PORT" = off ] && mail_line="off: the demo mailer delivers to 127.0.0.1:2525"
+sms_line="http://127.0.0.1:$SMS_PORT/messages   (every text is printed here, never sent on)"
+[ "$SMS_PORT" = off ] && sms_line="off: the console texts through 127.0.0.1:2526"
 cat <<MSG
 
   Console:  http://127.0.0.1:$PORT   (admin API: /api/admin, OpenAPI: /api/openapi.json)
   Gateway:  mqtt://127.0.0.1:$MQTT_PORT   $ws_line
   Mail:     $mail_line
+  Texts:    $sms_line
   Demo logins are printed above. Ctrl-C stops everything.
 
 MSG

@@ -13,12 +13,13 @@ import { loadPanelData } from "~/routes/user-ekey-panel.server";
 import { UserForm, type UserFormValues } from "~/components/users/user-form";
 import { keyAssignmentSchema } from "~/schemas/ekeys";
 import { userFormSchema } from "~/schemas/users";
+import { formatDateTime } from "~/utils/format";
 import { nationalForField, regionForCallingCode, regionOf } from "~/utils/phone";
 import { assignKey, removeKey } from "~/services/ekeys.server";
 import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import { eraseUserActivity } from "~/services/activity-erasure.server";
 import * as users from "~/services/users.server";
-import { requireAuth, requireModule } from "~/utils/auth-guards.server";
+import { companyZone, requireAuth, requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { formAction, type FormReply } from "~/utils/form-action.server";
@@ -36,7 +37,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // Account Details: one's own record, read-only, for a user without the users right (platform admins too).
   const self = await requireAuth(request, context);
   if (idFromUrl(request) === self.user.id && !can(self.permissions, "users")) {
-    return { user: await users.getOwnAccount(getDb(context), self), panel: null, can: NO_RIGHTS, isSelf: true, ownAccountOnly: true };
+    return { user: await users.getOwnAccount(getDb(context), self), panel: null, can: NO_RIGHTS, isSelf: true, ownAccountOnly: true, zone: companyZone(self) };
   }
   const auth = await requireModule(request, context, "users");
   // Without an id (or with one of another company) the page goes back to the list.
@@ -51,6 +52,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     },
     isSelf: id === auth.user.id,
     ownAccountOnly: false,
+    zone: companyZone(auth),
   }));
 }
 
@@ -164,8 +166,8 @@ function ConfirmAction({ intent, name }: { intent: "forgetDevice" | "sendResetLi
 }
 
 export default function ModifyUserPage() {
-  const { user, panel, can, isSelf, ownAccountOnly } = useLoaderData<typeof loader>();
-  const { t } = useTranslation("users");
+  const { user, panel, can, isSelf, ownAccountOnly, zone } = useLoaderData<typeof loader>();
+  const { t, i18n } = useTranslation("users");
   const initial = useMemo<UserFormValues>(
     () => ({
       firstName: user.firstName,
@@ -205,6 +207,12 @@ export default function ModifyUserPage() {
         >
           <AlertTitle>{t("flaggedTitle")}</AlertTitle>
           <AlertDescription>{t("flaggedText")}</AlertDescription>
+        </Alert>
+      )}
+      {user.passwordResetSecurity === "admin" && user.passwordResetRequestedAt != null && (
+        <Alert variant="warning" data-testid="reset-request" actions={can.sendResetLink && <ActionButton intent="sendResetLink">{t("approveReset")}</ActionButton>}>
+          <AlertTitle>{t("resetRequestedTitle")}</AlertTitle>
+          <AlertDescription>{t("resetRequestedText", { when: formatDateTime(user.passwordResetRequestedAt, zone, i18n.language) })}</AlertDescription>
         </Alert>
       )}
       <PageHeader

@@ -6,14 +6,18 @@ import { AuthForm, SubmitAndBack } from "~/components/auth/form-parts";
 import { useAuthForm } from "~/components/auth/use-auth-form";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
+import { LinkButton } from "~/components/ui/link-button";
 import { getLanguage } from "~/i18n/i18next.server";
 import { forgotPasswordSchema } from "~/schemas/auth";
-import { webForgotPassword } from "~/services/auth.server";
+import { RESET_MSG, webForgotPassword } from "~/services/password-reset.server";
+import { smsSender } from "~/services/sms/sender.server";
 import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import { formAction } from "~/utils/form-action.server";
 import { requireAnonymous } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
+import { formatPhone } from "~/utils/format";
 import { publicOrigin } from "~/utils/origin.server";
+import { splitPhone } from "~/utils/phone";
 import { clientIp } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -25,16 +29,26 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 /** `?from=m`: asked from the phone app, whose link signs in back there (decision 0055). */
 const fromPhone = (request: Request) => new URL(request.url).searchParams.get("from") === "m";
 
+/**
+ * The answer follows the company's reset mode (decision 0062): a link (and a code) sent, back to the
+ * sign-in with a toast; a request waiting for a super admin, this page again with the contact phone.
+ * The phone app's requests stay here, with a way back to the app.
+ */
 export async function action({ request, context }: ActionFunctionArgs) {
+  const env = context.cloudflare.env;
   return formAction(request, forgotPasswordSchema, async (input) => {
     const phone = fromPhone(request);
     const r = await webForgotPassword(
       getDb(context),
       { ...input, landsOn: phone ? "phone" : "console" },
-      { origin: publicOrigin(context.cloudflare.env, request), ip: clientIp(request), now: nowMs() },
+      { origin: publicOrigin(env, request), ip: clientIp(request), now: nowMs(), sms: smsSender(env) },
     );
-    deliverQueuedMail(context.cloudflare.env, context.cloudflare.ctx.waitUntil);
-    return redirectWithToast(phone ? "/forgotPassword?from=m&sent=1" : "/login", { type: "success", message: r.message }, context.cloudflare.env);
+    deliverQueuedMail(env, context.cloudflare.ctx.waitUntil);
+    const answer = new URLSearchParams(phone ? { from: "m" } : {});
+    if (r.payload) answer.set("requested", r.payload.contactPhone);
+    else if (phone) answer.set("sent", r.message === RESET_MSG.text ? "text" : "email");
+    else return redirectWithToast("/login", { type: "success", message: r.message }, env);
+    return redirectWithToast(`/forgotPassword?${answer}`, { type: "success", message: r.message }, env);
   });
 }
 
@@ -43,15 +57,22 @@ export default function ForgotPassword() {
   const [params] = useSearchParams();
   const phone = params.get("from") === "m";
   const { formProps, fields, err, formError, busy, t } = useAuthForm("forgot", forgotPasswordSchema);
-  if (phone && params.get("sent")) {
+  const requested = params.get("requested");
+  const sent = params.get("sent");
+  if (requested !== null || (phone && sent)) {
     return (
       <AuthCard title={t("forgotTitle")} lng={lng}>
         <p role="status" className="mb-4 text-sm">
-          {t("forgotSentPhone")}
+          {requested !== null ? t("forgotRequested") : t(sent === "text" ? "forgotSentPhoneText" : "forgotSentPhone")}
         </p>
-        <a href="/m" className="block text-center text-sm text-primary underline-offset-4 hover:underline">
-          {t("backToPhoneApp")}
-        </a>
+        {requested && (
+          <p className="mb-4 text-sm" data-testid="reset-contact-phone">
+            {t("forgotContactPhone", { phone: formatPhone(splitPhone(requested).countryCode, requested) })}
+          </p>
+        )}
+        <LinkButton variant="link" size="inline" to={phone ? "/m" : "/login"} className="block text-center" reloadDocument={phone}>
+          {t(phone ? "backToPhoneApp" : "backToLogin")}
+        </LinkButton>
       </AuthCard>
     );
   }

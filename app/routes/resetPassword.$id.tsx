@@ -2,16 +2,21 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { z } from "zod";
+import { getInputProps } from "@conform-to/react";
 import { AuthCard } from "~/components/auth/auth-card";
 import { AuthForm, SubmitAndBack } from "~/components/auth/form-parts";
 import { NewPasswordFields } from "~/components/auth/new-password-fields";
 import { useAuthForm } from "~/components/auth/use-auth-form";
+import { Field } from "~/components/ui/field";
+import { Input } from "~/components/ui/input";
 import { LinkButton } from "~/components/ui/link-button";
 import { getLanguage, languageCookie } from "~/i18n/i18next.server";
 import { APP_VERSION } from "~/phone/sign-in-form";
 import { installationId, phoneStore, type PhoneSession } from "~/phone/phone-store";
 import { signInToConsole } from "~/routes/web-sign-in.server";
-import { describePasswordLink, webResetPassword } from "~/services/auth.server";
+import { describePasswordLink } from "~/services/auth.server";
+import { webResetPassword } from "~/services/password-reset.server";
+import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import { mobileLogin } from "~/services/mobile.server";
 import { formAction } from "~/utils/form-action.server";
 import { getDb, nowMs } from "~/utils/db.server";
@@ -28,6 +33,8 @@ const schema = z
   .object({
     password: z.string({ required_error: "New password is required" }).min(1, "New password is required"),
     confirmPassword: z.string({ required_error: "Confirm password is required" }).min(1, "Confirm password is required"),
+    /** Reset mode 'text': the code texted to the phone (the server says whether the link needs it). */
+    code: z.string().trim().max(12).optional(),
     /** The phone app's installation on this browser, so a phone landing binds the phone that signed in. */
     installationId: z.string().max(128).optional(),
   })
@@ -47,7 +54,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     request,
     schema,
     async (input) => {
-      const r = await webResetPassword(db, { uid: params.id ?? "", password: input.password, confirmPassword: input.confirmPassword }, nowMs());
+      const r = await webResetPassword(db, { uid: params.id ?? "", password: input.password, confirmPassword: input.confirmPassword, code: input.code }, nowMs()).finally(() =>
+        // A fifth wrong code may have queued the super admins' alert.
+        deliverQueuedMail(context.cloudflare.env, context.cloudflare.ctx.waitUntil),
+      );
       const credentials = { ...r.signIn, password: input.password, language: lng };
       if (r.landsOn === "console") return signInToConsole({ request, context }, credentials, "/");
       // The phone app signs in through its own call, bound to this browser's installation; a second
@@ -110,7 +120,12 @@ export default function ResetPassword() {
       </dl>
       <p className="mb-4 text-sm text-muted-foreground">{t(link.landsOn === "phone" ? "landsOnPhone" : "landsOnConsole")}</p>
       <AuthForm formProps={formProps} error={formError}>
-        <NewPasswordFields password={fields.password} confirm={fields.confirmPassword} err={err} autoFocus />
+        {link.needsCode && (
+          <Field label={t("code")} hint={t("resetCodeHint")} error={err(fields.code)}>
+            <Input {...getInputProps(fields.code, { type: "text" })} inputMode="numeric" autoComplete="one-time-code" maxLength={12} autoFocus />
+          </Field>
+        )}
+        <NewPasswordFields password={fields.password} confirm={fields.confirmPassword} err={err} autoFocus={!link.needsCode} />
         <input type="hidden" name="installationId" value={installation} />
         <SubmitAndBack label={t(link.purpose === "invite" ? "setPassword" : "submit")} busy={busy} />
       </AuthForm>

@@ -71,6 +71,8 @@ export const webResetPasswordSchema = z
     uid: z.string().min(1),
     password: newPassword,
     confirmPassword: z.string().optional(),
+    /** Reset mode 'text': the code texted to the user's phone (decision 0062). */
+    code: z.string().trim().max(12).optional(),
   })
   .refine((v) => v.confirmPassword === undefined || v.confirmPassword === v.password, {
     message: "The two passwords must match",

@@ -4,15 +4,7 @@
  */
 import { and, desc, eq, isNull, ne, or, type SQL } from "drizzle-orm";
 import type { z } from "zod";
-import {
-  NO_CONSOLE_MSG,
-  type changePasswordSchema,
-  type forgotPasswordSchema,
-  type LoginInput,
-  type resetExpiredPasswordSchema,
-  type twoFactorSchema,
-  type webResetPasswordSchema,
-} from "~/schemas/auth";
+import { NO_CONSOLE_MSG, type changePasswordSchema, type LoginInput, type resetExpiredPasswordSchema, type twoFactorSchema } from "~/schemas/auth";
 import { activityInsert } from "~/utils/activity-insert.server";
 import type { Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
@@ -22,7 +14,7 @@ import { passwordMeetsRules } from "~/utils/password-rules";
 import { createSession, deleteSession, type SessionKind } from "~/utils/session.server";
 import { randomToken, sha256Hex } from "~/utils/tokens.server";
 import { toE164 } from "~/utils/phone";
-import { assertNotThrottled, overRateLimit, recordFailure, recordSuccess, THROTTLE, throttleKeys, type ThrottleKeys } from "./throttle.server";
+import { assertNotThrottled, recordFailure, recordSuccess, THROTTLE, throttleKeys, type ThrottleKeys } from "./throttle.server";
 import { clientIp } from "~/utils/session.server";
 
 export const AUTH_MSG = {
@@ -100,7 +92,7 @@ async function failedAttempt(db: Db, account: Account | null, keys: ThrottleKeys
  * Finds a live user by company code and email or phone (both case- and format-insensitive). Phones are
  * stored as E.164 (decision 0037): a national number is read in the company's default country.
  */
-async function findAccount(db: Db, companyCode: string, userName: string): Promise<Account | null> {
+export async function findAccount(db: Db, companyCode: string, userName: string): Promise<Account | null> {
   const name = userName.trim().toLowerCase();
   const digits = name.replace(/\D/g, "");
   const byPhone = digits.length >= 7 && !name.includes("@");
@@ -300,7 +292,7 @@ async function checkTwoFactorCode(db: Db, input: z.infer<typeof twoFactorSchema>
   return account;
 }
 
-function assertNewPassword(newPassword: string, confirm: string | undefined) {
+export function assertNewPassword(newPassword: string, confirm: string | undefined) {
   if (confirm !== undefined && newPassword !== confirm) {
     throw new ServiceError(400, AUTH_MSG.mismatch, { fieldErrors: { confirmPassword: [AUTH_MSG.mismatch] } });
   }
@@ -312,7 +304,7 @@ function assertNewPassword(newPassword: string, confirm: string | undefined) {
  * the account, its unused reset links and sign-in codes. `keepSessionId` is the caller's own session
  * (a change from the console or the API keeps the one that made it).
  */
-async function setPassword(db: Db, account: { id: number; companyId: number }, password: string, now: number, by: number, keepSessionId?: string) {
+export async function setPassword(db: Db, account: { id: number; companyId: number }, password: string, now: number, by: number, keepSessionId?: string) {
   const s = schema.sessions;
   await db.batch([
     db
@@ -350,29 +342,13 @@ export async function changePassword(db: Db, auth: Auth, input: z.infer<typeof c
   return { message: "Password changed successfully" };
 }
 
-/** Reset mails: at most this many per account, and requests per client, in the throttle window. */
-export const RESET_MAIL_LIMIT = { perAccount: 3, perClient: 10 } as const;
-export const RESET_THROTTLED = "Too many reset requests. Try again later.";
-
-/** Always answers the same way for unknown accounts, so the form cannot be used to probe for users. */
-export async function webForgotPassword(db: Db, input: z.infer<typeof forgotPasswordSchema>, ctx: { origin: string; ip: string; now: number }) {
-  // Per client: answered openly (it says nothing about any account).
-  if (await overRateLimit(db, `reset:ip:${ctx.ip}`, RESET_MAIL_LIMIT.perClient, THROTTLE.windowMs, ctx.now)) {
-    throw new ServiceError(429, RESET_THROTTLED, { errorCode: "reset-throttled" });
-  }
-  const account = await findAccount(db, input.companyId, input.userName);
-  const message = "If the account exists, a reset link has been sent to its email";
-  if (!account || account.user.isInactive) return { message };
-  // Per account: further requests are answered the same way but send nothing (no mail bombing).
-  if (await overRateLimit(db, `reset:user:${account.user.id}`, RESET_MAIL_LIMIT.perAccount, THROTTLE.windowMs, ctx.now)) return { message };
-  await queueResetLink(db, account.user, { ...ctx, landsOn: input.landsOn });
-  return { message };
-}
-
 /** How long a set-password link lives: an hour for a reset, a week for an invite (decision 0055). */
 export const PASSWORD_LINK_TTL_MS = { reset: 60 * 60 * 1000, invite: 7 * 24 * 60 * 60 * 1000 } as const;
 export type PasswordLinkPurpose = keyof typeof PASSWORD_LINK_TTL_MS;
 export type LandsOn = "console" | "phone";
+
+/** The stored form of a reset link's texted code (mode 'text', decision 0062): salted by the link. */
+export const resetCodeHash = (linkId: string, code: string) => sha256Hex(`${linkId}:${code}`);
 
 /**
  * A one-time set-password link and the statement that stores its hash: the one machinery behind reset
@@ -382,41 +358,22 @@ export type LandsOn = "console" | "phone";
 export async function passwordLink(
   db: Db,
   user: { id: number | SQL; companyId: number | SQL },
-  link: { purpose: PasswordLinkPurpose; landsOn: LandsOn; language?: "en" | "es" },
+  link: { purpose: PasswordLinkPurpose; landsOn: LandsOn; language?: "en" | "es"; code?: string },
   ctx: { origin: string; now: number },
 ): Promise<{ url: string; statement: BatchItem }> {
   const token = randomToken();
+  const id = await sha256Hex(token);
   const statement = db.insert(schema.passwordResetTokens).values({
-    id: await sha256Hex(token),
+    id,
     userId: user.id,
     companyId: user.companyId,
     purpose: link.purpose,
     landsOn: link.landsOn,
+    codeHash: link.code ? await resetCodeHash(id, link.code) : null,
     expiresAt: ctx.now + PASSWORD_LINK_TTL_MS[link.purpose],
     createdAt: ctx.now,
   });
   return { url: `${ctx.origin}/resetPassword/${token}${link.language ? `?lng=${link.language}` : ""}`, statement };
-}
-
-/** Queues a reset link; `alongside` (e.g. the audit entry of the caller) lands in the same batch. */
-export async function queueResetLink(
-  db: Db,
-  user: { id: number; companyId: number; email: string },
-  ctx: { origin: string; now: number; landsOn?: LandsOn },
-  alongside: BatchItem[] = [],
-) {
-  const link = await passwordLink(db, user, { purpose: "reset", landsOn: ctx.landsOn ?? "console" }, ctx);
-  await db.batch([
-    link.statement,
-    db.insert(schema.mailOutbox).values({
-      companyId: user.companyId,
-      toAddress: user.email,
-      subject: "Reset your password",
-      body: `Open this link within an hour to choose a new password: ${link.url}`,
-      createdAt: ctx.now,
-    }),
-    ...alongside,
-  ]);
 }
 
 /** What a set-password page shows about its link: whose account it opens, and where it lands. */
@@ -427,10 +384,12 @@ export type PasswordLinkInfo = {
   companyCode: string;
   email: string;
   language: "en" | "es";
+  /** Reset mode 'text': the page also asks for the code texted to the phone. */
+  needsCode: boolean;
 };
 
 /** A usable link's account (the user may sign in to the console or only to the phone); null when used, expired or unknown. */
-async function usableLink(db: Db, token: string, now: number) {
+export async function usableLink(db: Db, token: string, now: number) {
   const t = schema.passwordResetTokens;
   const [row] = await db
     .select({ link: t, user: schema.users, company: schema.companies, language: schema.companySettings.language })
@@ -456,20 +415,7 @@ export async function describePasswordLink(db: Db, token: string, now: number): 
     companyCode: row.company.code,
     email: row.user.email,
     language: row.language ?? "en",
-  };
-}
-
-/** Spends a link: sets the password (which ends every link of the account) and says where to sign in. */
-export async function webResetPassword(db: Db, input: z.infer<typeof webResetPasswordSchema>, now: number) {
-  const row = await usableLink(db, input.uid, now);
-  if (!row) throw new ServiceError(400, AUTH_MSG.badLink, { errorCode: "bad-link" });
-  assertNewPassword(input.password, input.confirmPassword);
-  await setPassword(db, row.user, input.password, now, row.user.id);
-  return {
-    message: row.link.purpose === "invite" ? "Password set successfully" : "Password reset successfully",
-    hasWebAccess: row.user.isSentinel || row.user.isSuperAdmin,
-    landsOn: row.landsOn,
-    signIn: { companyId: row.company.code, userName: row.user.email },
+    needsCode: row.link.codeHash != null,
   };
 }
 

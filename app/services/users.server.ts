@@ -5,7 +5,7 @@
 import { and, asc, desc, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
 import type { UserFilters } from "~/schemas/search";
 import { userFormSchema, applyPrivilegeRules, type UserForm, type UserInput } from "~/schemas/users";
-import { queueResetLink } from "~/services/auth.server";
+import { queueResetLink } from "~/services/password-reset.server";
 import { inviteStatements, type InvitingCompany } from "~/services/invites.server";
 import { idInAny, lowerOf, phoneDigits, searchKey, startsWith } from "~/services/search.server";
 import { activityInsert } from "~/utils/activity-insert.server";
@@ -191,6 +191,8 @@ async function userDetails(db: Db, auth: Auth, id: number) {
     // What the page's header buttons depend on (docs/ARCHITECTURE.md §7.1, modify user).
     isMultiPhoneLogin: settings?.isMultiPhoneLogin ?? false,
     passwordResetSecurity: settings?.passwordResetSecurity ?? "email",
+    /** Mode 'admin': when the user asked for a reset that waits for a super admin's approval. */
+    passwordResetRequestedAt: user.passwordResetRequestedAt,
   };
 }
 
@@ -430,7 +432,8 @@ async function hasPhone(db: Db, auth: Auth, userId: number): Promise<boolean> {
 
 /**
  * Only when the company's reset security is admin (docs/ARCHITECTURE.md §7.2), and only by a super admin
- * (spec part 1 §6: "send reset links" is a Super Admin privilege); the link itself is queued by the auth service.
+ * (spec part 1 §6: "send reset links" is a Super Admin privilege); the link itself is queued by the
+ * password-reset service. It also approves the user's waiting reset request (decision 0062).
  */
 export async function sendResetLink(db: Db, auth: Auth, userId: number, ctx: { origin: string; now: number }): Promise<{ message: string }> {
   if (!auth.user.isSuperAdmin) forbidden();
@@ -438,6 +441,7 @@ export async function sendResetLink(db: Db, auth: Auth, userId: number, ctx: { o
   const settings = await db.query.companySettings.findFirst({ where: eq(schema.companySettings.companyId, auth.company.id) });
   if (settings?.passwordResetSecurity !== "admin") throw new ServiceError(422, USER_MSG.resetNotAllowed);
   await queueResetLink(db, user, ctx, [
+    db.update(u).set({ passwordResetRequestedAt: null }).where(eq(u.id, user.id)),
     activityInsert(db, { companyId: auth.company.id, name: "Password Reset Link Sent", createdByUserId: auth.user.id, targetUserId: user.id, summary: user.email, at: ctx.now }),
   ]);
   return { message: USER_MSG.resetSent };

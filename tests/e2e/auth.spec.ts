@@ -1,5 +1,6 @@
 import { E2E_IDLE_PORT } from "../../playwright.config";
-import { adminApi, DEMO, expect, mailbox, test, unique } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { adminApi, DEMO, expect, LANGUAGE_AND_WIDTH_RUNS, mailbox, test, textMessages, unique } from "./fixtures";
 
 test.describe("sign-in", () => {
   test("checks the form before sending and shows the server's failure message", async ({ page }) => {
@@ -232,6 +233,137 @@ test.describe("passwords", () => {
     await page.getByRole("button", { name: "Log in" }).click();
     await expect(page.getByTestId("use-phone-app")).toContainText("Keyless Access phone app");
     await expect(page.getByTestId("use-phone-app").getByRole("link", { name: "Open the phone app" })).toHaveAttribute("href", "/m");
+  });
+});
+
+/**
+ * Password reset security (decision 0062), end to end: each mode at the run's mail and text sinks, and
+ * the lock. Each test sets ACME's mode and puts the settings back; its browser and calls come from a
+ * client address of its own, so the per-client reset limit of one console's tests does not add up.
+ */
+test.describe("password reset security", () => {
+  const T = {
+    en: {
+      userName: "Email or phone",
+      send: "Send reset link",
+      code: "Code",
+      newPw: "New password",
+      confirm: "Confirm password",
+      badCode: "The code is invalid or has expired",
+      requested: "Your request has been sent to your administrator",
+      help: "For help, call +1 555-010-9999.",
+      approve: "Approve and send reset link",
+    },
+    es: {
+      userName: "Correo electrónico o teléfono",
+      send: "Enviar enlace",
+      code: "Código",
+      newPw: "Nueva contraseña",
+      confirm: "Confirmar contraseña",
+      badCode: "El código no es válido o ha caducado",
+      requested: "Su solicitud se ha enviado a su administrador",
+      help: "Si necesita ayuda, llame al +1 555-010-9999.",
+      approve: "Aprobar y enviar el enlace",
+    },
+  } as const;
+
+  /** ACME in `mode` for the test's body, a fresh user (e-mail, E.164 phone), and the settings restored after. */
+  async function inMode(
+    page: Page,
+    request: Parameters<typeof adminApi>[0],
+    mode: Record<string, unknown>,
+    body: (u: { id: number; email: string; phone: string }) => Promise<void>,
+  ) {
+    const client = { "CF-Connecting-IP": `198.51.100.${Math.floor(Math.random() * 250) + 1}` };
+    await page.setExtraHTTPHeaders(client);
+    const acme = await adminApi(request, "acme");
+    const { payload: saved } = await acme.call<{ payload: Record<string, unknown> }>("GET", "/settings/getCompanySettings");
+    await acme.call("PUT", "/settings/modifyCompanySettings", { ...saved, ...mode });
+    try {
+      const { id } = await acme.createUser("Rita", `Reset${unique()}`);
+      const { payload: u } = await acme.call<{ payload: { email: string; countryCode: string; cell: string } }>("GET", `/user/getUserDetails?id=${id}`);
+      await body({ id, email: u.email, phone: `+${u.countryCode.replace(/^0+/, "")}${u.cell}` });
+    } finally {
+      await acme.call("PUT", "/settings/modifyCompanySettings", saved);
+    }
+  }
+
+  async function askForReset(page: Page, lang: "en" | "es", email: string) {
+    await page.request.post("/resources/language", { form: { lng: lang, redirectTo: "/" }, maxRedirects: 0 });
+    await page.goto("/forgotPassword");
+    await page.getByLabel(lang === "en" ? "Company ID" : "ID de empresa").fill("ACME");
+    await page.getByLabel(T[lang].userName).fill(email);
+    await page.getByRole("button", { name: T[lang].send }).click();
+  }
+
+  const mailFor = async (email: string) => (await mailbox()).find((m) => m.to.includes(email));
+
+  test("email: an unknown account is refused as 'Invalid Company ID or Email'; a known one gets its link by mail", async ({ page, request }) => {
+    await inMode(page, request, { password_reset_security: "email" }, async ({ email }) => {
+      await askForReset(page, "en", `nobody.${unique()}@acme.example`);
+      await expect(page.getByText("Invalid Company ID or Email")).toBeVisible();
+      await page.getByLabel("Email or phone").fill(email);
+      await page.getByRole("button", { name: "Send reset link" }).click();
+      await expect(page).toHaveURL(/\/login$/);
+      await expect.poll(() => mailFor(email), { timeout: 30_000 }).toBeTruthy();
+      await page.goto(new URL((await mailFor(email))!.text.match(/https?:\/\/\S+\/resetPassword\/[A-Za-z0-9_-]+/)![0]).pathname);
+      await expect(page.getByLabel("New password", { exact: true })).toBeVisible();
+      await expect(page.getByLabel("Code", { exact: true })).toHaveCount(0);
+    });
+  });
+
+  for (const { lang, width, height } of LANGUAGE_AND_WIDTH_RUNS) {
+    test(`text (${lang}, ${width} px): the link asks for the code texted to the phone`, async ({ page, request }) => {
+      await page.setViewportSize({ width, height });
+      await inMode(page, request, { password_reset_security: "text", password_reset_secondary_action: "nothing" }, async ({ email, phone }) => {
+        await askForReset(page, lang, email);
+        const text = async () => (await textMessages()).find((m) => m.to === phone);
+        await expect.poll(text, { timeout: 30_000 }).toBeTruthy();
+        const code = (await text())!.body.match(/code is (\d{6})/)![1];
+        await expect.poll(() => mailFor(email), { timeout: 30_000 }).toBeTruthy();
+        await page.goto(new URL((await mailFor(email))!.text.match(/https?:\/\/\S+\/resetPassword\/[A-Za-z0-9_-]+/)![0]).pathname);
+        await page.getByLabel(T[lang].code, { exact: true }).fill(code === "000000" ? "000001" : "000000");
+        await page.getByLabel(T[lang].newPw, { exact: true }).fill("Rita#Reset2026");
+        await page.getByLabel(T[lang].confirm, { exact: true }).fill("Rita#Reset2026");
+        await page.getByLabel(T[lang].confirm, { exact: true }).press("Enter");
+        // The code field and the form both say it.
+        await expect(page.getByText(T[lang].badCode).first()).toBeVisible();
+        await page.getByLabel(T[lang].code, { exact: true }).fill(code);
+        await page.getByLabel(T[lang].newPw, { exact: true }).fill("Rita#Reset2026");
+        await page.getByLabel(T[lang].confirm, { exact: true }).fill("Rita#Reset2026");
+        await page.getByLabel(T[lang].confirm, { exact: true }).press("Enter");
+        // A user without console rights lands in the phone app, signed in.
+        await expect(page).toHaveURL(/\/m$/);
+      });
+    });
+
+    test(`admin (${lang}, ${width} px): the request shows the contact phone; a super admin approves it on the user's page`, async ({ page, request, loginAs }) => {
+      await page.setViewportSize({ width, height });
+      await inMode(page, request, { password_reset_security: "admin", password_reset_phone: "5550109999", password_reset_phone_country: "1" }, async ({ id, email }) => {
+        await askForReset(page, lang, email);
+        await expect(page.locator("p[role=status]")).toContainText(T[lang].requested);
+        await expect(page.getByTestId("reset-contact-phone")).toHaveText(T[lang].help);
+        expect(await mailFor(email)).toBeUndefined();
+        await loginAs("acme", lang);
+        await page.goto(`/modifyUser?id=${id}`);
+        await page.getByTestId("reset-request").getByRole("button", { name: T[lang].approve }).click();
+        await expect(page.getByTestId("reset-request")).toHaveCount(0);
+        await expect.poll(() => mailFor(email), { timeout: 30_000 }).toBeTruthy();
+      });
+    });
+  }
+
+  test("lock: a fourth text reset within minutes flags the account, shown with the approval banner", async ({ page, request, loginAs }) => {
+    await inMode(page, request, { password_reset_security: "text", password_reset_secondary_action: "flag" }, async ({ id, email }) => {
+      const client = { "CF-Connecting-IP": `203.0.113.${Math.floor(Math.random() * 250) + 1}` };
+      for (let i = 0; i < 4; i++) {
+        expect((await request.post("/api/admin/user/webForgotPassword", { data: { companyId: "ACME", userName: email }, headers: client })).status()).toBe(200);
+      }
+      await loginAs("acme");
+      await page.goto(`/modifyUser?id=${id}`);
+      await expect(page.getByText("This account is locked due to suspicious activity")).toBeVisible();
+      await expect(page.getByRole("button", { name: "Approve account" })).toBeVisible();
+    });
   });
 });
 

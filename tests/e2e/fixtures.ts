@@ -1,5 +1,5 @@
 import { test as base, expect, type APIRequestContext, type BrowserContext, type Locator, type Page, type TestInfo } from "@playwright/test";
-import { E2E_MAILBOX } from "../../playwright.config";
+import { E2E_MAILBOX, E2E_TEXTS } from "../../playwright.config";
 import { demoDates } from "../../db/seed/clock";
 import { DEMO, type DemoLogin } from "../demo-logins";
 
@@ -71,6 +71,15 @@ export async function mailbox(): Promise<ReceivedMail[]> {
   const res = await fetch(E2E_MAILBOX);
   expect(res.ok, "the run's mailbox answers").toBe(true);
   return (await res.json()) as ReceivedMail[];
+}
+
+export type ReceivedText = { to: string; from: string; body: string };
+
+/** Every text the run's text-message sink (scripts/sms-sink.mjs) has received, oldest first; pick yours by its number. */
+export async function textMessages(): Promise<ReceivedText[]> {
+  const res = await fetch(E2E_TEXTS);
+  expect(res.ok, "the run's text-message sink answers").toBe(true);
+  return (await res.json()) as ReceivedText[];
 }
 
 /**

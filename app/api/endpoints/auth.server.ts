@@ -2,6 +2,8 @@ import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { changePasswordSchema, forgotPasswordSchema, loginSchema, resetExpiredPasswordSchema, twoFactorSchema, webResetPasswordSchema } from "~/schemas/auth";
 import * as authService from "~/services/auth.server";
+import * as passwordReset from "~/services/password-reset.server";
+import { smsSender } from "~/services/sms/sender.server";
 import { loadPermissions } from "~/utils/auth-guards.server";
 import { schema } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
@@ -73,22 +75,25 @@ export const authEndpoints = [
     method: "POST",
     path: "/user/webForgotPassword",
     tag: "Session",
-    summary: "Sends a password reset link (same answer whether or not the account exists).",
+    summary:
+      "Starts a password reset in the company's password reset security mode: 'email' mails a link; 'text' mails a link that also needs a code texted to the user's phone; 'admin' records a request a super admin approves (POST /user/sendResetLink) and answers payload.contactPhone. An unknown company and an unknown e-mail both get 400 'Invalid Company ID or Email'; a known account always gets its mode's message (per-account limits and suspicious requests send nothing more). 429 after 10 requests from one client in 15 minutes.",
     auth: "public",
     body: forgotPasswordSchema,
     async handler({ db, env, body, request, now, waitUntil }) {
-      return deliveringMail({ env, waitUntil }, authService.webForgotPassword(db, body, { origin: publicOrigin(env, request), ip: clientIp(request), now }));
+      const ctx = { origin: publicOrigin(env, request), ip: clientIp(request), now, sms: smsSender(env) };
+      return deliveringMail({ env, waitUntil }, passwordReset.webForgotPassword(db, body, ctx));
     },
   }),
   endpoint({
     method: "POST",
     path: "/user/webReSetPassword",
     tag: "Session",
-    summary: "Sets a new password from a reset link id (uid).",
+    summary:
+      "Sets a new password from a reset link id (uid). A link sent in reset mode 'text' also needs `code`, the code texted to the user's phone: a wrong one is 400 'The code is invalid or has expired'; the fifth wrong code spends the link.",
     auth: "public",
     body: webResetPasswordSchema,
-    async handler({ db, body, now }) {
-      const r = await authService.webResetPassword(db, body, now);
+    async handler({ db, env, body, now, waitUntil }) {
+      const r = await deliveringMail({ env, waitUntil }, passwordReset.webResetPassword(db, body, now));
       return { message: r.message, extra: { hasWebAccess: r.hasWebAccess } };
     },
   }),

@@ -97,6 +97,8 @@ function userDetailsPayload(d: users.UserDetails, auth: Auth) {
     lastActivity: d.lastActivityAt,
     is_multi_phone_login: d.isMultiPhoneLogin,
     password_reset_security: d.passwordResetSecurity,
+    /** Reset mode 'admin': when the user's waiting reset request was made (ms), or null. */
+    password_reset_requested_at: d.passwordResetRequestedAt,
   };
 }
 
@@ -312,7 +314,8 @@ export const usersEndpoints = [
     method: "POST",
     path: "/user/sendResetLink",
     tag,
-    summary: "Queues a password reset link: a super admin only (403 otherwise), and only when password reset security is admin (422).",
+    summary:
+      "Queues a password reset link: a super admin only (403 otherwise), and only when password reset security is admin (422). It approves the user's waiting reset request (password_reset_requested_at of getUser) too.",
     auth: "token",
     permission: { modules: "users", action: "modify", superAdmin: true },
     body: userIdBody,
