@@ -914,12 +914,17 @@ export const deviceTransferItems = sqliteTable(
 // ---------------------------------------------------------------- gateway
 
 /** Cells (docs/decisions/0050-cells.md): `mqttUrl` is the public MQTT endpoint the cell's boards connect to. */
-export const cells = sqliteTable("cells", {
-  name: text("name").primaryKey(),
-  mqttUrl: text("mqtt_url").notNull(),
-  label: text("label").notNull().default(""),
-  createdAt: createdAt(),
-});
+export const cells = sqliteTable(
+  "cells",
+  {
+    name: text("name").primaryKey(),
+    mqttUrl: text("mqtt_url").notNull(),
+    label: text("label").notNull().default(""),
+    createdAt: createdAt(),
+  },
+  // One endpoint, one cell (migration 0035).
+  (t) => [uniqueIndex("cells_mqtt_url_unique").on(t.mqttUrl)],
+);
 
 /** Registered gateways; each authenticates to the Worker with its own secret. */
 export const gateways = sqliteTable("gateways", {

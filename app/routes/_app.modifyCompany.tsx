@@ -24,7 +24,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "company", "modify");
   const db = getDb(context);
   // Only the platform administrator sees and moves a company's cell.
-  const cells = auth.company.type === "root" && can(auth.permissions, "company", "modify") ? await listCells(db, auth) : null;
+  const cells = auth.company.type === "root" && can(auth.permissions, "company", "modify") ? (await listCells(db, auth)).rows : null;
   // Without an id (or with one outside the caller's view) the page goes back to the list.
   return loadRecord(request, { list: "/company" }, async (id) => ({ company: await getCompanyDetails(db, auth, id), cells }));
 }

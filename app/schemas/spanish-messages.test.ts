@@ -24,6 +24,7 @@ const SCHEMA_NS: Record<string, string[]> = {
   alerts: ["alerts"],
   auth: ["auth"],
   bulk: ["devices", "users"],
+  "cell-records": ["cells"],
   cells: ["companies"],
   companies: ["companies"],
   "company-requests": ["requests"],

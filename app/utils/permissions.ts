@@ -78,6 +78,8 @@ export function navItems(p: Permissions, type?: CompanyType): NavItem[] {
       { key: "adminSupport", to: "/adminSupport", modules: ["company"] },
       // Only the root company registers new boards into stock (decision 0022).
       ...(type === "root" && can(p, "company", "add") ? [{ key: "registerDevices", to: "/registerDevices", modules: ["company"] as const }] : []),
+      // Gateway cells are the platform's (decision 0065).
+      ...(type === "root" ? [{ key: "cells", to: "/cells", modules: ["company"] as const }] : []),
       ...(p.role ? [{ key: "role", to: "/role", modules: ["role"] as const }] : []),
     ];
   }

@@ -14,6 +14,8 @@ import { isLeaving } from './cells/redirect.js'
 export const PROTOCOL_REVISION = 3
 
 export class BoardConfigs {
+  #stopped = false
+  /** @type {Set<Promise<unknown>>} publishing under way, which `stop` lets end before the broker and Redis close */ #running = new Set()
   #revocationTimer = null
   /** @type {Set<string>} companies whose boards wait for their new revocation list */ #revokedCompanies = new Set()
 
@@ -56,8 +58,21 @@ export class BoardConfigs {
     if (this.cluster) await this.#adoptPublishedRevocations(this.replica.all('device').map((d) => d.id))
   }
 
-  stop() {
+  /** Starts nothing more, and resolves once what was being published has stopped at its current board. */
+  async stop() {
+    this.#stopped = true
     clearTimeout(this.#revocationTimer)
+    await Promise.allSettled([...this.#running])
+  }
+
+  /** @template T @param {Promise<T>} work @returns {Promise<T>} */
+  #track(work) {
+    this.#running.add(work)
+    work.then(
+      () => this.#running.delete(work),
+      () => this.#running.delete(work)
+    )
+    return work
   }
 
   async #publishDevice(deviceId) {
@@ -103,13 +118,17 @@ export class BoardConfigs {
       this.#revocationTimer = null
       const companies = [...this.#revokedCompanies]
       this.#revokedCompanies.clear()
-      this.#publishCompanies(companies).catch((e) => this.log.error('publishing revocations failed', { error: e.message }))
+      this.#track(this.#publishCompanies(companies)).catch((e) => this.log.error('publishing revocations failed', { error: e.message }))
     }, this.revocationDelayMs)
     this.#revocationTimer.unref?.()
   }
 
   async #publishCompanies(companyIds) {
-    for (const c of companyIds) for (const d of this.replica.index.devicesByCompany.get(c) ?? []) await this.#publishConfig(d.id)
+    for (const c of companyIds)
+      for (const d of this.replica.index.devicesByCompany.get(c) ?? []) {
+        if (this.#stopped) return
+        await this.#publishConfig(d.id)
+      }
   }
 
   /** A feed page about to be applied: its withdrawals are on disk before the page is. */
@@ -139,15 +158,26 @@ export class BoardConfigs {
     if (changed) await this.revocations.save()
   }
 
-  async republishAll() {
-    for (const d of this.replica.all('device')) await this.#publishDevice(d.id)
+  republishAll() {
+    return this.#track(this.#republishAll())
   }
 
-  async onReplicaChange(changes, reset) {
+  async #republishAll() {
+    for (const d of this.replica.all('device')) {
+      if (this.#stopped) return
+      await this.#publishDevice(d.id)
+    }
+  }
+
+  onReplicaChange(changes, reset) {
+    return this.#track(this.#onReplicaChange(changes, reset))
+  }
+
+  async #onReplicaChange(changes, reset) {
     // first, before anything waits: a departing board's next publish must not be acknowledged here
     if (reset) {
       for (const id of this.connected()) if (!this.replica.get('device', id)) this.departures.leave(id)
-      return this.republishAll()
+      return this.#republishAll()
     }
     for (const c of changes) if (c.type === 'device' && c.op === 'delete') this.departures.leave(c.id)
     const devices = new Set()
@@ -167,7 +197,10 @@ export class BoardConfigs {
         for (const d of this.replica.all('device')) if (c.op === 'delete' || d.deviceType === c.data?.deviceType) devices.add(d.id)
       }
     }
-    for (const id of devices) await this.#publishDevice(id)
+    for (const id of devices) {
+      if (this.#stopped) return
+      await this.#publishDevice(id)
+    }
   }
 
   #disconnect(boardId, why) {

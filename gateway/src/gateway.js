@@ -341,7 +341,7 @@ export class Gateway {
     this.stats.stop()
     this.credentialKeys.stop()
     clearInterval(this.#pruneTimer)
-    this.configs.stop()
+    await this.configs.stop() // before the broker and Redis close under its publishes
     await this.departures.settled()
     this.firmware.stop()
     this.schedule.stop()

@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures";
+import { expect, LANGUAGE_AND_WIDTH_RUNS, signIn, test } from "./fixtures";
 
 const unique = () => Math.random().toString(36).slice(2, 8);
 
@@ -138,3 +138,65 @@ test.describe("companies (Spanish)", () => {
     await expect(page.getByTestId("user-menu")).toBeVisible();
   });
 });
+
+/* Gateway cells (decision 0065): the platform administrator's list, add with the MQTT URL checked, a
+ * confirmation before changing the endpoint of a cell companies are in, and removing an empty cell. */
+const CELL_TEXT = {
+  en: {
+    title: "Gateway cells",
+    add: "Add Cell",
+    name: "Name",
+    url: "MQTT URL",
+    save: "Save",
+    badUrl: "The MQTT URL must be mqtt://host:port or mqtts://host:port",
+    confirm: "Change the MQTT URL of cell main?",
+    cancel: "Cancel",
+    remove: "Remove cell",
+    removeConfirm: "Remove",
+  },
+  es: {
+    title: "Celdas de pasarelas",
+    add: "Añadir celda",
+    name: "Nombre",
+    url: "URL MQTT",
+    save: "Guardar",
+    badUrl: "La URL MQTT debe ser mqtt://host:puerto o mqtts://host:puerto",
+    confirm: "¿Cambiar la URL MQTT de la celda main?",
+    cancel: "Cancelar",
+    remove: "Eliminar la celda",
+    removeConfirm: "Eliminar",
+  },
+} as const;
+
+for (const { lang, width, height } of LANGUAGE_AND_WIDTH_RUNS) {
+  test(`cells: add one with its MQTT URL checked, confirm before a used cell's endpoint changes, remove an empty one (${lang}, ${width} px)`, async ({ page }) => {
+    const tx = CELL_TEXT[lang];
+    const name = `c-${unique().toLowerCase()}`;
+    await page.setViewportSize({ width, height });
+    await signIn(page, "root", lang);
+    await page.goto("/cells");
+    await expect(page.getByRole("heading", { name: tx.title })).toBeVisible();
+    await page.getByRole("link", { name: tx.add }).first().click();
+    await page.getByLabel(tx.name).fill(name);
+    await page.getByLabel(tx.url).fill("http://cells.example.net");
+    await page.getByRole("button", { name: tx.add }).click();
+    await expect(page.getByText(tx.badUrl)).toBeVisible();
+    await page.getByLabel(tx.url).fill(`mqtts://${name}.example.net:8884`);
+    await page.getByRole("button", { name: tx.add }).click();
+    await expect(page).toHaveURL(/\/cells/);
+    await expect(page.getByText(`mqtts://${name}.example.net:8884`)).toBeVisible();
+
+    // main serves every company: a new endpoint is confirmed first; cancelled, nothing changes.
+    await page.goto("/modifyCell?name=main");
+    await page.getByLabel(tx.url).fill("mqtt://127.0.0.1:1999");
+    await page.getByRole("button", { name: tx.save }).click();
+    await expect(page.getByRole("alertdialog")).toContainText(tx.confirm);
+    await page.getByRole("alertdialog").getByRole("button", { name: tx.cancel }).first().click();
+    await page.goto("/cells");
+    await expect(page.getByText("mqtt://127.0.0.1:1883")).toBeVisible();
+
+    await page.getByRole("button", { name: `${tx.remove} ${name}` }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: tx.removeConfirm }).click();
+    await expect(page.getByText(`mqtts://${name}.example.net:8884`)).toHaveCount(0);
+  });
+}

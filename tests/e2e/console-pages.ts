@@ -72,6 +72,8 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
     via: { list: "/company?q=Acme", hrefPrefix: "/companyRelatedInvoices?", then: "/companyRelatedInvoiceDetail?" },
   },
   { who: "root", path: "/registerDevices" },
+  { who: "root", path: "/cells" },
+  { who: "root", path: "/addCell" },
   // Reseller
   { who: "var", path: "/" },
   { who: "var", path: "/varPanel" },

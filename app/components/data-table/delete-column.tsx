@@ -12,7 +12,7 @@ const DELETE_KEYS = { header: "col.delete", label: "delete.label", title: "delet
  * `{intent: "delete", id}` to the page's action. Its texts are `keys` in the page's namespace
  * (`t`), filled with `names(row)` (the row's name, code…); cancel is the namespace's `cancel`.
  */
-export function deleteColumn<T extends { id: number }>(
+export function deleteColumn<T extends { id: number | string }>(
   t: TFunction,
   names: (row: T) => Record<string, string>,
   keys: Partial<typeof DELETE_KEYS> = {},

@@ -86,6 +86,14 @@ export const NAV_ICONS: Record<string, (p: P) => JSX.Element> = {
       <path d="M7 10h.01M11 10h6M7 14h10" />
     </>,
   ),
+  cells: navIcon(
+    <>
+      <circle cx="6" cy="6" r="3" />
+      <circle cx="18" cy="6" r="3" />
+      <circle cx="12" cy="18" r="3" />
+      <path d="M8.5 7.5l2 8M15.5 7.5l-2 8M9 6h6" />
+    </>,
+  ),
   registerDevices: navIcon(
     <>
       <rect x="3" y="7" width="14" height="12" rx="2" />

@@ -143,6 +143,22 @@ export class WorkerContractDouble {
     for (const r of records) append(this.cells.get(to).feed, { type: r.type, op: 'upsert', id: r.id, data: r.data })
   }
 
+  /**
+   * Transfers a device to another company, as a reseller's transfer does: when the companies' cells differ,
+   * the old cell's feed deletes the device and its board credential and the new one's has them.
+   */
+  transferDevice(deviceId, toCompanyId) {
+    const from = this.cellOf(this.#deviceCompany.get(deviceId))
+    const device = this.#live.get(`device ${deviceId}`)
+    const credential = this.#live.get(`boardCredential ${deviceId}`)
+    if (from !== this.cellOf(toCompanyId)) {
+      append(this.cells.get(from).feed, { type: 'device', op: 'delete', id: deviceId })
+      if (credential) append(this.cells.get(from).feed, { type: 'boardCredential', op: 'delete', id: deviceId })
+    }
+    this.change('device', 'upsert', deviceId, { ...device.data, companyId: toCompanyId })
+    if (credential) this.change('boardCredential', 'upsert', deviceId, credential.data)
+  }
+
   /** Whether a gateway of `cell` may report for this device: its company's cell, or the one it left less than 24 h ago. */
   #serves(cell, deviceId) {
     const companyId = this.#deviceCompany.get(deviceId)
