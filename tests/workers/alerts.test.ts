@@ -6,7 +6,8 @@
  */
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, auditsNamed, companyLog, consoleWorker, db, login, ORIGIN, pageCookie, schema } from "./helpers";
+import { isoDay } from "../../db/seed/clock";
+import { api, auditsNamed, companyLog, consoleWorker, db, login, ORIGIN, pageCookie, schema, seedNow } from "./helpers";
 
 const BASE = "/api/admin/user";
 const BETA_ALERT = 3;
@@ -89,7 +90,7 @@ describe("GET /user/getAlertDetails", () => {
       displayName: "Server room after hours",
       activity: { name: "Access Granted", type: "Device", alert_conditions: "011" },
       schedule: "custom",
-      startDate: "2026-01-01",
+      startDate: isoDay(seedNow(), -323), // the seed's (db/seed/demo.ts)
       endDate: null,
       isNeverEnd: "1",
       mon: "1",
