@@ -24,7 +24,7 @@ export const DENIED_ACTIVITY = "Access Denied";
 const CHECKLIST_MODULES: readonly ModuleKey[] = ["users", "devices", "company_settings", "activity"];
 /** A door was opened by a person's credential: what "test a door" waits for. */
 const DOOR_OPENED = ["Access Granted", "Unlocked With App"];
-/** The app reached people: an invite mail went out, or someone used the phone app (signed in, opened a door). */
+/** The app reached people: an invite was resent (a first invite is a live invite link, `checklistRow`), or someone used the phone app (signed in, opened a door). */
 const INVITED = "Invite Resent";
 const PHONE_SIGN_IN = "User Logs In";
 
@@ -103,7 +103,7 @@ function deviceNumbers(db: Db, auth: Auth, now: number) {
     .where(liveInCompany(d, auth, inServiceSql));
 }
 
-/** The checklist's D1 facts in one row: a configured door, a person who is not an administrator, a phone bound to someone. */
+/** The checklist's D1 facts in one row: a configured door, a person who is not an administrator, a phone bound to someone or a person's invite link. */
 function checklistRow(db: Db, auth: Auth) {
   const id = auth.company.id;
   return db
@@ -111,7 +111,9 @@ function checklistRow(db: Db, auth: Auth) {
       door: sql<number>`exists (select 1 from devices where company_id = ${id} and deleted_at is null and status = 'configured')`,
       people: sql<number>`exists (select 1 from users where company_id = ${id} and deleted_at is null and is_super_admin = 0)`,
       phone: sql<number>`exists (select 1 from users where company_id = ${id} and deleted_at is null and bound_device_id is not null)
-        or exists (select 1 from phone_authenticators where company_id = ${id})`,
+        or exists (select 1 from phone_authenticators where company_id = ${id})
+        or exists (select 1 from password_reset_tokens p join users u on u.id = p.user_id
+          where p.company_id = ${id} and p.purpose = 'invite' and u.is_super_admin = 0)`,
     })
     .from(schema.companies)
     .where(eq(schema.companies.id, id));

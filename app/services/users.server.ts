@@ -271,7 +271,10 @@ export async function addUser(db: Db, auth: Auth, input: UserForm, ctx: { origin
   const now = ctx.now;
   // The new id is unknown inside the batch; the live email is unique per company, so look it up there.
   const newId = sql`(select id from users where company_id = ${auth.company.id} and email = ${v.email} and deleted_at is null)`;
-  const invite = v.sendInvite ? await userInviteStatements(db, auth, { id: newId, email: v.email, isSentinel: v.isSentinel, isSuperAdmin: v.isSuperAdmin }, ctx) : [];
+  // The first invite is part of the creation ('User Created' says it went out); 'Invite Resent' is for later sends.
+  const invite = v.sendInvite
+    ? await inviteStatements(db, { id: newId, companyId: auth.company.id, email: v.email, isSentinel: v.isSentinel, isSuperAdmin: v.isSuperAdmin }, await invitingCompany(db, auth), ctx)
+    : [];
   const [inserted] = await db.batch([
     db
       .insert(u)
@@ -283,6 +286,7 @@ export async function addUser(db: Db, auth: Auth, input: UserForm, ctx: { origin
       createdByUserId: auth.user.id,
       targetUserId: newId,
       summary: `${v.displayName} (${v.email})`,
+      details: { invite_sent: v.sendInvite },
       at: now,
     }),
     ...invite,
@@ -386,7 +390,7 @@ export async function invitingCompany(db: Db, auth: Auth): Promise<InvitingCompa
 
 type Invited = { id: number | SQL; email: string; isSentinel: boolean; isSuperAdmin: boolean };
 
-/** The invite (set-password link and mail) of a user of the caller's company and its "Invite Resent" entry, for the caller's batch. */
+/** A later invite (resend, bulk send) of a user of the caller's company with its "Invite Resent" entry, for the caller's batch. */
 export async function userInviteStatements(db: Db, auth: Auth, user: Invited, ctx: { origin: string; now: number }, company?: InvitingCompany): Promise<BatchItem[]> {
   return [
     ...(await inviteStatements(db, { ...user, companyId: auth.company.id }, company ?? (await invitingCompany(db, auth)), ctx)),

@@ -146,6 +146,7 @@ test.describe("activity", () => {
     await page.getByRole("button", { name: "Filter", exact: true }).click();
     await expect(rows.filter({ hasText: "Device Group Created" })).toHaveCount(1);
     await expect(rows.first().locator("td").first()).toHaveText(new RegExp(`^${shown}`));
+    const filtered = page.url();
 
     await page.goto("/activity");
     const downloading = page.waitForEvent("download");
@@ -155,6 +156,9 @@ test.describe("activity", () => {
 
     await page.goto("/activity?lng=es");
     await expect(note).toHaveText(/^Las entradas anteriores al \d{2}\/\d{2}\/\d{4} están en el archivo/);
+    // A Spanish reader reads the same day as DD/MM/YYYY.
+    await page.goto(`${filtered}&lng=es`);
+    await expect(page.locator("tbody tr").first().locator("td").first()).toHaveText(new RegExp(`^${d}/${m}/${y}`));
   });
 
   for (const run of LANGUAGE_AND_WIDTH_RUNS) {

@@ -194,10 +194,23 @@ describe("a new company's first-run checklist", () => {
       .returning({ id: schema.users.id });
     expect(await checklist()).toMatchObject({ people: true, app: false });
 
-    // The app: a phone bound to someone ticks it; so does an invite mail, through the admin API.
+    // The app: a phone bound to someone ticks it; so does an invite mail through the admin API, the first
+    // (its live link: the log has only 'User Created') or a resent one ('Invite Resent').
     await db().update(schema.users).set({ boundDeviceId: "phone-1" }).where(eq(schema.users.id, dan.id));
     expect((await checklist())!.app).toBe(true);
     await db().update(schema.users).set({ boundDeviceId: null }).where(eq(schema.users.id, dan.id));
+    expect((await checklist())!.app).toBe(false);
+    const added = await api(adminToken, "POST", "/api/admin/user/addUser", {
+      firstName: "Eva",
+      lastName: "Ruiz",
+      displayName: "Ruiz, Eva",
+      emailId: "eva@home.example",
+      countryCode: "034",
+      phoneNumer: "612000555",
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    expect((await checklist())!.app).toBe(true);
+    await db().delete(schema.passwordResetTokens).where(eq(schema.passwordResetTokens.companyId, companyId));
     expect((await checklist())!.app).toBe(false);
     const invite = await api(adminToken, "POST", "/api/admin/user/resendInviteMail", { userId: dan.id });
     expect(invite.status, JSON.stringify(invite.body)).toBe(200);

@@ -7,7 +7,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ownMailServer, parseMail } from "./mail-server";
 import type { ReceivedMail } from "./smtp-global-setup";
-import { api, consoleWorker, db, login, ORIGIN, schema } from "./helpers";
+import { api, auditsNamed, consoleWorker, db, login, ORIGIN, schema } from "./helpers";
 
 const BASE = "/api/admin";
 const { smtpPort, inboxUrl } = await ownMailServer();
@@ -22,6 +22,8 @@ async function mailTo(to: string) {
   }
   throw new Error(`no mail reached ${to}`);
 }
+/** The user's log entries of one activity: the first invite is part of 'User Created', later sends are 'Invite Resent'. */
+const entriesFor = (name: string, userId: number) => auditsNamed(name, eq(schema.activityLogs.targetUserId, userId));
 const linkIn = (body: string) => new URL(/https?:\/\/\S+\/resetPassword\/[A-Za-z0-9_-]+/.exec(body)![0]).pathname;
 
 const company = (over: Record<string, unknown> = {}) => ({
@@ -134,6 +136,9 @@ describe("creating a user", () => {
     const r = await api(acme, "POST", `${BASE}/user/addUser`, user({ emailId: "dan@acme.example" }));
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.payload.invited).toBe(true);
+    const [created] = await entriesFor("User Created", r.body.payload.id);
+    expect(JSON.parse(created.details)).toEqual({ invite_sent: true });
+    expect(await entriesFor("Invite Resent", r.body.payload.id)).toHaveLength(0);
     const mail = await mailTo("dan@acme.example");
     expect(mail.subject).toBe("Your key to Acme Corporation's doors");
     expect(mail.body).toMatch(/https?:\/\/\S+\/m\)/);
@@ -156,15 +161,17 @@ describe("creating a user", () => {
     expect(set.headers.get("Location")).toBe("/");
   });
 
-  it("sends nothing when the invite is unticked; Resend invite then sends the same link mail", async () => {
+  it("sends nothing when the invite is unticked; Resend invite then sends the same link mail, logged as 'Invite Resent'", async () => {
     const r = await api(acme, "POST", `${BASE}/user/addUser`, user({ emailId: "quiet@acme.example", phoneNumer: "612000113", sendInvite: "0" }));
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.payload.invited).toBe(false);
     const queued = await db().query.mailOutbox.findMany({ where: eq(schema.mailOutbox.toAddress, "quiet@acme.example") });
     expect(queued).toHaveLength(0);
     expect(await db().query.passwordResetTokens.findFirst({ where: eq(schema.passwordResetTokens.userId, r.body.payload.id) })).toBeUndefined();
+    expect(JSON.parse((await entriesFor("User Created", r.body.payload.id))[0].details)).toEqual({ invite_sent: false });
     const resent = await api(acme, "POST", `${BASE}/user/resendInviteMail`, { userId: r.body.payload.id });
     expect(resent.status).toBe(200);
+    expect(await entriesFor("Invite Resent", r.body.payload.id)).toHaveLength(1);
     const mail = await mailTo("quiet@acme.example");
     expect(mail.subject).toBe("Your key to Acme Corporation's doors");
     expect(linkIn(mail.body)).toMatch(/^\/resetPassword\//);
