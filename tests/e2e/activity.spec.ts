@@ -222,5 +222,14 @@ test.describe("activity", () => {
     await expect(page.getByRole("button", { name: "Quitar filtro" })).toBeDisabled();
     await expect(page.getByRole("link", { name: "Descargar informe" })).toBeVisible();
     await expect(page.getByLabel("Desde la fecha")).toBeVisible();
+    // Times are 24-hour text in Spanish; "1830" is filtered as 18:30.
+    const from = page.getByLabel("Desde la hora");
+    await expect(from).toHaveAttribute("type", "text");
+    await from.fill("1830");
+    await from.blur();
+    await expect(from).toHaveValue("18:30");
+    await page.getByRole("button", { name: "Filtrar", exact: true }).click();
+    await expect(page).toHaveURL(/filterFromTime=18%3A30/);
+    await expect(page.getByLabel("Desde la hora")).toHaveValue("18:30");
   });
 });

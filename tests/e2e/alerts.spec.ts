@@ -223,7 +223,13 @@ for (const { lang, width, height } of LANGUAGE_AND_WIDTH_RUNS) {
     await expect(page.getByLabel(x.startTime)).toHaveValue("");
     await expect(page.getByLabel(x.startTime)).toBeDisabled();
     await page.getByRole("checkbox", { name: x.allDay }).click();
-    await page.getByLabel(x.startTime).fill("22:00");
+    if (lang === "es") {
+      // Spanish times are 24-hour text whatever the browser's own time field would show: "2200" reads 22:00.
+      await expect(page.getByLabel(x.startTime)).toHaveAttribute("type", "text");
+      await page.getByLabel(x.startTime).fill("2200");
+      await page.getByLabel(x.startTime).blur();
+      await expect(page.getByLabel(x.startTime)).toHaveValue("22:00");
+    } else await page.getByLabel(x.startTime).fill("22:00");
     await page.getByLabel(x.endTime).fill("06:00");
     await expect(page.getByLabel(x.zone).locator("option:checked")).toHaveText("Madrid (Europe)");
     await page.getByRole("button", { name: x.next }).click();
@@ -247,6 +253,7 @@ for (const { lang, width, height } of LANGUAGE_AND_WIDTH_RUNS) {
     await expect(page.getByText(x.created, { exact: true })).toBeVisible();
     await expect(page.getByLabel(x.name)).toHaveValue(name);
     await expect(page.getByLabel(x.emails)).toHaveValue("night@acme.example");
+    await expect(page.getByLabel(x.startTime)).toHaveValue("22:00");
     await expect(page.getByRole("button", { name: lang === "en" ? "Remove Admin, Alice" : "Quitar Admin, Alice", includeHidden: true })).toBeAttached();
     await expect(page.getByRole("button", { name: x.removeLast, includeHidden: true })).toBeAttached();
 

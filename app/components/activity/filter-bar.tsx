@@ -6,6 +6,7 @@ import { Field } from "~/components/ui/field";
 import { FilterDisclosure } from "~/components/ui/filter-disclosure";
 import { Input } from "~/components/ui/input";
 import { NativeSelect } from "~/components/ui/native-select";
+import { TimeInput } from "~/components/ui/time-input";
 import { SearchPicker, type PickerOption, type PickerSource } from "~/components/ui/search-picker";
 import { fold, matchesText } from "~/components/ui/search-picker-state";
 import { OPERATION_TYPES, type UrlFilter } from "~/schemas/activity";
@@ -62,6 +63,7 @@ export function FilterBar({
   const named = (n: Named, id: string | undefined): PickerOption[] => (id ? [{ value: id, label: n?.name ?? `#${id}` }] : []);
   const [person, setPerson] = useState(() => named(picked.person, current.person));
   const [door, setDoor] = useState(() => named(picked.door, current.door));
+  const [times, setTimes] = useState({ from: current.filterFromTime ?? "", to: current.filterToTime ?? "" });
   const chosen = FOLDED.filter((k) => current[k] && !(k === "filterOperationType" && current[k] === "All")).length + (current.events?.length ? 1 : 0);
   const hidden = (["id", "type", "sort"] as const).filter((k) => current[k]);
   const texts = (placeholder: string, list: string) => ({ placeholder, list, noMatch: t("noMatch"), remove: (label: string) => t("removeChoice", { name: label }) });
@@ -105,10 +107,10 @@ export function FilterBar({
             <Input type="date" name="filterToDate" defaultValue={current.filterToDate ?? ""} />
           </Field>
           <Field label={t("fromTime")}>
-            <Input type="time" name="filterFromTime" defaultValue={current.filterFromTime ?? ""} />
+            <TimeInput name="filterFromTime" value={times.from} onValueChange={(from) => setTimes((x) => ({ ...x, from }))} />
           </Field>
           <Field label={t("toTime")}>
-            <Input type="time" name="filterToTime" defaultValue={current.filterToTime ?? ""} />
+            <TimeInput name="filterToTime" value={times.to} onValueChange={(to) => setTimes((x) => ({ ...x, to }))} />
           </Field>
           <Field label={t("operationType")}>
             <NativeSelect

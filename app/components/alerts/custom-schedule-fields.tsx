@@ -4,6 +4,7 @@ import { ZoneSelect } from "~/components/zone-select";
 import { Checkbox } from "~/components/ui/checkbox";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
+import { TimeInput } from "~/components/ui/time-input";
 import { WEEKDAYS } from "~/schemas/week";
 
 /** The custom schedule as the form holds it while it is edited. */
@@ -54,7 +55,7 @@ export function CustomScheduleFields({ custom, setCustom, err, zones, zone }: Pr
       </Field>
       {(["startTime", "endTime"] as const).map((k) => (
         <Field key={k} label={t(`form.${k}`)} error={err(k)} required={!custom.allDay}>
-          <Input type="time" name={k} step={300} value={custom[k]} disabled={custom.allDay} onChange={(e) => setCustom((c) => ({ ...c, [k]: e.target.value }))} />
+          <TimeInput name={k} step={300} value={custom[k]} disabled={custom.allDay} onValueChange={(v) => setCustom((c) => ({ ...c, [k]: v }))} />
         </Field>
       ))}
       <fieldset className="grid gap-2 md:col-span-2">
