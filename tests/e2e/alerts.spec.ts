@@ -242,7 +242,7 @@ for (const { lang, width, height } of LANGUAGE_AND_WIDTH_RUNS) {
     await page.getByLabel(x.emails).fill("night@acme.example, NIGHT@acme.example, admin@acme.example");
     await page.getByRole("button", { name: x.test }).click();
     await page.getByRole("alertdialog").getByRole("button", { name: x.send }).click();
-    await expect(page.locator("li[data-type]").filter({ hasText: x.sent })).toBeVisible();
+    await expect(page.getByRole("status").filter({ hasText: x.sent })).toBeVisible();
     // The test mail is delivered over SMTP to the run's mail server, once per distinct address.
     const testMails = async () => (await mailbox()).filter((m) => m.subject === `Test: alert ${name}`).flatMap((m) => m.to);
     await expect.poll(testMails, { timeout: 30_000 }).toEqual(expect.arrayContaining(["admin@acme.example", "night@acme.example"]));
