@@ -273,7 +273,12 @@ export async function addUser(db: Db, auth: Auth, input: UserForm, ctx: { origin
   const newId = sql`(select id from users where company_id = ${auth.company.id} and email = ${v.email} and deleted_at is null)`;
   // The first invite is part of the creation ('User Created' says it went out); 'Invite Resent' is for later sends.
   const invite = v.sendInvite
-    ? await inviteStatements(db, { id: newId, companyId: auth.company.id, email: v.email, isSentinel: v.isSentinel, isSuperAdmin: v.isSuperAdmin }, await invitingCompany(db, auth), ctx)
+    ? await inviteStatements(
+        db,
+        { id: newId, companyId: auth.company.id, email: v.email, isSentinel: v.isSentinel, isSuperAdmin: v.isSuperAdmin },
+        await invitingCompany(db, auth),
+        ctx,
+      )
     : [];
   const [inserted] = await db.batch([
     db
