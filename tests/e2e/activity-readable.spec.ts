@@ -30,7 +30,7 @@ async function postDenial(request: import("@playwright/test").APIRequestContext,
  * How the log writes an instant in ACME's zone: `mm/dd/yyyy hh:mm:ss` (the demo company's date format) and the zone's name for the
  * offset in force then (CET at +01:00, CEST at +02:00).
  */
-function madridLabel(at: number): string {
+function madridLabel(at: number, lang: "en" | "es"): string {
   const format = new Intl.DateTimeFormat("en-GB", {
     timeZone: "Europe/Madrid",
     year: "numeric",
@@ -45,7 +45,8 @@ function madridLabel(at: number): string {
   const p = Object.fromEntries(format.formatToParts(at).map((part) => [part.type, part.value]));
   const zone = { "GMT+01:00": "CET", "GMT+02:00": "CEST" }[p.timeZoneName];
   if (!zone) throw new Error(`Europe/Madrid is at ${p.timeZoneName}`);
-  return `${p.month}/${p.day}/${p.year} ${p.hour}:${p.minute}:${p.second} ${zone}`;
+  const day = lang === "es" ? `${p.day}/${p.month}/${p.year}` : `${p.month}/${p.day}/${p.year}`;
+  return `${day} ${p.hour}:${p.minute}:${p.second} ${zone}`;
 }
 
 /** The computed text colour of an element. */
@@ -82,7 +83,7 @@ for (const lang of ["en", "es"] as const) {
     await expect(summary).toHaveText(new RegExp(`: ${text.reason.split(": ")[1]}$`));
     expect((await summary.innerText()).split(text.reason.split(": ")[1]).length).toBe(2);
     // The time is in the company's zone and says which: CET or CEST, whichever is in force at the instant.
-    await expect(first.locator("td").first()).toHaveText(madridLabel(at));
+    await expect(first.locator("td").first()).toHaveText(madridLabel(at, lang));
     // The device is shown by its full name, as the pickers name it, not by its short code.
     await expect(first.locator("td").nth(5).getByRole("link")).toHaveText(device.name);
     if (lang === "es") await expect(page.locator("tbody")).not.toContainText("Access Denied");
@@ -105,7 +106,7 @@ for (const lang of ["en", "es"] as const) {
     await expect(page.getByText(text.reason.split(": ")[1], { exact: true })).toBeVisible();
     // No raw keys of the stored details.
     for (const raw of ["credential", "code", "receivedAt", "source"]) await expect(page.getByText(raw, { exact: true })).toHaveCount(0);
-    await expect(page.getByText(madridLabel(at).slice(11)).first()).toBeVisible();
+    await expect(page.getByText(madridLabel(at, lang).slice(11)).first()).toBeVisible();
     await keepScreenshot(page, `activity-denied-details-${lang}`, { fullPage: true });
   });
 }

@@ -74,6 +74,7 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
   { who: "root", path: "/registerDevices" },
   { who: "root", path: "/cells" },
   { who: "root", path: "/addCell" },
+  { who: "root", path: "/modifyCell", via: { list: "/cells", hrefPrefix: "/modifyCell?name=" } },
   // Reseller
   { who: "var", path: "/" },
   { who: "var", path: "/varPanel" },
