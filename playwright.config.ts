@@ -155,6 +155,10 @@ export default defineConfig({
     // traces kept on failure, 185 without), and CI keeps only the printed output. Reproduce a failure
     // with `npx playwright test <spec> --trace on`.
     trace: "off",
+    // No connection is reused. workerd closes a connection idle for 5 s, and a request written on it
+    // as it closes is reset (ECONNRESET): a test's request context posting after 5 s of clicking hit
+    // it in CI. The browser retries such a request itself; Playwright's request context does not.
+    extraHTTPHeaders: { connection: "close" },
     launchOptions: {
       executablePath: "/usr/bin/chromium-headless-shell",
       args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
