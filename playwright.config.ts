@@ -129,10 +129,14 @@ const consoleServer = (consolePort: number, clockOffsetMs: number, seedNow: numb
     `--var ENVIRONMENT:test --var TEST_CLOCK_OFFSET_MS:${clockOffsetMs} --var TEST_UNLOCK_TTL_MS:${E2E_UNLOCK_TTL_MS} ` +
     `--var 'MAP_TILE_URL:${E2E_TILE_ORIGIN}/{z}/{x}/{y}.png' --var 'MAP_TILE_ATTRIBUTION:Local test tiles' ${extra}`.trim(),
   url: `${origin(consolePort)}/login`,
-  // Generous: on a loaded 2-core machine a fresh build's first start has taken over two minutes.
-  timeout: 300_000,
-  reuseExistingServer: false,
 });
+
+/** Every console of the run, started side by side (tests/e2e/start-consoles.mjs says why). */
+const E2E_CONSOLES = [
+  ...E2E_RUNS.flatMap((r) => r.consolePorts.map((p) => consoleServer(p, r.clockOffsetMs, r.seedNow))),
+  consoleServer(E2E_IDLE_PORT, 0, seedAt("REAL", 0), "--var IDLE_TIMEOUT_MS:4000 --var IDLE_WARNING_MS:8000"),
+];
+const E2E_CONSOLES_READY = origin(port("E2E_CONSOLES_READY_PORT"));
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -168,8 +172,14 @@ export default defineConfig({
     { command: `node tests/e2e/tile-server.mjs ${new URL(E2E_TILE_ORIGIN).port}`, url: `${E2E_TILE_ORIGIN}/health`, timeout: 10_000, reuseExistingServer: false },
     { command: `node scripts/smtp-sink.mjs ${E2E_SMTP_PORT} ${E2E_MAILBOX_PORT}`, url: E2E_MAILBOX, timeout: 10_000, reuseExistingServer: false },
     { command: `node scripts/sms-sink.mjs ${E2E_SMS_PORT}`, url: E2E_TEXTS, timeout: 10_000, reuseExistingServer: false },
-    ...E2E_RUNS.flatMap((r) => r.consolePorts.map((p) => consoleServer(p, r.clockOffsetMs, r.seedNow))),
-    consoleServer(E2E_IDLE_PORT, 0, seedAt("REAL", 0), "--var IDLE_TIMEOUT_MS:4000 --var IDLE_WARNING_MS:8000"),
+    {
+      command: `node tests/e2e/start-consoles.mjs ${new URL(E2E_CONSOLES_READY).port}`,
+      env: { E2E_CONSOLES: JSON.stringify(E2E_CONSOLES) },
+      url: E2E_CONSOLES_READY,
+      // Generous: on a loaded 2-core machine a fresh build's first start has taken over two minutes.
+      timeout: 300_000,
+      reuseExistingServer: false,
+    },
   ],
   projects: E2E_RUNS.map(({ name, clockOffsetMs, seedNow, consolePorts, grep, grepInvert, workers }) => ({
     name,

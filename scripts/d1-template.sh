@@ -5,21 +5,24 @@
 # and per seed instant (SEED_NOW, epoch ms; default the start of today, UTC: decision 0064), so a
 # console shifted to another day gets data seeded relative to its own clock. The consoles tests start
 # copy it, since migrating and seeding take a minute on a loaded machine and a copy under a second;
-# the migrated state is kept apart and shared by every seed instant of a version. A lock lets runs
-# started together make it once.
+# the migrated state is kept apart and shared by every seed instant and seed setting. A lock per state
+# lets runs started together make it once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export WRANGLER_SEND_METRICS=false CI=${CI:-true}
 # The start of today (UTC), as seedInstant in db/seed/clock.ts.
 SEED_NOW=${SEED_NOW:-$(($(date -u +%s) / 86400 * 86400000))}
 templates=.tmp/d1-templates
+hash() { sort -z | xargs -0 sha1sum | sha1sum | cut -c1-16; }
+# The migrated state depends on the migrations and wrangler alone; the seeded one on everything else too.
+migrated=$templates/$(find db/migrations wrangler.toml package-lock.json -type f -print0 | hash)-migrated
 key=$({
   find db app scripts/seed-local.ts scripts/seed-now.ts wrangler.toml package-lock.json -type f -print0 | sort -z | xargs -0 sha1sum
   echo "GATEWAY_SECRET=${GATEWAY_SECRET:-} SMTP_PORT=${SMTP_PORT:-}"
 } | sha1sum | cut -c1-16)
-migrated=$templates/$key-migrated
 template=$templates/$key-$SEED_NOW
 mkdir -p "$templates"
+# One lock per state made: the consoles of a run seed their instants side by side.
 (
   flock 9
   if [ ! -d "$migrated" ]; then
@@ -27,13 +30,16 @@ mkdir -p "$templates"
     npx wrangler d1 migrations apply DB --local --persist-to "$migrated.partial" >/dev/null
     mv "$migrated.partial" "$migrated"
   fi
+) 9>"$migrated.lock"
+(
+  flock 9
   if [ ! -d "$template" ]; then
     rm -rf "$template.partial"
     cp -r "$migrated" "$template.partial"
     SEED_NOW=$SEED_NOW PERSIST_TO="$template.partial/v3" npx tsx scripts/seed-local.ts >/dev/null
     mv "$template.partial" "$template"
   fi
-  # Versions nobody has made for a day are left from older checkouts or days.
-  find "$templates" -mindepth 1 -maxdepth 1 -type d -mmin +1440 -exec rm -rf {} +
-) 9>"$templates/lock"
+) 9>"$template.lock"
+# Versions nobody has made for a day are left from older checkouts or days.
+find "$templates" -mindepth 1 -maxdepth 1 -mmin +1440 -exec rm -rf {} +
 echo "$PWD/$template"
