@@ -7,7 +7,7 @@
  * Suspicious requests run the company's secondary action (nothing, alert the super admins, or alert
  * them and flag the account). Mails and texts are written in the company's language.
  */
-import { and, eq, isNull, ne } from "drizzle-orm";
+import { and, eq, isNull, lt, ne, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { forgotPasswordSchema, webResetPasswordSchema } from "~/schemas/auth";
 import { activityInsert } from "~/utils/activity-insert.server";
@@ -189,23 +189,32 @@ export async function suspiciousReset(db: Db, { user, company }: Account, reason
 }
 
 /**
- * Spends a link: in mode 'text' first its code (wrong codes count; the fifth spends the link and is
- * suspicious), then sets the password (which ends every link of the account) and says where to sign in.
+ * Spends a link: in mode 'text' first its code, then sets the password (which ends every link of the
+ * account) and says where to sign in. Each code tried takes one of the link's attempts before it is
+ * compared, in one conditional update, so guesses sent at once count one by one; the attempt that
+ * reaches the limit spends the link and is suspicious. A password the rules refuse is answered first
+ * and costs no attempt.
  */
 export async function webResetPassword(db: Db, input: z.infer<typeof webResetPasswordSchema>, now: number) {
   const row = await usableLink(db, input.uid, now);
   if (!row) throw new ServiceError(400, AUTH_MSG.badLink, { errorCode: "bad-link" });
-  if (row.link.codeHash != null && (!input.code || (await resetCodeHash(row.link.id, input.code)) !== row.link.codeHash)) {
-    const attempts = row.link.codeAttempts + 1;
-    const spent = attempts >= RESET_CODE_MAX_ATTEMPTS;
-    await db
-      .update(schema.passwordResetTokens)
-      .set({ codeAttempts: attempts, ...(spent ? { usedAt: now } : {}) })
-      .where(eq(schema.passwordResetTokens.id, row.link.id));
-    if (spent) await suspiciousReset(db, row, "code-attempts", now);
-    throw new ServiceError(400, AUTH_MSG.badCode, { errorCode: "bad-code", fieldErrors: { code: [AUTH_MSG.badCode] } });
-  }
   assertNewPassword(input.password, input.confirmPassword);
+  if (row.link.codeHash != null) {
+    const t = schema.passwordResetTokens;
+    const [taken] = await db
+      .update(t)
+      .set({ codeAttempts: sql`${t.codeAttempts} + 1` })
+      .where(and(eq(t.id, row.link.id), isNull(t.usedAt), lt(t.codeAttempts, RESET_CODE_MAX_ATTEMPTS)))
+      .returning({ attempts: t.codeAttempts });
+    if (!taken) throw new ServiceError(400, AUTH_MSG.badLink, { errorCode: "bad-link" });
+    if (!input.code || (await resetCodeHash(row.link.id, input.code)) !== row.link.codeHash) {
+      if (taken.attempts >= RESET_CODE_MAX_ATTEMPTS) {
+        await db.update(t).set({ usedAt: now }).where(eq(t.id, row.link.id));
+        await suspiciousReset(db, row, "code-attempts", now);
+      }
+      throw new ServiceError(400, AUTH_MSG.badCode, { errorCode: "bad-code", fieldErrors: { code: [AUTH_MSG.badCode] } });
+    }
+  }
   await setPassword(db, row.user, input.password, now, row.user.id);
   return {
     message: row.link.purpose === "invite" ? "Password set successfully" : "Password reset successfully",

@@ -176,6 +176,28 @@ describe("suspicious resets run the secondary action", () => {
     expect((await db().query.users.findFirst({ where: eq(u.id, user.id) }))!.isFlagged).toBe(false);
   });
 
+  it("wrong codes sent at once count one by one: twenty guesses in parallel leave the right code refused", async () => {
+    await setMode({ passwordResetSecurity: "text", passwordResetSecondaryAction: "nothing" });
+    const user = await newUser();
+    await forgot(user.email);
+    const uid = linkIn((await mailTo(user.email))[0].body);
+    const code = /code is (\d{6})/.exec((await texts(user.phoneNumber))[0].body)![1];
+    const guesses = Array.from({ length: 20 }, (_, i) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, "0"));
+    const answers = await Promise.all(guesses.map((g) => api(null, "POST", RESET, { uid, password: "Reset#Guess2026", code: g })));
+    expect(answers.map((a) => a.status)).toEqual(guesses.map(() => 400));
+    expect((await api(null, "POST", RESET, { uid, password: "Reset#Guess2026", code })).body.message).toBe("This reset link is invalid or has expired");
+  });
+
+  it("a password the rules refuse costs no code attempt", async () => {
+    await setMode({ passwordResetSecurity: "text", passwordResetSecondaryAction: "nothing" });
+    const user = await newUser();
+    await forgot(user.email);
+    const uid = linkIn((await mailTo(user.email))[0].body);
+    const code = /code is (\d{6})/.exec((await texts(user.phoneNumber))[0].body)![1];
+    for (let i = 0; i < 6; i++) expect((await api(null, "POST", RESET, { uid, password: "short", code })).status).toBe(400);
+    expect((await api(null, "POST", RESET, { uid, password: "Reset#Rules2026", code })).status).toBe(200);
+  });
+
   it("nothing: a request for a deactivated account is only recorded", async () => {
     await setMode({ passwordResetSecurity: "text", passwordResetSecondaryAction: "nothing" });
     const before = (await superAdminMail()).length;
