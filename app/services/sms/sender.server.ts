@@ -14,6 +14,7 @@ export interface SmsSender {
   send(to: string, body: string): Promise<{ id: string }>;
 }
 
+const SEND_TIMEOUT_MS = 10_000;
 const NOT_CONFIGURED = "no text-message provider is configured (SMS_API_URL, SMS_ACCOUNT_SID, SMS_AUTH_TOKEN, SMS_FROM)";
 
 export function smsSender(env: SmsEnv): SmsSender {
@@ -28,6 +29,8 @@ export function smsSender(env: SmsEnv): SmsSender {
           method: "POST",
           headers: { Authorization: `Basic ${btoa(`${sid}:${token}`)}`, "Content-Type": "application/x-www-form-urlencoded" },
           body: new URLSearchParams({ To: to, From: from, Body: body }),
+          // A provider that does not answer is a failed delivery, not a request left hanging.
+          signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
         });
       } catch (e) {
         throw new SmsError(`the text-message provider could not be reached: ${e instanceof Error ? e.message : String(e)}`);
