@@ -16,7 +16,7 @@ import { translateMessage } from "~/i18n/messages";
 import { ACTIVITY_PAGE_SIZE, ACTIVITY_SORTS, DEFAULT_ACTIVITY_SORT, FILTER_TYPES, filterFromSearch, filterToSearch, hasAnyFilter, type FilterType } from "~/schemas/activity";
 import { pickedNames } from "~/services/activity-pickers.server";
 import { activityLog, filterTargetName, listActivity, type ActivityPage } from "~/services/activity.server";
-import { requireModule } from "~/utils/auth-guards.server";
+import { requireActivityReader } from "~/utils/auth-guards.server";
 import { can } from "~/utils/permissions";
 import { companyLogDb } from "~/utils/company-log.server";
 import { getDb, nowMs } from "~/utils/db.server";
@@ -31,7 +31,7 @@ export const meta: MetaFunction = () => [{ title: "Activity" }];
  * plus the grid's 1-based page and sort. Dates and times are the company's zone.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const auth = await requireModule(request, context, "activity");
+  const auth = await requireActivityReader(request, context);
   const db = getDb(context);
   const env = context.cloudflare.env;
   const url = new URL(request.url);
@@ -67,13 +67,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     picked,
     // A name links to its record only where that page would open for the reader.
     rights: { users: can(p, "users"), devices: can(p, "devices"), groups: can(p, "device_group") },
+    // The root company's log is the platform's audit trail (decision 0071).
+    audit: auth.company.type === "root",
     archivedBefore: archivedBefore === null ? null : formatDate(archivedBefore, tz, language),
     target: !error && type && filter.id ? { type, name: targetName ?? `#${filter.id}` } : null,
   };
 }
 
 export default function ActivityPageRoute() {
-  const { rows, total, params, filter, error, archivedBefore, target, picked, rights } = useLoaderData<typeof loader>();
+  const { rows, total, params, filter, error, archivedBefore, target, picked, rights, audit } = useLoaderData<typeof loader>();
   const { t } = useTranslation("activity");
   const [searchParams] = useSearchParams();
   const location = useLocation();
@@ -87,8 +89,8 @@ export default function ActivityPageRoute() {
 
   return (
     <ListPage
-      title={t("title")}
-      caption={t("caption")}
+      title={t(audit ? "auditTitle" : "title")}
+      caption={t(audit ? "auditCaption" : "caption")}
       columns={columns}
       renderCard={card}
       page={{ rows, total, params }}

@@ -14,7 +14,7 @@ import { PageHeader } from "~/components/ui/page-header";
 import { Textarea } from "~/components/ui/textarea";
 import { activityNoteSchema } from "~/schemas/activity";
 import { addNote, getActivity, zoneFor } from "~/services/activity.server";
-import { requireModule } from "~/utils/auth-guards.server";
+import { requireActivityReader, requireModule } from "~/utils/auth-guards.server";
 import { companyLogDb } from "~/utils/company-log.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { formAction } from "~/utils/form-action.server";
@@ -30,7 +30,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.r
 
 /** Without an id, or with one that is not the company's, back to the list (docs/ARCHITECTURE.md §7.1). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const auth = await requireModule(request, context, "activity");
+  const auth = await requireActivityReader(request, context);
   return loadRecord(request, { list: "/activity" }, async (id) => {
     const { row, notes } = await getActivity(companyLogDb(context.cloudflare.env, auth.company.id), auth, id);
     const tz = zoneFor(auth, context.core, undefined);

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { eventTypeOptions, searchActivityDoors, searchActivityPeople } from "~/services/activity-pickers.server";
-import { requireModule } from "~/utils/auth-guards.server";
+import { requireActivityReader } from "~/utils/auth-guards.server";
 import { companyLogDb } from "~/utils/company-log.server";
 import { getDb } from "~/utils/db.server";
 
@@ -9,7 +9,7 @@ import { getDb } from "~/utils/db.server";
  * `?kind=event`, every event type its log offers (as catalogue names; the page translates them).
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const auth = await requireModule(request, context, "activity");
+  const auth = await requireActivityReader(request, context);
   const search = new URL(request.url).searchParams;
   const kind = search.get("kind");
   const q = (search.get("q") ?? "").slice(0, 100);

@@ -1,12 +1,12 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { filterFromSearch } from "~/schemas/activity";
 import { activityReportStream, REPORT_FILE, reportSource } from "~/services/activity.server";
-import { requireModule } from "~/utils/auth-guards.server";
+import { requireActivityReader } from "~/utils/auth-guards.server";
 import { ServiceError } from "~/utils/errors.server";
 
 /** /activity's Download report: every row the filter matches, archive included, streamed as activity_report.csv in time order. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const auth = await requireModule(request, context, "activity");
+  const auth = await requireActivityReader(request, context);
   const search = new URL(request.url).searchParams;
   try {
     const body = await activityReportStream(reportSource(context.cloudflare.env, auth), auth, { ...filterFromSearch(search), sort: search.get("sort") ?? undefined }, context.core);

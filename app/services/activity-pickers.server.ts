@@ -4,7 +4,7 @@
  * types of the company's log. Every answer is the caller's company only.
  */
 import { and, asc, eq, gt, inArray, or, sql } from "drizzle-orm";
-import { assertCan, type Auth } from "~/utils/auth-guards.server";
+import { assertActivityReader, type Auth } from "~/utils/auth-guards.server";
 import type { LogDb } from "~/utils/company-log.server";
 import { schema, type Db } from "~/utils/db.server";
 import { liveInCompany } from "~/utils/tenant.server";
@@ -34,7 +34,7 @@ export const KEY_EVENTS = [
 
 /** The company's people whose name, first or last name or e-mail starts with `q` (all of them by name without `q`). */
 export async function searchActivityPeople(db: Db, auth: Auth, q: string): Promise<PickerOption[]> {
-  assertCan(auth, "activity");
+  assertActivityReader(auth);
   const rows = await db
     .select({ id: u.id, name: u.displayName, detail: u.email })
     .from(u)
@@ -49,7 +49,7 @@ const deviceName = sql<string>`coalesce(nullif(${d.fullName}, ''), ${d.displayNa
 
 /** The company's devices matching `q` as the Devices list's search matches them. */
 export async function searchActivityDoors(db: Db, auth: Auth, q: string): Promise<PickerOption[]> {
-  assertCan(auth, "activity");
+  assertActivityReader(auth);
   return db.select({ id: d.id, name: deviceName, detail: d.serialNumber }).from(d).where(devicesWhere(auth.company.id, q)).orderBy(asc(deviceName), asc(d.id)).limit(PICKER_LIMIT);
 }
 
@@ -80,7 +80,7 @@ export async function pickedNames(db: Db, auth: Auth, person: number | undefined
  * they are not offered to it.
  */
 export async function eventTypeOptions(log: LogDb, auth: Auth): Promise<string[]> {
-  assertCan(auth, "activity");
+  assertActivityReader(auth);
   const used = log
     .select({ id: c.activityTypeId })
     .from(c)

@@ -18,7 +18,7 @@ import {
   type ActivityNoteInput,
   type FilterType,
 } from "~/schemas/activity";
-import { assertCan, companyZone, type Auth } from "~/utils/auth-guards.server";
+import { assertActivityReader, assertCan, companyZone, type Auth } from "~/utils/auth-guards.server";
 import { activityLogFor, reportParts, type CompanyLogEnv, type LogDb, type LogPart, type Span } from "~/utils/company-log.server";
 import { schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
@@ -524,7 +524,7 @@ export type ActivityPage = { rows: ActivityRow[]; total: number; page: number; p
  * the log's span).
  */
 export async function listActivity(db: LogDb, auth: Auth, input: ActivityFilterInput, core: Core): Promise<ActivityPage> {
-  assertCan(auth, MODULE);
+  assertActivityReader(auth);
   const f = parseFilter(input);
   const tz = zoneFor(auth, core, f.tz);
   const filtered = await whereOf(db, auth, core, f, tz);
@@ -581,7 +581,7 @@ function csvLine(r: ActivityRow, tz: string): string {
 
 /** The filtered log (every page, up to REPORT_LIMIT rows) as CSV, times in the filter's zone. */
 export async function activityReport(db: LogDb, auth: Auth, input: ActivityFilterInput, core: Core): Promise<string> {
-  assertCan(auth, MODULE);
+  assertActivityReader(auth);
   const f = parseFilter(input);
   const tz = zoneFor(auth, core, f.tz);
   const { where } = await whereOf(db, auth, core, f, tz);
@@ -607,7 +607,7 @@ export type ReportSource = (span: Span | null, oldestFirst: boolean) => Promise<
  * the millionth row costs what the first does; nothing waits for the whole log.
  */
 export async function activityReportStream(source: ReportSource, auth: Auth, input: ActivityFilterInput, core: Core): Promise<ReadableStream<Uint8Array>> {
-  assertCan(auth, MODULE);
+  assertActivityReader(auth);
   const f = parseFilter(input);
   const tz = zoneFor(auth, core, f.tz);
   const s = sortOf(f.sort);
@@ -670,13 +670,13 @@ const notesOf = (db: LogDb, auth: Auth, activityId: number) =>
 
 /** /activityDetails: the entry and its notes (404 outside the caller's company). */
 export async function getActivity(db: LogDb, auth: Auth, id: number): Promise<{ row: ActivityRow; notes: ActivityNote[] }> {
-  assertCan(auth, MODULE);
+  assertActivityReader(auth);
   const [row, notes] = await Promise.all([findActivity(db, auth, id), notesOf(db, auth, id)]);
   return { row, notes };
 }
 
 export async function listNotes(db: LogDb, auth: Auth, activityId: number): Promise<ActivityNote[]> {
-  assertCan(auth, MODULE);
+  assertActivityReader(auth);
   await findActivity(db, auth, activityId);
   return notesOf(db, auth, activityId);
 }
@@ -694,7 +694,7 @@ const deviceName = sql<string>`coalesce(nullif(${d.fullName}, ''), ${d.displayNa
 
 /** Picker options (docs/ARCHITECTURE.md §8): activities with their type, and the company's users, devices and groups. */
 export async function getActivityOptions(db: Db, auth: Auth) {
-  assertCan(auth, MODULE);
+  assertActivityReader(auth);
   const [activities, users, devices, groups] = await db.batch([
     db.select({ id: at.id, name: at.name, type: at.type, alertConditions: at.alertConditions }).from(at).orderBy(asc(at.name)),
     db.select({ id: u.id, name: u.displayName, email: u.email }).from(u).where(liveInCompany(u, auth)).orderBy(asc(u.displayName), asc(u.id)).limit(OPTIONS_LIMIT),

@@ -7,7 +7,7 @@ import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import { eq, sql } from "drizzle-orm";
 import { getDb, nowMs, schema, type Db } from "./db.server";
 import { ServiceError } from "./errors.server";
-import { can, MODULES, NO_PERMISSIONS, type Action, type CompanyType, type ModuleKey, type Permissions } from "./permissions";
+import { can, canReadActivity, MODULES, NO_PERMISSIONS, type Action, type CompanyType, type ModuleKey, type Permissions } from "./permissions";
 import { deleteSession, readSessionToken, sessionCookie, sessionIsOver, touchSession, type SessionRow } from "./session.server";
 import { sha256Hex } from "./tokens.server";
 
@@ -160,5 +160,17 @@ export function assertCan(auth: Auth, modules: ModuleKey | readonly ModuleKey[],
 export async function requireModule(request: Request, context: AppLoadContext, modules: ModuleKey | readonly ModuleKey[], action: Action = "view"): Promise<Auth> {
   const auth = await requireAuth(request, context);
   if (!can(auth.permissions, modules, action)) throw new Response("Forbidden", { status: 403 });
+  return auth;
+}
+
+/** The activity log's read right (`canReadActivity`): the module, or the platform administrator's audit trail. */
+export function assertActivityReader(auth: Auth): void {
+  if (!canReadActivity(auth.permissions, auth.company.type)) throw new ServiceError(403, "You do not have permission to do this");
+}
+
+/** Page guard for the activity log's reads; otherwise 403. */
+export async function requireActivityReader(request: Request, context: AppLoadContext): Promise<Auth> {
+  const auth = await requireAuth(request, context);
+  if (!canReadActivity(auth.permissions, auth.company.type)) throw new Response("Forbidden", { status: 403 });
   return auth;
 }

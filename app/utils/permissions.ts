@@ -60,6 +60,12 @@ export type CompanyType = "ec" | "var" | "oem" | "root";
 /** VAR Panel needs the module and a reseller or root company (docs/ARCHITECTURE.md §3). */
 export const canUseVarPanel = (p: Permissions, type: CompanyType) => p.var_panel && (type === "var" || type === "root");
 
+/**
+ * Who reads a company's activity log: the activity module's holders, and the platform administrator (the root
+ * company's company module), for whom that log is the platform's audit trail, read-only (decision 0071).
+ */
+export const canReadActivity = (p: Permissions, type: CompanyType) => can(p, "activity") || (type === "root" && can(p, "company"));
+
 /** A company request is a reseller's: root adds companies itself and decides the requests (decision 0056). */
 export const canRequestCompany = (p: Permissions, type: CompanyType) => type === "var" && can(p, "var_panel", "add");
 
@@ -80,6 +86,8 @@ export function navItems(p: Permissions, type?: CompanyType): NavItem[] {
       ...(type === "root" && can(p, "company", "add") ? [{ key: "registerDevices", to: "/registerDevices", modules: ["company"] as const }] : []),
       // Gateway cells are the platform's (decision 0065).
       ...(type === "root" ? [{ key: "cells", to: "/cells", modules: ["company"] as const }] : []),
+      // The platform's audit trail is the root company's own activity log (decision 0071).
+      ...(type === "root" ? [{ key: "audit", to: "/activity", modules: ["company"] as const }] : []),
       ...(p.role ? [{ key: "role", to: "/role", modules: ["role"] as const }] : []),
     ];
   }

@@ -73,6 +73,14 @@ test.describe("companies (English)", () => {
     await page.getByRole("button", { name: "Save" }).click();
     await expect(page).toHaveURL(/\/company$/);
     await expect(page.getByText("Company modified successfully", { exact: true })).toBeVisible();
+
+    // The platform's audit trail names who created it (decision 0071).
+    await page.goto("/");
+    await page.getByTestId("tile-audit").click();
+    await expect(page).toHaveURL(/\/activity$/);
+    await expect(page.getByRole("heading", { name: "Audit trail" })).toBeVisible();
+    const created = page.locator("tbody tr", { hasText: `${name} (${generated})` }).filter({ hasText: "Created Company" });
+    await expect(created).toContainText("Admin, Root");
   });
 
   test("a company admin without the company module sees the shell and a clear message", async ({ page, loginAs }) => {
@@ -128,6 +136,12 @@ test.describe("companies (Spanish)", () => {
     await page.getByPlaceholder("Nombre, ID de empresa o correo").fill(code);
     await page.getByRole("button", { name: "Buscar" }).click();
     await expect(page.locator("tbody tr", { hasText: `Épsilon ${id}` })).toContainText(code);
+
+    await page.goto("/");
+    await page.getByTestId("tile-audit").click();
+    await expect(page.getByRole("heading", { name: "Auditoría" })).toBeVisible();
+    const created = page.locator("tbody tr", { hasText: `Épsilon ${id} (${code})` }).filter({ hasText: "Empresa creada" });
+    await expect(created).toContainText("Admin, Root");
   });
 
   test("a page the user may not open keeps the shell, in Spanish", async ({ page, loginAs }) => {

@@ -75,6 +75,9 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
   { who: "root", path: "/cells" },
   { who: "root", path: "/addCell" },
   { who: "root", path: "/modifyCell", via: { list: "/cells", hrefPrefix: "/modifyCell?name=" } },
+  // The platform's audit trail: the root company's own log (decision 0071).
+  { who: "root", path: "/activity" },
+  { who: "root", path: "/activityDetails", via: { list: "/activity", hrefPrefix: "/activityDetails?id=" } },
   // Reseller
   { who: "var", path: "/" },
   { who: "var", path: "/varPanel" },

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, companyLog, db, login, schema } from "./helpers";
 
@@ -179,6 +179,10 @@ describe("tenancy and permissions", () => {
   });
 
   it("refuses a role without the activity module (403) and needs a token (401)", async () => {
+    // Beta's role loses the module here (its earlier checks are above); root's reads are its audit trail (decision 0071).
+    await db()
+      .delete(schema.roleModules)
+      .where(and(eq(schema.roleModules.companyId, BETA), eq(schema.roleModules.moduleKey, "activity")));
     for (const [method, path, body] of [
       ["POST", "/user/activityLogs", {}],
       ["POST", "/user/activityReport", {}],
@@ -186,9 +190,10 @@ describe("tenancy and permissions", () => {
       ["GET", "/user/getActivityOptions", undefined],
       ["POST", "/user/createActivityLogNotes", { id: 1, note_description: "x" }],
     ] as const) {
-      expect((await api(root, method, `${BASE}${path}`, body)).status, path).toBe(403);
+      expect((await api(beta, method, `${BASE}${path}`, body)).status, path).toBe(403);
       expect((await api(null, method, `${BASE}${path}`, body)).status, path).toBe(401);
     }
+    expect((await api(root, "POST", `${BASE}/user/createActivityLogNotes`, { id: 1, note_description: "x" })).status).toBe(403);
   });
 
   it("lets a read-only role read the log and notes but not add notes", async () => {

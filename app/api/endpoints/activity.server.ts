@@ -3,12 +3,20 @@ import { activityFilterSchema, activityNoteSchema } from "~/schemas/activity";
 import { backfillSchema } from "~/schemas/activity-backfill";
 import * as activity from "~/services/activity.server";
 import { backfillActivityLogs } from "~/services/activity-backfill.server";
+import { assertActivityReader } from "~/utils/auth-guards.server";
 import { companyLogDb } from "~/utils/company-log.server";
-import { endpoint } from "../define.server";
+import { endpoint, type Permission } from "../define.server";
 import { wireObject } from "../wire-fields.server";
 
 const tag = "Activity";
 const idQuery = z.object({ id: z.coerce.number({ invalid_type_error: "id must be a number" }).int().positive() });
+
+/**
+ * The log's reads: the activity module, or the platform administrator, whose company's log is the platform's
+ * audit trail (decision 0071). A reseller's company module alone is refused, before the body.
+ */
+const reader: Permission = { modules: ["activity", "company"], guard: (_, auth) => assertActivityReader(auth) };
+const AUDIT = " The platform administrator (the root company's company module) reads the root company's log, the platform's audit trail, read-only.";
 
 const namedShape = z.object({ id: z.number(), dispay_name: z.string() }).nullable();
 const activityRow = z.object({
@@ -84,9 +92,10 @@ export const activityEndpoints = [
     path: "/user/activityLogs",
     tag,
     summary:
-      "One page (0-based, default 100 rows) of the company's activity log. Dates are whole days and times a daily window, both in `tz` (default: the company's zone); one date alone is open at its other end, one time alone runs to or from midnight; id+type filters by Triggered By, User, Device or Device Group; `events` (activity names, with `additionalFilter`) keeps any of them, `person` a user who triggered the entry or is its user, `door` a device, `q` text in the summary or a person's, device's or group's name; sort is a column name, '-' for descending (default '-date'). Without dates the page covers the company's hot window; `archivedBefore` (epoch ms, null while nothing is archived) says where it begins, and dates before it search the archive.",
+      "One page (0-based, default 100 rows) of the company's activity log. Dates are whole days and times a daily window, both in `tz` (default: the company's zone); one date alone is open at its other end, one time alone runs to or from midnight; id+type filters by Triggered By, User, Device or Device Group; `events` (activity names, with `additionalFilter`) keeps any of them, `person` a user who triggered the entry or is its user, `door` a device, `q` text in the summary or a person's, device's or group's name; sort is a column name, '-' for descending (default '-date'). Without dates the page covers the company's hot window; `archivedBefore` (epoch ms, null while nothing is archived) says where it begins, and dates before it search the archive." +
+      AUDIT,
     auth: "token",
-    permission: { modules: "activity" },
+    permission: reader,
     body: activityFilterSchema,
     response: z.object({
       payload: z.object({
@@ -111,9 +120,9 @@ export const activityEndpoints = [
     method: "POST",
     path: "/user/activityReport",
     tag,
-    summary: `The filtered log as CSV text (every page, at most ${activity.REPORT_LIMIT} rows; save it as ${activity.REPORT_FILE}). Without dates it covers the hot window; dates before it read the archive.`,
+    summary: `The filtered log as CSV text (every page, at most ${activity.REPORT_LIMIT} rows; save it as ${activity.REPORT_FILE}). Without dates it covers the hot window; dates before it read the archive.${AUDIT}`,
     auth: "token",
-    permission: { modules: "activity" },
+    permission: reader,
     body: activityFilterSchema,
     response: z.object({ payload: z.string() }),
     async handler({ env, auth, core, body, now }) {
@@ -140,7 +149,7 @@ export const activityEndpoints = [
     tag,
     summary: "The notes of activity `id`, oldest first (404 outside the caller's company).",
     auth: "token",
-    permission: { modules: "activity" },
+    permission: reader,
     query: idQuery,
     response: z.object({ payload: z.array(note) }),
     async handler({ env, auth, query }) {
@@ -153,7 +162,7 @@ export const activityEndpoints = [
     tag,
     summary: "Picker options: activity names with their type, and the company's users, devices and device groups.",
     auth: "token",
-    permission: { modules: "activity" },
+    permission: reader,
     async handler({ db, auth }) {
       const o = await activity.getActivityOptions(db, auth);
       return {

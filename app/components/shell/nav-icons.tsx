@@ -94,6 +94,12 @@ export const NAV_ICONS: Record<string, (p: P) => JSX.Element> = {
       <path d="M8.5 7.5l2 8M15.5 7.5l-2 8M9 6h6" />
     </>,
   ),
+  audit: navIcon(
+    <>
+      <path d="M12 3l7 3v5c0 4.5-3 8-7 10-4-2-7-5.5-7-10V6z" />
+      <path d="M9 12l2 2 4-4" />
+    </>,
+  ),
   registerDevices: navIcon(
     <>
       <rect x="3" y="7" width="14" height="12" rx="2" />
