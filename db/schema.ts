@@ -454,6 +454,9 @@ export const devices = sqliteTable(
     /** The door contact as last reported: sensor.contact input 1 or door.opened/closed (0014). */
     doorState: text("door_state", { enum: ["open", "closed"] }),
     doorStateAt: integer("door_state_at"),
+    /** The cell the device left in its last transfer, and when: its gateway may still deliver buffered events for a while. */
+    previousCell: text("previous_cell"),
+    cellMovedAt: integer("cell_moved_at"),
     deletedAt: integer("deleted_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -154,7 +154,17 @@ export async function transferDevices(db: Db, auth: Auth, input: unknown, now: n
     ),
     db
       .update(d)
-      .set({ companyId: target.id, status: v.status, shippingDate: v.shippingDate, startDate: v.shippingDate, subscriptionTerm: v.subscriptionTerm, updatedAt: now })
+      .set({
+        companyId: target.id,
+        status: v.status,
+        shippingDate: v.shippingDate,
+        startDate: v.shippingDate,
+        subscriptionTerm: v.subscriptionTerm,
+        // The cell the boards leave still delivers what its gateway buffered for them (gateway-cells.server.ts).
+        previousCell: sql`(select ${schema.companies.cell} from ${schema.companies} where ${schema.companies.id} = ${auth.company.id})`,
+        cellMovedAt: now,
+        updatedAt: now,
+      })
       .where(and(mine, allInStock))
       .returning({ id: d.id }),
   ]);

@@ -2,8 +2,9 @@
  * Cells (docs/decisions/0050-cells.md): each company belongs to one cell and each gateway serves one. What a
  * gateway reports (events, board presence) counts only for the devices of its cell's companies; a device
  * of another cell is refused as not served, and nothing of it is written. For MOVE_GRACE_MS after a company
- * moves, the cell it left is still served for it: events its gateway buffered before the boards moved drain
- * (the event id dedups one sent through both cells).
+ * moves, or a device is transferred to a company of another cell, the cell it left is still served for it:
+ * events its gateway buffered before the boards moved drain (the event id dedups one sent through both
+ * cells). They are written to the device's company of now, as after a transfer within one cell.
  */
 import { and, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import { inChunks, schema, type Db } from "~/utils/db.server";
@@ -22,7 +23,7 @@ export async function cellOf(db: Db, gatewayId: number): Promise<string> {
 
 /**
  * The devices among `ids` that exist, each with whether `gatewayId` serves it (its company is in the
- * gateway's cell, or left it less than MOVE_GRACE_MS before `now`). Without a gateway (the console's own
+ * gateway's cell, or the company or the device left that cell less than MOVE_GRACE_MS before `now`). Without a gateway (the console's own
  * callers) every device is served.
  */
 export async function devicesReportedBy(db: Db, gatewayId: number | undefined, ids: number[], now: number): Promise<Map<number, ReportedDevice>> {
@@ -32,7 +33,11 @@ export async function devicesReportedBy(db: Db, gatewayId: number | undefined, i
   const served =
     gatewayId === undefined
       ? sql<number>`1`
-      : sql<number>`coalesce(${or(eq(c.cell, gatewayCell), and(eq(c.previousCell, gatewayCell), gt(c.cellMovedAt, now - MOVE_GRACE_MS)))}, 0)`;
+      : sql<number>`coalesce(${or(
+          eq(c.cell, gatewayCell),
+          and(eq(c.previousCell, gatewayCell), gt(c.cellMovedAt, now - MOVE_GRACE_MS)),
+          and(eq(d.previousCell, gatewayCell), gt(d.cellMovedAt, now - MOVE_GRACE_MS)),
+        )}, 0)`;
   const rows = await inChunks(ids, (part) =>
     db.select({ id: d.id, companyId: d.companyId, fullName: d.fullName, served }).from(d).leftJoin(c, eq(c.id, d.companyId)).where(inArray(d.id, part)),
   );

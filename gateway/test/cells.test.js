@@ -184,41 +184,37 @@ test(`a company moved with ${FLEET} boards connected: each is redirected while c
   await Promise.all(boards.map((b) => b.close()))
 })
 
-// Known gap (decision 0065): the Worker gives a transferred device no grace in the cell it left (decision 0050),
-// so events the old cell acknowledged before the transfer and forwards after it are refused there and lost.
-test(
-  'a single device transferred to a company of the other cell: its board is redirected, and every event sent meanwhile arrives once',
-  { todo: "the Worker refuses the old cell's buffered events of a transferred device" },
-  async () => {
-    const t1 = await board(gwA, 't1', { retryMs: 50 }).connect()
-    await t1.next('config')
-    const ids = Array.from({ length: TRANSFER_EVENTS }, (_, i) => `tr-${i}`)
-    let next = 0
-    let transferred = false
-    const sender = async () => {
-      while (next < ids.length) {
-        const id = ids[next++]
-        if (next === TRANSFER_EVENTS / 4 && !transferred) {
-          transferred = true
-          worker.transferDevice('t1', 'BETA')
-        }
-        await t1.deliver('door.opened', {}, { id })
+// The cell a transferred device left still delivers the events its gateway acknowledged before the transfer
+// (the Worker serves it there for 24 hours, as for a company that moved: devices.previous_cell).
+test('a single device transferred to a company of the other cell: its board is redirected, and every event sent meanwhile arrives once', async () => {
+  const t1 = await board(gwA, 't1', { retryMs: 50 }).connect()
+  await t1.next('config')
+  const ids = Array.from({ length: TRANSFER_EVENTS }, (_, i) => `tr-${i}`)
+  let next = 0
+  let transferred = false
+  const sender = async () => {
+    while (next < ids.length) {
+      const id = ids[next++]
+      if (next === TRANSFER_EVENTS / 4 && !transferred) {
+        transferred = true
+        worker.transferDevice('t1', 'BETA')
       }
+      await t1.deliver('door.opened', {}, { id })
     }
-    await Promise.all(Array.from({ length: 8 }, sender))
-    assert.equal(t1.url, urlB, 'the board followed its device to the other cell')
-    await until(() => t1.last.get('config')?.companyId === 'BETA', { what: "the new cell's configuration" })
-    await until(() => gwA.queue.length === 0, { timeoutMs: 20_000, what: "the old cell's queue drained" })
-    assert.equal(gwA.replica.get('device', 't1'), undefined, 'the old cell forgot the device')
-    await until(() => gwB.queue.length === 0, { timeoutMs: 20_000, what: "the new cell's queue drained" })
-    assert.deepEqual(
-      ids.filter((id) => !worker.rows.has(`t1/${id}`)),
-      [],
-      'every event at the Worker'
-    )
-    await t1.close()
   }
-)
+  await Promise.all(Array.from({ length: 8 }, sender))
+  assert.equal(t1.url, urlB, 'the board followed its device to the other cell')
+  await until(() => t1.last.get('config')?.companyId === 'BETA', { what: "the new cell's configuration" })
+  await until(() => gwA.queue.length === 0, { timeoutMs: 20_000, what: "the old cell's queue drained" })
+  assert.equal(gwA.replica.get('device', 't1'), undefined, 'the old cell forgot the device')
+  await until(() => gwB.queue.length === 0, { timeoutMs: 20_000, what: "the new cell's queue drained" })
+  assert.deepEqual(
+    ids.filter((id) => !worker.rows.has(`t1/${id}`)),
+    [],
+    'every event at the Worker'
+  )
+  await t1.close()
+})
 
 test("a new MQTT endpoint for the cell reaches every connected board's configuration through the feed", async () => {
   const a1 = await board(gwA, 'a1').connect()

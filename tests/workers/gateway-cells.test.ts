@@ -124,3 +124,44 @@ describe("a company moving between cells", () => {
     expect(r.rejected.map((x) => x.reason)).toEqual(["device not served by this gateway"]);
   });
 });
+
+describe("a device transferred to a company of another cell", () => {
+  const HOUR = 3_600_000;
+  const STOCK_BOARD = 17; // RSL1's stock, in the main cell
+  const transferredAt = (at: number) => db().update(schema.devices).set({ cellMovedAt: at }).where(eq(schema.devices.id, STOCK_BOARD));
+
+  beforeAll(async () => {
+    // ACME (now in cell b) left the main cell long ago: only the device's own transfer can serve it there.
+    await db()
+      .update(schema.companies)
+      .set({ cellMovedAt: workerNow() - 48 * HOUR })
+      .where(eq(schema.companies.id, ACME));
+    const shippingDate = new Date(workerNow() + 3 * 86_400_000).toISOString().slice(0, 10);
+    const r = await api(await login("var"), "POST", "/api/admin/company/transferDevices", {
+      toCompany: "ACME",
+      transferDevices: [STOCK_BOARD],
+      status: "unconfigured",
+      shippingDate,
+      subscriptionTerm: 1,
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(await db().select({ cell: schema.devices.previousCell }).from(schema.devices).where(eq(schema.devices.id, STOCK_BOARD))).toEqual([{ cell: "main" }]);
+  });
+
+  it("the cell the board left still delivers its buffered events, into the new company's log, and the new cell too", async () => {
+    const [viaOld, viaNew] = [opened(STOCK_BOARD), opened(STOCK_BOARD)];
+    expect(await post(MAIN_SECRET, [viaOld])).toMatchObject({ accepted: 1, rejected: [] });
+    expect(await post(CELL_B_SECRET, [viaOld, viaNew])).toMatchObject({ accepted: 1, duplicates: 1, rejected: [] });
+    expect((await logged(ACME, [viaOld.id, viaNew.id])).sort()).toEqual([viaOld.id, viaNew.id].sort());
+  });
+
+  it("the old cell is served 23 hours after the transfer and refused after 24; another cell never", async () => {
+    await transferredAt(workerNow() - 23 * HOUR);
+    expect(await post(MAIN_SECRET, [opened(STOCK_BOARD)])).toMatchObject({ accepted: 1, rejected: [] });
+    expect((await post("cell-c-secret", [opened(STOCK_BOARD)])).rejected.map((x) => x.reason)).toEqual(["device not served by this gateway"]);
+    await transferredAt(workerNow() - 24 * HOUR - 60_000);
+    const tooLate = opened(STOCK_BOARD);
+    expect((await post(MAIN_SECRET, [tooLate])).rejected.map((x) => x.reason)).toEqual(["device not served by this gateway"]);
+    expect(await logged(ACME, [tooLate.id])).toEqual([]);
+  });
+});

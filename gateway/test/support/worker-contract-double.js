@@ -78,6 +78,8 @@ export class WorkerContractDouble {
   companyCells = new Map()
   /** @type {Map<string, {from: string, at: number}>} the last move of each company */
   moves = new Map()
+  /** @type {Map<string, {from: string, at: number}>} the last transfer of each device to another cell */
+  deviceMoves = new Map()
   /** @type {Map<string, string>} device id → company, kept after the device is removed */
   #deviceCompany = new Map()
 
@@ -152,6 +154,7 @@ export class WorkerContractDouble {
     const device = this.#live.get(`device ${deviceId}`)
     const credential = this.#live.get(`boardCredential ${deviceId}`)
     if (from !== this.cellOf(toCompanyId)) {
+      this.deviceMoves.set(deviceId, { from, at: this.now() })
       append(this.cells.get(from).feed, { type: 'device', op: 'delete', id: deviceId })
       if (credential) append(this.cells.get(from).feed, { type: 'boardCredential', op: 'delete', id: deviceId })
     }
@@ -159,12 +162,15 @@ export class WorkerContractDouble {
     if (credential) this.change('boardCredential', 'upsert', deviceId, credential.data)
   }
 
-  /** Whether a gateway of `cell` may report for this device: its company's cell, or the one it left less than 24 h ago. */
+  /**
+   * Whether a gateway of `cell` may report for this device: its company's cell, or the one the company or
+   * the device (transferred) left less than 24 h ago.
+   */
   #serves(cell, deviceId) {
     const companyId = this.#deviceCompany.get(deviceId)
     if (companyId === undefined || this.cellOf(companyId) === cell) return true
-    const move = this.moves.get(companyId)
-    return move?.from === cell && this.now() - move.at < 24 * 3600_000
+    const left = (move) => move?.from === cell && this.now() - move.at < 24 * 3600_000
+    return left(this.moves.get(companyId)) || left(this.deviceMoves.get(deviceId))
   }
 
   /** Queues a console command (an admin's unlock) until a gateway that holds the board claims it. */
