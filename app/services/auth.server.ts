@@ -2,7 +2,7 @@
  * Sign-in, second factor, password changes and sign-out: the one implementation behind the
  * console pages and the admin API (`/user/login`, `/user/twoFactorAuthenticate`, ...).
  */
-import { and, desc, eq, isNull, ne, or, type SQL } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import { NO_CONSOLE_MSG, type changePasswordSchema, type LoginInput, type resetExpiredPasswordSchema, type twoFactorSchema } from "~/schemas/auth";
 import { activityInsert } from "~/utils/activity-insert.server";
@@ -266,29 +266,33 @@ export async function twoFactorAuthenticate(db: Db, input: z.infer<typeof twoFac
   return startSession(db, account, ctx, "Login successful");
 }
 
-/** Spends a valid sign-in code and returns its account; a wrong, used or expired code is a 401 and counts as a failure. */
+/**
+ * Spends a valid sign-in code and returns its account; a wrong, used or expired code is a 401 and counts as a failure.
+ * Each code tried takes one of the code's attempts before it is compared, and the code is spent by one
+ * conditional update, so guesses sent at once count one by one and a code signs in once.
+ */
 async function checkTwoFactorCode(db: Db, input: z.infer<typeof twoFactorSchema>, ctx: { request: Request; now: number }): Promise<Account> {
   const account = await findAccount(db, input.companyId, input.userName);
   const keys = keysFor(account, input, ctx.request);
   await assertNotThrottled(db, keys, ctx.now);
+  const t = schema.twoFactorCodes;
   const latest = account
-    ? await db.query.twoFactorCodes.findFirst({
-        where: and(eq(schema.twoFactorCodes.userId, account.user.id), isNull(schema.twoFactorCodes.usedAt)),
-        orderBy: desc(schema.twoFactorCodes.createdAt),
-      })
+    ? await db.query.twoFactorCodes.findFirst({ where: and(eq(t.userId, account.user.id), isNull(t.usedAt)), orderBy: desc(t.createdAt) })
     : undefined;
-  const valid =
-    account && latest && latest.expiresAt > ctx.now && latest.attempts < TWO_FACTOR_MAX_ATTEMPTS && latest.codeHash === (await sha256Hex(`${account.user.id}:${input.code}`));
-  if (!account || !latest || !valid) {
-    if (latest)
-      await db
-        .update(schema.twoFactorCodes)
-        .set({ attempts: latest.attempts + 1 })
-        .where(eq(schema.twoFactorCodes.id, latest.id));
+  const open = latest ? and(eq(t.id, latest.id), isNull(t.usedAt), gt(t.expiresAt, ctx.now)) : undefined;
+  const taken = open
+    ? await db
+        .update(t)
+        .set({ attempts: sql`${t.attempts} + 1` })
+        .where(and(open, lt(t.attempts, TWO_FACTOR_MAX_ATTEMPTS)))
+        .returning({ id: t.id })
+    : [];
+  const right = account && latest && taken.length > 0 && latest.codeHash === (await sha256Hex(`${account.user.id}:${input.code}`));
+  const spent = right ? await db.update(t).set({ usedAt: ctx.now }).where(open).returning({ id: t.id }) : [];
+  if (!account || spent.length === 0) {
     await failedAttempt(db, account ?? null, keys, ctx.now);
     throw new ServiceError(401, AUTH_MSG.badCode, { errorCode: "bad-code" });
   }
-  await db.update(schema.twoFactorCodes).set({ usedAt: ctx.now }).where(eq(schema.twoFactorCodes.id, latest.id));
   return account;
 }
 

@@ -109,6 +109,28 @@ describe("POST /user/login", () => {
     await db().update(schema.companySettings).set({ require2fa: false }).where(eq(schema.companySettings.companyId, 2));
   });
 
+  it("counts sign-in codes sent at once one by one, and a code signs in once", async () => {
+    await db().update(schema.companySettings).set({ require2fa: true }).where(eq(schema.companySettings.companyId, 2));
+    const code2fa = async () => {
+      expect((await api(null, "POST", LOGIN, DEMO.var)).status).toBe(402);
+      const mail = await db().select().from(schema.mailOutbox).where(eq(schema.mailOutbox.toAddress, "var@reseller.example"));
+      return mail.at(-1)!.body.match(/\b(\d{6})\b/)![1];
+    };
+    const TFA = "/api/admin/user/twoFactorAuthenticate";
+    const submit = (code: string) => api(null, "POST", TFA, { companyId: "RSL1", userName: DEMO.var.userName, code });
+    // Twenty wrong guesses at once spend the code's five attempts: the right code is refused after them.
+    let code = await code2fa();
+    const guesses = Array.from({ length: 20 }, (_, i) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, "0"));
+    await Promise.all(guesses.map(submit));
+    await resetThrottles();
+    expect((await submit(code)).status).toBe(401);
+    // The right code sent twice at once signs in once.
+    code = await code2fa();
+    expect((await Promise.all([submit(code), submit(code)])).map((r) => r.status).sort()).toEqual([200, 401]);
+    await resetThrottles();
+    await db().update(schema.companySettings).set({ require2fa: false }).where(eq(schema.companySettings.companyId, 2));
+  });
+
   it("throttles repeated failures of one client against one account with 429 and a clear message", async () => {
     for (let i = 0; i < THROTTLE.maxAccountClientFailures; i++) {
       expect((await api(null, "POST", LOGIN, { ...DEMO.acme, password: `bad-${i}` })).status).toBe(401);
