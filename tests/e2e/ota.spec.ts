@@ -10,6 +10,7 @@ test.describe("firmware (OTA)", () => {
     await page.goto("/ota");
     await expect(page.getByRole("heading", { name: "OTA" })).toBeVisible();
     await expect(page.getByRole("heading", { name: "Firmware progress" })).toBeVisible();
+    await expect(page.getByTestId("ota-policy")).toContainText("only when the company forces firmware updates");
 
     await page.getByRole("link", { name: "Add" }).click();
     await expect(page).toHaveURL(/\/addota$/);
