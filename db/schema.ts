@@ -451,6 +451,8 @@ export const devices = sqliteTable(
     /** MQTT credentials of the access board: `algorithm$params$salt$hash`. */
     boardSecretHash: text("board_secret_hash"),
     firmwareVersion: text("firmware_version"),
+    /** The release an allowed user started for this board; offered without force (0037_firmware_policy.sql). */
+    firmwareStartReleaseId: integer("firmware_start_release_id"),
     /** The door contact as last reported: sensor.contact input 1 or door.opened/closed (0014). */
     doorState: text("door_state", { enum: ["open", "closed"] }),
     doorStateAt: integer("door_state_at"),

@@ -12,6 +12,9 @@ import { RemoteUnlockCard } from "~/components/devices/remote-unlock-card";
 import { ScheduledOpenCard } from "~/components/devices/scheduled-open-card";
 import { BoardSecretCard, type IssuedBoardSecret } from "~/components/lifecycle/board-secret-card";
 import { DeviceSettingsForm } from "~/components/lifecycle/device-settings-form";
+import { FirmwareCard } from "~/components/devices/firmware-card";
+import { firmwareStartSchema } from "~/schemas/firmware-start";
+import { deviceFirmware, startFirmwareUpdate } from "~/services/firmware-start.server";
 import { deviceStatusText } from "~/components/lifecycle/device-status";
 import { RemoveConfigurationDialog } from "~/components/lifecycle/remove-configuration-dialog";
 import { Alert, AlertTitle } from "~/components/ui/alert";
@@ -50,8 +53,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return loadRecord(request, { list: "/devices" }, async (id) => {
     const now = nowMs();
     const [details, rights] = await Promise.all([getDeviceDetails(db, auth, id), lifecycleRights(db, auth)]);
-    const [command, live] = await Promise.all([latestCommand(db, auth, id, now), getDeviceLiveStatus(db, auth, id, now)]);
-    const canUnlock = can(auth.permissions, "devices", "modify") && details.device.status === "configured";
+    const [command, live, fw] = await Promise.all([latestCommand(db, auth, id, now), getDeviceLiveStatus(db, auth, id, now), deviceFirmware(db, auth, id)]);
+    const canModify = can(auth.permissions, "devices", "modify");
+    const canUnlock = canModify && details.device.status === "configured";
     const tz = companyZone(auth);
     return {
       ...details,
@@ -68,6 +72,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         requestedBy: command.requestedBy,
       },
       canUnlock,
+      firmware: { ...fw, canStart: canModify && fw.mayStart },
     };
   });
 }
@@ -79,6 +84,7 @@ const SCHEMAS = {
   remove: removeConfigurationSchema,
   retire: deviceIdSchema,
   unlock: unlockSchema,
+  firmware: firmwareStartSchema,
 } as const;
 
 async function withQr(r: IssuedSecret): Promise<IssuedBoardSecret> {
@@ -104,6 +110,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
           await requestUnlock(db, auth, v, now, unlockTtlFor(context.cloudflare.env));
           return redirectWithMessage(page, { ns: "devices", message: COMMAND_MSG.sent });
         },
+        refuseWithToast("devices"),
+      );
+    case "firmware":
+      return formAction(
+        request,
+        firmwareStartSchema,
+        async (v) => redirectWithMessage(page, { ns: "devices", message: (await startFirmwareUpdate(db, auth, v, now)).message }),
         refuseWithToast("devices"),
       );
     case "rotate":
@@ -138,7 +151,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function DeviceDetailsPage() {
-  const { device, deviceType, scheduledOpen, fpi, week, exceptions, users, groups, rights, tz, today, hasBoardSecret, command, canUnlock, live } = useLoaderData<typeof loader>();
+  const { device, deviceType, scheduledOpen, fpi, week, exceptions, users, groups, rights, tz, today, hasBoardSecret, command, canUnlock, live, firmware } =
+    useLoaderData<typeof loader>();
   const actionData = useActionData<ActionData>();
   const { t } = useTranslation("devices");
   const { t: tl, i18n } = useTranslation("lifecycle");
@@ -173,6 +187,7 @@ export default function DeviceDetailsPage() {
         <DeviceSettingsForm intent="configure" device={device} lastResult={actionData?.intent === "configure" ? actionData.result : undefined} />
       )}
       {status === "configured" && <RemoteUnlockCard deviceId={device.id} deviceName={device.fullName || device.serialNumber} command={command} canUnlock={canUnlock} tz={tz} />}
+      {status === "configured" && <FirmwareCard deviceId={device.id} deviceName={device.fullName || device.serialNumber} firmware={firmware} />}
       {editing && canEdit ? (
         <DeviceSettingsForm intent="edit" device={device} lastResult={actionData?.intent === "edit" ? actionData.result : undefined} onCancel={() => setEditing(false)} />
       ) : (

@@ -72,6 +72,9 @@ export default function Ota() {
           page={{ rows, total, params }}
           empty={t("empty")}
         />
+        <p className="mt-3 text-sm text-muted-foreground" data-testid="ota-policy">
+          {t("policyNote")}
+        </p>
       </section>
 
       <section aria-labelledby="ota-progress">

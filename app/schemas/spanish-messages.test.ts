@@ -35,6 +35,7 @@ const SCHEMA_NS: Record<string, string[]> = {
   "device-types": ["deviceTypes"],
   ekeys: ["users"],
   firmware: ["ota"],
+  "firmware-start": ["mobile", "devices"],
   flag: [],
   invoices: ["invoices"],
   mailer: ["mailer"],

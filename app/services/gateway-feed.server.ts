@@ -13,7 +13,7 @@
  * Console entity names in `gateway_changes.entity` and what they expand to. The rows are written by
  * database triggers (db/migrations/0005_door_feed_triggers.sql) in the same statement as the change
  * itself, so no code path can change what a door decides without telling the gateways:
- *   company       → company {id: code, active, biometricRequired} + the company's devices, keys and scheduled-open
+ *   company       → company {id: code, active, biometricRequired, forceFirmware} + the company's devices, keys and scheduled-open
  *                   (entityId = companies.id; companies, and the settings doors follow)
  *   device        → device + boardCredential          (entityId = devices.id; devices, group members)
  *   ekey          → ekey or groupKey, with its fob    (entityId = ekey_assignments.id)
@@ -134,6 +134,8 @@ async function deviceChanges(db: Db, ref: Ref, ids: number[]): Promise<FeedChang
         // are refused at CONNECT and disconnected when their device changes to one of those.
         active: r.status === "configured",
         scheduleOpen: r.scheduleOpen,
+        // The release an allowed user started here: offered even when the company does not force updates.
+        firmwareStart: r.firmwareStartReleaseId == null ? null : String(r.firmwareStartReleaseId),
         ...(r.relockTimer ? { unlockMs: r.relockTimer * 1000 } : {}),
       },
     });
@@ -330,14 +332,17 @@ async function firmwareChanges(db: Db, ref: Ref, ids: number[]): Promise<FeedCha
 }
 
 /**
- * A company as gateways see it: its code (what devices and users name), whether it is live, and whether
- * its doors require the biometric claim of signed credentials (docs/decisions/0039-biometric-claim.md).
+ * A company as gateways see it: its code (what devices and users name), whether it is live, whether
+ * its doors require the biometric claim of signed credentials (docs/decisions/0039-biometric-claim.md),
+ * and whether its boards are offered firmware without anyone starting it (decision 0116).
  */
 function companyChanges(ref: Ref, ids: number[]): FeedChange[] {
   return ids.flatMap((id) => {
     const company = ref.company.get(id);
-    const biometricRequired = Boolean(ref.settingsByCompany.get(id)?.biometricSecurity);
-    if (company) return [{ type: "company", op: "upsert" as const, id: company.code, data: { id: company.code, active: company.live, biometricRequired } }];
+    const settings = ref.settingsByCompany.get(id);
+    const biometricRequired = Boolean(settings?.biometricSecurity);
+    const forceFirmware = Boolean(settings?.isForceFirmwareUpdate);
+    if (company) return [{ type: "company", op: "upsert" as const, id: company.code, data: { id: company.code, active: company.live, biometricRequired, forceFirmware } }];
     // Companies are only ever soft-deleted, so a company change always finds its row; one of another cell has left this one.
     const code = ref.codeOf.get(id);
     return code === undefined ? [] : [tombstone("company", code)];

@@ -193,6 +193,9 @@ export class BoardConfigs {
       } else if (c.type === 'scheduledOpen') {
         if (c.op === 'delete') await this.schedule.refreshAll()
         for (const d of this.replica.index.devicesByCompany.get(c.data?.companyId) ?? []) await this.schedule.refresh(d.id)
+      } else if (c.type === 'company') {
+        // what the company's record says reaches its boards: biometrics in the configuration, the firmware policy in the offer
+        for (const d of this.replica.index.devicesByCompany.get(c.id) ?? []) devices.add(d.id)
       } else if (c.type === 'firmware') {
         for (const d of this.replica.all('device')) if (c.op === 'delete' || d.deviceType === c.data?.deviceType) devices.add(d.id)
       }

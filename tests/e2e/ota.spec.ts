@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { expect, test } from "./fixtures";
+import type { APIRequestContext } from "@playwright/test";
+import { adminApi, expect, LANGUAGE_AND_WIDTH_RUNS, test } from "./fixtures";
 
 const zipBytes = () => Buffer.concat([Buffer.from("PK\u0003\u0004"), Buffer.alloc(64 * 1024, 7)]);
 
@@ -9,6 +10,7 @@ test.describe("firmware (OTA)", () => {
     await page.goto("/ota");
     await expect(page.getByRole("heading", { name: "OTA" })).toBeVisible();
     await expect(page.getByRole("heading", { name: "Firmware progress" })).toBeVisible();
+    await expect(page.getByTestId("ota-policy")).toContainText("only when the company forces firmware updates");
 
     await page.getByRole("link", { name: "Add" }).click();
     await expect(page).toHaveURL(/\/addota$/);
@@ -85,4 +87,69 @@ test.describe("firmware (OTA)", () => {
     expect(res?.status()).toBe(403);
     expect((await page.request.get("/resources/ota/1/download")).status()).toBe(403);
   });
+
+  // The company's firmware policy on the device's page (decision 0116); the server's refusals are in
+  // tests/workers/ota-policy.test.ts. Each run its own door (10 Mail Room, 11 Gym) and release.
+  const POLICY_TEXT = {
+    en: {
+      installers: "Only installers start an update",
+      refusal: "Only installers may update firmware in this company.",
+      start: "Start firmware update",
+      done: "Firmware update started",
+    },
+    es: {
+      installers: "Solo los instaladores inician una actualización",
+      refusal: "En esta empresa solo los instaladores pueden actualizar el firmware.",
+      start: "Iniciar actualización de firmware",
+      done: "Actualización de firmware iniciada",
+    },
+  } as const;
+
+  /** ACME's "allowed to update firmware", the rest of its settings as they are. */
+  async function setAllowedFirmware(request: APIRequestContext, allowed: "All Users" | "Installer Only") {
+    const acme = await adminApi(request, "acme");
+    const { payload } = await acme.call<{ payload: Record<string, unknown> }>("GET", "/settings/getCompanySettings");
+    await acme.call("PUT", "/settings/modifyCompanySettings", { ...payload, allowed_firmware: allowed, is_force_firmware_update: "0" });
+  }
+
+  for (const [i, { lang, width, height }] of LANGUAGE_AND_WIDTH_RUNS.entries()) {
+    test(`a device's page shows the firmware policy: Installer Only hides the start from a non-installer, All Users starts it (${lang}, ${width} px)`, async ({
+      page,
+      request,
+      loginAs,
+    }) => {
+      const tx = POLICY_TEXT[lang];
+      const door = 10 + i;
+      const root = await adminApi(request, "root");
+      const version = `6${Date.now() % 100000}${i}`;
+      const uploaded = await request.post("/api/admin/ota/addota", {
+        headers: { Authorization: root.token },
+        multipart: { version, device_type_id: "1", zip_file: { name: "fw.zip", mimeType: "application/zip", buffer: zipBytes() } },
+      });
+      expect(uploaded.status()).toBe(200);
+      const releaseId = (await uploaded.json()).payload.id as number;
+      await root.call("POST", "/ota/activeota", { id: releaseId });
+      try {
+        await setAllowedFirmware(request, "Installer Only");
+        await page.setViewportSize({ width, height });
+        await loginAs("acme", lang);
+        await page.goto(`/deviceDetails?id=${door}`);
+        const card = page.getByTestId("firmware");
+        await expect(card).toContainText(tx.installers);
+        await expect(card).toContainText(version);
+        await expect(card).toContainText(tx.refusal);
+        await expect(card.getByRole("button", { name: tx.start })).toHaveCount(0);
+
+        await setAllowedFirmware(request, "All Users");
+        await page.reload();
+        await card.getByRole("button", { name: tx.start }).click();
+        await page.getByRole("alertdialog").getByRole("button", { name: tx.start }).click();
+        await expect(page.getByText(tx.done, { exact: true }).first()).toBeVisible();
+        await expect(card.getByRole("button", { name: tx.start })).toHaveCount(0);
+      } finally {
+        await setAllowedFirmware(request, "All Users");
+        await root.call("POST", "/ota/deleteota", { id: releaseId });
+      }
+    });
+  }
 });

@@ -74,7 +74,7 @@ describe("snapshot paging", () => {
     expect(ids("device")).toEqual(liveDevices.map((d) => String(d.id)).sort());
     expect(ids("user")).toEqual(liveUsers.map((u) => String(u.id)).sort());
     expect(ids("company")).toEqual(companies.map((c) => c.code).sort());
-    expect(find(paged.changes, "company", "ACME")?.data).toEqual({ id: "ACME", active: true, biometricRequired: false });
+    expect(find(paged.changes, "company", "ACME")?.data).toEqual({ id: "ACME", active: true, biometricRequired: false, forceFirmware: false });
   });
 
   it("sends what changed while a snapshot was paged after its last page", async () => {
@@ -108,7 +108,12 @@ describe("company status", () => {
     await setActive(acme.id, false);
     const off = await feed(`?cursor=${start}`);
     expect(off.status).toBe(200);
-    expect(find(off.body.changes, "company", "ACME")).toEqual({ type: "company", op: "upsert", id: "ACME", data: { id: "ACME", active: false, biometricRequired: false } });
+    expect(find(off.body.changes, "company", "ACME")).toEqual({
+      type: "company",
+      op: "upsert",
+      id: "ACME",
+      data: { id: "ACME", active: false, biometricRequired: false, forceFirmware: false },
+    });
     const devices = off.body.changes.filter((c) => c.type === "device");
     expect(devices.map((d) => d.id).sort()).toEqual(acmeDevices.map((d) => String(d.id)).sort());
     // The doors stay as they are: the company record shuts them, and reopens them when it comes back.
@@ -122,7 +127,7 @@ describe("company status", () => {
 
     await setActive(acme.id, true);
     const on = await feed(`?cursor=${off.body.cursor}`);
-    expect(find(on.body.changes, "company", "ACME")?.data).toEqual({ id: "ACME", active: true, biometricRequired: false });
+    expect(find(on.body.changes, "company", "ACME")?.data).toEqual({ id: "ACME", active: true, biometricRequired: false, forceFirmware: false });
     expect(find(on.body.changes, "device", "1")?.data?.active).toBe(true);
     expect(find(on.body.changes, "scheduledOpen", String(acme.id))).toMatchObject({ op: "upsert", data: { companyId: "ACME" } });
   });

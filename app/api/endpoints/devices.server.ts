@@ -2,6 +2,8 @@ import { z } from "zod";
 import { decideAtDoors, MAX_CHECKS } from "~/services/door-decision.server";
 import { parseTableParams } from "~/components/data-table/params";
 import { DEVICE_FILTER_KEYS, parseDeviceFilters } from "~/schemas/device-filters";
+import { firmwareStartSchema } from "~/schemas/firmware-start";
+import { startFirmwareUpdate } from "~/services/firmware-start.server";
 import { DEVICE_SORTS, getDeviceDetails, getLastReportedLocation, listDevices, scheduleText, WEEKDAYS, type DeviceDetails, type DeviceListItem } from "~/services/devices.server";
 import { endpoint } from "../define.server";
 
@@ -167,6 +169,21 @@ export const deviceEndpoints = [
       const checks = body.checks.map((c) => ({ ...c, at: typeof c.at === "number" ? c.at : Date.parse(c.at) }));
       const lang = /^es/i.test(body.language ?? "") ? "es" : "en";
       return { payload: await decideAtDoors(db, core, auth, checks, lang) };
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/device/startFirmwareUpdate",
+    tag: "Devices",
+    summary:
+      "Starts the firmware update of one of the company's devices: its gateway then offers the board its type's active release (decision 0116). Needs devices/modify and, when the company allows installers only, the installer privilege (403 errorCode firmware-installer-only). 409 when the company forces updates (firmware-forced), there is no active release for the device's type (firmware-none) or the device runs it (firmware-up-to-date); 404 outside the caller's company.",
+    auth: "token",
+    permission: { modules: "devices", action: "modify" },
+    body: firmwareStartSchema,
+    response: z.object({ message: z.string(), payload: z.object({ releaseId: z.number(), version: z.string() }) }),
+    async handler({ db, auth, body, now }) {
+      const r = await startFirmwareUpdate(db, auth, body, now);
+      return { message: r.message, payload: { releaseId: r.releaseId, version: r.version } };
     },
   }),
 ];

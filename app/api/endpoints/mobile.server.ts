@@ -8,6 +8,8 @@ import { appEventsSchema, mobileLoginSchema, mobileTwoFactorSchema, myActivitySc
 import { challengeSchema, keysWithAssertionSchema, registrationSchema } from "~/schemas/phone-webauthn";
 import * as authService from "~/services/auth.server";
 import { mobileLogin, mobileTwoFactor, myActivity, myKeys, reportAppEvents, assertMobile } from "~/services/mobile.server";
+import { firmwareStartSchema } from "~/schemas/firmware-start";
+import { startFirmwareUpdate } from "~/services/firmware-start.server";
 import { issueChallenge, registerAuthenticator, verifyAssertion } from "~/services/phone-webauthn.server";
 import { companyLogDb } from "~/utils/company-log.server";
 import { endpoint } from "../define.server";
@@ -148,6 +150,22 @@ export const mobileEndpoints = [
     body: appEventsSchema,
     async handler({ env, db, auth, body, now }) {
       return { payload: await reportAppEvents(env, db, auth, body, now) };
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/firmware/start",
+    tag: "Mobile",
+    summary:
+      "Starts the firmware update of one of the company's doors: its gateway then offers the door its type's active release (decision 0116). 403 'Only installers may update firmware in this company' (errorCode firmware-installer-only) when the company allows installers only and the caller is not one; 409 when the company forces updates (firmware-forced), there is no active release for the door (firmware-none) or the door runs it (firmware-up-to-date); 404 for a door outside the company.",
+    auth: "token",
+    permission: "signed-in",
+    body: firmwareStartSchema,
+    response: z.object({ message: z.string(), payload: z.object({ releaseId: z.number(), version: z.string() }) }),
+    async handler({ db, auth, body, now }) {
+      assertMobile(auth);
+      const r = await startFirmwareUpdate(db, auth, body, now);
+      return { message: r.message, payload: { releaseId: r.releaseId, version: r.version } };
     },
   }),
   endpoint({

@@ -18,6 +18,7 @@ const STORED: [RegExp, string, RegExp][] = [
   [/^Firmware (?<version>.+) uploaded$/s, "firmwareUploaded", /^(?:Firmware Uploaded)$/], // services/firmware.server.ts
   [/^Firmware (?<version>.+) made active$/s, "firmwareActive", /^(?:Firmware Activated)$/],
   [/^Firmware (?<version>.+) removed$/s, "firmwareRemoved", /^(?:Firmware Removed)$/],
+  [/^Firmware (?<version>.+) update started for (?<door>.+)$/s, "firmwareStarted", /^(?:Firmware Update Started)$/], // services/firmware-start.server.ts
   [/^Sensor (?<n>\d+) open at (?<door>.+)$/s, "sensorOpen", /^(?:Sensor \d+ Open)$/], // services/gateway-events.server.ts
   [/^Sensor (?<n>\d+) closed at (?<door>.+)$/s, "sensorClosed", /^(?:Sensor \d+ Closed)$/],
   [/^Battery at (?<percent>\d+)% on (?<door>.+)$/s, "battery", /^(?:Low Battery|Battery Good)$/],

@@ -1,6 +1,11 @@
 /**
  * Firmware offers, block serving and per-board progress (PROTOCOL.md "firmware").
  *
+ * The company's policy decides whether a board may have its type's active release at all (decision
+ * 0116): when its company record says `forceFirmware`, every board of the company may; otherwise only a
+ * board whose device record names that release in `firmwareStart` (an allowed user started it in the
+ * console or the phone app). A company record without the field (an older console) counts as forcing,
+ * as every release was offered before the policy existed.
  * The active release of a device type is offered (retained) to each board of that type once the board
  * has reported, in its `status` on this connection, a firmware version other than the release's: a
  * board is never offered the version it runs, so it does not install it again and again. Until its
@@ -66,6 +71,12 @@ export class FirmwareDelivery {
     return device ? this.replica.index.activeFirmwareByType.get(device.deviceType) : undefined
   }
 
+  /** Whether the company's policy lets the board have this release: forced, or started for it. */
+  #allowed(deviceId, release) {
+    const device = this.replica.get('device', deviceId)
+    return this.replica.get('company', device?.companyId)?.forceFirmware !== false || device?.firmwareStart === release.id
+  }
+
   /**
    * A board's `status`: remembers its installed version and offers (or withdraws) the release. The
    * promise settles once the retained offer is updated, so a board that subscribes after the PUBACK of
@@ -97,12 +108,13 @@ export class FirmwareDelivery {
 
   /**
    * Publishes, clears or leaves the retained offer of one board: cleared when its type has no active
-   * release or the board reported that release's version; left alone while the board has not reported
-   * a version on this gateway (another instance of a cluster may be serving it).
+   * release, the company's policy does not let the board have it, or the board reported that release's
+   * version; left alone while the board has not reported a version on this gateway (another instance of
+   * a cluster may be serving it).
    */
   async offer(deviceId) {
     const release = this.releaseFor(deviceId)
-    if (!release) return this.publishRetained('fw/offer', deviceId, null)
+    if (!release || !this.#allowed(deviceId, release)) return this.publishRetained('fw/offer', deviceId, null)
     const reported = this.#installed.get(deviceId)
     if (!reported) return
     if (reported.fw === release.version) return this.publishRetained('fw/offer', deviceId, null)
@@ -150,7 +162,7 @@ export class FirmwareDelivery {
    */
   blocksFor(boardId, req) {
     const release = this.releaseFor(boardId)
-    const img = release && release.id === req.releaseId ? this.images.loaded(release.id) : undefined
+    const img = release && release.id === req.releaseId && this.#allowed(boardId, release) ? this.images.loaded(release.id) : undefined
     if (!img) return { error: 'unknown_release', message: `release ${req.releaseId} is not offered to this board` }
     const blocks = Math.ceil(img.length / this.blockSize)
     if (req.missing.length !== Math.ceil(blocks / 8)) {

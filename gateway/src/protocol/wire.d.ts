@@ -39,8 +39,11 @@ export type FeedPage = {
   reset?: boolean
 }
 
-/** A customer company; `id` is its company code. */
-export type CompanyRecord = { id: string; active: boolean }
+/**
+ * A customer company; `id` is its company code. `forceFirmware: false`: its boards are offered firmware
+ * only when a user the company allows started it (the device's `firmwareStart`); absent counts as forced.
+ */
+export type CompanyRecord = { id: string; active: boolean; biometricRequired?: boolean; forceFirmware?: boolean }
 
 /** An access board. `scheduleOpen: false` takes the door out of its company's scheduled-open hours. */
 export type DeviceRecord = {
@@ -53,6 +56,8 @@ export type DeviceRecord = {
   active: boolean
   scheduleOpen?: boolean
   unlockMs?: number
+  /** The firmware release (its id) an allowed user started for this board, or null. */
+  firmwareStart?: string | null
 }
 
 /** A board's MQTT secret as a self-describing hash (`pbkdf2-sha256$i=…$salt$hash` or `scrypt$N=…,r=…,p=…$salt$hash`). */
