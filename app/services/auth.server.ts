@@ -276,9 +276,7 @@ async function checkTwoFactorCode(db: Db, input: z.infer<typeof twoFactorSchema>
   const keys = keysFor(account, input, ctx.request);
   await assertNotThrottled(db, keys, ctx.now);
   const t = schema.twoFactorCodes;
-  const latest = account
-    ? await db.query.twoFactorCodes.findFirst({ where: and(eq(t.userId, account.user.id), isNull(t.usedAt)), orderBy: desc(t.createdAt) })
-    : undefined;
+  const latest = account ? await db.query.twoFactorCodes.findFirst({ where: and(eq(t.userId, account.user.id), isNull(t.usedAt)), orderBy: desc(t.createdAt) }) : undefined;
   const open = latest ? and(eq(t.id, latest.id), isNull(t.usedAt), gt(t.expiresAt, ctx.now)) : undefined;
   const taken = open
     ? await db
