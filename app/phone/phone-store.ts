@@ -40,6 +40,10 @@ export function installationId(): string {
   return id;
 }
 
+const REFUSED_KEY = "phone.refusedSignIn";
+/** A refused sign-in: the server's message and its error code ('single-device', '2fa-required'), when it sent one. */
+export type RefusedSignIn = { message: string; code: string | null };
+
 export const phoneStore = {
   session: () => read<PhoneSession>(K.session),
   setSession: (s: PhoneSession) => write(K.session, s),
@@ -49,6 +53,20 @@ export const phoneStore = {
   setHistory: (h: HistoryRow[]) => write(K.history, h),
   pending: () => read<PendingEvent[]>(K.pending) ?? [],
   setPending: (p: PendingEvent[]) => write(K.pending, p.slice(-100)),
+  /**
+   * Why the sign-in after setting a password was refused, for /m's sign-in screen to show once. Kept for
+   * this tab only (sessionStorage), and only this origin's pages can write it, so no link can plant a text.
+   */
+  setRefusedSignIn: (refused: RefusedSignIn) => sessionStorage.setItem(REFUSED_KEY, JSON.stringify(refused)),
+  takeRefusedSignIn(): RefusedSignIn | null {
+    const raw = sessionStorage.getItem(REFUSED_KEY);
+    sessionStorage.removeItem(REFUSED_KEY);
+    try {
+      return raw ? (JSON.parse(raw) as RefusedSignIn) : null;
+    } catch {
+      return null;
+    }
+  },
   /** Signing out forgets everything of the account, not the installation id. */
   clear() {
     for (const key of [K.session, K.keys, K.history, K.pending]) localStorage.removeItem(key);

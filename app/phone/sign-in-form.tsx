@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { PasswordInput } from "~/components/auth/password-input";
 import { Button } from "~/components/ui/button";
@@ -19,6 +19,13 @@ export function SignInForm({ onSignedIn }: { onSignedIn: (s: PhoneSession) => vo
   const { t, i18n } = useTranslation("mobile");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Arriving from a set-password link whose automatic sign-in was refused: say why and what to do, once.
+  useEffect(() => {
+    const refused = phoneStore.takeRefusedSignIn();
+    if (!refused) return;
+    const next = refused.code === "single-device" || refused.code === "2fa-required" ? refused.code : "other";
+    setError(`${t("passwordSetRefused", { reason: translateMessage(t, refused.message, "mobile") })} ${t(`passwordSetRefusedNext.${next}`)}`);
+  }, [t]);
   const [form, fields] = useForm({
     id: "phone-sign-in",
     constraint: getZodConstraint(mobileLoginSchema),

@@ -22,8 +22,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export default function BillingPortal() {
   const { rows, total, params, company, type, canCreate } = useLoaderData<typeof loader>();
-  const { t } = useTranslation("invoices");
-  const columns = useMemo(() => invoiceColumns(t, (r) => `/invoiceDetails?id=${r.id}`), [t]);
+  const { t, i18n } = useTranslation("invoices");
+  const columns = useMemo(() => invoiceColumns(t, i18n.language, (r) => `/invoiceDetails?id=${r.id}`), [t, i18n.language]);
   // What the list holds depends on who reads it: root sees every reseller's invoices and is billed by no one,
   // a customer company only what it is billed (decision 0056).
   const suffix = type === "root" ? "Root" : type === "var" ? "" : "Ec";

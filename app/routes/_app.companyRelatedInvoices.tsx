@@ -22,8 +22,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export default function CompanyInvoicesPage() {
   const { company, rows, total, params } = useLoaderData<typeof loader>();
-  const { t } = useTranslation("invoices");
-  const columns = useMemo(() => invoiceColumns(t, (r) => `/companyRelatedInvoiceDetail?id=${r.id}&company_id=${company.id}`), [t, company.id]);
+  const { t, i18n } = useTranslation("invoices");
+  const columns = useMemo(() => invoiceColumns(t, i18n.language, (r) => `/companyRelatedInvoiceDetail?id=${r.id}&company_id=${company.id}`), [t, i18n.language, company.id]);
   return (
     <ListPage
       title={t("relatedTitle")}

@@ -22,7 +22,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { PageHeader } from "~/components/ui/page-header";
 import { COMMAND_MSG, unlockSchema, unlockTtlFor } from "~/schemas/device-commands";
-import { configureSchema, deviceIdSchema, removeConfigurationSchema } from "~/schemas/device-lifecycle";
+import { configureFormSchema, configureSchema, deviceIdSchema, removeConfigurationSchema } from "~/schemas/device-lifecycle";
 import { latestCommand, requestUnlock } from "~/services/device-commands.server";
 import {
   configureDevice,
@@ -78,7 +78,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 const SCHEMAS = {
-  configure: configureSchema,
+  configure: configureFormSchema,
   edit: configureSchema,
   rotate: deviceIdSchema,
   remove: removeConfigurationSchema,
@@ -131,7 +131,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     case "configure":
       return formAction(
         request,
-        configureSchema,
+        configureFormSchema,
         async (v, submission) => ({ intent, issued: await withQr(await configureDevice(db, auth, v, now)), result: submission.reply({ resetForm: true }) }),
         { formData, extra: { intent } },
       );

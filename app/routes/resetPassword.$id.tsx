@@ -12,7 +12,7 @@ import { Input } from "~/components/ui/input";
 import { LinkButton } from "~/components/ui/link-button";
 import { getLanguage, languageCookie } from "~/i18n/i18next.server";
 import { APP_VERSION } from "~/phone/sign-in-form";
-import { installationId, phoneStore, type PhoneSession } from "~/phone/phone-store";
+import { installationId, phoneStore, type PhoneSession, type RefusedSignIn } from "~/phone/phone-store";
 import { signInToConsole } from "~/routes/web-sign-in.server";
 import { describePasswordLink } from "~/services/auth.server";
 import { webResetPassword } from "~/services/password-reset.server";
@@ -45,7 +45,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return { lng: await getLanguage(request), link };
 }
 
-type PhoneLanding = { phone: PhoneSession | null };
+/** The phone's session, or why the automatic sign-in was refused (a server message, shown on /m's sign-in). */
+type PhoneLanding = { phone: PhoneSession | null; refused: RefusedSignIn | null };
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const db = getDb(context);
@@ -61,15 +62,18 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       const credentials = { ...r.signIn, password: input.password, language: lng };
       if (r.landsOn === "console") return signInToConsole({ request, context }, credentials, "/");
       // The phone app signs in through its own call, bound to this browser's installation; a second
-      // factor or another bound phone leaves the person to sign in on /m as usual.
+      // factor or another bound phone leaves the person to sign in on /m, told why.
       const env = context.cloudflare.env;
+      let refused: RefusedSignIn | null = null;
       const phone = input.installationId
         ? await mobileLogin(db, { ...credentials, installationId: input.installationId, appVersion: APP_VERSION }, { request, now: nowMs(), env }).catch((e) => {
-            if (e instanceof ServiceError) return null;
-            throw e;
+            if (!(e instanceof ServiceError)) throw e;
+            refused = { message: e.message, code: e.details.errorCode ?? null };
+            return null;
           })
         : null;
       const landing: PhoneLanding = {
+        refused,
         phone: phone && {
           token: phone.token,
           userName: r.signIn.userName,
@@ -94,6 +98,7 @@ export default function ResetPassword() {
   useEffect(() => {
     if (!landed || !("phone" in landed)) return;
     if (landed.phone) phoneStore.setSession(landed.phone);
+    else if (landed.refused) phoneStore.setRefusedSignIn(landed.refused);
     window.location.assign("/m");
   }, [landed]);
 

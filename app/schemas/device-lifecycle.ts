@@ -32,6 +32,7 @@ export const LIFECYCLE_MSG = {
   displayNameRequired: "Required display name",
   lowBattery: "coin cell battery is low",
   badLockType: "Choose a lock type from the list",
+  lockTypeRequired: "Choose the door's lock type",
   settingsSaved: "Device settings saved",
 } as const;
 
@@ -172,6 +173,14 @@ export const configureSchema = z
   })
   .transform((v) => (v.relockTrigger === "Timer" ? { ...v, relockTimer: v.relockTimer ?? 5, dnortTime: null } : { ...v, relockTimer: null }));
 export type ConfigureInput = z.output<typeof configureSchema>;
+
+/**
+ * The console's configure form: a new door's lock type is a choice the admin makes, never left unset
+ * without noticing (the spec names no default; the admin API keeps it optional, as before).
+ */
+export const configureFormSchema = configureSchema.superRefine((v, ctx) => {
+  if (v.lockType === "") ctx.addIssue({ code: "custom", path: ["lockType"], message: LIFECYCLE_MSG.lockTypeRequired });
+});
 
 export const deviceIdSchema = z.object({ id: z.coerce.number({ invalid_type_error: "id is required" }).int().positive("id is required") });
 

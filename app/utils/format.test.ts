@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDate, formatDateTime, formatDateTimeSeconds, formatMoney, formatPhone, formatTicketTime, formatZonedTime, localDay } from "./format";
+import { formatCalendarDate, formatDate, formatDateTime, formatDateTimeSeconds, formatMoney, formatPhone, formatTicketTime, formatZonedTime, localDay } from "./format";
 
 // 2026-01-05T14:03:09Z
 const jan5 = Date.UTC(2026, 0, 5, 14, 3, 9);
@@ -37,6 +37,13 @@ describe("date formatting", () => {
     expect(formatZonedTime(nov27, "Europe/Madrid", "es")).toBe("27/11/2026 10:05:07 CET");
     expect(formatDate(nov27, "Europe/Madrid", "en")).toBe("11/27/2026");
     expect(formatZonedTime(nov27, "America/New_York", "en")).toBe("11/27/2026 04:05:07 EST");
+  });
+
+  it("writes a calendar date (a due date) in the reader's order, with no zone shift", () => {
+    expect(formatCalendarDate("2026-01-05", "es")).toBe("05/01/2026");
+    expect(formatCalendarDate("2026-01-05", "en")).toBe("01/05/2026");
+    expect(formatCalendarDate("", "es")).toBe("");
+    expect(formatCalendarDate(null, "es")).toBe("");
   });
 
   it("gives the local calendar day whatever the language", () => {

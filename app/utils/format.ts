@@ -55,6 +55,15 @@ export function formatDate(value: Timestamp, timeZone: string, language: string)
   return p ? day(p, language) : "";
 }
 
+/**
+ * A calendar date `YYYY-MM-DD` (a due date, a start date: no instant, no zone) as `formatDate` writes
+ * a day: "2026-01-05" → "01/05/2026", in Spanish "05/01/2026". Anything else is returned as it is.
+ */
+export function formatCalendarDate(iso: string | null | undefined, language: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso ?? "");
+  return m ? day({ year: m[1], month: m[2], day: m[3], hour: "", minute: "", second: "" }, language) : (iso ?? "");
+}
+
 /** `MM/DD/YYYY HH:mm` (24-hour; the day as `formatDate` writes it). */
 export function formatDateTime(value: Timestamp, timeZone: string, language: string): string {
   const p = partsFor(value, timeZone);

@@ -1,4 +1,5 @@
-import { expect, LANGUAGE_AND_WIDTH_RUNS, signIn, test } from "./fixtures";
+import { isoDay } from "../../db/seed/clock";
+import { expect, LANGUAGE_AND_WIDTH_RUNS, seedNow, signIn, test } from "./fixtures";
 
 const unique = () => Math.random().toString(36).slice(2, 8);
 
@@ -142,6 +143,17 @@ test.describe("companies (Spanish)", () => {
     await expect(page.getByRole("heading", { name: "Auditoría" })).toBeVisible();
     const created = page.locator("tbody tr", { hasText: `Épsilon ${id} (${code})` }).filter({ hasText: "Empresa creada" });
     await expect(created).toContainText("Admin, Root");
+  });
+
+  test("a company's invoices read their due date DD/MM/YYYY", async ({ page, loginAs }) => {
+    // The seed's INV-2026-101, root's invoice to RSL1 (company 2), falls due 41 days after the seed instant.
+    const due = isoDay(seedNow(), 41).split("-").reverse().join("/");
+    await loginAs("root", "es");
+    await page.goto("/companyRelatedInvoices?company_id=2");
+    await expect(page.getByRole("heading", { level: 1, name: "Facturas de la empresa" })).toBeVisible();
+    await expect(page.locator("tbody tr", { hasText: "INV-2026-101" })).toContainText(due);
+    await page.getByRole("link", { name: "INV-2026-101", exact: true }).click();
+    await expect(page.getByText(due, { exact: true })).toBeVisible();
   });
 
   test("a page the user may not open keeps the shell, in Spanish", async ({ page, loginAs }) => {

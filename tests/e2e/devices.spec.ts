@@ -1,4 +1,4 @@
-import { demoDates } from "../../db/seed/clock";
+import { demoDates, isoDay } from "../../db/seed/clock";
 import { DEMO_GATEWAY } from "../../db/seed/gateway";
 import { adminApi, expect, LANGUAGE_AND_WIDTH_RUNS, runNow, seedNow, test, unique } from "./fixtures";
 
@@ -150,5 +150,10 @@ test.describe("devices", () => {
     await page.goto("/deviceDetails?id=7&lng=es");
     await expect(page.getByRole("alert").filter({ hasText: "la batería de botón está baja" })).toBeVisible();
     await expect(page.getByTestId("detail-battery")).toContainText("Baja");
+    // Dates read DD/MM/YYYY: the seed installs ACME's doors 200 days before its instant and adds device n 300 - n days before
+    // (at 00:00 UTC, the same day in Madrid).
+    const spanishDay = (iso: string) => iso.split("-").reverse().join("/");
+    await expect(page.getByTestId("detail-installedAt")).toHaveText(new RegExp(spanishDay(isoDay(seedNow(), -200))));
+    await expect(page.getByTestId("detail-createdAt")).toHaveText(new RegExp(`${spanishDay(isoDay(seedNow(), -293))} \\d\\d:\\d\\d:\\d\\d`));
   });
 });

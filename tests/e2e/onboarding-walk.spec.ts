@@ -74,6 +74,7 @@ const TEXT = {
     confirmPassword: "Confirm password",
     setPassword: "Set password and sign in",
     checklist: "Getting started",
+    waiting: "2 waiting for their first connection: power them on",
     configureDoor: "Configure a door",
     addPeople: "Add people",
     home: "Keyless Access Console",
@@ -135,6 +136,7 @@ const TEXT = {
     confirmPassword: "Confirmar contraseña",
     setPassword: "Guardar contraseña y entrar",
     checklist: "Primeros pasos",
+    waiting: "2 esperando su primera conexión: enciéndalos",
     configureDoor: "Configurar una puerta",
     addPeople: "Añadir personas",
     home: "Consola de Acceso sin Llave",
@@ -293,6 +295,9 @@ for (const { lang, width, height } of LANGUAGE_AND_WIDTH_RUNS) {
     await expect(checklist.getByRole("heading", { name: tx.checklist })).toBeVisible();
     await expect(checklist.getByTestId("step-zone")).toHaveAttribute("data-done", "true");
     await expect(checklist.getByTestId("step-door")).toHaveAttribute("data-done", "false");
+    // The two boards just transferred have never connected: new, not faulty, with what to do.
+    await expect(admin.getByTestId("stat-neverSeen")).toHaveText(tx.waiting);
+    await expect(admin.getByTestId("stat-offline-value")).toHaveText("0");
     await visited(admin, "admin-home-checklist");
 
     // 2. The checklist leads to the devices; the board's row opens its page with the configure form.
@@ -301,8 +306,10 @@ for (const { lang, width, height } of LANGUAGE_AND_WIDTH_RUNS) {
     await visited(admin, "admin-devices");
     await click(1, "click the board's row", admin.getByRole("link", { name: new RegExp(serials[0].front) }));
 
-    // 3. The form starts from the board's values; the admin names the door and configures it.
-    await expect(admin.getByLabel(tx.lockType)).toBeVisible();
+    // 3. The form starts from the board's values; the admin names the door, chooses its lock type (a new
+    // board has none, and the form asks for one) and configures it.
+    await expect(admin.getByLabel(tx.lockType)).toHaveValue("");
+    await admin.getByLabel(tx.lockType).selectOption(tx.lockTypeValue);
     const doorName = lang === "es" ? `Puerta principal ${tag}` : `Front Door ${tag}`;
     await admin.getByLabel(tx.fullName).fill(doorName);
     await admin.getByLabel(tx.displayName).fill(`FD${tag}`);

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { adminApi, clockOffsetMs, clockTag, DEMO, expect, mailbox, runNow, test, unique, workerConsole } from "./fixtures";
+import { adminApi, awaitHydration, clockOffsetMs, clockTag, DEMO, expect, mailbox, runNow, test, unique, workerConsole } from "./fixtures";
 import { axeFindings } from "./axe";
 
 /** The core in Node, to work out what the phone must say from the key's window and the page's clock. */
@@ -386,7 +386,7 @@ test.describe("phone web app", () => {
   });
 });
 
-test("forgot password from the phone app: the link lands signed in back on /m", async ({ page, request }) => {
+test("forgot password from the phone app: the link lands signed in back on /m; on another phone /m says why it did not", async ({ browser, baseURL, page, request }) => {
   // BETA resets by e-mail (ACME's demo mode is admin approval).
   const acme = await adminApi(request, "beta");
   const last = `Phone${unique()}`;
@@ -396,17 +396,49 @@ test("forgot password from the phone app: the link lands signed in back on /m", 
   await page.goto("/m");
   await page.getByRole("link", { name: "Forgot password?" }).click();
   await expect(page).toHaveURL(/\/forgotPassword\?from=m$/);
-  await page.getByLabel("Company ID").fill("BETA");
-  await page.getByLabel("Email or phone").fill(email);
-  await page.getByRole("button", { name: "Send reset link" }).click();
-  await expect(page.getByRole("link", { name: "Back to the phone app" })).toHaveAttribute("href", "/m");
-  const reset = async () => (await mailbox()).find((m) => m.to.includes(email) && m.subject === "Reset your password");
-  await expect.poll(reset, { timeout: 30_000 }).toBeTruthy();
-  await page.goto(new URL((await reset())!.text.match(/https?:\/\/\S+\/resetPassword\/[A-Za-z0-9_-]+/)![0]).pathname);
+  const sendReset = async () => {
+    await page.getByLabel("Company ID").fill("BETA");
+    await page.getByLabel("Email or phone").fill(email);
+    await page.getByRole("button", { name: "Send reset link" }).click();
+    await expect(page.getByRole("link", { name: "Back to the phone app" })).toHaveAttribute("href", "/m");
+  };
+  await sendReset();
+  const resets = async () => (await mailbox()).filter((m) => m.to.includes(email) && m.subject === "Reset your password");
+  const linkOf = (m: { text: string }) => new URL(m.text.match(/https?:\/\/\S+\/resetPassword\/[A-Za-z0-9_-]+/)![0]).pathname;
+  await expect.poll(async () => (await resets()).length, { timeout: 30_000 }).toBe(1);
+  await page.goto(linkOf((await resets())[0]));
   await expect(page.getByText("the Keyless Access phone app opens, signed in")).toBeVisible();
   await page.getByLabel("New password", { exact: true }).fill("Pia#Phone2026");
   await page.getByLabel("Confirm password", { exact: true }).fill("Pia#Phone2026");
   await page.getByRole("button", { name: "Submit" }).click();
   await expect(page).toHaveURL(/\/m$/);
   await expect(page.getByRole("tab", { name: "My keys" })).toBeVisible();
+
+  // A second link opened on another phone, in Spanish: Pia is bound to the first, so /m says why it opens signed out and what to do.
+  await page.goto("/forgotPassword?from=m");
+  await sendReset();
+  await expect.poll(async () => (await resets()).length, { timeout: 30_000 }).toBe(2);
+  const other = await browser.newContext({ baseURL });
+  try {
+    // The console's language is the chosen one (cookie), never the browser's locale; and a form filled
+    // before hydration would post without the phone's installation id.
+    await other.request.post("/resources/language", { form: { lng: "es", redirectTo: "/" }, maxRedirects: 0 });
+    const phone = await other.newPage();
+    awaitHydration(phone);
+    await phone.goto(linkOf((await resets())[1]));
+    await phone.getByLabel("Nueva contraseña", { exact: true }).fill("Pia#Phone2027");
+    await phone.getByLabel("Confirmar contraseña", { exact: true }).fill("Pia#Phone2027");
+    await phone.getByRole("button", { name: "Enviar" }).click();
+    await expect(phone).toHaveURL(/\/m$/);
+    await expect(phone.getByRole("alert")).toHaveText(
+      "Su contraseña está guardada, pero este teléfono no ha podido iniciar su sesión: Solo puede iniciar sesión con un único dispositivo " +
+        "Abra la aplicación en el teléfono con el que inició sesión antes, o pida a su administrador que olvide ese teléfono (Usuarios, Olvidar dispositivo) e inicie sesión aquí de nuevo.",
+    );
+    // Said once: a reload is the plain sign-in.
+    await phone.reload();
+    await expect(phone.getByRole("button", { name: "Iniciar sesión" })).toBeVisible();
+    await expect(phone.getByRole("alert")).toHaveCount(0);
+  } finally {
+    await other.close();
+  }
 });

@@ -66,6 +66,20 @@ describe("lock type", () => {
     expect(edit.body.message).toBe("Choose a lock type from the list");
     expect(await device(20)).toMatchObject({ lockType: "" });
   });
+
+  it("is a choice on the console's configure form: none is a 400 naming the field that configures nothing", async () => {
+    await transferToAcme([23]);
+    await db().update(schema.devices).set({ lockType: "" }).where(eq(schema.devices.id, 23));
+    const cookie = await pageCookie("acme");
+    const fields = { intent: "configure", id: "23", fullName: "Back Gate", displayName: "BG", relockTrigger: "Timer", relockTimer: "5", bluetoothPowerLevel: "3" };
+    const refused = await postDetails(cookie, 23, { ...fields, lockType: "" });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain("Choose the door's lock type");
+    expect(await device(23)).toMatchObject({ status: "unconfigured", boardSecretHash: null });
+    const configured = await postDetails(cookie, 23, { ...fields, lockType: "Deadbolt" });
+    expect(configured.status, configured.text).toBeLessThan(400);
+    expect(await device(23)).toMatchObject({ status: "configured", lockType: "Deadbolt" });
+  });
 });
 
 describe("editing a configured door's settings", () => {

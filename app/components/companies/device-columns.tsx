@@ -1,7 +1,7 @@
 import type { ColumnDef } from "@tanstack/react-table";
 import type { TFunction } from "i18next";
 import type { CompanyDeviceRow } from "~/services/companies.server";
-import { formatDate } from "~/utils/format";
+import { formatCalendarDate } from "~/utils/format";
 
 /** Columns of /companyRelatedDevices; `today` (YYYY-MM-DD) tells a future start date, written in the reader's `language`. */
 export function companyDeviceColumns(t: TFunction, today: string, language: string): ColumnDef<CompanyDeviceRow>[] {
@@ -17,7 +17,7 @@ export function companyDeviceColumns(t: TFunction, today: string, language: stri
       // Spec §3: an unconfigured device with a start date in the future "will be activated on {date}".
       cell: ({ row }) =>
         row.original.status === "unconfigured" && row.original.startDate && row.original.startDate > today
-          ? t("dev.willActivate", { date: formatDate(Date.parse(`${row.original.startDate}T12:00:00Z`), "UTC", language) })
+          ? t("dev.willActivate", { date: formatCalendarDate(row.original.startDate, language) })
           : t(`dev.status.${row.original.status}`),
     },
   ];

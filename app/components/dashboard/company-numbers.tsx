@@ -11,18 +11,19 @@ export function CompanyNumbers({ numbers, deniedHref }: { numbers: DashboardNumb
   const dev = numbers.devices;
   const stats = [
     numbers.users !== undefined && stat("users", "/users", numbers.users),
-    dev && stat("online", "/devices?online=1", dev.online),
+    // A board that has never connected is new, not broken: it is told apart from the offline ones, under "online", with what to do.
     dev &&
       stat(
-        "offline",
-        "/devices?online=0",
-        dev.offline,
+        "online",
+        "/devices?online=1",
+        dev.online,
         dev.neverSeen > 0 && (
           <LinkButton variant="link" size="inline" to="/devices?online=never" data-testid="stat-neverSeen" className="px-4 pb-3 text-xs">
             {t("neverSeen", { count: dev.neverSeen })}
           </LinkButton>
         ),
       ),
+    dev && stat("offline", "/devices?online=0", dev.offline),
     dev && stat("scheduledOpen", "/devices?schedule=open", dev.scheduledOpen),
     dev && stat("lowBattery", "/devices?battery=low", dev.lowBattery),
     numbers.denied && stat("denied", deniedHref, numbers.denied.count),

@@ -6,6 +6,7 @@ import { Badge } from "~/components/ui/badge";
 import { LinkButton } from "~/components/ui/link-button";
 import { Icon } from "~/components/ui/icons";
 import type { InvoiceRow, InvoiceStatus } from "~/services/invoices.server";
+import { formatCalendarDate } from "~/utils/format";
 import { formatUsd } from "~/utils/invoice-money";
 
 export const InvoiceIcon = (props: SVGProps<SVGSVGElement>) => (
@@ -15,18 +16,12 @@ export const InvoiceIcon = (props: SVGProps<SVGSVGElement>) => (
   </Icon>
 );
 
-/** A calendar date `YYYY-MM-DD` as the spec shows dates, MM/DD/YYYY, with no time-zone shift. */
-export function usDate(iso: string): string {
-  const [y, m, d] = iso.split("-");
-  return y && m && d ? `${m}/${d}/${y}` : iso;
-}
-
 const STATUS_VARIANT: Record<InvoiceStatus, "secondary" | "success" | "destructive" | "outline"> = { open: "secondary", paid: "success", overdue: "destructive", void: "outline" };
 
 export const InvoiceStatusBadge = ({ status, t }: { status: InvoiceStatus; t: TFunction }) => <Badge variant={STATUS_VARIANT[status]}>{t(`status.${status}`)}</Badge>;
 
-/** Invoice list columns (billing portal and a company's invoices); sortable ids match `INVOICE_SORTS`. `href` opens one. */
-export function invoiceColumns(t: TFunction, href: (r: InvoiceRow) => string): ColumnDef<InvoiceRow>[] {
+/** Invoice list columns (billing portal and a company's invoices), dates in the reader's `language`; sortable ids match `INVOICE_SORTS`. `href` opens one. */
+export function invoiceColumns(t: TFunction, language: string, href: (r: InvoiceRow) => string): ColumnDef<InvoiceRow>[] {
   return [
     openColumn<InvoiceRow>({ header: t("col.icon"), icon: <InvoiceIcon />, href, label: (r) => t("openInvoice", { number: r.invoiceNum }) }),
     {
@@ -56,7 +51,7 @@ export function invoiceColumns(t: TFunction, href: (r: InvoiceRow) => string): C
       header: t("col.dueDate"),
       enableSorting: true,
       meta: { className: "whitespace-nowrap" },
-      cell: ({ row }) => usDate(row.original.dueDate),
+      cell: ({ row }) => formatCalendarDate(row.original.dueDate, language),
     },
     { id: "status", accessorKey: "status", header: t("col.status"), enableSorting: true, cell: ({ row }) => <InvoiceStatusBadge status={row.original.status} t={t} /> },
   ];

@@ -6,14 +6,15 @@ import { PageHeader } from "~/components/ui/page-header";
 import { Table, TableBody, TableCaption, TableCell, TableFooter, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import type { InvoiceDetails } from "~/services/invoices.server";
 import { formatUsd, percentText } from "~/utils/invoice-money";
-import { InvoiceStatusBadge, usDate } from "./columns";
+import { formatCalendarDate } from "~/utils/format";
+import { InvoiceStatusBadge } from "./columns";
 
 /**
  * An invoice, read-only (spec part 2 §2 /invoiceDetails): header, line items and totals, laid out to
  * print as a clean page: the shell and the actions are hidden in print (`print:hidden`).
  */
 export function InvoiceView({ invoice: inv, actions }: { invoice: InvoiceDetails; actions: ReactNode }) {
-  const { t } = useTranslation("invoices");
+  const { t, i18n } = useTranslation("invoices");
   const row = (label: string, value: ReactNode, strong = false) => (
     <div className="flex justify-between gap-6 py-1">
       <dt className="text-muted-foreground">{label}</dt>
@@ -40,7 +41,7 @@ export function InvoiceView({ invoice: inv, actions }: { invoice: InvoiceDetails
             {row(t("field.invoiceNum"), <span className="font-mono">{inv.invoiceNum}</span>)}
             {row(t("field.customer"), `${inv.customer.name} (${inv.customer.code})`)}
             {row(t("field.issuer"), `${inv.issuer.name} (${inv.issuer.code})`)}
-            {row(t("field.dueDate"), usDate(inv.dueDate))}
+            {row(t("field.dueDate"), formatCalendarDate(inv.dueDate, i18n.language))}
             {row(t("col.status"), <InvoiceStatusBadge status={inv.status} t={t} />)}
           </dl>
           <dl className="grid content-start text-sm">

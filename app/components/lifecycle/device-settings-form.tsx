@@ -10,7 +10,7 @@ import { Checkbox } from "~/components/ui/checkbox";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { NativeSelect } from "~/components/ui/native-select";
-import { configureSchema, LOCK_TYPES } from "~/schemas/device-lifecycle";
+import { configureFormSchema, configureSchema, LOCK_TYPES } from "~/schemas/device-lifecycle";
 import type { DeviceDetails } from "~/services/devices.server";
 
 type Device = DeviceDetails["device"];
@@ -33,7 +33,7 @@ export function DeviceSettingsForm({ intent, device, lastResult, onCancel }: Pro
   const [trigger, setTrigger] = useState(device.relockTrigger === "Door Close" ? "Door Close" : "Timer");
   const { fields, err, formError, formProps } = usePageForm({
     id: `${intent}-device`,
-    schema: configureSchema,
+    schema: intent === "configure" ? configureFormSchema : configureSchema,
     ns: "lifecycle",
     lastResult,
     defaultValue: {
@@ -72,13 +72,14 @@ export function DeviceSettingsForm({ intent, device, lastResult, onCancel }: Pro
           <input type="hidden" name="id" value={device.id} />
           {text("fullName", t("fullName"), true)}
           {text("displayName", t("displayName"), true, 50)}
-          <Field label={t("lockType")} error={err(fields.lockType)}>
+          <Field label={t("lockType")} error={err(fields.lockType)} required={!edit}>
             <NativeSelect
               name={fields.lockType.name}
               defaultValue={device.lockType}
               options={lockTypes.map((v) => ({ value: v, label: t(`lockTypes.${v}`, { defaultValue: v }) }))}
             >
-              <option value="">{t("lockTypeNone")}</option>
+              {/* A new door's lock type is chosen (configureFormSchema); a configured one may stay unset. */}
+              <option value="">{t(edit ? "lockTypeNone" : "lockTypeChoose")}</option>
             </NativeSelect>
           </Field>
           <Field label={t("relockTrigger")} error={err(fields.relockTrigger)}>
