@@ -43,6 +43,9 @@ export const twoFactorSchema = z.object({
   code: z.string({ required_error: "The code must have 6 characters" }).trim().length(6, "The code must have 6 characters"),
 });
 
+/** Asks for the waiting sign-in code by text message instead (POST /user/sendTwoFactorCodeByText). */
+export const textTwoFactorCodeSchema = twoFactorSchema.pick({ companyId: true, userName: true });
+
 const newPassword = z.string({ required_error: "New password is required" }).min(1, "New password is required");
 
 export const resetExpiredPasswordSchema = z.object({

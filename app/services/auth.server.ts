@@ -16,6 +16,8 @@ import { randomToken, sha256Hex } from "~/utils/tokens.server";
 import { toE164 } from "~/utils/phone";
 import { assertNotThrottled, recordFailure, recordSuccess, THROTTLE, throttleKeys, type ThrottleKeys } from "./throttle.server";
 import { clientIp } from "~/utils/session.server";
+import type { SmsSender } from "./sms/sender.server";
+import { sendText } from "./sms/texts.server";
 
 export const AUTH_MSG = {
   badCredentials: "Incorrect Company ID, Username, or Password",
@@ -31,6 +33,9 @@ export const AUTH_MSG = {
   badCode: "The code is invalid or has expired",
   badLink: "This reset link is invalid or has expired",
   rootFromPhone: "You cannot log into the root company from the mobile app",
+  codeTexted: "A new code has been sent to your phone by text message",
+  codeNotTexted: "The text message could not be sent; a new code has been sent to your email",
+  noCodeToText: "Sign in with your password first; then the code can be sent by text message",
 } as const;
 
 const TWO_FACTOR_TTL_MS = 5 * 60 * 1000;
@@ -241,25 +246,64 @@ export async function login(db: Db, input: LoginInput, ctx: CallContext): Promis
   return startSession(db, account, ctx, "Login successful");
 }
 
-async function issueTwoFactorCode(db: Db, { user, company }: Account, now: number): Promise<void> {
+async function newTwoFactorCode(db: Db, { user, company }: Account, now: number) {
   const code = String(crypto.getRandomValues(new Uint32Array(1))[0] % 1_000_000).padStart(6, "0");
-  await db.batch([
-    db.insert(schema.twoFactorCodes).values({
-      userId: user.id,
-      companyId: company.id,
-      codeHash: await sha256Hex(`${user.id}:${code}`),
-      expiresAt: now + TWO_FACTOR_TTL_MS,
-      createdAt: now,
-    }),
-    db.insert(schema.mailOutbox).values({
-      companyId: company.id,
-      toAddress: user.email,
-      subject: "Your sign-in code",
-      body: `Your sign-in code is ${code}. It is valid for 5 minutes.`,
-      createdAt: now,
-    }),
-  ]);
+  const statement = db.insert(schema.twoFactorCodes).values({
+    userId: user.id,
+    companyId: company.id,
+    codeHash: await sha256Hex(`${user.id}:${code}`),
+    expiresAt: now + TWO_FACTOR_TTL_MS,
+    createdAt: now,
+  });
+  return { code, statement };
 }
+
+async function issueTwoFactorCode(db: Db, account: Account, now: number): Promise<void> {
+  const { code, statement } = await newTwoFactorCode(db, account, now);
+  await db.batch([statement, db.insert(schema.mailOutbox).values({ companyId: account.company.id, toAddress: account.user.email, ...signInMail(code), createdAt: now })]);
+}
+
+/**
+ * Sends the sign-in code by text message instead of e-mail: a new code replaces the one waiting, texted
+ * to the user's phone (the text channel's limits apply). Only while a code is waiting, that is within
+ * five minutes of a sign-in with the right password, so nobody else can make texts go out; an unknown
+ * account is answered like one with no code waiting. When the text cannot go out, the new code is mailed.
+ */
+export async function textTwoFactorCode(
+  db: Db,
+  input: { companyId: string; userName: string },
+  ctx: { now: number; sms: SmsSender },
+): Promise<{ message: string; channel: "text" | "email" }> {
+  const account = await findAccount(db, input.companyId, input.userName);
+  const t = schema.twoFactorCodes;
+  const waiting = account
+    ? await db.query.twoFactorCodes.findFirst({
+        where: and(eq(t.userId, account.user.id), isNull(t.usedAt), gt(t.expiresAt, ctx.now), lt(t.attempts, TWO_FACTOR_MAX_ATTEMPTS)),
+        orderBy: desc(t.createdAt),
+      })
+    : undefined;
+  if (!account || !waiting) throw new ServiceError(400, AUTH_MSG.noCodeToText, { errorCode: "no-code-waiting" });
+  const { code, statement } = await newTwoFactorCode(db, account, ctx.now);
+  await db.batch([
+    db
+      .update(t)
+      .set({ usedAt: ctx.now })
+      .where(and(eq(t.userId, account.user.id), isNull(t.usedAt))),
+    statement,
+  ]);
+  const language = (await settingsOf(db, account.company.id))?.language ?? "en";
+  const text = { companyId: account.company.id, userId: account.user.id, to: account.user.phoneNumber, body: SIGN_IN_TEXT[language](code), purpose: "sign-in code" };
+  if (await sendText(db, ctx.sms, text, ctx.now)) return { message: AUTH_MSG.codeTexted, channel: "text" };
+  await db.insert(schema.mailOutbox).values({ companyId: account.company.id, toAddress: account.user.email, ...signInMail(code), createdAt: ctx.now });
+  return { message: AUTH_MSG.codeNotTexted, channel: "email" };
+}
+
+const SIGN_IN_TEXT = {
+  en: (code: string) => `Keyless Access: your sign-in code is ${code}. It is valid for 5 minutes.`,
+  es: (code: string) => `Keyless Access: su código de acceso es ${code}. Vale durante 5 minutos.`,
+} as const;
+
+const signInMail = (code: string) => ({ subject: "Your sign-in code", body: `Your sign-in code is ${code}. It is valid for 5 minutes.` });
 
 export async function twoFactorAuthenticate(db: Db, input: z.infer<typeof twoFactorSchema>, ctx: CallContext): Promise<LoginResult> {
   const { account } = await signInWithCode(db, input, ctx);

@@ -63,6 +63,61 @@ test.describe("sign-in", () => {
     await expect(page).toHaveURL(/\/login$/);
     await expect(page.locator("#remembered-companies option[value=BETA]")).toHaveCount(1);
   });
+
+  const TFA = {
+    en: {
+      company: "Company ID",
+      user: "Email or phone",
+      password: "Password",
+      login: "Log in",
+      byText: "Send the code by text message instead",
+      texted: "A new code has been sent to your phone by text message",
+      code: "Code",
+      verify: "Verify",
+    },
+    es: {
+      company: "ID de empresa",
+      user: "Correo electrónico o teléfono",
+      password: "Contraseña",
+      login: "Entrar",
+      byText: "Enviar el código por SMS",
+      texted: "Se ha enviado un código nuevo a su teléfono por SMS",
+      code: "Código",
+      verify: "Verificar",
+    },
+  } as const;
+  for (const { lang, width, height } of LANGUAGE_AND_WIDTH_RUNS) {
+    test(`two-factor (${lang}, ${width} px): the sign-in code sent by text message instead signs in`, async ({ page, request }) => {
+      const t = TFA[lang];
+      await page.setViewportSize({ width, height });
+      const beta = await adminApi(request, "beta");
+      const { payload: saved } = await beta.call<{ payload: Record<string, unknown> }>("GET", "/settings/getCompanySettings");
+      await beta.call("PUT", "/settings/modifyCompanySettings", { ...saved, require_2fa: "1" });
+      try {
+        await page.request.post("/resources/language", { form: { lng: lang, redirectTo: "/login" }, maxRedirects: 0 });
+        await page.goto("/login");
+        await page.getByLabel(t.company).fill(DEMO.beta.companyId);
+        await page.getByLabel(t.user).fill(DEMO.beta.userName);
+        await page.getByLabel(t.password, { exact: true }).fill(DEMO.beta.password);
+        await page.getByRole("button", { name: t.login }).click();
+        await expect(page).toHaveURL(/\/twoFactorAuthentication\?/);
+        const before = (await textMessages()).length;
+        await page.getByRole("button", { name: t.byText }).click();
+        await expect(page.locator("li[data-type]").filter({ hasText: t.texted })).toBeVisible();
+        const texted = async () =>
+          (await textMessages())
+            .slice(before)
+            .map((m) => /(?:code is|código de acceso es) (\d{6})/.exec(m.body)?.[1])
+            .find(Boolean);
+        await expect.poll(texted, { timeout: 30_000 }).toBeTruthy();
+        await page.getByLabel(t.code, { exact: true }).fill((await texted())!);
+        await page.getByRole("button", { name: t.verify }).click();
+        await expect(page).toHaveURL(/\/$/);
+      } finally {
+        await beta.call("PUT", "/settings/modifyCompanySettings", saved);
+      }
+    });
+  }
 });
 
 test.describe("home tiles by role", () => {

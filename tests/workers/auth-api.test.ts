@@ -1,3 +1,4 @@
+import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { THROTTLE } from "~/services/throttle.server";
 import { api, db, DEMO, login, resetThrottles, schema, workerNow } from "./helpers";
@@ -128,6 +129,31 @@ describe("POST /user/login", () => {
     code = await code2fa();
     expect((await Promise.all([submit(code), submit(code)])).map((r) => r.status).sort()).toEqual([200, 401]);
     await resetThrottles();
+    await db().update(schema.companySettings).set({ require2fa: false }).where(eq(schema.companySettings.companyId, 2));
+  });
+
+  it("sends the waiting sign-in code by text message instead, only after the password, and the texted code signs in", async () => {
+    const TEXT = "/api/admin/user/sendTwoFactorCodeByText";
+    const who = { companyId: "RSL1", userName: DEMO.var.userName };
+    const refused = { status: 400, body: { message: "Sign in with your password first; then the code can be sent by text message" } };
+    const vera = (await db().query.users.findFirst({ where: eq(schema.users.email, "var@reseller.example") }))!;
+    await db().delete(schema.twoFactorCodes).where(eq(schema.twoFactorCodes.userId, vera.id));
+    // No code waiting, or no such account: one answer, and nothing is texted.
+    expect(await api(null, "POST", TEXT, who)).toMatchObject(refused);
+    expect(await api(null, "POST", TEXT, { ...who, userName: "nobody@reseller.example" })).toMatchObject(refused);
+    await db().update(schema.companySettings).set({ require2fa: true }).where(eq(schema.companySettings.companyId, 2));
+    expect((await api(null, "POST", LOGIN, DEMO.var)).status).toBe(402);
+    const mailed = (await db().select().from(schema.mailOutbox).where(eq(schema.mailOutbox.toAddress, "var@reseller.example"))).at(-1)!.body.match(/\b(\d{6})\b/)![1];
+    const phone = vera.phoneNumber;
+    const r = await api(null, "POST", TEXT, who);
+    expect(r).toMatchObject({ status: 200, body: { message: "A new code has been sent to your phone by text message", payload: { channel: "text" } } });
+    const sink = (env as unknown as { SMS_API_URL: string }).SMS_API_URL;
+    const texts = ((await (await fetch(`${sink}/messages`)).json()) as { to: string; body: string }[]).filter((m) => m.to === phone);
+    const texted = /code is (\d{6})/.exec(texts.at(-1)!.body)![1];
+    const TFA = "/api/admin/user/twoFactorAuthenticate";
+    // The new code replaces the mailed one.
+    if (mailed !== texted) expect((await api(null, "POST", TFA, { ...who, code: mailed })).status).toBe(401);
+    expect((await api(null, "POST", TFA, { ...who, code: texted })).status).toBe(200);
     await db().update(schema.companySettings).set({ require2fa: false }).where(eq(schema.companySettings.companyId, 2));
   });
 

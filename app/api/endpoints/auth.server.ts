@@ -1,6 +1,14 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import { changePasswordSchema, forgotPasswordSchema, loginSchema, resetExpiredPasswordSchema, twoFactorSchema, webResetPasswordSchema } from "~/schemas/auth";
+import {
+  changePasswordSchema,
+  forgotPasswordSchema,
+  loginSchema,
+  resetExpiredPasswordSchema,
+  textTwoFactorCodeSchema,
+  twoFactorSchema,
+  webResetPasswordSchema,
+} from "~/schemas/auth";
 import * as authService from "~/services/auth.server";
 import * as passwordReset from "~/services/password-reset.server";
 import { smsSender } from "~/services/sms/sender.server";
@@ -58,6 +66,20 @@ export const authEndpoints = [
     async handler({ db, body, request, now }) {
       const r = await authService.twoFactorAuthenticate(db, body, { request, kind: "api", now });
       return { message: r.message, payload: r.payload, extra: { token: r.token, msg: r.message } };
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/user/sendTwoFactorCodeByText",
+    tag: "Session",
+    summary:
+      "Sends the sign-in code by text message instead of e-mail, after a login answered 402: a new code replaces the mailed one and goes to the user's phone (5 texts per user an hour). Accepted only while a code is waiting (within 5 minutes of the sign-in with the password); otherwise, or for an unknown account, 400 'Sign in with your password first; then the code can be sent by text message'. When the text cannot go out the new code is mailed instead and payload.channel says 'email'.",
+    auth: "public",
+    body: textTwoFactorCodeSchema,
+    response: z.object({ message: z.string(), payload: z.object({ channel: z.enum(["text", "email"]) }) }),
+    async handler({ db, body, env, now, waitUntil }) {
+      const r = await deliveringMail({ env, waitUntil }, authService.textTwoFactorCode(db, body, { now, sms: smsSender(env) }));
+      return { message: r.message, payload: { channel: r.channel } };
     },
   }),
   endpoint({
