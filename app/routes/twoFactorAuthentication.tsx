@@ -16,7 +16,7 @@ import { requireAnonymous } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { rememberCompany } from "~/utils/remembered-companies.server";
 import { sessionCookie } from "~/utils/session.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { redirectWithMessage } from "~/utils/toast.server";
 import { Button } from "~/components/ui/button";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -30,7 +30,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   // "Send the code by text message instead": a new code to the phone, answered on this page as a toast.
   if (formData.get("intent") === "text") {
-    const back = (type: "info" | "error", message: string) => redirectWithToast(new URL(request.url).pathname + new URL(request.url).search, { type, message }, env);
+    const back = (type: "info" | "error", message: string) => redirectWithMessage({ request, context }, { ns: "auth", type, message });
     return formAction(
       request,
       textTwoFactorCodeSchema,
