@@ -107,7 +107,7 @@ export async function adminApi(request: APIRequestContext, who: DemoLogin = "acm
   const headers = { Authorization: token };
   const call = async <T = any>(method: "GET" | "POST" | "PUT" | "DELETE", path: string, data?: unknown): Promise<T> => {
     // An idempotent arranging call is sent again once on a connection reset (Playwright retries only
-    // ECONNRESET): the local workerd reset 2 fresh connections in about 600 runs of the suite's calls
+    // ECONNRESET): the local workerd reset a fresh connection twice in about 350 tests
     // for no cause found (decision 0069), and these calls arrange data, they are not what a test checks.
     // A reset the product causes has its own test without retries (security.spec.ts).
     const res = await request.fetch(`/api/admin${path}`, { method, headers, data, maxRetries: method === "POST" ? 0 : 1 });
