@@ -22,9 +22,18 @@ for pid in "${install_pids[@]}"; do wait "$pid" || exit 1; done
 install_seconds=$(($(date +%s) - run_started))
 
 passed=0; failed=0; failures=(); failed_logs=(); timings=()
-record() { # record <name> <passed|FAILED> <seconds>
+record() { # record <name> <passed|FAILED> <seconds> [note]
   if [ "$2" = passed ]; then passed=$((passed + 1)); else failed=$((failed + 1)); failures+=("$1"); fi
-  timings+=("$(printf '%5d s  %-6s  %s' "$3" "$2" "$1")")
+  timings+=("$(printf '%5d s  %-6s  %s%s' "$3" "$2" "$1" "${4:+  ($4)}")")
+}
+
+# The machine's busy and total CPU ticks (/proc/stat, every core); two readings give how busy the
+# cores were between them, which says whether a phase waits on the cores or on something else.
+cpu_ticks() { awk '/^cpu /{ idle = $5 + $6; total = 0; for (i = 2; i <= NF; i++) total += $i; print total - idle, total }' /proc/stat; }
+busy_since() { # busy_since <busy> <total>: percent of all cores busy since that reading
+  local now_busy now_total
+  read -r now_busy now_total < <(cpu_ticks)
+  echo "cores $(((now_busy - $1) * 100 / (now_total - $2 > 0 ? now_total - $2 : 1)))% busy"
 }
 
 # A setup step's time, in the same table; it is not a suite (a failed one stops the run).
@@ -34,12 +43,14 @@ setup_time "npm packages (three installs side by side)" "$install_seconds"
 suite() { # suite <name> <command...>: runs now, output as it comes
   local name=$1; shift
   echo; echo "=== $name"
-  local start status=passed log
+  local start status=passed log busy total
   start=$(date +%s)
+  read -r busy total < <(cpu_ticks)
   log="$logs/suite-$(date +%s%N).log"
   "$@" 2>&1 | tee "$log"
   [ "${PIPESTATUS[0]}" -eq 0 ] || { status=FAILED; failed_logs+=("$name|$log"); }
-  record "$name" "$status" $(($(date +%s) - start))
+  # Whatever ran beside it counts too: the figure is the whole machine's while this suite ran.
+  record "$name" "$status" $(($(date +%s) - start)) "$(busy_since "$busy" "$total")"
 }
 
 # timed <name> <command...>: one step of a suite that runs several, its wall time printed after it.
