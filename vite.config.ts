@@ -9,9 +9,11 @@ declare module "@remix-run/cloudflare" {
   }
 }
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   plugins: [
-    cloudflareDevProxyVitePlugin(),
+    // Bindings for `remix vite:dev` only: a build needs none, and starting the proxy (a workerd that
+    // cannot host our Durable Objects) printed two warnings per build that local Durable Objects fail.
+    command === "serve" && cloudflareDevProxyVitePlugin(),
     remix({
       // Server code that only its route uses sits beside it as `<name>.server.ts` (docs/CONVENTIONS.md): not a route.
       ignoredRouteFiles: ["**/.*", "**/*.server.*", "**/*.test.*"],
@@ -31,4 +33,4 @@ export default defineConfig({
   resolve: { mainFields: ["browser", "module", "main"] },
   // cloudflare:sockets (SMTP) is a Workers built-in that the runtime provides.
   build: { minify: true, rollupOptions: { external: ["cloudflare:sockets"] } },
-});
+}));
