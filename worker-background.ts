@@ -9,6 +9,7 @@ import { core } from "./app/core.server";
 import { settleExpired } from "./app/services/device-commands.server";
 import { pruneFeed } from "./app/services/gateway-feed.server";
 import { drainOutbox } from "./app/services/mail/outbox.server";
+import { drainTexts } from "./app/services/sms/text-outbox.server";
 import { purgeSignInLeftovers } from "./app/services/sign-in-purge.server";
 import { configureClock, nowMs } from "./app/utils/clock.server";
 import { dbFromEnv } from "./app/utils/db.server";
@@ -20,13 +21,15 @@ export type AlertWakeUp = { wake: true };
 export const background = {
   // The alert queue's consumer (wrangler.toml). A wake-up follows every change that may have written
   // activity: each company with rows in D1's activity outbox has its store copy them, match them against
-  // its alerts and delete them from D1; then digests whose window closed are mailed, and the mail leaves.
+  // its alerts and delete them from D1; then digests whose window closed are mailed, and the mail and
+  // alert texts leave.
   async queue(batch, env, ctx) {
     configureClock(env);
     await drainActivityOutbox(env);
     await flushDue(env);
     batch.ackAll();
     ctx.waitUntil(drainOutbox(env, { limit: 50 }).catch((e) => console.error("mail delivery failed", e)));
+    ctx.waitUntil(drainTexts(env).catch((e) => console.error("alert texts failed", e)));
   },
   // The cron trigger (wrangler.toml) does the same for wake-ups that were lost, retries mail that a
   // request's own delivery could not send, and drops what has outlived its use: dead sessions, gateway
@@ -39,7 +42,7 @@ export const background = {
     ctx.waitUntil(
       drainActivityOutbox(env)
         .then(() => flushDue(env))
-        .then(() => drainOutbox(env, { limit: 50, now })),
+        .then(() => Promise.all([drainOutbox(env, { limit: 50, now }), drainTexts(env, { now })])),
     );
     ctx.waitUntil(deleteExpiredSessions(db, env, now));
     ctx.waitUntil(pruneFeed(db, now));

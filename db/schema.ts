@@ -318,6 +318,8 @@ export const companySettings = sqliteTable("company_settings", {
   activityRetentionAction: text("activity_retention_action", { enum: ["delete", "anonymise"] })
     .notNull()
     .default("delete"),
+  /** Alert recipients may be texted (decision 0073); off by default. */
+  alertTexts: bool("alert_texts"),
   /** The language of the company's mails (invites, reset links); asked when the company is created. */
   language: text("language", { enum: ["en", "es"] })
     .notNull()
@@ -715,6 +717,10 @@ export const alertRecipients = sqliteTable(
     companyId: integer("company_id").notNull(),
     userId: integer("user_id"),
     email: text("email").notNull(),
+    /** How the recipient hears of a firing; only a user (with a phone) can be texted (decision 0073). */
+    channel: text("channel", { enum: ["email", "text", "both"] })
+      .notNull()
+      .default("email"),
   },
   (t) => [index("alert_recipients_alert_idx").on(t.alertId)],
 );
@@ -982,6 +988,32 @@ export const mailOutbox = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [index("mail_outbox_pending_idx").on(t.sentAt, t.createdAt), uniqueIndex("mail_outbox_dedupe_uq").on(t.dedupeKey)],
+);
+
+/**
+ * Alert texts waiting for the text-message sender, queued in the batch of their match (decision 0073).
+ * A text is tried once: the drain claims the row, then records whether the provider took it.
+ */
+export const textOutbox = sqliteTable(
+  "text_outbox",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    companyId: integer("company_id").notNull(),
+    /** The recipient; the number is the user's at sending time. */
+    userId: integer("user_id").notNull(),
+    body: text("body").notNull(),
+    purpose: text("purpose").notNull(),
+    dedupeKey: text("dedupe_key").notNull(),
+    createdAt: integer("created_at").notNull(),
+    claimedAt: integer("claimed_at"),
+    delivered: integer("delivered", { mode: "boolean" }),
+  },
+  (t) => [
+    uniqueIndex("text_outbox_dedupe_uq").on(t.dedupeKey),
+    index("text_outbox_pending_idx")
+      .on(t.createdAt)
+      .where(sql`claimed_at is null`),
+  ],
 );
 
 // ---------------------------------------------------------------- remote commands

@@ -46,6 +46,7 @@ export default function AddAlert() {
           endTime: "",
           timeZoneId: zoneId == null ? "" : String(zoneId),
           recipientUsers: [],
+          recipientChannels: {},
           recipientEmails: "",
         }}
       />

@@ -41,6 +41,7 @@ function formValues(d: AlertDetails, companyZone: number | null, any: { user: st
     endTime: a.endTime ?? "",
     timeZoneId: String(a.timeZoneId ?? companyZone ?? ""),
     recipientUsers: d.recipients.flatMap((r) => (r.userId ? [{ value: String(r.userId), label: r.name ?? r.email }] : [])),
+    recipientChannels: Object.fromEntries(d.recipients.flatMap((r) => (r.userId ? [[String(r.userId), r.channel]] : []))),
     recipientEmails: d.recipients
       .filter((r) => !r.userId)
       .map((r) => r.email)

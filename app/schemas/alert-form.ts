@@ -1,7 +1,8 @@
 /**
  * The alert page's form: the alert's own fields (`addAlertSchema` / `modifyAlertSchema`), except that
  * recipients come from two widgets, the picked users (`recipientUsers`, repeated) and the typed
- * addresses (`recipientEmails`, one text), gathered here into the alert's one recipient list.
+ * addresses (`recipientEmails`, one text), gathered here into the alert's one recipient list. A picked
+ * user's channel comes as `recipientChannels` entries `<user id>:<channel>` (decision 0073).
  */
 import type { SubmissionResult } from "@conform-to/react";
 import { z } from "zod";
@@ -16,9 +17,10 @@ const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : v == 
 
 function gatherRecipients(v: unknown) {
   if (!v || typeof v !== "object") return v;
-  const { recipientUsers, recipientEmails, ...rest } = v as Record<string, unknown>;
+  const { recipientUsers, recipientEmails, recipientChannels, ...rest } = v as Record<string, unknown>;
   const typed = typeof recipientEmails === "string" ? recipientEmails.split(/[,;\s]+/).filter(Boolean) : [];
-  return { ...rest, recipients: [...list(recipientUsers).map((id) => ({ id, type: "User" })), ...typed] };
+  const channelOf = new Map(list(recipientChannels).map((x) => [x.slice(0, x.indexOf(":")), x.slice(x.indexOf(":") + 1)]));
+  return { ...rest, recipients: [...list(recipientUsers).map((id) => ({ id, type: "User", channel: channelOf.get(id) })), ...typed] };
 }
 
 export const alertAddFormSchema = readsPostedStrings(z.preprocess(gatherRecipients, addAlertSchema));

@@ -28,6 +28,10 @@ export const ALERT_MSG = {
   recipients: "At least one email or recipient is required",
   email: "Email is invalid",
   tooMany: "Too many entries",
+  channel: "Channel must be email, text or both",
+  textsOff: "Your company does not allow alerts by text message",
+  textNeedsUser: "Only your company's users can receive texts",
+  noPhone: "A recipient chosen for texts has no mobile phone number",
   language: "Language must be en or es",
   created: "Alert Created",
   modified: "Alert Modified",
@@ -105,23 +109,36 @@ const targetList = z.preprocess(
 
 const email = z.string().trim().toLowerCase().max(254, ALERT_MSG.email).email(ALERT_MSG.email);
 
-/** Recipients: picked users (`{id, e_mail}`, type User) or typed addresses (a string, or type Email); duplicates by id or address dropped. */
+/** How a recipient hears of a firing (decision 0073); only the company's users can be texted. */
+export const CHANNELS = ["email", "text", "both"] as const;
+export type Channel = (typeof CHANNELS)[number];
+/** Lenient spellings ("sms", "e-mail", any case); absent is e-mail. */
+const channel = z.preprocess(
+  (v) => {
+    if (v == null || v === "") return "email";
+    const s = String(v).trim().toLowerCase();
+    return s === "sms" ? "text" : s === "e-mail" || s === "mail" ? "email" : s;
+  },
+  z.enum(CHANNELS, { errorMap: () => ({ message: ALERT_MSG.channel }) }),
+);
+
+/** Recipients: picked users (`{id, e_mail, channel}`, type User) or typed addresses (a string, or type Email); duplicates by id or address dropped. */
 export const recipientList = z.preprocess(
   (v) => {
     const x = json(v);
     const list = Array.isArray(x) ? x : typeof x === "string" ? x.split(/[,;\s]+/).filter(Boolean) : x == null ? [] : [x];
     return list.map((e) => {
       if (typeof e === "string") return { userId: null, email: e };
-      const o = (e ?? {}) as { id?: unknown; userId?: unknown; e_mail?: unknown; email?: unknown; type?: unknown };
+      const o = (e ?? {}) as { id?: unknown; userId?: unknown; e_mail?: unknown; email?: unknown; type?: unknown; channel?: unknown };
       const isUser = o.type !== "Email" && (o.userId ?? o.id) != null && (o.userId ?? o.id) !== "";
-      return { userId: isUser ? Number(o.userId ?? o.id) : null, email: String(o.e_mail ?? o.email ?? "") };
+      return { userId: isUser ? Number(o.userId ?? o.id) : null, email: String(o.e_mail ?? o.email ?? ""), channel: o.channel };
     });
   },
   z
     .array(
       // A picked user's address is looked up by the server; a typed one must be an address.
       z
-        .object({ userId: z.number().int().positive().nullable(), email: z.union([z.literal(""), email]) })
+        .object({ userId: z.number().int().positive().nullable(), email: z.union([z.literal(""), email]), channel })
         .refine((r) => r.userId !== null || r.email !== "", { message: ALERT_MSG.email, path: ["email"] }),
     )
     .max(MAX_RECIPIENTS, ALERT_MSG.tooMany)
@@ -135,7 +152,7 @@ export const recipientList = z.preprocess(
       });
     }),
 );
-export type Recipient = { userId: number | null; email: string };
+export type Recipient = { userId: number | null; email: string; channel: Channel };
 
 /** An activity: a picker object `{id?, name, ...}`, a name, or an id. */
 const activityRef = z.preprocess(

@@ -111,6 +111,8 @@ export const companySettingsFields = z.object({
   activityHotDays: settingsField.hotDays,
   activityRetentionDays: settingsField.retentionDays,
   activityRetentionAction: settingsField.retentionAction,
+  /** Alert recipients may be texted (decision 0073). The API's absent keeps the stored value; the page posts its switch. */
+  alertTexts: optionalFlag,
 });
 type CompanySettingsFields = z.output<typeof companySettingsFields>;
 export type SettingsKey = keyof CompanySettingsFields;
@@ -135,7 +137,8 @@ export const keepModeFields = (v: CompanySettingsFields) => ({
  * days: "indefinitely" stores null whatever the days say, "days" needs them.
  */
 export const companySettingsSchema = companySettingsFields
-  .extend({ activityRetentionMode: z.enum(RETENTION_MODES).optional() })
+  // The page's switch posts nothing when off.
+  .extend({ activityRetentionMode: z.enum(RETENTION_MODES).optional(), alertTexts: flag })
   .superRefine((v, ctx) => {
     checkResetPhone(v, ctx);
     if (v.activityRetentionMode === "days" && v.activityRetentionDays == null) {

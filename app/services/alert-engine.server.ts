@@ -5,6 +5,8 @@
  * `alertActivities` matches them against the company's live alerts on the activity (any of the alert's,
  * decision 0059), its conditions and the schedule (evaluated by the core in the alert's zone), and queues
  * mail through the mail outbox: in the alert's language, naming the door, at the company's local time.
+ * Recipients who chose texts, where the company allows them, get the mail's subject line as a text
+ * through the text outbox instead or as well (decision 0073; `drainTexts` sends it).
  *
  * Exactly once: a match is a row unique per (alert, activity) and each mail carries a unique dedupe key,
  * so reading an activity again queues nothing; the store forgets an arrival only after the batch committed.
@@ -31,6 +33,7 @@ const {
   users: u,
   devices: d,
   mailOutbox: o,
+  textOutbox: tx,
 } = schema;
 
 /** After an alert mails, its matches wait this long and then leave together as one digest. */
@@ -76,8 +79,14 @@ type LiveAlert = {
   lastMailAt: number | null;
   isOpen: (at: number) => boolean;
   targets: Map<string, Set<number | null>>;
+  /** Addresses mailed. */
   recipients: string[];
+  /** Users texted (their number is read when the text leaves). */
+  texted: number[];
 };
+
+/** Someone hears of the alert's firings. */
+const hasRecipients = (x: LiveAlert) => x.recipients.length + x.texted.length > 0;
 
 /**
  * Matches activities (at most ALERT_PAGE rows) against their company's live alerts and commits the
@@ -118,9 +127,17 @@ async function loadAlerts(db: Db, core: Core, rows: Activity[]): Promise<Map<str
   );
   const targets = await inChunks(ids, (part) => db.select({ alertId: t.alertId, kind: t.kind, refId: t.refId }).from(t).where(inArray(t.alertId, part)));
   // Recipients who are users are mailed at their current address, and not once they are gone or inactive.
+  // Where the company no longer allows texts, those who chose them are mailed instead.
   const recipients = await inChunks(ids, (part) =>
     db
-      .select({ alertId: r.alertId, email: sql<string | null>`case when ${r.userId} is null then ${r.email} when ${u.id} is not null then ${u.email} end` })
+      .select({
+        alertId: r.alertId,
+        email: sql<string | null>`case when ${r.userId} is null then ${r.email} when ${u.id} is not null then ${u.email} end`,
+        userId: u.id,
+        channel: sql<
+          "email" | "text" | "both"
+        >`case when ${r.userId} is not null and coalesce((select ${cs.alertTexts} from ${cs} where ${cs.companyId} = ${r.companyId}), 0) then ${r.channel} else 'email' end`,
+      })
       .from(r)
       .leftJoin(u, and(eq(u.id, r.userId), eq(u.companyId, r.companyId), isNull(u.deletedAt), eq(u.isInactive, false)))
       .where(inArray(r.alertId, part)),
@@ -136,8 +153,10 @@ async function loadAlerts(db: Db, core: Core, rows: Activity[]): Promise<Map<str
     const isOpen = (at: number) => core.isOpen(window, at);
     const byKind = new Map<string, Set<number | null>>();
     for (const x of targets) if (x.alertId === alert.id) (byKind.get(x.kind) ?? byKind.set(x.kind, new Set()).get(x.kind)!).add(x.refId);
-    const mails = [...new Set(recipients.filter((x) => x.alertId === alert.id && x.email).map((x) => x.email!.toLowerCase()))];
-    const live: LiveAlert = { ...alert, companyZone: companyZone ?? "UTC", isOpen, targets: byKind, recipients: mails };
+    const own = recipients.filter((x) => x.alertId === alert.id && x.email);
+    const mails = [...new Set(own.filter((x) => x.channel !== "text").map((x) => x.email!.toLowerCase()))];
+    const texted = [...new Set(own.flatMap((x) => (x.channel !== "email" && x.userId ? [x.userId] : [])))];
+    const live: LiveAlert = { ...alert, companyZone: companyZone ?? "UTC", isOpen, targets: byKind, recipients: mails, texted };
     for (const w of watched) {
       if (w.alertId !== alert.id || w.companyId !== alert.companyId) continue;
       const key = `${alert.companyId}:${w.activityTypeId}`;
@@ -198,13 +217,13 @@ async function matchPage(db: Db, core: Core, rows: Activity[], opts: EngineOptio
         .set({
           lastActivityId: sql`max(coalesce(${a.lastActivityId}, 0), ${lastId})`,
           lastRunAt: opts.now,
-          ...(windowOpen || alert.recipients.length === 0 ? {} : { lastMailAt: opts.now }),
+          ...(windowOpen || !hasRecipients(alert) ? {} : { lastMailAt: opts.now }),
         })
         .where(eq(a.id, alert.id)),
     );
-    if (windowOpen || alert.recipients.length === 0) continue;
+    if (windowOpen || !hasRecipients(alert)) continue;
     const mail = await composeMail(db, alert, list, catalogue, opts.origin);
-    statements.push(...mailInserts(db, alert, mail, opts.now));
+    statements.push(...deliveryInserts(db, alert, mail, opts.now));
     mails += alert.recipients.length;
   }
   return { statements, matched, mails };
@@ -212,13 +231,31 @@ async function matchPage(db: Db, core: Core, rows: Activity[], opts: EngineOptio
 
 type Mail = { key: string; subject: string; body: string };
 
-function mailInserts(db: Db, alert: LiveAlert, mail: Mail, now: number) {
-  return chunks(alert.recipients, 10).map((part) =>
-    db
-      .insert(o)
-      .values(part.map((toAddress) => ({ companyId: alert.companyId, toAddress, subject: mail.subject, body: mail.body, dedupeKey: `${mail.key}:${toAddress}`, createdAt: now })))
-      .onConflictDoNothing(),
-  );
+/** The mail to each address and the text (the mail's subject line) to each texted user, each queued once by its key. */
+function deliveryInserts(db: Db, alert: LiveAlert, mail: Mail, now: number) {
+  return [
+    ...chunks(alert.recipients, 10).map((part) =>
+      db
+        .insert(o)
+        .values(part.map((toAddress) => ({ companyId: alert.companyId, toAddress, subject: mail.subject, body: mail.body, dedupeKey: `${mail.key}:${toAddress}`, createdAt: now })))
+        .onConflictDoNothing(),
+    ),
+    ...chunks(alert.texted, 10).map((part) =>
+      db
+        .insert(tx)
+        .values(
+          part.map((userId) => ({
+            companyId: alert.companyId,
+            userId,
+            body: mail.subject,
+            purpose: `alert "${alert.name}"`,
+            dedupeKey: `${mail.key}:text:${userId}`,
+            createdAt: now,
+          })),
+        )
+        .onConflictDoNothing(),
+    ),
+  ];
 }
 
 /** One activity: its own mail. Several: a digest listing them. The key names what the mail is for. */
@@ -282,7 +319,7 @@ export async function flushDigests(db: Db, env: CompanyLogEnv, core: Core, opts:
       .update(m)
       .set({ state: "digested" })
       .where(and(eq(m.alertId, alertId), eq(m.state, "held"), lte(m.id, Math.max(...matches.map((x) => x.matchId)))));
-    if (!alert || alert.recipients.length === 0) {
+    if (!alert || !hasRecipients(alert)) {
       await db.batch([markDigested]);
       continue;
     }
@@ -291,7 +328,7 @@ export async function flushDigests(db: Db, env: CompanyLogEnv, core: Core, opts:
     const mail = await composeMail(db, alert, held, catalogue, opts.origin);
     // A digest of one activity still says it is a digest: the key differs from the activity's own mail.
     mail.key = `alert:${alertId}:digest:${held[0].id}`;
-    await db.batch([markDigested, ...mailInserts(db, alert, mail, opts.now), db.update(a).set({ lastMailAt: opts.now }).where(eq(a.id, alertId))] as never);
+    await db.batch([markDigested, ...deliveryInserts(db, alert, mail, opts.now), db.update(a).set({ lastMailAt: opts.now }).where(eq(a.id, alertId))] as never);
     mails += alert.recipients.length;
   }
   return mails;

@@ -25,12 +25,14 @@ import { can } from "~/utils/permissions";
 import { inCompany, liveInCompany } from "~/utils/tenant.server";
 import { AUDIENCES } from "./alert-pickers.server";
 import { alertWindow } from "./alert-window";
+import { E164 } from "./sms/texts.server";
 
 const {
   alerts: a,
   alertActivityTypes: aat,
   alertTargets: t,
   alertRecipients: r,
+  companySettings: cs,
   activityTypes: at,
   activityLogs: l,
   users: u,
@@ -111,7 +113,7 @@ export async function getAlertDetails(db: Db, auth: Auth, id: number) {
       .where(and(eq(t.alertId, id), eq(t.companyId, auth.company.id)))
       .orderBy(asc(t.id)),
     db
-      .select({ userId: r.userId, email: r.email, name: u.displayName })
+      .select({ userId: r.userId, email: r.email, channel: r.channel, name: u.displayName })
       .from(r)
       .leftJoin(u, eq(u.id, r.userId))
       .where(and(eq(r.alertId, id), eq(r.companyId, auth.company.id)))
@@ -204,12 +206,26 @@ async function resolve(db: Db, auth: Auth, input: AlertInput, core: Core) {
   }
 
   // A picked user is mailed at the address the company has for them, never one the caller sends.
-  const emailOf = await emailsOfPickedUsers(db, auth, input.recipients);
+  const picked = await pickedUsers(db, auth, input.recipients);
   const seen = new Set<string>();
   const recipients = input.recipients
-    .map((x) => (x.userId ? { userId: x.userId, email: emailOf.get(x.userId)! } : x))
+    .map((x) => (x.userId ? { ...x, email: picked.get(x.userId)!.email } : x))
     .filter((x) => (seen.has(x.email) ? false : (seen.add(x.email), true)));
+  await checkTextRecipients(db, auth, recipients, picked);
   return { activities, targets, recipients, zoneName };
+}
+
+/**
+ * Texts only where the company allows them, and only to its own users at the number it has for them
+ * (decision 0073): a typed address has no phone, and nobody can name a number.
+ */
+async function checkTextRecipients(db: Db, auth: Auth, recipients: Recipient[], picked: Map<number, PickedUser>) {
+  const texted = recipients.filter((x) => x.channel !== "email");
+  if (texted.length === 0) return;
+  const [settings] = await db.select({ on: cs.alertTexts }).from(cs).where(eq(cs.companyId, auth.company.id)).limit(1);
+  if (!settings?.on) fieldError("recipients", ALERT_MSG.textsOff);
+  if (texted.some((x) => !x.userId)) fieldError("recipients", ALERT_MSG.textNeedsUser);
+  if (texted.some((x) => !E164.test(picked.get(x.userId!)!.phone))) fieldError("recipients", ALERT_MSG.noPhone);
 }
 
 function values(input: AlertInput, activityTypeId: number) {
@@ -301,17 +317,19 @@ export async function deleteAlert(db: Db, auth: Auth, id: number, now: number): 
   ]);
 }
 
-/** The company's addresses of the users picked among `recipients`; a user not live in the company is a 404 on `recipients`. */
-async function emailsOfPickedUsers(db: Db, auth: Auth, recipients: { userId?: number | null }[]): Promise<Map<number, string>> {
+type PickedUser = { email: string; phone: string };
+
+/** The company's address and phone of the users picked among `recipients`; a user not live in the company is a 404 on `recipients`. */
+async function pickedUsers(db: Db, auth: Auth, recipients: { userId?: number | null }[]): Promise<Map<number, PickedUser>> {
   const userIds = recipients.flatMap((x) => (x.userId ? [x.userId] : []));
   const users = await inChunks(userIds, (part) =>
     db
-      .select({ id: u.id, email: u.email })
+      .select({ id: u.id, email: u.email, phone: u.phoneNumber })
       .from(u)
       .where(liveInCompany(u, auth, inArray(u.id, part))),
   );
   if (users.length !== new Set(userIds).size) fieldError("recipients", "The provided user is invalid", 404);
-  return new Map(users.map((x) => [x.id, x.email.toLowerCase()]));
+  return new Map(users.map((x) => [x.id, { email: x.email.toLowerCase(), phone: x.phone }]));
 }
 
 /**
@@ -320,8 +338,8 @@ async function emailsOfPickedUsers(db: Db, auth: Auth, recipients: { userId?: nu
  */
 export async function sendAlertTestEmail(db: Db, auth: Auth, body: AlertTestEmailInput, now: number): Promise<number> {
   if (!can(auth.permissions, MODULE, "add")) assertCan(auth, MODULE, "modify");
-  const emailOf = await emailsOfPickedUsers(db, auth, body.recipients);
-  const addresses = [...new Set(body.recipients.map((x) => (x.userId ? emailOf.get(x.userId)! : x.email)))];
+  const picked = await pickedUsers(db, auth, body.recipients);
+  const addresses = [...new Set(body.recipients.map((x) => (x.userId ? picked.get(x.userId)!.email : x.email)))];
   const name = body.name || "(new alert)";
   await db.batch([
     db.insert(o).values(

@@ -45,6 +45,7 @@ const columns = (input: CompanySettingsInput) => ({
   ...(input.activityHotDays === undefined ? {} : { activityHotDays: input.activityHotDays }),
   ...(input.activityRetentionDays === undefined ? {} : { activityRetentionDays: input.activityRetentionDays }),
   ...(input.activityRetentionAction === undefined ? {} : { activityRetentionAction: input.activityRetentionAction }),
+  ...(input.alertTexts === undefined ? {} : { alertTexts: input.alertTexts }),
 });
 
 /**

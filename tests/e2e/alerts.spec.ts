@@ -73,6 +73,8 @@ const texts = {
     anyUser: "Any user",
     targetUsersRequired: "Target users are required",
     removeLast: "Remove Door Forced Open",
+    channel: "How Admin, Alice is told",
+    text: "Text message",
   },
   es: {
     list: "Alertas",
@@ -119,6 +121,8 @@ const texts = {
     anyUser: "Cualquier usuario",
     targetUsersRequired: "Los usuarios afectados son obligatorios",
     removeLast: "Quitar Puerta forzada",
+    channel: "Cómo se avisa a Admin, Alice",
+    text: "SMS",
   },
 };
 
@@ -312,6 +316,38 @@ for (const lang of ["en", "es"] as const) {
     await page.getByRole("button", { name: /^3\. / }).click();
     await expect(zone.locator("option:checked")).toHaveText("New York (America)");
     await admin.call("DELETE", `/user/deleteAlert?id=${payload.id}`);
+  });
+}
+
+for (const { lang } of LANGUAGE_AND_WIDTH_RUNS) {
+  const x = texts[lang];
+  test(`alerts (${lang}): where the company allows texts, a user recipient can be told by text message`, async ({ page, loginAs }) => {
+    const admin = await adminApi(page.request, "acme");
+    const { payload: settings } = await admin.call<{ payload: Record<string, unknown> }>("GET", "/settings/getCompanySettings");
+    await admin.call("PUT", "/settings/modifyCompanySettings", { ...settings, alert_texts: "1" });
+    const { payload } = await admin.call<{ payload: { id: number } }>("POST", "/user/addAlert", {
+      displayName: `By text ${unique()}`,
+      activity: "Low Battery",
+      devices: [{ id: null, type: "Any Device" }],
+      schedule: "any",
+      emails: [{ id: 3, type: "User" }],
+    });
+    try {
+      await loginAs("acme", lang);
+      await page.goto(`/modifyAlert?id=${payload.id}`);
+      await page.getByRole("button", { name: /^4\. / }).click();
+      await page.getByLabel(x.channel).selectOption({ label: x.text });
+      await page.getByRole("button", { name: x.save, exact: true }).click();
+      await expect(page.getByText(x.modified, { exact: true })).toBeVisible();
+      const { payload: saved } = await admin.call<{ payload: { emails: { id: number; channel: string }[] } }>("GET", `/user/getAlertDetails?id=${payload.id}`);
+      expect(saved.emails).toEqual([expect.objectContaining({ id: 3, channel: "text" })]);
+      await page.reload();
+      await page.getByRole("button", { name: /^4\. / }).click();
+      await expect(page.getByLabel(x.channel).locator("option:checked")).toHaveText(x.text);
+    } finally {
+      await admin.call("PUT", "/settings/modifyCompanySettings", { ...settings, alert_texts: "0" });
+      await admin.call("DELETE", `/user/deleteAlert?id=${payload.id}`);
+    }
   });
 }
 

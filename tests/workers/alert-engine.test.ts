@@ -9,7 +9,7 @@
  * run with a later `now`, as it takes its clock as an argument.
  */
 import { createExecutionContext, createMessageBatch, env, waitOnExecutionContext } from "cloudflare:test";
-import { and, eq, inArray, isNull, lt } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, lt } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import coreModule from "~core/core.wasm";
 import { createCore } from "~core";
@@ -17,9 +17,11 @@ import { background } from "../../worker-background";
 import { ACTIVITY_COLUMNS, alertActivities, DIGEST_WINDOW_MS, flushDigests, type Activity } from "../../app/services/alert-engine.server";
 import { companyLogStub, type CompanyLogEnv } from "../../app/utils/company-log.server";
 import { drainOutbox, MAX_ATTEMPTS } from "../../app/services/mail/outbox.server";
+import { drainTexts } from "../../app/services/sms/text-outbox.server";
+import { TEXT_LIMIT } from "../../app/services/sms/texts.server";
 import { ownMailServer } from "./mail-server";
 import type { ReceivedMail } from "./smtp-global-setup";
-import { consoleWorker, api, companyLog, db, fromEveryLog, login, ORIGIN, resetThrottles, schema, workerNow } from "./helpers";
+import { consoleWorker, api, auditsNamed, companyLog, db, fromEveryLog, login, ORIGIN, resetThrottles, schema, workerNow } from "./helpers";
 
 const BASE = "/api/admin/user";
 const ADMIN = 3; // admin@acme.example
@@ -60,7 +62,12 @@ async function wake() {
   const companies = await db().select({ id: schema.companies.id }).from(schema.companies);
   await Promise.all(companies.map(({ id }) => companyLogStub(env as unknown as CompanyLogEnv, id).runAlerts(id)));
   await delivered(workerNow() + 1);
+  await drainTexts(env as never, { now: workerNow() + 1 });
 }
+
+/** The texts the run's SMS sink (scripts/sms-sink.mjs) took for `to`; other test files text other numbers. */
+const textsTo = async (to: string): Promise<{ to: string; body: string }[]> =>
+  ((await (await fetch(`${(env as unknown as { SMS_API_URL: string }).SMS_API_URL}/messages`)).json()) as { to: string; body: string }[]).filter((m) => m.to === to);
 
 /**
  * Drains the outbox until every queued mail has reached the SMTP server. A drain run by a
@@ -457,6 +464,89 @@ describe("alert engine", () => {
       expect(body).not.toMatch(new RegExp(`(at|en) ${door.displayName}\\b`));
       expect(body).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
     }
+  });
+
+  describe("by text message (decision 0073)", () => {
+    /** An active ACME staff user (the n-th, n the number's last two digits) given `phone`: the numbers are this test's own. */
+    async function staffWithPhone(phone: string): Promise<number> {
+      const n = phone.slice(-2);
+      const [user] = await db()
+        .select({ id: schema.users.id })
+        .from(schema.users)
+        .where(and(eq(schema.users.companyId, 3), eq(schema.users.isInactive, false), isNull(schema.users.deletedAt), gt(schema.users.id, STAFF)))
+        .orderBy(schema.users.id)
+        .limit(1)
+        .offset(Number(n));
+      await db()
+        .update(schema.users)
+        .set({ phoneNumber: phone, email: `texted${n}@acme.example` })
+        .where(eq(schema.users.id, user.id));
+      return user.id;
+    }
+    const allowTexts = (on: boolean) => db().update(schema.companySettings).set({ alertTexts: on }).where(eq(schema.companySettings.companyId, 3));
+    const notDelivered = async (userId: number) => (await auditsNamed("Text Message Not Delivered")).filter((x) => x.targetUserId === userId).map((x) => x.summary);
+
+    it("texts the mail's subject line in the alert's language to each user who chose texts, once, at the user's own number", async () => {
+      await allowTexts(true);
+      const [texted, both] = [await staffWithPhone("+15557730001"), await staffWithPhone("+15557730002")];
+      const r = await api(acme, "POST", `${BASE}/addAlert`, {
+        ...base(),
+        displayName: "Puerta 5 por SMS",
+        devices: [{ id: 5 }],
+        emails: ["night-watch@acme.example", { id: texted, type: "User", channel: "text" }, { id: both, type: "User", channel: "both" }],
+        language: "es",
+      });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      const event = { id: "alert-test/texted", deviceId: 5, type: "access.denied", at: workerNow() };
+      await gatewayEvents([event]);
+      await wake();
+      await gatewayEvents([event]); // the gateway re-sends: nothing more
+      await wake();
+      expect(await textsTo("+15557730001")).toEqual([expect.objectContaining({ body: "Alerta: Puerta 5 por SMS" })]);
+      expect(await textsTo("+15557730002")).toEqual([expect.objectContaining({ body: "Alerta: Puerta 5 por SMS" })]);
+      // Text only: no mail; both: mail too.
+      expect((await inbox()).map((m) => m.to[0]).sort()).toEqual(["night-watch@acme.example", "texted02@acme.example"]);
+      expect(await notDelivered(texted)).toEqual([]);
+    });
+
+    it("mails instead once the company no longer allows texts", async () => {
+      await allowTexts(true);
+      const user = await staffWithPhone("+15557730003");
+      await addAlert({ displayName: "Door 6 by text", devices: [{ id: 6 }], emails: [{ id: user, type: "User", channel: "text" }] });
+      await allowTexts(false);
+      await gatewayEvents([{ deviceId: 6, type: "access.denied", at: workerNow(), id: "alert-test/texts-off" }]);
+      await wake();
+      expect(await textsTo("+15557730003")).toEqual([]);
+      expect((await inbox()).map((m) => m.to[0])).toEqual(["texted03@acme.example"]);
+    });
+
+    it("writes a refused or rate-limited text to the activity log as 'Text Message Not Delivered', as the sender does", async () => {
+      await allowTexts(true);
+      // The sink refuses numbers under +999 as a provider refuses an unusable one.
+      const [refused, limited] = [await staffWithPhone("+99955573004"), await staffWithPhone("+15557730005")];
+      // The user's alert texts for the hour are spent (the counter `sendText` keeps, set as if they had been sent).
+      await db()
+        .insert(schema.loginThrottles)
+        .values({ key: `sms:alerts:user:${limited}`, failures: TEXT_LIMIT.perUser, windowStart: workerNow() })
+        .onConflictDoUpdate({ target: schema.loginThrottles.key, set: { failures: TEXT_LIMIT.perUser, windowStart: workerNow() } });
+      await addAlert({
+        displayName: "Door 7 by text",
+        devices: [{ id: 7 }],
+        emails: [
+          { id: refused, type: "User", channel: "text" },
+          { id: limited, type: "User", channel: "text" },
+        ],
+      });
+      await gatewayEvents([{ deviceId: 7, type: "access.denied", at: workerNow(), id: "alert-test/texts-refused" }]);
+      await wake();
+      await wake(); // the log rows written by the drain reach the company's log
+      expect(await textsTo("+15557730005")).toEqual([]);
+      expect(await notDelivered(refused)).toEqual([expect.stringMatching(/^alert "Door 7 by text" to …3004: the text-message provider refused the message \(400\)/)]);
+      expect(await notDelivered(limited)).toEqual(['alert "Door 7 by text" to …0005: the user\'s hourly text limit is reached']);
+      // Alert texts have their own per-user count: the user's sign-in and reset codes are not held back by them.
+      const codes = await db().query.loginThrottles.findFirst({ where: eq(schema.loginThrottles.key, `sms:user:${limited}`) });
+      expect(codes).toBeUndefined();
+    });
   });
 
   it("stops firing once the alert is deleted", async () => {

@@ -104,7 +104,7 @@ describe("GET /user/getAlertDetails", () => {
     });
     expect(p.devices).toEqual([{ id: 3, name: expect.any(String), type: "Device" }]);
     expect(p.target_users).toEqual([{ id: null, name: "Any User", type: "Any User" }]);
-    expect(p.emails).toEqual([{ id: 3, name: "Admin, Alice", type: "User", e_mail: "admin@acme.example" }]);
+    expect(p.emails).toEqual([{ id: 3, name: "Admin, Alice", type: "User", e_mail: "admin@acme.example", channel: "email" }]);
   });
 
   it("is 404 for another company's alert and 400 for a bad id", async () => {
@@ -303,6 +303,127 @@ describe("POST /user/modifyAlert", () => {
     expect((await api(acme, "POST", `${BASE}/modifyAlert`, { ...validAlert(), id: 1, displayName: " " })).body.message).toContain("Display name is required");
     expect((await api(auditor, "POST", `${BASE}/modifyAlert`, { ...validAlert(), id: 1 })).status).toBe(403);
     expect((await alertRow(1))?.name).toBe("Server room after hours");
+  });
+});
+
+describe("alerts by text message (decision 0073)", () => {
+  const SETTINGS = "/api/admin/settings";
+  /** Saves ACME's settings as they are, with `alert_texts` as given (left out when undefined). */
+  async function allowTexts(value: unknown) {
+    const current = (await api(acme, "GET", `${SETTINGS}/getCompanySettings`)).body.payload;
+    const { alert_texts: _, ...rest } = current;
+    const r = await api(acme, "PUT", `${SETTINGS}/modifyCompanySettings`, value === undefined ? rest : { ...rest, alert_texts: value });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    return (await api(acme, "GET", `${SETTINGS}/getCompanySettings`)).body.payload.alert_texts;
+  }
+  const texted = (over: Record<string, unknown> = {}) => ({ ...validAlert(), emails: [{ id: 3, type: "User", channel: "text", ...over }, "ops@acme.example"] });
+  const saved = () => db().select().from(schema.alerts);
+
+  it("is a company setting, off by default, read leniently and kept when a body leaves it out", async () => {
+    expect((await api(acme, "GET", `${SETTINGS}/getCompanySettings`)).body.payload.alert_texts).toBe("0");
+    expect(await allowTexts(true)).toBe("1");
+    expect(await allowTexts(undefined)).toBe("1");
+    expect(await allowTexts("0")).toBe("0");
+    expect(await allowTexts("on")).toBe("1");
+    expect(await allowTexts(false)).toBe("0");
+  });
+
+  it("refuses a text recipient while the company does not allow texts, and saves nothing", async () => {
+    await allowTexts("0");
+    const before = (await saved()).length;
+    const r = await api(acme, "POST", `${BASE}/addAlert`, texted());
+    expect(r.status).toBe(400);
+    expect(r.body.message).toBe("Your company does not allow alerts by text message");
+    expect((await saved()).length).toBe(before);
+  });
+
+  it("takes each user's channel (e-mail, text or both), reads it back, and refuses what cannot be texted", async () => {
+    await allowTexts("1");
+    const r = await api(acme, "POST", `${BASE}/addAlert`, {
+      ...validAlert(),
+      emails: [{ id: 3, type: "User", channel: "SMS" }, { id: 5, type: "User", channel: "both" }, "ops@acme.example"],
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const details = (await api(acme, "GET", `${BASE}/getAlertDetails?id=${r.body.payload.id}`)).body.payload;
+    expect(details.emails.map((x: { id: number | null; channel: string }) => [x.id, x.channel])).toEqual([
+      [3, "text"],
+      [5, "both"],
+      [null, "email"],
+    ]);
+    const before = (await saved()).length;
+    const refused: [Record<string, unknown>, string][] = [
+      [texted({ channel: "pigeon" }), "Channel must be email, text or both"],
+      [{ ...validAlert(), emails: [{ type: "Email", e_mail: "ops@acme.example", channel: "text" }] }, "Only your company's users can receive texts"],
+    ];
+    for (const [body, message] of refused) {
+      const x = await api(acme, "POST", `${BASE}/addAlert`, body);
+      expect(x.status).toBe(400);
+      expect(x.body.message).toContain(message);
+    }
+    // A user without a mobile phone number cannot be texted.
+    await db().update(schema.users).set({ phoneNumber: "" }).where(eq(schema.users.id, 5));
+    try {
+      const x = await api(acme, "POST", `${BASE}/addAlert`, { ...validAlert(), emails: [{ id: 5, type: "User", channel: "both" }] });
+      expect([x.status, x.body.message]).toEqual([400, "A recipient chosen for texts has no mobile phone number"]);
+    } finally {
+      await db().update(schema.users).set({ phoneNumber: "+15551000005" }).where(eq(schema.users.id, 5));
+    }
+    expect((await saved()).length).toBe(before);
+  });
+
+  it("texts only the company's own users: another company's user is a 404 and nothing is saved, by the API or the page", async () => {
+    await allowTexts("1");
+    const before = (await saved()).length;
+    expect((await api(acme, "POST", `${BASE}/addAlert`, texted({ id: BETA_USER }))).status).toBe(404);
+    const cookie = await pageCookie("acme");
+    const res = await consoleWorker.fetch(`${ORIGIN}/addAlert.data`, {
+      method: "POST",
+      body: new URLSearchParams([
+        ["name", "Texts to Beta"],
+        ["activities", "Low Battery"],
+        ["devices", "any"],
+        ["schedule", "any"],
+        ["recipientUsers", String(BETA_USER)],
+        ["recipientChannels", `${BETA_USER}:text`],
+      ]),
+      headers: { Host: new URL(ORIGIN).host, Cookie: cookie, Origin: ORIGIN },
+      redirect: "manual",
+    });
+    await res.arrayBuffer();
+    expect(res.status).toBe(404);
+    expect((await saved()).length).toBe(before);
+    // A number in the body is not a recipient: only the user's id is read (the engine test texts the user's own phone).
+    const r = await api(acme, "POST", `${BASE}/addAlert`, texted({ phone: "+15550009999", phoneNumber: "+15550009999" }));
+    expect(r.status).toBe(200);
+    expect(JSON.stringify((await api(acme, "GET", `${BASE}/getAlertDetails?id=${r.body.payload.id}`)).body.payload)).not.toContain("5550009999");
+  });
+
+  it("saves the page's channel choice through the shared form schema", async () => {
+    await allowTexts("1");
+    const cookie = await pageCookie("acme");
+    const res = await consoleWorker.fetch(`${ORIGIN}/addAlert.data`, {
+      method: "POST",
+      body: new URLSearchParams([
+        ["name", "Texted from the page"],
+        ["activities", "Low Battery"],
+        ["devices", "any"],
+        ["schedule", "any"],
+        ["recipientUsers", "3"],
+        ["recipientUsers", "5"],
+        ["recipientChannels", "3:text"],
+        ["recipientChannels", "5:both"],
+      ]),
+      headers: { Host: new URL(ORIGIN).host, Cookie: cookie, Origin: ORIGIN },
+      redirect: "manual",
+    });
+    await res.arrayBuffer();
+    expect([200, 202, 204, 302]).toContain(res.status);
+    const [row] = await db().select().from(schema.alerts).where(eq(schema.alerts.name, "Texted from the page"));
+    const recipients = await db().select().from(schema.alertRecipients).where(eq(schema.alertRecipients.alertId, row.id));
+    expect(recipients.map((x) => [x.userId, x.channel])).toEqual([
+      [3, "text"],
+      [5, "both"],
+    ]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { alertFields, alertId, alertTestFields, ALERT_MSG, checkAlert, normaliseAlert, type AlertKey } from "~/schemas/alerts";
+import { alertFields, alertId, alertTestFields, ALERT_MSG, CHANNELS, checkAlert, normaliseAlert, type AlertKey } from "~/schemas/alerts";
 import { nestDays, weekFlags, WEEKDAYS, type Weekday } from "~/schemas/week";
 import * as alerts from "~/services/alerts.server";
 import type { AlertDetails, AlertListRow } from "~/services/alerts.server";
@@ -129,7 +129,9 @@ function detailsPayload(x: AlertDetails) {
     end_time: wireTime(al.endTime),
     time_zone: x.zone?.id ? { id: x.zone.id, name: x.zone.name, full_time_zone: x.zone.label } : null,
     emails: x.recipients.map((r) =>
-      r.userId ? { id: r.userId, name: r.name ?? r.email, type: "User", e_mail: r.email } : { id: null, name: r.email, type: "Email", e_mail: r.email },
+      r.userId
+        ? { id: r.userId, name: r.name ?? r.email, type: "User", e_mail: r.email, channel: r.channel }
+        : { id: null, name: r.email, type: "Email", e_mail: r.email, channel: r.channel },
     ),
     language: al.language,
     lastActivity: al.lastRunAt,
@@ -139,6 +141,9 @@ function detailsPayload(x: AlertDetails) {
 
 const picker = z.object({ id: z.number().nullable(), name: z.string(), type: z.string(), e_mail: z.string().optional() });
 const bitShape = z.enum(["1", "0"]);
+const CHANNEL_DOC =
+  "how the recipient hears of a firing: email (the default), text (the mail's subject line by text message to the user's own phone) or both; text and both only for type User, only when the company's alert_texts setting is on, and only for a user with a mobile phone number";
+const recipientShape = picker.extend({ channel: z.enum(CHANNELS).describe(CHANNEL_DOC) });
 const activityShape = z.object({ id: z.number(), name: z.string(), type: z.string(), alert_conditions: z.string() });
 const detailsShape = z.object({
   id: z.number(),
@@ -160,7 +165,7 @@ const detailsShape = z.object({
   zone: z.number().nullable(),
   days: z.string().describe("seven 0/1 characters, Monday first"),
   time_zone: z.object({ id: z.number(), name: z.string(), full_time_zone: z.string() }).nullable(),
-  emails: z.array(picker),
+  emails: z.array(recipientShape),
   language: z.enum(["en", "es"]).describe("the language of the alert's mail"),
   lastActivity: z.number().nullable(),
   lastActivityID: z.number().nullable(),
@@ -224,7 +229,7 @@ export const alertEndpoints = [
     path: "/user/addAlert",
     tag,
     summary:
-      "Creates an alert. It fires for any of `activities` (a list of {id} or {name}, or names or ids; at most 20); the spec's single `activity` is still read and joins the list. An activity the company cannot have (a platform event) is refused with 400. `language` (en or es, default en) is the mail's. Dates YYYY-MM-DD, times HH:mm:00; pickers are lists of {id, name, type} (type 'Any User'/'Any Device' or id null: any). Needs the add right.",
+      "Creates an alert. It fires for any of `activities` (a list of {id} or {name}, or names or ids; at most 20); the spec's single `activity` is still read and joins the list. An activity the company cannot have (a platform event) is refused with 400. `language` (en or es, default en) is the mail's. Dates YYYY-MM-DD, times HH:mm:00; pickers are lists of {id, name, type} (type 'Any User'/'Any Device' or id null: any). `emails` lists picked users {id, type 'User', channel} and addresses; a user's channel is email (the default), text or both: text and both need the company's alert_texts setting and the user's mobile phone number (400 otherwise), and only the company's users can be texted (a typed address cannot; a user of another company is a 404). Needs the add right.",
     auth: "token",
     permission: { modules: "activity", action: "add" },
     body: addBody,

@@ -42,6 +42,7 @@ const SETTINGS_WIRE = {
   activityHotDays: "activity_hot_days",
   activityRetentionDays: "activity_retention_days",
   activityRetentionAction: "activity_retention_action",
+  alertTexts: "alert_texts",
 } as const satisfies Record<SettingsKey, string>;
 
 /** The activity log's policy as the OpenAPI document explains it, in the body and the answer alike. */
@@ -51,7 +52,9 @@ const ACTIVITY_DOC = {
   retentionAction: "What happens to activity older than activity_retention_days: delete removes the entries; anonymise keeps them with the people in them removed.",
 };
 const KEPT_WHEN_ABSENT = " Absent keeps the stored value.";
-const { activityHotDays, activityRetentionDays, activityRetentionAction } = companySettingsFields.shape;
+const ALERT_TEXTS_DOC =
+  "'1': alert recipients who are the company's users may be texted (each recipient's channel: email, text or both); '0' (the default): alerts only mail. Texts go to the user's own phone, through the text-message limits.";
+const { activityHotDays, activityRetentionDays, activityRetentionAction, alertTexts } = companySettingsFields.shape;
 
 /** A settings body in the spec's names, checked as the page's form is, as the settings the service takes. */
 const settingsBody = wireObject(
@@ -59,6 +62,7 @@ const settingsBody = wireObject(
     activityHotDays: activityHotDays.describe(ACTIVITY_DOC.hotDays + KEPT_WHEN_ABSENT),
     activityRetentionDays: activityRetentionDays.describe(ACTIVITY_DOC.retentionDays + KEPT_WHEN_ABSENT),
     activityRetentionAction: activityRetentionAction.describe(ACTIVITY_DOC.retentionAction + KEPT_WHEN_ABSENT),
+    alertTexts: alertTexts.describe(ALERT_TEXTS_DOC + " Also true/false. Absent keeps the stored value."),
   }),
   SETTINGS_WIRE,
 )
@@ -91,6 +95,7 @@ function settingsPayload(s: SettingsRow | null, schedule: ScheduleOpen, assigned
     activity_hot_days: s?.activityHotDays ?? HOT_DAYS.default,
     activity_retention_days: s?.activityRetentionDays ?? null,
     activity_retention_action: s?.activityRetentionAction ?? "delete",
+    alert_texts: bit(!!s?.alertTexts),
     schedule_opens: schedule.week.map((d) => ({ scheduleDay: d.day, openWholeDay: d.openWholeDay, openTime: d.openTime, closeTime: d.closeTime })),
     schedule_exceptions: schedule.exceptions.map((e) => ({ id: e.id, exceptionDate: e.date, openWholeDay: e.openWholeDay, openTime: e.openTime, closeTime: e.closeTime })),
     fob_programmers: assigned.map(programmerPayload),
@@ -122,6 +127,7 @@ const settingsShape = z.object({
   activity_hot_days: z.number().int().describe(ACTIVITY_DOC.hotDays),
   activity_retention_days: z.number().int().nullable().describe(ACTIVITY_DOC.retentionDays),
   activity_retention_action: z.enum(RETENTION_ACTIONS).describe(ACTIVITY_DOC.retentionAction),
+  alert_texts: flagShape.describe(ALERT_TEXTS_DOC),
   schedule_opens: z.array(dayShape),
   schedule_exceptions: z.array(dayShape.omit({ scheduleDay: true }).extend({ id: z.number(), exceptionDate: z.string() })),
   fob_programmers: z.array(programmerShape),
@@ -147,7 +153,7 @@ export const settingsEndpoints = [
     path: "/settings/modifyCompanySettings",
     tag: "Company settings",
     summary:
-      "Saves the settings object. password_reset_secondary_action is kept only for the text mode and password_reset_phone (required) only for admin: a national number is read in default_country_code (or password_reset_phone_country), and it comes back as E.164. The activity log's activity_hot_days, activity_retention_days (null: indefinitely) and activity_retention_action may be left out to keep their stored values. The first save also creates a closed seven-day schedule and one closed exception dated today. Needs the modify right.",
+      "Saves the settings object. password_reset_secondary_action is kept only for the text mode and password_reset_phone (required) only for admin: a national number is read in default_country_code (or password_reset_phone_country), and it comes back as E.164. The activity log's activity_hot_days, activity_retention_days (null: indefinitely) and activity_retention_action may be left out to keep their stored values, and so may alert_texts (allows alerts by text message; off by default). The first save also creates a closed seven-day schedule and one closed exception dated today. Needs the modify right.",
     auth: "token",
     permission: { modules: SETTINGS_MODULE, action: "modify" },
     body: settingsBody,

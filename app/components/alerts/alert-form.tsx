@@ -10,7 +10,7 @@ import { Input } from "~/components/ui/input";
 import { SearchPicker, type PickerOption } from "~/components/ui/search-picker";
 import { translateMessage } from "~/i18n/messages";
 import { alertAddFormSchema, alertModifyFormSchema, type AlertActionData } from "~/schemas/alert-form";
-import { CONDITION_FIELDS, CONDITION_MSG, type ConditionField } from "~/schemas/alerts";
+import { CONDITION_FIELDS, CONDITION_MSG, type Channel, type ConditionField } from "~/schemas/alerts";
 import { parseOptionsFor } from "~/utils/form-options";
 import { activityName } from "./activity-name";
 import { STEP_OF, StepNav, STEPS } from "./alert-steps";
@@ -29,6 +29,8 @@ export type AlertFormValues = {
   schedule: "any" | "custom";
   timeZoneId: string;
   recipientUsers: PickerOption[];
+  /** Each picked user's channel by id; absent is e-mail. */
+  recipientChannels: Record<string, Channel>;
   recipientEmails: string;
 } & CustomSchedule;
 
@@ -36,6 +38,8 @@ export type AlertFormValues = {
 export type AlertOptions = {
   activities: { id: number; name: string; type: string; alertConditions: string }[];
   zones: { id: number; label: string }[];
+  /** The company allows alerts by text message. */
+  textsAllowed: boolean;
 };
 
 /** `readOnly`: a role that may see alerts but not change them gets the form disabled, without save or test mail. */
@@ -65,6 +69,7 @@ export function AlertForm({ mode, values, options, today, readOnly = false }: Pr
   });
   const [recipientUsers, setRecipientUsers] = useState(values.recipientUsers);
   const [recipientEmails, setRecipientEmails] = useState(values.recipientEmails);
+  const [channels, setChannels] = useState(values.recipientChannels);
   const chipTexts = useChipTexts();
 
   // Errors "Next" found on fields the browser schema does not check (a condition's picker); a change clears its own.
@@ -183,6 +188,9 @@ export function AlertForm({ mode, values, options, today, readOnly = false }: Pr
               setRecipientUsers={setRecipientUsers}
               recipientEmails={recipientEmails}
               setRecipientEmails={setRecipientEmails}
+              textsAllowed={options.textsAllowed}
+              channels={channels}
+              setChannel={(id, channel) => setChannels((x) => ({ ...x, [id]: channel }))}
               name={name}
               error={err("recipients")}
               sent={actionData?.sent}

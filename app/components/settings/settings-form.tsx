@@ -110,6 +110,7 @@ export function SettingsForm({ settings: s, zones, canModify }: Props) {
             <div className="grid content-start gap-4">
               {toggle("biometricSecurity", t("biometric"), !!s?.biometricSecurity)}
               {toggle("require2fa", t("twoFactor"), !!s?.require2fa)}
+              {toggle("alertTexts", t("alertTexts"), !!s?.alertTexts, t("alertTextsHint"))}
             </div>
           </CardContent>
         </Card>

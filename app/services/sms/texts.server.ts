@@ -11,7 +11,14 @@ import { SmsError, type SmsSender } from "./sender.server";
 /** Texts per user and per company in an hour; a code-bearing text is worthless beyond these. */
 export const TEXT_LIMIT = { perUser: 5, perCompany: 200, windowMs: 60 * 60 * 1000 } as const;
 
-export type Text = { companyId: number; userId: number; to: string; body: string; purpose: string };
+/** The number form texts go to (decision 0037 stores phones so). */
+export const E164 = /^\+[1-9]\d{6,14}$/;
+
+/**
+ * `alerts`: an alert text counts against its own per-user limit, so that alerts cannot use up the
+ * texts that carry a user's sign-in or reset codes; the company's limit is shared (decision 0073).
+ */
+export type Text = { companyId: number; userId: number; to: string; body: string; purpose: string; alerts?: boolean };
 
 /** The last four digits only: the log is read by every admin of the company. */
 const masked = (phone: string) => (phone ? `…${phone.slice(-4)}` : "no phone number");
@@ -33,8 +40,9 @@ export async function sendText(db: Db, sender: SmsSender, text: Text, now: numbe
 
 /** Why the text was not delivered, or null once the provider accepted it. */
 async function refusal(db: Db, sender: SmsSender, text: Text, now: number): Promise<string | null> {
-  if (!/^\+[1-9]\d{6,14}$/.test(text.to)) return "no phone number in E.164 form";
-  if (await overRateLimit(db, `sms:user:${text.userId}`, TEXT_LIMIT.perUser, TEXT_LIMIT.windowMs, now)) return "the user's hourly text limit is reached";
+  if (!E164.test(text.to)) return "no phone number in E.164 form";
+  if (await overRateLimit(db, `sms:${text.alerts ? "alerts:" : ""}user:${text.userId}`, TEXT_LIMIT.perUser, TEXT_LIMIT.windowMs, now))
+    return "the user's hourly text limit is reached";
   if (await overRateLimit(db, `sms:company:${text.companyId}`, TEXT_LIMIT.perCompany, TEXT_LIMIT.windowMs, now)) return "the company's hourly text limit is reached";
   try {
     await sender.send(text.to, text.body);

@@ -1,0 +1,41 @@
+/**
+ * Sends the alert texts the engine queued (decision 0073), beside the mail outbox: after the queue
+ * consumer's run and every minute from the cron. Each text goes through `sendText`, so the limits
+ * apply and a text not delivered is written to the activity log. A text is tried once: a drain claims
+ * the row before sending, so two drains never send it twice, and a refused text is not retried (an
+ * alert text an hour late says little; the log says why it did not arrive).
+ */
+import { and, asc, eq, isNull } from "drizzle-orm";
+import { dbFromEnv, nowMs, schema } from "~/utils/db.server";
+import { smsSender, type SmsEnv } from "./sender.server";
+import { sendText } from "./texts.server";
+
+const { textOutbox: tx, users: u } = schema;
+
+export async function drainTexts(env: SmsEnv & { DB: D1Database }, { limit = 50, now = nowMs() } = {}): Promise<{ sent: number; failed: number }> {
+  const db = dbFromEnv(env);
+  const sender = smsSender(env);
+  const rows = await db.select().from(tx).where(isNull(tx.claimedAt)).orderBy(asc(tx.createdAt), asc(tx.id)).limit(limit);
+  let sent = 0;
+  let failed = 0;
+  for (const row of rows) {
+    const claimed = await db
+      .update(tx)
+      .set({ claimedAt: now })
+      .where(and(eq(tx.id, row.id), isNull(tx.claimedAt)))
+      .returning({ id: tx.id });
+    if (!claimed.length) continue;
+    // The number the company has for its user now; a user gone or made inactive since is not texted.
+    const [user] = await db
+      .select({ phone: u.phoneNumber })
+      .from(u)
+      .where(and(eq(u.id, row.userId), eq(u.companyId, row.companyId), isNull(u.deletedAt), eq(u.isInactive, false)))
+      .limit(1);
+    const delivered =
+      !!user && (await sendText(db, sender, { companyId: row.companyId, userId: row.userId, to: user.phone, body: row.body, purpose: row.purpose, alerts: true }, now));
+    await db.update(tx).set({ delivered }).where(eq(tx.id, row.id));
+    if (delivered) sent++;
+    else failed++;
+  }
+  return { sent, failed };
+}
