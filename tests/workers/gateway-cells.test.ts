@@ -3,7 +3,10 @@
  * moved to cell "b", the main cell's gateway has its events and board presence for BETA's doors refused as
  * not served: nothing reaches BETA's log or BETA's devices. Cell b's gateway is the mirror image. A company
  * moved by the platform administrator is still served by the cell it left for 24 hours, so events its old
- * gateway buffered drain; one sent through both cells is stored once.
+ * gateway buffered drain; one sent through both cells is stored once. A device transferred to a company of
+ * another cell gets the same day in the cell it left, and within it its events are filed by board time:
+ * from before the transfer into the log of the company it left, the others into the one it joined
+ * (decision 0074).
  */
 import { env } from "cloudflare:test";
 import { eq, inArray } from "drizzle-orm";
@@ -106,6 +109,7 @@ describe("a company moving between cells", () => {
     await movedAt(workerNow() - 23 * HOUR);
     const late = opened(acmeDoor);
     expect(await post(MAIN_SECRET, [late])).toMatchObject({ accepted: 1, rejected: [] });
+    expect(await logged(ACME, [late.id])).toEqual([late.id]);
 
     await movedAt(workerNow() - 24 * HOUR - 60_000);
     const [tooLate, viaNew] = [opened(acmeDoor), opened(acmeDoor)];
@@ -214,6 +218,7 @@ describe("a device transferred to a company of another cell", () => {
     expect((await post(MAIN_SECRET, [tooLate])).rejected.map((x) => x.reason)).toEqual(["device not served by this gateway"]);
     expect(await logged(ACME, [tooLate.id])).toEqual([]);
     expect(await logged(RSL1, [tooLate.id])).toEqual([]);
+    expect(await post(CELL_B_SECRET, [openedAt(workerNow())])).toMatchObject({ accepted: 1, rejected: [] });
   });
 
   it("after the day, an event from before the transfer goes to the device's company", async () => {
