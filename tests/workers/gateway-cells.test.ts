@@ -207,6 +207,14 @@ describe("a device transferred to a company of another cell", () => {
     expect(rows).toEqual([{ by: person.id, target: person.id }]);
   });
 
+  it("a first person in from before the transfer counts for the company it left, not for the doors of the one it joined", async () => {
+    const firstIn = { ...openedAt((await transferAt()) - 3_000), type: "schedule.firstEntry" };
+    expect(await post(MAIN_SECRET, [firstIn])).toMatchObject({ accepted: 1, rejected: [] });
+    const f = schema.companyFirstEntries;
+    const entries = await db().select({ companyId: f.companyId }).from(f).where(eq(f.at, firstIn.at));
+    expect(entries).toEqual([{ companyId: RSL1 }]);
+  });
+
   it("the old cell is served 23 hours after the transfer and refused after 24; another cell never", async () => {
     await transferredAgo(23 * HOUR);
     const late = openedAt(workerNow());
