@@ -461,6 +461,8 @@ export const devices = sqliteTable(
     /** The cell the device left in its last transfer, and when: its gateway may still deliver buffered events for a while. */
     previousCell: text("previous_cell"),
     cellMovedAt: integer("cell_moved_at"),
+    /** The company the device left in its last transfer: its events from before then go to it for a while (0040). */
+    previousCompanyId: integer("previous_company_id"),
     deletedAt: integer("deleted_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

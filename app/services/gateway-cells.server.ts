@@ -4,16 +4,27 @@
  * of another cell is refused as not served, and nothing of it is written. For MOVE_GRACE_MS after a company
  * moves, or a device is transferred to a company of another cell, the cell it left is still served for it:
  * events its gateway buffered before the boards moved drain (the event id dedups one sent through both
- * cells). They are written to the device's company of now, as after a transfer within one cell.
+ * cells). Within that time a transferred device's events go by their board time (decision 0074): from
+ * before the transfer to the company it left, the others to the one it joined, whichever cell sends them.
  */
 import { and, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import { inChunks, schema, type Db } from "~/utils/db.server";
 
 export const NOT_SERVED = "device not served by this gateway";
-/** How long the cell a company left still delivers its events. */
+/** How long the cell a company or a transferred device left still delivers its events. */
 export const MOVE_GRACE_MS = 24 * 3600_000;
 
-export type ReportedDevice = { id: number; companyId: number; fullName: string; served: boolean };
+/**
+ * `transfer`: the device's transfer less than MOVE_GRACE_MS ago, if it had one: the company it left and
+ * the instant (the Worker's clock).
+ */
+export type ReportedDevice = {
+  id: number;
+  companyId: number;
+  fullName: string;
+  served: boolean;
+  transfer: { fromCompanyId: number; at: number } | null;
+};
 
 /** The cell a gateway serves. */
 export async function cellOf(db: Db, gatewayId: number): Promise<string> {
@@ -23,8 +34,8 @@ export async function cellOf(db: Db, gatewayId: number): Promise<string> {
 
 /**
  * The devices among `ids` that exist, each with whether `gatewayId` serves it (its company is in the
- * gateway's cell, or the company or the device left that cell less than MOVE_GRACE_MS before `now`). Without a gateway (the console's own
- * callers) every device is served.
+ * gateway's cell, or the company or the device left that cell less than MOVE_GRACE_MS before `now`) and
+ * its recent transfer. Without a gateway (the console's own callers) every device is served.
  */
 export async function devicesReportedBy(db: Db, gatewayId: number | undefined, ids: number[], now: number): Promise<Map<number, ReportedDevice>> {
   const d = schema.devices;
@@ -39,9 +50,23 @@ export async function devicesReportedBy(db: Db, gatewayId: number | undefined, i
           and(eq(d.previousCell, gatewayCell), gt(d.cellMovedAt, now - MOVE_GRACE_MS)),
         )}, 0)`;
   const rows = await inChunks(ids, (part) =>
-    db.select({ id: d.id, companyId: d.companyId, fullName: d.fullName, served }).from(d).leftJoin(c, eq(c.id, d.companyId)).where(inArray(d.id, part)),
+    db
+      .select({ id: d.id, companyId: d.companyId, fullName: d.fullName, served, previousCompanyId: d.previousCompanyId, movedAt: d.cellMovedAt })
+      .from(d)
+      .leftJoin(c, eq(c.id, d.companyId))
+      .where(inArray(d.id, part)),
   );
-  return new Map(rows.map((r) => [r.id, { ...r, served: Boolean(r.served) }]));
+  return new Map(
+    rows.map(({ previousCompanyId, movedAt, ...r }) => {
+      const recent = previousCompanyId !== null && movedAt !== null && movedAt > now - MOVE_GRACE_MS;
+      return [r.id, { ...r, served: Boolean(r.served), transfer: recent ? { fromCompanyId: previousCompanyId, at: movedAt } : null }];
+    }),
+  );
+}
+
+/** The company whose log gets an event of `device` that happened at `at` (board time): decision 0074. */
+export function companyAt(device: ReportedDevice, at: number): number {
+  return device.transfer && at < device.transfer.at ? device.transfer.fromCompanyId : device.companyId;
 }
 
 /** Where a live device's boards connect: its company's cell and that cell's MQTT endpoint, or null. */

@@ -3,7 +3,8 @@
  *
  * Idempotent by event id: rows go in with `ON CONFLICT (event_id) DO NOTHING RETURNING`, so a batch
  * re-sent after a gateway crash creates nothing twice and the answer still counts it as delivered.
- * The company always comes from the device record, never from the payload. An event the Worker
+ * The company always comes from the device record, never from the payload (for a device transferred
+ * within the last day, the company it had when the event happened: decision 0074). An event the Worker
  * cannot place (unknown device, malformed entry, type without a catalogue name) is reported in
  * `rejected` instead of failing the batch: one poison event must not block the gateway's queue (the
  * gateway keeps it in its dead-letter file and offers it again later).
@@ -20,7 +21,7 @@ import { inChunks, schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import type { EventBatchResult, WireEvent } from "../../gateway/src/protocol/wire";
 import { isPresence, presenceStatements } from "./board-presence.server";
-import { devicesReportedBy, NOT_SERVED } from "./gateway-cells.server";
+import { companyAt, devicesReportedBy, NOT_SERVED } from "./gateway-cells.server";
 
 export const MAX_EVENTS = 1000;
 
@@ -178,10 +179,11 @@ export async function ingestEvents(env: CompanyLogEnv, db: Db, rawEvents: unknow
       rejected.push({ id: e.id, reason: m });
       continue;
     }
+    const companyId = companyAt(device, e.at);
     const userId = Number(e.data.userId);
-    const targetUserId = users.get(userId) === device.companyId ? userId : null;
+    const targetUserId = users.get(userId) === companyId ? userId : null;
     rows.push({
-      companyId: device.companyId,
+      companyId,
       name: m.name,
       operationType: "Device",
       createdByUserId: targetUserId,
@@ -193,7 +195,7 @@ export async function ingestEvents(env: CompanyLogEnv, db: Db, rawEvents: unknow
       eventId: e.id,
       at: e.at,
     });
-    state.note(e, device);
+    state.note(e, device, companyId);
     if (e.type === "command.result") commandResults.push({ deviceId: device.id, cmd: e.data.cmd, ok: e.data.ok === true, error: e.data.error });
   }
 
@@ -243,16 +245,17 @@ class DeviceState {
   /** e-keys that opened a door, by key id: a one-time key among them is used from then on */
   opened = new Map<number, { at: number; companyId: number }>();
 
-  note(e: GatewayEvent, device: Device) {
+  /** `companyId`: the company the event belongs to (companyAt); the device's own facts stay on the device. */
+  note(e: GatewayEvent, device: Device, companyId: number) {
     const id = device.id;
     this.lastAt.set(id, Math.max(this.lastAt.get(id) ?? 0, e.at));
     const d = e.data;
     const keyId = Number(d.keyId);
     if (e.type === "access.granted" && d.keyKind === "ekey" && Number.isSafeInteger(keyId) && keyId > 0 && !this.opened.has(keyId)) {
-      this.opened.set(keyId, { at: e.at, companyId: device.companyId });
+      this.opened.set(keyId, { at: e.at, companyId });
     }
     if (e.type === "battery" && (this.battery.get(id)?.at ?? 0) <= e.at) this.battery.set(id, { at: e.at, low: (num(d.percent) ?? 100) < LOW_BATTERY });
-    if (e.type === "schedule.firstEntry") this.firstEntry.set(device.companyId, Math.max(this.firstEntry.get(device.companyId) ?? 0, e.at));
+    if (e.type === "schedule.firstEntry") this.firstEntry.set(companyId, Math.max(this.firstEntry.get(companyId) ?? 0, e.at));
     const door = doorStateOf(e);
     if (door && (this.door.get(id)?.at ?? 0) <= e.at) this.door.set(id, { at: e.at, state: door });
     if (e.type === "location" && (this.location.get(id)?.at ?? 0) <= e.at) this.location.set(id, { at: e.at, lat: num(d.lat)!, lon: num(d.lon)! });

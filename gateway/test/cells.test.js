@@ -185,18 +185,20 @@ test(`a company moved with ${FLEET} boards connected: each is redirected while c
 })
 
 // The cell a transferred device left still delivers the events its gateway acknowledged before the transfer
-// (the Worker serves it there for 24 hours, as for a company that moved: devices.previous_cell).
-test('a single device transferred to a company of the other cell: its board is redirected, and every event sent meanwhile arrives once', async () => {
+// (the Worker serves it there for 24 hours, as for a company that moved: devices.previous_cell), each into the
+// log of the company its board time names (decision 0074).
+test(`a single device transferred to a company of the other cell: its board is redirected, and all ${TRANSFER_EVENTS} events sent meanwhile arrive once, each in its company's log`, async (t) => {
   const t1 = await board(gwA, 't1', { retryMs: 50 }).connect()
   await t1.next('config')
   const ids = Array.from({ length: TRANSFER_EVENTS }, (_, i) => `tr-${i}`)
   let next = 0
-  let transferred = false
+  /** @type {Set<string>|null} the rows stored when the device was transferred */
+  let storedAtTransfer = null
   const sender = async () => {
     while (next < ids.length) {
       const id = ids[next++]
-      if (next === TRANSFER_EVENTS / 4 && !transferred) {
-        transferred = true
+      if (next === TRANSFER_EVENTS / 4 && !storedAtTransfer) {
+        storedAtTransfer = new Set(worker.rows.keys())
         worker.transferDevice('t1', 'BETA')
       }
       await t1.deliver('door.opened', {}, { id })
@@ -204,15 +206,38 @@ test('a single device transferred to a company of the other cell: its board is r
   }
   await Promise.all(Array.from({ length: 8 }, sender))
   assert.equal(t1.url, urlB, 'the board followed its device to the other cell')
+  assert.equal(t1.moves, 1)
   await until(() => t1.last.get('config')?.companyId === 'BETA', { what: "the new cell's configuration" })
-  await until(() => gwA.queue.length === 0, { timeoutMs: 20_000, what: "the old cell's queue drained" })
-  assert.equal(gwA.replica.get('device', 't1'), undefined, 'the old cell forgot the device')
-  await until(() => gwB.queue.length === 0, { timeoutMs: 20_000, what: "the new cell's queue drained" })
+
+  // every event was acknowledged by one cell: once both queues are empty, the Worker has answered for each
+  await until(() => gwA.queue.length === 0 && gwB.queue.length === 0, { timeoutMs: 20_000, what: "both cells' queues drained" })
   assert.deepEqual(
     ids.filter((id) => !worker.rows.has(`t1/${id}`)),
     [],
     'every event at the Worker'
   )
+  const rows = ids.map((id) => worker.rows.get(`t1/${id}`))
+  const transferredAt = worker.deviceMoves.get('t1').at
+  const misfiled = rows.filter((r) => r.companyId !== (r.at < transferredAt ? 'ACME' : 'BETA')).map((r) => r.id)
+  assert.deepEqual(misfiled, [], 'events from before the transfer in the log of the company it left, the others in the one it joined')
+  const figures = {
+    oldCell: rows.filter((r) => r.gatewayId === 'gw-a').length,
+    newCell: rows.filter((r) => r.gatewayId === 'gw-b').length,
+    // what the grace carries: the old cell's, stored after the transfer
+    oldCellAfterTransfer: rows.filter((r) => r.gatewayId === 'gw-a' && !storedAtTransfer?.has(r.id)).length,
+    toAcme: rows.filter((r) => r.companyId === 'ACME').length
+  }
+  assert.ok(figures.oldCellAfterTransfer > 0 && figures.newCell > 0, `events went through both cells: ${JSON.stringify(figures)}`)
+  assert.equal(figures.oldCell + figures.newCell, TRANSFER_EVENTS, 'each id once')
+  t.diagnostic(JSON.stringify(figures))
+
+  // the old cell forgot the board
+  assert.equal(gwA.replica.get('device', 't1'), undefined)
+  assert.equal(gwA.replica.get('boardCredential', 't1'), undefined)
+  await until(async () => (await gwA.aedes.persistence.subscriptionsByClient({ id: 't1' })).length === 0, { what: 'the session gone from the old cell' })
+  const retained = []
+  for await (const p of gwA.aedes.persistence.createRetainedStreamCombi(['boards/t1/#'])) retained.push(p.topic)
+  assert.deepEqual(retained, [])
   await t1.close()
 })
 

@@ -3,7 +3,10 @@
  * moved to cell "b", the main cell's gateway has its events and board presence for BETA's doors refused as
  * not served: nothing reaches BETA's log or BETA's devices. Cell b's gateway is the mirror image. A company
  * moved by the platform administrator is still served by the cell it left for 24 hours, so events its old
- * gateway buffered drain; one sent through both cells is stored once.
+ * gateway buffered drain; one sent through both cells is stored once. A device transferred to a company of
+ * another cell gets the same day in the cell it left, and within it its events are filed by board time:
+ * from before the transfer into the log of the company it left, the others into the one it joined
+ * (decision 0074).
  */
 import { env } from "cloudflare:test";
 import { eq, inArray } from "drizzle-orm";
@@ -25,7 +28,7 @@ async function post(secret: string, events: unknown[]) {
     body: JSON.stringify({ v: 1, events }),
   });
   expect(res.status).toBe(200);
-  return (await res.json()) as { accepted: number; rejected: { id: string; reason: string }[] };
+  return (await res.json()) as { accepted: number; duplicates: number; rejected: { id: string; reason: string }[] };
 }
 
 let acmeDoor: number;
@@ -106,6 +109,7 @@ describe("a company moving between cells", () => {
     await movedAt(workerNow() - 23 * HOUR);
     const late = opened(acmeDoor);
     expect(await post(MAIN_SECRET, [late])).toMatchObject({ accepted: 1, rejected: [] });
+    expect(await logged(ACME, [late.id])).toEqual([late.id]);
 
     await movedAt(workerNow() - 24 * HOUR - 60_000);
     const [tooLate, viaNew] = [opened(acmeDoor), opened(acmeDoor)];
@@ -127,10 +131,22 @@ describe("a company moving between cells", () => {
 
 describe("a device transferred to a company of another cell", () => {
   const HOUR = 3_600_000;
+  const RSL1 = 2;
   const STOCK_BOARD = 17; // RSL1's stock, in the main cell
-  const transferredAt = (at: number) => db().update(schema.devices).set({ cellMovedAt: at }).where(eq(schema.devices.id, STOCK_BOARD));
+  const transferredAgo = (ms: number) =>
+    db()
+      .update(schema.devices)
+      .set({ cellMovedAt: workerNow() - ms })
+      .where(eq(schema.devices.id, STOCK_BOARD));
+  /** The transfer's instant as the Worker recorded it. */
+  const transferAt = async () => (await db().select({ at: schema.devices.cellMovedAt }).from(schema.devices).where(eq(schema.devices.id, STOCK_BOARD)))[0].at!;
+  const openedAt = (at: number) => ({ ...opened(STOCK_BOARD), at });
+  /** An event the main cell delivered while the board was still RSL1's. */
+  let deliveredBefore: ReturnType<typeof opened>;
 
   beforeAll(async () => {
+    deliveredBefore = openedAt(workerNow() - 60_000);
+    expect(await post(MAIN_SECRET, [deliveredBefore])).toMatchObject({ accepted: 1, rejected: [] });
     // ACME (now in cell b) left the main cell long ago: only the device's own transfer can serve it there.
     await db()
       .update(schema.companies)
@@ -145,23 +161,79 @@ describe("a device transferred to a company of another cell", () => {
       subscriptionTerm: 1,
     });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    expect(await db().select({ cell: schema.devices.previousCell }).from(schema.devices).where(eq(schema.devices.id, STOCK_BOARD))).toEqual([{ cell: "main" }]);
   });
 
-  it("the cell the board left still delivers its buffered events, into the new company's log, and the new cell too", async () => {
-    const [viaOld, viaNew] = [opened(STOCK_BOARD), opened(STOCK_BOARD)];
-    expect(await post(MAIN_SECRET, [viaOld])).toMatchObject({ accepted: 1, rejected: [] });
-    expect(await post(CELL_B_SECRET, [viaOld, viaNew])).toMatchObject({ accepted: 1, duplicates: 1, rejected: [] });
-    expect((await logged(ACME, [viaOld.id, viaNew.id])).sort()).toEqual([viaOld.id, viaNew.id].sort());
+  it("records the company and the cell it left, and when", async () => {
+    const [row] = await db().select().from(schema.devices).where(eq(schema.devices.id, STOCK_BOARD));
+    expect(row).toMatchObject({ companyId: ACME, previousCompanyId: RSL1, previousCell: "main" });
+    expect(Math.abs(row.cellMovedAt! - workerNow())).toBeLessThan(60_000);
+  });
+
+  it("an event from before the transfer that arrives after it goes to the company it left; a later one to the company it joined", async () => {
+    const at = await transferAt();
+    const [before, after] = [openedAt(at - 1_000), openedAt(at + 1_000)];
+    expect(await post(MAIN_SECRET, [before, after])).toMatchObject({ accepted: 2, duplicates: 0, rejected: [] });
+    expect(await logged(RSL1, [before.id, after.id])).toEqual([before.id]);
+    expect(await logged(ACME, [before.id, after.id])).toEqual([after.id]);
+    // the new cell sends them again (a PUBACK the board missed): each is stored once, where it already is
+    expect(await post(CELL_B_SECRET, [before, after])).toMatchObject({ accepted: 0, duplicates: 2, rejected: [] });
+    expect(await logged(RSL1, [before.id, after.id])).toEqual([before.id]);
+    expect(await logged(ACME, [before.id, after.id])).toEqual([after.id]);
+  });
+
+  it("an event the new cell sends first is stored once when the old cell sends it too, each in the log its board time names", async () => {
+    const at = await transferAt();
+    const [before, after] = [openedAt(at - 500), openedAt(at + 500)];
+    expect(await post(CELL_B_SECRET, [before, after])).toMatchObject({ accepted: 2, duplicates: 0, rejected: [] });
+    expect(await post(MAIN_SECRET, [before, after])).toMatchObject({ accepted: 0, duplicates: 2, rejected: [] });
+    expect(await logged(RSL1, [before.id, after.id])).toEqual([before.id]);
+    expect(await logged(ACME, [before.id, after.id])).toEqual([after.id]);
+  });
+
+  it("an event delivered before the transfer and sent again after it is a duplicate, not a copy in the new company's log", async () => {
+    expect(await post(MAIN_SECRET, [deliveredBefore])).toMatchObject({ accepted: 0, duplicates: 1, rejected: [] });
+    expect(await logged(RSL1, [deliveredBefore.id])).toEqual([deliveredBefore.id]);
+    expect(await logged(ACME, [deliveredBefore.id])).toEqual([]);
+  });
+
+  it("a person of the company it left is named on an entry from before the transfer", async () => {
+    const [person] = await db().select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.companyId, RSL1)).limit(1);
+    const granted = { ...openedAt((await transferAt()) - 2_000), type: "access.granted", data: { userId: person.id } };
+    expect(await post(MAIN_SECRET, [granted])).toMatchObject({ accepted: 1, rejected: [] });
+    const rows = await companyLog(RSL1)
+      .select({ by: schema.activityLogs.createdByUserId, target: schema.activityLogs.targetUserId })
+      .from(schema.activityLogs)
+      .where(eq(schema.activityLogs.eventId, granted.id));
+    expect(rows).toEqual([{ by: person.id, target: person.id }]);
+  });
+
+  it("a first person in from before the transfer counts for the company it left, not for the doors of the one it joined", async () => {
+    const firstIn = { ...openedAt((await transferAt()) - 3_000), type: "schedule.firstEntry" };
+    expect(await post(MAIN_SECRET, [firstIn])).toMatchObject({ accepted: 1, rejected: [] });
+    const f = schema.companyFirstEntries;
+    const entries = await db().select({ companyId: f.companyId }).from(f).where(eq(f.at, firstIn.at));
+    expect(entries).toEqual([{ companyId: RSL1 }]);
   });
 
   it("the old cell is served 23 hours after the transfer and refused after 24; another cell never", async () => {
-    await transferredAt(workerNow() - 23 * HOUR);
-    expect(await post(MAIN_SECRET, [opened(STOCK_BOARD)])).toMatchObject({ accepted: 1, rejected: [] });
-    expect((await post("cell-c-secret", [opened(STOCK_BOARD)])).rejected.map((x) => x.reason)).toEqual(["device not served by this gateway"]);
-    await transferredAt(workerNow() - 24 * HOUR - 60_000);
-    const tooLate = opened(STOCK_BOARD);
+    await transferredAgo(23 * HOUR);
+    const late = openedAt(workerNow());
+    expect(await post(MAIN_SECRET, [late])).toMatchObject({ accepted: 1, rejected: [] });
+    expect(await logged(ACME, [late.id])).toEqual([late.id]);
+    expect((await post("cell-c-secret", [openedAt(workerNow())])).rejected.map((x) => x.reason)).toEqual(["device not served by this gateway"]);
+    await transferredAgo(24 * HOUR + 60_000);
+    const tooLate = openedAt(workerNow());
     expect((await post(MAIN_SECRET, [tooLate])).rejected.map((x) => x.reason)).toEqual(["device not served by this gateway"]);
     expect(await logged(ACME, [tooLate.id])).toEqual([]);
+    expect(await logged(RSL1, [tooLate.id])).toEqual([]);
+    expect(await post(CELL_B_SECRET, [openedAt(workerNow())])).toMatchObject({ accepted: 1, rejected: [] });
+  });
+
+  it("after the day, an event from before the transfer goes to the device's company", async () => {
+    await transferredAgo(24 * HOUR + 60_000);
+    const old = openedAt((await transferAt()) - 1_000);
+    expect(await post(CELL_B_SECRET, [old])).toMatchObject({ accepted: 1, rejected: [] });
+    expect(await logged(ACME, [old.id])).toEqual([old.id]);
+    expect(await logged(RSL1, [old.id])).toEqual([]);
   });
 });

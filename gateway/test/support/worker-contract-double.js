@@ -9,7 +9,9 @@
  * `cell(name, …)` adds another or names a cell's MQTT endpoint (the feed's `cell` record). A record
  * goes to the feed of its company's cell (firmware to every cell); `moveCompany` deletes a company's
  * records from its old cell's feed and upserts them in the new one's. Events and presence are taken
- * from the cell that serves the device's company, and from its previous cell for 24 hours after a move.
+ * from the cell that serves the device's company, and from its previous cell for 24 hours after a move
+ * or a device's transfer; within that day a transferred device's events go to the company it left when
+ * their board time is before the transfer, to the one it joined otherwise (decision 0074).
  * Tests that only need the events contract can point at the real Worker instead via WORKER_URL.
  *
  * Run standalone: `node test/support/worker-contract-double.js --port 8787 --secret s`.
@@ -41,7 +43,7 @@ export const RECORDED_TYPES = [
 
 export class WorkerContractDouble {
   /** @type {{seq: number, type: string, op: string, id: string, data?: any}[]} */ changes = []
-  /** @type {Map<string, object>} event rows by id: the "activity log" */ rows = new Map()
+  /** @type {Map<string, any>} event rows by id, each with the `companyId` whose log holds it: the "activity log" */ rows = new Map()
   /** @type {Map<string, Buffer>} */ firmware = new Map()
   duplicates = 0
   requests = { changes: 0, events: 0, firmware: 0, claims: 0, cellLookups: 0 }
@@ -78,7 +80,7 @@ export class WorkerContractDouble {
   companyCells = new Map()
   /** @type {Map<string, {from: string, at: number}>} the last move of each company */
   moves = new Map()
-  /** @type {Map<string, {from: string, at: number}>} the last transfer of each device to another cell */
+  /** @type {Map<string, {from: string, fromCompanyId: string, at: number}>} the last transfer of each device: the cell and company it left */
   deviceMoves = new Map()
   /** @type {Map<string, string>} device id → company, kept after the device is removed */
   #deviceCompany = new Map()
@@ -150,11 +152,12 @@ export class WorkerContractDouble {
    * the old cell's feed deletes the device and its board credential and the new one's has them.
    */
   transferDevice(deviceId, toCompanyId) {
-    const from = this.cellOf(this.#deviceCompany.get(deviceId))
+    const fromCompanyId = this.#deviceCompany.get(deviceId)
+    const from = this.cellOf(fromCompanyId)
     const device = this.#live.get(`device ${deviceId}`)
     const credential = this.#live.get(`boardCredential ${deviceId}`)
+    this.deviceMoves.set(deviceId, { from, fromCompanyId, at: this.now() })
     if (from !== this.cellOf(toCompanyId)) {
-      this.deviceMoves.set(deviceId, { from, at: this.now() })
       append(this.cells.get(from).feed, { type: 'device', op: 'delete', id: deviceId })
       if (credential) append(this.cells.get(from).feed, { type: 'boardCredential', op: 'delete', id: deviceId })
     }
@@ -171,6 +174,12 @@ export class WorkerContractDouble {
     if (companyId === undefined || this.cellOf(companyId) === cell) return true
     const left = (move) => move?.from === cell && this.now() - move.at < 24 * 3600_000
     return left(this.moves.get(companyId)) || left(this.deviceMoves.get(deviceId))
+  }
+
+  /** The company whose log gets an event of the device at board time `at`: the one it left, within a day of a transfer, for an earlier event. */
+  #companyAt(deviceId, at) {
+    const t = this.deviceMoves.get(deviceId)
+    return t && this.now() - t.at < 24 * 3600_000 && at < t.at ? t.fromCompanyId : this.#deviceCompany.get(deviceId)
   }
 
   /** Queues a console command (an admin's unlock) until a gateway that holds the board claims it. */
@@ -290,7 +299,7 @@ export class WorkerContractDouble {
       if (reason) rejected.push({ id: ev.id, reason })
       else if (this.rows.has(ev.id)) duplicates++
       else {
-        this.rows.set(ev.id, ev)
+        this.rows.set(ev.id, { ...ev, companyId: this.#companyAt(ev.deviceId, ev.at) })
         accepted++
       }
     }
