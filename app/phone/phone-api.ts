@@ -9,6 +9,8 @@ export class PhoneApiError extends Error {
     message: string,
     /** The console's stable error code (e.g. biometric-required), when it sent one. */
     readonly code?: string,
+    /** The refusal's details (a 402's e_mail and phoneNumber, a 429's minutes or seconds). */
+    readonly payload?: Record<string, unknown>,
   ) {
     super(message);
   }
@@ -20,14 +22,19 @@ async function call<T>(method: "GET" | "POST", path: string, token: string | nul
     headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body ? { "Content-Type": "application/json" } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   });
-  const json = (await res.json().catch(() => ({}))) as { message?: string; payload?: unknown; token?: string; errorCode?: string };
-  if (!res.ok) throw new PhoneApiError(res.status, json.message ?? `HTTP ${res.status}`, json.errorCode);
+  const json = (await res.json().catch(() => ({}))) as { message?: string; payload?: Record<string, unknown>; token?: string; errorCode?: string };
+  if (!res.ok) throw new PhoneApiError(res.status, json.message ?? `HTTP ${res.status}`, json.errorCode, json.payload);
   return json as T;
 }
 
+export type SignedIn = { token: string; payload: { dispay_name: string; settings: PhoneSettings } };
+
 export const phoneApi = {
-  login: (input: Record<string, unknown>) =>
-    call<{ token: string; payload: { dispay_name: string; settings: import("./phone-store").PhoneSettings } }>("POST", "/login", null, input),
+  login: (input: Record<string, unknown>) => call<SignedIn>("POST", "/login", null, input),
+  /** The second half of a sign-in that answered 402: the code that was mailed or texted. */
+  twoFactor: (input: Record<string, unknown>) => call<SignedIn>("POST", "/twoFactorAuthenticate", null, input),
+  codeByText: (input: { companyId: string; userName: string }) =>
+    call<{ message: string; payload: { channel: "text" | "email" } }>("POST", "/sendTwoFactorCodeByText", null, input),
   keys: (token: string) => call<{ payload: KeysPayload }>("GET", "/keys", token),
   /** The keys with a verified assertion (required when the company requires biometrics). */
   keysVerified: (token: string, assertion: AssertionInput) => call<{ payload: KeysPayload }>("POST", "/keys", token, { assertion }),
