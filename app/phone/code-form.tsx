@@ -27,7 +27,9 @@ export function CodeForm({ step, onStep, onSignedIn }: { step: CodeStep; onStep:
   const [form, fields] = useForm({
     id: "phone-code",
     constraint: getZodConstraint(codeSchema),
-    shouldValidate: "onBlur",
+    // Checked when sent: leaving the empty field for "by text message" is no mistake.
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: codeSchema }),
     async onSubmit(event, { submission }) {
       event.preventDefault();

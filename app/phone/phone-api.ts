@@ -3,6 +3,13 @@ import type { AssertionInput, RegistrationInput } from "~/schemas/phone-webauthn
 import type { HeldKeys, PhoneSettings } from "./phone-store";
 
 type KeysPayload = Omit<HeldKeys, "fetchedAt"> & { now: number; settings: PhoneSettings };
+/** The doors of the phone's keys with a firmware release they do not run, and the company's policy (decision 0116). */
+export type PhoneFirmware = {
+  allowed: string;
+  forced: boolean;
+  mayStart: boolean;
+  doors: { id: number; name: string; installed: string | null; release: { id: number; version: string }; started: boolean }[];
+};
 export class PhoneApiError extends Error {
   constructor(
     readonly status: number,
@@ -43,5 +50,7 @@ export const phoneApi = {
   registerAuthenticator: (token: string, input: RegistrationInput) => call("POST", "/webauthn/register", token, input),
   activity: (token: string) => call<{ payload: { rows: import("./phone-store").HistoryRow[] } }>("GET", "/activity?page=1&pageSize=50", token),
   report: (token: string, events: import("./phone-store").PendingEvent[]) => call("POST", "/activity", token, { events }),
+  firmware: (token: string) => call<{ payload: PhoneFirmware }>("GET", "/firmware", token),
+  startFirmware: (token: string, deviceId: number) => call<{ message: string; payload: { releaseId: number; version: string } }>("POST", "/firmware/start", token, { deviceId }),
   logout: (token: string) => call("POST", "/logout", token),
 };

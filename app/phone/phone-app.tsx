@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { useCore } from "~/components/ekeys/use-core";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { CodeForm } from "./code-form";
+import { FirmwareUpdates } from "./firmware-updates";
 import { HistoryList } from "./history-list";
 import { KeysTab } from "./keys-tab";
 import { PhoneHeader } from "./phone-header";
@@ -13,13 +14,13 @@ import { usePhoneSession } from "./use-phone-session";
 /**
  * The phone web app (docs/decisions/0028-signed-offline-credentials.md): sign-in, the keys held on the
  * phone with "open now?" and "next open" computed here by the core, presenting a key to a door, and the
- * history. A company that requires two-factor authentication gets the code step after the password. Everything it shows comes from the phone's own storage, refreshed from /api/mobile while
+ * history, and the firmware updates of the keys' doors. A company that requires two-factor authentication gets the code step after the password. Everything it shows comes from the phone's own storage, refreshed from /api/mobile while
  * online, so it keeps working offline (a service worker keeps the page itself) until credentials expire.
  */
 export function PhoneApp() {
   const { t } = useTranslation("mobile");
   const core = useCore();
-  const { session, setSession, held, history, online, now, loaded, bioRefused, refresh, recordResult, signOut } = usePhoneSession();
+  const { session, setSession, held, history, online, now, loaded, bioRefused, firmware, refresh, refreshFirmware, recordResult, signOut } = usePhoneSession();
   const [codeStep, setCodeStep] = useState<CodeStep | null>(null);
   useEffect(() => setCodeStep(phoneStore.codeStep()), []);
   const toCodeStep = (step: CodeStep | null) => {
@@ -62,6 +63,7 @@ export function PhoneApp() {
               onVerifyAgain={() => void refresh(session)}
               onResult={recordResult}
             />
+            <FirmwareUpdates firmware={firmware} token={session.token} online={online} onStarted={() => refreshFirmware(session).catch(() => undefined)} />
           </TabsContent>
           <TabsContent value="history">
             <HistoryList rows={history} />

@@ -11,6 +11,7 @@ import * as authService from "~/services/auth.server";
 import { mobileLogin, mobileTwoFactor, myActivity, myKeys, reportAppEvents, assertMobile } from "~/services/mobile.server";
 import { firmwareStartSchema } from "~/schemas/firmware-start";
 import { startFirmwareUpdate } from "~/services/firmware-start.server";
+import { myDoorsFirmware } from "~/services/mobile-firmware.server";
 import { smsSender } from "~/services/sms/sender.server";
 import { issueChallenge, registerAuthenticator, verifyAssertion } from "~/services/phone-webauthn.server";
 import { companyLogDb } from "~/utils/company-log.server";
@@ -167,6 +168,29 @@ export const mobileEndpoints = [
     body: appEventsSchema,
     async handler({ env, db, auth, body, now }) {
       return { payload: await reportAppEvents(env, db, auth, body, now) };
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/firmware",
+    tag: "Mobile",
+    summary:
+      "The doors of the caller's keys that have a firmware release they do not run (their type's active release): installed version, the release, and whether its update was started; with the company's policy (allowed 'All Users' or 'Installer Only', forced) and mayStart, whether the caller may start an update (POST /firmware/start).",
+    auth: "token",
+    permission: "signed-in",
+    response: z.object({
+      message: z.string(),
+      payload: z.object({
+        allowed: z.string(),
+        forced: z.boolean(),
+        mayStart: z.boolean(),
+        doors: z.array(
+          z.object({ id: z.number(), name: z.string(), installed: z.string().nullable(), release: z.object({ id: z.number(), version: z.string() }), started: z.boolean() }),
+        ),
+      }),
+    }),
+    async handler({ db, auth }) {
+      return { payload: await myDoorsFirmware(db, auth) };
     },
   }),
   endpoint({
