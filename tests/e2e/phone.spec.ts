@@ -451,10 +451,10 @@ test.describe("two-factor sign-in on the phone", () => {
         const code = (await texted())!;
 
         // A wrong code: the console's answer, in the page's language; the step stays.
-        await page.getByLabel(x.code, { exact: true }).fill(code === "000000" ? "111111" : "000000");
+        await page.getByRole("textbox", { name: x.code, exact: true }).fill(code === "000000" ? "111111" : "000000");
         await page.getByRole("button", { name: x.verify }).click();
         await expect(page.getByRole("alert")).toHaveText(x.wrong);
-        await page.getByLabel(x.code, { exact: true }).fill(code);
+        await page.getByRole("textbox", { name: x.code, exact: true }).fill(code);
         await page.getByRole("button", { name: x.verify }).click();
 
         // Signed in: the phone fetched its keys (with their offline credentials) as after a password-only sign-in.
