@@ -88,12 +88,7 @@ export function CodeForm({ step, onStep, onSignedIn }: { step: CodeStep; onStep:
           {t("codeByText")}
         </Button>
       )}
-      <Button
-        type="button"
-        variant="outline"
-        className="w-full"
-        onClick={() => onStep(null)}
-      >
+      <Button type="button" variant="outline" className="w-full" onClick={() => onStep(null)}>
         {t("startOver")}
       </Button>
     </div>

@@ -501,10 +501,7 @@ test.describe("firmware update from the phone", () => {
   } as const;
 
   for (const [i, lang] of (["en", "es"] as const).entries()) {
-    test(`a door of the phone's keys shows a newer release; the start is confirmed, refused under Installer Only, started under All Users (${lang})`, async ({
-      page,
-      request,
-    }) => {
+    test(`a door of the phone's keys shows a newer release; the start is confirmed, refused under Installer Only, started under All Users (${lang})`, async ({ page, request }) => {
       const x = TEXT[lang];
       const root = await adminApi(request, "root");
       const acme = await adminApi(request, "acme");

@@ -134,7 +134,14 @@ describe("mobile sign-in", () => {
 
   it("is in the OpenAPI document", async () => {
     const doc = (await api(null, "GET", "/api/openapi.json")).body;
-    for (const path of ["/api/mobile/login", "/api/mobile/twoFactorAuthenticate", "/api/mobile/sendTwoFactorCodeByText", "/api/mobile/keys", "/api/mobile/activity", "/api/mobile/logout"])
+    for (const path of [
+      "/api/mobile/login",
+      "/api/mobile/twoFactorAuthenticate",
+      "/api/mobile/sendTwoFactorCodeByText",
+      "/api/mobile/keys",
+      "/api/mobile/activity",
+      "/api/mobile/logout",
+    ])
       expect(doc.paths[path]).toBeDefined();
   });
 
