@@ -3,12 +3,21 @@ import type { AssertionInput, RegistrationInput } from "~/schemas/phone-webauthn
 import type { HeldKeys, PhoneSettings } from "./phone-store";
 
 type KeysPayload = Omit<HeldKeys, "fetchedAt"> & { now: number; settings: PhoneSettings };
+/** The doors of the phone's keys with a firmware release they do not run, and the company's policy (decision 0116). */
+export type PhoneFirmware = {
+  allowed: string;
+  forced: boolean;
+  mayStart: boolean;
+  doors: { id: number; name: string; installed: string | null; release: { id: number; version: string }; started: boolean }[];
+};
 export class PhoneApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
     /** The console's stable error code (e.g. biometric-required), when it sent one. */
     readonly code?: string,
+    /** The refusal's details (a 402's e_mail and phoneNumber, a 429's minutes or seconds). */
+    readonly payload?: Record<string, unknown>,
   ) {
     super(message);
   }
@@ -20,14 +29,19 @@ async function call<T>(method: "GET" | "POST", path: string, token: string | nul
     headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body ? { "Content-Type": "application/json" } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   });
-  const json = (await res.json().catch(() => ({}))) as { message?: string; payload?: unknown; token?: string; errorCode?: string };
-  if (!res.ok) throw new PhoneApiError(res.status, json.message ?? `HTTP ${res.status}`, json.errorCode);
+  const json = (await res.json().catch(() => ({}))) as { message?: string; payload?: Record<string, unknown>; token?: string; errorCode?: string };
+  if (!res.ok) throw new PhoneApiError(res.status, json.message ?? `HTTP ${res.status}`, json.errorCode, json.payload);
   return json as T;
 }
 
+export type SignedIn = { token: string; payload: { dispay_name: string; settings: PhoneSettings } };
+
 export const phoneApi = {
-  login: (input: Record<string, unknown>) =>
-    call<{ token: string; payload: { dispay_name: string; settings: import("./phone-store").PhoneSettings } }>("POST", "/login", null, input),
+  login: (input: Record<string, unknown>) => call<SignedIn>("POST", "/login", null, input),
+  /** The second half of a sign-in that answered 402: the code that was mailed or texted. */
+  twoFactor: (input: Record<string, unknown>) => call<SignedIn>("POST", "/twoFactorAuthenticate", null, input),
+  codeByText: (input: { companyId: string; userName: string }) =>
+    call<{ message: string; payload: { channel: "text" | "email" } }>("POST", "/sendTwoFactorCodeByText", null, input),
   keys: (token: string) => call<{ payload: KeysPayload }>("GET", "/keys", token),
   /** The keys with a verified assertion (required when the company requires biometrics). */
   keysVerified: (token: string, assertion: AssertionInput) => call<{ payload: KeysPayload }>("POST", "/keys", token, { assertion }),
@@ -36,5 +50,7 @@ export const phoneApi = {
   registerAuthenticator: (token: string, input: RegistrationInput) => call("POST", "/webauthn/register", token, input),
   activity: (token: string) => call<{ payload: { rows: import("./phone-store").HistoryRow[] } }>("GET", "/activity?page=1&pageSize=50", token),
   report: (token: string, events: import("./phone-store").PendingEvent[]) => call("POST", "/activity", token, { events }),
+  firmware: (token: string) => call<{ payload: PhoneFirmware }>("GET", "/firmware", token),
+  startFirmware: (token: string, deviceId: number) => call<{ message: string; payload: { releaseId: number; version: string } }>("POST", "/firmware/start", token, { deviceId }),
   logout: (token: string) => call("POST", "/logout", token),
 };

@@ -1,22 +1,36 @@
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useCore } from "~/components/ekeys/use-core";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
+import { CodeForm } from "./code-form";
+import { FirmwareUpdates } from "./firmware-updates";
 import { HistoryList } from "./history-list";
 import { KeysTab } from "./keys-tab";
 import { PhoneHeader } from "./phone-header";
+import { phoneStore, type CodeStep, type PhoneSession } from "./phone-store";
 import { SignInForm } from "./sign-in-form";
 import { usePhoneSession } from "./use-phone-session";
 
 /**
  * The phone web app (docs/decisions/0028-signed-offline-credentials.md): sign-in, the keys held on the
  * phone with "open now?" and "next open" computed here by the core, presenting a key to a door, and the
- * history. Everything it shows comes from the phone's own storage, refreshed from /api/mobile while
+ * history, and the firmware updates of the keys' doors. A company that requires two-factor authentication gets the code step after the password. Everything it shows comes from the phone's own storage, refreshed from /api/mobile while
  * online, so it keeps working offline (a service worker keeps the page itself) until credentials expire.
  */
 export function PhoneApp() {
   const { t } = useTranslation("mobile");
   const core = useCore();
-  const { session, setSession, held, history, online, now, loaded, bioRefused, refresh, recordResult, signOut } = usePhoneSession();
+  const { session, setSession, held, history, online, now, loaded, bioRefused, firmware, refresh, refreshFirmware, recordResult, signOut } = usePhoneSession();
+  const [codeStep, setCodeStep] = useState<CodeStep | null>(null);
+  useEffect(() => setCodeStep(phoneStore.codeStep()), []);
+  const toCodeStep = (step: CodeStep | null) => {
+    phoneStore.setCodeStep(step);
+    setCodeStep(step);
+  };
+  const signedIn = (s: PhoneSession) => {
+    toCodeStep(null);
+    setSession(s);
+  };
   return (
     <main id="main" className="mx-auto flex min-h-screen max-w-md flex-col gap-4 p-4">
       <PhoneHeader signedIn={session !== null} onSignOut={signOut} />
@@ -28,9 +42,9 @@ export function PhoneApp() {
       {!loaded ? null : !session ? (
         <section aria-labelledby="sign-in-title" className="rounded-lg border bg-card p-4">
           <h2 id="sign-in-title" className="mb-4 text-lg font-semibold">
-            {t("signInTitle")}
+            {codeStep ? t("codeTitle") : t("signInTitle")}
           </h2>
-          <SignInForm onSignedIn={setSession} />
+          {codeStep ? <CodeForm step={codeStep} onStep={toCodeStep} onSignedIn={signedIn} /> : <SignInForm onSignedIn={signedIn} onCodeStep={toCodeStep} />}
         </section>
       ) : (
         <Tabs defaultValue="keys">
@@ -49,6 +63,7 @@ export function PhoneApp() {
               onVerifyAgain={() => void refresh(session)}
               onResult={recordResult}
             />
+            <FirmwareUpdates firmware={firmware} token={session.token} online={online} onStarted={() => refreshFirmware(session).catch(() => undefined)} />
           </TabsContent>
           <TabsContent value="history">
             <HistoryList rows={history} />

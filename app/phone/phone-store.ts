@@ -44,6 +44,13 @@ const REFUSED_KEY = "phone.refusedSignIn";
 /** A refused sign-in: the server's message and its error code ('single-device', '2fa-required'), when it sent one. */
 export type RefusedSignIn = { message: string; code: string | null };
 
+const CODE_STEP_KEY = "phone.codeStep";
+/**
+ * A sign-in waiting for its code (the console answered 402): whom it is for and where the code went
+ * (the e-mail address, or the masked phone number once it was texted). The password is not kept.
+ */
+export type CodeStep = { companyId: string; userName: string; email: string; phone: string; channel: "email" | "text" };
+
 export const phoneStore = {
   session: () => read<PhoneSession>(K.session),
   setSession: (s: PhoneSession) => write(K.session, s),
@@ -67,6 +74,15 @@ export const phoneStore = {
       return null;
     }
   },
+  /** The code step survives a reload of this tab (the person may switch to the mail app and back). */
+  codeStep: () => {
+    try {
+      return JSON.parse(sessionStorage.getItem(CODE_STEP_KEY) ?? "null") as CodeStep | null;
+    } catch {
+      return null;
+    }
+  },
+  setCodeStep: (step: CodeStep | null) => (step ? sessionStorage.setItem(CODE_STEP_KEY, JSON.stringify(step)) : sessionStorage.removeItem(CODE_STEP_KEY)),
   /** Signing out forgets everything of the account, not the installation id. */
   clear() {
     for (const key of [K.session, K.keys, K.history, K.pending]) localStorage.removeItem(key);

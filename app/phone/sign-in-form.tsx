@@ -9,13 +9,14 @@ import { Input } from "~/components/ui/input";
 import { translateMessage } from "~/i18n/messages";
 import { mobileLoginSchema } from "~/schemas/mobile";
 import { PhoneApiError, phoneApi } from "./phone-api";
-import { installationId, phoneStore, type PhoneSession } from "./phone-store";
+import { phoneStore, type CodeStep, type PhoneSession } from "./phone-store";
+import { codeStepOf, keepSession, phoneFields, refusalText } from "./phone-sign-in";
 
-/** The app's version, checked by the console against its minimum ('App update required, check the store'). */
-export const APP_VERSION = "1.0.0";
-
-/** Sign-in with company ID, e-mail or phone and password; the same schema checks here and on the server. */
-export function SignInForm({ onSignedIn }: { onSignedIn: (s: PhoneSession) => void }) {
+/**
+ * Sign-in with company ID, e-mail or phone and password; the same schema checks here and on the server.
+ * A company that requires two-factor authentication answers 402: the code step takes over.
+ */
+export function SignInForm({ onSignedIn, onCodeStep }: { onSignedIn: (s: PhoneSession) => void; onCodeStep: (step: CodeStep) => void }) {
   const { t, i18n } = useTranslation("mobile");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -23,7 +24,7 @@ export function SignInForm({ onSignedIn }: { onSignedIn: (s: PhoneSession) => vo
   useEffect(() => {
     const refused = phoneStore.takeRefusedSignIn();
     if (!refused) return;
-    const next = refused.code === "single-device" || refused.code === "2fa-required" ? refused.code : "other";
+    const next = refused.code === "single-device" ? refused.code : "other";
     setError(`${t("passwordSetRefused", { reason: translateMessage(t, refused.message, "mobile") })} ${t(`passwordSetRefusedNext.${next}`)}`);
   }, [t]);
   const [form, fields] = useForm({
@@ -36,19 +37,12 @@ export function SignInForm({ onSignedIn }: { onSignedIn: (s: PhoneSession) => vo
       if (submission?.status !== "success") return;
       setBusy(true);
       setError(null);
+      const who = { companyId: submission.value.companyId, userName: submission.value.userName };
       try {
-        const r = await phoneApi.login(submission.value);
-        const session = {
-          token: r.token,
-          userName: submission.value.userName,
-          companyId: submission.value.companyId,
-          displayName: r.payload.dispay_name,
-          settings: r.payload.settings,
-        };
-        phoneStore.setSession(session);
-        onSignedIn(session);
+        onSignedIn(keepSession(await phoneApi.login(submission.value), who));
       } catch (e) {
-        setError(e instanceof PhoneApiError ? translateMessage(t, e.message, "mobile") : t("offlineSignIn"));
+        if (e instanceof PhoneApiError && e.code === "2fa-required") onCodeStep(codeStepOf(e, who));
+        else setError(refusalText(t, e));
       } finally {
         setBusy(false);
       }
@@ -81,12 +75,10 @@ export function SignInForm({ onSignedIn }: { onSignedIn: (s: PhoneSession) => vo
   );
 }
 
-/** The fields the phone adds to what the person types: its installation id, the app version and the language. */
+/** The form's fields and the phone's own (installation id, app version, language). */
 function withPhoneFields(formData: FormData, language: string): FormData {
   const out = new FormData();
   for (const [k, v] of formData) out.append(k, v);
-  out.set("installationId", installationId());
-  out.set("appVersion", APP_VERSION);
-  out.set("language", language.startsWith("es") ? "es" : "en");
+  for (const [k, v] of Object.entries(phoneFields(language))) out.set(k, v);
   return out;
 }

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
 import { keepForOffline } from "./offline-cache";
-import { PhoneApiError, phoneApi } from "./phone-api";
+import { PhoneApiError, phoneApi, type PhoneFirmware } from "./phone-api";
 import { phoneStore, type HeldKeys, type HistoryRow, type PendingEvent, type PhoneSession } from "./phone-store";
 import { assertForConsole, forgetPlatformCredential, type UserVerification } from "./user-verification";
 
@@ -18,6 +18,7 @@ export function usePhoneSession() {
   const [now, setNow] = useState(() => Date.now());
   const [loaded, setLoaded] = useState(false);
   const [bioRefused, setBioRefused] = useState<UserVerification | null>(null);
+  const [firmware, setFirmware] = useState<PhoneFirmware | null>(null);
 
   useEffect(() => {
     setSession(phoneStore.session());
@@ -44,7 +45,11 @@ export function usePhoneSession() {
     setSession(null);
     setHeld(null);
     setHistory([]);
+    setFirmware(null);
   }, []);
+
+  /** The firmware of the keys' doors: shown while online only, so not kept on the phone. */
+  const refreshFirmware = useCallback(async (s: PhoneSession) => setFirmware((await phoneApi.firmware(s.token)).payload), []);
 
   /** Fresh keys and credentials, history, and the unlock attempts made while offline. */
   const refresh = useCallback(
@@ -69,12 +74,13 @@ export function usePhoneSession() {
         phoneStore.setHistory(rows);
         setHistory(rows);
         setNow(Date.now());
+        await refreshFirmware(s);
       } catch (e) {
         // Signed out elsewhere (forgotten phone, de-activated account): what the phone held is no longer its own.
         if (e instanceof PhoneApiError && e.status === 401) signOutLocally();
       }
     },
-    [signOutLocally],
+    [signOutLocally, refreshFirmware],
   );
 
   /**
@@ -122,5 +128,5 @@ export function usePhoneSession() {
     signOutLocally();
   }
 
-  return { session, setSession, held, history, online, now, loaded, bioRefused, refresh, recordResult, signOut };
+  return { session, setSession, held, history, online, now, loaded, bioRefused, firmware, refresh, refreshFirmware, recordResult, signOut };
 }

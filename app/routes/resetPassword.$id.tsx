@@ -11,8 +11,8 @@ import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { LinkButton } from "~/components/ui/link-button";
 import { getLanguage, languageCookie } from "~/i18n/i18next.server";
-import { APP_VERSION } from "~/phone/sign-in-form";
-import { installationId, phoneStore, type PhoneSession, type RefusedSignIn } from "~/phone/phone-store";
+import { APP_VERSION } from "~/phone/phone-sign-in";
+import { installationId, phoneStore, type CodeStep, type PhoneSession, type RefusedSignIn } from "~/phone/phone-store";
 import { signInToConsole } from "~/routes/web-sign-in.server";
 import { describePasswordLink } from "~/services/auth.server";
 import { webResetPassword } from "~/services/password-reset.server";
@@ -45,8 +45,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return { lng: await getLanguage(request), link };
 }
 
-/** The phone's session, or why the automatic sign-in was refused (a server message, shown on /m's sign-in). */
-type PhoneLanding = { phone: PhoneSession | null; refused: RefusedSignIn | null };
+/**
+ * The phone's session, its code step when the company requires a second factor (the code is on its
+ * way), or why the automatic sign-in was refused (a server message, shown on /m's sign-in).
+ */
+type PhoneLanding = { phone: PhoneSession | null; codeStep: CodeStep | null; refused: RefusedSignIn | null };
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const db = getDb(context);
@@ -62,18 +65,24 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       const credentials = { ...r.signIn, password: input.password, language: lng };
       if (r.landsOn === "console") return signInToConsole({ request, context }, credentials, "/");
       // The phone app signs in through its own call, bound to this browser's installation; a second
-      // factor or another bound phone leaves the person to sign in on /m, told why.
+      // factor opens /m on its code step; another bound phone leaves the person to sign in on /m, told why.
       const env = context.cloudflare.env;
       let refused: RefusedSignIn | null = null;
+      let codeStep: CodeStep | null = null;
       const phone = input.installationId
         ? await mobileLogin(db, { ...credentials, installationId: input.installationId, appVersion: APP_VERSION }, { request, now: nowMs(), env }).catch((e) => {
             if (!(e instanceof ServiceError)) throw e;
-            refused = { message: e.message, code: e.details.errorCode ?? null };
+            if (e.details.errorCode === "2fa-required") {
+              deliverQueuedMail(env, context.cloudflare.ctx.waitUntil);
+              const sent = e.details.payload as { e_mail: string; phoneNumber: string };
+              codeStep = { ...r.signIn, email: sent.e_mail, phone: sent.phoneNumber, channel: "email" };
+            } else refused = { message: e.message, code: e.details.errorCode ?? null };
             return null;
           })
         : null;
       const landing: PhoneLanding = {
         refused,
+        codeStep,
         phone: phone && {
           token: phone.token,
           userName: r.signIn.userName,
@@ -98,6 +107,7 @@ export default function ResetPassword() {
   useEffect(() => {
     if (!landed || !("phone" in landed)) return;
     if (landed.phone) phoneStore.setSession(landed.phone);
+    else if (landed.codeStep) phoneStore.setCodeStep(landed.codeStep);
     else if (landed.refused) phoneStore.setRefusedSignIn(landed.refused);
     window.location.assign("/m");
   }, [landed]);

@@ -5,7 +5,7 @@
  * starts it for one of the company's boards: the release's id is stored on the device, the feed carries
  * it, and the gateway offers that release to that board alone.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { FIRMWARE_START_MSG, mayStartFirmware, type FirmwareStartInput } from "~/schemas/firmware-start";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
@@ -27,15 +27,20 @@ export async function firmwarePolicy(db: Db, auth: Auth) {
   return { allowed, forced, mayStart: !forced && mayStartFirmware(allowed, Boolean(user?.isInstaller)) };
 }
 
-/** A company's device with its installed version, its type's active release and the release started for it (404 outside the company). */
-async function deviceRelease(db: Db, auth: Auth, deviceId: number) {
+/** The company's devices among `deviceIds`, each with its installed version, its type's active release and the release started for it. */
+export function devicesReleases(db: Db, auth: Auth, deviceIds: number[]) {
   const d = schema.devices;
   const f = schema.firmwareReleases;
-  const [found] = await db
+  return db
     .select({ id: d.id, name: d.fullName, installed: d.firmwareVersion, startedReleaseId: d.firmwareStartReleaseId, releaseId: f.id, version: f.version })
     .from(d)
     .leftJoin(f, and(eq(f.deviceTypeId, d.deviceTypeId), eq(f.isActive, true)))
-    .where(liveInCompany(d, auth, eq(d.id, deviceId)));
+    .where(liveInCompany(d, auth, sql`${d.id} in (select value from json_each(${JSON.stringify(deviceIds)}))`));
+}
+
+/** One device's row of `devicesReleases` (404 outside the company). */
+async function deviceRelease(db: Db, auth: Auth, deviceId: number) {
+  const [found] = await devicesReleases(db, auth, [deviceId]);
   return found ?? notFound("Device not found");
 }
 

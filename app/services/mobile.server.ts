@@ -25,7 +25,7 @@ import { ServiceError } from "~/utils/errors.server";
 import { deleteSession, newSession } from "~/utils/session.server";
 import { requireCredentialKeys } from "./credential-keys.server";
 import { credentialExpiry, signCredential, type IssuedCredential } from "./credentials.server";
-import { ekeyWindow, groupKeyWindow, loadCompany } from "./door-decision.server";
+import { ekeyWindow, groupKeyWindow, loadCompany, type CompanyState } from "./door-decision.server";
 
 /** A phone stays signed in this long; its credentials expire much sooner (settings), so it refreshes them while signed in. */
 export const MOBILE_SESSION_MS = 30 * 24 * 3_600_000;
@@ -184,33 +184,10 @@ export async function myKeys(
   const uv = verifiedAt === undefined ? {} : { uv: Math.floor(verifiedAt / 1000) };
   const user = state.users.get(auth.user.id);
   const signer = (await requireCredentialKeys(env)).signerOf(state.cell);
-  // The doors' own rule (door-decision.server.ts, rule 3): only a configured door opens, so only it gets credentials.
-  const inService = (id: number | null) => {
-    const d = id == null ? undefined : state.devices.get(id);
-    return d && d.status === "configured" ? d : undefined;
-  };
   const lifeHours = credentialLifeHours(settings);
   const boundPhone = !settings.multiPhoneLogin && user?.boundDeviceId === installationId ? installationId : undefined;
   const out: PhoneKey[] = [];
-  for (const k of state.keys.filter((k) => k.userId === auth.user.id)) {
-    let doors: { id: number; name: string }[];
-    let window: AccessWindow;
-    let name: string;
-    if (k.isGroup) {
-      const g = k.groupId == null ? undefined : state.liveGroups.get(k.groupId);
-      if (!g) continue;
-      window = groupKeyWindow(k, g, state);
-      name = g.displayName || g.fullName;
-      doors = [...state.devices.values()]
-        .filter((d) => inService(d.id) && (state.groupsOfDevice.get(d.id) ?? []).includes(g.id))
-        .map((d) => ({ id: d.id, name: d.displayName || d.fullName }));
-    } else {
-      const d = inService(k.deviceId);
-      if (!d) continue;
-      window = ekeyWindow(k, state);
-      name = d.displayName || d.fullName;
-      doors = [{ id: d.id, name: d.displayName || d.fullName }];
-    }
+  for (const { key: k, name, doors, window } of heldKeys(state, auth.user.id)) {
     const key: PhoneKey = {
       id: k.id,
       kind: k.isGroup ? "group" : "ekey",
@@ -254,6 +231,31 @@ export async function myKeys(
     out.push(key);
   }
   return { keys: out, settings, refreshBy: now + settings.offlineReconnectHours * 3_600_000 };
+}
+
+/**
+ * A user's keys as the phone holds them: each with its name, window and the doors it opens. A group key
+ * of a group that is gone, and an e-key whose door is not in service, are not held.
+ */
+export function heldKeys(state: CompanyState, userId: number): { key: CompanyState["keys"][number]; name: string; doors: { id: number; name: string }[]; window: AccessWindow }[] {
+  // The doors' own rule (door-decision.server.ts, rule 3): only a configured door opens, so only it gets credentials.
+  const inService = (id: number | null) => {
+    const d = id == null ? undefined : state.devices.get(id);
+    return d && d.status === "configured" ? d : undefined;
+  };
+  const door = (d: { id: number; displayName: string | null; fullName: string }) => ({ id: d.id, name: d.displayName || d.fullName });
+  return state.keys
+    .filter((k) => k.userId === userId)
+    .flatMap((key) => {
+      if (key.isGroup) {
+        const g = key.groupId == null ? undefined : state.liveGroups.get(key.groupId);
+        if (!g) return [];
+        const doors = [...state.devices.values()].filter((d) => inService(d.id) && (state.groupsOfDevice.get(d.id) ?? []).includes(g.id)).map(door);
+        return [{ key, name: g.displayName || g.fullName, doors, window: groupKeyWindow(key, g, state) }];
+      }
+      const d = inService(key.deviceId);
+      return d ? [{ key, name: d.displayName || d.fullName, doors: [door(d)], window: ekeyWindow(key, state) }] : [];
+    });
 }
 
 export type MyActivityRow = { id: number; at: number; name: string; operationType: string; summary: string; deviceId: number | null; deviceName: string | null };

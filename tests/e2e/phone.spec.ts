@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { adminApi, awaitHydration, clockOffsetMs, clockTag, DEMO, expect, mailbox, runNow, test, unique, workerConsole } from "./fixtures";
+import { adminApi, awaitHydration, clockOffsetMs, clockTag, DEMO, expect, mailbox, runNow, test, textMessages, unique, workerConsole } from "./fixtures";
 import { axeFindings } from "./axe";
 
 /** The core in Node, to work out what the phone must say from the key's window and the page's clock. */
@@ -384,6 +384,173 @@ test.describe("phone web app", () => {
       );
     }
   });
+});
+
+test.describe("two-factor sign-in on the phone", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+  const TEXT = {
+    en: {
+      company: "Company ID",
+      user: "Email or phone number",
+      password: "Password",
+      signIn: "Sign in",
+      title: "Enter your sign-in code",
+      byMail: `We sent a 6-digit code by e-mail to ${DEMO.beta.userName}`,
+      code: "Code",
+      verify: "Verify",
+      wrong: "The code is invalid or has expired",
+      byText: "Send the code by text message instead",
+      texted: "A new code has been sent to your phone by text message",
+      sentByText: /We sent a new 6-digit code by text message to \*\*\*-\*\*\*-\d{4}/,
+      keys: "My keys",
+    },
+    es: {
+      company: "ID de empresa",
+      user: "Correo o número de teléfono",
+      password: "Contraseña",
+      signIn: "Iniciar sesión",
+      title: "Introduzca su código de acceso",
+      byMail: `Le hemos enviado un código de 6 cifras por correo electrónico a ${DEMO.beta.userName}`,
+      code: "Código",
+      verify: "Verificar",
+      wrong: "El código no es válido o ha caducado",
+      byText: "Enviar el código por SMS",
+      texted: "Se ha enviado un código nuevo a su teléfono por SMS",
+      sentByText: /Le hemos enviado un código nuevo de 6 cifras por SMS al \*\*\*-\*\*\*-\d{4}/,
+      keys: "Mis llaves",
+    },
+  } as const;
+
+  for (const lang of ["en", "es"] as const) {
+    test(`after the password /m asks for the code, says where it went, refuses a wrong one and signs in with the texted one (${lang})`, async ({ page, request }) => {
+      const x = TEXT[lang];
+      // BETA (ACME's admin API token would need the code too); several phones, so no phone is bound by the test.
+      const beta = await adminApi(request, "beta");
+      const { payload: saved } = await beta.call<{ payload: Record<string, unknown> }>("GET", "/settings/getCompanySettings");
+      await beta.call("PUT", "/settings/modifyCompanySettings", { ...saved, require_2fa: "1", is_multi_phone_login: "1" });
+      try {
+        await page.goto("/m");
+        if (lang === "es") await page.getByRole("button", { name: "Cambiar a español" }).click();
+        await page.getByLabel(x.company).fill("BETA");
+        await page.getByLabel(x.user).fill(DEMO.beta.userName);
+        await page.getByRole("textbox", { name: x.password }).fill(DEMO.beta.password);
+        await page.getByRole("button", { name: x.signIn }).click();
+        await expect(page.getByRole("heading", { name: x.title })).toBeVisible();
+        await expect(page.getByTestId("code-sent-to")).toContainText(x.byMail);
+
+        const textsBefore = (await textMessages()).length;
+        await page.getByRole("button", { name: x.byText }).click();
+        await expect(page.getByRole("status").filter({ hasText: x.texted })).toBeVisible();
+        await expect(page.getByTestId("code-sent-to")).toHaveText(x.sentByText);
+        const texted = async () =>
+          (await textMessages())
+            .slice(textsBefore)
+            .map((m) => /(?:code is|código de acceso es) (\d{6})/.exec(m.body)?.[1])
+            .find(Boolean);
+        await expect.poll(texted, { timeout: 30_000 }).toBeTruthy();
+        const code = (await texted())!;
+
+        // A wrong code: the console's answer, in the page's language; the step stays.
+        await page.getByRole("textbox", { name: x.code, exact: true }).fill(code === "000000" ? "111111" : "000000");
+        await page.getByRole("button", { name: x.verify }).click();
+        await expect(page.getByRole("alert")).toHaveText(x.wrong);
+        await page.getByRole("textbox", { name: x.code, exact: true }).fill(code);
+        await page.getByRole("button", { name: x.verify }).click();
+
+        // Signed in: the phone fetched its keys (with their offline credentials) as after a password-only sign-in.
+        await expect(page.getByRole("tab", { name: x.keys })).toBeVisible();
+        await expect.poll(() => page.evaluate(() => JSON.parse(localStorage.getItem("phone.keys") ?? "null")?.refreshBy ?? 0)).toBeGreaterThan(runNow());
+        expect(await page.evaluate(() => sessionStorage.getItem("phone.codeStep"))).toBeNull();
+      } finally {
+        await beta.call("PUT", "/settings/modifyCompanySettings", saved);
+      }
+    });
+  }
+});
+
+test.describe("firmware update from the phone", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+  const zip = () => Buffer.concat([Buffer.from("PK\u0003\u0004"), Buffer.alloc(64 * 1024, 7)]);
+  const TEXT = {
+    en: {
+      company: "Company ID",
+      user: "Email or phone number",
+      password: "Password",
+      signIn: "Sign in",
+      title: "Firmware updates",
+      available: (v: string) => `Firmware ${v} is available`,
+      update: "Update firmware",
+      confirm: /Update the firmware of/,
+      refused: "Only installers may update firmware in this company: ask an installer or your administrator to update these doors.",
+      started: "Firmware update started",
+      startedState: (v: string) => `Update started: the door's gateway offers it version ${v}.`,
+    },
+    es: {
+      company: "ID de empresa",
+      user: "Correo o número de teléfono",
+      password: "Contraseña",
+      signIn: "Iniciar sesión",
+      title: "Actualizaciones de firmware",
+      available: (v: string) => `Hay disponible el firmware ${v}`,
+      update: "Actualizar firmware",
+      confirm: /¿Actualizar el firmware de/,
+      refused: "En esta empresa solo los instaladores pueden actualizar el firmware: pida a un instalador o a su administrador que actualice estas puertas.",
+      started: "Actualización de firmware iniciada",
+      startedState: (v: string) => `Actualización iniciada: la pasarela de la puerta le ofrece la versión ${v}.`,
+    },
+  } as const;
+
+  for (const [i, lang] of (["en", "es"] as const).entries()) {
+    test(`a door of the phone's keys shows a newer release; the start is confirmed, refused under Installer Only, started under All Users (${lang})`, async ({ page, request }) => {
+      const x = TEXT[lang];
+      const root = await adminApi(request, "root");
+      const acme = await adminApi(request, "acme");
+      const setAllowed = async (allowed: "All Users" | "Installer Only") => {
+        const { payload } = await acme.call<{ payload: Record<string, unknown> }>("GET", "/settings/getCompanySettings");
+        await acme.call("PUT", "/settings/modifyCompanySettings", { ...payload, allowed_firmware: allowed, is_force_firmware_update: "0" });
+      };
+      const version = `5${Date.now() % 100000}${i}`;
+      const uploaded = await request.post("/api/admin/ota/addota", {
+        headers: { Authorization: root.token },
+        multipart: { version, device_type_id: "1", zip_file: { name: "fw.zip", mimeType: "application/zip", buffer: zip() } },
+      });
+      expect(uploaded.status()).toBe(200);
+      const releaseId = (await uploaded.json()).payload.id as number;
+      await root.call("POST", "/ota/activeota", { id: releaseId });
+      try {
+        await setAllowed("All Users");
+        await acme.call("DELETE", "/user/forgetDevice?id=3");
+        await giveKey(acme, WEEKDAYS, "all day");
+        await page.goto("/m");
+        if (lang === "es") await page.getByRole("button", { name: "Cambiar a español" }).click();
+        await page.getByLabel(x.company).fill("ACME");
+        await page.getByLabel(x.user).fill(DEMO.acme.userName);
+        await page.getByRole("textbox", { name: x.password }).fill(DEMO.acme.password);
+        await page.getByRole("button", { name: x.signIn }).click();
+        const section = page.getByRole("region", { name: x.title });
+        const door = section.locator(`li[data-door-id="${DOOR}"]`);
+        await expect(door).toContainText(x.available(version));
+
+        // The company switches to installers only while the screen is open: the console refuses, and the phone says why.
+        await setAllowed("Installer Only");
+        await door.getByRole("button", { name: x.update }).click();
+        const dialog = page.getByRole("dialog");
+        await expect(dialog.getByRole("heading", { name: x.confirm })).toBeVisible();
+        await dialog.getByRole("button", { name: x.update }).click();
+        await expect(door.getByRole("alert")).toHaveText(x.refused);
+
+        await setAllowed("All Users");
+        await door.getByRole("button", { name: x.update }).click();
+        await page.getByRole("dialog").getByRole("button", { name: x.update }).click();
+        await expect(door.getByRole("status")).toHaveText(x.started);
+        await expect(door.getByTestId("firmware-started")).toHaveText(x.startedState(version));
+        await expect(door.getByRole("button", { name: x.update })).toHaveCount(0);
+      } finally {
+        await setAllowed("All Users");
+        await root.call("POST", "/ota/deleteota", { id: releaseId });
+      }
+    });
+  }
 });
 
 test("forgot password from the phone app: the link lands signed in back on /m; on another phone /m says why it did not", async ({ browser, baseURL, page, request }) => {

@@ -1,6 +1,7 @@
 // @clock: a credential ends at the end of today's key; scripts/test.sh runs this file again half an hour before the DST switch.
 import { desc, eq } from "drizzle-orm";
 import { compactVerify, createLocalJWKSet, decodeJwt } from "jose";
+import { env } from "cloudflare:test";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { consoleWorker, api, db, fromEveryLog, login, ORIGIN, resetThrottles, schema, workerNow } from "./helpers";
 
@@ -105,9 +106,42 @@ describe("mobile sign-in", () => {
     expect(typeof ok.body.token).toBe("string");
   });
 
+  it("sends the phone's waiting code by text message instead; the texted code signs the phone in, the mailed one no longer does", async () => {
+    const TEXT = `${M}/sendTwoFactorCodeByText`;
+    const who = { companyId: "ACME", userName: "staff.phone@acme.example" };
+    const staff = (await db().query.users.findFirst({ where: eq(users.id, STAFF) }))!;
+    await db().delete(schema.twoFactorCodes).where(eq(schema.twoFactorCodes.userId, STAFF));
+    const refused = { status: 400, body: { message: "Sign in with your password first; then the code can be sent by text message" } };
+    expect(await api(null, "POST", TEXT, who)).toMatchObject(refused);
+    await setSettings({ require2fa: true });
+    const r = await api(null, "POST", `${M}/login`, phone());
+    // The 402 names where the code went, for the phone's code screen.
+    expect(r.body).toMatchObject({ errorCode: "2fa-required", payload: { e_mail: "staff.phone@acme.example", phoneNumber: `***-***-${staff.phoneNumber!.slice(-4)}` } });
+    const [mail] = await db().select().from(schema.mailOutbox).where(eq(schema.mailOutbox.toAddress, "staff.phone@acme.example")).orderBy(desc(schema.mailOutbox.id)).limit(1);
+    const mailed = /(\d{6})/.exec(mail.body)![1];
+    const sent = await api(null, "POST", TEXT, who);
+    expect(sent).toMatchObject({ status: 200, body: { message: "A new code has been sent to your phone by text message", payload: { channel: "text" } } });
+    const sink = (env as unknown as { SMS_API_URL: string }).SMS_API_URL;
+    const texts = ((await (await fetch(`${sink}/messages`)).json()) as { to: string; body: string }[]).filter((m) => m.to === staff.phoneNumber);
+    // The text is written in the company's language.
+    const texted = /(?:code is|código de acceso es) (\d{6})/.exec(texts.at(-1)!.body)![1];
+    const { password: _, ...rest } = phone();
+    if (mailed !== texted) expect((await api(null, "POST", `${M}/twoFactorAuthenticate`, { ...rest, code: mailed })).body.errorCode).toBe("bad-code");
+    const ok = await api(null, "POST", `${M}/twoFactorAuthenticate`, { ...rest, code: texted });
+    expect(ok.status).toBe(200);
+    expect(typeof ok.body.token).toBe("string");
+  });
+
   it("is in the OpenAPI document", async () => {
     const doc = (await api(null, "GET", "/api/openapi.json")).body;
-    for (const path of ["/api/mobile/login", "/api/mobile/twoFactorAuthenticate", "/api/mobile/keys", "/api/mobile/activity", "/api/mobile/logout"])
+    for (const path of [
+      "/api/mobile/login",
+      "/api/mobile/twoFactorAuthenticate",
+      "/api/mobile/sendTwoFactorCodeByText",
+      "/api/mobile/keys",
+      "/api/mobile/activity",
+      "/api/mobile/logout",
+    ])
       expect(doc.paths[path]).toBeDefined();
   });
 

@@ -117,6 +117,35 @@ describe("starting a firmware update from the phone", () => {
   });
 });
 
+describe("the phone's list of its doors' firmware", () => {
+  const list = () => api(phone, "GET", "/api/mobile/firmware");
+
+  it("lists the doors of the caller's keys that have a release they do not run, with the policy and the start", async () => {
+    await setPolicy("All Users");
+    await db().delete(schema.ekeyAssignments).where(eq(schema.ekeyAssignments.userId, STAFF));
+    // Door 1 runs 1.0 (release 9.9 waiting), door 2 already runs 9.9, door 4 is of a type without a release; door 3 is not the caller's.
+    for (const deviceId of [1, 2, 4])
+      await db()
+        .insert(schema.ekeyAssignments)
+        .values({ companyId: ACME, userId: STAFF, isGroup: false, deviceId, accessType: "full_access", scheduleDays: "1111111", isNeverEnd: true, isAllDay: true });
+    await db().update(devices).set({ firmwareVersion: "9.9" }).where(eq(devices.id, 2));
+    const door = { id: DOOR, name: "ME1", installed: "1.0", release: { id: releaseId, version: "9.9" }, started: false };
+    expect((await list()).body.payload).toEqual({ allowed: "All Users", forced: false, mayStart: true, doors: [door] });
+
+    await setPolicy("Installer Only");
+    expect((await list()).body.payload).toMatchObject({ allowed: "Installer Only", mayStart: false, doors: [door] });
+    await setInstaller(STAFF, true);
+    expect((await startOnPhone()).status).toBe(200);
+    expect((await list()).body.payload).toMatchObject({ mayStart: true, doors: [{ ...door, started: true }] });
+
+    await setPolicy("All Users", true);
+    expect((await list()).body.payload).toMatchObject({ forced: true, mayStart: false });
+    await setPolicy("All Users", false);
+    // A console token is not a phone's.
+    expect((await api(admin, "GET", "/api/mobile/firmware")).status).toBe(401);
+  });
+});
+
 describe("starting a firmware update from the console's API", () => {
   it("needs devices/modify, and the installer privilege when the company allows installers only", async () => {
     await setPolicy("Installer Only");
@@ -135,5 +164,6 @@ describe("starting a firmware update from the console's API", () => {
     const doc = (await api(null, "GET", "/api/openapi.json")).body;
     expect(doc.paths["/api/admin/device/startFirmwareUpdate"].post).toBeDefined();
     expect(doc.paths["/api/mobile/firmware/start"].post).toBeDefined();
+    expect(doc.paths["/api/mobile/firmware"].get).toBeDefined();
   });
 });

@@ -5,15 +5,18 @@
  */
 import { z } from "zod";
 import { appEventsSchema, mobileLoginSchema, mobileTwoFactorSchema, myActivitySchema } from "~/schemas/mobile";
+import { textTwoFactorCodeSchema } from "~/schemas/auth";
 import { challengeSchema, keysWithAssertionSchema, registrationSchema } from "~/schemas/phone-webauthn";
 import * as authService from "~/services/auth.server";
 import { mobileLogin, mobileTwoFactor, myActivity, myKeys, reportAppEvents, assertMobile } from "~/services/mobile.server";
 import { firmwareStartSchema } from "~/schemas/firmware-start";
 import { startFirmwareUpdate } from "~/services/firmware-start.server";
+import { myDoorsFirmware } from "~/services/mobile-firmware.server";
+import { smsSender } from "~/services/sms/sender.server";
 import { issueChallenge, registerAuthenticator, verifyAssertion } from "~/services/phone-webauthn.server";
 import { companyLogDb } from "~/utils/company-log.server";
 import { endpoint } from "../define.server";
-import { sendingSignInCode } from "../mail-delivery.server";
+import { deliveringMail, sendingSignInCode } from "../mail-delivery.server";
 
 const settings = z.object({
   multiPhoneLogin: z.boolean(),
@@ -45,7 +48,7 @@ export const mobileEndpoints = [
     path: "/login",
     tag: "Mobile",
     summary:
-      "Phone sign-in bound to an installation id. 426 app update required, 401 bad credentials / de-activated / expired password, 402 second factor required, 403 root company, 409 another phone is bound.",
+      "Phone sign-in bound to an installation id. 426 app update required, 401 bad credentials / de-activated / expired password, 402 second factor required (errorCode '2fa-required'; the code was mailed to payload.e_mail, payload.phoneNumber is the masked number a text would go to, empty without one; then POST /twoFactorAuthenticate, or /sendTwoFactorCodeByText first), 403 root company, 409 another phone is bound, 429 throttled (errorCode 'throttled' with payload.minutes, or 'account-slowed' with payload.seconds).",
     auth: "public",
     body: mobileLoginSchema,
     response: signedIn,
@@ -58,13 +61,28 @@ export const mobileEndpoints = [
     method: "POST",
     path: "/twoFactorAuthenticate",
     tag: "Mobile",
-    summary: "Completes a phone sign-in that required a second factor (the code sent by the login call).",
+    summary:
+      "Completes a phone sign-in that required a second factor (the code sent by the login call, or the texted one). 401 'The code is invalid or has expired' (errorCode bad-code) for a wrong, used or expired code, or one past its five attempts; 429 throttled as the login.",
     auth: "public",
     body: mobileTwoFactorSchema,
     response: signedIn,
     async handler({ db, env, body, request, now }) {
       const r = await mobileTwoFactor(db, body, { request, now, env });
       return { message: r.message, payload: r.payload, extra: { token: r.token } };
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/sendTwoFactorCodeByText",
+    tag: "Mobile",
+    summary:
+      "As POST /api/admin/user/sendTwoFactorCodeByText, for the phone: after a login answered 402, a new code replaces the mailed one and goes to the user's phone by text message. 400 'Sign in with your password first; then the code can be sent by text message' when no code is waiting; payload.channel 'email' when the text could not go out and the new code was mailed.",
+    auth: "public",
+    body: textTwoFactorCodeSchema,
+    response: z.object({ message: z.string(), payload: z.object({ channel: z.enum(["text", "email"]) }) }),
+    async handler({ db, body, env, now, waitUntil }) {
+      const r = await deliveringMail({ env, waitUntil }, authService.textTwoFactorCode(db, body, { now, sms: smsSender(env) }));
+      return { message: r.message, payload: { channel: r.channel } };
     },
   }),
   endpoint({
@@ -150,6 +168,29 @@ export const mobileEndpoints = [
     body: appEventsSchema,
     async handler({ env, db, auth, body, now }) {
       return { payload: await reportAppEvents(env, db, auth, body, now) };
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/firmware",
+    tag: "Mobile",
+    summary:
+      "The doors of the caller's keys that have a firmware release they do not run (their type's active release): installed version, the release, and whether its update was started; with the company's policy (allowed 'All Users' or 'Installer Only', forced) and mayStart, whether the caller may start an update (POST /firmware/start).",
+    auth: "token",
+    permission: "signed-in",
+    response: z.object({
+      message: z.string(),
+      payload: z.object({
+        allowed: z.string(),
+        forced: z.boolean(),
+        mayStart: z.boolean(),
+        doors: z.array(
+          z.object({ id: z.number(), name: z.string(), installed: z.string().nullable(), release: z.object({ id: z.number(), version: z.string() }), started: z.boolean() }),
+        ),
+      }),
+    }),
+    async handler({ db, auth }) {
+      return { payload: await myDoorsFirmware(db, auth) };
     },
   }),
   endpoint({
