@@ -122,11 +122,17 @@ const retries = Number(process.env.E2E_RETRIES ?? 0);
  */
 export const E2E_UNLOCK_TTL_MS = 20_000;
 
+/**
+ * The sender number of a console's texts: its port after +1555, so a test reads only the texts its own
+ * console sent (every console texts the same demo people through one sink).
+ */
+export const smsFromOf = (consolePort: number): string => `+1555${consolePort}`;
+
 // Each console keeps its state in its own folder, named after its port, copied from the template of its seed instant.
 const consoleServer = (consolePort: number, clockOffsetMs: number, seedNow: number, extra = "") => ({
   command:
     `rm -rf .tmp/e2e-${consolePort} && RUNTIME=miniflare FROM_TEMPLATE=1 STATE_DIR=.tmp/e2e-${consolePort} PORT=${consolePort} SMTP_PORT=${E2E_SMTP_PORT} SMS_PORT=${E2E_SMS_PORT} SEED_NOW=${seedNow} bash scripts/serve-local.sh ` +
-    `--var ENVIRONMENT:test --var TEST_CLOCK_OFFSET_MS:${clockOffsetMs} --var TEST_UNLOCK_TTL_MS:${E2E_UNLOCK_TTL_MS} ` +
+    `--var ENVIRONMENT:test --var TEST_CLOCK_OFFSET_MS:${clockOffsetMs} --var TEST_UNLOCK_TTL_MS:${E2E_UNLOCK_TTL_MS} --var SMS_FROM:${smsFromOf(consolePort)} ` +
     `--var 'MAP_TILE_URL:${E2E_TILE_ORIGIN}/{z}/{x}/{y}.png' --var 'MAP_TILE_ATTRIBUTION:Local test tiles' ${extra}`.trim(),
   url: `${origin(consolePort)}/login`,
 });

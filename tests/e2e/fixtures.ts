@@ -1,5 +1,5 @@
 import { test as base, expect, type APIRequestContext, type BrowserContext, type Locator, type Page, type TestInfo } from "@playwright/test";
-import { E2E_MAILBOX, E2E_TEXTS } from "../../playwright.config";
+import { E2E_MAILBOX, E2E_TEXTS, smsFromOf } from "../../playwright.config";
 import { demoDates } from "../../db/seed/clock";
 import { DEMO, type DemoLogin } from "../demo-logins";
 
@@ -75,11 +75,16 @@ export async function mailbox(): Promise<ReceivedMail[]> {
 
 export type ReceivedText = { to: string; from: string; body: string };
 
-/** Every text the run's text-message sink (scripts/sms-sink.mjs) has received, oldest first; pick yours by its number. */
+/**
+ * The texts the current test's console sent through the run's sink (scripts/sms-sink.mjs), oldest
+ * first: each console has a sender number of its own (`smsFromOf`), since every console texts the
+ * same demo people and two workers' codes for one person must not mix.
+ */
 export async function textMessages(): Promise<ReceivedText[]> {
   const res = await fetch(E2E_TEXTS);
   expect(res.ok, "the run's text-message sink answers").toBe(true);
-  return (await res.json()) as ReceivedText[];
+  const from = smsFromOf(workerConsole().port);
+  return ((await res.json()) as ReceivedText[]).filter((m) => m.from === from);
 }
 
 /**
