@@ -45,7 +45,7 @@ export const mobileEndpoints = [
     path: "/login",
     tag: "Mobile",
     summary:
-      "Phone sign-in bound to an installation id. 426 app update required, 401 bad credentials / de-activated / expired password, 402 second factor required, 403 root company, 409 another phone is bound.",
+      "Phone sign-in bound to an installation id. 426 app update required, 401 bad credentials / de-activated / expired password, 402 second factor required (payload.channel, preferredChannel and sentTo say where the code went, by the user's choice of e-mail or text message, as for POST /api/admin/user/login), 403 root company, 409 another phone is bound.",
     auth: "public",
     body: mobileLoginSchema,
     response: signedIn,
