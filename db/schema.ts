@@ -141,6 +141,10 @@ export const users = sqliteTable(
     passwordChangedAt: integer("password_changed_at"),
     /** Reset mode 'admin': a reset the user asked for that no super admin has approved yet (decision 0062). */
     passwordResetRequestedAt: integer("password_reset_requested_at"),
+    /** Where sign-in codes go: 'email' or 'text' (the user's own choice, migration 0039). */
+    twoFactorChannel: text("two_factor_channel", { enum: ["email", "text"] })
+      .notNull()
+      .default("email"),
     /** The phone bound to a single-device login; "forget device" clears it. */
     boundDeviceId: text("bound_device_id"),
     lastActivityAt: integer("last_activity_at"),

@@ -22,9 +22,9 @@ export function keepSession(r: SignedIn, who: { companyId: string; userName: str
   return session;
 }
 
-/** The code step a 402 opens: the code went by e-mail to the address the console names. */
+/** The code step a 402 opens: the code went by the channel the console names (the user's choice, or mail when a text could not go). */
 export function codeStepOf(e: PhoneApiError, who: { companyId: string; userName: string }): CodeStep {
-  return { ...who, email: String(e.payload?.e_mail ?? ""), phone: String(e.payload?.phoneNumber ?? ""), channel: "email" };
+  return { ...who, email: String(e.payload?.e_mail ?? ""), phone: String(e.payload?.phoneNumber ?? ""), channel: e.payload?.channel === "text" ? "text" : "email" };
 }
 
 /**

@@ -12,7 +12,8 @@ import { EraserIcon, TrashIcon } from "~/components/users/icons";
 import { loadPanelData } from "~/routes/user-ekey-panel.server";
 import { UserForm, type UserFormValues } from "~/components/users/user-form";
 import { keyAssignmentSchema } from "~/schemas/ekeys";
-import { userFormSchema } from "~/schemas/users";
+import { twoFactorChannelSchema, userFormSchema } from "~/schemas/users";
+import { TwoFactorChannelForm } from "~/components/users/two-factor-channel-form";
 import { formatDateTime } from "~/utils/format";
 import { nationalForField, regionForCallingCode, regionOf } from "~/utils/phone";
 import { assignKey, removeKey } from "~/services/ekeys.server";
@@ -74,6 +75,17 @@ const INTENT_RIGHT: Record<string, Action> = {
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData();
   const intent = String(form.get("intent"));
+  // One's own sign-in code channel: any signed-in user, on their own page only (no users right needed).
+  if (intent === "twoFactorChannel") {
+    const self = await requireAuth(request, context);
+    if (idOf(request) !== self.user.id) throw new Response("Forbidden", { status: 403 });
+    return formAction(
+      request,
+      twoFactorChannelSchema,
+      async (value) => redirectWithMessage({ request, context }, { ns: "users", message: (await users.setTwoFactorChannel(getDb(context), self, value, nowMs())).message }),
+      { formData: form },
+    );
+  }
   const auth = await requireModule(request, context, "users", INTENT_RIGHT[intent] ?? "modify");
   // Sending a reset link is a Super Admin privilege (spec part 1 §6), refused as requireModule refuses.
   if (intent === "sendResetLink" && !auth.user.isSuperAdmin) throw new Response("Forbidden", { status: 403 });
@@ -261,6 +273,13 @@ export default function ModifyUserPage() {
         }
       />
       <UserForm key={user.id} initial={initial} disabled={!can.modify} />
+      <TwoFactorChannelForm
+        key={`channel-${user.id}-${user.twoFactorChannel}`}
+        channel={user.twoFactorChannel}
+        canReceiveTexts={user.canReceiveTexts}
+        phone={user.phoneNumber}
+        editable={isSelf}
+      />
       {panel && <EkeyPanel key={`ekeys-${user.id}`} data={panel} />}
     </div>
   );

@@ -7,8 +7,8 @@ import { useAuthForm } from "~/components/auth/use-auth-form";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { getLanguage } from "~/i18n/i18next.server";
-import { textTwoFactorCodeSchema, twoFactorSchema } from "~/schemas/auth";
-import { textTwoFactorCode, twoFactorAuthenticate } from "~/services/auth.server";
+import { resendTwoFactorCodeSchema, TWO_FACTOR_CHANNELS, twoFactorSchema, type TwoFactorChannel } from "~/schemas/auth";
+import { resendTwoFactorCode, twoFactorAuthenticate } from "~/services/auth.server";
 import { deliverQueuedMail } from "~/services/mail/outbox.server";
 import { smsSender } from "~/services/sms/sender.server";
 import { formAction } from "~/utils/form-action.server";
@@ -16,28 +16,40 @@ import { requireAnonymous } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { rememberCompany } from "~/utils/remembered-companies.server";
 import { sessionCookie } from "~/utils/session.server";
+import { codePageQuery } from "~/routes/web-sign-in.server";
 import { redirectWithMessage } from "~/utils/toast.server";
 import { Button } from "~/components/ui/button";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAnonymous(request, context);
-  const url = new URL(request.url);
-  return { lng: await getLanguage(request), username: url.searchParams.get("username") ?? "", companyCode: url.searchParams.get("companyCode") ?? "" };
+  const q = new URL(request.url).searchParams;
+  const sent = TWO_FACTOR_CHANNELS.find((c) => c === q.get("sent"));
+  return {
+    lng: await getLanguage(request),
+    username: q.get("username") ?? "",
+    companyCode: q.get("companyCode") ?? "",
+    // Where the code went, masked (set by the sign-in that sent it): the page says so.
+    sent: sent ? { channel: sent, to: q.get("to") ?? "", fellBack: q.get("fallback") === "1" } : null,
+  };
 }
+
+/** The button that sends a new code by the channel the last one did not take. */
+const OTHER_CHANNEL: Record<TwoFactorChannel, TwoFactorChannel> = { email: "text", text: "email" };
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const env = context.cloudflare.env;
   const formData = await request.formData();
-  // "Send the code by text message instead": a new code to the phone, answered on this page as a toast.
-  if (formData.get("intent") === "text") {
-    const back = (type: "info" | "error", message: string) => redirectWithMessage({ request, context }, { ns: "auth", type, message });
+  // "Send the code by text message / by e-mail instead": a new code, answered on this page (saying where it went) with a toast.
+  const channel = TWO_FACTOR_CHANNELS.find((c) => c === formData.get("intent"));
+  if (channel) {
+    const back = (type: "info" | "error", message: string, to?: string) => redirectWithMessage({ request, context }, { ns: "auth", type, message, to });
     return formAction(
       request,
-      textTwoFactorCodeSchema,
+      resendTwoFactorCodeSchema,
       async (input) => {
-        const r = await textTwoFactorCode(getDb(context), input, { now: nowMs(), sms: smsSender(env) });
+        const r = await resendTwoFactorCode(getDb(context), input, channel, { now: nowMs(), sms: smsSender(env) });
         deliverQueuedMail(env, context.cloudflare.ctx.waitUntil);
-        return back("info", r.message);
+        return back("info", r.message, `/twoFactorAuthentication?${codePageQuery(input, { ...r, preferredChannel: channel })}`);
       },
       { formData, onRefusal: async (message) => back("error", message) },
     );
@@ -57,11 +69,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function TwoFactor() {
-  const { lng, username, companyCode } = useLoaderData<typeof loader>();
+  const { lng, username, companyCode, sent } = useLoaderData<typeof loader>();
+  const other = OTHER_CHANNEL[sent?.channel ?? "email"];
   const { formProps, fields, err, formError, busy, t } = useAuthForm("two-factor", twoFactorSchema);
   return (
     <AuthCard title={t("twoFactorTitle")} lng={lng}>
-      <p className="mb-4 text-sm text-muted-foreground">{t("twoFactorBody")}</p>
+      {sent?.fellBack && (
+        <p role="status" className="mb-3 rounded-md border bg-muted/60 px-3 py-2 text-sm" data-testid="code-fallback">
+          {t("codeTextFallback")}
+        </p>
+      )}
+      <p className="mb-4 text-sm text-muted-foreground" data-testid="code-destination">
+        {sent ? t(sent.channel === "text" ? "codeSentText" : "codeSentEmail", { to: sent.to }) : t("twoFactorBody")}
+      </p>
       <AuthForm formProps={formProps} error={formError}>
         <Field label={t("companyId")} error={err(fields.companyId)}>
           <Input {...getInputProps(fields.companyId, { type: "text" })} defaultValue={companyCode} maxLength={4} className="uppercase" />
@@ -75,11 +95,11 @@ export default function TwoFactor() {
         <SubmitAndBack label={t("verify")} busy={busy} />
       </AuthForm>
       <Form method="post" className="mt-4">
-        <input type="hidden" name="intent" value="text" />
+        <input type="hidden" name="intent" value={other} />
         <input type="hidden" name="companyId" value={companyCode} />
         <input type="hidden" name="userName" value={username} />
         <Button type="submit" variant="link" className="h-auto p-0">
-          {t("codeByText")}
+          {t(other === "text" ? "codeByText" : "codeByEmail")}
         </Button>
       </Form>
     </AuthCard>

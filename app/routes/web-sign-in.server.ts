@@ -6,8 +6,9 @@
 import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import { languageCookie } from "~/i18n/i18next.server";
 import type { LoginInput } from "~/schemas/auth";
-import { AUTH_MSG, login } from "~/services/auth.server";
+import { AUTH_MSG, login, type CodeDelivery } from "~/services/auth.server";
 import { deliverQueuedMail } from "~/services/mail/outbox.server";
+import { smsSender } from "~/services/sms/sender.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { rememberCompany } from "~/utils/remembered-companies.server";
@@ -19,13 +20,13 @@ export async function signInToConsole({ request, context }: { request: Request; 
   const env = context.cloudflare.env;
   const db = getDb(context);
   const who = new URLSearchParams({ username: input.userName, companyCode: input.companyId }).toString();
-  const r = await login(db, input, { request, kind: "web", now: nowMs() }).catch((e) => {
+  const r = await login(db, input, { request, kind: "web", now: nowMs(), sms: smsSender(env) }).catch((e) => {
     // Two refusals are a next step, not an error: the page that takes it.
     if (!(e instanceof ServiceError)) throw e;
     if (e.details.errorCode === "password-expired") return redirectWithToast(`/ResetExpiredPassword?${who}`, { type: "info", message: AUTH_MSG.expired }, env);
     if (e.details.errorCode !== "2fa-required") throw e;
     deliverQueuedMail(env, context.cloudflare.ctx.waitUntil);
-    return redirectWithToast(`/twoFactorAuthentication?${who}`, { type: "info", message: AUTH_MSG.twoFactor }, env);
+    return redirectWithToast(`/twoFactorAuthentication?${codePageQuery(input, e.details.payload as CodeDelivery)}`, { type: "info", message: AUTH_MSG.twoFactor }, env);
   });
   if (r instanceof Response) return r;
   // Rotate: a session the browser already held is ended, the new one replaces it.
@@ -36,4 +37,11 @@ export async function signInToConsole({ request, context }: { request: Request; 
   headers.append("Set-Cookie", await rememberCompany(request, r.payload.company.company_name, r.payload.company.company_id));
   if (input.language) headers.append("Set-Cookie", await languageCookie.serialize(input.language));
   return redirect(to, { headers });
+}
+
+/** The code page's address: whose code it is, and where the code went (the page says so, masked). */
+export function codePageQuery(who: { companyId: string; userName: string }, sent: CodeDelivery): string {
+  const q = new URLSearchParams({ username: who.userName, companyCode: who.companyId, sent: sent.channel, to: sent.sentTo });
+  if (sent.channel !== sent.preferredChannel) q.set("fallback", "1");
+  return q.toString();
 }

@@ -43,8 +43,12 @@ export const twoFactorSchema = z.object({
   code: z.string({ required_error: "The code must have 6 characters" }).trim().length(6, "The code must have 6 characters"),
 });
 
-/** Asks for the waiting sign-in code by text message instead (POST /user/sendTwoFactorCodeByText). */
-export const textTwoFactorCodeSchema = twoFactorSchema.pick({ companyId: true, userName: true });
+/** Asks for the waiting sign-in code again by the other channel (POST /user/sendTwoFactorCodeByText, ByEmail). */
+export const resendTwoFactorCodeSchema = twoFactorSchema.pick({ companyId: true, userName: true });
+
+/** Where a user's sign-in codes go (their own choice on Account Details; e-mail unless they chose text). */
+export const TWO_FACTOR_CHANNELS = ["email", "text"] as const;
+export type TwoFactorChannel = (typeof TWO_FACTOR_CHANNELS)[number];
 
 const newPassword = z.string({ required_error: "New password is required" }).min(1, "New password is required");
 

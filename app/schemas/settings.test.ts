@@ -33,4 +33,9 @@ describe("the activity log's policy", () => {
     expect(companySettingsSchema.parse(page)).not.toHaveProperty("activityRetentionMode");
     expect(companySettingsSchema.parse(page).activityRetentionDays).toBeUndefined();
   });
+
+  it("reads the page's force firmware switch: ticked is on, unticked (nothing posted) is off", () => {
+    expect(companySettingsSchema.parse({ ...page, forceFirmwareUpdate: "on" }).forceFirmwareUpdate).toBe(true);
+    expect(companySettingsSchema.parse(page).forceFirmwareUpdate).toBe(false);
+  });
 });

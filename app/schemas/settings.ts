@@ -134,11 +134,12 @@ export const keepModeFields = (v: CompanySettingsFields) => ({
 
 /**
  * The settings page's form; the service takes its value. The page posts a retention choice beside the
- * days: "indefinitely" stores null whatever the days say, "days" needs them.
+ * days: "indefinitely" stores null whatever the days say, "days" needs them. The page shows force
+ * firmware update, so there an unticked switch (nothing posted) is off.
  */
 export const companySettingsSchema = companySettingsFields
-  // The page's switch posts nothing when off.
-  .extend({ activityRetentionMode: z.enum(RETENTION_MODES).optional(), alertTexts: flag })
+  // The page's switches post nothing when off.
+  .extend({ activityRetentionMode: z.enum(RETENTION_MODES).optional(), alertTexts: flag, forceFirmwareUpdate: flag })
   .superRefine((v, ctx) => {
     checkResetPhone(v, ctx);
     if (v.activityRetentionMode === "days" && v.activityRetentionDays == null) {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TWO_FACTOR_CHANNELS } from "./auth";
 import { checkbox } from "./flag";
 import { checkPhonePair, phonePair } from "./phone";
 import { freeText, nameText } from "./text";
@@ -109,6 +110,16 @@ export function followDisplayName<T extends Names>(prev: T, next: T): T {
 export function applyPrivilegeRules<T extends { isSuperAdmin: boolean; isSentinel: boolean }>(v: T): T {
   return v.isSuperAdmin ? { ...v, isSentinel: true } : v;
 }
+
+/** Account Details: where one's own sign-in codes go (POST intent twoFactorChannel; PUT /user/setTwoFactorChannel). */
+export const twoFactorChannelSchema = z.object({
+  // Any case ('Text', 'EMAIL'): the API takes what a person would type.
+  channel: z.preprocess(
+    (v) => (typeof v === "string" ? v.trim().toLowerCase() : v),
+    z.enum(TWO_FACTOR_CHANNELS, { errorMap: () => ({ message: "Choose e-mail or text message" }) }),
+  ),
+});
+export type TwoFactorChannelInput = z.output<typeof twoFactorChannelSchema>;
 
 export const idQuery = z.object({ id: z.coerce.number({ invalid_type_error: "id must be a number" }).int().positive("id is required") });
 export const userIdBody = z.object({ userId: z.coerce.number({ invalid_type_error: "userId must be a number" }).int().positive("userId is required") });

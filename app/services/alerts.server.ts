@@ -25,7 +25,7 @@ import { can } from "~/utils/permissions";
 import { inCompany, liveInCompany } from "~/utils/tenant.server";
 import { AUDIENCES } from "./alert-pickers.server";
 import { alertWindow } from "./alert-window";
-import { E164 } from "./sms/texts.server";
+import { isE164 } from "~/utils/phone";
 
 const {
   alerts: a,
@@ -225,7 +225,7 @@ async function checkTextRecipients(db: Db, auth: Auth, recipients: Recipient[], 
   const [settings] = await db.select({ on: cs.alertTexts }).from(cs).where(eq(cs.companyId, auth.company.id)).limit(1);
   if (!settings?.on) fieldError("recipients", ALERT_MSG.textsOff);
   if (texted.some((x) => !x.userId)) fieldError("recipients", ALERT_MSG.textNeedsUser);
-  if (texted.some((x) => !E164.test(picked.get(x.userId!)!.phone))) fieldError("recipients", ALERT_MSG.noPhone);
+  if (texted.some((x) => !isE164(picked.get(x.userId!)!.phone))) fieldError("recipients", ALERT_MSG.noPhone);
 }
 
 function values(input: AlertInput, activityTypeId: number) {

@@ -4,7 +4,7 @@
  */
 import { and, desc, eq, gt, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
-import { NO_CONSOLE_MSG, type changePasswordSchema, type LoginInput, type resetExpiredPasswordSchema, type twoFactorSchema } from "~/schemas/auth";
+import { NO_CONSOLE_MSG, type changePasswordSchema, type LoginInput, type resetExpiredPasswordSchema, type TwoFactorChannel, type twoFactorSchema } from "~/schemas/auth";
 import { activityInsert } from "~/utils/activity-insert.server";
 import type { Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
@@ -13,6 +13,7 @@ import { hashPassword, needsRehash, verifyPassword } from "~/utils/password.serv
 import { passwordMeetsRules } from "~/utils/password-rules";
 import { createSession, deleteSession, type SessionKind } from "~/utils/session.server";
 import { randomToken, sha256Hex } from "~/utils/tokens.server";
+import { maskedEmail, maskedPhone } from "~/utils/masked";
 import { toE164 } from "~/utils/phone";
 import { assertNotThrottled, recordFailure, recordSuccess, THROTTLE, throttleKeys, type ThrottleKeys } from "./throttle.server";
 import { clientIp } from "~/utils/session.server";
@@ -35,7 +36,9 @@ export const AUTH_MSG = {
   rootFromPhone: "You cannot log into the root company from the mobile app",
   codeTexted: "A new code has been sent to your phone by text message",
   codeNotTexted: "The text message could not be sent; a new code has been sent to your email",
+  codeMailed: "A new code has been sent to your email",
   noCodeToText: "Sign in with your password first; then the code can be sent by text message",
+  noCodeToMail: "Sign in with your password first; then the code can be sent by email",
 } as const;
 
 const TWO_FACTOR_TTL_MS = 5 * 60 * 1000;
@@ -54,6 +57,8 @@ export type LoginPayload = {
 export type LoginResult = { token: string; sessionId: string; payload: LoginPayload; message: string };
 type BatchItem = Parameters<Db["batch"]>[0][number];
 type CallContext = { request: Request; kind: SessionKind; now: number };
+/** A sign-in with the password: a second factor's code may go out by text message. */
+type SignInContext = { request: Request; now: number; sms: SmsSender };
 
 export type Account = { user: typeof schema.users.$inferSelect; company: typeof schema.companies.$inferSelect };
 
@@ -189,13 +194,14 @@ type SurfaceCheck = (account: Account, settings: Settings) => void;
 /**
  * The sign-in sequence of every surface (console, admin API, phone app), in one place so that a change
  * reaches them all: throttle, password (in the same time whether or not the account exists), account
- * checks, the surface's check, rehash, then the second factor: a company that requires it gets a code
- * mailed and a 402. Returns the account and its settings for the caller to open its session.
+ * checks, the surface's check, rehash, then the second factor: a company that requires it sends a code
+ * by the user's chosen channel and answers 402, saying where the code went. Returns the account and its
+ * settings for the caller to open its session.
  */
 export async function signIn(
   db: Db,
   input: { companyId: string; userName: string; password: string },
-  ctx: { request: Request; now: number },
+  ctx: SignInContext,
   surface: SignInSurface = "console",
   check?: SurfaceCheck,
 ): Promise<{ account: Account; settings: Settings }> {
@@ -217,11 +223,15 @@ export async function signIn(
       .where(eq(schema.users.id, account.user.id));
   }
   if (settings?.require2fa) {
-    await issueTwoFactorCode(db, account, ctx.now);
+    const sent = await sendTwoFactorCode(db, account, account.user.twoFactorChannel, ctx);
     const phone = account.user.phoneNumber;
     const phoneNumber = phone ? `***-***-${phone.slice(-4)}` : "";
-    // The spec's 402 carries phoneNumber beside message and errorCode; the payload keeps it for the console's own form.
-    throw new ServiceError(402, AUTH_MSG.twoFactor, { errorCode: "2fa-required", payload: { phoneNumber, e_mail: account.user.email }, extra: { phoneNumber } });
+    // The spec's 402 carries phoneNumber beside message and errorCode; the payload keeps it, and says where the code went.
+    throw new ServiceError(402, AUTH_MSG.twoFactor, {
+      errorCode: "2fa-required",
+      payload: { phoneNumber, e_mail: account.user.email, ...sent },
+      extra: { phoneNumber },
+    });
   }
   return { account, settings };
 }
@@ -241,7 +251,7 @@ export async function signInWithCode(
   return { account, settings };
 }
 
-export async function login(db: Db, input: LoginInput, ctx: CallContext): Promise<LoginResult> {
+export async function login(db: Db, input: LoginInput, ctx: CallContext & SignInContext): Promise<LoginResult> {
   const { account } = await signIn(db, input, ctx);
   return startSession(db, account, ctx, "Login successful");
 }
@@ -258,22 +268,53 @@ async function newTwoFactorCode(db: Db, { user, company }: Account, now: number)
   return { code, statement };
 }
 
-async function issueTwoFactorCode(db: Db, account: Account, now: number): Promise<void> {
-  const { code, statement } = await newTwoFactorCode(db, account, now);
-  await db.batch([statement, db.insert(schema.mailOutbox).values({ companyId: account.company.id, toAddress: account.user.email, ...signInMail(code), createdAt: now })]);
-}
+/** Where a sign-in code went: `channel` is where it was sent, `preferredChannel` the user's choice (text falls back to e-mail). */
+export type CodeDelivery = { channel: TwoFactorChannel; preferredChannel: TwoFactorChannel; sentTo: string };
 
 /**
- * Sends the sign-in code by text message instead of e-mail: a new code replaces the one waiting, texted
- * to the user's phone (the text channel's limits apply). Only while a code is waiting, that is within
- * five minutes of a sign-in with the right password, so nobody else can make texts go out; an unknown
- * account is answered like one with no code waiting. When the text cannot go out, the new code is mailed.
+ * A new sign-in code, replacing any waiting one, sent by `channel`. A text goes through the text
+ * channel's sender and limits; when it cannot go out (no E.164 phone, a limit reached, the provider
+ * refused or is unreachable) the code is mailed instead, and the answer says so.
  */
-export async function textTwoFactorCode(
+async function sendTwoFactorCode(db: Db, account: Account, channel: TwoFactorChannel, ctx: { now: number; sms: SmsSender }): Promise<CodeDelivery> {
+  const { user, company } = account;
+  const { code, statement } = await newTwoFactorCode(db, account, ctx.now);
+  const t = schema.twoFactorCodes;
+  const retire = db
+    .update(t)
+    .set({ usedAt: ctx.now })
+    .where(and(eq(t.userId, user.id), isNull(t.usedAt)));
+  const mail = db.insert(schema.mailOutbox).values({ companyId: company.id, toAddress: user.email, ...signInMail(code), createdAt: ctx.now });
+  const byEmail = { channel: "email", preferredChannel: channel, sentTo: maskedEmail(user.email) } as const;
+  if (channel === "email") {
+    await db.batch([retire, statement, mail]);
+    return byEmail;
+  }
+  await db.batch([retire, statement]);
+  const language = (await settingsOf(db, company.id))?.language ?? "en";
+  const text = { companyId: company.id, userId: user.id, to: user.phoneNumber, body: SIGN_IN_TEXT[language](code), purpose: "sign-in code" };
+  if (await sendText(db, ctx.sms, text, ctx.now)) return { channel: "text", preferredChannel: channel, sentTo: maskedPhone(user.phoneNumber) };
+  await mail;
+  return byEmail;
+}
+
+const RESEND = {
+  text: { refused: AUTH_MSG.noCodeToText, sent: AUTH_MSG.codeTexted, fellBack: AUTH_MSG.codeNotTexted },
+  email: { refused: AUTH_MSG.noCodeToMail, sent: AUTH_MSG.codeMailed, fellBack: AUTH_MSG.codeMailed },
+} as const;
+
+/**
+ * Sends the sign-in code again by `channel` ("by text message instead", "by e-mail instead"): a new code
+ * replaces the one waiting. Only while a code is waiting, that is within five minutes of a sign-in with
+ * the right password, so nobody else can make texts go out; an unknown account is answered like one with
+ * no code waiting. A text that cannot go out is mailed instead.
+ */
+export async function resendTwoFactorCode(
   db: Db,
   input: { companyId: string; userName: string },
+  channel: TwoFactorChannel,
   ctx: { now: number; sms: SmsSender },
-): Promise<{ message: string; channel: "text" | "email" }> {
+): Promise<CodeDelivery & { message: string }> {
   const account = await findAccount(db, input.companyId, input.userName);
   const t = schema.twoFactorCodes;
   const waiting = account
@@ -282,20 +323,9 @@ export async function textTwoFactorCode(
         orderBy: desc(t.createdAt),
       })
     : undefined;
-  if (!account || !waiting) throw new ServiceError(400, AUTH_MSG.noCodeToText, { errorCode: "no-code-waiting" });
-  const { code, statement } = await newTwoFactorCode(db, account, ctx.now);
-  await db.batch([
-    db
-      .update(t)
-      .set({ usedAt: ctx.now })
-      .where(and(eq(t.userId, account.user.id), isNull(t.usedAt))),
-    statement,
-  ]);
-  const language = (await settingsOf(db, account.company.id))?.language ?? "en";
-  const text = { companyId: account.company.id, userId: account.user.id, to: account.user.phoneNumber, body: SIGN_IN_TEXT[language](code), purpose: "sign-in code" };
-  if (await sendText(db, ctx.sms, text, ctx.now)) return { message: AUTH_MSG.codeTexted, channel: "text" };
-  await db.insert(schema.mailOutbox).values({ companyId: account.company.id, toAddress: account.user.email, ...signInMail(code), createdAt: ctx.now });
-  return { message: AUTH_MSG.codeNotTexted, channel: "email" };
+  if (!account || !waiting) throw new ServiceError(400, RESEND[channel].refused, { errorCode: "no-code-waiting" });
+  const sent = await sendTwoFactorCode(db, account, channel, ctx);
+  return { ...sent, message: sent.channel === channel ? RESEND[channel].sent : RESEND[channel].fellBack };
 }
 
 const SIGN_IN_TEXT = {

@@ -24,6 +24,7 @@ import { countWhere, schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { deleteSession, newSession } from "~/utils/session.server";
 import { requireCredentialKeys } from "./credential-keys.server";
+import { smsSender } from "./sms/sender.server";
 import { credentialExpiry, signCredential, type IssuedCredential } from "./credentials.server";
 import { ekeyWindow, groupKeyWindow, loadCompany, type CompanyState } from "./door-decision.server";
 
@@ -78,7 +79,7 @@ function assertPhoneAllowed(account: Account, settings: Settings, installationId
 
 export async function mobileLogin(db: Db, input: MobileLoginInput, ctx: CallContext): Promise<MobileLoginResult> {
   assertAppVersion(ctx.env, input.appVersion);
-  const { account, settings } = await signIn(db, input, ctx, "mobile", (a, s) => assertPhoneAllowed(a, s, input.installationId));
+  const { account, settings } = await signIn(db, input, { ...ctx, sms: smsSender(ctx.env) }, "mobile", (a, s) => assertPhoneAllowed(a, s, input.installationId));
   return startMobileSession(db, account, settings, input, ctx);
 }
 

@@ -4,7 +4,7 @@
  */
 import { and, asc, desc, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
 import type { UserFilters } from "~/schemas/search";
-import { userFormSchema, applyPrivilegeRules, type UserForm, type UserInput } from "~/schemas/users";
+import { userFormSchema, applyPrivilegeRules, twoFactorChannelSchema, type TwoFactorChannelInput, type UserForm, type UserInput } from "~/schemas/users";
 import { queueResetLink } from "~/services/password-reset.server";
 import { inviteStatements, type InvitingCompany } from "~/services/invites.server";
 import { idInAny, lowerOf, phoneDigits, searchKey, startsWith } from "~/services/search.server";
@@ -13,6 +13,7 @@ import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { countWhere, schema, type Db } from "~/utils/db.server";
 import { forbidden, notFound, ServiceError } from "~/utils/errors.server";
 import { parseInput } from "~/utils/parse-input.server";
+import { isE164 } from "~/utils/phone";
 import { liveInCompany } from "~/utils/tenant.server";
 
 const u = schema.users;
@@ -37,6 +38,8 @@ export const USER_MSG = {
   notPending: "This user has already completed account setup",
   superAdminOnly: "Only a super admin can change a super admin",
   badTicket: "The provided support ticket is invalid",
+  channelNeedsPhone: "Sign-in codes can go by text message only to a mobile number in international form; add one first",
+  channelSaved: "Sign-in code preference saved",
 } as const;
 
 /** Sortable list columns → SQL columns (each list query uses an index on company_id first). */
@@ -193,6 +196,9 @@ async function userDetails(db: Db, auth: Auth, id: number) {
     passwordResetSecurity: settings?.passwordResetSecurity ?? "email",
     /** Mode 'admin': when the user asked for a reset that waits for a super admin's approval. */
     passwordResetRequestedAt: user.passwordResetRequestedAt,
+    /** Where the user's sign-in codes go; text only to an E.164 phone. */
+    twoFactorChannel: user.twoFactorChannel,
+    canReceiveTexts: isE164(user.phoneNumber),
   };
 }
 
@@ -312,6 +318,31 @@ export async function modifyUser(db: Db, auth: Auth, id: number, input: UserForm
     activityInsert(db, { companyId: auth.company.id, name: "User Modified", createdByUserId: auth.user.id, targetUserId: id, summary: v.displayName, at: now }),
   ]);
   return { message: USER_MSG.modified };
+}
+
+/**
+ * Where the caller's own sign-in codes go (Account Details). Only the person chooses it, for their own
+ * account, whatever their rights; text needs a phone a text can reach. An admin sees the choice.
+ */
+export async function setTwoFactorChannel(db: Db, auth: Auth, input: TwoFactorChannelInput, now: number): Promise<{ message: string }> {
+  const { channel } = parseInput(twoFactorChannelSchema, input);
+  const user = await findUser(db, auth, auth.user.id);
+  if (channel === "text" && !isE164(user.phoneNumber)) throw new ServiceError(400, USER_MSG.channelNeedsPhone, { fieldErrors: { channel: [USER_MSG.channelNeedsPhone] } });
+  await db.batch([
+    db
+      .update(u)
+      .set({ twoFactorChannel: channel, updatedAt: now })
+      .where(liveInCompany(u, auth, eq(u.id, user.id))),
+    activityInsert(db, {
+      companyId: auth.company.id,
+      name: "User Modified",
+      createdByUserId: auth.user.id,
+      targetUserId: user.id,
+      summary: `${user.displayName}: sign-in codes by ${channel === "text" ? "text message" : "e-mail"}`,
+      at: now,
+    }),
+  ]);
+  return { message: USER_MSG.channelSaved };
 }
 
 /**

@@ -10,6 +10,9 @@ import metadata from "libphonenumber-js/min/metadata";
 /** Longest input we try to read (a formatted number with spaces and a '00' prefix fits easily). */
 export const PHONE_INPUT_MAX = 32;
 
+/** A number a text message can go to: E.164, as phones are stored (decision 0037); older rows may hold less. */
+export const isE164 = (phone: string | null | undefined): boolean => /^\+[1-9]\d{6,14}$/.test(phone ?? "");
+
 const CALLING_CODES = new Set<string>(getCountries().map((c) => getCountryCallingCode(c)));
 
 /**

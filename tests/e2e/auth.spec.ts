@@ -74,6 +74,11 @@ test.describe("sign-in", () => {
       texted: "A new code has been sent to your phone by text message",
       code: "Code",
       verify: "Verify",
+      sentTo: "sent to a•••@beta.example",
+      sentByText: "sent by text to •••• ",
+      channel: "Send my sign-in codes by",
+      saveChannel: "Save sign-in code preference",
+      channelSaved: "Sign-in code preference saved",
     },
     es: {
       company: "ID de empresa",
@@ -84,6 +89,11 @@ test.describe("sign-in", () => {
       texted: "Se ha enviado un código nuevo a su teléfono por SMS",
       code: "Código",
       verify: "Verificar",
+      sentTo: "enviado a a•••@beta.example",
+      sentByText: "enviado por SMS al •••• ",
+      channel: "Enviarme los códigos de acceso por",
+      saveChannel: "Guardar preferencia de códigos",
+      channelSaved: "Preferencia de códigos de acceso guardada",
     },
   } as const;
   for (const { lang, width, height } of LANGUAGE_AND_WIDTH_RUNS) {
@@ -101,9 +111,11 @@ test.describe("sign-in", () => {
         await page.getByLabel(t.password, { exact: true }).fill(DEMO.beta.password);
         await page.getByRole("button", { name: t.login }).click();
         await expect(page).toHaveURL(/\/twoFactorAuthentication\?/);
+        await expect(page.getByTestId("code-destination")).toContainText(t.sentTo);
         const before = (await textMessages()).length;
         await page.getByRole("button", { name: t.byText }).click();
         await expect(page.locator("li[data-type]").filter({ hasText: t.texted })).toBeVisible();
+        await expect(page.getByTestId("code-destination")).toContainText(t.sentByText);
         const texted = async () =>
           (await textMessages())
             .slice(before)
@@ -114,6 +126,44 @@ test.describe("sign-in", () => {
         await page.getByRole("button", { name: t.verify }).click();
         await expect(page).toHaveURL(/\/$/);
       } finally {
+        await beta.call("PUT", "/settings/modifyCompanySettings", saved);
+      }
+    });
+
+    test(`two-factor (${lang}, ${width} px): codes by text chosen on Account Details go to the phone, and the code page says where`, async ({ page, request, loginAs }) => {
+      const t = TFA[lang];
+      await page.setViewportSize({ width, height });
+      const beta = await adminApi(request, "beta");
+      const me = (await beta.call<{ payload: { id: number; e_mail: string; phone_number: string }[] }>("GET", "/user/getAllUsers")).payload.find(
+        (u) => u.e_mail === DEMO.beta.userName,
+      )!;
+      const last4 = me.phone_number.slice(-4);
+      const { payload: saved } = await beta.call<{ payload: Record<string, unknown> }>("GET", "/settings/getCompanySettings");
+      try {
+        // Signed in before the company requires a code (loginAs signs in with the password alone).
+        await loginAs("beta", lang);
+        await page.goto(`/modifyUser?id=${me.id}`);
+        await page.getByLabel(t.channel).selectOption("text");
+        await page.getByRole("button", { name: t.saveChannel }).click();
+        await expect(page.locator("li[data-type]").filter({ hasText: t.channelSaved })).toBeVisible();
+        await beta.call("PUT", "/settings/modifyCompanySettings", { ...saved, require_2fa: "1" });
+        await page.getByTestId("user-menu").click();
+        await page.getByTestId("logout").click();
+        await expect(page).toHaveURL(/\/login/);
+        const before = (await textMessages()).length;
+        await page.getByLabel(t.company).fill(DEMO.beta.companyId);
+        await page.getByLabel(t.user).fill(DEMO.beta.userName);
+        await page.getByLabel(t.password, { exact: true }).fill(DEMO.beta.password);
+        await page.getByRole("button", { name: t.login }).click();
+        await expect(page.getByTestId("code-destination")).toContainText(t.sentByText + last4);
+        const texted = (await textMessages()).slice(before).find((m) => m.to.endsWith(last4));
+        const code = /(?:code is|código de acceso es) (\d{6})/.exec(texted?.body ?? "")?.[1];
+        expect(code, "the code reached the text-message sink").toBeTruthy();
+        await page.getByLabel(t.code, { exact: true }).fill(code!);
+        await page.getByRole("button", { name: t.verify }).click();
+        await expect(page).toHaveURL(/\/$/);
+      } finally {
+        await beta.call("PUT", "/user/setTwoFactorChannel", { two_factor_channel: "email" });
         await beta.call("PUT", "/settings/modifyCompanySettings", saved);
       }
     });

@@ -18,6 +18,11 @@ test.describe("company settings", () => {
     await expect(page.getByLabel("Default time zone").locator("option:checked")).toHaveText("Madrid (Europe)");
     await expect(page.getByRole("switch", { name: "Scheduled open" })).toBeChecked();
     await expect(page.getByRole("link", { name: "Set scheduled open hours" })).toBeVisible();
+    // The firmware controls say what they do at the door (decision 0116).
+    await expect(page.getByLabel("Allowed to update firmware")).toHaveAccessibleDescription(/while updates are not forced.*Installer Only: users with the installer privilege/);
+    await expect(page.getByRole("switch", { name: "Force firmware update" })).toHaveAccessibleDescription(
+      /as soon as it reports another version.*Off: a board updates only after an allowed user starts/,
+    );
 
     const mode = page.getByLabel("Password reset security");
     await expect(mode.locator("option:checked")).toHaveText("Super admin approval");
@@ -197,6 +202,8 @@ test.describe("company settings", () => {
     await page.goto("/companySettings");
     await expect(page.getByRole("heading", { name: "Configuración de la empresa" })).toBeVisible();
     await expect(page.getByLabel("Zona horaria predeterminada")).toBeVisible();
+    await expect(page.getByLabel("Pueden actualizar el firmware")).toHaveAccessibleDescription(/mientras no se fuerza.*Solo instaladores/);
+    await expect(page.getByRole("switch", { name: "Forzar la actualización del firmware" })).toHaveAccessibleDescription(/sin que nadie lo inicie.*Desactivada/);
     // The zone picker searches by city.
     await page.getByLabel("Buscar por ciudad o región").fill("lisboa lisbon");
     await expect(page.getByText("Ninguna zona coincide")).toBeVisible();

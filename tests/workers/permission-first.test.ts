@@ -13,6 +13,7 @@ const AUDITOR_MAY = new Set([
   "POST /api/admin/user/activityReport",
   "POST /api/admin/device/checkAccess",
   "PUT /api/admin/user/resetPassword",
+  "PUT /api/admin/user/setTwoFactorChannel",
   "POST /api/user/createActivityLog",
   "POST /api/user/support/createTicket",
 ]);

@@ -5,9 +5,11 @@ import {
   forgotPasswordSchema,
   loginSchema,
   resetExpiredPasswordSchema,
-  textTwoFactorCodeSchema,
+  resendTwoFactorCodeSchema,
   twoFactorSchema,
   webResetPasswordSchema,
+  TWO_FACTOR_CHANNELS,
+  type TwoFactorChannel,
 } from "~/schemas/auth";
 import * as authService from "~/services/auth.server";
 import * as passwordReset from "~/services/password-reset.server";
@@ -31,6 +33,28 @@ const loginPayload = z.object({
   company: z.object({ company_name: z.string(), company_id: z.string() }),
 });
 
+/** Where a sign-in code went, in the 402 of a login and in the answers that send it again. */
+const CODE_DELIVERY_DOC =
+  "payload.channel is where the code went ('email' or 'text'), payload.preferredChannel the user's choice (Account Details; 'email' unless they chose 'text'), payload.sentTo the destination masked ('j•••@example.com', '•••• 4321'). A preferred text that cannot go out (no E.164 phone, 5 texts per user or 200 per company an hour, provider refusal) is mailed instead: channel 'email' with preferredChannel 'text'.";
+const codeDelivery = z.object({ channel: z.enum(TWO_FACTOR_CHANNELS), preferredChannel: z.enum(TWO_FACTOR_CHANNELS), sentTo: z.string() });
+
+/** "Send the code by text message / by e-mail instead": the same call for either channel. */
+function resendEndpoint(channel: TwoFactorChannel, path: string, what: string) {
+  return endpoint({
+    method: "POST",
+    path,
+    tag: "Session",
+    summary: `Sends the sign-in code again ${what}, after a login answered 402: a new code replaces the waiting one. Accepted only while a code is waiting (within 5 minutes of the sign-in with the password); otherwise, or for an unknown account, 400 '${authService.AUTH_MSG[channel === "text" ? "noCodeToText" : "noCodeToMail"]}'. ${CODE_DELIVERY_DOC}`,
+    auth: "public",
+    body: resendTwoFactorCodeSchema,
+    response: z.object({ message: z.string(), payload: codeDelivery }),
+    async handler({ db, body, env, now, waitUntil }) {
+      const { message, ...payload } = await deliveringMail({ env, waitUntil }, authService.resendTwoFactorCode(db, body, channel, { now, sms: smsSender(env) }));
+      return { message, payload };
+    },
+  });
+}
+
 /** A role's rights in the spec's names (`permission_modifly` sic), module flags as they are. */
 const permissionsPayload = ({ permissionAll, permissionAdd, permissionModify, permissionDelete, permissionView, ...modules }: Permissions) => ({
   permission_all: permissionAll,
@@ -47,12 +71,14 @@ export const authEndpoints = [
     path: "/user/login",
     tag: "Session",
     summary:
-      "Sign in; returns a token for the Authorization header. 401 bad credentials or state, 402 second factor required (with errorCode '2fa-required' and phoneNumber, the masked number the code went to, beside the message), 429 throttled.",
+      "Sign in; returns a token for the Authorization header. 401 bad credentials or state, 402 second factor required (errorCode '2fa-required' and phoneNumber, the user's number masked, beside the message; " +
+      CODE_DELIVERY_DOC +
+      "), 429 throttled.",
     auth: "public",
     body: loginSchema,
     response: z.object({ token: z.string(), payload: loginPayload, message: z.string() }),
     async handler({ db, env, body, request, now, waitUntil }) {
-      const r = await sendingSignInCode({ env, waitUntil }, authService.login(db, body, { request, kind: "api", now }));
+      const r = await sendingSignInCode({ env, waitUntil }, authService.login(db, body, { request, kind: "api", now, sms: smsSender(env) }));
       return { message: r.message, payload: r.payload, extra: { token: r.token } };
     },
   }),
@@ -68,20 +94,8 @@ export const authEndpoints = [
       return { message: r.message, payload: r.payload, extra: { token: r.token, msg: r.message } };
     },
   }),
-  endpoint({
-    method: "POST",
-    path: "/user/sendTwoFactorCodeByText",
-    tag: "Session",
-    summary:
-      "Sends the sign-in code by text message instead of e-mail, after a login answered 402: a new code replaces the mailed one and goes to the user's phone (5 texts per user an hour). Accepted only while a code is waiting (within 5 minutes of the sign-in with the password); otherwise, or for an unknown account, 400 'Sign in with your password first; then the code can be sent by text message'. When the text cannot go out the new code is mailed instead and payload.channel says 'email'.",
-    auth: "public",
-    body: textTwoFactorCodeSchema,
-    response: z.object({ message: z.string(), payload: z.object({ channel: z.enum(["text", "email"]) }) }),
-    async handler({ db, body, env, now, waitUntil }) {
-      const r = await deliveringMail({ env, waitUntil }, authService.textTwoFactorCode(db, body, { now, sms: smsSender(env) }));
-      return { message: r.message, payload: { channel: r.channel } };
-    },
-  }),
+  resendEndpoint("text", "/user/sendTwoFactorCodeByText", "by text message to the user's phone (5 texts per user an hour)"),
+  resendEndpoint("email", "/user/sendTwoFactorCodeByEmail", "by e-mail"),
   endpoint({
     method: "POST",
     path: "/user/resetExpiredPassword",

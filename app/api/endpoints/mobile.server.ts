@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { appEventsSchema, mobileLoginSchema, mobileTwoFactorSchema, myActivitySchema } from "~/schemas/mobile";
-import { textTwoFactorCodeSchema } from "~/schemas/auth";
+import { resendTwoFactorCodeSchema } from "~/schemas/auth";
 import { challengeSchema, keysWithAssertionSchema, registrationSchema } from "~/schemas/phone-webauthn";
 import * as authService from "~/services/auth.server";
 import { mobileLogin, mobileTwoFactor, myActivity, myKeys, reportAppEvents, assertMobile } from "~/services/mobile.server";
@@ -48,7 +48,7 @@ export const mobileEndpoints = [
     path: "/login",
     tag: "Mobile",
     summary:
-      "Phone sign-in bound to an installation id. 426 app update required, 401 bad credentials / de-activated / expired password, 402 second factor required (errorCode '2fa-required'; the code was mailed to payload.e_mail, payload.phoneNumber is the masked number a text would go to, empty without one; then POST /twoFactorAuthenticate, or /sendTwoFactorCodeByText first), 403 root company, 409 another phone is bound, 429 throttled (errorCode 'throttled' with payload.minutes, or 'account-slowed' with payload.seconds).",
+      "Phone sign-in bound to an installation id. 426 app update required, 401 bad credentials / de-activated / expired password, 402 second factor required (errorCode '2fa-required'; payload.channel, preferredChannel and sentTo say where the code went, by the user's choice of e-mail or text message, as for POST /api/admin/user/login; payload.e_mail is the account's address and payload.phoneNumber the masked number a text would go to, empty without one; then POST /twoFactorAuthenticate, or /sendTwoFactorCodeByText first), 403 root company, 409 another phone is bound, 429 throttled (errorCode 'throttled' with payload.minutes, or 'account-slowed' with payload.seconds).",
     auth: "public",
     body: mobileLoginSchema,
     response: signedIn,
@@ -78,11 +78,11 @@ export const mobileEndpoints = [
     summary:
       "As POST /api/admin/user/sendTwoFactorCodeByText, for the phone: after a login answered 402, a new code replaces the mailed one and goes to the user's phone by text message. 400 'Sign in with your password first; then the code can be sent by text message' when no code is waiting; payload.channel 'email' when the text could not go out and the new code was mailed.",
     auth: "public",
-    body: textTwoFactorCodeSchema,
-    response: z.object({ message: z.string(), payload: z.object({ channel: z.enum(["text", "email"]) }) }),
+    body: resendTwoFactorCodeSchema,
+    response: z.object({ message: z.string(), payload: z.object({ channel: z.enum(["text", "email"]), preferredChannel: z.enum(["text", "email"]), sentTo: z.string() }) }),
     async handler({ db, body, env, now, waitUntil }) {
-      const r = await deliveringMail({ env, waitUntil }, authService.textTwoFactorCode(db, body, { now, sms: smsSender(env) }));
-      return { message: r.message, payload: { channel: r.channel } };
+      const { message, ...payload } = await deliveringMail({ env, waitUntil }, authService.resendTwoFactorCode(db, body, "text", { now, sms: smsSender(env) }));
+      return { message, payload };
     },
   }),
   endpoint({

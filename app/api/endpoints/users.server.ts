@@ -2,7 +2,7 @@ import { z } from "zod";
 import { bulkAssignBody, bulkUsersBody, type BulkRowResult } from "~/schemas/bulk";
 import { lenient, optionalId, USER_FLAGS, USER_STATUSES, searchText } from "~/schemas/search";
 import { assignBody, entryIdQuery, getEkeysQuery, userIdQuery, type AssignBody, type KeySpec } from "~/schemas/ekeys";
-import { addUserBody, flaggedUserBody, fromApiBody, idQuery, modifyUserBody, userIdBody } from "~/schemas/users";
+import { addUserBody, flaggedUserBody, fromApiBody, idQuery, modifyUserBody, twoFactorChannelSchema, userIdBody } from "~/schemas/users";
 import * as ekeys from "~/services/ekeys.server";
 import * as users from "~/services/users.server";
 import * as bulk from "~/services/users-bulk.server";
@@ -12,7 +12,7 @@ import { splitPhone } from "~/utils/phone";
 import { eraseUserActivity } from "~/services/activity-erasure.server";
 import { endpoint } from "../define.server";
 import { deliveringMail } from "../mail-delivery.server";
-import { withWireFields } from "../wire-fields.server";
+import { wireObject, withWireFields } from "../wire-fields.server";
 
 /** The key of an assign body in domain names: `eKey` is the device or group, `scheduleDays` the days; `status` is derived, not read. */
 const keySpecOfBody = (b: Omit<AssignBody, "userId" | "entryId" | "FOBDeviceId">): KeySpec => ({
@@ -30,6 +30,8 @@ const keySpecOfBody = (b: Omit<AssignBody, "userId" | "entryId" | "FOBDeviceId">
 });
 /** An assignment's domain fields in the spec's names; field errors go back under these. */
 const KEY_WIRE = { keyId: "eKey", fobNumber: "FOBDeviceId" } as const;
+
+const CHANNEL_WIRE = { channel: "two_factor_channel" } as const;
 
 const flagQuery = z.union([z.boolean(), z.enum(["true", "false", "1", "0"])]).transform((v) => v === true || v === "true" || v === "1");
 
@@ -99,6 +101,8 @@ function userDetailsPayload(d: users.UserDetails, auth: Auth) {
     password_reset_security: d.passwordResetSecurity,
     /** Reset mode 'admin': when the user's waiting reset request was made (ms), or null. */
     password_reset_requested_at: d.passwordResetRequestedAt,
+    /** Where the user's sign-in codes go, their own choice: 'email' or 'text'. */
+    two_factor_channel: d.twoFactorChannel,
   };
 }
 
@@ -268,6 +272,20 @@ export const usersEndpoints = [
     response: message,
     async handler({ db, auth, body, now }) {
       return await users.modifyUser(db, auth, body.userId, fromApiBody(body), now);
+    },
+  }),
+  endpoint({
+    method: "PUT",
+    path: "/user/setTwoFactorChannel",
+    tag,
+    summary:
+      "Chooses where the caller's own sign-in codes go when the company requires two-factor authentication: two_factor_channel 'email' (the default) or 'text' (their phone; 400 when the account has no mobile number in international form). Any signed-in user, for their own account only; getUserDetails shows the choice as two_factor_channel. Records 'User Modified'.",
+    auth: "token",
+    permission: "signed-in",
+    body: wireObject(twoFactorChannelSchema, CHANNEL_WIRE),
+    response: message,
+    async handler({ db, auth, body, now }) {
+      return await withWireFields(CHANNEL_WIRE, () => users.setTwoFactorChannel(db, auth, body, now));
     },
   }),
   endpoint({

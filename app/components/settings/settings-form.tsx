@@ -82,13 +82,15 @@ export function SettingsForm({ settings: s, zones, canModify }: Props) {
             <Field label={t("countryCode")} error={err(fields.defaultCountryCode)} required>
               <CountryPicker name={fields.defaultCountryCode.name} region={defaultRegion} onChange={setDefaultRegion} />
             </Field>
-            <Field label={t("allowedFirmware")} error={err(fields.allowedFirmware)}>
+            {/* What each does at the door (decision 0116): the hints are the control's description. */}
+            <Field label={t("allowedFirmware")} hint={t("allowedFirmwareHint")} error={err(fields.allowedFirmware)}>
               <NativeSelect
                 name={fields.allowedFirmware.name}
                 defaultValue={s?.allowedFirmware ?? "All Users"}
                 options={FIRMWARE_CHOICES.map((f) => ({ value: f, label: t(`firmware.${f}`) }))}
               />
             </Field>
+            {toggle("forceFirmwareUpdate", t("forceFirmware"), !!s?.isForceFirmwareUpdate, t("forceFirmwareHint"))}
             <Button asChild variant="outline" size="sm" className="w-fit self-end">
               <Link to="/setFobProgrammers">{t("fobProgrammers")}</Link>
             </Button>

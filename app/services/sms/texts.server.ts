@@ -4,15 +4,13 @@
  * unreachable) is written to the activity log as 'Text Message Not Delivered' (decision 0062).
  */
 import { activityInsert } from "~/utils/activity-insert.server";
+import { isE164 } from "~/utils/phone";
 import type { Db } from "~/utils/db.server";
 import { overRateLimit } from "../throttle.server";
 import { SmsError, type SmsSender } from "./sender.server";
 
 /** Texts per user and per company in an hour; a code-bearing text is worthless beyond these. */
 export const TEXT_LIMIT = { perUser: 5, perCompany: 200, windowMs: 60 * 60 * 1000 } as const;
-
-/** The number form texts go to (decision 0037 stores phones so). */
-export const E164 = /^\+[1-9]\d{6,14}$/;
 
 /**
  * `alerts`: an alert text counts against its own per-user limit, so that alerts cannot use up the
@@ -40,7 +38,7 @@ export async function sendText(db: Db, sender: SmsSender, text: Text, now: numbe
 
 /** Why the text was not delivered, or null once the provider accepted it. */
 async function refusal(db: Db, sender: SmsSender, text: Text, now: number): Promise<string | null> {
-  if (!E164.test(text.to)) return "no phone number in E.164 form";
+  if (!isE164(text.to)) return "no phone number in E.164 form";
   if (await overRateLimit(db, `sms:${text.alerts ? "alerts:" : ""}user:${text.userId}`, TEXT_LIMIT.perUser, TEXT_LIMIT.windowMs, now))
     return "the user's hourly text limit is reached";
   if (await overRateLimit(db, `sms:company:${text.companyId}`, TEXT_LIMIT.perCompany, TEXT_LIMIT.windowMs, now)) return "the company's hourly text limit is reached";
