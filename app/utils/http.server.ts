@@ -26,7 +26,7 @@ export function bodyLimitFor(pathname: string): number {
 const DISCARD_AT_MOST = 32 * MiB;
 
 async function discard(reader: ReadableStreamDefaultReader<Uint8Array>, read: number): Promise<void> {
-  for (let total = read; total <= DISCARD_AT_MOST; ) {
+  for (let total = read; total <= DISCARD_AT_MOST;) {
     const { done, value } = await reader.read();
     if (done) return;
     total += value.byteLength;

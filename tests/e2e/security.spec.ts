@@ -37,7 +37,13 @@ test("early refusals reach the client on every connection: 401 before the body, 
     new Promise<number | string>((resolve) => {
       const body = JSON.stringify({ note: "x".repeat(bytes) });
       const req = http.request(
-        { host: "127.0.0.1", port, method: "PUT", path: "/api/admin/settings/modifyCompanySettings", headers: { Connection: "close", Authorization: "not-a-token", "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } },
+        {
+          host: "127.0.0.1",
+          port,
+          method: "PUT",
+          path: "/api/admin/settings/modifyCompanySettings",
+          headers: { Connection: "close", Authorization: "not-a-token", "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) },
+        },
         (res) => res.resume().on("end", () => resolve(res.statusCode ?? 0)),
       );
       req.on("error", (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
