@@ -20,6 +20,15 @@ const WEEKDAYS = [true, true, true, true, true, false, false];
  * Gives the demo user (id 3) a never-ending key to DOOR in Madrid from 2026-01-01, on `days` (Monday first),
  * from 09:00 to 18:00 or all day; returns the key's entry id.
  */
+/** The phone app's sign-in form, filled as a person does in `lang` (the page is already on /m in that language). */
+async function signInOnPhone(page: Page, lang: "en" | "es", who: "acme" | "beta") {
+  const es = lang === "es";
+  await page.getByLabel(es ? "ID de empresa" : "Company ID").fill(DEMO[who].companyId);
+  await page.getByLabel(es ? "Correo o número de teléfono" : "Email or phone number").fill(DEMO[who].userName);
+  await page.getByRole("textbox", { name: es ? "Contraseña" : "Password" }).fill(DEMO[who].password);
+  await page.getByRole("button", { name: es ? "Iniciar sesión" : "Sign in" }).click();
+}
+
 async function giveKey(admin: Awaited<ReturnType<typeof adminApi>>, days: boolean[], hours: "09:00-18:00" | "all day") {
   const allDay = hours === "all day";
   const assigned = await admin.call<{ payload: { entryId: number } }>("POST", "/user/assignKeyToUser", {
@@ -191,10 +200,7 @@ test.describe("phone web app", () => {
         try {
           await page.goto("/m");
           if (lang === "es") await page.getByRole("button", { name: "Cambiar a español" }).click();
-          await page.getByLabel(x.company).fill("ACME");
-          await page.getByLabel(x.user).fill(DEMO.acme.userName);
-          await page.getByRole("textbox", { name: x.password }).fill(DEMO.acme.password);
-          await page.getByRole("button", { name: x.signIn }).click();
+          await signInOnPhone(page, lang, "acme");
           const card = page.locator(`li[data-key-id="${entryId}"]`);
           await expect(card).toBeVisible();
           const held = await page.evaluate((id) => JSON.parse(localStorage.getItem("phone.keys")!).keys.find((k: { id: number }) => k.id === id), entryId);
@@ -267,10 +273,7 @@ test.describe("phone web app", () => {
         if (lang === "es") await page.getByRole("button", { name: "Cambiar a español" }).click();
         await expect(page.locator("html")).toHaveAttribute("lang", lang);
         const found = await findingsAt(page, "sign-in");
-        await page.getByLabel(lang === "es" ? "ID de empresa" : "Company ID").fill("ACME");
-        await page.getByLabel(lang === "es" ? "Correo o número de teléfono" : "Email or phone number").fill(DEMO.acme.userName);
-        await page.getByRole("textbox", { name: lang === "es" ? "Contraseña" : "Password" }).fill(DEMO.acme.password);
-        await page.getByRole("button", { name: lang === "es" ? "Iniciar sesión" : "Sign in" }).click();
+        await signInOnPhone(page, lang, "acme");
         const present = page.getByRole("button", { name: lang === "es" ? "Presentar en la puerta" : "Present to door" }).and(page.locator(":enabled"));
         await expect(present.first()).toBeVisible();
         found.push(...(await findingsAt(page, "keys")));
@@ -333,10 +336,7 @@ test.describe("phone web app", () => {
             if (clockOffsetMs() !== 0) await context.clock.install({ time: runNow() });
             await page.goto(`http://localhost:${workerConsole().port}/m`);
             if (lang === "es") await page.getByRole("button", { name: "Cambiar a español" }).click();
-            await page.getByLabel(x.company).fill("ACME");
-            await page.getByLabel(x.user).fill(DEMO.acme.userName);
-            await page.getByRole("textbox", { name: x.password }).fill(DEMO.acme.password);
-            await page.getByRole("button", { name: x.signIn }).click();
+            await signInOnPhone(page, lang, "acme");
             await expect(page.getByText(x.notice)).toBeVisible();
             const card = page.locator(`li[data-key-id="${entryId}"]`);
             await expect(card).toBeVisible();
@@ -431,10 +431,7 @@ test.describe("two-factor sign-in on the phone", () => {
       try {
         await page.goto("/m");
         if (lang === "es") await page.getByRole("button", { name: "Cambiar a español" }).click();
-        await page.getByLabel(x.company).fill("BETA");
-        await page.getByLabel(x.user).fill(DEMO.beta.userName);
-        await page.getByRole("textbox", { name: x.password }).fill(DEMO.beta.password);
-        await page.getByRole("button", { name: x.signIn }).click();
+        await signInOnPhone(page, lang, "beta");
         await expect(page.getByRole("heading", { name: x.title })).toBeVisible();
         await expect(page.getByTestId("code-sent-to")).toContainText(x.byMail);
 
@@ -523,10 +520,7 @@ test.describe("firmware update from the phone", () => {
         await giveKey(acme, WEEKDAYS, "all day");
         await page.goto("/m");
         if (lang === "es") await page.getByRole("button", { name: "Cambiar a español" }).click();
-        await page.getByLabel(x.company).fill("ACME");
-        await page.getByLabel(x.user).fill(DEMO.acme.userName);
-        await page.getByRole("textbox", { name: x.password }).fill(DEMO.acme.password);
-        await page.getByRole("button", { name: x.signIn }).click();
+        await signInOnPhone(page, lang, "acme");
         const section = page.getByRole("region", { name: x.title });
         const door = section.locator(`li[data-door-id="${DOOR}"]`);
         await expect(door).toContainText(x.available(version));
