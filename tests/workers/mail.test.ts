@@ -7,6 +7,7 @@ import { eq, isNull } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { background } from "../../worker-background";
 import { drainOutbox, MAX_ATTEMPTS } from "../../app/services/mail/outbox.server";
+import { OUTBOX_KEPT_MS } from "../../app/services/sign-in-purge.server";
 import { ownMailServer, parseMail as parse } from "./mail-server";
 import type { ReceivedMail } from "./smtp-global-setup";
 import { api, db, DEMO, schema, workerNow } from "./helpers";
@@ -207,6 +208,54 @@ describe("secrets in the outbox", () => {
       expect(bodies[2]).toContain("FRESHtoken"); // still needed for its retries
     } finally {
       await setMailerPort(smtpPort);
+    }
+  });
+});
+
+describe("outbox retention", () => {
+  it("the cron deletes mail and texts settled a month ago, and keeps what is pending or recent", async () => {
+    const acme = await companyId("ACME");
+    const admin = (await db().query.users.findFirst({ where: eq(schema.users.companyId, acme) }))!.id;
+    await setMailerPort(1); // nothing listens: the pending rows below stay pending through the cron's drain
+    try {
+      const old = workerNow() - OUTBOX_KEPT_MS - 60_000;
+      const recent = workerNow() - OUTBOX_KEPT_MS + 3600_000;
+      const mail = (subject: string, createdAt: number, done: { sentAt?: number; attempts?: number } = {}) => ({
+        companyId: acme,
+        toAddress: "admin@acme.example",
+        subject,
+        body: "-",
+        createdAt,
+        ...done,
+      });
+      await db()
+        .insert(outbox)
+        .values([
+          mail("old sent", old, { sentAt: old }),
+          mail("old given up", old, { attempts: MAX_ATTEMPTS }),
+          mail("old pending", old, { attempts: 2 }),
+          mail("recent sent", recent, { sentAt: recent }),
+        ]);
+      const text = (key: string, createdAt: number, claimedAt: number | null) => ({
+        companyId: acme,
+        userId: admin,
+        body: "-",
+        purpose: "alert",
+        dedupeKey: key,
+        createdAt,
+        claimedAt,
+        delivered: claimedAt ? true : null,
+      });
+      await db().delete(schema.textOutbox);
+      await db()
+        .insert(schema.textOutbox)
+        .values([text("old tried", old, old), text("recent tried", recent, recent)]);
+      await runCron();
+      expect((await db().select().from(outbox)).map((m) => m.subject).sort()).toEqual(["old pending", "recent sent"]);
+      expect((await db().select().from(schema.textOutbox)).map((t) => t.dedupeKey)).toEqual(["recent tried"]);
+    } finally {
+      await setMailerPort(smtpPort);
+      await db().delete(schema.textOutbox);
     }
   });
 });

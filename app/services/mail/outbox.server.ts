@@ -3,7 +3,7 @@
  * this drains it right after such a request (waitUntil) and every minute from the cron trigger,
  * which also retries failures with a backoff.
  */
-import { and, asc, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, isNotNull, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { dbFromEnv, nowMs, schema, type Db } from "../../utils/db.server";
 import { assertAddress, buildMessage, InvalidAddressError, parseMailbox } from "./message.server";
 import { openPassword } from "./secret.server";
@@ -20,6 +20,8 @@ const RETRY_AFTER_MS = [0, 60_000, 300_000, 900_000, 3_600_000, 14_400_000];
  * a row that is still being sent and send it again. Longer than any SMTP exchange's timeouts.
  */
 const CLAIM_LEASE_MS = 120_000;
+/** Rows the cron deletes per run at most, so one run stays short whatever piled up. */
+export const PRUNE_BATCH = 500;
 const DEFAULT_FROM = "Keyless Access <no-reply@keyless.example>";
 
 const o = schema.mailOutbox;
@@ -136,6 +138,17 @@ export async function redactStaleSecrets(db: Db, olderThan: number): Promise<voi
     .limit(200);
   const changed = rows.map((r) => ({ id: r.id, body: redactSecrets(r.body) })).filter((r, i) => r.body !== rows[i].body);
   if (changed.length) await db.batch(changed.map((r) => db.update(o).set({ body: r.body }).where(eq(o.id, r.id))) as never);
+}
+
+/** Deletes mail queued before `olderThan` that was sent or given up, a bounded number per run. */
+export async function pruneSettledMail(db: Db, olderThan: number): Promise<void> {
+  const settled = or(isNotNull(o.sentAt), gte(o.attempts, MAX_ATTEMPTS));
+  const ids = db
+    .select({ id: o.id })
+    .from(o)
+    .where(and(lt(o.createdAt, olderThan), settled))
+    .limit(PRUNE_BATCH);
+  await db.delete(o).where(inArray(o.id, ids));
 }
 
 /** Sends what a request just queued without delaying its answer; the cron trigger retries failures. */

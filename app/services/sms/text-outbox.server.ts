@@ -5,8 +5,9 @@
  * the row before sending, so two drains never send it twice, and a refused text is not retried (an
  * alert text an hour late says little; the log says why it did not arrive).
  */
-import { and, asc, eq, isNull } from "drizzle-orm";
-import { dbFromEnv, nowMs, schema } from "~/utils/db.server";
+import { and, asc, eq, inArray, isNotNull, isNull, lt } from "drizzle-orm";
+import { dbFromEnv, nowMs, schema, type Db } from "~/utils/db.server";
+import { PRUNE_BATCH } from "../mail/outbox.server";
 import { smsSender, type SmsEnv } from "./sender.server";
 import { sendText } from "./texts.server";
 
@@ -38,4 +39,14 @@ export async function drainTexts(env: SmsEnv & { DB: D1Database }, { limit = 50,
     else failed++;
   }
   return { sent, failed };
+}
+
+/** Deletes texts queued before `olderThan` that were tried (each is tried once), a bounded number per run. */
+export async function pruneSettledTexts(db: Db, olderThan: number): Promise<void> {
+  const ids = db
+    .select({ id: tx.id })
+    .from(tx)
+    .where(and(lt(tx.createdAt, olderThan), isNotNull(tx.claimedAt)))
+    .limit(PRUNE_BATCH);
+  await db.delete(tx).where(inArray(tx.id, ids));
 }
