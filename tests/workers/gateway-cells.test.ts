@@ -237,3 +237,39 @@ describe("a device transferred to a company of another cell", () => {
     expect(await logged(RSL1, [old.id])).toEqual([]);
   });
 });
+
+describe("a device transferred within one cell", () => {
+  const RSL1 = 2;
+  const STOCK_BOARD = 18; // RSL1's stock, in the main cell
+  let at: number;
+
+  beforeAll(async () => {
+    // ACME back in the main cell, long since: the board's company and the one it joins share the cell.
+    await db()
+      .update(schema.companies)
+      .set({ cell: "main", cellMovedAt: workerNow() - 48 * 3_600_000 })
+      .where(eq(schema.companies.id, ACME));
+    const shippingDate = new Date(workerNow() + 3 * 86_400_000).toISOString().slice(0, 10);
+    const r = await api(await login("var"), "POST", "/api/admin/company/transferDevices", {
+      toCompany: "ACME",
+      transferDevices: [STOCK_BOARD],
+      status: "unconfigured",
+      shippingDate,
+      subscriptionTerm: 1,
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    at = (await db().select({ at: schema.devices.cellMovedAt }).from(schema.devices).where(eq(schema.devices.id, STOCK_BOARD)))[0].at!;
+  });
+
+  it("files its events by board time too: from before the transfer into the company it left, the others into the one it joined", async () => {
+    const [before, after] = [
+      { ...opened(STOCK_BOARD), at: at - 1_000 },
+      { ...opened(STOCK_BOARD), at: at + 1_000 },
+    ];
+    expect(await post(MAIN_SECRET, [before, after])).toMatchObject({ accepted: 2, duplicates: 0, rejected: [] });
+    expect(await logged(RSL1, [before.id, after.id])).toEqual([before.id]);
+    expect(await logged(ACME, [before.id, after.id])).toEqual([after.id]);
+    // Another cell's gateway never delivers for it.
+    expect((await post(CELL_B_SECRET, [{ ...opened(STOCK_BOARD), at: at + 2_000 }])).rejected.map((x) => x.reason)).toEqual(["device not served by this gateway"]);
+  });
+});
