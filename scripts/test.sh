@@ -5,12 +5,13 @@
 # against D1, the access-window core, the gateway, the door-path differential test, Playwright end to
 # end, the start script's port checks, and a deploy dry run. Everything that depends on the instant
 # runs again at fixed instants (docs/decisions/0018-test-clock.md). Suites that use different
-# resources run side by side on the two cores; the summary prints each suite's wall time.
+# resources run side by side on the two cores; the summary prints each suite's wall time and CPU-seconds.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 
 run_started=$(date +%s)
+cpu_before_install=$(cpu_seconds $$)
 logs=.tmp/test-logs
 rm -rf "$logs" && mkdir -p "$logs"
 
@@ -22,10 +23,15 @@ for pid in "${install_pids[@]}"; do wait "$pid" || exit 1; done
 install_seconds=$(($(date +%s) - run_started))
 
 passed=0; failed=0; failures=(); failed_logs=(); timings=()
-record() { # record <name> <passed|FAILED> <seconds> [note]
+record() { # record <name> <passed|FAILED> <seconds> <CPU-seconds> [note]
   if [ "$2" = passed ]; then passed=$((passed + 1)); else failed=$((failed + 1)); failures+=("$1"); fi
-  timings+=("$(printf '%5d s  %-6s  %s%s' "$3" "$2" "$1" "${4:+  ($4)}")")
+  timings+=("$(printf '%5d s %6s CPU-s  %-6s  %s%s' "$3" "$4" "$2" "$1" "${5:+  ($5)}")")
 }
+
+# CPU-seconds a process and every child it has waited for used (/proc/<pid>/stat: utime, stime,
+# cutime, cstime). Unlike wall time it does not grow when other work shares the cores, so it is the
+# figure to compare runs by on a shared machine. A daemon the suite leaves behind is not counted.
+cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); printf "%d", ($12 + $13 + $14 + $15) / hz }' "/proc/$1/stat"; }
 
 # The machine's busy and total CPU ticks (/proc/stat, every core); two readings give how busy the
 # cores were between them, which says whether a phase waits on the cores or on something else.
@@ -37,8 +43,8 @@ busy_since() { # busy_since <busy> <total>: percent of all cores busy since that
 }
 
 # A setup step's time, in the same table; it is not a suite (a failed one stops the run).
-setup_time() { timings+=("$(printf '%5d s  %-6s  setup: %s' "$2" done "$1")"); }
-setup_time "npm packages (three installs side by side)" "$install_seconds"
+setup_time() { timings+=("$(printf '%5d s %6s CPU-s  %-6s  setup: %s' "$2" "$3" done "$1")"); }
+setup_time "npm packages (three installs side by side)" "$install_seconds" "$(($(cpu_seconds $$) - cpu_before_install))"
 
 suite() { # suite <name> <command...>: runs now, output as it comes
   local name=$1; shift
@@ -47,18 +53,24 @@ suite() { # suite <name> <command...>: runs now, output as it comes
   start=$(date +%s)
   read -r busy total < <(cpu_ticks)
   log="$logs/suite-$(date +%s%N).log"
-  "$@" 2>&1 | tee "$log"
+  # In a subshell of its own, whose CPU-seconds are the suite's alone (a lane beside it is reaped by this shell).
+  (
+    "$@"
+    status=$?
+    cpu_seconds "$BASHPID" >"$log.cpu"
+    exit "$status"
+  ) 2>&1 | tee "$log"
   [ "${PIPESTATUS[0]}" -eq 0 ] || { status=FAILED; failed_logs+=("$name|$log"); }
   # Whatever ran beside it counts too: the figure is the whole machine's while this suite ran.
-  record "$name" "$status" $(($(date +%s) - start)) "$(busy_since "$busy" "$total")"
+  record "$name" "$status" $(($(date +%s) - start)) "$(cat "$log.cpu")" "$(busy_since "$busy" "$total")"
 }
 
 # timed <name> <command...>: one step of a suite that runs several, its wall time printed after it.
 timed() {
-  local name=$1 start status=0; shift
-  start=$(date +%s)
+  local name=$1 start cpu self=$BASHPID status=0; shift # $BASHPID read here: in $(…) it is the substitution's own
+  start=$(date +%s) cpu=$(cpu_seconds "$self")
   "$@" || status=$?
-  echo "--- $name: $([ "$status" -eq 0 ] && echo passed || echo FAILED) in $(($(date +%s) - start)) s"
+  echo "--- $name: $([ "$status" -eq 0 ] && echo passed || echo FAILED) in $(($(date +%s) - start)) s, $(($(cpu_seconds "$self") - cpu)) CPU-s"
   return "$status"
 }
 
@@ -68,23 +80,23 @@ beside_names=(); beside_pids=(); beside_logs=(); beside_count=0
 beside() {
   local name=$1 n=$((beside_count += 1)); shift
   (
-    start=$(date +%s) status=passed
+    start=$(date +%s) status=passed self=$BASHPID
     "$@" >"$logs/beside-$n.log" 2>&1 || status=FAILED
-    echo "$status $(($(date +%s) - start))" >"$logs/beside-$n.result"
+    echo "$status $(($(date +%s) - start)) $(cpu_seconds "$self")" >"$logs/beside-$n.result"
   ) &
   beside_names+=("$name"); beside_pids+=($!); beside_logs+=("$logs/beside-$n")
 }
 join_beside() {
-  local i status seconds
+  local i status seconds cpu
   for i in "${!beside_names[@]}"; do
     wait "${beside_pids[$i]}"
     echo; echo "=== ${beside_names[$i]} (ran alongside)"
     cat "${beside_logs[$i]}.log"
-    read -r status seconds <"${beside_logs[$i]}.result" || { status=FAILED seconds=0; }
-    record "${beside_names[$i]}" "$status" "$seconds"
+    read -r status seconds cpu <"${beside_logs[$i]}.result" || { status=FAILED seconds=0 cpu=?; }
+    record "${beside_names[$i]}" "$status" "$seconds" "$cpu"
     # A lane's steps (`timed`), each on a line of its own under it.
-    mapfile -t -O "${#timings[@]}" timings < <(sed -nE 's/^--- (.*): (passed|FAILED) in ([0-9]+) s$/\3 \2 \1/p' "${beside_logs[$i]}.log" |
-      while read -r seconds status name; do printf '%5d s  %-6s    %s\n' "$seconds" "$status" "$name"; done)
+    mapfile -t -O "${#timings[@]}" timings < <(sed -nE 's/^--- (.*): (passed|FAILED) in ([0-9]+) s, ([0-9]+) CPU-s$/\3 \4 \2 \1/p' "${beside_logs[$i]}.log" |
+      while read -r seconds cpu status name; do printf '%5d s %6s CPU-s  %-6s    %s\n' "$seconds" "$cpu" "$status" "$name"; done)
     [ "$status" = passed ] || failed_logs+=("${beside_names[$i]}|${beside_logs[$i]}.log")
   done
   beside_names=(); beside_pids=(); beside_logs=()
@@ -92,9 +104,10 @@ join_beside() {
 
 summary() {
   echo
-  echo "Wall time of each suite (a suite that ran alongside another shares the cores with it):"
+  echo "Wall time and CPU-seconds of each suite (a suite that ran alongside another shares the cores with it;"
+  echo "its CPU-seconds are its own, and do not grow when other work loads the machine):"
   printf '  %s\n' "${timings[@]}"
-  echo "  total: $(($(date +%s) - run_started)) s"
+  echo "  total: $(($(date +%s) - run_started)) s, $(($(cpu_seconds $$) - cpu_before_install)) CPU-s"
   echo
   # CI keeps only the end of the output: what failed is repeated here, where it survives.
   local entry
@@ -121,10 +134,10 @@ beside "gate: lint and format (eslint, prettier, cargo fmt)" lint_and_format
 # for the gates and then the build (decision 0069). A failed build stops the run after the gates.
 if [ "${1:-}" != "--gates" ]; then
   (
-    start=$(date +%s)
+    start=$(date +%s) self=$BASHPID
     { build_console && bash scripts/bundle-console.sh; } >"$logs/build.log" 2>&1 # the Worker the Workers tests and the end-to-end consoles run
     status=$?
-    echo "$(($(date +%s) - start))" >"$logs/build.seconds"
+    echo "$(($(date +%s) - start)) $(cpu_seconds "$self")" >"$logs/build.seconds"
     exit "$status"
   ) &
   build_pid=$!
@@ -140,7 +153,8 @@ apt_install chromium chromium || exit 1 # the core's browser test
 apt_install chromium-headless-shell chromium-headless-shell || exit 1
 bash gateway/scripts/ensure-services.sh || exit 1 # Redis and Mosquitto, for the gateway suites
 wait "$build_pid" || { cat "$logs/build.log"; echo "The console's build failed."; exit 1; }
-setup_time "console build and Worker bundle (beside the gates)" "$(cat "$logs/build.seconds")"
+read -r build_seconds build_cpu <"$logs/build.seconds"
+setup_time "console build and Worker bundle (beside the gates)" "$build_seconds" "$build_cpu"
 
 # Workers test files whose outcome depends on the instant, tagged `// @clock: <why>` in their first
 # line, run again half an hour before Europe/Madrid springs forward (docs/decisions/0018-test-clock.md);
