@@ -4,7 +4,24 @@ export type Instant = number | string | Date;
 /** Seven booleans, Monday first. */
 export type Days = [boolean, boolean, boolean, boolean, boolean, boolean, boolean];
 
-export interface EKeyWindow {
+/** One date of a holiday calendar. Without times the whole day is a holiday; with times the doors stay
+ *  open (or the key works) only during `[openTime, closeTime)`: `{closeTime: "14:00"}` closes at 14:00. */
+export interface HolidayDate {
+  date: string;
+  name?: string | null;
+  openTime?: string | null;
+  closeTime?: string | null;
+}
+
+/** How a window treats holidays (decision 0077); absent fields behave as before holidays existed.
+ *  `closed`: "not on holidays", the window keeps only its hours inside a holiday's open hours.
+ *  `holidayHours`: a holiday's open hours replace the window's hours, on the window's valid days. */
+export interface HolidayFields {
+  onHolidays?: "ignore" | "closed" | "holidayHours" | null;
+  holidays?: HolidayDate[] | null;
+}
+
+export interface EKeyWindow extends HolidayFields {
   kind: "ekey";
   access: "full" | "custom" | "oneTime";
   tz: string;
@@ -21,7 +38,7 @@ export interface EKeyWindow {
   used?: boolean;
 }
 
-export interface GroupWindow {
+export interface GroupWindow extends HolidayFields {
   kind: "group";
   tz: string;
   days: Days;
@@ -30,7 +47,7 @@ export interface GroupWindow {
   endTime?: string | null;
 }
 
-export interface AlertWindow {
+export interface AlertWindow extends HolidayFields {
   kind: "alert";
   schedule: "any" | "custom";
   tz: string;
@@ -49,7 +66,7 @@ export interface DayRow {
   closeTime?: string | null;
 }
 
-export interface ScheduledOpenWindow {
+export interface ScheduledOpenWindow extends HolidayFields {
   kind: "scheduledOpen";
   tz: string;
   /** First person in: stay locked until the first authorized entry of the day. */

@@ -111,10 +111,11 @@ pub fn when_text(t: i64, now: i64, w: &Window, lang: Lang) -> String {
 /// ```
 pub fn reason(w: &Window, now: i64, lang: Lang) -> String {
     let sched = schedule_text(w, lang);
-    if matches!(w.kind(), Kind::EKeyFull | Kind::AlertAny) {
+    let open = w.is_open(now);
+    if open && matches!(w.kind(), Kind::EKeyFull | Kind::AlertAny) {
         return sched;
     }
-    if w.is_open(now) {
+    if open {
         return match w.next_change(now) {
             Some(t) => {
                 format!("{} {}; {} {}", lang.pick("within", "dentro de"), sched, lang.pick("closes", "cierra"), when_text(t, now, w, lang))
@@ -136,7 +137,11 @@ pub fn reason(w: &Window, now: i64, lang: Lang) -> String {
             let e = format_date(weekly.end_date.unwrap_or(today));
             return format!("{} {}", lang.pick("expired after", "caducada después del"), e);
         }
-        _ => format!("{} {}", lang.pick("outside", "fuera de"), sched),
+        _ => match w.holiday_at(now) {
+            Some("") => lang.pick("holiday", "festivo").to_string(),
+            Some(name) => format!("{}: {}", lang.pick("holiday", "festivo"), name),
+            None => format!("{} {}", lang.pick("outside", "fuera de"), sched),
+        },
     };
     match next {
         Some(t) => format!("{}; {} {}", head, lang.pick("next opens", "próxima apertura"), when_text(t, now, w, lang)),

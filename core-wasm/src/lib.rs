@@ -18,6 +18,7 @@ pub mod api;
 pub mod civil;
 pub mod describe;
 mod error;
+pub mod holidays;
 pub mod instant;
 pub mod json;
 pub mod tz;
@@ -27,5 +28,6 @@ mod window;
 mod ffi;
 
 pub use error::{Error, CODES};
+pub use holidays::HolidayRule;
 pub use tz::Zone;
 pub use window::{Kind, Window};

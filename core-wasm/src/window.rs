@@ -2,6 +2,7 @@
 
 use crate::civil::{format_date, format_minutes, parse_date, parse_time, split_day, weekday, DAY_MS};
 use crate::error::Error;
+use crate::holidays::{self, Holiday, HolidayRule, Holidays};
 use crate::instant::parse_instant;
 use crate::json::{self, Value};
 use crate::tz::Zone;
@@ -27,6 +28,7 @@ pub struct Window {
     kind: Kind,
     zone: Zone,
     schedule: Schedule,
+    holidays: Holidays,
 }
 
 /// What the JSON `kind` (and `access`/`schedule`) said.
@@ -95,18 +97,27 @@ impl Weekly {
 }
 
 impl Scheduled {
-    fn rule(&self, day: i64) -> DayRule {
+    /// The rule of local day `day`: its dated exception, else its holiday as the window treats
+    /// holidays, else its weekday's row.
+    fn rule(&self, day: i64, hol: &Holidays) -> DayRule {
         match self.exceptions.binary_search_by_key(&day, |&(d, _)| d) {
             Ok(i) => self.exceptions[i].1,
-            Err(_) => self.week[weekday(day)],
+            Err(_) => {
+                let week = self.week[weekday(day)];
+                match hol.on(day) {
+                    Some(h) if hol.rule == HolidayRule::Hours => h.open,
+                    Some(h) => week.intersect(h.open),
+                    None => week,
+                }
+            }
         }
     }
 
     /// Whether first-person-in has released local day `day`, and from which instant.
-    fn released_from(&self, day: i64, zone: &Zone) -> Option<i64> {
+    fn released_from(&self, day: i64, zone: &Zone, hol: &Holidays) -> Option<i64> {
         let fe = self.first_entry?;
         let local = zone.to_local(fe);
-        match self.rule(day) {
+        match self.rule(day, hol) {
             DayRule::Open(open, _) if local.div_euclid(DAY_MS) == day && local.rem_euclid(DAY_MS) >= open => Some(fe),
             _ => None,
         }
@@ -158,6 +169,7 @@ impl Window {
             ),
             None => None,
         };
+        let holidays = p.holidays();
         let schedule = match kind {
             Some(Kind::EKeyFull) | Some(Kind::AlertAny) => Some(Schedule::Always),
             Some(Kind::EKeyCustom) | Some(Kind::EKeyOneTime { .. }) | Some(Kind::AlertCustom) => p.weekly(true).map(Schedule::Weekly),
@@ -165,10 +177,10 @@ impl Window {
             Some(Kind::ScheduledOpen) => p.scheduled().map(Schedule::Scheduled),
             None => None,
         };
-        match (kind, zone, schedule) {
-            (Some(kind), Some(zone), Some(schedule)) if p.errors.is_empty() => {
+        match (kind, zone, schedule, holidays) {
+            (Some(kind), Some(zone), Some(schedule), Some(holidays)) if p.errors.is_empty() => {
                 let schedule = if kind == (Kind::EKeyOneTime { used: true }) { Schedule::Never } else { schedule };
-                Ok(Window { kind, zone, schedule })
+                Ok(Window { kind, zone, schedule, holidays })
             }
             _ => Err(p.errors),
         }
@@ -189,8 +201,41 @@ impl Window {
         }
     }
 
+    /// How the window treats holidays.
+    pub fn holiday_rule(&self) -> HolidayRule {
+        self.holidays.rule
+    }
+
+    /// The name of the holiday on the local date of `t`, when the window follows holidays.
+    pub fn holiday_at(&self, t: i64) -> Option<&str> {
+        self.holidays.on(self.zone.to_local(t).div_euclid(DAY_MS)).map(|h| h.name.as_str())
+    }
+
+    /// Whether the window's own schedule is valid on local day `day` (what "holiday hours" need).
+    fn valid_on(&self, day: i64) -> bool {
+        match &self.schedule {
+            Schedule::Always => true,
+            Schedule::Weekly(w) => w.allowed(day),
+            Schedule::Never | Schedule::Scheduled(_) => false,
+        }
+    }
+
     /// Whether the instant `t` (epoch ms) is inside the window.
     pub fn is_open(&self, t: i64) -> bool {
+        let base = self.schedule_open(t);
+        if !self.holidays.active() || matches!(self.schedule, Schedule::Scheduled(_)) {
+            return base;
+        }
+        let (day, tod) = split_day(self.zone.to_local(t));
+        match self.holidays.on(day) {
+            None => base,
+            Some(h) if self.holidays.rule == HolidayRule::Hours => h.open.contains(tod) && self.valid_on(day),
+            Some(h) => base && h.open.contains(tod),
+        }
+    }
+
+    /// [`Window::is_open`] before holidays, except for scheduled-open hours, whose day rule has them.
+    fn schedule_open(&self, t: i64) -> bool {
         match &self.schedule {
             Schedule::Always => true,
             Schedule::Never => false,
@@ -204,11 +249,8 @@ impl Window {
             }
             Schedule::Scheduled(s) => {
                 let (day, tod) = split_day(self.zone.to_local(t));
-                let inside = match s.rule(day) {
-                    DayRule::Open(open, close) => open <= tod && tod < close,
-                    DayRule::Closed => false,
-                };
-                inside && (!s.fpi || s.released_from(day, &self.zone).map_or(false, |fe| fe <= t))
+                s.rule(day, &self.holidays).contains(tod)
+                    && (!s.fpi || s.released_from(day, &self.zone, &self.holidays).map_or(false, |fe| fe <= t))
             }
         }
     }
@@ -236,8 +278,8 @@ impl Window {
             Schedule::Always => out.push((from, to)),
             Schedule::Never => {}
             Schedule::Weekly(w) => self.map_local(from, to, &mut out, |day| w.occurrence(day)),
-            Schedule::Scheduled(s) => self.map_local(from, to, &mut out, |day| match s.rule(day) {
-                DayRule::Open(open, close) if !s.fpi || s.released_from(day, &self.zone).is_some() => {
+            Schedule::Scheduled(s) => self.map_local(from, to, &mut out, |day| match s.rule(day, &self.holidays) {
+                DayRule::Open(open, close) if !s.fpi || s.released_from(day, &self.zone, &self.holidays).is_some() => {
                     Some((day * DAY_MS + open, day * DAY_MS + close))
                 }
                 _ => None,
@@ -246,15 +288,34 @@ impl Window {
         if let Schedule::Scheduled(Scheduled { fpi: true, first_entry: Some(fe), .. }) = &self.schedule {
             out = out.into_iter().filter(|&(_, e)| e > *fe).map(|(s, e)| (s.max(*fe), e)).collect();
         }
-        out.sort_unstable();
-        let mut merged: Vec<(i64, i64)> = Vec::with_capacity(out.len());
-        for (s, e) in out {
-            match merged.last_mut() {
-                Some(last) if s <= last.1 => last.1 = last.1.max(e),
-                _ => merged.push((s, e)),
-            }
+        let merged = holidays::merge(out);
+        if !self.holidays.active() || matches!(self.schedule, Schedule::Scheduled(_)) {
+            return merged;
         }
-        merged
+        self.apply_holidays(merged, from, to)
+    }
+
+    /// Occurrences with the holidays in `[from, to)` applied: a holiday's local date loses the
+    /// window's hours and gets back those inside the holiday's open hours ("not on holidays") or the
+    /// holiday's open hours on the dates the window is valid ("holiday hours").
+    fn apply_holidays(&self, base: Vec<(i64, i64)>, from: i64, to: i64) -> Vec<(i64, i64)> {
+        let local = |f: &dyn Fn(&Holiday, i64) -> Option<(i64, i64)>| {
+            let mut out = Vec::new();
+            self.map_local(from, to, &mut out, |day| self.holidays.on(day).and_then(|h| f(h, day)));
+            holidays::merge(out)
+        };
+        let hours = |h: &Holiday, day: i64| match h.open {
+            DayRule::Open(o, c) => Some((day * DAY_MS + o, day * DAY_MS + c)),
+            DayRule::Closed => None,
+        };
+        let whole_days = local(&|_, day| Some((day * DAY_MS, (day + 1) * DAY_MS)));
+        let kept = match self.holidays.rule {
+            HolidayRule::Hours => local(&|h, day| if self.valid_on(day) { hours(h, day) } else { None }),
+            _ => holidays::intersect(&base, &local(&hours)),
+        };
+        let mut out = holidays::subtract(&base, &whole_days);
+        out.extend(kept);
+        holidays::merge(out)
     }
 
     /// Maps local occurrences (from `occ`, by start day) to UTC over `[from, to)`, one stretch of
@@ -518,6 +579,83 @@ impl<'a> Fields<'a> {
             Some(other) => self.fail("exceptions.invalid", "exceptions", format!("exceptions must be an array, got {}", other.describe())),
         };
         Some(Scheduled { week: week?, exceptions: exceptions?, fpi: fpi?, first_entry: first_entry? })
+    }
+
+    /// `onHolidays` and `holidays`: both optional, so a window without them ignores holidays.
+    fn holidays(&mut self) -> Option<Holidays> {
+        let rule = match self.v.get("onHolidays") {
+            None | Some(Value::Null) => Some(HolidayRule::Ignore),
+            Some(Value::Str(s)) if s == "ignore" => Some(HolidayRule::Ignore),
+            Some(Value::Str(s)) if s == "closed" => Some(HolidayRule::Closed),
+            Some(Value::Str(s)) if s == "holidayHours" => Some(HolidayRule::Hours),
+            Some(other) => self.fail(
+                "onHolidays.invalid",
+                "onHolidays",
+                format!("onHolidays must be \"ignore\", \"closed\" or \"holidayHours\", got {}", other.describe()),
+            ),
+        };
+        let rows = match self.v.get("holidays") {
+            None | Some(Value::Null) => &[][..],
+            Some(Value::Arr(rows)) => &rows[..],
+            Some(other) => {
+                return self.fail("holidays.invalid", "holidays", format!("holidays must be an array, got {}", other.describe()))
+            }
+        };
+        let mut list: Vec<Holiday> = Vec::with_capacity(rows.len());
+        let mut ok = true;
+        for (i, row) in rows.iter().enumerate() {
+            match self.holiday(row, format!("holidays[{}].", i)) {
+                Some(h) if list.iter().any(|o| o.date == h.date) => {
+                    let m = format!("more than one holiday on {}", format_date(h.date));
+                    self.errors.push(Error::new("date.duplicate", format!("holidays[{}].date", i), m));
+                    ok = false;
+                }
+                Some(h) => list.push(h),
+                None => ok = false,
+            }
+        }
+        list.sort_by_key(|h| h.date);
+        match (rule, ok) {
+            (Some(rule), true) => Some(Holidays { rule, list }),
+            _ => None,
+        }
+    }
+
+    /// `{date, name?, openTime?, closeTime?}`: without times the whole day is a holiday; with only
+    /// `closeTime` ("closes at 14:00") it is open from midnight, with only `openTime` until midnight.
+    fn holiday(&mut self, row: &'a Value, prefix: String) -> Option<Holiday> {
+        if !matches!(row, Value::Obj(_)) {
+            let field = prefix.trim_end_matches('.').to_string();
+            self.errors.push(Error::new("holidays.invalid", field, format!("a holiday must be an object, got {}", row.describe())));
+            return None;
+        }
+        let mut f = Fields { v: row, errors: Vec::new(), prefix };
+        let date = match f.date("date", "date.invalid") {
+            Ok(None) => f.fail("date.missing", "date", "date is required".into()),
+            Ok(d) => d,
+            Err(()) => None,
+        };
+        let name = match row.get("name") {
+            None | Some(Value::Null) => Some(String::new()),
+            Some(Value::Str(s)) => Some(s.clone()),
+            Some(other) => f.fail("name.invalid", "name", format!("name must be a string, got {}", other.describe())),
+        };
+        let empty = |v: Option<&Value>| matches!(v, None | Some(Value::Null)) || v == Some(&Value::Str(String::new()));
+        let (no_open, no_close) = (empty(row.get("openTime")), empty(row.get("closeTime")));
+        let open = if no_open { Some(0) } else { f.time("openTime", "openTime.missing", "openTime.invalid", "") };
+        let close = if no_close { Some(24 * 60) } else { f.time("closeTime", "closeTime.missing", "closeTime.invalid", "") };
+        let open = match (open, close) {
+            _ if no_open && no_close => Some(DayRule::Closed),
+            (Some(o), Some(c)) if c <= o => f.fail(
+                "closeTime.notAfterOpen",
+                "closeTime",
+                format!("closeTime {} must be after openTime {}", format_minutes(c), format_minutes(o)),
+            ),
+            (Some(o), Some(c)) => Some(DayRule::Open(o * MINUTE_MS, c * MINUTE_MS)),
+            _ => None,
+        };
+        self.errors.append(&mut f.errors);
+        Some(Holiday { date: date?, name: name?, open: open? })
     }
 
     fn day_rule(&mut self, row: &'a Value, prefix: String) -> Option<DayRule> {

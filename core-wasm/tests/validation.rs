@@ -81,6 +81,19 @@ fn window_cases() -> Vec<(String, &'static str, &'static str)> {
         (scheduled(r#"{"openWholeDay":true,"openTime":"08:00","closeTime":""}"#, ""), "closeTime.missing", "week[0].closeTime"),
         (scheduled(r#"{"openWholeDay":true,"openTime":"08:00","closeTime":"18:60"}"#, ""), "closeTime.invalid", "week[0].closeTime"),
         (scheduled(r#"{"openWholeDay":true,"openTime":"18:00","closeTime":"08:00"}"#, ""), "closeTime.notAfterOpen", "week[0].closeTime"),
+        (ekey(r#""onHolidays":"never""#), "onHolidays.invalid", "onHolidays"),
+        (ekey(r#""onHolidays":"closed","holidays":{}"#), "holidays.invalid", "holidays"),
+        (ekey(r#""holidays":["2026-12-25"]"#), "holidays.invalid", "holidays[0]"),
+        (ekey(r#""holidays":[{"date":"2026-12-25","name":7}]"#), "name.invalid", "holidays[0].name"),
+        (ekey(r#""holidays":[{"date":"2026-12-25"},{"name":"Boxing Day"}]"#), "date.missing", "holidays[1].date"),
+        (ekey(r#""holidays":[{"date":"25/12/2026"}]"#), "date.invalid", "holidays[0].date"),
+        (ekey(r#""holidays":[{"date":"2026-12-25"},{"date":"2026-12-25"}]"#), "date.duplicate", "holidays[1].date"),
+        (ekey(r#""holidays":[{"date":"2026-12-24","closeTime":"14"}]"#), "closeTime.invalid", "holidays[0].closeTime"),
+        (
+            ekey(r#""holidays":[{"date":"2026-12-24","openTime":"14:00","closeTime":"09:00"}]"#),
+            "closeTime.notAfterOpen",
+            "holidays[0].closeTime",
+        ),
     ]
 }
 
