@@ -275,4 +275,42 @@ describe("delivery", () => {
     expect(attempt.error).toBe("no answer within 200 ms");
     expect(attempt.latencyMs).toBeLessThan(1500);
   });
+
+  it("sends gateway events with their reason code, and the alerts they fire", async () => {
+    const { secret } = await addEndpoint("doors", ["access.denied", "door.forced_open", "alert.fired"]);
+    const alert = await api(acme, "POST", "/api/admin/user/addAlert", {
+      displayName: "Webhook night watch",
+      activity: { name: "Door Forced Open", type: "Device", alert_conditions: "001" },
+      created_by_users: [],
+      target_users: [],
+      devices: [{ id: null, type: "Any Device" }],
+      schedule: "any",
+      emails: ["night-watch@acme.example"],
+    });
+    expect(alert.status, JSON.stringify(alert.body)).toBe(200);
+    const at = workerNow();
+    const events = [
+      { id: `webhooks-test/denied-${at}`, deviceId: "2", type: "access.denied", at, data: { reason: "outside the schedule", code: "outside_schedule" } },
+      { id: `webhooks-test/forced-${at}`, deviceId: "2", type: "door.forced", at: at + 1, data: {} },
+    ];
+    const r = await consoleWorker.fetch(`${ORIGIN}/api/gateway/events`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${env.GATEWAY_SECRET}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ v: 1, events }),
+    });
+    expect(r.status).toBe(200);
+    await wake();
+    const got = await receivedAtLeast("doors", 3);
+    const bodies = got.map((m) => {
+      verify(secret, m);
+      return JSON.parse(m.body);
+    });
+    const denied = ENVELOPES["access.denied"].parse(bodies.find((b) => b.type === "access.denied"));
+    expect(denied.data).toMatchObject({ device: { id: 2 }, reason: "outside the schedule", reason_code: "outside_schedule" });
+    expect(denied.occurred_at).toBe(new Date(at).toISOString());
+    ENVELOPES["door.forced_open"].parse(bodies.find((b) => b.type === "door.forced_open"));
+    const fired = ENVELOPES["alert.fired"].parse(bodies.find((b) => b.type === "alert.fired"));
+    expect(fired.data).toMatchObject({ alert: { name: "Webhook night watch" }, activity: { name: "Door Forced Open" }, device: { id: 2 } });
+    expect(new Set(got.map((m) => m.headers["webhook-id"])).size).toBe(3);
+  });
 });
