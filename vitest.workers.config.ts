@@ -19,6 +19,7 @@ import { consoleWorkerOptions, wranglerWorkerOptions } from "./scripts/console-b
 import { newSigningKeys } from "./scripts/credential-keys.mjs";
 import { seedInstant } from "./db/seed/clock";
 import { startSmsSink } from "./scripts/sms-sink.mjs";
+import { startWebhookReceiver } from "./scripts/webhook-receiver.mjs";
 
 // The runner gets wrangler.toml's bindings too (files that import server.ts call its handlers with
 // the runner's env), but neither the queue's consumer nor the static assets: those are the console's.
@@ -35,6 +36,9 @@ export default defineConfig({
       // The text-message provider of the run: a real local sink (scripts/sms-sink.mjs); tests read /messages by recipient.
       const sms = await startSmsSink(0, { quiet: true });
       sms.server.unref();
+      // A real webhook receiver (scripts/webhook-receiver.mjs) the console posts to; tests read what arrived.
+      const hooks = await startWebhookReceiver(0, { quiet: true });
+      hooks.server.unref();
       const bindings = {
         GATEWAY_SECRET: "test-gateway-secret",
         // Keys made for this run only (never committed), as scripts/credential-keys.mjs makes one for local runs:
@@ -57,6 +61,7 @@ export default defineConfig({
             ...runnerOptions.bindings,
             ...bindings,
             TEST_MIGRATIONS: await readD1Migrations("./db/migrations"),
+            WEBHOOK_RECEIVER_URL: hooks.url,
             // The instant every file's demo seed is relative to: the start of the UTC day the suite's clock reads
             // when it starts (db/seed/clock.ts, decision 0064); `seedNow()` in tests/workers/helpers.ts.
             SEED_NOW: String(seedInstant(process.env.WORKERS_NOW ? Date.parse(process.env.WORKERS_NOW) : Date.now())),

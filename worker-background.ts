@@ -11,12 +11,15 @@ import { pruneFeed } from "./app/services/gateway-feed.server";
 import { drainOutbox } from "./app/services/mail/outbox.server";
 import { drainTexts } from "./app/services/sms/text-outbox.server";
 import { purgeSignInLeftovers } from "./app/services/sign-in-purge.server";
+import { attemptDelivery, sweepWebhooks, type WebhookMessage } from "./app/services/webhooks/delivery.server";
 import { configureClock, nowMs } from "./app/utils/clock.server";
 import { dbFromEnv } from "./app/utils/db.server";
 import { configuredOrigin } from "./app/utils/origin.server";
 import { deleteExpiredSessions } from "./app/utils/session.server";
 
 export type AlertWakeUp = { wake: true };
+/** The webhook queue's name (wrangler.toml); the alert queue is the other. */
+const WEBHOOKS_QUEUE = "keyless-webhooks";
 
 export const background = {
   // The alert queue's consumer (wrangler.toml). A wake-up follows every change that may have written
@@ -25,6 +28,7 @@ export const background = {
   // alert texts leave.
   async queue(batch, env, ctx) {
     configureClock(env);
+    if (batch.queue === WEBHOOKS_QUEUE) return deliverWebhooks(batch as MessageBatch<WebhookMessage>, env);
     await drainActivityOutbox(env);
     await flushDue(env);
     batch.ackAll();
@@ -48,8 +52,31 @@ export const background = {
     ctx.waitUntil(pruneFeed(db, now));
     ctx.waitUntil(purgeSignInLeftovers(db, now));
     ctx.waitUntil(settleExpired(db, now));
+    ctx.waitUntil(sweepWebhooks(db, env.WEBHOOKS_QUEUE, now));
   },
-} satisfies ExportedHandler<Env, AlertWakeUp>;
+} satisfies ExportedHandler<Env, AlertWakeUp | WebhookMessage>;
+
+/**
+ * The webhook queue's consumer (docs/decisions/0078-webhooks.md): a wake-up sweeps the delivery outbox
+ * into messages; a delivery message is one attempt, recorded before it is acknowledged. Attempts run in
+ * parallel, each bounded by its timeout.
+ */
+async function deliverWebhooks(batch: MessageBatch<WebhookMessage>, env: Env) {
+  const db = dbFromEnv(env);
+  const timeoutMs = Number(env.WEBHOOK_TIMEOUT_MS) || undefined;
+  await Promise.all(
+    batch.messages.map(async (m) => {
+      try {
+        if ("delivery" in m.body) await attemptDelivery(db, m.body.delivery, nowMs(), { timeoutMs });
+        else await sweepWebhooks(db, env.WEBHOOKS_QUEUE, nowMs());
+        m.ack();
+      } catch (e) {
+        console.error("webhook attempt not recorded; the sweep sends it again", e);
+        m.retry();
+      }
+    }),
+  );
+}
 
 // Alert mail links to the console: production without PUBLIC_ORIGIN refuses here rather than mail host-less links.
 async function flushDue(env: Env) {

@@ -8,6 +8,7 @@ declare namespace Cloudflare {
 		FIRMWARE: R2Bucket;
 		ACTIVITY_ARCHIVE: R2Bucket;
 		ALERTS_QUEUE: Queue;
+		WEBHOOKS_QUEUE: Queue;
 		DB: D1Database;
 		COMPANY_LOG: DurableObjectNamespace<import("./app/durable/company-log").CompanyLog>;
 		ARCHIVE_VIEW: DurableObjectNamespace<import("./app/durable/archive-view").ArchiveView>;
@@ -15,6 +16,7 @@ declare namespace Cloudflare {
 		IDLE_TIMEOUT_MS: "540000";
 		IDLE_WARNING_MS: "60000";
 		PUBLIC_ORIGIN: string;
+		WEBHOOK_TIMEOUT_MS: string;
 		MAP_TILE_URL: string;
 		MAP_TILE_ATTRIBUTION: string;
 	}

@@ -1050,3 +1050,92 @@ export const deviceCommands = sqliteTable(
   },
   (t) => [index("device_commands_open_idx").on(t.status, t.deviceId), index("device_commands_device_idx").on(t.companyId, t.deviceId, t.id)],
 );
+
+// ---------------------------------------------------------------- webhooks (decision 0078, migration 0044)
+
+/** A company's webhook endpoint: where its chosen event types are posted, signed by the Standard Webhooks rules. */
+export const webhookEndpoints = sqliteTable(
+  "webhook_endpoints",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    companyId: integer("company_id").notNull(),
+    url: text("url").notNull(),
+    description: text("description").notNull().default(""),
+    /** A JSON array of event type names (app/services/webhooks/event-types.ts). */
+    eventTypes: text("event_types").notNull().default("[]"),
+    enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+    /** `whsec_` and the base64 key the signatures are made with. */
+    secret: text("secret").notNull(),
+    /** The secret before the last rotation: it signs too until `previousSecretUntil`. */
+    previousSecret: text("previous_secret"),
+    previousSecretUntil: integer("previous_secret_until"),
+    /** The first failed attempt since the last success; null while the endpoint answers. */
+    failingSince: integer("failing_since"),
+    /** Why the platform disabled it (failing for days); null when an admin chose. */
+    disabledReason: text("disabled_reason"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("webhook_endpoints_company_idx").on(t.companyId, t.enabled)],
+);
+
+/** One event a company's endpoints may receive, written in the alert engine's batch from what it reports. */
+export const webhookEvents = sqliteTable(
+  "webhook_events",
+  {
+    /** The `webhook-id` every delivery of the event carries, retries and replays included. */
+    id: text("id").primaryKey(),
+    companyId: integer("company_id").notNull(),
+    type: text("type").notNull(),
+    /** What the event reports (`activity:<id>`, `alert:<alert>:<activity>`): written once per source. */
+    source: text("source").notNull(),
+    occurredAt: integer("occurred_at").notNull(),
+    dataJson: text("data_json").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("webhook_events_source_uq").on(t.companyId, t.source), index("webhook_events_company_time_idx").on(t.companyId, t.occurredAt)],
+);
+
+export const WEBHOOK_DELIVERY_STATES = ["pending", "delivered", "dead"] as const;
+
+/** One event to one endpoint: the outbox the delivery queue is fed from. */
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    companyId: integer("company_id").notNull(),
+    endpointId: integer("endpoint_id").notNull(),
+    eventId: text("event_id").notNull(),
+    state: text("state", { enum: WEBHOOK_DELIVERY_STATES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    /** When the sweep next sends it to the queue. */
+    nextAttemptAt: integer("next_attempt_at").notNull(),
+    /** Until when a sent message's attempt may still be running; the sweep leaves it alone till then. */
+    claimedUntil: integer("claimed_until"),
+    lastStatus: integer("last_status"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("webhook_deliveries_event_endpoint_uq").on(t.eventId, t.endpointId),
+    index("webhook_deliveries_due_idx").on(t.state, t.nextAttemptAt),
+    index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt),
+  ],
+);
+
+/** Every attempt of a delivery: the endpoint's delivery log. */
+export const webhookAttempts = sqliteTable(
+  "webhook_attempts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    deliveryId: integer("delivery_id").notNull(),
+    endpointId: integer("endpoint_id").notNull(),
+    attemptedAt: integer("attempted_at").notNull(),
+    /** The HTTP status, or null when no answer came (timeout, refused). */
+    status: integer("status"),
+    latencyMs: integer("latency_ms").notNull(),
+    responseExcerpt: text("response_excerpt").notNull().default(""),
+    error: text("error"),
+  },
+  (t) => [index("webhook_attempts_delivery_idx").on(t.deliveryId, t.attemptedAt)],
+);

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Endpoint } from "./define.server";
 import { describePermission } from "./permission.server";
 import { ADMIN_BASE, adminEndpoints, MOBILE_BASE, mobileEndpoints, USER_BASE, userEndpoints } from "./registry.server";
+import { registerWebhookSchemas } from "./webhook-schemas.server";
 
 const envelope = z.object({ message: z.string(), payload: z.unknown() });
 const failure = z.object({ message: z.string(), errorCode: z.string().optional(), errors: z.record(z.array(z.string())).optional() });
@@ -46,9 +47,15 @@ export function openApiDocument() {
   adminEndpoints.forEach((e) => add(ADMIN_BASE, e));
   userEndpoints.forEach((e) => add(USER_BASE, e));
   mobileEndpoints.forEach((e) => add(MOBILE_BASE, e));
+  registerWebhookSchemas(registry);
   cached = new OpenApiGeneratorV3(registry.definitions).generateDocument({
     openapi: "3.0.3",
-    info: { title: "Keyless-access admin API", version: "1.0.0", description: "Envelope {message, payload}; token in Authorization (bare or Bearer)." },
+    info: {
+      title: "Keyless-access admin API",
+      version: "1.0.0",
+      description:
+        "Envelope {message, payload}; token in Authorization (bare or Bearer). Webhooks (tag Webhooks): each delivery is a POST of one JSON envelope {version, type, id, occurred_at, company, data}, described per type by the `WebhookEvent_<type>` schemas below and as JSON Schema at /api/webhook-schemas.json, signed by the Standard Webhooks specification (webhook-id, webhook-timestamp, webhook-signature: v1, HMAC-SHA256 with the endpoint's whsec_ secret). Deliveries are at least once: de-duplicate by webhook-id. A failed attempt (no 2xx within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then the delivery is dead (replayable from the log); an endpoint failing for 5 days is disabled and the company's super admins are mailed.",
+    },
   });
   return cached;
 }

@@ -25,6 +25,7 @@ import { roleEndpoints } from "./endpoints/roles.server";
 import { settingsEndpoints } from "./endpoints/settings.server";
 import { mobileSupportEndpoints, supportEndpoints } from "./endpoints/support.server";
 import { usersEndpoints } from "./endpoints/users.server";
+import { webhookEndpoints } from "./endpoints/webhooks.server";
 
 export const ADMIN_BASE = "/api/admin";
 export const USER_BASE = "/api/user";
@@ -51,6 +52,7 @@ export const adminEndpoints: readonly Endpoint[] = [
   ...deviceLifecycleEndpoints,
   ...alertEndpoints,
   ...deviceCommandEndpoints,
+  ...webhookEndpoints,
 ];
 
 export const userEndpoints: readonly Endpoint[] = [...auditEndpoints, ...mobileSupportEndpoints];

@@ -11,6 +11,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { core } from "~/core.server";
 import { ACTIVITY_COLUMNS, ALERT_PAGE, alertActivities, type Activity, type EngineResult } from "~/services/alert-engine.server";
+import { wakeWebhooks } from "~/services/webhooks/delivery.server";
 import { configureClock, nowMs } from "~/utils/clock.server";
 import { dbFromEnv } from "~/utils/db.server";
 import { configuredOrigin } from "~/utils/origin.server";
@@ -288,7 +289,7 @@ export class CompanyLog extends DurableObject<Env> {
    * mail are in D1.
    */
   private async alertArrivals(): Promise<EngineResult> {
-    const total: EngineResult = { read: 0, matched: 0, mails: 0 };
+    const total: EngineResult = { read: 0, matched: 0, mails: 0, webhookEvents: 0 };
     const columns = ACTIVITY_COLUMNS.map((c) => `l.${c}`).join(", ");
     for (;;) {
       const last = this.sql<{ seq: number }>("SELECT coalesce(max(seq), 0) AS seq FROM (SELECT seq FROM alert_arrivals ORDER BY seq LIMIT ?)", ALERT_PAGE).one().seq;
@@ -315,6 +316,8 @@ export class CompanyLog extends DurableObject<Env> {
     total.read += r.read;
     total.matched += r.matched;
     total.mails += r.mails;
+    total.webhookEvents += r.webhookEvents;
+    if (r.webhookEvents > 0) await wakeWebhooks(this.env);
   }
 
   private changes(): number {

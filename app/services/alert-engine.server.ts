@@ -12,6 +12,7 @@
  * so reading an activity again queues nothing; the store forgets an arrival only after the batch committed.
  * Bursts: after an alert mails, further matches are held for DIGEST_WINDOW_MS and then go out as one
  * digest per recipient (`flushDigests`, run platform-wide by the queue consumer and the cron).
+ * The same batch writes the page's webhook events and their deliveries (decision 0078), once per source.
  */
 import { and, asc, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import type { Core } from "~core";
@@ -19,6 +20,7 @@ import { companyLogDb, type CompanyLogEnv } from "~/utils/company-log.server";
 import { chunks, inChunks, schema, type Db } from "~/utils/db.server";
 import { alertMailText, type MailLanguage } from "./alert-mail-text";
 import { alertWindow } from "./alert-window";
+import { webhookEventStatements, type ActivityRow, type Firing } from "./webhooks/events.server";
 
 const {
   alerts: a,
@@ -44,9 +46,9 @@ export const ALERT_PAGE = 200;
 const DIGEST_LINES = 50;
 
 export type EngineOptions = { now: number; origin: string };
-export type EngineResult = { read: number; matched: number; mails: number };
+export type EngineResult = { read: number; matched: number; mails: number; webhookEvents: number };
 
-/** The activity columns an alert matches on and a mail shows. */
+/** The activity columns an alert matches on, a mail shows and a webhook event carries. */
 const activityColumns = {
   id: l.id,
   companyId: l.companyId,
@@ -54,21 +56,15 @@ const activityColumns = {
   createdByUserId: l.createdByUserId,
   targetUserId: l.targetUserId,
   targetDeviceId: l.targetDeviceId,
+  targetDeviceGroupId: l.targetDeviceGroupId,
   summary: l.summary,
+  detailsJson: l.detailsJson,
   activityTimestamp: l.activityTimestamp,
 };
 /** The same columns as a company log's own SQL reads them (`column AS key`). */
 export const ACTIVITY_COLUMNS = Object.entries(activityColumns).map(([key, column]) => `${column.name} AS ${key}`);
-export type Activity = {
-  id: number;
-  companyId: number;
-  activityTypeId: number;
-  createdByUserId: number | null;
-  targetUserId: number | null;
-  targetDeviceId: number | null;
-  summary: string;
-  activityTimestamp: number;
-};
+/** The webhook events are made from the same rows (app/services/webhooks/events.server.ts). */
+export type Activity = ActivityRow;
 type LiveAlert = {
   id: number;
   companyId: number;
@@ -94,9 +90,11 @@ const hasRecipients = (x: LiveAlert) => x.recipients.length + x.texted.length > 
  * after a crash: the unique match and mail keys make a second reading queue nothing.
  */
 export async function alertActivities(db: Db, core: Core, rows: Activity[], opts: EngineOptions): Promise<EngineResult> {
-  const { statements, matched, mails } = await matchPage(db, core, rows, opts);
+  const { statements, matched, mails, fired } = await matchPage(db, core, rows, opts);
+  const hooks = await webhookEventStatements(db, rows, fired, opts.now);
+  statements.push(...hooks.statements);
   if (statements.length > 0) await db.batch(statements as never);
-  return { read: rows.length, matched, mails };
+  return { read: rows.length, matched, mails, webhookEvents: hooks.events };
 }
 
 /**
@@ -183,7 +181,8 @@ function conditionsHold(alert: LiveAlert, conditions: string, x: Activity): bool
 async function matchPage(db: Db, core: Core, rows: Activity[], opts: EngineOptions) {
   const alerts = await loadAlerts(db, core, rows);
   const statements: unknown[] = [];
-  if (alerts.size === 0) return { statements, matched: 0, mails: 0 };
+  const fired: Firing[] = [];
+  if (alerts.size === 0) return { statements, matched: 0, mails: 0, fired };
   const types = [...new Set(rows.map((x) => x.activityTypeId))];
   const catalogue = new Map(
     (await inChunks(types, (part) => db.select({ id: at.id, name: at.name, conditions: at.alertConditions }).from(at).where(inArray(at.id, part)))).map((x) => [x.id, x]),
@@ -200,6 +199,7 @@ async function matchPage(db: Db, core: Core, rows: Activity[], opts: EngineOptio
   let mails = 0;
   for (const [alert, list] of matches) {
     matched += list.length;
+    fired.push(...list.map((activity) => ({ alert: { id: alert.id, name: alert.name, companyId: alert.companyId }, activity })));
     const windowOpen = alert.lastMailAt !== null && opts.now < alert.lastMailAt + DIGEST_WINDOW_MS;
     const state: "held" | "sent" = windowOpen ? "held" : "sent";
     statements.push(
@@ -226,7 +226,7 @@ async function matchPage(db: Db, core: Core, rows: Activity[], opts: EngineOptio
     statements.push(...deliveryInserts(db, alert, mail, opts.now));
     mails += alert.recipients.length;
   }
-  return { statements, matched, mails };
+  return { statements, matched, mails, fired };
 }
 
 type Mail = { key: string; subject: string; body: string };

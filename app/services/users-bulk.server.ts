@@ -111,7 +111,15 @@ export async function setUsersInactive(db: Db, auth: Auth, input: { userIds: num
     changed.push(id);
     const state = input.isInactive ? BULK_ROW_MSG.deactivated : BULK_ROW_MSG.reactivated;
     audits.push(
-      activityInsert(db, { companyId: auth.company.id, name: "User Modified", createdByUserId: auth.user.id, targetUserId: id, summary: `${user.displayName}: ${state}`, at: now }),
+      activityInsert(db, {
+        companyId: auth.company.id,
+        name: "User Modified",
+        createdByUserId: auth.user.id,
+        targetUserId: id,
+        summary: `${user.displayName}: ${state}`,
+        details: input.isInactive ? { deactivated: true } : undefined,
+        at: now,
+      }),
     );
     return row(id, user, "done", state);
   });

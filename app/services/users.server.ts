@@ -315,7 +315,16 @@ export async function modifyUser(db: Db, auth: Auth, id: number, input: UserForm
       .update(u)
       .set({ ...columnsOf(v), updatedAt: now })
       .where(liveInCompany(u, auth, eq(u.id, id))),
-    activityInsert(db, { companyId: auth.company.id, name: "User Modified", createdByUserId: auth.user.id, targetUserId: id, summary: v.displayName, at: now }),
+    activityInsert(db, {
+      companyId: auth.company.id,
+      name: "User Modified",
+      createdByUserId: auth.user.id,
+      targetUserId: id,
+      summary: v.displayName,
+      // The webhook event tells a deactivation from other changes (decision 0078).
+      details: !before.isInactive && v.isInactive ? { deactivated: true } : undefined,
+      at: now,
+    }),
   ]);
   return { message: USER_MSG.modified };
 }

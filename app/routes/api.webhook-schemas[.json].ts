@@ -1,0 +1,4 @@
+import { json } from "~/api/dispatch.server";
+import { webhookSchemasDocument } from "~/api/webhook-schemas.server";
+
+export const loader = () => json(200, webhookSchemasDocument());

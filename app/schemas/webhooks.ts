@@ -1,0 +1,81 @@
+/**
+ * A webhook endpoint in domain names (decision 0078): the console's form posts it, the admin API's
+ * endpoint file reads its wire names into the same fields, the service takes it. Whether plain http is
+ * allowed depends on the environment, so the service checks that.
+ */
+import { z } from "zod";
+import { checkbox } from "./flag";
+
+/** Every event type an endpoint can subscribe to, in the order the form lists them. */
+export const WEBHOOK_EVENT_TYPES = [
+  "access.granted",
+  "access.denied",
+  "door.opened",
+  "door.closed",
+  "door.forced_open",
+  "door.held_open",
+  "device.low_battery",
+  "firmware.installed",
+  "firmware.failed",
+  "user.created",
+  "user.changed",
+  "user.deactivated",
+  "user.deleted",
+  "key.assigned",
+  "key.changed",
+  "key.removed",
+  "alert.fired",
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export const WEBHOOK_MSG = {
+  url: "URL must be an absolute http or https address",
+  httpsOnly: "URL must use https",
+  urlTooLong: "URL is too long (at most 500 characters)",
+  descriptionTooLong: "Description is too long (at most 200 characters)",
+  eventTypes: "Choose at least one event type",
+  unknownEventType: "Unknown event type",
+  created: "Webhook endpoint created",
+  modified: "Webhook endpoint saved",
+  deleted: "Webhook endpoint deleted",
+  rotated: "Signing secret rotated",
+  replayed: "Deliveries queued again",
+  notFound: "Webhook endpoint not found",
+  deliveryNotFound: "Delivery not found",
+  range: "The range's end must be after its start",
+  rangeTooLong: "A replay covers at most 30 days",
+  tooMany: "A company has at most 20 webhook endpoints",
+} as const;
+
+const url = z
+  .string({ required_error: WEBHOOK_MSG.url, invalid_type_error: WEBHOOK_MSG.url })
+  .trim()
+  .max(500, WEBHOOK_MSG.urlTooLong)
+  .refine((s) => {
+    try {
+      const u = new URL(s);
+      return (u.protocol === "https:" || u.protocol === "http:") && !u.username && !u.password;
+    } catch {
+      return false;
+    }
+  }, WEBHOOK_MSG.url);
+
+/** A list from a JSON array, a form's repeated field (one value arrives as a string) or nothing. */
+const eventTypes = z.preprocess(
+  (v) => (v === undefined || v === "" ? [] : Array.isArray(v) ? v : [v]),
+  z.array(z.enum(WEBHOOK_EVENT_TYPES, { errorMap: () => ({ message: WEBHOOK_MSG.unknownEventType }) })).min(1, WEBHOOK_MSG.eventTypes),
+);
+
+export const webhookEndpointSchema = z.object({
+  url,
+  description: z.string({ invalid_type_error: WEBHOOK_MSG.descriptionTooLong }).trim().max(200, WEBHOOK_MSG.descriptionTooLong).default(""),
+  eventTypes,
+  enabled: checkbox(true),
+});
+export type WebhookEndpointInput = z.output<typeof webhookEndpointSchema>;
+
+/** A replay: every delivery to the endpoint of events that occurred in [from, to) (epoch ms). */
+export const webhookReplayRangeSchema = z
+  .object({ from: z.coerce.number().int().nonnegative(), to: z.coerce.number().int().positive() })
+  .refine((r) => r.to > r.from, { message: WEBHOOK_MSG.range, path: ["to"] })
+  .refine((r) => r.to - r.from <= 30 * 86_400_000, { message: WEBHOOK_MSG.rangeTooLong, path: ["to"] });
