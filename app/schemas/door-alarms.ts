@@ -22,11 +22,7 @@ export const NOTE_MAX = 500;
 /** Acknowledging an active alarm: who is the caller, what they found is the note. */
 export const acknowledgeAlarmSchema = z.object({
   id: z.coerce.number({ invalid_type_error: ALARM_MSG.notFound }).int(ALARM_MSG.notFound).positive(ALARM_MSG.notFound),
-  note: z
-    .string({ required_error: ALARM_MSG.noteRequired, invalid_type_error: ALARM_MSG.noteRequired })
-    .trim()
-    .min(1, ALARM_MSG.noteRequired)
-    .max(NOTE_MAX, ALARM_MSG.noteTooLong),
+  note: z.string({ required_error: ALARM_MSG.noteRequired, invalid_type_error: ALARM_MSG.noteRequired }).trim().min(1, ALARM_MSG.noteRequired).max(NOTE_MAX, ALARM_MSG.noteTooLong),
 });
 export type AcknowledgeAlarmInput = z.output<typeof acknowledgeAlarmSchema>;
 

@@ -34,9 +34,7 @@ function raise(db: Db, x: AlarmEvent, kind: AlarmKind, now: number) {
   const seen = sql`exists (select 1 from ${a} where ${a.companyId} = ${x.companyId} and ${a.deviceId} = ${x.deviceId} and ${a.kind} = ${kind} and ${a.lastSeenAt} >= ${x.e.at})`;
   return db
     .insert(a)
-    .select(
-      sql`select null, ${x.companyId}, ${x.deviceId}, ${kind}, 'active', ${x.e.at}, ${x.e.id}, ${x.e.at}, 1, null, null, null, '', null, null, ${now} where not ${seen}`,
-    )
+    .select(sql`select null, ${x.companyId}, ${x.deviceId}, ${kind}, 'active', ${x.e.at}, ${x.e.id}, ${x.e.at}, 1, null, null, null, '', null, null, ${now} where not ${seen}`)
     .onConflictDoUpdate({
       target: [a.companyId, a.deviceId, a.kind],
       targetWhere: sql`state != 'cleared'`,
@@ -54,9 +52,7 @@ function close(db: Db, x: AlarmEvent) {
       clearedEventId: sql`case when ${acked} then ${x.e.id} else ${a.clearedEventId} end`,
       state: sql`case when ${acked} then 'cleared' else ${a.state} end`,
     })
-    .where(
-      sql`${a.companyId} = ${x.companyId} and ${a.deviceId} = ${x.deviceId} and ${a.state} != 'cleared' and ${a.doorClosedAt} is null and ${a.lastSeenAt} <= ${x.e.at}`,
-    );
+    .where(sql`${a.companyId} = ${x.companyId} and ${a.deviceId} = ${x.deviceId} and ${a.state} != 'cleared' and ${a.doorClosedAt} is null and ${a.lastSeenAt} <= ${x.e.at}`);
 }
 
 /**
@@ -75,13 +71,31 @@ export function alarmStatements(db: Db, events: AlarmEvent[], now: number) {
   }
   if (out.length === 0) return null;
   const readBack = db
-    .select({ id: a.id, companyId: a.companyId, deviceId: a.deviceId, kind: a.kind, raisedAt: a.raisedAt, raisedEventId: a.raisedEventId, clearedAt: a.clearedAt, clearedEventId: a.clearedEventId })
+    .select({
+      id: a.id,
+      companyId: a.companyId,
+      deviceId: a.deviceId,
+      kind: a.kind,
+      raisedAt: a.raisedAt,
+      raisedEventId: a.raisedEventId,
+      clearedAt: a.clearedAt,
+      clearedEventId: a.clearedEventId,
+    })
     .from(a)
     .where(or(inArray(a.raisedEventId, ids), inArray(a.clearedEventId, ids)));
   return { statements: out, readBack, ids: new Set(ids) };
 }
 
-type ReadBack = { id: number; companyId: number; deviceId: number; kind: AlarmKind; raisedAt: number; raisedEventId: string; clearedAt: number | null; clearedEventId: string | null };
+type ReadBack = {
+  id: number;
+  companyId: number;
+  deviceId: number;
+  kind: AlarmKind;
+  raisedAt: number;
+  raisedEventId: string;
+  clearedAt: number | null;
+  clearedEventId: string | null;
+};
 
 export const ALARM_ACTIVITY: Record<AlarmKind, string> = { heldOpen: "Door Held Open Alarm", forced: "Door Forced Open Alarm" };
 
@@ -92,7 +106,13 @@ export function alarmEntries(rows: ReadBack[], ids: Set<string>, doorName: (devi
     const door = doorName(r.deviceId);
     const base = { companyId: r.companyId, operationType: "Device" as const, targetDeviceId: r.deviceId, details: { alarmId: r.id, kind: r.kind } };
     if (ids.has(r.raisedEventId))
-      out.push({ ...base, name: ALARM_ACTIVITY[r.kind], summary: `${door} ${r.kind === "forced" ? "forced open" : "held open"}: alarm raised`, eventId: `alarm/${r.id}/raised`, at: r.raisedAt });
+      out.push({
+        ...base,
+        name: ALARM_ACTIVITY[r.kind],
+        summary: `${door} ${r.kind === "forced" ? "forced open" : "held open"}: alarm raised`,
+        eventId: `alarm/${r.id}/raised`,
+        at: r.raisedAt,
+      });
     if (r.clearedEventId !== null && ids.has(r.clearedEventId))
       out.push({ ...base, name: "Door Alarm Cleared", summary: `${door} closed: alarm cleared`, eventId: `alarm/${r.id}/cleared`, at: r.clearedAt ?? undefined });
   }

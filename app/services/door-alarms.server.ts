@@ -4,7 +4,7 @@
  * door-alarm-events.server.ts. Alarms belong to the activity module: viewing it lists them, its modify
  * right acknowledges them. Every read and change is the caller's company only.
  */
-import { and, asc, count, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
+import { asc, count, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { ALARM_MSG, acknowledgeAlarmSchema, type AlarmFilters, type AlarmKind, type AlarmState } from "~/schemas/door-alarms";
 import { activityInsertWhen } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
@@ -41,7 +41,7 @@ function filterWhere(auth: Auth, f: AlarmFilters, tz: string): SQL {
   return inCompany(
     a,
     auth,
-    f.state ? eq(a.state, f.state) : undefined,
+    f.state === "active" ? activeAlarmsWhere(auth) : f.state ? eq(a.state, f.state) : undefined,
     f.kind ? eq(a.kind, f.kind) : undefined,
     f.door ? eq(a.deviceId, f.door) : undefined,
     // Days are the company's: a day's alarms are those raised from its local midnight to the next.
@@ -88,25 +88,13 @@ export async function listDoorAlarms(
   return { rows, total };
 }
 
-/** How many of the company's alarms nobody has acknowledged yet (the dashboard's figure). */
-export async function countActiveAlarms(db: Db, auth: Auth): Promise<number> {
-  assertCan(auth, MODULE);
-  const [{ n }] = await db
-    .select({ n: count() })
-    .from(a)
-    .where(inCompany(a, auth, eq(a.state, "active")));
-  return n;
-}
+/** The alarms nobody has acknowledged yet: the dashboard's figure and the list's "active" filter alike. */
+export const activeAlarmsWhere = (auth: Auth) => inCompany(a, auth, eq(a.state, "active"));
 
 /** The company's doors that have had an alarm, for the list's door filter. */
 export async function alarmDoors(db: Db, auth: Auth): Promise<{ id: number; name: string }[]> {
   assertCan(auth, MODULE);
-  return db
-    .selectDistinct({ id: a.deviceId, name: doorName })
-    .from(a)
-    .innerJoin(d, eq(d.id, a.deviceId))
-    .where(inCompany(a, auth))
-    .orderBy(asc(doorName), asc(a.deviceId));
+  return db.selectDistinct({ id: a.deviceId, name: doorName }).from(a).innerJoin(d, eq(d.id, a.deviceId)).where(inCompany(a, auth)).orderBy(asc(doorName), asc(a.deviceId));
 }
 
 /**
@@ -124,7 +112,13 @@ export async function acknowledgeAlarm(db: Db, auth: Auth, input: unknown, now: 
   const guard = sql`exists (select 1 from ${a} where ${still})`;
   const [device] = await db.select({ name: doorName }).from(d).where(eq(d.id, alarm!.deviceId));
   const door = device?.name || `device ${alarm!.deviceId}`;
-  const entry = { companyId: auth.company.id, createdByUserId: auth.user.id, targetDeviceId: alarm!.deviceId, details: { alarmId: alarm!.id, kind: alarm!.kind, note: v.note }, at: now };
+  const entry = {
+    companyId: auth.company.id,
+    createdByUserId: auth.user.id,
+    targetDeviceId: alarm!.deviceId,
+    details: { alarmId: alarm!.id, kind: alarm!.kind, note: v.note },
+    at: now,
+  };
   const [, , moved] = await db.batch([
     activityInsertWhen(db, { ...entry, name: "Door Alarm Acknowledged", summary: `${ALARM_ACTIVITY[alarm!.kind]} at ${door}: ${v.note}` }, guard),
     closed

@@ -62,7 +62,11 @@ export const doorAlarmEndpoints = [
     response: z.object({ message: z.string(), payload: z.object({ total: z.number(), alarms: z.array(alarmShape) }) }),
     async handler({ db, auth, query }) {
       const filters = parseAlarmFilters(
-        new URLSearchParams(Object.entries({ state: query.state, kind: query.type, door: query.device_id, from: query.from, to: query.to }).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]]))),
+        new URLSearchParams(
+          Object.entries({ state: query.state, kind: query.type, door: query.device_id, from: query.from, to: query.to }).flatMap(([k, v]) =>
+            v === undefined ? [] : [[k, String(v)]],
+          ),
+        ),
       );
       const { rows, total } = await listDoorAlarms(db, auth, {
         filters,
