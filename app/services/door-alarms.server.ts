@@ -104,32 +104,26 @@ export async function alarmDoors(db: Db, auth: Auth): Promise<{ id: number; name
 export async function acknowledgeAlarm(db: Db, auth: Auth, input: unknown, now: number): Promise<{ message: string; state: AlarmState }> {
   assertCan(auth, MODULE, "modify");
   const v = parseInput(acknowledgeAlarmSchema, input);
-  const alarm = await db.query.doorAlarms.findFirst({ where: inCompany(a, auth, eq(a.id, v.id)) });
-  if (!alarm) notFound(ALARM_MSG.notFound);
-  if (alarm!.state !== "active") throw new ServiceError(409, ALARM_MSG.notActive);
-  const closed = alarm!.doorClosedAt !== null;
+  const alarm = (await db.query.doorAlarms.findFirst({ where: inCompany(a, auth, eq(a.id, v.id)) })) ?? notFound(ALARM_MSG.notFound);
+  if (alarm.state !== "active") throw new ServiceError(409, ALARM_MSG.notActive);
+  const closed = alarm.doorClosedAt !== null;
   const still = inCompany(a, auth, eq(a.id, v.id), eq(a.state, "active"));
   const guard = sql`exists (select 1 from ${a} where ${still})`;
-  const [device] = await db.select({ name: doorName }).from(d).where(eq(d.id, alarm!.deviceId));
-  const door = device?.name || `device ${alarm!.deviceId}`;
-  const entry = {
-    companyId: auth.company.id,
-    createdByUserId: auth.user.id,
-    targetDeviceId: alarm!.deviceId,
-    details: { alarmId: alarm!.id, kind: alarm!.kind, note: v.note },
-    at: now,
-  };
-  const [, , moved] = await db.batch([
-    activityInsertWhen(db, { ...entry, name: "Door Alarm Acknowledged", summary: `${ALARM_ACTIVITY[alarm!.kind]} at ${door}: ${v.note}` }, guard),
-    closed
-      ? activityInsertWhen(db, { ...entry, name: "Door Alarm Cleared", operationType: "Admin", summary: `${door} closed: alarm cleared` }, guard)
-      : activityInsertWhen(db, { ...entry, name: "Door Alarm Cleared" }, sql`0`),
+  const [device] = await db.select({ name: doorName }).from(d).where(eq(d.id, alarm.deviceId));
+  const door = device?.name || `device ${alarm.deviceId}`;
+  const entry = { companyId: auth.company.id, createdByUserId: auth.user.id, targetDeviceId: alarm.deviceId, details: { alarmId: alarm.id, kind: alarm.kind }, at: now };
+  // The audit entries first, with the change's guard: of two acknowledgements at once only the one that changes the row records it.
+  const writes = [
+    activityInsertWhen(db, { ...entry, name: "Door Alarm Acknowledged", summary: `${ALARM_ACTIVITY[alarm.kind]} at ${door}: ${v.note}` }, guard),
+    ...(closed ? [activityInsertWhen(db, { ...entry, name: "Door Alarm Cleared", summary: `${door} closed: alarm cleared` }, guard)] : []),
     db
       .update(a)
       .set({ state: closed ? "cleared" : "acknowledged", acknowledgedByUserId: auth.user.id, acknowledgedAt: now, note: v.note, ...(closed ? { clearedAt: now } : {}) })
       .where(still)
       .returning({ id: a.id }),
-  ]);
+  ];
+  const results = await db.batch(writes as unknown as [never, ...never[]]);
+  const moved = results[results.length - 1] as unknown as { id: number }[];
   if (moved.length === 0) throw new ServiceError(409, ALARM_MSG.notActive);
   return { message: ALARM_MSG.acknowledged, state: closed ? "cleared" : "acknowledged" };
 }
