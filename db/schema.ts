@@ -467,6 +467,10 @@ export const devices = sqliteTable(
     cellMovedAt: integer("cell_moved_at"),
     /** The company the device left in its last transfer: its events from before then go to it for a while (0040). */
     previousCompanyId: integer("previous_company_id"),
+    /** Seconds the door may stand open before a held-open alarm; null: none (0042_door_alarms.sql). */
+    heldOpenSeconds: integer("held_open_seconds").default(30),
+    /** Whether a forced opening raises an alarm. */
+    forcedAlarm: integer("forced_alarm", { mode: "boolean" }).notNull().default(true),
     deletedAt: integer("deleted_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -836,6 +840,43 @@ export const firmwareReleases = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [index("firmware_type_idx").on(t.deviceTypeId, t.isActive)],
+);
+
+/**
+ * A door alarm (0042_door_alarms.sql, decision 0076): active until acknowledged, cleared once acknowledged
+ * and the door closed. Repeats fold into the one row per company, door and kind that is not cleared.
+ */
+export const doorAlarms = sqliteTable(
+  "door_alarms",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    companyId: integer("company_id").notNull(),
+    deviceId: integer("device_id").notNull(),
+    kind: text("kind", { enum: ["heldOpen", "forced"] }).notNull(),
+    state: text("state", { enum: ["active", "acknowledged", "cleared"] })
+      .notNull()
+      .default("active"),
+    raisedAt: integer("raised_at").notNull(),
+    raisedEventId: text("raised_event_id").notNull(),
+    lastSeenAt: integer("last_seen_at").notNull(),
+    repeats: integer("repeats").notNull().default(1),
+    doorClosedAt: integer("door_closed_at"),
+    acknowledgedByUserId: integer("acknowledged_by_user_id"),
+    acknowledgedAt: integer("acknowledged_at"),
+    note: text("note").notNull().default(""),
+    clearedAt: integer("cleared_at"),
+    clearedEventId: text("cleared_event_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("door_alarms_open_uq")
+      .on(t.companyId, t.deviceId, t.kind)
+      .where(sql`state != 'cleared'`),
+    index("door_alarms_company_idx").on(t.companyId, t.state, t.raisedAt),
+    index("door_alarms_device_idx").on(t.deviceId, t.kind, t.lastSeenAt),
+    index("door_alarms_raised_event_idx").on(t.raisedEventId),
+    index("door_alarms_cleared_event_idx").on(t.clearedEventId),
+  ],
 );
 
 /** Each board's download and install progress, as reported through the gateway. */

@@ -11,6 +11,7 @@ import { cellEndpoints } from "./endpoints/cells.server";
 import { companyEndpoints } from "./endpoints/companies.server";
 import { companyRequestEndpoints } from "./endpoints/company-requests.server";
 import { deviceLifecycleEndpoints } from "./endpoints/device-lifecycle.server";
+import { doorAlarmEndpoints } from "./endpoints/door-alarms.server";
 import { deviceCommandEndpoints } from "./endpoints/device-commands.server";
 import { deviceStockEndpoints } from "./endpoints/device-stock.server";
 import { deviceGroupEndpoints } from "./endpoints/device-groups.server";
@@ -53,6 +54,7 @@ export const adminEndpoints: readonly Endpoint[] = [
   ...alertEndpoints,
   ...deviceCommandEndpoints,
   ...webhookEndpoints,
+  ...doorAlarmEndpoints,
 ];
 
 export const userEndpoints: readonly Endpoint[] = [...auditEndpoints, ...mobileSupportEndpoints];

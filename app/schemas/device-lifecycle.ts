@@ -34,7 +34,12 @@ export const LIFECYCLE_MSG = {
   badLockType: "Choose a lock type from the list",
   lockTypeRequired: "Choose the door's lock type",
   settingsSaved: "Device settings saved",
+  heldOpenRange: "Held-open time must be a whole number of seconds from 5 to 3600",
 } as const;
+
+/** The held-open threshold's bounds, in seconds (decision 0076). */
+export const HELD_OPEN_MIN = 5;
+export const HELD_OPEN_MAX = 3600;
 
 /** The lock types a door can have; the stored value is this English name, shown translated. */
 export const LOCK_TYPES = ["Electric Strike", "Magnetic Lock", "Deadbolt", "Mortise Lock", "Motor Lock"] as const;
@@ -170,6 +175,17 @@ export const configureSchema = z
     sensor1CloseName: z.string().trim().max(50).default(""),
     sensor2OpenName: z.string().trim().max(50).default(""),
     sensor2CloseName: z.string().trim().max(50).default(""),
+    // Door alarms (decision 0076). Left out, they stay as they are (a new device: on, 30 s); an empty
+    // threshold turns held-open alarms off. The form always posts both.
+    heldOpenSeconds: z
+      .union([z.number(), z.string().trim().max(6)], { invalid_type_error: LIFECYCLE_MSG.heldOpenRange })
+      .nullish()
+      .transform((v) => (v === undefined ? undefined : v === "" || v === null ? null : Number(v)))
+      .refine((v) => v == null || (Number.isInteger(v) && v >= HELD_OPEN_MIN && v <= HELD_OPEN_MAX), LIFECYCLE_MSG.heldOpenRange),
+    forcedAlarm: z
+      .union([z.boolean(), z.enum(["1", "0"])])
+      .optional()
+      .transform((v) => (v === undefined ? undefined : v === true || v === "1")),
   })
   .transform((v) => (v.relockTrigger === "Timer" ? { ...v, relockTimer: v.relockTimer ?? 5, dnortTime: null } : { ...v, relockTimer: null }));
 export type ConfigureInput = z.output<typeof configureSchema>;

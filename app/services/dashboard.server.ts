@@ -16,6 +16,7 @@ import { countWhere, schema, type Db } from "~/utils/db.server";
 import { can, type ModuleKey } from "~/utils/permissions";
 import { liveInCompany } from "~/utils/tenant.server";
 import { listActivity } from "./activity.server";
+import { activeAlarmsWhere } from "./door-alarms.server";
 import { firmwarePendingSql, followsScheduleSql, inServiceSql, presenceSql, scheduledOpenNow } from "./device-status.server";
 
 export const DENIED_ACTIVITY = "Access Denied";
@@ -33,6 +34,8 @@ export type DashboardNumbers = {
   devices?: { online: number; offline: number; neverSeen: number; scheduledOpen: number; lowBattery: number; firmwarePending: number };
   /** today: the company zone's date the denials are counted for */
   denied?: { today: string; count: number };
+  /** door alarms nobody has acknowledged yet (decision 0076) */
+  alarms?: number;
   checklist?: Checklist;
 };
 
@@ -49,6 +52,7 @@ export async function dashboardNumbers(db: Db, log: LogDb, auth: Auth, core: Cor
   const u = schema.users;
   const readUsers = can(p, "users") ? batch.add(countWhere(db, u, liveInCompany(u, auth, eq(u.isInactive, false)))) : null;
   const readDevices = can(p, "devices") ? batch.add(deviceNumbers(db, auth, now)) : null;
+  const readAlarms = can(p, "activity") ? batch.add(countWhere(db, schema.doorAlarms, activeAlarmsWhere(auth))) : null;
   const readChecklist = showsChecklist(auth) ? batch.add(checklistRow(db, auth)) : null;
   const jobs: Promise<unknown>[] = [batch.run()];
   let scheduledOpen = false;
@@ -67,6 +71,7 @@ export async function dashboardNumbers(db: Db, log: LogDb, auth: Auth, core: Cor
   await Promise.all(jobs);
   const results = await batch.run();
   if (readUsers) out.users = readUsers(results)[0]?.n ?? 0;
+  if (readAlarms) out.alarms = readAlarms(results)[0]?.n ?? 0;
   if (readDevices) {
     const { following, ...rest } = readDevices(results)[0];
     out.devices = { ...rest, scheduledOpen: scheduledOpen ? following : 0 };

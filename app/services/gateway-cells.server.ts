@@ -23,6 +23,9 @@ export type ReportedDevice = {
   companyId: number;
   fullName: string;
   served: boolean;
+  /** The door's alarm settings (decision 0076). */
+  heldOpenSeconds: number | null;
+  forcedAlarm: boolean;
   transfer: { fromCompanyId: number; at: number } | null;
 };
 
@@ -51,7 +54,16 @@ export async function devicesReportedBy(db: Db, gatewayId: number | undefined, i
         )}, 0)`;
   const rows = await inChunks(ids, (part) =>
     db
-      .select({ id: d.id, companyId: d.companyId, fullName: d.fullName, served, previousCompanyId: d.previousCompanyId, movedAt: d.cellMovedAt })
+      .select({
+        id: d.id,
+        companyId: d.companyId,
+        fullName: d.fullName,
+        heldOpenSeconds: d.heldOpenSeconds,
+        forcedAlarm: d.forcedAlarm,
+        served,
+        previousCompanyId: d.previousCompanyId,
+        movedAt: d.cellMovedAt,
+      })
       .from(d)
       .leftJoin(c, eq(c.id, d.companyId))
       .where(inArray(d.id, part)),

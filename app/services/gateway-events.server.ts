@@ -21,6 +21,7 @@ import { inChunks, schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import type { EventBatchResult, WireEvent } from "../../gateway/src/protocol/wire";
 import { isPresence, presenceStatements } from "./board-presence.server";
+import { alarmEntries, alarmStatements, type AlarmEvent } from "./door-alarm-events.server";
 import { companyAt, devicesReportedBy, NOT_SERVED } from "./gateway-cells.server";
 
 export const MAX_EVENTS = 1000;
@@ -168,6 +169,7 @@ export async function ingestEvents(env: CompanyLogEnv, db: Db, rawEvents: unknow
   const rows: ActivityEntry[] = [];
   const state = new DeviceState();
   const commandResults: Parameters<typeof commandResultStatements>[1][number][] = [];
+  const alarmEvents: AlarmEvent[] = [];
   for (const e of events) {
     const device = devices.get(Number(e.deviceId));
     if (!device || !device.served) {
@@ -196,6 +198,7 @@ export async function ingestEvents(env: CompanyLogEnv, db: Db, rawEvents: unknow
       at: e.at,
     });
     state.note(e, device, companyId);
+    alarmEvents.push({ e, deviceId: device.id, companyId, heldOpenSeconds: device.heldOpenSeconds, forcedAlarm: device.forcedAlarm, door: doorStateOf(e) });
     if (e.type === "command.result") commandResults.push({ deviceId: device.id, cmd: e.data.cmd, ok: e.data.ok === true, error: e.data.error });
   }
 
@@ -204,8 +207,15 @@ export async function ingestEvents(env: CompanyLogEnv, db: Db, rawEvents: unknow
   // The log first: a batch that fails after it is sent again, and the stores skip what they hold. The
   // device facts it carries are written with statements that are harmless to repeat.
   const inserted = await ingestActivity(env, db, rows, "Device", now);
-  const facts = [...state.statements(db, now), ...commandResultStatements(db, commandResults, now), ...presenceWrites];
-  if (facts.length > 0) await db.batch(facts as unknown as [never, ...never[]]);
+  const alarms = alarmStatements(db, alarmEvents, now);
+  const facts = [...state.statements(db, now), ...commandResultStatements(db, commandResults, now), ...presenceWrites, ...(alarms ? [...alarms.statements, alarms.readBack] : [])];
+  if (facts.length > 0) {
+    const results = await db.batch(facts as unknown as [never, ...never[]]);
+    if (alarms) {
+      const name = (id: number) => devices.get(id)?.fullName || `device ${id}`;
+      await ingestActivity(env, db, alarmEntries(results[results.length - 1] as never, alarms.ids, name), "Device", now);
+    }
+  }
   // Presence entries are stored state, not rows: counted as accepted, never as duplicates.
   return { accepted: (presence?.applied ?? 0) + inserted, duplicates: duplicates + rows.length - inserted, rejected };
 }

@@ -137,6 +137,8 @@ async function deviceChanges(db: Db, ref: Ref, ids: number[]): Promise<FeedChang
         // The release an allowed user started here: offered even when the company does not force updates.
         firmwareStart: r.firmwareStartReleaseId == null ? null : String(r.firmwareStartReleaseId),
         ...(r.relockTimer ? { unlockMs: r.relockTimer * 1000 } : {}),
+        // The board reports `door.heldOpen` once the door has stood open this long (decision 0076).
+        ...(r.heldOpenSeconds ? { heldOpenMs: r.heldOpenSeconds * 1000 } : {}),
       },
     });
     out.push(

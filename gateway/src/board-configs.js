@@ -99,6 +99,8 @@ export class BoardConfigs {
       companyId: d.companyId,
       tz: d.tz,
       unlockMs: d.unlockMs ?? 5000,
+      // When to report door.heldOpen; absent: the door has no held-open alarm in the console.
+      ...(d.heldOpenMs ? { heldOpenMs: d.heldOpenMs } : {}),
       // The keys that verify signed credentials, for the board to use while it is offline.
       credentialKeys: this.credentialKeys.jwks,
       // What was withdrawn since issue, for the board to refuse while it decides alone.

@@ -42,6 +42,7 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
   { who: "acme", path: "/assignRole" },
   { who: "acme", path: "/changePassword" },
   { who: "acme", path: "/alerts" },
+  { who: "acme", path: "/doorAlarms" },
   { who: "acme", path: "/addAlert" },
   { who: "acme", path: "/modifyAlert", via: { list: "/alerts", hrefPrefix: "/modifyAlert?id=" } },
   { who: "acme", path: "/support" },

@@ -27,6 +27,8 @@ function devicePayload(x: DeviceDetails) {
     lock_type: v.lockType,
     relock_trigger: v.relockTrigger,
     relock_timer: v.relockTimer,
+    held_open_seconds: v.heldOpenSeconds,
+    forced_alarm: v.forcedAlarm,
     trigger_mode: v.triggerMode,
     manual_lock: v.manualLock,
     sleep_mode: v.sleepMode,

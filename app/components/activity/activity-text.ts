@@ -26,6 +26,9 @@ const SUMMARIES: Record<string, string> = {
   "Door Closed": "door_closed",
   "Door Forced Open": "door_forced",
   "Door Held Open": "door_heldOpen",
+  "Door Held Open Alarm": "alarm_heldOpen",
+  "Door Forced Open Alarm": "alarm_forced",
+  "Door Alarm Cleared": "alarm_cleared",
 };
 
 export function activityLabel(t: TFunction, r: Row): string {

@@ -27,6 +27,7 @@ export function CompanyNumbers({ numbers, deniedHref }: { numbers: DashboardNumb
     dev && stat("scheduledOpen", "/devices?schedule=open", dev.scheduledOpen),
     dev && stat("lowBattery", "/devices?battery=low", dev.lowBattery),
     numbers.denied && stat("denied", deniedHref, numbers.denied.count),
+    numbers.alarms !== undefined && stat("alarms", "/doorAlarms?state=active", numbers.alarms),
     dev && stat("firmwarePending", "/devices?firmware=pending", dev.firmwarePending),
   ].filter(Boolean);
   if (stats.length === 0) return null;
@@ -35,7 +36,7 @@ export function CompanyNumbers({ numbers, deniedHref }: { numbers: DashboardNumb
       <h2 id="dashboard-title" className="text-lg font-medium">
         {t("title")}
       </h2>
-      <ul className="grid grid-cols-2 gap-3 md:grid-cols-4 xl:grid-cols-7">{stats}</ul>
+      <ul className="grid grid-cols-2 gap-3 md:grid-cols-4 xl:grid-cols-8">{stats}</ul>
     </section>
   );
 }

@@ -30,6 +30,8 @@ export function deviceSettingItems(t: TFunction, device: Device, deviceType: str
       ? { key: "relockTime", label: t("details.relockTime"), value: seconds(device.relockTimer) }
       : { key: "triggerMode", label: t("details.triggerMode"), value: device.triggerMode },
     { key: "manualUnlock", label: t("details.manualUnlock"), value: yesNo(device.manualLock) },
+    { key: "heldOpenAlarm", label: t("details.heldOpenAlarm"), value: device.heldOpenSeconds == null ? t("details.alarmOff") : seconds(device.heldOpenSeconds) },
+    { key: "forcedAlarm", label: t("details.forcedAlarm"), value: yesNo(device.forcedAlarm) },
     device.sleepMode && device.sleepTime != null && { key: "sleepTime", label: t("details.sleepTime"), value: seconds(device.sleepTime) },
     { key: "bluetoothPower", label: t("details.bluetoothPower"), value: device.bluetoothPowerLevel },
     !timer && { key: "dnortTime", label: t("details.dnortTime"), value: seconds(device.dnortTime) },

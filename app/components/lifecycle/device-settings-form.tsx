@@ -10,7 +10,7 @@ import { Checkbox } from "~/components/ui/checkbox";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { NativeSelect } from "~/components/ui/native-select";
-import { configureFormSchema, configureSchema, LOCK_TYPES } from "~/schemas/device-lifecycle";
+import { configureFormSchema, configureSchema, HELD_OPEN_MAX, HELD_OPEN_MIN, LOCK_TYPES } from "~/schemas/device-lifecycle";
 import type { DeviceDetails } from "~/services/devices.server";
 
 type Device = DeviceDetails["device"];
@@ -46,6 +46,7 @@ export function DeviceSettingsForm({ intent, device, lastResult, onCancel }: Pro
       sensor1CloseName: device.sensor1CloseName,
       sensor2OpenName: device.sensor2OpenName,
       sensor2CloseName: device.sensor2CloseName,
+      heldOpenSeconds: device.heldOpenSeconds ?? "",
     },
   });
   type TextField = "fullName" | "displayName" | "triggerMode" | "sensor1OpenName" | "sensor1CloseName" | "sensor2OpenName" | "sensor2CloseName";
@@ -105,6 +106,19 @@ export function DeviceSettingsForm({ intent, device, lastResult, onCancel }: Pro
           </Field>
           <Field label={t("manualUnlock")} orientation="horizontal">
             <Checkbox name={fields.manualLock.name} value="1" defaultChecked={device.manualLock} />
+          </Field>
+          <Field label={t("heldOpenSeconds")} hint={t("heldOpenHint")} error={err(fields.heldOpenSeconds)}>
+            <Input {...getInputProps(fields.heldOpenSeconds, { type: "number" })} key={fields.heldOpenSeconds.key} min={HELD_OPEN_MIN} max={HELD_OPEN_MAX} />
+          </Field>
+          <Field label={t("forcedAlarm")} error={err(fields.forcedAlarm)}>
+            <NativeSelect
+              name={fields.forcedAlarm.name}
+              defaultValue={device.forcedAlarm ? "1" : "0"}
+              options={[
+                { value: "1", label: t("alarmOn") },
+                { value: "0", label: t("alarmOff") },
+              ]}
+            />
           </Field>
           {text("sensor1OpenName", t("sensor1Open"), false, 50)}
           {text("sensor1CloseName", t("sensor1Close"), false, 50)}

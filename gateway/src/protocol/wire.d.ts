@@ -56,6 +56,8 @@ export type DeviceRecord = {
   active: boolean
   scheduleOpen?: boolean
   unlockMs?: number
+  /** How long the door may stand open before the board reports `door.heldOpen`; absent: no held-open alarm (the board's own default). */
+  heldOpenMs?: number
   /** The firmware release (its id) an allowed user started for this board, or null. */
   firmwareStart?: string | null
 }
