@@ -33,6 +33,7 @@ const SCHEMA_NS: Record<string, string[]> = {
   "device-groups": ["groups"],
   "device-lifecycle": ["lifecycle"],
   "device-types": ["deviceTypes"],
+  directory: ["directory"],
   ekeys: ["users"],
   firmware: ["ota"],
   "firmware-start": ["mobile", "devices"],
