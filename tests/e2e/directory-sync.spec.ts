@@ -6,7 +6,15 @@ test.describe("directory sync", () => {
     test(`create a token, shown once, then revoke it (${run.lang}, ${run.width} px)`, async ({ page, loginAs }) => {
       const text = {
         en: { title: "Directory sync", name: "Token name", create: "Create token", never: "Never", revoke: "Revoke", revoked: "Revoked", done: "Directory token revoked" },
-        es: { title: "Sincronización del directorio", name: "Nombre del token", create: "Crear token", never: "Nunca", revoke: "Revocar", revoked: "Revocado", done: "Token del directorio revocado" },
+        es: {
+          title: "Sincronización del directorio",
+          name: "Nombre del token",
+          create: "Crear token",
+          never: "Nunca",
+          revoke: "Revocar",
+          revoked: "Revocado",
+          done: "Token del directorio revocado",
+        },
       }[run.lang];
       const name = `Okta ${unique()}`;
       await page.setViewportSize({ width: run.width, height: run.height });
