@@ -37,7 +37,7 @@ test.describe("directory sync", () => {
       expect(await page.content()).not.toContain(token.split(".")[1]);
 
       await row.getByRole("button", { name: text.revoke }).click();
-      await page.getByRole("dialog").getByRole("button", { name: text.revoke }).click();
+      await page.getByRole("alertdialog").getByRole("button", { name: text.revoke }).click();
       await expect(page.getByText(text.done)).toBeVisible();
       await expect(row).toContainText(text.revoked);
       await expect(row.getByRole("button", { name: text.revoke })).toHaveCount(0);
