@@ -38,7 +38,7 @@ test.describe("directory sync", () => {
 
       await row.getByRole("button", { name: text.revoke }).click();
       await page.getByRole("alertdialog").getByRole("button", { name: text.revoke }).click();
-      await expect(page.getByText(text.done)).toBeVisible();
+      await expect(page.getByText(text.done, { exact: true })).toBeVisible();
       await expect(row).toContainText(text.revoked);
       await expect(row.getByRole("button", { name: text.revoke })).toHaveCount(0);
     });
