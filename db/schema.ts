@@ -147,6 +147,10 @@ export const users = sqliteTable(
       .default("email"),
     /** The phone bound to a single-device login; "forget device" clears it. */
     boundDeviceId: text("bound_device_id"),
+    /** The directory's id for the person (SCIM `externalId`, migration 0045). */
+    externalId: text("external_id"),
+    /** The directory's login name (SCIM `userName`) when it is not the e-mail; null otherwise. */
+    scimUserName: text("scim_user_name"),
     lastActivityAt: integer("last_activity_at"),
     deletedAt: integer("deleted_at"),
     createdAt: createdAt(),
@@ -164,6 +168,8 @@ export const users = sqliteTable(
     index("users_company_first_lc_idx").on(t.companyId, sql`lower(${t.firstName})`),
     index("users_company_last_lc_idx").on(t.companyId, sql`lower(${t.lastName})`),
     index("users_role_idx").on(t.roleId),
+    index("users_company_external_idx").on(t.companyId, t.externalId),
+    index("users_company_scim_name_idx").on(t.companyId, sql`lower(${t.scimUserName})`),
   ],
 );
 
@@ -583,10 +589,17 @@ export const ekeyAssignments = sqliteTable(
     timeZoneId: integer("time_zone_id"),
     fobDeviceId: text("fob_device_id"),
     usedAt: integer("used_at"),
+    /** Set on a group key granted because the user is in this directory group; leaving withdraws it (migration 0045). */
+    scimGroupId: integer("scim_group_id"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("ekeys_user_idx").on(t.companyId, t.userId), index("ekeys_device_idx").on(t.deviceId), index("ekeys_group_idx").on(t.groupId)],
+  (t) => [
+    index("ekeys_user_idx").on(t.companyId, t.userId),
+    index("ekeys_device_idx").on(t.deviceId),
+    index("ekeys_group_idx").on(t.groupId),
+    index("ekeys_scim_group_idx").on(t.scimGroupId, t.userId),
+  ],
 );
 
 // ---------------------------------------------------------------- activity, alerts, support
@@ -1179,4 +1192,61 @@ export const webhookAttempts = sqliteTable(
     error: text("error"),
   },
   (t) => [index("webhook_attempts_delivery_idx").on(t.deliveryId, t.attemptedAt)],
+);
+
+// ---------------------------------------------------------------- directory provisioning (SCIM, decision 0080)
+
+/** A directory's bearer token for /scim/v2: `<id>.<secret>`, the secret kept as a keyed hash (decision 0110). */
+export const scimTokens = sqliteTable(
+  "scim_tokens",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    companyId: integer("company_id").notNull(),
+    name: text("name").notNull(),
+    secretHash: text("secret_hash").notNull(),
+    createdByUserId: integer("created_by_user_id"),
+    createdAt: createdAt(),
+    rotatedAt: integer("rotated_at"),
+    /** Coarse: written at most once per `LAST_USED_STEP_MS`, not on every request. */
+    lastUsedAt: integer("last_used_at"),
+    revokedAt: integer("revoked_at"),
+  },
+  (t) => [index("scim_tokens_company_idx").on(t.companyId, t.revokedAt)],
+);
+
+/** A directory group; an admin links it to a role and/or device groups, which its members then get. */
+export const scimGroups = sqliteTable(
+  "scim_groups",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    companyId: integer("company_id").notNull(),
+    displayName: text("display_name").notNull(),
+    externalId: text("external_id"),
+    roleId: integer("role_id"),
+    /** SCIM `meta.version`; every change adds one. */
+    version: integer("version").notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("scim_groups_company_name_uq").on(t.companyId, sql`lower(${t.displayName})`)],
+);
+
+export const scimGroupMembers = sqliteTable(
+  "scim_group_members",
+  {
+    groupId: integer("group_id").notNull(),
+    userId: integer("user_id").notNull(),
+    companyId: integer("company_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.groupId, t.userId] }), index("scim_group_members_user_idx").on(t.userId)],
+);
+
+export const scimGroupDeviceGroups = sqliteTable(
+  "scim_group_device_groups",
+  {
+    scimGroupId: integer("scim_group_id").notNull(),
+    deviceGroupId: integer("device_group_id").notNull(),
+    companyId: integer("company_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.scimGroupId, t.deviceGroupId] })],
 );

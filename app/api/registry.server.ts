@@ -16,6 +16,7 @@ import { deviceCommandEndpoints } from "./endpoints/device-commands.server";
 import { deviceStockEndpoints } from "./endpoints/device-stock.server";
 import { deviceGroupEndpoints } from "./endpoints/device-groups.server";
 import { deviceTypeEndpoints } from "./endpoints/device-types.server";
+import { directoryEndpoints } from "./endpoints/directory.server";
 import { deviceEndpoints } from "./endpoints/devices.server";
 import { invoiceEndpoints } from "./endpoints/invoices.server";
 import { mailerEndpoints } from "./endpoints/mailer.server";
@@ -55,6 +56,7 @@ export const adminEndpoints: readonly Endpoint[] = [
   ...deviceCommandEndpoints,
   ...webhookEndpoints,
   ...doorAlarmEndpoints,
+  ...directoryEndpoints,
 ];
 
 export const userEndpoints: readonly Endpoint[] = [...auditEndpoints, ...mobileSupportEndpoints];

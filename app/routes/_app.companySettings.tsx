@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { SettingsForm } from "~/components/settings/settings-form";
+import { LinkButton } from "~/components/ui/link-button";
 import { PageHeader } from "~/components/ui/page-header";
 import { companySettingsSchema, SETTINGS_MSG } from "~/schemas/settings";
 import { timeZoneOptions } from "~/services/time-zones.server";
@@ -18,7 +19,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "company_settings");
   const db = getDb(context);
   const [settings, zones] = await Promise.all([getCompanySettings(db, auth), timeZoneOptions(db)]);
-  return { settings, zones, company: auth.company.name, canModify: can(auth.permissions, "company_settings", "modify") };
+  return {
+    settings,
+    zones,
+    company: auth.company.name,
+    canModify: can(auth.permissions, "company_settings", "modify"),
+    // Directory sync (SCIM) is a super admin's (decision 0080).
+    directorySync: auth.user.isSuperAdmin && can(auth.permissions, "users", "modify"),
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -30,11 +38,22 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function CompanySettings() {
-  const { settings, zones, company, canModify } = useLoaderData<typeof loader>();
+  const { settings, zones, company, canModify, directorySync } = useLoaderData<typeof loader>();
   const { t } = useTranslation("settings");
   return (
     <div className="max-w-4xl">
-      <PageHeader title={t("title")} description={t("description", { company })} back={{ to: "/companyMailerSetting", label: t("mailerConfig") }} />
+      <PageHeader
+        title={t("title")}
+        description={t("description", { company })}
+        actions={
+          directorySync && (
+            <LinkButton variant="outline" to="/directorySync">
+              {t("directorySync")}
+            </LinkButton>
+          )
+        }
+        back={{ to: "/companyMailerSetting", label: t("mailerConfig") }}
+      />
       <SettingsForm key={settings?.updatedAt ?? "new"} settings={settings} zones={zones} canModify={canModify} />
     </div>
   );

@@ -34,6 +34,7 @@ const SCHEMA_NS: Record<string, string[]> = {
   "device-lifecycle": ["lifecycle"],
   "device-types": ["deviceTypes"],
   "door-alarms": ["alarms"],
+  directory: ["directory"],
   ekeys: ["users"],
   firmware: ["ota"],
   "firmware-start": ["mobile", "devices"],

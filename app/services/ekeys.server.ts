@@ -172,6 +172,27 @@ export type KeyPlan = {
   zone: { id: number; name: string } | null;
 };
 
+/**
+ * A key to a device group: docs/ARCHITECTURE.md §7.2, custom access with the group's own schedule, never
+ * ending. Also what a directory group's link grants (app/services/scim/grants.server.ts).
+ */
+export function groupKeyPlan(group: typeof g.$inferSelect, zone: KeyPlan["zone"], startDate: string): KeyPlan {
+  return {
+    schedule: {
+      accessType: "custom_access",
+      startDate,
+      endDate: null,
+      startTime: group.isAllDay ? null : group.startAt,
+      endTime: group.isAllDay ? null : group.endAt,
+      days: groupDays(group),
+      isNeverEnd: true,
+      isAllDay: group.isAllDay,
+    },
+    target: { deviceId: null, groupId: group.id, label: group.fullName },
+    zone,
+  };
+}
+
 /** The key an assign input describes, whoever it is for; refused (400/404) before anything is written. */
 export async function planKey(db: Db, auth: Auth, core: Core, input: KeySpec, now: number): Promise<KeyPlan> {
   if (input.keyId == null) invalid({ keyId: [EKEY_MSG.keyRequired] });
@@ -183,17 +204,7 @@ export async function planKey(db: Db, auth: Auth, core: Core, input: KeySpec, no
     // docs/ARCHITECTURE.md §7.2: a group forces custom access with the group's own schedule, never ending.
     const group = (await db.query.deviceGroups.findFirst({ where: liveInCompany(g, auth, eq(g.id, input.keyId)) })) ?? notFound("Device group not found");
     zone = group.timeZoneId ? ((await db.query.timeZones.findFirst({ where: eq(tz.id, group.timeZoneId) })) ?? null) : null;
-    schedule = {
-      accessType: "custom_access",
-      startDate: input.startDate ?? today,
-      endDate: null,
-      startTime: group.isAllDay ? null : group.startAt,
-      endTime: group.isAllDay ? null : group.endAt,
-      days: groupDays(group),
-      isNeverEnd: true,
-      isAllDay: group.isAllDay,
-    };
-    target = { deviceId: null, groupId: group.id, label: group.fullName };
+    ({ schedule, target } = groupKeyPlan(group, zone, input.startDate ?? today));
   } else {
     const device = (await db.query.devices.findFirst({ where: liveInCompany(d, auth, eq(d.id, input.keyId)) })) ?? notFound(EKEY_MSG.notYourDevice);
     const full = input.accessType === "full_access";
@@ -227,9 +238,9 @@ export async function planKey(db: Db, auth: Auth, core: Core, input: KeySpec, no
   return { target, schedule, zone };
 }
 
-/** The row of a planned key and its audit entry (decision 0030: the feed row comes from the insert's trigger). */
-function keyRow(auth: Auth, { target, schedule, zone }: KeyPlan, userId: number, fob: string | null, now: number) {
-  const values = {
+/** The columns of a planned key (decision 0030: the feed row comes from the insert's trigger). */
+export function keyValues({ target, schedule, zone }: KeyPlan, fob: string | null, now: number) {
+  return {
     isGroup: target.groupId != null,
     deviceId: target.deviceId,
     groupId: target.groupId,
@@ -246,6 +257,12 @@ function keyRow(auth: Auth, { target, schedule, zone }: KeyPlan, userId: number,
     fobDeviceId: fob,
     updatedAt: now,
   };
+}
+
+/** The row of a planned key and its audit entry. */
+function keyRow(auth: Auth, plan: KeyPlan, userId: number, fob: string | null, now: number) {
+  const { target, schedule } = plan;
+  const values = keyValues(plan, fob, now);
   const audit = {
     companyId: auth.company.id,
     createdByUserId: auth.user.id,

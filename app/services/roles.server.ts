@@ -268,6 +268,13 @@ export async function assignRole(db: Db, auth: Auth, input: unknown, now: number
   return { message: ROLE_MSG.assigned };
 }
 
+/** A role of the caller's company that the caller holds every right of (404 or 403 otherwise): what a directory group may be linked to. */
+export async function grantableRole(db: Db, auth: Auth, id: number) {
+  const { role, modules } = await findRole(db, auth, id);
+  assertWithinCaller(auth, grantOfRow(role, modules));
+  return role;
+}
+
 /** Sets or clears a user's role, with its 'Role Assigned' entry, in one batch. */
 function setRoleOf(db: Db, auth: Auth, user: { id: number }, roleId: number | null, summary: string, now: number) {
   return db.batch([

@@ -362,22 +362,39 @@ export async function setTwoFactorChannel(db: Db, auth: Auth, input: TwoFactorCh
 export async function deleteUser(db: Db, auth: Auth, id: number, now: number): Promise<{ message: string }> {
   const user = await userToChange(db, auth, id, "delete");
   if (user.id === auth.user.id) throw new ServiceError(422, USER_MSG.selfDelete);
-  const { ekeyAssignments: k, sessions: s, webauthnChallenges: w, phoneAuthenticators: p, passwordResetTokens: r, twoFactorCodes: f, alertRecipients: a } = schema;
   await db.batch([
+    ...userRemovalStatements(db, auth.company.id, id, now),
+    activityInsert(db, { companyId: auth.company.id, name: "Removed User", createdByUserId: auth.user.id, targetUserId: id, summary: user.displayName, at: now }),
+  ]);
+  return { message: USER_MSG.removed };
+}
+
+/** The soft delete of a live user of `companyId` and everything that could let them in; the console's and the directory's (SCIM DELETE). */
+export function userRemovalStatements(db: Db, companyId: number, id: number, now: number) {
+  const {
+    ekeyAssignments: k,
+    sessions: s,
+    webauthnChallenges: w,
+    phoneAuthenticators: p,
+    passwordResetTokens: r,
+    twoFactorCodes: f,
+    alertRecipients: a,
+    scimGroupMembers: m,
+  } = schema;
+  return [
     db
       .update(u)
       .set({ deletedAt: now, updatedAt: now })
-      .where(liveInCompany(u, auth, eq(u.id, id))),
-    db.delete(k).where(and(eq(k.companyId, auth.company.id), eq(k.userId, id))),
+      .where(liveInCompany(u, companyId, eq(u.id, id))),
+    db.delete(k).where(and(eq(k.companyId, companyId), eq(k.userId, id))),
     db.delete(w).where(inArray(w.sessionId, db.select({ id: s.id }).from(s).where(eq(s.userId, id)))),
     db.delete(s).where(eq(s.userId, id)),
     db.delete(p).where(eq(p.userId, id)),
     db.delete(r).where(eq(r.userId, id)),
     db.delete(f).where(eq(f.userId, id)),
-    db.delete(a).where(and(eq(a.companyId, auth.company.id), eq(a.userId, id))),
-    activityInsert(db, { companyId: auth.company.id, name: "Removed User", createdByUserId: auth.user.id, targetUserId: id, summary: user.displayName, at: now }),
-  ]);
-  return { message: USER_MSG.removed };
+    db.delete(a).where(and(eq(a.companyId, companyId), eq(a.userId, id))),
+    db.delete(m).where(and(eq(m.companyId, companyId), eq(m.userId, id))),
+  ] as const;
 }
 
 /** A ticket named on a flag must be one of this company's. */

@@ -31,3 +31,20 @@ export async function hashBoardSecret(secret: string, salt: Uint8Array<ArrayBuff
   const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, enc.encode(secret)));
   return `${BOARD_SECRET_ALGORITHM}$${b64(salt)}$${b64(mac)}`;
 }
+
+const unb64 = (s: string) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
+
+/**
+ * Whether `secret` is the one `stored` (hashBoardSecret's form) was made from, compared in constant
+ * time. Directory (SCIM) tokens are kept in the same form (decision 0080).
+ */
+export async function secretMatches(secret: string, stored: string): Promise<boolean> {
+  const [algorithm, salt, mac] = stored.split("$");
+  if (algorithm !== BOARD_SECRET_ALGORITHM || !salt || !mac) return false;
+  const want = unb64(mac);
+  const got = unb64((await hashBoardSecret(secret, unb64(salt))).split("$")[2]);
+  if (want.byteLength !== got.byteLength) return false;
+  let diff = 0;
+  for (let i = 0; i < want.byteLength; i++) diff |= want[i] ^ got[i];
+  return diff === 0;
+}

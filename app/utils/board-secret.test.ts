@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hashBoardSecret, newBoardSecret } from "./board-secret.server";
+import { hashBoardSecret, newBoardSecret, secretMatches } from "./board-secret.server";
 
 // The same vector is checked by the gateway (gateway/test/acl.test.js), so both sides agree on the format.
 const SALT = Uint8Array.from({ length: 16 }, (_, i) => i);
@@ -20,5 +20,11 @@ describe("board secrets", () => {
     const s = newBoardSecret();
     expect(s).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(newBoardSecret()).not.toBe(s);
+  });
+
+  it("matches a secret against its stored hash only", async () => {
+    expect(await secretMatches("Board#Demo2026", VECTOR)).toBe(true);
+    expect(await secretMatches("Board#Demo2027", VECTOR)).toBe(false);
+    expect(await secretMatches("Board#Demo2026", "pbkdf2-sha256$x$y")).toBe(false);
   });
 });

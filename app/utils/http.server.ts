@@ -14,11 +14,14 @@ export const BODY_LIMITS = {
   default: 1 * MiB,
   upload: 26 * MiB,
   gateway: 8 * MiB,
+  /** A directory's SCIM call: one user or group, or a PATCH of up to 1,000 operations. */
+  scim: 256 * 1024,
 } as const;
 
 export function bodyLimitFor(pathname: string): number {
   if (/^\/api\/admin\/ota\/addota\/?$/.test(pathname) || /^\/addota(\.data)?\/?$/.test(pathname)) return BODY_LIMITS.upload;
   if (pathname.startsWith("/api/gateway/")) return BODY_LIMITS.gateway;
+  if (pathname.startsWith("/scim/")) return BODY_LIMITS.scim;
   return BODY_LIMITS.default;
 }
 
@@ -36,6 +39,13 @@ async function discard(reader: ReadableStreamDefaultReader<Uint8Array>, read: nu
 
 const refuse = (status: number, message: string) => new Response(JSON.stringify({ message }), { status, headers: { "Content-Type": "application/json; charset=utf-8" } });
 
+/** A directory reads refusals in SCIM's error form (RFC 7644 §3.12). */
+const refuseScim = (status: number, message: string) =>
+  new Response(JSON.stringify({ schemas: ["urn:ietf:params:scim:api:messages:2.0:Error"], status: String(status), detail: message }), {
+    status,
+    headers: { "Content-Type": "application/scim+json; charset=utf-8" },
+  });
+
 /**
  * The request with its body read whole and capped, or the refusal (413) when the body is larger than
  * the path allows. A declared Content-Length is checked first. The body is read before anything
@@ -45,16 +55,18 @@ const refuse = (status: number, message: string) => new Response(JSON.stringify(
  */
 export async function limitBody(request: Request): Promise<Request | Response> {
   if (request.method === "GET" || request.method === "HEAD" || !request.body) return request;
-  const limit = bodyLimitFor(new URL(request.url).pathname);
+  const pathname = new URL(request.url).pathname;
+  const limit = bodyLimitFor(pathname);
+  const answer = pathname.startsWith("/scim/") ? refuseScim : refuse;
   const reader = request.body.getReader();
   const tooLarge = async (read: number) => {
     await discard(reader, read);
-    return refuse(413, `The request body is larger than ${Math.round((limit / MiB) * 10) / 10} MiB`);
+    return answer(413, `The request body is larger than ${Math.round((limit / MiB) * 10) / 10} MiB`);
   };
   const declared = request.headers.get("Content-Length");
   if (declared !== null) {
     const n = Number(declared);
-    if (!Number.isFinite(n) || n < 0) return refuse(400, "Invalid Content-Length");
+    if (!Number.isFinite(n) || n < 0) return answer(400, "Invalid Content-Length");
     if (n > limit) return tooLarge(0);
   }
   const parts: Uint8Array[] = [];
@@ -84,12 +96,14 @@ export function withHost(request: Request): Request {
 }
 
 /**
- * Console actions (pages and resource routes, everything outside /api) refuse a cross-site request
+ * Console actions (pages and resource routes, everything outside /api and /scim) refuse a cross-site request
  * with 403 before Remix sees it (Remix's own check would answer 500).
  */
 export function refuseCrossSite(request: Request): Response | null {
   if (["GET", "HEAD", "OPTIONS"].includes(request.method)) return null;
-  if (new URL(request.url).pathname.startsWith("/api/")) return null;
+  // The APIs take bearer tokens, never the console's cookie, so another site's page cannot act with them.
+  const { pathname } = new URL(request.url);
+  if (pathname.startsWith("/api/") || pathname.startsWith("/scim/")) return null;
   return isCrossSite(request) ? refuse(403, "Cross-site request refused") : null;
 }
 

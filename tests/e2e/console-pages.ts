@@ -33,6 +33,7 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
   { who: "acme", path: "/activity" },
   { who: "acme", path: "/activityDetails", via: { list: "/activity", hrefPrefix: "/activityDetails?id=" } },
   { who: "acme", path: "/companySettings" },
+  { who: "acme", path: "/directorySync" },
   { who: "acme", path: "/companyMailerSetting" },
   { who: "acme", path: "/scheduleOpen" },
   { who: "acme", path: "/setFobProgrammers" },
