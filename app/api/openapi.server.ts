@@ -1,6 +1,7 @@
 import { extendZodWithOpenApi, OpenApiGeneratorV3, OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import type { Endpoint } from "./define.server";
+import { RATE_LIMITS } from "~/utils/rate-limit.server";
 import { describePermission } from "./permission.server";
 import { ADMIN_BASE, adminEndpoints, MOBILE_BASE, mobileEndpoints, USER_BASE, userEndpoints } from "./registry.server";
 
@@ -12,18 +13,32 @@ extendZodWithOpenApi(z);
 
 let cached: unknown;
 
+const perMinute = (l: { limit: number; windowMs: number }) => `${l.limit} requests per ${l.windowMs / 1000} s`;
+/** The published limits (decision 0075), as the 429 answer and the document's description state them. */
+const LIMITS_TEXT = `Calls made with an API key are rate-limited: ${perMinute(RATE_LIMITS.caller)} per key (policy "caller") and ${perMinute(RATE_LIMITS.company)} per company, all its keys together (policy "company"), in fixed windows. Every answer to a key carries \`RateLimit-Policy\` and \`RateLimit\` (draft-ietf-httpapi-ratelimit-headers); over a limit the answer is 429 with \`Retry-After\` in seconds.`;
+const limitHeaders = {
+  "RateLimit-Policy": { description: 'The limits, e.g. `"caller";q=120;w=60, "company";q=600;w=60`', schema: { type: "string" as const } },
+  RateLimit: { description: 'What is left and the seconds until each window ends, e.g. `"caller";r=0;t=37, "company";r=480;t=37`', schema: { type: "string" as const } },
+};
+
 /** The OpenAPI 3 document, generated from the endpoint tables and their zod schemas. */
 export function openApiDocument() {
   if (cached) return cached;
   const registry = new OpenAPIRegistry();
   registry.registerComponent("securitySchemes", "token", { type: "apiKey", in: "header", name: "Authorization" });
-  const add = (base: string, e: Endpoint) =>
+  registry.registerComponent("securitySchemes", "apiKey", {
+    type: "http",
+    scheme: "bearer",
+    description: `An API key (\`kla_…\`) made with /api/admin/apiKey/createApiKey, as \`Authorization: Bearer <key>\`, without the \`id\` header. ${LIMITS_TEXT}`,
+  });
+  const add = (base: string, e: Endpoint) => {
+    const byKey = base === ADMIN_BASE && e.auth === "token" && e.permission !== "own-account";
     registry.registerPath({
       method: e.method.toLowerCase() as "get",
       path: base + e.path,
       summary: e.summary,
       tags: [e.tag],
-      security: e.auth === "token" ? [{ token: [] }] : [],
+      security: e.auth === "token" ? [{ token: [] }, ...(byKey ? [{ apiKey: [] }] : [])] : [],
       ...(e.permission && { "x-permission": describePermission(e.permission) }),
       request: {
         ...(e.query && { query: e.query as z.AnyZodObject }),
@@ -41,14 +56,26 @@ export function openApiDocument() {
           403: { description: "Missing permission", content: { "application/json": { schema: failure } } },
           404: { description: "Not found in the caller's company", content: { "application/json": { schema: failure } } },
         }),
+        ...(byKey && {
+          429: {
+            description: "Over a rate limit of API keys: wait `Retry-After` seconds",
+            headers: { "Retry-After": { description: "Seconds until the exhausted window ends", schema: { type: "integer" as const } }, ...limitHeaders },
+            content: { "application/json": { schema: failure } },
+          },
+        }),
       },
     });
+  };
   adminEndpoints.forEach((e) => add(ADMIN_BASE, e));
   userEndpoints.forEach((e) => add(USER_BASE, e));
   mobileEndpoints.forEach((e) => add(MOBILE_BASE, e));
   cached = new OpenApiGeneratorV3(registry.definitions).generateDocument({
     openapi: "3.0.3",
-    info: { title: "Keyless-access admin API", version: "1.0.0", description: "Envelope {message, payload}; token in Authorization (bare or Bearer)." },
+    info: {
+      title: "Keyless-access admin API",
+      version: "1.0.0",
+      description: `Envelope {message, payload}; a session token in Authorization (bare or Bearer), or on /api/admin an API key as a Bearer token. ${LIMITS_TEXT}`,
+    },
   });
   return cached;
 }
