@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { SettingsForm } from "~/components/settings/settings-form";
+import { LinkButton } from "~/components/ui/link-button";
 import { PageHeader } from "~/components/ui/page-header";
 import { companySettingsSchema, SETTINGS_MSG } from "~/schemas/settings";
 import { timeZoneOptions } from "~/services/time-zones.server";
@@ -34,7 +35,16 @@ export default function CompanySettings() {
   const { t } = useTranslation("settings");
   return (
     <div className="max-w-4xl">
-      <PageHeader title={t("title")} description={t("description", { company })} back={{ to: "/companyMailerSetting", label: t("mailerConfig") }} />
+      <PageHeader
+        title={t("title")}
+        description={t("description", { company })}
+        actions={
+          <LinkButton variant="outline" to="/apiKeys">
+            {t("apiKeys")}
+          </LinkButton>
+        }
+        back={{ to: "/companyMailerSetting", label: t("mailerConfig") }}
+      />
       <SettingsForm key={settings?.updatedAt ?? "new"} settings={settings} zones={zones} canModify={canModify} />
     </div>
   );
