@@ -18,8 +18,8 @@ export const API_KEY_MSG = {
   notByKey: "API keys are managed by people, not by other keys",
 } as const;
 
-/** How long a new key lasts: never ("") or a number of days. */
-export const API_KEY_LIFETIMES = ["", "30", "90", "365"] as const;
+/** How long a new key lasts: never or a number of days ("never" is a word: the form drops empty values before the schema sees them). */
+export const API_KEY_LIFETIMES = ["never", "30", "90", "365"] as const;
 
 /** Modules a key never holds: changing a password is a person's. */
 export const KEYLESS_MODULES = ["change_password"] as const;
@@ -40,6 +40,6 @@ export const apiKeyFormSchema = z.object({
   canModify: checkbox(),
   canDelete: checkbox(),
   // The form posts a string, the admin API may send a number or null.
-  lifetime: z.preprocess((v) => (v == null ? "" : String(v)), z.enum(API_KEY_LIFETIMES, { errorMap: () => ({ message: API_KEY_MSG.expiry }) })),
+  lifetime: z.preprocess((v) => (v == null || v === "" ? "never" : String(v)), z.enum(API_KEY_LIFETIMES, { errorMap: () => ({ message: API_KEY_MSG.expiry }) })),
 });
 export type ApiKeyInput = z.output<typeof apiKeyFormSchema>;

@@ -90,7 +90,7 @@ export async function createApiKey(db: Db, auth: Auth, input: unknown, now: numb
   assertWithinCaller(auth, { modules: v.modules, all: false, add: v.canAdd, modify: v.canModify, view: true, delete: v.canDelete });
   const prefix = newPrefix();
   const secret = newSecret();
-  const expiresAt = v.lifetime ? now + Number(v.lifetime) * DAY_MS : null;
+  const expiresAt = v.lifetime === "never" ? null : now + Number(v.lifetime) * DAY_MS;
   const [inserted] = await db.batch([
     db
       .insert(k)

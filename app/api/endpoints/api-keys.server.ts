@@ -67,7 +67,7 @@ export const apiKeyEndpoints = [
     method: "POST",
     path: "/apiKey/createApiKey",
     tag,
-    summary: `Creates an API key ('API Key Created') and returns its text, shown this once: send it as \`Authorization: Bearer <key>\` on /api/admin calls, without the \`id\` header. modules (view implied) and permission_add/modify/delete are the role model's; 403 when they exceed the caller's own rights. expires_in_days: 30, 90, 365 or null (never). The key acts with its rights within its creator's current ones. ${limits}`,
+    summary: `Creates an API key ('API Key Created') and returns its text, shown this once: send it as \`Authorization: Bearer <key>\` on /api/admin calls, without the \`id\` header. modules (view implied) and permission_add/modify/delete are the role model's; 403 when they exceed the caller's own rights. expires_in_days: 30, 90, 365, or null or \`never\` (no expiry). The key acts with its rights within its creator's current ones. ${limits}`,
     auth: "token",
     permission: { modules: "company_settings", action: "add" },
     body: wireObject(apiKeyFormSchema, API_KEY_WIRE),

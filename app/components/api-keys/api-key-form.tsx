@@ -37,8 +37,8 @@ export function ApiKeyForm({ grantable, grantableActions }: { grantable: ModuleK
           <NativeSelect
             id="api-key-lifetime"
             name={fields.lifetime.name}
-            defaultValue=""
-            options={API_KEY_LIFETIMES.map((d) => ({ value: d, label: d ? t("days", { count: Number(d) }) : t("never") }))}
+            defaultValue="never"
+            options={API_KEY_LIFETIMES.map((d) => ({ value: d, label: d === "never" ? t("never") : t("days", { count: Number(d) }) }))}
           />
         </Field>
       </div>
