@@ -12,6 +12,7 @@ import { background, wakeAlerts, type AlertWakeUp } from "./worker-background";
 
 export { ArchiveView } from "./app/durable/archive-view";
 export { CompanyLog } from "./app/durable/company-log";
+export { RateLimiter } from "./app/durable/rate-limiter";
 
 const handleRemixRequest = createRequestHandler(build as unknown as ServerBuild);
 

@@ -12,6 +12,7 @@ declare namespace Cloudflare {
 		DB: D1Database;
 		COMPANY_LOG: DurableObjectNamespace<import("./app/durable/company-log").CompanyLog>;
 		ARCHIVE_VIEW: DurableObjectNamespace<import("./app/durable/archive-view").ArchiveView>;
+		RATE_LIMITER: DurableObjectNamespace<import("./app/durable/rate-limiter").RateLimiter>;
 		ENVIRONMENT: "production";
 		IDLE_TIMEOUT_MS: "540000";
 		IDLE_WARNING_MS: "60000";

@@ -196,6 +196,35 @@ export const sessions = sqliteTable(
 );
 
 /**
+ * A company's API key for machines (decision 0075): the admin API with `Authorization: Bearer <key>`. Its
+ * rights are modules plus actions in the role model, and at use never more than its creator's.
+ */
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    companyId: integer("company_id").notNull(),
+    name: text("name").notNull(),
+    createdByUserId: integer("created_by_user_id").notNull(),
+    /** Public and random: the key reads `kla_<prefix>_<secret>`; the prefix finds the row. */
+    prefix: text("prefix").notNull(),
+    /** The secret's keyed hash (app/utils/secret-hash.server.ts); the secret is shown once. */
+    secretHash: text("secret_hash").notNull(),
+    /** JSON array of module keys; view is implied. */
+    modulesJson: text("modules_json").notNull().default("[]"),
+    canAdd: bool("can_add"),
+    canModify: bool("can_modify"),
+    canDelete: bool("can_delete"),
+    expiresAt: integer("expires_at"),
+    revokedAt: integer("revoked_at"),
+    /** Coarse: written at most once a minute per key. */
+    lastUsedAt: integer("last_used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("api_keys_company_idx").on(t.companyId, t.createdAt), uniqueIndex("api_keys_prefix_uq").on(t.prefix)],
+);
+
+/**
  * A session that ended (a trigger on `sessions` writes it, migration 0032) and whose sign-out is not yet
  * recorded: the proof createActivityLogWithoutLogin asks for. Consumed by that call and by logout.
  */

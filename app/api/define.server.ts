@@ -41,10 +41,12 @@ export type ApiResult = {
  * - `modules`/`action`: the module right (`can`): any of the modules, with any of the actions.
  * - `superAdmin`: only a super admin of the company.
  * - `guard`: the service's own rule that needs no input (company type, installer), run after the right.
- * - "signed-in": any session the table accepts (the caller's own session, password and reports).
+ * - "signed-in": any session the table accepts, or an API key (reference reads, the caller's own rights).
+ * - "own-account": the same, but a person's session only: the caller's own account (sign-out, sign-in codes).
  */
 export type Permission =
   | "signed-in"
+  | "own-account"
   | {
       modules: ModuleKey | readonly ModuleKey[];
       action?: Action | readonly Action[];
@@ -58,7 +60,7 @@ export type Endpoint<Q extends ZodTypeAny = ZodTypeAny, B extends ZodTypeAny = Z
   path: string;
   summary: string;
   tag: string;
-  /** "token": a user session; "gateway": the gateway secret (docs/gateway-api.md). */
+  /** "token": a user session or, on the admin API, an API key (decision 0075); "gateway": the gateway secret (docs/gateway-api.md). */
   auth: "public" | "token" | "gateway";
   /** Required on every "token" endpoint: the dispatcher refuses one without it (tests/workers/permission-first.test.ts). */
   permission?: Permission;

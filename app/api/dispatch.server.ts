@@ -1,9 +1,12 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import type { ZodError, ZodTypeAny } from "zod";
-import { authFromToken } from "~/utils/auth-guards.server";
+import { actingAs } from "~/utils/acting-key.server";
+import { authFromApiKey, isApiKey } from "~/utils/api-key-auth.server";
+import { authFromToken, type Auth } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { issuesByField } from "~/utils/field-errors";
+import { limitCaller, rateLimitHeaders, tooManyRequests, type RateLimit } from "~/utils/rate-limit.server";
 import { readBearerToken, type SessionKind } from "~/utils/session.server";
 import type { Endpoint, Method } from "./define.server";
 import { authenticateGateway, GATEWAY_MESSAGE, gatewaySeen } from "./gateway-auth.server";
@@ -69,7 +72,8 @@ const ENVELOPE: Dialect = {
   },
 };
 
-export type DispatchOptions = { sessionKinds?: readonly SessionKind[]; dialect?: Dialect };
+/** `apiKeys`: the table also takes API keys (the admin API only; decision 0075), rate-limited per key and company. */
+export type DispatchOptions = { sessionKinds?: readonly SessionKind[]; dialect?: Dialect; apiKeys?: boolean };
 
 /** The values of an endpoint path's `:name` segments in `path`, or null when the path is not the endpoint's. */
 function matchPath(pattern: string, path: string): Record<string, string> | null {
@@ -95,7 +99,7 @@ export async function dispatch(
   context: AppLoadContext,
   base: string,
   table: readonly Endpoint[],
-  { sessionKinds = CONSOLE_SESSIONS, dialect = ENVELOPE }: DispatchOptions = {},
+  { sessionKinds = CONSOLE_SESSIONS, dialect = ENVELOPE, apiKeys = false }: DispatchOptions = {},
 ): Promise<Response> {
   const url = new URL(request.url);
   const path = url.pathname.slice(base.length) || "/";
@@ -113,15 +117,30 @@ export async function dispatch(
   const db = getDb(context);
   const now = nowMs();
   const waitUntil = (p: Promise<unknown>) => context.cloudflare.ctx.waitUntil(p);
+  // A key's calls are counted (decision 0075); every answer to one carries the limits' headers.
+  let limit: RateLimit | null = null;
+  const answer = (response: Response) => {
+    if (limit) for (const [name, value] of Object.entries(rateLimitHeaders(limit))) response.headers.set(name, value);
+    return response;
+  };
   try {
-    let auth = null;
+    let auth: Auth | null = null;
     let gatewayId = null;
     if (e.auth === "token") {
       const token = readBearerToken(request);
-      auth = token ? await authFromToken(db, env, token, now) : null;
-      if (!auth || !sessionKinds.includes(auth.session.kind)) return json(401, { message: TOKEN_MESSAGE, errorCode: "401" });
-      const claimed = request.headers.get("id");
-      if (claimed && claimed !== String(auth.user.id)) return json(401, { message: TOKEN_MESSAGE, errorCode: "401" });
+      if (token && apiKeys && isApiKey(token)) {
+        const found = await authFromApiKey(db, token, now);
+        if (!found) return json(401, { message: TOKEN_MESSAGE, errorCode: "401" });
+        auth = found.auth;
+        if (found.touch) waitUntil(found.touch());
+        limit = await limitCaller(env, { companyId: auth.company.id, caller: `key:${auth.apiKey!.id}` }, now);
+        if (!limit.allowed) return tooManyRequests(limit);
+      } else {
+        auth = token && !isApiKey(token) ? await authFromToken(db, env, token, now) : null;
+        if (!auth || !sessionKinds.includes(auth.session.kind)) return json(401, { message: TOKEN_MESSAGE, errorCode: "401" });
+        const claimed = request.headers.get("id");
+        if (claimed && claimed !== String(auth.user.id)) return json(401, { message: TOKEN_MESSAGE, errorCode: "401" });
+      }
       // The right before the input: a caller who may not make the call learns nothing about its body.
       await assertPermission(db, auth, e.permission);
     } else if (e.auth === "gateway") {
@@ -131,23 +150,25 @@ export async function dispatch(
     }
     const query = parse(e.query, Object.fromEntries(url.searchParams));
     const body = method === "GET" || method === "DELETE" ? {} : parse(e.body, await readBody(request, e));
-    const result = await e.handler({
-      request,
-      env,
-      db,
-      core: context.core,
-      auth: auth!,
-      gatewayId: gatewayId!,
-      params,
-      query,
-      body,
-      now,
-      waitUntil,
-    });
-    if (result instanceof Response) return result;
-    return json(200, { message: result.message ?? "Success", payload: result.payload ?? null, ...result.extra });
+    const result = await actingAs(auth?.apiKey, () =>
+      e.handler({
+        request,
+        env,
+        db,
+        core: context.core,
+        auth: auth!,
+        gatewayId: gatewayId!,
+        params,
+        query,
+        body,
+        now,
+        waitUntil,
+      }),
+    );
+    if (result instanceof Response) return answer(result);
+    return answer(json(200, { message: result.message ?? "Success", payload: result.payload ?? null, ...result.extra }));
   } catch (err) {
-    if (err instanceof ServiceError) return json(err.status, dialect.failure(err));
+    if (err instanceof ServiceError) return answer(json(err.status, dialect.failure(err)));
     if (err instanceof Response) throw err;
     console.error(err);
     return json(500, { message: "Something went wrong on our side. Please try again." });

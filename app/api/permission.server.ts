@@ -5,11 +5,14 @@ import { forbidden } from "~/utils/errors.server";
 import { can, type Action } from "~/utils/permissions";
 import type { Permission } from "./define.server";
 
-const actionsOf = (p: Exclude<Permission, "signed-in">): readonly Action[] => (p.action === undefined ? ["view"] : typeof p.action === "string" ? [p.action] : p.action);
+const actionsOf = (p: Exclude<Permission, "signed-in" | "own-account">): readonly Action[] =>
+  p.action === undefined ? ["view"] : typeof p.action === "string" ? [p.action] : p.action;
 
 /** Throws the 403 ServiceError when the caller lacks the endpoint's permission. */
 export async function assertPermission(db: Db, auth: Auth, p: Permission | undefined): Promise<void> {
   if (p === "signed-in") return;
+  // The caller's own account (sign-out, sign-in codes) is a person's: no API key acts on it.
+  if (p === "own-account") return auth.apiKey ? forbidden() : undefined;
   // A token endpoint without a declared permission is refused rather than left open.
   if (!p) return forbidden();
   if (!actionsOf(p).some((a) => can(auth.permissions, p.modules, a))) forbidden();
@@ -19,7 +22,7 @@ export async function assertPermission(db: Db, auth: Auth, p: Permission | undef
 
 /** The permission as the OpenAPI document shows it (`x-permission`). */
 export function describePermission(p: Permission): unknown {
-  if (p === "signed-in") return p;
+  if (p === "signed-in" || p === "own-account") return p;
   return {
     modules: typeof p.modules === "string" ? [p.modules] : p.modules,
     actions: actionsOf(p),

@@ -5,6 +5,7 @@
 import type { Endpoint } from "./define.server";
 import { activityEndpoints } from "./endpoints/activity.server";
 import { alertEndpoints } from "./endpoints/alerts.server";
+import { apiKeyEndpoints } from "./endpoints/api-keys.server";
 import { auditEndpoints } from "./endpoints/audit.server";
 import { authEndpoints } from "./endpoints/auth.server";
 import { cellEndpoints } from "./endpoints/cells.server";
@@ -57,6 +58,7 @@ export const adminEndpoints: readonly Endpoint[] = [
   ...webhookEndpoints,
   ...doorAlarmEndpoints,
   ...directoryEndpoints,
+  ...apiKeyEndpoints,
 ];
 
 export const userEndpoints: readonly Endpoint[] = [...auditEndpoints, ...mobileSupportEndpoints];

@@ -46,11 +46,16 @@ export default function CompanySettings() {
         title={t("title")}
         description={t("description", { company })}
         actions={
-          directorySync && (
-            <LinkButton variant="outline" to="/directorySync">
-              {t("directorySync")}
+          <div className="flex flex-wrap gap-2">
+            <LinkButton variant="outline" to="/apiKeys">
+              {t("apiKeys")}
             </LinkButton>
-          )
+            {directorySync && (
+              <LinkButton variant="outline" to="/directorySync">
+                {t("directorySync")}
+              </LinkButton>
+            )}
+          </div>
         }
         back={{ to: "/companyMailerSetting", label: t("mailerConfig") }}
       />

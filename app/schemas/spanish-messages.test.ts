@@ -22,6 +22,7 @@ const SCHEMA_NS: Record<string, string[]> = {
   "activity-backfill": [],
   "alert-form": ["alerts"],
   alerts: ["alerts"],
+  "api-keys": ["apiKeys"],
   auth: ["auth"],
   bulk: ["devices", "users"],
   "cell-records": ["cells"],

@@ -27,7 +27,7 @@ import {
 } from "~/schemas/device-lifecycle";
 import { activityInsert, activityInsertWhen } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
-import { hashBoardSecret, newBoardSecret } from "~/utils/board-secret.server";
+import { hashSecret, newSecret } from "~/utils/secret-hash.server";
 import { chunks, schema, type Db } from "~/utils/db.server";
 import { forbidden, notFound, ServiceError } from "~/utils/errors.server";
 import { parseInput } from "~/utils/parse-input.server";
@@ -187,7 +187,7 @@ export async function configureDevice(db: Db, auth: Auth, input: unknown, now: n
   if (device.status === "configured") throw new ServiceError(422, LIFECYCLE_MSG.exists);
   if (device.status !== "unconfigured") throw new ServiceError(422, LIFECYCLE_MSG.configNotFound);
   await assertNameFree(db, auth, v.fullName, device.id);
-  const secret = newBoardSecret();
+  const secret = newSecret();
   const { id, ...settings } = v;
   const still = stillIn(auth, id, eq(d.status, "unconfigured"));
   const [, moved] = await db.batch([
@@ -198,7 +198,7 @@ export async function configureDevice(db: Db, auth: Auth, input: unknown, now: n
     ),
     db
       .update(d)
-      .set({ ...settings, status: "configured", installedAt: now, boardSecretHash: await hashBoardSecret(secret), updatedAt: now })
+      .set({ ...settings, status: "configured", installedAt: now, boardSecretHash: await hashSecret(secret), updatedAt: now })
       .where(still)
       .returning({ id: d.id }),
   ]);
@@ -250,7 +250,7 @@ export async function updateDeviceSettings(db: Db, auth: Auth, input: unknown, n
 export async function rotateDeviceSecret(db: Db, auth: Auth, id: number, now: number): Promise<IssuedSecret> {
   await assertConfigurer(db, auth, "modify");
   const device = await findConfigured(db, auth, id);
-  const secret = newBoardSecret();
+  const secret = newSecret();
   // Guarded by the hash it replaces: of two rotations at once only one secret is issued and stored.
   const still = stillIn(auth, id, eq(d.status, "configured"), device.boardSecretHash == null ? isNull(d.boardSecretHash) : eq(d.boardSecretHash, device.boardSecretHash));
   const [, moved] = await db.batch([
@@ -268,7 +268,7 @@ export async function rotateDeviceSecret(db: Db, auth: Auth, id: number, now: nu
     ),
     db
       .update(d)
-      .set({ boardSecretHash: await hashBoardSecret(secret), updatedAt: now })
+      .set({ boardSecretHash: await hashSecret(secret), updatedAt: now })
       .where(still)
       .returning({ id: d.id }),
   ]);

@@ -1,13 +1,13 @@
 /**
  * Directory (SCIM) bearer tokens (decision 0080). A token reads `<id>.<secret>`: the id finds the row,
- * the secret is checked against its keyed hash (decision 0110's form, `secretMatches`), so the table
+ * the secret is checked against its keyed hash (decision 0110's form, `verifySecret`), so the table
  * holds nothing a caller could present. Shown once at creation and rotation; revoking is final.
  */
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { DIRECTORY_MSG, scimTokenFormSchema, type ScimTokenInput } from "~/schemas/directory";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { type Auth } from "~/utils/auth-guards.server";
-import { hashBoardSecret, newBoardSecret, secretMatches } from "~/utils/board-secret.server";
+import { hashSecret, newSecret, verifySecret } from "~/utils/secret-hash.server";
 import { schema, type Db } from "~/utils/db.server";
 import { forbidden, notFound, ServiceError } from "~/utils/errors.server";
 import { parseInput } from "~/utils/parse-input.server";
@@ -39,11 +39,11 @@ const presented = (id: number, secret: string) => `${id}.${secret}`;
 export async function createScimToken(db: Db, auth: Auth, input: ScimTokenInput, now: number): Promise<{ id: number; token: string; message: string }> {
   assertDirectoryAdmin(auth);
   const { name } = parseInput(scimTokenFormSchema, input);
-  const secret = newBoardSecret();
+  const secret = newSecret();
   const [inserted] = await db.batch([
     db
       .insert(t)
-      .values({ companyId: auth.company.id, name, secretHash: await hashBoardSecret(secret), createdByUserId: auth.user.id, createdAt: now })
+      .values({ companyId: auth.company.id, name, secretHash: await hashSecret(secret), createdByUserId: auth.user.id, createdAt: now })
       .returning({ id: t.id }),
     activityInsert(db, { companyId: auth.company.id, name: "Directory Token Created", createdByUserId: auth.user.id, summary: name, at: now }),
   ]);
@@ -66,11 +66,11 @@ async function liveToken(db: Db, auth: Auth, id: number) {
 export async function rotateScimToken(db: Db, auth: Auth, id: number, now: number): Promise<{ id: number; token: string; message: string }> {
   assertDirectoryAdmin(auth);
   const row = await liveToken(db, auth, id);
-  const secret = newBoardSecret();
+  const secret = newSecret();
   await db.batch([
     db
       .update(t)
-      .set({ secretHash: await hashBoardSecret(secret), rotatedAt: now })
+      .set({ secretHash: await hashSecret(secret), rotatedAt: now })
       .where(inCompany(t, auth, eq(t.id, id), isNull(t.revokedAt))),
     activityInsert(db, { companyId: auth.company.id, name: "Directory Token Rotated", createdByUserId: auth.user.id, summary: row.name, at: now }),
   ]);
@@ -115,7 +115,7 @@ export async function directoryOfToken(db: Db, bearer: string, now: number): Pro
     .innerJoin(c, eq(c.id, t.companyId))
     .where(and(eq(t.id, Number(m[1])), isNull(t.revokedAt)))
     .get();
-  if (!row || !row.live || !(await secretMatches(m[2], row.secretHash))) return null;
+  if (!row || !row.live || !(await verifySecret(m[2], row.secretHash))) return null;
   const due = row.lastUsedAt == null || now - row.lastUsedAt >= LAST_USED_STEP_MS;
   const touch = due ? db.update(t).set({ lastUsedAt: now }).where(eq(t.id, row.id)).run() : null;
   return { directory: { tokenId: row.id, tokenName: row.name, companyId: row.companyId, zone: row.zone ?? "UTC" }, touch };

@@ -3,6 +3,7 @@
  * D1 batch as the change it records: the change and its audit row land together or not at all.
  */
 import { sql, type SQL } from "drizzle-orm";
+import { actingKey } from "./acting-key.server";
 import { nowMs, schema, type Db } from "./db.server";
 import { insertWhen } from "./insert-when.server";
 
@@ -32,8 +33,12 @@ export function activityInsertWhen(db: Db, e: ActivityEntry, guard: SQL) {
   return insertWhen(db, schema.activityLogs, { ...activityValues(e), createdAt: nowMs() }, guard);
 }
 
-/** The `activity_logs` row of an entry; the one mapping used by single inserts and the gateway's bulk insert. */
+/**
+ * The `activity_logs` row of an entry; the one mapping used by single inserts and the gateway's bulk insert.
+ * A change made with an API key names the key in the details (`apiKey`), beside its creator as the person.
+ */
 export function activityValues(e: ActivityEntry, defaultOperation: NonNullable<ActivityEntry["operationType"]> = "Admin") {
+  const key = actingKey();
   return {
     companyId: e.companyId,
     activityTypeId: sql`(select id from activity_types where name = ${e.name})`,
@@ -43,7 +48,7 @@ export function activityValues(e: ActivityEntry, defaultOperation: NonNullable<A
     targetDeviceId: e.targetDeviceId ?? null,
     targetDeviceGroupId: e.targetDeviceGroupId ?? null,
     summary: e.summary ?? "",
-    detailsJson: JSON.stringify(e.details ?? {}),
+    detailsJson: JSON.stringify(key ? { ...e.details, apiKey: { id: key.id, name: key.name } } : (e.details ?? {})),
     gpsLocation: e.gpsLocation ?? null,
     eventId: e.eventId ?? null,
     activityTimestamp: e.at ?? nowMs(),

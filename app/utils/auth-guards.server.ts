@@ -24,14 +24,16 @@ export type AuthCompany = {
   /** The company's default time zone (IANA name) from its settings; null when it has none. */
   zone: string | null;
 };
-export type Auth = { session: SessionRow; user: AuthUser; company: AuthCompany; permissions: Permissions };
+/** The API key a machine calls with (decision 0075): its rights are `permissions`, its creator is `user`. */
+export type ApiKeyActor = { id: number; name: string };
+export type Auth = { session: SessionRow; user: AuthUser; company: AuthCompany; permissions: Permissions; apiKey?: ApiKeyActor };
 
 /** The signed-in company's zone, which comes with the session (decision 0042); UTC when the company has none. */
 export const companyZone = (auth: Auth): string => auth.company.zone ?? "UTC";
 
 type RoleRow = typeof schema.roles.$inferSelect;
 
-function permissionsOf(role: RoleRow | null, moduleKeys: string[]): Permissions {
+export function permissionsOf(role: RoleRow | null, moduleKeys: string[]): Permissions {
   if (!role) return { ...NO_PERMISSIONS };
   const granted = new Set(moduleKeys);
   return {

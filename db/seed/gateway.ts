@@ -4,7 +4,7 @@
  * - gateway `local`, secret from `GATEWAY_SECRET` (default `local-gateway-secret`), stored as its
  *   SHA-256 (hex), as app/routes/api.gateway.$.ts checks it;
  * - every ACME and BETA device: board id = the device id, password `Board#Demo2026`, stored in the
- *   format the console issues (app/utils/board-secret.server.ts: `hmac-sha256$<salt b64>$<hash b64>`,
+ *   format the console issues (app/utils/secret-hash.server.ts: `hmac-sha256$<salt b64>$<hash b64>`,
  *   which gateway/src/password.js verifies).
  *
  * Safe to run again: the gateway's secret is replaced, boards that already have a credential keep it.
@@ -13,7 +13,7 @@ import { and, inArray, isNull } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import * as schema from "../schema";
 import { DEMO_IDS } from "./demo";
-import { hashBoardSecret } from "../../app/utils/board-secret.server";
+import { hashSecret } from "../../app/utils/secret-hash.server";
 
 export const DEMO_GATEWAY = { name: "local", defaultSecret: "local-gateway-secret" } as const;
 export const DEMO_BOARD_PASSWORD = "Board#Demo2026";
@@ -25,7 +25,7 @@ export async function seedGateway(db: DrizzleD1Database<typeof schema>, env: { G
   const secret = env.GATEWAY_SECRET || DEMO_GATEWAY.defaultSecret;
   const secretHash = hex(new Uint8Array(await crypto.subtle.digest("SHA-256", enc.encode(secret))));
   // One hash for all demo boards: they share the documented demo password anyway.
-  const boardHash = await hashBoardSecret(DEMO_BOARD_PASSWORD);
+  const boardHash = await hashSecret(DEMO_BOARD_PASSWORD);
   const companies = [DEMO_IDS.companies.ACME, DEMO_IDS.companies.BETA];
   const d = schema.devices;
   await db.batch([

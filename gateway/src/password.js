@@ -31,7 +31,7 @@ function parseParams(text) {
 }
 
 /**
- * The console's format (app/utils/board-secret.server.ts computes the same string).
+ * The console's format (app/utils/secret-hash.server.ts computes the same string).
  * @param {string|Buffer} secret @param {Buffer} [salt] 16 random bytes unless given (test vectors)
  */
 export function hmacHash(secret, salt = randomBytes(16)) {

@@ -35,6 +35,8 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
   { who: "acme", path: "/companySettings" },
   { who: "acme", path: "/directorySync" },
   { who: "acme", path: "/companyMailerSetting" },
+  { who: "acme", path: "/apiKeys" },
+  { who: "acme", path: "/addApiKey" },
   { who: "acme", path: "/scheduleOpen" },
   { who: "acme", path: "/setFobProgrammers" },
   { who: "acme", path: "/role" },

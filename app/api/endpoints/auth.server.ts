@@ -151,7 +151,7 @@ export const authEndpoints = [
     tag: "Session",
     summary: "Ends the caller's session (records 'User Logs Out' once).",
     auth: "token",
-    permission: "signed-in",
+    permission: "own-account",
     async handler({ db, auth, now }) {
       await authService.logout(db, auth, now);
       return { message: "Logged out" };

@@ -281,7 +281,7 @@ export const usersEndpoints = [
     summary:
       "Chooses where the caller's own sign-in codes go when the company requires two-factor authentication: two_factor_channel 'email' (the default) or 'text' (their phone; 400 when the account has no mobile number in international form). Any signed-in user, for their own account only; getUserDetails shows the choice as two_factor_channel. Records 'User Modified'.",
     auth: "token",
-    permission: "signed-in",
+    permission: "own-account",
     body: wireObject(twoFactorChannelSchema, CHANNEL_WIRE),
     response: message,
     async handler({ db, auth, body, now }) {
