@@ -38,19 +38,17 @@ async function keyMakerLogin(): Promise<string> {
     .insert(schema.roleModules)
     .values(["company_settings", "role"].map((m) => ({ roleId: r.id, companyId: ACME, moduleKey: m })));
   const hash = (await db().query.users.findFirst({ where: eq(schema.users.id, ACME_ADMIN_USER) }))!.passwordHash;
-  await db()
-    .insert(schema.users)
-    .values({
-      companyId: ACME,
-      roleId: r.id,
-      firstName: "Kay",
-      lastName: "Maker",
-      displayName: "Maker, Kay",
-      email: "keys@acme.example",
-      passwordHash: hash,
-      passwordChangedAt: workerNow(),
-      isSentinel: true,
-    });
+  await db().insert(schema.users).values({
+    companyId: ACME,
+    roleId: r.id,
+    firstName: "Kay",
+    lastName: "Maker",
+    displayName: "Maker, Kay",
+    email: "keys@acme.example",
+    passwordHash: hash,
+    passwordChangedAt: workerNow(),
+    isSentinel: true,
+  });
   const res = await api(null, "POST", `${BASE}/user/login`, { companyId: "ACME", userName: "keys@acme.example", password: "Acme#Demo2026" });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.token;
