@@ -56,7 +56,7 @@ export const doorAlarmEndpoints = [
       device_id: z.coerce.number().int().positive().optional(),
       from: day.optional(),
       to: day.optional(),
-      page: z.coerce.number().int().positive().default(1),
+      page: z.coerce.number().int().positive().max(100_000).default(1),
       page_size: z.coerce.number().int().positive().max(PAGE_MAX).default(25),
     }),
     response: z.object({ message: z.string(), payload: z.object({ total: z.number(), alarms: z.array(alarmShape) }) }),
