@@ -190,7 +190,7 @@ test.describe("activity", () => {
       expect(await axeFindings(page)).toEqual([]);
       const picker = page.getByRole("combobox", { name: text.event });
       await picker.fill(text.typed);
-      await page.getByRole("option", { name: text.option }).click();
+      await page.getByRole("option", { name: text.option, exact: true }).click();
       await page.getByRole("button", { name: run.lang === "en" ? "Filter" : "Filtrar", exact: true }).click();
       await expect(page).toHaveURL(/event=Door\+Forced\+Open/);
       const marks = page.locator(run.width < 768 ? "[data-testid=activity-card] [data-mark]" : "tbody [data-mark]");

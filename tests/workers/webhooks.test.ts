@@ -183,6 +183,7 @@ describe("delivery", () => {
     expect(again[1].headers["webhook-id"]).toBe(first.headers["webhook-id"]);
     expect(again[1].body).toBe(first.body);
     verify(secret, again[1]);
+    await attemptsRecorded(id, 1);
 
     const range = await api(acme, "POST", `${BASE}/${id}/replay`, { from, to: workerNow() + 1 });
     expect(range.status, JSON.stringify(range.body)).toBe(200);
@@ -191,6 +192,25 @@ describe("delivery", () => {
     expect(third[2].headers["webhook-id"]).toBe(first.headers["webhook-id"]);
     expect((await api(acme, "POST", `${BASE}/${id}/replay`, { from: 10, to: 5 })).status).toBe(400);
     expect((await api(beta, "POST", `${BASE}/${id}/deliveries/${delivery.id}/replay`)).status).toBe(404);
+  });
+
+  it("a replay made while an attempt is in flight is not undone by that attempt's answer", async () => {
+    const { id } = await addEndpoint("inflight", ["user.created"], "?delay=700");
+    await db().update(schema.webhookEndpoints).set({ enabled: false }).where(eq(schema.webhookEndpoints.id, id));
+    await db()
+      .insert(schema.webhookEvents)
+      .values({ id: "msg_inflight_test", companyId: ACME, type: "user.created", source: "test:inflight", occurredAt: workerNow(), dataJson: "{}" });
+    const [d] = await db()
+      .insert(schema.webhookDeliveries)
+      .values({ companyId: ACME, endpointId: id, eventId: "msg_inflight_test", nextAttemptAt: workerNow(), updatedAt: workerNow() - 1_000 })
+      .returning();
+    await db().update(schema.webhookEndpoints).set({ enabled: true }).where(eq(schema.webhookEndpoints.id, id));
+    const inFlight = attemptDelivery(db(), d.id, workerNow());
+    await receivedAtLeast("inflight", 1); // the receiver holds its answer for 700 ms
+    expect((await api(acme, "POST", `${BASE}/${id}/deliveries/${d.id}/replay`)).status).toBe(200);
+    expect((await inFlight).outcome).toBe("delivered");
+    const [after] = await db().select().from(schema.webhookDeliveries).where(eq(schema.webhookDeliveries.id, d.id));
+    expect(after).toMatchObject({ state: "pending", attempts: 0 });
   });
 
   it("signs with both secrets during a rotation, and with the new one alone after it", async () => {

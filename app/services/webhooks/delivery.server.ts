@@ -118,7 +118,9 @@ export async function attemptDelivery(db: Db, deliveryId: number, now: number, o
         claimedUntil: null,
         updatedAt: now,
       })
-      .where(and(eq(wd.id, deliveryId), eq(wd.state, "pending"))),
+      // Only the row as this attempt read it: a replay made meanwhile (attempts back to 0, a new
+      // updatedAt) stays due, rather than this answer marking it delivered or dead.
+      .where(and(eq(wd.id, deliveryId), eq(wd.state, "pending"), eq(wd.attempts, delivery.attempts), eq(wd.updatedAt, delivery.updatedAt))),
     db
       .update(ep)
       .set(ok ? { failingSince: null } : { failingSince: sql`coalesce(${ep.failingSince}, ${now})` })
