@@ -4,9 +4,9 @@
  * was given and never more than the creator holds now: a creator who loses a right, leaves or is
  * deactivated takes it from the key too.
  */
-import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
+import { and, eq, isNull, lte, or } from "drizzle-orm";
 import { KEYLESS_MODULES } from "~/schemas/api-keys";
-import { permissionsOf, type Auth } from "./auth-guards.server";
+import { callerColumns, permissionsOf, type Auth } from "./auth-guards.server";
 import { schema, type Db } from "./db.server";
 import { MODULES, NO_PERMISSIONS, canAct, type ModuleKey, type Permissions } from "./permissions";
 import { verifySecret } from "./secret-hash.server";
@@ -47,16 +47,9 @@ export async function authFromApiKey(db: Db, token: string, now: number): Promis
   const match = KEY_SHAPE.exec(token);
   if (!match) return null;
   const [, prefix, secret] = match;
-  const { apiKeys: k, users: u, companies: c, roles: r, roleModules: m, companySettings: cs, timeZones: tz } = schema;
+  const { apiKeys: k, users: u, companies: c, roles: r } = schema;
   const rows = await db
-    .select({
-      key: k,
-      user: u,
-      company: c,
-      role: r,
-      modules: sql<string>`(select json_group_array(${m.moduleKey}) from ${m} where ${m.roleId} = ${u.roleId})`,
-      zone: sql<string | null>`(select ${tz.name} from ${cs} join ${tz} on ${tz.id} = ${cs.defaultTimeZoneId} where ${cs.companyId} = ${k.companyId})`,
-    })
+    .select({ key: k, ...callerColumns() })
     .from(k)
     .innerJoin(u, and(eq(u.id, k.createdByUserId), eq(u.companyId, k.companyId)))
     .innerJoin(c, eq(c.id, k.companyId))

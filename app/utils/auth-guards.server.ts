@@ -59,6 +59,21 @@ export async function loadPermissions(db: Db, roleId: number | null): Promise<Pe
 }
 
 /**
+ * What a caller's row selects beside its credential (a session or an API key): the user, company and role
+ * joined by the query, the role's modules and the company's default zone.
+ */
+export function callerColumns() {
+  const { users: u, companies: c, roles: r, roleModules: m, companySettings: cs, timeZones: tz } = schema;
+  return {
+    user: u,
+    company: c,
+    role: r,
+    modules: sql<string>`(select json_group_array(${m.moduleKey}) from ${m} where ${m.roleId} = ${u.roleId})`,
+    zone: sql<string | null>`(select ${tz.name} from ${cs} join ${tz} on ${tz.id} = ${cs.defaultTimeZoneId} where ${cs.companyId} = ${u.companyId})`,
+  };
+}
+
+/**
  * Resolves a session token to its caller; null when the session is gone or the user may no longer sign in.
  * One query: the session with its user, company, role, the role's modules and the company's default zone,
  * which every screen that shows a time needs. (Not a D1 batch: batched results come back keyed by column
@@ -66,16 +81,9 @@ export async function loadPermissions(db: Db, roleId: number | null): Promise<Pe
  */
 export async function authFromToken(db: Db, env: Env, token: string, now = nowMs()): Promise<Auth | null> {
   const id = await sha256Hex(token);
-  const { sessions: s, users: u, companies: c, roles: r, roleModules: m, companySettings: cs, timeZones: tz } = schema;
+  const { sessions: s, users: u, companies: c, roles: r } = schema;
   const rows = await db
-    .select({
-      session: s,
-      user: u,
-      company: c,
-      role: r,
-      modules: sql<string>`(select json_group_array(${m.moduleKey}) from ${m} where ${m.roleId} = ${u.roleId})`,
-      zone: sql<string | null>`(select ${tz.name} from ${cs} join ${tz} on ${tz.id} = ${cs.defaultTimeZoneId} where ${cs.companyId} = ${u.companyId})`,
-    })
+    .select({ session: s, ...callerColumns() })
     .from(s)
     .leftJoin(u, eq(u.id, s.userId))
     .leftJoin(c, eq(c.id, u.companyId))
