@@ -3,11 +3,8 @@
  * company's RateLimiter Durable Object, and the answer's headers by draft-ietf-httpapi-ratelimit-headers
  * (`RateLimit-Policy`, `RateLimit`) with `Retry-After` on a 429.
  *
- * SCIM (or any other machine caller) makes one call per request, before it reads the body:
- *
- *   const limit = await limitCaller(env, { companyId, caller: `scim:${tokenId}` }, nowMs());
- *   if (!limit.allowed) return tooManyRequests(limit);
- *   ... answer, adding rateLimitHeaders(limit) to the response's headers
+ * Each machine caller (the admin API's keys, SCIM's tokens) makes one call per request, after it is
+ * authenticated and before its body is read, and adds `rateLimitHeaders` to every answer.
  */
 import type { RateLimiter, Take } from "~/durable/rate-limiter";
 
@@ -51,10 +48,10 @@ export function rateLimitHeaders(t: Take): Record<string, string> {
 export const RATE_LIMIT_MESSAGE = "Too many requests. Try again later.";
 
 /** The 429 of a refused request: wait until every exhausted window has ended. */
-export function tooManyRequests(t: Take, body: unknown = { message: RATE_LIMIT_MESSAGE, errorCode: "429" }): Response {
+export function tooManyRequests(t: Take, body: unknown = { message: RATE_LIMIT_MESSAGE, errorCode: "429" }, mediaType = "application/json"): Response {
   const wait = Math.max(...t.buckets.filter((b) => b.remaining === 0).map((b) => seconds(b.resetMs)), 1);
   return new Response(JSON.stringify(body), {
     status: 429,
-    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "Retry-After": String(wait), ...rateLimitHeaders(t) },
+    headers: { "Content-Type": `${mediaType}; charset=utf-8`, "Cache-Control": "no-store", "Retry-After": String(wait), ...rateLimitHeaders(t) },
   });
 }

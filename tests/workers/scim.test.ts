@@ -1,7 +1,8 @@
 import { env } from "cloudflare:test";
 import { and, eq, isNotNull } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, auditsNamed, consoleWorker, db, login, ORIGIN, schema } from "./helpers";
+import { limitCaller, RATE_LIMIT_MESSAGE, RATE_LIMITS, type RateLimitEnv } from "../../app/utils/rate-limit.server";
+import { api, auditsNamed, consoleWorker, db, login, ORIGIN, schema, workerNow } from "./helpers";
 
 /**
  * A SCIM 2.0 conformance run (RFC 7643/7644, decision 0080) against the console on D1: tokens, discovery,
@@ -476,5 +477,39 @@ describe("SCIM Groups and what they grant", () => {
     expect(await keysOf(alan)).toEqual([]);
     expect(await roleOf(alan)).toBeNull();
     expectError(await scim(acmeToken, "GET", `/Groups/${group}`), 404);
+  });
+});
+
+describe("SCIM rate limits", () => {
+  it("counts each token's calls: every answer carries the limits, and past the token's limit SCIM's error body with 429 and Retry-After", async () => {
+    const made = await api(admin, "POST", "/api/admin/user/createDirectoryToken", { name: "Busy directory" });
+    const token: string = made.body.payload.token;
+    const ok = await scim(token, "GET", "/ServiceProviderConfig");
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("RateLimit-Policy")).toBe(`"caller";q=${RATE_LIMITS.caller.limit};w=60, "company";q=${RATE_LIMITS.company.limit};w=60`);
+    expectError(await scim(token, "GET", "/Nothing"), 404);
+    // Fixed windows: spend the token's window through the limiter itself, then call at once; a window that
+    // ended between the two counts afresh, so the spending starts again (at most once more).
+    const limiter = env as unknown as RateLimitEnv;
+    const row = await db()
+      .select()
+      .from(schema.scimTokens)
+      .where(eq(schema.scimTokens.id, Number(token.split(".")[0])))
+      .get();
+    const caller = { companyId: row!.companyId, caller: `scim:${row!.id}` };
+    let refused: Scim | undefined;
+    for (let round = 0; round < 2 && !refused; round++) {
+      while ((await limitCaller(limiter, caller, workerNow())).allowed);
+      const r = await scim(token, "GET", "/Users");
+      if (r.status !== 200) refused = r;
+    }
+    expectError(refused!, 429);
+    expect(refused!.body.detail).toBe(RATE_LIMIT_MESSAGE);
+    const retry = Number(refused!.headers.get("Retry-After"));
+    expect(retry).toBeGreaterThanOrEqual(1);
+    expect(retry).toBeLessThanOrEqual(60);
+    expect(refused!.headers.get("RateLimit")).toMatch(new RegExp(`^"caller";r=0;t=${retry}, "company";r=\\d+;t=\\d+$`));
+    // The company's other token is not held back by this one's window.
+    expect((await scim(acmeToken, "GET", "/ServiceProviderConfig")).status).toBe(200);
   });
 });

@@ -8,7 +8,8 @@ import { directoryOfToken } from "~/services/scim-tokens.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { listQuery, type ScimCall } from "./call.server";
 import { resourceTypes, schemas, serviceProviderConfig } from "./discovery";
-import { SCIM_MEDIA_TYPE, ScimError, scimErrorResponse, scimJson } from "./errors";
+import { limitCaller, RATE_LIMIT_MESSAGE, rateLimitHeaders, tooManyRequests, type RateLimit } from "~/utils/rate-limit.server";
+import { SCIM_MEDIA_TYPE, ScimError, scimErrorBody, scimErrorResponse, scimJson } from "./errors";
 import { createScimGroup, deleteScimGroup, getScimGroup, listScimGroups, patchScimGroup, replaceScimGroup } from "./groups.server";
 import { createScimUser, deleteScimUser, findScimUser, listScimUsers, patchScimUser, replaceScimUser, toScimUser } from "./users.server";
 
@@ -112,19 +113,26 @@ export async function dispatchScim(request: Request, context: AppLoadContext): P
   const parts = url.pathname.slice(SCIM_BASE.length).split("/").filter(Boolean);
   const db = getDb(context);
   const now = nowMs();
+  // Counted per token and per company (decision 0075); every answer to a counted call carries the limits.
+  let limit: RateLimit | null = null;
+  const answer = (response: Response) => {
+    if (limit) for (const [name, value] of Object.entries(rateLimitHeaders(limit))) response.headers.set(name, value);
+    return response;
+  };
   try {
     const header = request.headers.get("Authorization") ?? "";
     const bearer = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
     const found = bearer ? await directoryOfToken(db, bearer, now) : null;
     if (!found) return scimErrorResponse(new ScimError(401, "A valid directory token is required"), UNAUTHORIZED);
     if (found.touch) context.cloudflare.ctx.waitUntil(found.touch);
-    // Rate limiting hooks in here: per token (`found.directory.tokenId`), after authentication and before
-    // anything reads the body or the database for the call itself.
+    // Before anything reads the body or the database for the call itself.
+    limit = await limitCaller(context.cloudflare.env, { companyId: found.directory.companyId, caller: `scim:${found.directory.tokenId}` }, now);
+    if (!limit.allowed) return tooManyRequests(limit, scimErrorBody(429, RATE_LIMIT_MESSAGE), SCIM_MEDIA_TYPE);
     const call: ScimCall = { db, core: context.core, dir: found.directory, now, base: `${url.origin}${SCIM_BASE}`, request };
-    return await route(call, method, parts);
+    return answer(await route(call, method, parts));
   } catch (err) {
-    if (err instanceof ScimError) return scimErrorResponse(err, err.status === 405 ? { Allow: "GET, POST, PUT, PATCH, DELETE" } : undefined);
+    if (err instanceof ScimError) return answer(scimErrorResponse(err, err.status === 405 ? { Allow: "GET, POST, PUT, PATCH, DELETE" } : undefined));
     console.error(err);
-    return scimErrorResponse(new ScimError(500, "Something went wrong on our side"));
+    return answer(scimErrorResponse(new ScimError(500, "Something went wrong on our side")));
   }
 }
