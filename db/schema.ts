@@ -500,8 +500,6 @@ export const devices = sqliteTable(
     /** The cell the device left in its last transfer, and when: its gateway may still deliver buffered events for a while. */
     previousCell: text("previous_cell"),
     cellMovedAt: integer("cell_moved_at"),
-    /** The company the device left in its last transfer: its events from before then go to it for a while (0040). */
-    previousCompanyId: integer("previous_company_id"),
     /** Seconds the door may stand open before a held-open alarm; null: none (0042_door_alarms.sql). */
     heldOpenSeconds: integer("held_open_seconds").default(30),
     /** Whether a forced opening raises an alarm. */
@@ -1008,7 +1006,8 @@ export const deviceTransferItems = sqliteTable(
     transferId: integer("transfer_id").notNull(),
     deviceId: integer("device_id").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.transferId, t.deviceId] })],
+  // A device's recent transfers, by device (migration 0048; decision 0074).
+  (t) => [primaryKey({ columns: [t.transferId, t.deviceId] }), index("device_transfer_items_device_idx").on(t.deviceId)],
 );
 
 // ---------------------------------------------------------------- gateway

@@ -160,10 +160,9 @@ export async function transferDevices(db: Db, auth: Auth, input: unknown, now: n
         shippingDate: v.shippingDate,
         startDate: v.shippingDate,
         subscriptionTerm: v.subscriptionTerm,
-        // The cell the boards leave still delivers what its gateway buffered for them, and their events from
-        // before now go to the company they leave (gateway-cells.server.ts).
+        // The cell the boards leave still delivers what its gateway buffered for them, and for a day their
+        // events go by board time to the company they were in, read from the transfers (gateway-cells.server.ts).
         previousCell: sql`(select ${schema.companies.cell} from ${schema.companies} where ${schema.companies.id} = ${auth.company.id})`,
-        previousCompanyId: auth.company.id,
         cellMovedAt: now,
         updatedAt: now,
       })

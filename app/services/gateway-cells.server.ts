@@ -15,8 +15,8 @@ export const NOT_SERVED = "device not served by this gateway";
 export const MOVE_GRACE_MS = 24 * 3600_000;
 
 /**
- * `transfer`: the device's transfer less than MOVE_GRACE_MS ago, if it had one: the company it left and
- * the instant (the Worker's clock).
+ * `transfers`: the device's transfers less than MOVE_GRACE_MS ago, oldest first: each the company it left
+ * and the instant (the Worker's clock).
  */
 export type ReportedDevice = {
   id: number;
@@ -26,7 +26,7 @@ export type ReportedDevice = {
   /** The door's alarm settings (decision 0076). */
   heldOpenSeconds: number | null;
   forcedAlarm: boolean;
-  transfer: { fromCompanyId: number; at: number } | null;
+  transfers: { fromCompanyId: number; at: number }[];
 };
 
 /** The cell a gateway serves. */
@@ -61,24 +61,43 @@ export async function devicesReportedBy(db: Db, gatewayId: number | undefined, i
         heldOpenSeconds: d.heldOpenSeconds,
         forcedAlarm: d.forcedAlarm,
         served,
-        previousCompanyId: d.previousCompanyId,
         movedAt: d.cellMovedAt,
       })
       .from(d)
       .leftJoin(c, eq(c.id, d.companyId))
       .where(inArray(d.id, part)),
   );
-  return new Map(
-    rows.map(({ previousCompanyId, movedAt, ...r }) => {
-      const recent = previousCompanyId !== null && movedAt !== null && movedAt > now - MOVE_GRACE_MS;
-      return [r.id, { ...r, served: Boolean(r.served), transfer: recent ? { fromCompanyId: previousCompanyId, at: movedAt } : null }];
-    }),
-  );
+  const moved = rows.filter((r) => r.movedAt !== null && r.movedAt > now - MOVE_GRACE_MS).map((r) => r.id);
+  const transfers = moved.length ? await recentTransfers(db, moved, now) : new Map<number, ReportedDevice["transfers"]>();
+  return new Map(rows.map(({ movedAt: _, ...r }) => [r.id, { ...r, served: Boolean(r.served), transfers: transfers.get(r.id) ?? [] }]));
 }
 
-/** The company whose log gets an event of `device` that happened at `at` (board time): decision 0074. */
+/**
+ * The transfers of `ids` less than MOVE_GRACE_MS before `now`, oldest first, from the transfers' own
+ * records (device_transfer_items' device index, migration 0048): a device moved twice in a day files its
+ * events under each company it passed through, not only the last one it left.
+ */
+async function recentTransfers(db: Db, ids: number[], now: number): Promise<Map<number, ReportedDevice["transfers"]>> {
+  const t = schema.deviceTransfers;
+  const items = schema.deviceTransferItems;
+  const rows = await inChunks(ids, (part) =>
+    db
+      .select({ deviceId: items.deviceId, fromCompanyId: t.companyId, at: t.createdAt })
+      .from(items)
+      .innerJoin(t, eq(t.id, items.transferId))
+      .where(and(inArray(items.deviceId, part), gt(t.createdAt, now - MOVE_GRACE_MS))),
+  );
+  const byDevice = new Map<number, ReportedDevice["transfers"]>();
+  for (const { deviceId, ...transfer } of rows.sort((a, b) => a.at - b.at)) byDevice.set(deviceId, [...(byDevice.get(deviceId) ?? []), transfer]);
+  return byDevice;
+}
+
+/**
+ * The company whose log gets an event of `device` that happened at `at` (board time): decision 0074. The
+ * first recent transfer after `at` names the company the device was in then; after the last, its company now.
+ */
 export function companyAt(device: ReportedDevice, at: number): number {
-  return device.transfer && at < device.transfer.at ? device.transfer.fromCompanyId : device.companyId;
+  return device.transfers.find((t) => at < t.at)?.fromCompanyId ?? device.companyId;
 }
 
 /** Where a live device's boards connect: its company's cell and that cell's MQTT endpoint, or null. */

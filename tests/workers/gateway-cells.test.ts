@@ -9,7 +9,7 @@
  * (decision 0074).
  */
 import { env } from "cloudflare:test";
-import { eq, inArray } from "drizzle-orm";
+import { desc, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedGateway } from "../../db/seed/gateway";
 import { api, companyLog, consoleWorker, db, login, ORIGIN, schema, workerNow } from "./helpers";
@@ -45,6 +45,30 @@ const presence = (deviceId: number) => ({
 });
 const logged = async (companyId: number, ids: string[]) =>
   (await companyLog(companyId).select({ id: schema.activityLogs.eventId }).from(schema.activityLogs).where(inArray(schema.activityLogs.eventId, ids))).map((r) => r.id);
+
+/** A device's transfers as recorded, oldest first. */
+const transfersOf = (deviceId: number) =>
+  db()
+    .select({ from: schema.deviceTransfers.companyId, to: schema.deviceTransfers.toCompanyId, at: schema.deviceTransfers.createdAt })
+    .from(schema.deviceTransfers)
+    .innerJoin(schema.deviceTransferItems, eq(schema.deviceTransferItems.transferId, schema.deviceTransfers.id))
+    .where(eq(schema.deviceTransferItems.deviceId, deviceId))
+    .orderBy(schema.deviceTransfers.createdAt);
+
+/** Moves a device's latest transfer back in time to `at`, as if it had been made then (the device's record and the transfer's). */
+async function movedBack(deviceId: number, at: number) {
+  const [latest] = await db()
+    .select({ id: schema.deviceTransfers.id })
+    .from(schema.deviceTransfers)
+    .innerJoin(schema.deviceTransferItems, eq(schema.deviceTransferItems.transferId, schema.deviceTransfers.id))
+    .where(eq(schema.deviceTransferItems.deviceId, deviceId))
+    .orderBy(desc(schema.deviceTransfers.id))
+    .limit(1);
+  await db().batch([
+    db().update(schema.devices).set({ cellMovedAt: at }).where(eq(schema.devices.id, deviceId)),
+    db().update(schema.deviceTransfers).set({ createdAt: at }).where(eq(schema.deviceTransfers.id, latest.id)),
+  ]);
+}
 
 beforeAll(async () => {
   await seedGateway(db(), { GATEWAY_SECRET: MAIN_SECRET });
@@ -133,11 +157,7 @@ describe("a device transferred to a company of another cell", () => {
   const HOUR = 3_600_000;
   const RSL1 = 2;
   const STOCK_BOARD = 17; // RSL1's stock, in the main cell
-  const transferredAgo = (ms: number) =>
-    db()
-      .update(schema.devices)
-      .set({ cellMovedAt: workerNow() - ms })
-      .where(eq(schema.devices.id, STOCK_BOARD));
+  const transferredAgo = (ms: number) => movedBack(STOCK_BOARD, workerNow() - ms);
   /** The transfer's instant as the Worker recorded it. */
   const transferAt = async () => (await db().select({ at: schema.devices.cellMovedAt }).from(schema.devices).where(eq(schema.devices.id, STOCK_BOARD)))[0].at!;
   const openedAt = (at: number) => ({ ...opened(STOCK_BOARD), at });
@@ -165,8 +185,9 @@ describe("a device transferred to a company of another cell", () => {
 
   it("records the company and the cell it left, and when", async () => {
     const [row] = await db().select().from(schema.devices).where(eq(schema.devices.id, STOCK_BOARD));
-    expect(row).toMatchObject({ companyId: ACME, previousCompanyId: RSL1, previousCell: "main" });
+    expect(row).toMatchObject({ companyId: ACME, previousCell: "main" });
     expect(Math.abs(row.cellMovedAt! - workerNow())).toBeLessThan(60_000);
+    expect(await transfersOf(STOCK_BOARD)).toEqual([{ from: RSL1, to: ACME, at: row.cellMovedAt }]);
   });
 
   it("an event from before the transfer that arrives after it goes to the company it left; a later one to the company it joined", async () => {
@@ -271,5 +292,45 @@ describe("a device transferred within one cell", () => {
     expect(await logged(ACME, [before.id, after.id])).toEqual([after.id]);
     // Another cell's gateway never delivers for it.
     expect((await post(CELL_B_SECRET, [{ ...opened(STOCK_BOARD), at: at + 2_000 }])).rejected.map((x) => x.reason)).toEqual(["device not served by this gateway"]);
+  });
+});
+
+describe("a device transferred twice within a day", () => {
+  const ROOT = 1;
+  const RSL1 = 2;
+  const BOARD = 19; // one of RSL1's stock boards, first put in the platform's stock
+  let first: number;
+  let second: number;
+
+  beforeAll(async () => {
+    // The platform's stock board goes to the reseller (as stock) two hours ago, then from the reseller to ACME now.
+    await db().update(schema.devices).set({ companyId: ROOT, status: "stock" }).where(eq(schema.devices.id, BOARD));
+    const toReseller = await api(await login("root"), "POST", "/api/admin/company/transferDevices", { toCompany: "RSL1", transferDevices: [BOARD], status: "stock" });
+    expect(toReseller.status, JSON.stringify(toReseller.body)).toBe(200);
+    first = workerNow() - 2 * 3_600_000;
+    await movedBack(BOARD, first);
+    const shippingDate = new Date(workerNow() + 3 * 86_400_000).toISOString().slice(0, 10);
+    const toCustomer = await api(await login("var"), "POST", "/api/admin/company/transferDevices", {
+      toCompany: "ACME",
+      transferDevices: [BOARD],
+      status: "unconfigured",
+      shippingDate,
+      subscriptionTerm: 1,
+    });
+    expect(toCustomer.status, JSON.stringify(toCustomer.body)).toBe(200);
+    second = (await db().select({ at: schema.devices.cellMovedAt }).from(schema.devices).where(eq(schema.devices.id, BOARD)))[0].at!;
+    expect((await transfersOf(BOARD)).map((t) => [t.from, t.to])).toEqual([
+      [ROOT, RSL1],
+      [RSL1, ACME],
+    ]);
+  });
+
+  it("files each event under the company that held the device at its board time: the platform, the reseller, then ACME", async () => {
+    const [platformTime, resellerTime, customerTime] = [first - 1_000, first + 1_000, second + 1_000].map((at) => ({ ...opened(BOARD), at }));
+    const ids = [platformTime.id, resellerTime.id, customerTime.id];
+    expect(await post(MAIN_SECRET, [platformTime, resellerTime, customerTime])).toMatchObject({ accepted: 3, duplicates: 0, rejected: [] });
+    expect(await logged(ROOT, ids)).toEqual([platformTime.id]);
+    expect(await logged(RSL1, ids)).toEqual([resellerTime.id]);
+    expect(await logged(ACME, ids)).toEqual([customerTime.id]);
   });
 });
