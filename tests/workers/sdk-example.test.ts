@@ -21,7 +21,7 @@ beforeAll(async () => {
   const signedIn = await createClient({ baseUrl: ORIGIN, fetch: viaWorker }).POST("/api/admin/user/login", { body: DEMO.acme });
   admin = createClient({ baseUrl: ORIGIN, apiKey: signedIn.data!.token, fetch: viaWorker });
   const key = await admin.POST("/api/admin/apiKey/createApiKey", {
-    body: { name: "SDK example", modules: ["users"], permission_add: true, permission_modify: true, permission_delete: false, expires_in_days: 30 },
+    body: { name: "SDK example", modules: ["users"], permission_add: true, permission_modify: true, permission_delete: false, expires_in_days: "30" },
   });
   expect(key.error).toBeUndefined();
   apiKey = key.data!.payload.key;
