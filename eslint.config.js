@@ -46,6 +46,7 @@ export default tseslint.config(
       "test-results/",
       "playwright-report/",
       "worker-configuration.d.ts",
+      "sdk/src/schema.d.ts",
     ],
   },
   js.configs.recommended,
@@ -84,7 +85,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["*.{ts,js,mjs}", "scripts/**", "db/**", "tests/**", "core-wasm/**/*.{js,mjs}", "gateway/**/*.{js,mjs}"],
+    files: ["*.{ts,js,mjs}", "scripts/**", "sdk/scripts/**", "sdk/examples/**", "db/**", "tests/**", "core-wasm/**/*.{js,mjs}", "gateway/**/*.{js,mjs}"],
     languageOptions: { globals: { ...globals.node } },
   },
   {

@@ -144,6 +144,8 @@ if [ "${1:-}" != "--gates" ]; then
 fi
 suite "gate: console types (tsc --noEmit)" npx tsc --noEmit
 suite "gate: gateway JSDoc types (tsc -p gateway)" npx tsc -p gateway
+# The SDK as a consumer compiles it, its generated schema.d.ts included (the console's check skips .d.ts files).
+suite "gate: SDK types (tsc -p sdk)" npx tsc -p sdk
 join_beside
 [ "${1:-}" = "--gates" ] && { summary; exit; } # `npm run gates`: only these
 

@@ -54,7 +54,13 @@ export type Permission =
       guard?: (db: Db, auth: Auth) => void | Promise<void>;
     };
 
-export type Endpoint<Q extends ZodTypeAny = ZodTypeAny, B extends ZodTypeAny = ZodTypeAny> = {
+/**
+ * The payload an endpoint's documented `response` promises: tsc refuses a handler whose payload does not fit
+ * it, or that answers one when the schema documents none (the typed SDK is generated from these schemas).
+ */
+type PromisedPayload<R extends ZodTypeAny> = z.infer<R> extends { payload: infer P } ? P : undefined;
+
+export type Endpoint<Q extends ZodTypeAny = ZodTypeAny, B extends ZodTypeAny = ZodTypeAny, R extends ZodTypeAny = ZodTypeAny> = {
   method: Method;
   /** Relative to the table's base; a `:name` segment matches any one segment (`ctx.params.name`). */
   path: string;
@@ -70,13 +76,14 @@ export type Endpoint<Q extends ZodTypeAny = ZodTypeAny, B extends ZodTypeAny = Z
   multipart?: boolean;
   /** An empty body is malformed JSON rather than `{}`. */
   bodyRequired?: boolean;
-  response?: ZodTypeAny;
+  /** The success answer's schema (envelope included), for the OpenAPI document and the typed SDK. */
+  response?: R;
   /** The answer is a file (its media type), returned by the handler as a Response instead of the envelope. */
   file?: string;
-  handler: (ctx: ApiContext<z.infer<Q>, z.infer<B>>) => Promise<ApiResult | Response>;
+  handler: (ctx: ApiContext<z.infer<Q>, z.infer<B>>) => Promise<(ApiResult & { payload?: PromisedPayload<R> }) | Response>;
 };
 
 /** Keeps each endpoint's handler typed by its own schemas inside a heterogeneous table. */
-export function endpoint<Q extends ZodTypeAny, B extends ZodTypeAny>(e: Endpoint<Q, B>): Endpoint {
+export function endpoint<Q extends ZodTypeAny, B extends ZodTypeAny, R extends ZodTypeAny = ZodTypeAny>(e: Endpoint<Q, B, R>): Endpoint {
   return e as unknown as Endpoint;
 }

@@ -36,15 +36,18 @@ export function openApiDocument() {
     description: `An API key (\`kla_…\`) made with /api/admin/apiKey/createApiKey, as \`Authorization: Bearer <key>\`, without the \`id\` header. ${LIMITS_TEXT}`,
   });
   const add = (base: string, e: Endpoint) => {
+    // A table path's `:name` segment is an OpenAPI path parameter `{name}`, so generated clients fill it in.
+    const params = [...e.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
     const byKey = base === ADMIN_BASE && e.auth === "token" && e.permission !== "own-account";
     registry.registerPath({
       method: e.method.toLowerCase() as "get",
-      path: base + e.path,
+      path: base + e.path.replace(/:(\w+)/g, "{$1}"),
       summary: e.summary,
       tags: [e.tag],
       security: e.auth === "token" ? [{ token: [] }, ...(byKey ? [{ apiKey: [] }] : [])] : [],
       ...(e.permission && { "x-permission": describePermission(e.permission) }),
       request: {
+        ...(params.length > 0 && { params: z.object(Object.fromEntries(params.map((p) => [p, z.string()]))) }),
         ...(e.query && { query: e.query as z.AnyZodObject }),
         ...(e.body && {
           body: { content: { [e.multipart ? "multipart/form-data" : "application/json"]: { schema: e.body } } },

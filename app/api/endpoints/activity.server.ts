@@ -163,6 +163,14 @@ export const activityEndpoints = [
     summary: "Picker options: activity names with their type, and the company's users, devices and device groups.",
     auth: "token",
     permission: reader,
+    response: z.object({
+      payload: z.object({
+        activities: z.array(z.object({ id: z.number(), name: z.string(), type: z.string(), alert_conditions: z.string() })),
+        users: z.array(z.object({ id: z.number(), name: z.string(), e_mail: z.string(), type: z.literal("User") })),
+        devices: z.array(z.object({ id: z.number(), name: z.string(), type: z.literal("Device") })),
+        deviceGroups: z.array(z.object({ id: z.number(), name: z.string(), type: z.literal("Device Group") })),
+      }),
+    }),
     async handler({ db, auth }) {
       const o = await activity.getActivityOptions(db, auth);
       return {

@@ -4,13 +4,13 @@ import { nestDays, weekFlags, WEEKDAYS, type Weekday } from "~/schemas/week";
 import * as alerts from "~/services/alerts.server";
 import type { AlertDetails, AlertListRow } from "~/services/alerts.server";
 import { companyLogDb } from "~/utils/company-log.server";
+import { bit, bitShape } from "../flags.server";
 import { endpoint } from "../define.server";
 import { deliveringMail } from "../mail-delivery.server";
 import { wireObject, withWireFields } from "../wire-fields.server";
 
 const tag = "Alerts";
 const idQuery = z.object({ id: z.coerce.number({ invalid_type_error: "id must be a number" }).int().positive(), uid: z.string().max(100).optional() });
-const bit = (v: boolean) => (v ? "1" : "0");
 /** Times travel as HH:mm:00 (spec part 1 §5). */
 const wireTime = (v: string | null) => (v ? `${v}:00` : null);
 
@@ -140,7 +140,6 @@ function detailsPayload(x: AlertDetails) {
 }
 
 const picker = z.object({ id: z.number().nullable(), name: z.string(), type: z.string(), e_mail: z.string().optional() });
-const bitShape = z.enum(["1", "0"]);
 const CHANNEL_DOC =
   "how the recipient hears of a firing: email (the default), text (the mail's subject line by text message to the user's own phone) or both; text and both only for type User, only when the company's alert_texts setting is on, and only for a user with a mobile phone number";
 const recipientShape = picker.extend({ channel: z.enum(CHANNELS).describe(CHANNEL_DOC) });

@@ -28,7 +28,7 @@ const keyPayload = (r: ApiKeyRow) => ({
   permission_modify: r.canModify,
   permission_delete: r.canDelete,
   created_by: r.createdBy,
-  created_at: iso(r.createdAt),
+  created_at: new Date(r.createdAt).toISOString(),
   expires_at: iso(r.expiresAt),
   revoked_at: iso(r.revokedAt),
   last_used_at: iso(r.lastUsedAt),

@@ -17,7 +17,7 @@ import { smsSender } from "~/services/sms/sender.server";
 import { loadPermissions } from "~/utils/auth-guards.server";
 import { schema } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
-import type { Permissions } from "~/utils/permissions";
+import { MODULES, type Permissions } from "~/utils/permissions";
 import { publicOrigin } from "~/utils/origin.server";
 import { clientIp } from "~/utils/session.server";
 import { endpoint } from "../define.server";
@@ -55,6 +55,16 @@ function resendEndpoint(channel: TwoFactorChannel, path: string, what: string) {
   });
 }
 
+const message = z.object({ message: z.string() });
+const rightsShape = z.object({
+  permission_all: z.boolean(),
+  permission_add: z.boolean(),
+  permission_modifly: z.boolean().describe("sic: the spec's name for the modify right"),
+  permission_delete: z.boolean(),
+  permission_view: z.boolean(),
+  ...Object.fromEntries(MODULES.map((m) => [m, z.boolean()])),
+});
+
 /** A role's rights in the spec's names (`permission_modifly` sic), module flags as they are. */
 const permissionsPayload = ({ permissionAll, permissionAdd, permissionModify, permissionDelete, permissionView, ...modules }: Permissions) => ({
   permission_all: permissionAll,
@@ -89,6 +99,7 @@ export const authEndpoints = [
     summary: "Completes a sign-in that required a second factor.",
     auth: "public",
     body: twoFactorSchema,
+    response: z.object({ token: z.string(), payload: loginPayload, message: z.string(), msg: z.string().describe("The message again (the spec's older name)") }),
     async handler({ db, body, request, now }) {
       const r = await authService.twoFactorAuthenticate(db, body, { request, kind: "api", now });
       return { message: r.message, payload: r.payload, extra: { token: r.token, msg: r.message } };
@@ -103,6 +114,7 @@ export const authEndpoints = [
     summary: "Replaces an expired password.",
     auth: "public",
     body: resetExpiredPasswordSchema,
+    response: message,
     async handler({ db, body, request, now }) {
       return authService.resetExpiredPassword(db, body, { request, kind: "api", now });
     },
@@ -115,6 +127,7 @@ export const authEndpoints = [
       "Starts a password reset in the company's password reset security mode: 'email' mails a link; 'text' mails a link that also needs a code texted to the user's phone; 'admin' records a request a super admin approves (POST /user/sendResetLink) and answers payload.contactPhone. An unknown company and an unknown e-mail both get 400 'Invalid Company ID or Email'; a known account always gets its mode's message (per-account limits and suspicious requests send nothing more). 429 after 10 requests from one client in 15 minutes.",
     auth: "public",
     body: forgotPasswordSchema,
+    response: z.object({ message: z.string(), payload: z.object({ contactPhone: z.string() }).nullable().describe("In reset mode 'admin' only: the number to call") }),
     async handler({ db, env, body, request, now, waitUntil }) {
       const ctx = { origin: publicOrigin(env, request), ip: clientIp(request), now, sms: smsSender(env) };
       return deliveringMail({ env, waitUntil }, passwordReset.webForgotPassword(db, body, ctx));
@@ -128,6 +141,7 @@ export const authEndpoints = [
       "Sets a new password from a reset link id (uid). A link sent in reset mode 'text' also needs `code`, the code texted to the user's phone: a wrong one is 400 'The code is invalid or has expired'; the fifth wrong code spends the link.",
     auth: "public",
     body: webResetPasswordSchema,
+    response: z.object({ message: z.string(), hasWebAccess: z.boolean().describe("Whether the account may sign in to the console (otherwise the phone app only)") }),
     async handler({ db, env, body, now, waitUntil }) {
       const r = await deliveringMail({ env, waitUntil }, passwordReset.webResetPassword(db, body, now));
       return { message: r.message, extra: { hasWebAccess: r.hasWebAccess } };
@@ -141,6 +155,7 @@ export const authEndpoints = [
     auth: "token",
     permission: { modules: "change_password" },
     body: changePasswordSchema,
+    response: message,
     async handler({ db, auth, body, now }) {
       return authService.changePassword(db, auth, body, now);
     },
@@ -152,6 +167,7 @@ export const authEndpoints = [
     summary: "Ends the caller's session (records 'User Logs Out' once).",
     auth: "token",
     permission: "own-account",
+    response: message,
     async handler({ db, auth, now }) {
       await authService.logout(db, auth, now);
       return { message: "Logged out" };
@@ -165,6 +181,7 @@ export const authEndpoints = [
     auth: "token",
     permission: "signed-in",
     query: z.object({ roleId: z.coerce.number({ invalid_type_error: "roleId must be a number" }).int() }),
+    response: z.object({ payload: rightsShape }),
     async handler({ db, auth, query }) {
       const role = await db.query.roles.findFirst({ where: and(eq(schema.roles.id, query.roleId), eq(schema.roles.companyId, auth.company.id)) });
       if (!role) throw new ServiceError(404, "Role not found");

@@ -4,6 +4,7 @@ import * as companies from "~/services/companies.server";
 import type { CompanyDetails, CompanyDeviceRow, CompanyListRow, CompanyRef } from "~/services/companies.server";
 import { parseInput } from "~/utils/parse-input.server";
 import { splitPhone } from "~/utils/phone";
+import { bit, bitShape } from "../flags.server";
 import { endpoint } from "../define.server";
 import { deliveringMail } from "../mail-delivery.server";
 
@@ -22,15 +23,40 @@ const companyRow = z.object({
   poc_country_code: z.string(),
   poc_phone_number: z.string(),
   parent_company: parentShape.nullable(),
-  is_deactive: z.enum(["0", "1"]),
+  is_deactive: bitShape,
   totalDevices: z.number(),
   totalUsers: z.number(),
   totalInvoices: z.number(),
 });
 
-const bit = (v: boolean) => (v ? ("1" as const) : ("0" as const));
+/** The product's names for a company (decision 0017): `company_id` is the 4-character code, flags are '1'/'0'. */ const companyDetails = z.object({
+  id: z.number(),
+  ...parentShape.shape,
+  parent_company: parentShape.nullable(),
+  discount_percentage: z.number(),
+  poc_first_name: z.string(),
+  poc_last_name: z.string(),
+  poc_e_mail: z.string(),
+  poc_country_code: z.string(),
+  poc_phone_number: z.string(),
+  next_billing_date: z.string().nullable(),
+  is_deactive: bitShape,
+  cell: z.string().describe("The gateway cell serving its doors"),
+  totalDevices: z.number(),
+  totalUsers: z.number(),
+  totalInvoices: z.number(),
+});
+const companyDevice = z.object({
+  id: z.number(),
+  serial_front: z.string(),
+  serial_back: z.string(),
+  serial_number: z.string(),
+  board_type: z.string(),
+  status: z.string(),
+  start_date: z.string().nullable(),
+  full_name: z.string(),
+});
 
-/** The product's names for a company (decision 0017): `company_id` is the 4-character code, flags are '1'/'0'. */
 const refPayload = (r: CompanyRef) => ({ company_name: r.name, company_id: r.code, company_type: r.type });
 const counts = (r: { totalDevices: number; totalUsers: number; totalInvoices: number }) => ({
   totalDevices: r.totalDevices,
@@ -101,6 +127,7 @@ export const companyEndpoints = [
     auth: "token",
     permission: { modules: ["company", "var_panel"], guard: (_, auth) => companies.assertPlatformCaller(auth) },
     query: companyIdQuery,
+    response: z.object({ payload: companyDetails }),
     async handler({ db, auth, query }) {
       return { payload: detailsPayload(await companies.getCompanyDetails(db, auth, query.id)) };
     },
@@ -164,6 +191,7 @@ export const companyEndpoints = [
     auth: "token",
     permission: { modules: ["company", "var_panel"], guard: (_, auth) => companies.assertPlatformCaller(auth) },
     query: companyRefQuery,
+    response: z.object({ payload: z.object({ company: parentShape, details: z.array(companyDevice) }) }),
     async handler({ db, auth, query }) {
       const r = await companies.listCompanyDevices(db, auth, await companies.companyIdOf(db, query.company_id));
       return { payload: { company: refPayload(r.company), details: r.details.map(devicePayload) } };

@@ -11,6 +11,17 @@ const message = z.object({ message: z.string() });
 const tag = "Company requests";
 
 /** A request in the product's names (decision 0017). */
+const requestShape = z.object({
+  id: z.number(),
+  company_name: z.string(),
+  company_type: z.string(),
+  billing_term: z.number().describe("Years: 1 or 3"),
+  status: z.enum(["pending", "accepted", "rejected"]),
+  createdAt: z.number(),
+  poc: z.object({ first_name: z.string(), last_name: z.string(), e_mail: z.string(), country_code: z.string(), phone_number: z.string() }),
+  parent_company_detail: z.object({ company_name: z.string(), company_id: z.string(), poc_e_mail: z.string(), poc_phone_number: z.string(), poc_country_code: z.string() }),
+  created_company_id: z.string().nullable().describe("The code of the company an accepted request created"),
+});
 const requestPayload = (r: CompanyRequestRow) => ({
   id: r.id,
   company_name: r.companyName,
@@ -58,6 +69,7 @@ export const companyRequestEndpoints = [
     summary: "Company requests: every one for root, a reseller's own otherwise; pending first.",
     auth: "token",
     permission: { modules: ["company", "users", "var_panel"], guard: (_, auth) => assertPlatformCaller(auth, ["company", "users", "var_panel"]) },
+    response: z.object({ payload: z.array(requestShape) }),
     async handler({ db, auth }) {
       return { payload: (await requests.listCompanyRequests(db, auth)).rows.map(requestPayload) };
     },

@@ -5,6 +5,7 @@ import { checkGroup, clearTimes, groupFields, groupId, type GroupKey } from "~/s
 import { nestDays, weekFlags, type Weekday } from "~/schemas/week";
 import * as groups from "~/services/device-groups.server";
 import type { DeviceOption, GroupRow } from "~/services/device-groups.server";
+import { bit, bitShape } from "../flags.server";
 import { endpoint } from "../define.server";
 import { wireObject, withWireFields } from "../wire-fields.server";
 
@@ -48,7 +49,6 @@ const modifyBody = wireObject(flatGroup.extend({ id: groupId }), GROUP_WIRE)
   .transform(clearTimes);
 
 const id = z.coerce.number({ invalid_type_error: "id must be a number" }).int().positive();
-const bit = (v: boolean) => (v ? "1" : "0");
 
 /** A group in the spec's names (docs/ARCHITECTURE.md §8). */
 export function groupPayload(r: GroupRow) {
@@ -89,7 +89,7 @@ const groupShape = z.object({
   sch_sunday: z.boolean(),
   start_at: z.string().nullable(),
   end_at: z.string().nullable(),
-  is_all_day: z.enum(["1", "0"]),
+  is_all_day: bitShape,
   time_zone_id: z.number().nullable(),
   time_zone: z.object({ id: z.number(), full_time_zone: z.string().nullable(), name: z.string().nullable() }).nullable(),
   status: z.number(),
@@ -174,6 +174,7 @@ export const deviceGroupEndpoints = [
     auth: "token",
     permission: { modules: "device_group", action: "delete" },
     query: z.object({ id }),
+    response: z.object({ message: z.string() }),
     async handler({ db, auth, query, now }) {
       await groups.deleteDeviceGroup(db, auth, query.id, now);
       return { message: "Removed Device Group" };

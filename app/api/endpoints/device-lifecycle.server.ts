@@ -24,6 +24,33 @@ const issued = (r: IssuedSecret) => ({ message: r.message, payload: { id: r.id, 
 /** Who configures a device (devices modify, or an installer): the settings calls and the secret's rotation. */
 const configurer: Permission = { modules: "devices", guard: (db, auth) => assertConfigurer(db, auth, "modify") };
 
+const loose = z.union([z.number(), z.string()]);
+const looseFlag = z.union([z.boolean(), z.string()]);
+/**
+ * The settings' documented shape, loose on purpose: the service's `configureSchema` checks presence, lengths,
+ * values and ranges with the form's messages; unknown fields pass through to it as before.
+ */
+const deviceSettingsBody = z
+  .object({
+    id: loose.optional().describe("The device (required; the service answers its own message when missing)"),
+    fullName: z.string().optional(),
+    displayName: z.string().optional(),
+    lockType: z.string().optional().describe("Electric Strike, Magnetic Lock, Deadbolt, Mortise Lock, Motor Lock, or empty"),
+    relockTrigger: z.enum(["Timer", "Door Close"]).optional(),
+    relockTimer: loose.nullish().describe("Seconds, 1-3600 (Timer)"),
+    triggerMode: z.string().optional(),
+    manualLock: looseFlag.nullish(),
+    bluetoothPowerLevel: loose.nullish().describe("1-5"),
+    dnortTime: loose.nullish().describe("Seconds, 1-3600"),
+    sensor1OpenName: z.string().optional(),
+    sensor1CloseName: z.string().optional(),
+    sensor2OpenName: z.string().optional(),
+    sensor2CloseName: z.string().optional(),
+    heldOpenSeconds: loose.nullish().describe("Held-open alarm threshold; empty or null turns it off"),
+    forcedAlarm: looseFlag.optional(),
+  })
+  .passthrough();
+
 /**
  * configureDevice and updateDeviceSettings take the same settings (the service's `configureSchema` checks
  * them, so a wrong field is the form's 400) from the same callers; only their answers differ.
@@ -41,7 +68,7 @@ function deviceSettingsEndpoint(e: {
     summary: e.summary,
     auth: "token",
     permission: configurer,
-    body: z.record(z.unknown()),
+    body: deviceSettingsBody,
     response: e.response,
     handler: ({ db, auth, body, now }) => e.run(db, auth, body, now),
   });
@@ -64,6 +91,7 @@ export const deviceLifecycleEndpoints = [
     summary: "Root only: the companies whose stock boards can be registered into (the root itself and every live var company).",
     auth: "token",
     permission: { modules: "company", action: "add", guard: (_, auth) => assertRegistrar(auth) },
+    response: z.object({ payload: z.array(z.object({ id: z.number(), company_name: z.string(), company_id: z.string(), company_type: z.string() })) }),
     async handler({ db, auth }) {
       return { payload: (await listStockOwners(db, auth)).map((r) => ({ id: r.id, company_name: r.name, company_id: r.code, company_type: r.type })) };
     },

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { assertVarPanel, getCompanyStock, listChildCompanies, transferDevices } from "~/services/device-stock.server";
 import { splitPhone } from "~/utils/phone";
+import { bit, bitShape } from "../flags.server";
 import { endpoint } from "../define.server";
 
 const tag = "Reseller stock";
@@ -16,7 +17,7 @@ const childRow = z.object({
   poc_e_mail: z.string(),
   totalDevices: z.number(),
   totalUsers: z.number(),
-  is_deactive: z.enum(["0", "1"]),
+  is_deactive: bitShape,
 });
 
 /** Loose on purpose: the service validates with the caller's date, so the spec's messages come from one schema. */
@@ -56,7 +57,7 @@ export const deviceStockEndpoints = [
           poc_e_mail: r.pocEmail,
           totalDevices: r.totalDevices,
           totalUsers: r.totalUsers,
-          is_deactive: r.isDeactive ? ("1" as const) : ("0" as const),
+          is_deactive: bit(r.isDeactive),
         })),
       };
     },
@@ -68,6 +69,12 @@ export const deviceStockEndpoints = [
     summary: "The caller's stock boards: {company: {company_name, company_id}, companyStock: [{id, serial_number, serial_front, serial_back, board_type}]}.",
     auth: "token",
     permission: { modules: "var_panel", guard: (_, auth) => assertVarPanel(auth) },
+    response: z.object({
+      payload: z.object({
+        company: z.object({ company_name: z.string(), company_id: z.string() }),
+        companyStock: z.array(z.object({ id: z.number(), serial_number: z.string(), serial_front: z.string(), serial_back: z.string(), board_type: z.string() })),
+      }),
+    }),
     async handler({ db, auth }) {
       const r = await getCompanyStock(db, auth);
       return {

@@ -5,9 +5,63 @@ import { DEVICE_FILTER_KEYS, parseDeviceFilters } from "~/schemas/device-filters
 import { firmwareStartSchema } from "~/schemas/firmware-start";
 import { startFirmwareUpdate } from "~/services/firmware-start.server";
 import { DEVICE_SORTS, getDeviceDetails, getLastReportedLocation, listDevices, scheduleText, WEEKDAYS, type DeviceDetails, type DeviceListItem } from "~/services/devices.server";
+import { bit, bitShape } from "../flags.server";
 import { endpoint } from "../define.server";
 
 const deviceId = z.object({ deviceId: z.coerce.number({ invalid_type_error: "deviceId must be a number" }).int().positive() });
+
+const deviceRowShape = z.object({
+  id: z.number(),
+  full_name: z.string(),
+  display_name: z.string(),
+  serial_number: z.string(),
+  status: z.enum(["stock", "unconfigured", "configured", "retired"]),
+  createdAt: z.number(),
+  lastActivity: z.number().nullable(),
+  device_type: z.string(),
+  online: bitShape.nullable().describe("null: no gateway ever reported this board"),
+  online_since: z.number().nullable(),
+  low_battery: bitShape,
+  firmware_version: z.string().nullable(),
+  firmware_pending: bitShape,
+  door_state: z.enum(["open", "closed"]).nullable(),
+  door_state_at: z.number().nullable(),
+});
+const deviceDetailsShape = z.object({
+  id: z.number(),
+  full_name: z.string(),
+  display_name: z.string(),
+  serial_number: z.string(),
+  status: z.enum(["stock", "unconfigured", "configured", "retired"]),
+  start_date: z.string().nullable(),
+  createdAt: z.number(),
+  installedAt: z.number().nullable(),
+  lastActivity: z.number().nullable(),
+  hardware_id: z.string(),
+  device_type: z.string(),
+  lock_type: z.string(),
+  relock_trigger: z.string(),
+  relock_timer: z.number().nullable(),
+  held_open_seconds: z.number().nullable(),
+  forced_alarm: z.boolean(),
+  trigger_mode: z.string(),
+  manual_lock: z.boolean(),
+  sleep_mode: z.boolean(),
+  sleep_time: z.number().nullable(),
+  bluetooth_power_level: z.number(),
+  dnort_time: z.number().nullable(),
+  low_battery: z.boolean(),
+  schedule_open: z.boolean().describe("Open on the company's schedule (its setting and the device's own flag)"),
+  fpi: z.boolean(),
+  schedule: z.record(z.string()).describe("By weekday: 'Closed', 'Open all day' or 'HH:MM - HH:MM'"),
+  sensor1_open_name: z.string(),
+  sensor1_close_name: z.string(),
+  sensor2_open_name: z.string(),
+  sensor2_close_name: z.string(),
+  exceptions: z.array(z.object({ id: z.number(), exceptionDate: z.string(), openWholeDay: z.boolean(), openTime: z.string(), closeTime: z.string(), exceptionsDays: z.string() })),
+  users: z.array(z.object({ user_id: z.number(), display_name: z.string() })),
+  deviceGroup: z.array(z.object({ id: z.number(), full_name: z.string() })),
+});
 
 /** The spec's device fields (docs/ARCHITECTURE.md §8); schedule and exceptions only matter when scheduled open. */
 function devicePayload(x: DeviceDetails) {
@@ -66,11 +120,11 @@ const deviceListPayload = (r: DeviceListItem) => ({
   createdAt: r.createdAt,
   lastActivity: r.lastActivityAt,
   device_type: r.deviceType ?? "",
-  online: r.online == null ? null : r.online ? "1" : "0",
+  online: r.online == null ? null : bit(r.online),
   online_since: r.onlineSince,
-  low_battery: r.lowBattery ? "1" : "0",
+  low_battery: bit(r.lowBattery),
   firmware_version: r.firmwareVersion,
-  firmware_pending: r.firmwarePending ? "1" : "0",
+  firmware_pending: bit(r.firmwarePending),
   door_state: r.doorState,
   door_state_at: r.doorStateAt,
 });
@@ -125,6 +179,7 @@ export const deviceEndpoints = [
     auth: "token",
     permission: { modules: "devices" },
     query: listQuery,
+    response: z.object({ payload: z.object({ rows: z.array(deviceRowShape), total: z.number(), page: z.number(), pageSize: z.number() }) }),
     async handler({ db, core, auth, query, now }) {
       const search = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => typeof e[1] === "string"));
       const params = parseTableParams(search, { defaultSort: "fullName", sortable: DEVICE_SORTS });
@@ -140,6 +195,7 @@ export const deviceEndpoints = [
     auth: "token",
     permission: { modules: "devices" },
     query: deviceId,
+    response: z.object({ payload: deviceDetailsShape }),
     async handler({ db, auth, query }) {
       return { payload: devicePayload(await getDeviceDetails(db, auth, query.deviceId)) };
     },

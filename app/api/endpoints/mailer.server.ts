@@ -18,6 +18,18 @@ export const mailerEndpoints = [
     auth: "token",
     permission: { modules: ["company", "users"] },
     query: optionalCompanyRefQuery,
+    response: z.object({
+      payload: z.object({
+        id: z.number().nullable(),
+        company_id: z.number().nullable().describe("null: the platform default"),
+        host_name: z.string(),
+        port_name: z.number().nullable(),
+        user_name: z.string(),
+        user_password: z.literal("").describe("Always empty: a saved password is never sent back"),
+        has_password: z.boolean(),
+        target: z.string(),
+      }),
+    }),
     async handler({ db, auth, query }) {
       return { payload: await mailer.getMailerConfig(db, auth, query.company_id === undefined ? null : await companyIdOf(db, query.company_id)) };
     },

@@ -41,6 +41,12 @@ const key = z.object({
   nextOpen: z.number().nullable(),
   credential,
 });
+/** A key as the document describes it: the core's window is a plain JSON object on the wire. */
+const keysPayload = (r: Awaited<ReturnType<typeof myKeys>>, now: number) => ({
+  ...r,
+  keys: r.keys.map((k) => ({ ...k, window: k.window as unknown as Record<string, unknown> })),
+  now,
+});
 
 export const mobileEndpoints = [
   endpoint({
@@ -95,8 +101,7 @@ export const mobileEndpoints = [
     permission: "signed-in",
     response: z.object({ message: z.string(), payload: z.object({ keys: z.array(key), settings, refreshBy: z.number(), now: z.number() }) }),
     async handler({ db, core, env, auth, now }) {
-      const r = await myKeys(db, core, env, auth, now);
-      return { payload: { ...r, now } };
+      return { payload: keysPayload(await myKeys(db, core, env, auth, now), now) };
     },
   }),
   endpoint({
@@ -111,8 +116,7 @@ export const mobileEndpoints = [
     response: z.object({ message: z.string(), payload: z.object({ keys: z.array(key), settings, refreshBy: z.number(), now: z.number() }) }),
     async handler({ db, core, env, auth, now, body, request }) {
       const verifiedAt = body.assertion ? await verifyAssertion(db, auth, body.assertion, { request, env, now }) : undefined;
-      const r = await myKeys(db, core, env, auth, now, verifiedAt);
-      return { payload: { ...r, now } };
+      return { payload: keysPayload(await myKeys(db, core, env, auth, now, verifiedAt), now) };
     },
   }),
   endpoint({

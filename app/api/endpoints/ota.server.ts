@@ -98,6 +98,7 @@ export const otaEndpoints = [
     auth: "token",
     permission: { modules: "company", action: "delete" },
     body: otaIdSchema,
+    response: z.object({ message: z.string() }),
     async handler({ db, env, auth, body, now }) {
       await deleteRelease(db, env.FIRMWARE, auth, body.id, now);
       return { message: "OTA deleted successfully" };
@@ -111,6 +112,7 @@ export const otaEndpoints = [
     auth: "token",
     permission: { modules: "company", action: "modify" },
     body: otaIdSchema,
+    response: z.object({ message: z.string() }),
     async handler({ db, auth, body, now }) {
       await activateRelease(db, auth, body.id, now);
       return { message: "OTA activated successfully" };

@@ -18,6 +18,7 @@ import { SETTINGS_MODULE } from "~/services/settings.server";
 import type { FobProgrammer } from "~/services/fob-programmers.server";
 import type { ScheduleOpen } from "~/services/scheduled-open.server";
 import type { SettingsRow } from "~/services/settings.server";
+import { bit, bitShape } from "../flags.server";
 import { endpoint } from "../define.server";
 import { wireObject, withWireFields } from "../wire-fields.server";
 
@@ -69,9 +70,6 @@ const settingsBody = wireObject(
   .superRefine((v, ctx) => checkResetPhone(v, ctx, (k) => SETTINGS_WIRE[k]))
   .transform(keepModeFields);
 
-const bit = (v: boolean) => (v ? "1" : "0");
-const flagShape = z.enum(["1", "0"]);
-
 /** The settings in the spec's names (docs/ARCHITECTURE.md §8; decision 0017); flags are '1'/'0' as the spec stores them. */
 function settingsPayload(s: SettingsRow | null, schedule: ScheduleOpen, assigned: FobProgrammer[]) {
   return {
@@ -109,25 +107,25 @@ const dayShape = z.object({ scheduleDay: z.number(), openWholeDay: z.boolean(), 
 const settingsShape = z.object({
   id: z.number().nullable(),
   company_id: z.number().nullable(),
-  is_multi_phone_login: flagShape,
+  is_multi_phone_login: bitShape,
   offline_reconect: z.number(),
-  schedule_open: flagShape,
-  fpi: flagShape,
+  schedule_open: bitShape,
+  fpi: bitShape,
   default_time_zone_id: z.number().nullable(),
   ekey_duration: z.number(),
   default_country_code: z.string(),
   password_expiry_duration: z.number(),
-  is_force_firmware_update: flagShape,
+  is_force_firmware_update: bitShape,
   allowed_firmware: z.string(),
-  biometric_security: flagShape,
-  require_2fa: flagShape,
+  biometric_security: bitShape,
+  require_2fa: bitShape,
   password_reset_security: z.string(),
   password_reset_secondary_action: z.string(),
   password_reset_phone: z.string(),
   activity_hot_days: z.number().int().describe(ACTIVITY_DOC.hotDays),
   activity_retention_days: z.number().int().nullable().describe(ACTIVITY_DOC.retentionDays),
   activity_retention_action: z.enum(RETENTION_ACTIONS).describe(ACTIVITY_DOC.retentionAction),
-  alert_texts: flagShape.describe(ALERT_TEXTS_DOC),
+  alert_texts: bitShape.describe(ALERT_TEXTS_DOC),
   schedule_opens: z.array(dayShape),
   schedule_exceptions: z.array(dayShape.omit({ scheduleDay: true }).extend({ id: z.number(), exceptionDate: z.string() })),
   fob_programmers: z.array(programmerShape),
@@ -157,7 +155,7 @@ export const settingsEndpoints = [
     auth: "token",
     permission: { modules: SETTINGS_MODULE, action: "modify" },
     body: settingsBody,
-    response: z.object({ message: z.string(), payload: z.object({ id: z.number(), is_force_firmware_update: flagShape }) }),
+    response: z.object({ message: z.string(), payload: z.object({ id: z.number(), is_force_firmware_update: bitShape }) }),
     async handler({ db, auth, body, now, core }) {
       const saved = await withWireFields(SETTINGS_WIRE, () => settings.modifyCompanySettings(db, auth, body, now, core));
       return { message: SETTINGS_MSG.updated, payload: { id: saved.id, is_force_firmware_update: bit(saved.isForceFirmwareUpdate) } };
@@ -172,6 +170,7 @@ export const settingsEndpoints = [
     auth: "token",
     permission: { modules: SETTINGS_MODULE, action: "modify" },
     body: scheduleOpenSchema,
+    response: z.object({ message: z.string() }),
     async handler({ db, auth, body, now, core }) {
       await scheduled.saveScheduleOpen(db, auth, body, now, core);
       return { message: SETTINGS_MSG.scheduleChanged };
@@ -199,6 +198,7 @@ export const settingsEndpoints = [
     auth: "token",
     permission: { modules: SETTINGS_MODULE, action: "modify" },
     body: fobProgrammersSchema,
+    response: z.object({ message: z.string() }),
     async handler({ db, auth, body, now }) {
       await fobs.saveFobProgrammers(db, auth, body, now);
       return { message: SETTINGS_MSG.fobsChanged };

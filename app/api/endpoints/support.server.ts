@@ -4,10 +4,10 @@ import * as faqs from "~/services/faqs.server";
 import * as support from "~/services/support.server";
 import type { TicketDetails, TicketListRow } from "~/services/support.server";
 import { splitPhone } from "~/utils/phone";
+import { bit, bitShape } from "../flags.server";
 import { endpoint } from "../define.server";
 
 const tag = "Support";
-const bit = (v: boolean | number) => (v ? "1" : "0");
 const message = z.object({ message: z.string() });
 
 const userShape = z.object({ id: z.number(), dispay_name: z.string(), country_code: z.string(), e_mail: z.string() });
@@ -46,6 +46,28 @@ function ticketRow(r: TicketListRow) {
     phone_model: r.phoneModel,
   };
 }
+
+const ticketDevice = z.object({ full_name: z.string(), prefix: z.string(), visible: z.boolean(), device: z.boolean(), sentinel: z.boolean() });
+const ticketDetailsShape = ticketRowShape.extend({
+  sequence: z.number(),
+  software_version: z.string(),
+  app_version: z.string(),
+  ticket_mode: z.number().describe("1 online, 0 offline"),
+  bluetooth_status: z.string(),
+  bluetooth_permission: bitShape,
+  location_permission: bitShape,
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  gps_location: z.string().nullable().describe("latitude,longitude"),
+  phone_gps_location: z.string().nullable(),
+  sentinel_date_time: z.number().nullable(),
+  reporting_date_time: z.number().nullable(),
+  devices_details: z.record(ticketDevice).describe("By device or e-key id: what the phone reported"),
+  reportedDevices: z.number(),
+  active_lock: z.number(),
+  assignedSeninel: z.number().describe("sic: the spec's name"),
+  serviceTicketNotes: z.array(z.object({ id: z.number(), createdAt: z.number(), User: z.object({ dispay_name: z.string() }), note_description: z.string() })),
+});
 
 /** The details payload in the spec's names; device states stay booleans as the spec's devices_details map has them. */
 function ticketDetails({ ticket: tk, owner, company, notes }: TicketDetails) {
@@ -189,6 +211,7 @@ export const supportEndpoints = [
     auth: "token",
     permission: { modules: ["support", "company"] },
     query: idQuery,
+    response: z.object({ payload: ticketDetailsShape }),
     async handler({ db, auth, query }) {
       return { payload: ticketDetails(await support.getTicketDetails(db, auth, query.id)) };
     },

@@ -10,6 +10,7 @@ import type { Auth } from "~/utils/auth-guards.server";
 import { publicOrigin } from "~/utils/origin.server";
 import { splitPhone } from "~/utils/phone";
 import { eraseUserActivity } from "~/services/activity-erasure.server";
+import { bit, bitShape } from "../flags.server";
 import { endpoint } from "../define.server";
 import { deliveringMail } from "../mail-delivery.server";
 import { wireObject, withWireFields } from "../wire-fields.server";
@@ -53,6 +54,70 @@ const userListRow = z.object({
   lastActivity: z.number().nullable(),
 });
 
+const userDetailsShape = z.object({
+  id: z.number(),
+  firstName: z.string(),
+  lastName: z.string(),
+  displayName: z.string(),
+  email: z.string(),
+  countryCode: z.string(),
+  cell: z.string(),
+  user_notes: z.string(),
+  isSentinel: z.boolean(),
+  isSuperAdmin: z.boolean(),
+  isInstaller: z.boolean(),
+  isFob: z.boolean(),
+  isInactive: z.boolean(),
+  isSOInterrupt: z.boolean(),
+  company: z.object({ company_name: z.string(), company_id: z.string() }),
+  is_flagged: bitShape,
+  support_ticket_id: z.number().nullable(),
+  accountSetupPending: z.boolean(),
+  lastActivity: z.number().nullable(),
+  is_multi_phone_login: z.boolean(),
+  password_reset_security: z.enum(["email", "text", "admin"]),
+  password_reset_requested_at: z.number().nullable().describe("Reset mode 'admin': when the user's waiting reset request was made (ms)"),
+  two_factor_channel: z.enum(["email", "text"]).describe("Where the user's sign-in codes go, their own choice"),
+});
+const dayFlags = z.array(z.boolean()).describe("Seven days, Monday first");
+const groupScheduleShape = z.object({
+  sch_monday: z.boolean(),
+  sch_tuesday: z.boolean(),
+  sch_wednesday: z.boolean(),
+  sch_thursday: z.boolean(),
+  sch_friday: z.boolean(),
+  sch_saturday: z.boolean(),
+  sch_sunday: z.boolean(),
+  start_at: z.string().nullable(),
+  end_at: z.string().nullable(),
+});
+const assignedEkeyShape = groupScheduleShape.partial().extend({
+  entry_id: z.number(),
+  is_group: z.boolean(),
+  ekeyDetails: z.object({ id: z.number(), full_name: z.string() }).nullable().describe("The key's device; null for a group key"),
+  deviceGroup: z.object({ id: z.number(), full_name: z.string() }).nullable(),
+  ekeyStatus: z.object({ title: z.string(), img: z.string() }),
+  access_type: z.enum(["full_access", "custom_access", "one_time_access"]),
+  status: z.string().describe("'2' for a one-time key, '1' otherwise"),
+  start_date: z.string().nullable(),
+  end_date: z.string().nullable(),
+  start_time: z.string().nullable(),
+  end_time: z.string().nullable(),
+  schedule_days: dayFlags,
+  is_never_end: z.boolean(),
+  is_all_day: z.boolean(),
+  time_zone_id: z.number().nullable(),
+  time_zone: z.string().nullable().describe("The key's zone, else its group's"),
+  FOBDeviceId: z.string().nullable(),
+  used: z.boolean(),
+  group_id: z.number().nullable(),
+  group_name: z.string().nullable(),
+  group_is_all_day: z.boolean().optional(),
+  group_time_zone_id: z.number().nullable().optional(),
+});
+const keyOptionShape = z.object({ id: z.number(), full_name: z.string(), display_name: z.string() });
+const groupOptionShape = keyOptionShape.merge(groupScheduleShape).extend({ is_all_day: z.boolean(), time_zone_id: z.number().nullable(), time_zone: z.string().nullable() });
+
 /** The user list's row in the spec's names (decision 0017). */
 function userListPayload(r: users.UserListRow, auth: Auth) {
   return {
@@ -93,7 +158,7 @@ function userDetailsPayload(d: users.UserDetails, auth: Auth) {
     isInactive: d.isInactive,
     isSOInterrupt: d.isSoInterrupt,
     company: { company_name: auth.company.name, company_id: auth.company.code },
-    is_flagged: d.isFlagged ? "1" : "0",
+    is_flagged: bit(d.isFlagged),
     support_ticket_id: d.supportTicketId,
     accountSetupPending: d.accountSetupPending,
     lastActivity: d.lastActivityAt,
@@ -214,6 +279,7 @@ export const usersEndpoints = [
     auth: "token",
     permission: { modules: "users" },
     query: idQuery,
+    response: z.object({ payload: userDetailsShape }),
     async handler({ db, auth, query }) {
       return { payload: userDetailsPayload(await users.getUserDetails(db, auth, query.id), auth) };
     },
@@ -350,6 +416,10 @@ export const usersEndpoints = [
     auth: "token",
     permission: { modules: "users" },
     query: userIdQuery,
+    response: z.object({
+      payload: z.array(assignedEkeyShape),
+      groupKeys: z.array(z.object({ group_id: z.number(), id: z.number(), full_name: z.string() })).describe("The devices reached through the user's group keys"),
+    }),
     async handler({ db, auth, core, query, now }) {
       const today = ekeys.companyToday(auth, core, now);
       const r = await ekeys.getAssignedEkeys(db, auth, query.userId, today);
@@ -365,6 +435,7 @@ export const usersEndpoints = [
     auth: "token",
     permission: { modules: "users" },
     query: getEkeysQuery,
+    response: z.object({ payload: z.union([z.array(keyOptionShape), z.array(groupOptionShape)]).describe("Devices for type=device; groups with their schedules for type=group") }),
     async handler({ db, auth, query }) {
       if (query.type === "device") return { payload: (await ekeys.getDeviceKeyOptions(db, auth, query.userId)).map(keyOptionPayload) };
       return { payload: (await ekeys.getGroupKeyOptions(db, auth, query.userId)).map(groupOptionPayload) };
@@ -378,7 +449,7 @@ export const usersEndpoints = [
     auth: "token",
     permission: { modules: "users", action: ["add", "modify"] },
     body: assignBody,
-    response: message,
+    response: z.object({ message: z.string(), payload: z.object({ entryId: z.number().describe("The key entry made or modified") }) }),
     async handler({ db, auth, core, body, now }) {
       const assignment = { ...keySpecOfBody(body), userId: body.userId, entryId: body.entryId, fobNumber: body.FOBDeviceId };
       const r = await withWireFields(KEY_WIRE, () => ekeys.assignKey(db, auth, core, assignment, now));

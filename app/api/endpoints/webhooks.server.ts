@@ -5,7 +5,7 @@
  * /api/webhook-schemas.json.
  */
 import { z } from "zod";
-import { WEBHOOK_EVENT_TYPES, webhookEndpointSchema, webhookReplayRangeSchema } from "~/schemas/webhooks";
+import { WEBHOOK_EVENT_TYPES, webhookEndpointSchema, webhookReplayRangeSchema, type WebhookEventType } from "~/schemas/webhooks";
 import * as endpoints from "~/services/webhooks/endpoints.server";
 import type { WebhookEndpointDetails, WebhookEndpointRow } from "~/services/webhooks/endpoints.server";
 import * as log from "~/services/webhooks/log.server";
@@ -70,7 +70,8 @@ const attemptPayload = (a: WebhookAttemptRow) => ({ attempted_at: a.attemptedAt,
 const deliveryPayload = (d: WebhookDeliveryRow) => ({
   id: d.id,
   event_id: d.eventId,
-  type: d.type,
+  // The column holds only the types the event writer emits (WEBHOOK_EVENT_TYPES).
+  type: d.type as WebhookEventType,
   occurred_at: d.occurredAt,
   state: d.state,
   attempts: d.attempts,
