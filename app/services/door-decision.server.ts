@@ -107,8 +107,11 @@ export async function loadScheduledOpen(db: Db, companyId: number): Promise<{ li
   };
 }
 
-/** Everything of one company a decision reads, loaded once per call (also what the phone's keys are built from). */
-export async function loadCompany(db: Db, companyId: number) {
+/**
+ * Everything of one company a decision reads, loaded once per call. `only`: one person's view, for the
+ * phone's calls, which need that person's keys and not every user and key of the company.
+ */
+export async function loadCompany(db: Db, companyId: number, only?: { userId: number }) {
   const s = schema;
   const [[company], [settings], dayRows, exceptionRows, [firstEntry], devices, members, groups, users, keys, zones] = await db.batch([
     ...scheduleQueries(db, companyId),
@@ -124,8 +127,11 @@ export async function loadCompany(db: Db, companyId: number) {
     db
       .select()
       .from(s.users)
-      .where(and(eq(s.users.companyId, companyId), isNull(s.users.deletedAt))),
-    db.select().from(s.ekeyAssignments).where(eq(s.ekeyAssignments.companyId, companyId)),
+      .where(and(eq(s.users.companyId, companyId), isNull(s.users.deletedAt), only && eq(s.users.id, only.userId))),
+    db
+      .select()
+      .from(s.ekeyAssignments)
+      .where(and(eq(s.ekeyAssignments.companyId, companyId), only && eq(s.ekeyAssignments.userId, only.userId))),
     db.select({ id: s.timeZones.id, name: s.timeZones.name }).from(s.timeZones),
   ]);
   const zone = new Map(zones.map((z) => [z.id, z.name]));

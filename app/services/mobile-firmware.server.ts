@@ -13,7 +13,7 @@ export type DoorFirmware = { id: number; name: string; installed: string | null;
 
 export async function myDoorsFirmware(db: Db, auth: Auth) {
   assertMobile(auth);
-  const [state, policy] = await Promise.all([loadCompany(db, auth.company.id), firmwarePolicy(db, auth)]);
+  const [state, policy] = await Promise.all([loadCompany(db, auth.company.id, { userId: auth.user.id }), firmwarePolicy(db, auth)]);
   const names = new Map(heldKeys(state, auth.user.id).flatMap((k) => k.doors.map((d) => [d.id, d.name] as const)));
   const rows = names.size ? await devicesReleases(db, auth, [...names.keys()]) : [];
   const doors: DoorFirmware[] = rows.flatMap((r) =>

@@ -179,7 +179,7 @@ export async function myKeys(
   verifiedAt?: number,
 ): Promise<{ keys: PhoneKey[]; settings: PhoneSettings; refreshBy: number }> {
   const installationId = assertMobile(auth);
-  const [state, settingsRow] = await Promise.all([loadCompany(db, auth.company.id), settingsOf(db, auth.company.id)]);
+  const [state, settingsRow] = await Promise.all([loadCompany(db, auth.company.id, { userId: auth.user.id }), settingsOf(db, auth.company.id)]);
   const settings = phoneSettings(settingsRow);
   if (settings.biometricRequired && verifiedAt === undefined) throw new ServiceError(403, BIO_MSG.required, { errorCode: "biometric-required" });
   const uv = verifiedAt === undefined ? {} : { uv: Math.floor(verifiedAt / 1000) };
