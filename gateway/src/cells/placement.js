@@ -10,7 +10,8 @@
 /**
  * @typedef {{where: 'elsewhere', cell: string, mqttUrl: string}
  *   | {where: 'here'} | {where: 'unknown'} | {where: 'busy'} | {where: 'unavailable'}} Placement
- *   here: the console places it in this cell, whose copy has not caught up yet
+ *   here: the console places it in this cell, whose copy has not caught up yet; or this copy has not yet
+ *   learned its own cell (the feed's `cell` record, on its first page), so it cannot tell: behind, either way
  */
 
 export const PLACEMENT_DEFAULTS = {
@@ -83,7 +84,10 @@ export class CellPlacement {
       return { where: 'unavailable' }
     }
     /** @type {Placement} */
-    const placement = !found ? { where: 'unknown' } : found.cell === this.ownCell() ? { where: 'here' } : { where: 'elsewhere', ...found }
+    const own = this.ownCell()
+    // A gateway that just started has no cell until its first feed page: a board of any cell waits for it,
+    // rather than be sent to the cell the console names, which may be this one.
+    const placement = !found ? { where: 'unknown' } : own === undefined || found.cell === own ? { where: 'here' } : { where: 'elsewhere', ...found }
     this.#remember(deviceId, placement)
     return placement
   }
