@@ -170,7 +170,13 @@ export async function deleteWebhookEndpoint(db: Db, auth: Auth, id: number, now:
 }
 
 /** A new secret; the current one keeps signing beside it for ROTATION_OVERLAP_MS, so receivers can switch. */
-export async function rotateWebhookSecret(db: Db, env: EndpointEnv, auth: Auth, id: number, now: number): Promise<{ secret: string; previousSecretUntil: number; message: string }> {
+export async function rotateWebhookSecret(
+  db: Db,
+  env: EndpointEnv,
+  auth: Auth,
+  id: number,
+  now: number,
+): Promise<{ secret: string; previousSecretUntil: number; message: string }> {
   assertCan(auth, MODULE, "modify");
   const row = await findWebhookEndpoint(db, auth, id);
   const { secret, sealed } = await newSealedSecret(env);
