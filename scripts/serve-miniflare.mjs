@@ -9,7 +9,9 @@
  * the one `wrangler dev --persist-to` keeps (its `v3/`). The Worker is wrangler's bundle
  * (scripts/console-bundle.mjs). Static assets are served without `public/_headers`' headers: `npm start` and a
  * deploy apply those. Miniflare runs no cron of its own: a test fires the Worker's `scheduled` with
- * `GET /cdn-cgi/handler/scheduled[?time=<epoch ms>]` (Miniflare's trigger, never part of a deploy), e.g.
+ * `GET /cdn-cgi/handler/scheduled[?time=<epoch ms>]` with the header `MF-Route-Override:
+ * keyless-access-console` (Miniflare's trigger, never part of a deploy; without the header it reaches the
+ * static-assets router, which has no cron), e.g.
  * to send webhook retries that fall due later (tests/e2e/webhooks.spec.ts).
  */
 import path from "node:path";
