@@ -37,10 +37,10 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
   { who: "acme", path: "/companyMailerSetting" },
   { who: "acme", path: "/apiKeys" },
   { who: "acme", path: "/addApiKey" },
-  // The demo data has no webhook endpoint: the list's empty state and the add form (the endpoint's own
-  // pages are walked by tests/e2e/webhooks.spec.ts, which runs axe on them).
   { who: "acme", path: "/webhooks" },
   { who: "acme", path: "/addWebhook" },
+  { who: "acme", path: "/modifyWebhook", via: { list: "/webhooks", hrefPrefix: "/modifyWebhook?id=" } },
+  { who: "acme", path: "/webhookDeliveries", via: { list: "/webhooks", hrefPrefix: "/webhookDeliveries?id=" } },
   { who: "acme", path: "/scheduleOpen" },
   { who: "acme", path: "/setFobProgrammers" },
   { who: "acme", path: "/role" },
