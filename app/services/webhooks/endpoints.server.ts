@@ -67,7 +67,9 @@ export async function listWebhookEndpoints(
   assertCan(auth, MODULE);
   const key = opts.sort && opts.sort.key in WEBHOOK_ENDPOINT_SORTS ? (opts.sort.key as keyof typeof WEBHOOK_ENDPOINT_SORTS) : "createdAt";
   const dir = opts.sort?.desc === false ? asc : desc;
-  const lastDeliveryState = sql<WebhookEndpointListRow["lastDeliveryState"]>`(select ${wd.state} from ${wd} where ${wd.endpointId} = ${ep.id} order by ${wd.id} desc limit 1)`;
+  // Spelt out with an alias: a one-table select renders its columns unqualified, so `${ep.id}` here would
+  // read the subquery's own id.
+  const lastDeliveryState = sql<WebhookEndpointListRow["lastDeliveryState"]>`(select d.state from ${wd} d where d.endpoint_id = ${ep}."id" order by d.id desc limit 1)`;
   const base = db
     .select({ ...getTableColumns(ep), lastDeliveryState })
     .from(ep)
