@@ -12,7 +12,8 @@ import { adminApi, expect, test, unique } from "./fixtures";
  * test consoles serve; the sweep takes the cron's instant), so the fourth attempt is delivered. The
  * receiver's requests are verified here with the `standardwebhooks` package and counted by webhook-id.
  * Then a replay from the log, the secret shown again, a rotation (both secrets sign for 24 h) and a
- * replay of a time range signed by both.
+ * replay of a time range signed by both. A short Spanish run at 390 px walks the same screens and
+ * dialogs without a receiver (the endpoint is disabled from the start).
  */
 type Received = { headers: Record<string, string>; body: string; answered: number };
 
@@ -144,4 +145,35 @@ test("webhooks: a failing receiver gets the event retried and delivered once by 
   } finally {
     server.close();
   }
+});
+
+test("webhooks in Spanish at 390 px: add a disabled endpoint, see its secret once, rotate it, delete it", async ({ page, loginAs }) => {
+  const url = `https://hooks.example/e2e-${unique()}`;
+  await page.setViewportSize({ width: 390, height: 844 });
+  await loginAs("acme", "es");
+  await page.goto("/webhooks");
+  await page.getByRole("link", { name: "Añadir endpoint" }).click();
+  await page.getByRole("textbox", { name: "URL" }).fill(url);
+  await page.getByRole("checkbox", { name: "Seleccionar todos" }).check();
+  await expect(page.getByRole("checkbox", { name: "Alerta disparada" })).toBeChecked();
+  // Off from the start: nothing is ever sent to this address.
+  await page.getByRole("switch", { name: "Enviar eventos a este endpoint" }).click();
+  await page.getByRole("button", { name: "Crear endpoint" }).click();
+  await expect(page.getByText("Copie ahora el secreto de firma")).toBeVisible();
+  const secret = (await page.getByTestId("webhook-secret").textContent())!.trim();
+
+  await page.getByRole("link", { name: "Registro de entregas" }).click();
+  await expect(page.getByText("Aún no se ha enviado nada a este endpoint")).toBeVisible();
+  await page.getByRole("link", { name: "Editar" }).click();
+  await expect(page.getByRole("switch", { name: "Enviar eventos a este endpoint" })).not.toBeChecked();
+  await page.getByRole("button", { name: "Rotar secreto" }).click();
+  await expect(page.getByRole("alertdialog")).toContainText("Durante 24 horas");
+  await page.getByRole("alertdialog").getByRole("button", { name: "Rotar" }).click();
+  await expect(page.getByText("Secreto de firma rotado")).toBeVisible();
+  await expect(page.getByTestId("webhook-secret")).not.toHaveText(secret);
+
+  await page.getByRole("button", { name: "Eliminar endpoint" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Eliminar" }).click();
+  await expect(page.getByText("Webhook eliminado", { exact: true })).toBeVisible();
+  await expect(page.getByText(url)).toHaveCount(0);
 });
