@@ -8,7 +8,11 @@
  * The bindings are wrangler.toml's with `.dev.vars` and the `--var`s on top; the state directory is
  * the one `wrangler dev --persist-to` keeps (its `v3/`). The Worker is wrangler's bundle
  * (scripts/console-bundle.mjs). Static assets are served without `public/_headers`' headers: `npm start` and a
- * deploy apply those.
+ * deploy apply those. Miniflare runs no cron of its own: a test fires the Worker's `scheduled` with
+ * `GET /cdn-cgi/handler/scheduled[?time=<epoch ms>]` with the header `MF-Route-Override:
+ * keyless-access-console` (Miniflare's trigger, never part of a deploy; without the header it reaches the
+ * static-assets router, which has no cron), e.g.
+ * to send webhook retries that fall due later (tests/e2e/webhooks.spec.ts).
  */
 import path from "node:path";
 import { Miniflare } from "miniflare";
@@ -21,6 +25,7 @@ const mf = new Miniflare({
   host: "127.0.0.1",
   port: Number(port),
   defaultPersistRoot: path.resolve(stateDir, "v3"),
+  unsafeTriggerHandlers: true,
   workers: [consoleWorkerOptions("keyless-access-console", vars)],
 });
 await mf.ready;

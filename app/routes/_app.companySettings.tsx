@@ -50,6 +50,9 @@ export default function CompanySettings() {
             <LinkButton variant="outline" to="/apiKeys">
               {t("apiKeys")}
             </LinkButton>
+            <LinkButton variant="outline" to="/webhooks">
+              {t("webhooks")}
+            </LinkButton>
             {directorySync && (
               <LinkButton variant="outline" to="/directorySync">
                 {t("directorySync")}

@@ -45,6 +45,7 @@ export const WEBHOOK_MSG = {
   range: "The range's end must be after its start",
   rangeTooLong: "A replay covers at most 30 days",
   tooMany: "A company has at most 20 webhook endpoints",
+  dateTime: "Enter a date and time",
 } as const;
 
 const url = z
@@ -79,3 +80,11 @@ export const webhookReplayRangeSchema = z
   .object({ from: z.coerce.number().int().nonnegative(), to: z.coerce.number().int().positive() })
   .refine((r) => r.to > r.from, { message: WEBHOOK_MSG.range, path: ["to"] })
   .refine((r) => r.to - r.from <= 30 * 86_400_000, { message: WEBHOOK_MSG.rangeTooLong, path: ["to"] });
+
+/** The console's replay dialog: local date and times (`YYYY-MM-DDTHH:MM`) in the company's zone; the page turns them into instants. */
+const localDateTime = z.string({ required_error: WEBHOOK_MSG.dateTime }).regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, WEBHOOK_MSG.dateTime);
+export const webhookReplayFormSchema = z.object({ from: localDateTime, to: localDateTime });
+
+/** The delivery log's status filter. */
+export const WEBHOOK_DELIVERY_FILTER = ["pending", "delivered", "dead"] as const;
+export const deliveryStateOf = (v: string | null) => WEBHOOK_DELIVERY_FILTER.find((s) => s === v);

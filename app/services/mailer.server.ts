@@ -9,7 +9,7 @@ import { eq, isNull } from "drizzle-orm";
 import { mailerFormSchema } from "~/schemas/mailer";
 import { findVisibleCompany } from "~/services/companies.server";
 import { buildMessage, InvalidAddressError, parseMailbox } from "~/services/mail/message.server";
-import { MailerSecretMissing, openPassword, sealPassword, type SecretEnv } from "~/services/mail/secret.server";
+import { AtRestKeyMissing, openSecret, sealSecret, type AtRestEnv } from "~/utils/at-rest.server";
 import { sendMail, SmtpError } from "~/services/mail/smtp.server";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
@@ -70,7 +70,7 @@ export async function getMailerConfig(db: Db, auth: Auth, companyId?: number | n
   };
 }
 
-export async function modifyMailerConfig(db: Db, env: SecretEnv, auth: Auth, input: { company_id?: unknown } & Record<string, unknown>, now: number): Promise<{ message: string }> {
+export async function modifyMailerConfig(db: Db, env: AtRestEnv, auth: Auth, input: { company_id?: unknown } & Record<string, unknown>, now: number): Promise<{ message: string }> {
   assertCan(auth, MODULES, "modify");
   const t = await resolveTarget(db, auth, input.company_id ? Number(input.company_id) : null);
   const r = mailerFormSchema.safeParse(input);
@@ -81,9 +81,9 @@ export async function modifyMailerConfig(db: Db, env: SecretEnv, auth: Auth, inp
   }
   let sealed: string;
   try {
-    sealed = await sealPassword(env, r.data.user_password);
+    sealed = await sealSecret(env, r.data.user_password);
   } catch (e) {
-    if (e instanceof MailerSecretMissing) throw new ServiceError(422, e.message);
+    if (e instanceof AtRestKeyMissing) throw new ServiceError(422, e.message);
     throw e;
   }
   const values = { hostName: r.data.host_name, port: r.data.port_name, userName: r.data.user_name, userPassword: sealed, updatedAt: now };
@@ -104,7 +104,7 @@ export async function modifyMailerConfig(db: Db, env: SecretEnv, auth: Auth, inp
 /** Sends a test mail to `to` (default: the caller) with the saved mailer; a failure names its SMTP stage. */
 export async function sendTestMail(
   db: Db,
-  env: SecretEnv & { MAIL_FROM?: string },
+  env: AtRestEnv & { MAIL_FROM?: string },
   auth: Auth,
   input: { company_id?: number | null; to?: string },
   now: number,
@@ -126,7 +126,7 @@ export async function sendTestMail(
       messageId: `test-${now}@${domain}`,
     });
     await sendMail(
-      { host: row.hostName, port: row.port, user: row.userName, password: await openPassword(env, row.userPassword), heloName: domain, timeoutMs: 10_000 },
+      { host: row.hostName, port: row.port, user: row.userName, password: await openSecret(env, row.userPassword), heloName: domain, timeoutMs: 10_000 },
       { from: from.address, to, data },
     );
   } catch (e) {

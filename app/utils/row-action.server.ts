@@ -9,11 +9,25 @@ export const rowSchema = z.object({ id: z.coerce.number({ invalid_type_error: "i
 /**
  * A row's action (delete, activate, accept…), the form path for a button without fields: the post
  * parsed with the row schema, the change run, then back to the same page with a toast, translated in
- * `ns`, saying what happened or why not. `run` returns the service's success message.
+ * `ns`, saying what happened or why not. `run` returns the service's success message, and where to go
+ * when not back (`to`). `formData`: the post, when the action read it first (to pick by its intent).
  */
-export async function rowAction<S extends ZodTypeAny>(request: Request, context: AppLoadContext, ns: string, schema: S, run: (value: z.output<S>) => Promise<string>) {
+export async function rowAction<S extends ZodTypeAny>(
+  request: Request,
+  context: AppLoadContext,
+  ns: string,
+  schema: S,
+  run: (value: z.output<S>) => Promise<string | { message: string; to: string }>,
+  formData?: FormData,
+) {
   const page = { request, context };
-  return formAction(request, schema, async (value) => redirectWithMessage(page, { ns, message: await run(value) }), {
-    onRefusal: (message) => redirectWithMessage(page, { ns, message, type: "error" }),
-  });
+  return formAction(
+    request,
+    schema,
+    async (value) => {
+      const r = await run(value);
+      return redirectWithMessage(page, typeof r === "string" ? { ns, message: r } : { ns, ...r });
+    },
+    { formData, onRefusal: (message) => redirectWithMessage(page, { ns, message, type: "error" }) },
+  );
 }

@@ -24,8 +24,18 @@ function offsetAt(ms: number, tz: string): number {
 
 /** The instant local day `day` (YYYY-MM-DD) starts in `tz`, or the day `plusDays` after it. */
 export function localDayStart(day: string, tz: string, plusDays = 0): number {
-  const wall = Date.parse(`${day}T00:00:00Z`) + plusDays * 86_400_000;
+  return instantOfWall(Date.parse(`${day}T00:00:00Z`) + plusDays * 86_400_000, tz);
+}
+
+/** The instant of a local date and time (`YYYY-MM-DDTHH:MM`) in `tz`. */
+export const localDateTimeInstant = (dateTime: string, tz: string): number => instantOfWall(Date.parse(`${dateTime}:00Z`), tz);
+
+/** `wall`: the local time read as if it were UTC. */
+function instantOfWall(wall: number, tz: string): number {
   // Twice: the offset at the guess can differ from the one at the answer across a DST change.
   const first = wall - offsetAt(wall, tz);
   return wall - offsetAt(first, tz);
 }
+
+/** `ms` as a local date and time (`YYYY-MM-DDTHH:MM`) in `tz`, for a datetime-local input. */
+export const localDateTimeOf = (ms: number, tz: string): string => new Date(Math.floor(ms / 60_000) * 60_000 + offsetAt(ms, tz)).toISOString().slice(0, 16);

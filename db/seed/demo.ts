@@ -703,6 +703,22 @@ export async function seedDemo(db: Db, { now, smtpPort = DEMO_SMTP_PORT }: { now
     ]),
   );
   add(chunkedInserts(db, schema.mailerConfigs, [{ companyId: null, hostName: "127.0.0.1", port: smtpPort, userName: "console", userPassword: "local-only" }]));
+  // A webhook endpoint of ACME's, disabled (nothing is ever sent to it), so its pages have a record to show.
+  // Its secret is stored plain, as rows from before encryption are; the console seals the ones it makes.
+  add(
+    chunkedInserts(db, schema.webhookEndpoints, [
+      {
+        companyId: C.ACME,
+        url: "https://hooks.acme.example/keyless",
+        description: "Demo receiver (disabled)",
+        eventTypes: JSON.stringify(["access.denied", "door.forced_open", "alert.fired"]),
+        enabled: false,
+        secret: "whsec_ZGVtby1vbmx5LXdlYmhvb2stc2VjcmV0LWFjbWUtMDE=",
+        createdAt: now - 86_400_000,
+        updatedAt: now - 86_400_000,
+      },
+    ]),
+  );
 
   await runBatches(db, statements);
   return true;

@@ -150,6 +150,7 @@ describe("delivery", () => {
     await addUser();
     await wake();
     const [first] = await receivedAtLeast("replay", 1);
+    await attemptsRecorded(id, 1);
     const [delivery] = (await api(acme, "GET", `${BASE}/${id}/deliveries`)).body.payload.rows;
     expect(delivery.state).toBe("delivered");
 
@@ -180,12 +181,38 @@ describe("delivery", () => {
       .values({ companyId: ACME, endpointId: id, eventId: "msg_inflight_test", nextAttemptAt: workerNow(), updatedAt: workerNow() - 1_000 })
       .returning();
     await db().update(schema.webhookEndpoints).set({ enabled: true }).where(eq(schema.webhookEndpoints.id, id));
-    const inFlight = attemptDelivery(db(), d.id, workerNow());
+    const inFlight = attemptDelivery(db(), env, d.id, workerNow());
     await receivedAtLeast("inflight", 1); // the receiver holds its answer for 700 ms
     expect((await api(acme, "POST", `${BASE}/${id}/deliveries/${d.id}/replay`)).status).toBe(200);
     expect((await inFlight).outcome).toBe("delivered");
     const [after] = await db().select().from(schema.webhookDeliveries).where(eq(schema.webhookDeliveries.id, d.id));
     expect(after).toMatchObject({ state: "pending", attempts: 0 });
+  });
+
+  it("keeps signing secrets encrypted at rest; signatures verify, and a row stored before encryption still signs", async () => {
+    const { id, secret } = await addEndpoint("sealed", ["user.created"]);
+    const stored = async () => (await db().select().from(schema.webhookEndpoints).where(eq(schema.webhookEndpoints.id, id)))[0];
+    const row = await stored();
+    expect(row.secret).toMatch(/^enc:v1:/);
+    expect(row.secret).not.toContain(secret.slice("whsec_".length));
+    expect((await api(acme, "GET", `${BASE}/${id}`)).body.payload.secret).toBe(secret);
+    await addUser();
+    await wake();
+    const [m] = await receivedAtLeast("sealed", 1);
+    verify(secret, m);
+    // A rotation seals the new secret and keeps the old one sealed beside it.
+    const fresh = (await api(acme, "POST", `${BASE}/${id}/rotateSecret`)).body.payload.secret as string;
+    const rotated = await stored();
+    expect([rotated.secret, rotated.previousSecret].every((s) => s?.startsWith("enc:v1:"))).toBe(true);
+    expect(rotated.previousSecret).toBe(row.secret);
+    expect(rotated.secret).not.toContain(fresh.slice("whsec_".length));
+    // A row written before secrets were sealed (plain text) still signs.
+    const plain = "whsec_" + btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
+    await db().update(schema.webhookEndpoints).set({ secret: plain, previousSecret: null }).where(eq(schema.webhookEndpoints.id, id));
+    const [delivery] = (await api(acme, "GET", `${BASE}/${id}/deliveries`)).body.payload.rows;
+    await db().update(schema.webhookDeliveries).set({ state: "pending" }).where(eq(schema.webhookDeliveries.id, delivery.id));
+    await attemptDelivery(db(), env, delivery.id, workerNow());
+    verify(plain, (await received("sealed")).at(-1)!);
   });
 
   it("signs with both secrets during a rotation, and with the new one alone after it", async () => {
@@ -207,7 +234,7 @@ describe("delivery", () => {
       .where(eq(schema.webhookEndpoints.id, id));
     const [delivery] = (await api(acme, "GET", `${BASE}/${id}/deliveries`)).body.payload.rows;
     await db().update(schema.webhookDeliveries).set({ state: "pending" }).where(eq(schema.webhookDeliveries.id, delivery.id));
-    await attemptDelivery(db(), delivery.id, workerNow());
+    await attemptDelivery(db(), env, delivery.id, workerNow());
     const late = (await received("rotate")).at(-1)!;
     expect(late.headers["webhook-signature"].split(" ")).toHaveLength(1);
     verify(fresh, late);
@@ -227,7 +254,7 @@ describe("delivery", () => {
     // Each retry at the instant it is due, by the injected clock.
     for (let n = 2; n <= RETRY_AFTER_MS.length + 1; n++) {
       const at = d.nextAttemptAt;
-      expect((await attemptDelivery(db(), d.id, at)).outcome).toBe(n <= RETRY_AFTER_MS.length ? "retry" : "dead");
+      expect((await attemptDelivery(db(), env, d.id, at)).outcome).toBe(n <= RETRY_AFTER_MS.length ? "retry" : "dead");
       d = await row();
       if (n <= RETRY_AFTER_MS.length) expect(d.nextAttemptAt - at).toBe(RETRY_AFTER_MS[n - 1]);
     }
@@ -236,13 +263,13 @@ describe("delivery", () => {
     expect(await received("down")).toHaveLength(RETRY_AFTER_MS.length + 1);
     // A dead delivery is not sent again by the sweep.
     await sweepWebhooks(db(), env.WEBHOOKS_QUEUE, d.updatedAt + 86_400_000);
-    expect((await attemptDelivery(db(), d.id, d.updatedAt + 86_400_000)).outcome).toBe("skipped");
+    expect((await attemptDelivery(db(), env, d.id, d.updatedAt + 86_400_000)).outcome).toBe("skipped");
 
     // Still failing five days after its first failure: replayed, the next failure disables it.
     const ep = (await db().select().from(schema.webhookEndpoints).where(eq(schema.webhookEndpoints.id, id)))[0];
     expect(ep.failingSince).toBe(start);
     await db().update(schema.webhookDeliveries).set({ state: "pending", attempts: 0 }).where(eq(schema.webhookDeliveries.id, d.id));
-    await attemptDelivery(db(), d.id, start + DISABLE_AFTER_MS + 1);
+    await attemptDelivery(db(), env, d.id, start + DISABLE_AFTER_MS + 1);
     const after = (await db().select().from(schema.webhookEndpoints).where(eq(schema.webhookEndpoints.id, id)))[0];
     expect(after.enabled).toBe(false);
     expect(after.disabledReason).toMatch(/^failing since /);
@@ -253,7 +280,7 @@ describe("delivery", () => {
     expect(mails.map((m) => m.toAddress)).toContain("admin@acme.example");
     expect(mails[0].subject).toBe("Webhook disabled: its endpoint is not answering");
     // Disabled: nothing more is attempted.
-    expect((await attemptDelivery(db(), d.id, start + DISABLE_AFTER_MS + 2)).outcome).toBe("skipped");
+    expect((await attemptDelivery(db(), env, d.id, start + DISABLE_AFTER_MS + 2)).outcome).toBe("skipped");
   });
 
   it("times out an attempt that gets no answer in time", async () => {
@@ -264,7 +291,7 @@ describe("delivery", () => {
       .values({ id: "msg_timeout_test", companyId: ACME, type: "user.created", source: "test:timeout", occurredAt: workerNow(), dataJson: "{}" });
     const [d] = await db().insert(schema.webhookDeliveries).values({ companyId: ACME, endpointId: id, eventId: "msg_timeout_test", nextAttemptAt: workerNow() }).returning();
     await db().update(schema.webhookEndpoints).set({ enabled: true }).where(eq(schema.webhookEndpoints.id, id));
-    const r = await attemptDelivery(db(), d.id, workerNow(), { timeoutMs: 200 });
+    const r = await attemptDelivery(db(), env, d.id, workerNow(), { timeoutMs: 200 });
     expect(r).toEqual({ outcome: "retry", status: null });
     const [attempt] = await db().select().from(schema.webhookAttempts).where(eq(schema.webhookAttempts.deliveryId, d.id));
     expect(attempt.error).toBe("no answer within 200 ms");

@@ -118,13 +118,13 @@ export const webhookEndpoints = [
     path: "/webhooks/endpoints",
     tag,
     summary:
-      "Adds an endpoint ('Webhook Endpoint Created'): url (https; http only outside production), description, event_types, enabled (default true). Answers its id and signing secret. 400 with field errors; 422 past 20 endpoints.",
+      "Adds an endpoint ('Webhook Endpoint Created'): url (https; http only outside production), description, event_types, enabled (default true). Answers its id and signing secret (stored encrypted). 400 with field errors; 422 past 20 endpoints, or in production when the MAILER_SECRET key is not set.",
     auth: "token",
     permission: { modules: MODULE, action: "add" },
     body,
     response: message.extend({ payload: z.object({ id: z.number(), secret: z.string() }) }),
     async handler({ db, auth, body, now, env }) {
-      const r = await withWireFields(WIRE, () => endpoints.addWebhookEndpoint(db, auth, body, now, endpoints.urlRuleOf(env)));
+      const r = await withWireFields(WIRE, () => endpoints.addWebhookEndpoint(db, env, auth, body, now));
       return { message: r.message, payload: { id: r.id, secret: r.secret } };
     },
   }),
@@ -136,8 +136,8 @@ export const webhookEndpoints = [
     auth: "token",
     permission: { modules: MODULE },
     response: z.object({ payload: detailsShape }),
-    async handler({ db, auth, params, now }) {
-      const d: WebhookEndpointDetails = await endpoints.getWebhookEndpoint(db, auth, id(params.id), now);
+    async handler({ db, auth, params, now, env }) {
+      const d: WebhookEndpointDetails = await endpoints.getWebhookEndpoint(db, env, auth, id(params.id), now);
       return { payload: { ...endpointPayload(d), secret: d.secret, previous_secret_until: d.previousSecretUntil } };
     },
   }),
@@ -151,7 +151,7 @@ export const webhookEndpoints = [
     body,
     response: message,
     async handler({ db, auth, params, body, now, env }) {
-      return await withWireFields(WIRE, () => endpoints.modifyWebhookEndpoint(db, auth, id(params.id), body, now, endpoints.urlRuleOf(env)));
+      return await withWireFields(WIRE, () => endpoints.modifyWebhookEndpoint(db, env, auth, id(params.id), body, now));
     },
   }),
   endpoint({
@@ -175,8 +175,8 @@ export const webhookEndpoints = [
     auth: "token",
     permission: { modules: MODULE, action: "modify" },
     response: message.extend({ payload: z.object({ secret: z.string(), previous_secret_until: z.number() }) }),
-    async handler({ db, auth, params, now }) {
-      const r = await endpoints.rotateWebhookSecret(db, auth, id(params.id), now);
+    async handler({ db, auth, params, now, env }) {
+      const r = await endpoints.rotateWebhookSecret(db, env, auth, id(params.id), now);
       return { message: r.message, payload: { secret: r.secret, previous_secret_until: r.previousSecretUntil } };
     },
   }),

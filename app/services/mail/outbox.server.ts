@@ -4,9 +4,9 @@
  * which also retries failures with a backoff.
  */
 import { and, asc, eq, gte, inArray, isNotNull, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { openSecret } from "../../utils/at-rest.server";
 import { dbFromEnv, nowMs, schema, type Db } from "../../utils/db.server";
 import { assertAddress, buildMessage, InvalidAddressError, parseMailbox } from "./message.server";
-import { openPassword } from "./secret.server";
 import { sendMail, SmtpError, type SmtpServer } from "./smtp.server";
 
 export type MailEnv = { DB: D1Database; MAIL_FROM?: string; MAILER_SECRET?: string; ENVIRONMENT?: string };
@@ -87,7 +87,7 @@ export async function drainOutbox(env: MailEnv, { limit = 20, now = nowMs() } = 
             host: m.hostName,
             port: m.port,
             user: m.userName,
-            password: await openPassword(env, m.userPassword),
+            password: await openSecret(env, m.userPassword),
             heloName: domain,
           })),
         );

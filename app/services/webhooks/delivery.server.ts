@@ -9,6 +9,7 @@
  */
 import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { activityInsertWhen } from "~/utils/activity-insert.server";
+import type { AtRestEnv } from "~/utils/at-rest.server";
 import { schema, type Db } from "~/utils/db.server";
 import { signingSecrets } from "./endpoints.server";
 import { envelopeOf } from "./event-payloads";
@@ -31,7 +32,6 @@ const EXCERPT = 500;
 const DEFAULT_TIMEOUT_MS = 10_000;
 
 export type WebhookMessage = { wake: true } | { delivery: number };
-export type WebhookEnv = { DB: D1Database; WEBHOOKS_QUEUE: Queue; WEBHOOK_TIMEOUT_MS?: string };
 
 /** After something wrote deliveries: a message wakes the consumer, which sweeps. */
 export async function wakeWebhooks(env: { WEBHOOKS_QUEUE: Queue }) {
@@ -73,7 +73,7 @@ export type AttemptResult = { outcome: "delivered" | "retry" | "dead" | "skipped
  * new state and the endpoint's failure streak in one batch. A delivery already delivered (a duplicate
  * message) or of a disabled endpoint is left alone.
  */
-export async function attemptDelivery(db: Db, deliveryId: number, now: number, opts: { timeoutMs?: number } = {}): Promise<AttemptResult> {
+export async function attemptDelivery(db: Db, env: AtRestEnv, deliveryId: number, now: number, opts: { timeoutMs?: number } = {}): Promise<AttemptResult> {
   const [row] = await db
     .select({ delivery: wd, event: ev, endpoint: ep })
     .from(wd)
@@ -83,7 +83,7 @@ export async function attemptDelivery(db: Db, deliveryId: number, now: number, o
   if (!row || row.delivery.state !== "pending" || !row.endpoint.enabled) return { outcome: "skipped", status: null };
   const { delivery, event, endpoint } = row;
   const body = JSON.stringify(envelopeOf(event));
-  const headers = await signedHeaders(event.id, now, body, signingSecrets(endpoint, now));
+  const headers = await signedHeaders(event.id, now, body, await signingSecrets(env, endpoint, now));
   const started = Date.now();
   let status: number | null = null;
   let excerpt = "";
