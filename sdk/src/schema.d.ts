@@ -16421,7 +16421,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Adds an endpoint ('Webhook Endpoint Created'): url (https; http only outside production), description, event_types, enabled (default true). Answers its id and signing secret. 400 with field errors; 422 past 20 endpoints. */
+        /** Adds an endpoint ('Webhook Endpoint Created'): url (https; http only outside production), description, event_types, enabled (default true). Answers its id and signing secret (stored encrypted). 400 with field errors; 422 past 20 endpoints, or in production when the MAILER_SECRET key is not set. */
         post: {
             parameters: {
                 query?: never;
