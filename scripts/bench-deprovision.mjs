@@ -187,7 +187,10 @@ try {
         }),
       );
       const run = runs[viaScim ? "scim" : "admin"];
-      for (const t of times) (run.online.push(t.online), run.offline.push(t.offline));
+      for (const t of times) {
+        run.online.push(t.online);
+        run.offline.push(t.offline);
+      }
     }
     console.log(`  ${Math.min(done + AT_ONCE, TRIES)} tries; load ${load()}`);
   }
