@@ -232,7 +232,7 @@ async function endWhere(db: Db, now: number, where: SQL, by: string | null, user
             name: "Lockdown Ended",
             createdByUserId: userId,
             summary: `${r.mode === "evacuation" ? "Evacuation" : "Lockdown"} ${r.planName} ended ${by == null ? "automatically" : `by ${by}`}`,
-            details: { epoch: r.epoch + 1, automatic: by == null },
+            details: { epoch: r.epoch + 1, mode: r.mode, automatic: by == null },
             at,
           },
           sql`exists (select 1 from ${l} where ${still})`,
