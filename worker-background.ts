@@ -7,6 +7,7 @@ import { drainActivityOutbox } from "./app/services/activity-outbox.server";
 import { flushDigests } from "./app/services/alert-engine.server";
 import { core } from "./app/core.server";
 import { settleExpired } from "./app/services/device-commands.server";
+import { endExpiredLockdowns } from "./app/services/lockdown.server";
 import { pruneFeed } from "./app/services/gateway-feed.server";
 import { drainOutbox } from "./app/services/mail/outbox.server";
 import { drainTexts } from "./app/services/sms/text-outbox.server";
@@ -52,6 +53,7 @@ export const background = {
     ctx.waitUntil(pruneFeed(db, now));
     ctx.waitUntil(purgeSignInLeftovers(db, now));
     ctx.waitUntil(settleExpired(db, now));
+    ctx.waitUntil(endExpiredLockdowns(db, now));
     // The sweep sends what is due at the cron's own instant (never earlier than now). A local runner can
     // fire the cron at a later instant (Miniflare's /cdn-cgi/handler/scheduled?time=, end-to-end consoles
     // only), so a test sees the back-off's later retries without waiting for them; the tasks above delete

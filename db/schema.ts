@@ -1278,3 +1278,54 @@ export const scimGroupDeviceGroups = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.scimGroupId, t.deviceGroupId] })],
 );
+
+/** A company's lockdown and evacuation plans (migration 0050, decision 0083). Id lists are JSON arrays. */
+export const lockdownPlans = sqliteTable(
+  "lockdown_plans",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    companyId: integer("company_id").notNull(),
+    name: text("name").notNull(),
+    mode: text("mode", { enum: ["lockdown", "evacuation"] }).notNull(),
+    scope: text("scope", { enum: ["company", "groups", "doors"] }).notNull(),
+    scopeIds: text("scope_ids").notNull().default("[]"),
+    exemptUserIds: text("exempt_user_ids").notNull().default("[]"),
+    exemptRoleIds: text("exempt_role_ids").notNull().default("[]"),
+    durationMinutes: integer("duration_minutes"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    deletedAt: integer("deleted_at"),
+  },
+  (t) => [index("lockdown_plans_company_idx").on(t.companyId, t.deletedAt, t.name)],
+);
+
+/** A company's lockdown state: the plan as started, who started it, and the epoch boards compare. */
+export const companyLockdowns = sqliteTable(
+  "company_lockdowns",
+  {
+    companyId: integer("company_id").primaryKey(),
+    epoch: integer("epoch").notNull().default(0),
+    planId: integer("plan_id"),
+    planName: text("plan_name").notNull().default(""),
+    mode: text("mode", { enum: ["lockdown", "evacuation"] })
+      .notNull()
+      .default("lockdown"),
+    scope: text("scope", { enum: ["company", "groups", "doors"] })
+      .notNull()
+      .default("company"),
+    scopeIds: text("scope_ids").notNull().default("[]"),
+    exemptUserIds: text("exempt_user_ids").notNull().default("[]"),
+    exemptRoleIds: text("exempt_role_ids").notNull().default("[]"),
+    startedByUserId: integer("started_by_user_id"),
+    startedByName: text("started_by_name").notNull().default(""),
+    startedAt: integer("started_at"),
+    endsAt: integer("ends_at"),
+    endedAt: integer("ended_at"),
+    endedByName: text("ended_by_name"),
+  },
+  (t) => [
+    index("company_lockdowns_ends_idx")
+      .on(t.endsAt)
+      .where(sql`ended_at IS NULL`),
+  ],
+);

@@ -24,6 +24,7 @@ import { mailerEndpoints } from "./endpoints/mailer.server";
 import { mobileEndpoints as phoneCalls } from "./endpoints/mobile.server";
 import { otaEndpoints } from "./endpoints/ota.server";
 import { referenceEndpoints } from "./endpoints/reference.server";
+import { lockdownEndpoints } from "./endpoints/lockdown.server";
 import { roleEndpoints } from "./endpoints/roles.server";
 import { settingsEndpoints } from "./endpoints/settings.server";
 import { mobileSupportEndpoints, supportEndpoints } from "./endpoints/support.server";
@@ -57,6 +58,7 @@ export const adminEndpoints: readonly Endpoint[] = [
   ...deviceCommandEndpoints,
   ...webhookEndpoints,
   ...doorAlarmEndpoints,
+  ...lockdownEndpoints,
   ...directoryEndpoints,
   ...apiKeyEndpoints,
 ];

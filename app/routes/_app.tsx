@@ -1,14 +1,19 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Outlet, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { BusyMain } from "~/components/loading-overlay";
+import { LockdownBanner } from "~/components/lockdown/lockdown-banner";
 import { AppHeader } from "~/components/shell/app-header";
 import { ErrorNotice } from "~/components/shell/error-notice";
 import { IdleGuard } from "~/components/shell/idle-guard";
+import { lockdownBanner } from "~/services/lockdown.server";
+import { getDb, nowMs } from "~/utils/db.server";
 import { loadShell, type ShellData } from "~/utils/shell.server";
 
 /** The signed-in shell: header, menus and idle protection around every console page. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return loadShell(request, context);
+  const shell = await loadShell(request, context);
+  // The lockdown banner: one read by primary key (company_lockdowns), on every page.
+  return { ...shell, lockdown: await lockdownBanner(getDb(context), shell.company.id, nowMs()) };
 }
 
 export default function AppShell() {
@@ -16,6 +21,7 @@ export default function AppShell() {
   return (
     <div className="flex min-h-screen flex-col">
       <AppHeader data={data} />
+      {data.lockdown && <LockdownBanner lockdown={data.lockdown} timeZone={data.company.zone} />}
       <BusyMain className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 sm:px-6">
         <Outlet />
       </BusyMain>

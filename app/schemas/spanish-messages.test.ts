@@ -35,6 +35,7 @@ const SCHEMA_NS: Record<string, string[]> = {
   "device-lifecycle": ["lifecycle"],
   "device-types": ["deviceTypes"],
   "door-alarms": ["alarms"],
+  lockdown: ["lockdown"],
   directory: ["directory"],
   // No console screen yet: the admin API answers in English; the texts are ready for the screen.
   webhooks: ["webhooks"],

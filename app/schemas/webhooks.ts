@@ -25,6 +25,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "key.changed",
   "key.removed",
   "alert.fired",
+  "lockdown.started",
+  "lockdown.ended",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

@@ -9,6 +9,8 @@
  * "Command Failed" activity in the same batch.
  */
 import { and, desc, eq, gt, inArray, lte, sql, type SQL } from "drizzle-orm";
+import { LOCKDOWN_MSG } from "~/schemas/lockdown";
+import { doorLockedDown } from "./lockdown.server";
 import { COMMAND_MSG, commandIdSchema, unlockSchema } from "~/schemas/device-commands";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
@@ -79,6 +81,8 @@ export async function requestUnlock(db: Db, auth: Auth, input: unknown, now: num
   const { id } = parseInput(unlockSchema, input);
   const device = await findDevice(db, auth, id);
   if (device.status !== "configured") throw new ServiceError(409, COMMAND_MSG.notConfigured);
+  // A door in a lockdown's scope stays shut, whoever asks (issue 31); evacuation doors are open already.
+  if (await doorLockedDown(db, auth.company.id, id, now)) throw new ServiceError(409, LOCKDOWN_MSG.unlockRefused);
   await settleExpired(db, now, eq(c.deviceId, id));
   const [open] = await db
     .select({ id: c.id })

@@ -8,6 +8,9 @@
  *   4. the credential names a user of the door's company (a user id, a phone bound to the user, or a
  *      fob given with one of the user's keys), else it is unknown;
  *   5. a deactivated user is refused;
+ *   L. a lockdown or evacuation in force whose scope covers the door (decision 0083, `lockdownAt`):
+ *      evacuation opens for any credential once the door and company are in service (after 3);
+ *      lockdown refuses a user who is not exempt (after 5) with code `lockdown`;
  *   6. the core decides over the user's keys for the door: e-keys on it and keys of its live groups;
  *      a fob counts only the keys it was given with.
  * The gateway applies the same rules to its copy (gateway/src/access/decide.js), and
@@ -19,13 +22,24 @@ import { DEACTIVATED } from "~/schemas/device-groups";
 import { textToDays, toWindow, type AccessType } from "~/schemas/ekeys";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
+import { isInForce, lockdownIds } from "./lockdown.server";
 
 export type Credential = { type: "user" | "fob" | "phone"; id: string };
 /** `key`: count that key alone (a signed credential is for one key; the gateway's `decideSigned` does the same). */
 export type AccessCheck = { deviceId: number; credential: Credential; at: number; key?: { id: string; kind: "ekey" | "group" } };
 /** The machine codes boards receive beside the reason (gateway/PROTOCOL.md, "Denial codes"). */
 export type DenialCode =
-  "door_disabled" | "company_inactive" | "unknown_credential" | "user_inactive" | "no_key" | "outside_schedule" | "not_yet_valid" | "expired" | "key_used" | "invalid_key";
+  | "lockdown"
+  | "door_disabled"
+  | "company_inactive"
+  | "unknown_credential"
+  | "user_inactive"
+  | "no_key"
+  | "outside_schedule"
+  | "not_yet_valid"
+  | "expired"
+  | "key_used"
+  | "invalid_key";
 export type DoorDecision = {
   allowed: boolean;
   /** Why not, as a stable code; null when allowed. */
@@ -113,8 +127,9 @@ export async function loadScheduledOpen(db: Db, companyId: number): Promise<{ li
  */
 export async function loadCompany(db: Db, companyId: number, only?: { userId: number }) {
   const s = schema;
-  const [[company], [settings], dayRows, exceptionRows, [firstEntry], devices, members, groups, users, keys, zones] = await db.batch([
+  const [[company], [settings], dayRows, exceptionRows, [firstEntry], [lockdown], devices, members, groups, users, keys, zones] = await db.batch([
     ...scheduleQueries(db, companyId),
+    db.select().from(s.companyLockdowns).where(eq(s.companyLockdowns.companyId, companyId)),
     db
       .select()
       .from(s.devices)
@@ -157,6 +172,9 @@ export async function loadCompany(db: Db, companyId: number, only?: { userId: nu
     groupsOfDevice,
     zoneOf,
     schedule,
+    lockdown: lockdown
+      ? { ...lockdown, scopeIds: lockdownIds(lockdown.scopeIds), exemptUserIds: lockdownIds(lockdown.exemptUserIds), exemptRoleIds: lockdownIds(lockdown.exemptRoleIds) }
+      : null,
   };
 }
 export type CompanyState = Awaited<ReturnType<typeof loadCompany>>;
@@ -192,6 +210,19 @@ function resolveUser(state: CompanyState, { type, id }: Credential) {
   return { user: owner === undefined ? undefined : state.users.get(owner), fob: id };
 }
 
+/**
+ * The company's lockdown when it is in force at `at` and covers the door, else null: the rule the gateway
+ * applies to its copy (gateway/src/access/lockdown.js `lockdownAt`). In force means started, not ended, and
+ * `at` before its automatic end; the scope is the company, the door itself, or one of the door's live groups.
+ */
+function lockdownAt(state: CompanyState, deviceId: number, at: number) {
+  const l = state.lockdown;
+  if (!l || !isInForce(l, at)) return null;
+  if (l.scope === "company") return l;
+  if (l.scope === "doors") return l.scopeIds.includes(deviceId) ? l : null;
+  return (state.groupsOfDevice.get(deviceId) ?? []).some((g) => l.scopeIds.includes(g)) ? l : null;
+}
+
 function decideOne(core: Core, state: CompanyState, check: AccessCheck, lang: "en" | "es"): DoorDecision {
   const device = state.devices.get(check.deviceId);
   const inService = device != null && device.status === "configured";
@@ -209,8 +240,13 @@ function decideOne(core: Core, state: CompanyState, check: AccessCheck, lang: "e
   if (!state.live) return deny("company_inactive", "Company is deactivated");
   if (!inService) return deny("door_disabled", "This door is not enabled");
   const { user, fob } = resolveUser(state, check.credential);
+  const lockdown = lockdownAt(state, device.id, check.at);
+  if (lockdown?.mode === "evacuation")
+    return { allowed: true, code: null, key: null, reason: "Evacuation: door unlocked", nextOpen: null, userId: user ? String(user.id) : null, scheduledOpen };
   if (!user) return deny("unknown_credential", "Unknown credential");
   if (user.isInactive) return deny("user_inactive", "User is deactivated", String(user.id));
+  if (lockdown && !lockdown.exemptUserIds.includes(user.id) && !(user.roleId != null && lockdown.exemptRoleIds.includes(user.roleId)))
+    return deny("lockdown", "Lockdown in progress", String(user.id));
   const groups = new Set(state.groupsOfDevice.get(device.id) ?? []);
   const only = check.key;
   const mine = state.keys.filter(

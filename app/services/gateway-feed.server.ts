@@ -25,6 +25,8 @@
  *   companyCell   → the company, its devices, users, keys and scheduled-open (entityId = companies.id; a move
  *                   between cells, `gateway_changes.cell` = the cell it left)
  *   cell          → cell {id: name, mqttUrl}, the calling gateway's own       (`gateway_changes.cell` = its name)
+ *   lockdown      → lockdown {id: company code, epoch, active, mode, scope, …}  (entityId = companies.id; its
+ *                   start and end, and a role change of one of its users while one is in force: decision 0083)
  *
  * Each gateway serves one cell (docs/decisions/0050-cells.md): it reads the rows of its cell's companies,
  * the rows naming its cell in `gateway_changes.cell` (a company or a transferred device that left it, its
@@ -41,12 +43,13 @@ import { DEACTIVATED } from "~/schemas/device-groups";
 import { inChunks, schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { cellOf } from "./gateway-cells.server";
+import { lockdownIds } from "./lockdown.server";
 import type { FeedChange, FeedPage } from "../../gateway/src/protocol/wire";
 
 export type { FeedChange, FeedPage };
 
 /** What `gateway_changes.entity` may name; the triggers of db/migrations/0005_door_feed_triggers.sql write them. */
-export const FEED_ENTITIES = ["company", "device", "ekey", "group", "user", "scheduledOpen", "firmware", "deviceType", "companyCell", "cell"] as const;
+export const FEED_ENTITIES = ["company", "device", "ekey", "group", "user", "scheduledOpen", "firmware", "deviceType", "companyCell", "cell", "lockdown"] as const;
 export type FeedEntity = (typeof FEED_ENTITIES)[number];
 /**
  * Page size (`?limit=`): `gateway_changes` rows per incremental page, console rows per snapshot
@@ -351,6 +354,55 @@ function companyChanges(ref: Ref, ids: number[]): FeedChange[] {
   });
 }
 
+/**
+ * A company's lockdown state as gateways see it (decision 0083): the plan as started, with exempt roles
+ * expanded to the users holding them (the feed's users carry no role). A company without a row, or of
+ * another cell, is a delete.
+ */
+async function lockdownChanges(db: Db, ref: Ref, ids: number[]): Promise<FeedChange[]> {
+  const l = schema.companyLockdowns;
+  const rows = await inChunks(ids, (part) => db.select().from(l).where(inArray(l.companyId, part)));
+  const byCompany = new Map(rows.map((r) => [r.companyId, r]));
+  const out: FeedChange[] = [];
+  for (const companyId of ids) {
+    const r = byCompany.get(companyId);
+    const company = ref.company.get(companyId);
+    if (!r || !company) {
+      const code = ref.codeOf.get(companyId);
+      if (code !== undefined) out.push(tombstone("lockdown", code));
+      continue;
+    }
+    const active = r.startedAt != null && r.endedAt == null;
+    const roles = lockdownIds(r.exemptRoleIds);
+    const u = schema.users;
+    const roleHolders =
+      active && roles.length
+        ? await db
+            .select({ id: u.id })
+            .from(u)
+            .where(and(eq(u.companyId, companyId), isNull(u.deletedAt), inArray(u.roleId, roles)))
+        : [];
+    out.push({
+      type: "lockdown",
+      op: "upsert",
+      id: company.code,
+      data: {
+        id: company.code,
+        companyId: company.code,
+        epoch: r.epoch,
+        active,
+        mode: r.mode,
+        scope: r.scope,
+        scopeIds: lockdownIds(r.scopeIds).map(String),
+        exemptUserIds: [...new Set([...lockdownIds(r.exemptUserIds), ...roleHolders.map((x) => x.id)])].map(String),
+        startedAt: r.startedAt,
+        endsAt: r.endsAt,
+      },
+    });
+  }
+  return out;
+}
+
 /** The gateway's own cell: the MQTT endpoint its boards' configurations name (docs/decisions/0050-cells.md). */
 async function cellChanges(db: Db, cell: string): Promise<FeedChange[]> {
   const [row] = await db.select({ name: schema.cells.name, mqttUrl: schema.cells.mqttUrl }).from(schema.cells).where(eq(schema.cells.name, cell));
@@ -468,6 +520,11 @@ const SECTIONS: Section[] = [
     build: scheduleChanges,
   },
   {
+    name: "lockdown",
+    ids: (db, cell, after, n) => idsAfter(db, schema.companyLockdowns, schema.companyLockdowns.companyId, after, n, inArray(schema.companyLockdowns.companyId, companiesOf(cell))),
+    build: lockdownChanges,
+  },
+  {
     name: "firmware",
     ids: (db, _cell, after, n) => idsAfter(db, schema.firmwareReleases, schema.firmwareReleases.id, after, n, isNull(schema.firmwareReleases.deletedAt)),
     build: firmwareChanges,
@@ -533,6 +590,7 @@ async function changesAfter(db: Db, cell: string, cursor: number, limit: number)
   ];
   const firmware = [...new Set([...idsOf("firmware"), ...(types.length ? await typeFirmwareIds(db, types) : [])])];
   const schedules = [...new Set([...idsOf("scheduledOpen"), ...companies])];
+  const lockdowns = [...new Set([...idsOf("lockdown"), ...companies])];
   const changes = [
     ...(idsOf("cell").length ? await cellChanges(db, cell) : []),
     ...companyChanges(ref, companies),
@@ -545,6 +603,7 @@ async function changesAfter(db: Db, cell: string, cursor: number, limit: number)
     ...(companies.length ? await keyChanges(db, ref, { companyIds: companies }) : []),
     ...(schedules.length ? await scheduleChanges(db, ref, schedules) : []),
     ...(firmware.length ? await firmwareChanges(db, ref, firmware) : []),
+    ...(lockdowns.length ? await lockdownChanges(db, ref, lockdowns) : []),
   ];
   return { v: 1, changes, cursor: String(next), more };
 }

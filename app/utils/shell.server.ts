@@ -12,7 +12,7 @@ export async function loadShell(request: Request, context: AppLoadContext) {
   return {
     lng: await getLanguage(request),
     user: { id: auth.user.id, displayName: auth.user.displayName, email: auth.user.email },
-    company: { name: auth.company.name, code: auth.company.code, type: auth.company.type },
+    company: { id: auth.company.id, zone: auth.company.zone ?? "UTC", name: auth.company.name, code: auth.company.code, type: auth.company.type },
     permissions: p,
     nav: navItems(p, auth.company.type),
     menu: {

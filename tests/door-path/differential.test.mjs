@@ -3,7 +3,7 @@
  * modified, deactivated and deleted; e-keys of every access type with and without fobs, modified and
  * removed; groups, their schedules and doors; group keys; scheduled-open hours and the company's
  * zone; doors' configurations removed and made again, doors retired, companies de-activated and
- * re-activated) run against the built console Worker on its own D1, all through the console's calls.
+ * re-activated, lockdown and evacuation plans started and ended) run against the built console Worker on its own D1, all through the console's calls.
  * At the start and after every DIFF_SYNC_EVERY-th operation, a gateway replica that follows the real
  * change feed is synced and a sample is decided twice: up to 24 users (the 12 newest of both companies
  * and 12 drawn from all of them; a repeated draw counts once) and the 6 fob numbers, each at the 13
@@ -154,6 +154,8 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
     let renames = 0;
     /** A deactivated company's admin cannot sign in to ask; the console's rule is that all its doors refuse. */
     const deactivated = new Set();
+    /** Companies with a lockdown or evacuation in force (started here, not ended yet). */
+    const locked = new Set();
     let n = 0;
     const schedule = () => {
       const allDay = chance(0.3);
@@ -359,6 +361,35 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
         },
       ],
       [
+        2,
+        async (c) => {
+          // A lockdown or evacuation plan made and started at random (decision 0083): its scope the
+          // company, some of its groups or some of its doors; some of the sampled users exempt; and an
+          // automatic end that falls between the INSTANTS now and then.
+          if (locked.has(c)) return null;
+          const mode = chance(0.7) ? "lockdown" : "evacuation";
+          const scope = groups[c].length && chance(0.3) ? "groups" : chance(0.5) ? "doors" : "company";
+          const scopeIds = scope === "groups" ? groups[c].filter(() => chance(0.5)).slice(0, 3) : scope === "doors" ? DOORS[c].filter(() => chance(0.3)) : [];
+          if (scope !== "company" && scopeIds.length === 0) scopeIds.push(scope === "groups" ? groups[c][0] : DOORS[c][0]);
+          const exempt = users[c].filter(() => chance(0.3)).map((u) => u.id);
+          const body = { name: `Plan ${n++}`, mode, scope, scope_ids: scopeIds, exempt_user_ids: exempt, duration_minutes: chance(0.3) ? pick([60, 1440, 7 * 1440]) : null };
+          const plan = await call(c, "POST", "/lockdown/plans", body);
+          if (plan.status !== 200) return done("startLockdown", plan.status, `${c} plan ${JSON.stringify(plan.body)}`);
+          const r = await call(c, "POST", `/lockdown/plans/${plan.body.payload.id}/start`);
+          if (r.status === 200) locked.add(c);
+          return done("startLockdown", r.status, `${c} ${mode} ${scope} [${scopeIds}] exempt [${exempt}] ${body.duration_minutes ?? "-"} min`);
+        },
+      ],
+      [
+        2,
+        async (c) => {
+          if (!locked.has(c)) return null;
+          const r = await call(c, "POST", "/lockdown/end");
+          if (r.status === 200) locked.delete(c);
+          return done("endLockdown", r.status, c);
+        },
+      ],
+      [
         1,
         async (c) => {
           // The door's lifecycle through the console: its configuration removed (back to unconfigured),
@@ -524,6 +555,8 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
               keys: boardKeys,
               door: { id: String(c.door), companyId: companyCode[company], groupIds: device?.groupIds ?? [] },
               at: c.at,
+              // The board learnt its company's lockdown state (from its gateway, or a staff phone's signed epoch).
+              lockdown: replica.get("lockdown", companyCode[company]),
             });
             const console_ = res.body.payload[j];
             credentialsChecked++;

@@ -36,6 +36,14 @@ const keyChange = z.object({
 });
 const firmware = z.object({ device, version: z.string().nullable(), error: z.string().nullable(), summary: z.string() });
 
+/** A lockdown or evacuation started or ended (decision 0083); an automatic end has no actor. */
+const lockdown = z.object({
+  actor,
+  mode: z.enum(["lockdown", "evacuation"]).nullable(),
+  automatic: z.boolean().describe("ended by its duration, not by a person"),
+  summary: z.string(),
+});
+
 /** Each type's `data`. */
 export const EVENT_DATA = {
   "access.granted": access,
@@ -62,6 +70,8 @@ export const EVENT_DATA = {
     user: ref.nullable(),
     device: ref.nullable(),
   }),
+  "lockdown.started": lockdown,
+  "lockdown.ended": lockdown,
 } as const satisfies Record<WebhookEventType, z.ZodTypeAny>;
 
 /** The envelope every delivery's body is, for one type. */

@@ -69,6 +69,13 @@ const keyChange = (x: ActivityRow) => ({
 });
 const firmware = (x: ActivityRow, d: Record<string, unknown>) => ({ device: { id: x.targetDeviceId }, version: str(d.version), error: str(d.error), summary: x.summary });
 
+const lockdown = (x: ActivityRow, d: Record<string, unknown>) => ({
+  actor: ref(x.createdByUserId),
+  mode: d.mode === "lockdown" || d.mode === "evacuation" ? d.mode : null,
+  automatic: d.automatic === true,
+  summary: x.summary,
+});
+
 /** The activity catalogue's names that are events, and the event each one is. */
 const FROM_ACTIVITY: Record<string, (x: ActivityRow, d: Record<string, unknown>) => Event | null> = {
   "Access Granted": (x, d) => ({ type: "access.granted", data: access(x, d) }),
@@ -86,6 +93,8 @@ const FROM_ACTIVITY: Record<string, (x: ActivityRow, d: Record<string, unknown>)
   "eKey Assigned": (x) => (x.targetUserId === null ? null : { type: "key.assigned", data: keyChange(x) }),
   "eKey Modified": (x) => (x.targetUserId === null ? null : { type: "key.changed", data: keyChange(x) }),
   "eKey Removed": (x) => (x.targetUserId === null ? null : { type: "key.removed", data: keyChange(x) }),
+  "Lockdown Started": (x, d) => ({ type: "lockdown.started", data: lockdown(x, d) }),
+  "Lockdown Ended": (x, d) => ({ type: "lockdown.ended", data: lockdown(x, d) }),
 };
 
 /** The id receivers see as `webhook-id`. */

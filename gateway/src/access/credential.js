@@ -8,6 +8,7 @@
  */
 import { compactVerify, decodeProtectedHeader, importJWK } from 'jose'
 import { decide } from './core.js'
+import { covering, isExempt } from './lockdown.js'
 
 /** How far a board's clock may be from the console's before `exp` / `iat` count against a credential. */
 export const CLOCK_SKEW_MS = 120_000
@@ -104,16 +105,22 @@ export function checkClaims(claims, door, at) {
  * Verifies a presented credential at a door, in PROTOCOL.md's order, as a board with no network does.
  * @param {string} token the compact JWS
  * @param {{keys: Map<string, VerifyKey>, door: Door, at: number,
- *   revoked?: (claims: CredentialClaims) => boolean, spent?: (claims: CredentialClaims) => boolean}} ctx
- *   `revoked`: what the board knows was withdrawn since issue; `spent`: a one-time credential or key already used here
+ *   revoked?: (claims: CredentialClaims) => boolean, spent?: (claims: CredentialClaims) => boolean,
+ *   lockdown?: any}} ctx
+ *   `revoked`: what the board knows was withdrawn since issue; `spent`: a one-time credential or key already used here;
+ *   `lockdown`: the newest lockdown state of the door's company the board knows (a lockdown record), if any
  * @returns {Promise<CredentialDecision>}
  */
-export async function verifyCredential(token, { keys, door, at, revoked, spent }) {
+export async function verifyCredential(token, { keys, door, at, revoked, spent, lockdown }) {
   const { claims, reason } = await checkSignature(token, keys)
   if (!claims) return no(reason)
   const refused = checkClaims(claims, door, at)
   if (refused) return no(refused, claims)
   if (revoked?.(claims)) return no('revoked', claims)
+  // The newest lockdown state the board knows (decision 0083): an evacuation opens, a lockdown refuses all but the exempt.
+  const locked = covering(lockdown, door, at)
+  if (locked?.mode === 'evacuation') return { allowed: true, reason: 'ok', claims }
+  if (locked && !isExempt(locked, claims.sub)) return no('lockdown', claims)
   if (isOneTime(claims) && spent?.(claims)) return no('key_used', claims)
   const d = decide([{ id: claims.key.id, kind: claims.key.kind, window: claims.win }], at)
   return d.allowed ? { allowed: true, reason: 'ok', claims } : no(d.code ?? 'outside_schedule', claims, { nextOpen: d.nextOpen })

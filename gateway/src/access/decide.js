@@ -2,7 +2,8 @@
  * Access decisions from the local replica: resolve the presented credential to a user within the
  * door's company, collect that user's keys for this door (direct e-keys and keys of the door's groups)
  * and let the core decide. A deactivated company denies everything of it, whatever its user and device
- * records still say. A fob opens only with the keys it was given on (docs/decisions/0031-fobs-bound-to-keys.md).
+ * records still say. A lockdown in force at the door refuses users who are not exempt, an evacuation
+ * opens for anyone (lockdown.js). A fob opens only with the keys it was given on (docs/decisions/0031-fobs-bound-to-keys.md).
  * Every denial carries a stable `code` (PROTOCOL.md, "Denial codes") beside its human `reason`, and
  * `nextOpen` (epoch ms or null) when one of the user's keys opens later.
  *
@@ -11,6 +12,7 @@
  */
 import { decide as coreDecide } from './core.js'
 import { checkClaims } from './credential.js'
+import { isExempt, lockdownAt } from './lockdown.js'
 
 /**
  * @param {import('../store/replica.js').Replica} replica
@@ -25,8 +27,12 @@ export function decideAccess(replica, deviceId, credential, now, onlyKey) {
   if (!companyActive(replica, device.companyId)) return deny('company_inactive', 'Company is deactivated')
   if (device.active === false) return deny('door_disabled', 'This door is not enabled')
   const { user, fobKeys } = resolve(replica, device.companyId, credential)
+  // Lockdown and evacuation (decision 0083): an evacuation opens for anyone, a lockdown refuses all but the exempt.
+  const lockdown = lockdownAt(replica, device, now)
+  if (lockdown?.mode === 'evacuation') return { allowed: true, key: null, code: null, reason: 'Evacuation: door unlocked', nextOpen: null, userId: user?.id ?? null }
   if (!user) return deny('unknown_credential', 'Unknown credential')
   if (user.active === false) return { ...deny('user_inactive', 'User is deactivated'), userId: user.id }
+  if (lockdown && !isExempt(lockdown, user.id)) return { ...deny('lockdown', 'Lockdown in progress'), userId: user.id }
   const keys = [
     ...(replica.index.ekeysByDeviceUser.get(deviceId + '\0' + user.id) ?? []).map((k) => ({ id: k.id, kind: 'ekey', label: k.label, window: k.window, fob: k.fob })),
     ...(device.groupIds ?? []).flatMap((g) =>

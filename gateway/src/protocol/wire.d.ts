@@ -13,7 +13,7 @@
 // ---------------------------------------------------------------------------------------------
 
 /** Record types the feed carries (the gateway ignores types it does not know). */
-export type FeedRecordType = 'company' | 'device' | 'boardCredential' | 'user' | 'ekey' | 'groupKey' | 'scheduledOpen' | 'firmware' | 'cell'
+export type FeedRecordType = 'company' | 'device' | 'boardCredential' | 'user' | 'ekey' | 'groupKey' | 'scheduledOpen' | 'firmware' | 'cell' | 'lockdown'
 
 /**
  * One change: an `upsert` carries the whole current record in `data`, a `delete` carries no data.
@@ -105,6 +105,24 @@ export type GroupKeyRecord = { id: string; groupId: string; userId: string; labe
 
 /** A company's scheduled-open hours (one per company). */
 export type ScheduledOpenRecord = { id: string; companyId: string; window: ScheduledOpenWindow }
+
+/**
+ * A company's lockdown state (one per company, id = the company's code; decision 0083). `epoch` goes up at
+ * every start and end. In force while `active` and before `endsAt` (when set). `scopeIds` are group ids
+ * (scope `groups`) or device ids (scope `doors`); `exemptUserIds` includes the holders of exempt roles.
+ */
+export type LockdownRecord = {
+  id: string
+  companyId: string
+  epoch: number
+  active: boolean
+  mode: 'lockdown' | 'evacuation'
+  scope: 'company' | 'groups' | 'doors'
+  scopeIds: string[]
+  exemptUserIds: string[]
+  startedAt: number | null
+  endsAt: number | null
+}
 
 /** A firmware release; at most one is `active` per device type. */
 export type FirmwareRecord = { id: string; deviceType: string; version: string; size: number; sha256: string; active: boolean; description?: string }

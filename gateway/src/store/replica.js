@@ -21,7 +21,7 @@ import { open as openLmdb } from 'lmdb'
 import { Indexes } from './replica-indexes.js'
 import { readJsonReplica, removeJsonReplica } from './replica-json.js'
 
-export const ENTITY_TYPES = ['company', 'device', 'boardCredential', 'user', 'ekey', 'groupKey', 'scheduledOpen', 'firmware', 'cell']
+export const ENTITY_TYPES = ['company', 'device', 'boardCredential', 'user', 'ekey', 'groupKey', 'scheduledOpen', 'firmware', 'cell', 'lockdown']
 
 const STRUCTURES = Symbol.for('structures')
 

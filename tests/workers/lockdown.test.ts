@@ -1,0 +1,121 @@
+/**
+ * Lockdown and evacuation (issue 31, decision 0083): plans through the admin API, a start and an end with
+ * their audit entries and their feed record, the console's door decision refusing a non-exempt user and
+ * admitting an exempt one, remote unlock refused in scope, and the automatic end by the cron's sweep at an
+ * injected instant. Demo data: BETA (company 4) doors 13–16; admin@beta.example is user 4 (full keys on them).
+ */
+import { env } from "cloudflare:test";
+import { and, eq, gt } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { endExpiredLockdowns } from "../../app/services/lockdown.server";
+import { api, auditsNamed, consoleWorker, db, login, ORIGIN, schema, workerNow } from "./helpers";
+
+const A = "/api/admin";
+const BETA = 4;
+const BETA_ADMIN = 4;
+let beta: string;
+let acmeAuditor: string;
+let other: number;
+
+const check = (deviceId: number, userId: number, at = workerNow()) =>
+  api(beta, "POST", `${A}/device/checkAccess`, { checks: [{ deviceId, credential: { type: "user", id: String(userId) }, at }] }).then((r) => r.body.payload[0]);
+
+async function feedLockdown(after: number) {
+  const res = await consoleWorker.fetch(`${ORIGIN}/api/gateway/changes?cursor=${after}`, { headers: { Authorization: `Bearer ${env.GATEWAY_SECRET}` } });
+  const body = (await res.json()) as { changes: { type: string; id: string; data?: any }[] };
+  return body.changes.filter((c) => c.type === "lockdown").at(-1);
+}
+const head = async () => (await db().select({ seq: schema.gatewayChanges.seq }).from(schema.gatewayChanges).orderBy(schema.gatewayChanges.seq)).at(-1)?.seq ?? 0;
+
+beforeAll(async () => {
+  beta = await login("beta");
+  acmeAuditor = await login("auditor");
+  const [u] = await db()
+    .select({ id: schema.users.id })
+    .from(schema.users)
+    .where(and(eq(schema.users.companyId, BETA), gt(schema.users.id, BETA_ADMIN)))
+    .limit(1);
+  other = u.id;
+});
+
+describe("lockdown plans", () => {
+  it("refuses a caller without the company settings module before reading the body", async () => {
+    const r = await api(acmeAuditor, "POST", `${A}/lockdown/plans`, "not json");
+    expect(r.status).toBe(403);
+  });
+
+  it("refuses a plan naming another company's door, and a groups plan without groups", async () => {
+    const r = await api(beta, "POST", `${A}/lockdown/plans`, { name: "Bad", mode: "lockdown", scope: "doors", scope_ids: [1] });
+    expect(r.status).toBe(400);
+    expect(r.body.payload?.fieldErrors ?? r.body).toBeTruthy();
+    const r2 = await api(beta, "POST", `${A}/lockdown/plans`, { name: "Empty", mode: "lockdown", scope: "groups", scope_ids: [] });
+    expect(r2.status).toBe(400);
+  });
+
+  it("starts a lockdown on one door: audit, feed record, door decisions, remote unlock refused; then ends it", async () => {
+    const add = await api(beta, "POST", `${A}/lockdown/plans`, { name: "Door 14 lockdown", mode: "lockdown", scope: "doors", scope_ids: [14], exempt_user_ids: [BETA_ADMIN] });
+    expect(add.status).toBe(200);
+    const planId = add.body.payload.id;
+    expect((await check(14, other)).code).not.toBe("lockdown");
+
+    const before = await head();
+    const start = await api(beta, "POST", `${A}/lockdown/plans/${planId}/start`);
+    expect(start.status).toBe(200);
+    expect((await api(beta, "POST", `${A}/lockdown/plans/${planId}/start`)).status).toBe(409);
+    expect((await auditsNamed("Lockdown Started")).length).toBeGreaterThan(0);
+
+    const rec = await feedLockdown(before);
+    expect(rec?.data).toMatchObject({
+      id: "BETA",
+      active: true,
+      mode: "lockdown",
+      scope: "doors",
+      scopeIds: ["14"],
+      exemptUserIds: [String(BETA_ADMIN)],
+      epoch: start.body.payload.epoch,
+    });
+
+    expect(await check(14, other)).toMatchObject({ allowed: false, code: "lockdown" });
+    expect(await check(14, BETA_ADMIN)).toMatchObject({ allowed: true });
+    // Out of scope: door 13 keeps its usual answer.
+    expect((await check(13, other)).code).not.toBe("lockdown");
+
+    const unlock = await api(beta, "POST", `${A}/device/remoteUnlock`, { deviceId: 14 });
+    expect(unlock.status).toBe(409);
+    expect(unlock.body.message).toBe("Remote unlock is refused: this door is in lockdown");
+
+    expect((await api(beta, "GET", `${A}/lockdown/state`)).body.payload).toMatchObject({ mode: "lockdown", plan_name: "Door 14 lockdown" });
+    const mid = await head();
+    expect((await api(beta, "POST", `${A}/lockdown/end`)).status).toBe(200);
+    expect((await api(beta, "POST", `${A}/lockdown/end`)).status).toBe(409);
+    expect((await feedLockdown(mid))?.data).toMatchObject({ active: false, epoch: start.body.payload.epoch + 1 });
+    expect((await check(14, other)).code).not.toBe("lockdown");
+    expect((await api(beta, "GET", `${A}/lockdown/state`)).body.payload).toBeNull();
+    expect((await auditsNamed("Lockdown Ended")).length).toBeGreaterThan(0);
+  });
+
+  it("an evacuation opens the doors in scope for any credential", async () => {
+    const add = await api(beta, "POST", `${A}/lockdown/plans`, { name: "Evacuate", mode: "evacuation", scope: "company" });
+    const start = await api(beta, "POST", `${A}/lockdown/plans/${add.body.payload.id}/start`);
+    expect(start.status).toBe(200);
+    const r = await api(beta, "POST", `${A}/device/checkAccess`, { checks: [{ deviceId: 15, credential: { type: "fob", id: "no-such-fob" }, at: workerNow() }] });
+    expect(r.body.payload[0]).toMatchObject({ allowed: true, code: null });
+    expect((await api(beta, "POST", `${A}/lockdown/end`)).status).toBe(200);
+  });
+
+  it("ends by itself once its duration has run out, stamped at that instant, by the cron's sweep", async () => {
+    const add = await api(beta, "POST", `${A}/lockdown/plans`, { name: "Ten minutes", mode: "lockdown", scope: "company", duration_minutes: 10 });
+    const start = await api(beta, "POST", `${A}/lockdown/plans/${add.body.payload.id}/start`);
+    expect(start.status).toBe(200);
+    const endsAt = start.body.payload.ends_at as number;
+    expect(await endExpiredLockdowns(db() as never, endsAt - 1)).toBe(0);
+    expect(await check(14, other, endsAt - 1)).toMatchObject({ code: "lockdown" });
+    // After its end the decision no longer applies it, even before the sweep has run.
+    expect((await check(14, other, endsAt)).code).not.toBe("lockdown");
+    expect(await endExpiredLockdowns(db() as never, endsAt + 60_000)).toBe(1);
+    const [row] = await db().select().from(schema.companyLockdowns).where(eq(schema.companyLockdowns.companyId, BETA));
+    expect(row).toMatchObject({ endedAt: endsAt, endedByName: null });
+    const ended = await auditsNamed("Lockdown Ended");
+    expect(ended.some((a) => a.summary.includes("ended automatically"))).toBe(true);
+  });
+});
