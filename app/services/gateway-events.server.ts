@@ -207,6 +207,8 @@ export async function ingestEvents(env: CompanyLogEnv, db: Db, rawEvents: unknow
   // The log first: a batch that fails after it is sent again, and the stores skip what they hold. The
   // device facts it carries are written with statements that are harmless to repeat.
   const inserted = await ingestActivity(env, db, rows, "Device", now);
+  // Presence changes go to the log before the presence rows they are computed against (not counted: their entries are).
+  await ingestActivity(env, db, presence?.activity ?? [], "Device", now);
   const alarms = alarmStatements(db, alarmEvents, now);
   const facts = [...state.statements(db, now), ...commandResultStatements(db, commandResults, now), ...presenceWrites, ...(alarms ? [...alarms.statements, alarms.readBack] : [])];
   if (facts.length > 0) {

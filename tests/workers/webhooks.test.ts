@@ -13,7 +13,7 @@ import { background } from "../../worker-background";
 import { ENVELOPES } from "../../app/services/webhooks/event-payloads";
 import { attemptDelivery, DISABLE_AFTER_MS, RETRY_AFTER_MS, sweepWebhooks } from "../../app/services/webhooks/delivery.server";
 import { companyLogStub, type CompanyLogEnv } from "../../app/utils/company-log.server";
-import { api, consoleWorker, db, login, ORIGIN, schema, workerNow } from "./helpers";
+import { api, companyLog, consoleWorker, db, login, ORIGIN, schema, workerNow } from "./helpers";
 
 const BASE = "/api/admin/webhooks/endpoints";
 const RECEIVER = (env as unknown as { WEBHOOK_RECEIVER_URL: string }).WEBHOOK_RECEIVER_URL;
@@ -332,5 +332,52 @@ describe("delivery", () => {
     const fired = ENVELOPES["alert.fired"].parse(bodies.find((b) => b.type === "alert.fired"));
     expect(fired.data).toMatchObject({ alert: { name: "Webhook night watch" }, activity: { name: "Door Forced Open" }, device: { id: 2 } });
     expect(new Set(got.map((m) => m.headers["webhook-id"])).size).toBe(3);
+  });
+
+  it("sends a board's presence changes as device.online and device.offline; a reconnect within a batch and a batch sent again send nothing", async () => {
+    const { id, secret } = await addEndpoint("presence", ["device.online", "device.offline"]);
+    const t0 = workerNow();
+    const instance = `gw-webhooks-${t0}`;
+    const board = (n: number, online: boolean, at: number) => ({ id: `2/gw/prs.${t0}.${n}`, deviceId: "2", type: "board.presence", at, gatewayId: instance, data: { online } });
+    const batches = [
+      [board(1, true, t0)],
+      // aedes' reconnect: the old connection's disconnect, then the connect, in one batch
+      [board(2, false, t0 + 1_000), board(3, true, t0 + 1_000)],
+      [board(4, false, t0 + 2_000)],
+      [board(5, true, t0 + 3_000)],
+      // the instance restarted: whatever it had connected before is gone
+      [{ id: `gw/start.${t0 + 4_000}`, type: "gateway.started", at: t0 + 4_000, gatewayId: instance, data: {} }],
+    ];
+    for (const events of [...batches, batches[2]]) {
+      const r = await consoleWorker.fetch(`${ORIGIN}/api/gateway/events`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${env.GATEWAY_SECRET}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ v: 1, gatewayId: instance, events }),
+      });
+      expect(r.status).toBe(200);
+      expect(((await r.json()) as { rejected: unknown[] }).rejected).toEqual([]);
+    }
+    await wake();
+    const got = await receivedAtLeast("presence", 4);
+    const bodies = got.map((m) => {
+      verify(secret, m);
+      const b = JSON.parse(m.body);
+      return ENVELOPES[b.type as "device.online"].parse(b);
+    });
+    const seen = bodies.map((b) => [b.type, Date.parse(b.occurred_at) - t0]).sort((a, b) => Number(a[1]) - Number(b[1]));
+    expect(seen).toEqual([
+      ["device.online", 0],
+      ["device.offline", 2_000],
+      ["device.online", 3_000],
+      ["device.offline", 4_000],
+    ]);
+    expect(bodies[0].data).toMatchObject({ device: { id: 2 } });
+    expect(new Set(got.map((m) => m.headers["webhook-id"])).size).toBe(4);
+    // The outbox holds these four and no more (a fifth could still be on its way to the receiver).
+    expect(await db().select().from(schema.webhookDeliveries).where(eq(schema.webhookDeliveries.endpointId, id))).toHaveLength(4);
+    // The activity log holds the four changes, by the board's name.
+    const rows = await companyLog(ACME).select({ summary: schema.activityLogs.summary }).from(schema.activityLogs).where(eq(schema.activityLogs.targetDeviceId, 2));
+    const summaries = rows.map((r) => r.summary).filter((x) => / (came online|went offline)$/.test(x));
+    expect(summaries).toHaveLength(4);
   });
 });
