@@ -63,8 +63,10 @@ async function sendDoorEvents(boards, count, phase) {
             const at = (last = Math.max(Date.now(), last + 1));
             const type = TYPES[(k + i) % TYPES.length];
             sent.set(`${b.id}|${at}`, { at, type });
-            const data = type.startsWith("access") ? { reason: "bench", code: type === "access.denied" ? "outside_schedule" : undefined } : {};
-            return b.sendEvent(type, data, { id: `${b.id}/bench-${phase}-${k}`, at });
+            // Access events a board reports are decisions it took alone on a signed credential (PROTOCOL.md).
+            const access = { credential: { type: "signed", id: `jti-${phase}-${k}` }, userId: "0", keyId: `bench-${k}`, keyKind: "ekey" };
+            const data = type === "access.granted" ? access : type === "access.denied" ? { ...access, code: "outside_schedule" } : {};
+            return b.sendEvent(type, data, { id: `bench-${phase}-${k}`, at });
           }),
         );
       }
@@ -142,7 +144,7 @@ async function main() {
       },
       { what: "boards provisioned", stepMs: 200, timeoutMs: 120_000 },
     );
-    const acmeRows = async (phase) => Number((await worker.acmeLog(`select count(*) from activity_logs where event_id like '%/bench-${phase}-%'`, "get"))[0]);
+    const acmeRows = async (phase) => Number((await worker.acmeLog(`select count(*) from activity_logs where event_id like '%bench-${phase}-%'`, "get"))[0]);
 
     // Baseline: the same number of events, no endpoint (ingest only).
     log(`baseline: ${N} door events from ${BOARDS} boards, no webhook endpoint (load ${load()})`);
