@@ -124,7 +124,7 @@ async function main() {
       }
     },
   });
-  const worker = await startWorkerEnd();
+  const worker = await startWorkerEnd({ triggers: true });
   const dataDir = await mkdtemp(join(tmpdir(), "bench-webhooks-"));
   let gw;
   let boards = [];
@@ -188,21 +188,40 @@ async function main() {
       secrets[name] = body.payload.secret;
     }
 
+    // Production's cron, every minute (wrangler.toml): it sweeps the retries that are due when nothing else
+    // wakes the webhook queue (Miniflare runs no cron by itself).
+    const cron = setInterval(
+      () =>
+        void fetch(`${worker.url}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*`).then(
+          (r) => r.ok || log(`cron: ${r.status} (the scheduled handler threw under Miniflare here; see decision 0082)`),
+          (e) => log(`cron: ${e.message}`),
+        ),
+      60_000,
+    );
+    const deliveries = async () =>
+      JSON.stringify(
+        await worker.sql(
+          `select state, attempts, count(*) as n, min(next_attempt_at) - ${Date.now()} as due_in_ms, max(claimed_until) as claimed from webhook_deliveries group by 1, 2`,
+        ),
+      );
     log(`webhooks: ${N} door events, endpoints a and b (b fails its first ${FAILS} requests) (load ${load()})`);
     boards = await connectBoards(gw.mqttPort, ids);
     const t1 = Date.now();
     const sent = await sendDoorEvents(boards, N, "hooks");
     const sentMs = Date.now() - t1;
+    // The boards go: their device.offline events follow the door events through the same engine.
+    await Promise.all(boards.map((b) => b.close()));
     const doorCount = (t) => [...t.bodies.values()].filter((b) => TYPES.includes(b.type)).length;
     await waitFor(
       "webhook deliveries",
       async () => doorCount(tallies.a) >= N && doorCount(tallies.b) >= N,
       () => doorCount(tallies.a) + doorCount(tallies.b),
-    );
+    ).catch(async (e) => {
+      throw new Error(`${e.message}; deliveries ${await deliveries()}`);
+    });
     const deliveredMs = Date.now() - t1;
     const lastDelivery = Math.max(...Object.values(tallies).flatMap((t) => [...t.ok.values()]));
     log(`webhooks: all door events delivered to both after ${(deliveredMs / 1000).toFixed(1)} s (published in ${(sentMs / 1000).toFixed(1)} s)`);
-    await Promise.all(boards.map((b) => b.close()));
     const presenceCount = (t) => [...t.bodies.values()].filter((b) => b.type === "device.offline" && Date.parse(b.occurred_at) >= tEndpoints).length;
     await waitFor(
       "device.offline deliveries",
@@ -210,6 +229,7 @@ async function main() {
       () => presenceCount(tallies.a) + presenceCount(tallies.b),
     );
     await sleep(3_000); // anything late or doubled would arrive now
+    clearInterval(cron);
 
     // Checks and figures per endpoint.
     const problems = [];
