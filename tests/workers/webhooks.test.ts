@@ -281,6 +281,23 @@ describe("delivery", () => {
     expect((await attemptDelivery(db(), d.id, start + DISABLE_AFTER_MS + 2)).outcome).toBe("skipped");
   });
 
+  it("after a failed attempt the consumer wakes the queue when the retry is due, not at the next cron", async () => {
+    const { id } = await addEndpoint("wake", ["user.created"], "?fail=1");
+    await db().update(schema.webhookEndpoints).set({ enabled: false }).where(eq(schema.webhookEndpoints.id, id));
+    await db().insert(schema.webhookEvents).values({ id: "msg_wake_test", companyId: ACME, type: "user.created", source: "test:wake", occurredAt: workerNow(), dataJson: "{}" });
+    const [d] = await db().insert(schema.webhookDeliveries).values({ companyId: ACME, endpointId: id, eventId: "msg_wake_test", nextAttemptAt: workerNow() }).returning();
+    await db().update(schema.webhookEndpoints).set({ enabled: true }).where(eq(schema.webhookEndpoints.id, id));
+    // The real queue, with what the consumer sends to it noted on the way.
+    const sent: { body: unknown; options?: QueueSendOptions }[] = [];
+    const queue = { send: (body: unknown, options?: QueueSendOptions) => (sent.push({ body, options }), env.WEBHOOKS_QUEUE.send(body, options)) };
+    const batch = createMessageBatch("keyless-webhooks", [{ id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: { delivery: d.id } }]);
+    const ctx = createExecutionContext();
+    await background.queue(batch as never, { ...env, WEBHOOKS_QUEUE: queue } as never, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(await received("wake")).toMatchObject([{ answered: 500 }]);
+    expect(sent).toEqual([{ body: { wake: true }, options: { delaySeconds: RETRY_AFTER_MS[0] / 1000 } }]);
+  });
+
   it("times out an attempt that gets no answer in time", async () => {
     const { id } = await addEndpoint("slow", ["user.created"], "?delay=1500");
     await db().update(schema.webhookEndpoints).set({ enabled: false }).where(eq(schema.webhookEndpoints.id, id));
