@@ -307,7 +307,7 @@ describe("delivery", () => {
     const [d] = await db().insert(schema.webhookDeliveries).values({ companyId: ACME, endpointId: id, eventId: "msg_timeout_test", nextAttemptAt: workerNow() }).returning();
     await db().update(schema.webhookEndpoints).set({ enabled: true }).where(eq(schema.webhookEndpoints.id, id));
     const r = await attemptDelivery(db(), d.id, workerNow(), { timeoutMs: 200 });
-    expect(r).toEqual({ outcome: "retry", status: null });
+    expect(r).toEqual({ outcome: "retry", status: null, retryAfterMs: RETRY_AFTER_MS[0] });
     const [attempt] = await db().select().from(schema.webhookAttempts).where(eq(schema.webhookAttempts.deliveryId, d.id));
     expect(attempt.error).toBe("no answer within 200 ms");
     expect(attempt.latencyMs).toBeLessThan(1500);
