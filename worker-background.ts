@@ -12,7 +12,7 @@ import { pruneFeed } from "./app/services/gateway-feed.server";
 import { drainOutbox } from "./app/services/mail/outbox.server";
 import { drainTexts } from "./app/services/sms/text-outbox.server";
 import { purgeSignInLeftovers } from "./app/services/sign-in-purge.server";
-import { attemptDelivery, sweepWebhooks, type WebhookMessage } from "./app/services/webhooks/delivery.server";
+import { attemptDelivery, sweepWebhooks, wakeWebhooks, type WebhookMessage } from "./app/services/webhooks/delivery.server";
 import { clockOffsetFor, configureClock, nowMs } from "./app/utils/clock.server";
 import { dbFromEnv } from "./app/utils/db.server";
 import { configuredOrigin } from "./app/utils/origin.server";
@@ -73,8 +73,12 @@ async function deliverWebhooks(batch: MessageBatch<WebhookMessage>, env: Env) {
   await Promise.all(
     batch.messages.map(async (m) => {
       try {
-        if ("delivery" in m.body) await attemptDelivery(db, env, m.body.delivery, nowMs(), { timeoutMs });
-        else await sweepWebhooks(db, env.WEBHOOKS_QUEUE, nowMs());
+        if ("delivery" in m.body) {
+          const r = await attemptDelivery(db, env, m.body.delivery, nowMs(), { timeoutMs });
+          // The retry is swept when it is due, not at the next cron or the next event (the load run's
+          // failed deliveries waited for traffic that had stopped).
+          if (r.retryAfterMs !== undefined) await wakeWebhooks(env, r.retryAfterMs);
+        } else await sweepWebhooks(db, env.WEBHOOKS_QUEUE, nowMs());
         m.ack();
       } catch (e) {
         console.error("webhook attempt not recorded; the sweep sends it again", e);

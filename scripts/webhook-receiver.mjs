@@ -8,14 +8,17 @@
  * - POST /hooks/<name>?fail=N&delay=MS: answers 500 to the first N requests to <name>, then 200; waits
  *   MS first (to outlast the sender's timeout).
  * - GET /hooks/<name> lists what arrived there as JSON ({ headers: {webhook-id, webhook-timestamp,
- *   webhook-signature}, body, answered }), in arrival order.
+ *   webhook-signature}, body, answered, at }), in arrival order (`at`: epoch ms on arrival).
+ *
+ * In a script, `startWebhookReceiver(port, { onRequest })` also hands each request to `onRequest(name,
+ * request)` as it arrives (the load run verifies signatures then, inside their timestamp tolerance).
  */
 import { createServer } from "node:http";
 import { pathToFileURL } from "node:url";
 
 /** Starts a receiver on `port` (0: any free one); resolves with the server and its address. */
-export function startWebhookReceiver(port = 2527, { quiet = false } = {}) {
-  /** @type {Map<string, {headers: Record<string, string>, body: string, answered: number}[]>} */
+export function startWebhookReceiver(port = 2527, { quiet = false, onRequest = undefined } = {}) {
+  /** @type {Map<string, {headers: Record<string, string>, body: string, answered: number, at: number}[]>} */
   const received = new Map();
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://receiver");
@@ -33,11 +36,14 @@ export function startWebhookReceiver(port = 2527, { quiet = false } = {}) {
     req.on("end", () => {
       const answered = list.length < Number(url.searchParams.get("fail") ?? 0) ? 500 : 200;
       const h = (k) => String(req.headers[k] ?? "");
-      list.push({
+      const request = {
         headers: { "webhook-id": h("webhook-id"), "webhook-timestamp": h("webhook-timestamp"), "webhook-signature": h("webhook-signature") },
         body: Buffer.concat(chunks).toString("utf8"),
         answered,
-      });
+        at: Date.now(),
+      };
+      list.push(request);
+      onRequest?.(name, request);
       if (!quiet) console.log(`webhook ${h("webhook-id")} to ${name}: ${answered}`);
       setTimeout(() => reply(answered, answered === 200 ? { ok: true } : { error: "scripted failure" }), Number(url.searchParams.get("delay") ?? 0));
     });

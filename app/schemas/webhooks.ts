@@ -15,6 +15,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "door.forced_open",
   "door.held_open",
   "device.low_battery",
+  "device.online",
+  "device.offline",
   "firmware.installed",
   "firmware.failed",
   "user.created",

@@ -2,11 +2,13 @@
  * Board presence as gateways report it in their event batches (decisions 0033 and 0113):
  * `board.presence` `{online}` when a board connects or disconnects, `gateway.started` when a gateway
  * instance starts (every board it had is gone). Stored per device and gateway instance in
- * `device_presence`; nothing goes to the activity log. Statements are conditional on the instant, so
- * a batch sent again (or late) never moves a row back in time.
+ * `device_presence`; a batch's net change of a board's presence is also an activity row ("Device
+ * Online" / "Device Offline": board-presence-activity.server.ts). Statements are conditional on the
+ * instant, so a batch sent again (or late) never moves a row back in time.
  */
 import { and, eq, lt, sql } from "drizzle-orm";
 import { schema, type Db } from "~/utils/db.server";
+import { presenceActivity, type PresenceEntry } from "./board-presence-activity.server";
 import { devicesReportedBy, NOT_SERVED } from "./gateway-cells.server";
 import type { IngestResult } from "./gateway-events.server";
 
@@ -21,7 +23,7 @@ export const PRESENCE_STALE_MS = 3 * 60_000;
 const ID = /^[\x21-\x7e]{1,200}$/;
 const INSTANCE = /^[\x21-\x7e]{1,64}$/;
 
-type Entry = { id: string; type: string; deviceId?: string; at: number; instance: string; online?: boolean };
+type Entry = PresenceEntry;
 
 export const isPresence = (raw: unknown) => PRESENCE_TYPES.has(String((raw as { type?: unknown } | null)?.type));
 
@@ -36,7 +38,7 @@ function check(raw: unknown): Entry | string {
   return { id: e.id, type: "board.presence", deviceId: e.deviceId, at: e.at as number, instance, online: e.data.online };
 }
 
-/** The statements that record a batch's presence entries, and what to answer for them. */
+/** The statements that record a batch's presence entries, the activity of the boards it moves, and what to answer for them. */
 export async function presenceStatements(db: Db, gatewayId: number, raws: unknown[], now: number) {
   const p = schema.devicePresence;
   const rejected: IngestResult["rejected"] = [];
@@ -81,5 +83,6 @@ export async function presenceStatements(db: Db, gatewayId: number, raws: unknow
     );
     applied++;
   }
-  return { statements, rejected, applied };
+  const boards = new Map([...devices].filter(([, d]) => d.served).map(([id, d]) => [id, d]));
+  return { statements, rejected, applied, activity: await presenceActivity(db, gatewayId, entries, boards) };
 }

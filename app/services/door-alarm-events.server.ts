@@ -13,7 +13,7 @@
 import { inArray, or, sql } from "drizzle-orm";
 import type { AlarmKind } from "~/schemas/door-alarms";
 import type { ActivityEntry } from "~/utils/activity-insert.server";
-import { schema, type Db } from "~/utils/db.server";
+import { chunks, IN_CHUNK, schema, type Db } from "~/utils/db.server";
 import type { GatewayEvent } from "./gateway-events.server";
 
 const a = schema.doorAlarms;
@@ -56,7 +56,7 @@ function close(db: Db, x: AlarmEvent) {
 }
 
 /**
- * The statements of a batch's alarm events, in board-time order, and the read of the alarms they raised
+ * The statements of a batch's alarm events, in board-time order, and the reads of the alarms they raised
  * or cleared, to run last in the same D1 batch; null when no event concerns an alarm.
  */
 export function alarmStatements(db: Db, events: AlarmEvent[], now: number) {
@@ -70,20 +70,25 @@ export function alarmStatements(db: Db, events: AlarmEvent[], now: number) {
     ids.push(x.e.id);
   }
   if (out.length === 0) return null;
-  const readBack = db
-    .select({
-      id: a.id,
-      companyId: a.companyId,
-      deviceId: a.deviceId,
-      kind: a.kind,
-      raisedAt: a.raisedAt,
-      raisedEventId: a.raisedEventId,
-      clearedAt: a.clearedAt,
-      clearedEventId: a.clearedEventId,
-    })
-    .from(a)
-    .where(or(inArray(a.raisedEventId, ids), inArray(a.clearedEventId, ids)));
-  return { statements: out, readBack, ids: new Set(ids) };
+  // Two lists of ids per read: each part stays within D1's bound parameters per statement (a batch of
+  // door.closed events is many ids; one read of them all failed the whole batch, and the gateway
+  // offered it again and again).
+  const readBacks = chunks(ids, IN_CHUNK / 2).map((part) =>
+    db
+      .select({
+        id: a.id,
+        companyId: a.companyId,
+        deviceId: a.deviceId,
+        kind: a.kind,
+        raisedAt: a.raisedAt,
+        raisedEventId: a.raisedEventId,
+        clearedAt: a.clearedAt,
+        clearedEventId: a.clearedEventId,
+      })
+      .from(a)
+      .where(or(inArray(a.raisedEventId, part), inArray(a.clearedEventId, part))),
+  );
+  return { statements: out, readBacks, ids: new Set(ids) };
 }
 
 type ReadBack = {

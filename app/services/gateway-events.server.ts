@@ -207,13 +207,21 @@ export async function ingestEvents(env: CompanyLogEnv, db: Db, rawEvents: unknow
   // The log first: a batch that fails after it is sent again, and the stores skip what they hold. The
   // device facts it carries are written with statements that are harmless to repeat.
   const inserted = await ingestActivity(env, db, rows, "Device", now);
+  // Presence changes go to the log before the presence rows they are computed against (not counted: their entries are).
+  await ingestActivity(env, db, presence?.activity ?? [], "Device", now);
   const alarms = alarmStatements(db, alarmEvents, now);
-  const facts = [...state.statements(db, now), ...commandResultStatements(db, commandResults, now), ...presenceWrites, ...(alarms ? [...alarms.statements, alarms.readBack] : [])];
+  const facts = [
+    ...state.statements(db, now),
+    ...commandResultStatements(db, commandResults, now),
+    ...presenceWrites,
+    ...(alarms ? [...alarms.statements, ...alarms.readBacks] : []),
+  ];
   if (facts.length > 0) {
     const results = await db.batch(facts as unknown as [never, ...never[]]);
     if (alarms) {
       const name = (id: number) => devices.get(id)?.fullName || `device ${id}`;
-      await ingestActivity(env, db, alarmEntries(results[results.length - 1] as never, alarms.ids, name), "Device", now);
+      const readBack = results.slice(results.length - alarms.readBacks.length).flat();
+      await ingestActivity(env, db, alarmEntries(readBack as never, alarms.ids, name), "Device", now);
     }
   }
   // Presence entries are stored state, not rows: counted as accepted, never as duplicates.

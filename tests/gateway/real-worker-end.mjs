@@ -44,7 +44,8 @@ function boardHash(password) {
 // when the event loop is busy comparing decisions, so the race is real here.
 setGlobalDispatcher(new Agent({ pipelining: 0 }));
 
-export async function startWorkerEnd() {
+/** `triggers`: also serve Miniflare's /cdn-cgi/handler/scheduled, so a caller can run the cron (the webhook load run). */
+export async function startWorkerEnd({ triggers = false } = {}) {
   await mkdir(`${ROOT}/.tmp`, { recursive: true });
   const dir = await mkdtemp(`${ROOT}/.tmp/worker-end-`);
   const port = await freePort();
@@ -56,7 +57,8 @@ export async function startWorkerEnd() {
   // Its own key to sign phone credentials with, whatever a local .dev.vars holds (published at /.well-known/keyless-credential-keys.json).
   // wrangler.toml is production's config; a test runner says so explicitly.
   const vars = { CREDENTIAL_SIGNING_KEYS: await newSigningKeys(), ENVIRONMENT: "test", PUBLIC_ORIGIN: url };
-  const miniflare = (listenOn) => new Miniflare({ host: "127.0.0.1", port: listenOn, defaultPersistRoot: `${dir}/v3`, workers: [consoleWorkerOptions("console", vars)] });
+  const miniflare = (listenOn) =>
+    new Miniflare({ host: "127.0.0.1", port: listenOn, defaultPersistRoot: `${dir}/v3`, unsafeTriggerHandlers: triggers, workers: [consoleWorkerOptions("console", vars)] });
   /** The served Worker; null while stopped. */
   let served = null;
 

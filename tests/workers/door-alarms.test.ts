@@ -142,6 +142,19 @@ describe("door alarms from board events", () => {
     expect(await auditsNamed("Door Alarm Cleared", door)).toHaveLength(1);
   });
 
+  it("takes a gateway batch of many door closings (the load run's), and logs the clearing found in its last part", async () => {
+    const t = workerNow();
+    await events([{ deviceId: 8, type: "door.forced", at: t }]);
+    const [alarm] = await alarmsOf(8);
+    expect((await api(acme, "POST", `${A}/alarm/acknowledgeAlarm`, { id: alarm.id, note: "Load run" })).status).toBe(200);
+    // 99 closings from before the alarm (they clear nothing), then the one that clears it, all in one batch:
+    // every closing is read back by its id, more ids than one D1 statement may bind.
+    const closings = [...Array.from({ length: 99 }, (_, i) => ({ deviceId: 8, type: "door.closed", at: t - 200 + i })), { deviceId: 8, type: "door.closed", at: t + 5000 }];
+    expect(await events(closings)).toMatchObject({ accepted: 100, rejected: [] });
+    expect((await alarmsOf(8))[0]).toMatchObject({ state: "cleared", clearedAt: t + 5000 });
+    expect(await auditsNamed("Door Alarm Cleared", eq(schema.activityLogs.targetDeviceId, 8))).toHaveLength(1);
+  });
+
   it("stays active when the door closes before anyone acknowledges it; the acknowledgement then clears it", async () => {
     const t = workerNow();
     await events([

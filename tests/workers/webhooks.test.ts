@@ -5,13 +5,14 @@
  * 127.0.0.1 (scripts/webhook-receiver.mjs), verified here with the `standardwebhooks` package as a
  * receiver would. The back-off, the dead letter and disabling are driven with an injected clock.
  */
-import { env } from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, env, waitOnExecutionContext } from "cloudflare:test";
 import { eq, like } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { beforeAll, describe, expect, it } from "vitest";
+import { background } from "../../worker-background";
 import { ENVELOPES } from "../../app/services/webhooks/event-payloads";
 import { attemptDelivery, DISABLE_AFTER_MS, RETRY_AFTER_MS, sweepWebhooks } from "../../app/services/webhooks/delivery.server";
-import { api, consoleWorker, db, login, ORIGIN, schema, workerNow } from "./helpers";
+import { api, companyLog, consoleWorker, db, login, ORIGIN, schema, workerNow } from "./helpers";
 import { RECEIVER, received, receivedAtLeast, wake, type Received } from "./webhook-delivery";
 
 const BASE = "/api/admin/webhooks/endpoints";
@@ -283,6 +284,23 @@ describe("delivery", () => {
     expect((await attemptDelivery(db(), env, d.id, start + DISABLE_AFTER_MS + 2)).outcome).toBe("skipped");
   });
 
+  it("after a failed attempt the consumer wakes the queue when the retry is due, not at the next cron", async () => {
+    const { id } = await addEndpoint("wake", ["user.created"], "?fail=1");
+    await db().update(schema.webhookEndpoints).set({ enabled: false }).where(eq(schema.webhookEndpoints.id, id));
+    await db().insert(schema.webhookEvents).values({ id: "msg_wake_test", companyId: ACME, type: "user.created", source: "test:wake", occurredAt: workerNow(), dataJson: "{}" });
+    const [d] = await db().insert(schema.webhookDeliveries).values({ companyId: ACME, endpointId: id, eventId: "msg_wake_test", nextAttemptAt: workerNow() }).returning();
+    await db().update(schema.webhookEndpoints).set({ enabled: true }).where(eq(schema.webhookEndpoints.id, id));
+    // The real queue, with what the consumer sends to it noted on the way.
+    const sent: { body: unknown; options?: QueueSendOptions }[] = [];
+    const queue = { send: (body: unknown, options?: QueueSendOptions) => (sent.push({ body, options }), env.WEBHOOKS_QUEUE.send(body, options)) };
+    const batch = createMessageBatch("keyless-webhooks", [{ id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: { delivery: d.id } }]);
+    const ctx = createExecutionContext();
+    await background.queue(batch as never, { ...env, WEBHOOKS_QUEUE: queue } as never, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(await received("wake")).toMatchObject([{ answered: 500 }]);
+    expect(sent).toEqual([{ body: { wake: true }, options: { delaySeconds: RETRY_AFTER_MS[0] / 1000 } }]);
+  });
+
   it("times out an attempt that gets no answer in time", async () => {
     const { id } = await addEndpoint("slow", ["user.created"], "?delay=1500");
     await db().update(schema.webhookEndpoints).set({ enabled: false }).where(eq(schema.webhookEndpoints.id, id));
@@ -292,7 +310,7 @@ describe("delivery", () => {
     const [d] = await db().insert(schema.webhookDeliveries).values({ companyId: ACME, endpointId: id, eventId: "msg_timeout_test", nextAttemptAt: workerNow() }).returning();
     await db().update(schema.webhookEndpoints).set({ enabled: true }).where(eq(schema.webhookEndpoints.id, id));
     const r = await attemptDelivery(db(), env, d.id, workerNow(), { timeoutMs: 200 });
-    expect(r).toEqual({ outcome: "retry", status: null });
+    expect(r).toEqual({ outcome: "retry", status: null, retryAfterMs: RETRY_AFTER_MS[0] });
     const [attempt] = await db().select().from(schema.webhookAttempts).where(eq(schema.webhookAttempts.deliveryId, d.id));
     expect(attempt.error).toBe("no answer within 200 ms");
     expect(attempt.latencyMs).toBeLessThan(1500);
@@ -334,5 +352,52 @@ describe("delivery", () => {
     const fired = ENVELOPES["alert.fired"].parse(bodies.find((b) => b.type === "alert.fired"));
     expect(fired.data).toMatchObject({ alert: { name: "Webhook night watch" }, activity: { name: "Door Forced Open" }, device: { id: 2 } });
     expect(new Set(got.map((m) => m.headers["webhook-id"])).size).toBe(3);
+  });
+
+  it("sends a board's presence changes as device.online and device.offline; a reconnect within a batch and a batch sent again send nothing", async () => {
+    const { id, secret } = await addEndpoint("presence", ["device.online", "device.offline"]);
+    const t0 = workerNow();
+    const instance = `gw-webhooks-${t0}`;
+    const board = (n: number, online: boolean, at: number) => ({ id: `2/gw/prs.${t0}.${n}`, deviceId: "2", type: "board.presence", at, gatewayId: instance, data: { online } });
+    const batches = [
+      [board(1, true, t0)],
+      // aedes' reconnect: the old connection's disconnect, then the connect, in one batch
+      [board(2, false, t0 + 1_000), board(3, true, t0 + 1_000)],
+      [board(4, false, t0 + 2_000)],
+      [board(5, true, t0 + 3_000)],
+      // the instance restarted: whatever it had connected before is gone
+      [{ id: `gw/start.${t0 + 4_000}`, type: "gateway.started", at: t0 + 4_000, gatewayId: instance, data: {} }],
+    ];
+    for (const events of [...batches, batches[2]]) {
+      const r = await consoleWorker.fetch(`${ORIGIN}/api/gateway/events`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${env.GATEWAY_SECRET}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ v: 1, gatewayId: instance, events }),
+      });
+      expect(r.status).toBe(200);
+      expect(((await r.json()) as { rejected: unknown[] }).rejected).toEqual([]);
+    }
+    await wake();
+    const got = await receivedAtLeast("presence", 4);
+    const bodies = got.map((m) => {
+      verify(secret, m);
+      const b = JSON.parse(m.body);
+      return ENVELOPES[b.type as "device.online"].parse(b);
+    });
+    const seen = bodies.map((b) => [b.type, Date.parse(b.occurred_at) - t0]).sort((a, b) => Number(a[1]) - Number(b[1]));
+    expect(seen).toEqual([
+      ["device.online", 0],
+      ["device.offline", 2_000],
+      ["device.online", 3_000],
+      ["device.offline", 4_000],
+    ]);
+    expect(bodies[0].data).toMatchObject({ device: { id: 2 } });
+    expect(new Set(got.map((m) => m.headers["webhook-id"])).size).toBe(4);
+    // The outbox holds these four and no more (a fifth could still be on its way to the receiver).
+    expect(await db().select().from(schema.webhookDeliveries).where(eq(schema.webhookDeliveries.endpointId, id))).toHaveLength(4);
+    // The activity log holds the four changes, by the board's name.
+    const rows = await companyLog(ACME).select({ summary: schema.activityLogs.summary }).from(schema.activityLogs).where(eq(schema.activityLogs.targetDeviceId, 2));
+    const summaries = rows.map((r) => r.summary).filter((x) => / (came online|went offline)$/.test(x));
+    expect(summaries).toHaveLength(4);
   });
 });

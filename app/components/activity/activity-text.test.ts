@@ -80,6 +80,8 @@ describe("summaries stored as English text", () => {
     // a name or a door with " at " in it: the first " at " after the number ends the reading
     ["Sensor Reading", `${"Temp at inlet"} ${7}${" C"} at ${"Gate at North"}`, "Temp at inlet 7 C at Gate at North", "Temp at inlet 7 C en Gate at North"],
     ["Location Reported", `${door} reported its location`, "West Door reported its location", "West Door comunicó su ubicación"],
+    ["Device Online", `${door} came online`, "West Door came online", "West Door se ha conectado"],
+    ["Device Offline", `${door} went offline`, "West Door went offline", "West Door se ha desconectado"],
     ["Tamper Detected", `Tamper ${"detected"} on ${door}`, "Tamper detected on West Door", "Manipulación detectada en West Door"],
     ["Tamper Detected", `Tamper ${"cleared"} on ${door}`, "Tamper cleared on West Door", "Manipulación resuelta en West Door"],
     ["Devices Registered", `${3} into the stock of ${"Acme"} (${"ACM1"})`, "3 into the stock of Acme (ACM1)", "3 al stock de Acme (ACM1)"],

@@ -25,6 +25,8 @@ const STORED: [RegExp, string, RegExp][] = [
   // A reading is "<sensor's name> <number>[ <unit>] at <door>": the first " at " after the number ends it.
   [/^(?<reading>.+? -?\d[^ ]*(?: .+?)?) at (?<door>.+)$/s, "sensorReading", /^(?:Sensor Reading)$/],
   [/^(?<door>.+) reported its location$/s, "location", /^(?:Location Reported)$/],
+  [/^(?<door>.+) came online$/s, "cameOnline", /^(?:Device Online)$/], // services/board-presence-activity.server.ts
+  [/^(?<door>.+) went offline$/s, "wentOffline", /^(?:Device Offline)$/],
   [/^Tamper detected on (?<door>.+)$/s, "tamperDetected", /^(?:Tamper Detected)$/],
   [/^Tamper cleared on (?<door>.+)$/s, "tamperCleared", /^(?:Tamper Detected)$/],
   [/^(?<amount>\d+) into the stock of (?<company>.+)$/s, "stockAdded", /^(?:Devices Registered)$/], // services/device-lifecycle.server.ts

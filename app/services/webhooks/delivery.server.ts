@@ -33,10 +33,14 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 
 export type WebhookMessage = { wake: true } | { delivery: number };
 
-/** After something wrote deliveries: a message wakes the consumer, which sweeps. */
-export async function wakeWebhooks(env: { WEBHOOKS_QUEUE: Queue }) {
+/**
+ * After something wrote deliveries: a message wakes the consumer, which sweeps. `afterMs`: the wake-up
+ * comes then (a retry's back-off; the queue delays a message by at most 12 hours, the longest back-off is 10).
+ */
+export async function wakeWebhooks(env: { WEBHOOKS_QUEUE: Queue }, afterMs = 0) {
   try {
-    await env.WEBHOOKS_QUEUE.send({ wake: true } satisfies WebhookMessage);
+    const delaySeconds = Math.min(43_200, Math.ceil(afterMs / 1000));
+    await env.WEBHOOKS_QUEUE.send({ wake: true } satisfies WebhookMessage, delaySeconds > 0 ? { delaySeconds } : undefined);
   } catch (e) {
     console.warn("webhook wake-up not sent; the cron sweep will catch up", e);
   }
@@ -66,7 +70,8 @@ export async function sweepWebhooks(db: Db, queue: Queue, now: number): Promise<
   return sent;
 }
 
-export type AttemptResult = { outcome: "delivered" | "retry" | "dead" | "skipped"; status: number | null };
+/** `retryAfterMs`: for a retry, how long until it is due. */
+export type AttemptResult = { outcome: "delivered" | "retry" | "dead" | "skipped"; status: number | null; retryAfterMs?: number };
 
 /**
  * One attempt of one delivery at `now`: the signed POST, with a timeout, then the attempt, the delivery's
@@ -128,7 +133,7 @@ export async function attemptDelivery(db: Db, env: AtRestEnv, deliveryId: number
   ];
   if (!ok) statements.push(...(await disableIfFailingForDays(db, endpoint, now)));
   await db.batch(statements as never);
-  return { outcome, status };
+  return outcome === "retry" ? { outcome, status, retryAfterMs: RETRY_AFTER_MS[attempts - 1] } : { outcome, status };
 }
 
 /**

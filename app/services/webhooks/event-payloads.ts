@@ -55,6 +55,8 @@ export const EVENT_DATA = {
   "door.forced_open": door,
   "door.held_open": door,
   "device.low_battery": door.extend({ percent: z.number().nullable() }),
+  "device.online": door.describe("the board connected to a gateway (it was offline on every gateway)"),
+  "device.offline": door.describe("the board is connected to no gateway: it disconnected, or its gateway restarted without it"),
   "firmware.installed": firmware,
   "firmware.failed": firmware,
   "user.created": userChange,

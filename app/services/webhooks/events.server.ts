@@ -85,6 +85,8 @@ const FROM_ACTIVITY: Record<string, (x: ActivityRow, d: Record<string, unknown>)
   "Door Forced Open": (x) => ({ type: "door.forced_open", data: door(x) }),
   "Door Held Open": (x) => ({ type: "door.held_open", data: door(x) }),
   "Low Battery": (x, d) => ({ type: "device.low_battery", data: { ...door(x), percent: num(d.percent) } }),
+  "Device Online": (x) => ({ type: "device.online", data: door(x) }),
+  "Device Offline": (x) => ({ type: "device.offline", data: door(x) }),
   "Firmware Installed": (x, d) => ({ type: "firmware.installed", data: firmware(x, d) }),
   "Firmware Failed": (x, d) => ({ type: "firmware.failed", data: firmware(x, d) }),
   "User Created": (x) => (x.targetUserId === null ? null : { type: "user.created", data: userChange(x) }),
