@@ -47,6 +47,9 @@ export default function CompanySettings() {
         description={t("description", { company })}
         actions={
           <div className="flex flex-wrap gap-2">
+            <LinkButton variant="outline" to="/lockdown">
+              {t("lockdown")}
+            </LinkButton>
             <LinkButton variant="outline" to="/apiKeys">
               {t("apiKeys")}
             </LinkButton>

@@ -720,6 +720,13 @@ export async function seedDemo(db: Db, { now, smtpPort = DEMO_SMTP_PORT }: { now
     ]),
   );
 
+  // An ACME lockdown plan, never started, so a new admin sees what one looks like and its pages have a record.
+  add(
+    chunkedInserts(db, schema.lockdownPlans, [
+      { companyId: C.ACME, name: "Whole site lockdown", mode: "lockdown", scope: "company", durationMinutes: 60, createdAt: now - 86_400_000, updatedAt: now - 86_400_000 },
+    ]),
+  );
+
   await runBatches(db, statements);
   return true;
 }

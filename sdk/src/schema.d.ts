@@ -16203,7 +16203,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            payload: ("access.granted" | "access.denied" | "door.opened" | "door.closed" | "door.forced_open" | "door.held_open" | "device.low_battery" | "firmware.installed" | "firmware.failed" | "user.created" | "user.changed" | "user.deactivated" | "user.deleted" | "key.assigned" | "key.changed" | "key.removed" | "alert.fired")[];
+                            payload: ("access.granted" | "access.denied" | "door.opened" | "door.closed" | "door.forced_open" | "door.held_open" | "device.low_battery" | "device.online" | "device.offline" | "firmware.installed" | "firmware.failed" | "user.created" | "user.changed" | "user.deactivated" | "user.deleted" | "key.assigned" | "key.changed" | "key.removed" | "alert.fired" | "lockdown.started" | "lockdown.ended")[];
                         };
                     };
                 };
@@ -16326,7 +16326,7 @@ export interface paths {
                                 id: number;
                                 url: string;
                                 description: string;
-                                event_types: ("access.granted" | "access.denied" | "door.opened" | "door.closed" | "door.forced_open" | "door.held_open" | "device.low_battery" | "firmware.installed" | "firmware.failed" | "user.created" | "user.changed" | "user.deactivated" | "user.deleted" | "key.assigned" | "key.changed" | "key.removed" | "alert.fired")[];
+                                event_types: ("access.granted" | "access.denied" | "door.opened" | "door.closed" | "door.forced_open" | "door.held_open" | "device.low_battery" | "device.online" | "device.offline" | "firmware.installed" | "firmware.failed" | "user.created" | "user.changed" | "user.deactivated" | "user.deleted" | "key.assigned" | "key.changed" | "key.removed" | "alert.fired" | "lockdown.started" | "lockdown.ended")[];
                                 enabled: boolean;
                                 /** @description why the platform disabled it (failing for days); null when enabled or disabled by an admin */
                                 disabled_reason: string | null;
@@ -16435,7 +16435,7 @@ export interface paths {
                         url: string;
                         /** @default  */
                         description?: string;
-                        event_types: ("access.granted" | "access.denied" | "door.opened" | "door.closed" | "door.forced_open" | "door.held_open" | "device.low_battery" | "firmware.installed" | "firmware.failed" | "user.created" | "user.changed" | "user.deactivated" | "user.deleted" | "key.assigned" | "key.changed" | "key.removed" | "alert.fired")[];
+                        event_types: ("access.granted" | "access.denied" | "door.opened" | "door.closed" | "door.forced_open" | "door.held_open" | "device.low_battery" | "device.online" | "device.offline" | "firmware.installed" | "firmware.failed" | "user.created" | "user.changed" | "user.deactivated" | "user.deleted" | "key.assigned" | "key.changed" | "key.removed" | "alert.fired" | "lockdown.started" | "lockdown.ended")[];
                         enabled?: boolean | null;
                     };
                 };
@@ -16575,7 +16575,7 @@ export interface paths {
                                 id: number;
                                 url: string;
                                 description: string;
-                                event_types: ("access.granted" | "access.denied" | "door.opened" | "door.closed" | "door.forced_open" | "door.held_open" | "device.low_battery" | "firmware.installed" | "firmware.failed" | "user.created" | "user.changed" | "user.deactivated" | "user.deleted" | "key.assigned" | "key.changed" | "key.removed" | "alert.fired")[];
+                                event_types: ("access.granted" | "access.denied" | "door.opened" | "door.closed" | "door.forced_open" | "door.held_open" | "device.low_battery" | "device.online" | "device.offline" | "firmware.installed" | "firmware.failed" | "user.created" | "user.changed" | "user.deactivated" | "user.deleted" | "key.assigned" | "key.changed" | "key.removed" | "alert.fired" | "lockdown.started" | "lockdown.ended")[];
                                 enabled: boolean;
                                 /** @description why the platform disabled it (failing for days); null when enabled or disabled by an admin */
                                 disabled_reason: string | null;
@@ -16689,7 +16689,7 @@ export interface paths {
                         url: string;
                         /** @default  */
                         description?: string;
-                        event_types: ("access.granted" | "access.denied" | "door.opened" | "door.closed" | "door.forced_open" | "door.held_open" | "device.low_battery" | "firmware.installed" | "firmware.failed" | "user.created" | "user.changed" | "user.deactivated" | "user.deleted" | "key.assigned" | "key.changed" | "key.removed" | "alert.fired")[];
+                        event_types: ("access.granted" | "access.denied" | "door.opened" | "door.closed" | "door.forced_open" | "door.held_open" | "device.low_battery" | "device.online" | "device.offline" | "firmware.installed" | "firmware.failed" | "user.created" | "user.changed" | "user.deactivated" | "user.deleted" | "key.assigned" | "key.changed" | "key.removed" | "alert.fired" | "lockdown.started" | "lockdown.ended")[];
                         enabled?: boolean | null;
                     };
                 };
@@ -17062,7 +17062,7 @@ export interface paths {
                                     /** @description the webhook-id */
                                     event_id: string;
                                     /** @enum {string} */
-                                    type: "access.granted" | "access.denied" | "door.opened" | "door.closed" | "door.forced_open" | "door.held_open" | "device.low_battery" | "firmware.installed" | "firmware.failed" | "user.created" | "user.changed" | "user.deactivated" | "user.deleted" | "key.assigned" | "key.changed" | "key.removed" | "alert.fired";
+                                    type: "access.granted" | "access.denied" | "door.opened" | "door.closed" | "door.forced_open" | "door.held_open" | "device.low_battery" | "device.online" | "device.offline" | "firmware.installed" | "firmware.failed" | "user.created" | "user.changed" | "user.deactivated" | "user.deleted" | "key.assigned" | "key.changed" | "key.removed" | "alert.fired" | "lockdown.started" | "lockdown.ended";
                                     occurred_at: number;
                                     /**
                                      * @description pending (waiting or retrying), delivered, or dead after the last retry
@@ -17845,6 +17845,999 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/lockdown/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The company's lockdown and evacuation plans, by name. */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    offset?: number | null;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            payload: {
+                                rows: {
+                                    id: number;
+                                    name: string;
+                                    /**
+                                     * @description lockdown: every credential refused but the exempt; evacuation: the doors in scope unlock
+                                     * @enum {string}
+                                     */
+                                    mode: "lockdown" | "evacuation";
+                                    /** @enum {string} */
+                                    scope: "company" | "groups" | "doors";
+                                    /** @description device group ids (scope groups) or device ids (scope doors); empty for the company */
+                                    scope_ids: number[];
+                                    exempt_user_ids: number[];
+                                    exempt_role_ids: number[];
+                                    /** @description ends by itself this long after its start; null: until someone ends it */
+                                    duration_minutes: number | null;
+                                }[];
+                                total: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing or expired token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Not found in the caller's company */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Over a rate limit of API keys: wait `Retry-After` seconds */
+                429: {
+                    headers: {
+                        /** @description Seconds until the exhausted window ends */
+                        "Retry-After"?: number;
+                        /** @description The limits, e.g. `"caller";q=120;w=60, "company";q=600;w=60` */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left and the seconds until each window ends, e.g. `"caller";r=0;t=37, "company";r=480;t=37` */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Adds a plan ('Lockdown Plan Added'). 400 with field errors (an id not of the company's is one). */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @enum {string} */
+                        mode: "lockdown" | "evacuation";
+                        /** @enum {string} */
+                        scope: "company" | "groups" | "doors";
+                        scope_ids?: number[];
+                        exempt_user_ids?: number[];
+                        exempt_role_ids?: number[];
+                        duration_minutes?: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            payload: {
+                                id: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing or expired token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Not found in the caller's company */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Over a rate limit of API keys: wait `Retry-After` seconds */
+                429: {
+                    headers: {
+                        /** @description Seconds until the exhausted window ends */
+                        "Retry-After"?: number;
+                        /** @description The limits, e.g. `"caller";q=120;w=60, "company";q=600;w=60` */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left and the seconds until each window ends, e.g. `"caller";r=0;t=37, "company";r=480;t=37` */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/lockdown/plans/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One plan. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            payload: {
+                                id: number;
+                                name: string;
+                                /**
+                                 * @description lockdown: every credential refused but the exempt; evacuation: the doors in scope unlock
+                                 * @enum {string}
+                                 */
+                                mode: "lockdown" | "evacuation";
+                                /** @enum {string} */
+                                scope: "company" | "groups" | "doors";
+                                /** @description device group ids (scope groups) or device ids (scope doors); empty for the company */
+                                scope_ids: number[];
+                                exempt_user_ids: number[];
+                                exempt_role_ids: number[];
+                                /** @description ends by itself this long after its start; null: until someone ends it */
+                                duration_minutes: number | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing or expired token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Not found in the caller's company */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Over a rate limit of API keys: wait `Retry-After` seconds */
+                429: {
+                    headers: {
+                        /** @description Seconds until the exhausted window ends */
+                        "Retry-After"?: number;
+                        /** @description The limits, e.g. `"caller";q=120;w=60, "company";q=600;w=60` */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left and the seconds until each window ends, e.g. `"caller";r=0;t=37, "company";r=480;t=37` */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        /** Replaces a plan ('Lockdown Plan Modified'); a lockdown in force keeps the plan as it was started. */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @enum {string} */
+                        mode: "lockdown" | "evacuation";
+                        /** @enum {string} */
+                        scope: "company" | "groups" | "doors";
+                        scope_ids?: number[];
+                        exempt_user_ids?: number[];
+                        exempt_role_ids?: number[];
+                        duration_minutes?: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing or expired token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Not found in the caller's company */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Over a rate limit of API keys: wait `Retry-After` seconds */
+                429: {
+                    headers: {
+                        /** @description Seconds until the exhausted window ends */
+                        "Retry-After"?: number;
+                        /** @description The limits, e.g. `"caller";q=120;w=60, "company";q=600;w=60` */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left and the seconds until each window ends, e.g. `"caller";r=0;t=37, "company";r=480;t=37` */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Deletes a plan ('Lockdown Plan Deleted'). */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing or expired token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Not found in the caller's company */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Over a rate limit of API keys: wait `Retry-After` seconds */
+                429: {
+                    headers: {
+                        /** @description Seconds until the exhausted window ends */
+                        "Retry-After"?: number;
+                        /** @description The limits, e.g. `"caller";q=120;w=60, "company";q=600;w=60` */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left and the seconds until each window ends, e.g. `"caller";r=0;t=37, "company";r=480;t=37` */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/lockdown/plans/{id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Starts the plan ('Lockdown Started'); gateways refuse or unlock at once. 409 when a lockdown is already in force. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            payload: {
+                                /** @description the company's lockdown epoch after the start */
+                                epoch: number;
+                                ends_at: number | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing or expired token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Not found in the caller's company */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Over a rate limit of API keys: wait `Retry-After` seconds */
+                429: {
+                    headers: {
+                        /** @description Seconds until the exhausted window ends */
+                        "Retry-After"?: number;
+                        /** @description The limits, e.g. `"caller";q=120;w=60, "company";q=600;w=60` */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left and the seconds until each window ends, e.g. `"caller";r=0;t=37, "company";r=480;t=37` */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/lockdown/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ends the lockdown in force ('Lockdown Ended'). 409 when none is. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing or expired token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Not found in the caller's company */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Over a rate limit of API keys: wait `Retry-After` seconds */
+                429: {
+                    headers: {
+                        /** @description Seconds until the exhausted window ends */
+                        "Retry-After"?: number;
+                        /** @description The limits, e.g. `"caller";q=120;w=60, "company";q=600;w=60` */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left and the seconds until each window ends, e.g. `"caller";r=0;t=37, "company";r=480;t=37` */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/lockdown/state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The lockdown in force, or null. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            payload: {
+                                /** @enum {string} */
+                                mode: "lockdown" | "evacuation";
+                                plan_name: string;
+                                started_by: string;
+                                started_at: number;
+                                ends_at: number | null;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing or expired token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Not found in the caller's company */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Over a rate limit of API keys: wait `Retry-After` seconds */
+                429: {
+                    headers: {
+                        /** @description Seconds until the exhausted window ends */
+                        "Retry-After"?: number;
+                        /** @description The limits, e.g. `"caller";q=120;w=60, "company";q=600;w=60` */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left and the seconds until each window ends, e.g. `"caller";r=0;t=37, "company";r=480;t=37` */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -20895,6 +21888,56 @@ export interface components {
                 percent: number | null;
             };
         };
+        /** @description The body of a `device.online` webhook delivery (envelope version 1). */
+        "WebhookEvent_device.online": {
+            /**
+             * @description the envelope's version
+             * @enum {number}
+             */
+            version: 1;
+            /** @enum {string} */
+            type: "device.online";
+            /** @description the event's id, also the webhook-id header: the same on every retry and replay, so receivers de-duplicate by it */
+            id: string;
+            /** @description when it happened, ISO 8601 UTC */
+            occurred_at: string;
+            company: {
+                id: number;
+            };
+            /** @description the board connected to a gateway (it was offline on every gateway) */
+            data: {
+                /** @description the door (device) */
+                device: {
+                    id: number;
+                };
+                summary: string;
+            };
+        };
+        /** @description The body of a `device.offline` webhook delivery (envelope version 1). */
+        "WebhookEvent_device.offline": {
+            /**
+             * @description the envelope's version
+             * @enum {number}
+             */
+            version: 1;
+            /** @enum {string} */
+            type: "device.offline";
+            /** @description the event's id, also the webhook-id header: the same on every retry and replay, so receivers de-duplicate by it */
+            id: string;
+            /** @description when it happened, ISO 8601 UTC */
+            occurred_at: string;
+            company: {
+                id: number;
+            };
+            /** @description the board is connected to no gateway: it disconnected, or its gateway restarted without it */
+            data: {
+                /** @description the door (device) */
+                device: {
+                    id: number;
+                };
+                summary: string;
+            };
+        };
         /** @description The body of a `firmware.installed` webhook delivery (envelope version 1). */
         "WebhookEvent_firmware.installed": {
             /**
@@ -21201,6 +22244,62 @@ export interface components {
                 device: {
                     id: number;
                 } | null;
+            };
+        };
+        /** @description The body of a `lockdown.started` webhook delivery (envelope version 1). */
+        "WebhookEvent_lockdown.started": {
+            /**
+             * @description the envelope's version
+             * @enum {number}
+             */
+            version: 1;
+            /** @enum {string} */
+            type: "lockdown.started";
+            /** @description the event's id, also the webhook-id header: the same on every retry and replay, so receivers de-duplicate by it */
+            id: string;
+            /** @description when it happened, ISO 8601 UTC */
+            occurred_at: string;
+            company: {
+                id: number;
+            };
+            data: {
+                /** @description the user who made the change; null for the platform or a device */
+                actor: {
+                    id: number;
+                } | null;
+                /** @enum {string|null} */
+                mode: "lockdown" | "evacuation" | null;
+                /** @description ended by its duration, not by a person */
+                automatic: boolean;
+                summary: string;
+            };
+        };
+        /** @description The body of a `lockdown.ended` webhook delivery (envelope version 1). */
+        "WebhookEvent_lockdown.ended": {
+            /**
+             * @description the envelope's version
+             * @enum {number}
+             */
+            version: 1;
+            /** @enum {string} */
+            type: "lockdown.ended";
+            /** @description the event's id, also the webhook-id header: the same on every retry and replay, so receivers de-duplicate by it */
+            id: string;
+            /** @description when it happened, ISO 8601 UTC */
+            occurred_at: string;
+            company: {
+                id: number;
+            };
+            data: {
+                /** @description the user who made the change; null for the platform or a device */
+                actor: {
+                    id: number;
+                } | null;
+                /** @enum {string|null} */
+                mode: "lockdown" | "evacuation" | null;
+                /** @description ended by its duration, not by a person */
+                automatic: boolean;
+                summary: string;
             };
         };
     };
