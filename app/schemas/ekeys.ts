@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { readsPostedStrings } from "~/utils/form-options";
 import { FOB_NUMBER_MAX } from "./text";
+import { ON_HOLIDAYS } from "./holidays";
 import type { Days, EKeyWindow, HolidayFields, ValidationError } from "~core";
 
 /**
@@ -81,6 +82,9 @@ const windowFields = {
   accessType: z.enum(ACCESS_TYPES).default("full_access"),
   isNeverEnd: flag.default(true),
   isAllDay: flag.default(true),
+  /** The holiday calendar the key follows and how (decision 0077); "ignore" needs none. */
+  onHolidays: z.enum(ON_HOLIDAYS).default("ignore"),
+  holidayCalendarId: optionalId("holidayCalendarId"),
 };
 
 /** POST /user/assignKeyToUser body (spec names); its endpoint maps it to a `KeyAssignment`. */

@@ -38,20 +38,17 @@ export const HOLIDAY_NAME_MAX = 80;
 export const FIRST_IMPORT_YEAR = 2025;
 export const LAST_IMPORT_YEAR = 2035;
 
-const blankToNull = (v: unknown) => (typeof v === "string" && v.trim() === "" ? null : v);
 const isoDate = z
   .string({ required_error: HOLIDAY_MSG.dateInvalid, invalid_type_error: HOLIDAY_MSG.dateInvalid })
   .trim()
   .refine((s) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), HOLIDAY_MSG.dateInvalid);
-const timeOfDay = z.preprocess(
-  blankToNull,
-  z
-    .string({ invalid_type_error: HOLIDAY_MSG.timeInvalid })
-    .trim()
-    .regex(/^([01]\d|2[0-3]):[0-5]\d(:00)?$/, HOLIDAY_MSG.timeInvalid)
-    .transform((s) => s.slice(0, 5))
-    .nullish(),
-);
+/** `HH:MM` (or `HH:MM:00`); absent is none. Forms post empty fields as absent (Conform). */
+const timeOfDay = z
+  .string({ invalid_type_error: HOLIDAY_MSG.timeInvalid })
+  .trim()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d(:00)?$/, HOLIDAY_MSG.timeInvalid)
+  .transform((s) => s.slice(0, 5))
+  .nullish();
 
 export const calendarFormSchema = z.object({ name: nameText("Calendar name", 100, HOLIDAY_MSG.nameRequired) });
 export type CalendarInput = z.output<typeof calendarFormSchema>;
@@ -60,7 +57,12 @@ export type CalendarInput = z.output<typeof calendarFormSchema>;
 export const holidayDateSchema = z
   .object({
     date: isoDate,
-    name: z.preprocess((v) => v ?? "", z.string().trim().max(HOLIDAY_NAME_MAX, `Holiday name is too long (at most ${HOLIDAY_NAME_MAX} characters)`)),
+    name: z
+      .string()
+      .trim()
+      .max(HOLIDAY_NAME_MAX, `Holiday name is too long (at most ${HOLIDAY_NAME_MAX} characters)`)
+      .nullish()
+      .transform((v) => v ?? ""),
     openTime: timeOfDay,
     closeTime: timeOfDay,
   })
@@ -80,19 +82,10 @@ export type ImportInput = z.output<typeof importSchema>;
 
 /** The add page: a name, and optionally a public-holiday set to fill it with. */
 export const addCalendarSchema = calendarFormSchema.extend({
-  source: z.preprocess(blankToNull, importSchema.shape.source.nullish()),
-  year: z.preprocess(blankToNull, importSchema.shape.year.nullish()),
+  source: importSchema.shape.source.nullish(),
+  year: importSchema.shape.year.nullish(),
 });
 export type AddCalendarInput = z.output<typeof addCalendarSchema>;
-
-/** What a key or the scheduled-open hours follow: a calendar and how, or nothing ("ignore"). */
-export const holidayChoiceSchema = z
-  .object({
-    onHolidays: z.enum(ON_HOLIDAYS).default("ignore"),
-    holidayCalendarId: z.preprocess(blankToNull, z.coerce.number().int().positive().nullish()),
-  })
-  .refine((c) => c.onHolidays === "ignore" || c.holidayCalendarId != null, { message: HOLIDAY_MSG.calendarRequired, path: ["holidayCalendarId"] });
-export type HolidayChoice = z.output<typeof holidayChoiceSchema>;
 
 /** A stored date as the core reads it (absent open/close are 00:00 / 24:00). */
 export type StoredHolidayDate = { date: string; name: string; openTime: string | null; closeTime: string | null };

@@ -66,3 +66,13 @@ CREATE TRIGGER feed_holiday_dates_delete AFTER DELETE ON holiday_dates BEGIN
   INSERT INTO gateway_changes (company_id, entity, entity_id, op)
     SELECT company_id, 'scheduledOpen', company_id, 'upsert' FROM company_settings WHERE holiday_calendar_id = old.calendar_id AND on_holidays != 'ignore';
 END;
+--> statement-breakpoint
+-- A calendar's changes are audit entries (its dates decide doors).
+INSERT INTO activity_types (name, type, alert_conditions, first_section_info, details_section_info)
+  SELECT 'Holiday Calendar Created', 'Admin', '100', 'date,trigger,triggeredBy', 'summary' WHERE NOT EXISTS (SELECT 1 FROM activity_types WHERE name = 'Holiday Calendar Created');
+--> statement-breakpoint
+INSERT INTO activity_types (name, type, alert_conditions, first_section_info, details_section_info)
+  SELECT 'Holiday Calendar Modified', 'Admin', '100', 'date,trigger,triggeredBy', 'summary' WHERE NOT EXISTS (SELECT 1 FROM activity_types WHERE name = 'Holiday Calendar Modified');
+--> statement-breakpoint
+INSERT INTO activity_types (name, type, alert_conditions, first_section_info, details_section_info)
+  SELECT 'Holiday Calendar Deleted', 'Admin', '100', 'date,trigger,triggeredBy', 'summary' WHERE NOT EXISTS (SELECT 1 FROM activity_types WHERE name = 'Holiday Calendar Deleted');
