@@ -85,6 +85,8 @@ export type AssignedEkey = {
   timeZone: string | null;
   fobDeviceId: string | null;
   used: boolean;
+  onHolidays: OnHolidays;
+  holidayCalendarId: number | null;
 };
 
 /** A device reached through one of the user's group keys. */
@@ -122,6 +124,8 @@ export async function getAssignedEkeys(db: Db, auth: Auth, userId: number, today
     timeZone: zone ?? groupZone,
     fobDeviceId: key.fobDeviceId,
     used: key.usedAt != null,
+    onHolidays: key.onHolidays,
+    holidayCalendarId: key.holidayCalendarId,
   }));
   const groupIds = keys.filter((x) => x.isGroup && x.group).map((x) => x.group!.id);
   const groupDevices = groupIds.length

@@ -57,6 +57,17 @@ export async function calendarOptions(db: Db, auth: Auth): Promise<{ id: number;
   return db.select({ id: c.id, name: c.name }).from(c).where(inCompany(c, auth)).orderBy(asc(c.name));
 }
 
+/** The calendars with their dates, for the e-key panel's preview (the core decides in the browser too). */
+export async function calendarsWithDates(db: Db, auth: Auth): Promise<{ id: number; name: string; dates: StoredHolidayDate[] }[]> {
+  const calendars = await calendarOptions(db, auth);
+  const rows = await db
+    .select({ calendarId: h.calendarId, date: h.date, name: h.name, openTime: h.openTime, closeTime: h.closeTime })
+    .from(h)
+    .where(inCompany(h, auth))
+    .orderBy(asc(h.date));
+  return calendars.map((cal) => ({ ...cal, dates: rows.filter((r) => r.calendarId === cal.id).map(({ calendarId: _, ...d }) => d) }));
+}
+
 async function findCalendar(db: Db, auth: Auth, id: number) {
   if (!Number.isSafeInteger(id) || id <= 0) notFound(HOLIDAY_MSG.notFound);
   return (await db.query.holidayCalendars.findFirst({ where: inCompany(c, auth, eq(c.id, id)) })) ?? notFound(HOLIDAY_MSG.notFound);
