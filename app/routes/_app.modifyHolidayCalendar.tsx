@@ -24,8 +24,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { calendar, sets: publicHolidaySets(), ...importYears(context.core, companyZone(auth), nowMs()) };
 }
 
-const SCHEMAS = { rename: calendarFormSchema, date: holidayDateSchema, import: importSchema, removeDate: rowSchema } as const;
-
 /** One page, four posts told apart by `intent`: rename, save a date, import a set, remove a date. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "company_settings", "modify");
@@ -35,7 +33,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const intent = String(formData.get("intent") ?? "");
   const page = { request, context };
   const done = (message: string) => redirectWithMessage(page, { ns: "holidays", message });
-  switch (intent as keyof typeof SCHEMAS) {
+  switch (intent) {
     case "rename":
       return formAction(request, calendarFormSchema, async (v) => done((await renameCalendar(db, auth, id, v, nowMs())).message), { formData, extra: { intent } });
     case "date":
