@@ -17,7 +17,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "company_settings");
   const page = await tablePage(request.url, { defaultSort: "name", sortable: Object.keys(CALENDAR_SORTS) }, (params, slice) => listCalendars(getDb(context), auth, slice));
   const p = auth.permissions;
-  return { ...page, timeZone: companyZone(auth), can: { add: can(p, "company_settings", "add"), modify: can(p, "company_settings", "modify"), delete: can(p, "company_settings", "delete") } };
+  return {
+    ...page,
+    timeZone: companyZone(auth),
+    can: { add: can(p, "company_settings", "add"), modify: can(p, "company_settings", "modify"), delete: can(p, "company_settings", "delete") },
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -91,7 +91,9 @@ export default function ModifyHolidayCalendarPage() {
                       <time dateTime={d.date}>{formatCalendarDate(d.date, i18n.language)}</time>
                     </td>
                     <td className="px-3 py-2">{d.name}</td>
-                    <td className="whitespace-nowrap px-3 py-2">{d.openTime || d.closeTime ? t("hours", { open: d.openTime ?? "00:00", close: d.closeTime ?? "24:00" }) : t("wholeDay")}</td>
+                    <td className="whitespace-nowrap px-3 py-2">
+                      {d.openTime || d.closeTime ? t("hours", { open: d.openTime ?? "00:00", close: d.closeTime ?? "24:00" }) : t("wholeDay")}
+                    </td>
                     <td className="px-3 py-2 text-right">
                       <Form method="post">
                         <input type="hidden" name="intent" value="removeDate" />

@@ -71,7 +71,10 @@ export type HolidayDateInput = z.output<typeof holidayDateSchema>;
 
 /** Import a public-holiday set (`ES`, `ES-MD`) for a year into a calendar. */
 export const importSchema = z.object({
-  source: z.string({ required_error: HOLIDAY_MSG.sourceInvalid }).trim().regex(/^[A-Z]{2}(-[A-Z]{1,3})?$/, HOLIDAY_MSG.sourceInvalid),
+  source: z
+    .string({ required_error: HOLIDAY_MSG.sourceInvalid })
+    .trim()
+    .regex(/^[A-Z]{2}(-[A-Z]{1,3})?$/, HOLIDAY_MSG.sourceInvalid),
   year: z.coerce
     .number({ invalid_type_error: HOLIDAY_MSG.yearInvalid })
     .int(HOLIDAY_MSG.yearInvalid)

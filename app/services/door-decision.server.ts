@@ -63,7 +63,13 @@ function scheduleQueries(db: Db, companyId: number) {
     db.select().from(s.scheduleOpenExceptions).where(eq(s.scheduleOpenExceptions.companyId, companyId)),
     db.select({ at: s.companyFirstEntries.at }).from(s.companyFirstEntries).where(eq(s.companyFirstEntries.companyId, companyId)),
     db
-      .select({ calendarId: s.holidayDates.calendarId, date: s.holidayDates.date, name: s.holidayDates.name, openTime: s.holidayDates.openTime, closeTime: s.holidayDates.closeTime })
+      .select({
+        calendarId: s.holidayDates.calendarId,
+        date: s.holidayDates.date,
+        name: s.holidayDates.name,
+        openTime: s.holidayDates.openTime,
+        closeTime: s.holidayDates.closeTime,
+      })
       .from(s.holidayDates)
       .where(eq(s.holidayDates.companyId, companyId)),
   ] as const;

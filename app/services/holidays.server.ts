@@ -7,15 +7,7 @@
  * issued from the current windows (decision 0028), so the next one a phone fetches carries the new dates.
  */
 import { and, asc, count, desc, eq, sql } from "drizzle-orm";
-import {
-  HOLIDAY_MSG,
-  MAX_CALENDAR_DATES,
-  type AddCalendarInput,
-  type CalendarInput,
-  type HolidayDateInput,
-  type ImportInput,
-  type StoredHolidayDate,
-} from "~/schemas/holidays";
+import { HOLIDAY_MSG, MAX_CALENDAR_DATES, type AddCalendarInput, type CalendarInput, type HolidayDateInput, type ImportInput, type StoredHolidayDate } from "~/schemas/holidays";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
@@ -108,7 +100,10 @@ export async function addCalendar(db: Db, auth: Auth, input: AddCalendarInput, n
   const imported = input.source ? importedDates({ source: input.source, year: input.year ?? new Date(now).getUTCFullYear() }) : [];
   const companyId = auth.company.id;
   const [inserted] = await db.batch([
-    db.insert(c).values({ companyId, name: input.name, source: input.source ?? null, createdAt: now, updatedAt: now }).returning({ id: c.id }),
+    db
+      .insert(c)
+      .values({ companyId, name: input.name, source: input.source ?? null, createdAt: now, updatedAt: now })
+      .returning({ id: c.id }),
     ...imported.map((d) =>
       db.insert(h).values({
         companyId,

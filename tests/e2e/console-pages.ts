@@ -38,6 +38,8 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
   { who: "acme", path: "/apiKeys" },
   { who: "acme", path: "/addApiKey" },
   { who: "acme", path: "/scheduleOpen" },
+  { who: "acme", path: "/holidayCalendars" },
+  { who: "acme", path: "/addHolidayCalendar" },
   { who: "acme", path: "/setFobProgrammers" },
   { who: "acme", path: "/role" },
   { who: "acme", path: "/addRole" },

@@ -30,7 +30,8 @@ export const holidayEndpoints = [
     method: "GET",
     path: "/holidays/getCalendar",
     tag,
-    summary: "One calendar with its dates, by date: a date without times is a whole-day holiday; with times the doors and keys that follow it work only [openTime, closeTime). 404 outside the caller's company.",
+    summary:
+      "One calendar with its dates, by date: a date without times is a whole-day holiday; with times the doors and keys that follow it work only [openTime, closeTime). 404 outside the caller's company.",
     auth: "token",
     permission: { modules },
     query: idQuery,

@@ -33,6 +33,15 @@ export function calendarColumns(t: TFunction, opts: { canModify: boolean; canDel
     { id: "dates", accessorKey: "dates", enableSorting: true, header: t("col.dates"), meta: { className: "text-right" } },
     dateColumn<CalendarRow>({ id: "updatedAt", header: t("col.updatedAt"), value: (r) => r.updatedAt, timeZone: opts.timeZone, sortable: true }),
   ];
-  if (opts.canDelete) cols.push(deleteColumn<CalendarRow>(t, (r) => ({ name: r.name }), { header: "delete", label: "deleteLabel", title: "deleteTitle", description: "deleteDescription", confirm: "delete" }));
+  if (opts.canDelete)
+    cols.push(
+      deleteColumn<CalendarRow>(t, (r) => ({ name: r.name }), {
+        header: "delete",
+        label: "deleteLabel",
+        title: "deleteTitle",
+        description: "deleteDescription",
+        confirm: "delete",
+      }),
+    );
   return cols;
 }
