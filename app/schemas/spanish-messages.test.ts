@@ -34,6 +34,7 @@ const SCHEMA_NS: Record<string, string[]> = {
   "device-groups": ["groups"],
   "device-lifecycle": ["lifecycle"],
   "device-types": ["deviceTypes"],
+  holidays: ["holidays"],
   "door-alarms": ["alarms"],
   directory: ["directory"],
   // No console screen yet: the admin API answers in English; the texts are ready for the screen.
