@@ -327,6 +327,11 @@ export const twoFactorCodes = sqliteTable(
 export const companySettings = sqliteTable("company_settings", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   companyId: integer("company_id").notNull().unique(),
+  /** The holiday calendar the scheduled-open hours follow and how (decision 0077; migration 0043). */
+  holidayCalendarId: integer("holiday_calendar_id"),
+  onHolidays: text("on_holidays", { enum: ["ignore", "closed", "holidayHours"] })
+    .notNull()
+    .default("ignore"),
   isMultiPhoneLogin: bool("is_multi_phone_login"),
   offlineReconnectHours: integer("offline_reconect").notNull().default(24),
   scheduleOpen: bool("schedule_open"),
@@ -390,6 +395,35 @@ export const scheduleOpenExceptions = sqliteTable(
     closeTime: text("close_time").notNull().default(""),
   },
   (t) => [uniqueIndex("schedule_open_exceptions_uq").on(t.companyId, t.date)],
+);
+
+/** A company's holiday calendar (decision 0077; migration 0043); `source` names an imported public-holiday set. */
+export const holidayCalendars = sqliteTable(
+  "holiday_calendars",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    companyId: integer("company_id").notNull(),
+    name: text("name").notNull(),
+    source: text("source"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("holiday_calendars_name_uq").on(t.companyId, t.name)],
+);
+
+/** One date of a calendar: the whole day, or open only `[openTime, closeTime)` (null: 00:00 / 24:00). */
+export const holidayDates = sqliteTable(
+  "holiday_dates",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    companyId: integer("company_id").notNull(),
+    calendarId: integer("calendar_id").notNull(),
+    date: text("date").notNull(),
+    name: text("name").notNull().default(""),
+    openTime: text("open_time"),
+    closeTime: text("close_time"),
+  },
+  (t) => [uniqueIndex("holiday_dates_uq").on(t.calendarId, t.date)],
 );
 
 export const fobProgrammers = sqliteTable(
@@ -618,11 +652,17 @@ export const ekeyAssignments = sqliteTable(
     usedAt: integer("used_at"),
     /** Set on a group key granted because the user is in this directory group; leaving withdraws it (migration 0045). */
     scimGroupId: integer("scim_group_id"),
+    /** The holiday calendar the key follows and how (decision 0077; migration 0043). */
+    holidayCalendarId: integer("holiday_calendar_id"),
+    onHolidays: text("on_holidays", { enum: ["ignore", "closed", "holidayHours"] })
+      .notNull()
+      .default("ignore"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     index("ekeys_user_idx").on(t.companyId, t.userId),
+    index("ekeys_holiday_calendar_idx").on(t.holidayCalendarId),
     index("ekeys_device_idx").on(t.deviceId),
     index("ekeys_group_idx").on(t.groupId),
     index("ekeys_scim_group_idx").on(t.scimGroupId, t.userId),

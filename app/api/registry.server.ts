@@ -17,6 +17,7 @@ import { deviceCommandEndpoints } from "./endpoints/device-commands.server";
 import { deviceStockEndpoints } from "./endpoints/device-stock.server";
 import { deviceGroupEndpoints } from "./endpoints/device-groups.server";
 import { deviceTypeEndpoints } from "./endpoints/device-types.server";
+import { holidayEndpoints } from "./endpoints/holidays.server";
 import { directoryEndpoints } from "./endpoints/directory.server";
 import { deviceEndpoints } from "./endpoints/devices.server";
 import { invoiceEndpoints } from "./endpoints/invoices.server";
@@ -61,6 +62,7 @@ export const adminEndpoints: readonly Endpoint[] = [
   ...lockdownEndpoints,
   ...directoryEndpoints,
   ...apiKeyEndpoints,
+  ...holidayEndpoints,
 ];
 
 export const userEndpoints: readonly Endpoint[] = [...auditEndpoints, ...mobileSupportEndpoints];

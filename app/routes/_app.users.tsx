@@ -92,6 +92,8 @@ function bulkKey(v: { action: string; groupId?: number; deviceId?: number }) {
     isAllDay: true,
     days: ALL_DAYS,
     zone: null,
+    onHolidays: "ignore" as const,
+    holidayCalendarId: null,
   };
 }
 

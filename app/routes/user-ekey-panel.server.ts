@@ -1,6 +1,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import type { PanelData } from "~/components/ekeys/types";
 import { companyToday, getAssignedEkeys, getDeviceKeyOptions, getGroupKeyOptions } from "~/services/ekeys.server";
+import { calendarsWithDates } from "~/services/holidays.server";
 import { timeZoneOptions, zoneIdOf } from "~/services/time-zones.server";
 import type { Auth } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
@@ -11,15 +12,22 @@ export async function loadPanelData(context: AppLoadContext, auth: Auth, userId:
   const db = getDb(context);
   const now = nowMs();
   const today = companyToday(auth, context.core, now);
-  const [assigned, devices, groups, zones] = userId
-    ? await Promise.all([getAssignedEkeys(db, auth, userId, today), getDeviceKeyOptions(db, auth, userId), getGroupKeyOptions(db, auth, userId), timeZoneOptions(db)])
-    : [{ keys: [] }, [], [], []];
+  const [assigned, devices, groups, zones, calendars] = userId
+    ? await Promise.all([
+        getAssignedEkeys(db, auth, userId, today),
+        getDeviceKeyOptions(db, auth, userId),
+        getGroupKeyOptions(db, auth, userId),
+        timeZoneOptions(db),
+        calendarsWithDates(db, auth),
+      ])
+    : [{ keys: [] }, [], [], [], []];
   return {
     userId,
     keys: assigned.keys,
     devices,
     groups,
     zones,
+    calendars,
     defaultZoneId: zoneIdOf(zones, auth.company.zone),
     today,
     can: {

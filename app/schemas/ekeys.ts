@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { readsPostedStrings } from "~/utils/form-options";
 import { FOB_NUMBER_MAX } from "./text";
-import type { Days, EKeyWindow, ValidationError } from "~core";
+import { ON_HOLIDAYS } from "./holidays";
+import type { Days, EKeyWindow, HolidayFields, ValidationError } from "~core";
 
 /**
  * E-key assignment (docs/ARCHITECTURE.md §7.2 for the rules, §8 for the assign payload). The form, the
@@ -81,6 +82,9 @@ const windowFields = {
   accessType: z.enum(ACCESS_TYPES).default("full_access"),
   isNeverEnd: flag.default(true),
   isAllDay: flag.default(true),
+  /** The holiday calendar the key follows and how (decision 0077); "ignore" needs none. */
+  onHolidays: z.enum(ON_HOLIDAYS).default("ignore"),
+  holidayCalendarId: optionalId("holidayCalendarId"),
 };
 
 /** POST /user/assignKeyToUser body (spec names); its endpoint maps it to a `KeyAssignment`. */
@@ -138,9 +142,10 @@ export type Schedule = {
  * The access window of an assignment. Required-but-missing values are passed as "" so the core
  * reports them (a null start date would otherwise mean "no lower bound").
  */
-export function toWindow(s: Schedule, tz: string | null, used = false): EKeyWindow {
-  if (s.accessType === "full_access") return { kind: "ekey", access: "full", tz: tz || "UTC" };
+export function toWindow(s: Schedule, tz: string | null, used = false, holidays: HolidayFields = {}): EKeyWindow {
+  if (s.accessType === "full_access") return { kind: "ekey", access: "full", tz: tz || "UTC", ...holidays };
   return {
+    ...holidays,
     kind: "ekey",
     access: s.accessType === "one_time_access" ? "oneTime" : "custom",
     tz: tz ?? "",

@@ -34,6 +34,7 @@ const SCHEMA_NS: Record<string, string[]> = {
   "device-groups": ["groups"],
   "device-lifecycle": ["lifecycle"],
   "device-types": ["deviceTypes"],
+  holidays: ["holidays"],
   "door-alarms": ["alarms"],
   lockdown: ["lockdown"],
   directory: ["directory"],

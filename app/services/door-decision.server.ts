@@ -20,6 +20,7 @@ import { and, eq, isNull, ne } from "drizzle-orm";
 import type { AccessWindow, Core, EKeyWindow, GroupWindow, ScheduledOpenWindow } from "~core";
 import { DEACTIVATED } from "~/schemas/device-groups";
 import { textToDays, toWindow, type AccessType } from "~/schemas/ekeys";
+import { holidayFields, type StoredHolidayDate } from "~/schemas/holidays";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { isInForce, lockdownIds } from "./lockdown.server";
@@ -75,7 +76,26 @@ function scheduleQueries(db: Db, companyId: number) {
     db.select().from(s.scheduleOpenDays).where(eq(s.scheduleOpenDays.companyId, companyId)),
     db.select().from(s.scheduleOpenExceptions).where(eq(s.scheduleOpenExceptions.companyId, companyId)),
     db.select({ at: s.companyFirstEntries.at }).from(s.companyFirstEntries).where(eq(s.companyFirstEntries.companyId, companyId)),
+    db
+      .select({
+        calendarId: s.holidayDates.calendarId,
+        date: s.holidayDates.date,
+        name: s.holidayDates.name,
+        openTime: s.holidayDates.openTime,
+        closeTime: s.holidayDates.closeTime,
+      })
+      .from(s.holidayDates)
+      .where(eq(s.holidayDates.companyId, companyId)),
   ] as const;
+}
+
+/** The company's holiday dates by calendar (decision 0077): what the windows that follow a calendar carry. */
+export type HolidaysOf = (calendarId: number | null) => StoredHolidayDate[] | undefined;
+function holidaysByCalendar(rows: (StoredHolidayDate & { calendarId: number })[]): HolidaysOf {
+  const byCalendar = new Map<number, StoredHolidayDate[]>();
+  for (const { calendarId, ...d } of rows) byCalendar.set(calendarId, [...(byCalendar.get(calendarId) ?? []), d]);
+  // A calendar that exists but holds no dates yet still means "follows a calendar": an empty list.
+  return (id) => (id == null ? undefined : (byCalendar.get(id) ?? []));
 }
 
 /** The company's scheduled-open window in its default zone, or null when the hours are off. */
@@ -85,10 +105,12 @@ function scheduleWindow(
   dayRows: OpenDayRow[],
   exceptionRows: OpenExceptionRow[],
   firstEntryAt: number | null,
+  holidaysOf: HolidaysOf,
 ): ScheduledOpenWindow | null {
   if (!settings?.scheduleOpen) return null;
   const closed = { openWholeDay: false, openTime: "", closeTime: "" };
   return {
+    ...holidayFields(settings.onHolidays, holidaysOf(settings.holidayCalendarId)),
     kind: "scheduledOpen",
     tz,
     fpi: settings.fpi,
@@ -107,7 +129,7 @@ function scheduleWindow(
  */
 export async function loadScheduledOpen(db: Db, companyId: number): Promise<{ live: boolean; schedule: ScheduledOpenWindow | null }> {
   const s = schema;
-  const [[company], [settings], dayRows, exceptionRows, [firstEntry], [zone]] = await db.batch([
+  const [[company], [settings], dayRows, exceptionRows, [firstEntry], holidayRows, [zone]] = await db.batch([
     ...scheduleQueries(db, companyId),
     db
       .select({ name: s.timeZones.name })
@@ -117,7 +139,7 @@ export async function loadScheduledOpen(db: Db, companyId: number): Promise<{ li
   ]);
   return {
     live: Boolean(company?.live) && !company?.off,
-    schedule: scheduleWindow(settings, zone?.name || "UTC", dayRows, exceptionRows, firstEntry?.at ?? null),
+    schedule: scheduleWindow(settings, zone?.name || "UTC", dayRows, exceptionRows, firstEntry?.at ?? null, holidaysByCalendar(holidayRows)),
   };
 }
 
@@ -127,7 +149,7 @@ export async function loadScheduledOpen(db: Db, companyId: number): Promise<{ li
  */
 export async function loadCompany(db: Db, companyId: number, only?: { userId: number }) {
   const s = schema;
-  const [[company], [settings], dayRows, exceptionRows, [firstEntry], [lockdown], devices, members, groups, users, keys, zones] = await db.batch([
+  const [[company], [settings], dayRows, exceptionRows, [firstEntry], holidayRows, [lockdown], devices, members, groups, users, keys, zones] = await db.batch([
     ...scheduleQueries(db, companyId),
     db.select().from(s.companyLockdowns).where(eq(s.companyLockdowns.companyId, companyId)),
     db
@@ -156,7 +178,8 @@ export async function loadCompany(db: Db, companyId: number, only?: { userId: nu
   const groupsOfDevice = new Map<number, number[]>();
   for (const m of members) if (liveGroups.has(m.groupId)) groupsOfDevice.set(m.deviceId, [...(groupsOfDevice.get(m.deviceId) ?? []), m.groupId]);
 
-  const schedule = scheduleWindow(settings, defaultZone, dayRows, exceptionRows, firstEntry?.at ?? null);
+  const holidaysOf = holidaysByCalendar(holidayRows);
+  const schedule = scheduleWindow(settings, defaultZone, dayRows, exceptionRows, firstEntry?.at ?? null, holidaysOf);
   return {
     live: Boolean(company?.live) && !company?.off,
     /** The company's cell, whose key signs its phones' credentials (app/services/credential-keys.server.ts). */
@@ -171,6 +194,7 @@ export async function loadCompany(db: Db, companyId: number, only?: { userId: nu
     liveGroups,
     groupsOfDevice,
     zoneOf,
+    holidaysOf,
     schedule,
     lockdown: lockdown
       ? { ...lockdown, scopeIds: lockdownIds(lockdown.scopeIds), exemptUserIds: lockdownIds(lockdown.exemptUserIds), exemptRoleIds: lockdownIds(lockdown.exemptRoleIds) }
@@ -191,7 +215,16 @@ export function ekeyWindow(k: KeyRow, state: CompanyState): EKeyWindow {
     isNeverEnd: k.isNeverEnd,
     isAllDay: k.isAllDay,
   };
-  return toWindow(schedule, state.zoneOf(k.timeZoneId), k.usedAt != null);
+  return toWindow(schedule, state.zoneOf(k.timeZoneId), k.usedAt != null, keyHolidays(k, state.holidaysOf));
+}
+
+/**
+ * The holiday fields of a key's window (decision 0077): its calendar's dates inside the key's own date range.
+ * The change feed builds the gateways' copy with the same function (app/services/gateway-feed.server.ts).
+ */
+export function keyHolidays(k: Pick<KeyRow, "onHolidays" | "holidayCalendarId" | "startDate" | "endDate" | "isNeverEnd" | "accessType" | "isGroup">, holidaysOf: HolidaysOf) {
+  const dated = k.isGroup || k.accessType !== "full_access";
+  return holidayFields(k.onHolidays, holidaysOf(k.holidayCalendarId), dated ? k.startDate : null, dated && !k.isGroup && !k.isNeverEnd ? k.endDate : null);
 }
 
 /** A group key: the group's weekly window, from the assignment's start date when it has one. */
@@ -199,8 +232,9 @@ export function groupKeyWindow(k: KeyRow, g: GroupRow, state: CompanyState): Acc
   const days = [g.schMonday, g.schTuesday, g.schWednesday, g.schThursday, g.schFriday, g.schSaturday, g.schSunday] as GroupWindow["days"];
   const times = { allDay: g.isAllDay, startTime: g.isAllDay ? null : g.startAt, endTime: g.isAllDay ? null : g.endAt };
   const tz = state.zoneOf(g.timeZoneId);
-  if (!k.startDate) return { kind: "group", tz, days, ...times };
-  return { kind: "ekey", access: "custom", tz, startDate: k.startDate, endDate: null, days, ...times, used: false };
+  const holidays = keyHolidays(k, state.holidaysOf);
+  if (!k.startDate) return { kind: "group", tz, days, ...times, ...holidays };
+  return { kind: "ekey", access: "custom", tz, startDate: k.startDate, endDate: null, days, ...times, used: false, ...holidays };
 }
 
 function resolveUser(state: CompanyState, { type, id }: Credential) {

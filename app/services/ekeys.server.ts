@@ -7,6 +7,7 @@ import { and, asc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { Core } from "~core";
 import { DEACTIVATED } from "~/schemas/device-groups";
 import { EKEY_MSG, textToDays, daysToText, toWindow, windowErrors, type KeyAssignment, type KeySpec, type Schedule } from "~/schemas/ekeys";
+import { HOLIDAY_MSG, type OnHolidays } from "~/schemas/holidays";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, companyZone, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
@@ -84,6 +85,8 @@ export type AssignedEkey = {
   timeZone: string | null;
   fobDeviceId: string | null;
   used: boolean;
+  onHolidays: OnHolidays;
+  holidayCalendarId: number | null;
 };
 
 /** A device reached through one of the user's group keys. */
@@ -121,6 +124,8 @@ export async function getAssignedEkeys(db: Db, auth: Auth, userId: number, today
     timeZone: zone ?? groupZone,
     fobDeviceId: key.fobDeviceId,
     used: key.usedAt != null,
+    onHolidays: key.onHolidays,
+    holidayCalendarId: key.holidayCalendarId,
   }));
   const groupIds = keys.filter((x) => x.isGroup && x.group).map((x) => x.group!.id);
   const groupDevices = groupIds.length
@@ -170,7 +175,18 @@ export type KeyPlan = {
   target: { deviceId: number | null; groupId: number | null; label: string };
   schedule: Schedule;
   zone: { id: number; name: string } | null;
+  /** The holiday calendar the key follows, and how (decision 0077). */
+  holidays?: { onHolidays: OnHolidays; calendarId: number | null };
 };
+
+/** The key's holiday choice, its calendar checked to be the caller's company's. */
+async function planHolidays(db: Db, auth: Auth, input: Pick<KeySpec, "onHolidays" | "holidayCalendarId">): Promise<NonNullable<KeyPlan["holidays"]>> {
+  if (input.onHolidays === "ignore") return { onHolidays: "ignore", calendarId: null };
+  if (input.holidayCalendarId == null) invalid({ holidayCalendarId: [HOLIDAY_MSG.calendarRequired] });
+  const cal = await db.query.holidayCalendars.findFirst({ where: inCompany(schema.holidayCalendars, auth, eq(schema.holidayCalendars.id, input.holidayCalendarId)) });
+  if (!cal) invalid({ holidayCalendarId: [HOLIDAY_MSG.notFound] });
+  return { onHolidays: input.onHolidays, calendarId: cal.id };
+}
 
 /**
  * A key to a device group: docs/ARCHITECTURE.md §7.2, custom access with the group's own schedule, never
@@ -235,12 +251,14 @@ export async function planKey(db: Db, auth: Auth, core: Core, input: KeySpec, no
 
   const errors = windowErrors(core.validate(toWindow(schedule, zone?.name ?? null)));
   if (Object.keys(errors).length) invalid(errors);
-  return { target, schedule, zone };
+  return { target, schedule, zone, holidays: await planHolidays(db, auth, input) };
 }
 
 /** The columns of a planned key (decision 0030: the feed row comes from the insert's trigger). */
-export function keyValues({ target, schedule, zone }: KeyPlan, fob: string | null, now: number) {
+export function keyValues({ target, schedule, zone, holidays }: KeyPlan, fob: string | null, now: number) {
   return {
+    onHolidays: holidays?.onHolidays ?? "ignore",
+    holidayCalendarId: holidays?.calendarId ?? null,
     isGroup: target.groupId != null,
     deviceId: target.deviceId,
     groupId: target.groupId,

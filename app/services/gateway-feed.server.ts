@@ -42,6 +42,8 @@ import type { AnySQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { DEACTIVATED } from "~/schemas/device-groups";
 import { inChunks, schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
+import { keyHolidays, type HolidaysOf } from "./door-decision.server";
+import { holidayFields } from "~/schemas/holidays";
 import { cellOf } from "./gateway-cells.server";
 import { lockdownIds } from "./lockdown.server";
 import type { FeedChange, FeedPage } from "../../gateway/src/protocol/wire";
@@ -154,6 +156,18 @@ async function deviceChanges(db: Db, ref: Ref, ids: number[]): Promise<FeedChang
 }
 
 const ACCESS = { full_access: "full", custom_access: "custom", one_time_access: "oneTime" } as const;
+
+/** The dates of these holiday calendars (decision 0077): windows that follow one carry them. */
+async function holidaysOfCalendars(db: Db, ids: (number | null)[]): Promise<HolidaysOf> {
+  const h = schema.holidayDates;
+  const wanted = [...new Set(ids.filter((id): id is number => id != null))];
+  const rows = await inChunks(wanted, (part) =>
+    db.select({ calendarId: h.calendarId, date: h.date, name: h.name, openTime: h.openTime, closeTime: h.closeTime }).from(h).where(inArray(h.calendarId, part)),
+  );
+  const byCalendar = new Map<number, typeof rows>();
+  for (const r of rows) byCalendar.set(r.calendarId, [...(byCalendar.get(r.calendarId) ?? []), r]);
+  return (id) => (id == null ? undefined : (byCalendar.get(id) ?? []));
+}
 const days = (mask: string) => Array.from({ length: 7 }, (_, i) => mask[i] === "1");
 
 /** E-keys as access windows (docs/ARCHITECTURE.md §5); group keys carry their group's schedule. */
@@ -182,6 +196,10 @@ async function keyChanges(db: Db, ref: Ref, filter: KeyFilter): Promise<FeedChan
   const groups = await inChunks(groupIds, (part) => db.select().from(schema.deviceGroups).where(inArray(schema.deviceGroups.id, part)));
   const userById = new Map(users.map((u) => [u.id, u]));
   const groupById = new Map(groups.map((g) => [g.id, g]));
+  const holidaysOf = await holidaysOfCalendars(
+    db,
+    rows.filter((r) => r.onHolidays !== "ignore").map((r) => r.holidayCalendarId),
+  );
 
   const out: FeedChange[] = [];
   const found = new Set(rows.map((r) => r.id));
@@ -208,6 +226,7 @@ async function keyChanges(db: Db, ref: Ref, filter: KeyFilter): Promise<FeedChan
         allDay: g.isAllDay,
         startTime: g.isAllDay ? null : g.startAt,
         endTime: g.isAllDay ? null : g.endAt,
+        ...keyHolidays(r, holidaysOf),
       };
       // The group's window has no dates (docs/ARCHITECTURE.md §5): the assignment's start date travels beside it.
       out.push({ type: "groupKey", op: "upsert", id: String(r.id), data: { ...base, groupId: String(g.id), startDate: r.startDate ?? null, window } });
@@ -226,6 +245,7 @@ async function keyChanges(db: Db, ref: Ref, filter: KeyFilter): Promise<FeedChan
       startTime: allDay ? null : r.startTime,
       endTime: allDay ? null : r.endTime,
       used: r.usedAt != null,
+      ...keyHolidays(r, holidaysOf),
     };
     out.push({ type: "ekey", op: "upsert", id: String(r.id), data: { ...base, deviceId: String(r.deviceId), window } });
   }
@@ -278,6 +298,10 @@ async function scheduleChanges(db: Db, ref: Ref, ids: number[]): Promise<FeedCha
     inChunks(ids, (part) => db.select().from(f).where(inArray(f.companyId, part))),
   ]);
   const firstEntryOf = new Map(firstEntries.map((r) => [r.companyId, r.at]));
+  const holidaysOf = await holidaysOfCalendars(
+    db,
+    ids.map((id) => ref.settingsByCompany.get(id)).map((s) => (s && s.onHolidays !== "ignore" ? s.holidayCalendarId : null)),
+  );
   const out: FeedChange[] = [];
   for (const companyId of ids) {
     const settings = ref.settingsByCompany.get(companyId);
@@ -300,7 +324,15 @@ async function scheduleChanges(db: Db, ref: Ref, ids: number[]): Promise<FeedCha
       data: {
         id: String(companyId),
         companyId: company.code,
-        window: { kind: "scheduledOpen", tz: ref.tzFor(companyId), fpi: settings.fpi, firstEntryAt: firstEntryOf.get(companyId) ?? null, week, exceptions },
+        window: {
+          kind: "scheduledOpen",
+          tz: ref.tzFor(companyId),
+          fpi: settings.fpi,
+          firstEntryAt: firstEntryOf.get(companyId) ?? null,
+          week,
+          exceptions,
+          ...holidayFields(settings.onHolidays, holidaysOf(settings.holidayCalendarId)),
+        },
       },
     });
   }

@@ -45,6 +45,8 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
   { who: "acme", path: "/addLockdownPlan" },
   { who: "acme", path: "/modifyLockdownPlan", via: { list: "/lockdown", hrefPrefix: "/modifyLockdownPlan?id=" } },
   { who: "acme", path: "/scheduleOpen" },
+  { who: "acme", path: "/holidayCalendars" },
+  { who: "acme", path: "/addHolidayCalendar" },
   { who: "acme", path: "/setFobProgrammers" },
   { who: "acme", path: "/role" },
   { who: "acme", path: "/addRole" },

@@ -28,6 +28,8 @@ const keySpecOfBody = (b: Omit<AssignBody, "userId" | "entryId" | "FOBDeviceId">
   isAllDay: b.isAllDay,
   days: b.scheduleDays,
   zone: b.zone,
+  onHolidays: b.onHolidays,
+  holidayCalendarId: b.holidayCalendarId,
 });
 /** An assignment's domain fields in the spec's names; field errors go back under these. */
 const KEY_WIRE = { keyId: "eKey", fobNumber: "FOBDeviceId" } as const;

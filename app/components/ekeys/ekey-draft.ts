@@ -1,8 +1,19 @@
 import { scheduleForAccess, type Schedule } from "~/schemas/ekeys";
+import type { OnHolidays } from "~/schemas/holidays";
 import type { AssignedKey, GroupOption, PanelData } from "./types";
 
 /** The key being assigned or modified, as the panel edits it. */
-export type Draft = { type: "device" | "group"; keyId: number | null; schedule: Schedule; zoneId: number | null; entryId: number | null; fob: string };
+export type Draft = {
+  type: "device" | "group";
+  keyId: number | null;
+  schedule: Schedule;
+  zoneId: number | null;
+  entryId: number | null;
+  fob: string;
+  /** The holiday calendar the key follows, and how (decision 0077). */
+  onHolidays: OnHolidays;
+  calendarId: number | null;
+};
 
 /** A fresh assignment: a device key with full access in the company's zone. */
 export const freshDraft = (data: PanelData): Draft => ({
@@ -12,6 +23,8 @@ export const freshDraft = (data: PanelData): Draft => ({
   zoneId: data.defaultZoneId,
   entryId: null,
   fob: "",
+  onHolidays: "ignore",
+  calendarId: null,
 });
 
 /** docs/ARCHITECTURE.md §7.2: a group forces custom access with the group's schedule, never ending. */
@@ -33,6 +46,8 @@ export const draftOfKey = (k: AssignedKey, defaultZoneId: number | null): Draft 
   keyId: k.isGroup ? (k.group?.id ?? null) : (k.device?.id ?? null),
   zoneId: k.timeZoneId ?? defaultZoneId,
   fob: k.fobDeviceId ?? "",
+  onHolidays: k.onHolidays,
+  calendarId: k.holidayCalendarId,
   schedule: {
     accessType: k.accessType,
     startDate: k.startDate,
@@ -67,6 +82,8 @@ export function assignFields(draft: Draft, userId: number | null): Record<string
     entryId: draft.entryId,
     ...Object.fromEntries(s.days.map((on, i) => [`days[${i}]`, on])),
     zone: draft.zoneId,
+    onHolidays: draft.onHolidays,
+    holidayCalendarId: draft.onHolidays === "ignore" ? null : draft.calendarId,
   };
   return Object.fromEntries(Object.entries(payload).filter((e): e is [string, string | number | boolean] => e[1] != null));
 }

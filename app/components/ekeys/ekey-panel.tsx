@@ -9,6 +9,7 @@ import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { NativeSelect } from "~/components/ui/native-select";
 import { translateMessage } from "~/i18n/messages";
+import { HOLIDAY_MSG, holidayFields, ON_HOLIDAYS, type OnHolidays } from "~/schemas/holidays";
 import { ACCESS_TYPES, EKEY_MSG, scheduleForAccess, toWindow, windowErrors, type AccessType, type Schedule } from "~/schemas/ekeys";
 import type { FormReply } from "~/utils/form-action.server";
 import { AssignedList } from "./assigned-list";
@@ -34,11 +35,19 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
 
   const group = draft.type === "group" ? data.groups.find((g) => g.id === draft.keyId) : undefined;
   const zoneName = (group ? group.timeZone : data.zones.find((z) => z.id === draft.zoneId)?.name) ?? null;
-  const window = useMemo(() => toWindow(draft.schedule, zoneName), [draft.schedule, zoneName]);
+  const calendar = data.calendars.find((c) => c.id === draft.calendarId);
+  // The same window the server builds (app/services/door-decision.server.ts `keyHolidays`): the calendar's dates in the key's range.
+  const window = useMemo(() => {
+    const s = draft.schedule;
+    const dated = draft.type === "group" || s.accessType !== "full_access";
+    const holidays = holidayFields(draft.onHolidays, calendar?.dates, dated ? s.startDate : null, dated && draft.type !== "group" && !s.isNeverEnd ? s.endDate : null);
+    return toWindow(s, zoneName, false, holidays);
+  }, [draft.schedule, draft.type, draft.onHolidays, calendar, zoneName]);
   const clientErrors = useMemo(() => (core ? windowErrors(core.validate(window)) : {}), [core, window]);
   const errors: Record<string, string[]> = {
     ...(showErrors ? clientErrors : {}),
     ...(showErrors && draft.keyId == null ? { keyId: [EKEY_MSG.keyRequired] } : {}),
+    ...(showErrors && draft.onHolidays !== "ignore" && !calendar ? { holidayCalendarId: [HOLIDAY_MSG.calendarRequired] } : {}),
     ...serverErrors,
   };
   const err = (k: string) => errors[k]?.map((m) => translateMessage(t, m, "users"));
@@ -80,7 +89,7 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
 
   const submit = () => {
     setShowErrors(true);
-    if (draft.keyId == null || Object.keys(clientErrors).length) return;
+    if (draft.keyId == null || Object.keys(clientErrors).length || (draft.onHolidays !== "ignore" && !calendar)) return;
     fetcher.submit({ intent: "assign", ...assignFields(draft, data.userId) }, { method: "post" });
   };
 
@@ -159,6 +168,30 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
             err={err}
           />
         )}
+
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field label={t("onHolidays")} error={err("onHolidays")}>
+            <NativeSelect id="ekey-on-holidays" value={draft.onHolidays} onChange={(e) => update({ onHolidays: e.target.value as OnHolidays })}>
+              {ON_HOLIDAYS.map((o) => (
+                <option key={o} value={o}>
+                  {t(`onHolidays.${o}`)}
+                </option>
+              ))}
+            </NativeSelect>
+          </Field>
+          {draft.onHolidays !== "ignore" && (
+            <Field label={t("holidayCalendar")} error={err("holidayCalendarId")}>
+              <NativeSelect id="ekey-calendar" value={draft.calendarId ?? ""} onChange={(e) => update({ calendarId: e.target.value ? Number(e.target.value) : null })}>
+                <option value="">{t("selectCalendar")}</option>
+                {data.calendars.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.name}
+                  </option>
+                ))}
+              </NativeSelect>
+            </Field>
+          )}
+        </div>
 
         {!disabled && (
           <div className="flex justify-end">

@@ -74,6 +74,7 @@ export function EkeyPreview({ core, window, label }: { core: Core; window: EKeyW
           </div>
         </div>
       )}
+      <HolidaysInPreview core={core} window={window} from={from} />
       {crossings.map(([a]) => (
         <Alert key={a} variant="warning">
           <AlertDescription>{t("dstWarning", { zone: window.tz, date: local(core, a, window.tz).slice(0, 10) })}</AlertDescription>
@@ -81,6 +82,33 @@ export function EkeyPreview({ core, window, label }: { core: Core; window: EKeyW
       ))}
       <WhyWhen core={core} window={window} label={label} lng={lng} now={from} />
     </section>
+  );
+}
+
+/** The holidays the 7 previewed days hold, and what each does to the key (decision 0077). */
+function HolidaysInPreview({ core, window, from }: { core: Core; window: EKeyWindow; from: number }) {
+  const { t } = useTranslation("users");
+  const first = local(core, from, window.tz).slice(0, 10);
+  const last = local(core, from + 7 * DAY_MS, window.tz).slice(0, 10);
+  const on = window.onHolidays ?? "ignore";
+  const days = on === "ignore" ? [] : (window.holidays ?? []).filter((h) => h.date >= first && h.date <= last);
+  if (!days.length) return null;
+  const effect = (h: NonNullable<EKeyWindow["holidays"]>[number]) => {
+    const hours = h.openTime || h.closeTime ? `${h.openTime ?? "00:00"}–${h.closeTime ?? "24:00"}` : null;
+    if (on === "closed") return hours ? t("holidayClosedOutside", { hours }) : t("holidayClosed");
+    return hours ? t("holidayHoursOnly", { hours }) : t("holidayClosed");
+  };
+  return (
+    <div data-testid="ekey-preview-holidays">
+      <p className="mb-1 text-xs text-muted-foreground">{t("previewHolidays")}</p>
+      <ul className="grid gap-0.5">
+        {days.map((h) => (
+          <li key={h.date} className="text-xs">
+            <span className="font-mono">{h.date}</span> {h.name ?? ""}: {effect(h)}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 
