@@ -50,6 +50,9 @@ export default function CompanySettings() {
             <LinkButton variant="outline" to="/lockdown">
               {t("lockdown")}
             </LinkButton>
+            <LinkButton variant="outline" to="/holidayCalendars">
+              {t("holidayCalendars")}
+            </LinkButton>
             <LinkButton variant="outline" to="/apiKeys">
               {t("apiKeys")}
             </LinkButton>

@@ -54,19 +54,21 @@ export const calendarFormSchema = z.object({ name: nameText("Calendar name", 100
 export type CalendarInput = z.output<typeof calendarFormSchema>;
 
 /** A date of a calendar; `closeTime` alone ("closes at 14:00") opens from 00:00. */
-export const holidayDateSchema = z
-  .object({
-    date: isoDate,
-    name: z
-      .string()
-      .trim()
-      .max(HOLIDAY_NAME_MAX, `Holiday name is too long (at most ${HOLIDAY_NAME_MAX} characters)`)
-      .nullish()
-      .transform((v) => v ?? ""),
-    openTime: timeOfDay,
-    closeTime: timeOfDay,
-  })
-  .refine((d) => !d.openTime || !d.closeTime || d.openTime < d.closeTime, { message: HOLIDAY_MSG.closeNotAfterOpen, path: ["closeTime"] });
+const holidayDateFields = z.object({
+  date: isoDate,
+  name: z
+    .string()
+    .trim()
+    .max(HOLIDAY_NAME_MAX, `Holiday name is too long (at most ${HOLIDAY_NAME_MAX} characters)`)
+    .nullish()
+    .transform((v) => v ?? ""),
+  openTime: timeOfDay,
+  closeTime: timeOfDay,
+});
+/** A date's hours in order; `extra`: more fields of the same body (the admin API's calendarId). */
+export const holidayDateSchemaWith = <T extends z.ZodRawShape>(extra: T) =>
+  holidayDateFields.extend(extra).refine((d) => !d.openTime || !d.closeTime || d.openTime < d.closeTime, { message: HOLIDAY_MSG.closeNotAfterOpen, path: ["closeTime"] });
+export const holidayDateSchema = holidayDateSchemaWith({});
 export type HolidayDateInput = z.output<typeof holidayDateSchema>;
 
 /** Import a public-holiday set (`ES`, `ES-MD`) for a year into a calendar. */

@@ -720,6 +720,16 @@ export async function seedDemo(db: Db, { now, smtpPort = DEMO_SMTP_PORT }: { now
     ]),
   );
 
+  // An ACME holiday calendar no key follows yet (nothing it holds changes a decision), so a new admin sees one.
+  const year = new Date(now).getUTCFullYear();
+  add(chunkedInserts(db, schema.holidayCalendars, [{ id: 1, companyId: C.ACME, name: "Office holidays", createdAt: now - 86_400_000, updatedAt: now - 86_400_000 }]));
+  add(
+    chunkedInserts(db, schema.holidayDates, [
+      { companyId: C.ACME, calendarId: 1, date: `${year}-12-24`, name: "Christmas Eve", closeTime: "14:00" },
+      { companyId: C.ACME, calendarId: 1, date: `${year}-12-25`, name: "Christmas Day" },
+      { companyId: C.ACME, calendarId: 1, date: `${year + 1}-01-01`, name: "New Year's Day" },
+    ]),
+  );
   // An ACME lockdown plan, never started, so a new admin sees what one looks like and its pages have a record.
   add(
     chunkedInserts(db, schema.lockdownPlans, [

@@ -47,6 +47,7 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
   { who: "acme", path: "/scheduleOpen" },
   { who: "acme", path: "/holidayCalendars" },
   { who: "acme", path: "/addHolidayCalendar" },
+  { who: "acme", path: "/modifyHolidayCalendar", via: { list: "/holidayCalendars", hrefPrefix: "/modifyHolidayCalendar?id=" } },
   { who: "acme", path: "/setFobProgrammers" },
   { who: "acme", path: "/role" },
   { who: "acme", path: "/addRole" },

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { addCalendarSchema, calendarFormSchema, holidayDateSchema, importSchema } from "~/schemas/holidays";
+import { addCalendarSchema, calendarFormSchema, holidayDateSchemaWith, importSchema } from "~/schemas/holidays";
 import * as holidays from "~/services/holidays.server";
 import { publicHolidaySets } from "~/services/public-holidays/index.server";
 import { endpoint } from "../define.server";
@@ -89,7 +89,7 @@ export const holidayEndpoints = [
       "Adds a date to a calendar, or changes the one on that date: `date` YYYY-MM-DD, `name`, and optional `openTime`/`closeTime` HH:MM (closing at 14:00 is closeTime 14:00 alone). At most 400 dates a calendar (422). The gateways and the next signed credentials get the change.",
     auth: "token",
     permission: { modules, action: "modify" },
-    body: holidayDateSchema.and(calendarId),
+    body: holidayDateSchemaWith(calendarId.shape),
     response: message,
     async handler({ db, auth, body, now }) {
       return await holidays.saveDate(db, auth, body.calendarId, body, now);
