@@ -257,6 +257,8 @@ function lockdownAt(state: CompanyState, deviceId: number, at: number) {
   return (state.groupsOfDevice.get(deviceId) ?? []).some((g) => l.scopeIds.includes(g)) ? l : null;
 }
 
+const byKindAndId = (a: { kind: string; id: string }, b: { kind: string; id: string }) => a.kind.localeCompare(b.kind) || Number(a.id) - Number(b.id);
+
 function decideOne(core: Core, state: CompanyState, check: AccessCheck, lang: "en" | "es"): DoorDecision {
   const device = state.devices.get(check.deviceId);
   const inService = device != null && device.status === "configured";
@@ -286,12 +288,14 @@ function decideOne(core: Core, state: CompanyState, check: AccessCheck, lang: "e
   const mine = state.keys.filter(
     (k) => k.userId === user.id && (fob === undefined || k.fobDeviceId === fob) && (!only || (String(k.id) === only.id && k.isGroup === (only.kind === "group"))),
   );
+  // In the gateway's order (e-keys, then group keys, each by id): of keys that open again at the same
+  // instant the core names the first, and the denial's code is that key's.
   const keys = [
     ...mine.filter((k) => !k.isGroup && k.deviceId === device.id).map((k) => ({ id: String(k.id), kind: "ekey" as const, window: ekeyWindow(k, state) })),
     ...mine
       .filter((k) => k.isGroup && k.groupId != null && groups.has(k.groupId))
       .map((k) => ({ id: String(k.id), kind: "group" as const, window: groupKeyWindow(k, state.liveGroups.get(k.groupId!)!, state) })),
-  ];
+  ].sort(byKindAndId);
   const d = core.decide(
     keys.map((k, i) => ({ id: i, label: k.id, window: k.window })),
     check.at,
@@ -319,6 +323,8 @@ function denialCode(core: Core, about: AccessWindow | undefined, at: number, nex
   if (core.validate(about).length) return "invalid_key";
   if (about.kind !== "ekey") return "outside_schedule";
   if (about.access === "oneTime" && about.used) return "key_used";
+  // A full-access key has no dates to be before or after (the feed's copy of it still carries them).
+  if (about.access === "full") return "outside_schedule";
   const today = about.startDate || about.endDate ? core.formatLocal(at, about.tz).slice(0, 10) : "";
   if (about.startDate && today < about.startDate) return "not_yet_valid";
   if (nextOpen == null && about.endDate && today > about.endDate) return "expired";

@@ -3,7 +3,8 @@
  * modified, deactivated and deleted; e-keys of every access type with and without fobs, modified and
  * removed; groups, their schedules and doors; group keys; scheduled-open hours and the company's
  * zone; doors' configurations removed and made again, doors retired, companies de-activated and
- * re-activated, lockdown and evacuation plans started and ended) run against the built console Worker on its own D1, all through the console's calls.
+ * re-activated, lockdown and evacuation plans started and ended, holiday dates added, changed and removed in a
+ * calendar that keys follow at random) run against the built console Worker on its own D1, all through the console's calls.
  * At the start and after every DIFF_SYNC_EVERY-th operation, a gateway replica that follows the real
  * change feed is synced and a sample is decided twice: up to 24 users (the 12 newest of both companies
  * and 12 drawn from all of them; a repeated draw counts once) and the 6 fob numbers, each at the 13
@@ -85,6 +86,8 @@ const INSTANTS = [
 ].map(Date.parse);
 const ZONES = ["Europe/Madrid", "America/New_York", "UTC", "Asia/Kolkata", "Australia/Lord_Howe"];
 const DATES = ["2026-01-01", "2026-11-20", "2026-11-24", "2026-12-01", "2027-03-27", "2027-03-28", "2027-06-07"];
+/** Holiday dates: the INSTANTS' local dates in the zones used, and the day before or after some of them. */
+const HOLIDAY_DATES = ["2026-11-23", "2026-11-24", "2026-11-28", "2026-12-31", "2027-01-01", "2027-03-14", "2027-03-27", "2027-03-28"];
 const TIMES = ["00:00", "01:00", "01:30", "02:30", "08:00", "12:15", "17:30", "22:00", "23:59"];
 const FOBS = ["F-1", "F-2", "F-3", "F-4", "0042", "0043"];
 
@@ -145,6 +148,13 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
     };
     for (const company of Object.keys(LOGINS)) await signIn(company);
     const zones = new Map((await call("ACME", "GET", "/user/getAllTimeZone")).body.payload.map((z) => [z.name, z.id]));
+    // Each company's holiday calendar, which keys follow at random and whose dates change at random.
+    const calendars = {};
+    for (const c of ["ACME", "BETA"]) {
+      const r = await call(c, "POST", "/holidays/addCalendar", { name: "Differential holidays" });
+      assert.equal(r.status, 200, `holiday calendar of ${c}: ${JSON.stringify(r.body)}`);
+      calendars[c] = r.body.payload.id;
+    }
 
     // What the operations know exists (ids the console gave back).
     const users = { ACME: [], BETA: [] };
@@ -198,6 +208,8 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
         scheduleDays: s.days,
         zone: zones.get(pick(ZONES)),
         entryId,
+        // Some keys follow the company's holiday calendar (decision 0077): shut on its dates, or open its hours.
+        ...(chance(0.4) ? { onHolidays: pick(["closed", "holidayHours"]), holidayCalendarId: calendars[company] } : {}),
       };
     };
     const groupBody = (company, over = {}) => {
@@ -378,6 +390,26 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
           const r = await call(c, "POST", `/lockdown/plans/${plan.body.payload.id}/start`);
           if (r.status === 200) locked.add(c);
           return done("startLockdown", r.status, `${c} ${mode} ${scope} [${scopeIds}] exempt [${exempt}] ${body.duration_minutes ?? "-"} min`);
+        },
+      ],
+      [
+        3,
+        async (c) => {
+          // A holiday on one of the INSTANTS' local dates (or the day around it), whole or with hours, added,
+          // changed or removed: every key following the calendar changes with it (the feed's triggers).
+          const date = pick(HOLIDAY_DATES);
+          const known = (await call(c, "GET", `/holidays/getCalendar?id=${calendars[c]}`)).body.payload?.dates ?? [];
+          const existing = known.find((d) => d.date === date);
+          if (existing && chance(0.4)) {
+            const r = await call(c, "DELETE", `/holidays/deleteDate?calendarId=${calendars[c]}&id=${existing.id}`);
+            return done("holidayDate", r.status, `${c} remove ${date}`);
+          }
+          // Whole day, [open, 24:00), [00:00, close) or [open, close).
+          const hours = chance(0.5) ? null : [pick(TIMES), pick(TIMES)].sort();
+          const openTime = hours && chance(0.5) ? hours[0] : null;
+          const closeTime = hours && hours[1] !== openTime && hours[1] !== "00:00" ? hours[1] : null;
+          const r = await call(c, "POST", "/holidays/saveDate", { calendarId: calendars[c], date, name: `Holiday ${n++}`, openTime, closeTime });
+          return done("holidayDate", r.status, `${c} ${date} ${openTime ?? "00:00"}-${closeTime ?? "24:00"}`);
         },
       ],
       [

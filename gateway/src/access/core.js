@@ -64,6 +64,8 @@ function denialCode(about, at, nextOpen) {
   const w = about.window
   if (!compiledOf(w)) return 'invalid_key'
   if (w.kind === 'ekey' && w.access === 'oneTime' && w.used) return 'key_used'
+  // a full-access key has no dates to be before or after (only a holiday closes it): its copy still carries them
+  if (w.kind === 'ekey' && w.access === 'full') return 'outside_schedule'
   const today = w.startDate || w.endDate ? core.formatLocal(at, w.tz).slice(0, 10) : ''
   if (w.startDate && today < w.startDate) return 'not_yet_valid'
   if (nextOpen == null && w.endDate && today > w.endDate) return 'expired'

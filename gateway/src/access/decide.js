@@ -38,9 +38,16 @@ export function decideAccess(replica, deviceId, credential, now, onlyKey) {
     ...(device.groupIds ?? []).flatMap((g) =>
       (replica.index.groupKeysByGroupUser.get(g + '\0' + user.id) ?? []).map((k) => ({ id: k.id, kind: 'group', label: k.label, window: groupKeyWindow(k), fob: k.fob }))
     )
-  ].filter((k) => (!fobKeys || k.fob === credential.id) && (!onlyKey || (k.id === onlyKey.id && k.kind === onlyKey.kind)))
+  ]
+    .filter((k) => (!fobKeys || k.fob === credential.id) && (!onlyKey || (k.id === onlyKey.id && k.kind === onlyKey.kind)))
+    // E-keys, then group keys, each by id, as the console orders them: of keys that open again at the same
+    // instant the core names the first, and the denial's code is that key's.
+    .sort(byKindAndId)
   return { ...coreDecide(keys, now, { lang: user.lang }), userId: user.id }
 }
+
+/** @param {{kind: string, id: string}} a @param {{kind: string, id: string}} b */
+const byKindAndId = (a, b) => a.kind.localeCompare(b.kind) || Number(a.id) - Number(b.id)
 
 /** The dated window of each group key with a start date, per replica record (the core caches by window object). */
 const dated = new WeakMap()

@@ -83,10 +83,10 @@ export class CellPlacement {
       this.log.warn('cell lookup failed', { deviceId, error: e.message })
       return { where: 'unavailable' }
     }
-    /** @type {Placement} */
     const own = this.ownCell()
     // A gateway that just started has no cell until its first feed page: a board of any cell waits for it,
     // rather than be sent to the cell the console names, which may be this one.
+    /** @type {Placement} */
     const placement = !found ? { where: 'unknown' } : own === undefined || found.cell === own ? { where: 'here' } : { where: 'elsewhere', ...found }
     this.#remember(deviceId, placement)
     return placement
