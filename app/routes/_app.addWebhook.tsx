@@ -6,7 +6,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { LinkButton } from "~/components/ui/link-button";
 import { PageHeader } from "~/components/ui/page-header";
 import { WebhookEndpointForm } from "~/components/webhooks/endpoint-form";
-import { SecretValue } from "~/components/webhooks/secret-value";
+import { CopyableSecret } from "~/components/copyable-secret";
 import { webhookEndpointSchema } from "~/schemas/webhooks";
 import { addWebhookEndpoint } from "~/services/webhooks/endpoints.server";
 import { requireModule } from "~/utils/auth-guards.server";
@@ -49,7 +49,7 @@ export default function AddWebhookPage() {
               <AlertTitle>{t("once")}</AlertTitle>
               <AlertDescription>{t("onceHint")}</AlertDescription>
             </Alert>
-            <SecretValue secret={created.secret} />
+            <CopyableSecret value={created.secret} testId="webhook-secret" label={t("secretLabel")} text={{ copy: t("copy"), copied: t("copied"), copyFailed: t("copyFailed") }} />
             <div className="flex flex-wrap gap-2">
               <LinkButton to={`/webhookDeliveries?id=${created.id}`} variant="outline">
                 {t("log")}

@@ -8,7 +8,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/com
 import { LinkButton } from "~/components/ui/link-button";
 import { PageHeader } from "~/components/ui/page-header";
 import { WebhookEndpointForm } from "~/components/webhooks/endpoint-form";
-import { SecretValue } from "~/components/webhooks/secret-value";
+import { CopyableSecret } from "~/components/copyable-secret";
 import { webhookEndpointSchema } from "~/schemas/webhooks";
 import { deleteWebhookEndpoint, getWebhookEndpoint, modifyWebhookEndpoint, rotateWebhookSecret } from "~/services/webhooks/endpoints.server";
 import { companyZone, requireModule } from "~/utils/auth-guards.server";
@@ -118,7 +118,7 @@ export default function ModifyWebhookPage() {
             <p className="text-sm text-muted-foreground">{t("previousUntil", { at: formatDateTime(endpoint.previousSecretUntil, zone, i18n.language) })}</p>
           )}
           {shown ? (
-            <SecretValue secret={shown} />
+            <CopyableSecret value={shown} testId="webhook-secret" label={t("secretLabel")} text={{ copy: t("copy"), copied: t("copied"), copyFailed: t("copyFailed") }} />
           ) : (
             <reveal.Form method="post">
               <input type="hidden" name="intent" value="reveal" />
