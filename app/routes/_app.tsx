@@ -5,15 +5,11 @@ import { LockdownBanner } from "~/components/lockdown/lockdown-banner";
 import { AppHeader } from "~/components/shell/app-header";
 import { ErrorNotice } from "~/components/shell/error-notice";
 import { IdleGuard } from "~/components/shell/idle-guard";
-import { lockdownBanner } from "~/services/lockdown.server";
-import { getDb, nowMs } from "~/utils/db.server";
 import { loadShell, type ShellData } from "~/utils/shell.server";
 
 /** The signed-in shell: header, menus and idle protection around every console page. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const shell = await loadShell(request, context);
-  // The lockdown banner: one read by primary key (company_lockdowns), on every page.
-  return { ...shell, lockdown: await lockdownBanner(getDb(context), shell.company.id, nowMs()) };
+  return loadShell(request, context);
 }
 
 export default function AppShell() {

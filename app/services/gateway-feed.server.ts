@@ -399,7 +399,9 @@ async function lockdownChanges(db: Db, ref: Ref, ids: number[]): Promise<FeedCha
   for (const companyId of ids) {
     const r = byCompany.get(companyId);
     const company = ref.company.get(companyId);
-    if (!r || !company) {
+    // A company that never had a lockdown has no record to send or delete.
+    if (!r) continue;
+    if (!company) {
       const code = ref.codeOf.get(companyId);
       if (code !== undefined) out.push(tombstone("lockdown", code));
       continue;

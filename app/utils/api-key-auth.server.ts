@@ -49,7 +49,7 @@ export async function authFromApiKey(db: Db, token: string, now: number): Promis
   const [, prefix, secret] = match;
   const { apiKeys: k, users: u, companies: c, roles: r } = schema;
   const rows = await db
-    .select({ key: k, ...callerColumns() })
+    .select({ key: k, ...callerColumns(now) })
     .from(k)
     .innerJoin(u, and(eq(u.id, k.createdByUserId), eq(u.companyId, k.companyId)))
     .innerJoin(c, eq(c.id, k.companyId))

@@ -23,7 +23,10 @@ export type AuthCompany = {
   parentId: number | null;
   /** The company's default time zone (IANA name) from its settings; null when it has none. */
   zone: string | null;
+  /** The company's lockdown or evacuation in force when the caller was resolved, for the console's banner. */
+  lockdown?: LockdownBanner | null;
 };
+export type LockdownBanner = { mode: "lockdown" | "evacuation"; planName: string; startedBy: string; startedAt: number; endsAt: number | null };
 /** The API key a machine calls with (decision 0075): its rights are `permissions`, its creator is `user`. */
 export type ApiKeyActor = { id: number; name: string };
 export type Auth = { session: SessionRow; user: AuthUser; company: AuthCompany; permissions: Permissions; apiKey?: ApiKeyActor };
@@ -62,14 +65,19 @@ export async function loadPermissions(db: Db, roleId: number | null): Promise<Pe
  * What a caller's row selects beside its credential (a session or an API key): the user, company and role
  * joined by the query, the role's modules and the company's default zone.
  */
-export function callerColumns() {
-  const { users: u, companies: c, roles: r, roleModules: m, companySettings: cs, timeZones: tz } = schema;
+export function callerColumns(now: number) {
+  const { users: u, companies: c, roles: r, roleModules: m, companySettings: cs, timeZones: tz, companyLockdowns: l } = schema;
   return {
     user: u,
     company: c,
     role: r,
     modules: sql<string>`(select json_group_array(${m.moduleKey}) from ${m} where ${m.roleId} = ${u.roleId})`,
     zone: sql<string | null>`(select ${tz.name} from ${cs} join ${tz} on ${tz.id} = ${cs.defaultTimeZoneId} where ${cs.companyId} = ${u.companyId})`,
+    // In force as `isInForce` (app/services/lockdown.server.ts) says: started, not ended, before its automatic end.
+    // Read here so that the banner every page shows costs no round trip of its own.
+    lockdown: sql<
+      string | null
+    >`(select json_object('mode', ${l.mode}, 'planName', ${l.planName}, 'startedBy', ${l.startedByName}, 'startedAt', ${l.startedAt}, 'endsAt', ${l.endsAt}) from ${l} where ${l.companyId} = ${u.companyId} and ${l.startedAt} is not null and ${l.endedAt} is null and (${l.endsAt} is null or ${l.endsAt} > ${now}))`,
   };
 }
 
@@ -83,7 +91,7 @@ export async function authFromToken(db: Db, env: Env, token: string, now = nowMs
   const id = await sha256Hex(token);
   const { sessions: s, users: u, companies: c, roles: r } = schema;
   const rows = await db
-    .select({ session: s, ...callerColumns() })
+    .select({ session: s, ...callerColumns(now) })
     .from(s)
     .leftJoin(u, eq(u.id, s.userId))
     .leftJoin(c, eq(c.id, u.companyId))
@@ -92,7 +100,7 @@ export async function authFromToken(db: Db, env: Env, token: string, now = nowMs
     .limit(1);
   const row = rows[0];
   if (!row) return null;
-  const { session, user, company, role, modules, zone } = row;
+  const { session, user, company, role, modules, zone, lockdown } = row;
   if (sessionIsOver(session, env, now) || !user || !company || user.isInactive || user.deletedAt != null || company.isDeactive || company.deletedAt != null) {
     await deleteSession(db, session.id);
     return null;
@@ -112,7 +120,15 @@ export async function authFromToken(db: Db, env: Env, token: string, now = nowMs
       isInactive: user.isInactive,
       isSentinel: user.isSentinel,
     },
-    company: { id: company.id, code: company.code, name: company.name, type: company.type, parentId: company.parentId, zone: zone ?? null },
+    company: {
+      id: company.id,
+      code: company.code,
+      name: company.name,
+      type: company.type,
+      parentId: company.parentId,
+      zone: zone ?? null,
+      lockdown: lockdown ? (JSON.parse(lockdown) as LockdownBanner) : null,
+    },
     permissions: permissionsOf(role, JSON.parse(modules ?? "[]") as string[]),
   };
 }

@@ -21,6 +21,7 @@ export async function loadShell(request: Request, context: AppLoadContext) {
       billingPortal: p.billing_portal,
     },
     idle: { idleMs: idle, warningMs: warning },
+    lockdown: auth.company.lockdown ?? null,
   };
 }
 
