@@ -55,9 +55,12 @@ export async function useRunClock(context: BrowserContext): Promise<void> {
  * session cookie lands in the browser. `lang` sets the stored language first.
  */
 export async function signIn(page: Page, who: DemoLogin, lang: "en" | "es" = "en"): Promise<void> {
-  // The language is stored the way the console stores it: through its own endpoint.
-  await page.request.post("/resources/language", { form: { lng: lang, redirectTo: "/" }, maxRedirects: 0 });
-  const res = await page.request.post("/login", { form: { ...DEMO[who], intent: "login" }, maxRedirects: 0 });
+  // The language is stored the way the console stores it: through its own endpoint. Each request
+  // closes its connection: a test signing in again seconds later reused a pooled socket the local
+  // console was closing as idle, and the post failed with ECONNRESET (a keep-alive race, not the product).
+  const headers = { connection: "close" };
+  await page.request.post("/resources/language", { form: { lng: lang, redirectTo: "/" }, headers, maxRedirects: 0 });
+  const res = await page.request.post("/login", { form: { ...DEMO[who], intent: "login" }, headers, maxRedirects: 0 });
   expect(res.status(), `sign-in as ${who}`).toBe(302);
 }
 
