@@ -32,6 +32,12 @@ export const WEBHOOK_EVENT_TYPES = [
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
+/** The groups the endpoint form lists event types under, in its order. */
+export const WEBHOOK_EVENT_GROUPS = ["access", "door", "device", "user", "key", "alert", "lockdown"] as const;
+
+/** A type's group: the part of its name before the dot, with firmware listed among devices. */
+export const webhookEventGroup = (type: WebhookEventType): string => (type.startsWith("firmware.") ? "device" : type.slice(0, type.indexOf(".")));
+
 export const WEBHOOK_MSG = {
   url: "URL must be an absolute http or https address",
   httpsOnly: "URL must use https",

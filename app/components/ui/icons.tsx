@@ -40,6 +40,8 @@ export const XIcon = icon(<path d="M18 6 6 18M6 6l12 12" />);
 
 export const CheckIcon = icon(<path d="M20 6 9 17l-5-5" />);
 
+export const MinusIcon = icon(<path d="M5 12h14" />);
+
 export const ChevronDownIcon = icon(<path d="m6 9 6 6 6-6" />);
 
 export const ChevronUpIcon = icon(<path d="m18 15-6-6-6 6" />);

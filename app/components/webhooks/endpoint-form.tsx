@@ -7,13 +7,9 @@ import { Checkbox } from "~/components/ui/checkbox";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { Switch } from "~/components/ui/switch";
-import { WEBHOOK_EVENT_TYPES, webhookEndpointSchema, type WebhookEventType } from "~/schemas/webhooks";
+import { WEBHOOK_EVENT_GROUPS, WEBHOOK_EVENT_TYPES, webhookEndpointSchema, webhookEventGroup, type WebhookEventType } from "~/schemas/webhooks";
 
 export type WebhookEndpointValues = { url: string; description: string; eventTypes: WebhookEventType[]; enabled: boolean };
-
-/** The form's groups of event types, by the part of the name before the dot (firmware goes with devices). */
-const GROUPS = ["access", "door", "device", "user", "key", "alert"] as const;
-const groupOf = (type: WebhookEventType) => (type.startsWith("firmware.") ? "device" : type.slice(0, type.indexOf(".")));
 
 type Tick = boolean | "indeterminate";
 const tickOf = (chosen: number, of: number): Tick => (chosen === 0 ? false : chosen === of ? true : "indeterminate");
@@ -49,8 +45,8 @@ export function WebhookEndpointForm({ initial, submitLabel }: { initial: Webhook
           <Checkbox id="webhook-types-all" checked={tickOf(chosen.length, WEBHOOK_EVENT_TYPES.length)} onCheckedChange={(c) => set(WEBHOOK_EVENT_TYPES, c === true)} />
         </Field>
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-          {GROUPS.map((g) => {
-            const types = WEBHOOK_EVENT_TYPES.filter((x) => groupOf(x) === g);
+          {WEBHOOK_EVENT_GROUPS.map((g) => {
+            const types = WEBHOOK_EVENT_TYPES.filter((x) => webhookEventGroup(x) === g);
             return (
               <div key={g} role="group" aria-labelledby={`webhook-group-${g}`} className="grid content-start gap-2">
                 <h3 id={`webhook-group-${g}`} className="text-sm font-medium">
