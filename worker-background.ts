@@ -44,21 +44,30 @@ export const background = {
     configureClock(env);
     const db = dbFromEnv(env);
     const now = nowMs();
-    ctx.waitUntil(
+    // Each task named in the log when it fails (the cron's answer says only "exception"); it still fails the run.
+    const task = (name: string, work: Promise<unknown>) =>
+      ctx.waitUntil(
+        work.catch((e) => {
+          console.error(`cron: ${name} failed`, e);
+          throw e;
+        }),
+      );
+    task(
+      "activity, alerts, mail and texts",
       drainActivityOutbox(env)
         .then(() => flushDue(env))
         .then(() => Promise.all([drainOutbox(env, { limit: 50, now }), drainTexts(env, { now })])),
     );
-    ctx.waitUntil(deleteExpiredSessions(db, env, now));
-    ctx.waitUntil(pruneFeed(db, now));
-    ctx.waitUntil(purgeSignInLeftovers(db, now));
-    ctx.waitUntil(settleExpired(db, now));
-    ctx.waitUntil(endExpiredLockdowns(db, now));
+    task("expired sessions", deleteExpiredSessions(db, env, now));
+    task("feed pruning", pruneFeed(db, now));
+    task("sign-in leftovers", purgeSignInLeftovers(db, now));
+    task("expired remote commands", settleExpired(db, now));
+    task("expired lockdowns", endExpiredLockdowns(db, now));
     // The sweep sends what is due at the cron's own instant (never earlier than now). A local runner can
     // fire the cron at a later instant (Miniflare's /cdn-cgi/handler/scheduled?time=, end-to-end consoles
     // only), so a test sees the back-off's later retries without waiting for them; the tasks above delete
     // by age and keep the clock's now.
-    ctx.waitUntil(sweepWebhooks(db, env.WEBHOOKS_QUEUE, Math.max(now, controller.scheduledTime + clockOffsetFor(env))));
+    task("webhook sweep", sweepWebhooks(db, env.WEBHOOKS_QUEUE, Math.max(now, controller.scheduledTime + clockOffsetFor(env))));
   },
 } satisfies ExportedHandler<Env, AlertWakeUp | WebhookMessage>;
 

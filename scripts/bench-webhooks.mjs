@@ -192,8 +192,9 @@ async function main() {
     // wakes the webhook queue (Miniflare runs no cron by itself).
     const cron = setInterval(
       () =>
-        void fetch(`${worker.url}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*`).then(
-          (r) => r.ok || log(`cron: ${r.status} (the scheduled handler threw under Miniflare here; see decision 0082)`),
+        // The header routes the call to the console Worker: without it Miniflare's own entry answers 500 "exception".
+        void fetch(`${worker.url}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*`, { headers: { "MF-Route-Override": worker.name } }).then(
+          (r) => r.ok || log(`cron: ${r.status} ${r.statusText}`),
           (e) => log(`cron: ${e.message}`),
         ),
       60_000,

@@ -19,6 +19,7 @@ import { consoleWorkerOptions } from "../../scripts/console-bundle.mjs";
 import { newSigningKeys } from "../../scripts/credential-keys.mjs";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const WORKER_NAME = "console";
 const SECRET = "test-gateway-secret";
 const ACME = 3;
 const run = promisify(execFile);
@@ -58,7 +59,7 @@ export async function startWorkerEnd({ triggers = false } = {}) {
   // wrangler.toml is production's config; a test runner says so explicitly.
   const vars = { CREDENTIAL_SIGNING_KEYS: await newSigningKeys(), ENVIRONMENT: "test", PUBLIC_ORIGIN: url };
   const miniflare = (listenOn) =>
-    new Miniflare({ host: "127.0.0.1", port: listenOn, defaultPersistRoot: `${dir}/v3`, unsafeTriggerHandlers: triggers, workers: [consoleWorkerOptions("console", vars)] });
+    new Miniflare({ host: "127.0.0.1", port: listenOn, defaultPersistRoot: `${dir}/v3`, unsafeTriggerHandlers: triggers, workers: [consoleWorkerOptions(WORKER_NAME, vars)] });
   /** The served Worker; null while stopped. */
   let served = null;
 
@@ -109,6 +110,8 @@ export async function startWorkerEnd({ triggers = false } = {}) {
 
   return {
     url,
+    /** The console Worker's name in Miniflare: a cron call (`triggers`) names it in `MF-Route-Override`. */
+    name: WORKER_NAME,
     /** Board ids are device ids: creates `n` ACME devices with the board secret and announces them on the feed. */
     async boardIds(n) {
       const first = provisioned;
