@@ -25,6 +25,7 @@ import { mailerEndpoints } from "./endpoints/mailer.server";
 import { mobileEndpoints as phoneCalls } from "./endpoints/mobile.server";
 import { otaEndpoints } from "./endpoints/ota.server";
 import { referenceEndpoints } from "./endpoints/reference.server";
+import { fleetEndpoints } from "./endpoints/fleet.server";
 import { lockdownEndpoints } from "./endpoints/lockdown.server";
 import { roleEndpoints } from "./endpoints/roles.server";
 import { settingsEndpoints } from "./endpoints/settings.server";
@@ -63,6 +64,7 @@ export const adminEndpoints: readonly Endpoint[] = [
   ...directoryEndpoints,
   ...apiKeyEndpoints,
   ...holidayEndpoints,
+  ...fleetEndpoints,
 ];
 
 export const userEndpoints: readonly Endpoint[] = [...auditEndpoints, ...mobileSupportEndpoints];

@@ -38,12 +38,12 @@ const SCHEMA_NS: Record<string, string[]> = {
   "door-alarms": ["alarms"],
   lockdown: ["lockdown"],
   directory: ["directory"],
-  // No console screen yet: the admin API answers in English; the texts are ready for the screen.
   webhooks: ["webhooks"],
   ekeys: ["users"],
   firmware: ["ota"],
   "firmware-start": ["mobile", "devices"],
   flag: [],
+  fleet: ["fleet"],
   invoices: ["invoices"],
   mailer: ["mailer"],
   mobile: ["mobile"],

@@ -79,6 +79,8 @@ export function navItems(p: Permissions, type?: CompanyType): NavItem[] {
   if (p.company) {
     return [
       { key: "company", to: "/company", modules: ["company"] },
+      // Every customer's boards' health (decision 0091).
+      ...(type === "root" ? [{ key: "fleet", to: "/fleet", modules: ["company"] as const }] : []),
       { key: "ota", to: "/ota", modules: ["company"] },
       { key: "deviceType", to: "/deviceType", modules: ["company"] },
       { key: "adminSupport", to: "/adminSupport", modules: ["company"] },
@@ -105,6 +107,7 @@ export function navItems(p: Permissions, type?: CompanyType): NavItem[] {
     ...(type === "var" && canUseVarPanel(p, type)
       ? [
           { key: "varPanel", to: "/varPanel", modules: ["var_panel"] as const },
+          { key: "fleet", to: "/fleet", modules: ["var_panel"] as const },
           { key: "deviceStock", to: "/viewDeviceStock", modules: ["var_panel"] as const },
         ]
       : []),

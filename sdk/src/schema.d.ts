@@ -21155,6 +21155,306 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/fleet/companies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Customer companies' board health (root: every company; a reseller: its subtree; 403 for a customer company). The most troubled first (`sort=trouble`, `desc=1`) unless `sort` names another column. Paged by page (from 1) and page_size (up to 100). */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description only companies (boards) with a board offline, low on battery, behind the active firmware, or with an active door alarm */
+                    trouble?: "offline" | "lowBattery" | "behind" | "alarms";
+                    q?: string;
+                    desc?: "0" | "1" | "true" | "false";
+                    page?: number;
+                    page_size?: number;
+                    sort?: "trouble" | "name" | "code" | "boards" | "offline" | "lowBattery" | "behind" | "alarms" | "lastSync";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            payload: {
+                                total: number;
+                                companies: {
+                                    id: number;
+                                    name: string;
+                                    code: string;
+                                    /** @description boards in service (not in stock) */
+                                    boards: number;
+                                    online: number;
+                                    offline: number;
+                                    /** @description epoch ms: the earliest time one of its offline boards was last known connected */
+                                    offline_since: number | null;
+                                    low_battery: number;
+                                    /** @description boards whose type has an active release of another version */
+                                    firmware_behind: number;
+                                    /** @description door alarms not yet acknowledged */
+                                    active_alarms: number;
+                                    /** @description epoch ms: when a gateway of the company's cell last called the console */
+                                    last_sync: number | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing or expired token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Not found in the caller's company */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Over a rate limit of API keys: wait `Retry-After` seconds */
+                429: {
+                    headers: {
+                        /** @description Seconds until the exhausted window ends */
+                        "Retry-After"?: number;
+                        /** @description The limits, e.g. `"caller";q=120;w=60, "company";q=600;w=60` */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left and the seconds until each window ends, e.g. `"caller";r=0;t=37, "company";r=480;t=37` */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/fleet/boards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One customer company's boards and their health (company_id: its id or 4-character code; 404 outside the caller's view). Sorted by name unless `sort` says otherwise. Paged by page (from 1) and page_size (up to 100). */
+        get: {
+            parameters: {
+                query: {
+                    company_id: string;
+                    /** @description only companies (boards) with a board offline, low on battery, behind the active firmware, or with an active door alarm */
+                    trouble?: "offline" | "lowBattery" | "behind" | "alarms";
+                    q?: string;
+                    desc?: "0" | "1" | "true" | "false";
+                    page?: number;
+                    page_size?: number;
+                    sort?: "name" | "serialNumber" | "since" | "firmwareVersion" | "alarms";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            payload: {
+                                company: {
+                                    id: number;
+                                    name: string;
+                                    code: string;
+                                };
+                                total: number;
+                                boards: {
+                                    id: number;
+                                    name: string;
+                                    serial_number: string;
+                                    device_type: string | null;
+                                    /** @description null: no gateway ever reported the board */
+                                    online: boolean | null;
+                                    /** @description epoch ms: connected since (online), or last known connected (offline) */
+                                    since: number | null;
+                                    low_battery: boolean;
+                                    firmware_version: string | null;
+                                    /** @description the active release of its type; null when none */
+                                    latest_version: string | null;
+                                    firmware_behind: boolean;
+                                    active_alarms: number;
+                                    /** @description the gateway that last reported it */
+                                    gateway: string | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing or expired token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Not found in the caller's company */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Over a rate limit of API keys: wait `Retry-After` seconds */
+                429: {
+                    headers: {
+                        /** @description Seconds until the exhausted window ends */
+                        "Retry-After"?: number;
+                        /** @description The limits, e.g. `"caller";q=120;w=60, "company";q=600;w=60` */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left and the seconds until each window ends, e.g. `"caller";r=0;t=37, "company";r=480;t=37` */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/createActivityLog": {
         parameters: {
             query?: never;

@@ -95,6 +95,8 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
   // Reseller
   { who: "var", path: "/" },
   { who: "var", path: "/varPanel" },
+  { who: "var", path: "/fleet" },
+  { who: "var", path: "/fleetBoards", via: { list: "/fleet", hrefPrefix: "/fleetBoards?company=" } },
   { who: "var", path: "/newCompanyRequest" },
   { who: "var", path: "/viewCompanyRequests" },
   { who: "var", path: "/billingPortal" },

@@ -113,6 +113,11 @@ export const NAV_ICONS: Record<string, (p: P) => JSX.Element> = {
       <path d="M7 13h4M7 17h4" />
     </>,
   ),
+  fleet: navIcon(
+    <>
+      <path d="M3 12h4l3-7 4 14 3-7h4" />
+    </>,
+  ),
   deviceStock: navIcon(
     <>
       <path d="M3 8l9-5 9 5v8l-9 5-9-5z" />

@@ -1,0 +1,115 @@
+import type { ColumnDef } from "@tanstack/react-table";
+import type { TFunction } from "i18next";
+import type { ReactNode } from "react";
+import { dateColumn } from "~/components/data-table/date-column";
+import { Badge } from "~/components/ui/badge";
+import { LinkButton } from "~/components/ui/link-button";
+import { ZonedTime } from "~/components/ui/zoned-time";
+import type { FleetTrouble } from "~/schemas/fleet";
+import type { FleetBoardRow, FleetCompanyRow } from "~/services/fleet.server";
+
+/** A count that opens the boards it counts; zero is plain text, since there is nothing to open. */
+function countLink(value: number, to: string, label: string): ReactNode {
+  if (value === 0) return <span className="text-muted-foreground">0</span>;
+  return (
+    <LinkButton variant="link" size="inline" to={to} aria-label={label}>
+      {value}
+    </LinkButton>
+  );
+}
+
+const troubleColumn = (t: TFunction, id: FleetTrouble, value: (r: FleetCompanyRow) => number): ColumnDef<FleetCompanyRow> => ({
+  id,
+  accessorFn: value,
+  enableSorting: true,
+  header: t(`col.${id}`),
+  meta: { className: "text-right" },
+  cell: ({ row }) =>
+    countLink(value(row.original), `/fleetBoards?company=${row.original.id}&trouble=${id}`, t(`open.${id}`, { count: value(row.original), company: row.original.name })),
+});
+
+/** Columns of /fleet; sortable ids match `FLEET_COMPANY_SORTS`. The name opens the company's boards. */
+export function fleetCompanyColumns(t: TFunction, o: { zone: string }): ColumnDef<FleetCompanyRow>[] {
+  return [
+    {
+      id: "name",
+      accessorKey: "name",
+      enableSorting: true,
+      header: t("col.company"),
+      meta: { className: "whitespace-normal min-w-40" },
+      cell: ({ row }) => (
+        <LinkButton variant="link" size="inline" to={`/fleetBoards?company=${row.original.id}`}>
+          {row.original.name}
+        </LinkButton>
+      ),
+    },
+    { id: "code", accessorKey: "code", enableSorting: true, header: t("col.code") },
+    {
+      id: "boards",
+      accessorKey: "boards",
+      enableSorting: true,
+      header: t("col.boards"),
+      meta: { className: "text-right" },
+      cell: ({ row }) => t("onlineOf", { online: row.original.online, count: row.original.boards }),
+    },
+    troubleColumn(t, "offline", (r) => r.offline),
+    {
+      id: "offlineSince",
+      header: t("col.offlineSince"),
+      cell: ({ row }) => (row.original.offlineSince == null ? "" : <ZonedTime value={row.original.offlineSince} timeZone={o.zone} />),
+    },
+    troubleColumn(t, "lowBattery", (r) => r.lowBattery),
+    troubleColumn(t, "behind", (r) => r.behind),
+    troubleColumn(t, "alarms", (r) => r.alarms),
+    dateColumn<FleetCompanyRow>({ id: "lastSync", header: t("col.lastSync"), value: (r) => r.lastSync, timeZone: o.zone, sortable: true }),
+  ];
+}
+
+/** Columns of /fleetBoards; sortable ids match `FLEET_BOARD_SORTS`. Health only: no one's name or key. */
+export function fleetBoardColumns(t: TFunction, o: { zone: string }): ColumnDef<FleetBoardRow>[] {
+  return [
+    { id: "name", accessorKey: "name", enableSorting: true, header: t("col.board"), meta: { className: "whitespace-normal min-w-40" } },
+    { id: "serialNumber", accessorKey: "serialNumber", enableSorting: true, header: t("col.serial") },
+    { id: "deviceType", header: t("col.type"), cell: ({ row }) => row.original.deviceType ?? "" },
+    {
+      id: "since",
+      accessorFn: (r) => r.since,
+      enableSorting: true,
+      header: t("col.connection"),
+      cell: ({ row }) => {
+        const r = row.original;
+        if (r.online == null) return <Badge variant="secondary">{t("never")}</Badge>;
+        return (
+          <span className="grid gap-0.5">
+            <Badge variant={r.online ? "success" : "destructive"} className="w-fit">
+              {t(r.online ? "online" : "offline")}
+            </Badge>
+            {r.since != null && (
+              <span className="text-xs text-muted-foreground">
+                {t(r.online ? "onlineSince" : "offlineSinceShort")} <ZonedTime value={r.since} timeZone={o.zone} />
+              </span>
+            )}
+          </span>
+        );
+      },
+    },
+    { id: "battery", header: t("col.battery"), cell: ({ row }) => (row.original.lowBattery ? <Badge variant="warning">{t("lowBattery")}</Badge> : t("batteryOk")) },
+    {
+      id: "firmwareVersion",
+      accessorFn: (r) => r.firmwareVersion,
+      enableSorting: true,
+      header: t("col.firmware"),
+      cell: ({ row }) => {
+        const r = row.original;
+        return (
+          <span className="grid gap-0.5">
+            <span>{r.firmwareVersion ?? t("unknownVersion")}</span>
+            {r.behind && r.latestVersion && <span className="text-xs text-muted-foreground">{t("behindOf", { version: r.latestVersion })}</span>}
+          </span>
+        );
+      },
+    },
+    { id: "alarms", accessorKey: "alarms", enableSorting: true, header: t("col.alarms"), meta: { className: "text-right" } },
+    { id: "gateway", header: t("col.gateway"), cell: ({ row }) => row.original.gateway ?? "" },
+  ];
+}

@@ -1,0 +1,37 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { useMemo } from "react";
+import { useTranslation } from "react-i18next";
+import { ListPage } from "~/components/data-table/list-page";
+import { tablePage } from "~/components/data-table/params";
+import { fleetCompanyColumns } from "~/components/fleet/columns";
+import { FleetFilterBar } from "~/components/fleet/fleet-filters";
+import { parseFleetFilters } from "~/schemas/fleet";
+import { FLEET_COMPANY_SORTS, FLEET_MODULES, listFleetCompanies } from "~/services/fleet.server";
+import { companyZone, requireModule } from "~/utils/auth-guards.server";
+import { getDb, nowMs } from "~/utils/db.server";
+
+export const meta: MetaFunction = () => [{ title: "Fleet health" }];
+
+/** Customer companies' board health (decision 0091): root sees every company, a reseller its subtree. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const auth = await requireModule(request, context, FLEET_MODULES);
+  const url = new URL(request.url);
+  const filters = parseFleetFilters(url.searchParams);
+  const page = await tablePage(url, { defaultSort: "-trouble", sortable: FLEET_COMPANY_SORTS }, (_, slice) =>
+    listFleetCompanies(getDb(context), auth, { ...slice, filters, now: nowMs() }),
+  );
+  return { ...page, filters, zone: companyZone(auth) };
+}
+
+export default function FleetPage() {
+  const { rows, total, params, filters, zone } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("fleet");
+  const columns = useMemo(() => fleetCompanyColumns(t, { zone }), [t, zone]);
+  const filtered = Object.keys(filters).length > 0;
+  return (
+    <ListPage title={t("title")} description={t("description")} columns={columns} page={{ rows, total, params }} empty={t(filtered ? "emptyFiltered" : "empty")}>
+      <FleetFilterBar t={t} filters={filters} />
+    </ListPage>
+  );
+}

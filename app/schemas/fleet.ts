@@ -1,0 +1,30 @@
+/**
+ * The fleet view's filters (decision 0091): a reseller's or the platform's boards across customer
+ * companies, health only. URL params are read leniently: a value that does not parse is ignored.
+ */
+import { z } from "zod";
+
+/** What a count on the fleet view stands for; each one links to the boards it counts. */
+export const FLEET_TROUBLES = ["offline", "lowBattery", "behind", "alarms"] as const;
+export type FleetTrouble = (typeof FLEET_TROUBLES)[number];
+
+export const FLEET_SEARCH_MAX = 100;
+
+export const fleetFilterFields = {
+  /** Companies (or boards) with at least one board in this trouble. */
+  trouble: z.enum(FLEET_TROUBLES),
+  /** A company's name or code, or a board's name or serial. */
+  q: z.string().trim().min(1).max(FLEET_SEARCH_MAX),
+};
+export type FleetFilterKey = keyof typeof fleetFilterFields;
+export const FLEET_FILTER_KEYS = Object.keys(fleetFilterFields) as FleetFilterKey[];
+export type FleetFilters = { [K in FleetFilterKey]?: z.infer<(typeof fleetFilterFields)[K]> };
+
+export function parseFleetFilters(params: URLSearchParams): FleetFilters {
+  const out: Record<string, unknown> = {};
+  for (const key of FLEET_FILTER_KEYS) {
+    const parsed = fleetFilterFields[key].safeParse(params.get(key) || undefined);
+    if (parsed.success) out[key] = parsed.data;
+  }
+  return out as FleetFilters;
+}
