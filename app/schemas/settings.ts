@@ -7,6 +7,7 @@ import { z } from "zod";
 import { readsPostedStrings } from "~/utils/form-options";
 import { callingCode, PHONE_INPUT_MAX, wireCallingCode } from "~/utils/phone";
 import { checkbox, isOn } from "./flag";
+import { HOLIDAY_MSG, ON_HOLIDAYS } from "./holidays";
 import { checkPhonePair, phonePair } from "./phone";
 import type { ScheduledOpenWindow, ValidationError } from "~core";
 
@@ -32,6 +33,7 @@ export const SETTINGS_MSG = {
   fobsChanged: "Changed Fob Programmers",
   settingsFirst: "Save the company settings first",
   week: "The schedule needs one row for each day, Monday to Sunday",
+  onHolidays: "Choose what the doors do on holidays",
   closeAfterOpen: "Close time must be after open time",
   bothTimes: "Open and close times are both required",
   time: "Time must be HH:mm",
@@ -177,6 +179,18 @@ export const scheduleOpenSchema = readsPostedStrings(
       fpi: flag,
       schedule_opens: z.array(dayRow, { required_error: SETTINGS_MSG.week }),
       schedule_exceptions: z.array(exceptionRow).max(MAX_EXCEPTIONS).default([]),
+      // What the doors do on a holiday of a calendar (decision 0077); left out, the stored choice stays.
+      on_holidays: z.preprocess((v) => (v === "" ? undefined : v), z.enum(ON_HOLIDAYS, { errorMap: () => ({ message: SETTINGS_MSG.onHolidays }) }).optional()),
+      holiday_calendar_id: z.preprocess(
+        (v) => (v === "" ? null : v),
+        z.coerce
+          .number({ invalid_type_error: HOLIDAY_MSG.notFound })
+          .int(HOLIDAY_MSG.notFound)
+          .positive(HOLIDAY_MSG.notFound)
+          .max(Number.MAX_SAFE_INTEGER, HOLIDAY_MSG.notFound)
+          .nullable()
+          .optional(),
+      ),
     })
     .superRefine((v, ctx) => {
       const days = new Set(v.schedule_opens.map((d) => d.scheduleDay));
@@ -186,6 +200,8 @@ export const scheduleOpenSchema = readsPostedStrings(
       fpi: v.fpi,
       schedule_opens: [...v.schedule_opens].sort((a, b) => a.scheduleDay - b.scheduleDay).map(clearUnchecked),
       schedule_exceptions: v.schedule_exceptions.map(clearUnchecked),
+      on_holidays: v.on_holidays,
+      holiday_calendar_id: v.holiday_calendar_id,
     })),
 );
 export type ScheduleOpenInput = z.infer<typeof scheduleOpenSchema>;

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { adminApi, expect, test, unique } from "./fixtures";
+import { adminApi, expect, keepScreenshot, test, unique } from "./fixtures";
 
 /** Stores the language the way the header's switch does (the signed cookie the server reads). */
 async function chooseLanguage(page: Page, lng: "en" | "es") {
@@ -8,8 +8,15 @@ async function chooseLanguage(page: Page, lng: "en" | "es") {
 }
 
 const TEXT = {
-  en: { create: "Create", name: "Calendar name", source: "Start with the public holidays of", year: "Year" },
-  es: { create: "Crear", name: "Nombre del calendario", source: "Empezar con los festivos oficiales de", year: "Año" },
+  en: { create: "Create", name: "Calendar name", source: "Start with the public holidays of", year: "Year", save: "Submit", required: "Choose a holiday calendar" },
+  es: {
+    create: "Crear",
+    name: "Nombre del calendario",
+    source: "Empezar con los festivos oficiales de",
+    year: "Año",
+    save: "Enviar",
+    required: "Elija un calendario de festivos",
+  },
 } as const;
 
 for (const lng of ["en", "es"] as const) {
@@ -52,5 +59,28 @@ for (const lng of ["en", "es"] as const) {
     // The same key ignoring holidays opens on the 1st.
     await page.locator("#ekey-on-holidays").selectOption("ignore");
     await expect(preview.getByRole("heading")).not.toContainText("2027-01-02");
+
+    // The company's scheduled-open hours keep the doors locked on the calendar's dates: a calendar is required.
+    await page.setViewportSize(lng === "es" ? { width: 390, height: 844 } : { width: 1440, height: 900 });
+    await page.goto("/scheduleOpen");
+    await page.locator("#schedule-on-holidays").selectOption("closed");
+    await page.getByRole("button", { name: TEXT[lng].save, exact: true }).click();
+    await expect(page.getByText(TEXT[lng].required)).toBeVisible();
+    await page.locator("#schedule-holiday-calendar").selectOption({ label: name });
+    await keepScreenshot(page.locator("#holidays-title").locator(".."), `schedule-open-holidays-${lng}`);
+    const save = () =>
+      Promise.all([
+        page.waitForResponse((r) => r.request().method() === "POST" && r.url().includes("/scheduleOpen")),
+        page.getByRole("button", { name: TEXT[lng].save, exact: true }).click(),
+      ]);
+    await save();
+    await page.reload();
+    await expect(page.locator("#schedule-on-holidays")).toHaveValue("closed");
+    await expect(page.locator("#schedule-holiday-calendar option:checked")).toHaveText(name);
+    // Back to the demo's choice for the specs that follow on this console.
+    await page.locator("#schedule-on-holidays").selectOption("ignore");
+    await save();
+    await page.reload();
+    await expect(page.locator("#schedule-on-holidays")).toHaveValue("ignore");
   });
 }

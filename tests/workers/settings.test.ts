@@ -250,6 +250,52 @@ describe("PUT /settings/modifyScheduleOpen", () => {
   });
 });
 
+describe("scheduled-open hours on holidays (decision 0077)", () => {
+  const monday = { openWholeDay: true, openTime: "08:00", closeTime: "18:00" };
+  const settingsRow = () => db().query.companySettings.findFirst({ where: eq(schema.companySettings.companyId, ACME) });
+
+  it("follow a calendar by choice: the window carries its dates, leaving the fields out keeps the choice, and ignore forgets the calendar", async () => {
+    const made = await api(acme, "POST", "/api/admin/holidays/addCalendar", { name: `Scheduled open ${workerNow()}` });
+    expect(made.status).toBe(200);
+    const calendarId = made.body.payload.id as number;
+    expect((await api(acme, "POST", "/api/admin/holidays/saveDate", { calendarId, date: "2027-01-06", name: "Reyes" })).status).toBe(200);
+
+    const cursor = await feedHead();
+    const r = await api(acme, "PUT", `${BASE}/modifyScheduleOpen`, { fpi: "0", schedule_opens: week(monday), on_holidays: "closed", holiday_calendar_id: calendarId });
+    expect(r.status).toBe(200);
+    expect(await settingsRow()).toMatchObject({ onHolidays: "closed", holidayCalendarId: calendarId });
+    const window = (await feedAfter(cursor)).find((c) => c.type === "scheduledOpen")!.data.window;
+    expect(window).toMatchObject({ onHolidays: "closed", holidays: [expect.objectContaining({ date: "2027-01-06" })] });
+    const read = (await api(acme, "GET", `${BASE}/getCompanySettings`)).body.payload;
+    expect(read).toMatchObject({ on_holidays: "closed", holiday_calendar_id: calendarId });
+
+    // A client that does not know the fields keeps the company's choice.
+    expect((await api(acme, "PUT", `${BASE}/modifyScheduleOpen`, { fpi: "0", schedule_opens: week(monday) })).status).toBe(200);
+    expect(await settingsRow()).toMatchObject({ onHolidays: "closed", holidayCalendarId: calendarId });
+
+    expect((await api(acme, "PUT", `${BASE}/modifyScheduleOpen`, { fpi: "0", schedule_opens: week(monday), on_holidays: "ignore", holiday_calendar_id: calendarId })).status).toBe(
+      200,
+    );
+    expect(await settingsRow()).toMatchObject({ onHolidays: "ignore", holidayCalendarId: null });
+  });
+
+  it("refuses a choice without a calendar, another company's calendar and an unknown choice with 400, and stores nothing", async () => {
+    const theirs = (await api(beta, "POST", "/api/admin/holidays/addCalendar", { name: `Beta ${workerNow()}` })).body.payload.id as number;
+    const before = await settingsRow();
+    for (const [body, field] of [
+      [{ on_holidays: "closed" }, "holiday_calendar_id"],
+      [{ on_holidays: "holidayHours", holiday_calendar_id: theirs }, "holiday_calendar_id"],
+      [{ on_holidays: "sometimes", holiday_calendar_id: 1 }, "on_holidays"],
+      [{ on_holidays: "closed", holiday_calendar_id: "x" }, "holiday_calendar_id"],
+    ] as const) {
+      const r = await api(acme, "PUT", `${BASE}/modifyScheduleOpen`, { fpi: "1", schedule_opens: week(), ...body });
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(Object.keys(r.body.errors), JSON.stringify(body)).toContain(field);
+    }
+    expect(await settingsRow()).toEqual(before);
+  });
+});
+
 describe("fob programmers", () => {
   it("lists available and assigned, moves them on save, and audits", async () => {
     const before = await api(acme, "GET", `${BASE}/getFobProgrammers`);

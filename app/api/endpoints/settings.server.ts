@@ -11,6 +11,7 @@ import {
   SETTINGS_MSG,
   type SettingsKey,
 } from "~/schemas/settings";
+import { ON_HOLIDAYS } from "~/schemas/holidays";
 import * as fobs from "~/services/fob-programmers.server";
 import * as scheduled from "~/services/scheduled-open.server";
 import * as settings from "~/services/settings.server";
@@ -53,6 +54,8 @@ const ACTIVITY_DOC = {
   retentionAction: "What happens to activity older than activity_retention_days: delete removes the entries; anonymise keeps them with the people in them removed.",
 };
 const KEPT_WHEN_ABSENT = " Absent keeps the stored value.";
+const ON_HOLIDAYS_DOC =
+  "what the doors held open by the scheduled-open hours do on a holiday of holiday_calendar_id: ignore (the weekly hours), closed (kept locked, or open only inside the holiday's own hours), holidayHours (the holiday's hours replace the day's); a dated exception still wins";
 const ALERT_TEXTS_DOC =
   "'1': alert recipients who are the company's users may be texted (each recipient's channel: email, text or both); '0' (the default): alerts only mail. Texts go to the user's own phone, through the text-message limits.";
 const { activityHotDays, activityRetentionDays, activityRetentionAction, alertTexts } = companySettingsFields.shape;
@@ -96,6 +99,8 @@ function settingsPayload(s: SettingsRow | null, schedule: ScheduleOpen, assigned
     alert_texts: bit(!!s?.alertTexts),
     schedule_opens: schedule.week.map((d) => ({ scheduleDay: d.day, openWholeDay: d.openWholeDay, openTime: d.openTime, closeTime: d.closeTime })),
     schedule_exceptions: schedule.exceptions.map((e) => ({ id: e.id, exceptionDate: e.date, openWholeDay: e.openWholeDay, openTime: e.openTime, closeTime: e.closeTime })),
+    on_holidays: schedule.onHolidays,
+    holiday_calendar_id: schedule.holidayCalendarId,
     fob_programmers: assigned.map(programmerPayload),
   };
 }
@@ -128,6 +133,8 @@ const settingsShape = z.object({
   alert_texts: bitShape.describe(ALERT_TEXTS_DOC),
   schedule_opens: z.array(dayShape),
   schedule_exceptions: z.array(dayShape.omit({ scheduleDay: true }).extend({ id: z.number(), exceptionDate: z.string() })),
+  on_holidays: z.enum(ON_HOLIDAYS).describe(ON_HOLIDAYS_DOC),
+  holiday_calendar_id: z.number().nullable().describe("the holiday calendar the scheduled-open hours follow; null with on_holidays ignore"),
   fob_programmers: z.array(programmerShape),
 });
 
@@ -166,7 +173,7 @@ export const settingsEndpoints = [
     path: "/settings/modifyScheduleOpen",
     tag: "Company settings",
     summary:
-      "Replaces the scheduled-open hours: fpi, schedule_opens (seven rows {scheduleDay 0-6, openWholeDay, openTime, closeTime}; open with empty times is the whole day) and schedule_exceptions ({exceptionDate YYYY-MM-DD, openWholeDay, openTime, closeTime}). Checked by the access-window core; 409 before the settings are first saved. Needs the modify right.",
+      "Replaces the scheduled-open hours: fpi, schedule_opens (seven rows {scheduleDay 0-6, openWholeDay, openTime, closeTime}; open with empty times is the whole day) and schedule_exceptions ({exceptionDate YYYY-MM-DD, openWholeDay, openTime, closeTime}). on_holidays (ignore, closed, holidayHours; left out: unchanged) with holiday_calendar_id, one of the company's calendars, unless ignore. Checked by the access-window core; 409 before the settings are first saved. Needs the modify right.",
     auth: "token",
     permission: { modules: SETTINGS_MODULE, action: "modify" },
     body: scheduleOpenSchema,

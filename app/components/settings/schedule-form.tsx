@@ -6,8 +6,11 @@ import { FormAlert } from "~/components/auth/form-parts";
 import { useCore } from "~/components/ekeys/use-core";
 import { Button } from "~/components/ui/button";
 import { Switch } from "~/components/ui/switch";
+import { Field } from "~/components/ui/field";
 import { Label } from "~/components/ui/label";
+import { NativeSelect } from "~/components/ui/native-select";
 import { translateMessage } from "~/i18n/messages";
+import { HOLIDAY_MSG, ON_HOLIDAYS, type OnHolidays } from "~/schemas/holidays";
 import { scheduleErrorKey, scheduleErrors, scheduleOpenSchema, scheduleWindow } from "~/schemas/settings";
 import type { ScheduleOpen } from "~/services/scheduled-open.server";
 import { issuesByField } from "~/utils/field-errors";
@@ -16,7 +19,8 @@ import { clear, formFields, replyErrors, type ExceptionRow, type Row } from "./s
 import { WeekTable } from "./week-table";
 
 /**
- * The /scheduleOpen form (docs/ARCHITECTURE.md §7.2): FPI, Monday to Sunday and the exceptions. Checked
+ * The /scheduleOpen form (docs/ARCHITECTURE.md §7.2): FPI, Monday to Sunday, the exceptions and what the
+ * doors do on holidays (decision 0077). Checked
  * in the browser with the shared schema and the access-window core (the gateways' own rules, which
  * are not a zod schema), then posted as plain fields the action parses with the same schema through
  * Conform; the server's refusals come back as Conform's reply and land on their fields.
@@ -28,6 +32,8 @@ export function ScheduleForm({ data, lastResult }: { data: ScheduleOpen; lastRes
   const busy = useNavigation().state === "submitting";
   const nextKey = useRef(data.exceptions.length);
   const [fpi, setFpi] = useState(data.fpi);
+  const [onHolidays, setOnHolidays] = useState<OnHolidays>(data.onHolidays);
+  const [calendarId, setCalendarId] = useState<number | null>(data.holidayCalendarId);
   const [week, setWeek] = useState<Row[]>(data.week.map(({ openWholeDay, openTime, closeTime }) => ({ openWholeDay, openTime, closeTime })));
   const [exceptions, setExceptions] = useState<ExceptionRow[]>(
     data.exceptions.map((e, key) => ({ key, exceptionDate: e.date, openWholeDay: e.openWholeDay, openTime: e.openTime, closeTime: e.closeTime })),
@@ -37,13 +43,20 @@ export function ScheduleForm({ data, lastResult }: { data: ScheduleOpen; lastRes
   const [staleServerErrors, setStaleServerErrors] = useState<Record<string, string[]> | undefined>(undefined);
 
   const wire = useMemo(
-    () => ({ fpi, schedule_opens: week.map((r, scheduleDay) => ({ scheduleDay, ...r })), schedule_exceptions: exceptions.map(({ key: _key, ...e }) => e) }),
-    [fpi, week, exceptions],
+    () => ({
+      fpi,
+      schedule_opens: week.map((r, scheduleDay) => ({ scheduleDay, ...r })),
+      schedule_exceptions: exceptions.map(({ key: _key, ...e }) => e),
+      on_holidays: onHolidays,
+      holiday_calendar_id: onHolidays === "ignore" ? null : calendarId,
+    }),
+    [fpi, week, exceptions, onHolidays, calendarId],
   );
   const clientErrors = useMemo(() => {
     const parsed = scheduleOpenSchema.safeParse(wire);
     if (!parsed.success) return issuesByField(parsed.error.issues, scheduleErrorKey);
-    return core ? scheduleErrors(core.validate(scheduleWindow(parsed.data, data.tz))) : {};
+    const holidays: Record<string, string[]> = wire.on_holidays !== "ignore" && wire.holiday_calendar_id == null ? { holiday_calendar_id: [HOLIDAY_MSG.calendarRequired] } : {};
+    return { ...holidays, ...(core ? scheduleErrors(core.validate(scheduleWindow(parsed.data, data.tz))) : {}) };
   }, [wire, core, data.tz]);
   const errors = { ...(attempted ? clientErrors : {}), ...(serverErrors !== staleServerErrors ? serverErrors : {}) };
   const err = (key: string) => (errors[key]?.[0] ? translateMessage(t, errors[key][0], "settings") : undefined);
@@ -109,6 +122,44 @@ export function ScheduleForm({ data, lastResult }: { data: ScheduleOpen; lastRes
         <Button type="button" variant="outline" size="sm" className="w-fit" onClick={addException}>
           {t("schedule.add")}
         </Button>
+      </section>
+
+      <section aria-labelledby="holidays-title" className="grid grid-cols-1 gap-2">
+        <h2 id="holidays-title" className="text-lg font-semibold">
+          {t("schedule.holidays")}
+        </h2>
+        <p className="text-xs text-muted-foreground">{t("schedule.holidaysHint")}</p>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field label={t("schedule.onHolidays")}>
+            <NativeSelect id="schedule-on-holidays" value={onHolidays} onChange={(e) => (edited(), setOnHolidays(e.target.value as OnHolidays))}>
+              {ON_HOLIDAYS.map((o) => (
+                <option key={o} value={o}>
+                  {t(`schedule.onHolidays.${o}`)}
+                </option>
+              ))}
+            </NativeSelect>
+          </Field>
+          {onHolidays !== "ignore" && (
+            <Field label={t("schedule.holidayCalendar")} error={err("holiday_calendar_id")} required>
+              <NativeSelect id="schedule-holiday-calendar" value={calendarId ?? ""} onChange={(e) => (edited(), setCalendarId(e.target.value ? Number(e.target.value) : null))}>
+                <option value="">{t("schedule.selectCalendar")}</option>
+                {data.calendars.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.name}
+                  </option>
+                ))}
+              </NativeSelect>
+            </Field>
+          )}
+        </div>
+        {onHolidays !== "ignore" && data.calendars.length === 0 && (
+          <p role="note" className="text-sm text-muted-foreground">
+            {t("schedule.noCalendars")}{" "}
+            <Link to="/addHolidayCalendar" className="font-medium text-primary underline-offset-4 hover:underline">
+              {t("schedule.addCalendar")}
+            </Link>
+          </p>
+        )}
       </section>
 
       <div className="flex flex-wrap gap-3">

@@ -8,8 +8,18 @@ export type ExceptionRow = Row & { key: number; exceptionDate: string };
 export const clear = <T extends Row>(r: T): T => (r.openWholeDay ? r : { ...r, openTime: "", closeTime: "" });
 
 /** The post as plain form fields in Conform's names (`schedule_opens[2].closeTime`), flags as '1'/'0'. */
-export function formFields(wire: { fpi: boolean; schedule_opens: Record<string, unknown>[]; schedule_exceptions: Record<string, unknown>[] }) {
-  const out: Record<string, string> = { fpi: wire.fpi ? "1" : "0" };
+export function formFields(wire: {
+  fpi: boolean;
+  schedule_opens: Record<string, unknown>[];
+  schedule_exceptions: Record<string, unknown>[];
+  on_holidays: string;
+  holiday_calendar_id: number | null;
+}) {
+  const out: Record<string, string> = {
+    fpi: wire.fpi ? "1" : "0",
+    on_holidays: wire.on_holidays,
+    holiday_calendar_id: wire.holiday_calendar_id == null ? "" : String(wire.holiday_calendar_id),
+  };
   for (const list of ["schedule_opens", "schedule_exceptions"] as const) {
     wire[list].forEach((row, i) => {
       for (const [k, v] of Object.entries(row)) out[`${list}[${i}].${k}`] = typeof v === "boolean" ? (v ? "1" : "0") : String(v);
