@@ -5976,6 +5976,13 @@ export interface paths {
                                     id: number;
                                     exceptionDate: string;
                                 }[];
+                                /**
+                                 * @description what the doors held open by the scheduled-open hours do on a holiday of holiday_calendar_id: ignore (the weekly hours), closed (kept locked, or open only inside the holiday's own hours), holidayHours (the holiday's hours replace the day's); a dated exception still wins
+                                 * @enum {string}
+                                 */
+                                on_holidays: "ignore" | "closed" | "holidayHours";
+                                /** @description the holiday calendar the scheduled-open hours follow; null with on_holidays ignore */
+                                holiday_calendar_id: number | null;
                                 fob_programmers: {
                                     id: number;
                                     display_name: string;
@@ -6252,7 +6259,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Replaces the scheduled-open hours: fpi, schedule_opens (seven rows {scheduleDay 0-6, openWholeDay, openTime, closeTime}; open with empty times is the whole day) and schedule_exceptions ({exceptionDate YYYY-MM-DD, openWholeDay, openTime, closeTime}). Checked by the access-window core; 409 before the settings are first saved. Needs the modify right. */
+        /** Replaces the scheduled-open hours: fpi, schedule_opens (seven rows {scheduleDay 0-6, openWholeDay, openTime, closeTime}; open with empty times is the whole day) and schedule_exceptions ({exceptionDate YYYY-MM-DD, openWholeDay, openTime, closeTime}). on_holidays (ignore, closed, holidayHours; left out: unchanged) with holiday_calendar_id, one of the company's calendars, unless ignore. Checked by the access-window core; 409 before the settings are first saved. Needs the modify right. */
         put: {
             parameters: {
                 query?: never;
@@ -6277,6 +6284,9 @@ export interface paths {
                             openTime?: string | null;
                             closeTime?: string | null;
                         }[];
+                        /** @enum {string} */
+                        on_holidays?: "ignore" | "closed" | "holidayHours";
+                        holiday_calendar_id?: number | null;
                     };
                 };
             };
