@@ -3,6 +3,7 @@
  * parse is ignored (the list shows unfiltered), never an error.
  */
 import { z } from "zod";
+import { filterKeys, parseUrlFilters, type UrlFilters } from "./url-filters";
 
 const id = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
@@ -22,16 +23,6 @@ export const deviceFilterFields = {
   /** held open by the company's scheduled-open hours at this moment */
   schedule: z.enum(["open"]),
 };
-export type DeviceFilterKey = keyof typeof deviceFilterFields;
-export const DEVICE_FILTER_KEYS = Object.keys(deviceFilterFields) as DeviceFilterKey[];
-
-export type DeviceFilters = { [K in DeviceFilterKey]?: z.infer<(typeof deviceFilterFields)[K]> };
-
-export function parseDeviceFilters(params: URLSearchParams): DeviceFilters {
-  const out: Record<string, unknown> = {};
-  for (const key of DEVICE_FILTER_KEYS) {
-    const parsed = deviceFilterFields[key].safeParse(params.get(key) ?? undefined);
-    if (parsed.success) out[key] = parsed.data;
-  }
-  return out as DeviceFilters;
-}
+export const DEVICE_FILTER_KEYS = filterKeys(deviceFilterFields);
+export type DeviceFilters = UrlFilters<typeof deviceFilterFields>;
+export const parseDeviceFilters = (params: URLSearchParams): DeviceFilters => parseUrlFilters(deviceFilterFields, params);

@@ -3,6 +3,7 @@
  * English texts, translated in the `alarms` namespace.
  */
 import { z } from "zod";
+import { filterKeys, parseUrlFilters, type UrlFilters } from "./url-filters";
 
 export const ALARM_MSG = {
   acknowledged: "Alarm acknowledged",
@@ -31,15 +32,6 @@ const id = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
 /** The list's filters as URL params: lenient, a value that does not parse is ignored. `from`/`to` are days in the company's zone. */
 export const alarmFilterFields = { state: z.enum(ALARM_STATES), kind: z.enum(ALARM_KINDS), door: id, from: isoDay, to: isoDay };
-export type AlarmFilterKey = keyof typeof alarmFilterFields;
-export const ALARM_FILTER_KEYS = Object.keys(alarmFilterFields) as AlarmFilterKey[];
-export type AlarmFilters = { [K in AlarmFilterKey]?: z.infer<(typeof alarmFilterFields)[K]> };
-
-export function parseAlarmFilters(params: URLSearchParams): AlarmFilters {
-  const out: Record<string, unknown> = {};
-  for (const key of ALARM_FILTER_KEYS) {
-    const parsed = alarmFilterFields[key].safeParse(params.get(key) || undefined);
-    if (parsed.success) out[key] = parsed.data;
-  }
-  return out as AlarmFilters;
-}
+export const ALARM_FILTER_KEYS = filterKeys(alarmFilterFields);
+export type AlarmFilters = UrlFilters<typeof alarmFilterFields>;
+export const parseAlarmFilters = (params: URLSearchParams): AlarmFilters => parseUrlFilters(alarmFilterFields, params);

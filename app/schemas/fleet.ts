@@ -3,6 +3,7 @@
  * companies, health only. URL params are read leniently: a value that does not parse is ignored.
  */
 import { z } from "zod";
+import { filterKeys, parseUrlFilters, type UrlFilters } from "./url-filters";
 
 /** What a count on the fleet view stands for; each one links to the boards it counts. */
 export const FLEET_TROUBLES = ["offline", "lowBattery", "behind", "alarms"] as const;
@@ -16,15 +17,6 @@ export const fleetFilterFields = {
   /** A company's name or code, or a board's name or serial. */
   q: z.string().trim().min(1).max(FLEET_SEARCH_MAX),
 };
-export type FleetFilterKey = keyof typeof fleetFilterFields;
-export const FLEET_FILTER_KEYS = Object.keys(fleetFilterFields) as FleetFilterKey[];
-export type FleetFilters = { [K in FleetFilterKey]?: z.infer<(typeof fleetFilterFields)[K]> };
-
-export function parseFleetFilters(params: URLSearchParams): FleetFilters {
-  const out: Record<string, unknown> = {};
-  for (const key of FLEET_FILTER_KEYS) {
-    const parsed = fleetFilterFields[key].safeParse(params.get(key) || undefined);
-    if (parsed.success) out[key] = parsed.data;
-  }
-  return out as FleetFilters;
-}
+export const FLEET_FILTER_KEYS = filterKeys(fleetFilterFields);
+export type FleetFilters = UrlFilters<typeof fleetFilterFields>;
+export const parseFleetFilters = (params: URLSearchParams): FleetFilters => parseUrlFilters(fleetFilterFields, params);

@@ -54,6 +54,7 @@ const SCHEMA_NS: Record<string, string[]> = {
   settings: ["settings"],
   support: ["support"],
   text: [],
+  "url-filters": [],
   users: ["users"],
   week: [],
 };
