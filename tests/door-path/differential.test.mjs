@@ -345,6 +345,8 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
             FOBDeviceId: chance(0.4) ? pick(FOBS) : null,
             startDate: pick(DATES),
             entryId: null,
+            // Group keys follow the holiday calendar too (decision 0077): the group's hours shut or replaced on its dates.
+            ...(chance(0.4) ? { onHolidays: pick(["closed", "holidayHours"]), holidayCalendarId: calendars[c] } : {}),
           });
           if (r.status === 200) keys[c].push({ id: r.body.payload.entryId, user: u.id, group: true, groupId });
           return done("assignGroupKey", r.status, `${c} user ${u.id} group ${groupId}`);
