@@ -1,6 +1,7 @@
 import { and, eq, gt, max } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, db, login, madridZoneId, schema } from "./helpers";
+import { env } from "cloudflare:test";
+import { api, consoleWorker, createDeviceGroup, db, login, madridZoneId, ORIGIN, schema } from "./helpers";
 
 const BASE = "/api/admin";
 // Demo ids (db/seed/demo.ts): ACME staff user 6 and device 2.
@@ -72,5 +73,35 @@ describe("holiday calendars (issue 31, decision 0077)", () => {
       holidayCalendarId: betaCal.body.payload.id,
     });
     expect(refused.status).toBe(400);
+  });
+
+  it("a group key follows a calendar too: the gateways get its window with the dates, and a new date queues it again", async () => {
+    const id = (await api(acme, "POST", `${BASE}/holidays/addCalendar`, { name: `Group keys ${Date.now()}` })).body.payload.id as number;
+    expect((await api(acme, "POST", `${BASE}/holidays/saveDate`, { calendarId: id, date: "2027-01-06", name: "Reyes" })).status).toBe(200);
+    const group = await createDeviceGroup(acme, `Holiday group ${Date.now()}`, [2]);
+    const cursor = await feedHead();
+    const key = await api(acme, "POST", `${BASE}/user/assignKeyToUser`, {
+      userId: USER,
+      eKey: group,
+      type: "group",
+      startDate: "2027-01-01",
+      onHolidays: "holidayHours",
+      holidayCalendarId: id,
+    });
+    expect(key.status, JSON.stringify(key.body)).toBe(200);
+    const res = await consoleWorker.fetch(`${ORIGIN}/api/gateway/changes?cursor=${cursor}`, { headers: { Authorization: `Bearer ${env.GATEWAY_SECRET}` } });
+    const changes = ((await res.json()) as { changes: { type: string; data?: { window?: Record<string, unknown> } }[] }).changes;
+    const window = changes.find((c) => c.type === "groupKey")?.data?.window;
+    expect(window).toMatchObject({ onHolidays: "holidayHours", holidays: [expect.objectContaining({ date: "2027-01-06" })] });
+
+    const before = await feedHead();
+    expect((await api(acme, "POST", `${BASE}/holidays/saveDate`, { calendarId: id, date: "2027-04-01" })).status).toBe(200);
+    // Group keys are assignment rows like e-keys: the calendar's trigger queues the row, the feed sends it as a group key.
+    const entry = (await db().query.ekeyAssignments.findFirst({ where: and(eq(schema.ekeyAssignments.groupId, group), eq(schema.ekeyAssignments.holidayCalendarId, id)) }))!;
+    const queued = await db()
+      .select()
+      .from(schema.gatewayChanges)
+      .where(and(gt(schema.gatewayChanges.seq, before), eq(schema.gatewayChanges.entity, "ekey"), eq(schema.gatewayChanges.entityId, entry.id)));
+    expect(queued.length).toBeGreaterThan(0);
   });
 });
