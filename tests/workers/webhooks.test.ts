@@ -354,6 +354,26 @@ describe("delivery", () => {
     expect(new Set(got.map((m) => m.headers["webhook-id"])).size).toBe(3);
   });
 
+  it("sends a lockdown's start and its end, signed, with its mode and whether a person ended it", async () => {
+    const { secret } = await addEndpoint("lockdown", ["lockdown.started", "lockdown.ended"]);
+    const plan = await api(acme, "POST", "/api/admin/lockdown/plans", { name: "Webhook drill", mode: "lockdown", scope: "doors", scope_ids: [12] });
+    expect(plan.status, JSON.stringify(plan.body)).toBe(200);
+    expect((await api(acme, "POST", `/api/admin/lockdown/plans/${plan.body.payload.id}/start`)).status).toBe(200);
+    // Ended at once: the other tests of this file decide ACME's doors.
+    expect((await api(acme, "POST", "/api/admin/lockdown/end")).status).toBe(200);
+    await wake();
+    const got = await receivedAtLeast("lockdown", 2);
+    const bodies = got.map((m) => {
+      verify(secret, m);
+      return JSON.parse(m.body);
+    });
+    const started = ENVELOPES["lockdown.started"].parse(bodies.find((b) => b.type === "lockdown.started"));
+    const ended = ENVELOPES["lockdown.ended"].parse(bodies.find((b) => b.type === "lockdown.ended"));
+    expect(started.data).toMatchObject({ mode: "lockdown", automatic: false });
+    expect(ended.data).toMatchObject({ automatic: false });
+    expect(got).toHaveLength(2);
+  });
+
   it("sends a board's presence changes as device.online and device.offline; a reconnect within a batch and a batch sent again send nothing", async () => {
     const { id, secret } = await addEndpoint("presence", ["device.online", "device.offline"]);
     const t0 = workerNow();
