@@ -26,7 +26,16 @@ const LINES: (RefLine & { name: string; desc: string; msrp: string; discount?: s
   { name: "Cable", desc: "Half a cent rounds up", qty: 9, msrp: "0.05", msrpCents: 5, discount: "10", discountBp: 1000 },
 ];
 
-const usDay = (iso: string) => `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(0, 4)}`;
+// The console's calendar dates: MM/DD/YYYY in English (the spec's), DD/MM/YYYY in Spanish.
+const shownDay = (iso: string, lang: "en" | "es") =>
+  lang === "en" ? `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(0, 4)}` : `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
+
+/** A due date two to five weeks ahead on a day past the 12th, so the two languages' formats never read alike. */
+function dueDay(): string {
+  let at = runNow() + 14 * 24 * 3600_000;
+  while (new Date(at).getUTCDate() <= 12) at += 24 * 3600_000;
+  return isoDay(at);
+}
 
 const L = {
   en: {
@@ -84,7 +93,7 @@ for (const lang of ["en", "es"] as const) {
     const t = L[lang];
     const ref = reference(LINES);
     const number = `E2E-${lang}-${unique()}`;
-    const due = isoDay(runNow() + 14 * 24 * 3600_000);
+    const due = dueDay();
 
     await loginAs("var", lang);
     await openPortalFromMenu(page, t.portal);
@@ -130,7 +139,7 @@ for (const lang of ["en", "es"] as const) {
     const row = page.locator("tbody tr", { hasText: number });
     await expect(row).toContainText("Acme Corporation");
     await expect(row).toContainText(ref.total);
-    await expect(row).toContainText(usDay(due));
+    await expect(row).toContainText(shownDay(due, lang));
     await row.getByRole("link", { name: number, exact: true }).click();
     await expect(page).toHaveURL(/\/invoiceDetails\?id=\d+$/);
     await expect(page.getByTestId("invoice-total")).toHaveText(ref.total);
@@ -144,7 +153,7 @@ for (const lang of ["en", "es"] as const) {
     await expect(page.getByRole("link", { name: t.create })).toHaveCount(0);
     await seen.getByRole("link", { name: number, exact: true }).click();
     await expect(page.getByTestId("invoice-total")).toHaveText(ref.total);
-    await expect(page.getByText(usDay(due))).toBeVisible();
+    await expect(page.getByText(shownDay(due, lang))).toBeVisible();
     for (const l of LINES) await expect(page.locator("tbody tr", { hasText: l.name })).toContainText(l.desc);
     await expect(page.getByRole("link", { name: t.create })).toHaveCount(0);
   });
