@@ -29,6 +29,7 @@ import { lockdownEndpoints } from "./endpoints/lockdown.server";
 import { roleEndpoints } from "./endpoints/roles.server";
 import { settingsEndpoints } from "./endpoints/settings.server";
 import { mobileSupportEndpoints, supportEndpoints } from "./endpoints/support.server";
+import { userImportEndpoints } from "./endpoints/user-import.server";
 import { usersEndpoints } from "./endpoints/users.server";
 import { webhookEndpoints } from "./endpoints/webhooks.server";
 
@@ -63,6 +64,7 @@ export const adminEndpoints: readonly Endpoint[] = [
   ...directoryEndpoints,
   ...apiKeyEndpoints,
   ...holidayEndpoints,
+  ...userImportEndpoints,
 ];
 
 export const userEndpoints: readonly Endpoint[] = [...auditEndpoints, ...mobileSupportEndpoints];

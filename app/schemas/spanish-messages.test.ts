@@ -55,6 +55,7 @@ const SCHEMA_NS: Record<string, string[]> = {
   support: ["support"],
   text: [],
   users: ["users"],
+  "user-import": ["userImport"],
   week: [],
 };
 
