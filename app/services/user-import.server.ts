@@ -26,6 +26,7 @@ import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { parseCsv, unneutralised, type CsvRecord } from "~/utils/csv";
 import { chunks, schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
+import { toE164 } from "~/utils/phone";
 import { can } from "~/utils/permissions";
 import { inCompany, liveInCompany } from "~/utils/tenant.server";
 
@@ -63,13 +64,22 @@ function refuseFile(status: 413 | 422, message: string): never {
   throw new ServiceError(status, message);
 }
 
+/** The values a later row may not repeat, by the line that had them first. */
+type Seen = Record<"email" | "externalId" | "phone", Map<string, number>>;
+type Cells = (column: UserCsvColumn) => string;
+
+/** The last digits of a typed phone: equal for every way of typing the same number (its E.164 ends with them). */
+const phoneTail = (typed: string) => typed.replace(/\D/g, "").slice(-6);
+
 /**
- * Reads the whole file: size, rows, the header (exactly the template's columns, any order, any case) and
- * each row with the add-user form's own checks (phones to E.164 in the row's country, or the company's
- * default one when the cell is empty). A later row that repeats an e-mail, an external id or a phone of
- * an earlier row is refused, so the same rows are refused whichever part of the file is being written.
+ * Reads the file: size, rows and the header (exactly the template's columns, any order, any case), then
+ * each row of `part` (every row when none is given) with the add-user form's own checks (phones to E.164
+ * in the row's country, or the company's default one when the cell is empty). A row that repeats an
+ * e-mail, an external id or a phone of an earlier row is refused, so the same rows are refused whichever
+ * part of the file is being written: the rows before the part are read only for those values (a phone
+ * only when its last digits are some row's of the part), and the rows after it not at all.
  */
-export function checkFile(csv: string, defaultCountry: string): CheckedFile {
+export function checkFile(csv: string, defaultCountry: string, part?: number): CheckedFile {
   if (new TextEncoder().encode(csv).byteLength > IMPORT_MAX_BYTES) refuseFile(413, MSG.fileTooLarge);
   const parsed = parseCsv(csv, IMPORT_MAX_ROWS + 1);
   if (!parsed.ok) refuseFile(parsed.problem === "tooManyRows" ? 413 : 422, parsed.problem === "tooManyRows" ? MSG.tooManyRows : MSG.unterminatedQuote);
@@ -78,23 +88,50 @@ export function checkFile(csv: string, defaultCountry: string): CheckedFile {
   const index = new Map(names.map((n, i) => [n, i]));
   if (names.length !== USER_CSV_COLUMNS.length || USER_CSV_COLUMNS.some((c) => !index.has(c))) refuseFile(422, MSG.badHeader);
   if (!records.length) refuseFile(422, MSG.noRows);
-  const seen = { email: new Map<string, number>(), externalId: new Map<string, number>(), phone: new Map<string, number>() };
-  const rows = records.map((r) => checkRow(r, index, names.length, defaultCountry, seen));
-  return { rows, chunks: Math.ceil(rows.length / IMPORT_CHUNK) };
+  const chunks = Math.ceil(records.length / IMPORT_CHUNK);
+  if (part !== undefined && part >= chunks) throw new ServiceError(422, MSG.badChunk);
+  const cellsOf =
+    (record: CsvRecord): Cells =>
+    (c) =>
+      unneutralised(record.cells[index.get(c)!] ?? "").trim();
+  const from = part === undefined ? 0 : part * IMPORT_CHUNK;
+  const mine = records.slice(from, part === undefined ? undefined : from + IMPORT_CHUNK);
+  const seen: Seen = { email: new Map(), externalId: new Map(), phone: new Map() };
+  const tails = new Set(mine.map((r) => phoneTail(cellsOf(r)("phone"))));
+  for (const record of records.slice(0, from)) {
+    const cell = cellsOf(record);
+    const phone = tails.has(phoneTail(cell("phone"))) ? toE164(cell("country_code") || defaultCountry, cell("phone")) : null;
+    remember(seen, record.line, cell("email").toLowerCase(), cell("external_id") || null, phone);
+  }
+  return { rows: mine.map((r) => checkRow(r, cellsOf(r), names.length, defaultCountry, seen)), chunks };
 }
 
-function checkRow(record: CsvRecord, index: Map<string, number>, width: number, defaultCountry: string, seen: Record<"email" | "externalId" | "phone", Map<string, number>>): CheckedRow {
-  const cell = (c: UserCsvColumn) => unneutralised(record.cells[index.get(c)!] ?? "").trim();
+/** Notes a row's e-mail, external id and phone; the problems of those an earlier row already had. */
+function remember(seen: Seen, line: number, email: string, externalId: string | null, phone: string | null): Problem[] {
+  const problems: Problem[] = [];
+  const repeats = (key: keyof Seen, value: string | null, column: UserCsvColumn, message: string) => {
+    if (!value) return;
+    if (seen[key].has(value)) problems.push({ column, message });
+    else seen[key].set(value, line);
+  };
+  repeats("email", email, "email", MSG.duplicateEmail);
+  repeats("externalId", externalId, "external_id", MSG.duplicateExternalId);
+  repeats("phone", phone, "phone", MSG.duplicatePhone);
+  return problems;
+}
+
+function checkRow(record: CsvRecord, cell: Cells, width: number, defaultCountry: string, seen: Seen): CheckedRow {
   const problems: Problem[] = [];
   if (record.cells.slice(width).some((c) => c.trim() !== "")) problems.push({ column: null, message: MSG.extraCells });
   const firstName = cell("first_name");
   const lastName = cell("last_name");
+  const country = cell("country_code") || defaultCountry;
   const parsed = userFormSchema.safeParse({
     firstName,
     lastName,
     displayName: cell("display_name") || autoDisplayName(firstName, lastName),
     email: cell("email"),
-    countryCode: cell("country_code") || defaultCountry,
+    countryCode: country,
     cell: cell("phone"),
   });
   if (!parsed.success) for (const issue of parsed.error.issues) problems.push({ column: COLUMN_OF[String(issue.path[0])] ?? null, message: issue.message });
@@ -104,14 +141,9 @@ function checkRow(record: CsvRecord, index: Map<string, number>, width: number, 
   const externalId = cell("external_id") || null;
   if (externalId && externalId.length > EXTERNAL_ID_MAX) problems.push({ column: "external_id", message: MSG.externalIdTooLong });
   const email = cell("email").toLowerCase();
-  const repeats = (key: keyof typeof seen, value: string | null | undefined, column: UserCsvColumn, message: string) => {
-    if (!value) return;
-    if (seen[key].has(value)) problems.push({ column, message });
-    else seen[key].set(value, record.line);
-  };
-  repeats("email", email, "email", MSG.duplicateEmail);
-  repeats("externalId", externalId, "external_id", MSG.duplicateExternalId);
-  repeats("phone", parsed.success ? parsed.data.cell : null, "phone", MSG.duplicatePhone);
+  // The form's E.164 when the row passed it; the same parse otherwise (a bad e-mail does not hide a repeated phone).
+  const phone = parsed.success ? parsed.data.cell : toE164(country, cell("phone"));
+  problems.push(...remember(seen, record.line, email, externalId, phone));
   return {
     line: record.line,
     email,
@@ -324,14 +356,13 @@ export async function previewUserImport(db: Db, auth: Auth, csv: string): Promis
 export type ImportPart = { chunk: number; chunks: number; counts: ImportCounts; message: string };
 
 /**
- * Writes part `chunk` of the file (rows chunk × IMPORT_CHUNK onward) in one D1 batch, each created or
- * changed user with its audit entry. Rows of the other parts are checked, not written.
+ * Writes part `chunk` of the file (IMPORT_CHUNK rows from chunk × IMPORT_CHUNK) in one D1 batch, each
+ * created or changed user with its audit entry. The rows before it are read only to refuse repeats.
  */
 export async function commitUserImport(db: Db, auth: Auth, csv: string, chunk: number, now: number): Promise<ImportPart> {
   assertMayImport(auth);
-  const file = checkFile(csv, await defaultCountryOf(db, auth));
-  if (chunk >= file.chunks) throw new ServiceError(422, MSG.badChunk);
-  const rows = file.rows.slice(chunk * IMPORT_CHUNK, (chunk + 1) * IMPORT_CHUNK);
+  const file = checkFile(csv, await defaultCountryOf(db, auth), chunk);
+  const rows = file.rows;
   const plans = planRows(auth, rows, await lookUp(db, auth, rows));
   const statements = plans.flatMap((p) => writeStatements(db, auth, p, now));
   if (statements.length) await db.batch(statements as [BatchItem, ...BatchItem[]]);

@@ -122,6 +122,21 @@ describe("the commit", () => {
     expect((await acmeUsers("carla%")).map((x) => [x.email, x.externalId])).toEqual([["carla.new.imp@acme.example", "HR-20"]]);
   });
 
+  it("refuses in a later part the repeats the preview refused: a phone typed another way, an e-mail in another case", async () => {
+    // Part 0 holds lines 2..251; line 252 opens part 1 and repeats line 2's phone, line 253 line 3's e-mail.
+    const rows = Array.from({ length: 250 }, (_, i) => `P,${i},,part${i}@acme.example,034,698 ${String(i).padStart(6, "0").replace(/(\d{3})(\d{3})/, "$1 $2")},,,`);
+    const file = [HEADER, ...rows, "Again,Phone,,again.part@acme.example,,+34 698 000 000,,,", "Again,Mail,,PART1@ACME.EXAMPLE,034,698999999,,,"].join("\n");
+    const p = await preview(admin, file);
+    expect(p.body.payload.chunks).toBe(2);
+    expect(p.body.payload.rows.filter((x: { outcome: string }) => x.outcome === "refuse").map((x: { line: number; errors: unknown }) => [x.line, x.errors])).toEqual([
+      [252, [{ column: "phone", message: "This phone number is in an earlier row of the file" }]],
+      [253, [{ column: "email", message: "This e-mail is in an earlier row of the file" }]],
+    ]);
+    expect((await commit(admin, file, 0)).body.payload.counts).toEqual({ create: 250, change: 0, unchanged: 0, refuse: 0 });
+    expect((await commit(admin, file, 1)).body.payload.counts).toEqual({ create: 0, change: 0, unchanged: 0, refuse: 2 });
+    expect(await acmeUsers("again%")).toEqual([]);
+  });
+
   it("refuses a part past the last", async () => {
     const r = await commit(admin, csv, 1);
     expect(r.status).toBe(422);
