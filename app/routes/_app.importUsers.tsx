@@ -182,7 +182,6 @@ export default function ImportUsersPage() {
           {finished && (
             <>
               <Alert>{t("done", run.totals)}</Alert>
-              <ImportCounts counts={run.totals} />
               <div>
                 <LinkButton to="/users">{t("seeUsers")}</LinkButton>
               </div>

@@ -1,5 +1,7 @@
 import type { Page } from "@playwright/test";
-import { adminApi, expect, LANGUAGE_AND_WIDTH_RUNS, mailbox, test } from "./fixtures";
+import { axeFindings } from "./axe";
+import { adminApi, expect, keepScreenshot, LANGUAGE_AND_WIDTH_RUNS, mailbox, test } from "./fixtures";
+import { sidewaysScroll } from "./sideways-scroll";
 
 /** Stores the language the way the header's switch does (the signed cookie the server reads). */
 async function chooseLanguage(page: Page, lng: "en" | "es") {
@@ -270,9 +272,14 @@ for (const run of LANGUAGE_AND_WIDTH_RUNS) {
     const counts = page.getByTestId("import-counts");
     await expect(counts.locator('[data-outcome="create"] dd')).toHaveText("2");
     await expect(counts.locator('[data-outcome="refuse"] dd')).toHaveText("1");
-    const refused = page.getByTestId("import-preview").locator('tr[data-outcome="refuse"]');
+    // A table on a desktop, a card a row on a phone.
+    const refused = page.getByTestId(run.width < 640 ? "import-preview-cards" : "import-preview").locator('[data-outcome="refuse"]');
     await expect(refused).toHaveCount(1);
     await expect(refused).toContainText(text.refused);
+    // The preview's table fits the width (it scrolls in its own box on a phone) and axe finds nothing.
+    expect(await sidewaysScroll(page, { tables: run.width >= 1024 })).toEqual([]);
+    expect(await axeFindings(page)).toEqual([]);
+    await keepScreenshot(page, `import-preview-${run.lang}-${run.width}`, { fullPage: true });
 
     // Nothing is saved by the preview.
     const listed = async () => (await (await adminApi(page.request)).call<{ payload: unknown[] }>("GET", `/user/getAllUsers?q=imp-${id}`)).payload.length;
@@ -281,6 +288,7 @@ for (const run of LANGUAGE_AND_WIDTH_RUNS) {
     await page.getByRole("button", { name: text.confirm }).click();
     await expect(page.getByText(text.done)).toBeVisible();
     await expect(page.getByTestId("import-run").locator("progress")).toHaveAttribute("value", "1");
+    await keepScreenshot(page, `import-done-${run.lang}-${run.width}`, { fullPage: true });
     await page.getByRole("link", { name: text.see }).click();
     await expect(page.getByRole("heading", { name: text.users })).toBeVisible();
     await page.goto(`/users?q=imp-${id}`);

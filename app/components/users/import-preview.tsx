@@ -39,7 +39,25 @@ export function ImportPreviewTable({ rows, total }: { rows: ImportRow[]; total: 
   return (
     <div className="grid gap-2">
       {rows.length < total && <p className="text-sm text-muted-foreground">{t("shownOf", { shown: rows.length, total })}</p>}
-      <div className="overflow-x-auto rounded-lg border bg-card">
+      {/* On a phone, a card a row: a table's four columns would break the e-mails letter by letter. */}
+      <ul className="grid gap-2 sm:hidden" data-testid="import-preview-cards">
+        {rows.map((r) => (
+          <li key={r.line} data-outcome={r.outcome} className="grid gap-1 rounded-lg border bg-card p-3 text-sm">
+            <div className="flex justify-between gap-2">
+              <span className="font-medium break-words">{r.name}</span>
+              <span className="shrink-0 text-muted-foreground tabular-nums">
+                {t("col.line")} {r.line}
+              </span>
+            </div>
+            <span className="break-words text-muted-foreground">{r.email}</span>
+            <span className={cn(r.outcome === "refuse" && "text-destructive")}>
+              {r.outcome === "refuse" && <span className="font-medium">{t("outcome.refuse")}: </span>}
+              {result(r)}
+            </span>
+          </li>
+        ))}
+      </ul>
+      <div className="hidden overflow-x-auto rounded-lg border bg-card sm:block">
         <Table data-testid="import-preview">
           <TableCaption className="sr-only">{t("previewTitle")}</TableCaption>
           <TableHeader>
@@ -55,7 +73,7 @@ export function ImportPreviewTable({ rows, total }: { rows: ImportRow[]; total: 
               <TableRow key={r.line} data-outcome={r.outcome}>
                 <TableCell numeric>{r.line}</TableCell>
                 <TableCell className="break-words">{r.name}</TableCell>
-                <TableCell className="break-all">{r.email}</TableCell>
+                <TableCell className="break-words">{r.email}</TableCell>
                 <TableCell className={cn("min-w-48", r.outcome === "refuse" && "text-destructive")}>
                   {r.outcome === "refuse" && <span className="font-medium">{t("outcome.refuse")}: </span>}
                   {result(r)}
