@@ -32,7 +32,9 @@ function row(i) {
     display: "",
     email: `person${i}@import.example`,
     country: "034",
-    phone: `699 ${String(i).padStart(6, "0").replace(/(\d{3})(\d{3})/, "$1 $2")}`,
+    phone: `699 ${String(i)
+      .padStart(6, "0")
+      .replace(/(\d{3})(\d{3})/, "$1 $2")}`,
     role: i % 10 === 0 ? "Auditor" : "",
     status: i % 7 === 0 ? "inactive" : "active",
     external: `EMP-${i}`,

@@ -150,7 +150,11 @@ export default function ImportUsersPage() {
           <Input type="file" accept=".csv,text/csv,text/plain" onChange={(e) => choose(e.currentTarget.files?.[0])} disabled={!!run && !finished && !run.stopped} />
         </Field>
         <div>
-          <Button type="button" onClick={() => csv && post(previewer, { intent: "preview", csv })} disabled={!csv || previewer.state !== "idle" || (!!run && !finished && !run.stopped)}>
+          <Button
+            type="button"
+            onClick={() => csv && post(previewer, { intent: "preview", csv })}
+            disabled={!csv || previewer.state !== "idle" || (!!run && !finished && !run.stopped)}
+          >
             {previewer.state !== "idle" ? t("reading") : t("preview")}
           </Button>
         </div>

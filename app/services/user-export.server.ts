@@ -64,7 +64,16 @@ export function userExportStream(db: Db, auth: Auth): ReadableStream<Uint8Array>
   });
 }
 
-type ExportRow = { firstName: string; lastName: string; displayName: string; email: string; phoneNumber: string; role: string | null; isInactive: boolean; externalId: string | null };
+type ExportRow = {
+  firstName: string;
+  lastName: string;
+  displayName: string;
+  email: string;
+  phoneNumber: string;
+  role: string | null;
+  isInactive: boolean;
+  externalId: string | null;
+};
 
 /** A user in the template's order; the phone as the spec's pair (calling code '034', national digits), which the import reads back. */
 function exportLine(x: ExportRow): string {

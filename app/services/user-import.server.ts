@@ -192,7 +192,12 @@ const existingColumns = {
 async function lookUp(db: Db, auth: Auth, rows: CheckedRow[]): Promise<Known> {
   const valid = rows.filter((r) => r.user);
   const usersWhere = (column: SQLiteColumn, values: string[]) =>
-    chunks([...new Set(values)]).map((part) => db.select(existingColumns).from(u).where(liveInCompany(u, auth, inArray(column, part))));
+    chunks([...new Set(values)]).map((part) =>
+      db
+        .select(existingColumns)
+        .from(u)
+        .where(liveInCompany(u, auth, inArray(column, part))),
+    );
   const lookups = [
     ...usersWhere(
       u.email,
@@ -208,17 +213,24 @@ async function lookUp(db: Db, auth: Auth, rows: CheckedRow[]): Promise<Known> {
     ),
   ];
   const rolesQuery = db.select().from(schema.roles).where(inCompany(schema.roles, auth));
-  const modulesQuery = db
-    .select({ roleId: schema.roleModules.roleId, key: schema.roleModules.moduleKey })
-    .from(schema.roleModules)
-    .where(inCompany(schema.roleModules, auth));
+  const modulesQuery = db.select({ roleId: schema.roleModules.roleId, key: schema.roleModules.moduleKey }).from(schema.roleModules).where(inCompany(schema.roleModules, auth));
   const [roleRows, moduleRows, ...found] = (await db.batch([rolesQuery, modulesQuery, ...lookups] as unknown as [BatchItem, ...BatchItem[]])) as unknown as [
     (typeof schema.roles.$inferSelect)[],
     { roleId: number; key: string }[],
     ...Existing[][],
   ];
   const users = found.flat();
-  const roles = roleRows.map((r) => ({ id: r.id, title: r.title, grantable: withinCaller(auth, grantOfRow(r, moduleRows.filter((m) => m.roleId === r.id).map((m) => m.key))) }));
+  const roles = roleRows.map((r) => ({
+    id: r.id,
+    title: r.title,
+    grantable: withinCaller(
+      auth,
+      grantOfRow(
+        r,
+        moduleRows.filter((m) => m.roleId === r.id).map((m) => m.key),
+      ),
+    ),
+  }));
   return {
     byEmail: new Map(users.map((x) => [x.email, x])),
     byExternalId: new Map(users.filter((x) => x.externalId).map((x) => [x.externalId!, x])),
@@ -277,7 +289,8 @@ function planRows(auth: Auth, rows: CheckedRow[], known: Known): Plan[] {
     const byEmail = known.byEmail.get(user.email);
     const target = byExternal ?? byEmail;
     if (byExternal && byEmail && byEmail.id !== byExternal.id) problems.push({ column: "email", message: MSG.emailTaken });
-    if (!byExternal && byEmail && row.externalId && byEmail.externalId && byEmail.externalId !== row.externalId) problems.push({ column: "external_id", message: MSG.externalIdConflict });
+    if (!byExternal && byEmail && row.externalId && byEmail.externalId && byEmail.externalId !== row.externalId)
+      problems.push({ column: "external_id", message: MSG.externalIdConflict });
     const phoneOwner = known.byPhone.get(user.cell);
     if (phoneOwner && phoneOwner.id !== target?.id) problems.push({ column: "phone", message: MSG.phoneTaken });
     if (target && matched.has(target.id)) problems.push({ column: null, message: MSG.sameUserTwice });
@@ -376,7 +389,17 @@ function writeStatements(db: Db, auth: Auth, plan: Plan, now: number): BatchItem
   // A new user's id is unknown inside the batch; its live e-mail is unique in the company.
   const target: number | SQL = userId ?? sql`(select id from users where company_id = ${companyId} and email = ${values.email} and deleted_at is null)`;
   const roleEntry = role
-    ? [activityInsert(db, { companyId, name: "Role Assigned", createdByUserId: auth.user.id, targetUserId: target, summary: `${role.title} → ${plan.name}`, details: { role_id: role.id }, at: now })]
+    ? [
+        activityInsert(db, {
+          companyId,
+          name: "Role Assigned",
+          createdByUserId: auth.user.id,
+          targetUserId: target,
+          summary: `${role.title} → ${plan.name}`,
+          details: { role_id: role.id },
+          at: now,
+        }),
+      ]
     : [];
   if (userId === undefined) {
     return [

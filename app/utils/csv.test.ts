@@ -19,7 +19,7 @@ describe("csvCell", () => {
     expect(csvCell(null)).toBe("");
   });
   it("reads back as the value it neutralised", () => {
-    for (const s of ["=HYPERLINK(\"x\")", "-dash", "plain", "'quoted"]) {
+    for (const s of ['=HYPERLINK("x")', "-dash", "plain", "'quoted"]) {
       const [[cell]] = cellsOf(csvLine([s]));
       expect(unneutralised(cell)).toBe(s);
     }

@@ -26,9 +26,7 @@ export const unneutralised = (cell: string): string => (/^'[=+\-@\t\r]/.test(cel
 export type CsvRecord = { line: number; cells: string[] };
 
 export type CsvParse =
-  | { ok: true; separator: "," | ";"; records: CsvRecord[] }
-  | { ok: false; problem: "unterminatedQuote"; line: number }
-  | { ok: false; problem: "tooManyRows"; rows: number };
+  { ok: true; separator: "," | ";"; records: CsvRecord[] } | { ok: false; problem: "unterminatedQuote"; line: number } | { ok: false; problem: "tooManyRows"; rows: number };
 
 /**
  * The separator of the file, from its first line outside quotes: `;` (what a Spanish or German

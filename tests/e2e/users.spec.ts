@@ -249,8 +249,28 @@ test("users in Spanish: grid, validation messages and the add form", async ({ pa
 for (const run of LANGUAGE_AND_WIDTH_RUNS) {
   test(`import from a CSV at ${run.width} px (${run.lang}): a preview with one refused row, nothing saved until confirmed, then the users`, async ({ page, loginAs }) => {
     const text = {
-      en: { users: "Users", import: "Import", title: "Import users", file: "CSV file", preview: "Preview", refused: "Email is invalid", confirm: "Import 2 users", done: "Import finished: 2 created", see: "See the users" },
-      es: { users: "Usuarios", import: "Importar", title: "Importar usuarios", file: "Archivo CSV", preview: "Vista previa", refused: "El correo no es válido", confirm: "Importar 2 usuarios", done: "Importación terminada: 2 creados", see: "Ver los usuarios" },
+      en: {
+        users: "Users",
+        import: "Import",
+        title: "Import users",
+        file: "CSV file",
+        preview: "Preview",
+        refused: "Email is invalid",
+        confirm: "Import 2 users",
+        done: "Import finished: 2 created",
+        see: "See the users",
+      },
+      es: {
+        users: "Usuarios",
+        import: "Importar",
+        title: "Importar usuarios",
+        file: "Archivo CSV",
+        preview: "Vista previa",
+        refused: "El correo no es válido",
+        confirm: "Importar 2 usuarios",
+        done: "Importación terminada: 2 creados",
+        see: "Ver los usuarios",
+      },
     }[run.lang];
     await page.setViewportSize({ width: run.width, height: run.height });
     await loginAs("acme", run.lang);

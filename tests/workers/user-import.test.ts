@@ -34,7 +34,7 @@ describe("the preview", () => {
     const csv = [
       HEADER,
       "Ana,Ruiz,,ana.prev@acme.example,034,699 000 001,Auditor,active,HR-1",
-      "Ben,Cole,\"Cole, Ben\",ben.prev@acme.example,,(202) 555-0101,,inactive,",
+      'Ben,Cole,"Cole, Ben",ben.prev@acme.example,,(202) 555-0101,,inactive,',
       "Bad,Mail,,not-an-email,034,699000002,,,",
       "Bad,Phone,,bad.phone.prev@acme.example,034,12,,,",
       "Dup,Mail,,ANA.PREV@acme.example,034,699000003,,,",
@@ -42,7 +42,11 @@ describe("the preview", () => {
       `${known.firstName},${known.lastName},"${known.displayName}",${known.email},034,${known.phoneNumber},,,`,
       `Renamed,${known.lastName},"${known.displayName}",${known.email},034,${known.phoneNumber},,,`,
     ].join("\n");
-    const before = (await db().select({ n: sql<number>`count(*)` }).from(u))[0].n;
+    const before = (
+      await db()
+        .select({ n: sql<number>`count(*)` })
+        .from(u)
+    )[0].n;
     const r = await preview(admin, csv);
     expect(r.status).toBe(200);
     expect(r.body.payload.counts).toEqual({ create: 2, change: 0, unchanged: 1, refuse: 5 });
@@ -67,7 +71,13 @@ describe("the preview", () => {
       ],
     ]);
     expect(r.body.payload.rows.filter((x: { outcome: string }) => x.outcome === "create").map((x: { line: number }) => x.line)).toEqual([2, 3]);
-    expect((await db().select({ n: sql<number>`count(*)` }).from(u))[0].n).toBe(before);
+    expect(
+      (
+        await db()
+          .select({ n: sql<number>`count(*)` })
+          .from(u)
+      )[0].n,
+    ).toBe(before);
     expect(await acmeUsers("%.prev@acme.example")).toEqual([]);
   });
 
@@ -124,7 +134,13 @@ describe("the commit", () => {
 
   it("refuses in a later part the repeats the preview refused: a phone typed another way, an e-mail in another case", async () => {
     // Part 0 holds lines 2..251; line 252 opens part 1 and repeats line 2's phone, line 253 line 3's e-mail.
-    const rows = Array.from({ length: 250 }, (_, i) => `P,${i},,part${i}@acme.example,034,698 ${String(i).padStart(6, "0").replace(/(\d{3})(\d{3})/, "$1 $2")},,,`);
+    const rows = Array.from(
+      { length: 250 },
+      (_, i) =>
+        `P,${i},,part${i}@acme.example,034,698 ${String(i)
+          .padStart(6, "0")
+          .replace(/(\d{3})(\d{3})/, "$1 $2")},,,`,
+    );
     const file = [HEADER, ...rows, "Again,Phone,,again.part@acme.example,,+34 698 000 000,,,", "Again,Mail,,PART1@ACME.EXAMPLE,034,698999999,,,"].join("\n");
     const p = await preview(admin, file);
     expect(p.body.payload.chunks).toBe(2);
