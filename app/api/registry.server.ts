@@ -30,6 +30,7 @@ import { lockdownEndpoints } from "./endpoints/lockdown.server";
 import { roleEndpoints } from "./endpoints/roles.server";
 import { settingsEndpoints } from "./endpoints/settings.server";
 import { mobileSupportEndpoints, supportEndpoints } from "./endpoints/support.server";
+import { userImportEndpoints } from "./endpoints/user-import.server";
 import { usersEndpoints } from "./endpoints/users.server";
 import { webhookEndpoints } from "./endpoints/webhooks.server";
 
@@ -65,6 +66,7 @@ export const adminEndpoints: readonly Endpoint[] = [
   ...apiKeyEndpoints,
   ...holidayEndpoints,
   ...fleetEndpoints,
+  ...userImportEndpoints,
 ];
 
 export const userEndpoints: readonly Endpoint[] = [...auditEndpoints, ...mobileSupportEndpoints];

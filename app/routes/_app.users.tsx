@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import { ListPage } from "~/components/data-table/list-page";
 import { tablePage } from "~/components/data-table/params";
 import { selectColumn } from "~/components/data-table/select-column";
+import { LinkButton } from "~/components/ui/link-button";
 import { BulkBar } from "~/components/users/bulk-bar";
 import { BulkResults } from "~/components/users/bulk-results";
 import { UserFilterForm } from "~/components/users/user-filter-form";
@@ -44,6 +45,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     canBulk: can(auth.permissions, "users", "add") || can(auth.permissions, "users", "modify"),
     timeZone: companyZone(auth),
     canAdd: can(auth.permissions, "users", "add"),
+    canImport: can(auth.permissions, "users", "add") || can(auth.permissions, "users", "modify"),
     canDelete: can(auth.permissions, "users", "delete"),
     selfId: auth.user.id,
   };
@@ -98,7 +100,7 @@ function bulkKey(v: { action: string; groupId?: number; deviceId?: number }) {
 }
 
 export default function UsersPage() {
-  const { rows, total, params, filters, targets, roles, canBulk, timeZone, canAdd, canDelete, selfId } = useLoaderData<typeof loader>();
+  const { rows, total, params, filters, targets, roles, canBulk, timeZone, canAdd, canImport, canDelete, selfId } = useLoaderData<typeof loader>();
   const actionData = useActionData<{ bulk?: { action: BulkUserAction; rows: BulkRowResult[] } }>();
   const { t } = useTranslation("users");
   const navigate = useNavigate();
@@ -125,6 +127,18 @@ export default function UsersPage() {
     <ListPage
       title={t("title")}
       add={canAdd && { to: "/addUser", label: t("addUser") }}
+      actions={
+        <>
+          <LinkButton variant="outline" to="/resources/users-csv" reloadDocument download="users.csv">
+            {t("export")}
+          </LinkButton>
+          {canImport && (
+            <LinkButton variant="outline" to="/importUsers">
+              {t("import")}
+            </LinkButton>
+          )}
+        </>
+      }
       columns={columns}
       page={{ rows, total, params }}
       onRowClick={(u) => navigate(`/modifyUser?id=${u.id}`)}

@@ -56,6 +56,7 @@ const SCHEMA_NS: Record<string, string[]> = {
   text: [],
   "url-filters": [],
   users: ["users"],
+  "user-import": ["userImport"],
   week: [],
 };
 

@@ -20,6 +20,7 @@ import {
 } from "~/schemas/activity";
 import { assertActivityReader, assertCan, companyZone, type Auth } from "~/utils/auth-guards.server";
 import { activityLogFor, reportParts, type CompanyLogEnv, type LogDb, type LogPart, type Span } from "~/utils/company-log.server";
+import { csvLine } from "~/utils/csv";
 import { schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
 import { formatZonedTime } from "~/utils/format";
@@ -552,19 +553,9 @@ export async function listActivity(db: LogDb, auth: Auth, input: ActivityFilterI
 export const REPORT_FILE = "activity_report.csv";
 const REPORT_COLUMNS = ["Date", "Activity", "Trigger", "Triggered By", "User", "Device", "Device Group", "Summary", "GPS Location"];
 
-/**
- * RFC 4180 quoting; a cell a spreadsheet would run as a formula (=, +, -, @, tab, CR) gets a
- * leading apostrophe so it stays text.
- */
-export function csvCell(value: unknown): string {
-  let s = value == null ? "" : String(value);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
 /** A report line; like its column names, its date is the spec's English MM/DD/YYYY whatever the reader's language. */
-function csvLine(r: ActivityRow, tz: string): string {
-  return [
+function reportLine(r: ActivityRow, tz: string): string {
+  return csvLine([
     formatZonedTime(r.at, tz, "en"),
     r.activityName,
     r.operationType,
@@ -574,9 +565,7 @@ function csvLine(r: ActivityRow, tz: string): string {
     r.targetDeviceGroup?.fullName,
     r.summary,
     r.gpsLocation,
-  ]
-    .map(csvCell)
-    .join(",");
+  ]);
 }
 
 /** The filtered log (every page, up to REPORT_LIMIT rows) as CSV, times in the filter's zone. */
@@ -591,7 +580,7 @@ export async function activityReport(db: LogDb, auth: Auth, input: ActivityFilte
       .orderBy(...orderOf(f.sort))
       .limit(REPORT_LIMIT)) as Flat[]
   ).map(shape);
-  return [REPORT_COLUMNS.join(","), ...rows.map((r) => csvLine(r, tz))].join("\r\n") + "\r\n";
+  return [REPORT_COLUMNS.join(","), ...rows.map((r) => reportLine(r, tz))].join("\r\n") + "\r\n";
 }
 
 /** Rows per query of the streamed report: small enough that memory stays flat, large enough to be quick. */
@@ -636,7 +625,7 @@ export async function activityReportStream(source: ReportSource, auth: Auth, inp
       const rows = ((await joined(db).where(and(where, after)).orderBy(dir(l.activityTimestamp), dir(l.id)).limit(STREAM_CHUNK)) as Flat[]).map(shape);
       if (rows.length) {
         last = { at: rows[rows.length - 1].at, id: rows[rows.length - 1].id };
-        controller.enqueue(encoder.encode(rows.map((r) => csvLine(r, tz) + "\r\n").join("")));
+        controller.enqueue(encoder.encode(rows.map((r) => reportLine(r, tz) + "\r\n").join("")));
       }
       if (rows.length < STREAM_CHUNK) {
         part++;

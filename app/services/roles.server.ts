@@ -97,7 +97,7 @@ const grantOfInput = (v: RoleInput): Grant => ({
   view: v.permissionView,
   delete: v.permissionDelete,
 });
-const grantOfRow = (row: typeof r.$inferSelect, modules: readonly string[]): Grant => ({
+export const grantOfRow = (row: typeof r.$inferSelect, modules: readonly string[]): Grant => ({
   modules,
   all: row.permissionAll,
   add: row.permissionAdd,

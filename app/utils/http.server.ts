@@ -16,12 +16,15 @@ export const BODY_LIMITS = {
   gateway: 8 * MiB,
   /** A directory's SCIM call: one user or group, or a PATCH of up to 1,000 operations. */
   scim: 256 * 1024,
+  /** A CSV of users (at most 5 MB, decision 0089) inside a JSON or form body, whose quoting can grow it. */
+  userImport: 8 * MiB,
 } as const;
 
 export function bodyLimitFor(pathname: string): number {
   if (/^\/api\/admin\/ota\/addota\/?$/.test(pathname) || /^\/addota(\.data)?\/?$/.test(pathname)) return BODY_LIMITS.upload;
   if (pathname.startsWith("/api/gateway/")) return BODY_LIMITS.gateway;
   if (pathname.startsWith("/scim/")) return BODY_LIMITS.scim;
+  if (/^\/api\/admin\/user\/importUsers(Preview)?\/?$/.test(pathname) || /^\/importUsers(\.data)?\/?$/.test(pathname)) return BODY_LIMITS.userImport;
   return BODY_LIMITS.default;
 }
 
@@ -145,3 +148,7 @@ export function withSecurityHeaders(response: Response, env: Env): Response {
   if (isProduction(env)) h.set("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
   return out;
 }
+
+/** A CSV file to download (a report, an export): not cached. */
+export const csvAttachment = (body: BodyInit, fileName: string) =>
+  new Response(body, { headers: { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="${fileName}"`, "Cache-Control": "no-store" } });

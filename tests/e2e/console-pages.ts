@@ -22,6 +22,7 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
   { who: "acme", path: "/" },
   { who: "acme", path: "/users" },
   { who: "acme", path: "/addUser" },
+  { who: "acme", path: "/importUsers" },
   { who: "acme", path: "/modifyUser", via: { list: "/users", hrefPrefix: "/modifyUser?id=" } },
   { who: "acme", path: "/devices" },
   // Filtered to a state with no rows: the empty state with the filter bar.

@@ -1,5 +1,7 @@
 import type { Page } from "@playwright/test";
-import { adminApi, expect, mailbox, test } from "./fixtures";
+import { axeFindings } from "./axe";
+import { adminApi, expect, keepScreenshot, LANGUAGE_AND_WIDTH_RUNS, mailbox, test } from "./fixtures";
+import { sidewaysScroll } from "./sideways-scroll";
 
 /** Stores the language the way the header's switch does (the signed cookie the server reads). */
 async function chooseLanguage(page: Page, lng: "en" | "es") {
@@ -243,3 +245,74 @@ test("users in Spanish: grid, validation messages and the add form", async ({ pa
   await page.getByRole("alertdialog").getByRole("button", { name: "Olvidar dispositivo" }).click();
   await expect(page.getByText("No hay ningún teléfono registrado").first()).toBeVisible();
 });
+
+for (const run of LANGUAGE_AND_WIDTH_RUNS) {
+  test(`import from a CSV at ${run.width} px (${run.lang}): a preview with one refused row, nothing saved until confirmed, then the users`, async ({ page, loginAs }) => {
+    const text = {
+      en: {
+        users: "Users",
+        import: "Import",
+        title: "Import users",
+        file: "CSV file",
+        preview: "Preview",
+        refused: "Email is invalid",
+        confirm: "Import 2 users",
+        done: "Import finished: 2 created",
+        see: "See the users",
+      },
+      es: {
+        users: "Usuarios",
+        import: "Importar",
+        title: "Importar usuarios",
+        file: "Archivo CSV",
+        preview: "Vista previa",
+        refused: "El correo no es válido",
+        confirm: "Importar 2 usuarios",
+        done: "Importación terminada: 2 creados",
+        see: "Ver los usuarios",
+      },
+    }[run.lang];
+    await page.setViewportSize({ width: run.width, height: run.height });
+    await loginAs("acme", run.lang);
+    const id = unique();
+    const phone = () => `699 ${String(Math.floor(Math.random() * 1e6)).padStart(6, "0")}`;
+    // A Spanish spreadsheet's file: a byte-order mark and ';' between cells.
+    const csv = [
+      "first_name;last_name;display_name;email;country_code;phone;role;status;external_id",
+      `Irene;Prado;;imp-${id}-a@acme.example;034;${phone()};;active;`,
+      `Óscar;Núñez;;imp-${id}-b@acme.example;034;${phone()};Auditor;;`,
+      `Mal;Correo;;imp-${id}-not-an-email;034;${phone()};;;`,
+    ].join("\r\n");
+
+    await page.goto("/users");
+    await page.getByRole("link", { name: text.import, exact: true }).click();
+    await expect(page.getByRole("heading", { name: text.title })).toBeVisible();
+    await page.getByLabel(text.file).setInputFiles({ name: "people.csv", mimeType: "text/csv", buffer: Buffer.from(`\uFEFF${csv}`) });
+    await page.getByRole("button", { name: text.preview }).click();
+    const counts = page.getByTestId("import-counts");
+    await expect(counts.locator('[data-outcome="create"] dd')).toHaveText("2");
+    await expect(counts.locator('[data-outcome="refuse"] dd')).toHaveText("1");
+    // A table on a desktop, a card a row on a phone.
+    const refused = page.getByTestId(run.width < 640 ? "import-preview-cards" : "import-preview").locator('[data-outcome="refuse"]');
+    await expect(refused).toHaveCount(1);
+    await expect(refused).toContainText(text.refused);
+    // The preview's table fits the width (it scrolls in its own box on a phone) and axe finds nothing.
+    expect(await sidewaysScroll(page, { tables: run.width >= 1024 })).toEqual([]);
+    expect(await axeFindings(page)).toEqual([]);
+    await keepScreenshot(page, `import-preview-${run.lang}-${run.width}`, { fullPage: true });
+
+    // Nothing is saved by the preview.
+    const listed = async () => (await (await adminApi(page.request)).call<{ payload: unknown[] }>("GET", `/user/getAllUsers?q=imp-${id}`)).payload.length;
+    expect(await listed()).toBe(0);
+
+    await page.getByRole("button", { name: text.confirm }).click();
+    await expect(page.getByText(text.done)).toBeVisible();
+    await expect(page.getByTestId("import-run").locator("progress")).toHaveAttribute("value", "1");
+    await keepScreenshot(page, `import-done-${run.lang}-${run.width}`, { fullPage: true });
+    await page.getByRole("link", { name: text.see }).click();
+    await expect(page.getByRole("heading", { name: text.users })).toBeVisible();
+    await page.goto(`/users?q=imp-${id}`);
+    await expect(page.locator("tbody tr")).toHaveCount(2);
+    await expect(page.getByText(`imp-${id}-b@acme.example`)).toBeVisible();
+  });
+}

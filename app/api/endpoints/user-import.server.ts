@@ -1,0 +1,74 @@
+import { z } from "zod";
+import { IMPORT_CHUNK, IMPORT_MAX_ROWS, importCommitBody, importPreviewBody, USER_CSV_COLUMNS } from "~/schemas/user-import";
+import { EXPORT_FILE, TEMPLATE_FILE, userExportStream, userTemplate } from "~/services/user-export.server";
+import { commitUserImport, previewUserImport } from "~/services/user-import.server";
+import { csvAttachment } from "~/utils/http.server";
+import { endpoint } from "../define.server";
+
+/** Users to and from CSV (decision 0089): the preview, the commit by parts, and the export in the same columns. */
+const tag = "Users";
+const COLUMNS = USER_CSV_COLUMNS.join(", ");
+const FILE_RULES =
+  `\`csv\` is the file's text: UTF-8 (a byte-order mark is dropped), separated by ',' or ';' (detected from the first line), quoted as RFC 4180. ` +
+  `The first line names the columns ${COLUMNS}, in any order. At most 5 MB (413) and ${IMPORT_MAX_ROWS.toLocaleString("en")} rows (413); a bad first line or an unclosed quote is 422. ` +
+  "A row matches a live user by external_id, else by email; an empty role, status or external_id leaves the user's own; country_code is a calling code ('034', '+34') or a region ('ES'), the company's default when empty, and phone is national in it or international ('+…'); status is active or inactive.";
+
+const counts = z.object({ create: z.number(), change: z.number(), unchanged: z.number(), refuse: z.number() });
+const columnEnum = z.enum(USER_CSV_COLUMNS);
+const importRow = z.object({
+  line: z.number().describe("The row's line in the file (the header is line 1)"),
+  outcome: z.enum(["create", "change", "unchanged", "refuse"]),
+  email: z.string(),
+  name: z.string(),
+  changes: z.array(columnEnum).optional().describe("The columns a change writes"),
+  errors: z
+    .array(z.object({ column: columnEnum.nullable(), message: z.string() }))
+    .optional()
+    .describe("Why the row is refused (English texts)"),
+});
+
+export const userImportEndpoints = [
+  endpoint({
+    method: "POST",
+    path: "/user/importUsersPreview",
+    tag,
+    summary: `What importing a CSV of users would do, row by row; writes nothing. ${FILE_RULES} The answer counts the rows to create, change, leave unchanged and refuse, lists every row but the unchanged ones (a refused row with each reason), and gives \`chunks\`, the number of parts importUsers writes.`,
+    auth: "token",
+    permission: { modules: "users", action: ["add", "modify"] },
+    body: importPreviewBody,
+    bodyRequired: true,
+    response: z.object({ message: z.string(), payload: z.object({ counts, chunks: z.number(), rows: z.array(importRow) }) }),
+    async handler({ db, auth, body }) {
+      return { payload: await previewUserImport(db, auth, body.csv) };
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/user/importUsers",
+    tag,
+    summary: `Writes part \`chunk\` (0 to chunks − 1; ${IMPORT_CHUNK} rows each) of a CSV of users in one batch, with the preview's checks run again: call it for each part in turn after importUsersPreview. The same file imported again changes nothing. Created users get no invitation (bulkResendInviteMail sends them). ${FILE_RULES} 422 for a chunk past the last.`,
+    auth: "token",
+    permission: { modules: "users", action: ["add", "modify"] },
+    body: importCommitBody.required({ chunk: true }),
+    bodyRequired: true,
+    response: z.object({ message: z.string(), payload: z.object({ chunk: z.number(), chunks: z.number(), counts }) }),
+    async handler({ db, auth, body, now }) {
+      const r = await commitUserImport(db, auth, body.csv, body.chunk, now);
+      return { message: r.message, payload: { chunk: r.chunk, chunks: r.chunks, counts: r.counts } };
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/user/exportUsers",
+    tag,
+    summary: `Every live user of the company (inactive ones included) as CSV in the columns importUsers reads (${COLUMNS}), streamed; cells a spreadsheet would run as formulas start with an apostrophe. \`template=true\`: the header line alone.`,
+    auth: "token",
+    permission: { modules: "users" },
+    file: "text/csv",
+    query: z.object({ template: z.enum(["true", "false"]).optional() }),
+    async handler({ db, auth, query }) {
+      const template = query.template === "true";
+      return csvAttachment(template ? userTemplate(auth) : userExportStream(db, auth), template ? TEMPLATE_FILE : EXPORT_FILE);
+    },
+  }),
+];
