@@ -583,6 +583,24 @@ export const devicePresence = sqliteTable(
   (t) => [primaryKey({ columns: [t.deviceId, t.gatewayId, t.instance] }), index("device_presence_gateway_idx").on(t.gatewayId, t.instance, t.online)],
 );
 
+/** Each board's last clock reading from its gateway (migration 0051, decision 0092). */
+export const deviceClocks = sqliteTable(
+  "device_clocks",
+  {
+    deviceId: integer("device_id").primaryKey(),
+    companyId: integer("company_id").notNull(),
+    /** The board's clock minus its gateway's, when the status arrived; null: no clock reported. */
+    driftMs: integer("drift_ms"),
+    /** The tz database version the board decides with; null: not reported. */
+    tzdata: text("tzdata"),
+    /** The gateway core's tz database version at the reading. */
+    coreTzdata: text("core_tzdata").notNull(),
+    reportedAt: integer("reported_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("device_clocks_company_idx").on(t.companyId)],
+);
+
 export const deviceGroups = sqliteTable(
   "device_groups",
   {

@@ -6,7 +6,8 @@ import { z } from "zod";
 import { filterKeys, parseUrlFilters, type UrlFilters } from "./url-filters";
 
 /** What a count on the fleet view stands for; each one links to the boards it counts. */
-export const FLEET_TROUBLES = ["offline", "lowBattery", "behind", "alarms"] as const;
+/** `clock`: a clock more than 30 s off, or zone data older than the core's (decision 0092). */
+export const FLEET_TROUBLES = ["offline", "lowBattery", "behind", "alarms", "clock"] as const;
 export type FleetTrouble = (typeof FLEET_TROUBLES)[number];
 
 export const FLEET_SEARCH_MAX = 100;

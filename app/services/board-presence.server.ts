@@ -10,7 +10,7 @@ import { and, eq, lt, sql } from "drizzle-orm";
 import { schema, type Db } from "~/utils/db.server";
 import { presenceActivity, type PresenceEntry } from "./board-presence-activity.server";
 import { devicesReportedBy, NOT_SERVED } from "./gateway-cells.server";
-import type { IngestResult } from "./gateway-events.server";
+import { checkEntries } from "./gateway-entries.server";
 
 export const PRESENCE_TYPES = new Set(["board.presence", "gateway.started"]);
 
@@ -41,13 +41,7 @@ function check(raw: unknown): Entry | string {
 /** The statements that record a batch's presence entries, the activity of the boards it moves, and what to answer for them. */
 export async function presenceStatements(db: Db, gatewayId: number, raws: unknown[], now: number) {
   const p = schema.devicePresence;
-  const rejected: IngestResult["rejected"] = [];
-  const entries: Entry[] = [];
-  for (const raw of raws) {
-    const e = check(raw);
-    if (typeof e === "string") rejected.push({ id: typeof (raw as { id?: unknown })?.id === "string" ? (raw as { id: string }).id : null, reason: e });
-    else entries.push(e);
-  }
+  const { entries, rejected } = checkEntries(raws, check);
   const devices = await devicesReportedBy(db, gatewayId, [...new Set(entries.filter((e) => e.deviceId).map((e) => Number(e.deviceId)))], now);
   const statements: unknown[] = [];
   let applied = 0;

@@ -235,8 +235,13 @@ export async function getDeviceLiveStatus(db: Db, auth: Auth, id: number, now: n
       firmwareVersion: d.firmwareVersion,
       firmwarePending: firmwarePendingSql,
       lastActivityAt: d.lastActivityAt,
+      driftMs: schema.deviceClocks.driftMs,
+      tzdata: schema.deviceClocks.tzdata,
+      coreTzdata: schema.deviceClocks.coreTzdata,
+      clockReportedAt: schema.deviceClocks.reportedAt,
     })
     .from(d)
+    .leftJoin(schema.deviceClocks, eq(schema.deviceClocks.deviceId, d.id))
     .where(liveInCompany(d, auth, eq(d.id, id)))
     .limit(1);
   if (!row) return notFound("Device configuration could not be found");

@@ -1,18 +1,19 @@
 /**
  * Fleet health across customer companies (decision 0091): for a reseller its subtree, for the platform
  * every company. Only the health of things: boards online and offline and since when, low batteries,
- * firmware behind the active release, active door alarms, and when the company's gateways last followed
- * the change feed. Never people: no user, key or activity detail is read here.
+ * firmware behind the active release, active door alarms, clocks and zone data flagged (decision 0092), and
+ * when the company's gateways last followed the change feed. Never people: no user, key or activity detail is read here.
  */
 import { and, asc, count, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import type { FleetFilters, FleetTrouble } from "~/schemas/fleet";
 import type { Auth } from "~/utils/auth-guards.server";
+import { DRIFT_FLAG_MS } from "~/utils/board-clock";
 import { schema, type Db } from "~/utils/db.server";
 import { notFound } from "~/utils/errors.server";
 import { assertPlatformCaller, COMPANY_MSG, findVisibleCompany, visibleCompanies } from "./companies.server";
 import { inServiceSql, presenceSql } from "./device-status.server";
 
-const { companies: c, devices: d, deviceTypes: dt, firmwareReleases: f, doorAlarms: a, devicePresence: p, gateways: g } = schema;
+const { companies: c, devices: d, deviceTypes: dt, firmwareReleases: f, doorAlarms: a, devicePresence: p, gateways: g, deviceClocks: k } = schema;
 
 /** The active release of the board's type, newest first; null when its type has none. */
 const latestVersion = sql<string | null>`(select ${f.version} from ${f} where ${f.deviceTypeId} = ${d.deviceTypeId} and ${f.isActive} = 1
@@ -21,6 +22,11 @@ const latestVersion = sql<string | null>`(select ${f.version} from ${f} where ${
 const behindSql = sql<number>`(exists (select 1 from ${f} where ${f.deviceTypeId} = ${d.deviceTypeId} and ${f.isActive} = 1
   and ${f.deletedAt} is null and ${f.version} is not coalesce(${d.firmwareVersion}, '')))`;
 const activeAlarms = sql<number>`(select count(*) from ${a} where ${a.deviceId} = ${d.id} and ${a.state} = 'active')`;
+/** The zone data is older than the core's, by the rule of utils/board-clock.ts (year, letters' length, letters). */
+const staleZonesSql = sql`(${k.tzdata} is not null and (substr(${k.tzdata}, 1, 4) < substr(${k.coreTzdata}, 1, 4) or (substr(${k.tzdata}, 1, 4) = substr(${k.coreTzdata}, 1, 4)
+  and (length(${k.tzdata}) < length(${k.coreTzdata}) or (length(${k.tzdata}) = length(${k.coreTzdata}) and ${k.tzdata} < ${k.coreTzdata})))))`;
+/** Its last clock reading is flagged: drift past DRIFT_FLAG_MS, or zone data older than the core's. */
+const clockFlaggedSql = sql<number>`(exists (select 1 from ${k} where ${k.deviceId} = ${d.id} and (abs(coalesce(${k.driftMs}, 0)) > ${DRIFT_FLAG_MS} or ${staleZonesSql})))`;
 const likeOf = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
 const liveBoards = and(isNull(d.deletedAt), inServiceSql) as SQL;
 
@@ -36,12 +42,14 @@ export type FleetCompanyRow = {
   lowBattery: number;
   behind: number;
   alarms: number;
+  /** Boards whose clock or zone data is flagged. */
+  clock: number;
   /** When a gateway of the company's cell last called the console (follows the feed); null if none ever did. */
   lastSync: number | null;
 };
 
 /** `trouble`, the default, is every count of trouble added up: the most troubled companies first. */
-export const FLEET_COMPANY_SORTS = ["trouble", "name", "code", "boards", "offline", "lowBattery", "behind", "alarms", "lastSync"] as const;
+export const FLEET_COMPANY_SORTS = ["trouble", "name", "code", "boards", "offline", "lowBattery", "behind", "alarms", "clock", "lastSync"] as const;
 /** Who may look: the platform's company module, a reseller's VAR panel (the service checks the company type too). */
 export const FLEET_MODULES = ["company", "var_panel"] as const;
 
@@ -61,6 +69,7 @@ export async function listFleetCompanies(db: Db, auth: Auth, o: Slice & { filter
       lowBattery: sql<number>`sum(case when ${d.lowBattery} = 1 then 1 else 0 end)`.as("low_battery_n"),
       behind: sql<number>`sum(${behindSql})`.as("behind_n"),
       alarms: sql<number>`sum(${activeAlarms})`.as("alarms_n"),
+      clock: sql<number>`sum(${clockFlaggedSql})`.as("clock_n"),
     })
     .from(d)
     .where(liveBoards)
@@ -74,10 +83,11 @@ export async function listFleetCompanies(db: Db, auth: Auth, o: Slice & { filter
     lowBattery: n(agg.lowBattery),
     behind: n(agg.behind),
     alarms: n(agg.alarms),
+    clock: n(agg.clock),
     lastSync: sql<number | null>`(select max(${g.lastSeenAt}) from ${g} where ${g.cell} = ${c.cell})`,
   };
   const sorts: Record<(typeof FLEET_COMPANY_SORTS)[number], SQL> = {
-    trouble: sql`${cols.offline} + ${cols.lowBattery} + ${cols.behind} + ${cols.alarms}`,
+    trouble: sql`${cols.offline} + ${cols.lowBattery} + ${cols.behind} + ${cols.alarms} + ${cols.clock}`,
     name: sql`lower(${c.name})`,
     code: sql`${c.code}`,
     boards: cols.boards,
@@ -85,6 +95,7 @@ export async function listFleetCompanies(db: Db, auth: Auth, o: Slice & { filter
     lowBattery: cols.lowBattery,
     behind: cols.behind,
     alarms: cols.alarms,
+    clock: cols.clock,
     lastSync: sql`coalesce(${cols.lastSync}, 0)`,
   };
   const f = o.filters ?? {};
@@ -93,6 +104,7 @@ export async function listFleetCompanies(db: Db, auth: Auth, o: Slice & { filter
     lowBattery: sql`${cols.lowBattery} > 0`,
     behind: sql`${cols.behind} > 0`,
     alarms: sql`${cols.alarms} > 0`,
+    clock: sql`${cols.clock} > 0`,
   };
   const where = visibleCompanies(
     auth,
@@ -125,6 +137,7 @@ export async function listFleetCompanies(db: Db, auth: Auth, o: Slice & { filter
       lowBattery: Number(r.lowBattery),
       behind: Number(r.behind),
       alarms: Number(r.alarms),
+      clock: Number(r.clock),
       lastSync: r.lastSync == null ? null : Number(r.lastSync),
     })),
     total: Number(totals[0]?.n ?? 0),
@@ -145,11 +158,18 @@ export type FleetBoardRow = {
   latestVersion: string | null;
   behind: boolean;
   alarms: number;
+  /** Its clock minus its gateway's at the last reading; null: never reported. */
+  driftMs: number | null;
+  /** The zone data it decides with, and the core's at that reading; null: never reported. */
+  tzdata: string | null;
+  coreTzdata: string | null;
+  /** Its clock or zone data is flagged. */
+  clockFlagged: boolean;
   /** The gateway that last reported it. */
   gateway: string | null;
 };
 
-export const FLEET_BOARD_SORTS = ["name", "serialNumber", "since", "firmwareVersion", "alarms"] as const;
+export const FLEET_BOARD_SORTS = ["name", "serialNumber", "since", "firmwareVersion", "alarms", "clock"] as const;
 
 /** One customer company's boards in the caller's view (404 outside it), with their health. */
 export async function listFleetBoards(
@@ -166,7 +186,13 @@ export async function listFleetBoards(
   const name = sql<string>`coalesce(nullif(${d.displayName}, ''), ${d.fullName})`;
   const gateway = sql<string | null>`(select ${g.name} from ${p} join ${g} on ${g.id} = ${p.gatewayId} where ${p.deviceId} = ${d.id} order by ${p.updatedAt} desc limit 1)`;
   const f = o.filters ?? {};
-  const trouble: Record<FleetTrouble, SQL> = { offline: sql`${online} = 0`, lowBattery: sql`${d.lowBattery} = 1`, behind: behindSql, alarms: sql`${activeAlarms} > 0` };
+  const trouble: Record<FleetTrouble, SQL> = {
+    offline: sql`${online} = 0`,
+    lowBattery: sql`${d.lowBattery} = 1`,
+    behind: behindSql,
+    alarms: sql`${activeAlarms} > 0`,
+    clock: clockFlaggedSql,
+  };
   const where = and(
     eq(d.companyId, company.id),
     liveBoards,
@@ -179,6 +205,7 @@ export async function listFleetBoards(
     since: sql`coalesce(${since}, 0)`,
     firmwareVersion: sql`coalesce(${d.firmwareVersion}, '')`,
     alarms: activeAlarms,
+    clock: sql`abs(coalesce(${k.driftMs}, 0))`,
   };
   const key = o.sort && o.sort.key in sorts ? (o.sort.key as keyof typeof sorts) : "name";
   const base = db
@@ -194,10 +221,15 @@ export async function listFleetBoards(
       latestVersion,
       behind: behindSql,
       alarms: activeAlarms,
+      driftMs: k.driftMs,
+      tzdata: k.tzdata,
+      coreTzdata: k.coreTzdata,
+      clockFlagged: clockFlaggedSql,
       gateway,
     })
     .from(d)
     .leftJoin(dt, eq(dt.id, d.deviceTypeId))
+    .leftJoin(k, eq(k.deviceId, d.id))
     .where(where)
     .orderBy((o.sort?.desc ? desc : asc)(sorts[key]), asc(d.id));
   const [rows, totals] = await db.batch([o.page ? base.limit(o.page.limit).offset(o.page.offset) : base, db.select({ n: count() }).from(d).where(where)]);
@@ -210,6 +242,7 @@ export async function listFleetBoards(
       lowBattery: Boolean(r.lowBattery),
       behind: Boolean(Number(r.behind)),
       alarms: Number(r.alarms),
+      clockFlagged: Boolean(Number(r.clockFlagged)),
     })),
     total: Number(totals[0]?.n ?? 0),
   };

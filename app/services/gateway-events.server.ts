@@ -21,6 +21,7 @@ import { inChunks, schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import type { EventBatchResult, WireEvent } from "../../gateway/src/protocol/wire";
 import { isPresence, presenceStatements } from "./board-presence.server";
+import { clockStatements, isBoardClock } from "./board-clock.server";
 import { alarmEntries, alarmStatements, type AlarmEvent } from "./door-alarm-events.server";
 import { companyAt, devicesReportedBy, NOT_SERVED } from "./gateway-cells.server";
 
@@ -147,12 +148,14 @@ function checkEvent(x: unknown): GatewayEvent | string {
 /** `gatewayId`: the authenticated caller, whose board presence entries are recorded. */
 export async function ingestEvents(env: CompanyLogEnv, db: Db, rawEvents: unknown[], now: number, gatewayId?: number): Promise<IngestResult> {
   const presence = gatewayId === undefined ? null : await presenceStatements(db, gatewayId, rawEvents.filter(isPresence), now);
-  const rejected: IngestResult["rejected"] = presence?.rejected ?? [];
+  const clocks = gatewayId === undefined ? null : await clockStatements(db, gatewayId, rawEvents.filter(isBoardClock), now);
+  const rejected: IngestResult["rejected"] = [...(presence?.rejected ?? []), ...(clocks?.rejected ?? [])];
   const events: GatewayEvent[] = [];
   const seen = new Set<string>();
   let duplicates = 0;
   for (const raw of rawEvents) {
     if (presence && isPresence(raw)) continue;
+    if (clocks && isBoardClock(raw)) continue;
     const e = checkEvent(raw);
     if (typeof e === "string") rejected.push({ id: idOf(raw), reason: e });
     else if (seen.has(e.id))
@@ -202,13 +205,13 @@ export async function ingestEvents(env: CompanyLogEnv, db: Db, rawEvents: unknow
     if (e.type === "command.result") commandResults.push({ deviceId: device.id, cmd: e.data.cmd, ok: e.data.ok === true, error: e.data.error });
   }
 
-  const presenceWrites = presence?.statements ?? [];
+  const presenceWrites = [...(presence?.statements ?? []), ...(clocks?.statements ?? [])];
   if (rows.length === 0 && presenceWrites.length === 0) return { accepted: 0, duplicates, rejected };
   // The log first: a batch that fails after it is sent again, and the stores skip what they hold. The
   // device facts it carries are written with statements that are harmless to repeat.
   const inserted = await ingestActivity(env, db, rows, "Device", now);
   // Presence changes go to the log before the presence rows they are computed against (not counted: their entries are).
-  await ingestActivity(env, db, presence?.activity ?? [], "Device", now);
+  await ingestActivity(env, db, [...(presence?.activity ?? []), ...(clocks?.activity ?? [])], "Device", now);
   const alarms = alarmStatements(db, alarmEvents, now);
   const facts = [
     ...state.statements(db, now),
@@ -225,7 +228,7 @@ export async function ingestEvents(env: CompanyLogEnv, db: Db, rawEvents: unknow
     }
   }
   // Presence entries are stored state, not rows: counted as accepted, never as duplicates.
-  return { accepted: (presence?.applied ?? 0) + inserted, duplicates: duplicates + rows.length - inserted, rejected };
+  return { accepted: (presence?.applied ?? 0) + (clocks?.applied ?? 0) + inserted, duplicates: duplicates + rows.length - inserted, rejected };
 }
 
 /** The companies of users named in access events, so a user id is only linked inside its own company. */

@@ -19,6 +19,10 @@ connection
   --url <mqtt url>        broker address (default mqtt://127.0.0.1:1883, or ws://… for WebSocket); a
                           redirect to another cell (PROTOCOL.md, "Cells and redirects") is followed
   --fw <version>          installed firmware version reported in status (default 1.0.0)
+  --clock-offset <ms>     run the board's clock this far from the host's (status \`clock\`; the gateway
+                          flags more than 30 s and sends its time, which the board then takes)
+  --tzdata <version>      the time-zone data version the status reports, e.g. 2019c (flagged when older
+                          than the core's)
   --clean                 clean session (default: persistent session, as real boards use)
   --wait <seconds>        keep retrying the connection this long, like a board waiting for its
                           gateway (default 30)
@@ -51,6 +55,8 @@ const { values: o } = parseArgs({
     password: { type: 'string' },
     fw: { type: 'string', default: '1.0.0' },
     clean: { type: 'boolean', default: false },
+    'clock-offset': { type: 'string', default: '0' },
+    tzdata: { type: 'string' },
     access: { type: 'string', multiple: true, default: [] },
     present: { type: 'string', multiple: true, default: [] },
     alone: { type: 'string', multiple: true, default: [] },
@@ -73,7 +79,7 @@ if (o.help || !o.id || !o.password) {
 }
 
 const out = (x) => process.stdout.write(JSON.stringify(x) + '\n')
-const make = () => new SimBoard({ url: o.url, id: o.id, password: o.password, fw: o.fw, clean: o.clean })
+const make = () => new SimBoard({ url: o.url, id: o.id, password: o.password, fw: o.fw, clean: o.clean, clockOffsetMs: Number(o['clock-offset']), tzdata: o.tzdata })
 
 /** Connects, retrying while the gateway is not up yet or does not know this board yet. */
 async function connect() {

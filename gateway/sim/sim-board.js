@@ -34,16 +34,35 @@ export class SimBoard extends EventEmitter {
   moving = null
   /** redirects followed */
   moves = 0
+  /** @type {NodeJS.Timeout|undefined} repeats the status while connected */
+  statusTimer = undefined
   /** events `deliver` sent again because their connection closed before the PUBACK */
   resent = 0
 
   /**
    * @param {{url: string, id: string, password: string, fw?: string, deviceType?: string, clean?: boolean,
-   *   subscribe?: string[], connectTimeoutMs?: number, ca?: string|Buffer, followRedirects?: boolean, retryMs?: number}} opts
+   *   subscribe?: string[], connectTimeoutMs?: number, ca?: string|Buffer, followRedirects?: boolean, retryMs?: number,
+   *   clockOffsetMs?: number, tzdata?: string}} opts
+   *   clockOffsetMs: how far the board's clock is from the host's (it takes the gateway's time when sent it);
+   *   tzdata: the zone data version its status reports (absent: not reported)
    *   ca: trusted certificate for mqtts://; followRedirects: go to the cell a redirect names (PROTOCOL.md,
    *   "Cells and redirects"), retrying every `retryMs` while the new cell answers CONNACK 3
    */
-  constructor({ url, id, password, fw = '1.0.0', deviceType, clean = false, subscribe, connectTimeoutMs = 10_000, ca, followRedirects = true, retryMs = 1000 }) {
+  constructor({
+    url,
+    id,
+    password,
+    fw = '1.0.0',
+    deviceType,
+    clean = false,
+    subscribe,
+    connectTimeoutMs = 10_000,
+    ca,
+    followRedirects = true,
+    retryMs = 1000,
+    clockOffsetMs = 0,
+    tzdata
+  }) {
     super()
     this.url = url
     this.id = id
@@ -55,7 +74,9 @@ export class SimBoard extends EventEmitter {
     this.ca = ca
     this.followRedirects = followRedirects
     this.retryMs = retryMs
-    this.subscriptions = subscribe ?? ['access/res', 'config', 'schedule', 'cmd', 'fw/offer', 'fw/block', 'error'].map((n) => `boards/${id}/${n}`)
+    this.clockOffsetMs = clockOffsetMs
+    this.tzdata = tzdata
+    this.subscriptions = subscribe ?? ['access/res', 'config', 'schedule', 'cmd', 'fw/offer', 'fw/block', 'error', 'time'].map((n) => `boards/${id}/${n}`)
     this.bootId = randomBytes(4).toString('hex')
   }
 
@@ -166,8 +187,29 @@ export class SimBoard extends EventEmitter {
     }
   }
 
+  /** The board's own clock. */
+  clock() {
+    return Date.now() + this.clockOffsetMs
+  }
+
   publishStatus() {
-    return this.publish('status', { v: 1, online: true, fw: this.fw, ...(this.deviceType ? { deviceType: this.deviceType } : {}) }, { qos: 1, retain: true })
+    const status = {
+      v: 1,
+      online: true,
+      fw: this.fw,
+      clock: this.clock(),
+      ...(this.tzdata ? { tzdata: this.tzdata } : {}),
+      ...(this.deviceType ? { deviceType: this.deviceType } : {})
+    }
+    return this.publish('status', status, { qos: 1, retain: true })
+  }
+
+  /** Sends the status again every `statusMs` of the configuration (PROTOCOL.md, "status"). */
+  #statusEvery(ms) {
+    clearInterval(this.statusTimer)
+    if (!Number.isSafeInteger(ms) || ms <= 0) return
+    this.statusTimer = setInterval(() => this.client?.connected && this.publishStatus().catch(() => {}), ms)
+    this.statusTimer.unref()
   }
 
   #onMessage(t, payload) {
@@ -193,6 +235,9 @@ export class SimBoard extends EventEmitter {
       this.commandIds.add(msg.id)
     }
     this.last.set(name, msg)
+    if (name === 'config') this.#statusEvery(msg?.statusMs)
+    // The gateway's time: the board sets its clock to it.
+    if (name === 'time' && Number.isSafeInteger(msg?.at)) this.clockOffsetMs = msg.at - Date.now()
     if (name === 'access/res' && this.#pendingAccess.has(msg.corr)) {
       this.#pendingAccess.get(msg.corr)(msg)
       this.#pendingAccess.delete(msg.corr)
@@ -347,12 +392,14 @@ export class SimBoard extends EventEmitter {
   }
 
   async close() {
+    clearInterval(this.statusTimer)
     if (!this.client) return
     await this.client.endAsync(false).catch(() => {})
   }
 
   /** Drops the connection without DISCONNECT, so the will fires and the session is kept. */
   kill() {
+    clearInterval(this.statusTimer)
     this.client?.stream?.destroy()
     this.client?.end(true)
   }

@@ -33,10 +33,27 @@ export class BoardConfigs {
    * @param {() => string[]} deps.connected the boards connected to this instance
    * @param {boolean} deps.cluster instances share retained messages through Redis
    * @param {number} deps.revocationDelayMs
+   * @param {number} deps.statusMs the configuration's `statusMs`
    * @param {() => number} deps.now
    * @param {import('./log.js').Logger} deps.log
    */
-  constructor({ replica, credentialKeys, revocations, schedule, firmware, publishRetained, clientOf, departures, connected, retained, cluster, revocationDelayMs, now, log }) {
+  constructor({
+    replica,
+    credentialKeys,
+    revocations,
+    schedule,
+    firmware,
+    publishRetained,
+    clientOf,
+    departures,
+    connected,
+    retained,
+    cluster,
+    revocationDelayMs,
+    statusMs,
+    now,
+    log
+  }) {
     this.replica = replica
     this.credentialKeys = credentialKeys
     this.revocations = revocations
@@ -50,6 +67,7 @@ export class BoardConfigs {
     this.cluster = cluster
     this.revocationDelayMs = revocationDelayMs
     this.now = now
+    this.statusMs = statusMs
     this.log = log
   }
 
@@ -99,6 +117,8 @@ export class BoardConfigs {
       companyId: d.companyId,
       tz: d.tz,
       unlockMs: d.unlockMs ?? 5000,
+      // How often the board sends its status again, so its clock and zone data are checked.
+      statusMs: this.statusMs,
       // When to report door.heldOpen; absent: the door has no held-open alarm in the console.
       ...(d.heldOpenMs ? { heldOpenMs: d.heldOpenMs } : {}),
       // The keys that verify signed credentials, for the board to use while it is offline.

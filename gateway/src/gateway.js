@@ -27,6 +27,7 @@ import { ChangeFeed } from './sync/change-feed.js'
 import { Forwarder } from './events/forwarder.js'
 import { EventRecorder } from './events/recorder.js'
 import { Presence } from './events/presence.js'
+import { BoardClocks } from './events/board-clocks.js'
 import { ImageCache } from './firmware/image-cache.js'
 import { FirmwareDelivery } from './firmware/delivery.js'
 import { ScheduledOpen } from './access/scheduled-open.js'
@@ -60,6 +61,7 @@ import { BoardConfigs } from './board-configs.js'
  * @property {number} [credentialKeysIntervalMs] how often the console's credential keys are fetched, default 60000
  * @property {number} [revocationDelayMs] how long changes of a revocation list gather before boards get it, default 1000
  * @property {number} [commandIntervalMs] how often the connected boards' console commands are claimed, default 2000
+ * @property {number} [boardStatusMs] how often boards are told to send their status (clock and zone data), default 300000
  * @property {number} [statsIntervalMs] how often `$SYS/{gatewayId}/gateway/stats` is published, default 10000
  * @property {Partial<typeof defaultHooks>} [hooks]
  * @property {false|Partial<import('./broker/connect-backoff.js').DEFAULT_BACKOFF>} [connectBackoff]
@@ -128,6 +130,7 @@ export class Gateway {
     })
     this.stats = new Stats({ topic: `$SYS/${this.opts.gatewayId}/gateway/stats`, intervalMs: this.opts.statsIntervalMs, queue: this.queue, replica: this.replica })
     this.presence = new Presence({ dataDir: this.opts.dataDir, gatewayId: this.opts.gatewayId, worker: this.worker, log: this.log })
+    this.clocks = new BoardClocks({ presence: this.presence, log: this.log })
     this.revocations = new Revocations({ dir: this.opts.dataDir, log: this.log })
     this.credentialKeys = new CredentialKeys({ dir: this.opts.dataDir, worker: this.worker, log: this.log, intervalMs: this.opts.credentialKeysIntervalMs })
     this.schedule = new ScheduledOpen({ replica: this.replica, publishRetained, recordEvent, log: this.log, intervalMs: this.opts.scheduleIntervalMs, now: this.opts.now })
@@ -144,6 +147,7 @@ export class Gateway {
       retained: (topics) => this.aedes.persistence.createRetainedStreamCombi(topics),
       cluster: Boolean(this.opts.redisUrl),
       revocationDelayMs: this.opts.revocationDelayMs ?? 1000,
+      statusMs: this.opts.boardStatusMs ?? 300_000,
       now: this.opts.now,
       log: this.log
     })
@@ -151,6 +155,7 @@ export class Gateway {
       replica: this.replica,
       events: this.events,
       firmware: this.firmware,
+      clocks: this.clocks,
       credentialKeys: this.credentialKeys,
       onGranted: (boardId, key, now) => this.#onGranted(boardId, key, now),
       decided: (ms) => this.stats.decision(ms),
@@ -255,7 +260,7 @@ export class Gateway {
     aedes.authorizePublish = authorizePublishHandler({ policy: this.hooks.authorizePublish, maxPayload: this.opts.maxPayload, commands, inbound: this.inbound, log })
     aedes.authorizeSubscribe = authorizeSubscribeHandler({ policy: this.hooks.authorizeSubscribe, log })
     aedes.authorizeForward = authorizeForwardHandler({ commands, log })
-    watchConnections(aedes, { presence: this.presence, firmware: this.firmware, log })
+    watchConnections(aedes, { presence: this.presence, firmware: this.firmware, clocks: this.clocks, log })
   }
 
   /**

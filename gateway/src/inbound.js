@@ -43,6 +43,7 @@ export class Inbound {
    * @param {import('./store/replica.js').Replica} deps.replica the console records decisions read
    * @param {import('./events/recorder.js').EventRecorder} deps.events
    * @param {import('./firmware/delivery.js').FirmwareDelivery} deps.firmware
+   * @param {Pick<import('./events/board-clocks.js').BoardClocks, 'note'>} deps.clocks reads a status's clock and zone data
    * @param {Pick<import('./access/credential-keys.js').CredentialKeys, 'keys'|'refreshSoon'>} deps.credentialKeys
    * @param {(boardId: string, key: object|null, now: number) => Promise<unknown>} deps.onGranted
    *   spends a one-time key and notes a first person in; synchronous up to its promise
@@ -50,10 +51,11 @@ export class Inbound {
    * @param {() => number} deps.now the decision clock
    * @param {import('./log.js').Logger} deps.log
    */
-  constructor({ replica, events, firmware, credentialKeys, onGranted, decided, now, log }) {
+  constructor({ replica, events, firmware, clocks, credentialKeys, onGranted, decided, now, log }) {
     this.replica = replica
     this.events = events
     this.firmware = firmware
+    this.clocks = clocks
     this.credentialKeys = credentialKeys
     this.onGranted = onGranted
     this.decided = decided
@@ -76,8 +78,12 @@ export class Inbound {
           return await this.#access(client, boardId, validate.accessRequest(msg))
         case 'events':
           return await this.events.record(boardId, validate.event(msg))
-        case 'status':
-          return await this.firmware.noteStatus(boardId, validate.status(msg), client)
+        case 'status': {
+          const status = validate.status(msg)
+          const setTime = this.clocks.note(boardId, status)
+          if (setTime !== null) sendDirect(client, topic(boardId, 'time'), Buffer.from(JSON.stringify({ v: 1, at: setTime })))
+          return await this.firmware.noteStatus(boardId, status, client)
+        }
         case 'fw/req':
           return this.#blocks(client, boardId, validate.blockRequest(msg))
         case 'fw/progress':

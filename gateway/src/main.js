@@ -29,6 +29,7 @@ const gw = await createGateway({
   syncIntervalMs: env.SYNC_INTERVAL_MS ? Number(env.SYNC_INTERVAL_MS) : undefined,
   commandIntervalMs: env.COMMAND_INTERVAL_MS ? Number(env.COMMAND_INTERVAL_MS) : undefined,
   statsIntervalMs: env.STATS_INTERVAL_MS ? Number(env.STATS_INTERVAL_MS) : undefined,
+  boardStatusMs: env.BOARD_STATUS_MS ? Number(env.BOARD_STATUS_MS) : undefined,
   connectBackoff: env.CONNECT_BACKOFF === 'off' ? false : undefined
 })
 

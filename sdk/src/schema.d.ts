@@ -21176,13 +21176,13 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description only companies (boards) with a board offline, low on battery, behind the active firmware, or with an active door alarm */
-                    trouble?: "offline" | "lowBattery" | "behind" | "alarms";
+                    /** @description only companies (boards) with a board offline, low on battery, behind the active firmware, with an active door alarm, or with a clock more than 30 s off or zone data older than the core's (`clock`) */
+                    trouble?: "offline" | "lowBattery" | "behind" | "alarms" | "clock";
                     q?: string;
                     desc?: "0" | "1" | "true" | "false";
                     page?: number;
                     page_size?: number;
-                    sort?: "trouble" | "name" | "code" | "boards" | "offline" | "lowBattery" | "behind" | "alarms" | "lastSync";
+                    sort?: "trouble" | "name" | "code" | "boards" | "offline" | "lowBattery" | "behind" | "alarms" | "clock" | "lastSync";
                 };
                 header?: never;
                 path?: never;
@@ -21214,6 +21214,8 @@ export interface paths {
                                     firmware_behind: number;
                                     /** @description door alarms not yet acknowledged */
                                     active_alarms: number;
+                                    /** @description boards whose clock is more than 30 s off their gateway's, or whose time-zone data is older than the core's */
+                                    clock_flagged: number;
                                     /** @description epoch ms: when a gateway of the company's cell last called the console */
                                     last_sync: number | null;
                                 }[];
@@ -21324,13 +21326,13 @@ export interface paths {
             parameters: {
                 query: {
                     company_id: string;
-                    /** @description only companies (boards) with a board offline, low on battery, behind the active firmware, or with an active door alarm */
-                    trouble?: "offline" | "lowBattery" | "behind" | "alarms";
+                    /** @description only companies (boards) with a board offline, low on battery, behind the active firmware, with an active door alarm, or with a clock more than 30 s off or zone data older than the core's (`clock`) */
+                    trouble?: "offline" | "lowBattery" | "behind" | "alarms" | "clock";
                     q?: string;
                     desc?: "0" | "1" | "true" | "false";
                     page?: number;
                     page_size?: number;
-                    sort?: "name" | "serialNumber" | "since" | "firmwareVersion" | "alarms";
+                    sort?: "name" | "serialNumber" | "since" | "firmwareVersion" | "alarms" | "clock";
                 };
                 header?: never;
                 path?: never;
@@ -21367,6 +21369,14 @@ export interface paths {
                                     latest_version: string | null;
                                     firmware_behind: boolean;
                                     active_alarms: number;
+                                    /** @description the board's clock minus its gateway's at the last status that reported it; null: never reported */
+                                    clock_drift_ms: number | null;
+                                    /** @description the time-zone data version the board decides with (such as 2025b); null: never reported */
+                                    tzdata: string | null;
+                                    /** @description the gateway core's time-zone data version at that status */
+                                    core_tzdata: string | null;
+                                    /** @description drift over 30 s, or zone data older than the core's */
+                                    clock_flagged: boolean;
                                     /** @description the gateway that last reported it */
                                     gateway: string | null;
                                 }[];

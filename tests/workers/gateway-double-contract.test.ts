@@ -66,6 +66,11 @@ const CASES: Case[] = [
   { name: "board.presence without an id", events: [event({ type: "board.presence", id: undefined, data: { online: true } })] },
   { name: "board.presence with a bad at", events: [event({ type: "board.presence", at: -1, data: { online: true } })] },
   { name: "gateway.started", events: [event({ type: "gateway.started", gatewayId: "gw-a" })] },
+  { name: "board.clock", events: [event({ type: "board.clock", data: { driftMs: 45_000, tzdata: "2019c", coreTzdata: "2025b" } })] },
+  { name: "board.clock without a clock", events: [event({ type: "board.clock", data: { driftMs: null, tzdata: "2025b", coreTzdata: "2025b" } })] },
+  { name: "board.clock with a bad version", events: [event({ type: "board.clock", data: { driftMs: 0, tzdata: "latest", coreTzdata: "2025b" } })] },
+  { name: "board.clock with no data", events: [event({ type: "board.clock" })] },
+  { name: "board.clock of an unknown device", events: [event({ type: "board.clock", deviceId: UNKNOWN_DOOR, data: { driftMs: 0, tzdata: null, coreTzdata: "2025b" } })] },
 ];
 
 type Answer = { accepted: number; duplicates: number; rejected: { id: string | null; reason: string }[] };

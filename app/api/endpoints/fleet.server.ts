@@ -16,7 +16,12 @@ const PAGE_MAX = 100;
 const permission = { modules: FLEET_MODULES, guard: (_: Db, auth: Auth) => assertPlatformCaller(auth) } satisfies Permission;
 
 const paging = {
-  trouble: z.enum(FLEET_TROUBLES).optional().describe("only companies (boards) with a board offline, low on battery, behind the active firmware, or with an active door alarm"),
+  trouble: z
+    .enum(FLEET_TROUBLES)
+    .optional()
+    .describe(
+      "only companies (boards) with a board offline, low on battery, behind the active firmware, with an active door alarm, or with a clock more than 30 s off or zone data older than the core's (`clock`)",
+    ),
   q: z.string().trim().max(FLEET_SEARCH_MAX).optional(),
   desc: z
     .enum(["0", "1", "true", "false"])
@@ -39,6 +44,7 @@ const companyShape = z.object({
   low_battery: z.number(),
   firmware_behind: z.number().describe("boards whose type has an active release of another version"),
   active_alarms: z.number().describe("door alarms not yet acknowledged"),
+  clock_flagged: z.number().describe("boards whose clock is more than 30 s off their gateway's, or whose time-zone data is older than the core's"),
   last_sync: z.number().nullable().describe("epoch ms: when a gateway of the company's cell last called the console"),
 });
 const boardShape = z.object({
@@ -53,6 +59,10 @@ const boardShape = z.object({
   latest_version: z.string().nullable().describe("the active release of its type; null when none"),
   firmware_behind: z.boolean(),
   active_alarms: z.number(),
+  clock_drift_ms: z.number().nullable().describe("the board's clock minus its gateway's at the last status that reported it; null: never reported"),
+  tzdata: z.string().nullable().describe("the time-zone data version the board decides with (such as 2025b); null: never reported"),
+  core_tzdata: z.string().nullable().describe("the gateway core's time-zone data version at that status"),
+  clock_flagged: z.boolean().describe("drift over 30 s, or zone data older than the core's"),
   gateway: z.string().nullable().describe("the gateway that last reported it"),
 });
 
@@ -67,6 +77,7 @@ const companyWire = (r: FleetCompanyRow) => ({
   low_battery: r.lowBattery,
   firmware_behind: r.behind,
   active_alarms: r.alarms,
+  clock_flagged: r.clock,
   last_sync: r.lastSync,
 });
 const boardWire = (r: FleetBoardRow) => ({
@@ -81,6 +92,10 @@ const boardWire = (r: FleetBoardRow) => ({
   latest_version: r.latestVersion,
   firmware_behind: r.behind,
   active_alarms: r.alarms,
+  clock_drift_ms: r.driftMs,
+  tzdata: r.tzdata,
+  core_tzdata: r.coreTzdata,
+  clock_flagged: r.clockFlagged,
   gateway: r.gateway,
 });
 

@@ -27,6 +27,9 @@ const STORED: [RegExp, string, RegExp][] = [
   [/^(?<door>.+) reported its location$/s, "location", /^(?:Location Reported)$/],
   [/^(?<door>.+) came online$/s, "cameOnline", /^(?:Device Online)$/], // services/board-presence-activity.server.ts
   [/^(?<door>.+) went offline$/s, "wentOffline", /^(?:Device Offline)$/],
+  [/^(?<door>.+) clock is (?<seconds>\d+) s ahead$/s, "clockAhead", /^(?:Device Clock Drift)$/], // services/board-clock.server.ts
+  [/^(?<door>.+) clock is (?<seconds>\d+) s behind$/s, "clockBehind", /^(?:Device Clock Drift)$/],
+  [/^(?<door>.+) decides with zone data (?<tzdata>\S+), older than (?<core>\S+)$/s, "zoneDataOutdated", /^(?:Device Zone Data Outdated)$/],
   [/^Tamper detected on (?<door>.+)$/s, "tamperDetected", /^(?:Tamper Detected)$/],
   [/^Tamper cleared on (?<door>.+)$/s, "tamperCleared", /^(?:Tamper Detected)$/],
   [/^(?<amount>\d+) into the stock of (?<company>.+)$/s, "stockAdded", /^(?:Devices Registered)$/], // services/device-lifecycle.server.ts

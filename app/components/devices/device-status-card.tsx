@@ -4,12 +4,13 @@ import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { LinkButton } from "~/components/ui/link-button";
 import type { DeviceLiveStatus } from "~/services/devices.server";
 import { formatZonedTime } from "~/utils/format";
+import { BoardClock } from "./board-clock";
 import { DetailList } from "./detail-list";
 import { DoorState } from "./door-state";
 
 /**
  * The top of /deviceDetails: presence as the devices list shows it, the door (current only while
- * online, otherwise its last report), battery, firmware and the last event, linked to its activity.
+ * online, otherwise its last report), battery, firmware, the clock and zone data its gateway last read, and the last event, linked to its activity.
  */
 export function DeviceStatusCard({ deviceId, status, tz }: { deviceId: number; status: DeviceLiveStatus; tz: string }) {
   const { t, i18n } = useTranslation("devices");
@@ -55,6 +56,16 @@ export function DeviceStatusCard({ deviceId, status, tz }: { deviceId: number; s
                 <span className="flex flex-wrap items-center gap-1">
                   {status.firmwareVersion ?? "-"}
                   {status.firmwarePending && <Badge variant="outline">{t("firmware.pending")}</Badge>}
+                </span>
+              ),
+            },
+            {
+              key: "status-clock",
+              label: t("status.clock"),
+              value: (
+                <span className="grid justify-items-start gap-1">
+                  <BoardClock reading={status} />
+                  {status.clockReportedAt != null && <span className="text-xs text-muted-foreground">{t("clock.checked", { at: at(status.clockReportedAt) })}</span>}
                 </span>
               ),
             },

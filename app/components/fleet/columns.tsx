@@ -1,6 +1,7 @@
 import type { ColumnDef } from "@tanstack/react-table";
 import type { TFunction } from "i18next";
 import type { ReactNode } from "react";
+import { BoardClock } from "~/components/devices/board-clock";
 import { dateColumn } from "~/components/data-table/date-column";
 import { Badge } from "~/components/ui/badge";
 import { LinkButton } from "~/components/ui/link-button";
@@ -61,6 +62,7 @@ export function fleetCompanyColumns(t: TFunction, o: { zone: string }): ColumnDe
     troubleColumn(t, "lowBattery", (r) => r.lowBattery),
     troubleColumn(t, "behind", (r) => r.behind),
     troubleColumn(t, "alarms", (r) => r.alarms),
+    troubleColumn(t, "clock", (r) => r.clock),
     dateColumn<FleetCompanyRow>({ id: "lastSync", header: t("col.lastSync"), value: (r) => r.lastSync, timeZone: o.zone, sortable: true }),
   ];
 }
@@ -110,6 +112,7 @@ export function fleetBoardColumns(t: TFunction, o: { zone: string }): ColumnDef<
       },
     },
     { id: "alarms", accessorKey: "alarms", enableSorting: true, header: t("col.alarms"), meta: { className: "text-right" } },
+    { id: "clock", accessorFn: (r) => r.driftMs, enableSorting: true, header: t("col.clock"), cell: ({ row }) => <BoardClock reading={row.original} /> },
     { id: "gateway", header: t("col.gateway"), cell: ({ row }) => row.original.gateway ?? "" },
   ];
 }

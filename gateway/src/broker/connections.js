@@ -14,9 +14,10 @@ import { boardOf } from './identity.js'
  * @param {object} deps
  * @param {Pick<import('../events/presence.js').Presence, 'changed'>} deps.presence
  * @param {Pick<import('../firmware/delivery.js').FirmwareDelivery, 'forget'>} deps.firmware
+ * @param {Pick<import('../events/board-clocks.js').BoardClocks, 'forget'>} deps.clocks
  * @param {import('../log.js').Logger} deps.log
  */
-export function watchConnections(aedes, { presence, firmware, log }) {
+export function watchConnections(aedes, { presence, firmware, clocks, log }) {
   // by connection, not by identity: a board redirected to another cell on its way out goes offline too
   /** @type {WeakMap<object, string>} */
   const online = new WeakMap()
@@ -30,6 +31,7 @@ export function watchConnections(aedes, { presence, firmware, log }) {
     const boardId = online.get(client)
     if (!boardId) return
     firmware.forget(boardId, client)
+    clocks.forget(boardId)
     presence.changed(boardId, false)
   })
   aedes.on('clientError', (client, err) => log.warn('client error', { clientId: client?.id, error: err.message }))

@@ -1,7 +1,8 @@
 /**
  * Board presence for the console (decision 0113): a `board.presence` event when a board connects to
  * or disconnects from this instance, and one `gateway.started` when the instance starts, so boards
- * it had before a crash are not left online. They have their own durable queue and forwarder
+ * it had before a crash are not left online. Boards' clock readings (`board.clock`, board-clocks.js)
+ * travel the same way. They have their own durable queue and forwarder
  * (`DATA_DIR/presence/`), built like the board events' ones: a console outage delays them but loses
  * none, they arrive in the order they happened, and board events never wait behind them.
  */
@@ -42,6 +43,17 @@ export class Presence {
     const id = `${boardId}/${gatewayEventId(`prs.${this.startedAt}.${++this.#n}`)}`
     this.#store({ id, deviceId: boardId, type: 'board.presence', at, receivedAt: at, gatewayId: this.gatewayId, data: { online } }).catch((e) =>
       this.log.error('could not queue board presence', { boardId, online, error: e.message })
+    )
+  }
+
+  /**
+   * A board's clock reading (board-clocks.js): drift against this gateway's clock and its zone data.
+   * @param {string} boardId @param {{driftMs: number|null, tzdata: string|null, coreTzdata: string}} data @param {number} at
+   */
+  clockReading(boardId, data, at) {
+    const id = `${boardId}/${gatewayEventId(`clk.${this.startedAt}.${++this.#n}`)}`
+    this.#store({ id, deviceId: boardId, type: 'board.clock', at, receivedAt: at, gatewayId: this.gatewayId, data }).catch((e) =>
+      this.log.error('could not queue board clock', { boardId, error: e.message })
     )
   }
 

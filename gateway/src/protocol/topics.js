@@ -1,7 +1,7 @@
 /** Topic names of PROTOCOL.md. Board ids are one topic level: no '/', '+', '#' or NUL. */
 
 export const UP = new Set(['status', 'access/req', 'events', 'fw/req', 'fw/progress', 'fw/result'])
-export const DOWN = new Set(['access/res', 'config', 'schedule', 'cmd', 'fw/offer', 'fw/block', 'error'])
+export const DOWN = new Set(['access/res', 'config', 'schedule', 'cmd', 'fw/offer', 'fw/block', 'error', 'time'])
 
 const BOARD_ID = /^[A-Za-z0-9._:-]{1,64}$/
 

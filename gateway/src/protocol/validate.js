@@ -155,9 +155,13 @@ export function event(m) {
   return { id: m.id, type: m.type === 'sensor' ? 'sensor.measurement' : m.type, at: m.at, data }
 }
 
+const TZDATA = /^\d{4}[a-z]{1,2}$/
+
 export function status(m) {
   if (typeof m.online !== 'boolean') bad('online must be a boolean')
   if (!optional(m.fw, (x) => typeof x === 'string' && x.length <= 32)) bad('fw must be a version string')
+  if (!optional(m.clock, (x) => Number.isSafeInteger(x) && x > 0)) bad('clock must be epoch milliseconds')
+  if (!optional(m.tzdata, (x) => typeof x === 'string' && TZDATA.test(x))) bad('tzdata must be a tz database version such as 2025b')
   return m
 }
 

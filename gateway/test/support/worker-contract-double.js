@@ -67,6 +67,12 @@ export class WorkerContractDouble {
    * app/services/board-presence.server.ts); presence entries are stored state, not rows.
    */
   presence = new Map()
+  /**
+   * Board clock readings by device id, oldest first: `{driftMs, tzdata, at}` (the console keeps the last,
+   * in device_clocks: app/services/board-clock.server.ts).
+   * @type {Map<string, {driftMs: number|null, tzdata: string|null, at: number}[]>}
+   */
+  clocks = new Map()
   /** event types with an activity name; remove one to play a console from before it had one */
   recordedTypes = new Set(RECORDED_TYPES)
 
@@ -286,6 +292,12 @@ export class WorkerContractDouble {
         else accepted++
         continue
       }
+      if (ev?.type === 'board.clock') {
+        const reason = this.#clock(ev, cell)
+        if (reason) rejected.push({ id: ev?.id ?? null, reason })
+        else accepted++
+        continue
+      }
       const reason = envelopeProblem(ev)
       if (reason) rejected.push({ id: ev?.id ?? null, reason })
       else if (seen.has(ev.id)) duplicates++
@@ -321,6 +333,20 @@ export class WorkerContractDouble {
     if (!this.#serves(cell, ev.deviceId)) return 'device not served by this gateway'
     const key = `${ev.deviceId} ${instance}`
     if ((this.presence.get(key)?.since ?? 0) <= ev.at) this.presence.set(key, { online: ev.data.online, since: ev.at })
+    return null
+  }
+
+  /** The console's clock rules: a reading, never back in time. */
+  #clock(ev, cell) {
+    if (typeof ev.id !== 'string' || !ID.test(ev.id)) return 'id must be 1-200 printable characters'
+    if (!Number.isSafeInteger(ev.at) || ev.at <= 0) return 'at must be epoch milliseconds'
+    const { driftMs, tzdata } = ev.data ?? {}
+    if (!(driftMs === null || Number.isSafeInteger(driftMs)) || !(tzdata === null || (typeof tzdata === 'string' && /^\d{4}[a-z]{1,2}$/.test(tzdata))))
+      return 'board.clock events need data.driftMs (milliseconds or null) and data.tzdata (a tz database version or null)'
+    if (!this.devices.has(ev.deviceId)) return 'unknown device'
+    if (!this.#serves(cell, ev.deviceId)) return 'device not served by this gateway'
+    const readings = this.clocks.get(ev.deviceId) ?? this.clocks.set(ev.deviceId, []).get(ev.deviceId)
+    if ((readings.at(-1)?.at ?? 0) <= ev.at) readings.push({ driftMs, tzdata, at: ev.at })
     return null
   }
 
