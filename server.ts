@@ -7,6 +7,7 @@ import { configureClock } from "./app/utils/clock.server";
 import { countLogRoundTrips, countRoundTrips } from "./app/utils/d1-round-trips.server";
 import { limitBody, refuseCrossSite, withHost, withSecurityHeaders } from "./app/utils/http.server";
 import { getLoadContext } from "./load-context";
+import { inRequestScope } from "./app/utils/request-scope.server";
 import { core } from "./app/core.server";
 import { background, wakeAlerts, type AlertWakeUp } from "./worker-background";
 
@@ -17,39 +18,42 @@ export { RateLimiter } from "./app/durable/rate-limiter";
 const handleRemixRequest = createRequestHandler(build as unknown as ServerBuild);
 
 export default {
-  async fetch(incoming, workerEnv, ctx) {
-    const testing = (workerEnv.ENVIRONMENT as string) === "test";
-    const counted = testing ? countRoundTrips(workerEnv.DB) : null;
-    const logReads = testing ? countLogRoundTrips(workerEnv.COMPANY_LOG) : null;
-    const env = counted && logReads ? { ...workerEnv, DB: counted.db, COMPANY_LOG: logReads.ns } : workerEnv;
-    configureClock(env);
-    // Before anything parses the request: its size, and (console actions) where it comes from.
-    const limited = await limitBody(incoming);
-    if (limited instanceof Response) return withSecurityHeaders(limited, env);
-    const request = withHost(limited);
-    const crossSite = refuseCrossSite(request);
-    if (crossSite) return withSecurityHeaders(crossSite, env);
-    const loadContext = getLoadContext({
-      request,
-      context: {
-        cloudflare: {
-          cf: request.cf as never,
-          ctx: { waitUntil: ctx.waitUntil.bind(ctx), passThroughOnException: ctx.passThroughOnException.bind(ctx) } as never,
-          caches: caches as never,
-          env,
-        },
-        core,
-      },
-    });
-    const response = await handleRemixRequest(request, loadContext);
-    // A change may have written activity: wake the queue consumer, which drains D1's activity outbox
-    // into the company stores and their alert engines (a message only wakes it; the cron sweeps when one is lost).
-    if (request.method !== "GET" && request.method !== "HEAD" && response.status < 400) ctx.waitUntil(wakeAlerts(env));
-    const secured = withSecurityHeaders(response, env);
-    // Loaders have finished when a response exists; the Workers tests read this to hold pages to a query budget.
-    if (counted) secured.headers.set("X-D1-Round-Trips", String(counted.count()));
-    if (logReads) secured.headers.set("X-Log-Round-Trips", String(logReads.count()));
-    return secured;
-  },
+  // Each request in its own scope: a support session's audit rows name the support (decision 0093).
+  fetch: (incoming, workerEnv, ctx) => inRequestScope(() => serve(incoming, workerEnv, ctx)),
   ...background,
 } satisfies ExportedHandler<Env, AlertWakeUp>;
+
+async function serve(incoming: Request, workerEnv: Env, ctx: ExecutionContext): Promise<Response> {
+  const testing = (workerEnv.ENVIRONMENT as string) === "test";
+  const counted = testing ? countRoundTrips(workerEnv.DB) : null;
+  const logReads = testing ? countLogRoundTrips(workerEnv.COMPANY_LOG) : null;
+  const env = counted && logReads ? { ...workerEnv, DB: counted.db, COMPANY_LOG: logReads.ns } : workerEnv;
+  configureClock(env);
+  // Before anything parses the request: its size, and (console actions) where it comes from.
+  const limited = await limitBody(incoming);
+  if (limited instanceof Response) return withSecurityHeaders(limited, env);
+  const request = withHost(limited);
+  const crossSite = refuseCrossSite(request);
+  if (crossSite) return withSecurityHeaders(crossSite, env);
+  const loadContext = getLoadContext({
+    request,
+    context: {
+      cloudflare: {
+        cf: request.cf as never,
+        ctx: { waitUntil: ctx.waitUntil.bind(ctx), passThroughOnException: ctx.passThroughOnException.bind(ctx) } as never,
+        caches: caches as never,
+        env,
+      },
+      core,
+    },
+  });
+  const response = await handleRemixRequest(request, loadContext);
+  // A change may have written activity: wake the queue consumer, which drains D1's activity outbox
+  // into the company stores and their alert engines (a message only wakes it; the cron sweeps when one is lost).
+  if (request.method !== "GET" && request.method !== "HEAD" && response.status < 400) ctx.waitUntil(wakeAlerts(env));
+  const secured = withSecurityHeaders(response, env);
+  // Loaders have finished when a response exists; the Workers tests read this to hold pages to a query budget.
+  if (counted) secured.headers.set("X-D1-Round-Trips", String(counted.count()));
+  if (logReads) secured.headers.set("X-Log-Round-Trips", String(logReads.count()));
+  return secured;
+}

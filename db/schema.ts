@@ -191,8 +191,33 @@ export const sessions = sqliteTable(
     /** Mobile sessions: the phone installation that signed in, and the language it asked for. */
     installationId: text("installation_id"),
     lang: text("lang"),
+    /** A support session (decision 0093): the grant under which the user works inside the granting company. */
+    supportGrantId: integer("support_grant_id"),
   },
-  (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expiry_idx").on(t.expiresAt), index("sessions_installation_idx").on(t.userId, t.installationId)],
+  (t) => [
+    index("sessions_support_grant_idx").on(t.supportGrantId),
+    index("sessions_user_idx").on(t.userId),
+    index("sessions_expiry_idx").on(t.expiresAt),
+    index("sessions_installation_idx").on(t.userId, t.installationId),
+  ],
+);
+
+/** Support access a company grants an ancestor (its reseller, or the platform) for a while (decision 0093). */
+export const supportGrants = sqliteTable(
+  "support_grants",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    companyId: integer("company_id").notNull(),
+    granteeCompanyId: integer("grantee_company_id").notNull(),
+    grantedByUserId: integer("granted_by_user_id").notNull(),
+    reason: text("reason").notNull(),
+    startsAt: integer("starts_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    revokedAt: integer("revoked_at"),
+    revokedByUserId: integer("revoked_by_user_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("support_grants_company_idx").on(t.companyId, t.expiresAt), index("support_grants_grantee_idx").on(t.granteeCompanyId, t.expiresAt)],
 );
 
 /**

@@ -31,6 +31,7 @@ import { roleEndpoints } from "./endpoints/roles.server";
 import { settingsEndpoints } from "./endpoints/settings.server";
 import { mobileSupportEndpoints, supportEndpoints } from "./endpoints/support.server";
 import { userImportEndpoints } from "./endpoints/user-import.server";
+import { supportAccessEndpoints } from "./endpoints/support-access.server";
 import { usersEndpoints } from "./endpoints/users.server";
 import { webhookEndpoints } from "./endpoints/webhooks.server";
 
@@ -67,6 +68,7 @@ export const adminEndpoints: readonly Endpoint[] = [
   ...holidayEndpoints,
   ...fleetEndpoints,
   ...userImportEndpoints,
+  ...supportAccessEndpoints,
 ];
 
 export const userEndpoints: readonly Endpoint[] = [...auditEndpoints, ...mobileSupportEndpoints];

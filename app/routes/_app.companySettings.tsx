@@ -59,6 +59,9 @@ export default function CompanySettings() {
             <LinkButton variant="outline" to="/webhooks">
               {t("webhooks")}
             </LinkButton>
+            <LinkButton variant="outline" to="/supportAccess">
+              {t("supportAccess")}
+            </LinkButton>
             {directorySync && (
               <LinkButton variant="outline" to="/directorySync">
                 {t("directorySync")}

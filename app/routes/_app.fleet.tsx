@@ -8,20 +8,33 @@ import { fleetCompanyColumns } from "~/components/fleet/columns";
 import { FleetFilterBar } from "~/components/fleet/fleet-filters";
 import { parseFleetFilters } from "~/schemas/fleet";
 import { FLEET_COMPANY_SORTS, FLEET_MODULES, listFleetCompanies } from "~/services/fleet.server";
+import { receivedSupportGrants } from "~/services/support-access.server";
 import { companyZone, requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 
 export const meta: MetaFunction = () => [{ title: "Fleet health" }];
 
-/** Customer companies' board health (decision 0091): root sees every company, a reseller its subtree. */
+/** Customer companies' board health (decision 0091): root sees every company, a reseller its subtree; support access offered where granted. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, FLEET_MODULES);
   const url = new URL(request.url);
   const filters = parseFleetFilters(url.searchParams);
-  const page = await tablePage(url, { defaultSort: "-trouble", sortable: FLEET_COMPANY_SORTS }, (_, slice) =>
-    listFleetCompanies(getDb(context), auth, { ...slice, filters, now: nowMs() }),
+  const db = getDb(context);
+  const now = nowMs();
+  const page = await tablePage(url, { defaultSort: "-trouble", sortable: FLEET_COMPANY_SORTS }, (_, slice) => listFleetCompanies(db, auth, { ...slice, filters, now }));
+  // Support access in force from these customers (decision 0093): the row offers to open their console.
+  const grants = new Map(
+    (
+      await receivedSupportGrants(
+        db,
+        auth,
+        now,
+        page.rows.map((r) => r.id),
+      )
+    ).map((g) => [g.companyId, { id: g.id, expiresAt: g.expiresAt }]),
   );
-  return { ...page, filters, zone: companyZone(auth) };
+  const rows = page.rows.map((r) => ({ ...r, supportGrant: grants.get(r.id) ?? null }));
+  return { ...page, rows, filters, zone: companyZone(auth) };
 }
 
 export default function FleetPage() {

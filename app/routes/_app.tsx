@@ -3,6 +3,7 @@ import { Outlet, useLoaderData, useRouteError, useRouteLoaderData } from "@remix
 import { BusyMain } from "~/components/loading-overlay";
 import { LockdownBanner } from "~/components/lockdown/lockdown-banner";
 import { AppHeader } from "~/components/shell/app-header";
+import { SupportBanner } from "~/components/support-access/support-banner";
 import { ErrorNotice } from "~/components/shell/error-notice";
 import { IdleGuard } from "~/components/shell/idle-guard";
 import { loadShell, type ShellData } from "~/utils/shell.server";
@@ -17,6 +18,7 @@ export default function AppShell() {
   return (
     <div className="flex min-h-screen flex-col">
       <AppHeader data={data} />
+      {data.support && <SupportBanner support={data.support} timeZone={data.company.zone} />}
       {data.lockdown && <LockdownBanner lockdown={data.lockdown} timeZone={data.company.zone} />}
       <BusyMain className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 sm:px-6">
         <Outlet />
@@ -38,6 +40,7 @@ export function ErrorBoundary() {
   return (
     <div className="flex min-h-screen flex-col">
       <AppHeader data={data} />
+      {data.support && <SupportBanner support={data.support} timeZone={data.company.zone} />}
       <main id="main" className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 sm:px-6">
         {body}
       </main>

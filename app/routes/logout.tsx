@@ -1,9 +1,9 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { logout } from "~/services/auth.server";
-import { getAuth } from "~/utils/auth-guards.server";
+import { authFromToken, clearSessionCookies, getAuth } from "~/utils/auth-guards.server";
+import { readSessionToken } from "~/utils/session.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { isCrossSite } from "~/utils/origin.server";
-import { sessionCookie } from "~/utils/session.server";
 
 /**
  * Whether the browser says the request comes from the console itself. A sign-out is only taken from
@@ -25,9 +25,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const reason = form?.get("reason") === "idle" ? "idle" : "user";
   const auth = await getAuth(request, context);
   if (auth) await logout(getDb(context), auth, nowMs(), reason);
-  return redirect("/login", {
-    headers: { "Set-Cookie": await sessionCookie(context.cloudflare.env).serialize("", { maxAge: 0 }) },
-  });
+  // Signing out of a support session signs the staff member out of their own session too.
+  const own = auth?.support ? await readSessionToken(request, context.cloudflare.env) : null;
+  const me = own ? await authFromToken(getDb(context), context.cloudflare.env, own) : null;
+  if (me) await logout(getDb(context), me, nowMs(), reason);
+  return redirect("/login", { headers: await clearSessionCookies(context.cloudflare.env) });
 }
 
 /** A link or an image cannot sign anyone out. */

@@ -15,7 +15,7 @@ import { formAction } from "~/utils/form-action.server";
 import { requireAnonymous } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { rememberCompany } from "~/utils/remembered-companies.server";
-import { sessionCookie } from "~/utils/session.server";
+import { signedInHeaders } from "~/utils/session.server";
 import { codePageQuery } from "~/routes/web-sign-in.server";
 import { redirectWithMessage } from "~/utils/toast.server";
 import { Button } from "~/components/ui/button";
@@ -59,8 +59,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     twoFactorSchema,
     async (input) => {
       const r = await twoFactorAuthenticate(getDb(context), input, { request, kind: "web", now: nowMs() });
-      const headers = new Headers();
-      headers.append("Set-Cookie", await sessionCookie(context.cloudflare.env).serialize(r.token));
+      const headers = await signedInHeaders(context.cloudflare.env, r.token);
       headers.append("Set-Cookie", await rememberCompany(request, r.payload.company.company_name, r.payload.company.company_id));
       return redirect("/", { headers });
     },

@@ -12,7 +12,7 @@ import { smsSender } from "~/services/sms/sender.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { rememberCompany } from "~/utils/remembered-companies.server";
-import { deleteSession, readSessionToken, sessionCookie } from "~/utils/session.server";
+import { deleteSession, readSessionToken, readSupportToken, signedInHeaders } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { sha256Hex } from "~/utils/tokens.server";
 
@@ -30,10 +30,8 @@ export async function signInToConsole({ request, context }: { request: Request; 
   });
   if (r instanceof Response) return r;
   // Rotate: a session the browser already held is ended, the new one replaces it.
-  const previous = await readSessionToken(request, env);
-  if (previous) await deleteSession(db, await sha256Hex(previous));
-  const headers = new Headers();
-  headers.append("Set-Cookie", await sessionCookie(env).serialize(r.token));
+  for (const previous of [await readSessionToken(request, env), await readSupportToken(request, env)]) if (previous) await deleteSession(db, await sha256Hex(previous));
+  const headers = await signedInHeaders(env, r.token);
   headers.append("Set-Cookie", await rememberCompany(request, r.payload.company.company_name, r.payload.company.company_id));
   if (input.language) headers.append("Set-Cookie", await languageCookie.serialize(input.language));
   return redirect(to, { headers });

@@ -44,6 +44,7 @@ const SCHEMA_NS: Record<string, string[]> = {
   "firmware-start": ["mobile", "devices"],
   flag: [],
   fleet: ["fleet"],
+  "support-access": ["supportAccess"],
   invoices: ["invoices"],
   mailer: ["mailer"],
   mobile: ["mobile"],

@@ -4,6 +4,7 @@
  */
 import { sql, type SQL } from "drizzle-orm";
 import { actingKey } from "./acting-key.server";
+import { supportActor } from "./request-scope.server";
 import { nowMs, schema, type Db } from "./db.server";
 import { insertWhen } from "./insert-when.server";
 
@@ -25,20 +26,51 @@ export type ActivityEntry = {
 };
 
 export function activityInsert(db: Db, e: ActivityEntry) {
-  return db.insert(schema.activityLogs).values(activityValues(e));
+  return db.insert(schema.activityLogs).values(activityRows(e));
 }
 
 /** The same entry, written only if `guard` holds when the statement runs (`insertWhen`): put it before the guarded change. */
 export function activityInsertWhen(db: Db, e: ActivityEntry, guard: SQL) {
-  return insertWhen(db, schema.activityLogs, { ...activityValues(e), createdAt: nowMs() }, guard);
+  return insertWhen(
+    db,
+    schema.activityLogs,
+    activityRows(e).map((row) => ({ ...row, createdAt: nowMs() })),
+    guard,
+  );
+}
+
+/**
+ * The entry's row, and in a support session (decision 0093) its copy for the grantee's log: "Support
+ * Action", by the same staff member, naming the customer and what was done.
+ */
+function activityRows(e: ActivityEntry) {
+  const row = activityValues(e);
+  const support = supportActor();
+  if (!support || support.granteeCompanyId === e.companyId) return [row];
+  const copy = activityValues({
+    companyId: support.granteeCompanyId,
+    name: "Support Action",
+    createdByUserId: e.createdByUserId,
+    summary: `${support.companyName}: ${e.name}${e.summary ? ` (${e.summary})` : ""}`,
+    details: { type: "support", companyId: e.companyId, activity: e.name },
+    at: e.at,
+  });
+  return [row, copy];
 }
 
 /**
  * The `activity_logs` row of an entry; the one mapping used by single inserts and the gateway's bulk insert.
- * A change made with an API key names the key in the details (`apiKey`), beside its creator as the person.
+ * A change made with an API key names the key in the details (`apiKey`), beside its creator as the person;
+ * one made in a support session names the support (`support`: grant, staff member, grantee).
  */
 export function activityValues(e: ActivityEntry, defaultOperation: NonNullable<ActivityEntry["operationType"]> = "Admin") {
   const key = actingKey();
+  const support = supportActor();
+  const details = {
+    ...e.details,
+    ...(key ? { apiKey: { id: key.id, name: key.name } } : {}),
+    ...(support ? { support: { grantId: support.grantId, by: support.staffName, for: support.granteeName } } : {}),
+  };
   return {
     companyId: e.companyId,
     activityTypeId: sql`(select id from activity_types where name = ${e.name})`,
@@ -48,7 +80,7 @@ export function activityValues(e: ActivityEntry, defaultOperation: NonNullable<A
     targetDeviceId: e.targetDeviceId ?? null,
     targetDeviceGroupId: e.targetDeviceGroupId ?? null,
     summary: e.summary ?? "",
-    detailsJson: JSON.stringify(key ? { ...e.details, apiKey: { id: key.id, name: key.name } } : (e.details ?? {})),
+    detailsJson: JSON.stringify(details),
     gpsLocation: e.gpsLocation ?? null,
     eventId: e.eventId ?? null,
     activityTimestamp: e.at ?? nowMs(),

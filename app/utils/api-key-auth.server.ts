@@ -77,6 +77,7 @@ export async function authFromApiKey(db: Db, token: string, now: number): Promis
       userAgent: "",
       installationId: null,
       lang: null,
+      supportGrantId: null,
     },
     user: {
       id: user.id,

@@ -5,10 +5,12 @@
  */
 import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import { eq, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import { getDb, nowMs, schema, type Db } from "./db.server";
 import { ServiceError } from "./errors.server";
 import { can, canReadActivity, MODULES, NO_PERMISSIONS, type Action, type CompanyType, type ModuleKey, type Permissions } from "./permissions";
-import { deleteSession, readSessionToken, sessionCookie, sessionIsOver, touchSession, type SessionRow } from "./session.server";
+import { deleteSession, readSessionToken, readSupportToken, sessionCookie, sessionIsOver, supportCookie, touchSession, type SessionRow } from "./session.server";
+import { noteSupportActor } from "./request-scope.server";
 import { sha256Hex } from "./tokens.server";
 
 export type AuthUser = Pick<
@@ -29,7 +31,12 @@ export type AuthCompany = {
 export type LockdownBanner = { mode: "lockdown" | "evacuation"; planName: string; startedBy: string; startedAt: number; endsAt: number | null };
 /** The API key a machine calls with (decision 0075): its rights are `permissions`, its creator is `user`. */
 export type ApiKeyActor = { id: number; name: string };
-export type Auth = { session: SessionRow; user: AuthUser; company: AuthCompany; permissions: Permissions; apiKey?: ApiKeyActor };
+export type Auth = { session: SessionRow; user: AuthUser; company: AuthCompany; permissions: Permissions; apiKey?: ApiKeyActor; support?: SupportSession };
+/**
+ * A support session (decision 0093): `user` is the grantee's staff member, `company` the customer that
+ * granted access, `permissions` those of the customer's admin who granted it (never more).
+ */
+export type SupportSession = { grantId: number; granteeCompany: { id: number; name: string; code: string }; grantedBy: string; reason: string; expiresAt: number };
 
 /** The signed-in company's zone, which comes with the session (decision 0042); UTC when the company has none. */
 export const companyZone = (auth: Auth): string => auth.company.zone ?? "UTC";
@@ -105,6 +112,7 @@ export async function authFromToken(db: Db, env: Env, token: string, now = nowMs
     await deleteSession(db, session.id);
     return null;
   }
+  if (session.supportGrantId != null) return supportAuth(db, session, user, now);
   await touchSession(db, session, now);
   return {
     session,
@@ -134,6 +142,79 @@ export async function authFromToken(db: Db, env: Env, token: string, now = nowMs
 }
 
 /**
+ * A support session's caller: the staff member (`staff`, already checked active) inside the company that
+ * granted access, with the granting admin's permissions, while the grant is in force, the grantor still
+ * active and the staff member still in the grantee company. Otherwise the session ends (null).
+ */
+async function supportAuth(db: Db, session: SessionRow, staff: typeof schema.users.$inferSelect, now: number): Promise<Auth | null> {
+  const { supportGrants: g, users: u, companies: c, roles: r } = schema;
+  const grantee = alias(c, "grantee");
+  const [row] = await db
+    .select({ grant: g, grantee: { id: grantee.id, name: grantee.name, code: grantee.code }, ...callerColumns(now) })
+    .from(g)
+    .innerJoin(grantee, eq(grantee.id, g.granteeCompanyId))
+    .leftJoin(u, eq(u.id, g.grantedByUserId))
+    .leftJoin(c, eq(c.id, u.companyId))
+    .leftJoin(r, eq(r.id, u.roleId))
+    .where(eq(g.id, session.supportGrantId!))
+    .limit(1);
+  const live =
+    row &&
+    row.grant.revokedAt == null &&
+    row.grant.startsAt <= now &&
+    row.grant.expiresAt > now &&
+    row.grant.granteeCompanyId === staff.companyId &&
+    row.user &&
+    row.company &&
+    row.company.id === row.grant.companyId &&
+    !row.user.isInactive &&
+    row.user.deletedAt == null &&
+    !row.company.isDeactive &&
+    row.company.deletedAt == null;
+  if (!live) {
+    await deleteSession(db, session.id);
+    return null;
+  }
+  await touchSession(db, session, now);
+  const { grant, company, user: grantor, role, modules, zone, lockdown } = row;
+  const staffName = staff.displayName || `${staff.firstName} ${staff.lastName}`.trim() || staff.email;
+  noteSupportActor({ grantId: grant.id, staffName, granteeCompanyId: row.grantee.id, granteeName: row.grantee.name, companyName: company!.name });
+  return {
+    session,
+    user: {
+      id: staff.id,
+      companyId: staff.companyId,
+      roleId: staff.roleId,
+      firstName: staff.firstName,
+      lastName: staff.lastName,
+      displayName: staff.displayName,
+      email: staff.email,
+      // Support never carries a super admin's or a sentinel's own powers into a customer's console.
+      isSuperAdmin: false,
+      isInactive: false,
+      isSentinel: false,
+    },
+    company: {
+      id: company!.id,
+      code: company!.code,
+      name: company!.name,
+      type: company!.type,
+      parentId: company!.parentId,
+      zone: zone ?? null,
+      lockdown: lockdown ? (JSON.parse(lockdown) as LockdownBanner) : null,
+    },
+    permissions: permissionsOf(role, JSON.parse(modules ?? "[]") as string[]),
+    support: {
+      grantId: grant.id,
+      granteeCompany: row.grantee,
+      grantedBy: grantor!.displayName || grantor!.email,
+      reason: grant.reason,
+      expiresAt: grant.expiresAt,
+    },
+  };
+}
+
+/**
  * The shell's loader and the page's loader run for the same request: resolve the session once. Remix hands
  * each loader its own copy of the Request, so the request's load context (one object per request, server.ts)
  * is the key. Only reads share it: an action (a POST) may change what the session resolves to (a password,
@@ -141,12 +222,21 @@ export async function authFromToken(db: Db, env: Env, token: string, now = nowMs
  */
 const perRequest = new WeakMap<AppLoadContext, Promise<Auth | null>>();
 
+/** A live support session (its own cookie, decision 0093) comes first; without one, the user's own session. */
+async function callerOf(request: Request, env: Env, db: Db): Promise<Auth | null> {
+  const support = await readSupportToken(request, env);
+  const asSupport = support ? await authFromToken(db, env, support) : null;
+  if (asSupport?.support) return asSupport;
+  const token = await readSessionToken(request, env);
+  return token ? authFromToken(db, env, token) : null;
+}
+
 export function getAuth(request: Request, context: AppLoadContext): Promise<Auth | null> {
   const read = request.method === "GET" || request.method === "HEAD";
   let auth = read ? perRequest.get(context) : undefined;
   if (!auth) {
     const env = context.cloudflare.env;
-    auth = readSessionToken(request, env).then((token) => (token ? authFromToken(getDb(context), env, token) : null));
+    auth = callerOf(request, env, getDb(context));
     if (read) perRequest.set(context, auth);
   }
   return auth;
@@ -163,9 +253,15 @@ export async function redirectToLogin(request: Request, context: AppLoadContext)
   if (url.pathname !== "/" || url.search) params.set("redirectTo", url.pathname + url.search);
   const query = params.toString();
   const to = query ? `/login?${query}` : "/login";
-  throw redirect(to, {
-    headers: { "Set-Cookie": await sessionCookie(context.cloudflare.env).serialize("", { maxAge: 0 }) },
-  });
+  throw redirect(to, { headers: await clearSessionCookies(context.cloudflare.env) });
+}
+
+/** Set-Cookie headers that clear the session and any support session (sign-out, session over). */
+export async function clearSessionCookies(env: Env): Promise<Headers> {
+  const headers = new Headers();
+  headers.append("Set-Cookie", await sessionCookie(env).serialize("", { maxAge: 0 }));
+  headers.append("Set-Cookie", await supportCookie(env).serialize("", { maxAge: 0 }));
+  return headers;
 }
 
 export async function requireAuth(request: Request, context: AppLoadContext): Promise<Auth> {

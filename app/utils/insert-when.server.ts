@@ -9,8 +9,15 @@ import { getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db } from "./db.server";
 
-/** One row of `table` (its missing columns null: give every column without a usable null), if `guard` holds. */
-export function insertWhen<T extends SQLiteTable>(db: Db, table: T, row: Record<string, unknown>, guard: SQL) {
-  const values = Object.keys(getTableColumns(table)).map((k) => sql`${row[k] ?? null}`);
-  return db.insert(table).select(sql`select ${sql.join(values, sql`, `)} where ${guard}`);
+/** Rows of `table` (their missing columns null: give every column without a usable null), if `guard` holds. */
+export function insertWhen<T extends SQLiteTable>(db: Db, table: T, rows: Record<string, unknown> | Record<string, unknown>[], guard: SQL) {
+  const columns = Object.keys(getTableColumns(table));
+  const selects = [rows].flat().map(
+    (row) =>
+      sql`select ${sql.join(
+        columns.map((k) => sql`${row[k] ?? null}`),
+        sql`, `,
+      )} where ${guard}`,
+  );
+  return db.insert(table).select(sql.join(selects, sql` union all `));
 }

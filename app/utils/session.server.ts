@@ -31,6 +31,24 @@ export function sessionCookie(env: Env) {
   });
 }
 
+/** A support session's token (decision 0093), beside the user's own session, which it leaves untouched. */
+export function supportCookie(env: Env) {
+  return createCookie("__support", { httpOnly: true, sameSite: "lax", path: "/", secure: isProduction(env) });
+}
+
+/** A new sign-in's cookies: its session, and no support session left from whoever used the browser before. */
+export async function signedInHeaders(env: Env, token: string): Promise<Headers> {
+  const headers = new Headers();
+  headers.append("Set-Cookie", await sessionCookie(env).serialize(token));
+  headers.append("Set-Cookie", await supportCookie(env).serialize("", { maxAge: 0 }));
+  return headers;
+}
+
+export async function readSupportToken(request: Request, env: Env): Promise<string | null> {
+  const value = await supportCookie(env).parse(request.headers.get("Cookie"));
+  return typeof value === "string" && value.length > 0 ? value : null;
+}
+
 export async function readSessionToken(request: Request, env: Env): Promise<string | null> {
   const value = await sessionCookie(env).parse(request.headers.get("Cookie"));
   return typeof value === "string" && value.length > 0 ? value : null;

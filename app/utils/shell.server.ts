@@ -22,6 +22,9 @@ export async function loadShell(request: Request, context: AppLoadContext) {
     },
     idle: { idleMs: idle, warningMs: warning },
     lockdown: auth.company.lockdown ?? null,
+    support: auth.support
+      ? { company: auth.company.name, grantee: auth.support.granteeCompany.name, grantedBy: auth.support.grantedBy, reason: auth.support.reason, expiresAt: auth.support.expiresAt }
+      : null,
   };
 }
 

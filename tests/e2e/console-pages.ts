@@ -38,6 +38,8 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
   { who: "acme", path: "/companyMailerSetting" },
   { who: "acme", path: "/apiKeys" },
   { who: "acme", path: "/addApiKey" },
+  { who: "acme", path: "/supportAccess" },
+  { who: "acme", path: "/addSupportAccess" },
   { who: "acme", path: "/webhooks" },
   { who: "acme", path: "/addWebhook" },
   { who: "acme", path: "/modifyWebhook", via: { list: "/webhooks", hrefPrefix: "/modifyWebhook?id=" } },

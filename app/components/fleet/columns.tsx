@@ -1,9 +1,11 @@
+import { Form } from "@remix-run/react";
 import type { ColumnDef } from "@tanstack/react-table";
 import type { TFunction } from "i18next";
 import type { ReactNode } from "react";
 import { BoardClock } from "~/components/devices/board-clock";
 import { dateColumn } from "~/components/data-table/date-column";
 import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
 import { LinkButton } from "~/components/ui/link-button";
 import { ZonedTime } from "~/components/ui/zoned-time";
 import type { FleetTrouble } from "~/schemas/fleet";
@@ -19,7 +21,7 @@ function countLink(value: number, to: string, label: string): ReactNode {
   );
 }
 
-const troubleColumn = (t: TFunction, id: FleetTrouble, value: (r: FleetCompanyRow) => number): ColumnDef<FleetCompanyRow> => ({
+const troubleColumn = (t: TFunction, id: FleetTrouble, value: (r: FleetCompanyRow) => number): ColumnDef<FleetCompanyListRow> => ({
   id,
   accessorFn: value,
   enableSorting: true,
@@ -29,8 +31,28 @@ const troubleColumn = (t: TFunction, id: FleetTrouble, value: (r: FleetCompanyRo
     countLink(value(row.original), `/fleetBoards?company=${row.original.id}&trouble=${id}`, t(`open.${id}`, { count: value(row.original), company: row.original.name })),
 });
 
+/** A fleet row with the support access its company granted the viewer, if any is in force (decision 0093). */
+export type FleetCompanyListRow = FleetCompanyRow & { supportGrant: { id: number; expiresAt: number } | null };
+
+/** Opens the customer's console as support while its grant lasts; without a grant, health only. */
+function SupportCell({ t, row, zone }: { t: TFunction; row: FleetCompanyListRow; zone: string }) {
+  if (!row.supportGrant) return <span className="text-muted-foreground">{t("support.none")}</span>;
+  return (
+    <Form method="post" action="/resources/support-session" className="grid justify-items-start gap-0.5">
+      <input type="hidden" name="intent" value="open" />
+      <input type="hidden" name="grant" value={row.supportGrant.id} />
+      <Button type="submit" size="sm" variant="outline" aria-label={t("support.openFor", { company: row.name })}>
+        {t("support.open")}
+      </Button>
+      <span className="text-xs text-muted-foreground">
+        {t("support.until")} <ZonedTime value={row.supportGrant.expiresAt} timeZone={zone} />
+      </span>
+    </Form>
+  );
+}
+
 /** Columns of /fleet; sortable ids match `FLEET_COMPANY_SORTS`. The name opens the company's boards. */
-export function fleetCompanyColumns(t: TFunction, o: { zone: string }): ColumnDef<FleetCompanyRow>[] {
+export function fleetCompanyColumns(t: TFunction, o: { zone: string }): ColumnDef<FleetCompanyListRow>[] {
   return [
     {
       id: "name",
@@ -63,7 +85,8 @@ export function fleetCompanyColumns(t: TFunction, o: { zone: string }): ColumnDe
     troubleColumn(t, "behind", (r) => r.behind),
     troubleColumn(t, "alarms", (r) => r.alarms),
     troubleColumn(t, "clock", (r) => r.clock),
-    dateColumn<FleetCompanyRow>({ id: "lastSync", header: t("col.lastSync"), value: (r) => r.lastSync, timeZone: o.zone, sortable: true }),
+    dateColumn<FleetCompanyListRow>({ id: "lastSync", header: t("col.lastSync"), value: (r) => r.lastSync, timeZone: o.zone, sortable: true }),
+    { id: "support", header: t("col.support"), cell: ({ row }) => <SupportCell t={t} row={row.original} zone={o.zone} /> },
   ];
 }
 

@@ -1,0 +1,106 @@
+/**
+ * Support access a customer grants (decision 0093): ACME's admin grants its reseller RSL1 access; RSL1's
+ * staff open ACME's console as support (a banner, ACME's people, the granting admin's permissions), what
+ * they change is logged in both companies; revoking or expiry ends it. Without a grant, RSL1 sees none of
+ * ACME's people.
+ */
+import { env } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { supportCookie } from "../../app/utils/session.server";
+import { api, auditsNamed, consoleWorker, db, login, ORIGIN, pageCookie, schema } from "./helpers";
+
+const ACME = 3;
+const RSL1 = 2;
+let acme: string;
+let reseller: string;
+let resellerPage: string;
+
+const page = (cookie: string, path: string, init: RequestInit = {}) =>
+  consoleWorker.fetch(`${ORIGIN}${path}`, { redirect: "manual", ...init, headers: { Cookie: cookie, Origin: ORIGIN, ...(init.headers ?? {}) } });
+
+/** Opens a support session from the fleet's button; returns the cookie header with both sessions, and the support token. */
+async function openSupport(grantId: number) {
+  const res = await page(resellerPage, "/resources/support-session", { method: "POST", body: new URLSearchParams({ intent: "open", grant: String(grantId) }) });
+  expect(res.status).toBe(302);
+  const set = res.headers.getSetCookie().find((c) => c.startsWith("__support="));
+  if (!set) return null;
+  const pair = set.split(";")[0];
+  const token = (await supportCookie(env as never).parse(pair)) as string;
+  return { cookie: `${resellerPage}; ${pair}`, token };
+}
+
+async function grant(body: Record<string, unknown>, token = acme) {
+  return api(token, "POST", "/api/admin/support/grantSupportAccess", body);
+}
+
+beforeAll(async () => {
+  acme = await login("acme");
+  reseller = await login("var");
+  resellerPage = await pageCookie("var");
+  const [company] = await db().select({ parentId: schema.companies.parentId }).from(schema.companies).where(eq(schema.companies.id, ACME));
+  expect(company.parentId).toBe(RSL1);
+});
+
+describe("support access", () => {
+  it("without a grant the reseller sees no customer's people, and cannot open a console", async () => {
+    expect((await api(reseller, "GET", "/api/admin/support/getReceivedSupportGrants")).body.payload).toEqual([]);
+    const users = await api(reseller, "GET", "/api/admin/user/getUsers?page=1&page_size=100");
+    expect(JSON.stringify(users.body)).not.toContain("admin@acme.example");
+    expect(await openSupport(999_999)).toBeNull();
+  });
+
+  it("grants only to a company above, for 1 to 72 hours, with a reason", async () => {
+    const bad = await grant({ grantee_company_id: 4, hours: 4, reason: "Not my reseller" });
+    expect(bad.status).toBe(400);
+    expect((await grant({ grantee_company_id: RSL1, hours: 0, reason: "x" })).status).toBe(400);
+    expect((await grant({ grantee_company_id: RSL1, hours: 4, reason: " " })).status).toBe(400);
+    expect((await grant({ grantee_company_id: RSL1, hours: 4, reason: "x" }, await login("auditor"))).status).toBe(403);
+  });
+
+  it("a grant opens the console as support: banner, the customer's people, audit on both sides; revoking ends it", async () => {
+    const g = await grant({ grantee_company_id: RSL1, hours: 4, reason: "Door 3 will not open" });
+    expect(g.status).toBe(200);
+    const id = g.body.payload.id as number;
+    const received = (await api(reseller, "GET", "/api/admin/support/getReceivedSupportGrants")).body.payload;
+    expect(received).toMatchObject([{ id, company_id: ACME, reason: "Door 3 will not open" }]);
+
+    const support = (await openSupport(id))!;
+    const home = await page(support.cookie, "/users");
+    const html = await home.text();
+    expect(home.status).toBe(200);
+    expect(html).toContain('data-testid="support-banner"');
+    expect(html).toContain("admin@acme.example");
+
+    // A change made as support: ACME's log names the support, RSL1's log has its copy.
+    const made = await api(support.token, "POST", "/api/admin/holidays/addCalendar", { name: `Support ${id}` });
+    expect(made.status).toBe(200);
+    const [mine] = await auditsNamed("Holiday Calendar Created", eq(schema.activityLogs.companyId, ACME)).then((r) => r.filter((x) => x.summary.includes(`Support ${id}`)));
+    expect(JSON.parse(mine.details).support).toMatchObject({ grantId: id, for: "Northwind Resellers" });
+    const copies = (await auditsNamed("Support Action", eq(schema.activityLogs.companyId, RSL1))).filter((x) => x.summary.includes(`Support ${id}`));
+    expect(copies).toHaveLength(1);
+    expect(copies[0].summary).toMatch(/^Acme Corporation: Holiday Calendar Created/);
+
+    // Support can neither grant more support nor act as a super admin.
+    expect((await grant({ grantee_company_id: RSL1, hours: 72, reason: "more" }, support.token)).status).toBe(403);
+
+    // ACME revokes: the support session is over; the staff member's own session is what answers now.
+    expect((await api(acme, "POST", "/api/admin/support/revokeSupportAccess", { id })).status).toBe(200);
+    const after = await page(support.cookie, "/users");
+    const text = await after.text();
+    expect(text).not.toContain('data-testid="support-banner"');
+    expect(text).not.toContain("admin@acme.example");
+    expect((await api(support.token, "GET", "/api/admin/user/getUsers?page=1&page_size=10")).status).toBe(401);
+    expect(await openSupport(id)).toBeNull();
+  });
+
+  it("a grant that expires ends its support session at the next request", async () => {
+    const id = (await grant({ grantee_company_id: RSL1, hours: 1, reason: "Short look" })).body.payload.id as number;
+    const support = (await openSupport(id))!;
+    expect(await (await page(support.cookie, "/")).text()).toContain('data-testid="support-banner"');
+    await db().update(schema.supportGrants).set({ expiresAt: 1 }).where(eq(schema.supportGrants.id, id));
+    expect(await (await page(support.cookie, "/")).text()).not.toContain('data-testid="support-banner"');
+    const ended = await api(acme, "GET", "/api/admin/support/getSupportGrants");
+    expect(ended.body.payload.find((r: { id: number }) => r.id === id).status).toBe("expired");
+  });
+});
