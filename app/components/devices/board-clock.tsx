@@ -16,7 +16,7 @@ export function BoardClock({ reading: r }: { reading: BoardClockReading }) {
     <span className="grid gap-0.5" data-testid="board-clock">
       {r.driftMs != null &&
         (flags.drifted ? (
-          <Badge variant="warning" className="w-fit">
+          <Badge variant="warning" className="w-fit whitespace-normal">
             {t(r.driftMs > 0 ? "clock.ahead" : "clock.behind", { seconds: Math.round(Math.abs(r.driftMs) / 1000) })}
           </Badge>
         ) : (
@@ -24,7 +24,7 @@ export function BoardClock({ reading: r }: { reading: BoardClockReading }) {
         ))}
       {r.tzdata != null &&
         (flags.staleZones ? (
-          <Badge variant="warning" className="w-fit">
+          <Badge variant="warning" className="w-fit whitespace-normal">
             {t("clock.zonesOld", { version: r.tzdata, core: r.coreTzdata })}
           </Badge>
         ) : (

@@ -60,13 +60,16 @@ export function fleetCompanyColumns(t: TFunction, o: { zone: string }): ColumnDe
       enableSorting: true,
       header: t("col.company"),
       meta: { className: "whitespace-normal min-w-40" },
+      // The company ID under the name: one column less, so the health columns fit beside it.
       cell: ({ row }) => (
-        <LinkButton variant="link" size="inline" to={`/fleetBoards?company=${row.original.id}`}>
-          {row.original.name}
-        </LinkButton>
+        <span className="grid gap-0.5">
+          <LinkButton variant="link" size="inline" to={`/fleetBoards?company=${row.original.id}`} className="w-fit">
+            {row.original.name}
+          </LinkButton>
+          <span className="text-xs text-muted-foreground">{row.original.code}</span>
+        </span>
       ),
     },
-    { id: "code", accessorKey: "code", enableSorting: true, header: t("col.code") },
     {
       id: "boards",
       accessorKey: "boards",
@@ -75,11 +78,22 @@ export function fleetCompanyColumns(t: TFunction, o: { zone: string }): ColumnDe
       meta: { className: "text-right" },
       cell: ({ row }) => t("onlineOf", { online: row.original.online, count: row.original.boards }),
     },
-    troubleColumn(t, "offline", (r) => r.offline),
     {
-      id: "offlineSince",
-      header: t("col.offlineSince"),
-      cell: ({ row }) => (row.original.offlineSince == null ? "" : <ZonedTime value={row.original.offlineSince} timeZone={o.zone} />),
+      ...troubleColumn(t, "offline", (r) => r.offline),
+      // The count, and since when the longest-offline board has been gone.
+      cell: ({ row }) => {
+        const r = row.original;
+        return (
+          <span className="grid justify-items-end gap-0.5">
+            {countLink(r.offline, `/fleetBoards?company=${r.id}&trouble=offline`, t("open.offline", { count: r.offline, company: r.name }))}
+            {r.offlineSince != null && (
+              <span className="text-xs text-muted-foreground">
+                {t("offlineSinceShort")} <ZonedTime value={r.offlineSince} timeZone={o.zone} />
+              </span>
+            )}
+          </span>
+        );
+      },
     },
     troubleColumn(t, "lowBattery", (r) => r.lowBattery),
     troubleColumn(t, "behind", (r) => r.behind),
@@ -135,7 +149,14 @@ export function fleetBoardColumns(t: TFunction, o: { zone: string }): ColumnDef<
       },
     },
     { id: "alarms", accessorKey: "alarms", enableSorting: true, header: t("col.alarms"), meta: { className: "text-right" } },
-    { id: "clock", accessorFn: (r) => r.driftMs, enableSorting: true, header: t("col.clock"), cell: ({ row }) => <BoardClock reading={row.original} /> },
+    {
+      id: "clock",
+      accessorFn: (r) => r.driftMs,
+      enableSorting: true,
+      header: t("col.clock"),
+      meta: { className: "whitespace-normal min-w-36" },
+      cell: ({ row }) => <BoardClock reading={row.original} />,
+    },
     { id: "gateway", header: t("col.gateway"), cell: ({ row }) => row.original.gateway ?? "" },
   ];
 }
