@@ -17,6 +17,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "device.low_battery",
   "device.online",
   "device.offline",
+  "device.clock_drift",
+  "device.zone_data_outdated",
   "firmware.installed",
   "firmware.failed",
   "user.created",

@@ -16225,7 +16225,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            payload: ("access.granted" | "access.denied" | "door.opened" | "door.closed" | "door.forced_open" | "door.held_open" | "device.low_battery" | "device.online" | "device.offline" | "firmware.installed" | "firmware.failed" | "user.created" | "user.changed" | "user.deactivated" | "user.deleted" | "key.assigned" | "key.changed" | "key.removed" | "alert.fired" | "lockdown.started" | "lockdown.ended")[];
+                            payload: ("access.granted" | "access.denied" | "door.opened" | "door.closed" | "door.forced_open" | "door.held_open" | "device.low_battery" | "device.online" | "device.offline" | "device.clock_drift" | "device.zone_data_outdated" | "firmware.installed" | "firmware.failed" | "user.created" | "user.changed" | "user.deactivated" | "user.deleted" | "key.assigned" | "key.changed" | "key.removed" | "alert.fired" | "lockdown.started" | "lockdown.ended")[];
                         };
                     };
                 };
@@ -16348,7 +16348,7 @@ export interface paths {
                                 id: number;
                                 url: string;
                                 description: string;
-                                event_types: ("access.granted" | "access.denied" | "door.opened" | "door.closed" | "door.forced_open" | "door.held_open" | "device.low_battery" | "device.online" | "device.offline" | "firmware.installed" | "firmware.failed" | "user.created" | "user.changed" | "user.deactivated" | "user.deleted" | "key.assigned" | "key.changed" | "key.removed" | "alert.fired" | "lockdown.started" | "lockdown.ended")[];
+                                event_types: ("access.granted" | "access.denied" | "door.opened" | "door.closed" | "door.forced_open" | "door.held_open" | "device.low_battery" | "device.online" | "device.offline" | "device.clock_drift" | "device.zone_data_outdated" | "firmware.installed" | "firmware.failed" | "user.created" | "user.changed" | "user.deactivated" | "user.deleted" | "key.assigned" | "key.changed" | "key.removed" | "alert.fired" | "lockdown.started" | "lockdown.ended")[];
                                 enabled: boolean;
                                 /** @description why the platform disabled it (failing for days); null when enabled or disabled by an admin */
                                 disabled_reason: string | null;
@@ -16457,7 +16457,7 @@ export interface paths {
                         url: string;
                         /** @default  */
                         description?: string;
-                        event_types: ("access.granted" | "access.denied" | "door.opened" | "door.closed" | "door.forced_open" | "door.held_open" | "device.low_battery" | "device.online" | "device.offline" | "firmware.installed" | "firmware.failed" | "user.created" | "user.changed" | "user.deactivated" | "user.deleted" | "key.assigned" | "key.changed" | "key.removed" | "alert.fired" | "lockdown.started" | "lockdown.ended")[];
+                        event_types: ("access.granted" | "access.denied" | "door.opened" | "door.closed" | "door.forced_open" | "door.held_open" | "device.low_battery" | "device.online" | "device.offline" | "device.clock_drift" | "device.zone_data_outdated" | "firmware.installed" | "firmware.failed" | "user.created" | "user.changed" | "user.deactivated" | "user.deleted" | "key.assigned" | "key.changed" | "key.removed" | "alert.fired" | "lockdown.started" | "lockdown.ended")[];
                         enabled?: boolean | null;
                     };
                 };
@@ -16597,7 +16597,7 @@ export interface paths {
                                 id: number;
                                 url: string;
                                 description: string;
-                                event_types: ("access.granted" | "access.denied" | "door.opened" | "door.closed" | "door.forced_open" | "door.held_open" | "device.low_battery" | "device.online" | "device.offline" | "firmware.installed" | "firmware.failed" | "user.created" | "user.changed" | "user.deactivated" | "user.deleted" | "key.assigned" | "key.changed" | "key.removed" | "alert.fired" | "lockdown.started" | "lockdown.ended")[];
+                                event_types: ("access.granted" | "access.denied" | "door.opened" | "door.closed" | "door.forced_open" | "door.held_open" | "device.low_battery" | "device.online" | "device.offline" | "device.clock_drift" | "device.zone_data_outdated" | "firmware.installed" | "firmware.failed" | "user.created" | "user.changed" | "user.deactivated" | "user.deleted" | "key.assigned" | "key.changed" | "key.removed" | "alert.fired" | "lockdown.started" | "lockdown.ended")[];
                                 enabled: boolean;
                                 /** @description why the platform disabled it (failing for days); null when enabled or disabled by an admin */
                                 disabled_reason: string | null;
@@ -16711,7 +16711,7 @@ export interface paths {
                         url: string;
                         /** @default  */
                         description?: string;
-                        event_types: ("access.granted" | "access.denied" | "door.opened" | "door.closed" | "door.forced_open" | "door.held_open" | "device.low_battery" | "device.online" | "device.offline" | "firmware.installed" | "firmware.failed" | "user.created" | "user.changed" | "user.deactivated" | "user.deleted" | "key.assigned" | "key.changed" | "key.removed" | "alert.fired" | "lockdown.started" | "lockdown.ended")[];
+                        event_types: ("access.granted" | "access.denied" | "door.opened" | "door.closed" | "door.forced_open" | "door.held_open" | "device.low_battery" | "device.online" | "device.offline" | "device.clock_drift" | "device.zone_data_outdated" | "firmware.installed" | "firmware.failed" | "user.created" | "user.changed" | "user.deactivated" | "user.deleted" | "key.assigned" | "key.changed" | "key.removed" | "alert.fired" | "lockdown.started" | "lockdown.ended")[];
                         enabled?: boolean | null;
                     };
                 };
@@ -17084,7 +17084,7 @@ export interface paths {
                                     /** @description the webhook-id */
                                     event_id: string;
                                     /** @enum {string} */
-                                    type: "access.granted" | "access.denied" | "door.opened" | "door.closed" | "door.forced_open" | "door.held_open" | "device.low_battery" | "device.online" | "device.offline" | "firmware.installed" | "firmware.failed" | "user.created" | "user.changed" | "user.deactivated" | "user.deleted" | "key.assigned" | "key.changed" | "key.removed" | "alert.fired" | "lockdown.started" | "lockdown.ended";
+                                    type: "access.granted" | "access.denied" | "door.opened" | "door.closed" | "door.forced_open" | "door.held_open" | "device.low_battery" | "device.online" | "device.offline" | "device.clock_drift" | "device.zone_data_outdated" | "firmware.installed" | "firmware.failed" | "user.created" | "user.changed" | "user.deactivated" | "user.deleted" | "key.assigned" | "key.changed" | "key.removed" | "alert.fired" | "lockdown.started" | "lockdown.ended";
                                     occurred_at: number;
                                     /**
                                      * @description pending (waiting or retrying), delivered, or dead after the last retry
@@ -24323,6 +24323,62 @@ export interface components {
                     id: number;
                 };
                 summary: string;
+            };
+        };
+        /** @description The body of a `device.clock_drift` webhook delivery (envelope version 1). */
+        "WebhookEvent_device.clock_drift": {
+            /**
+             * @description the envelope's version
+             * @enum {number}
+             */
+            version: 1;
+            /** @enum {string} */
+            type: "device.clock_drift";
+            /** @description the event's id, also the webhook-id header: the same on every retry and replay, so receivers de-duplicate by it */
+            id: string;
+            /** @description when it happened, ISO 8601 UTC */
+            occurred_at: string;
+            company: {
+                id: number;
+            };
+            /** @description the board's clock was found more than 30 s off its gateway's (sent when the flag is raised, not while it stays) */
+            data: {
+                /** @description the door (device) */
+                device: {
+                    id: number;
+                };
+                summary: string;
+                /** @description the board's clock minus its gateway's; beyond 30,000 either way it is flagged */
+                drift_ms: number | null;
+            };
+        };
+        /** @description The body of a `device.zone_data_outdated` webhook delivery (envelope version 1). */
+        "WebhookEvent_device.zone_data_outdated": {
+            /**
+             * @description the envelope's version
+             * @enum {number}
+             */
+            version: 1;
+            /** @enum {string} */
+            type: "device.zone_data_outdated";
+            /** @description the event's id, also the webhook-id header: the same on every retry and replay, so receivers de-duplicate by it */
+            id: string;
+            /** @description when it happened, ISO 8601 UTC */
+            occurred_at: string;
+            company: {
+                id: number;
+            };
+            /** @description the board decides with time-zone data older than the core's: around a changed DST rule it opens at the wrong hour */
+            data: {
+                /** @description the door (device) */
+                device: {
+                    id: number;
+                };
+                summary: string;
+                /** @description the tz database version the board decides with */
+                tzdata: string | null;
+                /** @description the core's */
+                core_tzdata: string | null;
             };
         };
         /** @description The body of a `firmware.installed` webhook delivery (envelope version 1). */

@@ -374,6 +374,40 @@ describe("delivery", () => {
     expect(got).toHaveLength(2);
   });
 
+  it("sends a board's clock flags as device.clock_drift and device.zone_data_outdated, once per flag raised", async () => {
+    const { secret } = await addEndpoint("clock", ["device.clock_drift", "device.zone_data_outdated"]);
+    const t0 = workerNow();
+    const reading = (n: number, driftMs: number, tzdata: string) => ({
+      id: `4/gw/clk.${t0}.${n}`,
+      deviceId: "4",
+      type: "board.clock",
+      at: t0 + n,
+      gatewayId: "gw-webhooks",
+      data: { driftMs, tzdata, coreTzdata: "2025b" },
+    });
+    // Raised, then reported again while it stays raised: one event each.
+    for (const events of [[reading(1, 41_000, "2019c")], [reading(2, 48_000, "2019c")]]) {
+      const r = await consoleWorker.fetch(`${ORIGIN}/api/gateway/events`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${env.GATEWAY_SECRET}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ v: 1, gatewayId: "gw-webhooks", events }),
+      });
+      expect(((await r.json()) as { rejected: unknown[] }).rejected).toEqual([]);
+    }
+    await wake();
+    const got = await receivedAtLeast("clock", 2);
+    const bodies = got.map((m) => {
+      verify(secret, m);
+      const b = JSON.parse(m.body);
+      return ENVELOPES[b.type as "device.clock_drift"].parse(b);
+    });
+    expect(bodies.map((b) => [b.type, b.data]).sort()).toEqual([
+      ["device.clock_drift", { device: { id: 4 }, summary: expect.stringMatching(/ clock is 41 s ahead$/), drift_ms: 41_000 }],
+      ["device.zone_data_outdated", { device: { id: 4 }, summary: expect.stringMatching(/ older than 2025b$/), tzdata: "2019c", core_tzdata: "2025b" }],
+    ]);
+    expect(got).toHaveLength(2);
+  });
+
   it("sends a board's presence changes as device.online and device.offline; a reconnect within a batch and a batch sent again send nothing", async () => {
     const { id, secret } = await addEndpoint("presence", ["device.online", "device.offline"]);
     const t0 = workerNow();

@@ -57,6 +57,12 @@ export const EVENT_DATA = {
   "device.low_battery": door.extend({ percent: z.number().nullable() }),
   "device.online": door.describe("the board connected to a gateway (it was offline on every gateway)"),
   "device.offline": door.describe("the board is connected to no gateway: it disconnected, or its gateway restarted without it"),
+  "device.clock_drift": door
+    .extend({ drift_ms: z.number().nullable().describe("the board's clock minus its gateway's; beyond 30,000 either way it is flagged") })
+    .describe("the board's clock was found more than 30 s off its gateway's (sent when the flag is raised, not while it stays)"),
+  "device.zone_data_outdated": door
+    .extend({ tzdata: z.string().nullable().describe("the tz database version the board decides with"), core_tzdata: z.string().nullable().describe("the core's") })
+    .describe("the board decides with time-zone data older than the core's: around a changed DST rule it opens at the wrong hour"),
   "firmware.installed": firmware,
   "firmware.failed": firmware,
   "user.created": userChange,

@@ -87,6 +87,8 @@ const FROM_ACTIVITY: Record<string, (x: ActivityRow, d: Record<string, unknown>)
   "Low Battery": (x, d) => ({ type: "device.low_battery", data: { ...door(x), percent: num(d.percent) } }),
   "Device Online": (x) => ({ type: "device.online", data: door(x) }),
   "Device Offline": (x) => ({ type: "device.offline", data: door(x) }),
+  "Device Clock Drift": (x, d) => ({ type: "device.clock_drift", data: { ...door(x), drift_ms: num(d.driftMs) } }),
+  "Device Zone Data Outdated": (x, d) => ({ type: "device.zone_data_outdated", data: { ...door(x), tzdata: str(d.tzdata), core_tzdata: str(d.coreTzdata) } }),
   "Firmware Installed": (x, d) => ({ type: "firmware.installed", data: firmware(x, d) }),
   "Firmware Failed": (x, d) => ({ type: "firmware.failed", data: firmware(x, d) }),
   "User Created": (x) => (x.targetUserId === null ? null : { type: "user.created", data: userChange(x) }),
