@@ -144,7 +144,7 @@ export async function receivedSupportGrants(db: Db, auth: Auth, now: number, com
  * Opens a support session under a grant in force to the caller's company: a console session of the
  * caller's own that ends with the grant. Audited in both companies' logs.
  */
-export async function openSupportSession(db: Db, auth: Auth, grantId: number, request: Request, now: number): Promise<{ token: string; expiresAt: number; companyName: string }> {
+export async function openSupportSession(db: Db, auth: Auth, grantId: number, request: Request, now: number): Promise<{ token: string; expiresAt: number }> {
   assertPlatformCaller(auth, FLEET_MODULES);
   if (auth.support || auth.apiKey) forbidden();
   if (!Number.isInteger(grantId) || grantId <= 0) notFound(SUPPORT_MSG.notFound);
@@ -176,7 +176,7 @@ export async function openSupportSession(db: Db, auth: Auth, grantId: number, re
       at: now,
     }),
   ]);
-  return { token: session.token, expiresAt: grant.expiresAt, companyName: grant.company };
+  return { token: session.token, expiresAt: grant.expiresAt };
 }
 
 /** Ends the caller's support session (the staff member's own session stays). */

@@ -88,6 +88,19 @@ export function callerColumns(now: number) {
   };
 }
 
+/** The caller's company as `Auth` carries it, from a row of `callerColumns`. */
+function callerCompany(company: typeof schema.companies.$inferSelect, zone: string | null, lockdown: string | null): AuthCompany {
+  return {
+    id: company.id,
+    code: company.code,
+    name: company.name,
+    type: company.type,
+    parentId: company.parentId,
+    zone: zone ?? null,
+    lockdown: lockdown ? (JSON.parse(lockdown) as LockdownBanner) : null,
+  };
+}
+
 /**
  * Resolves a session token to its caller; null when the session is gone or the user may no longer sign in.
  * One query: the session with its user, company, role, the role's modules and the company's default zone,
@@ -128,15 +141,7 @@ export async function authFromToken(db: Db, env: Env, token: string, now = nowMs
       isInactive: user.isInactive,
       isSentinel: user.isSentinel,
     },
-    company: {
-      id: company.id,
-      code: company.code,
-      name: company.name,
-      type: company.type,
-      parentId: company.parentId,
-      zone: zone ?? null,
-      lockdown: lockdown ? (JSON.parse(lockdown) as LockdownBanner) : null,
-    },
+    company: callerCompany(company, zone, lockdown),
     permissions: permissionsOf(role, JSON.parse(modules ?? "[]") as string[]),
   };
 }
@@ -194,15 +199,7 @@ async function supportAuth(db: Db, session: SessionRow, staff: typeof schema.use
       isInactive: false,
       isSentinel: false,
     },
-    company: {
-      id: company!.id,
-      code: company!.code,
-      name: company!.name,
-      type: company!.type,
-      parentId: company!.parentId,
-      zone: zone ?? null,
-      lockdown: lockdown ? (JSON.parse(lockdown) as LockdownBanner) : null,
-    },
+    company: callerCompany(company!, zone, lockdown),
     permissions: permissionsOf(role, JSON.parse(modules ?? "[]") as string[]),
     support: {
       grantId: grant.id,

@@ -103,4 +103,30 @@ describe("support access", () => {
     const ended = await api(acme, "GET", "/api/admin/support/getSupportGrants");
     expect(ended.body.payload.find((r: { id: number }) => r.id === id).status).toBe("expired");
   });
+
+  it("signing out of a support session ends the staff member's own session too; a new sign-in clears a left-over support cookie", async () => {
+    const id = (await grant({ grantee_company_id: RSL1, hours: 1, reason: "Sign-out check" })).body.payload.id as number;
+    const own = await pageCookie("var");
+    const opened = await page(own, "/resources/support-session", { method: "POST", body: new URLSearchParams({ intent: "open", grant: String(id) }) });
+    const support = opened.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("__support="))!
+      .split(";")[0];
+    const out = await page(`${own}; ${support}`, "/logout", { method: "POST" });
+    expect(out.status).toBe(302);
+    expect(out.headers.getSetCookie().some((c) => c.startsWith("__support=;"))).toBe(true);
+    const left = await db().select({ id: schema.sessions.id }).from(schema.sessions).where(eq(schema.sessions.supportGrantId, id));
+    expect(left).toEqual([]);
+    // The own session is gone as well: its cookie alone signs no one in.
+    expect((await page(own, "/users")).status).toBe(302);
+
+    const signIn = await consoleWorker.fetch(`${ORIGIN}/login`, {
+      method: "POST",
+      body: new URLSearchParams({ companyId: "RSL1", userName: "var@reseller.example", password: "Var#Demo2026" }),
+      headers: { Origin: ORIGIN, Cookie: support },
+      redirect: "manual",
+    });
+    expect(signIn.status).toBe(302);
+    expect(signIn.headers.getSetCookie().some((c) => c.startsWith("__support=;"))).toBe(true);
+  });
 });
