@@ -8,6 +8,7 @@ import { flushDigests } from "./app/services/alert-engine.server";
 import { core } from "./app/core.server";
 import { settleExpired } from "./app/services/device-commands.server";
 import { endExpiredLockdowns } from "./app/services/lockdown.server";
+import { checkRollouts } from "./app/services/firmware-rollouts.server";
 import { pruneFeed } from "./app/services/gateway-feed.server";
 import { drainOutbox } from "./app/services/mail/outbox.server";
 import { drainTexts } from "./app/services/sms/text-outbox.server";
@@ -63,6 +64,7 @@ export const background = {
     task("sign-in leftovers", purgeSignInLeftovers(db, now));
     task("expired remote commands", settleExpired(db, now));
     task("expired lockdowns", endExpiredLockdowns(db, now));
+    task("firmware rollouts", checkRollouts(db, now, { openWaves: true }));
     // The sweep sends what is due at the cron's own instant (never earlier than now). A local runner can
     // fire the cron at a later instant (Miniflare's /cdn-cgi/handler/scheduled?time=, end-to-end consoles
     // only), so a test sees the back-off's later retries without waiting for them; the tasks above delete

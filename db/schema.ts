@@ -1014,8 +1014,42 @@ export const firmwareProgress = sqliteTable(
     state: text("state", { enum: ["offered", "downloading", "verified", "installed", "failed"] }).notNull(),
     detail: text("detail").notNull().default(""),
     updatedAt: updatedAt(),
+    /** The first failed install of this release on the board (gateway clock); kept through retries. */
+    failedAt: integer("failed_at"),
+    /** When the board reported the install (gateway clock): healthy once it is back online after it. */
+    installedAt: integer("installed_at"),
   },
   (t) => [primaryKey({ columns: [t.deviceId, t.releaseId] }), index("firmware_progress_release_idx").on(t.releaseId)],
+);
+
+/** A staged rollout of one release to its device type's boards, wave by wave (migration 0053, decision 0094). */
+export const firmwareRollouts = sqliteTable(
+  "firmware_rollouts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    releaseId: integer("release_id").notNull(),
+    deviceTypeId: integer("device_type_id").notNull(),
+    previousReleaseId: integer("previous_release_id"),
+    /** Cumulative percentages of the type's boards, ascending, ending at 100; the first is the canary wave. */
+    waves: text("waves", { mode: "json" }).$type<number[]>().notNull(),
+    /** Device ids chosen for the canary wave. */
+    canary: text("canary", { mode: "json" }).$type<number[]>().notNull().default([]),
+    soakMinutes: integer("soak_minutes").notNull(),
+    onlineMinutes: integer("online_minutes").notNull(),
+    failPercent: integer("fail_percent"),
+    failCount: integer("fail_count"),
+    state: text("state", { enum: ["running", "paused", "aborted", "completed"] }).notNull(),
+    wave: integer("wave").notNull().default(0),
+    waveStartedAt: integer("wave_started_at").notNull(),
+    countedFrom: integer("counted_from").notNull(),
+    pausedReason: text("paused_reason").notNull().default(""),
+    companyId: integer("company_id").notNull(),
+    createdByUserId: integer("created_by_user_id").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    endedAt: integer("ended_at"),
+  },
+  (t) => [index("firmware_rollouts_release_idx").on(t.releaseId)],
 );
 
 export const invoices = sqliteTable(

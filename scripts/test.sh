@@ -182,6 +182,9 @@ join_beside
 # The gateway's durability test again, with the built console Worker and its D1 as the receiving end.
 beside "gateway durability against the console Worker" env WORKER_END=tests/gateway/real-worker-end.mjs LOG_LEVEL=error \
   node --test --test-timeout=570000 gateway/test/durability.test.js
+# A staged firmware rollout across the console, the gateway and 200 simulated boards (decision 0094).
+beside "firmware rollout: 200 boards, a failing wave pauses it" env LOG_LEVEL=error \
+  node --test --test-timeout=300000 tests/gateway/firmware-rollout.test.mjs
 # The console and the doors never disagree: random admin changes (seeded; DIFF_SEED and DIFF_OPS
 # reproduce a run), a gateway replica following the real feed, decisions compared after each sync.
 beside "door path: console vs gateway decisions (2,000 random changes)" env DIFF_OPS=2000 \

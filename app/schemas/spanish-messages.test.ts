@@ -45,6 +45,7 @@ const SCHEMA_NS: Record<string, string[]> = {
   flag: [],
   fleet: ["fleet"],
   "support-access": ["supportAccess"],
+  "firmware-rollouts": ["ota"],
   invoices: ["invoices"],
   mailer: ["mailer"],
   mobile: ["mobile"],

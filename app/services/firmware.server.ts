@@ -4,12 +4,14 @@
  * image), so the guard is the `company` module rather than a tenant filter. Every change writes its
  * audit row in the same D1 batch; the database adds the feed row gateways follow (decision 0030).
  */
-import { and, asc, desc, eq, isNull, ne } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, ne, type SQL } from "drizzle-orm";
+import { ROLLOUT_MSG } from "~/schemas/firmware-rollouts";
 import type { AddOtaInput } from "~/schemas/firmware";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { countWhere, schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
+import { openRolloutOf } from "./firmware-rollouts.server";
 
 const f = schema.firmwareReleases;
 
@@ -112,21 +114,41 @@ async function liveRelease(db: Db, id: number) {
   return row ?? notFound("Firmware not found");
 }
 
+/**
+ * The statements that make release `id` the active one of its device type (null: releases without one);
+ * with `guard`, only while it holds when they run (a rollout completing, decision 0094).
+ */
+export function activationStatements(db: Db, deviceTypeId: number | null, id: number, guard?: SQL) {
+  const sameType = deviceTypeId == null ? isNull(f.deviceTypeId) : eq(f.deviceTypeId, deviceTypeId);
+  return [
+    db
+      .update(f)
+      .set({ isActive: false })
+      .where(and(sameType, eq(f.isActive, true), ne(f.id, id), guard)),
+    db
+      .update(f)
+      .set({ isActive: true })
+      .where(and(eq(f.id, id), guard)),
+  ] as const;
+}
+
+/** A rollout of the type decides what its boards get until it ends: the active release stays as it is meanwhile. */
+async function refuseWhileRolling(db: Db, deviceTypeId: number | null) {
+  if (await openRolloutOf(db, deviceTypeId)) throw new ServiceError(409, ROLLOUT_MSG.open);
+}
+
 /** Makes one release the active one of its device type; the others of that type stop being offered. */
 export async function activateRelease(db: Db, auth: Auth, id: number, now: number) {
   assertCan(auth, "company", "modify");
   const release = await liveRelease(db, id);
+  await refuseWhileRolling(db, release.deviceTypeId);
   const sameType = release.deviceTypeId == null ? isNull(f.deviceTypeId) : eq(f.deviceTypeId, release.deviceTypeId);
   const others = await db
     .select({ id: f.id })
     .from(f)
     .where(and(sameType, eq(f.isActive, true), ne(f.id, id)));
   await db.batch([
-    db
-      .update(f)
-      .set({ isActive: false })
-      .where(and(sameType, eq(f.isActive, true), ne(f.id, id))),
-    db.update(f).set({ isActive: true }).where(eq(f.id, id)),
+    ...activationStatements(db, release.deviceTypeId, id),
     activityInsert(db, {
       companyId: auth.company.id,
       name: "Firmware Activated",
@@ -142,6 +164,7 @@ export async function activateRelease(db: Db, auth: Auth, id: number, now: numbe
 export async function deleteRelease(db: Db, bucket: R2Bucket, auth: Auth, id: number, now: number) {
   assertCan(auth, "company", "delete");
   const release = await liveRelease(db, id);
+  await refuseWhileRolling(db, release.deviceTypeId);
   await db.batch([
     db.update(f).set({ deletedAt: now, isActive: false }).where(eq(f.id, id)),
     activityInsert(db, {

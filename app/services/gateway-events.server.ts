@@ -24,6 +24,7 @@ import { isPresence, presenceStatements } from "./board-presence.server";
 import { clockStatements, isBoardClock } from "./board-clock.server";
 import { alarmEntries, alarmStatements, type AlarmEvent } from "./door-alarm-events.server";
 import { companyAt, devicesReportedBy, NOT_SERVED } from "./gateway-cells.server";
+import { checkRollouts } from "./firmware-rollouts.server";
 
 export const MAX_EVENTS = 1000;
 
@@ -227,6 +228,9 @@ export async function ingestEvents(env: CompanyLogEnv, db: Db, rawEvents: unknow
       await ingestActivity(env, db, alarmEntries(readBack as never, alarms.ids, name), "Device", now);
     }
   }
+  // A result may pause a staged rollout at once (decision 0094); opening waves is the cron's.
+  const results = [...new Set(events.filter((e) => e.type === "firmware.result").map((e) => Number(e.data.releaseId)))].filter((id) => Number.isSafeInteger(id) && id > 0);
+  if (results.length > 0) await checkRollouts(db, now, { releaseIds: results, openWaves: false });
   // Presence entries are stored state, not rows: counted as accepted, never as duplicates.
   return { accepted: (presence?.applied ?? 0) + (clocks?.applied ?? 0) + inserted, duplicates: duplicates + rows.length - inserted, rejected };
 }
@@ -251,7 +255,8 @@ function doorStateOf(e: GatewayEvent): "open" | "closed" | null {
   return e.type === "sensor" && typeof d.value === "boolean" ? (d.value ? "open" : "closed") : null;
 }
 
-type Progress = { deviceId: number; companyId: number; releaseId: number; done: number; total: number; state: "downloading" | "installed" | "failed"; detail: string };
+/** `at`: when the gateway timed the install's result (a rollout's health reads it, decision 0094). */
+type Progress = { deviceId: number; companyId: number; releaseId: number; done: number; total: number; state: "downloading" | "installed" | "failed"; detail: string; at?: number };
 
 /** The latest device facts in a batch, written with statements that are harmless to repeat. */
 class DeviceState {
@@ -305,6 +310,7 @@ class DeviceState {
         total: prev?.total ?? 0,
         state: ok ? "installed" : "failed",
         detail: typeof d.error === "string" ? d.error.slice(0, 200) : "",
+        at: e.at,
       });
       if (ok) this.installed.set(id, releaseId);
     }
@@ -343,6 +349,9 @@ class DeviceState {
       // A finished install is final; a later progress report (a re-sent batch) does not undo it.
       const total = x.total ? x.total : sql`${p.blocksTotal}`;
       const done = x.state === "downloading" ? x.done : sql`${p.blocksTotal}`;
+      // The first failure stays (a retry does not hide it from the rollout); an install is timed anew.
+      const timing = x.state === "failed" ? { failedAt: x.at } : x.state === "installed" ? { installedAt: x.at } : {};
+      const timingSet = x.state === "failed" ? { failedAt: sql`coalesce(${p.failedAt}, ${x.at ?? null})` } : timing;
       out.push(
         db
           .insert(p)
@@ -355,10 +364,11 @@ class DeviceState {
             state: x.state,
             detail: x.detail,
             updatedAt: now,
+            ...timing,
           })
           .onConflictDoUpdate({
             target: [p.deviceId, p.releaseId],
-            set: { blocksDone: done, blocksTotal: total, state: x.state, detail: x.detail, updatedAt: now },
+            set: { blocksDone: done, blocksTotal: total, state: x.state, detail: x.detail, updatedAt: now, ...timingSet },
             setWhere: x.state === "downloading" ? sql`${p.state} != 'installed'` : undefined,
           }),
       );

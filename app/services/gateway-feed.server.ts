@@ -339,9 +339,23 @@ async function scheduleChanges(db: Db, ref: Ref, ids: number[]): Promise<FeedCha
   return out;
 }
 
+/** An open rollout as gateways decide by it (gateway/src/firmware/rollout-plan.js); null when there is none. */
+function rolloutPlan(x: typeof schema.firmwareRollouts.$inferSelect | undefined) {
+  if (!x || (x.state !== "running" && x.state !== "paused")) return null;
+  return { id: String(x.id), state: x.state, wave: x.wave, waves: x.waves, canary: x.canary.map(String) };
+}
+
 async function firmwareChanges(db: Db, ref: Ref, ids: number[]): Promise<FeedChange[]> {
   const f = schema.firmwareReleases;
   const rows = await inChunks(ids, (part) => db.select().from(f).where(inArray(f.id, part)));
+  const fr = schema.firmwareRollouts;
+  const rollouts = await inChunks(ids, (part) =>
+    db
+      .select()
+      .from(fr)
+      .where(and(inArray(fr.releaseId, part), inArray(fr.state, ["running", "paused"]))),
+  );
+  const rolloutOf = new Map(rollouts.map((x) => [x.releaseId, x]));
   const out: FeedChange[] = [];
   const found = new Set(rows.map((r) => r.id));
   for (const id of ids) if (!found.has(id)) out.push(tombstone("firmware", id));
@@ -362,6 +376,7 @@ async function firmwareChanges(db: Db, ref: Ref, ids: number[]): Promise<FeedCha
         size: r.size,
         sha256: r.sha256,
         active: r.isActive,
+        rollout: rolloutPlan(rolloutOf.get(r.id)),
       },
     });
   }

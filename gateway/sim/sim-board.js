@@ -364,6 +364,7 @@ export class SimBoard extends EventEmitter {
       const idle = setInterval(() => {
         if (Date.now() - lastRequestAt > idleMs) request().catch(() => {})
       }, idleMs / 2)
+      idle.unref() // a download cut short by close() must not keep the process alive
       const cleanup = () => {
         this.off('block', onBlock)
         clearInterval(idle)

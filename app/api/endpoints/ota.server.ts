@@ -1,12 +1,13 @@
 /**
  * Firmware (OTA) calls of the part 2 spec: POST /ota/addota (multipart), /ota/getallota,
  * /ota/deleteota, /ota/activeota, and GET /ota/download, the link each record's `zip_files` holds.
- * All need the `company` module (403 otherwise).
+ * All need the `company` module (403 otherwise). Staged rollouts: ./firmware-rollouts.server.ts.
  */
 import { z } from "zod";
 import { addOtaSchema, otaIdSchema } from "~/schemas/firmware";
 import { activateRelease, createRelease, deleteRelease, listReleases, releaseDownload, type ReleaseRow } from "~/services/firmware.server";
 import { endpoint } from "../define.server";
+import { rolloutEndpoints } from "./firmware-rollouts.server";
 
 const otaRecord = z.object({
   id: z.number(),
@@ -118,4 +119,5 @@ export const otaEndpoints = [
       return { message: "OTA activated successfully" };
     },
   }),
+  ...rolloutEndpoints,
 ];

@@ -128,6 +128,20 @@ describe("summaries stored as English text", () => {
       "Apertura programada iniciada en West Door: primera persona dentro",
     ],
     ["Firmware Installed", `Firmware installed on ${door}`, "Firmware installed on West Door", "Firmware instalado en West Door"],
+    [
+      "Firmware Rollout Paused",
+      `Firmware ${version} rollout paused: ${10} of ${20} boards failed in wave ${1}`,
+      "Firmware 1.2 rollout paused: 10 of 20 boards failed in wave 1",
+      "Despliegue del firmware 1.2 pausado: 10 de 20 placas fallaron en la oleada 1",
+    ],
+    ["Firmware Rollout Paused", `Firmware ${version} rollout paused`, "Firmware 1.2 rollout paused", "Despliegue del firmware 1.2 pausado"],
+    [
+      "Firmware Rollout Wave Opened",
+      `Firmware ${version} rollout: wave ${2} of ${3} opened`,
+      "Firmware 1.2 rollout: wave 2 of 3 opened",
+      "Despliegue del firmware 1.2: oleada 2 de 3 abierta",
+    ],
+    ["Firmware Rollout Completed", `Firmware ${version} rollout completed`, "Firmware 1.2 rollout completed", "Despliegue del firmware 1.2 completado"],
     ["Firmware Progress", `Firmware ${version} download at ${40}% on ${door}`, "Firmware 1.2 download at 40% on West Door", "Descarga del firmware 1.2 al 40 % en West Door"],
     ["Phone Biometric Registered", `${user} registered the phone's biometric`, "Ana registered the phone's biometric", "Ana registró la biometría del teléfono"],
   ];

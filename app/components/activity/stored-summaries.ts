@@ -19,6 +19,13 @@ const STORED: [RegExp, string, RegExp][] = [
   [/^Firmware (?<version>.+) made active$/s, "firmwareActive", /^(?:Firmware Activated)$/],
   [/^Firmware (?<version>.+) removed$/s, "firmwareRemoved", /^(?:Firmware Removed)$/],
   [/^Firmware (?<version>.+) update started for (?<door>.+)$/s, "firmwareStarted", /^(?:Firmware Update Started)$/], // services/firmware-start.server.ts
+  [/^Firmware (?<version>.+) rollout started$/s, "rolloutStarted", /^(?:Firmware Rollout Started)$/], // services/firmware-rollouts.server.ts
+  [/^Firmware (?<version>.+) rollout: wave (?<wave>\d+) of (?<total>\d+) opened$/s, "rolloutWaveOpened", /^(?:Firmware Rollout Wave Opened)$/],
+  [/^Firmware (?<version>.+) rollout paused: (?<failed>\d+) of (?<boards>\d+) boards failed in wave (?<wave>\d+)$/s, "rolloutAutoPaused", /^(?:Firmware Rollout Paused)$/],
+  [/^Firmware (?<version>.+) rollout paused$/s, "rolloutPaused", /^(?:Firmware Rollout Paused)$/],
+  [/^Firmware (?<version>.+) rollout resumed$/s, "rolloutResumed", /^(?:Firmware Rollout Resumed)$/],
+  [/^Firmware (?<version>.+) rollout aborted$/s, "rolloutAborted", /^(?:Firmware Rollout Aborted)$/],
+  [/^Firmware (?<version>.+) rollout completed$/s, "rolloutCompleted", /^(?:Firmware Rollout Completed)$/],
   [/^Sensor (?<n>\d+) open at (?<door>.+)$/s, "sensorOpen", /^(?:Sensor \d+ Open)$/], // services/gateway-events.server.ts
   [/^Sensor (?<n>\d+) closed at (?<door>.+)$/s, "sensorClosed", /^(?:Sensor \d+ Closed)$/],
   [/^Battery at (?<percent>\d+)% on (?<door>.+)$/s, "battery", /^(?:Low Battery|Battery Good)$/],

@@ -15,6 +15,7 @@
  * `firmware.progress` events at every 10 % step reached, with ids that make a repeat harmless.
  */
 import { gatewayEventId } from '../events/ids.js'
+import { admitted } from './rollout-plan.js'
 
 export const BLOCK_SIZE = 4096
 
@@ -65,10 +66,18 @@ export class FirmwareDelivery {
     this.retryMs = retryMs
   }
 
-  /** The release a board should run, or undefined. */
+  /**
+   * The release a board should run, or undefined. While a staged rollout takes a release to the board's
+   * type (decision 0094), a board of an open wave is offered that release, and nothing while the rollout
+   * is paused (it keeps what it runs); a board of a wave not yet open keeps its type's active release.
+   * An aborted rollout leaves the feed, so every board is offered the active release again: the rollback.
+   */
   releaseFor(deviceId) {
     const device = this.replica.get('device', deviceId)
-    return device ? this.replica.index.activeFirmwareByType.get(device.deviceType) : undefined
+    if (!device) return undefined
+    const rollout = this.replica.index.rolloutFirmwareByType.get(device.deviceType)
+    if (rollout && admitted(rollout.rollout, deviceId)) return rollout.rollout.state === 'running' ? rollout : undefined
+    return this.replica.index.activeFirmwareByType.get(device.deviceType)
   }
 
   /** Whether the company's policy lets the board have this release: forced, or started for it. */

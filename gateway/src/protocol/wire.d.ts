@@ -125,7 +125,15 @@ export type LockdownRecord = {
 }
 
 /** A firmware release; at most one is `active` per device type. */
-export type FirmwareRecord = { id: string; deviceType: string; version: string; size: number; sha256: string; active: boolean; description?: string }
+export type FirmwareRecord = { id: string; deviceType: string; version: string; size: number; sha256: string; active: boolean; description?: string; rollout?: RolloutPlan | null }
+
+/**
+ * A staged rollout taking this release to its device type (decision 0094): boards of an open wave
+ * (gateway/src/firmware/rollout-plan.js) are offered it while `running`, nothing while `paused`; the
+ * others keep the type's active release. `waves`: cumulative percentages ending at 100, the first the
+ * canary; `canary`: device ids chosen for the first wave; `wave`: the highest open wave.
+ */
+export type RolloutPlan = { id: string; state: 'running' | 'paused'; wave: number; waves: number[]; canary: string[] }
 
 /** The calling gateway's own cell (`id` = its name): `mqttUrl` is the public MQTT endpoint its boards' configurations name. */
 export type CellRecord = { id: string; mqttUrl: string }

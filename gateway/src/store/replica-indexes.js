@@ -47,6 +47,8 @@ export class Indexes {
   devicesByCompany = new Groups()
   /** @type {Map<string, any>} */ scheduleByCompany = new Map()
   /** @type {Map<string, any>} */ activeFirmwareByType = new Map()
+  /** The release a staged rollout is taking to a device type (its record carries the plan, decision 0094). */
+  /** @type {Map<string, any>} */ rolloutFirmwareByType = new Map()
 
   /** @param {Map<string, Map<string, any>>} tables the copy these index */
   constructor(tables) {
@@ -82,6 +84,7 @@ export class Indexes {
         break
       case 'firmware':
         if (this.activeFirmwareByType.get(rec.deviceType)?.id === rec.id) this.activeFirmwareByType.delete(rec.deviceType)
+        if (this.rolloutFirmwareByType.get(rec.deviceType)?.id === rec.id) this.rolloutFirmwareByType.delete(rec.deviceType)
         break
     }
   }
@@ -111,6 +114,7 @@ export class Indexes {
         break
       case 'firmware':
         if (rec.active) this.activeFirmwareByType.set(rec.deviceType, rec)
+        if (rec.rollout) this.rolloutFirmwareByType.set(rec.deviceType, rec)
         break
     }
   }
