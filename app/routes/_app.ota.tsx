@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { ListPage } from "~/components/data-table/list-page";
 import { tablePage } from "~/components/data-table/params";
 import { ProgressList } from "~/components/ota/progress-list";
+import { LinkButton } from "~/components/ui/link-button";
 import { releaseColumns } from "~/components/ota/release-columns";
 import { activateRelease, deleteRelease, listProgress, listReleases, OTA_PAGE_SIZE } from "~/services/firmware.server";
 import { companyZone, requireModule } from "~/utils/auth-guards.server";
@@ -67,6 +68,11 @@ export default function Ota() {
         <ListPage
           title={t("title")}
           caption={t("caption")}
+          actions={
+            <LinkButton to="/firmwareRollouts" variant="outline">
+              {t("rollouts")}
+            </LinkButton>
+          }
           add={can.add && { to: "/addota", label: t("add") }}
           columns={columns}
           page={{ rows, total, params }}

@@ -298,3 +298,16 @@ export async function checkRollouts(db: Db, now: number, { releaseIds, openWaves
     }
   }
 }
+
+/** Releases a rollout may start with: live, with a device type, not active, their type without an open rollout. */
+export async function rolloutReleases(db: Db, auth: Auth) {
+  assertCan(auth, "company", "modify");
+  const t = schema.deviceTypes;
+  return db
+    .select({ id: f.id, version: f.version, deviceType: t.deviceCode })
+    .from(f)
+    .innerJoin(t, eq(t.id, f.deviceTypeId))
+    .where(and(isNull(f.deletedAt), eq(f.isActive, false), sql`not exists (select 1 from ${r} where ${r.deviceTypeId} = ${f.deviceTypeId} and ${inArray(r.state, OPEN_STATES)})`))
+    .orderBy(desc(f.createdAt), desc(f.id))
+    .limit(200);
+}

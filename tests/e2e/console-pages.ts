@@ -75,6 +75,8 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
   { who: "root", path: "/companyRelatedDevices", via: { list: "/company", hrefPrefix: "/companyRelatedDevices?" } },
   { who: "root", path: "/ota" },
   { who: "root", path: "/addota" },
+  { who: "root", path: "/firmwareRollouts" },
+  { who: "root", path: "/addFirmwareRollout" },
   { who: "root", path: "/deviceType" },
   { who: "root", path: "/addDeviceType" },
   { who: "root", path: "/modifyDeviceType", via: { list: "/deviceType", hrefPrefix: "/modifyDeviceType?id=" } },

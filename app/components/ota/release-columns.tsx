@@ -3,6 +3,7 @@ import type { TFunction } from "i18next";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { Badge } from "~/components/ui/badge";
 import { Button, buttonVariants } from "~/components/ui/button";
+import { LinkButton } from "~/components/ui/link-button";
 
 import { dateColumn } from "~/components/data-table/date-column";
 
@@ -68,6 +69,11 @@ export function releaseColumns(t: TFunction, can: { modify: boolean; remove: boo
         const r = row.original;
         return (
           <div className="flex justify-end gap-2">
+            {can.modify && !r.isActive && r.deviceType && (
+              <LinkButton to={`/addFirmwareRollout?release=${r.id}`} variant="outline" size="sm" aria-label={t("rollOutLabel", { version: r.version })}>
+                {t("rollOut")}
+              </LinkButton>
+            )}
             {can.modify && !r.isActive && (
               <ConfirmDialog
                 trigger={
