@@ -367,6 +367,11 @@ export const companySettings = sqliteTable("company_settings", {
   /** Months between forced password changes; 0 means never. */
   passwordExpiryMonths: integer("password_expiry_duration").notNull().default(0),
   isForceFirmwareUpdate: bool("is_force_firmware_update"),
+  /** Forced firmware offers only between these local times ("HH:mm") in each door's zone; null: any time (migration 0054). */
+  firmwareWindowStart: text("firmware_window_start"),
+  firmwareWindowEnd: text("firmware_window_end"),
+  /** Until this date (YYYY-MM-DD, in each door's zone) the company's boards stay out of staged rollouts' waves. */
+  rolloutDeferredUntil: text("rollout_deferred_until"),
   allowedFirmware: text("allowed_firmware", { enum: ["All Users", "Installer Only"] })
     .notNull()
     .default("All Users"),

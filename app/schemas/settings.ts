@@ -43,6 +43,10 @@ export const SETTINGS_MSG = {
   hotDays: `Choose from ${HOT_DAYS.min} to ${HOT_DAYS.max} days`,
   retentionDays: `Choose from ${RETENTION_DAYS.min} to ${RETENTION_DAYS.max} days`,
   retentionAction: "Choose delete or anonymise",
+  windowTime: "Install window times must be HH:mm",
+  windowBoth: "Set both ends of the install window, or neither",
+  windowSame: "The install window must not start and end at the same time",
+  deferDate: "Rollout opt-out date must be a date (YYYY-MM-DD)",
 } as const;
 
 const RESET_PHONE_MSG = { country: SETTINGS_MSG.phoneInvalid, number: SETTINGS_MSG.phoneInvalid, usNumber: SETTINGS_MSG.phone };
@@ -53,6 +57,9 @@ export const FIRMWARE_CHOICES = ["All Users", "Installer Only"] as const;
 export const RESET_METHODS = ["email", "text", "admin"] as const;
 export const SECONDARY_ACTIONS = ["nothing", "alert", "flag"] as const;
 export const MAX_EXCEPTIONS = 366;
+
+/** A blank field clears the value. */
+const blankIsNull = (v: unknown) => (typeof v === "string" && v.trim() === "" ? null : typeof v === "string" ? v.trim() : v);
 
 /** The spec's '1'/'0', JSON booleans and HTML checkbox values; absent is off. */
 const flag = checkbox();
@@ -90,6 +97,24 @@ export const settingsField = {
   /** null keeps activity indefinitely. */
   retentionDays: days(RETENTION_DAYS, SETTINGS_MSG.retentionDays).nullable().optional(),
   retentionAction: z.enum(RETENTION_ACTIONS, { errorMap: () => ({ message: SETTINGS_MSG.retentionAction }) }).optional(),
+  // Staged rollouts (decision 0094): absent keeps the stored value, empty clears it.
+  windowTime: z.preprocess(
+    blankIsNull,
+    z
+      .string()
+      .regex(/^([01]\d|2[0-3]):[0-5]\d$/, SETTINGS_MSG.windowTime)
+      .nullable()
+      .optional(),
+  ),
+  deferDate: z.preprocess(
+    blankIsNull,
+    z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, SETTINGS_MSG.deferDate)
+      .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), SETTINGS_MSG.deferDate)
+      .nullable()
+      .optional(),
+  ),
 };
 
 /** The settings fields one by one; the admin API reads the same fields in the spec's names (`wireObject`). */
@@ -115,6 +140,9 @@ export const companySettingsFields = z.object({
   activityRetentionAction: settingsField.retentionAction,
   /** Alert recipients may be texted (decision 0073). The API's absent keeps the stored value; the page posts its switch. */
   alertTexts: optionalFlag,
+  firmwareWindowStart: settingsField.windowTime,
+  firmwareWindowEnd: settingsField.windowTime,
+  rolloutDeferredUntil: settingsField.deferDate,
 });
 type CompanySettingsFields = z.output<typeof companySettingsFields>;
 export type SettingsKey = keyof CompanySettingsFields;
@@ -125,6 +153,16 @@ export function checkResetPhone(v: CompanySettingsFields, ctx: z.RefinementCtx, 
   if (!v.passwordResetPhone) return ctx.addIssue({ code: "custom", path: [name("passwordResetPhone")], message: SETTINGS_MSG.phone });
   const keys = { country: name("passwordResetPhoneCountry"), number: name("passwordResetPhone") };
   checkPhonePair({ [keys.country]: v.passwordResetPhoneCountry || v.defaultCountryCode, [keys.number]: v.passwordResetPhone }, ctx, keys, RESET_PHONE_MSG);
+}
+
+/** An install window has both ends or none, and they differ (one that runs past midnight is fine). */
+export function checkFirmwareWindow(v: CompanySettingsFields, ctx: z.RefinementCtx, name: (key: SettingsKey) => string = (k) => k) {
+  const start = v.firmwareWindowStart;
+  const end = v.firmwareWindowEnd;
+  if (start === undefined && end === undefined) return;
+  if (((start ?? null) === null) !== ((end ?? null) === null))
+    return ctx.addIssue({ code: "custom", path: [name(start ? "firmwareWindowEnd" : "firmwareWindowStart")], message: SETTINGS_MSG.windowBoth });
+  if (start && start === end) ctx.addIssue({ code: "custom", path: [name("firmwareWindowEnd")], message: SETTINGS_MSG.windowSame });
 }
 
 /** The extra field belongs to its mode only (text: secondary action, admin: contact phone, stored as E.164, decision 0037). */
@@ -144,6 +182,7 @@ export const companySettingsSchema = companySettingsFields
   .extend({ activityRetentionMode: z.enum(RETENTION_MODES).optional(), alertTexts: flag, forceFirmwareUpdate: flag })
   .superRefine((v, ctx) => {
     checkResetPhone(v, ctx);
+    checkFirmwareWindow(v, ctx);
     if (v.activityRetentionMode === "days" && v.activityRetentionDays == null) {
       ctx.addIssue({ code: "custom", path: ["activityRetentionDays"], message: SETTINGS_MSG.retentionDays });
     }

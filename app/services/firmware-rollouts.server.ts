@@ -33,11 +33,16 @@ export type WaveHealth = { wave: number; percent: number; boards: number; instal
 async function waveHealth(db: Db, x: Rollout, now: number): Promise<WaveHealth[]> {
   const d = schema.devices;
   const p = schema.firmwareProgress;
+  // Boards of a company sitting rollouts out are in no wave (the gateway judges the date in each door's
+  // zone; by UTC here, so a wave's size may be off by those boards for a few hours around the date).
+  const cs = schema.companySettings;
+  const today = new Date(now).toISOString().slice(0, 10);
   const [boards, progress] = await db.batch([
     db
       .select({ id: d.id })
       .from(d)
-      .where(and(eq(d.deviceTypeId, x.deviceTypeId), eq(d.status, "configured"), isNull(d.deletedAt))),
+      .leftJoin(cs, eq(cs.companyId, d.companyId))
+      .where(and(eq(d.deviceTypeId, x.deviceTypeId), eq(d.status, "configured"), isNull(d.deletedAt), sql`coalesce(${cs.rolloutDeferredUntil}, '') < ${today}`)),
     db.select({ deviceId: p.deviceId, state: p.state, failedAt: p.failedAt, installedAt: p.installedAt }).from(p).where(eq(p.releaseId, x.releaseId)),
   ]);
   const byDevice = new Map(progress.map((row) => [row.deviceId, row]));

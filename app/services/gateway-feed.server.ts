@@ -394,7 +394,11 @@ function companyChanges(ref: Ref, ids: number[]): FeedChange[] {
     const settings = ref.settingsByCompany.get(id);
     const biometricRequired = Boolean(settings?.biometricSecurity);
     const forceFirmware = Boolean(settings?.isForceFirmwareUpdate);
-    if (company) return [{ type: "company", op: "upsert" as const, id: company.code, data: { id: company.code, active: company.live, biometricRequired, forceFirmware } }];
+    // Staged rollouts (decision 0094): when forced offers may go out, and until when the company sits them out.
+    const window = settings?.firmwareWindowStart && settings.firmwareWindowEnd ? { start: settings.firmwareWindowStart, end: settings.firmwareWindowEnd } : null;
+    const rollouts = { firmwareWindow: window, rolloutDeferredUntil: settings?.rolloutDeferredUntil ?? null };
+    if (company)
+      return [{ type: "company", op: "upsert" as const, id: company.code, data: { id: company.code, active: company.live, biometricRequired, forceFirmware, ...rollouts } }];
     // Companies are only ever soft-deleted, so a company change always finds its row; one of another cell has left this one.
     const code = ref.codeOf.get(id);
     return code === undefined ? [] : [tombstone("company", code)];

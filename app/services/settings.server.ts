@@ -46,6 +46,9 @@ const columns = (input: CompanySettingsInput) => ({
   ...(input.activityRetentionDays === undefined ? {} : { activityRetentionDays: input.activityRetentionDays }),
   ...(input.activityRetentionAction === undefined ? {} : { activityRetentionAction: input.activityRetentionAction }),
   ...(input.alertTexts === undefined ? {} : { alertTexts: input.alertTexts }),
+  ...(input.firmwareWindowStart === undefined ? {} : { firmwareWindowStart: input.firmwareWindowStart }),
+  ...(input.firmwareWindowEnd === undefined ? {} : { firmwareWindowEnd: input.firmwareWindowEnd }),
+  ...(input.rolloutDeferredUntil === undefined ? {} : { rolloutDeferredUntil: input.rolloutDeferredUntil }),
 });
 
 /**

@@ -58,6 +58,7 @@ import { BoardConfigs } from './board-configs.js'
  * @property {number} [syncIntervalMs]  change-feed poll interval, default 5000
  * @property {number} [scheduleIntervalMs] scheduled-open re-evaluation, default 15000
  * @property {number} [firmwareRetryMs] first wait before fetching an unavailable image again, default 30000
+ * @property {number} [firmwareWindowCheckMs] how often companies' install windows and rollout opt-outs are re-read, default 60000
  * @property {number} [credentialKeysIntervalMs] how often the console's credential keys are fetched, default 60000
  * @property {number} [revocationDelayMs] how long changes of a revocation list gather before boards get it, default 1000
  * @property {number} [commandIntervalMs] how often the connected boards' console commands are claimed, default 2000
@@ -126,7 +127,9 @@ export class Gateway {
       publishRetained,
       recordEvent,
       log: this.log,
-      retryMs: this.opts.firmwareRetryMs
+      retryMs: this.opts.firmwareRetryMs,
+      windowCheckMs: this.opts.firmwareWindowCheckMs,
+      now: this.opts.now
     })
     this.stats = new Stats({ topic: `$SYS/${this.opts.gatewayId}/gateway/stats`, intervalMs: this.opts.statsIntervalMs, queue: this.queue, replica: this.replica })
     this.presence = new Presence({ dataDir: this.opts.dataDir, gatewayId: this.opts.gatewayId, worker: this.worker, log: this.log })
@@ -206,6 +209,7 @@ export class Gateway {
     this.feed.start()
     this.consoleCommands.start()
     this.schedule.start()
+    this.firmware.start()
     this.stats.start({ aedes: this.aedes, forwarder: this.forwarder, cells: () => this.#cellStats() })
     this.log.info('gateway started', {
       mqttPort: this.listeners.mqttPort,

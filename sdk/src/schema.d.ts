@@ -6632,6 +6632,12 @@ export interface paths {
                                  * @enum {string}
                                  */
                                 alert_texts: "1" | "0";
+                                /** @description Forced firmware offers reach the company's boards only between firmware_window_start and firmware_window_end (HH:mm, each door's own zone; a window may run past midnight); null or empty: any time. Both or neither. An update a user starts is not held back. */
+                                firmware_window_start: string | null;
+                                /** @description Forced firmware offers reach the company's boards only between firmware_window_start and firmware_window_end (HH:mm, each door's own zone; a window may run past midnight); null or empty: any time. Both or neither. An update a user starts is not held back. */
+                                firmware_window_end: string | null;
+                                /** @description Until this date (YYYY-MM-DD, in each door's zone) the company's boards are in no staged rollout's wave and keep their type's active release; null or empty: they take part. */
+                                rollout_deferred_until: string | null;
                                 schedule_opens: {
                                     scheduleDay: number;
                                     openWholeDay: boolean;
@@ -6810,6 +6816,12 @@ export interface paths {
                         activity_retention_action?: "delete" | "anonymise";
                         /** @description '1': alert recipients who are the company's users may be texted (each recipient's channel: email, text or both); '0' (the default): alerts only mail. Texts go to the user's own phone, through the text-message limits. Also true/false. Absent keeps the stored value. */
                         alert_texts?: boolean | null;
+                        /** @description Forced firmware offers reach the company's boards only between firmware_window_start and firmware_window_end (HH:mm, each door's own zone; a window may run past midnight); null or empty: any time. Both or neither. An update a user starts is not held back. Absent keeps the stored value. */
+                        firmware_window_start?: string | null;
+                        /** @description Forced firmware offers reach the company's boards only between firmware_window_start and firmware_window_end (HH:mm, each door's own zone; a window may run past midnight); null or empty: any time. Both or neither. An update a user starts is not held back. Absent keeps the stored value. */
+                        firmware_window_end?: string | null;
+                        /** @description Until this date (YYYY-MM-DD, in each door's zone) the company's boards are in no staged rollout's wave and keep their type's active release; null or empty: they take part. Absent keeps the stored value. */
+                        rollout_deferred_until?: string | null;
                     };
                 };
             };

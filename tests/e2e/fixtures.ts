@@ -174,6 +174,9 @@ export async function adminApi(request: APIRequestContext, who: DemoLogin = "acm
         activity_hot_days: 90,
         activity_retention_days: null,
         activity_retention_action: "delete",
+        firmware_window_start: null,
+        firmware_window_end: null,
+        rollout_deferred_until: null,
       });
       const weekday = (d: number) => (d < 5 ? { openWholeDay: true, openTime: "08:00", closeTime: "18:00" } : { openWholeDay: false, openTime: "", closeTime: "" });
       await call("PUT", "/settings/modifyScheduleOpen", {

@@ -52,6 +52,26 @@ test.describe("company settings", () => {
     await expect(phone).toHaveValue("555-000-0003");
   });
 
+  test("firmware: an install window needs both ends, and it and the rollout opt-out date are saved", async ({ page, loginAs }) => {
+    await loginAs("acme");
+    await page.goto("/companySettings");
+    const from = page.getByLabel("From", { exact: true });
+    const until = page.getByLabel("Until", { exact: true });
+    const optOut = page.getByLabel("Sit out staged rollouts until");
+    await expect(optOut).toHaveAccessibleDescription(/keep their type's active release while a new one is rolled out in waves/);
+    await from.fill("01:00");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByText("Set both ends of the install window, or neither")).toBeVisible();
+    await until.fill("05:00");
+    await optOut.fill("2027-01-15");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByText("Company Settings Updated", { exact: true })).toBeVisible();
+    await page.reload();
+    await expect(from).toHaveValue("01:00");
+    await expect(until).toHaveValue("05:00");
+    await expect(optOut).toHaveValue("2027-01-15");
+  });
+
   test("activity log: the days at hand, the retention and its action are checked and saved", async ({ page, loginAs }) => {
     await loginAs("acme");
     await page.goto("/companySettings");

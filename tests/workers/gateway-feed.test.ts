@@ -74,7 +74,14 @@ describe("snapshot paging", () => {
     expect(ids("device")).toEqual(liveDevices.map((d) => String(d.id)).sort());
     expect(ids("user")).toEqual(liveUsers.map((u) => String(u.id)).sort());
     expect(ids("company")).toEqual(companies.map((c) => c.code).sort());
-    expect(find(paged.changes, "company", "ACME")?.data).toEqual({ id: "ACME", active: true, biometricRequired: false, forceFirmware: false });
+    expect(find(paged.changes, "company", "ACME")?.data).toEqual({
+      id: "ACME",
+      active: true,
+      biometricRequired: false,
+      forceFirmware: false,
+      firmwareWindow: null,
+      rolloutDeferredUntil: null,
+    });
   });
 
   it("sends what changed while a snapshot was paged after its last page", async () => {
@@ -112,7 +119,7 @@ describe("company status", () => {
       type: "company",
       op: "upsert",
       id: "ACME",
-      data: { id: "ACME", active: false, biometricRequired: false, forceFirmware: false },
+      data: { id: "ACME", active: false, biometricRequired: false, forceFirmware: false, firmwareWindow: null, rolloutDeferredUntil: null },
     });
     const devices = off.body.changes.filter((c) => c.type === "device");
     expect(devices.map((d) => d.id).sort()).toEqual(acmeDevices.map((d) => String(d.id)).sort());
@@ -127,7 +134,14 @@ describe("company status", () => {
 
     await setActive(acme.id, true);
     const on = await feed(`?cursor=${off.body.cursor}`);
-    expect(find(on.body.changes, "company", "ACME")?.data).toEqual({ id: "ACME", active: true, biometricRequired: false, forceFirmware: false });
+    expect(find(on.body.changes, "company", "ACME")?.data).toEqual({
+      id: "ACME",
+      active: true,
+      biometricRequired: false,
+      forceFirmware: false,
+      firmwareWindow: null,
+      rolloutDeferredUntil: null,
+    });
     expect(find(on.body.changes, "device", "1")?.data?.active).toBe(true);
     expect(find(on.body.changes, "scheduledOpen", String(acme.id))).toMatchObject({ op: "upsert", data: { companyId: "ACME" } });
   });

@@ -93,6 +93,41 @@ describe("GET /settings/getCompanySettings", () => {
 });
 
 describe("PUT /settings/modifyCompanySettings", () => {
+  it("an install window and a rollout opt-out: checked, stored, cleared when empty, kept when absent, and on the company's feed record", async () => {
+    const both = await api(acme, "PUT", `${BASE}/modifyCompanySettings`, { ...validSettings(), firmware_window_start: "01:00" });
+    expect(both.status).toBe(400);
+    expect(both.body.message).toBe("firmware_window_end: Set both ends of the install window, or neither");
+    const badTime = await api(acme, "PUT", `${BASE}/modifyCompanySettings`, { ...validSettings(), firmware_window_start: "25:00", firmware_window_end: "04:00" });
+    expect(badTime.body.message).toBe("firmware_window_start: Install window times must be HH:mm");
+    const badDate = await api(acme, "PUT", `${BASE}/modifyCompanySettings`, { ...validSettings(), rollout_deferred_until: "2026-02-30" });
+    expect(badDate.body.message).toBe("rollout_deferred_until: Rollout opt-out date must be a date (YYYY-MM-DD)");
+
+    const cursor = await feedHead();
+    const saved = await api(acme, "PUT", `${BASE}/modifyCompanySettings`, {
+      ...validSettings(),
+      firmware_window_start: "22:00",
+      firmware_window_end: "04:30",
+      rollout_deferred_until: "2027-01-15",
+    });
+    expect(saved.status).toBe(200);
+    const company = (await feedAfter(cursor)).filter((c) => c.type === "company" && c.id === "ACME").at(-1);
+    expect(company?.data).toMatchObject({ firmwareWindow: { start: "22:00", end: "04:30" }, rolloutDeferredUntil: "2027-01-15" });
+    expect((await api(acme, "GET", `${BASE}/getCompanySettings`)).body.payload).toMatchObject({
+      firmware_window_start: "22:00",
+      firmware_window_end: "04:30",
+      rollout_deferred_until: "2027-01-15",
+    });
+
+    await api(acme, "PUT", `${BASE}/modifyCompanySettings`, validSettings());
+    expect((await api(acme, "GET", `${BASE}/getCompanySettings`)).body.payload).toMatchObject({ firmware_window_start: "22:00", rollout_deferred_until: "2027-01-15" });
+    await api(acme, "PUT", `${BASE}/modifyCompanySettings`, { ...validSettings(), firmware_window_start: "", firmware_window_end: "", rollout_deferred_until: "" });
+    expect((await api(acme, "GET", `${BASE}/getCompanySettings`)).body.payload).toMatchObject({
+      firmware_window_start: null,
+      firmware_window_end: null,
+      rollout_deferred_until: null,
+    });
+  });
+
   it("rejects invalid values with field errors and changes nothing", async () => {
     const before = await db().query.companySettings.findFirst({ where: eq(schema.companySettings.companyId, ACME) });
     const cases: [Record<string, unknown>, string, string][] = [

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  checkFirmwareWindow,
   checkResetPhone,
   companySettingsFields,
   fobProgrammersSchema,
@@ -45,6 +46,9 @@ const SETTINGS_WIRE = {
   activityRetentionDays: "activity_retention_days",
   activityRetentionAction: "activity_retention_action",
   alertTexts: "alert_texts",
+  firmwareWindowStart: "firmware_window_start",
+  firmwareWindowEnd: "firmware_window_end",
+  rolloutDeferredUntil: "rollout_deferred_until",
 } as const satisfies Record<SettingsKey, string>;
 
 /** The activity log's policy as the OpenAPI document explains it, in the body and the answer alike. */
@@ -58,7 +62,11 @@ const ON_HOLIDAYS_DOC =
   "what the doors held open by the scheduled-open hours do on a holiday of holiday_calendar_id: ignore (the weekly hours), closed (kept locked, or open only inside the holiday's own hours), holidayHours (the holiday's hours replace the day's); a dated exception still wins";
 const ALERT_TEXTS_DOC =
   "'1': alert recipients who are the company's users may be texted (each recipient's channel: email, text or both); '0' (the default): alerts only mail. Texts go to the user's own phone, through the text-message limits.";
-const { activityHotDays, activityRetentionDays, activityRetentionAction, alertTexts } = companySettingsFields.shape;
+const WINDOW_DOC =
+  "Forced firmware offers reach the company's boards only between firmware_window_start and firmware_window_end (HH:mm, each door's own zone; a window may run past midnight); null or empty: any time. Both or neither. An update a user starts is not held back.";
+const DEFER_DOC =
+  "Until this date (YYYY-MM-DD, in each door's zone) the company's boards are in no staged rollout's wave and keep their type's active release; null or empty: they take part.";
+const { activityHotDays, activityRetentionDays, activityRetentionAction, alertTexts, firmwareWindowStart, firmwareWindowEnd, rolloutDeferredUntil } = companySettingsFields.shape;
 
 /** A settings body in the spec's names, checked as the page's form is, as the settings the service takes. */
 const settingsBody = wireObject(
@@ -67,10 +75,16 @@ const settingsBody = wireObject(
     activityRetentionDays: activityRetentionDays.describe(ACTIVITY_DOC.retentionDays + KEPT_WHEN_ABSENT),
     activityRetentionAction: activityRetentionAction.describe(ACTIVITY_DOC.retentionAction + KEPT_WHEN_ABSENT),
     alertTexts: alertTexts.describe(ALERT_TEXTS_DOC + " Also true/false. Absent keeps the stored value."),
+    firmwareWindowStart: firmwareWindowStart.describe(WINDOW_DOC + KEPT_WHEN_ABSENT),
+    firmwareWindowEnd: firmwareWindowEnd.describe(WINDOW_DOC + KEPT_WHEN_ABSENT),
+    rolloutDeferredUntil: rolloutDeferredUntil.describe(DEFER_DOC + KEPT_WHEN_ABSENT),
   }),
   SETTINGS_WIRE,
 )
-  .superRefine((v, ctx) => checkResetPhone(v, ctx, (k) => SETTINGS_WIRE[k]))
+  .superRefine((v, ctx) => {
+    checkResetPhone(v, ctx, (k) => SETTINGS_WIRE[k]);
+    checkFirmwareWindow(v, ctx, (k) => SETTINGS_WIRE[k]);
+  })
   .transform(keepModeFields);
 
 /** The settings in the spec's names (docs/ARCHITECTURE.md §8; decision 0017); flags are '1'/'0' as the spec stores them. */
@@ -97,6 +111,9 @@ function settingsPayload(s: SettingsRow | null, schedule: ScheduleOpen, assigned
     activity_retention_days: s?.activityRetentionDays ?? null,
     activity_retention_action: s?.activityRetentionAction ?? "delete",
     alert_texts: bit(!!s?.alertTexts),
+    firmware_window_start: s?.firmwareWindowStart ?? null,
+    firmware_window_end: s?.firmwareWindowEnd ?? null,
+    rollout_deferred_until: s?.rolloutDeferredUntil ?? null,
     schedule_opens: schedule.week.map((d) => ({ scheduleDay: d.day, openWholeDay: d.openWholeDay, openTime: d.openTime, closeTime: d.closeTime })),
     schedule_exceptions: schedule.exceptions.map((e) => ({ id: e.id, exceptionDate: e.date, openWholeDay: e.openWholeDay, openTime: e.openTime, closeTime: e.closeTime })),
     on_holidays: schedule.onHolidays,
@@ -131,6 +148,9 @@ const settingsShape = z.object({
   activity_retention_days: z.number().int().nullable().describe(ACTIVITY_DOC.retentionDays),
   activity_retention_action: z.enum(RETENTION_ACTIONS).describe(ACTIVITY_DOC.retentionAction),
   alert_texts: bitShape.describe(ALERT_TEXTS_DOC),
+  firmware_window_start: z.string().nullable().describe(WINDOW_DOC),
+  firmware_window_end: z.string().nullable().describe(WINDOW_DOC),
+  rollout_deferred_until: z.string().nullable().describe(DEFER_DOC),
   schedule_opens: z.array(dayShape),
   schedule_exceptions: z.array(dayShape.omit({ scheduleDay: true }).extend({ id: z.number(), exceptionDate: z.string() })),
   on_holidays: z.enum(ON_HOLIDAYS).describe(ON_HOLIDAYS_DOC),

@@ -10,6 +10,7 @@ import { ActivityLogCard } from "~/components/settings/activity-log-card";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { Field } from "~/components/ui/field";
+import { Input } from "~/components/ui/input";
 import { NativeSelect } from "~/components/ui/native-select";
 import { Switch } from "~/components/ui/switch";
 import { companySettingsSchema, FIRMWARE_CHOICES, PASSWORD_EXPIRY_MONTHS, RESET_METHODS, SECONDARY_ACTIONS } from "~/schemas/settings";
@@ -91,6 +92,22 @@ export function SettingsForm({ settings: s, zones, canModify }: Props) {
               />
             </Field>
             {toggle("forceFirmwareUpdate", t("forceFirmware"), !!s?.isForceFirmwareUpdate, t("forceFirmwareHint"))}
+            {/* Staged rollouts (decision 0094): when forced offers may go out, and sitting rollouts out. */}
+            <fieldset className="grid gap-2">
+              <legend className="mb-2 text-sm font-medium">{t("firmwareWindow")}</legend>
+              <div className="grid grid-cols-2 gap-3">
+                <Field label={t("firmwareWindowStart")} error={err(fields.firmwareWindowStart)}>
+                  <Input type="time" name={fields.firmwareWindowStart.name} defaultValue={s?.firmwareWindowStart ?? ""} />
+                </Field>
+                <Field label={t("firmwareWindowEnd")} error={err(fields.firmwareWindowEnd)}>
+                  <Input type="time" name={fields.firmwareWindowEnd.name} defaultValue={s?.firmwareWindowEnd ?? ""} />
+                </Field>
+              </div>
+              <p className="text-sm text-muted-foreground">{t("firmwareWindowHint")}</p>
+            </fieldset>
+            <Field label={t("rolloutDeferredUntil")} hint={t("rolloutDeferredHint")} error={err(fields.rolloutDeferredUntil)}>
+              <Input type="date" name={fields.rolloutDeferredUntil.name} defaultValue={s?.rolloutDeferredUntil ?? ""} />
+            </Field>
             <Button asChild variant="outline" size="sm" className="w-fit self-end">
               <Link to="/setFobProgrammers">{t("fobProgrammers")}</Link>
             </Button>

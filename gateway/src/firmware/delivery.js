@@ -16,6 +16,7 @@
  */
 import { gatewayEventId } from '../events/ids.js'
 import { admitted } from './rollout-plan.js'
+import { isOpen } from '../access/core.js'
 
 export const BLOCK_SIZE = 4096
 
@@ -56,7 +57,7 @@ export class FirmwareDelivery {
    *   log: import('../log.js').Logger, blockSize?: number, retryMs?: number}} opts
    *   retryMs: first wait before trying again to fetch an image that could not be had (doubles, ≤ 10 min)
    */
-  constructor({ replica, images, publishRetained, recordEvent, log, blockSize = BLOCK_SIZE, retryMs = 30_000 }) {
+  constructor({ replica, images, publishRetained, recordEvent, log, blockSize = BLOCK_SIZE, retryMs = 30_000, windowCheckMs = 60_000, now = Date.now }) {
     this.replica = replica
     this.images = images
     this.publishRetained = publishRetained
@@ -64,6 +65,70 @@ export class FirmwareDelivery {
     this.log = log
     this.blockSize = blockSize
     this.retryMs = retryMs
+    this.windowCheckMs = windowCheckMs
+    this.now = now
+  }
+
+  /** What each board was last offered, as `release|allowed`: a window or opt-out date passing changes it. */
+  #gate = new Map()
+  /** @type {NodeJS.Timeout|undefined} */ #windowTimer
+  /** Install windows as core windows, per company record and zone (the core caches by object). */
+  #windows = new WeakMap()
+
+  /** Re-reads install windows and rollout opt-outs every `windowCheckMs`: they open and close with the clock, not the feed. */
+  start() {
+    this.#windowTimer = setInterval(() => this.recheck().catch((e) => this.log.error('firmware window check failed', { error: e.message })), this.windowCheckMs)
+    this.#windowTimer.unref()
+  }
+
+  /** Offers again to each board of a company with a window or an opt-out whose gate changed since its last offer. */
+  async recheck() {
+    for (const company of this.replica.all('company')) {
+      if (!company.firmwareWindow && !company.rolloutDeferredUntil) continue
+      for (const d of this.replica.index.devicesByCompany.get(company.id) ?? []) {
+        if (this.#gate.has(d.id) && this.#gate.get(d.id) !== this.#gateOf(d.id)) await this.offer(d.id)
+      }
+    }
+  }
+
+  #gateOf(deviceId) {
+    const release = this.releaseFor(deviceId)
+    return `${release?.id ?? ''}|${release ? this.#allowed(deviceId, release) : ''}`
+  }
+
+  /** Whether the company's install window is open now at the door, in the door's zone; no window: always. */
+  #inWindow(company, device) {
+    const w = company?.firmwareWindow
+    if (!w) return true
+    let byZone = this.#windows.get(company)
+    if (!byZone) this.#windows.set(company, (byZone = new Map()))
+    if (!byZone.has(device.tz)) {
+      byZone.set(device.tz, {
+        kind: 'ekey',
+        access: 'custom',
+        tz: device.tz,
+        startDate: '2000-01-01',
+        endDate: null,
+        days: Array(7).fill(true),
+        allDay: false,
+        startTime: w.start,
+        endTime: w.end,
+        used: false
+      })
+    }
+    try {
+      return isOpen(byZone.get(device.tz), this.now())
+    } catch {
+      return true // a window the core cannot read holds nothing back (the console checks it when it is saved)
+    }
+  }
+
+  /** Whether the company sits out staged rollouts today, in the door's zone (the date is inclusive). */
+  #deferred(company, device) {
+    const until = company?.rolloutDeferredUntil
+    if (!until) return false
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: device.tz || 'UTC', year: 'numeric', month: '2-digit', day: '2-digit' }).format(this.now())
+    return today <= until
   }
 
   /**
@@ -76,14 +141,20 @@ export class FirmwareDelivery {
     const device = this.replica.get('device', deviceId)
     if (!device) return undefined
     const rollout = this.replica.index.rolloutFirmwareByType.get(device.deviceType)
-    if (rollout && admitted(rollout.rollout, deviceId)) return rollout.rollout.state === 'running' ? rollout : undefined
+    const company = this.replica.get('company', device.companyId)
+    if (rollout && admitted(rollout.rollout, deviceId) && !this.#deferred(company, device)) return rollout.rollout.state === 'running' ? rollout : undefined
     return this.replica.index.activeFirmwareByType.get(device.deviceType)
   }
 
-  /** Whether the company's policy lets the board have this release: forced, or started for it. */
+  /**
+   * Whether the company's policy lets the board have this release: started for it, or forced and inside the
+   * company's install window (decision 0094) in the door's zone.
+   */
   #allowed(deviceId, release) {
     const device = this.replica.get('device', deviceId)
-    return this.replica.get('company', device?.companyId)?.forceFirmware !== false || device?.firmwareStart === release.id
+    if (device?.firmwareStart === release.id) return true
+    const company = this.replica.get('company', device?.companyId)
+    return company?.forceFirmware !== false && this.#inWindow(company, device)
   }
 
   /**
@@ -122,6 +193,7 @@ export class FirmwareDelivery {
    * a cluster may be serving it).
    */
   async offer(deviceId) {
+    this.#gate.set(deviceId, this.#gateOf(deviceId))
     const release = this.releaseFor(deviceId)
     if (!release || !this.#allowed(deviceId, release)) return this.publishRetained('fw/offer', deviceId, null)
     const reported = this.#installed.get(deviceId)
@@ -160,6 +232,7 @@ export class FirmwareDelivery {
   }
 
   stop() {
+    clearInterval(this.#windowTimer)
     for (const r of this.#retries.values()) clearTimeout(r.timer)
   }
 

@@ -43,7 +43,16 @@ export type FeedPage = {
  * A customer company; `id` is its company code. `forceFirmware: false`: its boards are offered firmware
  * only when a user the company allows started it (the device's `firmwareStart`); absent counts as forced.
  */
-export type CompanyRecord = { id: string; active: boolean; biometricRequired?: boolean; forceFirmware?: boolean }
+export type CompanyRecord = {
+  id: string
+  active: boolean
+  biometricRequired?: boolean
+  forceFirmware?: boolean
+  /** Forced offers only between these local times of each door's zone (decision 0094); null/absent: any time. */
+  firmwareWindow?: { start: string; end: string } | null
+  /** Until this date (YYYY-MM-DD, door's zone) the company's boards are in no rollout wave; null/absent: they are. */
+  rolloutDeferredUntil?: string | null
+}
 
 /** An access board. `scheduleOpen: false` takes the door out of its company's scheduled-open hours. */
 export type DeviceRecord = {
