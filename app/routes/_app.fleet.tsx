@@ -6,7 +6,9 @@ import { ListPage } from "~/components/data-table/list-page";
 import { tablePage } from "~/components/data-table/params";
 import { fleetCompanyColumns } from "~/components/fleet/columns";
 import { FleetFilterBar } from "~/components/fleet/fleet-filters";
+import { FleetRollouts } from "~/components/fleet/fleet-rollouts";
 import { parseFleetFilters } from "~/schemas/fleet";
+import { listFleetRollouts } from "~/services/fleet-rollouts.server";
 import { FLEET_COMPANY_SORTS, FLEET_MODULES, listFleetCompanies } from "~/services/fleet.server";
 import { receivedSupportGrants } from "~/services/support-access.server";
 import { companyZone, requireModule } from "~/utils/auth-guards.server";
@@ -34,17 +36,20 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     ).map((g) => [g.companyId, { id: g.id, expiresAt: g.expiresAt }]),
   );
   const rows = page.rows.map((r) => ({ ...r, supportGrant: grants.get(r.id) ?? null }));
-  return { ...page, rows, filters, zone: companyZone(auth) };
+  return { ...page, rows, filters, zone: companyZone(auth), rollouts: await listFleetRollouts(db, auth, now) };
 }
 
 export default function FleetPage() {
-  const { rows, total, params, filters, zone } = useLoaderData<typeof loader>();
+  const { rows, total, params, filters, zone, rollouts } = useLoaderData<typeof loader>();
   const { t } = useTranslation("fleet");
   const columns = useMemo(() => fleetCompanyColumns(t, { zone }), [t, zone]);
   const filtered = Object.keys(filters).length > 0;
   return (
-    <ListPage title={t("title")} description={t("description")} columns={columns} page={{ rows, total, params }} empty={t(filtered ? "emptyFiltered" : "empty")}>
-      <FleetFilterBar t={t} filters={filters} />
-    </ListPage>
+    <div className="grid gap-8">
+      <ListPage title={t("title")} description={t("description")} columns={columns} page={{ rows, total, params }} empty={t(filtered ? "emptyFiltered" : "empty")}>
+        <FleetFilterBar t={t} filters={filters} />
+      </ListPage>
+      <FleetRollouts rollouts={rollouts} t={t} />
+    </div>
   );
 }

@@ -27,6 +27,9 @@ const texts = {
     abortedToast: "Rollout aborted: boards are offered the previous release",
     abortTitle: "Abort this rollout?",
     abortText: "No earlier release of",
+    fleet: "Fleet health",
+    fleetSection: "Firmware rollouts",
+    fleetNone: "None of your customers has boards of this type.",
   },
   es: {
     ota: "OTA",
@@ -51,6 +54,9 @@ const texts = {
     abortedToast: "Despliegue abortado: a las placas se les ofrece la versión anterior",
     abortTitle: "¿Abortar este despliegue?",
     abortText: "No hay ninguna versión anterior de",
+    fleet: "Estado de la flota",
+    fleetSection: "Despliegues de firmware",
+    fleetNone: "Ninguno de sus clientes tiene placas de este tipo.",
   },
 };
 
@@ -90,6 +96,13 @@ for (const { lang, width, height } of LANGUAGE_AND_WIDTH_RUNS) {
     await expect(row).toContainText(x.firstWave);
     await expect(row).toContainText(x.waveLine);
     await keepScreenshot(page, `firmware-rollouts-${lang}-${width}`, { fullPage: true });
+
+    // The fleet view follows it per customer company; this type has no customer's boards.
+    await page.goto("/fleet");
+    const section = page.getByRole("region", { name: x.fleetSection });
+    await expect(section).toContainText(`${version}`);
+    await expect(section.locator("div.grid", { hasText: code })).toContainText(x.fleetNone);
+    await page.goBack();
 
     await row.getByRole("button", { name: `${x.pause} ${x.of} ${version}` }).click();
     await page.getByRole("alertdialog").getByRole("button", { name: x.pause }).click();

@@ -136,6 +136,27 @@ describe("a rollout's life", () => {
     expect((await auditsNamed("Firmware Rollout Started")).length).toBeGreaterThan(0);
   });
 
+  it("the fleet view shows its progress per customer company, a reseller only its own customers, a customer nothing", async () => {
+    const [beta] = await db()
+      .insert(schema.devices)
+      .values({ companyId: 4, deviceTypeId: typeId, fullName: "Beta rollout", serialNumber: "ROLL-BETA", status: "configured" })
+      .returning({ id: schema.devices.id });
+    const companiesOf = async (token: string) => {
+      const r = await api(token, "GET", "/api/admin/fleet/rollouts");
+      expect(r.status).toBe(200);
+      return r.body.payload.find((x: { id: number }) => x.id === id)?.companies as { code: string; boards: number; admitted: number }[];
+    };
+    const rootView = await companiesOf(root);
+    expect(rootView.map((c) => c.code).sort()).toEqual(["ACME", "BETA"]);
+    const acmeRow = rootView.find((c) => c.code === "ACME")!;
+    expect(acmeRow.boards).toBe(BOARDS);
+    expect(acmeRow.admitted).toBe(boardIds.filter((b) => waveOf(plan(), String(b)) === 0).length);
+    // BETA is not a customer of the reseller: its boards are not in the reseller's view.
+    expect((await companiesOf(await login("var"))).map((c) => c.code)).toEqual(["ACME"]);
+    expect((await api(acme, "GET", "/api/admin/fleet/rollouts")).status).toBe(403);
+    await db().delete(schema.devices).where(eq(schema.devices.id, beta.id));
+  });
+
   it("the cron opens no wave before the healthy time, then the next; failures of an open wave pause it by themselves", async () => {
     const now = workerNow();
     await checkRollouts(db(), now, { openWaves: true });

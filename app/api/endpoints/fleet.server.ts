@@ -7,11 +7,33 @@ import { companyRefQuery } from "~/schemas/companies";
 import { FLEET_SEARCH_MAX, FLEET_TROUBLES, parseFleetFilters } from "~/schemas/fleet";
 import { assertPlatformCaller, companyIdOf } from "~/services/companies.server";
 import { FLEET_BOARD_SORTS, FLEET_COMPANY_SORTS, FLEET_MODULES, listFleetBoards, listFleetCompanies, type FleetBoardRow, type FleetCompanyRow } from "~/services/fleet.server";
+import { listFleetRollouts } from "~/services/fleet-rollouts.server";
 import type { Auth } from "~/utils/auth-guards.server";
 import type { Db } from "~/utils/db.server";
 import { endpoint, type Permission } from "../define.server";
 
 const tag = "Fleet";
+
+const rolloutShape = z.object({
+  id: z.number(),
+  version: z.string(),
+  device_type: z.string(),
+  state: z.enum(["running", "paused"]),
+  wave: z.number().describe("the highest open wave, 1 being the canary"),
+  waves: z.number(),
+  companies: z.array(
+    z.object({
+      id: z.number(),
+      name: z.string(),
+      code: z.string(),
+      boards: z.number(),
+      admitted: z.number(),
+      installed: z.number(),
+      failed: z.number(),
+      deferred_until: z.string().nullable(),
+    }),
+  ),
+});
 const PAGE_MAX = 100;
 const permission = { modules: FLEET_MODULES, guard: (_: Db, auth: Auth) => assertPlatformCaller(auth) } satisfies Permission;
 
@@ -138,6 +160,39 @@ export const fleetEndpoints = [
         page: { offset: (query.page - 1) * query.page_size, limit: query.page_size },
       });
       return { payload: { company: r.company, total: r.total, boards: r.rows.map(boardWire) } };
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/fleet/rollouts",
+    tag,
+    summary:
+      "Running and paused staged firmware rollouts (decision 0094), each with its progress per customer company of the caller's view: boards of the device type, those in open waves (`admitted`; none while the company sits rollouts out until `deferred_until`), installed, and failed since the last resume. Counts only.",
+    auth: "token",
+    permission,
+    response: z.object({ payload: z.array(rolloutShape) }),
+    async handler({ db, auth, now }) {
+      const rows = await listFleetRollouts(db, auth, now);
+      return {
+        payload: rows.map((r) => ({
+          id: r.id,
+          version: r.version,
+          device_type: r.deviceType,
+          state: r.state,
+          wave: r.wave + 1,
+          waves: r.waves,
+          companies: r.companies.map((c) => ({
+            id: c.id,
+            name: c.name,
+            code: c.code,
+            boards: c.boards,
+            admitted: c.admitted,
+            installed: c.installed,
+            failed: c.failed,
+            deferred_until: c.deferredUntil,
+          })),
+        })),
+      };
     },
   }),
 ];
