@@ -37,16 +37,15 @@ const listOf = (raw: unknown) => (Array.isArray(raw) ? raw : typeof raw === "str
 
 const minutes = (msg: string, min: number, max: number) => z.coerce.number({ invalid_type_error: msg, required_error: msg }).int(msg).min(min, msg).max(max, msg);
 
+/** A database id; any other value gets `msg`. */
+const idOf = (msg: string) => z.coerce.number({ invalid_type_error: msg, required_error: msg }).int(msg).positive(msg).max(Number.MAX_SAFE_INTEGER, msg);
+
 /** Empty means "not set" (a form's blank field); otherwise a whole number in range. */
 const optionalThreshold = (msg: string, max: number) =>
   z.preprocess((v) => (v === "" || v === null ? undefined : v), z.coerce.number({ invalid_type_error: msg }).int(msg).min(1, msg).max(max, msg).optional());
 
 export const startRolloutFields = z.object({
-  releaseId: z.coerce
-    .number({ invalid_type_error: ROLLOUT_MSG.release, required_error: ROLLOUT_MSG.release })
-    .int(ROLLOUT_MSG.release)
-    .positive(ROLLOUT_MSG.release)
-    .max(Number.MAX_SAFE_INTEGER, ROLLOUT_MSG.release),
+  releaseId: idOf(ROLLOUT_MSG.release),
   waves: z.preprocess(
     listOf,
     z
@@ -78,10 +77,4 @@ export const hasThreshold = (x: { failPercent?: number; failCount?: number }) =>
 export const startRolloutSchema = startRolloutFields.refine(hasThreshold, { message: ROLLOUT_MSG.threshold, path: ["failCount"] });
 export type StartRolloutInput = z.infer<typeof startRolloutSchema>;
 
-export const rolloutIdSchema = z.object({
-  id: z.coerce
-    .number({ invalid_type_error: ROLLOUT_MSG.notFound, required_error: ROLLOUT_MSG.notFound })
-    .int(ROLLOUT_MSG.notFound)
-    .positive(ROLLOUT_MSG.notFound)
-    .max(Number.MAX_SAFE_INTEGER, ROLLOUT_MSG.notFound),
-});
+export const rolloutIdSchema = z.object({ id: idOf(ROLLOUT_MSG.notFound) });

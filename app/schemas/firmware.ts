@@ -29,3 +29,11 @@ export const addOtaSchema = z.object({
 export type AddOtaInput = z.infer<typeof addOtaSchema>;
 
 export const otaIdSchema = z.object({ id: z.coerce.number({ invalid_type_error: "id is required" }).int().positive("id is required") });
+
+/** The page of a firmware list call of the admin API (releases, rollouts), from 1. */
+export const listPage = z.coerce
+  .number({ invalid_type_error: "page must be a number" })
+  .int("page must be a whole number")
+  .positive("page must be 1 or more")
+  .max(100_000, "page is out of range")
+  .optional();

@@ -3,6 +3,7 @@
  * firmware calls they need the `company` module; changes need its modify right.
  */
 import { z } from "zod";
+import { listPage } from "~/schemas/firmware";
 import { hasThreshold, rolloutIdSchema, ROLLOUT_MSG, startRolloutFields } from "~/schemas/firmware-rollouts";
 import * as rollouts from "~/services/firmware-rollouts.server";
 import { endpoint } from "../define.server";
@@ -98,14 +99,7 @@ export const rolloutEndpoints = [
     summary: "Staged firmware rollouts, newest first, each with its waves: boards, installs and failures (since the last resume).",
     auth: "token",
     permission: { modules: "company" },
-    body: z.object({
-      page: z.coerce
-        .number({ invalid_type_error: "page must be a number" })
-        .int("page must be a whole number")
-        .positive("page must be 1 or more")
-        .max(100_000, "page is out of range")
-        .optional(),
-    }),
+    body: z.object({ page: listPage }),
     response: z.object({ payload: z.array(rolloutShape), total: z.number() }),
     async handler({ db, auth, body, now }) {
       const { rows, total } = await rollouts.listRollouts(db, auth, now, { page: body.page ?? 1 });

@@ -4,7 +4,7 @@
  * All need the `company` module (403 otherwise). Staged rollouts: ./firmware-rollouts.server.ts.
  */
 import { z } from "zod";
-import { addOtaSchema, otaIdSchema } from "~/schemas/firmware";
+import { addOtaSchema, listPage, otaIdSchema } from "~/schemas/firmware";
 import { activateRelease, createRelease, deleteRelease, listReleases, releaseDownload, type ReleaseRow } from "~/services/firmware.server";
 import { endpoint } from "../define.server";
 import { rolloutEndpoints } from "./firmware-rollouts.server";
@@ -65,12 +65,7 @@ export const otaEndpoints = [
     permission: { modules: "company" },
     body: z.object({
       company_id: z.union([z.string(), z.number()]).optional(),
-      page: z.coerce
-        .number({ invalid_type_error: "page must be a number" })
-        .int("page must be a whole number")
-        .positive("page must be 1 or more")
-        .max(100_000, "page is out of range")
-        .optional(),
+      page: listPage,
     }),
     response: z.object({ payload: z.array(otaRecord), total: z.number() }),
     async handler({ request, db, auth, body }) {
