@@ -184,7 +184,7 @@ beside "gateway durability against the console Worker" env WORKER_END=tests/gate
   node --test --test-timeout=570000 gateway/test/durability.test.js
 # A staged firmware rollout across the console, the gateway and 200 simulated boards (decision 0094).
 beside "firmware rollout: 200 boards, a failing wave pauses it" env LOG_LEVEL=error \
-  node --test --test-timeout=300000 tests/gateway/firmware-rollout.test.mjs
+  node --test --test-timeout=600000 tests/gateway/firmware-rollout.test.mjs
 # The console and the doors never disagree: random admin changes (seeded; DIFF_SEED and DIFF_OPS
 # reproduce a run), a gateway replica following the real feed, decisions compared after each sync.
 beside "door path: console vs gateway decisions (2,000 random changes)" env DIFF_OPS=2000 \

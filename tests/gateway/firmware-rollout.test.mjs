@@ -101,7 +101,7 @@ test("a wave with failures pauses the rollout, nothing reaches the next wave, a 
 
   // The first wave downloads; ten fail, and the console pauses the rollout by itself.
   await gw.syncNow();
-  const paused = await until(async () => ((await rollout(payload.id)).state === "paused" ? rollout(payload.id) : null), { timeoutMs: 30_000, what: "the rollout to pause" });
+  const paused = await until(async () => ((await rollout(payload.id)).state === "paused" ? rollout(payload.id) : null), { timeoutMs: 120_000, what: "the rollout to pause" });
   assert.equal(paused.paused_reason, `${FAILING} of ${first.length} boards failed in wave 1`);
   assert.equal(paused.waves[0].failed, FAILING);
 
@@ -110,25 +110,25 @@ test("a wave with failures pauses the rollout, nothing reaches the next wave, a 
   await gw.syncNow();
   assert.equal((await rollout(payload.id)).wave, 1);
   for (const [id, x] of boards) if (waveOfBoard(id) > 0) assert.equal(x.downloads, 0, `board ${id} of wave ${waveOfBoard(id) + 1} was offered the release`);
-  await until(() => first.every((id) => boards.get(id).b.fw === "2.0.0" || boards.get(id).offered === null), { what: "paused offers withdrawn" });
+  await until(() => first.every((id) => boards.get(id).b.fw === "2.0.0" || boards.get(id).offered === null), { timeoutMs: 120_000, what: "paused offers withdrawn" });
 
   // Fixed: a resume offers the failed boards the release again, they install, and the cron opens wave 2.
   failing.clear();
   await call("/ota/resumeRollout", { id: payload.id });
   await gw.syncNow();
-  await until(() => first.every((id) => boards.get(id).b.fw === "2.0.0"), { timeoutMs: 30_000, what: "the first wave installed" });
-  await until(async () => (await rollout(payload.id)).waves[0].installed === first.length, { timeoutMs: 30_000, what: "the console to count the installs" });
+  await until(() => first.every((id) => boards.get(id).b.fw === "2.0.0"), { timeoutMs: 120_000, what: "the first wave installed" });
+  await until(async () => (await rollout(payload.id)).waves[0].installed === first.length, { timeoutMs: 120_000, what: "the console to count the installs" });
   await cron();
   assert.equal((await rollout(payload.id)).wave, 2);
   await gw.syncNow();
-  await until(() => second.every((id) => boards.get(id).b.fw === "2.0.0"), { timeoutMs: 30_000, what: "the second wave installed" });
+  await until(() => second.every((id) => boards.get(id).b.fw === "2.0.0"), { timeoutMs: 120_000, what: "the second wave installed" });
   for (const [id, x] of boards) if (waveOfBoard(id) > 1) assert.equal(x.b.fw, "1.0.0", `board ${id} of the last wave`);
 
   // Aborted: every board that installed 2.0.0 is offered 1.0.0 again; the others are offered nothing.
   await call("/ota/abortRollout", { id: payload.id });
   await gw.syncNow();
   const upgraded = [...first, ...second];
-  await until(() => upgraded.every((id) => boards.get(id).b.fw === "1.0.0"), { timeoutMs: 30_000, what: "the rollback to 1.0.0" });
+  await until(() => upgraded.every((id) => boards.get(id).b.fw === "1.0.0"), { timeoutMs: 120_000, what: "the rollback to 1.0.0" });
   assert.equal((await rollout(payload.id)).state, "aborted");
   for (const [id, x] of boards) if (!upgraded.includes(id)) assert.equal(x.downloads, 0, `board ${id} never downloaded`);
 });

@@ -68,7 +68,7 @@ export function releaseColumns(t: TFunction, can: { modify: boolean; remove: boo
       cell: ({ row }) => {
         const r = row.original;
         return (
-          <div className="flex justify-end gap-2">
+          <div className="flex flex-wrap justify-end gap-2 xl:flex-nowrap">
             {can.modify && !r.isActive && r.deviceType && (
               <LinkButton to={`/addFirmwareRollout?release=${r.id}`} variant="outline" size="sm" aria-label={t("rollOutLabel", { version: r.version })}>
                 {t("rollOut")}

@@ -5,7 +5,9 @@
  * 0116): when its company record says `forceFirmware`, every board of the company may; otherwise only a
  * board whose device record names that release in `firmwareStart` (an allowed user started it in the
  * console or the phone app). A company record without the field (an older console) counts as forcing,
- * as every release was offered before the policy existed.
+ * as every release was offered before the policy existed. Forced offers also wait for the company's
+ * install window in the door's zone, and a staged rollout decides which release a board is offered
+ * (decision 0094; see `releaseFor`).
  * The active release of a device type is offered (retained) to each board of that type once the board
  * has reported, in its `status` on this connection, a firmware version other than the release's: a
  * board is never offered the version it runs, so it does not install it again and again. Until its
@@ -54,8 +56,9 @@ export class FirmwareDelivery {
    * @param {{replica: import('../store/replica.js').Replica, images: import('./image-cache.js').ImageCache,
    *   publishRetained: (topicName: string, boardId: string, msg: object|null) => Promise<void>,
    *   recordEvent: (boardId: string, event: {id: string, type: string, at: number, data: object}) => Promise<unknown>,
-   *   log: import('../log.js').Logger, blockSize?: number, retryMs?: number}} opts
-   *   retryMs: first wait before trying again to fetch an image that could not be had (doubles, ≤ 10 min)
+   *   log: import('../log.js').Logger, blockSize?: number, retryMs?: number, windowCheckMs?: number, now?: () => number}} opts
+   *   retryMs: first wait before trying again to fetch an image that could not be had (doubles, ≤ 10 min);
+   *   windowCheckMs: how often install windows and rollout opt-outs are re-read; now: the clock they are read by
    */
   constructor({ replica, images, publishRetained, recordEvent, log, blockSize = BLOCK_SIZE, retryMs = 30_000, windowCheckMs = 60_000, now = Date.now }) {
     this.replica = replica
