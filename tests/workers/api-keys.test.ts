@@ -165,7 +165,9 @@ describe("rate limits", () => {
     // a time: the company's limiter counts them one by one whatever their order.
     let refused: Response | undefined;
     let ok = 1;
+    let sentAt = 0;
     while (!refused && ok <= 2 * RATE_LIMITS.caller.limit) {
+      sentAt = workerNow();
       const answers = await Promise.all(Array.from({ length: 30 }, call));
       refused = answers.find((r) => r.status === 429);
       ok += answers.filter((r) => r.status === 200).length;
@@ -178,11 +180,13 @@ describe("rate limits", () => {
     expect(retry).toBeLessThanOrEqual(60);
     expect(refused!.headers.get("RateLimit")).toMatch(new RegExp(`^"caller";r=0;t=${retry}, "company";r=\\d+;t=\\d+$`));
     expect(await refused!.json()).toMatchObject({ errorCode: "429" });
-    // The same limiter with the clock moved: refused now, counted afresh once the window has passed.
+    // The same limiter at chosen instants: refused in the refusal's window, counted afresh from the next one.
+    // The refusal fell in the window of the batch's start (30 calls cannot use up a fresh window), so both
+    // instants follow from it, not from when this line runs (a window may have ended since, on a busy machine).
     const limiter = env as unknown as RateLimitEnv;
-    const now = workerNow();
-    expect((await limitCaller(limiter, { companyId: ACME, caller: `key:${id}` }, now)).allowed).toBe(false);
-    const later = await limitCaller(limiter, { companyId: ACME, caller: `key:${id}` }, now + retry * 1000);
+    const windowMs = RATE_LIMITS.caller.windowMs;
+    expect((await limitCaller(limiter, { companyId: ACME, caller: `key:${id}` }, sentAt)).allowed).toBe(false);
+    const later = await limitCaller(limiter, { companyId: ACME, caller: `key:${id}` }, (Math.floor(sentAt / windowMs) + 1) * windowMs);
     expect(later.allowed).toBe(true);
     expect(later.buckets[0].remaining).toBe(RATE_LIMITS.caller.limit - 1);
   });
