@@ -93,7 +93,7 @@ export function SettingsForm({ settings: s, zones, canModify }: Props) {
             </Field>
             {toggle("forceFirmwareUpdate", t("forceFirmware"), !!s?.isForceFirmwareUpdate, t("forceFirmwareHint"))}
             {/* Staged rollouts (decision 0094): when forced offers may go out, and sitting rollouts out. */}
-            <fieldset className="grid gap-2">
+            <fieldset className="grid gap-2" aria-describedby="firmware-window-hint">
               <legend className="mb-2 text-sm font-medium">{t("firmwareWindow")}</legend>
               <div className="grid grid-cols-2 gap-3">
                 <Field label={t("firmwareWindowStart")} error={err(fields.firmwareWindowStart)}>
@@ -103,7 +103,9 @@ export function SettingsForm({ settings: s, zones, canModify }: Props) {
                   <Input type="time" name={fields.firmwareWindowEnd.name} defaultValue={s?.firmwareWindowEnd ?? ""} />
                 </Field>
               </div>
-              <p className="text-sm text-muted-foreground">{t("firmwareWindowHint")}</p>
+              <p id="firmware-window-hint" className="text-xs text-muted-foreground">
+                {t("firmwareWindowHint")}
+              </p>
             </fieldset>
             <Field label={t("rolloutDeferredUntil")} hint={t("rolloutDeferredHint")} error={err(fields.rolloutDeferredUntil)}>
               <Input type="date" name={fields.rolloutDeferredUntil.name} defaultValue={s?.rolloutDeferredUntil ?? ""} />
