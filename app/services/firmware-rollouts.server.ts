@@ -48,6 +48,7 @@ async function waveHealth(db: Db, x: Rollout, now: number): Promise<WaveHealth[]
   const byDevice = new Map(progress.map((row) => [row.deviceId, row]));
   // An install is healthy once its board is online again (a board restarts into the new image).
   const due = progress.filter((row) => row.state === "installed" && row.installedAt != null && now - row.installedAt > x.onlineMinutes * 60_000).map((row) => row.deviceId);
+  const overdue = new Set(due);
   const pr = schema.devicePresence;
   const online = new Set(
     (
@@ -68,7 +69,7 @@ async function waveHealth(db: Db, x: Rollout, now: number): Promise<WaveHealth[]
     if (!row) continue;
     if (row.state === "installed") w.installed++;
     const failedInstall = row.failedAt != null && row.failedAt >= x.countedFrom;
-    const notBack = row.state === "installed" && row.installedAt != null && row.installedAt >= x.countedFrom && due.includes(b.id) && !online.has(b.id);
+    const notBack = row.state === "installed" && row.installedAt != null && row.installedAt >= x.countedFrom && overdue.has(b.id) && !online.has(b.id);
     if (failedInstall || notBack) w.failed++;
   }
   return waves;

@@ -1,6 +1,6 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { usePageForm } from "~/components/forms/use-page-form";
-import { Alert, AlertDescription } from "~/components/ui/alert";
+import { FormAlert } from "~/components/auth/form-parts";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
@@ -13,11 +13,7 @@ export function RolloutForm({ releases, releaseId }: { releases: { id: number; v
   const saving = useNavigation().state === "submitting";
   return (
     <Form method="post" {...formProps} className="grid max-w-3xl gap-6">
-      {formError && (
-        <Alert variant="destructive">
-          <AlertDescription>{formError}</AlertDescription>
-        </Alert>
-      )}
+      <FormAlert message={formError} />
       <div className="grid gap-4 sm:grid-cols-2">
         <Field label={t("release")} error={err(fields.releaseId)} required>
           <NativeSelect
