@@ -220,6 +220,16 @@ export const supportGrants = sqliteTable(
   (t) => [index("support_grants_company_idx").on(t.companyId, t.expiresAt), index("support_grants_grantee_idx").on(t.granteeCompanyId, t.expiresAt)],
 );
 
+/** The grantee's staff members a grant names (decision 0093); none: any staff member holding the fleet view. */
+export const supportGrantStaff = sqliteTable(
+  "support_grant_staff",
+  {
+    grantId: integer("grant_id").notNull(),
+    userId: integer("user_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.grantId, t.userId] })],
+);
+
 /**
  * A company's API key for machines (decision 0075): the admin API with `Authorization: Bearer <key>`. Its
  * rights are modules plus actions in the role model, and at use never more than its creator's.

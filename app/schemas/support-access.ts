@@ -8,6 +8,8 @@ import { z } from "zod";
 export const SUPPORT_HOURS = [1, 4, 8, 24, 72] as const;
 export const SUPPORT_MAX_HOURS = 72;
 export const SUPPORT_REASON_MAX = 500;
+/** Staff members a grant may name at most (none: any of the grantee's staff who hold the fleet view). */
+export const SUPPORT_STAFF_MAX = 10;
 
 export const SUPPORT_MSG = {
   grantee: "Choose who gets access: your reseller or the platform",
@@ -21,6 +23,9 @@ export const SUPPORT_MSG = {
   opened: "Support session opened",
   left: "Support session ended",
   noParent: "Your company has no reseller or platform above it to grant access to",
+  staffEmail: "Name staff members by their e-mail addresses, separated by commas",
+  staffTooMany: `Name at most ${SUPPORT_STAFF_MAX} staff members`,
+  staffUnknown: "Not a staff member of the company you chose",
 } as const;
 
 export const supportGrantSchema = z.object({
@@ -35,5 +40,16 @@ export const supportGrantSchema = z.object({
     .min(1, SUPPORT_MSG.hours)
     .max(SUPPORT_MAX_HOURS, SUPPORT_MSG.hours),
   reason: z.string({ required_error: SUPPORT_MSG.reasonRequired }).trim().min(1, SUPPORT_MSG.reasonRequired).max(SUPPORT_REASON_MAX, SUPPORT_MSG.reasonTooLong),
+  /** E-mail addresses of the grantee's staff who may open the console: a list, or one text separated by commas, semicolons or lines. */
+  staffEmails: z.preprocess(
+    (v) => {
+      const list: unknown[] = Array.isArray(v) ? v : v == null ? [] : [v];
+      const emails = list.flatMap((e) => (typeof e === "string" ? e.toLowerCase().split(/[,;\s]+/) : [e])).filter((e) => e !== "");
+      return [...new Set(emails)];
+    },
+    z
+      .array(z.string({ invalid_type_error: SUPPORT_MSG.staffEmail }).max(254, SUPPORT_MSG.staffEmail).email(SUPPORT_MSG.staffEmail))
+      .max(SUPPORT_STAFF_MAX, SUPPORT_MSG.staffTooMany),
+  ),
 });
 export type SupportGrantInput = z.infer<typeof supportGrantSchema>;

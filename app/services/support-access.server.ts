@@ -1,8 +1,8 @@
 /**
  * Support access a customer grants (issue 33, decision 0093). A company admin grants an ancestor — its
  * reseller, or the platform — access for a few hours with a reason, and may revoke it at any time. While
- * it is in force, the grantee's staff who hold the fleet view open the company's console as a support
- * session: their own name, the granting admin's permissions (never more), a banner on every page, and
+ * it is in force, the grantee's staff who hold the fleet view (or only those the grant names) open the
+ * company's console as a support session, and the granting admin is mailed: their own name, the granting admin's permissions (never more), a banner on every page, and
  * every change audited in the customer's log (naming the support) and copied to the grantee's
  * ("Support Action"; utils/activity-insert.server.ts). Without a grant the grantee sees fleet health only.
  */
@@ -10,14 +10,15 @@ import { and, desc, eq, gt, inArray, isNull, lte, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { SUPPORT_MSG, type SupportGrantInput } from "~/schemas/support-access";
 import { activityInsert } from "~/utils/activity-insert.server";
-import { assertCan, type Auth } from "~/utils/auth-guards.server";
+import { assertCan, grantNamesStaff, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { forbidden, notFound, ServiceError } from "~/utils/errors.server";
 import { newSession } from "~/utils/session.server";
 import { assertPlatformCaller } from "./companies.server";
 import { FLEET_MODULES } from "./fleet.server";
+import { supportSessionMail } from "./support-session-mail";
 
-const { supportGrants: g, companies: c, users: u, sessions: s } = schema;
+const { supportGrants: g, supportGrantStaff: gs, companies: c, users: u, sessions: s, companySettings: cs, timeZones: tz } = schema;
 /** Granting and revoking belong to whoever runs the company's settings. */
 const MODULE = "company_settings";
 const HOUR = 3600_000;
@@ -45,6 +46,8 @@ export type SupportGrantRow = {
   grantee: string;
   reason: string;
   grantedBy: string;
+  /** E-mail addresses of the staff members the grant names; empty: any staff member holding the fleet view. */
+  staff: string[];
   startsAt: number;
   expiresAt: number;
   revokedAt: number | null;
@@ -61,6 +64,7 @@ export async function listSupportGrants(db: Db, auth: Auth, now: number): Promis
       grantee: grantee.name,
       reason: g.reason,
       grantedBy: sql<string>`coalesce(nullif(${u.displayName}, ''), ${u.email}, '')`,
+      staff: sql<string | null>`(select json_group_array(staff.email) from ${gs} join ${u} staff on staff.id = ${gs.userId} where ${gs.grantId} = ${g.id})`,
       startsAt: g.startsAt,
       expiresAt: g.expiresAt,
       revokedAt: g.revokedAt,
@@ -71,7 +75,11 @@ export async function listSupportGrants(db: Db, auth: Auth, now: number): Promis
     .where(eq(g.companyId, auth.company.id))
     .orderBy(desc(g.createdAt), desc(g.id))
     .limit(100);
-  return rows.map((r) => ({ ...r, status: r.revokedAt != null ? "revoked" : r.expiresAt <= now ? "expired" : "active" }));
+  return rows.map((r) => ({
+    ...r,
+    staff: (JSON.parse(r.staff ?? "[]") as string[]).sort(),
+    status: r.revokedAt != null ? "revoked" : r.expiresAt <= now ? "expired" : "active",
+  }));
 }
 
 export async function grantSupportAccess(db: Db, auth: Auth, input: SupportGrantInput, now: number): Promise<{ id: number; expiresAt: number }> {
@@ -80,22 +88,39 @@ export async function grantSupportAccess(db: Db, auth: Auth, input: SupportGrant
   if (grantees.length === 0) throw new ServiceError(422, SUPPORT_MSG.noParent);
   const grantee = grantees.find((x) => x.id === input.granteeCompanyId);
   if (!grantee) throw new ServiceError(400, SUPPORT_MSG.grantee, { fieldErrors: { granteeCompanyId: [SUPPORT_MSG.grantee] } });
+  const staff = await namedStaff(db, grantee.id, input.staffEmails);
   const expiresAt = now + input.hours * HOUR;
+  // The grant's id for its staff rows: the company's newest grant, the one this batch (one transaction) just wrote.
+  const thisGrant = sql`(select max(${g.id}) from ${g} where ${g.companyId} = ${auth.company.id})`;
   const [row] = await db.batch([
     db
       .insert(g)
       .values({ companyId: auth.company.id, granteeCompanyId: grantee.id, grantedByUserId: auth.user.id, reason: input.reason, startsAt: now, expiresAt, createdAt: now })
       .returning({ id: g.id }),
+    ...staff.map((x) => db.insert(gs).values({ grantId: thisGrant, userId: x.id })),
     activityInsert(db, {
       companyId: auth.company.id,
       name: "Support Access Granted",
       createdByUserId: auth.user.id,
-      summary: `${grantee.name} for ${input.hours} h: ${input.reason}`,
-      details: { grantee: grantee.id, hours: input.hours, expiresAt },
+      summary: `${grantee.name} for ${input.hours} h${staff.length ? ` (${staff.map((x) => x.email).join(", ")})` : ""}: ${input.reason}`,
+      details: { grantee: grantee.id, hours: input.hours, expiresAt, ...(staff.length ? { staff: staff.map((x) => x.id) } : {}) },
       at: now,
     }),
   ]);
   return { id: row[0].id, expiresAt };
+}
+
+/** The grantee's active users with these addresses; any address that is not one is refused by name. */
+async function namedStaff(db: Db, granteeId: number, emails: string[]): Promise<{ id: number; email: string }[]> {
+  if (emails.length === 0) return [];
+  const rows = await db
+    .select({ id: u.id, email: sql<string>`lower(${u.email})` })
+    .from(u)
+    .where(and(eq(u.companyId, granteeId), inArray(sql`lower(${u.email})`, emails), eq(u.isInactive, false), isNull(u.deletedAt)));
+  const unknown = emails.filter((e) => !rows.some((r) => r.email === e));
+  if (unknown.length > 0)
+    throw new ServiceError(400, SUPPORT_MSG.staffUnknown, { fieldErrors: { staffEmails: [SUPPORT_MSG.staffUnknown] }, payload: { unknown_staff_emails: unknown } });
+  return rows;
 }
 
 /** Ends a grant now: its support sessions end with it (their rows go; the next request finds none). */
@@ -136,27 +161,49 @@ export async function receivedSupportGrants(db: Db, auth: Auth, now: number, com
     .from(g)
     .innerJoin(c, and(eq(c.id, g.companyId), isNull(c.deletedAt)))
     .leftJoin(u, eq(u.id, g.grantedByUserId))
-    .where(and(eq(g.granteeCompanyId, auth.company.id), liveAt(now), companyIds ? inArray(g.companyId, companyIds) : undefined))
+    .where(and(eq(g.granteeCompanyId, auth.company.id), liveAt(now), grantNamesStaff(g.id, auth.user.id), companyIds ? inArray(g.companyId, companyIds) : undefined))
     .orderBy(g.expiresAt, g.id);
 }
 
 /**
- * Opens a support session under a grant in force to the caller's company: a console session of the
- * caller's own that ends with the grant. Audited in both companies' logs.
+ * Opens a support session under a grant in force to the caller's company that names no staff or names the
+ * caller: a console session of the caller's own that ends with the grant. Audited in both companies' logs;
+ * the admin who granted it is mailed (through the outbox, in the company's language and zone).
  */
 export async function openSupportSession(db: Db, auth: Auth, grantId: number, request: Request, now: number): Promise<{ token: string; expiresAt: number }> {
   assertPlatformCaller(auth, FLEET_MODULES);
   if (auth.support || auth.apiKey) forbidden();
   if (!Number.isInteger(grantId) || grantId <= 0) notFound(SUPPORT_MSG.notFound);
   const [grant] = await db
-    .select({ id: g.id, companyId: g.companyId, company: c.name, expiresAt: g.expiresAt })
+    .select({
+      id: g.id,
+      companyId: g.companyId,
+      company: c.name,
+      reason: g.reason,
+      expiresAt: g.expiresAt,
+      grantor: { email: u.email, isInactive: u.isInactive, deletedAt: u.deletedAt },
+      language: cs.language,
+      zone: tz.name,
+    })
     .from(g)
     .innerJoin(c, and(eq(c.id, g.companyId), isNull(c.deletedAt), eq(c.isDeactive, false)))
-    .where(and(eq(g.id, grantId), eq(g.granteeCompanyId, auth.company.id), liveAt(now)))
+    .leftJoin(u, eq(u.id, g.grantedByUserId))
+    .leftJoin(cs, eq(cs.companyId, g.companyId))
+    .leftJoin(tz, eq(tz.id, cs.defaultTimeZoneId))
+    .where(and(eq(g.id, grantId), eq(g.granteeCompanyId, auth.company.id), liveAt(now), grantNamesStaff(g.id, auth.user.id)))
     .limit(1);
   if (!grant) throw new ServiceError(404, SUPPORT_MSG.notLive);
   const session = await newSession({ userId: auth.user.id, companyId: grant.companyId, kind: "web", request, now, lifetimeMs: grant.expiresAt - now });
   const staff = personName(auth.user);
+  const grantor = grant.grantor && !grant.grantor.isInactive && grant.grantor.deletedAt == null ? grant.grantor.email : null;
+  const mail = supportSessionMail(grant.language ?? "en", {
+    staff,
+    grantee: auth.company.name,
+    reason: grant.reason,
+    until: grant.expiresAt,
+    zone: grant.zone ?? "UTC",
+    url: `${new URL(request.url).origin}/supportAccess`,
+  });
   await db.batch([
     db.insert(s).values({ ...session.values, supportGrantId: grant.id }),
     activityInsert(db, {
@@ -175,6 +222,7 @@ export async function openSupportSession(db: Db, auth: Auth, grantId: number, re
       details: { grant: grant.id, company: grant.companyId },
       at: now,
     }),
+    ...(grantor ? [db.insert(schema.mailOutbox).values({ companyId: grant.companyId, toAddress: grantor, subject: mail.subject, body: mail.body, createdAt: now })] : []),
   ]);
   return { token: session.token, expiresAt: grant.expiresAt };
 }

@@ -4,7 +4,7 @@
  * pages enforce the same rules.
  */
 import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
-import { eq, sql } from "drizzle-orm";
+import { eq, sql, type SQLWrapper } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { getDb, nowMs, schema, type Db } from "./db.server";
 import { ServiceError } from "./errors.server";
@@ -146,16 +146,22 @@ export async function authFromToken(db: Db, env: Env, token: string, now = nowMs
   };
 }
 
+/** The support grant names no staff, or names this user (decision 0093). */
+export const grantNamesStaff = (grantId: SQLWrapper | number, userId: number) => {
+  const gs = schema.supportGrantStaff;
+  return sql<boolean>`(not exists (select 1 from ${gs} where ${gs.grantId} = ${grantId}) or exists (select 1 from ${gs} where ${gs.grantId} = ${grantId} and ${gs.userId} = ${userId}))`;
+};
+
 /**
  * A support session's caller: the staff member (`staff`, already checked active) inside the company that
  * granted access, with the granting admin's permissions, while the grant is in force, the grantor still
- * active and the staff member still in the grantee company. Otherwise the session ends (null).
+ * active and the staff member still in the grantee company (and named by the grant, if it names any). Otherwise the session ends (null).
  */
 async function supportAuth(db: Db, session: SessionRow, staff: typeof schema.users.$inferSelect, now: number): Promise<Auth | null> {
   const { supportGrants: g, users: u, companies: c, roles: r } = schema;
   const grantee = alias(c, "grantee");
   const [row] = await db
-    .select({ grant: g, grantee: { id: grantee.id, name: grantee.name, code: grantee.code }, ...callerColumns(now) })
+    .select({ grant: g, grantee: { id: grantee.id, name: grantee.name, code: grantee.code }, named: grantNamesStaff(g.id, staff.id), ...callerColumns(now) })
     .from(g)
     .innerJoin(grantee, eq(grantee.id, g.granteeCompanyId))
     .leftJoin(u, eq(u.id, g.grantedByUserId))
@@ -169,6 +175,7 @@ async function supportAuth(db: Db, session: SessionRow, staff: typeof schema.use
     row.grant.startsAt <= now &&
     row.grant.expiresAt > now &&
     row.grant.granteeCompanyId === staff.companyId &&
+    Boolean(row.named) &&
     row.user &&
     row.company &&
     row.company.id === row.grant.companyId &&

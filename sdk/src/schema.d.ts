@@ -22729,6 +22729,8 @@ export interface paths {
                                 grantee: string;
                                 reason: string;
                                 granted_by: string;
+                                /** @description the grantee's staff members it names; empty: any of its staff who hold the fleet view */
+                                staff_emails: string[];
                                 starts_at: string;
                                 expires_at: string;
                                 revoked_at: string | null;
@@ -22838,7 +22840,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Grants support access ('Support Access Granted') from now for `hours` (1 to 72) to `grantee_company_id`, a company above the caller's: its reseller or the platform (others: 400). While it lasts, the grantee's staff who hold the fleet view may open this company's console as support, with the granting person's permissions; everything they do is logged here and in the grantee's log. 403 in a support session. */
+        /** Grants support access ('Support Access Granted') from now for `hours` (1 to 72) to `grantee_company_id`, a company above the caller's: its reseller or the platform (others: 400). While it lasts, the grantee's staff who hold the fleet view — or, when `staff_emails` names some (at most 10, a list or one comma-separated text), only those — may open this company's console as support, with the granting person's permissions; the granting person is mailed each time one does. Everything they do is logged here and in the grantee's log. An address that is not an active user of the grantee: 400, listed in `payload.unknown_staff_emails`. 403 in a support session. */
         post: {
             parameters: {
                 query?: never;
@@ -22852,6 +22854,7 @@ export interface paths {
                         grantee_company_id: number;
                         hours: number;
                         reason: string;
+                        staff_emails?: string[] | null;
                     };
                 };
             };
@@ -23092,7 +23095,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** For a reseller or the platform: the support access grants in force that customers gave the caller's company, soonest to end first. Without one, a customer's people, keys and activity stay out of reach. */
+        /** For a reseller or the platform: the support access grants in force that customers gave the caller's company and that name no staff or name the caller, soonest to end first. Without one, a customer's people, keys and activity stay out of reach. */
         get: {
             parameters: {
                 query?: never;

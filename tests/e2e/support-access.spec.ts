@@ -1,12 +1,15 @@
-import { adminApi, expect, keepScreenshot, LANGUAGE_AND_WIDTH_RUNS, test, unique } from "./fixtures";
+import { adminApi, expect, keepScreenshot, LANGUAGE_AND_WIDTH_RUNS, mailbox, test, unique } from "./fixtures";
 
 // Support access (decision 0093): ACME's admin grants access from the company settings; the grantee's
 // staff open ACME's console from the fleet view and see the banner on every page; once ACME revokes the
-// grant, the next page is the staff member's own console again. English grants the reseller, Spanish the
-// platform, so the two runs never share a grant.
+// grant, the next page is the staff member's own console again. Each grant names the staff member who opens
+// it, and ACME's admin is mailed when the session opens. English grants the reseller, Spanish the platform,
+// so the two runs never share a grant.
 const texts = {
   en: {
     who: "var" as const,
+    staffEmail: "var@reseller.example",
+    staffLabel: "Only these staff members (optional)",
     grantee: "Northwind Resellers (RSL1)",
     settingsLink: "Support access",
     add: "Grant support access",
@@ -20,6 +23,8 @@ const texts = {
   },
   es: {
     who: "root" as const,
+    staffEmail: "root@example.com",
+    staffLabel: "Solo estas personas de su personal (opcional)",
     grantee: "Platform Root (ROOT)",
     settingsLink: "Acceso de soporte",
     add: "Conceder acceso de soporte",
@@ -45,10 +50,13 @@ for (const { lang, width, height } of LANGUAGE_AND_WIDTH_RUNS) {
     await expect(page).toHaveURL(/\/addSupportAccess$/);
     await page.getByLabel(/^(Grant access to|Conceder acceso a)/).selectOption({ label: x.grantee });
     await page.getByLabel(x.reason).fill(reason);
+    await page.getByLabel(x.staffLabel).fill(`${x.staffEmail.toUpperCase()}, `);
     await page.getByRole("button", { name: x.submit }).click();
     await expect(page).toHaveURL(/\/supportAccess$/);
     await expect(page.getByText(x.granted, { exact: true })).toBeVisible();
-    await expect(page.locator("tbody tr", { hasText: reason })).toContainText(x.inForce);
+    const row = page.locator("tbody tr", { hasText: reason });
+    await expect(row).toContainText(x.inForce);
+    await expect(row).toContainText(x.staffEmail);
 
     await loginAs(x.who, lang);
     await page.goto("/fleet");
@@ -57,6 +65,10 @@ for (const { lang, width, height } of LANGUAGE_AND_WIDTH_RUNS) {
     await expect(banner).toContainText(x.banner);
     await expect(banner).toContainText(reason);
     await keepScreenshot(page, `support-banner-${lang}-${width}`, { fullPage: true });
+    // ACME's admin, who granted it, is told (ACME's mails are in English).
+    await expect
+      .poll(async () => (await mailbox()).filter((m) => m.to.includes("admin@acme.example") && m.text.includes(reason)).map((m) => m.subject))
+      .toEqual([expect.stringMatching(/^Support session opened in your console: /)]);
     await page.goto("/users");
     await expect(banner).toContainText(x.banner);
 

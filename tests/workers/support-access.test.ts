@@ -2,10 +2,11 @@
  * Support access a customer grants (decision 0093): ACME's admin grants its reseller RSL1 access; RSL1's
  * staff open ACME's console as support (a banner, ACME's people, the granting admin's permissions), what
  * they change is logged in both companies; revoking or expiry ends it. Without a grant, RSL1 sees none of
- * ACME's people.
+ * ACME's people. A grant may name which of RSL1's staff may open it; ACME's granting admin is mailed when
+ * a support session opens.
  */
 import { env } from "cloudflare:test";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { supportCookie } from "../../app/utils/session.server";
 import { api, auditsNamed, consoleWorker, db, login, ORIGIN, pageCookie, schema } from "./helpers";
@@ -92,6 +93,45 @@ describe("support access", () => {
     expect(text).not.toContain("admin@acme.example");
     expect((await api(support.token, "GET", "/api/admin/user/getUsers?page=1&page_size=10")).status).toBe(401);
     expect(await openSupport(id)).toBeNull();
+  });
+
+  it("a grant naming staff opens only for them, and the granting admin is mailed when a session opens", async () => {
+    // A second staff member of RSL1 (no sign-in needed: the grant only names them).
+    const other = `other.staff.${Date.now()}@reseller.example`;
+    const [vera] = await db().select().from(schema.users).where(eq(schema.users.email, "var@reseller.example"));
+    await db()
+      .insert(schema.users)
+      .values({ companyId: RSL1, roleId: vera.roleId, firstName: "Otto", lastName: "Staff", displayName: "Otto Staff", email: other, passwordChangedAt: 0 });
+
+    const unknown = await grant({ grantee_company_id: RSL1, hours: 4, reason: "Named", staff_emails: [other, "admin@acme.example", "nobody@reseller.example"] });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.payload.unknown_staff_emails).toEqual(["admin@acme.example", "nobody@reseller.example"]);
+    expect((await grant({ grantee_company_id: RSL1, hours: 4, reason: "Named", staff_emails: "not an address" })).status).toBe(400);
+
+    // Named to the other staff member only: Vera is not offered it and cannot open it.
+    const theirs = (await grant({ grantee_company_id: RSL1, hours: 4, reason: "For Otto", staff_emails: other.toUpperCase() })).body.payload.id as number;
+    const listed = (await api(acme, "GET", "/api/admin/support/getSupportGrants")).body.payload.find((r: { id: number }) => r.id === theirs);
+    expect(listed.staff_emails).toEqual([other]);
+    expect((await api(reseller, "GET", "/api/admin/support/getReceivedSupportGrants")).body.payload.map((r: { id: number }) => r.id)).not.toContain(theirs);
+    expect(await openSupport(theirs)).toBeNull();
+    // A support session under that grant (as if opened before) does not resolve for Vera either.
+    const open = (await grant({ grantee_company_id: RSL1, hours: 4, reason: "Open" })).body.payload.id as number;
+    const forged = (await openSupport(open))!;
+    await db().update(schema.sessions).set({ supportGrantId: theirs }).where(eq(schema.sessions.supportGrantId, open));
+    expect(await (await page(forged.cookie, "/users")).text()).not.toContain('data-testid="support-banner"');
+
+    // Named to Vera (among others): she opens it, and ACME's granting admin is mailed.
+    const hers = (await grant({ grantee_company_id: RSL1, hours: 4, reason: "For Vera", staff_emails: `${other}, var@reseller.example` })).body.payload.id as number;
+    const opened = (await openSupport(hers))!;
+    expect(await (await page(opened.cookie, "/users")).text()).toContain('data-testid="support-banner"');
+    const mails = await db()
+      .select()
+      .from(schema.mailOutbox)
+      .where(and(eq(schema.mailOutbox.toAddress, "admin@acme.example"), eq(schema.mailOutbox.companyId, ACME)));
+    const mail = mails.filter((m) => m.body.includes('"For Vera"'));
+    expect(mail).toHaveLength(1);
+    expect(mail[0].subject).toBe("Support session opened in your console: Reseller, Vera (Northwind Resellers)");
+    expect(mail[0].body).toContain("/supportAccess");
   });
 
   it("a grant that expires ends its support session at the next request", async () => {

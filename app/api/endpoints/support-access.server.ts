@@ -14,13 +14,14 @@ const tag = "Support access";
 const iso = (ms: number | null) => (ms == null ? null : new Date(ms).toISOString());
 
 /** The grant form's fields in the admin API's names. */
-const GRANT_WIRE = { granteeCompanyId: "grantee_company_id", hours: "hours", reason: "reason" } as const;
+const GRANT_WIRE = { granteeCompanyId: "grantee_company_id", hours: "hours", reason: "reason", staffEmails: "staff_emails" } as const;
 
 const grantShape = z.object({
   id: z.number(),
   grantee: z.string().describe("the company granted access"),
   reason: z.string(),
   granted_by: z.string(),
+  staff_emails: z.array(z.string()).describe("the grantee's staff members it names; empty: any of its staff who hold the fleet view"),
   starts_at: z.string(),
   expires_at: z.string(),
   revoked_at: z.string().nullable(),
@@ -44,6 +45,7 @@ export const supportAccessEndpoints = [
           grantee: r.grantee,
           reason: r.reason,
           granted_by: r.grantedBy,
+          staff_emails: r.staff,
           starts_at: iso(r.startsAt)!,
           expires_at: iso(r.expiresAt)!,
           revoked_at: iso(r.revokedAt),
@@ -56,7 +58,7 @@ export const supportAccessEndpoints = [
     method: "POST",
     path: "/support/grantSupportAccess",
     tag,
-    summary: `Grants support access ('Support Access Granted') from now for \`hours\` (1 to ${SUPPORT_MAX_HOURS}) to \`grantee_company_id\`, a company above the caller's: its reseller or the platform (others: 400). While it lasts, the grantee's staff who hold the fleet view may open this company's console as support, with the granting person's permissions; everything they do is logged here and in the grantee's log. 403 in a support session.`,
+    summary: `Grants support access ('Support Access Granted') from now for \`hours\` (1 to ${SUPPORT_MAX_HOURS}) to \`grantee_company_id\`, a company above the caller's: its reseller or the platform (others: 400). While it lasts, the grantee's staff who hold the fleet view — or, when \`staff_emails\` names some (at most 10, a list or one comma-separated text), only those — may open this company's console as support, with the granting person's permissions; the granting person is mailed each time one does. Everything they do is logged here and in the grantee's log. An address that is not an active user of the grantee: 400, listed in \`payload.unknown_staff_emails\`. 403 in a support session.`,
     auth: "token",
     permission: { modules: "company_settings", action: "add" },
     body: wireObject(supportGrantSchema, GRANT_WIRE),
@@ -84,7 +86,7 @@ export const supportAccessEndpoints = [
     path: "/support/getReceivedSupportGrants",
     tag,
     summary:
-      "For a reseller or the platform: the support access grants in force that customers gave the caller's company, soonest to end first. Without one, a customer's people, keys and activity stay out of reach.",
+      "For a reseller or the platform: the support access grants in force that customers gave the caller's company and that name no staff or name the caller, soonest to end first. Without one, a customer's people, keys and activity stay out of reach.",
     auth: "token",
     permission: { modules: FLEET_MODULES },
     response: z.object({

@@ -11,6 +11,12 @@ export function supportGrantColumns(t: TFunction, o: { zone: string; revoke: boo
     { id: "grantee", accessorKey: "grantee", header: t("col.grantee") },
     { id: "reason", accessorKey: "reason", header: t("col.reason"), meta: { className: "whitespace-normal min-w-48" } },
     { id: "grantedBy", accessorKey: "grantedBy", header: t("col.grantedBy") },
+    {
+      id: "staff",
+      header: t("col.staff"),
+      meta: { className: "whitespace-normal min-w-40" },
+      cell: ({ row }) => (row.original.staff.length ? row.original.staff.join(", ") : <span className="text-muted-foreground">{t("anyStaff")}</span>),
+    },
     dateColumn<SupportGrantRow>({ id: "startsAt", header: t("col.from"), value: (r) => r.startsAt, timeZone: o.zone }),
     dateColumn<SupportGrantRow>({ id: "expiresAt", header: t("col.until"), value: (r) => r.revokedAt ?? r.expiresAt, timeZone: o.zone }),
     {
