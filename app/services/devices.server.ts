@@ -12,7 +12,7 @@ import { schema, type Db } from "~/utils/db.server";
 import { notFound } from "~/utils/errors.server";
 import { liveInCompany } from "~/utils/tenant.server";
 import { idInAny, lowerOf, searchKey, startsWith } from "./search.server";
-import { firmwarePendingSql, followsScheduleSql, inServiceSql, presenceSql, scheduledOpenNow } from "./device-status.server";
+import { firmwarePendingSql, doorHoldNow, inServiceSql, presenceSql } from "./device-status.server";
 
 const { devices: d, deviceGroups: g, deviceGroupMembers: m, ekeyAssignments: k, users: u } = schema;
 const MODULE = "devices";
@@ -70,8 +70,7 @@ async function deviceConditions(db: Db, core: Core | undefined, auth: Auth, f: D
   if (f.door) conditions.push(eq(d.doorState, f.door));
   if (f.firmware) conditions.push(firmwarePendingSql);
   if (f.schedule) {
-    const open = core ? await scheduledOpenNow(db, core, auth.company.id, now) : false;
-    conditions.push(open ? followsScheduleSql : sql`0`);
+    conditions.push(core ? (await doorHoldNow(db, core, auth.company.id, now)).heldOpen : sql`0`);
   }
   return conditions;
 }

@@ -50,7 +50,7 @@ export type DoorDecision = {
   /** When a closed key opens next (epoch ms), as the core worked it out; null when never or unknown. */
   nextOpen: number | null;
   userId: string | null;
-  /** Whether the door is held open by the company's scheduled-open hours at that instant. */
+  /** Whether the door is held unlocked at that instant: by the company's scheduled-open hours, never during a lockdown, always during an evacuation (decision 0087). */
   scheduledOpen: boolean;
 };
 
@@ -257,12 +257,24 @@ function lockdownAt(state: CompanyState, deviceId: number, at: number) {
   return (state.groupsOfDevice.get(deviceId) ?? []).some((g) => l.scopeIds.includes(g)) ? l : null;
 }
 
+/**
+ * Whether a door in service is held unlocked at `at` (decision 0087): during an evacuation covering it, yes;
+ * during a lockdown covering it, no; otherwise as the company's hours say, for a door that follows them. The
+ * gateway decides the same for what it tells the boards (gateway/src/access/scheduled-open.js `heldOpenAt`).
+ */
+function heldOpen(core: Core, state: CompanyState, device: { scheduleOpen: boolean }, lockdown: ReturnType<typeof lockdownAt>, at: number): boolean {
+  if (!state.live) return false;
+  if (lockdown) return lockdown.mode === "evacuation";
+  return Boolean(device.scheduleOpen && state.schedule && core.isOpen(state.schedule, at));
+}
+
 const byKindAndId = (a: { kind: string; id: string }, b: { kind: string; id: string }) => a.kind.localeCompare(b.kind) || Number(a.id) - Number(b.id);
 
 function decideOne(core: Core, state: CompanyState, check: AccessCheck, lang: "en" | "es"): DoorDecision {
   const device = state.devices.get(check.deviceId);
   const inService = device != null && device.status === "configured";
-  const scheduledOpen = Boolean(inService && device.scheduleOpen && state.live && state.schedule && core.isOpen(state.schedule, check.at));
+  const lockdown = device ? lockdownAt(state, device.id, check.at) : null;
+  const scheduledOpen = inService && heldOpen(core, state, device, lockdown, check.at);
   const deny = (code: DenialCode, reason: string, userId: string | null = null): DoorDecision => ({
     allowed: false,
     code,
@@ -276,7 +288,6 @@ function decideOne(core: Core, state: CompanyState, check: AccessCheck, lang: "e
   if (!state.live) return deny("company_inactive", "Company is deactivated");
   if (!inService) return deny("door_disabled", "This door is not enabled");
   const { user, fob } = resolveUser(state, check.credential);
-  const lockdown = lockdownAt(state, device.id, check.at);
   if (lockdown?.mode === "evacuation")
     return { allowed: true, code: null, key: null, reason: "Evacuation: door unlocked", nextOpen: null, userId: user ? String(user.id) : null, scheduledOpen };
   if (!user) return deny("unknown_credential", "Unknown credential");

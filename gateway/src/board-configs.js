@@ -24,7 +24,7 @@ export class BoardConfigs {
    * @param {import('./store/replica.js').Replica} deps.replica
    * @param {Pick<import('./access/credential-keys.js').CredentialKeys, 'jwks'>} deps.credentialKeys
    * @param {import('./access/revocations.js').Revocations} deps.revocations
-   * @param {Pick<import('./access/scheduled-open.js').ScheduledOpen, 'refresh'|'refreshAll'>} deps.schedule
+   * @param {Pick<import('./access/scheduled-open.js').ScheduledOpen, 'refresh'|'refreshAll'|'rearm'>} deps.schedule
    * @param {Pick<import('./firmware/delivery.js').FirmwareDelivery, 'offer'>} deps.firmware
    * @param {(name: string, boardId: string, msg: object|null) => Promise<void>} deps.publishRetained
    * @param {(boardId: string) => import('aedes').Client|undefined} deps.clientOf the board's connection to this instance
@@ -215,6 +215,10 @@ export class BoardConfigs {
       } else if (c.type === 'scheduledOpen') {
         if (c.op === 'delete') await this.schedule.refreshAll()
         for (const d of this.replica.index.devicesByCompany.get(c.data?.companyId) ?? []) await this.schedule.refresh(d.id)
+      } else if (c.type === 'lockdown') {
+        // a lockdown ends the hold-open, an evacuation holds doors open (decision 0087)
+        this.schedule.rearm()
+        for (const d of this.replica.index.devicesByCompany.get(c.id) ?? []) await this.schedule.refresh(d.id)
       } else if (c.type === 'company') {
         // what the company's record says reaches its boards: biometrics in the configuration, the firmware policy in the offer
         for (const d of this.replica.index.devicesByCompany.get(c.id) ?? []) devices.add(d.id)

@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { WorkerContractDouble } from './support/worker-contract-double.js'
-import { SECRET, tempDir, removeDir, provisionBoard, board, startGateway, until } from './support/fixtures.js'
+import { SECRET, tempDir, removeDir, provisionBoard, deviceRecord, board, startGateway, until } from './support/fixtures.js'
 import { decide } from '../src/access/core.js'
 
 const ALL_DAYS = [true, true, true, true, true, true, true]
@@ -263,16 +263,7 @@ test('scheduled open with first person in: locked until the first grant, then op
   await until(() => [...worker.rows.values()].some((r) => r.type === 'schedule.firstEntry'), { what: 'first entry event' })
   // A door opted out of scheduled open gets no schedule at all.
   const cleared = b2.next('schedule', { fresh: true })
-  worker.change('device', 'upsert', 'b2', {
-    id: 'b2',
-    companyId: 'ACME',
-    name: 'Door b2',
-    deviceType: 'AB-200',
-    tz: 'Europe/Berlin',
-    groupIds: [],
-    active: true,
-    scheduleOpen: false
-  })
+  worker.change('device', 'upsert', 'b2', deviceRecord('b2', { scheduleOpen: false }))
   await gw.syncNow()
   assert.equal(await cleared, null)
   await b2.close()

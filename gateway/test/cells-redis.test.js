@@ -7,7 +7,7 @@ import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
 import mqtt from 'mqtt'
 import { WorkerContractDouble } from './support/worker-contract-double.js'
-import { SECRET, tempDir, removeDir, provisionBoard, board, startGateway, until, dropConnection } from './support/fixtures.js'
+import { SECRET, tempDir, removeDir, provisionBoard, deviceRecord, board, startGateway, until, dropConnection } from './support/fixtures.js'
 import { startRedis, freePort } from './support/processes.js'
 import { createGateway, Gateway } from '../src/gateway.js'
 
@@ -103,7 +103,7 @@ test("a change of a board's configuration is published once per cell, not once p
   published.clear()
   seen1.clear()
   seen2.clear()
-  worker.change('device', 'upsert', 'r1', { id: 'r1', companyId: 'ACME', name: 'Renamed', deviceType: 'AB-200', tz: 'Europe/Berlin', groupIds: [], active: true })
+  worker.change('device', 'upsert', 'r1', deviceRecord('r1', { name: 'Renamed' }))
   await Promise.all([gw1.syncNow(), gw2.syncNow()])
   await settled([seen1, seen2], ['boards/r1/config'])
   assert.deepEqual([...published], [['boards/r1/config', 1]])

@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { once } from 'node:events'
 import { WorkerContractDouble } from './support/worker-contract-double.js'
-import { SECRET, tempDir, removeDir, provisionBoard, startGateway, spawnGateway, board } from './support/fixtures.js'
+import { SECRET, tempDir, removeDir, provisionBoard, deviceRecord, startGateway, spawnGateway, board } from './support/fixtures.js'
 import { rawConnect } from './support/raw-connect.js'
 import { hashSecret, verifySecret } from '../src/password.js'
 
@@ -19,7 +19,7 @@ before(async () => {
   for (const id of ['g1', 'g2', 'v', 'w']) await provisionBoard(worker, id)
   for (let i = 1; i <= 12; i++) await provisionBoard(worker, `x${i}`)
   // a board provisioned before hmac-sha256: its PBKDF2 hash keeps working
-  worker.change('device', 'upsert', 'old', { id: 'old', companyId: 'ACME', name: 'Old door', deviceType: 'AB-200', tz: 'UTC', groupIds: [], active: true })
+  worker.change('device', 'upsert', 'old', deviceRecord('old', { name: 'Old door', tz: 'UTC' }))
   worker.change('boardCredential', 'upsert', 'old', { deviceId: 'old', hash: await hashSecret('old-secret', { algorithm: 'pbkdf2-sha256', iterations: 1000 }) })
   dir = await tempDir()
   gw = await startGateway(worker, dir, { clock })

@@ -1,12 +1,12 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { WorkerContractDouble } from './support/worker-contract-double.js'
-import { SECRET, boardHash, tempDir, removeDir, board, startGateway } from './support/fixtures.js'
+import { SECRET, boardHash, deviceRecord, tempDir, removeDir, board, startGateway } from './support/fixtures.js'
 
 // Door alarms (decision 0076): the door's held-open threshold reaches its board in the retained
 // configuration, over a real MQTT connection, and a changed threshold is published again.
 let worker, gw, dir
-const door = (heldOpenMs) => ({ id: 'h1', companyId: 'ACME', name: 'Loading door', deviceType: 'AB-200', tz: 'Europe/Berlin', groupIds: [], active: true, ...heldOpenMs })
+const door = (over) => deviceRecord('h1', { name: 'Loading door', ...over })
 
 before(async () => {
   worker = await new WorkerContractDouble({ secret: SECRET }).listen()

@@ -10,7 +10,8 @@
  * and 12 drawn from all of them; a repeated draw counts once) and the 6 fob numbers, each at the 13
  * DOORS (ACME's twelve, one of BETA's) at the 10 INSTANTS; by the gateway (gateway/src/access/decide.js on its
  * copy) and by the console from its own tables (POST /api/admin/device/checkAccess): whether it opens,
- * the denial code, and whether the door is held open by schedule. Any difference fails the test with
+ * the denial code, and whether the door is held open (by the hours; never in a lockdown's scope, always in an
+ * evacuation's: decision 0087). Any difference fails the test with
  * the seed, the operation number and the operations so far.
  *
  * Phone credentials, at every DIFF_CRED_EVERY-th operation's sync: a few users with keys sign in to
@@ -37,7 +38,7 @@ import { Replica } from "../../gateway/src/store/replica.js";
 import { ChangeFeed } from "../../gateway/src/sync/change-feed.js";
 import { WorkerClient } from "../../gateway/src/sync/worker-client.js";
 import { decideAccess } from "../../gateway/src/access/decide.js";
-import { scheduleOfDoor } from "../../gateway/src/access/scheduled-open.js";
+import { heldOpenAt, scheduleOfDoor } from "../../gateway/src/access/scheduled-open.js";
 import { isOpen } from "../../gateway/src/access/core.js";
 import { importKeySet, revokedBy, verifyCredential } from "../../gateway/src/access/credential.js";
 import { Revocations, pageWithdrawals } from "../../gateway/src/access/revocations.js";
@@ -101,7 +102,7 @@ function mulberry32(seed) {
 }
 
 /** What a run must have exercised for its "0 disagreements" to mean something, each gap in words. */
-function gapsOf({ kinds, seen, credentialsChecked, revokedChecked }) {
+function gapsOf({ kinds, seen, holdOverridden, credentialsChecked, revokedChecked }) {
   const gaps = [];
   for (const [kind, k] of kinds) {
     if (k.tries >= MIN_TRIES && k.accepted < MIN_ACCEPTED_SHARE * k.tries) gaps.push(`${kind}: ${k.accepted} of ${k.tries} tries accepted, under ${MIN_ACCEPTED_SHARE * 100}%`);
@@ -109,6 +110,8 @@ function gapsOf({ kinds, seen, credentialsChecked, revokedChecked }) {
   for (const [type, outcomes] of Object.entries(seen)) {
     for (const [outcome, count] of Object.entries(outcomes)) if (!count) gaps.push(`no ${type} decision was ${outcome}`);
   }
+  if (!holdOverridden.closed) gaps.push("no lockdown shut a door the hours hold open");
+  if (!holdOverridden.opened) gaps.push("no evacuation held open a door the hours do not");
   if (!credentialsChecked) gaps.push("no phone credential was verified");
   if (!revokedChecked) gaps.push("no withdrawn credential was checked against a revocation list");
   return gaps;
@@ -481,6 +484,8 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
     let compared = 0;
     /** Decisions compared by credential type and outcome: a run that never opens, or never refuses, proves little. */
     const seen = { user: { allowed: 0, denied: 0 }, fob: { allowed: 0, denied: 0 } };
+    /** Decisions where a lockdown shut a door the hours hold open, or an evacuation opened one they do not. */
+    const holdOverridden = { closed: 0, opened: 0 };
     /** Per sync: how many users were sampled (the fobs, doors and instants are fixed). */
     const usersPerSync = [];
     const compare = async (step) => {
@@ -501,8 +506,10 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
           part.forEach((c, j) => {
             const console_ = r ? r.body.payload[j] : { allowed: false, code: "company_inactive", scheduledOpen: false };
             const gateway = decideAccess(replica, String(c.deviceId), c.credential, c.at);
-            const schedule = scheduleOfDoor(replica, replica.get("device", String(c.deviceId)));
-            const gatewayOpen = Boolean(schedule) && isOpen(schedule.window, c.at);
+            const door = replica.get("device", String(c.deviceId));
+            const gatewayOpen = heldOpenAt(replica, door, c.at);
+            const hours = scheduleOfDoor(replica, door);
+            if (!off && gatewayOpen !== (Boolean(hours) && isOpen(hours.window, c.at))) holdOverridden[gatewayOpen ? "opened" : "closed"]++;
             const same = console_.allowed === gateway.allowed && (console_.code ?? null) === (gateway.code ?? null) && console_.scheduledOpen === gatewayOpen;
             compared++;
             seen[c.credential.type][gateway.allowed ? "allowed" : "denied"]++;
@@ -677,6 +684,9 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
         `and ${FOBS.length} fobs at ${DOORS.ACME.length + DOORS.BETA.length} doors × ${INSTANTS.length} instants: ${compared} decisions compared ` +
         `(users ${seen.user.allowed} allowed, ${seen.user.denied} denied; fobs ${seen.fob.allowed} allowed, ${seen.fob.denied} denied), 0 disagreements`,
     );
+    console.log(
+      `# hold-open: ${holdOverridden.closed} decisions with a door the hours hold open shut by a lockdown, ${holdOverridden.opened} with a door held open by an evacuation only`,
+    );
     console.log(`# phone credentials: ${credentialsChecked} board verifications compared with the console, 0 disagreements`);
     console.log(`# revocation list: ${revokedChecked} withdrawn credentials refused as revoked by a board deciding alone`);
     const accepted = [...kinds]
@@ -687,7 +697,7 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
     console.log(
       `# time: start ${started} ms, console calls ${spent.ops} ms, door and company changes ${spent.lifecycle} ms, sync and compare ${spent.compare} ms, credentials ${spent.credentials} ms`,
     );
-    const gaps = gapsOf({ kinds, seen, credentialsChecked, revokedChecked });
+    const gaps = gapsOf({ kinds, seen, holdOverridden, credentialsChecked, revokedChecked });
     assert.ok(!gaps.length, `the run proves too little (seed ${SEED}, ${OPS} operations):\n  ${gaps.join("\n  ")}`);
   } finally {
     await replica.close();

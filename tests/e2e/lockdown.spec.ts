@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, test, unique } from "./fixtures";
+import { expect, keepScreenshot, test, unique } from "./fixtures";
 import { runNode, startGateway, type RunningGateway } from "./gateway-fixture";
 
 /**
@@ -117,6 +117,10 @@ for (const c of CASES) {
     await expect(banner).toContainText(tx.banner(name));
     await page.goto("/devices");
     await expect(banner).toContainText(tx.banner(name));
+    // The home dashboard counts the doors it holds (one, the plan's door) and opens the lockdown page.
+    await page.goto("/");
+    await expect(page.getByTestId("stat-lockdownDoors-value")).toHaveText("1");
+    await keepScreenshot(page, `lockdown-home-${c.lang}-${c.width}`, { fullPage: true });
 
     const answers = await askBoard(doorId, [other, ADMIN], (l) => l[0]?.code === "lockdown");
     expect(answers[0]).toMatchObject({ allowed: false, code: "lockdown" });

@@ -5,14 +5,14 @@
  * the home dashboard counts what the filtered lists show. Devices are made here, never seed ids.
  */
 import { env } from "cloudflare:test";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import coreModule from "~core/core.wasm";
 import { createCore } from "~core";
 import { seedGateway } from "../../db/seed/gateway";
 import { PRESENCE_STALE_MS } from "../../app/services/board-presence.server";
 import { dashboardNumbers } from "../../app/services/dashboard.server";
-import { scheduledOpenNow } from "../../app/services/device-status.server";
+import { doorHoldNow } from "../../app/services/device-status.server";
 import { loadCompany, loadScheduledOpen } from "../../app/services/door-decision.server";
 import { listDevices, type ListDevicesOptions } from "../../app/services/devices.server";
 import { authFromToken, type Auth } from "../../app/utils/auth-guards.server";
@@ -20,6 +20,14 @@ import type { DeviceFilters } from "../../app/schemas/device-filters";
 import { companyLog, consoleWorker, api, db, login, ORIGIN, schema, workerNow } from "./helpers";
 
 const SECRET = String(env.GATEWAY_SECRET);
+/** Whether any door of the company is held open at `at`, by the rule the devices list and the dashboard count with. */
+const heldNow = async (companyId: number, at: number) =>
+  (
+    await db()
+      .select({ id: schema.devices.id })
+      .from(schema.devices)
+      .where(and(eq(schema.devices.companyId, companyId), (await doorHoldNow(db(), core, companyId, at)).heldOpen))
+  ).length > 0;
 const core = createCore(coreModule);
 let acme: Auth;
 let acmeToken: string;
@@ -276,7 +284,7 @@ describe("home dashboard", () => {
     for (let h = 0; h < 8 * 24; h++) {
       const at = start + h * 3_600_000;
       const expected = Boolean(whole.live && whole.schedule && core.isOpen(whole.schedule, at));
-      expect(await scheduledOpenNow(db(), core, c, at), new Date(at).toISOString()).toBe(expected);
+      expect(await heldNow(c, at), new Date(at).toISOString()).toBe(expected);
       if (expected) open++;
     }
     expect(open).toBeGreaterThan(0);
@@ -289,7 +297,60 @@ describe("home dashboard", () => {
     // Hours off: nothing to read beyond the settings.
     await db().update(schema.companySettings).set({ scheduleOpen: false }).where(eq(schema.companySettings.companyId, c));
     expect((await loadScheduledOpen(db(), c)).schedule).toBeNull();
-    expect(await scheduledOpenNow(db(), core, c, opening)).toBe(false);
+    expect(await heldNow(c, opening)).toBe(false);
+  });
+
+  it("a lockdown ends the hold-open of the doors it covers, an evacuation holds its doors open (decision 0087)", async () => {
+    const c = acme.company.id;
+    const opening = Date.UTC(2026, 11, 21, 9, 30); // Monday 10:30 in Madrid, inside the hours set here
+    await db().delete(schema.scheduleOpenDays).where(eq(schema.scheduleOpenDays.companyId, c));
+    await db()
+      .insert(schema.scheduleOpenDays)
+      .values(Array.from({ length: 7 }, (_, day) => ({ companyId: c, day, openWholeDay: true, openTime: "", closeTime: "" })));
+    await db().update(schema.companySettings).set({ scheduleOpen: true, fpi: false }).where(eq(schema.companySettings.companyId, c));
+    await db().update(schema.devices).set({ scheduleOpen: true }).where(eq(schema.devices.id, ids.a));
+    await db().update(schema.devices).set({ scheduleOpen: false }).where(eq(schema.devices.id, ids.b));
+    const held = async () => mine((await list(acme, { schedule: "open" }, undefined, opening)).rows);
+    const dashboard = async () => (await dashboardNumbers(db(), companyLog(c), acme, core, opening)).devices!.scheduledOpen;
+    expect(await held()).toContain(ids.a);
+    const before = await dashboard();
+    const state = (o: Partial<typeof schema.companyLockdowns.$inferInsert>) =>
+      db()
+        .insert(schema.companyLockdowns)
+        .values({
+          companyId: c,
+          epoch: 1,
+          mode: "lockdown",
+          scope: "doors",
+          scopeIds: "[]",
+          exemptUserIds: "[]",
+          exemptRoleIds: "[]",
+          planName: "Test",
+          startedAt: opening - 60_000,
+          startedByName: "Test",
+          ...o,
+        })
+        .onConflictDoUpdate({ target: schema.companyLockdowns.companyId, set: { endedAt: null, endsAt: null, ...o } });
+    try {
+      await state({ mode: "lockdown", scope: "doors", scopeIds: JSON.stringify([ids.a]) });
+      expect(await held()).not.toContain(ids.a);
+      expect(await dashboard()).toBe(before - 1);
+      expect((await dashboardNumbers(db(), companyLog(c), acme, core, opening)).lockdown).toEqual({ mode: "lockdown", doors: 1 });
+      // Whole decision agrees: the door decision's scheduledOpen is the same rule.
+      const decided = await api(acmeToken, "POST", "/api/admin/device/checkAccess", { checks: [{ deviceId: ids.a, credential: { type: "user", id: "1" }, at: opening }] });
+      expect(decided.body.payload[0].scheduledOpen).toBe(false);
+
+      await state({ mode: "evacuation", scope: "doors", scopeIds: JSON.stringify([ids.b]) });
+      expect(await held()).toEqual(expect.arrayContaining([ids.a, ids.b]));
+      expect(await dashboard()).toBe(before + 1);
+      // Ended (or run out): the hours decide again.
+      await state({ endsAt: opening - 1 });
+      expect(await held()).not.toContain(ids.b);
+      expect(await dashboard()).toBe(before);
+      expect((await dashboardNumbers(db(), companyLog(c), acme, core, opening)).lockdown).toBeUndefined();
+    } finally {
+      await db().delete(schema.companyLockdowns).where(eq(schema.companyLockdowns.companyId, c));
+    }
   });
 
   it("shows only the numbers of modules the caller holds", async () => {

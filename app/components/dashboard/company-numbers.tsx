@@ -10,6 +10,8 @@ export function CompanyNumbers({ numbers, deniedHref }: { numbers: DashboardNumb
   const stat = (key: string, to: string, value: number, extra?: ReactNode) => <StatLink key={key} to={to} value={value} label={t(key)} testId={`stat-${key}`} extra={extra} />;
   const dev = numbers.devices;
   const stats = [
+    // A lockdown or evacuation in force comes first: how many doors it holds (decision 0087).
+    numbers.lockdown && stat(numbers.lockdown.mode === "evacuation" ? "evacuationDoors" : "lockdownDoors", "/lockdown", numbers.lockdown.doors),
     numbers.users !== undefined && stat("users", "/users", numbers.users),
     // A board that has never connected is new, not broken: it is told apart from the offline ones, under "online", with what to do.
     dev &&

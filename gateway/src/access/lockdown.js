@@ -13,7 +13,7 @@
  * @param {import('../store/replica.js').Replica} replica
  * @param {{id: string, companyId: string, groupIds?: string[]}} device
  * @param {number} now
- * @returns {null | {mode: 'lockdown'|'evacuation', exemptUserIds: string[], epoch: number}}
+ * @returns {null | {mode: 'lockdown'|'evacuation', exemptUserIds: string[], epoch: number, endsAt?: number|null}}
  */
 export function lockdownAt(replica, device, now) {
   return covering(replica.get('lockdown', device.companyId), device, now)

@@ -1,11 +1,13 @@
 /**
  * Scheduled-open state for boards (PROTOCOL.md "scheduled-open state"). Each company's window is
- * re-evaluated at its next change as the core computes it (so doors open on the minute), and at least
- * every `intervalMs`; the state is re-published (retained) to the company's boards when it changes.
- * First-person-in: the first authorized entry inside today's hours sets `firstEntryAt`, which opens
- * the door for the rest of the day's opening.
+ * re-evaluated at its next change as the core computes it (so doors open on the minute), at a lockdown's
+ * automatic end, and at least every `intervalMs`; the state is re-published (retained) to the company's
+ * boards when it changes. First-person-in: the first authorized entry inside today's hours sets
+ * `firstEntryAt`, which opens the door for the rest of the day's opening. A lockdown ends the hold-open
+ * and an evacuation holds its doors open (decision 0087).
  */
 import { isOpen, nextChange } from './core.js'
+import { lockdownAt } from './lockdown.js'
 import { gatewayEventId } from '../events/ids.js'
 
 /**
@@ -16,6 +18,22 @@ import { gatewayEventId } from '../events/ids.js'
  */
 export function scheduleOfDoor(replica, device) {
   return device && device.active !== false && device.scheduleOpen !== false ? replica.index.scheduleByCompany.get(device.companyId) : undefined
+}
+
+/**
+ * Whether the door is held unlocked at `now` (decision 0087): during an evacuation covering it, yes; during a
+ * lockdown covering it, no; otherwise as its company's hours say. Only a door in service of a live company.
+ * The console decides the same (app/services/door-decision.server.ts `heldOpen`).
+ * @param {import('../store/replica.js').Replica} replica
+ * @param {any} device
+ * @param {number} now
+ */
+export function heldOpenAt(replica, device, now) {
+  if (!device || device.active === false || replica.get('company', device.companyId)?.active === false) return false
+  const lockdown = lockdownAt(replica, device, now)
+  if (lockdown) return lockdown.mode === 'evacuation'
+  const schedule = scheduleOfDoor(replica, device)
+  return Boolean(schedule) && isOpen(schedule.window, now)
 }
 
 export class ScheduledOpen {
@@ -46,6 +64,8 @@ export class ScheduledOpen {
   #schedule(now) {
     let next = now + this.intervalMs
     for (const s of this.replica.index.scheduleByCompany.values()) next = Math.min(next, nextChange(s.window, now) ?? next)
+    // a lockdown's automatic end, on this gateway's clock: the doors follow their hours again at once
+    for (const l of this.replica.all('lockdown')) if (l.active && l.endsAt != null && l.endsAt > now) next = Math.min(next, l.endsAt)
     this.#timer = setTimeout(
       async () => {
         await this.refreshAll(this.now()).catch((e) => this.log.error('schedule refresh failed', { error: e.message }))
@@ -61,6 +81,13 @@ export class ScheduledOpen {
     this.#timer = null
   }
 
+  /** Re-plans the next re-evaluation now (a lockdown arrived whose automatic end may come sooner). */
+  rearm() {
+    if (!this.#timer) return
+    clearTimeout(this.#timer)
+    this.#schedule(this.now())
+  }
+
   /** Publishes every board's state that changed since the last call. */
   async refreshAll(now = this.now()) {
     for (const device of this.replica.all('device')) await this.refresh(device.id, now)
@@ -73,15 +100,24 @@ export class ScheduledOpen {
   async refresh(deviceId, now = this.now()) {
     const device = this.replica.get('device', deviceId)
     const schedule = this.#scheduleOf(device)
+    const lockdown = device && device.active !== false ? lockdownAt(this.replica, device, now) : null
     let msg = null
-    if (schedule) {
+    if (schedule || lockdown) {
       let open = false
       try {
-        open = isOpen(schedule.window, now)
+        open = heldOpenAt(this.replica, device, now)
       } catch (e) {
         this.log.warn('invalid scheduled-open window', { companyId: device.companyId, error: e.message })
       }
-      msg = { v: 1, open, fpi: Boolean(schedule.window.fpi), firstEntryAt: schedule.window.firstEntryAt ?? null, window: schedule.window }
+      msg = {
+        v: 1,
+        open,
+        fpi: Boolean(schedule?.window.fpi),
+        firstEntryAt: schedule?.window.firstEntryAt ?? null,
+        window: schedule?.window ?? null,
+        // Boards hold `open` until the lockdown's end instead of evaluating `window` themselves (PROTOCOL.md).
+        ...(lockdown && { lockdown: { mode: lockdown.mode, endsAt: lockdown.endsAt ?? null } })
+      }
     }
     const key = JSON.stringify(msg)
     if (this.#last.get(deviceId) === key) return
@@ -91,12 +127,13 @@ export class ScheduledOpen {
 
   /**
    * Called on every granted access. Inside today's hours with first-person-in still waiting, this
-   * entry is the first one: record it locally, tell the console, and open the company's doors.
+   * entry is the first one: record it locally, tell the console, and open the company's doors. An entry
+   * at a door under a lockdown or evacuation is not one (decision 0087): it says nothing of staff arriving.
    */
   async onGranted(deviceId, now) {
     const device = this.replica.get('device', deviceId)
     const schedule = this.#scheduleOf(device)
-    if (!schedule?.window.fpi) return
+    if (!schedule?.window.fpi || lockdownAt(this.replica, device, now)) return
     try {
       if (isOpen(schedule.window, now) || !isOpen({ ...schedule.window, fpi: false }, now)) return
     } catch {

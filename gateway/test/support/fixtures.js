@@ -39,13 +39,16 @@ export async function boardHash() {
 }
 
 /**
- * Adds a device, its board credential and a user with an always-valid e-key to the double's feed.
+ * Adds a device and its board credential to the double's feed.
  * @param {import('./worker-contract-double.js').WorkerContractDouble} worker
  */
 export async function provisionBoard(worker, id, { companyId = 'ACME', deviceType = 'AB-200', groupIds = [] } = {}) {
-  worker.change('device', 'upsert', id, { id, companyId, name: `Door ${id}`, deviceType, tz: 'Europe/Berlin', groupIds, active: true })
+  worker.change('device', 'upsert', id, deviceRecord(id, { companyId, deviceType, groupIds }))
   worker.change('boardCredential', 'upsert', id, { deviceId: id, hash: await boardHash() })
 }
+
+/** A device's feed record as provisionBoard writes it, with `over` applied (to change it later in a test). */
+export const deviceRecord = (id, over = {}) => ({ id, companyId: 'ACME', name: `Door ${id}`, deviceType: 'AB-200', tz: 'Europe/Berlin', groupIds: [], active: true, ...over })
 
 /** @param {{mqttPort: number}} gw */
 export function board(gw, id, opts = {}) {
