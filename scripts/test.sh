@@ -185,6 +185,9 @@ beside "gateway durability against the console Worker" env WORKER_END=tests/gate
 # A staged firmware rollout across the console, the gateway and 200 simulated boards (decision 0094).
 beside "firmware rollout: 200 boards, a failing wave pauses it" env LOG_LEVEL=error \
   node --test --test-timeout=600000 tests/gateway/firmware-rollout.test.mjs
+# A lockdown reaching a board cut off from its gateway through a staff phone's signed state (decision 0117).
+beside "lockdown: an offline board learns it from a phone" env LOG_LEVEL=error \
+  node --test --test-timeout=300000 tests/gateway/lockdown-offline.test.mjs
 # The console and the doors never disagree: random admin changes (seeded; DIFF_SEED and DIFF_OPS
 # reproduce a run), a gateway replica following the real feed, decisions compared after each sync.
 beside "door path: console vs gateway decisions (2,000 random changes)" env DIFF_OPS=2000 \

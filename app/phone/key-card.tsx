@@ -14,12 +14,14 @@ import type { HeldKey, PendingEvent } from "./phone-store";
 export function KeyCard({
   core,
   heldKey,
+  lockdownState,
   now,
   onResult,
   verification,
 }: {
   core: Core;
   heldKey: HeldKey;
+  lockdownState: string | null;
   now: number;
   onResult: (e: PendingEvent) => void;
   /** The company requires biometrics: the phone verifies its user again before a key is presented. */
@@ -82,6 +84,7 @@ export function KeyCard({
       {presenting && (
         <PresentDialog
           heldKey={heldKey}
+          lockdownState={lockdownState}
           open={presenting}
           onOpenChange={setPresenting}
           onResult={(e, answer) => {

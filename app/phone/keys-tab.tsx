@@ -46,7 +46,15 @@ export function KeysTab({ session, held, core, now, online, bioRefused, onVerify
       ) : (
         <ul className="space-y-3" aria-label={t("myKeys")}>
           {held.keys.map((k) => (
-            <KeyCard key={`${k.kind}-${k.id}`} core={core} heldKey={k} now={now} onResult={onResult} verification={session.settings.biometricRequired} />
+            <KeyCard
+              key={`${k.kind}-${k.id}`}
+              core={core}
+              heldKey={k}
+              lockdownState={held.lockdownState ?? null}
+              now={now}
+              onResult={onResult}
+              verification={session.settings.biometricRequired}
+            />
           ))}
         </ul>
       )}

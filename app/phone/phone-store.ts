@@ -14,7 +14,8 @@ export type HeldKey = {
   invalid: boolean;
   credential: { token: string; id: string; issuedAt: number; expiresAt: number } | null;
 };
-export type HeldKeys = { keys: HeldKey[]; fetchedAt: number; refreshBy: number };
+/** `lockdownState`: the company's signed lockdown state, presented with every credential (absent in an older cache). */
+export type HeldKeys = { keys: HeldKey[]; fetchedAt: number; refreshBy: number; lockdownState?: string | null };
 export type HistoryRow = { id: number; at: number; name: string; summary: string };
 export type PendingEvent = { eventId: string; type: "unlock"; deviceId: number; keyId: number; allowed: boolean; reason: string; credentialId?: string; at: number };
 

@@ -18,11 +18,14 @@ import type { HeldKey, PendingEvent } from "./phone-store";
  */
 export function PresentDialog({
   heldKey,
+  lockdownState,
   open,
   onOpenChange,
   onResult,
 }: {
   heldKey: HeldKey;
+  /** The company's signed lockdown state: a board cut off from its gateway learns a newer one from it (PROTOCOL.md). */
+  lockdownState: string | null;
   open: boolean;
   onOpenChange: (o: boolean) => void;
   onResult: (e: PendingEvent, answer: BoardAnswer) => void;
@@ -35,7 +38,9 @@ export function PresentDialog({
   const [qr, setQr] = useState<string | null>(null);
   const [door, setDoor] = useState(heldKey.doors[0]?.id ?? 0);
   const token = heldKey.credential?.token ?? "";
-  const command = `npm run board -- verify --jwks keys.json --door ${door} --at ${new Date().toISOString()} --credential ${token}`;
+  const command =
+    `npm run board -- verify --jwks keys.json --door ${door} --at ${new Date().toISOString()} --credential ${token}` +
+    (lockdownState ? ` --lockdown lockdown.json --lockdown-state ${lockdownState}` : "");
 
   useEffect(() => {
     let live = true;

@@ -67,7 +67,7 @@ export function usePhoneSession() {
           phoneStore.setSession(updated);
           setSession(updated);
         }
-        const stored = { keys: keys.keys, fetchedAt: keys.now, refreshBy: keys.refreshBy };
+        const stored = { keys: keys.keys, fetchedAt: keys.now, refreshBy: keys.refreshBy, lockdownState: keys.lockdownState };
         phoneStore.setKeys(stored);
         setHeld(stored);
         const rows = (await phoneApi.activity(s.token)).payload.rows;

@@ -7,8 +7,11 @@
 import { CompactSign } from "jose";
 import type { AccessWindow, Core } from "~core";
 import type { SigningKey } from "./credential-keys.server";
+import type { LockdownRecord } from "./lockdown.server";
 
 export const CREDENTIAL_TYP = "kac+jws";
+/** A signed lockdown state's `typ` (gateway/PROTOCOL.md, "Signed lockdown state"). */
+export const LOCKDOWN_STATE_TYP = "kac-lockdown+jws";
 const HOUR_MS = 3_600_000;
 
 export type CredentialClaims = {
@@ -74,4 +77,15 @@ export async function signCredential(signer: SigningKey, claims: Omit<Credential
   const body: CredentialClaims = { v: 1, jti: id, ...claims, iat, exp };
   const token = await new CompactSign(new TextEncoder().encode(JSON.stringify(body))).setProtectedHeader({ alg: "EdDSA", kid: signer.kid, typ: CREDENTIAL_TYP }).sign(signer.key);
   return { token, id, issuedAt: iat * 1000, expiresAt: exp * 1000 };
+}
+
+/**
+ * Signs the company's lockdown state for its phones to carry to boards cut off from their gateway (decision
+ * 0083): the feed's record with `cid` for the company and the issue time. A board takes it only when it is
+ * newer (a higher `epoch`) than the state it knows, so a start and an end both reach it this way.
+ */
+export async function signLockdownState(signer: SigningKey, record: LockdownRecord, now: number): Promise<string> {
+  const { id: _id, companyId: cid, ...state } = record;
+  const body = { v: 1, cid, ...state, iat: Math.floor(now / 1000) };
+  return new CompactSign(new TextEncoder().encode(JSON.stringify(body))).setProtectedHeader({ alg: "EdDSA", kid: signer.kid, typ: LOCKDOWN_STATE_TYP }).sign(signer.key);
 }

@@ -45,7 +45,7 @@ import { ServiceError } from "~/utils/errors.server";
 import { keyHolidays, type HolidaysOf } from "./door-decision.server";
 import { holidayFields } from "~/schemas/holidays";
 import { cellOf } from "./gateway-cells.server";
-import { lockdownIds } from "./lockdown.server";
+import { lockdownRecord } from "./lockdown.server";
 import type { FeedChange, FeedPage } from "../../gateway/src/protocol/wire";
 
 export type { FeedChange, FeedPage };
@@ -425,33 +425,7 @@ async function lockdownChanges(db: Db, ref: Ref, ids: number[]): Promise<FeedCha
       if (code !== undefined) out.push(tombstone("lockdown", code));
       continue;
     }
-    const active = r.startedAt != null && r.endedAt == null;
-    const roles = lockdownIds(r.exemptRoleIds);
-    const u = schema.users;
-    const roleHolders =
-      active && roles.length
-        ? await db
-            .select({ id: u.id })
-            .from(u)
-            .where(and(eq(u.companyId, companyId), isNull(u.deletedAt), inArray(u.roleId, roles)))
-        : [];
-    out.push({
-      type: "lockdown",
-      op: "upsert",
-      id: company.code,
-      data: {
-        id: company.code,
-        companyId: company.code,
-        epoch: r.epoch,
-        active,
-        mode: r.mode,
-        scope: r.scope,
-        scopeIds: lockdownIds(r.scopeIds).map(String),
-        exemptUserIds: [...new Set([...lockdownIds(r.exemptUserIds), ...roleHolders.map((x) => x.id)])].map(String),
-        startedAt: r.startedAt,
-        endsAt: r.endsAt,
-      },
-    });
+    out.push({ type: "lockdown", op: "upsert", id: company.code, data: await lockdownRecord(db, r, company.code) });
   }
   return out;
 }

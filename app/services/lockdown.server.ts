@@ -285,3 +285,46 @@ export async function doorLockedDown(db: Db, companyId: number, deviceId: number
 }
 
 export { idList as lockdownIds };
+
+export type LockdownRecord = {
+  id: string;
+  companyId: string;
+  epoch: number;
+  active: boolean;
+  mode: "lockdown" | "evacuation";
+  scope: "company" | "groups" | "doors";
+  scopeIds: string[];
+  exemptUserIds: string[];
+  startedAt: number | null;
+  endsAt: number | null;
+};
+
+/**
+ * A company's lockdown state as doors see it (docs/gateway-api.md, the feed's `lockdown` record; signed for
+ * phones to carry, credentials.server.ts): the plan as started, with exempt roles expanded to the users
+ * holding them (doors know users, not roles).
+ */
+export async function lockdownRecord(db: Db, r: typeof l.$inferSelect, code: string): Promise<LockdownRecord> {
+  const active = r.startedAt != null && r.endedAt == null;
+  const roles = idList(r.exemptRoleIds);
+  const u = schema.users;
+  const roleHolders =
+    active && roles.length
+      ? await db
+          .select({ id: u.id })
+          .from(u)
+          .where(and(eq(u.companyId, r.companyId), isNull(u.deletedAt), inArray(u.roleId, roles)))
+      : [];
+  return {
+    id: code,
+    companyId: code,
+    epoch: r.epoch,
+    active,
+    mode: r.mode,
+    scope: r.scope,
+    scopeIds: idList(r.scopeIds).map(String),
+    exemptUserIds: [...new Set([...idList(r.exemptUserIds), ...roleHolders.map((x) => x.id)])].map(String),
+    startedAt: r.startedAt,
+    endsAt: r.endsAt,
+  };
+}

@@ -25,7 +25,8 @@ import { ServiceError } from "~/utils/errors.server";
 import { deleteSession, newSession } from "~/utils/session.server";
 import { requireCredentialKeys } from "./credential-keys.server";
 import { smsSender } from "./sms/sender.server";
-import { credentialExpiry, signCredential, type IssuedCredential } from "./credentials.server";
+import { credentialExpiry, signCredential, signLockdownState, type IssuedCredential } from "./credentials.server";
+import { lockdownRecord } from "./lockdown.server";
 import { ekeyWindow, groupKeyWindow, loadCompany, type CompanyState } from "./door-decision.server";
 
 /** A phone stays signed in this long; its credentials expire much sooner (settings), so it refreshes them while signed in. */
@@ -177,7 +178,7 @@ export async function myKeys(
   auth: Auth,
   now: number,
   verifiedAt?: number,
-): Promise<{ keys: PhoneKey[]; settings: PhoneSettings; refreshBy: number }> {
+): Promise<{ keys: PhoneKey[]; settings: PhoneSettings; refreshBy: number; lockdownState: string | null }> {
   const installationId = assertMobile(auth);
   const [state, settingsRow] = await Promise.all([loadCompany(db, auth.company.id, { userId: auth.user.id }), settingsOf(db, auth.company.id)]);
   const settings = phoneSettings(settingsRow);
@@ -231,7 +232,10 @@ export async function myKeys(
     }
     out.push(key);
   }
-  return { keys: out, settings, refreshBy: now + settings.offlineReconnectHours * 3_600_000 };
+  // The company's lockdown state, signed, for the phone to present to boards cut off from their gateway.
+  const [lockdown] = await db.select().from(schema.companyLockdowns).where(eq(schema.companyLockdowns.companyId, auth.company.id));
+  const lockdownState = lockdown ? await signLockdownState(signer, await lockdownRecord(db, lockdown, auth.company.code), now) : null;
+  return { keys: out, settings, refreshBy: now + settings.offlineReconnectHours * 3_600_000, lockdownState };
 }
 
 /**

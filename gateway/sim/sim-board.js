@@ -7,6 +7,7 @@ import { EventEmitter, once } from 'node:events'
 import mqtt from 'mqtt'
 import { decodeBlock } from '../src/firmware/delivery.js'
 import { importKeySet, isOneTime, revokedBy, verifyCredential } from '../src/access/credential.js'
+import { acceptLockdownState } from '../src/access/lockdown-state.js'
 
 export class SimBoard extends EventEmitter {
   #pendingAccess = new Map()
@@ -28,6 +29,8 @@ export class SimBoard extends EventEmitter {
   commandIds = new Set()
   /** one-time credentials (`jti`) and keys (`key:<id>`) this board opened for while deciding alone */
   spent = new Set()
+  /** the newest lockdown state of its company this board took from a phone (a lockdown record), for deciding alone */
+  lockdown = null
   /** @type {{v: 1, cell: string, mqttUrl: string}|null} the last redirect to another cell, until it is followed */
   redirect = null
   /** @type {Promise<void>|null} while the board follows a redirect received when it was connected */
@@ -286,13 +289,26 @@ export class SimBoard extends EventEmitter {
     const config = this.last.get('config')
     const d = await verifyCredential(token, {
       keys: await importKeySet(config?.credentialKeys),
-      door: { id: this.id, companyId: config?.companyId, biometricRequired: config?.biometricRequired === true },
+      door: { id: this.id, companyId: config?.companyId, groupIds: config?.groupIds, biometricRequired: config?.biometricRequired === true },
       at,
       revoked: revokedBy(config?.revoked),
+      lockdown: this.lockdown,
       spent: (c) => this.spent.has(c.jti) || this.spent.has(`key:${c.key.id}`)
     })
     if (d.allowed && d.claims && isOneTime(d.claims)) this.spent.add(d.claims.jti).add(`key:${d.claims.key.id}`)
     return d
+  }
+
+  /**
+   * Takes a signed lockdown state a phone presents (PROTOCOL.md, "Signed lockdown state") when it is its
+   * company's and newer than the one it knows, with the keys of its last configuration.
+   * @param {string} token @returns {Promise<string>} `taken`, or why not
+   */
+  async presentLockdownState(token) {
+    const config = this.last.get('config')
+    const r = await acceptLockdownState(token, { keys: await importKeySet(config?.credentialKeys), companyId: config?.companyId, known: this.lockdown })
+    if (r.state) this.lockdown = r.state
+    return r.reason ?? 'taken'
   }
 
   /**

@@ -4,9 +4,10 @@
  * door (and, when given, company and groups), the revocations it last heard of and the one-time
  * credentials it already spent, and prints one JSON line `{"allowed": bool, "reason": "<code>"}`.
  */
-import { readFile, appendFile } from 'node:fs/promises'
+import { readFile, appendFile, writeFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { importKeySet, isOneTime, revokedBy, verifyCredential } from '../src/access/credential.js'
+import { acceptLockdownState } from '../src/access/lockdown-state.js'
 
 export const VERIFY_HELP = `Offline verification of a signed credential, as a board does it with no network.
 
@@ -27,8 +28,12 @@ usage: npm run board -- verify --jwks <file> --door <id> --at <ISO instant> --cr
                        carrying it (instead of the one in --jwks)
   --spent <file>       the board's memory of spent one-time credentials, one id a line; a granted
                        one-time credential is appended (created when missing)
+  --lockdown <file>    the board's kept lockdown state (JSON; absent or missing: it knows none)
+  --lockdown-state <jws>  a signed lockdown state the phone presents with the credential: taken when it
+                       is the company's and newer than the kept one (then written to --lockdown, when given)
 
-Output: {"allowed": true|false, "reason": "<code>"} (codes: PROTOCOL.md, "Signed credentials").`
+Output: {"allowed": true|false, "reason": "<code>"} (codes: PROTOCOL.md, "Signed credentials"), with
+"lockdownState": "taken" or why not, when one was presented.`
 
 const readJson = async (file) => JSON.parse(await readFile(file, 'utf8'))
 async function readLines(file) {
@@ -54,6 +59,8 @@ export async function verifyMain(argv) {
       'biometric-required': { type: 'boolean', default: false },
       revoked: { type: 'string' },
       spent: { type: 'string' },
+      lockdown: { type: 'string' },
+      'lockdown-state': { type: 'string' },
       help: { type: 'boolean', default: false }
     }
   })
@@ -72,14 +79,25 @@ export async function verifyMain(argv) {
   }
   const revoked = o.revoked ? await readJson(o.revoked) : file
   const spent = o.spent ? await readLines(o.spent) : new Set()
+  let lockdown = o.lockdown ? await readJson(o.lockdown).catch((e) => (e.code === 'ENOENT' ? null : Promise.reject(e))) : null
+  let taken
+  if (o['lockdown-state']) {
+    const r = await acceptLockdownState(o['lockdown-state'], { keys, companyId: door.companyId, known: lockdown })
+    taken = r.reason ?? 'taken'
+    if (r.state) {
+      lockdown = r.state
+      if (o.lockdown) await writeFile(o.lockdown, JSON.stringify(lockdown))
+    }
+  }
   const d = await verifyCredential(o.credential, {
     keys,
     door,
     at,
     revoked: revokedBy(Array.isArray(revoked) ? revoked : revoked?.revoked),
-    spent: (c) => spent.has(c.jti) || spent.has(`key:${c.key.id}`)
+    spent: (c) => spent.has(c.jti) || spent.has(`key:${c.key.id}`),
+    lockdown
   })
   if (d.allowed && o.spent && d.claims && isOneTime(d.claims)) await appendFile(o.spent, `${d.claims.jti}\nkey:${d.claims.key.id}\n`)
-  process.stdout.write(JSON.stringify({ allowed: d.allowed, reason: d.reason }) + '\n')
+  process.stdout.write(JSON.stringify({ allowed: d.allowed, reason: d.reason, ...(taken ? { lockdownState: taken } : {}) }) + '\n')
   return 0
 }

@@ -121,6 +121,8 @@ export class BoardConfigs {
       statusMs: this.statusMs,
       // When to report door.heldOpen; absent: the door has no held-open alarm in the console.
       ...(d.heldOpenMs ? { heldOpenMs: d.heldOpenMs } : {}),
+      // Its groups: a group key's credential and a group-scoped lockdown name the door by them while it is offline.
+      groupIds: d.groupIds ?? [],
       // The keys that verify signed credentials, for the board to use while it is offline.
       credentialKeys: this.credentialKeys.jwks,
       // What was withdrawn since issue, for the board to refuse while it decides alone.

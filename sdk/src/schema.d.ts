@@ -23814,6 +23814,8 @@ export interface paths {
                                 };
                                 refreshBy: number;
                                 now: number;
+                                /** @description The company's lockdown state as a compact JWS (typ kac-lockdown+jws), null when the company never had one. The phone presents it to a board with its credential; a board cut off from its gateway takes it when it is newer than the state it knows, and then refuses credentials of people a lockdown does not exempt (an end travels the same way). */
+                                lockdownState: string | null;
                             };
                         };
                     };
@@ -23945,6 +23947,8 @@ export interface paths {
                                 };
                                 refreshBy: number;
                                 now: number;
+                                /** @description The company's lockdown state as a compact JWS (typ kac-lockdown+jws), null when the company never had one. The phone presents it to a board with its credential; a board cut off from its gateway takes it when it is newer than the state it knows, and then refuses credentials of people a lockdown does not exempt (an end travels the same way). */
+                                lockdownState: string | null;
                             };
                         };
                     };

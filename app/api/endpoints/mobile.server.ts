@@ -42,6 +42,14 @@ const key = z.object({
   credential,
 });
 /** A key as the document describes it: the core's window is a plain JSON object on the wire. */
+/** The company's lockdown state, signed (gateway/PROTOCOL.md, "Signed lockdown state"). */
+const lockdownState = z
+  .string()
+  .nullable()
+  .describe(
+    "The company's lockdown state as a compact JWS (typ kac-lockdown+jws), null when the company never had one. The phone presents it to a board with its credential; a board cut off from its gateway takes it when it is newer than the state it knows, and then refuses credentials of people a lockdown does not exempt (an end travels the same way).",
+  );
+
 const keysPayload = (r: Awaited<ReturnType<typeof myKeys>>, now: number) => ({
   ...r,
   keys: r.keys.map((k) => ({ ...k, window: k.window as unknown as Record<string, unknown> })),
@@ -99,7 +107,7 @@ export const mobileEndpoints = [
       "The caller's e-keys and group keys: doors, window (the core's JSON), open now / until / next open, and a signed offline credential each (null when the key never opens again). Refresh before refreshBy.",
     auth: "token",
     permission: "signed-in",
-    response: z.object({ message: z.string(), payload: z.object({ keys: z.array(key), settings, refreshBy: z.number(), now: z.number() }) }),
+    response: z.object({ message: z.string(), payload: z.object({ keys: z.array(key), settings, refreshBy: z.number(), now: z.number(), lockdownState }) }),
     async handler({ db, core, env, auth, now }) {
       return { payload: keysPayload(await myKeys(db, core, env, auth, now), now) };
     },
@@ -113,7 +121,7 @@ export const mobileEndpoints = [
     auth: "token",
     permission: "signed-in",
     body: keysWithAssertionSchema,
-    response: z.object({ message: z.string(), payload: z.object({ keys: z.array(key), settings, refreshBy: z.number(), now: z.number() }) }),
+    response: z.object({ message: z.string(), payload: z.object({ keys: z.array(key), settings, refreshBy: z.number(), now: z.number(), lockdownState }) }),
     async handler({ db, core, env, auth, now, body, request }) {
       const verifiedAt = body.assertion ? await verifyAssertion(db, auth, body.assertion, { request, env, now }) : undefined;
       return { payload: keysPayload(await myKeys(db, core, env, auth, now, verifiedAt), now) };

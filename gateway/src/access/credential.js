@@ -59,13 +59,12 @@ function wellFormed(c) {
 const no = (reason, claims, extra = {}) => ({ allowed: false, reason, ...(claims ? { claims } : {}), ...extra })
 
 /**
- * Steps 1-3 of the order (format, key id, signature): the only asynchronous part, so that a caller can
- * run the rest and act on the outcome (spend a one-time key) with nothing in between.
- * @param {string} token the compact JWS
- * @param {Map<string, VerifyKey>} keys
- * @returns {Promise<{claims: CredentialClaims, reason?: undefined} | {claims?: undefined, reason: string}>}
+ * A compact JWS of `typ` checked as a board checks one: length and shape, header (EdDSA, `typ`, `kid`), a
+ * known key, the signature (by jose, never by hand). Shared by credentials and signed lockdown states.
+ * @param {unknown} token @param {Map<string, VerifyKey>} keys @param {string} typ
+ * @returns {Promise<{payload: unknown, reason?: undefined} | {payload?: undefined, reason: 'malformed'|'unknown_kid'|'bad_signature'}>}
  */
-export async function checkSignature(token, keys) {
+export async function verifySigned(token, keys, typ) {
   if (typeof token !== 'string' || token.length > MAX_CREDENTIAL_LENGTH || token.split('.').length !== 3) return { reason: 'malformed' }
   let header
   try {
@@ -73,16 +72,29 @@ export async function checkSignature(token, keys) {
   } catch {
     return { reason: 'malformed' }
   }
-  if (header.alg !== 'EdDSA' || header.typ !== CREDENTIAL_TYP || typeof header.kid !== 'string') return { reason: 'malformed' }
+  if (header.alg !== 'EdDSA' || header.typ !== typ || typeof header.kid !== 'string') return { reason: 'malformed' }
   const key = keys.get(header.kid)
   if (!key) return { reason: 'unknown_kid' }
-  let claims
+  let payload
   try {
-    const { payload } = await compactVerify(token, key, { algorithms: ['EdDSA'] })
-    claims = wellFormed(JSON.parse(new TextDecoder().decode(payload)))
+    payload = JSON.parse(new TextDecoder().decode((await compactVerify(token, key, { algorithms: ['EdDSA'] })).payload))
   } catch {
     return { reason: 'bad_signature' }
   }
+  return { payload }
+}
+
+/**
+ * Steps 1-3 of the order (format, key id, signature): the only asynchronous part, so that a caller can
+ * run the rest and act on the outcome (spend a one-time key) with nothing in between.
+ * @param {string} token the compact JWS
+ * @param {Map<string, VerifyKey>} keys
+ * @returns {Promise<{claims: CredentialClaims, reason?: undefined} | {claims?: undefined, reason: string}>}
+ */
+export async function checkSignature(token, keys) {
+  const { payload, reason } = await verifySigned(token, keys, CREDENTIAL_TYP)
+  if (reason) return { reason }
+  const claims = wellFormed(payload)
   return claims ? { claims } : { reason: 'malformed' }
 }
 
