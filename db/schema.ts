@@ -1424,6 +1424,8 @@ export const lockdownPlans = sqliteTable(
     exemptUserIds: text("exempt_user_ids").notNull().default("[]"),
     exemptRoleIds: text("exempt_role_ids").notNull().default("[]"),
     durationMinutes: integer("duration_minutes"),
+    /** The doors whose wired panic button (board event `panic.pressed`) starts this plan (migration 0056). */
+    panicDoorIds: text("panic_door_ids").notNull().default("[]"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     deletedAt: integer("deleted_at"),
@@ -1454,6 +1456,8 @@ export const companyLockdowns = sqliteTable(
     endsAt: integer("ends_at"),
     endedAt: integer("ended_at"),
     endedByName: text("ended_by_name"),
+    /** The board event (a panic button) that started it; the same event sent again starts nothing. */
+    triggerEventId: text("trigger_event_id"),
   },
   (t) => [
     index("company_lockdowns_ends_idx")

@@ -56,6 +56,8 @@ export const lockdownPlanFields = z.object({
   scopeIds: ids,
   exemptUserIds: ids,
   exemptRoleIds: ids,
+  /** Doors whose wired panic button starts the plan (board event `panic.pressed`). */
+  panicDoorIds: ids,
   durationMinutes: z.preprocess(
     (v) => (v === undefined || v === "" || v === null ? null : v),
     z.coerce.number({ invalid_type_error: LOCKDOWN_MSG.duration }).int(LOCKDOWN_MSG.duration).min(1, LOCKDOWN_MSG.duration).max(10080, LOCKDOWN_MSG.duration).nullable(),

@@ -5,7 +5,7 @@
  * numbers of modules the caller holds are computed. A company admin's first-run checklist (decision
  * 0056) is read in the same D1 batch as the counts, and from the activity log's tallies.
  */
-import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Core } from "~core";
 import type { Auth } from "~/utils/auth-guards.server";
 import { companyToday } from "~/services/ekeys.server";
@@ -17,7 +17,7 @@ import { can, type ModuleKey } from "~/utils/permissions";
 import { liveInCompany } from "~/utils/tenant.server";
 import { listActivity } from "./activity.server";
 import { activeAlarmsWhere } from "./door-alarms.server";
-import { doorHoldNow, firmwarePendingSql, inServiceSql, presenceSql } from "./device-status.server";
+import { firmwarePendingSql, followsScheduleSql, inServiceSql, lockdownCoversSql, presenceSql, scheduledOpenNow } from "./device-status.server";
 
 export const DENIED_ACTIVITY = "Access Denied";
 
@@ -57,17 +57,8 @@ export async function dashboardNumbers(db: Db, log: LogDb, auth: Auth, core: Cor
   const readAlarms = can(p, "activity") ? batch.add(countWhere(db, schema.doorAlarms, activeAlarmsWhere(auth))) : null;
   const readChecklist = showsChecklist(auth) ? batch.add(checklistRow(db, auth)) : null;
   const jobs: Promise<unknown>[] = [batch.run()];
-  // Doors held open now: the hours' doors but a lockdown's, and an evacuation's (decision 0087); and the doors a lockdown or evacuation covers.
-  let heldOpen = 0;
-  if (readDevices)
-    jobs.push(
-      doorHoldNow(db, core, auth.company.id, now).then(async (hold) => {
-        const doors = (where: SQL) => countWhere(db, schema.devices, liveInCompany(schema.devices, auth, inServiceSql, where));
-        const [held, covered] = await db.batch([doors(hold.heldOpen), doors(hold.lockdown?.covers ?? sql`0`)]);
-        heldOpen = held[0]?.n ?? 0;
-        if (hold.lockdown) out.lockdown = { mode: hold.lockdown.mode, doors: covered[0]?.n ?? 0 };
-      }),
-    );
+  let hoursOpen = false;
+  if (readDevices) jobs.push(scheduledOpenNow(db, core, auth.company.id, now).then((open) => (hoursOpen = open)));
   if (can(p, "activity")) {
     jobs.push(
       (async () => {
@@ -84,7 +75,10 @@ export async function dashboardNumbers(db: Db, log: LogDb, auth: Auth, core: Cor
   if (readUsers) out.users = readUsers(results)[0]?.n ?? 0;
   if (readAlarms) out.alarms = readAlarms(results)[0]?.n ?? 0;
   if (readDevices) {
-    out.devices = { ...readDevices(results)[0], scheduledOpen: heldOpen };
+    // Doors held open now (decision 0087): an evacuation's, and the hours' doors no lockdown or evacuation covers.
+    const { followingFree, evacuated, covered, ...rest } = readDevices(results)[0];
+    out.devices = { ...rest, scheduledOpen: evacuated + (hoursOpen ? followingFree : 0) };
+    if (auth.company.lockdown) out.lockdown = { mode: auth.company.lockdown.mode, doors: covered };
   }
   if (readChecklist && tallies) {
     const row = readChecklist(results)[0];
@@ -110,6 +104,10 @@ function deviceNumbers(db: Db, auth: Auth, now: number) {
       online: n(sql`${online} = 1`),
       offline: n(sql`${online} = 0`),
       neverSeen: n(sql`${online} is null`),
+      // The hours' doors no lockdown or evacuation covers, and the configured doors one covers.
+      followingFree: n(sql`${followsScheduleSql} and not ${lockdownCoversSql(now)}`),
+      covered: n(sql`${d.status} = 'configured' and ${lockdownCoversSql(now)}`),
+      evacuated: n(sql`${d.status} = 'configured' and ${lockdownCoversSql(now, "evacuation")}`),
       lowBattery: n(sql`${d.lowBattery} = 1`),
       firmwarePending: n(firmwarePendingSql),
     })

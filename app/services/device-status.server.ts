@@ -7,13 +7,12 @@
  * - firmware pending: the active release of its type is another version, or a delivery is under way.
  * A board in a reseller's stock is boxed, not in service: it counts in none of these (decision 0056).
  */
-import { eq, sql, type SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { Core } from "~core";
 import { DEACTIVATED } from "~/schemas/device-groups";
 import { schema, type Db } from "~/utils/db.server";
 import { PRESENCE_STALE_MS } from "./board-presence.server";
 import { loadScheduledOpen } from "./door-decision.server";
-import { isInForce, lockdownIds } from "./lockdown.server";
 
 const d = schema.devices;
 const p = schema.devicePresence;
@@ -45,33 +44,31 @@ export const firmwarePendingSql: SQL<number> = sql<number>`(exists (select 1 fro
 /** In service and following the company's scheduled-open hours: held open while those hours are open. */
 export const followsScheduleSql: SQL = sql`(${d.status} = 'configured' and ${d.scheduleOpen} = 1)`;
 
+/** Whether the company's scheduled-open hours hold its doors open at `now`, decided by the core as at the doors. */
+export async function scheduledOpenNow(db: Db, core: Core, companyId: number, now: number): Promise<boolean> {
+  const state = await loadScheduledOpen(db, companyId);
+  return Boolean(state.live && state.schedule && core.isOpen(state.schedule, now));
+}
+
+/**
+ * The door is covered by its company's lockdown or evacuation in force at `now` (of `mode`, when given), as
+ * SQL over `devices`: the rule of the door decision's `lockdownAt` (scope the company, the door, or one of its
+ * live groups), read in the same statement, so a count costs no extra round trip.
+ */
+export function lockdownCoversSql(now: number, mode?: "lockdown" | "evacuation"): SQL {
+  const inGroup = sql`exists (select 1 from ${m} join ${dg} on ${dg.id} = ${m.groupId} where ${m.deviceId} = ${d.id}
+    and ${m.groupId} in (select value from json_each(${l.scopeIds})) and ${dg.deletedAt} is null and ${dg.status} <> ${DEACTIVATED})`;
+  return sql`exists (select 1 from ${l} where ${l.companyId} = ${d.companyId} and ${l.startedAt} is not null and ${l.endedAt} is null
+    and (${l.endsAt} is null or ${l.endsAt} > ${now}) ${mode ? sql`and ${l.mode} = ${mode}` : sql``}
+    and (${l.scope} = 'company' or (${l.scope} = 'doors' and ${d.id} in (select value from json_each(${l.scopeIds}))) or (${l.scope} = 'groups' and ${inGroup})))`;
+}
+
 /**
  * The doors held unlocked at `now`, as SQL over `devices` (decision 0087, the rule of the door decision's
- * `heldOpen`): the hours' doors while the core says the hours are open, except those a lockdown covers, and
- * every configured door an evacuation covers. With it, the lockdown or evacuation in force and the doors
- * it covers (the dashboard counts them).
+ * `heldOpen`): every configured door an evacuation covers, and the hours' doors while the hours are open
+ * (`hoursOpen`, from `scheduledOpenNow`) that no lockdown or evacuation covers.
  */
-export async function doorHoldNow(
-  db: Db,
-  core: Core,
-  companyId: number,
-  now: number,
-): Promise<{ heldOpen: SQL; lockdown: { mode: "lockdown" | "evacuation"; covers: SQL } | null }> {
-  const [state, [lockdown]] = await Promise.all([loadScheduledOpen(db, companyId), db.select().from(l).where(eq(l.companyId, companyId))]);
-  if (!state.live) return { heldOpen: sql`0`, lockdown: null };
-  const hours = state.schedule && core.isOpen(state.schedule, now) ? followsScheduleSql : sql`0`;
-  if (!lockdown || !isInForce(lockdown, now)) return { heldOpen: hours, lockdown: null };
-  const ids = lockdownIds(lockdown.scopeIds);
-  const inScope =
-    lockdown.scope === "company"
-      ? sql`1`
-      : lockdown.scope === "doors"
-        ? sql`${d.id} in ${ids.length ? ids : [0]}`
-        : sql`exists (select 1 from ${m} join ${dg} on ${dg.id} = ${m.groupId} where ${m.deviceId} = ${d.id} and ${m.groupId} in ${ids.length ? ids : [0]}
-            and ${dg.deletedAt} is null and ${dg.status} <> ${DEACTIVATED})`;
-  const covers = sql`(${d.status} = 'configured' and ${inScope})`;
-  return {
-    heldOpen: lockdown.mode === "evacuation" ? sql`(${covers} or ${hours})` : sql`(${hours} and not ${inScope})`,
-    lockdown: { mode: lockdown.mode, covers },
-  };
+export function heldOpenSql(hoursOpen: boolean, now: number): SQL {
+  const evacuated = sql`(${d.status} = 'configured' and ${lockdownCoversSql(now, "evacuation")})`;
+  return hoursOpen ? sql`(${evacuated} or (${followsScheduleSql} and not ${lockdownCoversSql(now)}))` : evacuated;
 }

@@ -12,7 +12,7 @@ import { schema, type Db } from "~/utils/db.server";
 import { notFound } from "~/utils/errors.server";
 import { liveInCompany } from "~/utils/tenant.server";
 import { idInAny, lowerOf, searchKey, startsWith } from "./search.server";
-import { firmwarePendingSql, doorHoldNow, inServiceSql, presenceSql } from "./device-status.server";
+import { firmwarePendingSql, heldOpenSql, inServiceSql, presenceSql, scheduledOpenNow } from "./device-status.server";
 
 const { devices: d, deviceGroups: g, deviceGroupMembers: m, ekeyAssignments: k, users: u } = schema;
 const MODULE = "devices";
@@ -70,7 +70,7 @@ async function deviceConditions(db: Db, core: Core | undefined, auth: Auth, f: D
   if (f.door) conditions.push(eq(d.doorState, f.door));
   if (f.firmware) conditions.push(firmwarePendingSql);
   if (f.schedule) {
-    conditions.push(core ? (await doorHoldNow(db, core, auth.company.id, now)).heldOpen : sql`0`);
+    conditions.push(heldOpenSql(core ? await scheduledOpenNow(db, core, auth.company.id, now) : false, now));
   }
   return conditions;
 }

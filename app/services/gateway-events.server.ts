@@ -25,6 +25,7 @@ import { clockStatements, isBoardClock } from "./board-clock.server";
 import { alarmEntries, alarmStatements, type AlarmEvent } from "./door-alarm-events.server";
 import { companyAt, devicesReportedBy, NOT_SERVED } from "./gateway-cells.server";
 import { checkRollouts } from "./firmware-rollouts.server";
+import { panicPressed } from "./lockdown.server";
 
 export const MAX_EVENTS = 1000;
 
@@ -96,6 +97,9 @@ function mapEvent(e: GatewayEvent, device: Device): Mapped | string {
       if (lat === undefined || lon === undefined) return "location events need data.lat and data.lon";
       return { name: "Location Reported", summary: `${door} reported its location`, gps: `${lat},${lon}` };
     }
+    case "panic.pressed":
+      // A wired panic button: logged always; it starts the plan naming this door (lockdown.server.ts `panicPressed`).
+      return { name: "Panic Button Pressed", summary: `Panic button pressed at ${door}` };
     case "tamper":
       return { name: "Tamper Detected", summary: `Tamper ${d.state === "closed" ? "cleared" : "detected"} on ${door}` };
     case "firmware.progress":
@@ -173,6 +177,7 @@ export async function ingestEvents(env: CompanyLogEnv, db: Db, rawEvents: unknow
   const rows: ActivityEntry[] = [];
   const state = new DeviceState();
   const commandResults: Parameters<typeof commandResultStatements>[1][number][] = [];
+  const panics: Parameters<typeof panicPressed>[1][] = [];
   const alarmEvents: AlarmEvent[] = [];
   for (const e of events) {
     const device = devices.get(Number(e.deviceId));
@@ -203,6 +208,7 @@ export async function ingestEvents(env: CompanyLogEnv, db: Db, rawEvents: unknow
     });
     state.note(e, device, companyId);
     alarmEvents.push({ e, deviceId: device.id, companyId, heldOpenSeconds: device.heldOpenSeconds, forcedAlarm: device.forcedAlarm, door: doorStateOf(e) });
+    if (e.type === "panic.pressed") panics.push({ id: e.id, at: e.at, companyId, deviceId: device.id, door: device.fullName || `device ${device.id}` });
     if (e.type === "command.result") commandResults.push({ deviceId: device.id, cmd: e.data.cmd, ok: e.data.ok === true, error: e.data.error });
   }
 
@@ -228,6 +234,8 @@ export async function ingestEvents(env: CompanyLogEnv, db: Db, rawEvents: unknow
       await ingestActivity(env, db, alarmEntries(readBack as never, alarms.ids, name), "Device", now);
     }
   }
+  // A panic button starts its plan; an event sent again starts nothing (its id is the start's guard).
+  for (const panic of panics) await panicPressed(db, panic, now);
   // A result may pause a staged rollout at once (decision 0094); opening waves is the cron's.
   const results = [...new Set(events.filter((e) => e.type === "firmware.result").map((e) => Number(e.data.releaseId)))].filter((id) => Number.isSafeInteger(id) && id > 0);
   if (results.length > 0) await checkRollouts(db, now, { releaseIds: results, openWaves: false });

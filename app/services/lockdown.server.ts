@@ -20,13 +20,24 @@ const l = schema.companyLockdowns;
 /** Lockdown lives with the company's settings: viewing needs the module, changing and starting need modify. */
 const MODULE = "company_settings" as const;
 
-export type LockdownPlan = Omit<typeof p.$inferSelect, "scopeIds" | "exemptUserIds" | "exemptRoleIds"> & { scopeIds: number[]; exemptUserIds: number[]; exemptRoleIds: number[] };
+export type LockdownPlan = Omit<typeof p.$inferSelect, "scopeIds" | "exemptUserIds" | "exemptRoleIds" | "panicDoorIds"> & {
+  scopeIds: number[];
+  exemptUserIds: number[];
+  exemptRoleIds: number[];
+  panicDoorIds: number[];
+};
 
 const idList = (json: string): number[] => {
   const v = JSON.parse(json || "[]");
   return Array.isArray(v) ? v.filter((x) => Number.isSafeInteger(x)) : [];
 };
-const planOf = (r: typeof p.$inferSelect): LockdownPlan => ({ ...r, scopeIds: idList(r.scopeIds), exemptUserIds: idList(r.exemptUserIds), exemptRoleIds: idList(r.exemptRoleIds) });
+const planOf = (r: typeof p.$inferSelect): LockdownPlan => ({
+  ...r,
+  scopeIds: idList(r.scopeIds),
+  exemptUserIds: idList(r.exemptUserIds),
+  exemptRoleIds: idList(r.exemptRoleIds),
+  panicDoorIds: idList(r.panicDoorIds),
+});
 
 /** A row of `company_lockdowns` in force at `now`: started, not ended, its duration not run out. */
 export const isInForce = (r: { startedAt: number | null; endedAt: number | null; endsAt: number | null } | undefined, now: number) =>
@@ -65,6 +76,7 @@ async function checkRefs(db: Db, auth: Auth, v: LockdownPlanInput) {
   await want(v.scope === "groups" ? v.scopeIds : [], s.deviceGroups, "scopeIds");
   await want(v.scope === "doors" ? v.scopeIds : [], s.devices, "scopeIds");
   await want(v.exemptUserIds, s.users, "exemptUserIds");
+  await want(v.panicDoorIds, s.devices, "panicDoorIds");
   if (v.exemptRoleIds.length) {
     const rows = await db
       .select({ id: s.roles.id })
@@ -81,6 +93,7 @@ const planColumns = (v: LockdownPlanInput) => ({
   scopeIds: JSON.stringify(v.scope === "company" ? [] : [...new Set(v.scopeIds)]),
   exemptUserIds: JSON.stringify([...new Set(v.exemptUserIds)]),
   exemptRoleIds: JSON.stringify([...new Set(v.exemptRoleIds)]),
+  panicDoorIds: JSON.stringify([...new Set(v.panicDoorIds)]),
   durationMinutes: v.durationMinutes,
 });
 
@@ -160,10 +173,20 @@ export async function startLockdown(db: Db, auth: Auth, input: unknown, now: num
   const plan = await getPlan(db, auth, id);
   if (opts.confirm && confirmName.toLowerCase() !== plan.name.toLowerCase())
     throw new ServiceError(400, LOCKDOWN_MSG.confirm, { fieldErrors: { confirmName: [LOCKDOWN_MSG.confirm] } });
+  const started = await startPlan(db, auth.company.id, plan, { userId: auth.user.id, name: auth.user.displayName || auth.user.email }, now);
+  if (!started) throw new ServiceError(409, LOCKDOWN_MSG.alreadyActive);
+  return started;
+}
+
+/**
+ * Starts `plan` for its company unless a lockdown is in force (then null), in one guarded batch: the state
+ * row and its audit entry. `triggerEventId`: the board event that asked for it (a panic button), which
+ * starts nothing when it already started a lockdown.
+ */
+async function startPlan(db: Db, companyId: number, plan: LockdownPlan, actor: { userId: number | null; name: string }, now: number, triggerEventId: string | null = null) {
   // One that ran out but was not swept yet is ended first, so its end is in the log before the new start.
-  await endExpiredLockdowns(db, now, auth.company.id);
-  const companyId = auth.company.id;
-  const by = auth.user.displayName || auth.user.email;
+  await endExpiredLockdowns(db, now, companyId);
+  const by = actor.name;
   const endsAt = plan.durationMinutes ? now + plan.durationMinutes * 60_000 : null;
   const state = {
     planId: plan.id,
@@ -173,21 +196,24 @@ export async function startLockdown(db: Db, auth: Auth, input: unknown, now: num
     scopeIds: JSON.stringify(plan.scopeIds),
     exemptUserIds: JSON.stringify(plan.exemptUserIds),
     exemptRoleIds: JSON.stringify(plan.exemptRoleIds),
-    startedByUserId: auth.user.id,
+    startedByUserId: actor.userId,
     startedByName: by,
     startedAt: now,
     endsAt,
     endedAt: null,
     endedByName: null,
+    triggerEventId,
   };
-  const guard = noneInForce(companyId, now);
+  const guard = triggerEventId
+    ? sql`${noneInForce(companyId, now)} and not exists (select 1 from ${l} where ${l.companyId} = ${companyId} and ${l.triggerEventId} = ${triggerEventId})`
+    : noneInForce(companyId, now);
   const [, started] = await db.batch([
     activityInsertWhen(
       db,
       {
         companyId,
         name: "Lockdown Started",
-        createdByUserId: auth.user.id,
+        createdByUserId: actor.userId,
         summary: `${plan.mode === "evacuation" ? "Evacuation" : "Lockdown"} ${plan.name} started by ${by}`,
         details: { planId: plan.id, mode: plan.mode, scope: plan.scope, endsAt },
         at: now,
@@ -200,8 +226,28 @@ export async function startLockdown(db: Db, auth: Auth, input: unknown, now: num
       .onConflictDoUpdate({ target: l.companyId, set: { ...state, epoch: sql`${l.epoch} + 1` }, setWhere: guard })
       .returning({ epoch: l.epoch }),
   ]);
-  if (started.length === 0) throw new ServiceError(409, LOCKDOWN_MSG.alreadyActive);
-  return { epoch: started[0].epoch, endsAt };
+  return started.length ? { epoch: started[0].epoch, endsAt } : null;
+}
+
+/** How late a panic button's event may arrive and still start a lockdown: one from a board that was cut off for longer is only logged. */
+export const PANIC_FRESH_MS = 10 * 60_000;
+
+/**
+ * A wired panic button was pressed at a door (board event `panic.pressed`, already in the activity log):
+ * starts the company's plan that names the door among its panic doors, unless a lockdown is in force, the
+ * event is older than PANIC_FRESH_MS, or this event already started one. Several plans naming the door: the
+ * first by id.
+ */
+export async function panicPressed(db: Db, e: { id: string; at: number; companyId: number; deviceId: number; door: string }, now: number): Promise<boolean> {
+  if (now - e.at > PANIC_FRESH_MS) return false;
+  const [row] = await db
+    .select()
+    .from(p)
+    .where(and(eq(p.companyId, e.companyId), isNull(p.deletedAt), sql`exists (select 1 from json_each(${p.panicDoorIds}) where value = ${e.deviceId})`))
+    .orderBy(asc(p.id))
+    .limit(1);
+  if (!row) return false;
+  return (await startPlan(db, e.companyId, planOf(row), { userId: null, name: `Panic button at ${e.door}` }, now, e.id)) != null;
 }
 
 /** Ends the company's lockdown in force; 409 when there is none. */

@@ -206,12 +206,13 @@ test("a board event whose id looks like a gateway record's is kept, and hides no
   assert.equal(worker.rows.get('b1/gw/acc.ns-2').data.code, 'unknown_credential')
 })
 
-test('contact and measurement sensor events are told apart, and only known data fields are stored', async () => {
+test('contact and measurement sensor events and panic buttons are told apart, and only known data fields are stored', async () => {
   await b1.sendEvent('sensor.contact', { input: 2, state: 'open', extra: 'dropped' }, { id: 'sen-1' })
   await b1.sendEvent('sensor.measurement', { name: 'temp', value: 21.5, unit: 'C' }, { id: 'sen-2' })
   await b1.sendEvent('sensor', { name: 'humidity', value: 40 }, { id: 'sen-3' }) // version 1's form: a measurement
   await b1.sendEvent('door.heldOpen', { durationMs: 30_000, note: { deep: [1] } }, { id: 'sen-4' })
-  await until(() => ['sen-1', 'sen-2', 'sen-3', 'sen-4'].every((id) => worker.rows.has(`b1/${id}`)), { what: 'sensor rows' })
+  await b1.sendEvent('panic.pressed', { input: 1, colour: 'red' }, { id: 'sen-6' }) // a wired panic button
+  await until(() => ['sen-1', 'sen-2', 'sen-3', 'sen-4', 'sen-6'].every((id) => worker.rows.has(`b1/${id}`)), { what: 'sensor rows' })
   const row = (id) => {
     const r = worker.rows.get(`b1/${id}`)
     return { type: r.type, data: r.data }
@@ -220,6 +221,7 @@ test('contact and measurement sensor events are told apart, and only known data 
   assert.deepEqual(row('sen-2'), { type: 'sensor.measurement', data: { name: 'temp', value: 21.5, unit: 'C' } })
   assert.deepEqual(row('sen-3'), { type: 'sensor.measurement', data: { name: 'humidity', value: 40 } })
   assert.deepEqual(row('sen-4'), { type: 'door.heldOpen', data: { durationMs: 30_000 } })
+  assert.deepEqual(row('sen-6'), { type: 'panic.pressed', data: { input: 1 } })
   const err = b1.next('error', { fresh: true })
   await b1.sendEvent('sensor.contact', { input: 1, state: 21.5 }, { id: 'sen-5' })
   assert.equal((await err).code, 'bad_payload')

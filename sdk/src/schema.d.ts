@@ -18596,6 +18596,8 @@ export interface paths {
                                     scope_ids: number[];
                                     exempt_user_ids: number[];
                                     exempt_role_ids: number[];
+                                    /** @description doors whose wired panic button (board event panic.pressed) starts this plan */
+                                    panic_door_ids: number[];
                                     /** @description ends by itself this long after its start; null: until someone ends it */
                                     duration_minutes: number | null;
                                 }[];
@@ -18707,6 +18709,7 @@ export interface paths {
                         scope_ids?: number[];
                         exempt_user_ids?: number[];
                         exempt_role_ids?: number[];
+                        panic_door_ids?: number[];
                         duration_minutes?: number | null;
                     };
                 };
@@ -18855,6 +18858,8 @@ export interface paths {
                                 scope_ids: number[];
                                 exempt_user_ids: number[];
                                 exempt_role_ids: number[];
+                                /** @description doors whose wired panic button (board event panic.pressed) starts this plan */
+                                panic_door_ids: number[];
                                 /** @description ends by itself this long after its start; null: until someone ends it */
                                 duration_minutes: number | null;
                             };
@@ -18965,6 +18970,7 @@ export interface paths {
                         scope_ids?: number[];
                         exempt_user_ids?: number[];
                         exempt_role_ids?: number[];
+                        panic_door_ids?: number[];
                         duration_minutes?: number | null;
                     };
                 };

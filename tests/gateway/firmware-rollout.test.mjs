@@ -20,6 +20,11 @@ const FAILING = 10;
 const ACME = 3;
 const ROOT = { companyId: "ROOT", userName: "root@example.com", password: "Root#Demo2026" };
 const WAVES = [10, 50, 100];
+/**
+ * How often a wait asks the console: each answer reads every wave's health, and asking back to back keeps
+ * the one Worker busy enough, on a loaded machine, to starve the event ingestion the wait is waiting for.
+ */
+const CONSOLE_POLL_MS = 1000;
 
 let end, gw, dir, token, typeId;
 /** Each board and what it was offered (the last offer's version, or null when withdrawn). */
@@ -101,7 +106,11 @@ test("a wave with failures pauses the rollout, nothing reaches the next wave, a 
 
   // The first wave downloads; ten fail, and the console pauses the rollout by itself.
   await gw.syncNow();
-  const paused = await until(async () => ((await rollout(payload.id)).state === "paused" ? rollout(payload.id) : null), { timeoutMs: 120_000, what: "the rollout to pause" });
+  const paused = await until(async () => ((await rollout(payload.id)).state === "paused" ? rollout(payload.id) : null), {
+    timeoutMs: 120_000,
+    stepMs: CONSOLE_POLL_MS,
+    what: "the rollout to pause",
+  });
   assert.equal(paused.paused_reason, `${FAILING} of ${first.length} boards failed in wave 1`);
   assert.equal(paused.waves[0].failed, FAILING);
 
@@ -117,7 +126,11 @@ test("a wave with failures pauses the rollout, nothing reaches the next wave, a 
   await call("/ota/resumeRollout", { id: payload.id });
   await gw.syncNow();
   await until(() => first.every((id) => boards.get(id).b.fw === "2.0.0"), { timeoutMs: 120_000, what: "the first wave installed" });
-  await until(async () => (await rollout(payload.id)).waves[0].installed === first.length, { timeoutMs: 120_000, what: "the console to count the installs" });
+  await until(async () => (await rollout(payload.id)).waves[0].installed === first.length, {
+    timeoutMs: 120_000,
+    stepMs: CONSOLE_POLL_MS,
+    what: "the console to count the installs",
+  });
   await cron();
   assert.equal((await rollout(payload.id)).wave, 2);
   await gw.syncNow();

@@ -12,7 +12,7 @@ import { createCore } from "~core";
 import { seedGateway } from "../../db/seed/gateway";
 import { PRESENCE_STALE_MS } from "../../app/services/board-presence.server";
 import { dashboardNumbers } from "../../app/services/dashboard.server";
-import { doorHoldNow } from "../../app/services/device-status.server";
+import { heldOpenSql, scheduledOpenNow } from "../../app/services/device-status.server";
 import { loadCompany, loadScheduledOpen } from "../../app/services/door-decision.server";
 import { listDevices, type ListDevicesOptions } from "../../app/services/devices.server";
 import { authFromToken, type Auth } from "../../app/utils/auth-guards.server";
@@ -26,7 +26,7 @@ const heldNow = async (companyId: number, at: number) =>
     await db()
       .select({ id: schema.devices.id })
       .from(schema.devices)
-      .where(and(eq(schema.devices.companyId, companyId), (await doorHoldNow(db(), core, companyId, at)).heldOpen))
+      .where(and(eq(schema.devices.companyId, companyId), heldOpenSql(await scheduledOpenNow(db(), core, companyId, at), at)))
   ).length > 0;
 const core = createCore(coreModule);
 let acme: Auth;
@@ -335,7 +335,9 @@ describe("home dashboard", () => {
       await state({ mode: "lockdown", scope: "doors", scopeIds: JSON.stringify([ids.a]) });
       expect(await held()).not.toContain(ids.a);
       expect(await dashboard()).toBe(before - 1);
-      expect((await dashboardNumbers(db(), companyLog(c), acme, core, opening)).lockdown).toEqual({ mode: "lockdown", doors: 1 });
+      // The home's card: the caller's session carries the lockdown in force (resolved again here, as a request does).
+      const fresh = (await authFromToken(db(), env as never, acmeToken, workerNow()))!;
+      expect((await dashboardNumbers(db(), companyLog(c), fresh, core, opening)).lockdown).toEqual({ mode: "lockdown", doors: 1 });
       // Whole decision agrees: the door decision's scheduledOpen is the same rule.
       const decided = await api(acmeToken, "POST", "/api/admin/device/checkAccess", { checks: [{ deviceId: ids.a, credential: { type: "user", id: "1" }, at: opening }] });
       expect(decided.body.payload[0].scheduledOpen).toBe(false);

@@ -118,4 +118,38 @@ describe("lockdown plans", () => {
     const ended = await auditsNamed("Lockdown Ended");
     expect(ended.some((a) => a.summary.includes("ended automatically"))).toBe(true);
   });
+
+  it("a panic button at one of a plan's panic doors starts it once, even when its event is sent again; a late one is only logged", async () => {
+    // ACME's door 1 is not BETA's: refused by name.
+    const bad = await api(beta, "POST", `${A}/lockdown/plans`, { name: "Bad panic", mode: "lockdown", scope: "company", panic_door_ids: [1] });
+    expect(bad.status).toBe(400);
+    const add = await api(beta, "POST", `${A}/lockdown/plans`, { name: "Panic at 15", mode: "lockdown", scope: "company", panic_door_ids: [15], exempt_user_ids: [BETA_ADMIN] });
+    expect(add.status).toBe(200);
+    expect((await api(beta, "GET", `${A}/lockdown/plans/${add.body.payload.id}`)).body.payload.panic_door_ids).toEqual([15]);
+    const now = workerNow();
+    const press = async (id: string, at = now) => {
+      const res = await consoleWorker.fetch(`${ORIGIN}/api/gateway/events`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${env.GATEWAY_SECRET}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ v: 1, events: [{ id, deviceId: "15", type: "panic.pressed", at, data: { input: 1 } }] }),
+      });
+      expect(res.status).toBe(200);
+    };
+    const state = async () => (await api(beta, "GET", `${A}/lockdown/state`)).body.payload;
+
+    await press("panic-test/late", now - 11 * 60_000);
+    expect(await state()).toBeNull();
+    await press("panic-test/1");
+    expect(await state()).toMatchObject({ mode: "lockdown", plan_name: "Panic at 15", started_by: expect.stringMatching(/^Panic button at /) });
+    expect((await check(13, other)).code).toBe("lockdown");
+    expect((await check(13, BETA_ADMIN)).allowed).toBe(true);
+
+    // Ended by a person; the same event sent again (a gateway replaying its queue) starts nothing.
+    expect((await api(beta, "POST", `${A}/lockdown/end`)).status).toBe(200);
+    await press("panic-test/1");
+    expect(await state()).toBeNull();
+    const pressed = await auditsNamed("Panic Button Pressed", eq(schema.activityLogs.companyId, BETA));
+    expect(pressed).toHaveLength(2);
+    expect((await auditsNamed("Lockdown Started")).filter((a) => a.summary.includes("Panic at 15"))).toHaveLength(1);
+  });
 });

@@ -19,6 +19,7 @@ const WIRE = {
   scopeIds: "scope_ids",
   exemptUserIds: "exempt_user_ids",
   exemptRoleIds: "exempt_role_ids",
+  panicDoorIds: "panic_door_ids",
   durationMinutes: "duration_minutes",
 } as const;
 const body = wireObject(lockdownPlanFields, WIRE);
@@ -32,6 +33,7 @@ const planShape = z.object({
   scope_ids: z.array(z.number()).describe("device group ids (scope groups) or device ids (scope doors); empty for the company"),
   exempt_user_ids: z.array(z.number()),
   exempt_role_ids: z.array(z.number()),
+  panic_door_ids: z.array(z.number()).describe("doors whose wired panic button (board event panic.pressed) starts this plan"),
   duration_minutes: z.number().nullable().describe("ends by itself this long after its start; null: until someone ends it"),
 });
 const planPayload = (r: LockdownPlan) => ({
@@ -42,6 +44,7 @@ const planPayload = (r: LockdownPlan) => ({
   scope_ids: r.scopeIds,
   exempt_user_ids: r.exemptUserIds,
   exempt_role_ids: r.exemptRoleIds,
+  panic_door_ids: r.panicDoorIds,
   duration_minutes: r.durationMinutes,
 });
 const stateShape = z

@@ -1,7 +1,7 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { useState } from "react";
+import { FormAlert } from "~/components/auth/form-parts";
 import { usePageForm } from "~/components/forms/use-page-form";
-import { Alert, AlertDescription } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
@@ -16,6 +16,7 @@ export type LockdownPlanValues = {
   scopeIds: number[];
   exemptUserIds: number[];
   exemptRoleIds: number[];
+  panicDoorIds: number[];
   durationMinutes: number | null;
 };
 type Option = { id: number; label: string };
@@ -55,11 +56,7 @@ export function LockdownPlanForm({
   const navigation = useNavigation();
   return (
     <Form method="post" {...formProps} className="grid max-w-3xl gap-4">
-      {formError && (
-        <Alert variant="destructive">
-          <AlertDescription>{formError}</AlertDescription>
-        </Alert>
-      )}
+      <FormAlert message={formError} />
       {values.id != null && <input type="hidden" name="id" value={values.id} />}
       <Field label={t("name")} error={err(fields.name)} required>
         <Input id="lockdown-name" name="name" defaultValue={values.name} maxLength={100} autoComplete="off" />
@@ -98,6 +95,7 @@ export function LockdownPlanForm({
       )}
       <Ticks name="exemptRoleIds" legend={t("exemptRoles")} options={options.roles} checked={values.exemptRoleIds} error={err(fields.exemptRoleIds)} empty={t("none")} />
       <Ticks name="exemptUserIds" legend={t("exemptUsers")} options={options.users} checked={values.exemptUserIds} error={err(fields.exemptUserIds)} empty={t("none")} />
+      <Ticks name="panicDoorIds" legend={t("panicDoors")} options={options.doors} checked={values.panicDoorIds} error={err(fields.panicDoorIds)} empty={t("none")} />
       <Field label={t("durationMinutes")} error={err(fields.durationMinutes)} hint={t("durationHint")}>
         <Input id="lockdown-duration" name="durationMinutes" type="number" min={1} max={10080} defaultValue={values.durationMinutes ?? ""} />
       </Field>

@@ -24,6 +24,7 @@ export const EVENT_TYPES = new Set([
   'battery',
   'location',
   'tamper',
+  'panic.pressed',
   'command.result',
   'access.granted',
   'access.denied'
@@ -130,6 +131,8 @@ const EVENT_DATA = {
     ['accuracy', (x) => isNum(x) && x >= 0, false]
   ],
   tamper: [['state', (x) => x === 'opened' || x === 'closed', true]],
+  // a wired panic button; `input`: which of the board's inputs, when it has several
+  'panic.pressed': [['input', (x) => Number.isSafeInteger(x) && x >= 1 && x <= 8, false]],
   'command.result': [
     ['cmd', (x) => typeof x === 'string' && ID.test(x), true],
     ['ok', (x) => typeof x === 'boolean', true],

@@ -183,6 +183,7 @@ export type EventType =
   | 'battery'
   | 'location'
   | 'tamper'
+  | 'panic.pressed'
   | 'command.result'
   | 'access.granted'
   | 'access.denied'

@@ -33,6 +33,7 @@ export const RECORDED_TYPES = [
   'battery',
   'location',
   'tamper',
+  'panic.pressed',
   'command.result',
   'access.granted',
   'access.denied',
