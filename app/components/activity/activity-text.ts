@@ -29,6 +29,7 @@ const SUMMARIES: Record<string, string> = {
   "Door Held Open Alarm": "alarm_heldOpen",
   "Door Forced Open Alarm": "alarm_forced",
   "Door Alarm Cleared": "alarm_cleared",
+  "Panic Button Pressed": "panic_pressed",
 };
 
 export function activityLabel(t: TFunction, r: Row): string {
