@@ -27,10 +27,10 @@ export function scheduleOfDoor(replica, device) {
  * @param {import('../store/replica.js').Replica} replica
  * @param {any} device
  * @param {number} now
+ * @param {ReturnType<typeof lockdownAt>} [lockdown] the door's lockdown at `now`, when the caller has it already
  */
-export function heldOpenAt(replica, device, now) {
+export function heldOpenAt(replica, device, now, lockdown = device ? lockdownAt(replica, device, now) : null) {
   if (!device || device.active === false || replica.get('company', device.companyId)?.active === false) return false
-  const lockdown = lockdownAt(replica, device, now)
   if (lockdown) return lockdown.mode === 'evacuation'
   const schedule = scheduleOfDoor(replica, device)
   return Boolean(schedule) && isOpen(schedule.window, now)
@@ -105,7 +105,7 @@ export class ScheduledOpen {
     if (schedule || lockdown) {
       let open = false
       try {
-        open = heldOpenAt(this.replica, device, now)
+        open = heldOpenAt(this.replica, device, now, lockdown)
       } catch (e) {
         this.log.warn('invalid scheduled-open window', { companyId: device.companyId, error: e.message })
       }
