@@ -7,12 +7,14 @@ import { configureClock } from "./app/utils/clock.server";
 import { countLogRoundTrips, countRoundTrips } from "./app/utils/d1-round-trips.server";
 import { limitBody, refuseCrossSite, withHost, withSecurityHeaders } from "./app/utils/http.server";
 import { getLoadContext } from "./load-context";
-import { inRequestScope } from "./app/utils/request-scope.server";
+import { gatewayWakes, inRequestScope } from "./app/utils/request-scope.server";
+import { GATEWAY_WAKE_PATH, openGatewayWake, wakeGateways } from "./app/api/gateway-wake.server";
 import { core } from "./app/core.server";
 import { background, wakeAlerts, type AlertWakeUp } from "./worker-background";
 
 export { ArchiveView } from "./app/durable/archive-view";
 export { CompanyLog } from "./app/durable/company-log";
+export { FeedWake } from "./app/durable/feed-wake";
 export { RateLimiter } from "./app/durable/rate-limiter";
 
 const handleRemixRequest = createRequestHandler(build as unknown as ServerBuild);
@@ -35,6 +37,11 @@ async function serve(incoming: Request, workerEnv: Env, ctx: ExecutionContext): 
   const request = withHost(limited);
   const crossSite = refuseCrossSite(request);
   if (crossSite) return withSecurityHeaders(crossSite, env);
+  if (new URL(request.url).pathname === GATEWAY_WAKE_PATH) {
+    // The WebSocket answer goes back as the Durable Object made it: Remix and the header step would copy it without its socket.
+    const opened = await openGatewayWake(request, workerEnv);
+    return opened.status === 101 ? opened : withSecurityHeaders(opened, env);
+  }
   const loadContext = getLoadContext({
     request,
     context: {
@@ -51,6 +58,9 @@ async function serve(incoming: Request, workerEnv: Env, ctx: ExecutionContext): 
   // A change may have written activity: wake the queue consumer, which drains D1's activity outbox
   // into the company stores and their alert engines (a message only wakes it; the cron sweeps when one is lost).
   if (request.method !== "GET" && request.method !== "HEAD" && response.status < 400) ctx.waitUntil(wakeAlerts(env));
+  // A change the doors must know at once (a lockdown): its cell's gateways read the feed now, not at their next poll.
+  const wakes = gatewayWakes();
+  if (wakes.length > 0) ctx.waitUntil(wakeGateways(workerEnv, wakes));
   const secured = withSecurityHeaders(response, env);
   // Loaders have finished when a response exists; the Workers tests read this to hold pages to a query budget.
   if (counted) secured.headers.set("X-D1-Round-Trips", String(counted.count()));

@@ -13,6 +13,7 @@ declare namespace Cloudflare {
 		COMPANY_LOG: DurableObjectNamespace<import("./app/durable/company-log").CompanyLog>;
 		ARCHIVE_VIEW: DurableObjectNamespace<import("./app/durable/archive-view").ArchiveView>;
 		RATE_LIMITER: DurableObjectNamespace<import("./app/durable/rate-limiter").RateLimiter>;
+		FEED_WAKE: DurableObjectNamespace<import("./app/durable/feed-wake").FeedWake>;
 		ENVIRONMENT: "production";
 		IDLE_TIMEOUT_MS: "540000";
 		IDLE_WARNING_MS: "60000";

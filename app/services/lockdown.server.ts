@@ -13,6 +13,7 @@ import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
 import { parseInput } from "~/utils/parse-input.server";
+import { noteGatewayWake } from "~/utils/request-scope.server";
 import { liveInCompany } from "~/utils/tenant.server";
 
 const p = schema.lockdownPlans;
@@ -226,7 +227,9 @@ async function startPlan(db: Db, companyId: number, plan: LockdownPlan, actor: {
       .onConflictDoUpdate({ target: l.companyId, set: { ...state, epoch: sql`${l.epoch} + 1` }, setWhere: guard })
       .returning({ epoch: l.epoch }),
   ]);
-  return started.length ? { epoch: started[0].epoch, endsAt } : null;
+  if (started.length === 0) return null;
+  noteGatewayWake(companyId);
+  return { epoch: started[0].epoch, endsAt };
 }
 
 /** How late a panic button's event may arrive and still start a lockdown: one from a board that was cut off for longer is only logged. */
@@ -290,6 +293,8 @@ async function endWhere(db: Db, now: number, where: SQL, by: string | null, user
       ] as const;
     }) as unknown as Parameters<Db["batch"]>[0],
   );
+  // Its cell's gateways read the end now (outside a request, the cron's sweep, they end it by their own clock).
+  for (const r of rows) noteGatewayWake(r.companyId);
   return rows.length;
 }
 

@@ -24,6 +24,7 @@ import { Replica } from './store/replica.js'
 import { EventQueue } from './store/event-queue.js'
 import { WorkerClient } from './sync/worker-client.js'
 import { ChangeFeed } from './sync/change-feed.js'
+import { FeedWake } from './sync/feed-wake.js'
 import { Forwarder } from './events/forwarder.js'
 import { EventRecorder } from './events/recorder.js'
 import { Presence } from './events/presence.js'
@@ -56,6 +57,7 @@ import { BoardConfigs } from './board-configs.js'
  * @property {number} [maxPayload]      bytes, default 65536
  * @property {number} [maxTopicLevels]  default 8
  * @property {number} [syncIntervalMs]  change-feed poll interval, default 5000
+ * @property {boolean} [feedWake]       keep the console's wake-up channel open (decision 0118), default true
  * @property {number} [scheduleIntervalMs] scheduled-open re-evaluation, default 15000
  * @property {number} [firmwareRetryMs] first wait before fetching an unavailable image again, default 30000
  * @property {number} [firmwareWindowCheckMs] how often companies' install windows and rollout opt-outs are re-read, default 60000
@@ -207,6 +209,7 @@ export class Gateway {
     this.credentialKeys.onChange(() => this.configs.republishAll().catch((e) => this.log.error('publishing configurations failed', { error: e.message })))
     this.credentialKeys.start()
     this.feed.start()
+    if (this.opts.feedWake !== false) this.wakeups = new FeedWake({ worker: this.worker, onWake: () => this.feed.wake(), log: this.log }).start()
     this.consoleCommands.start()
     this.schedule.start()
     this.firmware.start()
@@ -354,6 +357,7 @@ export class Gateway {
     await this.departures.settled()
     this.firmware.stop()
     this.schedule.stop()
+    this.wakeups?.stop()
     await this.feed?.stop()
     await this.consoleCommands?.stop()
     await this.forwarder?.stop()

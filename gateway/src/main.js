@@ -4,6 +4,7 @@
  *   MQTT_PORT (1883), WS_PORT (8883, "off" disables), HOST (127.0.0.1), WORKER_URL (http://127.0.0.1:8787),
  *   GATEWAY_SECRET (required), GATEWAY_ID (gw-<hostname>), DATA_DIR (gateway/data),
  *   TLS_CERT + TLS_KEY (PEM files: MQTT over TLS on MQTTS_PORT, 8884), REDIS_URL (optional: cluster mode), SYNC_INTERVAL_MS (5000), COMMAND_INTERVAL_MS (2000), STATS_INTERVAL_MS (10000), LOG_LEVEL (info),
+ *   FEED_WAKE ("off" closes the console's wake-up channel: changes then arrive at the poll interval),
  *   CONNECT_BACKOFF ("off" disables the back-off for failed CONNECTs: for measurements only).
  */
 import { fileURLToPath } from 'node:url'
@@ -27,6 +28,7 @@ const gw = await createGateway({
   tls: env.TLS_CERT && env.TLS_KEY ? { cert: readFileSync(env.TLS_CERT), key: readFileSync(env.TLS_KEY), port: Number(env.MQTTS_PORT ?? 8884) } : undefined,
   redisUrl: env.REDIS_URL || undefined,
   syncIntervalMs: env.SYNC_INTERVAL_MS ? Number(env.SYNC_INTERVAL_MS) : undefined,
+  feedWake: env.FEED_WAKE !== 'off',
   commandIntervalMs: env.COMMAND_INTERVAL_MS ? Number(env.COMMAND_INTERVAL_MS) : undefined,
   statsIntervalMs: env.STATS_INTERVAL_MS ? Number(env.STATS_INTERVAL_MS) : undefined,
   boardStatusMs: env.BOARD_STATUS_MS ? Number(env.BOARD_STATUS_MS) : undefined,

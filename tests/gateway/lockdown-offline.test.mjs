@@ -5,6 +5,8 @@
  * signed in to the console's mobile API fetch their credentials and the company's signed lockdown state.
  * The board keeps deciding by what it knows until a staff phone presents a newer state: then it refuses a
  * non-exempt person's credential; the end travels the same way, and an older state cannot undo a newer one.
+ * A second gateway, which polls the feed only every ten minutes, shows the console's wake-up (decision 0118):
+ * its online board gets the start and the end of a lockdown at once.
  *
  *   node --test tests/gateway/lockdown-offline.test.mjs   (after `npm run build`)
  */
@@ -22,6 +24,8 @@ const ADMIN = { userName: "admin@acme.example", password: "Acme#Demo2026" };
 const AUDITOR = { userName: "auditor@acme.example", password: "Audit#Demo2026" };
 
 let end, gw, dir, b, adminToken, door, adminId;
+/** The gateway that waits to be woken, its data and its board. */
+let sleepy, sleepyDir, online, onlineDoor;
 
 async function admin(method, path, body) {
   const res = await fetch(`${end.url}/api/admin${path}`, {
@@ -50,7 +54,7 @@ async function phone(who) {
 
 before(async () => {
   end = await startWorkerEnd();
-  [door] = await end.boardIds(1);
+  [door, onlineDoor] = await end.boardIds(2);
   const [{ id: auditorId }] = await end.sql(`select id from users where email = '${AUDITOR.userName}'`);
   [{ id: adminId }] = await end.sql(`select id from users where email = '${ADMIN.userName}'`);
   // Both hold a key for the door: the auditor is not exempt from the lockdown below, the admin is.
@@ -70,9 +74,18 @@ before(async () => {
   await b.connect();
   await until(() => b.last.get("config")?.credentialKeys?.keys?.length > 0, { what: "the board's configuration with the credential keys" });
   await b.close(); // cut off from its gateway from here on
+
+  sleepyDir = await tempDir();
+  sleepy = await startGateway(end, sleepyDir, { syncIntervalMs: 600_000, gatewayId: "gw-sleepy" });
+  online = board(sleepy, onlineDoor);
+  await online.connect();
+  await until(() => online.last.get("config") && sleepy.wakeups?.connected, { what: "the online board's configuration and the gateway's wake-up channel" });
 });
 
 after(async () => {
+  await online?.close();
+  await sleepy?.close();
+  if (sleepyDir) await removeDir(sleepyDir);
   await gw?.close();
   await end?.dispose();
   if (dir) await removeDir(dir);
@@ -133,4 +146,13 @@ test("a board cut off from its gateway refuses a non-exempt credential once a st
   assert.equal((await b.decideOffline(auditor.credential)).allowed, true);
   assert.equal(await b.presentLockdownState(staff.lockdownState), "not_newer");
   assert.equal((await b.decideOffline(auditor.credential)).allowed, true);
+});
+
+test("a gateway that polls the feed every ten minutes is woken: its board gets a lockdown's start and end at once", async () => {
+  const plan = await admin("POST", "/lockdown/plans", { name: "Wake drill", mode: "lockdown", scope: "company" });
+  await admin("POST", `/lockdown/plans/${plan.payload.id}/start`);
+  // The board's scheduled-open state (PROTOCOL.md, "schedule") carries the lockdown; no poll is due for minutes.
+  await until(() => online.last.get("schedule")?.lockdown?.mode === "lockdown", { what: "the lockdown on the online board", timeoutMs: 20_000 });
+  await admin("POST", "/lockdown/end");
+  await until(() => !online.last.get("schedule")?.lockdown, { what: "the end on the online board", timeoutMs: 20_000 });
 });

@@ -12,6 +12,7 @@ import { backoff } from '../util/backoff.js'
 export class ChangeFeed {
   #stopped = false
   #wake = null
+  #again = false
   #running = null
   #chain = Promise.resolve()
 
@@ -30,6 +31,15 @@ export class ChangeFeed {
   start() {
     this.#running = this.#loop()
     return this
+  }
+
+  /**
+   * Reads the feed now rather than at the next interval (the console's wake-up, feed-wake.js). During a
+   * read, one more follows it at once: the change may have landed after that read's last page.
+   */
+  wake() {
+    this.#again = true
+    this.#wake?.()
   }
 
   /** Fetches pages until the feed says there is no more. Calls queue up, so pages apply once, in order. */
@@ -69,6 +79,7 @@ export class ChangeFeed {
   async #loop() {
     let failures = 0
     while (!this.#stopped) {
+      this.#again = false
       try {
         await this.syncOnce()
         failures = 0
@@ -77,6 +88,7 @@ export class ChangeFeed {
         this.log.warn('change feed unavailable', { error: e.message, failures })
       }
       if (this.#stopped) break
+      if (this.#again && !failures) continue
       await new Promise((resolve) => {
         const t = setTimeout(resolve, failures ? backoff(failures) : this.intervalMs)
         this.#wake = () => {
@@ -84,6 +96,7 @@ export class ChangeFeed {
           resolve()
         }
       })
+      this.#wake = null
     }
   }
 

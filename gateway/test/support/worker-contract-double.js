@@ -14,9 +14,13 @@
  * their board time is before the transfer, to the one it joined otherwise (decision 0074).
  * Tests that only need the events contract can point at the real Worker instead via WORKER_URL.
  *
+ * Wake-ups (decision 0118): gateways' WebSockets on `/api/gateway/wake`, per cell; `wake(cell)` sends them
+ * `wake`, as the console does after a lockdown changes; `ping` is answered `pong`.
+ *
  * Run standalone: `node test/support/worker-contract-double.js --port 8787 --secret s`.
  */
 import { createServer } from 'node:http'
+import { WebSocketServer } from 'ws'
 import { createHash } from 'node:crypto'
 import { parseArgs } from 'node:util'
 import { fileURLToPath } from 'node:url'
@@ -48,6 +52,8 @@ export class WorkerContractDouble {
   /** @type {Map<string, Buffer>} */ firmware = new Map()
   duplicates = 0
   requests = { changes: 0, events: 0, firmware: 0, claims: 0, cellLookups: 0 }
+  /** How long each feed page is held after it is read (0: answered at once). */
+  feedAnswerDelayMs = 0
   /** @type {{id: string, boardId: string, cmd: string, args: object, expiresAt: number, claimedBy: string|null}[]} console commands, as device_commands rows */
   commands = []
   /** cursors the gateway asked with, in order (null: no cursor) */
@@ -201,14 +207,46 @@ export class WorkerContractDouble {
     this.change('firmware', 'upsert', id, { id, deviceType, version, size: bytes.length, sha256: sha256 ?? createHash('sha256').update(bytes).digest('hex'), active })
   }
 
+  /** The open wake-up channels, by cell. @type {Map<string, Set<import('ws').WebSocket>>} */
+  wakeChannels = new Map()
+  #wakeServer = new WebSocketServer({ noServer: true })
+
+  /** Tells the gateways of `cell` to read their feed now. @returns {number} how many were told */
+  wake(cell = 'main') {
+    const open = this.wakeChannels.get(cell) ?? new Set()
+    for (const ws of open) ws.send('wake')
+    return open.size
+  }
+
+  /** Drops every wake-up channel, as a console restart does. */
+  dropWakeChannels() {
+    for (const open of this.wakeChannels.values()) for (const ws of open) ws.terminate()
+  }
+
+  /** @param {import('node:http').IncomingMessage} req @param {import('node:stream').Duplex} socket @param {Buffer} head */
+  #upgrade(req, socket, head) {
+    const url = new URL(req.url ?? '/', 'http://x')
+    const cellName = [...this.cells].find(([, c]) => req.headers.authorization === `Bearer ${c.secret}`)?.[0]
+    const status = this.down ? '503 Service Unavailable' : url.pathname !== '/api/gateway/wake' ? '404 Not Found' : !cellName ? '401 Unauthorized' : null
+    if (status || !cellName) return socket.end(`HTTP/1.1 ${status}\r\nContent-Length: 0\r\n\r\n`)
+    this.#wakeServer.handleUpgrade(req, socket, head, (ws) => {
+      const open = this.wakeChannels.get(cellName) ?? new Set()
+      this.wakeChannels.set(cellName, open.add(ws))
+      ws.on('message', (m) => String(m) === 'ping' && ws.send('pong'))
+      ws.on('close', () => open.delete(ws))
+    })
+  }
+
   async listen(port = 0, host = '127.0.0.1') {
     this.server = createServer((req, res) => this.#handle(req, res).catch((e) => send(res, 500, { error: e.message })))
+    this.server.on('upgrade', (req, socket, head) => this.#upgrade(req, socket, head))
     await new Promise((resolve) => this.server.listen(port, host, () => resolve()))
     this.url = `http://${host}:${/** @type {import('node:net').AddressInfo} */ (this.server.address()).port}`
     return this
   }
 
   close() {
+    this.dropWakeChannels()
     return new Promise((resolve) => {
       this.server.close(() => resolve())
       this.server.closeAllConnections()
@@ -234,6 +272,8 @@ export class WorkerContractDouble {
       const page = feed.changes.slice(from, from + limit)
       const next = from + page.length
       const more = next < feed.changes.length
+      // a slow console: the page is read now and answered later, so a change made meanwhile is not in it
+      if (this.feedAnswerDelayMs) await new Promise((resolve) => setTimeout(resolve, this.feedAnswerDelayMs))
       return send(res, 200, { v: 1, changes: page, cursor: snapshot && more ? `s${next}` : String(next), more, ...(cursor == null ? { reset: true } : {}) })
     }
     if (req.method === 'POST' && url.pathname === '/api/gateway/events') {
