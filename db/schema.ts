@@ -1426,6 +1426,9 @@ export const lockdownPlans = sqliteTable(
     durationMinutes: integer("duration_minutes"),
     /** The doors whose wired panic button (board event `panic.pressed`) starts this plan (migration 0056). */
     panicDoorIds: text("panic_door_ids").notNull().default("[]"),
+    /** Who may start this plan from the phone app: users, and users holding these roles (migration 0058). */
+    phoneTriggerUserIds: text("phone_trigger_user_ids").notNull().default("[]"),
+    phoneTriggerRoleIds: text("phone_trigger_role_ids").notNull().default("[]"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     deletedAt: integer("deleted_at"),

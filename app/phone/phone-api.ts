@@ -10,6 +10,11 @@ export type PhoneFirmware = {
   mayStart: boolean;
   doors: { id: number; name: string; installed: string | null; release: { id: number; version: string }; started: boolean }[];
 };
+/** The plans this user may start from the phone, and the company's lockdown in force (decision 0083). */
+export type PhoneLockdown = {
+  plans: { id: number; name: string; mode: "lockdown" | "evacuation"; scope: "company" | "groups" | "doors"; durationMinutes: number | null }[];
+  inForce: { planId: number | null; planName: string; mode: "lockdown" | "evacuation"; startedBy: string; startedAt: number; endsAt: number | null; mayEnd: boolean } | null;
+};
 export class PhoneApiError extends Error {
   constructor(
     readonly status: number,
@@ -52,5 +57,10 @@ export const phoneApi = {
   report: (token: string, events: import("./phone-store").PendingEvent[]) => call("POST", "/activity", token, { events }),
   firmware: (token: string) => call<{ payload: PhoneFirmware }>("GET", "/firmware", token),
   startFirmware: (token: string, deviceId: number) => call<{ message: string; payload: { releaseId: number; version: string } }>("POST", "/firmware/start", token, { deviceId }),
+  lockdown: (token: string) => call<{ payload: PhoneLockdown }>("GET", "/lockdown", token),
+  /** The second step of the phone's confirmation: the plan, confirmed. */
+  startLockdown: (token: string, planId: number) =>
+    call<{ message: string; payload: { epoch: number; endsAt: number | null } }>("POST", "/lockdown/start", token, { planId, confirm: true }),
+  endLockdown: (token: string) => call<{ message: string }>("POST", "/lockdown/end", token),
   logout: (token: string) => call("POST", "/logout", token),
 };

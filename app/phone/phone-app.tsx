@@ -6,6 +6,7 @@ import { CodeForm } from "./code-form";
 import { FirmwareUpdates } from "./firmware-updates";
 import { HistoryList } from "./history-list";
 import { KeysTab } from "./keys-tab";
+import { LockdownSection } from "./lockdown-section";
 import { PhoneHeader } from "./phone-header";
 import { phoneStore, type CodeStep, type PhoneSession } from "./phone-store";
 import { SignInForm } from "./sign-in-form";
@@ -14,13 +15,13 @@ import { usePhoneSession } from "./use-phone-session";
 /**
  * The phone web app (docs/decisions/0028-signed-offline-credentials.md): sign-in, the keys held on the
  * phone with "open now?" and "next open" computed here by the core, presenting a key to a door, and the
- * history, and the firmware updates of the keys' doors. A company that requires two-factor authentication gets the code step after the password. Everything it shows comes from the phone's own storage, refreshed from /api/mobile while
+ * history, the firmware updates of the keys' doors, and the lockdown plans its user may start (with the one in force). A company that requires two-factor authentication gets the code step after the password. Everything it shows comes from the phone's own storage, refreshed from /api/mobile while
  * online, so it keeps working offline (a service worker keeps the page itself) until credentials expire.
  */
 export function PhoneApp() {
   const { t } = useTranslation("mobile");
   const core = useCore();
-  const { session, setSession, held, history, online, now, loaded, bioRefused, firmware, refresh, refreshFirmware, recordResult, signOut } = usePhoneSession();
+  const { session, setSession, held, history, online, now, loaded, bioRefused, firmware, lockdown, refresh, refreshFirmware, recordResult, signOut } = usePhoneSession();
   const [codeStep, setCodeStep] = useState<CodeStep | null>(null);
   useEffect(() => setCodeStep(phoneStore.codeStep()), []);
   const toCodeStep = (step: CodeStep | null) => {
@@ -47,28 +48,31 @@ export function PhoneApp() {
           {codeStep ? <CodeForm step={codeStep} onStep={toCodeStep} onSignedIn={signedIn} /> : <SignInForm onSignedIn={signedIn} onCodeStep={toCodeStep} />}
         </section>
       ) : (
-        <Tabs defaultValue="keys">
-          <TabsList aria-label={t("sections")}>
-            <TabsTrigger value="keys">{t("myKeys")}</TabsTrigger>
-            <TabsTrigger value="history">{t("history")}</TabsTrigger>
-          </TabsList>
-          <TabsContent value="keys" className="space-y-3">
-            <KeysTab
-              session={session}
-              held={held}
-              core={core}
-              now={now}
-              online={online}
-              bioRefused={bioRefused}
-              onVerifyAgain={() => void refresh(session)}
-              onResult={recordResult}
-            />
-            <FirmwareUpdates firmware={firmware} token={session.token} online={online} onStarted={() => refreshFirmware(session).catch(() => undefined)} />
-          </TabsContent>
-          <TabsContent value="history">
-            <HistoryList rows={history} />
-          </TabsContent>
-        </Tabs>
+        <>
+          <LockdownSection lockdown={lockdown} token={session.token} online={online} onChanged={() => refresh(session)} />
+          <Tabs defaultValue="keys">
+            <TabsList aria-label={t("sections")}>
+              <TabsTrigger value="keys">{t("myKeys")}</TabsTrigger>
+              <TabsTrigger value="history">{t("history")}</TabsTrigger>
+            </TabsList>
+            <TabsContent value="keys" className="space-y-3">
+              <KeysTab
+                session={session}
+                held={held}
+                core={core}
+                now={now}
+                online={online}
+                bioRefused={bioRefused}
+                onVerifyAgain={() => void refresh(session)}
+                onResult={recordResult}
+              />
+              <FirmwareUpdates firmware={firmware} token={session.token} online={online} onStarted={() => refreshFirmware(session).catch(() => undefined)} />
+            </TabsContent>
+            <TabsContent value="history">
+              <HistoryList rows={history} />
+            </TabsContent>
+          </Tabs>
+        </>
       )}
     </main>
   );

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
 import { keepForOffline } from "./offline-cache";
-import { PhoneApiError, phoneApi, type PhoneFirmware } from "./phone-api";
+import { PhoneApiError, phoneApi, type PhoneFirmware, type PhoneLockdown } from "./phone-api";
 import { phoneStore, type HeldKeys, type HistoryRow, type PendingEvent, type PhoneSession } from "./phone-store";
 import { assertForConsole, forgetPlatformCredential, type UserVerification } from "./user-verification";
 
@@ -19,6 +19,7 @@ export function usePhoneSession() {
   const [loaded, setLoaded] = useState(false);
   const [bioRefused, setBioRefused] = useState<UserVerification | null>(null);
   const [firmware, setFirmware] = useState<PhoneFirmware | null>(null);
+  const [lockdown, setLockdown] = useState<PhoneLockdown | null>(null);
 
   useEffect(() => {
     setSession(phoneStore.session());
@@ -46,12 +47,15 @@ export function usePhoneSession() {
     setHeld(null);
     setHistory([]);
     setFirmware(null);
+    setLockdown(null);
   }, []);
 
   /** The firmware of the keys' doors: shown while online only, so not kept on the phone. */
   const refreshFirmware = useCallback(async (s: PhoneSession) => setFirmware((await phoneApi.firmware(s.token)).payload), []);
+  /** The plans this user may start and the lockdown in force: shown while online only, like the firmware. */
+  const refreshLockdown = useCallback(async (s: PhoneSession) => setLockdown((await phoneApi.lockdown(s.token)).payload), []);
 
-  /** Fresh keys and credentials, history, and the unlock attempts made while offline. */
+  /** Fresh keys and credentials (with the signed lockdown state), history, the lockdown screen, and the unlock attempts made while offline. */
   const refresh = useCallback(
     async (s: PhoneSession) => {
       try {
@@ -60,6 +64,8 @@ export function usePhoneSession() {
           await phoneApi.report(s.token, pending);
           phoneStore.setPending([]);
         }
+        // First, and whatever becomes of the keys: a lockdown in force is what the person most needs to see.
+        await refreshLockdown(s);
         const keys = await fetchKeys(s);
         if (!keys) return;
         if (keys.settings.biometricRequired !== s.settings.biometricRequired) {
@@ -80,7 +86,7 @@ export function usePhoneSession() {
         if (e instanceof PhoneApiError && e.status === 401) signOutLocally();
       }
     },
-    [signOutLocally, refreshFirmware],
+    [signOutLocally, refreshFirmware, refreshLockdown],
   );
 
   /**
@@ -128,5 +134,5 @@ export function usePhoneSession() {
     signOutLocally();
   }
 
-  return { session, setSession, held, history, online, now, loaded, bioRefused, firmware, refresh, refreshFirmware, recordResult, signOut };
+  return { session, setSession, held, history, online, now, loaded, bioRefused, firmware, lockdown, refresh, refreshFirmware, refreshLockdown, recordResult, signOut };
 }

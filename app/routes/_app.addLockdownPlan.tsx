@@ -27,7 +27,18 @@ export default function AddLockdownPlan() {
       <LockdownPlanForm
         options={options}
         submitLabel={t("add")}
-        values={{ name: "", mode: "lockdown", scope: "company", scopeIds: [], exemptUserIds: [], exemptRoleIds: [], panicDoorIds: [], durationMinutes: null }}
+        values={{
+          name: "",
+          mode: "lockdown",
+          scope: "company",
+          scopeIds: [],
+          exemptUserIds: [],
+          exemptRoleIds: [],
+          panicDoorIds: [],
+          phoneTriggerUserIds: [],
+          phoneTriggerRoleIds: [],
+          durationMinutes: null,
+        }}
       />
     </div>
   );

@@ -28,6 +28,9 @@ export const LOCKDOWN_MSG = {
   notActive: "No lockdown is in force",
   confirm: "Type the plan's name to confirm",
   unlockRefused: "Remote unlock is refused: this door is in lockdown",
+  phoneConfirm: "Confirm the start: send confirm true",
+  phoneNotAllowed: "This plan does not allow you to start it from the phone",
+  phoneEndNotAllowed: "The lockdown in force does not allow you to end it from the phone",
 } as const;
 
 /** A list of ids from a JSON array, a form's repeated field (one value arrives as a string) or nothing. */
@@ -58,6 +61,9 @@ export const lockdownPlanFields = z.object({
   exemptRoleIds: ids,
   /** Doors whose wired panic button starts the plan (board event `panic.pressed`). */
   panicDoorIds: ids,
+  /** Who may start the plan from the phone app: these users, and the users holding these roles. */
+  phoneTriggerUserIds: ids,
+  phoneTriggerRoleIds: ids,
   durationMinutes: z.preprocess(
     (v) => (v === undefined || v === "" || v === null ? null : v),
     z.coerce.number({ invalid_type_error: LOCKDOWN_MSG.duration }).int(LOCKDOWN_MSG.duration).min(1, LOCKDOWN_MSG.duration).max(10080, LOCKDOWN_MSG.duration).nullable(),
@@ -76,3 +82,10 @@ export const lockdownStartSchema = z.object({
   id: positiveId,
   confirmName: z.string({ invalid_type_error: LOCKDOWN_MSG.confirm }).trim().max(100, LOCKDOWN_MSG.confirm).default(""),
 });
+
+/** A start from the phone app: the plan, and the second step of the phone's confirmation (`confirm: true`). */
+export const lockdownPhoneStartSchema = z.object({
+  planId: positiveId,
+  confirm: z.literal(true, { errorMap: () => ({ message: LOCKDOWN_MSG.phoneConfirm }) }),
+});
+export type LockdownPhoneStartInput = z.output<typeof lockdownPhoneStartSchema>;

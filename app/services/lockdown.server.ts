@@ -21,23 +21,27 @@ const l = schema.companyLockdowns;
 /** Lockdown lives with the company's settings: viewing needs the module, changing and starting need modify. */
 const MODULE = "company_settings" as const;
 
-export type LockdownPlan = Omit<typeof p.$inferSelect, "scopeIds" | "exemptUserIds" | "exemptRoleIds" | "panicDoorIds"> & {
+export type LockdownPlan = Omit<typeof p.$inferSelect, "scopeIds" | "exemptUserIds" | "exemptRoleIds" | "panicDoorIds" | "phoneTriggerUserIds" | "phoneTriggerRoleIds"> & {
   scopeIds: number[];
   exemptUserIds: number[];
   exemptRoleIds: number[];
   panicDoorIds: number[];
+  phoneTriggerUserIds: number[];
+  phoneTriggerRoleIds: number[];
 };
 
 const idList = (json: string): number[] => {
   const v = JSON.parse(json || "[]");
   return Array.isArray(v) ? v.filter((x) => Number.isSafeInteger(x)) : [];
 };
-const planOf = (r: typeof p.$inferSelect): LockdownPlan => ({
+export const planOf = (r: typeof p.$inferSelect): LockdownPlan => ({
   ...r,
   scopeIds: idList(r.scopeIds),
   exemptUserIds: idList(r.exemptUserIds),
   exemptRoleIds: idList(r.exemptRoleIds),
   panicDoorIds: idList(r.panicDoorIds),
+  phoneTriggerUserIds: idList(r.phoneTriggerUserIds),
+  phoneTriggerRoleIds: idList(r.phoneTriggerRoleIds),
 });
 
 /** A row of `company_lockdowns` in force at `now`: started, not ended, its duration not run out. */
@@ -78,13 +82,17 @@ async function checkRefs(db: Db, auth: Auth, v: LockdownPlanInput) {
   await want(v.scope === "doors" ? v.scopeIds : [], s.devices, "scopeIds");
   await want(v.exemptUserIds, s.users, "exemptUserIds");
   await want(v.panicDoorIds, s.devices, "panicDoorIds");
-  if (v.exemptRoleIds.length) {
+  await want(v.phoneTriggerUserIds, s.users, "phoneTriggerUserIds");
+  const wantRoles = async (ids: number[], field: string) => {
+    if (ids.length === 0) return;
     const rows = await db
       .select({ id: s.roles.id })
       .from(s.roles)
-      .where(and(eq(s.roles.companyId, auth.company.id), inArray(s.roles.id, v.exemptRoleIds)));
-    if (rows.length !== new Set(v.exemptRoleIds).size) throw new ServiceError(400, LOCKDOWN_MSG.badId, { fieldErrors: { exemptRoleIds: [LOCKDOWN_MSG.badId] } });
-  }
+      .where(and(eq(s.roles.companyId, auth.company.id), inArray(s.roles.id, ids)));
+    if (rows.length !== new Set(ids).size) throw new ServiceError(400, LOCKDOWN_MSG.badId, { fieldErrors: { [field]: [LOCKDOWN_MSG.badId] } });
+  };
+  await wantRoles(v.exemptRoleIds, "exemptRoleIds");
+  await wantRoles(v.phoneTriggerRoleIds, "phoneTriggerRoleIds");
 }
 
 const planColumns = (v: LockdownPlanInput) => ({
@@ -95,6 +103,8 @@ const planColumns = (v: LockdownPlanInput) => ({
   exemptUserIds: JSON.stringify([...new Set(v.exemptUserIds)]),
   exemptRoleIds: JSON.stringify([...new Set(v.exemptRoleIds)]),
   panicDoorIds: JSON.stringify([...new Set(v.panicDoorIds)]),
+  phoneTriggerUserIds: JSON.stringify([...new Set(v.phoneTriggerUserIds)]),
+  phoneTriggerRoleIds: JSON.stringify([...new Set(v.phoneTriggerRoleIds)]),
   durationMinutes: v.durationMinutes,
 });
 
@@ -179,12 +189,16 @@ export async function startLockdown(db: Db, auth: Auth, input: unknown, now: num
   return started;
 }
 
+/** Who starts or ends a lockdown: a person (`fromPhone`: through the phone app, an "App" entry) or, with no user, a panic button. */
+export type LockdownActor = { userId: number | null; name: string; fromPhone?: boolean };
+const fromPhoneText = (a: { fromPhone?: boolean }) => (a.fromPhone ? " from the phone" : "");
+
 /**
  * Starts `plan` for its company unless a lockdown is in force (then null), in one guarded batch: the state
  * row and its audit entry. `triggerEventId`: the board event that asked for it (a panic button), which
  * starts nothing when it already started a lockdown.
  */
-async function startPlan(db: Db, companyId: number, plan: LockdownPlan, actor: { userId: number | null; name: string }, now: number, triggerEventId: string | null = null) {
+export async function startPlan(db: Db, companyId: number, plan: LockdownPlan, actor: LockdownActor, now: number, triggerEventId: string | null = null) {
   // One that ran out but was not swept yet is ended first, so its end is in the log before the new start.
   await endExpiredLockdowns(db, now, companyId);
   const by = actor.name;
@@ -214,9 +228,10 @@ async function startPlan(db: Db, companyId: number, plan: LockdownPlan, actor: {
       {
         companyId,
         name: "Lockdown Started",
+        ...(actor.fromPhone ? { operationType: "App" as const } : {}),
         createdByUserId: actor.userId,
-        summary: `${plan.mode === "evacuation" ? "Evacuation" : "Lockdown"} ${plan.name} started by ${by}`,
-        details: { planId: plan.id, mode: plan.mode, scope: plan.scope, endsAt },
+        summary: `${plan.mode === "evacuation" ? "Evacuation" : "Lockdown"} ${plan.name} started by ${by}${fromPhoneText(actor)}`,
+        details: { planId: plan.id, mode: plan.mode, scope: plan.scope, endsAt, ...(actor.fromPhone ? { via: "phone" } : {}) },
         at: now,
       },
       guard,
@@ -256,13 +271,17 @@ export async function panicPressed(db: Db, e: { id: string; at: number; companyI
 /** Ends the company's lockdown in force; 409 when there is none. */
 export async function endLockdown(db: Db, auth: Auth, now: number) {
   assertCan(auth, MODULE, "modify");
-  const by = auth.user.displayName || auth.user.email;
-  const ended = await endWhere(db, now, and(eq(l.companyId, auth.company.id))!, by, auth.user.id);
+  await endLockdownAs(db, auth.company.id, { userId: auth.user.id, name: auth.user.displayName || auth.user.email }, now);
+}
+
+/** Ends the company's lockdown in force as `actor` (who may is the caller's business); 409 when there is none. */
+export async function endLockdownAs(db: Db, companyId: number, actor: LockdownActor, now: number) {
+  const ended = await endWhere(db, now, eq(l.companyId, companyId), actor.name, actor.userId, actor.fromPhone);
   if (ended === 0) throw new ServiceError(409, LOCKDOWN_MSG.notActive);
 }
 
 /** Rows in force (not yet past their duration at `now`) matching `where` are ended by `by`, each with its audit entry. */
-async function endWhere(db: Db, now: number, where: SQL, by: string | null, userId: number | null): Promise<number> {
+async function endWhere(db: Db, now: number, where: SQL, by: string | null, userId: number | null, fromPhone = false): Promise<number> {
   const rows = await db
     .select({ companyId: l.companyId, epoch: l.epoch, planName: l.planName, mode: l.mode, endsAt: l.endsAt })
     .from(l)
@@ -279,9 +298,10 @@ async function endWhere(db: Db, now: number, where: SQL, by: string | null, user
           {
             companyId: r.companyId,
             name: "Lockdown Ended",
+            ...(fromPhone ? { operationType: "App" as const } : {}),
             createdByUserId: userId,
-            summary: `${r.mode === "evacuation" ? "Evacuation" : "Lockdown"} ${r.planName} ended ${by == null ? "automatically" : `by ${by}`}`,
-            details: { epoch: r.epoch + 1, mode: r.mode, automatic: by == null },
+            summary: `${r.mode === "evacuation" ? "Evacuation" : "Lockdown"} ${r.planName} ended ${by == null ? "automatically" : `by ${by}${fromPhoneText({ fromPhone })}`}`,
+            details: { epoch: r.epoch + 1, mode: r.mode, automatic: by == null, ...(fromPhone ? { via: "phone" } : {}) },
             at,
           },
           sql`exists (select 1 from ${l} where ${still})`,

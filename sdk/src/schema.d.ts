@@ -18598,6 +18598,10 @@ export interface paths {
                                     exempt_role_ids: number[];
                                     /** @description doors whose wired panic button (board event panic.pressed) starts this plan */
                                     panic_door_ids: number[];
+                                    /** @description users who may start this plan from the phone app (POST /api/mobile/lockdown/start), and end it from there while it is in force */
+                                    phone_trigger_user_ids: number[];
+                                    /** @description roles whose users may start this plan from the phone app, and end it from there while it is in force */
+                                    phone_trigger_role_ids: number[];
                                     /** @description ends by itself this long after its start; null: until someone ends it */
                                     duration_minutes: number | null;
                                 }[];
@@ -18710,6 +18714,8 @@ export interface paths {
                         exempt_user_ids?: number[];
                         exempt_role_ids?: number[];
                         panic_door_ids?: number[];
+                        phone_trigger_user_ids?: number[];
+                        phone_trigger_role_ids?: number[];
                         duration_minutes?: number | null;
                     };
                 };
@@ -18860,6 +18866,10 @@ export interface paths {
                                 exempt_role_ids: number[];
                                 /** @description doors whose wired panic button (board event panic.pressed) starts this plan */
                                 panic_door_ids: number[];
+                                /** @description users who may start this plan from the phone app (POST /api/mobile/lockdown/start), and end it from there while it is in force */
+                                phone_trigger_user_ids: number[];
+                                /** @description roles whose users may start this plan from the phone app, and end it from there while it is in force */
+                                phone_trigger_role_ids: number[];
                                 /** @description ends by itself this long after its start; null: until someone ends it */
                                 duration_minutes: number | null;
                             };
@@ -18971,6 +18981,8 @@ export interface paths {
                         exempt_user_ids?: number[];
                         exempt_role_ids?: number[];
                         panic_door_ids?: number[];
+                        phone_trigger_user_ids?: number[];
+                        phone_trigger_role_ids?: number[];
                         duration_minutes?: number | null;
                     };
                 };
@@ -24600,6 +24612,339 @@ export interface paths {
                                 releaseId: number;
                                 version: string;
                             };
+                        };
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing or expired token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Not found in the caller's company */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mobile/lockdown": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The lockdown and evacuation plans the caller may start from the phone (a plan's phone_trigger_user_ids and phone_trigger_role_ids name them), and the company's lockdown in force with who started it, when, and whether the caller may end it. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            payload: {
+                                /** @description the plans whose phone triggers name the caller (by user or by role), by name */
+                                plans: {
+                                    id: number;
+                                    name: string;
+                                    /** @enum {string} */
+                                    mode: "lockdown" | "evacuation";
+                                    /** @enum {string} */
+                                    scope: "company" | "groups" | "doors";
+                                    durationMinutes: number | null;
+                                }[];
+                                /** @description the company's lockdown or evacuation in force, or null */
+                                inForce: {
+                                    planId: number | null;
+                                    planName: string;
+                                    /** @enum {string} */
+                                    mode: "lockdown" | "evacuation";
+                                    /** @description the person's name, or 'Panic button at <door>' */
+                                    startedBy: string;
+                                    startedAt: number;
+                                    /** @description when it ends by itself; null: until someone ends it */
+                                    endsAt: number | null;
+                                    /** @description whether the caller may end it (POST /lockdown/end): the plan names them as a phone trigger, or they may end one in the console */
+                                    mayEnd: boolean;
+                                } | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing or expired token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Not found in the caller's company */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mobile/lockdown/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Starts a plan from the phone ('Lockdown Started', an App entry 'started by <name> from the phone'); the phone asks twice and sends confirm true. 400 without confirm true; 403 'This plan does not allow you to start it from the phone' (errorCode lockdown-not-allowed) when the plan's phone triggers do not name the caller; 404 for a plan not of the company; 409 'A lockdown is already in force; end it first' (lockdown-in-force). Afterwards GET /keys carries the newer signed lockdown state. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        planId: number;
+                        /** @enum {boolean} */
+                        confirm: true;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            payload: {
+                                /** @description the company's lockdown epoch after the start */
+                                epoch: number;
+                                endsAt: number | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing or expired token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Not found in the caller's company */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mobile/lockdown/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ends the lockdown in force from the phone ('Lockdown Ended', an App entry 'ended by <name> from the phone'): allowed to a user the plan in force names as a phone trigger and to those who may end one in the console. 403 'The lockdown in force does not allow you to end it from the phone' (errorCode lockdown-end-not-allowed); 409 'No lockdown is in force' (lockdown-none). */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
                         };
                     };
                 };

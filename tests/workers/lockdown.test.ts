@@ -8,7 +8,7 @@ import { env } from "cloudflare:test";
 import { and, eq, gt } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { endExpiredLockdowns } from "../../app/services/lockdown.server";
-import { api, auditsNamed, consoleWorker, db, login, ORIGIN, schema, workerNow } from "./helpers";
+import { api, auditsNamed, consoleWorker, db, login, ORIGIN, resetThrottles, schema, workerNow } from "./helpers";
 
 const A = "/api/admin";
 const BETA = 4;
@@ -151,5 +151,120 @@ describe("lockdown plans", () => {
     const pressed = await auditsNamed("Panic Button Pressed", eq(schema.activityLogs.companyId, BETA));
     expect(pressed).toHaveLength(2);
     expect((await auditsNamed("Lockdown Started")).filter((a) => a.summary.includes("Panic at 15"))).toHaveLength(1);
+  });
+});
+
+/**
+ * From the phone app (issue 31: "the phone app, for users a plan allows"): a plan's phone triggers name users
+ * and roles; such a user sees the plan on GET /api/mobile/lockdown, starts it (confirmed) and ends it, logged
+ * as App entries naming them; a user the plan does not name is refused, and nothing starts or ends.
+ */
+describe("lockdown from the phone", () => {
+  const M = "/api/mobile";
+  type PhoneUser = { id: number; name: string; token: string };
+  let guard: PhoneUser;
+  let roleGuard: PhoneUser;
+  let visitor: PhoneUser;
+  let guardRole: number;
+  const lockdownState = async () => (await api(beta, "GET", `${A}/lockdown/state`)).body.payload;
+  /** The epoch of the signed lockdown state GET /keys hands the phone (typ kac-lockdown+jws). */
+  const signedEpoch = async (token: string) => {
+    const jws = (await api(token, "GET", `${M}/keys`)).body.payload.lockdownState as string;
+    return JSON.parse(atob(jws.split(".")[1].replace(/-/g, "+").replace(/_/g, "/"))) as { epoch: number; active: boolean };
+  };
+
+  beforeAll(async () => {
+    // Three of BETA's users (no console role) get the admin's password and an address, and sign in on phones of their own.
+    const [admin] = await db().select().from(schema.users).where(eq(schema.users.id, BETA_ADMIN));
+    const staff = await db()
+      .select({ id: schema.users.id, name: schema.users.displayName })
+      .from(schema.users)
+      .where(and(eq(schema.users.companyId, BETA), gt(schema.users.id, BETA_ADMIN)))
+      .orderBy(schema.users.id)
+      .limit(3);
+    const [role] = await db().insert(schema.roles).values({ companyId: BETA, title: "Phone guards" }).returning({ id: schema.roles.id });
+    guardRole = role.id;
+    const signIn = async (u: { id: number; name: string }, i: number): Promise<PhoneUser> => {
+      const email = `phone.lockdown.${i}@beta.example`;
+      await db()
+        .update(schema.users)
+        .set({ passwordHash: admin.passwordHash, email, isInactive: false, accountSetupPending: false, passwordChangedAt: workerNow(), roleId: i === 1 ? guardRole : null })
+        .where(eq(schema.users.id, u.id));
+      await resetThrottles();
+      const r = await api(null, "POST", `${M}/login`, {
+        companyId: "BETA",
+        userName: email,
+        password: "Beta#Demo2026",
+        installationId: `inst-lockdown-${i}`,
+        appVersion: "1.4.0",
+        language: "en",
+      });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      return { ...u, token: r.body.token };
+    };
+    [guard, roleGuard, visitor] = await Promise.all(staff.map((u, i) => signIn(u, i)));
+  });
+
+  it("a permitted user starts the plan from the phone, a user it does not name is refused, and the permitted one ends it", async () => {
+    expect(await lockdownState()).toBeNull();
+    // Phone triggers are checked like the plan's other ids: another company's user is refused by name.
+    const bad = await api(beta, "POST", `${A}/lockdown/plans`, { name: "Bad phone", mode: "lockdown", scope: "company", phone_trigger_user_ids: [1] });
+    expect(bad.status).toBe(400);
+    const add = await api(beta, "POST", `${A}/lockdown/plans`, {
+      name: "Phone drill",
+      mode: "lockdown",
+      scope: "doors",
+      scope_ids: [16],
+      phone_trigger_user_ids: [guard.id],
+      phone_trigger_role_ids: [guardRole],
+    });
+    expect(add.status).toBe(200);
+    const planId = add.body.payload.id as number;
+    expect((await api(beta, "GET", `${A}/lockdown/plans/${planId}`)).body.payload).toMatchObject({ phone_trigger_user_ids: [guard.id], phone_trigger_role_ids: [guardRole] });
+
+    // Each phone sees the plans it may start: by user, by role, none.
+    const plansOf = async (u: PhoneUser) => (await api(u.token, "GET", `${M}/lockdown`)).body.payload;
+    expect((await plansOf(guard)).plans.map((p: { id: number }) => p.id)).toContain(planId);
+    expect((await plansOf(roleGuard)).plans.map((p: { id: number }) => p.id)).toContain(planId);
+    expect(await plansOf(visitor)).toEqual({ plans: [], inForce: null });
+    const epochBefore = (await signedEpoch(guard.token)).epoch;
+
+    // Refused: a user the plan does not name (nothing starts, nothing logged), a start without the confirmation, a console token.
+    const startedBefore = (await auditsNamed("Lockdown Started")).length;
+    const refused = await api(visitor.token, "POST", `${M}/lockdown/start`, { planId, confirm: true });
+    expect([refused.status, refused.body.errorCode, refused.body.message]).toEqual([403, "lockdown-not-allowed", "This plan does not allow you to start it from the phone"]);
+    expect((await api(guard.token, "POST", `${M}/lockdown/start`, { planId })).status).toBe(400);
+    expect((await api(beta, "POST", `${M}/lockdown/start`, { planId, confirm: true })).status).toBe(401);
+    expect(await lockdownState()).toBeNull();
+    expect(await auditsNamed("Lockdown Started")).toHaveLength(startedBefore);
+
+    const start = await api(guard.token, "POST", `${M}/lockdown/start`, { planId, confirm: true });
+    expect(start.status, JSON.stringify(start.body)).toBe(200);
+    expect(start.body).toMatchObject({ message: "Lockdown started", payload: { epoch: expect.any(Number), endsAt: null } });
+    expect(await lockdownState()).toMatchObject({ mode: "lockdown", plan_name: "Phone drill", started_by: guard.name });
+    expect((await check(16, other)).code).toBe("lockdown");
+    const [started] = await auditsNamed("Lockdown Started", eq(schema.activityLogs.createdByUserId, guard.id));
+    expect(started).toMatchObject({ op: "App", by: guard.id, summary: `Lockdown Phone drill started by ${guard.name} from the phone` });
+    // The phone's next keys carry the newer signed state, so it tells boards cut off from their gateway.
+    expect(await signedEpoch(guard.token)).toMatchObject({ epoch: start.body.payload.epoch, active: true });
+    expect(start.body.payload.epoch).toBeGreaterThan(epochBefore);
+
+    // Every phone sees it in force; who may end it: the plan's phone triggers.
+    expect((await plansOf(visitor)).inForce).toMatchObject({ planId, planName: "Phone drill", startedBy: guard.name, mayEnd: false });
+    expect((await plansOf(roleGuard)).inForce).toMatchObject({ mayEnd: true });
+    const again = await api(roleGuard.token, "POST", `${M}/lockdown/start`, { planId, confirm: true });
+    expect([again.status, again.body.errorCode]).toEqual([409, "lockdown-in-force"]);
+    const endRefused = await api(visitor.token, "POST", `${M}/lockdown/end`);
+    expect([endRefused.status, endRefused.body.errorCode]).toEqual([403, "lockdown-end-not-allowed"]);
+    expect(await lockdownState()).not.toBeNull();
+
+    const end = await api(guard.token, "POST", `${M}/lockdown/end`);
+    expect([end.status, end.body.message]).toEqual([200, "Lockdown ended"]);
+    expect(await lockdownState()).toBeNull();
+    const [ended] = await auditsNamed("Lockdown Ended", eq(schema.activityLogs.createdByUserId, guard.id));
+    expect(ended).toMatchObject({ op: "App", summary: `Lockdown Phone drill ended by ${guard.name} from the phone` });
+    expect(await signedEpoch(guard.token)).toMatchObject({ epoch: start.body.payload.epoch + 1, active: false });
+    const none = await api(guard.token, "POST", `${M}/lockdown/end`);
+    expect([none.status, none.body.errorCode]).toEqual([409, "lockdown-none"]);
   });
 });

@@ -20,6 +20,8 @@ const WIRE = {
   exemptUserIds: "exempt_user_ids",
   exemptRoleIds: "exempt_role_ids",
   panicDoorIds: "panic_door_ids",
+  phoneTriggerUserIds: "phone_trigger_user_ids",
+  phoneTriggerRoleIds: "phone_trigger_role_ids",
   durationMinutes: "duration_minutes",
 } as const;
 const body = wireObject(lockdownPlanFields, WIRE);
@@ -34,6 +36,10 @@ const planShape = z.object({
   exempt_user_ids: z.array(z.number()),
   exempt_role_ids: z.array(z.number()),
   panic_door_ids: z.array(z.number()).describe("doors whose wired panic button (board event panic.pressed) starts this plan"),
+  phone_trigger_user_ids: z
+    .array(z.number())
+    .describe("users who may start this plan from the phone app (POST /api/mobile/lockdown/start), and end it from there while it is in force"),
+  phone_trigger_role_ids: z.array(z.number()).describe("roles whose users may start this plan from the phone app, and end it from there while it is in force"),
   duration_minutes: z.number().nullable().describe("ends by itself this long after its start; null: until someone ends it"),
 });
 const planPayload = (r: LockdownPlan) => ({
@@ -45,6 +51,8 @@ const planPayload = (r: LockdownPlan) => ({
   exempt_user_ids: r.exemptUserIds,
   exempt_role_ids: r.exemptRoleIds,
   panic_door_ids: r.panicDoorIds,
+  phone_trigger_user_ids: r.phoneTriggerUserIds,
+  phone_trigger_role_ids: r.phoneTriggerRoleIds,
   duration_minutes: r.durationMinutes,
 });
 const stateShape = z

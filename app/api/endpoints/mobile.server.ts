@@ -12,6 +12,8 @@ import { mobileLogin, mobileTwoFactor, myActivity, myKeys, reportAppEvents, asse
 import { firmwareStartSchema } from "~/schemas/firmware-start";
 import { startFirmwareUpdate } from "~/services/firmware-start.server";
 import { myDoorsFirmware } from "~/services/mobile-firmware.server";
+import { LOCKDOWN_MODES, LOCKDOWN_MSG, LOCKDOWN_SCOPES, lockdownPhoneStartSchema } from "~/schemas/lockdown";
+import { endLockdownFromPhone, phoneLockdown, startLockdownFromPhone } from "~/services/mobile-lockdown.server";
 import { smsSender } from "~/services/sms/sender.server";
 import { issueChallenge, registerAuthenticator, verifyAssertion } from "~/services/phone-webauthn.server";
 import { companyLogDb } from "~/utils/company-log.server";
@@ -49,6 +51,25 @@ const lockdownState = z
   .describe(
     "The company's lockdown state as a compact JWS (typ kac-lockdown+jws), null when the company never had one. The phone presents it to a board with its credential; a board cut off from its gateway takes it when it is newer than the state it knows, and then refuses credentials of people a lockdown does not exempt (an end travels the same way).",
   );
+
+/** The phone's lockdown screen (decision 0083): the plans the caller may start, the lockdown in force. */
+const phoneLockdownShape = z.object({
+  plans: z
+    .array(z.object({ id: z.number(), name: z.string(), mode: z.enum(LOCKDOWN_MODES), scope: z.enum(LOCKDOWN_SCOPES), durationMinutes: z.number().nullable() }))
+    .describe("the plans whose phone triggers name the caller (by user or by role), by name"),
+  inForce: z
+    .object({
+      planId: z.number().nullable(),
+      planName: z.string(),
+      mode: z.enum(LOCKDOWN_MODES),
+      startedBy: z.string().describe("the person's name, or 'Panic button at <door>'"),
+      startedAt: z.number(),
+      endsAt: z.number().nullable().describe("when it ends by itself; null: until someone ends it"),
+      mayEnd: z.boolean().describe("whether the caller may end it (POST /lockdown/end): the plan names them as a phone trigger, or they may end one in the console"),
+    })
+    .nullable()
+    .describe("the company's lockdown or evacuation in force, or null"),
+});
 
 const keysPayload = (r: Awaited<ReturnType<typeof myKeys>>, now: number) => ({
   ...r,
@@ -219,6 +240,51 @@ export const mobileEndpoints = [
       assertMobile(auth);
       const r = await startFirmwareUpdate(db, auth, body, now);
       return { message: r.message, payload: { releaseId: r.releaseId, version: r.version } };
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/lockdown",
+    tag: "Mobile",
+    summary:
+      "The lockdown and evacuation plans the caller may start from the phone (a plan's phone_trigger_user_ids and phone_trigger_role_ids name them), and the company's lockdown in force with who started it, when, and whether the caller may end it.",
+    auth: "token",
+    permission: "signed-in",
+    response: z.object({ message: z.string(), payload: phoneLockdownShape }),
+    async handler({ db, auth, now }) {
+      return { payload: await phoneLockdown(db, auth, now) };
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/lockdown/start",
+    tag: "Mobile",
+    summary:
+      "Starts a plan from the phone ('Lockdown Started', an App entry 'started by <name> from the phone'); the phone asks twice and sends confirm true. 400 without confirm true; 403 'This plan does not allow you to start it from the phone' (errorCode lockdown-not-allowed) when the plan's phone triggers do not name the caller; 404 for a plan not of the company; 409 'A lockdown is already in force; end it first' (lockdown-in-force). Afterwards GET /keys carries the newer signed lockdown state.",
+    auth: "token",
+    permission: "signed-in",
+    body: lockdownPhoneStartSchema,
+    response: z.object({
+      message: z.string(),
+      payload: z.object({ epoch: z.number().describe("the company's lockdown epoch after the start"), endsAt: z.number().nullable() }),
+    }),
+    async handler({ db, auth, body, now }) {
+      const r = await startLockdownFromPhone(db, auth, body, now);
+      return { message: LOCKDOWN_MSG.started, payload: { epoch: r.epoch, endsAt: r.endsAt } };
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/lockdown/end",
+    tag: "Mobile",
+    summary:
+      "Ends the lockdown in force from the phone ('Lockdown Ended', an App entry 'ended by <name> from the phone'): allowed to a user the plan in force names as a phone trigger and to those who may end one in the console. 403 'The lockdown in force does not allow you to end it from the phone' (errorCode lockdown-end-not-allowed); 409 'No lockdown is in force' (lockdown-none).",
+    auth: "token",
+    permission: "signed-in",
+    response: z.object({ message: z.string() }),
+    async handler({ db, auth, now }) {
+      await endLockdownFromPhone(db, auth, now);
+      return { message: LOCKDOWN_MSG.ended };
     },
   }),
   endpoint({

@@ -17,6 +17,8 @@ export type LockdownPlanValues = {
   exemptUserIds: number[];
   exemptRoleIds: number[];
   panicDoorIds: number[];
+  phoneTriggerUserIds: number[];
+  phoneTriggerRoleIds: number[];
   durationMinutes: number | null;
 };
 type Option = { id: number; label: string };
@@ -96,6 +98,22 @@ export function LockdownPlanForm({
       <Ticks name="exemptRoleIds" legend={t("exemptRoles")} options={options.roles} checked={values.exemptRoleIds} error={err(fields.exemptRoleIds)} empty={t("none")} />
       <Ticks name="exemptUserIds" legend={t("exemptUsers")} options={options.users} checked={values.exemptUserIds} error={err(fields.exemptUserIds)} empty={t("none")} />
       <Ticks name="panicDoorIds" legend={t("panicDoors")} options={options.doors} checked={values.panicDoorIds} error={err(fields.panicDoorIds)} empty={t("none")} />
+      <Ticks
+        name="phoneTriggerRoleIds"
+        legend={t("phoneTriggerRoles")}
+        options={options.roles}
+        checked={values.phoneTriggerRoleIds}
+        error={err(fields.phoneTriggerRoleIds)}
+        empty={t("none")}
+      />
+      <Ticks
+        name="phoneTriggerUserIds"
+        legend={t("phoneTriggerUsers")}
+        options={options.users}
+        checked={values.phoneTriggerUserIds}
+        error={err(fields.phoneTriggerUserIds)}
+        empty={t("none")}
+      />
       <Field label={t("durationMinutes")} error={err(fields.durationMinutes)} hint={t("durationHint")}>
         <Input id="lockdown-duration" name="durationMinutes" type="number" min={1} max={10080} defaultValue={values.durationMinutes ?? ""} />
       </Field>
