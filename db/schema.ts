@@ -823,6 +823,11 @@ export const alerts = sqliteTable(
     language: text("language", { enum: ["en", "es"] })
       .notNull()
       .default("en"),
+    /** The holiday calendar the custom schedule follows and how (decision 0077; migration 0057). */
+    holidayCalendarId: integer("holiday_calendar_id"),
+    onHolidays: text("on_holidays", { enum: ["ignore", "closed", "holidayHours"] })
+      .notNull()
+      .default("ignore"),
     deletedAt: integer("deleted_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

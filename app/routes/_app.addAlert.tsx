@@ -44,6 +44,8 @@ export default function AddAlert() {
           allDay: true,
           startTime: "",
           endTime: "",
+          onHolidays: "ignore",
+          holidayCalendarId: "",
           timeZoneId: zoneId == null ? "" : String(zoneId),
           recipientUsers: [],
           recipientChannels: {},

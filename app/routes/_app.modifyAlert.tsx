@@ -39,6 +39,8 @@ function formValues(d: AlertDetails, companyZone: number | null, any: { user: st
     allDay: a.isAllDay,
     startTime: a.startTime ?? "",
     endTime: a.endTime ?? "",
+    onHolidays: a.onHolidays,
+    holidayCalendarId: a.holidayCalendarId == null ? "" : String(a.holidayCalendarId),
     timeZoneId: String(a.timeZoneId ?? companyZone ?? ""),
     recipientUsers: d.recipients.flatMap((r) => (r.userId ? [{ value: String(r.userId), label: r.name ?? r.email }] : [])),
     recipientChannels: Object.fromEntries(d.recipients.flatMap((r) => (r.userId ? [[String(r.userId), r.channel]] : []))),

@@ -4,10 +4,12 @@
  * (`created_by_users`, `mon`, `zone`, `emails`, ...) into the same fields. Lenient on shapes (picker
  * objects, ids, JSON text, '1'/'0' flags); strict on what is stored. An alert fires for one or more
  * activities (decision 0059). Which pickers they need, and whether the company can have them at all, is
- * checked by the service against the activity catalogue; the schedule by the access-window core.
+ * checked by the service against the activity catalogue; the schedule by the access-window core. A custom
+ * schedule may follow one of the company's holiday calendars (decision 0077), as a key does.
  */
 import { z } from "zod";
 import { checkbox } from "./flag";
+import { HOLIDAY_MSG, ON_HOLIDAYS } from "./holidays";
 import { nameText, NAME_MAX } from "./text";
 import { WEEKDAYS, weekFlags } from "./week";
 
@@ -33,6 +35,7 @@ export const ALERT_MSG = {
   textNeedsUser: "Only your company's users can receive texts",
   noPhone: "A recipient chosen for texts has no mobile phone number",
   language: "Language must be en or es",
+  onHolidays: "On holidays must be ignore, closed or holidayHours",
   created: "Alert Created",
   modified: "Alert Modified",
   deleted: "Alert deleted",
@@ -88,6 +91,23 @@ const zoneId = z.preprocess((v) => {
   const x = idOf(json(v));
   return x === "" || x == null || x === 0 || x === "0" ? undefined : x;
 }, z.coerce.number().int().positive().optional());
+
+/**
+ * What a custom schedule does on a holiday of its calendar; absent (a client that does not know the field)
+ * keeps what a saved alert has, and a new one ignores holidays.
+ */
+const onHolidays = z.preprocess(
+  (v) => (v === "" || v == null ? undefined : v),
+  z.enum(ON_HOLIDAYS, { errorMap: () => ({ message: ALERT_MSG.onHolidays }) }).optional(),
+).describe("custom schedule on a holiday of its calendar: ignore, closed (not on holidays) or holidayHours; left out, a saved alert keeps its choice");
+/** The holiday calendar: an id, a numeric string or an object with an id; empty is none. */
+const calendarId = z.preprocess(
+  (v) => {
+    const x = idOf(json(v));
+    return x === "" || x == null || x === 0 || x === "0" ? null : x;
+  },
+  z.coerce.number({ invalid_type_error: HOLIDAY_MSG.notFound }).int(HOLIDAY_MSG.notFound).positive(HOLIDAY_MSG.notFound).nullable(),
+).describe("the company's holiday calendar the custom schedule follows; required unless the holiday choice is ignore");
 
 /**
  * Picker entries: ids, `{id, name, type}` objects, or "any" (an entry of type "Any User"/"Any
@@ -198,6 +218,9 @@ export const alertFields = z.object({
   startTime: timeText,
   endTime: timeText,
   timeZoneId: zoneId,
+  /** The holiday calendar a custom schedule follows and how (decision 0077); "ignore" needs none. */
+  onHolidays,
+  holidayCalendarId: calendarId,
   recipients: recipientList,
   /** The language of the alert's mail; the pages send their own. */
   language: z.enum(["en", "es"], { errorMap: () => ({ message: ALERT_MSG.language }) }).default("en"),
@@ -216,11 +239,12 @@ export function checkAlert(v: Alert, ctx: z.RefinementCtx, name: (key: AlertKey)
     if (!WEEKDAYS.some((d) => v.days[d])) issue("days", ALERT_MSG.days);
     if (!v.allDay && (!v.startTime || !v.endTime)) issue(v.startTime ? "endTime" : "startTime", ALERT_MSG.times);
     if (v.timeZoneId == null) issue("timeZoneId", ALERT_MSG.zone);
+    if (v.onHolidays && v.onHolidays !== "ignore" && v.holidayCalendarId == null) issue("holidayCalendarId", HOLIDAY_MSG.calendarRequired);
   }
   if (v.recipients.length === 0) issue("recipients", ALERT_MSG.recipients);
 }
 
-/** Never-ends clears the end date, all-day the times; an "any" schedule keeps no custom fields. */
+/** Never-ends clears the end date, all-day the times, ignoring holidays the calendar; an "any" schedule keeps no custom fields. */
 export function normaliseAlert<T extends Alert>(v: T): T {
   if (v.schedule === "any")
     return {
@@ -232,8 +256,16 @@ export function normaliseAlert<T extends Alert>(v: T): T {
       startTime: "",
       endTime: "",
       days: Object.fromEntries(WEEKDAYS.map((d) => [d, true])) as Alert["days"],
+      onHolidays: "ignore",
+      holidayCalendarId: null,
     };
-  return { ...v, endDate: v.neverEnds ? "" : v.endDate, startTime: v.allDay ? "" : v.startTime, endTime: v.allDay ? "" : v.endTime };
+  return {
+    ...v,
+    endDate: v.neverEnds ? "" : v.endDate,
+    startTime: v.allDay ? "" : v.startTime,
+    endTime: v.allDay ? "" : v.endTime,
+    holidayCalendarId: v.onHolidays === "ignore" ? null : v.holidayCalendarId,
+  };
 }
 
 export const addAlertSchema = alertFields.superRefine((v, ctx) => checkAlert(v, ctx)).transform(normaliseAlert);

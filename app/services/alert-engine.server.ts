@@ -18,8 +18,10 @@ import { and, asc, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import type { Core } from "~core";
 import { companyLogDb, type CompanyLogEnv } from "~/utils/company-log.server";
 import { chunks, inChunks, schema, type Db } from "~/utils/db.server";
+import { holidayFields } from "~/schemas/holidays";
 import { alertMailText, type MailLanguage } from "./alert-mail-text";
 import { alertWindow } from "./alert-window";
+import { datesOfCalendars } from "./holidays.server";
 import { webhookEventStatements, type ActivityRow, type Firing } from "./webhooks/events.server";
 
 const {
@@ -100,7 +102,9 @@ export async function alertActivities(db: Db, core: Core, rows: Activity[], opts
 /**
  * The live alerts of the page's companies that fire for any of the page's activities, with targets,
  * recipients and compiled schedule, under each (company, activity) they fire for. One indexed read of
- * alert_activity_types by (company, activity) finds them, however many activities an alert has.
+ * alert_activity_types by (company, activity) finds them, however many activities an alert has. The dates of
+ * the holiday calendars their custom schedules follow (decision 0077) are one more read for the whole page,
+ * and none when no alert follows one.
  */
 async function loadAlerts(db: Db, core: Core, rows: Activity[]): Promise<Map<string, LiveAlert[]>> {
   const companies = [...new Set(rows.map((x) => x.companyId))];
@@ -123,6 +127,11 @@ async function loadAlerts(db: Db, core: Core, rows: Activity[]): Promise<Map<str
       .leftJoin(tz, eq(tz.id, a.timeZoneId))
       .where(and(inArray(a.id, part), isNull(a.deletedAt))),
   );
+  const followsCalendar = (x: (typeof found)[number]["alert"]) => x.schedule === "custom" && x.onHolidays !== "ignore";
+  const datesOf = await datesOfCalendars(
+    db,
+    found.flatMap(({ alert }) => (followsCalendar(alert) ? [alert.holidayCalendarId] : [])),
+  );
   const targets = await inChunks(ids, (part) => db.select({ alertId: t.alertId, kind: t.kind, refId: t.refId }).from(t).where(inArray(t.alertId, part)));
   // Recipients who are users are mailed at their current address, and not once they are gone or inactive.
   // Where the company no longer allows texts, those who chose them are mailed instead.
@@ -142,7 +151,9 @@ async function loadAlerts(db: Db, core: Core, rows: Activity[]): Promise<Map<str
   );
   const out = new Map<string, LiveAlert[]>();
   for (const { alert, zoneName, companyZone } of found) {
-    const window = alertWindow({ ...alert, zoneName });
+    // A custom schedule "not on holidays" or on "holiday hours" carries its calendar's dates, in its own range.
+    const holidays = followsCalendar(alert) ? holidayFields(alert.onHolidays, datesOf(alert.holidayCalendarId), alert.startDate, alert.isNeverEnd ? null : alert.endDate) : {};
+    const window = alertWindow({ ...alert, zoneName }, holidays);
     const invalid = core.validate(window);
     if (invalid.length) {
       console.warn(`alert ${alert.id} has an invalid schedule and is skipped: ${invalid[0].message}`);

@@ -118,3 +118,22 @@ describe("alert schedules when the clocks go back", () => {
     expect(CASES.map(hours)).toEqual([2, 1.5, 25, 1, 1.5, 25]);
   });
 });
+
+describe("alert schedules that follow a holiday calendar (decision 0077)", () => {
+  // Sunday 2026-10-25 in Madrid is a holiday of 25 hours; the schedule is all day on Sundays.
+  const holiday = [{ date: "2026-10-25", name: "Test" }];
+  const at = Date.parse("2026-10-25T10:00:00Z");
+
+  it("a custom schedule carries the holidays: not on holidays stays outside the whole holiday", () => {
+    const window = alertWindow(sunday("Europe/Madrid", "2026-10-01"), { onHolidays: "closed", holidays: holiday });
+    expect(window).toMatchObject({ onHolidays: "closed", holidays: holiday });
+    expect(core.isOpen(window, at)).toBe(false);
+    expect(core.isOpen(alertWindow(sunday("Europe/Madrid", "2026-10-01")), at)).toBe(true);
+  });
+
+  it("an 'any' schedule never follows a calendar", () => {
+    const window = alertWindow({ ...sunday("Europe/Madrid", "2026-10-01"), schedule: "any" }, { onHolidays: "closed", holidays: holiday });
+    expect(window).toEqual({ kind: "alert", schedule: "any", tz: "Europe/Madrid" });
+    expect(core.isOpen(window, at)).toBe(true);
+  });
+});

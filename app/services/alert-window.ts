@@ -1,5 +1,5 @@
 /** An alert's schedule as the access-window core reads it (docs/ARCHITECTURE.md §5, kind "alert"). */
-import type { AlertWindow, Days } from "~core";
+import type { AlertWindow, Days, HolidayFields } from "~core";
 
 export type StoredSchedule = {
   schedule: "any" | "custom";
@@ -13,8 +13,12 @@ export type StoredSchedule = {
   zoneName: string | null;
 };
 
-/** "any" is always inside; a custom schedule is inside its dates, days and hours in its own zone. */
-export function alertWindow(s: StoredSchedule): AlertWindow {
+/**
+ * "any" is always inside; a custom schedule is inside its dates, days and hours in its own zone. `holidays`:
+ * the calendar a custom schedule follows (decision 0077), as `holidayFields` makes them from the alert's
+ * `onHolidays` and its calendar's dates; an "any" schedule never follows one.
+ */
+export function alertWindow(s: StoredSchedule, holidays: HolidayFields = {}): AlertWindow {
   if (s.schedule === "any") return { kind: "alert", schedule: "any", tz: s.zoneName || "UTC" };
   return {
     kind: "alert",
@@ -26,5 +30,6 @@ export function alertWindow(s: StoredSchedule): AlertWindow {
     allDay: s.isAllDay,
     startTime: s.isAllDay ? null : s.startTime || null,
     endTime: s.isAllDay ? null : s.endTime || null,
+    ...holidays,
   };
 }

@@ -15,6 +15,7 @@ import {
   type ModifyAlertInput,
   type Recipient,
 } from "~/schemas/alerts";
+import { HOLIDAY_MSG } from "~/schemas/holidays";
 import { weekBits } from "~/schemas/week";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
@@ -40,6 +41,7 @@ const {
   timeZones: tz,
   mailOutbox: o,
   alertMatches: m,
+  holidayCalendars: hc,
 } = schema;
 const MODULE = "activity";
 const TARGET_KIND = { createdBy: "created_by", targetUsers: "target_user", devices: "device" } as const;
@@ -187,6 +189,15 @@ async function resolve(db: Db, auth: Auth, input: AlertInput, core: Core) {
       const field = fieldOf[errors[0].field] ?? "startTime";
       fieldError(field, messages[field] ?? errors[0].message);
     }
+    // The calendar a custom schedule follows is one of the company's own (its dates were checked when saved).
+    if (input.onHolidays && input.onHolidays !== "ignore") {
+      const [calendar] = await db
+        .select({ id: hc.id })
+        .from(hc)
+        .where(inCompany(hc, auth, eq(hc.id, input.holidayCalendarId!)))
+        .limit(1);
+      if (!calendar) fieldError("holidayCalendarId", HOLIDAY_MSG.notFound);
+    }
   }
 
   // Only the pickers the activities ask for are kept: the others mean nothing for them.
@@ -243,6 +254,8 @@ function values(input: AlertInput, activityTypeId: number) {
     endTime: custom && !input.allDay ? input.endTime : null,
     timeZoneId: custom ? input.timeZoneId! : null,
     language: input.language,
+    // Left out (a client that does not know the fields), a saved alert keeps its choice and a new one ignores holidays.
+    ...(input.onHolidays === undefined ? {} : { onHolidays: input.onHolidays, holidayCalendarId: input.onHolidays === "ignore" ? null : input.holidayCalendarId }),
   };
 }
 

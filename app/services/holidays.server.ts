@@ -1,16 +1,16 @@
 /**
  * Holiday calendars (issue 31, decision 0077): a company's named dates, whole days or with open hours,
  * filled from a country's or region's public holidays and edited after. Kept with the company's settings
- * (module company_settings); keys and the scheduled-open hours follow a calendar. Every date written or
+ * (module company_settings); keys, the scheduled-open hours and alert schedules follow a calendar. Every date written or
  * removed reaches the gateways by itself: the triggers of db/migrations/0043_holiday_calendars.sql queue a
  * feed change for each key and scheduled-open window that follows the calendar. Signed credentials are
  * issued from the current windows (decision 0028), so the next one a phone fetches carries the new dates.
  */
-import { and, asc, count, desc, eq, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
 import { HOLIDAY_MSG, MAX_CALENDAR_DATES, type AddCalendarInput, type CalendarInput, type HolidayDateInput, type ImportInput, type StoredHolidayDate } from "~/schemas/holidays";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
-import { schema, type Db } from "~/utils/db.server";
+import { inChunks, schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
 import { inCompany } from "~/utils/tenant.server";
 import { publicHolidays } from "./public-holidays/index.server";
@@ -46,7 +46,27 @@ export async function listCalendars(
 /** The calendars a key or the scheduled-open hours may follow (whoever may set those may read the names). */
 export async function calendarOptions(db: Db, auth: Auth): Promise<{ id: number; name: string }[]> {
   assertCan(auth, ["users", MODULE]);
+  return calendarNames(db, auth);
+}
+
+/** The company's calendars by name, unguarded: for a page whose own guard lets its editor choose one (the alert form). */
+export async function calendarNames(db: Db, auth: Auth): Promise<{ id: number; name: string }[]> {
   return db.select({ id: c.id, name: c.name }).from(c).where(inCompany(c, auth)).orderBy(asc(c.name));
+}
+
+/**
+ * The dates of these calendars, read at once (one statement per 90 calendars, none for no calendar), for
+ * callers that build many windows at a time (the alert engine's page of alerts): `datesOf(id)` is undefined
+ * for a null id and empty for a calendar without dates.
+ */
+export async function datesOfCalendars(db: Db, ids: (number | null)[]): Promise<(calendarId: number | null) => StoredHolidayDate[] | undefined> {
+  const wanted = [...new Set(ids.filter((id): id is number => id != null))];
+  const rows = await inChunks(wanted, (part) =>
+    db.select({ calendarId: h.calendarId, date: h.date, name: h.name, openTime: h.openTime, closeTime: h.closeTime }).from(h).where(inArray(h.calendarId, part)),
+  );
+  const byCalendar = new Map<number, StoredHolidayDate[]>();
+  for (const { calendarId, ...d } of rows) (byCalendar.get(calendarId) ?? byCalendar.set(calendarId, []).get(calendarId)!).push(d);
+  return (id) => (id == null ? undefined : (byCalendar.get(id) ?? []));
 }
 
 /** The calendars with their dates, for the e-key panel's preview (the core decides in the browser too). */
@@ -146,6 +166,10 @@ export async function deleteCalendar(db: Db, auth: Auth, id: number, now: number
       .update(cs)
       .set({ holidayCalendarId: null, onHolidays: "ignore", updatedAt: now })
       .where(and(eq(cs.companyId, auth.company.id), eq(cs.holidayCalendarId, cal.id))),
+    db
+      .update(schema.alerts)
+      .set({ holidayCalendarId: null, onHolidays: "ignore", updatedAt: now })
+      .where(inCompany(schema.alerts, auth, eq(schema.alerts.holidayCalendarId, cal.id))),
     db.delete(h).where(inCompany(h, auth, eq(h.calendarId, cal.id))),
     db.delete(c).where(inCompany(c, auth, eq(c.id, cal.id))),
     activityInsert(db, audit(auth, "Holiday Calendar Deleted", cal.name, now)),

@@ -37,6 +37,13 @@ fn scheduled(on: &str, holidays: &str, exceptions: &str) -> String {
     )
 }
 
+fn alert(on: &str, holidays: &str) -> String {
+    format!(
+        r#"{{"kind":"alert","schedule":"custom","tz":"Europe/Madrid","startDate":"2026-12-01","endDate":null,"days":{},"allDay":false,"startTime":"09:00","endTime":"17:00","onHolidays":"{}","holidays":{}}}"#,
+        MON_FRI, on, holidays
+    )
+}
+
 fn spans(list: &[(&str, &str)]) -> Vec<(i64, i64)> {
     list.iter().map(|&(a, b)| (ms(a), ms(b))).collect()
 }
@@ -171,6 +178,38 @@ fn occurrences_with_holidays_on_dst_nights_and_across_midnight() {
             "2026-11-01T00:00:00Z",
             "2026-11-03T00:00:00Z",
             spans(&[("2026-11-01T00:00:00Z", "2026-11-01T04:00:00Z"), ("2026-11-02T05:00:00Z", "2026-11-03T00:00:00Z")]),
+        ),
+        // A custom alert schedule (Mon-Fri 09:00-17:00 Madrid) around Christmas: Thu 24 closes at 14:00, Fri 25
+        // is a whole holiday, Mon 28 is an ordinary day.
+        (
+            alert("ignore", r#"[{"date":"2026-12-24","closeTime":"14:00"},{"date":"2026-12-25"}]"#),
+            "2026-12-24T00:00:00Z",
+            "2026-12-29T00:00:00Z",
+            spans(&[
+                ("2026-12-24T08:00:00Z", "2026-12-24T16:00:00Z"),
+                ("2026-12-25T08:00:00Z", "2026-12-25T16:00:00Z"),
+                ("2026-12-28T08:00:00Z", "2026-12-28T16:00:00Z"),
+            ]),
+        ),
+        (
+            alert("closed", r#"[{"date":"2026-12-24","closeTime":"14:00"},{"date":"2026-12-25"}]"#),
+            "2026-12-24T00:00:00Z",
+            "2026-12-29T00:00:00Z",
+            spans(&[("2026-12-24T08:00:00Z", "2026-12-24T13:00:00Z"), ("2026-12-28T08:00:00Z", "2026-12-28T16:00:00Z")]),
+        ),
+        // Holiday hours replace the alert's hours on its own weekdays only: Saturday 26 stays outside.
+        (
+            alert(
+                "holidayHours",
+                r#"[{"date":"2026-12-24","openTime":"10:00","closeTime":"12:00"},{"date":"2026-12-26","openTime":"10:00","closeTime":"12:00"}]"#,
+            ),
+            "2026-12-24T00:00:00Z",
+            "2026-12-29T00:00:00Z",
+            spans(&[
+                ("2026-12-24T09:00:00Z", "2026-12-24T11:00:00Z"),
+                ("2026-12-25T08:00:00Z", "2026-12-25T16:00:00Z"),
+                ("2026-12-28T08:00:00Z", "2026-12-28T16:00:00Z"),
+            ]),
         ),
     ];
     for (json, from, to, expected) in &table {

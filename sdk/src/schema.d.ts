@@ -15766,6 +15766,13 @@ export interface paths {
                                     name: string;
                                     full_time_zone: string;
                                 } | null;
+                                /**
+                                 * @description what a custom schedule does on a date of holiday_calendar_id (decision 0077): ignore (fires as on any day; the default), closed (not on holidays: fires only within a holiday's own open hours, if it has any) or holidayHours (fires within the holiday's open hours instead of its own, on its own dates and weekdays); an 'any' schedule always ignores holidays
+                                 * @enum {string}
+                                 */
+                                on_holidays: "ignore" | "closed" | "holidayHours";
+                                /** @description the caller's company's holiday calendar the custom schedule follows; required unless on_holidays is ignore, null then */
+                                holiday_calendar_id: number | null;
                                 emails: {
                                     id: number | null;
                                     name: string;
@@ -15888,7 +15895,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Creates an alert. It fires for any of `activities` (a list of {id} or {name}, or names or ids; at most 20); the spec's single `activity` is still read and joins the list. An activity the company cannot have (a platform event) is refused with 400. `language` (en or es, default en) is the mail's. Dates YYYY-MM-DD, times HH:mm:00; pickers are lists of {id, name, type} (type 'Any User'/'Any Device' or id null: any). `emails` lists picked users {id, type 'User', channel} and addresses; a user's channel is email (the default), text or both: text and both need the company's alert_texts setting and the user's mobile phone number (400 otherwise), and only the company's users can be texted (a typed address cannot; a user of another company is a 404). Needs the add right. */
+        /** Creates an alert. It fires for any of `activities` (a list of {id} or {name}, or names or ids; at most 20); the spec's single `activity` is still read and joins the list. An activity the company cannot have (a platform event) is refused with 400. `language` (en or es, default en) is the mail's. Dates YYYY-MM-DD, times HH:mm:00; pickers are lists of {id, name, type} (type 'Any User'/'Any Device' or id null: any). `emails` lists picked users {id, type 'User', channel} and addresses; a user's channel is email (the default), text or both: text and both need the company's alert_texts setting and the user's mobile phone number (400 otherwise), and only the company's users can be texted (a typed address cannot; a user of another company is a 404). A custom schedule may follow one of the company's holiday calendars: `on_holidays` (ignore, closed: not on holidays, or holidayHours) and `holiday_calendar_id`, required unless ignore; another company's calendar or an unknown one is refused with 400 on holiday_calendar_id. Needs the add right. */
         post: {
             parameters: {
                 query?: never;
@@ -15916,6 +15923,13 @@ export interface paths {
                         startTime?: "" | string | unknown;
                         endTime?: "" | string | unknown;
                         zone?: number | null;
+                        /**
+                         * @description custom schedule on a holiday of its calendar: ignore, closed (not on holidays) or holidayHours; left out, a saved alert keeps its choice
+                         * @enum {string|null}
+                         */
+                        on_holidays?: "ignore" | "closed" | "holidayHours" | null;
+                        /** @description the company's holiday calendar the custom schedule follows; required unless the holiday choice is ignore */
+                        holiday_calendar_id?: number | null;
                         emails?: {
                             userId: number | null;
                             email: "" | string;
@@ -16050,7 +16064,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Saves an alert (the add body plus id). Needs the modify right; 404 outside the caller's company. */
+        /** Saves an alert (the add body plus id). A body without on_holidays keeps the alert's holiday choice; an 'any' schedule ignores holidays. Needs the modify right; 404 outside the caller's company. */
         post: {
             parameters: {
                 query?: never;
@@ -16078,6 +16092,13 @@ export interface paths {
                         startTime?: "" | string | unknown;
                         endTime?: "" | string | unknown;
                         zone?: number | null;
+                        /**
+                         * @description custom schedule on a holiday of its calendar: ignore, closed (not on holidays) or holidayHours; left out, a saved alert keeps its choice
+                         * @enum {string|null}
+                         */
+                        on_holidays?: "ignore" | "closed" | "holidayHours" | null;
+                        /** @description the company's holiday calendar the custom schedule follows; required unless the holiday choice is ignore */
+                        holiday_calendar_id?: number | null;
                         emails?: {
                             userId: number | null;
                             email: "" | string;
@@ -21250,7 +21271,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Deletes a calendar and its dates ('Holiday Calendar Deleted'); the keys and scheduled-open hours that followed it ignore holidays from then on. */
+        /** Deletes a calendar and its dates ('Holiday Calendar Deleted'); the keys, scheduled-open hours and alert schedules that followed it ignore holidays from then on. */
         delete: {
             parameters: {
                 query: {

@@ -75,6 +75,9 @@ const texts = {
     removeLast: "Remove Door Forced Open",
     channel: "How Admin, Alice is told",
     text: "Text message",
+    onHolidays: "On holidays",
+    notOnHolidays: "Not on holidays",
+    holidayCalendar: "Holiday calendar",
   },
   es: {
     list: "Alertas",
@@ -123,6 +126,9 @@ const texts = {
     removeLast: "Quitar Puerta forzada",
     channel: "Cómo se avisa a Admin, Alice",
     text: "SMS",
+    onHolidays: "En festivos",
+    notOnHolidays: "No en festivos",
+    holidayCalendar: "Calendario de festivos",
   },
 };
 
@@ -282,9 +288,11 @@ for (const { lang, width, height } of LANGUAGE_AND_WIDTH_RUNS) {
 
 for (const lang of ["en", "es"] as const) {
   const x = texts[lang];
-  test(`alerts (${lang}): an "any time" alert switched to Custom on modify gets the company's zone; a saved zone is kept`, async ({ page, loginAs }) => {
+  test(`alerts (${lang}): an "any time" alert switched to Custom on modify gets the company's zone and may skip holidays; a saved zone is kept`, async ({ page, loginAs }) => {
     const admin = await adminApi(page.request, "acme");
     const name = `Any time ${unique()}`;
+    const calendar = `Alert holidays ${unique()}`;
+    const { payload: cal } = await admin.call<{ payload: { id: number } }>("POST", "/holidays/addCalendar", { name: calendar });
     const { payload } = await admin.call<{ payload: { id: number } }>("POST", "/user/addAlert", {
       displayName: name,
       activity: "Low Battery",
@@ -299,10 +307,13 @@ for (const lang of ["en", "es"] as const) {
     await page.getByRole("radio", { name: x.schedule }).check();
     const zone = page.getByLabel(x.zone);
     await expect(zone.locator("option:checked")).toHaveText("Madrid (Europe)");
+    // The custom schedule follows a holiday calendar: "not on holidays" asks for the calendar.
+    await page.getByLabel(x.onHolidays).selectOption({ label: x.notOnHolidays });
+    await page.getByLabel(x.holidayCalendar).selectOption({ label: calendar });
     await page.getByRole("button", { name: x.save, exact: true }).click();
     await expect(page.getByText(x.modified, { exact: true })).toBeVisible();
     const { payload: custom } = await admin.call<{ payload: { schedule: string; time_zone: { name: string } | null } }>("GET", `/user/getAlertDetails?id=${payload.id}`);
-    expect(custom).toMatchObject({ schedule: "custom", time_zone: { name: "Europe/Madrid" } });
+    expect(custom).toMatchObject({ schedule: "custom", time_zone: { name: "Europe/Madrid" }, on_holidays: "closed", holiday_calendar_id: cal.id });
 
     // Another zone saved stays that zone: the company's default never replaces it.
     await page.getByRole("button", { name: /^3\. / }).click();
@@ -315,7 +326,9 @@ for (const lang of ["en", "es"] as const) {
     await page.reload();
     await page.getByRole("button", { name: /^3\. / }).click();
     await expect(zone.locator("option:checked")).toHaveText("New York (America)");
+    await expect(page.getByLabel(x.holidayCalendar).locator("option:checked")).toHaveText(calendar);
     await admin.call("DELETE", `/user/deleteAlert?id=${payload.id}`);
+    await admin.call("DELETE", `/holidays/deleteCalendar?id=${cal.id}`);
   });
 }
 

@@ -549,6 +549,30 @@ describe("alert engine", () => {
     });
   });
 
+  it("follows a holiday calendar by choice: not on holidays stays silent on the holiday and fires the next day; ignore fires on it (decision 0077)", async () => {
+    // Wednesday 2027-01-06 (Reyes) is a whole holiday of the calendar; fixed instants, 12:00 in Madrid.
+    const made = await api(acme, "POST", "/api/admin/holidays/addCalendar", { name: `Alert holidays ${workerNow()}` });
+    expect(made.status).toBe(200);
+    const calendarId = made.body.payload.id as number;
+    expect((await api(acme, "POST", "/api/admin/holidays/saveDate", { calendarId, date: "2027-01-06", name: "Reyes" })).status).toBe(200);
+    const everyDay = { schedule: "custom", startDate: "2027-01-01", isNeverEnd: "1", days: "1111111", isAllDay: "1", zone: madrid, devices: [{ id: 11 }] };
+    const closed = await addAlert({ ...everyDay, displayName: "Door 11, not on holidays", on_holidays: "closed", holiday_calendar_id: calendarId });
+    const ignore = await addAlert({ ...everyDay, displayName: "Door 11, holidays as any day", on_holidays: "ignore" });
+    await gatewayEvents([
+      { deviceId: 11, type: "access.denied", at: Date.parse("2027-01-06T11:00:00Z"), id: "alert-test/on-the-holiday" },
+      { deviceId: 11, type: "access.denied", at: Date.parse("2027-01-07T11:00:00Z"), id: "alert-test/the-day-after" },
+    ]);
+    await wake();
+    expect(await matchedEventIds(closed)).toEqual(["alert-test/the-day-after"]);
+    expect((await matchedEventIds(ignore)).sort()).toEqual(["alert-test/on-the-holiday", "alert-test/the-day-after"]);
+    // The closed alert's own mail names the day after only; the other lists both in a digest.
+    const mail = await inbox();
+    const of = (name: string) => mail.filter((m) => subjectOf(m.raw).includes(name));
+    expect(of("Door 11, not on holidays")).toHaveLength(2);
+    expect(of("Door 11, not on holidays").every((m) => bodyOf(m.raw).includes("activityDetails"))).toBe(true);
+    expect(of("Door 11, holidays as any day")).toHaveLength(2);
+  });
+
   it("stops firing once the alert is deleted", async () => {
     const id = await addAlert({ displayName: "Gone", devices: [{ id: 9 }] });
     expect((await api(acme, "DELETE", `${BASE}/deleteAlert?id=${id}`)).status).toBe(200);

@@ -306,6 +306,99 @@ describe("POST /user/modifyAlert", () => {
   });
 });
 
+describe("alert schedules on holidays (decision 0077)", () => {
+  const calendar = async (token: string) => {
+    const r = await api(token, "POST", "/api/admin/holidays/addCalendar", { name: `Alerts ${crypto.randomUUID().slice(0, 8)}` });
+    expect(r.status).toBe(200);
+    return r.body.payload.id as number;
+  };
+  const details = async (id: number) => (await api(acme, "GET", `${BASE}/getAlertDetails?id=${id}`)).body.payload;
+
+  it("take on_holidays and holiday_calendar_id, read them back, keep them when a modify leaves them out, and forget the calendar with ignore", async () => {
+    const calendarId = await calendar(acme);
+    const r = await api(acme, "POST", `${BASE}/addAlert`, { ...validAlert(), on_holidays: "closed", holiday_calendar_id: calendarId });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const id = r.body.payload.id as number;
+    expect(await alertRow(id)).toMatchObject({ onHolidays: "closed", holidayCalendarId: calendarId });
+    expect(await details(id)).toMatchObject({ on_holidays: "closed", holiday_calendar_id: calendarId });
+
+    // The console's spellings are read too; a body without the fields keeps the alert's choice.
+    expect((await api(acme, "POST", `${BASE}/modifyAlert`, { ...validAlert(), id, onHolidays: "holidayHours", holidayCalendarId: calendarId })).status).toBe(200);
+    expect(await details(id)).toMatchObject({ on_holidays: "holidayHours", holiday_calendar_id: calendarId });
+    expect((await api(acme, "POST", `${BASE}/modifyAlert`, { ...validAlert(), id, displayName: "Night doors, renamed" })).status).toBe(200);
+    expect(await details(id)).toMatchObject({ displayName: "Night doors, renamed", on_holidays: "holidayHours", holiday_calendar_id: calendarId });
+
+    expect((await api(acme, "POST", `${BASE}/modifyAlert`, { ...validAlert(), id, on_holidays: "ignore", holiday_calendar_id: calendarId })).status).toBe(200);
+    expect(await details(id)).toMatchObject({ on_holidays: "ignore", holiday_calendar_id: null });
+
+    // An "any" schedule never follows a calendar.
+    const any = await api(acme, "POST", `${BASE}/addAlert`, { ...validAlert(), schedule: "any", on_holidays: "closed", holiday_calendar_id: calendarId });
+    expect(await alertRow(any.body.payload.id)).toMatchObject({ schedule: "any", onHolidays: "ignore", holidayCalendarId: null });
+  });
+
+  it("refuses another company's calendar, a missing one and an unknown choice with 400 on the field, and saves nothing", async () => {
+    const theirs = await calendar(beta);
+    const count = (await db().select().from(schema.alerts)).length;
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ on_holidays: "closed", holiday_calendar_id: theirs }, "holiday_calendar_id", "The provided calendar is invalid"],
+      [{ on_holidays: "holidayHours", holiday_calendar_id: 99_999 }, "holiday_calendar_id", "The provided calendar is invalid"],
+      [{ on_holidays: "closed" }, "holiday_calendar_id", "Choose a holiday calendar"],
+      [{ on_holidays: "closed", holiday_calendar_id: "x" }, "holiday_calendar_id", "The provided calendar is invalid"],
+      [{ on_holidays: "sometimes", holiday_calendar_id: 1 }, "on_holidays", "On holidays must be ignore, closed or holidayHours"],
+    ];
+    for (const [change, field, message] of cases) {
+      const r = await api(acme, "POST", `${BASE}/addAlert`, { ...validAlert(), ...change });
+      expect(r.status, JSON.stringify(change)).toBe(400);
+      expect(r.body.errors, JSON.stringify(change)).toEqual({ [field]: [message] });
+    }
+    expect((await db().select().from(schema.alerts)).length).toBe(count);
+    // Nor can a saved alert be moved onto it.
+    const before = await alertRow(1);
+    expect((await api(acme, "POST", `${BASE}/modifyAlert`, { ...validAlert(), id: 1, on_holidays: "closed", holiday_calendar_id: theirs })).status).toBe(400);
+    expect(await alertRow(1)).toEqual(before);
+  });
+
+  it("go back to ignoring holidays when their calendar is deleted", async () => {
+    const calendarId = await calendar(acme);
+    const id = (await api(acme, "POST", `${BASE}/addAlert`, { ...validAlert(), on_holidays: "closed", holiday_calendar_id: calendarId })).body.payload.id as number;
+    expect((await api(acme, "DELETE", `/api/admin/holidays/deleteCalendar?id=${calendarId}`)).status).toBe(200);
+    expect(await alertRow(id)).toMatchObject({ onHolidays: "ignore", holidayCalendarId: null });
+  });
+
+  it("are saved by the page's form through the shared schema; another company's calendar is refused", async () => {
+    const [mine, theirs] = [await calendar(acme), await calendar(beta)];
+    const cookie = await pageCookie("acme");
+    const post = async (name: string, calendarId: number) => {
+      const res = await consoleWorker.fetch(`${ORIGIN}/addAlert.data`, {
+        method: "POST",
+        body: new URLSearchParams({
+          name,
+          activities: "Low Battery",
+          devices: "any",
+          schedule: "custom",
+          startDate: "2026-12-01",
+          neverEnds: "1",
+          allDay: "1",
+          "days.monday": "1",
+          timeZoneId: String(madrid),
+          onHolidays: "closed",
+          holidayCalendarId: String(calendarId),
+          recipientEmails: "page@acme.example",
+        }),
+        headers: { Host: new URL(ORIGIN).host, Cookie: cookie, Origin: ORIGIN },
+        redirect: "manual",
+      });
+      await res.arrayBuffer();
+      return res.status;
+    };
+    expect([200, 202, 204, 302]).toContain(await post("Holidays from the page", mine));
+    const [row] = await db().select().from(schema.alerts).where(eq(schema.alerts.name, "Holidays from the page"));
+    expect(row).toMatchObject({ schedule: "custom", onHolidays: "closed", holidayCalendarId: mine });
+    expect(await post("Their calendar from the page", theirs)).toBe(400);
+    expect(await db().select().from(schema.alerts).where(eq(schema.alerts.name, "Their calendar from the page"))).toEqual([]);
+  });
+});
+
 describe("alerts by text message (decision 0073)", () => {
   const SETTINGS = "/api/admin/settings";
   /** Saves ACME's settings as they are, with `alert_texts` as given (left out when undefined). */
@@ -504,6 +597,11 @@ describe("OpenAPI", () => {
       expect(Object.keys(r.body.paths)).toContain(`${BASE}/${path}`);
     }
     expect(JSON.stringify(r.body.paths[`${BASE}/getSentinelAlerts`])).toContain("alert_name");
+    for (const path of ["addAlert", "modifyAlert", "getAlertDetails"]) {
+      const doc = JSON.stringify(r.body.paths[`${BASE}/${path}`]);
+      expect(doc, path).toContain("on_holidays");
+      expect(doc, path).toContain("holiday_calendar_id");
+    }
   });
 });
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { alertFields, alertId, alertTestFields, ALERT_MSG, CHANNELS, checkAlert, normaliseAlert, type AlertKey } from "~/schemas/alerts";
+import { ON_HOLIDAYS } from "~/schemas/holidays";
 import { nestDays, weekFlags, WEEKDAYS, type Weekday } from "~/schemas/week";
 import * as alerts from "~/services/alerts.server";
 import type { AlertDetails, AlertListRow } from "~/services/alerts.server";
@@ -32,6 +33,8 @@ const ALERT_WIRE = {
   startTime: "startTime",
   endTime: "endTime",
   timeZoneId: "zone",
+  onHolidays: "on_holidays",
+  holidayCalendarId: "holiday_calendar_id",
   recipients: "emails",
   language: "language",
   id: "id",
@@ -54,6 +57,8 @@ function spellings(v: unknown) {
   o.startTime ??= o.start_time;
   o.endTime ??= o.end_time;
   o.emails ??= o.recipients;
+  o.on_holidays ??= o.onHolidays;
+  o.holiday_calendar_id ??= o.holidayCalendarId;
   o.activity ??= o.activityId ?? o.activity_id;
   if (o.activity != null && o.activity !== "") o.activities = [o.activity, ...(Array.isArray(o.activities) ? o.activities : o.activities == null ? [] : [o.activities])];
   delete o.activity;
@@ -128,6 +133,8 @@ function detailsPayload(x: AlertDetails) {
     start_time: wireTime(al.startTime),
     end_time: wireTime(al.endTime),
     time_zone: x.zone?.id ? { id: x.zone.id, name: x.zone.name, full_time_zone: x.zone.label } : null,
+    on_holidays: al.onHolidays,
+    holiday_calendar_id: al.holidayCalendarId,
     emails: x.recipients.map((r) =>
       r.userId
         ? { id: r.userId, name: r.name ?? r.email, type: "User", e_mail: r.email, channel: r.channel }
@@ -139,6 +146,9 @@ function detailsPayload(x: AlertDetails) {
   };
 }
 
+const ON_HOLIDAYS_DOC =
+  "what a custom schedule does on a date of holiday_calendar_id (decision 0077): ignore (fires as on any day; the default), closed (not on holidays: fires only within a holiday's own open hours, if it has any) or holidayHours (fires within the holiday's open hours instead of its own, on its own dates and weekdays); an 'any' schedule always ignores holidays";
+const HOLIDAY_CALENDAR_DOC = "the caller's company's holiday calendar the custom schedule follows; required unless on_holidays is ignore, null then";
 const picker = z.object({ id: z.number().nullable(), name: z.string(), type: z.string(), e_mail: z.string().optional() });
 const CHANNEL_DOC =
   "how the recipient hears of a firing: email (the default), text (the mail's subject line by text message to the user's own phone) or both; text and both only for type User, only when the company's alert_texts setting is on, and only for a user with a mobile phone number";
@@ -164,6 +174,8 @@ const detailsShape = z.object({
   zone: z.number().nullable(),
   days: z.string().describe("seven 0/1 characters, Monday first"),
   time_zone: z.object({ id: z.number(), name: z.string(), full_time_zone: z.string() }).nullable(),
+  on_holidays: z.enum(ON_HOLIDAYS).describe(ON_HOLIDAYS_DOC),
+  holiday_calendar_id: z.number().nullable().describe(HOLIDAY_CALENDAR_DOC),
   emails: z.array(recipientShape),
   language: z.enum(["en", "es"]).describe("the language of the alert's mail"),
   lastActivity: z.number().nullable(),
@@ -228,7 +240,7 @@ export const alertEndpoints = [
     path: "/user/addAlert",
     tag,
     summary:
-      "Creates an alert. It fires for any of `activities` (a list of {id} or {name}, or names or ids; at most 20); the spec's single `activity` is still read and joins the list. An activity the company cannot have (a platform event) is refused with 400. `language` (en or es, default en) is the mail's. Dates YYYY-MM-DD, times HH:mm:00; pickers are lists of {id, name, type} (type 'Any User'/'Any Device' or id null: any). `emails` lists picked users {id, type 'User', channel} and addresses; a user's channel is email (the default), text or both: text and both need the company's alert_texts setting and the user's mobile phone number (400 otherwise), and only the company's users can be texted (a typed address cannot; a user of another company is a 404). Needs the add right.",
+      "Creates an alert. It fires for any of `activities` (a list of {id} or {name}, or names or ids; at most 20); the spec's single `activity` is still read and joins the list. An activity the company cannot have (a platform event) is refused with 400. `language` (en or es, default en) is the mail's. Dates YYYY-MM-DD, times HH:mm:00; pickers are lists of {id, name, type} (type 'Any User'/'Any Device' or id null: any). `emails` lists picked users {id, type 'User', channel} and addresses; a user's channel is email (the default), text or both: text and both need the company's alert_texts setting and the user's mobile phone number (400 otherwise), and only the company's users can be texted (a typed address cannot; a user of another company is a 404). A custom schedule may follow one of the company's holiday calendars: `on_holidays` (ignore, closed: not on holidays, or holidayHours) and `holiday_calendar_id`, required unless ignore; another company's calendar or an unknown one is refused with 400 on holiday_calendar_id. Needs the add right.",
     auth: "token",
     permission: { modules: "activity", action: "add" },
     body: addBody,
@@ -241,7 +253,8 @@ export const alertEndpoints = [
     method: "POST",
     path: "/user/modifyAlert",
     tag,
-    summary: "Saves an alert (the add body plus id). Needs the modify right; 404 outside the caller's company.",
+    summary:
+      "Saves an alert (the add body plus id). A body without on_holidays keeps the alert's holiday choice; an 'any' schedule ignores holidays. Needs the modify right; 404 outside the caller's company.",
     auth: "token",
     permission: { modules: "activity", action: "modify" },
     body: modifyBody,

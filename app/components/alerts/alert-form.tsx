@@ -40,6 +40,8 @@ export type AlertOptions = {
   zones: { id: number; label: string }[];
   /** The company allows alerts by text message. */
   textsAllowed: boolean;
+  /** The company's holiday calendars a custom schedule may follow. */
+  calendars: { id: number; name: string }[];
 };
 
 /** `readOnly`: a role that may see alerts but not change them gets the form disabled, without save or test mail. */
@@ -64,8 +66,8 @@ export function AlertForm({ mode, values, options, today, readOnly = false }: Pr
   const [targets, setTargets] = useState<Record<ConditionField, PickerOption[]>>({ createdBy: values.createdBy, targetUsers: values.targetUsers, devices: values.devices });
   const [schedule, setSchedule] = useState(values.schedule);
   const [custom, setCustom] = useState<CustomSchedule>(() => {
-    const { startDate, endDate, neverEnds, days, allDay, startTime, endTime } = values;
-    return { startDate, endDate, neverEnds, days, allDay, startTime, endTime };
+    const { startDate, endDate, neverEnds, days, allDay, startTime, endTime, onHolidays, holidayCalendarId } = values;
+    return { startDate, endDate, neverEnds, days, allDay, startTime, endTime, onHolidays, holidayCalendarId };
   });
   const [recipientUsers, setRecipientUsers] = useState(values.recipientUsers);
   const [recipientEmails, setRecipientEmails] = useState(values.recipientEmails);
@@ -102,10 +104,10 @@ export function AlertForm({ mode, values, options, today, readOnly = false }: Pr
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [jump, actionData]);
 
-  /** Choosing a schedule starts the custom one afresh: today, no end, every day, all day. */
+  /** Choosing a schedule starts the custom one afresh: today, no end, every day, all day, holidays as any day. */
   const chooseSchedule = (next: "any" | "custom") => {
     setSchedule(next);
-    setCustom({ startDate: today, endDate: "", neverEnds: true, days: Array(7).fill(true), allDay: true, startTime: "", endTime: "" });
+    setCustom({ startDate: today, endDate: "", neverEnds: true, days: Array(7).fill(true), allDay: true, startTime: "", endTime: "", onHolidays: "ignore", holidayCalendarId: "" });
   };
 
   const picker = (field: ConditionField, label: string, any: PickerOption) => (
@@ -176,7 +178,7 @@ export function AlertForm({ mode, values, options, today, readOnly = false }: Pr
               </div>
               {err("schedule") && <p className="text-xs font-medium text-destructive">{err("schedule")}</p>}
             </fieldset>
-            {schedule === "custom" && <CustomScheduleFields custom={custom} setCustom={setCustom} err={err} zones={options.zones} zone={values.timeZoneId} />}
+            {schedule === "custom" && <CustomScheduleFields custom={custom} setCustom={setCustom} err={err} zones={options.zones} zone={values.timeZoneId} calendars={options.calendars} />}
           </section>
 
           <section hidden={step !== 3} aria-labelledby="step-recipients" className="grid gap-4 md:max-w-xl">

@@ -18,6 +18,8 @@ export const STEP_OF: Record<string, number> = {
   startTime: 2,
   endTime: 2,
   timeZoneId: 2,
+  onHolidays: 2,
+  holidayCalendarId: 2,
   recipients: 3,
 };
 

@@ -4,7 +4,9 @@ import { ZoneSelect } from "~/components/zone-select";
 import { Checkbox } from "~/components/ui/checkbox";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
+import { NativeSelect } from "~/components/ui/native-select";
 import { TimeInput } from "~/components/ui/time-input";
+import { ON_HOLIDAYS, type OnHolidays } from "~/schemas/holidays";
 import { WEEKDAYS } from "~/schemas/week";
 
 /** The custom schedule as the form holds it while it is edited. */
@@ -16,6 +18,9 @@ export type CustomSchedule = {
   allDay: boolean;
   startTime: string;
   endTime: string;
+  /** On a holiday of `holidayCalendarId` (decision 0077): as any day, not at all, or the holiday's hours. */
+  onHolidays: OnHolidays;
+  holidayCalendarId: string;
 };
 
 type Props = {
@@ -24,10 +29,12 @@ type Props = {
   err: (name: string) => string | undefined;
   zones: { id: number; label: string }[];
   zone: string;
+  /** The company's holiday calendars. */
+  calendars: { id: number; name: string }[];
 };
 
-/** The schedule step's custom fields: dates, never ends, all day, times, weekdays and the zone they are read in. */
-export function CustomScheduleFields({ custom, setCustom, err, zones, zone }: Props) {
+/** The schedule step's custom fields: dates, never ends, all day, times, weekdays, the zone they are read in and what holidays do. */
+export function CustomScheduleFields({ custom, setCustom, err, zones, zone, calendars }: Props) {
   const { t } = useTranslation("alerts");
   return (
     <div className="grid gap-4 md:grid-cols-2">
@@ -78,6 +85,37 @@ export function CustomScheduleFields({ custom, setCustom, err, zones, zone }: Pr
       <Field label={t("form.zone")} error={err("timeZoneId")} required className="md:col-span-2">
         <ZoneSelect zones={zones} placeholder={t("form.chooseZone")} name="timeZoneId" defaultValue={zone} />
       </Field>
+      <Field label={t("form.onHolidays")} error={err("onHolidays")} hint={t("form.onHolidaysHint")}>
+        <NativeSelect
+          id="alert-on-holidays"
+          name="onHolidays"
+          value={custom.onHolidays}
+          onChange={(e) => setCustom((c) => ({ ...c, onHolidays: e.target.value as OnHolidays }))}
+        >
+          {ON_HOLIDAYS.map((o) => (
+            <option key={o} value={o}>
+              {t(`onHolidays.${o}`)}
+            </option>
+          ))}
+        </NativeSelect>
+      </Field>
+      {custom.onHolidays !== "ignore" && (
+        <Field label={t("form.holidayCalendar")} error={err("holidayCalendarId")} required>
+          <NativeSelect
+            id="alert-holiday-calendar"
+            name="holidayCalendarId"
+            value={custom.holidayCalendarId}
+            onChange={(e) => setCustom((c) => ({ ...c, holidayCalendarId: e.target.value }))}
+          >
+            <option value="">{t("form.selectCalendar")}</option>
+            {calendars.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </NativeSelect>
+        </Field>
+      )}
     </div>
   );
 }
