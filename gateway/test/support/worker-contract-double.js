@@ -209,7 +209,8 @@ export class WorkerContractDouble {
 
   /** The open wake-up channels, by cell. @type {Map<string, Set<import('ws').WebSocket>>} */
   wakeChannels = new Map()
-  #wakeServer = new WebSocketServer({ noServer: true })
+  /** Made by `listen`: the console contract test uses the double's answers without a server, where `ws` has none. */
+  #wakeServer = /** @type {WebSocketServer|null} */ (null)
 
   /** Tells the gateways of `cell` to read their feed now. @returns {number} how many were told */
   wake(cell = 'main') {
@@ -229,7 +230,7 @@ export class WorkerContractDouble {
     const cellName = [...this.cells].find(([, c]) => req.headers.authorization === `Bearer ${c.secret}`)?.[0]
     const status = this.down ? '503 Service Unavailable' : url.pathname !== '/api/gateway/wake' ? '404 Not Found' : !cellName ? '401 Unauthorized' : null
     if (status || !cellName) return socket.end(`HTTP/1.1 ${status}\r\nContent-Length: 0\r\n\r\n`)
-    this.#wakeServer.handleUpgrade(req, socket, head, (ws) => {
+    this.#wakeServer?.handleUpgrade(req, socket, head, (ws) => {
       const open = this.wakeChannels.get(cellName) ?? new Set()
       this.wakeChannels.set(cellName, open.add(ws))
       ws.on('message', (m) => String(m) === 'ping' && ws.send('pong'))
@@ -239,6 +240,7 @@ export class WorkerContractDouble {
 
   async listen(port = 0, host = '127.0.0.1') {
     this.server = createServer((req, res) => this.#handle(req, res).catch((e) => send(res, 500, { error: e.message })))
+    this.#wakeServer = new WebSocketServer({ noServer: true })
     this.server.on('upgrade', (req, socket, head) => this.#upgrade(req, socket, head))
     await new Promise((resolve) => this.server.listen(port, host, () => resolve()))
     this.url = `http://${host}:${/** @type {import('node:net').AddressInfo} */ (this.server.address()).port}`
