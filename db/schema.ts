@@ -466,6 +466,45 @@ export const holidayDates = sqliteTable(
   (t) => [uniqueIndex("holiday_dates_uq").on(t.calendarId, t.date)],
 );
 
+/** A company's custom field for its users (issue 32, decision 0095; migration 0059). */
+export const customFields = sqliteTable(
+  "custom_fields",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    companyId: integer("company_id").notNull(),
+    /** The API's and the CSV's name: lower case letters, digits and underscores. */
+    key: text("key").notNull(),
+    label: text("label").notNull(),
+    type: text("type", { enum: ["text", "number", "date", "choice"] }).notNull(),
+    /** A JSON array of the choices (type 'choice'). */
+    choices: text("choices").notNull().default("[]"),
+    required: bool("required"),
+    /** Shown as a column of the users list. */
+    showInList: bool("show_in_list"),
+    position: integer("position").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    deletedAt: integer("deleted_at"),
+  },
+  (t) => [
+    uniqueIndex("custom_fields_company_key_uq")
+      .on(t.companyId, t.key)
+      .where(sql`deleted_at is null`),
+  ],
+);
+
+/** A user's value of a custom field, normalised by type (a number canonical, a date YYYY-MM-DD); empty is no row. */
+export const userFieldValues = sqliteTable(
+  "user_field_values",
+  {
+    companyId: integer("company_id").notNull(),
+    userId: integer("user_id").notNull(),
+    fieldId: integer("field_id").notNull(),
+    value: text("value").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.fieldId] }), index("user_field_values_search_idx").on(t.companyId, t.fieldId, t.value)],
+);
+
 export const fobProgrammers = sqliteTable(
   "fob_programmers",
   {

@@ -18,6 +18,7 @@ import { deviceStockEndpoints } from "./endpoints/device-stock.server";
 import { deviceGroupEndpoints } from "./endpoints/device-groups.server";
 import { deviceTypeEndpoints } from "./endpoints/device-types.server";
 import { holidayEndpoints } from "./endpoints/holidays.server";
+import { customFieldEndpoints } from "./endpoints/custom-fields.server";
 import { directoryEndpoints } from "./endpoints/directory.server";
 import { deviceEndpoints } from "./endpoints/devices.server";
 import { invoiceEndpoints } from "./endpoints/invoices.server";
@@ -66,6 +67,7 @@ export const adminEndpoints: readonly Endpoint[] = [
   ...directoryEndpoints,
   ...apiKeyEndpoints,
   ...holidayEndpoints,
+  ...customFieldEndpoints,
   ...fleetEndpoints,
   ...userImportEndpoints,
   ...supportAccessEndpoints,

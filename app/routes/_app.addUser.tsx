@@ -9,6 +9,7 @@ import { EMPTY_USER, UserForm } from "~/components/users/user-form";
 import { userFormSchema } from "~/schemas/users";
 import { settingsOf } from "~/services/auth.server";
 import { deliverQueuedMail } from "~/services/mail/outbox.server";
+import { customFields } from "~/services/custom-fields.server";
 import { addUser, USER_MSG } from "~/services/users.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
@@ -25,7 +26,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "users", "add");
   const settings = await settingsOf(getDb(context), auth.company.id);
   // The country picker starts at the company's default country (settings, default_country_code).
-  return { panel: await loadPanelData(context, auth, null), region: regionForCallingCode(settings?.defaultCountryCode ?? "001") ?? "US" };
+  return {
+    panel: await loadPanelData(context, auth, null),
+    region: regionForCallingCode(settings?.defaultCountryCode ?? "001") ?? "US",
+    fields: await customFields(getDb(context), auth),
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -39,13 +44,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function AddUserPage() {
-  const { panel, region } = useLoaderData<typeof loader>();
+  const { panel, region, fields } = useLoaderData<typeof loader>();
   const initial = useMemo(() => ({ ...EMPTY_USER, countryCode: region, sendInvite: true }), [region]);
   const { t } = useTranslation("users");
   return (
     <div className="grid gap-6">
       <PageHeader title={t("addTitle")} back={{ to: "/users", label: t("backToUsers") }} />
-      <UserForm initial={initial} />
+      <UserForm initial={initial} customFields={fields} />
       <EkeyPanel data={panel} disabled />
     </div>
   );

@@ -53,6 +53,9 @@ export default function CompanySettings() {
             <LinkButton variant="outline" to="/holidayCalendars">
               {t("holidayCalendars")}
             </LinkButton>
+            <LinkButton variant="outline" to="/customFields">
+              {t("customFields")}
+            </LinkButton>
             <LinkButton variant="outline" to="/apiKeys">
               {t("apiKeys")}
             </LinkButton>

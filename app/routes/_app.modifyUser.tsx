@@ -96,7 +96,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const ctx = { origin: publicOrigin(env, request), now };
   const here = `/modifyUser?id=${id}`;
   const done = (message: string, to = here) => redirectWithMessage({ request, context }, { to, ns: "users", message });
-  if (intent === "save") return formAction(request, userFormSchema, async (value) => done((await users.modifyUser(db, auth, id, value, now)).message), { formData: form });
+  if (intent === "save")
+    return formAction(request, userFormSchema, async (value) => done((await users.modifyUser(db, auth, id, value, now, { replaceCustomFields: true })).message), {
+      formData: form,
+    });
   if (intent === "assign") {
     // The key's owner is the page's user, whatever the post says.
     form.set("userId", String(id));
@@ -195,6 +198,7 @@ export default function ModifyUserPage() {
       isSuperAdmin: user.isSuperAdmin,
       isFob: user.isFob,
       isInactive: user.isInactive,
+      customFields: user.customFields,
     }),
     [user],
   );
@@ -272,7 +276,7 @@ export default function ModifyUserPage() {
           </>
         }
       />
-      <UserForm key={user.id} initial={initial} disabled={!can.modify} />
+      <UserForm key={user.id} initial={initial} disabled={!can.modify} customFields={user.fields} />
       <TwoFactorChannelForm
         key={`channel-${user.id}-${user.twoFactorChannel}`}
         channel={user.twoFactorChannel}

@@ -9,6 +9,7 @@ import { selectColumn } from "~/components/data-table/select-column";
 import { LinkButton } from "~/components/ui/link-button";
 import { BulkBar } from "~/components/users/bulk-bar";
 import { BulkResults } from "~/components/users/bulk-results";
+import { chosenFields, ColumnChooser } from "~/components/users/column-chooser";
 import { UserFilterForm } from "~/components/users/user-filter-form";
 import { userColumns } from "~/components/users/columns";
 import { bulkUsersSchema, type BulkRowResult, type BulkUserAction } from "~/schemas/bulk";
@@ -100,7 +101,7 @@ function bulkKey(v: { action: string; groupId?: number; deviceId?: number }) {
 }
 
 export default function UsersPage() {
-  const { rows, total, params, filters, targets, roles, canBulk, timeZone, canAdd, canImport, canDelete, selfId } = useLoaderData<typeof loader>();
+  const { rows, total, params, filters, targets, roles, canBulk, timeZone, canAdd, canImport, canDelete, selfId, fields } = useLoaderData<typeof loader>();
   const actionData = useActionData<{ bulk?: { action: BulkUserAction; rows: BulkRowResult[] } }>();
   const { t } = useTranslation("users");
   const navigate = useNavigate();
@@ -110,8 +111,10 @@ export default function UsersPage() {
   useEffect(() => {
     if (actionData?.bulk) setSelected(new Set());
   }, [actionData]);
+  const cols = searchParams.get("cols");
+  const shown = useMemo(() => chosenFields(fields, cols), [fields, cols]);
   const columns = useMemo(() => {
-    const cols = userColumns(t, { canDelete, timeZone, selfId });
+    const cols = userColumns(t, { canDelete, timeZone, selfId, customFields: shown });
     if (!canBulk) return cols;
     const select = selectColumn<(typeof rows)[number]>({
       selected,
@@ -121,7 +124,7 @@ export default function UsersPage() {
       pageLabel: t("bulk.selectPage"),
     });
     return [select, ...cols];
-  }, [t, canDelete, timeZone, selfId, canBulk, selected]);
+  }, [t, canDelete, timeZone, selfId, canBulk, selected, shown]);
 
   return (
     <ListPage
@@ -129,6 +132,7 @@ export default function UsersPage() {
       add={canAdd && { to: "/addUser", label: t("addUser") }}
       actions={
         <>
+          <ColumnChooser fields={fields} />
           <LinkButton variant="outline" to="/resources/users-csv" reloadDocument download="users.csv">
             {t("export")}
           </LinkButton>

@@ -32,6 +32,7 @@ export const USER_IMPORT_MSG = {
   noRows: "The file has no users below its first line",
   unterminatedQuote: "A quoted cell is never closed",
   badHeader: "The first line must name these columns, in any order: first_name, last_name, display_name, email, country_code, phone, role, status, external_id",
+  unknownColumn: "The first line names a column that is neither a user column nor a custom field's key",
   extraCells: "This row has more cells than the first line names",
   duplicateEmail: "This e-mail is in an earlier row of the file",
   duplicateExternalId: "This external id is in an earlier row of the file",
@@ -80,10 +81,10 @@ export type ImportRow = {
   outcome: ImportOutcome;
   email: string;
   name: string;
-  /** The columns a change writes. */
-  changes?: UserCsvColumn[];
+  /** The columns a change writes (a custom field's column is its key, decision 0095). */
+  changes?: string[];
   /** Refusals: the column (when one is at fault) and the message, English (translated by the page). */
-  errors?: { column: UserCsvColumn | null; message: string }[];
+  errors?: { column: string | null; message: string }[];
 };
 
 export type ImportCounts = { create: number; change: number; unchanged: number; refuse: number };

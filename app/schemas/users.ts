@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { TWO_FACTOR_CHANNELS } from "./auth";
+import { customValuesSchema } from "./custom-fields";
 import { checkbox } from "./flag";
 import { checkPhonePair, phonePair } from "./phone";
 import { freeText, nameText } from "./text";
@@ -39,6 +40,8 @@ export const userFormSchema = z
     isSOInterrupt: checkbox(true),
     /** On a new user only: mail the invite now (decision 0055). The form's box starts ticked; the API's default is on. */
     sendInvite: checkbox(),
+    /** The company's custom fields by key (decision 0095); checked against the definitions by the service. */
+    customFields: customValuesSchema,
   })
   .superRefine((v, ctx) => checkPhonePair(v, ctx, { country: "countryCode", number: "cell" }, USER_PHONE_MSG))
   .transform((v) => {
@@ -68,6 +71,8 @@ export const addUserBody = z.object({
   isSOInterrupt: flag.optional(),
   /** addUser only: mail the invite (set-password link) now; on unless '0'. */
   sendInvite: flag.optional(),
+  /** Custom field values by key (decision 0095): text, number or date YYYY-MM-DD; null or "" clears. */
+  custom_fields: customValuesSchema,
 });
 export const modifyUserBody = addUserBody.extend({ userId: z.coerce.number().int().positive("userId is required") });
 
@@ -88,6 +93,7 @@ export function fromApiBody(b: z.infer<typeof addUserBody>): UserForm {
     isInactive: b.isInactive ?? false,
     isSOInterrupt: b.isSOInterrupt ?? true,
     sendInvite: b.sendInvite ?? true,
+    customFields: b.custom_fields,
   };
 }
 

@@ -1,10 +1,12 @@
 /**
  * The company's users as CSV, in the columns the import reads (decision 0089), so an exported file
  * imported again changes nothing. Streamed in pages of EXPORT_PAGE users (a keyset on the id): the
- * 10,000th user costs what the first does and nothing holds the whole list.
+ * 10,000th user costs what the first does and nothing holds the whole list. The company's custom fields
+ * (decision 0095) follow the fixed columns, one column each, headed by the field's key.
  */
-import { and, asc, eq, gt } from "drizzle-orm";
+import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { USER_CSV_COLUMNS } from "~/schemas/user-import";
+import { fieldsOf, fieldsQuery, type CustomField } from "~/services/custom-fields.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { csvLine } from "~/utils/csv";
 import { schema, type Db } from "~/utils/db.server";
@@ -20,12 +22,12 @@ const u = schema.users;
 const r = schema.roles;
 
 /** The header line, with the byte-order mark that makes spreadsheet programs read the names as UTF-8. */
-const header = () => `\uFEFF${USER_CSV_COLUMNS.join(",")}\r\n`;
+const header = (fields: CustomField[]) => `\uFEFF${csvLine([...USER_CSV_COLUMNS, ...fields.map((f) => f.key)])}\r\n`;
 
 /** The template: the header alone (each column is described on the import page). */
-export function userTemplate(auth: Auth): string {
+export async function userTemplate(db: Db, auth: Auth): Promise<string> {
   assertCan(auth, "users");
-  return header();
+  return header(fieldsOf(await fieldsQuery(db, auth.company.id)));
 }
 
 /** Every live user of the caller's company, inactive ones included, by id. */
@@ -33,9 +35,11 @@ export function userExportStream(db: Db, auth: Auth): ReadableStream<Uint8Array>
   assertCan(auth, "users");
   const encoder = new TextEncoder();
   let after = 0;
+  let fields: CustomField[] = [];
   return new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(encoder.encode(header()));
+    async start(controller) {
+      fields = fieldsOf(await fieldsQuery(db, auth.company.id));
+      controller.enqueue(encoder.encode(header(fields)));
     },
     async pull(controller) {
       const rows = await db
@@ -49,6 +53,9 @@ export function userExportStream(db: Db, auth: Auth): ReadableStream<Uint8Array>
           role: r.title,
           isInactive: u.isInactive,
           externalId: u.externalId,
+          customValues: sql<
+            string | null
+          >`(select json_group_object(field_id, value) from user_field_values where user_field_values.company_id = ${u.companyId} and user_field_values.user_id = ${u.id})`,
         })
         .from(u)
         .leftJoin(r, and(eq(r.id, u.roleId), eq(r.companyId, u.companyId)))
@@ -57,7 +64,7 @@ export function userExportStream(db: Db, auth: Auth): ReadableStream<Uint8Array>
         .limit(EXPORT_PAGE);
       if (rows.length) {
         after = rows[rows.length - 1].id;
-        controller.enqueue(encoder.encode(rows.map((x) => exportLine(x) + "\r\n").join("")));
+        controller.enqueue(encoder.encode(rows.map((x) => exportLine(x, fields) + "\r\n").join("")));
       }
       if (rows.length < EXPORT_PAGE) controller.close();
     },
@@ -73,10 +80,12 @@ type ExportRow = {
   role: string | null;
   isInactive: boolean;
   externalId: string | null;
+  /** Custom field values as a JSON object of field id → value. */
+  customValues: string | null;
 };
 
 /** A user in the template's order; the phone as the spec's pair (calling code '034', national digits), which the import reads back. */
-function exportLine(x: ExportRow): string {
+function exportLine(x: ExportRow, fields: CustomField[]): string {
   const phone = splitPhone(x.phoneNumber);
   const values: Record<(typeof USER_CSV_COLUMNS)[number], string> = {
     first_name: x.firstName,
@@ -89,5 +98,6 @@ function exportLine(x: ExportRow): string {
     status: x.isInactive ? "inactive" : "active",
     external_id: x.externalId ?? "",
   };
-  return csvLine(USER_CSV_COLUMNS.map((c) => values[c]));
+  const custom = JSON.parse(x.customValues ?? "{}") as Record<string, string>;
+  return csvLine([...USER_CSV_COLUMNS.map((c) => values[c]), ...fields.map((f) => custom[String(f.id)] ?? "")]);
 }

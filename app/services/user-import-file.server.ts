@@ -13,12 +13,14 @@ import {
   USER_IMPORT_MSG as MSG,
   type UserCsvColumn,
 } from "~/schemas/user-import";
+import { normaliseValue, type FieldDef } from "~/schemas/custom-fields";
 import { autoDisplayName, userFormSchema, type UserInput } from "~/schemas/users";
 import { parseCsv, unneutralised, type CsvRecord } from "~/utils/csv";
 import { ServiceError } from "~/utils/errors.server";
 import { toE164 } from "~/utils/phone";
 
-export type Problem = { column: UserCsvColumn | null; message: string };
+/** `column`: a user column, or a custom field's key (decision 0095). */
+export type Problem = { column: string | null; message: string };
 
 /** The form's fields → the file's columns, for the form schema's field errors. */
 const COLUMN_OF: Record<string, UserCsvColumn> = {
@@ -40,6 +42,8 @@ export type CheckedRow = {
   roleTitle: string | null;
   isInactive: boolean | null;
   externalId: string | null;
+  /** The custom fields' values the row gives, normalised, by field id (an empty cell keeps the user's value). */
+  custom: Map<number, string>;
   problems: Problem[];
 };
 
@@ -58,21 +62,26 @@ type Cells = (column: UserCsvColumn) => string;
 const phoneTail = (typed: string) => typed.replace(/\D/g, "").slice(-6);
 
 /**
- * Reads the file: size, rows and the header (exactly the template's columns, any order, any case), then
+ * Reads the file: size, rows and the header (the template's columns, any order, any case, and any of the
+ * company's custom field keys, decision 0095), then
  * each row of `part` (every row when none is given) with the add-user form's own checks (phones to E.164
  * in the row's country, or the company's default one when the cell is empty). A row that repeats an
  * e-mail, an external id or a phone of an earlier row is refused, so the same rows are refused whichever
  * part of the file is being written: the rows before the part are read only for those values (a phone
  * only when its last digits are some row's of the part), and the rows after it not at all.
  */
-export function checkFile(csv: string, defaultCountry: string, part?: number): CheckedFile {
+export function checkFile(csv: string, defaultCountry: string, part?: number, fields: FieldDef[] = []): CheckedFile {
   if (new TextEncoder().encode(csv).byteLength > IMPORT_MAX_BYTES) refuseFile(413, MSG.fileTooLarge);
   const parsed = parseCsv(csv, IMPORT_MAX_ROWS + 1);
   if (!parsed.ok) refuseFile(parsed.problem === "tooManyRows" ? 413 : 422, parsed.problem === "tooManyRows" ? MSG.tooManyRows : MSG.unterminatedQuote);
   const [header, ...records] = parsed.records;
   const names = (header?.cells ?? []).map((c) => c.trim().toLowerCase());
   const index = new Map(names.map((n, i) => [n, i]));
-  if (names.length !== USER_CSV_COLUMNS.length || USER_CSV_COLUMNS.some((c) => !index.has(c))) refuseFile(422, MSG.badHeader);
+  if (index.size !== names.length || USER_CSV_COLUMNS.some((c) => !index.has(c))) refuseFile(422, MSG.badHeader);
+  const byKey = new Map(fields.map((f) => [f.key, f]));
+  const customColumns = names.filter((n) => !(USER_CSV_COLUMNS as readonly string[]).includes(n));
+  if (customColumns.some((n) => !byKey.has(n))) refuseFile(422, MSG.unknownColumn);
+  const custom = customColumns.map((n) => ({ field: byKey.get(n)!, at: index.get(n)! }));
   if (!records.length) refuseFile(422, MSG.noRows);
   const chunks = Math.ceil(records.length / IMPORT_CHUNK);
   if (part !== undefined && part >= chunks) throw new ServiceError(422, MSG.badChunk);
@@ -89,7 +98,7 @@ export function checkFile(csv: string, defaultCountry: string, part?: number): C
     const phone = tails.has(phoneTail(cell("phone"))) ? toE164(cell("country_code") || defaultCountry, cell("phone")) : null;
     remember(seen, record.line, cell("email").toLowerCase(), cell("external_id") || null, phone);
   }
-  return { rows: mine.map((r) => checkRow(r, cellsOf(r), names.length, defaultCountry, seen)), chunks };
+  return { rows: mine.map((r) => checkRow(r, cellsOf(r), names.length, defaultCountry, seen, custom)), chunks };
 }
 
 /** Notes a row's e-mail, external id and phone; the problems of those an earlier row already had. */
@@ -106,7 +115,7 @@ function remember(seen: Seen, line: number, email: string, externalId: string | 
   return problems;
 }
 
-function checkRow(record: CsvRecord, cell: Cells, width: number, defaultCountry: string, seen: Seen): CheckedRow {
+function checkRow(record: CsvRecord, cell: Cells, width: number, defaultCountry: string, seen: Seen, customColumns: { field: FieldDef; at: number }[]): CheckedRow {
   const problems: Problem[] = [];
   if (record.cells.slice(width).some((c) => c.trim() !== "")) problems.push({ column: null, message: MSG.extraCells });
   const firstName = cell("first_name");
@@ -130,6 +139,12 @@ function checkRow(record: CsvRecord, cell: Cells, width: number, defaultCountry:
   // The form's E.164 when the row passed it; the same parse otherwise (a bad e-mail does not hide a repeated phone).
   const phone = parsed.success ? parsed.data.cell : toE164(country, cell("phone"));
   problems.push(...remember(seen, record.line, email, externalId, phone));
+  const custom = new Map<number, string>();
+  for (const { field, at } of customColumns) {
+    const r = normaliseValue(field, unneutralised(record.cells[at] ?? ""));
+    if ("error" in r) problems.push({ column: field.key, message: r.error });
+    else if (r.value !== null) custom.set(field.id, r.value);
+  }
   return {
     line: record.line,
     email,
@@ -138,6 +153,7 @@ function checkRow(record: CsvRecord, cell: Cells, width: number, defaultCountry:
     roleTitle: cell("role") || null,
     isInactive,
     externalId,
+    custom,
     problems,
   };
 }

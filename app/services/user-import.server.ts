@@ -8,8 +8,10 @@
  */
 import { eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { CUSTOM_FIELD_MSG } from "~/schemas/custom-fields";
 import { USER_IMPORT_MSG as MSG, type ImportCounts, type ImportRow, type UserCsvColumn } from "~/schemas/user-import";
 import type { UserInput } from "~/schemas/users";
+import { fieldsOf, fieldsQuery, type CustomField } from "~/services/custom-fields.server";
 import { assertWithinCaller, grantOfRow } from "~/services/roles.server";
 import { checkFile, type CheckedRow, type Problem } from "~/services/user-import-file.server";
 import { activityInsert } from "~/utils/activity-insert.server";
@@ -37,7 +39,16 @@ type Existing = {
 type Role = { id: number; title: string; grantable: boolean };
 
 /** What the rows are matched against: the live users they name, the company's roles, the caller's rights. */
-type Known = { byEmail: Map<string, Existing>; byExternalId: Map<string, Existing>; byPhone: Map<string, Existing>; roles: Map<string, Role>; rolesById: Map<number, Role> };
+type Known = {
+  byEmail: Map<string, Existing>;
+  byExternalId: Map<string, Existing>;
+  byPhone: Map<string, Existing>;
+  roles: Map<string, Role>;
+  rolesById: Map<number, Role>;
+  /** The company's custom fields and the matched users' values of them, by user id then field id (decision 0095). */
+  fields: CustomField[];
+  values: Map<number, Map<number, string>>;
+};
 
 const existingColumns = {
   id: u.id,
@@ -54,7 +65,7 @@ const existingColumns = {
 };
 
 /** Every lookup of the rows in one D1 round trip: users by e-mail, external id and phone (in parts of D1's parameter limit), and the roles. */
-async function lookUp(db: Db, auth: Auth, rows: CheckedRow[]): Promise<Known> {
+async function lookUp(db: Db, auth: Auth, rows: CheckedRow[], fields: CustomField[]): Promise<Known> {
   const valid = rows.filter((r) => r.user);
   const usersWhere = (column: SQLiteColumn, values: string[]) =>
     chunks([...new Set(values)]).map((part) =>
@@ -97,12 +108,30 @@ async function lookUp(db: Db, auth: Auth, rows: CheckedRow[]): Promise<Known> {
     ),
   }));
   return {
+    fields,
+    values: fields.length && valid.some((r) => r.custom.size) ? await customValuesOf(db, auth, users) : new Map(),
     byEmail: new Map(users.map((x) => [x.email, x])),
     byExternalId: new Map(users.filter((x) => x.externalId).map((x) => [x.externalId!, x])),
     byPhone: new Map(users.filter((x) => x.phoneNumber).map((x) => [x.phoneNumber, x])),
     roles: new Map(roles.map((r) => [r.title.toLowerCase(), r])),
     rolesById: new Map(roles.map((r) => [r.id, r])),
   };
+}
+
+/** The custom field values of the matched users (one more round trip, only for a file with custom columns). */
+async function customValuesOf(db: Db, auth: Auth, users: Existing[]): Promise<Map<number, Map<number, string>>> {
+  const v = schema.userFieldValues;
+  const out = new Map<number, Map<number, string>>();
+  const parts = chunks([...new Set(users.map((x) => x.id))]).map((part) =>
+    db
+      .select({ userId: v.userId, fieldId: v.fieldId, value: v.value })
+      .from(v)
+      .where(inCompany(v, auth, inArray(v.userId, part))),
+  );
+  if (!parts.length) return out;
+  const found = (await db.batch(parts as unknown as [BatchItem, ...BatchItem[]])) as unknown as { userId: number; fieldId: number; value: string }[][];
+  for (const r of found.flat()) out.set(r.userId, (out.get(r.userId) ?? new Map()).set(r.fieldId, r.value));
+  return out;
 }
 
 function withinCaller(auth: Auth, grant: Parameters<typeof assertWithinCaller>[1]): boolean {
@@ -115,7 +144,12 @@ function withinCaller(auth: Auth, grant: Parameters<typeof assertWithinCaller>[1
 }
 
 /** A row's plan: what the preview shows and, for a commit, the values it writes. */
-type Plan = ImportRow & { write?: { userId?: number; values: Partial<typeof u.$inferInsert>; role?: Role } };
+type Plan = ImportRow & { write?: { userId?: number; values: Partial<typeof u.$inferInsert>; role?: Role; custom: Map<number, string> } };
+
+/** A required custom field the user would be left without: a problem on its column. */
+function missingRequired(fields: CustomField[], has: (fieldId: number) => boolean, problems: Problem[]) {
+  for (const f of fields) if (f.required && !has(f.id)) problems.push({ column: f.key, message: CUSTOM_FIELD_MSG.valueRequired });
+}
 
 /** The columns of a matched user that the row's values change. */
 function changesOf(row: CheckedRow, user: UserInput, target: Existing, role: Role | undefined) {
@@ -164,6 +198,7 @@ function planRows(auth: Auth, rows: CheckedRow[], known: Known): Plan[] {
     if (!target) {
       if (!rights.add) problems.push({ column: null, message: MSG.noAddRight });
       if (role) checkRole(role, rights.role, problems);
+      missingRequired(known.fields, (id) => row.custom.has(id), problems);
       if (problems.length) return refuse();
       const values = {
         firstName: user.firstName,
@@ -176,10 +211,14 @@ function planRows(auth: Auth, rows: CheckedRow[], known: Known): Plan[] {
         isInactive: row.isInactive ?? false,
         externalId: row.externalId,
       };
-      return { ...base, outcome: "create", write: { values, role } };
+      return { ...base, outcome: "create", write: { values, role, custom: row.custom } };
     }
     const { values, changes } = changesOf(row, user, target, role);
-    if (!changes.length) return { ...base, outcome: "unchanged" };
+    const stored = known.values.get(target.id) ?? new Map<number, string>();
+    const custom = new Map([...row.custom].filter(([id, value]) => stored.get(id) !== value));
+    const changed = [...changes, ...known.fields.filter((f) => custom.has(f.id)).map((f) => f.key)];
+    if (!changed.length) return { ...base, outcome: "unchanged" };
+    missingRequired(known.fields, (id) => row.custom.has(id) || stored.has(id), problems);
     if (!rights.modify) problems.push({ column: null, message: MSG.noModifyRight });
     if (target.isSuperAdmin && !auth.user.isSuperAdmin) problems.push({ column: null, message: MSG.superAdminOnly });
     if (values.isInactive === true && target.id === auth.user.id) problems.push({ column: "status", message: MSG.notSelf });
@@ -192,7 +231,7 @@ function planRows(auth: Auth, rows: CheckedRow[], known: Known): Plan[] {
       if (current && !current.grantable && !escalation) problems.push({ column: "role", message: MSG.roleEscalation });
     }
     if (problems.length) return refuse();
-    return { ...base, outcome: "change", changes, write: { userId: target.id, values, role: changes.includes("role") ? role : undefined } };
+    return { ...base, outcome: "change", changes: changed, write: { userId: target.id, values, role: changes.includes("role") ? role : undefined, custom } };
   });
 }
 
@@ -211,10 +250,11 @@ const countsOf = (plans: Plan[]): ImportCounts => ({
 /** Without `write`: what the preview and the API show. */
 const shown = ({ write: _write, ...row }: Plan): ImportRow => row;
 
-async function defaultCountryOf(db: Db, auth: Auth): Promise<string> {
+/** The company's default country and its custom fields, in one round trip. */
+async function companyOf(db: Db, auth: Auth): Promise<{ country: string; fields: CustomField[] }> {
   const s = schema.companySettings;
-  const [row] = await db.select({ cc: s.defaultCountryCode }).from(s).where(eq(s.companyId, auth.company.id)).limit(1);
-  return row?.cc ?? "001";
+  const [rows, fieldRows] = await db.batch([db.select({ cc: s.defaultCountryCode }).from(s).where(eq(s.companyId, auth.company.id)).limit(1), fieldsQuery(db, auth.company.id)]);
+  return { country: rows[0]?.cc ?? "001", fields: fieldsOf(fieldRows) };
 }
 
 function assertMayImport(auth: Auth) {
@@ -226,8 +266,9 @@ export type ImportPreview = { counts: ImportCounts; chunks: number; rows: Import
 /** What the file would do, row by row (unchanged rows only counted). Writes nothing. */
 export async function previewUserImport(db: Db, auth: Auth, csv: string): Promise<ImportPreview> {
   assertMayImport(auth);
-  const file = checkFile(csv, await defaultCountryOf(db, auth));
-  const plans = planRows(auth, file.rows, await lookUp(db, auth, file.rows));
+  const company = await companyOf(db, auth);
+  const file = checkFile(csv, company.country, undefined, company.fields);
+  const plans = planRows(auth, file.rows, await lookUp(db, auth, file.rows, company.fields));
   return { counts: countsOf(plans), chunks: file.chunks, rows: plans.filter((p) => p.outcome !== "unchanged").map(shown) };
 }
 
@@ -239,12 +280,32 @@ export type ImportPart = { chunk: number; chunks: number; counts: ImportCounts; 
  */
 export async function commitUserImport(db: Db, auth: Auth, csv: string, chunk: number, now: number): Promise<ImportPart> {
   assertMayImport(auth);
-  const file = checkFile(csv, await defaultCountryOf(db, auth), chunk);
+  const company = await companyOf(db, auth);
+  const file = checkFile(csv, company.country, chunk, company.fields);
   const rows = file.rows;
-  const plans = planRows(auth, rows, await lookUp(db, auth, rows));
-  const statements = plans.flatMap((p) => writeStatements(db, auth, p, now));
+  const plans = planRows(auth, rows, await lookUp(db, auth, rows, company.fields));
+  const statements = [...plans.flatMap((p) => writeStatements(db, auth, p, now)), ...customValueStatement(db, auth, plans)];
   if (statements.length) await db.batch(statements as [BatchItem, ...BatchItem[]]);
   return { chunk, chunks: file.chunks, counts: countsOf(plans), message: MSG.imported };
+}
+
+/**
+ * Every custom field value of the part in one statement after the users' own (a part stays within D1's
+ * queries per invocation): a new user's id is found by its e-mail, as its audit entry's is.
+ */
+function customValueStatement(db: Db, auth: Auth, plans: Plan[]): BatchItem[] {
+  const entries = plans.flatMap((p) => (p.write ? [...p.write.custom].map(([f, v]) => ({ u: p.write!.userId ?? null, e: p.write!.values.email ?? p.email, f, v })) : []));
+  if (!entries.length) return [];
+  const companyId = auth.company.id;
+  const v = schema.userFieldValues;
+  const userId = sql`coalesce(json_extract(j.value, '$.u'), (select id from users where company_id = ${companyId} and email = json_extract(j.value, '$.e') and deleted_at is null))`;
+  return [
+    db
+      .insert(v)
+      // "where true": SQLite reads an upsert's SELECT only with a WHERE clause.
+      .select(sql`select ${companyId}, ${userId}, json_extract(j.value, '$.f'), json_extract(j.value, '$.v') from json_each(${JSON.stringify(entries)}) j where true`)
+      .onConflictDoUpdate({ target: [v.userId, v.fieldId], set: { value: sql`excluded.value` } }),
+  ];
 }
 
 function writeStatements(db: Db, auth: Auth, plan: Plan, now: number): BatchItem[] {

@@ -5,6 +5,7 @@
 import { and, asc, desc, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
 import type { UserFilters } from "~/schemas/search";
 import { userFormSchema, applyPrivilegeRules, twoFactorChannelSchema, type TwoFactorChannelInput, type UserForm, type UserInput } from "~/schemas/users";
+import { checkedValues, fieldsOf, fieldsQuery, userValuesQuery, valuesByUser, valueStatements, type CustomField } from "~/services/custom-fields.server";
 import { queueResetLink } from "~/services/password-reset.server";
 import { inviteStatements, type InvitingCompany } from "~/services/invites.server";
 import { idInAny, lowerOf, phoneDigits, searchKey, startsWith } from "~/services/search.server";
@@ -70,6 +71,10 @@ const listColumns = {
   isSoInterrupt: u.isSoInterrupt,
   isSuperAdmin: u.isSuperAdmin,
   lastActivityAt: u.lastActivityAt,
+  /** The user's custom field values as a JSON object of field id → value (decision 0095). */
+  customValues: sql<
+    string | null
+  >`(select json_group_object(field_id, value) from user_field_values where user_field_values.company_id = ${u.companyId} and user_field_values.user_id = ${u.id})`,
 };
 
 /** A row of the user list (domain names; the admin API maps it to the spec's, decision 0017). */
@@ -87,6 +92,8 @@ export type UserListRow = {
   isSoInterrupt: boolean;
   isSuperAdmin: boolean;
   lastActivityAt: number | null;
+  /** Custom field values by key (decision 0095). */
+  customFields: Record<string, string>;
 };
 
 export type ListUsersOptions = {
@@ -98,8 +105,8 @@ export type ListUsersOptions = {
   page?: { offset: number; limit: number };
 };
 
-/** One page and the total in a single D1 round trip. */
-export async function listUsers(db: Db, auth: Auth, opts: ListUsersOptions): Promise<{ rows: UserListRow[]; total: number }> {
+/** One page, the total and the company's custom fields in a single D1 round trip. */
+export async function listUsers(db: Db, auth: Auth, opts: ListUsersOptions): Promise<{ rows: UserListRow[]; total: number; fields: CustomField[] }> {
   assertCan(auth, "users");
   const filters = { status: opts.includeInactive ? ("all" as const) : ("active" as const), ...opts.filters };
   const where = liveInCompany(u, auth, ...userConditions(auth.company.id, filters, await phonePrefixes(db, auth.company.id, filters.q)));
@@ -112,8 +119,16 @@ export async function listUsers(db: Db, auth: Auth, opts: ListUsersOptions): Pro
     .where(where)
     .orderBy(...order);
   const pageQuery = opts.page ? base.limit(opts.page.limit).offset(opts.page.offset) : base;
-  const [rows, totals] = await db.batch([pageQuery, countWhere(db, u, where)]);
-  return { rows, total: totals[0]?.n ?? 0 };
+  const [rows, totals, fieldRows] = await db.batch([pageQuery, countWhere(db, u, where), fieldsQuery(db, auth.company.id)]);
+  const fields = fieldsOf(fieldRows);
+  const keyOf = new Map(fields.map((d) => [String(d.id), d.key]));
+  const withValues = rows.map(({ customValues, ...r }) => {
+    const byId = JSON.parse(customValues ?? "{}") as Record<string, string>;
+    const customFields: Record<string, string> = {};
+    for (const [id, value] of Object.entries(byId)) if (keyOf.has(id)) customFields[keyOf.get(id)!] = value;
+    return { ...r, customFields };
+  });
+  return { rows: withValues, total: totals[0]?.n ?? 0, fields };
 }
 
 const FLAG_COLUMNS = { superAdmin: u.isSuperAdmin, admin: u.isSentinel, installer: u.isInstaller, soInterrupt: u.isSoInterrupt, fob: u.isFob } as const;
@@ -133,7 +148,10 @@ async function phonePrefixes(db: Db, companyId: number, q: string | undefined): 
   return [...new Set([`+${international}`, `+${cc}${digits.replace(/^0+/, "")}`])];
 }
 
-/** The list's filters as conditions: search by name, e-mail or phone prefix; status; a privilege; a role; a group key. */
+/**
+ * The list's filters as conditions: search by name, e-mail, phone prefix or the start of a custom field's value
+ * (decision 0095); status; a privilege; a role; a group key.
+ */
 export function userConditions(companyId: number, f: Partial<UserFilters>, phones: string[] = []): (SQL | undefined)[] {
   const key = searchKey(f.q ?? "");
   const search = key
@@ -146,9 +164,11 @@ export function userConditions(companyId: number, f: Partial<UserFilters>, phone
         ...(phones.length ? [or(...phones.map((prefix) => startsWith(u.phoneNumber, prefix)))!] : []),
       ])
     : undefined;
+  const cv = schema.userFieldValues;
+  const valueSearch = key ? sql`${u.id} in (select ${cv.userId} from ${cv} where ${and(eq(cv.companyId, companyId), startsWith(lowerOf(cv.value), key))})` : undefined;
   const k = schema.ekeyAssignments;
   return [
-    search,
+    search && valueSearch ? or(search, valueSearch) : search,
     f.status === "all" ? undefined : eq(u.isInactive, f.status === "inactive"),
     f.flag ? eq(FLAG_COLUMNS[f.flag], true) : undefined,
     f.roleId ? eq(u.roleId, f.roleId) : undefined,
@@ -171,7 +191,14 @@ export async function getOwnAccount(db: Db, auth: Auth) {
 
 async function userDetails(db: Db, auth: Auth, id: number) {
   const user = await findUser(db, auth, id);
-  const settings = await db.query.companySettings.findFirst({ where: eq(schema.companySettings.companyId, auth.company.id) });
+  const s = schema.companySettings;
+  const [settingsRows, fieldRows, valueRows] = await db.batch([
+    db.select().from(s).where(eq(s.companyId, auth.company.id)).limit(1),
+    fieldsQuery(db, auth.company.id),
+    userValuesQuery(db, auth.company.id, user.id),
+  ]);
+  const settings = settingsRows[0];
+  const fields = fieldsOf(fieldRows);
   return {
     id: user.id,
     firstName: user.firstName,
@@ -199,6 +226,9 @@ async function userDetails(db: Db, auth: Auth, id: number) {
     /** Where the user's sign-in codes go; text only to an E.164 phone. */
     twoFactorChannel: user.twoFactorChannel,
     canReceiveTexts: isE164(user.phoneNumber),
+    /** The company's custom fields and this user's values by key (decision 0095). */
+    fields,
+    customFields: valuesByUser(valueRows, fields).get(user.id) ?? {},
   };
 }
 
@@ -273,6 +303,7 @@ export async function addUser(db: Db, auth: Auth, input: UserForm, ctx: { origin
   assertCan(auth, "users", "add");
   const v = parseUserForm(input);
   assertMayChangeSuperAdmin(auth, false, v.isSuperAdmin);
+  const values = checkedValues(fieldsOf(await fieldsQuery(db, auth.company.id)), new Map(), v.customFields, true);
   await assertUnique(db, auth, v);
   const now = ctx.now;
   // The new id is unknown inside the batch; the live email is unique per company, so look it up there.
@@ -291,6 +322,7 @@ export async function addUser(db: Db, auth: Auth, input: UserForm, ctx: { origin
       .insert(u)
       .values({ ...columnsOf(v), companyId: auth.company.id, accountSetupPending: true, createdAt: now, updatedAt: now })
       .returning({ id: u.id }),
+    ...valueStatements(db, auth.company.id, newId, values, true),
     activityInsert(db, {
       companyId: auth.company.id,
       name: "User Created",
@@ -305,16 +337,24 @@ export async function addUser(db: Db, auth: Auth, input: UserForm, ctx: { origin
   return { id: inserted[0].id, message: USER_MSG.created, invited: v.sendInvite };
 }
 
-export async function modifyUser(db: Db, auth: Auth, id: number, input: UserForm, now: number): Promise<{ message: string }> {
+/**
+ * `replaceCustomFields`: the form's post holds every custom field, so one it leaves out is cleared; otherwise
+ * (the admin API) the fields it names change and the others keep their values. Required fields are checked
+ * on the values the user ends with.
+ */
+export async function modifyUser(db: Db, auth: Auth, id: number, input: UserForm, now: number, opts: { replaceCustomFields?: boolean } = {}): Promise<{ message: string }> {
   const before = await userToChange(db, auth, id, "modify");
   const v = parseUserForm(input);
   assertMayChangeSuperAdmin(auth, before.isSuperAdmin, v.isSuperAdmin);
+  const [fieldRows, valueRows] = await db.batch([fieldsQuery(db, auth.company.id), userValuesQuery(db, auth.company.id, id)]);
+  const values = checkedValues(fieldsOf(fieldRows), new Map(valueRows.map((r) => [r.fieldId, r.value])), v.customFields, opts.replaceCustomFields ?? false);
   await assertUnique(db, auth, v, id);
   await db.batch([
     db
       .update(u)
       .set({ ...columnsOf(v), updatedAt: now })
       .where(liveInCompany(u, auth, eq(u.id, id))),
+    ...valueStatements(db, auth.company.id, id, values),
     activityInsert(db, {
       companyId: auth.company.id,
       name: "User Modified",

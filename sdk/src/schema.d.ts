@@ -2727,6 +2727,10 @@ export interface paths {
                                 isSOInterrupt: boolean;
                                 isSuperAdmin: boolean;
                                 lastActivity: number | null;
+                                /** @description The company's custom fields by key (decision 0095): text, a number, a date YYYY-MM-DD or one of a choice field's choices */
+                                custom_fields: {
+                                    [key: string]: string;
+                                };
                             }[];
                         };
                     };
@@ -2882,6 +2886,10 @@ export interface paths {
                                  * @enum {string}
                                  */
                                 two_factor_channel: "email" | "text";
+                                /** @description The company's custom fields by key (decision 0095): text, a number, a date YYYY-MM-DD or one of a choice field's choices */
+                                custom_fields: {
+                                    [key: string]: string;
+                                };
                             };
                         };
                     };
@@ -3235,7 +3243,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Creates a user ('User Created'); flags are '1'/'0'. Unless sendInvite is '0', mails the invite: a set-password link valid 7 days that signs in to the console (console rights) or the phone app (/m). 400 field errors, 422 duplicate email or phone. */
+        /** Creates a user ('User Created'); flags are '1'/'0'. Unless sendInvite is '0', mails the invite: a set-password link valid 7 days that signs in to the console (console rights) or the phone app (/m). custom_fields sets the company's custom fields by key (decision 0095). 400 field errors (a bad or missing required custom field: 'key: message'), 422 duplicate email or phone. */
         post: {
             parameters: {
                 query?: never;
@@ -3260,6 +3268,9 @@ export interface paths {
                         isInactive?: boolean | ("1" | "0" | "true" | "false") | 1 | 0;
                         isSOInterrupt?: boolean | ("1" | "0" | "true" | "false") | 1 | 0;
                         sendInvite?: boolean | ("1" | "0" | "true" | "false") | 1 | 0;
+                        custom_fields?: {
+                            [key: string]: string | number | unknown | unknown;
+                        };
                     };
                 };
             };
@@ -3376,7 +3387,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Saves a user's form ('User Modified'). */
+        /** Saves a user's form ('User Modified'). custom_fields changes the custom fields it names (null or '' clears one) and keeps the others; a required field left empty is refused (400 'key: This field is required'). */
         put: {
             parameters: {
                 query?: never;
@@ -3401,6 +3412,9 @@ export interface paths {
                         isInactive?: boolean | ("1" | "0" | "true" | "false") | 1 | 0;
                         isSOInterrupt?: boolean | ("1" | "0" | "true" | "false") | 1 | 0;
                         sendInvite?: boolean | ("1" | "0" | "true" | "false") | 1 | 0;
+                        custom_fields?: {
+                            [key: string]: string | number | unknown | unknown;
+                        };
                         userId: number;
                     };
                 };
@@ -21885,6 +21899,671 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/customFields/getFields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's company's custom fields for users, in form order. Readable with the users or the company settings module. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            payload: {
+                                id: number;
+                                /** @description The name in custom_fields of the user endpoints and the CSV's column header */
+                                key: string;
+                                label: string;
+                                /** @enum {string} */
+                                type: "text" | "number" | "date" | "choice";
+                                /** @description A choice field's choices; empty for other types */
+                                choices: string[];
+                                required: boolean;
+                                /** @description Shown as a column of the console's users list */
+                                showInList: boolean;
+                                /** @description Order in the user form (then by id) */
+                                position: number;
+                                updatedAt: number;
+                                /** @description How many users have a value */
+                                values: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing or expired token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Not found in the caller's company */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Over a rate limit of API keys: wait `Retry-After` seconds */
+                429: {
+                    headers: {
+                        /** @description Seconds until the exhausted window ends */
+                        "Retry-After"?: number;
+                        /** @description The limits, e.g. `"caller";q=120;w=60, "company";q=600;w=60` */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left and the seconds until each window ends, e.g. `"caller";r=0;t=37, "company";r=480;t=37` */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/customFields/getField": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One custom field. 404 outside the caller's company. */
+        get: {
+            parameters: {
+                query: {
+                    id: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            payload: {
+                                id: number;
+                                /** @description The name in custom_fields of the user endpoints and the CSV's column header */
+                                key: string;
+                                label: string;
+                                /** @enum {string} */
+                                type: "text" | "number" | "date" | "choice";
+                                /** @description A choice field's choices; empty for other types */
+                                choices: string[];
+                                required: boolean;
+                                /** @description Shown as a column of the console's users list */
+                                showInList: boolean;
+                                /** @description Order in the user form (then by id) */
+                                position: number;
+                                updatedAt: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing or expired token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Not found in the caller's company */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Over a rate limit of API keys: wait `Retry-After` seconds */
+                429: {
+                    headers: {
+                        /** @description Seconds until the exhausted window ends */
+                        "Retry-After"?: number;
+                        /** @description The limits, e.g. `"caller";q=120;w=60, "company";q=600;w=60` */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left and the seconds until each window ends, e.g. `"caller";r=0;t=37, "company";r=480;t=37` */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/customFields/addField": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Creates a custom field ('Custom Field Created'): key (a-z, 0-9, _; starting with a letter; at most 40), label (at most 60), type text | number | date | choice, choices (1 to 50, for choice), required, showInList, position. 400 field errors; 422 a key in use or more than 30 fields. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        key: string;
+                        label: string;
+                        /** @enum {string} */
+                        type: "text" | "number" | "date" | "choice";
+                        /** @default [] */
+                        choices?: string[] | null;
+                        required?: boolean | null;
+                        showInList?: boolean | null;
+                        /** @default 0 */
+                        position?: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            payload: {
+                                id: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing or expired token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Not found in the caller's company */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Over a rate limit of API keys: wait `Retry-After` seconds */
+                429: {
+                    headers: {
+                        /** @description Seconds until the exhausted window ends */
+                        "Retry-After"?: number;
+                        /** @description The limits, e.g. `"caller";q=120;w=60, "company";q=600;w=60` */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left and the seconds until each window ends, e.g. `"caller";r=0;t=37, "company";r=480;t=37` */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/customFields/modifyField": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Saves a custom field ('Custom Field Modified'); the whole definition is sent. 404 outside the caller's company; 422 a key in use, or a new type once users have values. */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        key: string;
+                        label: string;
+                        /** @enum {string} */
+                        type: "text" | "number" | "date" | "choice";
+                        /** @default [] */
+                        choices?: string[] | null;
+                        required?: boolean | null;
+                        showInList?: boolean | null;
+                        /** @default 0 */
+                        position?: number | null;
+                        id: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing or expired token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Not found in the caller's company */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Over a rate limit of API keys: wait `Retry-After` seconds */
+                429: {
+                    headers: {
+                        /** @description Seconds until the exhausted window ends */
+                        "Retry-After"?: number;
+                        /** @description The limits, e.g. `"caller";q=120;w=60, "company";q=600;w=60` */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left and the seconds until each window ends, e.g. `"caller";r=0;t=37, "company";r=480;t=37` */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/customFields/deleteField": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Deletes a custom field and every user's value of it ('Custom Field Deleted'); its key is free again. */
+        delete: {
+            parameters: {
+                query: {
+                    id: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing or expired token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Not found in the caller's company */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Over a rate limit of API keys: wait `Retry-After` seconds */
+                429: {
+                    headers: {
+                        /** @description Seconds until the exhausted window ends */
+                        "Retry-After"?: number;
+                        /** @description The limits, e.g. `"caller";q=120;w=60, "company";q=600;w=60` */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left and the seconds until each window ends, e.g. `"caller";r=0;t=37, "company";r=480;t=37` */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/fleet/companies": {
         parameters: {
             query?: never;
@@ -22342,7 +23021,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** What importing a CSV of users would do, row by row; writes nothing. `csv` is the file's text: UTF-8 (a byte-order mark is dropped), separated by ',' or ';' (detected from the first line), quoted as RFC 4180. The first line names the columns first_name, last_name, display_name, email, country_code, phone, role, status, external_id, in any order. At most 5 MB (413) and 20,000 rows (413); a bad first line or an unclosed quote is 422. A row matches a live user by external_id, else by email; an empty role, status or external_id leaves the user's own; country_code is a calling code ('034', '+34') or a region ('ES'), the company's default when empty, and phone is national in it or international ('+…'); status is active or inactive. The answer counts the rows to create, change, leave unchanged and refuse, lists every row but the unchanged ones (a refused row with each reason), and gives `chunks`, the number of parts importUsers writes. */
+        /** What importing a CSV of users would do, row by row; writes nothing. `csv` is the file's text: UTF-8 (a byte-order mark is dropped), separated by ',' or ';' (detected from the first line), quoted as RFC 4180. The first line names the columns first_name, last_name, display_name, email, country_code, phone, role, status, external_id, in any order, and may add a column per custom field headed by its key (decision 0095; a value in the field's type, an empty cell keeps the user's value; a required field a new user lacks refuses the row). At most 5 MB (413) and 20,000 rows (413); a bad first line or an unclosed quote is 422. A row matches a live user by external_id, else by email; an empty role, status or external_id leaves the user's own; country_code is a calling code ('034', '+34') or a region ('ES'), the company's default when empty, and phone is national in it or international ('+…'); status is active or inactive. The answer counts the rows to create, change, leave unchanged and refuse, lists every row but the unchanged ones (a refused row with each reason), and gives `chunks`, the number of parts importUsers writes. */
         post: {
             parameters: {
                 query?: never;
@@ -22382,11 +23061,11 @@ export interface paths {
                                     email: string;
                                     name: string;
                                     /** @description The columns a change writes */
-                                    changes?: ("first_name" | "last_name" | "display_name" | "email" | "country_code" | "phone" | "role" | "status" | "external_id")[];
+                                    changes?: string[];
                                     /** @description Why the row is refused (English texts) */
                                     errors?: {
-                                        /** @enum {string|null} */
-                                        column: "first_name" | "last_name" | "display_name" | "email" | "country_code" | "phone" | "role" | "status" | "external_id" | null;
+                                        /** @description One of first_name, last_name, display_name, email, country_code, phone, role, status, external_id, or a custom field's key (decision 0095) */
+                                        column: string | null;
                                         message: string;
                                     }[];
                                 }[];
@@ -22492,7 +23171,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Writes part `chunk` (0 to chunks − 1; 250 rows each) of a CSV of users in one batch, with the preview's checks run again: call it for each part in turn after importUsersPreview. The same file imported again changes nothing. Created users get no invitation (bulkResendInviteMail sends them). `csv` is the file's text: UTF-8 (a byte-order mark is dropped), separated by ',' or ';' (detected from the first line), quoted as RFC 4180. The first line names the columns first_name, last_name, display_name, email, country_code, phone, role, status, external_id, in any order. At most 5 MB (413) and 20,000 rows (413); a bad first line or an unclosed quote is 422. A row matches a live user by external_id, else by email; an empty role, status or external_id leaves the user's own; country_code is a calling code ('034', '+34') or a region ('ES'), the company's default when empty, and phone is national in it or international ('+…'); status is active or inactive. 422 for a chunk past the last. */
+        /** Writes part `chunk` (0 to chunks − 1; 250 rows each) of a CSV of users in one batch, with the preview's checks run again: call it for each part in turn after importUsersPreview. The same file imported again changes nothing. Created users get no invitation (bulkResendInviteMail sends them). `csv` is the file's text: UTF-8 (a byte-order mark is dropped), separated by ',' or ';' (detected from the first line), quoted as RFC 4180. The first line names the columns first_name, last_name, display_name, email, country_code, phone, role, status, external_id, in any order, and may add a column per custom field headed by its key (decision 0095; a value in the field's type, an empty cell keeps the user's value; a required field a new user lacks refuses the row). At most 5 MB (413) and 20,000 rows (413); a bad first line or an unclosed quote is 422. A row matches a live user by external_id, else by email; an empty role, status or external_id leaves the user's own; country_code is a calling code ('034', '+34') or a region ('ES'), the company's default when empty, and phone is national in it or international ('+…'); status is active or inactive. 422 for a chunk past the last. */
         post: {
             parameters: {
                 query?: never;

@@ -51,6 +51,8 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
   { who: "acme", path: "/holidayCalendars" },
   { who: "acme", path: "/addHolidayCalendar" },
   { who: "acme", path: "/modifyHolidayCalendar", via: { list: "/holidayCalendars", hrefPrefix: "/modifyHolidayCalendar?id=" } },
+  { who: "acme", path: "/customFields" },
+  { who: "acme", path: "/addCustomField" },
   { who: "acme", path: "/setFobProgrammers" },
   { who: "acme", path: "/role" },
   { who: "acme", path: "/addRole" },

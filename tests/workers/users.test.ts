@@ -67,6 +67,8 @@ describe("GET /user/getAllUsers", () => {
         "isSOInterrupt",
         "isSuperAdmin",
         "lastActivity",
+        // The company's custom fields by key (decision 0095).
+        "custom_fields",
       ].sort(),
     );
   });

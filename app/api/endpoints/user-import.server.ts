@@ -10,11 +10,11 @@ const tag = "Users";
 const COLUMNS = USER_CSV_COLUMNS.join(", ");
 const FILE_RULES =
   `\`csv\` is the file's text: UTF-8 (a byte-order mark is dropped), separated by ',' or ';' (detected from the first line), quoted as RFC 4180. ` +
-  `The first line names the columns ${COLUMNS}, in any order. At most 5 MB (413) and ${IMPORT_MAX_ROWS.toLocaleString("en")} rows (413); a bad first line or an unclosed quote is 422. ` +
+  `The first line names the columns ${COLUMNS}, in any order, and may add a column per custom field headed by its key (decision 0095; a value in the field's type, an empty cell keeps the user's value; a required field a new user lacks refuses the row). At most 5 MB (413) and ${IMPORT_MAX_ROWS.toLocaleString("en")} rows (413); a bad first line or an unclosed quote is 422. ` +
   "A row matches a live user by external_id, else by email; an empty role, status or external_id leaves the user's own; country_code is a calling code ('034', '+34') or a region ('ES'), the company's default when empty, and phone is national in it or international ('+…'); status is active or inactive.";
 
 const counts = z.object({ create: z.number(), change: z.number(), unchanged: z.number(), refuse: z.number() });
-const columnEnum = z.enum(USER_CSV_COLUMNS);
+const columnEnum = z.string().describe(`One of ${COLUMNS}, or a custom field's key (decision 0095)`);
 const importRow = z.object({
   line: z.number().describe("The row's line in the file (the header is line 1)"),
   outcome: z.enum(["create", "change", "unchanged", "refuse"]),
@@ -68,7 +68,7 @@ export const userImportEndpoints = [
     query: z.object({ template: z.enum(["true", "false"]).optional() }),
     async handler({ db, auth, query }) {
       const template = query.template === "true";
-      return csvAttachment(template ? userTemplate(auth) : userExportStream(db, auth), template ? TEMPLATE_FILE : EXPORT_FILE);
+      return csvAttachment(template ? await userTemplate(db, auth) : userExportStream(db, auth), template ? TEMPLATE_FILE : EXPORT_FILE);
     },
   }),
 ];

@@ -54,6 +54,9 @@ const userListRow = z.object({
   isSOInterrupt: z.boolean(),
   isSuperAdmin: z.boolean(),
   lastActivity: z.number().nullable(),
+  custom_fields: z
+    .record(z.string(), z.string())
+    .describe("The company's custom fields by key (decision 0095): text, a number, a date YYYY-MM-DD or one of a choice field's choices"),
 });
 
 const userDetailsShape = z.object({
@@ -80,6 +83,9 @@ const userDetailsShape = z.object({
   password_reset_security: z.enum(["email", "text", "admin"]),
   password_reset_requested_at: z.number().nullable().describe("Reset mode 'admin': when the user's waiting reset request was made (ms)"),
   two_factor_channel: z.enum(["email", "text"]).describe("Where the user's sign-in codes go, their own choice"),
+  custom_fields: z
+    .record(z.string(), z.string())
+    .describe("The company's custom fields by key (decision 0095): text, a number, a date YYYY-MM-DD or one of a choice field's choices"),
 });
 const dayFlags = z.array(z.boolean()).describe("Seven days, Monday first");
 const groupScheduleShape = z.object({
@@ -139,6 +145,7 @@ function userListPayload(r: users.UserListRow, auth: Auth) {
     isSOInterrupt: r.isSoInterrupt,
     isSuperAdmin: r.isSuperAdmin,
     lastActivity: r.lastActivityAt,
+    custom_fields: r.customFields,
   };
 }
 
@@ -170,6 +177,7 @@ function userDetailsPayload(d: users.UserDetails, auth: Auth) {
     password_reset_requested_at: d.passwordResetRequestedAt,
     /** Where the user's sign-in codes go, their own choice: 'email' or 'text'. */
     two_factor_channel: d.twoFactorChannel,
+    custom_fields: d.customFields,
   };
 }
 
@@ -319,7 +327,7 @@ export const usersEndpoints = [
     path: "/user/addUser",
     tag,
     summary:
-      "Creates a user ('User Created'); flags are '1'/'0'. Unless sendInvite is '0', mails the invite: a set-password link valid 7 days that signs in to the console (console rights) or the phone app (/m). 400 field errors, 422 duplicate email or phone.",
+      "Creates a user ('User Created'); flags are '1'/'0'. Unless sendInvite is '0', mails the invite: a set-password link valid 7 days that signs in to the console (console rights) or the phone app (/m). custom_fields sets the company's custom fields by key (decision 0095). 400 field errors (a bad or missing required custom field: 'key: message'), 422 duplicate email or phone.",
     auth: "token",
     permission: { modules: "users", action: "add" },
     body: addUserBody,
@@ -333,7 +341,8 @@ export const usersEndpoints = [
     method: "PUT",
     path: "/user/modifyUserDetails",
     tag,
-    summary: "Saves a user's form ('User Modified').",
+    summary:
+      "Saves a user's form ('User Modified'). custom_fields changes the custom fields it names (null or '' clears one) and keeps the others; a required field left empty is refused (400 'key: This field is required').",
     auth: "token",
     permission: { modules: "users", action: "modify" },
     body: modifyUserBody,

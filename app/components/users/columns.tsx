@@ -28,7 +28,10 @@ const PRIVILEGES = [
 ] as const satisfies readonly (readonly [keyof UserListRow, string])[];
 
 /** Columns of /users (docs/ARCHITECTURE.md §7.1); sortable ids match `USER_SORTS`. */
-export function userColumns(t: TFunction, opts: { canDelete: boolean; timeZone: string; selfId: number }): ColumnDef<UserListRow>[] {
+export function userColumns(
+  t: TFunction,
+  opts: { canDelete: boolean; timeZone: string; selfId: number; customFields?: { key: string; label: string }[] },
+): ColumnDef<UserListRow>[] {
   const cols: ColumnDef<UserListRow>[] = [
     {
       ...openColumn<UserListRow>({ header: t("col.details"), icon: <UserIcon />, href: (u) => `/modifyUser?id=${u.id}`, label: (u) => t("openUser", { name: u.displayName }) }),
@@ -127,6 +130,13 @@ export function userColumns(t: TFunction, opts: { canDelete: boolean; timeZone: 
           "-"
         ),
     },
+    // The custom fields chosen for the list (decision 0095), after the built-in columns.
+    ...(opts.customFields ?? []).map((f): ColumnDef<UserListRow> => ({
+      id: `cf_${f.key}`,
+      header: f.label,
+      meta: { className: "whitespace-normal" },
+      cell: ({ row }) => row.original.customFields[f.key] ?? "",
+    })),
   ];
   if (opts.canDelete)
     cols.push(

@@ -5,10 +5,16 @@ import { usePageForm } from "~/components/forms/use-page-form";
 import { Button } from "~/components/ui/button";
 import { Checkbox } from "~/components/ui/checkbox";
 import { Field } from "~/components/ui/field";
+import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
+import { NativeSelect } from "~/components/ui/native-select";
 import { Switch } from "~/components/ui/switch";
 import { Textarea } from "~/components/ui/textarea";
+import { CUSTOM_FIELD_LIMITS, type CustomFieldType } from "~/schemas/custom-fields";
 import { applyPrivilegeRules, followDisplayName, userFormSchema } from "~/schemas/users";
+
+/** A company's custom field as the form shows it (decision 0095). */
+export type FormCustomField = { key: string; label: string; type: CustomFieldType; choices: string[]; required: boolean };
 
 export type UserFormValues = {
   firstName: string;
@@ -27,6 +33,8 @@ export type UserFormValues = {
   isInactive: boolean;
   /** A new user only: the "Send invite" box (decision 0055). */
   sendInvite?: boolean;
+  /** Custom field values by key (decision 0095). */
+  customFields?: Record<string, string>;
 };
 
 export const EMPTY_USER: UserFormValues = {
@@ -56,7 +64,7 @@ const PERMISSION_HELP = "/support?tab=faqs";
  * server errors (e.g. a duplicate email) arrive as the action's reply. Save is always enabled: an empty or
  * unchanged form answers with its errors (or saves nothing new) rather than a button that gives no reason.
  */
-export function UserForm({ initial, disabled = false }: { initial: UserFormValues; disabled?: boolean }) {
+export function UserForm({ initial, disabled = false, customFields = [] }: { initial: UserFormValues; disabled?: boolean; customFields?: FormCustomField[] }) {
   const { fields, err, formError, formProps, t } = usePageForm({ id: "user-form", schema: userFormSchema, ns: "users" });
   const navigation = useNavigation();
   const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "save";
@@ -65,6 +73,7 @@ export function UserForm({ initial, disabled = false }: { initial: UserFormValue
 
   const set = <K extends keyof UserFormValues>(key: K, value: UserFormValues[K]) => setValues((v) => applyPrivilegeRules(followDisplayName(v, { ...v, [key]: value })));
   const bound = { values, set, label: (k: string) => t(k), error: (k: keyof typeof fields) => err(fields[k]), disabled };
+  const customErrors = fields.customFields.getFieldset();
 
   return (
     <Form method="post" {...formProps} className="grid gap-6" aria-label={t("save")}>
@@ -76,6 +85,17 @@ export function UserForm({ initial, disabled = false }: { initial: UserFormValue
           <Textarea id="user-notes" name="userNotes" value={values.userNotes} disabled={disabled} onChange={(e) => set("userNotes", e.target.value)} rows={3} />
         </Field>
       </div>
+
+      {customFields.length > 0 && (
+        <fieldset key={JSON.stringify(initial.customFields ?? {})} className="grid gap-4 rounded-lg border p-4 sm:grid-cols-2" disabled={disabled} data-testid="custom-fields">
+          <legend className="px-1 text-sm font-medium">{t("customFields")}</legend>
+          {customFields.map((f) => (
+            <Field key={f.key} label={f.label} error={err(customErrors[f.key])} required={f.required}>
+              <CustomFieldInput id={`user-cf-${f.key}`} field={f} value={initial.customFields?.[f.key] ?? ""} placeholder={t("choose")} />
+            </Field>
+          ))}
+        </fieldset>
+      )}
 
       <fieldset className="grid gap-3 rounded-lg border p-4" disabled={disabled}>
         <legend className="px-1 text-sm font-medium">
@@ -120,4 +140,26 @@ export function UserForm({ initial, disabled = false }: { initial: UserFormValue
       </div>
     </Form>
   );
+}
+
+/**
+ * The input a custom field's type calls for; it posts as `customFields.<key>`. The other props (the id, and
+ * the `aria-*` the `Field` around it sets) go to the input itself.
+ */
+function CustomFieldInput({ field, value, placeholder, ...rest }: { id: string; field: FormCustomField; value: string; placeholder: string }) {
+  const name = `customFields.${field.key}`;
+  if (field.type === "choice")
+    return (
+      <NativeSelect {...rest} name={name} defaultValue={value}>
+        <option value="">{placeholder}</option>
+        {field.choices.map((c) => (
+          <option key={c} value={c}>
+            {c}
+          </option>
+        ))}
+      </NativeSelect>
+    );
+  if (field.type === "date") return <Input {...rest} name={name} type="date" defaultValue={value} className="w-48" />;
+  if (field.type === "number") return <Input {...rest} name={name} inputMode="decimal" defaultValue={value} maxLength={40} autoComplete="off" className="w-48" />;
+  return <Input {...rest} name={name} defaultValue={value} maxLength={CUSTOM_FIELD_LIMITS.value} autoComplete="off" />;
 }
