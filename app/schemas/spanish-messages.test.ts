@@ -29,6 +29,7 @@ const SCHEMA_NS: Record<string, string[]> = {
   cells: ["companies"],
   companies: ["companies"],
   "company-requests": ["requests"],
+  "custom-fields": ["customFields"],
   "device-commands": ["devices"],
   "device-filters": ["devices"],
   "device-groups": ["groups"],
