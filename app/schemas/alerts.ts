@@ -96,18 +96,19 @@ const zoneId = z.preprocess((v) => {
  * What a custom schedule does on a holiday of its calendar; absent (a client that does not know the field)
  * keeps what a saved alert has, and a new one ignores holidays.
  */
-const onHolidays = z.preprocess(
-  (v) => (v === "" || v == null ? undefined : v),
-  z.enum(ON_HOLIDAYS, { errorMap: () => ({ message: ALERT_MSG.onHolidays }) }).optional(),
-).describe("custom schedule on a holiday of its calendar: ignore, closed (not on holidays) or holidayHours; left out, a saved alert keeps its choice");
+const onHolidays = z
+  .preprocess((v) => (v === "" || v == null ? undefined : v), z.enum(ON_HOLIDAYS, { errorMap: () => ({ message: ALERT_MSG.onHolidays }) }).optional())
+  .describe("custom schedule on a holiday of its calendar: ignore, closed (not on holidays) or holidayHours; left out, a saved alert keeps its choice");
 /** The holiday calendar: an id, a numeric string or an object with an id; empty is none. */
-const calendarId = z.preprocess(
-  (v) => {
-    const x = idOf(json(v));
-    return x === "" || x == null || x === 0 || x === "0" ? null : x;
-  },
-  z.coerce.number({ invalid_type_error: HOLIDAY_MSG.notFound }).int(HOLIDAY_MSG.notFound).positive(HOLIDAY_MSG.notFound).nullable(),
-).describe("the company's holiday calendar the custom schedule follows; required unless the holiday choice is ignore");
+const calendarId = z
+  .preprocess(
+    (v) => {
+      const x = idOf(json(v));
+      return x === "" || x == null || x === 0 || x === "0" ? null : x;
+    },
+    z.coerce.number({ invalid_type_error: HOLIDAY_MSG.notFound }).int(HOLIDAY_MSG.notFound).positive(HOLIDAY_MSG.notFound).nullable(),
+  )
+  .describe("the company's holiday calendar the custom schedule follows; required unless the holiday choice is ignore");
 
 /**
  * Picker entries: ids, `{id, name, type}` objects, or "any" (an entry of type "Any User"/"Any

@@ -178,7 +178,9 @@ export function AlertForm({ mode, values, options, today, readOnly = false }: Pr
               </div>
               {err("schedule") && <p className="text-xs font-medium text-destructive">{err("schedule")}</p>}
             </fieldset>
-            {schedule === "custom" && <CustomScheduleFields custom={custom} setCustom={setCustom} err={err} zones={options.zones} zone={values.timeZoneId} calendars={options.calendars} />}
+            {schedule === "custom" && (
+              <CustomScheduleFields custom={custom} setCustom={setCustom} err={err} zones={options.zones} zone={values.timeZoneId} calendars={options.calendars} />
+            )}
           </section>
 
           <section hidden={step !== 3} aria-labelledby="step-recipients" className="grid gap-4 md:max-w-xl">

@@ -86,12 +86,7 @@ export function CustomScheduleFields({ custom, setCustom, err, zones, zone, cale
         <ZoneSelect zones={zones} placeholder={t("form.chooseZone")} name="timeZoneId" defaultValue={zone} />
       </Field>
       <Field label={t("form.onHolidays")} error={err("onHolidays")} hint={t("form.onHolidaysHint")}>
-        <NativeSelect
-          id="alert-on-holidays"
-          name="onHolidays"
-          value={custom.onHolidays}
-          onChange={(e) => setCustom((c) => ({ ...c, onHolidays: e.target.value as OnHolidays }))}
-        >
+        <NativeSelect id="alert-on-holidays" name="onHolidays" value={custom.onHolidays} onChange={(e) => setCustom((c) => ({ ...c, onHolidays: e.target.value as OnHolidays }))}>
           {ON_HOLIDAYS.map((o) => (
             <option key={o} value={o}>
               {t(`onHolidays.${o}`)}
