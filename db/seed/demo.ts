@@ -730,6 +730,21 @@ export async function seedDemo(db: Db, { now, smtpPort = DEMO_SMTP_PORT }: { now
       { companyId: C.ACME, calendarId: 1, date: `${year + 1}-01-01`, name: "New Year's Day" },
     ]),
   );
+  // A BETA custom field for its users (decision 0095), optional and out of the list, so its pages have a record.
+  add(
+    chunkedInserts(db, schema.customFields, [
+      {
+        companyId: C.BETA,
+        key: "employee_number",
+        label: "Employee number",
+        type: "text",
+        required: false,
+        showInList: false,
+        createdAt: now - 86_400_000,
+        updatedAt: now - 86_400_000,
+      },
+    ]),
+  );
   // An ACME lockdown plan, never started, so a new admin sees what one looks like and its pages have a record.
   add(
     chunkedInserts(db, schema.lockdownPlans, [

@@ -53,6 +53,7 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
   { who: "acme", path: "/modifyHolidayCalendar", via: { list: "/holidayCalendars", hrefPrefix: "/modifyHolidayCalendar?id=" } },
   { who: "acme", path: "/customFields" },
   { who: "acme", path: "/addCustomField" },
+  { who: "beta", path: "/modifyCustomField", via: { list: "/customFields", hrefPrefix: "/modifyCustomField?id=" } },
   { who: "acme", path: "/setFobProgrammers" },
   { who: "acme", path: "/role" },
   { who: "acme", path: "/addRole" },
