@@ -234,6 +234,7 @@ export class WorkerContractDouble {
       const open = this.wakeChannels.get(cellName) ?? new Set()
       this.wakeChannels.set(cellName, open.add(ws))
       ws.on('message', (m) => String(m) === 'ping' && ws.send('pong'))
+      ws.on('error', () => {}) // a gateway killed or closed mid-frame: its close follows
       ws.on('close', () => open.delete(ws))
     })
   }
