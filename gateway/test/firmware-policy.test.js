@@ -66,3 +66,26 @@ test('forced: every board of the company is offered without a start, and the off
   assert.equal((await err).code, 'unknown_release')
   await p2.close()
 })
+
+test('an offer withdrawn while its image is still being fetched stays withdrawn when the image arrives', async () => {
+  worker.addFirmware({ id: 'fw-300', deviceType: 'AB-300', version: '3.0.0', bytes: randomBytes(20_000) })
+  await provisionBoard(worker, 'p3', { companyId: 'OPTIN', deviceType: 'AB-300' })
+  worker.change('company', 'upsert', 'OPTIN', { id: 'OPTIN', active: true, biometricRequired: false, forceFirmware: true })
+  await gw.syncNow()
+  let release = () => {}
+  worker.firmwareGate = new Promise((resolve) => (release = () => resolve(undefined)))
+  const fetches = worker.requests.firmware
+  const p3 = await board(gw, 'p3', { fw: '1.0.0' }).connect()
+  await until(() => worker.requests.firmware > fetches, { what: 'the image fetch for the offer' })
+  // The company stops forcing updates while the console is still sending the image.
+  worker.change('company', 'upsert', 'OPTIN', { id: 'OPTIN', active: true, biometricRequired: false, forceFirmware: false })
+  await gw.syncNow()
+  const offers = []
+  p3.on('message', (name, payload) => name === 'fw/offer' && offers.push(payload?.version ?? null))
+  release()
+  worker.firmwareGate = null
+  await until(() => gw.firmware.images.loaded('fw-300'), { what: 'the image' })
+  assert.equal(await offerAfterRoundTrip(p3), null)
+  assert.deepEqual(offers.filter(Boolean), [], 'the offer decided before the withdrawal went out after it')
+  await p3.close()
+})

@@ -85,12 +85,16 @@ before(async () => {
   await Promise.all([...boards.values()].map((x) => x.b.connect()));
 });
 
-after(async () => {
-  await Promise.all([...boards.values()].map((x) => x.b.close()));
-  await gw?.close();
-  await end?.dispose();
-  await removeDir(dir);
-});
+// Bounded: a teardown that hangs fails here in a minute rather than at the suite's ten-minute limit.
+after(
+  async () => {
+    await Promise.all([...boards.values()].map((x) => x.b.close()));
+    await gw?.close();
+    await end?.dispose();
+    await removeDir(dir);
+  },
+  { timeout: 60_000 },
+);
 
 test("a wave with failures pauses the rollout, nothing reaches the next wave, a resume continues and an abort offers the previous release", async () => {
   const v1 = await upload("1.0.0");

@@ -108,7 +108,8 @@ export function activityColumns(translate: TFunction, rights: ActivityLinkRights
       id: "summary",
       header: t("col.summary"),
       accessorKey: "summary",
-      meta: { className: `${WRAP} min-w-40` },
+      // Summaries carry e-mail addresses and ids: such a token breaks inside the column rather than widening the table.
+      meta: { className: "whitespace-normal [overflow-wrap:anywhere] min-w-40" },
       cell: ({ row }) => summaryText(t, row.original),
     },
   ];

@@ -205,6 +205,9 @@ export class FirmwareDelivery {
     const img = await this.images.get(release)
     if (!img) return this.#retryLater(release) // the previous offer stays meanwhile
     this.#retries.delete(release.id)
+    // While the image was fetched, a pause, an abort or a policy change may have withdrawn the offer (a
+    // later call published that): what was decided before the wait must not go out after it.
+    if (this.#gateOf(deviceId) !== `${release.id}|true` || this.#installed.get(deviceId)?.fw === release.version) return
     await this.publishRetained('fw/offer', deviceId, {
       v: 1,
       releaseId: release.id,

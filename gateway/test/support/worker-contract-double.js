@@ -85,6 +85,8 @@ export class WorkerContractDouble {
 
   /** @type {Promise<void>|null} while set, cell lookups wait for it (a slow Worker) */
   cellLookupGate = null
+  /** @type {Promise<void>|null} while set, firmware image downloads wait for it (a slow Worker) */
+  firmwareGate = null
   /** @type {Map<string, {secret: string, mqttUrl?: string, feed: {changes: any[], cursorsSeen: (string|null)[], oldestKept: number}}>} */
   cells = new Map()
   /** the live records by `type id`, with the company each belongs to (null: every cell's) */
@@ -309,6 +311,7 @@ export class WorkerContractDouble {
     const fw = url.pathname.match(/^\/api\/gateway\/firmware\/([^/]+)$/)
     if (req.method === 'GET' && fw) {
       this.requests.firmware++
+      await this.firmwareGate
       const bytes = this.firmware.get(decodeURIComponent(fw[1]))
       if (!bytes) return send(res, 404, { error: 'not_found' })
       res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': bytes.length })
