@@ -1,5 +1,5 @@
-import type { Page } from "@playwright/test";
-import { type DemoLogin, expect, keepScreenshot, signIn, test } from "./fixtures";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { adminApi, type DemoLogin, expect, keepScreenshot, signIn, test, unique } from "./fixtures";
 import { axeFindings } from "./axe";
 import { sidewaysScroll } from "./sideways-scroll";
 
@@ -18,6 +18,24 @@ const LISTS: readonly { who: DemoLogin; paths: readonly string[] }[] = [
 ];
 const NARROW_DESKTOP = 1024;
 const PHONE = { width: 390, height: 664 };
+
+/** A user whose creation's log summary is "Name (address)", the address one 60-character word. */
+async function addUserWithLongAddress(request: APIRequestContext) {
+  const phone = `56${String(Date.now()).slice(-6)}${Math.floor(Math.random() * 100)
+    .toString()
+    .padStart(2, "0")}`;
+  await (
+    await adminApi(request)
+  ).call("POST", "/user/addUser", {
+    firstName: "Lia",
+    lastName: "Long",
+    displayName: "Long, Lia",
+    emailId: `lia.long.address.for.the.layout.check.${unique()}@acme.example`,
+    countryCode: "1",
+    phoneNumer: phone,
+    sendInvite: "0",
+  });
+}
 
 /** The first data row is entirely inside the first screen. */
 async function expectFirstRowOnFirstScreen(page: Page, what: string) {
@@ -84,8 +102,10 @@ for (const lang of ["en", "es"] as const) {
   const tx = TEXT[lang];
 
   for (const { who, paths } of LISTS) {
-    test(`${who}'s lists fit 1024 px without sideways scrolling (${lang})`, async ({ page }) => {
+    test(`${who}'s lists fit 1024 px without sideways scrolling (${lang})`, async ({ page, request }) => {
       test.setTimeout(180_000);
+      // A summary carrying a long address, on the log's first page: it must not widen the table.
+      if (who === "acme") await addUserWithLongAddress(request);
       await signIn(page, who, lang);
       await page.setViewportSize({ width: NARROW_DESKTOP, height: 900 });
       const found: string[] = [];

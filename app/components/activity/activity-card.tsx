@@ -19,13 +19,14 @@ export function activityCard(t: TFunction, rights: ActivityLinkRights) {
     return (
       <article className="grid gap-1.5 text-sm" data-testid="activity-card">
         <ActivityName t={t} row={row} />
-        <p className="break-words">{summaryText(t, row)}</p>
+        {/* anywhere, not break-word: a grid item's long address must shrink its min-content, or the page widens */}
+        <p className="[overflow-wrap:anywhere]">{summaryText(t, row)}</p>
         <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-xs">
           {lines.map(([key, has]) =>
             has(row) ? (
               <div key={key} className="contents">
                 <dt className="text-muted-foreground">{t(`col.${key}`)}</dt>
-                <dd className="break-words">{names[key](row)}</dd>
+                <dd className="[overflow-wrap:anywhere]">{names[key](row)}</dd>
               </div>
             ) : null,
           )}
