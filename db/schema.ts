@@ -505,6 +505,48 @@ export const userFieldValues = sqliteTable(
   (t) => [primaryKey({ columns: [t.userId, t.fieldId] }), index("user_field_values_search_idx").on(t.companyId, t.fieldId, t.value)],
 );
 
+/** A guest's pass (issue 32, decision 0096): its doors, window, link (a keyed hash) and bound phone. */
+export const visitorPasses = sqliteTable(
+  "visitor_passes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    companyId: integer("company_id").notNull(),
+    hostUserId: integer("host_user_id").notNull(),
+    createdByUserId: integer("created_by_user_id"),
+    guestName: text("guest_name").notNull(),
+    guestEmail: text("guest_email"),
+    guestPhone: text("guest_phone"),
+    /** The doors it opens, a JSON array of device ids; empty when it names a device group. */
+    deviceIds: text("device_ids", { mode: "json" }).$type<number[]>().notNull().default([]),
+    deviceGroupId: integer("device_group_id"),
+    oneEntry: bool("one_entry"),
+    startDate: text("start_date").notNull(),
+    endDate: text("end_date").notNull(),
+    startTime: text("start_time").notNull(),
+    endTime: text("end_time").notNull(),
+    linkHash: text("link_hash").notNull(),
+    linkExpiresAt: integer("link_expires_at").notNull(),
+    /** The phone installation the link was first opened on; no other may open it. */
+    installationId: text("installation_id"),
+    boundAt: integer("bound_at"),
+    firstEntryAt: integer("first_entry_at"),
+    usedAt: integer("used_at"),
+    revokedAt: integer("revoked_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("visitor_passes_link_uq").on(t.linkHash), index("visitor_passes_company_idx").on(t.companyId, t.endDate)],
+);
+
+/** A company's visitor rules: the longest visit, the hosting roles, the device group bounding guests' doors. */
+export const visitorPassRules = sqliteTable("visitor_pass_rules", {
+  companyId: integer("company_id").primaryKey(),
+  maxDays: integer("max_days").notNull().default(7),
+  hostRoleIds: text("host_role_ids", { mode: "json" }).$type<number[]>().notNull().default([]),
+  deviceGroupId: integer("device_group_id"),
+  updatedAt: updatedAt(),
+});
+
 export const fobProgrammers = sqliteTable(
   "fob_programmers",
   {

@@ -43,10 +43,12 @@ export type ApiResult = {
  * - `guard`: the service's own rule that needs no input (company type, installer), run after the right.
  * - "signed-in": any session the table accepts, or an API key (reference reads, the caller's own rights).
  * - "own-account": the same, but a person's session only: the caller's own account (sign-out, sign-in codes).
+ * - `rule`: no module decides, a rule of the company's own does (who may host guests), checked by `guard`.
  */
 export type Permission =
   | "signed-in"
   | "own-account"
+  | { rule: string; guard: (db: Db, auth: Auth) => void | Promise<void> }
   | {
       modules: ModuleKey | readonly ModuleKey[];
       action?: Action | readonly Action[];

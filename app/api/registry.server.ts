@@ -34,6 +34,7 @@ import { mobileSupportEndpoints, supportEndpoints } from "./endpoints/support.se
 import { userImportEndpoints } from "./endpoints/user-import.server";
 import { supportAccessEndpoints } from "./endpoints/support-access.server";
 import { usersEndpoints } from "./endpoints/users.server";
+import { guestPassEndpoints, visitorPassEndpoints } from "./endpoints/visitor-passes.server";
 import { webhookEndpoints } from "./endpoints/webhooks.server";
 
 export const ADMIN_BASE = "/api/admin";
@@ -68,6 +69,7 @@ export const adminEndpoints: readonly Endpoint[] = [
   ...apiKeyEndpoints,
   ...holidayEndpoints,
   ...customFieldEndpoints,
+  ...visitorPassEndpoints,
   ...fleetEndpoints,
   ...userImportEndpoints,
   ...supportAccessEndpoints,
@@ -76,4 +78,4 @@ export const adminEndpoints: readonly Endpoint[] = [
 export const userEndpoints: readonly Endpoint[] = [...auditEndpoints, ...mobileSupportEndpoints];
 
 /** The phone app's calls; they take only mobile sessions (dispatch's `sessionKinds`). The ticket call is also here, for the phone's own session. */
-export const mobileEndpoints: readonly Endpoint[] = [...phoneCalls, ...mobileSupportEndpoints];
+export const mobileEndpoints: readonly Endpoint[] = [...phoneCalls, ...mobileSupportEndpoints, ...guestPassEndpoints];

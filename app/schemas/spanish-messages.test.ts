@@ -30,6 +30,7 @@ const SCHEMA_NS: Record<string, string[]> = {
   companies: ["companies"],
   "company-requests": ["requests"],
   "custom-fields": ["customFields"],
+  "visitor-passes": ["visitorPasses"],
   "device-commands": ["devices"],
   "device-filters": ["devices"],
   "device-groups": ["groups"],

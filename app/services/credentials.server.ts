@@ -22,7 +22,8 @@ export type CredentialClaims = {
   sub: string;
   /** Company code (what boards know their company by). */
   cid: string;
-  key: { id: string; kind: "ekey" | "group" };
+  /** `pass`: a guest's visitor pass (decision 0096), `sub` and `key.id` are then its `v<id>`. */
+  key: { id: string; kind: "ekey" | "group" | "pass" };
   /** Device ids the key opens (for a group key, the group's doors when the credential was issued). */
   doors: string[];
   /** A group key's group id. */

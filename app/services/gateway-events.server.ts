@@ -26,6 +26,7 @@ import { alarmEntries, alarmStatements, type AlarmEvent } from "./door-alarm-eve
 import { companyAt, devicesReportedBy, NOT_SERVED } from "./gateway-cells.server";
 import { checkRollouts } from "./firmware-rollouts.server";
 import { panicPressed } from "./lockdown.server";
+import { passEntryStatements } from "./visitor-passes.server";
 
 export const MAX_EVENTS = 1000;
 
@@ -65,7 +66,9 @@ function mapEvent(e: GatewayEvent, device: Device): Mapped | string {
     case "access.denied": {
       const granted = e.type === "access.granted";
       const reason = typeof d.reason === "string" ? d.reason : "";
-      return { name: granted ? "Access Granted" : "Access Denied", summary: `${granted ? "Access granted" : "Access denied"} at ${door}${reason ? `: ${reason}` : ""}` };
+      // A guest is no user: the entry names the visitor pass (decision 0096).
+      const pass = passIdOf(d) ? ` with visitor pass ${d.keyId}` : "";
+      return { name: granted ? "Access Granted" : "Access Denied", summary: `${granted ? "Access granted" : "Access denied"} at ${door}${pass}${reason ? `: ${reason}` : ""}` };
     }
     case "door.opened":
       return { name: "Door Opened", summary: `${door} opened` };
@@ -121,6 +124,12 @@ function mapEvent(e: GatewayEvent, device: Device): Mapped | string {
     default:
       return `event type ${e.type} is not recorded`;
   }
+}
+
+/** The visitor pass an access event names (`keyKind: "pass"`, `keyId: "v<id>"`), or null. */
+function passIdOf(d: Record<string, unknown>): number | null {
+  const m = d.keyKind === "pass" && typeof d.keyId === "string" ? /^v(\d{1,15})$/.exec(d.keyId) : null;
+  return m ? Number(m[1]) : null;
 }
 
 const LOW_BATTERY = 20;
@@ -222,6 +231,7 @@ export async function ingestEvents(env: CompanyLogEnv, db: Db, rawEvents: unknow
   const alarms = alarmStatements(db, alarmEvents, now);
   const facts = [
     ...state.statements(db, now),
+    ...(await passEntryStatements(db, state.passEntries, now)),
     ...commandResultStatements(db, commandResults, now),
     ...presenceWrites,
     ...(alarms ? [...alarms.statements, ...alarms.readBacks] : []),
@@ -278,6 +288,8 @@ class DeviceState {
   firstEntry = new Map<number, number>();
   /** e-keys that opened a door, by key id: a one-time key among them is used from then on */
   opened = new Map<number, { at: number; companyId: number }>();
+  /** visitor passes that opened a door, by pass id: the first entry (the host is told), a one-entry pass spent */
+  passEntries = new Map<number, { at: number; companyId: number; door: string }>();
 
   /** `companyId`: the company the event belongs to (companyAt); the device's own facts stay on the device. */
   note(e: GatewayEvent, device: Device, companyId: number) {
@@ -288,6 +300,8 @@ class DeviceState {
     if (e.type === "access.granted" && d.keyKind === "ekey" && Number.isSafeInteger(keyId) && keyId > 0 && !this.opened.has(keyId)) {
       this.opened.set(keyId, { at: e.at, companyId });
     }
+    const passId = e.type === "access.granted" ? passIdOf(d) : null;
+    if (passId != null && (this.passEntries.get(passId)?.at ?? Infinity) > e.at) this.passEntries.set(passId, { at: e.at, companyId, door: device.fullName || `device ${id}` });
     if (e.type === "battery" && (this.battery.get(id)?.at ?? 0) <= e.at) this.battery.set(id, { at: e.at, low: (num(d.percent) ?? 100) < LOW_BATTERY });
     if (e.type === "schedule.firstEntry") this.firstEntry.set(companyId, Math.max(this.firstEntry.get(companyId) ?? 0, e.at));
     const door = doorStateOf(e);

@@ -2,7 +2,7 @@
  * The change feed gateways follow (`GET /api/gateway/changes`, docs/gateway-api.md). Each change
  * carries the *current* state of a console record in the gateway's entity types
  * (gateway/src/store/replica.js): company, device, boardCredential, user, ekey, groupKey,
- * scheduledOpen, firmware. Gone rows become `delete` tombstones.
+ * scheduledOpen, firmware, cell, lockdown, pass. Gone rows become `delete` tombstones.
  *
  * Without a cursor the answer is a snapshot, paged: the first page has `reset: true`, the cursor
  * `s<head>.<section>.<after id>` walks the current rows section by section in id order (so every row
@@ -27,6 +27,8 @@
  *   cell          → cell {id: name, mqttUrl}, the calling gateway's own       (`gateway_changes.cell` = its name)
  *   lockdown      → lockdown {id: company code, epoch, active, mode, scope, …}  (entityId = companies.id; its
  *                   start and end, and a role change of one of its users while one is in force: decision 0083)
+ *   pass          → pass {id: "v<id>", doors or groupId, window}  (entityId = visitor_passes.id; a revoked pass is
+ *                   deleted: decision 0096)
  *
  * Each gateway serves one cell (docs/decisions/0050-cells.md): it reads the rows of its cell's companies,
  * the rows naming its cell in `gateway_changes.cell` (a company or a transferred device that left it, its
@@ -46,12 +48,13 @@ import { keyHolidays, type HolidaysOf } from "./door-decision.server";
 import { holidayFields } from "~/schemas/holidays";
 import { cellOf } from "./gateway-cells.server";
 import { lockdownRecord } from "./lockdown.server";
+import { passFeedId, passWindow } from "./visitor-pass-window";
 import type { FeedChange, FeedPage } from "../../gateway/src/protocol/wire";
 
 export type { FeedChange, FeedPage };
 
 /** What `gateway_changes.entity` may name; the triggers of db/migrations/0005_door_feed_triggers.sql write them. */
-export const FEED_ENTITIES = ["company", "device", "ekey", "group", "user", "scheduledOpen", "firmware", "deviceType", "companyCell", "cell", "lockdown"] as const;
+export const FEED_ENTITIES = ["company", "device", "ekey", "group", "user", "scheduledOpen", "firmware", "deviceType", "companyCell", "cell", "lockdown", "pass"] as const;
 export type FeedEntity = (typeof FEED_ENTITIES)[number];
 /**
  * Page size (`?limit=`): `gateway_changes` rows per incremental page, console rows per snapshot
@@ -430,6 +433,49 @@ async function lockdownChanges(db: Db, ref: Ref, ids: number[]): Promise<FeedCha
   return out;
 }
 
+/** Visitor passes (decision 0096): a revoked pass, or one of a company not in this cell, is a delete. */
+async function passChanges(db: Db, ref: Ref, ids: number[]): Promise<FeedChange[]> {
+  const v = schema.visitorPasses;
+  const rows = await inChunks(ids, (part) => db.select().from(v).where(inArray(v.id, part)));
+  const found = new Set(rows.map((r) => r.id));
+  const out: FeedChange[] = ids.filter((id) => !found.has(id)).map((id) => tombstone("pass", passFeedId(id)));
+  for (const r of rows) {
+    const company = ref.company.get(r.companyId);
+    if (!company || r.revokedAt != null) {
+      out.push(tombstone("pass", passFeedId(r.id)));
+      continue;
+    }
+    const id = passFeedId(r.id);
+    out.push({
+      type: "pass",
+      op: "upsert",
+      id,
+      data: {
+        id,
+        companyId: company.code,
+        guest: r.guestName,
+        hostUserId: String(r.hostUserId),
+        doors: r.deviceIds.map(String),
+        groupId: r.deviceGroupId == null ? null : String(r.deviceGroupId),
+        window: passWindow(r, ref.tzFor(r.companyId)),
+      },
+    });
+  }
+  return out;
+}
+
+/** The passes of companies (a company that changed cells takes them along). */
+async function companyPassIds(db: Db, companyIds: number[]): Promise<number[]> {
+  const v = schema.visitorPasses;
+  const rows = await inChunks(companyIds, (part) =>
+    db
+      .select({ id: v.id })
+      .from(v)
+      .where(and(inArray(v.companyId, part), isNull(v.revokedAt))),
+  );
+  return rows.map((r) => r.id);
+}
+
 /** The gateway's own cell: the MQTT endpoint its boards' configurations name (docs/decisions/0050-cells.md). */
 async function cellChanges(db: Db, cell: string): Promise<FeedChange[]> {
   const [row] = await db.select({ name: schema.cells.name, mqttUrl: schema.cells.mqttUrl }).from(schema.cells).where(eq(schema.cells.name, cell));
@@ -552,6 +598,24 @@ const SECTIONS: Section[] = [
     build: lockdownChanges,
   },
   {
+    name: "pass",
+    // Passes still to be used (a day past the link's end covers any zone); revoked ones are not sent at all.
+    ids: (db, cell, after, n) =>
+      idsAfter(
+        db,
+        schema.visitorPasses,
+        schema.visitorPasses.id,
+        after,
+        n,
+        and(
+          isNull(schema.visitorPasses.revokedAt),
+          sql`${schema.visitorPasses.linkExpiresAt} > unixepoch() * 1000 - 86400000`,
+          inArray(schema.visitorPasses.companyId, companiesOf(cell)),
+        ),
+      ),
+    build: passChanges,
+  },
+  {
     name: "firmware",
     ids: (db, _cell, after, n) => idsAfter(db, schema.firmwareReleases, schema.firmwareReleases.id, after, n, isNull(schema.firmwareReleases.deletedAt)),
     build: firmwareChanges,
@@ -618,6 +682,7 @@ async function changesAfter(db: Db, cell: string, cursor: number, limit: number)
   const firmware = [...new Set([...idsOf("firmware"), ...(types.length ? await typeFirmwareIds(db, types) : [])])];
   const schedules = [...new Set([...idsOf("scheduledOpen"), ...companies])];
   const lockdowns = [...new Set([...idsOf("lockdown"), ...companies])];
+  const passes = [...new Set([...idsOf("pass"), ...(moved.length ? await companyPassIds(db, moved) : [])])];
   const changes = [
     ...(idsOf("cell").length ? await cellChanges(db, cell) : []),
     ...companyChanges(ref, companies),
@@ -631,6 +696,7 @@ async function changesAfter(db: Db, cell: string, cursor: number, limit: number)
     ...(schedules.length ? await scheduleChanges(db, ref, schedules) : []),
     ...(firmware.length ? await firmwareChanges(db, ref, firmware) : []),
     ...(lockdowns.length ? await lockdownChanges(db, ref, lockdowns) : []),
+    ...(passes.length ? await passChanges(db, ref, passes) : []),
   ];
   return { v: 1, changes, cursor: String(next), more };
 }

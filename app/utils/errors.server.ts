@@ -4,7 +4,7 @@
  */
 export class ServiceError extends Error {
   constructor(
-    readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 413 | 422 | 426 | 429 | 503,
+    readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 410 | 413 | 422 | 426 | 429 | 503,
     message: string,
     /** `extra`: top-level fields some spec answers carry beside the message (login's 402 `phoneNumber`). */
     readonly details: { errorCode?: string; fieldErrors?: Record<string, string[]>; payload?: unknown; extra?: Record<string, unknown> } = {},
