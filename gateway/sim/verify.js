@@ -26,8 +26,8 @@ usage: npm run board -- verify --jwks <file> --door <id> --at <ISO instant> --cr
   --revoked <file>     the revocation list the board last received: the configuration's "revoked" array,
                        [{"sub"|"key"|"pid"|"cid": "<id>", "before": <epoch s>}, …], or a configuration
                        carrying it (instead of the one in --jwks)
-  --spent <file>       the board's memory of spent one-time credentials, one id a line; a granted
-                       one-time credential is appended (created when missing)
+  --spent <file>       the board's memory of spent one-time credentials (one-time e-keys, one-entry
+                       visitor passes), one id a line; a granted one is appended (created when missing)
   --lockdown <file>    the board's kept lockdown state (JSON; absent or missing: it knows none)
   --lockdown-state <jws>  a signed lockdown state the phone presents with the credential: taken when it
                        is the company's and newer than the kept one (then written to --lockdown, when given)

@@ -271,15 +271,14 @@ export class Gateway {
   }
 
   /**
-   * A granted access spends a one-time key and may be today's first person in. Must be called
-   * synchronously after the decision: the key is spent in memory before this returns a promise.
+   * A granted access spends a one-time key or one-entry visitor pass and may be today's first person in.
+   * Must be called synchronously after the decision: the key is spent in memory before this returns a promise.
    */
   #onGranted(boardId, key, now) {
-    const ekey = key?.kind === 'ekey' ? this.replica.get('ekey', key.id) : undefined
+    // e-keys and passes are records of the type their kind names
+    const rec = key?.kind === 'ekey' || key?.kind === 'pass' ? this.replica.get(key.kind, key.id) : undefined
     const spent =
-      ekey?.window?.access === 'oneTime'
-        ? this.replica.applyLocal({ type: 'ekey', op: 'upsert', id: ekey.id, data: { ...ekey, window: { ...ekey.window, used: true } } })
-        : undefined
+      rec?.window?.access === 'oneTime' ? this.replica.applyLocal({ type: key.kind, op: 'upsert', id: rec.id, data: { ...rec, window: { ...rec.window, used: true } } }) : undefined
     return Promise.all([spent, this.schedule.onGranted(boardId, now)])
   }
 

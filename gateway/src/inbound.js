@@ -141,6 +141,8 @@ export class Inbound {
       d = { allowed: false, key: null, code: 'invalid_key', reason: 'Key data is invalid', nextOpen: null, userId: null }
     }
     const nextOpen = d.allowed ? undefined : d.nextOpen == null ? null : new Date(d.nextOpen).toISOString()
+    // the key that opened, or the visitor pass a decision is about (visitor-pass.js), denied too
+    const named = d.key ?? d.pass ?? null
     const record = this.events.prepare(boardId, {
       id: gatewayEventId(`acc.${req.corr}`),
       type: d.allowed ? 'access.granted' : 'access.denied',
@@ -149,8 +151,8 @@ export class Inbound {
         // A signed credential is recorded by its id (jti), not whole.
         credential: signed ? { type: 'signed', id: signed.claims?.jti ?? 'unverified' } : req.credential,
         userId: d.userId,
-        keyId: d.key?.id ?? null,
-        keyKind: d.key?.kind ?? null,
+        keyId: named?.id ?? null,
+        keyKind: named?.kind ?? null,
         ...(d.allowed ? {} : { code: d.code, nextOpen }),
         reason: d.reason,
         corr: req.corr

@@ -74,7 +74,7 @@ function denialCode(about, at, nextOpen) {
 
 /**
  * The core's decision over a user's keys for one door, in the order given.
- * @param {{id: string, kind: 'ekey'|'group', label?: string, window: any}[]} keys
+ * @param {{id: string, kind: import('../protocol/wire.js').KeyKind, label?: string, window: any}[]} keys
  * @param {number} at
  * @param {{lang?: string}} [opts]
  * @returns {{allowed: boolean, key: {id: string, kind: string}|null, reason: string, code: string|null, nextOpen: number|null}}

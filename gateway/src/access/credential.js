@@ -1,8 +1,9 @@
 /**
  * Signed offline credentials (PROTOCOL.md, "Signed credentials"): a compact JWS (EdDSA / Ed25519) the
- * console issues per user and key, which a phone presents and a board verifies with no network. The
- * checks run in a fixed order and the first failure names the stable code; the window itself is
- * decided by the same core as every other key (./core.js).
+ * console issues per user and key, or per visitor pass (`key.kind` `pass`, `sub` the pass id: a guest is
+ * not a user), which a phone presents and a board verifies with no network. The checks run in a fixed
+ * order and the first failure names the stable code; the window itself is decided by the same core as
+ * every other key (./core.js).
  *
  * This file is the reference a firmware author mirrors: it reads nothing but its arguments.
  */
@@ -17,8 +18,9 @@ export const MAX_CREDENTIAL_LENGTH = 8192
 export const CREDENTIAL_TYP = 'kac+jws'
 
 /**
- * @typedef {{v: 1, jti: string, sub: string, cid: string, key: {id: string, kind: 'ekey'|'group'}, doors?: string[], grp?: string,
+ * @typedef {{v: 1, jti: string, sub: string, cid: string, key: {id: string, kind: KeyKind}, doors?: string[], grp?: string,
  *   win: any, pid?: string, uv?: number, iat: number, exp: number}} CredentialClaims
+ * @typedef {import('../protocol/wire.js').KeyKind} KeyKind
  * @typedef {{allowed: boolean, reason: string, claims?: CredentialClaims, nextOpen?: number|null}} CredentialDecision
  * @typedef {Awaited<ReturnType<typeof importJWK>>} VerifyKey
  * @typedef {{id: string, companyId?: string, groupIds?: string[], biometricRequired?: boolean}} Door a board always knows
@@ -40,6 +42,8 @@ export async function importKeySet(jwks) {
   return out
 }
 
+/** What a credential may stand for: an e-key, a group key, a visitor pass. */
+const KEY_KINDS = ['ekey', 'group', 'pass']
 const isText = (s, max = 128) => typeof s === 'string' && s.length > 0 && s.length <= max
 const isInt = (n) => Number.isSafeInteger(n) && n >= 0
 
@@ -47,7 +51,7 @@ const isInt = (n) => Number.isSafeInteger(n) && n >= 0
 function wellFormed(c) {
   if (!c || typeof c !== 'object' || c.v !== 1) return null
   if (!isText(c.jti) || !isText(c.sub) || !isText(c.cid) || !isInt(c.iat) || !isInt(c.exp)) return null
-  if (!c.key || !isText(c.key.id) || (c.key.kind !== 'ekey' && c.key.kind !== 'group')) return null
+  if (!c.key || !isText(c.key.id) || !KEY_KINDS.includes(c.key.kind)) return null
   if (c.doors !== undefined && !(Array.isArray(c.doors) && c.doors.length <= 256 && c.doors.every((d) => isText(d)))) return null
   if (c.grp !== undefined && !isText(c.grp)) return null
   if (c.pid !== undefined && !isText(c.pid)) return null
@@ -132,7 +136,7 @@ export async function verifyCredential(token, { keys, door, at, revoked, spent, 
   // The newest lockdown state the board knows (decision 0083): an evacuation opens, a lockdown refuses all but the exempt.
   const locked = covering(lockdown, door, at)
   if (locked?.mode === 'evacuation') return { allowed: true, reason: 'ok', claims }
-  if (locked && !isExempt(locked, claims.sub)) return no('lockdown', claims)
+  if (locked && !exempt(locked, claims)) return no('lockdown', claims)
   if (isOneTime(claims) && spent?.(claims)) return no('key_used', claims)
   const d = decide([{ id: claims.key.id, kind: claims.key.kind, window: claims.win }], at)
   return d.allowed ? { allowed: true, reason: 'ok', claims } : no(d.code ?? 'outside_schedule', claims, { nextOpen: d.nextOpen })
@@ -168,5 +172,16 @@ export function revokedBy(list) {
   return (c) => c.iat < Math.max(hit('sub', c.sub), hit('key', c.key.id), hit('pid', c.pid), hit('cid', c.cid))
 }
 
-/** A one-time key's credential opens once; the board remembers its `jti` (and key id) once it has. */
-export const isOneTime = (claims) => claims.key.kind === 'ekey' && claims.win?.access === 'oneTime'
+/**
+ * A one-time key's or one-entry visitor pass's credential opens once; the board remembers its `jti` (and
+ * key id) once it has. A pass's window is an e-key window, `access` `oneTime` for one entry.
+ * @param {CredentialClaims} claims
+ */
+export const isOneTime = (claims) => (claims.key.kind === 'ekey' || claims.key.kind === 'pass') && claims.win?.access === 'oneTime'
+
+/**
+ * Whether the credential's holder keeps access under a lockdown: exemptions name users, and a guest's
+ * `sub` is a pass id, never a user's, even if the two ever looked alike.
+ * @param {{exemptUserIds: string[]}} lockdown @param {CredentialClaims} claims
+ */
+export const exempt = (lockdown, claims) => claims.key.kind !== 'pass' && isExempt(lockdown, claims.sub)

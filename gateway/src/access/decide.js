@@ -13,6 +13,7 @@
 import { decide as coreDecide } from './core.js'
 import { checkClaims } from './credential.js'
 import { isExempt, lockdownAt } from './lockdown.js'
+import { decidePass } from './visitor-pass.js'
 
 /**
  * @param {import('../store/replica.js').Replica} replica
@@ -89,7 +90,8 @@ const deny = (code, reason) => ({ allowed: false, key: null, code, reason, nextO
  * company, door, the biometric claim when the company's record requires it); then the gateway decides from its live copy, for the credential's key alone, like any
  * other request of that user: what the console withdrew since the credential was issued (the key, the
  * user, the company) is refused within one sync interval, and a phone that was forgotten no longer
- * opens (`revoked`). An offline board decides from the claims alone (PROTOCOL.md, "Signed credentials").
+ * opens (`revoked`). A visitor pass is decided from its own record (visitor-pass.js). An offline board
+ * decides from the claims alone (PROTOCOL.md, "Signed credentials").
  * @param {import('../store/replica.js').Replica} replica
  * @param {string} deviceId
  * @param {import('./credential.js').CredentialClaims} claims
@@ -101,6 +103,7 @@ export function decideSigned(replica, deviceId, claims, now) {
   const biometricRequired = replica.get('company', device.companyId)?.biometricRequired === true
   const refused = checkClaims(claims, { id: device.id, companyId: device.companyId, groupIds: device.groupIds ?? [], biometricRequired }, now)
   if (refused) return deny(refused, 'Credential refused')
+  if (claims.key.kind === 'pass') return decidePass(replica, device, claims, now)
   const user = replica.get('user', claims.sub)
   if (claims.pid !== undefined && user && !(user.phoneKeys ?? []).includes(claims.pid)) return { ...deny('revoked', 'Credential revoked'), userId: user.id }
   return decideAccess(replica, deviceId, { type: 'user', id: claims.sub }, now, claims.key)

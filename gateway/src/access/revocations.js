@@ -1,10 +1,10 @@
 /**
  * The revocation list a board uses while it decides alone (PROTOCOL.md, "Revocation list"). The gateway
  * derives it from the change feed it already follows: whatever a page withdraws since the copy it replaces
- * (a key deleted, a user deleted or deactivated, a company deactivated, a phone forgotten) becomes an
- * entry of that company, `{"sub"|"key"|"pid"|"cid": id, "before": epoch s}`: credentials naming that id
- * and issued before `before` are refused. A credential issued later (a user re-activated and given a
- * fresh one) opens again.
+ * (a key or visitor pass deleted, a user deleted or deactivated, a company deactivated, a phone
+ * forgotten) becomes an entry of that company, `{"sub"|"key"|"pid"|"cid": id, "before": epoch s}`:
+ * credentials naming that id and issued before `before` are refused. A credential issued later (a user
+ * re-activated and given a fresh one) opens again.
  *
  * `before` is the gateway's clock when it learned the withdrawal, plus the clock-skew allowance (the
  * console that signed may run that far ahead), rounded up to the next minute so that the instances of a
@@ -73,6 +73,9 @@ export function withdrawals(prev, changes) {
     } else if ((c.type === 'ekey' || c.type === 'groupKey') && !after) {
       const companyId = before.companyId ?? get('user', before.userId)?.companyId ?? prev('user', before.userId)?.companyId
       if (companyId) keys.push({ companyId, id: c.id, userId: before.userId })
+    } else if (c.type === 'pass' && !after) {
+      // A revoked visitor pass: its credentials name it as `key.id` (and `sub`); it belongs to no user.
+      out.push({ companyId: before.companyId, field: 'key', id: c.id })
     }
   }
   // A deleted user's keys go with it: the user's entry already covers them.

@@ -105,7 +105,7 @@ const offlineDecision = [
   ['credential', (x) => isObj(x) && x.type === 'signed' && typeof x.id === 'string' && x.id.length > 0 && x.id.length <= 128, true],
   ['userId', (x) => typeof x === 'string' && ID.test(x), true],
   ['keyId', (x) => typeof x === 'string' && ID.test(x), true],
-  ['keyKind', (x) => x === 'ekey' || x === 'group', true],
+  ['keyKind', (x) => x === 'ekey' || x === 'group' || x === 'pass', true],
   ['code', (x) => typeof x === 'string' && /^[a-z_]{1,40}$/.test(x), false]
 ]
 const EVENT_DATA = {

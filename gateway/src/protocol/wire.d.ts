@@ -13,7 +13,7 @@
 // ---------------------------------------------------------------------------------------------
 
 /** Record types the feed carries (the gateway ignores types it does not know). */
-export type FeedRecordType = 'company' | 'device' | 'boardCredential' | 'user' | 'ekey' | 'groupKey' | 'scheduledOpen' | 'firmware' | 'cell' | 'lockdown'
+export type FeedRecordType = 'company' | 'device' | 'boardCredential' | 'user' | 'ekey' | 'groupKey' | 'pass' | 'scheduledOpen' | 'firmware' | 'cell' | 'lockdown'
 
 /**
  * One change: an `upsert` carries the whole current record in `data`, a `delete` carries no data.
@@ -111,6 +111,22 @@ export type EkeyRecord = { id: string; deviceId: string; userId: string; label: 
 
 /** A user's key for a device group; `startDate` (local to the window's zone, or null) is its first day. */
 export type GroupKeyRecord = { id: string; groupId: string; userId: string; label: string; startDate: string | null; window: GroupWindow }
+
+/**
+ * A visitor pass (decision 0119): a guest (no account) invited by a host user, for `doors` (device ids) or
+ * every device of `groupId` (live), within `window` (`access` `custom` for a visit, `oneTime` for one entry,
+ * `used` once spent). `id` always starts with `v`, so it never collides with e-key, group-key or user ids.
+ * A revoked pass is deleted from the feed.
+ */
+export type PassRecord = {
+  id: string
+  companyId: string
+  guest: string
+  hostUserId: string
+  doors: string[]
+  groupId: string | null
+  window: EkeyWindow & { access: 'custom' | 'oneTime' }
+}
 
 /** A company's scheduled-open hours (one per company). */
 export type ScheduledOpenRecord = { id: string; companyId: string; window: ScheduledOpenWindow }
@@ -219,12 +235,14 @@ export type CommandClaimResult = { v: 1; commands: ClaimedCommand[] }
 /** What a board presented: the app's user id, a fob number or a phone key. */
 export type Credential = { type: 'user' | 'fob' | 'phone'; id: string }
 
-/** The key kinds a decision can name. */
-export type KeyKind = 'ekey' | 'group'
+/** The key kinds a decision can name: an e-key, a group key or a visitor pass. */
+export type KeyKind = 'ekey' | 'group' | 'pass'
 
 /**
  * An access decision as recorded. `keyKind: "ekey"` with a one-time key tells the console the key is
- * spent; `corr` ties the event to the board's request.
+ * spent, `keyKind: "pass"` with a one-entry pass the pass; `corr` ties the event to the board's request.
+ * For a visitor pass `userId` and `keyId` are the pass id (a guest is not a user) and `keyKind` `pass`, on
+ * a denial too, once the pass was looked at (docs/gateway-api.md, "Event types").
  */
 export type AccessDecisionData = {
   credential: Credential

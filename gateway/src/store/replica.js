@@ -3,9 +3,10 @@
  *
  * On disk it is an LMDB environment (`replica.mdb`, decision 0052) with one entry per record, keyed
  * `[type, id]`, in a database per generation (`records.<n>`), and a `meta` database with the live
- * generation and the cursor. Each feed page is one transaction together with its cursor, so a page is
- * applied whole or not at all and the cursor never runs ahead of the data. Writes go through child
- * transactions: lmdb-js commits what an ordinary transaction's callback wrote before it threw.
+ * generation, the cursor and the record types the copy was written knowing. Each feed page is one
+ * transaction together with its cursor, so a page is applied whole or not at all and the cursor never
+ * runs ahead of the data. Writes go through child transactions: lmdb-js commits what an ordinary
+ * transaction's callback wrote before it threw.
  * A snapshot is written page by page into the next generation; one transaction then makes it the live
  * one. Until then the live generation and the decisions read from it stay as they were, and a
  * snapshot cut short is dropped.
@@ -21,7 +22,7 @@ import { open as openLmdb } from 'lmdb'
 import { Indexes } from './replica-indexes.js'
 import { readJsonReplica, removeJsonReplica } from './replica-json.js'
 
-export const ENTITY_TYPES = ['company', 'device', 'boardCredential', 'user', 'ekey', 'groupKey', 'scheduledOpen', 'firmware', 'cell', 'lockdown']
+export const ENTITY_TYPES = ['company', 'device', 'boardCredential', 'user', 'ekey', 'groupKey', 'pass', 'scheduledOpen', 'firmware', 'cell', 'lockdown']
 
 const STRUCTURES = Symbol.for('structures')
 
@@ -65,6 +66,10 @@ export class Replica {
     if (generation === undefined) await this.#migrate()
     else this.#generation = generation
     this.cursor = this.#meta.get('cursor') ?? null
+    // A copy kept by a gateway that did not know every type yet skipped their records (a pass deleted later
+    // would then revoke nothing): with no cursor the feed sends a snapshot, which switches in as usual.
+    const known = this.#meta.get('types') ?? []
+    if (!ENTITY_TYPES.every((t) => known.includes(t))) this.cursor = null
     this.#records = this.#generationDb(this.#generation)
     // A snapshot cut short, or an old generation whose drop was cut short, is not the copy. (The
     // environment's unnamed database lists its named ones.)
@@ -111,6 +116,7 @@ export class Replica {
     await this.#env.childTransaction(() => {
       this.#meta.put('cursor', cursor)
       this.#meta.put('generation', 1)
+      this.#meta.put('types', ENTITY_TYPES)
     })
     await this.#env.flushed
     if (copy) await removeJsonReplica(this.dir)
@@ -203,6 +209,7 @@ export class Replica {
     await this.#env.childTransaction(() => {
       this.#meta.put('generation', generation)
       this.#meta.put('cursor', cursor)
+      this.#meta.put('types', ENTITY_TYPES)
     })
     await this.#env.flushed
     const old = this.#records
@@ -282,12 +289,12 @@ const putAll = (db, entries) => () => {
 }
 
 /**
- * Facts only ever move forward: a key once used stays used, and a later first entry wins, even if the
- * feed still carries the console's older copy.
+ * Facts only ever move forward: a key or visitor pass once used stays used, and a later first entry wins,
+ * even if the feed still carries the console's older copy.
  */
 function mergeLocalFacts(before, after, type) {
   if (!before) return after
-  if (type === 'ekey' && before.window?.used && after.window && !after.window.used) {
+  if ((type === 'ekey' || type === 'pass') && before.window?.used && after.window && !after.window.used) {
     return { ...after, window: { ...after.window, used: true } }
   }
   if (type === 'scheduledOpen' && before.window?.firstEntryAt && after.window) {
