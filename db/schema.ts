@@ -516,6 +516,10 @@ export const visitorPasses = sqliteTable(
     guestName: text("guest_name").notNull(),
     guestEmail: text("guest_email"),
     guestPhone: text("guest_phone"),
+    /** The guest's language: their mail's, and the phone app's when they open the link. */
+    language: text("language", { enum: ["en", "es"] })
+      .notNull()
+      .default("en"),
     /** The doors it opens, a JSON array of device ids; empty when it names a device group. */
     deviceIds: text("device_ids", { mode: "json" }).$type<number[]>().notNull().default([]),
     deviceGroupId: integer("device_group_id"),

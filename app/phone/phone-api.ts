@@ -63,4 +63,6 @@ export const phoneApi = {
     call<{ message: string; payload: { epoch: number; endsAt: number | null } }>("POST", "/lockdown/start", token, { planId, confirm: true }),
   endLockdown: (token: string) => call<{ message: string }>("POST", "/lockdown/end", token),
   logout: (token: string) => call("POST", "/logout", token),
+  /** A guest's link, opened or refreshed: no session, the link's token and this phone's installation id. */
+  openPass: (token: string, installationId: string) => call<{ payload: import("./phone-store").GuestPass }>("POST", "/visitorPass/open", null, { token, installationId }),
 };

@@ -4,6 +4,7 @@ import { useCore } from "~/components/ekeys/use-core";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { CodeForm } from "./code-form";
 import { FirmwareUpdates } from "./firmware-updates";
+import { GuestPassSection, useGuestPass } from "./guest-pass";
 import { HistoryList } from "./history-list";
 import { KeysTab } from "./keys-tab";
 import { LockdownSection } from "./lockdown-section";
@@ -17,11 +18,13 @@ import { usePhoneSession } from "./use-phone-session";
  * phone with "open now?" and "next open" computed here by the core, presenting a key to a door, and the
  * history, the firmware updates of the keys' doors, and the lockdown plans its user may start (with the one in force). A company that requires two-factor authentication gets the code step after the password. Everything it shows comes from the phone's own storage, refreshed from /api/mobile while
  * online, so it keeps working offline (a service worker keeps the page itself) until credentials expire.
+ * A guest's link (`/m#pass=…`) shows their visitor pass instead, with no account (guest-pass.tsx).
  */
 export function PhoneApp() {
   const { t } = useTranslation("mobile");
   const core = useCore();
   const { session, setSession, held, history, online, now, loaded, bioRefused, firmware, lockdown, refresh, refreshFirmware, recordResult, signOut } = usePhoneSession();
+  const guest = useGuestPass(online);
   const [codeStep, setCodeStep] = useState<CodeStep | null>(null);
   useEffect(() => setCodeStep(phoneStore.codeStep()), []);
   const toCodeStep = (step: CodeStep | null) => {
@@ -40,7 +43,9 @@ export function PhoneApp() {
           {t("offline")}
         </p>
       )}
-      {!loaded ? null : !session ? (
+      {core && guest.loaded && <GuestPassSection core={core} now={now} held={guest.held} refusal={guest.refusal} />}
+      {/* A guest holding a pass has no account to sign in to. */}
+      {!loaded || (!session && guest.held) ? null : !session ? (
         <section aria-labelledby="sign-in-title" className="rounded-lg border bg-card p-4">
           <h2 id="sign-in-title" className="mb-4 text-lg font-semibold">
             {codeStep ? t("codeTitle") : t("signInTitle")}

@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Button } from "~/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "~/components/ui/dialog";
+import { switchLanguage } from "./remember-language";
 
 /** The title, the language switch and, when signed in, sign-out behind a confirmation. */
 export function PhoneHeader({ signedIn, onSignOut }: { signedIn: boolean; onSignOut: () => Promise<void> }) {
@@ -16,7 +17,7 @@ export function PhoneHeader({ signedIn, onSignOut }: { signedIn: boolean; onSign
     <header className="flex items-center justify-between gap-2">
       <h1 className="text-xl font-semibold">{t("title")}</h1>
       <div className="flex gap-2">
-        <Button type="button" variant="outline" size="sm" onClick={() => i18n.changeLanguage(language === "es" ? "en" : "es")} aria-label={t("switchLanguage")}>
+        <Button type="button" variant="outline" size="sm" onClick={() => switchLanguage(i18n, language === "es" ? "en" : "es")} aria-label={t("switchLanguage")}>
           {language === "es" ? "EN" : "ES"}
         </Button>
         {signedIn && (

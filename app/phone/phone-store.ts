@@ -19,7 +19,38 @@ export type HeldKeys = { keys: HeldKey[]; fetchedAt: number; refreshBy: number; 
 export type HistoryRow = { id: number; at: number; name: string; summary: string };
 export type PendingEvent = { eventId: string; type: "unlock"; deviceId: number; keyId: number; allowed: boolean; reason: string; credentialId?: string; at: number };
 
-const K = { installation: "phone.installationId", session: "phone.session", keys: "phone.keys", history: "phone.history", pending: "phone.pending" } as const;
+/**
+ * A guest's visitor pass (decision 0096): the link's token (the phone refreshes the credential with it
+ * while online) and the pass as the console answered it. Kept apart from any account: signing out keeps it.
+ */
+export type GuestPass = {
+  id: string;
+  guestName: string;
+  language: "en" | "es";
+  company: string;
+  hostName: string;
+  doors: { id: number; name: string }[];
+  startDate: string;
+  endDate: string;
+  startTime: string;
+  endTime: string;
+  tz: string;
+  window: Record<string, unknown>;
+  oneEntry: boolean;
+  used: boolean;
+  credential: { token: string; id: string; issuedAt: number; expiresAt: number } | null;
+  refreshBy: number;
+};
+export type HeldPass = { token: string; pass: GuestPass; fetchedAt: number };
+
+const K = {
+  installation: "phone.installationId",
+  session: "phone.session",
+  keys: "phone.keys",
+  history: "phone.history",
+  pending: "phone.pending",
+  guestPass: "phone.guestPass",
+} as const;
 
 function read<T>(key: string): T | null {
   try {
@@ -60,6 +91,8 @@ export const phoneStore = {
   history: () => read<HistoryRow[]>(K.history) ?? [],
   setHistory: (h: HistoryRow[]) => write(K.history, h),
   pending: () => read<PendingEvent[]>(K.pending) ?? [],
+  guestPass: () => read<HeldPass>(K.guestPass),
+  setGuestPass: (p: HeldPass | null) => (p ? write(K.guestPass, p) : localStorage.removeItem(K.guestPass)),
   setPending: (p: PendingEvent[]) => write(K.pending, p.slice(-100)),
   /**
    * Why the sign-in after setting a password was refused, for /m's sign-in screen to show once. Kept for

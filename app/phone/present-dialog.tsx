@@ -23,7 +23,8 @@ export function PresentDialog({
   onOpenChange,
   onResult,
 }: {
-  heldKey: HeldKey;
+  /** A held key, or a guest's pass shaped as one (guest-pass.tsx). */
+  heldKey: Pick<HeldKey, "id" | "name" | "doors" | "credential">;
   /** The company's signed lockdown state: a board cut off from its gateway learns a newer one from it (PROTOCOL.md). */
   lockdownState: string | null;
   open: boolean;

@@ -32,6 +32,7 @@ export const PASS_MSG = {
   linkExpired: "This pass has expired",
   otherPhone: "This pass is already open on another phone",
   maxDays: "Maximum visit must be 1 to 90 days",
+  biometricRequired: "Visitor passes cannot open doors while the company requires biometrics",
 } as const;
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;

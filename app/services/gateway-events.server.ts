@@ -159,8 +159,11 @@ function checkEvent(x: unknown): GatewayEvent | string {
   return { id: e.id, deviceId: e.deviceId, type: e.type, at: e.at as number, data: data as Record<string, unknown> };
 }
 
-/** `gatewayId`: the authenticated caller, whose board presence entries are recorded. */
-export async function ingestEvents(env: CompanyLogEnv, db: Db, rawEvents: unknown[], now: number, gatewayId?: number): Promise<IngestResult> {
+/**
+ * `gatewayId`: the authenticated caller, whose board presence entries are recorded. `mailQueued`: told when
+ * the batch queued mail (a guest's first entry, for the host), so the caller sends it now rather than at the cron.
+ */
+export async function ingestEvents(env: CompanyLogEnv, db: Db, rawEvents: unknown[], now: number, gatewayId?: number, mailQueued?: () => void): Promise<IngestResult> {
   const presence = gatewayId === undefined ? null : await presenceStatements(db, gatewayId, rawEvents.filter(isPresence), now);
   const clocks = gatewayId === undefined ? null : await clockStatements(db, gatewayId, rawEvents.filter(isBoardClock), now);
   const rejected: IngestResult["rejected"] = [...(presence?.rejected ?? []), ...(clocks?.rejected ?? [])];
@@ -229,9 +232,10 @@ export async function ingestEvents(env: CompanyLogEnv, db: Db, rawEvents: unknow
   // Presence changes go to the log before the presence rows they are computed against (not counted: their entries are).
   await ingestActivity(env, db, [...(presence?.activity ?? []), ...(clocks?.activity ?? [])], "Device", now);
   const alarms = alarmStatements(db, alarmEvents, now);
+  const passWrites = await passEntryStatements(db, state.passEntries, now);
   const facts = [
     ...state.statements(db, now),
-    ...(await passEntryStatements(db, state.passEntries, now)),
+    ...passWrites,
     ...commandResultStatements(db, commandResults, now),
     ...presenceWrites,
     ...(alarms ? [...alarms.statements, ...alarms.readBacks] : []),
@@ -244,6 +248,7 @@ export async function ingestEvents(env: CompanyLogEnv, db: Db, rawEvents: unknow
       await ingestActivity(env, db, alarmEntries(readBack as never, alarms.ids, name), "Device", now);
     }
   }
+  if (passWrites.length > 0) mailQueued?.();
   // A panic button starts its plan; an event sent again starts nothing (its id is the start's guard).
   for (const panic of panics) await panicPressed(db, panic, now);
   // A result may pause a staged rollout at once (decision 0094); opening waves is the cron's.

@@ -9,7 +9,7 @@
  * users module sees and revokes every pass; a host sees and revokes their own.
  */
 import { and, desc, eq, inArray, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
-import type { Core } from "~core";
+import type { Core, EKeyWindow } from "~core";
 import { PASS_MSG as MSG, type PassInput, type PassRulesInput, type PassState } from "~/schemas/visitor-passes";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, companyZone, type Auth } from "~/utils/auth-guards.server";
@@ -132,8 +132,11 @@ async function hostOf(db: Db, auth: Auth, hostUserId: number | null) {
   return host;
 }
 
-/** The guest's link: the pass id and a secret, of which only a keyed hash is stored. */
-const linkUrl = (origin: string, id: number, secret: string) => `${origin}/m/pass/${id}.${secret}`;
+/**
+ * The guest's link: the phone app with the pass id and a secret, of which only a keyed hash is stored. In
+ * the fragment, the secret never reaches a server's request log, and the app's kept page opens it offline.
+ */
+const linkUrl = (origin: string, id: number, secret: string) => `${origin}/m#pass=${id}.${secret}`;
 
 function inviteMail(lang: "en" | "es", company: string, host: string, guest: string, url: string, when: string) {
   return {
@@ -157,6 +160,8 @@ const visitText = (x: Pick<Pass, "startDate" | "endDate" | "startTime" | "endTim
 /** Invites a guest: the pass, its feed record (trigger), the guest's mail and the audit entry, in one batch. */
 export async function createPass(db: Db, auth: Auth, input: PassInput, ctx: { now: number; origin: string; core: Core }) {
   await assertPassUser(db, auth, { hosting: true });
+  // A guest's phone has no registered authenticator: its credential would be refused at every door.
+  if ((await settingsOf(db, auth.company.id))?.biometricSecurity) throw new ServiceError(422, MSG.biometricRequired);
   const rules = await passRules(db, auth.company.id);
   const host = await hostOf(db, auth, input.hostUserId);
   await checkDoors(db, auth.company.id, input, rules.deviceGroupId);
@@ -178,6 +183,7 @@ export async function createPass(db: Db, auth: Auth, input: PassInput, ctx: { no
       guestName: input.guestName,
       guestEmail: input.guestEmail,
       guestPhone: input.guestPhone,
+      language: input.language,
       deviceIds: input.deviceGroupId != null ? [] : [...new Set(input.deviceIds)],
       deviceGroupId: input.deviceGroupId,
       oneEntry: input.oneEntry,
@@ -305,6 +311,8 @@ export async function revokePass(db: Db, auth: Auth, id: number, now: number) {
 export type GuestPass = {
   id: string;
   guestName: string;
+  /** The language the host invited the guest in: the phone app shows the pass in it. */
+  language: "en" | "es";
   company: string;
   hostName: string;
   doors: { id: number; name: string }[];
@@ -313,6 +321,8 @@ export type GuestPass = {
   startTime: string;
   endTime: string;
   tz: string;
+  /** The pass's access window, for the phone's "open now" by the same core the doors run. */
+  window: EKeyWindow;
   oneEntry: boolean;
   used: boolean;
   credential: IssuedCredential | null;
@@ -391,6 +401,7 @@ async function guestPass(db: Db, core: Core, env: Env, x: Pass, installationId: 
   return {
     id: passFeedId(x.id),
     guestName: x.guestName,
+    language: x.language,
     company: company.name,
     hostName: host?.name ?? "",
     doors,
@@ -399,6 +410,7 @@ async function guestPass(db: Db, core: Core, env: Env, x: Pass, installationId: 
     startTime: x.startTime,
     endTime: x.endTime,
     tz: zone,
+    window,
     oneEntry: x.oneEntry,
     used: x.usedAt != null,
     credential,
@@ -465,4 +477,64 @@ export async function passEntryStatements(db: Db, entries: Map<number, { at: num
     );
   }
   return out;
+}
+
+type Choice = { id: number; label: string };
+
+/**
+ * What the console's invite and rules forms pick from: the company's live doors and device groups
+ * (narrowed to the rules' bounding group, when there is one: a door outside it, or a group with such a
+ * door, would only be refused), its roles and, for whoever may name another host, its active users.
+ */
+export async function passChoices(db: Db, auth: Auth, { bounded }: { bounded: boolean }) {
+  const c = auth.company.id;
+  const { devices: d, deviceGroups: g, deviceGroupMembers: m, roles: ro, users: u } = schema;
+  const rules = await passRules(db, c);
+  const [doors, groups, members, roles, hosts] = await db.batch([
+    db
+      .select({ id: d.id, label: d.fullName })
+      .from(d)
+      .where(and(eq(d.companyId, c), isNull(d.deletedAt)))
+      .orderBy(d.fullName)
+      .limit(500),
+    db
+      .select({ id: g.id, label: g.fullName })
+      .from(g)
+      .where(and(eq(g.companyId, c), isNull(g.deletedAt)))
+      .orderBy(g.fullName)
+      .limit(500),
+    db
+      .select({ groupId: m.groupId, deviceId: m.deviceId })
+      .from(m)
+      .innerJoin(g, eq(g.id, m.groupId))
+      .where(and(eq(g.companyId, c), isNull(g.deletedAt))),
+    db.select({ id: ro.id, label: ro.title }).from(ro).where(eq(ro.companyId, c)).orderBy(ro.title).limit(200),
+    db
+      .select({ id: u.id, label: u.displayName, email: u.email })
+      .from(u)
+      .where(and(eq(u.companyId, c), isNull(u.deletedAt), eq(u.isInactive, false)))
+      .orderBy(u.displayName)
+      .limit(can(auth.permissions, "users", "add") ? 500 : 0),
+  ]);
+  const bound = bounded && rules.deviceGroupId != null ? new Set(members.filter((x) => x.groupId === rules.deviceGroupId).map((x) => x.deviceId)) : null;
+  const inBound = (id: number) => bound == null || bound.has(id);
+  const groupDoors = (id: number) => members.filter((x) => x.groupId === id).map((x) => x.deviceId);
+  return {
+    rules,
+    doors: doors.filter((x) => inBound(x.id)) as Choice[],
+    groups: groups.filter((x) => bound == null || x.id === rules.deviceGroupId || groupDoors(x.id).every(inBound)) as Choice[],
+    roles: roles as Choice[],
+    hosts,
+  };
+}
+
+/** The names of a page of passes' doors, by id (the company's, deleted ones included: a pass keeps naming them). */
+export async function passDoorNames(db: Db, auth: Auth, ids: number[]): Promise<Record<number, string>> {
+  if (ids.length === 0) return {};
+  const d = schema.devices;
+  const rows = await db
+    .select({ id: d.id, name: d.fullName })
+    .from(d)
+    .where(and(eq(d.companyId, auth.company.id), inArray(d.id, [...new Set(ids)].slice(0, 500))));
+  return Object.fromEntries(rows.map((x) => [x.id, x.name]));
 }

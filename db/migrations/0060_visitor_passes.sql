@@ -1,6 +1,6 @@
 -- Visitor passes (issue 32, docs/decisions/0096-visitor-passes.md). Written by hand.
 
--- A guest's pass: who hosts it, which doors (a list, or one device group), and its window in the zone of
+-- A guest's pass: who hosts it, the guest's language (the mail's and the phone's), which doors (a list, or one device group), and its window in the zone of
 -- the company: the dates, the daily hours, and whether it is one entry. The guest's link is
 -- stored as a keyed hash only; the first phone that opens it is bound (installation_id) and no other
 -- may. first_entry_at is the first door it opened (the host is told once), used_at spends a one-entry
@@ -13,6 +13,7 @@ CREATE TABLE visitor_passes (
   guest_name text NOT NULL CHECK (length(guest_name) BETWEEN 1 AND 100),
   guest_email text CHECK (guest_email IS NULL OR length(guest_email) <= 254),
   guest_phone text CHECK (guest_phone IS NULL OR length(guest_phone) <= 20),
+  language text NOT NULL DEFAULT 'en' CHECK (language IN ('en', 'es')),
   device_ids text NOT NULL DEFAULT '[]',
   device_group_id integer,
   one_entry integer NOT NULL DEFAULT 0,

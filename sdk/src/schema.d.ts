@@ -26641,7 +26641,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The guest's phone opens its link: token (the link's last segment) and installationId. The first phone is bound; another gets 409 pass-other-phone. Answers the pass (doors, dates and hours in its zone) and a signed credential of kind pass (gateway/PROTOCOL.md) for boards online or alone; call again while online to refresh it. 404 pass-invalid for an unknown or revoked link, 410 pass-expired after the visit. */
+        /** The guest's phone opens its link: token (what follows #pass= in the link) and installationId. The first phone is bound; another gets 409 pass-other-phone. Answers the pass (doors, dates and hours in its zone) and a signed credential of kind pass (gateway/PROTOCOL.md) for boards online or alone; call again while online to refresh it. 404 pass-invalid for an unknown or revoked link, 410 pass-expired after the visit. */
         post: {
             parameters: {
                 query?: never;
@@ -26668,6 +26668,11 @@ export interface paths {
                             payload: {
                                 id: string;
                                 guestName: string;
+                                /**
+                                 * @description The invite's language, which the phone app shows the pass in
+                                 * @enum {string}
+                                 */
+                                language: "en" | "es";
                                 company: string;
                                 hostName: string;
                                 doors: {
@@ -26679,6 +26684,10 @@ export interface paths {
                                 startTime: string;
                                 endTime: string;
                                 tz: string;
+                                /** @description The pass's access window in the core's JSON (the credential's win claim) */
+                                window: {
+                                    [key: string]: unknown;
+                                };
                                 oneEntry: boolean;
                                 used: boolean;
                                 credential: {

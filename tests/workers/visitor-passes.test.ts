@@ -56,7 +56,7 @@ describe("visitor passes", () => {
     const made = await invite(beta, { guestName: "Ana López", guestEmail: email, language: "es" });
     expect(made.status, JSON.stringify(made.body)).toBe(200);
     const { id, link } = made.body.payload as { id: number; link: string };
-    expect(link).toMatch(new RegExp(`^${ORIGIN}/m/pass/${id}\\.[A-Za-z0-9_-]{43}$`));
+    expect(link).toMatch(new RegExp(`^${ORIGIN}/m#pass=${id}\\.[A-Za-z0-9_-]{43}$`));
     const [mail] = await mailsTo(email);
     expect(mail.subject).toMatch(/^Su pase de visitante para /);
     expect(mail.body).toContain(link);
@@ -80,6 +80,16 @@ describe("visitor passes", () => {
     expect((await invite(beta, { deviceIds: [13], deviceGroupId: 1 })).status).toBe(400);
     expect((await invite(beta, { guestPhone: "600123456", guestEmail: "" })).status).toBe(400);
     expect((await invite(auditor, { deviceIds: [1] })).status).toBe(403);
+
+    // A company that requires biometrics: a guest's phone could not satisfy it, so no pass is made.
+    await db().update(schema.companySettings).set({ biometricSecurity: true }).where(eq(schema.companySettings.companyId, 4));
+    try {
+      const refused = await invite(beta);
+      expect(refused.status).toBe(422);
+      expect(refused.body.message).toBe("Visitor passes cannot open doors while the company requires biometrics");
+    } finally {
+      await db().update(schema.companySettings).set({ biometricSecurity: false }).where(eq(schema.companySettings.companyId, 4));
+    }
   });
 
   it("the rules bound the visit's length and the doors; only the company's settings may change them", async () => {
@@ -101,7 +111,7 @@ describe("visitor passes", () => {
   it("the first phone that opens the link holds a signed pass credential; another phone is refused", async () => {
     const made = await invite(beta, { deviceIds: [13, 14] });
     const { id, link } = made.body.payload as { id: number; link: string };
-    const token = link.split("/").at(-1)!;
+    const token = link.split("#pass=")[1];
     const phoneA = `phone-a-${tag()}`;
     const first = await open(token, phoneA);
     expect(first.status, JSON.stringify(first.body)).toBe(200);
@@ -151,7 +161,7 @@ describe("visitor passes", () => {
     const before = await head();
     expect((await api(beta, "POST", `${A}/visitorPasses/revokePass`, { id })).status).toBe(200);
     expect(await feedPass(before, id)).toEqual({ type: "pass", op: "delete", id: `v${id}` });
-    expect((await open(link.split("/").at(-1)!, `phone-${tag()}`)).body).toMatchObject({ errorCode: "pass-invalid" });
+    expect((await open(link.split("#pass=")[1], `phone-${tag()}`)).body).toMatchObject({ errorCode: "pass-invalid" });
     expect((await api(beta, "POST", `${A}/visitorPasses/revokePass`, { id })).status).toBe(409);
     expect((await api(beta, "GET", `${A}/visitorPasses/getPasses?state=revoked&pageSize=100`)).body.payload.rows.some((r: { id: number }) => r.id === id)).toBe(true);
   });

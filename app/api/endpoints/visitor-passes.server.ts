@@ -128,13 +128,14 @@ export const guestPassEndpoints = [
     path: "/visitorPass/open",
     tag: "Mobile",
     summary:
-      "The guest's phone opens its link: token (the link's last segment) and installationId. The first phone is bound; another gets 409 pass-other-phone. Answers the pass (doors, dates and hours in its zone) and a signed credential of kind pass (gateway/PROTOCOL.md) for boards online or alone; call again while online to refresh it. 404 pass-invalid for an unknown or revoked link, 410 pass-expired after the visit.",
+      "The guest's phone opens its link: token (what follows #pass= in the link) and installationId. The first phone is bound; another gets 409 pass-other-phone. Answers the pass (doors, dates and hours in its zone) and a signed credential of kind pass (gateway/PROTOCOL.md) for boards online or alone; call again while online to refresh it. 404 pass-invalid for an unknown or revoked link, 410 pass-expired after the visit.",
     auth: "public",
     body: openPassSchema,
     response: z.object({
       payload: z.object({
         id: z.string(),
         guestName: z.string(),
+        language: z.enum(["en", "es"]).describe("The invite's language, which the phone app shows the pass in"),
         company: z.string(),
         hostName: z.string(),
         doors: z.array(z.object({ id: z.number(), name: z.string() })),
@@ -143,6 +144,7 @@ export const guestPassEndpoints = [
         startTime: z.string(),
         endTime: z.string(),
         tz: z.string(),
+        window: z.record(z.unknown()).describe("The pass's access window in the core's JSON (the credential's win claim)"),
         oneEntry: z.boolean(),
         used: z.boolean(),
         credential: z.object({ token: z.string(), id: z.string(), issuedAt: z.number(), expiresAt: z.number() }).nullable(),
@@ -150,7 +152,9 @@ export const guestPassEndpoints = [
       }),
     }),
     async handler({ db, core, env, body, now }) {
-      return { payload: await passes.openPass(db, core, env, body, now) };
+      const pass = await passes.openPass(db, core, env, body, now);
+      // The core's window is a plain JSON object on the wire.
+      return { payload: { ...pass, window: pass.window as unknown as Record<string, unknown> } };
     },
   }),
 ];

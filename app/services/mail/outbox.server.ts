@@ -33,7 +33,7 @@ const o = schema.mailOutbox;
 const SECRETS: [RegExp, string][] = [
   [/(\/resetPassword\/)[A-Za-z0-9_-]+/g, "$1[removed after delivery]"],
   [/(sign-in code is )\d{4,8}/g, "$1[removed after delivery]"],
-  [/(\/m\/pass\/)[A-Za-z0-9._-]+/g, "$1[removed after delivery]"],
+  [/(\/m#pass=)[A-Za-z0-9._-]+/g, "$1[removed after delivery]"],
 ];
 export const REDACTED = "[removed after delivery]";
 
