@@ -42,38 +42,37 @@ export default function CompanySettings() {
   const { t } = useTranslation("settings");
   return (
     <div className="max-w-4xl">
-      <PageHeader
-        title={t("title")}
-        description={t("description", { company })}
-        actions={
-          <div className="flex flex-wrap gap-2">
-            <LinkButton variant="outline" to="/lockdown">
-              {t("lockdown")}
-            </LinkButton>
-            <LinkButton variant="outline" to="/holidayCalendars">
-              {t("holidayCalendars")}
-            </LinkButton>
-            <LinkButton variant="outline" to="/customFields">
-              {t("customFields")}
-            </LinkButton>
-            <LinkButton variant="outline" to="/apiKeys">
-              {t("apiKeys")}
-            </LinkButton>
-            <LinkButton variant="outline" to="/webhooks">
-              {t("webhooks")}
-            </LinkButton>
-            <LinkButton variant="outline" to="/supportAccess">
-              {t("supportAccess")}
-            </LinkButton>
-            {directorySync && (
-              <LinkButton variant="outline" to="/directorySync">
-                {t("directorySync")}
-              </LinkButton>
-            )}
-          </div>
-        }
-        back={{ to: "/companyMailerSetting", label: t("mailerConfig") }}
-      />
+      <PageHeader title={t("title")} description={t("description", { company })} back={{ to: "/companyMailerSetting", label: t("mailerConfig") }} />
+      {/* The settings' own pages: a row of their own under the header, which wraps on any screen (in the header's
+          actions they squeezed the title at 1440 px). */}
+      <nav aria-label={t("morePages")} className="mb-6 flex flex-wrap gap-2">
+        <LinkButton variant="outline" to="/lockdown">
+          {t("lockdown")}
+        </LinkButton>
+        <LinkButton variant="outline" to="/holidayCalendars">
+          {t("holidayCalendars")}
+        </LinkButton>
+        <LinkButton variant="outline" to="/customFields">
+          {t("customFields")}
+        </LinkButton>
+        <LinkButton variant="outline" to="/visitorPassRules">
+          {t("visitorPassRules")}
+        </LinkButton>
+        <LinkButton variant="outline" to="/apiKeys">
+          {t("apiKeys")}
+        </LinkButton>
+        <LinkButton variant="outline" to="/webhooks">
+          {t("webhooks")}
+        </LinkButton>
+        <LinkButton variant="outline" to="/supportAccess">
+          {t("supportAccess")}
+        </LinkButton>
+        {directorySync && (
+          <LinkButton variant="outline" to="/directorySync">
+            {t("directorySync")}
+          </LinkButton>
+        )}
+      </nav>
       <SettingsForm key={settings?.updatedAt ?? "new"} settings={settings} zones={zones} canModify={canModify} />
     </div>
   );

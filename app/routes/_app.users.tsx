@@ -133,6 +133,10 @@ export default function UsersPage() {
       actions={
         <>
           <ColumnChooser fields={fields} />
+          {/* Holders of the users module see every visitor pass (decision 0096). */}
+          <LinkButton variant="outline" to="/visitorPasses">
+            {t("visitorPasses")}
+          </LinkButton>
           <LinkButton variant="outline" to="/resources/users-csv" reloadDocument download="users.csv">
             {t("export")}
           </LinkButton>

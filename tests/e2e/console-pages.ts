@@ -54,6 +54,11 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
   { who: "acme", path: "/customFields" },
   { who: "acme", path: "/addCustomField" },
   { who: "beta", path: "/modifyCustomField", via: { list: "/customFields", hrefPrefix: "/modifyCustomField?id=" } },
+  { who: "acme", path: "/visitorPasses" },
+  // Filtered by a state (the demo has no passes: empty, unless a spec on the same console revoked one).
+  { who: "acme", path: "/visitorPasses?state=revoked" },
+  { who: "acme", path: "/addVisitorPass" },
+  { who: "acme", path: "/visitorPassRules" },
   { who: "acme", path: "/setFobProgrammers" },
   { who: "acme", path: "/role" },
   { who: "acme", path: "/addRole" },
