@@ -39,8 +39,14 @@ import { seedInstant } from "./db/seed/clock";
  * The main process resolves these once and writes them back to `process.env`, so the worker
  * processes (which load this file again) see the same ports and the same offsets.
  */
+/**
+ * A free port below Linux's ephemeral range (32768–60999): a port the kernel hands out (`listen(0)`, an
+ * outgoing connection) to a suite running beside this one cannot be taken between this pick and the
+ * console's bind, which once failed a whole run with "Address already in use".
+ */
 function freePort(): string {
-  const script = "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
+  const script =
+    "const net=require('net');const pick=()=>{const p=20000+Math.floor(Math.random()*12000);const s=net.createServer();s.once('error',pick);s.listen(p,'127.0.0.1',()=>{process.stdout.write(String(p));s.close()})};pick()";
   return execFileSync(process.execPath, ["-e", script], { encoding: "utf8" });
 }
 

@@ -182,9 +182,6 @@ join_beside
 # The gateway's durability test again, with the built console Worker and its D1 as the receiving end.
 beside "gateway durability against the console Worker" env WORKER_END=tests/gateway/real-worker-end.mjs LOG_LEVEL=error \
   node --test --test-timeout=570000 gateway/test/durability.test.js
-# A staged firmware rollout across the console, the gateway and 200 simulated boards (decision 0094).
-beside "firmware rollout: 200 boards, a failing wave pauses it" env LOG_LEVEL=error \
-  node --test --test-timeout=600000 tests/gateway/firmware-rollout.test.mjs
 # A lockdown reaching a board cut off from its gateway through a staff phone's signed state (decision 0117).
 beside "lockdown: an offline board learns it from a phone" env LOG_LEVEL=error \
   node --test --test-timeout=300000 tests/gateway/lockdown-offline.test.mjs
@@ -201,6 +198,12 @@ join_beside
 # After the end to end suite, not beside it: beside it, a Miniflare read of the killed Worker's state
 # failed ('fetch failed') in two runs out of two, which it never did alone or beside the door path.
 suite "activity outbox: drains killed mid-way" node --test --test-timeout=570000 tests/scripts/activity-drain-kill.test.mjs
+# A staged firmware rollout across the console, the gateway and 200 simulated boards (decision 0094).
+# Alone, after the suites above: beside the gateway suites it failed in three runs in a row (the paused
+# wave's offers not withdrawn, then a teardown that hung), never alone or beside three busy CPU loops; the
+# cause is not found yet (its failure now names the boards still offered).
+suite "firmware rollout: 200 boards, a failing wave pauses it" env LOG_LEVEL=error \
+  node --test --test-timeout=600000 tests/gateway/firmware-rollout.test.mjs
 suite "npm start: busy ports" node --test tests/scripts/start.test.mjs
 suite "deploy dry run (production config)" node --test tests/scripts/deploy-config.test.mjs
 

@@ -123,7 +123,11 @@ test("a wave with failures pauses the rollout, nothing reaches the next wave, a 
   await gw.syncNow();
   assert.equal((await rollout(payload.id)).wave, 1);
   for (const [id, x] of boards) if (waveOfBoard(id) > 0) assert.equal(x.downloads, 0, `board ${id} of wave ${waveOfBoard(id) + 1} was offered the release`);
-  await until(() => first.every((id) => boards.get(id).b.fw === "2.0.0" || boards.get(id).offered === null), { timeoutMs: 120_000, what: "paused offers withdrawn" });
+  const stillOffered = () => first.filter((id) => boards.get(id).b.fw !== "2.0.0" && boards.get(id).offered !== null);
+  await until(() => stillOffered().length === 0, { timeoutMs: 120_000, what: "paused offers withdrawn" }).catch((e) => {
+    const which = stillOffered().map((id) => `${id} (offered ${boards.get(id).offered}, ${boards.get(id).downloads} downloads${failing.has(id) ? ", failing" : ""})`);
+    throw new Error(`${e.message}: ${which.join("; ")}`);
+  });
 
   // Fixed: a resume offers the failed boards the release again, they install, and the cron opens wave 2.
   failing.clear();
