@@ -121,8 +121,11 @@ for (const lang of ["en", "es"] as const) {
     await expect(row).toContainText(t.open);
     await expect(row).toContainText(t.low);
     await keepScreenshot(page, `devices-${lang}`, { fullPage: true });
-    // Sorted by door on the server, the filter kept in the URL.
-    await table.getByRole("link", { name: t.door }).click();
+    // Sorted by door on the server, the filter kept in the URL. The browser's URL can change before React
+    // renders the filtered page (a transition), so wait until the sort link carries the filter.
+    const byDoor = table.getByRole("link", { name: t.door });
+    await expect(byDoor).toHaveAttribute("href", /online=1/);
+    await byDoor.click();
     await expect(page).toHaveURL(/online=1.*sort=door|sort=door.*online=1/);
     await page.setViewportSize({ width: 390, height: 900 });
     await expect(page.getByRole("row").filter({ hasText: up.name })).toBeVisible();
