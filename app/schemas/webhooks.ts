@@ -14,6 +14,9 @@ export const WEBHOOK_EVENT_TYPES = [
   "door.closed",
   "door.forced_open",
   "door.held_open",
+  "door_alarm.raised",
+  "door_alarm.acknowledged",
+  "door_alarm.cleared",
   "device.low_battery",
   "device.online",
   "device.offline",
@@ -35,7 +38,7 @@ export const WEBHOOK_EVENT_TYPES = [
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** The groups the endpoint form lists event types under, in its order. */
-export const WEBHOOK_EVENT_GROUPS = ["access", "door", "device", "user", "key", "alert", "lockdown"] as const;
+export const WEBHOOK_EVENT_GROUPS = ["access", "door", "door_alarm", "device", "user", "key", "alert", "lockdown"] as const;
 
 /** A type's group: the part of its name before the dot, with firmware listed among devices. */
 export const webhookEventGroup = (type: WebhookEventType): string => (type.startsWith("firmware.") ? "device" : type.slice(0, type.indexOf(".")));

@@ -84,6 +84,8 @@ export function alarmStatements(db: Db, events: AlarmEvent[], now: number) {
         raisedEventId: a.raisedEventId,
         clearedAt: a.clearedAt,
         clearedEventId: a.clearedEventId,
+        acknowledgedByUserId: a.acknowledgedByUserId,
+        note: a.note,
       })
       .from(a)
       .where(or(inArray(a.raisedEventId, part), inArray(a.clearedEventId, part))),
@@ -100,16 +102,23 @@ type ReadBack = {
   raisedEventId: string;
   clearedAt: number | null;
   clearedEventId: string | null;
+  acknowledgedByUserId: number | null;
+  note: string;
 };
 
 export const ALARM_ACTIVITY: Record<AlarmKind, string> = { heldOpen: "Door Held Open Alarm", forced: "Door Forced Open Alarm" };
 
-/** The log entries of the alarms a batch raised or cleared: a new alarm is what alerts watch (once, not per repeat). */
+/**
+ * The log entries of the alarms a batch raised or cleared: a new alarm is what alerts and webhooks watch
+ * (once, not per repeat). Their details name the door as it was and, for a clearing, who acknowledged the
+ * alarm and the note (the `door_alarm.*` webhook events are built from them).
+ */
 export function alarmEntries(rows: ReadBack[], ids: Set<string>, doorName: (deviceId: number) => string): ActivityEntry[] {
   const out: ActivityEntry[] = [];
   for (const r of rows) {
     const door = doorName(r.deviceId);
-    const base = { companyId: r.companyId, operationType: "Device" as const, targetDeviceId: r.deviceId, details: { alarmId: r.id, kind: r.kind } };
+    const details = { alarmId: r.id, kind: r.kind, door };
+    const base = { companyId: r.companyId, operationType: "Device" as const, targetDeviceId: r.deviceId, details };
     if (ids.has(r.raisedEventId))
       out.push({
         ...base,
@@ -119,7 +128,14 @@ export function alarmEntries(rows: ReadBack[], ids: Set<string>, doorName: (devi
         at: r.raisedAt,
       });
     if (r.clearedEventId !== null && ids.has(r.clearedEventId))
-      out.push({ ...base, name: "Door Alarm Cleared", summary: `${door} closed: alarm cleared`, eventId: `alarm/${r.id}/cleared`, at: r.clearedAt ?? undefined });
+      out.push({
+        ...base,
+        name: "Door Alarm Cleared",
+        summary: `${door} closed: alarm cleared`,
+        details: { ...details, acknowledgedBy: r.acknowledgedByUserId, note: r.note },
+        eventId: `alarm/${r.id}/cleared`,
+        at: r.clearedAt ?? undefined,
+      });
   }
   return out;
 }

@@ -111,19 +111,22 @@ export async function acknowledgeAlarm(db: Db, auth: Auth, input: unknown, now: 
   const guard = sql`exists (select 1 from ${a} where ${still})`;
   const [device] = await db.select({ name: doorName }).from(d).where(eq(d.id, alarm.deviceId));
   const door = device?.name || `device ${alarm.deviceId}`;
-  const entry = { companyId: auth.company.id, createdByUserId: auth.user.id, targetDeviceId: alarm.deviceId, details: { alarmId: alarm.id, kind: alarm.kind }, at: now };
+  const state: AlarmState = closed ? "cleared" : "acknowledged";
+  // The details carry what the `door_alarm.*` webhook events report: the door as named now, the alarm's state after this, the note.
+  const details = { alarmId: alarm.id, kind: alarm.kind, door, state, acknowledgedBy: auth.user.id, note: v.note };
+  const entry = { companyId: auth.company.id, createdByUserId: auth.user.id, targetDeviceId: alarm.deviceId, details, at: now };
   // The audit entries first, with the change's guard: of two acknowledgements at once only the one that changes the row records it.
   const writes = [
     activityInsertWhen(db, { ...entry, name: "Door Alarm Acknowledged", summary: `${ALARM_ACTIVITY[alarm.kind]} at ${door}: ${v.note}` }, guard),
     ...(closed ? [activityInsertWhen(db, { ...entry, name: "Door Alarm Cleared", summary: `${door} closed: alarm cleared` }, guard)] : []),
     db
       .update(a)
-      .set({ state: closed ? "cleared" : "acknowledged", acknowledgedByUserId: auth.user.id, acknowledgedAt: now, note: v.note, ...(closed ? { clearedAt: now } : {}) })
+      .set({ state, acknowledgedByUserId: auth.user.id, acknowledgedAt: now, note: v.note, ...(closed ? { clearedAt: now } : {}) })
       .where(still)
       .returning({ id: a.id }),
   ];
   const results = await db.batch(writes as unknown as [never, ...never[]]);
   const moved = results[results.length - 1] as unknown as { id: number }[];
   if (moved.length === 0) throw new ServiceError(409, ALARM_MSG.notActive);
-  return { message: ALARM_MSG.acknowledged, state: closed ? "cleared" : "acknowledged" };
+  return { message: ALARM_MSG.acknowledged, state };
 }

@@ -17,6 +17,8 @@ import { RECEIVER, received, receivedAtLeast, wake, type Received } from "./webh
 
 const BASE = "/api/admin/webhooks/endpoints";
 const ACME = 3;
+/** admin@acme.example, whose session `acme` is. */
+const ADMIN = 3;
 
 /** Waits until the consumer has recorded the endpoint's delivery's `n`th attempt (a message in flight holds its lease). */
 async function attemptsRecorded(endpointId: number, n: number) {
@@ -372,6 +374,71 @@ describe("delivery", () => {
     expect(started.data).toMatchObject({ mode: "lockdown", automatic: false });
     expect(ended.data).toMatchObject({ automatic: false });
     expect(got).toHaveLength(2);
+  });
+
+  it("sends a door alarm once when it is raised (its repeats folded), its acknowledgement with the note, and its clearing when the door closes", async () => {
+    const { id, secret } = await addEndpoint("alarms", ["door_alarm.raised", "door_alarm.acknowledged", "door_alarm.cleared"]);
+    const DOOR = 11;
+    await db().update(schema.devices).set({ heldOpenSeconds: 30 }).where(eq(schema.devices.id, DOOR));
+    const [door] = await db().select({ name: schema.devices.fullName }).from(schema.devices).where(eq(schema.devices.id, DOOR));
+    const t0 = workerNow();
+    const send = async (events: { n: number; type: string; at: number; data?: Record<string, unknown> }[]) => {
+      const r = await consoleWorker.fetch(`${ORIGIN}/api/gateway/events`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${env.GATEWAY_SECRET}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ v: 1, events: events.map((e) => ({ id: `webhooks-alarm/${t0}.${e.n}`, deviceId: String(DOOR), type: e.type, at: e.at, data: e.data ?? {} })) }),
+      });
+      expect(((await r.json()) as { rejected: unknown[] }).rejected).toEqual([]);
+    };
+    const held = (n: number, ms: number) => ({ n, type: "door.heldOpen", at: t0 + ms, data: { durationMs: ms } });
+    const bodies = async (n: number) =>
+      (await receivedAtLeast("alarms", n)).map((m) => {
+        verify(secret, m);
+        const b = JSON.parse(m.body);
+        return ENVELOPES[b.type as "door_alarm.raised"].parse(b);
+      });
+    // Raised by the board, then repeated while it is active: in the same batch, in later batches, and a batch sent again.
+    await send([held(1, 31_000), held(2, 45_000)]);
+    await wake();
+    await send([held(3, 60_000)]);
+    await send([held(3, 60_000), held(4, 90_000)]);
+    await wake();
+    const [alarm, ...more] = await db().select().from(schema.doorAlarms).where(eq(schema.doorAlarms.deviceId, DOOR));
+    expect(more).toEqual([]);
+    expect(alarm).toMatchObject({ kind: "heldOpen", state: "active", repeats: 4 });
+    const [raised] = await bodies(1);
+    expect(raised).toMatchObject({
+      type: "door_alarm.raised",
+      occurred_at: new Date(t0 + 31_000).toISOString(),
+      data: { alarm: { id: alarm.id }, device: { id: DOOR, name: door.name }, kind: "heldOpen", state: "active", acknowledged_by: null, note: null },
+    });
+    // Folded: the outbox holds one delivery for the four reports.
+    expect(await db().select().from(schema.webhookDeliveries).where(eq(schema.webhookDeliveries.endpointId, id))).toHaveLength(1);
+
+    const ack = await api(acme, "POST", "/api/admin/alarm/acknowledgeAlarm", { id: alarm.id, note: "Propped open by a delivery" });
+    expect(ack.status, JSON.stringify(ack.body)).toBe(200);
+    await wake();
+    const acked = (await bodies(2)).find((b) => b.type === "door_alarm.acknowledged");
+    expect(acked?.data).toMatchObject({
+      alarm: { id: alarm.id },
+      device: { id: DOOR, name: door.name },
+      kind: "heldOpen",
+      state: "acknowledged",
+      acknowledged_by: { id: ADMIN },
+      note: "Propped open by a delivery",
+    });
+
+    await send([{ n: 5, type: "door.closed", at: t0 + 120_000 }]);
+    await wake();
+    const all = await bodies(3);
+    const cleared = all.find((b) => b.type === "door_alarm.cleared");
+    expect(cleared).toMatchObject({
+      occurred_at: new Date(t0 + 120_000).toISOString(),
+      data: { alarm: { id: alarm.id }, device: { id: DOOR, name: door.name }, state: "cleared", acknowledged_by: { id: ADMIN }, note: "Propped open by a delivery" },
+    });
+    expect(all.map((b) => b.type)).toEqual(["door_alarm.raised", "door_alarm.acknowledged", "door_alarm.cleared"]);
+    expect(new Set(all.map((b) => b.id)).size).toBe(3);
+    expect(await db().select().from(schema.webhookDeliveries).where(eq(schema.webhookDeliveries.endpointId, id))).toHaveLength(3);
   });
 
   it("sends a board's clock flags as device.clock_drift and device.zone_data_outdated, once per flag raised", async () => {

@@ -7,6 +7,7 @@
  * a receiver reads the current record through the admin API when it needs more.
  */
 import { z } from "zod";
+import { ALARM_KINDS, ALARM_STATES } from "~/schemas/door-alarms";
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "~/schemas/webhooks";
 
 export const ENVELOPE_VERSION = 1;
@@ -44,6 +45,20 @@ const lockdown = z.object({
   summary: z.string(),
 });
 
+/**
+ * A door alarm raised, acknowledged or cleared (decision 0076): one event per new alarm, never per repeat
+ * folded into it. `kind` and `state` are the admin API's alarm `type` and `state` (GET alarm/getAlarms).
+ */
+const doorAlarm = z.object({
+  alarm: ref.describe("the alarm (GET alarm/getAlarms)"),
+  device: z.object({ id: z.number().int().nullable(), name: z.string().nullable() }).describe("the door, with its name when the alarm was written"),
+  kind: z.enum(ALARM_KINDS).nullable().describe("heldOpen: the door stood open past its threshold; forced: it opened without an unlock"),
+  state: z.enum(ALARM_STATES).describe("the alarm's state after this event (an acknowledgement of a door already closed clears it at once)"),
+  acknowledged_by: ref.nullable().describe("the user who acknowledged it; null while nobody has"),
+  note: z.string().nullable().describe("what the person who acknowledged it found; null before that"),
+  summary: z.string(),
+});
+
 /** Each type's `data`. */
 export const EVENT_DATA = {
   "access.granted": access,
@@ -54,6 +69,9 @@ export const EVENT_DATA = {
   "door.closed": door,
   "door.forced_open": door,
   "door.held_open": door,
+  "door_alarm.raised": doorAlarm,
+  "door_alarm.acknowledged": doorAlarm,
+  "door_alarm.cleared": doorAlarm,
   "device.low_battery": door.extend({ percent: z.number().nullable() }),
   "device.online": door.describe("the board connected to a gateway (it was offline on every gateway)"),
   "device.offline": door.describe("the board is connected to no gateway: it disconnected, or its gateway restarted without it"),

@@ -7,6 +7,7 @@
  * between the change and the delivery outbox.
  */
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { ALARM_KINDS, ALARM_STATES, type AlarmState } from "~/schemas/door-alarms";
 import type { WebhookEventType } from "~/schemas/webhooks";
 import { chunks, inChunks, schema, type Db } from "~/utils/db.server";
 
@@ -76,6 +77,24 @@ const lockdown = (x: ActivityRow, d: Record<string, unknown>) => ({
   summary: x.summary,
 });
 
+/**
+ * A door alarm's entry (decision 0076; details written by door-alarm-events.server.ts and
+ * door-alarms.server.ts): the acknowledger is the entry's author on an acknowledgement, in the details on
+ * a clearing by the door.
+ */
+const doorAlarm = (x: ActivityRow, d: Record<string, unknown>, state: AlarmState) => {
+  const by = num(d.acknowledgedBy) ?? (state === "active" ? null : x.createdByUserId);
+  return {
+    alarm: { id: num(d.alarmId) },
+    device: { id: x.targetDeviceId, name: str(d.door) },
+    kind: ALARM_KINDS.find((k) => k === d.kind) ?? null,
+    state: ALARM_STATES.find((s) => s === d.state) ?? state,
+    acknowledged_by: ref(by),
+    note: str(d.note),
+    summary: x.summary,
+  };
+};
+
 /** The activity catalogue's names that are events, and the event each one is. */
 const FROM_ACTIVITY: Record<string, (x: ActivityRow, d: Record<string, unknown>) => Event | null> = {
   "Access Granted": (x, d) => ({ type: "access.granted", data: access(x, d) }),
@@ -97,6 +116,10 @@ const FROM_ACTIVITY: Record<string, (x: ActivityRow, d: Record<string, unknown>)
   "eKey Assigned": (x) => (x.targetUserId === null ? null : { type: "key.assigned", data: keyChange(x) }),
   "eKey Modified": (x) => (x.targetUserId === null ? null : { type: "key.changed", data: keyChange(x) }),
   "eKey Removed": (x) => (x.targetUserId === null ? null : { type: "key.removed", data: keyChange(x) }),
+  "Door Held Open Alarm": (x, d) => ({ type: "door_alarm.raised", data: doorAlarm(x, d, "active") }),
+  "Door Forced Open Alarm": (x, d) => ({ type: "door_alarm.raised", data: doorAlarm(x, d, "active") }),
+  "Door Alarm Acknowledged": (x, d) => ({ type: "door_alarm.acknowledged", data: doorAlarm(x, d, "acknowledged") }),
+  "Door Alarm Cleared": (x, d) => ({ type: "door_alarm.cleared", data: doorAlarm(x, d, "cleared") }),
   "Lockdown Started": (x, d) => ({ type: "lockdown.started", data: lockdown(x, d) }),
   "Lockdown Ended": (x, d) => ({ type: "lockdown.ended", data: lockdown(x, d) }),
 };
