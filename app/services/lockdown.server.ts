@@ -1,9 +1,11 @@
 /**
  * Lockdown and evacuation (issue 31, docs/decisions/0083-lockdown.md). A company keeps plans; starting one
  * copies it into the company's single `company_lockdowns` row (epoch + 1), ending it stamps `ended_at`
- * (epoch + 1 again). Gateways mirror that row through the change feed (trigger in migration 0050) and
- * decide by it at the door (gateway/src/access/lockdown.js); the console decides by the same rule
- * (`lockdownAt` in door-decision.server.ts). Every step writes its audit entry in the same batch.
+ * (epoch + 1 again); a user joining or leaving one of its exempt roles while it is in force raises the
+ * epoch too (a trigger, migration 0061), so boards take the refreshed exempt list. Gateways mirror that row
+ * through the change feed (trigger in migration 0050) and decide by it at the door
+ * (gateway/src/access/lockdown.js); the console decides by the same rule (`lockdownAt` in
+ * door-decision.server.ts). Every step writes its audit entry in the same batch.
  */
 import { and, asc, count, eq, inArray, isNotNull, isNull, lte, ne, sql, type SQL } from "drizzle-orm";
 import { DEACTIVATED } from "~/schemas/device-groups";
@@ -283,7 +285,7 @@ export async function endLockdownAs(db: Db, companyId: number, actor: LockdownAc
 /** Rows in force (not yet past their duration at `now`) matching `where` are ended by `by`, each with its audit entry. */
 async function endWhere(db: Db, now: number, where: SQL, by: string | null, userId: number | null, fromPhone = false): Promise<number> {
   const rows = await db
-    .select({ companyId: l.companyId, epoch: l.epoch, planName: l.planName, mode: l.mode, endsAt: l.endsAt })
+    .select({ companyId: l.companyId, epoch: l.epoch, planName: l.planName, mode: l.mode, startedAt: l.startedAt, endsAt: l.endsAt })
     .from(l)
     .where(and(where, isNotNull(l.startedAt), isNull(l.endedAt)));
   if (rows.length === 0) return 0;
@@ -291,7 +293,9 @@ async function endWhere(db: Db, now: number, where: SQL, by: string | null, user
     rows.flatMap((r) => {
       // An automatic end is stamped at the instant the duration ran out, whenever the sweep runs.
       const at = by == null ? (r.endsAt ?? now) : now;
-      const still = and(eq(l.companyId, r.companyId), eq(l.epoch, r.epoch), isNull(l.endedAt))!;
+      // The same lockdown, still in force: known by its start, not its epoch, which a change of who holds an
+      // exempt role also raises (migration 0061) and which must not make this end miss it.
+      const still = and(eq(l.companyId, r.companyId), eq(l.startedAt, r.startedAt!), isNull(l.endedAt))!;
       return [
         activityInsertWhen(
           db,
@@ -373,7 +377,9 @@ export type LockdownRecord = {
 /**
  * A company's lockdown state as doors see it (docs/gateway-api.md, the feed's `lockdown` record; signed for
  * phones to carry, credentials.server.ts): the plan as started, with exempt roles expanded to the users
- * holding them (doors know users, not roles).
+ * holding them (doors know users, not roles). Who holds them may change while it is in force: each such
+ * change raises the epoch (migration 0061), so a board cut off from its gateway takes the newer list a phone
+ * brings instead of answering `not_newer`.
  */
 export async function lockdownRecord(db: Db, r: typeof l.$inferSelect, code: string): Promise<LockdownRecord> {
   const active = r.startedAt != null && r.endedAt == null;
