@@ -136,7 +136,7 @@ describe("SCIM authentication and discovery", () => {
     expect(types.body.Resources.map((r: { id: string }) => r.id)).toEqual(["User", "Group"]);
     expect((await scim(acmeToken, "GET", "/ResourceTypes/User")).body.schema).toBe(USER);
     const schemas = await scim(acmeToken, "GET", "/Schemas");
-    expect(schemas.body.totalResults).toBe(2);
+    expect(schemas.body.totalResults).toBe(3);
     expect((await scim(acmeToken, "GET", `/Schemas/${USER}`)).body.attributes.map((a: { name: string }) => a.name)).toContain("userName");
     expectError(await scim(acmeToken, "GET", "/Schemas/urn:nope"), 404);
     expectError(await scim(acmeToken, "GET", "/Nothing"), 404);

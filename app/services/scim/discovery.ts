@@ -1,5 +1,11 @@
-/** What the service supports (RFC 7643 §5–7): ServiceProviderConfig, ResourceTypes and Schemas. */
+/**
+ * What the service supports (RFC 7643 §5–7): ServiceProviderConfig, ResourceTypes and Schemas. User has the
+ * custom fields extension of the token's company, listed even when the company has no field (then with no
+ * attributes), so a directory configured before the fields exist already knows its URN.
+ */
+import type { CustomField } from "~/services/custom-fields.server";
 import { MAX_RESULTS } from "./call.server";
+import { CUSTOM_FIELDS_SCHEMA, extensionAttributes } from "./custom-fields.server";
 import { GROUP_SCHEMA } from "./groups.server";
 import { USER_SCHEMA } from "./users.server";
 
@@ -30,7 +36,7 @@ export function serviceProviderConfig(base: string) {
   };
 }
 
-export function resourceTypes(base: string) {
+export function resourceTypes(base: string, fields: CustomField[]) {
   return [
     {
       schemas: ["urn:ietf:params:scim:schemas:core:2.0:ResourceType"],
@@ -38,6 +44,8 @@ export function resourceTypes(base: string) {
       name: "User",
       endpoint: "/Users",
       schema: USER_SCHEMA,
+      // Required when a field is: a user cannot be created without it (decision 0095's rule).
+      schemaExtensions: [{ schema: CUSTOM_FIELDS_SCHEMA, required: fields.some((f) => f.required) }],
       meta: { resourceType: "ResourceType", location: `${base}/ResourceTypes/User` },
     },
     {
@@ -51,7 +59,7 @@ export function resourceTypes(base: string) {
   ];
 }
 
-export function schemas(base: string) {
+export function schemas(base: string, fields: CustomField[]) {
   const multi = (name: string) => attr(name, "complex", { multiValued: true, subAttributes: [attr("value", "string"), attr("type", "string"), attr("primary", "boolean")] });
   return [
     {
@@ -82,6 +90,14 @@ export function schemas(base: string) {
         attr("externalId", "string", { caseExact: true }),
       ],
       meta: { resourceType: "Schema", location: `${base}/Schemas/${GROUP_SCHEMA}` },
+    },
+    {
+      schemas: ["urn:ietf:params:scim:schemas:core:2.0:Schema"],
+      id: CUSTOM_FIELDS_SCHEMA,
+      name: "CustomFields",
+      description: "The company's custom user fields, each named by its key",
+      attributes: extensionAttributes(fields),
+      meta: { resourceType: "Schema", location: `${base}/Schemas/${CUSTOM_FIELDS_SCHEMA}` },
     },
   ];
 }

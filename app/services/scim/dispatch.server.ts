@@ -4,6 +4,7 @@
  * the service itself fails.
  */
 import type { AppLoadContext } from "@remix-run/cloudflare";
+import { fieldsOf, fieldsQuery } from "~/services/custom-fields.server";
 import { directoryOfToken } from "~/services/scim-tokens.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { listQuery, type ScimCall } from "./call.server";
@@ -30,6 +31,8 @@ async function readJson(request: Request): Promise<unknown> {
   }
 }
 
+const companyFields = async (call: ScimCall) => fieldsOf(await fieldsQuery(call.db, call.dir.companyId));
+
 const notAllowed = (method: string) => new ScimError(405, `${method} is not supported here`);
 
 async function route(call: ScimCall, method: string, parts: string[]): Promise<Response> {
@@ -43,7 +46,7 @@ async function route(call: ScimCall, method: string, parts: string[]): Promise<R
       return scimJson(200, serviceProviderConfig(call.base));
     case "ResourceTypes": {
       if (method !== "GET") throw notAllowed(method);
-      const all = resourceTypes(call.base);
+      const all = resourceTypes(call.base, await companyFields(call));
       if (!id)
         return scimJson(200, {
           schemas: ["urn:ietf:params:scim:api:messages:2.0:ListResponse"],
@@ -58,7 +61,7 @@ async function route(call: ScimCall, method: string, parts: string[]): Promise<R
     }
     case "Schemas": {
       if (method !== "GET") throw notAllowed(method);
-      const all = schemas(call.base);
+      const all = schemas(call.base, await companyFields(call));
       if (!id)
         return scimJson(200, {
           schemas: ["urn:ietf:params:scim:api:messages:2.0:ListResponse"],

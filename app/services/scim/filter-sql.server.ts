@@ -4,8 +4,12 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { ScimError } from "./errors";
 import type { Filter } from "./filter";
 
-/** How an attribute is compared: strings case-insensitively unless `caseExact` (RFC 7643 §2.2). */
-export type FilterColumn = { col: SQLiteColumn | SQL; type: "string" | "boolean" | "id"; caseExact?: boolean };
+/**
+ * How an attribute is compared: strings case-insensitively unless `caseExact` (RFC 7643 §2.2); a "value"
+ * (a custom field's) with eq or ne only, the filter's value first read by `normalise` (null: matches nothing).
+ */
+export type FilterColumn =
+  { col: SQLiteColumn | SQL; type: "string" | "boolean" | "id"; caseExact?: boolean } | { col: SQL; type: "value"; normalise: (raw: string | number) => string | null };
 
 const bad = (detail: string): never => {
   throw new ScimError(400, detail, "invalidFilter");
@@ -29,6 +33,13 @@ export function filterSql(f: Filter, columns: Record<string, FilterColumn>): SQL
       if (c.type === "boolean") {
         if (typeof f.value !== "boolean" || (f.op !== "eq" && f.op !== "ne")) bad(`${f.attr} is compared with eq or ne and true or false`);
         return f.op === "eq" ? sql`${c.col} = ${f.value ? 1 : 0}` : sql`${c.col} <> ${f.value ? 1 : 0}`;
+      }
+      if (c.type === "value") {
+        if (f.op !== "eq" && f.op !== "ne") bad(`${f.attr} is compared with eq or ne`);
+        if (typeof f.value !== "string" && typeof f.value !== "number") return bad(`${f.attr} is compared with a string or a number`);
+        const v = c.normalise(f.value);
+        const cond = v === null ? sql`0` : sql`lower(coalesce(${c.col}, '')) = ${v.toLowerCase()}`;
+        return f.op === "eq" ? cond : not(cond);
       }
       if (c.type === "id") {
         if (f.op !== "eq" && f.op !== "ne") bad(`${f.attr} is compared with eq or ne`);

@@ -9,21 +9,31 @@ import { ScimError } from "./errors";
 export const PATCH_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
 const MAX_OPS = 1000;
 
-/** `attr` and `sub` lower case, without the core schema's URN; `filter` is `[attr eq value]`. */
-export type PatchPath = { attr: string; filter: { attr: string; value: string | boolean } | null; sub: string | null; extension: boolean };
+/**
+ * `attr` and `sub` lower case, without the core schema's URN; `filter` is `[attr eq value]`. An extension's
+ * path keeps its schema URN in `schema` (lower case); `attr` is "" when the path names the whole extension.
+ */
+export type PatchPath = { attr: string; filter: { attr: string; value: string | boolean } | null; sub: string | null; extension: boolean; schema?: string };
 export type PatchOp = { op: "add" | "replace" | "remove"; path: PatchPath | null; value: unknown };
 
 const CORE_URN = /^urn:ietf:params:scim:schemas:core:2\.0:(user|group):/i;
+/** An extension schema's URN ends with its version and resource (`…:enterprise:2.0:User`), maybe followed by `:attribute`. */
+const EXTENSION_PATH = /^(urn:[\w.:-]*?:\d+\.\d+:[A-Za-z]+)(?::([A-Za-z][\w$-]*))?$/i;
 const PATH = /^([A-Za-z][\w-]*)(?:\[\s*([A-Za-z][\w.-]*)\s+eq\s+("(?:[^"\\]|\\.)*"|true|false)\s*\])?(?:\.([A-Za-z][\w-]*))?$/i;
 
 const invalidPath = (path: string): never => {
   throw new ScimError(400, `The path ${path} is not one this service reads`, "invalidPath");
 };
 
-/** A PATCH path, or a 400 `invalidPath`. Extension attributes (`urn:…:enterprise:2.0:User:department`) are marked, not read. */
+/**
+ * A PATCH path, or a 400 `invalidPath`. Extension attributes (`urn:…:enterprise:2.0:User:department`) are
+ * marked with their schema; the service reads its own extension's and ignores the others.
+ */
 export function parsePath(raw: string): PatchPath {
   const text = raw.trim();
   if (/^urn:/i.test(text) && !CORE_URN.test(text)) {
+    const ext = EXTENSION_PATH.exec(text);
+    if (ext) return { attr: ext[2]?.toLowerCase() ?? "", filter: null, sub: null, extension: true, schema: ext[1].toLowerCase() };
     const at = text.lastIndexOf(":");
     if (at < 0 || at === text.length - 1) invalidPath(raw);
     return { attr: text.slice(at + 1).toLowerCase(), filter: null, sub: null, extension: true };

@@ -3,15 +3,30 @@
  * the work e-mail (the console's sign-in e-mail), a phone, active and externalId. Super admins are out of
  * the directory's reach: not listed, not found, never changed. Deactivation and deletion reach gateways
  * and boards through the feed's triggers on `users` and `ekey_assignments` (decisions 0030 and 0114).
+ * The company's custom fields are the extension `urn:ietf:params:scim:schemas:extension:kac:2.0:User`
+ * (./custom-fields.server.ts, decision 0095).
  */
 import { and, asc, eq, isNull, ne, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { FORBIDDEN_IN_NAMES, NAME_MAX } from "~/schemas/text";
+import { fieldsOf, fieldsQuery, userValuesQuery, valuesByUser, valuesOfUsers, valueStatements, type CustomField } from "~/services/custom-fields.server";
 import { userRemovalStatements } from "~/services/users.server";
 import { activityInsert, type ActivityEntry } from "~/utils/activity-insert.server";
 import { countWhere, schema } from "~/utils/db.server";
 import { parsePhone } from "~/utils/phone";
 import { assertVersion, iso, listResponse, resourceId, type ListQuery, type ScimCall } from "./call.server";
+import {
+  CUSTOM_FIELDS_SCHEMA,
+  extensionFilters,
+  extensionOf,
+  filterNamesExtension,
+  givenInPatch,
+  givenInResource,
+  sameValues,
+  scimCheckedValues,
+  valuesById,
+  type FieldValues,
+} from "./custom-fields.server";
 import { invalidValue, ScimError } from "./errors";
 import { filterSql, type FilterColumn } from "./filter-sql.server";
 import { parsePatch, scimBoolean, type PatchOp } from "./patch";
@@ -32,6 +47,8 @@ export type UserState = {
 };
 
 type UserRow = typeof u.$inferSelect;
+/** A user with the company's custom fields and the user's values of them. */
+export type ScimUser = { row: UserRow; fields: CustomField[]; values: FieldValues };
 
 const FILTERS: Record<string, FilterColumn> = {
   id: { col: u.id, type: "id" },
@@ -50,9 +67,10 @@ const reachable = (companyId: number, ...more: (SQL | undefined)[]) => and(eq(u.
 
 export const userVersion = (row: Pick<UserRow, "updatedAt">) => `W/"${row.updatedAt}"`;
 
-export function toScimUser(row: UserRow, base: string) {
+export function toScimUser({ row, fields, values }: ScimUser, base: string) {
+  const custom = extensionOf(fields, values);
   return {
-    schemas: [USER_SCHEMA],
+    schemas: custom ? [USER_SCHEMA, CUSTOM_FIELDS_SCHEMA] : [USER_SCHEMA],
     id: String(row.id),
     ...(row.externalId != null && { externalId: row.externalId }),
     userName: row.scimUserName ?? row.email,
@@ -61,32 +79,56 @@ export function toScimUser(row: UserRow, base: string) {
     emails: [{ value: row.email, type: "work", primary: true }],
     ...(row.phoneNumber && { phoneNumbers: [{ value: row.phoneNumber, type: "mobile", primary: true }] }),
     active: !row.isInactive,
+    ...(custom && { [CUSTOM_FIELDS_SCHEMA]: custom }),
     meta: { resourceType: "User", created: iso(row.createdAt), lastModified: iso(row.updatedAt), location: `${base}/Users/${row.id}`, version: userVersion(row) },
   };
 }
 
+/** A page of users: one round trip, a second for the page's custom values (a third first when the filter names one). */
 export async function listScimUsers(call: ScimCall, q: ListQuery) {
-  const where = reachable(call.dir.companyId, q.filter ? filterSql(q.filter, FILTERS) : undefined);
-  const page = call.db
+  const { db } = call;
+  const companyId = call.dir.companyId;
+  const known = filterNamesExtension(q.filter && JSON.stringify(q.filter)) ? fieldsOf(await fieldsQuery(db, companyId)) : null;
+  const where = reachable(companyId, q.filter ? filterSql(q.filter, known ? { ...FILTERS, ...extensionFilters(known, u.id) } : FILTERS) : undefined);
+  const page = db
     .select()
     .from(u)
     .where(where)
     .orderBy(asc(u.id))
     .limit(q.count)
     .offset(q.startIndex - 1);
-  const [[{ n: total }], rows] = await call.db.batch([countWhere(call.db, u, where), page]);
-  return listResponse(total, q, q.count === 0 ? [] : rows.map((r) => toScimUser(r, call.base)));
+  const [[{ n: total }], rows, fieldRows] = await db.batch([countWhere(db, u, where), page, fieldsQuery(db, companyId)]);
+  if (q.count === 0) return listResponse(total, q, []);
+  const fields = fieldsOf(fieldRows);
+  const values = await valuesOfUsers(
+    db,
+    companyId,
+    rows.map((r) => r.id),
+    fields,
+  );
+  return listResponse(
+    total,
+    q,
+    rows.map((row) => toScimUser({ row, fields, values: values.get(row.id) ?? {} }, call.base)),
+  );
 }
 
-export async function findScimUser(call: ScimCall, rawId: string): Promise<UserRow> {
+/** One user of the directory's reach with the company's fields and the user's values: one round trip. */
+export async function findScimUser(call: ScimCall, rawId: string): Promise<ScimUser> {
   const id = resourceId(rawId, "User");
-  const row = await call.db
-    .select()
-    .from(u)
-    .where(reachable(call.dir.companyId, eq(u.id, id)))
-    .get();
-  if (!row) throw new ScimError(404, `User ${rawId} not found`);
-  return row;
+  const { db } = call;
+  const [rows, fieldRows, valueRows] = await db.batch([
+    db
+      .select()
+      .from(u)
+      .where(reachable(call.dir.companyId, eq(u.id, id)))
+      .limit(1),
+    fieldsQuery(db, call.dir.companyId),
+    userValuesQuery(db, call.dir.companyId, id),
+  ]);
+  if (!rows[0]) throw new ScimError(404, `User ${rawId} not found`);
+  const fields = fieldsOf(fieldRows);
+  return { row: rows[0], fields, values: valuesByUser(valueRows, fields).get(id) ?? {} };
 }
 
 const stateOf = (row: UserRow): UserState => ({
@@ -272,54 +314,74 @@ const logOf = (call: ScimCall, name: string, targetUserId: ActivityEntry["target
   at: call.now,
 });
 
-/** POST /Users: a console user without a password (account setup pending); no invite goes out. */
-export async function createScimUser(call: ScimCall, body: unknown): Promise<UserRow> {
+/**
+ * POST /Users: a console user without a password (account setup pending); no invite goes out. Custom fields
+ * follow the console's rule for a new user: a required one must be given (decision 0095).
+ */
+export async function createScimUser(call: ScimCall, body: unknown): Promise<ScimUser> {
   const s = stateFromResource(body);
-  await assertUnique(call, s);
   const { db, now } = call;
-  const newId = sql`(select id from users where company_id = ${call.dir.companyId} and email = ${s.email} and deleted_at is null)`;
+  const companyId = call.dir.companyId;
+  const fields = fieldsOf(await fieldsQuery(db, companyId));
+  const values = scimCheckedValues(fields, {}, givenInResource(body as Record<string, unknown>, fields), true);
+  await assertUnique(call, s);
+  const newId = sql`(select id from users where company_id = ${companyId} and email = ${s.email} and deleted_at is null)`;
   const [inserted] = await db.batch([
     db
       .insert(u)
-      .values({ ...columnsOf(s), companyId: call.dir.companyId, accountSetupPending: true, createdAt: now, updatedAt: now })
+      .values({ ...columnsOf(s), companyId, accountSetupPending: true, createdAt: now, updatedAt: now })
       .returning(),
+    ...valueStatements(db, companyId, newId, valuesById(fields, values), true),
     activityInsert(db, logOf(call, "Directory User Created", newId, `${s.displayName} (${s.email})`)),
   ]);
-  return inserted[0];
+  return { row: inserted[0], fields, values };
 }
 
-async function writeUser(call: ScimCall, before: UserRow, s: UserState): Promise<UserRow> {
-  const was = stateOf(before);
-  if (JSON.stringify(was) === JSON.stringify(s)) return before;
-  await assertUnique(call, s, before.id);
+/**
+ * The user as `s` and, when the request gave any, with the custom values `given` (checked, required fields
+ * included, on the values the user ends with; `replace` clears the fields not given). A request that names no
+ * custom field leaves the values as they are and is never refused for them: a deactivation always goes through.
+ * Everything is checked before the one batch that writes, so a refused request changes nothing.
+ */
+async function writeUser(call: ScimCall, before: ScimUser, s: UserState, given: Record<string, unknown> | undefined, replace: boolean): Promise<ScimUser> {
+  const was = stateOf(before.row);
+  const values = given === undefined ? before.values : scimCheckedValues(before.fields, before.values, given, replace);
+  const valuesChanged = !sameValues(before.values, values);
+  if (JSON.stringify(was) === JSON.stringify(s) && !valuesChanged) return before;
+  await assertUnique(call, s, before.row.id);
   const deactivated = was.active && !s.active;
   const { db, now } = call;
+  const id = before.row.id;
   const [updated] = await db.batch([
     db
       .update(u)
       .set({ ...columnsOf(s), updatedAt: now })
-      .where(reachable(call.dir.companyId, eq(u.id, before.id)))
+      .where(reachable(call.dir.companyId, eq(u.id, id)))
       .returning(),
-    activityInsert(db, logOf(call, deactivated ? "Directory User Deactivated" : "Directory User Modified", before.id, s.displayName)),
+    ...(valuesChanged ? valueStatements(db, call.dir.companyId, id, valuesById(before.fields, values)) : []),
+    activityInsert(db, logOf(call, deactivated ? "Directory User Deactivated" : "Directory User Modified", id, s.displayName)),
   ]);
-  return updated[0] ?? before;
+  return { ...before, row: updated[0] ?? before.row, values };
 }
 
-export async function replaceScimUser(call: ScimCall, rawId: string, body: unknown): Promise<UserRow> {
+/** PUT: a body with the extension object sets the custom fields to it (those left out are cleared); one without keeps them. */
+export async function replaceScimUser(call: ScimCall, rawId: string, body: unknown): Promise<ScimUser> {
   const before = await findScimUser(call, rawId);
-  assertVersion(call.request, userVersion(before));
-  return writeUser(call, before, stateFromResource(body));
+  assertVersion(call.request, userVersion(before.row));
+  const s = stateFromResource(body);
+  return writeUser(call, before, s, givenInResource(body as Record<string, unknown>, before.fields), true);
 }
 
-export async function patchScimUser(call: ScimCall, rawId: string, body: unknown): Promise<UserRow> {
+export async function patchScimUser(call: ScimCall, rawId: string, body: unknown): Promise<ScimUser> {
   const before = await findScimUser(call, rawId);
-  assertVersion(call.request, userVersion(before));
-  return writeUser(call, before, applyUserPatch(stateOf(before), parsePatch(body)));
+  assertVersion(call.request, userVersion(before.row));
+  const ops = parsePatch(body);
+  return writeUser(call, before, applyUserPatch(stateOf(before.row), ops), givenInPatch(ops, before.fields), false);
 }
 
 /** DELETE /Users/:id: the console's soft delete, keys and sessions with it. */
 export async function deleteScimUser(call: ScimCall, rawId: string): Promise<void> {
-  const before = await findScimUser(call, rawId);
+  const { row: before } = await findScimUser(call, rawId);
   assertVersion(call.request, userVersion(before));
   await call.db.batch([
     ...userRemovalStatements(call.db, call.dir.companyId, before.id, call.now),
