@@ -4,7 +4,7 @@
  * removed; groups, their schedules and doors; group keys; scheduled-open hours and the company's
  * zone; doors' configurations removed and made again, doors retired, companies de-activated and
  * re-activated, lockdown and evacuation plans started and ended, holiday dates added, changed and removed in a
- * calendar that keys follow at random) run against the built console Worker on its own D1, all through the console's calls.
+ * calendar that keys and the scheduled-open hours follow at random, closed or with holiday hours) run against the built console Worker on its own D1, all through the console's calls.
  * At the start and after every DIFF_SYNC_EVERY-th operation, a gateway replica that follows the real
  * change feed is synced and a sample is decided twice: up to 24 users (the 12 newest of both companies
  * and 12 drawn from all of them; a repeated draw counts once) and the 6 fob numbers, each at the 13
@@ -24,7 +24,9 @@
  * list derived from the same feed (gateway/src/access/revocations.js), and must be refused as `revoked`.
  *
  * A run that proved too little fails too (gapsOf): a kind of change mostly refused, users or fobs
- * never both allowed and denied, no credential or revocation checked.
+ * never both allowed and denied, no credential or revocation checked, or no holiday that changed a decision:
+ * of a key, of the hours holding a door open, or of a board on a signed credential (each told by deciding
+ * again on the same copy, or the same signed window, with every window ignoring holidays).
  *
  *   DIFF_SEED=<n> DIFF_OPS=<n> DIFF_SYNC_EVERY=<n> DIFF_CRED_EVERY=<n> node --test tests/door-path/differential.test.mjs
  */
@@ -39,8 +41,9 @@ import { ChangeFeed } from "../../gateway/src/sync/change-feed.js";
 import { WorkerClient } from "../../gateway/src/sync/worker-client.js";
 import { decideAccess } from "../../gateway/src/access/decide.js";
 import { heldOpenAt, scheduleOfDoor } from "../../gateway/src/access/scheduled-open.js";
-import { isOpen } from "../../gateway/src/access/core.js";
-import { importKeySet, revokedBy, verifyCredential } from "../../gateway/src/access/credential.js";
+import { decide, isOpen } from "../../gateway/src/access/core.js";
+import { checkClaims, importKeySet, revokedBy, verifyCredential } from "../../gateway/src/access/credential.js";
+import { covering } from "../../gateway/src/access/lockdown.js";
 import { Revocations, pageWithdrawals } from "../../gateway/src/access/revocations.js";
 
 const SEED = Number(process.env.DIFF_SEED ?? 20261123);
@@ -87,8 +90,16 @@ const INSTANTS = [
 ].map(Date.parse);
 const ZONES = ["Europe/Madrid", "America/New_York", "UTC", "Asia/Kolkata", "Australia/Lord_Howe"];
 const DATES = ["2026-01-01", "2026-11-20", "2026-11-24", "2026-12-01", "2027-03-27", "2027-03-28", "2027-06-07"];
-/** Holiday dates: the INSTANTS' local dates in the zones used, and the day before or after some of them. */
-const HOLIDAY_DATES = ["2026-11-23", "2026-11-24", "2026-11-28", "2026-12-31", "2027-01-01", "2027-03-14", "2027-03-27", "2027-03-28"];
+/**
+ * Holiday dates: the INSTANTS' local dates in the zones used, and the day before or after some of them; and the
+ * dates the phone credentials are checked on. Those are issued at the real clock and checked at instants over
+ * their life (at most the 24 offline-reconnect hours of the demo companies), so their local dates, in zones from
+ * UTC-5 to UTC+11, lie between the day before the run's UTC date and two days after it: taken from the clock at
+ * the start, so that a run on any date can see a holiday change a credential's decision. The list's length never
+ * changes (a clock date equal to a fixed one is just drawn more often): the same seed draws the same operations.
+ */
+const RUN_DATES = [-1, 0, 1, 2].map((d) => new Date(Date.now() + d * 86_400_000).toISOString().slice(0, 10));
+const HOLIDAY_DATES = ["2026-11-23", "2026-11-24", "2026-11-28", "2026-12-31", "2027-01-01", "2027-03-14", "2027-03-27", "2027-03-28", ...RUN_DATES];
 const TIMES = ["00:00", "01:00", "01:30", "02:30", "08:00", "12:15", "17:30", "22:00", "23:59"];
 const FOBS = ["F-1", "F-2", "F-3", "F-4", "0042", "0043"];
 
@@ -101,8 +112,45 @@ function mulberry32(seed) {
   };
 }
 
+/**
+ * A window as it would be if it ignored holidays (decision 0077: `ignore` ignores the dates it carries), one copy
+ * per window object so that the core's caches, kept per object, still serve it.
+ */
+const plainWindows = new WeakMap();
+function withoutHolidays(window) {
+  if (!window || !window.onHolidays || window.onHolidays === "ignore") return window;
+  if (!plainWindows.has(window)) plainWindows.set(window, { ...window, onHolidays: "ignore" });
+  return plainWindows.get(window);
+}
+/** A key or scheduled-open record with its window as above, one copy per record (decide.js caches group keys' dated windows per record). */
+const plainRecords = new WeakMap();
+function recordWithoutHolidays(record) {
+  const window = withoutHolidays(record.window);
+  if (window === record.window) return record;
+  if (!plainRecords.has(record)) plainRecords.set(record, { ...record, window });
+  return plainRecords.get(record);
+}
+/**
+ * The gateway's copy seen as if every key and scheduled-open window ignored holidays: the same records, lookups
+ * and lockdowns, for deciding a credential again with gateway/src/access/decide.js and scheduled-open.js and
+ * telling whether a holiday changed the answer. Made after each sync (the replica may swap its indexes).
+ */
+function copyWithoutHolidays(replica) {
+  const index = replica.index;
+  const plainGroups = (groups) => ({ get: (k) => groups.get(k)?.map(recordWithoutHolidays) });
+  return {
+    get: (type, id) => replica.get(type, id),
+    index: {
+      ...index,
+      ekeysByDeviceUser: plainGroups(index.ekeysByDeviceUser),
+      groupKeysByGroupUser: plainGroups(index.groupKeysByGroupUser),
+      scheduleByCompany: { get: (companyId) => index.scheduleByCompany.get(companyId) && recordWithoutHolidays(index.scheduleByCompany.get(companyId)) },
+    },
+  };
+}
+
 /** What a run must have exercised for its "0 disagreements" to mean something, each gap in words. */
-function gapsOf({ kinds, seen, holdOverridden, credentialsChecked, revokedChecked }) {
+function gapsOf({ kinds, seen, holdOverridden, holidayChanged, credentialsChecked, revokedChecked }) {
   const gaps = [];
   for (const [kind, k] of kinds) {
     if (k.tries >= MIN_TRIES && k.accepted < MIN_ACCEPTED_SHARE * k.tries) gaps.push(`${kind}: ${k.accepted} of ${k.tries} tries accepted, under ${MIN_ACCEPTED_SHARE * 100}%`);
@@ -112,6 +160,9 @@ function gapsOf({ kinds, seen, holdOverridden, credentialsChecked, revokedChecke
   }
   if (!holdOverridden.closed) gaps.push("no lockdown shut a door the hours hold open");
   if (!holdOverridden.opened) gaps.push("no evacuation held open a door the hours do not");
+  if (!holidayChanged.keys) gaps.push("no holiday changed a key's decision (shut a key, or opened one by its holiday hours)");
+  if (!holidayChanged.hours) gaps.push("no holiday changed whether the scheduled-open hours hold a door open");
+  if (!holidayChanged.credentials) gaps.push("no holiday changed a board's decision on a phone credential");
   if (!credentialsChecked) gaps.push("no phone credential was verified");
   if (!revokedChecked) gaps.push("no withdrawn credential was checked against a revocation list");
   return gaps;
@@ -364,8 +415,12 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
             return { scheduleDay, openWholeDay: open ? "1" : "0", openTime: open && !whole ? "08:00" : "", closeTime: open && !whole ? pick(["12:00", "18:00"]) : "" };
           });
           const exceptions = chance(0.5) ? [{ exceptionDate: pick(DATES), openWholeDay: chance(0.5) ? "1" : "0", openTime: "", closeTime: "" }] : [];
-          const r = await call(c, "PUT", "/settings/modifyScheduleOpen", { fpi: "0", schedule_opens: week, schedule_exceptions: exceptions });
-          return done("modifyScheduleOpen", r.status, c);
+          // What the hours do on the calendar's holidays (decisions 0077, 0087): left out (the stored choice stays),
+          // ignore them, shut on them, or open the holiday's own hours.
+          const onHolidays = pick([undefined, "ignore", "closed", "closed", "holidayHours", "holidayHours"]);
+          const holidays = onHolidays === undefined ? {} : { on_holidays: onHolidays, ...(onHolidays === "ignore" ? {} : { holiday_calendar_id: calendars[c] }) };
+          const r = await call(c, "PUT", "/settings/modifyScheduleOpen", { fpi: "0", schedule_opens: week, schedule_exceptions: exceptions, ...holidays });
+          return done("modifyScheduleOpen", r.status, `${c} holidays ${onHolidays ?? "unchanged"}`);
         },
       ],
       [
@@ -486,10 +541,17 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
     const seen = { user: { allowed: 0, denied: 0 }, fob: { allowed: 0, denied: 0 } };
     /** Decisions where a lockdown shut a door the hours hold open, or an evacuation opened one they do not. */
     const holdOverridden = { closed: 0, opened: 0 };
+    /**
+     * Decisions a holiday changed: the gateway's answer differs from its answer on the same copy with every window
+     * ignoring holidays (copyWithoutHolidays). Keys: allowed or the code; hours: whether the door is held open;
+     * credentials: the board's answer on the credential's signed window. Each must happen for holidays to be tested.
+     */
+    const holidayChanged = { keys: 0, hours: 0, credentials: 0 };
     /** Per sync: how many users were sampled (the fobs, doors and instants are fixed). */
     const usersPerSync = [];
     const compare = async (step) => {
       await feed.syncOnce();
+      const plain = copyWithoutHolidays(replica);
       // The newest users (what changed lately) and a random sample of the rest, of both companies (ids are one sequence).
       const all = [...users.ACME, ...users.BETA].sort((a, b) => a.id - b.id);
       const sample = new Set([...all.slice(-NEWEST_USERS), ...Array.from({ length: Math.min(DRAWN_USERS, all.length) }, () => pick(all))]);
@@ -510,6 +572,9 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
             const gatewayOpen = heldOpenAt(replica, door, c.at);
             const hours = scheduleOfDoor(replica, door);
             if (!off && gatewayOpen !== (Boolean(hours) && isOpen(hours.window, c.at))) holdOverridden[gatewayOpen ? "opened" : "closed"]++;
+            const plainDecision = decideAccess(plain, String(c.deviceId), c.credential, c.at);
+            if (plainDecision.allowed !== gateway.allowed || plainDecision.code !== gateway.code) holidayChanged.keys++;
+            if (heldOpenAt(plain, door, c.at) !== gatewayOpen) holidayChanged.hours++;
             const same = console_.allowed === gateway.allowed && (console_.code ?? null) === (gateway.code ?? null) && console_.scheduledOpen === gatewayOpen;
             compared++;
             seen[c.credential.type][gateway.allowed ? "allowed" : "denied"]++;
@@ -592,15 +657,22 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
           assert.equal(res.status, 200, JSON.stringify(res.body));
           for (const [j, c] of part.entries()) {
             const device = replica.get("device", String(c.door));
+            const doorSeen = { id: String(c.door), companyId: companyCode[company], groupIds: device?.groupIds ?? [] };
             const board = await verifyCredential(c.key.credential.token, {
               keys: boardKeys,
-              door: { id: String(c.door), companyId: companyCode[company], groupIds: device?.groupIds ?? [] },
+              door: doorSeen,
               at: c.at,
               // The board learnt its company's lockdown state (from its gateway, or a staff phone's signed epoch).
               lockdown: replica.get("lockdown", companyCode[company]),
             });
             const console_ = res.body.payload[j];
             credentialsChecked++;
+            // Past the claims and the lockdown, the board decides the signed window: would it have answered the same
+            // had the window ignored the holidays it carries?
+            if (board.claims && !checkClaims(board.claims, doorSeen, c.at) && !covering(replica.get("lockdown", companyCode[company]), doorSeen, c.at)) {
+              const plainWindow = decide([{ id: board.claims.key.id, kind: board.claims.key.kind, window: withoutHolidays(board.claims.win) }], c.at);
+              if (plainWindow.allowed !== board.allowed || (!board.allowed && (plainWindow.code ?? "outside_schedule") !== board.reason)) holidayChanged.credentials++;
+            }
             if (board.allowed !== console_.allowed || (board.allowed ? null : board.reason) !== (console_.code ?? null)) {
               assert.fail(
                 `credential disagreement after operation ${step} (seed ${SEED}): user ${user.id}, ${c.key.kind} key ${c.key.id}, door ${c.door}, ${new Date(c.at).toISOString()}:\n` +
@@ -687,6 +759,10 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
     console.log(
       `# hold-open: ${holdOverridden.closed} decisions with a door the hours hold open shut by a lockdown, ${holdOverridden.opened} with a door held open by an evacuation only`,
     );
+    console.log(
+      `# holidays (dates drawn from ${HOLIDAY_DATES.join(", ")}): ${holidayChanged.keys} decisions a holiday changed (allowed or code), ` +
+        `${holidayChanged.hours} where it changed whether the hours hold the door open, ${holidayChanged.credentials} board decisions on a credential`,
+    );
     console.log(`# phone credentials: ${credentialsChecked} board verifications compared with the console, 0 disagreements`);
     console.log(`# revocation list: ${revokedChecked} withdrawn credentials refused as revoked by a board deciding alone`);
     const accepted = [...kinds]
@@ -697,7 +773,7 @@ test(`console and gateway decide alike over ${OPS} random changes (seed ${SEED})
     console.log(
       `# time: start ${started} ms, console calls ${spent.ops} ms, door and company changes ${spent.lifecycle} ms, sync and compare ${spent.compare} ms, credentials ${spent.credentials} ms`,
     );
-    const gaps = gapsOf({ kinds, seen, holdOverridden, credentialsChecked, revokedChecked });
+    const gaps = gapsOf({ kinds, seen, holdOverridden, holidayChanged, credentialsChecked, revokedChecked });
     assert.ok(!gaps.length, `the run proves too little (seed ${SEED}, ${OPS} operations):\n  ${gaps.join("\n  ")}`);
   } finally {
     await replica.close();

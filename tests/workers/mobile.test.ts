@@ -3,6 +3,8 @@ import { desc, eq } from "drizzle-orm";
 import { compactVerify, createLocalJWKSet, decodeJwt } from "jose";
 import { env } from "cloudflare:test";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import coreModule from "~core/core.wasm";
+import { createCore, type AccessWindow } from "~core";
 import { consoleWorker, api, db, fromEveryLog, login, ORIGIN, resetThrottles, schema, workerNow } from "./helpers";
 
 // Demo ids (db/seed/demo.ts): ACME is company 3 (admin user 3), staff user 6, devices 1–12, groups 1–4;
@@ -226,6 +228,59 @@ describe("keys and offline credentials", () => {
     expect(a.credential.expiresAt).toBe(Math.min(midnight, Math.floor((now + 24 * 3_600_000) / 1000) * 1000));
     const b = keys.find((k: { id: number }) => k.id === over);
     expect([b.openNow, b.nextOpen, b.credential]).toEqual([false, null, null]);
+  });
+
+  it("carries the calendar's closed holiday inside the credential's life: the signed window refuses on that date and opens the day before", async () => {
+    // A 72-hour credential; the holiday is the UTC date two days from now, so it and the day before lie wholly inside it.
+    await setSettings({ offlineReconnectHours: 72, ekeyDurationHours: 72 });
+    const now = workerNow();
+    const DAY = 86_400_000;
+    const dateOf = (at: number) => new Date(at).toISOString().slice(0, 10);
+    const holiday = dateOf(now + 2 * DAY);
+    const dayBefore = dateOf(now + DAY);
+    const admin = await login("acme");
+    const calendar = (await api(admin, "POST", "/api/admin/holidays/addCalendar", { name: `Phone holidays ${now}` })).body.payload.id as number;
+    expect((await api(admin, "POST", "/api/admin/holidays/saveDate", { calendarId: calendar, date: holiday, name: "Closing day" })).status).toBe(200);
+    const utc = (await db().query.timeZones.findFirst({ where: eq(schema.timeZones.name, "UTC") }))!.id;
+    // Every day, all day, from today, never ending; shut on the calendar's holidays ("not on holidays").
+    const key = await addKey({
+      accessType: "custom_access",
+      startDate: dateOf(now),
+      isNeverEnd: true,
+      isAllDay: true,
+      timeZoneId: utc,
+      deviceId: 7,
+      onHolidays: "closed",
+      holidayCalendarId: calendar,
+    });
+    const token = (await api(null, "POST", `${M}/login`, phone())).body.token;
+    const issued = (await api(token, "GET", `${M}/keys`)).body.payload.keys.find((k: { id: number }) => k.id === key);
+    expect(issued.credential).not.toBeNull();
+
+    // The signature holds (the published keys), and the claims carry the date and the choice.
+    const jwks = await (await consoleWorker.fetch(`${ORIGIN}/.well-known/keyless-credential-keys.json`)).json();
+    const claims = JSON.parse(new TextDecoder().decode((await compactVerify(issued.credential.token, createLocalJWKSet(jwks as never))).payload)) as {
+      iat: number;
+      exp: number;
+      win: AccessWindow;
+      key: { id: string };
+    };
+    expect(claims.win).toMatchObject({ onHolidays: "closed", holidays: [{ date: holiday, name: "Closing day" }] });
+    const noonBefore = Date.parse(`${dayBefore}T12:00:00Z`);
+    const noonOn = Date.parse(`${holiday}T12:00:00Z`);
+    expect(claims.iat * 1000).toBeLessThan(Date.parse(`${dayBefore}T00:00:00Z`));
+    expect(claims.exp * 1000).toBeGreaterThanOrEqual(Date.parse(`${holiday}T00:00:00Z`) + DAY);
+
+    // A board decides the signed window with the same core (gateway/src/access/credential.js verifyCredential):
+    // it opens at noon the day before and refuses at noon on the holiday, naming it.
+    const core = createCore(coreModule);
+    const decide = (at: number) => core.decide([{ id: claims.key.id, label: "key", window: claims.win }], at);
+    expect(decide(noonBefore).allowed).toBe(true);
+    const refused = decide(noonOn);
+    expect(refused.allowed).toBe(false);
+    expect(refused.reason).toContain("Closing day");
+    // The next opening is the holiday's end: midnight UTC after it.
+    expect(refused.nextOpen).toBe(Date.parse(`${holiday}T00:00:00Z`) + DAY);
   });
 
   it("lists group keys with the group's doors", async () => {
