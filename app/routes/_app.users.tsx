@@ -13,6 +13,7 @@ import { chosenFields, ColumnChooser } from "~/components/users/column-chooser";
 import { UserFilterForm } from "~/components/users/user-filter-form";
 import { userColumns } from "~/components/users/columns";
 import { bulkUsersSchema, type BulkRowResult, type BulkUserAction } from "~/schemas/bulk";
+import { fieldFilterParams } from "~/schemas/custom-fields";
 import { ALL_DAYS } from "~/schemas/ekeys";
 import { userFiltersFromUrl } from "~/schemas/search";
 import { deliverQueuedMail } from "~/services/mail/outbox.server";
@@ -33,8 +34,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const db = getDb(context);
   const url = new URL(request.url);
   const filters = userFiltersFromUrl(url.searchParams);
+  // Choice field filters (`field.<key>=`, decision 0095): one that names no choice field or choice of the company is ignored.
+  const fieldFilters = fieldFilterParams(url.searchParams);
   const [page, targets, roles] = await Promise.all([
-    tablePage(url, { defaultSort: "displayName", sortable: Object.keys(USER_SORTS) }, (_, slice) => listUsers(db, auth, { includeInactive: false, filters, ...slice })),
+    tablePage(url, { defaultSort: "displayName", sortable: Object.keys(USER_SORTS) }, (_, slice) =>
+      listUsers(db, auth, { includeInactive: false, filters, fieldFilters, ...slice }),
+    ),
     keyTargets(db, auth),
     can(auth.permissions, "role") ? listRoles(db, auth) : Promise.resolve([]),
   ]);
@@ -101,9 +106,9 @@ function bulkKey(v: { action: string; groupId?: number; deviceId?: number }) {
 }
 
 export default function UsersPage() {
-  const { rows, total, params, filters, targets, roles, canBulk, timeZone, canAdd, canImport, canDelete, selfId, fields } = useLoaderData<typeof loader>();
+  const { rows, total, params, filters, targets, roles, canBulk, timeZone, canAdd, canImport, canDelete, selfId, fields, fieldFilters } = useLoaderData<typeof loader>();
   const actionData = useActionData<{ bulk?: { action: BulkUserAction; rows: BulkRowResult[] } }>();
-  const { t } = useTranslation("users");
+  const { t, i18n } = useTranslation("users");
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const [selected, setSelected] = useState<Set<number>>(() => new Set());
@@ -114,7 +119,7 @@ export default function UsersPage() {
   const cols = searchParams.get("cols");
   const shown = useMemo(() => chosenFields(fields, cols), [fields, cols]);
   const columns = useMemo(() => {
-    const cols = userColumns(t, { canDelete, timeZone, selfId, customFields: shown });
+    const cols = userColumns(t, { canDelete, timeZone, selfId, language: i18n.language, customFields: shown });
     if (!canBulk) return cols;
     const select = selectColumn<(typeof rows)[number]>({
       selected,
@@ -124,7 +129,7 @@ export default function UsersPage() {
       pageLabel: t("bulk.selectPage"),
     });
     return [select, ...cols];
-  }, [t, canDelete, timeZone, selfId, canBulk, selected, shown]);
+  }, [t, i18n.language, canDelete, timeZone, selfId, canBulk, selected, shown]);
 
   return (
     <ListPage
@@ -150,9 +155,9 @@ export default function UsersPage() {
       columns={columns}
       page={{ rows, total, params }}
       onRowClick={(u) => navigate(`/modifyUser?id=${u.id}`)}
-      empty={filters.q || filters.flag || filters.roleId || filters.groupId ? t("noMatches") : t("empty")}
+      empty={filters.q || filters.flag || filters.roleId || filters.groupId || Object.keys(fieldFilters).length ? t("noMatches") : t("empty")}
     >
-      <UserFilterForm filters={filters} groups={targets.groups} roles={roles} searchParams={searchParams} />
+      <UserFilterForm filters={filters} fieldFilters={fieldFilters} fields={fields} groups={targets.groups} roles={roles} searchParams={searchParams} />
       {selected.size > 0 && <BulkBar ids={[...selected]} groups={targets.groups} devices={targets.devices} onClear={() => setSelected(new Set())} />}
       {actionData?.bulk && <BulkResults action={actionData.bulk.action} rows={actionData.bulk.rows} />}
     </ListPage>

@@ -32,6 +32,7 @@ export const CUSTOM_FIELD_MSG = {
   valueNumber: "Enter a number",
   valueDate: "Enter a date as YYYY-MM-DD",
   valueChoice: "Choose one of the field's choices",
+  filterNotChoice: "Only a choice field filters the list",
 } as const;
 
 const KEY = /^[a-z][a-z0-9_]{0,39}$/;
@@ -148,3 +149,56 @@ export function resolveValues(
 
 /** The user form's and the API's `customFields`: key → value (a form's empty input arrives as undefined). */
 export const customValuesSchema = z.record(z.string(), z.union([z.string(), z.number(), z.null()]).optional()).optional();
+
+/**
+ * The users list's filter by choice fields (decision 0095): `field.<key>=<choice>` in the page's address and
+ * in the admin API's getAllUsers; `field.<key>=-` lists the users without a value (unless "-" is one of the
+ * field's choices, then it is that choice). An empty value is no filter.
+ */
+export const FIELD_FILTER_PREFIX = "field.";
+export const FIELD_NOT_SET = "-";
+export const fieldFilterName = (key: string) => `${FIELD_FILTER_PREFIX}${key}`;
+
+/** The `field.<key>` parameters with a value, key → value (the last one of a repeated key). */
+export function fieldFilterParams(params: URLSearchParams): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of params) {
+    if (!name.startsWith(FIELD_FILTER_PREFIX)) continue;
+    const v = value.trim();
+    if (v === "") delete out[name.slice(FIELD_FILTER_PREFIX.length)];
+    else out[name.slice(FIELD_FILTER_PREFIX.length)] = v.slice(0, CUSTOM_FIELD_LIMITS.value);
+  }
+  return out;
+}
+
+/** A filter the list applies: the users whose field `fieldId` holds `value`, or (null) holds none. */
+export type FieldFilter = { fieldId: number; key: string; value: string | null };
+
+/** "Not set" is offered unless a choice is spelt "-". */
+export const offersNotSet = (def: Pick<FieldDef, "choices">) => !def.choices.includes(FIELD_NOT_SET);
+
+/**
+ * The filters of `given` (key → value) against the company's definitions: a choice matched whatever its case
+ * and spelt as defined, "-" for none. Errors (messages of `CUSTOM_FIELD_MSG`) are keyed by field key: an
+ * unknown key, a field that is not a choice field, a value that is none of its choices.
+ */
+export function resolveFieldFilters(
+  defs: Pick<FieldDef, "id" | "key" | "type" | "choices">[],
+  given: Record<string, string>,
+): { filters: FieldFilter[]; errors: Record<string, string> } {
+  const filters: FieldFilter[] = [];
+  const errors: Record<string, string> = {};
+  const byKey = new Map(defs.map((d) => [d.key, d]));
+  for (const [key, raw] of Object.entries(given)) {
+    const def = byKey.get(key);
+    if (!def) errors[key] = CUSTOM_FIELD_MSG.unknownField;
+    else if (def.type !== "choice") errors[key] = CUSTOM_FIELD_MSG.filterNotChoice;
+    else if (raw === FIELD_NOT_SET && offersNotSet(def)) filters.push({ fieldId: def.id, key, value: null });
+    else {
+      const hit = def.choices.find((c) => c.toLowerCase() === raw.toLowerCase());
+      if (hit === undefined) errors[key] = CUSTOM_FIELD_MSG.valueChoice;
+      else filters.push({ fieldId: def.id, key, value: hit });
+    }
+  }
+  return { filters, errors };
+}

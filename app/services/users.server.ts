@@ -3,6 +3,7 @@
  * call these functions; each checks the caller's right and scopes by company itself.
  */
 import { and, asc, desc, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
+import { FIELD_NOT_SET, fieldFilterName, resolveFieldFilters, valueMessage, type FieldFilter } from "~/schemas/custom-fields";
 import type { UserFilters } from "~/schemas/search";
 import { userFormSchema, applyPrivilegeRules, twoFactorChannelSchema, type TwoFactorChannelInput, type UserForm, type UserInput } from "~/schemas/users";
 import { checkedValues, fieldsOf, fieldsQuery, userValuesQuery, valuesByUser, valueStatements, type CustomField } from "~/services/custom-fields.server";
@@ -103,13 +104,28 @@ export type ListUsersOptions = {
   sort?: { key: string; desc: boolean };
   /** Omitted: every row (the admin API's getAllUsers). */
   page?: { offset: number; limit: number };
+  /**
+   * Filters by choice fields, key → choice or "-" for none (`field.<key>=`, decision 0095). A filter that names
+   * no choice field of the company or none of its choices is ignored (the page), or with `strictFieldFilters`
+   * refused with 400 (the admin API).
+   */
+  fieldFilters?: Record<string, string>;
+  strictFieldFilters?: boolean;
 };
 
-/** One page, the total and the company's custom fields in a single D1 round trip. */
-export async function listUsers(db: Db, auth: Auth, opts: ListUsersOptions): Promise<{ rows: UserListRow[]; total: number; fields: CustomField[] }> {
+/**
+ * One page, the total and the company's custom fields in a single D1 round trip (two with a custom field filter,
+ * whose definitions are read first). `fieldFilters` are those applied, key → choice or "-".
+ */
+export async function listUsers(
+  db: Db,
+  auth: Auth,
+  opts: ListUsersOptions,
+): Promise<{ rows: UserListRow[]; total: number; fields: CustomField[]; fieldFilters: Record<string, string> }> {
   assertCan(auth, "users");
   const filters = { status: opts.includeInactive ? ("all" as const) : ("active" as const), ...opts.filters };
-  const where = liveInCompany(u, auth, ...userConditions(auth.company.id, filters, await phonePrefixes(db, auth.company.id, filters.q)));
+  const [byField, phones] = await Promise.all([fieldFiltersOf(db, auth, opts), phonePrefixes(db, auth.company.id, filters.q)]);
+  const where = liveInCompany(u, auth, ...userConditions(auth.company.id, filters, phones), ...fieldConditions(auth.company.id, byField));
   const sortKey: UserSort = opts.sort && opts.sort.key in USER_SORTS ? (opts.sort.key as UserSort) : "displayName";
   const dir = opts.sort?.desc ? desc : asc;
   const order = [dir(USER_SORTS[sortKey]), asc(u.id)];
@@ -128,7 +144,28 @@ export async function listUsers(db: Db, auth: Auth, opts: ListUsersOptions): Pro
     for (const [id, value] of Object.entries(byId)) if (keyOf.has(id)) customFields[keyOf.get(id)!] = value;
     return { ...r, customFields };
   });
-  return { rows: withValues, total: totals[0]?.n ?? 0, fields };
+  return { rows: withValues, total: totals[0]?.n ?? 0, fields, fieldFilters: Object.fromEntries(byField.map((f) => [f.key, f.value ?? FIELD_NOT_SET])) };
+}
+
+/** The caller's choice field filters checked against the company's own definitions (so never another company's field). */
+async function fieldFiltersOf(db: Db, auth: Auth, opts: ListUsersOptions): Promise<FieldFilter[]> {
+  if (!opts.fieldFilters || Object.keys(opts.fieldFilters).length === 0) return [];
+  const { filters, errors } = resolveFieldFilters(fieldsOf(await fieldsQuery(db, auth.company.id)), opts.fieldFilters);
+  const bad = Object.keys(errors);
+  if (opts.strictFieldFilters && bad.length) {
+    const fieldErrors = Object.fromEntries(bad.map((k) => [fieldFilterName(k), [errors[k]]]));
+    throw new ServiceError(400, valueMessage(fieldFilterName(bad[0]), errors[bad[0]]), { fieldErrors });
+  }
+  return filters;
+}
+
+/** A user holds the choice (the index on company, field and value), or holds no value of the field. */
+function fieldConditions(companyId: number, filters: FieldFilter[]): SQL[] {
+  const cv = schema.userFieldValues;
+  return filters.map(({ fieldId, value }) => {
+    const holders = (extra?: SQL) => sql`(select ${cv.userId} from ${cv} where ${and(eq(cv.companyId, companyId), eq(cv.fieldId, fieldId), extra)})`;
+    return value === null ? sql`${u.id} not in ${holders()}` : sql`${u.id} in ${holders(eq(cv.value, value))}`;
+  });
 }
 
 const FLAG_COLUMNS = { superAdmin: u.isSuperAdmin, admin: u.isSentinel, installer: u.isInstaller, soInterrupt: u.isSoInterrupt, fob: u.isFob } as const;

@@ -23,6 +23,10 @@ const TEXT = {
     saved: "User Modified",
     columns: /^Columns/,
     delete: "Delete",
+    filters: /^Filters/,
+    notSet: "Not set",
+    email: "Email",
+    date: "03/04/2027",
   },
   es: {
     title: "Campos personalizados",
@@ -37,6 +41,10 @@ const TEXT = {
     saved: "Usuario modificado",
     columns: /^Columnas/,
     delete: "Eliminar",
+    filters: /^Filtros/,
+    notSet: "Sin valor",
+    email: "Correo",
+    date: "04/03/2027",
   },
 } as const;
 
@@ -117,6 +125,91 @@ for (const { lang, width, height } of LANGUAGE_AND_WIDTH_RUNS) {
       // The fields are the company's: other specs' user forms and lists must not keep them.
       const { payload } = await api.call<{ payload: { id: number; key: string }[] }>("GET", "/customFields/getFields");
       for (const f of payload.filter((x) => x.key.endsWith(`_${tag}`))) await api.call("DELETE", `/customFields/deleteField?id=${f.id}`);
+    }
+  });
+}
+
+for (const { lang, width, height } of LANGUAGE_AND_WIDTH_RUNS) {
+  test(`custom fields: the users list filtered by a choice field, kept in the URL and by sorting (${lang}, ${width} px)`, async ({ loginAs, page }) => {
+    const T = TEXT[lang];
+    const api = await adminApi(page.request);
+    const tag = unique();
+    const shift = { key: `shift_${tag}`, label: `Shift ${tag}` };
+    const last = `Shift${tag}`;
+    const since = { key: `since_${tag}`, label: `Since ${tag}` };
+    const made = await api.call<{ payload: { id: number } }>("POST", "/customFields/addField", { ...shift, type: "choice", choices: ["Day", "Night"] });
+    const dated = await api.call<{ payload: { id: number } }>("POST", "/customFields/addField", { ...since, type: "date" });
+    try {
+      for (const [first, value] of [
+        ["Ann", "Day"],
+        ["Bob", "Night"],
+        ["Cid", null],
+        ["Dee", "Night"],
+      ] as const) {
+        await api.call("POST", "/user/addUser", {
+          firstName: first,
+          lastName: last,
+          displayName: `${last}, ${first}`,
+          emailId: `${first.toLowerCase()}.${tag}.${unique()}@acme.example`,
+          countryCode: "1",
+          phoneNumer: `55${String(Date.now()).slice(-6)}${Math.floor(Math.random() * 100)
+            .toString()
+            .padStart(2, "0")}`,
+          sendInvite: "0",
+          ...(value && { custom_fields: { [shift.key]: value, ...(first === "Dee" && { [since.key]: "2027-03-04" }) } }),
+        });
+      }
+      await loginAs("acme");
+      await chooseLanguage(page, lang);
+      await page.setViewportSize({ width, height });
+      await page.goto(`/users?q=${last.toLowerCase()}`);
+      const rows = page.locator("tbody tr");
+      await expect(rows).toHaveCount(4);
+
+      // On a phone the selects are folded behind "Filters"; the field's select applies at once.
+      const select = page.getByRole("combobox", { name: shift.label, exact: true });
+      const unfold = async () => {
+        if (!(await select.isVisible())) await page.getByRole("button", { name: T.filters }).click();
+      };
+      await unfold();
+      await select.selectOption("Night");
+      await expect(page).toHaveURL(new RegExp(`field\\.${shift.key}=Night`));
+      await expect(rows).toHaveCount(2);
+      await expect(rows.filter({ hasText: `${last}, Bob` })).toHaveCount(1);
+      await expect(rows.filter({ hasText: `${last}, Dee` })).toHaveCount(1);
+      await unfold();
+      await keepScreenshot(page, `custom-fields-users-filter-${lang}-${width}`, { fullPage: true });
+      expect(await sidewaysScroll(page, { tables: width > 800 })).toEqual([]);
+
+      // Sorting keeps the filter. React renders the filtered page after the URL changes, so wait until the sort link carries it.
+      const byEmail = page.locator("thead").getByRole("link", { name: T.email });
+      await expect(byEmail).toHaveAttribute("href", new RegExp(`field\\.${shift.key}=Night`));
+      await byEmail.click();
+      await expect(page).toHaveURL(/sort=email/);
+      await expect(page).toHaveURL(new RegExp(`field\\.${shift.key}=Night`));
+      await expect(rows).toHaveCount(2);
+      await unfold();
+      await expect(select).toHaveValue("Night");
+
+      // "Not set" lists the user without a value; the page starts over at 1 and the address holds it.
+      await select.selectOption({ label: T.notSet });
+      await expect(page).toHaveURL(new RegExp(`field\\.${shift.key}=-`));
+      await expect(page).not.toHaveURL(/[?&]page=/);
+      await expect(rows).toHaveCount(1);
+      await expect(rows.first()).toContainText(`${last}, Cid`);
+      await page.reload();
+      await expect(rows).toHaveCount(1);
+      await expect(rows.first()).toContainText(`${last}, Cid`);
+      expect(await axeFindings(page)).toEqual([]);
+
+      // A date field's column writes the calendar day in the reader's order (not YYYY-MM-DD, not shifted by a zone).
+      await page.goto(`/users?q=${last.toLowerCase()}&field.${shift.key}=Night&cols=${shift.key},${since.key}`);
+      await expect(page.getByRole("columnheader", { name: since.label })).toBeVisible();
+      await expect(rows.filter({ hasText: `${last}, Dee` })).toContainText(T.date);
+      await expect(rows.filter({ hasText: `${last}, Dee` })).not.toContainText("2027-03-04");
+    } finally {
+      await api.call("DELETE", `/customFields/deleteField?id=${made.payload.id}`);
+      await api.call("DELETE", `/customFields/deleteField?id=${dated.payload.id}`);
     }
   });
 }

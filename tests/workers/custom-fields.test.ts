@@ -1,11 +1,11 @@
 /**
  * Custom fields for users (issue 32, decision 0095): definitions kept to their company and checked, a
- * user's values through the admin API (typed, normalised, required enforced), the users list's search, the
- * CSV export's columns and the import reading them.
+ * user's values through the admin API (typed, normalised, required enforced), the users list's search and its
+ * filter by a choice field (page and API), the CSV export's columns and the import reading them.
  */
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, consoleWorker, db, login, ORIGIN, schema } from "./helpers";
+import { api, consoleWorker, db, login, ORIGIN, pageCookie, schema } from "./helpers";
 
 const BASE = "/api/admin";
 let acme: string;
@@ -188,7 +188,8 @@ describe("custom fields in the users CSV", () => {
       const exported = lines.find((l) => l.includes(email))!;
       expect(exported.endsWith(",Madrid,")).toBe(true);
       const mobile = () => `+346${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
-      const row = (mail: string, site: string, since: string) => `Cora,Campos,"Campos, Cora",${mail},,${mobile()},,,,${site},${since}`;
+      // The export's header: the user columns, group_keys and fob (left empty here), then the fields.
+      const row = (mail: string, site: string, since: string) => `Cora,Campos,"Campos, Cora",${mail},,${mobile()},,,,,,${site},${since}`;
       const csv = [
         header,
         `${exported.slice(0, -",Madrid,".length)},lisboa,2027-03-01`,
@@ -222,6 +223,86 @@ describe("custom fields in the users CSV", () => {
       expect(unknown.body.message).toBe("The first line names a column that is neither a user column nor a custom field's key");
     } finally {
       for (const id of ids) await api(acme, "DELETE", `${BASE}/customFields/deleteField?id=${id}`);
+    }
+  });
+});
+
+describe("the users list filtered by a choice field", () => {
+  it("lists exactly the users holding the choice (or none), in the caller's company only, on the page and through getAllUsers", async () => {
+    const t = tag();
+    const team = `team_${t}`;
+    const fieldIds: [string, number][] = [];
+    const field = async (token: string, body: Record<string, unknown>) => {
+      const r = await addField(token, body);
+      expect(r.status).toBe(200);
+      fieldIds.push([token, r.body.payload.id]);
+    };
+    const user = async (token: string, name: string, domain: string, values: Record<string, string>) => {
+      const r = await api(
+        token,
+        "POST",
+        `${BASE}/user/addUser`,
+        newUser({ displayName: `Zq${t} ${name}`, emailId: `${name.toLowerCase()}.${t}@${domain}`, custom_fields: values }),
+      );
+      expect(r.status).toBe(200);
+      return r.body.payload.id as number;
+    };
+    const listed = async (token: string, query: string) => {
+      const r = await api(token, "GET", `${BASE}/user/getAllUsers?${query}`);
+      expect(r.status, query).toBe(200);
+      return r.body.payload.map((row: { id: number }) => row.id).sort((a: number, b: number) => a - b);
+    };
+    try {
+      await field(acme, { key: team, label: "Team", type: "choice", choices: ["Sales", "Support"] });
+      await field(acme, { key: `badge_${t}`, label: "Badge", type: "text" });
+      // Another company with a field of the same key and a user holding the same choice.
+      await field(beta, { key: team, label: "Team", type: "choice", choices: ["Sales"] });
+      const alpha = await user(acme, "Alpha", "acme.example", { [team]: "Sales" });
+      const bravo = await user(acme, "Bravo", "acme.example", { [team]: "Support", [`badge_${t}`]: "B1" });
+      const charlie = await user(acme, "Charlie", "acme.example", {});
+      const delta = await user(acme, "Delta", "acme.example", { [team]: "Sales" });
+      const betaUser = await user(beta, "Echo", "beta.example", { [team]: "Sales" });
+
+      // Over the whole company: only this field's holders of the choice, in any case; "-" is the users without a value.
+      expect(await listed(acme, `field.${team}=Sales`)).toEqual([alpha, delta].sort((a, b) => a - b));
+      expect(await listed(acme, `field.${team}=support`)).toEqual([bravo]);
+      expect(await listed(acme, `q=zq${t}&field.${team}=-`)).toEqual([charlie]);
+      expect(await listed(acme, `q=zq${t}&field.${team}=`)).toEqual([alpha, bravo, charlie, delta].sort((a, b) => a - b));
+      // It combines with the other filters (AND); a deactivated holder is listed only with includeInactive.
+      expect((await api(acme, "POST", `${BASE}/user/bulkSetInactive`, { userIds: [delta] })).status).toBe(200);
+      expect(await listed(acme, `field.${team}=Sales`)).toEqual([alpha]);
+      expect(await listed(acme, `field.${team}=Sales&includeInactive=true`)).toEqual([alpha, delta].sort((a, b) => a - b));
+      expect(await listed(acme, `field.${team}=Sales&q=nobody${t}`)).toEqual([]);
+      // The other company's filter by its own field of the same key lists only its own user.
+      expect(await listed(beta, `field.${team}=Sales`)).toEqual([betaUser]);
+
+      // The API refuses a filter it cannot apply (400, never the unfiltered list); another company's key is unknown.
+      for (const [token, query, message] of [
+        [acme, `field.${team}=Marketing`, `field.${team}: Choose one of the field's choices`],
+        [acme, `field.nope_${t}=Sales`, `field.nope_${t}: Unknown custom field`],
+        [acme, `field.badge_${t}=B1`, `field.badge_${t}: Only a choice field filters the list`],
+        [beta, `field.badge_${t}=B1`, `field.badge_${t}: Unknown custom field`],
+      ] as const) {
+        const r = await api(token, "GET", `${BASE}/user/getAllUsers?${query}`);
+        expect(r.status, query).toBe(400);
+        expect(r.body.message).toBe(message);
+      }
+
+      // The page: the same filter from its address; one it cannot apply is ignored (the list unfiltered).
+      const cookie = await pageCookie("acme");
+      const page = async (query: string) => {
+        const res = await consoleWorker.fetch(`${ORIGIN}/users?${query}`, { headers: { Cookie: cookie }, redirect: "manual" });
+        expect(res.status, query).toBe(200);
+        const html = await res.text();
+        return ["Alpha", "Bravo", "Charlie"].filter((n) => html.includes(`Zq${t} ${n}`));
+      };
+      expect(await page(`q=zq${t}&field.${team}=Sales`)).toEqual(["Alpha"]);
+      expect(await page(`q=zq${t}&field.${team}=Support&sort=-email`)).toEqual(["Bravo"]);
+      expect(await page(`q=zq${t}&field.${team}=-`)).toEqual(["Charlie"]);
+      expect(await page(`q=zq${t}&field.${team}=Marketing`)).toEqual(["Alpha", "Bravo", "Charlie"]);
+      expect(await page(`q=zq${t}&field.nope_${t}=Sales`)).toEqual(["Alpha", "Bravo", "Charlie"]);
+    } finally {
+      for (const [token, id] of fieldIds) await api(token, "DELETE", `${BASE}/customFields/deleteField?id=${id}`);
     }
   });
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { bulkAssignBody, bulkUsersBody, type BulkRowResult } from "~/schemas/bulk";
+import { fieldFilterParams } from "~/schemas/custom-fields";
 import { lenient, optionalId, USER_FLAGS, USER_STATUSES, searchText } from "~/schemas/search";
 import { assignBody, entryIdQuery, getEkeysQuery, userIdQuery, type AssignBody, type KeySpec } from "~/schemas/ekeys";
 import { addUserBody, flaggedUserBody, fromApiBody, idQuery, modifyUserBody, twoFactorChannelSchema, userIdBody } from "~/schemas/users";
@@ -236,7 +237,8 @@ const message = z.object({ message: z.string() });
 /**
  * getAllUsers' optional search (decision 0035), read leniently: `q` (or `search`), `status`
  * (active | inactive | all), `flag` (superAdmin | admin | installer | soInterrupt | fob), `roleId`, `groupId`.
- * Unknown values are ignored, so the spec's plain call is unchanged.
+ * Unknown values are ignored, so the spec's plain call is unchanged. The custom field filters (`field.<key>`) are
+ * read by the handler and checked strictly: a caller who names a field expects the list filtered by it.
  */
 const userSearchQuery = z.object({
   includeInactive: flagQuery.default("false"),
@@ -264,12 +266,12 @@ export const usersEndpoints = [
     path: "/user/getAllUsers",
     tag,
     summary:
-      "The company's users (inactive ones only with includeInactive=true), sorted by display name. Optional: q (name, e-mail or phone prefix), status, flag, roleId, groupId.",
+      "The company's users (inactive ones only with includeInactive=true), sorted by display name. Optional: q (name, e-mail or phone prefix), status, flag, roleId, groupId, and field.<key>=<choice> per custom field of type choice (decision 0095): only users whose field holds that choice (any case), or with field.<key>=- those without a value; an unknown key, a field that is not a choice field or a value that is none of its choices is 400 ('field.<key>: Choose one of the field's choices'). Filters combine with AND.",
     auth: "token",
     permission: { modules: "users" },
     query: userSearchQuery,
     response: z.object({ payload: z.array(userListRow) }),
-    async handler({ db, auth, query }) {
+    async handler({ db, auth, query, request }) {
       const filters = {
         q: query.q || query.search || "",
         status: query.status ?? (query.includeInactive ? "all" : "active"),
@@ -277,7 +279,9 @@ export const usersEndpoints = [
         roleId: query.roleId,
         groupId: query.groupId,
       };
-      const { rows } = await users.listUsers(db, auth, { includeInactive: query.includeInactive, filters });
+      // The field.<key> parameters are named by the company's own keys, so they are read from the address, not the query schema.
+      const fieldFilters = fieldFilterParams(new URL(request.url).searchParams);
+      const { rows } = await users.listUsers(db, auth, { includeInactive: query.includeInactive, filters, fieldFilters, strictFieldFilters: true });
       return { payload: rows.map((r) => userListPayload(r, auth)) };
     },
   }),

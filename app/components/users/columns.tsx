@@ -9,7 +9,7 @@ import { Badge } from "~/components/ui/badge";
 import { CheckIcon } from "~/components/ui/icons";
 import type { UserListRow } from "~/services/users.server";
 import { ZonedTime } from "~/components/ui/zoned-time";
-import { formatPhone } from "~/utils/format";
+import { formatCalendarDate, formatPhone } from "~/utils/format";
 import { UserIcon } from "./icons";
 
 const Flag = ({ on, t }: { on: boolean; t: TFunction }) => (on ? <CheckIcon className="size-4 text-primary" aria-label={t("yes")} /> : <span className="sr-only">{t("no")}</span>);
@@ -30,7 +30,7 @@ const PRIVILEGES = [
 /** Columns of /users (docs/ARCHITECTURE.md §7.1); sortable ids match `USER_SORTS`. */
 export function userColumns(
   t: TFunction,
-  opts: { canDelete: boolean; timeZone: string; selfId: number; customFields?: { key: string; label: string }[] },
+  opts: { canDelete: boolean; timeZone: string; selfId: number; language: string; customFields?: { key: string; label: string; type: string }[] },
 ): ColumnDef<UserListRow>[] {
   const cols: ColumnDef<UserListRow>[] = [
     {
@@ -130,12 +130,16 @@ export function userColumns(
           "-"
         ),
     },
-    // The custom fields chosen for the list (decision 0095), after the built-in columns.
+    // The custom fields chosen for the list (decision 0095), after the built-in columns; a date is a calendar
+    // day (no zone), written in the reader's order as every day of the console is (decision 0067).
     ...(opts.customFields ?? []).map((f): ColumnDef<UserListRow> => ({
       id: `cf_${f.key}`,
       header: f.label,
       meta: { className: "whitespace-normal" },
-      cell: ({ row }) => row.original.customFields[f.key] ?? "",
+      cell: ({ row }) => {
+        const value = row.original.customFields[f.key] ?? "";
+        return f.type === "date" ? formatCalendarDate(value, opts.language) : value;
+      },
     })),
   ];
   if (opts.canDelete)

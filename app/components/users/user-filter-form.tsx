@@ -7,34 +7,43 @@ import { FilterDisclosure } from "~/components/ui/filter-disclosure";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { Switch } from "~/components/ui/switch";
+import { FIELD_NOT_SET, fieldFilterName, offersNotSet, type CustomFieldType } from "~/schemas/custom-fields";
 import { SEARCH_MAX, USER_FLAGS, type UserFilters } from "~/schemas/search";
 
 type Option = { id: number; fullName: string };
+type ChoiceField = { key: string; label: string; type: CustomFieldType; choices: string[] };
 
 /**
  * Search and filters of /users, kept in the URL (`q`, `status`, `flag`, `roleId`, `groupId`; the switch sets `hideInactive=0`): a GET form,
  * so the list can be bookmarked and shared; the sort and page size ride along, the page starts over.
+ * One select per custom field of type choice (`field.<key>`: a choice, or "-" for none, decision 0095) applies at once.
  * On phones the selects fold behind a "Filters (n)" button (the search and the switch stay), so the list starts on the first screen.
  */
 export function UserFilterForm({
   filters,
+  fieldFilters,
+  fields,
   groups,
   roles,
   searchParams,
 }: {
   filters: UserFilters;
+  /** The choice field filters the list applied, key → choice or "-". */
+  fieldFilters: Record<string, string>;
+  fields: ChoiceField[];
   groups: Option[];
   roles: { id: number; title: string }[];
   searchParams: URLSearchParams;
 }) {
   const { t } = useTranslation("users");
-  const keep = ["sort", "pageSize", "status", "hideInactive"].filter((k) => searchParams.has(k));
+  const keep = ["sort", "pageSize", "status", "hideInactive", "cols"].filter((k) => searchParams.has(k));
   const submit = useSubmit();
   const any = t("search.any");
   const flagOptions = USER_FLAGS.map((f) => ({ value: f, label: t(`search.flags.${f}`) }));
   const roleOptions = roles.map((r) => ({ value: r.id, label: r.title }));
   const groupOptions = namedOptions(groups);
-  const chosen = [filters.flag, filters.roleId, filters.groupId].filter((v) => v !== undefined).length;
+  const choiceFields = fields.filter((f) => f.type === "choice");
+  const chosen = [filters.flag, filters.roleId, filters.groupId].filter((v) => v !== undefined).length + Object.keys(fieldFilters).length;
   // The spec's 'Hide inactive' switch (on by default) applies at once; off lists every status.
   const toggleInactive = (hide: boolean) => {
     const next = new URLSearchParams(searchParams);
@@ -62,6 +71,20 @@ export function UserFilterForm({
           <SelectField id="user-role" label={t("search.role")} className="w-full sm:w-44" name="roleId" defaultValue={filters.roleId ?? ""} blank={any} options={roleOptions} />
         )}
         <SelectField id="user-group" label={t("search.group")} className="w-full sm:w-48" name="groupId" defaultValue={filters.groupId ?? ""} blank={any} options={groupOptions} />
+        {choiceFields.map((f) => (
+          <SelectField
+            // Remounted when the applied value changes (a reset, back), since the value is only its default.
+            key={`${f.key}=${fieldFilters[f.key] ?? ""}`}
+            id={`user-field-${f.key}`}
+            label={f.label}
+            className="w-full sm:w-44"
+            name={fieldFilterName(f.key)}
+            defaultValue={fieldFilters[f.key] ?? ""}
+            blank={any}
+            options={[...f.choices.map((c) => ({ value: c, label: c })), ...(offersNotSet(f) ? [{ value: FIELD_NOT_SET, label: t("search.notSet") }] : [])]}
+            onChange={(e) => submit(e.currentTarget.form, { preventScrollReset: true })}
+          />
+        ))}
       </FilterDisclosure>
       <div className="flex gap-2">
         <Button type="submit">{t("search.submit")}</Button>
