@@ -12,6 +12,8 @@ export const COMMAND_MSG = {
   commandNotFound: "Command could not be found",
   /** The stored reason and summary of an unanswered command: what is known, not a guess that the board is offline. */
   expired: "the board did not answer within 60 s",
+  /** The stored reason of an unlock withdrawn because a lockdown came to cover its door before a board took it. */
+  lockdown: "withdrawn by a lockdown",
 } as const;
 
 const positiveId = (message: string) => z.coerce.number({ invalid_type_error: message }).int(message).positive(message).max(Number.MAX_SAFE_INTEGER, message);

@@ -11,6 +11,7 @@
 import { and, desc, eq, gt, inArray, lte, sql, type SQL } from "drizzle-orm";
 import { LOCKDOWN_MSG } from "~/schemas/lockdown";
 import { doorLockedDown } from "./lockdown.server";
+import { lockdownCoversSql } from "./device-status.server";
 import { COMMAND_MSG, commandIdSchema, unlockSchema } from "~/schemas/device-commands";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
@@ -61,6 +62,25 @@ export async function settleExpired(db: Db, now: number, scope?: SQL) {
     from ${c} left join ${d} on ${d.id} = ${c.deviceId}
     where ${due}`;
   await db.batch([db.insert(a).select(rows).onConflictDoNothing({ target: a.eventId }), db.update(c).set({ status: "failed", error: "expired", finishedAt: now }).where(due)]);
+}
+
+/**
+ * Withdraws the open unlocks of the doors a lockdown in force covers (all, or those matching `scope`), each
+ * failed as "lockdown" with a "Command Failed" entry: statements for the caller's batch, after the one that
+ * starts the lockdown (`startPlan`) or before a gateway claims (`claimCommands`), so an unlock asked just
+ * before a lockdown, or racing its start, never reaches a board after it.
+ */
+export function failLockedDownStatements(db: Db, now: number, scope?: SQL) {
+  const covered = and(inArray(c.status, OPEN), scope, sql`exists (select 1 from ${d} where ${d.id} = ${c.deviceId} and ${lockdownCoversSql(now, "lockdown")})`) as SQL;
+  const a = schema.activityLogs;
+  const label = sql`coalesce(nullif(${d.fullName}, ''), 'device ' || ${c.deviceId})`;
+  const rows = sql`select null, ${c.companyId}, ${c.deviceId} || '/console/cmd.' || ${c.id} || '.lockdown',
+      (select id from activity_types where name = 'Command Failed'), 'Device', ${c.requestedByUserId}, null, ${c.deviceId}, null,
+      'Remote unlock failed on ' || ${label} || ': ' || ${COMMAND_MSG.lockdown},
+      json_object('type', 'command.result', 'cmd', 'console.' || ${c.id}, 'ok', json('false'), 'error', 'lockdown'), null, ${now}, ${now}
+    from ${c} join ${d} on ${d.id} = ${c.deviceId}
+    where ${covered}`;
+  return [db.insert(a).select(rows).onConflictDoNothing({ target: a.eventId }), db.update(c).set({ status: "failed", error: "lockdown", finishedAt: now }).where(covered)] as const;
 }
 
 async function findDevice(db: Db, auth: Auth, id: number) {
@@ -146,6 +166,8 @@ export async function latestCommand(db: Db, auth: Auth, deviceId: number, now: n
 export async function claimCommands(db: Db, gatewayId: number, boardIds: readonly string[], now: number): Promise<ClaimedCommand[]> {
   const ids = [...new Set(boardIds.filter((b) => /^\d{1,15}$/.test(b)).map(Number))];
   if (ids.length === 0) return [];
+  // A door a lockdown covers gets no unlock: one asked while the lockdown was starting is failed here.
+  const withdrawn = chunks(ids).flatMap((part) => failLockedDownStatements(db, now, inArray(c.deviceId, part)));
   const claims = chunks(ids).map((part) =>
     db
       .update(c)
@@ -153,7 +175,12 @@ export async function claimCommands(db: Db, gatewayId: number, boardIds: readonl
       .where(and(eq(c.status, "pending"), gt(c.expiresAt, now), inArray(c.deviceId, part)))
       .returning({ id: c.id, deviceId: c.deviceId, command: c.command, expiresAt: c.expiresAt }),
   );
-  const results = (await db.batch(claims as unknown as [never, ...never[]])) as { id: number; deviceId: number; command: "unlock"; expiresAt: number }[][];
+  const results = (await db.batch([...withdrawn, ...claims] as unknown as [never, ...never[]])).slice(withdrawn.length) as {
+    id: number;
+    deviceId: number;
+    command: "unlock";
+    expiresAt: number;
+  }[][];
   return results.flat().map((r) => ({ id: wireCommandId(r.id), boardId: String(r.deviceId), cmd: r.command, args: {}, expiresAt: r.expiresAt, expiresInMs: r.expiresAt - now }));
 }
 

@@ -11,6 +11,7 @@ import { and, asc, count, eq, inArray, isNotNull, isNull, lte, ne, sql, type SQL
 import { DEACTIVATED } from "~/schemas/device-groups";
 import { LOCKDOWN_MSG, lockdownPlanIdSchema, lockdownPlanModifySchema, lockdownPlanSchema, lockdownStartSchema, type LockdownPlanInput } from "~/schemas/lockdown";
 import { activityInsert, activityInsertWhen } from "~/utils/activity-insert.server";
+import { failLockedDownStatements } from "./device-commands.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
@@ -243,6 +244,8 @@ export async function startPlan(db: Db, companyId: number, plan: LockdownPlan, a
       .values({ companyId, epoch: 1, ...state })
       .onConflictDoUpdate({ target: l.companyId, set: { ...state, epoch: sql`${l.epoch} + 1` }, setWhere: guard })
       .returning({ epoch: l.epoch }),
+    // An unlock asked before the start and not yet answered must not open a door it now covers.
+    ...failLockedDownStatements(db, now, eq(schema.deviceCommands.companyId, companyId)),
   ]);
   if (started.length === 0) return null;
   noteGatewayWake(companyId);

@@ -37,6 +37,7 @@ import { Revocations } from './access/revocations.js'
 import { Inbound } from './inbound.js'
 import { CommandOutbox } from './commands/outbox.js'
 import { withDeadline } from './commands/deadline.js'
+import { lockdownAt } from './access/lockdown.js'
 import { ConsoleCommands } from './commands/console.js'
 import { Stats } from './stats.js'
 import { BoardConfigs } from './board-configs.js'
@@ -266,7 +267,14 @@ export class Gateway {
     })
     aedes.authorizePublish = authorizePublishHandler({ policy: this.hooks.authorizePublish, maxPayload: this.opts.maxPayload, commands, inbound: this.inbound, log })
     aedes.authorizeSubscribe = authorizeSubscribeHandler({ policy: this.hooks.authorizeSubscribe, log })
-    aedes.authorizeForward = authorizeForwardHandler({ commands, log })
+    aedes.authorizeForward = authorizeForwardHandler({
+      commands,
+      log,
+      lockedDown: (boardId) => {
+        const device = this.replica.get('device', boardId)
+        return Boolean(device) && lockdownAt(this.replica, device, this.opts.now())?.mode === 'lockdown'
+      }
+    })
     watchConnections(aedes, { presence: this.presence, firmware: this.firmware, clocks: this.clocks, log })
   }
 

@@ -101,3 +101,44 @@ test('an expired command is never handed out', async () => {
   assert.deepEqual(got, ['console.43-marker'])
   await b.close()
 })
+
+test('an unlock for a door a lockdown covers never reaches it, also one queued before the lockdown, and is not kept for after it', async () => {
+  const lockdown = (epoch, active) => ({
+    id: 'ACME',
+    companyId: 'ACME',
+    epoch,
+    active,
+    mode: 'lockdown',
+    scope: 'doors',
+    scopeIds: ['u3'],
+    exemptUserIds: [],
+    startedAt: Date.now(),
+    endsAt: null
+  })
+  // Queued for the board while it is away (the gateway had claimed it), then the lockdown arrives.
+  await gwA.sendCommand('u3', { id: 'console.44', cmd: 'unlock', args: {}, expiresAt: Date.now() + 60_000 })
+  worker.change('lockdown', 'upsert', 'ACME', lockdown(1, true))
+  await gwA.syncNow()
+  const b = board(gwA, 'u3')
+  const got = []
+  b.on('cmd', (m) => got.push(m.id))
+  await b.connect()
+  worker.addCommand('u3', { id: 'console.45' })
+  // Claimed and published after console.45, so by the time it arrives the unlock would have too.
+  const other = new Promise((resolve) => b.on('cmd', (m) => m.id === 'console.46' && resolve()))
+  worker.addCommand('u3', { id: 'console.46', cmd: 'reboot' })
+  await other
+  assert.deepEqual(got, ['console.46'], 'no unlock reached the locked-down door; another command did')
+
+  worker.change('lockdown', 'upsert', 'ACME', lockdown(2, false))
+  await gwA.syncNow()
+  await b.close()
+  // A fresh session: the outbox would hand it everything still outstanding.
+  const again = board(gwA, 'u3', { clean: true })
+  const after = []
+  again.on('cmd', (m) => after.push(m.id))
+  await again.connect()
+  await marker(again, 'console.47')
+  assert.deepEqual(after, ['console.47'], 'the unlock withheld during the lockdown was dropped, not delivered after it')
+  await again.close()
+})

@@ -233,3 +233,50 @@ describe("expiry", () => {
     expect((await api(acme, "GET", `/api/admin/device/getCommandStatus?commandId=${sent.id}`)).body.payload).toMatchObject({ status: "failed", error: "expired" });
   });
 });
+
+describe("a lockdown withdraws unlocks", () => {
+  const startLockdown = async (deviceId: number) => {
+    const plan = await api(acme, "POST", "/api/admin/lockdown/plans", { name: `Unlock race ${deviceId}.${workerNow()}`, mode: "lockdown", scope: "doors", scope_ids: [deviceId] });
+    expect(plan.status).toBe(200);
+    expect((await api(acme, "POST", `/api/admin/lockdown/plans/${plan.body.payload.id}/start`)).status).toBe(200);
+  };
+  const endLockdown = async () => expect((await api(acme, "POST", "/api/admin/lockdown/end")).status).toBe(200);
+  const rowOf = async (id: number) => (await db().select().from(c).where(eq(c.id, id)))[0];
+
+  it("fails an unlock asked before the start, pending or already with a gateway, and never hands one out while the door is locked down", async () => {
+    const device = acmeDevices[6];
+    const board = String(device.id);
+    // Asked, not yet claimed: the start withdraws it, with its entry.
+    const pending = (await api(acme, "POST", "/api/admin/device/remoteUnlock", { deviceId: device.id })).body.payload;
+    await startLockdown(device.id);
+    expect(await rowOf(pending.id)).toMatchObject({ status: "failed", error: "lockdown" });
+    expect((await claim([board])).body.commands).toEqual([]);
+    expect(await activityOf(device.id)).toContainEqual(
+      expect.objectContaining({
+        name: "Command Failed",
+        summary: `Remote unlock failed on ${device.fullName}: withdrawn by a lockdown`,
+        eventId: `${device.id}/console/cmd.${pending.id}.lockdown`,
+      }),
+    );
+    await endLockdown();
+
+    // Claimed by a gateway, not yet answered: failed too (the gateway drops it on its own, decision 0117).
+    const sent = (await api(acme, "POST", "/api/admin/device/remoteUnlock", { deviceId: device.id })).body.payload;
+    expect((await claim([board])).body.commands).toHaveLength(1);
+    await startLockdown(device.id);
+    expect(await rowOf(sent.id)).toMatchObject({ status: "failed", error: "lockdown" });
+
+    // An unlock that passed its check while the lockdown was starting (written after the start): the claim fails it.
+    const [raced] = await db()
+      .insert(c)
+      .values({ companyId: DEMO_IDS.companies.ACME, deviceId: device.id, command: "unlock", expiresAt: workerNow() + 60_000, createdAt: workerNow() })
+      .returning({ id: c.id });
+    expect((await claim([board])).body.commands).toEqual([]);
+    expect(await rowOf(raced.id)).toMatchObject({ status: "failed", error: "lockdown" });
+    await endLockdown();
+
+    // After the end the door takes an unlock again, and a gateway gets it.
+    const after = (await api(acme, "POST", "/api/admin/device/remoteUnlock", { deviceId: device.id })).body.payload;
+    expect((await claim([board])).body.commands).toEqual([expect.objectContaining({ id: after.command_id })]);
+  });
+});

@@ -50,6 +50,7 @@ const STORED: [RegExp, string, RegExp][] = [
   [/^Command \S+ failed on (?<door>.+)$/s, "commandFailed", /^(?:Command Failed)$/],
   // Since decision 0057: the door named, the reason in words.
   [/^Remote unlock failed on (?<door>.+?): the board did not answer within 60 s$/s, "unlockNoAnswer", /^(?:Command Failed)$/], // services/device-commands.server.ts
+  [/^Remote unlock failed on (?<door>.+?): withdrawn by a lockdown$/s, "unlockLockdown", /^(?:Command Failed)$/], // services/device-commands.server.ts
   [/^Remote command succeeded on (?<door>.+)$/s, "remoteCommandSucceeded", /^(?:Command Succeeded)$/], // services/gateway-events.server.ts
   [/^Remote command failed on (?<door>.+?): (?<error>.+)$/s, "remoteCommandFailedBecause", /^(?:Command Failed)$/],
   [/^Remote command failed on (?<door>.+)$/s, "remoteCommandFailed", /^(?:Command Failed)$/],

@@ -72,7 +72,7 @@ export function RemoteUnlockCard({ deviceId, deviceName, command, canUnlock, tz 
               <Badge variant="outline" className="border-destructive">
                 {t("unlock.failed")}
               </Badge>
-              <span>{shown.error === "expired" ? t("unlock.expired") : t("unlock.boardError", { error: shown.error })}</span>
+              <span>{shown.error === "expired" ? t("unlock.expired") : shown.error === "lockdown" ? t("unlock.lockdown") : t("unlock.boardError", { error: shown.error })}</span>
             </>
           )}
         </div>

@@ -119,11 +119,7 @@ export class CommandOutbox {
       } catch {
         return
       }
-      if (!this.#remove(client.id, id)) return
-      this.file
-        .append({ op: 'done', boardId: client.id, id })
-        .then(() => this.#compact())
-        .catch((e) => this.log.error('could not record a delivered command', { boardId: client.id, id, error: e.message }))
+      this.drop(client.id, id)
     })
     this.#timer = setInterval(() => this.#expire(), this.sweepMs).unref()
   }
@@ -177,6 +173,19 @@ export class CommandOutbox {
     const c = this.#boards.get(boardId)?.get(id)
     if (c && c.expiresAt <= Date.now()) this.#expire(boardId)
     return !this.#boards.get(boardId)?.has(id)
+  }
+
+  /**
+   * Ends an outstanding command: its board acknowledged it, or it must not reach the board any more (an
+   * unlock under lockdown, authorize-forward.js). A command not outstanding is left alone.
+   * @param {string} boardId @param {string} id
+   */
+  drop(boardId, id) {
+    if (!this.#remove(boardId, id)) return
+    this.file
+      .append({ op: 'done', boardId, id })
+      .then(() => this.#compact())
+      .catch((e) => this.log.error('could not record a finished command', { boardId, id, error: e.message }))
   }
 
   async close() {
