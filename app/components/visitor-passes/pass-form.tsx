@@ -119,13 +119,14 @@ export function PassForm({ options: o }: { options: PassFormOptions }) {
           </Field>
         ) : (
           <Field label={t("deviceGroup")} error={err(fields.deviceGroupId) ?? doorsError} hint={o.boundGroup ? t("boundHint", { name: o.boundGroup }) : undefined} required>
-            <NativeSelect id="pass-deviceGroupId" name={fields.deviceGroupId.name} value={groupId} onChange={(e) => setGroupId(e.target.value)}>
+            <NativeSelect
+              id="pass-deviceGroupId"
+              name={fields.deviceGroupId.name}
+              value={groupId}
+              onChange={(e) => setGroupId(e.target.value)}
+              options={o.groups.map((g) => ({ value: g.id, label: g.label }))}
+            >
               <option value="">{t("chooseGroup")}</option>
-              {o.groups.map((g) => (
-                <option key={g.id} value={g.id}>
-                  {g.label}
-                </option>
-              ))}
             </NativeSelect>
           </Field>
         )}

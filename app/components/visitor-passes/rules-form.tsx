@@ -51,13 +51,13 @@ export function PassRulesForm({ values, roles, groups, readOnly }: { values: Pas
           )}
         </fieldset>
         <Field label={t("boundGroup")} hint={t("boundGroupHint")} error={err(fields.deviceGroupId)}>
-          <NativeSelect id="rules-deviceGroupId" name={fields.deviceGroupId.name} defaultValue={values.deviceGroupId ?? ""}>
+          <NativeSelect
+            id="rules-deviceGroupId"
+            name={fields.deviceGroupId.name}
+            defaultValue={values.deviceGroupId ?? ""}
+            options={groups.map((g) => ({ value: g.id, label: g.label }))}
+          >
             <option value="">{t("anyDoor")}</option>
-            {groups.map((g) => (
-              <option key={g.id} value={g.id}>
-                {g.label}
-              </option>
-            ))}
           </NativeSelect>
         </Field>
       </fieldset>
