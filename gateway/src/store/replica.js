@@ -290,10 +290,14 @@ const putAll = (db, entries) => () => {
 
 /**
  * Facts only ever move forward: a key or visitor pass once used stays used, and a later first entry wins,
- * even if the feed still carries the console's older copy.
+ * even if the feed still carries the console's older copy. A lockdown state with a lower epoch than the one
+ * held is older (the epoch rises at every start and end) and is not taken: after a snapshot, what changed
+ * while it was paged comes again, so a start the snapshot already saw ended can follow its end, and with a
+ * page boundary or the console lost in between it would stay in force (an evacuation: doors held open).
  */
 function mergeLocalFacts(before, after, type) {
   if (!before) return after
+  if (type === 'lockdown' && after.epoch < before.epoch) return before
   if ((type === 'ekey' || type === 'pass') && before.window?.used && after.window && !after.window.used) {
     return { ...after, window: { ...after.window, used: true } }
   }
