@@ -12,7 +12,7 @@ import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { LinkButton } from "~/components/ui/link-button";
 import { PageHeader } from "~/components/ui/page-header";
-import { IMPORT_MAX_BYTES, importFormSchema, USER_CSV_COLUMNS, USER_IMPORT_MSG, type ImportCounts as Counts, type ImportRow } from "~/schemas/user-import";
+import { EXPORT_CSV_COLUMNS, IMPORT_MAX_BYTES, importFormSchema, USER_IMPORT_MSG, type ImportCounts as Counts, type ImportRow } from "~/schemas/user-import";
 import { commitUserImport, previewUserImport } from "~/services/user-import.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
@@ -48,7 +48,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     request,
     importFormSchema,
     async (v) => {
-      if (v.intent === "commit") return data({ part: await commitUserImport(db, auth, v.csv, v.chunk, nowMs()) });
+      if (v.intent === "commit") return data({ part: await commitUserImport(db, auth, context.core, v.csv, v.chunk, nowMs()) });
       const p = await previewUserImport(db, auth, v.csv);
       const order = { refuse: 0, change: 1, create: 2, unchanged: 3 } as const;
       const rows = [...p.rows].sort((a, b) => order[a.outcome] - order[b.outcome] || a.line - b.line);
@@ -135,7 +135,7 @@ export default function ImportUsersPage() {
         </CardHeader>
         <CardContent className="grid gap-3">
           <dl className="grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[max-content_1fr]">
-            {USER_CSV_COLUMNS.map((c) => (
+            {EXPORT_CSV_COLUMNS.map((c) => (
               <div key={c} className="contents">
                 <dt className="font-mono">{c}</dt>
                 <dd className="mb-1 text-muted-foreground sm:mb-0">{t(`column.${c}`)}</dd>

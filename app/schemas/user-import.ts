@@ -7,7 +7,19 @@ import { z } from "zod";
 
 /** The columns the export writes and the import reads, in the template's order. */
 export const USER_CSV_COLUMNS = ["first_name", "last_name", "display_name", "email", "country_code", "phone", "role", "status", "external_id"] as const;
-export type UserCsvColumn = (typeof USER_CSV_COLUMNS)[number];
+/**
+ * Columns a file may add (decision 0089): the device groups the user gets a group key to, and the fob
+ * given with those keys. The export and the template write them; a file without them changes no keys.
+ */
+export const KEY_CSV_COLUMNS = ["group_keys", "fob"] as const;
+export type KeyCsvColumn = (typeof KEY_CSV_COLUMNS)[number];
+export type UserCsvColumn = (typeof USER_CSV_COLUMNS)[number] | KeyCsvColumn;
+/** Every column the export writes, in its order (custom fields follow). */
+export const EXPORT_CSV_COLUMNS = [...USER_CSV_COLUMNS, ...KEY_CSV_COLUMNS] as const;
+/** What separates the names in a list cell (`group_keys`); a name holding it is written with a backslash before it. */
+export const LIST_SEPARATOR = "|";
+/** Names in one row's `group_keys`. */
+export const GROUP_KEYS_MAX = 20;
 
 /** A file larger than this (UTF-8 bytes) is refused whole. */
 export const IMPORT_MAX_BYTES = 5_000_000;
@@ -53,6 +65,14 @@ export const USER_IMPORT_MSG = {
   noModifyRight: "You may not change users",
   badChunk: "There is no such part of the file",
   imported: "Users imported",
+  unknownGroup: "No device group of this company has this name",
+  ambiguousGroup: "Several device groups of this company have this name",
+  groupDeactivated: "This device group is deactivated: it takes no new keys",
+  tooManyGroupKeys: "At most 20 group keys in a row",
+  fobWithoutKeys: "A fob is given with keys: name the device groups in group_keys",
+  duplicateFob: "This fob number is given to another user in an earlier row of the file",
+  noKeyRight: "You may not give keys",
+  noFobRight: "You may not change keys",
 } as const;
 
 const csvText = z.string({ required_error: USER_IMPORT_MSG.csvRequired, invalid_type_error: USER_IMPORT_MSG.csvRequired }).min(1, USER_IMPORT_MSG.csvRequired);
@@ -71,6 +91,26 @@ export const importFormSchema = z.discriminatedUnion("intent", [
   importPreviewBody.extend({ intent: z.literal("preview") }),
   importCommitBody.extend({ intent: z.literal("commit"), chunk: z.coerce.number().int().min(0) }),
 ]);
+
+/** A list cell (`group_keys`) split at unescaped separators, each name trimmed, empty ones dropped, repeats (any case) once. */
+export function splitList(cell: string): string[] {
+  const names: string[] = [];
+  let current = "";
+  for (let i = 0; i < cell.length; i++) {
+    const c = cell[i];
+    if (c === "\\" && (cell[i + 1] === LIST_SEPARATOR || cell[i + 1] === "\\")) current += cell[++i];
+    else if (c === LIST_SEPARATOR) {
+      names.push(current);
+      current = "";
+    } else current += c;
+  }
+  names.push(current);
+  const seen = new Set<string>();
+  return names.map((n) => n.trim()).filter((n) => n && !seen.has(n.toLowerCase()) && seen.add(n.toLowerCase()));
+}
+
+/** Names joined into one list cell, a separator or backslash inside a name escaped: `splitList` reads it back. */
+export const joinList = (names: string[]): string => names.map((n) => n.replace(/[\\|]/g, (c) => `\\${c}`)).join(LIST_SEPARATOR);
 
 /** What one row will do (or did). */
 export type ImportOutcome = "create" | "change" | "unchanged" | "refuse";

@@ -2,10 +2,11 @@
  * The company's users as CSV, in the columns the import reads (decision 0089), so an exported file
  * imported again changes nothing. Streamed in pages of EXPORT_PAGE users (a keyset on the id): the
  * 10,000th user costs what the first does and nothing holds the whole list. The company's custom fields
- * (decision 0095) follow the fixed columns, one column each, headed by the field's key.
+ * (decision 0095) follow the fixed columns, one column each, headed by the field's key. `group_keys` names
+ * the user's group keys and `fob` the fob they carry when every one carries the same number.
  */
 import { and, asc, eq, gt, sql } from "drizzle-orm";
-import { USER_CSV_COLUMNS } from "~/schemas/user-import";
+import { EXPORT_CSV_COLUMNS, joinList } from "~/schemas/user-import";
 import { fieldsOf, fieldsQuery, type CustomField } from "~/services/custom-fields.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { csvLine } from "~/utils/csv";
@@ -22,7 +23,11 @@ const u = schema.users;
 const r = schema.roles;
 
 /** The header line, with the byte-order mark that makes spreadsheet programs read the names as UTF-8. */
-const header = (fields: CustomField[]) => `\uFEFF${csvLine([...USER_CSV_COLUMNS, ...fields.map((f) => f.key)])}\r\n`;
+const header = (fields: CustomField[]) => `\uFEFF${csvLine([...EXPORT_CSV_COLUMNS, ...fields.map((f) => f.key)])}\r\n`;
+
+/** The user's group keys to live groups (the names, by name) and the fob they carry when every one carries the same. */
+const groupKeysOf = sql.raw(`from ekey_assignments e join device_groups g on g.id = e.group_id and g.company_id = e.company_id and g.deleted_at is null
+  where e.company_id = users.company_id and e.user_id = users.id and e.is_group = 1`);
 
 /** The template: the header alone (each column is described on the import page). */
 export async function userTemplate(db: Db, auth: Auth): Promise<string> {
@@ -53,6 +58,8 @@ export function userExportStream(db: Db, auth: Auth): ReadableStream<Uint8Array>
           role: r.title,
           isInactive: u.isInactive,
           externalId: u.externalId,
+          groupKeys: sql<string>`(select json_group_array(name) from (select distinct g.full_name as name ${groupKeysOf} order by lower(g.full_name), g.full_name))`,
+          fob: sql<string | null>`(select case when count(distinct coalesce(e.fob_device_id, '')) = 1 then max(e.fob_device_id) end ${groupKeysOf})`,
           customValues: sql<
             string | null
           >`(select json_group_object(field_id, value) from user_field_values where user_field_values.company_id = ${u.companyId} and user_field_values.user_id = ${u.id})`,
@@ -80,6 +87,9 @@ type ExportRow = {
   role: string | null;
   isInactive: boolean;
   externalId: string | null;
+  /** The names of the groups the user has keys to, as a JSON array. */
+  groupKeys: string;
+  fob: string | null;
   /** Custom field values as a JSON object of field id → value. */
   customValues: string | null;
 };
@@ -87,7 +97,7 @@ type ExportRow = {
 /** A user in the template's order; the phone as the spec's pair (calling code '034', national digits), which the import reads back. */
 function exportLine(x: ExportRow, fields: CustomField[]): string {
   const phone = splitPhone(x.phoneNumber);
-  const values: Record<(typeof USER_CSV_COLUMNS)[number], string> = {
+  const values: Record<(typeof EXPORT_CSV_COLUMNS)[number], string> = {
     first_name: x.firstName,
     last_name: x.lastName,
     display_name: x.displayName,
@@ -97,7 +107,9 @@ function exportLine(x: ExportRow, fields: CustomField[]): string {
     role: x.role ?? "",
     status: x.isInactive ? "inactive" : "active",
     external_id: x.externalId ?? "",
+    group_keys: joinList(JSON.parse(x.groupKeys) as string[]),
+    fob: x.fob ?? "",
   };
   const custom = JSON.parse(x.customValues ?? "{}") as Record<string, string>;
-  return csvLine([...USER_CSV_COLUMNS.map((c) => values[c]), ...fields.map((f) => custom[String(f.id)] ?? "")]);
+  return csvLine([...EXPORT_CSV_COLUMNS.map((c) => values[c]), ...fields.map((f) => custom[String(f.id)] ?? "")]);
 }

@@ -5,15 +5,20 @@
  */
 import {
   EXTERNAL_ID_MAX,
+  GROUP_KEYS_MAX,
   IMPORT_CHUNK,
   IMPORT_MAX_BYTES,
   IMPORT_MAX_ROWS,
   IMPORT_STATUSES,
+  KEY_CSV_COLUMNS,
+  splitList,
   USER_CSV_COLUMNS,
   USER_IMPORT_MSG as MSG,
   type UserCsvColumn,
 } from "~/schemas/user-import";
 import { normaliseValue, type FieldDef } from "~/schemas/custom-fields";
+import { EKEY_MSG } from "~/schemas/ekeys";
+import { FOB_NUMBER_MAX } from "~/schemas/text";
 import { autoDisplayName, userFormSchema, type UserInput } from "~/schemas/users";
 import { parseCsv, unneutralised, type CsvRecord } from "~/utils/csv";
 import { ServiceError } from "~/utils/errors.server";
@@ -44,6 +49,10 @@ export type CheckedRow = {
   externalId: string | null;
   /** The custom fields' values the row gives, normalised, by field id (an empty cell keeps the user's value). */
   custom: Map<number, string>;
+  /** The device groups named in `group_keys` (empty: the column is absent or the cell empty; the user's keys stay). */
+  groupKeys: string[];
+  /** The fob given with those keys (`fob`), or none. */
+  fob: string | null;
   problems: Problem[];
 };
 
@@ -55,8 +64,11 @@ function refuseFile(status: 413 | 422, message: string): never {
 }
 
 /** The values a later row may not repeat, by the line that had them first. */
-type Seen = Record<"email" | "externalId" | "phone", Map<string, number>>;
+type Seen = Record<"email" | "externalId" | "phone" | "fob", Map<string, number>>;
 type Cells = (column: UserCsvColumn) => string;
+
+/** The fob's shape, as the key form's (`app/schemas/ekeys.ts`). */
+const FOB_SHAPE = /^[A-Za-z0-9 _.:-]*$/;
 
 /** The last digits of a typed phone: equal for every way of typing the same number (its E.164 ends with them). */
 const phoneTail = (typed: string) => typed.replace(/\D/g, "").slice(-6);
@@ -79,7 +91,7 @@ export function checkFile(csv: string, defaultCountry: string, part?: number, fi
   const index = new Map(names.map((n, i) => [n, i]));
   if (index.size !== names.length || USER_CSV_COLUMNS.some((c) => !index.has(c))) refuseFile(422, MSG.badHeader);
   const byKey = new Map(fields.map((f) => [f.key, f]));
-  const customColumns = names.filter((n) => !(USER_CSV_COLUMNS as readonly string[]).includes(n));
+  const customColumns = names.filter((n) => !(USER_CSV_COLUMNS as readonly string[]).includes(n) && !(KEY_CSV_COLUMNS as readonly string[]).includes(n));
   if (customColumns.some((n) => !byKey.has(n))) refuseFile(422, MSG.unknownColumn);
   const custom = customColumns.map((n) => ({ field: byKey.get(n)!, at: index.get(n)! }));
   if (!records.length) refuseFile(422, MSG.noRows);
@@ -88,21 +100,21 @@ export function checkFile(csv: string, defaultCountry: string, part?: number, fi
   const cellsOf =
     (record: CsvRecord): Cells =>
     (c) =>
-      unneutralised(record.cells[index.get(c)!] ?? "").trim();
+      index.has(c) ? unneutralised(record.cells[index.get(c)!] ?? "").trim() : "";
   const from = part === undefined ? 0 : part * IMPORT_CHUNK;
   const mine = records.slice(from, part === undefined ? undefined : from + IMPORT_CHUNK);
-  const seen: Seen = { email: new Map(), externalId: new Map(), phone: new Map() };
+  const seen: Seen = { email: new Map(), externalId: new Map(), phone: new Map(), fob: new Map() };
   const tails = new Set(mine.map((r) => phoneTail(cellsOf(r)("phone"))));
   for (const record of records.slice(0, from)) {
     const cell = cellsOf(record);
     const phone = tails.has(phoneTail(cell("phone"))) ? toE164(cell("country_code") || defaultCountry, cell("phone")) : null;
-    remember(seen, record.line, cell("email").toLowerCase(), cell("external_id") || null, phone);
+    remember(seen, record.line, cell("email").toLowerCase(), cell("external_id") || null, phone, cell("fob") || null);
   }
   return { rows: mine.map((r) => checkRow(r, cellsOf(r), names.length, defaultCountry, seen, custom)), chunks };
 }
 
 /** Notes a row's e-mail, external id and phone; the problems of those an earlier row already had. */
-function remember(seen: Seen, line: number, email: string, externalId: string | null, phone: string | null): Problem[] {
+function remember(seen: Seen, line: number, email: string, externalId: string | null, phone: string | null, fob: string | null): Problem[] {
   const problems: Problem[] = [];
   const repeats = (key: keyof Seen, value: string | null, column: UserCsvColumn, message: string) => {
     if (!value) return;
@@ -112,6 +124,7 @@ function remember(seen: Seen, line: number, email: string, externalId: string | 
   repeats("email", email, "email", MSG.duplicateEmail);
   repeats("externalId", externalId, "external_id", MSG.duplicateExternalId);
   repeats("phone", phone, "phone", MSG.duplicatePhone);
+  repeats("fob", fob, "fob", MSG.duplicateFob);
   return problems;
 }
 
@@ -138,7 +151,12 @@ function checkRow(record: CsvRecord, cell: Cells, width: number, defaultCountry:
   const email = cell("email").toLowerCase();
   // The form's E.164 when the row passed it; the same parse otherwise (a bad e-mail does not hide a repeated phone).
   const phone = parsed.success ? parsed.data.cell : toE164(country, cell("phone"));
-  problems.push(...remember(seen, record.line, email, externalId, phone));
+  const groupKeys = splitList(cell("group_keys"));
+  if (groupKeys.length > GROUP_KEYS_MAX) problems.push({ column: "group_keys", message: MSG.tooManyGroupKeys });
+  const fob = cell("fob") || null;
+  if (fob && (fob.length > FOB_NUMBER_MAX || !FOB_SHAPE.test(fob))) problems.push({ column: "fob", message: EKEY_MSG.fobNumber });
+  else if (fob && !groupKeys.length) problems.push({ column: "fob", message: MSG.fobWithoutKeys });
+  problems.push(...remember(seen, record.line, email, externalId, phone, fob));
   const custom = new Map<number, string>();
   for (const { field, at } of customColumns) {
     const r = normaliseValue(field, unneutralised(record.cells[at] ?? ""));
@@ -154,6 +172,8 @@ function checkRow(record: CsvRecord, cell: Cells, width: number, defaultCountry:
     isInactive,
     externalId,
     custom,
+    groupKeys,
+    fob,
     problems,
   };
 }

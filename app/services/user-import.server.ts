@@ -6,21 +6,28 @@
  * nothing: importing the same file twice changes nothing the second time. The export
  * (`user-export.server.ts`) writes the same columns.
  */
-import { eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { Core } from "~core";
 import { CUSTOM_FIELD_MSG } from "~/schemas/custom-fields";
+import { DEACTIVATED } from "~/schemas/device-groups";
+import { EKEY_MSG } from "~/schemas/ekeys";
 import { USER_IMPORT_MSG as MSG, type ImportCounts, type ImportRow, type UserCsvColumn } from "~/schemas/user-import";
 import type { UserInput } from "~/schemas/users";
 import { fieldsOf, fieldsQuery, type CustomField } from "~/services/custom-fields.server";
+import { companyToday, groupKeyPlan, keyValues } from "~/services/ekeys.server";
 import { assertWithinCaller, grantOfRow } from "~/services/roles.server";
 import { checkFile, type CheckedRow, type Problem } from "~/services/user-import-file.server";
-import { activityInsert } from "~/utils/activity-insert.server";
+import { activityInsert, activityRows, type ActivityEntry } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { chunks, schema, type Db } from "~/utils/db.server";
+import { ServiceError } from "~/utils/errors.server";
 import { can } from "~/utils/permissions";
 import { inCompany, liveInCompany } from "~/utils/tenant.server";
 
 const u = schema.users;
+const k = schema.ekeyAssignments;
+const g = schema.deviceGroups;
 type BatchItem = Parameters<Db["batch"]>[0][number];
 
 type Existing = {
@@ -48,6 +55,17 @@ type Known = {
   /** The company's custom fields and the matched users' values of them, by user id then field id (decision 0095). */
   fields: CustomField[];
   values: Map<number, Map<number, string>>;
+  /** For a file naming group keys: the company's live groups by lower-case name, the matched users' group keys, who holds each fob named. */
+  keys: KeyKnown | null;
+};
+
+type GroupRow = { group: typeof g.$inferSelect; zoneId: number | null; zoneName: string | null };
+type KeyKnown = {
+  groups: Map<string, GroupRow[]>;
+  /** user id → group id → the user's keys to it (id and fob). */
+  held: Map<number, Map<number, { id: number; fob: string | null }[]>>;
+  /** fob → the users holding it. */
+  fobOwners: Map<string, Set<number>>;
 };
 
 const existingColumns = {
@@ -110,6 +128,7 @@ async function lookUp(db: Db, auth: Auth, rows: CheckedRow[], fields: CustomFiel
   return {
     fields,
     values: fields.length && valid.some((r) => r.custom.size) ? await customValuesOf(db, auth, users) : new Map(),
+    keys: valid.some((r) => r.groupKeys.length) ? await keysOf(db, auth, users, valid) : null,
     byEmail: new Map(users.map((x) => [x.email, x])),
     byExternalId: new Map(users.filter((x) => x.externalId).map((x) => [x.externalId!, x])),
     byPhone: new Map(users.filter((x) => x.phoneNumber).map((x) => [x.phoneNumber, x])),
@@ -134,6 +153,67 @@ async function customValuesOf(db: Db, auth: Auth, users: Existing[]): Promise<Ma
   return out;
 }
 
+/** The groups, the matched users' group keys and the fobs' holders (one more round trip, only for a file that names group keys). */
+async function keysOf(db: Db, auth: Auth, users: Existing[], rows: CheckedRow[]): Promise<KeyKnown> {
+  // The zone by a subquery, not a join: a batch's rows are objects by column name, and a joined `id` would overwrite the group's.
+  const groupsQuery = db
+    .select({ group: g, zoneId: g.timeZoneId, zoneName: sql<string | null>`(select name from time_zones where id = ${g.timeZoneId})` })
+    .from(g)
+    .where(liveInCompany(g, auth));
+  const heldQueries = chunks([...new Set(users.map((x) => x.id))]).map((part) =>
+    db
+      .select({ id: k.id, userId: k.userId, groupId: k.groupId, fob: k.fobDeviceId })
+      .from(k)
+      .where(inCompany(k, auth, and(eq(k.isGroup, true), inArray(k.userId, part)))),
+  );
+  const fobQueries = chunks([...new Set(rows.flatMap((r) => (r.fob ? [r.fob] : [])))]).map((part) =>
+    db
+      .selectDistinct({ userId: k.userId, fob: k.fobDeviceId })
+      .from(k)
+      .where(inCompany(k, auth, and(isNotNull(k.fobDeviceId), inArray(k.fobDeviceId, part)))),
+  );
+  const [groupRows, ...rest] = (await db.batch([groupsQuery, ...heldQueries, ...fobQueries] as unknown as [BatchItem, ...BatchItem[]])) as unknown as [GroupRow[], ...unknown[][]];
+  const groups = new Map<string, GroupRow[]>();
+  for (const r of groupRows) groups.set(r.group.fullName.toLowerCase(), [...(groups.get(r.group.fullName.toLowerCase()) ?? []), r]);
+  const held = new Map<number, Map<number, { id: number; fob: string | null }[]>>();
+  for (const r of rest.slice(0, heldQueries.length).flat() as { id: number; userId: number; groupId: number | null; fob: string | null }[]) {
+    if (r.groupId == null) continue;
+    const mine = held.get(r.userId) ?? held.set(r.userId, new Map()).get(r.userId)!;
+    mine.set(r.groupId, [...(mine.get(r.groupId) ?? []), { id: r.id, fob: r.fob }]);
+  }
+  const fobOwners = new Map<string, Set<number>>();
+  for (const r of rest.slice(heldQueries.length).flat() as { userId: number; fob: string }[]) fobOwners.set(r.fob, (fobOwners.get(r.fob) ?? new Set()).add(r.userId));
+  return { groups, held, fobOwners };
+}
+
+/** The keys a row adds (a group key to each named group the user lacks) and the existing ones its fob goes on (those without a fob). */
+type KeyWrites = { add: GroupRow[]; fobOn: { keyId: number; group: GroupRow }[] };
+
+/**
+ * A row's group keys and fob against what is stored: unknown, ambiguous or (for a new key) deactivated
+ * groups and a fob another user holds are problems. Only additions: a key the user has is kept as it
+ * is, one with another fob too.
+ */
+function planKeys(row: CheckedRow, target: Existing | undefined, known: KeyKnown | null, problems: Problem[]): KeyWrites {
+  const out: KeyWrites = { add: [], fobOn: [] };
+  if (!known || !row.groupKeys.length) return out;
+  const held = target ? known.held.get(target.id) : undefined;
+  for (const name of row.groupKeys) {
+    const found = known.groups.get(name.toLowerCase()) ?? [];
+    // Two groups may share a name: one the user holds a key to is the one meant (an export names it so).
+    const keys = found.flatMap((x) => (held?.get(x.group.id) ?? []).map((key) => ({ key, group: x })));
+    if (keys.length) {
+      if (row.fob) for (const { key, group } of keys) if (!key.fob) out.fobOn.push({ keyId: key.id, group });
+    } else if (!found.length) problems.push({ column: "group_keys", message: `${MSG.unknownGroup}: ${name}` });
+    else if (found.length > 1) problems.push({ column: "group_keys", message: `${MSG.ambiguousGroup}: ${name}` });
+    else if (found[0].group.status === DEACTIVATED) problems.push({ column: "group_keys", message: `${MSG.groupDeactivated}: ${name}` });
+    else out.add.push(found[0]);
+  }
+  const owners = row.fob ? known.fobOwners.get(row.fob) : undefined;
+  if (owners && [...owners].some((id) => id !== target?.id)) problems.push({ column: "fob", message: EKEY_MSG.fobTaken });
+  return out;
+}
+
 function withinCaller(auth: Auth, grant: Parameters<typeof assertWithinCaller>[1]): boolean {
   try {
     assertWithinCaller(auth, grant);
@@ -144,7 +224,7 @@ function withinCaller(auth: Auth, grant: Parameters<typeof assertWithinCaller>[1
 }
 
 /** A row's plan: what the preview shows and, for a commit, the values it writes. */
-type Plan = ImportRow & { write?: { userId?: number; values: Partial<typeof u.$inferInsert>; role?: Role; custom: Map<number, string> } };
+type Plan = ImportRow & { write?: { userId?: number; values: Partial<typeof u.$inferInsert>; role?: Role; custom: Map<number, string>; keys: KeyWrites; fob: string | null } };
 
 /** A required custom field the user would be left without: a problem on its column. */
 function missingRequired(fields: CustomField[], has: (fieldId: number) => boolean, problems: Problem[]) {
@@ -175,6 +255,11 @@ function changesOf(row: CheckedRow, user: UserInput, target: Existing, role: Rol
 /** Each row against what is stored: matched by external id, else e-mail; refused with every reason found. */
 function planRows(auth: Auth, rows: CheckedRow[], known: Known): Plan[] {
   const rights = { add: can(auth.permissions, "users", "add"), modify: can(auth.permissions, "users", "modify"), role: can(auth.permissions, "role", "add") };
+  // As the key form: a new key needs the users module's add right, a fob put on a key it has its modify right.
+  const keyRights = (keys: KeyWrites, problems: Problem[]) => {
+    if (keys.add.length && !rights.add) problems.push({ column: "group_keys", message: MSG.noKeyRight });
+    if (keys.fobOn.length && !rights.modify) problems.push({ column: "fob", message: MSG.noFobRight });
+  };
   const matched = new Set<number>();
   return rows.map((row): Plan => {
     const base = { line: row.line, email: row.email, name: row.name };
@@ -194,11 +279,13 @@ function planRows(auth: Auth, rows: CheckedRow[], known: Known): Plan[] {
     if (phoneOwner && phoneOwner.id !== target?.id) problems.push({ column: "phone", message: MSG.phoneTaken });
     if (target && matched.has(target.id)) problems.push({ column: null, message: MSG.sameUserTwice });
     if (target) matched.add(target.id);
+    const keys = planKeys(row, target, known.keys, problems);
     if (problems.length) return refuse();
     if (!target) {
       if (!rights.add) problems.push({ column: null, message: MSG.noAddRight });
       if (role) checkRole(role, rights.role, problems);
       missingRequired(known.fields, (id) => row.custom.has(id), problems);
+      keyRights(keys, problems);
       if (problems.length) return refuse();
       const values = {
         firstName: user.firstName,
@@ -211,16 +298,20 @@ function planRows(auth: Auth, rows: CheckedRow[], known: Known): Plan[] {
         isInactive: row.isInactive ?? false,
         externalId: row.externalId,
       };
-      return { ...base, outcome: "create", write: { values, role, custom: row.custom } };
+      return { ...base, outcome: "create", write: { values, role, custom: row.custom, keys, fob: row.fob } };
     }
     const { values, changes } = changesOf(row, user, target, role);
     const stored = known.values.get(target.id) ?? new Map<number, string>();
     const custom = new Map([...row.custom].filter(([id, value]) => stored.get(id) !== value));
-    const changed = [...changes, ...known.fields.filter((f) => custom.has(f.id)).map((f) => f.key)];
+    const ownChanges = [...changes, ...known.fields.filter((f) => custom.has(f.id)).map((f) => f.key)];
+    const changed = [...ownChanges, ...(keys.add.length ? ["group_keys"] : []), ...(keys.fobOn.length ? ["fob"] : [])];
     if (!changed.length) return { ...base, outcome: "unchanged" };
-    missingRequired(known.fields, (id) => row.custom.has(id) || stored.has(id), problems);
-    if (!rights.modify) problems.push({ column: null, message: MSG.noModifyRight });
-    if (target.isSuperAdmin && !auth.user.isSuperAdmin) problems.push({ column: null, message: MSG.superAdminOnly });
+    keyRights(keys, problems);
+    if (ownChanges.length) {
+      missingRequired(known.fields, (id) => row.custom.has(id) || stored.has(id), problems);
+      if (!rights.modify) problems.push({ column: null, message: MSG.noModifyRight });
+      if (target.isSuperAdmin && !auth.user.isSuperAdmin) problems.push({ column: null, message: MSG.superAdminOnly });
+    }
     if (values.isInactive === true && target.id === auth.user.id) problems.push({ column: "status", message: MSG.notSelf });
     if (role && changes.includes("role")) {
       if (target.id === auth.user.id) problems.push({ column: "role", message: MSG.ownRole });
@@ -231,7 +322,7 @@ function planRows(auth: Auth, rows: CheckedRow[], known: Known): Plan[] {
       if (current && !current.grantable && !escalation) problems.push({ column: "role", message: MSG.roleEscalation });
     }
     if (problems.length) return refuse();
-    return { ...base, outcome: "change", changes: changed, write: { userId: target.id, values, role: changes.includes("role") ? role : undefined, custom } };
+    return { ...base, outcome: "change", changes: changed, write: { userId: target.id, values, role: changes.includes("role") ? role : undefined, custom, keys, fob: row.fob } };
   });
 }
 
@@ -278,15 +369,155 @@ export type ImportPart = { chunk: number; chunks: number; counts: ImportCounts; 
  * Writes part `chunk` of the file (IMPORT_CHUNK rows from chunk × IMPORT_CHUNK) in one D1 batch, each
  * created or changed user with its audit entry. The rows before it are read only to refuse repeats.
  */
-export async function commitUserImport(db: Db, auth: Auth, csv: string, chunk: number, now: number): Promise<ImportPart> {
+export async function commitUserImport(db: Db, auth: Auth, core: Core, csv: string, chunk: number, now: number): Promise<ImportPart> {
   assertMayImport(auth);
   const company = await companyOf(db, auth);
   const file = checkFile(csv, company.country, chunk, company.fields);
   const rows = file.rows;
   const plans = planRows(auth, rows, await lookUp(db, auth, rows, company.fields));
-  const statements = [...plans.flatMap((p) => writeStatements(db, auth, p, now)), ...customValueStatement(db, auth, plans)];
-  if (statements.length) await db.batch(statements as [BatchItem, ...BatchItem[]]);
+  const statements = [
+    ...plans.flatMap((p) => writeStatements(db, auth, p, now)),
+    ...customValueStatement(db, auth, plans),
+    ...keyStatements(db, auth, plans, companyToday(auth, core, now), now),
+  ];
+  try {
+    if (statements.length) await db.batch(statements as [BatchItem, ...BatchItem[]]);
+  } catch (e) {
+    // Another user was given one of the part's fobs since it was checked: the database refuses it (nothing of the part is written).
+    if (String((e as Error)?.message).includes("fob_taken")) throw new ServiceError(422, EKEY_MSG.fobTaken);
+    throw e;
+  }
   return { chunk, chunks: file.chunks, counts: countsOf(plans), message: MSG.imported };
+}
+
+/** A new user's id inside the part's batch: its live e-mail is unique in the company. */
+const userIdSql = (companyId: number, entry: string) =>
+  sql.raw(`coalesce(json_extract(${entry}, '$.u'), (select id from users where company_id = ${companyId} and email = json_extract(${entry}, '$.e') and deleted_at is null))`);
+
+/**
+ * The part's group keys in three statements whatever their number (a part stays within D1's queries per
+ * invocation): the new keys (the group's schedule from the company's today, never ending, as the key
+ * form and a directory link give them), the fob put on keys that had none, and their audit entries
+ * ("eKey Assigned", "eKey Modified"). The feed's triggers on `ekey_assignments` send every key to the
+ * gateways, and the fob trigger refuses a fob another user got in the meantime.
+ */
+function keyStatements(db: Db, auth: Auth, plans: Plan[], today: string, now: number): BatchItem[] {
+  const companyId = auth.company.id;
+  const added: Record<string, unknown>[] = [];
+  const fobbed: { k: number; f: string }[] = [];
+  const audits: (ActivityEntry & { email: string })[] = [];
+  for (const p of plans) {
+    if (!p.write) continue;
+    const { userId, keys, fob } = p.write;
+    const email = p.write.values.email ?? p.email;
+    for (const row of keys.add) {
+      const plan = groupKeyPlan(row.group, row.zoneId != null && row.zoneName != null ? { id: row.zoneId, name: row.zoneName } : null, today);
+      added.push({ u: userId ?? null, e: email, ...keyValues(plan, fob, now) });
+      audits.push({
+        email,
+        companyId,
+        name: "eKey Assigned",
+        createdByUserId: auth.user.id,
+        targetUserId: userId ?? null,
+        targetDeviceGroupId: row.group.id,
+        summary: `${row.group.fullName}: ${plan.schedule.accessType}`,
+        details: { imported: true },
+        at: now,
+      });
+    }
+    for (const on of keys.fobOn) {
+      fobbed.push({ k: on.keyId, f: fob! });
+      audits.push({
+        email,
+        companyId,
+        name: "eKey Modified",
+        createdByUserId: auth.user.id,
+        targetUserId: userId ?? null,
+        targetDeviceGroupId: on.group.group.id,
+        summary: `${on.group.group.fullName}: fob`,
+        details: { imported: true, fob: true },
+        at: now,
+      });
+    }
+  }
+  const out: BatchItem[] = [];
+  const j = (path: string) => sql.raw(`json_extract(j.value, '$.${path}')`);
+  if (added.length) {
+    const fromEntry = Object.fromEntries(
+      [
+        "isGroup",
+        "deviceId",
+        "groupId",
+        "accessType",
+        "status",
+        "startDate",
+        "endDate",
+        "startTime",
+        "endTime",
+        "scheduleDays",
+        "isNeverEnd",
+        "isAllDay",
+        "timeZoneId",
+        "fobDeviceId",
+        "holidayCalendarId",
+        "onHolidays",
+      ].map((c) => [c, j(c)]),
+    );
+    out.push(
+      insertSelect(
+        db,
+        k,
+        { ...fromEntry, companyId: sql`${companyId}`, userId: userIdSql(companyId, "j.value"), createdAt: sql`${now}`, updatedAt: sql`${now}` },
+        JSON.stringify(added),
+      ),
+    );
+  }
+  if (fobbed.length) {
+    const entries = JSON.stringify(fobbed);
+    out.push(
+      db
+        .update(k)
+        .set({ fobDeviceId: sql`(select json_extract(j.value, '$.f') from json_each(${entries}) j where json_extract(j.value, '$.k') = ${k.id})`, updatedAt: now })
+        .where(and(eq(k.companyId, companyId), isNull(k.fobDeviceId), sql`${k.id} in (select json_extract(j.value, '$.k') from json_each(${entries}) j)`)),
+    );
+  }
+  if (audits.length) out.push(activityInsertEach(db, companyId, audits));
+  return out;
+}
+
+/**
+ * `insert into table select … from json_each(entries) j`: one statement for any number of rows. Drizzle
+ * names every column of the table, in its order; a column without an expression here is null.
+ */
+function insertSelect<T extends typeof k | typeof schema.activityLogs>(db: Db, table: T, exprs: Record<string, SQL>, entries: string): BatchItem {
+  const columns = Object.keys(getTableColumns(table)).map((c) => exprs[c] ?? sql`null`);
+  // "where true": SQLite reads an INSERT … SELECT before an upsert clause only with a WHERE clause.
+  return db.insert(table).select(sql`select ${sql.join(columns, sql`, `)} from json_each(${entries}) j where true`) as unknown as BatchItem;
+}
+
+/** Audit entries in one statement (their rows as activityInsert writes them, a support session's copies included); a new user found by e-mail. */
+function activityInsertEach(db: Db, companyId: number, entries: (ActivityEntry & { email: string })[]): BatchItem {
+  const rows = entries.flatMap((e) =>
+    activityRows(e).map(({ activityTypeId: _type, ...row }, i) => ({ ...row, name: i === 0 ? e.name : "Support Action", u: row.targetUserId, e: i === 0 ? e.email : null })),
+  );
+  const j = (path: string) => sql.raw(`json_extract(j.value, '$.${path}')`);
+  const fromEntry = Object.fromEntries(
+    ["companyId", "operationType", "createdByUserId", "targetDeviceId", "targetDeviceGroupId", "summary", "detailsJson", "gpsLocation", "eventId", "activityTimestamp"].map((c) => [
+      c,
+      j(c),
+    ]),
+  );
+  return insertSelect(
+    db,
+    schema.activityLogs,
+    {
+      ...fromEntry,
+      activityTypeId: sql`(select id from activity_types where name = ${j("name")})`,
+      targetUserId: sql`case when ${j("e")} is null then ${j("u")} else ${userIdSql(companyId, "j.value")} end`,
+      createdAt: sql`cast(unixepoch('subsecond') * 1000 as integer)`,
+    },
+    JSON.stringify(rows),
+  );
 }
 
 /**
@@ -311,6 +542,8 @@ function customValueStatement(db: Db, auth: Auth, plans: Plan[]): BatchItem[] {
 function writeStatements(db: Db, auth: Auth, plan: Plan, now: number): BatchItem[] {
   if (!plan.write) return [];
   const { userId, values, role } = plan.write;
+  // A row that only gives keys or a fob writes no "User Modified": its keys' own entries say what changed.
+  if (userId !== undefined && !Object.keys(values).length) return [];
   const companyId = auth.company.id;
   // A new user's id is unknown inside the batch; its live e-mail is unique in the company.
   const target: number | SQL = userId ?? sql`(select id from users where company_id = ${companyId} and email = ${values.email} and deleted_at is null)`;

@@ -43,7 +43,7 @@ export function activityInsertWhen(db: Db, e: ActivityEntry, guard: SQL) {
  * The entry's row, and in a support session (decision 0093) its copy for the grantee's log: "Support
  * Action", by the same staff member, naming the customer and what was done.
  */
-function activityRows(e: ActivityEntry) {
+export function activityRows(e: ActivityEntry) {
   const row = activityValues(e);
   const support = supportActor();
   if (!support || support.granteeCompanyId === e.companyId) return [row];

@@ -212,7 +212,7 @@ describe("custom fields in the users CSV", () => {
 
       // A new user from the file gets its values too; a column that is no field's key refuses the file.
       const fresh = `csv4.${t}@acme.example`;
-      expect((await api(acme, "POST", `${BASE}/user/importUsers`, { csv: [header, `Ana,Alba,,${fresh},,${mobile()},,,,Madrid,2026-01-31`].join("\r\n"), chunk: 0 })).status).toBe(
+      expect((await api(acme, "POST", `${BASE}/user/importUsers`, { csv: [header, `Ana,Alba,,${fresh},,${mobile()},,,,,,Madrid,2026-01-31`].join("\r\n"), chunk: 0 })).status).toBe(
         200,
       );
       const created = await db().query.users.findFirst({ where: and(eq(schema.users.email, fresh)) });

@@ -11,6 +11,8 @@ import { api, auditsNamed, consoleWorker, db, login, ORIGIN, pageCookie, schema 
 const ACME = 3;
 const u = schema.users;
 const HEADER = "first_name,last_name,display_name,email,country_code,phone,role,status,external_id";
+/** The export's and the template's: the import's columns and the optional key columns (group_keys, fob). */
+const EXPORT_HEADER = `${HEADER},group_keys,fob`;
 const preview = (token: string, csv: string) => api(token, "POST", "/api/admin/user/importUsersPreview", { csv });
 const commit = (token: string, csv: string, chunk = 0) => api(token, "POST", "/api/admin/user/importUsers", { csv, chunk });
 const acmeUsers = async (emailLike: string) =>
@@ -177,8 +179,8 @@ describe("the export", () => {
     expect(res.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
     const text = await res.text();
     const lines = text.trimEnd().split("\r\n");
-    expect(lines[0]).toBe(`\uFEFF${HEADER}`);
-    expect(lines).toContain(`'=HYPERLINK(1),'-Minus,"'@Sum, x",formula.exp@acme.example,034,699000030,,active,`);
+    expect(lines[0]).toBe(`\uFEFF${EXPORT_HEADER}`);
+    expect(lines).toContain(`'=HYPERLINK(1),'-Minus,"'@Sum, x",formula.exp@acme.example,034,699000030,,active,,,`);
     const live = await db()
       .select({ n: sql<number>`count(*)` })
       .from(u)
@@ -191,7 +193,7 @@ describe("the export", () => {
 
   it("gives the template: the header line alone", async () => {
     const res = await consoleWorker.fetch(`${ORIGIN}/api/admin/user/exportUsers?template=true`, { headers: { Authorization: admin } });
-    expect(await res.text()).toBe(`\uFEFF${HEADER}\r\n`);
+    expect(await res.text()).toBe(`\uFEFF${EXPORT_HEADER}\r\n`);
   });
 });
 

@@ -8,7 +8,14 @@ import { cn } from "~/utils/cn";
 /** A row's message in the reader's language: the import's own texts, else the user form's (the rows are checked with its schema). */
 export function importMessage(t: TFunction, message: string): string {
   const own = translateMessage(t, message, "userImport");
-  return own !== message ? own : translateMessage(t, message, "users");
+  if (own !== message) return own;
+  // "Text: name": a group key's message names the group after the text.
+  const named = /^(.+?): (.+)$/s.exec(message);
+  if (named) {
+    const text = translateMessage(t, named[1], "userImport");
+    if (text !== named[1]) return `${text}: ${named[2]}`;
+  }
+  return translateMessage(t, message, "users");
 }
 
 const COUNT_KEYS = ["create", "change", "unchanged", "refuse"] as const;
