@@ -247,7 +247,10 @@ test("users in Spanish: grid, validation messages and the add form", async ({ pa
 });
 
 for (const run of LANGUAGE_AND_WIDTH_RUNS) {
-  test(`import from a CSV at ${run.width} px (${run.lang}): a preview with one refused row, nothing saved until confirmed, then the users`, async ({ page, loginAs }) => {
+  test(`import from a CSV at ${run.width} px (${run.lang}): a preview with two refused rows (a bad e-mail, an unknown group), nothing saved until confirmed, then the users and a group key with its fob`, async ({
+    page,
+    loginAs,
+  }) => {
     const text = {
       en: {
         users: "Users",
@@ -256,6 +259,7 @@ for (const run of LANGUAGE_AND_WIDTH_RUNS) {
         file: "CSV file",
         preview: "Preview",
         refused: "Email is invalid",
+        unknownGroup: "No device group of this company has this name: Nowhere",
         confirm: "Import 2 users",
         done: "Import finished: 2 created",
         see: "See the users",
@@ -267,6 +271,7 @@ for (const run of LANGUAGE_AND_WIDTH_RUNS) {
         file: "Archivo CSV",
         preview: "Vista previa",
         refused: "El correo no es válido",
+        unknownGroup: "Ningún grupo de dispositivos de esta empresa tiene este nombre: Nowhere",
         confirm: "Importar 2 usuarios",
         done: "Importación terminada: 2 creados",
         see: "Ver los usuarios",
@@ -276,26 +281,31 @@ for (const run of LANGUAGE_AND_WIDTH_RUNS) {
     await loginAs("acme", run.lang);
     const id = unique();
     const phone = () => `699 ${String(Math.floor(Math.random() * 1e6)).padStart(6, "0")}`;
-    // A Spanish spreadsheet's file: a byte-order mark and ';' between cells.
+    // A Spanish spreadsheet's file: a byte-order mark and ';' between cells; a group key with a fob, and an unknown group.
     const csv = [
-      "first_name;last_name;display_name;email;country_code;phone;role;status;external_id",
-      `Irene;Prado;;imp-${id}-a@acme.example;034;${phone()};;active;`,
-      `Óscar;Núñez;;imp-${id}-b@acme.example;034;${phone()};Auditor;;`,
-      `Mal;Correo;;imp-${id}-not-an-email;034;${phone()};;;`,
+      "first_name;last_name;display_name;email;country_code;phone;role;status;external_id;group_keys;fob",
+      `Irene;Prado;;imp-${id}-a@acme.example;034;${phone()};;active;;Office Hours;F-${id}`,
+      `Óscar;Núñez;;imp-${id}-b@acme.example;034;${phone()};Auditor;;;;`,
+      `Mal;Correo;;imp-${id}-not-an-email;034;${phone()};;;;;`,
+      `Sin;Grupo;;imp-${id}-c@acme.example;034;${phone()};;;;Nowhere;`,
     ].join("\r\n");
 
     await page.goto("/users");
     await page.getByRole("link", { name: text.import, exact: true }).click();
     await expect(page.getByRole("heading", { name: text.title })).toBeVisible();
+    // The optional key columns are described with the others.
+    await expect(page.getByText("group_keys", { exact: true })).toBeVisible();
+    await expect(page.getByText("fob", { exact: true })).toBeVisible();
     await page.getByLabel(text.file).setInputFiles({ name: "people.csv", mimeType: "text/csv", buffer: Buffer.from(`\uFEFF${csv}`) });
     await page.getByRole("button", { name: text.preview }).click();
     const counts = page.getByTestId("import-counts");
     await expect(counts.locator('[data-outcome="create"] dd')).toHaveText("2");
-    await expect(counts.locator('[data-outcome="refuse"] dd')).toHaveText("1");
+    await expect(counts.locator('[data-outcome="refuse"] dd')).toHaveText("2");
     // A table on a desktop, a card a row on a phone.
     const refused = page.getByTestId(run.width < 640 ? "import-preview-cards" : "import-preview").locator('[data-outcome="refuse"]');
-    await expect(refused).toHaveCount(1);
-    await expect(refused).toContainText(text.refused);
+    await expect(refused).toHaveCount(2);
+    await expect(refused.first()).toContainText(text.refused);
+    await expect(refused.nth(1)).toContainText(text.unknownGroup);
     // The preview's table fits the width (it scrolls in its own box on a phone) and axe finds nothing.
     expect(await sidewaysScroll(page, { tables: run.width >= 1024 })).toEqual([]);
     expect(await axeFindings(page)).toEqual([]);
@@ -314,5 +324,12 @@ for (const run of LANGUAGE_AND_WIDTH_RUNS) {
     await page.goto(`/users?q=imp-${id}`);
     await expect(page.locator("tbody tr")).toHaveCount(2);
     await expect(page.getByText(`imp-${id}-b@acme.example`)).toBeVisible();
+    // Irene's group key, with its fob, is on her key list.
+    const admin = await adminApi(page.request);
+    const [irene] = (await admin.call<{ payload: { id: number }[] }>("GET", `/user/getAllUsers?q=imp-${id}-a`)).payload;
+    const keys = (await admin.call<{ payload: { group: { full_name?: string } | null; FOBDeviceId?: string | null }[] }>("GET", `/user/getAssignedEkeys?userId=${irene.id}`))
+      .payload;
+    expect(JSON.stringify(keys)).toContain("Office Hours");
+    expect(JSON.stringify(keys)).toContain(`F-${id}`);
   });
 }
