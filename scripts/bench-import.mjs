@@ -8,13 +8,15 @@
  * change nothing. Prints each step's time; fails (exit 1) when a figure is not what it must be.
  *
  *   IMPORT_ROWS=20000 npm run bench:import
+ *   IMPORT_KEYS=1 npm run bench:import   (each row also gets the seeded "Office Hours" group key and its own fob)
  */
 import { startWorkerEnd } from "../tests/gateway/real-worker-end.mjs";
 import { ensureBuilt, load } from "./bench-server.mjs";
 
 const ROWS = Number(process.env.IMPORT_ROWS ?? 10_000);
 const ADMIN = { companyId: "ACME", userName: "admin@acme.example", password: "Acme#Demo2026" };
-const HEADER = "first_name,last_name,display_name,email,country_code,phone,role,status,external_id";
+const KEYS = process.env.IMPORT_KEYS === "1";
+const HEADER = `first_name,last_name,display_name,email,country_code,phone,role,status,external_id${KEYS ? ",group_keys,fob" : ""}`;
 const FIRST = ["Ana", "Luis", "Marta", "José", "Lucía", "Pablo", "Elena", "Jorge"];
 const LAST = ["García", "López", "Martín", "Sánchez", "Pérez", "Gómez", "Ruiz", "Díaz"];
 /** The bad rows (line numbers in the file, the header being line 1) and what is wrong with each. */
@@ -40,7 +42,7 @@ function row(i) {
     external: `EMP-${i}`,
   };
   const c = BAD.get(i + 1)?.(cells) ?? cells;
-  return [c.first, c.last, c.display, c.email, c.country, c.phone, c.role, c.status, c.external].join(",");
+  return [c.first, c.last, c.display, c.email, c.country, c.phone, c.role, c.status, c.external, ...(KEYS ? ["Office Hours", `FOB-${i}`] : [])].join(",");
 }
 
 const csv = [HEADER, ...Array.from({ length: ROWS }, (_, i) => row(i + 1))].join("\r\n") + "\r\n";
@@ -95,12 +97,16 @@ try {
   expect("first commit counts", first.totals, { create: good, change: 0, unchanged: 0, refuse: BAD.size });
   const [{ n }] = await end.sql(`select count(*) as n from users where email like 'person%@import.example' and deleted_at is null`);
   expect("users stored", n, good);
+  const keyCount = async () =>
+    (await end.sql(`select count(*) as n from ekey_assignments e join users u on u.id = e.user_id where u.email like 'person%@import.example' and e.is_group = 1`))[0].n;
+  if (KEYS) expect("group keys stored", await keyCount(), good);
 
   const second = await importFile("second import");
   expect("second preview counts", second.preview.counts, { create: 0, change: 0, unchanged: good, refuse: BAD.size });
   expect("second commit counts", second.totals, { create: 0, change: 0, unchanged: good, refuse: BAD.size });
   const [{ n: after }] = await end.sql(`select count(*) as n from users where email like 'person%@import.example' and deleted_at is null`);
   expect("users stored after the second import", after, good);
+  if (KEYS) expect("group keys stored after the second import", await keyCount(), good);
 
   console.log(`target: first import (preview and commit) under 60 s: ${first.ms < 60_000 ? "met" : "NOT met"} (${seconds(first.ms)})`);
   if (problems.length) {
