@@ -747,6 +747,11 @@ export const deviceGroups = sqliteTable(
     timeZoneId: integer("time_zone_id"),
     /** 1 and 2 are active, 3 is deactivated. */
     status: integer("status").notNull().default(1),
+    /** The holiday calendar the group's schedule follows and how; its keys that ignore holidays follow it (decision 0077; migration 0063). */
+    holidayCalendarId: integer("holiday_calendar_id"),
+    onHolidays: text("on_holidays", { enum: ["ignore", "closed", "holidayHours"] })
+      .notNull()
+      .default("ignore"),
     deletedAt: integer("deleted_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

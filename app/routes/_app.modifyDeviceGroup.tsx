@@ -10,6 +10,7 @@ import { PageHeader } from "~/components/ui/page-header";
 import type { BulkRowResult } from "~/schemas/bulk";
 import { DEACTIVATED } from "~/schemas/device-groups";
 import { getAvailableDevices, getDeviceGroupDetails } from "~/services/device-groups.server";
+import { calendarNames } from "~/services/holidays.server";
 import { timeZoneOptions } from "~/services/time-zones.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb } from "~/utils/db.server";
@@ -24,8 +25,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireModule(request, context, "device_group");
   const db = getDb(context);
   return loadRecord(request, { list: "/deviceGroups" }, async (id) => {
-    const [details, available, zones] = await Promise.all([getDeviceGroupDetails(db, auth, id), getAvailableDevices(db, auth, id), timeZoneOptions(db)]);
-    return { ...details, available, zones, canModify: can(auth.permissions, "device_group", "modify") };
+    const [details, available, zones, calendars] = await Promise.all([
+      getDeviceGroupDetails(db, auth, id),
+      getAvailableDevices(db, auth, id),
+      timeZoneOptions(db),
+      calendarNames(db, auth),
+    ]);
+    return { ...details, available, zones, calendars, canModify: can(auth.permissions, "device_group", "modify") };
   });
 }
 
@@ -37,7 +43,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function ModifyDeviceGroup() {
-  const { group, devices, available, zones, canModify } = useLoaderData<typeof loader>();
+  const { group, devices, available, zones, calendars, canModify } = useLoaderData<typeof loader>();
   const { t } = useTranslation("groups");
   const [added, setAdded] = useState<BulkRowResult[] | null>(null);
   const days = [group.schMonday, group.schTuesday, group.schWednesday, group.schThursday, group.schFriday, group.schSaturday, group.schSunday];
@@ -59,6 +65,7 @@ export default function ModifyDeviceGroup() {
         zones={zones}
         available={available}
         inGroup={devices}
+        calendars={calendars}
         values={{
           id: group.id,
           displayName: group.displayName,
@@ -70,6 +77,8 @@ export default function ModifyDeviceGroup() {
           isAllDay: group.isAllDay,
           timeZoneId: group.timeZoneId,
           deactivated: group.status === DEACTIVATED,
+          onHolidays: group.onHolidays,
+          holidayCalendarId: group.holidayCalendarId,
         }}
       />
     </div>

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { readsPostedStrings } from "~/utils/form-options";
 import { checkbox } from "./flag";
+import { HOLIDAY_MSG, ON_HOLIDAYS } from "./holidays";
 import { freeText, NAME_MAX, nameText } from "./text";
 import { WEEKDAYS, weekFlags } from "./week";
 
@@ -21,6 +22,7 @@ export const GROUP_MSG = {
   times: "Start and End time are required",
   time: "Time must be HH:mm",
   sameTimes: "End time must differ from start time",
+  onHolidays: "On holidays must be ignore, closed or holidayHours",
 } as const;
 
 /** Accepts the spec's '1'/'0', JSON booleans and HTML checkbox values. */
@@ -40,6 +42,25 @@ const deviceIds = z.preprocess((v) => {
   return list.map((x) => (x && typeof x === "object" && "id" in x ? (x as { id: unknown }).id : x)).filter((x) => x !== "" && x != null);
 }, z.array(z.coerce.number().int().positive()));
 
+/**
+ * What the group's schedule does on a holiday of its calendar (decision 0077); absent (a client that does not
+ * know the field) keeps what a saved group has, and a new one ignores holidays.
+ */
+const onHolidays = z.preprocess((v) => (v === "" || v == null ? undefined : v), z.enum(ON_HOLIDAYS, { errorMap: () => ({ message: GROUP_MSG.onHolidays }) }).optional());
+/** The holiday calendar: an id or a numeric string (an object with an id too); empty is none. */
+const calendarId = z.preprocess(
+  (v) => {
+    const x = v && typeof v === "object" && "id" in v ? (v as { id: unknown }).id : v;
+    return x === "" || x == null || x === 0 || x === "0" ? null : x;
+  },
+  z.coerce
+    .number({ invalid_type_error: HOLIDAY_MSG.notFound })
+    .int(HOLIDAY_MSG.notFound)
+    .positive(HOLIDAY_MSG.notFound)
+    .max(Number.MAX_SAFE_INTEGER, HOLIDAY_MSG.notFound)
+    .nullable(),
+);
+
 /** The group's fields one by one; the admin API reads the same fields in the spec's names. */
 export const groupFields = z.object({
   displayName: nameText("Display name", NAME_MAX, GROUP_MSG.displayName),
@@ -54,6 +75,9 @@ export const groupFields = z.object({
   deviceIds,
   /** 1 or 2 active, 3 deactivated. Absent means active: 1 on create; on modify 3 returns to 1 and 1 or 2 is kept. */
   status: z.preprocess((v) => (v === "" || v == null ? undefined : v), z.coerce.number().int().min(1).max(3).optional()),
+  /** The holiday calendar the group's schedule follows and how; its keys that ignore holidays follow it (decision 0077). */
+  onHolidays,
+  holidayCalendarId: calendarId,
 });
 export const groupId = z.coerce.number().int().positive();
 type Group = z.output<typeof groupFields>;
@@ -67,10 +91,15 @@ export function checkGroup(v: Group, ctx: z.RefinementCtx, requireZone: boolean,
   }
   if (requireZone && v.timeZoneId == null) ctx.addIssue({ code: "custom", path: [name("timeZoneId")], message: GROUP_MSG.timeZone });
   if (v.deviceIds.length === 0) ctx.addIssue({ code: "custom", path: [name("deviceIds")], message: GROUP_MSG.devices });
+  if (v.onHolidays && v.onHolidays !== "ignore" && v.holidayCalendarId == null)
+    ctx.addIssue({ code: "custom", path: [name("holidayCalendarId")], message: HOLIDAY_MSG.calendarRequired });
 }
 
-/** All day clears both times (docs/ARCHITECTURE.md §7.2). */
-export const clearTimes = <T extends Group>(v: T): T => (v.allDay ? { ...v, startAt: "", endAt: "" } : v);
+/** All day clears both times, ignoring holidays the calendar (docs/ARCHITECTURE.md §7.2). */
+export const clearTimes = <T extends Group>(v: T): T => {
+  const w = v.onHolidays === "ignore" ? { ...v, holidayCalendarId: null } : v;
+  return w.allDay ? { ...w, startAt: "", endAt: "" } : w;
+};
 
 export const createDeviceGroupSchema = readsPostedStrings(groupFields.superRefine((v, ctx) => checkGroup(v, ctx, true)).transform(clearTimes));
 

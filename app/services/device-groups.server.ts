@@ -8,16 +8,17 @@ import { chunkedInserts } from "../../db/seed/batch";
 import { addDevicesToGroupSchema, BULK_MSG, devicePickerQuery, PICKER_PAGE_SIZE, type AddDevicesToGroupInput, type BulkRowResult, type DevicePickerQuery } from "~/schemas/bulk";
 import { WEEKDAYS } from "~/schemas/week";
 import { DEACTIVATED, GROUP_MSG, type CreateDeviceGroupInput, type ModifyDeviceGroupInput } from "~/schemas/device-groups";
+import { HOLIDAY_MSG } from "~/schemas/holidays";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { assertCan, type Auth } from "~/utils/auth-guards.server";
 import { inChunks, schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
 import { parseInput } from "~/utils/parse-input.server";
-import { liveInCompany } from "~/utils/tenant.server";
+import { inCompany, liveInCompany } from "~/utils/tenant.server";
 import { devicesWhere } from "./devices.server";
 import { idInAny, lowerOf, searchKey, startsWith } from "./search.server";
 
-const { deviceGroups: g, deviceGroupMembers: m, devices: d, timeZones: tz } = schema;
+const { deviceGroups: g, deviceGroupMembers: m, devices: d, timeZones: tz, holidayCalendars: hc } = schema;
 const MODULE = "device_group";
 
 export const GROUP_SORTS = ["fullName", "displayName", "startAt", "endAt", "timeZone", "status"] as const;
@@ -49,6 +50,8 @@ const groupColumns = {
   timeZoneName: tz.name,
   timeZoneLabel: tz.label,
   status: g.status,
+  onHolidays: g.onHolidays,
+  holidayCalendarId: g.holidayCalendarId,
 };
 
 export type ListGroupsOptions = { offset: number; pageSize: number; sort: { key: string; desc: boolean }; hideInactive: boolean; q?: string };
@@ -197,7 +200,23 @@ async function checkDevices(db: Db, auth: Auth, ids: number[]): Promise<number[]
   return unique;
 }
 
+/** The calendar a group follows is one of the company's own; another company's or an unknown one is a 400. */
+async function checkCalendar(db: Db, auth: Auth, input: GroupInput) {
+  if (!input.onHolidays || input.onHolidays === "ignore") return;
+  const [calendar] = await db
+    .select({ id: hc.id })
+    .from(hc)
+    .where(inCompany(hc, auth, eq(hc.id, input.holidayCalendarId!)))
+    .limit(1);
+  if (!calendar) throw new ServiceError(400, HOLIDAY_MSG.notFound, { fieldErrors: { holidayCalendarId: [HOLIDAY_MSG.notFound] } });
+}
+
+/** Left out (a client that does not know the fields), a saved group keeps its holiday choice and a new one ignores holidays. */
+const holidayValues = (input: GroupInput) =>
+  input.onHolidays === undefined ? {} : { onHolidays: input.onHolidays, holidayCalendarId: input.onHolidays === "ignore" ? null : input.holidayCalendarId };
+
 const groupValues = (input: GroupInput) => ({
+  ...holidayValues(input),
   fullName: input.fullName,
   displayName: input.displayName,
   description: input.description,
@@ -224,6 +243,7 @@ function memberInserts(db: Db, companyId: number, groupId: number | SQL, deviceI
 export async function createDeviceGroup(db: Db, auth: Auth, input: CreateDeviceGroupInput, now: number, core: Core): Promise<number> {
   assertCan(auth, MODULE, "add");
   await checkSchedule(db, core, input, input.timeZoneId ?? null);
+  await checkCalendar(db, auth, input);
   const deviceIds = await checkDevices(db, auth, input.deviceIds);
   const companyId = auth.company.id;
   // Inside one batch nothing else writes, so the newest group id is the row just inserted.
@@ -251,6 +271,7 @@ export async function modifyDeviceGroup(db: Db, auth: Auth, input: ModifyDeviceG
   const current = await findGroup(db, auth, input.id);
   const zoneId = input.timeZoneId ?? current.timeZoneId;
   await checkSchedule(db, core, input, zoneId);
+  await checkCalendar(db, auth, input);
   const deviceIds = await checkDevices(db, auth, input.deviceIds);
   const status = input.status === DEACTIVATED ? DEACTIVATED : (input.status ?? (current.status === DEACTIVATED ? 1 : current.status));
   const name = status === DEACTIVATED ? "Device Group De-Activated" : "Device Group Modified";

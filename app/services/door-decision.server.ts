@@ -227,12 +227,32 @@ export function keyHolidays(k: Pick<KeyRow, "onHolidays" | "holidayCalendarId" |
   return holidayFields(k.onHolidays, holidaysOf(k.holidayCalendarId), dated ? k.startDate : null, dated && !k.isGroup && !k.isNeverEnd ? k.endDate : null);
 }
 
+/**
+ * The holiday choice a group key's window follows (decision 0077): the key's own when it is not `ignore`,
+ * otherwise its group's.
+ */
+export function groupKeyHolidayChoice(k: Pick<KeyRow, "onHolidays" | "holidayCalendarId">, g: Pick<GroupRow, "onHolidays" | "holidayCalendarId">) {
+  return k.onHolidays !== "ignore" ? { onHolidays: k.onHolidays, holidayCalendarId: k.holidayCalendarId } : { onHolidays: g.onHolidays, holidayCalendarId: g.holidayCalendarId };
+}
+
+/**
+ * The holiday fields of a group key's window: `keyHolidays` over the choice `groupKeyHolidayChoice` picks. The
+ * console's decisions, the phone's credentials and the change feed's groupKey records all build them here.
+ */
+export function groupKeyHolidays(
+  k: Pick<KeyRow, "onHolidays" | "holidayCalendarId" | "startDate" | "endDate" | "isNeverEnd" | "accessType" | "isGroup">,
+  g: Pick<GroupRow, "onHolidays" | "holidayCalendarId">,
+  holidaysOf: HolidaysOf,
+) {
+  return keyHolidays({ ...k, ...groupKeyHolidayChoice(k, g) }, holidaysOf);
+}
+
 /** A group key: the group's weekly window, from the assignment's start date when it has one. */
 export function groupKeyWindow(k: KeyRow, g: GroupRow, state: CompanyState): AccessWindow {
   const days = [g.schMonday, g.schTuesday, g.schWednesday, g.schThursday, g.schFriday, g.schSaturday, g.schSunday] as GroupWindow["days"];
   const times = { allDay: g.isAllDay, startTime: g.isAllDay ? null : g.startAt, endTime: g.isAllDay ? null : g.endAt };
   const tz = state.zoneOf(g.timeZoneId);
-  const holidays = keyHolidays(k, state.holidaysOf);
+  const holidays = groupKeyHolidays(k, g, state.holidaysOf);
   if (!k.startDate) return { kind: "group", tz, days, ...times, ...holidays };
   return { kind: "ekey", access: "custom", tz, startDate: k.startDate, endDate: null, days, ...times, used: false, ...holidays };
 }

@@ -44,7 +44,7 @@ import type { AnySQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { DEACTIVATED } from "~/schemas/device-groups";
 import { inChunks, schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
-import { keyHolidays, type HolidaysOf } from "./door-decision.server";
+import { groupKeyHolidayChoice, groupKeyHolidays, keyHolidays, type HolidaysOf } from "./door-decision.server";
 import { holidayFields } from "~/schemas/holidays";
 import { cellOf } from "./gateway-cells.server";
 import { lockdownRecord } from "./lockdown.server";
@@ -199,9 +199,16 @@ async function keyChanges(db: Db, ref: Ref, filter: KeyFilter): Promise<FeedChan
   const groups = await inChunks(groupIds, (part) => db.select().from(schema.deviceGroups).where(inArray(schema.deviceGroups.id, part)));
   const userById = new Map(users.map((u) => [u.id, u]));
   const groupById = new Map(groups.map((g) => [g.id, g]));
+  // A group key follows its own calendar, or its group's when its own choice is ignore.
   const holidaysOf = await holidaysOfCalendars(
     db,
-    rows.filter((r) => r.onHolidays !== "ignore").map((r) => r.holidayCalendarId),
+    rows
+      .map((r) => {
+        const g = r.isGroup && r.groupId != null ? groupById.get(r.groupId) : undefined;
+        return g ? groupKeyHolidayChoice(r, g) : r;
+      })
+      .filter((c) => c.onHolidays !== "ignore")
+      .map((c) => c.holidayCalendarId),
   );
 
   const out: FeedChange[] = [];
@@ -229,7 +236,7 @@ async function keyChanges(db: Db, ref: Ref, filter: KeyFilter): Promise<FeedChan
         allDay: g.isAllDay,
         startTime: g.isAllDay ? null : g.startAt,
         endTime: g.isAllDay ? null : g.endAt,
-        ...keyHolidays(r, holidaysOf),
+        ...groupKeyHolidays(r, g, holidaysOf),
       };
       // The group's window has no dates (docs/ARCHITECTURE.md §5): the assignment's start date travels beside it.
       out.push({ type: "groupKey", op: "upsert", id: String(r.id), data: { ...base, groupId: String(g.id), startDate: r.startDate ?? null, window } });

@@ -170,6 +170,10 @@ export async function deleteCalendar(db: Db, auth: Auth, id: number, now: number
       .update(schema.alerts)
       .set({ holidayCalendarId: null, onHolidays: "ignore", updatedAt: now })
       .where(inCompany(schema.alerts, auth, eq(schema.alerts.holidayCalendarId, cal.id))),
+    db
+      .update(schema.deviceGroups)
+      .set({ holidayCalendarId: null, onHolidays: "ignore", updatedAt: now })
+      .where(inCompany(schema.deviceGroups, auth, eq(schema.deviceGroups.holidayCalendarId, cal.id))),
     db.delete(h).where(inCompany(h, auth, eq(h.calendarId, cal.id))),
     db.delete(c).where(inCompany(c, auth, eq(c.id, cal.id))),
     activityInsert(db, audit(auth, "Holiday Calendar Deleted", cal.name, now)),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { addDevicesToGroupSchema } from "~/schemas/bulk";
+import { ON_HOLIDAYS } from "~/schemas/holidays";
 import { searchText } from "~/schemas/search";
 import { checkGroup, clearTimes, groupFields, groupId, type GroupKey } from "~/schemas/device-groups";
 import { nestDays, weekFlags, type Weekday } from "~/schemas/week";
@@ -30,23 +31,40 @@ const GROUP_WIRE = {
   timeZoneId: "time_zone_id",
   deviceIds: "available_devices",
   status: "status",
+  onHolidays: "on_holidays",
+  holidayCalendarId: "holiday_calendar_id",
   days: "days",
   id: "id",
   ...DAY_WIRE,
 } as const satisfies Record<GroupKey | Weekday | "id", string>;
 
+/** The holiday choice's camelCase spellings (as the alerts' calls read them). */
+function spellings(v: unknown) {
+  if (!v || typeof v !== "object" || Array.isArray(v)) return v;
+  const o = { ...(v as Record<string, unknown>) };
+  o.on_holidays ??= o.onHolidays;
+  o.holiday_calendar_id ??= o.holidayCalendarId;
+  return o;
+}
+
 /** The spec's body is flat, a `sch_*` flag per day; the group nests them under `days`. */
 const flatGroup = groupFields.omit({ days: true }).merge(weekFlags);
 
 /** Create and modify bodies in the spec's names, checked as the page's form is, as the group the service takes. */
-const createBody = wireObject(flatGroup, GROUP_WIRE)
-  .transform(nestDays)
-  .superRefine((v, ctx) => checkGroup(v, ctx, true, (k) => GROUP_WIRE[k]))
-  .transform(clearTimes);
-const modifyBody = wireObject(flatGroup.extend({ id: groupId }), GROUP_WIRE)
-  .transform(nestDays)
-  .superRefine((v, ctx) => checkGroup(v, ctx, false, (k) => GROUP_WIRE[k]))
-  .transform(clearTimes);
+const createBody = z.preprocess(
+  spellings,
+  wireObject(flatGroup, GROUP_WIRE)
+    .transform(nestDays)
+    .superRefine((v, ctx) => checkGroup(v, ctx, true, (k) => GROUP_WIRE[k]))
+    .transform(clearTimes),
+);
+const modifyBody = z.preprocess(
+  spellings,
+  wireObject(flatGroup.extend({ id: groupId }), GROUP_WIRE)
+    .transform(nestDays)
+    .superRefine((v, ctx) => checkGroup(v, ctx, false, (k) => GROUP_WIRE[k]))
+    .transform(clearTimes),
+);
 
 const id = z.coerce.number({ invalid_type_error: "id must be a number" }).int().positive();
 
@@ -70,10 +88,16 @@ export function groupPayload(r: GroupRow) {
     time_zone_id: r.timeZoneId,
     time_zone: r.timeZoneId == null ? null : { id: r.timeZoneId, full_time_zone: r.timeZoneLabel, name: r.timeZoneName },
     status: r.status,
+    on_holidays: r.onHolidays,
+    holiday_calendar_id: r.holidayCalendarId,
   };
 }
 
 const devicePayload = (x: DeviceOption) => ({ id: x.id, full_name: x.fullName, display_name: x.displayName, serial_number: x.serialNumber });
+
+const ON_HOLIDAYS_DOC =
+  "what the group's schedule does on a date of holiday_calendar_id (decision 0077): ignore (opens as on any day; the default), closed (not on holidays: opens only within a holiday's own open hours, if it has any) or holidayHours (opens within the holiday's open hours instead of its own, on its days); a group key whose own choice is ignore follows it, one with its own choice keeps that";
+const HOLIDAY_CALENDAR_DOC = "the caller's company's holiday calendar the group's schedule follows; required unless on_holidays is ignore, null then";
 
 const groupShape = z.object({
   id: z.number(),
@@ -93,6 +117,8 @@ const groupShape = z.object({
   time_zone_id: z.number().nullable(),
   time_zone: z.object({ id: z.number(), full_time_zone: z.string().nullable(), name: z.string().nullable() }).nullable(),
   status: z.number(),
+  on_holidays: z.enum(ON_HOLIDAYS).describe(ON_HOLIDAYS_DOC),
+  holiday_calendar_id: z.number().nullable().describe(HOLIDAY_CALENDAR_DOC),
 });
 const deviceShape = z.object({ id: z.number(), full_name: z.string(), display_name: z.string(), serial_number: z.string() });
 
@@ -101,7 +127,8 @@ export const deviceGroupEndpoints = [
     method: "GET",
     path: "/deviceGroup/getDeviceGroups",
     tag: "Device groups",
-    summary: "Every device group of the caller's company (inactive ones have status 3); optional q (or search): a full or display name prefix.",
+    summary:
+      "Every device group of the caller's company (inactive ones have status 3), each with its holiday choice (on_holidays, holiday_calendar_id); optional q (or search): a full or display name prefix.",
     auth: "token",
     permission: { modules: "device_group" },
     query: z.object({ q: searchText.optional(), search: searchText.optional() }),
@@ -114,7 +141,7 @@ export const deviceGroupEndpoints = [
     method: "GET",
     path: "/deviceGroup/getDeviceGroupDetails",
     tag: "Device groups",
-    summary: "One group with the devices in it (deviceDetails). 404 outside the caller's company.",
+    summary: "One group with the devices in it (deviceDetails) and its holiday choice (on_holidays, holiday_calendar_id). 404 outside the caller's company.",
     auth: "token",
     permission: { modules: "device_group" },
     query: z.object({ id }),
@@ -142,7 +169,8 @@ export const deviceGroupEndpoints = [
     method: "POST",
     path: "/deviceGroup/createDeviceGroup",
     tag: "Device groups",
-    summary: "Creates a group with its devices (available_devices: device ids). Needs the add right.",
+    summary:
+      "Creates a group with its devices (available_devices: device ids). The group's schedule may follow one of the company's holiday calendars: `on_holidays` (ignore, closed: not on holidays, or holidayHours; onHolidays too) and `holiday_calendar_id` (holidayCalendarId), required unless ignore; its group keys whose own choice is ignore follow it. Another company's calendar or an unknown one is refused with 400 on holiday_calendar_id. Needs the add right.",
     auth: "token",
     permission: { modules: "device_group", action: "add" },
     body: createBody,
@@ -156,7 +184,8 @@ export const deviceGroupEndpoints = [
     method: "PUT",
     path: "/deviceGroup/modifyDeviceGroup",
     tag: "Device groups",
-    summary: "Saves a group; status 3 deactivates it (logged as de-activated). Needs the modify right.",
+    summary:
+      "Saves a group; status 3 deactivates it (logged as de-activated). A body without on_holidays keeps the group's holiday choice; with it, as on create (another company's calendar is a 400). Needs the modify right.",
     auth: "token",
     permission: { modules: "device_group", action: "modify" },
     body: modifyBody,

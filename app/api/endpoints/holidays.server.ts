@@ -72,7 +72,8 @@ export const holidayEndpoints = [
     method: "DELETE",
     path: "/holidays/deleteCalendar",
     tag,
-    summary: "Deletes a calendar and its dates ('Holiday Calendar Deleted'); the keys, scheduled-open hours and alert schedules that followed it ignore holidays from then on.",
+    summary:
+      "Deletes a calendar and its dates ('Holiday Calendar Deleted'); the keys, device groups, scheduled-open hours and alert schedules that followed it ignore holidays from then on.",
     auth: "token",
     permission: { modules, action: "delete" },
     query: idQuery,

@@ -7,10 +7,12 @@ import { Checkbox } from "~/components/ui/checkbox";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
+import { NativeSelect } from "~/components/ui/native-select";
 import { Switch } from "~/components/ui/switch";
 import { Textarea } from "~/components/ui/textarea";
 import { TimeInput } from "~/components/ui/time-input";
 import { createDeviceGroupSchema, modifyDeviceGroupSchema } from "~/schemas/device-groups";
+import { ON_HOLIDAYS, type OnHolidays } from "~/schemas/holidays";
 import { WEEKDAYS } from "~/schemas/week";
 import type { DeviceOption } from "~/services/device-groups.server";
 import { runsOvernight } from "~/utils/time-text";
@@ -28,6 +30,9 @@ export type GroupFormValues = {
   isAllDay: boolean;
   timeZoneId: number | null;
   deactivated: boolean;
+  /** The holiday calendar the schedule follows and how (decision 0077). */
+  onHolidays: OnHolidays;
+  holidayCalendarId: number | null;
 };
 
 type Props = {
@@ -36,10 +41,12 @@ type Props = {
   zones: { id: number; label: string }[];
   available: DeviceOption[];
   inGroup: DeviceOption[];
+  /** The company's holiday calendars. */
+  calendars: { id: number; name: string }[];
 };
 
 /** The add and modify device-group form (docs/ARCHITECTURE.md §7.2); Conform with the schema the action parses. */
-export function GroupForm({ mode, values, zones, available: initialAvailable, inGroup: initialInGroup }: Props) {
+export function GroupForm({ mode, values, zones, available: initialAvailable, inGroup: initialInGroup, calendars }: Props) {
   const schema = mode === "add" ? createDeviceGroupSchema : modifyDeviceGroupSchema;
   const { fields, err, formError, formProps, t } = usePageForm({ id: `group-${mode}`, schema, ns: "groups" });
   const navigation = useNavigation();
@@ -50,6 +57,7 @@ export function GroupForm({ mode, values, zones, available: initialAvailable, in
   const zone = zoneLabel ? readableZone(zoneLabel) : null;
   const [available, setAvailable] = useState(initialAvailable);
   const [inGroup, setInGroup] = useState(initialInGroup);
+  const [onHolidays, setOnHolidays] = useState<OnHolidays>(values.onHolidays);
   const error = (name: keyof typeof fields) => err(fields[name]);
   // The whole-week check shows once the form was submitted, not as the days are ticked.
   const daysError = err({ errors: fields.days.errors, dirty: false });
@@ -133,6 +141,38 @@ export function GroupForm({ mode, values, zones, available: initialAvailable, in
         {daysError && (
           <p id="days-error" className="text-xs font-medium text-destructive">
             {daysError}
+          </p>
+        )}
+      </fieldset>
+
+      <fieldset className="grid gap-4 md:grid-cols-2">
+        <Field label={t("form.onHolidays")} error={error("onHolidays")} hint={t("form.onHolidaysHint")}>
+          <NativeSelect id="group-on-holidays" name={fields.onHolidays.name} value={onHolidays} onChange={(e) => setOnHolidays(e.target.value as OnHolidays)}>
+            {ON_HOLIDAYS.map((o) => (
+              <option key={o} value={o}>
+                {t(`onHolidays.${o}`)}
+              </option>
+            ))}
+          </NativeSelect>
+        </Field>
+        {onHolidays !== "ignore" && (
+          <Field label={t("form.holidayCalendar")} error={error("holidayCalendarId")} required>
+            <NativeSelect id="group-holiday-calendar" name={fields.holidayCalendarId.name} defaultValue={values.holidayCalendarId ?? ""}>
+              <option value="">{t("form.selectCalendar")}</option>
+              {calendars.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
+            </NativeSelect>
+          </Field>
+        )}
+        {onHolidays !== "ignore" && calendars.length === 0 && (
+          <p role="note" className="text-sm text-muted-foreground md:col-span-2">
+            {t("form.noCalendars")}{" "}
+            <Link to="/addHolidayCalendar" className="font-medium text-primary underline-offset-4 hover:underline">
+              {t("form.addCalendar")}
+            </Link>
           </p>
         )}
       </fieldset>
