@@ -17,6 +17,7 @@
  * tests/door-path/differential.test.mjs checks that both answer alike after every kind of change.
  */
 import { and, eq, isNull, ne } from "drizzle-orm";
+import { groupKeyHolidayChoice } from "./group-key-holidays";
 import type { AccessWindow, Core, EKeyWindow, GroupWindow, ScheduledOpenWindow } from "~core";
 import { DEACTIVATED } from "~/schemas/device-groups";
 import { textToDays, toWindow, type AccessType } from "~/schemas/ekeys";
@@ -225,14 +226,6 @@ export function ekeyWindow(k: KeyRow, state: CompanyState): EKeyWindow {
 export function keyHolidays(k: Pick<KeyRow, "onHolidays" | "holidayCalendarId" | "startDate" | "endDate" | "isNeverEnd" | "accessType" | "isGroup">, holidaysOf: HolidaysOf) {
   const dated = k.isGroup || k.accessType !== "full_access";
   return holidayFields(k.onHolidays, holidaysOf(k.holidayCalendarId), dated ? k.startDate : null, dated && !k.isGroup && !k.isNeverEnd ? k.endDate : null);
-}
-
-/**
- * The holiday choice a group key's window follows (decision 0077): the key's own when it is not `ignore`,
- * otherwise its group's.
- */
-export function groupKeyHolidayChoice(k: Pick<KeyRow, "onHolidays" | "holidayCalendarId">, g: Pick<GroupRow, "onHolidays" | "holidayCalendarId">) {
-  return k.onHolidays !== "ignore" ? { onHolidays: k.onHolidays, holidayCalendarId: k.holidayCalendarId } : { onHolidays: g.onHolidays, holidayCalendarId: g.holidayCalendarId };
 }
 
 /**

@@ -140,7 +140,8 @@ export async function getAssignedEkeys(db: Db, auth: Auth, userId: number, today
 }
 
 export type DeviceKeyOption = { id: number; fullName: string; displayName: string };
-export type GroupKeyOption = DeviceKeyOption & GroupScheduleRow & { timeZone: string | null };
+/** A group a key may give, with its schedule and the holiday choice a key left on "ignore" follows (decision 0077). */
+export type GroupKeyOption = DeviceKeyOption & GroupScheduleRow & { timeZone: string | null; onHolidays: OnHolidays; holidayCalendarId: number | null };
 
 /** Devices that can be assigned (configured ones). */
 export async function getDeviceKeyOptions(db: Db, auth: Auth, userId: number): Promise<DeviceKeyOption[]> {
@@ -163,7 +164,15 @@ export async function getGroupKeyOptions(db: Db, auth: Auth, userId: number): Pr
     .leftJoin(tz, eq(tz.id, g.timeZoneId))
     .where(liveInCompany(g, auth, ne(g.status, DEACTIVATED)))
     .orderBy(asc(g.fullName));
-  return rows.map(({ group, zone }) => ({ id: group.id, fullName: group.fullName, displayName: group.displayName, ...groupScheduleOf(group), timeZone: zone }));
+  return rows.map(({ group, zone }) => ({
+    id: group.id,
+    fullName: group.fullName,
+    displayName: group.displayName,
+    ...groupScheduleOf(group),
+    timeZone: zone,
+    onHolidays: group.onHolidays as OnHolidays,
+    holidayCalendarId: group.holidayCalendarId,
+  }));
 }
 
 function invalid(fieldErrors: Record<string, string[]>): never {

@@ -18,6 +18,7 @@ import { EkeyScheduleFields } from "./ekey-schedule-fields";
 import { EkeyPreview } from "./ekey-preview";
 import type { PanelData } from "./types";
 import { useCore } from "./use-core";
+import { groupKeyHolidayChoice } from "~/services/group-key-holidays";
 
 /**
  * The key assignment panel of /modifyUser (docs/ARCHITECTURE.md §7.2). Every edit is validated and
@@ -36,13 +37,20 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
   const group = draft.type === "group" ? data.groups.find((g) => g.id === draft.keyId) : undefined;
   const zoneName = (group ? group.timeZone : data.zones.find((z) => z.id === draft.zoneId)?.name) ?? null;
   const calendar = data.calendars.find((c) => c.id === draft.calendarId);
+  // A group key left on "ignore" follows its group's choice, as the server decides.
+  const choice = group
+    ? groupKeyHolidayChoice({ onHolidays: draft.onHolidays, holidayCalendarId: draft.calendarId }, group)
+    : { onHolidays: draft.onHolidays, holidayCalendarId: draft.calendarId };
+  const followsGroup = group && draft.onHolidays === "ignore" && choice.onHolidays !== "ignore";
+  const onHolidays = choice.onHolidays;
+  const dates = data.calendars.find((c) => c.id === choice.holidayCalendarId)?.dates;
   // The same window the server builds (app/services/door-decision.server.ts `keyHolidays`): the calendar's dates in the key's range.
   const window = useMemo(() => {
     const s = draft.schedule;
     const dated = draft.type === "group" || s.accessType !== "full_access";
-    const holidays = holidayFields(draft.onHolidays, calendar?.dates, dated ? s.startDate : null, dated && draft.type !== "group" && !s.isNeverEnd ? s.endDate : null);
+    const holidays = holidayFields(onHolidays, dates, dated ? s.startDate : null, dated && draft.type !== "group" && !s.isNeverEnd ? s.endDate : null);
     return toWindow(s, zoneName, false, holidays);
-  }, [draft.schedule, draft.type, draft.onHolidays, calendar, zoneName]);
+  }, [draft.schedule, draft.type, onHolidays, dates, zoneName]);
   const clientErrors = useMemo(() => (core ? windowErrors(core.validate(window)) : {}), [core, window]);
   const errors: Record<string, string[]> = {
     ...(showErrors ? clientErrors : {}),
@@ -170,7 +178,15 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
         )}
 
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field label={t("onHolidays")} error={err("onHolidays")}>
+          <Field
+            label={t("onHolidays")}
+            error={err("onHolidays")}
+            hint={
+              followsGroup
+                ? t("onHolidays.followsGroup", { choice: t(`onHolidays.${group.onHolidays}`), calendar: data.calendars.find((c) => c.id === group.holidayCalendarId)?.name ?? "" })
+                : undefined
+            }
+          >
             <NativeSelect id="ekey-on-holidays" value={draft.onHolidays} onChange={(e) => update({ onHolidays: e.target.value as OnHolidays })}>
               {ON_HOLIDAYS.map((o) => (
                 <option key={o} value={o}>
