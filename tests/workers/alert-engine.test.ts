@@ -581,3 +581,19 @@ describe("alert engine", () => {
     expect(await inbox()).toHaveLength(0);
   });
 });
+
+describe("alerts on a lockdown (issue 31)", () => {
+  it("mails once when a lockdown starts, naming the alert", async () => {
+    await addAlert({ displayName: "Lockdown watch", activity: { name: "Lockdown Started" }, target_users: [], devices: [], created_by_users: [{ id: ADMIN, type: "User" }] });
+    await wake();
+    const plan = await api(acme, "POST", "/api/admin/lockdown/plans", { name: `Alerted ${workerNow()}`, mode: "lockdown", scope: "doors", scope_ids: [2] });
+    expect(plan.status).toBe(200);
+    expect((await api(acme, "POST", `/api/admin/lockdown/plans/${plan.body.payload.id}/start`)).status).toBe(200);
+    expect((await api(acme, "POST", "/api/admin/lockdown/end")).status).toBe(200);
+    await wake();
+    await wake(); // nothing more on a second wake-up
+    const mail = await inbox();
+    expect(mail.map((m) => m.to[0]).sort()).toEqual(["admin@acme.example", "night-watch@acme.example"]);
+    expect(subjectOf(mail[0].raw)).toBe("Alert: Lockdown watch");
+  });
+});
