@@ -32,6 +32,7 @@ import { roleEndpoints } from "./endpoints/roles.server";
 import { settingsEndpoints } from "./endpoints/settings.server";
 import { mobileSupportEndpoints, supportEndpoints } from "./endpoints/support.server";
 import { userImportEndpoints } from "./endpoints/user-import.server";
+import { deviceExportEndpoints } from "./endpoints/device-export.server";
 import { supportAccessEndpoints } from "./endpoints/support-access.server";
 import { usersEndpoints } from "./endpoints/users.server";
 import { guestPassEndpoints, visitorPassEndpoints } from "./endpoints/visitor-passes.server";
@@ -72,6 +73,7 @@ export const adminEndpoints: readonly Endpoint[] = [
   ...visitorPassEndpoints,
   ...fleetEndpoints,
   ...userImportEndpoints,
+  ...deviceExportEndpoints,
   ...supportAccessEndpoints,
 ];
 

@@ -8,6 +8,7 @@ import { groupColumns } from "~/components/device-groups/group-columns";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
+import { LinkButton } from "~/components/ui/link-button";
 import { Switch } from "~/components/ui/switch";
 import { SEARCH_MAX, searchText } from "~/schemas/search";
 import { deleteDeviceGroup, GROUP_SORTS, listDeviceGroups } from "~/services/device-groups.server";
@@ -62,9 +63,13 @@ export default function DeviceGroups() {
       title={t("title")}
       caption={t("caption")}
       actions={
-        <div className="flex items-center gap-2">
+        <div className="flex flex-wrap items-center gap-2">
           <Switch id="hide-inactive" checked={hideInactive} onCheckedChange={toggleHideInactive} />
           <Label htmlFor="hide-inactive">{t("hideInactive")}</Label>
+          {/* Every group of the company, whatever the search and the switch. */}
+          <LinkButton variant="outline" to="/resources/device-groups-csv" reloadDocument download="device_groups.csv">
+            {t("exportCsv")}
+          </LinkButton>
         </div>
       }
       add={canAdd && { to: "/addDeviceGroup", label: t("add") }}

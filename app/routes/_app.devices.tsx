@@ -10,6 +10,7 @@ import { DeviceBulkBar } from "~/components/devices/device-bulk-bar";
 import { DeviceBulkResults } from "~/components/devices/device-bulk-results";
 import { deviceColumns, type DeviceListRow } from "~/components/devices/device-columns";
 import { DeviceFilterBar } from "~/components/devices/device-filters";
+import { LinkButton } from "~/components/ui/link-button";
 import { addDevicesToGroupSchema, type BulkRowResult } from "~/schemas/bulk";
 import { parseDeviceFilters } from "~/schemas/device-filters";
 import { addDevicesToGroup } from "~/services/device-groups.server";
@@ -75,10 +76,17 @@ export default function Devices() {
   const filterGroups = useMemo(() => groups.map((g) => ({ id: g.id, name: g.active ? g.name : t("filter.inactiveGroup", { name: g.name }) })), [groups, t]);
   const activeGroups = useMemo(() => groups.filter((g) => g.active), [groups]);
   const filtered = Object.keys(filters).length > 0;
+  // The export takes the list's search and filters (not its sort or page): the devices the list shows, every page.
+  const exportQuery = new URLSearchParams(Object.entries(filters).map(([k, v]) => [k, String(v)])).toString();
   return (
     <ListPage
       title={t("title")}
       caption={t("caption")}
+      actions={
+        <LinkButton variant="outline" to={`/resources/devices-csv${exportQuery ? `?${exportQuery}` : ""}`} reloadDocument download="devices.csv">
+          {t("exportCsv")}
+        </LinkButton>
+      }
       columns={columns}
       page={{ rows, total, params }}
       rowHref={(d) => `/deviceDetails?id=${d.id}`}

@@ -11,6 +11,13 @@ describe("parseRegisterCsv", () => {
     ]);
   });
 
+  it("drops the apostrophe the devices export puts before a formula-like cell", () => {
+    expect(parseRegisterCsv("serial_front,serial_back,device_type\r\nF-1,B-1,'=CMD-1\r\nF-2,B-2,'AB")).toEqual([
+      { serialFront: "F-1", serialBack: "B-1", deviceType: "=CMD-1" },
+      { serialFront: "F-2", serialBack: "B-2", deviceType: "'AB" },
+    ]);
+  });
+
   it("keeps a first line that names no column", () => {
     expect(parseRegisterCsv("F-1,B-1,AB-100")).toHaveLength(1);
   });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { unneutralised } from "~/utils/csv";
 
 /**
  * Device stock, transfer, registration and configuration (spec part 2 §3, §4, §5 Transfer; part 1
@@ -123,9 +124,13 @@ export const registerFormSchema = z
   })
   .refine((v) => !!v.csv?.trim() || !!v.serialFront || !!v.serialBack, { message: LIFECYCLE_MSG.invalidSerial, path: ["serialFront"] });
 
+/** The registration CSV's columns, in order; the devices export writes them (decision 0089). */
+export const REGISTER_CSV_COLUMNS = ["serial_front", "serial_back", "device_type"] as const;
+
 /**
  * Parses the registration CSV: one board a line, `serial_front,serial_back,device_type`; a first line
- * naming the columns is skipped, and so are blank lines. Quotes around a cell are dropped.
+ * naming the columns is skipped, and so are blank lines. Quotes around a cell are dropped, and so is the
+ * apostrophe the devices export puts before a cell a spreadsheet would run as a formula.
  */
 export function parseRegisterCsv(text: string): RegisterRow[] {
   const lines = text
@@ -134,7 +139,7 @@ export function parseRegisterCsv(text: string): RegisterRow[] {
     .filter(Boolean);
   if (lines.length && /serial/i.test(lines[0])) lines.shift();
   return lines.map((l) => {
-    const [serialFront = "", serialBack = "", deviceType = ""] = l.split(/[,;\t]/).map((c) => c.trim().replace(/^"(.*)"$/, "$1"));
+    const [serialFront = "", serialBack = "", deviceType = ""] = l.split(/[,;\t]/).map((c) => unneutralised(c.trim().replace(/^"(.*)"$/, "$1")));
     return { serialFront, serialBack, deviceType };
   });
 }

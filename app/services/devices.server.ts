@@ -76,6 +76,16 @@ async function deviceConditions(db: Db, core: Core | undefined, auth: Auth, f: D
 }
 
 /**
+ * The list's search and filters as the CSV export reads them (decision 0089), worked out once: the
+ * answer gives the condition with `more` added (the export's keyset on the id). The caller's company only;
+ * the right is the caller's to check.
+ */
+export async function deviceListWhere(db: Db, auth: Auth, f: DeviceFilters, now: number, core?: Core) {
+  const conditions = await deviceConditions(db, core, auth, f, now, presenceSql(now).online);
+  return (...more: (SQL | undefined)[]) => devicesWhere(auth.company.id, f.q, ...conditions, ...more);
+}
+
+/**
  * Firmware versions in version order ("1.2.0" before "1.10.0"): the first three dotted numbers
  * zero-padded, then the text itself; a device that never reported a version stays NULL.
  */
