@@ -8,18 +8,20 @@ import { z } from "zod";
 /** The columns the export writes and the import reads, in the template's order. */
 export const USER_CSV_COLUMNS = ["first_name", "last_name", "display_name", "email", "country_code", "phone", "role", "status", "external_id"] as const;
 /**
- * Columns a file may add (decision 0089): the device groups the user gets a group key to, and the fob
- * given with those keys. The export and the template write them; a file without them changes no keys.
+ * Columns a file may add (decision 0089): the doors the user gets a permanent full-access e-key to, the
+ * device groups the user gets a group key to, and the fob given with those keys. The export and the template write them; a file without them changes no keys.
  */
-export const KEY_CSV_COLUMNS = ["group_keys", "fob"] as const;
+export const KEY_CSV_COLUMNS = ["e_keys", "group_keys", "fob"] as const;
 export type KeyCsvColumn = (typeof KEY_CSV_COLUMNS)[number];
 export type UserCsvColumn = (typeof USER_CSV_COLUMNS)[number] | KeyCsvColumn;
 /** Every column the export writes, in its order (custom fields follow). */
 export const EXPORT_CSV_COLUMNS = [...USER_CSV_COLUMNS, ...KEY_CSV_COLUMNS] as const;
-/** What separates the names in a list cell (`group_keys`); a name holding it is written with a backslash before it. */
+/** What separates the names in a list cell (`e_keys`, `group_keys`); a name holding it is written with a backslash before it. */
 export const LIST_SEPARATOR = "|";
 /** Names in one row's `group_keys`. */
 export const GROUP_KEYS_MAX = 20;
+/** Names in one row's `e_keys`. */
+export const E_KEYS_MAX = 20;
 
 /** A file larger than this (UTF-8 bytes) is refused whole. */
 export const IMPORT_MAX_BYTES = 5_000_000;
@@ -69,7 +71,11 @@ export const USER_IMPORT_MSG = {
   ambiguousGroup: "Several device groups of this company have this name",
   groupDeactivated: "This device group is deactivated: it takes no new keys",
   tooManyGroupKeys: "At most 20 group keys in a row",
-  fobWithoutKeys: "A fob is given with keys: name the device groups in group_keys",
+  unknownDoor: "No door of this company has this name",
+  ambiguousDoor: "Several doors of this company have this name",
+  doorNotConfigured: "This door is not configured: it takes no new keys",
+  tooManyEKeys: "At most 20 e-keys in a row",
+  fobWithoutKeys: "A fob is given with keys: name the doors in e_keys or the device groups in group_keys",
   duplicateFob: "This fob number is given to another user in an earlier row of the file",
   noKeyRight: "You may not give keys",
   noFobRight: "You may not change keys",
@@ -92,7 +98,7 @@ export const importFormSchema = z.discriminatedUnion("intent", [
   importCommitBody.extend({ intent: z.literal("commit"), chunk: z.coerce.number().int().min(0) }),
 ]);
 
-/** A list cell (`group_keys`) split at unescaped separators, each name trimmed, empty ones dropped, repeats (any case) once. */
+/** A list cell (`e_keys`, `group_keys`) split at unescaped separators, each name trimmed, empty ones dropped, repeats (any case) once. */
 export function splitList(cell: string): string[] {
   const names: string[] = [];
   let current = "";

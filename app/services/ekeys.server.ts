@@ -218,6 +218,27 @@ export function groupKeyPlan(group: typeof g.$inferSelect, zone: KeyPlan["zone"]
   };
 }
 
+/**
+ * A permanent full-access key to one door: what the key panel's "Full access" gives (every day, all day,
+ * never ending, no zone). Also what a users file's `e_keys` column gives (decision 0089).
+ */
+export function deviceKeyPlan(device: Pick<typeof d.$inferSelect, "id" | "fullName">): KeyPlan {
+  return {
+    schedule: {
+      accessType: "full_access",
+      startDate: null,
+      endDate: null,
+      startTime: null,
+      endTime: null,
+      days: [true, true, true, true, true, true, true],
+      isNeverEnd: true,
+      isAllDay: true,
+    },
+    target: { deviceId: device.id, groupId: null, label: device.fullName },
+    zone: null,
+  };
+}
+
 /** The key an assign input describes, whoever it is for; refused (400/404) before anything is written. */
 export async function planKey(db: Db, auth: Auth, core: Core, input: KeySpec, now: number): Promise<KeyPlan> {
   if (input.keyId == null) invalid({ keyId: [EKEY_MSG.keyRequired] });
@@ -235,16 +256,7 @@ export async function planKey(db: Db, auth: Auth, core: Core, input: KeySpec, no
     const full = input.accessType === "full_access";
     if (!full && input.zone != null) zone = (await db.query.timeZones.findFirst({ where: eq(tz.id, input.zone) })) ?? null;
     schedule = full
-      ? {
-          accessType: "full_access",
-          startDate: null,
-          endDate: null,
-          startTime: null,
-          endTime: null,
-          days: [true, true, true, true, true, true, true],
-          isNeverEnd: true,
-          isAllDay: true,
-        }
+      ? deviceKeyPlan(device).schedule
       : {
           accessType: input.accessType,
           startDate: input.startDate,

@@ -2,8 +2,9 @@
  * The company's users as CSV, in the columns the import reads (decision 0089), so an exported file
  * imported again changes nothing. Streamed in pages of EXPORT_PAGE users (a keyset on the id): the
  * 10,000th user costs what the first does and nothing holds the whole list. The company's custom fields
- * (decision 0095) follow the fixed columns, one column each, headed by the field's key. `group_keys` names
- * the user's group keys and `fob` the fob they carry when every one carries the same number.
+ * (decision 0095) follow the fixed columns, one column each, headed by the field's key. `e_keys` names the
+ * doors of the user's permanent full-access e-keys (other e-keys are left out), `group_keys` the user's
+ * group keys and `fob` the fob those keys carry when every one carries the same number.
  */
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { EXPORT_CSV_COLUMNS, joinList } from "~/schemas/user-import";
@@ -25,9 +26,15 @@ const r = schema.roles;
 /** The header line, with the byte-order mark that makes spreadsheet programs read the names as UTF-8. */
 const header = (fields: CustomField[]) => `\uFEFF${csvLine([...EXPORT_CSV_COLUMNS, ...fields.map((f) => f.key)])}\r\n`;
 
-/** The user's group keys to live groups (the names, by name) and the fob they carry when every one carries the same. */
+/** The user's group keys to live groups. */
 const groupKeysOf = sql.raw(`from ekey_assignments e join device_groups g on g.id = e.group_id and g.company_id = e.company_id and g.deleted_at is null
   where e.company_id = users.company_id and e.user_id = users.id and e.is_group = 1`);
+/**
+ * The user's permanent full-access e-keys to live doors: what `e_keys` gives. Other e-keys (a custom
+ * window, one-time) are not expressible in the file and are left out (decision 0089).
+ */
+const eKeysOf = sql.raw(`from ekey_assignments e join devices d on d.id = e.device_id and d.company_id = e.company_id and d.deleted_at is null
+  where e.company_id = users.company_id and e.user_id = users.id and e.is_group = 0 and e.access_type = 'full_access' and e.is_never_end = 1`);
 
 /** The template: the header alone (each column is described on the import page). */
 export async function userTemplate(db: Db, auth: Auth): Promise<string> {
@@ -58,8 +65,12 @@ export function userExportStream(db: Db, auth: Auth): ReadableStream<Uint8Array>
           role: r.title,
           isInactive: u.isInactive,
           externalId: u.externalId,
+          eKeys: sql<string>`(select json_group_array(name) from (select distinct d.full_name as name ${eKeysOf} order by lower(d.full_name), d.full_name))`,
           groupKeys: sql<string>`(select json_group_array(name) from (select distinct g.full_name as name ${groupKeysOf} order by lower(g.full_name), g.full_name))`,
-          fob: sql<string | null>`(select case when count(distinct coalesce(e.fob_device_id, '')) = 1 then max(e.fob_device_id) end ${groupKeysOf})`,
+          // The fob when every key the row names (e-keys and group keys alike) carries the same number.
+          fob: sql<
+            string | null
+          >`(select case when count(distinct coalesce(f, '')) = 1 then max(f) end from (select e.fob_device_id as f ${groupKeysOf} union all select e.fob_device_id as f ${eKeysOf}))`,
           customValues: sql<
             string | null
           >`(select json_group_object(field_id, value) from user_field_values where user_field_values.company_id = ${u.companyId} and user_field_values.user_id = ${u.id})`,
@@ -87,6 +98,8 @@ type ExportRow = {
   role: string | null;
   isInactive: boolean;
   externalId: string | null;
+  /** The names of the doors the user has permanent full-access e-keys to, as a JSON array. */
+  eKeys: string;
   /** The names of the groups the user has keys to, as a JSON array. */
   groupKeys: string;
   fob: string | null;
@@ -107,6 +120,7 @@ function exportLine(x: ExportRow, fields: CustomField[]): string {
     role: x.role ?? "",
     status: x.isInactive ? "inactive" : "active",
     external_id: x.externalId ?? "",
+    e_keys: joinList(JSON.parse(x.eKeys) as string[]),
     group_keys: joinList(JSON.parse(x.groupKeys) as string[]),
     fob: x.fob ?? "",
   };

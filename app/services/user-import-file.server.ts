@@ -5,6 +5,7 @@
  */
 import {
   EXTERNAL_ID_MAX,
+  E_KEYS_MAX,
   GROUP_KEYS_MAX,
   IMPORT_CHUNK,
   IMPORT_MAX_BYTES,
@@ -49,9 +50,11 @@ export type CheckedRow = {
   externalId: string | null;
   /** The custom fields' values the row gives, normalised, by field id (an empty cell keeps the user's value). */
   custom: Map<number, string>;
+  /** The doors named in `e_keys` (empty: the column is absent or the cell empty; the user's e-keys stay). */
+  eKeys: string[];
   /** The device groups named in `group_keys` (empty: the column is absent or the cell empty; the user's keys stay). */
   groupKeys: string[];
-  /** The fob given with those keys (`fob`), or none. */
+  /** The fob given with those keys, e-keys and group keys alike (`fob`), or none. */
   fob: string | null;
   problems: Problem[];
 };
@@ -153,9 +156,11 @@ function checkRow(record: CsvRecord, cell: Cells, width: number, defaultCountry:
   const phone = parsed.success ? parsed.data.cell : toE164(country, cell("phone"));
   const groupKeys = splitList(cell("group_keys"));
   if (groupKeys.length > GROUP_KEYS_MAX) problems.push({ column: "group_keys", message: MSG.tooManyGroupKeys });
+  const eKeys = splitList(cell("e_keys"));
+  if (eKeys.length > E_KEYS_MAX) problems.push({ column: "e_keys", message: MSG.tooManyEKeys });
   const fob = cell("fob") || null;
   if (fob && (fob.length > FOB_NUMBER_MAX || !FOB_SHAPE.test(fob))) problems.push({ column: "fob", message: EKEY_MSG.fobNumber });
-  else if (fob && !groupKeys.length) problems.push({ column: "fob", message: MSG.fobWithoutKeys });
+  else if (fob && !groupKeys.length && !eKeys.length) problems.push({ column: "fob", message: MSG.fobWithoutKeys });
   problems.push(...remember(seen, record.line, email, externalId, phone, fob));
   const custom = new Map<number, string>();
   for (const { field, at } of customColumns) {
@@ -172,6 +177,7 @@ function checkRow(record: CsvRecord, cell: Cells, width: number, defaultCountry:
     isInactive,
     externalId,
     custom,
+    eKeys,
     groupKeys,
     fob,
     problems,

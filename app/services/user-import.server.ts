@@ -15,7 +15,7 @@ import { EKEY_MSG } from "~/schemas/ekeys";
 import { USER_IMPORT_MSG as MSG, type ImportCounts, type ImportRow, type UserCsvColumn } from "~/schemas/user-import";
 import type { UserInput } from "~/schemas/users";
 import { fieldsOf, fieldsQuery, type CustomField } from "~/services/custom-fields.server";
-import { companyToday, groupKeyPlan, keyValues } from "~/services/ekeys.server";
+import { companyToday, deviceKeyPlan, groupKeyPlan, keyValues } from "~/services/ekeys.server";
 import { assertWithinCaller, grantOfRow } from "~/services/roles.server";
 import { checkFile, type CheckedRow, type Problem } from "~/services/user-import-file.server";
 import { activityInsert, activityRows, type ActivityEntry } from "~/utils/activity-insert.server";
@@ -28,6 +28,7 @@ import { inCompany, liveInCompany } from "~/utils/tenant.server";
 const u = schema.users;
 const k = schema.ekeyAssignments;
 const g = schema.deviceGroups;
+const d = schema.devices;
 type BatchItem = Parameters<Db["batch"]>[0][number];
 
 type Existing = {
@@ -55,15 +56,17 @@ type Known = {
   /** The company's custom fields and the matched users' values of them, by user id then field id (decision 0095). */
   fields: CustomField[];
   values: Map<number, Map<number, string>>;
-  /** For a file naming group keys: the company's live groups by lower-case name, the matched users' group keys, who holds each fob named. */
+  /** For a file naming keys: the company's live doors and groups by lower-case name, the matched users' keys, who holds each fob named. */
   keys: KeyKnown | null;
 };
 
 type GroupRow = { group: typeof g.$inferSelect; zoneId: number | null; zoneName: string | null };
+type DoorRow = { id: number; fullName: string; status: string };
 type KeyKnown = {
+  doors: Map<string, DoorRow[]>;
   groups: Map<string, GroupRow[]>;
-  /** user id → group id → the user's keys to it (id and fob). */
-  held: Map<number, Map<number, { id: number; fob: string | null }[]>>;
+  /** user id → `d<device id>` or `g<group id>` → the user's keys to it (id and fob). */
+  held: Map<number, Map<string, { id: number; fob: string | null }[]>>;
   /** fob → the users holding it. */
   fobOwners: Map<string, Set<number>>;
 };
@@ -128,7 +131,7 @@ async function lookUp(db: Db, auth: Auth, rows: CheckedRow[], fields: CustomFiel
   return {
     fields,
     values: fields.length && valid.some((r) => r.custom.size) ? await customValuesOf(db, auth, users) : new Map(),
-    keys: valid.some((r) => r.groupKeys.length) ? await keysOf(db, auth, users, valid) : null,
+    keys: valid.some((r) => r.groupKeys.length || r.eKeys.length) ? await keysOf(db, auth, users, valid) : null,
     byEmail: new Map(users.map((x) => [x.email, x])),
     byExternalId: new Map(users.filter((x) => x.externalId).map((x) => [x.externalId!, x])),
     byPhone: new Map(users.filter((x) => x.phoneNumber).map((x) => [x.phoneNumber, x])),
@@ -153,18 +156,19 @@ async function customValuesOf(db: Db, auth: Auth, users: Existing[]): Promise<Ma
   return out;
 }
 
-/** The groups, the matched users' group keys and the fobs' holders (one more round trip, only for a file that names group keys). */
+/** The doors, the groups, the matched users' keys and the fobs' holders (one more round trip, only for a file that names keys). */
 async function keysOf(db: Db, auth: Auth, users: Existing[], rows: CheckedRow[]): Promise<KeyKnown> {
   // The zone by a subquery, not a join: a batch's rows are objects by column name, and a joined `id` would overwrite the group's.
   const groupsQuery = db
     .select({ group: g, zoneId: g.timeZoneId, zoneName: sql<string | null>`(select name from time_zones where id = ${g.timeZoneId})` })
     .from(g)
     .where(liveInCompany(g, auth));
+  const doorsQuery = db.select({ id: d.id, fullName: d.fullName, status: d.status }).from(d).where(liveInCompany(d, auth));
   const heldQueries = chunks([...new Set(users.map((x) => x.id))]).map((part) =>
     db
-      .select({ id: k.id, userId: k.userId, groupId: k.groupId, fob: k.fobDeviceId })
+      .select({ id: k.id, userId: k.userId, isGroup: k.isGroup, deviceId: k.deviceId, groupId: k.groupId, fob: k.fobDeviceId })
       .from(k)
-      .where(inCompany(k, auth, and(eq(k.isGroup, true), inArray(k.userId, part)))),
+      .where(inCompany(k, auth, inArray(k.userId, part))),
   );
   const fobQueries = chunks([...new Set(rows.flatMap((r) => (r.fob ? [r.fob] : [])))]).map((part) =>
     db
@@ -172,47 +176,110 @@ async function keysOf(db: Db, auth: Auth, users: Existing[], rows: CheckedRow[])
       .from(k)
       .where(inCompany(k, auth, and(isNotNull(k.fobDeviceId), inArray(k.fobDeviceId, part)))),
   );
-  const [groupRows, ...rest] = (await db.batch([groupsQuery, ...heldQueries, ...fobQueries] as unknown as [BatchItem, ...BatchItem[]])) as unknown as [GroupRow[], ...unknown[][]];
-  const groups = new Map<string, GroupRow[]>();
-  for (const r of groupRows) groups.set(r.group.fullName.toLowerCase(), [...(groups.get(r.group.fullName.toLowerCase()) ?? []), r]);
-  const held = new Map<number, Map<number, { id: number; fob: string | null }[]>>();
-  for (const r of rest.slice(0, heldQueries.length).flat() as { id: number; userId: number; groupId: number | null; fob: string | null }[]) {
-    if (r.groupId == null) continue;
+  const [groupRows, doorRows, ...rest] = (await db.batch([groupsQuery, doorsQuery, ...heldQueries, ...fobQueries] as unknown as [BatchItem, ...BatchItem[]])) as unknown as [
+    GroupRow[],
+    DoorRow[],
+    ...unknown[][],
+  ];
+  const byName = <T>(list: T[], name: (x: T) => string) => {
+    const out = new Map<string, T[]>();
+    for (const x of list) out.set(name(x).toLowerCase(), [...(out.get(name(x).toLowerCase()) ?? []), x]);
+    return out;
+  };
+  const held = new Map<number, Map<string, { id: number; fob: string | null }[]>>();
+  for (const r of rest.slice(0, heldQueries.length).flat() as {
+    id: number;
+    userId: number;
+    isGroup: boolean;
+    deviceId: number | null;
+    groupId: number | null;
+    fob: string | null;
+  }[]) {
+    const target = r.isGroup ? (r.groupId != null ? `g${r.groupId}` : null) : r.deviceId != null ? `d${r.deviceId}` : null;
+    if (!target) continue;
     const mine = held.get(r.userId) ?? held.set(r.userId, new Map()).get(r.userId)!;
-    mine.set(r.groupId, [...(mine.get(r.groupId) ?? []), { id: r.id, fob: r.fob }]);
+    mine.set(target, [...(mine.get(target) ?? []), { id: r.id, fob: r.fob }]);
   }
   const fobOwners = new Map<string, Set<number>>();
   for (const r of rest.slice(heldQueries.length).flat() as { userId: number; fob: string }[]) fobOwners.set(r.fob, (fobOwners.get(r.fob) ?? new Set()).add(r.userId));
-  return { groups, held, fobOwners };
+  return { doors: byName(doorRows, (x) => x.fullName), groups: byName(groupRows, (x) => x.group.fullName), held, fobOwners };
 }
 
-/** The keys a row adds (a group key to each named group the user lacks) and the existing ones its fob goes on (those without a fob). */
-type KeyWrites = { add: GroupRow[]; fobOn: { keyId: number; group: GroupRow }[] };
+/** A new key a row gives: a permanent full-access e-key to a door, or a group key. */
+type NewKey = { column: "e_keys"; door: DoorRow } | { column: "group_keys"; group: GroupRow };
+/** The keys a row adds (a key to each named door or group the user has none to) and the existing ones its fob goes on (those without a fob). */
+type KeyWrites = { add: NewKey[]; fobOn: { keyId: number; deviceId: number | null; groupId: number | null; label: string }[] };
+
+/** What one list column names: its targets by lower-case name, and why a found one takes no new key. */
+type KeyColumn<T> = {
+  column: NewKey["column"];
+  names: string[];
+  byName: Map<string, T[]>;
+  held: (x: T) => string;
+  label: (x: T) => string;
+  closed: (x: T) => string | null;
+  unknown: string;
+  ambiguous: string;
+  add: (x: T) => NewKey;
+  ids: (x: T) => { deviceId: number | null; groupId: number | null };
+};
 
 /**
- * A row's group keys and fob against what is stored: unknown, ambiguous or (for a new key) deactivated
- * groups and a fob another user holds are problems. Only additions: a key the user has is kept as it
- * is, one with another fob too.
+ * A row's e-keys, group keys and fob against what is stored: unknown, ambiguous or (for a new key)
+ * unusable doors and groups and a fob another user holds are problems. Only additions: a key the user
+ * has to a named door or group (of any kind) is kept as it is, one with another fob too; the fob goes
+ * on the new keys and on the held ones without a fob, one rule for both columns.
  */
 function planKeys(row: CheckedRow, target: Existing | undefined, known: KeyKnown | null, problems: Problem[]): KeyWrites {
   const out: KeyWrites = { add: [], fobOn: [] };
-  if (!known || !row.groupKeys.length) return out;
+  if (!known || (!row.groupKeys.length && !row.eKeys.length)) return out;
   const held = target ? known.held.get(target.id) : undefined;
-  for (const name of row.groupKeys) {
-    const found = known.groups.get(name.toLowerCase()) ?? [];
-    // Two groups may share a name: one the user holds a key to is the one meant (an export names it so).
-    const keys = found.flatMap((x) => (held?.get(x.group.id) ?? []).map((key) => ({ key, group: x })));
-    if (keys.length) {
-      if (row.fob) for (const { key, group } of keys) if (!key.fob) out.fobOn.push({ keyId: key.id, group });
-    } else if (!found.length) problems.push({ column: "group_keys", message: `${MSG.unknownGroup}: ${name}` });
-    else if (found.length > 1) problems.push({ column: "group_keys", message: `${MSG.ambiguousGroup}: ${name}` });
-    else if (found[0].group.status === DEACTIVATED) problems.push({ column: "group_keys", message: `${MSG.groupDeactivated}: ${name}` });
-    else out.add.push(found[0]);
-  }
+  const plan = <T>(c: KeyColumn<T>) => {
+    for (const name of c.names) {
+      const found = c.byName.get(name.toLowerCase()) ?? [];
+      // Two doors or groups may share a name: one the user holds a key to is the one meant (an export names it so).
+      const keys = found.flatMap((x) => (held?.get(c.held(x)) ?? []).map((key) => ({ key, x })));
+      const closed = found.length === 1 ? c.closed(found[0]) : null;
+      if (keys.length) {
+        if (row.fob) for (const { key, x } of keys) if (!key.fob) out.fobOn.push({ keyId: key.id, label: c.label(x), ...c.ids(x) });
+      } else if (!found.length) problems.push({ column: c.column, message: `${c.unknown}: ${name}` });
+      else if (found.length > 1) problems.push({ column: c.column, message: `${c.ambiguous}: ${name}` });
+      else if (closed) problems.push({ column: c.column, message: `${closed}: ${name}` });
+      else out.add.push(c.add(found[0]));
+    }
+  };
+  plan<DoorRow>({
+    column: "e_keys",
+    names: row.eKeys,
+    byName: known.doors,
+    held: (x) => `d${x.id}`,
+    label: (x) => x.fullName,
+    // As the key panel, which offers configured doors only.
+    closed: (x) => (x.status === "configured" ? null : MSG.doorNotConfigured),
+    unknown: MSG.unknownDoor,
+    ambiguous: MSG.ambiguousDoor,
+    add: (door) => ({ column: "e_keys", door }),
+    ids: (x) => ({ deviceId: x.id, groupId: null }),
+  });
+  plan<GroupRow>({
+    column: "group_keys",
+    names: row.groupKeys,
+    byName: known.groups,
+    held: (x) => `g${x.group.id}`,
+    label: (x) => x.group.fullName,
+    closed: (x) => (x.group.status === DEACTIVATED ? MSG.groupDeactivated : null),
+    unknown: MSG.unknownGroup,
+    ambiguous: MSG.ambiguousGroup,
+    add: (group) => ({ column: "group_keys", group }),
+    ids: (x) => ({ deviceId: null, groupId: x.group.id }),
+  });
   const owners = row.fob ? known.fobOwners.get(row.fob) : undefined;
   if (owners && [...owners].some((id) => id !== target?.id)) problems.push({ column: "fob", message: EKEY_MSG.fobTaken });
   return out;
 }
+
+/** The list columns a row adds keys in, in the file's order of columns. */
+const addedColumns = (keys: KeyWrites) => (["e_keys", "group_keys"] as const).filter((c) => keys.add.some((a) => a.column === c));
 
 function withinCaller(auth: Auth, grant: Parameters<typeof assertWithinCaller>[1]): boolean {
   try {
@@ -257,7 +324,7 @@ function planRows(auth: Auth, rows: CheckedRow[], known: Known): Plan[] {
   const rights = { add: can(auth.permissions, "users", "add"), modify: can(auth.permissions, "users", "modify"), role: can(auth.permissions, "role", "add") };
   // As the key form: a new key needs the users module's add right, a fob put on a key it has its modify right.
   const keyRights = (keys: KeyWrites, problems: Problem[]) => {
-    if (keys.add.length && !rights.add) problems.push({ column: "group_keys", message: MSG.noKeyRight });
+    for (const column of addedColumns(keys)) if (!rights.add) problems.push({ column, message: MSG.noKeyRight });
     if (keys.fobOn.length && !rights.modify) problems.push({ column: "fob", message: MSG.noFobRight });
   };
   const matched = new Set<number>();
@@ -304,7 +371,7 @@ function planRows(auth: Auth, rows: CheckedRow[], known: Known): Plan[] {
     const stored = known.values.get(target.id) ?? new Map<number, string>();
     const custom = new Map([...row.custom].filter(([id, value]) => stored.get(id) !== value));
     const ownChanges = [...changes, ...known.fields.filter((f) => custom.has(f.id)).map((f) => f.key)];
-    const changed = [...ownChanges, ...(keys.add.length ? ["group_keys"] : []), ...(keys.fobOn.length ? ["fob"] : [])];
+    const changed = [...ownChanges, ...addedColumns(keys), ...(keys.fobOn.length ? ["fob"] : [])];
     if (!changed.length) return { ...base, outcome: "unchanged" };
     keyRights(keys, problems);
     if (ownChanges.length) {
@@ -395,9 +462,10 @@ const userIdSql = (companyId: number, entry: string) =>
   sql.raw(`coalesce(json_extract(${entry}, '$.u'), (select id from users where company_id = ${companyId} and email = json_extract(${entry}, '$.e') and deleted_at is null))`);
 
 /**
- * The part's group keys in three statements whatever their number (a part stays within D1's queries per
- * invocation): the new keys (the group's schedule from the company's today, never ending, as the key
- * form and a directory link give them), the fob put on keys that had none, and their audit entries
+ * The part's keys in three statements whatever their number (a part stays within D1's queries per
+ * invocation): the new keys (an e-key: permanent full access, as the key panel's "Full access" gives it;
+ * a group key: the group's schedule from the company's today, never ending, as the key form and a
+ * directory link give it), the fob put on keys that had none, and their audit entries
  * ("eKey Assigned", "eKey Modified"). The feed's triggers on `ekey_assignments` send every key to the
  * gateways, and the fob trigger refuses a fob another user got in the meantime.
  */
@@ -410,8 +478,11 @@ function keyStatements(db: Db, auth: Auth, plans: Plan[], today: string, now: nu
     if (!p.write) continue;
     const { userId, keys, fob } = p.write;
     const email = p.write.values.email ?? p.email;
-    for (const row of keys.add) {
-      const plan = groupKeyPlan(row.group, row.zoneId != null && row.zoneName != null ? { id: row.zoneId, name: row.zoneName } : null, today);
+    for (const a of keys.add) {
+      const plan =
+        a.column === "e_keys"
+          ? deviceKeyPlan(a.door)
+          : groupKeyPlan(a.group.group, a.group.zoneId != null && a.group.zoneName != null ? { id: a.group.zoneId, name: a.group.zoneName } : null, today);
       added.push({ u: userId ?? null, e: email, ...keyValues(plan, fob, now) });
       audits.push({
         email,
@@ -419,8 +490,9 @@ function keyStatements(db: Db, auth: Auth, plans: Plan[], today: string, now: nu
         name: "eKey Assigned",
         createdByUserId: auth.user.id,
         targetUserId: userId ?? null,
-        targetDeviceGroupId: row.group.id,
-        summary: `${row.group.fullName}: ${plan.schedule.accessType}`,
+        targetDeviceId: plan.target.deviceId,
+        targetDeviceGroupId: plan.target.groupId,
+        summary: `${plan.target.label}: ${plan.schedule.accessType}`,
         details: { imported: true },
         at: now,
       });
@@ -433,8 +505,9 @@ function keyStatements(db: Db, auth: Auth, plans: Plan[], today: string, now: nu
         name: "eKey Modified",
         createdByUserId: auth.user.id,
         targetUserId: userId ?? null,
-        targetDeviceGroupId: on.group.group.id,
-        summary: `${on.group.group.fullName}: fob`,
+        targetDeviceId: on.deviceId,
+        targetDeviceGroupId: on.groupId,
+        summary: `${on.label}: fob`,
         details: { imported: true, fob: true },
         at: now,
       });

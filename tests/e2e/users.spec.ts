@@ -294,6 +294,7 @@ for (const run of LANGUAGE_AND_WIDTH_RUNS) {
     await page.getByRole("link", { name: text.import, exact: true }).click();
     await expect(page.getByRole("heading", { name: text.title })).toBeVisible();
     // The optional key columns are described with the others.
+    await expect(page.getByText("e_keys", { exact: true })).toBeVisible();
     await expect(page.getByText("group_keys", { exact: true })).toBeVisible();
     await expect(page.getByText("fob", { exact: true })).toBeVisible();
     await page.getByLabel(text.file).setInputFiles({ name: "people.csv", mimeType: "text/csv", buffer: Buffer.from(`\uFEFF${csv}`) });

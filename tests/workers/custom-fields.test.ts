@@ -188,8 +188,8 @@ describe("custom fields in the users CSV", () => {
       const exported = lines.find((l) => l.includes(email))!;
       expect(exported.endsWith(",Madrid,")).toBe(true);
       const mobile = () => `+346${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
-      // The export's header: the user columns, group_keys and fob (left empty here), then the fields.
-      const row = (mail: string, site: string, since: string) => `Cora,Campos,"Campos, Cora",${mail},,${mobile()},,,,,,${site},${since}`;
+      // The export's header: the user columns, e_keys, group_keys and fob (left empty here), then the fields.
+      const row = (mail: string, site: string, since: string) => `Cora,Campos,"Campos, Cora",${mail},,${mobile()},,,,,,,${site},${since}`;
       const csv = [
         header,
         `${exported.slice(0, -",Madrid,".length)},lisboa,2027-03-01`,
@@ -212,9 +212,9 @@ describe("custom fields in the users CSV", () => {
 
       // A new user from the file gets its values too; a column that is no field's key refuses the file.
       const fresh = `csv4.${t}@acme.example`;
-      expect((await api(acme, "POST", `${BASE}/user/importUsers`, { csv: [header, `Ana,Alba,,${fresh},,${mobile()},,,,,,Madrid,2026-01-31`].join("\r\n"), chunk: 0 })).status).toBe(
-        200,
-      );
+      expect(
+        (await api(acme, "POST", `${BASE}/user/importUsers`, { csv: [header, `Ana,Alba,,${fresh},,${mobile()},,,,,,,Madrid,2026-01-31`].join("\r\n"), chunk: 0 })).status,
+      ).toBe(200);
       const created = await db().query.users.findFirst({ where: and(eq(schema.users.email, fresh)) });
       const values = await db().select().from(schema.userFieldValues).where(eq(schema.userFieldValues.userId, created!.id));
       expect(values.map((v) => v.value).sort()).toEqual(["2026-01-31", "Madrid"]);

@@ -11,8 +11,8 @@ import { api, auditsNamed, consoleWorker, db, login, ORIGIN, pageCookie, schema 
 const ACME = 3;
 const u = schema.users;
 const HEADER = "first_name,last_name,display_name,email,country_code,phone,role,status,external_id";
-/** The export's and the template's: the import's columns and the optional key columns (group_keys, fob). */
-const EXPORT_HEADER = `${HEADER},group_keys,fob`;
+/** The export's and the template's: the import's columns and the optional key columns (e_keys, group_keys, fob). */
+const EXPORT_HEADER = `${HEADER},e_keys,group_keys,fob`;
 const preview = (token: string, csv: string) => api(token, "POST", "/api/admin/user/importUsersPreview", { csv });
 const commit = (token: string, csv: string, chunk = 0) => api(token, "POST", "/api/admin/user/importUsers", { csv, chunk });
 const acmeUsers = async (emailLike: string) =>
@@ -180,7 +180,7 @@ describe("the export", () => {
     const text = await res.text();
     const lines = text.trimEnd().split("\r\n");
     expect(lines[0]).toBe(`\uFEFF${EXPORT_HEADER}`);
-    expect(lines).toContain(`'=HYPERLINK(1),'-Minus,"'@Sum, x",formula.exp@acme.example,034,699000030,,active,,,`);
+    expect(lines).toContain(`'=HYPERLINK(1),'-Minus,"'@Sum, x",formula.exp@acme.example,034,699000030,,active,,,,`);
     const live = await db()
       .select({ n: sql<number>`count(*)` })
       .from(u)

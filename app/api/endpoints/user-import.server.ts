@@ -11,11 +11,11 @@ const COLUMNS = USER_CSV_COLUMNS.join(", ");
 const FILE_RULES =
   `\`csv\` is the file's text: UTF-8 (a byte-order mark is dropped), separated by ',' or ';' (detected from the first line), quoted as RFC 4180. ` +
   `The first line names the columns ${COLUMNS}, in any order, and may add a column per custom field headed by its key (decision 0095; a value in the field's type, an empty cell keeps the user's value; a required field a new user lacks refuses the row). At most 5 MB (413) and ${IMPORT_MAX_ROWS.toLocaleString("en")} rows (413); a bad first line or an unclosed quote is 422. ` +
-  "Optional columns group_keys (device group names separated by '|', a '|' inside a name written '\\|'; at most 20) and fob (one fob number): each named group the user has no key to gets a group key on the group's schedule from the company's today, never ending, carrying the fob; the fob also goes on the user's keys to those groups that have none. Keys are only added, never removed or changed. An unknown or deactivated group, a fob another user holds or an earlier row gives, and a new key without the users add right refuse the row. " +
+  "Optional columns e_keys (door names separated by '|', a '|' inside a name written '\\|'; at most 20), group_keys (device group names, written the same way; at most 20) and fob (one fob number): each named door the user has no e-key to gets a permanent full-access e-key, and each named group the user has no key to gets a group key on the group's schedule from the company's today, never ending, both carrying the fob; the fob also goes on the user's keys to those doors and groups that have none. Keys are only added, never removed or changed. An unknown door or group, a name two doors or two groups share, a door not configured or a deactivated group for a new key, a fob another user holds or an earlier row gives, and a new key without the users add right refuse the row. " +
   "A row matches a live user by external_id, else by email; an empty role, status or external_id leaves the user's own; country_code is a calling code ('034', '+34') or a region ('ES'), the company's default when empty, and phone is national in it or international ('+…'); status is active or inactive.";
 
 const counts = z.object({ create: z.number(), change: z.number(), unchanged: z.number(), refuse: z.number() });
-const columnEnum = z.string().describe(`One of ${COLUMNS}, group_keys, fob, or a custom field's key (decision 0095)`);
+const columnEnum = z.string().describe(`One of ${COLUMNS}, e_keys, group_keys, fob, or a custom field's key (decision 0095)`);
 const importRow = z.object({
   line: z.number().describe("The row's line in the file (the header is line 1)"),
   outcome: z.enum(["create", "change", "unchanged", "refuse"]),
@@ -62,7 +62,7 @@ export const userImportEndpoints = [
     method: "GET",
     path: "/user/exportUsers",
     tag,
-    summary: `Every live user of the company (inactive ones included) as CSV in the columns importUsers reads (${COLUMNS}, group_keys with the names of the user's group keys, fob when every one of them carries the same fob number), streamed; cells a spreadsheet would run as formulas start with an apostrophe. \`template=true\`: the header line alone.`,
+    summary: `Every live user of the company (inactive ones included) as CSV in the columns importUsers reads (${COLUMNS}, e_keys with the door names of the user's permanent full-access e-keys (e-keys with a custom window or one-time are left out), group_keys with the names of the user's group keys, fob when every one of those keys carries the same fob number), streamed; cells a spreadsheet would run as formulas start with an apostrophe. \`template=true\`: the header line alone.`,
     auth: "token",
     permission: { modules: "users" },
     file: "text/csv",
