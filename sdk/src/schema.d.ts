@@ -1716,7 +1716,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every device group of the caller's company (inactive ones have status 3); optional q (or search): a full or display name prefix. */
+        /** Every device group of the caller's company (inactive ones have status 3), each with its holiday choice (on_holidays, holiday_calendar_id); optional q (or search): a full or display name prefix. */
         get: {
             parameters: {
                 query?: {
@@ -1760,6 +1760,13 @@ export interface paths {
                                     name: string | null;
                                 } | null;
                                 status: number;
+                                /**
+                                 * @description what the group's schedule does on a date of holiday_calendar_id (decision 0077): ignore (opens as on any day; the default), closed (not on holidays: opens only within a holiday's own open hours, if it has any) or holidayHours (opens within the holiday's open hours instead of its own, on its days); a group key whose own choice is ignore follows it, one with its own choice keeps that
+                                 * @enum {string}
+                                 */
+                                on_holidays: "ignore" | "closed" | "holidayHours";
+                                /** @description the caller's company's holiday calendar the group's schedule follows; required unless on_holidays is ignore, null then */
+                                holiday_calendar_id: number | null;
                             }[];
                         };
                     };
@@ -1862,7 +1869,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One group with the devices in it (deviceDetails). 404 outside the caller's company. */
+        /** One group with the devices in it (deviceDetails) and its holiday choice (on_holidays, holiday_calendar_id). 404 outside the caller's company. */
         get: {
             parameters: {
                 query: {
@@ -1905,6 +1912,13 @@ export interface paths {
                                     name: string | null;
                                 } | null;
                                 status: number;
+                                /**
+                                 * @description what the group's schedule does on a date of holiday_calendar_id (decision 0077): ignore (opens as on any day; the default), closed (not on holidays: opens only within a holiday's own open hours, if it has any) or holidayHours (opens within the holiday's open hours instead of its own, on its days); a group key whose own choice is ignore follows it, one with its own choice keeps that
+                                 * @enum {string}
+                                 */
+                                on_holidays: "ignore" | "closed" | "holidayHours";
+                                /** @description the caller's company's holiday calendar the group's schedule follows; required unless on_holidays is ignore, null then */
+                                holiday_calendar_id: number | null;
                                 deviceDetails: {
                                     id: number;
                                     full_name: string;
@@ -2142,7 +2156,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Creates a group with its devices (available_devices: device ids). Needs the add right. */
+        /** Creates a group with its devices (available_devices: device ids). The group's schedule may follow one of the company's holiday calendars: `on_holidays` (ignore, closed: not on holidays, or holidayHours; onHolidays too) and `holiday_calendar_id` (holidayCalendarId), required unless ignore; its group keys whose own choice is ignore follow it. Another company's calendar or an unknown one is refused with 400 on holiday_calendar_id. Needs the add right. */
         post: {
             parameters: {
                 query?: never;
@@ -2163,6 +2177,9 @@ export interface paths {
                         time_zone_id?: number | null;
                         available_devices?: number[] | null;
                         status?: number | null;
+                        /** @enum {string|null} */
+                        on_holidays?: "ignore" | "closed" | "holidayHours" | null;
+                        holiday_calendar_id?: number | null;
                         sch_monday?: boolean | null;
                         sch_tuesday?: boolean | null;
                         sch_wednesday?: boolean | null;
@@ -2285,7 +2302,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Saves a group; status 3 deactivates it (logged as de-activated). Needs the modify right. */
+        /** Saves a group; status 3 deactivates it (logged as de-activated). A body without on_holidays keeps the group's holiday choice; with it, as on create (another company's calendar is a 400). Needs the modify right. */
         put: {
             parameters: {
                 query?: never;
@@ -2306,6 +2323,9 @@ export interface paths {
                         time_zone_id?: number | null;
                         available_devices?: number[] | null;
                         status?: number | null;
+                        /** @enum {string|null} */
+                        on_holidays?: "ignore" | "closed" | "holidayHours" | null;
+                        holiday_calendar_id?: number | null;
                         sch_monday?: boolean | null;
                         sch_tuesday?: boolean | null;
                         sch_wednesday?: boolean | null;
@@ -2683,7 +2703,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The company's users (inactive ones only with includeInactive=true), sorted by display name. Optional: q (name, e-mail or phone prefix), status, flag, roleId, groupId. */
+        /** The company's users (inactive ones only with includeInactive=true), sorted by display name. Optional: q (name, e-mail or phone prefix), status, flag, roleId, groupId, and field.<key>=<choice> per custom field of type choice (decision 0095): only users whose field holds that choice (any case), or with field.<key>=- those without a value; an unknown key, a field that is not a choice field or a value that is none of its choices is 400 ('field.<key>: Choose one of the field's choices'). Filters combine with AND. */
         get: {
             parameters: {
                 query?: {
@@ -16941,7 +16961,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            payload: ("access.granted" | "access.denied" | "door.opened" | "door.closed" | "door.forced_open" | "door.held_open" | "device.low_battery" | "device.online" | "device.offline" | "device.clock_drift" | "device.zone_data_outdated" | "firmware.installed" | "firmware.failed" | "user.created" | "user.changed" | "user.deactivated" | "user.deleted" | "key.assigned" | "key.changed" | "key.removed" | "alert.fired" | "lockdown.started" | "lockdown.ended")[];
+                            payload: ("access.granted" | "access.denied" | "door.opened" | "door.closed" | "door.forced_open" | "door.held_open" | "door_alarm.raised" | "door_alarm.acknowledged" | "door_alarm.cleared" | "device.low_battery" | "device.online" | "device.offline" | "device.clock_drift" | "device.zone_data_outdated" | "firmware.installed" | "firmware.failed" | "user.created" | "user.changed" | "user.deactivated" | "user.deleted" | "key.assigned" | "key.changed" | "key.removed" | "alert.fired" | "lockdown.started" | "lockdown.ended")[];
                         };
                     };
                 };
@@ -17064,7 +17084,7 @@ export interface paths {
                                 id: number;
                                 url: string;
                                 description: string;
-                                event_types: ("access.granted" | "access.denied" | "door.opened" | "door.closed" | "door.forced_open" | "door.held_open" | "device.low_battery" | "device.online" | "device.offline" | "device.clock_drift" | "device.zone_data_outdated" | "firmware.installed" | "firmware.failed" | "user.created" | "user.changed" | "user.deactivated" | "user.deleted" | "key.assigned" | "key.changed" | "key.removed" | "alert.fired" | "lockdown.started" | "lockdown.ended")[];
+                                event_types: ("access.granted" | "access.denied" | "door.opened" | "door.closed" | "door.forced_open" | "door.held_open" | "door_alarm.raised" | "door_alarm.acknowledged" | "door_alarm.cleared" | "device.low_battery" | "device.online" | "device.offline" | "device.clock_drift" | "device.zone_data_outdated" | "firmware.installed" | "firmware.failed" | "user.created" | "user.changed" | "user.deactivated" | "user.deleted" | "key.assigned" | "key.changed" | "key.removed" | "alert.fired" | "lockdown.started" | "lockdown.ended")[];
                                 enabled: boolean;
                                 /** @description why the platform disabled it (failing for days); null when enabled or disabled by an admin */
                                 disabled_reason: string | null;
@@ -17173,7 +17193,7 @@ export interface paths {
                         url: string;
                         /** @default  */
                         description?: string;
-                        event_types: ("access.granted" | "access.denied" | "door.opened" | "door.closed" | "door.forced_open" | "door.held_open" | "device.low_battery" | "device.online" | "device.offline" | "device.clock_drift" | "device.zone_data_outdated" | "firmware.installed" | "firmware.failed" | "user.created" | "user.changed" | "user.deactivated" | "user.deleted" | "key.assigned" | "key.changed" | "key.removed" | "alert.fired" | "lockdown.started" | "lockdown.ended")[];
+                        event_types: ("access.granted" | "access.denied" | "door.opened" | "door.closed" | "door.forced_open" | "door.held_open" | "door_alarm.raised" | "door_alarm.acknowledged" | "door_alarm.cleared" | "device.low_battery" | "device.online" | "device.offline" | "device.clock_drift" | "device.zone_data_outdated" | "firmware.installed" | "firmware.failed" | "user.created" | "user.changed" | "user.deactivated" | "user.deleted" | "key.assigned" | "key.changed" | "key.removed" | "alert.fired" | "lockdown.started" | "lockdown.ended")[];
                         enabled?: boolean | null;
                     };
                 };
@@ -17313,7 +17333,7 @@ export interface paths {
                                 id: number;
                                 url: string;
                                 description: string;
-                                event_types: ("access.granted" | "access.denied" | "door.opened" | "door.closed" | "door.forced_open" | "door.held_open" | "device.low_battery" | "device.online" | "device.offline" | "device.clock_drift" | "device.zone_data_outdated" | "firmware.installed" | "firmware.failed" | "user.created" | "user.changed" | "user.deactivated" | "user.deleted" | "key.assigned" | "key.changed" | "key.removed" | "alert.fired" | "lockdown.started" | "lockdown.ended")[];
+                                event_types: ("access.granted" | "access.denied" | "door.opened" | "door.closed" | "door.forced_open" | "door.held_open" | "door_alarm.raised" | "door_alarm.acknowledged" | "door_alarm.cleared" | "device.low_battery" | "device.online" | "device.offline" | "device.clock_drift" | "device.zone_data_outdated" | "firmware.installed" | "firmware.failed" | "user.created" | "user.changed" | "user.deactivated" | "user.deleted" | "key.assigned" | "key.changed" | "key.removed" | "alert.fired" | "lockdown.started" | "lockdown.ended")[];
                                 enabled: boolean;
                                 /** @description why the platform disabled it (failing for days); null when enabled or disabled by an admin */
                                 disabled_reason: string | null;
@@ -17427,7 +17447,7 @@ export interface paths {
                         url: string;
                         /** @default  */
                         description?: string;
-                        event_types: ("access.granted" | "access.denied" | "door.opened" | "door.closed" | "door.forced_open" | "door.held_open" | "device.low_battery" | "device.online" | "device.offline" | "device.clock_drift" | "device.zone_data_outdated" | "firmware.installed" | "firmware.failed" | "user.created" | "user.changed" | "user.deactivated" | "user.deleted" | "key.assigned" | "key.changed" | "key.removed" | "alert.fired" | "lockdown.started" | "lockdown.ended")[];
+                        event_types: ("access.granted" | "access.denied" | "door.opened" | "door.closed" | "door.forced_open" | "door.held_open" | "door_alarm.raised" | "door_alarm.acknowledged" | "door_alarm.cleared" | "device.low_battery" | "device.online" | "device.offline" | "device.clock_drift" | "device.zone_data_outdated" | "firmware.installed" | "firmware.failed" | "user.created" | "user.changed" | "user.deactivated" | "user.deleted" | "key.assigned" | "key.changed" | "key.removed" | "alert.fired" | "lockdown.started" | "lockdown.ended")[];
                         enabled?: boolean | null;
                     };
                 };
@@ -17800,7 +17820,7 @@ export interface paths {
                                     /** @description the webhook-id */
                                     event_id: string;
                                     /** @enum {string} */
-                                    type: "access.granted" | "access.denied" | "door.opened" | "door.closed" | "door.forced_open" | "door.held_open" | "device.low_battery" | "device.online" | "device.offline" | "device.clock_drift" | "device.zone_data_outdated" | "firmware.installed" | "firmware.failed" | "user.created" | "user.changed" | "user.deactivated" | "user.deleted" | "key.assigned" | "key.changed" | "key.removed" | "alert.fired" | "lockdown.started" | "lockdown.ended";
+                                    type: "access.granted" | "access.denied" | "door.opened" | "door.closed" | "door.forced_open" | "door.held_open" | "door_alarm.raised" | "door_alarm.acknowledged" | "door_alarm.cleared" | "device.low_battery" | "device.online" | "device.offline" | "device.clock_drift" | "device.zone_data_outdated" | "firmware.installed" | "firmware.failed" | "user.created" | "user.changed" | "user.deactivated" | "user.deleted" | "key.assigned" | "key.changed" | "key.removed" | "alert.fired" | "lockdown.started" | "lockdown.ended";
                                     occurred_at: number;
                                     /**
                                      * @description pending (waiting or retrying), delivered, or dead after the last retry
@@ -21285,7 +21305,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Deletes a calendar and its dates ('Holiday Calendar Deleted'); the keys, scheduled-open hours and alert schedules that followed it ignore holidays from then on. */
+        /** Deletes a calendar and its dates ('Holiday Calendar Deleted'); the keys, device groups, scheduled-open hours and alert schedules that followed it ignore holidays from then on. */
         delete: {
             parameters: {
                 query: {
@@ -23706,7 +23726,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** What importing a CSV of users would do, row by row; writes nothing. `csv` is the file's text: UTF-8 (a byte-order mark is dropped), separated by ',' or ';' (detected from the first line), quoted as RFC 4180. The first line names the columns first_name, last_name, display_name, email, country_code, phone, role, status, external_id, in any order, and may add a column per custom field headed by its key (decision 0095; a value in the field's type, an empty cell keeps the user's value; a required field a new user lacks refuses the row). At most 5 MB (413) and 20,000 rows (413); a bad first line or an unclosed quote is 422. A row matches a live user by external_id, else by email; an empty role, status or external_id leaves the user's own; country_code is a calling code ('034', '+34') or a region ('ES'), the company's default when empty, and phone is national in it or international ('+…'); status is active or inactive. The answer counts the rows to create, change, leave unchanged and refuse, lists every row but the unchanged ones (a refused row with each reason), and gives `chunks`, the number of parts importUsers writes. */
+        /** What importing a CSV of users would do, row by row; writes nothing. `csv` is the file's text: UTF-8 (a byte-order mark is dropped), separated by ',' or ';' (detected from the first line), quoted as RFC 4180. The first line names the columns first_name, last_name, display_name, email, country_code, phone, role, status, external_id, in any order, and may add a column per custom field headed by its key (decision 0095; a value in the field's type, an empty cell keeps the user's value; a required field a new user lacks refuses the row). At most 5 MB (413) and 20,000 rows (413); a bad first line or an unclosed quote is 422. Optional columns e_keys (door names separated by '|', a '|' inside a name written '\|'; at most 20), group_keys (device group names, written the same way; at most 20) and fob (one fob number): each named door the user has no e-key to gets a permanent full-access e-key, and each named group the user has no key to gets a group key on the group's schedule from the company's today, never ending, both carrying the fob; the fob also goes on the user's keys to those doors and groups that have none. Keys are only added, never removed or changed. An unknown door or group, a name two doors or two groups share, a door not configured or a deactivated group for a new key, a fob another user holds or an earlier row gives, and a new key without the users add right refuse the row. A row matches a live user by external_id, else by email; an empty role, status or external_id leaves the user's own; country_code is a calling code ('034', '+34') or a region ('ES'), the company's default when empty, and phone is national in it or international ('+…'); status is active or inactive. The answer counts the rows to create, change, leave unchanged and refuse, lists every row but the unchanged ones (a refused row with each reason), and gives `chunks`, the number of parts importUsers writes. */
         post: {
             parameters: {
                 query?: never;
@@ -23749,7 +23769,7 @@ export interface paths {
                                     changes?: string[];
                                     /** @description Why the row is refused (English texts) */
                                     errors?: {
-                                        /** @description One of first_name, last_name, display_name, email, country_code, phone, role, status, external_id, or a custom field's key (decision 0095) */
+                                        /** @description One of first_name, last_name, display_name, email, country_code, phone, role, status, external_id, e_keys, group_keys, fob, or a custom field's key (decision 0095) */
                                         column: string | null;
                                         message: string;
                                     }[];
@@ -23856,7 +23876,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Writes part `chunk` (0 to chunks − 1; 250 rows each) of a CSV of users in one batch, with the preview's checks run again: call it for each part in turn after importUsersPreview. The same file imported again changes nothing. Created users get no invitation (bulkResendInviteMail sends them). `csv` is the file's text: UTF-8 (a byte-order mark is dropped), separated by ',' or ';' (detected from the first line), quoted as RFC 4180. The first line names the columns first_name, last_name, display_name, email, country_code, phone, role, status, external_id, in any order, and may add a column per custom field headed by its key (decision 0095; a value in the field's type, an empty cell keeps the user's value; a required field a new user lacks refuses the row). At most 5 MB (413) and 20,000 rows (413); a bad first line or an unclosed quote is 422. A row matches a live user by external_id, else by email; an empty role, status or external_id leaves the user's own; country_code is a calling code ('034', '+34') or a region ('ES'), the company's default when empty, and phone is national in it or international ('+…'); status is active or inactive. 422 for a chunk past the last. */
+        /** Writes part `chunk` (0 to chunks − 1; 250 rows each) of a CSV of users in one batch, with the preview's checks run again: call it for each part in turn after importUsersPreview. The same file imported again changes nothing. Created users get no invitation (bulkResendInviteMail sends them). `csv` is the file's text: UTF-8 (a byte-order mark is dropped), separated by ',' or ';' (detected from the first line), quoted as RFC 4180. The first line names the columns first_name, last_name, display_name, email, country_code, phone, role, status, external_id, in any order, and may add a column per custom field headed by its key (decision 0095; a value in the field's type, an empty cell keeps the user's value; a required field a new user lacks refuses the row). At most 5 MB (413) and 20,000 rows (413); a bad first line or an unclosed quote is 422. Optional columns e_keys (door names separated by '|', a '|' inside a name written '\|'; at most 20), group_keys (device group names, written the same way; at most 20) and fob (one fob number): each named door the user has no e-key to gets a permanent full-access e-key, and each named group the user has no key to gets a group key on the group's schedule from the company's today, never ending, both carrying the fob; the fob also goes on the user's keys to those doors and groups that have none. Keys are only added, never removed or changed. An unknown door or group, a name two doors or two groups share, a door not configured or a deactivated group for a new key, a fob another user holds or an earlier row gives, and a new key without the users add right refuse the row. A row matches a live user by external_id, else by email; an empty role, status or external_id leaves the user's own; country_code is a calling code ('034', '+34') or a region ('ES'), the company's default when empty, and phone is national in it or international ('+…'); status is active or inactive. 422 for a chunk past the last. */
         post: {
             parameters: {
                 query?: never;
@@ -23990,12 +24010,255 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every live user of the company (inactive ones included) as CSV in the columns importUsers reads (first_name, last_name, display_name, email, country_code, phone, role, status, external_id), streamed; cells a spreadsheet would run as formulas start with an apostrophe. `template=true`: the header line alone. */
+        /** Every live user of the company (inactive ones included) as CSV in the columns importUsers reads (first_name, last_name, display_name, email, country_code, phone, role, status, external_id, e_keys with the door names of the user's permanent full-access e-keys (e-keys with a custom window or one-time are left out), group_keys with the names of the user's group keys, fob when every one of those keys carries the same fob number), streamed; cells a spreadsheet would run as formulas start with an apostrophe. `template=true`: the header line alone. */
         get: {
             parameters: {
                 query?: {
                     template?: "true" | "false";
                 };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The file */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing or expired token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Not found in the caller's company */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Over a rate limit of API keys: wait `Retry-After` seconds */
+                429: {
+                    headers: {
+                        /** @description Seconds until the exhausted window ends */
+                        "Retry-After"?: number;
+                        /** @description The limits, e.g. `"caller";q=120;w=60, "company";q=600;w=60` */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left and the seconds until each window ends, e.g. `"caller";r=0;t=37, "company";r=480;t=37` */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/device/exportDevices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The company's live devices (every state) as CSV in the columns registerDevices reads (serial_front, serial_back, device_type; the type as its code, the serial number when a board has no front serial of its own), by id, streamed; cells a spreadsheet would run as formulas start with an apostrophe (registerDevices drops it again). The getDevices filters (q, type, group, online, battery, door, firmware, schedule) narrow it. */
+        get: {
+            parameters: {
+                query?: {
+                    q?: string;
+                    type?: string;
+                    group?: string;
+                    online?: string;
+                    battery?: string;
+                    door?: string;
+                    firmware?: string;
+                    schedule?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The file */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing or expired token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Missing permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Not found in the caller's company */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Over a rate limit of API keys: wait `Retry-After` seconds */
+                429: {
+                    headers: {
+                        /** @description Seconds until the exhausted window ends */
+                        "Retry-After"?: number;
+                        /** @description The limits, e.g. `"caller";q=120;w=60, "company";q=600;w=60` */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left and the seconds until each window ends, e.g. `"caller";r=0;t=37, "company";r=480;t=37` */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            errorCode?: string;
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/deviceGroup/exportDeviceGroups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The company's live device groups (deactivated ones included) as CSV, by id, streamed: full_name, display_name, status, days, all_day, start, end, time_zone, on_holidays, holiday_calendar, doors. status is active or inactive; days are mon…sun joined by '|'; all_day is yes or no; start and end are HH:MM (empty when all day); time_zone is the IANA name; on_holidays is ignore, closed or holidayHours; doors are the group's device names (the serial number of one without a name) joined by '|', a '|' or '\' inside a name written with a '\' before it, as exportUsers' group_keys. cells a spreadsheet would run as formulas start with an apostrophe (registerDevices drops it again). */
+        get: {
+            parameters: {
+                query?: never;
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -26901,6 +27164,141 @@ export interface components {
                 device: {
                     id: number;
                 };
+                summary: string;
+            };
+        };
+        /** @description The body of a `door_alarm.raised` webhook delivery (envelope version 1). */
+        "WebhookEvent_door_alarm.raised": {
+            /**
+             * @description the envelope's version
+             * @enum {number}
+             */
+            version: 1;
+            /** @enum {string} */
+            type: "door_alarm.raised";
+            /** @description the event's id, also the webhook-id header: the same on every retry and replay, so receivers de-duplicate by it */
+            id: string;
+            /** @description when it happened, ISO 8601 UTC */
+            occurred_at: string;
+            company: {
+                id: number;
+            };
+            data: {
+                /** @description the alarm (GET alarm/getAlarms) */
+                alarm: {
+                    id: number;
+                };
+                /** @description the door, with its name when the alarm was written */
+                device: {
+                    id: number | null;
+                    name: string | null;
+                };
+                /**
+                 * @description heldOpen: the door stood open past its threshold; forced: it opened without an unlock
+                 * @enum {string|null}
+                 */
+                kind: "heldOpen" | "forced" | null;
+                /**
+                 * @description the alarm's state after this event (an acknowledgement of a door already closed clears it at once)
+                 * @enum {string}
+                 */
+                state: "active" | "acknowledged" | "cleared";
+                /** @description the user who acknowledged it; null while nobody has */
+                acknowledged_by: {
+                    id: number;
+                } | null;
+                /** @description what the person who acknowledged it found; null before that */
+                note: string | null;
+                summary: string;
+            };
+        };
+        /** @description The body of a `door_alarm.acknowledged` webhook delivery (envelope version 1). */
+        "WebhookEvent_door_alarm.acknowledged": {
+            /**
+             * @description the envelope's version
+             * @enum {number}
+             */
+            version: 1;
+            /** @enum {string} */
+            type: "door_alarm.acknowledged";
+            /** @description the event's id, also the webhook-id header: the same on every retry and replay, so receivers de-duplicate by it */
+            id: string;
+            /** @description when it happened, ISO 8601 UTC */
+            occurred_at: string;
+            company: {
+                id: number;
+            };
+            data: {
+                /** @description the alarm (GET alarm/getAlarms) */
+                alarm: {
+                    id: number;
+                };
+                /** @description the door, with its name when the alarm was written */
+                device: {
+                    id: number | null;
+                    name: string | null;
+                };
+                /**
+                 * @description heldOpen: the door stood open past its threshold; forced: it opened without an unlock
+                 * @enum {string|null}
+                 */
+                kind: "heldOpen" | "forced" | null;
+                /**
+                 * @description the alarm's state after this event (an acknowledgement of a door already closed clears it at once)
+                 * @enum {string}
+                 */
+                state: "active" | "acknowledged" | "cleared";
+                /** @description the user who acknowledged it; null while nobody has */
+                acknowledged_by: {
+                    id: number;
+                } | null;
+                /** @description what the person who acknowledged it found; null before that */
+                note: string | null;
+                summary: string;
+            };
+        };
+        /** @description The body of a `door_alarm.cleared` webhook delivery (envelope version 1). */
+        "WebhookEvent_door_alarm.cleared": {
+            /**
+             * @description the envelope's version
+             * @enum {number}
+             */
+            version: 1;
+            /** @enum {string} */
+            type: "door_alarm.cleared";
+            /** @description the event's id, also the webhook-id header: the same on every retry and replay, so receivers de-duplicate by it */
+            id: string;
+            /** @description when it happened, ISO 8601 UTC */
+            occurred_at: string;
+            company: {
+                id: number;
+            };
+            data: {
+                /** @description the alarm (GET alarm/getAlarms) */
+                alarm: {
+                    id: number;
+                };
+                /** @description the door, with its name when the alarm was written */
+                device: {
+                    id: number | null;
+                    name: string | null;
+                };
+                /**
+                 * @description heldOpen: the door stood open past its threshold; forced: it opened without an unlock
+                 * @enum {string|null}
+                 */
+                kind: "heldOpen" | "forced" | null;
+                /**
+                 * @description the alarm's state after this event (an acknowledgement of a door already closed clears it at once)
+                 * @enum {string}
+                 */
+                state: "active" | "acknowledged" | "cleared";
+                /** @description the user who acknowledged it; null while nobody has */
+                acknowledged_by: {
+                    id: number;
+                } | null;
+                /** @description what the person who acknowledged it found; null before that */
+                note: string | null;
                 summary: string;
             };
         };
