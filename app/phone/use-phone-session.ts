@@ -66,6 +66,7 @@ export function usePhoneSession() {
         }
         // First, and whatever becomes of the keys: a lockdown in force is what the person most needs to see.
         await refreshLockdown(s);
+        setOnline(true);
         const keys = await fetchKeys(s);
         if (!keys) return;
         if (keys.settings.biometricRequired !== s.settings.biometricRequired) {
@@ -84,6 +85,8 @@ export function usePhoneSession() {
       } catch (e) {
         // Signed out elsewhere (forgotten phone, de-activated account): what the phone held is no longer its own.
         if (e instanceof PhoneApiError && e.status === 401) signOutLocally();
+        // No answer at all: offline, whatever navigator.onLine says (it stays true on a network without a way out).
+        else if (e instanceof TypeError) setOnline(false);
       }
     },
     [signOutLocally, refreshFirmware, refreshLockdown],
@@ -123,6 +126,13 @@ export function usePhoneSession() {
   useEffect(() => {
     if (session && online) void refresh(session);
   }, [session, online, refresh]);
+
+  // Found offline by a failed refresh while the browser still claims a network: try again now and then.
+  useEffect(() => {
+    if (online || !session) return;
+    const retry = setInterval(() => navigator.onLine && void refresh(session), TICK_MS);
+    return () => clearInterval(retry);
+  }, [online, session, refresh]);
 
   function recordResult(e: PendingEvent) {
     phoneStore.setPending([...phoneStore.pending(), e]);
