@@ -147,23 +147,23 @@ export function GroupForm({ mode, values, zones, available: initialAvailable, in
 
       <fieldset className="grid gap-4 md:grid-cols-2">
         <Field label={t("form.onHolidays")} error={error("onHolidays")} hint={t("form.onHolidaysHint")}>
-          <NativeSelect id="group-on-holidays" name={fields.onHolidays.name} value={onHolidays} onChange={(e) => setOnHolidays(e.target.value as OnHolidays)}>
-            {ON_HOLIDAYS.map((o) => (
-              <option key={o} value={o}>
-                {t(`onHolidays.${o}`)}
-              </option>
-            ))}
-          </NativeSelect>
+          <NativeSelect
+            id="group-on-holidays"
+            name={fields.onHolidays.name}
+            value={onHolidays}
+            onChange={(e) => setOnHolidays(e.target.value as OnHolidays)}
+            options={ON_HOLIDAYS.map((o) => ({ value: o, label: t(`onHolidays.${o}`) }))}
+          />
         </Field>
         {onHolidays !== "ignore" && (
           <Field label={t("form.holidayCalendar")} error={error("holidayCalendarId")} required>
-            <NativeSelect id="group-holiday-calendar" name={fields.holidayCalendarId.name} defaultValue={values.holidayCalendarId ?? ""}>
+            <NativeSelect
+              id="group-holiday-calendar"
+              name={fields.holidayCalendarId.name}
+              defaultValue={values.holidayCalendarId ?? ""}
+              options={calendars.map((c) => ({ value: c.id, label: c.name }))}
+            >
               <option value="">{t("form.selectCalendar")}</option>
-              {calendars.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name}
-                </option>
-              ))}
             </NativeSelect>
           </Field>
         )}
