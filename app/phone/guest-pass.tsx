@@ -9,7 +9,7 @@ import { PhoneApiError, phoneApi } from "./phone-api";
 import { installationId, phoneStore, type HeldPass } from "./phone-store";
 import { phoneTime } from "./phone-time";
 import { PresentDialog } from "./present-dialog";
-import { switchLanguage } from "./remember-language";
+import { storePendingLanguage, switchLanguage } from "./remember-language";
 
 /** The pass a link names: `#pass=<id>.<secret>` (decision 0096), taken out of the address once read. */
 function takeLinkToken(): string | null {
@@ -38,6 +38,7 @@ export function useGuestPass(online: boolean) {
         const { payload } = await phoneApi.openPass(token, installationId());
         // A link opened shows the pass in the language the host invited in; afterwards the switch decides.
         if (fromLink && !i18n.language?.startsWith(payload.language)) switchLanguage(i18n, payload.language);
+        else storePendingLanguage();
         const next = { token, pass: payload, fetchedAt: Date.now() };
         phoneStore.setGuestPass(next);
         setHeld(next);

@@ -9,6 +9,7 @@ import { HistoryList } from "./history-list";
 import { KeysTab } from "./keys-tab";
 import { LockdownSection } from "./lockdown-section";
 import { PhoneHeader } from "./phone-header";
+import { storePendingLanguage } from "./remember-language";
 import { phoneStore, type CodeStep, type PhoneSession } from "./phone-store";
 import { SignInForm } from "./sign-in-form";
 import { usePhoneSession } from "./use-phone-session";
@@ -27,6 +28,9 @@ export function PhoneApp() {
   const guest = useGuestPass(online);
   const [codeStep, setCodeStep] = useState<CodeStep | null>(null);
   useEffect(() => setCodeStep(phoneStore.codeStep()), []);
+  useEffect(() => {
+    if (online) storePendingLanguage();
+  }, [online]);
   const toCodeStep = (step: CodeStep | null) => {
     phoneStore.setCodeStep(step);
     setCodeStep(step);

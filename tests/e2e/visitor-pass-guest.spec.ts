@@ -78,6 +78,9 @@ for (const lang of ["en", "es"] as const) {
       locale: lang === "es" ? "es-ES" : "en-US",
       permissions: ["clipboard-read", "clipboard-write"],
     });
+    // The phone stores the host's language as it opens the link; here that store is cut off (as when the
+    // phone goes offline at once), and the next link it opens must store it again.
+    await phone.route("**/resources/language", (r) => r.abort(), { times: 1 });
     try {
       const guestPage = await phone.newPage();
       await guestPage.goto(new URL(link).pathname + new URL(link).hash);
