@@ -524,6 +524,8 @@ export const visitorPasses = sqliteTable(
     deviceIds: text("device_ids", { mode: "json" }).$type<number[]>().notNull().default([]),
     deviceGroupId: integer("device_group_id"),
     oneEntry: bool("one_entry"),
+    /** The host is texted, as well as mailed, at the guest's first entry. */
+    hostText: bool("host_text"),
     startDate: text("start_date").notNull(),
     endDate: text("end_date").notNull(),
     startTime: text("start_time").notNull(),
@@ -1306,7 +1308,8 @@ export const mailOutbox = sqliteTable(
 );
 
 /**
- * Alert texts waiting for the text-message sender, queued in the batch of their match (decision 0073).
+ * Texts waiting for the text-message sender (decision 0073): alerts, queued in the batch of their match, and
+ * visitor passes' (a guest's link, a host's arrival notice), queued with the pass or its first entry.
  * A text is tried once: the drain claims the row, then records whether the provider took it.
  */
 export const textOutbox = sqliteTable(
@@ -1315,7 +1318,10 @@ export const textOutbox = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     companyId: integer("company_id").notNull(),
     /** The recipient; the number is the user's at sending time. */
-    userId: integer("user_id").notNull(),
+    userId: integer("user_id"),
+    /** A guest's text (no user): the number typed for the visitor pass `passId`. */
+    toNumber: text("to_number"),
+    passId: integer("pass_id"),
     body: text("body").notNull(),
     purpose: text("purpose").notNull(),
     dedupeKey: text("dedupe_key").notNull(),

@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { CompanyForm, emptyCompany } from "~/components/companies/company-form";
 import { PageHeader } from "~/components/ui/page-header";
 import { addCompany, freeCompanyCode, listParentOptions } from "~/services/companies.server";
-import { deliverQueuedMail } from "~/services/mail/outbox.server";
+import { deliverQueued } from "~/services/deliver-queued.server";
 import { timeZoneOptions } from "~/services/time-zones.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
@@ -27,7 +27,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireModule(request, context, "company", "add");
   return formAction(request, companyCreateSchema, async (value) => {
     const r = await addCompany(getDb(context), auth, value, { origin: publicOrigin(context.cloudflare.env, request), now: nowMs() });
-    deliverQueuedMail(context.cloudflare.env, (p) => context.cloudflare.ctx.waitUntil(p));
+    deliverQueued(context.cloudflare.env, (p) => context.cloudflare.ctx.waitUntil(p));
     return redirectWithMessage({ request, context }, { to: "/company", ns: "companies", message: r.message });
   });
 }

@@ -8,7 +8,7 @@ import { loadPanelData } from "~/routes/user-ekey-panel.server";
 import { EMPTY_USER, UserForm } from "~/components/users/user-form";
 import { userFormSchema } from "~/schemas/users";
 import { settingsOf } from "~/services/auth.server";
-import { deliverQueuedMail } from "~/services/mail/outbox.server";
+import { deliverQueued } from "~/services/deliver-queued.server";
 import { customFields } from "~/services/custom-fields.server";
 import { addUser, USER_MSG } from "~/services/users.server";
 import { requireModule } from "~/utils/auth-guards.server";
@@ -38,7 +38,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return formAction(request, userFormSchema, async (value) => {
     const env = context.cloudflare.env;
     const r = await addUser(getDb(context), auth, value, { origin: publicOrigin(env, request), now: nowMs() });
-    if (r.invited) deliverQueuedMail(env, (p) => context.cloudflare.ctx.waitUntil(p));
+    if (r.invited) deliverQueued(env, (p) => context.cloudflare.ctx.waitUntil(p));
     return redirectWithMessage({ request, context }, { to: `/modifyUser?id=${r.id}`, ns: "users", message: r.invited ? USER_MSG.createdInvited : r.message });
   });
 }

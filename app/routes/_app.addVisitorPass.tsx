@@ -6,7 +6,7 @@ import { PassForm, type PassFormOptions } from "~/components/visitor-passes/pass
 import { getLanguage } from "~/i18n/i18next.server";
 import { passSchema } from "~/schemas/visitor-passes";
 import { settingsOf } from "~/services/auth.server";
-import { deliverQueuedMail } from "~/services/mail/outbox.server";
+import { deliverQueued } from "~/services/deliver-queued.server";
 import { assertPassUser, createPass, passChoices } from "~/services/visitor-passes.server";
 import { companyZone, requireAuth, type Auth } from "~/utils/auth-guards.server";
 import { getDb, nowMs, type Db } from "~/utils/db.server";
@@ -58,7 +58,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return formAction(request, passSchema, async (value) => {
     const env = context.cloudflare.env;
     const r = await createPass(db, auth, value, { now: nowMs(), origin: publicOrigin(env, request), core: context.core });
-    deliverQueuedMail(env, (p) => context.cloudflare.ctx.waitUntil(p));
+    deliverQueued(env, (p) => context.cloudflare.ctx.waitUntil(p));
     return redirectWithMessage({ request, context }, { to: "/visitorPasses", ns: "visitorPasses", message: r.message });
   });
 }

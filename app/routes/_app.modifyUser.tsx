@@ -17,7 +17,7 @@ import { TwoFactorChannelForm } from "~/components/users/two-factor-channel-form
 import { formatDateTime } from "~/utils/format";
 import { nationalForField, regionForCallingCode, regionOf } from "~/utils/phone";
 import { assignKey, removeKey } from "~/services/ekeys.server";
-import { deliverQueuedMail } from "~/services/mail/outbox.server";
+import { deliverQueued } from "~/services/deliver-queued.server";
 import { eraseUserActivity } from "~/services/activity-erasure.server";
 import * as users from "~/services/users.server";
 import { companyZone, requireAuth, requireModule } from "~/utils/auth-guards.server";
@@ -127,12 +127,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
       }
       case "sendResetLink": {
         const r = await users.sendResetLink(db, auth, id, ctx);
-        deliverQueuedMail(context.cloudflare.env, (p) => context.cloudflare.ctx.waitUntil(p));
+        deliverQueued(context.cloudflare.env, (p) => context.cloudflare.ctx.waitUntil(p));
         return done(r.message);
       }
       case "resendInvite": {
         const r = await users.resendInvite(db, auth, id, ctx);
-        deliverQueuedMail(context.cloudflare.env, (p) => context.cloudflare.ctx.waitUntil(p));
+        deliverQueued(context.cloudflare.env, (p) => context.cloudflare.ctx.waitUntil(p));
         return done(r.message);
       }
       case "removeKey": {

@@ -16,7 +16,7 @@ import { bulkUsersSchema, type BulkRowResult, type BulkUserAction } from "~/sche
 import { fieldFilterParams } from "~/schemas/custom-fields";
 import { ALL_DAYS } from "~/schemas/ekeys";
 import { userFiltersFromUrl } from "~/schemas/search";
-import { deliverQueuedMail } from "~/services/mail/outbox.server";
+import { deliverQueued } from "~/services/deliver-queued.server";
 import { listRoles } from "~/services/roles.server";
 import { giveKeyToUsers, inviteUsers, keyTargets, setUsersInactive } from "~/services/users-bulk.server";
 import { deleteUser, listUsers, USER_SORTS } from "~/services/users.server";
@@ -78,7 +78,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
           : v.action === "invite"
             ? await inviteUsers(db, auth, v.ids, { origin: publicOrigin(env, request), now })
             : await setUsersInactive(db, auth, { userIds: v.ids, isInactive: v.action === "deactivate" }, now);
-      if (v.action === "invite") deliverQueuedMail(env, (p) => context.cloudflare.ctx.waitUntil(p));
+      if (v.action === "invite") deliverQueued(env, (p) => context.cloudflare.ctx.waitUntil(p));
       return data({ result: submission.reply({ resetForm: true }), bulk: { action: v.action, rows } });
     },
     { formData },

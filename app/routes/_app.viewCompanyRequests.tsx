@@ -8,7 +8,7 @@ import { tablePage } from "~/components/data-table/params";
 import { getFixedT, getLanguage } from "~/i18n/i18next.server";
 import { translateMessage } from "~/i18n/messages";
 import { acceptCompanyRequest, listCompanyRequests, rejectCompanyRequest } from "~/services/company-requests.server";
-import { deliverQueuedMail } from "~/services/mail/outbox.server";
+import { deliverQueued } from "~/services/deliver-queued.server";
 import { requireModule } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
@@ -41,7 +41,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       intent === "accept"
         ? await acceptCompanyRequest(getDb(context), auth, id, { origin: new URL(request.url).origin, now })
         : await rejectCompanyRequest(getDb(context), auth, id, now);
-    deliverQueuedMail(env, (p) => context.cloudflare.ctx.waitUntil(p));
+    deliverQueued(env, (p) => context.cloudflare.ctx.waitUntil(p));
     return "companyId" in r ? `${translateMessage(t, r.message, "requests")} (${r.companyId})` : r.message;
   });
 }

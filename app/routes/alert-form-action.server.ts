@@ -4,7 +4,7 @@ import { translateMessage } from "~/i18n/messages";
 import { alertAddFormSchema, alertModifyFormSchema, alertTestFormSchema, type AlertActionData } from "~/schemas/alert-form";
 import { ALERT_MSG, type ModifyAlertInput } from "~/schemas/alerts";
 import { addAlert, modifyAlert, sendAlertTestEmail } from "~/services/alerts.server";
-import { deliverQueuedMail } from "~/services/mail/outbox.server";
+import { deliverQueued } from "~/services/deliver-queued.server";
 import type { Auth } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { formAction } from "~/utils/form-action.server";
@@ -23,7 +23,7 @@ export async function alertFormAction(request: Request, context: AppLoadContext,
       alertTestFormSchema,
       async (value) => {
         await sendAlertTestEmail(db, auth, value, nowMs());
-        deliverQueuedMail(context.cloudflare.env, (p) => context.cloudflare.ctx.waitUntil(p));
+        deliverQueued(context.cloudflare.env, (p) => context.cloudflare.ctx.waitUntil(p));
         const t = await getFixedT(await getLanguage(request), "alerts");
         return data({ sent: translateMessage(t, ALERT_MSG.emailSent, "alerts") } satisfies AlertActionData);
       },

@@ -11,7 +11,7 @@ import { getLanguage } from "~/i18n/i18next.server";
 import { forgotPasswordSchema } from "~/schemas/auth";
 import { RESET_MSG, webForgotPassword } from "~/services/password-reset.server";
 import { smsSender } from "~/services/sms/sender.server";
-import { deliverQueuedMail } from "~/services/mail/outbox.server";
+import { deliverQueued } from "~/services/deliver-queued.server";
 import { formAction } from "~/utils/form-action.server";
 import { requireAnonymous } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
@@ -43,7 +43,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { ...input, landsOn: phone ? "phone" : "console" },
       { origin: publicOrigin(env, request), ip: clientIp(request), now: nowMs(), sms: smsSender(env) },
     );
-    deliverQueuedMail(env, context.cloudflare.ctx.waitUntil);
+    deliverQueued(env, context.cloudflare.ctx.waitUntil);
     const answer = new URLSearchParams(phone ? { from: "m" } : {});
     if (r.payload) answer.set("requested", r.payload.contactPhone);
     else if (phone) answer.set("sent", r.message === RESET_MSG.text ? "text" : "email");

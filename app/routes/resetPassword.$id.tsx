@@ -16,7 +16,7 @@ import { installationId, phoneStore, type CodeStep, type PhoneSession, type Refu
 import { signInToConsole } from "~/routes/web-sign-in.server";
 import { describePasswordLink } from "~/services/auth.server";
 import { webResetPassword } from "~/services/password-reset.server";
-import { deliverQueuedMail } from "~/services/mail/outbox.server";
+import { deliverQueued } from "~/services/deliver-queued.server";
 import { mobileLogin } from "~/services/mobile.server";
 import { formAction } from "~/utils/form-action.server";
 import { getDb, nowMs } from "~/utils/db.server";
@@ -60,7 +60,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     async (input) => {
       const r = await webResetPassword(db, { uid: params.id ?? "", password: input.password, confirmPassword: input.confirmPassword, code: input.code }, nowMs()).finally(() =>
         // A fifth wrong code may have queued the super admins' alert.
-        deliverQueuedMail(context.cloudflare.env, context.cloudflare.ctx.waitUntil),
+        deliverQueued(context.cloudflare.env, context.cloudflare.ctx.waitUntil),
       );
       const credentials = { ...r.signIn, password: input.password, language: lng };
       if (r.landsOn === "console") return signInToConsole({ request, context }, credentials, "/");
@@ -73,7 +73,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
         ? await mobileLogin(db, { ...credentials, installationId: input.installationId, appVersion: APP_VERSION }, { request, now: nowMs(), env }).catch((e) => {
             if (!(e instanceof ServiceError)) throw e;
             if (e.details.errorCode === "2fa-required") {
-              deliverQueuedMail(env, context.cloudflare.ctx.waitUntil);
+              deliverQueued(env, context.cloudflare.ctx.waitUntil);
               const sent = e.details.payload as { e_mail: string; phoneNumber: string };
               codeStep = { ...r.signIn, email: sent.e_mail, phone: sent.phoneNumber, channel: "email" };
             } else refused = { message: e.message, code: e.details.errorCode ?? null };

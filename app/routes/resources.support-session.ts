@@ -1,6 +1,6 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { SUPPORT_MSG } from "~/schemas/support-access";
-import { deliverQueuedMail } from "~/services/mail/outbox.server";
+import { deliverQueued } from "~/services/deliver-queued.server";
 import { leaveSupportSession, openSupportSession } from "~/services/support-access.server";
 import { requireAuth } from "~/utils/auth-guards.server";
 import { getDb, nowMs } from "~/utils/db.server";
@@ -27,7 +27,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   try {
     const opened = await openSupportSession(db, auth, Number(form.get("grant")), request, now);
     // The customer's admin hears of it now, not at the next minute's drain.
-    deliverQueuedMail(env, (p) => context.cloudflare.ctx.waitUntil(p));
+    deliverQueued(env, (p) => context.cloudflare.ctx.waitUntil(p));
     const done = await redirectWithMessage({ request, context }, { to: "/", ns: "supportAccess", message: SUPPORT_MSG.opened });
     done.headers.append("Set-Cookie", await supportCookie(env).serialize(opened.token, { expires: new Date(opened.expiresAt) }));
     return done;

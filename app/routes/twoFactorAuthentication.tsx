@@ -9,7 +9,7 @@ import { Input } from "~/components/ui/input";
 import { getLanguage } from "~/i18n/i18next.server";
 import { resendTwoFactorCodeSchema, TWO_FACTOR_CHANNELS, twoFactorSchema, type TwoFactorChannel } from "~/schemas/auth";
 import { resendTwoFactorCode, twoFactorAuthenticate } from "~/services/auth.server";
-import { deliverQueuedMail } from "~/services/mail/outbox.server";
+import { deliverQueued } from "~/services/deliver-queued.server";
 import { smsSender } from "~/services/sms/sender.server";
 import { formAction } from "~/utils/form-action.server";
 import { requireAnonymous } from "~/utils/auth-guards.server";
@@ -48,7 +48,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       resendTwoFactorCodeSchema,
       async (input) => {
         const r = await resendTwoFactorCode(getDb(context), input, channel, { now: nowMs(), sms: smsSender(env) });
-        deliverQueuedMail(env, context.cloudflare.ctx.waitUntil);
+        deliverQueued(env, context.cloudflare.ctx.waitUntil);
         return back("info", r.message, `/twoFactorAuthentication?${codePageQuery(input, { ...r, preferredChannel: channel })}`);
       },
       { formData, onRefusal: async (message) => back("error", message) },

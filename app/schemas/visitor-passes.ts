@@ -55,6 +55,8 @@ export const passSchema = z
     deviceIds: ids.default([]),
     deviceGroupId: optionalId.default(null),
     oneEntry: checkbox(),
+    /** The host is texted, as well as mailed, at the guest's first entry. */
+    hostText: checkbox(),
     startDate: z.string({ required_error: PASS_MSG.dateInvalid }).regex(DATE, PASS_MSG.dateInvalid),
     endDate: z.string({ required_error: PASS_MSG.dateInvalid }).regex(DATE, PASS_MSG.dateInvalid),
     startTime: z.string({ required_error: PASS_MSG.timeInvalid }).regex(TIME, PASS_MSG.timeInvalid),

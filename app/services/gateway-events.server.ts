@@ -160,10 +160,10 @@ function checkEvent(x: unknown): GatewayEvent | string {
 }
 
 /**
- * `gatewayId`: the authenticated caller, whose board presence entries are recorded. `mailQueued`: told when
- * the batch queued mail (a guest's first entry, for the host), so the caller sends it now rather than at the cron.
+ * `gatewayId`: the authenticated caller, whose board presence entries are recorded. `messagesQueued`: told when
+ * the batch queued mail or a text (a guest's first entry, for the host), so the caller sends it now rather than at the cron.
  */
-export async function ingestEvents(env: CompanyLogEnv, db: Db, rawEvents: unknown[], now: number, gatewayId?: number, mailQueued?: () => void): Promise<IngestResult> {
+export async function ingestEvents(env: CompanyLogEnv, db: Db, rawEvents: unknown[], now: number, gatewayId?: number, messagesQueued?: () => void): Promise<IngestResult> {
   const presence = gatewayId === undefined ? null : await presenceStatements(db, gatewayId, rawEvents.filter(isPresence), now);
   const clocks = gatewayId === undefined ? null : await clockStatements(db, gatewayId, rawEvents.filter(isBoardClock), now);
   const rejected: IngestResult["rejected"] = [...(presence?.rejected ?? []), ...(clocks?.rejected ?? [])];
@@ -248,7 +248,7 @@ export async function ingestEvents(env: CompanyLogEnv, db: Db, rawEvents: unknow
       await ingestActivity(env, db, alarmEntries(readBack as never, alarms.ids, name), "Device", now);
     }
   }
-  if (passWrites.length > 0) mailQueued?.();
+  if (passWrites.length > 0) messagesQueued?.();
   // A panic button starts its plan; an event sent again starts nothing (its id is the start's guard).
   for (const panic of panics) await panicPressed(db, panic, now);
   // A result may pause a staged rollout at once (decision 0094); opening waves is the cron's.

@@ -1,9 +1,9 @@
 /**
  * Visitor passes (issue 32, docs/decisions/0096-visitor-passes.md). A host invites a guest, who has no
- * account: the guest gets a link by mail, the first phone that opens it is bound to the pass, and that
+ * account: the guest gets a link by mail and/or text, the first phone that opens it is bound to the pass, and that
  * phone holds a signed credential of kind `pass` (gateway/PROTOCOL.md, "Visitor passes") which boards
  * decide online or alone. The pass travels in the change feed (`pass` records, deleted when revoked),
- * a door's report of its use marks it first used (the host is mailed once) and spends a one-entry pass.
+ * a door's report of its use marks it first used (the host is mailed once, and texted if asked) and spends a one-entry pass.
  *
  * Who hosts: whoever may add users, and users of the roles the company's rules name. Whoever holds the
  * users module sees and revokes every pass; a host sees and revokes their own.
@@ -151,13 +151,21 @@ function inviteMail(lang: "en" | "es", company: string, host: string, guest: str
   }[lang];
 }
 
+/** The guest's text: short, as a text is read on the phone that will hold the pass. */
+function inviteText(lang: "en" | "es", company: string, host: string, url: string, when: string) {
+  return {
+    en: `${host} invited you to ${company} (${when}). Your visitor pass, for the phone that opens it first: ${url}`,
+    es: `${host} le ha invitado a ${company} (${when}). Su pase de visitante, para el primer móvil que lo abra: ${url}`,
+  }[lang];
+}
+
 const visitText = (x: Pick<Pass, "startDate" | "endDate" | "startTime" | "endTime" | "oneEntry">, lang: "en" | "es") => {
   const days = x.startDate === x.endDate ? x.startDate : `${x.startDate} – ${x.endDate}`;
   const once = x.oneEntry ? (lang === "es" ? ", una entrada" : ", one entry") : "";
   return `${days}, ${x.startTime}–${x.endTime}${once}`;
 };
 
-/** Invites a guest: the pass, its feed record (trigger), the guest's mail and the audit entry, in one batch. */
+/** Invites a guest: the pass, its feed record (trigger), the guest's mail and/or text and the audit entry, in one batch. */
 export async function createPass(db: Db, auth: Auth, input: PassInput, ctx: { now: number; origin: string; core: Core }) {
   await assertPassUser(db, auth, { hosting: true });
   // A guest's phone has no registered authenticator: its credential would be refused at every door.
@@ -187,6 +195,7 @@ export async function createPass(db: Db, auth: Auth, input: PassInput, ctx: { no
       deviceIds: input.deviceGroupId != null ? [] : [...new Set(input.deviceIds)],
       deviceGroupId: input.deviceGroupId,
       oneEntry: input.oneEntry,
+      hostText: input.hostText,
       startDate: input.startDate,
       endDate: input.endDate,
       startTime: input.startTime,
@@ -215,6 +224,19 @@ export async function createPass(db: Db, auth: Auth, input: PassInput, ctx: { no
     const mail = inviteMail(input.language, auth.company.name, host.name, input.guestName, url, when);
     writes.push(db.insert(schema.mailOutbox).values({ companyId: auth.company.id, toAddress: input.guestEmail, subject: mail.subject, body: mail.body, createdAt: ctx.now }));
   }
+  if (input.guestPhone)
+    writes.push(
+      db.insert(schema.textOutbox).values({
+        companyId: auth.company.id,
+        userId: null,
+        toNumber: input.guestPhone,
+        passId: created.id,
+        body: inviteText(input.language, auth.company.name, host.name, url, when),
+        purpose: "Visitor pass link",
+        dedupeKey: `pass-invite:${created.id}`,
+        createdAt: ctx.now,
+      }),
+    );
   await db.batch(writes as [BatchItem, ...BatchItem[]]);
   return { message: MSG.created, id: created.id, link: url };
 }
@@ -429,7 +451,7 @@ async function companyZoneOf(db: Db, companyId: number): Promise<string> {
 
 /**
  * Doors' reports of a pass that opened (`access.granted` with `keyKind: "pass"`, gateway-events.server.ts):
- * the first entry is recorded and its host mailed once, a one-entry pass is spent (the feed then tells
+ * the first entry is recorded and its host mailed (and texted, if the host asked) once, a one-entry pass is spent (the feed then tells
  * every gateway). Statements safe to run again: each sets only what is not set yet.
  */
 export async function passEntryStatements(db: Db, entries: Map<number, { at: number; companyId: number; door: string }>, now: number): Promise<BatchItem[]> {
@@ -475,6 +497,21 @@ export async function passEntryStatements(db: Db, entries: Map<number, { at: num
         })
         .onConflictDoNothing(),
     );
+    // The host's number is read when the text is sent (text-outbox.server.ts).
+    if (x.hostText)
+      out.push(
+        db
+          .insert(schema.textOutbox)
+          .values({
+            companyId: x.companyId,
+            userId: x.hostUserId,
+            body: es ? `${x.guestName} ha llegado: entró por ${e.door} (${companyName}).` : `${x.guestName} has arrived: came in through ${e.door} (${companyName}).`,
+            purpose: "Visitor arrival",
+            dedupeKey: `pass-arrival:${x.id}`,
+            createdAt: now,
+          })
+          .onConflictDoNothing(),
+      );
   }
   return out;
 }

@@ -22630,6 +22630,8 @@ export interface paths {
                                     deviceGroupId: number | null;
                                     groupName: string | null;
                                     oneEntry: boolean;
+                                    /** @description The host is texted, as well as mailed, at the guest's first entry */
+                                    hostText: boolean;
                                     startDate: string;
                                     endDate: string;
                                     startTime: string;
@@ -22748,7 +22750,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Invites a guest ('Visitor Pass Created'): guestName, guestEmail and/or guestPhone (E.164), deviceIds or deviceGroupId, startDate and endDate (YYYY-MM-DD) with daily startTime and endTime (HH:mm) in the company's zone, oneEntry, language of the guest's mail (en | es), hostUserId (someone else hosts: only for whoever may add users). The guest is mailed a link to the phone app, bound to the first phone that opens it. 403 for a caller who may not host; 400 field errors; 422 doors guests may not open, a visit longer than the rules allow or already over. */
+        /** Invites a guest ('Visitor Pass Created'): guestName, guestEmail and/or guestPhone (E.164), deviceIds or deviceGroupId, startDate and endDate (YYYY-MM-DD) with daily startTime and endTime (HH:mm) in the company's zone, oneEntry, hostText (the host is also texted at the first entry, at the number in their profile), language of the guest's mail and text (en | es), hostUserId (someone else hosts: only for whoever may add users). The guest is mailed and/or texted (guestPhone) a link to the phone app, bound to the first phone that opens it. 403 for a caller who may not host; 400 field errors; 422 doors guests may not open, a visit longer than the rules allow or already over. */
         post: {
             parameters: {
                 query?: never;
@@ -22771,6 +22773,7 @@ export interface paths {
                         /** @default null */
                         deviceGroupId?: number | null;
                         oneEntry?: boolean | null;
+                        hostText?: boolean | null;
                         startDate: string;
                         endDate: string;
                         startTime: string;

@@ -1,5 +1,5 @@
 import { axeFindings } from "./axe";
-import { adminApi, clockOffsetMs, expect, keepScreenshot, LANGUAGE_AND_WIDTH_RUNS, mailbox, test, unique } from "./fixtures";
+import { adminApi, clockOffsetMs, expect, keepScreenshot, LANGUAGE_AND_WIDTH_RUNS, mailbox, test, textMessages, unique } from "./fixtures";
 import { sidewaysScroll } from "./sideways-scroll";
 
 const TEXT = {
@@ -25,6 +25,9 @@ const TEXT = {
     revokedState: "Revoked",
     state: "State",
     mailSubject: "Your visitor pass for",
+    phone: "Phone",
+    hostText: "Also text the host when the guest first comes in",
+    textSays: "invited you to",
   },
   es: {
     title: "Pases de visitante",
@@ -48,6 +51,9 @@ const TEXT = {
     revokedState: "Revocado",
     state: "Estado",
     mailSubject: "Su pase de visitante para",
+    phone: "Teléfono",
+    hostText: "Avisar también al anfitrión por SMS cuando el invitado entre por primera vez",
+    textSays: "le ha invitado a",
   },
 } as const;
 
@@ -94,6 +100,11 @@ for (const { lang, width, height } of LANGUAGE_AND_WIDTH_RUNS) {
       await expect(page).toHaveURL(/\/addVisitorPass$/);
       await page.getByRole("textbox", { name: T.name, exact: true }).fill(guest);
       await page.getByRole("textbox", { name: T.email, exact: true }).fill(email);
+      // A number typed in the company's country (the demo's: the US mask); the link is texted to it too.
+      const digits = String(Math.floor(Math.random() * 1e4)).padStart(4, "0");
+      const phone = `+1202555${digits}`;
+      await page.getByRole("textbox", { name: T.phone, exact: true }).fill(`202555${digits}`);
+      await page.getByRole("checkbox", { name: T.hostText }).check();
       const picker = page.getByRole("combobox", { name: T.doors });
       await picker.focus();
       await page.keyboard.press("Enter");
@@ -130,6 +141,11 @@ for (const { lang, width, height } of LANGUAGE_AND_WIDTH_RUNS) {
 
       // The guest's mail is in the signed-in user's language (the form's default).
       await expect.poll(async () => (await mailbox()).find((m) => m.to.includes(email))?.subject ?? "", { timeout: 20_000 }).toContain(T.mailSubject);
+      // And so is the text, with the same link; the host asked to be texted at the first entry.
+      await expect.poll(async () => (await textMessages()).find((m) => m.to === phone)?.body ?? "", { timeout: 20_000 }).toContain(T.textSays);
+      expect((await textMessages()).find((m) => m.to === phone)!.body).toMatch(/\/m#pass=[0-9]+\.[A-Za-z0-9_-]+$/);
+      const listed = await api.call<{ payload: { rows: { guestName: string; guestPhone: string; hostText: boolean }[] } }>("GET", "/visitorPasses/getPasses?pageSize=100");
+      expect(listed.payload.rows.find((r) => r.guestName === guest)).toMatchObject({ guestPhone: phone, hostText: true });
 
       // Revoking asks first, naming the guest; the pass then shows under Revoked.
       await row.getByRole("button", { name: T.revokeLabel(guest) }).click();

@@ -21,7 +21,7 @@ import { drainTexts } from "../../app/services/sms/text-outbox.server";
 import { TEXT_LIMIT } from "../../app/services/sms/texts.server";
 import { ownMailServer } from "./mail-server";
 import type { ReceivedMail } from "./smtp-global-setup";
-import { consoleWorker, api, auditsNamed, companyLog, db, fromEveryLog, login, ORIGIN, resetThrottles, schema, workerNow } from "./helpers";
+import { api, auditsNamed, companyLog, consoleWorker, db, fromEveryLog, login, ORIGIN, resetThrottles, schema, workerNow, textsTo } from "./helpers";
 
 const BASE = "/api/admin/user";
 const ADMIN = 3; // admin@acme.example
@@ -64,10 +64,6 @@ async function wake() {
   await delivered(workerNow() + 1);
   await drainTexts(env as never, { now: workerNow() + 1 });
 }
-
-/** The texts the run's SMS sink (scripts/sms-sink.mjs) took for `to`; other test files text other numbers. */
-const textsTo = async (to: string): Promise<{ to: string; body: string }[]> =>
-  ((await (await fetch(`${(env as unknown as { SMS_API_URL: string }).SMS_API_URL}/messages`)).json()) as { to: string; body: string }[]).filter((m) => m.to === to);
 
 /**
  * Drains the outbox until every queued mail has reached the SMTP server. A drain run by a

@@ -1,7 +1,6 @@
-import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { THROTTLE } from "~/services/throttle.server";
-import { api, db, DEMO, login, resetThrottles, schema, workerNow } from "./helpers";
+import { api, db, DEMO, login, resetThrottles, schema, workerNow, textsTo } from "./helpers";
 
 afterEach(resetThrottles);
 import { eq } from "drizzle-orm";
@@ -147,8 +146,7 @@ describe("POST /user/login", () => {
     const phone = vera.phoneNumber;
     const r = await api(null, "POST", TEXT, who);
     expect(r).toMatchObject({ status: 200, body: { message: "A new code has been sent to your phone by text message", payload: { channel: "text" } } });
-    const sink = (env as unknown as { SMS_API_URL: string }).SMS_API_URL;
-    const texts = ((await (await fetch(`${sink}/messages`)).json()) as { to: string; body: string }[]).filter((m) => m.to === phone);
+    const texts = await textsTo(phone);
     const texted = /code is (\d{6})/.exec(texts.at(-1)!.body)![1];
     const TFA = "/api/admin/user/twoFactorAuthenticate";
     // The new code replaces the mailed one.

@@ -38,6 +38,12 @@ export const seedNow = (): number => Number((env as unknown as { SEED_NOW: strin
 
 /** Drizzle over the test D1, for asserting what a call changed. */
 export const db = () => drizzle(env.DB, { schema });
+
+/** The texts the run's SMS sink (scripts/sms-sink.mjs) took for `to`, oldest first; test files text numbers of their own. */
+export async function textsTo(to: string): Promise<{ to: string; body: string }[]> {
+  const sink = (env as unknown as { SMS_API_URL: string }).SMS_API_URL;
+  return ((await (await fetch(`${sink}/messages`)).json()) as { to: string; body: string }[]).filter((m) => m.to === to);
+}
 export { schema };
 
 /** A company's activity log in its own store (the console's Durable Object), as the activity service reads it. */

@@ -1,11 +1,10 @@
 // @clock: a credential ends at the end of today's key; scripts/test.sh runs this file again half an hour before the DST switch.
 import { desc, eq } from "drizzle-orm";
 import { compactVerify, createLocalJWKSet, decodeJwt } from "jose";
-import { env } from "cloudflare:test";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import coreModule from "~core/core.wasm";
 import { createCore, type AccessWindow } from "~core";
-import { consoleWorker, api, db, fromEveryLog, login, ORIGIN, resetThrottles, schema, workerNow } from "./helpers";
+import { api, consoleWorker, db, fromEveryLog, login, ORIGIN, resetThrottles, schema, workerNow, textsTo } from "./helpers";
 
 // Demo ids (db/seed/demo.ts): ACME is company 3 (admin user 3), staff user 6, devices 1–12, groups 1–4;
 // BETA device 13; the root company's admin signs in as ROOT / root@example.com.
@@ -123,8 +122,7 @@ describe("mobile sign-in", () => {
     const mailed = /(\d{6})/.exec(mail.body)![1];
     const sent = await api(null, "POST", TEXT, who);
     expect(sent).toMatchObject({ status: 200, body: { message: "A new code has been sent to your phone by text message", payload: { channel: "text" } } });
-    const sink = (env as unknown as { SMS_API_URL: string }).SMS_API_URL;
-    const texts = ((await (await fetch(`${sink}/messages`)).json()) as { to: string; body: string }[]).filter((m) => m.to === staff.phoneNumber);
+    const texts = await textsTo(staff.phoneNumber);
     // The text is written in the company's language.
     const texted = /(?:code is|código de acceso es) (\d{6})/.exec(texts.at(-1)!.body)![1];
     const { password: _, ...rest } = phone();

@@ -9,7 +9,7 @@ import { and, eq } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { smsSender, SmsError } from "~/services/sms/sender.server";
 import { sendText, TEXT_LIMIT } from "~/services/sms/texts.server";
-import { api, auditsNamed, db, DEMO, login, resetThrottles, schema, workerNow } from "./helpers";
+import { api, auditsNamed, db, DEMO, login, resetThrottles, schema, workerNow, textsTo } from "./helpers";
 
 afterEach(resetThrottles);
 
@@ -18,8 +18,6 @@ const RESET = "/api/admin/user/webReSetPassword";
 const SMS_ENV = env as unknown as { SMS_API_URL: string };
 const { users: u, companySettings: cs, mailOutbox: mo } = schema;
 
-type Text = { to: string; body: string };
-const texts = async (to: string): Promise<Text[]> => ((await (await fetch(`${SMS_ENV.SMS_API_URL}/messages`)).json()) as Text[]).filter((m) => m.to === to);
 const mailTo = (address: string) => db().select().from(mo).where(eq(mo.toAddress, address));
 const linkIn = (body: string) => /\/resetPassword\/([A-Za-z0-9_-]+)/.exec(body)?.[1] ?? "";
 const forgot = (userName: string, companyId = "ACME") => api(null, "POST", FORGOT, { companyId, userName });
@@ -79,7 +77,7 @@ describe("mode email", () => {
     expect(r).toMatchObject({ status: 200, body: { message: "A reset link has been sent to your email" } });
     const [mail] = await mailTo(user.email);
     expect(mail.subject).toBe("Reset your password");
-    expect(await texts(user.phoneNumber)).toEqual([]);
+    expect(await textsTo(user.phoneNumber)).toEqual([]);
     expect((await api(null, "POST", RESET, { uid: linkIn(mail.body), password: "Reset#Mail2026", confirmPassword: "Reset#Mail2026" })).status).toBe(200);
   });
 });
@@ -90,7 +88,7 @@ describe("mode text (text plus email)", () => {
     const user = await newUser();
     const r = await forgot(user.email);
     expect(r).toMatchObject({ status: 200, body: { message: "A reset link has been sent to your email and a code to your phone" } });
-    const [text] = await texts(user.phoneNumber);
+    const [text] = await textsTo(user.phoneNumber);
     const code = /code is (\d{6})/.exec(text.body)?.[1];
     expect(code).toMatch(/^\d{6}$/);
     const [mail] = await mailTo(user.email);
@@ -150,7 +148,7 @@ describe("suspicious resets run the secondary action", () => {
     for (let i = 0; i < 5; i++) expect((await forgot(user.email)).status).toBe(200);
     expect((await db().query.users.findFirst({ where: eq(u.id, user.id) }))!.isFlagged).toBe(true);
     expect((await superAdminMail()).length).toBe(before + 1);
-    expect((await texts(user.phoneNumber)).length).toBe(3);
+    expect((await textsTo(user.phoneNumber)).length).toBe(3);
     // The lock is the existing flag: sign-in is refused with the spec's text until a super admin approves.
     await db()
       .update(u)
@@ -166,7 +164,7 @@ describe("suspicious resets run the secondary action", () => {
     const user = await newUser();
     await forgot(user.email);
     const uid = linkIn((await mailTo(user.email))[0].body);
-    const [text] = await texts(user.phoneNumber);
+    const [text] = await textsTo(user.phoneNumber);
     const code = /code is (\d{6})/.exec(text.body)![1];
     const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, "0");
     for (let i = 0; i < 5; i++) expect((await api(null, "POST", RESET, { uid, password: "Reset#Alert2026", code: wrong })).status).toBe(400);
@@ -181,7 +179,7 @@ describe("suspicious resets run the secondary action", () => {
     const user = await newUser();
     await forgot(user.email);
     const uid = linkIn((await mailTo(user.email))[0].body);
-    const code = /code is (\d{6})/.exec((await texts(user.phoneNumber))[0].body)![1];
+    const code = /code is (\d{6})/.exec((await textsTo(user.phoneNumber))[0].body)![1];
     const guesses = Array.from({ length: 20 }, (_, i) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, "0"));
     const answers = await Promise.all(guesses.map((g) => api(null, "POST", RESET, { uid, password: "Reset#Guess2026", code: g })));
     expect(answers.map((a) => a.status)).toEqual(guesses.map(() => 400));
@@ -193,7 +191,7 @@ describe("suspicious resets run the secondary action", () => {
     const user = await newUser();
     await forgot(user.email);
     const uid = linkIn((await mailTo(user.email))[0].body);
-    const code = /code is (\d{6})/.exec((await texts(user.phoneNumber))[0].body)![1];
+    const code = /code is (\d{6})/.exec((await textsTo(user.phoneNumber))[0].body)![1];
     for (let i = 0; i < 6; i++) expect((await api(null, "POST", RESET, { uid, password: "short", code })).status).toBe(400);
     expect((await api(null, "POST", RESET, { uid, password: "Reset#Rules2026", code })).status).toBe(200);
   });
@@ -203,7 +201,7 @@ describe("suspicious resets run the secondary action", () => {
     const before = (await superAdminMail()).length;
     const user = await newUser({ isInactive: true });
     expect((await forgot(user.email)).status).toBe(200);
-    expect(await texts(user.phoneNumber)).toEqual([]);
+    expect(await textsTo(user.phoneNumber)).toEqual([]);
     expect((await superAdminMail()).length).toBe(before);
     const [entry] = await auditsNamed("Suspicious Password Reset", and(eq(schema.activityLogs.targetUserId, user.id)));
     expect(entry.summary).toBe("deactivated-account: nothing");
@@ -219,7 +217,7 @@ describe("the text-message channel", () => {
     const sent: boolean[] = [];
     for (let i = 0; i <= TEXT_LIMIT.perUser; i++) sent.push(await sendText(db(), sender, text, now));
     expect(sent).toEqual([...Array(TEXT_LIMIT.perUser).fill(true), false]);
-    expect((await texts(user.phoneNumber)).length).toBe(TEXT_LIMIT.perUser);
+    expect((await textsTo(user.phoneNumber)).length).toBe(TEXT_LIMIT.perUser);
 
     const other = await newUser();
     // The company has sent its hour's texts (the counter the sends above keep, set as if it had).
@@ -228,7 +226,7 @@ describe("the text-message channel", () => {
       .set({ failures: TEXT_LIMIT.perCompany })
       .where(eq(schema.loginThrottles.key, `sms:company:${acme}`));
     expect(await sendText(db(), sender, { ...text, userId: other.id, to: other.phoneNumber }, now)).toBe(false);
-    expect(await texts(other.phoneNumber)).toEqual([]);
+    expect(await textsTo(other.phoneNumber)).toEqual([]);
     const held = await auditsNamed("Text Message Not Delivered");
     expect(held.find((a) => a.targetUserId === user.id)?.summary).toMatch(/user's hourly text limit/);
     expect(held.find((a) => a.targetUserId === other.id)?.summary).toMatch(/company's hourly text limit/);

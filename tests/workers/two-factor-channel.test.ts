@@ -1,7 +1,6 @@
-import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { api, db, DEMO, login, resetThrottles, schema } from "./helpers";
+import { api, db, DEMO, login, resetThrottles, schema, textsTo } from "./helpers";
 
 /** Where sign-in codes go: the user's own choice of e-mail or text message (decision 0062, addendum). */
 const SET = "/api/admin/user/setTwoFactorChannel";
@@ -11,8 +10,6 @@ const u = schema.users;
 const vera = async () => (await db().query.users.findFirst({ where: eq(u.email, "var@reseller.example") }))!;
 const setUser = async (values: Partial<typeof u.$inferInsert>) => db().update(u).set(values).where(eq(u.email, "var@reseller.example"));
 const require2fa = (on: boolean) => db().update(schema.companySettings).set({ require2fa: on }).where(eq(schema.companySettings.companyId, 2));
-const textsTo = async (phone: string) =>
-  ((await (await fetch(`${(env as unknown as { SMS_API_URL: string }).SMS_API_URL}/messages`)).json()) as { to: string; body: string }[]).filter((m) => m.to === phone);
 const lastMailedCode = async () =>
   (await db().select().from(schema.mailOutbox).where(eq(schema.mailOutbox.toAddress, "var@reseller.example"))).at(-1)!.body.match(/\b(\d{6})\b/)![1];
 const signInWith = (code: string) => api(null, "POST", TFA, { companyId: "RSL1", userName: DEMO.var.userName, code });

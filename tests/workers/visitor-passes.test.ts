@@ -6,10 +6,11 @@
  * (company 4) doors 13–16; ACME's door 1 is another company's.
  */
 import { env } from "cloudflare:test";
-import { eq, like } from "drizzle-orm";
+import { and, eq, isNull, like } from "drizzle-orm";
 import { decodeJwt } from "jose";
-import { beforeAll, describe, expect, it } from "vitest";
-import { api, auditsNamed, consoleWorker, db, login, ORIGIN, schema, workerNow } from "./helpers";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { drainTexts } from "../../app/services/sms/text-outbox.server";
+import { api, auditsNamed, consoleWorker, db, login, ORIGIN, schema, textsTo, workerNow } from "./helpers";
 
 const A = "/api/admin";
 let beta: string;
@@ -164,5 +165,68 @@ describe("visitor passes", () => {
     expect((await open(link.split("#pass=")[1], `phone-${tag()}`)).body).toMatchObject({ errorCode: "pass-invalid" });
     expect((await api(beta, "POST", `${A}/visitorPasses/revokePass`, { id })).status).toBe(409);
     expect((await api(beta, "GET", `${A}/visitorPasses/getPasses?state=revoked&pageSize=100`)).body.payload.rows.some((r: { id: number }) => r.id === id)).toBe(true);
+  });
+
+  describe("by text message", () => {
+    /** A number of this file's own in the shared sink (the sink refuses numbers under +999). */
+    const number = () => `+1555779${String(Math.floor(Math.random() * 10_000)).padStart(4, "0")}`;
+    const sendTexts = () => drainTexts(env as never, { now: workerNow() + 1 });
+
+    it("a guest given only a phone number is texted the link, in the invite's language, once", async () => {
+      const phone = number();
+      const made = await invite(beta, { guestEmail: "", guestPhone: phone, language: "es" });
+      expect(made.status, JSON.stringify(made.body)).toBe(200);
+      const { link } = made.body.payload as { link: string };
+      await sendTexts();
+      await sendTexts(); // the request's own delivery and the cron's never send it twice
+      await vi.waitFor(async () => expect(await textsTo(phone)).toHaveLength(1));
+      const [text] = await textsTo(phone);
+      expect(text.body).toMatch(/le ha invitado a .* Su pase de visitante, para el primer móvil que lo abra: /);
+      expect(text.body.endsWith(link)).toBe(true);
+      // The texted link opens the pass.
+      expect((await open(link.split("#pass=")[1], `phone-${tag()}`)).status).toBe(200);
+    });
+
+    it("a text still queued for a pass withdrawn since is not sent", async () => {
+      const phone = number();
+      const { id } = (await invite(beta)).body.payload as { id: number };
+      expect((await api(beta, "POST", `${A}/visitorPasses/revokePass`, { id })).status).toBe(200);
+      // As if the invite's text had waited (a provider down) until after the revocation.
+      await db()
+        .insert(schema.textOutbox)
+        .values({ companyId: 4, userId: null, toNumber: phone, passId: id, body: "link", purpose: "Visitor pass link", dedupeKey: `pass-invite:${id}`, createdAt: workerNow() });
+      await sendTexts();
+      expect(await textsTo(phone)).toEqual([]);
+      const [row] = await db()
+        .select()
+        .from(schema.textOutbox)
+        .where(eq(schema.textOutbox.dedupeKey, `pass-invite:${id}`));
+      expect(row.delivered).toBe(false);
+    });
+
+    it("a host who asked is texted at the guest's first entry, once; a host who did not is only mailed", async () => {
+      const phone = number();
+      const [hostUser] = await db()
+        .select({ id: schema.users.id })
+        .from(schema.users)
+        .where(and(eq(schema.users.companyId, 4), isNull(schema.users.deletedAt), eq(schema.users.isInactive, false)))
+        .limit(1);
+      await db().update(schema.users).set({ phoneNumber: phone }).where(eq(schema.users.id, hostUser.id));
+      const asked = (await invite(beta, { hostUserId: hostUser.id, hostText: true, guestName: "Luz Texted" })).body.payload.id as number;
+      const silent = (await invite(beta, { hostUserId: hostUser.id, guestName: "Sol Mailed" })).body.payload.id as number;
+      expect((await passRow(asked)).hostText).toBe(true);
+      const at = workerNow();
+      await doorReport(`pass-text/${asked}/1`, asked, at);
+      await doorReport(`pass-text/${asked}/1`, asked, at); // a gateway sending its batch again
+      await doorReport(`pass-text/${asked}/2`, asked, at + 60_000);
+      await doorReport(`pass-text/${silent}/1`, silent, at);
+      await sendTexts();
+      await vi.waitFor(async () => expect(await textsTo(phone)).toHaveLength(1));
+      const texts = await textsTo(phone);
+      expect(texts[0].body).toMatch(/^Luz Texted has arrived: came in through .+\.$/);
+      expect(texts.some((t) => t.body.includes("Sol Mailed"))).toBe(false);
+      const listed = await api(beta, "GET", `${A}/visitorPasses/getPasses?pageSize=100`);
+      expect(listed.body.payload.rows.find((r: { id: number }) => r.id === asked)).toMatchObject({ hostText: true });
+    });
   });
 });

@@ -7,7 +7,7 @@ import type { AlertDetails, AlertListRow } from "~/services/alerts.server";
 import { companyLogDb } from "~/utils/company-log.server";
 import { bit, bitShape } from "../flags.server";
 import { endpoint } from "../define.server";
-import { deliveringMail } from "../mail-delivery.server";
+import { deliveringMessages } from "../message-delivery.server";
 import { wireObject, withWireFields } from "../wire-fields.server";
 
 const tag = "Alerts";
@@ -288,7 +288,7 @@ export const alertEndpoints = [
     body: testBody,
     response: z.object({ message: z.string(), payload: z.object({ recipients: z.number() }) }),
     async handler({ db, auth, body, now, env, waitUntil }) {
-      const recipients = await deliveringMail(
+      const recipients = await deliveringMessages(
         { env, waitUntil },
         withWireFields(ALERT_WIRE, () => alerts.sendAlertTestEmail(db, auth, body, now)),
       );

@@ -21,7 +21,7 @@ import { MODULES, type Permissions } from "~/utils/permissions";
 import { publicOrigin } from "~/utils/origin.server";
 import { clientIp } from "~/utils/session.server";
 import { endpoint } from "../define.server";
-import { deliveringMail, sendingSignInCode } from "../mail-delivery.server";
+import { deliveringMessages, sendingSignInCode } from "../message-delivery.server";
 
 const loginPayload = z.object({
   dispay_name: z.string(),
@@ -49,7 +49,7 @@ function resendEndpoint(channel: TwoFactorChannel, path: string, what: string) {
     body: resendTwoFactorCodeSchema,
     response: z.object({ message: z.string(), payload: codeDelivery }),
     async handler({ db, body, env, now, waitUntil }) {
-      const { message, ...payload } = await deliveringMail({ env, waitUntil }, authService.resendTwoFactorCode(db, body, channel, { now, sms: smsSender(env) }));
+      const { message, ...payload } = await deliveringMessages({ env, waitUntil }, authService.resendTwoFactorCode(db, body, channel, { now, sms: smsSender(env) }));
       return { message, payload };
     },
   });
@@ -130,7 +130,7 @@ export const authEndpoints = [
     response: z.object({ message: z.string(), payload: z.object({ contactPhone: z.string() }).nullable().describe("In reset mode 'admin' only: the number to call") }),
     async handler({ db, env, body, request, now, waitUntil }) {
       const ctx = { origin: publicOrigin(env, request), ip: clientIp(request), now, sms: smsSender(env) };
-      return deliveringMail({ env, waitUntil }, passwordReset.webForgotPassword(db, body, ctx));
+      return deliveringMessages({ env, waitUntil }, passwordReset.webForgotPassword(db, body, ctx));
     },
   }),
   endpoint({
@@ -143,7 +143,7 @@ export const authEndpoints = [
     body: webResetPasswordSchema,
     response: z.object({ message: z.string(), hasWebAccess: z.boolean().describe("Whether the account may sign in to the console (otherwise the phone app only)") }),
     async handler({ db, env, body, now, waitUntil }) {
-      const r = await deliveringMail({ env, waitUntil }, passwordReset.webResetPassword(db, body, now));
+      const r = await deliveringMessages({ env, waitUntil }, passwordReset.webResetPassword(db, body, now));
       return { message: r.message, extra: { hasWebAccess: r.hasWebAccess } };
     },
   }),

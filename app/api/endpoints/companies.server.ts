@@ -6,7 +6,7 @@ import { parseInput } from "~/utils/parse-input.server";
 import { splitPhone } from "~/utils/phone";
 import { bit, bitShape } from "../flags.server";
 import { endpoint } from "../define.server";
-import { deliveringMail } from "../mail-delivery.server";
+import { deliveringMessages } from "../message-delivery.server";
 
 const message = z.object({ message: z.string() });
 const origin = (request: Request) => new URL(request.url).origin;
@@ -115,7 +115,7 @@ export const companyEndpoints = [
     body: addCompanySetupBody,
     response: z.object({ message: z.string(), payload: z.object({ id: z.number(), company_id: z.string() }) }),
     async handler({ db, env, auth, body, now, request, waitUntil }) {
-      const r = await deliveringMail({ env, waitUntil }, companies.addCompany(db, auth, parseInput(companyCreateSchema, body), { origin: origin(request), now }));
+      const r = await deliveringMessages({ env, waitUntil }, companies.addCompany(db, auth, parseInput(companyCreateSchema, body), { origin: origin(request), now }));
       return { message: r.message, payload: { id: r.id, company_id: r.code } };
     },
   }),

@@ -5,7 +5,7 @@ import type { CompanyRequestRow } from "~/services/company-requests.server";
 import { assertPlatformCaller } from "~/services/companies.server";
 import { splitPhone } from "~/utils/phone";
 import { endpoint } from "../define.server";
-import { deliveringMail } from "../mail-delivery.server";
+import { deliveringMessages } from "../message-delivery.server";
 
 const message = z.object({ message: z.string() });
 const tag = "Company requests";
@@ -84,7 +84,7 @@ export const companyRequestEndpoints = [
     query: requestIdQuery,
     response: z.object({ message: z.string(), payload: z.object({ company_id: z.string() }) }),
     async handler({ db, env, auth, query, now, request, waitUntil }) {
-      const r = await deliveringMail({ env, waitUntil }, requests.acceptCompanyRequest(db, auth, query.requestId, { origin: new URL(request.url).origin, now }));
+      const r = await deliveringMessages({ env, waitUntil }, requests.acceptCompanyRequest(db, auth, query.requestId, { origin: new URL(request.url).origin, now }));
       return { message: r.message, payload: { company_id: r.companyId } };
     },
   }),
@@ -98,7 +98,7 @@ export const companyRequestEndpoints = [
     query: rejectIdQuery,
     response: message,
     async handler({ db, env, auth, query, now, waitUntil }) {
-      return deliveringMail({ env, waitUntil }, requests.rejectCompanyRequest(db, auth, query.id, now));
+      return deliveringMessages({ env, waitUntil }, requests.rejectCompanyRequest(db, auth, query.id, now));
     },
   }),
 ];

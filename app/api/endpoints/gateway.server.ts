@@ -4,7 +4,7 @@
  * firmware bytes); bad input is a 4xx `{message, error}`, never a 500. Not in the OpenAPI document: the registry
  * does not list this table.
  */
-import { deliverQueuedMail } from "~/services/mail/outbox.server";
+import { deliverQueued } from "~/services/deliver-queued.server";
 import type { Dialect } from "../dispatch.server";
 import { json } from "../dispatch.server";
 import { endpoint, type Endpoint } from "../define.server";
@@ -60,8 +60,7 @@ export const gatewayEndpoints: readonly Endpoint[] = [
     tag,
     auth: "gateway",
     bodyRequired: true,
-    handler: async ({ env, db, body, now, gatewayId, waitUntil }) =>
-      json(200, await ingestEvents(env, db, parseBatch(body), now, gatewayId, () => deliverQueuedMail(env, waitUntil))),
+    handler: async ({ env, db, body, now, gatewayId, waitUntil }) => json(200, await ingestEvents(env, db, parseBatch(body), now, gatewayId, () => deliverQueued(env, waitUntil))),
   }),
   endpoint({
     method: "POST",

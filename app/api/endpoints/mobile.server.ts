@@ -18,7 +18,7 @@ import { smsSender } from "~/services/sms/sender.server";
 import { issueChallenge, registerAuthenticator, verifyAssertion } from "~/services/phone-webauthn.server";
 import { companyLogDb } from "~/utils/company-log.server";
 import { endpoint } from "../define.server";
-import { deliveringMail, sendingSignInCode } from "../mail-delivery.server";
+import { deliveringMessages, sendingSignInCode } from "../message-delivery.server";
 
 const settings = z.object({
   multiPhoneLogin: z.boolean(),
@@ -116,7 +116,7 @@ export const mobileEndpoints = [
     body: resendTwoFactorCodeSchema,
     response: z.object({ message: z.string(), payload: z.object({ channel: z.enum(["text", "email"]), preferredChannel: z.enum(["text", "email"]), sentTo: z.string() }) }),
     async handler({ db, body, env, now, waitUntil }) {
-      const { message, ...payload } = await deliveringMail({ env, waitUntil }, authService.resendTwoFactorCode(db, body, "text", { now, sms: smsSender(env) }));
+      const { message, ...payload } = await deliveringMessages({ env, waitUntil }, authService.resendTwoFactorCode(db, body, "text", { now, sms: smsSender(env) }));
       return { message, payload };
     },
   }),

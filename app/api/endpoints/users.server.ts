@@ -13,7 +13,7 @@ import { splitPhone } from "~/utils/phone";
 import { eraseUserActivity } from "~/services/activity-erasure.server";
 import { bit, bitShape } from "../flags.server";
 import { endpoint } from "../define.server";
-import { deliveringMail } from "../mail-delivery.server";
+import { deliveringMessages } from "../message-delivery.server";
 import { wireObject, withWireFields } from "../wire-fields.server";
 
 /** The key of an assign body in domain names: `eKey` is the device or group, `scheduleDays` the days; `status` is derived, not read. */
@@ -337,7 +337,7 @@ export const usersEndpoints = [
     body: addUserBody,
     response: z.object({ message: z.string(), payload: z.object({ id: z.number(), invited: z.boolean() }) }),
     async handler({ db, env, auth, body, now, request, waitUntil }) {
-      const r = await deliveringMail({ env, waitUntil }, users.addUser(db, auth, fromApiBody(body), { origin: origin(env, request), now }));
+      const r = await deliveringMessages({ env, waitUntil }, users.addUser(db, auth, fromApiBody(body), { origin: origin(env, request), now }));
       return { message: r.message, payload: { id: r.id, invited: r.invited } };
     },
   }),
@@ -392,7 +392,7 @@ export const usersEndpoints = [
     body: userIdBody,
     response: message,
     async handler({ db, env, auth, body, now, request, waitUntil }) {
-      return deliveringMail({ env, waitUntil }, users.resendInvite(db, auth, body.userId, { origin: origin(env, request), now }));
+      return deliveringMessages({ env, waitUntil }, users.resendInvite(db, auth, body.userId, { origin: origin(env, request), now }));
     },
   }),
   endpoint({
@@ -420,7 +420,7 @@ export const usersEndpoints = [
     body: userIdBody,
     response: message,
     async handler({ db, env, auth, body, now, request, waitUntil }) {
-      return deliveringMail({ env, waitUntil }, users.sendResetLink(db, auth, body.userId, { origin: origin(env, request), now }));
+      return deliveringMessages({ env, waitUntil }, users.sendResetLink(db, auth, body.userId, { origin: origin(env, request), now }));
     },
   }),
   endpoint({
@@ -535,7 +535,7 @@ export const usersEndpoints = [
     body: bulkUsersBody,
     response: bulkResponse,
     async handler({ db, env, auth, body, now, request, waitUntil }) {
-      const rows = await deliveringMail({ env, waitUntil }, bulk.inviteUsers(db, auth, body.userIds, { origin: origin(env, request), now }));
+      const rows = await deliveringMessages({ env, waitUntil }, bulk.inviteUsers(db, auth, body.userIds, { origin: origin(env, request), now }));
       return { message: bulkMessage(rows), payload: bulkPayload(rows) };
     },
   }),

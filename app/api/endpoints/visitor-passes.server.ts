@@ -5,7 +5,7 @@ import type { Auth } from "~/utils/auth-guards.server";
 import type { Db } from "~/utils/db.server";
 import { publicOrigin } from "~/utils/origin.server";
 import { endpoint } from "../define.server";
-import { deliveringMail } from "../mail-delivery.server";
+import { deliveringMessages } from "../message-delivery.server";
 
 const tag = "Visitor passes";
 const message = z.object({ message: z.string() });
@@ -29,6 +29,7 @@ const passShape = z.object({
   deviceGroupId: z.number().nullable(),
   groupName: z.string().nullable(),
   oneEntry: z.boolean(),
+  hostText: z.boolean().describe("The host is texted, as well as mailed, at the guest's first entry"),
   startDate: z.string(),
   endDate: z.string(),
   startTime: z.string(),
@@ -70,13 +71,13 @@ export const visitorPassEndpoints = [
     path: "/visitorPasses/addPass",
     tag,
     summary:
-      "Invites a guest ('Visitor Pass Created'): guestName, guestEmail and/or guestPhone (E.164), deviceIds or deviceGroupId, startDate and endDate (YYYY-MM-DD) with daily startTime and endTime (HH:mm) in the company's zone, oneEntry, language of the guest's mail (en | es), hostUserId (someone else hosts: only for whoever may add users). The guest is mailed a link to the phone app, bound to the first phone that opens it. 403 for a caller who may not host; 400 field errors; 422 doors guests may not open, a visit longer than the rules allow or already over.",
+      "Invites a guest ('Visitor Pass Created'): guestName, guestEmail and/or guestPhone (E.164), deviceIds or deviceGroupId, startDate and endDate (YYYY-MM-DD) with daily startTime and endTime (HH:mm) in the company's zone, oneEntry, hostText (the host is also texted at the first entry, at the number in their profile), language of the guest's mail and text (en | es), hostUserId (someone else hosts: only for whoever may add users). The guest is mailed and/or texted (guestPhone) a link to the phone app, bound to the first phone that opens it. 403 for a caller who may not host; 400 field errors; 422 doors guests may not open, a visit longer than the rules allow or already over.",
     auth: "token",
     permission: host,
     body: passSchema,
     response: z.object({ message: z.string(), payload: z.object({ id: z.number(), link: z.string().describe("The guest's link; shown once, stored only as a keyed hash") }) }),
     async handler({ db, core, env, auth, body, request, now, waitUntil }) {
-      const r = await deliveringMail({ env, waitUntil }, passes.createPass(db, auth, body, { now, origin: publicOrigin(env, request), core }));
+      const r = await deliveringMessages({ env, waitUntil }, passes.createPass(db, auth, body, { now, origin: publicOrigin(env, request), core }));
       return { message: r.message, payload: { id: r.id, link: r.link } };
     },
   }),

@@ -175,6 +175,9 @@ export function PassForm({ options: o }: { options: PassFormOptions }) {
             />
           </Field>
         )}
+        <Field label={t("hostText")} hint={t("hostTextHint")} orientation="horizontal" className="sm:col-span-2">
+          <Checkbox id="pass-hostText" name={fields.hostText.name} value="1" />
+        </Field>
       </div>
 
       <div>

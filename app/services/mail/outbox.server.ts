@@ -151,8 +151,3 @@ export async function pruneSettledMail(db: Db, olderThan: number): Promise<void>
     .limit(PRUNE_BATCH);
   await db.delete(o).where(inArray(o.id, ids));
 }
-
-/** Sends what a request just queued without delaying its answer; the cron trigger retries failures. */
-export function deliverQueuedMail(env: MailEnv, waitUntil: (p: Promise<unknown>) => void): void {
-  waitUntil(drainOutbox(env, { limit: 10 }).catch((e) => console.error("mail delivery failed", e)));
-}

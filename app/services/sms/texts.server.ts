@@ -15,8 +15,9 @@ export const TEXT_LIMIT = { perUser: 5, perCompany: 200, windowMs: 60 * 60 * 100
 /**
  * `alerts`: an alert text counts against its own per-user limit, so that alerts cannot use up the
  * texts that carry a user's sign-in or reset codes; the company's limit is shared (decision 0073).
+ * A guest's text (no user) counts against its visitor pass's limit instead of a user's.
  */
-export type Text = { companyId: number; userId: number; to: string; body: string; purpose: string; alerts?: boolean };
+export type Text = { companyId: number; to: string; body: string; purpose: string; alerts?: boolean } & ({ userId: number } | { userId: null; passId: number });
 
 /** The last four digits only: the log is read by every admin of the company. */
 const masked = (phone: string) => (phone ? `…${phone.slice(-4)}` : "no phone number");
@@ -30,7 +31,7 @@ export async function sendText(db: Db, sender: SmsSender, text: Text, now: numbe
     name: "Text Message Not Delivered",
     targetUserId: text.userId,
     summary: `${text.purpose} to ${masked(text.to)}: ${reason}`,
-    details: { purpose: text.purpose, reason },
+    details: { purpose: text.purpose, reason, ...(text.userId == null && { passId: text.passId }) },
     at: now,
   });
   return false;
@@ -39,8 +40,9 @@ export async function sendText(db: Db, sender: SmsSender, text: Text, now: numbe
 /** Why the text was not delivered, or null once the provider accepted it. */
 async function refusal(db: Db, sender: SmsSender, text: Text, now: number): Promise<string | null> {
   if (!isE164(text.to)) return "no phone number in E.164 form";
-  if (await overRateLimit(db, `sms:${text.alerts ? "alerts:" : ""}user:${text.userId}`, TEXT_LIMIT.perUser, TEXT_LIMIT.windowMs, now))
-    return "the user's hourly text limit is reached";
+  const own = text.userId == null ? `sms:pass:${text.passId}` : `sms:${text.alerts ? "alerts:" : ""}user:${text.userId}`;
+  if (await overRateLimit(db, own, TEXT_LIMIT.perUser, TEXT_LIMIT.windowMs, now))
+    return text.userId == null ? "the visitor pass's hourly text limit is reached" : "the user's hourly text limit is reached";
   if (await overRateLimit(db, `sms:company:${text.companyId}`, TEXT_LIMIT.perCompany, TEXT_LIMIT.windowMs, now)) return "the company's hourly text limit is reached";
   try {
     await sender.send(text.to, text.body);
