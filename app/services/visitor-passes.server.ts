@@ -17,6 +17,7 @@ import { can } from "~/utils/permissions";
 import { countWhere, schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
 import { hashSecret, newSecret, verifySecret } from "~/utils/secret-hash.server";
+import { mayHost, passRules } from "~/utils/visitor-pass-rules.server";
 import { credentialLifeHours, type PhoneSettings } from "./mobile.server";
 import { settingsOf } from "./auth.server";
 import { requireCredentialKeys } from "./credential-keys.server";
@@ -28,13 +29,7 @@ const r = schema.visitorPassRules;
 type Pass = typeof p.$inferSelect;
 type BatchItem = Parameters<Db["batch"]>[0][number];
 
-export const DEFAULT_RULES = { maxDays: 7, hostRoleIds: [] as number[], deviceGroupId: null as number | null };
 const DAY_MS = 86_400_000;
-
-export async function passRules(db: Db, companyId: number) {
-  const [row] = await db.select().from(r).where(eq(r.companyId, companyId));
-  return row ? { maxDays: row.maxDays, hostRoleIds: row.hostRoleIds, deviceGroupId: row.deviceGroupId } : { ...DEFAULT_RULES };
-}
 
 export async function getPassRules(db: Db, auth: Auth) {
   assertCan(auth, ["users", "company_settings"]);
@@ -70,8 +65,6 @@ export async function savePassRules(db: Db, auth: Auth, input: PassRulesInput, n
   return { message: MSG.rulesSaved };
 }
 
-/** May this caller host guests: they may add users, or their role is one the rules name. */
-export const mayHost = (auth: Auth, rules: { hostRoleIds: number[] }) => can(auth.permissions, "users", "add") || rules.hostRoleIds.includes(auth.user.roleId ?? -1);
 const seesAll = (auth: Auth) => can(auth.permissions, "users");
 
 /** The endpoints' rule, before any input: a host, or someone who sees every pass. */

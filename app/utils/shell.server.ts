@@ -1,8 +1,10 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { getLanguage } from "~/i18n/i18next.server";
 import { requireAuth } from "~/utils/auth-guards.server";
-import { canUseVarPanel, navItems } from "~/utils/permissions";
+import { getDb } from "~/utils/db.server";
+import { can, canUseVarPanel, navItems } from "~/utils/permissions";
 import { idleLimits } from "~/utils/session.server";
+import { mayHost, passRules } from "~/utils/visitor-pass-rules.server";
 
 /** What the signed-in shell (routes/_app) shows around every console page: header, menus and idle limits. */
 export async function loadShell(request: Request, context: AppLoadContext) {
@@ -14,7 +16,11 @@ export async function loadShell(request: Request, context: AppLoadContext) {
     user: { id: auth.user.id, displayName: auth.user.displayName, email: auth.user.email },
     company: { id: auth.company.id, zone: auth.company.zone ?? "UTC", name: auth.company.name, code: auth.company.code, type: auth.company.type },
     permissions: p,
-    nav: navItems(p, auth.company.type),
+    nav: [
+      ...navItems(p, auth.company.type),
+      // A user who hosts guests by role only (the visitor rules, not the users module, whose page links there).
+      ...(!p.company && !can(p, "users") && mayHost(auth, await passRules(getDb(context), auth.company.id)) ? [{ key: "visitorPasses", to: "/visitorPasses", modules: [] }] : []),
+    ],
     menu: {
       changePassword: p.change_password,
       varPanel: canUseVarPanel(p, auth.company.type),

@@ -176,10 +176,16 @@ test("visitor passes: a user of a hosting role sees the page and may invite; oth
     // Neither a host nor a holder of the users module: both screens answer 403.
     expect((await page.goto("/visitorPasses"))?.status()).toBe(403);
     expect((await page.goto("/addVisitorPass"))?.status()).toBe(403);
+    await page.goto("/");
+    await expect(page.getByRole("link", { name: "Visitor passes" })).toHaveCount(0);
 
     // Once the rules name the role, its users host: their own passes (none yet, so the empty state says
     // what a pass is) and the invite, without the rules, which are company settings'.
     await api.call("PUT", "/visitorPasses/modifyRules", { maxDays: 7, hostRoleIds: [auditor.id], deviceGroupId: null });
+    // The way there: the header names the page (the users page, which links to it, is not theirs).
+    await page.goto("/");
+    await page.getByRole("navigation").getByRole("link", { name: "Visitor passes" }).first().click();
+    await expect(page).toHaveURL(/\/visitorPasses$/);
     expect((await page.goto("/visitorPasses"))?.status()).toBe(200);
     await expect(page.getByText("A visitor pass is a link mailed to your guest")).toBeVisible();
     await expect(page.getByRole("link", { name: "Invite a guest" })).toBeVisible();

@@ -42,6 +42,13 @@ export const NAV_ICONS: Record<string, (p: P) => JSX.Element> = {
     </>,
   ),
   activity: navIcon(<path d="M3 12h4l3-8 4 16 3-8h4" />),
+  // A ticket: a guest's pass.
+  visitorPasses: navIcon(
+    <>
+      <path d="M3 7a2 2 0 012-2h14a2 2 0 012 2v2a3 3 0 000 6v2a2 2 0 01-2 2H5a2 2 0 01-2-2v-2a3 3 0 000-6z" />
+      <path d="M14 5v14" strokeDasharray="2 2" />
+    </>,
+  ),
   alerts: navIcon(
     <>
       <path d="M6 16V11a6 6 0 0112 0v5l2 2H4z" />

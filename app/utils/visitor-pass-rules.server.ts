@@ -1,0 +1,19 @@
+/**
+ * A company's visitor rules as read (decision 0096): below the services because the console's shell needs
+ * them too, to show a role-only host the way to their passes.
+ */
+import { eq } from "drizzle-orm";
+import type { Auth } from "./auth-guards.server";
+import { schema, type Db } from "./db.server";
+import { can } from "./permissions";
+
+export const DEFAULT_RULES = { maxDays: 7, hostRoleIds: [] as number[], deviceGroupId: null as number | null };
+
+export async function passRules(db: Db, companyId: number) {
+  const r = schema.visitorPassRules;
+  const [row] = await db.select().from(r).where(eq(r.companyId, companyId));
+  return row ? { maxDays: row.maxDays, hostRoleIds: row.hostRoleIds, deviceGroupId: row.deviceGroupId } : { ...DEFAULT_RULES };
+}
+
+/** May this caller host guests: they may add users, or their role is one the rules name. */
+export const mayHost = (auth: Auth, rules: { hostRoleIds: number[] }) => can(auth.permissions, "users", "add") || rules.hostRoleIds.includes(auth.user.roleId ?? -1);
