@@ -57,8 +57,11 @@ function reading(d: Record<string, unknown>, door: string): Mapped | string {
   return { name: "Sensor Reading", summary: `${d.name.slice(0, 64)} ${value}${unit} at ${door}` };
 }
 
-/** Gateway event type → activity catalogue name (db/migrations/0001_reference_data.sql). */
-function mapEvent(e: GatewayEvent, device: Device): Mapped | string {
+/**
+ * Gateway event type → activity catalogue name (db/migrations/0001_reference_data.sql). `guest`: the name on
+ * the visitor pass the event names, when the pass is the door's company's.
+ */
+function mapEvent(e: GatewayEvent, device: Device, guest: string | null): Mapped | string {
   const d = e.data;
   const door = device.fullName || `device ${device.id}`;
   switch (e.type) {
@@ -67,7 +70,7 @@ function mapEvent(e: GatewayEvent, device: Device): Mapped | string {
       const granted = e.type === "access.granted";
       const reason = typeof d.reason === "string" ? d.reason : "";
       // A guest is no user: the entry names the visitor pass (decision 0096).
-      const pass = passIdOf(d) ? ` with visitor pass ${d.keyId}` : "";
+      const pass = passIdOf(d) ? ` with visitor pass ${d.keyId}${guest ? ` (${guest})` : ""}` : "";
       return { name: granted ? "Access Granted" : "Access Denied", summary: `${granted ? "Access granted" : "Access denied"} at ${door}${pass}${reason ? `: ${reason}` : ""}` };
     }
     case "door.opened":
@@ -185,6 +188,7 @@ export async function ingestEvents(env: CompanyLogEnv, db: Db, rawEvents: unknow
 
   const devices = await devicesReportedBy(db, gatewayId, [...new Set(events.map((e) => Number(e.deviceId)))], now);
   const users = await companyOfUsers(db, events);
+  const guests = await guestsOfPasses(db, events);
 
   const rows: ActivityEntry[] = [];
   const state = new DeviceState();
@@ -197,12 +201,14 @@ export async function ingestEvents(env: CompanyLogEnv, db: Db, rawEvents: unknow
       rejected.push({ id: e.id, reason: device ? NOT_SERVED : "unknown device" });
       continue;
     }
-    const m = mapEvent(e, device);
+    const companyId = companyAt(device, e.at);
+    const pass = guests.get(passIdOf(e.data) ?? 0);
+    const guest = pass && pass.companyId === companyId ? pass.name : null;
+    const m = mapEvent(e, device, guest);
     if (typeof m === "string") {
       rejected.push({ id: e.id, reason: m });
       continue;
     }
-    const companyId = companyAt(device, e.at);
     const userId = Number(e.data.userId);
     const targetUserId = users.get(userId) === companyId ? userId : null;
     rows.push({
@@ -213,7 +219,7 @@ export async function ingestEvents(env: CompanyLogEnv, db: Db, rawEvents: unknow
       targetUserId,
       targetDeviceId: device.id,
       summary: m.summary,
-      details: { ...e.data, type: e.type, receivedAt: now },
+      details: { ...e.data, type: e.type, receivedAt: now, ...(guest && { guest }) },
       gpsLocation: m.gps ?? null,
       eventId: e.id,
       at: e.at,
@@ -265,6 +271,14 @@ async function companyOfUsers(db: Db, events: GatewayEvent[]): Promise<Map<numbe
   const rows = await inChunks(ids, (part) => db.select({ id: schema.users.id, companyId: schema.users.companyId }).from(schema.users).where(inArray(schema.users.id, part)));
   for (const r of rows) out.set(r.id, r.companyId);
   return out;
+}
+
+/** The guests named by the visitor passes the events present (a guest is no user: the log names them from the pass). */
+async function guestsOfPasses(db: Db, events: GatewayEvent[]): Promise<Map<number, { name: string; companyId: number }>> {
+  const ids = [...new Set(events.map((e) => passIdOf(e.data)).filter((n): n is number => n != null))];
+  const v = schema.visitorPasses;
+  const rows = await inChunks(ids, (part) => db.select({ id: v.id, name: v.guestName, companyId: v.companyId }).from(v).where(inArray(v.id, part)));
+  return new Map(rows.map((r) => [r.id, { name: r.name, companyId: r.companyId }]));
 }
 
 /** The door's contact: input 1 of `sensor.contact` (version 1's `sensor` named 1), or the door events. */

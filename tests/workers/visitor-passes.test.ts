@@ -130,8 +130,9 @@ describe("visitor passes", () => {
     expect((await open(`${id}.${"x".repeat(43)}`, phoneA)).status).toBe(404);
   });
 
-  it("a door's report spends a one-entry pass everywhere and mails the host once", async () => {
-    const made = await invite(beta, { oneEntry: true });
+  it("a door's report spends a one-entry pass everywhere and mails the host once; the log names the guest", async () => {
+    const guestName = `Olga ${tag()}`;
+    const made = await invite(beta, { oneEntry: true, guestName });
     const id = made.body.payload.id as number;
     const host = (
       await db()
@@ -153,6 +154,12 @@ describe("visitor passes", () => {
     expect(arrivals[0].body).toContain("came in through");
     const list = await api(beta, "GET", `${A}/visitorPasses/getPasses?state=used&pageSize=100`);
     expect(list.body.payload.rows.find((r: { id: number }) => r.id === id)).toMatchObject({ state: "used", firstEntryAt: at });
+    // The entry is the guest's: named from the pass, since a guest is no user.
+    const entries = await auditsNamed("Access Granted", like(schema.activityLogs.summary, `%visitor pass v${id} %`));
+    const named = expect.stringMatching(new RegExp(`^Access granted at .+ with visitor pass v${id} \\(${guestName}\\): Pass$`));
+    expect(entries.map((e) => e.summary)).toEqual([named, named]); // the two reports (the batch sent again is one)
+    expect(entries[0].targetUserId).toBeNull();
+    expect(JSON.parse(entries[0].details as string)).toMatchObject({ keyKind: "pass", guest: guestName });
   });
 
   it("a revoked pass leaves the feed and its link stops working; another company cannot revoke it", async () => {

@@ -197,3 +197,20 @@ describe("a denial", () => {
     expect(summaryText(t.es, denied)).toBe("Acceso denegado en West Door: No tiene llave para esta puerta");
   });
 });
+
+describe("a guest's entry", () => {
+  it("names the guest of the visitor pass, in the reader's language", () => {
+    const entry = (name: "Access Granted" | "Access Denied", details: Record<string, unknown>) =>
+      row(name, `${name} at West Door with visitor pass v12 (Ana López)`, {
+        targetDevice: device,
+        details,
+        activityType: { name, type: "Device", alertConditions: "001", firstSectionInfo: "", detailsSectionInfo: "" },
+      });
+    const pass = { keyKind: "pass", keyId: "v12", userId: "v12", guest: "Ana López" };
+    expect(summaryText(t.en, entry("Access Granted", pass))).toBe("Access granted at West Door to Ana López (visitor pass)");
+    expect(summaryText(t.es, entry("Access Granted", pass))).toBe("Acceso concedido en West Door a Ana López (pase de visitante)");
+    expect(summaryText(t.es, entry("Access Denied", { ...pass, code: "key_used" }))).toBe("Acceso denegado en West Door a Ana López (pase de visitante): La llave de un solo uso ya se utilizó");
+    // An entry stored before guests were named (no guest in its details) reads as any access.
+    expect(summaryText(t.en, entry("Access Granted", { keyKind: "pass", keyId: "v12" }))).toBe("Access granted at West Door");
+  });
+});

@@ -82,7 +82,10 @@ export function summaryText(t: TFunction, r: Row): string {
   if (EKEY_EVENTS.has(r.activityType.name)) return ekeySummary(t, r) ?? r.summary;
   const key = SUMMARIES[r.activityType.name];
   if (!key || !r.targetDevice || r.activityType.type !== "Device") return storedSummary(t, r.activityType.name, r.summary) ?? nameAsSummary(t, r) ?? r.summary;
-  const text = t(`summary.${key}`, { door: r.targetDevice.fullName || r.targetDevice.displayName });
+  const door = r.targetDevice.fullName || r.targetDevice.displayName;
+  // A guest's entry names the guest from their visitor pass (a guest is no user).
+  const guest = r.details.keyKind === "pass" && typeof r.details.guest === "string" ? r.details.guest : null;
+  const text = guest && (key === "access_granted" || key === "access_denied") ? t(`summary.${key}_guest`, { door, guest }) : t(`summary.${key}`, { door });
   const reason = denialReason(t, r);
   return reason ? `${text}: ${reason}` : text;
 }
