@@ -10,7 +10,7 @@ import { and, eq, isNull, like } from "drizzle-orm";
 import { decodeJwt } from "jose";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { drainTexts } from "../../app/services/sms/text-outbox.server";
-import { api, auditsNamed, consoleWorker, db, login, ORIGIN, schema, textsTo, workerNow } from "./helpers";
+import { api, auditsNamed, consoleWorker, createDeviceGroup, db, login, ORIGIN, schema, textsTo, workerNow } from "./helpers";
 
 const A = "/api/admin";
 let beta: string;
@@ -106,6 +106,21 @@ describe("visitor passes", () => {
       expect((await api(beta, "GET", `${A}/visitorPasses/getRules`)).body.payload).toEqual({ maxDays: 2, hostRoleIds: [], deviceGroupId: null });
     } finally {
       await api(beta, "PUT", `${A}/visitorPasses/modifyRules`, { maxDays: 7 });
+    }
+  });
+
+  it("the rules' device group bounds the doors a guest may ever be given, by door or by group", async () => {
+    const bound = await createDeviceGroup(beta, `Guest doors ${tag()}`, [13, 14]);
+    const wider = await createDeviceGroup(beta, `Lobby and lab ${tag()}`, [13, 15]);
+    expect((await api(beta, "PUT", `${A}/visitorPasses/modifyRules`, { maxDays: 7, deviceGroupId: bound })).status).toBe(200);
+    try {
+      const outside = await invite(beta, { deviceIds: [13, 15] });
+      expect(outside).toMatchObject({ status: 422, body: { message: "Guests may not open one of these doors" } });
+      expect((await invite(beta, { deviceIds: [], deviceGroupId: wider })).status).toBe(422);
+      expect((await invite(beta, { deviceIds: [14] })).status).toBe(200);
+      expect((await invite(beta, { deviceIds: [], deviceGroupId: bound })).status).toBe(200);
+    } finally {
+      await api(beta, "PUT", `${A}/visitorPasses/modifyRules`, { maxDays: 7, deviceGroupId: null });
     }
   });
 
