@@ -144,6 +144,27 @@ describe("summaries stored as English text", () => {
     ["Firmware Rollout Completed", `Firmware ${version} rollout completed`, "Firmware 1.2 rollout completed", "Despliegue del firmware 1.2 completado"],
     ["Firmware Progress", `Firmware ${version} download at ${40}% on ${door}`, "Firmware 1.2 download at 40% on West Door", "Descarga del firmware 1.2 al 40 % en West Door"],
     ["Phone Biometric Registered", `${user} registered the phone's biometric`, "Ana registered the phone's biometric", "Ana registró la biometría del teléfono"],
+    [
+      "Visitor Pass Created",
+      `Visitor pass for ${"Luz, Jr."}, hosted by ${user} (${"2026-11-30 – 2026-12-01"}, ${"09:00–17:00"}${", one entry"})`,
+      "Visitor pass for Luz, Jr., hosted by Ana (2026-11-30 – 2026-12-01, 09:00–17:00, one entry)",
+      "Pase de visitante para Luz, Jr., con Ana de anfitrión (2026-11-30 – 2026-12-01, 09:00–17:00, una entrada)",
+    ],
+    [
+      "Visitor Pass Created",
+      `Visitor pass for ${"Luz"}, hosted by ${user} (${"2026-11-30"}, ${"09:00–17:00"}${""})`,
+      "Visitor pass for Luz, hosted by Ana (2026-11-30, 09:00–17:00)",
+      "Pase de visitante para Luz, con Ana de anfitrión (2026-11-30, 09:00–17:00)",
+    ],
+    ["Visitor Pass Revoked", `Visitor pass for ${"Luz"} revoked`, "Visitor pass for Luz revoked", "Pase de visitante de Luz revocado"],
+    ["Visitor Pass Opened", `${"Luz"} opened their visitor pass on a phone`, "Luz opened their visitor pass on a phone", "Luz abrió su pase de visitante en un móvil"],
+    ["Visitor Pass Rules Modified", `Visitor rules: at most ${3} days`, "Visitor rules: at most 3 days", "Normas de visitantes: como máximo 3 días"],
+    [
+      "Visitor Pass Rules Modified",
+      `Visitor rules: at most ${3} days, doors of group ${12}`,
+      "Visitor rules: at most 3 days, doors of group 12",
+      "Normas de visitantes: como máximo 3 días, puertas del grupo 12",
+    ],
   ];
   it.each(cases)("%s: %s", (name, stored, english, spanish) => {
     expect(summaryText(t.en, row(name, stored))).toBe(english);
@@ -209,7 +230,9 @@ describe("a guest's entry", () => {
     const pass = { keyKind: "pass", keyId: "v12", userId: "v12", guest: "Ana López" };
     expect(summaryText(t.en, entry("Access Granted", pass))).toBe("Access granted at West Door to Ana López (visitor pass)");
     expect(summaryText(t.es, entry("Access Granted", pass))).toBe("Acceso concedido en West Door a Ana López (pase de visitante)");
-    expect(summaryText(t.es, entry("Access Denied", { ...pass, code: "key_used" }))).toBe("Acceso denegado en West Door a Ana López (pase de visitante): La llave de un solo uso ya se utilizó");
+    expect(summaryText(t.es, entry("Access Denied", { ...pass, code: "key_used" }))).toBe(
+      "Acceso denegado en West Door a Ana López (pase de visitante): La llave de un solo uso ya se utilizó",
+    );
     // An entry stored before guests were named (no guest in its details) reads as any access.
     expect(summaryText(t.en, entry("Access Granted", { keyKind: "pass", keyId: "v12" }))).toBe("Access granted at West Door");
   });

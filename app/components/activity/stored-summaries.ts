@@ -43,6 +43,12 @@ const STORED: [RegExp, string, RegExp][] = [
   [/^(?<amount>\d+) from (?<company>.+) as stock$/s, "stockMovedStock", /^(?:Devices Transferred)$/], // services/device-stock.server.ts
   [/^(?<amount>\d+) from (?<company>.+) as unconfigured$/s, "stockMovedUnconfigured", /^(?:Devices Transferred)$/],
   [/^(?<group>.+): (?<device>.+) added$/s, "groupDeviceAdded", /^(?:Device Group Modified)$/], // services/device-groups.server.ts
+  [/^Visitor pass for (?<guest>.+), hosted by (?<host>.+) \((?<days>[^,()]+), (?<hours>[^,()]+), one entry\)$/s, "passCreatedOnce", /^(?:Visitor Pass Created)$/], // services/visitor-passes.server.ts
+  [/^Visitor pass for (?<guest>.+), hosted by (?<host>.+) \((?<days>[^,()]+), (?<hours>[^,()]+)\)$/s, "passCreated", /^(?:Visitor Pass Created)$/],
+  [/^Visitor pass for (?<guest>.+) revoked$/s, "passRevoked", /^(?:Visitor Pass Revoked)$/],
+  [/^(?<guest>.+) opened their visitor pass on a phone$/s, "passOpened", /^(?:Visitor Pass Opened)$/],
+  [/^Visitor rules: at most (?<days>\d+) days, doors of group (?<group>\d+)$/s, "passRulesGroup", /^(?:Visitor Pass Rules Modified)$/],
+  [/^Visitor rules: at most (?<days>\d+) days$/s, "passRules", /^(?:Visitor Pass Rules Modified)$/],
   // A command's id ("console.3") is the board protocol's, not the reader's: it is left out.
   [/^Command \S+ succeeded on (?<door>.+)$/s, "commandSucceeded", /^(?:Command Succeeded)$/], // services/gateway-events.server.ts
   [/^Command \S+ failed on (?<door>.+?): expired \/ device offline$/s, "commandExpired", /^(?:Command Failed)$/], // services/device-commands.server.ts
