@@ -1,4 +1,6 @@
+import { readFile } from "node:fs/promises";
 import type { Page } from "@playwright/test";
+import { parseCsv } from "~/utils/csv";
 import { axeFindings } from "./axe";
 import { adminApi, expect, keepScreenshot, LANGUAGE_AND_WIDTH_RUNS, test, unique } from "./fixtures";
 import { sidewaysScroll } from "./sideways-scroll";
@@ -21,6 +23,7 @@ const TEXT = {
     choiceRequired: "A choice field needs at least one choice",
     save: "Save",
     saved: "User Modified",
+    export: "Export",
     columns: /^Columns/,
     delete: "Delete",
     filters: /^Filters/,
@@ -39,6 +42,7 @@ const TEXT = {
     choiceRequired: "Un campo de opciones necesita al menos una opción",
     save: "Guardar",
     saved: "Usuario modificado",
+    export: "Exportar",
     columns: /^Columnas/,
     delete: "Eliminar",
     filters: /^Filtros/,
@@ -115,6 +119,17 @@ for (const { lang, width, height } of LANGUAGE_AND_WIDTH_RUNS) {
       await expect(rows.first()).toContainText(`B-${tag}`);
       await keepScreenshot(page, `custom-fields-users-list-${lang}-${width}`, { fullPage: true });
       expect(await axeFindings(page)).toEqual([]);
+
+      // The same values in the CSV (Users → Export) and the admin API, under the fields' keys.
+      const downloading = page.waitForEvent("download");
+      await page.getByRole("link", { name: T.export, exact: true }).click();
+      const parsed = parseCsv(await readFile((await (await downloading).path())!, "utf8"));
+      if (!parsed.ok) throw new Error("the export is not CSV");
+      const [head, ...records] = parsed.records.map((r) => r.cells);
+      const exported = records.find((cells) => cells[head.indexOf("display_name")] === user.displayName)!;
+      expect([exported[head.indexOf(team.key)], exported[head.indexOf(badge.key)]]).toEqual(["South", `B-${tag}`]);
+      const { payload: details } = await api.call<{ payload: { custom_fields: Record<string, string> } }>("GET", `/user/getUserDetails?id=${user.id}`);
+      expect(details.custom_fields).toMatchObject({ [team.key]: "South", [badge.key]: `B-${tag}` });
 
       // Deleting a field asks first.
       await page.goto("/customFields");
