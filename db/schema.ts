@@ -359,6 +359,30 @@ export const twoFactorCodes = sqliteTable(
   (t) => [index("two_factor_user_idx").on(t.userId, t.createdAt)],
 );
 
+/** A console user's authenticator app (TOTP, migration 0065, decision 0120); the secret is sealed (utils/at-rest.server.ts). */
+export const authenticatorApps = sqliteTable("authenticator_apps", {
+  userId: integer("user_id").primaryKey(),
+  companyId: integer("company_id").notNull(),
+  secret: text("secret").notNull(),
+  /** Null while enrolment waits for a first code: not asked for at sign-in. */
+  confirmedAt: integer("confirmed_at"),
+  /** The 30 s step of the last code accepted; that step and earlier ones are refused (replay). */
+  lastStep: integer("last_step").notNull().default(0),
+  createdAt: createdAt(),
+});
+
+/** Keyed hashes (utils/secret-hash.server.ts) of the recovery codes shown once at enrolment. */
+export const authenticatorRecoveryCodes = sqliteTable(
+  "authenticator_recovery_codes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id").notNull(),
+    codeHash: text("code_hash").notNull(),
+    usedAt: integer("used_at"),
+  },
+  (t) => [index("authenticator_recovery_user_idx").on(t.userId)],
+);
+
 export const companySettings = sqliteTable("company_settings", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   companyId: integer("company_id").notNull().unique(),

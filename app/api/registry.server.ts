@@ -8,6 +8,7 @@ import { alertEndpoints } from "./endpoints/alerts.server";
 import { apiKeyEndpoints } from "./endpoints/api-keys.server";
 import { auditEndpoints } from "./endpoints/audit.server";
 import { authEndpoints } from "./endpoints/auth.server";
+import { authenticatorEndpoints } from "./endpoints/authenticator.server";
 import { cellEndpoints } from "./endpoints/cells.server";
 import { companyEndpoints } from "./endpoints/companies.server";
 import { companyRequestEndpoints } from "./endpoints/company-requests.server";
@@ -44,6 +45,7 @@ export const MOBILE_BASE = "/api/mobile";
 
 export const adminEndpoints: readonly Endpoint[] = [
   ...authEndpoints,
+  ...authenticatorEndpoints,
   ...referenceEndpoints,
   ...deviceEndpoints,
   ...deviceGroupEndpoints,

@@ -14,6 +14,8 @@ import { UserForm, type UserFormValues } from "~/components/users/user-form";
 import { keyAssignmentSchema } from "~/schemas/ekeys";
 import { twoFactorChannelSchema, userFormSchema } from "~/schemas/users";
 import { TwoFactorChannelForm } from "~/components/users/two-factor-channel-form";
+import { AuthenticatorCard } from "~/components/users/authenticator-card";
+import { hasAuthenticator, resetAuthenticator } from "~/services/authenticator.server";
 import { formatDateTime } from "~/utils/format";
 import { nationalForField, regionForCallingCode, regionOf } from "~/utils/phone";
 import { assignKey, removeKey } from "~/services/ekeys.server";
@@ -38,7 +40,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // Account Details: one's own record, read-only, for a user without the users right (platform admins too).
   const self = await requireAuth(request, context);
   if (idFromUrl(request) === self.user.id && !can(self.permissions, "users")) {
-    return { user: await users.getOwnAccount(getDb(context), self), panel: null, can: NO_RIGHTS, isSelf: true, ownAccountOnly: true, zone: companyZone(self) };
+    return {
+      user: await users.getOwnAccount(getDb(context), self),
+      panel: null,
+      can: NO_RIGHTS,
+      isSelf: true,
+      ownAccountOnly: true,
+      zone: companyZone(self),
+      authenticatorOn: await hasAuthenticator(getDb(context), self.user.id),
+    };
   }
   const auth = await requireModule(request, context, "users");
   // Without an id (or with one of another company) the page goes back to the list.
@@ -50,14 +60,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       delete: can(auth.permissions, "users", "delete"),
       // A Super Admin privilege (spec part 1 §6); the service refuses anyone else.
       sendResetLink: can(auth.permissions, "users", "modify") && auth.user.isSuperAdmin,
+      // Removing someone's authenticator app is a Super Admin privilege too (decision 0120).
+      resetAuthenticator: can(auth.permissions, "users", "modify") && auth.user.isSuperAdmin,
     },
     isSelf: id === auth.user.id,
     ownAccountOnly: false,
     zone: companyZone(auth),
+    authenticatorOn: await hasAuthenticator(getDb(context), id),
   }));
 }
 
-const NO_RIGHTS = { modify: false, delete: false, sendResetLink: false };
+const NO_RIGHTS = { modify: false, delete: false, sendResetLink: false, resetAuthenticator: false };
 
 /** The right each intent needs (the services check it again). */
 const INTENT_RIGHT: Record<string, Action> = {
@@ -65,6 +78,7 @@ const INTENT_RIGHT: Record<string, Action> = {
   approve: "modify",
   forgetDevice: "modify",
   sendResetLink: "modify",
+  resetAuthenticator: "modify",
   resendInvite: "modify",
   assign: "view",
   delete: "delete",
@@ -130,6 +144,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
         deliverQueued(context.cloudflare.env, (p) => context.cloudflare.ctx.waitUntil(p));
         return done(r.message);
       }
+      case "resetAuthenticator":
+        return redirectWithMessage({ request, context }, { to: here, ns: "authenticator", message: (await resetAuthenticator(db, auth, id, now)).message });
       case "resendInvite": {
         const r = await users.resendInvite(db, auth, id, ctx);
         deliverQueued(context.cloudflare.env, (p) => context.cloudflare.ctx.waitUntil(p));
@@ -181,7 +197,7 @@ function ConfirmAction({ intent, name }: { intent: "forgetDevice" | "sendResetLi
 }
 
 export default function ModifyUserPage() {
-  const { user, panel, can, isSelf, ownAccountOnly, zone } = useLoaderData<typeof loader>();
+  const { user, panel, can, isSelf, ownAccountOnly, zone, authenticatorOn } = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation("users");
   const initial = useMemo<UserFormValues>(
     () => ({
@@ -284,6 +300,7 @@ export default function ModifyUserPage() {
         phone={user.phoneNumber}
         editable={isSelf}
       />
+      <AuthenticatorCard on={authenticatorOn} isSelf={isSelf} canReset={can.resetAuthenticator} name={user.displayName} />
       {panel && <EkeyPanel key={`ekeys-${user.id}`} data={panel} />}
     </div>
   );

@@ -30,6 +30,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     companyCode: q.get("companyCode") ?? "",
     // Where the code went, masked (set by the sign-in that sent it): the page says so.
     sent: sent ? { channel: sent, to: q.get("to") ?? "", fellBack: q.get("fallback") === "1" } : null,
+    // The user signs in with an authenticator app: nothing was sent, and nothing can be sent instead.
+    byApp: q.get("sent") === "authenticator",
   };
 }
 
@@ -58,7 +60,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     request,
     twoFactorSchema,
     async (input) => {
-      const r = await twoFactorAuthenticate(getDb(context), input, { request, kind: "web", now: nowMs() });
+      const r = await twoFactorAuthenticate(getDb(context), input, { request, kind: "web", now: nowMs(), env });
       const headers = await signedInHeaders(context.cloudflare.env, r.token);
       headers.append("Set-Cookie", await rememberCompany(request, r.payload.company.company_name, r.payload.company.company_id));
       return redirect("/", { headers });
@@ -68,7 +70,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function TwoFactor() {
-  const { lng, username, companyCode, sent } = useLoaderData<typeof loader>();
+  const { lng, username, companyCode, sent, byApp } = useLoaderData<typeof loader>();
   const other = OTHER_CHANNEL[sent?.channel ?? "email"];
   const { formProps, fields, err, formError, busy, t } = useAuthForm("two-factor", twoFactorSchema);
   return (
@@ -79,7 +81,7 @@ export default function TwoFactor() {
         </p>
       )}
       <p className="mb-4 text-sm text-muted-foreground" data-testid="code-destination">
-        {sent ? t(sent.channel === "text" ? "codeSentText" : "codeSentEmail", { to: sent.to }) : t("twoFactorBody")}
+        {byApp ? t("codeFromApp") : sent ? t(sent.channel === "text" ? "codeSentText" : "codeSentEmail", { to: sent.to }) : t("twoFactorBody")}
       </p>
       <AuthForm formProps={formProps} error={formError}>
         <Field label={t("companyId")} error={err(fields.companyId)}>
@@ -89,18 +91,21 @@ export default function TwoFactor() {
           <Input {...getInputProps(fields.userName, { type: "text" })} defaultValue={username} />
         </Field>
         <Field label={t("code")} error={err(fields.code)}>
-          <Input {...getInputProps(fields.code, { type: "text" })} inputMode="numeric" autoComplete="one-time-code" maxLength={6} autoFocus />
+          {/* A recovery code ("abcde-fghij") is longer than a code. */}
+          <Input {...getInputProps(fields.code, { type: "text" })} inputMode={byApp ? "text" : "numeric"} autoComplete="one-time-code" maxLength={byApp ? 11 : 6} autoFocus />
         </Field>
         <SubmitAndBack label={t("verify")} busy={busy} />
       </AuthForm>
-      <Form method="post" className="mt-4">
-        <input type="hidden" name="intent" value={other} />
-        <input type="hidden" name="companyId" value={companyCode} />
-        <input type="hidden" name="userName" value={username} />
-        <Button type="submit" variant="link" className="h-auto p-0">
-          {t(other === "text" ? "codeByText" : "codeByEmail")}
-        </Button>
-      </Form>
+      {!byApp && (
+        <Form method="post" className="mt-4">
+          <input type="hidden" name="intent" value={other} />
+          <input type="hidden" name="companyId" value={companyCode} />
+          <input type="hidden" name="userName" value={username} />
+          <Button type="submit" variant="link" className="h-auto p-0">
+            {t(other === "text" ? "codeByText" : "codeByEmail")}
+          </Button>
+        </Form>
+      )}
     </AuthCard>
   );
 }

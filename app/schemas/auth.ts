@@ -37,10 +37,17 @@ export const loginSchema = z.object({
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 
+/** An authenticator app's recovery code: 10 base32 characters, shown as two groups of five; case and the dash do not matter. */
+export const RECOVERY_CODE = /^[a-z2-7]{5}-?[a-z2-7]{5}$/i;
+
 export const twoFactorSchema = z.object({
   companyId: companyCode,
   userName: z.string({ required_error: "User name is required" }).trim().min(1, "User name is required"),
-  code: z.string({ required_error: "The code must have 6 characters" }).trim().length(6, "The code must have 6 characters"),
+  // Six digits, or a recovery code of an authenticator app ("abcde-fghij", decision 0120).
+  code: z
+    .string({ required_error: "The code must have 6 characters" })
+    .trim()
+    .refine((v) => v.length === 6 || RECOVERY_CODE.test(v), "The code must have 6 characters"),
 });
 
 /** Asks for the waiting sign-in code again by the other channel (POST /user/sendTwoFactorCodeByText, ByEmail). */

@@ -24,6 +24,7 @@ const SCHEMA_NS: Record<string, string[]> = {
   alerts: ["alerts"],
   "api-keys": ["apiKeys"],
   auth: ["auth"],
+  authenticator: ["authenticator"],
   bulk: ["devices", "users"],
   "cell-records": ["cells"],
   cells: ["companies"],
@@ -71,6 +72,7 @@ const SCHEMA_NS: Record<string, string[]> = {
  */
 const SERVICES: [string, string][] = [
   ["auth", "auth"],
+  ["authenticator", "authenticator"],
   ["cells", "companies"],
   ["companies", "companies"],
   ["company-requests", "requests"],

@@ -17,6 +17,8 @@ import { maskedEmail, maskedPhone } from "~/utils/masked";
 import { toE164 } from "~/utils/phone";
 import { assertNotThrottled, recordFailure, recordSuccess, THROTTLE, throttleKeys, type ThrottleKeys } from "./throttle.server";
 import { clientIp } from "~/utils/session.server";
+import type { AtRestEnv } from "~/utils/at-rest.server";
+import { hasAuthenticator, spendAuthenticatorCode } from "./authenticator.server";
 import type { SmsSender } from "./sms/sender.server";
 import { sendText } from "./sms/texts.server";
 
@@ -222,8 +224,11 @@ export async function signIn(
       .set({ passwordHash: await hashPassword(input.password) })
       .where(eq(schema.users.id, account.user.id));
   }
-  if (settings?.require2fa) {
-    const sent = await sendTwoFactorCode(db, account, account.user.twoFactorChannel, ctx);
+  // An authenticator app the user switched on is asked for at every console sign-in (whatever the
+  // company requires), instead of a mailed or texted code (decision 0120). The phone app keeps its own.
+  const byApp = surface === "console" && (await hasAuthenticator(db, account.user.id));
+  if (byApp || settings?.require2fa) {
+    const sent: CodeDelivery = byApp ? BY_AUTHENTICATOR : await sendTwoFactorCode(db, account, account.user.twoFactorChannel, ctx);
     const phone = account.user.phoneNumber;
     const phoneNumber = phone ? `***-***-${phone.slice(-4)}` : "";
     // The spec's 402 carries phoneNumber beside message and errorCode; the payload keeps it, and says where the code went.
@@ -240,11 +245,11 @@ export async function signIn(
 export async function signInWithCode(
   db: Db,
   input: z.infer<typeof twoFactorSchema>,
-  ctx: { request: Request; now: number },
+  ctx: { request: Request; now: number; env: AtRestEnv },
   surface: SignInSurface = "console",
   check?: SurfaceCheck,
 ): Promise<{ account: Account; settings: Settings }> {
-  const account = await checkTwoFactorCode(db, input, ctx);
+  const account = await checkTwoFactorCode(db, input, ctx, surface);
   await assertMaySignIn(db, account, ctx.now, surface);
   const settings = await settingsOf(db, account.company.id);
   check?.(account, settings);
@@ -268,15 +273,21 @@ async function newTwoFactorCode(db: Db, { user, company }: Account, now: number)
   return { code, statement };
 }
 
-/** Where a sign-in code went: `channel` is where it was sent, `preferredChannel` the user's choice (text falls back to e-mail). */
-export type CodeDelivery = { channel: TwoFactorChannel; preferredChannel: TwoFactorChannel; sentTo: string };
+/**
+ * Where a sign-in code went: `channel` is where it was sent, `preferredChannel` the user's choice (text falls
+ * back to e-mail); both 'authenticator' when the code is to come from the user's authenticator app (nothing sent).
+ */
+export type CodeDelivery = SentCode | typeof BY_AUTHENTICATOR;
+/** A code that went out by e-mail or text. */
+export type SentCode = { channel: TwoFactorChannel; preferredChannel: TwoFactorChannel; sentTo: string };
+const BY_AUTHENTICATOR = { channel: "authenticator", preferredChannel: "authenticator", sentTo: "" } as const;
 
 /**
  * A new sign-in code, replacing any waiting one, sent by `channel`. A text goes through the text
  * channel's sender and limits; when it cannot go out (no E.164 phone, a limit reached, the provider
  * refused or is unreachable) the code is mailed instead, and the answer says so.
  */
-async function sendTwoFactorCode(db: Db, account: Account, channel: TwoFactorChannel, ctx: { now: number; sms: SmsSender }): Promise<CodeDelivery> {
+async function sendTwoFactorCode(db: Db, account: Account, channel: TwoFactorChannel, ctx: { now: number; sms: SmsSender }): Promise<SentCode> {
   const { user, company } = account;
   const { code, statement } = await newTwoFactorCode(db, account, ctx.now);
   const t = schema.twoFactorCodes;
@@ -314,7 +325,7 @@ export async function resendTwoFactorCode(
   input: { companyId: string; userName: string },
   channel: TwoFactorChannel,
   ctx: { now: number; sms: SmsSender },
-): Promise<CodeDelivery & { message: string }> {
+): Promise<SentCode & { message: string }> {
   const account = await findAccount(db, input.companyId, input.userName);
   const t = schema.twoFactorCodes;
   const waiting = account
@@ -323,7 +334,8 @@ export async function resendTwoFactorCode(
         orderBy: desc(t.createdAt),
       })
     : undefined;
-  if (!account || !waiting) throw new ServiceError(400, RESEND[channel].refused, { errorCode: "no-code-waiting" });
+  // A user with an authenticator app is never sent a code: answered like an account with no code waiting.
+  if (!account || !waiting || (await hasAuthenticator(db, account.user.id))) throw new ServiceError(400, RESEND[channel].refused, { errorCode: "no-code-waiting" });
   const sent = await sendTwoFactorCode(db, account, channel, ctx);
   return { ...sent, message: sent.channel === channel ? RESEND[channel].sent : RESEND[channel].fellBack };
 }
@@ -335,7 +347,7 @@ const SIGN_IN_TEXT = {
 
 const signInMail = (code: string) => ({ subject: "Your sign-in code", body: `Your sign-in code is ${code}. It is valid for 5 minutes.` });
 
-export async function twoFactorAuthenticate(db: Db, input: z.infer<typeof twoFactorSchema>, ctx: CallContext): Promise<LoginResult> {
+export async function twoFactorAuthenticate(db: Db, input: z.infer<typeof twoFactorSchema>, ctx: CallContext & { env: AtRestEnv }): Promise<LoginResult> {
   const { account } = await signInWithCode(db, input, ctx);
   return startSession(db, account, ctx, "Login successful");
 }
@@ -345,10 +357,16 @@ export async function twoFactorAuthenticate(db: Db, input: z.infer<typeof twoFac
  * Each code tried takes one of the code's attempts before it is compared, and the code is spent by one
  * conditional update, so guesses sent at once count one by one and a code signs in once.
  */
-async function checkTwoFactorCode(db: Db, input: z.infer<typeof twoFactorSchema>, ctx: { request: Request; now: number }): Promise<Account> {
+async function checkTwoFactorCode(
+  db: Db,
+  input: z.infer<typeof twoFactorSchema>,
+  ctx: { request: Request; now: number; env: AtRestEnv },
+  surface: SignInSurface,
+): Promise<Account> {
   const account = await findAccount(db, input.companyId, input.userName);
   const keys = keysFor(account, input, ctx.request);
   await assertNotThrottled(db, keys, ctx.now);
+  if (account && surface === "console" && (await hasAuthenticator(db, account.user.id))) return checkAuthenticatorCode(db, account, input.code, keys, ctx);
   const t = schema.twoFactorCodes;
   const latest = account ? await db.query.twoFactorCodes.findFirst({ where: and(eq(t.userId, account.user.id), isNull(t.usedAt)), orderBy: desc(t.createdAt) }) : undefined;
   const open = latest ? and(eq(t.id, latest.id), isNull(t.usedAt), gt(t.expiresAt, ctx.now)) : undefined;
@@ -364,6 +382,27 @@ async function checkTwoFactorCode(db: Db, input: z.infer<typeof twoFactorSchema>
   if (!account || spent.length === 0) {
     await failedAttempt(db, account ?? null, keys, ctx.now);
     throw new ServiceError(401, AUTH_MSG.badCode, { errorCode: "bad-code" });
+  }
+  return account;
+}
+
+/** The authenticator's half of `checkTwoFactorCode`: a wrong, replayed or spent code counts as a failed sign-in. */
+async function checkAuthenticatorCode(db: Db, account: Account, code: string, keys: ThrottleKeys, ctx: { now: number; env: AtRestEnv }): Promise<Account> {
+  const matched = await spendAuthenticatorCode(db, ctx.env, account.user.id, code, ctx.now);
+  if (!matched) {
+    await failedAttempt(db, account, keys, ctx.now);
+    throw new ServiceError(401, AUTH_MSG.badCode, { errorCode: "bad-code" });
+  }
+  if (matched === "recovery") {
+    const { user, company } = account;
+    await activityInsert(db, {
+      companyId: company.id,
+      name: "Recovery Code Used",
+      createdByUserId: user.id,
+      targetUserId: user.id,
+      summary: `${user.displayName} signed in with a recovery code`,
+      at: ctx.now,
+    });
   }
   return account;
 }

@@ -65,6 +65,7 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
   { who: "acme", path: "/modifyRole", via: { list: "/role", hrefPrefix: "/modifyRole?id=" } },
   { who: "acme", path: "/assignRole" },
   { who: "acme", path: "/changePassword" },
+  { who: "acme", path: "/authenticatorApp" },
   { who: "acme", path: "/alerts" },
   { who: "acme", path: "/doorAlarms" },
   { who: "acme", path: "/addAlert" },

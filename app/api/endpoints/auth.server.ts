@@ -37,6 +37,9 @@ const loginPayload = z.object({
 const CODE_DELIVERY_DOC =
   "payload.channel is where the code went ('email' or 'text'), payload.preferredChannel the user's choice (Account Details; 'email' unless they chose 'text'), payload.sentTo the destination masked ('j•••@example.com', '•••• 4321'). A preferred text that cannot go out (no E.164 phone, 5 texts per user or 200 per company an hour, provider refusal) is mailed instead: channel 'email' with preferredChannel 'text'.";
 const codeDelivery = z.object({ channel: z.enum(TWO_FACTOR_CHANNELS), preferredChannel: z.enum(TWO_FACTOR_CHANNELS), sentTo: z.string() });
+/** A user with an authenticator app (decision 0120) is sent nothing: the 402 says the code is to come from the app. */
+const AUTHENTICATOR_DOC =
+  "A user who switched on an authenticator app (POST /user/authenticator/confirm) gets this 402 whatever the company requires, with payload.channel and payload.preferredChannel 'authenticator' and sentTo '': nothing is sent, /user/twoFactorAuthenticate takes a current code from the app or one of the recovery codes, and the resend calls answer 400";
 
 /** "Send the code by text message / by e-mail instead": the same call for either channel. */
 function resendEndpoint(channel: TwoFactorChannel, path: string, what: string) {
@@ -83,6 +86,8 @@ export const authEndpoints = [
     summary:
       "Sign in; returns a token for the Authorization header. 401 bad credentials or state, 402 second factor required (errorCode '2fa-required' and phoneNumber, the user's number masked, beside the message; " +
       CODE_DELIVERY_DOC +
+      " " +
+      AUTHENTICATOR_DOC +
       "), 429 throttled.",
     auth: "public",
     body: loginSchema,
@@ -96,12 +101,13 @@ export const authEndpoints = [
     method: "POST",
     path: "/user/twoFactorAuthenticate",
     tag: "Session",
-    summary: "Completes a sign-in that required a second factor.",
+    summary:
+      "Completes a sign-in that required a second factor: code is the 6-digit code sent, or for a user with an authenticator app a current code from it (a code signs in once) or an unused recovery code ('abcde-fghij', each once). A wrong code is 401 'bad-code' and counts toward the sign-in throttle (429).",
     auth: "public",
     body: twoFactorSchema,
     response: z.object({ token: z.string(), payload: loginPayload, message: z.string(), msg: z.string().describe("The message again (the spec's older name)") }),
-    async handler({ db, body, request, now }) {
-      const r = await authService.twoFactorAuthenticate(db, body, { request, kind: "api", now });
+    async handler({ db, body, request, now, env }) {
+      const r = await authService.twoFactorAuthenticate(db, body, { request, kind: "api", now, env });
       return { message: r.message, payload: r.payload, extra: { token: r.token, msg: r.message } };
     },
   }),

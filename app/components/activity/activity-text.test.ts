@@ -165,6 +165,10 @@ describe("summaries stored as English text", () => {
       "Visitor rules: at most 3 days, doors of group 12",
       "Normas de visitantes: como máximo 3 días, puertas del grupo 12",
     ],
+    ["Authenticator App Enrolled", `${user} switched on an authenticator app`, "Ana switched on an authenticator app", "Ana activó una aplicación de autenticación"],
+    ["Authenticator App Removed", `${user} switched off their authenticator app`, "Ana switched off their authenticator app", "Ana desactivó su aplicación de autenticación"],
+    ["Authenticator App Reset", `${"Luz"}: authenticator app removed by ${user}`, "Luz: authenticator app removed by Ana", "Luz: aplicación de autenticación quitada por Ana"],
+    ["Recovery Code Used", `${user} signed in with a recovery code`, "Ana signed in with a recovery code", "Ana inició sesión con un código de recuperación"],
   ];
   it.each(cases)("%s: %s", (name, stored, english, spanish) => {
     expect(summaryText(t.en, row(name, stored))).toBe(english);

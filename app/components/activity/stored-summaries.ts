@@ -69,6 +69,10 @@ const STORED: [RegExp, string, RegExp][] = [
   [/^(?<user>.+) registered the phone's biometric$/s, "biometricRegistered", /^(?:Phone Biometric Registered)$/], // services/phone-webauthn.server.ts
   [/^(?<user>.+): deactivated$/s, "userDeactivated", /^(?:User Modified)$/], // services/users-bulk.server.ts
   [/^(?<user>.+): reactivated$/s, "userReactivated", /^(?:User Modified)$/],
+  [/^(?<user>.+) switched on an authenticator app$/s, "authenticatorEnrolled", /^(?:Authenticator App Enrolled)$/], // services/authenticator.server.ts
+  [/^(?<user>.+) switched off their authenticator app$/s, "authenticatorRemoved", /^(?:Authenticator App Removed)$/],
+  [/^(?<user>.+): authenticator app removed by (?<admin>.+)$/s, "authenticatorReset", /^(?:Authenticator App Reset)$/],
+  [/^(?<user>.+) signed in with a recovery code$/s, "recoveryCodeUsed", /^(?:Recovery Code Used)$/], // services/auth.server.ts
 ];
 
 /** The stored text in the reader's language, or null when no producer's format matches it. */
