@@ -34,7 +34,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const db = getDb(context);
   const url = new URL(request.url);
   const filters = userFiltersFromUrl(url.searchParams);
-  // Choice field filters (`field.<key>=`, decision 0095): one that names no choice field or choice of the company is ignored.
+  // Custom field filters (`field.<key>=`, decision 0095): one that names no field of the company, or a value it cannot hold, is ignored.
   const fieldFilters = fieldFilterParams(url.searchParams);
   const [page, targets, roles] = await Promise.all([
     tablePage(url, { defaultSort: "displayName", sortable: Object.keys(USER_SORTS) }, (_, slice) =>

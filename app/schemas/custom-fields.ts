@@ -32,7 +32,6 @@ export const CUSTOM_FIELD_MSG = {
   valueNumber: "Enter a number",
   valueDate: "Enter a date as YYYY-MM-DD",
   valueChoice: "Choose one of the field's choices",
-  filterNotChoice: "Only a choice field filters the list",
 } as const;
 
 const KEY = /^[a-z][a-z0-9_]{0,39}$/;
@@ -172,15 +171,17 @@ export function fieldFilterParams(params: URLSearchParams): Record<string, strin
 }
 
 /** A filter the list applies: the users whose field `fieldId` holds `value`, or (null) holds none. */
-export type FieldFilter = { fieldId: number; key: string; value: string | null };
+/** `value` null: users without a value. A text field's value matches whatever its case (`anyCase`). */
+export type FieldFilter = { fieldId: number; key: string; value: string | null; anyCase?: boolean };
 
 /** "Not set" is offered unless a choice is spelt "-". */
 export const offersNotSet = (def: Pick<FieldDef, "choices">) => !def.choices.includes(FIELD_NOT_SET);
 
 /**
- * The filters of `given` (key → value) against the company's definitions: a choice matched whatever its case
- * and spelt as defined, "-" for none. Errors (messages of `CUSTOM_FIELD_MSG`) are keyed by field key: an
- * unknown key, a field that is not a choice field, a value that is none of its choices.
+ * The filters of `given` (key → value) against the company's definitions, "-" for none: a choice matched
+ * whatever its case and spelt as defined, a number or a date read as a value of the field is (so "1,5" finds
+ * 1.5), a text matched whole, whatever its case. Errors (messages of `CUSTOM_FIELD_MSG`) are keyed by field
+ * key: an unknown key, a value the field could not hold.
  */
 export function resolveFieldFilters(
   defs: Pick<FieldDef, "id" | "key" | "type" | "choices">[],
@@ -192,12 +193,11 @@ export function resolveFieldFilters(
   for (const [key, raw] of Object.entries(given)) {
     const def = byKey.get(key);
     if (!def) errors[key] = CUSTOM_FIELD_MSG.unknownField;
-    else if (def.type !== "choice") errors[key] = CUSTOM_FIELD_MSG.filterNotChoice;
     else if (raw === FIELD_NOT_SET && offersNotSet(def)) filters.push({ fieldId: def.id, key, value: null });
     else {
-      const hit = def.choices.find((c) => c.toLowerCase() === raw.toLowerCase());
-      if (hit === undefined) errors[key] = CUSTOM_FIELD_MSG.valueChoice;
-      else filters.push({ fieldId: def.id, key, value: hit });
+      const read = normaliseValue(def, raw);
+      if ("error" in read) errors[key] = read.error;
+      else if (read.value !== null) filters.push({ fieldId: def.id, key, value: read.value, anyCase: def.type === "text" });
     }
   }
   return { filters, errors };

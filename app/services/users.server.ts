@@ -105,8 +105,8 @@ export type ListUsersOptions = {
   /** Omitted: every row (the admin API's getAllUsers). */
   page?: { offset: number; limit: number };
   /**
-   * Filters by choice fields, key → choice or "-" for none (`field.<key>=`, decision 0095). A filter that names
-   * no choice field of the company or none of its choices is ignored (the page), or with `strictFieldFilters`
+   * Filters by custom fields, key → value or "-" for none (`field.<key>=`, decision 0095). A filter that names
+   * no custom field of the company, or a value the field could not hold, is ignored (the page), or with `strictFieldFilters`
    * refused with 400 (the admin API).
    */
   fieldFilters?: Record<string, string>;
@@ -115,7 +115,7 @@ export type ListUsersOptions = {
 
 /**
  * One page, the total and the company's custom fields in a single D1 round trip (two with a custom field filter,
- * whose definitions are read first). `fieldFilters` are those applied, key → choice or "-".
+ * whose definitions are read first). `fieldFilters` are those applied, key → value or "-".
  */
 export async function listUsers(
   db: Db,
@@ -159,12 +159,13 @@ async function fieldFiltersOf(db: Db, auth: Auth, opts: ListUsersOptions): Promi
   return filters;
 }
 
-/** A user holds the choice (the index on company, field and value), or holds no value of the field. */
+/** A user holds the value (the index on company, field and value; a text in any case), or holds no value of the field. */
 function fieldConditions(companyId: number, filters: FieldFilter[]): SQL[] {
   const cv = schema.userFieldValues;
-  return filters.map(({ fieldId, value }) => {
+  return filters.map(({ fieldId, value, anyCase }) => {
     const holders = (extra?: SQL) => sql`(select ${cv.userId} from ${cv} where ${and(eq(cv.companyId, companyId), eq(cv.fieldId, fieldId), extra)})`;
-    return value === null ? sql`${u.id} not in ${holders()}` : sql`${u.id} in ${holders(eq(cv.value, value))}`;
+    if (value === null) return sql`${u.id} not in ${holders()}`;
+    return sql`${u.id} in ${holders(anyCase ? sql`lower(${cv.value}) = lower(${value})` : eq(cv.value, value))}`;
   });
 }
 

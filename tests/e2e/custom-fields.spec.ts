@@ -27,6 +27,7 @@ const TEXT = {
     columns: /^Columns/,
     delete: "Delete",
     filters: /^Filters/,
+    search: "Search",
     notSet: "Not set",
     email: "Email",
     date: "03/04/2027",
@@ -46,6 +47,7 @@ const TEXT = {
     columns: /^Columnas/,
     delete: "Eliminar",
     filters: /^Filtros/,
+    search: "Buscar",
     notSet: "Sin valor",
     email: "Correo",
     date: "04/03/2027",
@@ -222,6 +224,17 @@ for (const { lang, width, height } of LANGUAGE_AND_WIDTH_RUNS) {
       await expect(page.getByRole("columnheader", { name: since.label })).toBeVisible();
       await expect(rows.filter({ hasText: `${last}, Dee` })).toContainText(T.date);
       await expect(rows.filter({ hasText: `${last}, Dee` })).not.toContainText("2027-03-04");
+
+      // A date field filters by its day, typed in the filter's own input and applied with Search.
+      await page.goto(`/users?q=${last.toLowerCase()}`);
+      await expect(rows).toHaveCount(4);
+      const day = page.getByRole("search").getByLabel(since.label, { exact: true });
+      if (!(await day.isVisible())) await page.getByRole("button", { name: T.filters }).click();
+      await day.fill("2027-03-04");
+      await page.getByRole("button", { name: T.search, exact: true }).click();
+      await expect(page).toHaveURL(new RegExp(`field\\.${since.key}=2027-03-04`));
+      await expect(rows).toHaveCount(1);
+      await expect(rows.first()).toContainText(`${last}, Dee`);
     } finally {
       await api.call("DELETE", `/customFields/deleteField?id=${made.payload.id}`);
       await api.call("DELETE", `/customFields/deleteField?id=${dated.payload.id}`);

@@ -255,10 +255,11 @@ describe("the users list filtered by a choice field", () => {
     try {
       await field(acme, { key: team, label: "Team", type: "choice", choices: ["Sales", "Support"] });
       await field(acme, { key: `badge_${t}`, label: "Badge", type: "text" });
+      await field(acme, { key: `floor_${t}`, label: "Floor", type: "number" });
       // Another company with a field of the same key and a user holding the same choice.
       await field(beta, { key: team, label: "Team", type: "choice", choices: ["Sales"] });
       const alpha = await user(acme, "Alpha", "acme.example", { [team]: "Sales" });
-      const bravo = await user(acme, "Bravo", "acme.example", { [team]: "Support", [`badge_${t}`]: "B1" });
+      const bravo = await user(acme, "Bravo", "acme.example", { [team]: "Support", [`badge_${t}`]: "B1", [`floor_${t}`]: "3" });
       const charlie = await user(acme, "Charlie", "acme.example", {});
       const delta = await user(acme, "Delta", "acme.example", { [team]: "Sales" });
       const betaUser = await user(beta, "Echo", "beta.example", { [team]: "Sales" });
@@ -273,6 +274,11 @@ describe("the users list filtered by a choice field", () => {
       expect(await listed(acme, `field.${team}=Sales`)).toEqual([alpha]);
       expect(await listed(acme, `field.${team}=Sales&includeInactive=true`)).toEqual([alpha, delta].sort((a, b) => a - b));
       expect(await listed(acme, `field.${team}=Sales&q=nobody${t}`)).toEqual([]);
+      // A text field matches its whole value in any case, a number field its value however written.
+      expect(await listed(acme, `field.badge_${t}=b1`)).toEqual([bravo]);
+      expect(await listed(acme, `field.badge_${t}=B`)).toEqual([]);
+      expect(await listed(acme, `field.floor_${t}=3.0`)).toEqual([bravo]);
+      expect(await listed(acme, `q=zq${t}&field.floor_${t}=-`)).toEqual([alpha, charlie].sort((a, b) => a - b));
       // The other company's filter by its own field of the same key lists only its own user.
       expect(await listed(beta, `field.${team}=Sales`)).toEqual([betaUser]);
 
@@ -280,7 +286,7 @@ describe("the users list filtered by a choice field", () => {
       for (const [token, query, message] of [
         [acme, `field.${team}=Marketing`, `field.${team}: Choose one of the field's choices`],
         [acme, `field.nope_${t}=Sales`, `field.nope_${t}: Unknown custom field`],
-        [acme, `field.badge_${t}=B1`, `field.badge_${t}: Only a choice field filters the list`],
+        [acme, `field.floor_${t}=third`, `field.floor_${t}: Enter a number`],
         [beta, `field.badge_${t}=B1`, `field.badge_${t}: Unknown custom field`],
       ] as const) {
         const r = await api(token, "GET", `${BASE}/user/getAllUsers?${query}`);

@@ -266,7 +266,7 @@ export const usersEndpoints = [
     path: "/user/getAllUsers",
     tag,
     summary:
-      "The company's users (inactive ones only with includeInactive=true), sorted by display name. Optional: q (name, e-mail or phone prefix), status, flag, roleId, groupId, and field.<key>=<choice> per custom field of type choice (decision 0095): only users whose field holds that choice (any case), or with field.<key>=- those without a value; an unknown key, a field that is not a choice field or a value that is none of its choices is 400 ('field.<key>: Choose one of the field's choices'). Filters combine with AND.",
+      "The company's users (inactive ones only with includeInactive=true), sorted by display name. Optional: q (name, e-mail or phone prefix), status, flag, roleId, groupId, and field.<key>=<value> per custom field (decision 0095): only users whose field holds that value (a choice or a text in any case, a number however written, a date YYYY-MM-DD), or with field.<key>=- those without a value; an unknown key or a value the field could not hold is 400 ('field.<key>: Choose one of the field's choices', 'field.<key>: Enter a number'). Filters combine with AND.",
     auth: "token",
     permission: { modules: "users" },
     query: userSearchQuery,

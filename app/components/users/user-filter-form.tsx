@@ -7,7 +7,7 @@ import { FilterDisclosure } from "~/components/ui/filter-disclosure";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { Switch } from "~/components/ui/switch";
-import { FIELD_NOT_SET, fieldFilterName, offersNotSet, type CustomFieldType } from "~/schemas/custom-fields";
+import { CUSTOM_FIELD_LIMITS, FIELD_NOT_SET, fieldFilterName, offersNotSet, type CustomFieldType } from "~/schemas/custom-fields";
 import { SEARCH_MAX, USER_FLAGS, type UserFilters } from "~/schemas/search";
 
 type Option = { id: number; fullName: string };
@@ -16,7 +16,8 @@ type ChoiceField = { key: string; label: string; type: CustomFieldType; choices:
 /**
  * Search and filters of /users, kept in the URL (`q`, `status`, `flag`, `roleId`, `groupId`; the switch sets `hideInactive=0`): a GET form,
  * so the list can be bookmarked and shared; the sort and page size ride along, the page starts over.
- * One select per custom field of type choice (`field.<key>`: a choice, or "-" for none, decision 0095) applies at once.
+ * One select per custom field of type choice (`field.<key>`: a choice, or "-" for none, decision 0095) applies at once;
+ * a text, number or date field takes its value in a field of its own.
  * On phones the selects fold behind a "Filters (n)" button (the search and the switch stay), so the list starts on the first screen.
  */
 export function UserFilterForm({
@@ -28,7 +29,7 @@ export function UserFilterForm({
   searchParams,
 }: {
   filters: UserFilters;
-  /** The choice field filters the list applied, key → choice or "-". */
+  /** The custom field filters the list applied, key → value or "-". */
   fieldFilters: Record<string, string>;
   fields: ChoiceField[];
   groups: Option[];
@@ -43,6 +44,7 @@ export function UserFilterForm({
   const roleOptions = roles.map((r) => ({ value: r.id, label: r.title }));
   const groupOptions = namedOptions(groups);
   const choiceFields = fields.filter((f) => f.type === "choice");
+  const valueFields = fields.filter((f) => f.type !== "choice");
   const chosen = [filters.flag, filters.roleId, filters.groupId].filter((v) => v !== undefined).length + Object.keys(fieldFilters).length;
   // The spec's 'Hide inactive' switch (on by default) applies at once; off lists every status.
   const toggleInactive = (hide: boolean) => {
@@ -84,6 +86,19 @@ export function UserFilterForm({
             options={[...f.choices.map((c) => ({ value: c, label: c })), ...(offersNotSet(f) ? [{ value: FIELD_NOT_SET, label: t("search.notSet") }] : [])]}
             onChange={(e) => submit(e.currentTarget.form, { preventScrollReset: true })}
           />
+        ))}
+        {/* Text, number and date fields: the value whole ("-" for none), applied with Search as the words are. */}
+        {valueFields.map((f) => (
+          <Field key={`${f.key}=${fieldFilters[f.key] ?? ""}`} label={f.label} id={`user-field-${f.key}`} className="w-full sm:w-44">
+            <Input
+              id={`user-field-${f.key}`}
+              type={f.type === "date" ? "date" : "text"}
+              inputMode={f.type === "number" ? "decimal" : undefined}
+              name={fieldFilterName(f.key)}
+              defaultValue={fieldFilters[f.key] ?? ""}
+              maxLength={CUSTOM_FIELD_LIMITS.value}
+            />
+          </Field>
         ))}
       </FilterDisclosure>
       <div className="flex gap-2">
