@@ -182,10 +182,10 @@ export async function resetAuthenticator(db: Db, auth: Auth, userId: number, now
   const u = schema.users;
   const found = Number.isInteger(userId) && userId > 0 ? await db.query.users.findFirst({ where: liveInCompany(u, auth, eq(u.id, userId)) }) : undefined;
   const user = found ?? notFound("User not found");
-  const removed = await db.delete(a).where(eq(a.userId, user.id)).returning({ userId: a.userId });
-  if (removed.length === 0) throw new ServiceError(409, AUTHENTICATOR_MSG.notOn);
+  if (!(await db.query.authenticatorApps.findFirst({ where: eq(a.userId, user.id), columns: { userId: true } }))) throw new ServiceError(409, AUTHENTICATOR_MSG.notOn);
+  // The removal and its audit entry are one batch: never a removed app without its entry.
   await db.batch([
-    db.delete(r).where(eq(r.userId, user.id)),
+    ...removal(db, user.id),
     activityInsert(db, {
       companyId: auth.company.id,
       name: "Authenticator App Reset",
