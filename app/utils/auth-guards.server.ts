@@ -31,7 +31,16 @@ export type AuthCompany = {
 export type LockdownBanner = { mode: "lockdown" | "evacuation"; planName: string; startedBy: string; startedAt: number; endsAt: number | null };
 /** The API key a machine calls with (decision 0075): its rights are `permissions`, its creator is `user`. */
 export type ApiKeyActor = { id: number; name: string };
-export type Auth = { session: SessionRow; user: AuthUser; company: AuthCompany; permissions: Permissions; apiKey?: ApiKeyActor; support?: SupportSession };
+export type Auth = {
+  session: SessionRow;
+  user: AuthUser;
+  company: AuthCompany;
+  permissions: Permissions;
+  apiKey?: ApiKeyActor;
+  support?: SupportSession;
+  /** The company's visitor rules name the caller's role as a hosting one (decision 0096), for the console's navigation. */
+  hostsByRole?: boolean;
+};
 /**
  * A support session (decision 0093): `user` is the grantee's staff member, `company` the customer that
  * granted access, `permissions` those of the customer's admin who granted it (never more).
@@ -73,13 +82,14 @@ export async function loadPermissions(db: Db, roleId: number | null): Promise<Pe
  * joined by the query, the role's modules and the company's default zone.
  */
 export function callerColumns(now: number) {
-  const { users: u, companies: c, roles: r, roleModules: m, companySettings: cs, timeZones: tz, companyLockdowns: l } = schema;
+  const { users: u, companies: c, roles: r, roleModules: m, companySettings: cs, timeZones: tz, companyLockdowns: l, visitorPassRules: vr } = schema;
   return {
     user: u,
     company: c,
     role: r,
     modules: sql<string>`(select json_group_array(${m.moduleKey}) from ${m} where ${m.roleId} = ${u.roleId})`,
     zone: sql<string | null>`(select ${tz.name} from ${cs} join ${tz} on ${tz.id} = ${cs.defaultTimeZoneId} where ${cs.companyId} = ${u.companyId})`,
+    hostsByRole: sql<number>`exists (select 1 from ${vr}, json_each(${vr.hostRoleIds}) where ${vr.companyId} = ${u.companyId} and json_each.value = ${u.roleId})`,
     // In force as `isInForce` (app/services/lockdown.server.ts) says: started, not ended, before its automatic end.
     // Read here so that the banner every page shows costs no round trip of its own.
     lockdown: sql<
@@ -120,7 +130,7 @@ export async function authFromToken(db: Db, env: Env, token: string, now = nowMs
     .limit(1);
   const row = rows[0];
   if (!row) return null;
-  const { session, user, company, role, modules, zone, lockdown } = row;
+  const { session, user, company, role, modules, zone, lockdown, hostsByRole } = row;
   if (sessionIsOver(session, env, now) || !user || !company || user.isInactive || user.deletedAt != null || company.isDeactive || company.deletedAt != null) {
     await deleteSession(db, session.id);
     return null;
@@ -143,6 +153,7 @@ export async function authFromToken(db: Db, env: Env, token: string, now = nowMs
     },
     company: callerCompany(company, zone, lockdown),
     permissions: permissionsOf(role, JSON.parse(modules ?? "[]") as string[]),
+    hostsByRole: Boolean(hostsByRole),
   };
 }
 

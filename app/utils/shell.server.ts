@@ -1,10 +1,8 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { getLanguage } from "~/i18n/i18next.server";
 import { requireAuth } from "~/utils/auth-guards.server";
-import { getDb } from "~/utils/db.server";
 import { can, canUseVarPanel, navItems } from "~/utils/permissions";
 import { idleLimits } from "~/utils/session.server";
-import { mayHost, passRules } from "~/utils/visitor-pass-rules.server";
 
 /** What the signed-in shell (routes/_app) shows around every console page: header, menus and idle limits. */
 export async function loadShell(request: Request, context: AppLoadContext) {
@@ -19,7 +17,7 @@ export async function loadShell(request: Request, context: AppLoadContext) {
     nav: [
       ...navItems(p, auth.company.type),
       // A user who hosts guests by role only (the visitor rules, not the users module, whose page links there).
-      ...(!p.company && !can(p, "users") && mayHost(auth, await passRules(getDb(context), auth.company.id)) ? [{ key: "visitorPasses", to: "/visitorPasses", modules: [] }] : []),
+      ...(!p.company && !can(p, "users") && auth.hostsByRole ? [{ key: "visitorPasses", to: "/visitorPasses", modules: [] }] : []),
     ],
     menu: {
       changePassword: p.change_password,

@@ -4,7 +4,7 @@
  */
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { eq, isNull } from "drizzle-orm";
-import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { background } from "../../worker-background";
 import { drainOutbox, MAX_ATTEMPTS } from "../../app/services/mail/outbox.server";
 import { OUTBOX_KEPT_MS } from "../../app/services/sign-in-purge.server";
@@ -69,9 +69,10 @@ describe("mail delivery", () => {
       const code = /\b(\d{6})\b/.exec(body)![1];
       const ok = await api(null, "POST", "/api/admin/user/twoFactorAuthenticate", { companyId: "ACME", userName: DEMO.acme.userName, code });
       expect(ok.status).toBe(200);
+      // The server took the mail before the outbox row is marked sent: wait for the mark.
+      await vi.waitFor(async () => expect((await db().select().from(outbox))[0].sentAt).toEqual(expect.any(Number)), { timeout: 10_000 });
       const [row] = await db().select().from(outbox);
       expect(row).toMatchObject({ attempts: 1, lastError: null });
-      expect(row.sentAt).toEqual(expect.any(Number));
     } finally {
       await db().update(schema.companySettings).set({ require2fa: false }).where(eq(schema.companySettings.companyId, acme));
     }

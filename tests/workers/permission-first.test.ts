@@ -14,6 +14,10 @@ const AUDITOR_MAY = new Set([
   "POST /api/admin/device/checkAccess",
   "PUT /api/admin/user/resetPassword",
   "PUT /api/admin/user/setTwoFactorChannel",
+  // Anyone signed in sets up their own authenticator app.
+  "POST /api/admin/user/authenticator/start",
+  "POST /api/admin/user/authenticator/confirm",
+  "POST /api/admin/user/authenticator/remove",
   "POST /api/user/createActivityLog",
   "POST /api/user/support/createTicket",
 ]);

@@ -201,7 +201,7 @@ describe("visitor passes", () => {
       const { link } = made.body.payload as { link: string };
       await sendTexts();
       await sendTexts(); // the request's own delivery and the cron's never send it twice
-      await vi.waitFor(async () => expect(await textsTo(phone)).toHaveLength(1));
+      await vi.waitFor(async () => expect(await textsTo(phone)).toHaveLength(1), { timeout: 10_000 });
       const [text] = await textsTo(phone);
       expect(text.body).toMatch(/le ha invitado a .* Su pase de visitante, para el primer móvil que lo abra: /);
       expect(text.body.endsWith(link)).toBe(true);
@@ -243,7 +243,7 @@ describe("visitor passes", () => {
       await doorReport(`pass-text/${asked}/2`, asked, at + 60_000);
       await doorReport(`pass-text/${silent}/1`, silent, at);
       await sendTexts();
-      await vi.waitFor(async () => expect(await textsTo(phone)).toHaveLength(1));
+      await vi.waitFor(async () => expect(await textsTo(phone)).toHaveLength(1), { timeout: 10_000 });
       const texts = await textsTo(phone);
       expect(texts[0].body).toMatch(/^Luz Texted has arrived: came in through .+\.$/);
       expect(texts.some((t) => t.body.includes("Sol Mailed"))).toBe(false);
