@@ -290,18 +290,7 @@ test.describe("passwords", () => {
   test("an invited admin's link names the account and lands signed in on home", async ({ page, request }) => {
     const acme = await adminApi(request, "acme");
     const email = `new.admin.${unique()}@acme.example`;
-    await acme.call("POST", "/user/addUser", {
-      firstName: "Nia",
-      lastName: "Admin",
-      displayName: "Admin, Nia",
-      emailId: email,
-      countryCode: "1",
-      phoneNumer: `55${String(Date.now()).slice(-8)}`,
-      isSentinel: "1",
-    });
-    const invite = async () => (await mailbox()).find((m) => m.to.includes(email));
-    await expect.poll(invite, { timeout: 30_000 }).toBeTruthy();
-    const link = (await invite())!.text.match(/https?:\/\/\S+\/resetPassword\/[A-Za-z0-9_-]+/)![0];
+    const link = await acme.inviteAdmin(email, "Nia", "Admin");
     await page.goto(new URL(link).pathname);
     await expect(page.getByRole("heading", { name: "Choose your password" })).toBeVisible();
     await expect(page.getByTestId("link-account")).toContainText("Acme Corporation (ACME)");

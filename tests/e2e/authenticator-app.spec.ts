@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
-import { adminApi, expect, mailbox, runNow, test, unique } from "./fixtures";
+import { adminApi, expect, runNow, test, unique } from "./fixtures";
 
 /** An authenticator app as the console's second factor (decision 0120), on a fresh ACME admin so no other spec's sign-in changes. */
 const T = {
@@ -41,18 +41,7 @@ for (const lang of ["en", "es"] as const) {
     // A fresh console admin with a password of its own (set through its invite link).
     const acme = await adminApi(request, "acme");
     const email = `totp.${unique()}@acme.example`;
-    await acme.call("POST", "/user/addUser", {
-      firstName: "Tara",
-      lastName: `Totp${unique()}`,
-      displayName: "Totp, Tara",
-      emailId: email,
-      countryCode: "1",
-      phoneNumer: `55${String(Date.now()).slice(-8)}`,
-      isSentinel: "1",
-    });
-    const invite = async () => (await mailbox()).find((m) => m.to.includes(email));
-    await expect.poll(invite, { timeout: 30_000 }).toBeTruthy();
-    const uid = (await invite())!.text.match(/\/resetPassword\/([A-Za-z0-9_-]+)/)![1];
+    const uid = (await acme.inviteAdmin(email, "Tara", `Totp${unique()}`)).split("/resetPassword/")[1];
     const password = "Tara#Totp2026";
     expect((await request.post("/api/admin/user/webReSetPassword", { data: { uid, password, confirmPassword: password } })).status()).toBe(200);
     const account = { companyId: "ACME", userName: email, password };
