@@ -1,6 +1,6 @@
 /**
- * A company's visitor rules as read (decision 0096): below the services because the console's shell needs
- * them too, to show a role-only host the way to their passes.
+ * A company's visitor rules as read (decision 0096), by the visitor-pass services and pages alike. The
+ * console's header reads the same hosting rule with the caller (`hostsByRole`, auth-guards.server.ts).
  */
 import { eq } from "drizzle-orm";
 import type { Auth } from "./auth-guards.server";
