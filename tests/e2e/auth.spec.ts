@@ -1,6 +1,6 @@
 import { E2E_IDLE_PORT } from "../../playwright.config";
 import type { Page } from "@playwright/test";
-import { adminApi, DEMO, expect, LANGUAGE_AND_WIDTH_RUNS, mailbox, test, textMessages, unique } from "./fixtures";
+import { adminApi, DEMO, expect, LANGUAGE_AND_WIDTH_RUNS, mailbox, test, textMessages, unique, RESET_SAFE_GET } from "./fixtures";
 
 test.describe("sign-in", () => {
   test("checks the form before sending and shows the server's failure message", async ({ page }) => {
@@ -242,7 +242,7 @@ test.describe("permissions on the server", () => {
     const login = await request.post("/api/admin/user/login", { data: DEMO.beta });
     const { token } = await login.json();
     await request.post("/api/admin/user/logout", { headers: { Authorization: token } });
-    const after = await request.get("/api/admin/user/getAllTimeZone", { headers: { Authorization: token } });
+    const after = await request.get("/api/admin/user/getAllTimeZone", { ...RESET_SAFE_GET, headers: { Authorization: token } });
     expect(after.status()).toBe(401);
     const root = await (await request.post("/api/admin/user/login", { data: DEMO.root })).json();
     const r = await request.put("/api/admin/user/resetPassword", {

@@ -103,6 +103,14 @@ export async function keepScreenshot(target: Page | Locator, name: string, { ful
 }
 
 /** A short random tag that makes names created by one test unique across runs and retries. */
+/**
+ * Options for a GET through Playwright's API client. Its connections are kept alive, and the local
+ * workerd closes one idle for 5 s: a request written just as that close arrives fails with ECONNRESET
+ * before the server read it. Chromium resends a request lost that way; Playwright's client does only
+ * when asked (`maxRetries` retries ECONNRESET alone). For GETs only, which are safe to send twice.
+ */
+export const RESET_SAFE_GET = { maxRetries: 1 } as const;
+
 export const unique = (): string => Math.random().toString(36).slice(2, 8);
 
 /**

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { navItems, type CompanyType, type ModuleKey, type Permissions } from "../../app/utils/permissions";
-import { DEMO, type DemoLogin, expect, keepScreenshot, signIn, test } from "./fixtures";
+import { DEMO, type DemoLogin, expect, keepScreenshot, signIn, test, RESET_SAFE_GET } from "./fixtures";
 import { axeFindings } from "./axe";
 
 /**
@@ -17,7 +17,7 @@ async function expectedEntries(request: APIRequestContext, who: DemoLogin): Prom
   const login = await request.post("/api/admin/user/login", { data: DEMO[who] });
   expect(login.status()).toBe(200);
   const body = (await login.json()) as { token: string; payload: { role_id: number; company_type: string } };
-  const res = await request.get(`/api/admin/user/getUserPermissions?roleId=${body.payload.role_id}`, { headers: { Authorization: body.token } });
+  const res = await request.get(`/api/admin/user/getUserPermissions?roleId=${body.payload.role_id}`, { ...RESET_SAFE_GET, headers: { Authorization: body.token } });
   expect(res.status()).toBe(200);
   // The API answers in the spec's names; the console's Permissions use domain names.
   type WirePermissions = Record<ModuleKey, boolean> & Record<"permission_all" | "permission_add" | "permission_modifly" | "permission_delete" | "permission_view", boolean>;

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import type { APIRequestContext } from "@playwright/test";
-import { adminApi, expect, LANGUAGE_AND_WIDTH_RUNS, test } from "./fixtures";
+import { adminApi, expect, LANGUAGE_AND_WIDTH_RUNS, test, RESET_SAFE_GET } from "./fixtures";
 
 const zipBytes = () => Buffer.concat([Buffer.from("PK\u0003\u0004"), Buffer.alloc(64 * 1024, 7)]);
 
@@ -85,7 +85,7 @@ test.describe("firmware (OTA)", () => {
     await loginAs("acme");
     const res = await page.goto("/ota");
     expect(res?.status()).toBe(403);
-    expect((await page.request.get("/resources/ota/1/download")).status()).toBe(403);
+    expect((await page.request.get("/resources/ota/1/download", RESET_SAFE_GET)).status()).toBe(403);
   });
 
   // The company's firmware policy on the device's page (decision 0116); the server's refusals are in

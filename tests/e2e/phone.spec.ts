@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { adminApi, awaitHydration, clockOffsetMs, clockTag, DEMO, expect, mailbox, runNow, test, textMessages, unique, workerConsole } from "./fixtures";
+import { adminApi, awaitHydration, clockOffsetMs, clockTag, DEMO, expect, mailbox, runNow, test, textMessages, unique, workerConsole, RESET_SAFE_GET } from "./fixtures";
 import { axeFindings } from "./axe";
 
 /** The core in Node, to work out what the phone must say from the key's window and the page's clock. */
@@ -189,7 +189,7 @@ test.describe("phone web app", () => {
         await admin.call("PUT", "/settings/modifyCompanySettings", { ...current, offline_reconect: 24, ekey_duration: 24, biometric_security: "0", require_2fa: "0" });
         await admin.call("DELETE", "/user/forgetDevice?id=3");
         const entryId = await giveKey(admin, DAILY, "09:00-18:00");
-        const jwks = await (await page.request.get("/.well-known/keyless-credential-keys.json")).json();
+        const jwks = await (await page.request.get("/.well-known/keyless-credential-keys.json", RESET_SAFE_GET)).json();
         expect(jwks.keys.length).toBeGreaterThan(0);
         const dir = mkdtempSync(join(tmpdir(), "phone-present-"));
         const jwksFile = join(dir, "keys.json");
@@ -325,7 +325,7 @@ test.describe("phone web app", () => {
           const entryId = await giveKey(admin, DAILY, "all day");
           const dir = mkdtempSync(join(tmpdir(), "phone-bio-"));
           const jwksFile = join(dir, "keys.json");
-          writeFileSync(jwksFile, JSON.stringify(await (await page.request.get("/.well-known/keyless-credential-keys.json")).json()));
+          writeFileSync(jwksFile, JSON.stringify(await (await page.request.get("/.well-known/keyless-credential-keys.json", RESET_SAFE_GET)).json()));
           try {
             // WebAuthn needs a domain as its relying party: the same server under the name localhost.
             const cdp = await context.newCDPSession(page);

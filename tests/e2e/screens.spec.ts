@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { CONSOLE_PAGES, type ConsolePage } from "./console-pages";
-import { DEMO, expect, LANGUAGE_AND_WIDTH_RUNS, signIn, test } from "./fixtures";
+import { DEMO, expect, LANGUAGE_AND_WIDTH_RUNS, signIn, test, RESET_SAFE_GET } from "./fixtures";
 import { axeFindings } from "./axe";
 import { sidewaysScroll } from "./sideways-scroll";
 
@@ -25,7 +25,7 @@ const groups = [...new Set(CONSOLE_PAGES.map((p) => p.who))].flatMap((who) => {
  * what its own entry checks.
  */
 async function firstLink(page: Page, list: string, prefix: string): Promise<string> {
-  const res = await page.request.get(list);
+  const res = await page.request.get(list, RESET_SAFE_GET);
   expect(res.status(), `${list} answers`).toBe(200);
   const html = await res.text();
   const main = html.slice(html.indexOf("<main"));

@@ -2,7 +2,7 @@ import type { APIRequestContext } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
 import { startWebhookReceiver } from "../../scripts/webhook-receiver.mjs";
 import { axeFindings } from "./axe";
-import { adminApi, expect, runNow, test, unique } from "./fixtures";
+import { adminApi, expect, runNow, test, unique, RESET_SAFE_GET } from "./fixtures";
 
 /**
  * The webhook console (decision 0078) end to end, through the browser: an admin adds an endpoint that
@@ -21,7 +21,7 @@ type Received = { headers: Record<string, string>; body: string; answered: numbe
 async function receivedAtLeast(request: APIRequestContext, url: string, n: number): Promise<Received[]> {
   let got: Received[] = [];
   await expect
-    .poll(async () => (got = (await (await request.get(url)).json()) as Received[]).length, { message: `${n} requests at ${url}`, timeout: 20_000 })
+    .poll(async () => (got = (await (await request.get(url, RESET_SAFE_GET)).json()) as Received[]).length, { message: `${n} requests at ${url}`, timeout: 20_000 })
     .toBeGreaterThanOrEqual(n);
   return got;
 }
@@ -68,7 +68,10 @@ test("webhooks: a failing receiver gets the event retried and delivered once by 
       // Attempt n is recorded (no longer in flight), then the cron an hour ahead finds the retry due.
       await expect.poll(async () => (await delivery())?.attempts, { timeout: 20_000 }).toBe(n);
       // The header names the console Worker: without it Miniflare hands the trigger to its static-assets router.
-      const fired = await page.request.get(`/cdn-cgi/handler/scheduled?time=${runNow() + 3_600_000}`, { headers: { "MF-Route-Override": "keyless-access-console" } });
+      const fired = await page.request.get(`/cdn-cgi/handler/scheduled?time=${runNow() + 3_600_000}`, {
+        ...RESET_SAFE_GET,
+        headers: { "MF-Route-Override": "keyless-access-console" },
+      });
       expect(fired.status()).toBe(200);
       await receivedAtLeast(page.request, hook, n + 1);
     }
