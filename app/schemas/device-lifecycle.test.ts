@@ -2,24 +2,44 @@ import { describe, expect, it } from "vitest";
 import { LIFECYCLE_MSG, parseRegisterCsv, SERIAL_RE, transferSchema } from "./device-lifecycle";
 
 describe("parseRegisterCsv", () => {
-  it("skips the header and blank lines, accepts commas, semicolons and tabs, drops quotes", () => {
-    expect(parseRegisterCsv('serial_front,serial_back,device_type\r\n\r\nF-1,B-1,AB-100\n"F-2";"B-2";Mini Board\nF-3\tB-3\tMB-50\nF-4')).toEqual([
+  const rows = (text: string) => {
+    const r = parseRegisterCsv(text);
+    if (!r.ok) throw new Error("refused");
+    return r.rows;
+  };
+
+  it("skips the header and blank lines, reads commas, semicolons and tabs, drops quotes", () => {
+    expect(rows('serial_front,serial_back,device_type\r\n\r\nF-1,B-1,AB-100\n"F-2",B-2,Mini Board\nF-4')).toEqual([
       { serialFront: "F-1", serialBack: "B-1", deviceType: "AB-100" },
       { serialFront: "F-2", serialBack: "B-2", deviceType: "Mini Board" },
-      { serialFront: "F-3", serialBack: "B-3", deviceType: "MB-50" },
       { serialFront: "F-4", serialBack: "", deviceType: "" },
+    ]);
+    expect(rows('"F-2";"B-2";Mini Board')).toEqual([{ serialFront: "F-2", serialBack: "B-2", deviceType: "Mini Board" }]);
+    expect(rows("F-3\tB-3\tMB-50\nF-5\tB-5\tMB-50")).toEqual([
+      { serialFront: "F-3", serialBack: "B-3", deviceType: "MB-50" },
+      { serialFront: "F-5", serialBack: "B-5", deviceType: "MB-50" },
     ]);
   });
 
+  it("reads quoted cells that hold the separator or a quote, and a byte-order mark", () => {
+    expect(rows('\uFEFFserial_front,serial_back,device_type\n"F-1","B-1","Mini Board, rev ""2"""')).toEqual([
+      { serialFront: "F-1", serialBack: "B-1", deviceType: 'Mini Board, rev "2"' },
+    ]);
+  });
+
+  it("refuses a quoted cell that is never closed instead of reading the rest as one cell", () => {
+    expect(parseRegisterCsv('F-1,B-1,AB-100\n"F-2,B-2,AB-100\nF-3,B-3,AB-100')).toEqual({ ok: false });
+  });
+
   it("drops the apostrophe the devices export puts before a formula-like cell", () => {
-    expect(parseRegisterCsv("serial_front,serial_back,device_type\r\nF-1,B-1,'=CMD-1\r\nF-2,B-2,'AB")).toEqual([
+    expect(rows("serial_front,serial_back,device_type\r\nF-1,B-1,'=CMD-1\r\nF-2,B-2,'AB")).toEqual([
       { serialFront: "F-1", serialBack: "B-1", deviceType: "=CMD-1" },
       { serialFront: "F-2", serialBack: "B-2", deviceType: "'AB" },
     ]);
   });
 
   it("keeps a first line that names no column", () => {
-    expect(parseRegisterCsv("F-1,B-1,AB-100")).toHaveLength(1);
+    expect(rows("F-1,B-1,AB-100")).toHaveLength(1);
   });
 });
 

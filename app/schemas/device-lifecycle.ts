@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { unneutralised } from "~/utils/csv";
+import { parseCsv, unneutralised } from "~/utils/csv";
 
 /**
  * Device stock, transfer, registration and configuration (spec part 2 §3, §4, §5 Transfer; part 1
@@ -16,6 +16,7 @@ export const LIFECYCLE_MSG = {
   notChild: "The provided company code is invalid",
   notInStock: "This device does not belong to your company",
   invalidSerial: "Invalid Serial Number",
+  unterminatedQuote: "A quoted cell is never closed",
   exists: "Device configuration already exists",
   badType: "Invalid device type",
   registered: "Devices registered",
@@ -128,20 +129,16 @@ export const registerFormSchema = z
 export const REGISTER_CSV_COLUMNS = ["serial_front", "serial_back", "device_type"] as const;
 
 /**
- * Parses the registration CSV: one board a line, `serial_front,serial_back,device_type`; a first line
- * naming the columns is skipped, and so are blank lines. Quotes around a cell are dropped, and so is the
- * apostrophe the devices export puts before a cell a spreadsheet would run as a formula.
+ * Reads the registration CSV (`parseCsv`: quoted cells, `,` `;` or tab, BOM): one board a record,
+ * `serial_front,serial_back,device_type`; a first record naming the columns is skipped. The apostrophe
+ * the devices export puts before a cell a spreadsheet would run as a formula is dropped.
  */
-export function parseRegisterCsv(text: string): RegisterRow[] {
-  const lines = text
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .filter(Boolean);
-  if (lines.length && /serial/i.test(lines[0])) lines.shift();
-  return lines.map((l) => {
-    const [serialFront = "", serialBack = "", deviceType = ""] = l.split(/[,;\t]/).map((c) => unneutralised(c.trim().replace(/^"(.*)"$/, "$1")));
-    return { serialFront, serialBack, deviceType };
-  });
+export function parseRegisterCsv(text: string): { ok: true; rows: RegisterRow[] } | { ok: false } {
+  const parsed = parseCsv(text);
+  if (!parsed.ok) return { ok: false };
+  const records = parsed.records.map((r) => r.cells.map((c) => unneutralised(c.trim())));
+  if (records.length && /serial/i.test(records[0].join(" "))) records.shift();
+  return { ok: true, rows: records.map(([serialFront = "", serialBack = "", deviceType = ""]) => ({ serialFront, serialBack, deviceType })) };
 }
 
 const text = (message: string, max = 100) => z.string({ required_error: message, invalid_type_error: message }).trim().min(1, message).max(max);

@@ -73,7 +73,9 @@ export async function registerDevices(db: Db, auth: Auth, input: unknown, now: n
   assertRegistrar(auth);
   const v = parseInput(registerSchema, input);
   const owner = await resolveStockOwner(db, auth, v.companyId);
-  const rows: RegisterRow[] = v.devices?.length ? v.devices : parseRegisterCsv(v.csv ?? "");
+  const csv = v.devices?.length ? null : parseRegisterCsv(v.csv ?? "");
+  if (csv && !csv.ok) throw new ServiceError(400, LIFECYCLE_MSG.unterminatedQuote);
+  const rows: RegisterRow[] = csv ? csv.rows : v.devices!;
   if (rows.length === 0) throw new ServiceError(400, LIFECYCLE_MSG.invalidSerial);
   if (rows.length > MAX_REGISTER_ROWS) throw new ServiceError(400, `At most ${MAX_REGISTER_ROWS} devices at a time`);
 

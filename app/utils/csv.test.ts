@@ -43,6 +43,14 @@ describe("parseCsv", () => {
       ["Ana", "Madrid, ES"],
     ]);
   });
+  it("detects a tab when the first line has more tabs than commas or semicolons (cells pasted from a spreadsheet)", () => {
+    expect(detectSeparator("a\tb\tc\n1,2")).toBe("\t");
+    expect(detectSeparator("a,b\tc\n")).toBe(",");
+    expect(cellsOf("name\tcity\nAna\tMadrid, ES")).toEqual([
+      ["name", "city"],
+      ["Ana", "Madrid, ES"],
+    ]);
+  });
   it("reads quoted separators, doubled quotes and line breaks, and numbers records by their first line", () => {
     const r = parseCsv('a,b\n"x, ""y""","two\nlines"\nlast,row');
     expect(r).toEqual({

@@ -26,23 +26,25 @@ export const unneutralised = (cell: string): string => (/^'[=+\-@\t\r]/.test(cel
 export type CsvRecord = { line: number; cells: string[] };
 
 export type CsvParse =
-  { ok: true; separator: "," | ";"; records: CsvRecord[] } | { ok: false; problem: "unterminatedQuote"; line: number } | { ok: false; problem: "tooManyRows"; rows: number };
+  { ok: true; separator: CsvSeparator; records: CsvRecord[] } | { ok: false; problem: "unterminatedQuote"; line: number } | { ok: false; problem: "tooManyRows"; rows: number };
+
+export type CsvSeparator = "," | ";" | "\t";
 
 /**
- * The separator of the file, from its first line outside quotes: `;` (what a Spanish or German
- * spreadsheet writes) when it has more of them than commas, `,` otherwise.
+ * The separator of the file, from its first line outside quotes: the one it has most of among `,`,
+ * `;` (what a Spanish or German spreadsheet writes) and a tab (cells pasted from a spreadsheet);
+ * `,` when none.
  */
-export function detectSeparator(text: string): "," | ";" {
-  let commas = 0;
-  let semicolons = 0;
+export function detectSeparator(text: string): CsvSeparator {
+  const counts = { ",": 0, ";": 0, "\t": 0 };
   let quoted = false;
   for (const ch of text) {
     if (ch === '"') quoted = !quoted;
     else if (!quoted && (ch === "\n" || ch === "\r")) break;
-    else if (!quoted && ch === ",") commas++;
-    else if (!quoted && ch === ";") semicolons++;
+    else if (!quoted && (ch === "," || ch === ";" || ch === "\t")) counts[ch]++;
   }
-  return semicolons > commas ? ";" : ",";
+  if (counts["\t"] > counts[","] && counts["\t"] > counts[";"]) return "\t";
+  return counts[";"] > counts[","] ? ";" : ",";
 }
 
 /**

@@ -196,6 +196,10 @@ describe("registration", () => {
       "rejected Device configuration already exists",
       "rejected Invalid device type",
     ]);
+    // A quoted cell never closed refuses the file (400) and registers nothing, rather than one long cell.
+    const open = await api(root, "POST", `${A}/device/registerDevices`, { companyId: "RSL1", csv: 'NEW-F-006,NEW-B-006,AB-100\n"NEW-F-007,NEW-B-007,AB-100' });
+    expect([open.status, open.body.message]).toEqual([400, "A quoted cell is never closed"]);
+    expect(await db().query.devices.findFirst({ where: eq(schema.devices.serialFront, "NEW-F-006") })).toBeUndefined();
     const rows = await db()
       .select()
       .from(schema.devices)
