@@ -383,6 +383,97 @@ export const authenticatorRecoveryCodes = sqliteTable(
   (t) => [index("authenticator_recovery_user_idx").on(t.userId)],
 );
 
+/** A company's single sign-on (migration 0066, decision 0121): OIDC, and SAML's columns; the client secret is sealed. */
+export const ssoSettings = sqliteTable("sso_settings", {
+  companyId: integer("company_id").primaryKey(),
+  protocol: text("protocol", { enum: ["oidc", "saml"] })
+    .notNull()
+    .default("oidc"),
+  enabled: bool("enabled"),
+  oidcIssuer: text("oidc_issuer").notNull().default(""),
+  oidcClientId: text("oidc_client_id").notNull().default(""),
+  oidcClientSecret: text("oidc_client_secret"),
+  oidcScopes: text("oidc_scopes").notNull().default("openid email profile"),
+  oidcGroupsClaim: text("oidc_groups_claim").notNull().default("groups"),
+  idpEntityId: text("idp_entity_id").notNull().default(""),
+  idpSsoUrl: text("idp_sso_url").notNull().default(""),
+  idpSloUrl: text("idp_slo_url").notNull().default(""),
+  /** PEM text. */
+  idpCertificate: text("idp_certificate").notNull().default(""),
+  wantEncrypted: bool("want_encrypted"),
+  /** Passwords stop working for the company's users, except the break-glass super admin's. */
+  ssoRequired: bool("sso_required"),
+  breakGlassUserId: integer("break_glass_user_id"),
+  jitEnabled: bool("jit_enabled"),
+  jitDefaultRoleId: integer("jit_default_role_id"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/** An identity provider's group name mapped to a role of the same company. */
+export const ssoGroupRoles = sqliteTable(
+  "sso_group_roles",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    companyId: integer("company_id").notNull(),
+    groupName: text("group_name").notNull(),
+    roleId: integer("role_id").notNull(),
+  },
+  (t) => [uniqueIndex("sso_group_roles_company_group_uq").on(t.companyId, t.groupName)],
+);
+
+/** A sign-in sent to the identity provider: keyed by the SHA-256 of its state, spent once. */
+export const ssoSignInAttempts = sqliteTable(
+  "sso_sign_in_attempts",
+  {
+    stateHash: text("state_hash").primaryKey(),
+    companyId: integer("company_id").notNull(),
+    protocol: text("protocol", { enum: ["oidc", "saml"] }).notNull(),
+    nonce: text("nonce").notNull().default(""),
+    pkceVerifier: text("pkce_verifier").notNull().default(""),
+    returnTo: text("return_to").notNull().default("/"),
+    expiresAt: integer("expires_at").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("sso_sign_in_attempts_expiry_idx").on(t.expiresAt)],
+);
+
+/** Token and assertion ids already used, refused until they expire (replay). */
+export const ssoUsedIds = sqliteTable(
+  "sso_used_ids",
+  {
+    companyId: integer("company_id").notNull(),
+    usedId: text("used_id").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.usedId] }), index("sso_used_ids_expiry_idx").on(t.expiresAt)],
+);
+
+/** The identity provider's subject of a console user. */
+export const ssoIdentities = sqliteTable(
+  "sso_identities",
+  {
+    companyId: integer("company_id").notNull(),
+    protocol: text("protocol", { enum: ["oidc", "saml"] }).notNull(),
+    subject: text("subject").notNull(),
+    userId: integer("user_id").notNull(),
+    createdByJit: bool("created_by_jit"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.protocol, t.subject] }), index("sso_identities_user_idx").on(t.userId)],
+);
+
+/** A console session opened by single sign-on: what single logout needs. */
+export const ssoSessions = sqliteTable("sso_sessions", {
+  sessionId: text("session_id").primaryKey(),
+  companyId: integer("company_id").notNull(),
+  protocol: text("protocol", { enum: ["oidc", "saml"] }).notNull(),
+  idToken: text("id_token"),
+  nameId: text("name_id"),
+  sessionIndex: text("session_index"),
+  createdAt: integer("created_at").notNull(),
+});
+
 export const companySettings = sqliteTable("company_settings", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   companyId: integer("company_id").notNull().unique(),

@@ -73,6 +73,9 @@ const STORED: [RegExp, string, RegExp][] = [
   [/^(?<user>.+) switched off their authenticator app$/s, "authenticatorRemoved", /^(?:Authenticator App Removed)$/],
   [/^(?<user>.+): authenticator app removed by (?<admin>.+)$/s, "authenticatorReset", /^(?:Authenticator App Reset)$/],
   [/^(?<user>.+) signed in with a recovery code$/s, "recoveryCodeUsed", /^(?:Recovery Code Used)$/], // services/auth.server.ts
+  [/^(?<user>.+) signed in through single sign-on$/s, "ssoLogin", /^(?:Single Sign-On Login)$/], // services/sso/complete-sign-in.server.ts
+  [/^(?<user>.+) signed in with a password as the break-glass admin$/s, "breakGlassSignIn", /^(?:Break-Glass Sign-In)$/], // services/sso/policy.server.ts
+  [/^Single sign-on settings changed by (?<user>.+)$/s, "ssoModified", /^(?:Single Sign-On Modified)$/], // services/sso/settings.server.ts
 ];
 
 /** The stored text in the reader's language, or null when no producer's format matches it. */
