@@ -78,6 +78,26 @@ export default function Login() {
         <Button type="submit" className="w-full" loading={navigation.state === "submitting"}>
           {t("login")}
         </Button>
+        {/* Single sign-on (decision 0121): only the company ID is needed; the password fields are not checked. */}
+        <div className="flex items-center gap-3 text-xs text-muted-foreground" aria-hidden="true">
+          <span className="h-px flex-1 bg-border" />
+          {t("ssoOr")}
+          <span className="h-px flex-1 bg-border" />
+        </div>
+        <Button
+          type="submit"
+          variant="outline"
+          className="w-full"
+          formAction={`/sso/start${params.get("redirectTo") ? `?redirectTo=${encodeURIComponent(params.get("redirectTo")!)}` : ""}`}
+          formNoValidate
+          aria-describedby="sso-hint"
+          data-testid="continue-with-sso"
+        >
+          {t("continueWithSso")}
+        </Button>
+        <p id="sso-hint" className="sr-only">
+          {t("ssoHint")}
+        </p>
         <div className="flex items-center justify-between text-sm">
           <LinkButton variant="link" size="inline" to="/forgotPassword">
             {t("forgotPassword")}

@@ -1,5 +1,6 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { logout } from "~/services/auth.server";
+import { oidcLogoutUrl } from "~/services/sso/oidc.server";
 import { authFromToken, clearSessionCookies, getAuth } from "~/utils/auth-guards.server";
 import { readSessionToken } from "~/utils/session.server";
 import { getDb, nowMs } from "~/utils/db.server";
@@ -24,12 +25,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData().catch(() => null);
   const reason = form?.get("reason") === "idle" ? "idle" : "user";
   const auth = await getAuth(request, context);
+  // A session single sign-on opened ends at the identity provider too, when it offers that (decision 0121).
+  const idpLogout =
+    auth && !auth.support
+      ? await oidcLogoutUrl(getDb(context), context.cloudflare.env, { sessionId: auth.session.id, postLogoutRedirectUri: `${new URL(request.url).origin}/login`, now: nowMs() })
+      : null;
   if (auth) await logout(getDb(context), auth, nowMs(), reason);
   // Signing out of a support session signs the staff member out of their own session too.
   const own = auth?.support ? await readSessionToken(request, context.cloudflare.env) : null;
   const me = own ? await authFromToken(getDb(context), context.cloudflare.env, own) : null;
   if (me) await logout(getDb(context), me, nowMs(), reason);
-  return redirect("/login", { headers: await clearSessionCookies(context.cloudflare.env) });
+  return redirect(idpLogout ?? "/login", { headers: await clearSessionCookies(context.cloudflare.env) });
 }
 
 /** A link or an image cannot sign anyone out. */

@@ -21,6 +21,7 @@ import type { AtRestEnv } from "~/utils/at-rest.server";
 import { hasAuthenticator, spendAuthenticatorCode } from "./authenticator.server";
 import type { SmsSender } from "./sms/sender.server";
 import { sendText } from "./sms/texts.server";
+import { assertPasswordAllowed, recordBreakGlassSignIn } from "./sso/policy.server";
 
 export const AUTH_MSG = {
   badCredentials: "Incorrect Company ID, Username, or Password",
@@ -163,6 +164,8 @@ async function assertMaySignIn(db: Db, account: Account, now: number, surface: S
   if (user.isInactive || company.isDeactive) throw new ServiceError(401, AUTH_MSG.deactivated, { errorCode: "deactivated" });
   if (user.isFlagged) throw new ServiceError(401, AUTH_MSG.flagged, { errorCode: "flagged" });
   if (surface === "console" && !user.isSentinel && !user.isSuperAdmin) throw new ServiceError(401, AUTH_MSG.noConsole, { errorCode: "no-console" });
+  // A company that requires single sign-on takes no password but its break-glass admin's (decision 0121).
+  if (surface === "console") await assertPasswordAllowed(db, account);
   const settings = await settingsOf(db, company.id);
   const months = settings?.passwordExpiryMonths ?? 0;
   const changed = user.passwordChangedAt ?? user.createdAt;
@@ -185,6 +188,8 @@ async function startSession(db: Db, account: Account, ctx: CallContext, message:
       at: ctx.now,
     }),
   ]);
+  // Every console and admin API session a password opened passes here: a break-glass one is logged and mailed.
+  if (await assertPasswordAllowed(db, account)) await recordBreakGlassSignIn(db, account, ctx.now);
   return { token: session.token, sessionId: session.id, payload: loginPayload(account), message };
 }
 
