@@ -44,7 +44,7 @@ for (const lng of ["en", "es"] as const) {
     await page.locator("input[name='ekey-access'][value='custom_access']").check();
     await page.locator("#ekey-startDate").fill("2027-01-01");
     await page.locator("#ekey-on-holidays").selectOption("closed");
-    await page.locator("#ekey-calendar").selectOption({ label: name });
+    await page.locator("#ekey-holiday-calendar").selectOption({ label: name });
 
     const preview = page.getByTestId("ekey-preview");
     // 1 January is a holiday: the key first opens on the 2nd.

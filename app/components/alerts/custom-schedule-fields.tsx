@@ -1,12 +1,12 @@
+import { HolidayChoiceFields } from "~/components/holidays/holiday-choice-fields";
 import type { Dispatch, SetStateAction } from "react";
 import { useTranslation } from "react-i18next";
 import { ZoneSelect } from "~/components/zone-select";
 import { Checkbox } from "~/components/ui/checkbox";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
-import { NativeSelect } from "~/components/ui/native-select";
 import { TimeInput } from "~/components/ui/time-input";
-import { ON_HOLIDAYS, type OnHolidays } from "~/schemas/holidays";
+import type { OnHolidays } from "~/schemas/holidays";
 import { WEEKDAYS } from "~/schemas/week";
 
 /** The custom schedule as the form holds it while it is edited. */
@@ -85,32 +85,22 @@ export function CustomScheduleFields({ custom, setCustom, err, zones, zone, cale
       <Field label={t("form.zone")} error={err("timeZoneId")} required className="md:col-span-2">
         <ZoneSelect zones={zones} placeholder={t("form.chooseZone")} name="timeZoneId" defaultValue={zone} />
       </Field>
-      <Field label={t("form.onHolidays")} error={err("onHolidays")} hint={t("form.onHolidaysHint")}>
-        <NativeSelect id="alert-on-holidays" name="onHolidays" value={custom.onHolidays} onChange={(e) => setCustom((c) => ({ ...c, onHolidays: e.target.value as OnHolidays }))}>
-          {ON_HOLIDAYS.map((o) => (
-            <option key={o} value={o}>
-              {t(`onHolidays.${o}`)}
-            </option>
-          ))}
-        </NativeSelect>
-      </Field>
-      {custom.onHolidays !== "ignore" && (
-        <Field label={t("form.holidayCalendar")} error={err("holidayCalendarId")} required>
-          <NativeSelect
-            id="alert-holiday-calendar"
-            name="holidayCalendarId"
-            value={custom.holidayCalendarId}
-            onChange={(e) => setCustom((c) => ({ ...c, holidayCalendarId: e.target.value }))}
-          >
-            <option value="">{t("form.selectCalendar")}</option>
-            {calendars.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
-          </NativeSelect>
-        </Field>
-      )}
+      <HolidayChoiceFields
+        id="alert"
+        choice={custom.onHolidays}
+        onChoice={(onHolidays) => setCustom((c) => ({ ...c, onHolidays }))}
+        calendar={{ value: custom.holidayCalendarId, onChange: (holidayCalendarId) => setCustom((c) => ({ ...c, holidayCalendarId })) }}
+        calendars={calendars}
+        names={{ choice: "onHolidays", calendar: "holidayCalendarId" }}
+        labels={{
+          choice: t("form.onHolidays"),
+          option: (o) => t(`onHolidays.${o}`),
+          calendar: t("form.holidayCalendar"),
+          selectCalendar: t("form.selectCalendar"),
+          hint: t("form.onHolidaysHint"),
+        }}
+        errors={{ choice: err("onHolidays"), calendar: err("holidayCalendarId") }}
+      />
     </div>
   );
 }

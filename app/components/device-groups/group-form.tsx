@@ -1,3 +1,4 @@
+import { HolidayChoiceFields } from "~/components/holidays/holiday-choice-fields";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { usePageForm } from "~/components/forms/use-page-form";
@@ -7,12 +8,11 @@ import { Checkbox } from "~/components/ui/checkbox";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
-import { NativeSelect } from "~/components/ui/native-select";
 import { Switch } from "~/components/ui/switch";
 import { Textarea } from "~/components/ui/textarea";
 import { TimeInput } from "~/components/ui/time-input";
 import { createDeviceGroupSchema, modifyDeviceGroupSchema } from "~/schemas/device-groups";
-import { ON_HOLIDAYS, type OnHolidays } from "~/schemas/holidays";
+import type { OnHolidays } from "~/schemas/holidays";
 import { WEEKDAYS } from "~/schemas/week";
 import type { DeviceOption } from "~/services/device-groups.server";
 import { runsOvernight } from "~/utils/time-text";
@@ -146,35 +146,23 @@ export function GroupForm({ mode, values, zones, available: initialAvailable, in
       </fieldset>
 
       <fieldset className="grid gap-4 md:grid-cols-2">
-        <Field label={t("form.onHolidays")} error={error("onHolidays")} hint={t("form.onHolidaysHint")}>
-          <NativeSelect
-            id="group-on-holidays"
-            name={fields.onHolidays.name}
-            value={onHolidays}
-            onChange={(e) => setOnHolidays(e.target.value as OnHolidays)}
-            options={ON_HOLIDAYS.map((o) => ({ value: o, label: t(`onHolidays.${o}`) }))}
-          />
-        </Field>
-        {onHolidays !== "ignore" && (
-          <Field label={t("form.holidayCalendar")} error={error("holidayCalendarId")} required>
-            <NativeSelect
-              id="group-holiday-calendar"
-              name={fields.holidayCalendarId.name}
-              defaultValue={values.holidayCalendarId ?? ""}
-              options={calendars.map((c) => ({ value: c.id, label: c.name }))}
-            >
-              <option value="">{t("form.selectCalendar")}</option>
-            </NativeSelect>
-          </Field>
-        )}
-        {onHolidays !== "ignore" && calendars.length === 0 && (
-          <p role="note" className="text-sm text-muted-foreground md:col-span-2">
-            {t("form.noCalendars")}{" "}
-            <Link to="/addHolidayCalendar" className="font-medium text-primary underline-offset-4 hover:underline">
-              {t("form.addCalendar")}
-            </Link>
-          </p>
-        )}
+        <HolidayChoiceFields
+          id="group"
+          choice={onHolidays}
+          onChoice={setOnHolidays}
+          calendar={{ defaultValue: values.holidayCalendarId }}
+          calendars={calendars}
+          names={{ choice: fields.onHolidays.name, calendar: fields.holidayCalendarId.name }}
+          labels={{
+            choice: t("form.onHolidays"),
+            option: (o) => t(`onHolidays.${o}`),
+            calendar: t("form.holidayCalendar"),
+            selectCalendar: t("form.selectCalendar"),
+            hint: t("form.onHolidaysHint"),
+            noCalendars: { text: t("form.noCalendars"), add: t("form.addCalendar") },
+          }}
+          errors={{ choice: error("onHolidays"), calendar: error("holidayCalendarId") }}
+        />
       </fieldset>
 
       <div className="flex items-center gap-2">

@@ -1,3 +1,4 @@
+import { HolidayChoiceFields } from "~/components/holidays/holiday-choice-fields";
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -9,7 +10,7 @@ import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { NativeSelect } from "~/components/ui/native-select";
 import { translateMessage } from "~/i18n/messages";
-import { HOLIDAY_MSG, holidayFields, ON_HOLIDAYS, type OnHolidays } from "~/schemas/holidays";
+import { HOLIDAY_MSG, holidayFields } from "~/schemas/holidays";
 import { ACCESS_TYPES, EKEY_MSG, scheduleForAccess, toWindow, windowErrors, type AccessType, type Schedule } from "~/schemas/ekeys";
 import type { FormReply } from "~/utils/form-action.server";
 import { AssignedList } from "./assigned-list";
@@ -178,35 +179,23 @@ export function EkeyPanel({ data, disabled = false }: { data: PanelData; disable
         )}
 
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field
-            label={t("onHolidays")}
-            error={err("onHolidays")}
-            hint={
-              followsGroup
+          <HolidayChoiceFields
+            id="ekey"
+            choice={draft.onHolidays}
+            onChoice={(onHolidays) => update({ onHolidays })}
+            calendar={{ value: draft.calendarId, onChange: (id) => update({ calendarId: id ? Number(id) : null }) }}
+            calendars={data.calendars}
+            labels={{
+              choice: t("onHolidays"),
+              option: (o) => t(`onHolidays.${o}`),
+              calendar: t("holidayCalendar"),
+              selectCalendar: t("selectCalendar"),
+              hint: followsGroup
                 ? t("onHolidays.followsGroup", { choice: t(`onHolidays.${group.onHolidays}`), calendar: data.calendars.find((c) => c.id === group.holidayCalendarId)?.name ?? "" })
-                : undefined
-            }
-          >
-            <NativeSelect id="ekey-on-holidays" value={draft.onHolidays} onChange={(e) => update({ onHolidays: e.target.value as OnHolidays })}>
-              {ON_HOLIDAYS.map((o) => (
-                <option key={o} value={o}>
-                  {t(`onHolidays.${o}`)}
-                </option>
-              ))}
-            </NativeSelect>
-          </Field>
-          {draft.onHolidays !== "ignore" && (
-            <Field label={t("holidayCalendar")} error={err("holidayCalendarId")}>
-              <NativeSelect id="ekey-calendar" value={draft.calendarId ?? ""} onChange={(e) => update({ calendarId: e.target.value ? Number(e.target.value) : null })}>
-                <option value="">{t("selectCalendar")}</option>
-                {data.calendars.map((c) => (
-                  <option key={c.id} value={c.id}>
-                    {c.name}
-                  </option>
-                ))}
-              </NativeSelect>
-            </Field>
-          )}
+                : undefined,
+            }}
+            errors={{ choice: err("onHolidays"), calendar: err("holidayCalendarId") }}
+          />
         </div>
 
         {!disabled && (

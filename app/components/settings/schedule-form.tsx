@@ -1,3 +1,4 @@
+import { HolidayChoiceFields } from "~/components/holidays/holiday-choice-fields";
 import type { SubmissionResult } from "@conform-to/react";
 import { Link, useNavigation, useSubmit } from "@remix-run/react";
 import { useMemo, useRef, useState, type FormEvent } from "react";
@@ -6,11 +7,9 @@ import { FormAlert } from "~/components/auth/form-parts";
 import { useCore } from "~/components/ekeys/use-core";
 import { Button } from "~/components/ui/button";
 import { Switch } from "~/components/ui/switch";
-import { Field } from "~/components/ui/field";
 import { Label } from "~/components/ui/label";
-import { NativeSelect } from "~/components/ui/native-select";
 import { translateMessage } from "~/i18n/messages";
-import { HOLIDAY_MSG, ON_HOLIDAYS, type OnHolidays } from "~/schemas/holidays";
+import { HOLIDAY_MSG, type OnHolidays } from "~/schemas/holidays";
 import { scheduleErrorKey, scheduleErrors, scheduleOpenSchema, scheduleWindow } from "~/schemas/settings";
 import type { ScheduleOpen } from "~/services/scheduled-open.server";
 import { issuesByField } from "~/utils/field-errors";
@@ -130,36 +129,22 @@ export function ScheduleForm({ data, lastResult }: { data: ScheduleOpen; lastRes
         </h2>
         <p className="text-xs text-muted-foreground">{t("schedule.holidaysHint")}</p>
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field label={t("schedule.onHolidays")}>
-            <NativeSelect id="schedule-on-holidays" value={onHolidays} onChange={(e) => (edited(), setOnHolidays(e.target.value as OnHolidays))}>
-              {ON_HOLIDAYS.map((o) => (
-                <option key={o} value={o}>
-                  {t(`schedule.onHolidays.${o}`)}
-                </option>
-              ))}
-            </NativeSelect>
-          </Field>
-          {onHolidays !== "ignore" && (
-            <Field label={t("schedule.holidayCalendar")} error={err("holiday_calendar_id")} required>
-              <NativeSelect id="schedule-holiday-calendar" value={calendarId ?? ""} onChange={(e) => (edited(), setCalendarId(e.target.value ? Number(e.target.value) : null))}>
-                <option value="">{t("schedule.selectCalendar")}</option>
-                {data.calendars.map((c) => (
-                  <option key={c.id} value={c.id}>
-                    {c.name}
-                  </option>
-                ))}
-              </NativeSelect>
-            </Field>
-          )}
+          <HolidayChoiceFields
+            id="schedule"
+            choice={onHolidays}
+            onChoice={(choice) => (edited(), setOnHolidays(choice))}
+            calendar={{ value: calendarId, onChange: (id) => (edited(), setCalendarId(id ? Number(id) : null)) }}
+            calendars={data.calendars}
+            labels={{
+              choice: t("schedule.onHolidays"),
+              option: (o) => t(`schedule.onHolidays.${o}`),
+              calendar: t("schedule.holidayCalendar"),
+              selectCalendar: t("schedule.selectCalendar"),
+              noCalendars: { text: t("schedule.noCalendars"), add: t("schedule.addCalendar") },
+            }}
+            errors={{ calendar: err("holiday_calendar_id") }}
+          />
         </div>
-        {onHolidays !== "ignore" && data.calendars.length === 0 && (
-          <p role="note" className="text-sm text-muted-foreground">
-            {t("schedule.noCalendars")}{" "}
-            <Link to="/addHolidayCalendar" className="font-medium text-primary underline-offset-4 hover:underline">
-              {t("schedule.addCalendar")}
-            </Link>
-          </p>
-        )}
       </section>
 
       <div className="flex flex-wrap gap-3">
