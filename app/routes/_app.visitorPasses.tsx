@@ -1,12 +1,11 @@
+import { StateFilter } from "~/components/data-table/state-filter";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, useLoaderData, useSubmit } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { ListPage } from "~/components/data-table/list-page";
 import { tablePage } from "~/components/data-table/params";
-import { Label } from "~/components/ui/label";
 import { LinkButton } from "~/components/ui/link-button";
-import { NativeSelect } from "~/components/ui/native-select";
 import { passColumns, type PassListRow } from "~/components/visitor-passes/columns";
 import { PASS_STATES, type PassState } from "~/schemas/visitor-passes";
 import { listPasses, passDoorNames, revokePass } from "~/services/visitor-passes.server";
@@ -84,7 +83,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function VisitorPassesPage() {
   const { rows, total, params, state, timeZone, can } = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation("visitorPasses");
-  const submit = useSubmit();
   const columns = useMemo(() => passColumns(t, { timeZone, lang: i18n.language }), [t, timeZone, i18n.language]);
   return (
     <ListPage
@@ -103,19 +101,7 @@ export default function VisitorPassesPage() {
       empty={state ? t("emptyFiltered") : t("empty")}
       emptyHint={state ? undefined : t("emptyHint")}
     >
-      <Form method="get" role="search" aria-label={t("filter.label")} className="flex items-end gap-3" key={state}>
-        <div className="grid w-48 gap-1">
-          <Label htmlFor="filter-state">{t("filter.state")}</Label>
-          <NativeSelect id="filter-state" name="state" defaultValue={state} onChange={(e) => submit(e.currentTarget.form, { preventScrollReset: true })}>
-            <option value="">{t("filter.all")}</option>
-            {PASS_STATES.map((s) => (
-              <option key={s} value={s}>
-                {t(`state.${s}`)}
-              </option>
-            ))}
-          </NativeSelect>
-        </div>
-      </Form>
+      <StateFilter label={t("filter.label")} stateLabel={t("filter.state")} anyLabel={t("filter.all")} states={PASS_STATES} optionLabel={(s) => t(`state.${s}`)} value={state} />
     </ListPage>
   );
 }

@@ -1,12 +1,11 @@
+import { StateFilter } from "~/components/data-table/state-filter";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, useLoaderData, useSubmit } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { ListPage } from "~/components/data-table/list-page";
 import { tablePage } from "~/components/data-table/params";
-import { Label } from "~/components/ui/label";
 import { LinkButton } from "~/components/ui/link-button";
-import { NativeSelect } from "~/components/ui/native-select";
 import { deliveryColumns } from "~/components/webhooks/columns";
 import { ReplayRangeDialog } from "~/components/webhooks/replay-range-dialog";
 import { deliveryStateOf, WEBHOOK_DELIVERY_FILTER, webhookReplayFormSchema } from "~/schemas/webhooks";
@@ -88,7 +87,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function WebhookDeliveriesPage() {
   const { rows, total, params, endpoint, state, zone, range, canReplay } = useLoaderData<typeof loader>();
   const { t } = useTranslation("webhooks");
-  const submit = useSubmit();
   const columns = useMemo(() => deliveryColumns(t, { zone, replay: canReplay }), [t, zone, canReplay]);
   return (
     <ListPage
@@ -109,20 +107,15 @@ export default function WebhookDeliveriesPage() {
       page={{ rows, total, params }}
       empty={t(state ? "logEmptyFiltered" : "logEmpty")}
     >
-      <Form method="get" role="search" aria-label={t("filter.label")} className="flex items-end gap-3" key={state}>
-        <input type="hidden" name="id" value={endpoint.id} />
-        <div className="grid w-48 gap-1">
-          <Label htmlFor="filter-state">{t("filter.state")}</Label>
-          <NativeSelect id="filter-state" name="state" defaultValue={state} onChange={(e) => submit(e.currentTarget.form, { preventScrollReset: true })}>
-            <option value="">{t("filter.any")}</option>
-            {WEBHOOK_DELIVERY_FILTER.map((s) => (
-              <option key={s} value={s}>
-                {t(`state.${s}`)}
-              </option>
-            ))}
-          </NativeSelect>
-        </div>
-      </Form>
+      <StateFilter
+        label={t("filter.label")}
+        stateLabel={t("filter.state")}
+        anyLabel={t("filter.any")}
+        states={WEBHOOK_DELIVERY_FILTER}
+        optionLabel={(s) => t(`state.${s}`)}
+        value={state}
+        keep={{ id: endpoint.id }}
+      />
     </ListPage>
   );
 }
