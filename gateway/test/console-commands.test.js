@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { WorkerContractDouble } from './support/worker-contract-double.js'
-import { tempDir, removeDir, provisionBoard, board, startGateway, until } from './support/fixtures.js'
+import { tempDir, removeDir, provisionBoard, board, startGateway, until, lockdownRecord } from './support/fixtures.js'
 
 let worker, dirA, dirB, gwA, gwB
 
@@ -103,18 +103,7 @@ test('an expired command is never handed out', async () => {
 })
 
 test('an unlock for a door a lockdown covers never reaches it, also one queued before the lockdown, and is not kept for after it', async () => {
-  const lockdown = (epoch, active) => ({
-    id: 'ACME',
-    companyId: 'ACME',
-    epoch,
-    active,
-    mode: 'lockdown',
-    scope: 'doors',
-    scopeIds: ['u3'],
-    exemptUserIds: [],
-    startedAt: Date.now(),
-    endsAt: null
-  })
+  const lockdown = (epoch, active) => lockdownRecord({ epoch, active, scope: 'doors', scopeIds: ['u3'] })
   // Queued for the board while it is away (the gateway had claimed it), then the lockdown arrives.
   await gwA.sendCommand('u3', { id: 'console.44', cmd: 'unlock', args: {}, expiresAt: Date.now() + 60_000 })
   worker.change('lockdown', 'upsert', 'ACME', lockdown(1, true))

@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { WorkerContractDouble } from './support/worker-contract-double.js'
-import { SECRET, tempDir, removeDir, provisionBoard, deviceRecord, board, startGateway, until } from './support/fixtures.js'
+import { SECRET, tempDir, removeDir, provisionBoard, deviceRecord, board, startGateway, until, lockdownRecord } from './support/fixtures.js'
 
 const ALL_DAYS = [true, true, true, true, true, true, true]
 /** Monday 2026-11-23, 17:20 in Madrid when the file starts; the clock then runs. */
@@ -28,19 +28,7 @@ const hours = (fpi) => ({
   }
 })
 let epoch = 0
-const lockdown = (over) => ({
-  id: 'ACME',
-  companyId: 'ACME',
-  epoch: ++epoch,
-  active: true,
-  mode: 'lockdown',
-  scope: 'company',
-  scopeIds: [],
-  exemptUserIds: ['u1'],
-  startedAt: clock(),
-  endsAt: null,
-  ...over
-})
+const lockdown = (over) => lockdownRecord({ epoch: ++epoch, exemptUserIds: ['u1'], startedAt: clock(), ...over })
 
 let worker, gw, dir, b1, b2
 before(async () => {

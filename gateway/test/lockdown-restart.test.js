@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { WorkerContractDouble } from './support/worker-contract-double.js'
-import { SECRET, ALWAYS_OPEN, tempDir, removeDir, provisionBoard, board, startGateway, until } from './support/fixtures.js'
+import { SECRET, ALWAYS_OPEN, tempDir, removeDir, provisionBoard, board, startGateway, until, lockdownRecord } from './support/fixtures.js'
 import { createGateway } from '../src/gateway.js'
 
 const MINUTE = 60_000
@@ -21,18 +21,7 @@ const setClock = (at) => {
   skipped += Math.max(0, at - clock())
 }
 
-const lockdown = (over) => ({
-  id: 'ACME',
-  companyId: 'ACME',
-  active: true,
-  mode: 'lockdown',
-  scope: 'company',
-  scopeIds: [],
-  exemptUserIds: ['u1'],
-  startedAt: clock(),
-  endsAt: null,
-  ...over
-})
+const lockdown = (over) => lockdownRecord({ exemptUserIds: ['u1'], startedAt: clock(), ...over })
 
 let worker, gw, dir, b1
 before(async () => {

@@ -50,6 +50,21 @@ export async function provisionBoard(worker, id, { companyId = 'ACME', deviceTyp
 /** A device's feed record as provisionBoard writes it, with `over` applied (to change it later in a test). */
 export const deviceRecord = (id, over = {}) => ({ id, companyId: 'ACME', name: `Door ${id}`, deviceType: 'AB-200', tz: 'Europe/Berlin', groupIds: [], active: true, ...over })
 
+/** A company's lockdown record in the feed (lockdown mode over the whole company, nobody exempt), with `over` applied. */
+export const lockdownRecord = (over = {}) => ({
+  id: 'ACME',
+  companyId: 'ACME',
+  epoch: 1,
+  active: true,
+  mode: 'lockdown',
+  scope: 'company',
+  scopeIds: [],
+  exemptUserIds: [],
+  startedAt: Date.now(),
+  endsAt: null,
+  ...over
+})
+
 /** @param {{mqttPort: number}} gw */
 export function board(gw, id, opts = {}) {
   return new SimBoard({ url: `mqtt://127.0.0.1:${gw.mqttPort}`, id, password: 'board-secret', ...opts })
