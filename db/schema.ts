@@ -193,6 +193,8 @@ export const sessions = sqliteTable(
     lang: text("lang"),
     /** A support session (decision 0093): the grant under which the user works inside the granting company. */
     supportGrantId: integer("support_grant_id"),
+    /** The company's MFA policy covers the user, who has no authenticator app or passkey yet: enrolment pages only (migration 0068). */
+    mfaEnrolmentOnly: bool("mfa_enrolment_only"),
   },
   (t) => [
     index("sessions_support_grant_idx").on(t.supportGrantId),
@@ -474,6 +476,43 @@ export const ssoSessions = sqliteTable("sso_sessions", {
   createdAt: integer("created_at").notNull(),
 });
 
+/** A console user's passkeys (WebAuthn, migration 0068, decision 0123): the verifier's stored credential. */
+export const consolePasskeys = sqliteTable(
+  "console_passkeys",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id").notNull(),
+    companyId: integer("company_id").notNull(),
+    /** base64url, as the authenticator names it. */
+    credentialId: text("credential_id").notNull(),
+    /** The COSE public key, base64url. */
+    publicKey: text("public_key").notNull(),
+    /** The signature counter last seen; an assertion must move it forward (unless both are 0). */
+    counter: integer("counter").notNull().default(0),
+    /** JSON array of transports the authenticator reported. */
+    transports: text("transports").notNull().default("[]"),
+    name: text("name").notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: integer("last_used_at"),
+  },
+  (t) => [uniqueIndex("console_passkeys_credential_idx").on(t.credentialId), index("console_passkeys_user_idx").on(t.userId)],
+);
+
+/** Single-use WebAuthn challenges for console passkeys: 'register' (signed in) or 'sign-in' (after the password). */
+export const passkeyChallenges = sqliteTable(
+  "passkey_challenges",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id").notNull(),
+    purpose: text("purpose", { enum: ["register", "sign-in"] }).notNull(),
+    challenge: text("challenge").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    usedAt: integer("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("passkey_challenges_challenge_idx").on(t.challenge), index("passkey_challenges_user_idx").on(t.userId, t.purpose)],
+);
+
 export const companySettings = sqliteTable("company_settings", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   companyId: integer("company_id").notNull().unique(),
@@ -502,6 +541,12 @@ export const companySettings = sqliteTable("company_settings", {
     .default("All Users"),
   biometricSecurity: bool("biometric_security"),
   require2fa: bool("require_2fa"),
+  /** Who must have an authenticator app or a passkey (migration 0068, decision 0123): nobody, every console user, or the roles below. */
+  mfaPolicy: text("mfa_policy", { enum: ["none", "all", "roles"] })
+    .notNull()
+    .default("none"),
+  /** JSON array of role ids, for mfaPolicy 'roles'. */
+  mfaPolicyRoleIds: text("mfa_policy_role_ids").notNull().default("[]"),
   passwordResetSecurity: text("password_reset_security", { enum: ["email", "text", "admin"] })
     .notNull()
     .default("email"),

@@ -3,6 +3,7 @@ import type { ZodError, ZodTypeAny } from "zod";
 import { actingAs } from "~/utils/acting-key.server";
 import { authFromApiKey, isApiKey } from "~/utils/api-key-auth.server";
 import { authFromToken, type Auth } from "~/utils/auth-guards.server";
+import { ENROLMENT_API_PATHS, MFA_MSG } from "~/services/mfa-policy.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { issuesByField } from "~/utils/field-errors";
@@ -140,6 +141,10 @@ export async function dispatch(
         if (!auth || !sessionKinds.includes(auth.session.kind)) return json(401, { message: TOKEN_MESSAGE, errorCode: "401" });
         const claimed = request.headers.get("id");
         if (claimed && claimed !== String(auth.user.id)) return json(401, { message: TOKEN_MESSAGE, errorCode: "401" });
+        // A session limited to enrolment by the company's MFA policy (decision 0123) makes enrolment calls only.
+        if (auth.session.mfaEnrolmentOnly && !(ENROLMENT_API_PATHS as readonly string[]).includes(e.path)) {
+          return json(403, { message: MFA_MSG.enrolFirst, errorCode: "mfa-enrolment-required" });
+        }
       }
       // The right before the input: a caller who may not make the call learns nothing about its body.
       await assertPermission(db, auth, e.permission);

@@ -9,6 +9,7 @@ import { apiKeyEndpoints } from "./endpoints/api-keys.server";
 import { auditEndpoints } from "./endpoints/audit.server";
 import { authEndpoints } from "./endpoints/auth.server";
 import { authenticatorEndpoints } from "./endpoints/authenticator.server";
+import { passkeyEndpoints } from "./endpoints/passkeys.server";
 import { cellEndpoints } from "./endpoints/cells.server";
 import { companyEndpoints } from "./endpoints/companies.server";
 import { companyRequestEndpoints } from "./endpoints/company-requests.server";
@@ -46,6 +47,7 @@ export const MOBILE_BASE = "/api/mobile";
 export const adminEndpoints: readonly Endpoint[] = [
   ...authEndpoints,
   ...authenticatorEndpoints,
+  ...passkeyEndpoints,
   ...referenceEndpoints,
   ...deviceEndpoints,
   ...deviceGroupEndpoints,

@@ -58,6 +58,9 @@ export default function CompanySettings() {
         <LinkButton variant="outline" to="/visitorPassRules">
           {t("visitorPassRules")}
         </LinkButton>
+        <LinkButton variant="outline" to="/mfaPolicy">
+          {t("mfaPolicy")}
+        </LinkButton>
         <LinkButton variant="outline" to="/apiKeys">
           {t("apiKeys")}
         </LinkButton>

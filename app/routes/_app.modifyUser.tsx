@@ -16,6 +16,8 @@ import { twoFactorChannelSchema, userFormSchema } from "~/schemas/users";
 import { TwoFactorChannelForm } from "~/components/users/two-factor-channel-form";
 import { AuthenticatorCard } from "~/components/users/authenticator-card";
 import { hasAuthenticator, resetAuthenticator } from "~/services/authenticator.server";
+import { PasskeysCard } from "~/components/users/passkeys-card";
+import { listPasskeys, resetPasskeys } from "~/services/passkeys.server";
 import { formatDateTime } from "~/utils/format";
 import { nationalForField, regionForCallingCode, regionOf } from "~/utils/phone";
 import { assignKey, removeKey } from "~/services/ekeys.server";
@@ -48,6 +50,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       ownAccountOnly: true,
       zone: companyZone(self),
       authenticatorOn: await hasAuthenticator(getDb(context), self.user.id),
+      passkeyCount: (await listPasskeys(getDb(context), self.user.id)).length,
     };
   }
   const auth = await requireModule(request, context, "users");
@@ -67,6 +70,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     ownAccountOnly: false,
     zone: companyZone(auth),
     authenticatorOn: await hasAuthenticator(getDb(context), id),
+    passkeyCount: (await listPasskeys(getDb(context), id)).length,
   }));
 }
 
@@ -79,6 +83,7 @@ const INTENT_RIGHT: Record<string, Action> = {
   forgetDevice: "modify",
   sendResetLink: "modify",
   resetAuthenticator: "modify",
+  resetPasskeys: "modify",
   resendInvite: "modify",
   assign: "view",
   delete: "delete",
@@ -146,6 +151,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
       }
       case "resetAuthenticator":
         return redirectWithMessage({ request, context }, { to: here, ns: "authenticator", message: (await resetAuthenticator(db, auth, id, now)).message });
+      case "resetPasskeys":
+        return redirectWithMessage({ request, context }, { to: here, ns: "passkeys", message: (await resetPasskeys(db, auth, id, now)).message });
       case "resendInvite": {
         const r = await users.resendInvite(db, auth, id, ctx);
         deliverQueued(context.cloudflare.env, (p) => context.cloudflare.ctx.waitUntil(p));
@@ -197,7 +204,7 @@ function ConfirmAction({ intent, name }: { intent: "forgetDevice" | "sendResetLi
 }
 
 export default function ModifyUserPage() {
-  const { user, panel, can, isSelf, ownAccountOnly, zone, authenticatorOn } = useLoaderData<typeof loader>();
+  const { user, panel, can, isSelf, ownAccountOnly, zone, authenticatorOn, passkeyCount } = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation("users");
   const initial = useMemo<UserFormValues>(
     () => ({
@@ -301,6 +308,7 @@ export default function ModifyUserPage() {
         editable={isSelf}
       />
       <AuthenticatorCard on={authenticatorOn} isSelf={isSelf} canReset={can.resetAuthenticator} name={user.displayName} />
+      <PasskeysCard count={passkeyCount} isSelf={isSelf} canReset={can.resetAuthenticator} name={user.displayName} />
       {panel && <EkeyPanel key={`ekeys-${user.id}`} data={panel} />}
     </div>
   );

@@ -1,5 +1,5 @@
 import { getInputProps } from "@conform-to/react";
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useLoaderData } from "@remix-run/react";
 import { AuthCard } from "~/components/auth/auth-card";
 import { AuthForm, SubmitAndBack } from "~/components/auth/form-parts";
@@ -8,7 +8,12 @@ import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { getLanguage } from "~/i18n/i18next.server";
 import { resendTwoFactorCodeSchema, TWO_FACTOR_CHANNELS, twoFactorSchema, type TwoFactorChannel } from "~/schemas/auth";
-import { resendTwoFactorCode, twoFactorAuthenticate } from "~/services/auth.server";
+import { findAccount, passkeyAuthenticate, resendTwoFactorCode, twoFactorAuthenticate } from "~/services/auth.server";
+import { PASSKEY_MSG, waitingSignInOptions } from "~/services/passkeys.server";
+import { ServiceError } from "~/utils/errors.server";
+import { pageMessage } from "~/utils/page-message.server";
+import { passkeySignInSchema } from "~/schemas/passkeys";
+import { PasskeyHint, PasskeySignIn } from "~/components/auth/passkey-sign-in";
 import { deliverQueued } from "~/services/deliver-queued.server";
 import { smsSender } from "~/services/sms/sender.server";
 import { formAction } from "~/utils/form-action.server";
@@ -24,7 +29,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAnonymous(request, context);
   const q = new URL(request.url).searchParams;
   const sent = TWO_FACTOR_CHANNELS.find((c) => c === q.get("sent"));
+  // A passkey's sign-in challenge waits when the password was right a moment ago (decision 0123): "Use a passkey".
+  const account = q.get("companyCode") && q.get("username") ? await findAccount(getDb(context), q.get("companyCode")!, q.get("username")!) : null;
+  const passkey = account ? await waitingSignInOptions(getDb(context), account.user.id, nowMs()) : null;
   return {
+    passkey,
+    byPasskey: q.get("sent") === "passkey",
     lng: await getLanguage(request),
     username: q.get("username") ?? "",
     companyCode: q.get("companyCode") ?? "",
@@ -56,6 +66,21 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { formData, onRefusal: async (message) => back("error", message) },
     );
   }
+  // "Use a passkey" (decision 0123): a refusal is shown beside the passkey button, not on the code form.
+  if (formData.get("intent") === "passkey") {
+    const parsed = passkeySignInSchema.safeParse(Object.fromEntries(formData));
+    try {
+      if (!parsed.success) throw new ServiceError(400, PASSKEY_MSG.failed);
+      const input = parsed.data;
+      const r = await passkeyAuthenticate(getDb(context), { ...input, response: JSON.parse(input.response) }, { request, kind: "web", now: nowMs(), env });
+      const headers = await signedInHeaders(context.cloudflare.env, r.token);
+      headers.append("Set-Cookie", await rememberCompany(request, r.payload.company.company_name, r.payload.company.company_id));
+      return redirect("/", { headers });
+    } catch (e) {
+      if (!(e instanceof ServiceError)) throw e;
+      return data({ passkeyError: await pageMessage(request, e) }, { status: e.status });
+    }
+  }
   return formAction(
     request,
     twoFactorSchema,
@@ -70,8 +95,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function TwoFactor() {
-  const { lng, username, companyCode, sent, byApp } = useLoaderData<typeof loader>();
-  const other = OTHER_CHANNEL[sent?.channel ?? "email"];
+  const { lng, username, companyCode, sent, byApp, passkey, byPasskey } = useLoaderData<typeof loader>();
+  const other = OTHER_CHANNEL[sent?.channel ?? (byPasskey ? "text" : "email")];
   const { formProps, fields, err, formError, busy, t } = useAuthForm("two-factor", twoFactorSchema);
   return (
     <AuthCard title={t("twoFactorTitle")} lng={lng}>
@@ -81,8 +106,9 @@ export default function TwoFactor() {
         </p>
       )}
       <p className="mb-4 text-sm text-muted-foreground" data-testid="code-destination">
-        {byApp ? t("codeFromApp") : sent ? t(sent.channel === "text" ? "codeSentText" : "codeSentEmail", { to: sent.to }) : t("twoFactorBody")}
+        {byApp ? t("codeFromApp") : byPasskey ? <PasskeyHint /> : sent ? t(sent.channel === "text" ? "codeSentText" : "codeSentEmail", { to: sent.to }) : t("twoFactorBody")}
       </p>
+      {passkey && <PasskeySignIn options={passkey} companyCode={companyCode} username={username} />}
       <AuthForm formProps={formProps} error={formError}>
         <Field label={t("companyId")} error={err(fields.companyId)}>
           <Input {...getInputProps(fields.companyId, { type: "text" })} defaultValue={companyCode} maxLength={4} className="uppercase" />

@@ -19,6 +19,9 @@ import { assertNotThrottled, recordFailure, recordSuccess, THROTTLE, throttleKey
 import { clientIp } from "~/utils/session.server";
 import type { AtRestEnv } from "~/utils/at-rest.server";
 import { hasAuthenticator, spendAuthenticatorCode } from "./authenticator.server";
+import { issueSignInChallenge, verifySignInAssertion, waitingSignInOptions } from "./passkeys.server";
+import { MFA_MSG, mustEnrolFirst } from "./mfa-policy.server";
+import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import type { SmsSender } from "./sms/sender.server";
 import { sendText } from "./sms/texts.server";
 import { assertPasswordAllowed, recordBreakGlassSignIn } from "./sso/policy.server";
@@ -176,7 +179,12 @@ async function assertMaySignIn(db: Db, account: Account, now: number, surface: S
 
 async function startSession(db: Db, account: Account, ctx: CallContext, message: string): Promise<LoginResult> {
   const { user, company } = account;
+  // The company's MFA policy (decision 0123): a covered user without an authenticator app or a passkey gets a
+  // console session for enrolment only; the admin API refuses them.
+  const enrolFirst = ctx.kind !== "mobile" && (await mustEnrolFirst(db, user));
+  if (enrolFirst && ctx.kind === "api") throw new ServiceError(403, MFA_MSG.apiRefused, { errorCode: "mfa-enrolment-required" });
   const session = await createSession(db, { userId: user.id, companyId: company.id, kind: ctx.kind, request: ctx.request, now: ctx.now });
+  if (enrolFirst) await db.update(schema.sessions).set({ mfaEnrolmentOnly: true }).where(eq(schema.sessions.id, session.id));
   await db.batch([
     db.update(schema.users).set({ lastActivityAt: ctx.now }).where(eq(schema.users.id, user.id)),
     activityInsert(db, {
@@ -232,14 +240,16 @@ export async function signIn(
   // An authenticator app the user switched on is asked for at every console sign-in (whatever the
   // company requires), instead of a mailed or texted code (decision 0120). The phone app keeps its own.
   const byApp = surface === "console" && (await hasAuthenticator(db, account.user.id));
-  if (byApp || settings?.require2fa) {
-    const sent: CodeDelivery = byApp ? BY_AUTHENTICATOR : await sendTwoFactorCode(db, account, account.user.twoFactorChannel, ctx);
+  // A passkey is offered likewise (decision 0123): a single-use challenge issued now, after the right password.
+  const passkey = surface === "console" ? await issueSignInChallenge(db, account.user.id, ctx.now) : null;
+  if (byApp || passkey || settings?.require2fa) {
+    const sent: CodeDelivery = byApp ? BY_AUTHENTICATOR : passkey ? BY_PASSKEY : await sendTwoFactorCode(db, account, account.user.twoFactorChannel, ctx);
     const phone = account.user.phoneNumber;
     const phoneNumber = phone ? `***-***-${phone.slice(-4)}` : "";
     // The spec's 402 carries phoneNumber beside message and errorCode; the payload keeps it, and says where the code went.
     throw new ServiceError(402, AUTH_MSG.twoFactor, {
       errorCode: "2fa-required",
-      payload: { phoneNumber, e_mail: account.user.email, ...sent },
+      payload: { phoneNumber, e_mail: account.user.email, ...sent, ...(passkey && { passkey }) },
       extra: { phoneNumber },
     });
   }
@@ -282,10 +292,12 @@ async function newTwoFactorCode(db: Db, { user, company }: Account, now: number)
  * Where a sign-in code went: `channel` is where it was sent, `preferredChannel` the user's choice (text falls
  * back to e-mail); both 'authenticator' when the code is to come from the user's authenticator app (nothing sent).
  */
-export type CodeDelivery = SentCode | typeof BY_AUTHENTICATOR;
+export type CodeDelivery = SentCode | typeof BY_AUTHENTICATOR | typeof BY_PASSKEY;
 /** A code that went out by e-mail or text. */
 export type SentCode = { channel: TwoFactorChannel; preferredChannel: TwoFactorChannel; sentTo: string };
 const BY_AUTHENTICATOR = { channel: "authenticator", preferredChannel: "authenticator", sentTo: "" } as const;
+/** A user with passkeys and no authenticator app: nothing sent; a code by e-mail or text may be asked for instead. */
+const BY_PASSKEY = { channel: "passkey", preferredChannel: "passkey", sentTo: "" } as const;
 
 /**
  * A new sign-in code, replacing any waiting one, sent by `channel`. A text goes through the text
@@ -339,8 +351,11 @@ export async function resendTwoFactorCode(
         orderBy: desc(t.createdAt),
       })
     : undefined;
-  // A user with an authenticator app is never sent a code: answered like an account with no code waiting.
-  if (!account || !waiting || (await hasAuthenticator(db, account.user.id))) throw new ServiceError(400, RESEND[channel].refused, { errorCode: "no-code-waiting" });
+  // A user with an authenticator app is never sent a code: answered like an account with no code waiting. A
+  // passkey's waiting sign-in challenge (the password was right) lets a code be asked for instead.
+  const passkeyWaiting = account && !waiting ? await waitingSignInOptions(db, account.user.id, ctx.now) : null;
+  if (!account || !(waiting || passkeyWaiting) || (await hasAuthenticator(db, account.user.id)))
+    throw new ServiceError(400, RESEND[channel].refused, { errorCode: "no-code-waiting" });
   const sent = await sendTwoFactorCode(db, account, channel, ctx);
   return { ...sent, message: sent.channel === channel ? RESEND[channel].sent : RESEND[channel].fellBack };
 }
@@ -354,6 +369,32 @@ const signInMail = (code: string) => ({ subject: "Your sign-in code", body: `You
 
 export async function twoFactorAuthenticate(db: Db, input: z.infer<typeof twoFactorSchema>, ctx: CallContext & { env: AtRestEnv }): Promise<LoginResult> {
   const { account } = await signInWithCode(db, input, ctx);
+  return startSession(db, account, ctx, "Login successful");
+}
+
+/**
+ * Completes a console or admin API sign-in with a passkey (decision 0123): the assertion answers the challenge
+ * issued after the right password; a refused one counts as a failed sign-in, like a wrong code.
+ */
+export async function passkeyAuthenticate(
+  db: Db,
+  input: { companyId: string; userName: string; response: AuthenticationResponseJSON },
+  ctx: CallContext & { env: Env },
+): Promise<LoginResult> {
+  const account = await findAccount(db, input.companyId, input.userName);
+  const keys = keysFor(account, input, ctx.request);
+  await assertNotThrottled(db, keys, ctx.now);
+  if (!account) {
+    await failedAttempt(db, null, keys, ctx.now);
+    throw new ServiceError(401, AUTH_MSG.badCode, { errorCode: "passkey-failed" });
+  }
+  try {
+    await verifySignInAssertion(db, ctx.env, ctx.request, account.user, input.response, ctx.now);
+  } catch (e) {
+    if (e instanceof ServiceError) await failedAttempt(db, account, keys, ctx.now);
+    throw e;
+  }
+  await assertMaySignIn(db, account, ctx.now, "console");
   return startSession(db, account, ctx, "Login successful");
 }
 

@@ -102,6 +102,8 @@ export async function confirmEnrolment(db: Db, env: AtRestEnv, auth: Auth, code:
     db.delete(r).where(eq(r.userId, auth.user.id)),
     db.insert(r).values(hashes.map((codeHash) => ({ userId: auth.user.id, codeHash }))),
     db.delete(schema.twoFactorCodes).where(eq(schema.twoFactorCodes.userId, auth.user.id)),
+    // A session limited to enrolment by the company's MFA policy becomes a full one (decision 0123).
+    db.update(schema.sessions).set({ mfaEnrolmentOnly: false }).where(eq(schema.sessions.userId, auth.user.id)),
     activityInsert(db, {
       companyId: auth.company.id,
       name: "Authenticator App Enrolled",

@@ -78,6 +78,7 @@ export async function authFromApiKey(db: Db, token: string, now: number): Promis
       installationId: null,
       lang: null,
       supportGrantId: null,
+      mfaEnrolmentOnly: false,
     },
     user: {
       id: user.id,

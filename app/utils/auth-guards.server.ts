@@ -13,6 +13,10 @@ import { deleteSession, readSessionToken, readSupportToken, sessionCookie, sessi
 import { noteSupportActor } from "./request-scope.server";
 import { sha256Hex } from "./tokens.server";
 
+/** The pages an enrolment-only session opens (decision 0123). */
+const ENROLMENT_PATHS = ["/mfaEnrolment", "/passkeys", "/authenticatorApp", "/logout", "/resources/language", "/resources/session"];
+const ENROLMENT_FIRST = "Your company requires an authenticator app or a passkey: set one up before using the console";
+
 export type AuthUser = Pick<
   typeof schema.users.$inferSelect,
   "id" | "companyId" | "roleId" | "firstName" | "lastName" | "displayName" | "email" | "isSuperAdmin" | "isInactive" | "isSentinel"
@@ -246,7 +250,7 @@ async function callerOf(request: Request, env: Env, db: Db): Promise<Auth | null
   return token ? authFromToken(db, env, token) : null;
 }
 
-export function getAuth(request: Request, context: AppLoadContext): Promise<Auth | null> {
+export async function getAuth(request: Request, context: AppLoadContext): Promise<Auth | null> {
   const read = request.method === "GET" || request.method === "HEAD";
   let auth = read ? perRequest.get(context) : undefined;
   if (!auth) {
@@ -254,7 +258,21 @@ export function getAuth(request: Request, context: AppLoadContext): Promise<Auth
     auth = callerOf(request, env, getDb(context));
     if (read) perRequest.set(context, auth);
   }
-  return auth;
+  const caller = await auth;
+  if (caller?.session.mfaEnrolmentOnly) enrolmentOnly(request);
+  return caller;
+}
+
+/**
+ * A session the company's MFA policy limits to enrolment (decision 0123) opens the enrolment pages only:
+ * any other page sends the browser to /mfaEnrolment, any other post is refused.
+ */
+function enrolmentOnly(request: Request): void {
+  // Single fetch's data requests name the page as "/page.data" ("/_root.data" for "/").
+  const path = new URL(request.url).pathname.replace(/\.data$/, "").replace(/^\/_root$/, "/");
+  if (ENROLMENT_PATHS.includes(path)) return;
+  if (request.method === "GET" || request.method === "HEAD") throw redirect("/mfaEnrolment");
+  throw new Response(ENROLMENT_FIRST, { status: 403 });
 }
 
 /**

@@ -23,7 +23,7 @@ import { clientIp } from "~/utils/session.server";
 import { endpoint } from "../define.server";
 import { deliveringMessages, sendingSignInCode } from "../message-delivery.server";
 
-const loginPayload = z.object({
+export const loginPayloadSchema = z.object({
   dispay_name: z.string(),
   id: z.number(),
   role_id: z.number().nullable(),
@@ -91,7 +91,7 @@ export const authEndpoints = [
       "), 429 throttled.",
     auth: "public",
     body: loginSchema,
-    response: z.object({ token: z.string(), payload: loginPayload, message: z.string() }),
+    response: z.object({ token: z.string(), payload: loginPayloadSchema, message: z.string() }),
     async handler({ db, env, body, request, now, waitUntil }) {
       const r = await sendingSignInCode({ env, waitUntil }, authService.login(db, body, { request, kind: "api", now, sms: smsSender(env) }));
       return { message: r.message, payload: r.payload, extra: { token: r.token } };
@@ -105,7 +105,7 @@ export const authEndpoints = [
       "Completes a sign-in that required a second factor: code is the 6-digit code sent, or for a user with an authenticator app a current code from it (a code signs in once) or an unused recovery code ('abcde-fghij', each once). A wrong code is 401 'bad-code' and counts toward the sign-in throttle (429).",
     auth: "public",
     body: twoFactorSchema,
-    response: z.object({ token: z.string(), payload: loginPayload, message: z.string(), msg: z.string().describe("The message again (the spec's older name)") }),
+    response: z.object({ token: z.string(), payload: loginPayloadSchema, message: z.string(), msg: z.string().describe("The message again (the spec's older name)") }),
     async handler({ db, body, request, now, env }) {
       const r = await authService.twoFactorAuthenticate(db, body, { request, kind: "api", now, env });
       return { message: r.message, payload: r.payload, extra: { token: r.token, msg: r.message } };

@@ -169,6 +169,11 @@ describe("summaries stored as English text", () => {
     ["Authenticator App Removed", `${user} switched off their authenticator app`, "Ana switched off their authenticator app", "Ana desactivó su aplicación de autenticación"],
     ["Authenticator App Reset", `${"Luz"}: authenticator app removed by ${user}`, "Luz: authenticator app removed by Ana", "Luz: aplicación de autenticación quitada por Ana"],
     ["Recovery Code Used", `${user} signed in with a recovery code`, "Ana signed in with a recovery code", "Ana inició sesión con un código de recuperación"],
+    ["Passkey Added", `${user} added the passkey ${"Work laptop"}`, "Ana added the passkey Work laptop", "Ana añadió la llave de acceso Work laptop"],
+    ["Passkey Removed", `${user} removed the passkey ${"Work laptop"}`, "Ana removed the passkey Work laptop", "Ana quitó la llave de acceso Work laptop"],
+    ["Passkey Used", `${user} signed in with the passkey ${"Work laptop"}`, "Ana signed in with the passkey Work laptop", "Ana inició sesión con la llave de acceso Work laptop"],
+    ["Passkeys Reset", `${"Luz"}: ${2} passkey(s) removed by ${user}`, "Luz: 2 passkey(s) removed by Ana", "Luz: Ana quitó 2 llave(s) de acceso"],
+    ["MFA Policy Changed", `${user} set the sign-in security policy to ${"all"}`, "Ana set the sign-in security policy to all", "Ana fijó la política de seguridad del inicio de sesión en all"],
   ];
   it.each(cases)("%s: %s", (name, stored, english, spanish) => {
     expect(summaryText(t.en, row(name, stored))).toBe(english);

@@ -73,6 +73,12 @@ const STORED: [RegExp, string, RegExp][] = [
   [/^(?<user>.+) switched off their authenticator app$/s, "authenticatorRemoved", /^(?:Authenticator App Removed)$/],
   [/^(?<user>.+): authenticator app removed by (?<admin>.+)$/s, "authenticatorReset", /^(?:Authenticator App Reset)$/],
   [/^(?<user>.+) signed in with a recovery code$/s, "recoveryCodeUsed", /^(?:Recovery Code Used)$/], // services/auth.server.ts
+  [/^(?<user>.+) added the passkey (?<name>.+)$/s, "passkeyAdded", /^(?:Passkey Added)$/], // services/passkeys.server.ts
+  [/^(?<user>.+) removed the passkey (?<name>.+)$/s, "passkeyRemoved", /^(?:Passkey Removed)$/],
+  [/^(?<user>.+) signed in with the passkey (?<name>.+)$/s, "passkeyUsed", /^(?:Passkey Used)$/],
+  [/^(?<user>.+): (?<count>\d+) passkey\(s\) removed by (?<admin>.+)$/s, "passkeysReset", /^(?:Passkeys Reset)$/],
+  [/^(?<user>.+) set the sign-in security policy to (?<policy>\w+) \((?<count>\d+) role\(s\)\)$/s, "mfaPolicyChangedRoles", /^(?:MFA Policy Changed)$/], // services/mfa-policy.server.ts
+  [/^(?<user>.+) set the sign-in security policy to (?<policy>\w+)$/s, "mfaPolicyChanged", /^(?:MFA Policy Changed)$/],
   [/^(?<user>.+) signed in through single sign-on$/s, "ssoLogin", /^(?:Single Sign-On Login)$/], // services/sso/complete-sign-in.server.ts
   [/^(?<user>.+) signed in with a password as the break-glass admin$/s, "breakGlassSignIn", /^(?:Break-Glass Sign-In)$/], // services/sso/policy.server.ts
   [/^Single sign-on settings changed by (?<user>.+)$/s, "ssoModified", /^(?:Single Sign-On Modified)$/], // services/sso/settings.server.ts
