@@ -173,7 +173,12 @@ describe("summaries stored as English text", () => {
     ["Passkey Removed", `${user} removed the passkey ${"Work laptop"}`, "Ana removed the passkey Work laptop", "Ana quitó la llave de acceso Work laptop"],
     ["Passkey Used", `${user} signed in with the passkey ${"Work laptop"}`, "Ana signed in with the passkey Work laptop", "Ana inició sesión con la llave de acceso Work laptop"],
     ["Passkeys Reset", `${"Luz"}: ${2} passkey(s) removed by ${user}`, "Luz: 2 passkey(s) removed by Ana", "Luz: Ana quitó 2 llave(s) de acceso"],
-    ["MFA Policy Changed", `${user} set the sign-in security policy to ${"all"}`, "Ana set the sign-in security policy to all", "Ana fijó la política de seguridad del inicio de sesión en all"],
+    [
+      "MFA Policy Changed",
+      `${user} set the sign-in security policy to ${"all"}`,
+      "Ana set the sign-in security policy to all",
+      "Ana fijó la política de seguridad del inicio de sesión en all",
+    ],
   ];
   it.each(cases)("%s: %s", (name, stored, english, spanish) => {
     expect(summaryText(t.en, row(name, stored))).toBe(english);
