@@ -26,7 +26,7 @@ import { seedInstant } from "./db/seed/clock";
  *   that instant (to reproduce a failure: `E2E_NOW=… npx playwright test tests/e2e/ekeys.spec.ts`).
  * - `E2E_WORKERS`: parallel workers (default 2, the machine's cores), each real-time worker with its console.
  * - `E2E_PORT_<i>` (real-time worker i's console), `E2E_CLOCK_PORT_<k>` (instant k's console),
- *   `E2E_IDLE_PORT`, `E2E_SMTP_PORT`, `E2E_MAILBOX_PORT`, `E2E_SMS_PORT`, `E2E_TILE_PORT`: ports; free ones are picked
+ *   `E2E_IDLE_PORT`, `E2E_SMTP_PORT`, `E2E_MAILBOX_PORT`, `E2E_SMS_PORT`, `E2E_TILE_PORT`, `E2E_OIDC_PORT`: ports; free ones are picked
  *   when unset, so two runs, or a run beside `npm start`, do not collide. All consoles of a run use
  *   one SMTP port, so they copy one seeded template (the demo mailer's port is part of the seed).
  *   Maps never fetch tiles from the internet (tests/e2e/tile-server.mjs).
@@ -118,6 +118,9 @@ export const E2E_TILE_ORIGIN = `http://127.0.0.1:${port("E2E_TILE_PORT")}`;
 /** Every console port of the run, for the teardown. */
 export const E2E_CONSOLE_PORTS = [...E2E_RUNS.flatMap((r) => r.consolePorts), E2E_IDLE_PORT];
 
+/** The real OpenID provider of the single sign-on specs (scripts/oidc-idp.mjs); its client knows every console's callback. */
+export const E2E_OIDC_ISSUER = `http://127.0.0.1:${port("E2E_OIDC_PORT")}`;
+
 const E2E_TZ = resolvedEnv("E2E_TZ", () => "America/New_York");
 const retries = Number(process.env.E2E_RETRIES ?? 0);
 
@@ -184,6 +187,12 @@ export default defineConfig({
     { command: `node tests/e2e/tile-server.mjs ${new URL(E2E_TILE_ORIGIN).port}`, url: `${E2E_TILE_ORIGIN}/health`, timeout: 10_000, reuseExistingServer: false },
     { command: `node scripts/smtp-sink.mjs ${E2E_SMTP_PORT} ${E2E_MAILBOX_PORT}`, url: E2E_MAILBOX, timeout: 10_000, reuseExistingServer: false },
     { command: `node scripts/sms-sink.mjs ${E2E_SMS_PORT}`, url: E2E_TEXTS, timeout: 10_000, reuseExistingServer: false },
+    {
+      command: `node scripts/oidc-idp.mjs ${new URL(E2E_OIDC_ISSUER).port} ${E2E_CONSOLE_PORTS.map(origin).join(",")}`,
+      url: `${E2E_OIDC_ISSUER}/health`,
+      timeout: 10_000,
+      reuseExistingServer: false,
+    },
     {
       command: `node tests/e2e/start-consoles.mjs ${new URL(E2E_CONSOLES_READY).port}`,
       env: { E2E_CONSOLES: JSON.stringify(E2E_CONSOLES) },

@@ -9,6 +9,7 @@ import { apiKeyEndpoints } from "./endpoints/api-keys.server";
 import { auditEndpoints } from "./endpoints/audit.server";
 import { authEndpoints } from "./endpoints/auth.server";
 import { authenticatorEndpoints } from "./endpoints/authenticator.server";
+import { ssoEndpoints } from "./endpoints/sso.server";
 import { passkeyEndpoints } from "./endpoints/passkeys.server";
 import { cellEndpoints } from "./endpoints/cells.server";
 import { companyEndpoints } from "./endpoints/companies.server";
@@ -71,6 +72,7 @@ export const adminEndpoints: readonly Endpoint[] = [
   ...doorAlarmEndpoints,
   ...lockdownEndpoints,
   ...directoryEndpoints,
+  ...ssoEndpoints,
   ...apiKeyEndpoints,
   ...holidayEndpoints,
   ...customFieldEndpoints,

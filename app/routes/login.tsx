@@ -1,6 +1,7 @@
 import { getInputProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "~/components/auth/auth-card";
 import { FormAlert } from "~/components/auth/form-parts";
@@ -38,6 +39,15 @@ export default function Login() {
   const [params] = useSearchParams();
   const { fields, err, formError, formProps } = useAuthForm("login", loginSchema);
   const companies = Object.entries(remembered);
+  const redirectQuery = params.get("redirectTo") ? `?redirectTo=${encodeURIComponent(params.get("redirectTo")!)}` : "";
+  const ssoForm = useRef<HTMLFormElement>(null);
+  /** Single sign-on (decision 0121) needs only the company ID: the password fields are neither checked nor sent. */
+  const continueWithSso = () => {
+    const form = ssoForm.current;
+    if (!form) return;
+    (form.elements.namedItem("ssoCompany") as HTMLInputElement).value = (document.getElementById(fields.companyId.id) as HTMLInputElement | null)?.value ?? "";
+    form.submit();
+  };
 
   return (
     <AuthCard title={t("signIn")} lng={lng}>
@@ -78,21 +88,12 @@ export default function Login() {
         <Button type="submit" className="w-full" loading={navigation.state === "submitting"}>
           {t("login")}
         </Button>
-        {/* Single sign-on (decision 0121): only the company ID is needed; the password fields are not checked. */}
         <div className="flex items-center gap-3 text-xs text-muted-foreground" aria-hidden="true">
           <span className="h-px flex-1 bg-border" />
           {t("ssoOr")}
           <span className="h-px flex-1 bg-border" />
         </div>
-        <Button
-          type="submit"
-          variant="outline"
-          className="w-full"
-          formAction={`/sso/start${params.get("redirectTo") ? `?redirectTo=${encodeURIComponent(params.get("redirectTo")!)}` : ""}`}
-          formNoValidate
-          aria-describedby="sso-hint"
-          data-testid="continue-with-sso"
-        >
+        <Button type="button" variant="outline" className="w-full" onClick={continueWithSso} aria-describedby="sso-hint" data-testid="continue-with-sso">
           {t("continueWithSso")}
         </Button>
         <p id="sso-hint" className="sr-only">
@@ -107,6 +108,10 @@ export default function Login() {
           </LinkButton>
         </div>
       </Form>
+      {/* A document navigation (the identity provider is another site), carrying only the company ID typed above. */}
+      <form ref={ssoForm} method="post" action={`/sso/start${redirectQuery}`} hidden>
+        <input type="hidden" name="ssoCompany" />
+      </form>
     </AuthCard>
   );
 }

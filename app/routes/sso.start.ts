@@ -15,7 +15,7 @@ import { redirectWithMessage } from "~/utils/toast.server";
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData().catch(() => null);
-  const code = String(form?.get("companyId") ?? "")
+  const code = String(form?.get("ssoCompany") ?? form?.get("companyId") ?? "")
     .trim()
     .toUpperCase()
     .slice(0, 8);
