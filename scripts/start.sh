@@ -7,6 +7,8 @@
 # which prints every mail; 2525, "off" leaves the port to an SMTP server of your own), SMS_PORT (the local
 # text-message sink, which prints every text and lists them at /messages; 2526, "off" likewise). A busy port, or any part that fails to start or stops,
 # stops everything with a message naming the part, and the command exits non-zero.
+# SSO_DEMO=1 also starts a local OpenID provider (scripts/oidc-idp.mjs, on OIDC_PORT, 9400) and points ACME's
+# single sign-on at it (decision 0121): "Continue with single sign-on" with company ID ACME.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -16,6 +18,8 @@ MQTT_PORT=${MQTT_PORT:-1883}
 WS_PORT=${WS_PORT:-8883}
 SMTP_PORT=${SMTP_PORT:-2525}
 SMS_PORT=${SMS_PORT:-2526}
+OIDC_PORT=${OIDC_PORT:-9400}
+SSO_DEMO=${SSO_DEMO:-}
 export GATEWAY_SECRET=${GATEWAY_SECRET:-local-gateway-secret}
 
 fail() {
@@ -96,6 +100,19 @@ fi
 start_part console env PORT="$PORT" SMTP_PORT="${SMTP_PORT/off/2525}" SMS_PORT="${SMS_PORT/off/2526}" bash scripts/serve-local.sh
 wait_for console "${pids[-1]}" 120 curl -fs -o /dev/null "http://127.0.0.1:$PORT/login"
 
+# The demo OpenID provider, and ACME's single sign-on pointed at it through the admin API (the break-glass
+# admin stays the seeded ACME admin, so passwords keep working).
+if [ "$SSO_DEMO" = 1 ]; then
+  port_free "$OIDC_PORT" || fail "OIDC_PORT $OIDC_PORT (demo OpenID provider) is in use"
+  start_part "OpenID provider" node scripts/oidc-idp.mjs "$OIDC_PORT" "http://127.0.0.1:$PORT"
+  wait_for "OpenID provider" "${pids[-1]}" 10 curl -fs -o /dev/null "http://127.0.0.1:$OIDC_PORT/health"
+  token=$(curl -fs -H 'Content-Type: application/json' -d '{"companyId":"ACME","userName":"admin@acme.example","password":"Acme#Demo2026"}' \
+    "http://127.0.0.1:$PORT/api/admin/user/login" | node -e 'let s="";process.stdin.on("data",(d)=>(s+=d)).on("end",()=>console.log(JSON.parse(s).token))')
+  curl -fs -o /dev/null -H "Authorization: $token" -H 'Content-Type: application/json' \
+    -d "{\"enabled\":true,\"protocol\":\"oidc\",\"oidcIssuer\":\"http://127.0.0.1:$OIDC_PORT\",\"oidcClientId\":\"keyless-console\",\"oidcClientSecret\":\"demo-oidc-client-secret\",\"oidcScopes\":\"openid email profile groups\",\"jitEnabled\":true,\"jitDefaultRoleId\":4}" \
+    "http://127.0.0.1:$PORT/api/admin/company/sso" || fail "could not point ACME's single sign-on at the demo OpenID provider"
+fi
+
 if [ -f gateway/src/main.js ]; then
   mkdir -p gateway/data
   start_part gateway env WORKER_URL="http://127.0.0.1:$PORT" MQTT_PORT="$MQTT_PORT" WS_PORT="$WS_PORT" node gateway/src/main.js
@@ -119,6 +136,7 @@ cat <<MSG
   Gateway:  mqtt://127.0.0.1:$MQTT_PORT   $ws_line
   Mail:     $mail_line
   Texts:    $sms_line
+$([ "$SSO_DEMO" = 1 ] && echo "  SSO:      http://127.0.0.1:$OIDC_PORT (OpenID provider; company ACME: admin@acme.example, auditor@acme.example, nuria.nueva@acme.example; any password)")
   Demo logins are printed above. Ctrl-C stops everything.
 
 MSG
