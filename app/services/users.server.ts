@@ -458,6 +458,8 @@ export function userRemovalStatements(db: Db, companyId: number, id: number, now
     twoFactorCodes: f,
     alertRecipients: a,
     scimGroupMembers: m,
+    authenticatorApps: t,
+    authenticatorRecoveryCodes: c,
   } = schema;
   return [
     db
@@ -472,6 +474,8 @@ export function userRemovalStatements(db: Db, companyId: number, id: number, now
     db.delete(f).where(eq(f.userId, id)),
     db.delete(a).where(and(eq(a.companyId, companyId), eq(a.userId, id))),
     db.delete(m).where(and(eq(m.companyId, companyId), eq(m.userId, id))),
+    db.delete(t).where(and(eq(t.companyId, companyId), eq(t.userId, id))),
+    db.delete(c).where(eq(c.userId, id)),
   ] as const;
 }
 
