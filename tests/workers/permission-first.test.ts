@@ -18,6 +18,11 @@ const AUDITOR_MAY = new Set([
   "POST /api/admin/user/authenticator/start",
   "POST /api/admin/user/authenticator/confirm",
   "POST /api/admin/user/authenticator/remove",
+  // And their own console passkeys (decision 0123).
+  "POST /api/admin/user/passkeys/registrationOptions",
+  "POST /api/admin/user/passkeys/register",
+  "POST /api/admin/user/passkeys/rename",
+  "POST /api/admin/user/passkeys/remove",
   "POST /api/user/createActivityLog",
   "POST /api/user/support/createTicket",
 ]);
