@@ -20,6 +20,7 @@ import { newSigningKeys } from "./scripts/credential-keys.mjs";
 import { seedInstant } from "./db/seed/clock";
 import { startSmsSink } from "./scripts/sms-sink.mjs";
 import { startWebhookReceiver } from "./scripts/webhook-receiver.mjs";
+import { samlKeyPair, startSamlIdp } from "./scripts/saml-idp.mjs";
 
 // The runner gets wrangler.toml's bindings too (files that import server.ts call its handlers with
 // the runner's env), but neither the queue's consumer nor the static assets: those are the console's.
@@ -39,6 +40,12 @@ export default defineConfig({
       // A real webhook receiver (scripts/webhook-receiver.mjs) the console posts to; tests read what arrived.
       const hooks = await startWebhookReceiver(0, { quiet: true });
       hooks.server.unref();
+      // A real SAML identity provider (scripts/saml-idp.mjs, samlify) and the console's SP key pair, made for this run
+      // (tests/workers/sso-saml.test.ts); the runner alone also gets the IdP's key, to sign the attack cases' assertions.
+      const idpKeys = samlKeyPair("saml-idp.test");
+      const samlIdp = await startSamlIdp({ quiet: true, keys: idpKeys });
+      samlIdp.server.unref();
+      const spKeys = samlKeyPair("console.test");
       const bindings = {
         GATEWAY_SECRET: "test-gateway-secret",
         // Keys made for this run only (never committed), as scripts/credential-keys.mjs makes one for local runs:
@@ -53,6 +60,8 @@ export default defineConfig({
         SMS_FROM: "+15550100000",
         // WORKERS_NOW=<ISO instant> runs the suite as if it started then (docs/decisions/0018-test-clock.md).
         TEST_CLOCK_OFFSET_MS: String(process.env.WORKERS_NOW ? Date.parse(process.env.WORKERS_NOW) - Date.now() : 0),
+        SAML_SP_PRIVATE_KEY: spKeys.privateKey,
+        SAML_SP_CERT: spKeys.cert,
       };
       return {
         miniflare: {
@@ -62,6 +71,8 @@ export default defineConfig({
             ...bindings,
             TEST_MIGRATIONS: await readD1Migrations("./db/migrations"),
             WEBHOOK_RECEIVER_URL: hooks.url,
+            SAML_IDP_URL: samlIdp.url,
+            SAML_TEST_IDP_KEY: idpKeys.privateKey,
             // The instant every file's demo seed is relative to: the start of the UTC day the suite's clock reads
             // when it starts (db/seed/clock.ts, decision 0064); `seedNow()` in tests/workers/helpers.ts.
             SEED_NOW: String(seedInstant(process.env.WORKERS_NOW ? Date.parse(process.env.WORKERS_NOW) : Date.now())),

@@ -1,6 +1,7 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { logout } from "~/services/auth.server";
 import { oidcLogoutUrl } from "~/services/sso/oidc.server";
+import { samlLogoutUrl, spOrigin } from "~/services/sso/saml.server";
 import { authFromToken, clearSessionCookies, getAuth } from "~/utils/auth-guards.server";
 import { readSessionToken } from "~/utils/session.server";
 import { getDb, nowMs } from "~/utils/db.server";
@@ -28,7 +29,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // A session single sign-on opened ends at the identity provider too, when it offers that (decision 0121).
   const idpLogout =
     auth && !auth.support
-      ? await oidcLogoutUrl(getDb(context), context.cloudflare.env, { sessionId: auth.session.id, postLogoutRedirectUri: `${new URL(request.url).origin}/login`, now: nowMs() })
+      ? ((await oidcLogoutUrl(getDb(context), context.cloudflare.env, {
+          sessionId: auth.session.id,
+          postLogoutRedirectUri: `${new URL(request.url).origin}/login`,
+          now: nowMs(),
+        })) ??
+        // SAML single logout: a LogoutRequest for the session's NameID and SessionIndex (decision 0122).
+        (await samlLogoutUrl(getDb(context), context.cloudflare.env, { origin: spOrigin(context.cloudflare.env, request), sessionId: auth.session.id })))
       : null;
   if (auth) await logout(getDb(context), auth, nowMs(), reason);
   // Signing out of a support session signs the staff member out of their own session too.

@@ -107,6 +107,9 @@ export function refuseCrossSite(request: Request): Response | null {
   // The APIs take bearer tokens, never the console's cookie, so another site's page cannot act with them.
   const { pathname } = new URL(request.url);
   if (pathname.startsWith("/api/") || pathname.startsWith("/scim/")) return null;
+  // A SAML identity provider's page posts the signed Response to the ACS, and its logout answer to the SLO (decision 0122): the RelayState and the
+  // response's own signature and InResponseTo bind it to a sign-in this console started, not the cookie.
+  if (/^\/sso\/saml\/[^/]+\/(acs|slo)$/.test(pathname)) return null;
   return isCrossSite(request) ? refuse(403, "Cross-site request refused") : null;
 }
 
