@@ -105,3 +105,29 @@ test("the company's MFA policy sends an admin without a strong factor to enrolme
     await acme.call("POST", "/company/mfaPolicy", { policy: "none" });
   }
 });
+
+for (const { lang, width, height } of LANGUAGE_AND_WIDTH_RUNS) {
+  test(`sign-in security settings (${lang}, ${width} px): a super admin requires a factor of chosen roles`, async ({ page, request, loginAs }) => {
+    const t = {
+      en: { link: "Sign-in security", roles: "Chosen roles", save: "Save", saved: "Sign-in security policy saved" },
+      es: { link: "Seguridad del inicio de sesión", roles: "Roles elegidos", save: "Guardar", saved: "Política de seguridad del inicio de sesión guardada" },
+    }[lang];
+    await page.setViewportSize({ width, height });
+    const acme = await adminApi(request, "acme");
+    try {
+      await loginAs("acme", lang);
+      await page.goto("/companySettings");
+      await page.getByRole("link", { name: t.link }).click();
+      await expect(page).toHaveURL(/\/mfaPolicy$/);
+      await page.getByRole("radio", { name: new RegExp(t.roles) }).check();
+      await page.getByRole("checkbox", { name: "Auditor" }).check();
+      await keepScreenshot(page, `mfa-policy-${lang}-${width}`, { fullPage: true });
+      await page.getByRole("button", { name: t.save }).click();
+      await expect(page.getByText(t.saved).first()).toBeVisible();
+      const saved = await acme.call<{ payload: { policy: string; roleIds: number[] } }>("GET", "/company/mfaPolicy");
+      expect(saved.payload).toEqual({ policy: "roles", roleIds: [4] });
+    } finally {
+      await acme.call("POST", "/company/mfaPolicy", { policy: "none" });
+    }
+  });
+}
