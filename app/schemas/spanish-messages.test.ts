@@ -40,6 +40,8 @@ const SCHEMA_NS: Record<string, string[]> = {
   holidays: ["holidays"],
   "door-alarms": ["alarms"],
   lockdown: ["lockdown"],
+  "mfa-policy": ["passkeys"],
+  passkeys: ["passkeys"],
   directory: ["directory"],
   webhooks: ["webhooks"],
   ekeys: ["users"],
@@ -79,6 +81,8 @@ const SERVICES: [string, string][] = [
   ["device-groups", "groups"],
   ["firmware", "ota"],
   ["mailer", "mailer"],
+  ["mfa-policy", "passkeys"],
+  ["passkeys", "passkeys"],
   ["users", "users"],
 ];
 
