@@ -460,6 +460,8 @@ export function userRemovalStatements(db: Db, companyId: number, id: number, now
     scimGroupMembers: m,
     authenticatorApps: t,
     authenticatorRecoveryCodes: c,
+    consolePasskeys: pk,
+    passkeyChallenges: pc,
   } = schema;
   return [
     db
@@ -476,6 +478,8 @@ export function userRemovalStatements(db: Db, companyId: number, id: number, now
     db.delete(m).where(and(eq(m.companyId, companyId), eq(m.userId, id))),
     db.delete(t).where(and(eq(t.companyId, companyId), eq(t.userId, id))),
     db.delete(c).where(eq(c.userId, id)),
+    db.delete(pk).where(and(eq(pk.companyId, companyId), eq(pk.userId, id))),
+    db.delete(pc).where(eq(pc.userId, id)),
   ] as const;
 }
 

@@ -5,7 +5,7 @@ import { api, db, DEMO, fromEveryLog, login, schema, workerNow } from "./helpers
 /**
  * Deleting a user leaves nothing of theirs that could let them in or reach them (keys, sessions and
  * their passkey challenges, phone authenticators, reset links, sign-in codes, authenticator app and
- * recovery codes, alert recipient rows),
+ * recovery codes, console passkeys, alert recipient rows),
  * and the activity log keeps its history.
  */
 const ACME = 3;
@@ -37,6 +37,8 @@ describe("DELETE /user/deleteUser", () => {
       db().insert(s.alertRecipients).values({ alertId: 1, companyId: ACME, userId: id, email: victim.email }),
       db().insert(s.authenticatorApps).values({ userId: id, companyId: ACME, secret: "sealed", confirmedAt: now }),
       db().insert(s.authenticatorRecoveryCodes).values({ userId: id, codeHash: "h" }),
+      db().insert(s.consolePasskeys).values({ userId: id, companyId: ACME, credentialId: "victim-passkey", publicKey: "pk", name: "Laptop" }),
+      db().insert(s.passkeyChallenges).values({ userId: id, purpose: "sign-in", challenge: "victim-passkey-challenge", expiresAt: later }),
     ]);
     const historyOf = () => fromEveryLog((log) => log.select({ id: s.activityLogs.id }).from(s.activityLogs).where(eq(s.activityLogs.targetUserId, id)));
     const history = await historyOf();
@@ -54,6 +56,8 @@ describe("DELETE /user/deleteUser", () => {
     expect(await db().select().from(s.alertRecipients).where(eq(s.alertRecipients.userId, id))).toEqual([]);
     expect(await db().select().from(s.authenticatorApps).where(eq(s.authenticatorApps.userId, id))).toEqual([]);
     expect(await db().select().from(s.authenticatorRecoveryCodes).where(eq(s.authenticatorRecoveryCodes.userId, id))).toEqual([]);
+    expect(await db().select().from(s.consolePasskeys).where(eq(s.consolePasskeys.userId, id))).toEqual([]);
+    expect(await db().select().from(s.passkeyChallenges).where(eq(s.passkeyChallenges.userId, id))).toEqual([]);
     // History stays: every earlier entry about the user, plus the removal itself.
     const after = await historyOf();
     expect(after.length).toBe(history.length + 1);
