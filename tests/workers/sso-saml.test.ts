@@ -171,6 +171,22 @@ describe("SAML sign-in through the real IdP", () => {
     expect(sessionCookie(offSite)).toBeFalsy();
   });
 
+  it("signs out at the IdP too: console sign-out sends a LogoutRequest for the session's NameID (single logout)", async () => {
+    const answer = await idpAnswer(await start("/"));
+    const cookie = sessionCookie(await postAcs(answer.SAMLResponse, answer.RelayState))!.split(";")[0];
+    const out = await consoleWorker.fetch(`${ORIGIN}/logout`, { method: "POST", redirect: "manual", headers: { Cookie: cookie, Origin: ORIGIN, "Sec-Fetch-Site": "same-origin" } });
+    expect(out.status).toBe(302);
+    const to = new URL(out.headers.get("Location")!);
+    expect(to.origin + to.pathname).toBe(`${IDP}/slo`);
+    const before = ((await (await fetch(`${IDP}/logouts`)).json()) as unknown[]).length;
+    const idpPage = await fetch(to);
+    expect(idpPage.status, await idpPage.clone().text()).toBe(200);
+    expect(await idpPage.text()).toContain(`${BASE}/slo`);
+    const logouts = (await (await fetch(`${IDP}/logouts`)).json()) as { nameId: string }[];
+    expect(logouts.length).toBe(before + 1);
+    expect(logouts.at(-1)!.nameId).toBe("admin@acme.example");
+  });
+
   it("refuses a response answering another sign-in (InResponseTo bound to the RelayState's attempt)", async () => {
     const a = await idpAnswer(await start());
     const b = await idpAnswer(await start());
