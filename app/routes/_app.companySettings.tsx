@@ -75,6 +75,11 @@ export default function CompanySettings() {
             {t("directorySync")}
           </LinkButton>
         )}
+        {directorySync && (
+          <LinkButton variant="outline" to="/singleSignOn">
+            {t("singleSignOn")}
+          </LinkButton>
+        )}
       </nav>
       <SettingsForm key={settings?.updatedAt ?? "new"} settings={settings} zones={zones} canModify={canModify} />
     </div>

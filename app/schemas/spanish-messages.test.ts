@@ -31,6 +31,7 @@ const SCHEMA_NS: Record<string, string[]> = {
   companies: ["companies"],
   "company-requests": ["requests"],
   "custom-fields": ["customFields"],
+  sso: ["sso"],
   "visitor-passes": ["visitorPasses"],
   "device-commands": ["devices"],
   "device-filters": ["devices"],

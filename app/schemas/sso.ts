@@ -49,7 +49,11 @@ export const ssoSettingsSchema = z
     breakGlassUserId: optionalId,
     jitEnabled: checkbox(),
     jitDefaultRoleId: optionalId,
-    groupRoles: z.array(ssoGroupRoleSchema).max(100).default([]),
+    // The page posts a few blank rows to fill in: a row with neither a group nor a role is not a mapping.
+    groupRoles: z.preprocess(
+      (v) => (Array.isArray(v) ? v.filter((r) => r && typeof r === "object" && ((r as Record<string, unknown>).groupName || (r as Record<string, unknown>).roleId)) : v),
+      z.array(ssoGroupRoleSchema).max(100).default([]),
+    ),
   })
   .superRefine((v, ctx) => {
     if (v.enabled && v.protocol === "oidc") {

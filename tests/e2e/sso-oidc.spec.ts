@@ -125,7 +125,7 @@ for (const run of LANGUAGE_AND_WIDTH_RUNS) {
     await fresh.locator('input[name="companyId"]').fill("ACME");
     await fresh.getByRole("button", { name: t.sso }).click();
     await signInAtProvider(fresh, DEMO.auditor.userName);
-    await fresh.waitForURL((u) => u.origin !== E2E_OIDC_ISSUER && u.pathname === "/");
+    await fresh.waitForURL((u) => u.origin !== E2E_OIDC_ISSUER && !u.pathname.startsWith("/login"));
     await other.close();
   });
 }

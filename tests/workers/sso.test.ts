@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { completeSsoSignIn, consolePath, roleForGroups } from "~/services/sso/complete-sign-in.server";
 import { spendAttempt, verifyIdToken } from "~/services/sso/oidc.server";
 import { sha256Hex } from "~/utils/tokens.server";
-import { api, auditsNamed, consoleWorker, db, DEMO, ORIGIN, resetThrottles, schema, workerNow } from "./helpers";
+import { api, auditsNamed, consoleWorker, db, DEMO, login, ORIGIN, pageCookie, resetThrottles, schema, workerNow } from "./helpers";
 
 /** Console single sign-on (decision 0121): the completion every protocol shares, the SSO-required policy, the ID token's checks. */
 const LOGIN = "/api/admin/user/login";
@@ -317,5 +317,67 @@ describe("OpenID Connect ID token checks (hand-made tokens for attacks, against 
     expect(await refusal(spendAttempt(db(), "state-old", now))).toMatchObject({ code: "sso-bad-state" });
     expect(await refusal(spendAttempt(db(), "never-issued", now))).toMatchObject({ code: "sso-bad-state" });
     expect(await refusal(spendAttempt(db(), null, now))).toMatchObject({ code: "sso-bad-state" });
+  });
+});
+
+describe("settings through the admin API", () => {
+  const SSO = "/api/admin/company/sso";
+  const base = { enabled: true, protocol: "oidc", oidcIssuer: "https://idp.example", oidcClientId: "console" };
+
+  it("is a super admin's: the secret is write-only and sealed, SSO required needs a break-glass super admin, roles must be the company's", async () => {
+    const auditor = await login("auditor");
+    expect((await api(auditor, "GET", SSO)).status).toBe(403);
+    expect((await api(auditor, "POST", SSO, "not json")).status).toBe(403);
+
+    const admin = await login("acme");
+    expect(await api(admin, "POST", SSO, { ...base, oidcClientSecret: "s3cret-value" })).toMatchObject({ status: 200, body: { message: "Single sign-on settings saved" } });
+    const read = await api(admin, "GET", SSO);
+    expect(read.body.payload).toMatchObject({ enabled: true, oidcIssuer: "https://idp.example", clientSecretSet: true });
+    expect(JSON.stringify(read.body)).not.toContain("s3cret-value");
+    const row = (await db().query.ssoSettings.findFirst({ where: eq(schema.ssoSettings.companyId, ACME) }))!;
+    expect(row.oidcClientSecret).toMatch(/^enc:v1:/);
+    // Saved again without a secret: kept.
+    await api(admin, "POST", SSO, base);
+    expect((await api(admin, "GET", SSO)).body.payload.clientSecretSet).toBe(true);
+
+    expect(await api(admin, "POST", SSO, { ...base, ssoRequired: true })).toMatchObject({ status: 422 });
+    const auditorId = (await db().query.users.findFirst({ where: eq(schema.users.email, DEMO.auditor.userName) }))!.id;
+    expect(await api(admin, "POST", SSO, { ...base, ssoRequired: true, breakGlassUserId: auditorId })).toMatchObject({ status: 422 });
+    const betaAdminId = (await db().query.users.findFirst({ where: eq(schema.users.email, DEMO.beta.userName) }))!.id;
+    expect(await api(admin, "POST", SSO, { ...base, ssoRequired: true, breakGlassUserId: betaAdminId })).toMatchObject({ status: 422 });
+    expect(await api(admin, "POST", SSO, { ...base, groupRoles: [{ groupName: "x", roleId: 5 }] })).toMatchObject({ status: 422 });
+    expect(await api(admin, "POST", SSO, { ...base, groupRoles: [{ groupName: "auditors", roleId: 4 }], jitEnabled: true, jitDefaultRoleId: 4 })).toMatchObject({ status: 200 });
+    expect((await api(admin, "GET", SSO)).body.payload.groupRoles).toEqual([{ groupName: "auditors", roleId: 4 }]);
+  });
+});
+
+describe("the settings page", () => {
+  it("is shown to a super admin with the secret as set or not, and saved from its form", async () => {
+    const cookie = await pageCookie("acme");
+    const page = await consoleWorker.fetch(`${ORIGIN}/singleSignOn`, { headers: { Cookie: cookie } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("Require single sign-on");
+    expect(html).toContain("No secret stored.");
+    const form = new URLSearchParams({
+      protocol: "oidc",
+      enabled: "1",
+      oidcIssuer: "https://idp.example",
+      oidcClientId: "console",
+      oidcClientSecret: "from-the-page",
+      "groupRoles[0].groupName": "auditors",
+      "groupRoles[0].roleId": "4",
+      "groupRoles[1].groupName": "",
+      "groupRoles[1].roleId": "",
+    });
+    const saved = await consoleWorker.fetch(`${ORIGIN}/singleSignOn`, { method: "POST", body: form, headers: { Cookie: cookie, Origin: ORIGIN }, redirect: "manual" });
+    expect(saved.status).toBe(302);
+    const row = (await db().query.ssoSettings.findFirst({ where: eq(schema.ssoSettings.companyId, ACME) }))!;
+    expect(row).toMatchObject({ enabled: true, oidcIssuer: "https://idp.example" });
+    expect(row.oidcClientSecret).toMatch(/^enc:v1:/);
+    expect(await db().select().from(schema.ssoGroupRoles)).toMatchObject([{ companyId: ACME, groupName: "auditors", roleId: 4 }]);
+    expect(await (await consoleWorker.fetch(`${ORIGIN}/singleSignOn`, { headers: { Cookie: cookie } })).text()).toContain("A secret is stored and never shown.");
+    const auditor = await consoleWorker.fetch(`${ORIGIN}/singleSignOn`, { headers: { Cookie: await pageCookie("auditor") }, redirect: "manual" });
+    expect(auditor.status).not.toBe(200);
   });
 });

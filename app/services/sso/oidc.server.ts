@@ -64,7 +64,7 @@ const discoveryCache = new Map<string, { at: number; metadata: OidcMetadata }>()
 const jwksCache = new Map<string, JWTVerifyGetKey>();
 
 async function fetchJson(url: string, init: RequestInit = {}): Promise<Record<string, unknown>> {
-  const res = await fetch(url, { ...init, redirect: "error", signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) }).catch(() => refuse("sso-idp-unreachable"));
+  const res = await fetch(url, { ...init, redirect: "manual", signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) }).catch(() => refuse("sso-idp-unreachable"));
   const body = (await res.json().catch(() => null)) as Record<string, unknown> | null;
   if (!res.ok || !body || typeof body !== "object") refuse("sso-idp-error");
   return body!;
