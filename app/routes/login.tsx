@@ -1,7 +1,6 @@
 import { getInputProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "~/components/auth/auth-card";
 import { FormAlert } from "~/components/auth/form-parts";
@@ -39,14 +38,12 @@ export default function Login() {
   const [params] = useSearchParams();
   const { fields, err, formError, formProps } = useAuthForm("login", loginSchema);
   const companies = Object.entries(remembered);
-  const redirectQuery = params.get("redirectTo") ? `?redirectTo=${encodeURIComponent(params.get("redirectTo")!)}` : "";
-  const ssoForm = useRef<HTMLFormElement>(null);
   /** Single sign-on (decision 0121) needs only the company ID: the password fields are neither checked nor sent. */
   const continueWithSso = () => {
-    const form = ssoForm.current;
-    if (!form) return;
-    (form.elements.namedItem("ssoCompany") as HTMLInputElement).value = (document.getElementById(fields.companyId.id) as HTMLInputElement | null)?.value ?? "";
-    form.submit();
+    const code = (document.getElementById(fields.companyId.id) as HTMLInputElement | null)?.value ?? "";
+    const q = new URLSearchParams({ company: code });
+    if (params.get("redirectTo")) q.set("redirectTo", params.get("redirectTo")!);
+    window.location.assign(`/sso/start?${q}`);
   };
 
   return (
@@ -108,10 +105,6 @@ export default function Login() {
           </LinkButton>
         </div>
       </Form>
-      {/* A document navigation (the identity provider is another site), carrying only the company ID typed above. */}
-      <form ref={ssoForm} method="post" action={`/sso/start${redirectQuery}`} hidden>
-        <input type="hidden" name="ssoCompany" />
-      </form>
     </AuthCard>
   );
 }
