@@ -120,6 +120,8 @@ export const E2E_CONSOLE_PORTS = [...E2E_RUNS.flatMap((r) => r.consolePorts), E2
 
 /** The real OpenID provider of the single sign-on specs (scripts/oidc-idp.mjs); its client knows every console's callback. */
 export const E2E_OIDC_ISSUER = `http://127.0.0.1:${port("E2E_OIDC_PORT")}`;
+/** The real SAML identity provider of the SAML spec (scripts/saml-idp.mjs, samlify); it reads each console's SP metadata from 127.0.0.1. */
+export const E2E_SAML_IDP = `http://127.0.0.1:${port("E2E_SAML_IDP_PORT")}`;
 
 const E2E_TZ = resolvedEnv("E2E_TZ", () => "America/New_York");
 const retries = Number(process.env.E2E_RETRIES ?? 0);
@@ -193,6 +195,7 @@ export default defineConfig({
       timeout: 10_000,
       reuseExistingServer: false,
     },
+    { command: `node scripts/saml-idp.mjs --port ${new URL(E2E_SAML_IDP).port}`, url: `${E2E_SAML_IDP}/metadata`, timeout: 10_000, reuseExistingServer: false },
     {
       command: `node tests/e2e/start-consoles.mjs ${new URL(E2E_CONSOLES_READY).port}`,
       env: { E2E_CONSOLES: JSON.stringify(E2E_CONSOLES) },

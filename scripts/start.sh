@@ -9,6 +9,8 @@
 # stops everything with a message naming the part, and the command exits non-zero.
 # SSO_DEMO=1 also starts a local OpenID provider (scripts/oidc-idp.mjs, on OIDC_PORT, 9400) and points ACME's
 # single sign-on at it (decision 0121): "Continue with single sign-on" with company ID ACME.
+# SSO_DEMO=saml starts a local SAML 2.0 identity provider instead (scripts/saml-idp.mjs, on SAML_IDP_PORT, 8790;
+# decision 0122) and points ACME's single sign-on at it, the same way.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -19,6 +21,7 @@ WS_PORT=${WS_PORT:-8883}
 SMTP_PORT=${SMTP_PORT:-2525}
 SMS_PORT=${SMS_PORT:-2526}
 OIDC_PORT=${OIDC_PORT:-9400}
+SAML_IDP_PORT=${SAML_IDP_PORT:-8790}
 SSO_DEMO=${SSO_DEMO:-}
 export GATEWAY_SECRET=${GATEWAY_SECRET:-local-gateway-secret}
 
@@ -113,6 +116,20 @@ if [ "$SSO_DEMO" = 1 ]; then
     "http://127.0.0.1:$PORT/api/admin/company/sso" || fail "could not point ACME's single sign-on at the demo OpenID provider"
 fi
 
+# The demo SAML identity provider, and ACME's single sign-on pointed at it (its entity id, SSO and SLO addresses
+# and signing certificate, read from the running IdP) through the same admin API call.
+if [ "$SSO_DEMO" = saml ]; then
+  port_free "$SAML_IDP_PORT" || fail "SAML_IDP_PORT $SAML_IDP_PORT (demo SAML identity provider) is in use"
+  start_part "SAML identity provider" node scripts/saml-idp.mjs --port "$SAML_IDP_PORT"
+  idp="http://127.0.0.1:$SAML_IDP_PORT"
+  wait_for "SAML identity provider" "${pids[-1]}" 10 curl -fs -o /dev/null "$idp/metadata"
+  token=$(curl -fs -H 'Content-Type: application/json' -d '{"companyId":"ACME","userName":"admin@acme.example","password":"Acme#Demo2026"}' \
+    "http://127.0.0.1:$PORT/api/admin/user/login" | node -e 'let s="";process.stdin.on("data",(d)=>(s+=d)).on("end",()=>console.log(JSON.parse(s).token))')
+  curl -fs "$idp/cert" | IDP="$idp" node -e 'let s="";process.stdin.on("data",(d)=>(s+=d)).on("end",()=>console.log(JSON.stringify({enabled:true,protocol:"saml",idpEntityId:process.env.IDP+"/metadata",idpSsoUrl:process.env.IDP+"/sso",idpSloUrl:process.env.IDP+"/slo",idpCertificate:s,jitEnabled:true,jitDefaultRoleId:4})))' |
+    curl -fs -o /dev/null -H "Authorization: $token" -H 'Content-Type: application/json' -d @- "http://127.0.0.1:$PORT/api/admin/company/sso" ||
+    fail "could not point ACME's single sign-on at the demo SAML identity provider"
+fi
+
 if [ -f gateway/src/main.js ]; then
   mkdir -p gateway/data
   start_part gateway env WORKER_URL="http://127.0.0.1:$PORT" MQTT_PORT="$MQTT_PORT" WS_PORT="$WS_PORT" node gateway/src/main.js
@@ -137,6 +154,7 @@ cat <<MSG
   Mail:     $mail_line
   Texts:    $sms_line
 $([ "$SSO_DEMO" = 1 ] && echo "  SSO:      http://127.0.0.1:$OIDC_PORT (OpenID provider; company ACME: admin@acme.example, auditor@acme.example, nuria.nueva@acme.example; any password)")
+$([ "$SSO_DEMO" = saml ] && echo "  SSO:      http://127.0.0.1:$SAML_IDP_PORT (SAML identity provider; company ACME: admin@acme.example, auditor@acme.example, new.hire@acme.example; password Saml#Demo2026)")
   Demo logins are printed above. Ctrl-C stops everything.
 
 MSG
