@@ -13,7 +13,7 @@ import { getDb, nowMs } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { rememberCompany } from "~/utils/remembered-companies.server";
 import { deleteSession, readSessionToken, readSupportToken, signedInHeaders } from "~/utils/session.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { redirectWithMessage } from "~/utils/toast.server";
 import { sha256Hex } from "~/utils/tokens.server";
 
 export async function signInToConsole({ request, context }: { request: Request; context: AppLoadContext }, input: LoginInput, to: string): Promise<Response> {
@@ -23,10 +23,11 @@ export async function signInToConsole({ request, context }: { request: Request; 
   const r = await login(db, input, { request, kind: "web", now: nowMs(), sms: smsSender(env) }).catch((e) => {
     // Two refusals are a next step, not an error: the page that takes it.
     if (!(e instanceof ServiceError)) throw e;
-    if (e.details.errorCode === "password-expired") return redirectWithToast(`/ResetExpiredPassword?${who}`, { type: "info", message: AUTH_MSG.expired }, env);
+    // In the page's language: the toast is read on the next page, set before any session exists.
+    if (e.details.errorCode === "password-expired") return redirectWithMessage({ request, context }, { to: `/ResetExpiredPassword?${who}`, ns: "auth", type: "info", message: AUTH_MSG.expired });
     if (e.details.errorCode !== "2fa-required") throw e;
     deliverQueued(env, context.cloudflare.ctx.waitUntil);
-    return redirectWithToast(`/twoFactorAuthentication?${codePageQuery(input, e.details.payload as CodeDelivery)}`, { type: "info", message: AUTH_MSG.twoFactor }, env);
+    return redirectWithMessage({ request, context }, { to: `/twoFactorAuthentication?${codePageQuery(input, e.details.payload as CodeDelivery)}`, ns: "auth", type: "info", message: AUTH_MSG.twoFactor });
   });
   if (r instanceof Response) return r;
   // Rotate: a session the browser already held is ended, the new one replaces it.

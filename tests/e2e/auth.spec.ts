@@ -71,6 +71,7 @@ test.describe("sign-in", () => {
       password: "Password",
       login: "Log in",
       byText: "Send the code by text message instead",
+      required: "Two Factor Authentication is required to login",
       texted: "A new code has been sent to your phone by text message",
       code: "Code",
       verify: "Verify",
@@ -86,6 +87,7 @@ test.describe("sign-in", () => {
       password: "Contraseña",
       login: "Entrar",
       byText: "Enviar el código por SMS",
+      required: "Se requiere autenticación de dos factores para iniciar sesión",
       texted: "Se ha enviado un código nuevo a su teléfono por SMS",
       code: "Código",
       verify: "Verificar",
@@ -111,6 +113,7 @@ test.describe("sign-in", () => {
         await page.getByLabel(t.password, { exact: true }).fill(DEMO.beta.password);
         await page.getByRole("button", { name: t.login }).click();
         await expect(page).toHaveURL(/\/twoFactorAuthentication\?/);
+        await expect(page.locator("li[data-type]").filter({ hasText: t.required })).toBeVisible();
         await expect(page.getByTestId("code-destination")).toContainText(t.sentTo);
         const before = (await textMessages()).length;
         await page.getByRole("button", { name: t.byText }).click();
