@@ -24,10 +24,14 @@ export async function signInToConsole({ request, context }: { request: Request; 
     // Two refusals are a next step, not an error: the page that takes it.
     if (!(e instanceof ServiceError)) throw e;
     // In the page's language: the toast is read on the next page, set before any session exists.
-    if (e.details.errorCode === "password-expired") return redirectWithMessage({ request, context }, { to: `/ResetExpiredPassword?${who}`, ns: "auth", type: "info", message: AUTH_MSG.expired });
+    if (e.details.errorCode === "password-expired")
+      return redirectWithMessage({ request, context }, { to: `/ResetExpiredPassword?${who}`, ns: "auth", type: "info", message: AUTH_MSG.expired });
     if (e.details.errorCode !== "2fa-required") throw e;
     deliverQueued(env, context.cloudflare.ctx.waitUntil);
-    return redirectWithMessage({ request, context }, { to: `/twoFactorAuthentication?${codePageQuery(input, e.details.payload as CodeDelivery)}`, ns: "auth", type: "info", message: AUTH_MSG.twoFactor });
+    return redirectWithMessage(
+      { request, context },
+      { to: `/twoFactorAuthentication?${codePageQuery(input, e.details.payload as CodeDelivery)}`, ns: "auth", type: "info", message: AUTH_MSG.twoFactor },
+    );
   });
   if (r instanceof Response) return r;
   // Rotate: a session the browser already held is ended, the new one replaces it.
