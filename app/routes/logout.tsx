@@ -6,6 +6,7 @@ import { authFromToken, clearSessionCookies, getAuth } from "~/utils/auth-guards
 import { readSessionToken } from "~/utils/session.server";
 import { getDb, nowMs } from "~/utils/db.server";
 import { isCrossSite } from "~/utils/origin.server";
+import { getFixedT, getLanguage } from "~/i18n/i18next.server";
 
 /**
  * Whether the browser says the request comes from the console itself. A sign-out is only taken from
@@ -42,8 +43,26 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const own = auth?.support ? await readSessionToken(request, context.cloudflare.env) : null;
   const me = own ? await authFromToken(getDb(context), context.cloudflare.env, own) : null;
   if (me) await logout(getDb(context), me, nowMs(), reason);
-  return redirect(idpLogout ?? "/login", { headers: await clearSessionCookies(context.cloudflare.env) });
+  const headers = await clearSessionCookies(context.cloudflare.env);
+  if (!idpLogout) return redirect("/login", { headers });
+  return await continueAtProvider(request, idpLogout, headers);
 }
+
+/**
+ * The identity provider's sign-out, reached from a page rather than a redirect: sign-out is a form post,
+ * and the console's `form-action 'self'` stops a browser from following a form's redirect to another origin.
+ * A refresh (no script, so the answer's default CSP holds) and a link for a browser that ignores it.
+ */
+async function continueAtProvider(request: Request, url: string, headers: Headers): Promise<Response> {
+  const lang = await getLanguage(request);
+  const t = await getFixedT(lang, "sso");
+  const href = escapeHtml(url);
+  headers.set("Content-Type", "text/html; charset=utf-8");
+  const body = `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${href}"><title>${escapeHtml(t("logout.title"))}</title></head><body><p>${escapeHtml(t("logout.continuing"))} <a href="${href}">${escapeHtml(t("logout.continue"))}</a></p></body></html>`;
+  return new Response(body, { headers });
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** A link or an image cannot sign anyone out. */
 export const loader = () => redirect("/");

@@ -47,10 +47,9 @@ async function signInAtProvider(page: Page, email: string) {
   await page.getByRole("button", { name: "Sign-in" }).click();
 }
 
-// Known gap: the sign-out form's POST is redirected to the provider's end_session_endpoint, and the page's
-// `form-action 'self'` policy stops the browser from following it (the console session does end). Until the
-// sign-out answers with a page that navigates on, this stays a fixme.
-test.fixme("signing out goes on to the provider's end_session_endpoint and back to /login (en, 1440 px)", async ({ page, request }) => {
+// Sign-out is a form post: the console answers with a page that goes on to the provider (a redirect would be
+// stopped by the page's `form-action 'self'`).
+test("signing out goes on to the provider's end_session_endpoint and back to /login (en, 1440 px)", async ({ page, request }) => {
   await pointAcmeAtTheProvider(request);
   await page.goto("/login?redirectTo=%2Fusers");
   await page.locator("#login-companyId").fill("ACME");
