@@ -10,7 +10,7 @@ import { SSO_MSG } from "~/services/sso/messages";
 import { callbackUri, startOidcSignIn } from "~/services/sso/oidc.server";
 import { getDb, nowMs, schema } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
-import { consolePath } from "~/services/sso/complete-sign-in.server";
+import { safeRedirect } from "~/utils/redirect";
 import { redirectWithMessage } from "~/utils/toast.server";
 
 /** The state's cookie: the callback takes only the state this browser was given (no sign-in planted from another browser). */
@@ -18,7 +18,7 @@ export const SSO_STATE_COOKIE = "__sso_state";
 
 async function start(request: Request, context: ActionFunctionArgs["context"], rawCode: string, rawReturnTo: string | null): Promise<Response> {
   const code = rawCode.trim().toUpperCase().slice(0, 8);
-  const returnTo = consolePath(rawReturnTo ?? "/");
+  const returnTo = safeRedirect(rawReturnTo ?? "/");
   const db = getDb(context);
   const back = `/login${returnTo !== "/" ? `?redirectTo=${encodeURIComponent(returnTo)}` : ""}`;
   const [row] = code

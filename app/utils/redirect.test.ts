@@ -25,6 +25,7 @@ describe("safeRedirect", () => {
     "javascript:alert(1)",
     " /users",
     "/%E0%A4%A",
+    `/${"a".repeat(2000)}`,
   ])("refuses %j", (to) => {
     expect(safeRedirect(to)).toBe("/");
   });

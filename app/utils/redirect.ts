@@ -1,12 +1,14 @@
 const BASE = "http://redirect.invalid";
+const MAX_REDIRECT = 2000;
 
 /**
  * Only same-site paths may be redirect targets. Browsers read `/\host` as `//host`, and some
  * decode before they resolve, so a target is refused (→ `fallback`) when it, or any decoding of it,
- * starts with `//` or `/\`, holds a backslash or a control character, or resolves to another origin.
+ * starts with `//` or `/\`, holds a backslash or a control character, resolves to another origin, or is
+ * longer than `MAX_REDIRECT` characters.
  */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
-  if (typeof to !== "string" || !to.startsWith("/")) return fallback;
+  if (typeof to !== "string" || !to.startsWith("/") || to.length > MAX_REDIRECT) return fallback;
   const forms = [to];
   let current = to;
   for (let i = 0; i < 3; i++) {

@@ -73,7 +73,7 @@ describe("the devices export", () => {
       .leftJoin(schema.deviceTypes, eq(schema.deviceTypes.id, d.deviceTypeId))
       .where(and(eq(d.companyId, ACME), isNull(d.deletedAt)))
       .orderBy(d.id);
-    expect(parseRegisterCsv(text)).toEqual(rows.map((r) => ({ serialFront: r.serialFront, serialBack: r.serialBack, deviceType: r.deviceType })));
+    expect(parseRegisterCsv(text)).toEqual({ ok: true, rows: rows.map((r) => ({ serialFront: r.serialFront, serialBack: r.serialBack, deviceType: r.deviceType })) });
   });
 
   it("takes the list's filters on /devices' link", async () => {

@@ -21,7 +21,7 @@
  * - Writes "Single Sign-On Login" ("<name> signed in through single sign-on") in the same batch as the
  *   user's last activity.
  * - Returns the session's token (for the cookie: `ssoSignedInResponse` in `./respond.server.ts`) and
- *   `redirectTo`: `returnTo` when it is a console path (`consolePath`), "/" otherwise.
+ *   `redirectTo`: `returnTo` when it is a console path (`safeRedirect`), "/" otherwise.
  *
  * Errors are `ServiceError`s with `errorCode`s starting `sso-`; the message is a `SSO_MSG` text.
  */
@@ -29,6 +29,7 @@ import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import { AUTH_MSG } from "~/services/auth.server";
 import { activityInsert } from "~/utils/activity-insert.server";
 import { schema, type Db } from "~/utils/db.server";
+import { safeRedirect } from "~/utils/redirect";
 import { ServiceError } from "~/utils/errors.server";
 import { newSession } from "~/utils/session.server";
 import { SSO_MSG } from "./messages";
@@ -56,30 +57,6 @@ export type SsoIdentity = {
 };
 
 export type SsoSignInResult = { token: string; sessionId: string; userId: number; redirectTo: string; createdByJit: boolean; roleId: number | null };
-
-/**
- * A console path: starts with exactly one "/", no "//" anywhere, no backslash, no control character, and
- * the same once percent-decoded (so "/%2F%2Fevil" is refused too). Anything else becomes "/".
- */
-export function consolePath(to: string | null | undefined): string {
-  if (typeof to !== "string" || to.length > 2000) return "/";
-  let decoded = to;
-  for (let i = 0; i < 3; i++) {
-    let next: string;
-    try {
-      next = decodeURIComponent(decoded);
-    } catch {
-      return "/";
-    }
-    if (next === decoded) break;
-    decoded = next;
-  }
-  for (const form of [to, decoded]) {
-    // eslint-disable-next-line no-control-regex
-    if (!form.startsWith("/") || form.includes("//") || form.includes("\\") || /[\u0000-\u001f\u007f]/.test(form)) return "/";
-  }
-  return to;
-}
 
 /** What a role grants, comparable. */
 type Grant = { id: number; modules: Set<string>; all: boolean; add: boolean; modify: boolean; view: boolean; del: boolean };
@@ -255,7 +232,7 @@ export async function completeSsoSignIn(db: Db, ctx: { request: Request; now: nu
       at: now,
     }),
   ]);
-  return { token: session.token, sessionId: session.id, userId: who.id, redirectTo: consolePath(id.returnTo), createdByJit, roleId };
+  return { token: session.token, sessionId: session.id, userId: who.id, redirectTo: safeRedirect(id.returnTo), createdByJit, roleId };
 }
 
 /** Drops sign-in attempts past their expiry (the cron's purge calls it). */

@@ -18,7 +18,8 @@ import { openSecret, type AtRestEnv } from "~/utils/at-rest.server";
 import { schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { sha256Hex } from "~/utils/tokens.server";
-import { completeSsoSignIn, consolePath, type SsoSignInResult } from "./complete-sign-in.server";
+import { completeSsoSignIn, type SsoSignInResult } from "./complete-sign-in.server";
+import { safeRedirect } from "~/utils/redirect";
 import { SSO_MSG } from "./messages";
 
 export const ID_TOKEN_ALGORITHMS = ["RS256", "PS256", "ES256", "EdDSA"];
@@ -129,7 +130,7 @@ export async function startOidcSignIn(
     protocol: "oidc",
     nonce,
     pkceVerifier: verifier,
-    returnTo: consolePath(args.returnTo),
+    returnTo: safeRedirect(args.returnTo),
     expiresAt: args.now + ATTEMPT_TTL_MS,
     createdAt: args.now,
   });

@@ -21,7 +21,7 @@ import { schema, type Db } from "~/utils/db.server";
 import { ServiceError } from "~/utils/errors.server";
 import { configuredOrigin } from "~/utils/origin.server";
 import { randomToken, sha256Hex } from "~/utils/tokens.server";
-import { consolePath } from "./complete-sign-in.server";
+import { safeRedirect } from "~/utils/redirect";
 import { SSO_MSG } from "./messages";
 
 export type SsoSettingsRow = typeof schema.ssoSettings.$inferSelect;
@@ -159,7 +159,7 @@ export async function startSamlSignIn(
       companyId: args.companyId,
       protocol: "saml",
       nonce: requestId,
-      returnTo: consolePath(args.returnTo),
+      returnTo: safeRedirect(args.returnTo),
       expiresAt: args.now + SAML_ATTEMPT_TTL_MS,
       createdAt: args.now,
     }),
