@@ -22,6 +22,7 @@ import { ServiceError } from "~/utils/errors.server";
 import { configuredOrigin } from "~/utils/origin.server";
 import { randomToken, sha256Hex } from "~/utils/tokens.server";
 import { safeRedirect } from "~/utils/redirect";
+import type { SsoIdentity } from "./complete-sign-in.server";
 import { SSO_MSG } from "./messages";
 
 export type SsoSettingsRow = typeof schema.ssoSettings.$inferSelect;
@@ -217,15 +218,8 @@ const allValues = (profile: Profile, names: readonly string[]): string[] => {
   return [...out];
 };
 
-export type SamlAssertionResult = {
-  subject: string;
-  email: string;
-  firstName?: string;
-  lastName?: string;
-  groups: string[];
-  /** The assertion's ID, and until when it must be refused again. */
-  replayId: string;
-  replayExpiresAt: number;
+/** What a verified assertion says: the completion's identity fields (the assertion's ID as `replayId`), and SLO's. */
+export type SamlAssertionResult = Pick<SsoIdentity, "subject" | "email" | "firstName" | "lastName" | "groups" | "replayId" | "replayExpiresAt"> & {
   nameId: string;
   nameIdFormat?: string;
   sessionIndex?: string;
