@@ -31,11 +31,16 @@ export const background = {
   async queue(batch, env, ctx) {
     configureClock(env);
     if (batch.queue === WEBHOOKS_QUEUE) return deliverWebhooks(batch as MessageBatch<WebhookMessage>, env);
-    await drainActivityOutbox(env);
+    // A company whose drain failed is retried with the batch; the digests and mail of the others still go.
+    const drained = await drainActivityOutbox(env).then(
+      () => null,
+      (e: unknown) => e,
+    );
     await flushDue(env);
-    batch.ackAll();
     ctx.waitUntil(drainOutbox(env, { limit: 50 }).catch((e) => console.error("mail delivery failed", e)));
     ctx.waitUntil(drainTexts(env).catch((e) => console.error("alert texts failed", e)));
+    if (drained) throw drained;
+    batch.ackAll();
   },
   // The cron trigger (wrangler.toml) does the same for wake-ups that were lost, retries mail that a
   // request's own delivery could not send, and drops what has outlived its use: dead sessions, gateway
@@ -55,9 +60,11 @@ export const background = {
       );
     task(
       "activity, alerts, mail and texts",
-      drainActivityOutbox(env)
-        .then(() => flushDue(env))
-        .then(() => Promise.all([drainOutbox(env, { limit: 50, now }), drainTexts(env, { now })])),
+      Promise.allSettled([drainActivityOutbox(env)]).then(async ([drained]) => {
+        await flushDue(env);
+        await Promise.all([drainOutbox(env, { limit: 50, now }), drainTexts(env, { now })]);
+        if (drained.status === "rejected") throw drained.reason;
+      }),
     );
     task("expired sessions", deleteExpiredSessions(db, env, now));
     task("feed pruning", pruneFeed(db, now));

@@ -192,6 +192,21 @@ describe("D1's outbox drains into the store", () => {
     expect(n).toBe(7_500);
   });
 
+  it("a company whose drain fails holds up no other: the sweep drains the rest, then fails naming it", async () => {
+    // A store claimed by another company refuses every call for its own: company 9999's outbox rows cannot drain.
+    const BROKEN = 9_999;
+    expect(await failure(companyLogStub(logEnv, BROKEN).catchUp(BETA))).toBe("no error");
+    await env.DB.prepare("INSERT INTO activity_logs (company_id, activity_type_id, operation_type, summary, activity_timestamp) VALUES (?, ?, 'Admin', 'stuck', ?)")
+      .bind(BROKEN, refs.types[0], T0)
+      .run();
+    await backlog(50, 20_000);
+    const sweep = await failure(drainActivityOutbox(logEnv));
+    expect(await d1Count(ACME)).toBe(0);
+    expect(sweep).toBe(`activity outbox: the drain of companies ${BROKEN} failed`);
+    expect(await d1Count(BROKEN)).toBe(1);
+    await env.DB.prepare("DELETE FROM activity_logs WHERE company_id = ?").bind(BROKEN).run();
+  });
+
   it("writes gateway events to the store alone, once by event id", async () => {
     const [device] = await db().select({ id: schema.devices.id }).from(schema.devices).where(eq(schema.devices.companyId, ACME)).limit(1);
     const batch = [{ id: `${device.id}/again-1`, deviceId: String(device.id), type: "door.opened", at: T0, data: {} }];
