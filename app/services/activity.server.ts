@@ -19,7 +19,7 @@ import {
   type FilterType,
 } from "~/schemas/activity";
 import { assertActivityReader, assertCan, companyZone, type Auth } from "~/utils/auth-guards.server";
-import { activityLogFor, reportParts, type CompanyLogEnv, type LogDb, type LogPart, type Span } from "~/utils/company-log.server";
+import { activityLogFor, reportParts, type CompanyLogEnv, type LogDb, type LogPlan, type Span } from "~/utils/company-log.server";
 import { csvLine } from "~/utils/csv";
 import { schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
@@ -587,13 +587,14 @@ export async function activityReport(db: LogDb, auth: Auth, input: ActivityFilte
 export const STREAM_CHUNK = 1000;
 
 /** The parts of the log a streamed report reads within a span (none: all of it), in the order it reads them. */
-export type ReportSource = (span: Span | null, oldestFirst: boolean) => Promise<LogPart[]>;
+export type ReportSource = (span: Span | null, oldestFirst: boolean) => Promise<LogPlan>;
 
 /**
  * Every row of the filtered log as a CSV stream, in time order (oldest first only when the grid is
  * sorted by date ascending), across the store and the archive: the parts cover times that do not meet,
- * and each is read in turn. Each chunk continues after the last row sent (a keyset on time and id), so
- * the millionth row costs what the first does; nothing waits for the whole log.
+ * and each is read in turn. Each chunk continues after the last row sent (a keyset on time and id, kept
+ * from part to part), so the millionth row costs what the first does; nothing waits for the whole log.
+ * When the upkeep moves days out of the store while the report is read, the rest is planned again.
  */
 export async function activityReportStream(source: ReportSource, auth: Auth, input: ActivityFilterInput, core: Core): Promise<ReadableStream<Uint8Array>> {
   assertActivityReader(auth);
@@ -601,37 +602,55 @@ export async function activityReportStream(source: ReportSource, auth: Auth, inp
   const tz = zoneFor(auth, core, f.tz);
   const s = sortOf(f.sort);
   const oldestFirst = s.key === "date" && !s.desc;
-  const parts = await source(filterSpan(f), oldestFirst);
+  const span = filterSpan(f);
+  let plan = await source(span, oldestFirst);
   const dir = oldestFirst ? asc : desc;
   const past = oldestFirst ? gt : lt;
   const encoder = new TextEncoder();
   let part = 0;
   let where: SQL | null = null;
   let last: { at: number; id: number } | null = null;
+  /** The times not sent yet, within the filter's. */
+  const rest = (): Span | null => {
+    if (!last) return span;
+    const whole = span ?? { from: -Number.MAX_SAFE_INTEGER, to: Number.MAX_SAFE_INTEGER };
+    return oldestFirst ? { from: last.at, to: whole.to } : { from: whole.from, to: last.at + 1 };
+  };
   return new ReadableStream<Uint8Array>({
     start(controller) {
       // The byte-order mark makes spreadsheet programs read the names as UTF-8.
       controller.enqueue(encoder.encode(`\uFEFF${REPORT_COLUMNS.join(",")}\r\n`));
     },
+    // Each pull sends rows or closes: a pull that enqueues nothing is not called again (the Streams
+    // standard's pull waits for the next read), so a part with no rows to send moves on to the next.
     async pull(controller) {
-      if (part === parts.length) return controller.close();
-      const { db, span } = parts[part];
-      where ??= and(
-        (await whereOf(db, auth, core, f, tz)).where,
-        span?.from !== undefined ? gte(l.activityTimestamp, span.from) : undefined,
-        span?.to !== undefined ? lt(l.activityTimestamp, span.to) : undefined,
-      )!;
-      const after = last ? or(past(l.activityTimestamp, last.at), and(eq(l.activityTimestamp, last.at), past(l.id, last.id))) : undefined;
-      const rows = ((await joined(db).where(and(where, after)).orderBy(dir(l.activityTimestamp), dir(l.id)).limit(STREAM_CHUNK)) as Flat[]).map(shape);
-      if (rows.length) {
+      for (;;) {
+        if (part === plan.parts.length) return controller.close();
+        const { db, span: covers, store } = plan.parts[part];
+        where ??= and(
+          (await whereOf(db, auth, core, f, tz)).where,
+          covers?.from !== undefined ? gte(l.activityTimestamp, covers.from) : undefined,
+          covers?.to !== undefined ? lt(l.activityTimestamp, covers.to) : undefined,
+        )!;
+        const after = last ? or(past(l.activityTimestamp, last.at), and(eq(l.activityTimestamp, last.at), past(l.id, last.id))) : undefined;
+        const rows = ((await joined(db).where(and(where, after)).orderBy(dir(l.activityTimestamp), dir(l.id)).limit(STREAM_CHUNK)) as Flat[]).map(shape);
+        // Asked after the read: a store that still begins where the plan found it had dropped nothing before
+        // the read either. Otherwise rows this read missed are in the archive now; the keyset skips what was sent.
+        if (store && plan.storeUnchanged && !(await plan.storeUnchanged())) {
+          plan = await source(rest(), oldestFirst);
+          part = 0;
+          where = null;
+          continue;
+        }
+        if (rows.length < STREAM_CHUNK) {
+          part++;
+          where = null;
+        }
+        if (rows.length === 0) continue;
         last = { at: rows[rows.length - 1].at, id: rows[rows.length - 1].id };
         controller.enqueue(encoder.encode(rows.map((r) => reportLine(r, tz) + "\r\n").join("")));
-      }
-      if (rows.length < STREAM_CHUNK) {
-        part++;
-        where = null;
-        last = null;
-        if (part === parts.length) controller.close();
+        if (part === plan.parts.length) controller.close();
+        return;
       }
     },
   });

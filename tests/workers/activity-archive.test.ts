@@ -104,7 +104,12 @@ describe("the hot window and the archive", () => {
     // Within a 180-day window nothing has left the store, and every closed day is archived.
     expect(await store(ACME).archiveState(ACME)).toMatchObject({ hotFrom: null });
     for (const daysAgo of [150, 120, 100, 40]) expect((await readDay(bucket, ACME, today - daysAgo))?.rows.length).toBeGreaterThan(0);
-    const before = { csv: await csv(acme), csvAsc: await csv(acme, { sort: "date" }), all: await page(acme, {}) };
+    // 14:00-15:00 UTC: the seventh event of a day, which only the days 150 and 100 days ago have, so once
+    // archived the views of the days between have no row of it to send.
+    const AT_TWO = { filterFromTime: "14:00", filterToTime: "15:00", tz: "UTC" };
+    const before = { csv: await csv(acme), csvAsc: await csv(acme, { sort: "date" }), atTwo: await csv(acme, AT_TWO), all: await page(acme, {}) };
+    expect(before.atTwo).toContain("acme 150/6");
+    expect(before.atTwo).toContain("acme 100/6");
     const perDay = (await store(ACME).query(ACME, {
       sql: "SELECT activity_timestamp / 86400000, count(*) FROM activity_logs GROUP BY 1",
       params: [],
@@ -125,6 +130,7 @@ describe("the hot window and the archive", () => {
     // Byte for byte the same report, newest first and oldest first; the same pages of a range before the window.
     expect(await csv(acme)).toBe(before.csv);
     expect(await csv(acme, { sort: "date" })).toBe(before.csvAsc);
+    expect(await csv(acme, AT_TWO)).toBe(before.atTwo);
     let i = 0;
     for (const sort of ["-date", "device", "-user", "activity"])
       for (const p of [0, 1, 3]) expect(await page(acme, { ...RANGE(), sort, page: p, pageSize: 4 })).toEqual(ranged[i++]);
@@ -214,4 +220,36 @@ describe("retention", () => {
     const rows = (await store(BETA).query(BETA, { sql: "SELECT count(*) FROM activity_logs WHERE target_user_id IS NOT NULL", params: [], method: "values" })) as number[][];
     expect(tally[0][0]).toBe(rows[0][0]);
   });
+});
+
+describe("a report streamed while the upkeep drops days from the store", () => {
+  const ROOT = 1;
+  const RSL1 = 2;
+  for (const [companyId, email, sort] of [
+    [ROOT, "root@example.com", "-date"],
+    [RSL1, "var@reseller.example", "date"],
+  ] as const)
+    it(`sends every row once, ${sort === "date" ? "oldest" : "newest"} first`, { timeout: 20_000 }, async () => {
+      // 160 days of 16 events (2,560 rows: more than two of the stream's chunks), all in a 180-day window.
+      expect((await setPolicy(companyId, 180, null)).meta.changes).toBe(1);
+      const rows = Array.from({ length: 160 }, (_, d) => events(companyId, 175 - d, 16, "stream")).flat();
+      for (let i = 0; i < rows.length; i += 1_000) await store(companyId).ingest(companyId, rows.slice(i, i + 1_000));
+      await settle(companyId);
+      const auth = await adminOf(companyId, email);
+      const whole = await csv(auth, { sort });
+      expect(whole.split("\r\n").filter((line) => line.includes("stream "))).toHaveLength(2_560);
+
+      // The first chunks are read; then the window shrinks to 30 days and the upkeep drops the days before
+      // it, rows the stream has not sent yet among them; then the stream is read to its end.
+      const reader = (await activityReportStream(reportSource(logEnv, auth), auth, { sort }, core)).getReader();
+      const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+      let text = "";
+      for (let i = 0; i < 2; i++) text += decoder.decode((await reader.read()).value, { stream: true });
+      await setPolicy(companyId, 30, null);
+      await settle(companyId);
+      expect((await store(companyId).archiveState(companyId)).hotFrom).toBeGreaterThanOrEqual((today - 31) * DAY);
+      for (let r = await reader.read(); !r.done; r = await reader.read()) text += decoder.decode(r.value, { stream: true });
+      expect(text.split("\r\n").filter((line) => line.includes("stream "))).toHaveLength(2_560);
+      expect(text).toBe(whole);
+    });
 });
