@@ -1,5 +1,5 @@
 // Fills one company's activity log to ACTIVITY_ROWS rows (default 1,000,000) for bench:activity:
-// device events spread over the year before the seed instant (scripts/seed-now.ts), a tenth of them
+// device events spread over the ACTIVITY_DAYS days (default 365) before the seed instant (scripts/seed-now.ts), a tenth of them
 // denials with a gateway reason code, written by INSERT … SELECT over a counter in chunks so no
 // statement holds the whole set.
 // ACTIVITY_COMPANY (default ACME); PERSIST_TO selects another local state directory.
@@ -10,8 +10,8 @@ import { seedNow } from "./seed-now";
 const code = (process.env.ACTIVITY_COMPANY ?? "ACME").toUpperCase();
 const rows = Number(process.env.ACTIVITY_ROWS ?? 1_000_000);
 const CHUNK = 50_000;
-const YEAR = 365 * 86_400_000;
-const START = seedNow() - YEAR;
+const SPAN = Number(process.env.ACTIVITY_DAYS ?? 365) * 86_400_000;
+const START = seedNow() - SPAN;
 const DENIALS = ["no_key", "outside_schedule", "expired", "unknown_credential", "user_inactive"];
 
 const local = await openLocalD1();
@@ -46,7 +46,7 @@ try {
                  (select value from json_each(?5) where key = i % json_array_length(?5)) d
                from c)`,
       )
-      .bind(from, to, company.id, users, devices, groups, types, denied, JSON.stringify(DENIALS), START, Math.floor(YEAR / rows))
+      .bind(from, to, company.id, users, devices, groups, types, denied, JSON.stringify(DENIALS), START, Math.floor(SPAN / rows))
       .run();
     process.stdout.write(`\r${code}: ${to} activity rows`);
   }
