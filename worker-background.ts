@@ -32,14 +32,11 @@ export const background = {
     configureClock(env);
     if (batch.queue === WEBHOOKS_QUEUE) return deliverWebhooks(batch as MessageBatch<WebhookMessage>, env);
     // A company whose drain failed is retried with the batch; the digests and mail of the others still go.
-    const drained = await drainActivityOutbox(env).then(
-      () => null,
-      (e: unknown) => e,
-    );
+    const [drained] = await Promise.allSettled([drainActivityOutbox(env)]);
     await flushDue(env);
     ctx.waitUntil(drainOutbox(env, { limit: 50 }).catch((e) => console.error("mail delivery failed", e)));
     ctx.waitUntil(drainTexts(env).catch((e) => console.error("alert texts failed", e)));
-    if (drained) throw drained;
+    if (drained.status === "rejected") throw drained.reason;
     batch.ackAll();
   },
   // The cron trigger (wrangler.toml) does the same for wake-ups that were lost, retries mail that a

@@ -16,7 +16,7 @@ export type SweepResult = { companies: number; copied: number; deleted: number; 
  * Drains every company with rows in the outbox, a few at a time: the queue consumer and the cron run it.
  * What one sweep leaves (more than DRAIN_LIMIT rows in a company) the next takes. A company whose drain
  * fails does not hold up the others: every company is tried, then the sweep fails naming the ones that did
- * (a queue handler that rejects early has its unfinished work cancelled, so one broken store would stall all).
+ * (failing at the first error left the others' drains running unawaited, with nothing to see them finish).
  */
 export async function drainActivityOutbox(env: CompanyLogEnv): Promise<SweepResult> {
   const { results } = await env.DB.prepare("SELECT DISTINCT company_id FROM activity_logs LIMIT ?").bind(COMPANIES_PER_SWEEP).all<{ company_id: number }>();

@@ -19,7 +19,7 @@ import {
   type FilterType,
 } from "~/schemas/activity";
 import { assertActivityReader, assertCan, companyZone, type Auth } from "~/utils/auth-guards.server";
-import { activityLogFor, reportParts, type CompanyLogEnv, type LogDb, type LogPlan, type Span } from "~/utils/company-log.server";
+import { activityLogFor, reportParts, type CompanyLogEnv, type LogDb, type LogPart, type Span } from "~/utils/company-log.server";
 import { csvLine } from "~/utils/csv";
 import { schema, type Db } from "~/utils/db.server";
 import { notFound, ServiceError } from "~/utils/errors.server";
@@ -587,7 +587,7 @@ export async function activityReport(db: LogDb, auth: Auth, input: ActivityFilte
 export const STREAM_CHUNK = 1000;
 
 /** The parts of the log a streamed report reads within a span (none: all of it), in the order it reads them. */
-export type ReportSource = (span: Span | null, oldestFirst: boolean) => Promise<LogPlan>;
+export type ReportSource = (span: Span | null, oldestFirst: boolean) => Promise<LogPart[]>;
 
 /**
  * Every row of the filtered log as a CSV stream, in time order (oldest first only when the grid is
@@ -603,7 +603,7 @@ export async function activityReportStream(source: ReportSource, auth: Auth, inp
   const s = sortOf(f.sort);
   const oldestFirst = s.key === "date" && !s.desc;
   const span = filterSpan(f);
-  let plan = await source(span, oldestFirst);
+  let parts = await source(span, oldestFirst);
   const dir = oldestFirst ? asc : desc;
   const past = oldestFirst ? gt : lt;
   const encoder = new TextEncoder();
@@ -625,8 +625,8 @@ export async function activityReportStream(source: ReportSource, auth: Auth, inp
     // standard's pull waits for the next read), so a part with no rows to send moves on to the next.
     async pull(controller) {
       for (;;) {
-        if (part === plan.parts.length) return controller.close();
-        const { db, span: covers, store } = plan.parts[part];
+        if (part === parts.length) return controller.close();
+        const { db, span: covers, unchanged } = parts[part];
         where ??= and(
           (await whereOf(db, auth, core, f, tz)).where,
           covers?.from !== undefined ? gte(l.activityTimestamp, covers.from) : undefined,
@@ -634,10 +634,10 @@ export async function activityReportStream(source: ReportSource, auth: Auth, inp
         )!;
         const after = last ? or(past(l.activityTimestamp, last.at), and(eq(l.activityTimestamp, last.at), past(l.id, last.id))) : undefined;
         const rows = ((await joined(db).where(and(where, after)).orderBy(dir(l.activityTimestamp), dir(l.id)).limit(STREAM_CHUNK)) as Flat[]).map(shape);
-        // Asked after the read: a store that still begins where the plan found it had dropped nothing before
-        // the read either. Otherwise rows this read missed are in the archive now; the keyset skips what was sent.
-        if (store && plan.storeUnchanged && !(await plan.storeUnchanged())) {
-          plan = await source(rest(), oldestFirst);
+        // Asked after the read: a store unchanged now had dropped nothing before the read either. Otherwise
+        // rows this read missed are in the archive now; the keyset skips what was sent.
+        if (unchanged && !(await unchanged())) {
+          parts = await source(rest(), oldestFirst);
           part = 0;
           where = null;
           continue;
@@ -649,7 +649,7 @@ export async function activityReportStream(source: ReportSource, auth: Auth, inp
         if (rows.length === 0) continue;
         last = { at: rows[rows.length - 1].at, id: rows[rows.length - 1].id };
         controller.enqueue(encoder.encode(rows.map((r) => reportLine(r, tz) + "\r\n").join("")));
-        if (part === plan.parts.length) controller.close();
+        if (part === parts.length) controller.close();
         return;
       }
     },

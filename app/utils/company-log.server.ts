@@ -19,13 +19,12 @@ export type LogDb = Pick<Db, "select" | "batch">;
 
 /** A span of activity time, `from` inclusive and `to` exclusive (epoch ms). */
 export type Span = { from: number; to: number };
-/** Part of the log, for reads that walk it in time order: a handle and the times its part covers. */
-export type LogPart = { db: LogDb; span?: Partial<Span>; store?: true };
 /**
- * The parts a long read walks, in order, and for the company's store (`store` part) whether what it read
- * there is still where the plan put it: the upkeep may move days from the store to the archive meanwhile.
+ * Part of the log, for reads that walk it in time order: a handle and the times its part covers. The
+ * company's store also says whether it still holds what the part covers (`unchanged`): the upkeep may move
+ * days from the store to the archive while a long read walks it.
  */
-export type LogPlan = { parts: LogPart[]; storeUnchanged?: () => Promise<boolean> };
+export type LogPart = { db: LogDb; span?: Partial<Span>; unchanged?: () => Promise<boolean> };
 
 /** Archived days per view of a streamed report: each view stays small and the first is quick to build. */
 const REPORT_VIEW_DAYS = 7;
@@ -83,14 +82,17 @@ export async function activityLogFor(env: CompanyLogEnv, companyId: number, span
 /**
  * The parts a report streamed in time order reads, newest first or oldest first: the store from its hot
  * window on, and the archived days before it in views of REPORT_VIEW_DAYS days. Within `span` when given.
- * `storeUnchanged` says whether the store still begins where it did: once it does not, rows the plan
- * read from the store may be in the archive instead, and the reader plans again for what it has not sent.
+ * The store's part is unchanged while the store begins where it did: once it does not, rows of it may be
+ * in the archive instead, and the reader asks again for the parts of what it has not sent.
  */
-export async function reportParts(env: CompanyLogEnv, companyId: number, span: Span | null, oldestFirst: boolean): Promise<LogPlan> {
+export async function reportParts(env: CompanyLogEnv, companyId: number, span: Span | null, oldestFirst: boolean): Promise<LogPart[]> {
   const { hotFrom, generation } = await hotWindow(env, companyId);
-  const storeUnchanged = async () => (await hotWindow(env, companyId)).hotFrom === hotFrom;
-  const hot: LogPart = { db: companyLogDb(env, companyId), span: hotFrom === null ? undefined : { from: hotFrom }, store: true };
-  if (hotFrom === null || (span && span.from >= hotFrom)) return { parts: [hot], storeUnchanged };
+  const hot: LogPart = {
+    db: companyLogDb(env, companyId),
+    span: hotFrom === null ? undefined : { from: hotFrom },
+    unchanged: async () => (await hotWindow(env, companyId)).hotFrom === hotFrom,
+  };
+  if (hotFrom === null || (span && span.from >= hotFrom)) return [hot];
   const fromDay = span ? dayOf(span.from) : 0;
   const toDay = Math.min(dayOf(hotFrom), span ? dayOf(span.to - 1) + 1 : Infinity);
   const archived = await companyLogStub(env, companyId).archivedDays(companyId, fromDay, toDay);
@@ -103,5 +105,5 @@ export async function reportParts(env: CompanyLogEnv, companyId: number, span: S
     cold.push({ db: archiveViewDb(env, { companyId, from, to, hotFrom, generation, minute: 0 }), span: { from, to } });
   }
   const parts = span && span.to <= hotFrom ? cold : [...cold, hot];
-  return { parts: oldestFirst ? parts : parts.reverse(), storeUnchanged };
+  return oldestFirst ? parts : parts.reverse();
 }

@@ -336,8 +336,8 @@ describe("the store and the old single table agree", () => {
       if (i % 8 === 0) {
         expect(await activityReport(companyLog(BETA), beta, filter, core)).toBe(await activityReport(old, beta, filter, core));
         const [x, y] = [
-          await activityReportStream(async () => ({ parts: [{ db: old }] }), beta, filter, core),
-          await activityReportStream(async () => ({ parts: [{ db: companyLog(BETA) }] }), beta, filter, core),
+          await activityReportStream(async () => [{ db: old }], beta, filter, core),
+          await activityReportStream(async () => [{ db: companyLog(BETA) }], beta, filter, core),
         ];
         expect(await new Response(y).text()).toBe(await new Response(x).text());
       }
