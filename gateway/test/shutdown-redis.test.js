@@ -1,12 +1,13 @@
 /**
- * A cluster gateway stopped while it is still republishing every board's retained configuration into its
- * cell's Redis (at start, after a snapshot, after a change of the cell's endpoint) stops cleanly: nothing
- * it was doing rejects unhandled once its Redis connections are closed.
+ * A cluster gateway stops cleanly, nothing it was doing rejecting unhandled once its Redis connections
+ * are closed: stopped while it is still republishing every board's retained configuration into its
+ * cell's Redis (at start, after a snapshot, after a change of the cell's endpoint), and stopped with
+ * boards connected, whose wills it publishes as it closes their connections.
  */
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { WorkerContractDouble } from './support/worker-contract-double.js'
-import { SECRET, tempDir, removeDir, provisionBoard, startGateway, until } from './support/fixtures.js'
+import { SECRET, tempDir, removeDir, provisionBoard, startGateway, spawnGateway, board, until } from './support/fixtures.js'
 import { startRedis } from './support/processes.js'
 
 const BOARDS = 400
@@ -64,4 +65,27 @@ test(`a cluster gateway closed while it republishes ${BOARDS} configurations sto
     []
   )
   assert.deepEqual(failures, [])
+})
+
+test('a cluster gateway stopped (SIGTERM) with boards connected, each with its retained offline will, exits cleanly', async () => {
+  const gwDir = await tempDir()
+  const gw = await spawnGateway({ DATA_DIR: gwDir, WORKER_URL: worker.url, MQTT_PORT: '0', REDIS_URL: redis.url, SYNC_INTERVAL_MS: '60000' }, { stderr: 'pipe' })
+  let stderr = ''
+  gw.proc.stderr.on('data', (chunk) => (stderr += chunk))
+  const boards = []
+  try {
+    for (let i = 0; i < BOARDS; i += 50) {
+      const some = Array.from({ length: 50 }, (_, k) => board(gw, `s${i + k}`))
+      boards.push(...some)
+      await Promise.all(some.map((b) => b.connect()))
+    }
+    // aedes publishes each board's will as it closes the connections, and closes its Redis emitter right after
+    gw.proc.kill('SIGTERM')
+    assert.equal(await gw.exited, 0, `the gateway failed on its way out:\n${stderr}`)
+    assert.doesNotMatch(stderr, /Connection is closed|"level":"error"/)
+  } finally {
+    for (const b of boards) b.kill()
+    gw.proc.kill('SIGKILL')
+    await removeDir(gwDir)
+  }
 })

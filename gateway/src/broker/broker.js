@@ -39,7 +39,40 @@ export async function createAedes({ id, redisUrl, maxTopicLevels }) {
   }
   const aedes = await Aedes.createBroker(opts)
   if (!redisUrl) indexRetained(aedes.persistence)
+  else closeEmitterAfterPublishes(aedes)
   return aedes
+}
+
+/**
+ * aedes closes its emitter as soon as it has asked every connection to close, while the wills those
+ * closes publish are still on their way to Redis; each then fails with ioredis' "Connection is closed",
+ * and one of them rejected unhandled and ended the process with an error on every stop with boards
+ * connected (test/shutdown-redis.test.js). The emitter closes once the publishes under way have ended,
+ * or after CLOSE_WAIT_MS.
+ */
+function closeEmitterAfterPublishes(aedes) {
+  const CLOSE_WAIT_MS = 5000
+  let pending = 0
+  let idle = () => {}
+  const publish = aedes.publish.bind(aedes)
+  aedes.publish = (packet, client, done) => {
+    if (typeof client === 'function') [client, done] = [null, client]
+    pending++
+    publish(packet, client, (err) => {
+      if (--pending === 0) idle()
+      done?.(err)
+    })
+  }
+  const close = aedes.mq.close.bind(aedes.mq)
+  aedes.mq.close = (cb) => {
+    if (pending === 0) return close(cb)
+    const timer = setTimeout(() => idle(), CLOSE_WAIT_MS)
+    idle = () => {
+      idle = () => {}
+      clearTimeout(timer)
+      close(cb)
+    }
+  }
 }
 
 /**
