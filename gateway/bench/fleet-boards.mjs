@@ -3,7 +3,7 @@
  * open files on the development machine, and one event loop connecting them all would time itself.
  * Each board is a raw connection doing what sim/sim-board.js does on connect (bench/auth.mjs).
  * IPC: sends 'ready'; then, per message, answers with `{connected, seconds}` or `{dropped}`:
- *   {cmd: 'connect', port, ids, password, inFlight}  connects these boards (at most inFlight under way)
+ *   {cmd: 'connect', boards, password, inFlight}     connects these boards, `[port, id]` pairs (at most inFlight under way)
  *   {cmd: 'drop', count}                              closes that many of the open connections
  * A connection the gateway closes (a restart) is forgotten; connect them again with 'connect'. Open
  * connections ping every 20 s, as mqtt.js does for the sim.
@@ -19,13 +19,13 @@ setInterval(() => {
   for (const socket of open.values()) socket.write(PINGREQ)
 }, 20_000).unref()
 
-async function connect({ port, ids, password, inFlight }) {
+async function connect({ boards, password, inFlight }) {
   let next = 0
   const t0 = performance.now()
   await Promise.all(
-    Array.from({ length: Math.min(inFlight, ids.length) }, async () => {
-      while (next < ids.length) {
-        const id = ids[next++]
+    Array.from({ length: Math.min(inFlight, boards.length) }, async () => {
+      while (next < boards.length) {
+        const [port, id] = boards[next++]
         const socket = await reconnectBoard(port, id, password, { asSim: true })
         open.set(id, socket)
         socket.once('close', () => open.get(id) === socket && open.delete(id))

@@ -9,10 +9,16 @@
  *     connected and subscribed again, for all FLEET_MAX boards and for 10,000.
  *  3. With them connected, access decisions offered at 2,000/s for 5 s from 1,000 of them
  *     (bench/requester.mjs): latency p50/p99.
+ *  4. A cell of two gateways sharing one Redis (active-active, each with its own DATA_DIR), the boards
+ *     shared half and half as a TCP balancer would: steps 1,000, 10,000 and FLEET_CELL_BOARDS (default
+ *     30,000) in all, both gateways' RSS; both restarted at once; decisions as in 3, half the requesters
+ *     on each.
  *
  * FLEET_MAX defaults to 19,000: the gateway holds one file descriptor per board and this machine caps
- * a process at 20,000 (the hard limit, which root without CAP_SYS_RESOURCE cannot raise). The boards
- * live in CHILDREN processes of their own (bench/fleet-boards.mjs) for the same reason.
+ * a process at 20,000 (the hard limit, which root without CAP_SYS_RESOURCE cannot raise), which is why
+ * 30,000 boards are measured on a cell of two. The boards live in CHILDREN processes of their own
+ * (bench/fleet-boards.mjs) for the same reason. FLEET_ONE=off leaves out 1–3, FLEET_REDIS=off the one
+ * gateway with Redis, FLEET_CELL_BOARDS=0 the cell.
  */
 import { execFileSync, fork } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
@@ -26,6 +32,11 @@ import { say, sleep, pct, ms, cpuSeconds, rssBytes, inBatches, openLoop, startWo
 
 const MAX = Number(process.env.FLEET_MAX ?? 19_000)
 const STEPS = [...new Set([1000, 10_000, MAX].filter((n) => n <= MAX))]
+const ONE = process.env.FLEET_ONE !== 'off'
+const CELL = 2 * Math.floor(Number(process.env.FLEET_CELL_BOARDS ?? 30_000) / 2)
+const CELL_STEPS = [...new Set([1000, 10_000, CELL].filter((n) => n <= CELL))]
+/** The Worker end's boards rc-0…: a restart measures every one of them connecting again. */
+const PROVISIONED = Math.max(ONE ? MAX : 0, CELL)
 const REQUESTERS = 1000
 const OFFERED_RATE = 2000
 const OFFERED_SECONDS = 5
@@ -60,15 +71,18 @@ async function startBoardProcesses() {
       proc.send(m)
     })
   return {
-    /** Connects boards rc-<from>…rc-<to - 1>; seconds until the last one is subscribed. */
-    async connect(port, from, to) {
+    /**
+     * Connects boards rc-<from>…rc-<to - 1> of each target to its gateway's port, the targets' boards
+     * interleaved; seconds until the last one is subscribed.
+     * @param {{port: number, from: number, to: number}[]} targets
+     */
+    async connect(targets) {
+      const all = []
+      const longest = Math.max(...targets.map((t) => t.to - t.from))
+      for (let k = 0; k < longest; k++) for (const t of targets) if (t.from + k < t.to) all.push([t.port, `rc-${t.from + k}`])
       const t0 = performance.now()
       await Promise.all(
-        children.map((proc, c) => {
-          const ids = []
-          for (let i = from + c; i < to; i += CHILDREN) ids.push(`rc-${i}`)
-          return ask(proc, { cmd: 'connect', port, ids, password: PASSWORD, inFlight: IN_FLIGHT / CHILDREN })
-        })
+        children.map((proc, c) => ask(proc, { cmd: 'connect', boards: all.filter((_, i) => i % CHILDREN === c), password: PASSWORD, inFlight: IN_FLIGHT / CHILDREN }))
       )
       return (performance.now() - t0) / 1000
     },
@@ -83,9 +97,20 @@ async function startBoardProcesses() {
  */
 const holding = (gw, boards) =>
   Promise.race([
-    gatewayStats(gw.mqttPort, GATEWAY_ID, (s) => s.boards === boards + 1),
-    new Promise((_, reject) => setTimeout(() => reject(new Error(`the gateway did not hold ${boards} boards within 2 min`)), 120_000).unref())
+    gatewayStats(gw.mqttPort, gw.id, (s) => s.boards === boards + 1),
+    new Promise((_, reject) => setTimeout(() => reject(new Error(`${gw.id} did not hold ${boards} boards within 2 min`)), 120_000).unref())
   ])
+
+/** A gateway started on `env`, with the id its stats are published under. */
+const start = async (env) => ({ ...(await spawnGateway(env)), id: env.GATEWAY_ID })
+
+/**
+ * Where `count` boards connect to `gws`: an equal share to each, gateway i's from rc-<i × stride> on
+ * (a cell's gateways each hold their own half of the provisioned boards).
+ */
+const shares = (gws, count, stride, already = 0) => gws.map((gw, i) => ({ port: gw.mqttPort, from: i * stride + already / gws.length, to: i * stride + count / gws.length }))
+
+const sum = (xs) => xs.reduce((a, x) => a + x, 0)
 
 /** Least-squares slope of y over x. */
 function slope(points) {
@@ -100,100 +125,123 @@ const stop = async (gw) => {
   await gw.exited
 }
 
-/** Phase 1 for one mode: RSS at 0 boards and at each step; the gateway is left running with MAX boards. */
-async function memorySteps(env, boards, redis) {
-  const gw = await spawnGateway(env)
+/**
+ * Phase 1 (and 4) for one mode: the gateways' RSS at 0 boards and at each step, the boards shared
+ * equally between them; the gateways are left running with the last step's boards.
+ */
+async function memorySteps(envs, steps, stride, boards, redis) {
+  const gws = await Promise.all(envs.map(start))
   const rows = []
   const sample = async (n) => {
-    await holding(gw, n)
+    await Promise.all(gws.map((gw) => holding(gw, n / gws.length)))
     await sleep(2000) // let the allocations of the last connections settle before reading RSS
-    rows.push({ boards: n, rss: rssBytes(gw.proc.pid), redis: redis ? rssBytes(redis.proc.pid) : null, load: loadavg()[0] })
+    rows.push({ boards: n, rss: sum(gws.map((gw) => rssBytes(gw.proc.pid))), redis: redis ? rssBytes(redis.proc.pid) : null, load: loadavg()[0] })
   }
   await sample(0)
   let from = 0
-  for (const to of STEPS) {
-    const seconds = await boards.connect(gw.mqttPort, from, to)
+  for (const to of steps) {
+    const seconds = await boards.connect(shares(gws, to, stride, from))
     say(`  ${to - from} boards connected in ${seconds.toFixed(1)} s (now ${to})`)
     from = to
     await sample(to)
   }
-  return { gw, rows }
+  return { gws, rows }
 }
 
-function sayMemory(label, rows) {
-  say(`RSS per connected board, ${label} (${MAX} boards provisioned in the replica throughout)`)
+function sayMemory(label, rows, gateways = 1) {
+  const whose = gateways === 1 ? 'gateway' : `the ${gateways} gateways'`
+  say(`RSS per connected board, ${label} (${PROVISIONED} boards provisioned in the replica throughout)`)
   for (const r of rows) {
     say(
-      `  ${String(r.boards).padStart(6)} boards: gateway RSS ${(r.rss / MB).toFixed(0)} MB` +
+      `  ${String(r.boards).padStart(6)} boards: ${whose} RSS ${(r.rss / MB).toFixed(0)} MB` +
         (r.redis != null ? `, redis-server RSS ${(r.redis / MB).toFixed(0)} MB` : '') +
         (r.boards ? `; per board over 0 boards: ${((r.rss - rows[0].rss) / r.boards / 1024).toFixed(1)} KB` : '') +
         `  (load ${r.load.toFixed(1)})`
     )
   }
   const fit = slope(rows.map((r) => ({ x: r.boards, y: r.rss })))
-  say(`  least-squares slope: gateway ${(fit / 1024).toFixed(1)} KB per board; 30,000 boards would be ~${((rows[0].rss + fit * 30_000) / MB).toFixed(0)} MB (extrapolated)`)
+  const most = rows.at(-1).boards
+  say(
+    `  least-squares slope: ${whose} ${(fit / 1024).toFixed(1)} KB per board` +
+      (most < 30_000 ? `; 30,000 boards would be ~${((rows[0].rss + fit * 30_000) / MB).toFixed(0)} MB (extrapolated)` : '')
+  )
   if (rows[0].redis != null) {
     const r = slope(rows.map((x) => ({ x: x.boards, y: x.redis })))
     say(`  least-squares slope: redis-server ${(r / 1024).toFixed(1)} KB per board`)
   }
 }
 
-/** Phase 2: stops the gateway, starts it again, reconnects `count` boards; the restarted gateway. */
-async function restartWith(gw, env, boards, count) {
-  await stop(gw)
+/**
+ * Phase 2 (and 4): stops the gateways, starts them again at once, reconnects `count` boards shared
+ * between them; the restarted gateways.
+ */
+async function restartWith(gws, envs, stride, boards, count) {
+  await Promise.all(gws.map(stop))
   const t0 = performance.now()
-  const next = await spawnGateway(env)
+  const next = await Promise.all(envs.map(start))
   const ready = (performance.now() - t0) / 1000
-  const cpu0 = cpuSeconds(next.proc.pid)
-  const seconds = await boards.connect(next.mqttPort, 0, count)
-  const cpu = cpuSeconds(next.proc.pid) - cpu0
+  const cpu0 = sum(next.map((gw) => cpuSeconds(gw.proc.pid)))
+  const seconds = await boards.connect(shares(next, count, stride))
+  const cpu = sum(next.map((gw) => cpuSeconds(gw.proc.pid))) - cpu0
+  const whose = next.length === 1 ? 'gateway' : `${next.length} gateways'`
   say(
-    `  ${count} boards connected and subscribed again in ${seconds.toFixed(1)} s after the restarted gateway was ready (ready ${ready.toFixed(1)} s after start); gateway CPU ${cpu.toFixed(1)} s (${((cpu / count) * 1000).toFixed(2)} ms per board); load ${load()}`
+    `  ${count} boards connected and subscribed again in ${seconds.toFixed(1)} s after the restarted ${whose} were ready (ready ${ready.toFixed(1)} s after start); ${whose} CPU ${cpu.toFixed(1)} s (${((cpu / count) * 1000).toFixed(2)} ms per board); load ${load()}`
   )
-  return { gw: next, seconds }
+  return { gws: next, seconds }
 }
 
-/** Phase 3: 1,000 of the boards ask at 2,000/s while the rest stay connected. */
-async function decisionsWithFleet(gw, boards) {
+/** Phase 3 (and 4): 1,000 of the boards ask at 2,000/s while the rest stay connected, shared between the gateways. */
+async function decisionsWithFleet(gws, boards) {
   await boards.drop(REQUESTERS)
-  const url = `mqtt://127.0.0.1:${gw.mqttPort}`
+  const urls = gws.map((gw) => `mqtt://127.0.0.1:${gw.mqttPort}`)
   const requesters = await inBatches(
-    Array.from({ length: REQUESTERS }, (_, i) => `bench-${i}`),
+    Array.from({ length: REQUESTERS }, (_, i) => i),
     50,
-    (id) => connectRequester(url, { clientId: id, username: id, password: PASSWORD, clean: false }, { request: `boards/${id}/access/req`, response: `boards/${id}/access/res` })
+    (i) =>
+      connectRequester(
+        urls[i % urls.length],
+        { clientId: `bench-${i}`, username: `bench-${i}`, password: PASSWORD, clean: false },
+        { request: `boards/bench-${i}/access/req`, response: `boards/bench-${i}/access/res` }
+      )
   )
   const ask = (i) => requesters[i % REQUESTERS].ask({ type: 'fob', id: `F-${i % REQUESTERS}` })
   for (let i = 0; i < REQUESTERS; i++) if (!(await ask(i)).allowed) throw new Error('bench key refused')
-  // the gateway's own view, per stats interval: time spent deciding and how long its event loop lagged
-  const operator = await mqtt.connectAsync(url, { clientId: 'fleet-operator', username: 'operator', password: SECRET, reconnectPeriod: 0 })
+  // each gateway's own view, per stats interval: time spent deciding and how long its event loop lagged
   const since = Date.now()
-  const seen = []
-  operator.on('message', (_t, payload) => seen.push(JSON.parse(payload.toString())))
-  await operator.subscribeAsync(`$SYS/${GATEWAY_ID}/gateway/stats`, { qos: 0 })
-  const cpu0 = cpuSeconds(gw.proc.pid)
+  const seen = gws.map(() => [])
+  const operators = await Promise.all(
+    gws.map(async (gw, g) => {
+      const op = await mqtt.connectAsync(urls[g], { clientId: `fleet-operator-${g}`, username: 'operator', password: SECRET, reconnectPeriod: 0 })
+      op.on('message', (_t, payload) => seen[g].push(JSON.parse(payload.toString())))
+      await op.subscribeAsync(`$SYS/${gw.id}/gateway/stats`, { qos: 0 })
+      return op
+    })
+  )
+  const cpu0 = sum(gws.map((gw) => cpuSeconds(gw.proc.pid)))
   const eld = monitorEventLoopDelay({ resolution: 5 })
   eld.enable()
   const open = await openLoop(ask, OFFERED_RATE * OFFERED_SECONDS, OFFERED_RATE)
   eld.disable()
-  const cpu = cpuSeconds(gw.proc.pid) - cpu0
-  await operator.endAsync()
-  const fresh = seen.filter((st) => st.at > since)
-  const connected = Math.max(...fresh.map((st) => st.boards)) - 1
-  const busy = fresh.filter((st) => st.decisions.count > 0)
+  const cpu = sum(gws.map((gw) => cpuSeconds(gw.proc.pid))) - cpu0
+  await Promise.all(operators.map((op) => op.endAsync()))
+  const fresh = seen.map((list) => list.filter((st) => st.at > since))
+  const connected = sum(fresh.map((list) => Math.max(...list.map((st) => st.boards)) - 1))
+  const busy = fresh.flat().filter((st) => st.decisions.count > 0)
   const L = open.latencies
+  const whose = gws.length === 1 ? 'gateway' : `${gws.length} gateways'`
   say(
     `access decisions offered at ${OFFERED_RATE}/s for ${OFFERED_SECONDS} s from ${REQUESTERS} boards, ${connected} boards connected (achieved ${(L.length / open.seconds).toFixed(0)}/s)`
   )
   say(`  p50 ${ms(pct(L, 0.5))}  p99 ${ms(pct(L, 0.99))}  max ${ms(L.at(-1))}   target p99 < 10 ms: ${pct(L, 0.99) < 10 ? 'met' : 'NOT met'}`)
-  say(`  gateway CPU ${cpu.toFixed(2)} s of ${open.seconds.toFixed(2)} s; load ${load()} on ${cpus().length} cores`)
+  say(`  ${whose} CPU ${cpu.toFixed(2)} s of ${open.seconds.toFixed(2)} s; load ${load()} on ${cpus().length} cores`)
   say(
-    `  inside the gateway (worst interval): decision handling p99 ${ms(Math.max(...busy.map((st) => st.decisions.p99Us)) / 1000)}, event-loop delay p99 ${ms(Math.max(...busy.map((st) => st.eventLoopDelay.p99Ms)))}; the requesters' process event-loop delay p99 ${ms(eld.percentile(99) / 1e6)} (both add to every latency)`
+    `  inside the ${whose.replace("'", '')} (worst interval): decision handling p99 ${ms(Math.max(...busy.map((st) => st.decisions.p99Us)) / 1000)}, event-loop delay p99 ${ms(Math.max(...busy.map((st) => st.eventLoopDelay.p99Ms)))}; the requesters' process event-loop delay p99 ${ms(eld.percentile(99) / 1e6)} (both add to every latency)`
   )
   await inBatches(requesters, 100, (r) => r.close())
 }
 
 execFileSync('bash', [fileURLToPath(new URL('../scripts/ensure-services.sh', import.meta.url))], { stdio: 'inherit' })
-const worker = await startWorkerEnd([REQUESTERS, 1024, MAX, 0])
+const worker = await startWorkerEnd([REQUESTERS, 1024, PROVISIONED, 0])
 const boards = await startBoardProcesses()
 const dirs = []
 const env = async (extra = {}) => {
@@ -202,29 +250,48 @@ const env = async (extra = {}) => {
   return { DATA_DIR: dir, WORKER_URL: worker.url, MQTT_PORT: '0', SYNC_INTERVAL_MS: '60000', GATEWAY_ID, STATS_INTERVAL_MS: '250', ...extra }
 }
 try {
-  say(`fleet bench: up to ${MAX} boards on one gateway, loopback, ${new Date().toISOString()}, load ${load()} on ${cpus().length} cores`)
-  say('without Redis')
-  const plain = await env()
-  let { gw, rows } = await memorySteps(plain, boards, null)
-  sayMemory('without Redis', rows)
-  say('gateway restart, without Redis (sessions were in memory: every board subscribes again)')
-  ;({ gw } = await restartWith(gw, plain, boards, MAX))
-  await decisionsWithFleet(gw, boards)
-  ;({ gw } = await restartWith(gw, plain, boards, Math.min(10_000, MAX)))
-  await stop(gw)
-  await boards.drop(MAX)
+  say(`fleet bench: up to ${ONE ? MAX : 0} boards on one gateway, ${CELL} on a cell of two; loopback, ${new Date().toISOString()}, load ${load()} on ${cpus().length} cores`)
+  if (ONE) {
+    say('without Redis')
+    const plain = [await env()]
+    let { gws, rows } = await memorySteps(plain, STEPS, 0, boards, null)
+    sayMemory('without Redis', rows)
+    say('gateway restart, without Redis (sessions were in memory: every board subscribes again)')
+    ;({ gws } = await restartWith(gws, plain, 0, boards, MAX))
+    await decisionsWithFleet(gws, boards)
+    ;({ gws } = await restartWith(gws, plain, 0, boards, Math.min(10_000, MAX)))
+    await Promise.all(gws.map(stop))
+    await boards.drop(MAX)
 
-  if (process.env.FLEET_REDIS !== 'off') {
-    say('with Redis')
+    if (process.env.FLEET_REDIS !== 'off') {
+      say('with Redis')
+      const redis = await startRedis()
+      try {
+        const clustered = [await env({ REDIS_URL: redis.url })]
+        ;({ gws, rows } = await memorySteps(clustered, STEPS, 0, boards, redis))
+        sayMemory('with Redis', rows)
+        say('gateway restart, with Redis (sessions and subscriptions kept in Redis)')
+        ;({ gws } = await restartWith(gws, clustered, 0, boards, MAX))
+        await Promise.all(gws.map(stop))
+        await boards.drop(MAX)
+      } finally {
+        await redis.stop()
+      }
+    }
+  }
+
+  if (CELL > 0) {
+    say(`a cell of two gateways sharing one Redis, ${CELL / 2} boards each at most`)
     const redis = await startRedis()
     try {
-      const clustered = await env({ REDIS_URL: redis.url })
-      ;({ gw, rows } = await memorySteps(clustered, boards, redis))
-      sayMemory('with Redis', rows)
-      say('gateway restart, with Redis (sessions and subscriptions kept in Redis)')
-      ;({ gw } = await restartWith(gw, clustered, boards, MAX))
-      await stop(gw)
-      await boards.drop(MAX)
+      const cell = [await env({ REDIS_URL: redis.url, GATEWAY_ID: 'gw-cell-a' }), await env({ REDIS_URL: redis.url, GATEWAY_ID: 'gw-cell-b' })]
+      let { gws, rows } = await memorySteps(cell, CELL_STEPS, CELL / 2, boards, redis)
+      sayMemory('a cell of two gateways with Redis', rows, 2)
+      say('both gateways restarted at once (sessions and subscriptions kept in Redis)')
+      ;({ gws } = await restartWith(gws, cell, CELL / 2, boards, CELL))
+      await decisionsWithFleet(gws, boards)
+      await Promise.all(gws.map(stop))
+      await boards.drop(CELL)
     } finally {
       await redis.stop()
     }

@@ -13,6 +13,9 @@ import { isLeaving } from './cells/redirect.js'
 /** PROTOCOL.md's revision of version 1, told to boards in their configuration. */
 export const PROTOCOL_REVISION = 3
 
+/** Boards published at once when every board is published again (at start, after a reset or a key change). */
+const REPUBLISH_LANES = 32
+
 export class BoardConfigs {
   #stopped = false
   /** @type {Set<Promise<unknown>>} publishing under way, which `stop` lets end before the broker and Redis close */ #running = new Set()
@@ -187,10 +190,22 @@ export class BoardConfigs {
   }
 
   async #republishAll() {
-    for (const d of this.replica.all('device')) {
-      if (this.#stopped) return
-      await this.#publishDevice(d.id)
+    // In a cluster every publish waits for Redis (the claim, then the store): a few boards at a time keep
+    // those round trips overlapping instead of one after another (bench:fleet, a restart with Redis).
+    const devices = this.replica.all('device')
+    let next = 0
+    let failed
+    const lane = async () => {
+      while (next < devices.length && !this.#stopped && !failed) {
+        try {
+          await this.#publishDevice(devices[next++].id)
+        } catch (e) {
+          failed ??= e
+        }
+      }
     }
+    await Promise.all(Array.from({ length: REPUBLISH_LANES }, lane))
+    if (failed) throw failed
   }
 
   onReplicaChange(changes, reset) {
