@@ -30,6 +30,7 @@ export class BoardConfigs {
    * @param {Pick<import('./access/scheduled-open.js').ScheduledOpen, 'refresh'|'refreshAll'|'rearm'>} deps.schedule
    * @param {Pick<import('./firmware/delivery.js').FirmwareDelivery, 'offer'>} deps.firmware
    * @param {(name: string, boardId: string, msg: object|null) => Promise<void>} deps.publishRetained
+   * @param {<T>(boardIds: string[], work: () => Promise<T>) => Promise<T>} deps.withStoredRetained runs work that publishes these boards' retained topics again, in a cluster with their stored contents read at once
    * @param {(boardId: string) => import('aedes').Client|undefined} deps.clientOf the board's connection to this instance
    * @param {Pick<import('./cells/departures.js').Departures, 'leave'>} deps.departures
    * @param {(topics: string[]) => AsyncIterable<{payload: Buffer}>} deps.retained the broker's retained messages
@@ -47,6 +48,7 @@ export class BoardConfigs {
     schedule,
     firmware,
     publishRetained,
+    withStoredRetained,
     clientOf,
     departures,
     connected,
@@ -63,6 +65,7 @@ export class BoardConfigs {
     this.schedule = schedule
     this.firmware = firmware
     this.publishRetained = publishRetained
+    this.withStoredRetained = withStoredRetained
     this.clientOf = clientOf
     this.departures = departures
     this.connected = connected
@@ -204,7 +207,10 @@ export class BoardConfigs {
         }
       }
     }
-    await Promise.all(Array.from({ length: REPUBLISH_LANES }, lane))
+    await this.withStoredRetained(
+      devices.map((d) => d.id),
+      () => Promise.all(Array.from({ length: REPUBLISH_LANES }, lane))
+    )
     if (failed) throw failed
   }
 

@@ -82,6 +82,9 @@ export async function createGateway(opts) {
   return gw
 }
 
+/** The retained topics the gateway publishes for every board again (its configuration, scheduled-open state, firmware offer). */
+const REPUBLISHED = RETAINED_NAMES.filter((name) => name !== 'status')
+
 const definedOnly = (o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined))
 
 export class Gateway {
@@ -122,7 +125,7 @@ export class Gateway {
       forget: (boardId) => this.#forgetBoard(boardId),
       log: this.log
     })
-    const publishRetained = (name, boardId, msg) => this.publishRetained(name, boardId, msg)
+    const publishRetained = (name, boardId, msg, content) => this.publishRetained(name, boardId, msg, content)
     const recordEvent = (boardId, ev) => this.events.record(boardId, ev)
     this.firmware = new FirmwareDelivery({
       replica: this.replica,
@@ -147,6 +150,13 @@ export class Gateway {
       schedule: this.schedule,
       firmware: this.firmware,
       publishRetained,
+      withStoredRetained: (boardIds, work) =>
+        this.cellRedis
+          ? this.cellRedis.withStoredHashes(
+              boardIds.flatMap((id) => REPUBLISHED.map((name) => topic(id, name))),
+              work
+            )
+          : work(),
       clientOf: (boardId) => this.aedes.clients[boardId],
       departures: this.departures,
       connected: () => this.#connectedBoards(),
@@ -293,11 +303,13 @@ export class Gateway {
   /**
    * In a cluster, a content the cell's retained topic already has is not published again (src/broker/cell-redis.js).
    * @param {string} name @param {string} boardId @param {object|null} msg null clears the retained message
+   * @param {object|null} [content] what makes two messages the same content, when not all of `msg` does
    */
-  publishRetained(name, boardId, msg) {
-    const packet = { topic: topic(boardId, name), payload: Buffer.from(msg ? JSON.stringify(msg) : ''), qos: /** @type {1} */ (1), retain: true }
+  publishRetained(name, boardId, msg, content = msg) {
+    const json = (m) => Buffer.from(m ? JSON.stringify(m) : '')
+    const packet = { topic: topic(boardId, name), payload: json(msg), qos: /** @type {1} */ (1), retain: true }
     if (!this.cellRedis) return this.#publish(packet)
-    return this.cellRedis.publishOnce(packet.topic, packet.payload, () => this.#publish(packet))
+    return this.cellRedis.publishOnce(packet.topic, content === msg ? packet.payload : json(content), () => this.#publish(packet))
   }
 
   /** One feed sync at a time for boards the console places here before this copy has them. */

@@ -63,6 +63,14 @@ function attemptsOf(gw) {
   return seen
 }
 
+/** The topics an instance claims in its cell's Redis one at a time (src/broker/cell-redis.js), in order. */
+function claimsOf(gw) {
+  const claims = []
+  const claim = gw.cellRedis.db.claimRetained.bind(gw.cellRedis.db)
+  gw.cellRedis.db.claimRetained = (key, ...rest) => (claims.push(key), claim(key, ...rest))
+  return claims
+}
+
 /**
  * Waits until each instance has handled its retained publish of `topics`, then for a marker sent
  * through each: what either published before it has reached the counting client by then.
@@ -91,12 +99,15 @@ test('a second instance of the cell starting up publishes no retained configurat
     redisUrl: redisA.url
   })
   seen2 = attemptsOf(gw2)
+  const claims = claimsOf(gw2)
   await gw2.start()
   await gw2.syncNow() // its first snapshot: every board's retained topics are published, or found published
   await settled([seen2], ['boards/r1/config', 'boards/r2/config', 'boards/r3/config'])
   assert.equal(gw2.cellRedis.published, 0)
   assert.ok(gw2.cellRedis.skipped >= 9, 'config, schedule and firmware offer of three boards, each skipped')
   assert.deepEqual([...published], [])
+  // the stored contents were read in bulk: an unchanged topic costs no claim (a Redis command) of its own
+  assert.deepEqual(claims, [])
 })
 
 test("a change of a board's configuration is published once per cell, not once per instance", async () => {
@@ -111,6 +122,42 @@ test("a change of a board's configuration is published once per cell, not once p
   const b = await board(gw2, 'r1').connect()
   assert.equal((await b.next('config')).name, 'Renamed')
   await b.close()
+})
+
+test('a scheduled-open state computed again by another instance starting later is not published again: it keeps its first `at`', async () => {
+  const window = { kind: 'scheduledOpen', tz: 'UTC', fpi: false, firstEntryAt: null, exceptions: [] }
+  window.week = Array.from({ length: 7 }, () => ({ openWholeDay: true, openTime: '', closeTime: '' }))
+  worker.change('scheduledOpen', 'upsert', 'so-acme', { id: 'so-acme', companyId: 'ACME', window })
+  await Promise.all([gw1.syncNow(), gw2.syncNow()])
+  const b = await board(gw1, 'r1').connect()
+  await until(() => b.last.get('schedule')?.open === true, { what: "r1's scheduled-open state" })
+  const first = b.last.get('schedule').at
+  await b.close()
+  // a third instance: its own clock, no memory of what was published; it computes every board's state anew
+  await new Promise((resolve) => setTimeout(resolve, 5))
+  const gw3 = new Gateway({
+    dataDir: await dir(),
+    workerUrl: worker.url,
+    gatewaySecret: SECRET,
+    gatewayId: 'gw-a3',
+    mqttPort: 0,
+    wsPort: null,
+    syncIntervalMs: 200,
+    redisUrl: redisA.url
+  })
+  try {
+    const seen3 = attemptsOf(gw3)
+    await gw3.start()
+    await gw3.syncNow()
+    await until(() => ['r1', 'r2', 'r3'].every((id) => seen3.has(`boards/${id}/schedule`)), { what: "the third instance's scheduled-open states" })
+    assert.equal(gw3.cellRedis.published, 0)
+    const again = await board(gw3, 'r1').connect()
+    assert.equal((await again.next('schedule')).at, first)
+    await again.close()
+  } finally {
+    await gw3.close()
+    worker.change('scheduledOpen', 'delete', 'so-acme')
+  }
 })
 
 test("two cells on one machine share no record: each Redis holds only its own cell's boards", async () => {

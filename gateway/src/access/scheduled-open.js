@@ -43,7 +43,7 @@ export class ScheduledOpen {
 
   /**
    * @param {{replica: import('../store/replica.js').Replica,
-   *   publishRetained: (topicName: string, boardId: string, msg: object|null) => Promise<void>,
+   *   publishRetained: (topicName: string, boardId: string, msg: object|null, content?: object|null) => Promise<void>,
    *   recordEvent: (boardId: string, event: object) => Promise<unknown>,
    *   log: import('../log.js').Logger, intervalMs?: number, now?: () => number}} opts  `now`: the clock (tests fix it)
    */
@@ -122,7 +122,9 @@ export class ScheduledOpen {
     const key = JSON.stringify(msg)
     if (this.#last.get(deviceId) === key) return
     this.#last.set(deviceId, key)
-    await this.publishRetained('schedule', deviceId, msg && { ...msg, at: now })
+    // The same state computed later (by a restarted gateway, or another of the cell) is the same
+    // content: the retained message keeps the `at` of its first publish, and a cell publishes it once.
+    await this.publishRetained('schedule', deviceId, msg && { ...msg, at: now }, msg)
   }
 
   /**
