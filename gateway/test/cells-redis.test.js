@@ -100,6 +100,11 @@ test('a second instance of the cell starting up publishes no retained configurat
   })
   seen2 = attemptsOf(gw2)
   const claims = claimsOf(gw2)
+  // the first instance's first publish of every board runs on after its start: this one starts once it is in Redis
+  const inA = new Redis(redisA.url)
+  const keys = ['r1', 'r2', 'r3', 'm4'].flatMap((id) => ['config', 'schedule', 'fw/offer'].map((name) => `keyless:retained:boards/${id}/${name}`))
+  await until(async () => (await inA.mget(keys)).every((hash) => hash !== null), { what: "the first instance's retained topics in Redis" })
+  inA.disconnect()
   await gw2.start()
   await gw2.syncNow() // its first snapshot: every board's retained topics are published, or found published
   await settled([seen2], ['boards/r1/config', 'boards/r2/config', 'boards/r3/config'])
