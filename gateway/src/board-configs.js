@@ -194,7 +194,7 @@ export class BoardConfigs {
 
   async #republishAll() {
     // In a cluster every publish waits for Redis (the claim, then the store): a few boards at a time keep
-    // those round trips overlapping instead of one after another (bench:fleet, a restart with Redis).
+    // those round trips overlapping instead of one after another (gateway/README.md, "Fleet").
     const devices = this.replica.all('device')
     let next = 0
     let failed

@@ -46,7 +46,7 @@ export async function createAedes({ id, redisUrl, maxTopicLevels }) {
 /**
  * aedes closes its emitter as soon as it has asked every connection to close, while the wills those
  * closes publish are still on their way to Redis; each then fails with ioredis' "Connection is closed",
- * and one of them rejected unhandled and ended the process with an error on every stop with boards
+ * and one such failure went unhandled and ended the process with an error on most stops with boards
  * connected (test/shutdown-redis.test.js). The emitter closes once the publishes under way have ended,
  * or after CLOSE_WAIT_MS.
  */
