@@ -112,12 +112,15 @@ const shares = (gws, count, stride, already = 0) => gws.map((gw, i) => ({ port: 
 
 const sum = (xs) => xs.reduce((a, x) => a + x, 0)
 
+/** How the figures name one gateway or a cell's several. */
+const theGateways = (n) => (n === 1 ? 'the gateway' : `the ${n} gateways`)
+
 /** Least-squares slope of y over x. */
 function slope(points) {
   const n = points.length
-  const mx = points.reduce((a, p) => a + p.x, 0) / n
-  const my = points.reduce((a, p) => a + p.y, 0) / n
-  return points.reduce((a, p) => a + (p.x - mx) * (p.y - my), 0) / points.reduce((a, p) => a + (p.x - mx) ** 2, 0)
+  const mx = sum(points.map((p) => p.x)) / n
+  const my = sum(points.map((p) => p.y)) / n
+  return sum(points.map((p) => (p.x - mx) * (p.y - my))) / sum(points.map((p) => (p.x - mx) ** 2))
 }
 
 const stop = async (gw) => {
@@ -149,11 +152,11 @@ async function memorySteps(envs, steps, stride, boards, redis) {
 }
 
 function sayMemory(label, rows, gateways = 1) {
-  const whose = gateways === 1 ? 'gateway' : `the ${gateways} gateways'`
+  const whose = theGateways(gateways)
   say(`RSS per connected board, ${label} (${PROVISIONED} boards provisioned in the replica throughout)`)
   for (const r of rows) {
     say(
-      `  ${String(r.boards).padStart(6)} boards: ${whose} RSS ${(r.rss / MB).toFixed(0)} MB` +
+      `  ${String(r.boards).padStart(6)} boards: RSS of ${whose} ${(r.rss / MB).toFixed(0)} MB` +
         (r.redis != null ? `, redis-server RSS ${(r.redis / MB).toFixed(0)} MB` : '') +
         (r.boards ? `; per board over 0 boards: ${((r.rss - rows[0].rss) / r.boards / 1024).toFixed(1)} KB` : '') +
         `  (load ${r.load.toFixed(1)})`
@@ -162,7 +165,7 @@ function sayMemory(label, rows, gateways = 1) {
   const fit = slope(rows.map((r) => ({ x: r.boards, y: r.rss })))
   const most = rows.at(-1).boards
   say(
-    `  least-squares slope: ${whose} ${(fit / 1024).toFixed(1)} KB per board` +
+    `  least-squares slope: ${whose}, ${(fit / 1024).toFixed(1)} KB per board` +
       (most < 30_000 ? `; 30,000 boards would be ~${((rows[0].rss + fit * 30_000) / MB).toFixed(0)} MB (extrapolated)` : '')
   )
   if (rows[0].redis != null) {
@@ -183,9 +186,9 @@ async function restartWith(gws, envs, stride, boards, count) {
   const cpu0 = sum(next.map((gw) => cpuSeconds(gw.proc.pid)))
   const seconds = await boards.connect(shares(next, count, stride))
   const cpu = sum(next.map((gw) => cpuSeconds(gw.proc.pid))) - cpu0
-  const whose = next.length === 1 ? 'gateway' : `${next.length} gateways'`
+  const whose = theGateways(next.length)
   say(
-    `  ${count} boards connected and subscribed again in ${seconds.toFixed(1)} s after the restarted ${whose} were ready (ready ${ready.toFixed(1)} s after start); ${whose} CPU ${cpu.toFixed(1)} s (${((cpu / count) * 1000).toFixed(2)} ms per board); load ${load()}`
+    `  ${count} boards connected and subscribed again in ${seconds.toFixed(1)} s from ready after restarting ${whose} (ready ${ready.toFixed(1)} s after start); CPU of ${whose} ${cpu.toFixed(1)} s (${((cpu / count) * 1000).toFixed(2)} ms per board); load ${load()}`
   )
   return { gws: next, seconds }
 }
@@ -228,14 +231,14 @@ async function decisionsWithFleet(gws, boards) {
   const connected = sum(fresh.map((list) => Math.max(...list.map((st) => st.boards)) - 1))
   const busy = fresh.flat().filter((st) => st.decisions.count > 0)
   const L = open.latencies
-  const whose = gws.length === 1 ? 'gateway' : `${gws.length} gateways'`
+  const whose = theGateways(gws.length)
   say(
     `access decisions offered at ${OFFERED_RATE}/s for ${OFFERED_SECONDS} s from ${REQUESTERS} boards, ${connected} boards connected (achieved ${(L.length / open.seconds).toFixed(0)}/s)`
   )
   say(`  p50 ${ms(pct(L, 0.5))}  p99 ${ms(pct(L, 0.99))}  max ${ms(L.at(-1))}   target p99 < 10 ms: ${pct(L, 0.99) < 10 ? 'met' : 'NOT met'}`)
-  say(`  ${whose} CPU ${cpu.toFixed(2)} s of ${open.seconds.toFixed(2)} s; load ${load()} on ${cpus().length} cores`)
+  say(`  CPU of ${whose} ${cpu.toFixed(2)} s of ${open.seconds.toFixed(2)} s; load ${load()} on ${cpus().length} cores`)
   say(
-    `  inside the ${whose.replace("'", '')} (worst interval): decision handling p99 ${ms(Math.max(...busy.map((st) => st.decisions.p99Us)) / 1000)}, event-loop delay p99 ${ms(Math.max(...busy.map((st) => st.eventLoopDelay.p99Ms)))}; the requesters' process event-loop delay p99 ${ms(eld.percentile(99) / 1e6)} (both add to every latency)`
+    `  inside ${whose} (worst interval): decision handling p99 ${ms(Math.max(...busy.map((st) => st.decisions.p99Us)) / 1000)}, event-loop delay p99 ${ms(Math.max(...busy.map((st) => st.eventLoopDelay.p99Ms)))}; the requesters' process event-loop delay p99 ${ms(eld.percentile(99) / 1e6)} (both add to every latency)`
   )
   await inBatches(requesters, 100, (r) => r.close())
 }
